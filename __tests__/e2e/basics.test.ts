@@ -1,0 +1,123 @@
+import * as fs from 'node:fs';
+import { KEY, MilkPty, tempDir } from '../helpers/pty';
+
+jest.setTimeout(30000);
+
+describe('milk in a real terminal', () => {
+  let milk: MilkPty | null = null;
+  afterEach(() => {
+    milk?.kill('SIGKILL');
+    milk = null;
+  });
+
+  it('edits in the middle of a two-line input, submits it, shows the offline reply and quits cleanly', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    milk = new MilkPty({ args: ['--data-dir', data], cwd, reportTty: true });
+    await milk.waitForText('history: session');
+    milk.write('first line');
+    milk.write(KEY.altEnter);
+    milk.write('second line');
+    await milk.waitFor(() => milk!.composerLines()[1] === 'second line', 'two composer lines');
+    // Up to the first line, to its start, then five to the right: "first| line".
+    milk.write(KEY.up + KEY.home + KEY.right.repeat(5));
+    milk.write(' inserted');
+    await milk.waitFor(() => milk!.composerLines()[0] === 'first inserted line', 'text inserted mid-line');
+    const cur = milk.cursor();
+    const composerTop = milk.lines().findIndex((l) => l.startsWith('┌'));
+    expect(cur).toEqual({ x: 1 + 'first inserted'.length, y: composerTop + 1 });
+
+    milk.write(KEY.enter);
+    await milk.waitForText('› first inserted line');
+    await milk.waitForText('You wrote 2 lines');
+    await milk.waitForText('--model NAME.');
+    await milk.waitFor(() => !milk!.statusLine().includes('working'), 'idle status');
+    expect(milk.composerLines()).toEqual(['']);
+
+    milk.write(KEY.ctrlC);
+    const out = await milk.waitFor(() => /EXIT=(\d+)[\s\S]*DONE/.exec(milk!.raw), 'exit report');
+    expect(out[1]).toBe('0');
+    // The tty is back in cooked mode with echo, the alt screen left, paste and mouse modes off.
+    expect(milk.raw).toMatch(/ icanon /);
+    expect(milk.raw).toMatch(/ echo /);
+    expect(milk.term.buffer.active.type).toBe('normal');
+    expect(milk.term.modes.bracketedPasteMode).toBe(false);
+    expect(milk.term.modes.mouseTrackingMode).toBe('none');
+    expect(milk.raw.lastIndexOf('\x1b[?25h')).toBeGreaterThan(milk.raw.lastIndexOf('\x1b[?25l'));
+    // Nothing was written into the workspace.
+    expect(fs.readdirSync(cwd)).toEqual([]);
+  });
+
+  it('puts the cursor on the right cell after CJK and emoji at 80x24, borders straight', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], cols: 80, rows: 24 });
+    await milk.waitForText('history: session');
+    milk.write('日本語 😀 ok');
+    await milk.waitFor(() => milk!.composerLines()[0]?.startsWith('日本語 😀 ok'), 'wide text');
+    const top = milk.lines().findIndex((l) => l.startsWith('┌'));
+    // 日本語 = 6 cells, space, 😀 = 2 cells, space, ok: 12 cells, after a 1-cell border.
+    expect(milk.cursor()).toEqual({ x: 1 + 12, y: top + 1 });
+    const row = milk.lines()[top + 1];
+    expect(row.endsWith('│')).toBe(true);
+    expect(milk.term.buffer.active.getLine(top + 1)?.getCell(79)?.getChars()).toBe('│');
+    milk.write(KEY.left.repeat(4));
+    await milk.waitFor(() => milk!.cursor().x === 1 + 7, 'cursor before the emoji');
+    milk.write('→');
+    await milk.waitFor(() => milk!.composerLines()[0]?.startsWith('日本語 →😀 ok'), 'insert before emoji');
+    expect(milk.cursor()).toEqual({ x: 1 + 8, y: top + 1 });
+    expect(milk.term.buffer.active.getLine(top + 1)?.getCell(79)?.getChars()).toBe('│');
+    milk.write(KEY.enter);
+    await milk.waitForText('› 日本語 →😀 ok');
+  });
+
+  it('lays out at 250x80 and follows a resize', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], cols: 250, rows: 80 });
+    await milk.waitForText('history: session');
+    expect(milk.lines()[79]).toContain('milk');
+    expect(milk.lines()[77].length).toBe(250);
+    milk.proc.resize(100, 30);
+    milk.term.resize(100, 30);
+    await milk.waitFor(() => milk!.lines()[29]?.includes('history: session') && milk!.lines()[27]?.length === 100, 'resized layout');
+    milk.write('still typing');
+    await milk.waitFor(() => milk!.composerLines()[0] === 'still typing', 'typing after resize');
+  });
+
+  it('never submits on the newlines of a bracketed paste, and collapses a large one', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()] });
+    await milk.waitForText('history: session');
+    milk.write(KEY.paste('alpha\nbeta\ngamma'));
+    await milk.waitFor(() => milk!.composerLines().join('|') === 'alpha|beta|gamma', 'small paste inline');
+    expect(milk.text()).not.toContain('›');
+    milk.write(KEY.ctrlC);
+    await milk.waitFor(() => milk!.composerLines().join('') === '', 'cleared');
+    const big = Array.from({ length: 42 }, (_, i) => `line ${i}`).join('\n');
+    milk.write('see ' + KEY.paste(big) + ' end');
+    await milk.waitFor(() => milk!.composerLines()[0] === 'see [pasted 42 lines] end', 'collapsed paste');
+    milk.write(KEY.enter);
+    await milk.waitForText('› see [pasted 42 lines] end');
+    // The model got the whole paste.
+    await milk.waitForText('You wrote 42 lines');
+  });
+
+  it('quits with Ctrl-D on an empty composer', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()] });
+    await milk.waitForText('history: session');
+    milk.write(KEY.ctrlD);
+    const e = await milk.exited;
+    expect(e.exitCode).toBe(0);
+  });
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ])('restores the terminal and exits %s with %i', async (signal, code) => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], reportTty: true });
+    await milk.waitForText('history: session');
+    const pid = Number(fs.readFileSync(`/proc/${milk.proc.pid}/task/${milk.proc.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
+    process.kill(pid, signal);
+    const out = await milk.waitFor(() => /EXIT=(\d+)[\s\S]*DONE/.exec(milk!.raw), 'exit report');
+    expect(Number(out[1])).toBe(code);
+    expect(milk.raw).toMatch(/ icanon /);
+    expect(milk.term.buffer.active.type).toBe('normal');
+    expect(milk.term.modes.bracketedPasteMode).toBe(false);
+  });
+});

@@ -1,0 +1,55 @@
+import { InputDecoder } from '../../src/tui/input';
+
+function decode(...chunks: string[]) {
+  const d = new InputDecoder();
+  return chunks.flatMap((c) => d.feed(c));
+}
+const key = (k: string) => ({ kind: 'key', key: k });
+
+describe('input decoder', () => {
+  it('groups typed text and splits out control keys', () => {
+    expect(decode('ab\rc\x7f')).toEqual([{ kind: 'text', text: 'ab' }, key('enter'), { kind: 'text', text: 'c' }, key('backspace')]);
+  });
+  it.each([
+    ['\x12', 'C-r'], ['\x13', 'C-s'], ['\x03', 'C-c'], ['\n', 'C-j'], ['\t', 'tab'],
+    ['\x1b[A', 'up'], ['\x1bOB', 'down'], ['\x1b[1;5A', 'C-up'], ['\x1b[1;5D', 'C-left'], ['\x1b[1;3C', 'M-right'],
+    ['\x1b[H', 'home'], ['\x1b[4~', 'end'], ['\x1b[3~', 'delete'], ['\x1b[5~', 'pageup'], ['\x1b[Z', 'S-tab'],
+    ['\x1bb', 'M-b'], ['\x1b\r', 'M-enter'], ['\x1b\x7f', 'M-backspace'], ['\x1b[13;2u', 'S-enter'],
+    ['\x1b[27;2;13~', 'S-enter'], ['\x1b[1;5H', 'C-home'],
+  ])('decodes %j as %s', (bytes, name) => {
+    expect(decode(bytes)).toEqual([key(name)]);
+  });
+  it('turns a bracketed paste into one paste action, newlines included', () => {
+    expect(decode('x\x1b[200~a\rb\nc\x1b[201~y')).toEqual([
+      { kind: 'text', text: 'x' }, { kind: 'paste', text: 'a\rb\nc' }, { kind: 'text', text: 'y' },
+    ]);
+  });
+  it('joins a paste split across chunks, even inside its markers', () => {
+    expect(decode('\x1b[20', '0~hel', 'lo\x1b[2', '01~')).toEqual([{ kind: 'paste', text: 'hello' }]);
+  });
+  it('waits for the rest of a sequence cut between chunks', () => {
+    const d = new InputDecoder();
+    expect(d.feed('\x1b[1;')).toEqual([]);
+    expect(d.hasPending()).toBe(true);
+    expect(d.feed('5A')).toEqual([key('C-up')]);
+  });
+  it('takes a lone Esc as Esc when the timer fires', () => {
+    const d = new InputDecoder();
+    expect(d.feed('\x1b')).toEqual([]);
+    expect(d.flushPending()).toEqual([key('escape')]);
+  });
+  it('keeps emoji whole and does not drop chunks with focus-report lookalikes', () => {
+    expect(decode('😀\x1b[Iok')).toEqual([{ kind: 'text', text: '😀' }, { kind: 'text', text: 'ok' }]);
+  });
+  it('decodes SGR wheel events and ignores clicks', () => {
+    expect(decode('\x1b[<64;10;5M\x1b[<65;10;5M\x1b[<0;1;1M\x1b[<0;1;1m')).toEqual([
+      { kind: 'wheel', dir: 'up' }, { kind: 'wheel', dir: 'down' },
+    ]);
+  });
+  it('handles a megabyte of typed text in linear time', () => {
+    const t = Date.now();
+    const out = decode('x'.repeat(1_000_000));
+    expect(out).toEqual([{ kind: 'text', text: 'x'.repeat(1_000_000) }]);
+    expect(Date.now() - t).toBeLessThan(2000);
+  });
+});

@@ -1,0 +1,59 @@
+import { TranscriptModel, wrapLine } from '../../src/tui/transcript-model';
+
+describe('wrapLine', () => {
+  it('wraps at spaces', () => {
+    expect(wrapLine('the quick brown fox', 10)).toEqual(['the quick', 'brown fox']);
+  });
+  it('breaks a word longer than the row', () => {
+    expect(wrapLine('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+  });
+  it('counts wide characters as two cells', () => {
+    expect(wrapLine('日本語日本語', 5)).toEqual(['日本', '語日', '本語']);
+  });
+});
+
+describe('transcript model', () => {
+  const texts = (m: TranscriptModel, h = 100) => m.visible(h).map((r) => r.text);
+
+  it('streams into an entry, re-wrapping only as needed', () => {
+    const m = new TranscriptModel(12);
+    m.add('user', 'hi');
+    const a = m.add('assistant', '');
+    for (const w of 'one two three four five'.split(/(?<= )/)) m.append(a, w);
+    const whole = new TranscriptModel(12);
+    whole.add('user', 'hi');
+    whole.add('assistant', 'one two three four five');
+    expect(texts(m)).toEqual(texts(whole));
+  });
+  it('handles newlines inside deltas', () => {
+    const m = new TranscriptModel(40);
+    const a = m.add('assistant', 'a');
+    m.append(a, 'b\nc');
+    m.append(a, 'd\n');
+    expect(texts(m)).toEqual(['ab', 'cd', '']);
+  });
+  it('appends to an entry that is no longer the last', () => {
+    const m = new TranscriptModel(40);
+    const a = m.add('assistant', 'x');
+    m.add('note', 'note');
+    m.append(a, 'y');
+    expect(texts(m)).toEqual(['xy', '', 'note']);
+  });
+  it('follows the bottom, and holds its place when scrolled back', () => {
+    const m = new TranscriptModel(40);
+    for (let i = 0; i < 10; i++) m.add('note', `n${i}`);
+    expect(texts(m, 3)).toEqual(['n8', '', 'n9']);
+    m.scroll(-2, 3);
+    expect(texts(m, 3)).toEqual(['n7', '', 'n8']);
+    m.add('note', 'n10');
+    expect(texts(m, 3)).toEqual(['n7', '', 'n8']);
+    m.scrollToBottom();
+    expect(texts(m, 3)).toEqual(['n9', '', 'n10']);
+  });
+  it('re-wraps everything on a width change', () => {
+    const m = new TranscriptModel(40);
+    m.add('assistant', 'aaaa bbbb');
+    m.setWidth(7);
+    expect(texts(m)).toEqual(['aaaa', 'bbbb']);
+  });
+});

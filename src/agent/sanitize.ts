@@ -1,0 +1,50 @@
+// Makes text from a model or a tool safe to show: terminal control sequences
+// (cursor moves, OSC titles and clipboard writes, bells) are removed, other
+// control characters dropped, tabs expanded, lone surrogates replaced.
+// Blessed tag escaping belongs to the views; this module knows no blessed.
+
+// eslint-disable-next-line no-control-regex
+const SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\|[@-Z\\-_]|[ -/]*[0-~])|\x9b[0-?]*[ -/]*[@-~]|\x9d[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)/g;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+export const TRANSCRIPT_TAB = '    ';
+
+export function sanitize(text: string): string {
+  return text
+    .replace(/\r\n/g, '\n')
+    .replace(SEQUENCE, '')
+    .replace(/\t/g, TRANSCRIPT_TAB)
+    .replace(CONTROL, '')
+    .replace(LONE_SURROGATE, '\ufffd');
+}
+
+// An escape sequence may be cut between two stream chunks; the unfinished tail
+// (at most this long) waits for the next chunk instead of leaking as text.
+const MAX_HELD = 256;
+// eslint-disable-next-line no-control-regex
+const UNFINISHED = /(?:\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*\x1b?|[PX^_][^\x1b]*\x1b?|[ -/]*)?|\x9b[0-?]*[ -/]*|\x9d[^\x07\x1b\x9c]*|[\ud800-\udbff])$/;
+
+/** Sanitizes a stream chunk by chunk, holding back an unfinished escape sequence. */
+export class StreamSanitizer {
+  private held = '';
+
+  push(chunk: string): string {
+    const text = this.held + chunk;
+    const m = UNFINISHED.exec(text);
+    if (m && m[0].length > 0 && m[0].length <= MAX_HELD) {
+      this.held = m[0];
+      return sanitize(text.slice(0, text.length - m[0].length));
+    }
+    this.held = '';
+    return sanitize(text);
+  }
+
+  /** The stream ended: what was held back is dropped if it is still a fragment. */
+  end(): string {
+    const rest = this.held;
+    this.held = '';
+    return sanitize(rest.replace(UNFINISHED, ''));
+  }
+}

@@ -1,0 +1,128 @@
+// Wires the bus, the services and the screen together, and nothing else:
+// keys → router → commands on the bus → controller/runner → state events →
+// one coalesced paint.
+
+import { Bus } from './bus';
+import { Cleanup } from './cleanup';
+import { Controller } from './controller';
+import { TurnRunner } from './agent/runner';
+import type { Provider } from './agent/provider';
+import { commandFor } from './tui/keymap';
+import type { InputAction } from './tui/input';
+import { createScreen, Screen } from './tui/screen';
+import { RenderScheduler } from './tui/scheduler';
+import { TerminalInput } from './tui/terminal';
+import { composerView, statusRow, transcriptRows } from './tui/views';
+
+export interface AppOptions {
+  input: NodeJS.ReadStream;
+  output: NodeJS.WriteStream;
+  sessionId: string;
+  provider: Provider;
+  cleanup: Cleanup;
+}
+
+export interface App {
+  readonly bus: Bus;
+  readonly controller: Controller;
+  readonly screen: Screen;
+  /** Resolves when the person quits. */
+  readonly done: Promise<void>;
+}
+
+export function startApp(options: AppOptions): App {
+  const bus = new Bus();
+  const ui = createScreen({ output: options.output });
+  const runner = new TurnRunner(bus, options.provider);
+  const controller = new Controller(bus, runner, ui.transcript.size().width);
+  let composerTop = 0;
+  let warning: string | null = null;
+  let cursor = { row: 0, col: 0 };
+
+  const paint = (): void => {
+    const width = ui.composer.size().width;
+    const view = composerView(controller.editor, width, ui.maxComposerRows(), composerTop);
+    ui.setComposerRows(view.contentRows);
+    const c = ui.composer.size();
+    const fitted = view.rows.length > c.height ? composerView(controller.editor, width, c.height, composerTop) : view;
+    composerTop = fitted.top;
+    ui.composer.setRows(fitted.rows);
+    cursor = { row: fitted.cursorRow, col: fitted.cursorCol };
+
+    const t = ui.transcript.size();
+    controller.setTranscriptSize(t.width, t.height);
+    ui.transcript.setRows(transcriptRows(controller.transcript, t.height));
+    ui.status.setRows([
+      statusRow(
+        {
+          sessionId: options.sessionId,
+          historyMode: 'session',
+          busySince: controller.busySince,
+          now: Date.now(),
+          queued: controller.queue.length,
+          warning,
+          hint: options.provider.hint ?? null,
+          prompt: null,
+        },
+        ui.status.size().width,
+      ),
+    ]);
+    ui.screen.render();
+  };
+
+  // The terminal cursor sits where the next character will land in the composer.
+  ui.screen.on('render', () => {
+    const box = ui.composer.box;
+    ui.screen.program.cup((box.atop as number) + 1 + cursor.row, (box.aleft as number) + 1 + cursor.col);
+    ui.screen.program.showCursor();
+  });
+
+  const scheduler = new RenderScheduler(paint);
+  bus.on('render.request', () => scheduler.request());
+  bus.on('status.warning', ({ text }) => {
+    warning = text;
+    scheduler.request();
+  });
+  ui.screen.on('resize', () => scheduler.request());
+
+  // A spinner tick while a turn runs.
+  const ticker = setInterval(() => {
+    if (controller.busySince !== null) scheduler.request();
+  }, 100);
+
+  const route = (action: InputAction): void => {
+    const mode = controller.mode;
+    switch (action.kind) {
+      case 'key': {
+        const name = commandFor(mode, action.key);
+        if (name) bus.emit('command', { name });
+        return;
+      }
+      case 'text':
+        return bus.emit('input.text', { text: action.text });
+      case 'paste':
+        return bus.emit('input.paste', { text: action.text });
+      case 'wheel':
+        return bus.emit('input.wheel', { dir: action.dir });
+    }
+  };
+  const terminal = new TerminalInput(options.input, options.output, route);
+
+  options.cleanup.add('screen', () => {
+    clearInterval(ticker);
+    scheduler.stop();
+    terminal.restore();
+    ui.destroy();
+  });
+  options.cleanup.add('turn', () => runner.cancel());
+
+  let finish: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  bus.on('app.quit', () => finish());
+
+  terminal.start();
+  paint();
+  return { bus, controller, screen: ui, done };
+}

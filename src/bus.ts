@@ -1,0 +1,57 @@
+// The typed event bus between keys, services and views. Every event name and
+// its payload type is declared here, in one place; nothing else defines events.
+
+import { EventEmitter } from 'node:events';
+import type { Segment } from './editor/model';
+import type { CommandName } from './tui/keymap';
+
+export type TurnEnd = 'done' | 'interrupted' | 'error';
+
+export interface Events {
+  /** A named command from the key router (or a slash command). */
+  command: { name: CommandName };
+  /** Printable text typed into the active mode. */
+  'input.text': { text: string };
+  /** A bracketed paste. */
+  'input.paste': { text: string };
+  'input.wheel': { dir: 'up' | 'down' };
+
+  /** The person submitted an input; `text` is what the model gets. */
+  'composer.submitted': { text: string; segments: Segment[] };
+
+  'turn.started': { turnId: number; input: string };
+  'turn.delta': { turnId: number; text: string };
+  'turn.ended': { turnId: number; status: TurnEnd; message?: string };
+
+  /** A dim note in the transcript, never sent to the model. */
+  'transcript.note': { text: string };
+  /** A one-line warning in the status bar. */
+  'status.warning': { text: string };
+
+  /** Some state changed; the scheduler paints once per frame. */
+  'render.request': Record<string, never>;
+  'app.quit': { reason: string };
+}
+
+export type EventName = keyof Events;
+
+export class Bus {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(100);
+  }
+
+  emit<K extends EventName>(name: K, payload: Events[K]): void {
+    this.emitter.emit(name, payload);
+  }
+
+  on<K extends EventName>(name: K, handler: (payload: Events[K]) => void): () => void {
+    this.emitter.on(name, handler);
+    return () => this.emitter.off(name, handler);
+  }
+
+  requestRender(): void {
+    this.emit('render.request', {});
+  }
+}

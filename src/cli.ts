@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// The command line: flags, validation, exit codes. A bad flag or value is one
+// line on stderr and exit code 2, before the terminal is touched.
+
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startApp } from './app';
+import { Cleanup, installExitHandlers } from './cleanup';
+import { checkSessionName, resolveDataDir, sessionIdForWorkspace } from './config/paths';
+import { OfflineProvider } from './agent/offline';
+import type { Provider } from './agent/provider';
+
+export const EXIT_USAGE = 2;
+
+class UsageError extends Error {}
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
+    return pkg.version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+const PROVIDERS = ['offline'] as const;
+
+function parseSession(value: string): string {
+  const problem = checkSessionName(value);
+  if (problem) throw new InvalidArgumentError(problem + '.');
+  return value;
+}
+
+function parseUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    throw new InvalidArgumentError('expected an http:// or https:// URL.');
+  }
+  return value;
+}
+
+function parseNonEmpty(value: string): string {
+  if (!value.trim()) throw new InvalidArgumentError('must not be empty.');
+  return value;
+}
+
+interface MainOptions {
+  dataDir?: string;
+  session?: string;
+  provider: string;
+  model?: string;
+  baseUrl?: string;
+}
+
+function buildProvider(opts: MainOptions): Provider {
+  const delay = Number(process.env.MILK_OFFLINE_DELAY_MS);
+  return new OfflineProvider({ wordDelayMs: Number.isFinite(delay) && delay >= 0 ? delay : undefined });
+}
+
+async function runInteractive(opts: MainOptions): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new UsageError('milk needs an interactive terminal (stdin and stdout must be a TTY)');
+  }
+  resolveDataDir(opts.dataDir, process.env, os.homedir());
+  const sessionId = opts.session ?? sessionIdForWorkspace(fs.realpathSync(process.cwd()));
+  const cleanup = new Cleanup();
+  installExitHandlers(cleanup);
+  const app = startApp({
+    input: process.stdin,
+    output: process.stdout,
+    sessionId,
+    provider: buildProvider(opts),
+    cleanup,
+  });
+  await app.done;
+  cleanup.run();
+  return 0;
+}
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('milk')
+    .description('A full-screen terminal client for a coding agent.')
+    .version(version(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show this help')
+    .option('--data-dir <dir>', 'where milk keeps history and sessions (default: $MILK_HOME or ~/.milk)', parseNonEmpty)
+    .option('--session <name>', 'use a named session instead of one derived from the directory', parseSession)
+    .addOption(new Option('--provider <name>', 'the model provider').choices(PROVIDERS).default('offline'))
+    .option('--model <name>', 'the model to ask', parseNonEmpty)
+    .option('--base-url <url>', 'the provider endpoint', parseUrl)
+    .exitOverride()
+    .configureOutput({
+      outputError: (message, write) => write('milk: ' + message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim() + '\n'),
+    })
+    .action(async (opts: MainOptions) => {
+      process.exitCode = await runInteractive(opts);
+    });
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      return EXIT_USAGE;
+    }
+    if (err instanceof UsageError) {
+      process.stderr.write(`milk: ${err.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw err;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`milk: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

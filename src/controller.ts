@@ -1,0 +1,187 @@
+// Runs the named commands that reach past the editor: submitting, queueing,
+// the Ctrl-C ladder, transcript scrolling, and turn events into the transcript.
+// It owns the composer's state and the mode; it draws nothing and touches no
+// files: views read its state, services do the I/O.
+
+import type { Bus } from './bus';
+import type { TurnRunner } from './agent/runner';
+import { EDITS } from './editor/commands';
+import * as ed from './editor/model';
+import type { CommandName, Mode } from './tui/keymap';
+import { TranscriptModel } from './tui/transcript-model';
+
+interface QueuedInput {
+  readonly segments: ed.Segment[];
+  readonly text: string;
+}
+
+/** How an input shows in the transcript: pastes stay collapsed, as in the composer. */
+export function displayText(segments: readonly ed.Segment[]): string {
+  return segments.map((seg) => (seg.type === 'paste' ? ed.pasteLabel(seg.text) : seg.text)).join('');
+}
+
+export interface ControllerOptions {
+  pasteLimits?: ed.PasteOptions;
+}
+
+export class Controller {
+  editor: ed.EditorState = ed.emptyEditor;
+  readonly transcript: TranscriptModel;
+  /** Inputs entered while a turn ran, sent in order when it ends. */
+  readonly queue: QueuedInput[] = [];
+  busySince: number | null = null;
+  private replyEntry: { turnId: number; index: number } | null = null;
+  private starting: QueuedInput | null = null;
+  private transcriptHeight = 10;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly runner: TurnRunner,
+    width: number,
+    private readonly options: ControllerOptions = {},
+  ) {
+    this.transcript = new TranscriptModel(width);
+    bus.on('command', ({ name }) => this.run(name));
+    bus.on('input.text', ({ text }) => this.edit(ed.insertText(this.editor, text)));
+    bus.on('input.paste', ({ text }) => this.edit(ed.insertPaste(this.editor, text, this.options.pasteLimits)));
+    bus.on('input.wheel', ({ dir }) => this.scroll(dir === 'up' ? -3 : 3));
+    bus.on('turn.started', (e) => this.onTurnStarted(e.turnId, e.input));
+    bus.on('turn.delta', (e) => this.onDelta(e.turnId, e.text));
+    bus.on('turn.ended', (e) => this.onTurnEnded(e.turnId, e.status, e.message));
+    bus.on('transcript.note', ({ text }) => {
+      this.transcript.add('note', text);
+      bus.requestRender();
+    });
+  }
+
+  get mode(): Mode {
+    return this.runner.busy ? 'busy' : 'idle';
+  }
+
+  setTranscriptSize(width: number, height: number): void {
+    this.transcript.setWidth(width);
+    this.transcriptHeight = height;
+  }
+
+  private edit(next: ed.EditorState): void {
+    if (next === this.editor) return;
+    this.editor = next;
+    this.bus.requestRender();
+  }
+
+  private scroll(delta: number): void {
+    this.transcript.scroll(delta, this.transcriptHeight);
+    this.bus.requestRender();
+  }
+
+  run(name: CommandName): void {
+    const edit = EDITS[name];
+    if (edit) return this.edit(edit(this.editor));
+    switch (name) {
+      case 'editor.up':
+      case 'editor.down': {
+        const moved = ed.moveVertical(this.editor, name === 'editor.up' ? -1 : 1);
+        if (moved) this.edit(moved);
+        return;
+      }
+      case 'editor.deleteOrQuit':
+        if (ed.isEmpty(this.editor)) return this.bus.emit('app.quit', { reason: 'ctrl-d' });
+        return this.edit(ed.deleteForward(this.editor));
+      case 'composer.submit':
+        return this.submit();
+      case 'composer.queue':
+        return this.enqueue();
+      case 'app.interrupt':
+        if (!ed.isEmpty(this.editor)) return this.edit(ed.clear(this.editor));
+        return this.bus.emit('app.quit', { reason: 'ctrl-c' });
+      case 'turn.cancel':
+        this.runner.cancel();
+        return;
+      case 'transcript.pageUp':
+        return this.scroll(-Math.max(1, this.transcriptHeight - 1));
+      case 'transcript.pageDown':
+        return this.scroll(Math.max(1, this.transcriptHeight - 1));
+      default:
+        return;
+    }
+  }
+
+  private takeInput(): QueuedInput | null {
+    const continued = ed.continueLine(this.editor);
+    if (continued) {
+      this.edit(continued);
+      return null;
+    }
+    if (ed.isBlank(this.editor)) return null;
+    const input = { segments: ed.toSegments(this.editor), text: ed.expandedText(this.editor) };
+    this.edit(ed.clear(this.editor));
+    return input;
+  }
+
+  private submit(): void {
+    const input = this.takeInput();
+    if (input === null) return;
+    this.bus.emit('composer.submitted', { text: input.text, segments: input.segments });
+    this.transcript.scrollToBottom();
+    this.startTurn(input);
+  }
+
+  private startTurn(input: QueuedInput): void {
+    this.starting = input;
+    try {
+      this.runner.start(input.text);
+    } finally {
+      this.starting = null;
+    }
+  }
+
+  private enqueue(): void {
+    const input = this.takeInput();
+    if (input === null) return;
+    this.bus.emit('composer.submitted', { text: input.text, segments: input.segments });
+    this.queue.push(input);
+    this.bus.requestRender();
+  }
+
+  private onTurnStarted(turnId: number, input: string): void {
+    this.transcript.add('user', this.starting ? displayText(this.starting.segments) : input);
+    this.replyEntry = { turnId, index: this.transcript.add('assistant', '') };
+    this.busySince = Date.now();
+    this.bus.requestRender();
+  }
+
+  private onDelta(turnId: number, text: string): void {
+    if (this.replyEntry?.turnId !== turnId) return;
+    this.transcript.append(this.replyEntry.index, text);
+    this.bus.requestRender();
+  }
+
+  private onTurnEnded(turnId: number, status: string, message?: string): void {
+    if (this.replyEntry?.turnId !== turnId) return;
+    this.replyEntry = null;
+    this.busySince = null;
+    if (status === 'interrupted') {
+      this.transcript.add('note', '[interrupted]');
+      this.restoreQueue();
+    } else if (status === 'error') {
+      this.transcript.add('error', message ?? 'the turn failed');
+      this.restoreQueue();
+    } else if (this.queue.length > 0) {
+      // Start the next queued input once this turn's end has been delivered.
+      const next = this.queue.shift() as QueuedInput;
+      setImmediate(() => {
+        if (!this.runner.busy) this.startTurn(next);
+        else this.queue.unshift(next);
+      });
+    }
+    this.bus.requestRender();
+  }
+
+  /** Cancelled or failed: queued inputs come back into the composer, none is sent unasked. */
+  private restoreQueue(): void {
+    if (this.queue.length === 0) return;
+    const parts = [...this.queue.splice(0).map((q) => q.segments), ed.toSegments(this.editor)].filter((p) => p.length);
+    const joined = parts.flatMap((p, i): ed.Segment[] => (i === 0 ? p : [{ type: 'text', text: '\n\n' }, ...p]));
+    this.editor = ed.replaceWith(this.editor, joined);
+  }
+}

@@ -1,0 +1,393 @@
+// The composer's text model: a buffer of typed segments, a cursor and a kill
+// buffer, changed only by pure functions that return a new state.
+// It knows nothing of screens, keys or history; layout.ts turns it into rows.
+
+import { graphemes, graphemeWidth } from './width';
+
+/** A piece of the input. `paste` keeps a large paste whole and is shown collapsed. */
+export type Segment = { type: 'text'; text: string } | { type: 'paste'; text: string };
+
+/**
+ * Stands in the buffer for one paste segment. U+FFFC is Unicode's "object
+ * replacement character", which is exactly this job; typed or pasted copies of
+ * it are dropped on insert, so the k-th mark always means pastes[k].
+ */
+export const PASTE_MARK = '\ufffc';
+
+export const TAB_WIDTH = 4;
+
+interface Clip {
+  readonly text: string;
+  readonly pastes: readonly string[];
+}
+
+export interface EditorState {
+  /** The buffer, with PASTE_MARK where each paste segment sits. */
+  readonly text: string;
+  /** Content of each paste segment, in buffer order. */
+  readonly pastes: readonly string[];
+  /** UTF-16 offset into text, always on a grapheme boundary. */
+  readonly cursor: number;
+  /** Column that Up/Down try to keep while moving through shorter lines. */
+  readonly goalCol: number | null;
+  /** What the last kill removed, for Ctrl+Y. */
+  readonly killed: Clip | null;
+}
+
+export interface PasteOptions {
+  maxLines: number;
+  maxChars: number;
+}
+
+export const DEFAULT_PASTE_LIMITS: PasteOptions = { maxLines: 10, maxChars: 1000 };
+
+export const emptyEditor: EditorState = { text: '', pastes: [], cursor: 0, goalCol: null, killed: null };
+
+// ---------------------------------------------------------------- queries
+
+export function isEmpty(s: EditorState): boolean {
+  return s.text.length === 0;
+}
+
+/** True when submitting would send nothing but whitespace. */
+export function isBlank(s: EditorState): boolean {
+  return s.pastes.length === 0 && s.text.trim().length === 0;
+}
+
+export function lineStart(text: string, i: number): number {
+  return text.lastIndexOf('\n', i - 1) + 1;
+}
+
+export function lineEnd(text: string, i: number): number {
+  const n = text.indexOf('\n', i);
+  return n === -1 ? text.length : n;
+}
+
+export function lineCount(s: EditorState): number {
+  let n = 1;
+  for (let i = s.text.indexOf('\n'); i !== -1; i = s.text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Zero-based line the cursor is on. */
+export function cursorLine(s: EditorState): number {
+  let n = 0;
+  for (let i = s.text.indexOf('\n'); i !== -1 && i < s.cursor; i = s.text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+export function onFirstLine(s: EditorState): boolean {
+  return s.text.lastIndexOf('\n', s.cursor - 1) === -1;
+}
+
+export function onLastLine(s: EditorState): boolean {
+  return s.text.indexOf('\n', s.cursor) === -1;
+}
+
+function countMarks(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf(PASTE_MARK, from); i !== -1 && i < to; i = text.indexOf(PASTE_MARK, i + 1)) n++;
+  return n;
+}
+
+/** The label a collapsed paste shows in place of its content. */
+export function pasteLabel(content: string): string {
+  const lines = content.split('\n').length;
+  return lines > 1 ? `[pasted ${lines} lines]` : `[pasted ${content.length} chars]`;
+}
+
+/** Width in cells of one atom (a grapheme, a tab or a paste mark) of the buffer. */
+export function atomWidth(atom: string, paste?: string): number {
+  if (atom === PASTE_MARK) return pasteLabel(paste ?? '').length;
+  if (atom === '\t') return TAB_WIDTH;
+  return graphemeWidth(atom);
+}
+
+/** Display column of offset i within its line. */
+export function columnAt(s: EditorState, i: number): number {
+  const from = lineStart(s.text, i);
+  let k = countMarks(s.text, 0, from);
+  let col = 0;
+  for (const g of graphemes(s.text.slice(from, i))) {
+    col += atomWidth(g, g === PASTE_MARK ? s.pastes[k++] : undefined);
+  }
+  return col;
+}
+
+/** Offset on the line starting at `from` whose column is the largest not past `col`. */
+function offsetAtColumn(s: EditorState, from: number, col: number): number {
+  const to = lineEnd(s.text, from);
+  let k = countMarks(s.text, 0, from);
+  let c = 0;
+  let i = from;
+  for (const g of graphemes(s.text.slice(from, to))) {
+    const w = atomWidth(g, g === PASTE_MARK ? s.pastes[k++] : undefined);
+    if (c + w > col) break;
+    c += w;
+    i += g.length;
+  }
+  return i;
+}
+
+function prevBoundary(text: string, i: number): number {
+  if (i <= 0) return 0;
+  if (text[i - 1] === '\n') return i - 1;
+  const parts = graphemes(text.slice(lineStart(text, i), i));
+  return i - parts[parts.length - 1].length;
+}
+
+function nextBoundary(text: string, i: number): number {
+  if (i >= text.length) return text.length;
+  if (text[i] === '\n') return i + 1;
+  const parts = graphemes(text.slice(i, lineEnd(text, i)));
+  return i + parts[0].length;
+}
+
+// ---------------------------------------------------------------- segments
+
+export function toSegments(s: EditorState): Segment[] {
+  const out: Segment[] = [];
+  const pieces = s.text.split(PASTE_MARK);
+  pieces.forEach((piece, k) => {
+    if (piece) out.push({ type: 'text', text: piece });
+    if (k < pieces.length - 1) out.push({ type: 'paste', text: s.pastes[k] ?? '' });
+  });
+  return out;
+}
+
+export function segmentsText(segments: readonly Segment[]): string {
+  return segments.map((seg) => seg.text).join('');
+}
+
+/** The text that is sent when the input is submitted: pastes expanded. */
+export function expandedText(s: EditorState): string {
+  return segmentsText(toSegments(s));
+}
+
+/** An editor holding the given segments, cursor at the end. */
+export function fromSegments(segments: readonly Segment[]): EditorState {
+  let text = '';
+  const pastes: string[] = [];
+  for (const seg of segments) {
+    if (seg.type === 'paste') {
+      text += PASTE_MARK;
+      pastes.push(seg.text);
+    } else {
+      text += clean(seg.text);
+    }
+  }
+  return { ...emptyEditor, text, pastes, cursor: text.length };
+}
+
+// ---------------------------------------------------------------- edits
+
+// C0 controls but tab and newline, DEL, C1 controls, and our own mark.
+// eslint-disable-next-line no-control-regex
+const UNWANTED = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffc]/g;
+
+function normalizeNewlines(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
+function clean(text: string): string {
+  return normalizeNewlines(text).replace(UNWANTED, '');
+}
+
+function insertClip(s: EditorState, clip: Clip): EditorState {
+  if (!clip.text) return s;
+  const k = countMarks(s.text, 0, s.cursor);
+  const pastes = clip.pastes.length ? [...s.pastes.slice(0, k), ...clip.pastes, ...s.pastes.slice(k)] : s.pastes;
+  return {
+    ...s,
+    text: s.text.slice(0, s.cursor) + clip.text + s.text.slice(s.cursor),
+    pastes,
+    cursor: s.cursor + clip.text.length,
+    goalCol: null,
+  };
+}
+
+function removeRange(s: EditorState, from: number, to: number): { state: EditorState; removed: Clip } {
+  if (to <= from) return { state: { ...s, goalCol: null }, removed: { text: '', pastes: [] } };
+  const k0 = countMarks(s.text, 0, from);
+  const k1 = k0 + countMarks(s.text, from, to);
+  const removed = { text: s.text.slice(from, to), pastes: s.pastes.slice(k0, k1) };
+  const state: EditorState = {
+    ...s,
+    text: s.text.slice(0, from) + s.text.slice(to),
+    pastes: k1 > k0 ? [...s.pastes.slice(0, k0), ...s.pastes.slice(k1)] : s.pastes,
+    cursor: s.cursor > to ? s.cursor - (to - from) : Math.min(s.cursor, from),
+    goalCol: null,
+  };
+  return { state, removed };
+}
+
+function kill(s: EditorState, from: number, to: number): EditorState {
+  if (to <= from) return s;
+  const { state, removed } = removeRange(s, from, to);
+  return { ...state, killed: removed };
+}
+
+export function insertText(s: EditorState, text: string): EditorState {
+  return insertClip(s, { text: clean(text), pastes: [] });
+}
+
+/**
+ * Inserts pasted text as it came. A large paste becomes one collapsed paste
+ * segment; a small one is ordinary text. Newlines never submit.
+ */
+export function insertPaste(s: EditorState, text: string, limits: PasteOptions = DEFAULT_PASTE_LIMITS): EditorState {
+  const content = normalizeNewlines(text).replace(/\ufffc/g, '');
+  if (!content) return s;
+  const lines = content.split('\n').length;
+  if (lines > limits.maxLines || content.length > limits.maxChars) {
+    return insertClip(s, { text: PASTE_MARK, pastes: [content] });
+  }
+  return insertText(s, content);
+}
+
+export function newline(s: EditorState): EditorState {
+  return insertClip(s, { text: '\n', pastes: [] });
+}
+
+/**
+ * Enter after a trailing backslash: the backslash becomes a newline (as in a
+ * shell's line continuation). Null when the cursor is not right after one.
+ */
+export function continueLine(s: EditorState): EditorState | null {
+  if (s.cursor === 0 || s.text[s.cursor - 1] !== '\\' || s.cursor !== lineEnd(s.text, s.cursor)) return null;
+  const { state } = removeRange(s, s.cursor - 1, s.cursor);
+  return newline(state);
+}
+
+export function backspace(s: EditorState): EditorState {
+  return removeRange(s, prevBoundary(s.text, s.cursor), s.cursor).state;
+}
+
+export function deleteForward(s: EditorState): EditorState {
+  return removeRange(s, s.cursor, nextBoundary(s.text, s.cursor)).state;
+}
+
+function moveTo(s: EditorState, cursor: number): EditorState {
+  return { ...s, cursor, goalCol: null };
+}
+
+export function moveLeft(s: EditorState): EditorState {
+  return moveTo(s, prevBoundary(s.text, s.cursor));
+}
+
+export function moveRight(s: EditorState): EditorState {
+  return moveTo(s, nextBoundary(s.text, s.cursor));
+}
+
+export function moveLineStart(s: EditorState): EditorState {
+  return moveTo(s, lineStart(s.text, s.cursor));
+}
+
+export function moveLineEnd(s: EditorState): EditorState {
+  return moveTo(s, lineEnd(s.text, s.cursor));
+}
+
+export function moveBufferStart(s: EditorState): EditorState {
+  return moveTo(s, 0);
+}
+
+export function moveBufferEnd(s: EditorState): EditorState {
+  return moveTo(s, s.text.length);
+}
+
+/**
+ * Moves one line up (-1) or down (+1), keeping the goal column.
+ * Null when there is no line in that direction: the caller may browse history.
+ */
+export function moveVertical(s: EditorState, dir: -1 | 1): EditorState | null {
+  const goal = s.goalCol ?? columnAt(s, s.cursor);
+  let target: number;
+  if (dir < 0) {
+    const from = lineStart(s.text, s.cursor);
+    if (from === 0) return null;
+    target = lineStart(s.text, from - 1);
+  } else {
+    const end = lineEnd(s.text, s.cursor);
+    if (end === s.text.length) return null;
+    target = end + 1;
+  }
+  return { ...s, cursor: offsetAtColumn(s, target, goal), goalCol: goal };
+}
+
+// Words for Alt+B/F/D and Alt+Backspace are runs of letters and digits (readline);
+// Ctrl+W rubs out back to whitespace (unix-word-rubout).
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+function isWordChar(ch: string): boolean {
+  return WORD_CHAR.test(ch);
+}
+
+function isSpace(ch: string): boolean {
+  return /\s/.test(ch);
+}
+
+function scanBack(text: string, i: number, inWord: (ch: string) => boolean): number {
+  let j = i;
+  while (j > 0 && !inWord(text[j - 1])) j--;
+  while (j > 0 && inWord(text[j - 1])) j--;
+  return j;
+}
+
+function scanForward(text: string, i: number, inWord: (ch: string) => boolean): number {
+  let j = i;
+  while (j < text.length && !inWord(text[j])) j++;
+  while (j < text.length && inWord(text[j])) j++;
+  return j;
+}
+
+const notSpace = (ch: string): boolean => !isSpace(ch);
+
+export function moveWordLeft(s: EditorState): EditorState {
+  return moveTo(s, scanBack(s.text, s.cursor, isWordChar));
+}
+
+export function moveWordRight(s: EditorState): EditorState {
+  return moveTo(s, scanForward(s.text, s.cursor, isWordChar));
+}
+
+/** Ctrl+K: to the end of the line; at the end of a line, joins the next one. */
+export function killToLineEnd(s: EditorState): EditorState {
+  const end = lineEnd(s.text, s.cursor);
+  return kill(s, s.cursor, end === s.cursor ? Math.min(end + 1, s.text.length) : end);
+}
+
+/** Ctrl+U: to the start of the line; at the start of a line, joins the previous one. */
+export function killToLineStart(s: EditorState): EditorState {
+  const start = lineStart(s.text, s.cursor);
+  return kill(s, start === s.cursor ? Math.max(start - 1, 0) : start, s.cursor);
+}
+
+/** Ctrl+W: back to the previous whitespace. */
+export function killWordBack(s: EditorState): EditorState {
+  return kill(s, scanBack(s.text, s.cursor, notSpace), s.cursor);
+}
+
+/** Alt+Backspace: back to the start of the word. */
+export function killAlnumWordBack(s: EditorState): EditorState {
+  return kill(s, scanBack(s.text, s.cursor, isWordChar), s.cursor);
+}
+
+/** Alt+D: forward to the end of the word. */
+export function killWordForward(s: EditorState): EditorState {
+  return kill(s, s.cursor, scanForward(s.text, s.cursor, isWordChar));
+}
+
+/** Ctrl+Y: inserts what the last kill removed. */
+export function yank(s: EditorState): EditorState {
+  return s.killed ? insertClip(s, s.killed) : s;
+}
+
+/** Empties the buffer; the kill buffer survives, as in readline. */
+export function clear(s: EditorState): EditorState {
+  return { ...emptyEditor, killed: s.killed };
+}
+
+/** Replaces the content (e.g. with a recalled entry), cursor at the end. */
+export function replaceWith(s: EditorState, segments: readonly Segment[]): EditorState {
+  return { ...fromSegments(segments), killed: s.killed };
+}

@@ -1,0 +1,82 @@
+// Terminal column widths of text, grapheme by grapheme.
+// Owns the one answer to "how many cells does this take", shared by the editor
+// layout, the transcript wrapper and the patch applied to blessed's own table.
+// Pure: no terminal, no blessed.
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+// East Asian Wide / Fullwidth ranges (Unicode 15), the ones terminals render in two cells.
+const WIDE: ReadonlyArray<readonly [number, number]> = [
+  [0x1100, 0x115f], [0x231a, 0x231b], [0x2329, 0x232a], [0x23e9, 0x23ec], [0x23f0, 0x23f0],
+  [0x23f3, 0x23f3], [0x25fd, 0x25fe], [0x2614, 0x2615], [0x2648, 0x2653], [0x267f, 0x267f],
+  [0x2693, 0x2693], [0x26a1, 0x26a1], [0x26aa, 0x26ab], [0x26bd, 0x26be], [0x26c4, 0x26c5],
+  [0x26ce, 0x26ce], [0x26d4, 0x26d4], [0x26ea, 0x26ea], [0x26f2, 0x26f3], [0x26f5, 0x26f5],
+  [0x26fa, 0x26fa], [0x26fd, 0x26fd], [0x2705, 0x2705], [0x270a, 0x270b], [0x2728, 0x2728],
+  [0x274c, 0x274c], [0x274e, 0x274e], [0x2753, 0x2755], [0x2757, 0x2757], [0x2795, 0x2797],
+  [0x27b0, 0x27b0], [0x27bf, 0x27bf], [0x2b1b, 0x2b1c], [0x2b50, 0x2b50], [0x2b55, 0x2b55],
+  [0x2e80, 0x303e], [0x3041, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xa000, 0xa4cf],
+  [0xa960, 0xa97f], [0xac00, 0xd7a3], [0xf900, 0xfaff], [0xfe10, 0xfe19], [0xfe30, 0xfe6f],
+  [0xff00, 0xff60], [0xffe0, 0xffe6], [0x16fe0, 0x16fe4], [0x17000, 0x18cd5], [0x1b000, 0x1b2ff],
+  [0x1f004, 0x1f004], [0x1f0cf, 0x1f0cf], [0x1f18e, 0x1f18e], [0x1f191, 0x1f19a],
+  [0x1f200, 0x1f251], [0x1f300, 0x1f320], [0x1f32d, 0x1f335], [0x1f337, 0x1f37c],
+  [0x1f37e, 0x1f393], [0x1f3a0, 0x1f3ca], [0x1f3cf, 0x1f3d3], [0x1f3e0, 0x1f3f0],
+  [0x1f3f4, 0x1f3f4], [0x1f3f8, 0x1f43e], [0x1f440, 0x1f440], [0x1f442, 0x1f4fc],
+  [0x1f4ff, 0x1f53d], [0x1f54b, 0x1f54e], [0x1f550, 0x1f567], [0x1f57a, 0x1f57a],
+  [0x1f595, 0x1f596], [0x1f5a4, 0x1f5a4], [0x1f5fb, 0x1f64f], [0x1f680, 0x1f6c5],
+  [0x1f6cc, 0x1f6cc], [0x1f6d0, 0x1f6d2], [0x1f6d5, 0x1f6d7], [0x1f6dc, 0x1f6df],
+  [0x1f6eb, 0x1f6ec], [0x1f6f4, 0x1f6fc], [0x1f7e0, 0x1f7eb], [0x1f7f0, 0x1f7f0],
+  [0x1f90c, 0x1f93a], [0x1f93c, 0x1f945], [0x1f947, 0x1f9ff], [0x1fa70, 0x1faff],
+  [0x20000, 0x2fffd], [0x30000, 0x3fffd],
+];
+
+function inRanges(cp: number, ranges: ReadonlyArray<readonly [number, number]>): boolean {
+  let lo = 0;
+  let hi = ranges.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [a, b] = ranges[mid];
+    if (cp < a) hi = mid - 1;
+    else if (cp > b) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]/u;
+
+/** Width in cells of one code point (0, 1 or 2). Control characters count 0. */
+export function codePointWidth(cp: number): number {
+  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
+  if (cp < 0x300) return 1;
+  if (inRanges(cp, WIDE)) return 2;
+  if (ZERO_WIDTH.test(String.fromCodePoint(cp))) return 0;
+  return 1;
+}
+
+/** Width in cells of one grapheme cluster, as a modern terminal draws it. */
+export function graphemeWidth(g: string): number {
+  const cp = g.codePointAt(0) ?? 0;
+  if (cp < 0x7f) return cp < 0x20 ? 0 : 1;
+  const w = codePointWidth(cp);
+  // An emoji presentation selector turns a narrow symbol into a wide emoji.
+  if (w === 1 && g.includes('\ufe0f')) return 2;
+  return w;
+}
+
+/** Splits text into grapheme clusters. Fast path for plain ASCII. */
+export function graphemes(text: string): string[] {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x20-\x7e]*$/.test(text)) return text.split('');
+  const out: string[] = [];
+  for (const s of segmenter.segment(text)) out.push(s.segment);
+  return out;
+}
+
+/** Width in cells of a string without newlines. */
+export function stringWidth(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
+  let w = 0;
+  for (const g of graphemes(text)) w += graphemeWidth(g);
+  return w;
+}

@@ -1,0 +1,190 @@
+// Decodes the raw bytes a terminal sends into key, text, paste and mouse
+// actions. milk owns this instead of blessed's key parser: blessed splits
+// bracketed pastes into Enter presses, types Alt+Enter / Shift+Enter as junk,
+// drops chunks that contain focus-report lookalikes and splits emoji in two.
+// Pure: the caller feeds chunks and owns the Esc timer.
+
+export type InputAction =
+  | { kind: 'key'; key: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'paste'; text: string }
+  | { kind: 'wheel'; dir: 'up' | 'down' };
+
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+
+const CSI_TILDE: Record<string, string> = {
+  '1': 'home', '2': 'insert', '3': 'delete', '4': 'end', '5': 'pageup', '6': 'pagedown', '7': 'home', '8': 'end',
+};
+const CSI_LETTER: Record<string, string> = {
+  A: 'up', B: 'down', C: 'right', D: 'left', H: 'home', F: 'end', P: 'f1', Q: 'f2', R: 'f3', S: 'f4',
+};
+
+function withMods(name: string, mod: number): string {
+  // xterm encodes modifiers as 1 + (shift 1 | alt 2 | ctrl 4).
+  const m = Math.max(0, mod - 1);
+  return (m & 4 ? 'C-' : '') + (m & 2 ? 'M-' : '') + (m & 1 ? 'S-' : '') + name;
+}
+
+function controlKey(code: number): string {
+  switch (code) {
+    case 0x0d: return 'enter';
+    case 0x0a: return 'C-j';
+    case 0x09: return 'tab';
+    case 0x7f: case 0x08: return 'backspace';
+    case 0x1b: return 'escape';
+    case 0x00: return 'C-space';
+    case 0x1c: return 'C-\\';
+    case 0x1d: return 'C-]';
+    case 0x1e: return 'C-^';
+    case 0x1f: return 'C-_';
+    default: return 'C-' + String.fromCharCode(code + 0x60);
+  }
+}
+
+interface Parsed {
+  action: InputAction | null;
+  length: number;
+}
+
+/** Parses one escape sequence at the start of `s` (which begins with ESC). Null: incomplete. */
+function parseEscape(s: string): Parsed | null {
+  if (s.length === 1) return null;
+  const c = s[1];
+  if (c === '[') {
+    // CSI: parameters and intermediates, then a final byte in @..~
+    let i = 2;
+    while (i < s.length && /[0-9;:<=>?]/.test(s[i])) i++;
+    if (i >= s.length) return null;
+    const params = s.slice(2, i);
+    const final = s[i];
+    const length = i + 1;
+    if (params.startsWith('<') && (final === 'M' || final === 'm')) {
+      const [b] = params.slice(1).split(';').map(Number);
+      if (final === 'M' && (b & 64) !== 0) return { action: { kind: 'wheel', dir: b & 1 ? 'down' : 'up' }, length };
+      return { action: null, length };
+    }
+    const nums = params.split(';').map((p) => Number(p.split(':')[0]) || 0);
+    if (final === '~') {
+      if (nums[0] === 27 && nums[2] === 13) return { action: { kind: 'key', key: withMods('enter', nums[1]) }, length };
+      const name = CSI_TILDE[String(nums[0])];
+      return { action: name ? { kind: 'key', key: withMods(name, nums[1] ?? 1) } : null, length };
+    }
+    if (final === 'u') {
+      // kitty / CSI-u: codepoint;modifiers
+      const cp = nums[0];
+      const name = cp === 13 ? 'enter' : cp === 9 ? 'tab' : cp === 27 ? 'escape' : cp === 127 ? 'backspace'
+        : String.fromCodePoint(cp).toLowerCase();
+      return { action: { kind: 'key', key: withMods(name, nums[1] ?? 1) }, length };
+    }
+    if (final === 'Z') return { action: { kind: 'key', key: 'S-tab' }, length };
+    const name = CSI_LETTER[final];
+    // Focus reports (I/O) and anything unknown are swallowed whole.
+    return { action: name ? { kind: 'key', key: withMods(name, nums[1] ?? 1) } : null, length };
+  }
+  if (c === 'O') {
+    if (s.length < 3) return null;
+    const name = CSI_LETTER[s[2]];
+    return { action: name ? { kind: 'key', key: name } : null, length: 3 };
+  }
+  if (c === '\x1b') {
+    // ESC ESC [A style: Alt with an arrow in some terminals.
+    const inner = parseEscape(s.slice(1));
+    if (inner === null) return s.length === 2 ? { action: { kind: 'key', key: 'escape' }, length: 1 } : null;
+    if (inner.action?.kind === 'key' && !inner.action.key.includes('M-')) {
+      return { action: { kind: 'key', key: 'M-' + inner.action.key }, length: inner.length + 1 };
+    }
+    return { action: { kind: 'key', key: 'escape' }, length: 1 };
+  }
+  const code = c.charCodeAt(0);
+  if (code === 0x0d) return { action: { kind: 'key', key: 'M-enter' }, length: 2 };
+  if (code === 0x7f || code === 0x08) return { action: { kind: 'key', key: 'M-backspace' }, length: 2 };
+  if (code < 0x20) return { action: { kind: 'key', key: 'M-' + controlKey(code) }, length: 2 };
+  const cp = s.codePointAt(1) ?? code;
+  return { action: { kind: 'key', key: 'M-' + String.fromCodePoint(cp) }, length: cp > 0xffff ? 3 : 2 };
+}
+
+export class InputDecoder {
+  private pending = '';
+  private pasting: string | null = null;
+
+  /** Feeds a chunk; returns the complete actions. An incomplete tail waits for more. */
+  feed(chunk: string): InputAction[] {
+    const s = this.pending + chunk;
+    const out: InputAction[] = [];
+    let i = 0;
+    let textFrom = -1;
+    const flushText = (to: number): void => {
+      if (textFrom !== -1 && to > textFrom) out.push({ kind: 'text', text: s.slice(textFrom, to) });
+      textFrom = -1;
+    };
+
+    while (i < s.length) {
+      if (this.pasting !== null) {
+        const end = s.indexOf(PASTE_END, i);
+        if (end === -1) {
+          // Keep a possible partial end marker for the next chunk.
+          const keep = partialSuffix(s, PASTE_END);
+          this.pasting += s.slice(i, s.length - keep);
+          i = s.length - keep;
+          break;
+        }
+        out.push({ kind: 'paste', text: this.pasting + s.slice(i, end) });
+        this.pasting = null;
+        i = end + PASTE_END.length;
+        continue;
+      }
+      const code = s.charCodeAt(i);
+      if (code === 0x1b) {
+        flushText(i);
+        if (s.startsWith(PASTE_START, i)) {
+          this.pasting = '';
+          i += PASTE_START.length;
+          continue;
+        }
+        const rest = s.slice(i, i + 64);
+        if (PASTE_START.startsWith(rest)) break;
+        const parsed = parseEscape(rest);
+        if (parsed === null) break;
+        if (parsed.action) out.push(parsed.action);
+        i += parsed.length;
+        continue;
+      }
+      if (code < 0x20 || code === 0x7f) {
+        flushText(i);
+        out.push({ kind: 'key', key: controlKey(code) });
+        i++;
+        continue;
+      }
+      // A lone high surrogate at the end of a chunk waits for its other half.
+      if (code >= 0xd800 && code <= 0xdbff && i === s.length - 1) break;
+      if (textFrom === -1) textFrom = i;
+      i++;
+    }
+    flushText(i);
+    this.pending = s.slice(i);
+    return out;
+  }
+
+  /** True when a lone ESC (or a partial sequence) is waiting; the caller times it out. */
+  hasPending(): boolean {
+    return this.pending.length > 0 && this.pasting === null;
+  }
+
+  /** The Esc timer fired: whatever is waiting is taken as typed. */
+  flushPending(): InputAction[] {
+    const s = this.pending;
+    this.pending = '';
+    if (!s) return [];
+    const out: InputAction[] = [{ kind: 'key', key: 'escape' }];
+    if (s.length > 1) out.push(...this.feed(s.slice(1)));
+    return out;
+  }
+}
+
+function partialSuffix(s: string, marker: string): number {
+  for (let n = Math.min(marker.length - 1, s.length); n > 0; n--) {
+    if (marker.startsWith(s.slice(s.length - n))) return n;
+  }
+  return 0;
+}

@@ -1,0 +1,102 @@
+// Builds the blessed screen and its three areas (transcript, composer, status
+// bar) and patches blessed's width table with milk's own. Blessed gets a dead
+// input stream: keys come through milk's own decoder (see input.ts).
+
+import blessed from 'neo-blessed';
+import unicode = require('neo-blessed/lib/unicode');
+import { PassThrough } from 'node:stream';
+import type { Widgets } from 'blessed';
+import { codePointWidth } from '../editor/width';
+import { createGrid, Grid } from './grid';
+
+let patched = false;
+
+/** Blessed thinks emoji are one cell wide; borders then shift. Teach it ours. */
+export function patchBlessedWidths(): void {
+  if (patched) return;
+  patched = true;
+  const original = unicode.charWidth;
+  (unicode as { charWidth: typeof unicode.charWidth }).charWidth = (str: string | number, i?: number): number => {
+    const cp = typeof str === 'number' ? str : unicode.codePointAt(str, i ?? 0);
+    if (cp === 0x09) return original(str, i);
+    return codePointWidth(cp);
+  };
+}
+
+export interface ScreenOptions {
+  output: NodeJS.WriteStream;
+  /** The terminal type blessed should assume. */
+  term?: string;
+}
+
+export interface Screen {
+  readonly screen: Widgets.Screen;
+  readonly transcript: Grid;
+  readonly composer: Grid;
+  readonly status: Grid;
+  /** Sets the composer's height in content rows; the transcript takes the rest. */
+  setComposerRows(rows: number): void;
+  maxComposerRows(): number;
+  destroy(): void;
+}
+
+/** Blessed can't parse ncurses-6 terminfo for screen/tmux and drops to 8 colours. */
+export function blessedTerm(term: string | undefined): string {
+  if (!term || /^(screen|tmux)/.test(term) || term === 'dumb') return 'xterm-256color';
+  return term;
+}
+
+export function createScreen(options: ScreenOptions): Screen {
+  patchBlessedWidths();
+  const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => input });
+  const screen = blessed.screen({
+    input: input as unknown as NodeJS.ReadStream,
+    output: options.output,
+    terminal: blessedTerm(options.term ?? process.env.TERM),
+    fullUnicode: true,
+    // Every terminal milk targets speaks UTF-8; ACS line drawing breaks under tmux and screen.
+    forceUnicode: true,
+    smartCSR: true,
+    autoPadding: false,
+    warnings: false,
+    title: 'milk',
+    dockBorders: false,
+  });
+  // Draw box characters as UTF-8, not through the DEC line-drawing set: the
+  // same on every terminal, and copy-paste and tmux capture show real lines.
+  (screen as unknown as { tput: { brokenACS: boolean } }).tput.brokenACS = true;
+  let composerRows = 1;
+  const transcript = createGrid(blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1 }));
+  const composer = createGrid(
+    blessed.box({ parent: screen, left: 0, width: '100%', height: 3, border: { type: 'line' }, style: { border: { fg: 8 } } }),
+  );
+  const status = createGrid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1 }));
+
+  const place = (): void => {
+    const rows = screen.height as number;
+    const c = Math.min(composerRows, maxComposerRows()) + 2;
+    status.box.top = rows - 1;
+    composer.box.top = Math.max(0, rows - 1 - c);
+    composer.box.height = c;
+    transcript.box.height = Math.max(1, rows - 1 - c);
+  };
+  const maxComposerRows = (): number => Math.max(1, Math.floor((screen.height as number) / 3) - 2);
+  screen.on('resize', place);
+  place();
+
+  return {
+    screen,
+    transcript,
+    composer,
+    status,
+    setComposerRows(rows: number) {
+      if (rows === composerRows) return;
+      composerRows = rows;
+      place();
+    },
+    maxComposerRows,
+    destroy() {
+      screen.destroy();
+    },
+  };
+}

@@ -1,0 +1,170 @@
+// The transcript as data: entries, their rows wrapped to the screen width,
+// and the scroll position. Streaming appends re-wrap only the growing line, and
+// the view asks for just the visible rows, so a long transcript never slows a
+// keystroke. Pure: no blessed, no I/O.
+
+import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
+
+export type EntryKind = 'user' | 'assistant' | 'note' | 'error';
+
+export interface TranscriptRow {
+  readonly text: string;
+  readonly kind: EntryKind | 'gap';
+  /** First row of an entry (it carries the entry's marker). */
+  readonly head: boolean;
+}
+
+interface Entry {
+  readonly kind: EntryKind;
+  /** Logical lines of the entry. */
+  lines: string[];
+  /** Rows of all lines but the last, then of the last one. */
+  rows: TranscriptRow[];
+  tailRows: number;
+}
+
+const PREFIX_WIDTH = 2;
+
+/** Wraps one line to `width` cells: at spaces when it can, inside a word when it must. */
+export function wrapLine(line: string, width: number): string[] {
+  const w = Math.max(1, width);
+  if (line.length <= w && stringWidth(line) <= w) return [line];
+  const out: string[] = [];
+  let row = '';
+  let rowWidth = 0;
+  let lastSpace = -1;
+  for (const g of graphemes(line)) {
+    const gw = graphemeWidth(g);
+    if (rowWidth + gw > w) {
+      if (lastSpace > 0 && g !== ' ') {
+        out.push(row.slice(0, lastSpace));
+        row = row.slice(lastSpace + 1);
+        rowWidth = stringWidth(row);
+      } else {
+        out.push(row);
+        row = '';
+        rowWidth = 0;
+      }
+      lastSpace = -1;
+      if (g === ' ' && row === '') continue;
+    }
+    if (g === ' ') lastSpace = row.length;
+    row += g;
+    rowWidth += gw;
+  }
+  out.push(row);
+  return out;
+}
+
+export class TranscriptModel {
+  private entries: Entry[] = [];
+  private rows: TranscriptRow[] = [];
+  private width: number;
+  /** Rows hidden below the view; 0 follows the bottom. */
+  private scrollBack = 0;
+
+  constructor(width: number) {
+    this.width = Math.max(PREFIX_WIDTH + 1, width);
+  }
+
+  get rowCount(): number {
+    return this.rows.length;
+  }
+
+  get following(): boolean {
+    return this.scrollBack === 0;
+  }
+
+  /** Adds an entry; returns its index for later appends. */
+  add(kind: EntryKind, text: string): number {
+    const entry: Entry = { kind, lines: text.split('\n'), rows: [], tailRows: 0 };
+    this.entries.push(entry);
+    this.layoutEntry(this.entries.length - 1);
+    const added = entry.rows.length;
+    this.rows.push(...entry.rows);
+    this.keepViewStill(added);
+    return this.entries.length - 1;
+  }
+
+  /** Appends streamed text to an entry. */
+  append(index: number, text: string): void {
+    const entry = this.entries[index];
+    if (!entry || !text) return;
+    const before = this.rows.length;
+    const parts = text.split('\n');
+    entry.lines[entry.lines.length - 1] += parts[0];
+    entry.lines.push(...parts.slice(1));
+    if (index === this.entries.length - 1) {
+      // Only the old last line and the new lines change.
+      const keep = entry.rows.length - entry.tailRows;
+      const firstLine = entry.lines.length - parts.length;
+      const fresh = this.wrapLines(entry, firstLine, firstLine === 0);
+      this.rows.length -= entry.tailRows;
+      entry.rows.length = keep;
+      entry.rows.push(...fresh.rows);
+      entry.tailRows = fresh.tail;
+      for (const r of fresh.rows) this.rows.push(r);
+    } else {
+      this.layoutEntry(index);
+      this.rebuildRows();
+    }
+    this.keepViewStill(this.rows.length - before);
+  }
+
+  setWidth(width: number): void {
+    const w = Math.max(PREFIX_WIDTH + 1, width);
+    if (w === this.width) return;
+    this.width = w;
+    this.entries.forEach((_, i) => this.layoutEntry(i));
+    this.rebuildRows();
+    this.scrollBack = Math.min(this.scrollBack, Math.max(0, this.rows.length - 1));
+  }
+
+  /** The rows a box of `height` shows now, oldest first. */
+  visible(height: number): TranscriptRow[] {
+    const end = this.rows.length - this.scrollBack;
+    return this.rows.slice(Math.max(0, end - height), end);
+  }
+
+  /** Scrolls by `delta` rows (negative: back in time). */
+  scroll(delta: number, height: number): void {
+    const max = Math.max(0, this.rows.length - height);
+    this.scrollBack = Math.min(max, Math.max(0, this.scrollBack - delta));
+  }
+
+  scrollToBottom(): void {
+    this.scrollBack = 0;
+  }
+
+  private keepViewStill(added: number): void {
+    // Someone reading back keeps their place while new rows arrive below.
+    if (this.scrollBack > 0) this.scrollBack += added;
+  }
+
+  private layoutEntry(index: number): void {
+    const entry = this.entries[index];
+    const gap: TranscriptRow[] = index > 0 ? [{ text: '', kind: 'gap', head: false }] : [];
+    const lastLine = entry.lines.length - 1;
+    const body = this.wrapLines(entry, 0, true, lastLine);
+    const tail = this.wrapLines(entry, lastLine, lastLine === 0);
+    entry.rows = [...gap, ...body.rows, ...tail.rows];
+    entry.tailRows = tail.rows.length;
+  }
+
+  private wrapLines(entry: Entry, from: number, headFirst: boolean, to = entry.lines.length): { rows: TranscriptRow[]; tail: number } {
+    const rows: TranscriptRow[] = [];
+    let tail = 0;
+    const inner = this.width - PREFIX_WIDTH;
+    for (let i = from; i < to; i++) {
+      const wrapped = wrapLine(entry.lines[i], inner);
+      wrapped.forEach((text, k) => rows.push({ text, kind: entry.kind, head: headFirst && i === from && k === 0 }));
+      tail = wrapped.length;
+    }
+    return { rows, tail };
+  }
+
+  private rebuildRows(): void {
+    this.rows = [];
+    for (const e of this.entries) for (const r of e.rows) this.rows.push(r);
+  }
+}

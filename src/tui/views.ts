@@ -1,0 +1,111 @@
+// Turns state into rows of styled spans for the three areas. Pure functions of
+// their inputs: the views hold no state of their own beyond the composer's
+// scroll position, which the caller keeps.
+
+import type { EditorState } from '../editor/model';
+import { layout, scrollTop } from '../editor/layout';
+import { stringWidth } from '../editor/width';
+import type { GridRow, Span, Style } from './grid';
+import type { TranscriptModel, TranscriptRow } from './transcript-model';
+
+const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
+  user: 'bold', assistant: 'normal', note: 'dim', error: 'error', gap: 'normal',
+};
+
+export function transcriptRows(model: TranscriptModel, height: number): GridRow[] {
+  return model.visible(height).map((row): GridRow => {
+    if (row.kind === 'gap') return [];
+    const marker: Span = row.head && row.kind === 'user' ? { text: '› ', style: 'user' }
+      : row.head && row.kind === 'error' ? { text: '! ', style: 'error' } : { text: '  ', style: 'normal' };
+    return [marker, { text: row.text, style: ROW_STYLE[row.kind] }];
+  });
+}
+
+export interface ComposerView {
+  rows: GridRow[];
+  /** Total rows the content needs (the composer grows up to its maximum). */
+  contentRows: number;
+  cursorRow: number;
+  cursorCol: number;
+  top: number;
+}
+
+/** Lays out the composer; `highlight` marks a buffer range (a search match). */
+export function composerView(
+  s: EditorState,
+  width: number,
+  height: number,
+  prevTop: number,
+  highlight?: { start: number; end: number },
+): ComposerView {
+  const l = layout(s, width);
+  const top = scrollTop(prevTop, l.cursorRow, l.rows.length, height);
+  const rows = l.rows.slice(top, top + height).map((row): GridRow => {
+    const spans: Span[] = [];
+    for (const atom of row.atoms) {
+      const lit = highlight && atom.start < highlight.end && atom.end > highlight.start;
+      const style: Style = lit ? 'match' : atom.paste ? 'paste' : 'normal';
+      const last = spans[spans.length - 1];
+      if (last && last.style === style) spans[spans.length - 1] = { text: last.text + atom.display, style };
+      else spans.push({ text: atom.display, style });
+    }
+    return spans;
+  });
+  return { rows, contentRows: l.rows.length, cursorRow: l.cursorRow - top, cursorCol: l.cursorCol, top };
+}
+
+export interface StatusState {
+  sessionId: string;
+  historyMode: 'session' | 'global';
+  busySince: number | null;
+  now: number;
+  queued: number;
+  warning: string | null;
+  hint: string | null;
+  /** Replaces the left side, e.g. the search prompt. */
+  prompt: string | null;
+}
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+function fit(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  let out = '';
+  for (const ch of text) {
+    if (stringWidth(out + ch) > width - 1) break;
+    out += ch;
+  }
+  return out + '…';
+}
+
+export function statusRow(st: StatusState, width: number): GridRow {
+  const left: Span[] = st.prompt !== null
+    ? [{ text: ' ' + st.prompt, style: 'statusStrong' }]
+    : [
+      { text: ' milk ', style: 'statusStrong' },
+      { text: `│ ${st.sessionId} │ history: ${st.historyMode} `, style: 'status' },
+    ];
+  const rightParts: Span[] = [];
+  if (st.busySince !== null) {
+    const secs = Math.floor((st.now - st.busySince) / 1000);
+    const frame = SPINNER[Math.floor(st.now / 100) % SPINNER.length];
+    rightParts.push({ text: `${frame} working ${secs}s · Esc to interrupt `, style: 'statusStrong' });
+  }
+  if (st.queued > 0) rightParts.push({ text: `${st.queued} queued `, style: 'statusStrong' });
+  if (st.warning) rightParts.push({ text: `⚠ ${st.warning} `, style: 'warning' });
+  else if (st.hint && st.busySince === null) rightParts.push({ text: `${st.hint} `, style: 'status' });
+
+  left[left.length - 1] = { ...left[left.length - 1], text: fit(left[left.length - 1].text, Math.max(1, width - (left.length - 1) * 6)) };
+  const leftWidth = left.reduce((n, s) => n + stringWidth(s.text), 0);
+  const room = Math.max(0, width - leftWidth - 1);
+  const right: Span[] = [];
+  let used = 0;
+  for (const part of rightParts) {
+    const text = fit(part.text, room - used);
+    if (!text || room - used <= 1) break;
+    right.push({ ...part, text });
+    used += stringWidth(text);
+  }
+  const pad = Math.max(0, width - leftWidth - used);
+  return [...left, { text: ' '.repeat(pad), style: 'status' }, ...right];
+}

@@ -1,0 +1,10 @@
+// neo-blessed ships no types; its API is blessed's.
+declare module 'neo-blessed' {
+  import blessed = require('blessed');
+  export = blessed;
+}
+declare module 'neo-blessed/lib/unicode' {
+  export function charWidth(str: string | number, i?: number): number;
+  export function codePointAt(str: string, i: number): number;
+  export const chars: { all: RegExp; [name: string]: RegExp };
+}
