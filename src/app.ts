@@ -90,7 +90,10 @@ export function startApp(options: AppOptions): App {
     if (controller.busySince !== null) scheduler.request();
   }, 100);
 
+  // MILK_FAULT=keypress makes the next key throw, to prove the crash path restores the terminal.
+  const fault = process.env.MILK_FAULT === 'keypress';
   const route = (action: InputAction): void => {
+    if (fault) throw new Error('injected fault (MILK_FAULT=keypress)');
     const mode = controller.mode;
     switch (action.kind) {
       case 'key': {

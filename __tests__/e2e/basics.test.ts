@@ -106,14 +106,29 @@ describe('milk in a real terminal', () => {
     expect(e.exitCode).toBe(0);
   });
 
+  it('interrupts a running turn with Ctrl-C and stays alive', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], env: { MILK_OFFLINE_DELAY_MS: '200' } });
+    await milk.waitForText('history: session');
+    milk.write('slow one' + KEY.enter);
+    await milk.waitFor(() => milk!.statusLine().includes('working'), 'busy');
+    milk.write(KEY.ctrlC);
+    await milk.waitForText('[interrupted]');
+    await milk.waitFor(() => !milk!.statusLine().includes('working'), 'idle again');
+    milk.write('next');
+    await milk.waitFor(() => milk!.composerLines()[0] === 'next', 'composer takes input');
+  });
+
   it.each([
-    ['SIGTERM', 143],
-    ['SIGINT', 130],
-  ])('restores the terminal and exits %s with %i', async (signal, code) => {
-    milk = new MilkPty({ args: ['--data-dir', tempDir()], reportTty: true });
+    ['SIGTERM', 143, {}],
+    ['SIGINT', 130, {}],
+    ['SIGHUP', 129, {}],
+    ['an uncaught error', 1, { MILK_FAULT: 'keypress' }],
+  ])('restores the terminal on %s and exits %i', async (signal, code, env) => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], reportTty: true, env });
     await milk.waitForText('history: session');
     const pid = Number(fs.readFileSync(`/proc/${milk.proc.pid}/task/${milk.proc.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
-    process.kill(pid, signal);
+    if (signal.startsWith('SIG')) process.kill(pid, signal);
+    else milk.write('x');
     const out = await milk.waitFor(() => /EXIT=(\d+)[\s\S]*DONE/.exec(milk!.raw), 'exit report');
     expect(Number(out[1])).toBe(code);
     expect(milk.raw).toMatch(/ icanon /);
