@@ -7,6 +7,7 @@ import { Cleanup } from './cleanup';
 import { Controller } from './controller';
 import { TurnRunner } from './agent/runner';
 import type { Provider } from './agent/provider';
+import { HistoryService } from './history/service';
 import { commandFor } from './tui/keymap';
 import type { InputAction } from './tui/input';
 import { createScreen, Screen } from './tui/screen';
@@ -14,12 +15,22 @@ import { RenderScheduler } from './tui/scheduler';
 import { TerminalInput } from './tui/terminal';
 import { composerView, statusRow, transcriptRows } from './tui/views';
 
+const WARNING_MS = 15_000;
+
 export interface AppOptions {
   input: NodeJS.ReadStream;
   output: NodeJS.WriteStream;
   sessionId: string;
   provider: Provider;
   cleanup: Cleanup;
+  dataDir: string;
+  /** Canonical workspace path. */
+  workspace: string;
+  /** How the session is shown: its name, or the workspace folder's. */
+  displayName: string;
+  maxEntries: number;
+  /** Warnings found before the screen existed (e.g. a bad config file). */
+  warnings?: string[];
 }
 
 export interface App {
@@ -34,9 +45,32 @@ export function startApp(options: AppOptions): App {
   const bus = new Bus();
   const ui = createScreen({ output: options.output });
   const runner = new TurnRunner(bus, options.provider);
-  const controller = new Controller(bus, runner, ui.transcript.size().width);
   let composerTop = 0;
   let warning: string | null = null;
+  const history = new HistoryService({
+    dataDir: options.dataDir,
+    sessionId: options.sessionId,
+    workspace: options.workspace,
+    displayName: options.displayName,
+    maxEntries: options.maxEntries,
+    warn: (text) => bus.emit('status.warning', { text }),
+  });
+  const controller = new Controller(bus, runner, history, ui.transcript.size().width);
+  // A warning shows in the status bar for a while, and stays in the transcript
+  // so none is lost when the next one replaces it.
+  let warningTimer: NodeJS.Timeout | null = null;
+  bus.on('status.warning', ({ text }) => {
+    warning = text;
+    if (warningTimer) clearTimeout(warningTimer);
+    warningTimer = setTimeout(() => {
+      warning = null;
+      bus.requestRender();
+    }, WARNING_MS);
+    warningTimer.unref();
+    bus.emit('transcript.note', { text: `warning: ${text}` });
+  });
+  for (const w of options.warnings ?? []) bus.emit('status.warning', { text: w });
+  history.load();
   let cursor = { row: 0, col: 0 };
 
   const paint = (): void => {
@@ -56,7 +90,7 @@ export function startApp(options: AppOptions): App {
       statusRow(
         {
           sessionId: options.sessionId,
-          historyMode: 'session',
+          historyMode: history.mode,
           busySince: controller.busySince,
           now: Date.now(),
           queued: controller.queue.length,
@@ -79,10 +113,6 @@ export function startApp(options: AppOptions): App {
 
   const scheduler = new RenderScheduler(paint);
   bus.on('render.request', () => scheduler.request());
-  bus.on('status.warning', ({ text }) => {
-    warning = text;
-    scheduler.request();
-  });
   ui.screen.on('resize', () => scheduler.request());
 
   // A spinner tick while a turn runs.
@@ -118,6 +148,8 @@ export function startApp(options: AppOptions): App {
     ui.destroy();
   });
   options.cleanup.add('turn', () => runner.cancel());
+  // Registered last, so it runs first: entries reach the disk before anything else is torn down.
+  options.cleanup.add('history', () => history.flush({ reason: 'exit' }));
 
   let finish: () => void = () => undefined;
   const done = new Promise<void>((resolve) => {

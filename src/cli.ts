@@ -10,6 +10,8 @@ import { startApp } from './app';
 import { Cleanup, installExitHandlers } from './cleanup';
 import { checkSessionName, resolveDataDir, sessionIdForWorkspace } from './config/paths';
 import { OfflineProvider } from './agent/offline';
+import { loadConfig } from './config/config';
+import { HistoryCommandError, Target, historyClear, historyList, historyPath } from './history/commands';
 import type { Provider } from './agent/provider';
 
 export const EXIT_USAGE = 2;
@@ -65,8 +67,10 @@ async function runInteractive(opts: MainOptions): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UsageError('milk needs an interactive terminal (stdin and stdout must be a TTY)');
   }
-  resolveDataDir(opts.dataDir, process.env, os.homedir());
-  const sessionId = opts.session ?? sessionIdForWorkspace(fs.realpathSync(process.cwd()));
+  const dataDir = resolveDataDir(opts.dataDir, process.env, os.homedir());
+  const workspace = fs.realpathSync(process.cwd());
+  const sessionId = opts.session ?? sessionIdForWorkspace(workspace);
+  const { config, warning } = loadConfig(dataDir);
   const cleanup = new Cleanup();
   installExitHandlers(cleanup);
   const app = startApp({
@@ -75,6 +79,11 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     sessionId,
     provider: buildProvider(opts),
     cleanup,
+    dataDir,
+    workspace,
+    displayName: opts.session ?? (path.basename(workspace) || workspace),
+    maxEntries: config.history.maxEntries,
+    warnings: warning ? [warning] : [],
   });
   await app.done;
   cleanup.run();
@@ -100,10 +109,66 @@ export function buildProgram(): Command {
     .action(async (opts: MainOptions) => {
       process.exitCode = await runInteractive(opts);
     });
+
+  const history = program.command('history').description('read and manage input history from the shell');
+  const target = (cmd: Command): Target => {
+    const all = cmd.optsWithGlobals() as MainOptions & { global?: boolean };
+    const dataDir = resolveDataDir(all.dataDir, process.env, os.homedir());
+    return {
+      dataDir,
+      sessionId: all.session ?? sessionIdForWorkspace(fs.realpathSync(process.cwd())),
+      scope: all.global ? 'global' : 'session',
+    };
+  };
+  const guard = async (fn: () => unknown): Promise<void> => {
+    try {
+      await fn();
+    } catch (err) {
+      if (err instanceof HistoryCommandError) {
+        process.stderr.write(`milk: ${err.message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      throw err;
+    }
+  };
+  history
+    .command('list', { isDefault: true })
+    .description('print history entries, oldest first')
+    .option('--global', 'the global history instead of the session one')
+    .option('--session <name>', 'another session', parseSession)
+    .option('--json', 'one JSON object per line')
+    .action((o: { json?: boolean }, cmd: Command) => guard(() => historyList(target(cmd), { json: !!o.json }, process.stdout)));
+  history
+    .command('path')
+    .description('print the session and global history file paths')
+    .option('--session <name>', 'another session', parseSession)
+    .action((_o: unknown, cmd: Command) => {
+      const t = target(cmd);
+      historyPath(t.dataDir, t.sessionId, process.stdout);
+    });
+  history
+    .command('clear')
+    .description('empty a history file (asks first)')
+    .option('--global', 'the global history instead of the session one')
+    .option('--session <name>', 'another session', parseSession)
+    .option('-y, --yes', 'do not ask')
+    .action((o: { yes?: boolean }, cmd: Command) =>
+      guard(async () => {
+        const ok = await historyClear(target(cmd), { yes: !!o.yes }, process.stdout);
+        if (!ok) process.exitCode = 1;
+      }));
+  for (const cmd of [history, ...history.commands]) {
+    cmd.exitOverride().configureOutput(program.configureOutput());
+  }
   return program;
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // `milk history list | head` closes the pipe early; that is not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+  });
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

@@ -7,6 +7,8 @@ import type { Bus } from './bus';
 import type { TurnRunner } from './agent/runner';
 import { EDITS } from './editor/commands';
 import * as ed from './editor/model';
+import type { HistoryService } from './history/service';
+import * as nav from './history/navigator';
 import type { CommandName, Mode } from './tui/keymap';
 import { TranscriptModel } from './tui/transcript-model';
 
@@ -26,6 +28,7 @@ export interface ControllerOptions {
 
 export class Controller {
   editor: ed.EditorState = ed.emptyEditor;
+  nav: nav.NavState = nav.idleNav;
   readonly transcript: TranscriptModel;
   /** Inputs entered while a turn ran, sent in order when it ends. */
   readonly queue: QueuedInput[] = [];
@@ -37,6 +40,7 @@ export class Controller {
   constructor(
     private readonly bus: Bus,
     private readonly runner: TurnRunner,
+    readonly history: HistoryService,
     width: number,
     private readonly options: ControllerOptions = {},
   ) {
@@ -80,10 +84,16 @@ export class Controller {
     switch (name) {
       case 'editor.up':
       case 'editor.down': {
-        const moved = ed.moveVertical(this.editor, name === 'editor.up' ? -1 : 1);
+        const dir = name === 'editor.up' ? -1 : 1;
+        if (nav.shouldBrowse(this.nav, this.editor, dir)) return this.browse(dir);
+        const moved = ed.moveVertical(this.editor, dir);
         if (moved) this.edit(moved);
         return;
       }
+      case 'history.older':
+        return this.browse(-1);
+      case 'history.newer':
+        return this.browse(1);
       case 'editor.deleteOrQuit':
         if (ed.isEmpty(this.editor)) return this.bus.emit('app.quit', { reason: 'ctrl-d' });
         return this.edit(ed.deleteForward(this.editor));
@@ -92,7 +102,12 @@ export class Controller {
       case 'composer.queue':
         return this.enqueue();
       case 'app.interrupt':
-        if (!ed.isEmpty(this.editor)) return this.edit(ed.clear(this.editor));
+        if (!ed.isEmpty(this.editor)) {
+          // What Ctrl-C clears stays one Up away, as in fish and Claude Code.
+          this.history.remember(ed.toSegments(this.editor));
+          this.nav = nav.idleNav;
+          return this.edit(ed.clear(this.editor));
+        }
         return this.bus.emit('app.quit', { reason: 'ctrl-c' });
       case 'turn.cancel':
         this.runner.cancel();
@@ -106,6 +121,37 @@ export class Controller {
     }
   }
 
+  private browse(dir: -1 | 1): void {
+    const list = this.history.list();
+    const step = dir < 0 ? nav.older(this.nav, this.editor, list) : nav.newer(this.nav, this.editor, list);
+    if (!step) return;
+    this.nav = step.nav;
+    this.edit(step.editor);
+  }
+
+  /** Commands typed into the composer that milk answers itself; never sent to the model. */
+  private localCommand(text: string): boolean {
+    const m = /^\/history(?:\s+(\S+))?\s*$/.exec(text.trim());
+    if (!m) return false;
+    const arg = m[1];
+    if (arg === 'global' || arg === 'session') {
+      this.history.mode = arg;
+      this.nav = nav.idleNav;
+    } else if (arg !== undefined) {
+      this.note('usage: /history [global|session]');
+      return true;
+    }
+    const c = this.history.counts();
+    this.note(`history: ${this.history.mode} (Up/Down walk the ${this.history.mode} history) · session ${c.session} entries · global ${c.global} entries`);
+    return true;
+  }
+
+  private note(text: string): void {
+    this.transcript.add('note', text);
+    this.transcript.scrollToBottom();
+    this.bus.requestRender();
+  }
+
   private takeInput(): QueuedInput | null {
     const continued = ed.continueLine(this.editor);
     if (continued) {
@@ -114,7 +160,11 @@ export class Controller {
     }
     if (ed.isBlank(this.editor)) return null;
     const input = { segments: ed.toSegments(this.editor), text: ed.expandedText(this.editor) };
+    this.nav = nav.idleNav;
     this.edit(ed.clear(this.editor));
+    // On disk before the turn starts.
+    this.history.record(input.segments);
+    if (this.localCommand(input.text)) return null;
     return input;
   }
 

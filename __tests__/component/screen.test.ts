@@ -4,6 +4,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { startApp, App } from '../../src/app';
 import { Cleanup } from '../../src/cleanup';
 import { OfflineProvider } from '../../src/agent/offline';
+import { tempDir } from '../helpers/pty';
 
 function fakeTerminal(cols = 60, rows = 16) {
   const input = Object.assign(new PassThrough(), { isTTY: true, isRaw: false, setRawMode(v: boolean) { input.isRaw = v; return input; } });
@@ -43,6 +44,10 @@ describe('the screen on fake streams', () => {
       sessionId: 'unit-session',
       provider: new OfflineProvider({ wordDelayMs: 1 }),
       cleanup,
+      dataDir: tempDir(),
+      workspace: '/nowhere',
+      displayName: 'nowhere',
+      maxEntries: 500,
     });
   });
   afterEach(() => cleanup.run());

@@ -1,0 +1,166 @@
+// The history store on real files: merge under the lock, modes, damaged files,
+// unwritable dirs, SIGKILL at any moment, and several writers at once.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { FORMAT, HistoryHeader, parseHistory } from '../../src/history/format';
+import { HistoryFile } from '../../src/history/store';
+import { HistoryService } from '../../src/history/service';
+import { withLock } from '../../src/history/lock';
+import { tempDir } from '../helpers/pty';
+
+const header: HistoryHeader = { format: FORMAT, version: 1, scope: 'global', sessionId: null, workspace: null, displayName: 'global' };
+const e = (t: string) => ({ ts: new Date().toISOString(), segments: [{ type: 'text' as const, text: t }] });
+const texts = (file: string) => parseHistory(fs.readFileSync(file)).entries.map((x) => x.segments[0].text);
+const WRITER = path.join(__dirname, '..', 'helpers', 'history-writer.js');
+
+describe('history store', () => {
+  it('appends, keeps a header, and writes 0600 files in 0700 folders', () => {
+    const dir = path.join(tempDir(), 'nested');
+    const file = path.join(dir, 'input_history');
+    const store = new HistoryFile(file, header, 500);
+    store.append([e('one')]);
+    store.append([e('two')]);
+    expect(texts(file)).toEqual(['one', 'two']);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[0])).toEqual(header);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(fs.readdirSync(dir)).toEqual(['input_history']);
+  });
+
+  it('merges with what another process wrote since', () => {
+    const file = path.join(tempDir(), 'h');
+    const a = new HistoryFile(file, header, 500);
+    const b = new HistoryFile(file, header, 500);
+    a.append([e('a1')]);
+    b.append([e('b1')]);
+    a.append([e('a2')]);
+    expect(texts(file)).toEqual(['a1', 'b1', 'a2']);
+  });
+
+  it('prunes to the newest N on write', () => {
+    const file = path.join(tempDir(), 'h');
+    const store = new HistoryFile(file, header, 3);
+    for (let i = 0; i < 5; i++) store.append([e(`n${i}`)]);
+    expect(texts(file)).toEqual(['n2', 'n3', 'n4']);
+  });
+
+  it('breaks the lock of a dead process', () => {
+    const file = path.join(tempDir(), 'h');
+    fs.writeFileSync(file + '.lock', '999999999 2020-01-01T00:00:00Z\n');
+    new HistoryFile(file, header, 10, { timeoutMs: 500, staleMs: 10_000 }).append([e('x')]);
+    expect(texts(file)).toEqual(['x']);
+    expect(fs.existsSync(file + '.lock')).toBe(false);
+  });
+
+  it('gives up on a live lock after its timeout', () => {
+    const file = path.join(tempDir(), 'h');
+    withLock(file, () => {
+      expect(() => new HistoryFile(file, header, 10, { timeoutMs: 50, staleMs: 10_000 }).append([e('x')])).toThrow(/locked/);
+    });
+  });
+});
+
+describe('history service on a bad data dir', () => {
+  const service = (dataDir: string, warnings: string[]) =>
+    new HistoryService({ dataDir, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 500, warn: (w) => warnings.push(w) });
+
+  it('keeps working in memory when the data dir is read-only, and says so once', () => {
+    if (process.getuid?.() === 0) {
+      // root ignores permissions; use a path under a file, which no one can create.
+      const blocker = path.join(tempDir(), 'file');
+      fs.writeFileSync(blocker, '');
+      const warnings: string[] = [];
+      const h = service(path.join(blocker, 'data'), warnings);
+      h.load();
+      h.record([{ type: 'text', text: 'still here' }]);
+      h.record([{ type: 'text', text: 'and here' }]);
+      expect(h.list().map((x) => x.segments[0].text)).toEqual(['still here', 'and here']);
+      expect(h.pendingCount).toBe(4);
+      expect(warnings.join('\n')).not.toContain('still here');
+      expect(warnings.filter((w) => /not saved/.test(w))).toHaveLength(2);
+      return;
+    }
+    const dataDir = tempDir();
+    fs.chmodSync(dataDir, 0o500);
+    const warnings: string[] = [];
+    const h = service(dataDir, warnings);
+    h.load();
+    h.record([{ type: 'text', text: 'still here' }]);
+    expect(h.list()).toHaveLength(1);
+    expect(warnings.join('\n')).not.toContain('still here');
+  });
+
+  it('writes pending entries once the dir is usable again', () => {
+    const root = tempDir();
+    const blocker = path.join(root, 'data');
+    fs.writeFileSync(blocker, '');
+    const warnings: string[] = [];
+    const h = service(blocker, warnings);
+    h.load();
+    h.record([{ type: 'text', text: 'queued while broken' }]);
+    fs.rmSync(blocker);
+    h.flush({ reason: 'exit' });
+    expect(h.pendingCount).toBe(0);
+    expect(texts(path.join(blocker, 'input_history'))).toEqual(['queued while broken']);
+  });
+});
+
+function runWriter(file: string, count: number, prefix: string, max = 100000) {
+  return spawn(process.execPath, [WRITER, file, String(count), prefix, String(max)], { stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
+describe('durability and concurrency', () => {
+  jest.setTimeout(60000);
+
+  it('an entry confirmed before SIGKILL is on disk', async () => {
+    const file = path.join(tempDir(), 'h');
+    const child = runWriter(file, 1000000, 'k');
+    const confirmed = await new Promise<number>((resolve) => {
+      let out = '';
+      child.stdout!.on('data', (d) => {
+        out += d;
+        const m = /ok (\d+)\n$/.exec(out);
+        if (m && Number(m[1]) >= 3) {
+          child.kill('SIGKILL');
+          resolve(Number(m[1]));
+        }
+      });
+    });
+    await new Promise((r) => child.on('exit', r));
+    expect(texts(file).length).toBeGreaterThanOrEqual(confirmed);
+  });
+
+  it('a writer killed at random moments never leaves fewer entries than it confirmed', async () => {
+    const file = path.join(tempDir(), 'h');
+    let confirmedTotal = 0;
+    for (let round = 0; round < 12; round++) {
+      const child = runWriter(file, 1000000, `r${round}`);
+      let last = 0;
+      child.stdout!.on('data', (d: Buffer) => {
+        const all = d.toString().match(/ok (\d+)/g);
+        if (all) last = Number(all[all.length - 1].slice(3));
+      });
+      await new Promise((r) => setTimeout(r, 40 + Math.floor(Math.random() * 120)));
+      child.kill('SIGKILL');
+      await new Promise((r) => child.on('exit', r));
+      confirmedTotal += last;
+      // Every load after a kill has at least what was confirmed so far.
+      expect(texts(file).length).toBeGreaterThanOrEqual(confirmedTotal);
+    }
+    expect(confirmedTotal).toBeGreaterThan(0);
+  });
+
+  it('4 processes x 200 appends into one file end with all 800 entries', async () => {
+    const file = path.join(tempDir(), 'h');
+    const children = [0, 1, 2, 3].map((i) => runWriter(file, 200, `p${i}`));
+    await Promise.all(children.map((c) => new Promise((resolve, reject) => c.on('exit', (code) => (code === 0 ? resolve(code) : reject(new Error(`exit ${code}`)))))));
+    const all = texts(file);
+    expect(all).toHaveLength(800);
+    for (let i = 0; i < 4; i++) {
+      const mine = all.filter((t) => t.startsWith(`p${i}-`));
+      expect(mine).toEqual(Array.from({ length: 200 }, (_, k) => `p${i}-${k}`));
+    }
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['h']);
+  });
+});

@@ -1,0 +1,50 @@
+import { FORMAT, HistoryHeader, needsRepair, parseHistory, serializeHistory } from '../../src/history/format';
+
+const header: HistoryHeader = { format: FORMAT, version: 1, scope: 'session', sessionId: 's', workspace: '/w', displayName: 'w' };
+const line = (t: string) => JSON.stringify({ ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text', text: t }] });
+const bytes = (s: string) => Buffer.from(s, 'utf8');
+
+describe('history format', () => {
+  it('round-trips a header and entries, multi-line entries on one line each', () => {
+    const entries = [
+      { ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text' as const, text: 'a\nb' }] },
+      { ts: '2026-01-01T00:00:01.000Z', segments: [{ type: 'paste' as const, text: 'p\nq\nr' }] },
+    ];
+    const text = serializeHistory(header, entries);
+    expect(text.split('\n')).toHaveLength(4);
+    const parsed = parseHistory(bytes(text));
+    expect(parsed.header).toEqual(header);
+    expect(parsed.entries).toEqual(entries);
+    expect(needsRepair(parsed, header)).toBe(false);
+  });
+
+  it.each([
+    ['an unparseable line', `${JSON.stringify(header)}\n${line('a')}\n{oops\n${line('b')}\n`],
+    ['NUL bytes', `${JSON.stringify(header)}\n${line('a')}\n\0\0\0\n${line('b')}\n`],
+    ['a torn last line', `${JSON.stringify(header)}\n${line('a')}\n${line('b')}\n{"ts":"2026-01-01T00:00:0`],
+    ['a missing header', `${line('a')}\n${line('b')}\n`],
+    ['a foreign header', `{"format":"other","version":3}\n${line('a')}\n${line('b')}\n`],
+    ['a wrongly shaped entry', `${JSON.stringify(header)}\n${line('a')}\n{"ts":1,"segments":"x"}\n${line('b')}\n`],
+  ])('keeps the good entries of a file with %s and flags it for repair', (_name, content) => {
+    const parsed = parseHistory(bytes(content));
+    expect(parsed.entries.map((e) => e.segments[0].text)).toEqual(['a', 'b']);
+    expect(needsRepair(parsed, header)).toBe(true);
+  });
+
+  it('keeps the good lines of a file with invalid UTF-8', () => {
+    const buf = Buffer.concat([bytes(`${JSON.stringify(header)}\n${line('a')}\n`), Buffer.from([0xff, 0xfe, 0x0a]), bytes(`${line('b')}\n`)]);
+    const parsed = parseHistory(buf);
+    expect(parsed.entries.map((e) => e.segments[0].text)).toEqual(['a', 'b']);
+    expect(parsed.problems).toContain('invalid UTF-8');
+  });
+
+  it('describes problems without any of the content', () => {
+    const secret = 'hunter2-very-private';
+    const parsed = parseHistory(bytes(`${JSON.stringify(header)}\n{"${secret}\n`));
+    expect(parsed.problems.join(' ')).not.toContain(secret);
+  });
+
+  it('treats an empty file as fine', () => {
+    expect(needsRepair(parseHistory(bytes('')), header)).toBe(false);
+  });
+});

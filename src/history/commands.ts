@@ -1,0 +1,91 @@
+// `milk history list|path|clear`: history from the shell. These print what
+// the person asked to see (that is their purpose), but errors and prompts
+// never include entry text.
+
+import * as fs from 'node:fs';
+import * as readline from 'node:readline';
+import { segmentsText } from '../editor/model';
+import { FORMAT, HistoryHeader, VERSION, parseHistory } from './format';
+import { historyPaths, HistoryMode } from './service';
+import { HistoryFile, describeIoError } from './store';
+import { DEFAULT_MAX_ENTRIES } from './rules';
+
+export interface Target {
+  dataDir: string;
+  sessionId: string;
+  scope: HistoryMode;
+}
+
+export class HistoryCommandError extends Error {}
+
+function fileFor(t: Target): string {
+  return historyPaths(t.dataDir, t.sessionId)[t.scope];
+}
+
+function readEntries(t: Target) {
+  const file = fileFor(t);
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new HistoryCommandError(`cannot read ${file} (${describeIoError(err)})`);
+  }
+  return parseHistory(bytes).entries;
+}
+
+export function historyList(t: Target, options: { json: boolean }, out: NodeJS.WritableStream): void {
+  const entries = readEntries(t);
+  if (options.json) {
+    for (const e of entries) out.write(JSON.stringify({ ts: e.ts, segments: e.segments, text: segmentsText(e.segments) }) + '\n');
+    return;
+  }
+  const width = String(entries.length).length;
+  entries.forEach((e, i) => {
+    const [first, ...rest] = segmentsText(e.segments).split('\n');
+    out.write(`${String(i + 1).padStart(width)}  ${first}\n`);
+    for (const line of rest) out.write(`${' '.repeat(width)}  ${line}\n`);
+  });
+}
+
+export function historyPath(dataDir: string, sessionId: string, out: NodeJS.WritableStream): void {
+  const p = historyPaths(dataDir, sessionId);
+  out.write(`session  ${p.session}\nglobal   ${p.global}\n`);
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await new Promise<string>((resolve) => {
+      rl.question(question, resolve);
+      rl.on('close', () => resolve(''));
+    });
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export async function historyClear(t: Target, options: { yes: boolean }, out: NodeJS.WritableStream): Promise<boolean> {
+  const file = fileFor(t);
+  const count = readEntries(t).length;
+  if (count === 0) {
+    out.write(`nothing to clear in ${file}\n`);
+    return true;
+  }
+  if (!options.yes && !(await confirm(`Clear ${count} entries from ${file}? [y/N] `))) {
+    out.write('not cleared\n');
+    return false;
+  }
+  const header: HistoryHeader = {
+    format: FORMAT, version: VERSION, scope: t.scope,
+    sessionId: t.scope === 'session' ? t.sessionId : null, workspace: null, displayName: t.scope === 'session' ? t.sessionId : 'global',
+  };
+  try {
+    new HistoryFile(file, header, DEFAULT_MAX_ENTRIES).clear();
+  } catch (err) {
+    throw new HistoryCommandError(`cannot clear ${file} (${describeIoError(err)})`);
+  }
+  out.write(`cleared ${count} entries from ${file}\n`);
+  return true;
+}

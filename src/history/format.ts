@@ -1,0 +1,108 @@
+// The history file format: JSON Lines, a header line then one entry per line.
+// Parsing is forgiving (bad lines are counted and skipped, never fatal) and
+// never puts file content into a message. Pure: bytes in, data out.
+
+import type { Segment } from '../editor/model';
+import type { HistoryEntry } from './rules';
+
+export const FORMAT = 'milk-history';
+export const VERSION = 1;
+
+export interface HistoryHeader {
+  readonly format: typeof FORMAT;
+  readonly version: number;
+  readonly scope: 'session' | 'global';
+  readonly sessionId: string | null;
+  readonly workspace: string | null;
+  readonly displayName: string;
+}
+
+export interface Parsed {
+  header: HistoryHeader | null;
+  entries: HistoryEntry[];
+  /** Lines that could not be used; a file with any is copied aside before rewriting. */
+  badLines: number;
+  /** A short, content-free description of what was wrong. */
+  problems: string[];
+}
+
+function isSegment(v: unknown): v is Segment {
+  if (typeof v !== 'object' || v === null) return false;
+  const s = v as { type?: unknown; text?: unknown };
+  return (s.type === 'text' || s.type === 'paste') && typeof s.text === 'string';
+}
+
+function toEntry(v: unknown): HistoryEntry | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const o = v as { ts?: unknown; segments?: unknown };
+  if (typeof o.ts !== 'string' || !Array.isArray(o.segments) || !o.segments.every(isSegment)) return null;
+  if (o.segments.length === 0) return null;
+  return { ts: o.ts, segments: o.segments.map((s) => ({ type: s.type, text: s.text })) };
+}
+
+function isHeader(v: unknown): v is HistoryHeader {
+  if (typeof v !== 'object' || v === null) return false;
+  const h = v as Partial<HistoryHeader>;
+  return h.format === FORMAT && typeof h.version === 'number' && (h.scope === 'session' || h.scope === 'global');
+}
+
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
+
+export function parseHistory(bytes: Uint8Array): Parsed {
+  const out: Parsed = { header: null, entries: [], badLines: 0, problems: [] };
+  let text: string;
+  try {
+    text = fatalDecoder.decode(bytes);
+  } catch {
+    // Decode line by line, so one bad byte costs one line.
+    out.problems.push('invalid UTF-8');
+    text = '';
+    const lines: string[] = [];
+    let start = 0;
+    for (let i = 0; i <= bytes.length; i++) {
+      if (i === bytes.length || bytes[i] === 0x0a) {
+        try {
+          lines.push(fatalDecoder.decode(bytes.subarray(start, i)));
+        } catch {
+          out.badLines++;
+        }
+        start = i + 1;
+      }
+    }
+    text = lines.join('\n');
+  }
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      out.badLines++;
+      return;
+    }
+    if (i === 0 && isHeader(value)) {
+      out.header = value;
+      return;
+    }
+    const entry = toEntry(value);
+    if (entry) out.entries.push(entry);
+    else out.badLines++;
+  });
+  if (text.length > 0 && out.header === null) out.problems.push('missing or foreign header');
+  if (out.badLines > 0) out.problems.push(`${out.badLines} unreadable line${out.badLines === 1 ? '' : 's'}`);
+  return out;
+}
+
+/** True when the file must be copied aside before it is rewritten. */
+export function needsRepair(p: Parsed, header: HistoryHeader): boolean {
+  if (p.problems.length > 0) return true;
+  return p.header !== null && (p.header.version > VERSION || p.header.scope !== header.scope);
+}
+
+export function serializeHistory(header: HistoryHeader, entries: readonly HistoryEntry[]): string {
+  let out = JSON.stringify(header) + '\n';
+  for (const e of entries) out += JSON.stringify({ ts: e.ts, segments: e.segments }) + '\n';
+  return out;
+}

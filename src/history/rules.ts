@@ -1,0 +1,73 @@
+// What goes into history and how a list of entries grows: blank, space-led and
+// secret-looking inputs stay out, a consecutive duplicate is skipped, the
+// newest N are kept. Pure functions over plain data.
+
+import { Segment, segmentsText } from '../editor/model';
+
+export interface HistoryEntry {
+  /** When it was entered, ISO 8601. */
+  readonly ts: string;
+  readonly segments: readonly Segment[];
+}
+
+export const DEFAULT_MAX_ENTRIES = 500;
+
+/**
+ * Shapes of credentials people paste by accident. Each has a name (shown in
+ * the status bar instead of the text) and a test in __tests__/unit/history-rules.
+ */
+export const SECRET_PATTERNS: ReadonlyArray<{ name: string; pattern: RegExp }> = [
+  { name: 'AWS access key', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b/ },
+  { name: 'AWS secret key', pattern: /aws_secret_access_key\s*[=:]\s*["']?[A-Za-z0-9/+=]{40}/i },
+  { name: 'GitHub token', pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{22,}/ },
+  { name: 'GitLab token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/ },
+  { name: 'Slack token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
+  { name: 'Stripe key', pattern: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/ },
+  { name: 'npm token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/ },
+  { name: 'API key', pattern: /\bsk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_-]{20,}/ },
+  { name: 'Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/ },
+  { name: 'private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----/ },
+];
+
+export type StoreVerdict = { store: true } | { store: false; reason: 'blank' | 'space' | 'secret'; secret?: string };
+
+/** Whether an input may be written to history, and if not, why (never the text). */
+export function storeVerdict(segments: readonly Segment[]): StoreVerdict {
+  const text = segmentsText(segments);
+  if (text.trim().length === 0) return { store: false, reason: 'blank' };
+  // bash's ignorespace: a leading space keeps a line out of history.
+  if (segments[0]?.type === 'text' && /^[ \t]/.test(text)) return { store: false, reason: 'space' };
+  for (const { name, pattern } of SECRET_PATTERNS) {
+    if (pattern.test(text)) return { store: false, reason: 'secret', secret: name };
+  }
+  return { store: true };
+}
+
+export function entryText(e: HistoryEntry): string {
+  return segmentsText(e.segments);
+}
+
+export function sameInput(a: HistoryEntry, b: HistoryEntry): boolean {
+  if (a.segments.length !== b.segments.length) return false;
+  return a.segments.every((s, i) => s.type === b.segments[i].type && s.text === b.segments[i].text);
+}
+
+/** Appends unless the newest entry is the same input. */
+export function appendDeduped(entries: readonly HistoryEntry[], entry: HistoryEntry): HistoryEntry[] {
+  const last = entries[entries.length - 1];
+  if (last && sameInput(last, entry)) return entries as HistoryEntry[];
+  return [...entries, entry];
+}
+
+/** Keeps the newest `max` entries. */
+export function capEntries(entries: readonly HistoryEntry[], max: number): HistoryEntry[] {
+  const n = Math.max(1, Math.floor(max));
+  return entries.length > n ? entries.slice(entries.length - n) : (entries as HistoryEntry[]);
+}
+
+/** Adds `pending` to what is on disk, skipping consecutive duplicates, then caps. */
+export function mergeEntries(onDisk: readonly HistoryEntry[], pending: readonly HistoryEntry[], max: number): HistoryEntry[] {
+  let out = onDisk as HistoryEntry[];
+  for (const e of pending) out = appendDeduped(out, e);
+  return capEntries(out, max);
+}

@@ -1,0 +1,201 @@
+// One history file on disk: load it forgivingly, and append to it safely.
+// Every write takes the lock, re-reads the file, merges, caps, writes a 0600
+// temp file, fsyncs and renames it over the old one, so a crash at any moment
+// leaves either the old file or the new one, and no process loses another's
+// entries. A damaged file is copied aside before it is first rewritten.
+// Messages name files and errors, never their content.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { HistoryHeader, needsRepair, parseHistory, serializeHistory } from './format';
+import { DEFAULT_LOCK, LockOptions, withLock } from './lock';
+import { HistoryEntry, mergeEntries } from './rules';
+
+export interface LoadResult {
+  entries: HistoryEntry[];
+  /** One line for the status bar, if something was wrong. */
+  warning: string | null;
+}
+
+export function ensureDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+function stamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}
+
+/** Explains an I/O error in a few words, without any file content. */
+export function describeIoError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOSPC':
+      return 'disk full';
+    case 'EDQUOT':
+      return 'disk quota exceeded';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'ELOCKED':
+      return 'locked by another milk process';
+    default:
+      return code ?? 'unexpected error';
+  }
+}
+
+export class HistoryFile {
+  /** Set once the damaged original has been copied aside. */
+  private repaired = false;
+
+  constructor(
+    readonly file: string,
+    private readonly header: HistoryHeader,
+    private readonly maxEntries: number,
+    private readonly lock: LockOptions = DEFAULT_LOCK,
+  ) {}
+
+  get label(): string {
+    return this.header.scope === 'global' ? 'global history' : 'session history';
+  }
+
+  /** Reads the file. Never throws: a bad file yields its good entries and a warning. */
+  load(): LoadResult {
+    this.removeAbandonedTemps();
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(this.file);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { entries: [], warning: null };
+      if (code === 'EISDIR') {
+        const aside = this.moveAside();
+        return { entries: [], warning: `${this.label} file was a directory; moved to ${path.basename(aside ?? '?')}` };
+      }
+      return { entries: [], warning: `${this.label} unreadable (${describeIoError(err)}); kept in memory only` };
+    }
+    const parsed = parseHistory(bytes);
+    if (!needsRepair(parsed, this.header)) return { entries: parsed.entries, warning: null };
+    const aside = this.copyAside(bytes);
+    return {
+      entries: parsed.entries,
+      warning: `${this.label} damaged (${parsed.problems.join(', ')}); kept ${parsed.entries.length} entries, original saved as ${aside ? path.basename(aside) : '(copy failed)'}`,
+    };
+  }
+
+  /**
+   * Adds entries under the lock, merged with whatever other processes wrote.
+   * Throws on I/O failure; the caller keeps the entries pending.
+   */
+  append(pending: readonly HistoryEntry[], options: { lockTimeoutMs?: number } = {}): void {
+    ensureDir(path.dirname(this.file));
+    const lock = options.lockTimeoutMs === undefined ? this.lock : { ...this.lock, timeoutMs: options.lockTimeoutMs };
+    withLock(this.file, () => {
+      const onDisk = this.readForMerge();
+      this.write(mergeEntries(onDisk, pending, this.maxEntries));
+    }, lock);
+  }
+
+  /** Empties the file (keeps its header), under the lock. */
+  clear(): void {
+    ensureDir(path.dirname(this.file));
+    withLock(this.file, () => this.write([]), this.lock);
+  }
+
+  private readForMerge(): HistoryEntry[] {
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(this.file);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return [];
+      if (code === 'EISDIR') {
+        this.moveAside();
+        return [];
+      }
+      throw err;
+    }
+    const parsed = parseHistory(bytes);
+    if (needsRepair(parsed, this.header)) this.copyAside(bytes);
+    return parsed.entries;
+  }
+
+  private write(entries: readonly HistoryEntry[]): void {
+    const tmp = `${this.file}.tmp-${process.pid}`;
+    const data = serializeHistory(this.header, entries);
+    const fd = fs.openSync(tmp, 'w', 0o600);
+    try {
+      fs.writeSync(fd, data);
+      fs.fsyncSync(fd);
+    } catch (err) {
+      fs.closeSync(fd);
+      fs.rmSync(tmp, { force: true });
+      throw err;
+    }
+    fs.closeSync(fd);
+    fs.renameSync(tmp, this.file);
+    fs.chmodSync(this.file, 0o600);
+    // The rename itself must survive a power cut.
+    try {
+      const dfd = fs.openSync(path.dirname(this.file), 'r');
+      try {
+        fs.fsyncSync(dfd);
+      } finally {
+        fs.closeSync(dfd);
+      }
+    } catch {
+      // Some file systems refuse fsync on a directory.
+    }
+  }
+
+  /** Temp files of writers that died mid-write (SIGKILL, power cut). */
+  private removeAbandonedTemps(): void {
+    const dir = path.dirname(this.file);
+    const prefix = path.basename(this.file) + '.tmp-';
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir).filter((n) => n.startsWith(prefix));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const pid = Number(name.slice(prefix.length));
+      // Our own pid can't be mid-write here: load runs before any append.
+      let writing = false;
+      if (pid !== process.pid) {
+        try {
+          process.kill(pid, 0);
+          writing = true;
+        } catch (err) {
+          writing = (err as NodeJS.ErrnoException).code === 'EPERM';
+        }
+      }
+      if (!writing) fs.rmSync(path.join(dir, name), { force: true });
+    }
+  }
+
+  private copyAside(bytes: Buffer): string | null {
+    if (this.repaired) return null;
+    const aside = `${this.file}.corrupt-${stamp()}`;
+    try {
+      fs.writeFileSync(aside, bytes, { mode: 0o600, flag: 'wx' });
+      this.repaired = true;
+      return aside;
+    } catch {
+      return null;
+    }
+  }
+
+  private moveAside(): string | null {
+    const aside = `${this.file}.corrupt-${stamp()}`;
+    try {
+      fs.renameSync(this.file, aside);
+      return aside;
+    } catch {
+      return null;
+    }
+  }
+}
