@@ -50,7 +50,34 @@ async function benchStartup() {
   console.log(`startup to first paint: median ${fmt(s.median)}, min ${fmt(s.min)}, max ${fmt(s.max)} (n=${s.n})`);
 }
 
-const CASES = { startup: benchStartup };
+function benchHistory() {
+  const { HistoryFile } = require('../dist/history/store');
+  const header = { format: 'milk-history', version: 1, scope: 'global', sessionId: null, workspace: null, displayName: 'global' };
+  for (const n of [500, 100000]) {
+    const file = path.join(tmp('milk-bench-hist-'), 'input_history');
+    const store = new HistoryFile(file, header, n);
+    const entries = Array.from({ length: n }, (_, i) => ({
+      ts: new Date(1700000000000 + i * 1000).toISOString(),
+      segments: [{ type: 'text', text: `entry ${i}: refactor the module number ${i % 97} and run its tests` }],
+    }));
+    store.append(entries);
+    const loads = [];
+    const saves = [];
+    for (let i = 0; i < 10; i++) {
+      let t = process.hrtime.bigint();
+      const { entries: got } = new HistoryFile(file, header, n).load();
+      loads.push(Number(process.hrtime.bigint() - t) / 1e6);
+      if (got.length !== n) throw new Error(`loaded ${got.length} of ${n}`);
+      t = process.hrtime.bigint();
+      store.append([{ ts: new Date().toISOString(), segments: [{ type: 'text', text: `new ${i}` }] }]);
+      saves.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    const size = (fs.statSync(file).size / 1024).toFixed(0);
+    console.log(`history ${n} entries (${size} KiB): load median ${fmt(stats(loads).median)}, save (locked merge + fsync + rename) median ${fmt(stats(saves).median)}`);
+  }
+}
+
+const CASES = { startup: benchStartup, history: benchHistory };
 
 async function main() {
   const only = process.argv.slice(2);

@@ -137,11 +137,16 @@ describe('durability and concurrency', () => {
     for (let round = 0; round < 12; round++) {
       const child = runWriter(file, 1000000, `r${round}`);
       let last = 0;
+      let started: () => void = () => undefined;
+      const firstConfirmed = new Promise<void>((r) => (started = r));
       child.stdout!.on('data', (d: Buffer) => {
         const all = d.toString().match(/ok (\d+)/g);
         if (all) last = Number(all[all.length - 1].slice(3));
+        started();
       });
-      await new Promise((r) => setTimeout(r, 40 + Math.floor(Math.random() * 120)));
+      // Kill it at a random moment while it is appending.
+      await firstConfirmed;
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 40)));
       child.kill('SIGKILL');
       await new Promise((r) => child.on('exit', r));
       confirmedTotal += last;

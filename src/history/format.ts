@@ -32,12 +32,13 @@ function isSegment(v: unknown): v is Segment {
   return (s.type === 'text' || s.type === 'paste') && typeof s.text === 'string';
 }
 
+/** The parsed value itself when it is a well-formed entry (no copy: this runs 100k times on load). */
 function toEntry(v: unknown): HistoryEntry | null {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
   const o = v as { ts?: unknown; segments?: unknown };
-  if (typeof o.ts !== 'string' || !Array.isArray(o.segments) || !o.segments.every(isSegment)) return null;
-  if (o.segments.length === 0) return null;
-  return { ts: o.ts, segments: o.segments.map((s) => ({ type: s.type, text: s.text })) };
+  if (typeof o.ts !== 'string' || !Array.isArray(o.segments) || o.segments.length === 0) return null;
+  for (const seg of o.segments) if (!isSegment(seg)) return null;
+  return o as HistoryEntry;
 }
 
 function isHeader(v: unknown): v is HistoryHeader {
@@ -47,6 +48,10 @@ function isHeader(v: unknown): v is HistoryHeader {
 }
 
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
+
+// The exact line each parsed entry came from: rewriting a large file reuses
+// them instead of serializing every entry again (about 10x faster at 100k).
+const rawLines = new WeakMap<HistoryEntry, string>();
 
 export function parseHistory(bytes: Uint8Array): Parsed {
   const out: Parsed = { header: null, entries: [], badLines: 0, problems: [] };
@@ -73,23 +78,26 @@ export function parseHistory(bytes: Uint8Array): Parsed {
   }
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  lines.forEach((line, i) => {
-    if (line.trim() === '') return;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.length === 0 || line.trim() === '') continue;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
       out.badLines++;
-      return;
+      continue;
     }
     if (i === 0 && isHeader(value)) {
       out.header = value;
-      return;
+      continue;
     }
     const entry = toEntry(value);
-    if (entry) out.entries.push(entry);
-    else out.badLines++;
-  });
+    if (entry) {
+      out.entries.push(entry);
+      rawLines.set(entry, line);
+    } else out.badLines++;
+  }
   if (text.length > 0 && out.header === null) out.problems.push('missing or foreign header');
   if (out.badLines > 0) out.problems.push(`${out.badLines} unreadable line${out.badLines === 1 ? '' : 's'}`);
   return out;
@@ -102,7 +110,8 @@ export function needsRepair(p: Parsed, header: HistoryHeader): boolean {
 }
 
 export function serializeHistory(header: HistoryHeader, entries: readonly HistoryEntry[]): string {
-  let out = JSON.stringify(header) + '\n';
-  for (const e of entries) out += JSON.stringify({ ts: e.ts, segments: e.segments }) + '\n';
-  return out;
+  const lines = [JSON.stringify(header)];
+  for (const e of entries) lines.push(rawLines.get(e) ?? JSON.stringify({ ts: e.ts, segments: e.segments }));
+  lines.push('');
+  return lines.join('\n');
 }

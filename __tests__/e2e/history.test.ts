@@ -1,0 +1,222 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { KEY, MilkPty, tempDir } from '../helpers/pty';
+import { parseHistory } from '../../src/history/format';
+import { sessionIdForWorkspace } from '../../src/config/paths';
+
+jest.setTimeout(40000);
+
+const texts = (file: string) => parseHistory(fs.readFileSync(file)).entries.map((e) => e.segments.map((s) => s.text).join(''));
+const sessionFile = (data: string, cwd: string) => path.join(data, 'sessions', `${sessionIdForWorkspace(cwd)}.history`);
+
+async function open(data: string, cwd: string, args: string[] = [], env: Record<string, string> = {}): Promise<MilkPty> {
+  const m = new MilkPty({ args: ['--data-dir', data, ...args], cwd, env });
+  await m.waitForText('history: ');
+  return m;
+}
+
+async function submit(m: MilkPty, text: string): Promise<void> {
+  m.write(text);
+  await m.waitFor(() => m.composerLines().join('\n') === text, `composer holds ${text}`);
+  m.write(KEY.enter);
+  await m.waitFor(() => m.composerLines().join('') === '' && !m.statusLine().includes('working'), 'turn over');
+}
+
+/** Ctrl-C clears a non-empty composer, then Ctrl-D on the empty one quits. */
+async function quit(m: MilkPty): Promise<void> {
+  if (m.composerLines().join('') !== '') {
+    m.write(KEY.ctrlC);
+    await m.waitFor(() => m.composerLines().join('') === '', 'composer cleared');
+  }
+  m.write(KEY.ctrlD);
+  await m.exited;
+}
+
+const composer = (m: MilkPty) => m.composerLines().join('\n');
+
+describe('input history across restarts', () => {
+  const running: MilkPty[] = [];
+  afterEach(() => running.splice(0).forEach((m) => m.kill('SIGKILL')));
+  const track = (m: MilkPty) => (running.push(m), m);
+
+  it('recalls inputs newest first after a restart, per directory, per session, and globally on request', async () => {
+    const data = tempDir();
+    const dirA = tempDir();
+    const dirB = tempDir();
+
+    let m = track(await open(data, dirA));
+    await submit(m, 'alpha');
+    await submit(m, 'beta\nsecond line');
+    await quit(m);
+
+    m = track(await open(data, dirA));
+    m.write('my draft');
+    m.write(KEY.up);
+    await m.waitFor(() => composer(m) === 'beta\nsecond line', 'newest first');
+    m.write(KEY.up);
+    await m.waitFor(() => composer(m) === 'alpha', 'then older');
+    m.write(KEY.down + KEY.down);
+    await m.waitFor(() => composer(m) === 'my draft', 'draft restored');
+    expect(m.text()).not.toContain('›');
+    await quit(m);
+
+    // Another directory: a different session, nothing of the first.
+    m = track(await open(data, dirB));
+    m.write(KEY.up);
+    m.write('x');
+    await m.waitFor(() => composer(m) === 'x', 'typing works');
+    m.write(KEY.ctrlC);
+    await m.waitFor(() => composer(m) === '', 'cleared');
+    m.write(KEY.ctrlC + KEY.ctrlC);
+    await m.exited;
+
+    // A named session in the same directory is separate too.
+    m = track(await open(data, dirA, ['--session', 'named-1']));
+    expect(m.statusLine()).toContain('named-1');
+    m.write(KEY.up + 'y');
+    await m.waitFor(() => composer(m) === 'y', 'empty named session');
+    m.write(KEY.ctrlC);
+    await submit(m, 'in named');
+    await quit(m);
+    m = track(await open(data, dirB, ['--session', 'named-1']));
+    m.write(KEY.up);
+    await m.waitFor(() => composer(m) === 'in named', 'named session follows its name, not the directory');
+    m.write(KEY.ctrlC);
+    await m.waitFor(() => composer(m) === '', 'cleared');
+
+    // /history global reaches the other directory's inputs.
+    await submit(m, '/history global');
+    await m.waitFor(() => /history: global .*session 2 entries · global 4 entries/.test(m.lines().join(' ').replace(/\s+/g, ' ')), '/history note');
+    expect(m.statusLine()).toContain('history: global');
+    m.write(KEY.up);
+    await m.waitFor(() => composer(m) === '/history global', 'newest global entry');
+    m.write(KEY.up + KEY.up);
+    await m.waitFor(() => composer(m) === 'beta\nsecond line', 'another directory, via global');
+    await quit(m);
+
+    // Nothing in the workspaces; private files.
+    expect(fs.readdirSync(dirA)).toEqual([]);
+    expect(fs.readdirSync(dirB)).toEqual([]);
+    const sfile = sessionFile(data, dirA);
+    expect(texts(sfile)).toEqual(['alpha', 'beta\nsecond line']);
+    for (const f of [sfile, path.join(data, 'input_history'), path.join(data, 'sessions', 'named-1.history')]) {
+      expect(fs.statSync(f).mode & 0o777).toBe(0o600);
+    }
+    expect(fs.statSync(path.join(data, 'sessions')).mode & 0o777).toBe(0o700);
+    const header = JSON.parse(fs.readFileSync(sfile, 'utf8').split('\n')[0]);
+    expect(header).toMatchObject({ format: 'milk-history', version: 1, scope: 'session', sessionId: sessionIdForWorkspace(dirA), workspace: dirA });
+  });
+
+  it('writes the entry before the turn starts', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    const m = track(await open(data, cwd, [], { MILK_OFFLINE_DELAY_MS: '300' }));
+    m.write('durable now' + KEY.enter);
+    await m.waitFor(() => m.statusLine().includes('working'), 'busy');
+    expect(texts(sessionFile(data, cwd))).toEqual(['durable now']);
+    expect(texts(path.join(data, 'input_history'))).toEqual(['durable now']);
+    // Killed hard mid-turn: still there.
+    m.kill('SIGKILL');
+    await m.exited;
+    expect(texts(sessionFile(data, cwd))).toEqual(['durable now']);
+  });
+
+  it('moves through a multi-line draft before browsing, and keeps what Ctrl-C cleared one Up away', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    const m = track(await open(data, cwd));
+    await submit(m, 'older');
+    m.write('line one' + KEY.ctrlJ + 'line two');
+    await m.waitFor(() => composer(m) === 'line one\nline two', 'two lines');
+    const top = m.lines().findIndex((l) => l.startsWith('┌'));
+    m.write(KEY.up);
+    await m.waitFor(() => m.cursor().y === top + 1, 'cursor up a line, no browsing');
+    expect(composer(m)).toBe('line one\nline two');
+    m.write(KEY.up);
+    await m.waitFor(() => composer(m) === 'older', 'browses from the first line');
+    m.write(KEY.down);
+    await m.waitFor(() => composer(m) === 'line one\nline two', 'draft back');
+    m.write(KEY.ctrlC);
+    await m.waitFor(() => composer(m) === '', 'cleared');
+    m.write(KEY.up);
+    await m.waitFor(() => composer(m) === 'line one\nline two', 'cleared text recalled');
+    // Ctrl+Up browses even mid-text.
+    m.write(KEY.ctrlUp);
+    await m.waitFor(() => composer(m) === 'older', 'Ctrl+Up');
+    await quit(m);
+    // The cleared draft never reached the disk.
+    expect(texts(sessionFile(data, cwd))).toEqual(['older']);
+  });
+
+  it('keeps space-led and secret-looking inputs out of history, and says so once', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    const m = track(await open(data, cwd));
+    const token = 'ghp_' + 'Z9'.repeat(18);
+    await submit(m, `deploy with ${token}`);
+    await m.waitForText('not saved to history');
+    expect(m.text()).toContain('GitHub token');
+    await submit(m, ' private thought');
+    await submit(m, 'kept');
+    await quit(m);
+    expect(texts(sessionFile(data, cwd))).toEqual(['kept']);
+    expect(fs.readFileSync(path.join(data, 'input_history'), 'utf8')).not.toContain(token);
+  });
+});
+
+describe('damaged history files', () => {
+  const header = JSON.stringify({ format: 'milk-history', version: 1, scope: 'session', sessionId: 'x', workspace: '/x', displayName: 'x' });
+  const good = (t: string) => JSON.stringify({ ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text', text: t }] });
+  const SECRET = 'CONTENT-MUST-NOT-SHOW';
+  const cases: Array<[string, (file: string) => void]> = [
+    ['an unparseable line', (f) => fs.writeFileSync(f, `${header}\n${good('good one')}\n{"${SECRET}\n${good('good two')}\n`)],
+    ['NUL bytes', (f) => fs.writeFileSync(f, `${header}\n${good('good one')}\n\0\0${SECRET}\0\n${good('good two')}\n`)],
+    ['a torn last line', (f) => fs.writeFileSync(f, `${header}\n${good('good one')}\n${good('good two')}\n{"ts":"${SECRET}`)],
+    ['a missing header', (f) => fs.writeFileSync(f, `${good('good one')}\n${good('good two')}\n["${SECRET}"]\n`)],
+    ['a foreign header', (f) => fs.writeFileSync(f, `{"format":"${SECRET}"}\n${good('good one')}\n${good('good two')}\n`)],
+    ['invalid UTF-8', (f) => fs.writeFileSync(f, Buffer.concat([Buffer.from(`${header}\n${good('good one')}\n`), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(`${SECRET}\n${good('good two')}\n`)]))],
+  ];
+
+  const running: MilkPty[] = [];
+  afterEach(() => running.splice(0).forEach((m) => m.kill('SIGKILL')));
+
+  it.each(cases)('starts with %s, keeps the good entries, saves the original aside, shows none of it', async (_name, write) => {
+    const data = tempDir();
+    const cwd = tempDir();
+    const file = sessionFile(data, cwd);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    write(file);
+    const original = fs.readFileSync(file);
+    const m = new MilkPty({ args: ['--data-dir', data], cwd });
+    running.push(m);
+    await m.waitForText('session history damaged');
+    expect(m.text()).not.toContain(SECRET);
+    m.write(KEY.up);
+    await m.waitFor(() => m.composerLines().join('') === 'good two', 'newest good entry');
+    m.write(KEY.up);
+    await m.waitFor(() => m.composerLines().join('') === 'good one', 'older good entry');
+    m.write(KEY.ctrlC);
+    await submit(m, 'after repair');
+    await quit(m);
+    expect(m.raw).not.toContain(SECRET);
+    const asides = fs.readdirSync(path.dirname(file)).filter((n) => n.includes('.corrupt-'));
+    expect(asides).toHaveLength(1);
+    expect(fs.readFileSync(path.join(path.dirname(file), asides[0]))).toEqual(original);
+    expect(texts(file)).toEqual(['good one', 'good two', 'after repair']);
+  });
+
+  it('starts when the history file is a directory', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    const file = sessionFile(data, cwd);
+    fs.mkdirSync(path.join(file, SECRET), { recursive: true });
+    const m = new MilkPty({ args: ['--data-dir', data], cwd });
+    running.push(m);
+    await m.waitForText('was a directory');
+    expect(m.text()).not.toContain(SECRET);
+    await submit(m, 'works anyway');
+    await quit(m);
+    expect(texts(file)).toEqual(['works anyway']);
+    expect(fs.readdirSync(path.dirname(file)).some((n) => n.includes('.corrupt-'))).toBe(true);
+  });
+});
