@@ -24,6 +24,7 @@ async function submit(m: MilkPty, text: string): Promise<void> {
 
 /** Ctrl-C clears a non-empty composer, then Ctrl-D on the empty one quits. */
 async function quit(m: MilkPty): Promise<void> {
+  await m.waitFor(() => !m.statusLine().includes('working'), 'idle before quitting');
   if (m.composerLines().join('') !== '') {
     m.write(KEY.ctrlC);
     await m.waitFor(() => m.composerLines().join('') === '', 'composer cleared');
@@ -105,6 +106,29 @@ describe('input history across restarts', () => {
     expect(fs.statSync(path.join(data, 'sessions')).mode & 0o777).toBe(0o700);
     const header = JSON.parse(fs.readFileSync(sfile, 'utf8').split('\n')[0]);
     expect(header).toMatchObject({ format: 'milk-history', version: 1, scope: 'session', sessionId: sessionIdForWorkspace(dirA), workspace: dirA });
+  });
+
+  it('finds the same session through a symlink, and recalls a paste as a paste', async () => {
+    const data = tempDir();
+    const real = tempDir();
+    const link = path.join(tempDir(), 'link');
+    fs.symlinkSync(real, link);
+    let m = track(await open(data, real));
+    const big = Array.from({ length: 30 }, (_, i) => `row ${i}`).join('\n');
+    m.write('look: ' + KEY.paste(big));
+    await m.waitFor(() => composer(m) === 'look: [pasted 30 lines]', 'collapsed');
+    m.write(KEY.enter);
+    await m.waitFor(() => !m.statusLine().includes('working') && composer(m) === '', 'turn over');
+    await quit(m);
+    m = track(await open(data, link));
+    m.write(KEY.up);
+    await m.waitFor(() => composer(m) === 'look: [pasted 30 lines]', 'paste segment recalled through the symlink');
+    m.write(KEY.enter);
+    await m.waitForText('You wrote 30 lines');
+    await quit(m);
+    const entries = parseHistory(fs.readFileSync(sessionFile(data, real))).entries;
+    expect(entries).toHaveLength(1);
+    expect(entries[0].segments).toEqual([{ type: 'text', text: 'look: ' }, { type: 'paste', text: big }]);
   });
 
   it('writes the entry before the turn starts', async () => {

@@ -1,0 +1,93 @@
+// `milk history …` from the shell, on real files.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLI, ROOT, tempDir } from '../helpers/pty';
+import { HistoryFile } from '../../src/history/store';
+import { sessionIdForWorkspace } from '../../src/config/paths';
+import { FORMAT, HistoryHeader } from '../../src/history/format';
+import { needsRepair, parseHistory } from '../../src/history/format';
+
+function milk(args: string[], options: { cwd?: string; input?: string } = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: options.cwd, input: options.input ?? '', env: { ...process.env, HOME: tempDir() } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function seed(data: string, session: string, texts: string[], scope: 'session' | 'global' = 'session') {
+  const file = scope === 'global' ? path.join(data, 'input_history') : path.join(data, 'sessions', `${session}.history`);
+  const header: HistoryHeader = { format: FORMAT, version: 1, scope, sessionId: scope === 'session' ? session : null, workspace: null, displayName: session };
+  new HistoryFile(file, header, 500).append(texts.map((t, i) => ({ ts: new Date(1e12 + i).toISOString(), segments: [{ type: 'text' as const, text: t }] })));
+  return file;
+}
+
+describe('milk history', () => {
+  it('lists a session oldest first, multi-line entries indented', () => {
+    const data = tempDir();
+    seed(data, 's1', ['first', 'two\nlines', 'third']);
+    const r = milk(['history', 'list', '--data-dir', data, '--session', 's1']);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('1  first\n2  two\n   lines\n3  third\n');
+  });
+
+  it('lists the global history as JSON lines', () => {
+    const data = tempDir();
+    seed(data, 'x', ['g1', 'g2'], 'global');
+    const r = milk(['--data-dir', data, 'history', 'list', '--global', '--json']);
+    const rows = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.map((x) => x.text)).toEqual(['g1', 'g2']);
+    expect(rows[0].segments).toEqual([{ type: 'text', text: 'g1' }]);
+  });
+
+  it('defaults to the session of the current directory', () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    const r = milk(['history', 'path', '--data-dir', data], { cwd });
+    expect(r.out).toBe(`session  ${data}/sessions/${sessionIdForWorkspace(cwd)}.history\nglobal   ${data}/input_history\n`);
+    expect(fs.readdirSync(cwd)).toEqual([]);
+  });
+
+  it('clears after asking, and keeps the file when the answer is no', () => {
+    const data = tempDir();
+    const file = seed(data, 's1', ['a', 'b']);
+    const no = milk(['history', 'clear', '--data-dir', data, '--session', 's1'], { input: 'n\n' });
+    expect(no.code).toBe(1);
+    expect(no.err).toContain('Clear 2 entries');
+    expect(parseHistory(fs.readFileSync(file)).entries).toHaveLength(2);
+    const yes = milk(['history', 'clear', '--data-dir', data, '--session', 's1'], { input: 'y\n' });
+    expect(yes.code).toBe(0);
+    expect(parseHistory(fs.readFileSync(file)).entries).toHaveLength(0);
+  });
+
+  it('clears the global history without asking with --yes', () => {
+    const data = tempDir();
+    const file = seed(data, 'x', ['g1'], 'global');
+    const r = milk(['history', 'clear', '--global', '--yes', '--data-dir', data]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('cleared 1 entries');
+    expect(parseHistory(fs.readFileSync(file)).entries).toHaveLength(0);
+  });
+
+  it('reports an unreadable file without its content', () => {
+    const data = tempDir();
+    const file = path.join(data, 'sessions', 's1.history');
+    fs.mkdirSync(file, { recursive: true });
+    const r = milk(['history', 'list', '--data-dir', data, '--session', 's1']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^milk: cannot read .* \(is a directory\)\n$/);
+  });
+});
+
+describe('the sample data dir', () => {
+  it('holds a config, two sessions and a global history, all well-formed', () => {
+    const dir = path.join(ROOT, '.milk-sample');
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).history.maxEntries).toBe(500);
+    const files = [path.join(dir, 'input_history'), ...fs.readdirSync(path.join(dir, 'sessions')).map((n) => path.join(dir, 'sessions', n))];
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    for (const f of files) {
+      const parsed = parseHistory(fs.readFileSync(f));
+      expect(parsed.header).not.toBeNull();
+      expect(needsRepair(parsed, parsed.header!)).toBe(false);
+      expect(parsed.entries.length).toBeGreaterThan(0);
+    }
+  });
+});
