@@ -77,7 +77,84 @@ function benchHistory() {
   }
 }
 
-const CASES = { startup: benchStartup, history: benchHistory };
+/** Spawns milk in a pty with an emulated screen; resolves helpers once the first paint is in. */
+function startMilk(args, cwd) {
+  const { Terminal } = require('@xterm/headless');
+  const term = new Terminal({ cols: 100, rows: 30, allowProposedApi: true });
+  const p = pty.spawn(process.execPath, [CLI, ...args], {
+    cols: 100, rows: 30, cwd: cwd ?? tmp('milk-bench-cwd-'), env: { ...process.env, TERM: 'xterm-256color', MILK_OFFLINE_DELAY_MS: '0' },
+  });
+  const waiters = [];
+  const status = () => term.buffer.active.getLine(term.rows - 1).translateToString(true);
+  p.onData((d) => term.write(d, () => {
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      if (waiters[i].check()) {
+        waiters[i].resolve(process.hrtime.bigint());
+        waiters.splice(i, 1);
+      }
+    }
+  }));
+  const until = (check, ms = 20000) => new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('bench wait timed out; status: ' + status())), ms);
+    waiters.push({ check, resolve: (v) => { clearTimeout(t); resolve(v); } });
+  });
+  return { p, term, status, until };
+}
+
+async function benchSearch() {
+  const { HistoryFile } = require('../dist/history/store');
+  const search = require('../dist/search/search');
+  const n = 100000;
+  const data = tmp('milk-bench-search-');
+  fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ history: { maxEntries: 200000 } }));
+  const header = { format: 'milk-history', version: 1, scope: 'session', sessionId: 'bench', workspace: null, displayName: 'bench' };
+  const entries = Array.from({ length: n }, (_, i) => ({
+    ts: new Date(1700000000000 + i * 1000).toISOString(),
+    segments: [{ type: 'text', text: `task ${i}: update module ${i % 1000} and check ${['lint', 'tests', 'types', 'docs'][i % 4]}` }],
+  }));
+  new HistoryFile(path.join(data, 'sessions', 'bench.history'), header, 200000).append(entries);
+
+  // In-process: the pure state machine, one keystroke at a time; first the
+  // one-off cost of indexing every entry (the app does this in idle slices).
+  let t = process.hrtime.bigint();
+  search.prepareSearch(entries, 0, entries.length);
+  console.log(`search index of ${n} entries (once, in idle slices after start-up): ${fmt(Number(process.hrtime.bigint() - t) / 1e6)}`);
+  const pure = [];
+  for (const q of ['module 99', 'check docs', 'zzz not there', 'task 5']) {
+    let st = search.startSearch('reverse');
+    for (const ch of q) {
+      t = process.hrtime.bigint();
+      st = search.typeQuery(st, entries, ch);
+      pure.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+  }
+  const ps = stats(pure);
+  console.log(`search keystroke, state machine over ${n} entries: median ${fmt(ps.median)}, p99 ${fmt(ps.p99)} (n=${ps.n})`);
+
+  // End to end: key into the pty until the status bar shows the new query.
+  const m = startMilk(['--data-dir', data, '--session', 'bench']);
+  await m.until(() => m.status().includes('history: session'), 30000);
+  const samples = [];
+  const queries = ['module 99', 'check docs', 'zzz not there', 'task 5', 'module 1 and', 'tests'];
+  for (const q of queries) {
+    m.p.write('\x12');
+    await m.until(() => m.status().includes('i-search)`'));
+    for (let i = 1; i <= q.length; i++) {
+      const want = '`' + q.slice(0, i) + "'";
+      const t0 = process.hrtime.bigint();
+      const done = m.until(() => m.status().includes(want));
+      m.p.write(q[i - 1]);
+      samples.push(Number((await done) - t0) / 1e6);
+    }
+    m.p.write('\x07');
+    await m.until(() => m.status().includes('history: session'));
+  }
+  m.p.kill('SIGKILL');
+  const s = stats(samples);
+  console.log(`search keystroke to match on screen, ${n} entries, in a pty: median ${fmt(s.median)}, p99 ${fmt(s.p99)} (n=${s.n})`);
+}
+
+const CASES = { startup: benchStartup, history: benchHistory, search: benchSearch };
 
 async function main() {
   const only = process.argv.slice(2);

@@ -8,6 +8,8 @@ import { Controller } from './controller';
 import { TurnRunner } from './agent/runner';
 import type { Provider } from './agent/provider';
 import { HistoryService } from './history/service';
+import type { HistoryEntry } from './history/rules';
+import { prepareSearch } from './search/search';
 import { commandFor } from './tui/keymap';
 import type { InputAction } from './tui/input';
 import { createScreen, Screen } from './tui/screen';
@@ -41,6 +43,26 @@ export interface App {
   readonly done: Promise<void>;
 }
 
+/** Indexes history for search in small idle slices, newest first, so start-up and typing never wait on it. */
+function warmSearch(lists: ReadonlyArray<readonly HistoryEntry[]>): void {
+  const SLICE = 2000;
+  let list = 0;
+  let i = 0;
+  const step = (): void => {
+    if (list >= lists.length) return;
+    const entries = lists[list];
+    const from = Math.max(0, entries.length - i - SLICE);
+    prepareSearch(entries, from, entries.length - i - from);
+    i += SLICE;
+    if (i >= entries.length) {
+      list++;
+      i = 0;
+    }
+    setTimeout(step, 1).unref();
+  };
+  setTimeout(step, 50).unref();
+}
+
 export function startApp(options: AppOptions): App {
   const bus = new Bus();
   const ui = createScreen({ output: options.output });
@@ -71,14 +93,17 @@ export function startApp(options: AppOptions): App {
   });
   for (const w of options.warnings ?? []) bus.emit('status.warning', { text: w });
   history.load();
+  warmSearch(history.lists());
   let cursor = { row: 0, col: 0 };
 
   const paint = (): void => {
     const width = ui.composer.size().width;
-    const view = composerView(controller.editor, width, ui.maxComposerRows(), composerTop);
+    const searching = controller.searchView;
+    const highlight = searching?.highlight ?? undefined;
+    const view = composerView(controller.editor, width, ui.maxComposerRows(), composerTop, highlight);
     ui.setComposerRows(view.contentRows);
     const c = ui.composer.size();
-    const fitted = view.rows.length > c.height ? composerView(controller.editor, width, c.height, composerTop) : view;
+    const fitted = view.rows.length > c.height ? composerView(controller.editor, width, c.height, composerTop, highlight) : view;
     composerTop = fitted.top;
     ui.composer.setRows(fitted.rows);
     cursor = { row: fitted.cursorRow, col: fitted.cursorCol };
@@ -96,7 +121,7 @@ export function startApp(options: AppOptions): App {
           queued: controller.queue.length,
           warning,
           hint: options.provider.hint ?? null,
-          prompt: null,
+          prompt: searching?.prompt ?? null,
         },
         ui.status.size().width,
       ),
@@ -127,7 +152,8 @@ export function startApp(options: AppOptions): App {
     const mode = controller.mode;
     switch (action.kind) {
       case 'key': {
-        const name = commandFor(mode, action.key);
+        // In a search, keys it doesn't bind fall through to the composer's table.
+        const name = commandFor(mode, action.key) ?? (mode === 'search' ? commandFor(controller.composerMode, action.key) : undefined);
         if (name) bus.emit('command', { name });
         return;
       }

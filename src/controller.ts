@@ -9,6 +9,8 @@ import { EDITS } from './editor/commands';
 import * as ed from './editor/model';
 import type { HistoryService } from './history/service';
 import * as nav from './history/navigator';
+import type { HistoryEntry } from './history/rules';
+import * as search from './search/search';
 import type { CommandName, Mode } from './tui/keymap';
 import { TranscriptModel } from './tui/transcript-model';
 
@@ -29,6 +31,16 @@ export interface ControllerOptions {
 export class Controller {
   editor: ed.EditorState = ed.emptyEditor;
   nav: nav.NavState = nav.idleNav;
+  private searching: {
+    state: search.SearchState;
+    /** The composer and navigation as they were when the search began. */
+    original: ed.EditorState;
+    originalNav: nav.NavState;
+    /** The list searched, fixed for the whole search. */
+    list: readonly HistoryEntry[];
+  } | null = null;
+  /** The query of the last accepted search, reused by Ctrl+R on an empty query. */
+  private lastQuery: string | null = null;
   readonly transcript: TranscriptModel;
   /** Inputs entered while a turn ran, sent in order when it ends. */
   readonly queue: QueuedInput[] = [];
@@ -46,8 +58,15 @@ export class Controller {
   ) {
     this.transcript = new TranscriptModel(width);
     bus.on('command', ({ name }) => this.run(name));
-    bus.on('input.text', ({ text }) => this.edit(ed.insertText(this.editor, text)));
-    bus.on('input.paste', ({ text }) => this.edit(ed.insertPaste(this.editor, text, this.options.pasteLimits)));
+    bus.on('input.text', ({ text }) => {
+      if (this.searching) return this.searchType(text);
+      this.edit(ed.insertText(this.editor, text));
+    });
+    bus.on('input.paste', ({ text }) => {
+      // During a search a paste extends the query, first line only.
+      if (this.searching) return this.searchType(text.replace(/\r\n?/g, '\n').split('\n')[0]);
+      this.edit(ed.insertPaste(this.editor, text, this.options.pasteLimits));
+    });
     bus.on('input.wheel', ({ dir }) => this.scroll(dir === 'up' ? -3 : 3));
     bus.on('turn.started', (e) => this.onTurnStarted(e.turnId, e.input));
     bus.on('turn.delta', (e) => this.onDelta(e.turnId, e.text));
@@ -59,7 +78,25 @@ export class Controller {
   }
 
   get mode(): Mode {
+    if (this.searching) return 'search';
+    return this.composerMode;
+  }
+
+  /** The mode the composer is in beneath any search. */
+  get composerMode(): Mode {
     return this.runner.busy ? 'busy' : 'idle';
+  }
+
+  /** What the status bar and composer show during a search. */
+  get searchView(): { prompt: string; highlight: { start: number; end: number } | null } | null {
+    const s = this.searching;
+    if (!s) return null;
+    const { state } = s;
+    const prefix = `(${state.failing ? 'failing ' : ''}${state.direction}-i-search)\`${state.query}': `;
+    const entry = state.match ? s.list[state.match.index] : null;
+    const shown = entry ? search.bufferRange(entry.segments, state.match!.start, state.match!.end) : null;
+    const firstLine = entry ? (ed.segmentsText(entry.segments).split('\n')[0] ?? '') : '';
+    return { prompt: prefix + firstLine, highlight: shown };
   }
 
   setTranscriptSize(width: number, height: number): void {
@@ -79,6 +116,10 @@ export class Controller {
   }
 
   run(name: CommandName): void {
+    if (this.searching && !/^(search\.|history\.search|transcript\.)/.test(name)) {
+      // Any other composer key accepts the match and then does its own job.
+      this.searchAccept();
+    }
     const edit = EDITS[name];
     if (edit) return this.edit(edit(this.editor));
     switch (name) {
@@ -90,6 +131,16 @@ export class Controller {
         if (moved) this.edit(moved);
         return;
       }
+      case 'history.searchReverse':
+        return this.searchStep('reverse');
+      case 'history.searchForward':
+        return this.searchStep('forward');
+      case 'search.backspace':
+        return this.searchShow(search.backspaceQuery(this.searching!.state));
+      case 'search.accept':
+        return this.searchAccept();
+      case 'search.cancel':
+        return this.searchCancel();
       case 'history.older':
         return this.browse(-1);
       case 'history.newer':
@@ -127,6 +178,69 @@ export class Controller {
     if (!step) return;
     this.nav = step.nav;
     this.edit(step.editor);
+  }
+
+  private searchStep(direction: search.Direction): void {
+    if (!this.searching) {
+      this.searching = {
+        state: search.startSearch(direction),
+        original: this.editor,
+        originalNav: this.nav,
+        list: this.history.list(),
+      };
+      this.bus.requestRender();
+      return;
+    }
+    this.searchShow(search.searchAgain(this.searching.state, this.searching.list, direction, this.lastQuery));
+  }
+
+  private searchType(text: string): void {
+    if (!this.searching) return;
+    let state = this.searching.state;
+    // One step per character, so Backspace undoes exactly one.
+    for (const ch of text) state = search.typeQuery(state, this.searching.list, ch);
+    this.searchShow(state);
+  }
+
+  /** Shows the current match in the composer, cursor at the match so it scrolls into view. */
+  private searchShow(state: search.SearchState): void {
+    const s = this.searching;
+    if (!s) return;
+    s.state = state;
+    if (state.match) {
+      const entry = s.list[state.match.index];
+      const shown = ed.replaceWith(s.original, entry.segments);
+      const at = search.bufferRange(entry.segments, state.match.start, state.match.end);
+      this.editor = { ...shown, cursor: at.start };
+    } else {
+      this.editor = s.original;
+    }
+    this.bus.requestRender();
+  }
+
+  private searchAccept(): void {
+    const s = this.searching;
+    if (!s) return;
+    this.searching = null;
+    if (s.state.query) this.lastQuery = s.state.query;
+    if (!s.state.match) {
+      this.editor = s.original;
+      this.nav = s.originalNav;
+    } else {
+      const step = nav.jumpTo(s.originalNav, s.original, s.list, s.state.match.index);
+      this.nav = step.nav;
+      this.editor = step.editor;
+    }
+    this.bus.requestRender();
+  }
+
+  private searchCancel(): void {
+    const s = this.searching;
+    if (!s) return;
+    this.searching = null;
+    this.editor = s.original;
+    this.nav = s.originalNav;
+    this.bus.requestRender();
   }
 
   /** Commands typed into the composer that milk answers itself; never sent to the model. */

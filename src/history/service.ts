@@ -93,6 +93,11 @@ export class HistoryService {
     return this.scopes[this.mode].list;
   }
 
+  /** Both lists, session first. */
+  lists(): ReadonlyArray<readonly HistoryEntry[]> {
+    return [this.scopes.session.list, this.scopes.global.list];
+  }
+
   counts(): Record<HistoryMode, number> {
     return { session: this.scopes.session.list.length, global: this.scopes.global.list.length };
   }

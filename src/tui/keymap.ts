@@ -13,6 +13,11 @@ export const COMMANDS = {
   'editor.down': 'Down a line; on the last line, the next history entry, then back to the draft',
   'history.older': 'The previous history entry, wherever the cursor is',
   'history.newer': 'The next history entry, wherever the cursor is',
+  'history.searchReverse': 'Search history backwards (again: the next older match)',
+  'history.searchForward': 'Search history forwards (again: the next newer match)',
+  'search.backspace': 'Shorten the query and go back to where it matched',
+  'search.accept': 'Put the match in the composer, ready to edit or send',
+  'search.cancel': 'Leave the search; the composer gets back what it held',
   'editor.lineStart': 'Move to the start of the line',
   'editor.lineEnd': 'Move to the end of the line',
   'editor.bufferStart': 'Move to the start of the input',
@@ -66,6 +71,8 @@ const EDITING: Binding[] = [
   { keys: ['M-backspace'], command: 'editor.killAlnumWordBack' },
   { keys: ['M-d'], command: 'editor.killWordForward' },
   { keys: ['C-y'], command: 'editor.yank' },
+  { keys: ['C-r'], command: 'history.searchReverse' },
+  { keys: ['C-s'], command: 'history.searchForward' },
   { keys: ['S-enter', 'M-enter', 'C-j'], command: 'editor.newline' },
   { keys: ['pageup'], command: 'transcript.pageUp' },
   { keys: ['pagedown'], command: 'transcript.pageDown' },
@@ -84,7 +91,15 @@ export const KEYMAP: Record<Mode, readonly Binding[]> = {
     { keys: ['C-c', 'escape'], command: 'turn.cancel' },
     { keys: ['C-d'], command: 'editor.delete' },
   ],
-  search: [],
+  // Printable keys and pastes extend the query. Any other key bound in the
+  // composer accepts the match first and then does its own job.
+  search: [
+    { keys: ['C-r'], command: 'history.searchReverse' },
+    { keys: ['C-s'], command: 'history.searchForward' },
+    { keys: ['backspace'], command: 'search.backspace' },
+    { keys: ['enter'], command: 'search.accept' },
+    { keys: ['escape', 'C-c', 'C-g'], command: 'search.cancel' },
+  ],
   approval: [],
 };
 

@@ -93,7 +93,7 @@ export function statusRow(st: StatusState, width: number): GridRow {
   }
   if (st.queued > 0) rightParts.push({ text: `${st.queued} queued `, style: 'statusStrong' });
   if (st.warning) rightParts.push({ text: `⚠ ${st.warning} `, style: 'warning' });
-  else if (st.hint && st.busySince === null) rightParts.push({ text: `${st.hint} `, style: 'status' });
+  else if (st.hint && st.busySince === null && st.prompt === null) rightParts.push({ text: `${st.hint} `, style: 'status' });
 
   left[left.length - 1] = { ...left[left.length - 1], text: fit(left[left.length - 1].text, Math.max(1, width - (left.length - 1) * 6)) };
   const leftWidth = left.reduce((n, s) => n + stringWidth(s.text), 0);
