@@ -9,8 +9,10 @@ import * as path from 'node:path';
 import { startApp } from './app';
 import { Cleanup, installExitHandlers } from './cleanup';
 import { checkSessionName, resolveDataDir, sessionIdForWorkspace } from './config/paths';
-import { OfflineProvider } from './agent/offline';
-import { loadConfig } from './config/config';
+import { Config, loadConfig } from './config/config';
+import { ProviderSetupError, buildProvider } from './agent/build';
+import { PROVIDER_NAMES, chooseProvider } from './agent/select';
+import { runOnce } from './agent/run-once';
 import { HistoryCommandError, Target, historyClear, historyList, historyPath } from './history/commands';
 import type { Provider } from './agent/provider';
 
@@ -27,7 +29,6 @@ function version(): string {
   }
 }
 
-const PROVIDERS = ['offline'] as const;
 
 function parseSession(value: string): string {
   const problem = checkSessionName(value);
@@ -53,14 +54,19 @@ function parseNonEmpty(value: string): string {
 interface MainOptions {
   dataDir?: string;
   session?: string;
-  provider: string;
+  provider?: string;
   model?: string;
   baseUrl?: string;
+  script?: string;
 }
 
-function buildProvider(opts: MainOptions): Provider {
-  const delay = Number(process.env.MILK_OFFLINE_DELAY_MS);
-  return new OfflineProvider({ wordDelayMs: Number.isFinite(delay) && delay >= 0 ? delay : undefined });
+function providerFor(opts: MainOptions, config: Config): Provider {
+  try {
+    return buildProvider(chooseProvider(opts, config, process.env), process.env);
+  } catch (err) {
+    if (err instanceof ProviderSetupError) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 async function runInteractive(opts: MainOptions): Promise<number> {
@@ -71,13 +77,14 @@ async function runInteractive(opts: MainOptions): Promise<number> {
   const workspace = fs.realpathSync(process.cwd());
   const sessionId = opts.session ?? sessionIdForWorkspace(workspace);
   const { config, warning } = loadConfig(dataDir);
+  const provider = providerFor(opts, config);
   const cleanup = new Cleanup();
   installExitHandlers(cleanup);
   const app = startApp({
     input: process.stdin,
     output: process.stdout,
     sessionId,
-    provider: buildProvider(opts),
+    provider,
     cleanup,
     dataDir,
     workspace,
@@ -90,6 +97,16 @@ async function runInteractive(opts: MainOptions): Promise<number> {
   return 0;
 }
 
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (d) => (text += d));
+    process.stdin.on('end', () => resolve(text));
+    process.stdin.on('error', reject);
+  });
+}
+
 export function buildProgram(): Command {
   const program = new Command();
   program
@@ -99,15 +116,33 @@ export function buildProgram(): Command {
     .helpOption('-h, --help', 'show this help')
     .option('--data-dir <dir>', 'where milk keeps history and sessions (default: $MILK_HOME or ~/.milk)', parseNonEmpty)
     .option('--session <name>', 'use a named session instead of one derived from the directory', parseSession)
-    .addOption(new Option('--provider <name>', 'the model provider').choices(PROVIDERS).default('offline'))
+    .addOption(new Option('--provider <name>', 'the model provider (default: config, environment, else offline)').choices(PROVIDER_NAMES))
     .option('--model <name>', 'the model to ask', parseNonEmpty)
     .option('--base-url <url>', 'the provider endpoint', parseUrl)
+    .option('--script <file>', 'replay a JSON script of deltas, delays and errors (the script provider)', parseNonEmpty)
     .exitOverride()
     .configureOutput({
       outputError: (message, write) => write('milk: ' + message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim() + '\n'),
     })
     .action(async (opts: MainOptions) => {
       process.exitCode = await runInteractive(opts);
+    });
+
+  program
+    .command('run')
+    .description('one turn without the screen: the answer streams to stdout (the prompt from the arguments or stdin)')
+    .argument('[prompt...]', 'the prompt; read from stdin when omitted')
+    .action(async (words: string[], _o: unknown, cmd: Command) => {
+      const all = cmd.optsWithGlobals() as MainOptions;
+      let prompt = words.join(' ');
+      if (!prompt) {
+        if (process.stdin.isTTY) throw new UsageError('milk run needs a prompt: milk run "PROMPT", or pipe one in');
+        prompt = await readStdin();
+      }
+      if (!prompt.trim()) throw new UsageError('milk run: the prompt is empty');
+      const dataDir = resolveDataDir(all.dataDir, process.env, os.homedir());
+      const provider = providerFor(all, loadConfig(dataDir).config);
+      process.exitCode = await runOnce(provider, prompt, { out: process.stdout, err: process.stderr });
     });
 
   const history = program.command('history').description('read and manage input history from the shell');
@@ -158,7 +193,7 @@ export function buildProgram(): Command {
         const ok = await historyClear(target(cmd), { yes: !!o.yes }, process.stdout);
         if (!ok) process.exitCode = 1;
       }));
-  for (const cmd of [history, ...history.commands]) {
+  for (const cmd of [history, ...history.commands, ...program.commands.filter((c) => c.name() === 'run')]) {
     cmd.exitOverride().configureOutput(program.configureOutput());
   }
   return program;

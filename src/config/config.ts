@@ -10,6 +10,10 @@ export interface Config {
   provider?: string;
   model?: string;
   baseUrl?: string;
+  /** A script file for the script provider. */
+  script?: string;
+  /** Give up on a server that sends nothing for this long. */
+  idleTimeoutMs?: number;
   history: { maxEntries: number };
 }
 
@@ -23,7 +27,12 @@ export function parseConfig(value: unknown): { config: Config; problems: string[
     return { config, problems: ['not a JSON object'] };
   }
   const v = value as Record<string, unknown>;
-  for (const key of ['provider', 'model', 'baseUrl'] as const) {
+  if (v.idleTimeoutMs !== undefined) {
+    const ms = v.idleTimeoutMs;
+    if (typeof ms === 'number' && Number.isFinite(ms) && ms >= 100) config.idleTimeoutMs = ms;
+    else problems.push('idleTimeoutMs must be a number of milliseconds, at least 100');
+  }
+  for (const key of ['provider', 'model', 'baseUrl', 'script'] as const) {
     if (v[key] === undefined) continue;
     if (typeof v[key] === 'string' && v[key]) config[key] = v[key] as string;
     else problems.push(`${key} must be a non-empty string`);

@@ -1,0 +1,153 @@
+// Providers against the real mock server over HTTP on 127.0.0.1: streaming,
+// every failure, and cancel closing the connection. No mocked fetch.
+import { Bus, Events } from '../../src/bus';
+import { TurnRunner } from '../../src/agent/runner';
+import { OpenAIProvider } from '../../src/agent/openai';
+import { AnthropicProvider, alternate } from '../../src/agent/anthropic';
+import type { Provider } from '../../src/agent/provider';
+import * as net from 'node:net';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startMockServer } = require('../../scripts/mock-server');
+
+interface MockRequest { scenario: string; startedAt: number; closedAt: number | null; completedAt: number | null; body: { messages: unknown[] }; authorization: string }
+interface Mock { url: string; requests: MockRequest[]; close(): Promise<void> }
+
+let mock: Mock;
+beforeAll(async () => {
+  mock = await startMockServer();
+});
+afterAll(() => mock.close());
+
+const KINDS = {
+  openai: (model: string, extra: { apiKey?: string; idleTimeoutMs?: number; baseUrl?: string } = {}) =>
+    new OpenAIProvider({ baseUrl: extra.baseUrl ?? `${mock.url}/v1`, model, apiKey: extra.apiKey, idleTimeoutMs: extra.idleTimeoutMs ?? 5000 }),
+  anthropic: (model: string, extra: { apiKey?: string; idleTimeoutMs?: number; baseUrl?: string } = {}) =>
+    new AnthropicProvider({ baseUrl: extra.baseUrl ?? mock.url, model, apiKey: extra.apiKey, idleTimeoutMs: extra.idleTimeoutMs ?? 5000 }),
+};
+
+async function turn(provider: Provider, input = 'hello', runner?: TurnRunner, bus?: Bus) {
+  const b = bus ?? new Bus();
+  const r = runner ?? new TurnRunner(b, provider);
+  let text = '';
+  const offDelta = b.on('turn.delta', (d) => (text += d.text));
+  const ended = new Promise<Events['turn.ended']>((resolve) => {
+    const off = b.on('turn.ended', (e) => {
+      off();
+      resolve(e);
+    });
+  });
+  r.start(input);
+  const end = await ended;
+  offDelta();
+  return { text, end };
+}
+
+const freePort = () => new Promise<number>((resolve) => {
+  const s = net.createServer().listen(0, '127.0.0.1', () => {
+    const { port } = s.address() as net.AddressInfo;
+    s.close(() => resolve(port));
+  });
+});
+
+describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (kind) => {
+  const make = KINDS[kind];
+  const keyVar = kind === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY';
+
+  it('streams an answer', async () => {
+    const { text, end } = await turn(make('short'));
+    expect(end.status).toBe('done');
+    expect(text).toBe('the quick brown fox jumps.');
+  });
+
+  it('sends the conversation as context on each turn', async () => {
+    const bus = new Bus();
+    const p = make('echo');
+    const runner = new TurnRunner(bus, p);
+    await turn(p, 'first', runner, bus);
+    const second = await turn(p, 'second', runner, bus);
+    expect(second.text).toBe('echo: second (3 messages)');
+  });
+
+  it('explains a 401 by the missing key, and a 403 by the rejected key, without printing it', async () => {
+    const missing = await turn(make('status-401'));
+    expect(missing.end).toMatchObject({ status: 'error', message: expect.stringContaining(`${keyVar} is not set`) });
+    const secret = 'sk-test-' + 'q'.repeat(30);
+    const rejected = await turn(make('status-403', { apiKey: secret }));
+    expect(rejected.end.message).toContain(`the API key in ${keyVar} was rejected`);
+    expect(rejected.end.message).not.toContain(secret);
+  });
+
+  it('retries a 429 once, then succeeds', async () => {
+    const model = `flaky-429`;
+    const before = mock.requests.filter((r) => r.scenario === model).length;
+    const { text, end } = await turn(make(model));
+    expect(end.status).toBe('done');
+    expect(text).toBe('the quick brown fox jumps.');
+    expect(mock.requests.filter((r) => r.scenario === model).length - before).toBe(2);
+  });
+
+  it.each([['status-429', /rate limited/], ['status-503', /server error 503/]])('gives a message after one retry on %s', async (model, message) => {
+    const before = mock.requests.filter((r) => r.scenario === model).length;
+    const { end } = await turn(make(model));
+    expect(end.status).toBe('error');
+    expect(end.message).toMatch(message);
+    expect(mock.requests.filter((r) => r.scenario === model).length - before).toBe(2);
+  });
+
+  it('reports a refused connection', async () => {
+    const port = await freePort();
+    const { end } = await turn(make('short', { baseUrl: `http://127.0.0.1:${port}${kind === 'openai' ? '/v1' : ''}` }));
+    expect(end.message).toMatch(/connection refused/);
+  });
+
+  it('reports a malformed stream and keeps what came before', async () => {
+    const { text, end } = await turn(make('malformed'));
+    expect(text).toBe('first ');
+    expect(end.message).toMatch(/malformed stream .*incomplete/);
+  });
+
+  it('keeps the partial answer when the server closes mid-stream', async () => {
+    const { text, end } = await turn(make('drop'));
+    expect(text).toBe('the quick brown fox jumps over the lazy dog ');
+    expect(end).toMatchObject({ status: 'error', message: expect.stringMatching(/closed mid-answer \(the answer above is incomplete\)/) });
+  });
+
+  it.each(['hang', 'hang-headers'])('gives up on a server that stops sending (%s)', async (model) => {
+    const t = Date.now();
+    const { end } = await turn(make(model, { idleTimeoutMs: 300 }));
+    expect(end.message).toMatch(/no data from the server|timed out/);
+    expect(Date.now() - t).toBeLessThan(5000);
+  });
+
+  it('closes the connection within 200 ms of a cancel, and the next turn works', async () => {
+    const bus = new Bus();
+    const p = make('slow:50');
+    const runner = new TurnRunner(bus, p);
+    let first = '';
+    bus.on('turn.delta', (d) => (first += d.text));
+    runner.start('go');
+    const deadline = Date.now() + 5000;
+    while (first.length < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const req = mock.requests[mock.requests.length - 1];
+    const cancelledAt = Date.now();
+    runner.cancel();
+    expect(runner.busy).toBe(false);
+    while (req.closedAt === null && Date.now() - cancelledAt < 1000) await new Promise((r) => setTimeout(r, 5));
+    expect(req.closedAt).not.toBeNull();
+    expect(req.closedAt! - cancelledAt).toBeLessThan(200);
+    const next = await turn(make('short'));
+    expect(next.end.status).toBe('done');
+  });
+});
+
+describe('anthropic message shape', () => {
+  it('merges consecutive messages of one role and starts with the user', () => {
+    expect(alternate([
+      { role: 'assistant', content: 'stray' },
+      { role: 'user', content: 'a' },
+      { role: 'user', content: 'b' },
+      { role: 'assistant', content: 'c' },
+    ])).toEqual([{ role: 'user', content: 'a\n\nb' }, { role: 'assistant', content: 'c' }]);
+  });
+});

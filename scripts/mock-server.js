@@ -1,0 +1,205 @@
+#!/usr/bin/env node
+// A mock model server for tests, demos and benchmarks: plain Node http on
+// 127.0.0.1, speaking OpenAI Chat Completions streaming (POST
+// /v1/chat/completions) and Anthropic Messages streaming (POST /v1/messages).
+//
+// The scenario is the model name (or the x-mock-scenario header):
+//   short          a few words, quickly              echo      quotes the last user message and the message count
+//   slow           200 words, one every 100 ms       long      about 1 MB of text in 4 KB chunks
+//   status-NNN     answers HTTP NNN every time       flaky-NNN answers NNN once, then streams normally
+//   hang           sends headers, then nothing       hang-headers  never answers at all
+//   drop           streams some words, then cuts the connection
+//   malformed      streams a word, then a data line that is not JSON
+//   hostile        text full of terminal control sequences
+//   tools          asks for a shell tool call (then answers its result)
+// A suffix ":N" sets the delay between chunks in ms (e.g. slow:20).
+//
+// Every request is recorded: when it started, whether the client closed the
+// connection before the answer was complete, and when.
+//
+// Usage: node scripts/mock-server.js [--port N]   (prints the URL)
+// From code: const { startMockServer } = require('./scripts/mock-server');
+//            const server = await startMockServer(); server.url; server.requests; await server.close();
+
+const http = require('node:http');
+
+const WORDS = 'the quick brown fox jumps over the lazy dog while milk streams every word of this answer'.split(' ');
+
+function words(n) {
+  return Array.from({ length: n }, (_, i) => WORDS[i % WORDS.length] + (i === n - 1 ? '.' : ' '));
+}
+
+function parseScenario(model, header) {
+  const raw = String(header || model || 'short');
+  const [name, delay] = raw.split(':');
+  return { name, delay: delay === undefined ? undefined : Number(delay) };
+}
+
+function plan(scenario, body) {
+  const { name } = scenario;
+  const messages = body.messages || [];
+  const users = messages.filter((m) => m.role === 'user');
+  const lastUser = users[users.length - 1];
+  const lastText = typeof lastUser?.content === 'string' ? lastUser.content : JSON.stringify(lastUser?.content ?? '');
+  switch (name) {
+    case 'short': return { chunks: words(5), delay: scenario.delay ?? 5 };
+    case 'echo': return { chunks: [`echo: ${lastText} `, `(${messages.length} messages)`], delay: scenario.delay ?? 5 };
+    case 'slow': return { chunks: words(200), delay: scenario.delay ?? 100 };
+    case 'long': {
+      const line = 'milk streams a long answer without slowing the keyboard down. '.repeat(64);
+      return { chunks: Array.from({ length: 256 }, () => line.slice(0, 4096)), delay: scenario.delay ?? 0 };
+    }
+    case 'hang': return { chunks: [], hang: true, delay: 0 };
+    case 'drop': return { chunks: words(10), drop: true, delay: scenario.delay ?? 10 };
+    case 'malformed': return { chunks: ['first '], malformed: true, delay: scenario.delay ?? 5 };
+    case 'hostile': return {
+      chunks: ['safe ', '\x1b[2J\x1b[H', 'text', '\x1b]0;pwned\x07', ' with ', '\x1b]52;c;ZXZpbA==\x07', 'no \x07bells ', '\x1b[31mred\x1b[0m', ' {bold}tags{/bold}', ' \x9b2J', 'end'],
+      delay: scenario.delay ?? 5,
+    };
+    case 'tools': {
+      const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
+      if (hasResult) return { chunks: ['the command ran.'], delay: 5 };
+      return { chunks: ['let me look. '], tool: { name: 'shell', args: { command: 'echo hello-from-tool' } }, delay: 5 };
+    }
+    default: return { chunks: words(5), delay: 5 };
+  }
+}
+
+function sse(res, data, event) {
+  if (event) res.write(`event: ${event}\n`);
+  res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function streamOpenAI(res, p, record, model) {
+  const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 0, model };
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  sse(res, { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  if (p.hang) return;
+  for (const text of p.chunks) {
+    if (record.closedAt) return;
+    if (p.delay) await sleep(p.delay);
+    if (record.closedAt) return;
+    sse(res, { ...base, choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
+  }
+  if (p.drop) return res.socket.destroy();
+  if (p.malformed) {
+    res.write('data: {"choices": [ this is not json\n\n');
+    return res.end();
+  }
+  if (p.tool) {
+    sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: p.tool.name, arguments: '' } }] }, finish_reason: null }] });
+    sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: JSON.stringify(p.tool.args) } }] }, finish_reason: null }] });
+    sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
+  } else {
+    sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+  }
+  sse(res, '[DONE]');
+  res.end();
+}
+
+async function streamAnthropic(res, p, record, model) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  sse(res, { type: 'message_start', message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 0 } } }, 'message_start');
+  sse(res, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start');
+  if (p.hang) return;
+  for (const text of p.chunks) {
+    if (record.closedAt) return;
+    if (p.delay) await sleep(p.delay);
+    if (record.closedAt) return;
+    sse(res, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, 'content_block_delta');
+  }
+  if (p.drop) return res.socket.destroy();
+  if (p.malformed) {
+    res.write('event: content_block_delta\ndata: {"type": not json\n\n');
+    return res.end();
+  }
+  sse(res, { type: 'content_block_stop', index: 0 }, 'content_block_stop');
+  let stop = 'end_turn';
+  if (p.tool) {
+    stop = 'tool_use';
+    sse(res, { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: p.tool.name, input: {} } }, 'content_block_start');
+    sse(res, { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: JSON.stringify(p.tool.args) } }, 'content_block_delta');
+    sse(res, { type: 'content_block_stop', index: 1 }, 'content_block_stop');
+  }
+  sse(res, { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 1 } }, 'message_delta');
+  sse(res, { type: 'message_stop' }, 'message_stop');
+  res.end();
+}
+
+function startMockServer(options = {}) {
+  const requests = [];
+  const failedOnce = new Set();
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (d) => (raw += d));
+    req.on('end', () => {
+      let body = {};
+      try {
+        body = raw ? JSON.parse(raw) : {};
+      } catch {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ error: { message: 'bad json' } }));
+      }
+      const scenario = parseScenario(body.model, req.headers['x-mock-scenario']);
+      const record = {
+        id: requests.length + 1, path: req.url, scenario: scenario.name, body,
+        authorization: req.headers.authorization ? 'present' : req.headers['x-api-key'] ? 'present' : 'absent',
+        startedAt: Date.now(), closedAt: null, completedAt: null,
+      };
+      requests.push(record);
+      res.on('close', () => {
+        if (!res.writableFinished && !record.closedAt) record.closedAt = Date.now();
+      });
+      res.on('finish', () => (record.completedAt = Date.now()));
+
+      const status = /^(status|flaky)-(\d{3})$/.exec(scenario.name);
+      const onceKey = `${req.url} ${scenario.name}`;
+      if (status && (status[1] === 'status' || !failedOnce.has(onceKey))) {
+        failedOnce.add(onceKey);
+        const code = Number(status[2]);
+        const headers = { 'content-type': 'application/json' };
+        if (code === 429) headers['retry-after-ms'] = '50';
+        res.writeHead(code, headers);
+        return res.end(JSON.stringify({ error: { message: `mock status ${code}`, type: 'mock_error' } }));
+      }
+      if (scenario.name === 'hang-headers') return;
+      const p = status ? plan({ name: 'short', delay: scenario.delay }, body) : plan(scenario, body);
+      const model = body.model || 'mock';
+      if (req.url.startsWith('/v1/chat/completions')) return void streamOpenAI(res, p, record, model);
+      if (req.url.startsWith('/v1/messages')) return void streamAnthropic(res, p, record, model);
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'not found' } }));
+    });
+  });
+  const sockets = new Set();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return new Promise((resolve) => {
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      const { port } = server.address();
+      resolve({
+        port,
+        url: `http://127.0.0.1:${port}`,
+        requests,
+        close: () => new Promise((r) => {
+          for (const s of sockets) s.destroy();
+          server.close(() => r());
+        }),
+      });
+    });
+  });
+}
+
+module.exports = { startMockServer };
+
+if (require.main === module) {
+  const i = process.argv.indexOf('--port');
+  startMockServer({ port: i > 0 ? Number(process.argv[i + 1]) : 0 }).then((s) => {
+    console.log(`mock model server on ${s.url} (OpenAI: ${s.url}/v1, Anthropic: ${s.url})`);
+  });
+}

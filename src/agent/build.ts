@@ -1,0 +1,40 @@
+// Builds the chosen provider. Reading a script file is the only I/O here; a
+// bad one is a clear error before anything starts.
+
+import * as fs from 'node:fs';
+import { AnthropicProvider } from './anthropic';
+import { OfflineProvider } from './offline';
+import { OpenAIProvider } from './openai';
+import type { Provider } from './provider';
+import { ScriptProvider, parseScript } from './script';
+import type { ProviderChoice } from './select';
+
+export class ProviderSetupError extends Error {}
+
+export function buildProvider(choice: ProviderChoice, env: NodeJS.ProcessEnv): Provider {
+  switch (choice.name) {
+    case 'openai':
+      return new OpenAIProvider({ baseUrl: choice.baseUrl, apiKey: choice.apiKey, model: choice.model, idleTimeoutMs: choice.idleTimeoutMs });
+    case 'anthropic':
+      return new AnthropicProvider({ baseUrl: choice.baseUrl, apiKey: choice.apiKey, model: choice.model, idleTimeoutMs: choice.idleTimeoutMs });
+    case 'script': {
+      if (!choice.script) throw new ProviderSetupError('the script provider needs --script FILE');
+      let value: unknown;
+      try {
+        value = JSON.parse(fs.readFileSync(choice.script, 'utf8'));
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        throw new ProviderSetupError(`--script ${choice.script}: ${code ? `cannot read (${code})` : 'not valid JSON'}`);
+      }
+      try {
+        return new ScriptProvider(parseScript(value));
+      } catch (err) {
+        throw new ProviderSetupError(`--script ${choice.script}: ${(err as Error).message}`);
+      }
+    }
+    default: {
+      const delay = Number(env.MILK_OFFLINE_DELAY_MS);
+      return new OfflineProvider({ wordDelayMs: Number.isFinite(delay) && delay >= 0 && env.MILK_OFFLINE_DELAY_MS !== '' ? delay : undefined });
+    }
+  }
+}

@@ -1,0 +1,138 @@
+// Provider failures as messages a person can act on. Whatever went wrong, the
+// message names the cause (refused, timed out, key rejected, rate limited,
+// server error, cut off) and never includes an API key or the conversation.
+
+export class ProviderError extends Error {
+  constructor(message: string, readonly incomplete = false) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+interface HttpLikeError {
+  status?: number;
+  message?: string;
+  name?: string;
+  cause?: unknown;
+  code?: string;
+}
+
+function causeCode(err: unknown): string | undefined {
+  let e = err as HttpLikeError | undefined;
+  for (let i = 0; e && i < 5; i++) {
+    if (typeof e.code === 'string') return e.code;
+    e = e.cause as HttpLikeError | undefined;
+  }
+  return undefined;
+}
+
+export interface DescribeContext {
+  provider: string;
+  baseUrl: string;
+  keyVariable: string;
+  keySet: boolean;
+  /** Text already shown from this answer: a failure now leaves it incomplete. */
+  partial: boolean;
+}
+
+/** Turns whatever the SDK or the network threw into a ProviderError. */
+export function describeProviderError(err: unknown, ctx: DescribeContext): ProviderError {
+  if (err instanceof ProviderError) return err;
+  const e = (err ?? {}) as HttpLikeError;
+  const suffix = ctx.partial ? ' (the answer above is incomplete)' : '';
+  const status = typeof e.status === 'number' ? e.status : undefined;
+  if (status === 401 || status === 403) {
+    const why = ctx.keySet ? `the API key in ${ctx.keyVariable} was rejected` : `${ctx.keyVariable} is not set`;
+    return new ProviderError(`${ctx.provider}: ${status} ${status === 401 ? 'unauthorized' : 'forbidden'}: ${why}`);
+  }
+  if (status === 429) return new ProviderError(`${ctx.provider}: rate limited (429), still after a retry; try again shortly${suffix}`, ctx.partial);
+  if (status !== undefined && status >= 500) return new ProviderError(`${ctx.provider}: server error ${status}, still after a retry${suffix}`, ctx.partial);
+  if (status !== undefined) return new ProviderError(`${ctx.provider}: the server answered ${status}${suffix}`, ctx.partial);
+  const code = causeCode(err);
+  const name = e.name ?? '';
+  if (code === 'ECONNREFUSED') return new ProviderError(`${ctx.provider}: connection refused at ${ctx.baseUrl}; is the server running?`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ProviderError(`${ctx.provider}: cannot resolve the host of ${ctx.baseUrl}`);
+  if (/Timeout/i.test(name) || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new ProviderError(`${ctx.provider}: timed out connecting to ${ctx.baseUrl}${suffix}`, ctx.partial);
+  }
+  if (err instanceof SyntaxError || /JSON/i.test(e.message ?? '')) {
+    return new ProviderError(`${ctx.provider}: the server sent a malformed stream${suffix}`, ctx.partial);
+  }
+  if (ctx.partial || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || /terminated|socket|premature|aborted/i.test(e.message ?? '')) {
+    return new ProviderError(`${ctx.provider}: the connection closed mid-answer${suffix}`, ctx.partial);
+  }
+  return new ProviderError(`${ctx.provider}: request failed (${name || 'error'})${suffix}`, ctx.partial);
+}
+
+/**
+ * Aborts a request when nothing arrives for `ms`: before the response starts
+ * or between two chunks. `touch()` on every chunk.
+ */
+export class IdleWatchdog {
+  readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | null = null;
+  fired = false;
+
+  constructor(private readonly ms: number, outer: AbortSignal) {
+    if (outer.aborted) this.controller.abort();
+    else outer.addEventListener('abort', () => this.controller.abort(), { once: true });
+    this.touch();
+  }
+
+  touch(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.fired = true;
+      this.controller.abort();
+    }, this.ms);
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
+
+export interface GuardedStreamOptions<T> {
+  provider: string;
+  baseUrl: string;
+  keyVariable: string;
+  keySet: boolean;
+  idleTimeoutMs: number;
+  /** Starts the request with the given signal. */
+  open: (signal: AbortSignal) => Promise<AsyncIterable<T>>;
+  /** What one chunk or event carries: text to show, and whether the answer is complete. */
+  read: (chunk: T) => { text?: string; finished?: boolean };
+}
+
+/**
+ * The part every HTTP provider shares: the idle watchdog, noticing an answer
+ * that ended without its final event, and turning failures into messages.
+ */
+export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: AbortSignal): AsyncIterable<string> {
+  const watchdog = new IdleWatchdog(o.idleTimeoutMs, signal);
+  let partial = false;
+  const incomplete = ' (the answer above is incomplete)';
+  try {
+    const stream = await o.open(watchdog.controller.signal);
+    let finished = false;
+    for await (const chunk of stream) {
+      watchdog.touch();
+      const { text, finished: done } = o.read(chunk);
+      if (text) {
+        partial = true;
+        yield text;
+      }
+      if (done) finished = true;
+    }
+    if (!finished && !signal.aborted) throw new ProviderError(`${o.provider}: the connection closed mid-answer${partial ? incomplete : ''}`, partial);
+  } catch (err) {
+    if (signal.aborted) throw err;
+    if (watchdog.fired) {
+      throw new ProviderError(`${o.provider}: no data from the server for ${Math.round(o.idleTimeoutMs / 1000)}s; gave up${partial ? incomplete : ''}`, partial);
+    }
+    throw describeProviderError(err, { provider: o.provider, baseUrl: o.baseUrl, keyVariable: o.keyVariable, keySet: o.keySet, partial });
+  } finally {
+    watchdog.stop();
+  }
+}

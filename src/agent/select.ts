@@ -1,0 +1,68 @@
+// Which provider a run uses: --provider, else the config file, else the
+// environment, else the offline demo agent. Pure: settings in, choice out.
+
+import type { Config } from '../config/config';
+import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MODEL } from './anthropic';
+import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from './openai';
+
+export const PROVIDER_NAMES = ['offline', 'openai', 'anthropic', 'script'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+
+export interface ProviderFlags {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  script?: string;
+}
+
+export interface ProviderChoice {
+  name: ProviderName;
+  model: string;
+  baseUrl: string;
+  apiKey?: string;
+  script?: string;
+  idleTimeoutMs: number;
+}
+
+function isName(v: string | undefined): v is ProviderName {
+  return !!v && (PROVIDER_NAMES as readonly string[]).includes(v);
+}
+
+export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS.ProcessEnv): ProviderChoice {
+  let name: ProviderName = 'offline';
+  if (isName(flags.provider)) name = flags.provider;
+  else if (flags.script) name = 'script';
+  else if (isName(config.provider)) name = config.provider;
+  else if (isName(env.MILK_PROVIDER)) name = env.MILK_PROVIDER;
+  else if (env.OPENAI_BASE_URL || env.OPENAI_API_KEY) name = 'openai';
+  else if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_BASE_URL) name = 'anthropic';
+
+  const idleEnv = Number(env.MILK_IDLE_TIMEOUT_MS);
+  const idleTimeoutMs = Number.isFinite(idleEnv) && idleEnv > 0 ? idleEnv : config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const pick = (...values: Array<string | undefined>): string | undefined => values.find((v) => v !== undefined && v !== '');
+
+  switch (name) {
+    case 'openai':
+      return {
+        name,
+        model: pick(flags.model, config.model, env.OPENAI_MODEL) ?? OPENAI_DEFAULT_MODEL,
+        baseUrl: pick(flags.baseUrl, config.baseUrl, env.OPENAI_BASE_URL) ?? OPENAI_DEFAULT_BASE_URL,
+        apiKey: pick(env.OPENAI_API_KEY),
+        idleTimeoutMs,
+      };
+    case 'anthropic':
+      return {
+        name,
+        model: pick(flags.model, config.model, env.ANTHROPIC_MODEL) ?? ANTHROPIC_DEFAULT_MODEL,
+        baseUrl: pick(flags.baseUrl, config.baseUrl, env.ANTHROPIC_BASE_URL) ?? ANTHROPIC_DEFAULT_BASE_URL,
+        apiKey: pick(env.ANTHROPIC_API_KEY),
+        idleTimeoutMs,
+      };
+    case 'script':
+      return { name, model: 'script', baseUrl: '', script: pick(flags.script, config.script), idleTimeoutMs };
+    default:
+      return { name: 'offline', model: 'offline', baseUrl: '', idleTimeoutMs };
+  }
+}
