@@ -122,6 +122,7 @@ export function startApp(options: AppOptions): App {
           warning,
           hint: options.provider.hint ?? null,
           prompt: searching?.prompt ?? null,
+          force: controller.force,
         },
         ui.status.size().width,
       ),

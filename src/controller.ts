@@ -11,6 +11,7 @@ import type { HistoryService } from './history/service';
 import * as nav from './history/navigator';
 import type { HistoryEntry } from './history/rules';
 import * as search from './search/search';
+import { InterruptBurst, interruptAction } from './agent/ladder';
 import type { CommandName, Mode } from './tui/keymap';
 import { TranscriptModel } from './tui/transcript-model';
 
@@ -41,6 +42,9 @@ export class Controller {
   } | null = null;
   /** The query of the last accepted search, reused by Ctrl+R on an empty query. */
   private lastQuery: string | null = null;
+  /** Force mode: tool calls run without asking. */
+  force = false;
+  private readonly burst = new InterruptBurst();
   readonly transcript: TranscriptModel;
   /** Inputs entered while a turn ran, sent in order when it ends. */
   readonly queue: QueuedInput[] = [];
@@ -153,13 +157,9 @@ export class Controller {
       case 'composer.queue':
         return this.enqueue();
       case 'app.interrupt':
-        if (!ed.isEmpty(this.editor)) {
-          // What Ctrl-C clears stays one Up away, as in fish and Claude Code.
-          this.history.remember(ed.toSegments(this.editor));
-          this.nav = nav.idleNav;
-          return this.edit(ed.clear(this.editor));
-        }
-        return this.bus.emit('app.quit', { reason: 'ctrl-c' });
+        return this.interrupt();
+      case 'app.toggleForce':
+        return this.setForce(!this.force);
       case 'turn.cancel':
         this.runner.cancel();
         return;
@@ -170,6 +170,33 @@ export class Controller {
       default:
         return;
     }
+  }
+
+  private interrupt(): void {
+    const inCancelBurst = this.burst.press(Date.now());
+    const action = interruptAction({ busy: this.runner.busy, composerEmpty: ed.isEmpty(this.editor), force: this.force, inCancelBurst });
+    switch (action) {
+      case 'cancel':
+        this.burst.markCancelled();
+        this.runner.cancel();
+        return;
+      case 'clear':
+        // What Ctrl-C clears stays one Up away, as in fish and Claude Code.
+        this.history.remember(ed.toSegments(this.editor));
+        this.nav = nav.idleNav;
+        return this.edit(ed.clear(this.editor));
+      case 'forceOff':
+        return this.setForce(false);
+      case 'quit':
+        return this.bus.emit('app.quit', { reason: 'ctrl-c' });
+      case 'ignore':
+        return;
+    }
+  }
+
+  private setForce(on: boolean): void {
+    this.force = on;
+    this.note(on ? 'force mode on: tool calls run without asking (Shift+Tab or /force to turn it off)' : 'force mode off');
   }
 
   private browse(dir: -1 | 1): void {
@@ -245,6 +272,10 @@ export class Controller {
 
   /** Commands typed into the composer that milk answers itself; never sent to the model. */
   private localCommand(text: string): boolean {
+    if (text.trim() === '/force') {
+      this.setForce(!this.force);
+      return true;
+    }
     const m = /^\/history(?:\s+(\S+))?\s*$/.exec(text.trim());
     if (!m) return false;
     const arg = m[1];

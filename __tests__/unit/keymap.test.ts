@@ -17,7 +17,9 @@ describe('key tables', () => {
   it('routes keys by mode', () => {
     expect(commandFor('idle', 'enter')).toBe('composer.submit');
     expect(commandFor('busy', 'enter')).toBe('composer.queue');
-    expect(commandFor('busy', 'C-c')).toBe('turn.cancel');
+    expect(commandFor('busy', 'C-c')).toBe('app.interrupt');
+    expect(commandFor('busy', 'escape')).toBe('turn.cancel');
+    expect(commandFor('search', 'C-c')).toBe('search.cancel');
     expect(commandFor('idle', 'C-c')).toBe('app.interrupt');
   });
   it('names keys as people write them', () => {

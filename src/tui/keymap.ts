@@ -36,7 +36,8 @@ export const COMMANDS = {
   'editor.newline': 'Insert a newline',
   'composer.submit': 'Send the input (a trailing \\ continues the line instead)',
   'composer.queue': 'Queue the input; it is sent when the turn ends',
-  'app.interrupt': 'Clear the input; on an empty composer, quit',
+  'app.interrupt': 'Interrupt the turn; else clear the input; else leave force mode; else quit',
+  'app.toggleForce': 'Force mode: run tool calls without asking (FORCE in the status bar)',
   'turn.cancel': 'Interrupt the running turn',
   'transcript.pageUp': 'Scroll the transcript up a page',
   'transcript.pageDown': 'Scroll the transcript down a page',
@@ -76,6 +77,7 @@ const EDITING: Binding[] = [
   { keys: ['S-enter', 'M-enter', 'C-j'], command: 'editor.newline' },
   { keys: ['pageup'], command: 'transcript.pageUp' },
   { keys: ['pagedown'], command: 'transcript.pageDown' },
+  { keys: ['S-tab'], command: 'app.toggleForce' },
 ];
 
 export const KEYMAP: Record<Mode, readonly Binding[]> = {
@@ -88,7 +90,8 @@ export const KEYMAP: Record<Mode, readonly Binding[]> = {
   busy: [
     ...EDITING,
     { keys: ['enter'], command: 'composer.queue' },
-    { keys: ['C-c', 'escape'], command: 'turn.cancel' },
+    { keys: ['C-c'], command: 'app.interrupt' },
+    { keys: ['escape'], command: 'turn.cancel' },
     { keys: ['C-d'], command: 'editor.delete' },
   ],
   // Printable keys and pastes extend the query. Any other key bound in the

@@ -64,6 +64,7 @@ export interface StatusState {
   hint: string | null;
   /** Replaces the left side, e.g. the search prompt. */
   prompt: string | null;
+  force: boolean;
 }
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -79,33 +80,50 @@ function fit(text: string, width: number): string {
 }
 
 export function statusRow(st: StatusState, width: number): GridRow {
+  // Right-hand parts, most important first; a part that doesn't fit is left out.
+  const parts: Span[] = [];
+  if (st.force) parts.push({ text: ' FORCE ', style: 'force' });
+  if (st.queued > 0) parts.push({ text: ` ${st.queued} queued `, style: 'statusStrong' });
+  if (st.busySince !== null) {
+    const secs = Math.floor((st.now - st.busySince) / 1000);
+    const frame = SPINNER[Math.floor(st.now / 100) % SPINNER.length];
+    parts.push({ text: ` ${frame} working ${secs}s `, style: 'statusStrong' });
+  }
+  if (st.warning) parts.push({ text: ` ⚠ ${st.warning} `, style: 'warning' });
+  else if (st.busySince !== null) parts.push({ text: ' Esc to interrupt ', style: 'status' });
+  else if (st.hint && st.prompt === null) parts.push({ text: ` ${st.hint} `, style: 'status' });
+
   const left: Span[] = st.prompt !== null
-    ? [{ text: ' ' + st.prompt, style: 'statusStrong' }]
+    ? [{ text: ' ' + st.prompt + ' ', style: 'statusStrong' }]
     : [
       { text: ' milk ', style: 'statusStrong' },
       { text: `│ ${st.sessionId} │ history: ${st.historyMode} `, style: 'status' },
     ];
-  const rightParts: Span[] = [];
-  if (st.busySince !== null) {
-    const secs = Math.floor((st.now - st.busySince) / 1000);
-    const frame = SPINNER[Math.floor(st.now / 100) % SPINNER.length];
-    rightParts.push({ text: `${frame} working ${secs}s · Esc to interrupt `, style: 'statusStrong' });
+  // The left side yields up to half the row to the essential right-hand parts.
+  const essential = parts.filter((p) => p.style !== 'status' && p.style !== 'warning').reduce((n, p) => n + stringWidth(p.text), 0);
+  const leftRoom = Math.max(Math.floor(width / 2), width - essential);
+  const leftOut: Span[] = [];
+  let leftWidth = 0;
+  for (const span of left) {
+    const text = fit(span.text, leftRoom - leftWidth);
+    if (leftRoom - leftWidth <= 1 || !text) break;
+    leftOut.push({ ...span, text });
+    leftWidth += stringWidth(text);
   }
-  if (st.queued > 0) rightParts.push({ text: `${st.queued} queued `, style: 'statusStrong' });
-  if (st.warning) rightParts.push({ text: `⚠ ${st.warning} `, style: 'warning' });
-  else if (st.hint && st.busySince === null && st.prompt === null) rightParts.push({ text: `${st.hint} `, style: 'status' });
-
-  left[left.length - 1] = { ...left[left.length - 1], text: fit(left[left.length - 1].text, Math.max(1, width - (left.length - 1) * 6)) };
-  const leftWidth = left.reduce((n, s) => n + stringWidth(s.text), 0);
-  const room = Math.max(0, width - leftWidth - 1);
+  let room = width - leftWidth;
   const right: Span[] = [];
-  let used = 0;
-  for (const part of rightParts) {
-    const text = fit(part.text, room - used);
-    if (!text || room - used <= 1) break;
-    right.push({ ...part, text });
-    used += stringWidth(text);
+  for (const part of parts) {
+    const w = stringWidth(part.text);
+    if (w <= room) {
+      right.push(part);
+      room -= w;
+    } else if (part.style === 'warning' || part.style === 'status') {
+      // Long text parts are cut to fit rather than dropped.
+      if (room > 4) {
+        right.push({ ...part, text: fit(part.text, room) });
+        room -= stringWidth(right[right.length - 1].text);
+      }
+    }
   }
-  const pad = Math.max(0, width - leftWidth - used);
-  return [...left, { text: ' '.repeat(pad), style: 'status' }, ...right];
+  return [...leftOut, { text: ' '.repeat(Math.max(0, room)), style: 'status' }, ...right];
 }

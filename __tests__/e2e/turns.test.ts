@@ -1,0 +1,145 @@
+// Turns against the real mock server, driven in a real terminal: interrupting,
+// queueing, the Ctrl-C ladder, and hostile output.
+import { KEY, MilkPty, tempDir } from '../helpers/pty';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startMockServer } = require('../../scripts/mock-server');
+
+jest.setTimeout(40000);
+
+interface Mock { url: string; requests: Array<{ scenario: string; closedAt: number | null; body: { messages: Array<{ role: string; content: string }> } }>; close(): Promise<void> }
+let mock: Mock;
+beforeAll(async () => {
+  mock = await startMockServer();
+});
+afterAll(() => mock.close());
+
+let m: MilkPty | null = null;
+afterEach(() => {
+  m?.kill('SIGKILL');
+  m = null;
+});
+
+async function open(model: string, extra: string[] = []): Promise<MilkPty> {
+  m = new MilkPty({ args: ['--data-dir', tempDir(), '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model, ...extra] });
+  await m.waitForText('history: session');
+  return m;
+}
+const composer = () => m!.composerLines().join('\n');
+const busy = () => m!.statusLine().includes('working');
+const lastUserMessage = (i: number) => {
+  const msgs = mock.requests[i].body.messages;
+  return msgs[msgs.length - 1].content;
+};
+
+describe('interrupting a turn', () => {
+  it.each([['Ctrl-C', KEY.ctrlC], ['Esc', KEY.esc]])('%s stops a slow stream at once; milk lives on and the next turn streams', async (_name, key) => {
+    await open('slow:15');
+    m!.write('tell me slowly' + KEY.enter);
+    await m!.waitForText('the quick brown');
+    const req = mock.requests[mock.requests.length - 1];
+    m!.write(key);
+    await m!.waitForText('[interrupted]');
+    await m!.waitFor(() => !busy(), 'idle');
+    await m!.waitFor(() => req.closedAt !== null, 'server saw the connection close');
+    m!.write('again');
+    await m!.waitFor(() => composer() === 'again', 'composer takes input');
+    m!.write(KEY.enter);
+    await m!.waitFor(() => busy(), 'second turn running');
+    await m!.waitFor(() => !busy(), 'second turn done', 15000);
+    expect(m!.text()).toMatch(/streams every word of this\s+answer/);
+    const screen = m!.text();
+    expect(screen.match(/\[interrupted\]/g)?.length ?? 0).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('type-ahead', () => {
+  it('queues inputs during a turn and sends them in order', async () => {
+    await open('echo:250');
+    const first = mock.requests.length;
+    m!.write('one' + KEY.enter);
+    await m!.waitFor(() => busy(), 'busy');
+    m!.write('two' + KEY.enter);
+    m!.write('three' + KEY.enter);
+    await m!.waitFor(() => m!.statusLine().includes('2 queued'), 'queue count');
+    await m!.waitForText('echo: three (5 messages)', 15000);
+    expect(mock.requests.slice(first).map((_, i) => lastUserMessage(first + i))).toEqual(['one', 'two', 'three']);
+    const t = m!.text();
+    expect(t.indexOf('› two')).toBeLessThan(t.indexOf('› three'));
+  });
+
+  it('puts queued inputs back into the composer on cancel, sending none', async () => {
+    await open('slow:20');
+    const first = mock.requests.length;
+    m!.write('long one' + KEY.enter);
+    await m!.waitFor(() => busy(), 'busy');
+    m!.write('queued a' + KEY.enter);
+    m!.write('queued b' + KEY.enter);
+    await m!.waitFor(() => m!.statusLine().includes('2 queued'), 'queued');
+    m!.write(KEY.ctrlC);
+    await m!.waitForText('[interrupted]');
+    await m!.waitFor(() => composer() === 'queued a\n\nqueued b', 'queue restored');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mock.requests.length - first).toBe(1);
+  });
+
+  it('survives 50 Ctrl-C presses in a row during a turn without quitting', async () => {
+    await open('slow:20');
+    m!.write('hold it' + KEY.enter);
+    await m!.waitFor(() => busy(), 'busy');
+    m!.write('queued' + KEY.enter);
+    await m!.waitFor(() => m!.statusLine().includes('1 queued'), 'queued');
+    m!.write(KEY.ctrlC.repeat(50));
+    await m!.waitForText('[interrupted]');
+    await m!.waitFor(() => composer() === 'queued', 'queued input back, not cleared');
+    m!.write('!');
+    await m!.waitFor(() => composer() === 'queued!', 'still alive and typing');
+  });
+});
+
+describe('the Ctrl-C ladder when idle', () => {
+  it('clears, then leaves force mode, then quits', async () => {
+    await open('short');
+    m!.write('some text');
+    await m!.waitFor(() => composer() === 'some text', 'typed');
+    m!.write('\x1b[Z');
+    await m!.waitFor(() => m!.statusLine().includes('FORCE'), 'force on');
+    m!.write(KEY.ctrlC);
+    await m!.waitFor(() => composer() === '', 'cleared');
+    expect(m!.statusLine()).toContain('FORCE');
+    await new Promise((r) => setTimeout(r, 600));
+    m!.write(KEY.ctrlC);
+    await m!.waitFor(() => !m!.statusLine().includes('FORCE'), 'force off');
+    await new Promise((r) => setTimeout(r, 600));
+    m!.write(KEY.ctrlC);
+    expect((await m!.exited).exitCode).toBe(0);
+  });
+});
+
+describe('hostile output', () => {
+  it('shows control sequences as nothing and tags as text', async () => {
+    await open('hostile');
+    let title = '';
+    m!.term.onTitleChange((t) => (title = t));
+    m!.write('be nasty' + KEY.enter);
+    await m!.waitForText('safe text with no bells red {bold}tags{/bold} end');
+    expect(m!.text()).toContain('› be nasty');
+    expect(title).not.toContain('pwned');
+    expect(m!.raw).not.toContain('ZXZpbA==');
+    expect(m!.raw).not.toContain('\x1b]52');
+    // milk sets its own title once; nothing from the model rings or retitles.
+    expect(m!.raw.replace('\x1b]0;milk\x07', '')).not.toContain('\x07');
+  });
+});
+
+describe('provider failures in the screen', () => {
+  it('shows a message instead of crashing, and the next turn works', async () => {
+    await open('drop');
+    m!.write('cut me off' + KEY.enter);
+    await m!.waitForText('closed mid-answer');
+    expect(m!.text()).toContain('the lazy dog');
+    await m!.waitFor(() => !busy(), 'idle');
+    m!.write('next' + KEY.enter);
+    await m!.waitFor(() => (m!.text().match(/closed mid-answer/g) ?? []).length === 2, 'second turn ran');
+  });
+});

@@ -1,0 +1,83 @@
+// `milk run`: one turn without the screen, against the mock server.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLI, tempDir } from '../helpers/pty';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startMockServer } = require('../../scripts/mock-server');
+
+let mock: { url: string; close(): Promise<void> };
+beforeAll(async () => {
+  mock = await startMockServer();
+});
+afterAll(() => mock.close());
+
+const env = () => ({ PATH: process.env.PATH ?? '', HOME: tempDir() });
+const args = (model: string) => ['--data-dir', tempDir(), 'run', '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model];
+
+// Asynchronous on purpose: the mock server runs in this process and must keep answering.
+function run(a: string[], input = '') {
+  return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...a], { env: env() });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => resolve({ code, out, err }));
+    child.stdin.end(input);
+  });
+}
+
+describe('milk run', () => {
+  it('streams the answer to stdout', async () => {
+    const r = await run([...args('short'), 'say', 'hi']);
+    expect(r).toMatchObject({ code: 0, out: 'the quick brown fox jumps.\n', err: '' });
+  });
+
+  it('reads the prompt from stdin', async () => {
+    const r = await run(args('echo'), 'from a pipe\n');
+    expect(r.out).toBe('echo: from a pipe\n (1 messages)\n');
+  });
+
+  it('reports failures on stderr with a non-zero code', async () => {
+    const r = await run([...args('status-401'), 'x']);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('milk: openai: 401 unauthorized: OPENAI_API_KEY is not set\n');
+  });
+
+  it('cancels cleanly on SIGINT with exit code 130', async () => {
+    const child = spawn(process.execPath, [CLI, ...args('slow:30'), 'long'], { env: env() });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.length > 20 && !child.killed) child.kill('SIGINT');
+    });
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise((r) => child.on('exit', (c) => r(c)));
+    expect(code).toBe(130);
+    expect(err).toBe('milk: interrupted\n');
+    expect(out.endsWith('\n')).toBe(true);
+  });
+
+  it('replays a script file', async () => {
+    const file = path.join(tempDir(), 's.json');
+    fs.writeFileSync(file, JSON.stringify({ turns: [[{ text: 'scripted ' }, { delay: 5 }, { text: 'answer' }]] }));
+    const r = await run(['run', '--script', file, 'x']);
+    expect(r).toMatchObject({ code: 0, out: 'scripted answer\n' });
+  });
+
+  it('rejects a bad script with exit code 2', async () => {
+    const file = path.join(tempDir(), 's.json');
+    fs.writeFileSync(file, JSON.stringify({ turns: [[{ txt: 'typo' }]] }));
+    const r = await run(['run', '--script', file, 'x']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^milk: --script .*turn 1, step 1/);
+  });
+
+  it('needs a prompt', async () => {
+    const r = await run(['run'], '');
+    expect(r.code).toBe(2);
+  });
+});
