@@ -154,7 +154,53 @@ async function benchSearch() {
   console.log(`search keystroke to match on screen, ${n} entries, in a pty: median ${fmt(s.median)}, p99 ${fmt(s.p99)} (n=${s.n})`);
 }
 
-const CASES = { startup: benchStartup, history: benchHistory, search: benchSearch };
+function cpuSeconds(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function benchTurns() {
+  const { startMockServer } = require('./mock-server');
+  const mock = await startMockServer();
+  try {
+    // Ctrl-C to an idle screen, 50 times in one session.
+    let m = startMilk(['--data-dir', tmp('milk-bench-turn-'), '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'slow:20']);
+    await m.until(() => m.status().includes('history: session'), 30000);
+    const samples = [];
+    for (let i = 0; i < 50; i++) {
+      m.p.write(`turn ${i}\r`);
+      await m.until(() => m.status().includes('working'));
+      await new Promise((r) => setTimeout(r, 60));
+      const t0 = process.hrtime.bigint();
+      const idle = m.until(() => !m.status().includes('working'));
+      m.p.write('\x03');
+      samples.push(Number((await idle) - t0) / 1e6);
+      // Let the Ctrl-C burst window pass so each cancel is a fresh press.
+      await new Promise((r) => setTimeout(r, 550));
+    }
+    m.p.kill('SIGKILL');
+    const s = stats(samples);
+    console.log(`Ctrl-C to idle screen (pty, mock server streaming): median ${fmt(s.median)}, p99 ${fmt(s.p99)} (n=${s.n})`);
+
+    // CPU while streaming a 1 MB answer as fast as the server sends it.
+    m = startMilk(['--data-dir', tmp('milk-bench-turn-'), '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'long']);
+    await m.until(() => m.status().includes('history: session'), 30000);
+    const cpu0 = cpuSeconds(m.p.pid);
+    const t0 = process.hrtime.bigint();
+    m.p.write('a long one\r');
+    await m.until(() => m.status().includes('working'));
+    await m.until(() => !m.status().includes('working'), 60000);
+    const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+    const cpu = cpuSeconds(m.p.pid) - cpu0;
+    m.p.kill('SIGKILL');
+    console.log(`streaming a 1 MB answer: ${cpu.toFixed(2)} CPU s over ${wall.toFixed(2)} s wall`);
+  } finally {
+    await mock.close();
+  }
+}
+
+const CASES = { startup: benchStartup, history: benchHistory, search: benchSearch, turns: benchTurns };
 
 async function main() {
   const only = process.argv.slice(2);

@@ -1,3 +1,4 @@
+import * as fc from 'fast-check';
 import { TranscriptModel, wrapLine } from '../../src/tui/transcript-model';
 
 describe('wrapLine', () => {
@@ -25,6 +26,20 @@ describe('transcript model', () => {
     whole.add('assistant', 'one two three four five');
     expect(texts(m)).toEqual(texts(whole));
   });
+  it('property: streaming in any pieces wraps exactly like the whole text at once', () => {
+    const piece = fc.array(fc.constantFrom('a', 'b', ' ', '\n', '日', 'word ', 'x'.repeat(13)), { maxLength: 8 }).map((a) => a.join(''));
+    fc.assert(fc.property(fc.array(piece, { maxLength: 25 }), fc.integer({ min: 4, max: 20 }), (pieces, width) => {
+      const streamed = new TranscriptModel(width);
+      streamed.add('user', 'q');
+      const a = streamed.add('assistant', '');
+      for (const p of pieces) streamed.append(a, p);
+      const whole = new TranscriptModel(width);
+      whole.add('user', 'q');
+      whole.add('assistant', pieces.join(''));
+      expect(streamed.visible(1000)).toEqual(whole.visible(1000));
+    }));
+  });
+
   it('handles newlines inside deltas', () => {
     const m = new TranscriptModel(40);
     const a = m.add('assistant', 'a');

@@ -95,15 +95,20 @@ export class TranscriptModel {
     entry.lines[entry.lines.length - 1] += parts[0];
     entry.lines.push(...parts.slice(1));
     if (index === this.entries.length - 1) {
-      // Only the old last line and the new lines change.
-      const keep = entry.rows.length - entry.tailRows;
-      const firstLine = entry.lines.length - parts.length;
-      const fresh = this.wrapLines(entry, firstLine, firstLine === 0);
-      this.rows.length -= entry.tailRows;
-      entry.rows.length = keep;
-      entry.rows.push(...fresh.rows);
-      entry.tailRows = fresh.tail;
-      for (const r of fresh.rows) this.rows.push(r);
+      // Greedy wrapping never revisits a finished row, so only the last row of
+      // the growing line is wrapped again, with the new text: streaming a
+      // megabyte onto one line stays linear.
+      const inner = this.width - PREFIX_WIDTH;
+      const last = entry.rows[entry.rows.length - 1];
+      const continued = wrapLine(last.text + parts[0], inner).map(
+        (t, k): TranscriptRow => ({ text: t, kind: entry.kind, head: k === 0 && last.head }),
+      );
+      const fresh = this.wrapLines(entry, entry.lines.length - parts.length + 1, false);
+      entry.rows.pop();
+      this.rows.pop();
+      for (const r of continued) entry.rows.push(r), this.rows.push(r);
+      for (const r of fresh.rows) entry.rows.push(r), this.rows.push(r);
+      entry.tailRows = parts.length === 1 ? entry.tailRows - 1 + continued.length : fresh.tail;
     } else {
       this.layoutEntry(index);
       this.rebuildRows();
