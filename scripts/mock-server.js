@@ -40,7 +40,8 @@ function plan(scenario, body) {
   const messages = body.messages || [];
   const users = messages.filter((m) => m.role === 'user');
   const lastUser = users[users.length - 1];
-  const lastText = typeof lastUser?.content === 'string' ? lastUser.content : JSON.stringify(lastUser?.content ?? '');
+  const content = lastUser?.content ?? '';
+  const lastText = typeof content === 'string' ? content : content.filter((c) => c.type === 'text').map((c) => c.text).join('');
   switch (name) {
     case 'short': return { chunks: words(5), delay: scenario.delay ?? 5 };
     case 'echo': return { chunks: [`echo: ${lastText} `, `(${messages.length} messages)`], delay: scenario.delay ?? 5 };

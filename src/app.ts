@@ -66,7 +66,7 @@ function warmSearch(lists: ReadonlyArray<readonly HistoryEntry[]>): void {
 export function startApp(options: AppOptions): App {
   const bus = new Bus();
   const ui = createScreen({ output: options.output });
-  const runner = new TurnRunner(bus, options.provider);
+  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace });
   let composerTop = 0;
   let warning: string | null = null;
   const history = new HistoryService({
@@ -121,7 +121,7 @@ export function startApp(options: AppOptions): App {
           queued: controller.queue.length,
           warning,
           hint: options.provider.hint ?? null,
-          prompt: searching?.prompt ?? null,
+          prompt: controller.approval ? `run ${controller.approval.summary}?  y yes · n no · a always` : searching?.prompt ?? null,
           force: controller.force,
         },
         ui.status.size().width,
@@ -159,6 +159,14 @@ export function startApp(options: AppOptions): App {
         return;
       }
       case 'text':
+        // An approval question takes single letters as its keys.
+        if (mode === 'approval') {
+          for (const ch of action.text) {
+            const name = commandFor('approval', ch.toLowerCase());
+            if (name) bus.emit('command', { name });
+          }
+          return;
+        }
         return bus.emit('input.text', { text: action.text });
       case 'paste':
         return bus.emit('input.paste', { text: action.text });

@@ -22,6 +22,11 @@ export interface Events {
   'turn.started': { turnId: number; input: string };
   'turn.delta': { turnId: number; text: string };
   'turn.ended': { turnId: number; status: TurnEnd; message?: string };
+  /** The model wants a tool run; the runner waits for an answer. */
+  'tool.approval': { turnId: number; summary: string };
+  'tool.started': { turnId: number; summary: string; declined: boolean };
+  'tool.output': { turnId: number; text: string };
+  'tool.finished': { turnId: number; ok: boolean };
 
   /** A dim note in the transcript, never sent to the model. */
   'transcript.note': { text: string };

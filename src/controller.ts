@@ -45,11 +45,14 @@ export class Controller {
   /** Force mode: tool calls run without asking. */
   force = false;
   private readonly burst = new InterruptBurst();
+  /** A tool call waiting for y / n / a. */
+  approval: { turnId: number; summary: string } | null = null;
   readonly transcript: TranscriptModel;
   /** Inputs entered while a turn ran, sent in order when it ends. */
   readonly queue: QueuedInput[] = [];
   busySince: number | null = null;
-  private replyEntry: { turnId: number; index: number } | null = null;
+  /** Where the running turn's words and tool output go; index null: not started yet. */
+  private replyEntry: { turnId: number; index: number | null; output: number | null } | null = null;
   private starting: QueuedInput | null = null;
   private transcriptHeight = 10;
 
@@ -75,6 +78,16 @@ export class Controller {
     bus.on('turn.started', (e) => this.onTurnStarted(e.turnId, e.input));
     bus.on('turn.delta', (e) => this.onDelta(e.turnId, e.text));
     bus.on('turn.ended', (e) => this.onTurnEnded(e.turnId, e.status, e.message));
+    bus.on('tool.approval', (e) => {
+      if (this.replyEntry?.turnId !== e.turnId) return;
+      this.approval = e;
+      bus.requestRender();
+    });
+    bus.on('tool.started', (e) => this.onToolStarted(e.turnId, e.summary, e.declined));
+    bus.on('tool.output', (e) => this.onToolOutput(e.turnId, e.text));
+    bus.on('tool.finished', (e) => {
+      if (this.replyEntry?.turnId === e.turnId && !e.ok) this.transcript.add('note', '[tool failed]');
+    });
     bus.on('transcript.note', ({ text }) => {
       this.transcript.add('note', text);
       bus.requestRender();
@@ -82,6 +95,7 @@ export class Controller {
   }
 
   get mode(): Mode {
+    if (this.approval) return 'approval';
     if (this.searching) return 'search';
     return this.composerMode;
   }
@@ -160,6 +174,13 @@ export class Controller {
         return this.interrupt();
       case 'app.toggleForce':
         return this.setForce(!this.force);
+      case 'approval.yes':
+      case 'approval.no':
+      case 'approval.always':
+        this.approval = null;
+        this.runner.answer(name === 'approval.yes' ? 'yes' : name === 'approval.no' ? 'no' : 'always');
+        this.bus.requestRender();
+        return;
       case 'turn.cancel':
         this.runner.cancel();
         return;
@@ -196,6 +217,12 @@ export class Controller {
 
   private setForce(on: boolean): void {
     this.force = on;
+    this.runner.force = on;
+    // Turning force on while a call waits for an answer answers it.
+    if (on && this.approval) {
+      this.approval = null;
+      this.runner.answer('yes');
+    }
     this.note(on ? 'force mode on: tool calls run without asking (Shift+Tab or /force to turn it off)' : 'force mode off');
   }
 
@@ -340,14 +367,31 @@ export class Controller {
 
   private onTurnStarted(turnId: number, input: string): void {
     this.transcript.add('user', this.starting ? displayText(this.starting.segments) : input);
-    this.replyEntry = { turnId, index: this.transcript.add('assistant', '') };
+    this.replyEntry = { turnId, index: this.transcript.add('assistant', ''), output: null };
     this.busySince = Date.now();
     this.bus.requestRender();
   }
 
   private onDelta(turnId: number, text: string): void {
     if (this.replyEntry?.turnId !== turnId) return;
+    // After a tool ran, the model's next words start a new entry below its output.
+    if (this.replyEntry.index === null) this.replyEntry.index = this.transcript.add('assistant', '');
     this.transcript.append(this.replyEntry.index, text);
+    this.bus.requestRender();
+  }
+
+  private onToolStarted(turnId: number, summary: string, declined: boolean): void {
+    if (this.replyEntry?.turnId !== turnId) return;
+    this.transcript.add('tool', declined ? `${summary}  [declined]` : summary);
+    this.replyEntry.index = null;
+    this.replyEntry.output = null;
+    this.bus.requestRender();
+  }
+
+  private onToolOutput(turnId: number, text: string): void {
+    if (this.replyEntry?.turnId !== turnId) return;
+    if (this.replyEntry.output === null) this.replyEntry.output = this.transcript.add('output', '');
+    this.transcript.append(this.replyEntry.output, text);
     this.bus.requestRender();
   }
 
@@ -355,6 +399,7 @@ export class Controller {
     if (this.replyEntry?.turnId !== turnId) return;
     this.replyEntry = null;
     this.busySince = null;
+    this.approval = null;
     if (status === 'interrupted') {
       this.transcript.add('note', '[interrupted]');
       this.restoreQueue();

@@ -143,3 +143,61 @@ describe('provider failures in the screen', () => {
     await m!.waitFor(() => (m!.text().match(/closed mid-answer/g) ?? []).length === 2, 'second turn ran');
   });
 });
+
+describe('tool calls in the terminal', () => {
+  const fs = require('node:fs') as typeof import('node:fs');
+  const path = require('node:path') as typeof import('node:path');
+
+  function scripted(turns: unknown[][]): { ws: string; args: string[] } {
+    const ws = tempDir();
+    const file = path.join(tempDir(), 'script.json');
+    fs.writeFileSync(file, JSON.stringify({ turns }));
+    return { ws, args: ['--data-dir', tempDir(), '--script', file] };
+  }
+
+  it('asks in the status bar; n declines, y runs and shows the output', async () => {
+    const { ws, args } = scripted([
+      [{ tool: { name: 'shell', args: { command: 'touch nope' } } }],
+      [{ text: 'ok, not running it.' }],
+      [{ tool: { name: 'shell', args: { command: 'echo ran-it > proof; cat proof' } } }],
+      [{ text: 'all done.' }],
+    ]);
+    m = new MilkPty({ args, cwd: ws });
+    await m.waitForText('history: session');
+    m.write('first' + KEY.enter);
+    await m.waitFor(() => m!.statusLine().includes('run shell: touch nope?  y yes · n no'), 'approval prompt');
+    m.write('n');
+    await m.waitForText('ok, not running it.');
+    expect(m.text()).toContain('[declined]');
+    expect(fs.existsSync(path.join(ws, 'nope'))).toBe(false);
+    await m.waitFor(() => !busy(), 'idle');
+    m.write('second' + KEY.enter);
+    await m.waitFor(() => m!.statusLine().includes('run shell: echo ran-it'), 'second prompt');
+    m.write('y');
+    await m.waitForText('all done.');
+    expect(m.text()).toMatch(/\$ shell: echo ran-it > proof; cat proof\s+ran-it/);
+    expect(fs.readFileSync(path.join(ws, 'proof'), 'utf8')).toBe('ran-it\n');
+  });
+
+  it('Ctrl-C during a running command interrupts the turn and kills the command', async () => {
+    const { ws, args } = scripted([[{ tool: { name: 'shell', args: { command: 'echo $$ > sh.pid; echo working; sleep 30' } } }]]);
+    m = new MilkPty({ args, cwd: ws });
+    await m.waitForText('history: session');
+    m.write('\x1b[Z');
+    await m.waitFor(() => m!.statusLine().includes('FORCE'), 'force on');
+    m.write('go' + KEY.enter);
+    await m.waitForText('working');
+    const pid = Number(fs.readFileSync(path.join(ws, 'sh.pid'), 'utf8'));
+    m.write(KEY.ctrlC);
+    await m.waitForText('[interrupted]');
+    await m.waitFor(() => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 'the command is gone');
+    expect(m.statusLine()).toContain('FORCE');
+  });
+});

@@ -148,6 +148,20 @@ describe('anthropic message shape', () => {
       { role: 'user', content: 'a' },
       { role: 'user', content: 'b' },
       { role: 'assistant', content: 'c' },
-    ])).toEqual([{ role: 'user', content: 'a\n\nb' }, { role: 'assistant', content: 'c' }]);
+    ])).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'c' }] },
+    ]);
+  });
+  it('sends tool calls as tool_use and results as user tool_result blocks', () => {
+    expect(alternate([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'shell', args: { command: 'ls' } }] },
+      { role: 'tool', toolCallId: 't1', name: 'shell', content: 'out' },
+    ])).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'shell', input: { command: 'ls' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'out' }] },
+    ]);
   });
 });

@@ -2,6 +2,8 @@
 // message names the cause (refused, timed out, key rejected, rate limited,
 // server error, cut off) and never includes an API key or the conversation.
 
+import type { StreamItem, ToolCall } from './provider';
+
 export class ProviderError extends Error {
   constructor(message: string, readonly incomplete = false) {
     super(message);
@@ -101,15 +103,15 @@ export interface GuardedStreamOptions<T> {
   idleTimeoutMs: number;
   /** Starts the request with the given signal. */
   open: (signal: AbortSignal) => Promise<AsyncIterable<T>>;
-  /** What one chunk or event carries: text to show, and whether the answer is complete. */
-  read: (chunk: T) => { text?: string; finished?: boolean };
+  /** What one chunk or event carries: text to show, finished tool calls, and whether the answer is complete. */
+  read: (chunk: T) => { text?: string; toolCalls?: ToolCall[]; finished?: boolean };
 }
 
 /**
  * The part every HTTP provider shares: the idle watchdog, noticing an answer
  * that ended without its final event, and turning failures into messages.
  */
-export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: AbortSignal): AsyncIterable<string> {
+export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: AbortSignal): AsyncIterable<StreamItem> {
   const watchdog = new IdleWatchdog(o.idleTimeoutMs, signal);
   let partial = false;
   const incomplete = ' (the answer above is incomplete)';
@@ -118,11 +120,12 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
     let finished = false;
     for await (const chunk of stream) {
       watchdog.touch();
-      const { text, finished: done } = o.read(chunk);
+      const { text, toolCalls, finished: done } = o.read(chunk);
       if (text) {
         partial = true;
         yield text;
       }
+      for (const toolCall of toolCalls ?? []) yield { toolCall };
       if (done) finished = true;
     }
     if (!finished && !signal.aborted) throw new ProviderError(`${o.provider}: the connection closed mid-answer${partial ? incomplete : ''}`, partial);

@@ -3,7 +3,7 @@
 // with backoff; an idle watchdog gives up on a server that stops sending.
 
 import type OpenAI from 'openai';
-import { ChatMessage, Provider } from './provider';
+import { ChatMessage, Provider, StreamItem, StreamOptions } from './provider';
 import { guardedStream } from './errors';
 
 export interface OpenAIOptions {
@@ -43,15 +43,58 @@ export class OpenAIProvider implements Provider {
     return this.client;
   }
 
-  stream(messages: readonly ChatMessage[], signal: AbortSignal): AsyncIterable<string> {
+  stream(messages: readonly ChatMessage[], signal: AbortSignal, options: StreamOptions = {}): AsyncIterable<StreamItem> {
     const o = this.options;
+    // Tool calls arrive in pieces, by index; they are complete at finish_reason.
+    const pending = new Map<number, { id: string; name: string; args: string }>();
     return guardedStream<OpenAI.Chat.Completions.ChatCompletionChunk>({
       provider: 'openai', baseUrl: o.baseUrl, keyVariable: 'OPENAI_API_KEY', keySet: !!o.apiKey, idleTimeoutMs: o.idleTimeoutMs,
       open: (sig) => this.getClient().chat.completions.create(
-        { model: o.model, messages: messages.map((m) => ({ role: m.role, content: m.content })), stream: true },
+        {
+          model: o.model,
+          messages: toOpenAI(messages),
+          stream: true,
+          ...(options.tools?.length ? { tools: options.tools.map((t) => ({ type: 'function' as const, function: t })) } : {}),
+        },
         { signal: sig },
       ),
-      read: (chunk) => ({ text: chunk.choices?.[0]?.delta?.content ?? undefined, finished: !!chunk.choices?.[0]?.finish_reason }),
+      read: (chunk) => {
+        const choice = chunk.choices?.[0];
+        for (const d of choice?.delta?.tool_calls ?? []) {
+          const p = pending.get(d.index) ?? { id: '', name: '', args: '' };
+          if (d.id) p.id = d.id;
+          if (d.function?.name) p.name += d.function.name;
+          if (d.function?.arguments) p.args += d.function.arguments;
+          pending.set(d.index, p);
+        }
+        const finished = !!choice?.finish_reason;
+        const toolCalls = finished ? [...pending.values()].map((p) => ({ id: p.id, name: p.name, args: parseArgs(p.args) })) : undefined;
+        if (finished) pending.clear();
+        return { text: choice?.delta?.content ?? undefined, toolCalls, finished };
+      },
     }, signal);
   }
+}
+
+export function parseArgs(json: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(json || '{}');
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+function toOpenAI(messages: readonly ChatMessage[]): OpenAI.Chat.Completions.ChatCompletionMessageParam[] {
+  return messages.map((m): OpenAI.Chat.Completions.ChatCompletionMessageParam => {
+    if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+    if (m.role === 'assistant' && m.toolCalls?.length) {
+      return {
+        role: 'assistant',
+        content: m.content || null,
+        tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.args) } })),
+      };
+    }
+    return { role: m.role, content: m.content };
+  });
 }

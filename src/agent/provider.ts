@@ -1,16 +1,38 @@
 // What every model provider offers the turn runner: a stream of text deltas
-// for a conversation, ended early by an abort signal. Nothing here draws.
+// and tool calls for a conversation, ended early by an abort signal.
+// Nothing here draws.
 
-export interface ChatMessage {
-  role: 'user' | 'assistant';
-  content: string;
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+}
+
+export type ChatMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: string };
+
+/** A text delta, or a complete tool call the model wants run. */
+export type StreamItem = string | { toolCall: ToolCall };
+
+export interface ToolSpec {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments. */
+  readonly parameters: Record<string, unknown>;
+}
+
+export interface StreamOptions {
+  /** Tools the model may call. */
+  tools?: readonly ToolSpec[];
 }
 
 export interface Provider {
   readonly name: string;
   /** One line for the status bar, e.g. how to connect a real model. */
   readonly hint?: string;
-  stream(messages: readonly ChatMessage[], signal: AbortSignal): AsyncIterable<string>;
+  stream(messages: readonly ChatMessage[], signal: AbortSignal, options?: StreamOptions): AsyncIterable<StreamItem>;
 }
 
 export class AbortError extends Error {

@@ -1,27 +1,47 @@
-// Runs one turn at a time under a PCancelable that owns an AbortController.
-// Cancelling is idempotent and ordered: mark cancelled, abort the stream,
-// report once. Results carry their turn id so nothing from a cancelled turn
-// is ever shown. The runner never touches a widget; it speaks through the bus.
+// Runs one turn at a time under a PCancelable that owns an AbortController:
+// the model streams, asks for tools, gets their results, and streams again.
+// Cancelling is idempotent and ordered: mark cancelled, abort the stream and
+// any tool (its process group gets TERM, then KILL), report once. Results
+// carry their turn id so nothing from a cancelled turn is ever shown. The
+// runner never touches a widget; it speaks through the bus.
 
 import PCancelable from 'p-cancelable';
 import type { Bus } from '../bus';
-import { ChatMessage, Provider } from './provider';
-import { StreamSanitizer } from './sanitize';
+import { ChatMessage, Provider, ToolCall } from './provider';
+import { StreamSanitizer, sanitize } from './sanitize';
+import { TOOL_SPECS, describeCall, runTool } from './tools';
+
+export type Approval = 'yes' | 'no' | 'always';
+
+export interface RunnerOptions {
+  /** Where tools run and what they may touch; without it the model gets no tools. */
+  workspace?: string;
+  /** Model requests in one turn, at most (a tool loop that never ends is cut off). */
+  maxSteps?: number;
+  killGraceMs?: number;
+}
 
 interface ActiveTurn {
   readonly id: number;
   readonly controller: AbortController;
-  readonly promise: PCancelable<void>;
+  promise: PCancelable<void> | null;
   cancelled: boolean;
-  reply: string;
+  /** Text of the current model step not yet in the conversation. */
+  stepText: string;
+  /** Tool calls asked for and not yet answered in the conversation. */
+  unanswered: ToolCall[];
+  approval: ((a: Approval) => void) | null;
 }
 
 export class TurnRunner {
   private active: ActiveTurn | null = null;
   private lastId = 0;
   private readonly conversation: ChatMessage[] = [];
+  private readonly alwaysAllowed = new Set<string>();
+  /** Force mode: tools run without asking. */
+  force = false;
 
-  constructor(private readonly bus: Bus, private readonly provider: Provider) {}
+  constructor(private readonly bus: Bus, private readonly provider: Provider, private readonly options: RunnerOptions = {}) {}
 
   get busy(): boolean {
     return this.active !== null;
@@ -37,15 +57,14 @@ export class TurnRunner {
     const id = ++this.lastId;
     const controller = new AbortController();
     this.conversation.push({ role: 'user', content: input });
-    const messages = [...this.conversation];
-    const promise = new PCancelable<void>((resolve, reject, onCancel) => {
-      onCancel(() => controller.abort());
-      this.stream(id, messages, controller.signal).then(resolve, reject);
-    });
-    const turn: ActiveTurn = { id, controller, promise, cancelled: false, reply: '' };
+    const turn: ActiveTurn = { id, controller, promise: null, cancelled: false, stepText: '', unanswered: [], approval: null };
     this.active = turn;
+    turn.promise = new PCancelable<void>((resolve, reject, onCancel) => {
+      onCancel(() => controller.abort());
+      this.loop(turn).then(resolve, reject);
+    });
     this.bus.emit('turn.started', { turnId: id, input });
-    promise.then(
+    turn.promise.then(
       () => this.finish(turn, 'done'),
       (err: unknown) => {
         if (turn.cancelled) return;
@@ -60,31 +79,99 @@ export class TurnRunner {
     const turn = this.active;
     if (!turn || turn.cancelled) return false;
     turn.cancelled = true;
-    turn.promise.cancel();
+    turn.promise?.cancel();
+    turn.approval?.('no');
     this.finish(turn, 'interrupted');
     return true;
   }
 
-  private async stream(id: number, messages: ChatMessage[], signal: AbortSignal): Promise<void> {
-    const clean = new StreamSanitizer();
-    for await (const delta of this.provider.stream(messages, signal)) {
-      if (signal.aborted) return;
-      this.deliver(id, clean.push(delta));
-    }
-    this.deliver(id, clean.end());
+  /** The person's answer to the pending approval question. */
+  answer(approval: Approval): void {
+    const resolve = this.active?.approval;
+    if (!resolve) return;
+    this.active!.approval = null;
+    resolve(approval);
   }
 
-  private deliver(id: number, text: string): void {
-    const turn = this.active;
-    if (!text || !turn || turn.id !== id || turn.cancelled) return;
-    turn.reply += text;
-    this.bus.emit('turn.delta', { turnId: id, text });
+  private async loop(turn: ActiveTurn): Promise<void> {
+    const tools = this.options.workspace ? TOOL_SPECS : undefined;
+    const maxSteps = this.options.maxSteps ?? 20;
+    for (let step = 0; step < maxSteps; step++) {
+      const calls = await this.stream(turn, tools);
+      if (turn.cancelled) return;
+      this.conversation.push({ role: 'assistant', content: turn.stepText, ...(calls.length ? { toolCalls: calls } : {}) });
+      turn.stepText = '';
+      if (calls.length === 0) return;
+      turn.unanswered = [...calls];
+      for (const call of calls) {
+        const content = await this.runCall(turn, call);
+        if (turn.cancelled) return;
+        turn.unanswered.shift();
+        this.conversation.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
+      }
+    }
+    throw new Error(`stopped after ${maxSteps} model requests in one turn`);
+  }
+
+  private async stream(turn: ActiveTurn, tools: typeof TOOL_SPECS | undefined): Promise<ToolCall[]> {
+    const clean = new StreamSanitizer();
+    const calls: ToolCall[] = [];
+    const signal = turn.controller.signal;
+    for await (const item of this.provider.stream([...this.conversation], signal, { tools })) {
+      if (signal.aborted) return calls;
+      if (typeof item === 'string') this.deliver(turn, clean.push(item));
+      else calls.push(item.toolCall);
+    }
+    this.deliver(turn, clean.end());
+    return calls;
+  }
+
+  private async runCall(turn: ActiveTurn, call: ToolCall): Promise<string> {
+    const summary = sanitize(describeCall(call));
+    if (!this.force && !this.alwaysAllowed.has(call.name)) {
+      const answer = await new Promise<Approval>((resolve) => {
+        turn.approval = resolve;
+        this.bus.emit('tool.approval', { turnId: turn.id, summary });
+      });
+      if (turn.cancelled) return 'interrupted';
+      if (answer === 'no') {
+        this.bus.emit('tool.started', { turnId: turn.id, summary, declined: true });
+        return 'The user declined to run this tool call.';
+      }
+      if (answer === 'always') this.alwaysAllowed.add(call.name);
+    }
+    this.bus.emit('tool.started', { turnId: turn.id, summary, declined: false });
+    const output = new StreamSanitizer();
+    const result = await runTool(call, {
+      workspace: this.options.workspace ?? process.cwd(),
+      signal: turn.controller.signal,
+      killGraceMs: this.options.killGraceMs,
+      onOutput: (text) => {
+        const shown = output.push(text);
+        if (shown && this.active === turn && !turn.cancelled) this.bus.emit('tool.output', { turnId: turn.id, text: shown });
+      },
+    });
+    if (!turn.cancelled) this.bus.emit('tool.finished', { turnId: turn.id, ok: result.ok });
+    return result.content;
+  }
+
+  private deliver(turn: ActiveTurn, text: string): void {
+    if (!text || this.active !== turn || turn.cancelled) return;
+    turn.stepText += text;
+    this.bus.emit('turn.delta', { turnId: turn.id, text });
   }
 
   private finish(turn: ActiveTurn, status: 'done' | 'interrupted' | 'error', message?: string): void {
     if (this.active !== turn) return;
     this.active = null;
-    if (turn.reply) this.conversation.push({ role: 'assistant', content: turn.reply });
+    // Leave the conversation well-formed for the next turn: partial text kept,
+    // every tool call answered.
+    if (turn.stepText) this.conversation.push({ role: 'assistant', content: turn.stepText });
+    for (const call of turn.unanswered) {
+      this.conversation.push({ role: 'tool', toolCallId: call.id, name: call.name, content: `not run: the turn was ${status === 'interrupted' ? 'interrupted' : 'stopped'}` });
+    }
+    turn.stepText = '';
+    turn.unanswered = [];
     this.bus.emit('turn.ended', { turnId: turn.id, status, message });
   }
 }

@@ -1,12 +1,17 @@
-// The `script` provider: replays a JSON file of text deltas, delays and errors,
-// turn by turn, for tests, demos and benchmarks. Format (see README):
-//   { "turns": [ [ {"text": "Hi "}, {"delay": 50}, {"text": "there"} ], [ {"error": "boom"} ] ] }
-// Turn k plays turns[k mod n]. A bare array is one turn played every time.
+// The `script` provider: replays a JSON file of text deltas, delays, errors
+// and tool calls, for tests, demos and benchmarks. Format (see README):
+//   { "turns": [ [ {"text": "Hi "}, {"delay": 50}, {"tool": {"name": "shell", "args": {"command": "ls"}}} ], … ] }
+// Each request to the model plays the next entry (k mod n); a tool call's
+// result goes back in the following request. A bare array is played every time.
 
-import { ChatMessage, Provider, sleep } from './provider';
+import { ChatMessage, Provider, StreamItem, sleep } from './provider';
 import { ProviderError } from './errors';
 
-export type ScriptStep = { text: string } | { delay: number } | { error: string };
+export type ScriptStep =
+  | { text: string }
+  | { delay: number }
+  | { error: string }
+  | { tool: { name: string; args: Record<string, unknown> } };
 
 export interface Script {
   turns: ScriptStep[][];
@@ -20,6 +25,10 @@ function isStep(v: unknown): v is ScriptStep {
   if ('text' in o) return typeof o.text === 'string';
   if ('delay' in o) return typeof o.delay === 'number' && o.delay >= 0 && Number.isFinite(o.delay);
   if ('error' in o) return typeof o.error === 'string';
+  if ('tool' in o) {
+    const t = o.tool as { name?: unknown; args?: unknown } | null;
+    return typeof t === 'object' && t !== null && typeof t.name === 'string' && typeof t.args === 'object' && t.args !== null;
+  }
   return false;
 }
 
@@ -30,7 +39,7 @@ export function parseScript(value: unknown): Script {
   turns.forEach((turn, i) => {
     if (!Array.isArray(turn)) throw new Error(`turn ${i + 1} is not an array of steps`);
     turn.forEach((step, j) => {
-      if (!isStep(step)) throw new Error(`turn ${i + 1}, step ${j + 1}: expected {"text": …}, {"delay": ms} or {"error": …}`);
+      if (!isStep(step)) throw new Error(`turn ${i + 1}, step ${j + 1}: expected {"text": …}, {"delay": ms}, {"error": …} or {"tool": {"name": …, "args": {…}}}`);
     });
   });
   return { turns: turns as ScriptStep[][] };
@@ -40,15 +49,17 @@ export class ScriptProvider implements Provider {
   readonly name = 'script';
   readonly hint = 'script provider';
   private turn = 0;
+  private calls = 0;
 
   constructor(private readonly script: Script) {}
 
-  async *stream(_messages: readonly ChatMessage[], signal: AbortSignal): AsyncIterable<string> {
+  async *stream(_messages: readonly ChatMessage[], signal: AbortSignal): AsyncIterable<StreamItem> {
     const steps = this.script.turns[this.turn++ % this.script.turns.length];
     let partial = false;
     for (const step of steps) {
       if ('delay' in step) await sleep(step.delay, signal);
       else if ('error' in step) throw new ProviderError(`script: ${step.error}${partial ? ' (the answer above is incomplete)' : ''}`, partial);
+      else if ('tool' in step) yield { toolCall: { id: `call_${++this.calls}`, name: step.tool.name, args: step.tool.args } };
       else {
         partial = true;
         yield step.text;

@@ -18,6 +18,9 @@ export const COMMANDS = {
   'search.backspace': 'Shorten the query and go back to where it matched',
   'search.accept': 'Put the match in the composer, ready to edit or send',
   'search.cancel': 'Leave the search; the composer gets back what it held',
+  'approval.yes': 'Run this tool call',
+  'approval.no': 'Do not run it (the model is told)',
+  'approval.always': 'Run it, and every call of this tool for the rest of the session',
   'editor.lineStart': 'Move to the start of the line',
   'editor.lineEnd': 'Move to the end of the line',
   'editor.bufferStart': 'Move to the start of the input',
@@ -103,7 +106,13 @@ export const KEYMAP: Record<Mode, readonly Binding[]> = {
     { keys: ['enter'], command: 'search.accept' },
     { keys: ['escape', 'C-c', 'C-g'], command: 'search.cancel' },
   ],
-  approval: [],
+  approval: [
+    { keys: ['y'], command: 'approval.yes' },
+    { keys: ['n', 'escape'], command: 'approval.no' },
+    { keys: ['a'], command: 'approval.always' },
+    { keys: ['C-c'], command: 'app.interrupt' },
+    { keys: ['S-tab'], command: 'app.toggleForce' },
+  ],
 };
 
 const lookup = new Map<Mode, Map<string, CommandName>>(

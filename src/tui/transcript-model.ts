@@ -5,7 +5,7 @@
 
 import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
 
-export type EntryKind = 'user' | 'assistant' | 'note' | 'error';
+export type EntryKind = 'user' | 'assistant' | 'note' | 'error' | 'tool' | 'output';
 
 export interface TranscriptRow {
   readonly text: string;

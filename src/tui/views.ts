@@ -9,14 +9,15 @@ import type { GridRow, Span, Style } from './grid';
 import type { TranscriptModel, TranscriptRow } from './transcript-model';
 
 const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
-  user: 'bold', assistant: 'normal', note: 'dim', error: 'error', gap: 'normal',
+  user: 'bold', assistant: 'normal', note: 'dim', error: 'error', gap: 'normal', tool: 'paste', output: 'dim',
 };
 
 export function transcriptRows(model: TranscriptModel, height: number): GridRow[] {
   return model.visible(height).map((row): GridRow => {
     if (row.kind === 'gap') return [];
     const marker: Span = row.head && row.kind === 'user' ? { text: '› ', style: 'user' }
-      : row.head && row.kind === 'error' ? { text: '! ', style: 'error' } : { text: '  ', style: 'normal' };
+      : row.head && row.kind === 'error' ? { text: '! ', style: 'error' }
+        : row.head && row.kind === 'tool' ? { text: '$ ', style: 'paste' } : { text: '  ', style: 'normal' };
     return [marker, { text: row.text, style: ROW_STYLE[row.kind] }];
   });
 }

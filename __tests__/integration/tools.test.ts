@@ -1,0 +1,207 @@
+// Tool calls end to end below the screen: approval, force, the conversation
+// the model gets back, real child processes killed by process group, and the
+// workspace confinement of the file tools.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Bus, Events } from '../../src/bus';
+import { Approval, TurnRunner } from '../../src/agent/runner';
+import { ScriptProvider, parseScript } from '../../src/agent/script';
+import { ChatMessage, Provider, StreamItem } from '../../src/agent/provider';
+import { confine, runTool } from '../../src/agent/tools';
+import { OpenAIProvider } from '../../src/agent/openai';
+import { AnthropicProvider } from '../../src/agent/anthropic';
+import { tempDir } from '../helpers/pty';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startMockServer } = require('../../scripts/mock-server');
+
+const shell = (command: string) => ({ tool: { name: 'shell', args: { command } } });
+
+/** Wraps a provider to record the messages of every request. */
+function recording(p: Provider): Provider & { seen: ChatMessage[][] } {
+  const seen: ChatMessage[][] = [];
+  return {
+    name: p.name,
+    seen,
+    stream(messages, signal, options): AsyncIterable<StreamItem> {
+      seen.push(JSON.parse(JSON.stringify(messages)));
+      return p.stream(messages, signal, options);
+    },
+  };
+}
+
+function harness(provider: Provider, workspace = tempDir(), answer?: Approval) {
+  const bus = new Bus();
+  const runner = new TurnRunner(bus, provider, { workspace, killGraceMs: 300 });
+  const events: Array<[string, unknown]> = [];
+  for (const n of ['turn.delta', 'tool.approval', 'tool.started', 'tool.output', 'tool.finished', 'turn.ended'] as const) {
+    bus.on(n, (p) => events.push([n, p]));
+  }
+  if (answer) bus.on('tool.approval', () => setImmediate(() => runner.answer(answer)));
+  const ended = () => new Promise<Events['turn.ended']>((resolve) => {
+    const off = bus.on('turn.ended', (e) => {
+      off();
+      resolve(e);
+    });
+  });
+  const output = () => events.filter(([n]) => n === 'tool.output').map(([, p]) => (p as { text: string }).text).join('');
+  return { bus, runner, events, ended, output, workspace };
+}
+
+const script = (turns: unknown[][]) => recording(new ScriptProvider(parseScript({ turns })));
+
+describe('tool calls', () => {
+  it('asks, runs on yes, streams the output, and gives the model the result', async () => {
+    const p = script([[{ text: 'checking ' }, shell('echo hi-there')], [{ text: 'done' }]]);
+    const h = harness(p, tempDir(), 'yes');
+    const end = h.ended();
+    h.runner.start('go');
+    expect((await end).status).toBe('done');
+    expect(h.events.find(([n]) => n === 'tool.approval')?.[1]).toMatchObject({ summary: 'shell: echo hi-there' });
+    expect(h.output()).toBe('hi-there\n');
+    const tool = p.seen[1].find((m) => m.role === 'tool');
+    expect(tool).toMatchObject({ role: 'tool', toolCallId: 'call_1', name: 'shell' });
+    expect((tool as { content: string }).content).toBe('hi-there\n\n[exit code 0]');
+    expect(p.seen[1][1]).toMatchObject({ role: 'assistant', content: 'checking ', toolCalls: [{ id: 'call_1', name: 'shell' }] });
+  });
+
+  it('tells the model when the person says no, and runs nothing', async () => {
+    const ws = tempDir();
+    const p = script([[shell('touch created')], [{ text: 'ok' }]]);
+    const h = harness(p, ws, 'no');
+    const end = h.ended();
+    h.runner.start('go');
+    await end;
+    expect(fs.existsSync(path.join(ws, 'created'))).toBe(false);
+    expect(p.seen[1].find((m) => m.role === 'tool')).toMatchObject({ content: 'The user declined to run this tool call.' });
+  });
+
+  it('asks once for "always", never in force mode', async () => {
+    const p = script([[shell('true')], [shell('true')], [{ text: 'x' }]]);
+    const h = harness(p, tempDir(), 'always');
+    let end = h.ended();
+    h.runner.start('one');
+    await end;
+    expect(h.events.filter(([n]) => n === 'tool.approval')).toHaveLength(1);
+    const forced = harness(script([[shell('true')], [{ text: 'x' }]]));
+    forced.runner.force = true;
+    end = forced.ended();
+    forced.runner.start('two');
+    expect((await end).status).toBe('done');
+    expect(forced.events.filter(([n]) => n === 'tool.approval')).toHaveLength(0);
+  });
+
+  it('kills the whole process group on cancel, TERM first', async () => {
+    const ws = tempDir();
+    const p = script([[shell('sleep 30 & echo $! > child.pid; echo started; wait')]]);
+    const h = harness(p, ws);
+    h.runner.force = true;
+    const end = h.ended();
+    h.runner.start('go');
+    const deadline = Date.now() + 5000;
+    while (!h.output().includes('started') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const pid = Number(fs.readFileSync(path.join(ws, 'child.pid'), 'utf8'));
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    h.runner.cancel();
+    expect((await end).status).toBe('interrupted');
+    const gone = Date.now() + 3000;
+    let alive = true;
+    while (alive && Date.now() < gone) {
+      try {
+        process.kill(pid, 0);
+        await new Promise((r) => setTimeout(r, 20));
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
+  });
+
+  it('follows TERM with KILL for a command that ignores it', async () => {
+    const ws = tempDir();
+    const p = script([[shell("trap '' TERM; echo $$ > sh.pid; echo ready; while true; do sleep 0.05; done")]]);
+    const h = harness(p, ws);
+    h.runner.force = true;
+    h.runner.start('go');
+    const deadline = Date.now() + 5000;
+    while (!h.output().includes('ready') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const pid = Number(fs.readFileSync(path.join(ws, 'sh.pid'), 'utf8'));
+    const t = Date.now();
+    h.runner.cancel();
+    let alive = true;
+    while (alive && Date.now() - t < 3000) {
+      try {
+        process.kill(pid, 0);
+        await new Promise((r) => setTimeout(r, 20));
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
+    // Not at once (TERM is ignored), but soon after the grace period.
+    expect(Date.now() - t).toBeGreaterThanOrEqual(250);
+  });
+
+  it('leaves the conversation well-formed after a cancel during approval', async () => {
+    const p = script([[shell('true')], [{ text: 'fine' }]]);
+    const h = harness(p);
+    const first = h.ended();
+    h.bus.on('tool.approval', () => setImmediate(() => h.runner.cancel()));
+    h.runner.start('one');
+    expect((await first).status).toBe('interrupted');
+    const second = h.ended();
+    h.runner.force = true;
+    h.runner.start('two');
+    await second;
+    const msgs = p.seen[p.seen.length - 1];
+    expect(msgs.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+  });
+
+  it('bounds what a command may show and return', async () => {
+    const h = harness(script([[shell('head -c 400000 /dev/zero | tr "\\0" x')], [{ text: 'ok' }]]), tempDir(), 'yes');
+    const end = h.ended();
+    h.runner.start('go');
+    await end;
+    expect(h.output().length).toBeLessThan(300 * 1024);
+    expect(h.output()).toContain('[output truncated]');
+  });
+});
+
+describe('file tools stay in the workspace', () => {
+  it('reads and writes inside, refuses .. and symlinks out', async () => {
+    const ws = tempDir();
+    const outside = tempDir();
+    fs.writeFileSync(path.join(outside, 'secret'), 'no');
+    fs.symlinkSync(outside, path.join(ws, 'link'));
+    const ctx = { workspace: ws, signal: new AbortController().signal, onOutput: () => undefined };
+    expect(await runTool({ id: '1', name: 'write_file', args: { path: 'a.txt', content: 'hello' } }, ctx)).toMatchObject({ ok: true });
+    expect(await runTool({ id: '2', name: 'read_file', args: { path: 'a.txt' } }, ctx)).toEqual({ ok: true, content: 'hello' });
+    for (const p of ['../x', `${outside}/secret`, 'link/secret']) {
+      expect((await runTool({ id: '3', name: 'read_file', args: { path: p } }, ctx)).content).toMatch(/outside the workspace/);
+    }
+    expect(() => confine(ws, 'link/new-file')).toThrow(/outside/);
+    expect(fs.readdirSync(outside)).toEqual(['secret']);
+  });
+});
+
+describe('tool calls through the real providers and the mock server', () => {
+  let mock: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    mock = await startMockServer();
+  });
+  afterAll(() => mock.close());
+
+  it.each(['openai', 'anthropic'])('%s: the model asks for a shell call, gets the result, answers', async (kind) => {
+    const provider = kind === 'openai'
+      ? new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model: 'tools', idleTimeoutMs: 5000 })
+      : new AnthropicProvider({ baseUrl: mock.url, model: 'tools', idleTimeoutMs: 5000 });
+    const h = harness(provider, tempDir(), 'yes');
+    let text = '';
+    h.bus.on('turn.delta', (d) => (text += d.text));
+    const end = h.ended();
+    h.runner.start('run something');
+    expect(await end).toMatchObject({ status: 'done' });
+    expect(h.output()).toBe('hello-from-tool\n');
+    expect(text).toBe('let me look. the command ran.');
+  });
+});

@@ -1,0 +1,146 @@
+// The tools a model may call: `shell` (a command in the workspace, output
+// streamed and bounded), `read_file` and `write_file` (confined to the
+// workspace). A shell command runs in its own process group so that a cancel
+// can stop it and everything it started: TERM, then KILL after a grace period.
+
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ToolCall, ToolSpec } from './provider';
+
+export const TOOL_SPECS: readonly ToolSpec[] = [
+  {
+    name: 'shell',
+    description: 'Run a shell command in the workspace and return its output.',
+    parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+  },
+  {
+    name: 'read_file',
+    description: 'Read a text file inside the workspace.',
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
+  {
+    name: 'write_file',
+    description: 'Write a text file inside the workspace, replacing it if it exists.',
+    parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+  },
+];
+
+/** What the model gets back from one command, at most. */
+export const MAX_RESULT_CHARS = 64 * 1024;
+/** What the transcript shows of one command, at most. */
+export const MAX_SHOWN_CHARS = 256 * 1024;
+export const KILL_GRACE_MS = 2000;
+const MAX_READ_BYTES = 256 * 1024;
+
+export interface ToolContext {
+  workspace: string;
+  signal: AbortSignal;
+  /** Output as it arrives, for the transcript. */
+  onOutput: (text: string) => void;
+  killGraceMs?: number;
+}
+
+export interface ToolResult {
+  content: string;
+  ok: boolean;
+}
+
+/** One line describing a call, for the approval prompt and the transcript. */
+export function describeCall(call: ToolCall): string {
+  const a = call.args;
+  switch (call.name) {
+    case 'shell': return `shell: ${String(a.command ?? '')}`;
+    case 'read_file': return `read_file: ${String(a.path ?? '')}`;
+    case 'write_file': return `write_file: ${String(a.path ?? '')} (${String(a.content ?? '').length} chars)`;
+    default: return `${call.name}`;
+  }
+}
+
+/** Resolves a path inside the workspace, or throws: no escape by `..` or by symlink. */
+export function confine(workspace: string, p: string): string {
+  const root = fs.realpathSync(workspace);
+  const target = path.resolve(root, p);
+  let real: string;
+  try {
+    real = fs.realpathSync(target);
+  } catch {
+    // A file that doesn't exist yet: its folder must be inside.
+    real = path.join(fs.realpathSync(path.dirname(target)), path.basename(target));
+  }
+  if (real !== root && !real.startsWith(root + path.sep)) throw new Error(`${p} is outside the workspace`);
+  return real;
+}
+
+export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolResult> {
+  try {
+    switch (call.name) {
+      case 'shell':
+        return await runShell(String(call.args.command ?? ''), ctx);
+      case 'read_file': {
+        const file = confine(ctx.workspace, String(call.args.path ?? ''));
+        const buf = fs.readFileSync(file);
+        const text = buf.subarray(0, MAX_READ_BYTES).toString('utf8');
+        return { ok: true, content: buf.length > MAX_READ_BYTES ? `${text}\n[truncated at ${MAX_READ_BYTES} bytes]` : text };
+      }
+      case 'write_file': {
+        const file = confine(ctx.workspace, String(call.args.path ?? ''));
+        fs.writeFileSync(file, String(call.args.content ?? ''));
+        return { ok: true, content: `wrote ${file}` };
+      }
+      default:
+        return { ok: false, content: `unknown tool ${call.name}` };
+    }
+  } catch (err) {
+    return { ok: false, content: `error: ${(err as Error).message}` };
+  }
+}
+
+function runShell(command: string, ctx: ToolContext): Promise<ToolResult> {
+  return new Promise((resolve) => {
+    if (!command.trim()) return resolve({ ok: false, content: 'error: empty command' });
+    // detached: the command leads its own process group, which a cancel kills whole.
+    const child = spawn('/bin/sh', ['-c', command], { cwd: ctx.workspace, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let result = '';
+    let shown = 0;
+    let truncated = false;
+    const take = (d: Buffer): void => {
+      const text = d.toString('utf8');
+      if (result.length < MAX_RESULT_CHARS) result += text.slice(0, MAX_RESULT_CHARS - result.length);
+      if (shown < MAX_SHOWN_CHARS) {
+        const part = text.slice(0, MAX_SHOWN_CHARS - shown);
+        shown += part.length;
+        ctx.onOutput(part);
+      } else if (!truncated) {
+        truncated = true;
+        ctx.onOutput('\n[output truncated]\n');
+      }
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    const killGroup = (signal: NodeJS.Signals): void => {
+      try {
+        if (child.pid) process.kill(-child.pid, signal);
+      } catch {
+        // Already gone.
+      }
+    };
+    let killTimer: NodeJS.Timeout | null = null;
+    const onAbort = (): void => {
+      killGroup('SIGTERM');
+      killTimer = setTimeout(() => killGroup('SIGKILL'), ctx.killGraceMs ?? KILL_GRACE_MS);
+      killTimer.unref();
+    };
+    if (ctx.signal.aborted) onAbort();
+    else ctx.signal.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (err) => resolve({ ok: false, content: `error: ${err.message}` }));
+    child.on('close', (code, signal) => {
+      ctx.signal.removeEventListener('abort', onAbort);
+      // Whatever the command left running in its group goes with it.
+      if (!ctx.signal.aborted) killGroup('SIGKILL');
+      const status = signal ? `killed by ${signal}` : `exit code ${code}`;
+      const more = result.length >= MAX_RESULT_CHARS ? '\n[output truncated]' : '';
+      resolve({ ok: code === 0, content: `${result}${more}\n[${status}]` });
+    });
+  });
+}
