@@ -48,6 +48,20 @@ function harness(provider: Provider, workspace = tempDir(), answer?: Approval) {
   return { bus, runner, events, ended, output, workspace };
 }
 
+/** Polls until the process is gone; false if it still runs after `ms`. */
+async function goneWithin(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 const script = (turns: unknown[][]) => recording(new ScriptProvider(parseScript({ turns })));
 
 describe('tool calls', () => {
@@ -104,17 +118,7 @@ describe('tool calls', () => {
     expect(() => process.kill(pid, 0)).not.toThrow();
     h.runner.cancel();
     expect((await end).status).toBe('interrupted');
-    const gone = Date.now() + 3000;
-    let alive = true;
-    while (alive && Date.now() < gone) {
-      try {
-        process.kill(pid, 0);
-        await new Promise((r) => setTimeout(r, 20));
-      } catch {
-        alive = false;
-      }
-    }
-    expect(alive).toBe(false);
+    expect(await goneWithin(pid, 3000)).toBe(true);
   });
 
   it('follows TERM with KILL for a command that ignores it', async () => {
@@ -128,16 +132,7 @@ describe('tool calls', () => {
     const pid = Number(fs.readFileSync(path.join(ws, 'sh.pid'), 'utf8'));
     const t = Date.now();
     h.runner.cancel();
-    let alive = true;
-    while (alive && Date.now() - t < 3000) {
-      try {
-        process.kill(pid, 0);
-        await new Promise((r) => setTimeout(r, 20));
-      } catch {
-        alive = false;
-      }
-    }
-    expect(alive).toBe(false);
+    expect(await goneWithin(pid, 3000)).toBe(true);
     // Not at once (TERM is ignored), but soon after the grace period.
     expect(Date.now() - t).toBeGreaterThanOrEqual(250);
   });

@@ -4,7 +4,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ChatMessage, Provider, StreamItem, StreamOptions } from './provider';
 import { parseArgs } from './openai';
-import { guardedStream } from './errors';
+import { guardedStream, sdkClientOptions } from './errors';
 
 export interface AnthropicOptions {
   baseUrl: string;
@@ -63,14 +63,7 @@ export class AnthropicProvider implements Provider {
     if (!this.client) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { Anthropic: Client } = require('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk');
-      this.client = new Client({
-        baseURL: this.options.baseUrl,
-        apiKey: this.options.apiKey || 'no-key-set',
-        maxRetries: 1,
-        // The SDK would print parse failures to stderr, over the screen; we report them ourselves.
-        logLevel: 'off',
-        timeout: this.options.idleTimeoutMs,
-      });
+      this.client = new Client(sdkClientOptions(this.options));
     }
     return this.client;
   }

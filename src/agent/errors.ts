@@ -139,3 +139,16 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
     watchdog.stop();
   }
 }
+
+/** Client settings both SDKs share: one retry, no console output, our timeout. */
+export function sdkClientOptions(o: { baseUrl: string; apiKey?: string; idleTimeoutMs: number }) {
+  return {
+    baseURL: o.baseUrl,
+    // Local servers need no key; a real one answers 401, which we explain.
+    apiKey: o.apiKey || 'no-key-set',
+    maxRetries: 1,
+    // The SDK would print parse failures to stderr, over the screen; we report them ourselves.
+    logLevel: 'off' as const,
+    timeout: o.idleTimeoutMs,
+  };
+}

@@ -4,7 +4,7 @@
 
 import type OpenAI from 'openai';
 import { ChatMessage, Provider, StreamItem, StreamOptions } from './provider';
-import { guardedStream } from './errors';
+import { guardedStream, sdkClientOptions } from './errors';
 
 export interface OpenAIOptions {
   baseUrl: string;
@@ -30,15 +30,7 @@ export class OpenAIProvider implements Provider {
       // Loaded on first use: the SDK costs start-up time the offline default shouldn't pay.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { OpenAI: Client } = require('openai') as typeof import('openai');
-      this.client = new Client({
-        baseURL: this.options.baseUrl,
-        // Local servers need no key; a real one answers 401, which we explain.
-        apiKey: this.options.apiKey || 'no-key-set',
-        maxRetries: 1,
-        // The SDK would print parse failures to stderr, over the screen; we report them ourselves.
-        logLevel: 'off',
-        timeout: this.options.idleTimeoutMs,
-      });
+      this.client = new Client(sdkClientOptions(this.options));
     }
     return this.client;
   }
