@@ -6,7 +6,6 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startApp } from './app';
 import { Cleanup, installExitHandlers } from './cleanup';
 import { checkSessionName, resolveDataDir, sessionIdForWorkspace } from './config/paths';
 import { Config, loadConfig } from './config/config';
@@ -80,6 +79,9 @@ async function runInteractive(opts: MainOptions): Promise<number> {
   const provider = providerFor(opts, config);
   const cleanup = new Cleanup();
   installExitHandlers(cleanup);
+  // The screen and its dependencies load only for the interactive path; --help, run and history stay quick.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startApp } = require('./app') as typeof import('./app');
   const app = startApp({
     input: process.stdin,
     output: process.stdout,

@@ -12,7 +12,7 @@ import * as nav from './history/navigator';
 import type { HistoryEntry } from './history/rules';
 import * as search from './search/search';
 import { InterruptBurst, interruptAction } from './agent/ladder';
-import type { CommandName, Mode } from './tui/keymap';
+import { CommandName, Mode, helpLines } from './tui/keymap';
 import { TranscriptModel } from './tui/transcript-model';
 
 interface QueuedInput {
@@ -299,6 +299,10 @@ export class Controller {
 
   /** Commands typed into the composer that milk answers itself; never sent to the model. */
   private localCommand(text: string): boolean {
+    if (text.trim() === '/help') {
+      this.note(['keys (Ctrl+R / Ctrl+S search history; /history, /force, /help):', ...helpLines(this.composerMode)].join('\n'));
+      return true;
+    }
     if (text.trim() === '/force') {
       this.setForce(!this.force);
       return true;

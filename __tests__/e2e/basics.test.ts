@@ -79,6 +79,9 @@ describe('milk in a real terminal', () => {
     await milk.waitFor(() => milk!.lines()[29]?.includes('history: session') && milk!.lines()[27]?.length === 100, 'resized layout');
     milk.write('still typing');
     await milk.waitFor(() => milk!.composerLines()[0] === 'still typing', 'typing after resize');
+    milk.write(KEY.ctrlC + '/help' + KEY.enter);
+    await milk.waitForText(/Ctrl\+R\s+Search history backwards/);
+    expect(milk.text()).not.toContain('You wrote');
   });
 
   it('never submits on the newlines of a bracketed paste, and collapses a large one', async () => {

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMANDS, CommandName, KEYMAP, MODES, commandFor, describeKey, keyTableMarkdown } from '../../src/tui/keymap';
+import { COMMANDS, CommandName, KEYMAP, MODES, commandFor, describeKey, helpLines, keyTableMarkdown } from '../../src/tui/keymap';
 
 describe('key tables', () => {
   it('binds every command in some mode', () => {
@@ -21,6 +21,11 @@ describe('key tables', () => {
     expect(commandFor('busy', 'escape')).toBe('turn.cancel');
     expect(commandFor('search', 'C-c')).toBe('search.cancel');
     expect(commandFor('idle', 'C-c')).toBe('app.interrupt');
+  });
+  it('builds help from the same table', () => {
+    const help = helpLines('idle');
+    expect(help).toHaveLength(KEYMAP.idle.length);
+    expect(help.find((l) => l.startsWith('Ctrl+R'))).toMatch(/Ctrl\+R\s+Search history backwards/);
   });
   it('names keys as people write them', () => {
     expect(describeKey('C-M-left')).toBe('Ctrl+Alt+Left');

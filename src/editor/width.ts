@@ -3,7 +3,8 @@
 // layout, the transcript wrapper and the patch applied to blessed's own table.
 // Pure: no terminal, no blessed.
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Created on first non-ASCII text: loading ICU's segmentation data costs start-up time.
+let segmenter: Intl.Segmenter | null = null;
 
 // East Asian Wide / Fullwidth ranges (Unicode 15), the ones terminals render in two cells.
 const WIDE: ReadonlyArray<readonly [number, number]> = [
@@ -67,6 +68,7 @@ export function graphemeWidth(g: string): number {
 export function graphemes(text: string): string[] {
   // eslint-disable-next-line no-control-regex
   if (/^[\x20-\x7e]*$/.test(text)) return text.split('');
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   const out: string[] = [];
   for (const s of segmenter.segment(text)) out.push(s.segment);
   return out;

@@ -156,3 +156,10 @@ export function keyTableMarkdown(): string {
   }
   return lines.join('\n');
 }
+
+/** Help text for a mode, from the same table the router uses: one line per binding. */
+export function helpLines(mode: Mode): string[] {
+  const rows = KEYMAP[mode].map((b) => [b.keys.map(describeKey).join(', '), COMMANDS[b.command]] as const);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
+}
