@@ -131,6 +131,43 @@ describe('input history across restarts', () => {
     expect(entries[0].segments).toEqual([{ type: 'text', text: 'look: ' }, { type: 'paste', text: big }]);
   });
 
+  it('two milks in one workspace lose nothing of each other, and each keeps its own Up list', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    const a = track(await open(data, cwd));
+    const b = track(await open(data, cwd));
+    await submit(a, 'from a');
+    await submit(b, 'from b');
+    await submit(a, 'a again');
+    a.write(KEY.up + KEY.up);
+    await a.waitFor(() => composer(a) === 'from a', "a's own list, without b's entry");
+    await quit(a);
+    await quit(b);
+    expect(texts(sessionFile(data, cwd))).toEqual(['from a', 'from b', 'a again']);
+  });
+
+  it('keeps history in memory when another process holds the lock, and exits promptly', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    const m = track(await open(data, cwd));
+    // A live process (this one) holds both locks, freshly.
+    const locks = [sessionFile(data, cwd) + '.lock', path.join(data, 'input_history.lock')];
+    for (const l of locks) fs.writeFileSync(l, `${process.pid} now\n`);
+    await submit(m, 'while locked');
+    await m.waitFor(() => m.lines().join(' ').replace(/\s+/g, ' ').includes('session history not saved (locked by another milk process); kept in memory'), 'lock warning');
+    m.write(KEY.up);
+    await m.waitFor(() => composer(m) === 'while locked', 'recalled from memory');
+    m.write(KEY.ctrlC);
+    await m.waitFor(() => composer(m) === '', 'cleared');
+    const t = Date.now();
+    m.write(KEY.ctrlD);
+    await m.exited;
+    // The exit flush waits at most ~150 ms for each lock.
+    expect(Date.now() - t).toBeLessThan(1500);
+    for (const l of locks) fs.rmSync(l);
+    expect(fs.existsSync(sessionFile(data, cwd))).toBe(false);
+  });
+
   it('writes the entry before the turn starts', async () => {
     const data = tempDir();
     const cwd = tempDir();
