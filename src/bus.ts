@@ -19,7 +19,8 @@ export interface Events {
   /** The person submitted an input; `text` is what the model gets. */
   'composer.submitted': { text: string; segments: Segment[] };
 
-  'turn.started': { turnId: number; input: string };
+  /** `display` is how the input shows in the transcript (pastes collapsed). */
+  'turn.started': { turnId: number; input: string; display?: string };
   'turn.delta': { turnId: number; text: string };
   'turn.ended': { turnId: number; status: TurnEnd; message?: string };
   /** The model wants a tool run; the runner waits for an answer. */

@@ -1,7 +1,8 @@
-// Runs the named commands that reach past the editor: submitting, queueing,
-// the Ctrl-C ladder, transcript scrolling, and turn events into the transcript.
-// It owns the composer's state and the mode; it draws nothing and touches no
-// files: views read its state, services do the I/O.
+// Runs the named commands that reach past the editor: submitting and
+// queueing, history browsing and search, the Ctrl-C ladder, force mode and
+// tool approval, slash commands. It owns the composer's state and the mode;
+// it draws nothing and touches no files: views read its state, services do
+// the I/O, and TranscriptFeed writes turns into the transcript.
 
 import type { Bus } from './bus';
 import type { TurnRunner } from './agent/runner';
@@ -14,6 +15,7 @@ import * as search from './search/search';
 import { InterruptBurst, interruptAction } from './agent/ladder';
 import { CommandName, Mode, helpLines } from './tui/keymap';
 import { TranscriptModel } from './tui/transcript-model';
+import { TranscriptFeed } from './tui/transcript-feed';
 
 interface QueuedInput {
   readonly segments: ed.Segment[];
@@ -50,10 +52,8 @@ export class Controller {
   readonly transcript: TranscriptModel;
   /** Inputs entered while a turn ran, sent in order when it ends. */
   readonly queue: QueuedInput[] = [];
-  busySince: number | null = null;
-  /** Where the running turn's words and tool output go; index null: not started yet. */
-  private replyEntry: { turnId: number; index: number | null; output: number | null } | null = null;
-  private starting: QueuedInput | null = null;
+  /** Writes turns into the transcript; registered before the controller's own turn listener. */
+  private readonly feed: TranscriptFeed;
   private transcriptHeight = 10;
 
   constructor(
@@ -64,6 +64,7 @@ export class Controller {
     private readonly options: ControllerOptions = {},
   ) {
     this.transcript = new TranscriptModel(width);
+    this.feed = new TranscriptFeed(bus, this.transcript);
     bus.on('command', ({ name }) => this.run(name));
     bus.on('input.text', ({ text }) => {
       if (this.searching) return this.searchType(text);
@@ -75,23 +76,21 @@ export class Controller {
       this.edit(ed.insertPaste(this.editor, text, this.options.pasteLimits));
     });
     bus.on('input.wheel', ({ dir }) => this.scroll(dir === 'up' ? -3 : 3));
-    bus.on('turn.started', (e) => this.onTurnStarted(e.turnId, e.input));
-    bus.on('turn.delta', (e) => this.onDelta(e.turnId, e.text));
-    bus.on('turn.ended', (e) => this.onTurnEnded(e.turnId, e.status, e.message));
+    bus.on('turn.ended', (e) => this.onTurnEnded(e.status));
     bus.on('tool.approval', (e) => {
-      if (this.replyEntry?.turnId !== e.turnId) return;
+      if (!this.feed.isCurrent(e.turnId)) return;
       this.approval = e;
       bus.requestRender();
-    });
-    bus.on('tool.started', (e) => this.onToolStarted(e.turnId, e.summary, e.declined));
-    bus.on('tool.output', (e) => this.onToolOutput(e.turnId, e.text));
-    bus.on('tool.finished', (e) => {
-      if (this.replyEntry?.turnId === e.turnId && !e.ok) this.transcript.add('note', '[tool failed]');
     });
     bus.on('transcript.note', ({ text }) => {
       this.transcript.add('note', text);
       bus.requestRender();
     });
+  }
+
+  /** When the running turn started; null when idle. */
+  get busySince(): number | null {
+    return this.feed.busySince;
   }
 
   get mode(): Mode {
@@ -348,17 +347,11 @@ export class Controller {
     const input = this.takeInput();
     if (input === null) return;
     this.bus.emit('composer.submitted', { text: input.text, segments: input.segments });
-    this.transcript.scrollToBottom();
     this.startTurn(input);
   }
 
   private startTurn(input: QueuedInput): void {
-    this.starting = input;
-    try {
-      this.runner.start(input.text);
-    } finally {
-      this.starting = null;
-    }
+    this.runner.start(input.text, { display: displayText(input.segments) });
   }
 
   private enqueue(): void {
@@ -369,46 +362,9 @@ export class Controller {
     this.bus.requestRender();
   }
 
-  private onTurnStarted(turnId: number, input: string): void {
-    this.transcript.add('user', this.starting ? displayText(this.starting.segments) : input);
-    this.replyEntry = { turnId, index: this.transcript.add('assistant', ''), output: null };
-    this.busySince = Date.now();
-    this.bus.requestRender();
-  }
-
-  private onDelta(turnId: number, text: string): void {
-    if (this.replyEntry?.turnId !== turnId) return;
-    // After a tool ran, the model's next words start a new entry below its output.
-    if (this.replyEntry.index === null) this.replyEntry.index = this.transcript.add('assistant', '');
-    this.transcript.append(this.replyEntry.index, text);
-    this.bus.requestRender();
-  }
-
-  private onToolStarted(turnId: number, summary: string, declined: boolean): void {
-    if (this.replyEntry?.turnId !== turnId) return;
-    this.transcript.add('tool', declined ? `${summary}  [declined]` : summary);
-    this.replyEntry.index = null;
-    this.replyEntry.output = null;
-    this.bus.requestRender();
-  }
-
-  private onToolOutput(turnId: number, text: string): void {
-    if (this.replyEntry?.turnId !== turnId) return;
-    if (this.replyEntry.output === null) this.replyEntry.output = this.transcript.add('output', '');
-    this.transcript.append(this.replyEntry.output, text);
-    this.bus.requestRender();
-  }
-
-  private onTurnEnded(turnId: number, status: string, message?: string): void {
-    if (this.replyEntry?.turnId !== turnId) return;
-    this.replyEntry = null;
-    this.busySince = null;
+  private onTurnEnded(status: string): void {
     this.approval = null;
-    if (status === 'interrupted') {
-      this.transcript.add('note', '[interrupted]');
-      this.restoreQueue();
-    } else if (status === 'error') {
-      this.transcript.add('error', message ?? 'the turn failed');
+    if (status !== 'done') {
       this.restoreQueue();
     } else if (this.queue.length > 0) {
       // Start the next queued input once this turn's end has been delivered.

@@ -52,7 +52,7 @@ export class TurnRunner {
   }
 
   /** Starts a turn for `input`; returns its id. Only one turn runs at a time. */
-  start(input: string): number {
+  start(input: string, options: { display?: string } = {}): number {
     if (this.active) throw new Error('a turn is already running');
     const id = ++this.lastId;
     const controller = new AbortController();
@@ -63,7 +63,7 @@ export class TurnRunner {
       onCancel(() => controller.abort());
       this.loop(turn).then(resolve, reject);
     });
-    this.bus.emit('turn.started', { turnId: id, input });
+    this.bus.emit('turn.started', { turnId: id, input, display: options.display });
     turn.promise.then(
       () => this.finish(turn, 'done'),
       (err: unknown) => {

@@ -1,0 +1,74 @@
+// Writes each turn's life into the transcript model: the input, the streamed
+// words, tool calls and their output, and how the turn ended. Events from any
+// turn but the current one are dropped. Holds no composer or history state.
+
+import type { Bus } from '../bus';
+import { TranscriptModel } from './transcript-model';
+
+interface Reply {
+  readonly turnId: number;
+  /** The entry the model's words go to; null until it speaks again after a tool. */
+  words: number | null;
+  /** The entry the running tool's output goes to. */
+  output: number | null;
+}
+
+export class TranscriptFeed {
+  /** When the current turn started, for the status bar; null when idle. */
+  busySince: number | null = null;
+  private reply: Reply | null = null;
+
+  constructor(bus: Bus, readonly transcript: TranscriptModel) {
+    const changed = (): void => bus.requestRender();
+    bus.on('turn.started', ({ turnId, input, display }) => {
+      transcript.scrollToBottom();
+      transcript.add('user', display ?? input);
+      this.reply = { turnId, words: transcript.add('assistant', ''), output: null };
+      this.busySince = Date.now();
+      changed();
+    });
+    bus.on('turn.delta', ({ turnId, text }) => {
+      const r = this.current(turnId);
+      if (!r) return;
+      // After a tool ran, the model's next words start a new entry below its output.
+      r.words ??= transcript.add('assistant', '');
+      transcript.append(r.words, text);
+      changed();
+    });
+    bus.on('tool.started', ({ turnId, summary, declined }) => {
+      const r = this.current(turnId);
+      if (!r) return;
+      transcript.add('tool', declined ? `${summary}  [declined]` : summary);
+      r.words = null;
+      r.output = null;
+      changed();
+    });
+    bus.on('tool.output', ({ turnId, text }) => {
+      const r = this.current(turnId);
+      if (!r) return;
+      r.output ??= transcript.add('output', '');
+      transcript.append(r.output, text);
+      changed();
+    });
+    bus.on('tool.finished', ({ turnId, ok }) => {
+      if (this.current(turnId) && !ok) transcript.add('note', '[tool failed]');
+    });
+    bus.on('turn.ended', ({ turnId, status, message }) => {
+      if (!this.current(turnId)) return;
+      this.reply = null;
+      this.busySince = null;
+      if (status === 'interrupted') transcript.add('note', '[interrupted]');
+      else if (status === 'error') transcript.add('error', message ?? 'the turn failed');
+      changed();
+    });
+  }
+
+  /** True while `turnId` is the turn being shown. */
+  isCurrent(turnId: number): boolean {
+    return this.reply?.turnId === turnId;
+  }
+
+  private current(turnId: number): Reply | null {
+    return this.reply?.turnId === turnId ? this.reply : null;
+  }
+}
