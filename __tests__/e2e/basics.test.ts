@@ -101,6 +101,15 @@ describe('milk in a real terminal', () => {
     await milk.waitForText('You wrote 42 lines');
   });
 
+  it('starts with a broken config file, says so, and uses the defaults', async () => {
+    const data = tempDir();
+    fs.writeFileSync(`${data}/config.json`, '{ "history": ');
+    milk = new MilkPty({ args: ['--data-dir', data] });
+    await milk.waitForText('config.json is not valid JSON; using defaults');
+    milk.write('still works' + KEY.enter);
+    await milk.waitForText('› still works');
+  });
+
   it('quits with Ctrl-D on an empty composer', async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()] });
     await milk.waitForText('history: session');

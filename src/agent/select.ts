@@ -30,6 +30,12 @@ function isName(v: string | undefined): v is ProviderName {
   return !!v && (PROVIDER_NAMES as readonly string[]).includes(v);
 }
 
+/** Where each HTTP provider takes its settings from, and its defaults. */
+const HTTP_PROVIDERS = {
+  openai: { modelVar: 'OPENAI_MODEL', baseUrlVar: 'OPENAI_BASE_URL', keyVar: 'OPENAI_API_KEY', model: OPENAI_DEFAULT_MODEL, baseUrl: OPENAI_DEFAULT_BASE_URL },
+  anthropic: { modelVar: 'ANTHROPIC_MODEL', baseUrlVar: 'ANTHROPIC_BASE_URL', keyVar: 'ANTHROPIC_API_KEY', model: ANTHROPIC_DEFAULT_MODEL, baseUrl: ANTHROPIC_DEFAULT_BASE_URL },
+} as const;
+
 export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS.ProcessEnv): ProviderChoice {
   let name: ProviderName = 'offline';
   if (isName(flags.provider)) name = flags.provider;
@@ -43,26 +49,16 @@ export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS
   const idleTimeoutMs = Number.isFinite(idleEnv) && idleEnv > 0 ? idleEnv : config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const pick = (...values: Array<string | undefined>): string | undefined => values.find((v) => v !== undefined && v !== '');
 
-  switch (name) {
-    case 'openai':
-      return {
-        name,
-        model: pick(flags.model, config.model, env.OPENAI_MODEL) ?? OPENAI_DEFAULT_MODEL,
-        baseUrl: pick(flags.baseUrl, config.baseUrl, env.OPENAI_BASE_URL) ?? OPENAI_DEFAULT_BASE_URL,
-        apiKey: pick(env.OPENAI_API_KEY),
-        idleTimeoutMs,
-      };
-    case 'anthropic':
-      return {
-        name,
-        model: pick(flags.model, config.model, env.ANTHROPIC_MODEL) ?? ANTHROPIC_DEFAULT_MODEL,
-        baseUrl: pick(flags.baseUrl, config.baseUrl, env.ANTHROPIC_BASE_URL) ?? ANTHROPIC_DEFAULT_BASE_URL,
-        apiKey: pick(env.ANTHROPIC_API_KEY),
-        idleTimeoutMs,
-      };
-    case 'script':
-      return { name, model: 'script', baseUrl: '', script: pick(flags.script, config.script), idleTimeoutMs };
-    default:
-      return { name: 'offline', model: 'offline', baseUrl: '', idleTimeoutMs };
+  if (name === 'openai' || name === 'anthropic') {
+    const e = HTTP_PROVIDERS[name];
+    return {
+      name,
+      model: pick(flags.model, config.model, env[e.modelVar]) ?? e.model,
+      baseUrl: pick(flags.baseUrl, config.baseUrl, env[e.baseUrlVar]) ?? e.baseUrl,
+      apiKey: pick(env[e.keyVar]),
+      idleTimeoutMs,
+    };
   }
+  if (name === 'script') return { name, model: 'script', baseUrl: '', script: pick(flags.script, config.script), idleTimeoutMs };
+  return { name: 'offline', model: 'offline', baseUrl: '', idleTimeoutMs };
 }
