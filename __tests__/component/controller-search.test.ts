@@ -8,6 +8,7 @@ import { HistoryService } from '../../src/history/service';
 import * as ed from '../../src/editor/model';
 import type { CommandName } from '../../src/tui/keymap';
 import { tempDir } from '../helpers/pty';
+import { composerView } from '../../src/tui/views';
 
 function setup(entries: string[]) {
   const bus = new Bus();
@@ -103,6 +104,18 @@ describe('search in the controller', () => {
     type('b');
     run('search.cancel');
     expect(snapshot()).toEqual(before);
+  });
+
+  it('2. scrolls a long multi-line match into view in the composer', () => {
+    const long = Array.from({ length: 30 }, (_, i) => (i === 25 ? 'the needle is here' : `filler line ${i}`)).join('\n');
+    const { c, run, type } = setup([long, 'other']);
+    run('history.searchReverse');
+    type('needle');
+    const view = composerView(c.editor, 40, 4, 0, c.searchView!.highlight!);
+    const text = view.rows.map((r) => r.map((sp) => sp.text).join(''));
+    expect(text).toContain('the needle is here');
+    const row = view.rows[text.indexOf('the needle is here')];
+    expect(row.find((sp) => sp.style === 'match')?.text).toBe('needle');
   });
 
   it('after accepting, Down walks newer from the match and then restores the draft', () => {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { CLI, tempDir } from '../helpers/pty';
 import { checkSessionName, resolveDataDir, sessionIdForWorkspace } from '../../src/config/paths';
+import { blessedTerm } from '../../src/tui/screen';
 
 function run(args: string[]) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: tempDir() } });
@@ -36,6 +37,15 @@ describe('command line', () => {
     const help = run(['--help']);
     expect(help.code).toBe(0);
     for (const flag of ['--data-dir', '--session', '--provider', '--model', '--base-url', '--version']) expect(help.stdout).toContain(flag);
+  });
+});
+
+describe('terminal types', () => {
+  it('gives blessed a terminfo it can parse under tmux and screen', () => {
+    expect(blessedTerm('screen-256color')).toBe('xterm-256color');
+    expect(blessedTerm('tmux-256color')).toBe('xterm-256color');
+    expect(blessedTerm(undefined)).toBe('xterm-256color');
+    expect(blessedTerm('xterm-kitty')).toBe('xterm-kitty');
   });
 });
 
