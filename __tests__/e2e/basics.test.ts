@@ -110,6 +110,28 @@ describe('milk in a real terminal', () => {
     await milk.waitForText('› still works');
   });
 
+  it('scrolls the transcript with PageUp/PageDown and the wheel, and holds its place while reading back', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], env: { MILK_OFFLINE_DELAY_MS: '40' } });
+    await milk.waitForText('history: session');
+    milk.write('/help' + KEY.enter);
+    await milk.waitForText('empty composer, quit');
+    const transcriptTop = () => milk!.lines()[0];
+    expect(transcriptTop()).not.toContain('keys (Ctrl+R');
+    milk.write('more' + KEY.enter);
+    await milk.waitFor(() => milk!.statusLine().includes('working'), 'busy');
+    milk.write('\x1b[5~'.repeat(6));
+    await milk.waitFor(() => transcriptTop().includes('keys (Ctrl+R'), 'scrolled to the top');
+    // The reply keeps streaming below without moving what is being read.
+    await milk.waitFor(() => !milk!.statusLine().includes('working'), 'idle', 15000);
+    expect(transcriptTop()).toContain('keys (Ctrl+R');
+    milk.write('\x1b[<65;10;5M'.repeat(40));
+    await milk.waitFor(() => milk!.text().includes('--model NAME.'), 'wheel down to the bottom');
+    milk.write('\x1b[<64;10;5M');
+    await milk.waitFor(() => !milk!.text().includes('--model NAME.'), 'wheel up');
+    milk.write('\x1b[6~'.repeat(10));
+    await milk.waitFor(() => milk!.text().includes('--model NAME.'), 'PageDown back to the bottom');
+  });
+
   it('quits with Ctrl-D on an empty composer', async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()] });
     await milk.waitForText('history: session');
