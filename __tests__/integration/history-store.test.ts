@@ -91,6 +91,15 @@ describe('history service on a bad data dir', () => {
     expect(warnings.join('\n')).not.toContain('still here');
   });
 
+  it('says when an input is too large to keep, without its content', () => {
+    const warnings: string[] = [];
+    const h = service(tempDir(), warnings);
+    h.load();
+    h.record([{ type: 'paste', text: 'SECRETISH'.repeat(200_000) }]);
+    expect(h.list()).toHaveLength(0);
+    expect(warnings).toEqual(['input too large for history (1.8 M characters, limit 1 M): not saved']);
+  });
+
   it('writes pending entries once the dir is usable again', () => {
     const root = tempDir();
     const blocker = path.join(root, 'data');

@@ -12,6 +12,10 @@ describe('what is stored', () => {
   it('skips input that starts with a space (ignorespace)', () => {
     expect(storeVerdict(text(' rm -rf build'))).toEqual({ store: false, reason: 'space' });
   });
+  it('skips an input too large to keep', () => {
+    expect(storeVerdict([{ type: 'paste', text: 'x'.repeat(1_000_001) }])).toEqual({ store: false, reason: 'too-large' });
+    expect(storeVerdict([{ type: 'paste', text: 'x'.repeat(1_000_000) }])).toEqual({ store: true });
+  });
   it('stores ordinary input, multi-line and pasted', () => {
     expect(storeVerdict(text('fix the tests\nplease'))).toEqual({ store: true });
     expect(storeVerdict([{ type: 'paste', text: ' leading space in a paste' }])).toEqual({ store: true });

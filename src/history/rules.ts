@@ -13,6 +13,12 @@ export interface HistoryEntry {
 export const DEFAULT_MAX_ENTRIES = 500;
 
 /**
+ * Inputs longer than this are not kept: every later write rewrites the whole
+ * file, so one huge paste would tax every submit that follows.
+ */
+export const MAX_ENTRY_CHARS = 1_000_000;
+
+/**
  * Shapes of credentials people paste by accident. Each has a name (shown in
  * the status bar instead of the text) and a test in __tests__/unit/history-rules.
  */
@@ -29,7 +35,7 @@ export const SECRET_PATTERNS: ReadonlyArray<{ name: string; pattern: RegExp }> =
   { name: 'private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----/ },
 ];
 
-export type StoreVerdict = { store: true } | { store: false; reason: 'blank' | 'space' | 'secret'; secret?: string };
+export type StoreVerdict = { store: true } | { store: false; reason: 'blank' | 'space' | 'secret' | 'too-large'; secret?: string };
 
 /** Whether an input may be written to history, and if not, why (never the text). */
 export function storeVerdict(segments: readonly Segment[]): StoreVerdict {
@@ -37,6 +43,7 @@ export function storeVerdict(segments: readonly Segment[]): StoreVerdict {
   if (text.trim().length === 0) return { store: false, reason: 'blank' };
   // bash's ignorespace: a leading space keeps a line out of history.
   if (segments[0]?.type === 'text' && /^[ \t]/.test(text)) return { store: false, reason: 'space' };
+  if (text.length > MAX_ENTRY_CHARS) return { store: false, reason: 'too-large' };
   for (const { name, pattern } of SECRET_PATTERNS) {
     if (pattern.test(text)) return { store: false, reason: 'secret', secret: name };
   }

@@ -4,7 +4,7 @@
 // failed write left pending is retried on the next one and flushed at exit.
 
 import * as path from 'node:path';
-import type { Segment } from '../editor/model';
+import { Segment, segmentsText } from '../editor/model';
 import { FORMAT, HistoryHeader, VERSION } from './format';
 import { DEFAULT_LOCK, LockOptions } from './lock';
 import { HistoryEntry, StoreVerdict, appendDeduped, capEntries, storeVerdict } from './rules';
@@ -116,6 +116,10 @@ export class HistoryService {
       if (verdict.reason === 'secret' && !this.secretWarned) {
         this.secretWarned = true;
         this.options.warn(`input looks like a secret (${verdict.secret}): not saved to history`);
+      }
+      if (verdict.reason === 'too-large') {
+        const mb = (segmentsText(segments).length / 1e6).toFixed(1);
+        this.options.warn(`input too large for history (${mb} M characters, limit 1 M): not saved`);
       }
       return verdict;
     }
