@@ -47,6 +47,12 @@ interface Scope {
 
 /** Exit must not wait on another process's lock for long. */
 const EXIT_LOCK_TIMEOUT_MS = 150;
+/**
+ * A submit waits at most this long for a lock (held for milliseconds in normal
+ * use) before keeping the entry in memory and retrying on the next write: the
+ * composer must not freeze behind a stuck process.
+ */
+const SUBMIT_LOCK: LockOptions = { timeoutMs: 750, staleMs: DEFAULT_LOCK.staleMs };
 
 export class HistoryService {
   mode: HistoryMode = 'session';
@@ -66,7 +72,7 @@ export class HistoryService {
       displayName: scope === 'session' ? options.displayName : 'global',
     });
     const make = (mode: HistoryMode): Scope => ({
-      file: new HistoryFile(paths[mode], header(mode), options.maxEntries, options.lock ?? DEFAULT_LOCK),
+      file: new HistoryFile(paths[mode], header(mode), options.maxEntries, options.lock ?? SUBMIT_LOCK),
       list: [],
       pending: [],
       failing: false,
