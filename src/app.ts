@@ -91,6 +91,7 @@ export function startApp(options: AppOptions): App {
     warningTimer.unref();
     bus.emit('transcript.note', { text: `warning: ${text}` });
   });
+  bus.emit('transcript.note', { text: `milk · ${options.provider.name} · /help for keys · Ctrl-C or Ctrl-D on an empty line to quit` });
   for (const w of options.warnings ?? []) bus.emit('status.warning', { text: w });
   history.load();
   warmSearch(history.lists());
