@@ -200,7 +200,41 @@ async function benchTurns() {
   }
 }
 
-const CASES = { startup: benchStartup, history: benchHistory, search: benchSearch, turns: benchTurns };
+async function benchLongTranscript() {
+  for (const n of [10, 100000]) await keystrokesWithTranscript(n);
+}
+
+async function keystrokesWithTranscript(n) {
+  // An n-line answer in the transcript, then keys typed into the composer.
+  const dir = tmp('milk-bench-long-');
+  const file = path.join(dir, 'script.json');
+  const lines = Array.from({ length: n }, (_, i) => `line ${i} of a very long answer`).join('\n');
+  fs.writeFileSync(file, JSON.stringify({ turns: [[{ text: lines }]] }));
+  const m = startMilk(['--data-dir', tmp('milk-bench-long-data-'), '--script', file]);
+  await m.until(() => m.status().includes('history: session'), 30000);
+  m.p.write('fill\r');
+  const screenHas = (t) => Array.from({ length: m.term.rows }, (_, y) => m.term.buffer.active.getLine(y).translateToString(true)).some((l) => l.includes(t));
+  await m.until(() => screenHas(`line ${n - 1} `) && !m.status().includes('working'), 60000);
+  const composerRow = () => m.term.buffer.active.getLine(m.term.rows - 3).translateToString(true);
+  const samples = [];
+  for (let i = 0; i < 60; i++) {
+    const want = 'x'.repeat((i % 30) + 1);
+    if (i % 30 === 0 && i > 0) {
+      m.p.write('\x15');
+      await m.until(() => !composerRow().includes('x'));
+    }
+    const t0 = process.hrtime.bigint();
+    const done = m.until(() => composerRow().includes('│' + want + ' '));
+    m.p.write('x');
+    samples.push(Number((await done) - t0) / 1e6);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  m.p.kill('SIGKILL');
+  const s = stats(samples);
+  console.log(`keystroke to screen with a ${n}-line transcript: median ${fmt(s.median)}, p99 ${fmt(s.p99)} (n=${s.n})`);
+}
+
+const CASES = { startup: benchStartup, history: benchHistory, search: benchSearch, turns: benchTurns, transcript: benchLongTranscript };
 
 async function main() {
   const only = process.argv.slice(2);
