@@ -8,9 +8,8 @@ import { Controller } from './controller';
 import { TurnRunner } from './agent/runner';
 import type { Provider } from './agent/provider';
 import { HistoryService } from './history/service';
-import type { HistoryEntry } from './history/rules';
-import { prepareSearch } from './search/search';
-import { commandFor } from './tui/keymap';
+import { warmSearch } from './search/warm';
+import { route } from './tui/router';
 import type { InputAction } from './tui/input';
 import { createScreen, Screen } from './tui/screen';
 import { RenderScheduler } from './tui/scheduler';
@@ -41,26 +40,6 @@ export interface App {
   readonly screen: Screen;
   /** Resolves when the person quits. */
   readonly done: Promise<void>;
-}
-
-/** Indexes history for search in small idle slices, newest first, so start-up and typing never wait on it. */
-function warmSearch(lists: ReadonlyArray<readonly HistoryEntry[]>): void {
-  const SLICE = 2000;
-  let list = 0;
-  let i = 0;
-  const step = (): void => {
-    if (list >= lists.length) return;
-    const entries = lists[list];
-    const from = Math.max(0, entries.length - i - SLICE);
-    prepareSearch(entries, from, entries.length - i - from);
-    i += SLICE;
-    if (i >= entries.length) {
-      list++;
-      i = 0;
-    }
-    setTimeout(step, 1).unref();
-  };
-  setTimeout(step, 50).unref();
 }
 
 export function startApp(options: AppOptions): App {
@@ -149,33 +128,12 @@ export function startApp(options: AppOptions): App {
 
   // MILK_FAULT=keypress makes the next key throw, to prove the crash path restores the terminal.
   const fault = process.env.MILK_FAULT === 'keypress';
-  const route = (action: InputAction): void => {
+  const onInput = (action: InputAction): void => {
     if (fault) throw new Error('injected fault (MILK_FAULT=keypress)');
-    const mode = controller.mode;
-    switch (action.kind) {
-      case 'key': {
-        // In a search, keys it doesn't bind fall through to the composer's table.
-        const name = commandFor(mode, action.key) ?? (mode === 'search' ? commandFor(controller.composerMode, action.key) : undefined);
-        if (name) bus.emit('command', { name });
-        return;
-      }
-      case 'text':
-        // An approval question takes single letters as its keys.
-        if (mode === 'approval') {
-          for (const ch of action.text) {
-            const name = commandFor('approval', ch.toLowerCase());
-            if (name) bus.emit('command', { name });
-          }
-          return;
-        }
-        return bus.emit('input.text', { text: action.text });
-      case 'paste':
-        return bus.emit('input.paste', { text: action.text });
-      case 'wheel':
-        return bus.emit('input.wheel', { dir: action.dir });
-    }
+    // Each Routed pairs an event with its own payload type; TypeScript can't follow that through the union.
+    for (const r of route(action, controller.mode, controller.composerMode)) bus.emit(r.event, r.payload as never);
   };
-  const terminal = new TerminalInput(options.input, options.output, route);
+  const terminal = new TerminalInput(options.input, options.output, onInput);
 
   options.cleanup.add('screen', () => {
     clearInterval(ticker);

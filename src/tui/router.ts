@@ -1,0 +1,35 @@
+// Turns decoded input into what goes on the bus, by mode: a key runs the
+// command its mode binds (in a search, unbound keys fall through to the
+// composer's table); text, pastes and the wheel become input events; an
+// approval question takes single letters as keys. Pure.
+
+import type { Events } from '../bus';
+import type { InputAction } from './input';
+import { Mode, commandFor } from './keymap';
+
+export type Routed =
+  | { event: 'command'; payload: Events['command'] }
+  | { event: 'input.text'; payload: Events['input.text'] }
+  | { event: 'input.paste'; payload: Events['input.paste'] }
+  | { event: 'input.wheel'; payload: Events['input.wheel'] };
+
+export function route(action: InputAction, mode: Mode, composerMode: Mode): Routed[] {
+  switch (action.kind) {
+    case 'key': {
+      const name = commandFor(mode, action.key) ?? (mode === 'search' ? commandFor(composerMode, action.key) : undefined);
+      return name ? [{ event: 'command', payload: { name } }] : [];
+    }
+    case 'text':
+      if (mode === 'approval') {
+        return [...action.text].flatMap((ch): Routed[] => {
+          const name = commandFor('approval', ch.toLowerCase());
+          return name ? [{ event: 'command', payload: { name } }] : [];
+        });
+      }
+      return [{ event: 'input.text', payload: { text: action.text } }];
+    case 'paste':
+      return [{ event: 'input.paste', payload: { text: action.text } }];
+    case 'wheel':
+      return [{ event: 'input.wheel', payload: { dir: action.dir } }];
+  }
+}
