@@ -152,6 +152,15 @@ describe('tool calls', () => {
     expect(msgs.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
   });
 
+  it('keeps characters split between output chunks whole, and replaces invalid bytes', async () => {
+    // printf writes the two halves of 日 separately, with a pause between.
+    const h = harness(script([[shell("printf '\\346\\227'; sleep 0.1; printf '\\245 ok \\377\\n'")], [{ text: 'ok' }]]), tempDir(), 'yes');
+    const end = h.ended();
+    h.runner.start('go');
+    await end;
+    expect(h.output()).toBe('日 ok \ufffd\n');
+  });
+
   it('bounds what a command may show and return', async () => {
     const h = harness(script([[shell('head -c 400000 /dev/zero | tr "\\0" x')], [{ text: 'ok' }]]), tempDir(), 'yes');
     const end = h.ended();

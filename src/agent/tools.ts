@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import type { ToolCall, ToolSpec } from './provider';
 
 export const TOOL_SPECS: readonly ToolSpec[] = [
@@ -104,8 +105,7 @@ function runShell(command: string, ctx: ToolContext): Promise<ToolResult> {
     let result = '';
     let shown = 0;
     let truncated = false;
-    const take = (d: Buffer): void => {
-      const text = d.toString('utf8');
+    const take = (text: string): void => {
       if (result.length < MAX_RESULT_CHARS) result += text.slice(0, MAX_RESULT_CHARS - result.length);
       if (shown < MAX_SHOWN_CHARS) {
         const part = text.slice(0, MAX_SHOWN_CHARS - shown);
@@ -116,8 +116,11 @@ function runShell(command: string, ctx: ToolContext): Promise<ToolResult> {
         ctx.onOutput('\n[output truncated]\n');
       }
     };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
+    // String decoders keep a character split between two chunks whole; invalid bytes become U+FFFD.
+    const out = new StringDecoder('utf8');
+    const err = new StringDecoder('utf8');
+    child.stdout.on('data', (d: Buffer) => take(out.write(d)));
+    child.stderr.on('data', (d: Buffer) => take(err.write(d)));
     const killGroup = (signal: NodeJS.Signals): void => {
       try {
         if (child.pid) process.kill(-child.pid, signal);
@@ -135,6 +138,7 @@ function runShell(command: string, ctx: ToolContext): Promise<ToolResult> {
     else ctx.signal.addEventListener('abort', onAbort, { once: true });
     child.on('error', (err) => resolve({ ok: false, content: `error: ${err.message}` }));
     child.on('close', (code, signal) => {
+      take(out.end() + err.end());
       ctx.signal.removeEventListener('abort', onAbort);
       // Whatever the command left running in its group goes with it.
       if (!ctx.signal.aborted) killGroup('SIGKILL');
