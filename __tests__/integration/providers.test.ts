@@ -101,6 +101,12 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(end.message).toMatch(/connection refused/);
   });
 
+  it('reports a host that does not resolve (.invalid never does)', async () => {
+    const { end } = await turn(make('short', { baseUrl: `http://no-such-host.invalid${kind === 'openai' ? '/v1' : ''}`, idleTimeoutMs: 3000 }));
+    // Without a resolver that answers, the lookup times out instead; both are clear.
+    expect(end.message).toMatch(/cannot resolve the host of http:\/\/no-such-host\.invalid|timed out|no data from the server/);
+  });
+
   it('reports a malformed stream and keeps what came before', async () => {
     const { text, end } = await turn(make('malformed'));
     expect(text).toBe('first ');
