@@ -6,6 +6,7 @@
 // Messages name files and errors, never their content.
 
 import * as fs from 'node:fs';
+import * as fse from 'fs-extra';
 import * as path from 'node:path';
 import { HistoryHeader, needsRepair, parseHistory, serializeHistory } from './format';
 import { DEFAULT_LOCK, LockOptions, withLock } from './lock';
@@ -17,8 +18,9 @@ export interface LoadResult {
   warning: string | null;
 }
 
+/** Creates the folder and its parents, private to the user (0700). */
 export function ensureDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fse.ensureDirSync(dir, 0o700);
 }
 
 function stamp(): string {
@@ -192,7 +194,8 @@ export class HistoryFile {
   private moveAside(): string | null {
     const aside = `${this.file}.corrupt-${stamp()}`;
     try {
-      fs.renameSync(this.file, aside);
+      // A directory where the file should be: moved aside whole, nothing inside it lost.
+      fse.moveSync(this.file, aside);
       return aside;
     } catch {
       return null;
