@@ -133,10 +133,6 @@ export class Controller {
   }
 
   run(name: CommandName): void {
-    if (this.searching && !/^(search\.|history\.search|transcript\.)/.test(name)) {
-      // Any other composer key accepts the match and then does its own job.
-      this.searchAccept();
-    }
     const edit = EDITS[name];
     if (edit) return this.edit(edit(this.editor));
     switch (name) {
@@ -155,9 +151,9 @@ export class Controller {
       case 'search.backspace':
         return this.searchShow(search.backspaceQuery(this.searching!.state));
       case 'search.accept':
-        return this.searchAccept();
+        return this.endSearch({ accept: true });
       case 'search.cancel':
-        return this.searchCancel();
+        return this.endSearch({ accept: false });
       case 'history.older':
         return this.browse(-1);
       case 'history.newer':
@@ -271,28 +267,18 @@ export class Controller {
     this.bus.requestRender();
   }
 
-  private searchAccept(): void {
+  /** Leaves the search: accepting puts the match in the composer; otherwise it gets back what it held. */
+  private endSearch(options: { accept: boolean }): void {
     const s = this.searching;
     if (!s) return;
     this.searching = null;
-    if (s.state.query) this.lastQuery = s.state.query;
-    if (!s.state.match) {
-      this.editor = s.original;
-      this.nav = s.originalNav;
-    } else {
-      const step = nav.jumpTo(s.originalNav, s.original, s.list, s.state.match.index);
-      this.nav = step.nav;
-      this.editor = step.editor;
-    }
-    this.bus.requestRender();
-  }
-
-  private searchCancel(): void {
-    const s = this.searching;
-    if (!s) return;
-    this.searching = null;
-    this.editor = s.original;
-    this.nav = s.originalNav;
+    const { query, match } = s.state;
+    if (options.accept && query) this.lastQuery = query;
+    const step = options.accept && match
+      ? nav.jumpTo(s.originalNav, s.original, s.list, match.index)
+      : { nav: s.originalNav, editor: s.original };
+    this.nav = step.nav;
+    this.editor = step.editor;
     this.bus.requestRender();
   }
 

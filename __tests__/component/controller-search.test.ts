@@ -59,7 +59,8 @@ describe('search in the controller', () => {
     const { c, run, type } = setup(['first entry']);
     run('history.searchReverse');
     type('entry');
-    run('editor.lineStart');
+    // As the router sends it for Home: accept, then the key's own command.
+    run('search.accept', 'editor.lineStart');
     expect(c.mode).toBe('idle');
     expect(c.editor.text).toBe('first entry');
     expect(c.editor.cursor).toBe(0);

@@ -8,9 +8,11 @@ describe('the key router', () => {
     expect(route({ kind: 'key', key: 'enter' }, 'busy', 'busy')).toEqual([cmd('composer.queue')]);
     expect(route({ kind: 'key', key: 'f7' }, 'idle', 'idle')).toEqual([]);
   });
-  it('lets unbound keys fall through to the composer during a search', () => {
+  it('accepts a search and then runs any other composer key', () => {
     expect(route({ kind: 'key', key: 'enter' }, 'search', 'idle')).toEqual([cmd('search.accept')]);
-    expect(route({ kind: 'key', key: 'left' }, 'search', 'busy')).toEqual([cmd('editor.left')]);
+    expect(route({ kind: 'key', key: 'left' }, 'search', 'busy')).toEqual([cmd('search.accept'), cmd('editor.left')]);
+    expect(route({ kind: 'key', key: 'C-a' }, 'search', 'idle')).toEqual([cmd('search.accept'), cmd('editor.lineStart')]);
+    expect(route({ kind: 'key', key: 'f7' }, 'search', 'idle')).toEqual([]);
   });
   it('sends text to the composer, or the query, as text', () => {
     expect(route({ kind: 'text', text: 'hi' }, 'search', 'idle')).toEqual([{ event: 'input.text', payload: { text: 'hi' } }]);

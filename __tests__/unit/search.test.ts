@@ -18,6 +18,10 @@ describe('searchBack / searchForward', () => {
     expect(s.searchForward(list, 'npm', 2)).toEqual({ index: 3, start: 0, end: 3 });
     expect(s.searchForward(list, 'npm', 4)).toBeNull();
   });
+  it('passes over entries the skip rule names', () => {
+    expect(s.searchBack(list, 'git', 3, (t) => t === 'git commit')?.index).toBe(0);
+    expect(s.searchForward(list, 'npm', 0, (t) => t.startsWith('npm t'))?.index).toBe(3);
+  });
   it('is smart about case', () => {
     const l = E('Deploy NOW', 'deploy later');
     expect(s.searchBack(l, 'deploy', 1)?.index).toBe(1);
@@ -90,6 +94,8 @@ describe('search state machine', () => {
     let st = s.searchAgain(s.startSearch('reverse'), list, 'reverse', 'push');
     expect(st.query).toBe('push');
     expect(at(st)).toBe(1);
+    // The reused query shortens one character at a time, like a typed one.
+    expect(s.backspaceQuery(s.searchAgain(s.startSearch('reverse'), list, 'reverse', 'push')).query).toBe('pus');
     st = s.searchAgain(s.startSearch('reverse'), list, 'reverse', null);
     expect(st.query).toBe('');
     expect(st.match).toBeNull();

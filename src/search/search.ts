@@ -86,62 +86,59 @@ function find(e: HistoryEntry, needle: Needle, direction: Direction): number {
   return direction === 'reverse' ? hay.lastIndexOf(q) : hay.indexOf(q);
 }
 
-function scan(
-  entries: readonly HistoryEntry[],
-  query: string,
-  from: number,
-  step: -1 | 1,
-  skip: (text: string) => boolean,
-): Match | null {
-  const direction: Direction = step < 0 ? 'reverse' : 'forward';
+/** Decides, by entry text, which matching entries a search passes over. */
+export type Skip = (text: string) => boolean;
+
+const skipNone: Skip = () => false;
+
+/** The newest entry at or before `from` that contains `query` (and is not skipped). */
+export function searchBack(entries: readonly HistoryEntry[], query: string, from: number, skip: Skip = skipNone): Match | null {
   const needle = needleOf(query);
-  for (let i = from; i >= 0 && i < entries.length; i += step) {
-    const at = find(entries[i], needle, direction);
-    if (at === -1 || skip(textsOf(entries[i]).text)) continue;
-    return { index: i, start: at, end: at + query.length };
+  for (let i = Math.min(from, entries.length - 1); i >= 0; i--) {
+    const at = find(entries[i], needle, 'reverse');
+    if (at !== -1 && !skip(textsOf(entries[i]).text)) return { index: i, start: at, end: at + query.length };
   }
   return null;
 }
 
-/** The newest entry at or before `from` that contains `query`. */
-export function searchBack(entries: readonly HistoryEntry[], query: string, from: number): Match | null {
-  return scan(entries, query, Math.min(from, entries.length - 1), -1, () => false);
+/** The oldest entry at or after `from` that contains `query` (and is not skipped). */
+export function searchForward(entries: readonly HistoryEntry[], query: string, from: number, skip: Skip = skipNone): Match | null {
+  const needle = needleOf(query);
+  for (let i = Math.max(from, 0); i < entries.length; i++) {
+    const at = find(entries[i], needle, 'forward');
+    if (at !== -1 && !skip(textsOf(entries[i]).text)) return { index: i, start: at, end: at + query.length };
+  }
+  return null;
 }
 
-/** The oldest entry at or after `from` that contains `query`. */
-export function searchForward(entries: readonly HistoryEntry[], query: string, from: number): Match | null {
-  return scan(entries, query, Math.max(from, 0), 1, () => false);
-}
+const SEARCH = { reverse: searchBack, forward: searchForward } as const;
 
 export function startSearch(direction: Direction): SearchState {
   return { direction, query: '', match: null, failing: false, seen: [], stack: [] };
 }
 
+/** The search moved to `match`, or failed and keeps showing the last match. */
 function withMatch(s: SearchState, entries: readonly HistoryEntry[], match: Match | null): SearchState {
   if (!match) return { ...s, failing: true };
   const t = textsOf(entries[match.index]).text;
   return { ...s, match, failing: false, seen: s.seen.includes(t) ? s.seen : [...s.seen, t] };
 }
 
-/** Searches for `query` from where the search stands, the current entry included. */
-function seek(s: SearchState, entries: readonly HistoryEntry[], query: string): SearchState {
-  const step = s.direction === 'reverse' ? -1 : 1;
-  const from = s.match ? s.match.index : s.direction === 'reverse' ? entries.length - 1 : 0;
-  const current = s.match ? textsOf(entries[s.match.index]).text : null;
-  const found = scan(entries, query, from, step, (t) => t !== current && s.seen.includes(t));
-  return withMatch({ ...s, query }, entries, found);
+function currentText(s: SearchState, entries: readonly HistoryEntry[]): string | null {
+  return s.match ? textsOf(entries[s.match.index]).text : null;
 }
 
 /** A printable character (or pasted text) extends the query. */
 export function typeQuery(s: SearchState, entries: readonly HistoryEntry[], text: string): SearchState {
   if (!text) return s;
   const frame: Frame = { query: s.query, match: s.match, failing: s.failing, direction: s.direction, seen: s.seen };
-  const stacked = { ...s, stack: [...s.stack, frame] };
+  const next = { ...s, query: s.query + text, stack: [...s.stack, frame] };
   // Nothing matched the shorter query from here on, so nothing can match a longer one.
-  if (s.failing) return { ...stacked, query: s.query + text };
-  const next = seek(stacked, entries, s.query + text);
-  // Failing keeps the last successful match in view.
-  return next.failing ? { ...next, match: s.match } : next;
+  if (s.failing) return next;
+  // From the current entry, included: the search stays on it while it still matches.
+  const from = s.match ? s.match.index : s.direction === 'reverse' ? entries.length - 1 : 0;
+  const current = currentText(s, entries);
+  return withMatch(next, entries, SEARCH[s.direction](entries, next.query, from, (t) => t !== current && s.seen.includes(t)));
 }
 
 /**
@@ -149,17 +146,12 @@ export function typeQuery(s: SearchState, entries: readonly HistoryEntry[], text
  * same query. On an empty query, the last accepted search's query is reused.
  */
 export function searchAgain(s: SearchState, entries: readonly HistoryEntry[], direction: Direction, lastQuery: string | null): SearchState {
-  if (s.query === '') {
-    if (!lastQuery) return { ...s, direction };
-    return typeQuery({ ...s, direction }, entries, lastQuery);
-  }
   const turned = { ...s, direction };
-  const step = direction === 'reverse' ? -1 : 1;
-  const from = s.match ? s.match.index + step : direction === 'reverse' ? entries.length - 1 : 0;
-  const current = s.match ? textsOf(entries[s.match.index]).text : null;
-  const found = scan(entries, s.query, from, step, (t) => t === current || s.seen.includes(t));
-  const next = withMatch(turned, entries, found);
-  return next.failing ? { ...next, match: s.match } : next;
+  // Reused character by character, so Backspace still takes off one at a time.
+  if (s.query === '') return [...(lastQuery ?? '')].reduce((st, ch) => typeQuery(st, entries, ch), turned);
+  const from = s.match ? s.match.index + (direction === 'reverse' ? -1 : 1) : direction === 'reverse' ? entries.length - 1 : 0;
+  const current = currentText(s, entries);
+  return withMatch(turned, entries, SEARCH[direction](entries, s.query, from, (t) => t === current || s.seen.includes(t)));
 }
 
 /** Backspace: back to where the shorter query stood. Nothing on an empty query. */

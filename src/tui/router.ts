@@ -1,7 +1,7 @@
 // Turns decoded input into what goes on the bus, by mode: a key runs the
-// command its mode binds (in a search, unbound keys fall through to the
-// composer's table); text, pastes and the wheel become input events; an
-// approval question takes single letters as keys. Pure.
+// command its mode binds; in a search, any other composer key accepts the
+// match and then does its own job (as in readline); text, pastes and the wheel
+// become input events; an approval question takes single letters as keys. Pure.
 
 import type { Events } from '../bus';
 import type { InputAction } from './input';
@@ -16,8 +16,11 @@ export type Routed =
 export function route(action: InputAction, mode: Mode, composerMode: Mode): Routed[] {
   switch (action.kind) {
     case 'key': {
-      const name = commandFor(mode, action.key) ?? (mode === 'search' ? commandFor(composerMode, action.key) : undefined);
-      return name ? [{ event: 'command', payload: { name } }] : [];
+      const name = commandFor(mode, action.key);
+      if (name) return [{ event: 'command', payload: { name } }];
+      const composerName = mode === 'search' ? commandFor(composerMode, action.key) : undefined;
+      if (!composerName) return [];
+      return [{ event: 'command', payload: { name: 'search.accept' } }, { event: 'command', payload: { name: composerName } }];
     }
     case 'text':
       if (mode === 'approval') {
