@@ -91,6 +91,19 @@ describe('history service on a bad data dir', () => {
     expect(warnings.join('\n')).not.toContain('still here');
   });
 
+  it('writes an input that was cleared with Ctrl-C and then submitted', () => {
+    const data = tempDir();
+    const h = service(data, []);
+    h.load();
+    const seg = [{ type: 'text' as const, text: 'typed, cleared, recalled, sent' }];
+    h.remember(seg);
+    h.record(seg);
+    expect(texts(path.join(data, 'sessions', 's.history'))).toEqual(['typed, cleared, recalled, sent']);
+    expect(texts(path.join(data, 'input_history'))).toEqual(['typed, cleared, recalled, sent']);
+    // And Up shows it once, not twice.
+    expect(h.list()).toHaveLength(1);
+  });
+
   it('says when an input is too large to keep, without its content', () => {
     const warnings: string[] = [];
     const h = service(tempDir(), warnings);

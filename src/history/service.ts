@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { Segment, segmentsText } from '../editor/model';
 import { FORMAT, HistoryHeader, VERSION } from './format';
 import { DEFAULT_LOCK, LockOptions } from './lock';
-import { HistoryEntry, StoreVerdict, appendDeduped, capEntries, storeVerdict } from './rules';
+import { HistoryEntry, StoreVerdict, appendDeduped, capEntries, sameInput, storeVerdict } from './rules';
 import { HistoryFile, describeIoError, ensureDir } from './store';
 
 export type HistoryMode = 'session' | 'global';
@@ -58,6 +58,8 @@ export class HistoryService {
   mode: HistoryMode = 'session';
   private readonly scopes: Record<HistoryMode, Scope>;
   private secretWarned = false;
+  /** Entries kept only in memory (cleared with Ctrl-C), never written. */
+  private readonly remembered = new WeakSet<HistoryEntry>();
   private readonly now: () => Date;
 
   constructor(private readonly options: HistoryServiceOptions) {
@@ -131,10 +133,12 @@ export class HistoryService {
     }
     const entry: HistoryEntry = { ts: this.now().toISOString(), segments: segments.map((s) => ({ ...s })) };
     for (const scope of Object.values(this.scopes)) {
-      const before = scope.list;
-      scope.list = capEntries(appendDeduped(scope.list, entry), this.options.maxEntries);
+      // A remembered draft sent as it was is replaced, not counted as the entry before it.
+      const last = scope.list[scope.list.length - 1];
+      const base = last && this.remembered.has(last) && sameInput(last, entry) ? scope.list.slice(0, -1) : scope.list;
+      scope.list = capEntries(appendDeduped(base, entry), this.options.maxEntries);
       // A dir that stays unwritable must not grow memory without bound either.
-      if (scope.list !== before) scope.pending = capEntries([...scope.pending, entry], this.options.maxEntries);
+      if (scope.list[scope.list.length - 1] === entry) scope.pending = capEntries([...scope.pending, entry], this.options.maxEntries);
       this.persist(scope);
     }
     return verdict;
@@ -144,6 +148,7 @@ export class HistoryService {
   remember(segments: readonly Segment[]): void {
     if (storeVerdict(segments).store === false) return;
     const entry: HistoryEntry = { ts: this.now().toISOString(), segments: segments.map((s) => ({ ...s })) };
+    this.remembered.add(entry);
     for (const scope of Object.values(this.scopes)) {
       scope.list = capEntries(appendDeduped(scope.list, entry), this.options.maxEntries);
     }
