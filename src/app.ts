@@ -80,13 +80,12 @@ export function startApp(options: AppOptions): App {
     const width = ui.composer.size().width;
     const searching = controller.searchView;
     const highlight = searching?.highlight ?? undefined;
+    // The composer grows with its content up to its maximum, then scrolls to the cursor.
     const view = composerView(controller.editor, width, ui.maxComposerRows(), composerTop, highlight);
     ui.setComposerRows(view.contentRows);
-    const c = ui.composer.size();
-    const fitted = view.rows.length > c.height ? composerView(controller.editor, width, c.height, composerTop, highlight) : view;
-    composerTop = fitted.top;
-    ui.composer.setRows(fitted.rows);
-    cursor = { row: fitted.cursorRow, col: fitted.cursorCol };
+    composerTop = view.top;
+    ui.composer.setRows(view.rows);
+    cursor = { row: view.cursorRow, col: view.cursorCol };
 
     const t = ui.transcript.size();
     controller.setTranscriptSize(t.width, t.height);

@@ -2,7 +2,6 @@
 // its payload type is declared here, in one place; nothing else defines events.
 
 import { EventEmitter } from 'node:events';
-import type { Segment } from './editor/model';
 import type { CommandName } from './tui/keymap';
 
 export type TurnEnd = 'done' | 'interrupted' | 'error';
@@ -15,9 +14,6 @@ export interface Events {
   /** A bracketed paste. */
   'input.paste': { text: string };
   'input.wheel': { dir: 'up' | 'down' };
-
-  /** The person submitted an input; `text` is what the model gets. */
-  'composer.submitted': { text: string; segments: Segment[] };
 
   /** `display` is how the input shows in the transcript (pastes collapsed). */
   'turn.started': { turnId: number; input: string; display?: string };

@@ -332,7 +332,6 @@ export class Controller {
   private submit(): void {
     const input = this.takeInput();
     if (input === null) return;
-    this.bus.emit('composer.submitted', { text: input.text, segments: input.segments });
     this.startTurn(input);
   }
 
@@ -343,7 +342,6 @@ export class Controller {
   private enqueue(): void {
     const input = this.takeInput();
     if (input === null) return;
-    this.bus.emit('composer.submitted', { text: input.text, segments: input.segments });
     this.queue.push(input);
     this.bus.requestRender();
   }

@@ -97,8 +97,6 @@ describe('editor: moving', () => {
     expect(ed.onFirstLine(at('ab|\nc'))).toBe(true);
     expect(ed.onLastLine(at('ab|\nc'))).toBe(false);
     expect(ed.onLastLine(at('ab\n|c'))).toBe(true);
-    expect(ed.cursorLine(at('a\nb\n|c'))).toBe(2);
-    expect(ed.lineCount(at('a\nb\n|c'))).toBe(3);
   });
 });
 

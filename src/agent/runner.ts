@@ -47,10 +47,6 @@ export class TurnRunner {
     return this.active !== null;
   }
 
-  get currentTurnId(): number | null {
-    return this.active?.id ?? null;
-  }
-
   /** Starts a turn for `input`; returns its id. Only one turn runs at a time. */
   start(input: string, options: { display?: string } = {}): number {
     if (this.active) throw new Error('a turn is already running');

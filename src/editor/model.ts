@@ -63,19 +63,6 @@ export function lineEnd(text: string, i: number): number {
   return n === -1 ? text.length : n;
 }
 
-export function lineCount(s: EditorState): number {
-  let n = 1;
-  for (let i = s.text.indexOf('\n'); i !== -1; i = s.text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
-/** Zero-based line the cursor is on. */
-export function cursorLine(s: EditorState): number {
-  let n = 0;
-  for (let i = s.text.indexOf('\n'); i !== -1 && i < s.cursor; i = s.text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
 export function onFirstLine(s: EditorState): boolean {
   return s.text.lastIndexOf('\n', s.cursor - 1) === -1;
 }

@@ -110,10 +110,6 @@ export class HistoryService {
     return { session: this.scopes.session.list.length, global: this.scopes.global.list.length };
   }
 
-  paths(): HistoryPaths {
-    return { session: this.scopes.session.file.file, global: this.scopes.global.file.file };
-  }
-
   /**
    * An input was submitted or queued: unless the rules say no, it goes into
    * both lists and both files now, before the turn starts.
@@ -155,10 +151,9 @@ export class HistoryService {
   }
 
   /** Writes whatever is still pending; at exit, waits only briefly for a lock. */
-  flush(options: { reason: 'exit' | 'retry' }): void {
-    for (const scope of Object.values(this.scopes)) {
-      if (scope.pending.length) this.persist(scope, options.reason === 'exit' ? EXIT_LOCK_TIMEOUT_MS : undefined);
-    }
+  flush(options: { reason: 'exit' }): void {
+    const lockTimeoutMs = options.reason === 'exit' ? EXIT_LOCK_TIMEOUT_MS : undefined;
+    for (const scope of Object.values(this.scopes)) this.persist(scope, lockTimeoutMs);
   }
 
   get pendingCount(): number {
