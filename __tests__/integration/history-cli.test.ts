@@ -53,9 +53,13 @@ describe('milk history', () => {
     expect(no.code).toBe(1);
     expect(no.err).toContain('Clear 2 entries');
     expect(parseHistory(fs.readFileSync(file)).entries).toHaveLength(2);
+    const before = parseHistory(fs.readFileSync(file)).header;
     const yes = milk(['history', 'clear', '--data-dir', data, '--session', 's1'], { input: 'y\n' });
     expect(yes.code).toBe(0);
-    expect(parseHistory(fs.readFileSync(file)).entries).toHaveLength(0);
+    const after = parseHistory(fs.readFileSync(file));
+    expect(after.entries).toHaveLength(0);
+    // The header (workspace, display name) is the one the file had.
+    expect(after.header).toEqual(before);
   });
 
   it('clears the global history without asking with --yes', () => {

@@ -45,6 +45,22 @@ describe('history store', () => {
     expect(texts(file)).toEqual(['n2', 'n3', 'n4']);
   });
 
+  it('copies a file aside each time it is found damaged anew, before rewriting it', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'h');
+    const store = new HistoryFile(file, header, 500);
+    store.append([e('one')]);
+    fs.appendFileSync(file, '{broken one\n');
+    expect(store.load().warning).toMatch(/damaged/);
+    store.append([e('two')]);
+    fs.appendFileSync(file, '{broken two\n');
+    store.append([e('three')]);
+    const asides = fs.readdirSync(dir).filter((n) => n.includes('.corrupt-')).sort();
+    expect(asides).toHaveLength(2);
+    expect(asides.map((n) => fs.readFileSync(path.join(dir, n), 'utf8').includes('{broken two'))).toEqual([false, true]);
+    expect(texts(file)).toEqual(['one', 'two', 'three']);
+  });
+
   it('breaks the lock of a dead process', () => {
     const file = path.join(tempDir(), 'h');
     fs.writeFileSync(file + '.lock', '999999999 2020-01-01T00:00:00Z\n');

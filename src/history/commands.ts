@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as readline from 'node:readline';
 import { segmentsText } from '../editor/model';
-import { FORMAT, HistoryHeader, VERSION, parseHistory } from './format';
+import { historyHeader, parseHistory } from './format';
 import { historyPaths, HistoryMode } from './service';
 import { HistoryFile, describeIoError } from './store';
 import { DEFAULT_MAX_ENTRIES } from './rules';
@@ -77,10 +77,8 @@ export async function historyClear(t: Target, options: { yes: boolean }, out: No
     out.write('not cleared\n');
     return false;
   }
-  const header: HistoryHeader = {
-    format: FORMAT, version: VERSION, scope: t.scope,
-    sessionId: t.scope === 'session' ? t.sessionId : null, workspace: null, displayName: t.scope === 'session' ? t.sessionId : 'global',
-  };
+  // Used only if the file has no good header of its own; clear keeps the one on disk.
+  const header = historyHeader(t.scope, { sessionId: t.sessionId, workspace: null, displayName: t.sessionId });
   try {
     new HistoryFile(file, header, DEFAULT_MAX_ENTRIES).clear();
   } catch (err) {

@@ -17,6 +17,22 @@ export interface HistoryHeader {
   readonly displayName: string;
 }
 
+/** The header a history file of this scope gets; the global one names no session. */
+export function historyHeader(
+  scope: HistoryHeader['scope'],
+  session: { sessionId: string; workspace: string | null; displayName: string },
+): HistoryHeader {
+  const isSession = scope === 'session';
+  return {
+    format: FORMAT,
+    version: VERSION,
+    scope,
+    sessionId: isSession ? session.sessionId : null,
+    workspace: isSession ? session.workspace : null,
+    displayName: isSession ? session.displayName : 'global',
+  };
+}
+
 export interface Parsed {
   header: HistoryHeader | null;
   entries: HistoryEntry[];

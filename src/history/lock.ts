@@ -27,7 +27,8 @@ function sleepSync(ms: number): void {
   Atomics.wait(sleeper, 0, 0, ms);
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether a process with this pid exists (one we may not signal counts). */
+export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);

@@ -5,7 +5,7 @@
 
 import * as path from 'node:path';
 import { Segment, segmentsText } from '../editor/model';
-import { FORMAT, HistoryHeader, VERSION } from './format';
+import { historyHeader } from './format';
 import { DEFAULT_LOCK, LockOptions } from './lock';
 import { HistoryEntry, StoreVerdict, appendDeduped, capEntries, sameInput, storeVerdict } from './rules';
 import { HistoryFile, describeIoError, ensureDir } from './store';
@@ -65,16 +65,8 @@ export class HistoryService {
   constructor(private readonly options: HistoryServiceOptions) {
     this.now = options.now ?? (() => new Date());
     const paths = historyPaths(options.dataDir, options.sessionId);
-    const header = (scope: HistoryMode): HistoryHeader => ({
-      format: FORMAT,
-      version: VERSION,
-      scope,
-      sessionId: scope === 'session' ? options.sessionId : null,
-      workspace: scope === 'session' ? options.workspace : null,
-      displayName: scope === 'session' ? options.displayName : 'global',
-    });
     const make = (mode: HistoryMode): Scope => ({
-      file: new HistoryFile(paths[mode], header(mode), options.maxEntries, options.lock ?? SUBMIT_LOCK),
+      file: new HistoryFile(paths[mode], historyHeader(mode, options), options.maxEntries, options.lock ?? SUBMIT_LOCK),
       list: [],
       pending: [],
       failing: false,

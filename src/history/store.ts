@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as fse from 'fs-extra';
 import * as path from 'node:path';
 import { HistoryHeader, needsRepair, parseHistory, serializeHistory } from './format';
-import { DEFAULT_LOCK, LockOptions, withLock } from './lock';
+import { DEFAULT_LOCK, LockOptions, pidAlive, withLock } from './lock';
 import { HistoryEntry, mergeEntries } from './rules';
 
 export interface LoadResult {
@@ -50,7 +50,7 @@ export function describeIoError(err: unknown): string {
 }
 
 export class HistoryFile {
-  /** Set once the damaged original has been copied aside. */
+  /** The damaged file on disk has been copied aside (once per damage, not per read). */
   private repaired = false;
 
   constructor(
@@ -67,25 +67,11 @@ export class HistoryFile {
   /** Reads the file. Never throws: a bad file yields its good entries and a warning. */
   load(): LoadResult {
     this.removeAbandonedTemps();
-    let bytes: Buffer;
     try {
-      bytes = fs.readFileSync(this.file);
+      return this.read();
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return { entries: [], warning: null };
-      if (code === 'EISDIR') {
-        const aside = this.moveAside();
-        return { entries: [], warning: `${this.label} file was a directory; moved to ${path.basename(aside ?? '?')}` };
-      }
       return { entries: [], warning: `${this.label} unreadable (${describeIoError(err)}); kept in memory only` };
     }
-    const parsed = parseHistory(bytes);
-    if (!needsRepair(parsed, this.header)) return { entries: parsed.entries, warning: null };
-    const aside = this.copyAside(bytes);
-    return {
-      entries: parsed.entries,
-      warning: `${this.label} damaged (${parsed.problems.join(', ')}); kept ${parsed.entries.length} entries, original saved as ${aside ? path.basename(aside) : '(copy failed)'}`,
-    };
   }
 
   /**
@@ -93,41 +79,48 @@ export class HistoryFile {
    * Throws on I/O failure; the caller keeps the entries pending.
    */
   append(pending: readonly HistoryEntry[], options: { lockTimeoutMs?: number } = {}): void {
+    this.locked(options, () => this.write(mergeEntries(this.read().entries, pending, this.maxEntries)));
+  }
+
+  /** Empties the file under the lock, keeping the header already on disk. */
+  clear(): void {
+    this.locked({}, () => this.write([], this.read().header ?? this.header));
+  }
+
+  private locked(options: { lockTimeoutMs?: number }, fn: () => void): void {
     ensureDir(path.dirname(this.file));
     const lock = options.lockTimeoutMs === undefined ? this.lock : { ...this.lock, timeoutMs: options.lockTimeoutMs };
-    withLock(this.file, () => {
-      const onDisk = this.readForMerge();
-      this.write(mergeEntries(onDisk, pending, this.maxEntries));
-    }, lock);
+    withLock(this.file, fn, lock);
   }
 
-  /** Empties the file (keeps its header), under the lock. */
-  clear(): void {
-    ensureDir(path.dirname(this.file));
-    withLock(this.file, () => this.write([]), this.lock);
-  }
-
-  private readForMerge(): HistoryEntry[] {
+  /**
+   * The file's good entries. A damaged file is copied aside before anything
+   * rewrites it; a directory in its place is moved aside. Other I/O errors throw.
+   */
+  private read(): LoadResult & { header: HistoryHeader | null } {
     let bytes: Buffer;
     try {
       bytes = fs.readFileSync(this.file);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return [];
-      if (code === 'EISDIR') {
-        this.moveAside();
-        return [];
-      }
-      throw err;
+      if (code === 'ENOENT') return { entries: [], warning: null, header: null };
+      if (code !== 'EISDIR') throw err;
+      const aside = this.moveAside();
+      return { entries: [], warning: `${this.label} file was a directory; moved to ${path.basename(aside ?? '?')}`, header: null };
     }
     const parsed = parseHistory(bytes);
-    if (needsRepair(parsed, this.header)) this.copyAside(bytes);
-    return parsed.entries;
+    if (!needsRepair(parsed, this.header)) return { entries: parsed.entries, warning: null, header: parsed.header };
+    const aside = this.copyAside(bytes);
+    return {
+      entries: parsed.entries,
+      header: null,
+      warning: `${this.label} damaged (${parsed.problems.join(', ')}); kept ${parsed.entries.length} entries, original saved as ${aside ? path.basename(aside) : '(copy failed)'}`,
+    };
   }
 
-  private write(entries: readonly HistoryEntry[]): void {
+  private write(entries: readonly HistoryEntry[], header: HistoryHeader = this.header): void {
     const tmp = `${this.file}.tmp-${process.pid}`;
-    const data = serializeHistory(this.header, entries);
+    const data = serializeHistory(header, entries);
     const fd = fs.openSync(tmp, 'w', 0o600);
     try {
       fs.writeSync(fd, data);
@@ -139,6 +132,8 @@ export class HistoryFile {
     }
     fs.closeSync(fd);
     fs.renameSync(tmp, this.file);
+    // The file is whole again: if it is ever damaged anew, that copy is made too.
+    this.repaired = false;
     fs.chmodSync(this.file, 0o600);
     // The rename itself must survive a power cut.
     try {
@@ -166,22 +161,13 @@ export class HistoryFile {
     for (const name of names) {
       const pid = Number(name.slice(prefix.length));
       // Our own pid can't be mid-write here: load runs before any append.
-      let writing = false;
-      if (pid !== process.pid) {
-        try {
-          process.kill(pid, 0);
-          writing = true;
-        } catch (err) {
-          writing = (err as NodeJS.ErrnoException).code === 'EPERM';
-        }
-      }
-      if (!writing) fs.rmSync(path.join(dir, name), { force: true });
+      if (pid === process.pid || !pidAlive(pid)) fs.rmSync(path.join(dir, name), { force: true });
     }
   }
 
   private copyAside(bytes: Buffer): string | null {
     if (this.repaired) return null;
-    const aside = `${this.file}.corrupt-${stamp()}`;
+    const aside = this.asideName();
     try {
       fs.writeFileSync(aside, bytes, { mode: 0o600, flag: 'wx' });
       this.repaired = true;
@@ -191,8 +177,16 @@ export class HistoryFile {
     }
   }
 
+  /** `<file>.corrupt-<time>`, with a counter if that name is taken (two within a millisecond). */
+  private asideName(): string {
+    const base = `${this.file}.corrupt-${stamp()}`;
+    let name = base;
+    for (let n = 1; fs.existsSync(name); n++) name = `${base}-${n}`;
+    return name;
+  }
+
   private moveAside(): string | null {
-    const aside = `${this.file}.corrupt-${stamp()}`;
+    const aside = this.asideName();
     try {
       // A directory where the file should be: moved aside whole, nothing inside it lost.
       fse.moveSync(this.file, aside);
