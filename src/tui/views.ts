@@ -4,7 +4,7 @@
 
 import type { EditorState } from '../editor/model';
 import { layout, scrollTop } from '../editor/layout';
-import { stringWidth } from '../editor/width';
+import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
 import type { GridRow, Span, Style } from './grid';
 import type { TranscriptModel, TranscriptRow } from './transcript-model';
 
@@ -68,16 +68,26 @@ export interface StatusState {
   force: boolean;
 }
 
+/** What the left side keeps at least: " milk │ " and a few letters of the session. */
+const MIN_LEFT = 16;
+
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-function fit(text: string, width: number): string {
-  if (stringWidth(text) <= width) return text;
+/** Cuts text to `width` cells, ending in … when cut. Linear: the search prompt can hold a huge entry's line. */
+export function fit(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (text.length <= width && stringWidth(text) <= width) return text;
+  // Only the head can be shown; a slice of it keeps a megabyte line from being segmented whole.
+  const cut = text.length > width * 4;
   let out = '';
-  for (const ch of text) {
-    if (stringWidth(out + ch) > width - 1) break;
-    out += ch;
+  let used = 0;
+  for (const g of graphemes(cut ? text.slice(0, width * 4) : text)) {
+    const w = graphemeWidth(g);
+    if (used + w > width - 1) return out + '…';
+    out += g;
+    used += w;
   }
-  return out + '…';
+  return cut ? out + '…' : out;
 }
 
 export function statusRow(st: StatusState, width: number): GridRow {
@@ -100,9 +110,11 @@ export function statusRow(st: StatusState, width: number): GridRow {
       { text: ' milk ', style: 'statusStrong' },
       { text: `│ ${st.sessionId} │ history: ${st.historyMode} `, style: 'status' },
     ];
-  // The left side yields up to half the row to the essential right-hand parts.
+  // The left side shrinks (to a few cells) to make room for the essential right-hand parts.
   const essential = parts.filter((p) => p.style !== 'status' && p.style !== 'warning').reduce((n, p) => n + stringWidth(p.text), 0);
-  const leftRoom = Math.max(Math.floor(width / 2), width - essential);
+  // A prompt (search, approval) is what the person is reading: it keeps at least half.
+  const minLeft = st.prompt !== null ? Math.floor(width / 2) : MIN_LEFT;
+  const leftRoom = Math.max(Math.min(minLeft, width), width - essential);
   const leftOut: Span[] = [];
   let leftWidth = 0;
   for (const span of left) {

@@ -1,0 +1,53 @@
+import { fit, statusRow, StatusState } from '../../src/tui/views';
+import { stringWidth } from '../../src/editor/width';
+
+const base: StatusState = {
+  sessionId: 'home-ana-src-shop-3f9a2c1b', historyMode: 'session', busySince: null, now: 10_000,
+  queued: 0, warning: null, hint: 'offline demo agent: milk --provider openai', prompt: null, force: false,
+};
+const text = (st: Partial<StatusState>, width = 80) => statusRow({ ...base, ...st }, width).map((s) => s.text).join('');
+
+describe('the status bar', () => {
+  it('shows the session, the history mode and the hint, exactly filling the row', () => {
+    const t = text({});
+    expect(t).toMatch(/^ milk │ home-ana-src-shop-3f9a2c1b │ history: session +offline demo agent/);
+    expect(stringWidth(t)).toBe(80);
+  });
+  it('shows busy time, queue count and FORCE, and keeps them when the row is narrow', () => {
+    const t = text({ busySince: 7_000, queued: 2, force: true }, 60);
+    expect(t).toContain('FORCE');
+    expect(t).toContain('2 queued');
+    expect(t).toMatch(/working 3s/);
+    expect(t).not.toContain('offline demo');
+    expect(stringWidth(t)).toBe(60);
+  });
+  it('puts a search or approval prompt in place of the session', () => {
+    const t = text({ prompt: "(reverse-i-search)`git': git push" });
+    expect(t.startsWith(" (reverse-i-search)`git': git push")).toBe(true);
+    expect(t).not.toContain('home-ana');
+  });
+  it('keeps at least half the row for a prompt while a turn runs', () => {
+    const t = text({ prompt: "run shell: npm test -- --watch=false --coverage?  y yes · n no · a always", busySince: 0, force: true, queued: 3 }, 60);
+    expect(t.startsWith(' run shell: npm test')).toBe(true);
+    expect(t).toContain('FORCE');
+    expect(stringWidth(t)).toBe(60);
+  });
+  it('cuts a long warning to fit rather than dropping it', () => {
+    const t = text({ warning: 'session history damaged (3 unreadable lines); kept 40 entries, original saved as x.corrupt-2026' });
+    expect(t).toContain('⚠ session history damage');
+    expect(t.trimEnd().endsWith('…')).toBe(true);
+    expect(stringWidth(t)).toBe(80);
+  });
+});
+
+describe('fit', () => {
+  it('cuts by cells, wide characters included', () => {
+    expect(fit('日本語テキスト', 7)).toBe('日本語…');
+    expect(fit('short', 10)).toBe('short');
+  });
+  it('is quick on a megabyte line', () => {
+    const t = Date.now();
+    expect(fit('x'.repeat(1_000_000), 40)).toBe('x'.repeat(39) + '…');
+    expect(Date.now() - t).toBeLessThan(200);
+  });
+});
