@@ -19,6 +19,16 @@ export const EXIT_USAGE = 2;
 
 class UsageError extends Error {}
 
+/** Where this run's data lives and which session it is: the flags, else the environment and the directory. */
+function locate(opts: MainOptions): { dataDir: string; workspace: string; sessionId: string } {
+  const workspace = fs.realpathSync(process.cwd());
+  return {
+    dataDir: resolveDataDir(opts.dataDir, process.env, os.homedir()),
+    workspace,
+    sessionId: opts.session ?? sessionIdForWorkspace(workspace),
+  };
+}
+
 function version(): string {
   try {
     const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
@@ -27,7 +37,6 @@ function version(): string {
     return 'unknown';
   }
 }
-
 
 function parseSession(value: string): string {
   const problem = checkSessionName(value);
@@ -72,9 +81,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UsageError('milk needs an interactive terminal (stdin and stdout must be a TTY)');
   }
-  const dataDir = resolveDataDir(opts.dataDir, process.env, os.homedir());
-  const workspace = fs.realpathSync(process.cwd());
-  const sessionId = opts.session ?? sessionIdForWorkspace(workspace);
+  const { dataDir, workspace, sessionId } = locate(opts);
   const { config, warning } = loadConfig(dataDir);
   const provider = providerFor(opts, config);
   const cleanup = new Cleanup();
@@ -142,20 +149,15 @@ export function buildProgram(): Command {
         prompt = await readStdin();
       }
       if (!prompt.trim()) throw new UsageError('milk run: the prompt is empty');
-      const dataDir = resolveDataDir(all.dataDir, process.env, os.homedir());
-      const provider = providerFor(all, loadConfig(dataDir).config);
+      const provider = providerFor(all, loadConfig(locate(all).dataDir).config);
       process.exitCode = await runOnce(provider, prompt, { out: process.stdout, err: process.stderr });
     });
 
   const history = program.command('history').description('read and manage input history from the shell');
   const target = (cmd: Command): Target => {
     const all = cmd.optsWithGlobals() as MainOptions & { global?: boolean };
-    const dataDir = resolveDataDir(all.dataDir, process.env, os.homedir());
-    return {
-      dataDir,
-      sessionId: all.session ?? sessionIdForWorkspace(fs.realpathSync(process.cwd())),
-      scope: all.global ? 'global' : 'session',
-    };
+    const { dataDir, sessionId } = locate(all);
+    return { dataDir, sessionId, scope: all.global ? 'global' : 'session' };
   };
   const guard = async (fn: () => unknown): Promise<void> => {
     try {
