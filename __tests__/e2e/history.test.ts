@@ -168,6 +168,21 @@ describe('input history across restarts', () => {
     expect(fs.existsSync(sessionFile(data, cwd))).toBe(false);
   });
 
+  it.each(['SIGTERM', 'SIGHUP', 'SIGINT'])('flushes what a held lock kept in memory when it gets %s', async (signal) => {
+    const data = tempDir();
+    const cwd = tempDir();
+    const m = track(await open(data, cwd));
+    const locks = [sessionFile(data, cwd) + '.lock', path.join(data, 'input_history.lock')];
+    for (const l of locks) fs.writeFileSync(l, `${process.pid} now\n`);
+    await submit(m, 'kept for the flush');
+    await m.waitFor(() => m.text().includes('kept in'), 'lock warning');
+    for (const l of locks) fs.rmSync(l);
+    process.kill(m.proc.pid, signal);
+    await m.exited;
+    expect(texts(sessionFile(data, cwd))).toEqual(['kept for the flush']);
+    expect(texts(path.join(data, 'input_history'))).toEqual(['kept for the flush']);
+  });
+
   it('writes the entry before the turn starts', async () => {
     const data = tempDir();
     const cwd = tempDir();

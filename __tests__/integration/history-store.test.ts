@@ -69,6 +69,15 @@ describe('history store', () => {
     expect(fs.existsSync(file + '.lock')).toBe(false);
   });
 
+  it('breaks a lock older than the stale limit even if its holder lives', () => {
+    const file = path.join(tempDir(), 'h');
+    fs.writeFileSync(file + '.lock', `${process.pid} long ago\n`);
+    const old = (Date.now() - 20_000) / 1000;
+    fs.utimesSync(file + '.lock', old, old);
+    new HistoryFile(file, header, 10, { timeoutMs: 500, staleMs: 10_000 }).append([e('x')]);
+    expect(texts(file)).toEqual(['x']);
+  });
+
   it('gives up on a live lock after its timeout', () => {
     const file = path.join(tempDir(), 'h');
     withLock(file, () => {
@@ -127,6 +136,35 @@ describe('history service on a bad data dir', () => {
     h.record([{ type: 'paste', text: 'SECRETISH'.repeat(200_000) }]);
     expect(h.list()).toHaveLength(0);
     expect(warnings).toEqual(['input too large for history (1.8 M characters, limit 1 M): not saved']);
+  });
+
+  it('warns about a secret once per session, naming only its kind', () => {
+    const warnings: string[] = [];
+    const h = service(tempDir(), warnings);
+    h.load();
+    h.record([{ type: 'text', text: 'token ghp_' + 'a'.repeat(36) }]);
+    h.record([{ type: 'text', text: 'again ghp_' + 'b'.repeat(36) }]);
+    expect(warnings).toEqual(['input looks like a secret (GitHub token): not saved to history']);
+    expect(h.list()).toHaveLength(0);
+  });
+
+  it('spends at most ~200 ms in all on held locks when flushing at exit', () => {
+    const data = tempDir();
+    const h = service(data, []);
+    h.load();
+    const locks = [path.join(data, 'sessions', 's.history.lock'), path.join(data, 'input_history.lock')];
+    for (const l of locks) fs.writeFileSync(l, `${process.pid} now\n`);
+    const t0 = Date.now();
+    h.record([{ type: 'text', text: 'pending' }]);
+    expect(h.pendingCount).toBe(2);
+    const t = Date.now();
+    h.flush({ reason: 'exit' });
+    expect(Date.now() - t).toBeLessThan(260);
+    expect(t - t0).toBeGreaterThanOrEqual(1400);
+    for (const l of locks) fs.rmSync(l);
+    h.flush({ reason: 'exit' });
+    expect(h.pendingCount).toBe(0);
+    expect(texts(path.join(data, 'input_history'))).toEqual(['pending']);
   });
 
   it('writes pending entries once the dir is usable again', () => {

@@ -45,8 +45,8 @@ interface Scope {
   failing: boolean;
 }
 
-/** Exit must not wait on another process's lock for long. */
-const EXIT_LOCK_TIMEOUT_MS = 150;
+/** Exit waits at most this long in all for other processes' locks. */
+const EXIT_BUDGET_MS = 180;
 /**
  * A submit waits at most this long for a lock (held for milliseconds in normal
  * use) before keeping the entry in memory and retrying on the next write: the
@@ -142,10 +142,10 @@ export class HistoryService {
     }
   }
 
-  /** Writes whatever is still pending; at exit, waits only briefly for a lock. */
+  /** Writes whatever is still pending, sharing a short budget for lock waits between both files. */
   flush(options: { reason: 'exit' }): void {
-    const lockTimeoutMs = options.reason === 'exit' ? EXIT_LOCK_TIMEOUT_MS : undefined;
-    for (const scope of Object.values(this.scopes)) this.persist(scope, lockTimeoutMs);
+    const deadline = Date.now() + (options.reason === 'exit' ? EXIT_BUDGET_MS : 0);
+    for (const scope of Object.values(this.scopes)) this.persist(scope, Math.max(0, deadline - Date.now()));
   }
 
   get pendingCount(): number {
