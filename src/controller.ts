@@ -112,7 +112,10 @@ export class Controller {
     const prefix = `(${state.failing ? 'failing ' : ''}${state.direction}-i-search)\`${state.query}': `;
     const entry = state.match ? s.list[state.match.index] : null;
     const shown = entry ? search.bufferRange(entry.segments, state.match!.start, state.match!.end) : null;
-    const firstLine = entry ? (ed.segmentsText(entry.segments).split('\n')[0] ?? '') : '';
+    const text = entry ? ed.segmentsText(entry.segments) : '';
+    const nl = text.indexOf('\n');
+    // The prompt shows the match's first line; no split of a huge entry on every paint.
+    const firstLine = nl === -1 ? text : text.slice(0, nl);
     return { prompt: prefix + firstLine, highlight: shown };
   }
 
