@@ -2,7 +2,7 @@
 // buffer, changed only by pure functions that return a new state.
 // It knows nothing of screens, keys or history; layout.ts turns it into rows.
 
-import { graphemes, graphemeWidth } from './width';
+import { graphemeEnd, graphemeStart, graphemes, graphemeWidth } from './width';
 
 /** A piece of the input. `paste` keeps a large paste whole and is shown collapsed. */
 export type Segment = { type: 'text'; text: string } | { type: 'paste'; text: string };
@@ -117,17 +117,11 @@ function offsetAtColumn(s: EditorState, from: number, col: number): number {
 }
 
 function prevBoundary(text: string, i: number): number {
-  if (i <= 0) return 0;
-  if (text[i - 1] === '\n') return i - 1;
-  const parts = graphemes(text.slice(lineStart(text, i), i));
-  return i - parts[parts.length - 1].length;
+  return graphemeStart(text, i);
 }
 
 function nextBoundary(text: string, i: number): number {
-  if (i >= text.length) return text.length;
-  if (text[i] === '\n') return i + 1;
-  const parts = graphemes(text.slice(i, lineEnd(text, i)));
-  return i + parts[0].length;
+  return graphemeEnd(text, i);
 }
 
 // ---------------------------------------------------------------- segments
@@ -302,32 +296,34 @@ export function moveVertical(s: EditorState, dir: -1 | 1): EditorState | null {
 }
 
 // Words for Alt+B/F/D and Alt+Backspace are runs of letters and digits (readline);
-// Ctrl+W rubs out back to whitespace (unix-word-rubout).
-const WORD_CHAR = /[\p{L}\p{N}_]/u;
+// Ctrl+W rubs out back to whitespace (unix-word-rubout). Both step a grapheme
+// at a time and judge it by its first character, so an accent or a joined
+// emoji is never split from its base.
+const WORD_CHAR = /^[\p{L}\p{N}_]/u;
 
-function isWordChar(ch: string): boolean {
-  return WORD_CHAR.test(ch);
+function isWordChar(g: string): boolean {
+  return WORD_CHAR.test(g);
 }
 
-function isSpace(ch: string): boolean {
-  return /\s/.test(ch);
+function isSpace(g: string): boolean {
+  return /^\s/.test(g);
 }
 
-function scanBack(text: string, i: number, inWord: (ch: string) => boolean): number {
+function scanBack(text: string, i: number, inWord: (g: string) => boolean): number {
   let j = i;
-  while (j > 0 && !inWord(text[j - 1])) j--;
-  while (j > 0 && inWord(text[j - 1])) j--;
+  for (let k = graphemeStart(text, j); j > 0 && !inWord(text.slice(k, j)); k = graphemeStart(text, j)) j = k;
+  for (let k = graphemeStart(text, j); j > 0 && inWord(text.slice(k, j)); k = graphemeStart(text, j)) j = k;
   return j;
 }
 
-function scanForward(text: string, i: number, inWord: (ch: string) => boolean): number {
+function scanForward(text: string, i: number, inWord: (g: string) => boolean): number {
   let j = i;
-  while (j < text.length && !inWord(text[j])) j++;
-  while (j < text.length && inWord(text[j])) j++;
+  for (let k = graphemeEnd(text, j); j < text.length && !inWord(text.slice(j, k)); k = graphemeEnd(text, j)) j = k;
+  for (let k = graphemeEnd(text, j); j < text.length && inWord(text.slice(j, k)); k = graphemeEnd(text, j)) j = k;
   return j;
 }
 
-const notSpace = (ch: string): boolean => !isSpace(ch);
+const notSpace = (g: string): boolean => !isSpace(g);
 
 export function moveWordLeft(s: EditorState): EditorState {
   return moveTo(s, scanBack(s.text, s.cursor, isWordChar));

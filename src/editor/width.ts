@@ -66,17 +66,46 @@ export function graphemeWidth(g: string): number {
 
 /** Splits text into grapheme clusters. Fast path for plain ASCII. */
 export function graphemes(text: string): string[] {
-  // eslint-disable-next-line no-control-regex
+   
   if (/^[\x20-\x7e]*$/.test(text)) return text.split('');
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   const out: string[] = [];
-  for (const s of segmenter.segment(text)) out.push(s.segment);
+  for (const s of segmenterFor().segment(text)) out.push(s.segment);
   return out;
+}
+
+// Below U+0300 nothing extends a grapheme, and nothing there is a Prepend
+// character; CR is the one exception (CR LF is one grapheme).
+function plain(code: number): boolean {
+  return code < 0x300 && code !== 0x0d;
+}
+
+function segmenterFor(): Intl.Segmenter {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return segmenter;
+}
+
+/** Offset where the grapheme ending at offset `i` starts. Graphemes never cross a newline. */
+export function graphemeStart(text: string, i: number): number {
+  if (i <= 0) return 0;
+  if (plain(text.charCodeAt(i - 1)) && (i < 2 || plain(text.charCodeAt(i - 2)))) return i - 1;
+  const from = text.lastIndexOf('\n', i - 2) + 1;
+  const seg = segmenterFor().segment(text.slice(from, i)).containing(i - 1 - from);
+  return seg ? from + seg.index : i - 1;
+}
+
+/** Offset where the grapheme starting at offset `i` ends. */
+export function graphemeEnd(text: string, i: number): number {
+  if (i >= text.length) return text.length;
+  if (plain(text.charCodeAt(i)) && (i + 1 >= text.length || plain(text.charCodeAt(i + 1)))) return i + 1;
+  const nl = text.indexOf('\n', i + 1);
+  const to = nl === -1 ? text.length : nl;
+  const seg = segmenterFor().segment(text.slice(i, to)).containing(0);
+  return seg ? i + seg.segment.length : i + 1;
 }
 
 /** Width in cells of a string without newlines. */
 export function stringWidth(text: string): number {
-  // eslint-disable-next-line no-control-regex
+   
   if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   let w = 0;
   for (const g of graphemes(text)) w += graphemeWidth(g);
