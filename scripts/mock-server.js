@@ -137,7 +137,7 @@ function startMockServer(options = {}) {
     req.setEncoding('utf8');
     req.on('data', (d) => (raw += d));
     req.on('end', () => {
-      let body = {};
+      let body;
       try {
         body = raw ? JSON.parse(raw) : {};
       } catch {

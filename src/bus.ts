@@ -2,7 +2,7 @@
 // its payload type is declared here, in one place; nothing else defines events.
 
 import { EventEmitter } from 'node:events';
-import type { CommandName } from './tui/keymap';
+import type { CommandName } from './commands';
 
 export type TurnEnd = 'done' | 'interrupted' | 'error';
 
@@ -20,15 +20,19 @@ export interface Events {
   'turn.delta': { turnId: number; text: string };
   'turn.ended': { turnId: number; status: TurnEnd; message?: string };
   /** The model wants a tool run; the runner waits for an answer. */
-  'tool.approval': { turnId: number; summary: string };
+  'tool.approval': { turnId: number; summary: string; tool: string };
   'tool.started': { turnId: number; summary: string; declined: boolean };
   'tool.output': { turnId: number; text: string };
   'tool.finished': { turnId: number; ok: boolean };
 
-  /** A dim note in the transcript, never sent to the model. */
-  'transcript.note': { text: string };
-  /** A one-line warning in the status bar. */
+  /** A dim note in the transcript, never sent to the model; `reveal` scrolls to it. */
+  'transcript.note': { text: string; reveal?: boolean };
+  /** Scroll the transcript by pages (negative: back in time). */
+  'transcript.scroll': { pages: number };
+  /** A one-line warning in the status bar (and kept in the transcript). */
   'status.warning': { text: string };
+  /** A short-lived line in the status bar, e.g. completion candidates. */
+  'status.hint': { text: string };
 
   /** Some state changed; the scheduler paints once per frame. */
   'render.request': Record<string, never>;

@@ -117,20 +117,35 @@ describe('milk in a real terminal', () => {
     await milk.waitForText('empty composer, quit');
     // The top two rows: the welcome line, then what /help printed.
     const transcriptTop = () => milk!.lines().slice(0, 3).join('\n');
-    expect(transcriptTop()).not.toContain('keys (Ctrl+R');
+    expect(transcriptTop()).not.toContain('keys:');
     milk.write('more' + KEY.enter);
     await milk.waitFor(() => milk!.statusLine().includes('working'), 'busy');
     milk.write('\x1b[5~'.repeat(6));
-    await milk.waitFor(() => transcriptTop().includes('keys (Ctrl+R'), 'scrolled to the top');
+    await milk.waitFor(() => transcriptTop().includes('keys:'), 'scrolled to the top');
     // The reply keeps streaming below without moving what is being read.
     await milk.waitFor(() => !milk!.statusLine().includes('working'), 'idle', 15000);
-    expect(transcriptTop()).toContain('keys (Ctrl+R');
+    expect(transcriptTop()).toContain('keys:');
     milk.write('\x1b[<65;10;5M'.repeat(40));
     await milk.waitFor(() => milk!.text().includes('--model NAME.'), 'wheel down to the bottom');
     milk.write('\x1b[<64;10;5M');
     await milk.waitFor(() => !milk!.text().includes('--model NAME.'), 'wheel up');
     milk.write('\x1b[6~'.repeat(10));
     await milk.waitFor(() => milk!.text().includes('--model NAME.'), 'PageDown back to the bottom');
+  });
+
+  it('completes slash commands with Tab and runs them without sending anything', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()] });
+    await milk.waitForText('history: session');
+    milk.write('/h\t');
+    await milk.waitFor(() => milk!.statusLine().includes('/help  /history'), 'candidates in the status bar');
+    milk.write('is\t');
+    await milk.waitFor(() => milk!.composerLines()[0] === '/history', 'completed');
+    milk.write('global' + KEY.enter);
+    await milk.waitForText('history: global (Up/Down walk the global history)');
+    await milk.waitFor(() => milk!.statusLine().includes('history: global'), 'status shows the mode');
+    milk.write('/nope' + KEY.enter);
+    await milk.waitForText('unknown command /nope (/help lists them)');
+    expect(milk.text()).not.toContain('› /nope');
   });
 
   it('quits with Ctrl-D on an empty composer', async () => {

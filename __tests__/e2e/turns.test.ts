@@ -2,7 +2,7 @@
 // queueing, the Ctrl-C ladder, and hostile output.
 import { KEY, MilkPty, tempDir } from '../helpers/pty';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const { startMockServer } = require('../../scripts/mock-server');
 
 jest.setTimeout(40000);
@@ -79,8 +79,10 @@ describe('type-ahead', () => {
     m!.write(KEY.ctrlC);
     await m!.waitForText('[interrupted]');
     await m!.waitFor(() => composer() === 'queued a\n\nqueued b', 'queue restored');
-    await new Promise((r) => setTimeout(r, 300));
-    expect(mock.requests.length - first).toBe(1);
+    // Sending what came back is the next request; had a queued input been sent on its own, it would come first.
+    m!.write(KEY.enter);
+    await m!.waitFor(() => mock.requests.length - first === 2, 'the next turn reached the server');
+    expect([first, first + 1].map(lastUserMessage)).toEqual(['long one', 'queued a\n\nqueued b']);
   });
 
   it('survives 50 Ctrl-C presses in a row during a turn without quitting', async () => {
@@ -107,10 +109,9 @@ describe('the Ctrl-C ladder when idle', () => {
     m!.write(KEY.ctrlC);
     await m!.waitFor(() => composer() === '', 'cleared');
     expect(m!.statusLine()).toContain('FORCE');
-    await new Promise((r) => setTimeout(r, 600));
+    // No turn was cancelled, so quick presses are not a swallowed burst: each takes one step.
     m!.write(KEY.ctrlC);
     await m!.waitFor(() => !m!.statusLine().includes('FORCE'), 'force off');
-    await new Promise((r) => setTimeout(r, 600));
     m!.write(KEY.ctrlC);
     expect((await m!.exited).exitCode).toBe(0);
   });
@@ -186,8 +187,14 @@ describe('tool calls in the terminal', () => {
     m.write('\x1b[Z');
     await m.waitFor(() => m!.statusLine().includes('FORCE'), 'force on');
     m.write('go' + KEY.enter);
-    await m.waitForText('working');
-    const pid = Number(fs.readFileSync(path.join(ws, 'sh.pid'), 'utf8'));
+    // The status bar says "working" as soon as the turn starts; the pid file says the command runs.
+    const pid = await m.waitFor(() => {
+      try {
+        return Number(fs.readFileSync(path.join(ws, 'sh.pid'), 'utf8')) || null;
+      } catch {
+        return null;
+      }
+    }, 'the command wrote its pid');
     m.write(KEY.ctrlC);
     await m.waitForText('[interrupted]');
     await m.waitFor(() => {

@@ -7,7 +7,7 @@ import { AnthropicProvider, alternate } from '../../src/agent/anthropic';
 import type { Provider } from '../../src/agent/provider';
 import * as net from 'node:net';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const { startMockServer } = require('../../scripts/mock-server');
 
 interface MockRequest { scenario: string; startedAt: number; closedAt: number | null; completedAt: number | null; body: { messages: unknown[] }; authorization: string }

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLI, tempDir } from '../helpers/pty';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const { startMockServer } = require('../../scripts/mock-server');
 
 let mock: { url: string; close(): Promise<void> };

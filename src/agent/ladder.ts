@@ -1,7 +1,7 @@
 // What Ctrl-C does, as a table: busy → cancel the turn; idle with text →
 // clear it; force mode on → turn it off; otherwise → quit. A burst of Ctrl-C
 // (a held key) that began by cancelling a turn is swallowed, so holding it
-// never quits the program. Pure.
+// never quits the program; the composer reducer tracks the burst. Pure.
 
 export type InterruptAction = 'cancel' | 'clear' | 'forceOff' | 'quit' | 'ignore';
 
@@ -23,21 +23,3 @@ export function interruptAction(c: InterruptContext): InterruptAction {
 
 /** Presses closer together than this belong to one burst (key repeat is ~30 ms). */
 export const BURST_GAP_MS = 500;
-
-/** Tracks bursts of Ctrl-C: call press() on each; it says whether this press continues a cancel burst. */
-export class InterruptBurst {
-  private lastPress = -Infinity;
-  private cancelling = false;
-
-  press(now: number): boolean {
-    const continues = now - this.lastPress < BURST_GAP_MS;
-    this.lastPress = now;
-    if (!continues) this.cancelling = false;
-    return this.cancelling;
-  }
-
-  /** The press just handled cancelled a turn: the rest of this burst is swallowed. */
-  markCancelled(): void {
-    this.cancelling = true;
-  }
-}

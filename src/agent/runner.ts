@@ -7,6 +7,7 @@
 
 import PCancelable from 'p-cancelable';
 import type { Bus } from '../bus';
+import { ToolPolicy } from './policy';
 import { ChatMessage, Provider, ToolCall } from './provider';
 import { StreamSanitizer, sanitize } from './sanitize';
 import { TOOL_SPECS, describeCall, runTool } from './tools';
@@ -19,6 +20,8 @@ export interface RunnerOptions {
   /** Model requests in one turn, at most (a tool loop that never ends is cut off). */
   maxSteps?: number;
   killGraceMs?: number;
+  /** Which calls run without asking; the coordinator holds it (force mode, "always" answers). */
+  policy?: ToolPolicy;
 }
 
 interface ActiveTurn {
@@ -37,11 +40,11 @@ export class TurnRunner {
   private active: ActiveTurn | null = null;
   private lastId = 0;
   private readonly conversation: ChatMessage[] = [];
-  private readonly alwaysAllowed = new Set<string>();
-  /** Force mode: tools run without asking. */
-  force = false;
+  readonly policy: ToolPolicy;
 
-  constructor(private readonly bus: Bus, private readonly provider: Provider, private readonly options: RunnerOptions = {}) {}
+  constructor(private readonly bus: Bus, private readonly provider: Provider, private readonly options: RunnerOptions = {}) {
+    this.policy = options.policy ?? new ToolPolicy();
+  }
 
   get busy(): boolean {
     return this.active !== null;
@@ -124,17 +127,17 @@ export class TurnRunner {
 
   private async runCall(turn: ActiveTurn, call: ToolCall): Promise<string> {
     const summary = sanitize(describeCall(call));
-    if (!this.force && !this.alwaysAllowed.has(call.name)) {
+    if (!this.policy.allows(call.name)) {
       const answer = await new Promise<Approval>((resolve) => {
         turn.approval = resolve;
-        this.bus.emit('tool.approval', { turnId: turn.id, summary });
+        this.bus.emit('tool.approval', { turnId: turn.id, summary, tool: call.name });
       });
       if (turn.cancelled) return 'interrupted';
       if (answer === 'no') {
         this.bus.emit('tool.started', { turnId: turn.id, summary, declined: true });
         return 'The user declined to run this tool call.';
       }
-      if (answer === 'always') this.alwaysAllowed.add(call.name);
+      if (answer === 'always') this.policy.allowAlways(call.name);
     }
     this.bus.emit('tool.started', { turnId: turn.id, summary, declined: false });
     const output = new StreamSanitizer();

@@ -77,7 +77,6 @@ export function parseHistory(bytes: Uint8Array): Parsed {
   } catch {
     // Decode line by line, so one bad byte costs one line.
     out.problems.push('invalid UTF-8');
-    text = '';
     const lines: string[] = [];
     let start = 0;
     for (let i = 0; i <= bytes.length; i++) {

@@ -1,52 +1,9 @@
-// The key-binding tables: for each mode, which key runs which named command.
-// Bindings are data: the router, the help text and the README's key table all
-// read them from here. Nothing here runs a command.
+// The key-binding tables: for each mode, which key runs which named command
+// (the commands themselves are declared in src/commands.ts). Bindings are
+// data: the router, the help text and the README's key table all read them
+// from here. Nothing here runs a command.
 
-export type Mode = 'idle' | 'busy' | 'search' | 'approval';
-
-export const MODES: readonly Mode[] = ['idle', 'busy', 'search', 'approval'];
-
-export const COMMANDS = {
-  'editor.left': 'Move the cursor one character left',
-  'editor.right': 'Move the cursor one character right',
-  'editor.up': 'Up a line; on the first line (or an unedited recall), the previous history entry',
-  'editor.down': 'Down a line; on the last line, the next history entry, then back to the draft',
-  'history.older': 'The previous history entry, wherever the cursor is',
-  'history.newer': 'The next history entry, wherever the cursor is',
-  'history.searchReverse': 'Search history backwards (again: the next older match)',
-  'history.searchForward': 'Search history forwards (again: the next newer match)',
-  'search.backspace': 'Shorten the query and go back to where it matched',
-  'search.accept': 'Put the match in the composer, ready to edit or send',
-  'search.cancel': 'Leave the search; the composer gets back what it held',
-  'approval.yes': 'Run this tool call',
-  'approval.no': 'Do not run it (the model is told)',
-  'approval.always': 'Run it, and every call of this tool for the rest of the session',
-  'editor.lineStart': 'Move to the start of the line',
-  'editor.lineEnd': 'Move to the end of the line',
-  'editor.bufferStart': 'Move to the start of the input',
-  'editor.bufferEnd': 'Move to the end of the input',
-  'editor.wordLeft': 'Move to the start of the previous word',
-  'editor.wordRight': 'Move to the end of the next word',
-  'editor.backspace': 'Delete the character before the cursor',
-  'editor.delete': 'Delete the character under the cursor',
-  'editor.deleteOrQuit': 'Delete the character under the cursor; on an empty composer, quit',
-  'editor.killLineEnd': 'Cut to the end of the line',
-  'editor.killLineStart': 'Cut to the start of the line',
-  'editor.killWordBack': 'Cut the word before the cursor (to whitespace)',
-  'editor.killAlnumWordBack': 'Cut the word before the cursor',
-  'editor.killWordForward': 'Cut the word after the cursor',
-  'editor.yank': 'Paste the last cut text',
-  'editor.newline': 'Insert a newline',
-  'composer.submit': 'Send the input (a trailing \\ continues the line instead)',
-  'composer.queue': 'Queue the input; it is sent when the turn ends',
-  'app.interrupt': 'Interrupt the turn; else clear the input; else leave force mode; else quit',
-  'app.toggleForce': 'Force mode: run tool calls without asking (FORCE in the status bar)',
-  'turn.cancel': 'Interrupt the running turn',
-  'transcript.pageUp': 'Scroll the transcript up a page',
-  'transcript.pageDown': 'Scroll the transcript down a page',
-} as const;
-
-export type CommandName = keyof typeof COMMANDS;
+import { CommandName, MODES, Mode, describeCommand } from '../commands';
 
 export interface Binding {
   readonly keys: readonly string[];
@@ -80,6 +37,7 @@ const EDITING: Binding[] = [
   { keys: ['S-enter', 'M-enter', 'C-j'], command: 'editor.newline' },
   { keys: ['pageup'], command: 'transcript.pageUp' },
   { keys: ['pagedown'], command: 'transcript.pageDown' },
+  { keys: ['tab'], command: 'composer.complete' },
   { keys: ['S-tab'], command: 'app.toggleForce' },
 ];
 
@@ -152,14 +110,14 @@ export function keyTableMarkdown(): string {
   const lines = ['| keys | what it does | command | when |', '| --- | --- | --- | --- |'];
   for (const r of rows.values()) {
     const keys = r.keys.map((k) => '`' + describeKey(k) + '`').join(', ');
-    lines.push(`| ${keys} | ${COMMANDS[r.command].replace(/\|/g, '\\|')} | \`${r.command}\` | ${r.modes.join(', ')} |`);
+    lines.push(`| ${keys} | ${describeCommand(r.command).replace(/\|/g, '\\|')} | \`${r.command}\` | ${r.modes.join(', ')} |`);
   }
   return lines.join('\n');
 }
 
 /** Help text for a mode, from the same table the router uses: one line per binding. */
 export function helpLines(mode: Mode): string[] {
-  const rows = KEYMAP[mode].map((b) => [b.keys.map(describeKey).join(', '), COMMANDS[b.command]] as const);
+  const rows = KEYMAP[mode].map((b) => [b.keys.map(describeKey).join(', '), describeCommand(b.command)] as const);
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
 }

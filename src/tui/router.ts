@@ -5,7 +5,8 @@
 
 import type { Events } from '../bus';
 import type { InputAction } from './input';
-import { Mode, commandFor } from './keymap';
+import type { Mode } from '../commands';
+import { commandFor } from './keymap';
 
 export type Routed =
   | { event: 'command'; payload: Events['command'] }

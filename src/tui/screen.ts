@@ -3,6 +3,8 @@
 // input stream: keys come through milk's own decoder (see input.ts).
 
 import blessed from 'neo-blessed';
+// The module object itself, not an interop copy: patching its charWidth must reach blessed.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 import unicode = require('neo-blessed/lib/unicode');
 import { PassThrough } from 'node:stream';
 import type { Widgets } from 'blessed';

@@ -1,6 +1,7 @@
-// Writes each turn's life into the transcript model: the input, the streamed
-// words, tool calls and their output, and how the turn ended. Events from any
-// turn but the current one are dropped. Holds no composer or history state.
+// Writes into the transcript model: each turn's life (the input, the streamed
+// words, tool calls and their output, how it ended) and the notes others
+// post. Events from any turn but the current one are dropped. Holds no
+// composer or history state.
 
 import type { Bus } from '../bus';
 import { TranscriptModel } from './transcript-model';
@@ -53,6 +54,11 @@ export class TranscriptFeed {
     bus.on('tool.finished', ({ turnId, ok }) => {
       if (this.current(turnId) && !ok) transcript.add('note', '[tool failed]');
     });
+    bus.on('transcript.note', ({ text, reveal }) => {
+      transcript.add('note', text);
+      if (reveal) transcript.scrollToBottom();
+      changed();
+    });
     bus.on('turn.ended', ({ turnId, status, message }) => {
       if (!this.current(turnId)) return;
       this.reply = null;
@@ -61,11 +67,6 @@ export class TranscriptFeed {
       else if (status === 'error') transcript.add('error', message ?? 'the turn failed');
       changed();
     });
-  }
-
-  /** True while `turnId` is the turn being shown. */
-  isCurrent(turnId: number): boolean {
-    return this.reply?.turnId === turnId;
   }
 
   private current(turnId: number): Reply | null {

@@ -106,8 +106,10 @@ export class TranscriptModel {
       const fresh = this.wrapLines(entry, entry.lines.length - parts.length + 1, false);
       entry.rows.pop();
       this.rows.pop();
-      for (const r of continued) entry.rows.push(r), this.rows.push(r);
-      for (const r of fresh.rows) entry.rows.push(r), this.rows.push(r);
+      for (const r of [...continued, ...fresh.rows]) {
+        entry.rows.push(r);
+        this.rows.push(r);
+      }
       entry.tailRows = parts.length === 1 ? entry.tailRows - 1 + continued.length : fresh.tail;
     } else {
       this.layoutEntry(index);

@@ -63,6 +63,8 @@ export interface StatusState {
   queued: number;
   warning: string | null;
   hint: string | null;
+  /** A short-lived line (e.g. completion candidates); shown before the busy hint. */
+  notice?: string | null;
   /** Replaces the left side, e.g. the search prompt. */
   prompt: string | null;
   force: boolean;
@@ -101,6 +103,7 @@ export function statusRow(st: StatusState, width: number): GridRow {
     parts.push({ text: ` ${frame} working ${secs}s `, style: 'statusStrong' });
   }
   if (st.warning) parts.push({ text: ` ⚠ ${st.warning} `, style: 'warning' });
+  else if (st.notice) parts.push({ text: ` ${st.notice} `, style: 'status' });
   else if (st.busySince !== null) parts.push({ text: ' Esc to interrupt ', style: 'status' });
   else if (st.hint && st.prompt === null) parts.push({ text: ` ${st.hint} `, style: 'status' });
 

@@ -3,7 +3,7 @@
 // and its timers live here; the indexing itself is the pure prepareSearch.
 
 import type { HistoryEntry } from '../history/rules';
-import { prepareSearch } from './search';
+import { prepareSearch } from '../search/search';
 
 const SLICE = 2000;
 

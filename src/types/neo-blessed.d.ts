@@ -1,5 +1,6 @@
 // neo-blessed ships no types; its API is blessed's.
 declare module 'neo-blessed' {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the one way to re-export a CommonJS `export =` module's types
   import blessed = require('blessed');
   export = blessed;
 }

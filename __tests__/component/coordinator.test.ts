@@ -1,0 +1,171 @@
+// The turn coordinator with real parts: a bus, a runner on the offline or a
+// scripted provider, and a history service on a temp data dir.
+import * as fs from 'node:fs';
+import { Bus, Events } from '../../src/bus';
+import type { CommandName } from '../../src/commands';
+import { TurnCoordinator } from '../../src/agent/coordinator';
+import { TurnRunner } from '../../src/agent/runner';
+import { OfflineProvider } from '../../src/agent/offline';
+import { ScriptProvider } from '../../src/agent/script';
+import type { Provider } from '../../src/agent/provider';
+import { HistoryService } from '../../src/history/service';
+import * as ed from '../../src/editor/model';
+import { tempDir } from '../helpers/pty';
+
+function service(dataDir: string, sessionId: string): HistoryService {
+  const h = new HistoryService({ dataDir, sessionId, workspace: '/w', displayName: 'w', maxEntries: 500, warn: () => undefined });
+  h.load();
+  return h;
+}
+
+function setup(entries: string[] = [], options: { provider?: Provider; dataDir?: string } = {}) {
+  const bus = new Bus();
+  const dataDir = options.dataDir ?? tempDir();
+  const history = service(dataDir, 's');
+  for (const t of entries) history.record([{ type: 'text', text: t }]);
+  const runner = new TurnRunner(bus, options.provider ?? new OfflineProvider({ wordDelayMs: 1 }), { workspace: tempDir() });
+  const c = new TurnCoordinator(bus, runner, history, { keyHelp: () => ['Ctrl+R  search'] });
+  const seen: Array<[string, unknown]> = [];
+  for (const n of ['transcript.note', 'status.hint', 'app.quit', 'turn.started'] as const) bus.on(n, (p) => seen.push([n, p]));
+  const run = (...names: CommandName[]) => names.forEach((n) => bus.emit('command', { name: n }));
+  const type = (text: string) => bus.emit('input.text', { text });
+  const send = (text: string) => {
+    type(text);
+    run(c.mode === 'busy' ? 'composer.queue' : 'composer.submit');
+  };
+  const ended = () => new Promise<Events['turn.ended']>((resolve) => {
+    const off = bus.on('turn.ended', (e) => {
+      off();
+      resolve(e);
+    });
+  });
+  const notes = () => seen.filter(([n]) => n === 'transcript.note').map(([, p]) => (p as { text: string }).text);
+  const snapshot = () => fs.readdirSync(dataDir, { recursive: true }).map(String).sort()
+    .map((f) => [f, fs.statSync(`${dataDir}/${f}`).isFile() ? fs.readFileSync(`${dataDir}/${f}`, 'utf8') : '']);
+  return { bus, c, runner, history, run, type, send, ended, notes, seen, snapshot, dataDir };
+}
+
+describe('the coordinator: history and search', () => {
+  it('walks the global list in global mode, and only there', () => {
+    const dataDir = tempDir();
+    // Another session's input: in the global file, not in this session's.
+    service(dataDir, 'other').record([{ type: 'text', text: 'from elsewhere' }]);
+    const { c, run, type } = setup(['mine'], { dataDir });
+    run('history.searchReverse');
+    type('from');
+    expect(c.editor.text).toBe('');
+    run('search.cancel');
+    type('/history global');
+    run('composer.submit');
+    run('history.searchReverse');
+    type('from');
+    expect(c.editor.text).toBe('from elsewhere');
+    run('search.accept', 'app.interrupt', 'editor.up');
+    expect(c.editor.text).toBe('from elsewhere');
+  });
+
+  it('never changes a history file while searching', () => {
+    const { run, type, snapshot } = setup(['a1', 'a2', 'b1']);
+    const before = snapshot();
+    run('history.searchReverse');
+    type('a');
+    run('history.searchReverse', 'history.searchForward', 'search.backspace', 'search.accept');
+    run('history.searchForward');
+    type('b');
+    run('search.cancel', 'editor.up', 'editor.up', 'editor.down');
+    expect(snapshot()).toEqual(before);
+  });
+
+  it('writes an input to both files before its turn starts', () => {
+    const { bus, send, dataDir } = setup();
+    let onDisk = '';
+    bus.on('turn.started', () => (onDisk = fs.readFileSync(`${dataDir}/sessions/s.history`, 'utf8') + fs.readFileSync(`${dataDir}/input_history`, 'utf8')));
+    send('durable first');
+    expect(onDisk.match(/durable first/g)).toHaveLength(2);
+  });
+});
+
+describe('the coordinator: slash commands', () => {
+  it('/history reports and switches; a bad argument gets the usage line', () => {
+    const { send, notes, history } = setup(['one']);
+    send('/history');
+    send('/history global');
+    send('/history sideways');
+    expect(history.mode).toBe('global');
+    expect(notes()).toEqual([
+      'history: session (Up/Down walk the session history) · session 2 entries · global 2 entries',
+      'history: global (Up/Down walk the global history) · session 3 entries · global 3 entries',
+      'usage: /history [global|session]',
+    ]);
+  });
+  it('/help lists keys and commands; /force toggles force mode; nothing reaches the model', () => {
+    const { c, send, notes, seen } = setup();
+    send('/help');
+    expect(notes()[0]).toMatch(/^keys:\nCtrl\+R {2}search\n\ncommands:\n\/help /);
+    send('/force');
+    expect(c.force).toBe(true);
+    send('/force');
+    expect(c.force).toBe(false);
+    expect(seen.filter(([n]) => n === 'turn.started')).toEqual([]);
+  });
+  it('Tab lists several candidates in the status bar', () => {
+    const { type, run, seen, c } = setup();
+    type('/h');
+    run('composer.complete');
+    expect(seen).toContainEqual(['status.hint', { text: '/help  /history' }]);
+    type('is');
+    run('composer.complete');
+    expect(ed.expandedText(c.editor)).toBe('/history ');
+  });
+});
+
+describe('the coordinator: turns', () => {
+  it('queues inputs while busy and puts them back on cancel, sending none', async () => {
+    const { c, send, run, ended, seen } = setup([], { provider: new OfflineProvider({ wordDelayMs: 50 }) });
+    send('long one');
+    expect(c.mode).toBe('busy');
+    send('queued a');
+    send('queued b');
+    expect(c.queue).toHaveLength(2);
+    const end = ended();
+    run('app.interrupt');
+    expect((await end).status).toBe('interrupted');
+    expect(ed.expandedText(c.editor)).toBe('queued a\n\nqueued b');
+    await new Promise((r) => setImmediate(r));
+    expect(seen.filter(([n]) => n === 'turn.started')).toHaveLength(1);
+  });
+
+  it('sends queued inputs in order when a turn ends well', async () => {
+    const { send, bus } = setup();
+    const started: string[] = [];
+    bus.on('turn.started', ({ input }) => started.push(input));
+    const third = new Promise<void>((resolve) => bus.on('turn.ended', () => started.length === 3 && resolve()));
+    send('one');
+    send('two');
+    send('three');
+    await third;
+    expect(started).toEqual(['one', 'two', 'three']);
+  });
+
+  it('asks for a tool call; "always" stops asking for that tool; force answers a pending question', async () => {
+    const shell = (command: string) => ({ tool: { name: 'shell', args: { command } } });
+    const provider = new ScriptProvider({ turns: [[shell('true')], [{ text: 'one' }], [shell('true')], [{ text: 'two' }], [shell('true')], [{ text: 'three' }]] });
+    const { c, send, run, ended, bus } = setup([], { provider });
+    let asked = 0;
+    bus.on('tool.approval', () => asked++);
+    let end = ended();
+    send('first');
+    expect(c.mode).toBe('busy');
+    await new Promise<void>((resolve) => bus.on('tool.approval', () => resolve()));
+    expect(c.mode).toBe('approval');
+    run('approval.always');
+    await end;
+    end = ended();
+    send('second');
+    await end;
+    expect(asked).toBe(1);
+    expect(c.force).toBe(false);
+    run('app.toggleForce');
+    expect(c.force).toBe(true);
+  });
+});

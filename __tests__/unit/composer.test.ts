@@ -1,0 +1,325 @@
+// The composer reducer alone: no bus, no runner, no temp dir. History lists
+// are plain arrays; time is a number passed in.
+import type { CommandName } from '../../src/commands';
+import { reduce } from '../../src/composer/reducer';
+import { searchView } from '../../src/composer/search-session';
+import { ComposerContext, ComposerInput, ComposerState, Effect, initialComposer, modeOf } from '../../src/composer/state';
+import * as ed from '../../src/editor/model';
+import type { HistoryEntry } from '../../src/history/rules';
+import { composerView } from '../../src/tui/views';
+
+const entry = (text: string): HistoryEntry => ({ ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text', text }] });
+
+/** A composer driven like a person would: keys by command name, typing, pastes. */
+function composer(history: string[] = [], world: Partial<ComposerContext> = {}) {
+  let state: ComposerState = initialComposer;
+  const effects: Effect[] = [];
+  const ctx = { history: history.map(entry), busy: false, force: false, now: 10_000, ...world };
+  const feed = (input: ComposerInput) => {
+    const r = reduce(state, input, ctx);
+    state = r.state;
+    effects.push(...r.effects);
+    return r.effects;
+  };
+  return {
+    ctx,
+    get state() { return state; },
+    get text() { return ed.expandedText(state.editor); },
+    get mode() { return modeOf(state, { busy: ctx.busy, approval: false }); },
+    effects,
+    run: (...names: CommandName[]) => names.flatMap((name) => feed({ kind: 'command', name })),
+    type: (text: string) => feed({ kind: 'text', text }),
+    paste: (text: string) => feed({ kind: 'paste', text }),
+    feed,
+  };
+}
+
+describe('composer: submit and queue', () => {
+  it('records the input, then submits it, and clears the composer', () => {
+    const c = composer();
+    c.type('hello');
+    const out = c.run('composer.submit');
+    expect(out).toEqual([
+      { type: 'record', segments: [{ type: 'text', text: 'hello' }] },
+      { type: 'submit', input: { segments: [{ type: 'text', text: 'hello' }], text: 'hello', display: 'hello' } },
+    ]);
+    expect(c.text).toBe('');
+  });
+  it('queues instead while a turn runs', () => {
+    const c = composer([], { busy: true });
+    c.type('next');
+    expect(c.run('composer.queue').map((e) => e.type)).toEqual(['record', 'queue']);
+  });
+  it('sends a large paste expanded and shows it collapsed', () => {
+    const c = composer();
+    const big = Array.from({ length: 12 }, (_, i) => `line ${i}`).join('\n');
+    c.type('see: ');
+    c.paste(big);
+    const submit = c.run('composer.submit').find((e) => e.type === 'submit');
+    expect(submit).toMatchObject({ input: { text: 'see: ' + big, display: 'see: [pasted 12 lines]' } });
+  });
+  it('does nothing for a blank input, and continues a line ending in a backslash', () => {
+    const c = composer();
+    c.type('   ');
+    expect(c.run('composer.submit')).toEqual([]);
+    c.run('editor.killLineStart');
+    c.type('one \\');
+    expect(c.run('composer.submit')).toEqual([]);
+    expect(c.text).toBe('one \n');
+  });
+});
+
+describe('composer: slash commands', () => {
+  it('turns a known command into a slash effect, recorded but never sent', () => {
+    const c = composer();
+    c.type('/history global');
+    expect(c.run('composer.submit')).toEqual([
+      { type: 'record', segments: [{ type: 'text', text: '/history global' }] },
+      { type: 'slash', name: 'history', args: ['global'] },
+    ]);
+  });
+  it('says so for a lone unknown command instead of sending it', () => {
+    const c = composer();
+    c.type('/histroy');
+    expect(c.run('composer.submit')[1]).toEqual({ type: 'note', text: 'unknown command /histroy (/help lists them)' });
+  });
+  it('sends text that only starts with a slash', () => {
+    const c = composer();
+    c.type('/tmp is full, why?');
+    expect(c.run('composer.submit')[1]).toMatchObject({ type: 'submit' });
+    c.type('/usr/bin/env');
+    expect(c.run('composer.submit')[1]).toMatchObject({ type: 'submit' });
+  });
+  it('completes a unique prefix with Tab, and lists several', () => {
+    const c = composer();
+    c.type('/hi');
+    expect(c.run('composer.complete')).toEqual([]);
+    expect(c.text).toBe('/history ');
+    const d = composer();
+    d.type('/');
+    expect(d.run('composer.complete')).toEqual([{ type: 'hint', text: '/help  /force  /history' }]);
+    expect(d.text).toBe('/');
+    const e = composer();
+    e.type('/h');
+    expect(e.run('composer.complete')).toEqual([{ type: 'hint', text: '/help  /history' }]);
+    expect(e.text).toBe('/h');
+  });
+  it('leaves Tab alone elsewhere', () => {
+    const c = composer();
+    c.type('plain');
+    expect(c.run('composer.complete')).toEqual([]);
+    expect(c.text).toBe('plain');
+  });
+});
+
+describe('composer: the Ctrl-C ladder', () => {
+  it('cancels a running turn', () => {
+    const c = composer([], { busy: true });
+    c.type('draft');
+    expect(c.run('app.interrupt')).toEqual([{ type: 'cancelTurn' }]);
+    expect(c.text).toBe('draft');
+  });
+  it('idle: clears the text (kept one Up away), then leaves force mode, then quits', () => {
+    const c = composer([], { force: true });
+    c.type('some text');
+    expect(c.run('app.interrupt')).toEqual([{ type: 'remember', segments: [{ type: 'text', text: 'some text' }] }]);
+    expect(c.text).toBe('');
+    expect(c.run('app.interrupt')).toEqual([{ type: 'setForce', on: false }]);
+    c.ctx.force = false;
+    expect(c.run('app.interrupt')).toEqual([{ type: 'quit', reason: 'ctrl-c' }]);
+  });
+  it('swallows the rest of a held Ctrl-C that cancelled a turn, so it never quits', () => {
+    const c = composer([], { busy: true });
+    expect(c.run('app.interrupt')).toEqual([{ type: 'cancelTurn' }]);
+    c.ctx.busy = false;
+    for (let t = 10_030; t < 12_000; t += 30) {
+      c.ctx.now = t;
+      expect(c.run('app.interrupt')).toEqual([]);
+    }
+  });
+  it('ends the burst after a pause', () => {
+    const c = composer([], { busy: true });
+    c.run('app.interrupt');
+    c.ctx.busy = false;
+    c.ctx.now += 600;
+    expect(c.run('app.interrupt')).toEqual([{ type: 'quit', reason: 'ctrl-c' }]);
+  });
+  it('does not swallow quick presses that never cancelled anything', () => {
+    const c = composer([], { force: true });
+    c.type('x');
+    c.run('app.interrupt');
+    c.ctx.now += 20;
+    expect(c.run('app.interrupt')).toEqual([{ type: 'setForce', on: false }]);
+  });
+  it('Ctrl-D quits only on an empty composer', () => {
+    const c = composer();
+    c.type('ab');
+    c.run('editor.lineStart');
+    expect(c.run('editor.deleteOrQuit')).toEqual([]);
+    expect(c.text).toBe('b');
+    c.run('editor.delete');
+    expect(c.run('editor.deleteOrQuit')).toEqual([{ type: 'quit', reason: 'ctrl-d' }]);
+  });
+});
+
+describe('composer: queued inputs restored on cancel', () => {
+  it('puts them back, in order, above what is being typed; none is sent', () => {
+    const c = composer();
+    c.type('typing now');
+    const out = c.feed({ kind: 'restore', inputs: [[{ type: 'text', text: 'queued a' }], [{ type: 'text', text: 'queued b' }]] });
+    expect(out).toEqual([]);
+    expect(c.text).toBe('queued a\n\nqueued b\n\ntyping now');
+  });
+  it('keeps a restored paste a paste', () => {
+    const c = composer();
+    const big = 'x\n'.repeat(20);
+    c.feed({ kind: 'restore', inputs: [[{ type: 'text', text: 'see ' }, { type: 'paste', text: big }]] });
+    expect(c.state.editor.pastes).toEqual([big]);
+  });
+});
+
+describe('composer: history browsing', () => {
+  it('restores the draft, cursor included, when Down passes the newest entry', () => {
+    const c = composer(['one', 'two']);
+    c.type('my draft');
+    c.run('editor.left', 'editor.left');
+    const draft = c.state.editor;
+    c.run('editor.up', 'editor.up');
+    expect(c.text).toBe('one');
+    c.run('editor.down', 'editor.down');
+    expect(c.state.editor.text).toBe(draft.text);
+    expect(c.state.editor.cursor).toBe(draft.cursor);
+  });
+  it('moves between lines of a multi-line input instead of browsing', () => {
+    const c = composer(['old']);
+    c.type('a');
+    c.run('editor.newline');
+    c.type('b');
+    c.run('editor.up');
+    expect(c.text).toBe('a\nb');
+    c.run('editor.up');
+    expect(c.text).toBe('old');
+  });
+  it('Ctrl+Up browses from anywhere; editing a recall never changes the list', () => {
+    const history = ['keep me'];
+    const c = composer(history);
+    c.type('x');
+    c.run('editor.newline');
+    c.type('y');
+    c.run('history.older');
+    expect(c.text).toBe('keep me');
+    c.type(' edited');
+    expect(c.ctx.history[0].segments[0].text).toBe('keep me');
+  });
+  it('leaves the browse when the history list is switched', () => {
+    const c = composer(['a', 'b']);
+    c.run('editor.up');
+    c.feed({ kind: 'historySwitched' });
+    expect(c.state.nav.index).toBeNull();
+  });
+});
+
+describe('composer: incremental search', () => {
+  it('Enter accepts: the match in the composer, cursor at the end, nothing submitted', () => {
+    const c = composer(['deploy staging', 'run tests']);
+    c.run('history.searchReverse');
+    expect(c.mode).toBe('search');
+    c.type('depl');
+    expect(c.text).toBe('deploy staging');
+    expect(searchView(c.state)?.prompt).toBe("(reverse-i-search)`depl': deploy staging");
+    expect(searchView(c.state)?.highlight).toEqual({ start: 0, end: 4 });
+    expect(c.run('search.accept')).toEqual([]);
+    expect(c.mode).toBe('idle');
+    expect(c.state.editor.cursor).toBe('deploy staging'.length);
+    expect(c.effects).toEqual([]);
+  });
+  it('cancel restores a multi-line draft with its cursor', () => {
+    const c = composer(['alpha', 'beta']);
+    c.type('line one');
+    c.run('editor.newline');
+    c.type('line two');
+    c.run('editor.up', 'editor.left');
+    const before = c.state.editor;
+    c.run('history.searchReverse');
+    c.type('alp');
+    expect(c.text).toBe('alpha');
+    c.run('search.cancel');
+    expect(c.state.editor).toEqual(before);
+    expect(c.mode).toBe('idle');
+  });
+  it('a movement key accepts and then moves (as the router sends it)', () => {
+    const c = composer(['first entry']);
+    c.run('history.searchReverse');
+    c.type('entry');
+    c.run('search.accept', 'editor.lineStart');
+    expect(c.text).toBe('first entry');
+    expect(c.state.editor.cursor).toBe(0);
+  });
+  it('a paste extends the query with its first line only', () => {
+    const c = composer(['one two', 'three']);
+    c.run('history.searchReverse');
+    c.paste('one\nignored');
+    expect(searchView(c.state)?.prompt).toContain("`one'");
+    expect(c.text).toBe('one two');
+  });
+  it('Ctrl+R on an empty query reuses the last accepted query', () => {
+    const c = composer(['make a', 'other', 'make b']);
+    c.run('history.searchReverse');
+    c.type('make');
+    c.run('search.accept', 'app.interrupt');
+    c.ctx.now += 1000;
+    c.run('history.searchReverse', 'history.searchReverse');
+    expect(searchView(c.state)?.prompt).toBe("(reverse-i-search)`make': make b");
+  });
+  it('says failing and keeps the last match when nothing matches', () => {
+    const c = composer(['abc']);
+    c.run('history.searchReverse');
+    c.type('abx');
+    expect(searchView(c.state)?.prompt).toBe("(failing reverse-i-search)`abx': abc");
+    c.run('search.backspace');
+    expect(searchView(c.state)?.prompt).toBe("(reverse-i-search)`ab': abc");
+  });
+  it('searches the list it is given (the active history)', () => {
+    const session = composer(['mine']);
+    session.run('history.searchReverse');
+    session.type('from');
+    expect(session.text).toBe('');
+    const global = composer(['from elsewhere', 'mine']);
+    global.run('history.searchReverse');
+    global.type('from');
+    expect(global.text).toBe('from elsewhere');
+  });
+  it('scrolls a long multi-line match into view in the composer', () => {
+    const long = Array.from({ length: 30 }, (_, i) => (i === 25 ? 'the needle is here' : `filler line ${i}`)).join('\n');
+    const c = composer([long, 'other']);
+    c.run('history.searchReverse');
+    c.type('needle');
+    const view = composerView(c.state.editor, 40, 4, 0, searchView(c.state)!.highlight!);
+    const text = view.rows.map((r) => r.map((sp) => sp.text).join(''));
+    const row = view.rows[text.indexOf('the needle is here')];
+    expect(row.find((sp) => sp.style === 'match')?.text).toBe('needle');
+  });
+  it('after accepting, Down walks newer from the match and then restores the draft', () => {
+    const c = composer(['old', 'mid', 'new']);
+    c.type('draft');
+    c.run('history.searchReverse');
+    c.type('old');
+    c.run('search.accept');
+    c.run('editor.down');
+    expect(c.text).toBe('mid');
+    c.run('editor.down', 'editor.down');
+    expect(c.text).toBe('draft');
+  });
+});
+
+describe('composer: commands that leave the composer', () => {
+  it('turns approval keys, force, cancel and paging into effects', () => {
+    const c = composer();
+    expect(c.run('approval.yes', 'approval.no', 'approval.always')).toEqual([
+      { type: 'answer', approval: 'yes' }, { type: 'answer', approval: 'no' }, { type: 'answer', approval: 'always' },
+    ]);
+    expect(c.run('app.toggleForce')).toEqual([{ type: 'setForce', on: true }]);
+    expect(c.run('turn.cancel')).toEqual([{ type: 'cancelTurn' }]);
+    expect(c.run('transcript.pageUp', 'transcript.pageDown')).toEqual([{ type: 'scroll', pages: -1 }, { type: 'scroll', pages: 1 }]);
+  });
+});

@@ -1,0 +1,176 @@
+// The turn coordinator: holds the composer's state and feeds it every key,
+// then carries out the effects the reducer returns — records history, starts
+// or queues a turn, cancels one, answers a tool approval, runs slash commands,
+// quits. It owns the type-ahead queue, the pending approval and the tool
+// policy (force mode, stored once). It draws nothing and reads no file
+// itself: the views read its state, the history service does the I/O.
+
+import type { Bus, TurnEnd } from '../bus';
+import { CommandName, Mode, SlashContext, findSlash } from '../commands';
+import { reduce } from '../composer/reducer';
+import { searchView } from '../composer/search-session';
+import { ComposerInput, ComposerState, Effect, Input, initialComposer, modeOf } from '../composer/state';
+import type { EditorState, PasteOptions } from '../editor/model';
+import type { HistoryService } from '../history/service';
+import type { TurnRunner } from './runner';
+
+export interface CoordinatorOptions {
+  /** Help lines for the keys of a mode (the key tables live with the views). */
+  keyHelp: (mode: Mode) => string[];
+  pasteLimits?: PasteOptions;
+  now?: () => number;
+}
+
+export class TurnCoordinator {
+  private state: ComposerState = initialComposer;
+  /** A tool call waiting for y / n / a. */
+  approval: { turnId: number; summary: string; tool: string } | null = null;
+  /** Inputs entered while a turn ran, sent in order when it ends. */
+  readonly queue: Input[] = [];
+  private readonly now: () => number;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly runner: TurnRunner,
+    private readonly history: HistoryService,
+    private readonly options: CoordinatorOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    bus.on('command', ({ name }) => this.dispatch({ kind: 'command', name }));
+    bus.on('input.text', ({ text }) => this.dispatch({ kind: 'text', text }));
+    bus.on('input.paste', ({ text }) => this.dispatch({ kind: 'paste', text }));
+    bus.on('turn.ended', ({ status }) => this.onTurnEnded(status));
+    bus.on('tool.approval', (e) => {
+      this.approval = e;
+      bus.requestRender();
+    });
+  }
+
+  get editor(): EditorState {
+    return this.state.editor;
+  }
+
+  get force(): boolean {
+    return this.runner.policy.force;
+  }
+
+  get mode(): Mode {
+    return modeOf(this.state, { busy: this.runner.busy, approval: this.approval !== null });
+  }
+
+  /** The mode the composer is in beneath any search or question. */
+  get composerMode(): Mode {
+    return this.runner.busy ? 'busy' : 'idle';
+  }
+
+  get searchView(): ReturnType<typeof searchView> {
+    return searchView(this.state);
+  }
+
+  /** Feeds one input through the composer and carries out what it decided. */
+  dispatch(input: ComposerInput): void {
+    const { state, effects } = reduce(this.state, input, {
+      history: this.history.list(),
+      busy: this.runner.busy,
+      force: this.force,
+      now: this.now(),
+      pasteLimits: this.options.pasteLimits,
+    });
+    const changed = state !== this.state;
+    this.state = state;
+    for (const effect of effects) this.carryOut(effect);
+    if (changed || effects.length > 0) this.bus.requestRender();
+  }
+
+  private carryOut(effect: Effect): void {
+    switch (effect.type) {
+      case 'record':
+        // On disk (or queued for it) before the turn starts.
+        this.history.record(effect.segments);
+        return;
+      case 'remember':
+        this.history.remember(effect.segments);
+        return;
+      case 'submit':
+        this.runner.start(effect.input.text, { display: effect.input.display });
+        return;
+      case 'queue':
+        this.queue.push(effect.input);
+        return;
+      case 'slash':
+        return this.slash(effect.name, effect.args);
+      case 'cancelTurn':
+        this.runner.cancel();
+        return;
+      case 'quit':
+        this.bus.emit('app.quit', { reason: effect.reason });
+        return;
+      case 'setForce':
+        return this.setForce(effect.on);
+      case 'answer':
+        return this.answer(effect.approval);
+      case 'scroll':
+        this.bus.emit('transcript.scroll', { pages: effect.pages });
+        return;
+      case 'note':
+        this.note(effect.text);
+        return;
+      case 'hint':
+        this.bus.emit('status.hint', { text: effect.text });
+        return;
+    }
+  }
+
+  private answer(approval: 'yes' | 'no' | 'always'): void {
+    const pending = this.approval;
+    this.approval = null;
+    if (pending && approval === 'always') this.runner.policy.allowAlways(pending.tool);
+    this.runner.answer(approval);
+  }
+
+  private setForce(on: boolean): void {
+    this.runner.policy.force = on;
+    // Turning force on while a call waits for an answer answers it.
+    if (on && this.approval) this.answer('yes');
+    this.note(on ? 'force mode on: tool calls run without asking (Shift+Tab or /force to turn it off)' : 'force mode off');
+  }
+
+  private slash(name: string, args: string[]): void {
+    const command = findSlash(name);
+    if (!command) return;
+    const ctx: SlashContext = {
+      note: (text) => this.note(text),
+      run: (cmd: CommandName) => this.dispatch({ kind: 'command', name: cmd }),
+      historyMode: () => this.history.mode,
+      setHistoryMode: (mode) => {
+        this.history.mode = mode;
+        this.dispatch({ kind: 'historySwitched' });
+      },
+      historyCounts: () => this.history.counts(),
+      keyHelp: () => this.options.keyHelp(this.composerMode),
+    };
+    const problem = command.run(ctx, args);
+    if (problem) this.note(problem);
+  }
+
+  private note(text: string): void {
+    this.bus.emit('transcript.note', { text, reveal: true });
+  }
+
+  private onTurnEnded(status: TurnEnd): void {
+    this.approval = null;
+    if (status !== 'done') {
+      // Cancelled or failed: queued inputs come back into the composer, none is sent unasked.
+      const inputs = this.queue.splice(0).map((q) => q.segments);
+      if (inputs.length > 0) this.dispatch({ kind: 'restore', inputs });
+    } else if (this.queue.length > 0) {
+      // Start the next queued input once this turn's end has been delivered.
+      const next = this.queue.shift() as Input;
+      setImmediate(() => {
+        if (!this.runner.busy) this.runner.start(next.text, { display: next.display });
+        else this.queue.unshift(next);
+      });
+    }
+    this.bus.requestRender();
+  }
+}

@@ -1,0 +1,172 @@
+// Every command milk knows, as data: the named commands keys are bound to
+// (name, description, the modes it applies in) and the slash commands typed
+// into the composer (name, arguments, description, handler). Key tables,
+// /help, Tab completion and the README's tables read them from here. Nothing
+// here draws, reads a file or holds state: a slash handler acts only through
+// the context it is handed.
+
+export type Mode = 'idle' | 'busy' | 'search' | 'approval';
+
+export const MODES: readonly Mode[] = ['idle', 'busy', 'search', 'approval'];
+
+export interface CommandSpec {
+  readonly description: string;
+  readonly modes: readonly Mode[];
+}
+
+/** The modes in which the composer takes typing. */
+const COMPOSING: readonly Mode[] = ['idle', 'busy'];
+
+export const COMMANDS = {
+  'editor.left': { description: 'Move the cursor one character left', modes: COMPOSING },
+  'editor.right': { description: 'Move the cursor one character right', modes: COMPOSING },
+  'editor.up': { description: 'Up a line; on the first line (or an unedited recall), the previous history entry', modes: COMPOSING },
+  'editor.down': { description: 'Down a line; on the last line, the next history entry, then back to the draft', modes: COMPOSING },
+  'history.older': { description: 'The previous history entry, wherever the cursor is', modes: COMPOSING },
+  'history.newer': { description: 'The next history entry, wherever the cursor is', modes: COMPOSING },
+  'editor.lineStart': { description: 'Move to the start of the line', modes: COMPOSING },
+  'editor.lineEnd': { description: 'Move to the end of the line', modes: COMPOSING },
+  'editor.bufferStart': { description: 'Move to the start of the input', modes: COMPOSING },
+  'editor.bufferEnd': { description: 'Move to the end of the input', modes: COMPOSING },
+  'editor.wordLeft': { description: 'Move to the start of the previous word', modes: COMPOSING },
+  'editor.wordRight': { description: 'Move to the end of the next word', modes: COMPOSING },
+  'editor.backspace': { description: 'Delete the character before the cursor', modes: COMPOSING },
+  'editor.delete': { description: 'Delete the character under the cursor', modes: COMPOSING },
+  'editor.deleteOrQuit': { description: 'Delete the character under the cursor; on an empty composer, quit', modes: ['idle'] },
+  'editor.killLineEnd': { description: 'Cut to the end of the line', modes: COMPOSING },
+  'editor.killLineStart': { description: 'Cut to the start of the line', modes: COMPOSING },
+  'editor.killWordBack': { description: 'Cut the word before the cursor (to whitespace)', modes: COMPOSING },
+  'editor.killAlnumWordBack': { description: 'Cut the word before the cursor', modes: COMPOSING },
+  'editor.killWordForward': { description: 'Cut the word after the cursor', modes: COMPOSING },
+  'editor.yank': { description: 'Paste the last cut text', modes: COMPOSING },
+  'editor.newline': { description: 'Insert a newline', modes: COMPOSING },
+  'composer.complete': { description: 'Complete a slash command (several matches: listed in the status bar)', modes: COMPOSING },
+  'history.searchReverse': { description: 'Search history backwards (again: the next older match)', modes: ['idle', 'busy', 'search'] },
+  'history.searchForward': { description: 'Search history forwards (again: the next newer match)', modes: ['idle', 'busy', 'search'] },
+  'search.backspace': { description: 'Shorten the query and go back to where it matched', modes: ['search'] },
+  'search.accept': { description: 'Put the match in the composer, ready to edit or send', modes: ['search'] },
+  'search.cancel': { description: 'Leave the search; the composer gets back what it held', modes: ['search'] },
+  'transcript.pageUp': { description: 'Scroll the transcript up a page', modes: COMPOSING },
+  'transcript.pageDown': { description: 'Scroll the transcript down a page', modes: COMPOSING },
+  'composer.submit': { description: 'Send the input (a trailing \\ continues the line instead)', modes: ['idle'] },
+  'composer.queue': { description: 'Queue the input; it is sent when the turn ends', modes: ['busy'] },
+  'app.interrupt': { description: 'Interrupt the turn; else clear the input; else leave force mode; else quit', modes: ['idle', 'busy', 'approval'] },
+  'app.toggleForce': { description: 'Force mode: run tool calls without asking (FORCE in the status bar)', modes: ['idle', 'busy', 'approval'] },
+  'turn.cancel': { description: 'Interrupt the running turn', modes: ['busy'] },
+  'approval.yes': { description: 'Run this tool call', modes: ['approval'] },
+  'approval.no': { description: 'Do not run it (the model is told)', modes: ['approval'] },
+  'approval.always': { description: 'Run it, and every call of this tool for the rest of the session', modes: ['approval'] },
+} as const satisfies Record<string, CommandSpec>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+export function describeCommand(name: CommandName): string {
+  return COMMANDS[name].description;
+}
+
+// ---------------------------------------------------------------- slash commands
+
+export type HistoryMode = 'session' | 'global';
+
+/** What a slash command may do; the turn coordinator provides it. */
+export interface SlashContext {
+  /** A dim line in the transcript, never sent to the model. */
+  note(text: string): void;
+  /** Runs a named command, as its key would. */
+  run(command: CommandName): void;
+  historyMode(): HistoryMode;
+  setHistoryMode(mode: HistoryMode): void;
+  historyCounts(): Record<HistoryMode, number>;
+  /** The key bindings of the current mode, one line each. */
+  keyHelp(): string[];
+}
+
+export interface SlashCommand {
+  /** Without the slash. */
+  readonly name: string;
+  /** How its arguments are written, for help; empty when it takes none. */
+  readonly args: string;
+  readonly description: string;
+  /** Runs it; returns a usage line when the arguments are wrong. */
+  readonly run: (ctx: SlashContext, args: readonly string[]) => string | void;
+}
+
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  {
+    name: 'help',
+    args: '',
+    description: 'List the keys of the current mode and the slash commands',
+    run(ctx, args) {
+      if (args.length > 0) return usage('help');
+      ctx.note(['keys:', ...ctx.keyHelp(), '', 'commands:', ...slashHelpLines()].join('\n'));
+    },
+  },
+  {
+    name: 'force',
+    args: '',
+    description: 'Turn force mode on or off (tool calls run without asking)',
+    run(ctx, args) {
+      if (args.length > 0) return usage('force');
+      ctx.run('app.toggleForce');
+    },
+  },
+  {
+    name: 'history',
+    args: '[global|session]',
+    description: 'Show the history mode and counts; with an argument, switch what Up/Down and search walk',
+    run(ctx, args) {
+      const [mode, ...rest] = args;
+      if (rest.length > 0 || (mode !== undefined && mode !== 'global' && mode !== 'session')) return usage('history');
+      if (mode) ctx.setHistoryMode(mode);
+      const c = ctx.historyCounts();
+      const now = ctx.historyMode();
+      ctx.note(`history: ${now} (Up/Down walk the ${now} history) · session ${c.session} entries · global ${c.global} entries`);
+    },
+  },
+];
+
+function usage(name: string): string {
+  const cmd = findSlash(name);
+  return `usage: /${name}${cmd?.args ? ' ' + cmd.args : ''}`;
+}
+
+export function findSlash(name: string): SlashCommand | undefined {
+  return SLASH_COMMANDS.find((c) => c.name === name);
+}
+
+/** `/name args…` when the text is one; null for ordinary input. */
+export function parseSlash(text: string): { name: string; args: string[] } | null {
+  const m = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (!m) return null;
+  return { name: m[1], args: m[2] ? m[2].trim().split(/\s+/) : [] };
+}
+
+/**
+ * Completes a slash command from what is typed so far (`/hi` → `/history `).
+ * Several matches extend to their common prefix and list the candidates.
+ */
+export function completeSlash(typed: string): { text: string; candidates: string[] } | null {
+  const m = /^\/([\w-]*)$/.exec(typed);
+  if (!m) return null;
+  const names = SLASH_COMMANDS.map((c) => c.name).filter((n) => n.startsWith(m[1]));
+  if (names.length === 0) return null;
+  if (names.length === 1) return { text: `/${names[0]} `, candidates: names };
+  let common = names[0];
+  for (const n of names) while (!n.startsWith(common)) common = common.slice(0, -1);
+  return { text: `/${common}`, candidates: names };
+}
+
+/** One line per slash command, for /help. */
+export function slashHelpLines(): string[] {
+  const rows = SLASH_COMMANDS.map((c) => [`/${c.name}${c.args ? ' ' + c.args : ''}`, c.description] as const);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
+}
+
+/** The slash commands as a Markdown table, for the README. */
+export function slashTableMarkdown(): string {
+  const lines = ['| command | what it does |', '| --- | --- |'];
+  const cell = (text: string): string => text.replace(/\|/g, '\\|');
+  for (const c of SLASH_COMMANDS) lines.push(`| \`${cell(`/${c.name}${c.args ? ' ' + c.args : ''}`)}\` | ${cell(c.description)} |`);
+  return lines.join('\n');
+}

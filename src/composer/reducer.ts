@@ -1,0 +1,187 @@
+// The composer as a reducer: (state, input, context) → new state and effects
+// as data. Editing, history browsing, search, submit and queue, slash-command
+// detection, Tab completion and the Ctrl-C ladder are all decided here; what
+// they mean for turns, files and the screen is carried out by the turn
+// coordinator. No blessed, no fs, no timers, no bus.
+
+import { CommandName, completeSlash, findSlash, parseSlash } from '../commands';
+import { BURST_GAP_MS, interruptAction } from '../agent/ladder';
+import * as ed from '../editor/model';
+import * as nav from '../history/navigator';
+import { endSearch, searchBackspace, searchStep, searchType } from './search-session';
+import type { ComposerContext, ComposerInput, ComposerState, Effect, Input, Reduced } from './state';
+
+type Edit = (s: ed.EditorState) => ed.EditorState;
+
+/** Commands that are plain edits of the text model. */
+const EDITS: Partial<Record<CommandName, Edit>> = {
+  'editor.left': ed.moveLeft,
+  'editor.right': ed.moveRight,
+  'editor.lineStart': ed.moveLineStart,
+  'editor.lineEnd': ed.moveLineEnd,
+  'editor.bufferStart': ed.moveBufferStart,
+  'editor.bufferEnd': ed.moveBufferEnd,
+  'editor.wordLeft': ed.moveWordLeft,
+  'editor.wordRight': ed.moveWordRight,
+  'editor.backspace': ed.backspace,
+  'editor.delete': ed.deleteForward,
+  'editor.killLineEnd': ed.killToLineEnd,
+  'editor.killLineStart': ed.killToLineStart,
+  'editor.killWordBack': ed.killWordBack,
+  'editor.killAlnumWordBack': ed.killAlnumWordBack,
+  'editor.killWordForward': ed.killWordForward,
+  'editor.yank': ed.yank,
+  'editor.newline': ed.newline,
+};
+
+const none = (state: ComposerState): Reduced => ({ state, effects: [] });
+
+/** How an input shows in the transcript: pastes stay collapsed, as in the composer. */
+export function displayText(segments: readonly ed.Segment[]): string {
+  return segments.map((seg) => (seg.type === 'paste' ? ed.pasteLabel(seg.text) : seg.text)).join('');
+}
+
+export function reduce(s: ComposerState, input: ComposerInput, ctx: ComposerContext): Reduced {
+  switch (input.kind) {
+    case 'text':
+      if (s.search) return none(searchType(s, input.text));
+      return none({ ...s, editor: ed.insertText(s.editor, input.text) });
+    case 'paste':
+      // During a search a paste extends the query, first line only.
+      if (s.search) return none(searchType(s, input.text.replace(/\r\n?/g, '\n').split('\n')[0]));
+      return none({ ...s, editor: ed.insertPaste(s.editor, input.text, ctx.pasteLimits) });
+    case 'restore':
+      return none(restore(s, input.inputs));
+    case 'historySwitched':
+      return none({ ...s, nav: nav.idleNav });
+    case 'command':
+      return command(s, input.name, ctx);
+  }
+}
+
+function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Reduced {
+  const edit = EDITS[name];
+  if (edit) return none({ ...s, editor: edit(s.editor) });
+  switch (name) {
+    case 'editor.up':
+    case 'editor.down': {
+      const dir = name === 'editor.up' ? -1 : 1;
+      if (nav.shouldBrowse(s.nav, s.editor, dir)) return none(browse(s, dir, ctx));
+      return none({ ...s, editor: ed.moveVertical(s.editor, dir) ?? s.editor });
+    }
+    case 'history.older':
+      return none(browse(s, -1, ctx));
+    case 'history.newer':
+      return none(browse(s, 1, ctx));
+    case 'history.searchReverse':
+      return none(searchStep(s, 'reverse', ctx.history));
+    case 'history.searchForward':
+      return none(searchStep(s, 'forward', ctx.history));
+    case 'search.backspace':
+      return none(searchBackspace(s));
+    case 'search.accept':
+      return none(endSearch(s, { accept: true }));
+    case 'search.cancel':
+      return none(endSearch(s, { accept: false }));
+    case 'editor.deleteOrQuit':
+      if (ed.isEmpty(s.editor)) return { state: s, effects: [{ type: 'quit', reason: 'ctrl-d' }] };
+      return none({ ...s, editor: ed.deleteForward(s.editor) });
+    case 'composer.submit':
+    case 'composer.queue':
+      return take(s, ctx);
+    case 'composer.complete':
+      return complete(s);
+    case 'app.interrupt':
+      return interrupt(s, ctx);
+    case 'app.toggleForce':
+      return { state: s, effects: [{ type: 'setForce', on: !ctx.force }] };
+    case 'turn.cancel':
+      return { state: s, effects: [{ type: 'cancelTurn' }] };
+    case 'approval.yes':
+      return { state: s, effects: [{ type: 'answer', approval: 'yes' }] };
+    case 'approval.no':
+      return { state: s, effects: [{ type: 'answer', approval: 'no' }] };
+    case 'approval.always':
+      return { state: s, effects: [{ type: 'answer', approval: 'always' }] };
+    case 'transcript.pageUp':
+      return { state: s, effects: [{ type: 'scroll', pages: -1 }] };
+    case 'transcript.pageDown':
+      return { state: s, effects: [{ type: 'scroll', pages: 1 }] };
+    default:
+      return none(s);
+  }
+}
+
+function browse(s: ComposerState, dir: -1 | 1, ctx: ComposerContext): ComposerState {
+  const step = dir < 0 ? nav.older(s.nav, s.editor, ctx.history) : nav.newer(s.nav, s.editor, ctx.history);
+  return step ? { ...s, nav: step.nav, editor: step.editor } : s;
+}
+
+/**
+ * Enter: a trailing backslash continues the line; a blank input does nothing;
+ * otherwise the input is recorded, then run as a slash command or sent (or
+ * queued while a turn runs). A lone `/word` that is no command is not sent
+ * (a typo of one); `/tmp is full` with more words goes to the model.
+ */
+function take(s: ComposerState, ctx: ComposerContext): Reduced {
+  const continued = ed.continueLine(s.editor);
+  if (continued) return none({ ...s, editor: continued });
+  if (ed.isBlank(s.editor)) return none(s);
+  const segments = ed.toSegments(s.editor);
+  const text = ed.expandedText(s.editor);
+  const state: ComposerState = { ...s, editor: ed.clear(s.editor), nav: nav.idleNav };
+  const effects: Effect[] = [{ type: 'record', segments }];
+  const slash = s.editor.pastes.length === 0 ? parseSlash(text) : null;
+  if (slash && findSlash(slash.name)) {
+    effects.push({ type: 'slash', name: slash.name, args: slash.args });
+  } else if (slash && slash.args.length === 0) {
+    effects.push({ type: 'note', text: `unknown command /${slash.name} (/help lists them)` });
+  } else {
+    const input: Input = { segments, text, display: displayText(segments) };
+    effects.push(ctx.busy ? { type: 'queue', input } : { type: 'submit', input });
+  }
+  return { state, effects };
+}
+
+/** Tab on a `/` prefix completes the slash command; several candidates are listed in the status bar. */
+function complete(s: ComposerState): Reduced {
+  const { text, cursor, pastes } = s.editor;
+  if (pastes.length > 0 || cursor !== text.length) return none(s);
+  const done = completeSlash(text);
+  if (!done) return none(s);
+  const editor = done.text === text ? s.editor : ed.replaceWith(s.editor, [{ type: 'text', text: done.text }]);
+  const effects: Effect[] = done.candidates.length > 1 ? [{ type: 'hint', text: done.candidates.map((c) => '/' + c).join('  ') }] : [];
+  return { state: { ...s, editor }, effects };
+}
+
+/** The Ctrl-C ladder, with a held key's burst that began by cancelling swallowed. */
+function interrupt(s: ComposerState, ctx: ComposerContext): Reduced {
+  const continues = ctx.now - s.burst.lastPress < BURST_GAP_MS;
+  const inCancelBurst = continues && s.burst.cancelling;
+  const pressed = { ...s, burst: { lastPress: ctx.now, cancelling: inCancelBurst } };
+  const action = interruptAction({ busy: ctx.busy, composerEmpty: ed.isEmpty(s.editor), force: ctx.force, inCancelBurst });
+  switch (action) {
+    case 'cancel':
+      return { state: { ...pressed, burst: { lastPress: ctx.now, cancelling: true } }, effects: [{ type: 'cancelTurn' }] };
+    case 'clear':
+      // What Ctrl-C clears stays one Up away, as in fish and Claude Code.
+      return {
+        state: { ...pressed, editor: ed.clear(s.editor), nav: nav.idleNav },
+        effects: [{ type: 'remember', segments: ed.toSegments(s.editor) }],
+      };
+    case 'forceOff':
+      return { state: pressed, effects: [{ type: 'setForce', on: false }] };
+    case 'quit':
+      return { state: pressed, effects: [{ type: 'quit', reason: 'ctrl-c' }] };
+    case 'ignore':
+      return none(pressed);
+  }
+}
+
+/** Cancelled or failed: queued inputs come back above what is being typed, none is sent unasked. */
+function restore(s: ComposerState, inputs: ReadonlyArray<readonly ed.Segment[]>): ComposerState {
+  if (inputs.length === 0) return s;
+  const parts = [...inputs, ed.toSegments(s.editor)].filter((p) => p.length > 0);
+  const joined = parts.flatMap((p, i): ed.Segment[] => (i === 0 ? [...p] : [{ type: 'text', text: '\n\n' }, ...p]));
+  return { ...s, editor: ed.replaceWith(s.editor, joined), nav: nav.idleNav };
+}

@@ -1,0 +1,65 @@
+// Paints one frame: lays the composer out (it grows with its content up to a
+// third of the screen, then scrolls to the cursor), hands the transcript box
+// only its visible rows, draws the status bar, and puts the terminal cursor
+// where the next character will land. Owns the view-only state that needs
+// (the composer's scroll top, the transcript's height and scroll requests)
+// and blessed's internals; reads everything else from its sources.
+
+import type { Bus } from '../bus';
+import type { EditorState } from '../editor/model';
+import type { Screen } from './screen';
+import type { StatusModel } from './status-model';
+import type { TranscriptModel } from './transcript-model';
+import { composerView, statusRow, transcriptRows } from './views';
+
+export interface PaintSources {
+  editor: () => EditorState;
+  /** The buffer range a search match lights up. */
+  highlight: () => { start: number; end: number } | null;
+  transcript: TranscriptModel;
+  status: StatusModel;
+}
+
+/** Rows the mouse wheel scrolls per notch. */
+const WHEEL_ROWS = 3;
+
+export class Painter {
+  private composerTop = 0;
+  private cursor = { row: 0, col: 0 };
+  private transcriptHeight = 10;
+
+  constructor(private readonly ui: Screen, bus: Bus, private readonly sources: PaintSources) {
+    const { transcript } = sources;
+    transcript.setWidth(ui.transcript.size().width);
+    bus.on('transcript.scroll', ({ pages }) => {
+      transcript.scroll(pages * Math.max(1, this.transcriptHeight - 1), this.transcriptHeight);
+      bus.requestRender();
+    });
+    bus.on('input.wheel', ({ dir }) => {
+      transcript.scroll(dir === 'up' ? -WHEEL_ROWS : WHEEL_ROWS, this.transcriptHeight);
+      bus.requestRender();
+    });
+    ui.screen.on('render', () => {
+      const box = ui.composer.box;
+      ui.screen.program.cup((box.atop as number) + 1 + this.cursor.row, (box.aleft as number) + 1 + this.cursor.col);
+      ui.screen.program.showCursor();
+    });
+  }
+
+  paint(): void {
+    const { ui, sources } = this;
+    const width = ui.composer.size().width;
+    const view = composerView(sources.editor(), width, ui.maxComposerRows(), this.composerTop, sources.highlight() ?? undefined);
+    ui.setComposerRows(view.contentRows);
+    this.composerTop = view.top;
+    ui.composer.setRows(view.rows);
+    this.cursor = { row: view.cursorRow, col: view.cursorCol };
+
+    const t = ui.transcript.size();
+    sources.transcript.setWidth(t.width);
+    this.transcriptHeight = t.height;
+    ui.transcript.setRows(transcriptRows(sources.transcript, t.height));
+    ui.status.setRows([statusRow(sources.status.snapshot(Date.now()), ui.status.size().width)]);
+    ui.screen.render();
+  }
+}

@@ -1,0 +1,87 @@
+// What the status bar says, as state: a warning (shown for a while, and kept
+// in the transcript so none is lost when the next replaces it), a short-lived
+// hint, and the spinner's tick while a turn runs. Owns those timers and
+// nothing else; statusRow in views.ts draws what snapshot() returns.
+
+import type { Bus } from '../bus';
+import type { StatusState } from './views';
+
+const WARNING_MS = 15_000;
+const HINT_MS = 5_000;
+const SPINNER_MS = 100;
+
+/** What the status bar reads from the rest of the program at paint time. */
+export interface StatusSources {
+  sessionId: string;
+  historyMode: () => 'session' | 'global';
+  busySince: () => number | null;
+  queued: () => number;
+  force: () => boolean;
+  /** The search or approval prompt, replacing the left side. */
+  prompt: () => string | null;
+  /** The provider's own hint (e.g. how to configure it). */
+  providerHint: string | null;
+}
+
+export class StatusModel {
+  private warning: string | null = null;
+  private hint: string | null = null;
+  private warningTimer: NodeJS.Timeout | null = null;
+  private hintTimer: NodeJS.Timeout | null = null;
+  private spinner: NodeJS.Timeout | null = null;
+
+  constructor(private readonly bus: Bus, private readonly sources: StatusSources) {
+    bus.on('status.warning', ({ text }) => {
+      this.warning = text;
+      this.warningTimer = this.restart(this.warningTimer, WARNING_MS, () => (this.warning = null));
+      bus.emit('transcript.note', { text: `warning: ${text}` });
+      bus.requestRender();
+    });
+    bus.on('status.hint', ({ text }) => {
+      this.hint = text;
+      this.hintTimer = this.restart(this.hintTimer, HINT_MS, () => (this.hint = null));
+      bus.requestRender();
+    });
+    // The spinner ticks only while a turn runs: an idle milk wakes for nothing.
+    bus.on('turn.started', () => {
+      this.spinner ??= setInterval(() => bus.requestRender(), SPINNER_MS);
+    });
+    bus.on('turn.ended', () => this.stopSpinner());
+  }
+
+  snapshot(now: number): StatusState {
+    const s = this.sources;
+    return {
+      sessionId: s.sessionId,
+      historyMode: s.historyMode(),
+      busySince: s.busySince(),
+      now,
+      queued: s.queued(),
+      warning: this.warning,
+      hint: s.providerHint,
+      notice: this.hint,
+      prompt: s.prompt(),
+      force: s.force(),
+    };
+  }
+
+  stop(): void {
+    for (const t of [this.warningTimer, this.hintTimer]) if (t) clearTimeout(t);
+    this.stopSpinner();
+  }
+
+  private stopSpinner(): void {
+    if (this.spinner) clearInterval(this.spinner);
+    this.spinner = null;
+  }
+
+  private restart(timer: NodeJS.Timeout | null, ms: number, expire: () => void): NodeJS.Timeout {
+    if (timer) clearTimeout(timer);
+    const t = setTimeout(() => {
+      expire();
+      this.bus.requestRender();
+    }, ms);
+    t.unref();
+    return t;
+  }
+}
