@@ -38,11 +38,36 @@ describe('history store', () => {
     expect(texts(file)).toEqual(['a1', 'b1', 'a2']);
   });
 
-  it('prunes to the newest N on write', () => {
+  it('appends without rewriting: what is on disk stays byte for byte, one line is added', () => {
+    const file = path.join(tempDir(), 'h');
+    const store = new HistoryFile(file, header, 500);
+    store.append([e('one'), e('two')]);
+    const before = fs.readFileSync(file, 'utf8');
+    const inode = fs.statSync(file).ino;
+    store.append([e('three')]);
+    const after = fs.readFileSync(file, 'utf8');
+    expect(after.startsWith(before)).toBe(true);
+    expect(after.slice(before.length).trim().split('\n')).toHaveLength(1);
+    expect(fs.statSync(file).ino).toBe(inode);
+  });
+
+  it('starts its line on a new line after a torn last line', () => {
+    const file = path.join(tempDir(), 'h');
+    const store = new HistoryFile(file, header, 500);
+    store.append([e('one')]);
+    fs.appendFileSync(file, '{"ts":"2026-01-01T00:00:00.000Z","segm');
+    store.append([e('two')]);
+    expect(texts(file)).toEqual(['one', 'two']);
+  });
+
+  it('compacts to the newest N without consecutive duplicates', () => {
     const file = path.join(tempDir(), 'h');
     const store = new HistoryFile(file, header, 3);
-    for (let i = 0; i < 5; i++) store.append([e(`n${i}`)]);
+    for (const t of ['n0', 'n1', 'n1', 'n2', 'n3', 'n3', 'n4']) store.append([e(t)]);
+    expect(texts(file)).toHaveLength(7);
+    expect(store.compact()).toBe(3);
     expect(texts(file)).toEqual(['n2', 'n3', 'n4']);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('copies a file aside each time it is found damaged anew, before rewriting it', () => {
@@ -53,12 +78,15 @@ describe('history store', () => {
     fs.appendFileSync(file, '{broken one\n');
     expect(store.load().warning).toMatch(/damaged/);
     store.append([e('two')]);
+    store.compact();
     fs.appendFileSync(file, '{broken two\n');
     store.append([e('three')]);
+    store.compact();
     const asides = fs.readdirSync(dir).filter((n) => n.includes('.corrupt-')).sort();
     expect(asides).toHaveLength(2);
     expect(asides.map((n) => fs.readFileSync(path.join(dir, n), 'utf8').includes('{broken two'))).toEqual([false, true]);
     expect(texts(file)).toEqual(['one', 'two', 'three']);
+    expect(fs.readFileSync(file, 'utf8')).not.toContain('broken');
   });
 
   it('breaks the lock of a dead process', () => {
@@ -148,7 +176,7 @@ describe('history service on a bad data dir', () => {
     expect(h.list()).toHaveLength(0);
   });
 
-  it('spends at most ~200 ms in all on held locks when flushing at exit', () => {
+  it('never waits for a held lock at submit, and spends at most ~200 ms in all on it when flushing at exit', () => {
     const data = tempDir();
     const h = service(data, []);
     h.load();
@@ -156,15 +184,63 @@ describe('history service on a bad data dir', () => {
     for (const l of locks) fs.writeFileSync(l, `${process.pid} now\n`);
     const t0 = Date.now();
     h.record([{ type: 'text', text: 'pending' }]);
+    expect(Date.now() - t0).toBeLessThan(100);
     expect(h.pendingCount).toBe(2);
     const t = Date.now();
     h.flush({ reason: 'exit' });
     expect(Date.now() - t).toBeLessThan(260);
-    expect(t - t0).toBeGreaterThanOrEqual(1400);
+    expect(h.pendingCount).toBe(2);
     for (const l of locks) fs.rmSync(l);
     h.flush({ reason: 'exit' });
     expect(h.pendingCount).toBe(0);
     expect(texts(path.join(data, 'input_history'))).toEqual(['pending']);
+  });
+
+  it('retries a held lock from a timer, warns only when it stays held, and says when it is saved again', async () => {
+    const data = tempDir();
+    const warnings: string[] = [];
+    const h = service(data, warnings);
+    h.load();
+    const lock = path.join(data, 'input_history.lock');
+    fs.writeFileSync(lock, `${process.pid} now\n`);
+    h.record([{ type: 'text', text: 'waits' }]);
+    expect(texts(path.join(data, 'sessions', 's.history'))).toEqual(['waits']);
+    expect(h.pendingCount).toBe(1);
+    expect(warnings).toEqual([]);
+    const deadline = Date.now() + 5000;
+    while (!warnings.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(warnings).toEqual(['global history not saved (locked by another milk process); kept in memory']);
+    fs.rmSync(lock);
+    while (h.pendingCount > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(texts(path.join(data, 'input_history'))).toEqual(['waits']);
+    expect(warnings[1]).toBe('global history saved again');
+  });
+
+  it('compacts a file that outgrew its cap once submits pause, and at exit', async () => {
+    const data = tempDir();
+    const h = new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 4, warn: () => undefined });
+    h.load();
+    for (let i = 0; i < 6; i++) h.record([{ type: 'text', text: `e${i}` }]);
+    const file = path.join(data, 'input_history');
+    expect(texts(file)).toHaveLength(6);
+    const deadline = Date.now() + 5000;
+    while (texts(file).length > 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(texts(file)).toEqual(['e2', 'e3', 'e4', 'e5']);
+    for (let i = 6; i < 12; i++) h.record([{ type: 'text', text: `e${i}` }]);
+    h.flush({ reason: 'exit' });
+    expect(texts(file)).toEqual(['e8', 'e9', 'e10', 'e11']);
+    expect(texts(path.join(data, 'sessions', 's.history'))).toEqual(['e8', 'e9', 'e10', 'e11']);
+  });
+
+  it('shows the list deduplicated and capped when other processes left duplicates', () => {
+    const data = tempDir();
+    const file = path.join(data, 'input_history');
+    const raw = new HistoryFile(file, header, 3);
+    for (const t of ['a', 'b', 'b', 'c', 'd']) raw.append([e(t)]);
+    const h = new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 3, warn: () => undefined });
+    h.load();
+    h.mode = 'global';
+    expect(h.list().map((x) => x.segments[0].text)).toEqual(['b', 'c', 'd']);
   });
 
   it('writes pending entries once the dir is usable again', () => {

@@ -3,16 +3,10 @@
 // It knows nothing of screens, keys or history; layout.ts turns it into rows.
 
 import { graphemeEnd, graphemeStart, graphemes, graphemeWidth } from './width';
+import { PASTE_MARK, Segment, clean, countMarks, isWordChar, lineEnd, lineStart, normalizeNewlines, notSpace, pasteLabel, scanBack, scanForward, segmentsText } from './text';
 
-/** A piece of the input. `paste` keeps a large paste whole and is shown collapsed. */
-export type Segment = { type: 'text'; text: string } | { type: 'paste'; text: string };
-
-/**
- * Stands in the buffer for one paste segment. U+FFFC is Unicode's "object
- * replacement character", which is exactly this job; typed or pasted copies of
- * it are dropped on insert, so the k-th mark always means pastes[k].
- */
-export const PASTE_MARK = '\ufffc';
+export { PASTE_MARK, lineEnd, lineStart, pasteLabel, segmentsText } from './text';
+export type { Segment } from './text';
 
 export const TAB_WIDTH = 4;
 
@@ -54,33 +48,12 @@ export function isBlank(s: EditorState): boolean {
   return s.pastes.length === 0 && s.text.trim().length === 0;
 }
 
-export function lineStart(text: string, i: number): number {
-  return text.lastIndexOf('\n', i - 1) + 1;
-}
-
-export function lineEnd(text: string, i: number): number {
-  const n = text.indexOf('\n', i);
-  return n === -1 ? text.length : n;
-}
-
 export function onFirstLine(s: EditorState): boolean {
   return s.text.lastIndexOf('\n', s.cursor - 1) === -1;
 }
 
 export function onLastLine(s: EditorState): boolean {
   return s.text.indexOf('\n', s.cursor) === -1;
-}
-
-function countMarks(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = text.indexOf(PASTE_MARK, from); i !== -1 && i < to; i = text.indexOf(PASTE_MARK, i + 1)) n++;
-  return n;
-}
-
-/** The label a collapsed paste shows in place of its content. */
-export function pasteLabel(content: string): string {
-  const lines = content.split('\n').length;
-  return lines > 1 ? `[pasted ${lines} lines]` : `[pasted ${content.length} chars]`;
 }
 
 /** Width in cells of one atom (a grapheme, a tab or a paste mark) of the buffer. */
@@ -136,10 +109,6 @@ export function toSegments(s: EditorState): Segment[] {
   return out;
 }
 
-export function segmentsText(segments: readonly Segment[]): string {
-  return segments.map((seg) => seg.text).join('');
-}
-
 /** The text that is sent when the input is submitted: pastes expanded. */
 export function expandedText(s: EditorState): string {
   return segmentsText(toSegments(s));
@@ -161,18 +130,6 @@ export function fromSegments(segments: readonly Segment[]): EditorState {
 }
 
 // ---------------------------------------------------------------- edits
-
-// C0 controls but tab and newline, DEL, C1 controls, and our own mark.
-// eslint-disable-next-line no-control-regex
-const UNWANTED = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffc]/g;
-
-function normalizeNewlines(text: string): string {
-  return text.replace(/\r\n?/g, '\n');
-}
-
-function clean(text: string): string {
-  return normalizeNewlines(text).replace(UNWANTED, '');
-}
 
 function insertClip(s: EditorState, clip: Clip): EditorState {
   if (!clip.text) return s;
@@ -294,36 +251,6 @@ export function moveVertical(s: EditorState, dir: -1 | 1): EditorState | null {
   }
   return { ...s, cursor: offsetAtColumn(s, target, goal), goalCol: goal };
 }
-
-// Words for Alt+B/F/D and Alt+Backspace are runs of letters and digits (readline);
-// Ctrl+W rubs out back to whitespace (unix-word-rubout). Both step a grapheme
-// at a time and judge it by its first character, so an accent or a joined
-// emoji is never split from its base.
-const WORD_CHAR = /^[\p{L}\p{N}_]/u;
-
-function isWordChar(g: string): boolean {
-  return WORD_CHAR.test(g);
-}
-
-function isSpace(g: string): boolean {
-  return /^\s/.test(g);
-}
-
-function scanBack(text: string, i: number, inWord: (g: string) => boolean): number {
-  let j = i;
-  for (let k = graphemeStart(text, j); j > 0 && !inWord(text.slice(k, j)); k = graphemeStart(text, j)) j = k;
-  for (let k = graphemeStart(text, j); j > 0 && inWord(text.slice(k, j)); k = graphemeStart(text, j)) j = k;
-  return j;
-}
-
-function scanForward(text: string, i: number, inWord: (g: string) => boolean): number {
-  let j = i;
-  for (let k = graphemeEnd(text, j); j < text.length && !inWord(text.slice(j, k)); k = graphemeEnd(text, j)) j = k;
-  for (let k = graphemeEnd(text, j); j < text.length && inWord(text.slice(j, k)); k = graphemeEnd(text, j)) j = k;
-  return j;
-}
-
-const notSpace = (g: string): boolean => !isSpace(g);
 
 export function moveWordLeft(s: EditorState): EditorState {
   return moveTo(s, scanBack(s.text, s.cursor, isWordChar));

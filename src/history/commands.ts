@@ -8,7 +8,7 @@ import { segmentsText } from '../editor/model';
 import { historyHeader, parseHistory } from './format';
 import { historyPaths, HistoryMode } from './service';
 import { HistoryFile, describeIoError } from './store';
-import { DEFAULT_MAX_ENTRIES } from './rules';
+import { DEFAULT_MAX_ENTRIES, compactEntries } from './rules';
 
 export interface Target {
   dataDir: string;
@@ -31,7 +31,8 @@ function readEntries(t: Target) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new HistoryCommandError(`cannot read ${file} (${describeIoError(err)})`);
   }
-  return parseHistory(bytes).entries;
+  // As milk shows them: appends from several processes may repeat an entry until the file is compacted.
+  return compactEntries(parseHistory(bytes).entries, Infinity);
 }
 
 export function historyList(t: Target, options: { json: boolean }, out: NodeJS.WritableStream): void {

@@ -124,9 +124,18 @@ export function needsRepair(p: Parsed, header: HistoryHeader): boolean {
   return p.header !== null && (p.header.version > VERSION || p.header.scope !== header.scope);
 }
 
+/** One entry as its line (without the newline); a parsed entry keeps the line it came from. */
+export function serializeEntry(e: HistoryEntry): string {
+  return rawLines.get(e) ?? JSON.stringify({ ts: e.ts, segments: e.segments });
+}
+
+export function serializeHeader(header: HistoryHeader): string {
+  return JSON.stringify(header);
+}
+
 export function serializeHistory(header: HistoryHeader, entries: readonly HistoryEntry[]): string {
-  const lines = [JSON.stringify(header)];
-  for (const e of entries) lines.push(rawLines.get(e) ?? JSON.stringify({ ts: e.ts, segments: e.segments }));
+  const lines = [serializeHeader(header)];
+  for (const e of entries) lines.push(serializeEntry(e));
   lines.push('');
   return lines.join('\n');
 }

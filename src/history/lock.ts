@@ -1,8 +1,9 @@
-// A small synchronous lock file (`<file>.lock`, created exclusively, holding
-// our pid and the time) so that several milk processes take turns on one
-// history file. A lock whose holder is dead, or that is older than the stale
-// limit, is broken. Synchronous on purpose: history writes happen at submit
-// and at exit, where an await would let the turn (or the process) run ahead.
+// A small lock file (`<file>.lock`, created exclusively, holding our pid and
+// the time) so that several milk processes take turns on one history file. A
+// lock whose holder is dead, or that is older than the stale limit, is broken.
+// tryLock never waits: the submit path takes it or retries later from a
+// timer. withLock waits (sleeping synchronously) and is for exit and the
+// `milk history` commands, where nothing else is running.
 
 import * as fs from 'node:fs';
 
@@ -50,12 +51,11 @@ function isStale(lockPath: string, staleMs: number): boolean {
   }
 }
 
-/** Runs `fn` holding the lock for `file`. Throws LockTimeoutError if it can't be had in time. */
-export function withLock<T>(file: string, fn: () => T, options: LockOptions = DEFAULT_LOCK): T {
+/** Takes the lock for `file` if it is free (or abandoned), without waiting. */
+export function tryLock(file: string, staleMs: number = DEFAULT_LOCK.staleMs): boolean {
   const lockPath = file + '.lock';
-  const deadline = Date.now() + options.timeoutMs;
-  let wait = 1;
-  for (;;) {
+  // Two tries: the second after breaking an abandoned lock.
+  for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = fs.openSync(lockPath, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600);
       try {
@@ -63,32 +63,43 @@ export function withLock<T>(file: string, fn: () => T, options: LockOptions = DE
       } finally {
         fs.closeSync(fd);
       }
-      break;
+      return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (isStale(lockPath, options.staleMs)) {
-        // Rename first so two breakers can't both delete a fresh lock.
-        const aside = `${lockPath}.stale-${process.pid}`;
-        try {
-          fs.renameSync(lockPath, aside);
-          fs.rmSync(aside, { force: true });
-        } catch {
-          // Someone else broke it first.
-        }
-        continue;
+      if (!isStale(lockPath, staleMs)) return false;
+      // Rename first so two breakers can't both delete a fresh lock.
+      const aside = `${lockPath}.stale-${process.pid}`;
+      try {
+        fs.renameSync(lockPath, aside);
+        fs.rmSync(aside, { force: true });
+      } catch {
+        // Someone else broke it first.
       }
-      if (Date.now() >= deadline) throw new LockTimeoutError();
-      sleepSync(wait);
-      wait = Math.min(wait * 2, 25);
     }
+  }
+  return false;
+}
+
+export function unlock(file: string): void {
+  try {
+    fs.rmSync(file + '.lock', { force: true });
+  } catch {
+    // A lock we can't remove goes stale and is broken by the next writer.
+  }
+}
+
+/** Runs `fn` holding the lock for `file`, waiting for it. Throws LockTimeoutError if it can't be had in time. */
+export function withLock<T>(file: string, fn: () => T, options: LockOptions = DEFAULT_LOCK): T {
+  const deadline = Date.now() + options.timeoutMs;
+  let wait = 1;
+  while (!tryLock(file, options.staleMs)) {
+    if (Date.now() >= deadline) throw new LockTimeoutError();
+    sleepSync(Math.min(wait, Math.max(1, deadline - Date.now())));
+    wait = Math.min(wait * 2, 25);
   }
   try {
     return fn();
   } finally {
-    try {
-      fs.rmSync(lockPath, { force: true });
-    } catch {
-      // A lock we can't remove goes stale and is broken by the next writer.
-    }
+    unlock(file);
   }
 }

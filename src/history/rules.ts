@@ -13,8 +13,8 @@ export interface HistoryEntry {
 export const DEFAULT_MAX_ENTRIES = 500;
 
 /**
- * Inputs longer than this are not kept: every later write rewrites the whole
- * file, so one huge paste would tax every submit that follows.
+ * Inputs longer than this are not kept: each load and compaction reads the
+ * whole file, so one huge paste would tax every start that follows.
  */
 export const MAX_ENTRY_CHARS = 1_000_000;
 
@@ -50,10 +50,6 @@ export function storeVerdict(segments: readonly Segment[]): StoreVerdict {
   return { store: true };
 }
 
-export function entryText(e: HistoryEntry): string {
-  return segmentsText(e.segments);
-}
-
 export function sameInput(a: HistoryEntry, b: HistoryEntry): boolean {
   if (a.segments.length !== b.segments.length) return false;
   return a.segments.every((s, i) => s.type === b.segments[i].type && s.text === b.segments[i].text);
@@ -72,9 +68,20 @@ export function capEntries(entries: readonly HistoryEntry[], max: number): Histo
   return entries.length > n ? entries.slice(entries.length - n) : (entries as HistoryEntry[]);
 }
 
-/** Adds `pending` to what is on disk, skipping consecutive duplicates, then caps. */
+/**
+ * Adds `pending` to what is on disk, skipping consecutive duplicates, then
+ * caps. One pass: linear in both lists, however many entries are pending.
+ */
 export function mergeEntries(onDisk: readonly HistoryEntry[], pending: readonly HistoryEntry[], max: number): HistoryEntry[] {
-  let out = onDisk as HistoryEntry[];
-  for (const e of pending) out = appendDeduped(out, e);
+  const out = onDisk.slice();
+  for (const e of pending) {
+    const last = out[out.length - 1];
+    if (!last || !sameInput(last, e)) out.push(e);
+  }
   return capEntries(out, max);
+}
+
+/** What compaction leaves of a file's entries: no consecutive duplicates, the newest `max`. */
+export function compactEntries(entries: readonly HistoryEntry[], max: number): HistoryEntry[] {
+  return mergeEntries([], entries, max);
 }

@@ -1,13 +1,16 @@
 // The history service: the two files (session and global), the lists Up/Down
 // and search walk, which of them is active, and what still waits to be
-// written. Inputs are written at submit, before the turn starts; whatever a
-// failed write left pending is retried on the next one and flushed at exit.
+// written. A submit appends its entry to both files at once when their locks
+// are free (one short write each, never a wait); when another process holds a
+// lock the entry stays pending and a timer retries. Files are compacted
+// (deduplicated, capped) when they grow past 1.25 × the cap, at idle or at
+// exit. Whatever is pending is flushed at exit within a short budget.
 
 import * as path from 'node:path';
 import { Segment, segmentsText } from '../editor/model';
 import { historyHeader } from './format';
 import { DEFAULT_LOCK, LockOptions } from './lock';
-import { HistoryEntry, StoreVerdict, appendDeduped, capEntries, sameInput, storeVerdict } from './rules';
+import { HistoryEntry, StoreVerdict, compactEntries, sameInput, storeVerdict } from './rules';
 import { HistoryFile, describeIoError, ensureDir } from './store';
 
 export type HistoryMode = 'session' | 'global';
@@ -42,17 +45,28 @@ interface Scope {
   /** What Up/Down walk: loaded at start, plus this process's own inputs. */
   list: HistoryEntry[];
   pending: HistoryEntry[];
+  /** Entries in the file as far as this process knows (its own appends counted). */
+  onDisk: number;
+  /** The file was found damaged: rewrite it at the next compaction. */
+  damaged: boolean;
+  /** A write failed (or the lock stayed busy) and the person was told. */
   failing: boolean;
+  /** Since when the lock has been busy, while an append waits for it. */
+  lockedSince: number | null;
+  retry: NodeJS.Timeout | null;
+  retryMs: number;
 }
 
 /** Exit waits at most this long in all for other processes' locks. */
 const EXIT_BUDGET_MS = 180;
-/**
- * A submit waits at most this long for a lock (held for milliseconds in normal
- * use) before keeping the entry in memory and retrying on the next write: the
- * composer must not freeze behind a stuck process.
- */
-const SUBMIT_LOCK: LockOptions = { timeoutMs: 750, staleMs: DEFAULT_LOCK.staleMs };
+/** A lock busy this long is worth a warning (other milks hold it for milliseconds). */
+const LOCK_WARN_MS = 1000;
+const RETRY_FIRST_MS = 10;
+const RETRY_MAX_MS = 250;
+/** Compaction waits for this long without a submit, so it never lands between two keys of a burst. */
+const COMPACT_IDLE_MS = 1500;
+/** A file is compacted when it holds more than this many times its cap. */
+const COMPACT_RATIO = 1.25;
 
 export class HistoryService {
   mode: HistoryMode = 'session';
@@ -61,15 +75,21 @@ export class HistoryService {
   /** Entries kept only in memory (cleared with Ctrl-C), never written. */
   private readonly remembered = new WeakSet<HistoryEntry>();
   private readonly now: () => Date;
+  private compactTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: HistoryServiceOptions) {
     this.now = options.now ?? (() => new Date());
     const paths = historyPaths(options.dataDir, options.sessionId);
     const make = (mode: HistoryMode): Scope => ({
-      file: new HistoryFile(paths[mode], historyHeader(mode, options), options.maxEntries, options.lock ?? SUBMIT_LOCK),
+      file: new HistoryFile(paths[mode], historyHeader(mode, options), options.maxEntries, options.lock ?? DEFAULT_LOCK),
       list: [],
       pending: [],
+      onDisk: 0,
+      damaged: false,
       failing: false,
+      lockedSince: null,
+      retry: null,
+      retryMs: RETRY_FIRST_MS,
     });
     this.scopes = { session: make('session'), global: make('global') };
   }
@@ -81,11 +101,15 @@ export class HistoryService {
     } catch (err) {
       this.options.warn(`data dir unusable (${describeIoError(err)}); history kept in memory only`);
     }
-    for (const scope of Object.values(this.scopes)) {
-      const { entries, warning } = scope.file.load();
-      scope.list = entries;
+    for (const scope of this.all()) {
+      const { entries, warning, damaged } = scope.file.load();
+      // Appends from several processes leave duplicates and overshoot the cap until compaction.
+      scope.list = compactEntries(entries, this.options.maxEntries);
+      scope.onDisk = entries.length;
+      scope.damaged = damaged === true;
       if (warning) this.options.warn(warning);
     }
+    if (this.all().some((s) => this.needsCompaction(s))) this.scheduleCompaction();
   }
 
   /** The list Up/Down and search walk in the current mode. */
@@ -104,7 +128,7 @@ export class HistoryService {
 
   /**
    * An input was submitted or queued: unless the rules say no, it goes into
-   * both lists and both files now, before the turn starts.
+   * both lists and, lock permitting, both files now, before the turn starts.
    */
   record(segments: readonly Segment[]): StoreVerdict {
     const verdict = storeVerdict(segments);
@@ -120,15 +144,18 @@ export class HistoryService {
       return verdict;
     }
     const entry: HistoryEntry = { ts: this.now().toISOString(), segments: segments.map((s) => ({ ...s })) };
-    for (const scope of Object.values(this.scopes)) {
+    for (const scope of this.all()) {
       // A remembered draft sent as it was is replaced, not counted as the entry before it.
       const last = scope.list[scope.list.length - 1];
-      const base = last && this.remembered.has(last) && sameInput(last, entry) ? scope.list.slice(0, -1) : scope.list;
-      scope.list = capEntries(appendDeduped(base, entry), this.options.maxEntries);
-      // A dir that stays unwritable must not grow memory without bound either.
-      if (scope.list[scope.list.length - 1] === entry) scope.pending = capEntries([...scope.pending, entry], this.options.maxEntries);
+      if (last && this.remembered.has(last) && sameInput(last, entry)) scope.list.pop();
+      if (this.add(scope.list, entry)) {
+        scope.pending.push(entry);
+        // A dir that stays unwritable must not grow memory without bound either.
+        if (scope.pending.length > this.options.maxEntries) scope.pending.shift();
+      }
       this.persist(scope);
     }
+    if (this.all().some((s) => this.needsCompaction(s))) this.scheduleCompaction();
     return verdict;
   }
 
@@ -137,35 +164,123 @@ export class HistoryService {
     if (storeVerdict(segments).store === false) return;
     const entry: HistoryEntry = { ts: this.now().toISOString(), segments: segments.map((s) => ({ ...s })) };
     this.remembered.add(entry);
-    for (const scope of Object.values(this.scopes)) {
-      scope.list = capEntries(appendDeduped(scope.list, entry), this.options.maxEntries);
-    }
+    for (const scope of this.all()) this.add(scope.list, entry);
   }
 
-  /** Writes whatever is still pending, sharing a short budget for lock waits between both files. */
+  /**
+   * Adds an entry to a list in place unless it repeats the newest, keeping the
+   * newest maxEntries. In place because copying a 100,000-entry list costs
+   * milliseconds inside the Enter key; nothing holds an index into a list
+   * across a submit (a browse or search ends before one).
+   */
+  private add(list: HistoryEntry[], entry: HistoryEntry): boolean {
+    const last = list[list.length - 1];
+    if (last && sameInput(last, entry)) return false;
+    list.push(entry);
+    // shift() on a large array is constant time in V8 (it moves the array's start).
+    while (list.length > this.options.maxEntries) list.shift();
+    return true;
+  }
+
+  /**
+   * Writes whatever is still pending, sharing a short budget for lock waits
+   * between both files, then compacts a file that has outgrown its cap.
+   */
   flush(options: { reason: 'exit' }): void {
     const deadline = Date.now() + (options.reason === 'exit' ? EXIT_BUDGET_MS : 0);
-    for (const scope of Object.values(this.scopes)) this.persist(scope, Math.max(0, deadline - Date.now()));
+    if (this.compactTimer) clearTimeout(this.compactTimer);
+    this.compactTimer = null;
+    for (const scope of this.all()) {
+      this.stopRetry(scope);
+      if (scope.pending.length === 0) continue;
+      try {
+        scope.file.append(scope.pending, { lockTimeoutMs: Math.max(0, deadline - Date.now()) });
+        scope.onDisk += scope.pending.length;
+        scope.pending = [];
+      } catch {
+        // Still pending: nothing more can be done on the way out.
+      }
+    }
+    for (const scope of this.all()) if (this.needsCompaction(scope)) this.compact(scope, Math.max(0, deadline - Date.now()));
   }
 
   get pendingCount(): number {
     return this.scopes.session.pending.length + this.scopes.global.pending.length;
   }
 
-  private persist(scope: Scope, lockTimeoutMs?: number): void {
+  private all(): Scope[] {
+    return [this.scopes.session, this.scopes.global];
+  }
+
+  /** One try at appending what is pending; a busy lock is retried from a timer, never waited for here. */
+  private persist(scope: Scope): void {
     if (scope.pending.length === 0) return;
+    let written: boolean;
     try {
-      scope.file.append(scope.pending, { lockTimeoutMs });
-      scope.pending = [];
-      if (scope.failing) {
-        scope.failing = false;
-        this.options.warn(`${scope.file.label} saved again`);
-      }
+      written = scope.file.tryAppend(scope.pending);
     } catch (err) {
+      // Retried on the next submit and at exit.
       if (!scope.failing) {
         scope.failing = true;
         this.options.warn(`${scope.file.label} not saved (${describeIoError(err)}); kept in memory`);
       }
+      return;
+    }
+    if (written) {
+      scope.onDisk += scope.pending.length;
+      scope.pending = [];
+      scope.lockedSince = null;
+      this.stopRetry(scope);
+      if (scope.failing) {
+        scope.failing = false;
+        this.options.warn(`${scope.file.label} saved again`);
+      }
+      return;
+    }
+    const now = Date.now();
+    scope.lockedSince ??= now;
+    if (!scope.failing && now - scope.lockedSince >= LOCK_WARN_MS) {
+      scope.failing = true;
+      this.options.warn(`${scope.file.label} not saved (${describeIoError({ code: 'ELOCKED' })}); kept in memory`);
+    }
+    if (!scope.retry) {
+      scope.retry = setTimeout(() => {
+        scope.retry = null;
+        scope.retryMs = Math.min(scope.retryMs * 2, RETRY_MAX_MS);
+        this.persist(scope);
+      }, scope.retryMs);
+      scope.retry.unref();
+    }
+  }
+
+  private stopRetry(scope: Scope): void {
+    if (scope.retry) clearTimeout(scope.retry);
+    scope.retry = null;
+    scope.retryMs = RETRY_FIRST_MS;
+  }
+
+  private needsCompaction(scope: Scope): boolean {
+    return scope.damaged || scope.onDisk > this.options.maxEntries * COMPACT_RATIO;
+  }
+
+  /** Compaction runs once submits have paused; each new submit pushes it back. */
+  private scheduleCompaction(): void {
+    if (this.compactTimer) clearTimeout(this.compactTimer);
+    this.compactTimer = setTimeout(() => {
+      this.compactTimer = null;
+      for (const scope of this.all()) {
+        if (scope.pending.length === 0 && this.needsCompaction(scope)) this.compact(scope, 0);
+      }
+    }, COMPACT_IDLE_MS);
+    this.compactTimer.unref();
+  }
+
+  private compact(scope: Scope, lockTimeoutMs: number): void {
+    try {
+      scope.onDisk = scope.file.compact({ lockTimeoutMs });
+      scope.damaged = false;
+    } catch {
+      // The lock was busy or the disk refused: the file stays as it is, only larger; tried again later.
     }
   }
 }

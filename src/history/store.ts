@@ -1,21 +1,25 @@
-// One history file on disk: load it forgivingly, and append to it safely.
-// Every write takes the lock, re-reads the file, merges, caps, writes a 0600
-// temp file, fsyncs and renames it over the old one, so a crash at any moment
-// leaves either the old file or the new one, and no process loses another's
-// entries. A damaged file is copied aside before it is first rewritten.
-// Messages name files and errors, never their content.
+// One history file on disk: load it forgivingly, append to it cheaply, and
+// compact it safely. An append is one O_APPEND write of whole lines under the
+// lock, so it costs the same at 500 entries as at 100,000 and no process
+// loses another's entries. Compaction (dedupe and cap) re-reads the file under
+// the lock, writes a 0600 temp file, fsyncs and renames it over the old one,
+// so a crash leaves the old file or the new one; a damaged file is copied
+// aside before it is rewritten. Messages name files and errors, never content.
 
 import * as fs from 'node:fs';
 import * as fse from 'fs-extra';
 import * as path from 'node:path';
-import { HistoryHeader, needsRepair, parseHistory, serializeHistory } from './format';
-import { DEFAULT_LOCK, LockOptions, pidAlive, withLock } from './lock';
-import { HistoryEntry, mergeEntries } from './rules';
+import { HistoryHeader, needsRepair, parseHistory, serializeEntry, serializeHeader, serializeHistory } from './format';
+import { DEFAULT_LOCK, LockOptions, pidAlive, tryLock, unlock, withLock } from './lock';
+import { HistoryEntry, compactEntries } from './rules';
 
 export interface LoadResult {
+  /** Every good entry in the file, oldest first (not yet deduplicated or capped). */
   entries: HistoryEntry[];
   /** One line for the status bar, if something was wrong. */
   warning: string | null;
+  /** The file was damaged (and copied aside): compaction should rewrite it clean. */
+  damaged?: boolean;
 }
 
 /** Creates the folder and its parents, private to the user (0700). */
@@ -68,18 +72,49 @@ export class HistoryFile {
   load(): LoadResult {
     this.removeAbandonedTemps();
     try {
-      return this.read();
+      const { entries, warning } = this.read();
+      return { entries, warning, damaged: warning !== null };
     } catch (err) {
       return { entries: [], warning: `${this.label} unreadable (${describeIoError(err)}); kept in memory only` };
     }
   }
 
   /**
-   * Adds entries under the lock, merged with whatever other processes wrote.
+   * Appends entries, waiting for the lock up to its timeout (exit, commands,
+   * tests). Throws on I/O failure or timeout; the caller keeps them pending.
+   */
+  append(entries: readonly HistoryEntry[], options: { lockTimeoutMs?: number } = {}): void {
+    this.locked(options, () => this.appendLines(entries, { sync: true }));
+  }
+
+  /**
+   * Appends entries if the lock is free now; false (nothing written) when
+   * another process holds it. Never waits: this runs inside a keystroke.
    * Throws on I/O failure; the caller keeps the entries pending.
    */
-  append(pending: readonly HistoryEntry[], options: { lockTimeoutMs?: number } = {}): void {
-    this.locked(options, () => this.write(mergeEntries(this.read().entries, pending, this.maxEntries)));
+  tryAppend(entries: readonly HistoryEntry[]): boolean {
+    ensureDir(path.dirname(this.file));
+    if (!tryLock(this.file, this.lock.staleMs)) return false;
+    try {
+      this.appendLines(entries, { sync: false });
+    } finally {
+      unlock(this.file);
+    }
+    return true;
+  }
+
+  /**
+   * Rewrites the file without consecutive duplicates and capped to the newest
+   * entries, under the lock. Returns how many entries it now holds.
+   */
+  compact(options: { lockTimeoutMs?: number } = {}): number {
+    let count = 0;
+    this.locked(options, () => {
+      const kept = compactEntries(this.read().entries, this.maxEntries);
+      this.write(kept);
+      count = kept.length;
+    });
+    return count;
   }
 
   /** Empties the file under the lock, keeping the header already on disk. */
@@ -91,6 +126,37 @@ export class HistoryFile {
     ensureDir(path.dirname(this.file));
     const lock = options.lockTimeoutMs === undefined ? this.lock : { ...this.lock, timeoutMs: options.lockTimeoutMs };
     withLock(this.file, fn, lock);
+  }
+
+  /**
+   * One write of whole lines at the end; a new file gets its header, a torn
+   * last line its missing newline. `sync` fsyncs before returning; otherwise
+   * the fsync runs off the event loop (the line is already in the page cache,
+   * so it outlives this process either way; the fsync is for power cuts).
+   */
+  private appendLines(entries: readonly HistoryEntry[], options: { sync: boolean }): void {
+    if (entries.length === 0) return;
+    let data = '';
+    for (const e of entries) data += serializeEntry(e) + '\n';
+    const fd = fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
+    try {
+      const size = fs.fstatSync(fd).size;
+      if (size === 0) {
+        data = serializeHeader(this.header) + '\n' + data;
+      } else {
+        const last = Buffer.alloc(1);
+        fs.readSync(fd, last, 0, 1, size - 1);
+        // A writer killed mid-line left it torn: ours starts on a line of its own.
+        if (last[0] !== 0x0a) data = '\n' + data;
+      }
+      fs.writeSync(fd, data);
+      if (options.sync) fs.fsyncSync(fd);
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+    if (options.sync) fs.closeSync(fd);
+    else fs.fsync(fd, () => fs.close(fd, () => undefined));
   }
 
   /**

@@ -1,6 +1,6 @@
 // Incremental history search (Ctrl+R / Ctrl+S) as a pure state machine:
 // the query, the direction, the current match, the Backspace stack and the
-// texts already shown. It never touches the composer itself; the controller
+// texts already shown. It never touches the composer itself; the composer
 // shows `match` and restores the saved draft on cancel.
 
 import { Segment, segmentsText } from '../editor/model';

@@ -1,0 +1,82 @@
+// Plain-string helpers under the editor model: segments and their text, the
+// paste mark, line bounds, cleaning typed text, and word boundaries by
+// grapheme. No state here; model.ts builds the editor on these.
+
+import { graphemeEnd, graphemeStart } from './width';
+
+/** A piece of the input. `paste` keeps a large paste whole and is shown collapsed. */
+export type Segment = { type: 'text'; text: string } | { type: 'paste'; text: string };
+
+/**
+ * Stands in the buffer for one paste segment. U+FFFC is Unicode's "object
+ * replacement character", which is exactly this job; typed or pasted copies of
+ * it are dropped on insert, so the k-th mark always means pastes[k].
+ */
+export const PASTE_MARK = '\ufffc';
+
+export function lineStart(text: string, i: number): number {
+  return text.lastIndexOf('\n', i - 1) + 1;
+}
+
+export function lineEnd(text: string, i: number): number {
+  const n = text.indexOf('\n', i);
+  return n === -1 ? text.length : n;
+}
+
+export function countMarks(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf(PASTE_MARK, from); i !== -1 && i < to; i = text.indexOf(PASTE_MARK, i + 1)) n++;
+  return n;
+}
+
+/** The label a collapsed paste shows in place of its content. */
+export function pasteLabel(content: string): string {
+  const lines = content.split('\n').length;
+  return lines > 1 ? `[pasted ${lines} lines]` : `[pasted ${content.length} chars]`;
+}
+
+export function segmentsText(segments: readonly Segment[]): string {
+  return segments.map((seg) => seg.text).join('');
+}
+
+// C0 controls but tab and newline, DEL, C1 controls, and our own mark.
+// eslint-disable-next-line no-control-regex
+const UNWANTED = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffc]/g;
+
+export function normalizeNewlines(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
+export function clean(text: string): string {
+  return normalizeNewlines(text).replace(UNWANTED, '');
+}
+
+// Words for Alt+B/F/D and Alt+Backspace are runs of letters and digits (readline);
+// Ctrl+W rubs out back to whitespace (unix-word-rubout). Both step a grapheme
+// at a time and judge it by its first character, so an accent or a joined
+// emoji is never split from its base.
+const WORD_CHAR = /^[\p{L}\p{N}_]/u;
+
+export function isWordChar(g: string): boolean {
+  return WORD_CHAR.test(g);
+}
+
+function isSpace(g: string): boolean {
+  return /^\s/.test(g);
+}
+
+export function scanBack(text: string, i: number, inWord: (g: string) => boolean): number {
+  let j = i;
+  for (let k = graphemeStart(text, j); j > 0 && !inWord(text.slice(k, j)); k = graphemeStart(text, j)) j = k;
+  for (let k = graphemeStart(text, j); j > 0 && inWord(text.slice(k, j)); k = graphemeStart(text, j)) j = k;
+  return j;
+}
+
+export function scanForward(text: string, i: number, inWord: (g: string) => boolean): number {
+  let j = i;
+  for (let k = graphemeEnd(text, j); j < text.length && !inWord(text.slice(j, k)); k = graphemeEnd(text, j)) j = k;
+  for (let k = graphemeEnd(text, j); j < text.length && inWord(text.slice(j, k)); k = graphemeEnd(text, j)) j = k;
+  return j;
+}
+
+export const notSpace = (g: string): boolean => !isSpace(g);
