@@ -162,7 +162,7 @@ describe('input history across restarts', () => {
     const t = Date.now();
     m.write(KEY.ctrlD);
     await m.exited;
-    // The exit flush waits at most ~150 ms for each lock.
+    // The exit flush shares one ~180 ms budget for both held locks.
     expect(Date.now() - t).toBeLessThan(1500);
     for (const l of locks) fs.rmSync(l);
     expect(fs.existsSync(sessionFile(data, cwd))).toBe(false);
