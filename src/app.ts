@@ -6,6 +6,7 @@ import { Bus } from './bus';
 import { Cleanup } from './cleanup';
 import { TurnCoordinator } from './agent/coordinator';
 import { TurnRunner } from './agent/runner';
+import { killAllTools } from './agent/tools';
 import type { Provider } from './agent/provider';
 import { HistoryService } from './history/service';
 import { helpLines } from './tui/keymap';
@@ -26,7 +27,8 @@ export interface AppOptions {
   sessionId: string;
   provider: Provider;
   cleanup: Cleanup;
-  dataDir: string;
+  /** Null: no home to keep data in; history stays in memory. */
+  dataDir: string | null;
   /** Canonical workspace path. */
   workspace: string;
   /** How the session is shown: its name, or the workspace folder's. */
@@ -100,6 +102,8 @@ export function startApp(options: AppOptions): App {
     terminal.restore();
     ui.destroy();
   });
+  // After the cancel (TERM), anything still alive in a tool's process group is killed: nothing outlives milk.
+  options.cleanup.add('tools', killAllTools);
   options.cleanup.add('turn', () => runner.cancel());
   // Registered last, so it runs first: entries reach the disk before anything else is torn down.
   options.cleanup.add('history', () => history.flush({ reason: 'exit' }));

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Cleanup, installExitHandlers } from './cleanup';
-import { checkSessionName, resolveDataDir, sessionIdForWorkspace } from './config/paths';
+import { checkSessionName, pickHome, resolveDataDir, sessionIdForWorkspace } from './config/paths';
 import { Config, loadConfig } from './config/config';
 import { ProviderSetupError, buildProvider } from './agent/build';
 import { PROVIDER_NAMES, chooseProvider } from './agent/select';
@@ -19,14 +19,34 @@ export const EXIT_USAGE = 2;
 
 class UsageError extends Error {}
 
-/** Where this run's data lives and which session it is: the flags, else the environment and the directory. */
-function locate(opts: MainOptions): { dataDir: string; workspace: string; sessionId: string } {
+const NO_HOME = 'no home directory (HOME is empty or relative, and the account has none); set MILK_HOME or --data-dir';
+
+function passwdHome(): string | null {
+  try {
+    return os.userInfo().homedir;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where this run's data lives and which session it is: the flags, else the
+ * environment and the directory. The data dir is null when there is no home
+ * to put it in: never a `.milk` in the workspace.
+ */
+function locate(opts: MainOptions): { dataDir: string | null; workspace: string; sessionId: string } {
   const workspace = fs.realpathSync(process.cwd());
   return {
-    dataDir: resolveDataDir(opts.dataDir, process.env, os.homedir()),
+    dataDir: resolveDataDir(opts.dataDir, process.env, pickHome(process.env.HOME, passwdHome)),
     workspace,
     sessionId: opts.session ?? sessionIdForWorkspace(workspace),
   };
+}
+
+/** The data dir, for commands that cannot do without one. */
+function requireDataDir(dataDir: string | null): string {
+  if (dataDir === null) throw new UsageError(NO_HOME);
+  return dataDir;
 }
 
 function version(): string {
@@ -82,10 +102,17 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     throw new UsageError('milk needs an interactive terminal (stdin and stdout must be a TTY)');
   }
   const { dataDir, workspace, sessionId } = locate(opts);
-  const { config, warning } = loadConfig(dataDir);
+  const { config, warnings } = loadConfig(dataDir);
+  if (dataDir === null) warnings.push(`${NO_HOME}; history kept in memory only`);
   const provider = providerFor(opts, config);
   const cleanup = new Cleanup();
   installExitHandlers(cleanup);
+  // Node prints its warnings (e.g. TimeoutOverflowWarning) to stderr, over the
+  // screen; while the screen is up they go to the status bar instead.
+  process.removeAllListeners('warning');
+  const early: string[] = [];
+  let report = (text: string): void => void early.push(text);
+  process.on('warning', (w) => report(`${w.name}: ${w.message}`));
   // The screen and its dependencies load only for the interactive path; --help, run and history stay quick.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startApp } = require('./app') as typeof import('./app');
@@ -99,8 +126,9 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     workspace,
     displayName: opts.session ?? (path.basename(workspace) || workspace),
     maxEntries: config.history.maxEntries,
-    warnings: warning ? [warning] : [],
+    warnings: [...warnings, ...early],
   });
+  report = (text) => app.bus.emit('status.warning', { text });
   await app.done;
   cleanup.run();
   return 0;
@@ -157,7 +185,7 @@ export function buildProgram(): Command {
   const target = (cmd: Command): Target => {
     const all = cmd.optsWithGlobals() as MainOptions & { global?: boolean };
     const { dataDir, sessionId } = locate(all);
-    return { dataDir, sessionId, scope: all.global ? 'global' : 'session' };
+    return { dataDir: requireDataDir(dataDir), sessionId, scope: all.global ? 'global' : 'session' };
   };
   const guard = async (fn: () => unknown): Promise<void> => {
     try {

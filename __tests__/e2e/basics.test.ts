@@ -110,6 +110,27 @@ describe('milk in a real terminal', () => {
     await milk.waitForText('› still works');
   });
 
+  it('starts at once with a FIFO as config.json, says so, and uses the defaults', async () => {
+    const data = tempDir();
+    require('node:child_process').execFileSync('mkfifo', [`${data}/config.json`]);
+    milk = new MilkPty({ args: ['--data-dir', data] });
+    await milk.waitForText('config.json is not a regular file; using defaults');
+    milk.write('still works' + KEY.enter);
+    await milk.waitForText('› still works');
+  });
+
+  it('names each bad config value on its own line, keeps the good ones, and prints nothing over the screen', async () => {
+    const data = tempDir();
+    fs.writeFileSync(`${data}/config.json`, JSON.stringify({ idleTimeoutMs: 3_000_000_000, provider: 'nope', history: { maxEntries: 3 } }));
+    milk = new MilkPty({ args: ['--data-dir', data], rows: 30, cols: 120 });
+    await milk.waitForText('config.json: idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647');
+    await milk.waitForText('config.json: provider must be one of offline, openai, anthropic, script');
+    milk.write('a turn' + KEY.enter);
+    await milk.waitForText('› a turn');
+    await milk.waitForText('You wrote');
+    expect(milk.raw).not.toMatch(/TimeoutOverflowWarning|\(node:\d+\)/);
+  });
+
   it('scrolls the transcript with PageUp/PageDown and the wheel, and holds its place while reading back', async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()], env: { MILK_OFFLINE_DELAY_MS: '40' } });
     await milk.waitForText('history: session');

@@ -207,4 +207,39 @@ describe('tool calls in the terminal', () => {
     }, 'the command is gone');
     expect(m.statusLine()).toContain('FORCE');
   });
+
+  it.each([
+    ['Ctrl-C then Ctrl-D at once', async (mp: MilkPty): Promise<void> => {
+      mp.write(KEY.ctrlC);
+      await mp.waitForText('[interrupted]');
+      mp.write(KEY.ctrlD);
+    }],
+    ['SIGTERM', async (mp: MilkPty): Promise<void> => void process.kill(mp.proc.pid, 'SIGTERM')],
+    ['SIGHUP', async (mp: MilkPty): Promise<void> => void process.kill(mp.proc.pid, 'SIGHUP')],
+  ] as const)('leaves no tool process behind that ignores TERM, on %s', async (_name, leave) => {
+    const { ws, args } = scripted([[{ tool: { name: 'shell', args: { command: 'trap "" TERM; echo $$ > sh.pid; while :; do sleep 1; done' } } }]]);
+    m = new MilkPty({ args, cwd: ws });
+    await m.waitForText('history: session');
+    m.write('\x1b[Z');
+    await m.waitFor(() => m!.statusLine().includes('FORCE'), 'force on');
+    m.write('go' + KEY.enter);
+    const pid = await m.waitFor(() => {
+      try {
+        return Number(fs.readFileSync(path.join(ws, 'sh.pid'), 'utf8')) || null;
+      } catch {
+        return null;
+      }
+    }, 'the command wrote its pid');
+    await leave(m);
+    await m.exited;
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await m.waitFor(() => !alive(), 'the command is gone', 3000);
+  });
 });

@@ -321,3 +321,23 @@ describe('durability and concurrency', () => {
     expect(fs.readdirSync(path.dirname(file))).toEqual(['h']);
   });
 });
+
+describe('history without a data dir', () => {
+  it('keeps entries in memory for Up/Down and writes nothing anywhere', () => {
+    const cwd = tempDir();
+    const before = process.cwd();
+    process.chdir(cwd);
+    try {
+      const h = new HistoryService({ dataDir: null, sessionId: 's', workspace: cwd, displayName: 'w', maxEntries: 500, warn: () => undefined });
+      h.load();
+      h.record([{ type: 'text', text: 'only in memory' }]);
+      h.flush({ reason: 'exit' });
+      expect(h.list().map((x) => x.segments[0].text)).toEqual(['only in memory']);
+      expect(h.pendingCount).toBe(0);
+      expect(fs.readdirSync(cwd)).toEqual([]);
+      expect(fs.existsSync('/nonexistent-milk-data')).toBe(false);
+    } finally {
+      process.chdir(before);
+    }
+  });
+});

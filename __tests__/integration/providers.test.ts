@@ -101,6 +101,24 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(end.message).toMatch(/connection refused/);
   });
 
+  it('never prints a key carried in the base URL query', async () => {
+    const port = await freePort();
+    const { end } = await turn(make('short', { baseUrl: `http://127.0.0.1:${port}${kind === 'openai' ? '/v1' : ''}?api_key=SECRET2` }));
+    expect(end.message).toMatch(/connection refused at http:\/\/127\.0\.0\.1:\d+\/(v1)?\?\[redacted\]/);
+    expect(end.message).not.toMatch(/SECRET/);
+  });
+
+  it('says what is wrong with credentials in the base URL, without printing them', async () => {
+    const { end } = await turn(make('short', { baseUrl: `http://user:SECRET1@127.0.0.1:9${kind === 'openai' ? '/v1' : ''}` }));
+    expect(end.message).toMatch(/base URL http:\/\/\[redacted\]@127\.0\.0\.1:9\/(v1)? holds a user name or password/);
+    expect(end.message).not.toMatch(/SECRET/);
+  });
+
+  it('names a port that fetch refuses instead of a bare "request failed"', async () => {
+    const { end } = await turn(make('short', { baseUrl: `http://127.0.0.1:6000${kind === 'openai' ? '/v1' : ''}` }));
+    expect(end.message).toMatch(/uses a port that fetch refuses/);
+  });
+
   it('reports a host that does not resolve (.invalid never does)', async () => {
     const { end } = await turn(make('short', { baseUrl: `http://no-such-host.invalid${kind === 'openai' ? '/v1' : ''}`, idleTimeoutMs: 3000 }));
     // Without a resolver that answers, the lookup times out instead; both are clear.

@@ -7,7 +7,7 @@ import { Bus, Events } from '../../src/bus';
 import { Approval, TurnRunner } from '../../src/agent/runner';
 import { ScriptProvider, parseScript } from '../../src/agent/script';
 import { ChatMessage, Provider, StreamItem } from '../../src/agent/provider';
-import { confine, runTool } from '../../src/agent/tools';
+import { runTool } from '../../src/agent/tools';
 import { OpenAIProvider } from '../../src/agent/openai';
 import { AnthropicProvider } from '../../src/agent/anthropic';
 import { tempDir } from '../helpers/pty';
@@ -183,8 +183,76 @@ describe('file tools stay in the workspace', () => {
     for (const p of ['../x', `${outside}/secret`, 'link/secret']) {
       expect((await runTool({ id: '3', name: 'read_file', args: { path: p } }, ctx)).content).toMatch(/outside the workspace/);
     }
-    expect(() => confine(ws, 'link/new-file')).toThrow(/outside/);
+    expect((await runTool({ id: '4', name: 'write_file', args: { path: 'link/new-file', content: 'x' } }, ctx)).content).toMatch(/outside the workspace/);
     expect(fs.readdirSync(outside)).toEqual(['secret']);
+  });
+
+  const ctxFor = (ws: string) => ({ workspace: ws, signal: new AbortController().signal, onOutput: () => undefined });
+  const write = (ws: string, p: string, content = 'pwned') => runTool({ id: 'w', name: 'write_file', args: { path: p, content } }, ctxFor(ws));
+  const read = (ws: string, p: string) => runTool({ id: 'r', name: 'read_file', args: { path: p } }, ctxFor(ws));
+
+  it('refuses to write through a dangling symlink, absolute or relative', async () => {
+    const ws = tempDir();
+    const outside = tempDir();
+    fs.symlinkSync(path.join(outside, 'created.txt'), path.join(ws, 'dangle'));
+    fs.mkdirSync(path.join(ws, 'sub'));
+    fs.symlinkSync(path.relative(path.join(ws, 'sub'), path.join(outside, 'rel.txt')), path.join(ws, 'sub', 'rel'));
+    for (const p of ['dangle', 'sub/rel']) {
+      const r = await write(ws, p);
+      expect(r).toMatchObject({ ok: false });
+      expect(r.content).toMatch(/symbolic link/);
+    }
+    expect(fs.readdirSync(outside)).toEqual([]);
+  });
+
+  it('refuses to write through a symlink to a file inside the workspace too', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'real.txt'), 'keep');
+    fs.symlinkSync('real.txt', path.join(ws, 'alias'));
+    expect((await write(ws, 'alias')).content).toMatch(/symbolic link/);
+    expect(fs.readFileSync(path.join(ws, 'real.txt'), 'utf8')).toBe('keep');
+  });
+
+  it('refuses to overwrite a file hard-linked from outside', async () => {
+    const ws = tempDir();
+    const outside = tempDir();
+    fs.writeFileSync(path.join(outside, 'precious'), 'original');
+    fs.linkSync(path.join(outside, 'precious'), path.join(ws, 'hard'));
+    expect((await write(ws, 'hard')).content).toMatch(/hard links/);
+    expect(fs.readFileSync(path.join(outside, 'precious'), 'utf8')).toBe('original');
+  });
+
+  it('replaces a file in place, keeping its mode, and leaves no temp file behind', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'run.sh'), 'old', { mode: 0o755 });
+    expect(await write(ws, 'run.sh', 'new')).toMatchObject({ ok: true });
+    expect(fs.readFileSync(path.join(ws, 'run.sh'), 'utf8')).toBe('new');
+    expect(fs.statSync(path.join(ws, 'run.sh')).mode & 0o777).toBe(0o755);
+    expect(fs.readdirSync(ws)).toEqual(['run.sh']);
+  });
+
+  it('refuses a FIFO at once instead of waiting for a writer', async () => {
+    const ws = tempDir();
+    const fifo = path.join(ws, 'pipe');
+    require('node:child_process').execFileSync('mkfifo', [fifo]);
+    const r = await read(ws, 'pipe');
+    expect(r).toMatchObject({ ok: false });
+    expect(r.content).toMatch(/not a regular file/);
+    expect((await write(ws, 'pipe')).content).toMatch(/not a regular file/);
+    expect((await read(ws, '.')).content).toMatch(/not a regular file|EISDIR/);
+  });
+
+  it('reads only the head of a huge sparse file', async () => {
+    const ws = tempDir();
+    const big = path.join(ws, 'sparse');
+    const fd = fs.openSync(big, 'w');
+    fs.ftruncateSync(fd, 1536 * 1024 * 1024);
+    fs.closeSync(fd);
+    const before = process.memoryUsage().rss;
+    const r = await read(ws, 'sparse');
+    expect(r.ok).toBe(true);
+    expect(r.content).toMatch(/\[truncated at 262144 bytes of 1610612736\]$/);
+    expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
   });
 });
 

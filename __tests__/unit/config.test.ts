@@ -1,4 +1,4 @@
-import { checkSessionName, resolveDataDir, sessionIdForWorkspace } from '../../src/config/paths';
+import { checkSessionName, pickHome, resolveDataDir, sessionIdForWorkspace } from '../../src/config/paths';
 import { blessedTerm } from '../../src/tui/screen';
 
 describe('terminal types', () => {
@@ -15,6 +15,18 @@ describe('config paths', () => {
     expect(resolveDataDir('/x', { MILK_HOME: '/y' }, '/home/a')).toBe('/x');
     expect(resolveDataDir(undefined, { MILK_HOME: '/y' }, '/home/a')).toBe('/y');
     expect(resolveDataDir(undefined, {}, '/home/a')).toBe('/home/a/.milk');
+  });
+  it('never puts the data dir in the working directory for want of a home', () => {
+    expect(resolveDataDir(undefined, { MILK_HOME: '' }, null)).toBeNull();
+    expect(resolveDataDir(undefined, {}, '')).toBeNull();
+    expect(resolveDataDir(undefined, {}, 'relative/home')).toBeNull();
+  });
+  it('takes an absolute $HOME, else the account\'s home, else none', () => {
+    expect(pickHome('/home/ana', () => '/root')).toBe('/home/ana');
+    expect(pickHome('', () => '/root')).toBe('/root');
+    expect(pickHome('rel', () => '/root')).toBe('/root');
+    expect(pickHome(undefined, () => null)).toBeNull();
+    expect(pickHome('', () => '')).toBeNull();
   });
   it('validates session names', () => {
     expect(checkSessionName('work.1_a-b')).toBeNull();

@@ -31,16 +31,37 @@ describe('choosing a provider', () => {
 });
 
 describe('the config file', () => {
-  it('reads known keys and ignores unknown ones', () => {
-    expect(parseConfig({ provider: 'openai', history: { maxEntries: 42 }, idleTimeoutMs: 1000, other: 1 })).toEqual({
-      config: { provider: 'openai', idleTimeoutMs: 1000, history: { maxEntries: 42 } }, problems: [],
+  it('reads known keys', () => {
+    expect(parseConfig({ provider: 'openai', history: { maxEntries: 42 }, idleTimeoutMs: 1000, baseUrl: 'http://127.0.0.1:1/v1' })).toEqual({
+      config: { provider: 'openai', idleTimeoutMs: 1000, baseUrl: 'http://127.0.0.1:1/v1', history: { maxEntries: 42 } }, problems: [],
     });
   });
-  it('falls back with a note on bad values', () => {
-    const { config, problems } = parseConfig({ history: { maxEntries: -1 }, model: 7, idleTimeoutMs: 'x' });
-    expect(config.history.maxEntries).toBe(500);
-    expect(config.model).toBeUndefined();
-    expect(problems).toHaveLength(3);
+  it('falls back key by key, one line per bad value naming the key and what it allows', () => {
+    const { config, problems } = parseConfig({ history: { maxEntries: -1 }, model: 7, idleTimeoutMs: 'x', provider: 'openai' });
+    expect(config).toEqual({ provider: 'openai', history: { maxEntries: 500 } });
+    expect(problems).toEqual([
+      'history.maxEntries must be a whole number from 1 to 10000000',
+      'model must be a non-empty string',
+      'idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647',
+    ]);
     expect(parseConfig([]).problems).toEqual(['not a JSON object']);
+  });
+  it('refuses what used to slip through: a timer past Node\'s limit, an unknown provider, a base URL that is no URL', () => {
+    const { config, problems } = parseConfig({ idleTimeoutMs: 3_000_000_000, provider: 'nope', baseUrl: 'not a url' });
+    expect(config).toEqual(defaultConfig);
+    expect(problems).toEqual([
+      'idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647',
+      'provider must be one of offline, openai, anthropic, script',
+      'baseUrl must be an http:// or https:// URL',
+    ]);
+    expect(parseConfig({ baseUrl: 'ftp://host' }).problems).toEqual(['baseUrl must be an http:// or https:// URL']);
+  });
+  it('names an unknown key (a typo) instead of ignoring it', () => {
+    expect(parseConfig({ idleTimeOutMs: 5000 }).problems).toEqual([
+      'unknown key "idleTimeOutMs" (known: provider, model, baseUrl, script, idleTimeoutMs, history)',
+    ]);
+  });
+  it('caps an idle timeout from the environment at what a timer can hold', () => {
+    expect(chooseProvider({}, defaultConfig, { MILK_IDLE_TIMEOUT_MS: '9999999999' }).idleTimeoutMs).toBe(2_147_483_647);
   });
 });

@@ -3,6 +3,7 @@
 // server error, cut off) and never includes an API key or the conversation.
 
 import type { StreamItem, ToolCall } from './provider';
+import { redactUrl } from './redact';
 
 export class ProviderError extends Error {
   constructor(message: string, readonly incomplete = false) {
@@ -17,6 +18,17 @@ interface HttpLikeError {
   name?: string;
   cause?: unknown;
   code?: string;
+}
+
+/** The messages of an error and its causes, innermost last. */
+function causeMessages(err: unknown): string {
+  const out: string[] = [];
+  let e = err as HttpLikeError | undefined;
+  for (let i = 0; e && i < 5; i++) {
+    if (typeof e.message === 'string') out.push(e.message);
+    e = e.cause as HttpLikeError | undefined;
+  }
+  return out.join(' | ');
 }
 
 function causeCode(err: unknown): string | undefined {
@@ -40,6 +52,7 @@ export interface DescribeContext {
 /** Turns whatever the SDK or the network threw into a ProviderError. */
 export function describeProviderError(err: unknown, ctx: DescribeContext): ProviderError {
   if (err instanceof ProviderError) return err;
+  ctx = { ...ctx, baseUrl: redactUrl(ctx.baseUrl) };
   const e = (err ?? {}) as HttpLikeError;
   const suffix = ctx.partial ? ' (the answer above is incomplete)' : '';
   const status = typeof e.status === 'number' ? e.status : undefined;
@@ -52,6 +65,12 @@ export function describeProviderError(err: unknown, ctx: DescribeContext): Provi
   if (status !== undefined) return new ProviderError(`${ctx.provider}: the server answered ${status}${suffix}`, ctx.partial);
   const code = causeCode(err);
   const name = e.name ?? '';
+  const messages = causeMessages(err);
+  if (/includes credentials/i.test(messages)) {
+    return new ProviderError(`${ctx.provider}: the base URL ${ctx.baseUrl} holds a user name or password; put the key in ${ctx.keyVariable} instead`);
+  }
+  if (/bad port/i.test(messages)) return new ProviderError(`${ctx.provider}: ${ctx.baseUrl} uses a port that fetch refuses to connect to; pick another port`);
+  if (/Invalid URL/i.test(messages)) return new ProviderError(`${ctx.provider}: ${ctx.baseUrl} is not a valid URL`);
   if (code === 'ECONNREFUSED') return new ProviderError(`${ctx.provider}: connection refused at ${ctx.baseUrl}; is the server running?`);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ProviderError(`${ctx.provider}: cannot resolve the host of ${ctx.baseUrl}`);
   if (/Timeout/i.test(name) || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {

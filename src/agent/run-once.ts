@@ -5,6 +5,7 @@
 import { Bus } from '../bus';
 import type { Provider } from './provider';
 import { TurnRunner } from './runner';
+import { killAllTools } from './tools';
 
 export async function runOnce(provider: Provider, prompt: string, io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream }): Promise<number> {
   const bus = new Bus();
@@ -32,5 +33,7 @@ export async function runOnce(provider: Provider, prompt: string, io: { out: Nod
     return 0;
   } finally {
     process.off('SIGINT', onSigint);
+    // milk run exits right after: a command that ignored TERM must not outlive it.
+    killAllTools();
   }
 }

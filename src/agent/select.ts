@@ -1,11 +1,11 @@
 // Which provider a run uses: --provider, else the config file, else the
 // environment, else the offline demo agent. Pure: settings in, choice out.
 
-import type { Config } from '../config/config';
+import { Config, MAX_TIMER_MS, PROVIDER_NAMES } from '../config/config';
 import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MODEL } from './anthropic';
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from './openai';
 
-export const PROVIDER_NAMES = ['offline', 'openai', 'anthropic', 'script'] as const;
+export { PROVIDER_NAMES };
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -46,7 +46,8 @@ export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS
   else if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_BASE_URL) name = 'anthropic';
 
   const idleEnv = Number(env.MILK_IDLE_TIMEOUT_MS);
-  const idleTimeoutMs = Number.isFinite(idleEnv) && idleEnv > 0 ? idleEnv : config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  // A timer longer than Node's limit fires at once: every turn would time out.
+  const idleTimeoutMs = Number.isFinite(idleEnv) && idleEnv > 0 ? Math.min(idleEnv, MAX_TIMER_MS) : config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const pick = (...values: Array<string | undefined>): string | undefined => values.find((v) => v !== undefined && v !== '');
 
   if (name === 'openai' || name === 'anthropic') {

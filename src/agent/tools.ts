@@ -1,12 +1,12 @@
 // The tools a model may call: `shell` (a command in the workspace, output
 // streamed and bounded), `read_file` and `write_file` (confined to the
-// workspace). A shell command runs in its own process group so that a cancel
-// can stop it and everything it started: TERM, then KILL after a grace period.
+// workspace, see file-tools.ts). A shell command runs in its own process
+// group so that a cancel can stop it and everything in that group: TERM, then
+// KILL after a grace period; at exit every group still alive gets KILL.
 
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { readFileTool, writeFileTool } from './file-tools';
 import type { ToolCall, ToolSpec } from './provider';
 
 export const TOOL_SPECS: readonly ToolSpec[] = [
@@ -32,7 +32,26 @@ export const MAX_RESULT_CHARS = 64 * 1024;
 /** What the transcript shows of one command, at most. */
 export const MAX_SHOWN_CHARS = 256 * 1024;
 export const KILL_GRACE_MS = 2000;
-const MAX_READ_BYTES = 256 * 1024;
+
+/** Process groups of commands still running (their leaders' pids). */
+const liveGroups = new Set<number>();
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Kills every tool process group still alive, at once: milk is exiting and a
+ * command that ignores TERM must not outlive it. Synchronous, for cleanup.
+ */
+export function killAllTools(): void {
+  for (const pid of liveGroups) signalGroup(pid, 'SIGKILL');
+  liveGroups.clear();
+}
 
 export interface ToolContext {
   workspace: string;
@@ -58,35 +77,15 @@ export function describeCall(call: ToolCall): string {
   }
 }
 
-/** Resolves a path inside the workspace, or throws: no escape by `..` or by symlink. */
-export function confine(workspace: string, p: string): string {
-  const root = fs.realpathSync(workspace);
-  const target = path.resolve(root, p);
-  let real: string;
-  try {
-    real = fs.realpathSync(target);
-  } catch {
-    // A file that doesn't exist yet: its folder must be inside.
-    real = path.join(fs.realpathSync(path.dirname(target)), path.basename(target));
-  }
-  if (real !== root && !real.startsWith(root + path.sep)) throw new Error(`${p} is outside the workspace`);
-  return real;
-}
-
 export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolResult> {
   try {
     switch (call.name) {
       case 'shell':
         return await runShell(String(call.args.command ?? ''), ctx);
-      case 'read_file': {
-        const file = confine(ctx.workspace, String(call.args.path ?? ''));
-        const buf = fs.readFileSync(file);
-        const text = buf.subarray(0, MAX_READ_BYTES).toString('utf8');
-        return { ok: true, content: buf.length > MAX_READ_BYTES ? `${text}\n[truncated at ${MAX_READ_BYTES} bytes]` : text };
-      }
+      case 'read_file':
+        return { ok: true, content: await readFileTool(ctx.workspace, String(call.args.path ?? '')) };
       case 'write_file': {
-        const file = confine(ctx.workspace, String(call.args.path ?? ''));
-        fs.writeFileSync(file, String(call.args.content ?? ''));
+        const file = await writeFileTool(ctx.workspace, String(call.args.path ?? ''), String(call.args.content ?? ''));
         return { ok: true, content: `wrote ${file}` };
       }
       default:
@@ -102,6 +101,8 @@ function runShell(command: string, ctx: ToolContext): Promise<ToolResult> {
     if (!command.trim()) return resolve({ ok: false, content: 'error: empty command' });
     // detached: the command leads its own process group, which a cancel kills whole.
     const child = spawn('/bin/sh', ['-c', command], { cwd: ctx.workspace, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const group = child.pid;
+    if (group) liveGroups.add(group);
     let result = '';
     let shown = 0;
     let truncated = false;
@@ -122,16 +123,15 @@ function runShell(command: string, ctx: ToolContext): Promise<ToolResult> {
     child.stdout.on('data', (d: Buffer) => take(out.write(d)));
     child.stderr.on('data', (d: Buffer) => take(err.write(d)));
     const killGroup = (signal: NodeJS.Signals): void => {
-      try {
-        if (child.pid) process.kill(-child.pid, signal);
-      } catch {
-        // Already gone.
-      }
+      if (group) signalGroup(group, signal);
     };
     let killTimer: NodeJS.Timeout | null = null;
     const onAbort = (): void => {
       killGroup('SIGTERM');
-      killTimer = setTimeout(() => killGroup('SIGKILL'), ctx.killGraceMs ?? KILL_GRACE_MS);
+      killTimer = setTimeout(() => {
+        killGroup('SIGKILL');
+        if (group) liveGroups.delete(group);
+      }, ctx.killGraceMs ?? KILL_GRACE_MS);
       killTimer.unref();
     };
     if (ctx.signal.aborted) onAbort();
@@ -141,7 +141,10 @@ function runShell(command: string, ctx: ToolContext): Promise<ToolResult> {
       take(out.end() + err.end());
       ctx.signal.removeEventListener('abort', onAbort);
       // Whatever the command left running in its group goes with it.
-      if (!ctx.signal.aborted) killGroup('SIGKILL');
+      if (!ctx.signal.aborted) {
+        killGroup('SIGKILL');
+        if (group) liveGroups.delete(group);
+      }
       const status = signal ? `killed by ${signal}` : `exit code ${code}`;
       const more = result.length >= MAX_RESULT_CHARS ? '\n[output truncated]' : '';
       resolve({ ok: code === 0, content: `${result}${more}\n[${status}]` });

@@ -1,68 +1,117 @@
-// The config file, `<data>/config.json`: provider settings and history limits.
-// A missing file is the defaults; a bad one is a warning and the defaults,
-// never a refusal to start.
+// The config file, `<data>/config.json`: provider settings and history
+// limits, checked against one schema (valibot) from which the Config type is
+// derived. A missing file is the defaults; a bad value is one line naming the
+// key and what it allows, and that key falls back to its default; a file that
+// is not a regular file, too large or not JSON is a warning and the defaults.
+// Never a refusal to start, never a wait on a FIFO or a device.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as v from 'valibot';
 import { DEFAULT_MAX_ENTRIES } from '../history/rules';
 
-export interface Config {
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  /** A script file for the script provider. */
-  script?: string;
-  /** Give up on a server that sends nothing for this long. */
-  idleTimeoutMs?: number;
-  history: { maxEntries: number };
+/** The longest delay a Node timer takes; longer ones fire at once (and warn). */
+export const MAX_TIMER_MS = 2_147_483_647;
+const MAX_CONFIG_BYTES = 1024 * 1024;
+export const PROVIDER_NAMES = ['offline', 'openai', 'anthropic', 'script'] as const;
+
+const nonEmpty = (key: string) => v.pipe(v.string(`${key} must be a non-empty string`), v.nonEmpty(`${key} must be a non-empty string`));
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
+
+/** Each key's rule, with the one line that explains it when broken. */
+const FIELDS = {
+  provider: v.picklist(PROVIDER_NAMES, `provider must be one of ${PROVIDER_NAMES.join(', ')}`),
+  model: nonEmpty('model'),
+  baseUrl: v.pipe(v.string('baseUrl must be an http:// or https:// URL'), v.check(isHttpUrl, 'baseUrl must be an http:// or https:// URL')),
+  script: nonEmpty('script'),
+  idleTimeoutMs: v.pipe(
+    v.number('idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647'),
+    v.integer('idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647'),
+    v.minValue(100, 'idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647'),
+    v.maxValue(MAX_TIMER_MS, 'idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647'),
+  ),
+  history: v.object({
+    maxEntries: v.optional(v.pipe(
+      v.number('history.maxEntries must be a whole number from 1 to 10000000'),
+      v.integer('history.maxEntries must be a whole number from 1 to 10000000'),
+      v.minValue(1, 'history.maxEntries must be a whole number from 1 to 10000000'),
+      v.maxValue(10_000_000, 'history.maxEntries must be a whole number from 1 to 10000000'),
+    )),
+  }, 'history must be an object such as {"maxEntries": 500}'),
+};
+
+type Fields = typeof FIELDS;
+
+/** The settings, typed from their schemas; history always has its cap. */
+export type Config = { [K in Exclude<keyof Fields, 'history'>]?: v.InferOutput<Fields[K]> } & { history: { maxEntries: number } };
 
 export const defaultConfig: Config = { history: { maxEntries: DEFAULT_MAX_ENTRIES } };
 
-/** Validates parsed JSON; unknown keys are ignored, bad values fall back with a note. */
+/** Validates parsed JSON key by key: good keys are kept, each bad one falls back with one line of explanation. */
 export function parseConfig(value: unknown): { config: Config; problems: string[] } {
   const problems: string[] = [];
   const config: Config = { history: { ...defaultConfig.history } };
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { config, problems: ['not a JSON object'] };
   }
-  const v = value as Record<string, unknown>;
-  if (v.idleTimeoutMs !== undefined) {
-    const ms = v.idleTimeoutMs;
-    if (typeof ms === 'number' && Number.isFinite(ms) && ms >= 100) config.idleTimeoutMs = ms;
-    else problems.push('idleTimeoutMs must be a number of milliseconds, at least 100');
-  }
-  for (const key of ['provider', 'model', 'baseUrl', 'script'] as const) {
-    if (v[key] === undefined) continue;
-    if (typeof v[key] === 'string' && v[key]) config[key] = v[key] as string;
-    else problems.push(`${key} must be a non-empty string`);
-  }
-  const h = v.history as Record<string, unknown> | undefined;
-  if (h !== undefined) {
-    const max = typeof h === 'object' && h !== null ? h.maxEntries : undefined;
-    if (max !== undefined) {
-      if (typeof max === 'number' && Number.isInteger(max) && max >= 1 && max <= 10_000_000) config.history.maxEntries = max;
-      else problems.push('history.maxEntries must be a whole number from 1 to 10000000');
+  const given = value as Record<string, unknown>;
+  for (const [key, raw] of Object.entries(given)) {
+    if (!(key in FIELDS)) {
+      problems.push(`unknown key ${JSON.stringify(key).slice(0, 40)} (known: ${Object.keys(FIELDS).join(', ')})`);
+      continue;
+    }
+    const result = v.safeParse(FIELDS[key as keyof typeof FIELDS], raw, { abortPipeEarly: true });
+    if (!result.success) {
+      problems.push(...new Set(result.issues.map((i) => i.message)));
+      continue;
+    }
+    if (key === 'history') {
+      const h = result.output as { maxEntries?: number };
+      if (h.maxEntries !== undefined) config.history.maxEntries = h.maxEntries;
+    } else {
+      (config as Record<string, unknown>)[key] = result.output;
     }
   }
   return { config, problems };
 }
 
-export function loadConfig(dataDir: string): { config: Config; warning: string | null } {
+/** Reads `<data>/config.json`: only a regular file, at most 1 MiB, never blocking on a FIFO. */
+export function loadConfig(dataDir: string | null): { config: Config; warnings: string[] } {
+  if (dataDir === null) return { config: defaultConfig, warnings: [] };
   const file = path.join(dataDir, 'config.json');
   let text: string;
+  let fd: number;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { config: defaultConfig, warning: null };
-    return { config: defaultConfig, warning: `config.json unreadable (${(err as NodeJS.ErrnoException).code}); using defaults` };
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { config: defaultConfig, warnings: [] };
+    return { config: defaultConfig, warnings: [`config.json unreadable (${code}); using defaults`] };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { config: defaultConfig, warnings: ['config.json is not a regular file; using defaults'] };
+    if (st.size > MAX_CONFIG_BYTES) return { config: defaultConfig, warnings: ['config.json is larger than 1 MiB; using defaults'] };
+    text = fs.readFileSync(fd, 'utf8');
+  } catch (err) {
+    return { config: defaultConfig, warnings: [`config.json unreadable (${(err as NodeJS.ErrnoException).code}); using defaults`] };
+  } finally {
+    fs.closeSync(fd);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { config: defaultConfig, warning: 'config.json is not valid JSON; using defaults' };
+    return { config: defaultConfig, warnings: ['config.json is not valid JSON; using defaults'] };
   }
   const { config, problems } = parseConfig(value);
-  return { config, warning: problems.length ? `config.json: ${problems.join('; ')}` : null };
+  return { config, warnings: problems.map((p) => `config.json: ${p}`) };
 }

@@ -1,13 +1,27 @@
 // Where milk keeps its data and what the session is called. The data dir is
 // --data-dir, else $MILK_HOME, else ~/.milk: never anywhere in the workspace.
-// Pure apart from reading the home directory default passed in.
+// Pure: the environment and the passwd home are passed in.
 
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 
-export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv, home: string): string {
-  const dir = flag || env.MILK_HOME || path.join(home, '.milk');
-  return path.resolve(dir);
+/**
+ * The data dir: --data-dir, else $MILK_HOME, else <home>/.milk. Null when
+ * there is none of these: a missing or relative home must never turn into a
+ * `.milk` inside the workspace.
+ */
+export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv, home: string | null): string | null {
+  if (flag) return path.resolve(flag);
+  if (env.MILK_HOME) return path.resolve(env.MILK_HOME);
+  if (home && path.isAbsolute(home)) return path.join(home, '.milk');
+  return null;
+}
+
+/** $HOME when it is an absolute path, else the passwd entry's home (as `fallback` gives it), else null. */
+export function pickHome(envHome: string | undefined, fallback: () => string | null): string | null {
+  if (envHome && path.isAbsolute(envHome)) return envHome;
+  const home = fallback();
+  return home && path.isAbsolute(home) ? home : null;
 }
 
 export const SESSION_RULE = 'a session name is 1-64 characters of A-Z a-z 0-9 . _ -';

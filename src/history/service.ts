@@ -28,7 +28,8 @@ export function historyPaths(dataDir: string, sessionId: string): HistoryPaths {
 }
 
 export interface HistoryServiceOptions {
-  dataDir: string;
+  /** Null: no data dir could be found; history lives in memory only and nothing is written. */
+  dataDir: string | null;
   sessionId: string;
   /** Canonical workspace path, or null for a named session. */
   workspace: string | null;
@@ -79,7 +80,8 @@ export class HistoryService {
 
   constructor(private readonly options: HistoryServiceOptions) {
     this.now = options.now ?? (() => new Date());
-    const paths = historyPaths(options.dataDir, options.sessionId);
+    // Without a data dir the files are never opened; the paths only name them.
+    const paths = historyPaths(options.dataDir ?? '/nonexistent-milk-data', options.sessionId);
     const make = (mode: HistoryMode): Scope => ({
       file: new HistoryFile(paths[mode], historyHeader(mode, options), options.maxEntries, options.lock ?? DEFAULT_LOCK),
       list: [],
@@ -96,6 +98,7 @@ export class HistoryService {
 
   /** Reads both files. Never throws; problems become warnings. */
   load(): void {
+    if (this.options.dataDir === null) return;
     try {
       ensureDir(path.join(this.options.dataDir, 'sessions'));
     } catch (err) {
@@ -148,7 +151,7 @@ export class HistoryService {
       // A remembered draft sent as it was is replaced, not counted as the entry before it.
       const last = scope.list[scope.list.length - 1];
       if (last && this.remembered.has(last) && sameInput(last, entry)) scope.list.pop();
-      if (this.add(scope.list, entry)) {
+      if (this.add(scope.list, entry) && this.options.dataDir !== null) {
         scope.pending.push(entry);
         // A dir that stays unwritable must not grow memory without bound either.
         if (scope.pending.length > this.options.maxEntries) scope.pending.shift();

@@ -1,0 +1,108 @@
+// read_file and write_file, confined to the workspace. Paths the model names
+// are not trusted: `..`, symlinks that lead out (dangling ones included), hard
+// links to files elsewhere, FIFOs and devices are all refused, and every read
+// or write is asynchronous and bounded, so no file can freeze the screen.
+
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** What read_file returns of a file, at most. */
+export const MAX_READ_BYTES = 256 * 1024;
+
+export class ToolPathError extends Error {}
+
+function inside(root: string, p: string): boolean {
+  return p === root || p.startsWith(root + path.sep);
+}
+
+/** Resolves a path the model gave for reading: its real location must be inside the workspace. */
+export async function confineRead(workspace: string, p: string): Promise<string> {
+  const root = await fs.promises.realpath(workspace);
+  const target = path.resolve(root, p);
+  if (!inside(root, target)) throw new ToolPathError(`${p} is outside the workspace`);
+  const real = await fs.promises.realpath(target);
+  if (!inside(root, real)) throw new ToolPathError(`${p} leads outside the workspace`);
+  return real;
+}
+
+/**
+ * Resolves a path the model gave for writing. The folder is resolved for
+ * real and must be inside the workspace; the file itself must not be a
+ * symlink (dangling or not), anything but a regular file, or a file with
+ * other hard links (writing it would change a file elsewhere).
+ */
+export async function confineWrite(workspace: string, p: string): Promise<string> {
+  const root = await fs.promises.realpath(workspace);
+  const target = path.resolve(root, p);
+  if (!inside(root, target) || target === root) throw new ToolPathError(`${p} is outside the workspace`);
+  let folder: string;
+  try {
+    folder = await fs.promises.realpath(path.dirname(target));
+  } catch {
+    throw new ToolPathError(`${path.dirname(p) || '.'}: no such folder in the workspace`);
+  }
+  if (!inside(root, folder)) throw new ToolPathError(`${p} leads outside the workspace`);
+  const file = path.join(folder, path.basename(target));
+  let st: fs.Stats | null = null;
+  try {
+    st = await fs.promises.lstat(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  if (st?.isSymbolicLink()) throw new ToolPathError(`${p} is a symbolic link; refusing to write through it`);
+  if (st && !st.isFile()) throw new ToolPathError(`${p} is not a regular file`);
+  if (st && st.nlink > 1) throw new ToolPathError(`${p} has other hard links; refusing to change a file shared with another path`);
+  return file;
+}
+
+/** Reads at most MAX_READ_BYTES of a regular file, without ever blocking on it. */
+export async function readFileTool(workspace: string, p: string): Promise<string> {
+  const file = await confineRead(workspace, p);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+  const handle = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw new ToolPathError(`${p} is not a regular file`);
+    const buf = Buffer.alloc(Math.min(MAX_READ_BYTES, st.size));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const text = buf.subarray(0, bytesRead).toString('utf8');
+    return st.size > MAX_READ_BYTES ? `${text}\n[truncated at ${MAX_READ_BYTES} bytes of ${st.size}]` : text;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes a file by way of a new temp file in the same folder (created
+ * exclusively, never following a link) renamed over the target: a symlink
+ * swapped in meanwhile is replaced, not followed.
+ */
+export async function writeFileTool(workspace: string, p: string, content: string): Promise<string> {
+  const file = await confineWrite(workspace, p);
+  let mode = 0o644;
+  try {
+    mode = (await fs.promises.stat(file)).mode & 0o777;
+  } catch {
+    // A new file.
+  }
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.milk-${randomBytes(6).toString('hex')}`);
+  const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW;
+  const handle = await fs.promises.open(tmp, flags, mode);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } catch (err) {
+    await handle.close();
+    await fs.promises.rm(tmp, { force: true });
+    throw err;
+  }
+  await handle.close();
+  try {
+    await fs.promises.rename(tmp, file);
+  } catch (err) {
+    await fs.promises.rm(tmp, { force: true });
+    throw err;
+  }
+  return file;
+}
