@@ -12,6 +12,7 @@
 //   malformed      streams a word, then a data line that is not JSON
 //   hostile        text full of terminal control sequences
 //   tools          asks for a shell tool call (then answers its result)
+//   endless        16 KB chunks every ms until the client hangs up (stops by itself after 256 MB)
 // A suffix ":N" sets the delay between chunks in ms (e.g. slow:20).
 //
 // Every request is recorded: when it started, whether the client closed the
@@ -27,6 +28,11 @@ const WORDS = 'the quick brown fox jumps over the lazy dog while milk streams ev
 
 function words(n) {
   return Array.from({ length: n }, (_, i) => WORDS[i % WORDS.length] + (i === n - 1 ? '.' : ' '));
+}
+
+function* endless(size, total) {
+  const chunk = 'an answer that never ends keeps coming. '.repeat(Math.ceil(size / 40)).slice(0, size);
+  for (let sent = 0; sent < total; sent += size) yield chunk;
 }
 
 function parseScenario(model, header) {
@@ -50,6 +56,7 @@ function plan(scenario, body) {
       const line = 'milk streams a long answer without slowing the keyboard down. '.repeat(64);
       return { chunks: Array.from({ length: 256 }, () => line.slice(0, 4096)), delay: scenario.delay ?? 0 };
     }
+    case 'endless': return { chunks: endless(16 * 1024, 256 * 1024 * 1024), delay: Math.max(1, scenario.delay ?? 1) };
     case 'hang': return { chunks: [], hang: true, delay: 0 };
     case 'drop': return { chunks: words(10), drop: true, delay: scenario.delay ?? 10 };
     case 'malformed': return { chunks: ['first '], malformed: true, delay: scenario.delay ?? 5 };

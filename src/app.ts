@@ -34,6 +34,8 @@ export interface AppOptions {
   /** How the session is shown: its name, or the workspace folder's. */
   displayName: string;
   maxEntries: number;
+  /** Caps on one answer: shown, and kept in the conversation. */
+  answer?: { maxAnswerChars?: number; maxKeptChars?: number };
   /** Warnings found before the screen existed (e.g. a bad config file). */
   warnings?: string[];
 }
@@ -49,7 +51,7 @@ export interface App {
 export function startApp(options: AppOptions): App {
   const bus = new Bus();
   const ui = createScreen({ output: options.output });
-  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace });
+  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, ...options.answer });
   const history = new HistoryService({
     dataDir: options.dataDir,
     sessionId: options.sessionId,

@@ -126,6 +126,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     workspace,
     displayName: opts.session ?? (path.basename(workspace) || workspace),
     maxEntries: config.history.maxEntries,
+    answer: { maxAnswerChars: config.maxAnswerChars, maxKeptChars: config.maxKeptAnswerChars },
     warnings: [...warnings, ...early],
   });
   report = (text) => app.bus.emit('status.warning', { text });

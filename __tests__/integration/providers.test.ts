@@ -119,6 +119,28 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(end.message).toMatch(/uses a port that fetch refuses/);
   });
 
+  it('cuts an endless answer at the cap, hangs up, and keeps later turns small and working', async () => {
+    // One runner, two models: the endless one, then echo to see what the next request carries.
+    let current: Provider = make('endless');
+    const switching: Provider = { name: 'switch', stream: (m, sig, o) => current.stream(m, sig, o) };
+    const bus = new Bus();
+    const runner = new TurnRunner(bus, switching, { maxAnswerChars: 200_000, maxKeptChars: 10_000 });
+    const first = await turn(switching, 'go on forever', runner, bus);
+    expect(first.end.status).toBe('error');
+    expect(first.end.message).toMatch(/passed 200,000 characters and was stopped there/);
+    expect(first.text.length).toBe(200_000);
+    const endless = mock.requests.filter((r) => r.scenario === 'endless').pop()!;
+    for (const deadline = Date.now() + 3000; endless.closedAt === null && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
+    expect(endless.closedAt).not.toBeNull();
+    current = make('echo');
+    const before = mock.requests.length;
+    const second = await turn(switching, 'and now?', runner, bus);
+    expect(second.end.status).toBe('done');
+    const sent = JSON.stringify(mock.requests[before].body.messages);
+    expect(sent.length).toBeLessThan(20_000);
+    expect(sent).toContain('[the rest of this answer was cut off]');
+  });
+
   it('reports a host that does not resolve (.invalid never does)', async () => {
     const { end } = await turn(make('short', { baseUrl: `http://no-such-host.invalid${kind === 'openai' ? '/v1' : ''}`, idleTimeoutMs: 3000 }));
     // Without a resolver that answers, the lookup times out instead; both are clear.

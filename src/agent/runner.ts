@@ -22,15 +22,28 @@ export interface RunnerOptions {
   killGraceMs?: number;
   /** Which calls run without asking; the coordinator holds it (force mode, "always" answers). */
   policy?: ToolPolicy;
+  /** Characters of one turn's answer shown, at most; past it the turn ends with a message. */
+  maxAnswerChars?: number;
+  /** Characters of one answer kept in the conversation sent back to the model. */
+  maxKeptChars?: number;
 }
+
+export const DEFAULT_MAX_ANSWER_CHARS = 1_000_000;
+export const DEFAULT_MAX_KEPT_CHARS = 256_000;
+
+class AnswerTooLong extends Error {}
 
 interface ActiveTurn {
   readonly id: number;
   readonly controller: AbortController;
   promise: PCancelable<void> | null;
   cancelled: boolean;
-  /** Text of the current model step not yet in the conversation. */
+  /** Text of the current model step not yet in the conversation (at most maxKeptChars). */
   stepText: string;
+  /** The step's text went past what the conversation keeps. */
+  stepCut: boolean;
+  /** Characters of answer shown in this turn so far. */
+  shown: number;
   /** Tool calls asked for and not yet answered in the conversation. */
   unanswered: ToolCall[];
   approval: ((a: Approval) => void) | null;
@@ -56,7 +69,7 @@ export class TurnRunner {
     const id = ++this.lastId;
     const controller = new AbortController();
     this.conversation.push({ role: 'user', content: input });
-    const turn: ActiveTurn = { id, controller, promise: null, cancelled: false, stepText: '', unanswered: [], approval: null };
+    const turn: ActiveTurn = { id, controller, promise: null, cancelled: false, stepText: '', stepCut: false, shown: 0, unanswered: [], approval: null };
     this.active = turn;
     turn.promise = new PCancelable<void>((resolve, reject, onCancel) => {
       onCancel(() => controller.abort());
@@ -98,8 +111,7 @@ export class TurnRunner {
     for (let step = 0; step < maxSteps; step++) {
       const calls = await this.stream(turn, tools);
       if (turn.cancelled) return;
-      this.conversation.push({ role: 'assistant', content: turn.stepText, ...(calls.length ? { toolCalls: calls } : {}) });
-      turn.stepText = '';
+      this.conversation.push({ role: 'assistant', content: this.takeStepText(turn), ...(calls.length ? { toolCalls: calls } : {}) });
       if (calls.length === 0) return;
       turn.unanswered = [...calls];
       for (const call of calls) {
@@ -116,10 +128,16 @@ export class TurnRunner {
     const clean = new StreamSanitizer();
     const calls: ToolCall[] = [];
     const signal = turn.controller.signal;
-    for await (const item of this.provider.stream([...this.conversation], signal, { tools })) {
-      if (signal.aborted) return calls;
-      if (typeof item === 'string') this.deliver(turn, clean.push(item));
-      else calls.push(item.toolCall);
+    try {
+      for await (const item of this.provider.stream([...this.conversation], signal, { tools })) {
+        if (signal.aborted) return calls;
+        if (typeof item === 'string') this.deliver(turn, clean.push(item));
+        else calls.push(item.toolCall);
+      }
+    } catch (err) {
+      // Past the cap: hang up on the server too, not just stop reading.
+      if (err instanceof AnswerTooLong) turn.controller.abort();
+      throw err;
     }
     this.deliver(turn, clean.end());
     return calls;
@@ -154,10 +172,32 @@ export class TurnRunner {
     return result.content;
   }
 
+  /**
+   * Shows streamed text and keeps (a bounded part of) it for the conversation.
+   * An answer past the cap ends the turn: a stream that never stops must not
+   * eat the memory, nor ride along in every later request.
+   */
   private deliver(turn: ActiveTurn, text: string): void {
     if (!text || this.active !== turn || turn.cancelled) return;
-    turn.stepText += text;
-    this.bus.emit('turn.delta', { turnId: turn.id, text });
+    const maxShown = this.options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS;
+    const maxKept = this.options.maxKeptChars ?? DEFAULT_MAX_KEPT_CHARS;
+    const room = maxShown - turn.shown;
+    const shown = text.length > room ? text.slice(0, Math.max(0, room)) : text;
+    if (turn.stepText.length < maxKept) turn.stepText += shown.slice(0, maxKept - turn.stepText.length);
+    if (turn.stepText.length >= maxKept && shown.length > 0) turn.stepCut = true;
+    turn.shown += shown.length;
+    if (shown) this.bus.emit('turn.delta', { turnId: turn.id, text: shown });
+    if (text.length > room) {
+      throw new AnswerTooLong(`the answer passed ${maxShown.toLocaleString('en-US')} characters and was stopped there (the model keeps the first ${maxKept.toLocaleString('en-US')})`);
+    }
+  }
+
+  /** The step's text for the conversation, marked when it was cut; the step starts afresh. */
+  private takeStepText(turn: ActiveTurn): string {
+    const text = turn.stepCut ? `${turn.stepText}\n[the rest of this answer was cut off]` : turn.stepText;
+    turn.stepText = '';
+    turn.stepCut = false;
+    return text;
   }
 
   private finish(turn: ActiveTurn, status: 'done' | 'interrupted' | 'error', message?: string): void {
@@ -165,11 +205,10 @@ export class TurnRunner {
     this.active = null;
     // Leave the conversation well-formed for the next turn: partial text kept,
     // every tool call answered.
-    if (turn.stepText) this.conversation.push({ role: 'assistant', content: turn.stepText });
+    if (turn.stepText) this.conversation.push({ role: 'assistant', content: this.takeStepText(turn) });
     for (const call of turn.unanswered) {
       this.conversation.push({ role: 'tool', toolCallId: call.id, name: call.name, content: `not run: the turn was ${status === 'interrupted' ? 'interrupted' : 'stopped'}` });
     }
-    turn.stepText = '';
     turn.unanswered = [];
     this.bus.emit('turn.ended', { turnId: turn.id, status, message });
   }

@@ -38,6 +38,18 @@ const FIELDS = {
     v.minValue(100, 'idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647'),
     v.maxValue(MAX_TIMER_MS, 'idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647'),
   ),
+  maxAnswerChars: v.pipe(
+    v.number('maxAnswerChars must be a whole number from 1000 to 100000000'),
+    v.integer('maxAnswerChars must be a whole number from 1000 to 100000000'),
+    v.minValue(1000, 'maxAnswerChars must be a whole number from 1000 to 100000000'),
+    v.maxValue(100_000_000, 'maxAnswerChars must be a whole number from 1000 to 100000000'),
+  ),
+  maxKeptAnswerChars: v.pipe(
+    v.number('maxKeptAnswerChars must be a whole number from 1000 to 10000000'),
+    v.integer('maxKeptAnswerChars must be a whole number from 1000 to 10000000'),
+    v.minValue(1000, 'maxKeptAnswerChars must be a whole number from 1000 to 10000000'),
+    v.maxValue(10_000_000, 'maxKeptAnswerChars must be a whole number from 1000 to 10000000'),
+  ),
   history: v.object({
     maxEntries: v.optional(v.pipe(
       v.number('history.maxEntries must be a whole number from 1 to 10000000'),
