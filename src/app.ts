@@ -69,9 +69,9 @@ export function startApp(options: AppOptions): App {
     busySince: () => feed.busySince,
     queued: () => coordinator.queue.length,
     force: () => coordinator.force,
-    prompt: () => coordinator.approval
-      ? `run ${coordinator.approval.summary}?  y yes · n no · a always`
-      : coordinator.searchView?.prompt ?? null,
+    always: () => runner.policy.alwaysTools(),
+    prompt: () => coordinator.approval ? `run ${coordinator.approval.summary}?` : coordinator.searchView?.prompt ?? null,
+    legend: () => (!coordinator.approval ? null : coordinator.approvalReady() ? 'y yes · n no · a always' : 'typing goes to the input; pause to answer'),
     providerHint: options.provider.hint ?? null,
   });
   const painter = new Painter(ui, bus, {
@@ -94,7 +94,7 @@ export function startApp(options: AppOptions): App {
   const onInput = (action: InputAction): void => {
     if (fault) throw new Error('injected fault (MILK_FAULT=keypress)');
     // Each Routed pairs an event with its own payload type; TypeScript can't follow that through the union.
-    for (const r of route(action, coordinator.mode, coordinator.composerMode)) bus.emit(r.event, r.payload as never);
+    for (const r of route(action, coordinator.modeForKey(), coordinator.composerMode)) bus.emit(r.event, r.payload as never);
   };
   const terminal = new TerminalInput(options.input, options.output, onInput);
 

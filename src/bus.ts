@@ -20,8 +20,9 @@ export interface Events {
   'turn.delta': { turnId: number; text: string };
   'turn.ended': { turnId: number; status: TurnEnd; message?: string };
   /** The model wants a tool run; the runner waits for an answer. */
-  'tool.approval': { turnId: number; summary: string; tool: string };
-  'tool.started': { turnId: number; summary: string; declined: boolean };
+  /** `summary` is one line for the status bar; `detail` the whole call, shown in the transcript first. */
+  'tool.approval': { turnId: number; summary: string; detail: string; tool: string };
+  'tool.started': { turnId: number; summary: string; detail: string; declined: boolean };
   'tool.output': { turnId: number; text: string };
   'tool.finished': { turnId: number; ok: boolean };
 

@@ -77,6 +77,9 @@ export interface SlashContext {
   historyMode(): HistoryMode;
   setHistoryMode(mode: HistoryMode): void;
   historyCounts(): Record<HistoryMode, number>;
+  /** Tools the person answered "always" for in this session. */
+  alwaysTools(): string[];
+  clearAlways(): void;
   /** The key bindings of the current mode, one line each. */
   keyHelp(): string[];
 }
@@ -108,6 +111,21 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run(ctx, args) {
       if (args.length > 0) return usage('force');
       ctx.run('app.toggleForce');
+    },
+  },
+  {
+    name: 'always',
+    args: '[clear]',
+    description: 'List the tools that run without asking this session ("a" at a prompt); clear asks again for all',
+    run(ctx, args) {
+      if (args.length > 1 || (args[0] !== undefined && args[0] !== 'clear')) return usage('always');
+      const tools = ctx.alwaysTools();
+      if (args[0] === 'clear') {
+        ctx.clearAlways();
+        ctx.note(tools.length ? `every tool call asks again (was always: ${tools.join(', ')})` : 'no tool was on always');
+        return;
+      }
+      ctx.note(tools.length ? `always, without asking: ${tools.join(', ')} (/always clear to ask again)` : 'every tool call asks first');
     },
   },
   {

@@ -166,14 +166,14 @@ describe('tool calls in the terminal', () => {
     m = new MilkPty({ args, cwd: ws });
     await m.waitForText('history: session');
     m.write('first' + KEY.enter);
-    await m.waitFor(() => m!.statusLine().includes('run shell: touch nope?  y yes · n no'), 'approval prompt');
+    await m.waitFor(() => m!.statusLine().includes('run shell: touch nope?') && m!.statusLine().includes('y yes · n no'), 'approval prompt');
     m.write('n');
     await m.waitForText('ok, not running it.');
     expect(m.text()).toContain('[declined]');
     expect(fs.existsSync(path.join(ws, 'nope'))).toBe(false);
     await m.waitFor(() => !busy(), 'idle');
     m.write('second' + KEY.enter);
-    await m.waitFor(() => m!.statusLine().includes('run shell: echo ran-it'), 'second prompt');
+    await m.waitFor(() => m!.statusLine().includes('run shell: echo ran-it') && m!.statusLine().includes('y yes · n no'), 'second prompt');
     m.write('y');
     await m.waitForText('all done.');
     expect(m.text()).toMatch(/\$ shell: echo ran-it > proof; cat proof\s+ran-it/);
@@ -241,5 +241,48 @@ describe('tool calls in the terminal', () => {
       }
     };
     await m.waitFor(() => !alive(), 'the command is gone', 3000);
+  });
+
+  it('never takes letters typed through the moment the question appears as an answer', async () => {
+    const { ws, args } = scripted([
+      [{ delay: 150 }, { tool: { name: 'shell', args: { command: 'touch ran' } } }],
+      [{ text: 'after the question.' }],
+    ]);
+    m = new MilkPty({ args, cwd: ws });
+    await m.waitForText('history: session');
+    m.write('first' + KEY.enter);
+    // Keep typing, a key every 60 ms, through the moment the question appears.
+    const typed = 'explain yay and always';
+    for (const ch of typed) {
+      m.write(ch);
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    await m.waitFor(() => m!.composerLines().join('') === typed, 'every letter in the composer');
+    expect(fs.existsSync(path.join(ws, 'ran'))).toBe(false);
+    expect(m.statusLine()).not.toContain('always:');
+    // After a pause the question takes its answer.
+    await m.waitFor(() => m!.statusLine().includes('y yes · n no · a always'), 'legend after a pause');
+    m.write('n');
+    await m.waitForText('after the question.');
+    expect(fs.existsSync(path.join(ws, 'ran'))).toBe(false);
+    expect(m.composerLines().join('')).toBe(typed);
+  });
+
+  it('shows the whole command in the transcript before asking, and keeps the legend in view', async () => {
+    const sneaky = 'echo hello' + ' '.repeat(150) + '; touch x';
+    const { ws, args } = scripted([[{ tool: { name: 'shell', args: { command: sneaky } } }], [{ text: 'ok' }]]);
+    m = new MilkPty({ args, cwd: ws });
+    await m.waitForText('history: session');
+    m.write('go' + KEY.enter);
+    await m.waitForText('$ shell: echo hello [150 spaces] ; touch x');
+    await m.waitFor(() => m!.statusLine().includes('y yes · n no · a always'), 'legend');
+    expect(m.statusLine()).toContain('run shell: echo hello');
+    m.write('a');
+    await m.waitForText('ok');
+    await m.waitFor(() => m!.statusLine().includes('always: shell'), 'always shown in the status bar');
+    expect(fs.existsSync(path.join(ws, 'x'))).toBe(true);
+    m.write('/always clear' + KEY.enter);
+    await m.waitForText('every tool call asks again (was always: shell)');
+    await m.waitFor(() => !m!.statusLine().includes('always:'), 'always cleared');
   });
 });

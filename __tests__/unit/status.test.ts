@@ -32,6 +32,19 @@ describe('the status bar', () => {
     expect(t).toContain('FORCE');
     expect(stringWidth(t)).toBe(60);
   });
+  it('keeps the y/n/a legend whole however long the command, at 80 and 60 columns', () => {
+    const prompt = 'run shell: echo hello [150 spaces] ; touch x' + ' and more'.repeat(20) + '?';
+    for (const width of [80, 60]) {
+      const t = text({ prompt, legend: 'y yes · n no · a always', busySince: 0 }, width);
+      expect(t).toContain('y yes · n no · a always');
+      expect(t.startsWith(' run shell: echo hello')).toBe(true);
+      expect(stringWidth(t)).toBe(width);
+    }
+  });
+  it('says which tools run without asking', () => {
+    expect(text({ always: ['read_file', 'shell'] })).toContain(' always: read_file, shell ');
+    expect(text({ always: ['shell'], force: true })).not.toContain('always:');
+  });
   it('cuts a long warning to fit rather than dropping it', () => {
     const t = text({ warning: 'session history damaged (3 unreadable lines); kept 40 entries, original saved as x.corrupt-2026' });
     expect(t).toContain('⚠ session history damage');

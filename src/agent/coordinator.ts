@@ -9,7 +9,7 @@ import type { Bus, TurnEnd } from '../bus';
 import { CommandName, Mode, SlashContext, findSlash } from '../commands';
 import { reduce } from '../composer/reducer';
 import { searchView } from '../composer/search-session';
-import { ComposerInput, ComposerState, Effect, Input, initialComposer, modeOf } from '../composer/state';
+import { APPROVAL_PAUSE_MS, ComposerInput, ComposerState, Effect, Input, approvalAnswerable, initialComposer, modeOf } from '../composer/state';
 import type { EditorState, PasteOptions } from '../editor/model';
 import type { HistoryService } from '../history/service';
 import type { TurnRunner } from './runner';
@@ -23,8 +23,12 @@ export interface CoordinatorOptions {
 
 export class TurnCoordinator {
   private state: ComposerState = initialComposer;
-  /** A tool call waiting for y / n / a. */
-  approval: { turnId: number; summary: string; tool: string } | null = null;
+  /** A tool call waiting for y / n / a, and when the question appeared. */
+  approval: { turnId: number; summary: string; tool: string; shownAt: number } | null = null;
+  /** When the last key (or paste, or wheel) came in. */
+  private lastKeyAt = -Infinity;
+  /** Repaints the legend once a pause makes the question answerable. */
+  private armTimer: NodeJS.Timeout | null = null;
   /** Inputs entered while a turn ran, sent in order when it ends. */
   readonly queue: Input[] = [];
   private readonly now: () => number;
@@ -41,7 +45,8 @@ export class TurnCoordinator {
     bus.on('input.paste', ({ text }) => this.dispatch({ kind: 'paste', text }));
     bus.on('turn.ended', ({ status }) => this.onTurnEnded(status));
     bus.on('tool.approval', (e) => {
-      this.approval = e;
+      this.approval = { turnId: e.turnId, summary: e.summary, tool: e.tool, shownAt: this.now() };
+      this.rearm();
       bus.requestRender();
     });
   }
@@ -54,8 +59,31 @@ export class TurnCoordinator {
     return this.runner.policy.force;
   }
 
+  /** The mode as it stands (for views); keys are routed by modeForKey. */
   get mode(): Mode {
     return modeOf(this.state, { busy: this.runner.busy, approval: this.approval !== null });
+  }
+
+  /**
+   * The mode a key that arrives now is routed in, and notes the key: an
+   * approval question takes it only after a pause in typing.
+   */
+  modeForKey(now = this.now()): Mode {
+    const answerable = this.approvalReady(now);
+    this.lastKeyAt = now;
+    if (this.approval) this.rearm();
+    return modeOf(this.state, { busy: this.runner.busy, approval: answerable });
+  }
+
+  /** Whether a key now would answer the pending question (for the legend). */
+  approvalReady(now = this.now()): boolean {
+    return this.approval !== null && approvalAnswerable({ shownAt: this.approval.shownAt, lastKeyAt: this.lastKeyAt, now });
+  }
+
+  private rearm(): void {
+    if (this.armTimer) clearTimeout(this.armTimer);
+    this.armTimer = setTimeout(() => this.bus.requestRender(), APPROVAL_PAUSE_MS + 5);
+    this.armTimer.unref();
   }
 
   /** The mode the composer is in beneath any search or question. */
@@ -147,6 +175,8 @@ export class TurnCoordinator {
         this.dispatch({ kind: 'historySwitched' });
       },
       historyCounts: () => this.history.counts(),
+      alwaysTools: () => this.runner.policy.alwaysTools(),
+      clearAlways: () => this.runner.policy.clearAlways(),
       keyHelp: () => this.options.keyHelp(this.composerMode),
     };
     const problem = command.run(ctx, args);

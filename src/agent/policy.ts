@@ -15,4 +15,13 @@ export class ToolPolicy {
   allowAlways(tool: string): void {
     this.always.add(tool);
   }
+
+  /** The tools on "always", for the status bar. */
+  alwaysTools(): string[] {
+    return [...this.always].sort();
+  }
+
+  clearAlways(): void {
+    this.always.clear();
+  }
 }

@@ -10,7 +10,7 @@ import type { Bus } from '../bus';
 import { ToolPolicy } from './policy';
 import { ChatMessage, Provider, ToolCall } from './provider';
 import { StreamSanitizer, sanitize } from './sanitize';
-import { TOOL_SPECS, describeCall, runTool } from './tools';
+import { TOOL_SPECS, callDetail, describeCall, runTool } from './tools';
 
 export type Approval = 'yes' | 'no' | 'always';
 
@@ -145,19 +145,20 @@ export class TurnRunner {
 
   private async runCall(turn: ActiveTurn, call: ToolCall): Promise<string> {
     const summary = sanitize(describeCall(call));
+    const detail = sanitize(callDetail(call));
     if (!this.policy.allows(call.name)) {
       const answer = await new Promise<Approval>((resolve) => {
         turn.approval = resolve;
-        this.bus.emit('tool.approval', { turnId: turn.id, summary, tool: call.name });
+        this.bus.emit('tool.approval', { turnId: turn.id, summary, detail, tool: call.name });
       });
       if (turn.cancelled) return 'interrupted';
       if (answer === 'no') {
-        this.bus.emit('tool.started', { turnId: turn.id, summary, declined: true });
+        this.bus.emit('tool.started', { turnId: turn.id, summary, detail, declined: true });
         return 'The user declined to run this tool call.';
       }
       if (answer === 'always') this.policy.allowAlways(call.name);
     }
-    this.bus.emit('tool.started', { turnId: turn.id, summary, declined: false });
+    this.bus.emit('tool.started', { turnId: turn.id, summary, detail, declined: false });
     const output = new StreamSanitizer();
     const result = await runTool(call, {
       workspace: this.options.workspace ?? process.cwd(),

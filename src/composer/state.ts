@@ -90,6 +90,17 @@ export interface Reduced {
   readonly effects: readonly Effect[];
 }
 
+/**
+ * A key answers an approval question only after a pause: none pressed for
+ * this long, counted from the later of the question appearing and the last
+ * key. Someone typing through the moment it appears types on into the composer.
+ */
+export const APPROVAL_PAUSE_MS = 400;
+
+export function approvalAnswerable(q: { shownAt: number; lastKeyAt: number; now: number }): boolean {
+  return q.now - Math.max(q.shownAt, q.lastKeyAt) >= APPROVAL_PAUSE_MS;
+}
+
 /** The mode keys are looked up in: an approval question first, then a search, then busy or idle. */
 export function modeOf(state: ComposerState, world: { busy: boolean; approval: boolean }): Mode {
   if (world.approval) return 'approval';

@@ -17,8 +17,12 @@ export interface StatusSources {
   busySince: () => number | null;
   queued: () => number;
   force: () => boolean;
+  /** Tools on "always" this session. */
+  always: () => string[];
   /** The search or approval prompt, replacing the left side. */
   prompt: () => string | null;
+  /** The keys that answer the prompt, never cut off. */
+  legend: () => string | null;
   /** The provider's own hint (e.g. how to configure it). */
   providerHint: string | null;
 }
@@ -61,7 +65,9 @@ export class StatusModel {
       hint: s.providerHint,
       notice: this.hint,
       prompt: s.prompt(),
+      legend: s.legend(),
       force: s.force(),
+      always: s.always(),
     };
   }
 

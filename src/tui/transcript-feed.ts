@@ -12,6 +12,8 @@ interface Reply {
   words: number | null;
   /** The entry the running tool's output goes to. */
   output: number | null;
+  /** The tool block shown while its call waits for approval. */
+  asking: number | null;
 }
 
 export class TranscriptFeed {
@@ -24,7 +26,7 @@ export class TranscriptFeed {
     bus.on('turn.started', ({ turnId, input, display }) => {
       transcript.scrollToBottom();
       transcript.add('user', display ?? input);
-      this.reply = { turnId, words: transcript.add('assistant', ''), output: null };
+      this.reply = { turnId, words: transcript.add('assistant', ''), output: null, asking: null };
       this.busySince = Date.now();
       changed();
     });
@@ -36,10 +38,24 @@ export class TranscriptFeed {
       transcript.append(r.words, text);
       changed();
     });
-    bus.on('tool.started', ({ turnId, summary, declined }) => {
+    // The whole call is in the transcript before the person is asked about it.
+    bus.on('tool.approval', ({ turnId, detail }) => {
       const r = this.current(turnId);
       if (!r) return;
-      transcript.add('tool', declined ? `${summary}  [declined]` : summary);
+      transcript.scrollToBottom();
+      r.asking = transcript.add('tool', detail);
+      r.words = null;
+      changed();
+    });
+    bus.on('tool.started', ({ turnId, detail, declined }) => {
+      const r = this.current(turnId);
+      if (!r) return;
+      if (r.asking !== null) {
+        if (declined) transcript.append(r.asking, '  [declined]');
+      } else {
+        transcript.add('tool', declined ? `${detail}  [declined]` : detail);
+      }
+      r.asking = null;
       r.words = null;
       r.output = null;
       changed();

@@ -67,7 +67,11 @@ export interface StatusState {
   notice?: string | null;
   /** Replaces the left side, e.g. the search prompt. */
   prompt: string | null;
+  /** The keys that answer the prompt: kept on screen whatever else is cut. */
+  legend?: string | null;
   force: boolean;
+  /** Tools that run without asking this session. */
+  always?: string[];
 }
 
 /** What the left side keeps at least: " milk │ " and a few letters of the session. */
@@ -95,7 +99,9 @@ export function fit(text: string, width: number): string {
 export function statusRow(st: StatusState, width: number): GridRow {
   // Right-hand parts, most important first; a part that doesn't fit is left out.
   const parts: Span[] = [];
+  if (st.legend) parts.push({ text: ` ${st.legend} `, style: 'statusStrong' });
   if (st.force) parts.push({ text: ' FORCE ', style: 'force' });
+  else if (st.always?.length) parts.push({ text: ` always: ${st.always.join(', ')} `, style: 'force' });
   if (st.queued > 0) parts.push({ text: ` ${st.queued} queued `, style: 'statusStrong' });
   if (st.busySince !== null) {
     const secs = Math.floor((st.now - st.busySince) / 1000);

@@ -1,0 +1,33 @@
+import { headTail, oneLine, visible } from '../../src/agent/visible';
+import { approvalAnswerable, APPROVAL_PAUSE_MS } from '../../src/composer/state';
+
+describe('what an approval shows', () => {
+  it('counts a long run of blanks so a hidden tail shows', () => {
+    expect(visible('echo hello' + ' '.repeat(150) + '; touch x')).toBe('echo hello [150 spaces] ; touch x');
+    expect(visible('a  b   c')).toBe('a  b   c');
+  });
+  it('names control characters and bidi or zero-width tricks', () => {
+    expect(visible('ls\r rm -rf ~\x1b[2K')).toBe('ls^M rm -rf ~^[[2K');
+    expect(visible('cat \u202Etxt.sh')).toBe('cat <U+202E>txt.sh');
+    expect(visible('a\u200bb\tc\x7f')).toBe('a<U+200B>b^Ic^?');
+    expect(visible('\x9b31m')).toBe('<U+009B>31m');
+  });
+  it('marks newlines on one line, and keeps head and tail of a long command', () => {
+    expect(oneLine('cd x\nrm y')).toBe('cd x ⏎ rm y');
+    const long = 'A'.repeat(3000) + 'MIDDLE' + 'Z'.repeat(3000);
+    const shown = headTail(long, 4000);
+    expect(shown.startsWith('A'.repeat(2000))).toBe(true);
+    expect(shown.endsWith('Z'.repeat(2000))).toBe(true);
+    expect(shown).toContain('… 2,006 characters not shown …');
+    expect(headTail('short')).toBe('short');
+  });
+});
+
+describe('answering an approval question', () => {
+  it('takes a key only after a pause since the question and the last key', () => {
+    expect(approvalAnswerable({ shownAt: 1000, lastKeyAt: 990, now: 1050 })).toBe(false);
+    expect(approvalAnswerable({ shownAt: 1000, lastKeyAt: 1300, now: 1600 })).toBe(false);
+    expect(approvalAnswerable({ shownAt: 1000, lastKeyAt: 1300, now: 1300 + APPROVAL_PAUSE_MS })).toBe(true);
+    expect(approvalAnswerable({ shownAt: 1000, lastKeyAt: -Infinity, now: 1000 + APPROVAL_PAUSE_MS })).toBe(true);
+  });
+});
