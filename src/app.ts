@@ -13,6 +13,7 @@ import { helpLines } from './tui/keymap';
 import { Painter } from './tui/painter';
 import { route } from './tui/router';
 import type { InputAction } from './tui/input';
+import { installJobControl } from './tui/job-control';
 import { createScreen, Screen } from './tui/screen';
 import { RenderScheduler } from './tui/scheduler';
 import { StatusModel } from './tui/status-model';
@@ -97,8 +98,12 @@ export function startApp(options: AppOptions): App {
     for (const r of route(action, coordinator.modeForKey(), coordinator.composerMode)) bus.emit(r.event, r.payload as never);
   };
   const terminal = new TerminalInput(options.input, options.output, onInput);
+  const jobs = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() });
+  bus.on('app.suspend', () => jobs.suspend());
+  bus.on('app.redraw', () => jobs.redraw());
 
   options.cleanup.add('screen', () => {
+    jobs.uninstall();
     status.stop();
     scheduler.stop();
     terminal.restore();

@@ -38,6 +38,10 @@ export interface Events {
   /** Some state changed; the scheduler paints once per frame. */
   'render.request': Record<string, never>;
   'app.quit': { reason: string };
+  /** Ctrl-Z: hand the terminal back and stop until fg. */
+  'app.suspend': Record<string, never>;
+  /** Ctrl+L: repaint every cell. */
+  'app.redraw': Record<string, never>;
 }
 
 export type EventName = keyof Events;

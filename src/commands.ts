@@ -52,6 +52,8 @@ export const COMMANDS = {
   'composer.queue': { description: 'Queue the input; it is sent when the turn ends', modes: ['busy'] },
   'app.interrupt': { description: 'Interrupt the turn; else clear the input; else leave force mode; else quit', modes: ['idle', 'busy', 'approval'] },
   'app.toggleForce': { description: 'Force mode: run tool calls without asking (FORCE in the status bar)', modes: ['idle', 'busy', 'approval'] },
+  'app.suspend': { description: 'Suspend milk to the shell (fg brings it back)', modes: ['idle', 'busy', 'approval'] },
+  'app.redraw': { description: 'Redraw the whole screen', modes: ['idle', 'busy', 'approval'] },
   'turn.cancel': { description: 'Interrupt the running turn', modes: ['busy'] },
   'approval.yes': { description: 'Run this tool call', modes: ['approval'] },
   'approval.no': { description: 'Do not run it (the model is told)', modes: ['approval'] },

@@ -169,6 +169,46 @@ describe('milk in a real terminal', () => {
     expect(milk.text()).not.toContain('› /nope');
   });
 
+  it('suspends on Ctrl-Z with the terminal handed back, and comes back whole on SIGCONT', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()] });
+    await milk.waitForText('history: session');
+    milk.write('draft kept');
+    await milk.waitFor(() => milk!.composerLines()[0] === 'draft kept', 'typed');
+    const pid = milk.proc.pid;
+    const state = () => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0];
+    const before = milk.raw.length;
+    milk.write('\x1a');
+    await milk.waitFor(() => state() === 'T', 'stopped');
+    const handedBack = milk.raw.slice(before);
+    expect(handedBack).toContain('\x1b[?1049l');
+    expect(handedBack).toContain('\x1b[?2004l');
+    expect(handedBack).toContain('\x1b[?25h');
+    // While stopped the terminal is cooked again, for the shell.
+    const pts = (milk.proc as unknown as { ptsName: string }).ptsName;
+    expect(require('node:child_process').execFileSync('stty', ['-F', pts, '-a'], { encoding: 'utf8' })).toMatch(/(^|\s)icanon(\s|$)/);
+    process.kill(pid, 'SIGCONT');
+    await milk.waitFor(() => state() !== 'T' && milk!.text().includes('history: session') && milk!.composerLines()[0] === 'draft kept', 'back, repainted');
+    milk.write('!' + KEY.enter);
+    await milk.waitForText('› draft kept!');
+    // A stop from outside (kill -TSTP) takes the same path.
+    process.kill(pid, 'SIGTSTP');
+    await milk.waitFor(() => state() === 'T', 'stopped from outside');
+    process.kill(pid, 'SIGCONT');
+    await milk.waitFor(() => state() !== 'T' && milk!.text().includes('history: session'), 'back again');
+    milk.write('typing');
+    await milk.waitFor(() => milk!.composerLines()[0] === 'typing', 'raw mode again');
+  });
+
+  it('repaints every cell with Ctrl+L', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()] });
+    await milk.waitForText('history: session');
+    // Something else scribbled over the screen.
+    milk.term.write('\x1b[2J\x1b[Hgarbage');
+    await milk.waitFor(() => !milk!.text().includes('history: session'), 'scribbled');
+    milk.write('\x0c');
+    await milk.waitFor(() => milk!.text().includes('history: session') && !milk!.text().includes('garbage'), 'repainted');
+  });
+
   it('quits with Ctrl-D on an empty composer', async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()] });
     await milk.waitForText('history: session');

@@ -140,6 +140,12 @@ export class TurnCoordinator {
       case 'scroll':
         this.bus.emit('transcript.scroll', { pages: effect.pages });
         return;
+      case 'suspend':
+        this.bus.emit('app.suspend', {});
+        return;
+      case 'redraw':
+        this.bus.emit('app.redraw', {});
+        return;
       case 'note':
         this.note(effect.text);
         return;

@@ -103,6 +103,10 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
       return { state: s, effects: [{ type: 'answer', approval: 'no' }] };
     case 'approval.always':
       return { state: s, effects: [{ type: 'answer', approval: 'always' }] };
+    case 'app.suspend':
+      return { state: s, effects: [{ type: 'suspend' }] };
+    case 'app.redraw':
+      return { state: s, effects: [{ type: 'redraw' }] };
     case 'transcript.pageUp':
       return { state: s, effects: [{ type: 'scroll', pages: -1 }] };
     case 'transcript.pageDown':

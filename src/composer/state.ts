@@ -80,6 +80,9 @@ export type Effect =
   | { readonly type: 'setForce'; readonly on: boolean }
   | { readonly type: 'answer'; readonly approval: 'yes' | 'no' | 'always' }
   | { readonly type: 'scroll'; readonly pages: number }
+  /** Hand the terminal back and stop (Ctrl-Z), or repaint every cell (Ctrl+L). */
+  | { readonly type: 'suspend' }
+  | { readonly type: 'redraw' }
   /** A dim line in the transcript. */
   | { readonly type: 'note'; readonly text: string }
   /** A short-lived line in the status bar. */

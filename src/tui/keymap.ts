@@ -47,6 +47,8 @@ export const KEYMAP: Record<Mode, readonly Binding[]> = {
     { keys: ['enter'], command: 'composer.submit' },
     { keys: ['C-c'], command: 'app.interrupt' },
     { keys: ['C-d'], command: 'editor.deleteOrQuit' },
+    { keys: ['C-z'], command: 'app.suspend' },
+    { keys: ['C-l'], command: 'app.redraw' },
   ],
   busy: [
     ...EDITING,
@@ -54,6 +56,8 @@ export const KEYMAP: Record<Mode, readonly Binding[]> = {
     { keys: ['C-c'], command: 'app.interrupt' },
     { keys: ['escape'], command: 'turn.cancel' },
     { keys: ['C-d'], command: 'editor.delete' },
+    { keys: ['C-z'], command: 'app.suspend' },
+    { keys: ['C-l'], command: 'app.redraw' },
   ],
   // Printable keys and pastes extend the query. Any other key bound in the
   // composer accepts the match first and then does its own job.
@@ -70,6 +74,8 @@ export const KEYMAP: Record<Mode, readonly Binding[]> = {
     { keys: ['a'], command: 'approval.always' },
     { keys: ['C-c'], command: 'app.interrupt' },
     { keys: ['S-tab'], command: 'app.toggleForce' },
+    { keys: ['C-z'], command: 'app.suspend' },
+    { keys: ['C-l'], command: 'app.redraw' },
   ],
 };
 
