@@ -188,14 +188,22 @@ function loopStall(ms) {
 // then the loop is watched for stalls while any write it left finishes.
 async function benchSubmit() {
   const { HistoryService, historyPaths } = require('../dist/history/service');
-  const cases = [['500 entries', 500, false], ['100,000 entries (cap raised)', 100000, false], ['500 entries, lock held by another process', 500, true]];
-  for (const [label, n, held] of cases) {
+  // [label, entries in each file, cap, lock held]; the last is two ~96 MB files left by appends, cap 500.
+  const cases = [
+    ['500 entries', 500, 500, false],
+    ['100,000 entries (cap raised)', 100000, 100000, false],
+    ['500 entries, lock held by another process', 500, 500, true],
+    ['two 96 MB files, cap 500', 740000, 500, false],
+  ];
+  for (const [label, n, cap, held] of cases) {
     const dataDir = tmp('milk-bench-submit-');
     const paths = historyPaths(dataDir, 'bench');
     seedHistory(paths.session, 'session', n);
     seedHistory(paths.global, 'global', n);
-    const service = new HistoryService({ dataDir, sessionId: 'bench', workspace: null, displayName: 'bench', maxEntries: n, warn: () => undefined });
+    const service = new HistoryService({ dataDir, sessionId: 'bench', workspace: null, displayName: 'bench', maxEntries: cap, warn: () => undefined });
+    const t0 = process.hrtime.bigint();
     service.load();
+    const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
     let holder = null;
     if (held) {
       // A live process that holds both locks for the whole case.
@@ -213,7 +221,13 @@ async function benchSubmit() {
     }
     if (holder) holder.kill('SIGKILL');
     const b = stats(blocks);
-    console.log(`submit, ${label}: record() blocks the loop median ${fmt(b.median)}, max ${fmt(b.max)}; worst loop stall ${fmt(stall)} (n=${b.n})`);
+    const size = (fs.statSync(paths.global).size / 1048576).toFixed(0);
+    console.log(`submit, ${label}: record() blocks the loop median ${fmt(b.median)}, max ${fmt(b.max)}; worst loop stall ${fmt(stall)} (n=${b.n}); load at start ${fmt(loadMs)} (${size} MiB per file)`);
+    if (n > cap * 1.25) {
+      // The idle compaction that follows: the longest the loop stalls while it runs.
+      const stallDuring = await loopStall(4000);
+      console.log(`  then compaction at idle (both files to ${cap} entries): worst loop stall ${fmt(stallDuring)}; files now ${(fs.statSync(paths.global).size / 1024).toFixed(0)} KiB`);
+    }
   }
 }
 

@@ -89,6 +89,37 @@ describe('history store', () => {
     expect(fs.readFileSync(file, 'utf8')).not.toContain('broken');
   });
 
+  it('reads only the newest lines of a file far past its cap, and compacts it in proportion to the cap', () => {
+    const file = path.join(tempDir(), 'h');
+    const big = new HistoryFile(file, header, 1_000_000);
+    const many = Array.from({ length: 60_000 }, (_, i) => e(`old entry ${i} `.padEnd(80, '.')));
+    big.append(many);
+    expect(fs.statSync(file).size).toBeGreaterThan(4 * 1024 * 1024);
+    const store = new HistoryFile(file, header, 3);
+    const loaded = store.load();
+    expect(loaded.partial).toBe(true);
+    expect(loaded.entries.length).toBeLessThan(5000);
+    expect(loaded.entries[loaded.entries.length - 1].segments[0].text).toBe(many[59_999].segments[0].text);
+    expect(store.compact()).toBe(3);
+    expect(texts(file)).toEqual(many.slice(-3).map((x) => x.segments[0].text));
+    expect(JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[0])).toEqual(header);
+  });
+
+  it('copies a huge damaged file aside whole before compacting it', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'h');
+    new HistoryFile(file, header, 1_000_000).append(Array.from({ length: 60_000 }, (_, i) => e(`entry ${i} `.padEnd(80, '.'))));
+    fs.appendFileSync(file, '{torn\n');
+    const size = fs.statSync(file).size;
+    const store = new HistoryFile(file, header, 3);
+    expect(store.load().warning).toMatch(/damaged/);
+    const aside = fs.readdirSync(dir).filter((n) => n.includes('.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(fs.statSync(path.join(dir, aside[0])).size).toBe(size);
+    store.compact();
+    expect(texts(file)).toHaveLength(3);
+  });
+
   it('breaks the lock of a dead process', () => {
     const file = path.join(tempDir(), 'h');
     fs.writeFileSync(file + '.lock', '999999999 2020-01-01T00:00:00Z\n');

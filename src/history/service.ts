@@ -105,10 +105,11 @@ export class HistoryService {
       this.options.warn(`data dir unusable (${describeIoError(err)}); history kept in memory only`);
     }
     for (const scope of this.all()) {
-      const { entries, warning, damaged } = scope.file.load();
+      const { entries, warning, damaged, partial } = scope.file.load();
       // Appends from several processes leave duplicates and overshoot the cap until compaction.
       scope.list = compactEntries(entries, this.options.maxEntries);
-      scope.onDisk = entries.length;
+      // A file read only in part holds more than it is worth: compact it.
+      scope.onDisk = partial ? Number.MAX_SAFE_INTEGER : entries.length;
       scope.damaged = damaged === true;
       if (warning) this.options.warn(warning);
     }

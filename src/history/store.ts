@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { HistoryHeader, needsRepair, parseHistory, serializeEntry, serializeHeader, serializeHistory } from './format';
 import { DEFAULT_LOCK, LockOptions, pidAlive, tryLock, unlock, withLock } from './lock';
 import { HistoryEntry, compactEntries } from './rules';
+import { readTail } from './tail';
 
 export interface LoadResult {
   /** Every good entry in the file, oldest first (not yet deduplicated or capped). */
@@ -20,6 +21,8 @@ export interface LoadResult {
   warning: string | null;
   /** The file was damaged (and copied aside): compaction should rewrite it clean. */
   damaged?: boolean;
+  /** Only the newest lines were read: the file holds far more than its cap. */
+  partial?: boolean;
 }
 
 /** Creates the folder and its parents, private to the user (0700). */
@@ -72,8 +75,8 @@ export class HistoryFile {
   load(): LoadResult {
     this.removeAbandonedTemps();
     try {
-      const { entries, warning } = this.read();
-      return { entries, warning, damaged: warning !== null };
+      const { entries, warning, partial } = this.read();
+      return { entries, warning, damaged: warning !== null, partial };
     } catch (err) {
       return { entries: [], warning: `${this.label} unreadable (${describeIoError(err)}); kept in memory only` };
     }
@@ -165,8 +168,12 @@ export class HistoryFile {
    */
   private read(): LoadResult & { header: HistoryHeader | null } {
     let bytes: Buffer;
+    let partial: boolean;
     try {
-      bytes = fs.readFileSync(this.file);
+      // Lines older than 1.25 x the cap can never be shown or kept: past a few MiB they are not read.
+      const tail = readTail(this.file, Math.ceil(this.maxEntries * 1.25) + 2);
+      bytes = tail.bytes;
+      partial = !tail.whole;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return { entries: [], warning: null, header: null };
@@ -175,11 +182,12 @@ export class HistoryFile {
       return { entries: [], warning: `${this.label} file was a directory; moved to ${path.basename(aside ?? '?')}`, header: null };
     }
     const parsed = parseHistory(bytes);
-    if (!needsRepair(parsed, this.header)) return { entries: parsed.entries, warning: null, header: parsed.header };
-    const aside = this.copyAside(bytes);
+    if (!needsRepair(parsed, this.header)) return { entries: parsed.entries, warning: null, header: parsed.header, partial };
+    const aside = this.copyAside(partial ? null : bytes);
     return {
       entries: parsed.entries,
       header: null,
+      partial,
       warning: `${this.label} damaged (${parsed.problems.join(', ')}); kept ${parsed.entries.length} entries, original saved as ${aside ? path.basename(aside) : '(copy failed)'}`,
     };
   }
@@ -231,11 +239,16 @@ export class HistoryFile {
     }
   }
 
-  private copyAside(bytes: Buffer): string | null {
+  /** Saves the damaged file as it is: the bytes read, or (when only its tail was read) a copy of the whole file. */
+  private copyAside(bytes: Buffer | null): string | null {
     if (this.repaired) return null;
     const aside = this.asideName();
     try {
-      fs.writeFileSync(aside, bytes, { mode: 0o600, flag: 'wx' });
+      if (bytes) fs.writeFileSync(aside, bytes, { mode: 0o600, flag: 'wx' });
+      else {
+        fs.copyFileSync(this.file, aside, fs.constants.COPYFILE_EXCL);
+        fs.chmodSync(aside, 0o600);
+      }
       this.repaired = true;
       return aside;
     } catch {
