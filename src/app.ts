@@ -21,6 +21,8 @@ import { TerminalInput } from './tui/terminal';
 import { TranscriptFeed } from './tui/transcript-feed';
 import { TranscriptModel } from './tui/transcript-model';
 import { warmSearch } from './tui/warm-search';
+import { WidthProbe } from './tui/width-probe';
+import { emojiWidths, setEmojiWidths } from './editor/width';
 
 export interface AppOptions {
   input: NodeJS.ReadStream;
@@ -93,16 +95,25 @@ export function startApp(options: AppOptions): App {
   // MILK_FAULT=keypress makes the next key throw, to prove the crash path restores the terminal.
   const fault = process.env.MILK_FAULT === 'keypress';
   const onInput = (action: InputAction): void => {
+    if (action.kind === 'cpr') return void probe.answer(action.col);
     if (fault) throw new Error('injected fault (MILK_FAULT=keypress)');
     // Each Routed pairs an event with its own payload type; TypeScript can't follow that through the union.
     for (const r of route(action, coordinator.modeForKey(), coordinator.composerMode)) bus.emit(r.event, r.payload as never);
   };
   const terminal = new TerminalInput(options.input, options.output, onInput);
   const jobs = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() });
+  // How wide this terminal draws emoji sequences: asked once, then everything is laid out and drawn that way.
+  const probe = new WidthProbe((widths) => {
+    if (!widths || JSON.stringify(widths) === JSON.stringify(emojiWidths())) return jobs.redraw();
+    setEmojiWidths(widths);
+    transcript.relayout();
+    jobs.redraw();
+  });
   bus.on('app.suspend', () => jobs.suspend());
   bus.on('app.redraw', () => jobs.redraw());
 
   options.cleanup.add('screen', () => {
+    probe.stop();
     jobs.uninstall();
     status.stop();
     scheduler.stop();
@@ -118,5 +129,6 @@ export function startApp(options: AppOptions): App {
   const done = new Promise<void>((resolve) => bus.on('app.quit', () => resolve()));
   terminal.start();
   painter.paint();
+  probe.start((data) => options.output.write(data), ui.screen.height as number);
   return { bus, coordinator, screen: ui, done };
 }

@@ -20,6 +20,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Run through `sh -c` and print the tty state after milk exits. */
   reportTty?: boolean;
+  /** Send the emulator's answers to queries (cursor position reports) back, as a real terminal does. Default true. */
+  answerQueries?: boolean;
 }
 
 export function tempDir(prefix = 'milk-test-'): string {
@@ -59,6 +61,15 @@ export class MilkPty {
       this.pending = this.pending.then(() => new Promise<void>((r) => this.term.write(d, r)));
     });
     this.exited = new Promise((resolve) => this.proc.onExit((e) => resolve(e)));
+    if (options.answerQueries !== false) {
+      this.term.onData((d) => {
+        try {
+          this.proc.write(d);
+        } catch {
+          // The program is gone.
+        }
+      });
+    }
   }
 
   write(data: string): void {

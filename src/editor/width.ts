@@ -54,13 +54,79 @@ export function codePointWidth(cp: number): number {
   return 1;
 }
 
-/** Width in cells of one grapheme cluster, as a modern terminal draws it. */
+/**
+ * How the terminal draws the emoji sequences terminals disagree on. A
+ * terminal that clusters graphemes (kitty, WezTerm, iTerm2, Ghostty, recent
+ * VTE) draws each sequence in two cells; xterm.js and older terminals add up
+ * each code point's own width. The screen asks the terminal at start-up and
+ * sets this; until then (or without an answer) the clustering way is assumed.
+ */
+export interface EmojiWidths {
+  /** A ZWJ sequence (👩‍👩‍👧): two cells, or the sum of its parts. */
+  zwj: 'cluster' | 'sum';
+  /** A skin-tone modifier (👍🏽): two cells, or the base and the modifier each their own. */
+  modifier: 'cluster' | 'sum';
+  /** A narrow symbol with the emoji selector (❤️). */
+  vs16: 1 | 2;
+  /** A flag, a pair of regional indicators (🇯🇵). */
+  flag: 1 | 2 | 4;
+}
+
+export const CLUSTERING: EmojiWidths = { zwj: 'cluster', modifier: 'cluster', vs16: 2, flag: 2 };
+
+let emoji: EmojiWidths = CLUSTERING;
+
+export function setEmojiWidths(widths: EmojiWidths): void {
+  emoji = widths;
+}
+
+export function emojiWidths(): EmojiWidths {
+  return emoji;
+}
+
+const ZWJ = 0x200d;
+const VS16 = 0xfe0f;
+const isModifier = (cp: number): boolean => cp >= 0x1f3fb && cp <= 0x1f3ff;
+const isRegional = (cp: number): boolean => cp >= 0x1f1e6 && cp <= 0x1f1ff;
+
+/** A grapheme whose width terminals disagree on: it gets repainted with care. */
+export function isAmbiguous(g: string): boolean {
+  if (g.length < 2 || g.charCodeAt(0) < 0x7f) return false;
+  for (const ch of g) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp === ZWJ || cp === VS16 || isModifier(cp) || isRegional(cp)) return true;
+  }
+  return false;
+}
+
+/** The width of a sequence drawn code point by code point: each its own width, VS16 widening the symbol before it. */
+function sumWidth(g: string): number {
+  let w = 0;
+  let last = 0;
+  for (const ch of g) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp === VS16) {
+      if (last === 1 && emoji.vs16 === 2) w += 1;
+      continue;
+    }
+    last = cp === ZWJ ? 0 : codePointWidth(cp);
+    w += last;
+  }
+  return w;
+}
+
+/** Width in cells of one grapheme cluster, as the terminal draws it. */
 export function graphemeWidth(g: string): number {
   const cp = g.codePointAt(0) ?? 0;
   if (cp < 0x7f) return cp < 0x20 ? 0 : 1;
   const w = codePointWidth(cp);
-  // An emoji presentation selector turns a narrow symbol into a wide emoji.
-  if (w === 1 && g.includes('\ufe0f')) return 2;
+  if (g.length === (cp > 0xffff ? 2 : 1)) return w;
+  if (isRegional(cp)) return emoji.flag;
+  if (g.includes('\u200d')) return emoji.zwj === 'cluster' ? 2 : sumWidth(g);
+  const second = g.codePointAt(cp > 0xffff ? 2 : 1) ?? 0;
+  if (isModifier(second)) return emoji.modifier === 'cluster' ? 2 : sumWidth(g);
+  // An emoji presentation selector may turn a narrow symbol into a wide emoji.
+  if (w === 1 && g.includes('\ufe0f')) return emoji.vs16;
   return w;
 }
 

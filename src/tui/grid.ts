@@ -1,10 +1,13 @@
 // A blessed box that paints rows of styled spans straight into the screen's
 // cell buffer. Blessed's own content parser counts UTF-16 units as columns and
 // re-wraps everything on each change; this paints exactly the cells each
-// grapheme takes and only the rows it is given.
+// grapheme takes and only the rows it is given. An emoji sequence whose width
+// terminals disagree on is drawn over blanks and followed by an absolute
+// cursor move, and its row is rewritten whole, so a terminal that draws it
+// wider or narrower than expected leaves no stale cell and no broken border.
 
 import type { Widgets } from 'blessed';
-import { graphemes, graphemeWidth } from '../editor/width';
+import { graphemes, graphemeWidth, isAmbiguous } from '../editor/width';
 
 export type Style = 'normal' | 'dim' | 'bold' | 'user' | 'error' | 'highlight' | 'paste' | 'status' | 'statusStrong' | 'warning' | 'force' | 'match';
 
@@ -42,6 +45,13 @@ const ATTRS: Record<Style, number> = {
 type Cell = [number, string];
 interface ScreenLines {
   lines: Array<Cell[] & { dirty?: boolean }>;
+  /** What blessed believes the terminal shows; a cell set to nothing is written again. */
+  olines: Cell[][];
+}
+
+/** The cell text for an ambiguous grapheme at (x, y): blank its cells, draw it, then put the cursor where the next cell starts. */
+function guarded(g: string, w: number, x: number, y: number): string {
+  return `${' '.repeat(w)}\x1b[${w}D${g}\x1b[${y + 1};${x + w + 1}H`;
 }
 
 export interface Grid {
@@ -52,8 +62,10 @@ export interface Grid {
   size(): { width: number; height: number };
 }
 
-export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: number, row: GridRow): void {
+/** Paints one row into blessed's line; returns whether it holds a grapheme of disputed width. */
+export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: number, row: GridRow, y = 0): boolean {
   let x = x0;
+  let ambiguous = false;
   const put = (a: number, ch: string): void => {
     const cell = line[x];
     if (cell[0] !== a || cell[1] !== ch) {
@@ -69,16 +81,24 @@ export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: num
       const w = graphemeWidth(g);
       if (w === 0) continue;
       if (x + w > x1) break outer;
+      if (isAmbiguous(g)) {
+        ambiguous = true;
+        put(a, guarded(g, w, x, y));
+        for (let k = 1; k < w; k++) put(a, '\x03');
+        continue;
+      }
       put(a, g);
       // blessed's draw skips the cell after a wide character.
       if (w === 2) put(a, '\x03');
     }
   }
   while (x < x1) put(ATTRS.normal, ' ');
+  return ambiguous;
 }
 
 export function createGrid(box: Widgets.BoxElement): Grid {
   let rows: readonly GridRow[] = [];
+  const ambiguousRows = new Set<number>();
   const base = box.render.bind(box);
   const el = box as unknown as { ileft: number; itop: number; iright: number; ibottom: number; screen: ScreenLines };
   (box as unknown as { render: () => unknown }).render = () => {
@@ -88,11 +108,18 @@ export function createGrid(box: Widgets.BoxElement): Grid {
     const x1 = coords.xl - el.iright;
     const y0 = coords.yi + el.itop;
     const y1 = coords.yl - el.ibottom;
-    const lines = el.screen.lines;
+    const { lines, olines } = el.screen;
     for (let y = y0; y < y1; y++) {
       const line = lines[y];
       if (!line) break;
-      paintRow(line, x0, Math.min(x1, line.length), rows[y - y0] ?? []);
+      const has = paintRow(line, x0, Math.min(x1, line.length), rows[y - y0] ?? [], y);
+      // A row that holds (or held) a disputed grapheme is rewritten whole when it changes,
+      // borders included: the terminal may have drawn it wider or narrower than blessed believes.
+      if (line.dirty && (has || ambiguousRows.has(y)) && olines[y]) {
+        for (const cell of olines[y]) cell[1] = '';
+      }
+      if (has) ambiguousRows.add(y);
+      else ambiguousRows.delete(y);
     }
     return coords;
   };

@@ -8,7 +8,9 @@ export type InputAction =
   | { kind: 'key'; key: string }
   | { kind: 'text'; text: string }
   | { kind: 'paste'; text: string }
-  | { kind: 'wheel'; dir: 'up' | 'down' };
+  | { kind: 'wheel'; dir: 'up' | 'down' }
+  /** The terminal's answer to a cursor position request (1-based). */
+  | { kind: 'cpr'; row: number; col: number };
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -78,6 +80,8 @@ function parseEscape(s: string): Parsed | null {
       return { action: { kind: 'key', key: withMods(name, nums[1] ?? 1) }, length };
     }
     if (final === 'Z') return { action: { kind: 'key', key: 'S-tab' }, length };
+    // A cursor position report. F3 with modifiers is CSI 1;m R, so reports are only asked for below row 1.
+    if (final === 'R' && nums.length === 2 && nums[0] > 1) return { action: { kind: 'cpr', row: nums[0], col: nums[1] }, length };
     const name = CSI_LETTER[final];
     // Focus reports (I/O) and anything unknown are swallowed whole.
     return { action: name ? { kind: 'key', key: withMods(name, nums[1] ?? 1) } : null, length };

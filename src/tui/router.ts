@@ -35,5 +35,8 @@ export function route(action: InputAction, mode: Mode, composerMode: Mode): Rout
       return [{ event: 'input.paste', payload: { text: action.text } }];
     case 'wheel':
       return [{ event: 'input.wheel', payload: { dir: action.dir } }];
+    case 'cpr':
+      // Answers to milk's own questions, handled before routing.
+      return [];
   }
 }

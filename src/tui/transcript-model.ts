@@ -122,6 +122,11 @@ export class TranscriptModel {
     const w = Math.max(PREFIX_WIDTH + 1, width);
     if (w === this.width) return;
     this.width = w;
+    this.relayout();
+  }
+
+  /** Wraps every entry again (the width changed, or how wide some characters are). */
+  relayout(): void {
     this.entries.forEach((_, i) => this.layoutEntry(i));
     this.rebuildRows();
     this.scrollBack = Math.min(this.scrollBack, Math.max(0, this.rows.length - 1));

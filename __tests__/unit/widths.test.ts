@@ -1,0 +1,47 @@
+import { CLUSTERING, graphemeWidth, isAmbiguous, setEmojiWidths } from '../../src/editor/width';
+import { widthsFrom } from '../../src/tui/width-probe';
+import { InputDecoder } from '../../src/tui/input';
+import { paintRow } from '../../src/tui/grid';
+
+const XTERM = { zwj: 'sum', modifier: 'sum', vs16: 1, flag: 2 } as const;
+
+afterEach(() => setEmojiWidths(CLUSTERING));
+
+describe('emoji widths', () => {
+  it('draws sequences in two cells on a clustering terminal', () => {
+    for (const g of ['👍🏽', '👩‍👩‍👧', '🇯🇵', '❤️', '🏳️‍🌈']) expect([g, graphemeWidth(g)]).toEqual([g, 2]);
+  });
+  it('adds up code points as xterm.js does once the terminal says so', () => {
+    setEmojiWidths(XTERM);
+    expect(['👍🏽', '👩‍👩‍👧', '🇯🇵', '❤️', '🏳️‍🌈', '⚠️'].map(graphemeWidth)).toEqual([4, 6, 2, 1, 3, 1]);
+    expect(['日', 'é', 'e\u0301', '👍', 'x'].map(graphemeWidth)).toEqual([2, 1, 1, 2, 1]);
+  });
+  it('names the graphemes terminals disagree on', () => {
+    expect(['👍🏽', '👩‍👩‍👧', '🇯🇵', '❤️'].every(isAmbiguous)).toBe(true);
+    expect(['👍', '日', 'e\u0301', 'a'].some(isAmbiguous)).toBe(false);
+  });
+  it('reads the probe answers, keeping what they do not settle', () => {
+    expect(widthsFrom([6, 4, 1, 2], CLUSTERING)).toEqual(XTERM);
+    expect(widthsFrom([2, 2, 2, 2], XTERM)).toEqual(CLUSTERING);
+    expect(widthsFrom([3, 9], XTERM)).toEqual(XTERM);
+  });
+});
+
+describe('cursor position reports', () => {
+  it('decodes a report below the first row, and leaves Ctrl+F3 (CSI 1;5R) a key', () => {
+    const d = new InputDecoder();
+    expect(d.feed('\x1b[24;7R')).toEqual([{ kind: 'cpr', row: 24, col: 7 }]);
+    expect(d.feed('\x1b[1;5R')).toEqual([{ kind: 'key', key: 'C-f3' }]);
+  });
+});
+
+describe('painting a disputed grapheme', () => {
+  it('blanks its cells, draws it, then moves the cursor to where the next cell starts', () => {
+    const line = Object.assign(Array.from({ length: 10 }, () => [0, ' '] as [number, string]), { dirty: false });
+    const ambiguous = paintRow(line, 1, 9, [{ text: '👍🏽z', style: 'normal' }], 4);
+    expect(ambiguous).toBe(true);
+    expect(line[1][1]).toBe('  \x1b[2D👍🏽\x1b[5;4H');
+    expect(line[3][1]).toBe('z');
+    expect(paintRow(line, 1, 9, [{ text: '日z', style: 'normal' }], 4)).toBe(false);
+  });
+});
