@@ -180,32 +180,39 @@ describe('tool calls in the terminal', () => {
     expect(fs.readFileSync(path.join(ws, 'proof'), 'utf8')).toBe('ran-it\n');
   });
 
-  it('Ctrl-C during a running command interrupts the turn and kills the command', async () => {
-    const { ws, args } = scripted([[{ tool: { name: 'shell', args: { command: 'echo $$ > sh.pid; echo working; sleep 30' } } }]]);
+  /** Starts milk in force mode on a command that writes its pid to sh.pid; resolves with that pid once it runs. */
+  async function runForced(command: string): Promise<number> {
+    const { ws, args } = scripted([[{ tool: { name: 'shell', args: { command: `echo $$ > sh.pid; ${command}` } } }]]);
     m = new MilkPty({ args, cwd: ws });
     await m.waitForText('history: session');
     m.write('\x1b[Z');
     await m.waitFor(() => m!.statusLine().includes('FORCE'), 'force on');
     m.write('go' + KEY.enter);
     // The status bar says "working" as soon as the turn starts; the pid file says the command runs.
-    const pid = await m.waitFor(() => {
+    return m.waitFor(() => {
       try {
         return Number(fs.readFileSync(path.join(ws, 'sh.pid'), 'utf8')) || null;
       } catch {
         return null;
       }
     }, 'the command wrote its pid');
-    m.write(KEY.ctrlC);
-    await m.waitForText('[interrupted]');
-    await m.waitFor(() => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 'the command is gone');
-    expect(m.statusLine()).toContain('FORCE');
+  }
+
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('Ctrl-C during a running command interrupts the turn and kills the command', async () => {
+    const pid = await runForced('echo working; sleep 30');
+    m!.write(KEY.ctrlC);
+    await m!.waitForText('[interrupted]');
+    await m!.waitFor(() => !alive(pid), 'the command is gone');
+    expect(m!.statusLine()).toContain('FORCE');
   });
 
   it.each([
@@ -217,30 +224,10 @@ describe('tool calls in the terminal', () => {
     ['SIGTERM', async (mp: MilkPty): Promise<void> => void process.kill(mp.proc.pid, 'SIGTERM')],
     ['SIGHUP', async (mp: MilkPty): Promise<void> => void process.kill(mp.proc.pid, 'SIGHUP')],
   ] as const)('leaves no tool process behind that ignores TERM, on %s', async (_name, leave) => {
-    const { ws, args } = scripted([[{ tool: { name: 'shell', args: { command: 'trap "" TERM; echo $$ > sh.pid; while :; do sleep 1; done' } } }]]);
-    m = new MilkPty({ args, cwd: ws });
-    await m.waitForText('history: session');
-    m.write('\x1b[Z');
-    await m.waitFor(() => m!.statusLine().includes('FORCE'), 'force on');
-    m.write('go' + KEY.enter);
-    const pid = await m.waitFor(() => {
-      try {
-        return Number(fs.readFileSync(path.join(ws, 'sh.pid'), 'utf8')) || null;
-      } catch {
-        return null;
-      }
-    }, 'the command wrote its pid');
-    await leave(m);
-    await m.exited;
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    await m.waitFor(() => !alive(), 'the command is gone', 3000);
+    const pid = await runForced('trap "" TERM; while :; do sleep 1; done');
+    await leave(m!);
+    await m!.exited;
+    await m!.waitFor(() => !alive(pid), 'the command is gone', 3000);
   });
 
   it('never takes letters typed through the moment the question appears as an answer', async () => {
