@@ -8,7 +8,10 @@ import { TurnCoordinator } from './agent/coordinator';
 import { TurnRunner } from './agent/runner';
 import { killAllTools } from './agent/tools';
 import type { Provider } from './agent/provider';
-import { HistoryService } from './history/service';
+import { HistoryService, historyPaths } from './history/service';
+import { SessionLog, sessionLogPath } from './session/log';
+import { SessionRecorder } from './session/recorder';
+import { Sessions } from './session/sessions';
 import { helpLines } from './tui/keymap';
 import { Painter } from './tui/painter';
 import { route } from './tui/router';
@@ -37,8 +40,12 @@ export interface AppOptions {
   /** How the session is shown: its name, or the workspace folder's. */
   displayName: string;
   maxEntries: number;
-  /** Caps on one answer: shown, and kept in the conversation. */
-  answer?: { maxAnswerChars?: number; maxKeptChars?: number };
+  /** Caps on one answer (shown, kept in the conversation) and on the context sent. */
+  answer?: { maxAnswerChars?: number; maxKeptChars?: number; maxContextChars?: number };
+  /** The model asked, for the conversation log and /session. */
+  model: string;
+  /** Which conversation to bring back: the last, one by id, or a picker; none starts a new one. */
+  resume?: { kind: 'continue' } | { kind: 'pick' } | { kind: 'id'; id: string } | null;
   /** Warnings found before the screen existed (e.g. a bad config file). */
   warnings?: string[];
 }
@@ -65,7 +72,18 @@ export function startApp(options: AppOptions): App {
   });
   const transcript = new TranscriptModel(ui.transcript.size().width);
   const feed = new TranscriptFeed(bus, transcript);
-  const coordinator = new TurnCoordinator(bus, runner, history, { keyHelp: helpLines });
+  const warn = (text: string): void => bus.emit('status.warning', { text });
+  const logFile = options.dataDir === null ? null : sessionLogPath(options.dataDir, options.sessionId);
+  const log = new SessionLog(logFile, warn);
+  const recorder = new SessionRecorder(bus, log, { provider: options.provider.name, model: options.model, workspace: options.workspace });
+  const sessions = new Sessions(bus, runner, log, recorder, options.answer?.maxKeptChars);
+  const paths = options.dataDir === null ? null : historyPaths(options.dataDir, options.sessionId);
+  const sessionInfo = (): string[] => [
+    `session ${options.sessionId} · workspace ${options.workspace}`,
+    `conversation ${recorder.conv} · provider ${options.provider.name} · model ${options.model}`,
+    paths && logFile ? `files: ${logFile}, ${paths.session}, ${paths.global}` : 'files: none (no data dir; history in memory only)',
+  ];
+  const coordinator = new TurnCoordinator(bus, runner, history, { keyHelp: helpLines, sessions, sessionInfo });
   const status = new StatusModel(bus, {
     sessionId: options.sessionId,
     historyMode: () => history.mode,
@@ -73,8 +91,10 @@ export function startApp(options: AppOptions): App {
     queued: () => coordinator.queue.length,
     force: () => coordinator.force,
     always: () => runner.policy.alwaysTools(),
-    prompt: () => coordinator.approval ? `run ${coordinator.approval.summary}?` : coordinator.searchView?.prompt ?? null,
-    legend: () => (!coordinator.approval ? null : coordinator.approvalReady() ? 'y yes · n no · a always' : 'typing goes to the input; pause to answer'),
+    prompt: () => sessions.picker ? 'resume a conversation'
+      : coordinator.approval ? `run ${coordinator.approval.summary}?` : coordinator.searchView?.prompt ?? null,
+    legend: () => sessions.picker ? 'Enter resume · Esc new'
+      : !coordinator.approval ? null : coordinator.approvalReady() ? 'y yes · n no · a always' : 'typing goes to the input; pause to answer',
     providerHint: options.provider.hint ?? null,
   });
   const painter = new Painter(ui, bus, {
@@ -82,6 +102,7 @@ export function startApp(options: AppOptions): App {
     highlight: () => coordinator.searchView?.highlight ?? null,
     transcript,
     status,
+    picker: () => sessions.picker,
   });
   const scheduler = new RenderScheduler(() => painter.paint());
   bus.on('render.request', () => scheduler.request());
@@ -91,6 +112,10 @@ export function startApp(options: AppOptions): App {
   for (const w of options.warnings ?? []) bus.emit('status.warning', { text: w });
   history.load();
   warmSearch(history.lists());
+  const resume = options.resume ?? null;
+  if (resume?.kind === 'continue' && !sessions.continueLast()) bus.emit('transcript.note', { text: 'no earlier conversation in this session: a new one starts' });
+  if (resume?.kind === 'id' && !sessions.resumeId(resume.id)) warn(`no conversation ${resume.id} in this session (/resume lists them); a new one starts`);
+  if (resume?.kind === 'pick' && !sessions.openPicker()) bus.emit('transcript.note', { text: 'no earlier conversations in this session: a new one starts' });
 
   // MILK_FAULT=keypress makes the next key throw, to prove the crash path restores the terminal.
   const fault = process.env.MILK_FAULT === 'keypress';
@@ -122,6 +147,8 @@ export function startApp(options: AppOptions): App {
   });
   // After the cancel (TERM), anything still alive in a tool's process group is killed: nothing outlives milk.
   options.cleanup.add('tools', killAllTools);
+  // Run in reverse: history first, then the turn is cancelled (its end is logged), then the log is flushed.
+  options.cleanup.add('conversation', () => recorder.close());
   options.cleanup.add('turn', () => runner.cancel());
   // Registered last, so it runs first: entries reach the disk before anything else is torn down.
   options.cleanup.add('history', () => history.flush({ reason: 'exit' }));

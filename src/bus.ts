@@ -3,6 +3,9 @@
 
 import { EventEmitter } from 'node:events';
 import type { CommandName } from './commands';
+import type { ChatMessage } from './agent/provider';
+import type { Segment } from './editor/model';
+import type { ReplayItem } from './session/replay';
 
 export type TurnEnd = 'done' | 'interrupted' | 'error';
 
@@ -16,7 +19,9 @@ export interface Events {
   'input.wheel': { dir: 'up' | 'down' };
 
   /** `display` is how the input shows in the transcript (pastes collapsed). */
-  'turn.started': { turnId: number; input: string; display?: string };
+  'turn.started': { turnId: number; input: string; display?: string; segments?: Segment[] };
+  /** A message joined the conversation (the user's, the model's, a tool result): the session log records it. */
+  'conversation.message': { turnId: number; message: ChatMessage; declined?: boolean };
   'turn.delta': { turnId: number; text: string };
   'turn.ended': { turnId: number; status: TurnEnd; message?: string };
   /** The model wants a tool run; the runner waits for an answer. */
@@ -34,6 +39,11 @@ export interface Events {
   'status.warning': { text: string };
   /** A short-lived line in the status bar, e.g. completion candidates. */
   'status.hint': { text: string };
+
+  /** A conversation came back: the transcript shows what it held. */
+  'session.resumed': { items: ReplayItem[]; at: string | null };
+  /** A new conversation began (/new, or Esc in the picker). */
+  'session.new': Record<string, never>;
 
   /** Some state changed; the scheduler paints once per frame. */
   'render.request': Record<string, never>;

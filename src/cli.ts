@@ -13,6 +13,7 @@ import { ProviderSetupError, buildProvider } from './agent/build';
 import { PROVIDER_NAMES, chooseProvider } from './agent/select';
 import { runOnce } from './agent/run-once';
 import { HistoryCommandError, Target, historyClear, historyList, historyPath } from './history/commands';
+import { SessionCommandError, sessionsList, sessionsRm, sessionsShow } from './session/commands';
 import type { Provider } from './agent/provider';
 
 export const EXIT_USAGE = 2;
@@ -74,6 +75,12 @@ function parseUrl(value: string): string {
   return value;
 }
 
+function parsePositive(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number from 1.');
+  return n;
+}
+
 function parseNonEmpty(value: string): string {
   if (!value.trim()) throw new InvalidArgumentError('must not be empty.');
   return value;
@@ -86,11 +93,14 @@ interface MainOptions {
   model?: string;
   baseUrl?: string;
   script?: string;
+  continue?: boolean;
+  resume?: string | boolean;
 }
 
-function providerFor(opts: MainOptions, config: Config): Provider {
+function providerFor(opts: MainOptions, config: Config): { provider: Provider; model: string } {
   try {
-    return buildProvider(chooseProvider(opts, config, process.env), process.env);
+    const choice = chooseProvider(opts, config, process.env);
+    return { provider: buildProvider(choice, process.env), model: choice.model };
   } catch (err) {
     if (err instanceof ProviderSetupError) throw new UsageError(err.message);
     throw err;
@@ -104,7 +114,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
   const { dataDir, workspace, sessionId } = locate(opts);
   const { config, warnings } = loadConfig(dataDir);
   if (dataDir === null) warnings.push(`${NO_HOME}; history kept in memory only`);
-  const provider = providerFor(opts, config);
+  const { provider, model } = providerFor(opts, config);
   const cleanup = new Cleanup();
   installExitHandlers(cleanup);
   // Node prints its warnings (e.g. TimeoutOverflowWarning) to stderr, over the
@@ -126,7 +136,9 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     workspace,
     displayName: opts.session ?? (path.basename(workspace) || workspace),
     maxEntries: config.history.maxEntries,
-    answer: { maxAnswerChars: config.maxAnswerChars, maxKeptChars: config.maxKeptAnswerChars },
+    answer: { maxAnswerChars: config.maxAnswerChars, maxKeptChars: config.maxKeptAnswerChars, maxContextChars: config.context?.maxChars },
+    model,
+    resume: opts.continue ? { kind: 'continue' } : opts.resume === true ? { kind: 'pick' } : typeof opts.resume === 'string' ? { kind: 'id', id: opts.resume } : null,
     warnings: [...warnings, ...early],
   });
   report = (text) => app.bus.emit('status.warning', { text });
@@ -158,6 +170,8 @@ export function buildProgram(): Command {
     .option('--model <name>', 'the model to ask', parseNonEmpty)
     .option('--base-url <url>', 'the provider endpoint', parseUrl)
     .option('--script <file>', 'replay a JSON script of deltas, delays and errors (the script provider)', parseNonEmpty)
+    .option('-c, --continue', "resume the session's last conversation")
+    .option('-r, --resume [id]', 'resume a conversation: pick one, or give its id')
     .exitOverride()
     .configureOutput({
       outputError: (message, write) => write('milk: ' + message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim() + '\n'),
@@ -178,7 +192,7 @@ export function buildProgram(): Command {
         prompt = await readStdin();
       }
       if (!prompt.trim()) throw new UsageError('milk run: the prompt is empty');
-      const provider = providerFor(all, loadConfig(locate(all).dataDir).config);
+      const { provider } = providerFor(all, loadConfig(locate(all).dataDir).config);
       process.exitCode = await runOnce(provider, prompt, { out: process.stdout, err: process.stderr });
     });
 
@@ -226,7 +240,41 @@ export function buildProgram(): Command {
         const ok = await historyClear(target(cmd), { yes: !!o.yes }, process.stdout);
         if (!ok) process.exitCode = 1;
       }));
-  for (const cmd of [history, ...history.commands, ...program.commands.filter((c) => c.name() === 'run')]) {
+  const sessions = program.command('sessions').description('list, show and remove sessions and their conversations');
+  const dataDirOf = (cmd: Command): string => requireDataDir(locate(cmd.optsWithGlobals() as MainOptions).dataDir);
+  const sessionGuard = async (fn: () => unknown): Promise<void> => {
+    try {
+      await fn();
+    } catch (err) {
+      if (err instanceof SessionCommandError) {
+        process.stderr.write(`milk: ${err.message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      throw err;
+    }
+  };
+  sessions
+    .command('list', { isDefault: true })
+    .description('one row per session, newest first: id, last used, conversations, inputs, workspace')
+    .option('--json', 'one JSON object per line')
+    .action((o: { json?: boolean }, cmd: Command) => sessionsList(dataDirOf(cmd), { json: !!o.json }, process.stdout));
+  sessions
+    .command('show')
+    .description('print a conversation as plain text (default: the newest)')
+    .argument('<id>', 'the session id (milk sessions lists them)')
+    .option('--conversation <n>', 'which conversation, 1 being the oldest', parsePositive)
+    .action((id: string, o: { conversation?: number }, cmd: Command) => sessionGuard(() => sessionsShow(dataDirOf(cmd), id, o, process.stdout)));
+  sessions
+    .command('rm')
+    .description("remove a session's conversation log and input history (asks first)")
+    .argument('<id>', 'the session id')
+    .option('-y, --yes', 'do not ask')
+    .action((id: string, o: { yes?: boolean }, cmd: Command) =>
+      sessionGuard(async () => {
+        if (!(await sessionsRm(dataDirOf(cmd), id, { yes: !!o.yes }, process.stdout))) process.exitCode = 1;
+      }));
+  for (const cmd of [history, ...history.commands, sessions, ...sessions.commands, ...program.commands.filter((c) => c.name() === 'run')]) {
     cmd.exitOverride().configureOutput(program.configureOutput());
   }
   return program;

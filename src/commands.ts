@@ -5,9 +5,9 @@
 // here draws, reads a file or holds state: a slash handler acts only through
 // the context it is handed.
 
-export type Mode = 'idle' | 'busy' | 'search' | 'approval';
+export type Mode = 'idle' | 'busy' | 'search' | 'approval' | 'picker';
 
-export const MODES: readonly Mode[] = ['idle', 'busy', 'search', 'approval'];
+export const MODES: readonly Mode[] = ['idle', 'busy', 'search', 'approval', 'picker'];
 
 export interface CommandSpec {
   readonly description: string;
@@ -55,6 +55,10 @@ export const COMMANDS = {
   'app.suspend': { description: 'Suspend milk to the shell (fg brings it back)', modes: ['idle', 'busy', 'approval'] },
   'app.redraw': { description: 'Redraw the whole screen', modes: ['idle', 'busy', 'approval'] },
   'turn.cancel': { description: 'Interrupt the running turn', modes: ['busy'] },
+  'picker.up': { description: 'The newer conversation', modes: ['picker'] },
+  'picker.down': { description: 'The older conversation', modes: ['picker'] },
+  'picker.choose': { description: 'Resume the selected conversation', modes: ['picker'] },
+  'picker.cancel': { description: 'Start a new conversation instead', modes: ['picker'] },
   'approval.yes': { description: 'Run this tool call', modes: ['approval'] },
   'approval.no': { description: 'Do not run it (the model is told)', modes: ['approval'] },
   'approval.always': { description: 'Run it, and every call of this tool for the rest of the session', modes: ['approval'] },
@@ -84,6 +88,13 @@ export interface SlashContext {
   clearAlways(): void;
   /** The key bindings of the current mode, one line each. */
   keyHelp(): string[];
+  /** A turn is running. */
+  busy(): boolean;
+  newConversation(): void;
+  /** Opens the resume picker; false when the session has no earlier conversation. */
+  openPicker(): boolean;
+  /** Lines describing the session: id, workspace, files, provider and model. */
+  sessionInfo(): string[];
 }
 
 export interface SlashCommand {
@@ -113,6 +124,35 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run(ctx, args) {
       if (args.length > 0) return usage('force');
       ctx.run('app.toggleForce');
+    },
+  },
+  {
+    name: 'new',
+    args: '',
+    description: 'Start a new conversation (the model forgets this one; the log keeps it)',
+    run(ctx, args) {
+      if (args.length > 0) return usage('new');
+      if (ctx.busy()) return 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
+      ctx.newConversation();
+    },
+  },
+  {
+    name: 'resume',
+    args: '',
+    description: "Pick one of this session's conversations to continue",
+    run(ctx, args) {
+      if (args.length > 0) return usage('resume');
+      if (ctx.busy()) return 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
+      if (!ctx.openPicker()) ctx.note('no earlier conversations in this session');
+    },
+  },
+  {
+    name: 'session',
+    args: '',
+    description: 'Show the session: id, workspace, its files, provider and model',
+    run(ctx, args) {
+      if (args.length > 0) return usage('session');
+      ctx.note(ctx.sessionInfo().join('\n'));
     },
   },
   {

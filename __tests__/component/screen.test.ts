@@ -48,6 +48,7 @@ describe('the screen on fake streams', () => {
       workspace: '/nowhere',
       displayName: 'nowhere',
       maxEntries: 500,
+      model: 'offline',
     });
   });
   afterEach(() => cleanup.run());

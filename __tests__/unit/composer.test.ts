@@ -97,7 +97,7 @@ describe('composer: slash commands', () => {
     expect(c.text).toBe('/history ');
     const d = composer();
     d.type('/');
-    expect(d.run('composer.complete')).toEqual([{ type: 'hint', text: '/help  /force  /always  /history' }]);
+    expect(d.run('composer.complete')).toEqual([{ type: 'hint', text: '/help  /force  /new  /resume  /session  /always  /history' }]);
     expect(d.text).toBe('/');
     const e = composer();
     e.type('/h');

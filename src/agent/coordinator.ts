@@ -12,6 +12,7 @@ import { searchView } from '../composer/search-session';
 import { APPROVAL_PAUSE_MS, ComposerInput, ComposerState, Effect, Input, approvalAnswerable, initialComposer, modeOf } from '../composer/state';
 import type { EditorState, PasteOptions } from '../editor/model';
 import type { HistoryService } from '../history/service';
+import type { Sessions } from '../session/sessions';
 import type { TurnRunner } from './runner';
 
 export interface CoordinatorOptions {
@@ -19,6 +20,10 @@ export interface CoordinatorOptions {
   keyHelp: (mode: Mode) => string[];
   pasteLimits?: PasteOptions;
   now?: () => number;
+  /** Conversations to resume and start; without it /new and /resume say they are unavailable. */
+  sessions?: Sessions;
+  /** Lines for /session. */
+  sessionInfo?: () => string[];
 }
 
 export class TurnCoordinator {
@@ -61,7 +66,11 @@ export class TurnCoordinator {
 
   /** The mode as it stands (for views); keys are routed by modeForKey. */
   get mode(): Mode {
-    return modeOf(this.state, { busy: this.runner.busy, approval: this.approval !== null });
+    return modeOf(this.state, { busy: this.runner.busy, approval: this.approval !== null, picker: this.pickerOpen });
+  }
+
+  private get pickerOpen(): boolean {
+    return (this.options.sessions?.picker ?? null) !== null;
   }
 
   /**
@@ -72,7 +81,7 @@ export class TurnCoordinator {
     const answerable = this.approvalReady(now);
     this.lastKeyAt = now;
     if (this.approval) this.rearm();
-    return modeOf(this.state, { busy: this.runner.busy, approval: answerable });
+    return modeOf(this.state, { busy: this.runner.busy, approval: answerable, picker: this.pickerOpen });
   }
 
   /** Whether a key now would answer the pending question (for the legend). */
@@ -97,6 +106,7 @@ export class TurnCoordinator {
 
   /** Feeds one input through the composer and carries out what it decided. */
   dispatch(input: ComposerInput): void {
+    if (this.pickerOpen) return this.pick(input);
     const { state, effects } = reduce(this.state, input, {
       history: this.history.list(),
       busy: this.runner.busy,
@@ -120,7 +130,7 @@ export class TurnCoordinator {
         this.history.remember(effect.segments);
         return;
       case 'submit':
-        this.runner.start(effect.input.text, { display: effect.input.display });
+        this.runner.start(effect.input.text, { display: effect.input.display, segments: effect.input.segments });
         return;
       case 'queue':
         this.queue.push(effect.input);
@@ -155,6 +165,17 @@ export class TurnCoordinator {
     }
   }
 
+  /** The resume picker has the keys while it is open. */
+  private pick(input: ComposerInput): void {
+    const sessions = this.options.sessions;
+    if (!sessions || input.kind !== 'command') return;
+    if (input.name === 'picker.up') sessions.pickerMove(-1);
+    else if (input.name === 'picker.down') sessions.pickerMove(1);
+    else if (input.name === 'picker.choose') sessions.pickerChoose();
+    else if (input.name === 'picker.cancel') sessions.pickerCancel();
+    this.bus.requestRender();
+  }
+
   private answer(approval: 'yes' | 'no' | 'always'): void {
     const pending = this.approval;
     this.approval = null;
@@ -184,6 +205,14 @@ export class TurnCoordinator {
       alwaysTools: () => this.runner.policy.alwaysTools(),
       clearAlways: () => this.runner.policy.clearAlways(),
       keyHelp: () => this.options.keyHelp(this.composerMode),
+      busy: () => this.runner.busy,
+      newConversation: () => {
+        this.queue.splice(0);
+        if (this.options.sessions) this.options.sessions.startNew();
+        else this.note('conversations are not kept here');
+      },
+      openPicker: () => this.options.sessions?.openPicker() ?? false,
+      sessionInfo: () => this.options.sessionInfo?.() ?? [],
     };
     const problem = command.run(ctx, args);
     if (problem) this.note(problem);
@@ -203,7 +232,7 @@ export class TurnCoordinator {
       // Start the next queued input once this turn's end has been delivered.
       const next = this.queue.shift() as Input;
       setImmediate(() => {
-        if (!this.runner.busy) this.runner.start(next.text, { display: next.display });
+        if (!this.runner.busy) this.runner.start(next.text, { display: next.display, segments: next.segments });
         else this.queue.unshift(next);
       });
     }

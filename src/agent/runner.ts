@@ -7,10 +7,14 @@
 
 import PCancelable from 'p-cancelable';
 import type { Bus } from '../bus';
+import { DEFAULT_CONTEXT_CHARS, DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS } from './limits';
 import { ToolPolicy } from './policy';
+import type { Segment } from '../editor/model';
+import { trimContext } from '../session/replay';
 import { ChatMessage, Provider, ToolCall } from './provider';
 import { StreamSanitizer, sanitize } from './sanitize';
-import { TOOL_SPECS, callDetail, describeCall, runTool } from './tools';
+import { TOOL_SPECS, runTool } from './tools';
+import { callDetail, describeCall } from './visible';
 
 export type Approval = 'yes' | 'no' | 'always';
 
@@ -26,12 +30,14 @@ export interface RunnerOptions {
   maxAnswerChars?: number;
   /** Characters of one answer kept in the conversation sent back to the model. */
   maxKeptChars?: number;
+  /** Characters of conversation sent with a request; the oldest whole turns are left out past it. */
+  maxContextChars?: number;
 }
 
-export const DEFAULT_MAX_ANSWER_CHARS = 1_000_000;
-export const DEFAULT_MAX_KEPT_CHARS = 256_000;
 
 class AnswerTooLong extends Error {}
+
+const DECLINED = 'The user declined to run this tool call.';
 
 interface ActiveTurn {
   readonly id: number;
@@ -52,7 +58,9 @@ interface ActiveTurn {
 export class TurnRunner {
   private active: ActiveTurn | null = null;
   private lastId = 0;
-  private readonly conversation: ChatMessage[] = [];
+  private conversation: ChatMessage[] = [];
+  /** Turns left out of the last request for the context budget (a note says so when it changes). */
+  private dropped = 0;
   readonly policy: ToolPolicy;
 
   constructor(private readonly bus: Bus, private readonly provider: Provider, private readonly options: RunnerOptions = {}) {
@@ -63,19 +71,26 @@ export class TurnRunner {
     return this.active !== null;
   }
 
+  /** Replaces the conversation (a resumed one, or none for a new one). Only when idle. */
+  load(messages: readonly ChatMessage[]): void {
+    if (this.active) throw new Error('a turn is running');
+    this.conversation = [...messages];
+    this.dropped = 0;
+  }
+
   /** Starts a turn for `input`; returns its id. Only one turn runs at a time. */
-  start(input: string, options: { display?: string } = {}): number {
+  start(input: string, options: { display?: string; segments?: Segment[] } = {}): number {
     if (this.active) throw new Error('a turn is already running');
     const id = ++this.lastId;
     const controller = new AbortController();
-    this.conversation.push({ role: 'user', content: input });
     const turn: ActiveTurn = { id, controller, promise: null, cancelled: false, stepText: '', stepCut: false, shown: 0, unanswered: [], approval: null };
     this.active = turn;
+    this.bus.emit('turn.started', { turnId: id, input, display: options.display, segments: options.segments });
+    this.record(id, { role: 'user', content: input });
     turn.promise = new PCancelable<void>((resolve, reject, onCancel) => {
       onCancel(() => controller.abort());
       this.loop(turn).then(resolve, reject);
     });
-    this.bus.emit('turn.started', { turnId: id, input, display: options.display });
     turn.promise.then(
       () => this.finish(turn, 'done'),
       (err: unknown) => {
@@ -111,14 +126,14 @@ export class TurnRunner {
     for (let step = 0; step < maxSteps; step++) {
       const calls = await this.stream(turn, tools);
       if (turn.cancelled) return;
-      this.conversation.push({ role: 'assistant', content: this.takeStepText(turn), ...(calls.length ? { toolCalls: calls } : {}) });
+      this.record(turn.id, { role: 'assistant', content: this.takeStepText(turn), ...(calls.length ? { toolCalls: calls } : {}) });
       if (calls.length === 0) return;
       turn.unanswered = [...calls];
       for (const call of calls) {
         const content = await this.runCall(turn, call);
         if (turn.cancelled) return;
         turn.unanswered.shift();
-        this.conversation.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
+        this.record(turn.id, { role: 'tool', toolCallId: call.id, name: call.name, content }, content === DECLINED);
       }
     }
     throw new Error(`stopped after ${maxSteps} model requests in one turn`);
@@ -129,7 +144,7 @@ export class TurnRunner {
     const calls: ToolCall[] = [];
     const signal = turn.controller.signal;
     try {
-      for await (const item of this.provider.stream([...this.conversation], signal, { tools })) {
+      for await (const item of this.provider.stream(this.context(), signal, { tools })) {
         if (signal.aborted) return calls;
         if (typeof item === 'string') this.deliver(turn, clean.push(item));
         else calls.push(item.toolCall);
@@ -154,7 +169,7 @@ export class TurnRunner {
       if (turn.cancelled) return 'interrupted';
       if (answer === 'no') {
         this.bus.emit('tool.started', { turnId: turn.id, summary, detail, declined: true });
-        return 'The user declined to run this tool call.';
+        return DECLINED;
       }
       if (answer === 'always') this.policy.allowAlways(call.name);
     }
@@ -193,6 +208,22 @@ export class TurnRunner {
     }
   }
 
+  /** Adds a message to the conversation; the session log hears of it on the bus. */
+  private record(turnId: number, message: ChatMessage, declined = false): void {
+    this.conversation.push(message);
+    this.bus.emit('conversation.message', { turnId, message, declined });
+  }
+
+  /** What is sent: the newest whole turns within the context budget, with a note when that leaves turns out. */
+  private context(): ChatMessage[] {
+    const { messages, dropped } = trimContext(this.conversation, this.options.maxContextChars ?? DEFAULT_CONTEXT_CHARS);
+    if (dropped !== this.dropped) {
+      this.dropped = dropped;
+      if (dropped > 0) this.bus.emit('transcript.note', { text: `${dropped} earlier turn${dropped === 1 ? '' : 's'} left out of what the model gets (context budget); the log keeps them all` });
+    }
+    return messages;
+  }
+
   /** The step's text for the conversation, marked when it was cut; the step starts afresh. */
   private takeStepText(turn: ActiveTurn): string {
     const text = turn.stepCut ? `${turn.stepText}\n[the rest of this answer was cut off]` : turn.stepText;
@@ -206,9 +237,9 @@ export class TurnRunner {
     this.active = null;
     // Leave the conversation well-formed for the next turn: partial text kept,
     // every tool call answered.
-    if (turn.stepText) this.conversation.push({ role: 'assistant', content: this.takeStepText(turn) });
+    if (turn.stepText) this.record(turn.id, { role: 'assistant', content: this.takeStepText(turn) });
     for (const call of turn.unanswered) {
-      this.conversation.push({ role: 'tool', toolCallId: call.id, name: call.name, content: `not run: the turn was ${status === 'interrupted' ? 'interrupted' : 'stopped'}` });
+      this.record(turn.id, { role: 'tool', toolCallId: call.id, name: call.name, content: `not run: the turn was ${status === 'interrupted' ? 'interrupted' : 'stopped'}` });
     }
     turn.unanswered = [];
     this.bus.emit('turn.ended', { turnId: turn.id, status, message });

@@ -7,7 +7,6 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { readFileTool, writeFileTool } from './file-tools';
-import { headTail, oneLine, visible } from './visible';
 import type { ToolCall, ToolSpec } from './provider';
 
 export const TOOL_SPECS: readonly ToolSpec[] = [
@@ -65,29 +64,6 @@ export interface ToolContext {
 export interface ToolResult {
   content: string;
   ok: boolean;
-}
-
-/** The argument a person judges a call by: the command, or the path. */
-function subject(call: ToolCall): string {
-  const a = call.args;
-  switch (call.name) {
-    case 'shell': return String(a.command ?? '');
-    case 'read_file': return String(a.path ?? '');
-    case 'write_file': return `${String(a.path ?? '')} (${String(a.content ?? '').length} chars)`;
-    default: return '';
-  }
-}
-
-/** One line describing a call, for the status bar: nothing hidden, newlines marked. */
-export function describeCall(call: ToolCall): string {
-  const what = subject(call);
-  return what ? `${call.name}: ${oneLine(what)}` : call.name;
-}
-
-/** The whole call for the transcript, before it is approved: every character visible, a long one as head and tail. */
-export function callDetail(call: ToolCall): string {
-  const what = subject(call);
-  return what ? `${call.name}: ${headTail(visible(what))}` : call.name;
 }
 
 export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolResult> {

@@ -4,6 +4,8 @@
 // characters are named, long runs of blanks are counted, and a very long
 // command keeps its head and its tail. Pure.
 
+import type { ToolCall } from './provider';
+
 // C0 controls but newline, DEL and C1 controls.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/g;
@@ -40,4 +42,27 @@ export function headTail(text: string, max = 4000): string {
   const half = Math.floor(max / 2);
   const hidden = text.length - 2 * half;
   return `${text.slice(0, half)}\n… ${hidden.toLocaleString('en-US')} characters not shown …\n${text.slice(text.length - half)}`;
+}
+
+/** The argument a person judges a call by: the command, or the path. */
+function subject(call: ToolCall): string {
+  const a = call.args;
+  switch (call.name) {
+    case 'shell': return String(a.command ?? '');
+    case 'read_file': return String(a.path ?? '');
+    case 'write_file': return `${String(a.path ?? '')} (${String(a.content ?? '').length} chars)`;
+    default: return '';
+  }
+}
+
+/** One line describing a call, for the status bar: nothing hidden, newlines marked. */
+export function describeCall(call: ToolCall): string {
+  const what = subject(call);
+  return what ? `${call.name}: ${oneLine(what)}` : call.name;
+}
+
+/** The whole call for the transcript, before it is approved: every character visible, a long one as head and tail. */
+export function callDetail(call: ToolCall): string {
+  const what = subject(call);
+  return what ? `${call.name}: ${headTail(visible(what))}` : call.name;
 }

@@ -105,7 +105,8 @@ export function approvalAnswerable(q: { shownAt: number; lastKeyAt: number; now:
 }
 
 /** The mode keys are looked up in: an approval question first, then a search, then busy or idle. */
-export function modeOf(state: ComposerState, world: { busy: boolean; approval: boolean }): Mode {
+export function modeOf(state: ComposerState, world: { busy: boolean; approval: boolean; picker?: boolean }): Mode {
+  if (world.picker) return 'picker';
   if (world.approval) return 'approval';
   if (state.search) return 'search';
   return world.busy ? 'busy' : 'idle';

@@ -50,6 +50,14 @@ const FIELDS = {
     v.minValue(1000, 'maxKeptAnswerChars must be a whole number from 1000 to 10000000'),
     v.maxValue(10_000_000, 'maxKeptAnswerChars must be a whole number from 1000 to 10000000'),
   ),
+  context: v.object({
+    maxChars: v.optional(v.pipe(
+      v.number('context.maxChars must be a whole number from 10000 to 100000000'),
+      v.integer('context.maxChars must be a whole number from 10000 to 100000000'),
+      v.minValue(10_000, 'context.maxChars must be a whole number from 10000 to 100000000'),
+      v.maxValue(100_000_000, 'context.maxChars must be a whole number from 10000 to 100000000'),
+    )),
+  }, 'context must be an object such as {"maxChars": 400000}'),
   history: v.object({
     maxEntries: v.optional(v.pipe(
       v.number('history.maxEntries must be a whole number from 1 to 10000000'),

@@ -77,6 +77,12 @@ export const KEYMAP: Record<Mode, readonly Binding[]> = {
     { keys: ['C-z'], command: 'app.suspend' },
     { keys: ['C-l'], command: 'app.redraw' },
   ],
+  picker: [
+    { keys: ['up', 'C-p', 'k'], command: 'picker.up' },
+    { keys: ['down', 'C-n', 'j'], command: 'picker.down' },
+    { keys: ['enter'], command: 'picker.choose' },
+    { keys: ['escape', 'C-c'], command: 'picker.cancel' },
+  ],
 };
 
 const lookup = new Map<Mode, Map<string, CommandName>>(

@@ -7,10 +7,11 @@
 
 import type { Bus } from '../bus';
 import type { EditorState } from '../editor/model';
+import type { PickerState } from '../session/picker';
 import type { Screen } from './screen';
 import type { StatusModel } from './status-model';
 import type { TranscriptModel } from './transcript-model';
-import { composerView, statusRow, transcriptRows } from './views';
+import { composerView, pickerRows, statusRow, transcriptRows } from './views';
 
 export interface PaintSources {
   editor: () => EditorState;
@@ -18,6 +19,8 @@ export interface PaintSources {
   highlight: () => { start: number; end: number } | null;
   transcript: TranscriptModel;
   status: StatusModel;
+  /** The resume picker, drawn in the transcript's place while it is open. */
+  picker: () => PickerState | null;
 }
 
 /** Rows the mouse wheel scrolls per notch. */
@@ -58,7 +61,8 @@ export class Painter {
     const t = ui.transcript.size();
     sources.transcript.setWidth(t.width);
     this.transcriptHeight = t.height;
-    ui.transcript.setRows(transcriptRows(sources.transcript, t.height));
+    const picker = sources.picker();
+    ui.transcript.setRows(picker ? pickerRows(picker, t.width, t.height) : transcriptRows(sources.transcript, t.height));
     ui.status.setRows([statusRow(sources.status.snapshot(Date.now()), ui.status.size().width)]);
     ui.screen.render();
   }

@@ -24,15 +24,16 @@ export function route(action: InputAction, mode: Mode, composerMode: Mode): Rout
       return [{ event: 'command', payload: { name: 'search.accept' } }, { event: 'command', payload: { name: composerName } }];
     }
     case 'text':
-      if (mode === 'approval') {
+      // A question or a list takes single letters as keys, never as text.
+      if (mode === 'approval' || mode === 'picker') {
         return [...action.text].flatMap((ch): Routed[] => {
-          const name = commandFor('approval', ch.toLowerCase());
+          const name = commandFor(mode, ch.toLowerCase());
           return name ? [{ event: 'command', payload: { name } }] : [];
         });
       }
       return [{ event: 'input.text', payload: { text: action.text } }];
     case 'paste':
-      return [{ event: 'input.paste', payload: { text: action.text } }];
+      return mode === 'picker' ? [] : [{ event: 'input.paste', payload: { text: action.text } }];
     case 'wheel':
       return [{ event: 'input.wheel', payload: { dir: action.dir } }];
     case 'cpr':

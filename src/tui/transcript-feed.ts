@@ -70,6 +70,19 @@ export class TranscriptFeed {
     bus.on('tool.finished', ({ turnId, ok }) => {
       if (this.current(turnId) && !ok) transcript.add('note', '[tool failed]');
     });
+    bus.on('session.resumed', ({ items, at }) => {
+      this.reply = null;
+      transcript.clear();
+      for (const item of items) transcript.add(item.kind, item.text);
+      transcript.add('note', `resumed · ${at ? at.slice(0, 16).replace('T', ' ') : 'earlier'}`);
+      changed();
+    });
+    bus.on('session.new', () => {
+      this.reply = null;
+      transcript.clear();
+      transcript.add('note', 'new conversation');
+      changed();
+    });
     bus.on('transcript.note', ({ text, reveal }) => {
       transcript.add('note', text);
       if (reveal) transcript.scrollToBottom();

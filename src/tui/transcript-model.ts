@@ -125,6 +125,13 @@ export class TranscriptModel {
     this.relayout();
   }
 
+  /** Empties the view (a new or resumed conversation). */
+  clear(): void {
+    this.entries = [];
+    this.rows = [];
+    this.scrollBack = 0;
+  }
+
   /** Wraps every entry again (the width changed, or how wide some characters are). */
   relayout(): void {
     this.entries.forEach((_, i) => this.layoutEntry(i));

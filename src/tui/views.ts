@@ -7,6 +7,7 @@ import { layout, scrollTop } from '../editor/layout';
 import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
 import type { GridRow, Span, Style } from './grid';
 import type { TranscriptModel, TranscriptRow } from './transcript-model';
+import { PickerState, pickerLine } from '../session/picker';
 
 const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
   user: 'bold', assistant: 'normal', note: 'dim', error: 'error', gap: 'normal', tool: 'paste', output: 'dim',
@@ -20,6 +21,18 @@ export function transcriptRows(model: TranscriptModel, height: number): GridRow[
         : row.head && row.kind === 'tool' ? { text: '$ ', style: 'paste' } : { text: '  ', style: 'normal' };
     return [marker, { text: row.text, style: ROW_STYLE[row.kind] }];
   });
+}
+
+/** The resume picker, in the transcript's place: a title, then conversations around the selected one. */
+export function pickerRows(p: PickerState, width: number, height: number): GridRow[] {
+  const rows: GridRow[] = [[{ text: fit('Resume a conversation: Up/Down to choose, Enter to resume, Esc for a new one', width), style: 'bold' }], []];
+  const room = Math.max(1, height - rows.length);
+  const top = Math.max(0, Math.min(p.index - Math.floor(room / 2), p.items.length - room));
+  p.items.slice(top, top + room).forEach((item, k) => {
+    const on = top + k === p.index;
+    rows.push([{ text: fit(`${on ? '› ' : '  '}${pickerLine(item)}`, width), style: on ? 'highlight' : 'normal' }]);
+  });
+  return rows;
 }
 
 export interface ComposerView {

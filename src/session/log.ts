@@ -1,0 +1,121 @@
+// One session's conversation log on disk, `<data>/sessions/<id>.jsonl`:
+// read forgivingly at resume (a damaged file is copied aside, then rewritten
+// clean), appended to with one O_APPEND write per batch, off the keystroke
+// (writes are queued and done asynchronously, one at a time, in order), and
+// flushed synchronously at exit. Messages name the file, never its content.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describeIoError, ensureDir } from '../history/store';
+import { LogEvent, parseLog, serializeEvent } from './events';
+
+export function sessionLogPath(dataDir: string, sessionId: string): string {
+  return path.join(dataDir, 'sessions', `${sessionId}.jsonl`);
+}
+
+function stamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}
+
+export class SessionLog {
+  private fd: number | null = null;
+  private pending = '';
+  private writing = false;
+  private failed = false;
+
+  /** `file` null: no data dir; nothing is read or written. */
+  constructor(readonly file: string | null, private readonly warn: (text: string) => void) {}
+
+  /** Every good event in the log. A damaged log is copied aside and rewritten with its good events. */
+  read(): LogEvent[] {
+    if (!this.file) return [];
+    let text: string;
+    try {
+      text = fs.readFileSync(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`conversation log unreadable (${describeIoError(err)}); starting a new conversation`);
+      return [];
+    }
+    const parsed = parseLog(text);
+    const problems = [
+      parsed.bad ? `${parsed.bad} unreadable line${parsed.bad === 1 ? '' : 's'}` : '',
+      parsed.unknown ? `${parsed.unknown} event${parsed.unknown === 1 ? '' : 's'} of unknown type` : '',
+    ].filter(Boolean);
+    if (problems.length > 0) this.repair(text, parsed.events, problems);
+    return parsed.events;
+  }
+
+  /** Queues an event; it is written asynchronously, in order. */
+  append(event: LogEvent): void {
+    if (!this.file) return;
+    this.pending += serializeEvent(event);
+    if (!this.writing) setImmediate(() => this.drain());
+  }
+
+  /** Writes whatever is queued, now (exit). */
+  flushSync(): void {
+    if (!this.pending || !this.open()) return;
+    try {
+      fs.writeSync(this.fd as number, this.pending);
+    } catch (err) {
+      this.fail(err);
+    }
+    this.pending = '';
+  }
+
+  private drain(): void {
+    if (this.writing || !this.pending) return;
+    if (!this.open()) {
+      this.pending = '';
+      return;
+    }
+    const data = this.pending;
+    this.pending = '';
+    this.writing = true;
+    fs.write(this.fd as number, data, (err) => {
+      this.writing = false;
+      if (err) this.fail(err);
+      if (this.pending) this.drain();
+    });
+  }
+
+  /** Opens for appending once; a torn last line (a writer killed mid-line) gets its newline first. */
+  private open(): boolean {
+    if (this.fd !== null) return true;
+    if (this.failed || !this.file) return false;
+    try {
+      ensureDir(path.dirname(this.file));
+      this.fd = fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
+      const size = fs.fstatSync(this.fd).size;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        fs.readSync(this.fd, last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) this.pending = '\n' + this.pending;
+      }
+      return true;
+    } catch (err) {
+      this.fail(err);
+      return false;
+    }
+  }
+
+  private fail(err: unknown): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.warn(`conversation log not saved (${describeIoError(err)}); this conversation will not resume`);
+  }
+
+  private repair(original: string, events: readonly LogEvent[], problems: string[]): void {
+    const file = this.file as string;
+    const aside = `${file}.corrupt-${stamp()}`;
+    try {
+      fs.writeFileSync(aside, original, { mode: 0o600, flag: 'wx' });
+      const tmp = `${file}.tmp-${process.pid}`;
+      fs.writeFileSync(tmp, events.map(serializeEvent).join(''), { mode: 0o600 });
+      fs.renameSync(tmp, file);
+      this.warn(`conversation log damaged (${problems.join(', ')}); kept ${events.length} events, original saved as ${path.basename(aside)}`);
+    } catch (err) {
+      this.warn(`conversation log damaged (${problems.join(', ')}); could not save a copy (${describeIoError(err)})`);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+// Writes a conversation into the session log as it happens, from the bus:
+// each input, the answer in chunks (at least once a second while it
+// streams, so a SIGKILL loses about a second of text), each complete
+// message and tool result, and how a turn ended. It never reads the log and
+// never touches the composer: recalling or searching history writes nothing.
+
+import type { Bus } from '../bus';
+import { LogEvent, newConversationId } from './events';
+import type { SessionLog } from './log';
+
+const FLUSH_MS = 1000;
+
+export interface ConversationMeta {
+  provider: string;
+  model: string;
+  workspace: string | null;
+}
+
+export class SessionRecorder {
+  /** The conversation being written. */
+  conv: string;
+  /** Its start event is in the log (written with the first input). */
+  private started = false;
+  private msg = 0;
+  private text = '';
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(bus: Bus, private readonly log: SessionLog, private readonly meta: ConversationMeta, private readonly now: () => Date = () => new Date()) {
+    this.conv = newConversationId(this.now(), Math.random());
+    bus.on('turn.started', ({ input, segments }) => {
+      this.ensureStarted();
+      this.write({ t: 'user', conv: this.conv, ts: this.ts(), text: input, segments: segments ?? [{ type: 'text', text: input }] });
+    });
+    bus.on('turn.delta', ({ text }) => {
+      this.text += text;
+      if (!this.timer) {
+        this.timer = setTimeout(() => this.flushText(), FLUSH_MS);
+        this.timer.unref();
+      }
+    });
+    bus.on('conversation.message', ({ message, declined }) => {
+      if (message.role === 'assistant') {
+        this.flushText();
+        this.write({ t: 'assistant', conv: this.conv, msg: this.msg++, ...(message.toolCalls?.length ? { toolCalls: message.toolCalls } : {}) });
+      } else if (message.role === 'tool') {
+        this.write({ t: 'tool', conv: this.conv, callId: message.toolCallId, name: message.name, content: message.content, ...(declined ? { declined } : {}) });
+      }
+    });
+    bus.on('turn.ended', ({ status, message }) => {
+      this.flushText();
+      if (status === 'interrupted') this.write({ t: 'interrupted', conv: this.conv, ts: this.ts() });
+      if (status === 'error') this.write({ t: 'error', conv: this.conv, ts: this.ts(), message: message ?? 'the turn failed' });
+    });
+  }
+
+  /** Goes on writing an existing conversation (resumed); `nextMsg` continues its message numbers. */
+  resume(conv: string, nextMsg: number): void {
+    this.end();
+    this.conv = conv;
+    this.started = true;
+    this.msg = nextMsg;
+  }
+
+  /** Closes the current conversation; the next input starts a new one. */
+  startNew(): void {
+    this.end();
+    this.conv = newConversationId(this.now(), Math.random());
+    this.started = false;
+    this.msg = 0;
+  }
+
+  /** At exit: what streamed since the last chunk, and the end of the conversation, go to disk now. */
+  close(): void {
+    this.end();
+    this.log.flushSync();
+  }
+
+  private end(): void {
+    this.flushText();
+    if (this.started) this.write({ t: 'end', conv: this.conv, ts: this.ts() });
+    this.started = false;
+  }
+
+  private ensureStarted(): void {
+    if (this.started) return;
+    this.started = true;
+    this.write({ t: 'start', conv: this.conv, ts: this.ts(), ...this.meta });
+  }
+
+  private flushText(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.text) return;
+    this.write({ t: 'delta', conv: this.conv, msg: this.msg, text: this.text });
+    this.text = '';
+  }
+
+  private write(e: LogEvent): void {
+    this.log.append(e);
+  }
+
+  private ts(): string {
+    return this.now().toISOString();
+  }
+}

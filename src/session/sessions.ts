@@ -1,0 +1,93 @@
+// Bringing conversations back: --continue (the last one), --resume ID, the
+// picker (--resume, /resume), and /new. Reads the session log, rebuilds the
+// model's context and the transcript, and points the recorder at the chosen
+// conversation. The log is never rewritten here, only read.
+
+import type { Bus } from '../bus';
+import type { TurnRunner } from '../agent/runner';
+import type { LogEvent } from './events';
+import type { SessionLog } from './log';
+import { PickerState, movePicker, openPicker, selected } from './picker';
+import { ConversationSummary, conversations, replay } from './replay';
+import type { SessionRecorder } from './recorder';
+
+export class Sessions {
+  picker: PickerState | null = null;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly runner: TurnRunner,
+    private readonly log: SessionLog,
+    private readonly recorder: SessionRecorder,
+    private readonly maxKept?: number,
+  ) {}
+
+  /** Resumes the session's last conversation; false when it has none. */
+  continueLast(): boolean {
+    const events = this.read();
+    const all = conversations(events);
+    const last = all[all.length - 1];
+    if (!last) return false;
+    this.resume(events, last);
+    return true;
+  }
+
+  /** Resumes one conversation by id; false when the session has no such conversation. */
+  resumeId(id: string): boolean {
+    const events = this.read();
+    const found = conversations(events).find((c) => c.id === id);
+    if (!found) return false;
+    this.resume(events, found);
+    return true;
+  }
+
+  /** Opens the picker over the session's conversations; false when there are none. */
+  openPicker(): boolean {
+    this.picker = openPicker(conversations(this.read()));
+    this.bus.requestRender();
+    return this.picker !== null;
+  }
+
+  pickerMove(delta: number): void {
+    if (!this.picker) return;
+    this.picker = movePicker(this.picker, delta);
+    this.bus.requestRender();
+  }
+
+  /** Enter: the selected conversation comes back. */
+  pickerChoose(): void {
+    if (!this.picker) return;
+    const choice = selected(this.picker);
+    this.picker = null;
+    this.resumeId(choice.id);
+  }
+
+  /** Esc: a new conversation instead. */
+  pickerCancel(): void {
+    if (!this.picker) return;
+    this.picker = null;
+    this.startNew();
+  }
+
+  /** /new: the model forgets, the transcript clears, the log starts another conversation. */
+  startNew(): void {
+    this.runner.load([]);
+    this.recorder.startNew();
+    this.bus.emit('session.new', {});
+  }
+
+  private read(): LogEvent[] {
+    // This process's own unwritten events belong in what is read.
+    this.log.flushSync();
+    return this.log.read();
+  }
+
+  private resume(events: readonly LogEvent[], conv: ConversationSummary): void {
+    const r = replay(events, conv.id, this.maxKept);
+    this.runner.load(r.messages);
+    let next = 0;
+    for (const e of events) if (e.conv === conv.id && (e.t === 'assistant' || e.t === 'delta')) next = Math.max(next, e.msg + 1);
+    this.recorder.resume(conv.id, next);
+    this.bus.emit('session.resumed', { items: r.items, at: r.lastTs });
+  }
+}
