@@ -22,18 +22,27 @@ export class SessionLog {
   private pending = '';
   private writing = false;
   private failed = false;
+  /** What the last read found wrong, for the caller to show once the conversation is on screen. */
+  private readWarning: string | null = null;
 
   /** `file` null: no data dir; nothing is read or written. */
   constructor(readonly file: string | null, private readonly warn: (text: string) => void) {}
 
-  /** Every good event in the log. A damaged log is copied aside and rewritten with its good events. */
+  /** The warning the last read left (damage, unreadable), once. */
+  takeWarning(): string | null {
+    const w = this.readWarning;
+    this.readWarning = null;
+    return w;
+  }
+
+  /** Every good event in the log. A damaged log is copied aside and rewritten with its good events; takeWarning() says so. */
   read(): LogEvent[] {
     if (!this.file) return [];
     let text: string;
     try {
       text = fs.readFileSync(this.file, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`conversation log unreadable (${describeIoError(err)}); starting a new conversation`);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.readWarning = `conversation log unreadable (${describeIoError(err)}); starting a new conversation`;
       return [];
     }
     const parsed = parseLog(text);
@@ -113,9 +122,9 @@ export class SessionLog {
       const tmp = `${file}.tmp-${process.pid}`;
       fs.writeFileSync(tmp, events.map(serializeEvent).join(''), { mode: 0o600 });
       fs.renameSync(tmp, file);
-      this.warn(`conversation log damaged (${problems.join(', ')}); kept ${events.length} events, original saved as ${path.basename(aside)}`);
+      this.readWarning = `conversation log damaged (${problems.join(', ')}); kept ${events.length} events, original saved as ${path.basename(aside)}`;
     } catch (err) {
-      this.warn(`conversation log damaged (${problems.join(', ')}); could not save a copy (${describeIoError(err)})`);
+      this.readWarning = `conversation log damaged (${problems.join(', ')}); could not save a copy (${describeIoError(err)})`;
     }
   }
 }

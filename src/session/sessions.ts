@@ -27,25 +27,32 @@ export class Sessions {
     const events = this.read();
     const all = conversations(events);
     const last = all[all.length - 1];
-    if (!last) return false;
-    this.resume(events, last);
-    return true;
+    if (last) this.resume(events, last);
+    this.warnAfter();
+    return last !== undefined;
   }
 
   /** Resumes one conversation by id; false when the session has no such conversation. */
   resumeId(id: string): boolean {
     const events = this.read();
     const found = conversations(events).find((c) => c.id === id);
-    if (!found) return false;
-    this.resume(events, found);
-    return true;
+    if (found) this.resume(events, found);
+    this.warnAfter();
+    return found !== undefined;
   }
 
   /** Opens the picker over the session's conversations; false when there are none. */
   openPicker(): boolean {
     this.picker = openPicker(conversations(this.read()));
+    this.warnAfter();
     this.bus.requestRender();
     return this.picker !== null;
+  }
+
+  /** A damaged log is reported once the conversation is on screen, so the warning stays in view. */
+  private warnAfter(): void {
+    const w = this.log.takeWarning();
+    if (w) this.bus.emit('status.warning', { text: w });
   }
 
   pickerMove(delta: number): void {

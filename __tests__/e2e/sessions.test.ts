@@ -1,0 +1,142 @@
+// Sessions as a person uses them, in a real pty: quit and --continue, a
+// kill mid-answer, the resume picker, `milk sessions`, a damaged log.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLI, KEY, MilkPty, tempDir } from '../helpers/pty';
+import { sessionIdForWorkspace } from '../../src/config/paths';
+
+jest.setTimeout(40000);
+
+const open: MilkPty[] = [];
+afterEach(() => {
+  for (const p of open.splice(0)) p.kill('SIGKILL');
+});
+
+async function start(data: string, cwd: string, args: string[] = [], env: Record<string, string> = {}): Promise<MilkPty> {
+  const p = new MilkPty({ args: ['--data-dir', data, ...args], cwd, env });
+  open.push(p);
+  // The picker holds the status bar until a conversation is chosen.
+  await p.waitForText(/history: session|Resume a conversation/);
+  return p;
+}
+
+const idle = (p: MilkPty) => p.waitFor(() => !p.statusLine().includes('working'), 'idle');
+
+/** Sends an input and waits for the whole offline answer (its last words), then for idle. */
+async function ask(p: MilkPty, text: string): Promise<void> {
+  p.write(text + KEY.enter);
+  await p.waitForText(`You wrote one line: "${text}"`);
+  await p.waitFor(() => p.text().split(`"${text}"`).pop()!.includes('--model NAME.'), 'the whole answer');
+  await idle(p);
+}
+const logOf = (data: string, cwd: string) => path.join(data, 'sessions', `${sessionIdForWorkspace(cwd)}.jsonl`);
+
+async function quit(p: MilkPty): Promise<void> {
+  p.write(KEY.ctrlD);
+  const gone = await Promise.race([p.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000))]);
+  if (!gone) throw new Error(`milk did not quit on Ctrl-D; screen:\n${p.text()}`);
+}
+
+describe('coming back to a conversation', () => {
+  it('shows the last conversation after quitting and --continue, and the model gets it', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    let p = await start(data, cwd);
+    await ask(p, 'what is milk');
+    await quit(p);
+    p = await start(data, cwd, ['--continue']);
+    await p.waitForText('› what is milk');
+    await p.waitForText(/resumed · \d{4}-\d\d-\d\d \d\d:\d\d/);
+    expect(p.text()).toContain('You wrote one line: "what is milk"');
+    p.write('and again' + KEY.enter);
+    // The offline agent counts the turns it was given: the earlier one came back.
+    await p.waitForText('(offline demo, turn 2)');
+  });
+
+  it('keeps the partial answer of a milk killed mid-stream, marked interrupted', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    let p = await start(data, cwd, [], { MILK_OFFLINE_DELAY_MS: '60' });
+    p.write('tell me slowly' + KEY.enter);
+    await p.waitForText('You wrote');
+    // The answer reaches the log at least once a second while it streams.
+    await p.waitFor(() => fs.existsSync(logOf(data, cwd)) && fs.readFileSync(logOf(data, cwd), 'utf8').includes('"t":"delta"'), 'a chunk in the log', 5000);
+    p.kill('SIGKILL');
+    await p.exited;
+    p = await start(data, cwd, ['-c']);
+    await p.waitForText('› tell me slowly');
+    await p.waitForText('[interrupted]');
+    expect(p.text()).toContain('(offline demo, turn 1)');
+    expect(p.text().indexOf('(offline demo')).toBeLessThan(p.text().indexOf('[interrupted]'));
+  });
+
+  it('--resume picks the older of two conversations', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    let p = await start(data, cwd);
+    await ask(p, 'alpha question');
+    p.write('/new' + KEY.enter);
+    await p.waitForText('new conversation');
+    await ask(p, 'beta question');
+    await quit(p);
+    p = await start(data, cwd, ['--resume']);
+    await p.waitForText('Resume a conversation');
+    await p.waitFor(() => /› .*beta question/.test(p.text()) && p.text().includes('alpha question'), 'both, newest selected');
+    p.write(KEY.down + KEY.enter);
+    await p.waitForText('› alpha question');
+    await p.waitForText('resumed ·');
+    expect(p.text()).not.toContain('beta question');
+  });
+
+  it('Esc in the picker starts a new conversation; /session names the files', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    let p = await start(data, cwd);
+    await ask(p, 'something');
+    await quit(p);
+    p = await start(data, cwd, ['-r']);
+    await p.waitForText('Resume a conversation');
+    p.write(KEY.esc);
+    await p.waitForText('new conversation');
+    p.write('/session' + KEY.enter);
+    await p.waitForText(`session ${sessionIdForWorkspace(cwd)}`);
+    expect(p.text().replace(/\s+/g, '')).toContain(logOf(data, cwd).replace(/\s+/g, ''));
+  });
+
+  it('resumes a log with garbage lines, with a warning', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    let p = await start(data, cwd);
+    await ask(p, 'before the damage');
+    await quit(p);
+    fs.appendFileSync(logOf(data, cwd), 'garbage that is not json\n{"t":"mystery","conv":"x"}\n');
+    p = await start(data, cwd, ['--continue']);
+    await p.waitForText('› before the damage');
+    await p.waitFor(() => p.text().replace(/\s+/g, ' ').includes('conversation log damaged (1 unreadable line, 1 event of unknown type)'), 'warning');
+  });
+});
+
+describe('milk sessions', () => {
+  it('lists the sessions of two directories, newest first, as JSON', async () => {
+    const data = tempDir();
+    const cwds = [tempDir(), tempDir()];
+    for (const cwd of cwds) {
+      const p = await start(data, cwd);
+      await ask(p, `hello from ${path.basename(cwd)}`);
+      await quit(p);
+    }
+    const r = spawnSync(process.execPath, [CLI, 'sessions', '--json', '--data-dir', data], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.map((x) => x.workspace).sort()).toEqual([...cwds].sort());
+    expect(rows.map((x) => x.id).sort()).toEqual(cwds.map(sessionIdForWorkspace).sort());
+    for (const row of rows) expect(row).toMatchObject({ conversations: 1, historyEntries: 1 });
+    const shown = spawnSync(process.execPath, [CLI, 'sessions', 'show', rows[0].id, '--data-dir', data], { encoding: 'utf8' });
+    expect(shown.stdout).toMatch(/> hello from /);
+    const rm = spawnSync(process.execPath, [CLI, 'sessions', 'rm', rows[0].id, '--yes', '--data-dir', data], { encoding: 'utf8' });
+    expect(rm.stdout).toContain(`removed session ${rows[0].id}`);
+    const after = spawnSync(process.execPath, [CLI, 'sessions', '--json', '--data-dir', data], { encoding: 'utf8' });
+    expect(after.stdout.trim().split('\n')).toHaveLength(1);
+  });
+});

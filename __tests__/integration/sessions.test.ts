@@ -1,0 +1,133 @@
+// Conversations that come back: the real log on a temp data dir, the real
+// runner and providers against the mock model server over HTTP.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Bus, Events } from '../../src/bus';
+import { TurnRunner } from '../../src/agent/runner';
+import { OpenAIProvider } from '../../src/agent/openai';
+import { AnthropicProvider } from '../../src/agent/anthropic';
+import type { Provider } from '../../src/agent/provider';
+import { SessionLog, sessionLogPath } from '../../src/session/log';
+import { SessionRecorder } from '../../src/session/recorder';
+import { Sessions } from '../../src/session/sessions';
+import { parseLog } from '../../src/session/events';
+import { tempDir } from '../helpers/pty';
+
+const { startMockServer } = require('../../scripts/mock-server');
+
+interface MockRequest { scenario: string; body: { messages: Array<{ role: string; content: unknown }> } }
+let mock: { url: string; requests: MockRequest[]; close(): Promise<void> };
+beforeAll(async () => {
+  mock = await startMockServer();
+});
+afterAll(() => mock.close());
+
+const KINDS = {
+  openai: (model: string): Provider => new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model, idleTimeoutMs: 5000 }),
+  anthropic: (model: string): Provider => new AnthropicProvider({ baseUrl: mock.url, model, idleTimeoutMs: 5000 }),
+};
+
+/** One milk process's worth of parts on a data dir. */
+function milk(dataDir: string, provider: Provider) {
+  const bus = new Bus();
+  const runner = new TurnRunner(bus, provider, { workspace: tempDir() });
+  runner.policy.force = true;
+  const warnings: string[] = [];
+  const log = new SessionLog(sessionLogPath(dataDir, 's'), (w) => warnings.push(w));
+  bus.on('status.warning', ({ text }) => warnings.push(text));
+  const recorder = new SessionRecorder(bus, log, { provider: provider.name, model: 'm', workspace: '/w' });
+  const sessions = new Sessions(bus, runner, log, recorder);
+  const turn = (input: string) => new Promise<Events['turn.ended']>((resolve) => {
+    const off = bus.on('turn.ended', (e) => {
+      off();
+      resolve(e);
+    });
+    runner.start(input);
+  });
+  return { bus, runner, log, recorder, sessions, turn, warnings };
+}
+
+describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s: a resumed conversation', (kind) => {
+  const make = KINDS[kind];
+
+  it('carries the earlier messages, tool call and result included, in an order the protocol accepts', async () => {
+    const data = tempDir();
+    const first = milk(data, make('tools'));
+    expect((await first.turn('list the files')).status).toBe('done');
+    first.recorder.close();
+
+    const second = milk(data, make('echo'));
+    expect(second.sessions.continueLast()).toBe(true);
+    const before = mock.requests.length;
+    expect((await second.turn('and now?')).status).toBe('done');
+    const sent = mock.requests[before].body.messages;
+    if (kind === 'openai') {
+      expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+      expect((sent[1] as unknown as { tool_calls: Array<{ id: string }> }).tool_calls[0].id).toBe((sent[2] as unknown as { tool_call_id: string }).tool_call_id);
+    } else {
+      // Anthropic: roles alternate; the tool_use block is answered by a tool_result block in the next user turn.
+      expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+      const use = (sent[1].content as Array<{ type: string; id?: string }>).find((b) => b.type === 'tool_use');
+      const result = (sent[2].content as Array<{ type: string; tool_use_id?: string }>).find((b) => b.type === 'tool_result');
+      expect(result?.tool_use_id).toBe(use?.id);
+    }
+    expect(JSON.stringify(sent)).toContain('list the files');
+    expect(JSON.stringify(sent)).toContain('hello-from-tool');
+  });
+
+  it('sends nothing earlier on a fresh start, nor after /new', async () => {
+    const data = tempDir();
+    const first = milk(data, make('short'));
+    await first.turn('remember me');
+    first.recorder.close();
+
+    const fresh = milk(data, make('echo'));
+    let before = mock.requests.length;
+    await fresh.turn('fresh');
+    expect(mock.requests[before].body.messages.map((m) => m.role)).toEqual(['user']);
+
+    const resumed = milk(data, make('echo'));
+    resumed.sessions.continueLast();
+    resumed.sessions.startNew();
+    before = mock.requests.length;
+    await resumed.turn('after new');
+    expect(mock.requests[before].body.messages).toHaveLength(1);
+  });
+});
+
+describe('the conversation log on disk', () => {
+  it('is 0600 in a 0700 folder, one event per line, written without waiting for a key', async () => {
+    const data = tempDir();
+    const m = milk(data, KINDS.openai('short'));
+    await m.turn('hello');
+    m.recorder.close();
+    const file = sessionLogPath(data, 's');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    expect(parseLog(fs.readFileSync(file, 'utf8')).events.map((e) => e.t)).toEqual(['start', 'user', 'delta', 'assistant', 'end']);
+  });
+
+  it('resumes a log with garbage and a torn line, copying the original aside and saying so without its content', () => {
+    const data = tempDir();
+    const file = sessionLogPath(data, 's');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, [
+      JSON.stringify({ t: 'start', conv: 'c1', ts: '2026-11-30T10:00:00.000Z', provider: 'p', model: 'm', workspace: null }),
+      JSON.stringify({ t: 'user', conv: 'c1', ts: '2026-11-30T10:00:00.000Z', text: 'kept', segments: [{ type: 'text', text: 'kept' }] }),
+      'SECRET garbage line',
+      JSON.stringify({ t: 'delta', conv: 'c1', msg: 0, text: 'partial' }),
+      '{"t":"delta","conv":"c1","msg":0,"te',
+    ].join('\n'));
+    const m = milk(data, KINDS.openai('short'));
+    const resumed: Events['session.resumed'][] = [];
+    m.bus.on('session.resumed', (e) => resumed.push(e));
+    expect(m.sessions.continueLast()).toBe(true);
+    expect(resumed[0].items.map((i) => i.text)).toEqual(['kept', 'partial', '[interrupted]']);
+    expect(m.warnings).toHaveLength(1);
+    expect(m.warnings[0]).toMatch(/conversation log damaged \(2 unreadable lines\); kept 3 events, original saved as s\.jsonl\.corrupt-/);
+    expect(m.warnings[0]).not.toContain('SECRET');
+    const aside = fs.readdirSync(path.dirname(file)).filter((n) => n.includes('.corrupt-'));
+    expect(fs.readFileSync(path.join(path.dirname(file), aside[0]), 'utf8')).toContain('SECRET garbage line');
+    expect(parseLog(fs.readFileSync(file, 'utf8'))).toMatchObject({ bad: 0, torn: false });
+  });
+});
