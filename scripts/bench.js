@@ -4,7 +4,8 @@
 // scripts/bench.js CASE…` runs some. Cases:
 //   startup     spawn to the first painted status bar, in a real pty (10 runs)
 //   history     load, append and compaction of history files at 500 and 100,000 entries
-//   submit      how long a submit blocks the event loop: 500 and 100,000 entries, a held lock
+//   resume      start-up with --continue on a 10,000-event conversation log, and keys typed after it
+//   submit      how long a submit blocks the event loop: 500 and 100,000 entries, a held lock, two 96 MB files
 //   search      the search state machine and key-to-match on screen over 100,000 entries
 //   turns       Ctrl-C to an idle screen; CPU while streaming a 1 MB answer
 //   transcript  keystroke to screen with a 10-line and a 100,000-line transcript
@@ -29,17 +30,17 @@ function tmp(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-function startupOnce() {
+function startupOnce(args = ['--data-dir', tmp('milk-bench-')], cwd = tmp('milk-bench-cwd-'), ready = 'history: session') {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const p = pty.spawn(process.execPath, [CLI, '--data-dir', tmp('milk-bench-')], {
-      cols: 80, rows: 24, cwd: tmp('milk-bench-cwd-'), env: { ...process.env, TERM: 'xterm-256color' },
+    const p = pty.spawn(process.execPath, [CLI, ...args], {
+      cols: 80, rows: 24, cwd, env: { ...process.env, TERM: 'xterm-256color' },
     });
     let out = '';
     const timer = setTimeout(() => { p.kill('SIGKILL'); reject(new Error('no first paint in 10 s')); }, 10000);
     p.onData((d) => {
       out += d;
-      if (out.includes('history: session')) {
+      if (out.includes(ready)) {
         const ms = Number(process.hrtime.bigint() - t0) / 1e6;
         clearTimeout(timer);
         p.onExit(() => resolve(ms));
@@ -311,7 +312,58 @@ async function keystrokesWithTranscript(n) {
   console.log(`keystroke to screen with a ${n}-line transcript: median ${fmt(s.median)}, p99 ${fmt(s.p99)} (n=${s.n})`);
 }
 
-const CASES = { startup: benchStartup, history: benchHistory, submit: benchSubmit, search: benchSearch, turns: benchTurns, transcript: benchLongTranscript };
+/** A session log of `events` events (five per turn), as a long conversation leaves it. */
+function seedConversation(dataDir, cwd, events) {
+  const { sessionIdForWorkspace } = require('../dist/config/paths');
+  const file = path.join(dataDir, 'sessions', `${sessionIdForWorkspace(fs.realpathSync(cwd))}.jsonl`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const conv = 'cbench0000';
+  const ts = new Date(1700000000000).toISOString();
+  const lines = [JSON.stringify({ t: 'start', conv, ts, provider: 'offline', model: 'offline', workspace: cwd })];
+  for (let turn = 0; lines.length < events; turn++) {
+    const text = `question ${turn}: how does module ${turn % 50} handle errors?`;
+    lines.push(JSON.stringify({ t: 'user', conv, ts, text, segments: [{ type: 'text', text }] }));
+    lines.push(JSON.stringify({ t: 'delta', conv, msg: turn, text: `Module ${turn % 50} catches errors at its edge and reports them in one line. ` }));
+    lines.push(JSON.stringify({ t: 'delta', conv, msg: turn, text: 'It keeps what it had and lets the next call try again.\n\nThat is the whole story for this one.' }));
+    lines.push(JSON.stringify({ t: 'assistant', conv, msg: turn }));
+    lines.push(JSON.stringify({ t: 'end', conv, ts }));
+  }
+  fs.writeFileSync(file, lines.slice(0, events).join('\n') + '\n', { mode: 0o600 });
+}
+
+// Resuming a long conversation: start-up to the first paint with --continue on a
+// 10,000-event log, beside a plain start in the same run, then keys typed after it.
+async function benchResume() {
+  const data = tmp('milk-bench-resume-');
+  const cwd = tmp('milk-bench-resume-cwd-');
+  seedConversation(data, cwd, 10000);
+  const plain = [];
+  const resumed = [];
+  for (let i = 0; i < 10; i++) {
+    plain.push(await startupOnce());
+    resumed.push(await startupOnce(['--data-dir', data, '--continue'], cwd, 'resumed ·'));
+  }
+  const a = stats(plain);
+  const b = stats(resumed);
+  console.log(`start-up with --continue on a 10,000-event log: median ${fmt(b.median)} (max ${fmt(b.max)}); plain start in the same run: median ${fmt(a.median)} (n=${b.n})`);
+  const m = startMilk(['--data-dir', data, '--continue'], cwd);
+  await m.until(() => m.status().includes('history: session'), 30000);
+  const composerRow = () => m.term.buffer.active.getLine(m.term.rows - 3).translateToString(true);
+  const samples = [];
+  for (let i = 0; i < 30; i++) {
+    const want = 'x'.repeat(i + 1);
+    const t0 = process.hrtime.bigint();
+    const done = m.until(() => composerRow().includes('│' + want + ' '));
+    m.p.write('x');
+    samples.push(Number((await done) - t0) / 1e6);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  m.p.kill('SIGKILL');
+  const s = stats(samples);
+  console.log(`keystroke to screen after resuming it: median ${fmt(s.median)}, p99 ${fmt(s.p99)} (n=${s.n})`);
+}
+
+const CASES = { startup: benchStartup, resume: benchResume, history: benchHistory, submit: benchSubmit, search: benchSearch, turns: benchTurns, transcript: benchLongTranscript };
 
 const NOTES = `Notes on reading these figures:
 

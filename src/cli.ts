@@ -2,100 +2,18 @@
 // The command line: flags, validation, exit codes. A bad flag or value is one
 // line on stderr and exit code 2, before the terminal is touched.
 
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
+import { Command, CommanderError, Option } from 'commander';
 import * as path from 'node:path';
 import { Cleanup, installExitHandlers } from './cleanup';
-import { checkSessionName, pickHome, resolveDataDir, sessionIdForWorkspace } from './config/paths';
+import { MainOptions, NO_HOME, UsageError, locate, parseNonEmpty, parseSession, parseUrl, version } from './cli-support';
 import { Config, loadConfig } from './config/config';
 import { ProviderSetupError, buildProvider } from './agent/build';
 import { PROVIDER_NAMES, chooseProvider } from './agent/select';
 import { runOnce } from './agent/run-once';
-import { HistoryCommandError, Target, historyClear, historyList, historyPath } from './history/commands';
-import { SessionCommandError, sessionsList, sessionsRm, sessionsShow } from './session/commands';
+import { addShellCommands } from './subcommands';
 import type { Provider } from './agent/provider';
 
 export const EXIT_USAGE = 2;
-
-class UsageError extends Error {}
-
-const NO_HOME = 'no home directory (HOME is empty or relative, and the account has none); set MILK_HOME or --data-dir';
-
-function passwdHome(): string | null {
-  try {
-    return os.userInfo().homedir;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Where this run's data lives and which session it is: the flags, else the
- * environment and the directory. The data dir is null when there is no home
- * to put it in: never a `.milk` in the workspace.
- */
-function locate(opts: MainOptions): { dataDir: string | null; workspace: string; sessionId: string } {
-  const workspace = fs.realpathSync(process.cwd());
-  return {
-    dataDir: resolveDataDir(opts.dataDir, process.env, pickHome(process.env.HOME, passwdHome)),
-    workspace,
-    sessionId: opts.session ?? sessionIdForWorkspace(workspace),
-  };
-}
-
-/** The data dir, for commands that cannot do without one. */
-function requireDataDir(dataDir: string | null): string {
-  if (dataDir === null) throw new UsageError(NO_HOME);
-  return dataDir;
-}
-
-function version(): string {
-  try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
-    return pkg.version;
-  } catch {
-    return 'unknown';
-  }
-}
-
-function parseSession(value: string): string {
-  const problem = checkSessionName(value);
-  if (problem) throw new InvalidArgumentError(problem + '.');
-  return value;
-}
-
-function parseUrl(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-  } catch {
-    throw new InvalidArgumentError('expected an http:// or https:// URL.');
-  }
-  return value;
-}
-
-function parsePositive(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number from 1.');
-  return n;
-}
-
-function parseNonEmpty(value: string): string {
-  if (!value.trim()) throw new InvalidArgumentError('must not be empty.');
-  return value;
-}
-
-interface MainOptions {
-  dataDir?: string;
-  session?: string;
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  script?: string;
-  continue?: boolean;
-  resume?: string | boolean;
-}
 
 function providerFor(opts: MainOptions, config: Config): { provider: Provider; model: string } {
   try {
@@ -196,85 +114,8 @@ export function buildProgram(): Command {
       process.exitCode = await runOnce(provider, prompt, { out: process.stdout, err: process.stderr });
     });
 
-  const history = program.command('history').description('read and manage input history from the shell');
-  const target = (cmd: Command): Target => {
-    const all = cmd.optsWithGlobals() as MainOptions & { global?: boolean };
-    const { dataDir, sessionId } = locate(all);
-    return { dataDir: requireDataDir(dataDir), sessionId, scope: all.global ? 'global' : 'session' };
-  };
-  const guard = async (fn: () => unknown): Promise<void> => {
-    try {
-      await fn();
-    } catch (err) {
-      if (err instanceof HistoryCommandError) {
-        process.stderr.write(`milk: ${err.message}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      throw err;
-    }
-  };
-  history
-    .command('list', { isDefault: true })
-    .description('print history entries, oldest first')
-    .option('--global', 'the global history instead of the session one')
-    .option('--session <name>', 'another session', parseSession)
-    .option('--json', 'one JSON object per line')
-    .action((o: { json?: boolean }, cmd: Command) => guard(() => historyList(target(cmd), { json: !!o.json }, process.stdout)));
-  history
-    .command('path')
-    .description('print the session and global history file paths')
-    .option('--session <name>', 'another session', parseSession)
-    .action((_o: unknown, cmd: Command) => {
-      const t = target(cmd);
-      historyPath(t.dataDir, t.sessionId, process.stdout);
-    });
-  history
-    .command('clear')
-    .description('empty a history file (asks first)')
-    .option('--global', 'the global history instead of the session one')
-    .option('--session <name>', 'another session', parseSession)
-    .option('-y, --yes', 'do not ask')
-    .action((o: { yes?: boolean }, cmd: Command) =>
-      guard(async () => {
-        const ok = await historyClear(target(cmd), { yes: !!o.yes }, process.stdout);
-        if (!ok) process.exitCode = 1;
-      }));
-  const sessions = program.command('sessions').description('list, show and remove sessions and their conversations');
-  const dataDirOf = (cmd: Command): string => requireDataDir(locate(cmd.optsWithGlobals() as MainOptions).dataDir);
-  const sessionGuard = async (fn: () => unknown): Promise<void> => {
-    try {
-      await fn();
-    } catch (err) {
-      if (err instanceof SessionCommandError) {
-        process.stderr.write(`milk: ${err.message}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      throw err;
-    }
-  };
-  sessions
-    .command('list', { isDefault: true })
-    .description('one row per session, newest first: id, last used, conversations, inputs, workspace')
-    .option('--json', 'one JSON object per line')
-    .action((o: { json?: boolean }, cmd: Command) => sessionsList(dataDirOf(cmd), { json: !!o.json }, process.stdout));
-  sessions
-    .command('show')
-    .description('print a conversation as plain text (default: the newest)')
-    .argument('<id>', 'the session id (milk sessions lists them)')
-    .option('--conversation <n>', 'which conversation, 1 being the oldest', parsePositive)
-    .action((id: string, o: { conversation?: number }, cmd: Command) => sessionGuard(() => sessionsShow(dataDirOf(cmd), id, o, process.stdout)));
-  sessions
-    .command('rm')
-    .description("remove a session's conversation log and input history (asks first)")
-    .argument('<id>', 'the session id')
-    .option('-y, --yes', 'do not ask')
-    .action((id: string, o: { yes?: boolean }, cmd: Command) =>
-      sessionGuard(async () => {
-        if (!(await sessionsRm(dataDirOf(cmd), id, { yes: !!o.yes }, process.stdout))) process.exitCode = 1;
-      }));
-  for (const cmd of [history, ...history.commands, sessions, ...sessions.commands, ...program.commands.filter((c) => c.name() === 'run')]) {
+  addShellCommands(program);
+  for (const cmd of [...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
     cmd.exitOverride().configureOutput(program.configureOutput());
   }
   return program;

@@ -114,6 +114,36 @@ describe('turn runner', () => {
     ]);
   });
 
+  it('leaves the oldest whole turns out of a request past the context budget, and says so once', async () => {
+    const bus = new Bus();
+    const notes: string[] = [];
+    bus.on('transcript.note', ({ text }) => notes.push(text));
+    const provider = new ScriptedProvider(['x'.repeat(300)], 0);
+    const runner = new TurnRunner(bus, provider, { maxContextChars: 500 });
+    for (const input of ['one', 'two', 'three', 'four']) {
+      const e = ended(bus);
+      runner.start(input);
+      await e;
+    }
+    const last = provider.seen[provider.seen.length - 1];
+    expect(last.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['three', 'four']);
+    expect(notes).toEqual([
+      '1 earlier turn left out of what the model gets (context budget); the log keeps them all',
+      '2 earlier turns left out of what the model gets (context budget); the log keeps them all',
+    ]);
+  });
+
+  it('takes a resumed conversation as its context', async () => {
+    const bus = new Bus();
+    const provider = new ScriptedProvider(['ok'], 0);
+    const runner = new TurnRunner(bus, provider);
+    runner.load([{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'answer' }]);
+    const e = ended(bus);
+    runner.start('now');
+    await e;
+    expect(provider.seen[0].map((m) => m.content)).toEqual(['earlier', 'answer', 'now']);
+  });
+
   it('sanitizes what the model sends', async () => {
     const bus = new Bus();
     const text: string[] = [];

@@ -1,0 +1,89 @@
+// `milk history …` and `milk sessions …`: the commands that manage a data
+// dir from the shell. Errors they expect print one line and exit 1; a bad
+// flag or id is a usage error (exit 2) like any other.
+
+import type { Command } from 'commander';
+import { MainOptions, locate, parsePositive, parseSession, requireDataDir } from './cli-support';
+import { HistoryCommandError, Target, historyClear, historyList, historyPath } from './history/commands';
+import { SessionCommandError, sessionsList, sessionsRm, sessionsShow } from './session/commands';
+
+export function addShellCommands(program: Command): void {
+  const history = program.command('history').description('read and manage input history from the shell');
+  const target = (cmd: Command): Target => {
+    const all = cmd.optsWithGlobals() as MainOptions & { global?: boolean };
+    const { dataDir, sessionId } = locate(all);
+    return { dataDir: requireDataDir(dataDir), sessionId, scope: all.global ? 'global' : 'session' };
+  };
+  const guard = async (fn: () => unknown): Promise<void> => {
+    try {
+      await fn();
+    } catch (err) {
+      if (err instanceof HistoryCommandError) {
+        process.stderr.write(`milk: ${err.message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      throw err;
+    }
+  };
+  history
+    .command('list', { isDefault: true })
+    .description('print history entries, oldest first')
+    .option('--global', 'the global history instead of the session one')
+    .option('--session <name>', 'another session', parseSession)
+    .option('--json', 'one JSON object per line')
+    .action((o: { json?: boolean }, cmd: Command) => guard(() => historyList(target(cmd), { json: !!o.json }, process.stdout)));
+  history
+    .command('path')
+    .description('print the session and global history file paths')
+    .option('--session <name>', 'another session', parseSession)
+    .action((_o: unknown, cmd: Command) => {
+      const t = target(cmd);
+      historyPath(t.dataDir, t.sessionId, process.stdout);
+    });
+  history
+    .command('clear')
+    .description('empty a history file (asks first)')
+    .option('--global', 'the global history instead of the session one')
+    .option('--session <name>', 'another session', parseSession)
+    .option('-y, --yes', 'do not ask')
+    .action((o: { yes?: boolean }, cmd: Command) =>
+      guard(async () => {
+        const ok = await historyClear(target(cmd), { yes: !!o.yes }, process.stdout);
+        if (!ok) process.exitCode = 1;
+      }));
+  const sessions = program.command('sessions').description('list, show and remove sessions and their conversations');
+  const dataDirOf = (cmd: Command): string => requireDataDir(locate(cmd.optsWithGlobals() as MainOptions).dataDir);
+  const sessionGuard = async (fn: () => unknown): Promise<void> => {
+    try {
+      await fn();
+    } catch (err) {
+      if (err instanceof SessionCommandError) {
+        process.stderr.write(`milk: ${err.message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      throw err;
+    }
+  };
+  sessions
+    .command('list', { isDefault: true })
+    .description('one row per session, newest first: id, last used, conversations, inputs, workspace')
+    .option('--json', 'one JSON object per line')
+    .action((o: { json?: boolean }, cmd: Command) => sessionsList(dataDirOf(cmd), { json: !!o.json }, process.stdout));
+  sessions
+    .command('show')
+    .description('print a conversation as plain text (default: the newest)')
+    .argument('<id>', 'the session id (milk sessions lists them)')
+    .option('--conversation <n>', 'which conversation, 1 being the oldest', parsePositive)
+    .action((id: string, o: { conversation?: number }, cmd: Command) => sessionGuard(() => sessionsShow(dataDirOf(cmd), id, o, process.stdout)));
+  sessions
+    .command('rm')
+    .description("remove a session's conversation log and input history (asks first)")
+    .argument('<id>', 'the session id')
+    .option('-y, --yes', 'do not ask')
+    .action((id: string, o: { yes?: boolean }, cmd: Command) =>
+      sessionGuard(async () => {
+        if (!(await sessionsRm(dataDirOf(cmd), id, { yes: !!o.yes }, process.stdout))) process.exitCode = 1;
+      }));
+}
