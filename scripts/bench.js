@@ -288,7 +288,10 @@ async function keystrokesWithTranscript(n) {
   const file = path.join(dir, 'script.json');
   const lines = Array.from({ length: n }, (_, i) => `line ${i} of a very long answer`).join('\n');
   fs.writeFileSync(file, JSON.stringify({ turns: [[{ text: lines }]] }));
-  const m = startMilk(['--data-dir', tmp('milk-bench-long-data-'), '--script', file]);
+  const data = tmp('milk-bench-long-data-');
+  // 100,000 lines are 3 MB: past the default cap on one answer.
+  fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10000000 }));
+  const m = startMilk(['--data-dir', data, '--script', file]);
   await m.until(() => m.status().includes('history: session'), 30000);
   m.p.write('fill\r');
   const screenHas = (t) => Array.from({ length: m.term.rows }, (_, y) => m.term.buffer.active.getLine(y).translateToString(true)).some((l) => l.includes(t));

@@ -9,7 +9,8 @@
 import type { Widgets } from 'blessed';
 import { graphemes, graphemeWidth, isAmbiguous } from '../editor/width';
 
-export type Style = 'normal' | 'dim' | 'bold' | 'user' | 'error' | 'highlight' | 'paste' | 'status' | 'statusStrong' | 'warning' | 'force' | 'match';
+export type Style = 'normal' | 'dim' | 'bold' | 'user' | 'error' | 'highlight' | 'paste' | 'status' | 'statusStrong' | 'warning' | 'force' | 'match'
+  | 'heading' | 'italic' | 'strike' | 'code' | 'codeBlock' | 'link' | 'quote';
 
 export interface Span {
   readonly text: string;
@@ -40,6 +41,14 @@ const ATTRS: Record<Style, number> = {
   warning: attr(3, 236, BOLD),
   force: attr(15, 1, BOLD),
   match: attr(0, 3, UNDERLINE),
+  heading: attr(6, DEF, BOLD),
+  // Blessed has no italic or strike-through attribute: underline and a dim colour stand in.
+  italic: attr(DEF, DEF, UNDERLINE),
+  strike: attr(8, DEF),
+  code: attr(3, DEF),
+  codeBlock: attr(7, DEF),
+  link: attr(4, DEF, UNDERLINE),
+  quote: attr(DEF, DEF),
 };
 
 type Cell = [number, string];

@@ -1,9 +1,13 @@
 // The transcript as data: entries, their rows wrapped to the screen width,
-// and the scroll position. Streaming appends re-wrap only the growing line, and
-// the view asks for just the visible rows, so a long transcript never slows a
-// keystroke. Pure: no blessed, no I/O.
+// and the scroll position. The model's answers are Markdown, rendered as they
+// stream: only the block still growing is rendered again, when rows are next
+// asked for. Other appends re-wrap only the growing line, and the view asks
+// for just the visible rows, so a long transcript never slows a keystroke.
+// Pure: no blessed, no I/O.
 
 import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
+import type { MdRow, MdSpan } from '../markdown/render';
+import { MarkdownStream } from '../markdown/stream';
 
 export type EntryKind = 'user' | 'assistant' | 'note' | 'error' | 'tool' | 'output';
 
@@ -12,6 +16,8 @@ export interface TranscriptRow {
   readonly kind: EntryKind | 'gap';
   /** First row of an entry (it carries the entry's marker). */
   readonly head: boolean;
+  /** Styled pieces of a rendered Markdown row; absent for plain rows. */
+  readonly spans?: readonly MdSpan[];
 }
 
 interface Entry {
@@ -21,6 +27,12 @@ interface Entry {
   /** Rows of all lines but the last, then of the last one. */
   rows: TranscriptRow[];
   tailRows: number;
+  /** An answer rendered as Markdown; `frozen` of its rows are final, the last `tail` may change. */
+  md?: { stream: MarkdownStream; frozen: number; tail: number; dirty: boolean };
+}
+
+function mdRow(r: MdRow, head: boolean): TranscriptRow {
+  return { text: r.map((s) => s.text).join(''), kind: 'assistant', head, spans: r };
 }
 
 const PREFIX_WIDTH = 2;
@@ -68,16 +80,23 @@ export class TranscriptModel {
   }
 
   get rowCount(): number {
+    this.sync();
     return this.rows.length;
   }
 
   get following(): boolean {
+    this.sync();
     return this.scrollBack === 0;
   }
 
   /** Adds an entry; returns its index for later appends. */
   add(kind: EntryKind, text: string): number {
+    this.sync();
     const entry: Entry = { kind, lines: text.split('\n'), rows: [], tailRows: 0 };
+    if (kind === 'assistant') {
+      entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH), frozen: 0, tail: 0, dirty: false };
+      entry.md.stream.push(text);
+    }
     this.entries.push(entry);
     this.layoutEntry(this.entries.length - 1);
     const added = entry.rows.length;
@@ -90,6 +109,12 @@ export class TranscriptModel {
   append(index: number, text: string): void {
     const entry = this.entries[index];
     if (!entry || !text) return;
+    if (entry.md) {
+      // Rendered when rows are next asked for: one parse per paint, however many chunks came.
+      entry.md.stream.push(text);
+      entry.md.dirty = true;
+      return;
+    }
     const before = this.rows.length;
     const parts = text.split('\n');
     entry.lines[entry.lines.length - 1] += parts[0];
@@ -119,6 +144,7 @@ export class TranscriptModel {
   }
 
   setWidth(width: number): void {
+    this.sync();
     const w = Math.max(PREFIX_WIDTH + 1, width);
     if (w === this.width) return;
     this.width = w;
@@ -134,6 +160,7 @@ export class TranscriptModel {
 
   /** Wraps every entry again (the width changed, or how wide some characters are). */
   relayout(): void {
+    for (const e of this.entries) e.md?.stream.invalidate();
     this.entries.forEach((_, i) => this.layoutEntry(i));
     this.rebuildRows();
     this.scrollBack = Math.min(this.scrollBack, Math.max(0, this.rows.length - 1));
@@ -141,12 +168,14 @@ export class TranscriptModel {
 
   /** The rows a box of `height` shows now, oldest first. */
   visible(height: number): TranscriptRow[] {
+    this.sync();
     const end = this.rows.length - this.scrollBack;
     return this.rows.slice(Math.max(0, end - height), end);
   }
 
   /** Scrolls by `delta` rows (negative: back in time). */
   scroll(delta: number, height: number): void {
+    this.sync();
     const max = Math.max(0, this.rows.length - height);
     this.scrollBack = Math.min(max, Math.max(0, this.scrollBack - delta));
   }
@@ -160,9 +189,49 @@ export class TranscriptModel {
     if (this.scrollBack > 0) this.scrollBack += added;
   }
 
+  /** Brings Markdown entries that received text up to date; for the last entry only its changing rows move. */
+  private sync(): void {
+    const lastIndex = this.entries.length - 1;
+    for (let i = 0; i <= lastIndex; i++) {
+      const entry = this.entries[i];
+      const md = entry.md;
+      if (!md?.dirty) continue;
+      md.dirty = false;
+      if (i !== lastIndex) {
+        this.layoutEntry(i);
+        this.rebuildRows();
+        continue;
+      }
+      const before = this.rows.length;
+      const frozen = md.stream.frozenRows();
+      const tail = md.stream.tailRows();
+      entry.rows.length -= md.tail;
+      this.rows.length -= md.tail;
+      const start = entry.rows.length === (i > 0 ? 1 : 0);
+      const fresh = [...frozen.slice(md.frozen), ...tail].map((r, k) => mdRow(r, start && k === 0));
+      for (const r of fresh) {
+        entry.rows.push(r);
+        this.rows.push(r);
+      }
+      md.frozen = frozen.length;
+      md.tail = tail.length;
+      this.keepViewStill(this.rows.length - before);
+    }
+  }
+
   private layoutEntry(index: number): void {
     const entry = this.entries[index];
     const gap: TranscriptRow[] = index > 0 ? [{ text: '', kind: 'gap', head: false }] : [];
+    if (entry.md) {
+      entry.md.stream.setWidth(this.width - PREFIX_WIDTH);
+      const frozen = entry.md.stream.frozenRows();
+      const tail = entry.md.stream.tailRows();
+      entry.rows = [...gap, ...[...frozen, ...tail].map((r, k) => mdRow(r, k === 0))];
+      entry.md.frozen = frozen.length;
+      entry.md.tail = tail.length;
+      entry.md.dirty = false;
+      return;
+    }
     const lastLine = entry.lines.length - 1;
     const body = this.wrapLines(entry, 0, true, lastLine);
     const tail = this.wrapLines(entry, lastLine, lastLine === 0);

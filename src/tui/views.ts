@@ -19,6 +19,7 @@ export function transcriptRows(model: TranscriptModel, height: number): GridRow[
     const marker: Span = row.head && row.kind === 'user' ? { text: '› ', style: 'user' }
       : row.head && row.kind === 'error' ? { text: '! ', style: 'error' }
         : row.head && row.kind === 'tool' ? { text: '$ ', style: 'paste' } : { text: '  ', style: 'normal' };
+    if (row.spans) return [marker, ...row.spans];
     return [marker, { text: row.text, style: ROW_STYLE[row.kind] }];
   });
 }

@@ -1,0 +1,99 @@
+// The Markdown renderer as rows of text and styles, and streaming it in
+// chunks (property: same rows as rendering whole; frozen rows never change).
+import * as fc from 'fast-check';
+import { MdRow, renderMarkdown } from '../../src/markdown/render';
+import { MarkdownStream } from '../../src/markdown/stream';
+import { sanitize } from '../../src/agent/sanitize';
+import { stringWidth } from '../../src/editor/width';
+
+const text = (rows: MdRow[]) => rows.map((r) => r.map((s) => s.text).join(''));
+const styled = (rows: MdRow[]) => rows.map((r) => r.map((s) => `${s.style}:${s.text}`).join('|'));
+
+describe('rendering Markdown, construct by construct', () => {
+  it('headings: bold text, a rule under the first level, no hashes', () => {
+    expect(styled(renderMarkdown('# Top\n\n## Second **strong**', 40))).toEqual([
+      'heading:Top', 'dim:═══', '', 'heading:Second strong',
+    ]);
+  });
+  it('emphasis, strike, inline code and links (text, then the URL dimmed)', () => {
+    expect(styled(renderMarkdown('a **b** *c* ~~d~~ `e` [f](http://g.h)', 80))).toEqual([
+      'normal:a |bold:b|normal: |italic:c|normal: |strike:d|normal: |code:e|normal: |link:f|dim: (http://g.h)',
+    ]);
+  });
+  it('wraps paragraphs at spaces, and inside a word only when it must', () => {
+    expect(text(renderMarkdown('one two three four', 9))).toEqual(['one two', 'three', 'four']);
+    expect(text(renderMarkdown('abcdefghijkl', 5))).toEqual(['abcde', 'fghij', 'kl']);
+  });
+  it('nested and ordered lists, tight and loose', () => {
+    expect(text(renderMarkdown('- a\n- b\n  1. c\n  2. d\n', 40))).toEqual(['• a', '• b', '  1. c', '  2. d']);
+    expect(text(renderMarkdown('3. x\n\n4. y\n', 40))).toEqual(['3. x', '', '4. y']);
+  });
+  it('block quotes and rules', () => {
+    expect(styled(renderMarkdown('> said *so*\n\n---', 10))).toEqual(['quote:│ |quote:said |italic:so', '', 'dim:──────────']);
+  });
+  it('fenced code verbatim behind a bar, its language named, no Markdown inside, tabs expanded', () => {
+    expect(text(renderMarkdown('```py\nx = **not bold**\n\tif y:\n```', 40))).toEqual(['▎ py', '▎ x = **not bold**', '▎     if y:']);
+  });
+  it('a code line wider than the screen continues, marked, cut between characters', () => {
+    expect(text(renderMarkdown('```\n' + 'x'.repeat(12) + '\n```', 7))).toEqual(['▎', '▎ xxxxx', '↳ xxxxx', '↳ xx']);
+  });
+  it('a 10,000-line code block, line for line', () => {
+    const rows = renderMarkdown('```\n' + Array.from({ length: 10_000 }, (_, i) => `line ${i}`).join('\n') + '\n```', 80);
+    expect(rows).toHaveLength(10_001);
+    expect(text(rows)[10_000]).toBe('▎ line 9999');
+  });
+  it('tables aligned by display width, CJK included, with alignment', () => {
+    const rows = text(renderMarkdown('| 名前 | n |\n|---|--:|\n| 日本語 | 1 |\n| ab | 200 |', 40));
+    expect(rows).toEqual(['名前   │   n', '───────┼────', '日本語 │   1', 'ab     │ 200']);
+    expect(new Set(rows.map(stringWidth)).size).toBe(1);
+  });
+  it('a table wider than the screen becomes header: value lines', () => {
+    expect(text(renderMarkdown('| key | value |\n|---|---|\n| a | ' + 'long '.repeat(10) + '|', 20))).toEqual([
+      'key: a', 'value: long long', 'long long long long', 'long long long long',
+    ]);
+  });
+  it('keeps hostile bytes in a code block and a table cell inert', () => {
+    const hostile = sanitize('```\nrm \x1b[2J\x1b]0;pwned\x07 {bold}x{/bold}\n```\n\n| a |\n|---|\n| \x1b[31mred\x9b2J {red-fg} |\n');
+    const out = text(renderMarkdown(hostile, 60)).join('\n');
+    // eslint-disable-next-line no-control-regex -- the point is that none of these get through
+    expect(out).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    expect(out).toContain('{bold}x{/bold}');
+    expect(out).toContain('{red-fg}');
+  });
+  it('raw HTML is shown as the text it is', () => {
+    expect(text(renderMarkdown('<b>hi</b> <script>x</script>', 80))).toEqual(['<b>hi</b> <script>x</script>']);
+  });
+});
+
+const DOC = [
+  '# Plan', '', 'First we **look** at `src/` and read [the docs](http://d.example).', '',
+  '- step one', '- step two', '  - nested *detail*', '', '1. numbered', '2. again', '',
+  '```ts', 'const a = 1;', '', 'function f() {', '\treturn a;', '}', '```', '',
+  '| col | other |', '|---|---|', '| x | y |', '', '> a quote', '> over two lines', '', '---', '', 'The end.',
+].join('\n');
+
+describe('streaming Markdown', () => {
+  it('gives the same rows as rendering whole, for any chunking, and never changes a frozen row', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 60 }), fc.integer({ min: 12, max: 80 }), (sizes, width) => {
+      const stream = new MarkdownStream(width);
+      let at = 0;
+      let frozen: string[] = [];
+      for (let k = 0; at < DOC.length; k++) {
+        const n = sizes[k % sizes.length];
+        stream.push(DOC.slice(at, at + n));
+        at += n;
+        const now = text(stream.frozenRows() as MdRow[]);
+        expect(now.slice(0, frozen.length)).toEqual(frozen);
+        frozen = now;
+      }
+      expect(stream.rows()).toEqual(renderMarkdown(DOC, width));
+    }), { numRuns: 150 });
+  });
+  it('renders again at a new width', () => {
+    const s = new MarkdownStream(80);
+    s.push(DOC);
+    s.rows();
+    s.setWidth(30);
+    expect(s.rows()).toEqual(renderMarkdown(DOC, 30));
+  });
+});

@@ -1,0 +1,306 @@
+// Renders Markdown (parsed by markdown-it) into rows of styled spans at a
+// width: headings, emphasis, inline code, links as text plus a dim URL,
+// quotes, nested lists, rules, fenced code kept verbatim behind a bar with
+// its language named, and tables aligned by display width (a table too wide
+// for the screen becomes one "header: value" line per cell). Each top-level
+// block renders on its own, which is what lets a stream re-render only the
+// block still growing. Text arrives sanitized; nothing here reaches the
+// terminal but plain characters. Pure.
+
+import type MarkdownIt from 'markdown-it';
+import type Token from 'markdown-it/lib/token.mjs';
+import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
+
+export type MdStyle = 'normal' | 'bold' | 'italic' | 'strike' | 'code' | 'codeBlock' | 'heading' | 'link' | 'dim' | 'quote';
+
+export interface MdSpan {
+  readonly text: string;
+  readonly style: MdStyle;
+}
+
+export type MdRow = MdSpan[];
+
+const TAB = '    ';
+
+let parser: MarkdownIt | null = null;
+
+/** markdown-it, created on first use: start-up does not pay for it until an answer arrives. */
+export function markdown(): MarkdownIt {
+  if (!parser) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const MarkdownItCtor = require('markdown-it') as typeof MarkdownIt;
+    // No raw HTML (shown as text), no typographic replacements: what the model wrote, inert.
+    // A single newline in an answer is a line break, as people (and models) mean it in a chat.
+    parser = new MarkdownItCtor({ html: false, linkify: false, typographer: false, breaks: true });
+    // Reference definitions would let a line at the end restyle a block long shown: off, so every block renders alone.
+    parser.disable('reference');
+  }
+  return parser;
+}
+
+/** The top-level blocks of a token stream: each a run of tokens from a level-0 opener to its closer. */
+export function topLevelBlocks(tokens: readonly Token[]): Token[][] {
+  const blocks: Token[][] = [];
+  let current: Token[] = [];
+  for (const t of tokens) {
+    current.push(t);
+    if (t.level === 0 && t.nesting <= 0) {
+      blocks.push(current);
+      current = [];
+    }
+  }
+  if (current.length) blocks.push(current);
+  return blocks;
+}
+
+// ---------------------------------------------------------------- inline
+
+function styleOf(stack: MdStyle[]): MdStyle {
+  return stack[stack.length - 1] ?? 'normal';
+}
+
+/** Inline tokens as spans; a hard break is a '\n' span. */
+function inlineSpans(inline: Token | undefined, base: MdStyle): MdSpan[] {
+  const out: MdSpan[] = [];
+  const stack: MdStyle[] = [base];
+  let href: string | null = null;
+  for (const t of inline?.children ?? []) {
+    switch (t.type) {
+      case 'text': out.push({ text: t.content.replace(/\t/g, TAB), style: styleOf(stack) }); break;
+      case 'code_inline': out.push({ text: t.content, style: 'code' }); break;
+      // breaks: true — a single newline in an answer stays a line break.
+      case 'softbreak': out.push({ text: '\n', style: 'normal' }); break;
+      case 'hardbreak': out.push({ text: '\n', style: 'normal' }); break;
+      case 'strong_open': stack.push(base === 'heading' ? 'heading' : 'bold'); break;
+      case 'em_open': stack.push('italic'); break;
+      case 's_open': stack.push('strike'); break;
+      case 'link_open': stack.push('link'); href = t.attrGet('href'); break;
+      case 'strong_close': case 'em_close': case 's_close': stack.pop(); break;
+      case 'link_close':
+        stack.pop();
+        if (href) out.push({ text: ` (${href})`, style: 'dim' });
+        href = null;
+        break;
+      case 'image': out.push({ text: `[image: ${t.content}]`, style: 'dim' }, { text: ` (${t.attrGet('src') ?? ''})`, style: 'dim' }); break;
+      default: if (t.content) out.push({ text: t.content, style: styleOf(stack) });
+    }
+  }
+  return out;
+}
+
+/** Word-wraps spans to `width` cells; a word longer than the width is broken between graphemes. */
+export function wrapSpans(spans: readonly MdSpan[], width: number): MdRow[] {
+  const w = Math.max(1, width);
+  const rows: MdRow[] = [];
+  let row: MdRow = [];
+  let used = 0;
+  const push = (text: string, style: MdStyle): void => {
+    const last = row[row.length - 1];
+    if (last && last.style === style) row[row.length - 1] = { text: last.text + text, style };
+    else row.push({ text, style });
+  };
+  const newRow = (): void => {
+    // Trailing blanks are dropped where a row breaks.
+    const last = row[row.length - 1];
+    if (last && last.text.endsWith(' ')) row[row.length - 1] = { ...last, text: last.text.trimEnd() };
+    rows.push(row.filter((s) => s.text.length > 0));
+    row = [];
+    used = 0;
+  };
+  for (const span of spans) {
+    if (span.text === '\n') {
+      newRow();
+      continue;
+    }
+    for (const piece of span.text.split(/( +)/)) {
+      if (!piece) continue;
+      const pw = stringWidth(piece);
+      if (piece.startsWith(' ')) {
+        if (used > 0 && used + pw <= w) {
+          push(piece, span.style);
+          used += pw;
+        }
+        continue;
+      }
+      if (used + pw > w && used > 0) newRow();
+      if (pw <= w) {
+        push(piece, span.style);
+        used += pw;
+        continue;
+      }
+      for (const g of graphemes(piece)) {
+        const gw = graphemeWidth(g);
+        if (used + gw > w && used > 0) newRow();
+        push(g, span.style);
+        used += gw;
+      }
+    }
+  }
+  if (row.length > 0 || rows.length === 0) newRow();
+  return rows;
+}
+
+// ---------------------------------------------------------------- blocks
+
+function prefixed(rows: MdRow[], first: MdSpan, rest: MdSpan): MdRow[] {
+  return rows.map((r, i) => [i === 0 ? first : rest, ...r]);
+}
+
+function codeRows(content: string, lang: string, width: number): MdRow[] {
+  const bar: MdSpan = { text: '▎ ', style: 'dim' };
+  const inner = Math.max(1, width - 2);
+  const rows: MdRow[] = [[{ text: lang ? `▎ ${lang}` : '▎', style: 'dim' }]];
+  const lines = content.replace(/\n$/, '').split('\n');
+  for (const line of lines) {
+    const text = line.replace(/\t/g, TAB);
+    if (stringWidth(text) <= inner) {
+      rows.push([bar, { text, style: 'codeBlock' }]);
+      continue;
+    }
+    // Verbatim: a line too long for the screen continues on the next row, cut between characters.
+    let piece = '';
+    let used = 0;
+    let lead = bar;
+    for (const g of graphemes(text)) {
+      const gw = graphemeWidth(g);
+      if (used + gw > inner) {
+        rows.push([lead, { text: piece, style: 'codeBlock' }]);
+        lead = { text: '↳ ', style: 'dim' };
+        piece = '';
+        used = 0;
+      }
+      piece += g;
+      used += gw;
+    }
+    rows.push([lead, { text: piece, style: 'codeBlock' }]);
+  }
+  return rows;
+}
+
+interface Cell { text: string; align: 'left' | 'right' | 'center' }
+
+function plain(spans: readonly MdSpan[]): string {
+  return spans.map((s) => s.text).join('').replace(/\n/g, ' ');
+}
+
+function tableRows(tokens: readonly Token[], width: number): MdRow[] {
+  const grid: Cell[][] = [];
+  let row: Cell[] = [];
+  let header = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.type === 'tr_open') row = [];
+    else if (t.type === 'tr_close') grid.push(row);
+    else if (t.type === 'thead_close') header = grid.length;
+    else if (t.type === 'th_open' || t.type === 'td_open') {
+      const style = t.attrGet('style') ?? '';
+      const align = style.includes('right') ? 'right' : style.includes('center') ? 'center' : 'left';
+      row.push({ text: plain(inlineSpans(tokens[i + 1], 'normal')), align });
+    }
+  }
+  const cols = Math.max(...grid.map((r) => r.length));
+  const widths = Array.from({ length: cols }, (_, c) => Math.max(1, ...grid.map((r) => stringWidth(r[c]?.text ?? ''))));
+  const total = widths.reduce((a, b) => a + b, 0) + 3 * (cols - 1);
+  if (total > width) {
+    // Too wide to align: each row as "header: value" lines, readable at any width.
+    const heads = grid[0] ?? [];
+    const out: MdRow[] = [];
+    grid.slice(header || 1).forEach((r, k) => {
+      if (k > 0) out.push([]);
+      r.forEach((cell, c) => out.push(...wrapSpans([{ text: `${heads[c]?.text ?? c + 1}: `, style: 'bold' }, { text: cell.text, style: 'normal' }], width)));
+    });
+    return out;
+  }
+  const pad = (cell: Cell | undefined, w: number): string => {
+    const text = cell?.text ?? '';
+    const gap = w - stringWidth(text);
+    if (cell?.align === 'right') return ' '.repeat(gap) + text;
+    if (cell?.align === 'center') return ' '.repeat(Math.floor(gap / 2)) + text + ' '.repeat(gap - Math.floor(gap / 2));
+    return text + ' '.repeat(gap);
+  };
+  const out: MdRow[] = [];
+  grid.forEach((r, k) => {
+    const spans: MdRow = [];
+    widths.forEach((w, c) => {
+      if (c > 0) spans.push({ text: ' │ ', style: 'dim' });
+      spans.push({ text: pad(r[c], w), style: k < header ? 'bold' : 'normal' });
+    });
+    out.push(spans);
+    if (k === header - 1) out.push([{ text: widths.map((w) => '─'.repeat(w)).join('─┼─'), style: 'dim' }]);
+  });
+  return out;
+}
+
+/** Renders the block tokens from `i` up to its closer at the same level; returns rows and the index after it. */
+function renderBlock(tokens: readonly Token[], i: number, width: number): { rows: MdRow[]; next: number } {
+  const t = tokens[i];
+  const closeAt = (from: number): number => {
+    let depth = 0;
+    for (let k = from; k < tokens.length; k++) {
+      depth += tokens[k].nesting;
+      if (depth === 0) return k;
+    }
+    return tokens.length - 1;
+  };
+  switch (t.type) {
+    case 'paragraph_open':
+      return { rows: wrapSpans(inlineSpans(tokens[i + 1], 'normal'), width), next: closeAt(i) + 1 };
+    case 'heading_open': {
+      const level = Number(t.tag.slice(1));
+      const rows = wrapSpans(inlineSpans(tokens[i + 1], 'heading'), width - (level > 2 ? 0 : 0));
+      return { rows: level === 1 ? [...rows, [{ text: '═'.repeat(Math.min(width, Math.max(...rows.map((r) => stringWidth(plain(r)))))), style: 'dim' }]] : rows, next: closeAt(i) + 1 };
+    }
+    case 'fence':
+    case 'code_block':
+      return { rows: codeRows(t.content, t.info.trim().split(/\s+/)[0] ?? '', width), next: i + 1 };
+    case 'hr':
+      return { rows: [[{ text: '─'.repeat(Math.max(1, width)), style: 'dim' }]], next: i + 1 };
+    case 'blockquote_open': {
+      const end = closeAt(i);
+      const inner = renderBlocks(tokens.slice(i + 1, end), width - 2);
+      return { rows: inner.map((r) => [{ text: '│ ', style: 'quote' }, ...r.map((s) => ({ ...s, style: s.style === 'normal' ? 'quote' as const : s.style }))]), next: end + 1 };
+    }
+    case 'bullet_list_open':
+    case 'ordered_list_open': {
+      const end = closeAt(i);
+      const rows: MdRow[] = [];
+      let n = Number(t.attrGet('start') ?? 1);
+      const tight = tokens.slice(i, end).some((x) => x.type === 'paragraph_open' && x.hidden);
+      for (let k = i + 1; k < end;) {
+        const itemEnd = closeAt(k);
+        const marker = t.type === 'bullet_list_open' ? '• ' : `${n++}. `;
+        const mw = stringWidth(marker);
+        const inner = renderBlocks(tokens.slice(k + 1, itemEnd), width - mw, tight);
+        if (!tight && rows.length) rows.push([]);
+        rows.push(...prefixed(inner.length ? inner : [[]], { text: marker, style: 'dim' }, { text: ' '.repeat(mw), style: 'normal' }));
+        k = itemEnd + 1;
+      }
+      return { rows, next: end + 1 };
+    }
+    case 'table_open': {
+      const end = closeAt(i);
+      return { rows: tableRows(tokens.slice(i, end + 1), width), next: end + 1 };
+    }
+    default:
+      return { rows: t.content ? wrapSpans([{ text: t.content, style: 'normal' }], width) : [], next: t.nesting === 1 ? closeAt(i) + 1 : i + 1 };
+  }
+}
+
+/** Renders a run of sibling blocks, a blank row between them (none inside a tight list). */
+export function renderBlocks(tokens: readonly Token[], width: number, tight = false): MdRow[] {
+  const rows: MdRow[] = [];
+  for (let i = 0; i < tokens.length;) {
+    const { rows: block, next } = renderBlock(tokens, i, Math.max(1, width));
+    if (block.length) {
+      if (rows.length && !tight) rows.push([]);
+      rows.push(...block);
+    }
+    i = next;
+  }
+  return rows;
+}
+
+/** Renders a whole document. */
+export function renderMarkdown(src: string, width: number): MdRow[] {
+  return renderBlocks(markdown().parse(src, {}), width);
+}

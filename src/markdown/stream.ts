@@ -1,0 +1,91 @@
+// Markdown that arrives in chunks. Only the last top-level block can still
+// change, so each update parses and renders just the text from where that
+// block starts; the blocks before it are rendered once and frozen, their rows
+// never touched again. The result equals rendering the whole text at once.
+// Rendering waits until rows are asked for, so a burst of chunks costs one
+// parse per paint, not one per chunk. Pure.
+
+import { MdRow, markdown, renderBlocks, topLevelBlocks } from './render';
+
+function offsetOfLine(text: string, line: number): number {
+  let at = 0;
+  for (let k = 0; k < line; k++) {
+    const nl = text.indexOf('\n', at);
+    if (nl === -1) return text.length;
+    at = nl + 1;
+  }
+  return at;
+}
+
+export class MarkdownStream {
+  private src = '';
+  /** Where the text not yet frozen starts. */
+  private frozenEnd = 0;
+  private frozen: MdRow[] = [];
+  private tail: MdRow[] = [];
+  private dirty = true;
+
+  constructor(private width: number) {}
+
+  get text(): string {
+    return this.src;
+  }
+
+  push(text: string): void {
+    if (!text) return;
+    this.src += text;
+    this.dirty = true;
+  }
+
+  /** Renders everything again at a new width. */
+  setWidth(width: number): void {
+    if (width === this.width) return;
+    this.width = width;
+    this.frozen = [];
+    this.frozenEnd = 0;
+    this.dirty = true;
+  }
+
+  /** Renders everything again (how wide some characters are changed). */
+  invalidate(): void {
+    this.frozen = [];
+    this.frozenEnd = 0;
+    this.dirty = true;
+  }
+
+  /** Rows that will never change again (grows only). */
+  frozenRows(): readonly MdRow[] {
+    this.update();
+    return this.frozen;
+  }
+
+  /** Rows of the block still growing, with the blank row that separates it from the frozen ones. */
+  tailRows(): readonly MdRow[] {
+    this.update();
+    return this.frozen.length && this.tail.length ? [[], ...this.tail] : this.tail;
+  }
+
+  rows(): MdRow[] {
+    return [...this.frozenRows(), ...this.tailRows()];
+  }
+
+  private update(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    const rest = this.src.slice(this.frozenEnd);
+    const blocks = topLevelBlocks(markdown().parse(rest, {}));
+    const last = blocks[blocks.length - 1];
+    const start = last?.[0]?.map?.[0];
+    if (blocks.length >= 2 && start !== undefined) {
+      const done = renderBlocks(blocks.slice(0, -1).flat(), this.width);
+      if (done.length) {
+        if (this.frozen.length) this.frozen.push([]);
+        this.frozen.push(...done);
+      }
+      this.frozenEnd += offsetOfLine(rest, start);
+      this.tail = renderBlocks(last, this.width);
+    } else {
+      this.tail = renderBlocks(blocks.flat(), this.width);
+    }
+  }
+}
