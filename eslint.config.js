@@ -44,7 +44,8 @@ module.exports = tseslint.config(
   },
   {
     files: ['__tests__/**/*.ts'],
-    rules: { '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+    // Tests match terminal escape sequences on purpose.
+    rules: { '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-non-null-assertion': 'off', 'no-control-regex': 'off' },
   },
   {
     files: PURE,

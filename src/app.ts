@@ -14,6 +14,7 @@ import { SessionRecorder } from './session/recorder';
 import { Sessions } from './session/sessions';
 import { helpLines } from './tui/keymap';
 import { Painter } from './tui/painter';
+import { useMonochrome } from './tui/grid';
 import { route } from './tui/router';
 import type { InputAction } from './tui/input';
 import { installJobControl } from './tui/job-control';
@@ -24,6 +25,7 @@ import { TerminalInput } from './tui/terminal';
 import { TranscriptFeed } from './tui/transcript-feed';
 import { TranscriptModel } from './tui/transcript-model';
 import { warmSearch } from './tui/warm-search';
+import { copyAnswer } from './tui/copy';
 import { WidthProbe } from './tui/width-probe';
 import { emojiWidths, setEmojiWidths } from './editor/width';
 
@@ -60,7 +62,9 @@ export interface App {
 
 export function startApp(options: AppOptions): App {
   const bus = new Bus();
-  const ui = createScreen({ output: options.output });
+  // no-color.org: set and not empty means no colour.
+  if (process.env.NO_COLOR) useMonochrome();
+  const ui = createScreen({ output: options.output, color: !process.env.NO_COLOR });
   const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, ...options.answer });
   const history = new HistoryService({
     dataDir: options.dataDir,
@@ -83,7 +87,20 @@ export function startApp(options: AppOptions): App {
     `conversation ${recorder.conv} · provider ${options.provider.name} · model ${options.model}`,
     paths && logFile ? `files: ${logFile}, ${paths.session}, ${paths.global}` : 'files: none (no data dir; history in memory only)',
   ];
-  const coordinator = new TurnCoordinator(bus, runner, history, { keyHelp: helpLines, sessions, sessionInfo });
+  const view = {
+    clear: (): void => {
+      transcript.clear();
+      bus.requestRender();
+    },
+    model: (): string | null => options.provider.model ?? null,
+    setModel: (name: string): boolean => {
+      if (!options.provider.setModel) return false;
+      options.provider.setModel(name);
+      return true;
+    },
+    copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
+  };
+  const coordinator = new TurnCoordinator(bus, runner, history, { keyHelp: helpLines, sessions, sessionInfo, view });
   const status = new StatusModel(bus, {
     sessionId: options.sessionId,
     historyMode: () => history.mode,

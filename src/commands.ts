@@ -95,6 +95,15 @@ export interface SlashContext {
   openPicker(): boolean;
   /** Lines describing the session: id, workspace, files, provider and model. */
   sessionInfo(): string[];
+  /** Empties the transcript on screen (the log keeps everything). */
+  clearView(): void;
+  /** The model asked now, or null when the provider names none. */
+  model(): string | null;
+  /** Switches the model for the next turns; false when the provider has no models to switch. */
+  setModel(name: string): boolean;
+  /** Copies the last answer (clipboard by OSC 52, and a file); returns what to tell the person. */
+  copyLastAnswer(): string;
+  quit(): void;
 }
 
 export interface SlashCommand {
@@ -153,6 +162,45 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run(ctx, args) {
       if (args.length > 0) return usage('session');
       ctx.note(ctx.sessionInfo().join('\n'));
+    },
+  },
+  {
+    name: 'clear',
+    args: '',
+    description: 'Clear the transcript on screen (the conversation and its log stay)',
+    run(ctx, args) {
+      if (args.length > 0) return usage('clear');
+      ctx.clearView();
+    },
+  },
+  {
+    name: 'model',
+    args: '[NAME]',
+    description: 'Show the model, or switch to NAME for the next turns of this run',
+    run(ctx, args) {
+      if (args.length > 1) return usage('model');
+      const now = ctx.model();
+      if (args.length === 0) return ctx.note(now ? `model: ${now}` : 'this provider names no model');
+      if (!ctx.setModel(args[0])) return 'this provider has no models to switch';
+      ctx.note(`model: ${args[0]} (was ${now}); the next turn asks it`);
+    },
+  },
+  {
+    name: 'copy',
+    args: '',
+    description: 'Copy the last answer as Markdown: to the clipboard (OSC 52) and to a file under the data dir',
+    run(ctx, args) {
+      if (args.length > 0) return usage('copy');
+      ctx.note(ctx.copyLastAnswer());
+    },
+  },
+  {
+    name: 'quit',
+    args: '',
+    description: 'Quit milk (history and the conversation log are saved)',
+    run(ctx, args) {
+      if (args.length > 0) return usage('quit');
+      ctx.quit();
     },
   },
   {

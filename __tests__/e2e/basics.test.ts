@@ -80,7 +80,8 @@ describe('milk in a real terminal', () => {
     milk.write('still typing');
     await milk.waitFor(() => milk!.composerLines()[0] === 'still typing', 'typing after resize');
     milk.write(KEY.ctrlC + '/help' + KEY.enter);
-    await milk.waitForText(/Ctrl\+R\s+Search history backwards/);
+    // The end of /help: the last slash command.
+    await milk.waitForText(/\/history \[global\|session\]\s+Show the history mode/);
     expect(milk.text()).not.toContain('You wrote');
   });
 
@@ -135,7 +136,7 @@ describe('milk in a real terminal', () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()], env: { MILK_OFFLINE_DELAY_MS: '40' } });
     await milk.waitForText('history: session');
     milk.write('/help' + KEY.enter);
-    await milk.waitForText('empty composer, quit');
+    await milk.waitForText('/history [global|session]');
     // The top two rows: the welcome line, then what /help printed.
     const transcriptTop = () => milk!.lines().slice(0, 3).join('\n');
     expect(transcriptTop()).not.toContain('keys:');

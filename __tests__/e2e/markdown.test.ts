@@ -36,3 +36,42 @@ it('shows a heading, a list, a code block and a table rendered, the code verbati
   expect(screen).toContain('name   │ count');
   expect(screen).toContain('apples │     3');
 });
+
+it('sends no colour at all under NO_COLOR, and keeps the status bar and highlights visible', async () => {
+  const script = path.join(tempDir(), 'script.json');
+  fs.writeFileSync(script, JSON.stringify({ turns: [[{ text: '# Title\n\nSome **bold**, `code` and a [link](http://x.y).\n\n```\ncode\n```' }]] }));
+  m = new MilkPty({ args: ['--data-dir', tempDir(), '--script', script], env: { NO_COLOR: '1' } });
+  await m.waitForText('history: session');
+  m.write('go' + KEY.enter);
+  await m.waitForText('(http://x.y)');
+  m.write(KEY.ctrlR + 'g');
+  await m.waitFor(() => m!.statusLine().includes('i-search'), 'search prompt');
+  const colours = [...m.raw.matchAll(/\x1b\[([0-9;]*)m/g)]
+    .flatMap((x) => x[1].split(';').map(Number))
+    .filter((n) => (n >= 30 && n <= 38) || (n >= 40 && n <= 48) || (n >= 90 && n <= 107));
+  expect(colours).toEqual([]);
+  // Reverse video stands in for the status bar's background.
+  expect(m.raw).toMatch(/\x1b\[[0-9;]*7[;m]/);
+});
+
+it('/copy puts the last answer on the clipboard by OSC 52 and in a file; /model, /clear and /quit', async () => {
+  const data = tempDir();
+  const script = path.join(tempDir(), 'script.json');
+  fs.writeFileSync(script, JSON.stringify({ turns: [[{ text: 'the **answer**' }]] }));
+  m = new MilkPty({ args: ['--data-dir', data, '--script', script], cols: 120 });
+  await m.waitForText('history: session');
+  m.write('go' + KEY.enter);
+  await m.waitForText('the answer');
+  await m.waitFor(() => !m!.statusLine().includes('working'), 'idle');
+  m.write('/copy' + KEY.enter);
+  await m.waitForText('copied to the clipboard (OSC 52), and saved as');
+  expect(m.raw).toContain(`\x1b]52;c;${Buffer.from('the **answer**').toString('base64')}\x07`);
+  const saved = fs.readdirSync(path.join(data, 'copied'));
+  expect(fs.readFileSync(path.join(data, 'copied', saved[0]), 'utf8')).toBe('the **answer**');
+  m.write('/model' + KEY.enter);
+  await m.waitForText('this provider names no model');
+  m.write('/clear' + KEY.enter);
+  await m.waitFor(() => !m!.text().includes('the answer'), 'cleared');
+  m.write('/quit' + KEY.enter);
+  expect((await m.exited).exitCode).toBe(0);
+});

@@ -141,6 +141,16 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(sent).toContain('[the rest of this answer was cut off]');
   });
 
+  it('names the model /model switched to in the next request', async () => {
+    const provider = make('short');
+    expect(provider.model).toBe('short');
+    provider.setModel!('echo');
+    const before = mock.requests.length;
+    const { text } = await turn(provider, 'which model?');
+    expect(mock.requests[before].scenario).toBe('echo');
+    expect(text).toMatch(/^echo: which model\?/);
+  });
+
   it('reports a host that does not resolve (.invalid never does)', async () => {
     const { end } = await turn(make('short', { baseUrl: `http://no-such-host.invalid${kind === 'openai' ? '/v1' : ''}`, idleTimeoutMs: 3000 }));
     // Without a resolver that answers, the lookup times out instead; both are clear.

@@ -1,6 +1,6 @@
 // The composer reducer alone: no bus, no runner, no temp dir. History lists
 // are plain arrays; time is a number passed in.
-import type { CommandName } from '../../src/commands';
+import { CommandName, SLASH_COMMANDS } from '../../src/commands';
 import { reduce } from '../../src/composer/reducer';
 import { searchView } from '../../src/composer/search-session';
 import { ComposerContext, ComposerInput, ComposerState, Effect, initialComposer, modeOf } from '../../src/composer/state';
@@ -97,7 +97,7 @@ describe('composer: slash commands', () => {
     expect(c.text).toBe('/history ');
     const d = composer();
     d.type('/');
-    expect(d.run('composer.complete')).toEqual([{ type: 'hint', text: '/help  /force  /new  /resume  /session  /always  /history' }]);
+    expect(d.run('composer.complete')).toEqual([{ type: 'hint', text: SLASH_COMMANDS.map((c) => '/' + c.name).join('  ') }]);
     expect(d.text).toBe('/');
     const e = composer();
     e.type('/h');

@@ -52,11 +52,21 @@ export function alternate(messages: readonly ChatMessage[]): Param[] {
 
 export class AnthropicProvider implements Provider {
   readonly name = 'anthropic';
-  readonly hint: string;
+  hint: string;
   private client: Anthropic | null = null;
 
   constructor(private readonly options: AnthropicOptions) {
     this.hint = `anthropic · ${options.model}`;
+  }
+
+  get model(): string {
+    return this.options.model;
+  }
+
+  /** The model the next requests name (/model). */
+  setModel(model: string): void {
+    this.options.model = model;
+    this.hint = `anthropic · ${model}`;
   }
 
   private getClient(): Anthropic {

@@ -24,6 +24,13 @@ export interface CoordinatorOptions {
   sessions?: Sessions;
   /** Lines for /session. */
   sessionInfo?: () => string[];
+  /** What /clear, /model and /copy do on the screen and the provider. */
+  view?: {
+    clear(): void;
+    model(): string | null;
+    setModel(name: string): boolean;
+    copyLastAnswer(): string;
+  };
 }
 
 export class TurnCoordinator {
@@ -213,6 +220,11 @@ export class TurnCoordinator {
       },
       openPicker: () => this.options.sessions?.openPicker() ?? false,
       sessionInfo: () => this.options.sessionInfo?.() ?? [],
+      clearView: () => this.options.view?.clear(),
+      model: () => this.options.view?.model() ?? null,
+      setModel: (name) => this.options.view?.setModel(name) ?? false,
+      copyLastAnswer: () => this.options.view?.copyLastAnswer() ?? 'nothing to copy',
+      quit: () => this.bus.emit('app.quit', { reason: 'slash' }),
     };
     const problem = command.run(ctx, args);
     if (problem) this.note(problem);

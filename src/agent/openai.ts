@@ -18,11 +18,21 @@ export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
 
 export class OpenAIProvider implements Provider {
   readonly name = 'openai';
-  readonly hint: string;
+  hint: string;
   private client: OpenAI | null = null;
 
   constructor(private readonly options: OpenAIOptions) {
     this.hint = `openai · ${options.model}`;
+  }
+
+  get model(): string {
+    return this.options.model;
+  }
+
+  /** The model the next requests name (/model). */
+  setModel(model: string): void {
+    this.options.model = model;
+    this.hint = `openai · ${model}`;
   }
 
   private getClient(): OpenAI {

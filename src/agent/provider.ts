@@ -32,6 +32,9 @@ export interface Provider {
   readonly name: string;
   /** One line for the status bar, e.g. how to connect a real model. */
   readonly hint?: string;
+  /** The model asked, where the provider names one; setModel switches it for the next requests. */
+  readonly model?: string;
+  setModel?(model: string): void;
   stream(messages: readonly ChatMessage[], signal: AbortSignal, options?: StreamOptions): AsyncIterable<StreamItem>;
 }
 

@@ -51,6 +51,18 @@ const ATTRS: Record<Style, number> = {
   quote: attr(DEF, DEF),
 };
 
+/**
+ * NO_COLOR (no-color.org): every colour goes, the attributes stay; the status
+ * bar and highlights are drawn in reverse video so they still stand out.
+ */
+export function useMonochrome(): void {
+  const keep = (a: number): number => (a & ~0x3ffff) | (DEF << 9) | DEF;
+  for (const style of Object.keys(ATTRS) as Style[]) ATTRS[style] = keep(ATTRS[style]);
+  for (const style of ['status', 'statusStrong', 'force', 'warning', 'match', 'highlight'] as const) {
+    ATTRS[style] = ATTRS[style] | (INVERSE << 18);
+  }
+}
+
 type Cell = [number, string];
 interface ScreenLines {
   lines: Array<Cell[] & { dirty?: boolean }>;

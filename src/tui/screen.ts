@@ -29,6 +29,8 @@ export interface ScreenOptions {
   output: NodeJS.WriteStream;
   /** The terminal type blessed should assume. */
   term?: string;
+  /** False under NO_COLOR: borders in the terminal's own colour. */
+  color?: boolean;
 }
 
 export interface Screen {
@@ -70,7 +72,7 @@ export function createScreen(options: ScreenOptions): Screen {
   let composerRows = 1;
   const transcript = createGrid(blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1 }));
   const composer = createGrid(
-    blessed.box({ parent: screen, left: 0, width: '100%', height: 3, border: { type: 'line' }, style: { border: { fg: 8 } } }),
+    blessed.box({ parent: screen, left: 0, width: '100%', height: 3, border: { type: 'line' }, style: options.color === false ? {} : { border: { fg: 8 } } }),
   );
   const status = createGrid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1 }));
 

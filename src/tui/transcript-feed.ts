@@ -19,6 +19,8 @@ interface Reply {
 export class TranscriptFeed {
   /** When the current turn started, for the status bar; null when idle. */
   busySince: number | null = null;
+  /** The model's words in the last turn (its Markdown), for /copy. */
+  lastAnswer = '';
   private reply: Reply | null = null;
 
   constructor(bus: Bus, readonly transcript: TranscriptModel) {
@@ -27,6 +29,7 @@ export class TranscriptFeed {
       transcript.scrollToBottom();
       transcript.add('user', display ?? input);
       this.reply = { turnId, words: transcript.add('assistant', ''), output: null, asking: null };
+      this.lastAnswer = '';
       this.busySince = Date.now();
       changed();
     });
@@ -36,6 +39,7 @@ export class TranscriptFeed {
       // After a tool ran, the model's next words start a new entry below its output.
       r.words ??= transcript.add('assistant', '');
       transcript.append(r.words, text);
+      this.lastAnswer += text;
       changed();
     });
     // The whole call is in the transcript before the person is asked about it.
