@@ -29,10 +29,13 @@ export interface Events {
   'tool.approval': { turnId: number; summary: string; detail: string; tool: string };
   'tool.started': { turnId: number; summary: string; detail: string; declined: boolean };
   'tool.output': { turnId: number; text: string };
-  'tool.finished': { turnId: number; ok: boolean };
+  /** `status` is how the call ended, e.g. "exit 0" or "killed by SIGTERM". */
+  'tool.finished': { turnId: number; ok: boolean; status?: string };
 
   /** A dim note in the transcript, never sent to the model; `reveal` scrolls to it. */
   'transcript.note': { text: string; reveal?: boolean };
+  /** Show all of the last long tool output, or fold it again. */
+  'transcript.toggleFold': Record<string, never>;
   /** Scroll the transcript by pages (negative: back in time). */
   'transcript.scroll': { pages: number };
   /** A one-line warning in the status bar (and kept in the transcript). */

@@ -48,6 +48,7 @@ export const COMMANDS = {
   'search.cancel': { description: 'Leave the search; the composer gets back what it held', modes: ['search'] },
   'transcript.pageUp': { description: 'Scroll the transcript up a page', modes: COMPOSING },
   'transcript.pageDown': { description: 'Scroll the transcript down a page', modes: COMPOSING },
+  'transcript.toggleFold': { description: 'Show all of the last long tool output, or fold it again', modes: COMPOSING },
   'composer.submit': { description: 'Send the input (a trailing \\ continues the line instead)', modes: ['idle'] },
   'composer.queue': { description: 'Queue the input; it is sent when the turn ends', modes: ['busy'] },
   'app.interrupt': { description: 'Interrupt the turn; else clear the input; else leave force mode; else quit', modes: ['idle', 'busy', 'approval'] },

@@ -169,14 +169,14 @@ describe('tool calls in the terminal', () => {
     await m.waitFor(() => m!.statusLine().includes('run shell: touch nope?') && m!.statusLine().includes('y yes · n no'), 'approval prompt');
     m.write('n');
     await m.waitForText('ok, not running it.');
-    expect(m.text()).toContain('[declined]');
+    expect(m.text()).toContain('$ shell: touch nope  · declined');
     expect(fs.existsSync(path.join(ws, 'nope'))).toBe(false);
     await m.waitFor(() => !busy(), 'idle');
     m.write('second' + KEY.enter);
     await m.waitFor(() => m!.statusLine().includes('run shell: echo ran-it') && m!.statusLine().includes('y yes · n no'), 'second prompt');
     m.write('y');
     await m.waitForText('all done.');
-    expect(m.text()).toMatch(/\$ shell: echo ran-it > proof; cat proof\s+ran-it/);
+    expect(m.text()).toMatch(/\$ shell: echo ran-it > proof; cat proof {2}· done · exit 0 · \d+\.\ds\s+ran-it/);
     expect(fs.readFileSync(path.join(ws, 'proof'), 'utf8')).toBe('ran-it\n');
   });
 
@@ -271,5 +271,23 @@ describe('tool calls in the terminal', () => {
     m.write('/always clear' + KEY.enter);
     await m.waitForText('every tool call asks again (was always: shell)');
     await m.waitFor(() => !m!.statusLine().includes('always:'), 'always cleared');
+  });
+
+  it('folds a 200-line tool output to its head and tail, and Ctrl+O shows all of it', async () => {
+    const { ws, args } = scripted([[{ tool: { name: 'shell', args: { command: 'seq 1 200' } } }], [{ text: 'counted.' }]]);
+    m = new MilkPty({ args, cwd: ws, rows: 40 });
+    await m.waitForText('history: session');
+    m.write('\x1b[Z');
+    await m.waitFor(() => m!.statusLine().includes('FORCE'), 'force on');
+    m.write('count' + KEY.enter);
+    await m.waitForText('counted.');
+    await m.waitForText('… 180 lines hidden (Ctrl+O shows them)');
+    expect(m.text()).toMatch(/\$ shell: seq 1 200 {2}· done · exit 0/);
+    expect(m.text()).toMatch(/\b10\n.*… 180 lines hidden/);
+    expect(m.text()).not.toMatch(/^\s+100$/m);
+    m.write('\x0f');
+    await m.waitFor(() => !m!.text().includes('lines hidden'), 'expanded');
+    m.write('\x1b[5~');
+    await m.waitFor(() => /^\s+1\d\d$/m.test(m!.text()), 'the middle lines on screen');
   });
 });

@@ -72,3 +72,31 @@ describe('transcript model', () => {
     expect(texts(m)).toEqual(['aaaa', 'bbbb']);
   });
 });
+
+describe('tool blocks in the transcript model', () => {
+  const rows = (m: TranscriptModel) => m.visible(1000).map((r) => r.text);
+  it('folds long output to its head and tail as it streams, and expands on request', () => {
+    const m = new TranscriptModel(40);
+    const out = m.add('output', '');
+    for (let i = 1; i <= 50; i++) m.append(out, `${i}\n`);
+    expect(rows(m)).toEqual([...Array.from({ length: 10 }, (_, i) => String(i + 1)), '… 30 lines hidden (Ctrl+O shows them)', ...Array.from({ length: 10 }, (_, i) => String(i + 41))]);
+    expect(m.toggleLastFold()).toBe(true);
+    expect(rows(m)).toHaveLength(51);
+    expect(m.toggleLastFold()).toBe(true);
+    expect(rows(m)).toHaveLength(21);
+  });
+  it('changes a block in place, whether it is the last entry or not', () => {
+    const m = new TranscriptModel(40);
+    const block = m.add('tool', 'shell: ls  · running');
+    m.replace(block, 'shell: ls  · done · exit 0 · 0.1s');
+    expect(rows(m)).toEqual(['shell: ls  · done · exit 0 · 0.1s']);
+    m.add('output', 'a.txt');
+    m.replace(block, 'shell: ls  · interrupted');
+    expect(rows(m)).toEqual(['shell: ls  · interrupted', '', 'a.txt']);
+  });
+  it('has nothing to expand when no output is long', () => {
+    const m = new TranscriptModel(40);
+    m.add('output', 'short');
+    expect(m.toggleLastFold()).toBe(false);
+  });
+});

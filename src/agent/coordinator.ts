@@ -157,6 +157,9 @@ export class TurnCoordinator {
       case 'scroll':
         this.bus.emit('transcript.scroll', { pages: effect.pages });
         return;
+      case 'toggleFold':
+        this.bus.emit('transcript.toggleFold', {});
+        return;
       case 'suspend':
         this.bus.emit('app.suspend', {});
         return;

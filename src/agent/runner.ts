@@ -184,7 +184,8 @@ export class TurnRunner {
         if (shown && this.active === turn && !turn.cancelled) this.bus.emit('tool.output', { turnId: turn.id, text: shown });
       },
     });
-    if (!turn.cancelled) this.bus.emit('tool.finished', { turnId: turn.id, ok: result.ok });
+    const ended = /\[(exit code \d+|killed by \w+)\]$/.exec(result.content)?.[1]?.replace('exit code', 'exit');
+    if (!turn.cancelled) this.bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status: ended });
     return result.content;
   }
 

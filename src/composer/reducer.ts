@@ -107,6 +107,8 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
       return { state: s, effects: [{ type: 'suspend' }] };
     case 'app.redraw':
       return { state: s, effects: [{ type: 'redraw' }] };
+    case 'transcript.toggleFold':
+      return { state: s, effects: [{ type: 'toggleFold' }] };
     case 'transcript.pageUp':
       return { state: s, effects: [{ type: 'scroll', pages: -1 }] };
     case 'transcript.pageDown':

@@ -80,6 +80,7 @@ export type Effect =
   | { readonly type: 'setForce'; readonly on: boolean }
   | { readonly type: 'answer'; readonly approval: 'yes' | 'no' | 'always' }
   | { readonly type: 'scroll'; readonly pages: number }
+  | { readonly type: 'toggleFold' }
   /** Hand the terminal back and stop (Ctrl-Z), or repaint every cell (Ctrl+L). */
   | { readonly type: 'suspend' }
   | { readonly type: 'redraw' }

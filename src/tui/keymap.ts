@@ -37,6 +37,7 @@ const EDITING: Binding[] = [
   { keys: ['S-enter', 'M-enter', 'C-j'], command: 'editor.newline' },
   { keys: ['pageup'], command: 'transcript.pageUp' },
   { keys: ['pagedown'], command: 'transcript.pageDown' },
+  { keys: ['C-o'], command: 'transcript.toggleFold' },
   { keys: ['tab'], command: 'composer.complete' },
   { keys: ['S-tab'], command: 'app.toggleForce' },
 ];

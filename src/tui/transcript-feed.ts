@@ -14,6 +14,12 @@ interface Reply {
   output: number | null;
   /** The tool block shown while its call waits for approval. */
   asking: number | null;
+  /** The running tool's block: its entry, its call, when it started. */
+  tool: { entry: number; detail: string; since: number } | null;
+}
+
+function took(since: number): string {
+  return `${((Date.now() - since) / 1000).toFixed(1)}s`;
 }
 
 export class TranscriptFeed {
@@ -28,7 +34,7 @@ export class TranscriptFeed {
     bus.on('turn.started', ({ turnId, input, display }) => {
       transcript.scrollToBottom();
       transcript.add('user', display ?? input);
-      this.reply = { turnId, words: transcript.add('assistant', ''), output: null, asking: null };
+      this.reply = { turnId, words: transcript.add('assistant', ''), output: null, asking: null, tool: null };
       this.lastAnswer = '';
       this.busySince = Date.now();
       changed();
@@ -54,11 +60,11 @@ export class TranscriptFeed {
     bus.on('tool.started', ({ turnId, detail, declined }) => {
       const r = this.current(turnId);
       if (!r) return;
-      if (r.asking !== null) {
-        if (declined) transcript.append(r.asking, '  [declined]');
-      } else {
-        transcript.add('tool', declined ? `${detail}  [declined]` : detail);
-      }
+      // One block per call: its status changes in place (running, then done, failed, interrupted).
+      const status = declined ? '  · declined' : '  · running';
+      const entry = r.asking ?? transcript.add('tool', detail + status);
+      if (r.asking !== null) transcript.replace(entry, detail + status);
+      r.tool = declined ? null : { entry, detail, since: Date.now() };
       r.asking = null;
       r.words = null;
       r.output = null;
@@ -71,8 +77,12 @@ export class TranscriptFeed {
       transcript.append(r.output, text);
       changed();
     });
-    bus.on('tool.finished', ({ turnId, ok }) => {
-      if (this.current(turnId) && !ok) transcript.add('note', '[tool failed]');
+    bus.on('tool.finished', ({ turnId, ok, status }) => {
+      const r = this.current(turnId);
+      if (!r?.tool) return;
+      transcript.replace(r.tool.entry, `${r.tool.detail}  · ${ok ? 'done' : 'failed'}${status ? ` · ${status}` : ''} · ${took(r.tool.since)}`);
+      r.tool = null;
+      changed();
     });
     bus.on('session.resumed', ({ items, at }) => {
       this.reply = null;
@@ -87,13 +97,19 @@ export class TranscriptFeed {
       transcript.add('note', 'new conversation');
       changed();
     });
+    bus.on('transcript.toggleFold', () => {
+      if (transcript.toggleLastFold()) changed();
+      else bus.emit('status.hint', { text: 'no long tool output to expand' });
+    });
     bus.on('transcript.note', ({ text, reveal }) => {
       transcript.add('note', text);
       if (reveal) transcript.scrollToBottom();
       changed();
     });
     bus.on('turn.ended', ({ turnId, status, message }) => {
-      if (!this.current(turnId)) return;
+      const r = this.current(turnId);
+      if (!r) return;
+      if (r.tool) transcript.replace(r.tool.entry, `${r.tool.detail}  · interrupted · ${took(r.tool.since)}`);
       this.reply = null;
       this.busySince = null;
       if (status === 'interrupted') transcript.add('note', '[interrupted]');

@@ -27,6 +27,8 @@ interface Entry {
   /** Rows of all lines but the last, then of the last one. */
   rows: TranscriptRow[];
   tailRows: number;
+  /** Tool output longer than FOLD_LINES shows its head and tail until expanded. */
+  expanded?: boolean;
   /** An answer rendered as Markdown; `frozen` of its rows are final, the last `tail` may change. */
   md?: { stream: MarkdownStream; frozen: number; tail: number; dirty: boolean };
 }
@@ -36,6 +38,13 @@ function mdRow(r: MdRow, head: boolean): TranscriptRow {
 }
 
 const PREFIX_WIDTH = 2;
+/** Tool output longer than this many lines is folded to its first and last FOLD_KEEP. */
+const FOLD_LINES = 20;
+const FOLD_KEEP = 10;
+
+/** Lines of output, not counting the empty one after a final newline. */
+const outputLines = (e: Entry): number => e.lines.length - (e.lines[e.lines.length - 1] === '' ? 1 : 0);
+const folds = (e: Entry): boolean => e.kind === 'output' && !e.expanded && outputLines(e) > FOLD_LINES;
 
 /** Wraps one line to `width` cells: at spaces when it can, inside a word when it must. */
 export function wrapLine(line: string, width: number): string[] {
@@ -119,6 +128,10 @@ export class TranscriptModel {
     const parts = text.split('\n');
     entry.lines[entry.lines.length - 1] += parts[0];
     entry.lines.push(...parts.slice(1));
+    if (folds(entry)) {
+      // Folded: only the head, the count and the tail are laid out, however long the output grows.
+      return this.relayoutEntry(index);
+    }
     if (index === this.entries.length - 1) {
       // Greedy wrapping never revisits a finished row, so only the last row of
       // the growing line is wrapped again, with the new text: streaming a
@@ -138,6 +151,41 @@ export class TranscriptModel {
       entry.tailRows = parts.length === 1 ? entry.tailRows - 1 + continued.length : fresh.tail;
     } else {
       this.layoutEntry(index);
+      this.rebuildRows();
+    }
+    this.keepViewStill(this.rows.length - before);
+  }
+
+  /** Replaces an entry's text (a tool block's status changing in place). */
+  replace(index: number, text: string): void {
+    const entry = this.entries[index];
+    if (!entry || entry.md) return;
+    entry.lines = text.split('\n');
+    this.relayoutEntry(index);
+  }
+
+  /** Expands the last folded tool output, or folds it again; false when there is none. */
+  toggleLastFold(): boolean {
+    this.sync();
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i];
+      if (e.kind !== 'output' || outputLines(e) <= FOLD_LINES) continue;
+      e.expanded = !e.expanded;
+      this.relayoutEntry(i);
+      return true;
+    }
+    return false;
+  }
+
+  private relayoutEntry(index: number): void {
+    const before = this.rows.length;
+    const entry = this.entries[index];
+    const old = entry.rows.length;
+    this.layoutEntry(index);
+    if (index === this.entries.length - 1) {
+      this.rows.length -= old;
+      for (const r of entry.rows) this.rows.push(r);
+    } else {
       this.rebuildRows();
     }
     this.keepViewStill(this.rows.length - before);
@@ -230,6 +278,15 @@ export class TranscriptModel {
       entry.md.frozen = frozen.length;
       entry.md.tail = tail.length;
       entry.md.dirty = false;
+      return;
+    }
+    if (folds(entry)) {
+      const n = outputLines(entry);
+      const head = this.wrapLines(entry, 0, true, FOLD_KEEP).rows;
+      const marker: TranscriptRow = { text: `… ${n - 2 * FOLD_KEEP} lines hidden (Ctrl+O shows them)`, kind: 'note', head: false };
+      const tail = this.wrapLines(entry, n - FOLD_KEEP, false, n);
+      entry.rows = [...gap, ...head, marker, ...tail.rows];
+      entry.tailRows = tail.tail;
       return;
     }
     const lastLine = entry.lines.length - 1;
