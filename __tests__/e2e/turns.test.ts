@@ -290,4 +290,23 @@ describe('tool calls in the terminal', () => {
     m.write('\x1b[5~');
     await m.waitFor(() => /^\s+1\d\d$/m.test(m!.text()), 'the middle lines on screen');
   });
+
+  it('shows the diff a write_file call would make before asking, and writes it on y', async () => {
+    const { ws, args } = scripted([
+      [{ tool: { name: 'write_file', args: { path: 'notes.txt', content: 'one\nTWO\nthree\nfour\n' } } }],
+      [{ text: 'written.' }],
+    ]);
+    fs.writeFileSync(path.join(ws, 'notes.txt'), 'one\ntwo\nthree\n');
+    m = new MilkPty({ args, cwd: ws });
+    await m.waitForText('history: session');
+    m.write('edit' + KEY.enter);
+    await m.waitFor(() => m!.statusLine().includes('y yes · n no · a always'), 'the question');
+    const screen = m.text();
+    expect(screen).toContain('$ write_file: notes.txt (19 chars)');
+    expect(screen).toMatch(/@@ -1,3 \+1,4 @@\s+ one\s+-two\s+\+TWO\s+ three\s+\+four/);
+    expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+    m.write('y');
+    await m.waitForText('written.');
+    expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('one\nTWO\nthree\nfour\n');
+  });
 });

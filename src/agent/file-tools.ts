@@ -106,3 +106,38 @@ export async function writeFileTool(workspace: string, p: string, content: strin
   }
   return file;
 }
+
+/** Lines of a write's diff shown before approval, at most (head and tail of a longer one). */
+const MAX_DIFF_LINES = 400;
+
+/**
+ * What a write_file call would change, as a unified diff against the file as
+ * it is now (or the whole new file), shown before the person approves it.
+ * A write that will be refused says why instead.
+ */
+export async function previewWrite(workspace: string, p: string, content: string): Promise<string> {
+  let file: string;
+  try {
+    file = await confineWrite(workspace, p);
+  } catch (err) {
+    return `will be refused: ${(err as Error).message}`;
+  }
+  let before = '';
+  try {
+    before = await readFileTool(workspace, path.relative(await fs.promises.realpath(workspace), file));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return `cannot show the change: ${(err as Error).message}`;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { structuredPatch } = require('diff') as typeof import('diff');
+  const patch = structuredPatch(p, p, before, content, '', '', { context: 3 });
+  const lines: string[] = [];
+  for (const h of patch.hunks) {
+    lines.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
+    lines.push(...h.lines);
+  }
+  if (lines.length === 0) return 'no change';
+  if (lines.length <= MAX_DIFF_LINES) return lines.join('\n');
+  const half = MAX_DIFF_LINES / 2;
+  return [...lines.slice(0, half), `… ${lines.length - MAX_DIFF_LINES} diff lines not shown …`, ...lines.slice(-half)].join('\n');
+}

@@ -14,7 +14,8 @@ import { trimContext } from '../session/replay';
 import { ChatMessage, Provider, ToolCall } from './provider';
 import { StreamSanitizer, sanitize } from './sanitize';
 import { TOOL_SPECS, runTool } from './tools';
-import { callDetail, describeCall } from './visible';
+import { callDetail, describeCall, showControls } from './visible';
+import { previewWrite } from './file-tools';
 
 export type Approval = 'yes' | 'no' | 'always';
 
@@ -160,7 +161,12 @@ export class TurnRunner {
 
   private async runCall(turn: ActiveTurn, call: ToolCall): Promise<string> {
     const summary = sanitize(describeCall(call));
-    const detail = sanitize(callDetail(call));
+    // A write shows the change it would make before anyone is asked about it.
+    const preview = call.name === 'write_file' && this.options.workspace
+      ? await previewWrite(this.options.workspace, String(call.args.path ?? ''), String(call.args.content ?? ''))
+      : null;
+    if (turn.cancelled) return 'interrupted';
+    const detail = sanitize(preview === null ? callDetail(call) : `${callDetail(call)}\n${showControls(preview)}`);
     if (!this.policy.allows(call.name)) {
       const answer = await new Promise<Approval>((resolve) => {
         turn.approval = resolve;

@@ -31,6 +31,15 @@ export function visible(text: string): string {
     .replace(INVISIBLE, (ch) => `<U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
 }
 
+/** Text whose layout matters (a diff): tabs expanded, controls and invisible characters named, blanks kept. */
+export function showControls(text: string): string {
+  return text
+    .replace(/\r\n/g, '\n')
+    .replace(/\t/g, '    ')
+    .replace(CONTROL, caret)
+    .replace(INVISIBLE, (ch) => `<U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
+}
+
 /** One line: newlines shown as ⏎, for the status bar. */
 export function oneLine(text: string): string {
   return visible(text).replace(/\n/g, ' ⏎ ');

@@ -10,7 +10,7 @@ import type { Widgets } from 'blessed';
 import { graphemes, graphemeWidth, isAmbiguous } from '../editor/width';
 
 export type Style = 'normal' | 'dim' | 'bold' | 'user' | 'error' | 'highlight' | 'paste' | 'status' | 'statusStrong' | 'warning' | 'force' | 'match'
-  | 'heading' | 'italic' | 'strike' | 'code' | 'codeBlock' | 'link' | 'quote';
+  | 'heading' | 'italic' | 'strike' | 'code' | 'codeBlock' | 'link' | 'quote' | 'diffAdd' | 'diffDel';
 
 export interface Span {
   readonly text: string;
@@ -49,6 +49,8 @@ const ATTRS: Record<Style, number> = {
   codeBlock: attr(7, DEF),
   link: attr(4, DEF, UNDERLINE),
   quote: attr(DEF, DEF),
+  diffAdd: attr(2, DEF),
+  diffDel: attr(1, DEF),
 };
 
 /**

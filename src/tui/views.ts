@@ -20,6 +20,11 @@ export function transcriptRows(model: TranscriptModel, height: number): GridRow[
       : row.head && row.kind === 'error' ? { text: '! ', style: 'error' }
         : row.head && row.kind === 'tool' ? { text: '$ ', style: 'paste' } : { text: '  ', style: 'normal' };
     if (row.spans) return [marker, ...row.spans];
+    // A write's diff, shown in its tool block: additions and removals in their colours.
+    if (row.kind === 'tool' && !row.head) {
+      const style: Style = row.text.startsWith('+') ? 'diffAdd' : row.text.startsWith('-') ? 'diffDel' : row.text.startsWith('@@') ? 'dim' : ROW_STYLE.tool;
+      return [marker, { text: row.text, style }];
+    }
     return [marker, { text: row.text, style: ROW_STYLE[row.kind] }];
   });
 }
