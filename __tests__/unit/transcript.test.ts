@@ -100,3 +100,15 @@ describe('tool blocks in the transcript model', () => {
     expect(m.toggleLastFold()).toBe(false);
   });
 });
+
+describe('answers added as plain text and rendered later', () => {
+  it('renders them as Markdown in place, rows after them unchanged', () => {
+    const m = new TranscriptModel(40);
+    const old = m.add('assistant', 'an **old** answer', { markdown: false });
+    m.add('note', 'resumed');
+    expect(m.visible(10).map((r) => r.text)).toEqual(['an **old** answer', '', 'resumed']);
+    m.renderMarkdown([old]);
+    expect(m.visible(10).map((r) => r.text)).toEqual(['an old answer', '', 'resumed']);
+    expect(m.visible(10)[0].spans?.find((s) => s.style === 'bold')?.text).toBe('old');
+  });
+});

@@ -18,6 +18,10 @@ interface Reply {
   tool: { entry: number; detail: string; since: number } | null;
 }
 
+/** Items of a resumed conversation rendered as Markdown before the first paint; the rest follow in slices. */
+const RENDER_AT_ONCE = 40;
+const RENDER_SLICE = 100;
+
 function took(since: number): string {
   return `${((Date.now() - since) / 1000).toFixed(1)}s`;
 }
@@ -28,6 +32,7 @@ export class TranscriptFeed {
   /** The model's words in the last turn (its Markdown), for /copy. */
   lastAnswer = '';
   private reply: Reply | null = null;
+  private idle: NodeJS.Timeout | null = null;
 
   constructor(bus: Bus, readonly transcript: TranscriptModel) {
     const changed = (): void => bus.requestRender();
@@ -87,8 +92,15 @@ export class TranscriptFeed {
     bus.on('session.resumed', ({ items, at }) => {
       this.reply = null;
       transcript.clear();
-      for (const item of items) transcript.add(item.kind, item.text);
+      // The newest answers are rendered now; older ones (off screen) as plain text, rendered in idle slices after the first paint.
+      const later: number[] = [];
+      items.forEach((item, k) => {
+        const now = k >= items.length - RENDER_AT_ONCE;
+        const index = transcript.add(item.kind, item.text, { markdown: now });
+        if (!now && item.kind === 'assistant') later.push(index);
+      });
       transcript.add('note', `resumed · ${at ? at.slice(0, 16).replace('T', ' ') : 'earlier'}`);
+      this.renderLater(later, changed);
       changed();
     });
     bus.on('session.new', () => {
@@ -116,6 +128,23 @@ export class TranscriptFeed {
       else if (status === 'error') transcript.add('error', message ?? 'the turn failed');
       changed();
     });
+  }
+
+  private renderLater(indices: number[], changed: () => void): void {
+    if (this.idle) clearTimeout(this.idle);
+    const step = (): void => {
+      this.idle = null;
+      const slice = indices.splice(-RENDER_SLICE);
+      if (slice.length === 0) return;
+      this.transcript.renderMarkdown(slice);
+      changed();
+      this.idle = setTimeout(step, 1);
+      this.idle.unref();
+    };
+    if (indices.length) {
+      this.idle = setTimeout(step, 50);
+      this.idle.unref();
+    }
   }
 
   private current(turnId: number): Reply | null {

@@ -79,6 +79,8 @@ export function wrapLine(line: string, width: number): string[] {
 
 export class TranscriptModel {
   private entries: Entry[] = [];
+  /** Markdown entries that received text since their rows were last brought up to date. */
+  private readonly dirty = new Set<number>();
   private rows: TranscriptRow[] = [];
   private width: number;
   /** Rows hidden below the view; 0 follows the bottom. */
@@ -99,10 +101,10 @@ export class TranscriptModel {
   }
 
   /** Adds an entry; returns its index for later appends. */
-  add(kind: EntryKind, text: string): number {
+  add(kind: EntryKind, text: string, options: { markdown?: boolean } = {}): number {
     this.sync();
     const entry: Entry = { kind, lines: text.split('\n'), rows: [], tailRows: 0 };
-    if (kind === 'assistant') {
+    if (kind === 'assistant' && options.markdown !== false) {
       entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH), frozen: 0, tail: 0, dirty: false };
       entry.md.stream.push(text);
     }
@@ -122,6 +124,7 @@ export class TranscriptModel {
       // Rendered when rows are next asked for: one parse per paint, however many chunks came.
       entry.md.stream.push(text);
       entry.md.dirty = true;
+      this.dirty.add(index);
       return;
     }
     const before = this.rows.length;
@@ -153,6 +156,24 @@ export class TranscriptModel {
       this.layoutEntry(index);
       this.rebuildRows();
     }
+    this.keepViewStill(this.rows.length - before);
+  }
+
+  /**
+   * Renders answers added as plain text (older parts of a resumed conversation)
+   * as Markdown, all at once: rows above the view change, the view does not.
+   */
+  renderMarkdown(indices: readonly number[]): void {
+    this.sync();
+    const before = this.rows.length;
+    for (const i of indices) {
+      const entry = this.entries[i];
+      if (!entry || entry.kind !== 'assistant' || entry.md) continue;
+      entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH), frozen: 0, tail: 0, dirty: false };
+      entry.md.stream.push(entry.lines.join('\n'));
+      this.layoutEntry(i);
+    }
+    this.rebuildRows();
     this.keepViewStill(this.rows.length - before);
   }
 
@@ -201,6 +222,7 @@ export class TranscriptModel {
 
   /** Empties the view (a new or resumed conversation). */
   clear(): void {
+    this.dirty.clear();
     this.entries = [];
     this.rows = [];
     this.scrollBack = 0;
@@ -239,10 +261,13 @@ export class TranscriptModel {
 
   /** Brings Markdown entries that received text up to date; for the last entry only its changing rows move. */
   private sync(): void {
+    if (this.dirty.size === 0) return;
     const lastIndex = this.entries.length - 1;
-    for (let i = 0; i <= lastIndex; i++) {
+    const indices = [...this.dirty].sort((a, b) => a - b);
+    this.dirty.clear();
+    for (const i of indices) {
       const entry = this.entries[i];
-      const md = entry.md;
+      const md = entry?.md;
       if (!md?.dirty) continue;
       md.dirty = false;
       if (i !== lastIndex) {
