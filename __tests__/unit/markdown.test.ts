@@ -97,3 +97,18 @@ describe('streaming Markdown', () => {
     expect(s.rows()).toEqual(renderMarkdown(DOC, 30));
   });
 });
+
+describe('streaming one huge block', () => {
+  it('renders a growing block past 64 KB again only after it grew by a quarter, and settles to the whole', () => {
+    const s = new MarkdownStream(80);
+    s.push('word '.repeat(20_000));
+    const first = s.tailRows().length;
+    s.push('more '.repeat(100));
+    expect(s.tailRows().length).toBe(first);
+    s.push('more '.repeat(10_000));
+    expect(s.tailRows().length).toBeGreaterThan(first);
+    s.push(' tail');
+    s.settle();
+    expect(s.rows()).toEqual(renderMarkdown('word '.repeat(20_000) + 'more '.repeat(10_100) + ' tail', 80));
+  });
+});

@@ -17,6 +17,8 @@ function offsetOfLine(text: string, line: number): number {
   return at;
 }
 
+const LARGE_BLOCK = 64 * 1024;
+
 export class MarkdownStream {
   private src = '';
   /** Where the text not yet frozen starts. */
@@ -24,6 +26,8 @@ export class MarkdownStream {
   private frozen: MdRow[] = [];
   private tail: MdRow[] = [];
   private dirty = true;
+  /** How much text the last render saw. */
+  private renderedAt = 0;
 
   constructor(private width: number) {}
 
@@ -41,9 +45,7 @@ export class MarkdownStream {
   setWidth(width: number): void {
     if (width === this.width) return;
     this.width = width;
-    this.frozen = [];
-    this.frozenEnd = 0;
-    this.dirty = true;
+    this.invalidate();
   }
 
   /** Renders everything again (how wide some characters are changed). */
@@ -51,6 +53,7 @@ export class MarkdownStream {
     this.frozen = [];
     this.frozenEnd = 0;
     this.dirty = true;
+    this.renderedAt = 0;
   }
 
   /** Rows that will never change again (grows only). */
@@ -66,12 +69,23 @@ export class MarkdownStream {
   }
 
   rows(): MdRow[] {
+    this.settle();
     return [...this.frozenRows(), ...this.tailRows()];
   }
 
-  private update(): void {
+  /** Renders whatever arrived, however little (the answer is complete). */
+  settle(): void {
+    if (this.dirty) this.update(true);
+  }
+
+  private update(force = false): void {
     if (!this.dirty) return;
+    // A block that keeps growing past LARGE_BLOCK (one huge paragraph) is rendered again only
+    // after it grew by a quarter: otherwise each paint would parse it all again.
+    const growing = this.src.length - this.frozenEnd;
+    if (!force && growing > LARGE_BLOCK && this.src.length - this.renderedAt < growing / 4) return;
     this.dirty = false;
+    this.renderedAt = this.src.length;
     const rest = this.src.slice(this.frozenEnd);
     const blocks = topLevelBlocks(markdown().parse(rest, {}));
     const last = blocks[blocks.length - 1];

@@ -19,7 +19,7 @@ interface Reply {
 }
 
 /** Items of a resumed conversation rendered as Markdown before the first paint; the rest follow in slices. */
-const RENDER_AT_ONCE = 40;
+const RENDER_AT_ONCE = 20;
 const RENDER_SLICE = 100;
 
 function took(since: number): string {
@@ -57,6 +57,7 @@ export class TranscriptFeed {
     bus.on('tool.approval', ({ turnId, detail }) => {
       const r = this.current(turnId);
       if (!r) return;
+      if (r.words !== null) transcript.settle(r.words);
       transcript.scrollToBottom();
       r.asking = transcript.add('tool', detail);
       r.words = null;
@@ -65,6 +66,7 @@ export class TranscriptFeed {
     bus.on('tool.started', ({ turnId, detail, declined }) => {
       const r = this.current(turnId);
       if (!r) return;
+      if (r.words !== null) transcript.settle(r.words);
       // One block per call: its status changes in place (running, then done, failed, interrupted).
       const status = declined ? '  · declined' : '  · running';
       const entry = r.asking ?? transcript.add('tool', detail + status);
@@ -121,6 +123,7 @@ export class TranscriptFeed {
     bus.on('turn.ended', ({ turnId, status, message }) => {
       const r = this.current(turnId);
       if (!r) return;
+      if (r.words !== null) transcript.settle(r.words);
       if (r.tool) transcript.replace(r.tool.entry, `${r.tool.detail}  · interrupted · ${took(r.tool.since)}`);
       this.reply = null;
       this.busySince = null;

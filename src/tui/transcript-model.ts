@@ -177,6 +177,15 @@ export class TranscriptModel {
     this.keepViewStill(this.rows.length - before);
   }
 
+  /** An answer is complete: whatever of it is not rendered yet is rendered now. */
+  settle(index: number): void {
+    const md = this.entries[index]?.md;
+    if (!md) return;
+    md.stream.settle();
+    md.dirty = true;
+    this.dirty.add(index);
+  }
+
   /** Replaces an entry's text (a tool block's status changing in place). */
   replace(index: number, text: string): void {
     const entry = this.entries[index];
