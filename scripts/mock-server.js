@@ -13,6 +13,8 @@
 //   hostile        text full of terminal control sequences
 //   tools          asks for a shell tool call (then answers its result)
 //   endless        16 KB chunks every ms until the client hangs up (stops by itself after 256 MB)
+//   nousage        as short, but reports no token usage (others report it: OpenAI when asked
+//                  with stream_options.include_usage, Anthropic always)
 // A suffix ":N" sets the delay between chunks in ms (e.g. slow:20).
 //
 // Every request is recorded: when it started, whether the client closed the
@@ -50,6 +52,7 @@ function plan(scenario, body) {
   const lastText = typeof content === 'string' ? content : content.filter((c) => c.type === 'text').map((c) => c.text).join('');
   switch (name) {
     case 'short': return { chunks: words(5), delay: scenario.delay ?? 5 };
+    case 'nousage': return { chunks: words(5), delay: scenario.delay ?? 5, noUsage: true };
     case 'echo': return { chunks: [`echo: ${lastText} `, `(${messages.length} messages)`], delay: scenario.delay ?? 5 };
     case 'slow': return { chunks: words(200), delay: scenario.delay ?? 100 };
     case 'long': {
@@ -73,6 +76,13 @@ function plan(scenario, body) {
   }
 }
 
+/** Token counts as a real server would roughly report them: a token per four characters. */
+function usageOf(p, body) {
+  if (p.noUsage) return null;
+  const text = typeof p.chunks.join === 'function' ? p.chunks.join('') : '';
+  return { input: Math.max(1, Math.ceil(JSON.stringify(body.messages || []).length / 4)), output: Math.max(1, Math.ceil(text.length / 4)) };
+}
+
 function sse(res, data, event) {
   if (event) res.write(`event: ${event}\n`);
   res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
@@ -80,7 +90,7 @@ function sse(res, data, event) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function streamOpenAI(res, p, record, model) {
+async function streamOpenAI(res, p, record, model, body) {
   const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 0, model };
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   sse(res, { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
@@ -103,13 +113,16 @@ async function streamOpenAI(res, p, record, model) {
   } else {
     sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
   }
+  const usage = body.stream_options && body.stream_options.include_usage ? usageOf(p, body) : null;
+  if (usage) sse(res, { ...base, choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } });
   sse(res, '[DONE]');
   res.end();
 }
 
-async function streamAnthropic(res, p, record, model) {
+async function streamAnthropic(res, p, record, model, body) {
+  const usage = Array.isArray(p.chunks) ? usageOf(p, body) : null;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  sse(res, { type: 'message_start', message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 0 } } }, 'message_start');
+  sse(res, { type: 'message_start', message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, ...(usage ? { usage: { input_tokens: usage.input, output_tokens: 0 } } : {}) } }, 'message_start');
   sse(res, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start');
   if (p.hang) return;
   for (const text of p.chunks) {
@@ -131,7 +144,7 @@ async function streamAnthropic(res, p, record, model) {
     sse(res, { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: JSON.stringify(p.tool.args) } }, 'content_block_delta');
     sse(res, { type: 'content_block_stop', index: 1 }, 'content_block_stop');
   }
-  sse(res, { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 1 } }, 'message_delta');
+  sse(res, { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, ...(usage ? { usage: { output_tokens: usage.output } } : {}) }, 'message_delta');
   sse(res, { type: 'message_stop' }, 'message_stop');
   res.end();
 }
@@ -176,8 +189,8 @@ function startMockServer(options = {}) {
       if (scenario.name === 'hang-headers') return;
       const p = status ? plan({ name: 'short', delay: scenario.delay }, body) : plan(scenario, body);
       const model = body.model || 'mock';
-      if (req.url.startsWith('/v1/chat/completions')) return void streamOpenAI(res, p, record, model);
-      if (req.url.startsWith('/v1/messages')) return void streamAnthropic(res, p, record, model);
+      if (req.url.startsWith('/v1/chat/completions')) return void streamOpenAI(res, p, record, model, body);
+      if (req.url.startsWith('/v1/messages')) return void streamAnthropic(res, p, record, model, body);
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'not found' } }));
     });

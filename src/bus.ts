@@ -23,6 +23,8 @@ export interface Events {
   /** A message joined the conversation (the user's, the model's, a tool result): the session log records it. */
   'conversation.message': { turnId: number; message: ChatMessage; declined?: boolean };
   'turn.delta': { turnId: number; text: string };
+  /** What one model request cost, when the server says. */
+  'turn.usage': { turnId: number; input: number; output: number };
   'turn.ended': { turnId: number; status: TurnEnd; message?: string };
   /** The model wants a tool run; the runner waits for an answer. */
   /** `summary` is one line for the status bar; `detail` the whole call, shown in the transcript first. */

@@ -151,6 +151,23 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(text).toMatch(/^echo: which model\?/);
   });
 
+  it('reports what a request cost when the server says, and nothing when it does not', async () => {
+    for (const [model, expected] of [['short', true], ['nousage', false]] as const) {
+      const bus = new Bus();
+      const usage: Array<Events['turn.usage']> = [];
+      bus.on('turn.usage', (u) => usage.push(u));
+      const { end } = await turn(make(model), 'count my tokens', undefined, bus);
+      expect(end.status).toBe('done');
+      if (expected) {
+        expect(usage).toHaveLength(1);
+        expect(usage[0].input).toBeGreaterThan(0);
+        expect(usage[0].output).toBeGreaterThan(0);
+      } else {
+        expect(usage).toEqual([]);
+      }
+    }
+  });
+
   it('reports a host that does not resolve (.invalid never does)', async () => {
     const { end } = await turn(make('short', { baseUrl: `http://no-such-host.invalid${kind === 'openai' ? '/v1' : ''}`, idleTimeoutMs: 3000 }));
     // Without a resolver that answers, the lookup times out instead; both are clear.

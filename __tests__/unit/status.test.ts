@@ -41,6 +41,11 @@ describe('the status bar', () => {
       expect(stringWidth(t)).toBe(width);
     }
   });
+  it('shows what the last turn cost and the running total, once a server reported it', () => {
+    expect(text({ usage: { input: 1234, output: 340, total: 5600 } })).toContain(' ↑1.2k ↓340 Σ5.6k ');
+    expect(text({ usage: null })).not.toContain('↑');
+    expect(text({ usage: { input: 1, output: 1, total: 2 }, busySince: 9_000 })).not.toContain('↑');
+  });
   it('says which tools run without asking', () => {
     expect(text({ always: ['read_file', 'shell'] })).toContain(' always: read_file, shell ');
     expect(text({ always: ['shell'], force: true })).not.toContain('always:');

@@ -81,6 +81,7 @@ export class AnthropicProvider implements Provider {
   stream(messages: readonly ChatMessage[], signal: AbortSignal, options: StreamOptions = {}): AsyncIterable<StreamItem> {
     const o = this.options;
     const tools = new Map<number, { id: string; name: string; json: string }>();
+    let input = 0;
     return guardedStream<Anthropic.Messages.RawMessageStreamEvent>({
       provider: 'anthropic', baseUrl: o.baseUrl, keyVariable: 'ANTHROPIC_API_KEY', keySet: !!o.apiKey, idleTimeoutMs: o.idleTimeoutMs,
       open: (sig) => this.getClient().messages.create(
@@ -96,6 +97,9 @@ export class AnthropicProvider implements Provider {
         { signal: sig },
       ),
       read: (event) => {
+        // Input tokens come with the start of the message, output tokens with its end.
+        if (event.type === 'message_start') input = event.message.usage?.input_tokens ?? 0;
+        if (event.type === 'message_delta' && event.usage) return { usage: { input, output: event.usage.output_tokens ?? 0 } };
         if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
           tools.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
         } else if (event.type === 'content_block_delta') {

@@ -2,7 +2,7 @@
 // message names the cause (refused, timed out, key rejected, rate limited,
 // server error, cut off) and never includes an API key or the conversation.
 
-import type { StreamItem, ToolCall } from './provider';
+import type { StreamItem, ToolCall, Usage } from './provider';
 import { redactUrl } from './redact';
 
 export class ProviderError extends Error {
@@ -123,7 +123,7 @@ export interface GuardedStreamOptions<T> {
   /** Starts the request with the given signal. */
   open: (signal: AbortSignal) => Promise<AsyncIterable<T>>;
   /** What one chunk or event carries: text to show, finished tool calls, and whether the answer is complete. */
-  read: (chunk: T) => { text?: string; toolCalls?: ToolCall[]; finished?: boolean };
+  read: (chunk: T) => { text?: string; toolCalls?: ToolCall[]; finished?: boolean; usage?: Usage };
 }
 
 /**
@@ -139,12 +139,13 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
     let finished = false;
     for await (const chunk of stream) {
       watchdog.touch();
-      const { text, toolCalls, finished: done } = o.read(chunk);
+      const { text, toolCalls, finished: done, usage } = o.read(chunk);
       if (text) {
         partial = true;
         yield text;
       }
       for (const toolCall of toolCalls ?? []) yield { toolCall };
+      if (usage) yield { usage };
       if (done) finished = true;
     }
     if (!finished && !signal.aborted) throw new ProviderError(`${o.provider}: the connection closed mid-answer${partial ? incomplete : ''}`, partial);

@@ -56,6 +56,8 @@ export class OpenAIProvider implements Provider {
           model: o.model,
           messages: toOpenAI(messages),
           stream: true,
+          // The last chunk then carries what the request cost (servers that don't know the option ignore it).
+          stream_options: { include_usage: true },
           ...(options.tools?.length ? { tools: options.tools.map((t) => ({ type: 'function' as const, function: t })) } : {}),
         },
         { signal: sig },
@@ -72,7 +74,8 @@ export class OpenAIProvider implements Provider {
         const finished = !!choice?.finish_reason;
         const toolCalls = finished ? [...pending.values()].map((p) => ({ id: p.id, name: p.name, args: parseArgs(p.args) })) : undefined;
         if (finished) pending.clear();
-        return { text: choice?.delta?.content ?? undefined, toolCalls, finished };
+        const usage = chunk.usage ? { input: chunk.usage.prompt_tokens ?? 0, output: chunk.usage.completion_tokens ?? 0 } : undefined;
+        return { text: choice?.delta?.content ?? undefined, toolCalls, finished, usage };
       },
     }, signal);
   }

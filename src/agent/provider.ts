@@ -13,8 +13,14 @@ export type ChatMessage =
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
 
-/** A text delta, or a complete tool call the model wants run. */
-export type StreamItem = string | { toolCall: ToolCall };
+/** Tokens a request cost, as the server reported them. */
+export interface Usage {
+  readonly input: number;
+  readonly output: number;
+}
+
+/** A text delta, a complete tool call the model wants run, or what the request cost. */
+export type StreamItem = string | { toolCall: ToolCall } | { usage: Usage };
 
 export interface ToolSpec {
   readonly name: string;

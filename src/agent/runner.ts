@@ -148,6 +148,7 @@ export class TurnRunner {
       for await (const item of this.provider.stream(this.context(), signal, { tools })) {
         if (signal.aborted) return calls;
         if (typeof item === 'string') this.deliver(turn, clean.push(item));
+        else if ('usage' in item) this.bus.emit('turn.usage', { turnId: turn.id, ...item.usage });
         else calls.push(item.toolCall);
       }
     } catch (err) {

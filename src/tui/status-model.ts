@@ -33,6 +33,9 @@ export class StatusModel {
   private warningTimer: NodeJS.Timeout | null = null;
   private hintTimer: NodeJS.Timeout | null = null;
   private spinner: NodeJS.Timeout | null = null;
+  /** Tokens of the last turn and of the conversation, once a server reported any. */
+  private usage: { input: number; output: number; total: number } | null = null;
+  private turnUsage = { input: 0, output: 0 };
 
   constructor(private readonly bus: Bus, private readonly sources: StatusSources) {
     bus.on('status.warning', ({ text }) => {
@@ -51,6 +54,13 @@ export class StatusModel {
       this.spinner ??= setInterval(() => bus.requestRender(), SPINNER_MS);
     });
     bus.on('turn.ended', () => this.stopSpinner());
+    bus.on('turn.started', () => (this.turnUsage = { input: 0, output: 0 }));
+    bus.on('turn.usage', ({ input, output }) => {
+      this.turnUsage = { input: this.turnUsage.input + input, output: this.turnUsage.output + output };
+      this.usage = { ...this.turnUsage, total: (this.usage?.total ?? 0) + input + output };
+      bus.requestRender();
+    });
+    bus.on('session.new', () => (this.usage = null));
   }
 
   snapshot(now: number): StatusState {
@@ -67,6 +77,7 @@ export class StatusModel {
       prompt: s.prompt(),
       legend: s.legend(),
       force: s.force(),
+      usage: this.usage,
       always: s.always(),
     };
   }

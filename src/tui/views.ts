@@ -91,6 +91,13 @@ export interface StatusState {
   force: boolean;
   /** Tools that run without asking this session. */
   always?: string[];
+  /** Tokens of the last turn (in, out) and the conversation's total, when the server reports them. */
+  usage?: { input: number; output: number; total: number } | null;
+}
+
+/** 1234 → 1.2k, for the status bar. */
+export function tokens(n: number): string {
+  return n < 1000 ? String(n) : n < 1_000_000 ? `${(n / 1000).toFixed(1)}k` : `${(n / 1_000_000).toFixed(1)}M`;
 }
 
 /** What the left side keeps at least: " milk │ " and a few letters of the session. */
@@ -127,6 +134,8 @@ export function statusRow(st: StatusState, width: number): GridRow {
     const frame = SPINNER[Math.floor(st.now / 100) % SPINNER.length];
     parts.push({ text: ` ${frame} working ${secs}s `, style: 'statusStrong' });
   }
+  // What the last turn cost: tokens in and out, and the conversation's total so far.
+  if (st.usage && st.busySince === null) parts.push({ text: ` ↑${tokens(st.usage.input)} ↓${tokens(st.usage.output)} Σ${tokens(st.usage.total)} `, style: 'statusStrong' });
   if (st.warning) parts.push({ text: ` ⚠ ${st.warning} `, style: 'warning' });
   else if (st.notice) parts.push({ text: ` ${st.notice} `, style: 'status' });
   else if (st.busySince !== null) parts.push({ text: ' Esc to interrupt ', style: 'status' });
