@@ -13,6 +13,7 @@
 //   hostile        text full of terminal control sequences
 //   tools          asks for a shell tool call (then answers its result)
 //   endless        16 KB chunks every ms until the client hangs up (stops by itself after 256 MB)
+//   markdown       about 1 MB of mixed Markdown (prose, lists, code, tables) in 4 KB chunks
 //   nousage        as short, but reports no token usage (others report it: OpenAI when asked
 //                  with stream_options.include_usage, Anthropic always)
 // A suffix ":N" sets the delay between chunks in ms (e.g. slow:20).
@@ -30,6 +31,26 @@ const WORDS = 'the quick brown fox jumps over the lazy dog while milk streams ev
 
 function words(n) {
   return Array.from({ length: n }, (_, i) => WORDS[i % WORDS.length] + (i === n - 1 ? '.' : ' '));
+}
+
+/** A long answer as models write them: headings, prose with emphasis, lists, code and tables. */
+function markdownDoc(size) {
+  const section = (k) => [
+    `## Part ${k}`, '',
+    `This part explains **module ${k}** and how it handles *errors* with \`retry()\` and [the guide](https://example.com/${k}).`, '',
+    '- it reads the input', '- it checks each field', '  - nested: the path', '- it writes the result', '',
+    '```ts', `export function step${k}(x: number): number {`, '  return x * 2;', '}', '```', '',
+    '| name | value |', '|---|--:|', `| count | ${k} |`, `| size | ${k * 7} |`, '', '',
+  ].join('\n');
+  let doc = '';
+  for (let k = 0; doc.length < size; k++) doc += section(k);
+  return doc.slice(0, size);
+}
+
+function chunked(text, size) {
+  const out = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
 }
 
 function* endless(size, total) {
@@ -59,6 +80,7 @@ function plan(scenario, body) {
       const line = 'milk streams a long answer without slowing the keyboard down. '.repeat(64);
       return { chunks: Array.from({ length: 256 }, () => line.slice(0, 4096)), delay: scenario.delay ?? 0 };
     }
+    case 'markdown': return { chunks: chunked(markdownDoc(1024 * 1024), 4096), delay: scenario.delay ?? 0 };
     case 'endless': return { chunks: endless(16 * 1024, 256 * 1024 * 1024), delay: Math.max(1, scenario.delay ?? 1) };
     case 'hang': return { chunks: [], hang: true, delay: 0 };
     case 'drop': return { chunks: words(10), drop: true, delay: scenario.delay ?? 10 };

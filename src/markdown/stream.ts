@@ -20,9 +20,11 @@ function offsetOfLine(text: string, line: number): number {
 const LARGE_BLOCK = 64 * 1024;
 
 export class MarkdownStream {
-  private src = '';
-  /** Where the text not yet frozen starts. */
-  private frozenEnd = 0;
+  /** Everything pushed, as it came (joined only when all of it must be rendered again). */
+  private parts: string[] = [];
+  private length = 0;
+  /** The text not yet frozen: kept apart so a frame never copies the whole answer. */
+  private rest = '';
   private frozen: MdRow[] = [];
   private tail: MdRow[] = [];
   private dirty = true;
@@ -32,12 +34,15 @@ export class MarkdownStream {
   constructor(private width: number) {}
 
   get text(): string {
-    return this.src;
+    if (this.parts.length > 1) this.parts = [this.parts.join('')];
+    return this.parts[0] ?? '';
   }
 
   push(text: string): void {
     if (!text) return;
-    this.src += text;
+    this.parts.push(text);
+    this.length += text.length;
+    this.rest += text;
     this.dirty = true;
   }
 
@@ -51,7 +56,7 @@ export class MarkdownStream {
   /** Renders everything again (how wide some characters are changed). */
   invalidate(): void {
     this.frozen = [];
-    this.frozenEnd = 0;
+    this.rest = this.text;
     this.dirty = true;
     this.renderedAt = 0;
   }
@@ -82,11 +87,11 @@ export class MarkdownStream {
     if (!this.dirty) return;
     // A block that keeps growing past LARGE_BLOCK (one huge paragraph) is rendered again only
     // after it grew by a quarter: otherwise each paint would parse it all again.
-    const growing = this.src.length - this.frozenEnd;
-    if (!force && growing > LARGE_BLOCK && this.src.length - this.renderedAt < growing / 4) return;
+    const growing = this.rest.length;
+    if (!force && growing > LARGE_BLOCK && this.length - this.renderedAt < growing / 4) return;
     this.dirty = false;
-    this.renderedAt = this.src.length;
-    const rest = this.src.slice(this.frozenEnd);
+    this.renderedAt = this.length;
+    const rest = this.rest;
     const blocks = topLevelBlocks(markdown().parse(rest, {}));
     const last = blocks[blocks.length - 1];
     const start = last?.[0]?.map?.[0];
@@ -94,9 +99,9 @@ export class MarkdownStream {
       const done = renderBlocks(blocks.slice(0, -1).flat(), this.width);
       if (done.length) {
         if (this.frozen.length) this.frozen.push([]);
-        this.frozen.push(...done);
+        for (const row of done) this.frozen.push(row);
       }
-      this.frozenEnd += offsetOfLine(rest, start);
+      this.rest = rest.slice(offsetOfLine(rest, start));
       this.tail = renderBlocks(last, this.width);
     } else {
       this.tail = renderBlocks(blocks.flat(), this.width);
