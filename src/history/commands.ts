@@ -3,7 +3,7 @@
 // never include entry text.
 
 import * as fs from 'node:fs';
-import * as readline from 'node:readline';
+import { confirm } from '../confirm';
 import { segmentsText } from '../editor/model';
 import { historyHeader, parseHistory } from './format';
 import { historyPaths, HistoryMode } from './service';
@@ -52,19 +52,6 @@ export function historyList(t: Target, options: { json: boolean }, out: NodeJS.W
 export function historyPath(dataDir: string, sessionId: string, out: NodeJS.WritableStream): void {
   const p = historyPaths(dataDir, sessionId);
   out.write(`session  ${p.session}\nglobal   ${p.global}\n`);
-}
-
-async function confirm(question: string): Promise<boolean> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = await new Promise<string>((resolve) => {
-      rl.question(question, resolve);
-      rl.on('close', () => resolve(''));
-    });
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    rl.close();
-  }
 }
 
 export async function historyClear(t: Target, options: { yes: boolean }, out: NodeJS.WritableStream): Promise<boolean> {

@@ -4,8 +4,8 @@
 // after asking. Session ids are checked before they name a file.
 
 import * as fs from 'node:fs';
+import { confirm } from '../confirm';
 import * as path from 'node:path';
-import * as readline from 'node:readline';
 import { checkSessionName } from '../config/paths';
 import { parseHistory } from '../history/format';
 import { historyPaths } from '../history/service';
@@ -108,19 +108,6 @@ export function sessionsShow(dataDir: string, id: string, options: { conversatio
       case 'error': out.write(`! ${body}\n\n`); break;
       default: out.write(body + '\n\n');
     }
-  }
-}
-
-async function confirm(question: string): Promise<boolean> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = await new Promise<string>((resolve) => {
-      rl.question(question, resolve);
-      rl.on('close', () => resolve(''));
-    });
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    rl.close();
   }
 }
 
