@@ -209,9 +209,12 @@ describe('tool calls in the terminal', () => {
 
   it('Ctrl-C during a running command interrupts the turn and kills the command', async () => {
     const pid = await runForced('echo working; sleep 30');
+    // The block counts the seconds the command has run.
+    await m!.waitFor(() => /· running [1-9]\d*s/.test(m!.text()), 'the block counts seconds', 5000);
     m!.write(KEY.ctrlC);
     await m!.waitForText('[interrupted]');
     await m!.waitFor(() => !alive(pid), 'the command is gone');
+    expect(m!.text()).toMatch(/· interrupted · \d+\.\ds/);
     expect(m!.statusLine()).toContain('FORCE');
   });
 

@@ -72,6 +72,7 @@ export class TranscriptFeed {
       const entry = r.asking ?? transcript.add('tool', detail + status);
       if (r.asking !== null) transcript.replace(entry, detail + status);
       r.tool = declined ? null : { entry, detail, since: Date.now() };
+      if (r.tool) this.tick(r, changed);
       r.asking = null;
       r.words = null;
       r.output = null;
@@ -131,6 +132,18 @@ export class TranscriptFeed {
       else if (status === 'error') transcript.add('error', message ?? 'the turn failed');
       changed();
     });
+  }
+
+  /** A running tool's block counts its seconds, once a second, until the call ends. */
+  private tick(r: Reply, changed: () => void): void {
+    const tool = r.tool;
+    if (!tool) return;
+    const timer = setInterval(() => {
+      if (r.tool !== tool || this.reply !== r) return clearInterval(timer);
+      this.transcript.replace(tool.entry, `${tool.detail}  · running ${Math.floor((Date.now() - tool.since) / 1000)}s`);
+      changed();
+    }, 1000);
+    timer.unref();
   }
 
   private renderLater(indices: number[], changed: () => void): void {
