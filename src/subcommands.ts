@@ -7,6 +7,19 @@ import { MainOptions, locate, parsePositive, parseSession, requireDataDir } from
 import { HistoryCommandError, Target, historyClear, historyList, historyPath } from './history/commands';
 import { SessionCommandError, sessionsList, sessionsRm, sessionsShow } from './session/commands';
 
+/** Runs a command, turning the errors it expects into one line on stderr and exit code 1. */
+function expected(kind: new (...args: never[]) => Error) {
+  return async (fn: () => unknown): Promise<void> => {
+    try {
+      await fn();
+    } catch (err) {
+      if (!(err instanceof kind)) throw err;
+      process.stderr.write(`milk: ${err.message}\n`);
+      process.exitCode = 1;
+    }
+  };
+}
+
 export function addShellCommands(program: Command): void {
   const history = program.command('history').description('read and manage input history from the shell');
   const target = (cmd: Command): Target => {
@@ -14,18 +27,7 @@ export function addShellCommands(program: Command): void {
     const { dataDir, sessionId } = locate(all);
     return { dataDir: requireDataDir(dataDir), sessionId, scope: all.global ? 'global' : 'session' };
   };
-  const guard = async (fn: () => unknown): Promise<void> => {
-    try {
-      await fn();
-    } catch (err) {
-      if (err instanceof HistoryCommandError) {
-        process.stderr.write(`milk: ${err.message}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      throw err;
-    }
-  };
+  const guard = expected(HistoryCommandError);
   history
     .command('list', { isDefault: true })
     .description('print history entries, oldest first')
@@ -54,18 +56,7 @@ export function addShellCommands(program: Command): void {
       }));
   const sessions = program.command('sessions').description('list, show and remove sessions and their conversations');
   const dataDirOf = (cmd: Command): string => requireDataDir(locate(cmd.optsWithGlobals() as MainOptions).dataDir);
-  const sessionGuard = async (fn: () => unknown): Promise<void> => {
-    try {
-      await fn();
-    } catch (err) {
-      if (err instanceof SessionCommandError) {
-        process.stderr.write(`milk: ${err.message}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      throw err;
-    }
-  };
+  const sessionGuard = expected(SessionCommandError);
   sessions
     .command('list', { isDefault: true })
     .description('one row per session, newest first: id, last used, conversations, inputs, workspace')

@@ -26,45 +26,26 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
+/** A whole number in [min, max]; any failure explains the key in one line. */
+function wholeNumber(key: string, min: number, max: number, unit = '') {
+  const why = `${key} must be a whole number${unit ? ` of ${unit}` : ''} from ${min} to ${max}`;
+  return v.pipe(v.number(why), v.integer(why), v.minValue(min, why), v.maxValue(max, why));
+}
+
 /** Each key's rule, with the one line that explains it when broken. */
 const FIELDS = {
   provider: v.picklist(PROVIDER_NAMES, `provider must be one of ${PROVIDER_NAMES.join(', ')}`),
   model: nonEmpty('model'),
   baseUrl: v.pipe(v.string('baseUrl must be an http:// or https:// URL'), v.check(isHttpUrl, 'baseUrl must be an http:// or https:// URL')),
   script: nonEmpty('script'),
-  idleTimeoutMs: v.pipe(
-    v.number('idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647'),
-    v.integer('idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647'),
-    v.minValue(100, 'idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647'),
-    v.maxValue(MAX_TIMER_MS, 'idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647'),
-  ),
-  maxAnswerChars: v.pipe(
-    v.number('maxAnswerChars must be a whole number from 1000 to 100000000'),
-    v.integer('maxAnswerChars must be a whole number from 1000 to 100000000'),
-    v.minValue(1000, 'maxAnswerChars must be a whole number from 1000 to 100000000'),
-    v.maxValue(100_000_000, 'maxAnswerChars must be a whole number from 1000 to 100000000'),
-  ),
-  maxKeptAnswerChars: v.pipe(
-    v.number('maxKeptAnswerChars must be a whole number from 1000 to 10000000'),
-    v.integer('maxKeptAnswerChars must be a whole number from 1000 to 10000000'),
-    v.minValue(1000, 'maxKeptAnswerChars must be a whole number from 1000 to 10000000'),
-    v.maxValue(10_000_000, 'maxKeptAnswerChars must be a whole number from 1000 to 10000000'),
-  ),
+  idleTimeoutMs: wholeNumber('idleTimeoutMs', 100, MAX_TIMER_MS, 'milliseconds'),
+  maxAnswerChars: wholeNumber('maxAnswerChars', 1000, 100_000_000),
+  maxKeptAnswerChars: wholeNumber('maxKeptAnswerChars', 1000, 10_000_000),
   context: v.object({
-    maxChars: v.optional(v.pipe(
-      v.number('context.maxChars must be a whole number from 10000 to 100000000'),
-      v.integer('context.maxChars must be a whole number from 10000 to 100000000'),
-      v.minValue(10_000, 'context.maxChars must be a whole number from 10000 to 100000000'),
-      v.maxValue(100_000_000, 'context.maxChars must be a whole number from 10000 to 100000000'),
-    )),
+    maxChars: v.optional(wholeNumber('context.maxChars', 10_000, 100_000_000)),
   }, 'context must be an object such as {"maxChars": 400000}'),
   history: v.object({
-    maxEntries: v.optional(v.pipe(
-      v.number('history.maxEntries must be a whole number from 1 to 10000000'),
-      v.integer('history.maxEntries must be a whole number from 1 to 10000000'),
-      v.minValue(1, 'history.maxEntries must be a whole number from 1 to 10000000'),
-      v.maxValue(10_000_000, 'history.maxEntries must be a whole number from 1 to 10000000'),
-    )),
+    maxEntries: v.optional(wholeNumber('history.maxEntries', 1, 10_000_000)),
   }, 'history must be an object such as {"maxEntries": 500}'),
 };
 
