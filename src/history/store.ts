@@ -13,6 +13,7 @@ import { HistoryHeader, needsRepair, parseHistory, serializeEntry, serializeHead
 import { DEFAULT_LOCK, LockOptions, pidAlive, tryLock, unlock, withLock } from './lock';
 import { HistoryEntry, compactEntries } from './rules';
 import { readTail } from './tail';
+import { asideName, fileEnd, writeAtomic } from './files';
 
 export interface LoadResult {
   /** Every good entry in the file, oldest first (not yet deduplicated or capped). */
@@ -30,9 +31,6 @@ export function ensureDir(dir: string): void {
   fse.ensureDirSync(dir, 0o700);
 }
 
-function stamp(): string {
-  return new Date().toISOString().replace(/[:.]/g, '-');
-}
 
 /** Explains an I/O error in a few words, without any file content. */
 export function describeIoError(err: unknown): string {
@@ -143,15 +141,10 @@ export class HistoryFile {
     for (const e of entries) data += serializeEntry(e) + '\n';
     const fd = fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
     try {
-      const size = fs.fstatSync(fd).size;
-      if (size === 0) {
-        data = serializeHeader(this.header) + '\n' + data;
-      } else {
-        const last = Buffer.alloc(1);
-        fs.readSync(fd, last, 0, 1, size - 1);
-        // A writer killed mid-line left it torn: ours starts on a line of its own.
-        if (last[0] !== 0x0a) data = '\n' + data;
-      }
+      const end = fileEnd(fd);
+      if (end === 'empty') data = serializeHeader(this.header) + '\n' + data;
+      // A writer killed mid-line left it torn: ours starts on a line of its own.
+      else if (end === 'torn') data = '\n' + data;
       fs.writeSync(fd, data);
       if (options.sync) fs.fsyncSync(fd);
     } catch (err) {
@@ -193,33 +186,9 @@ export class HistoryFile {
   }
 
   private write(entries: readonly HistoryEntry[], header: HistoryHeader = this.header): void {
-    const tmp = `${this.file}.tmp-${process.pid}`;
-    const data = serializeHistory(header, entries);
-    const fd = fs.openSync(tmp, 'w', 0o600);
-    try {
-      fs.writeSync(fd, data);
-      fs.fsyncSync(fd);
-    } catch (err) {
-      fs.closeSync(fd);
-      fs.rmSync(tmp, { force: true });
-      throw err;
-    }
-    fs.closeSync(fd);
-    fs.renameSync(tmp, this.file);
+    writeAtomic(this.file, serializeHistory(header, entries));
     // The file is whole again: if it is ever damaged anew, that copy is made too.
     this.repaired = false;
-    fs.chmodSync(this.file, 0o600);
-    // The rename itself must survive a power cut.
-    try {
-      const dfd = fs.openSync(path.dirname(this.file), 'r');
-      try {
-        fs.fsyncSync(dfd);
-      } finally {
-        fs.closeSync(dfd);
-      }
-    } catch {
-      // Some file systems refuse fsync on a directory.
-    }
   }
 
   /** Temp files of writers that died mid-write (SIGKILL, power cut). */
@@ -242,7 +211,7 @@ export class HistoryFile {
   /** Saves the damaged file as it is: the bytes read, or (when only its tail was read) a copy of the whole file. */
   private copyAside(bytes: Buffer | null): string | null {
     if (this.repaired) return null;
-    const aside = this.asideName();
+    const aside = asideName(this.file);
     try {
       if (bytes) fs.writeFileSync(aside, bytes, { mode: 0o600, flag: 'wx' });
       else {
@@ -256,16 +225,8 @@ export class HistoryFile {
     }
   }
 
-  /** `<file>.corrupt-<time>`, with a counter if that name is taken (two within a millisecond). */
-  private asideName(): string {
-    const base = `${this.file}.corrupt-${stamp()}`;
-    let name = base;
-    for (let n = 1; fs.existsSync(name); n++) name = `${base}-${n}`;
-    return name;
-  }
-
   private moveAside(): string | null {
-    const aside = this.asideName();
+    const aside = asideName(this.file);
     try {
       // A directory where the file should be: moved aside whole, nothing inside it lost.
       fse.moveSync(this.file, aside);

@@ -6,15 +6,12 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { asideName, fileEnd, writeAtomic } from '../history/files';
 import { describeIoError, ensureDir } from '../history/store';
 import { LogEvent, parseLog, serializeEvent } from './events';
 
 export function sessionLogPath(dataDir: string, sessionId: string): string {
   return path.join(dataDir, 'sessions', `${sessionId}.jsonl`);
-}
-
-function stamp(): string {
-  return new Date().toISOString().replace(/[:.]/g, '-');
 }
 
 export class SessionLog {
@@ -95,12 +92,7 @@ export class SessionLog {
     try {
       ensureDir(path.dirname(this.file));
       this.fd = fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
-      const size = fs.fstatSync(this.fd).size;
-      if (size > 0) {
-        const last = Buffer.alloc(1);
-        fs.readSync(this.fd, last, 0, 1, size - 1);
-        if (last[0] !== 0x0a) this.pending = '\n' + this.pending;
-      }
+      if (fileEnd(this.fd) === 'torn') this.pending = '\n' + this.pending;
       return true;
     } catch (err) {
       this.fail(err);
@@ -116,12 +108,10 @@ export class SessionLog {
 
   private repair(original: string, events: readonly LogEvent[], problems: string[]): void {
     const file = this.file as string;
-    const aside = `${file}.corrupt-${stamp()}`;
+    const aside = asideName(file);
     try {
       fs.writeFileSync(aside, original, { mode: 0o600, flag: 'wx' });
-      const tmp = `${file}.tmp-${process.pid}`;
-      fs.writeFileSync(tmp, events.map(serializeEvent).join(''), { mode: 0o600 });
-      fs.renameSync(tmp, file);
+      writeAtomic(file, events.map(serializeEvent).join(''));
       this.readWarning = `conversation log damaged (${problems.join(', ')}); kept ${events.length} events, original saved as ${path.basename(aside)}`;
     } catch (err) {
       this.readWarning = `conversation log damaged (${problems.join(', ')}); could not save a copy (${describeIoError(err)})`;

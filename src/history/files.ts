@@ -1,0 +1,52 @@
+// File mechanics the history files and the conversation logs share: a whole
+// rewrite that a crash cannot tear (temp file, fsync, rename, folder fsync),
+// the name a damaged file is copied aside under, and whether an append must
+// first end a line a killed writer left torn.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** Replaces `file` with `data` atomically, 0600. Throws on I/O failure, leaving the old file. */
+export function writeAtomic(file: string, data: string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fd = fs.openSync(tmp, 'w', 0o600);
+  try {
+    fs.writeSync(fd, data);
+    fs.fsyncSync(fd);
+  } catch (err) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  fs.closeSync(fd);
+  fs.renameSync(tmp, file);
+  fs.chmodSync(file, 0o600);
+  // The rename itself must survive a power cut.
+  try {
+    const dfd = fs.openSync(path.dirname(file), 'r');
+    try {
+      fs.fsyncSync(dfd);
+    } finally {
+      fs.closeSync(dfd);
+    }
+  } catch {
+    // Some file systems refuse fsync on a directory.
+  }
+}
+
+/** `<file>.corrupt-<time>`, with a counter if that name is taken (two within a millisecond). */
+export function asideName(file: string): string {
+  const base = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  let name = base;
+  for (let n = 1; fs.existsSync(name); n++) name = `${base}-${n}`;
+  return name;
+}
+
+/** An open file's end: empty, ending in a newline, or torn mid-line by a writer that died. */
+export function fileEnd(fd: number): 'empty' | 'whole' | 'torn' {
+  const size = fs.fstatSync(fd).size;
+  if (size === 0) return 'empty';
+  const last = Buffer.alloc(1);
+  fs.readSync(fd, last, 0, 1, size - 1);
+  return last[0] === 0x0a ? 'whole' : 'torn';
+}
