@@ -149,23 +149,41 @@ describe('the coordinator: turns', () => {
 
   it('asks for a tool call; "always" stops asking for that tool; force answers a pending question', async () => {
     const shell = (command: string) => ({ tool: { name: 'shell', args: { command } } });
-    const provider = new ScriptProvider({ turns: [[shell('true')], [{ text: 'one' }], [shell('true')], [{ text: 'two' }], [shell('true')], [{ text: 'three' }]] });
+    const read = { tool: { name: 'read_file', args: { path: 'missing.txt' } } };
+    const provider = new ScriptProvider({ turns: [[shell('true')], [{ text: 'one' }], [shell('true')], [{ text: 'two' }], [read], [{ text: 'three' }]] });
     const { c, send, run, ended, bus } = setup([], { provider });
     let asked = 0;
     bus.on('tool.approval', () => asked++);
+    const question = () => new Promise<void>((resolve) => {
+      const off = bus.on('tool.approval', () => {
+        off();
+        resolve();
+      });
+    });
     let end = ended();
+    let asking = question();
     send('first');
     expect(c.mode).toBe('busy');
-    await new Promise<void>((resolve) => bus.on('tool.approval', () => resolve()));
+    await asking;
     expect(c.mode).toBe('approval');
     run('approval.always');
     await end;
     end = ended();
     send('second');
     await end;
+    // shell is on "always" now: the second turn ran it without a question.
     expect(asked).toBe(1);
     expect(c.force).toBe(false);
+    end = ended();
+    asking = question();
+    send('third');
+    await asking;
+    expect(c.approval?.tool).toBe('read_file');
+    // Turning force on while a question waits answers it yes: the turn goes on to its end.
     run('app.toggleForce');
     expect(c.force).toBe(true);
+    expect(c.approval).toBeNull();
+    expect((await end).status).toBe('done');
+    expect(asked).toBe(2);
   });
 });
