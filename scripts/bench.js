@@ -297,6 +297,25 @@ async function benchLongTranscript() {
   for (const n of [10, 100000]) await keystrokesWithTranscript(n);
 }
 
+/** Types `count` keys into the composer, 20 ms apart, timing each until it shows (the line is cleared every 30). */
+async function keystrokes(m, count) {
+  const composerRow = () => m.term.buffer.active.getLine(m.term.rows - 3).translateToString(true);
+  const samples = [];
+  for (let i = 0; i < count; i++) {
+    if (i % 30 === 0 && i > 0) {
+      m.p.write('\x15');
+      await m.until(() => !composerRow().includes('x'));
+    }
+    const want = 'x'.repeat((i % 30) + 1);
+    const t0 = process.hrtime.bigint();
+    const done = m.until(() => composerRow().includes('│' + want + ' '));
+    m.p.write('x');
+    samples.push(Number((await done) - t0) / 1e6);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return samples;
+}
+
 async function keystrokesWithTranscript(n) {
   // An n-line answer in the transcript, then keys typed into the composer.
   const dir = tmp('milk-bench-long-');
@@ -311,22 +330,8 @@ async function keystrokesWithTranscript(n) {
   m.p.write('fill\r');
   const screenHas = (t) => Array.from({ length: m.term.rows }, (_, y) => m.term.buffer.active.getLine(y).translateToString(true)).some((l) => l.includes(t));
   await m.until(() => screenHas(`line ${n - 1} `) && !m.status().includes('working'), 60000);
-  const composerRow = () => m.term.buffer.active.getLine(m.term.rows - 3).translateToString(true);
-  const samples = [];
-  for (let i = 0; i < 60; i++) {
-    const want = 'x'.repeat((i % 30) + 1);
-    if (i % 30 === 0 && i > 0) {
-      m.p.write('\x15');
-      await m.until(() => !composerRow().includes('x'));
-    }
-    const t0 = process.hrtime.bigint();
-    const done = m.until(() => composerRow().includes('│' + want + ' '));
-    m.p.write('x');
-    samples.push(Number((await done) - t0) / 1e6);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const s = stats(await keystrokes(m, 60));
   m.p.kill('SIGKILL');
-  const s = stats(samples);
   console.log(`keystroke to screen with a ${n}-line transcript: median ${fmt(s.median)}, p99 ${fmt(s.p99)} (n=${s.n})`);
 }
 
@@ -366,18 +371,8 @@ async function benchResume() {
   console.log(`start-up with --continue on a 10,000-event log: median ${fmt(b.median)} (max ${fmt(b.max)}); plain start in the same run: median ${fmt(a.median)} (n=${b.n})`);
   const m = startMilk(['--data-dir', data, '--continue'], cwd);
   await m.until(() => m.status().includes('history: session'), 30000);
-  const composerRow = () => m.term.buffer.active.getLine(m.term.rows - 3).translateToString(true);
-  const samples = [];
-  for (let i = 0; i < 30; i++) {
-    const want = 'x'.repeat(i + 1);
-    const t0 = process.hrtime.bigint();
-    const done = m.until(() => composerRow().includes('│' + want + ' '));
-    m.p.write('x');
-    samples.push(Number((await done) - t0) / 1e6);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const s = stats(await keystrokes(m, 30));
   m.p.kill('SIGKILL');
-  const s = stats(samples);
   console.log(`keystroke to screen after resuming it: median ${fmt(s.median)}, p99 ${fmt(s.p99)} (n=${s.n})`);
 }
 
