@@ -107,6 +107,9 @@ export class TranscriptFeed {
       changed();
     });
     bus.on('session.new', () => {
+      // Older answers of a resumed conversation still waiting to be rendered are gone with it.
+      if (this.idle) clearTimeout(this.idle);
+      this.idle = null;
       this.reply = null;
       transcript.clear();
       transcript.add('note', 'new conversation');
