@@ -89,6 +89,14 @@ describe('streaming Markdown', () => {
       expect(stream.rows()).toEqual(renderMarkdown(DOC, width));
     }), { numRuns: 150 });
   });
+  it('a burst far larger than one window renders as if it had streamed, tails of every kind included', () => {
+    // Each repetition ends in a different block kind, so window cuts land inside lists, code, tables and quotes.
+    const big = Array.from({ length: 400 }, (_, k) => `${DOC}\n\n${'word '.repeat(k % 7 * 40)}\n\n`).join('');
+    expect(big.length).toBeGreaterThan(200_000);
+    const burst = new MarkdownStream(60);
+    burst.push(big);
+    expect(burst.rows()).toEqual(renderMarkdown(big, 60));
+  });
   it('renders again at a new width', () => {
     const s = new MarkdownStream(80);
     s.push(DOC);

@@ -1,4 +1,5 @@
-import { CLUSTERING, graphemeWidth, isAmbiguous, setEmojiWidths } from '../../src/editor/width';
+import * as fc from 'fast-check';
+import { CLUSTERING, graphemes, graphemeWidth, isAmbiguous, setEmojiWidths, stringWidth } from '../../src/editor/width';
 import { widthsFrom } from '../../src/tui/width-probe';
 import { InputDecoder } from '../../src/tui/input';
 import { paintRow } from '../../src/tui/grid';
@@ -24,6 +25,21 @@ describe('emoji widths', () => {
     expect(widthsFrom([6, 4, 1, 2], CLUSTERING)).toEqual(XTERM);
     expect(widthsFrom([2, 2, 2, 2], XTERM)).toEqual(CLUSTERING);
     expect(widthsFrom([3, 9], XTERM)).toEqual(XTERM);
+  });
+});
+
+describe('the segmenter-free fast path', () => {
+  // Characters the fast path takes (box drawing, bullets, kana, CJK, Hangul, fullwidth) next to
+  // ones it must leave to the segmenter (combining marks, ZWJ, selectors, jamo, emoji, controls).
+  const ALPHABET = ['a', ' ', '~', 'é', '•', '─', '│', '▎', '→', '日', 'カ', '한', 'Ａ', '☀', '\u0301', '\u200d', '\ufe0f', '\u1161', '\u11a8', '\u1100', '👍', '\u{1f3fd}', '\u3099', '\uff9e', '\x07', '\u00ad', '\u2028'];
+  it('splits and measures exactly as the segmenter does', () => {
+    const seg = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    fc.assert(fc.property(fc.array(fc.constantFrom(...ALPHABET), { maxLength: 12 }), (parts) => {
+      const text = parts.join('');
+      const expected = [...seg.segment(text)].map((s) => s.segment);
+      expect(graphemes(text)).toEqual(expected);
+      expect(stringWidth(text)).toBe(expected.reduce((w, g) => w + graphemeWidth(g), 0));
+    }), { numRuns: 3000 });
   });
 });
 

@@ -130,10 +130,35 @@ export function graphemeWidth(g: string): number {
   return w;
 }
 
-/** Splits text into grapheme clusters. Fast path for plain ASCII. */
+/**
+ * A character that is a grapheme on its own whatever surrounds it (nothing in
+ * these ranges extends, joins or prepends) and is neither a control nor zero
+ * width: Latin, punctuation, symbols, arrows, box drawing, kana, CJK, Hangul
+ * syllables, fullwidth forms. Text made only of them needs no segmenter.
+ */
+function standalone(c: number): boolean {
+  if (c < 0x300) return c >= 0xa0 || (c >= 0x20 && c < 0x7f);
+  if (c < 0x2010) return false;
+  if (c < 0x2bff) return c <= 0x2027 || (c >= 0x2030 && c <= 0x205e) || (c >= 0x2070 && c <= 0x20cf) || c >= 0x2100;
+  if (c < 0xa000) return (c >= 0x3000 && c <= 0x3029) || (c >= 0x3030 && c <= 0x3098) || (c >= 0x309b && c <= 0x30ff) || c >= 0x4e00;
+  return (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xff01 && c <= 0xff60);
+}
+
+/** The width of text made only of standalone characters, or -1 when some character is not. */
+function standaloneWidth(text: string): number {
+  let w = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f) w += 1;
+    else if (!standalone(c)) return -1;
+    else w += c >= 0x1100 && inRanges(c, WIDE) ? 2 : 1;
+  }
+  return w;
+}
+
+/** Splits text into grapheme clusters. Fast path for text of standalone characters. */
 export function graphemes(text: string): string[] {
-   
-  if (/^[\x20-\x7e]*$/.test(text)) return text.split('');
+  if (standaloneWidth(text) >= 0) return text.split('');
   const out: string[] = [];
   for (const s of segmenterFor().segment(text)) out.push(s.segment);
   return out;
@@ -171,8 +196,8 @@ export function graphemeEnd(text: string, i: number): number {
 
 /** Width in cells of a string without newlines. */
 export function stringWidth(text: string): number {
-   
-  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
+  const fast = standaloneWidth(text);
+  if (fast >= 0) return fast;
   let w = 0;
   for (const g of graphemes(text)) w += graphemeWidth(g);
   return w;

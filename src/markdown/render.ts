@@ -34,23 +34,22 @@ export function markdown(): MarkdownIt {
     parser = new MarkdownItCtor({ html: false, linkify: false, typographer: false, breaks: true });
     // Reference definitions would let a line at the end restyle a block long shown: off, so every block renders alone.
     parser.disable('reference');
+    // A link's URL is shown, never followed: shown as the model wrote it, not percent-encoded or punycoded.
+    parser.normalizeLink = (url: string): string => url;
+    parser.normalizeLinkText = (text: string): string => text;
   }
   return parser;
 }
 
-/** The top-level blocks of a token stream: each a run of tokens from a level-0 opener to its closer. */
-export function topLevelBlocks(tokens: readonly Token[]): Token[][] {
-  const blocks: Token[][] = [];
-  let current: Token[] = [];
-  for (const t of tokens) {
-    current.push(t);
-    if (t.level === 0 && t.nesting <= 0) {
-      blocks.push(current);
-      current = [];
-    }
-  }
-  if (current.length) blocks.push(current);
-  return blocks;
+/** Where each top-level block of a token stream starts: a run of tokens from a level-0 opener to its closer. */
+export function blockStarts(tokens: readonly Token[]): number[] {
+  const starts: number[] = [];
+  let open = true;
+  tokens.forEach((t, i) => {
+    if (open) starts.push(i);
+    open = t.level === 0 && t.nesting <= 0;
+  });
+  return starts;
 }
 
 // ---------------------------------------------------------------- inline
@@ -66,7 +65,7 @@ function inlineSpans(inline: Token | undefined, base: MdStyle): MdSpan[] {
   let href: string | null = null;
   for (const t of inline?.children ?? []) {
     switch (t.type) {
-      case 'text': out.push({ text: t.content.replace(/\t/g, TAB), style: styleOf(stack) }); break;
+      case 'text': out.push({ text: t.content.includes('\t') ? t.content.replace(/\t/g, TAB) : t.content, style: styleOf(stack) }); break;
       case 'code_inline': out.push({ text: t.content, style: 'code' }); break;
       // breaks: true — a single newline in an answer stays a line break.
       case 'softbreak': out.push({ text: '\n', style: 'normal' }); break;
@@ -265,7 +264,8 @@ function renderBlock(tokens: readonly Token[], i: number, width: number): { rows
       const end = closeAt(i);
       const rows: MdRow[] = [];
       let n = Number(t.attrGet('start') ?? 1);
-      const tight = tokens.slice(i, end).some((x) => x.type === 'paragraph_open' && x.hidden);
+      let tight = false;
+      for (let k = i; k < end && !tight; k++) tight = tokens[k].type === 'paragraph_open' && tokens[k].hidden;
       for (let k = i + 1; k < end;) {
         const itemEnd = closeAt(k);
         const marker = t.type === 'bullet_list_open' ? '• ' : `${n++}. `;

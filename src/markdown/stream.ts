@@ -5,7 +5,7 @@
 // Rendering waits until rows are asked for, so a burst of chunks costs one
 // parse per paint, not one per chunk. Pure.
 
-import { MdRow, markdown, renderBlocks, topLevelBlocks } from './render';
+import { MdRow, blockStarts, markdown, renderBlocks } from './render';
 
 function offsetOfLine(text: string, line: number): number {
   let at = 0;
@@ -18,6 +18,7 @@ function offsetOfLine(text: string, line: number): number {
 }
 
 const LARGE_BLOCK = 64 * 1024;
+const WINDOW = 16 * 1024;
 
 export class MarkdownStream {
   /** Everything pushed, as it came (joined only when all of it must be rendered again). */
@@ -91,20 +92,36 @@ export class MarkdownStream {
     if (!force && growing > LARGE_BLOCK && this.length - this.renderedAt < growing / 4) return;
     this.dirty = false;
     this.renderedAt = this.length;
-    const rest = this.rest;
-    const blocks = topLevelBlocks(markdown().parse(rest, {}));
-    const last = blocks[blocks.length - 1];
-    const start = last?.[0]?.map?.[0];
-    if (blocks.length >= 2 && start !== undefined) {
-      const done = renderBlocks(blocks.slice(0, -1).flat(), this.width);
-      if (done.length) {
-        if (this.frozen.length) this.frozen.push([]);
-        for (const row of done) this.frozen.push(row);
-      }
-      this.rest = rest.slice(offsetOfLine(rest, start));
-      this.tail = renderBlocks(last, this.width);
-    } else {
-      this.tail = renderBlocks(blocks.flat(), this.width);
+    // Much text at once (a burst that came between two paints) is taken a window at a time, as
+    // if it had streamed in: the tokens of each window die young, which keeps the collector cheap.
+    // A window holding one unfinished block means a block bigger than it: the rest is taken whole.
+    while (this.rest.length > WINDOW) {
+      const cut = this.rest.lastIndexOf('\n', WINDOW);
+      if (cut <= 0 || !this.freeze(this.rest.slice(0, cut + 1), false)) break;
     }
+    this.freeze(this.rest, true);
+  }
+
+  /**
+   * Renders the complete blocks of `text` (the start of `rest`) into frozen rows and drops them
+   * from `rest`; with `last`, renders the final block as the tail. False when nothing was frozen.
+   */
+  private freeze(text: string, last: boolean): boolean {
+    const tokens = markdown().parse(text, {});
+    const starts = blockStarts(tokens);
+    const lastAt = starts[starts.length - 1] ?? 0;
+    const start = tokens[lastAt]?.map?.[0];
+    if (starts.length < 2 || start === undefined) {
+      if (last) this.tail = renderBlocks(tokens, this.width);
+      return false;
+    }
+    const done = renderBlocks(tokens.slice(0, lastAt), this.width);
+    if (done.length) {
+      if (this.frozen.length) this.frozen.push([]);
+      for (const row of done) this.frozen.push(row);
+    }
+    this.rest = this.rest.slice(offsetOfLine(text, start));
+    if (last) this.tail = renderBlocks(tokens.slice(lastAt), this.width);
+    return true;
   }
 }
