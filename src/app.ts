@@ -14,7 +14,6 @@ import { SessionRecorder } from './session/recorder';
 import { Sessions } from './session/sessions';
 import { helpLines } from './tui/keymap';
 import { Painter } from './tui/painter';
-import { useMonochrome } from './tui/grid';
 import { route } from './tui/router';
 import type { InputAction } from './tui/input';
 import { installJobControl } from './tui/job-control';
@@ -63,7 +62,6 @@ export interface App {
 export function startApp(options: AppOptions): App {
   const bus = new Bus();
   // no-color.org: set and not empty means no colour.
-  if (process.env.NO_COLOR) useMonochrome();
   const ui = createScreen({ output: options.output, color: !process.env.NO_COLOR });
   const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, ...options.answer });
   const history = new HistoryService({

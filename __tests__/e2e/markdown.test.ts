@@ -54,6 +54,35 @@ it('sends no colour at all under NO_COLOR, and keeps the status bar and highligh
   expect(m.raw).toMatch(/\x1b\[[0-9;]*7[;m]/);
 });
 
+const SGR = (raw: string) => [...raw.matchAll(/\x1b\[([0-9;]*)m/g)].map((x) => x[1]);
+
+it('colours code by its language, in the eight base colours, on a 256-colour terminal', async () => {
+  const script = path.join(tempDir(), 'script.json');
+  fs.writeFileSync(script, JSON.stringify({ turns: [[{ text: 'Here:\n\n```python\ndef twice(x):\n    return x * 2\n```' }]] }));
+  m = new MilkPty({ args: ['--data-dir', tempDir(), '--script', script] });
+  await m.waitForText('history: session');
+  m.write('go' + KEY.enter);
+  await m.waitForText('return x * 2');
+  // Magenta keywords and a blue function name, as the terminal's own palette draws them.
+  await m.waitFor(() => /\x1b\[[0-9;]*35m(\x1b\[[0-9;]*m)*def/.test(m!.raw) && /\x1b\[[0-9;]*34m(\x1b\[[0-9;]*m)*twice/.test(m!.raw), 'coloured keyword and title');
+});
+
+it('on an 8-colour terminal (TERM=xterm) sends no colour it lacks, and reverses the status bar', async () => {
+  const script = path.join(tempDir(), 'script.json');
+  fs.writeFileSync(script, JSON.stringify({ turns: [[{ text: 'See [the docs](http://x.y) and ~~old~~.\n\n```ts\nconst a = 1; // note\n```' }]] }));
+  m = new MilkPty({ args: ['--data-dir', tempDir(), '--script', script], env: { TERM: 'xterm' } });
+  await m.waitForText('history: session');
+  m.write('go' + KEY.enter);
+  await m.waitForText('(http://x.y)');
+  await m.waitFor(() => !m!.statusLine().includes('working'), 'idle');
+  const params = SGR(m.raw).flatMap((p) => p.split(';').map(Number));
+  // No 256-colour or bright sequences, and nothing drawn black on the default background (grey would have become black).
+  expect(SGR(m.raw).filter((p) => /(^|;)[34]8;5;/.test(p))).toEqual([]);
+  expect(params.filter((n) => n >= 90)).toEqual([]);
+  expect(params).not.toContain(30);
+  expect(m.raw).toMatch(/\x1b\[[0-9;]*7[;m]/);
+});
+
 it('/copy puts the last answer on the clipboard by OSC 52 and in a file; /model, /clear and /quit', async () => {
   const data = tempDir();
   const script = path.join(tempDir(), 'script.json');

@@ -55,7 +55,7 @@ export class MilkPty {
     const [file, argv] = options.reportTty
       ? ['/bin/sh', ['-c', `${quoted}; echo "EXIT=$?"; stty -a | tr '\\n' ' '; echo; echo DONE`]]
       : [process.execPath, [CLI, ...args]];
-    this.proc = pty.spawn(file, argv, { name: 'xterm-256color', cols, rows, cwd: options.cwd ?? tempDir('milk-cwd-'), env });
+    this.proc = pty.spawn(file, argv, { name: env.TERM, cols, rows, cwd: options.cwd ?? tempDir('milk-cwd-'), env });
     this.proc.onData((d) => {
       this.raw += d;
       this.pending = this.pending.then(() => new Promise<void>((r) => this.term.write(d, r)));

@@ -1,13 +1,15 @@
 // The Markdown renderer as rows of text and styles, and streaming it in
 // chunks (property: same rows as rendering whole; frozen rows never change).
 import * as fc from 'fast-check';
-import { MdRow, renderMarkdown } from '../../src/markdown/render';
+import { MdRow, coloured, renderMarkdown } from '../../src/markdown/render';
 import { MarkdownStream } from '../../src/markdown/stream';
+import { highlightLines } from '../../src/markdown/highlight';
 import { sanitize } from '../../src/agent/sanitize';
 import { stringWidth } from '../../src/editor/width';
 
 const text = (rows: MdRow[]) => rows.map((r) => r.map((s) => s.text).join(''));
-const styled = (rows: MdRow[]) => rows.map((r) => r.map((s) => `${s.style}:${s.text}`).join('|'));
+// Code is coloured when painted: the styles asserted are the painted ones.
+const styled = (rows: MdRow[]) => rows.map((r) => coloured(r).map((s) => `${s.style}:${s.text}`).join('|'));
 
 describe('rendering Markdown, construct by construct', () => {
   it('headings: bold text, a rule under the first level, no hashes', () => {
@@ -34,6 +36,29 @@ describe('rendering Markdown, construct by construct', () => {
   it('fenced code verbatim behind a bar, its language named, no Markdown inside, tabs expanded', () => {
     expect(text(renderMarkdown('```py\nx = **not bold**\n\tif y:\n```', 40))).toEqual(['▎ py', '▎ x = **not bold**', '▎     if y:']);
   });
+  it('colours code in a language it knows, keeping every character; other languages stay plain', () => {
+    expect(styled(renderMarkdown('```ts\nconst n = 2; // why\nlet s = "a<b&c";\n```', 60))).toEqual([
+      'dim:▎ ts',
+      'dim:▎ |codeKeyword:const|codeBlock: n = |codeNumber:2|codeBlock:; |codeComment:// why',
+      'dim:▎ |codeKeyword:let|codeBlock: s = |codeString:"a<b&c"|codeBlock:;',
+    ]);
+    expect(styled(renderMarkdown('```nosuchlang\nconst n = 2;\n```', 60))).toEqual(['dim:▎ nosuchlang', 'dim:▎ |codeBlock:const n = 2;']);
+    expect(styled(renderMarkdown('```\nconst n = 2;\n```', 60))).toEqual(['dim:▎', 'dim:▎ |codeBlock:const n = 2;']);
+  });
+  it('a multi-line comment keeps its colour on every line, and a wide coloured line is cut between characters', () => {
+    expect(styled(renderMarkdown('```js\n/* one\ntwo */ x\n```', 60)).slice(1)).toEqual(['dim:▎ |codeComment:/* one', 'dim:▎ |codeComment:two */|codeBlock: x']);
+    expect(styled(renderMarkdown('```py\nreturn "abcdef"\n```', 10)).slice(1)).toEqual([
+      'dim:▎ |codeKeyword:return|codeBlock: |codeString:"', 'dim:↳ |codeString:abcdef"',
+    ]);
+  });
+  it('highlighted code is the code, character for character, whatever the model sends', () => {
+    const chars = ['a', ' ', '\t', '"', "'", '/', '*', '#', '<', '>', '&', '\\', '\n', '{', '}', '(', ')', '0', '9', 'if', 'def', 'fn', '--', '`', '日', '&amp;', '&#x27;'];
+    fc.assert(fc.property(fc.constantFrom('ts', 'py', 'bash', 'rust', 'json', 'sql', 'diff', 'xml'), fc.array(fc.constantFrom(...chars), { maxLength: 60 }), (lang, parts) => {
+      const code = parts.join('').replace(/`{3,}/g, '``');
+      const lines = highlightLines(code, lang);
+      expect(lines?.map((l) => l.map((s) => s.text).join(''))).toEqual(code.split('\n'));
+    }), { numRuns: 400 });
+  });
   it('a code line wider than the screen continues, marked, cut between characters', () => {
     expect(text(renderMarkdown('```\n' + 'x'.repeat(12) + '\n```', 7))).toEqual(['▎', '▎ xxxxx', '↳ xxxxx', '↳ xx']);
   });
@@ -53,12 +78,13 @@ describe('rendering Markdown, construct by construct', () => {
     ]);
   });
   it('keeps hostile bytes in a code block and a table cell inert', () => {
-    const hostile = sanitize('```\nrm \x1b[2J\x1b]0;pwned\x07 {bold}x{/bold}\n```\n\n| a |\n|---|\n| \x1b[31mred\x9b2J {red-fg} |\n');
-    const out = text(renderMarkdown(hostile, 60)).join('\n');
-     
-    expect(out).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
-    expect(out).toContain('{bold}x{/bold}');
-    expect(out).toContain('{red-fg}');
+    for (const lang of ['', 'bash']) {
+      const hostile = sanitize('```' + lang + '\nrm \x1b[2J\x1b]0;pwned\x07 {bold}x{/bold}\n```\n\n| a |\n|---|\n| \x1b[31mred\x9b2J {red-fg} |\n');
+      const out = text(renderMarkdown(hostile, 60)).join('\n');
+      expect(out).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+      expect(out).toContain('{bold}x{/bold}');
+      expect(out).toContain('{red-fg}');
+    }
   });
   it('raw HTML is shown as the text it is', () => {
     expect(text(renderMarkdown('<b>hi</b> <script>x</script>', 80))).toEqual(['<b>hi</b> <script>x</script>']);

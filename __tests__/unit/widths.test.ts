@@ -2,7 +2,7 @@ import * as fc from 'fast-check';
 import { CLUSTERING, graphemes, graphemeWidth, isAmbiguous, setEmojiWidths, stringWidth } from '../../src/editor/width';
 import { widthsFrom } from '../../src/tui/width-probe';
 import { InputDecoder } from '../../src/tui/input';
-import { paintRow } from '../../src/tui/grid';
+import { paintRow, Style, styleAttr, useTheme } from '../../src/tui/grid';
 
 const XTERM = { zwj: 'sum', modifier: 'sum', vs16: 1, flag: 2 } as const;
 
@@ -59,5 +59,34 @@ describe('painting a disputed grapheme', () => {
     expect(line[1][1]).toBe('  \x1b[2D👍🏽\x1b[5;4H');
     expect(line[3][1]).toBe('z');
     expect(paintRow(line, 1, 9, [{ text: '日z', style: 'normal' }], 4)).toBe(false);
+  });
+});
+
+describe('the theme fits the terminal', () => {
+  const fg = (style: Style) => (styleAttr(style) >> 9) & 0x1ff;
+  const bg = (style: Style) => styleAttr(style) & 0x1ff;
+  const reversed = (style: Style) => ((styleAttr(style) >> 18) & 8) !== 0;
+  afterEach(() => useTheme(256, false));
+  it('uses a grey status bar and grey dim text on 256 colours', () => {
+    useTheme(256, false);
+    expect([bg('status'), reversed('status'), fg('dim'), fg('codeKeyword')]).toEqual([236, false, 8, 5]);
+  });
+  it('draws the status bar in reverse video below 256 colours, where its grey would turn black', () => {
+    useTheme(16, false);
+    expect([bg('status'), reversed('status'), reversed('statusStrong'), fg('dim')]).toEqual([0x1ff, true, true, 8]);
+  });
+  it('gives dim text the terminal foreground on 8 colours, which have no grey', () => {
+    useTheme(8, false);
+    expect([fg('dim'), fg('codeComment'), fg('strike'), fg('codeKeyword'), reversed('status')]).toEqual([0x1ff, 0x1ff, 0x1ff, 5, true]);
+  });
+  it('has no colour at all under NO_COLOR or on a terminal without colours, and comes back when asked', () => {
+    for (const [colors, noColor] of [[256, true], [-1, false]] as const) {
+      useTheme(colors, noColor);
+      const styles: Style[] = ['dim', 'user', 'error', 'status', 'codeKeyword', 'diffAdd', 'match', 'force'];
+      expect(styles.filter((s) => fg(s) !== 0x1ff || bg(s) !== 0x1ff)).toEqual([]);
+      expect(['status', 'match', 'force', 'highlight'].every((s) => reversed(s as Style))).toBe(true);
+    }
+    useTheme(256, false);
+    expect(fg('error')).toBe(1);
   });
 });

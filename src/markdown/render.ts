@@ -10,12 +10,15 @@
 import type MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
+import { CodeRef, CodeStyle, LazyCode } from './highlight';
 
-export type MdStyle = 'normal' | 'bold' | 'italic' | 'strike' | 'code' | 'codeBlock' | 'heading' | 'link' | 'dim' | 'quote';
+export type MdStyle = 'normal' | 'bold' | 'italic' | 'strike' | 'code' | 'heading' | 'link' | 'dim' | 'quote' | CodeStyle;
 
 export interface MdSpan {
   readonly text: string;
   readonly style: MdStyle;
+  /** A piece of fenced code in a language: coloured when painted (see `coloured`). */
+  readonly code?: CodeRef;
 }
 
 export type MdRow = MdSpan[];
@@ -149,31 +152,40 @@ function codeRows(content: string, lang: string, width: number): MdRow[] {
   const bar: MdSpan = { text: '▎ ', style: 'dim' };
   const inner = Math.max(1, width - 2);
   const rows: MdRow[] = [[{ text: lang ? `▎ ${lang}` : '▎', style: 'dim' }]];
-  const lines = content.replace(/\n$/, '').split('\n');
-  for (const line of lines) {
-    const text = line.replace(/\t/g, TAB);
+  const code = content.replace(/\n$/, '').replace(/\t/g, TAB);
+  const block = lang ? new LazyCode(code, lang) : null;
+  const piece = (text: string, line: number, from: number): MdSpan =>
+    block ? { text, style: 'codeBlock', code: { block, line, from, to: from + text.length } } : { text, style: 'codeBlock' };
+  code.split('\n').forEach((text, line) => {
     if (stringWidth(text) <= inner) {
-      rows.push([bar, { text, style: 'codeBlock' }]);
-      continue;
+      rows.push([bar, piece(text, line, 0)]);
+      return;
     }
     // Verbatim: a line too long for the screen continues on the next row, cut between characters.
-    let piece = '';
+    let from = 0;
+    let at = 0;
     let used = 0;
     let lead = bar;
     for (const g of graphemes(text)) {
       const gw = graphemeWidth(g);
       if (used + gw > inner) {
-        rows.push([lead, { text: piece, style: 'codeBlock' }]);
+        rows.push([lead, piece(text.slice(from, at), line, from)]);
         lead = { text: '↳ ', style: 'dim' };
-        piece = '';
+        from = at;
         used = 0;
       }
-      piece += g;
+      at += g.length;
       used += gw;
     }
-    rows.push([lead, { text: piece, style: 'codeBlock' }]);
-  }
+    rows.push([lead, piece(text.slice(from), line, from)]);
+  });
   return rows;
+}
+
+/** A row with its code coloured: each span of a fenced block replaced by its highlighted pieces. */
+export function coloured(row: readonly MdSpan[]): MdSpan[] {
+  if (!row.some((s) => s.code)) return row as MdSpan[];
+  return row.flatMap((s): MdSpan[] => (s.code ? s.code.block.slice(s.code.line, s.code.from, s.code.to) : [s]));
 }
 
 interface Cell { text: string; align: 'left' | 'right' | 'center' }

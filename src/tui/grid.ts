@@ -10,7 +10,8 @@ import type { Widgets } from 'blessed';
 import { graphemes, graphemeWidth, isAmbiguous } from '../editor/width';
 
 export type Style = 'normal' | 'dim' | 'bold' | 'user' | 'error' | 'highlight' | 'paste' | 'status' | 'statusStrong' | 'warning' | 'force' | 'match'
-  | 'heading' | 'italic' | 'strike' | 'code' | 'codeBlock' | 'link' | 'quote' | 'diffAdd' | 'diffDel';
+  | 'heading' | 'italic' | 'strike' | 'code' | 'link' | 'quote' | 'diffAdd' | 'diffDel'
+  | 'codeBlock' | 'codeKeyword' | 'codeString' | 'codeComment' | 'codeNumber' | 'codeTitle' | 'codeType';
 
 export interface Span {
   readonly text: string;
@@ -46,23 +47,53 @@ const ATTRS: Record<Style, number> = {
   italic: attr(DEF, DEF, UNDERLINE),
   strike: attr(8, DEF),
   code: attr(3, DEF),
-  codeBlock: attr(7, DEF),
+  // Code in the terminal's own foreground (light or dark), its tokens in the eight base colours every theme adapts.
+  codeBlock: attr(DEF, DEF),
+  codeKeyword: attr(5, DEF),
+  codeString: attr(2, DEF),
+  codeComment: attr(8, DEF),
+  codeNumber: attr(6, DEF),
+  codeTitle: attr(4, DEF),
+  codeType: attr(3, DEF),
   link: attr(4, DEF, UNDERLINE),
   quote: attr(DEF, DEF),
   diffAdd: attr(2, DEF),
   diffDel: attr(1, DEF),
 };
 
+const BASE: Readonly<Record<Style, number>> = { ...ATTRS };
+
 /**
- * NO_COLOR (no-color.org): every colour goes, the attributes stay; the status
- * bar and highlights are drawn in reverse video so they still stand out.
+ * Fits the styles to what the terminal can show. NO_COLOR (no-color.org):
+ * every colour goes, the attributes stay. Below 256 colours the status bar's
+ * grey background would become black (and vanish on a dark terminal), so the
+ * bar and highlights are drawn in reverse video; below 16 there is no bright
+ * black either, so what was dim grey takes the terminal's own foreground;
+ * without colours at all (vt100) it is drawn as under NO_COLOR.
  */
-export function useMonochrome(): void {
-  const keep = (a: number): number => (a & ~0x3ffff) | (DEF << 9) | DEF;
-  for (const style of Object.keys(ATTRS) as Style[]) ATTRS[style] = keep(ATTRS[style]);
-  for (const style of ['status', 'statusStrong', 'force', 'warning', 'match', 'highlight'] as const) {
-    ATTRS[style] = ATTRS[style] | (INVERSE << 18);
+export function useTheme(colors: number, noColor: boolean): void {
+  // A terminal without colours (vt100) is drawn as NO_COLOR asks.
+  noColor ||= colors < 8;
+  const fg = (a: number): number => (a >> 9) & 0x1ff;
+  const reverse = (a: number): number => a | (INVERSE << 18);
+  const plainFg = (a: number): number => (a & ~(0x1ff << 9)) | (DEF << 9);
+  Object.assign(ATTRS, BASE);
+  if (noColor) {
+    const keep = (a: number): number => (a & ~0x3ffff) | (DEF << 9) | DEF;
+    for (const style of Object.keys(ATTRS) as Style[]) ATTRS[style] = keep(ATTRS[style]);
   }
+  if (noColor || colors < 256) {
+    for (const style of ['status', 'statusStrong', 'warning'] as const) ATTRS[style] = reverse(ATTRS[style] | DEF);
+    for (const style of ['force', 'match', 'highlight'] as const) ATTRS[style] = noColor ? reverse(ATTRS[style]) : ATTRS[style];
+  }
+  if (!noColor && colors < 16) {
+    for (const style of Object.keys(ATTRS) as Style[]) if (fg(ATTRS[style]) === 8) ATTRS[style] = plainFg(ATTRS[style]);
+  }
+}
+
+/** The style's blessed attribute (for tests and the few places that draw outside the grid). */
+export function styleAttr(style: Style): number {
+  return ATTRS[style];
 }
 
 type Cell = [number, string];

@@ -9,7 +9,7 @@ import unicode = require('neo-blessed/lib/unicode');
 import { PassThrough } from 'node:stream';
 import type { Widgets } from 'blessed';
 import { codePointWidth } from '../editor/width';
-import { createGrid, Grid } from './grid';
+import { createGrid, Grid, useTheme } from './grid';
 
 let patched = false;
 
@@ -29,7 +29,7 @@ export interface ScreenOptions {
   output: NodeJS.WriteStream;
   /** The terminal type blessed should assume. */
   term?: string;
-  /** False under NO_COLOR: borders in the terminal's own colour. */
+  /** False under NO_COLOR: attributes only, no colour anywhere. */
   color?: boolean;
 }
 
@@ -68,11 +68,15 @@ export function createScreen(options: ScreenOptions): Screen {
   });
   // Draw box characters as UTF-8, not through the DEC line-drawing set: the
   // same on every terminal, and copy-paste and tmux capture show real lines.
-  (screen as unknown as { tput: { brokenACS: boolean } }).tput.brokenACS = true;
+  const tput = (screen as unknown as { tput: { brokenACS: boolean; colors: number } }).tput;
+  tput.brokenACS = true;
+  useTheme(tput.colors, options.color === false);
+  // Bright black (8) exists from 16 colours up; below, the border takes the terminal's own colour.
+  const border = options.color === false || tput.colors < 16 ? {} : { border: { fg: 8 } };
   let composerRows = 1;
   const transcript = createGrid(blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1 }));
   const composer = createGrid(
-    blessed.box({ parent: screen, left: 0, width: '100%', height: 3, border: { type: 'line' }, style: options.color === false ? {} : { border: { fg: 8 } } }),
+    blessed.box({ parent: screen, left: 0, width: '100%', height: 3, border: { type: 'line' }, style: border }),
   );
   const status = createGrid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1 }));
 

@@ -8,6 +8,7 @@ import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
 import type { GridRow, Span, Style } from './grid';
 import type { TranscriptModel, TranscriptRow } from './transcript-model';
 import { PickerState, pickerLine } from '../session/picker';
+import { coloured } from '../markdown/render';
 
 const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
   user: 'bold', assistant: 'normal', note: 'dim', error: 'error', gap: 'normal', tool: 'paste', output: 'dim',
@@ -19,7 +20,7 @@ export function transcriptRows(model: TranscriptModel, height: number): GridRow[
     const marker: Span = row.head && row.kind === 'user' ? { text: '› ', style: 'user' }
       : row.head && row.kind === 'error' ? { text: '! ', style: 'error' }
         : row.head && row.kind === 'tool' ? { text: '$ ', style: 'paste' } : { text: '  ', style: 'normal' };
-    if (row.spans) return [marker, ...row.spans];
+    if (row.spans) return [marker, ...coloured(row.spans)];
     // A write's diff, shown in its tool block: additions and removals in their colours.
     if (row.kind === 'tool' && !row.head) {
       const style: Style = row.text.startsWith('+') ? 'diffAdd' : row.text.startsWith('-') ? 'diffDel' : row.text.startsWith('@@') ? 'dim' : ROW_STYLE.tool;

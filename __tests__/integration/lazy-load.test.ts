@@ -1,0 +1,29 @@
+// Start-up pays only for what it shows: the Markdown parser loads with the
+// first answer, the syntax highlighter when the first code block is painted.
+// Checked on the built program's modules, in a fresh Node process.
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
+
+const DIST = path.join(__dirname, '..', '..', 'dist');
+
+it('loads markdown-it with the first answer and highlight.js only when code is painted', () => {
+  const script = `
+    const loaded = (name) => Object.keys(require.cache).some((k) => k.includes('/node_modules/' + name + '/'));
+    const state = () => [loaded('markdown-it'), loaded('highlight.js')];
+    require(${JSON.stringify(path.join(DIST, 'app.js'))});
+    const { TranscriptModel } = require(${JSON.stringify(path.join(DIST, 'tui', 'transcript-model.js'))});
+    const { transcriptRows } = require(${JSON.stringify(path.join(DIST, 'tui', 'views.js'))});
+    const out = { atStart: state() };
+    const model = new TranscriptModel(60);
+    model.add('assistant', 'some **prose**\\n\\n' + 'line\\n'.repeat(40) + '\\n\`\`\`ts\\nconst a = 1;\\n\`\`\`\\n\\n' + 'more\\n'.repeat(40));
+    transcriptRows(model, 10);
+    out.codeOffScreen = state();
+    model.scroll(-40, 10);
+    const painted = transcriptRows(model, 10).flat();
+    out.codeOnScreen = state();
+    out.keyword = painted.filter((s) => s.style === 'codeKeyword').map((s) => s.text);
+    process.stdout.write(JSON.stringify(out));
+  `;
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+  expect(out).toEqual({ atStart: [false, false], codeOffScreen: [true, false], codeOnScreen: [true, true], keyword: ['const'] });
+});
