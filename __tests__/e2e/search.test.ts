@@ -1,16 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KEY, MilkPty, tempDir } from '../helpers/pty';
+import { seedHistory } from '../helpers/seed';
 import { parseHistory } from '../../src/history/format';
 
 jest.setTimeout(30000);
-
-function writeHistory(file: string, scope: 'session' | 'global', texts: string[]) {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const header = { format: 'milk-history', version: 1, scope, sessionId: scope === 'session' ? 'work' : null, workspace: '/w', displayName: 'work' };
-  const lines = [header, ...texts.map((t, i) => ({ ts: new Date(1e12 + i * 1000).toISOString(), segments: [{ type: 'text', text: t }] }))];
-  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n', { mode: 0o600 });
-}
 
 describe('Ctrl+R / Ctrl+S in a real terminal', () => {
   let m: MilkPty | null = null;
@@ -23,7 +17,7 @@ describe('Ctrl+R / Ctrl+S in a real terminal', () => {
 
   it('searches, repeats, backs up, accepts, edits and submits; Esc restores; Ctrl+S goes forward', async () => {
     const data = tempDir();
-    writeHistory(path.join(data, 'sessions', 'work.history'), 'session', [
+    seedHistory(data, 'work', [
       'git commit -m first', 'npm test', 'git commit -m second', 'npm run lint', 'git push',
     ]);
     m = new MilkPty({ args: ['--data-dir', data, '--session', 'work'] });
@@ -81,8 +75,8 @@ describe('Ctrl+R / Ctrl+S in a real terminal', () => {
 
   it('reaches another session\'s entries in global mode', async () => {
     const data = tempDir();
-    writeHistory(path.join(data, 'sessions', 'work.history'), 'session', ['local only']);
-    writeHistory(path.join(data, 'input_history'), 'global', ['deploy from the other project', 'local only']);
+    seedHistory(data, 'work', ['local only']);
+    seedHistory(data, 'work', ['deploy from the other project', 'local only'], 'global');
     m = new MilkPty({ args: ['--data-dir', data, '--session', 'work'] });
     await m.waitForText('history: session');
     m.write(KEY.ctrlR + 'deploy');

@@ -3,9 +3,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLI, ROOT, tempDir } from '../helpers/pty';
-import { HistoryFile } from '../../src/history/store';
+import { seedHistory } from '../helpers/seed';
 import { sessionIdForWorkspace } from '../../src/config/paths';
-import { FORMAT, HistoryHeader } from '../../src/history/format';
 import { needsRepair, parseHistory } from '../../src/history/format';
 
 function milk(args: string[], options: { cwd?: string; input?: string } = {}) {
@@ -13,12 +12,7 @@ function milk(args: string[], options: { cwd?: string; input?: string } = {}) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-function seed(data: string, session: string, texts: string[], scope: 'session' | 'global' = 'session') {
-  const file = scope === 'global' ? path.join(data, 'input_history') : path.join(data, 'sessions', `${session}.history`);
-  const header: HistoryHeader = { format: FORMAT, version: 1, scope, sessionId: scope === 'session' ? session : null, workspace: null, displayName: session };
-  new HistoryFile(file, header, 500).append(texts.map((t, i) => ({ ts: new Date(1e12 + i).toISOString(), segments: [{ type: 'text' as const, text: t }] })));
-  return file;
-}
+const seed = seedHistory;
 
 describe('milk history', () => {
   it('lists a session oldest first, multi-line entries indented', () => {

@@ -289,6 +289,15 @@ describe('composer: incremental search', () => {
     global.type('from');
     expect(global.text).toBe('from elsewhere');
   });
+  it('the status line shows the line of a multi-line entry that matched, not its first', () => {
+    const c = composer(['echo one\necho two\necho three', 'ls']);
+    c.run('history.searchReverse');
+    c.type('two');
+    expect(searchView(c.state)?.prompt).toBe("(reverse-i-search)`two': echo two");
+    c.run('search.backspace', 'search.backspace', 'search.backspace');
+    c.type('echo');
+    expect(searchView(c.state)?.prompt).toBe("(reverse-i-search)`echo': echo three");
+  });
   it('scrolls a long multi-line match into view in the composer', () => {
     const long = Array.from({ length: 30 }, (_, i) => (i === 25 ? 'the needle is here' : `filler line ${i}`)).join('\n');
     const c = composer([long, 'other']);

@@ -33,6 +33,39 @@ describe('searchBack / searchForward', () => {
     const l: HistoryEntry[] = [{ ts: 't', segments: [{ type: 'text', text: 'see ' }, { type: 'paste', text: 'line1\nneedle here' }] }];
     expect(s.searchBack(l, 'needle', 0)).toEqual({ index: 0, start: 10, end: 16 });
   });
+  it('finds the last occurrence going back and the first going forward, never across two entries', () => {
+    const l = E('ab ab', 'x', 'ab');
+    expect(s.searchBack(l, 'ab', 0)).toEqual({ index: 0, start: 3, end: 5 });
+    expect(s.searchForward(l, 'ab', 0)).toEqual({ index: 0, start: 0, end: 2 });
+    expect(s.searchBack(E('a', 'b'), 'ab', 1)).toBeNull();
+    expect(s.searchBack(E('a', 'b'), 'a\u0000b', 1)).toBeNull();
+  });
+  it('sees entries added to a list in place, and a list that lost its oldest', () => {
+    const l = E('one', 'two');
+    expect(s.searchBack(l, 'thr', 1)).toBeNull();
+    l.push(...E('three'));
+    expect(s.searchBack(l, 'thr', 2)?.index).toBe(2);
+    l.shift();
+    expect(s.searchBack(l, 'one', 1)).toBeNull();
+    expect(s.searchBack(l, 'thr', 1)?.index).toBe(1);
+  });
+  it('agrees with a plain scan of every entry, for any list and query (property)', () => {
+    const fc = require('fast-check') as typeof import('fast-check');
+    const word = fc.constantFrom('a', 'b', 'A', 'ab', 'B a', '\n', 'İ', 'é');
+    fc.assert(fc.property(fc.array(fc.array(word, { maxLength: 4 }).map((w) => w.join('')), { minLength: 1, maxLength: 12 }), fc.constantFrom('a', 'b', 'ab', 'A', 'B', 'a\nb', 'é'), fc.nat(), (texts, q, f) => {
+      const l = E(...texts);
+      const from = f % texts.length;
+      const sensitive = q !== q.toLowerCase();
+      const norm = (t: string) => (sensitive || t.toLowerCase().length !== t.length ? t : t.toLowerCase());
+      const needle = sensitive ? q : q.toLowerCase();
+      let back = null;
+      for (let i = from; i >= 0 && !back; i--) if (norm(texts[i]).includes(needle)) back = { index: i, start: norm(texts[i]).lastIndexOf(needle), end: norm(texts[i]).lastIndexOf(needle) + q.length };
+      let fwd = null;
+      for (let i = from; i < texts.length && !fwd; i++) if (norm(texts[i]).includes(needle)) fwd = { index: i, start: norm(texts[i]).indexOf(needle), end: norm(texts[i]).indexOf(needle) + q.length };
+      expect(s.searchBack(l, q, from)).toEqual(back);
+      expect(s.searchForward(l, q, from)).toEqual(fwd);
+    }), { numRuns: 500 });
+  });
 });
 
 describe('search state machine', () => {
@@ -64,11 +97,53 @@ describe('search state machine', () => {
     st = s.searchAgain(st, list, 'reverse', null);
     expect(st.failing).toBe(true);
     expect(at(st)).toBe(0);
+    // As in bash: the first Ctrl+S turns around on the current match, the next one moves.
     st = s.searchAgain(st, list, 'forward', null);
-    expect(st.direction).toBe('forward');
-    // Forward from "make build": "make test" was shown already, so nothing new.
-    expect(st.failing).toBe(true);
+    expect([st.direction, st.failing, at(st)]).toEqual(['forward', false, 0]);
+    st = s.searchAgain(st, list, 'forward', null);
+    expect(at(st)).toBe(2);
+    // Going on in one direction still passes over a text shown on the way (entry 4 is "make test" again).
+    st = s.searchAgain(st, list, 'forward', null);
+    expect([st.failing, at(st)]).toEqual([true, 2]);
+  });
+
+  it('2. turns around as bash does: make build-all, test-unit, test-e2e and Ctrl+R make ^R ^R ^S ^S gives test-unit', () => {
+    const l = E('make build-all', 'make test-unit', 'make test-e2e');
+    const steps: Array<'reverse' | 'forward'> = ['reverse', 'reverse', 'forward', 'forward'];
+    const seen: Array<number | null> = [];
+    let st = type(s.startSearch('reverse'), l, 'make');
+    for (const d of steps) {
+      st = s.searchAgain(st, l, d, null);
+      seen.push(at(st));
+    }
+    expect(seen).toEqual([1, 0, 0, 1]);
+    // And back again: one Ctrl+R turns, the next moves older.
+    st = s.searchAgain(st, l, 'reverse', null);
+    expect([st.direction, at(st)]).toEqual(['reverse', 1]);
+    st = s.searchAgain(st, l, 'reverse', null);
     expect(at(st)).toBe(0);
+  });
+
+  it('2. a repeat walks the occurrences inside the current entry before leaving it, as readline does', () => {
+    const l = E('printf a\nprintf b', 'other', 'printf c\nprintf d');
+    let st = type(s.startSearch('reverse'), l, 'printf');
+    expect(st.match).toEqual({ index: 2, start: 9, end: 15 });
+    st = s.searchAgain(st, l, 'reverse', null);
+    expect(st.match).toEqual({ index: 2, start: 0, end: 6 });
+    st = s.searchAgain(st, l, 'reverse', null);
+    expect(st.match).toEqual({ index: 0, start: 9, end: 15 });
+    st = s.searchAgain(st, l, 'forward', null);
+    st = s.searchAgain(st, l, 'forward', null);
+    expect(st.match).toEqual({ index: 2, start: 0, end: 6 });
+  });
+
+  it('2. a failing repeat turns around without failing, on the match it kept', () => {
+    const l = E('make build-all', 'make test-unit', 'make test-e2e');
+    let st = type(s.startSearch('reverse'), l, 'make');
+    st = s.searchAgain(s.searchAgain(s.searchAgain(st, l, 'reverse', null), l, 'reverse', null), l, 'reverse', null);
+    expect([st.failing, at(st)]).toEqual([true, 0]);
+    st = s.searchAgain(st, l, 'forward', null);
+    expect([st.failing, at(st)]).toEqual([false, 0]);
   });
 
   it('4. switches direction and finds entries not yet shown', () => {

@@ -7,6 +7,7 @@ import * as ed from '../editor/model';
 import * as nav from '../history/navigator';
 import type { HistoryEntry } from '../history/rules';
 import * as search from '../search/search';
+import { entryText } from '../search/index';
 import type { ComposerState, SearchSession } from './state';
 
 /** Ctrl+R / Ctrl+S: starts a search over `list`, or steps the running one. */
@@ -60,9 +61,9 @@ export function searchView(s: ComposerState): { prompt: string; highlight: { sta
   const prefix = `(${state.failing ? 'failing ' : ''}${state.direction}-i-search)\`${state.query}': `;
   if (!state.match) return { prompt: prefix, highlight: null };
   const entry = session.list[state.match.index];
-  const text = ed.segmentsText(entry.segments);
-  const nl = text.indexOf('\n');
-  // The prompt shows the match's first line; no split of a huge entry on every paint.
-  const firstLine = nl === -1 ? text : text.slice(0, nl);
-  return { prompt: prefix + firstLine, highlight: search.bufferRange(entry.segments, state.match.start, state.match.end) };
+  const text = entryText(session.list, state.match.index);
+  // The prompt shows the line the match is on, as bash puts its cursor there; no split of a huge entry on every paint.
+  const from = state.match.start > 0 ? text.lastIndexOf('\n', state.match.start - 1) + 1 : 0;
+  const nl = text.indexOf('\n', state.match.start);
+  return { prompt: prefix + text.slice(from, nl === -1 ? text.length : nl), highlight: search.bufferRange(entry.segments, state.match.start, state.match.end) };
 }

@@ -3,8 +3,9 @@
 // texts already shown. It never touches the composer itself; the composer
 // shows `match` and restores the saved draft on cancel.
 
-import { Segment, segmentsText } from '../editor/model';
+import type { Segment } from '../editor/model';
 import type { HistoryEntry } from '../history/rules';
+import { SearchIndex, entryText, indexFor } from './index';
 
 export type Direction = 'reverse' | 'forward';
 
@@ -40,50 +41,17 @@ export function caseSensitive(query: string): boolean {
   return query !== query.toLowerCase();
 }
 
-// Each entry's full text and its lower-case form, computed once per entry:
-// entries never change, and a search over 100k of them must not redo this
-// work on every keystroke.
-const textCache = new WeakMap<HistoryEntry, { text: string; lower: string | null }>();
-
-function textsOf(e: HistoryEntry): { text: string; lower: string | null } {
-  let t = textCache.get(e);
-  if (!t) {
-    const text = segmentsText(e.segments);
-    const lower = text.toLowerCase();
-    // toLowerCase can change lengths for a few characters; match exactly then.
-    t = { text, lower: lower.length === text.length ? lower : null };
-    textCache.set(e, t);
-  }
-  return t;
-}
-
 /**
- * Prepares entries [from, from + count) for searching; returns where to go on.
- * The app calls this in idle slices after start-up, so the first Ctrl+R over a
- * huge history doesn't pay for all of it at once.
+ * Takes up to `count` more entries into the search index; returns how many
+ * are in. The app calls this in idle slices after start-up, so the first
+ * Ctrl+R over a huge history doesn't pay for all of it at once.
  */
-export function prepareSearch(entries: readonly HistoryEntry[], from: number, count: number): number {
-  const end = Math.min(entries.length, from + count);
-  for (let i = from; i < end; i++) textsOf(entries[i]);
-  return end;
-}
-
-interface Needle {
-  readonly exact: string;
-  readonly lower: string;
-  readonly sensitive: boolean;
-}
-
-function needleOf(query: string): Needle {
-  return { exact: query, lower: query.toLowerCase(), sensitive: caseSensitive(query) };
-}
-
-function find(e: HistoryEntry, needle: Needle, direction: Direction): number {
-  const { text, lower } = textsOf(e);
-  const useExact = needle.sensitive || lower === null;
-  const hay = useExact ? text : lower;
-  const q = useExact ? needle.exact : needle.lower;
-  return direction === 'reverse' ? hay.lastIndexOf(q) : hay.indexOf(q);
+export function prepareSearch(entries: readonly HistoryEntry[], count: number): number {
+  const index = indexFor(entries, 0);
+  const upTo = Math.min(entries.length, index.texts.length + count);
+  index.extend(entries, upTo);
+  if (upTo === entries.length) index.haystack(false);
+  return upTo;
 }
 
 /** Decides, by entry text, which matching entries a search passes over. */
@@ -91,24 +59,63 @@ export type Skip = (text: string) => boolean;
 
 const skipNone: Skip = () => false;
 
-/** The newest entry at or before `from` that contains `query` (and is not skipped). */
+interface Needle {
+  readonly hay: string;
+  readonly q: string;
+}
+
+function needleOf(index: SearchIndex, query: string): Needle {
+  const sensitive = caseSensitive(query);
+  return { hay: index.haystack(!sensitive), q: sensitive ? query : query.toLowerCase() };
+}
+
+/** The newest entry at or before `from` that contains `query` (and is not skipped); the match is its last occurrence. */
 export function searchBack(entries: readonly HistoryEntry[], query: string, from: number, skip: Skip = skipNone): Match | null {
-  const needle = needleOf(query);
-  for (let i = Math.min(from, entries.length - 1); i >= 0; i--) {
-    const at = find(entries[i], needle, 'reverse');
-    if (at !== -1 && !skip(textsOf(entries[i]).text)) return { index: i, start: at, end: at + query.length };
+  const start = Math.min(from, entries.length - 1);
+  if (start < 0 || query.includes('\u0000')) return null;
+  const index = indexFor(entries);
+  const { hay, q } = needleOf(index, query);
+  let pos = index.starts[start] + index.texts[start].length - q.length;
+  while (pos >= 0) {
+    const at = hay.lastIndexOf(q, pos);
+    if (at === -1) return null;
+    const i = index.entryAt(at);
+    if (!skip(index.texts[i])) return { index: i, start: at - index.starts[i], end: at - index.starts[i] + query.length };
+    // On to the entry before it: its text ends one separator before this one starts.
+    pos = index.starts[i] - 1 - q.length;
   }
   return null;
 }
 
-/** The oldest entry at or after `from` that contains `query` (and is not skipped). */
+/** The oldest entry at or after `from` that contains `query` (and is not skipped); the match is its first occurrence. */
 export function searchForward(entries: readonly HistoryEntry[], query: string, from: number, skip: Skip = skipNone): Match | null {
-  const needle = needleOf(query);
-  for (let i = Math.max(from, 0); i < entries.length; i++) {
-    const at = find(entries[i], needle, 'forward');
-    if (at !== -1 && !skip(textsOf(entries[i]).text)) return { index: i, start: at, end: at + query.length };
+  const start = Math.max(from, 0);
+  if (start >= entries.length || query.includes('\u0000')) return null;
+  const index = indexFor(entries);
+  const { hay, q } = needleOf(index, query);
+  let pos = index.starts[start];
+  for (;;) {
+    const at = hay.indexOf(q, pos);
+    if (at === -1) return null;
+    const i = index.entryAt(at);
+    if (!skip(index.texts[i])) return { index: i, start: at - index.starts[i], end: at - index.starts[i] + query.length };
+    pos = index.starts[i] + index.texts[i].length + 1;
   }
-  return null;
+}
+
+/**
+ * Another occurrence of `query` in entry `i`: the last one starting before
+ * `pos` (reverse) or the first one starting after it (forward). A repeated
+ * Ctrl+R walks the occurrences of a long entry before leaving it, as readline does.
+ */
+export function searchWithin(entries: readonly HistoryEntry[], query: string, i: number, pos: number, direction: Direction): Match | null {
+  if (!query || query.includes('\u0000')) return null;
+  const index = indexFor(entries);
+  const { hay, q } = needleOf(index, query);
+  const base = index.starts[i];
+  const at = direction === 'reverse' ? (pos > 0 ? hay.lastIndexOf(q, base + pos - 1) : -1) : hay.indexOf(q, base + pos + 1);
+  if (at < base || at + q.length > base + index.texts[i].length) return null;
+  return { index: i, start: at - base, end: at - base + query.length };
 }
 
 const SEARCH = { reverse: searchBack, forward: searchForward } as const;
@@ -120,12 +127,12 @@ export function startSearch(direction: Direction): SearchState {
 /** The search moved to `match`, or failed and keeps showing the last match. */
 function withMatch(s: SearchState, entries: readonly HistoryEntry[], match: Match | null): SearchState {
   if (!match) return { ...s, failing: true };
-  const t = textsOf(entries[match.index]).text;
+  const t = entryText(entries, match.index);
   return { ...s, match, failing: false, seen: s.seen.includes(t) ? s.seen : [...s.seen, t] };
 }
 
 function currentText(s: SearchState, entries: readonly HistoryEntry[]): string | null {
-  return s.match ? textsOf(entries[s.match.index]).text : null;
+  return s.match ? entryText(entries, s.match.index) : null;
 }
 
 /** A printable character (or pasted text) extends the query. */
@@ -144,13 +151,20 @@ export function typeQuery(s: SearchState, entries: readonly HistoryEntry[], text
 /**
  * Ctrl+R / Ctrl+S during a search: the next match in that direction with the
  * same query. On an empty query, the last accepted search's query is reused.
+ * As in bash, the first press against the current direction only turns
+ * around on the current match; the next one moves, and may return to entries
+ * shown on the way here (only the current text is passed over). A move goes
+ * to the entry's next occurrence first, then on to other entries.
  */
 export function searchAgain(s: SearchState, entries: readonly HistoryEntry[], direction: Direction, lastQuery: string | null): SearchState {
   const turned = { ...s, direction };
   // Reused character by character, so Backspace still takes off one at a time.
   if (s.query === '') return [...(lastQuery ?? '')].reduce((st, ch) => typeQuery(st, entries, ch), turned);
-  const from = s.match ? s.match.index + (direction === 'reverse' ? -1 : 1) : direction === 'reverse' ? entries.length - 1 : 0;
   const current = currentText(s, entries);
+  if (direction !== s.direction && current !== null) return { ...turned, failing: false, seen: [current] };
+  const within = s.match && !s.failing ? searchWithin(entries, s.query, s.match.index, s.match.start, direction) : null;
+  if (within) return withMatch(turned, entries, within);
+  const from = s.match ? s.match.index + (direction === 'reverse' ? -1 : 1) : direction === 'reverse' ? entries.length - 1 : 0;
   return withMatch(turned, entries, SEARCH[direction](entries, s.query, from, (t) => t === current || s.seen.includes(t)));
 }
 

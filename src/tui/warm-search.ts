@@ -1,6 +1,6 @@
-// Builds the search index of history lists in small idle slices, newest
-// first, so neither start-up nor typing waits on a huge history. The slicing
-// and its timers live here; the indexing itself is the pure prepareSearch.
+// Builds the search index of history lists in small idle slices, so
+// neither start-up nor typing waits on a huge history. The slicing and its
+// timers live here; the indexing itself is the pure prepareSearch.
 
 import type { HistoryEntry } from '../history/rules';
 import { prepareSearch } from '../search/search';
@@ -9,17 +9,9 @@ const SLICE = 2000;
 
 export function warmSearch(lists: ReadonlyArray<readonly HistoryEntry[]>): void {
   let list = 0;
-  let done = 0;
   const step = (): void => {
     if (list >= lists.length) return;
-    const entries = lists[list];
-    const from = Math.max(0, entries.length - done - SLICE);
-    prepareSearch(entries, from, entries.length - done - from);
-    done += SLICE;
-    if (done >= entries.length) {
-      list++;
-      done = 0;
-    }
+    if (prepareSearch(lists[list], SLICE) >= lists[list].length) list++;
     setTimeout(step, 1).unref();
   };
   setTimeout(step, 50).unref();

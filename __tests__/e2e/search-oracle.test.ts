@@ -1,0 +1,66 @@
+// Ctrl+R / Ctrl+S against bash as the oracle: the same history, the same
+// keys, in a real bash and in milk, both in pseudo-terminals. bash says which
+// entry the search ends on and which of its lines the cursor is on; milk must
+// show that line in its status bar and put that entry in the composer.
+import { KEY, MilkPty, tempDir } from '../helpers/pty';
+import { bashSearch } from '../helpers/bash-oracle';
+import { seedHistory } from '../helpers/seed';
+
+jest.setTimeout(30000);
+
+const R = KEY.ctrlR;
+const S = KEY.ctrlS;
+const MAKE = ['make build-all', 'make test-unit', 'make test-e2e'];
+
+let m: MilkPty | null = null;
+afterEach(() => {
+  m?.kill('SIGKILL');
+  m = null;
+});
+
+/** Types `keys` into milk over `entries`; resolves with the status line once it shows bash's answer, then accepts. */
+async function milkAgrees(entries: string[], keys: string, label?: RegExp): Promise<void> {
+  const answer = await bashSearch(entries, keys);
+  const data = tempDir();
+  seedHistory(data, 'oracle', entries);
+  m?.kill('SIGKILL');
+  m = new MilkPty({ args: ['--data-dir', data, '--session', 'oracle'], cols: 120 });
+  await m.waitForText('history: session');
+  m.write(keys);
+  const status = await m.waitFor(() => {
+    const s = m!.statusLine().trim();
+    return s.endsWith(`': ${answer.matchedLine}`) && s;
+  }, `milk's status to show bash's line "${answer.matchedLine}"`);
+  if (label) expect(status).toMatch(label);
+  m.write(KEY.enter);
+  await m.waitFor(() => m!.statusLine().includes('history: session'), 'the search to end');
+  expect(m.composerLines().join('\n')).toBe(answer.line);
+}
+
+describe('incremental search agrees with bash', () => {
+  it('turns around on the current match, then moves: ^R make ^R ^R ^S ^S', async () => {
+    await milkAgrees(MAKE, R + 'make' + R + R + S + S, /^\(forward-i-search\)/);
+  });
+  it('turns back the other way: ^R make ^R ^S ^R', async () => {
+    await milkAgrees(MAKE, R + 'make' + R + S + R, /^\(reverse-i-search\)/);
+  });
+  it('repeats past the oldest (failing), then turns around on the match it kept', async () => {
+    await milkAgrees(MAKE, R + 'make' + R + R + R, /^\(failing reverse-i-search\)/);
+    await milkAgrees(MAKE, R + 'make' + R + R + R + S, /^\(forward-i-search\)/);
+  });
+  it('after a failing repeat and a turn, walks all the way back to the newest', async () => {
+    await milkAgrees(MAKE, R + 'make' + R + R + R + S + S + S);
+  });
+  it('fails forward past the newest after switching twice', async () => {
+    await milkAgrees(MAKE, R + 'make' + R + S + S + S, /^\(failing forward-i-search\)/);
+    await milkAgrees(MAKE, R + 'make' + S + S, /^\(failing forward-i-search\)/);
+  });
+  it('shows the line of a multi-line entry the match is on', async () => {
+    await milkAgrees(['echo one\necho two\necho three', 'ls'], R + 'two');
+    await milkAgrees(['printf a\nprintf b', 'other', 'printf c\nprintf d'], R + 'printf' + R);
+    await milkAgrees(['printf a\nprintf b', 'other', 'printf c\nprintf d'], R + 'printf' + R + R + S + S);
+  });
+  it('walks the occurrences inside one line before leaving it', async () => {
+    await milkAgrees(['echo ab', 'x', 'ab cd ab'], R + 'ab' + R + R);
+  });
+});
