@@ -12,7 +12,7 @@ import { HistoryService, historyPaths } from './history/service';
 import { SessionLog, sessionLogPath } from './session/log';
 import { SessionRecorder } from './session/recorder';
 import { Sessions } from './session/sessions';
-import { helpLines } from './tui/keymap';
+import { helpLines, keyFor } from './tui/keymap';
 import { Painter } from './tui/painter';
 import { route } from './tui/router';
 import type { InputAction } from './tui/input';
@@ -118,6 +118,10 @@ export function startApp(options: AppOptions): App {
     transcript,
     status,
     picker: () => sessions.picker,
+    overlay: () => {
+      const o = coordinator.searchOverlay;
+      return o && { ...o, scope: history.mode, keys: { scope: keyFor('search', 'search.toggleScope'), remove: keyFor('search', 'search.delete') } };
+    },
   });
   const scheduler = new RenderScheduler(() => painter.paint());
   bus.on('render.request', () => scheduler.request());

@@ -5,9 +5,9 @@
 // here draws, reads a file or holds state: a slash handler acts only through
 // the context it is handed.
 
-export type Mode = 'idle' | 'busy' | 'search' | 'approval' | 'picker';
+export type Mode = 'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker';
 
-export const MODES: readonly Mode[] = ['idle', 'busy', 'search', 'approval', 'picker'];
+export const MODES: readonly Mode[] = ['idle', 'busy', 'search', 'confirm', 'approval', 'picker'];
 
 export interface CommandSpec {
   readonly description: string;
@@ -46,6 +46,10 @@ export const COMMANDS = {
   'search.backspace': { description: 'Shorten the query and go back to where it matched', modes: ['search'] },
   'search.accept': { description: 'Put the match in the composer, ready to edit or send', modes: ['search'] },
   'search.cancel': { description: 'Leave the search; the composer gets back what it held', modes: ['search'] },
+  'search.toggleScope': { description: 'Search the global history instead of the session one, or back (the query stays)', modes: ['search'] },
+  'search.delete': { description: 'Delete the selected entry from both history files (asks y/n first)', modes: ['search'] },
+  'confirm.yes': { description: 'Yes: delete it', modes: ['confirm'] },
+  'confirm.no': { description: 'No: keep it and go on searching', modes: ['confirm'] },
   'transcript.pageUp': { description: 'Scroll the transcript up a page', modes: COMPOSING },
   'transcript.pageDown': { description: 'Scroll the transcript down a page', modes: COMPOSING },
   'transcript.toggleFold': { description: 'Show all of the last long tool output, or fold it again', modes: COMPOSING },

@@ -28,6 +28,32 @@ describe('history store', () => {
     expect(fs.readdirSync(dir)).toEqual(['input_history']);
   });
 
+  it('deletes the chosen entries under the lock, leaving every other line and the header byte for byte', () => {
+    const file = path.join(tempDir(), 'h');
+    const store = new HistoryFile(file, header, 500);
+    store.append([e('keep 1'), e('secret'), e('keep 2\nwith a second line'), e('secret'), e('keep 3')]);
+    const before = fs.readFileSync(file, 'utf8').split('\n');
+    const removed = new HistoryFile(file, header, 500).remove((x) => x.segments[0].text === 'secret');
+    expect(removed).toBe(2);
+    expect(fs.readFileSync(file, 'utf8').split('\n')).toEqual(before.filter((l) => !l.includes('"secret"')));
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['h']);
+    // Nothing to delete: the file is not even rewritten.
+    const mtime = fs.statSync(file).mtimeMs;
+    expect(store.remove(() => false)).toBe(0);
+    expect(fs.statSync(file).mtimeMs).toBe(mtime);
+  });
+
+  it('waits for another process holding the lock before deleting, and gives up past its timeout', () => {
+    const file = path.join(tempDir(), 'h');
+    const store = new HistoryFile(file, header, 500);
+    store.append([e('a'), e('b')]);
+    withLock(file, () => {
+      expect(() => store.remove(() => true, { lockTimeoutMs: 50 })).toThrow();
+    });
+    expect(texts(file)).toEqual(['a', 'b']);
+  });
+
   it('merges with what another process wrote since', () => {
     const file = path.join(tempDir(), 'h');
     const a = new HistoryFile(file, header, 500);

@@ -332,3 +332,49 @@ describe('composer: commands that leave the composer', () => {
     expect(c.run('transcript.pageUp', 'transcript.pageDown')).toEqual([{ type: 'scroll', pages: -1 }, { type: 'scroll', pages: 1 }]);
   });
 });
+
+describe('composer: scope and deletion in a search', () => {
+  it('Ctrl+T runs the same query over the other history and asks for the switch', () => {
+    const c = composer(['deploy here'], { otherHistory: [entry('deploy there'), entry('other')] });
+    c.run('history.searchReverse');
+    c.type('deploy');
+    expect(c.text).toBe('deploy here');
+    expect(c.run('search.toggleScope')).toEqual([{ type: 'switchHistory' }]);
+    expect(c.text).toBe('deploy there');
+    expect(searchView(c.state)?.prompt).toBe("(reverse-i-search)`deploy': deploy there");
+    c.run('search.accept');
+    expect(c.text).toBe('deploy there');
+  });
+  it('asks before deleting; n keeps the entry and the search; y names it to forget', () => {
+    const c = composer(['keep', 'token abc']);
+    c.run('history.searchReverse');
+    c.type('token');
+    c.run('search.delete');
+    expect(c.mode).toBe('confirm');
+    expect(searchView(c.state)?.prompt).toContain('y / n');
+    c.type('zzz');
+    expect(c.run('confirm.no')).toEqual([]);
+    expect(c.mode).toBe('search');
+    expect(searchView(c.state)?.prompt).toBe("(reverse-i-search)`token': token abc");
+    c.run('search.delete');
+    expect(c.run('confirm.yes')).toEqual([{ type: 'forget', text: 'token abc' }]);
+    expect(c.mode).toBe('search');
+  });
+  it('nothing selected: nothing to ask', () => {
+    const c = composer(['keep']);
+    c.run('history.searchReverse');
+    c.type('zzz');
+    c.run('search.delete');
+    expect(c.mode).toBe('search');
+  });
+  it('after a deletion the search runs again over what is left', () => {
+    const list = [entry('token a'), entry('token b')];
+    const c = composer([], { history: list });
+    c.run('history.searchReverse');
+    c.type('token');
+    expect(c.text).toBe('token b');
+    list.pop();
+    c.feed({ kind: 'historyChanged' });
+    expect(c.text).toBe('token a');
+  });
+});

@@ -12,6 +12,8 @@ import { searchView } from '../composer/search-session';
 import { APPROVAL_PAUSE_MS, ComposerInput, ComposerState, Effect, Input, approvalAnswerable, initialComposer, modeOf } from '../composer/state';
 import type { EditorState, PasteOptions } from '../editor/model';
 import type { HistoryService } from '../history/service';
+import type { HistoryEntry } from '../history/rules';
+import { Overlay, searchOverlay } from '../search/overlay';
 import type { Sessions } from '../session/sessions';
 import type { TurnRunner } from './runner';
 
@@ -111,11 +113,18 @@ export class TurnCoordinator {
     return searchView(this.state);
   }
 
+  /** What the search overlay lists, while a search runs. */
+  get searchOverlay(): { overlay: Overlay; entries: readonly HistoryEntry[] } | null {
+    const session = this.state.search;
+    return session ? { overlay: searchOverlay(session.state, session.list), entries: session.list } : null;
+  }
+
   /** Feeds one input through the composer and carries out what it decided. */
   dispatch(input: ComposerInput): void {
     if (this.pickerOpen) return this.pick(input);
     const { state, effects } = reduce(this.state, input, {
       history: this.history.list(),
+      otherHistory: this.history.otherList(),
       busy: this.runner.busy,
       force: this.force,
       now: this.now(),
@@ -172,6 +181,15 @@ export class TurnCoordinator {
       case 'hint':
         this.bus.emit('status.hint', { text: effect.text });
         return;
+      case 'switchHistory':
+        this.history.mode = this.history.mode === 'session' ? 'global' : 'session';
+        return;
+      case 'forget': {
+        const removed = this.history.forget(effect.text);
+        this.dispatch({ kind: 'historyChanged' });
+        this.bus.emit('status.hint', { text: removed > 0 ? `deleted from history (${removed} ${removed === 1 ? 'entry' : 'entries'})` : 'not found in history' });
+        return;
+      }
     }
   }
 

@@ -8,7 +8,7 @@ import { CommandName, completeSlash, findSlash, parseSlash } from '../commands';
 import { BURST_GAP_MS, interruptAction } from '../agent/ladder';
 import * as ed from '../editor/model';
 import * as nav from '../history/navigator';
-import { endSearch, searchBackspace, searchStep, searchType } from './search-session';
+import { answerDelete, askDelete, endSearch, searchAgainIn, searchBackspace, searchStep, searchType } from './search-session';
 import type { ComposerContext, ComposerInput, ComposerState, Effect, Input, Reduced } from './state';
 
 type Edit = (s: ed.EditorState) => ed.EditorState;
@@ -44,9 +44,12 @@ export function displayText(segments: readonly ed.Segment[]): string {
 export function reduce(s: ComposerState, input: ComposerInput, ctx: ComposerContext): Reduced {
   switch (input.kind) {
     case 'text':
+      // While asking whether to delete, only y and n (keys, not text) mean anything.
+      if (s.search?.confirmDelete) return none(s);
       if (s.search) return none(searchType(s, input.text));
       return none({ ...s, editor: ed.insertText(s.editor, input.text) });
     case 'paste':
+      if (s.search?.confirmDelete) return none(s);
       // During a search a paste extends the query, first line only.
       if (s.search) return none(searchType(s, input.text.replace(/\r\n?/g, '\n').split('\n')[0]));
       return none({ ...s, editor: ed.insertPaste(s.editor, input.text, ctx.pasteLimits) });
@@ -54,6 +57,8 @@ export function reduce(s: ComposerState, input: ComposerInput, ctx: ComposerCont
       return none(restore(s, input.inputs));
     case 'historySwitched':
       return none({ ...s, nav: nav.idleNav });
+    case 'historyChanged':
+      return none(s.search ? searchAgainIn(s, s.search.list) : { ...s, nav: nav.idleNav });
     case 'command':
       return command(s, input.name, ctx);
   }
@@ -83,6 +88,16 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
       return none(endSearch(s, { accept: true }));
     case 'search.cancel':
       return none(endSearch(s, { accept: false }));
+    case 'search.toggleScope':
+      if (!s.search || !ctx.otherHistory) return none(s);
+      return { state: searchAgainIn(s, ctx.otherHistory), effects: [{ type: 'switchHistory' }] };
+    case 'search.delete':
+      return none(askDelete(s));
+    case 'confirm.yes':
+    case 'confirm.no': {
+      const { state, forget } = answerDelete(s, name === 'confirm.yes');
+      return { state, effects: forget === null ? [] : [{ type: 'forget', text: forget }] };
+    }
     case 'editor.deleteOrQuit':
       if (ed.isEmpty(s.editor)) return { state: s, effects: [{ type: 'quit', reason: 'ctrl-d' }] };
       return none({ ...s, editor: ed.deleteForward(s.editor) });

@@ -26,6 +26,32 @@ export function searchType(s: ComposerState, text: string): ComposerState {
   return show(s, state);
 }
 
+/**
+ * The same query, in the same direction, run afresh over `list` (Ctrl+T's
+ * other history, or the list after a deletion), from its newest or oldest end.
+ */
+export function searchAgainIn(s: ComposerState, list: readonly HistoryEntry[]): ComposerState {
+  if (!s.search) return s;
+  const { direction, query } = s.search.state;
+  let state = search.startSearch(direction);
+  for (const ch of query) state = search.typeQuery(state, list, ch);
+  return show({ ...s, search: { ...s.search, list, confirmDelete: false } }, state);
+}
+
+/** Asks whether to delete the selected entry (nothing selected: nothing to ask). */
+export function askDelete(s: ComposerState): ComposerState {
+  return s.search?.state.match ? { ...s, search: { ...s.search, confirmDelete: true } } : s;
+}
+
+/** The answer: the text of the entry to forget, or null to keep it. Either way the search goes on. */
+export function answerDelete(s: ComposerState, yes: boolean): { state: ComposerState; forget: string | null } {
+  const session = s.search;
+  if (!session?.confirmDelete) return { state: s, forget: null };
+  const state = { ...s, search: { ...session, confirmDelete: false } };
+  const match = session.state.match;
+  return { state, forget: yes && match ? entryText(session.list, match.index) : null };
+}
+
 export function searchBackspace(s: ComposerState): ComposerState {
   return s.search ? show(s, search.backspaceQuery(s.search.state)) : s;
 }
@@ -58,6 +84,7 @@ export function searchView(s: ComposerState): { prompt: string; highlight: { sta
   const session = s.search;
   if (!session) return null;
   const { state } = session;
+  if (session.confirmDelete) return { prompt: 'delete this entry from the session and global history? y / n', highlight: null };
   const prefix = `(${state.failing ? 'failing ' : ''}${state.direction}-i-search)\`${state.query}': `;
   if (!state.match) return { prompt: prefix, highlight: null };
   const entry = session.list[state.match.index];

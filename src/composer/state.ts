@@ -15,8 +15,10 @@ export interface SearchSession {
   /** The composer and navigation as they were when the search began. */
   readonly original: ed.EditorState;
   readonly originalNav: nav.NavState;
-  /** The list searched, fixed for the whole search. */
+  /** The list searched (the active history; Ctrl+T switches it). */
   readonly list: readonly HistoryEntry[];
+  /** Asking whether to delete the selected entry. */
+  readonly confirmDelete?: boolean;
 }
 
 export interface ComposerState {
@@ -41,6 +43,8 @@ export const initialComposer: ComposerState = {
 export interface ComposerContext {
   /** The active history list (session or global), oldest first. */
   readonly history: readonly HistoryEntry[];
+  /** The other one, which Ctrl+T in a search switches to. */
+  readonly otherHistory?: readonly HistoryEntry[];
   /** A turn is running. */
   readonly busy: boolean;
   readonly force: boolean;
@@ -56,7 +60,9 @@ export type ComposerInput =
   /** A cancelled turn's queued inputs come back, joined above what is being typed. */
   | { readonly kind: 'restore'; readonly inputs: ReadonlyArray<readonly ed.Segment[]> }
   /** The active history list changed (e.g. /history global): leave any browse. */
-  | { readonly kind: 'historySwitched' };
+  | { readonly kind: 'historySwitched' }
+  /** Entries left the list searched (one was deleted): the search runs again where it stands. */
+  | { readonly kind: 'historyChanged' };
 
 /** An input on its way to the model. */
 export interface Input {
@@ -87,7 +93,11 @@ export type Effect =
   /** A dim line in the transcript. */
   | { readonly type: 'note'; readonly text: string }
   /** A short-lived line in the status bar. */
-  | { readonly type: 'hint'; readonly text: string };
+  | { readonly type: 'hint'; readonly text: string }
+  /** Search the other history from now on (Ctrl+T in a search). */
+  | { readonly type: 'switchHistory' }
+  /** Delete every entry with this text from both history files. */
+  | { readonly type: 'forget'; readonly text: string };
 
 export interface Reduced {
   readonly state: ComposerState;
@@ -109,6 +119,7 @@ export function approvalAnswerable(q: { shownAt: number; lastKeyAt: number; now:
 export function modeOf(state: ComposerState, world: { busy: boolean; approval: boolean; picker?: boolean }): Mode {
   if (world.picker) return 'picker';
   if (world.approval) return 'approval';
+  if (state.search?.confirmDelete) return 'confirm';
   if (state.search) return 'search';
   return world.busy ? 'busy' : 'idle';
 }

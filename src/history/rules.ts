@@ -8,6 +8,8 @@ export interface HistoryEntry {
   /** When it was entered, ISO 8601. */
   readonly ts: string;
   readonly segments: readonly Segment[];
+  /** In the global history: the session it was entered in (its display name). */
+  readonly from?: string;
 }
 
 export const DEFAULT_MAX_ENTRIES = 500;

@@ -68,6 +68,8 @@ const RETRY_MAX_MS = 250;
 const COMPACT_IDLE_MS = 1500;
 /** A file is compacted when it holds more than this many times its cap. */
 const COMPACT_RATIO = 1.25;
+/** A deletion waits this long for another process's lock (they hold it for milliseconds). */
+const FORGET_LOCK_MS = 300;
 
 export class HistoryService {
   mode: HistoryMode = 'session';
@@ -126,6 +128,37 @@ export class HistoryService {
     return [this.scopes.session.list, this.scopes.global.list];
   }
 
+  /** The list the other mode walks (what Ctrl+T in a search switches to). */
+  otherList(): readonly HistoryEntry[] {
+    return this.scopes[this.mode === 'session' ? 'global' : 'session'].list;
+  }
+
+  /**
+   * Deletes every entry whose text is `text` (a secret that slipped past the
+   * filter): from both lists, from what is pending, and from both files,
+   * each rewritten under its lock with every other entry and its header kept.
+   * Returns how many entries left the active list.
+   */
+  forget(text: string): number {
+    const is = (e: HistoryEntry): boolean => segmentsText(e.segments) === text;
+    let removed = 0;
+    for (const scope of this.all()) {
+      // In place, like every change to a list: the search index sees it shrink and rebuilds.
+      let kept = 0;
+      for (const e of scope.list) if (!is(e)) scope.list[kept++] = e;
+      if (scope === this.scopes[this.mode]) removed = scope.list.length - kept;
+      scope.list.length = kept;
+      scope.pending = scope.pending.filter((e) => !is(e));
+      if (this.options.dataDir === null) continue;
+      try {
+        scope.onDisk -= scope.file.remove(is, { lockTimeoutMs: FORGET_LOCK_MS });
+      } catch (err) {
+        this.options.warn(`could not delete from the ${scope.file.label} file (${describeIoError(err)}); milk history delete can retry`);
+      }
+    }
+    return removed;
+  }
+
   counts(): Record<HistoryMode, number> {
     return { session: this.scopes.session.list.length, global: this.scopes.global.list.length };
   }
@@ -147,7 +180,8 @@ export class HistoryService {
       }
       return verdict;
     }
-    const entry: HistoryEntry = { ts: this.now().toISOString(), segments: segments.map((s) => ({ ...s })) };
+    // The session's name travels with the entry, so the global history can say where it came from.
+    const entry: HistoryEntry = { ts: this.now().toISOString(), segments: segments.map((s) => ({ ...s })), from: this.options.displayName };
     for (const scope of this.all()) {
       // A remembered draft sent as it was is replaced, not counted as the entry before it.
       const last = scope.list[scope.list.length - 1];

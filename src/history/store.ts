@@ -118,6 +118,22 @@ export class HistoryFile {
     return count;
   }
 
+  /**
+   * Deletes the entries `matches` picks, under the lock: the file is rewritten
+   * (temp, fsync, rename) with its header and every other entry as they were.
+   * Returns how many went; nothing is rewritten when none did.
+   */
+  remove(matches: (e: HistoryEntry) => boolean, options: { lockTimeoutMs?: number } = {}): number {
+    let removed = 0;
+    this.locked(options, () => {
+      const { entries, header } = this.read();
+      const kept = entries.filter((e) => !matches(e));
+      removed = entries.length - kept.length;
+      if (removed > 0) this.write(kept, header ?? this.header);
+    });
+    return removed;
+  }
+
   /** Empties the file under the lock, keeping the header already on disk. */
   clear(): void {
     this.locked({}, () => this.write([], this.read().header ?? this.header));

@@ -68,6 +68,12 @@ export const KEYMAP: Record<Mode, readonly Binding[]> = {
     { keys: ['backspace'], command: 'search.backspace' },
     { keys: ['enter'], command: 'search.accept' },
     { keys: ['escape', 'C-c', 'C-g'], command: 'search.cancel' },
+    { keys: ['C-t'], command: 'search.toggleScope' },
+    { keys: ['S-delete', 'C-delete'], command: 'search.delete' },
+  ],
+  confirm: [
+    { keys: ['y'], command: 'confirm.yes' },
+    { keys: ['n', 'escape', 'C-c', 'C-g'], command: 'confirm.no' },
   ],
   approval: [
     { keys: ['y'], command: 'approval.yes' },
@@ -99,6 +105,12 @@ const KEY_NAMES: Record<string, string> = {
   enter: 'Enter', escape: 'Esc', backspace: 'Backspace', delete: 'Delete', tab: 'Tab', home: 'Home', end: 'End',
   pageup: 'PageUp', pagedown: 'PageDown', up: 'Up', down: 'Down', left: 'Left', right: 'Right',
 };
+
+/** The first key bound to `command` in `mode`, as people write it ('' if none). */
+export function keyFor(mode: Mode, command: CommandName): string {
+  const key = KEYMAP[mode].find((b) => b.command === command)?.keys[0];
+  return key ? describeKey(key) : '';
+}
 
 /** A key as people write it: 'C-M-left' → 'Ctrl+Alt+Left'. */
 export function describeKey(key: string): string {

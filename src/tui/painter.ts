@@ -11,7 +11,7 @@ import type { PickerState } from '../session/picker';
 import type { Screen } from './screen';
 import type { StatusModel } from './status-model';
 import type { TranscriptModel } from './transcript-model';
-import { composerView, pickerRows, statusRow, transcriptRows } from './views';
+import { OverlayView, composerView, overlayRows, pickerRows, statusRow, transcriptRows } from './views';
 
 export interface PaintSources {
   editor: () => EditorState;
@@ -21,7 +21,12 @@ export interface PaintSources {
   status: StatusModel;
   /** The resume picker, drawn in the transcript's place while it is open. */
   picker: () => PickerState | null;
+  /** The search overlay while a search runs. */
+  overlay: () => OverlayView | null;
 }
+
+/** The overlay's rows at most: a title and eight matches. */
+const OVERLAY_ROWS = 9;
 
 /** Rows the mouse wheel scrolls per notch. */
 const WHEEL_ROWS = 3;
@@ -63,6 +68,9 @@ export class Painter {
     this.transcriptHeight = t.height;
     const picker = sources.picker();
     ui.transcript.setRows(picker ? pickerRows(picker, t.width, t.height) : transcriptRows(sources.transcript, t.height));
+    const overlay = sources.overlay();
+    const shown = ui.setOverlayRows(overlay ? Math.min(OVERLAY_ROWS, overlay.overlay.rows.length + 1) : 0);
+    if (overlay && shown > 0) ui.overlay.setRows(overlayRows(overlay, ui.overlay.size().width, shown, Date.now()));
     ui.status.setRows([statusRow(sources.status.snapshot(Date.now()), ui.status.size().width)]);
     ui.screen.render();
   }

@@ -25,7 +25,7 @@ export function route(action: InputAction, mode: Mode, composerMode: Mode): Rout
     }
     case 'text':
       // A question or a list takes single letters as keys, never as text.
-      if (mode === 'approval' || mode === 'picker') {
+      if (mode === 'approval' || mode === 'picker' || mode === 'confirm') {
         return [...action.text].flatMap((ch): Routed[] => {
           const name = commandFor(mode, ch.toLowerCase());
           return name ? [{ event: 'command', payload: { name } }] : [];
@@ -33,7 +33,7 @@ export function route(action: InputAction, mode: Mode, composerMode: Mode): Rout
       }
       return [{ event: 'input.text', payload: { text: action.text } }];
     case 'paste':
-      return mode === 'picker' ? [] : [{ event: 'input.paste', payload: { text: action.text } }];
+      return mode === 'picker' || mode === 'confirm' ? [] : [{ event: 'input.paste', payload: { text: action.text } }];
     case 'wheel':
       return [{ event: 'input.wheel', payload: { dir: action.dir } }];
     case 'cpr':

@@ -38,9 +38,13 @@ export interface Screen {
   readonly transcript: Grid;
   readonly composer: Grid;
   readonly status: Grid;
+  /** The search overlay, over the transcript's bottom rows, right above the composer. */
+  readonly overlay: Grid;
   /** Sets the composer's height in content rows; the transcript takes the rest. */
   setComposerRows(rows: number): void;
   maxComposerRows(): number;
+  /** Shows the overlay `rows` high (0 hides it); it never takes more than the transcript has. Returns the height given. */
+  setOverlayRows(rows: number): number;
   destroy(): void;
 }
 
@@ -79,6 +83,9 @@ export function createScreen(options: ScreenOptions): Screen {
     blessed.box({ parent: screen, left: 0, width: '100%', height: 3, border: { type: 'line' }, style: border }),
   );
   const status = createGrid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1 }));
+  // Created last, so it is drawn over the transcript.
+  const overlay = createGrid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1, hidden: true }));
+  let overlayRows = 0;
 
   const place = (): void => {
     const rows = screen.height as number;
@@ -87,6 +94,15 @@ export function createScreen(options: ScreenOptions): Screen {
     composer.box.top = Math.max(0, rows - 1 - c);
     composer.box.height = c;
     transcript.box.height = Math.max(1, rows - 1 - c);
+    // At most the transcript's height less one row, so some of the conversation always shows.
+    const o = Math.min(overlayRows, (transcript.box.height as number) - 1);
+    if (o <= 0) {
+      overlay.box.hide();
+      return;
+    }
+    overlay.box.top = (composer.box.top as number) - o;
+    overlay.box.height = o;
+    overlay.box.show();
   };
   const maxComposerRows = (): number => Math.max(1, Math.floor((screen.height as number) / 3) - 2);
   screen.on('resize', place);
@@ -97,6 +113,14 @@ export function createScreen(options: ScreenOptions): Screen {
     transcript,
     composer,
     status,
+    overlay,
+    setOverlayRows(rows: number) {
+      if (rows !== overlayRows) {
+        overlayRows = rows;
+        place();
+      }
+      return overlay.box.hidden ? 0 : (overlay.box.height as number);
+    },
     setComposerRows(rows: number) {
       if (rows === composerRows) return;
       composerRows = rows;

@@ -8,6 +8,9 @@ import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
 import type { GridRow, Span, Style } from './grid';
 import type { TranscriptModel, TranscriptRow } from './transcript-model';
 import { PickerState, pickerLine } from '../session/picker';
+import type { Overlay } from '../search/overlay';
+import { entryText } from '../search/index';
+import type { HistoryEntry } from '../history/rules';
 import { coloured } from '../markdown/render';
 
 const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
@@ -177,4 +180,73 @@ export function statusRow(st: StatusState, width: number): GridRow {
     }
   }
   return [...leftOut, { text: ' '.repeat(Math.max(0, room)), style: 'status' }, ...right];
+}
+
+/** How long ago, in one short word: 40s, 3m, 5h, 2d, 1y. */
+export function age(ts: string, now: number): string {
+  const s = Math.max(0, Math.floor((now - Date.parse(ts)) / 1000));
+  if (!Number.isFinite(s)) return '?';
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
+  if (s < 365 * 86_400) return `${Math.floor(s / 86_400)}d`;
+  return `${Math.floor(s / (365 * 86_400))}y`;
+}
+
+export interface OverlayView {
+  readonly overlay: Overlay;
+  readonly entries: readonly HistoryEntry[];
+  readonly scope: 'session' | 'global';
+  /** Keys for the title: the scope switch and the delete. */
+  readonly keys: { scope: string; remove: string };
+}
+
+/** One overlay row: the line that matched, cut to `room` cells around the match, the match lit. */
+function matchSpans(text: string, start: number, end: number, room: number, base: Style): Span[] {
+  const from = start > 0 ? text.lastIndexOf('\n', start - 1) + 1 : 0;
+  const nl = text.indexOf('\n', start);
+  const line = text.slice(from, nl === -1 ? text.length : nl);
+  const a = start - from;
+  const b = Math.min(line.length, end - from);
+  // A match far along a long line: the line is shown from a little before it.
+  const lead = a > room / 2 ? a - Math.floor(room / 4) : 0;
+  const head = (lead > 0 ? '…' : '') + line.slice(lead, a);
+  const spans: Span[] = [{ text: head, style: base }, { text: line.slice(a, b), style: 'match' }, { text: line.slice(b), style: base }];
+  const out: Span[] = [];
+  let left = room;
+  for (const sp of spans) {
+    if (left <= 0) break;
+    const text = fit(sp.text, left);
+    out.push({ text, style: sp.style });
+    left -= stringWidth(text);
+  }
+  return out;
+}
+
+/** The search overlay: a title with the scope and the count, then the matches around the current one (oldest first). */
+export function overlayRows(v: OverlayView, width: number, height: number, now: number): GridRow[] {
+  const { overlay, entries } = v;
+  const count = overlay.total === 0 ? 'no matches' : `${overlay.position}/${overlay.total}${overlay.more ? '+' : ''}`;
+  const other = v.scope === 'session' ? 'global' : 'session';
+  const title: GridRow = [
+    { text: ` ${v.scope} history · ${count} `, style: 'statusStrong' },
+    { text: fit(` ${v.keys.scope} ${other} · ${v.keys.remove} delete`, Math.max(0, width - stringWidth(` ${v.scope} history · ${count} `))), style: 'dim' },
+  ];
+  const room = Math.max(0, height - 1);
+  const at = overlay.rows.findIndex((r) => r.current);
+  const top = Math.max(0, Math.min(at - Math.floor(room / 2), overlay.rows.length - room));
+  const rows = overlay.rows.slice(top, top + room).map((r): GridRow => {
+    const entry = entries[r.index];
+    const base: Style = r.current ? 'highlight' : 'normal';
+    const when = age(entry.ts, now).padStart(4);
+    const origin = v.scope === 'global' && typeof entry.from === 'string' ? fit(entry.from, 12).padEnd(12) + ' ' : '';
+    const lead = `${r.current ? '›' : ' '} ${when} `;
+    const text = entryText(entries, r.index);
+    return [
+      { text: lead, style: base },
+      ...(origin ? [{ text: origin, style: r.current ? base : 'dim' } as Span] : []),
+      ...matchSpans(text, r.start, r.end, Math.max(1, width - stringWidth(lead + origin)), base),
+    ];
+  });
+  return [title, ...rows];
 }

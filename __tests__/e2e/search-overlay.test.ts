@@ -1,0 +1,100 @@
+// The search overlay in a real terminal: the rows around the match with their
+// ages and origins, the count, Ctrl+T switching scope, and deleting an entry
+// from both files after a y.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { KEY, MilkPty, tempDir } from '../helpers/pty';
+import { seedHistory } from '../helpers/seed';
+import { parseHistory } from '../../src/history/format';
+
+jest.setTimeout(30000);
+
+let m: MilkPty | null = null;
+afterEach(() => {
+  m?.kill('SIGKILL');
+  m = null;
+});
+
+const minutesAgo = (n: number, count: number) => (i: number) => new Date(Date.now() - (count - i) * n * 60_000).toISOString();
+const texts = (file: string) => parseHistory(fs.readFileSync(file)).entries.map((e) => e.segments.map((s) => s.text).join(''));
+const SHIFT_DELETE = '\x1b[3;2~';
+
+/** The overlay's rows: the lines between the title and the composer's top border. */
+function overlay(m: MilkPty): string[] {
+  const lines = m.lines();
+  const top = lines.findIndex((l) => / history · /.test(l));
+  const border = lines.findIndex((l) => l.startsWith('┌'));
+  return top === -1 ? [] : lines.slice(top, border);
+}
+
+it('lists the matches around the current one with their ages, lights the current one, and counts', async () => {
+  const data = tempDir();
+  const list = ['make build', 'ls -la', 'make test', 'git status', 'make lint', 'make test', 'echo hi'];
+  seedHistory(data, 'work', list, 'session', minutesAgo(3, list.length));
+  m = new MilkPty({ args: ['--data-dir', data, '--session', 'work'], cols: 90, rows: 24 });
+  await m.waitForText('history: session');
+  m.write(KEY.ctrlR + 'make');
+  await m.waitFor(() => overlay(m!).length === 4 && overlay(m!)[0].includes('session history · 1/3'), 'overlay with three matches');
+  const rows = overlay(m);
+  // Oldest first, the current (newest) last; one row per text; each row's age.
+  expect(rows.slice(1).map((r) => r.replace(/\s+/g, ' ').trim())).toEqual(['21m make build', '9m make lint', '› 6m make test']);
+  expect(rows[0]).toContain('Ctrl+T global');
+  // The current row is drawn in reverse video, and the match in every row is lit.
+  const y = m.lines().indexOf(rows[3]);
+  const line = m.term.buffer.active.getLine(y)!;
+  expect(line.getCell(0)!.isInverse()).not.toBe(0);
+  const x = rows[1].indexOf('make');
+  const cell = m.term.buffer.active.getLine(y - 2)!.getCell(x)!;
+  expect(cell.isUnderline() !== 0 || !cell.isBgDefault()).toBe(true);
+  m.write(KEY.ctrlR);
+  await m.waitFor(() => overlay(m!)[0]?.includes('2/3'), 'count moves');
+  // Gone when the search ends; the composer is never covered.
+  m.write(KEY.esc);
+  await m.waitFor(() => overlay(m!).length === 0, 'overlay gone');
+});
+
+it('Ctrl+T searches the global history with the same query, naming where each entry came from', async () => {
+  const data = tempDir();
+  seedHistory(data, 'work', ['deploy local'], 'session', minutesAgo(1, 1));
+  seedHistory(data, 'work', ['deploy staging', 'deploy prod'], 'global', minutesAgo(60, 2), (i) => (i === 0 ? 'api-server' : 'web-app'));
+  m = new MilkPty({ args: ['--data-dir', data, '--session', 'work'], cols: 90, rows: 24 });
+  await m.waitForText('history: session');
+  m.write(KEY.ctrlR + 'deploy');
+  await m.waitFor(() => overlay(m!)[0]?.includes('session history · 1/1'), 'session overlay');
+  m.write('\x14');
+  await m.waitFor(() => overlay(m!)[0]?.includes('global history · 1/2'), 'global overlay');
+  expect(overlay(m).slice(1).map((r) => r.replace(/\s+/g, ' ').trim())).toEqual(['2h api-server deploy staging', '› 1h web-app deploy prod']);
+  expect(m.statusLine()).toContain("`deploy': deploy prod");
+  m.write(KEY.enter);
+  await m.waitFor(() => m!.composerLines().join('') === 'deploy prod', 'accepted from global');
+});
+
+it('deletes the selected entry from both files after a y, and it is gone from Up', async () => {
+  const data = tempDir();
+  const secret = 'export TOKEN=hunter2hunter2';
+  const sessionFile = seedHistory(data, 'work', ['first', secret, 'last'], 'session', minutesAgo(1, 3));
+  const globalFile = seedHistory(data, 'work', ['elsewhere', secret, 'first'], 'global', minutesAgo(1, 3));
+  m = new MilkPty({ args: ['--data-dir', data, '--session', 'work'], cols: 90, rows: 24 });
+  await m.waitForText('history: session');
+  m.write(KEY.ctrlR + 'TOKEN');
+  await m.waitFor(() => overlay(m!)[0]?.includes('1/1'), 'the secret found');
+  m.write(SHIFT_DELETE);
+  await m.waitFor(() => m!.statusLine().includes('y / n'), 'the question');
+  // n keeps it; the search goes on.
+  m.write('n');
+  await m.waitFor(() => m!.statusLine().includes("`TOKEN'"), 'back to searching');
+  m.write(SHIFT_DELETE);
+  await m.waitFor(() => m!.statusLine().includes('y / n'), 'the question again');
+  m.write('y');
+  await m.waitFor(() => m!.statusLine().includes('failing'), 'no match left');
+  expect(texts(sessionFile)).toEqual(['first', 'last']);
+  expect(texts(globalFile)).toEqual(['elsewhere', 'first']);
+  expect(fs.readFileSync(sessionFile, 'utf8').split('\n')[0]).toContain('"format":"milk-history"');
+  m.write(KEY.esc);
+  await m.waitFor(() => overlay(m!).length === 0, 'search over');
+  m.write(KEY.up);
+  await m.waitFor(() => m!.composerLines().join('') === 'last', 'Up');
+  m.write(KEY.up);
+  await m.waitFor(() => m!.composerLines().join('') === 'first', 'Up skips the deleted entry');
+  expect(fs.readdirSync(path.join(data, 'sessions')).some((f) => f.includes('tmp'))).toBe(false);
+});
