@@ -4,7 +4,7 @@
 
 import type { Command } from 'commander';
 import { MainOptions, locate, parsePositive, parseSession, requireDataDir } from './cli-support';
-import { HistoryCommandError, Target, historyClear, historyList, historyPath } from './history/commands';
+import { HistoryCommandError, Target, historyClear, historyDelete, historyList, historyPath } from './history/commands';
 import { SessionCommandError, sessionsList, sessionsRm, sessionsShow } from './session/commands';
 
 /** Runs a command, turning the errors it expects into one line on stderr and exit code 1. */
@@ -52,6 +52,20 @@ export function addShellCommands(program: Command): void {
     .action((o: { yes?: boolean }, cmd: Command) =>
       guard(async () => {
         const ok = await historyClear(target(cmd), { yes: !!o.yes }, process.stdout);
+        if (!ok) process.exitCode = 1;
+      }));
+  history
+    .command('delete')
+    .description('delete every entry containing TEXT from the session and global history (lists them and asks first)')
+    .requiredOption('--match <text>', 'the text the entries to delete contain (exact case)')
+    .option('--global', 'only the global history')
+    .option('--session <name>', 'another session (with the global history)', parseSession)
+    .option('-y, --yes', 'do not ask')
+    .action((o: { match: string; yes?: boolean; global?: boolean }, cmd: Command) =>
+      guard(async () => {
+        const t = target(cmd);
+        const files: Target[] = o.global ? [t] : [t, { ...t, scope: 'global' }];
+        const ok = await historyDelete(files, o.match, { yes: !!o.yes }, process.stdout);
         if (!ok) process.exitCode = 1;
       }));
   const sessions = program.command('sessions').description('list, show and remove sessions and their conversations');

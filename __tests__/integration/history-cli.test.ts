@@ -65,6 +65,40 @@ describe('milk history', () => {
     expect(parseHistory(fs.readFileSync(file)).entries).toHaveLength(0);
   });
 
+  it('delete --match lists what it would delete from the session and global files, asks, and deletes only that', () => {
+    const data = tempDir();
+    const session = seed(data, 's1', ['ls', 'curl -H "Authorization: Bearer abc123"', 'make', 'echo abc123\nagain']);
+    const global = seed(data, 's1', ['pwd', 'curl -H "Authorization: Bearer abc123"'], 'global');
+    const sessionLines = fs.readFileSync(session, 'utf8').split('\n');
+    const no = milk(['history', 'delete', '--match', 'abc123', '--data-dir', data, '--session', 's1'], { input: 'n\n' });
+    expect(no.code).toBe(1);
+    expect(no.out).toContain(`${session}:\n  curl -H "Authorization: Bearer abc123"\n  echo abc123\n    again\n${global}:\n`);
+    expect(no.err).toContain('Delete 3 entries?');
+    expect(fs.readFileSync(session, 'utf8').split('\n')).toEqual(sessionLines);
+    const yes = milk(['history', 'delete', '--match', 'abc123', '--data-dir', data, '--session', 's1'], { input: 'y\n' });
+    expect(yes.code).toBe(0);
+    expect(yes.out).toContain(`deleted 2 from ${session}`);
+    expect(yes.out).toContain(`deleted 1 from ${global}`);
+    expect(parseHistory(fs.readFileSync(session)).entries.map((e) => e.segments[0].text)).toEqual(['ls', 'make']);
+    expect(parseHistory(fs.readFileSync(global)).entries.map((e) => e.segments[0].text)).toEqual(['pwd']);
+    // The lines left are the lines that were there, header first.
+    expect(fs.readFileSync(session, 'utf8').split('\n')).toEqual(sessionLines.filter((l) => !l.includes('abc123') && !l.includes('again')));
+  });
+
+  it('delete --global --yes touches only the global file; nothing found is not an error', () => {
+    const data = tempDir();
+    const session = seed(data, 's1', ['token x']);
+    const global = seed(data, 's1', ['token x'], 'global');
+    const r = milk(['history', 'delete', '--match', 'token', '--global', '--yes', '--data-dir', data, '--session', 's1']);
+    expect(r.code).toBe(0);
+    expect(parseHistory(fs.readFileSync(global)).entries).toHaveLength(0);
+    expect(parseHistory(fs.readFileSync(session)).entries).toHaveLength(1);
+    const none = milk(['history', 'delete', '--match', 'nothing like it', '--yes', '--data-dir', data, '--session', 's1']);
+    expect([none.code, none.out]).toEqual([0, expect.stringContaining('no entry contains that text')]);
+    const bad = milk(['history', 'delete', '--data-dir', data]);
+    expect(bad.code).toBe(2);
+  });
+
   it('reports an unreadable file without its content', () => {
     const data = tempDir();
     const file = path.join(data, 'sessions', 's1.history');

@@ -1,4 +1,4 @@
-// `milk history list|path|clear`: history from the shell. These print what
+// `milk history list|path|clear|delete`: history from the shell. These print what
 // the person asked to see (that is their purpose), but errors and prompts
 // never include entry text.
 
@@ -8,7 +8,7 @@ import { segmentsText } from '../editor/model';
 import { historyHeader, parseHistory } from './format';
 import { historyPaths, HistoryMode } from './service';
 import { HistoryFile, describeIoError } from './store';
-import { DEFAULT_MAX_ENTRIES, compactEntries } from './rules';
+import { DEFAULT_MAX_ENTRIES, HistoryEntry, compactEntries } from './rules';
 
 export interface Target {
   dataDir: string;
@@ -73,5 +73,48 @@ export async function historyClear(t: Target, options: { yes: boolean }, out: No
     throw new HistoryCommandError(`cannot clear ${file} (${describeIoError(err)})`);
   }
   out.write(`cleared ${count} entries from ${file}\n`);
+  return true;
+}
+
+/**
+ * Deletes every entry containing `match` (exact case) from the files named:
+ * after listing them and asking, unless --yes. Each file is rewritten under
+ * its lock with every other entry and its header as they were.
+ */
+export async function historyDelete(
+  files: ReadonlyArray<Target>, match: string, options: { yes: boolean }, out: NodeJS.WritableStream,
+): Promise<boolean> {
+  if (!match) throw new HistoryCommandError('--match needs some text');
+  const has = (e: HistoryEntry): boolean => segmentsText(e.segments).includes(match);
+  const found = files.map((t) => ({ t, file: fileFor(t), entries: readEntries(t).filter(has) }));
+  const total = found.reduce((n, f) => n + f.entries.length, 0);
+  if (total === 0) {
+    out.write(`no entry contains that text in ${found.map((f) => f.file).join(' or ')}\n`);
+    return true;
+  }
+  for (const f of found) {
+    if (f.entries.length === 0) continue;
+    out.write(`${f.file}:\n`);
+    for (const e of f.entries) {
+      const [first, ...rest] = segmentsText(e.segments).split('\n');
+      out.write(`  ${first}\n`);
+      for (const line of rest) out.write(`    ${line}\n`);
+    }
+  }
+  if (!options.yes && !(await confirm(`Delete ${total} ${total === 1 ? 'entry' : 'entries'}? [y/N] `))) {
+    out.write('nothing deleted\n');
+    return false;
+  }
+  for (const f of found) {
+    if (f.entries.length === 0) continue;
+    const header = historyHeader(f.t.scope, { sessionId: f.t.sessionId, workspace: null, displayName: f.t.sessionId });
+    try {
+      // Read whole, however long: a deletion must reach every copy, not just the newest lines.
+      const n = new HistoryFile(f.file, header, Number.MAX_SAFE_INTEGER).remove(has);
+      out.write(`deleted ${n} from ${f.file}\n`);
+    } catch (err) {
+      throw new HistoryCommandError(`cannot delete from ${f.file} (${describeIoError(err)})`);
+    }
+  }
   return true;
 }
