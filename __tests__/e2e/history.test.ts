@@ -131,7 +131,7 @@ describe('input history across restarts', () => {
     expect(entries[0].segments).toEqual([{ type: 'text', text: 'look: ' }, { type: 'paste', text: big }]);
   });
 
-  it('two milks in one workspace lose nothing of each other, and each keeps its own Up list', async () => {
+  it('two milks in one workspace lose nothing of each other, and each one\'s Up reaches the other\'s inputs without a restart', async () => {
     const data = tempDir();
     const cwd = tempDir();
     const a = track(await open(data, cwd));
@@ -139,11 +139,29 @@ describe('input history across restarts', () => {
     await submit(a, 'from a');
     await submit(b, 'from b');
     await submit(a, 'a again');
-    a.write(KEY.up + KEY.up);
-    await a.waitFor(() => composer(a) === 'from a', "a's own list, without b's entry");
+    a.write(KEY.up);
+    await a.waitFor(() => composer(a) === 'a again', "a's newest");
+    a.write(KEY.up);
+    await a.waitFor(() => composer(a) === 'from b', "b's entry, read when browsing began");
+    a.write(KEY.up);
+    await a.waitFor(() => composer(a) === 'from a', 'then the oldest');
+    b.write(KEY.up);
+    await b.waitFor(() => composer(b) === 'a again', "a's latest, in b");
+    a.write(KEY.down + KEY.down + KEY.down);
+    await a.waitFor(() => composer(a) === '', "a back to its draft");
+    // While b browses, a new entry from a does not move b's list under it.
+    await submit(a, 'while b browses');
+    b.write(KEY.up);
+    await b.waitFor(() => composer(b) === 'from b', 'b steps on through the list it had');
+    b.write(KEY.down + KEY.down);
+    await b.waitFor(() => composer(b) === '', 'back to the draft');
+    b.write(KEY.ctrlR + 'while');
+    await b.waitFor(() => composer(b) === 'while b browses', 'a search started later finds it');
+    b.write(KEY.esc);
+    await b.waitFor(() => composer(b) === '', 'search left, draft back');
     await quit(a);
     await quit(b);
-    expect(texts(sessionFile(data, cwd))).toEqual(['from a', 'from b', 'a again']);
+    expect(texts(sessionFile(data, cwd))).toEqual(['from a', 'from b', 'a again', 'while b browses']);
   });
 
   it('keeps history in memory when another process holds the lock, and exits promptly', async () => {
@@ -224,7 +242,7 @@ describe('input history across restarts', () => {
     expect(texts(sessionFile(data, cwd))).toEqual(['older']);
   });
 
-  it('keeps space-led and secret-looking inputs out of history, and says so once', async () => {
+  it('keeps space-led and secret-looking inputs out of history, and says so for each one', async () => {
     const data = tempDir();
     const cwd = tempDir();
     const m = track(await open(data, cwd));
@@ -232,6 +250,8 @@ describe('input history across restarts', () => {
     await submit(m, `deploy with ${token}`);
     await m.waitForText('not saved to history');
     expect(m.text()).toContain('GitHub token');
+    await submit(m, `export KEY=sk-${'q'.repeat(30)}`);
+    await m.waitFor(() => m.text().includes('input looks like a secret (API key): not saved to history'), 'the second withheld input said so too');
     await submit(m, ' private thought');
     await submit(m, 'kept');
     await quit(m);

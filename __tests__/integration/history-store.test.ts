@@ -223,13 +223,13 @@ describe('history service on a bad data dir', () => {
     expect(warnings).toEqual(['input too large for history (1.8 M characters, limit 1 M): not saved']);
   });
 
-  it('warns about a secret once per session, naming only its kind', () => {
+  it('says so for every input withheld as a secret, naming only its kind', () => {
     const warnings: string[] = [];
     const h = service(tempDir(), warnings);
     h.load();
     h.record([{ type: 'text', text: 'token ghp_' + 'a'.repeat(36) }]);
     h.record([{ type: 'text', text: 'again ghp_' + 'b'.repeat(36) }]);
-    expect(warnings).toEqual(['input looks like a secret (GitHub token): not saved to history']);
+    expect(warnings).toEqual(['input looks like a secret (GitHub token): not saved to history', 'input looks like a secret (GitHub token): not saved to history']);
     expect(h.list()).toHaveLength(0);
   });
 
@@ -318,6 +318,76 @@ describe('history service on a bad data dir', () => {
 function runWriter(file: string, count: number, prefix: string, max = 100000) {
   return spawn(process.execPath, [WRITER, file, String(count), prefix, String(max)], { stdio: ['ignore', 'pipe', 'inherit'] });
 }
+
+describe('live history: what other processes append', () => {
+  const service = (dataDir: string, maxEntries = 500) =>
+    new HistoryService({ dataDir, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries, warn: () => undefined });
+  const listed = (h: HistoryService) => h.list().map((x) => x.segments[0].text);
+  const globalFile = (data: string) => path.join(data, 'input_history');
+
+  it('reads an entry another process appended, once, and never its own entries again', async () => {
+    const data = tempDir();
+    const h = service(data);
+    h.load();
+    h.record([{ type: 'text', text: 'mine' }]);
+    h.mode = 'global';
+    const child = runWriter(globalFile(data), 2, 'theirs', 500);
+    await new Promise((r) => child.on('exit', r));
+    h.refresh();
+    expect(listed(h)).toEqual(['mine', 'theirs-0', 'theirs-1']);
+    h.refresh();
+    expect(listed(h)).toEqual(['mine', 'theirs-0', 'theirs-1']);
+  });
+
+  it('leaves a line still being written for the next look', () => {
+    const data = tempDir();
+    const h = service(data);
+    h.load();
+    h.mode = 'global';
+    h.record([{ type: 'text', text: 'first' }]);
+    const line = JSON.stringify(e('torn then whole'));
+    fs.appendFileSync(globalFile(data), line.slice(0, 10));
+    h.refresh();
+    expect(listed(h)).toEqual(['first']);
+    fs.appendFileSync(globalFile(data), line.slice(10) + '\n');
+    h.refresh();
+    expect(listed(h)).toEqual(['first', 'torn then whole']);
+  });
+
+  it('reads a file another process compacted (rewritten, smaller) again whole, keeping what is pending here', () => {
+    const data = tempDir();
+    const h = service(data, 3);
+    h.load();
+    h.mode = 'global';
+    for (const t of ['a', 'b', 'c']) h.record([{ type: 'text', text: t }]);
+    // Another process: two more entries, then a compaction to the newest three.
+    const other = new HistoryFile(globalFile(data), header, 3);
+    other.append([e('d'), e('e')]);
+    expect(other.compact()).toBe(3);
+    h.refresh();
+    expect(listed(h)).toEqual(['c', 'd', 'e']);
+  });
+
+  it('a file that did not exist when milk started is read once it does', () => {
+    const data = tempDir();
+    const h = service(data);
+    h.load();
+    h.mode = 'global';
+    new HistoryFile(globalFile(data), header, 500).append([e('new file')]);
+    h.refresh();
+    expect(listed(h)).toEqual(['new file']);
+  });
+
+  it('/history counts what is on disk and pending, not a draft only remembered', () => {
+    const data = tempDir();
+    const h = service(data);
+    h.load();
+    h.record([{ type: 'text', text: 'sent' }]);
+    h.remember([{ type: 'text', text: 'cleared draft' }]);
+    expect(h.counts()).toEqual({ session: 1, global: 1 });
+    expect(listed(h)).toEqual(['sent', 'cleared draft']);
+  });
+});
 
 describe('durability and concurrency', () => {
   jest.setTimeout(60000);

@@ -177,6 +177,13 @@ describe('editor: segments and pastes', () => {
     expect(ed.pasteLabel('x'.repeat(1001))).toBe('[pasted 1001 chars]');
   });
 
+  it('labels a paste by its lines, a final newline not counting as one more', () => {
+    const twelve = Array.from({ length: 12 }, (_, i) => `line ${i}`).join('\n');
+    expect(ed.pasteLabel(twelve)).toBe('[pasted 12 lines]');
+    expect(ed.pasteLabel(twelve + '\n')).toBe('[pasted 12 lines]');
+    expect(ed.pasteLabel(twelve + '\n\n')).toBe('[pasted 13 lines]');
+  });
+
   it('deletes a paste segment as one unit and keeps the others in order', () => {
     let s = ed.insertPaste(at('|'), big + 'A');
     s = ed.insertText(s, ' and ');
@@ -241,11 +248,11 @@ describe('editor layout', () => {
     expect(l.cursorCol).toBe(3);
   });
 
-  it('shows a paste segment as its label', () => {
+  it('shows a paste segment as its label (twenty lines and their newlines are twenty lines)', () => {
     const s = ed.insertPaste(at('a|'), 'x\n'.repeat(20));
     const l = layout(s, 40);
-    expect(l.rows[0].atoms.map((a) => a.display).join('')).toBe('a[pasted 21 lines]');
-    expect(l.cursorCol).toBe(1 + '[pasted 21 lines]'.length);
+    expect(l.rows[0].atoms.map((a) => a.display).join('')).toBe('a[pasted 20 lines]');
+    expect(l.cursorCol).toBe(1 + '[pasted 20 lines]'.length);
   });
 
   it('scrolls just enough to keep the cursor row visible', () => {

@@ -48,3 +48,13 @@ describe('history format', () => {
     expect(needsRepair(parseHistory(bytes('')), header)).toBe(false);
   });
 });
+
+describe('reading what other processes append', () => {
+  it('takes whole lines only: a line still being written waits', () => {
+    const { completeLength } = require('../../src/history/tail') as typeof import('../../src/history/tail');
+    expect(completeLength(Buffer.from('{"a":1}\n{"b":'))).toBe(8);
+    expect(completeLength(Buffer.from('{"a":1}\n'))).toBe(8);
+    expect(completeLength(Buffer.from('{"torn'))).toBe(0);
+    expect(completeLength(Buffer.from(''))).toBe(0);
+  });
+});

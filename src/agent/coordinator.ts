@@ -35,6 +35,9 @@ export interface CoordinatorOptions {
   };
 }
 
+/** Commands that may begin walking a history list. */
+const STARTS_BROWSING: ReadonlySet<CommandName> = new Set<CommandName>(['editor.up', 'history.older', 'history.searchReverse', 'history.searchForward']);
+
 export class TurnCoordinator {
   private state: ComposerState = initialComposer;
   /** A tool call waiting for y / n / a, and when the question appeared. */
@@ -122,6 +125,8 @@ export class TurnCoordinator {
   /** Feeds one input through the composer and carries out what it decided. */
   dispatch(input: ComposerInput): void {
     if (this.pickerOpen) return this.pick(input);
+    // Browsing or a search is about to start: first take in what other milks added meanwhile.
+    if (input.kind === 'command' && STARTS_BROWSING.has(input.name) && this.state.nav.index === null && !this.state.search) this.history.refresh();
     const { state, effects } = reduce(this.state, input, {
       history: this.history.list(),
       otherHistory: this.history.otherList(),
@@ -229,7 +234,10 @@ export class TurnCoordinator {
         this.history.mode = mode;
         this.dispatch({ kind: 'historySwitched' });
       },
-      historyCounts: () => this.history.counts(),
+      historyCounts: () => {
+        this.history.refresh();
+        return this.history.counts();
+      },
       alwaysTools: () => this.runner.policy.alwaysTools(),
       clearAlways: () => this.runner.policy.clearAlways(),
       keyHelp: () => this.options.keyHelp(this.composerMode),

@@ -31,7 +31,8 @@ export function countMarks(text: string, from: number, to: number): number {
 
 /** The label a collapsed paste shows in place of its content. */
 export function pasteLabel(content: string): string {
-  const lines = content.split('\n').length;
+  // A paste that ends in a newline has no line after it: twelve lines and their newlines are twelve lines.
+  const lines = content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
   return lines > 1 ? `[pasted ${lines} lines]` : `[pasted ${content.length} chars]`;
 }
 

@@ -8,10 +8,11 @@
 
 import * as path from 'node:path';
 import { Segment, segmentsText } from '../editor/model';
-import { historyHeader } from './format';
+import { historyHeader, serializeEntry } from './format';
 import { DEFAULT_LOCK, LockOptions } from './lock';
 import { HistoryEntry, StoreVerdict, compactEntries, sameInput, storeVerdict } from './rules';
 import { HistoryFile, describeIoError, ensureDir } from './store';
+import type { FileMark } from './tail';
 
 export type HistoryMode = 'session' | 'global';
 
@@ -56,6 +57,10 @@ interface Scope {
   lockedSince: number | null;
   retry: NodeJS.Timeout | null;
   retryMs: number;
+  /** How far the file has been read (others' appends start there); null before there was a file. */
+  mark: FileMark | null;
+  /** Lines this process appended and has not yet met again when reading what others appended. */
+  own: Map<string, number>;
 }
 
 /** Exit waits at most this long in all for other processes' locks. */
@@ -74,7 +79,6 @@ const FORGET_LOCK_MS = 300;
 export class HistoryService {
   mode: HistoryMode = 'session';
   private readonly scopes: Record<HistoryMode, Scope>;
-  private secretWarned = false;
   /** Entries kept only in memory (cleared with Ctrl-C), never written. */
   private readonly remembered = new WeakSet<HistoryEntry>();
   private readonly now: () => Date;
@@ -94,6 +98,8 @@ export class HistoryService {
       lockedSince: null,
       retry: null,
       retryMs: RETRY_FIRST_MS,
+      mark: null,
+      own: new Map(),
     });
     this.scopes = { session: make('session'), global: make('global') };
   }
@@ -107,7 +113,8 @@ export class HistoryService {
       this.options.warn(`data dir unusable (${describeIoError(err)}); history kept in memory only`);
     }
     for (const scope of this.all()) {
-      const { entries, warning, damaged, partial } = scope.file.load();
+      const { entries, warning, damaged, partial, mark } = scope.file.load();
+      scope.mark = mark ?? null;
       // Appends from several processes leave duplicates and overshoot the cap until compaction.
       scope.list = compactEntries(entries, this.options.maxEntries);
       // A file read only in part holds more than it is worth: compact it.
@@ -152,6 +159,8 @@ export class HistoryService {
       if (this.options.dataDir === null) continue;
       try {
         scope.onDisk -= scope.file.remove(is, { lockTimeoutMs: FORGET_LOCK_MS });
+        scope.mark = scope.file.markNow();
+        scope.own.clear();
       } catch (err) {
         this.options.warn(`could not delete from the ${scope.file.label} file (${describeIoError(err)}); milk history delete can retry`);
       }
@@ -159,8 +168,10 @@ export class HistoryService {
     return removed;
   }
 
+  /** Entries on disk and pending, per file; a draft only remembered (cleared with Ctrl-C) is not one. */
   counts(): Record<HistoryMode, number> {
-    return { session: this.scopes.session.list.length, global: this.scopes.global.list.length };
+    const count = (scope: Scope): number => scope.list.reduce((n, e) => n + (this.remembered.has(e) ? 0 : 1), 0);
+    return { session: count(this.scopes.session), global: count(this.scopes.global) };
   }
 
   /**
@@ -170,10 +181,8 @@ export class HistoryService {
   record(segments: readonly Segment[]): StoreVerdict {
     const verdict = storeVerdict(segments);
     if (!verdict.store) {
-      if (verdict.reason === 'secret' && !this.secretWarned) {
-        this.secretWarned = true;
-        this.options.warn(`input looks like a secret (${verdict.secret}): not saved to history`);
-      }
+      // Every withheld input says so, each time: a person must never guess whether one was kept.
+      if (verdict.reason === 'secret') this.options.warn(`input looks like a secret (${verdict.secret}): not saved to history`);
       if (verdict.reason === 'too-large') {
         const mb = (segmentsText(segments).length / 1e6).toFixed(1);
         this.options.warn(`input too large for history (${mb} M characters, limit 1 M): not saved`);
@@ -233,8 +242,7 @@ export class HistoryService {
       if (scope.pending.length === 0) continue;
       try {
         scope.file.append(scope.pending, { lockTimeoutMs: Math.max(0, deadline - Date.now()) });
-        scope.onDisk += scope.pending.length;
-        scope.pending = [];
+        this.wrote(scope);
       } catch {
         // Still pending: nothing more can be done on the way out.
       }
@@ -265,8 +273,7 @@ export class HistoryService {
       return;
     }
     if (written) {
-      scope.onDisk += scope.pending.length;
-      scope.pending = [];
+      this.wrote(scope);
       scope.lockedSince = null;
       this.stopRetry(scope);
       if (scope.failing) {
@@ -289,6 +296,60 @@ export class HistoryService {
       }, scope.retryMs);
       scope.retry.unref();
     }
+  }
+
+  /** The pending entries are on disk: counted, and remembered as ours for when the file is read again. */
+  private wrote(scope: Scope): void {
+    for (const e of scope.pending) {
+      const line = serializeEntry(e);
+      scope.own.set(line, (scope.own.get(line) ?? 0) + 1);
+    }
+    scope.onDisk += scope.pending.length;
+    scope.pending = [];
+  }
+
+  /**
+   * Takes in what other milks appended to the files since they were last
+   * read: called when browsing or a search starts, never during one, so a
+   * list never shifts under the person. A look is one stat when nothing
+   * changed; a file another process rewrote is read again whole.
+   */
+  refresh(): void {
+    if (this.options.dataDir === null) return;
+    for (const scope of this.all()) {
+      const growth = scope.mark ? scope.file.readSince(scope.mark) : 'replaced';
+      if (growth === 'same') continue;
+      if (growth === 'replaced') {
+        this.reload(scope);
+        continue;
+      }
+      scope.mark = growth.mark;
+      for (const e of growth.entries) {
+        const line = serializeEntry(e);
+        const mine = scope.own.get(line) ?? 0;
+        if (mine > 0) {
+          if (mine === 1) scope.own.delete(line);
+          else scope.own.set(line, mine - 1);
+          continue;
+        }
+        scope.onDisk++;
+        this.add(scope.list, e);
+      }
+    }
+  }
+
+  /** Reads a scope's file again whole (another process rewrote it), keeping what is still pending here. */
+  private reload(scope: Scope): void {
+    const { entries, mark, warning } = scope.file.load();
+    if (!mark) return;
+    if (warning) this.options.warn(warning);
+    scope.mark = mark;
+    scope.own.clear();
+    scope.onDisk = entries.length;
+    // In place, like every change to a list.
+    scope.list.length = 0;
+    for (const e of compactEntries(entries, this.options.maxEntries)) scope.list.push(e);
+    for (const e of scope.pending) this.add(scope.list, e);
   }
 
   private stopRetry(scope: Scope): void {
@@ -317,6 +378,9 @@ export class HistoryService {
     try {
       scope.onDisk = scope.file.compact({ lockTimeoutMs });
       scope.damaged = false;
+      // Our own rewrite: the list already holds what it kept.
+      scope.mark = scope.file.markNow();
+      scope.own.clear();
     } catch {
       // The lock was busy or the disk refused: the file stays as it is, only larger; tried again later.
     }

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { HistoryHeader, needsRepair, parseHistory, serializeEntry, serializeHeader, serializeHistory } from './format';
 import { DEFAULT_LOCK, LockOptions, pidAlive, tryLock, unlock, withLock } from './lock';
 import { HistoryEntry, compactEntries } from './rules';
-import { readTail } from './tail';
+import { FileMark, Growth, readGrowth, readTail } from './tail';
 import { asideName, fileEnd, writeAtomic } from './files';
 
 export interface LoadResult {
@@ -24,6 +24,8 @@ export interface LoadResult {
   damaged?: boolean;
   /** Only the newest lines were read: the file holds far more than its cap. */
   partial?: boolean;
+  /** Where the read ended, for reading what others append later; null when there was no file. */
+  mark?: FileMark | null;
 }
 
 /** Creates the folder and its parents, private to the user (0700). */
@@ -73,8 +75,8 @@ export class HistoryFile {
   load(): LoadResult {
     this.removeAbandonedTemps();
     try {
-      const { entries, warning, partial } = this.read();
-      return { entries, warning, damaged: warning !== null, partial };
+      const { entries, warning, partial, mark } = this.read();
+      return { entries, warning, damaged: warning !== null, partial, mark };
     } catch (err) {
       return { entries: [], warning: `${this.label} unreadable (${describeIoError(err)}); kept in memory only` };
     }
@@ -116,6 +118,32 @@ export class HistoryFile {
       count = kept.length;
     });
     return count;
+  }
+
+  /**
+   * The entries other processes appended since `mark` (whole lines only), or
+   * 'replaced' when the file was rewritten or shrank since. No lock: appends
+   * are whole lines, and a line still being written waits for the next look.
+   */
+  readSince(mark: FileMark): { entries: HistoryEntry[]; mark: FileMark } | 'same' | 'replaced' {
+    let growth: Growth;
+    try {
+      growth = readGrowth(this.file, mark);
+    } catch {
+      return 'replaced';
+    }
+    if (growth.kind !== 'grew') return growth.kind;
+    return { entries: parseHistory(growth.bytes).entries, mark: growth.mark };
+  }
+
+  /** Where the file ends now (after this process rewrote it). */
+  markNow(): FileMark | null {
+    try {
+      const st = fs.statSync(this.file);
+      return { offset: st.size, ino: st.ino };
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -178,11 +206,13 @@ export class HistoryFile {
   private read(): LoadResult & { header: HistoryHeader | null } {
     let bytes: Buffer;
     let partial: boolean;
+    let mark: FileMark;
     try {
       // Lines older than 1.25 x the cap can never be shown or kept: past a few MiB they are not read.
       const tail = readTail(this.file, Math.ceil(this.maxEntries * 1.25) + 2);
       bytes = tail.bytes;
       partial = !tail.whole;
+      mark = tail.mark;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return { entries: [], warning: null, header: null };
@@ -191,12 +221,13 @@ export class HistoryFile {
       return { entries: [], warning: `${this.label} file was a directory; moved to ${path.basename(aside ?? '?')}`, header: null };
     }
     const parsed = parseHistory(bytes);
-    if (!needsRepair(parsed, this.header)) return { entries: parsed.entries, warning: null, header: parsed.header, partial };
+    if (!needsRepair(parsed, this.header)) return { entries: parsed.entries, warning: null, header: parsed.header, partial, mark };
     const aside = this.copyAside(partial ? null : bytes);
     return {
       entries: parsed.entries,
       header: null,
       partial,
+      mark,
       warning: `${this.label} damaged (${parsed.problems.join(', ')}); kept ${parsed.entries.length} entries, original saved as ${aside ? path.basename(aside) : '(copy failed)'}`,
     };
   }
