@@ -64,6 +64,25 @@ describe('the search overlay', () => {
     const o = searchOverlay(st, big);
     expect([o.position, o.total, o.more, o.rows.length]).toEqual([1, COUNT_CAP + 1, true, 8]);
   });
+  it('counts exactly when a query matches fewer than the cap each way, and keeps that list for a longer query and for repeats', () => {
+    const many = E(...Array.from({ length: 2000 }, (_, i) => `item ${i} ${i % 2 ? 'odd' : 'even'}`));
+    let st = type(s.startSearch('reverse'), many, 'item');
+    expect(searchOverlay(st, many)).toMatchObject({ position: 1, total: COUNT_CAP + 1, more: true });
+    st = type(st, many, ' 1');
+    const o = searchOverlay(st, many);
+    // item 1, item 10-19, 100-199, 1000-1999: more than the cap, so counted to it.
+    expect([o.position, o.total, o.more]).toEqual([1, COUNT_CAP + 1, true]);
+    st = type(st, many, '2');
+    // item 12, 120-129, 1200-1299: 111, all counted; then a longer query filters what was listed.
+    expect(searchOverlay(st, many)).toMatchObject({ position: 1, total: 111, more: false });
+    st = type(st, many, '3');
+    expect(searchOverlay(st, many)).toMatchObject({ position: 1, total: 11, more: false });
+    st = s.searchAgain(s.searchAgain(st, many, 'reverse', null), many, 'reverse', null);
+    expect(searchOverlay(st, many)).toMatchObject({ position: 3, total: 11 });
+    // The list changed under the search (an entry appended): counted afresh.
+    many.push(...E('item 123 new'));
+    expect(searchOverlay(st, many).total).toBe(12);
+  });
   it('a forward search lists the same way: older above, newer below', () => {
     const st = type(s.startSearch('forward'), list, 'make');
     expect(shown(st, list)).toEqual({ rows: ['>make a', ' make b', ' make c', ' make d', ' make e'], count: '5/5' });

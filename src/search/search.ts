@@ -5,7 +5,7 @@
 
 import type { Segment } from '../editor/model';
 import type { HistoryEntry } from '../history/rules';
-import { SearchIndex, entryText, indexFor } from './index';
+import { entryText, indexFor } from './index';
 
 export type Direction = 'reverse' | 'forward';
 
@@ -50,7 +50,6 @@ export function prepareSearch(entries: readonly HistoryEntry[], count: number): 
   const index = indexFor(entries, 0);
   const upTo = Math.min(entries.length, index.texts.length + count);
   index.extend(entries, upTo);
-  if (upTo === entries.length) index.haystack(false);
   return upTo;
 }
 
@@ -59,14 +58,16 @@ export type Skip = (text: string) => boolean;
 
 const skipNone: Skip = () => false;
 
-interface Needle {
-  readonly hay: string;
+export interface Needle {
+  /** Search the lower-cased texts. */
+  readonly lower: boolean;
   readonly q: string;
 }
 
-function needleOf(index: SearchIndex, query: string): Needle {
+/** How `query` is searched: lower-cased against lower-cased texts, unless it has a capital. */
+export function needleOf(query: string): Needle {
   const sensitive = caseSensitive(query);
-  return { hay: index.haystack(!sensitive), q: sensitive ? query : query.toLowerCase() };
+  return { lower: !sensitive, q: sensitive ? query : query.toLowerCase() };
 }
 
 /** The newest entry at or before `from` that contains `query` (and is not skipped); the match is its last occurrence. */
@@ -74,10 +75,10 @@ export function searchBack(entries: readonly HistoryEntry[], query: string, from
   const start = Math.min(from, entries.length - 1);
   if (start < 0 || query.includes('\u0000')) return null;
   const index = indexFor(entries);
-  const { hay, q } = needleOf(index, query);
+  const { lower, q } = needleOf(query);
   let pos = index.starts[start] + index.texts[start].length - q.length;
   while (pos >= 0) {
-    const at = hay.lastIndexOf(q, pos);
+    const at = index.lastIndexOf(q, lower, pos);
     if (at === -1) return null;
     const i = index.entryAt(at);
     if (!skip(index.texts[i])) return { index: i, start: at - index.starts[i], end: at - index.starts[i] + query.length };
@@ -92,10 +93,10 @@ export function searchForward(entries: readonly HistoryEntry[], query: string, f
   const start = Math.max(from, 0);
   if (start >= entries.length || query.includes('\u0000')) return null;
   const index = indexFor(entries);
-  const { hay, q } = needleOf(index, query);
+  const { lower, q } = needleOf(query);
   let pos = index.starts[start];
   for (;;) {
-    const at = hay.indexOf(q, pos);
+    const at = index.indexOf(q, lower, pos);
     if (at === -1) return null;
     const i = index.entryAt(at);
     if (!skip(index.texts[i])) return { index: i, start: at - index.starts[i], end: at - index.starts[i] + query.length };
@@ -111,9 +112,9 @@ export function searchForward(entries: readonly HistoryEntry[], query: string, f
 export function searchWithin(entries: readonly HistoryEntry[], query: string, i: number, pos: number, direction: Direction): Match | null {
   if (!query || query.includes('\u0000')) return null;
   const index = indexFor(entries);
-  const { hay, q } = needleOf(index, query);
+  const { lower, q } = needleOf(query);
   const base = index.starts[i];
-  const at = direction === 'reverse' ? (pos > 0 ? hay.lastIndexOf(q, base + pos - 1) : -1) : hay.indexOf(q, base + pos + 1);
+  const at = direction === 'reverse' ? (pos > 0 ? index.lastIndexOf(q, lower, base + pos - 1) : -1) : index.indexOf(q, lower, base + pos + 1);
   if (at < base || at + q.length > base + index.texts[i].length) return null;
   return { index: i, start: at - base, end: at - base + query.length };
 }
