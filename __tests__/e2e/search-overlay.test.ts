@@ -98,3 +98,21 @@ it('deletes the selected entry from both files after a y, and it is gone from Up
   await m.waitFor(() => m!.composerLines().join('') === 'first', 'Up skips the deleted entry');
   expect(fs.readdirSync(path.join(data, 'sessions')).some((f) => f.includes('tmp'))).toBe(false);
 });
+
+it('shrinks on a short terminal, keeping the title, the current match and the whole composer', async () => {
+  const data = tempDir();
+  const list = Array.from({ length: 12 }, (_, i) => `deploy step ${i}`);
+  seedHistory(data, 'work', list, 'session', minutesAgo(1, list.length));
+  m = new MilkPty({ args: ['--data-dir', data, '--session', 'work'], cols: 70, rows: 10 });
+  await m.waitForText('history: session');
+  m.write(KEY.ctrlR + 'deploy');
+  await m.waitFor(() => overlay(m!)[0]?.includes('1/12'), 'overlay');
+  const rows = overlay(m);
+  const lines = m.lines();
+  // 10 rows: status 1, composer 3, and the overlay leaves at least one transcript row above it.
+  expect(rows.length).toBeLessThanOrEqual(5);
+  expect(lines.indexOf(rows[0])).toBeGreaterThanOrEqual(1);
+  expect(rows[rows.length - 1]).toContain('› ');
+  expect(rows[rows.length - 1]).toContain('deploy step 11');
+  expect(m.composerLines()).toEqual(['deploy step 11']);
+});
