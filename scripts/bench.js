@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // npm run bench: milk's speed figures, measured on the built program.
-// Each case prints its lines; BENCHMARKS.md records a run. `node
-// scripts/bench.js CASE…` runs some. Cases:
+// Each case prints its lines; `npm run bench -- --write` records a run in
+// BENCHMARKS.md. `node scripts/bench.js CASE…` runs some. Flags: --json (the
+// figures as JSON on stdout), --smoke (every case once at small sizes, to
+// prove the bench still runs: part of npm test), --write. Cases:
+//   budgets     the budgets of issue 13 against baselines from the same run: start-up, first token,
+//               CPU and bytes while streaming, idle CPU, Ctrl-C, RSS (a table with ratios and pass/MISS)
 //   startup     spawn to the first painted status bar, in a real pty (10 runs)
-//   history     load, append and compaction of history files at 500 and 100,000 entries
 //   resume      start-up with --continue on a 10,000-event conversation log, and keys typed after it
+//   history     load, append and compaction of history files at 500 and 100,000 entries
 //   submit      how long a submit blocks the event loop: 500 and 100,000 entries, a held lock, two 96 MB files
-//   search      the search state machine and key-to-match on screen over 100,000 entries
-//   turns       Ctrl-C to an idle screen; CPU while streaming a 1 MB answer
+//   search      the search state machine and overlay, and key-to-match on screen, over 100,000 entries
+//   turns       Ctrl-C to an idle screen; CPU while streaming a 1 MB answer, and 1 MB of Markdown against plain text
 //   transcript  keystroke to screen with a 10-line and a 100,000-line transcript
 const path = require('node:path');
 const fs = require('node:fs');
@@ -15,6 +19,13 @@ const os = require('node:os');
 const pty = require('@lydell/node-pty');
 
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
+
+/** --smoke: every case once, at small sizes, to prove the bench still runs (CI runs it). */
+const SMOKE = process.argv.includes('--smoke');
+/** The budget rows, for --json. */
+const RESULTS = [];
+/** A size for the full run, and a small one for --smoke. */
+const scaled = (full, small) => (SMOKE ? small : full);
 
 function stats(samples) {
   const s = [...samples].sort((a, b) => a - b);
@@ -52,7 +63,7 @@ function startupOnce(args = ['--data-dir', tmp('milk-bench-')], cwd = tmp('milk-
 
 async function benchStartup() {
   const samples = [];
-  for (let i = 0; i < 10; i++) samples.push(await startupOnce());
+  for (let i = 0; i < scaled(10, 1); i++) samples.push(await startupOnce());
   const s = stats(samples);
   console.log(`startup to first paint: median ${fmt(s.median)}, min ${fmt(s.min)}, max ${fmt(s.max)} (n=${s.n})`);
 }
@@ -60,13 +71,13 @@ async function benchStartup() {
 function benchHistory() {
   const { HistoryFile } = require('../dist/history/store');
   const header = { format: 'milk-history', version: 1, scope: 'global', sessionId: null, workspace: null, displayName: 'global' };
-  for (const n of [500, 100000]) {
+  for (const n of [500, scaled(100000, 2000)]) {
     const file = path.join(tmp('milk-bench-hist-'), 'input_history');
     const store = new HistoryFile(file, header, n);
     seedHistory(file, 'global', n);
     const loads = [];
     const saves = [];
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < scaled(10, 2); i++) {
       let t = process.hrtime.bigint();
       const { entries: got } = new HistoryFile(file, header, n).load();
       loads.push(Number(process.hrtime.bigint() - t) / 1e6);
@@ -111,7 +122,7 @@ function startMilk(args, cwd) {
 
 async function benchSearch() {
   const search = require('../dist/search/search');
-  const n = 100000;
+  const n = scaled(100000, 5000);
   const data = tmp('milk-bench-search-');
   fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ history: { maxEntries: 200000 } }));
   const entries = seedHistory(path.join(data, 'sessions', 'bench.history'), 'session', n,
@@ -150,7 +161,7 @@ async function benchSearch() {
   // As a person would: the first search comes after the index was built in idle slices (well under a second).
   await new Promise((r) => setTimeout(r, 1500));
   const samples = [];
-  const queries = ['module 99', 'check docs', 'zzz not there', 'task 5', 'module 1 and', 'tests'];
+  const queries = SMOKE ? ['module 9'] : ['module 99', 'check docs', 'zzz not there', 'task 5', 'module 1 and', 'tests'];
   for (const q of queries) {
     m.p.write('\x12');
     await m.until(() => m.status().includes('i-search)`'));
@@ -205,9 +216,9 @@ async function benchSubmit() {
   // [label, entries in each file, cap, lock held]; the last is two ~96 MB files left by appends, cap 500.
   const cases = [
     ['500 entries', 500, 500, false],
-    ['100,000 entries (cap raised)', 100000, 100000, false],
+    ['100,000 entries (cap raised)', scaled(100000, 2000), scaled(100000, 2000), false],
     ['500 entries, lock held by another process', 500, 500, true],
-    ['two 96 MB files, cap 500', 740000, 500, false],
+    ['two 96 MB files, cap 500', scaled(740000, 2000), 500, false],
   ];
   for (const [label, n, cap, held] of cases) {
     const dataDir = tmp('milk-bench-submit-');
@@ -226,7 +237,7 @@ async function benchSubmit() {
     }
     const blocks = [];
     let stall = 0;
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < scaled(20, 3); i++) {
       const watching = loopStall(60);
       const t = process.hrtime.bigint();
       service.record([{ type: 'text', text: `submitted ${i} at ${Date.now()}` }]);
@@ -239,7 +250,7 @@ async function benchSubmit() {
     console.log(`submit, ${label}: record() blocks the loop median ${fmt(b.median)}, max ${fmt(b.max)}; worst loop stall ${fmt(stall)} (n=${b.n}); load at start ${fmt(loadMs)} (${size} MiB per file)`);
     if (n > cap * 1.25) {
       // The idle compaction that follows: the longest the loop stalls while it runs.
-      const stallDuring = await loopStall(4000);
+      const stallDuring = await loopStall(scaled(4000, 1600));
       console.log(`  then compaction at idle (both files to ${cap} entries): worst loop stall ${fmt(stallDuring)}; files now ${(fs.statSync(paths.global).size / 1024).toFixed(0)} KiB`);
     }
   }
@@ -259,7 +270,7 @@ async function benchTurns() {
     let m = startMilk(['--data-dir', tmp('milk-bench-turn-'), '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'slow:20']);
     await m.until(() => m.status().includes('history: session'), 30000);
     const samples = [];
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < scaled(50, 3); i++) {
       m.p.write(`turn ${i}\r`);
       await m.until(() => m.status().includes('working'));
       await new Promise((r) => setTimeout(r, 60));
@@ -290,7 +301,7 @@ async function benchTurns() {
     // The same size of mixed Markdown (rendered as it streams), against plain text, alternating
     // in one run so that the machine's drift touches both alike.
     const streamed = { markdown: [], long: [] };
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < scaled(3, 1); round++) {
       for (const model of ['markdown', 'long']) {
         const data = tmp('milk-bench-md-');
         fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10000000 }));
@@ -306,14 +317,14 @@ async function benchTurns() {
     }
     const md = stats(streamed.markdown).median;
     const plainText = stats(streamed.long).median;
-    console.log(`streaming 1 MB of mixed Markdown (headings, lists, code, tables): median ${md.toFixed(2)} CPU s; 1 MB of plain prose: median ${plainText.toFixed(2)} CPU s; ratio ${(md / plainText).toFixed(2)} (budget 1.5, n=3 each)`);
+    console.log(`streaming 1 MB of mixed Markdown (headings, lists, code, tables): median ${md.toFixed(2)} CPU s; 1 MB of plain prose: median ${plainText.toFixed(2)} CPU s; ratio ${(md / plainText).toFixed(2)} (budget 1.5, n=${streamed.long.length} each)`);
   } finally {
     await mock.close();
   }
 }
 
 async function benchLongTranscript() {
-  for (const n of [10, 100000]) await keystrokesWithTranscript(n);
+  for (const n of [10, scaled(100000, 2000)]) await keystrokesWithTranscript(n);
 }
 
 /** Types `count` keys into the composer, 20 ms apart, timing each until it shows (the line is cleared every 30). */
@@ -349,7 +360,7 @@ async function keystrokesWithTranscript(n) {
   m.p.write('fill\r');
   const screenHas = (t) => Array.from({ length: m.term.rows }, (_, y) => m.term.buffer.active.getLine(y).translateToString(true)).some((l) => l.includes(t));
   await m.until(() => screenHas(`line ${n - 1} `) && !m.status().includes('working'), 60000);
-  const s = stats(await keystrokes(m, 60));
+  const s = stats(await keystrokes(m, scaled(60, 5)));
   m.p.kill('SIGKILL');
   console.log(`keystroke to screen with a ${n}-line transcript: median ${fmt(s.median)}, p99 ${fmt(s.p99)} (n=${s.n})`);
 }
@@ -378,10 +389,10 @@ function seedConversation(dataDir, cwd, events) {
 async function benchResume() {
   const data = tmp('milk-bench-resume-');
   const cwd = tmp('milk-bench-resume-cwd-');
-  seedConversation(data, cwd, 10000);
+  seedConversation(data, cwd, scaled(10000, 500));
   const plain = [];
   const resumed = [];
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < scaled(10, 1); i++) {
     plain.push(await startupOnce());
     resumed.push(await startupOnce(['--data-dir', data, '--continue'], cwd, 'resumed ·'));
   }
@@ -390,12 +401,161 @@ async function benchResume() {
   console.log(`start-up with --continue on a 10,000-event log: median ${fmt(b.median)} (max ${fmt(b.max)}); plain start in the same run: median ${fmt(a.median)} (n=${b.n})`);
   const m = startMilk(['--data-dir', data, '--continue'], cwd);
   await m.until(() => m.status().includes('history: session'), 30000);
-  const s = stats(await keystrokes(m, 30));
+  const s = stats(await keystrokes(m, scaled(30, 3)));
   m.p.kill('SIGKILL');
   console.log(`keystroke to screen after resuming it: median ${fmt(s.median)}, p99 ${fmt(s.p99)} (n=${s.n})`);
 }
 
-const CASES = { startup: benchStartup, resume: benchResume, history: benchHistory, submit: benchSubmit, search: benchSearch, turns: benchTurns, transcript: benchLongTranscript };
+// ---------------------------------------------------------------- budgets
+
+/** CPU time of a process in seconds, to the nanosecond (/proc/PID/schedstat: time on CPU, all threads). */
+function cpuNs(pid) {
+  let total = 0;
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    total += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+  }
+  return total / 1e9;
+}
+
+function rssMb(pid) {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/** Spawns a program in a 120x40 pty (as the comparison ran it, in tmux); resolves when `ready` is on screen, with how long that took. */
+function spawnUntil(argv, ready, env = {}) {
+  const { Terminal } = require('@xterm/headless');
+  const term = new Terminal({ cols: 120, rows: 40, allowProposedApi: true });
+  const t0 = process.hrtime.bigint();
+  const p = pty.spawn(process.execPath, argv, { cols: 120, rows: 40, cwd: tmp('milk-bench-cwd-'), env: { ...process.env, TERM: 'xterm-256color', ...env } });
+  const run = { p, term, bytes: 0, screen: () => Array.from({ length: term.rows }, (_, y) => term.buffer.active.getLine(y).translateToString(true)).join('\n') };
+  const waiters = [];
+  run.until = (check, ms = 20000) => new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`bench wait timed out; screen:\n${run.screen()}`)), ms);
+    waiters.push({ check, resolve: (v) => { clearTimeout(t); resolve(v); } });
+  });
+  p.onData((d) => {
+    run.bytes += Buffer.byteLength(d);
+    term.write(d, () => {
+      for (let i = waiters.length - 1; i >= 0; i--) {
+        if (waiters[i].check()) {
+          waiters[i].resolve(process.hrtime.bigint());
+          waiters.splice(i, 1);
+        }
+      }
+    });
+  });
+  return run.until(() => run.screen().includes(ready)).then((at) => {
+    run.ms = Number(at - t0) / 1e6;
+    return run;
+  });
+}
+
+/** Time from sending a request to the mock server to its first content byte: the floor for first-token latency. */
+function firstByteMs(url, model) {
+  const http = require('node:http');
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const req = http.request(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      res.on('data', (d) => {
+        if (String(d).includes('"content":"t')) {
+          resolve(Number(process.hrtime.bigint() - t0) / 1e6);
+          req.destroy();
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'go' }] }));
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The budgets of issue 13, each against a baseline measured in the same run,
+ * rounds interleaved so the machine's drift touches both alike.
+ */
+async function benchBudgets() {
+  const { startMockServer } = require('./mock-server');
+  const mock = await startMockServer();
+  const rounds = SMOKE ? 1 : 3;
+  const tokens = SMOKE ? 400 : 4000;
+  const m = { baseline: [], startup: [], firstByte: [], firstToken: [], cpu: [], bytes: [], answer: [], idle: [], rss: [], ctrlc: [] };
+  try {
+    for (let round = 0; round < rounds; round++) {
+      const base = await spawnUntil([path.join(__dirname, 'bench-baseline.js')], 'baseline ready');
+      m.baseline.push(base.ms);
+      base.p.kill('SIGKILL');
+
+      const data = tmp('milk-bench-budget-');
+      const run = await spawnUntil([CLI, '--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', `rate:${tokens}`], 'history: session');
+      m.startup.push(run.ms);
+      // Idle: the two seconds after the first paint, and the memory held then.
+      const idle0 = cpuNs(run.p.pid);
+      await sleep(2000);
+      m.idle.push(((cpuNs(run.p.pid) - idle0) / 2) * 100);
+      m.rss.push(rssMb(run.p.pid));
+
+      m.firstByte.push(await firstByteMs(mock.url, `rate:${tokens}`));
+      const answer = mock.planText ? mock.planText(`rate:${tokens}`) : null;
+      const cpu0 = cpuNs(run.p.pid);
+      const bytes0 = run.bytes;
+      const t0 = process.hrtime.bigint();
+      run.p.write('go\r');
+      const first = await run.until(() => /the quick/.test(run.screen()));
+      m.firstToken.push(Number(first - t0) / 1e6);
+      await run.until(() => run.screen().includes('working'), 20000).catch(() => undefined);
+      await run.until(() => !run.screen().split('\n').pop().includes('working'), 60000);
+      m.cpu.push(cpuNs(run.p.pid) - cpu0);
+      m.bytes.push((run.bytes - bytes0) / 1024);
+      m.answer.push(answer ? answer.length / 1024 : tokens * 4.6 / 1024);
+
+      // Ctrl-C while a slow answer streams, a few times.
+      for (let i = 0; i < (SMOKE ? 2 : 10); i++) {
+        run.p.write(`/model slow:20\r`);
+        await run.until(() => run.screen().includes('model: slow:20'), 5000).catch(() => undefined);
+        run.p.write(`turn ${i}\r`);
+        await run.until(() => run.screen().split('\n').pop().includes('working'));
+        await sleep(60);
+        const c0 = process.hrtime.bigint();
+        const idle = run.until(() => !run.screen().split('\n').pop().includes('working'));
+        run.p.write('\x03');
+        m.ctrlc.push(Number((await idle) - c0) / 1e6);
+        await sleep(550);
+      }
+      run.p.kill('SIGKILL');
+    }
+  } finally {
+    await mock.close();
+  }
+  const med = (xs) => stats(xs).median;
+  const spread = (xs, f) => `${f(stats(xs).min)}–${f(stats(xs).max)}`;
+  const ms = (x) => `${x.toFixed(0)} ms`;
+  const rows = [
+    { case: 'start-up to ready screen', value: med(m.startup), unit: 'ms', spread: spread(m.startup, ms), budget: 150, baseline: med(m.baseline), baselineName: 'bare blessed screen', ratioBudget: 1.25 },
+    { case: 'Enter to first token visible', value: med(m.firstToken), unit: 'ms', spread: spread(m.firstToken, ms), budget: 60, baseline: med(m.firstByte), baselineName: "server's first byte" },
+    { case: `CPU while streaming ${tokens} tokens`, value: med(m.cpu), unit: 's', spread: spread(m.cpu, (x) => `${x.toFixed(2)} s`), budget: 0.3 },
+    { case: 'bytes written for that answer', value: med(m.bytes), unit: 'KB', spread: spread(m.bytes, (x) => `${x.toFixed(0)} KB`), budget: 100, baseline: med(m.answer), baselineName: "the answer's own size" },
+    { case: 'idle CPU in the 2 s after start-up', value: med(m.idle), unit: '%', spread: spread(m.idle, (x) => `${x.toFixed(2)} %`), budget: 0.5 },
+    { case: 'Ctrl-C to idle screen', value: med(m.ctrlc), unit: 'ms', spread: `p99 ${stats(m.ctrlc).p99.toFixed(1)} ms`, budget: 15 },
+    { case: 'RSS after start-up', value: med(m.rss), unit: 'MB', spread: spread(m.rss, (x) => `${x.toFixed(0)} MB`), budget: 75 },
+  ];
+  for (const r of rows) {
+    r.ratio = r.baseline ? r.value / r.baseline : null;
+    r.pass = r.value <= r.budget && (r.ratioBudget === undefined || r.ratio <= r.ratioBudget);
+  }
+  const num = (r) => (r.unit === 's' ? r.value.toFixed(2) : r.unit === '%' ? r.value.toFixed(2) : r.value.toFixed(r.value < 10 ? 1 : 0)) + ' ' + r.unit;
+  console.log(`budgets (${rounds} interleaved round${rounds === 1 ? '' : 's'}, 120x40 pty, loopback mock server):`);
+  const table = [['case', 'median', 'spread', 'budget', 'baseline', 'ratio', ''], ...rows.map((r) => [
+    r.case, num(r), r.spread, `${r.budget} ${r.unit}${r.ratioBudget ? ` and ${r.ratioBudget}x` : ''}`,
+    r.baseline ? `${r.baseline.toFixed(r.baseline < 10 ? 1 : 0)} ${r.unit} (${r.baselineName})` : '', r.ratio ? `${r.ratio.toFixed(2)}x` : '', r.pass ? 'pass' : 'MISS',
+  ])];
+  const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
+  for (const row of table) console.log('  ' + row.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd());
+  RESULTS.push(...rows);
+}
+
+const CASES = { budgets: benchBudgets, startup: benchStartup, resume: benchResume, history: benchHistory, submit: benchSubmit, search: benchSearch, turns: benchTurns, transcript: benchLongTranscript };
 
 const NOTES = `Notes on reading these figures:
 
@@ -413,12 +573,16 @@ const NOTES = `Notes on reading these figures:
 async function main() {
   const args = process.argv.slice(2);
   const write = args.includes('--write');
+  const json = args.includes('--json');
+  if (write && SMOKE) throw new Error('--smoke figures are not worth writing down: run without --smoke to --write');
   const only = args.filter((a) => !a.startsWith('--'));
   const lines = [];
   const log = console.log;
+  // With --json, standard output is the JSON alone; the running commentary goes to standard error.
+  const say = json ? (...parts) => process.stderr.write(parts.join(' ') + '\n') : log;
   console.log = (...parts) => {
     lines.push(parts.join(' '));
-    log(...parts);
+    say(...parts);
   };
   console.log(`milk bench: node ${process.version}, ${os.cpus().length} cpus, ${os.cpus()[0]?.model ?? ''}`);
   for (const [name, run] of Object.entries(CASES)) {
@@ -426,6 +590,7 @@ async function main() {
     await run();
   }
   console.log = log;
+  if (json) log(JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', smoke: SMOKE, budgets: RESULTS, lines }, null, 2));
   if (write) {
     const { execFileSync } = require('node:child_process');
     let commit = 'unknown';

@@ -14,6 +14,7 @@
 //   tools          asks for a shell tool call (then answers its result)
 //   endless        16 KB chunks every ms until the client hangs up (stops by itself after 256 MB)
 //   markdown       about 1 MB of mixed Markdown (prose, lists, code, tables) in 4 KB chunks
+//   rate[:N]       N tokens (default 4,000) at 2,000 tokens/s, ten per chunk every 5 ms
 //   nousage        as short, but reports no token usage (others report it: OpenAI when asked
 //                  with stream_options.include_usage, Anthropic always)
 // A suffix ":N" sets the delay between chunks in ms (e.g. slow:20).
@@ -81,6 +82,11 @@ function plan(scenario, body) {
       return { chunks: Array.from({ length: 256 }, () => line.slice(0, 4096)), delay: scenario.delay ?? 0 };
     }
     case 'markdown': return { chunks: chunked(markdownDoc(1024 * 1024), 4096), delay: scenario.delay ?? 0 };
+    // rate[:N]: N tokens (default 4000, about 6 characters each) at 2,000 tokens a second, ten every 5 ms.
+    case 'rate': {
+      const tokens = words(scenario.delay ?? 4000);
+      return { chunks: Array.from({ length: Math.ceil(tokens.length / 10) }, (_, i) => tokens.slice(i * 10, i * 10 + 10).join('')), delay: 5 };
+    }
     case 'endless': return { chunks: endless(16 * 1024, 256 * 1024 * 1024), delay: Math.max(1, scenario.delay ?? 1) };
     case 'hang': return { chunks: [], hang: true, delay: 0 };
     case 'drop': return { chunks: words(10), drop: true, delay: scenario.delay ?? 10 };

@@ -104,3 +104,25 @@ it('/copy puts the last answer on the clipboard by OSC 52 and in a file; /model,
   m.write('/quit' + KEY.enter);
   expect((await m.exited).exitCode).toBe(0);
 });
+
+it('a long answer streamed row by row leaves exactly the screen a full redraw gives (scrolling by region)', async () => {
+  const script = path.join(tempDir(), 'script.json');
+  const steps: unknown[] = [];
+  for (let i = 0; i < 120; i++) {
+    steps.push({ text: `${i % 10 === 0 ? '\n\n## Part ' + i + '\n\n' : ''}line ${i} with **bold** and \`code\` and 日本語 text\n` }, { delay: 2 });
+  }
+  steps.push({ text: '\n```ts\nconst done = true;\n```\n' });
+  fs.writeFileSync(script, JSON.stringify({ turns: [steps] }));
+  m = new MilkPty({ args: ['--data-dir', tempDir(), '--script', script], cols: 70, rows: 20 });
+  await m.waitForText('history: session');
+  m.write('go' + KEY.enter);
+  await m.waitForText('const done = true;');
+  await m.waitFor(() => !m!.statusLine().includes('working'), 'idle');
+  const streamed = m.lines();
+  // Ctrl+L repaints every cell from scratch.
+  const before = m.raw.length;
+  m.write('\x0c');
+  await m.waitFor(() => m!.raw.length > before + 500, 'a full repaint');
+  await m.waitFor(() => m!.lines().join('\n') === streamed.join('\n'), 'the same screen after the repaint');
+  expect(streamed.some((l) => l.includes('line 119 with bold and code and 日本語 text'))).toBe(true);
+});

@@ -35,6 +35,8 @@ export class Painter {
   private composerTop = 0;
   private cursor = { row: 0, col: 0 };
   private transcriptHeight = 10;
+  /** The transcript as the last frame showed it. */
+  private shown = { rows: 0, following: false, width: 0, height: 0 };
 
   constructor(private readonly ui: Screen, bus: Bus, private readonly sources: PaintSources) {
     const { transcript } = sources;
@@ -54,6 +56,27 @@ export class Painter {
     });
   }
 
+  /**
+   * An answer growing at the bottom moves every row of the transcript up: the
+   * terminal is told to scroll its region by the rows added (and blessed's
+   * record of the screen shifts with it), so a frame writes only the new rows
+   * instead of the whole transcript again. Whatever else changed is still
+   * found by the cell-by-cell comparison, so a wrong guess costs bytes, never
+   * a wrong screen.
+   */
+  private scrollRegion(transcriptShown: boolean, size: { width: number; height: number }): void {
+    const model = this.sources.transcript;
+    const now = { rows: model.rowCount, following: model.following && transcriptShown, ...size };
+    const before = this.shown;
+    this.shown = now;
+    if (!now.following || !before.following || now.width !== before.width || now.height !== before.height) return;
+    // Rows are drawn from the top until the box is full; only then does a new row push the others up.
+    const shift = Math.max(0, now.rows - now.height) - Math.max(0, before.rows - now.height);
+    if (shift <= 0 || shift >= now.height) return;
+    const top = this.ui.transcript.box.top as number;
+    this.ui.screen.deleteLine(shift, top, top, top + now.height - 1);
+  }
+
   paint(): void {
     const { ui, sources } = this;
     const width = ui.composer.size().width;
@@ -67,6 +90,7 @@ export class Painter {
     sources.transcript.setWidth(t.width);
     this.transcriptHeight = t.height;
     const picker = sources.picker();
+    this.scrollRegion(picker === null, t);
     ui.transcript.setRows(picker ? pickerRows(picker, t.width, t.height) : transcriptRows(sources.transcript, t.height));
     const overlay = sources.overlay();
     const shown = ui.setOverlayRows(overlay ? Math.min(OVERLAY_ROWS, overlay.overlay.rows.length + 1) : 0);
