@@ -498,10 +498,14 @@ async function benchBudgets() {
 
       m.firstByte.push(await firstByteMs(mock.url, `rate:${tokens}`));
       const answer = mock.planText ? mock.planText(`rate:${tokens}`) : null;
+      // As a person does it: the prompt typed, a pause, then Enter; the clock starts at Enter.
+      run.p.write('go');
+      await run.until(() => run.screen().includes('│go '));
+      await sleep(500);
       const cpu0 = cpuNs(run.p.pid);
       const bytes0 = run.bytes;
       const t0 = process.hrtime.bigint();
-      run.p.write('go\r');
+      run.p.write('\r');
       const first = await run.until(() => /the quick/.test(run.screen()));
       m.firstToken.push(Number(first - t0) / 1e6);
       await run.until(() => run.screen().includes('working'), 20000).catch(() => undefined);

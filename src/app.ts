@@ -25,6 +25,7 @@ import { TranscriptFeed } from './tui/transcript-feed';
 import { TranscriptModel } from './tui/transcript-model';
 import { warmSearch } from './tui/warm-search';
 import { copyAnswer } from './tui/copy';
+import { markdown } from './markdown/render';
 import { WidthProbe } from './tui/width-probe';
 import { emojiWidths, setEmojiWidths } from './editor/width';
 
@@ -58,6 +59,9 @@ export interface App {
   /** Resolves when the person quits. */
   readonly done: Promise<void>;
 }
+
+/** Between the steps that load what the first answer needs: past the frame that shows the key. */
+const WARM_STEP_MS = 40;
 
 export function startApp(options: AppOptions): App {
   const bus = new Bus();
@@ -124,6 +128,18 @@ export function startApp(options: AppOptions): App {
     },
   });
   const scheduler = new RenderScheduler(() => painter.paint());
+  // Once the person starts typing, what the first answer needs is loaded in small steps between
+  // keys (the Markdown parser, fetch, the provider's SDK), so Enter does not wait for any of it.
+  const stopWarm = bus.on('input.text', () => warmUp());
+  const warmUp = (): void => {
+    stopWarm();
+    const steps = [() => markdown(), () => options.provider.warm?.()];
+    const next = (): void => {
+      steps.shift()?.();
+      if (steps.length) setTimeout(next, WARM_STEP_MS).unref();
+    };
+    setTimeout(next, WARM_STEP_MS).unref();
+  };
   bus.on('render.request', () => scheduler.request());
   ui.screen.on('resize', () => scheduler.request());
 

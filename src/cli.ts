@@ -9,7 +9,6 @@ import { MainOptions, NO_HOME, UsageError, locate, parseNonEmpty, parseSession, 
 import { Config, loadConfig } from './config/config';
 import { ProviderSetupError, buildProvider } from './agent/build';
 import { PROVIDER_NAMES, chooseProvider } from './agent/select';
-import { runOnce } from './agent/run-once';
 import { addShellCommands } from './subcommands';
 import type { Provider } from './agent/provider';
 
@@ -111,6 +110,8 @@ export function buildProgram(): Command {
       }
       if (!prompt.trim()) throw new UsageError('milk run: the prompt is empty');
       const { provider } = providerFor(all, loadConfig(locate(all).dataDir).config);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { runOnce } = require('./agent/run-once') as typeof import('./agent/run-once');
       process.exitCode = await runOnce(provider, prompt, { out: process.stdout, err: process.stderr });
     });
 

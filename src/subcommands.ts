@@ -4,16 +4,21 @@
 
 import type { Command } from 'commander';
 import { MainOptions, locate, parsePositive, parseSession, requireDataDir } from './cli-support';
-import { HistoryCommandError, Target, historyClear, historyDelete, historyList, historyPath } from './history/commands';
-import { SessionCommandError, sessionsList, sessionsRm, sessionsShow } from './session/commands';
+import type { Target } from './history/commands';
+
+// Loaded only when a shell command runs: starting milk itself never pays for them.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const historyCommands = (): typeof import('./history/commands') => require('./history/commands');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const sessionCommands = (): typeof import('./session/commands') => require('./session/commands');
 
 /** Runs a command, turning the errors it expects into one line on stderr and exit code 1. */
-function expected(kind: new (...args: never[]) => Error) {
+function expected(kind: () => new (...args: never[]) => Error) {
   return async (fn: () => unknown): Promise<void> => {
     try {
       await fn();
     } catch (err) {
-      if (!(err instanceof kind)) throw err;
+      if (!(err instanceof kind())) throw err;
       process.stderr.write(`milk: ${err.message}\n`);
       process.exitCode = 1;
     }
@@ -27,21 +32,21 @@ export function addShellCommands(program: Command): void {
     const { dataDir, sessionId } = locate(all);
     return { dataDir: requireDataDir(dataDir), sessionId, scope: all.global ? 'global' : 'session' };
   };
-  const guard = expected(HistoryCommandError);
+  const guard = expected(() => historyCommands().HistoryCommandError);
   history
     .command('list', { isDefault: true })
     .description('print history entries, oldest first')
     .option('--global', 'the global history instead of the session one')
     .option('--session <name>', 'another session', parseSession)
     .option('--json', 'one JSON object per line')
-    .action((o: { json?: boolean }, cmd: Command) => guard(() => historyList(target(cmd), { json: !!o.json }, process.stdout)));
+    .action((o: { json?: boolean }, cmd: Command) => guard(() => historyCommands().historyList(target(cmd), { json: !!o.json }, process.stdout)));
   history
     .command('path')
     .description('print the session and global history file paths')
     .option('--session <name>', 'another session', parseSession)
     .action((_o: unknown, cmd: Command) => {
       const t = target(cmd);
-      historyPath(t.dataDir, t.sessionId, process.stdout);
+      historyCommands().historyPath(t.dataDir, t.sessionId, process.stdout);
     });
   history
     .command('clear')
@@ -51,7 +56,7 @@ export function addShellCommands(program: Command): void {
     .option('-y, --yes', 'do not ask')
     .action((o: { yes?: boolean }, cmd: Command) =>
       guard(async () => {
-        const ok = await historyClear(target(cmd), { yes: !!o.yes }, process.stdout);
+        const ok = await historyCommands().historyClear(target(cmd), { yes: !!o.yes }, process.stdout);
         if (!ok) process.exitCode = 1;
       }));
   history
@@ -65,23 +70,23 @@ export function addShellCommands(program: Command): void {
       guard(async () => {
         const t = target(cmd);
         const files: Target[] = o.global ? [t] : [t, { ...t, scope: 'global' }];
-        const ok = await historyDelete(files, o.match, { yes: !!o.yes }, process.stdout);
+        const ok = await historyCommands().historyDelete(files, o.match, { yes: !!o.yes }, process.stdout);
         if (!ok) process.exitCode = 1;
       }));
   const sessions = program.command('sessions').description('list, show and remove sessions and their conversations');
   const dataDirOf = (cmd: Command): string => requireDataDir(locate(cmd.optsWithGlobals() as MainOptions).dataDir);
-  const sessionGuard = expected(SessionCommandError);
+  const sessionGuard = expected(() => sessionCommands().SessionCommandError);
   sessions
     .command('list', { isDefault: true })
     .description('one row per session, newest first: id, last used, conversations, inputs, workspace')
     .option('--json', 'one JSON object per line')
-    .action((o: { json?: boolean }, cmd: Command) => sessionsList(dataDirOf(cmd), { json: !!o.json }, process.stdout));
+    .action((o: { json?: boolean }, cmd: Command) => sessionCommands().sessionsList(dataDirOf(cmd), { json: !!o.json }, process.stdout));
   sessions
     .command('show')
     .description('print a conversation as plain text (default: the newest)')
     .argument('<id>', 'the session id (milk sessions lists them)')
     .option('--conversation <n>', 'which conversation, 1 being the oldest', parsePositive)
-    .action((id: string, o: { conversation?: number }, cmd: Command) => sessionGuard(() => sessionsShow(dataDirOf(cmd), id, o, process.stdout)));
+    .action((id: string, o: { conversation?: number }, cmd: Command) => sessionGuard(() => sessionCommands().sessionsShow(dataDirOf(cmd), id, o, process.stdout)));
   sessions
     .command('rm')
     .description("remove a session's conversation log and input history (asks first)")
@@ -89,6 +94,6 @@ export function addShellCommands(program: Command): void {
     .option('-y, --yes', 'do not ask')
     .action((id: string, o: { yes?: boolean }, cmd: Command) =>
       sessionGuard(async () => {
-        if (!(await sessionsRm(dataDirOf(cmd), id, { yes: !!o.yes }, process.stdout))) process.exitCode = 1;
+        if (!(await sessionCommands().sessionsRm(dataDirOf(cmd), id, { yes: !!o.yes }, process.stdout))) process.exitCode = 1;
       }));
 }

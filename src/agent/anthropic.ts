@@ -2,7 +2,7 @@
 // same retry, idle-timeout and error rules as the OpenAI provider.
 
 import type Anthropic from '@anthropic-ai/sdk';
-import { ChatMessage, Provider, StreamItem, StreamOptions } from './provider';
+import { ChatMessage, Provider, StreamItem, StreamOptions, warmFetch } from './provider';
 import { parseArgs } from './openai';
 import { guardedStream, sdkClientOptions } from './errors';
 
@@ -67,6 +67,11 @@ export class AnthropicProvider implements Provider {
   setModel(model: string): void {
     this.options.model = model;
     this.hint = `anthropic · ${model}`;
+  }
+
+  warm(): void {
+    this.getClient();
+    warmFetch();
   }
 
   private getClient(): Anthropic {

@@ -3,7 +3,7 @@
 // with backoff; an idle watchdog gives up on a server that stops sending.
 
 import type OpenAI from 'openai';
-import { ChatMessage, Provider, StreamItem, StreamOptions } from './provider';
+import { ChatMessage, Provider, StreamItem, StreamOptions, warmFetch } from './provider';
 import { guardedStream, sdkClientOptions } from './errors';
 
 export interface OpenAIOptions {
@@ -33,6 +33,11 @@ export class OpenAIProvider implements Provider {
   setModel(model: string): void {
     this.options.model = model;
     this.hint = `openai · ${model}`;
+  }
+
+  warm(): void {
+    this.getClient();
+    warmFetch();
   }
 
   private getClient(): OpenAI {
