@@ -163,8 +163,10 @@ export function startApp(options: AppOptions): App {
   const terminal = new TerminalInput(options.input, options.output, onInput);
   const jobs = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() });
   // How wide this terminal draws emoji sequences: asked once, then everything is laid out and drawn that way.
+  const probeRow = ui.screen.height as number;
   const probe = new WidthProbe((widths) => {
-    if (!widths || JSON.stringify(widths) === JSON.stringify(emojiWidths())) return jobs.redraw();
+    // Widths as assumed: only the row the probes were drawn on needs writing again.
+    if (!widths || JSON.stringify(widths) === JSON.stringify(emojiWidths())) return jobs.redrawRow(Math.max(2, probeRow) - 1);
     setEmojiWidths(widths);
     transcript.relayout();
     jobs.redraw();
@@ -191,6 +193,6 @@ export function startApp(options: AppOptions): App {
   const done = new Promise<void>((resolve) => bus.on('app.quit', () => resolve()));
   terminal.start();
   painter.paint();
-  probe.start((data) => options.output.write(data), ui.screen.height as number);
+  probe.start((data) => options.output.write(data), probeRow);
   return { bus, coordinator, screen: ui, done };
 }

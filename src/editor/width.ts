@@ -144,8 +144,15 @@ function standalone(c: number): boolean {
   return (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xff01 && c <= 0xff60);
 }
 
+/** The width of one standalone character (see `standalone`), or -1 for any other: it needs the segmenter. */
+export function standaloneCharWidth(c: number): number {
+  if (c >= 0x20 && c < 0x7f) return 1;
+  if (!standalone(c)) return -1;
+  return c >= 0x1100 && inRanges(c, WIDE) ? 2 : 1;
+}
+
 /** The width of text made only of standalone characters, or -1 when some character is not. */
-function standaloneWidth(text: string): number {
+export function standaloneWidth(text: string): number {
   let w = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

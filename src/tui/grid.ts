@@ -7,7 +7,7 @@
 // wider or narrower than expected leaves no stale cell and no broken border.
 
 import type { Widgets } from 'blessed';
-import { graphemes, graphemeWidth, isAmbiguous } from '../editor/width';
+import { graphemes, graphemeWidth, isAmbiguous, standaloneCharWidth, standaloneWidth } from '../editor/width';
 
 export type Style = 'normal' | 'dim' | 'bold' | 'user' | 'error' | 'highlight' | 'paste' | 'status' | 'statusStrong' | 'warning' | 'force' | 'match'
   | 'heading' | 'italic' | 'strike' | 'code' | 'link' | 'quote' | 'diffAdd' | 'diffDel'
@@ -131,7 +131,20 @@ export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: num
   };
   outer: for (const span of row) {
     const a = ATTRS[span.style];
-    for (const g of graphemes(span.text)) {
+    const text = span.text;
+    // Text made only of standalone characters (nearly all of it) is painted a character at a
+    // time, no segmenting; anything else (a combining mark may join the character before it) is segmented whole.
+    if (standaloneWidth(text) >= 0) {
+      for (let i = 0; i < text.length; i++) {
+        const w = standaloneCharWidth(text.charCodeAt(i));
+        if (x + w > x1) break outer;
+        put(a, text[i]);
+        // blessed's draw skips the cell after a wide character.
+        if (w === 2) put(a, '\x03');
+      }
+      continue;
+    }
+    for (const g of graphemes(text)) {
       const w = graphemeWidth(g);
       if (w === 0) continue;
       if (x + w > x1) break outer;

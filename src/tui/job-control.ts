@@ -10,11 +10,13 @@ import type { TerminalInput } from './terminal';
 export interface JobControl {
   suspend(): void;
   redraw(): void;
+  /** Rewrites one screen row (0-based) whatever the terminal holds there now. */
+  redrawRow(y: number): void;
   uninstall(): void;
 }
 
 /** Blessed has these (its own spawn uses them) but its typings leave them out. */
-type Screen = Widgets.Screen & { enter(): void; leave(): void };
+type Screen = Widgets.Screen & { enter(): void; leave(): void; lines: Array<{ dirty?: boolean }>; olines: Array<Array<[number, string]>> };
 
 export function installJobControl(o: { screen: Widgets.Screen; terminal: TerminalInput; paint: () => void }): JobControl {
   const screen = o.screen as Screen;
@@ -22,6 +24,12 @@ export function installJobControl(o: { screen: Widgets.Screen; terminal: Termina
   const redraw = (): void => {
     // realloc marks every cell dirty: the next paint rewrites the whole screen.
     screen.realloc();
+    o.paint();
+  };
+  const redrawRow = (y: number): void => {
+    // A cell blessed believes holds nothing is written again at the next draw.
+    for (const cell of screen.olines[y] ?? []) cell[1] = '';
+    if (screen.lines[y]) screen.lines[y].dirty = true;
     o.paint();
   };
   const suspend = (): void => {
@@ -44,6 +52,7 @@ export function installJobControl(o: { screen: Widgets.Screen; terminal: Termina
   return {
     suspend,
     redraw,
+    redrawRow,
     uninstall() {
       process.off('SIGTSTP', suspend);
       process.off('SIGCONT', resume);
