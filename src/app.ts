@@ -140,7 +140,7 @@ export function startApp(options: AppOptions): App {
     };
     setTimeout(next, WARM_STEP_MS).unref();
   };
-  bus.on('render.request', () => scheduler.request());
+  bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
   ui.screen.on('resize', () => scheduler.request());
 
   bus.emit('transcript.note', { text: `milk · ${options.provider.name} · /help for keys · Ctrl-C or Ctrl-D on an empty line to quit` });

@@ -50,8 +50,8 @@ export interface Events {
   /** A new conversation began (/new, or Esc in the picker). */
   'session.new': Record<string, never>;
 
-  /** Some state changed; the scheduler paints once per frame. */
-  'render.request': Record<string, never>;
+  /** Some state changed; the scheduler paints once per frame (a slower one for streamed text). */
+  'render.request': { streaming?: boolean };
   'app.quit': { reason: string };
   /** Ctrl-Z: hand the terminal back and stop until fg. */
   'app.suspend': Record<string, never>;
@@ -77,7 +77,7 @@ export class Bus {
     return () => this.emitter.off(name, handler);
   }
 
-  requestRender(): void {
-    this.emit('render.request', {});
+  requestRender(options: { streaming?: boolean } = {}): void {
+    this.emit('render.request', options);
   }
 }

@@ -16,6 +16,8 @@ interface Reply {
   asking: number | null;
   /** The running tool's block: its entry, its call, when it started. */
   tool: { entry: number; detail: string; since: number } | null;
+  /** The first words are on screen: the rest may wait for the slower streaming frame. */
+  spoke?: boolean;
 }
 
 /** Items of a resumed conversation rendered as Markdown before the first paint; the rest follow in slices. */
@@ -51,7 +53,9 @@ export class TranscriptFeed {
       r.words ??= transcript.add('assistant', '');
       transcript.append(r.words, text);
       this.lastAnswer += text;
-      changed();
+      // The first words show on the next frame: how soon they appear is what a person feels.
+      bus.requestRender({ streaming: r.spoke === true });
+      r.spoke = true;
     });
     // The whole call is in the transcript before the person is asked about it.
     bus.on('tool.approval', ({ turnId, detail }) => {

@@ -1,0 +1,40 @@
+// One paint per frame; streamed text waits for a slower frame, a key does not.
+import { RenderScheduler } from '../../src/tui/scheduler';
+
+describe('render scheduler', () => {
+  beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
+  afterEach(() => jest.useRealTimers());
+
+  it('paints the first request at once and coalesces the rest into one paint per frame', () => {
+    const paint = jest.fn();
+    const s = new RenderScheduler(paint, 16, 33);
+    s.request();
+    jest.advanceTimersByTime(0);
+    expect(paint).toHaveBeenCalledTimes(1);
+    for (let i = 0; i < 10; i++) s.request();
+    jest.advanceTimersByTime(15);
+    expect(paint).toHaveBeenCalledTimes(1);
+    jest.advanceTimersByTime(1);
+    expect(paint).toHaveBeenCalledTimes(2);
+  });
+  it('streamed text paints on the slower frame; a key in between brings the paint forward', () => {
+    const paint = jest.fn();
+    const s = new RenderScheduler(paint, 16, 33);
+    s.request(true);
+    jest.advanceTimersByTime(0);
+    expect(paint).toHaveBeenCalledTimes(1);
+    s.request(true);
+    jest.advanceTimersByTime(20);
+    expect(paint).toHaveBeenCalledTimes(1);
+    jest.advanceTimersByTime(13);
+    expect(paint).toHaveBeenCalledTimes(2);
+    s.request(true);
+    jest.advanceTimersByTime(5);
+    s.request();
+    jest.advanceTimersByTime(11);
+    expect(paint).toHaveBeenCalledTimes(3);
+    // Nothing left over: the slow request was served by the key's paint.
+    jest.advanceTimersByTime(100);
+    expect(paint).toHaveBeenCalledTimes(3);
+  });
+});
