@@ -7,15 +7,13 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as v from 'valibot';
+import type * as V from 'valibot';
 import { DEFAULT_MAX_ENTRIES } from '../history/rules';
 
 /** The longest delay a Node timer takes; longer ones fire at once (and warn). */
 export const MAX_TIMER_MS = 2_147_483_647;
 const MAX_CONFIG_BYTES = 1024 * 1024;
 export const PROVIDER_NAMES = ['offline', 'openai', 'anthropic', 'script'] as const;
-
-const nonEmpty = (key: string) => v.pipe(v.string(`${key} must be a non-empty string`), v.nonEmpty(`${key} must be a non-empty string`));
 
 function isHttpUrl(text: string): boolean {
   try {
@@ -26,33 +24,47 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
-/** A whole number in [min, max]; any failure explains the key in one line. */
-function wholeNumber(key: string, min: number, max: number, unit = '') {
-  const why = `${key} must be a whole number${unit ? ` of ${unit}` : ''} from ${min} to ${max}`;
-  return v.pipe(v.number(why), v.integer(why), v.minValue(min, why), v.maxValue(max, why));
+/** Each key's rule, with the one line that explains it when broken. */
+function buildFields(v: typeof V) {
+  const nonEmpty = (key: string) => v.pipe(v.string(`${key} must be a non-empty string`), v.nonEmpty(`${key} must be a non-empty string`));
+  /** A whole number in [min, max]; any failure explains the key in one line. */
+  const wholeNumber = (key: string, min: number, max: number, unit = '') => {
+    const why = `${key} must be a whole number${unit ? ` of ${unit}` : ''} from ${min} to ${max}`;
+    return v.pipe(v.number(why), v.integer(why), v.minValue(min, why), v.maxValue(max, why));
+  };
+  return {
+    provider: v.picklist(PROVIDER_NAMES, `provider must be one of ${PROVIDER_NAMES.join(', ')}`),
+    model: nonEmpty('model'),
+    baseUrl: v.pipe(v.string('baseUrl must be an http:// or https:// URL'), v.check(isHttpUrl, 'baseUrl must be an http:// or https:// URL')),
+    script: nonEmpty('script'),
+    idleTimeoutMs: wholeNumber('idleTimeoutMs', 100, MAX_TIMER_MS, 'milliseconds'),
+    maxAnswerChars: wholeNumber('maxAnswerChars', 1000, 100_000_000),
+    maxKeptAnswerChars: wholeNumber('maxKeptAnswerChars', 1000, 10_000_000),
+    context: v.object({
+      maxChars: v.optional(wholeNumber('context.maxChars', 10_000, 100_000_000)),
+    }, 'context must be an object such as {"maxChars": 400000}'),
+    history: v.object({
+      maxEntries: v.optional(wholeNumber('history.maxEntries', 1, 10_000_000)),
+    }, 'history must be an object such as {"maxEntries": 500}'),
+  };
 }
 
-/** Each key's rule, with the one line that explains it when broken. */
-const FIELDS = {
-  provider: v.picklist(PROVIDER_NAMES, `provider must be one of ${PROVIDER_NAMES.join(', ')}`),
-  model: nonEmpty('model'),
-  baseUrl: v.pipe(v.string('baseUrl must be an http:// or https:// URL'), v.check(isHttpUrl, 'baseUrl must be an http:// or https:// URL')),
-  script: nonEmpty('script'),
-  idleTimeoutMs: wholeNumber('idleTimeoutMs', 100, MAX_TIMER_MS, 'milliseconds'),
-  maxAnswerChars: wholeNumber('maxAnswerChars', 1000, 100_000_000),
-  maxKeptAnswerChars: wholeNumber('maxKeptAnswerChars', 1000, 10_000_000),
-  context: v.object({
-    maxChars: v.optional(wholeNumber('context.maxChars', 10_000, 100_000_000)),
-  }, 'context must be an object such as {"maxChars": 400000}'),
-  history: v.object({
-    maxEntries: v.optional(wholeNumber('history.maxEntries', 1, 10_000_000)),
-  }, 'history must be an object such as {"maxEntries": 500}'),
-};
+type Fields = ReturnType<typeof buildFields>;
 
-type Fields = typeof FIELDS;
+let fields: { v: typeof V; rules: Fields } | null = null;
+
+/** The schema, built when there is a config file to check: a start without one never loads valibot. */
+function schema(): { v: typeof V; rules: Fields } {
+  if (!fields) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const v = require('valibot') as typeof V;
+    fields = { v, rules: buildFields(v) };
+  }
+  return fields;
+}
 
 /** The settings, typed from their schemas; history always has its cap. */
-export type Config = { [K in Exclude<keyof Fields, 'history'>]?: v.InferOutput<Fields[K]> } & { history: { maxEntries: number } };
+export type Config = { [K in Exclude<keyof Fields, 'history'>]?: V.InferOutput<Fields[K]> } & { history: { maxEntries: number } };
 
 export const defaultConfig: Config = { history: { maxEntries: DEFAULT_MAX_ENTRIES } };
 
@@ -64,12 +76,13 @@ export function parseConfig(value: unknown): { config: Config; problems: string[
     return { config, problems: ['not a JSON object'] };
   }
   const given = value as Record<string, unknown>;
+  const { v, rules } = schema();
   for (const [key, raw] of Object.entries(given)) {
-    if (!(key in FIELDS)) {
-      problems.push(`unknown key ${JSON.stringify(key).slice(0, 40)} (known: ${Object.keys(FIELDS).join(', ')})`);
+    if (!(key in rules)) {
+      problems.push(`unknown key ${JSON.stringify(key).slice(0, 40)} (known: ${Object.keys(rules).join(', ')})`);
       continue;
     }
-    const result = v.safeParse(FIELDS[key as keyof typeof FIELDS], raw, { abortPipeEarly: true });
+    const result = v.safeParse(rules[key as keyof Fields], raw, { abortPipeEarly: true });
     if (!result.success) {
       problems.push(...new Set(result.issues.map((i) => i.message)));
       continue;

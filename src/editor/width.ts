@@ -133,11 +133,13 @@ export function graphemeWidth(g: string): number {
 /**
  * A character that is a grapheme on its own whatever surrounds it (nothing in
  * these ranges extends, joins or prepends) and is neither a control nor zero
- * width: Latin, punctuation, symbols, arrows, box drawing, kana, CJK, Hangul
+ * width: Latin, Greek, Cyrillic, punctuation, symbols, arrows, box drawing, kana, CJK, Hangul
  * syllables, fullwidth forms. Text made only of them needs no segmenter.
  */
 function standalone(c: number): boolean {
   if (c < 0x300) return c >= 0xa0 || (c >= 0x20 && c < 0x7f);
+  // Greek and Cyrillic, but for the Cyrillic combining marks.
+  if (c < 0x530) return c >= 0x370 && (c < 0x483 || c > 0x489);
   if (c < 0x2010) return false;
   if (c < 0x2bff) return c <= 0x2027 || (c >= 0x2030 && c <= 0x205e) || (c >= 0x2070 && c <= 0x20cf) || c >= 0x2100;
   if (c < 0xa000) return (c >= 0x3000 && c <= 0x3029) || (c >= 0x3030 && c <= 0x3098) || (c >= 0x309b && c <= 0x30ff) || c >= 0x4e00;

@@ -7,7 +7,6 @@
 // aside before it is rewritten. Messages name files and errors, never content.
 
 import * as fs from 'node:fs';
-import * as fse from 'fs-extra';
 import * as path from 'node:path';
 import { HistoryHeader, needsRepair, parseHistory, serializeEntry, serializeHeader, serializeHistory } from './format';
 import { DEFAULT_LOCK, LockOptions, pidAlive, tryLock, unlock, withLock } from './lock';
@@ -30,7 +29,8 @@ export interface LoadResult {
 
 /** Creates the folder and its parents, private to the user (0700). */
 export function ensureDir(dir: string): void {
-  fse.ensureDirSync(dir, 0o700);
+  // Every folder it creates gets the mode, parents included.
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
 }
 
 
@@ -276,7 +276,7 @@ export class HistoryFile {
     const aside = asideName(this.file);
     try {
       // A directory where the file should be: moved aside whole, nothing inside it lost.
-      fse.moveSync(this.file, aside);
+      fs.renameSync(this.file, aside);
       return aside;
     } catch {
       return null;

@@ -2,7 +2,6 @@
 // bar) and patches blessed's width table with milk's own. Blessed gets a dead
 // input stream: keys come through milk's own decoder (see input.ts).
 
-import blessed from 'neo-blessed';
 // The module object itself, not an interop copy: patching its charWidth must reach blessed.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 import unicode = require('neo-blessed/lib/unicode');
@@ -10,6 +9,16 @@ import { PassThrough } from 'node:stream';
 import type { Widgets } from 'blessed';
 import { codePointWidth } from '../editor/width';
 import { createGrid, Grid, useTheme } from './grid';
+
+// Only the two widgets milk draws with: blessed's index loads all forty (an image decoder among them).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const ScreenWidget = require('neo-blessed/lib/widgets/screen') as new (options: Widgets.IScreenOptions) => Widgets.Screen;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const BoxWidget = require('neo-blessed/lib/widgets/box') as new (options: Widgets.BoxOptions) => Widgets.BoxElement;
+const blessed = {
+  screen: (options: Widgets.IScreenOptions): Widgets.Screen => new ScreenWidget(options),
+  box: (options: Widgets.BoxOptions): Widgets.BoxElement => new BoxWidget(options),
+};
 
 let patched = false;
 
