@@ -5,8 +5,7 @@
 import { Bus } from './bus';
 import { Cleanup } from './cleanup';
 import { TurnCoordinator } from './agent/coordinator';
-import { TurnRunner } from './agent/runner';
-import { killAllTools } from './agent/tools';
+import { TurnRunner, killLiveTools } from './agent/runner';
 import type { Provider } from './agent/provider';
 import { HistoryService, historyPaths } from './history/service';
 import { SessionLog, sessionLogPath } from './session/log';
@@ -183,7 +182,7 @@ export function startApp(options: AppOptions): App {
     ui.destroy();
   });
   // After the cancel (TERM), anything still alive in a tool's process group is killed: nothing outlives milk.
-  options.cleanup.add('tools', killAllTools);
+  options.cleanup.add('tools', killLiveTools);
   // Run in reverse: history first, then the turn is cancelled (its end is logged), then the log is flushed.
   options.cleanup.add('conversation', () => recorder.close());
   options.cleanup.add('turn', () => runner.cancel());

@@ -13,9 +13,22 @@ import type { Segment } from '../editor/model';
 import { trimContext } from '../session/replay';
 import { ChatMessage, Provider, ToolCall } from './provider';
 import { StreamSanitizer, sanitize } from './sanitize';
-import { TOOL_SPECS, runTool } from './tools';
+import { TOOL_SPECS } from './tool-specs';
+
+let tools: typeof import('./tools') | null = null;
+
+/** The tool runner, loaded when the model first calls a tool: start-up never pays for child_process. */
+function toolRunner(): typeof import('./tools') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  tools ??= require('./tools') as typeof import('./tools');
+  return tools;
+}
+
+/** Kills what tools left running, if any tool ever ran (at exit). */
+export function killLiveTools(): void {
+  tools?.killAllTools();
+}
 import { callDetail, describeCall, showControls } from './visible';
-import { previewWrite } from './file-tools';
 
 export type Approval = 'yes' | 'no' | 'always';
 
@@ -164,7 +177,8 @@ export class TurnRunner {
     const summary = sanitize(describeCall(call));
     // A write shows the change it would make before anyone is asked about it.
     const preview = call.name === 'write_file' && this.options.workspace
-      ? await previewWrite(this.options.workspace, String(call.args.path ?? ''), String(call.args.content ?? ''))
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      ? await (require('./file-tools') as typeof import('./file-tools')).previewWrite(this.options.workspace, String(call.args.path ?? ''), String(call.args.content ?? ''))
       : null;
     if (turn.cancelled) return 'interrupted';
     const detail = sanitize(preview === null ? callDetail(call) : `${callDetail(call)}\n${showControls(preview)}`);
@@ -182,7 +196,7 @@ export class TurnRunner {
     }
     this.bus.emit('tool.started', { turnId: turn.id, summary, detail, declined: false });
     const output = new StreamSanitizer();
-    const result = await runTool(call, {
+    const result = await toolRunner().runTool(call, {
       workspace: this.options.workspace ?? process.cwd(),
       signal: turn.controller.signal,
       killGraceMs: this.options.killGraceMs,

@@ -7,25 +7,9 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { readFileTool, writeFileTool } from './file-tools';
-import type { ToolCall, ToolSpec } from './provider';
+import type { ToolCall } from './provider';
 
-export const TOOL_SPECS: readonly ToolSpec[] = [
-  {
-    name: 'shell',
-    description: 'Run a shell command in the workspace and return its output.',
-    parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
-  },
-  {
-    name: 'read_file',
-    description: 'Read a text file inside the workspace.',
-    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-  },
-  {
-    name: 'write_file',
-    description: 'Write a text file inside the workspace, replacing it if it exists.',
-    parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
-  },
-];
+export { TOOL_SPECS } from './tool-specs';
 
 /** What the model gets back from one command, at most. */
 export const MAX_RESULT_CHARS = 64 * 1024;

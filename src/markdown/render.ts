@@ -24,6 +24,7 @@ export interface MdSpan {
 export type MdRow = MdSpan[];
 
 const TAB = '    ';
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 let parser: MarkdownIt | null = null;
 
@@ -114,9 +115,11 @@ export function wrapSpans(spans: readonly MdSpan[], width: number): MdRow[] {
       newRow();
       continue;
     }
+    // Printable ASCII, nearly all text: a piece is as wide as it is long.
+    const ascii = PRINTABLE_ASCII.test(span.text);
     for (const piece of span.text.split(/( +)/)) {
       if (!piece) continue;
-      const pw = stringWidth(piece);
+      const pw = ascii ? piece.length : stringWidth(piece);
       if (piece.startsWith(' ')) {
         if (used > 0 && used + pw <= w) {
           push(piece, span.style);
@@ -128,6 +131,17 @@ export function wrapSpans(spans: readonly MdSpan[], width: number): MdRow[] {
       if (pw <= w) {
         push(piece, span.style);
         used += pw;
+        continue;
+      }
+      if (ascii) {
+        // A word longer than the row, cut into row-long pieces (one cell per character).
+        for (let rest = piece; rest.length > 0;) {
+          if (used >= w) newRow();
+          const take = Math.min(rest.length, w - used);
+          push(rest.slice(0, take), span.style);
+          used += take;
+          rest = rest.slice(take);
+        }
         continue;
       }
       for (const g of graphemes(piece)) {

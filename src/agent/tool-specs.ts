@@ -1,0 +1,23 @@
+// What the model is told it may call. Apart from the tools themselves, so a
+// request can name them without loading what runs them (child processes, the
+// diff library) until the model first asks.
+
+import type { ToolSpec } from './provider';
+
+export const TOOL_SPECS: readonly ToolSpec[] = [
+  {
+    name: 'shell',
+    description: 'Run a shell command in the workspace and return its output.',
+    parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+  },
+  {
+    name: 'read_file',
+    description: 'Read a text file inside the workspace.',
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
+  {
+    name: 'write_file',
+    description: 'Write a text file inside the workspace, replacing it if it exists.',
+    parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+  },
+];
