@@ -60,6 +60,12 @@ describe('incremental search agrees with bash', () => {
     await milkAgrees(['printf a\nprintf b', 'other', 'printf c\nprintf d'], R + 'printf' + R);
     await milkAgrees(['printf a\nprintf b', 'other', 'printf c\nprintf d'], R + 'printf' + R + R + S + S);
   });
+  it('starts from the entry being browsed, that entry included, either way', async () => {
+    const list = ['a1', 'b', 'a2', 'c'];
+    await milkAgrees(list, KEY.up + KEY.up + R + 'a');
+    await milkAgrees(list, KEY.up + R + 'a');
+    await milkAgrees(list, KEY.up + KEY.up + KEY.up + S + 'a', /^\(forward-i-search\)/);
+  });
   it('walks the occurrences inside one line before leaving it', async () => {
     await milkAgrees(['echo ab', 'x', 'ab cd ab'], R + 'ab' + R + R);
   });

@@ -289,6 +289,19 @@ describe('composer: incremental search', () => {
     global.type('from');
     expect(global.text).toBe('from elsewhere');
   });
+  it('a search begun while browsing starts at the entry shown, as bash does', () => {
+    const c = composer(['a1', 'b', 'a2', 'c']);
+    c.run('editor.up', 'editor.up', 'editor.up');
+    expect(c.text).toBe('b');
+    c.run('history.searchReverse');
+    c.type('a');
+    expect(c.text).toBe('a1');
+    c.run('search.cancel');
+    expect(c.text).toBe('b');
+    c.run('history.searchForward');
+    c.type('a');
+    expect(c.text).toBe('a2');
+  });
   it('the status line shows the line of a multi-line entry that matched, not its first', () => {
     const c = composer(['echo one\necho two\necho three', 'ls']);
     c.run('history.searchReverse');

@@ -13,7 +13,8 @@ import type { ComposerState, SearchSession } from './state';
 /** Ctrl+R / Ctrl+S: starts a search over `list`, or steps the running one. */
 export function searchStep(s: ComposerState, direction: search.Direction, list: readonly HistoryEntry[]): ComposerState {
   if (!s.search) {
-    return { ...s, search: { state: search.startSearch(direction), original: s.editor, originalNav: s.nav, list } };
+    // Browsing when it began: the search starts at the entry shown, as bash's does.
+    return { ...s, search: { state: search.startSearch(direction, s.nav.index ?? undefined), original: s.editor, originalNav: s.nav, list } };
   }
   return show(s, search.searchAgain(s.search.state, s.search.list, direction, s.lastQuery));
 }

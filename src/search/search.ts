@@ -34,6 +34,8 @@ export interface SearchState {
   readonly seen: readonly string[];
   /** One frame per typed character, for Backspace. */
   readonly stack: readonly Frame[];
+  /** The entry being browsed when the search began: as in bash, the search starts there (itself included). */
+  readonly origin?: number;
 }
 
 /** Smart case: a query with an upper-case letter matches case exactly. */
@@ -121,8 +123,14 @@ export function searchWithin(entries: readonly HistoryEntry[], query: string, i:
 
 const SEARCH = { reverse: searchBack, forward: searchForward } as const;
 
-export function startSearch(direction: Direction): SearchState {
-  return { direction, query: '', match: null, failing: false, seen: [], stack: [] };
+export function startSearch(direction: Direction, origin?: number): SearchState {
+  return { direction, query: '', match: null, failing: false, seen: [], stack: [], ...(origin === undefined ? {} : { origin }) };
+}
+
+/** Where a search with no match yet starts: the browsed entry, else the newest (reverse) or the oldest (forward). */
+function startOf(s: SearchState, direction: Direction, entries: readonly HistoryEntry[]): number {
+  if (s.origin !== undefined) return s.origin;
+  return direction === 'reverse' ? entries.length - 1 : 0;
 }
 
 /** The search moved to `match`, or failed and keeps showing the last match. */
@@ -144,7 +152,7 @@ export function typeQuery(s: SearchState, entries: readonly HistoryEntry[], text
   // Nothing matched the shorter query from here on, so nothing can match a longer one.
   if (s.failing) return next;
   // From the current entry, included: the search stays on it while it still matches.
-  const from = s.match ? s.match.index : s.direction === 'reverse' ? entries.length - 1 : 0;
+  const from = s.match ? s.match.index : startOf(s, s.direction, entries);
   const current = currentText(s, entries);
   return withMatch(next, entries, SEARCH[s.direction](entries, next.query, from, (t) => t !== current && s.seen.includes(t)));
 }
@@ -165,7 +173,7 @@ export function searchAgain(s: SearchState, entries: readonly HistoryEntry[], di
   if (direction !== s.direction && current !== null) return { ...turned, failing: false, seen: [current] };
   const within = s.match && !s.failing ? searchWithin(entries, s.query, s.match.index, s.match.start, direction) : null;
   if (within) return withMatch(turned, entries, within);
-  const from = s.match ? s.match.index + (direction === 'reverse' ? -1 : 1) : direction === 'reverse' ? entries.length - 1 : 0;
+  const from = s.match ? s.match.index + (direction === 'reverse' ? -1 : 1) : startOf(s, direction, entries);
   return withMatch(turned, entries, SEARCH[direction](entries, s.query, from, (t) => t === current || s.seen.includes(t)));
 }
 
