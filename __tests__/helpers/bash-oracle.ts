@@ -52,6 +52,7 @@ export async function bashSearch(entries: readonly string[], keys: string, timeo
     const to = line.indexOf('\n', at);
     return { line, matchedLine: line.slice(from, to === -1 ? line.length : to) };
   } finally {
-    bash.kill();
+    // An interactive bash shrugs off SIGHUP and SIGTERM here; a pty left open would keep jest from exiting.
+    bash.kill('SIGKILL');
   }
 }
