@@ -54,6 +54,21 @@ describe('coming back to a conversation', () => {
     await p.waitForText('(offline demo, turn 2)');
   });
 
+  it('--session NAME with --continue comes back to that session\'s conversation, from any directory', async () => {
+    const data = tempDir();
+    let p = await start(data, tempDir(), ['--session', 'work']);
+    await ask(p, 'named session question');
+    await quit(p);
+    p = await start(data, tempDir(), ['--session', 'other']);
+    await ask(p, 'a different session');
+    await quit(p);
+    // Another directory, the first name: its conversation, not the other one's.
+    p = await start(data, tempDir(), ['--session', 'work', '--continue']);
+    await p.waitForText('› named session question');
+    expect(p.text()).not.toContain('a different session');
+    expect(fs.existsSync(path.join(data, 'sessions', 'work.jsonl'))).toBe(true);
+  });
+
   it('keeps the partial answer of a milk killed mid-stream, marked interrupted', async () => {
     const data = tempDir();
     const cwd = tempDir();
