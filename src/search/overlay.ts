@@ -8,7 +8,7 @@
 
 import type { HistoryEntry } from '../history/rules';
 import { SearchIndex, entryText, indexFor } from './index';
-import { Match, SearchState, caseSensitive, needleOf, searchBack, searchForward, searchWithin } from './search';
+import { Match, SearchState, caseSensitive, matchesFrom, searchBack, searchForward, searchWithin } from './search';
 
 export interface OverlayRow extends Match {
   readonly current: boolean;
@@ -34,20 +34,22 @@ interface Listed {
   readonly matches: readonly number[];
 }
 
-const listed = new WeakMap<readonly HistoryEntry[], Listed>();
+const lists = new WeakMap<readonly HistoryEntry[], Listed>();
 
 /** All entries matching `query`, oldest first, when the last complete list still holds them (same list, a shorter query of the same case rule). */
 function listedMatches(entries: readonly HistoryEntry[], query: string): readonly number[] | null {
-  const last = listed.get(entries);
+  const last = lists.get(entries);
   if (!last || last.index !== indexFor(entries) || last.length !== entries.length) return null;
   if (!query.startsWith(last.query) || caseSensitive(query) !== caseSensitive(last.query)) return null;
-  const matches = last.query === query ? last.matches : last.matches.filter((i) => searchWithin(entries, query, i, -1, 'forward') !== null);
-  keep(entries, query, matches);
-  return matches;
+  return last.query === query ? last.matches : last.matches.filter((i) => searchWithin(entries, query, i, -1, 'forward') !== null);
 }
 
 function keep(entries: readonly HistoryEntry[], query: string, matches: readonly number[]): void {
-  listed.set(entries, { index: indexFor(entries), length: entries.length, query, matches });
+  lists.set(entries, { index: indexFor(entries), length: entries.length, query, matches });
+}
+
+function forget(entries: readonly HistoryEntry[]): void {
+  lists.delete(entries);
 }
 
 interface Side {
@@ -57,59 +59,33 @@ interface Side {
 }
 
 /**
- * Walks matches from entry `from` one way: distinct texts not in `exclude`,
- * the first `limit` kept as rows, counting up to COUNT_CAP. One scan of the
- * joined texts, jumping from each match to the next entry.
+ * One side of the current match, from its candidates in the order the keys
+ * would reach them: distinct texts not in `exclude` (which it then claims),
+ * counted up to COUNT_CAP, the first `limit` not passed over kept as rows.
+ * Every candidate looked at goes into `visited`.
  */
-function walk(entries: readonly HistoryEntry[], query: string, from: number, older: boolean, exclude: Set<string>, limit: number, rowSkip: (t: string) => boolean, all: number[]): Side {
-  const side: Side = { rows: [], count: 0, capped: false };
-  if (from < 0 || from >= entries.length || query.includes('\u0000')) return side;
-  const index = indexFor(entries);
-  const { lower, q } = needleOf(query);
-  let pos = older ? index.starts[from] + index.texts[from].length - q.length : index.starts[from];
-  while (older ? pos >= 0 : pos < index.size) {
-    const at = older ? index.lastIndexOf(q, lower, pos) : index.indexOf(q, lower, pos);
-    if (at === -1) break;
-    const i = index.entryAt(at);
-    const text = index.texts[i];
-    pos = older ? index.starts[i] - 1 - q.length : index.starts[i] + text.length + 1;
-    all.push(i);
+function side(entries: readonly HistoryEntry[], query: string, candidates: Iterable<number>, older: boolean, exclude: Set<string>, limit: number, rowSkip: (t: string) => boolean, visited: number[]): Side {
+  const out: Side = { rows: [], count: 0, capped: false };
+  for (const i of candidates) {
+    visited.push(i);
+    const text = entryText(entries, i);
     if (exclude.has(text)) continue;
     exclude.add(text);
-    if (side.rows.length < limit && !rowSkip(text)) side.rows.push({ index: i, start: at - index.starts[i], end: at - index.starts[i] + query.length });
-    if (++side.count >= COUNT_CAP) {
-      side.capped = true;
+    if (out.rows.length < limit && !rowSkip(text)) {
+      // Where the row's match is: its last occurrence going back, its first going forward.
+      const m = older ? searchBack(entries, query, i) : searchForward(entries, query, i);
+      if (m) out.rows.push(m);
+    }
+    if (++out.count >= COUNT_CAP) {
+      out.capped = true;
       break;
     }
   }
-  return side;
+  return out;
 }
 
-/**
- * Both sides from the full list, as the walk would find them: distinct texts,
- * those newer than the current one claimed first, rows where a match is.
- */
-function fromList(entries: readonly HistoryEntry[], query: string, matches: readonly number[], at: number, current: string, limit: number, rowSkip: (t: string, older: boolean) => boolean): { newer: Side; older: Side } {
-  const exclude = new Set([current]);
-  const side = (indices: readonly number[], older: boolean): Side => {
-    const out: Side = { rows: [], count: 0, capped: false };
-    for (const i of indices) {
-      const text = entryText(entries, i);
-      if (exclude.has(text)) continue;
-      exclude.add(text);
-      out.count++;
-      if (out.rows.length < limit && !rowSkip(text, older)) {
-        const m = older ? searchBack(entries, query, i) : searchForward(entries, query, i);
-        if (m) out.rows.push(m);
-      }
-    }
-    return out;
-  };
-  let k = 0;
-  while (k < matches.length && matches[k] <= at) k++;
-  const newer = side(matches.slice(k), false);
-  const older = side(matches.slice(0, k).filter((i) => i !== at).reverse(), true);
-  return { newer, older };
+function* indicesOf(matches: Iterable<Match>): Generator<number> {
+  for (const m of matches) yield m.index;
 }
 
 /** The overlay for a search over `entries`, with at most `max` rows. */
@@ -125,20 +101,21 @@ export function searchOverlay(s: SearchState, entries: readonly HistoryEntry[], 
   // Ahead is where the next press of the same key goes; it passes over texts already shown.
   const ahead = s.direction === 'reverse' ? 'older' : 'newer';
   const rowSkip = (t: string, isOlder: boolean): boolean => (isOlder ? ahead === 'older' : ahead === 'newer') && seen.has(t);
-  const matches = listedMatches(entries, s.query);
-  let newer: Side;
-  let older: Side;
-  if (matches) ({ newer, older } = fromList(entries, s.query, matches, match.index, current, max - 1, rowSkip));
-  else {
-    const exclude = new Set([current]);
-    const newerAll: number[] = [];
-    const olderAll: number[] = [];
-    newer = walk(entries, s.query, match.index + 1, false, exclude, max - 1, (t) => rowSkip(t, false), newerAll);
-    older = walk(entries, s.query, match.index - 1, true, exclude, max - 1, (t) => rowSkip(t, true), olderAll);
-    // Both walks reached the ends: every match was seen, and a longer query need only filter them.
-    if (!newer.capped && !older.capped && newerAll.length + olderAll.length < LIST_CAP) keep(entries, s.query, [...olderAll.reverse(), match.index, ...newerAll]);
-    else listed.delete(entries);
-  }
+  const listed = listedMatches(entries, s.query);
+  let k = 0;
+  while (listed && k < listed.length && listed[k] <= match.index) k++;
+  // Newer texts are claimed first, so a text on both sides counts once, as the newer.
+  const exclude = new Set([current]);
+  const newerSeen: number[] = [];
+  const olderSeen: number[] = [];
+  const newer = side(entries, s.query, listed ? listed.slice(k) : indicesOf(matchesFrom(entries, s.query, match.index + 1, false)),
+    false, exclude, max - 1, (t) => rowSkip(t, false), newerSeen);
+  const older = side(entries, s.query, listed ? listed.slice(0, k).filter((i) => i !== match.index).reverse() : indicesOf(matchesFrom(entries, s.query, match.index - 1, true)),
+    true, exclude, max - 1, (t) => rowSkip(t, true), olderSeen);
+  // Both sides reached the ends: every match was seen, and a longer query need only filter them.
+  if (listed) keep(entries, s.query, listed);
+  else if (!newer.capped && !older.capped && newerSeen.length + olderSeen.length < LIST_CAP) keep(entries, s.query, [...olderSeen.reverse(), match.index, ...newerSeen]);
+  else forget(entries);
   // The way ahead gets most of the rows; a couple stay for the way back.
   const [front, back] = ahead === 'older' ? [older.rows, newer.rows] : [newer.rows, older.rows];
   const room = Math.max(0, max - 1);

@@ -72,38 +72,40 @@ export function needleOf(query: string): Needle {
   return { lower: !sensitive, q: sensitive ? query : query.toLowerCase() };
 }
 
-/** The newest entry at or before `from` that contains `query` (and is not skipped); the match is its last occurrence. */
-export function searchBack(entries: readonly HistoryEntry[], query: string, from: number, skip: Skip = skipNone): Match | null {
-  const start = Math.min(from, entries.length - 1);
-  if (start < 0 || query.includes('\u0000')) return null;
+/**
+ * Every entry that contains `query`, one match each, from entry `from` (itself
+ * included) going older (each entry's last occurrence) or newer (its first):
+ * one scan of the joined texts, jumping from a match to the next entry.
+ */
+export function* matchesFrom(entries: readonly HistoryEntry[], query: string, from: number, older: boolean): Generator<Match> {
+  const start = older ? Math.min(from, entries.length - 1) : Math.max(from, 0);
+  if (start < 0 || start >= entries.length || query.includes('\u0000')) return;
   const index = indexFor(entries);
   const { lower, q } = needleOf(query);
-  let pos = index.starts[start] + index.texts[start].length - q.length;
-  while (pos >= 0) {
-    const at = index.lastIndexOf(q, lower, pos);
-    if (at === -1) return null;
+  // Going older, an entry's text ends one separator before the next one starts.
+  let pos = older ? index.starts[start] + index.texts[start].length - q.length : index.starts[start];
+  while (older ? pos >= 0 : pos < index.size) {
+    const at = older ? index.lastIndexOf(q, lower, pos) : index.indexOf(q, lower, pos);
+    if (at === -1) return;
     const i = index.entryAt(at);
-    if (!skip(index.texts[i])) return { index: i, start: at - index.starts[i], end: at - index.starts[i] + query.length };
-    // On to the entry before it: its text ends one separator before this one starts.
-    pos = index.starts[i] - 1 - q.length;
+    yield { index: i, start: at - index.starts[i], end: at - index.starts[i] + query.length };
+    pos = older ? index.starts[i] - 1 - q.length : index.starts[i] + index.texts[i].length + 1;
   }
+}
+
+function firstNotSkipped(entries: readonly HistoryEntry[], matches: Iterable<Match>, skip: Skip): Match | null {
+  for (const m of matches) if (!skip(entryText(entries, m.index))) return m;
   return null;
+}
+
+/** The newest entry at or before `from` that contains `query` (and is not skipped); the match is its last occurrence. */
+export function searchBack(entries: readonly HistoryEntry[], query: string, from: number, skip: Skip = skipNone): Match | null {
+  return firstNotSkipped(entries, matchesFrom(entries, query, from, true), skip);
 }
 
 /** The oldest entry at or after `from` that contains `query` (and is not skipped); the match is its first occurrence. */
 export function searchForward(entries: readonly HistoryEntry[], query: string, from: number, skip: Skip = skipNone): Match | null {
-  const start = Math.max(from, 0);
-  if (start >= entries.length || query.includes('\u0000')) return null;
-  const index = indexFor(entries);
-  const { lower, q } = needleOf(query);
-  let pos = index.starts[start];
-  for (;;) {
-    const at = index.indexOf(q, lower, pos);
-    if (at === -1) return null;
-    const i = index.entryAt(at);
-    if (!skip(index.texts[i])) return { index: i, start: at - index.starts[i], end: at - index.starts[i] + query.length };
-    pos = index.starts[i] + index.texts[i].length + 1;
-  }
+  return firstNotSkipped(entries, matchesFrom(entries, query, from, false), skip);
 }
 
 /**
