@@ -2,15 +2,12 @@
 // same retry, idle-timeout and error rules as the OpenAI provider.
 
 import type Anthropic from '@anthropic-ai/sdk';
-import { ChatMessage, Provider, StreamItem, StreamOptions, warmFetch } from './provider';
+import type { ChatMessage, StreamItem, StreamOptions } from './provider';
+import { SdkOptions, SdkProvider } from './sdk-provider';
 import { parseArgs } from './openai';
-import { guardedStream, sdkClientOptions } from './errors';
+import { guardedStream } from './errors';
 
-export interface AnthropicOptions {
-  baseUrl: string;
-  apiKey?: string;
-  model: string;
-  idleTimeoutMs: number;
+export interface AnthropicOptions extends SdkOptions {
   maxTokens?: number;
 }
 
@@ -50,37 +47,10 @@ export function alternate(messages: readonly ChatMessage[]): Param[] {
   return out;
 }
 
-export class AnthropicProvider implements Provider {
-  readonly name = 'anthropic';
-  hint: string;
-  private client: Anthropic | null = null;
-
-  constructor(private readonly options: AnthropicOptions) {
-    this.hint = `anthropic · ${options.model}`;
-  }
-
-  get model(): string {
-    return this.options.model;
-  }
-
-  /** The model the next requests name (/model). */
-  setModel(model: string): void {
-    this.options.model = model;
-    this.hint = `anthropic · ${model}`;
-  }
-
-  warm(): void {
-    this.getClient();
-    warmFetch();
-  }
-
-  private getClient(): Anthropic {
-    if (!this.client) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { Anthropic: Client } = require('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk');
-      this.client = new Client(sdkClientOptions(this.options));
-    }
-    return this.client;
+export class AnthropicProvider extends SdkProvider<Anthropic, AnthropicOptions> {
+  constructor(options: AnthropicOptions) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    super('anthropic', options, (o) => new (require('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk')).Anthropic(o));
   }
 
   stream(messages: readonly ChatMessage[], signal: AbortSignal, options: StreamOptions = {}): AsyncIterable<StreamItem> {

@@ -3,51 +3,19 @@
 // with backoff; an idle watchdog gives up on a server that stops sending.
 
 import type OpenAI from 'openai';
-import { ChatMessage, Provider, StreamItem, StreamOptions, warmFetch } from './provider';
-import { guardedStream, sdkClientOptions } from './errors';
+import type { ChatMessage, StreamItem, StreamOptions } from './provider';
+import { SdkOptions, SdkProvider } from './sdk-provider';
+import { guardedStream } from './errors';
 
-export interface OpenAIOptions {
-  baseUrl: string;
-  apiKey?: string;
-  model: string;
-  idleTimeoutMs: number;
-}
+export type OpenAIOptions = SdkOptions;
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
 
-export class OpenAIProvider implements Provider {
-  readonly name = 'openai';
-  hint: string;
-  private client: OpenAI | null = null;
-
-  constructor(private readonly options: OpenAIOptions) {
-    this.hint = `openai · ${options.model}`;
-  }
-
-  get model(): string {
-    return this.options.model;
-  }
-
-  /** The model the next requests name (/model). */
-  setModel(model: string): void {
-    this.options.model = model;
-    this.hint = `openai · ${model}`;
-  }
-
-  warm(): void {
-    this.getClient();
-    warmFetch();
-  }
-
-  private getClient(): OpenAI {
-    if (!this.client) {
-      // Loaded on first use: the SDK costs start-up time the offline default shouldn't pay.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { OpenAI: Client } = require('openai') as typeof import('openai');
-      this.client = new Client(sdkClientOptions(this.options));
-    }
-    return this.client;
+export class OpenAIProvider extends SdkProvider<OpenAI, OpenAIOptions> {
+  constructor(options: OpenAIOptions) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    super('openai', options, (o) => new (require('openai') as typeof import('openai')).OpenAI(o));
   }
 
   stream(messages: readonly ChatMessage[], signal: AbortSignal, options: StreamOptions = {}): AsyncIterable<StreamItem> {
