@@ -23,6 +23,7 @@ import { TerminalInput } from './tui/terminal';
 import { TranscriptFeed } from './tui/transcript-feed';
 import { TranscriptModel } from './tui/transcript-model';
 import { warmSearch } from './tui/warm-search';
+import { warmWhenTyping } from './tui/warm-up';
 import { copyAnswer } from './tui/copy';
 import { markdown } from './markdown/render';
 import { WidthProbe } from './tui/width-probe';
@@ -58,9 +59,6 @@ export interface App {
   /** Resolves when the person quits. */
   readonly done: Promise<void>;
 }
-
-/** Between the steps that load what the first answer needs: past the frame that shows the key. */
-const WARM_STEP_MS = 40;
 
 export function startApp(options: AppOptions): App {
   const bus = new Bus();
@@ -115,6 +113,7 @@ export function startApp(options: AppOptions): App {
       : !coordinator.approval ? null : coordinator.approvalReady() ? 'y yes · n no · a always' : 'typing goes to the input; pause to answer',
     providerHint: options.provider.hint ?? null,
   });
+  const overlayKeys = { scope: keyFor('search', 'search.toggleScope'), remove: keyFor('search', 'search.delete') };
   const painter = new Painter(ui, bus, {
     editor: () => coordinator.editor,
     highlight: () => coordinator.searchView?.highlight ?? null,
@@ -123,22 +122,11 @@ export function startApp(options: AppOptions): App {
     picker: () => sessions.picker,
     overlay: () => {
       const o = coordinator.searchOverlay;
-      return o && { ...o, scope: history.mode, keys: { scope: keyFor('search', 'search.toggleScope'), remove: keyFor('search', 'search.delete') } };
+      return o && { ...o, scope: history.mode, keys: overlayKeys };
     },
   });
   const scheduler = new RenderScheduler(() => painter.paint());
-  // Once the person starts typing, what the first answer needs is loaded in small steps between
-  // keys (the Markdown parser, fetch, the provider's SDK), so Enter does not wait for any of it.
-  const stopWarm = bus.on('input.text', () => warmUp());
-  const warmUp = (): void => {
-    stopWarm();
-    const steps = [() => markdown(), () => options.provider.warm?.()];
-    const next = (): void => {
-      steps.shift()?.();
-      if (steps.length) setTimeout(next, WARM_STEP_MS).unref();
-    };
-    setTimeout(next, WARM_STEP_MS).unref();
-  };
+  warmWhenTyping(bus, [() => markdown(), () => options.provider.warm?.()]);
   bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
   ui.screen.on('resize', () => scheduler.request());
 
