@@ -378,6 +378,35 @@ describe('live history: what other processes append', () => {
     expect(listed(h)).toEqual(['new file']);
   });
 
+  it('a file this milk created since load is read from its start: its own entries once, a remembered draft kept', () => {
+    const data = tempDir();
+    const h = service(data);
+    h.load();
+    h.mode = 'global';
+    h.record([{ type: 'text', text: 'mine' }]);
+    h.remember([{ type: 'text', text: 'cleared draft' }]);
+    new HistoryFile(globalFile(data), header, 500).append([e('theirs')]);
+    h.refresh();
+    expect(listed(h)).toEqual(['mine', 'cleared draft', 'theirs']);
+    // Compacted by another process: read again whole, the draft still there.
+    expect(new HistoryFile(globalFile(data), header, 500).compact()).toBe(2);
+    h.refresh();
+    expect(listed(h)).toEqual(['mine', 'theirs', 'cleared draft']);
+  });
+
+  it('after its own compaction it reads only what others append later', async () => {
+    const data = tempDir();
+    const h = service(data, 2);
+    h.load();
+    h.mode = 'global';
+    for (const t of ['a', 'b', 'c']) h.record([{ type: 'text', text: t }]);
+    h.flush({ reason: 'exit' });
+    expect(texts(globalFile(data))).toEqual(['b', 'c']);
+    new HistoryFile(globalFile(data), header, 500).append([e('d')]);
+    h.refresh();
+    expect(listed(h)).toEqual(['c', 'd']);
+  });
+
   it('/history counts what is on disk and pending, not a draft only remembered', () => {
     const data = tempDir();
     const h = service(data);

@@ -158,8 +158,10 @@ export class HistoryService {
       scope.pending = scope.pending.filter((e) => !is(e));
       if (this.options.dataDir === null) continue;
       try {
-        scope.onDisk -= scope.file.remove(is, { lockTimeoutMs: FORGET_LOCK_MS });
-        scope.mark = scope.file.markNow();
+        const gone = scope.file.remove(is, { lockTimeoutMs: FORGET_LOCK_MS });
+        if (gone === 0) continue;
+        scope.onDisk -= gone;
+        scope.mark = scope.file.rewritten;
         scope.own.clear();
       } catch (err) {
         this.options.warn(`could not delete from the ${scope.file.label} file (${describeIoError(err)}); milk history delete can retry`);
@@ -317,7 +319,10 @@ export class HistoryService {
   refresh(): void {
     if (this.options.dataDir === null) return;
     for (const scope of this.all()) {
-      const growth = scope.mark ? scope.file.readSince(scope.mark) : 'replaced';
+      // A file that did not exist at load (another milk, or this one, made it since) is new from its first byte.
+      const mark = scope.mark ?? scope.file.startMark();
+      if (!mark) continue;
+      const growth = scope.file.readSince(mark);
       if (growth === 'same') continue;
       if (growth === 'replaced') {
         this.reload(scope);
@@ -346,10 +351,11 @@ export class HistoryService {
     scope.mark = mark;
     scope.own.clear();
     scope.onDisk = entries.length;
-    // In place, like every change to a list.
+    // In place, like every change to a list; what is pending here, and a draft kept only in memory, stay.
+    const kept = scope.list.filter((e) => this.remembered.has(e));
     scope.list.length = 0;
     for (const e of compactEntries(entries, this.options.maxEntries)) scope.list.push(e);
-    for (const e of scope.pending) this.add(scope.list, e);
+    for (const e of [...scope.pending, ...kept]) this.add(scope.list, e);
   }
 
   private stopRetry(scope: Scope): void {
@@ -379,7 +385,7 @@ export class HistoryService {
       scope.onDisk = scope.file.compact({ lockTimeoutMs });
       scope.damaged = false;
       // Our own rewrite: the list already holds what it kept.
-      scope.mark = scope.file.markNow();
+      scope.mark = scope.file.rewritten;
       scope.own.clear();
     } catch {
       // The lock was busy or the disk refused: the file stays as it is, only larger; tried again later.

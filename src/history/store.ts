@@ -59,6 +59,8 @@ export function describeIoError(err: unknown): string {
 export class HistoryFile {
   /** The damaged file on disk has been copied aside (once per damage, not per read). */
   private repaired = false;
+  /** Where this process's last rewrite (compaction, deletion, clear) left the file. */
+  rewritten: FileMark | null = null;
 
   constructor(
     readonly file: string,
@@ -136,11 +138,10 @@ export class HistoryFile {
     return { entries: parseHistory(growth.bytes).entries, mark: growth.mark };
   }
 
-  /** Where the file ends now (after this process rewrote it). */
-  markNow(): FileMark | null {
+  /** The start of the file as it is now (one that did not exist when it was loaded): everything in it is new. */
+  startMark(): FileMark | null {
     try {
-      const st = fs.statSync(this.file);
-      return { offset: st.size, ino: st.ino };
+      return { offset: 0, ino: fs.statSync(this.file).ino };
     } catch {
       return null;
     }
@@ -233,7 +234,10 @@ export class HistoryFile {
   }
 
   private write(entries: readonly HistoryEntry[], header: HistoryHeader = this.header): void {
-    writeAtomic(this.file, serializeHistory(header, entries));
+    const data = serializeHistory(header, entries);
+    writeAtomic(this.file, data);
+    // Taken under the lock, so no other process's append can fall between the rewrite and the mark.
+    this.rewritten = { offset: Buffer.byteLength(data), ino: fs.statSync(this.file).ino };
     // The file is whole again: if it is ever damaged anew, that copy is made too.
     this.repaired = false;
   }
