@@ -387,6 +387,7 @@ describe('live history: what other processes append', () => {
     h.remember([{ type: 'text', text: 'cleared draft' }]);
     new HistoryFile(globalFile(data), header, 500).append([e('theirs')]);
     h.refresh();
+    // By time: theirs came last.
     expect(listed(h)).toEqual(['mine', 'cleared draft', 'theirs']);
     // Compacted by another process: read again whole, the draft still there.
     expect(new HistoryFile(globalFile(data), header, 500).compact()).toBe(2);

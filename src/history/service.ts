@@ -232,6 +232,18 @@ export class HistoryService {
   }
 
   /**
+   * Places another process's entry among this one's by when it was entered
+   * (usually at the end, or a few back), skipping it beside an equal input.
+   */
+  private insert(list: HistoryEntry[], entry: HistoryEntry): void {
+    let at = list.length;
+    while (at > 0 && list[at - 1].ts > entry.ts) at--;
+    if ((at > 0 && sameInput(list[at - 1], entry)) || (at < list.length && sameInput(list[at], entry))) return;
+    list.splice(at, 0, entry);
+    while (list.length > this.options.maxEntries) list.shift();
+  }
+
+  /**
    * Writes whatever is still pending, sharing a short budget for lock waits
    * between both files, then compacts a file that has outgrown its cap.
    */
@@ -338,7 +350,7 @@ export class HistoryService {
           continue;
         }
         scope.onDisk++;
-        this.add(scope.list, e);
+        this.insert(scope.list, e);
       }
     }
   }
