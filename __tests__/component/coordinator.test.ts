@@ -2,7 +2,8 @@
 // scripted provider, and a history service on a temp data dir.
 import * as fs from 'node:fs';
 import { Bus, Events } from '../../src/bus';
-import type { CommandName } from '../../src/commands';
+import type { CommandName, Mode } from '../../src/commands';
+import { helpLines } from '../../src/tui/keymap';
 import { TurnCoordinator } from '../../src/agent/coordinator';
 import { TurnRunner } from '../../src/agent/runner';
 import { OfflineProvider } from '../../src/agent/offline';
@@ -18,13 +19,13 @@ function service(dataDir: string, sessionId: string): HistoryService {
   return h;
 }
 
-function setup(entries: string[] = [], options: { provider?: Provider; dataDir?: string } = {}) {
+function setup(entries: string[] = [], options: { provider?: Provider; dataDir?: string; keyHelp?: (mode: Mode) => string[] } = {}) {
   const bus = new Bus();
   const dataDir = options.dataDir ?? tempDir();
   const history = service(dataDir, 's');
   for (const t of entries) history.record([{ type: 'text', text: t }]);
   const runner = new TurnRunner(bus, options.provider ?? new OfflineProvider({ wordDelayMs: 1 }), { workspace: tempDir() });
-  const c = new TurnCoordinator(bus, runner, history, { keyHelp: () => ['Ctrl+R  search'] });
+  const c = new TurnCoordinator(bus, runner, history, { keyHelp: options.keyHelp ?? ((mode) => [`${mode} keys`]) });
   const seen: Array<[string, unknown]> = [];
   for (const n of ['transcript.note', 'status.hint', 'app.quit', 'turn.started'] as const) bus.on(n, (p) => seen.push([n, p]));
   const run = (...names: CommandName[]) => names.forEach((n) => bus.emit('command', { name: n }));
@@ -98,10 +99,16 @@ describe('the coordinator: slash commands', () => {
       'usage: /history [global|session]',
     ]);
   });
+  it('/help names the keys a search adds: the scope switch and the delete', () => {
+    const { send, notes } = setup([], { keyHelp: helpLines });
+    send('/help');
+    expect(notes()[0]).toMatch(/Ctrl\+T +Search the global history instead of the session one/);
+    expect(notes()[0]).toMatch(/Shift\+Delete, Ctrl\+Delete +Delete the selected entry from both history files/);
+  });
   it('/help lists keys and commands; /force toggles force mode; nothing reaches the model', () => {
     const { c, send, notes, seen } = setup();
     send('/help');
-    expect(notes()[0]).toMatch(/^keys:\nCtrl\+R {2}search\n\ncommands:\n\/help /);
+    expect(notes()[0]).toMatch(/^keys:\nidle keys\n\nin a search \(Ctrl\+R, Ctrl\+S\):\nsearch keys\n\ncommands:\n\/help /);
     send('/force');
     expect(c.force).toBe(true);
     send('/force');

@@ -240,7 +240,8 @@ export class TurnCoordinator {
       },
       alwaysTools: () => this.runner.policy.alwaysTools(),
       clearAlways: () => this.runner.policy.clearAlways(),
-      keyHelp: () => this.options.keyHelp(this.composerMode),
+      // The keys of the mode the person is in, then those a search adds (scope switch, delete).
+      keyHelp: () => [...this.options.keyHelp(this.composerMode), '', 'in a search (Ctrl+R, Ctrl+S):', ...this.options.keyHelp('search')],
       busy: () => this.runner.busy,
       newConversation: () => {
         this.queue.splice(0);
