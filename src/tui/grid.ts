@@ -84,14 +84,15 @@ export function useTheme(colors: number, noColor: boolean): void {
   }
   if (noColor || colors < 256) {
     for (const style of ['status', 'statusStrong', 'warning'] as const) ATTRS[style] = reverse(ATTRS[style] | DEF);
-    for (const style of ['force', 'match', 'highlight'] as const) ATTRS[style] = noColor ? reverse(ATTRS[style]) : ATTRS[style];
   }
+  // Without colour these would look like plain text.
+  if (noColor) for (const style of ['force', 'match', 'highlight'] as const) ATTRS[style] = reverse(ATTRS[style]);
   if (!noColor && colors < 16) {
     for (const style of Object.keys(ATTRS) as Style[]) if (fg(ATTRS[style]) === 8) ATTRS[style] = plainFg(ATTRS[style]);
   }
 }
 
-/** The style's blessed attribute (for tests and the few places that draw outside the grid). */
+/** The blessed attribute a style paints with now (the theme's tests read it). */
 export function styleAttr(style: Style): number {
   return ATTRS[style];
 }
