@@ -91,6 +91,8 @@ function plan(scenario, body) {
     case 'hang': return { chunks: [], hang: true, delay: 0 };
     case 'drop': return { chunks: words(10), drop: true, delay: scenario.delay ?? 10 };
     case 'malformed': return { chunks: ['first '], malformed: true, delay: scenario.delay ?? 5 };
+    // The server gives up mid-answer and says so in the stream, as an overloaded API does.
+    case 'overloaded': return { chunks: ['first '], failing: true, delay: scenario.delay ?? 5 };
     case 'hostile': return {
       chunks: ['safe ', '\x1b[2J\x1b[H', 'text', '\x1b]0;pwned\x07', ' with ', '\x1b]52;c;ZXZpbA==\x07', 'no \x07bells ', '\x1b[31mred\x1b[0m', ' {bold}tags{/bold}', ' \x9b2J', 'end'],
       delay: scenario.delay ?? 5,
@@ -134,6 +136,10 @@ async function streamOpenAI(res, p, record, model, body) {
     res.write('data: {"choices": [ this is not json\n\n');
     return res.end();
   }
+  if (p.failing) {
+    sse(res, { error: { message: 'Overloaded', type: 'server_error' } });
+    return res.end();
+  }
   if (p.tool) {
     sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: p.tool.name, arguments: '' } }] }, finish_reason: null }] });
     sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: JSON.stringify(p.tool.args) } }] }, finish_reason: null }] });
@@ -162,6 +168,10 @@ async function streamAnthropic(res, p, record, model, body) {
   if (p.drop) return res.socket.destroy();
   if (p.malformed) {
     res.write('event: content_block_delta\ndata: {"type": not json\n\n');
+    return res.end();
+  }
+  if (p.failing) {
+    sse(res, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 'error');
     return res.end();
   }
   sse(res, { type: 'content_block_stop', index: 0 }, 'content_block_stop');
@@ -228,7 +238,8 @@ function startMockServer(options = {}) {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => {
       const { port } = server.address();
       resolve({

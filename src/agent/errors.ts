@@ -5,6 +5,12 @@
 import type { StreamItem, ToolCall, Usage } from './provider';
 import { redactUrl } from './redact';
 
+/** A server's own words, on one line and short enough for a note. */
+export function serverText(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
 export class ProviderError extends Error {
   constructor(message: string, readonly incomplete = false) {
     super(message);
@@ -14,6 +20,8 @@ export class ProviderError extends Error {
 
 interface HttpLikeError {
   status?: number;
+  /** The error message in a JSON error body, as the server worded it. */
+  serverMessage?: string;
   message?: string;
   name?: string;
   cause?: unknown;
@@ -49,7 +57,7 @@ export interface DescribeContext {
   partial: boolean;
 }
 
-/** Turns whatever the SDK or the network threw into a ProviderError. */
+/** Turns whatever the HTTP client or the network threw into a ProviderError. */
 export function describeProviderError(err: unknown, ctx: DescribeContext): ProviderError {
   if (err instanceof ProviderError) return err;
   ctx = { ...ctx, baseUrl: redactUrl(ctx.baseUrl) };
@@ -62,14 +70,16 @@ export function describeProviderError(err: unknown, ctx: DescribeContext): Provi
   }
   if (status === 429) return new ProviderError(`${ctx.provider}: rate limited (429), still after a retry; try again shortly${suffix}`, ctx.partial);
   if (status !== undefined && status >= 500) return new ProviderError(`${ctx.provider}: server error ${status}, still after a retry${suffix}`, ctx.partial);
-  if (status !== undefined) return new ProviderError(`${ctx.provider}: the server answered ${status}${suffix}`, ctx.partial);
+  if (status !== undefined) {
+    const said = typeof e.serverMessage === 'string' && e.serverMessage.trim() ? `: ${serverText(e.serverMessage)}` : '';
+    return new ProviderError(`${ctx.provider}: the server answered ${status}${said}${suffix}`, ctx.partial);
+  }
   const code = causeCode(err);
   const name = e.name ?? '';
   const messages = causeMessages(err);
   if (/includes credentials/i.test(messages)) {
     return new ProviderError(`${ctx.provider}: the base URL ${ctx.baseUrl} holds a user name or password; put the key in ${ctx.keyVariable} instead`);
   }
-  if (/bad port/i.test(messages)) return new ProviderError(`${ctx.provider}: ${ctx.baseUrl} uses a port that fetch refuses to connect to; pick another port`);
   if (/Invalid URL/i.test(messages)) return new ProviderError(`${ctx.provider}: ${ctx.baseUrl} is not a valid URL`);
   if (code === 'ECONNREFUSED') return new ProviderError(`${ctx.provider}: connection refused at ${ctx.baseUrl}; is the server running?`);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ProviderError(`${ctx.provider}: cannot resolve the host of ${ctx.baseUrl}`);
@@ -101,7 +111,11 @@ export class IdleWatchdog {
   }
 
   touch(): void {
-    if (this.timer) clearTimeout(this.timer);
+    // Once per chunk: moving the one timer is far cheaper than a new one each time.
+    if (this.timer) {
+      this.timer.refresh();
+      return;
+    }
     this.timer = setTimeout(() => {
       this.fired = true;
       this.controller.abort();
@@ -154,21 +168,10 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
     if (watchdog.fired) {
       throw new ProviderError(`${o.provider}: no data from the server for ${Math.round(o.idleTimeoutMs / 1000)}s; gave up${partial ? incomplete : ''}`, partial);
     }
+    // An error event from the server, after text was shown, leaves that text incomplete too.
+    if (err instanceof ProviderError && partial && !err.incomplete) throw new ProviderError(err.message + incomplete, true);
     throw describeProviderError(err, { provider: o.provider, baseUrl: o.baseUrl, keyVariable: o.keyVariable, keySet: o.keySet, partial });
   } finally {
     watchdog.stop();
   }
-}
-
-/** Client settings both SDKs share: one retry, no console output, our timeout. */
-export function sdkClientOptions(o: { baseUrl: string; apiKey?: string; idleTimeoutMs: number }) {
-  return {
-    baseURL: o.baseUrl,
-    // Local servers need no key; a real one answers 401, which we explain.
-    apiKey: o.apiKey || 'no-key-set',
-    maxRetries: 1,
-    // The SDK would print parse failures to stderr, over the screen; we report them ourselves.
-    logLevel: 'off' as const,
-    timeout: o.idleTimeoutMs,
-  };
 }

@@ -1,41 +1,60 @@
 // Any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, llama.cpp,
-// vLLM), streamed through the official SDK. The SDK retries a 429 or 5xx once
-// with backoff; an idle watchdog gives up on a server that stops sending.
+// vLLM), streamed as server-sent events (event-stream.ts says why not the
+// SDK). A 429 or 5xx is retried once; an idle watchdog gives up on a server
+// that stops sending.
 
-import type OpenAI from 'openai';
 import type { ChatMessage, StreamItem, StreamOptions } from './provider';
-import { SdkOptions, SdkProvider } from './sdk-provider';
-import { guardedStream } from './errors';
+import { HttpProvider, HttpProviderOptions } from './http-provider';
+import { guardedStream, ProviderError, serverText } from './errors';
+import { openEventStream, SseEvent } from './event-stream';
 
-export type OpenAIOptions = SdkOptions;
+export type OpenAIOptions = HttpProviderOptions;
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
 
-export class OpenAIProvider extends SdkProvider<OpenAI, OpenAIOptions> {
+/** The parts of a streamed chunk milk reads. */
+interface Chunk {
+  choices?: Array<{
+    delta?: { content?: string | null; tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> };
+    finish_reason?: string | null;
+  }>;
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  error?: { message?: string; type?: string; code?: string };
+}
+
+type MessageParam =
+  | { role: 'user' | 'assistant'; content: string | null; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
   constructor(options: OpenAIOptions) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    super('openai', options, (o) => new (require('openai') as typeof import('openai')).OpenAI(o));
+    super('openai', options);
   }
 
   stream(messages: readonly ChatMessage[], signal: AbortSignal, options: StreamOptions = {}): AsyncIterable<StreamItem> {
     const o = this.options;
     // Tool calls arrive in pieces, by index; they are complete at finish_reason.
     const pending = new Map<number, { id: string; name: string; args: string }>();
-    return guardedStream<OpenAI.Chat.Completions.ChatCompletionChunk>({
+    return guardedStream<SseEvent>({
       provider: 'openai', baseUrl: o.baseUrl, keyVariable: 'OPENAI_API_KEY', keySet: !!o.apiKey, idleTimeoutMs: o.idleTimeoutMs,
-      open: (sig) => this.getClient().chat.completions.create(
-        {
+      open: (sig) => openEventStream({
+        url: this.endpoint('/chat/completions'),
+        // Local servers need no key; a real one answers 401, which is explained.
+        headers: o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {},
+        body: JSON.stringify({
           model: o.model,
           messages: toOpenAI(messages),
           stream: true,
           // The last chunk then carries what the request cost (servers that don't know the option ignore it).
           stream_options: { include_usage: true },
-          ...(options.tools?.length ? { tools: options.tools.map((t) => ({ type: 'function' as const, function: t })) } : {}),
-        },
-        { signal: sig },
-      ),
-      read: (chunk) => {
+          ...(options.tools?.length ? { tools: options.tools.map((t) => ({ type: 'function', function: t })) } : {}),
+        }),
+      }, sig),
+      read: (event) => {
+        if (event.data === '[DONE]') return {};
+        const chunk = JSON.parse(event.data) as Chunk;
+        if (chunk.error) throw new ProviderError(`openai: the server reported an error: ${serverText(chunk.error.message ?? chunk.error.type ?? chunk.error.code ?? 'unknown')}`);
         const choice = chunk.choices?.[0];
         for (const d of choice?.delta?.tool_calls ?? []) {
           const p = pending.get(d.index) ?? { id: '', name: '', args: '' };
@@ -63,14 +82,14 @@ export function parseArgs(json: string): Record<string, unknown> {
   }
 }
 
-function toOpenAI(messages: readonly ChatMessage[]): OpenAI.Chat.Completions.ChatCompletionMessageParam[] {
-  return messages.map((m): OpenAI.Chat.Completions.ChatCompletionMessageParam => {
+function toOpenAI(messages: readonly ChatMessage[]): MessageParam[] {
+  return messages.map((m): MessageParam => {
     if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
     if (m.role === 'assistant' && m.toolCalls?.length) {
       return {
         role: 'assistant',
         content: m.content || null,
-        tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.args) } })),
+        tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })),
       };
     }
     return { role: m.role, content: m.content };

@@ -41,18 +41,9 @@ export interface Provider {
   /** The model asked, where the provider names one; setModel switches it for the next requests. */
   readonly model?: string;
   setModel?(model: string): void;
-  /** Loads what the first request needs (an SDK, the HTTP client), so Enter does not wait for it. */
+  /** Loads what the first request needs (the HTTP client), so Enter does not wait for it. */
   warm?(): void;
   stream(messages: readonly ChatMessage[], signal: AbortSignal, options?: StreamOptions): AsyncIterable<StreamItem>;
-}
-
-/**
- * Loads the SDK client and Node's fetch (Headers, Request: their first use
- * compiles undici) ahead of the first request.
- */
-export function warmFetch(): void {
-  new Headers({ accept: 'text/event-stream' });
-  new Request('http://127.0.0.1/');
 }
 
 export class AbortError extends Error {

@@ -1,0 +1,167 @@
+// A streamed POST over node:http(s), read as server-sent events. The two
+// providers used their official SDKs for this; measured on a 4,000-token
+// answer, the SDK path (undici's fetch, web streams, the SDK's own SSE
+// decoder) cost 0.23 CPU s against 0.06 s for this one, a third of the
+// whole streaming budget. The SSE grammar itself is eventsource-parser's.
+//
+// What the SDKs did that is kept: one retry on 408, 409, 429, 5xx or a
+// failed connection, after the server's retry-after or a short jittered
+// backoff; an abort signal that hangs up at once.
+
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { sleep } from './provider';
+
+export interface SseEvent {
+  /** The `event:` field, where the server names one. */
+  readonly event?: string;
+  readonly data: string;
+}
+
+/** A response outside 2xx; `status` is what describeProviderError explains. */
+export class HttpStatusError extends Error {
+  constructor(readonly status: number, readonly serverMessage: string | undefined, readonly retryAfterMs: number | undefined) {
+    super(`HTTP ${status}`);
+    this.name = 'HttpStatusError';
+  }
+}
+
+export interface EventStreamRequest {
+  url: URL;
+  headers: Record<string, string>;
+  body: string;
+  /** How many times a failed attempt is tried again (the SDKs' default here was 1). */
+  retries?: number;
+}
+
+const RETRY_STATUS = (status: number): boolean => status === 408 || status === 409 || status === 429 || status >= 500;
+const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN']);
+/** A retry-after longer than this is not waited for: the person gets the message instead. */
+const MAX_RETRY_WAIT_MS = 60_000;
+
+/** A URL whose credentials fetch would have refused: milk says so rather than sending them. */
+export function checkUrl(url: URL): void {
+  if (url.username || url.password) throw new TypeError('Request cannot be constructed from a URL that includes credentials');
+}
+
+/**
+ * Sends the request and resolves once a 2xx response has started, retrying
+ * as the SDKs did; the events then arrive by iterating the result.
+ */
+export async function openEventStream(request: EventStreamRequest, signal: AbortSignal): Promise<AsyncIterable<SseEvent>> {
+  checkUrl(request.url);
+  const retries = request.retries ?? 1;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await post(request, signal);
+      return readEvents(res);
+    } catch (err) {
+      if (signal.aborted || attempt >= retries || !retryable(err)) throw err;
+      const wait = err instanceof HttpStatusError && err.retryAfterMs !== undefined ? err.retryAfterMs : backoffMs(attempt);
+      if (wait > MAX_RETRY_WAIT_MS) throw err;
+      await sleep(wait, signal);
+    }
+  }
+}
+
+function retryable(err: unknown): boolean {
+  if (err instanceof HttpStatusError) return RETRY_STATUS(err.status);
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && RETRY_ERROR_CODES.has(code);
+}
+
+/** Half a second, doubling, with a quarter of jitter downwards, as the SDKs wait. */
+function backoffMs(attempt: number): number {
+  return Math.min(8000, 500 * 2 ** attempt) * (1 - Math.random() * 0.25);
+}
+
+/** The server's own wait: retry-after-ms (OpenAI's), else retry-after in seconds or as a date. */
+export function retryAfterMs(headers: IncomingMessage['headers'], now = Date.now()): number | undefined {
+  const ms = Number(headers['retry-after-ms']);
+  if (headers['retry-after-ms'] !== undefined && Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers['retry-after'];
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+}
+
+/** Loaded at the first request (or the warm-up while typing), never at start-up. */
+function load<T>(name: 'node:http' | 'node:https' | 'eventsource-parser'): T {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(name) as T;
+}
+
+function post(request: EventStreamRequest, signal: AbortSignal): Promise<IncomingMessage> {
+  const transport = load<typeof import('node:http')>(request.url.protocol === 'https:' ? 'node:https' : 'node:http');
+  return new Promise((resolve, reject) => {
+    let req: ClientRequest;
+    try {
+      req = transport.request(request.url, {
+        method: 'POST',
+        signal,
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'content-length': Buffer.byteLength(request.body), ...request.headers },
+      });
+    } catch (err) {
+      reject(err);
+      return;
+    }
+    req.once('error', reject);
+    req.once('response', (res) => {
+      const status = res.statusCode ?? 0;
+      if (status >= 200 && status < 300) {
+        res.setEncoding('utf8');
+        resolve(res);
+        return;
+      }
+      readErrorBody(res).then(
+        (message) => reject(new HttpStatusError(status, message, retryAfterMs(res.headers))),
+        () => reject(new HttpStatusError(status, undefined, retryAfterMs(res.headers))),
+      );
+    });
+    req.end(request.body);
+  });
+}
+
+/** The `error.message` of a JSON error body, read up to 16 KB. */
+async function readErrorBody(res: IncomingMessage): Promise<string | undefined> {
+  res.setEncoding('utf8');
+  let raw = '';
+  for await (const chunk of res) {
+    raw += chunk;
+    if (raw.length > 16 * 1024) {
+      res.destroy();
+      break;
+    }
+  }
+  try {
+    const message = (JSON.parse(raw) as { error?: { message?: unknown } }).error?.message;
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function* readEvents(res: IncomingMessage): AsyncIterable<SseEvent> {
+  const { createParser } = load<typeof import('eventsource-parser')>('eventsource-parser');
+  let ready: SseEvent[] = [];
+  const parser = createParser({ onEvent: (e) => ready.push({ event: e.event, data: e.data }) });
+  try {
+    for await (const chunk of res as AsyncIterable<string>) {
+      parser.feed(chunk);
+      if (ready.length === 0) continue;
+      const batch = ready;
+      ready = [];
+      yield* batch;
+    }
+  } finally {
+    // Leaving early (an abort, a full answer, an error in the reader) hangs up.
+    if (!res.complete) res.destroy();
+  }
+}
+
+/** Loads what the first request needs, so the Enter key does not wait for it. */
+export function warmEventStream(): void {
+  load('node:http');
+  load('eventsource-parser');
+}
