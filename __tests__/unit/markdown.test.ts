@@ -1,7 +1,7 @@
 // The Markdown renderer as rows of text and styles, and streaming it in
 // chunks (property: same rows as rendering whole; frozen rows never change).
 import * as fc from 'fast-check';
-import { MdRow, coloured, renderMarkdown } from '../../src/markdown/render';
+import { MdRow, coloured, renderMarkdown, wrapSpans } from '../../src/markdown/render';
 import { MarkdownStream } from '../../src/markdown/stream';
 import { highlightLines } from '../../src/markdown/highlight';
 import { sanitize } from '../../src/agent/sanitize';
@@ -25,6 +25,34 @@ describe('rendering Markdown, construct by construct', () => {
   it('wraps paragraphs at spaces, and inside a word only when it must', () => {
     expect(text(renderMarkdown('one two three four', 9))).toEqual(['one two', 'three', 'four']);
     expect(text(renderMarkdown('abcdefghijkl', 5))).toEqual(['abcde', 'fghij', 'kl']);
+  });
+  it('wraps as greedy word wrap does, whatever the words and blanks (property, against a reference)', () => {
+    // The textbook algorithm, a word at a time: what the row-at-a-time scan must equal.
+    const reference = (t: string, w: number): string[] => {
+      const rows: string[] = [];
+      let row = '';
+      for (const word of t.split(/ +/).filter(Boolean)) {
+        if (row && row.length + 1 + word.length <= w) {
+          row += ` ${word}`;
+          continue;
+        }
+        if (row) rows.push(row);
+        let rest = word;
+        for (; rest.length > w; rest = rest.slice(w)) rows.push(rest.slice(0, w));
+        row = rest;
+      }
+      rows.push(row);
+      return rows;
+    };
+    const words = fc.array(fc.stringMatching(/^[a-z]{1,14}$/), { maxLength: 30 });
+    fc.assert(fc.property(words, fc.boolean(), fc.integer({ min: 1, max: 16 }), (ws, padded, w) => {
+      const t = padded ? ` ${ws.join(' ')} ` : ws.join(' ');
+      expect(wrapSpans([{ text: t, style: 'normal' }], w).map((r) => r.map((s) => s.text).join(''))).toEqual(reference(t, w));
+    }), { numRuns: 500 });
+  });
+  it('breaks at blanks that do not fit rather than joining the words around them', () => {
+    expect(text([...wrapSpans([{ text: 'ab', style: 'normal' }, { text: '  c', style: 'bold' }], 3)])).toEqual(['ab', 'c']);
+    expect(text([...wrapSpans([{ text: 'ab', style: 'normal' }, { text: '  ç', style: 'bold' }], 3)])).toEqual(['ab', 'ç']);
   });
   it('nested and ordered lists, tight and loose', () => {
     expect(text(renderMarkdown('- a\n- b\n  1. c\n  2. d\n', 40))).toEqual(['• a', '• b', '  1. c', '  2. d']);

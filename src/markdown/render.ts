@@ -91,7 +91,10 @@ function inlineSpans(inline: Token | undefined, base: MdStyle): MdSpan[] {
   return out;
 }
 
-/** Word-wraps spans to `width` cells; a word longer than the width is broken between graphemes. */
+/**
+ * Word-wraps spans to `width` cells: rows break at blanks (dropped there), and
+ * inside a word only when it is longer than a row (between graphemes).
+ */
 export function wrapSpans(spans: readonly MdSpan[], width: number): MdRow[] {
   const w = Math.max(1, width);
   const rows: MdRow[] = [];
@@ -104,9 +107,15 @@ export function wrapSpans(spans: readonly MdSpan[], width: number): MdRow[] {
   };
   const newRow = (): void => {
     // Trailing blanks are dropped where a row breaks.
-    const last = row[row.length - 1];
-    if (last && last.text.endsWith(' ')) row[row.length - 1] = { ...last, text: last.text.trimEnd() };
-    rows.push(row.filter((s) => s.text.length > 0));
+    while (row.length > 0 && row[row.length - 1].text.endsWith(' ')) {
+      const last = row.pop() as MdSpan;
+      const text = last.text.trimEnd();
+      if (text) {
+        row.push({ ...last, text });
+        break;
+      }
+    }
+    rows.push(row);
     row = [];
     used = 0;
   };
@@ -115,15 +124,20 @@ export function wrapSpans(spans: readonly MdSpan[], width: number): MdRow[] {
       newRow();
       continue;
     }
-    // Printable ASCII, nearly all text: a piece is as wide as it is long.
-    const ascii = PRINTABLE_ASCII.test(span.text);
+    // Printable ASCII, nearly all text: a row at a time, one cell per character.
+    if (PRINTABLE_ASCII.test(span.text)) {
+      wrapAscii(span.text, span.style);
+      continue;
+    }
     for (const piece of span.text.split(/( +)/)) {
       if (!piece) continue;
-      const pw = ascii ? piece.length : stringWidth(piece);
+      const pw = stringWidth(piece);
       if (piece.startsWith(' ')) {
         if (used > 0 && used + pw <= w) {
           push(piece, span.style);
           used += pw;
+        } else if (used > 0) {
+          newRow();
         }
         continue;
       }
@@ -131,17 +145,6 @@ export function wrapSpans(spans: readonly MdSpan[], width: number): MdRow[] {
       if (pw <= w) {
         push(piece, span.style);
         used += pw;
-        continue;
-      }
-      if (ascii) {
-        // A word longer than the row, cut into row-long pieces (one cell per character).
-        for (let rest = piece; rest.length > 0;) {
-          if (used >= w) newRow();
-          const take = Math.min(rest.length, w - used);
-          push(rest.slice(0, take), span.style);
-          used += take;
-          rest = rest.slice(take);
-        }
         continue;
       }
       for (const g of graphemes(piece)) {
@@ -154,6 +157,45 @@ export function wrapSpans(spans: readonly MdSpan[], width: number): MdRow[] {
   }
   if (row.length > 0 || rows.length === 0) newRow();
   return rows;
+
+  // The same greedy wrap as the pieces above, found with native scans: a long
+  // paragraph that is wrapped again on every frame while it streams costs rows, not words.
+  function wrapAscii(text: string, style: MdStyle): void {
+    let i = 0;
+    while (i < text.length) {
+      if (used === 0) {
+        while (text.charCodeAt(i) === 32) i++;
+        if (i >= text.length) return;
+      }
+      const room = w - used;
+      if (text.length - i <= room) {
+        push(text.slice(i), style);
+        used += text.length - i;
+        return;
+      }
+      // The row ends at the last blank that leaves what is before it inside the row.
+      const cut = text.charCodeAt(i + room) === 32 ? i + room : text.lastIndexOf(' ', i + room - 1);
+      if (cut > i) {
+        push(text.slice(i, cut), style);
+        i = cut;
+        newRow();
+        continue;
+      }
+      if (cut === i) {
+        // Blanks first, then a word that does not fit after them: break at the blanks.
+        newRow();
+        continue;
+      }
+      // No blank in reach: the word goes to a new row, or is cut if it is longer than a row.
+      if (used > 0) {
+        newRow();
+        continue;
+      }
+      push(text.slice(i, i + room), style);
+      i += room;
+      newRow();
+    }
+  }
 }
 
 // ---------------------------------------------------------------- blocks
