@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // The command line: flags, validation, exit codes. A bad flag or value is one
 // line on stderr and exit code 2, before the terminal is touched.
 
@@ -142,14 +141,4 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
-}
-
-if (require.main === module) {
-  main(process.argv).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(`milk: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exit(1);
-    },
-  );
 }

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// The `milk` command: finds the data dir as the program will, then runs the
+// program bundle (milk.js) and the packages it loads through the code cache
+// kept there (code-cache.ts; MILK_CODE_CACHE=0 turns it off). Nothing else
+// loads before it, so this file stays small.
+
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CodeCache, loadBundle } from './code-cache';
+import { pickHome, resolveDataDir } from './config/paths';
+
+/** --data-dir as commander will read it (`--data-dir X` or `--data-dir=X`), before any `--`. */
+export function dataDirFlag(argv: readonly string[]): string | undefined {
+  let found: string | undefined;
+  for (let i = 2; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') break;
+    if (a === '--data-dir') found = argv[++i];
+    else if (a.startsWith('--data-dir=')) found = a.slice('--data-dir='.length);
+  }
+  return found;
+}
+
+function cacheDir(): string | null {
+  try {
+    const home = pickHome(process.env.HOME, () => os.userInfo().homedir);
+    const data = resolveDataDir(dataDirFlag(process.argv), process.env, home);
+    return data && path.join(data, 'cache');
+  } catch {
+    return null;
+  }
+}
+
+type Main = (argv: string[]) => Promise<number>;
+const dir = process.env.MILK_CODE_CACHE === '0' ? null : cacheDir();
+const cache = dir === null ? null : new CodeCache(dir);
+cache?.hookPackages();
+const { main } = loadBundle(path.join(__dirname, 'milk.js'), cache) as { main: Main };
+cache?.saveWhenSettled();
+
+main(process.argv).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`milk: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);
