@@ -34,7 +34,8 @@ function cacheDir(): string | null {
 type Main = (argv: string[]) => Promise<number>;
 const dir = process.env.MILK_CODE_CACHE === '0' ? null : cacheDir();
 const cache = dir === null ? null : new CodeCache(dir);
-cache?.hookPackages();
+// A first start has no folder yet: only the bundle's cache is made, the packages' on the next start.
+if (cache?.exists) cache.hookPackages();
 const { main } = loadBundle(path.join(__dirname, 'milk.js'), cache) as { main: Main };
 cache?.saveWhenSettled();
 

@@ -39,29 +39,40 @@ const statics = Module as ModuleStatics;
 
 interface Entry {
   script: vm.Script;
-  file: string;
+  /** Where its cache goes (worked out when first needed: hashing is not free on a first start). */
+  file: string | (() => string);
   /** Bytes of cache on disk for it (0: none, or V8 rejected it). */
   size: number;
 }
 
 export class CodeCache {
   private readonly entries: Entry[] = [];
+  /** Whether the folder exists: on a first start it does not, and nothing is looked up. */
+  readonly exists: boolean;
 
-  constructor(private readonly dir: string) {}
+  constructor(private readonly dir: string) {
+    this.exists = fs.existsSync(dir);
+  }
 
   /** The script of `source`, with its cache when there is one that V8 takes. */
   compile(source: string, filename: string): vm.Script {
-    const key = crypto.createHash('sha256').update(`${filename}\0${process.version}\0${process.arch}\0`).update(source).digest('hex').slice(0, 32);
-    const file = path.join(this.dir, `${key}.bin`);
+    const file = () => {
+      const key = crypto.createHash('sha256').update(`${filename}\0${process.version}\0${process.arch}\0`).update(source).digest('hex').slice(0, 32);
+      return path.join(this.dir, `${key}.bin`);
+    };
     let data: Buffer | undefined;
-    try {
-      data = fs.readFileSync(file);
-    } catch {
-      data = undefined;
+    let known: string | undefined;
+    if (this.exists) {
+      known = file();
+      try {
+        data = fs.readFileSync(known);
+      } catch {
+        data = undefined;
+      }
     }
     const script = new vm.Script(statics.wrap(source), { filename, cachedData: data });
     const size = data && !script.cachedDataRejected ? data.length : 0;
-    this.entries.push({ script, file, size });
+    this.entries.push({ script, file: known ?? file, size });
     return script;
   }
 
@@ -99,16 +110,18 @@ export class CodeCache {
     }
     const written = new Set<string>();
     for (const entry of this.entries) {
-      written.add(path.basename(entry.file));
+      if (typeof entry.file !== 'string') entry.file = entry.file();
+      const file = entry.file;
+      written.add(path.basename(file));
       const data = entry.script.createCachedData();
       if (data.length < entry.size * 1.1) {
-        touch(entry.file);
+        touch(file);
         continue;
       }
       try {
-        const temp = `${entry.file}.${process.pid}.tmp`;
+        const temp = `${file}.${process.pid}.tmp`;
         fs.writeFileSync(temp, data, { mode: 0o600 });
-        fs.renameSync(temp, entry.file);
+        fs.renameSync(temp, file);
         entry.size = data.length;
       } catch {
         // A full or read-only disk: the next start compiles as it would have without a cache.

@@ -142,17 +142,52 @@ async function readErrorBody(res: IncomingMessage): Promise<string | undefined> 
   }
 }
 
+/**
+ * The response's events, in order. Fed from the socket's data events rather
+ * than the stream's async iterator, whose promise per chunk was most of the
+ * cost of reading once the SDK had gone.
+ */
 async function* readEvents(res: IncomingMessage): AsyncIterable<SseEvent> {
   const { createParser } = load<typeof import('eventsource-parser')>('eventsource-parser');
   let ready: SseEvent[] = [];
+  let ended = false;
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const rouse = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
   const parser = createParser({ onEvent: (e) => ready.push({ event: e.event, data: e.data }) });
+  res.on('data', (chunk: string) => {
+    parser.feed(chunk);
+    if (ready.length > 0) rouse();
+  });
+  res.once('end', () => {
+    ended = true;
+    rouse();
+  });
+  res.once('error', (err) => {
+    failure = err;
+    rouse();
+  });
+  // A connection that closes before the end: whatever arrived is kept, the caller sees it ended early.
+  res.once('close', () => {
+    if (!res.complete && !failure) failure = Object.assign(new Error('terminated'), { code: 'ECONNRESET' });
+    ended = true;
+    rouse();
+  });
   try {
-    for await (const chunk of res as AsyncIterable<string>) {
-      parser.feed(chunk);
-      if (ready.length === 0) continue;
-      const batch = ready;
-      ready = [];
-      yield* batch;
+    for (;;) {
+      if (ready.length > 0) {
+        const batch = ready;
+        ready = [];
+        yield* batch;
+        continue;
+      }
+      if (failure) throw failure;
+      if (ended) return;
+      await new Promise<void>((resolve) => (wake = resolve));
     }
   } finally {
     // Leaving early (an abort, a full answer, an error in the reader) hangs up.

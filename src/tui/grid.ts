@@ -168,7 +168,10 @@ export function createGrid(box: Widgets.BoxElement): Grid {
   let rows: readonly GridRow[] = [];
   const ambiguousRows = new Set<number>();
   const base = box.render.bind(box);
-  const el = box as unknown as { ileft: number; itop: number; iright: number; ibottom: number; screen: ScreenLines };
+  const el = box as unknown as { ileft: number; itop: number; iright: number; ibottom: number; screen: ScreenLines; _noFill: boolean };
+  // Every inner cell is painted below: blessed filling them with blanks first, each frame, only
+  // to have them painted back, was a tenth of a streaming frame. Borders are still blessed's.
+  el._noFill = true;
   (box as unknown as { render: () => unknown }).render = () => {
     const coords = base() as { xi: number; xl: number; yi: number; yl: number } | undefined;
     if (!coords) return coords;
