@@ -589,27 +589,36 @@ const NOTES = `Notes on reading these figures:
 - Timings on this shared 2-core machine drift by up to a third over a day; compare figures from one run. The
   budgets table puts each figure beside a baseline measured in the same run, rounds interleaved.
 - Budgets (issue 13): start-up is timed to the first painted status bar in a 120x40 pty, against a program
-  that only creates a blessed screen and draws one box (scripts/bench-baseline.js). First token is Enter to
-  the answer's first words on screen, the prompt typed and paused over first as a person does, against the
-  mock server's own first byte. Streaming is a 4,000-token answer at 2,000 tokens/s; bytes are everything
-  written to the terminal meanwhile, against the answer's size. CPU is /proc/PID/schedstat (all threads).
-- What the profiles (node --cpu-prof on the built program in a pty) showed, and what was done:
+  that only creates a blessed screen and draws one box (scripts/bench-baseline.js). "Start-up" is a start in
+  a data dir used once before (one start, one short answer, /quit), as every start but a person's first;
+  the first start, in a new data dir, is the row under it. First token is Enter to the answer's first words
+  on screen, the prompt typed and paused over first as a person does, against the mock server's own first
+  byte. Streaming is a 4,000-token answer at 2,000 tokens/s; bytes are everything written to the terminal
+  meanwhile, against the answer's size. CPU is /proc/PID/schedstat (all threads, the compiler's included).
+- What the profiles (node --cpu-prof on the built program in a pty, per-thread schedstat) showed, and what
+  was done:
   - bytes while streaming: every new row moved the whole transcript up a row and blessed rewrote every cell
     (620 KB for an 18 KB answer). The transcript now scrolls with the terminal's scroll region (blessed's
     deleteLine shifts its own record with it), so a frame writes only the new rows.
   - first token: the OpenAI SDK (about 60 ms to load), undici's first use (about 25 ms) and markdown-it were
-    all loaded by the Enter key. They now load in small steps once typing starts.
-  - start-up: blessed's index loads its forty widgets (an image decoder among them); milk now loads the screen
-    and box only. fs-extra (20 ms) is gone, valibot loads only when there is a config file, the tool runner
-    and shell subcommands load when first used, and dist/cli.js is one esbuild bundle of milk's own modules.
-    What remains above the baseline is mostly compiling milk's code and commander.
+    all loaded by the Enter key. The SDKs are gone (below); the HTTP client and markdown-it load in small
+    steps once typing starts.
+  - start-up: blessed's index loads its forty widgets (an image decoder among them); milk loads the screen
+    and box only. fs-extra (20 ms) is gone, valibot loads only for a config file, tools and the shell
+    subcommands load when first used, and dist/milk.js is one esbuild bundle of milk's own modules. Then
+    compiling JavaScript was the largest part left (wrapSafe, about 16 ms of profile, blessed's files most
+    of it): milk now compiles its bundle and every package file through V8's code cache, kept in the data
+    dir and seeded by the build, as Node 22's compile cache would (src/code-cache.ts). With the cache
+    turned off (MILK_CODE_CACHE=0) a start takes about 25 ms more.
   - idle: after the width probe the whole screen was repainted; now only the probe's row is.
-  - streaming CPU (still above budget): per frame, the growing last Markdown block is parsed and wrapped
-    again (markdown-it), and each SSE chunk passes through the SDK's stream machinery and undici; garbage
-    collection follows both. Streamed text now paints at 30 frames a second (keys and first words at 60).
-    Split, by hand: the same 4,000 tokens replayed by the script provider (no HTTP, no SDK) cost about
-    0.34 s in a first turn and 0.19 s in a second one; the difference is V8 compiling the hot paths (not
-    on the main thread, so no profile shows it). The OpenAI path adds about 0.18 s on top.
+  - streaming CPU: split by thread, a first answer cost 0.27 s on the main thread and 0.24 s on V8's
+    compiler and GC threads. The OpenAI SDK's path (undici's fetch, web streams, its SSE decoder) cost
+    0.23 s of that for 4,000 tokens against 0.06 s for node:http with eventsource-parser, so both providers
+    now stream over node:http (one retry, retry-after, the watchdog and every error message kept; tested
+    against the mock server). The rest is per frame: the growing paragraph parsed and wrapped again, the
+    rows painted, blessed's diff. Wrapping now scans a row at a time, blessed no longer fills the cells milk
+    paints anyway, and streamed text paints at 20 frames a second (first words and keys at 60). Functions a
+    first answer runs are in the code cache too, which trims what the first answer compiles.
 - "record() blocks the loop" is the time HistoryService.record() runs inside the Enter key's handler: the
   event loop can do nothing else meanwhile. "Worst loop stall" is the longest gap between 1 ms timer ticks
   while 20 submits and any retries ran, so it also catches garbage collection and scheduler jitter.

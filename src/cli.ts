@@ -33,8 +33,9 @@ function cacheDir(): string | null {
 
 type Main = (argv: string[]) => Promise<number>;
 const dir = process.env.MILK_CODE_CACHE === '0' ? null : cacheDir();
-const cache = dir === null ? null : new CodeCache(dir);
-// A first start has no folder yet: only the bundle's cache is made, the packages' on the next start.
+// The build's seed (see code-cache.ts); `no-seed` is for tests of the data dir's own cache.
+const cache = dir === null ? null : new CodeCache(dir, process.env.MILK_CODE_CACHE === 'no-seed' ? null : path.join(__dirname, 'code-cache'));
+// Without a seed, a first start has no folder yet: only the bundle's cache is made, the packages' on the next start.
 if (cache?.exists) cache.hookPackages();
 const { main } = loadBundle(path.join(__dirname, 'milk.js'), cache) as { main: Main };
 cache?.saveWhenSettled();

@@ -47,11 +47,16 @@ interface Entry {
 
 export class CodeCache {
   private readonly entries: Entry[] = [];
-  /** Whether the folder exists: on a first start it does not, and nothing is looked up. */
+  /** Whether there is a cache to look in: on a first start without a seed there is none, and nothing is looked up. */
   readonly exists: boolean;
 
-  constructor(private readonly dir: string) {
-    this.exists = fs.existsSync(dir);
+  /**
+   * `dir` is the data dir's cache, read and written; `seed`, read only, is the
+   * one the build made by starting milk once (scripts/seed-code-cache.js), so
+   * that a first start need not compile either. V8 rejects it on another Node.
+   */
+  constructor(private readonly dir: string, private readonly seed: string | null = null) {
+    this.exists = fs.existsSync(dir) || (seed !== null && fs.existsSync(seed));
   }
 
   /** The script of `source`, with its cache when there is one that V8 takes. */
@@ -64,11 +69,7 @@ export class CodeCache {
     let known: string | undefined;
     if (this.exists) {
       known = file();
-      try {
-        data = fs.readFileSync(known);
-      } catch {
-        data = undefined;
-      }
+      data = readOrUndefined(known) ?? (this.seed === null ? undefined : readOrUndefined(path.join(this.seed, path.basename(known))));
     }
     const script = new vm.Script(statics.wrap(source), { filename, cachedData: data });
     const size = data && !script.cachedDataRejected ? data.length : 0;
@@ -141,6 +142,14 @@ export class CodeCache {
     } catch {
       // Someone else tidied first.
     }
+  }
+}
+
+function readOrUndefined(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
   }
 }
 

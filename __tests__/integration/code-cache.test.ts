@@ -8,8 +8,9 @@ import { CLI, tempDir } from '../helpers/pty';
 
 const DIST = path.join(__dirname, '..', '..', 'dist');
 
+// The data dir's own cache, without the build's seed (which a first start would take instead).
 function run(args: string[], env: NodeJS.ProcessEnv = {}, cwd = tempDir()) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd, env: { ...process.env, HOME: tempDir(), ...env } });
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd, env: { ...process.env, HOME: tempDir(), MILK_CODE_CACHE: 'no-seed', ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -58,6 +59,26 @@ describe('code cache', () => {
     fs.writeFileSync(path.join(dir, file), Buffer.from('not a code cache at all'));
     expect(once()).toBe('true');
     expect(once()).toBe('false');
+  });
+
+  it("the build's seed is taken by V8 on a first start, and the data dir's own cache comes first", () => {
+    const seed = path.join(DIST, 'code-cache');
+    expect(fs.readdirSync(seed).length).toBeGreaterThanOrEqual(10);
+    const script = (dir: string) => `
+      const { CodeCache } = require(${JSON.stringify(path.join(DIST, 'code-cache.js'))});
+      const cache = new CodeCache(${JSON.stringify(dir)}, ${JSON.stringify(seed)});
+      const bundle = ${JSON.stringify(path.join(DIST, 'milk.js'))};
+      const s = cache.compile(require('fs').readFileSync(bundle, 'utf8'), bundle);
+      process.stdout.write(String(s.cachedDataRejected));
+    `;
+    const fresh = path.join(tempDir(), 'cache');
+    expect(spawnSync(process.execPath, ['-e', script(fresh)], { encoding: 'utf8' }).stdout).toBe('false');
+    // The data dir's own cache is the one looked at (here one V8 rejects, so it is seen to be the one read).
+    const data = tempDir();
+    expect(run(['--data-dir', data, 'history', 'list']).code).toBe(0);
+    const [own] = cacheFiles(data);
+    fs.writeFileSync(path.join(data, 'cache', own), Buffer.alloc(64, 0xff));
+    expect(spawnSync(process.execPath, ['-e', script(path.join(data, 'cache'))], { encoding: 'utf8' }).stdout).toBe('true');
   });
 
   it('a corrupt, unreadable or unwritable cache costs nothing but the speed-up', () => {
