@@ -1,7 +1,8 @@
 // The Markdown renderer as rows of text and styles, and streaming it in
 // chunks (property: same rows as rendering whole; frozen rows never change).
 import * as fc from 'fast-check';
-import { MdRow, coloured, renderMarkdown, wrapSpans } from '../../src/markdown/render';
+import { MdRow, coloured, renderMarkdown } from '../../src/markdown/render';
+import { wrapSpans } from '../../src/markdown/wrap';
 import { MarkdownStream } from '../../src/markdown/stream';
 import { highlightLines } from '../../src/markdown/highlight';
 import { sanitize } from '../../src/agent/sanitize';
