@@ -127,6 +127,11 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     }
   });
 
+  it('says so when an https:// base URL points at a plain HTTP server', async () => {
+    const { end } = await turn(make('short', { baseUrl: `${mock.url.replace('http:', 'https:')}${kind === 'openai' ? '/v1' : ''}` }));
+    expect(end.message).toMatch(/^\w+: https:\/\/127\.0\.0\.1:\d+\/(v1)? does not speak TLS; if the server is plain HTTP, use http:\/\/$/);
+  });
+
   it('sends the key only when one is set', async () => {
     for (const [apiKey, expected] of [['sk-test', 'present'], [undefined, 'absent']] as const) {
       const before = mock.requests.length;

@@ -28,6 +28,12 @@ interface HttpLikeError {
   code?: string;
 }
 
+/** Node's codes for a certificate chain it would not trust. */
+const TLS_TRUST_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_UNTRUSTED',
+]);
+
 /** The messages of an error and its causes, innermost last. */
 function causeMessages(err: unknown): string {
   const out: string[] = [];
@@ -82,6 +88,12 @@ export function describeProviderError(err: unknown, ctx: DescribeContext): Provi
   }
   if (/Invalid URL/i.test(messages)) return new ProviderError(`${ctx.provider}: ${ctx.baseUrl} is not a valid URL`);
   if (code === 'ECONNREFUSED') return new ProviderError(`${ctx.provider}: connection refused at ${ctx.baseUrl}; is the server running?`);
+  if (code !== undefined && TLS_TRUST_CODES.has(code)) {
+    return new ProviderError(`${ctx.provider}: the TLS certificate of ${ctx.baseUrl} is not trusted (${code}); NODE_EXTRA_CA_CERTS can name a CA to trust`);
+  }
+  if (code === 'EPROTO' && /wrong version number|unknown protocol|packet length too long/i.test(messages)) {
+    return new ProviderError(`${ctx.provider}: ${ctx.baseUrl} does not speak TLS; if the server is plain HTTP, use http://`);
+  }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ProviderError(`${ctx.provider}: cannot resolve the host of ${ctx.baseUrl}`);
   if (/Timeout/i.test(name) || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new ProviderError(`${ctx.provider}: timed out connecting to ${ctx.baseUrl}${suffix}`, ctx.partial);
