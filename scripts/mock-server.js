@@ -225,6 +225,10 @@ function startMockServer(options = {}) {
         return res.end(JSON.stringify({ error: { message: `mock status ${code}`, type: 'mock_error' } }));
       }
       if (scenario.name === 'hang-headers') return;
+      if (scenario.name === 'moved') {
+        res.writeHead(308, { location: `/elsewhere${req.url}?token=SECRET3` });
+        return res.end();
+      }
       const p = status ? plan({ name: 'short', delay: scenario.delay }, body) : plan(scenario, body);
       const model = body.model || 'mock';
       if (req.url.startsWith('/v1/chat/completions')) return void streamOpenAI(res, p, record, model, body);

@@ -132,6 +132,12 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(end.message).toMatch(/^\w+: https:\/\/127\.0\.0\.1:\d+\/(v1)? does not speak TLS; if the server is plain HTTP, use http:\/\/$/);
   });
 
+  it('says where a redirect points instead of following it, without its query', async () => {
+    const { end } = await turn(make('moved'));
+    const path = kind === 'openai' ? '/v1/chat/completions' : '/v1/messages';
+    expect(end.message).toBe(`${kind}: the server answered 308: it moved to ${mock.url}/elsewhere${path}?[redacted]; set the base URL to match`);
+  });
+
   it('sends the key only when one is set', async () => {
     for (const [apiKey, expected] of [['sk-test', 'present'], [undefined, 'absent']] as const) {
       const before = mock.requests.length;

@@ -10,6 +10,7 @@
 
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { sleep } from './provider';
+import { redactUrl } from './redact';
 
 export interface SseEvent {
   /** The `event:` field, where the server names one. */
@@ -114,6 +115,13 @@ function post(request: EventStreamRequest, signal: AbortSignal): Promise<Incomin
         resolve(res);
         return;
       }
+      // fetch followed redirects; a streamed POST should not be re-sent blind, so the person is told where it went.
+      const location = res.headers.location;
+      if (status >= 300 && status < 400 && location) {
+        res.resume();
+        reject(new HttpStatusError(status, `it moved to ${movedTo(location, request.url)}; set the base URL to match`, undefined));
+        return;
+      }
       readErrorBody(res).then(
         (message) => reject(new HttpStatusError(status, message, retryAfterMs(res.headers))),
         () => reject(new HttpStatusError(status, undefined, retryAfterMs(res.headers))),
@@ -121,6 +129,16 @@ function post(request: EventStreamRequest, signal: AbortSignal): Promise<Incomin
     });
     req.end(request.body);
   });
+}
+
+/** Where a redirect points, resolved against the request and without credentials or query. */
+function movedTo(location: string, from: URL): string {
+  try {
+    const target = new URL(location, from);
+    return redactUrl(target.href);
+  } catch {
+    return 'an address that is not a URL';
+  }
 }
 
 /** The `error.message` of a JSON error body, read up to 16 KB. */
