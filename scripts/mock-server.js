@@ -206,6 +206,7 @@ function startMockServer(options = {}) {
       const record = {
         id: requests.length + 1, path: req.url, scenario: scenario.name, body,
         authorization: req.headers.authorization ? 'present' : req.headers['x-api-key'] ? 'present' : 'absent',
+        userAgent: req.headers['user-agent'] ?? null,
         startedAt: Date.now(), closedAt: null, completedAt: null,
       };
       requests.push(record);

@@ -10,7 +10,7 @@ import * as net from 'node:net';
  
 const { startMockServer } = require('../../scripts/mock-server');
 
-interface MockRequest { scenario: string; startedAt: number; closedAt: number | null; completedAt: number | null; body: { messages: unknown[] }; authorization: string }
+interface MockRequest { scenario: string; startedAt: number; closedAt: number | null; completedAt: number | null; body: { messages: unknown[] }; authorization: string; userAgent: string | null }
 interface Mock { url: string; requests: MockRequest[]; close(): Promise<void> }
 
 let mock: Mock;
@@ -138,12 +138,13 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(end.message).toBe(`${kind}: the server answered 308: it moved to ${mock.url}/elsewhere${path}?[redacted]; set the base URL to match`);
   });
 
-  it('sends the key only when one is set', async () => {
+  it('sends the key only when one is set, and names itself', async () => {
     for (const [apiKey, expected] of [['sk-test', 'present'], [undefined, 'absent']] as const) {
       const before = mock.requests.length;
       const { end } = await turn(make('short', { apiKey }));
       expect(end.status).toBe('done');
       expect(mock.requests[before].authorization).toBe(expected);
+      expect(mock.requests[before].userAgent).toMatch(/^milk \(Node\.js v\d+/);
     }
   });
 

@@ -36,6 +36,7 @@ export interface EventStreamRequest {
 
 const RETRY_STATUS = (status: number): boolean => status === 408 || status === 409 || status === 429 || status >= 500;
 const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN']);
+const USER_AGENT = `milk (Node.js ${process.version})`;
 /** A retry-after longer than this is not waited for: the person gets the message instead. */
 const MAX_RETRY_WAIT_MS = 60_000;
 
@@ -101,7 +102,8 @@ function post(request: EventStreamRequest, signal: AbortSignal): Promise<Incomin
       req = transport.request(request.url, {
         method: 'POST',
         signal,
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'content-length': Buffer.byteLength(request.body), ...request.headers },
+        // Some gateways turn away a request that names no client; fetch and the SDKs named theirs.
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'user-agent': USER_AGENT, 'content-length': Buffer.byteLength(request.body), ...request.headers },
       });
     } catch (err) {
       reject(err);
