@@ -8,7 +8,7 @@ const tseslint = require('typescript-eslint');
 const IO_MODULES = [
   'neo-blessed', 'blessed', 'fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'fs-extra',
   'net', 'node:net', 'http', 'node:http', 'https', 'node:https', 'child_process', 'node:child_process',
-  'openai', '@anthropic-ai/sdk', 'p-cancelable', 'proper-lockfile',
+  'eventsource-parser', 'p-cancelable', 'proper-lockfile',
 ];
 
 const PURE = [
@@ -24,6 +24,8 @@ const PURE = [
   'src/history/format.ts',
   'src/commands.ts',
   'src/agent/ladder.ts',
+  'src/tui/transcript-model.ts',
+  'src/tui/transcript-entry.ts',
 ];
 
 module.exports = tseslint.config(

@@ -1,5 +1,6 @@
 import * as fc from 'fast-check';
-import { TranscriptModel, wrapLine } from '../../src/tui/transcript-model';
+import { TranscriptModel } from '../../src/tui/transcript-model';
+import { wrapLine } from '../../src/tui/transcript-entry';
 
 describe('wrapLine', () => {
   it('wraps at spaces', () => {

@@ -5,77 +5,10 @@
 // for just the visible rows, so a long transcript never slows a keystroke.
 // Pure: no blessed, no I/O.
 
-import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
-import type { MdRow, MdSpan } from '../markdown/render';
 import { MarkdownStream } from '../markdown/stream';
+import { Entry, EntryKind, FOLD_LINES, PREFIX_WIDTH, TranscriptRow, folds, layoutEntry, mdRow, outputLines, wrapLine, wrapLines } from './transcript-entry';
 
-export type EntryKind = 'user' | 'assistant' | 'note' | 'error' | 'tool' | 'output';
-
-export interface TranscriptRow {
-  readonly text: string;
-  readonly kind: EntryKind | 'gap';
-  /** First row of an entry (it carries the entry's marker). */
-  readonly head: boolean;
-  /** Styled pieces of a rendered Markdown row; absent for plain rows. */
-  readonly spans?: readonly MdSpan[];
-}
-
-interface Entry {
-  readonly kind: EntryKind;
-  /** Logical lines of the entry. */
-  lines: string[];
-  /** Rows of all lines but the last, then of the last one. */
-  rows: TranscriptRow[];
-  tailRows: number;
-  /** Tool output longer than FOLD_LINES shows its head and tail until expanded. */
-  expanded?: boolean;
-  /** An answer rendered as Markdown; `frozen` of its rows are final, the last `tail` may change. */
-  md?: { stream: MarkdownStream; frozen: number; tail: number; dirty: boolean };
-}
-
-function mdRow(r: MdRow, head: boolean): TranscriptRow {
-  return { text: r.map((s) => s.text).join(''), kind: 'assistant', head, spans: r };
-}
-
-const PREFIX_WIDTH = 2;
-/** Tool output longer than this many lines is folded to its first and last FOLD_KEEP. */
-const FOLD_LINES = 20;
-const FOLD_KEEP = 10;
-
-/** Lines of output, not counting the empty one after a final newline. */
-const outputLines = (e: Entry): number => e.lines.length - (e.lines[e.lines.length - 1] === '' ? 1 : 0);
-const folds = (e: Entry): boolean => e.kind === 'output' && !e.expanded && outputLines(e) > FOLD_LINES;
-
-/** Wraps one line to `width` cells: at spaces when it can, inside a word when it must. */
-export function wrapLine(line: string, width: number): string[] {
-  const w = Math.max(1, width);
-  if (line.length <= w && stringWidth(line) <= w) return [line];
-  const out: string[] = [];
-  let row = '';
-  let rowWidth = 0;
-  let lastSpace = -1;
-  for (const g of graphemes(line)) {
-    const gw = graphemeWidth(g);
-    if (rowWidth + gw > w) {
-      if (lastSpace > 0 && g !== ' ') {
-        out.push(row.slice(0, lastSpace));
-        row = row.slice(lastSpace + 1);
-        rowWidth = stringWidth(row);
-      } else {
-        out.push(row);
-        row = '';
-        rowWidth = 0;
-      }
-      lastSpace = -1;
-      if (g === ' ' && row === '') continue;
-    }
-    if (g === ' ') lastSpace = row.length;
-    row += g;
-    rowWidth += gw;
-  }
-  out.push(row);
-  return out;
-}
+export type { EntryKind, TranscriptRow };
 
 export class TranscriptModel {
   private entries: Entry[] = [];
@@ -109,7 +42,7 @@ export class TranscriptModel {
       entry.md.stream.push(text);
     }
     this.entries.push(entry);
-    this.layoutEntry(this.entries.length - 1);
+    layoutEntry(entry, this.entries.length - 1, this.width);
     const added = entry.rows.length;
     this.rows.push(...entry.rows);
     this.keepViewStill(added);
@@ -144,7 +77,7 @@ export class TranscriptModel {
       const continued = wrapLine(last.text + parts[0], inner).map(
         (t, k): TranscriptRow => ({ text: t, kind: entry.kind, head: k === 0 && last.head }),
       );
-      const fresh = this.wrapLines(entry, entry.lines.length - parts.length + 1, false);
+      const fresh = wrapLines(entry, entry.lines.length - parts.length + 1, false, this.width);
       entry.rows.pop();
       this.rows.pop();
       for (const r of [...continued, ...fresh.rows]) {
@@ -153,7 +86,7 @@ export class TranscriptModel {
       }
       entry.tailRows = parts.length === 1 ? entry.tailRows - 1 + continued.length : fresh.tail;
     } else {
-      this.layoutEntry(index);
+      layoutEntry(this.entries[index], index, this.width);
       this.rebuildRows();
     }
     this.keepViewStill(this.rows.length - before);
@@ -171,7 +104,7 @@ export class TranscriptModel {
       if (!entry || entry.kind !== 'assistant' || entry.md) continue;
       entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH), frozen: 0, tail: 0, dirty: false };
       entry.md.stream.push(entry.lines.join('\n'));
-      this.layoutEntry(i);
+      layoutEntry(this.entries[i], i, this.width);
     }
     this.rebuildRows();
     this.keepViewStill(this.rows.length - before);
@@ -211,7 +144,7 @@ export class TranscriptModel {
     const before = this.rows.length;
     const entry = this.entries[index];
     const old = entry.rows.length;
-    this.layoutEntry(index);
+    layoutEntry(this.entries[index], index, this.width);
     if (index === this.entries.length - 1) {
       this.rows.length -= old;
       for (const r of entry.rows) this.rows.push(r);
@@ -240,7 +173,7 @@ export class TranscriptModel {
   /** Wraps every entry again (the width changed, or how wide some characters are). */
   relayout(): void {
     for (const e of this.entries) e.md?.stream.invalidate();
-    this.entries.forEach((_, i) => this.layoutEntry(i));
+    this.entries.forEach((e, i) => layoutEntry(e, i, this.width));
     this.rebuildRows();
     this.scrollBack = Math.min(this.scrollBack, Math.max(0, this.rows.length - 1));
   }
@@ -280,7 +213,7 @@ export class TranscriptModel {
       if (!md?.dirty) continue;
       md.dirty = false;
       if (i !== lastIndex) {
-        this.layoutEntry(i);
+        layoutEntry(this.entries[i], i, this.width);
         this.rebuildRows();
         continue;
       }
@@ -299,47 +232,6 @@ export class TranscriptModel {
       md.tail = tail.length;
       this.keepViewStill(this.rows.length - before);
     }
-  }
-
-  private layoutEntry(index: number): void {
-    const entry = this.entries[index];
-    const gap: TranscriptRow[] = index > 0 ? [{ text: '', kind: 'gap', head: false }] : [];
-    if (entry.md) {
-      entry.md.stream.setWidth(this.width - PREFIX_WIDTH);
-      const frozen = entry.md.stream.frozenRows();
-      const tail = entry.md.stream.tailRows();
-      entry.rows = [...gap, ...[...frozen, ...tail].map((r, k) => mdRow(r, k === 0))];
-      entry.md.frozen = frozen.length;
-      entry.md.tail = tail.length;
-      entry.md.dirty = false;
-      return;
-    }
-    if (folds(entry)) {
-      const n = outputLines(entry);
-      const head = this.wrapLines(entry, 0, true, FOLD_KEEP).rows;
-      const marker: TranscriptRow = { text: `… ${n - 2 * FOLD_KEEP} lines hidden (Ctrl+O shows them)`, kind: 'note', head: false };
-      const tail = this.wrapLines(entry, n - FOLD_KEEP, false, n);
-      entry.rows = [...gap, ...head, marker, ...tail.rows];
-      entry.tailRows = tail.tail;
-      return;
-    }
-    const lastLine = entry.lines.length - 1;
-    const body = this.wrapLines(entry, 0, true, lastLine);
-    const tail = this.wrapLines(entry, lastLine, lastLine === 0);
-    entry.rows = [...gap, ...body.rows, ...tail.rows];
-    entry.tailRows = tail.rows.length;
-  }
-
-  private wrapLines(entry: Entry, from: number, headFirst: boolean, to = entry.lines.length): { rows: TranscriptRow[]; tail: number } {
-    const rows: TranscriptRow[] = [];
-    let tail = 0;
-    const inner = this.width - PREFIX_WIDTH;
-    for (let i = from; i < to; i++) {
-      const wrapped = wrapLine(entry.lines[i], inner);
-      wrapped.forEach((text, k) => rows.push({ text, kind: entry.kind, head: headFirst && i === from && k === 0 }));
-      tail = wrapped.length;
-    }
-    return { rows, tail };
   }
 
   private rebuildRows(): void {
