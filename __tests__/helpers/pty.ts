@@ -53,7 +53,9 @@ export class MilkPty {
     const args = options.args ?? [];
     const quoted = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     const [file, argv] = options.reportTty
-      ? ['/bin/sh', ['-c', `${quoted}; echo "EXIT=$?"; stty -a | tr '\\n' ' '; echo; echo DONE`]]
+      // The shell then waits on input until the test kills it: a pty whose last process exits at once
+      // can drop its final output, which under load lost the DONE the tests wait for.
+      ? ['/bin/sh', ['-c', `${quoted}; echo "EXIT=$?"; stty -a | tr '\\n' ' '; echo; echo DONE; read _`]]
       : [process.execPath, [CLI, ...args]];
     this.proc = pty.spawn(file, argv, { name: env.TERM, cols, rows, cwd: options.cwd ?? tempDir('milk-cwd-'), env });
     this.proc.onData((d) => {
