@@ -111,7 +111,7 @@ export function startApp(options: AppOptions): App {
       : coordinator.approval ? `run ${coordinator.approval.summary}?` : coordinator.searchView?.prompt ?? null,
     legend: () => sessions.picker ? 'Enter resume · Esc new'
       : !coordinator.approval ? null : coordinator.approvalReady() ? 'y yes · n no · a always' : 'typing goes to the input; pause to answer',
-    providerHint: options.provider.hint ?? null,
+    providerHint: () => options.provider.hint ?? null,
   });
   const overlayKeys = { scope: keyFor('search', 'search.toggleScope'), remove: keyFor('search', 'search.delete') };
   const painter = new Painter(ui, bus, {

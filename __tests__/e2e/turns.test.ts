@@ -7,7 +7,7 @@ const { startMockServer } = require('../../scripts/mock-server');
 
 jest.setTimeout(40000);
 
-interface Mock { url: string; requests: Array<{ scenario: string; closedAt: number | null; body: { messages: Array<{ role: string; content: string }> } }>; close(): Promise<void> }
+interface Mock { url: string; requests: Array<{ scenario: string; closedAt: number | null; body: { model?: string; messages: Array<{ role: string; content: string }> } }>; close(): Promise<void> }
 let mock: Mock;
 beforeAll(async () => {
   mock = await startMockServer();
@@ -142,6 +142,19 @@ describe('provider failures in the screen', () => {
     await m!.waitFor(() => !busy(), 'idle');
     m!.write('next' + KEY.enter);
     await m!.waitFor(() => (m!.text().match(/closed mid-answer/g) ?? []).length === 2, 'second turn ran');
+  });
+});
+
+describe('/model', () => {
+  it('switches the model the next turn asks for, and the status bar names it', async () => {
+    await open('short');
+    await m!.waitFor(() => m!.statusLine().includes('openai · short'), 'model in the status bar');
+    m!.write('/model echo' + KEY.enter);
+    await m!.waitFor(() => m!.statusLine().includes('openai · echo'), 'new model in the status bar');
+    const before = mock.requests.length;
+    m!.write('which model' + KEY.enter);
+    await m!.waitForText('echo: which model');
+    expect(mock.requests[before].body.model).toBe('echo');
   });
 });
 

@@ -23,8 +23,8 @@ export interface StatusSources {
   prompt: () => string | null;
   /** The keys that answer the prompt, never cut off. */
   legend: () => string | null;
-  /** The provider's own hint (e.g. how to configure it). */
-  providerHint: string | null;
+  /** The provider's own hint (e.g. how to configure it, or the model /model switched to). */
+  providerHint: () => string | null;
 }
 
 export class StatusModel {
@@ -72,7 +72,7 @@ export class StatusModel {
       now,
       queued: s.queued(),
       warning: this.warning,
-      hint: s.providerHint,
+      hint: s.providerHint(),
       notice: this.hint,
       prompt: s.prompt(),
       legend: s.legend(),
