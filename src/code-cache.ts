@@ -52,7 +52,7 @@ export class CodeCache {
 
   /**
    * `dir` is the data dir's cache, read and written; `seed`, read only, is the
-   * one the build made by starting milk once (scripts/seed-code-cache.js), so
+   * one the build made by starting milk in a pty (scripts/seed-code-cache.js), so
    * that a first start need not compile either. V8 rejects it on another Node.
    */
   constructor(private readonly dir: string, private readonly seed: string | null = null) {
