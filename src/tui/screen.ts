@@ -1,5 +1,6 @@
 // Builds the blessed screen and its three areas (transcript, composer, status
-// bar) and patches blessed's width table with milk's own. Blessed gets a dead
+// bar), patches blessed's width table with milk's own, and has blessed compile
+// terminal capabilities when first used. Blessed gets a dead
 // input stream: keys come through milk's own decoder (see input.ts).
 
 // The module object itself, not an interop copy: patching its charWidth must reach blessed.
@@ -20,12 +21,45 @@ const blessed = {
   box: (options: Widgets.BoxOptions): Widgets.BoxElement => new BoxWidget(options),
 };
 
+type CapCompiler = (this: unknown, info: unknown, key: string, cap: unknown) => unknown;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const Tput = require('neo-blessed/lib/tput') as { prototype: { _compile: CapCompiler } };
+
 let patched = false;
+
+/**
+ * Blessed compiles every string capability of the terminal into a function
+ * (new Function, so no code cache helps) on each start: about 8 ms, for some
+ * five hundred of which milk uses a few dozen. Each is compiled on first use
+ * instead. One that does not compile writes nothing rather than stopping milk.
+ */
+function compileCapsLazily(): void {
+  const eager = Tput.prototype._compile;
+  Tput.prototype._compile = function (this: unknown, info: unknown, key: string, cap: unknown): unknown {
+    // Files named by the terminfo entry are read when compiled: that stays as blessed does it.
+    if (typeof cap !== 'string' || cap === '' || key === 'init_file' || key === 'reset_file') return eager.call(this, info, key, cap);
+    // The Tput the capability belongs to, for when it is first called (by whatever `this`).
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const tput = this;
+    let compiled: ((...args: unknown[]) => unknown) | null = null;
+    return function (this: unknown, ...args: unknown[]): unknown {
+      if (!compiled) {
+        try {
+          compiled = eager.call(tput, info, key, cap) as (...args: unknown[]) => unknown;
+        } catch {
+          compiled = () => '';
+        }
+      }
+      return compiled.apply(this, args);
+    };
+  };
+}
 
 /** Blessed thinks emoji are one cell wide; borders then shift. Teach it ours. */
 export function patchBlessedWidths(): void {
   if (patched) return;
   patched = true;
+  compileCapsLazily();
   const original = unicode.charWidth;
   (unicode as { charWidth: typeof unicode.charWidth }).charWidth = (str: string | number, i?: number): number => {
     const cp = typeof str === 'number' ? str : unicode.codePointAt(str, i ?? 0);
