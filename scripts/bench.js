@@ -609,7 +609,9 @@ const NOTES = `Notes on reading these figures:
     compiling JavaScript was the largest part left (wrapSafe, about 16 ms of profile, blessed's files most
     of it): milk now compiles its bundle and every package file through V8's code cache, kept in the data
     dir and seeded by the build, as Node 22's compile cache would (src/code-cache.ts). With the cache
-    turned off (MILK_CODE_CACHE=0) a start takes about 25 ms more.
+    turned off (MILK_CODE_CACHE=0) a start takes about 25 ms more. Blessed also compiled all ~170 string
+    capabilities of the terminal with new Function (no cache helps) on every start, about 10 ms; each now
+    compiles when first used (src/tui/screen.ts), to the same output (__tests__/component/tput.test.ts).
   - idle: after the width probe the whole screen was repainted; now only the probe's row is.
   - streaming CPU: split by thread, a first answer cost 0.27 s on the main thread and 0.24 s on V8's
     compiler and GC threads. The OpenAI SDK's path (undici's fetch, web streams, its SSE decoder) cost
