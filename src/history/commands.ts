@@ -22,6 +22,21 @@ function fileFor(t: Target): string {
   return historyPaths(t.dataDir, t.sessionId)[t.scope];
 }
 
+/**
+ * The file as a store, to rewrite it under its lock. The header is used only
+ * when the file has no good one of its own (a rewrite keeps the one on disk).
+ */
+function storeFor(t: Target, maxEntries: number): HistoryFile {
+  return new HistoryFile(fileFor(t), historyHeader(t.scope, { sessionId: t.sessionId, workspace: null, displayName: t.sessionId }), maxEntries);
+}
+
+/** An entry's text after `lead`, its later lines after `hang` (by default lined up under the first). */
+function writeEntry(out: NodeJS.WritableStream, lead: string, text: string, hang = ' '.repeat(lead.length)): void {
+  const [first, ...rest] = text.split('\n');
+  out.write(`${lead}${first}\n`);
+  for (const line of rest) out.write(`${hang}${line}\n`);
+}
+
 function readEntries(t: Target) {
   const file = fileFor(t);
   let bytes: Buffer;
@@ -42,11 +57,7 @@ export function historyList(t: Target, options: { json: boolean }, out: NodeJS.W
     return;
   }
   const width = String(entries.length).length;
-  entries.forEach((e, i) => {
-    const [first, ...rest] = segmentsText(e.segments).split('\n');
-    out.write(`${String(i + 1).padStart(width)}  ${first}\n`);
-    for (const line of rest) out.write(`${' '.repeat(width)}  ${line}\n`);
-  });
+  entries.forEach((e, i) => writeEntry(out, `${String(i + 1).padStart(width)}  `, segmentsText(e.segments)));
 }
 
 export function historyPath(dataDir: string, sessionId: string, out: NodeJS.WritableStream): void {
@@ -65,10 +76,8 @@ export async function historyClear(t: Target, options: { yes: boolean }, out: No
     out.write('not cleared\n');
     return false;
   }
-  // Used only if the file has no good header of its own; clear keeps the one on disk.
-  const header = historyHeader(t.scope, { sessionId: t.sessionId, workspace: null, displayName: t.sessionId });
   try {
-    new HistoryFile(file, header, DEFAULT_MAX_ENTRIES).clear();
+    storeFor(t, DEFAULT_MAX_ENTRIES).clear();
   } catch (err) {
     throw new HistoryCommandError(`cannot clear ${file} (${describeIoError(err)})`);
   }
@@ -95,11 +104,8 @@ export async function historyDelete(
   for (const f of found) {
     if (f.entries.length === 0) continue;
     out.write(`${f.file}:\n`);
-    for (const e of f.entries) {
-      const [first, ...rest] = segmentsText(e.segments).split('\n');
-      out.write(`  ${first}\n`);
-      for (const line of rest) out.write(`    ${line}\n`);
-    }
+    // Unnumbered: a later line hangs deeper, so it cannot pass for another entry.
+    for (const e of f.entries) writeEntry(out, '  ', segmentsText(e.segments), '    ');
   }
   if (!options.yes && !(await confirm(`Delete ${total} ${total === 1 ? 'entry' : 'entries'}? [y/N] `))) {
     out.write('nothing deleted\n');
@@ -107,10 +113,9 @@ export async function historyDelete(
   }
   for (const f of found) {
     if (f.entries.length === 0) continue;
-    const header = historyHeader(f.t.scope, { sessionId: f.t.sessionId, workspace: null, displayName: f.t.sessionId });
     try {
       // Read whole, however long: a deletion must reach every copy, not just the newest lines.
-      const n = new HistoryFile(f.file, header, Number.MAX_SAFE_INTEGER).remove(has);
+      const n = storeFor(f.t, Number.MAX_SAFE_INTEGER).remove(has);
       out.write(`deleted ${n} from ${f.file}\n`);
     } catch (err) {
       throw new HistoryCommandError(`cannot delete from ${f.file} (${describeIoError(err)})`);
