@@ -14,10 +14,14 @@ import { trimContext } from '../session/replay';
 import { ChatMessage, Provider, ToolCall } from './provider';
 import { StreamSanitizer, sanitize } from './sanitize';
 import { TOOL_SPECS } from './tool-specs';
+import { callDetail, describeCall, showControls } from './visible';
 
 let tools: typeof import('./tools') | null = null;
 
-/** The tool runner, loaded when the model first calls a tool: start-up never pays for child_process. */
+/**
+ * The tool runner (and with it the file tools and the diff library), loaded
+ * when the model first calls a tool: start-up never pays for child_process.
+ */
 function toolRunner(): typeof import('./tools') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   tools ??= require('./tools') as typeof import('./tools');
@@ -28,7 +32,6 @@ function toolRunner(): typeof import('./tools') {
 export function killLiveTools(): void {
   tools?.killAllTools();
 }
-import { callDetail, describeCall, showControls } from './visible';
 
 export type Approval = 'yes' | 'no' | 'always';
 
@@ -177,8 +180,7 @@ export class TurnRunner {
     const summary = sanitize(describeCall(call));
     // A write shows the change it would make before anyone is asked about it.
     const preview = call.name === 'write_file' && this.options.workspace
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      ? await (require('./file-tools') as typeof import('./file-tools')).previewWrite(this.options.workspace, String(call.args.path ?? ''), String(call.args.content ?? ''))
+      ? await toolRunner().previewWrite(this.options.workspace, String(call.args.path ?? ''), String(call.args.content ?? ''))
       : null;
     if (turn.cancelled) return 'interrupted';
     const detail = sanitize(preview === null ? callDetail(call) : `${callDetail(call)}\n${showControls(preview)}`);

@@ -9,7 +9,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { readFileTool, writeFileTool } from './file-tools';
 import type { ToolCall } from './provider';
 
-export { TOOL_SPECS } from './tool-specs';
+/** The preview an approval shows for write_file, loaded with the tools. */
+export { previewWrite } from './file-tools';
 
 /** What the model gets back from one command, at most. */
 export const MAX_RESULT_CHARS = 64 * 1024;
