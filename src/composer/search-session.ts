@@ -91,7 +91,5 @@ export function searchView(s: ComposerState): { prompt: string; highlight: { sta
   const entry = session.list[state.match.index];
   const text = entryText(session.list, state.match.index);
   // The prompt shows the line the match is on, as bash puts its cursor there; no split of a huge entry on every paint.
-  const from = state.match.start > 0 ? text.lastIndexOf('\n', state.match.start - 1) + 1 : 0;
-  const nl = text.indexOf('\n', state.match.start);
-  return { prompt: prefix + text.slice(from, nl === -1 ? text.length : nl), highlight: search.bufferRange(entry.segments, state.match.start, state.match.end) };
+  return { prompt: prefix + search.lineAt(text, state.match.start).line, highlight: search.bufferRange(entry.segments, state.match.start, state.match.end) };
 }

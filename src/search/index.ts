@@ -130,27 +130,21 @@ export class SearchIndex {
 
   /** The entry whose text holds offset `at`. */
   entryAt(at: number): number {
-    return lastAtMost(this.starts, at);
+    return lastAtMost(this.starts.length, (i) => this.starts[i], at);
   }
 
   private chunkAt(at: number): number {
-    let lo = 0;
-    let hi = this.chunks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.chunks[mid].base <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return lastAtMost(this.chunks.length, (i) => this.chunks[i].base, at);
   }
 }
 
-function lastAtMost(sorted: readonly number[], at: number): number {
+/** The last of `count` ascending offsets (the i-th is `offset(i)`) that is at most `at`; 0 when none is. */
+function lastAtMost(count: number, offset: (i: number) => number, at: number): number {
   let lo = 0;
-  let hi = sorted.length - 1;
+  let hi = count - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (sorted[mid] <= at) lo = mid;
+    if (offset(mid) <= at) lo = mid;
     else hi = mid - 1;
   }
   return lo;

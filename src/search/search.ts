@@ -123,6 +123,13 @@ export function searchWithin(entries: readonly HistoryEntry[], query: string, i:
   return { index: i, start: at - base, end: at - base + query.length };
 }
 
+/** The line of a (multi-line) entry that offset `at` falls on, and where that line starts. */
+export function lineAt(text: string, at: number): { from: number; line: string } {
+  const from = at > 0 ? text.lastIndexOf('\n', at - 1) + 1 : 0;
+  const nl = text.indexOf('\n', at);
+  return { from, line: text.slice(from, nl === -1 ? text.length : nl) };
+}
+
 const SEARCH = { reverse: searchBack, forward: searchForward } as const;
 
 export function startSearch(direction: Direction, origin?: number): SearchState {

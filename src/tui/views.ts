@@ -9,6 +9,7 @@ import type { GridRow, Span, Style } from './grid';
 import type { TranscriptModel, TranscriptRow } from './transcript-model';
 import { PickerState, pickerLine } from '../session/picker';
 import type { Overlay } from '../search/overlay';
+import { lineAt } from '../search/search';
 import { entryText } from '../search/index';
 import type { HistoryEntry } from '../history/rules';
 import { coloured } from '../markdown/render';
@@ -203,9 +204,7 @@ export interface OverlayView {
 
 /** One overlay row: the line that matched, cut to `room` cells around the match, the match lit. */
 function matchSpans(text: string, start: number, end: number, room: number, base: Style): Span[] {
-  const from = start > 0 ? text.lastIndexOf('\n', start - 1) + 1 : 0;
-  const nl = text.indexOf('\n', start);
-  const line = text.slice(from, nl === -1 ? text.length : nl);
+  const { from, line } = lineAt(text, start);
   const a = start - from;
   const b = Math.min(line.length, end - from);
   // A match far along a long line: the line is shown from a little before it.
@@ -228,9 +227,10 @@ export function overlayRows(v: OverlayView, width: number, height: number, now: 
   const { overlay, entries } = v;
   const count = overlay.total === 0 ? 'no matches' : `${overlay.position}/${overlay.total}${overlay.more ? '+' : ''}`;
   const other = v.scope === 'session' ? 'global' : 'session';
+  const heading = ` ${v.scope} history · ${count} `;
   const title: GridRow = [
-    { text: ` ${v.scope} history · ${count} `, style: 'statusStrong' },
-    { text: fit(` ${v.keys.scope} ${other} · ${v.keys.remove} delete`, Math.max(0, width - stringWidth(` ${v.scope} history · ${count} `))), style: 'dim' },
+    { text: heading, style: 'statusStrong' },
+    { text: fit(` ${v.keys.scope} ${other} · ${v.keys.remove} delete`, Math.max(0, width - stringWidth(heading))), style: 'dim' },
   ];
   const room = Math.max(0, height - 1);
   const at = overlay.rows.findIndex((r) => r.current);
