@@ -1,9 +1,10 @@
 // Syntax colours for fenced code, by highlight.js. Colours never change where
 // a row breaks, so code is laid out plain and coloured only when a row of it
 // is first painted: the library and its grammars load when the first code
-// block comes into view, and an answer scrolled past unseen costs nothing. highlight.js answers in HTML; that output has
-// one fixed shape (class spans and five escapes), read back here into styled
-// pieces whose text is exactly the code that went in. Pure.
+// block comes into view, and an answer scrolled past unseen costs nothing.
+// highlight.js answers in HTML; that output has one fixed shape (class spans
+// and five escapes), read back here into styled pieces whose text is exactly
+// the code that went in. Pure.
 
 import type { HLJSApi, LanguageFn } from 'highlight.js';
 
