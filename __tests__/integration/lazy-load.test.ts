@@ -27,3 +27,21 @@ it('loads markdown-it with the first answer and highlight.js only when code is p
   const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
   expect(out).toEqual({ atStart: [false, false], codeOffScreen: [true, false], codeOnScreen: [true, true], keyword: ['const'] });
 });
+
+it('loads the HTTP client and its SSE parser when typing warms the provider, not at start', () => {
+  const script = `
+    const loaded = () => [
+      Object.keys(require.cache).some((k) => k.includes('/node_modules/eventsource-parser/')),
+      process.moduleLoadList.includes('NativeModule http'),
+    ];
+    require(${JSON.stringify(path.join(DIST, 'app.js'))});
+    const { buildProvider } = require(${JSON.stringify(path.join(DIST, 'agent', 'build.js'))});
+    const provider = buildProvider({ name: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:9/v1', idleTimeoutMs: 1000 }, {});
+    const out = { atStart: loaded() };
+    provider.warm();
+    out.warmed = loaded();
+    process.stdout.write(JSON.stringify(out));
+  `;
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+  expect(out).toEqual({ atStart: [false, false], warmed: [true, true] });
+});

@@ -9,7 +9,7 @@ describe('warming up while the person types', () => {
   it('does nothing before the first key, then runs each step after its own pause, and only once', () => {
     const bus = new Bus();
     const ran: string[] = [];
-    warmWhenTyping(bus, [() => ran.push('markdown'), () => ran.push('sdk')]);
+    warmWhenTyping(bus, [() => ran.push('markdown'), () => ran.push('http client')]);
     jest.advanceTimersByTime(1000);
     expect(ran).toEqual([]);
     bus.emit('input.text', { text: 'h' });
@@ -19,9 +19,9 @@ describe('warming up while the person types', () => {
     expect(ran).toEqual(['markdown']);
     bus.emit('input.text', { text: 'i' });
     jest.advanceTimersByTime(40);
-    expect(ran).toEqual(['markdown', 'sdk']);
+    expect(ran).toEqual(['markdown', 'http client']);
     bus.emit('input.text', { text: '!' });
     jest.advanceTimersByTime(1000);
-    expect(ran).toEqual(['markdown', 'sdk']);
+    expect(ran).toEqual(['markdown', 'http client']);
   });
 });
