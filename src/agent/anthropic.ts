@@ -1,10 +1,9 @@
 // The Anthropic Messages API, streamed as server-sent events, with the same
 // retry, idle-timeout and error rules as the OpenAI provider.
 
-import type { ChatMessage, StreamItem, StreamOptions } from './provider';
+import { ChatMessage, StreamItem, StreamOptions, parseArgs } from './provider';
 import { HttpProvider, HttpProviderOptions } from './http-provider';
-import { parseArgs } from './openai';
-import { guardedStream, ProviderError, serverText } from './errors';
+import { guardedStream } from './errors';
 import { openEventStream, SseEvent } from './event-stream';
 
 export interface AnthropicOptions extends HttpProviderOptions {
@@ -93,9 +92,7 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
         if (raw.event === 'ping') return {};
         const event = JSON.parse(raw.data) as StreamEvent;
         const index = event.index ?? 0;
-        if (event.type === 'error') {
-          throw new ProviderError(`anthropic: the server reported an error: ${serverText(event.error?.message ?? event.error?.type ?? 'unknown')}`);
-        }
+        if (event.type === 'error') return { serverError: event.error?.message ?? event.error?.type ?? 'unknown' };
         // Input tokens come with the start of the message, output tokens with its end.
         if (event.type === 'message_start') input = event.message?.usage?.input_tokens ?? 0;
         if (event.type === 'message_delta' && event.usage) return { usage: { input, output: event.usage.output_tokens ?? 0 } };

@@ -148,8 +148,12 @@ export interface GuardedStreamOptions<T> {
   idleTimeoutMs: number;
   /** Starts the request with the given signal. */
   open: (signal: AbortSignal) => Promise<AsyncIterable<T>>;
-  /** What one chunk or event carries: text to show, finished tool calls, and whether the answer is complete. */
-  read: (chunk: T) => { text?: string; toolCalls?: ToolCall[]; finished?: boolean; usage?: Usage };
+  /**
+   * What one chunk or event carries: text to show, finished tool calls,
+   * whether the answer is complete, or the error the server reports in the
+   * stream (its own words, for the message).
+   */
+  read: (chunk: T) => { text?: string; toolCalls?: ToolCall[]; finished?: boolean; usage?: Usage; serverError?: string };
 }
 
 /**
@@ -165,7 +169,10 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
     let finished = false;
     for await (const chunk of stream) {
       watchdog.touch();
-      const { text, toolCalls, finished: done, usage } = o.read(chunk);
+      const { text, toolCalls, finished: done, usage, serverError } = o.read(chunk);
+      if (serverError !== undefined) {
+        throw new ProviderError(`${o.provider}: the server reported an error: ${serverText(serverError)}${partial ? incomplete : ''}`, partial);
+      }
       if (text) {
         partial = true;
         yield text;
@@ -180,8 +187,6 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
     if (watchdog.fired) {
       throw new ProviderError(`${o.provider}: no data from the server for ${Math.round(o.idleTimeoutMs / 1000)}s; gave up${partial ? incomplete : ''}`, partial);
     }
-    // An error event from the server, after text was shown, leaves that text incomplete too.
-    if (err instanceof ProviderError && partial && !err.incomplete) throw new ProviderError(err.message + incomplete, true);
     throw describeProviderError(err, { provider: o.provider, baseUrl: o.baseUrl, keyVariable: o.keyVariable, keySet: o.keySet, partial });
   } finally {
     watchdog.stop();

@@ -3,9 +3,9 @@
 // SDK). A 429 or 5xx is retried once; an idle watchdog gives up on a server
 // that stops sending.
 
-import type { ChatMessage, StreamItem, StreamOptions } from './provider';
+import { ChatMessage, StreamItem, StreamOptions, parseArgs } from './provider';
 import { HttpProvider, HttpProviderOptions } from './http-provider';
-import { guardedStream, ProviderError, serverText } from './errors';
+import { guardedStream } from './errors';
 import { openEventStream, SseEvent } from './event-stream';
 
 export type OpenAIOptions = HttpProviderOptions;
@@ -54,7 +54,7 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
       read: (event) => {
         if (event.data === '[DONE]') return {};
         const chunk = JSON.parse(event.data) as Chunk;
-        if (chunk.error) throw new ProviderError(`openai: the server reported an error: ${serverText(chunk.error.message ?? chunk.error.type ?? chunk.error.code ?? 'unknown')}`);
+        if (chunk.error) return { serverError: chunk.error.message ?? chunk.error.type ?? chunk.error.code ?? 'unknown' };
         const choice = chunk.choices?.[0];
         for (const d of choice?.delta?.tool_calls ?? []) {
           const p = pending.get(d.index) ?? { id: '', name: '', args: '' };
@@ -70,15 +70,6 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
         return { text: choice?.delta?.content ?? undefined, toolCalls, finished, usage };
       },
     }, signal);
-  }
-}
-
-export function parseArgs(json: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(json || '{}');
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
-  } catch {
-    return {};
   }
 }
 

@@ -46,6 +46,16 @@ export interface Provider {
   stream(messages: readonly ChatMessage[], signal: AbortSignal, options?: StreamOptions): AsyncIterable<StreamItem>;
 }
 
+/** A tool call's arguments as the model streamed them (JSON text); anything but an object is none. */
+export function parseArgs(json: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(json || '{}');
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
 export class AbortError extends Error {
   constructor() {
     super('aborted');
