@@ -6,7 +6,7 @@ import type { StreamItem, ToolCall, Usage } from './provider';
 import { redactUrl } from './redact';
 
 /** A server's own words, on one line and short enough for a note. */
-export function serverText(text: string): string {
+function serverText(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }

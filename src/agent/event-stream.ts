@@ -19,7 +19,7 @@ export interface SseEvent {
 }
 
 /** A response outside 2xx; `status` is what describeProviderError explains. */
-export class HttpStatusError extends Error {
+class HttpStatusError extends Error {
   constructor(readonly status: number, readonly serverMessage: string | undefined, readonly retryAfterMs: number | undefined) {
     super(`HTTP ${status}`);
     this.name = 'HttpStatusError';
@@ -41,7 +41,7 @@ const USER_AGENT = `milk (Node.js ${process.version})`;
 const MAX_RETRY_WAIT_MS = 60_000;
 
 /** A URL whose credentials fetch would have refused: milk says so rather than sending them. */
-export function checkUrl(url: URL): void {
+function checkUrl(url: URL): void {
   if (url.username || url.password) throw new TypeError('Request cannot be constructed from a URL that includes credentials');
 }
 
