@@ -14,7 +14,7 @@ import { Sessions } from './session/sessions';
 import { helpLines, keyFor } from './tui/keymap';
 import { Painter } from './tui/painter';
 import { route } from './tui/router';
-import type { InputAction } from './tui/input';
+import { InputAction, MAX_PASTE_CHARS } from './tui/input';
 import { installJobControl } from './tui/job-control';
 import { createScreen, Screen } from './tui/screen';
 import { RenderScheduler } from './tui/scheduler';
@@ -144,6 +144,8 @@ export function startApp(options: AppOptions): App {
   const onInput = (action: InputAction): void => {
     if (action.kind === 'cpr') return void probe.answer(action.col);
     if (fault) throw new Error('injected fault (MILK_FAULT=keypress)');
+    if (action.kind === 'paste' && action.cut) warn(`the paste was cut at ${MAX_PASTE_CHARS.toLocaleString('en-US')} characters; the rest was dropped`);
+    if (action.kind === 'paste' && action.unclosed) warn('a paste never ended (its end marker was lost); what came was taken as the paste');
     // Each Routed pairs an event with its own payload type; TypeScript can't follow that through the union.
     for (const r of route(action, coordinator.modeForKey(), coordinator.composerMode)) bus.emit(r.event, r.payload as never);
   };

@@ -102,6 +102,18 @@ describe('milk in a real terminal', () => {
     await milk.waitForText('You wrote 42 lines');
   });
 
+  it('closes a paste that never ends, so later keys (Ctrl-C included) work again', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()] });
+    await milk.waitForText('history: session');
+    milk.write('\x1b[200~orphan paste');
+    await milk.waitForText('a paste never ended');
+    expect(milk.composerLines()[0]).toBe('orphan paste');
+    milk.write(' typed');
+    await milk.waitFor(() => milk!.composerLines()[0] === 'orphan paste typed', 'typing after the paste');
+    milk.write(KEY.ctrlC);
+    await milk.waitFor(() => milk!.composerLines().join('') === '', 'Ctrl-C clears');
+  });
+
   it('starts with a broken config file, says so, and uses the defaults', async () => {
     const data = tempDir();
     fs.writeFileSync(`${data}/config.json`, '{ "history": ');

@@ -27,6 +27,21 @@ describe('input decoder', () => {
   it('joins a paste split across chunks, even inside its markers', () => {
     expect(decode('\x1b[20', '0~hel', 'lo\x1b[2', '01~')).toEqual([{ kind: 'paste', text: 'hello' }]);
   });
+  it('closes a paste whose end marker never comes, and later keys are keys again', () => {
+    const d = new InputDecoder();
+    expect(d.feed('\x1b[200~half a paste\x1b[20')).toEqual([]);
+    expect(d.pasteOpen()).toBe(true);
+    // The terminal's idle timer fires: what came is the paste, a partial marker included.
+    expect(d.closePaste()).toEqual([{ kind: 'paste', text: 'half a paste\x1b[20', unclosed: true }]);
+    expect(d.pasteOpen()).toBe(false);
+    expect(d.feed('\x03x')).toEqual([key('C-c'), { kind: 'text', text: 'x' }]);
+  });
+  it('caps a paste: the rest up to its end marker is dropped and the paste says it was cut', () => {
+    // A 64-character cap stands in for the 8 Mi one; what matters is the bound and the flag.
+    const d = new InputDecoder(64);
+    const out = [...d.feed('\x1b[200~' + 'a'.repeat(50)), ...d.feed('b'.repeat(10_000)), ...d.feed('\x1b[201~\r')];
+    expect(out).toEqual([{ kind: 'paste', text: 'a'.repeat(50) + 'b'.repeat(14), cut: true }, key('enter')]);
+  });
   it('waits for the rest of a sequence cut between chunks', () => {
     const d = new InputDecoder();
     expect(d.feed('\x1b[1;')).toEqual([]);

@@ -39,20 +39,76 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
-function isStale(lockPath: string, staleMs: number): boolean {
+/**
+ * What a lock judged abandoned was, so a takeover breaks that lock and no
+ * other: an inode number alone is not enough, as a lock removed and made
+ * again at once often gets the same one back.
+ */
+interface Judged {
+  readonly ino: bigint;
+  readonly mtimeNs: bigint;
+  readonly content: string;
+}
+
+function identity(file: string): Judged {
+  const stat = fs.statSync(file, { bigint: true });
+  return { ino: stat.ino, mtimeNs: stat.mtimeNs, content: fs.readFileSync(file, 'utf8') };
+}
+
+/** The lock at `lockPath` if it is abandoned (holder dead, or older than staleMs); null if held or gone. */
+function staleLock(lockPath: string, staleMs: number): Judged | null {
   try {
-    const stat = fs.statSync(lockPath);
-    if (Date.now() - stat.mtimeMs > staleMs) return true;
-    const [pid] = fs.readFileSync(lockPath, 'utf8').split(/\s+/);
+    const judged = identity(lockPath);
+    if (Date.now() - Number(judged.mtimeNs / 1_000_000n) > staleMs) return judged;
+    const [pid] = judged.content.split(/\s+/);
     // An empty lock may be one being written right now; give it until staleMs.
-    return pid !== '' && !pidAlive(Number(pid));
+    return pid !== '' && !pidAlive(Number(pid)) ? judged : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
+/** For tests: runs between judging a lock abandoned and taking it over, where another process may act. */
+export interface TakeoverHooks {
+  beforeTakeover?: () => void;
+}
+
+/**
+ * Breaks the abandoned lock judged earlier, and only that one. The path is
+ * moved aside first (atomic, so two breakers never both remove it); if what
+ * was moved is not the lock judged — another process broke it and took a
+ * fresh one in between — it is linked back (link never overwrites) and the
+ * lock stays theirs. Returns whether the path is now free to create.
+ */
+function breakLock(lockPath: string, judged: Judged): boolean {
+  const aside = `${lockPath}.stale-${process.pid}`;
+  try {
+    fs.renameSync(lockPath, aside);
+  } catch {
+    // Gone already: someone else broke it first. The create below decides.
+    return true;
+  }
+  let moved: Judged | null = null;
+  try {
+    moved = identity(aside);
+  } catch {
+    // Unreadable: treat as not ours to remove.
+  }
+  if (moved && moved.ino === judged.ino && moved.mtimeNs === judged.mtimeNs && moved.content === judged.content) {
+    fs.rmSync(aside, { force: true });
+    return true;
+  }
+  try {
+    fs.linkSync(aside, lockPath);
+  } catch {
+    // A third process made a lock in the instant between: theirs stands, and the one moved aside goes stale.
+  }
+  fs.rmSync(aside, { force: true });
+  return false;
+}
+
 /** Takes the lock for `file` if it is free (or abandoned), without waiting. */
-export function tryLock(file: string, staleMs: number = DEFAULT_LOCK.staleMs): boolean {
+export function tryLock(file: string, staleMs: number = DEFAULT_LOCK.staleMs, hooks: TakeoverHooks = {}): boolean {
   const lockPath = file + '.lock';
   // Two tries: the second after breaking an abandoned lock.
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -66,15 +122,10 @@ export function tryLock(file: string, staleMs: number = DEFAULT_LOCK.staleMs): b
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (!isStale(lockPath, staleMs)) return false;
-      // Rename first so two breakers can't both delete a fresh lock.
-      const aside = `${lockPath}.stale-${process.pid}`;
-      try {
-        fs.renameSync(lockPath, aside);
-        fs.rmSync(aside, { force: true });
-      } catch {
-        // Someone else broke it first.
-      }
+      const judged = staleLock(lockPath, staleMs);
+      if (!judged) return false;
+      hooks.beforeTakeover?.();
+      if (!breakLock(lockPath, judged)) return false;
     }
   }
   return false;

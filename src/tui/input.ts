@@ -7,13 +7,21 @@
 export type InputAction =
   | { kind: 'key'; key: string }
   | { kind: 'text'; text: string }
-  | { kind: 'paste'; text: string }
+  /** `cut`: the paste passed MAX_PASTE_CHARS and the rest was dropped; `unclosed`: its end marker never came. */
+  | { kind: 'paste'; text: string; cut?: boolean; unclosed?: boolean }
   | { kind: 'wheel'; dir: 'up' | 'down' }
   /** The terminal's answer to a cursor position request (1-based). */
   | { kind: 'cpr'; row: number; col: number };
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
+
+/**
+ * The most of one paste kept: 8 Mi characters, hundreds of times any prompt,
+ * a second or so of a terminal's paste. Past it the rest is dropped (and the
+ * person told) up to the end marker, so a paste never grows without bound.
+ */
+export const MAX_PASTE_CHARS = 8 * 1024 * 1024;
 
 const CSI_TILDE: Record<string, string> = {
   '1': 'home', '2': 'insert', '3': 'delete', '4': 'end', '5': 'pageup', '6': 'pagedown', '7': 'home', '8': 'end',
@@ -111,6 +119,25 @@ function parseEscape(s: string): Parsed | null {
 export class InputDecoder {
   private pending = '';
   private pasting: string | null = null;
+  /** The open paste went past the cap: what follows, up to its end, is dropped. */
+  private pasteCut = false;
+
+  constructor(private readonly maxPaste: number = MAX_PASTE_CHARS) {}
+
+  private addToPaste(text: string): void {
+    const room = this.maxPaste - (this.pasting as string).length;
+    if (text.length > room) this.pasteCut = true;
+    this.pasting += room > 0 ? text.slice(0, room) : '';
+  }
+
+  private takePaste(unclosed: boolean): InputAction {
+    const action: InputAction = { kind: 'paste', text: this.pasting ?? '' };
+    if (this.pasteCut) action.cut = true;
+    if (unclosed) action.unclosed = true;
+    this.pasting = null;
+    this.pasteCut = false;
+    return action;
+  }
 
   /** Feeds a chunk; returns the complete actions. An incomplete tail waits for more. */
   feed(chunk: string): InputAction[] {
@@ -129,12 +156,12 @@ export class InputDecoder {
         if (end === -1) {
           // Keep a possible partial end marker for the next chunk.
           const keep = partialSuffix(s, PASTE_END);
-          this.pasting += s.slice(i, s.length - keep);
+          this.addToPaste(s.slice(i, s.length - keep));
           i = s.length - keep;
           break;
         }
-        out.push({ kind: 'paste', text: this.pasting + s.slice(i, end) });
-        this.pasting = null;
+        this.addToPaste(s.slice(i, end));
+        out.push(this.takePaste(false));
         i = end + PASTE_END.length;
         continue;
       }
@@ -168,6 +195,23 @@ export class InputDecoder {
     flushText(i);
     this.pending = s.slice(i);
     return out;
+  }
+
+  /** True while a bracketed paste is open; the caller closes it when no bytes come for a while. */
+  pasteOpen(): boolean {
+    return this.pasting !== null;
+  }
+
+  /**
+   * The paste's end marker never came (a terminal that lost it, a program
+   * that wrote only the start): what arrived is the paste, and the keys after
+   * it are keys again. A partial end marker held back is part of the paste.
+   */
+  closePaste(): InputAction[] {
+    if (this.pasting === null) return [];
+    this.addToPaste(this.pending);
+    this.pending = '';
+    return [this.takePaste(true)];
   }
 
   /** True when a lone ESC (or a partial sequence) is waiting; the caller times it out. */

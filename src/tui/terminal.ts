@@ -7,6 +7,13 @@ import { InputAction, InputDecoder } from './input';
 const ENABLE = '\x1b[?2004h\x1b[?1000h\x1b[?1006h';
 const DISABLE = '\x1b[?1006l\x1b[?1000l\x1b[?2004l';
 const ESC_TIMEOUT_MS = 30;
+/**
+ * A paste whose end marker has not come after this long with no bytes is
+ * closed: a terminal sends a paste as fast as the line allows (over a slow
+ * ssh link, gaps of tens of milliseconds), while a lost marker would
+ * otherwise swallow every later key, Ctrl-C included.
+ */
+export const PASTE_IDLE_MS = 1000;
 
 export class TerminalInput {
   private readonly decoder = new InputDecoder();
@@ -15,7 +22,9 @@ export class TerminalInput {
   private readonly onData = (data: Buffer | string): void => {
     this.clearTimer();
     this.emit(this.decoder.feed(typeof data === 'string' ? data : data.toString('utf8')));
-    if (this.decoder.hasPending()) {
+    if (this.decoder.pasteOpen()) {
+      this.timer = setTimeout(() => this.emit(this.decoder.closePaste()), this.pasteIdleMs);
+    } else if (this.decoder.hasPending()) {
       this.timer = setTimeout(() => this.emit(this.decoder.flushPending()), ESC_TIMEOUT_MS);
     }
   };
@@ -24,6 +33,7 @@ export class TerminalInput {
     private readonly input: NodeJS.ReadStream,
     private readonly output: NodeJS.WriteStream,
     private readonly handler: (action: InputAction) => void,
+    private readonly pasteIdleMs: number = PASTE_IDLE_MS,
   ) {}
 
   start(): void {
