@@ -20,7 +20,8 @@
 // A suffix ":N" sets the delay between chunks in ms (e.g. slow:20).
 //
 // Every request is recorded: when it started, whether the client closed the
-// connection before the answer was complete, and when.
+// connection before the answer was complete, and when. `dropHung()` cuts every
+// `hang` answer still open, so a test decides the moment a turn fails.
 //
 // Usage: node scripts/mock-server.js [--port N]   (prints the URL)
 // From code: const { startMockServer } = require('./scripts/mock-server');
@@ -190,6 +191,7 @@ async function streamAnthropic(res, p, record, model, body) {
 function startMockServer(options = {}) {
   const requests = [];
   const failedOnce = new Set();
+  const hung = new Set();
   const server = http.createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
@@ -231,6 +233,7 @@ function startMockServer(options = {}) {
         return res.end();
       }
       const p = status ? plan({ name: 'short', delay: scenario.delay }, body) : plan(scenario, body);
+      if (p.hang) hung.add(res);
       const model = body.model || 'mock';
       if (req.url.startsWith('/v1/chat/completions')) return void streamOpenAI(res, p, record, model, body);
       if (req.url.startsWith('/v1/messages')) return void streamAnthropic(res, p, record, model, body);
@@ -251,6 +254,10 @@ function startMockServer(options = {}) {
         port,
         url: `http://127.0.0.1:${port}`,
         requests,
+        dropHung: () => {
+          for (const res of hung) res.socket?.destroy();
+          hung.clear();
+        },
         close: () => new Promise((r) => {
           for (const s of sockets) s.destroy();
           server.close(() => r());

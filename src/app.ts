@@ -4,7 +4,7 @@
 
 import { Bus } from './bus';
 import { Cleanup } from './cleanup';
-import { TurnCoordinator } from './agent/coordinator';
+import { TurnCoordinator } from './composer/coordinator';
 import { TurnRunner, killLiveTools } from './agent/runner';
 import type { Provider } from './agent/provider';
 import { HistoryService, historyPaths } from './history/service';
@@ -107,22 +107,20 @@ export function startApp(options: AppOptions): App {
     queued: () => coordinator.queue.length,
     force: () => coordinator.force,
     always: () => runner.policy.alwaysTools(),
-    prompt: () => sessions.picker ? 'resume a conversation'
-      : coordinator.approval ? `run ${coordinator.approval.summary}?` : coordinator.searchView?.prompt ?? null,
-    legend: () => sessions.picker ? 'Enter resume · Esc new'
-      : !coordinator.approval ? null : coordinator.approvalReady() ? 'y yes · n no · a always' : 'typing goes to the input; pause to answer',
+    prompt: () => coordinator.status().prompt,
+    legend: () => coordinator.status().legend,
     providerHint: () => options.provider.hint ?? null,
   });
   const overlayKeys = { scope: keyFor('search', 'search.toggleScope'), remove: keyFor('search', 'search.delete') };
   const painter = new Painter(ui, bus, {
     editor: () => coordinator.editor,
-    highlight: () => coordinator.searchView?.highlight ?? null,
+    highlight: () => coordinator.highlight,
     transcript,
     status,
-    picker: () => sessions.picker,
+    picker: () => coordinator.paint().picker?.picker ?? null,
     overlay: () => {
-      const o = coordinator.searchOverlay;
-      return o && { ...o, scope: history.mode, keys: overlayKeys };
+      const o = coordinator.paint().overlay;
+      return o && { overlay: o.overlay, entries: o.entries, scope: history.mode, keys: overlayKeys };
     },
   });
   const scheduler = new RenderScheduler(() => painter.paint());
@@ -137,7 +135,7 @@ export function startApp(options: AppOptions): App {
   const resume = options.resume ?? null;
   if (resume?.kind === 'continue' && !sessions.continueLast()) bus.emit('transcript.note', { text: 'no earlier conversation in this session: a new one starts' });
   if (resume?.kind === 'id' && !sessions.resumeId(resume.id)) warn(`no conversation ${resume.id} in this session (/resume lists them); a new one starts`);
-  if (resume?.kind === 'pick' && !sessions.openPicker()) bus.emit('transcript.note', { text: 'no earlier conversations in this session: a new one starts' });
+  if (resume?.kind === 'pick' && !coordinator.openPicker()) bus.emit('transcript.note', { text: 'no earlier conversations in this session: a new one starts' });
 
   // MILK_FAULT=keypress makes the next key throw, to prove the crash path restores the terminal.
   const fault = process.env.MILK_FAULT === 'keypress';
@@ -147,7 +145,7 @@ export function startApp(options: AppOptions): App {
     if (action.kind === 'paste' && action.cut) warn(`the paste was cut at ${MAX_PASTE_CHARS.toLocaleString('en-US')} characters; the rest was dropped`);
     if (action.kind === 'paste' && action.unclosed) warn('a paste never ended (its end marker was lost); what came was taken as the paste');
     // Each Routed pairs an event with its own payload type; TypeScript can't follow that through the union.
-    for (const r of route(action, coordinator.modeForKey(), coordinator.composerMode)) bus.emit(r.event, r.payload as never);
+    for (const r of route(action, coordinator.keyModes())) bus.emit(r.event, r.payload as never);
   };
   const terminal = new TerminalInput(options.input, options.output, onInput);
   const jobs = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() });

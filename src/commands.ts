@@ -9,6 +9,12 @@ export type Mode = 'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker
 
 export const MODES: readonly Mode[] = ['idle', 'busy', 'search', 'confirm', 'approval', 'picker'];
 
+/** One row of a key table: the keys (blessed-style names) that run a command in a mode. */
+export interface Binding {
+  readonly keys: readonly string[];
+  readonly command: CommandName;
+}
+
 export interface CommandSpec {
   readonly description: string;
   readonly modes: readonly Mode[];

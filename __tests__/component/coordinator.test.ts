@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import { Bus, Events } from '../../src/bus';
 import type { CommandName, Mode } from '../../src/commands';
 import { helpLines } from '../../src/tui/keymap';
-import { TurnCoordinator } from '../../src/agent/coordinator';
+import { TurnCoordinator } from '../../src/composer/coordinator';
+import { APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';
 import { TurnRunner } from '../../src/agent/runner';
 import { OfflineProvider } from '../../src/agent/offline';
 import { ScriptProvider } from '../../src/agent/script';
@@ -19,13 +20,13 @@ function service(dataDir: string, sessionId: string): HistoryService {
   return h;
 }
 
-function setup(entries: string[] = [], options: { provider?: Provider; dataDir?: string; keyHelp?: (mode: Mode) => string[] } = {}) {
+function setup(entries: string[] = [], options: { provider?: Provider; dataDir?: string; keyHelp?: (mode: Mode) => string[]; now?: () => number } = {}) {
   const bus = new Bus();
   const dataDir = options.dataDir ?? tempDir();
   const history = service(dataDir, 's');
   for (const t of entries) history.record([{ type: 'text', text: t }]);
   const runner = new TurnRunner(bus, options.provider ?? new OfflineProvider({ wordDelayMs: 1 }), { workspace: tempDir() });
-  const c = new TurnCoordinator(bus, runner, history, { keyHelp: options.keyHelp ?? ((mode) => [`${mode} keys`]) });
+  const c = new TurnCoordinator(bus, runner, history, { keyHelp: options.keyHelp ?? ((mode) => [`${mode} keys`]), now: options.now });
   const seen: Array<[string, unknown]> = [];
   for (const n of ['transcript.note', 'status.hint', 'app.quit', 'turn.started'] as const) bus.on(n, (p) => seen.push([n, p]));
   const run = (...names: CommandName[]) => names.forEach((n) => bus.emit('command', { name: n }));
@@ -158,7 +159,10 @@ describe('the coordinator: turns', () => {
     const shell = (command: string) => ({ tool: { name: 'shell', args: { command } } });
     const read = { tool: { name: 'read_file', args: { path: 'missing.txt' } } };
     const provider = new ScriptProvider({ turns: [[shell('true')], [{ text: 'one' }], [shell('true')], [{ text: 'two' }], [read], [{ text: 'three' }]] });
-    const { c, send, run, ended, bus } = setup([], { provider });
+    // An injected clock: a question answers only after a pause in typing, and the test makes that pause.
+    let clock = 1_000_000;
+    const pause = () => (clock += APPROVAL_PAUSE_MS);
+    const { c, send, run, ended, bus } = setup([], { provider, now: () => clock });
     let asked = 0;
     bus.on('tool.approval', () => asked++);
     const question = () => new Promise<void>((resolve) => {
@@ -173,6 +177,7 @@ describe('the coordinator: turns', () => {
     expect(c.mode).toBe('busy');
     await asking;
     expect(c.mode).toBe('approval');
+    pause();
     run('approval.always');
     await end;
     end = ended();
@@ -186,7 +191,8 @@ describe('the coordinator: turns', () => {
     send('third');
     await asking;
     expect(c.approval?.tool).toBe('read_file');
-    // Turning force on while a question waits answers it yes: the turn goes on to its end.
+    // Turning force on while a question waits (after the pause) answers it yes: the turn goes on to its end.
+    pause();
     run('app.toggleForce');
     expect(c.force).toBe(true);
     expect(c.approval).toBeNull();

@@ -7,7 +7,7 @@ const { startMockServer } = require('../../scripts/mock-server');
 
 jest.setTimeout(40000);
 
-interface Mock { url: string; requests: Array<{ scenario: string; closedAt: number | null; body: { model?: string; messages: Array<{ role: string; content: string }> } }>; close(): Promise<void> }
+interface Mock { url: string; dropHung(): void; requests: Array<{ scenario: string; closedAt: number | null; body: { model?: string; messages: Array<{ role: string; content: string }> } }>; close(): Promise<void> }
 let mock: Mock;
 beforeAll(async () => {
   mock = await startMockServer();
@@ -83,6 +83,22 @@ describe('type-ahead', () => {
     m!.write(KEY.enter);
     await m!.waitFor(() => mock.requests.length - first === 2, 'the next turn reached the server');
     expect([first, first + 1].map(lastUserMessage)).toEqual(['long one', 'queued a\n\nqueued b']);
+  });
+
+  it('hands a failed turn\'s queue back to the composer even while a search is open', async () => {
+    await open('hang');
+    m!.write('the question' + KEY.enter);
+    await m!.waitFor(() => busy(), 'busy');
+    m!.write('queued follow-up' + KEY.enter);
+    await m!.waitFor(() => m!.statusLine().includes('1 queued'), 'queued');
+    m!.write(KEY.ctrlR + 'quest');
+    await m!.waitFor(() => m!.statusLine().includes("`quest': the question"), 'search prompt');
+    // The server dies now: the turn fails with the search still open.
+    mock.dropHung();
+    await m!.waitFor(() => !busy(), 'turn ended');
+    expect(m!.statusLine()).toContain("`quest'");
+    m!.write(KEY.esc);
+    await m!.waitFor(() => composer() === 'queued follow-up', 'queue back in the composer');
   });
 
   it('survives 50 Ctrl-C presses in a row during a turn without quitting', async () => {

@@ -1,31 +1,37 @@
 // The composer reducer alone: no bus, no runner, no temp dir. History lists
 // are plain arrays; time is a number passed in.
 import { CommandName, SLASH_COMMANDS } from '../../src/commands';
-import { reduce } from '../../src/composer/reducer';
-import { searchView } from '../../src/composer/search-session';
-import { ComposerContext, ComposerInput, ComposerState, Effect, initialComposer, modeOf } from '../../src/composer/state';
+import { UiState, dispatch, initialUi, push, shownComposer, shownStatus, top } from '../../src/composer/stack';
+import type { ComposerInput, Effect } from '../../src/composer/state';
+import type { ViewContext } from '../../src/composer/views/view';
+import { ApprovalView, APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';
 import * as ed from '../../src/editor/model';
 import type { HistoryEntry } from '../../src/history/rules';
 import { composerView } from '../../src/tui/views';
 
 const entry = (text: string): HistoryEntry => ({ ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text', text }] });
 
-/** A composer driven like a person would: keys by command name, typing, pastes. */
-function composer(history: string[] = [], world: Partial<ComposerContext> = {}) {
-  let state: ComposerState = initialComposer;
+/** A composer (and the views over it) driven like a person would: keys by command name, typing, pastes. */
+function composer(history: string[] = [], world: Partial<ViewContext> = {}) {
+  let ui: UiState = initialUi;
   const effects: Effect[] = [];
-  const ctx = { history: history.map(entry), busy: false, force: false, now: 10_000, ...world };
+  const ctx: { -readonly [K in keyof ViewContext]: ViewContext[K] } = { history: history.map(entry), busy: false, force: false, now: 10_000, lastKeyAt: -Infinity, ...world };
   const feed = (input: ComposerInput) => {
-    const r = reduce(state, input, ctx);
-    state = r.state;
+    const r = dispatch(ui, input, ctx);
+    ui = r.ui;
     effects.push(...r.effects);
     return r.effects;
   };
   return {
     ctx,
-    get state() { return state; },
-    get text() { return ed.expandedText(state.editor); },
-    get mode() { return modeOf(state, { busy: ctx.busy, approval: false }); },
+    get ui() { return ui; },
+    set ui(next: UiState) { ui = next; },
+    /** What the composer shows (a search's match), and the navigation beneath. */
+    get state() { return { editor: shownComposer(ui).editor, nav: ui.composer.nav }; },
+    get draft() { return ui.composer.editor; },
+    get search() { return top(ui) ? { prompt: shownStatus(ui, ctx).prompt, highlight: shownComposer(ui).highlight } : null; },
+    get text() { return ed.expandedText(shownComposer(ui).editor); },
+    get mode() { return top(ui)?.mode ?? (ctx.busy ? 'busy' : 'idle'); },
     effects,
     run: (...names: CommandName[]) => names.flatMap((name) => feed({ kind: 'command', name })),
     type: (text: string) => feed({ kind: 'text', text }),
@@ -226,8 +232,8 @@ describe('composer: incremental search', () => {
     expect(c.mode).toBe('search');
     c.type('depl');
     expect(c.text).toBe('deploy staging');
-    expect(searchView(c.state)?.prompt).toBe("(reverse-i-search)`depl': deploy staging");
-    expect(searchView(c.state)?.highlight).toEqual({ start: 0, end: 4 });
+    expect(c.search?.prompt).toBe("(reverse-i-search)`depl': deploy staging");
+    expect(c.search?.highlight).toEqual({ start: 0, end: 4 });
     expect(c.run('search.accept')).toEqual([]);
     expect(c.mode).toBe('idle');
     expect(c.state.editor.cursor).toBe('deploy staging'.length);
@@ -259,7 +265,7 @@ describe('composer: incremental search', () => {
     const c = composer(['one two', 'three']);
     c.run('history.searchReverse');
     c.paste('one\nignored');
-    expect(searchView(c.state)?.prompt).toContain("`one'");
+    expect(c.search?.prompt).toContain("`one'");
     expect(c.text).toBe('one two');
   });
   it('Ctrl+R on an empty query reuses the last accepted query', () => {
@@ -269,15 +275,15 @@ describe('composer: incremental search', () => {
     c.run('search.accept', 'app.interrupt');
     c.ctx.now += 1000;
     c.run('history.searchReverse', 'history.searchReverse');
-    expect(searchView(c.state)?.prompt).toBe("(reverse-i-search)`make': make b");
+    expect(c.search?.prompt).toBe("(reverse-i-search)`make': make b");
   });
   it('says failing and keeps the last match when nothing matches', () => {
     const c = composer(['abc']);
     c.run('history.searchReverse');
     c.type('abx');
-    expect(searchView(c.state)?.prompt).toBe("(failing reverse-i-search)`abx': abc");
+    expect(c.search?.prompt).toBe("(failing reverse-i-search)`abx': abc");
     c.run('search.backspace');
-    expect(searchView(c.state)?.prompt).toBe("(reverse-i-search)`ab': abc");
+    expect(c.search?.prompt).toBe("(reverse-i-search)`ab': abc");
   });
   it('searches the list it is given (the active history)', () => {
     const session = composer(['mine']);
@@ -306,17 +312,17 @@ describe('composer: incremental search', () => {
     const c = composer(['echo one\necho two\necho three', 'ls']);
     c.run('history.searchReverse');
     c.type('two');
-    expect(searchView(c.state)?.prompt).toBe("(reverse-i-search)`two': echo two");
+    expect(c.search?.prompt).toBe("(reverse-i-search)`two': echo two");
     c.run('search.backspace', 'search.backspace', 'search.backspace');
     c.type('echo');
-    expect(searchView(c.state)?.prompt).toBe("(reverse-i-search)`echo': echo three");
+    expect(c.search?.prompt).toBe("(reverse-i-search)`echo': echo three");
   });
   it('scrolls a long multi-line match into view in the composer', () => {
     const long = Array.from({ length: 30 }, (_, i) => (i === 25 ? 'the needle is here' : `filler line ${i}`)).join('\n');
     const c = composer([long, 'other']);
     c.run('history.searchReverse');
     c.type('needle');
-    const view = composerView(c.state.editor, 40, 4, 0, searchView(c.state)!.highlight!);
+    const view = composerView(c.state.editor, 40, 4, 0, c.search!.highlight!);
     const text = view.rows.map((r) => r.map((sp) => sp.text).join(''));
     const row = view.rows[text.indexOf('the needle is here')];
     expect(row.find((sp) => sp.style === 'match')?.text).toBe('needle');
@@ -335,11 +341,8 @@ describe('composer: incremental search', () => {
 });
 
 describe('composer: commands that leave the composer', () => {
-  it('turns approval keys, force, cancel and paging into effects', () => {
+  it('turns force, cancel and paging into effects', () => {
     const c = composer();
-    expect(c.run('approval.yes', 'approval.no', 'approval.always')).toEqual([
-      { type: 'answer', approval: 'yes' }, { type: 'answer', approval: 'no' }, { type: 'answer', approval: 'always' },
-    ]);
     expect(c.run('app.toggleForce')).toEqual([{ type: 'setForce', on: true }]);
     expect(c.run('turn.cancel')).toEqual([{ type: 'cancelTurn' }]);
     expect(c.run('transcript.pageUp', 'transcript.pageDown')).toEqual([{ type: 'scroll', pages: -1 }, { type: 'scroll', pages: 1 }]);
@@ -354,7 +357,7 @@ describe('composer: scope and deletion in a search', () => {
     expect(c.text).toBe('deploy here');
     expect(c.run('search.toggleScope')).toEqual([{ type: 'switchHistory' }]);
     expect(c.text).toBe('deploy there');
-    expect(searchView(c.state)?.prompt).toBe("(reverse-i-search)`deploy': deploy there");
+    expect(c.search?.prompt).toBe("(reverse-i-search)`deploy': deploy there");
     c.run('search.accept');
     expect(c.text).toBe('deploy there');
   });
@@ -364,11 +367,11 @@ describe('composer: scope and deletion in a search', () => {
     c.type('token');
     c.run('search.delete');
     expect(c.mode).toBe('confirm');
-    expect(searchView(c.state)?.prompt).toContain('y / n');
+    expect(c.search?.prompt).toContain('y / n');
     c.type('zzz');
     expect(c.run('confirm.no')).toEqual([]);
     expect(c.mode).toBe('search');
-    expect(searchView(c.state)?.prompt).toBe("(reverse-i-search)`token': token abc");
+    expect(c.search?.prompt).toBe("(reverse-i-search)`token': token abc");
     c.run('search.delete');
     expect(c.run('confirm.yes')).toEqual([{ type: 'forget', text: 'token abc' }]);
     expect(c.mode).toBe('search');
@@ -389,5 +392,90 @@ describe('composer: scope and deletion in a search', () => {
     list.pop();
     c.feed({ kind: 'historyChanged' });
     expect(c.text).toBe('token a');
+  });
+});
+
+describe('views over the composer', () => {
+  it('keeps the queue a failed turn hands back while a search is open: Esc shows it, Enter keeps it above the match', () => {
+    for (const leave of ['search.cancel', 'search.accept'] as const) {
+      const c = composer(['older entry']);
+      c.type('draft');
+      c.run('history.searchReverse');
+      c.type('older');
+      expect(c.text).toBe('older entry');
+      c.feed({ kind: 'restore', inputs: [[{ type: 'text', text: 'queued one' }]] });
+      // The search still shows its match; the draft beneath has the queue.
+      expect(c.text).toBe('older entry');
+      expect(ed.expandedText(c.draft)).toBe('queued one\n\ndraft');
+      c.run(leave);
+      expect(c.mode).toBe('idle');
+      expect(c.text).toBe(leave === 'search.cancel' ? 'queued one\n\ndraft' : 'queued one\n\ndraft\n\nolder entry');
+    }
+  });
+
+  it('leaves the draft untouched while a search shows its matches', () => {
+    const c = composer(['alpha', 'beta']);
+    c.type('mine');
+    c.run('history.searchReverse');
+    c.type('a');
+    expect(c.text).toBe('beta');
+    expect(ed.expandedText(c.draft)).toBe('mine');
+  });
+
+  describe('a tool approval', () => {
+    function asked(world: Partial<ViewContext> = {}) {
+      const c = composer([], { busy: true, ...world });
+      c.type('half typed');
+      c.ui = push(c.ui, new ApprovalView(7, 'shell: ls', 'shell', 10_000));
+      return c;
+    }
+    const later = (c: ReturnType<typeof asked>) => {
+      c.ctx.now = 10_000 + APPROVAL_PAUSE_MS;
+    };
+
+    it('lets typing through to the composer until there is a pause', () => {
+      const c = asked();
+      c.ctx.lastKeyAt = 10_000;
+      c.type('y');
+      expect(c.text).toBe('half typedy');
+      expect(c.mode).toBe('approval');
+      expect(c.search?.prompt).toBe('run shell: ls?');
+    });
+    it('answers to a lone key after the pause, and is done', () => {
+      const c = asked();
+      later(c);
+      expect(c.run('approval.always')).toEqual([{ type: 'answer', approval: 'always' }]);
+      expect(c.mode).toBe('busy');
+      expect(c.text).toBe('half typed');
+    });
+    it('sends text that came in one chunk to the composer, even after the pause', () => {
+      const c = asked();
+      later(c);
+      c.type(' okay');
+      expect(c.text).toBe('half typed okay');
+      expect(c.mode).toBe('approval');
+    });
+    it('inside the pause, Shift+Tab turns force on for later calls and answers nothing', () => {
+      const c = asked();
+      c.ctx.lastKeyAt = 10_000;
+      expect(c.run('app.toggleForce')).toEqual([{ type: 'setForce', on: true }]);
+      expect(c.mode).toBe('approval');
+    });
+    it('after the pause, Shift+Tab turning force on answers this call too', () => {
+      const c = asked();
+      later(c);
+      expect(c.run('app.toggleForce')).toEqual([{ type: 'setForce', on: true }, { type: 'answer', approval: 'yes' }]);
+      expect(c.mode).toBe('busy');
+    });
+    it('Ctrl-C goes on to the ladder (cancel the turn); the end of its turn closes the question', () => {
+      const c = asked();
+      later(c);
+      expect(c.run('app.interrupt')).toEqual([{ type: 'cancelTurn' }]);
+      expect(c.mode).toBe('approval');
+      c.feed({ kind: 'turnEnded', turnId: 6 });
+      expect(c.mode).toBe('approval');
+      c.feed({ kind: 'turnEnded', turnId: 7 });
+      expect(c.mode).toBe('busy');
+    });
   });
 });

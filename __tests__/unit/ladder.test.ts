@@ -1,4 +1,4 @@
-import { interruptAction } from '../../src/agent/ladder';
+import { interruptAction } from '../../src/composer/ladder';
 
 describe('the Ctrl-C ladder', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { headTail, oneLine, visible } from '../../src/agent/visible';
-import { approvalAnswerable, APPROVAL_PAUSE_MS } from '../../src/composer/state';
+import { approvalAnswerable, APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';
 
 describe('what an approval shows', () => {
   it('counts a long run of blanks so a hidden tail shows', () => {

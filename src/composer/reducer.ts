@@ -1,14 +1,14 @@
 // The composer as a reducer: (state, input, context) → new state and effects
-// as data. Editing, history browsing, search, submit and queue, slash-command
-// detection, Tab completion and the Ctrl-C ladder are all decided here; what
-// they mean for turns, files and the screen is carried out by the turn
-// coordinator. No blessed, no fs, no timers, no bus.
+// as data. Editing, history browsing, submit and queue, slash-command
+// detection, Tab completion and the Ctrl-C ladder are all decided here (a
+// search, a question, a picker are views on top: composer/views); what they
+// mean for turns, files and the screen is carried out by the coordinator.
+// No blessed, no fs, no timers, no bus.
 
 import { CommandName, completeSlash, findSlash, parseSlash } from '../commands';
-import { BURST_GAP_MS, interruptAction } from '../agent/ladder';
+import { BURST_GAP_MS, interruptAction } from './ladder';
 import * as ed from '../editor/model';
 import * as nav from '../history/navigator';
-import { answerDelete, askDelete, endSearch, searchAgainIn, searchBackspace, searchStep, searchType } from './search-session';
 import type { ComposerContext, ComposerInput, ComposerState, Effect, Input, Reduced } from './state';
 
 type Edit = (s: ed.EditorState) => ed.EditorState;
@@ -44,21 +44,17 @@ export function displayText(segments: readonly ed.Segment[]): string {
 export function reduce(s: ComposerState, input: ComposerInput, ctx: ComposerContext): Reduced {
   switch (input.kind) {
     case 'text':
-      // While asking whether to delete, only y and n (keys, not text) mean anything.
-      if (s.search?.confirmDelete) return none(s);
-      if (s.search) return none(searchType(s, input.text));
       return none({ ...s, editor: ed.insertText(s.editor, input.text) });
     case 'paste':
-      if (s.search?.confirmDelete) return none(s);
-      // During a search a paste extends the query, first line only.
-      if (s.search) return none(searchType(s, input.text.replace(/\r\n?/g, '\n').split('\n')[0]));
       return none({ ...s, editor: ed.insertPaste(s.editor, input.text, ctx.pasteLimits) });
     case 'restore':
       return none(restore(s, input.inputs));
     case 'historySwitched':
       return none({ ...s, nav: nav.idleNav });
     case 'historyChanged':
-      return none(s.search ? searchAgainIn(s, s.search.list) : { ...s, nav: nav.idleNav });
+      return none({ ...s, nav: nav.idleNav });
+    case 'turnEnded':
+      return none(s);
     case 'command':
       return command(s, input.name, ctx);
   }
@@ -79,25 +75,9 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
     case 'history.newer':
       return none(browse(s, 1, ctx));
     case 'history.searchReverse':
-      return none(searchStep(s, 'reverse', ctx.history));
+      return { state: s, effects: [{ type: 'openSearch', direction: 'reverse' }] };
     case 'history.searchForward':
-      return none(searchStep(s, 'forward', ctx.history));
-    case 'search.backspace':
-      return none(searchBackspace(s));
-    case 'search.accept':
-      return none(endSearch(s, { accept: true }));
-    case 'search.cancel':
-      return none(endSearch(s, { accept: false }));
-    case 'search.toggleScope':
-      if (!s.search || !ctx.otherHistory) return none(s);
-      return { state: searchAgainIn(s, ctx.otherHistory), effects: [{ type: 'switchHistory' }] };
-    case 'search.delete':
-      return none(askDelete(s));
-    case 'confirm.yes':
-    case 'confirm.no': {
-      const { state, forget } = answerDelete(s, name === 'confirm.yes');
-      return { state, effects: forget === null ? [] : [{ type: 'forget', text: forget }] };
-    }
+      return { state: s, effects: [{ type: 'openSearch', direction: 'forward' }] };
     case 'editor.deleteOrQuit':
       if (ed.isEmpty(s.editor)) return { state: s, effects: [{ type: 'quit', reason: 'ctrl-d' }] };
       return none({ ...s, editor: ed.deleteForward(s.editor) });
@@ -112,12 +92,6 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
       return { state: s, effects: [{ type: 'setForce', on: !ctx.force }] };
     case 'turn.cancel':
       return { state: s, effects: [{ type: 'cancelTurn' }] };
-    case 'approval.yes':
-      return { state: s, effects: [{ type: 'answer', approval: 'yes' }] };
-    case 'approval.no':
-      return { state: s, effects: [{ type: 'answer', approval: 'no' }] };
-    case 'approval.always':
-      return { state: s, effects: [{ type: 'answer', approval: 'always' }] };
     case 'app.suspend':
       return { state: s, effects: [{ type: 'suspend' }] };
     case 'app.redraw':

@@ -1,30 +1,17 @@
 // The composer's whole state as one value (the editor, history navigation,
-// an incremental search, the Ctrl-C burst), and the vocabulary the reducer
+// the last search's query, the Ctrl-C burst), and the vocabulary the reducer
 // speaks: what goes in (commands, typing, pastes, restored inputs) and what
 // comes out (effects as data, carried out by the turn coordinator).
 // Types and constants only.
 
-import type { CommandName, Mode } from '../commands';
+import type { CommandName } from '../commands';
 import * as ed from '../editor/model';
 import * as nav from '../history/navigator';
 import type { HistoryEntry } from '../history/rules';
-import type { SearchState } from '../search/search';
-
-export interface SearchSession {
-  readonly state: SearchState;
-  /** The composer and navigation as they were when the search began. */
-  readonly original: ed.EditorState;
-  readonly originalNav: nav.NavState;
-  /** The list searched (the active history; Ctrl+T switches it). */
-  readonly list: readonly HistoryEntry[];
-  /** Asking whether to delete the selected entry. */
-  readonly confirmDelete?: boolean;
-}
 
 export interface ComposerState {
   readonly editor: ed.EditorState;
   readonly nav: nav.NavState;
-  readonly search: SearchSession | null;
   /** The query of the last accepted search, reused by Ctrl+R on an empty query. */
   readonly lastQuery: string | null;
   /** The last Ctrl-C press, and whether its burst began by cancelling a turn. */
@@ -34,7 +21,6 @@ export interface ComposerState {
 export const initialComposer: ComposerState = {
   editor: ed.emptyEditor,
   nav: nav.idleNav,
-  search: null,
   lastQuery: null,
   burst: { lastPress: -Infinity, cancelling: false },
 };
@@ -62,7 +48,9 @@ export type ComposerInput =
   /** The active history list changed (e.g. /history global): leave any browse. */
   | { readonly kind: 'historySwitched' }
   /** Entries left the list searched (one was deleted): the search runs again where it stands. */
-  | { readonly kind: 'historyChanged' };
+  | { readonly kind: 'historyChanged' }
+  /** A turn ended: its question, if one is open, is gone. */
+  | { readonly kind: 'turnEnded'; readonly turnId: number };
 
 /** An input on its way to the model. */
 export interface Input {
@@ -97,29 +85,14 @@ export type Effect =
   /** Search the other history from now on (Ctrl+T in a search). */
   | { readonly type: 'switchHistory' }
   /** Delete every entry with this text from both history files. */
-  | { readonly type: 'forget'; readonly text: string };
+  | { readonly type: 'forget'; readonly text: string }
+  /** Open an incremental search (the view stack takes this one itself). */
+  | { readonly type: 'openSearch'; readonly direction: 'reverse' | 'forward' }
+  /** The resume picker chose a conversation, or was left for a new one. */
+  | { readonly type: 'resume'; readonly id: string }
+  | { readonly type: 'newConversation' };
 
 export interface Reduced {
   readonly state: ComposerState;
   readonly effects: readonly Effect[];
-}
-
-/**
- * A key answers an approval question only after a pause: none pressed for
- * this long, counted from the later of the question appearing and the last
- * key. Someone typing through the moment it appears types on into the composer.
- */
-export const APPROVAL_PAUSE_MS = 400;
-
-export function approvalAnswerable(q: { shownAt: number; lastKeyAt: number; now: number }): boolean {
-  return q.now - Math.max(q.shownAt, q.lastKeyAt) >= APPROVAL_PAUSE_MS;
-}
-
-/** The mode keys are looked up in: an approval question first, then a search, then busy or idle. */
-export function modeOf(state: ComposerState, world: { busy: boolean; approval: boolean; picker?: boolean }): Mode {
-  if (world.picker) return 'picker';
-  if (world.approval) return 'approval';
-  if (state.search?.confirmDelete) return 'confirm';
-  if (state.search) return 'search';
-  return world.busy ? 'busy' : 'idle';
 }

@@ -1,5 +1,5 @@
-// Bringing conversations back: --continue (the last one), --resume ID, the
-// picker (--resume, /resume), and /new. Reads the session log, rebuilds the
+// Bringing conversations back: --continue (the last one), --resume ID, what
+// the picker (--resume, /resume; a view on the composer) offers, and /new. Reads the session log, rebuilds the
 // model's context and the transcript, and points the recorder at the chosen
 // conversation. The log is never rewritten here, only read.
 
@@ -7,13 +7,10 @@ import type { Bus } from '../bus';
 import type { TurnRunner } from '../agent/runner';
 import type { LogEvent } from './events';
 import type { SessionLog } from './log';
-import { PickerState, movePicker, openPicker, selected } from './picker';
 import { ConversationSummary, conversations, replay } from './replay';
 import type { SessionRecorder } from './recorder';
 
 export class Sessions {
-  picker: PickerState | null = null;
-
   constructor(
     private readonly bus: Bus,
     private readonly runner: TurnRunner,
@@ -41,39 +38,17 @@ export class Sessions {
     return found !== undefined;
   }
 
-  /** Opens the picker over the session's conversations; false when there are none. */
-  openPicker(): boolean {
-    this.picker = openPicker(conversations(this.read()));
+  /** The session's conversations, oldest first, for the resume picker. */
+  list(): ConversationSummary[] {
+    const all = conversations(this.read());
     this.warnAfter();
-    this.bus.requestRender();
-    return this.picker !== null;
+    return all;
   }
 
   /** A damaged log is reported once the conversation is on screen, so the warning stays in view. */
   private warnAfter(): void {
     const w = this.log.takeWarning();
     if (w) this.bus.emit('status.warning', { text: w });
-  }
-
-  pickerMove(delta: number): void {
-    if (!this.picker) return;
-    this.picker = movePicker(this.picker, delta);
-    this.bus.requestRender();
-  }
-
-  /** Enter: the selected conversation comes back. */
-  pickerChoose(): void {
-    if (!this.picker) return;
-    const choice = selected(this.picker);
-    this.picker = null;
-    this.resumeId(choice.id);
-  }
-
-  /** Esc: a new conversation instead. */
-  pickerCancel(): void {
-    if (!this.picker) return;
-    this.picker = null;
-    this.startNew();
   }
 
   /** /new: the model forgets, the transcript clears, the log starts another conversation. */

@@ -1,14 +1,12 @@
 // The key-binding tables: for each mode, which key runs which named command
-// (the commands themselves are declared in src/commands.ts). Bindings are
-// data: the router, the help text and the README's key table all read them
-// from here. Nothing here runs a command.
+// (the commands themselves are declared in src/commands.ts; each modal's
+// table is in its view's file). Bindings are data: the router, the help text
+// and the README's key table all read them from here. Nothing here runs a command.
 
-import { CommandName, MODES, Mode, describeCommand } from '../commands';
+import { Binding, CommandName, MODES, Mode, describeCommand } from '../commands';
+import { MODAL_KEYS } from '../composer/views/registry';
 
-export interface Binding {
-  readonly keys: readonly string[];
-  readonly command: CommandName;
-}
+export type { Binding };
 
 /** Editing keys shared by every mode in which the composer takes input. */
 const EDITING: Binding[] = [
@@ -60,36 +58,8 @@ export const KEYMAP: Record<Mode, readonly Binding[]> = {
     { keys: ['C-z'], command: 'app.suspend' },
     { keys: ['C-l'], command: 'app.redraw' },
   ],
-  // Printable keys and pastes extend the query. Any other key bound in the
-  // composer accepts the match first and then does its own job.
-  search: [
-    { keys: ['C-r'], command: 'history.searchReverse' },
-    { keys: ['C-s'], command: 'history.searchForward' },
-    { keys: ['backspace'], command: 'search.backspace' },
-    { keys: ['enter'], command: 'search.accept' },
-    { keys: ['escape', 'C-c', 'C-g'], command: 'search.cancel' },
-    { keys: ['C-t'], command: 'search.toggleScope' },
-    { keys: ['S-delete', 'C-delete'], command: 'search.delete' },
-  ],
-  confirm: [
-    { keys: ['y'], command: 'confirm.yes' },
-    { keys: ['n', 'escape', 'C-c', 'C-g'], command: 'confirm.no' },
-  ],
-  approval: [
-    { keys: ['y'], command: 'approval.yes' },
-    { keys: ['n', 'escape'], command: 'approval.no' },
-    { keys: ['a'], command: 'approval.always' },
-    { keys: ['C-c'], command: 'app.interrupt' },
-    { keys: ['S-tab'], command: 'app.toggleForce' },
-    { keys: ['C-z'], command: 'app.suspend' },
-    { keys: ['C-l'], command: 'app.redraw' },
-  ],
-  picker: [
-    { keys: ['up', 'C-p', 'k'], command: 'picker.up' },
-    { keys: ['down', 'C-n', 'j'], command: 'picker.down' },
-    { keys: ['enter'], command: 'picker.choose' },
-    { keys: ['escape', 'C-c'], command: 'picker.cancel' },
-  ],
+  // The modals' tables live with their views (composer/views).
+  ...MODAL_KEYS,
 };
 
 const lookup = new Map<Mode, Map<string, CommandName>>(

@@ -1,7 +1,7 @@
-// Turns decoded input into what goes on the bus, by mode: a key runs the
-// command its mode binds; in a search, any other composer key accepts the
-// match and then does its own job (as in readline); text, pastes and the wheel
-// become input events; an approval question takes single letters as keys. Pure.
+// Turns decoded input into commands and input events: a key runs the command
+// the first of the active modes binds; text, pastes and the wheel become input
+// events; a question or a list takes a lone letter as a key. What each does is
+// up to the view stack (composer/stack.ts). Pure.
 
 import type { Events } from '../bus';
 import type { InputAction } from './input';
@@ -14,26 +14,35 @@ export type Routed =
   | { event: 'input.paste'; payload: Events['input.paste'] }
   | { event: 'input.wheel'; payload: Events['input.wheel'] };
 
-export function route(action: InputAction, mode: Mode, composerMode: Mode): Routed[] {
+/** Modes that take a lone letter as a key (y, n, a, j, k), never as text. */
+const LETTER_KEYS: ReadonlySet<Mode> = new Set<Mode>(['approval', 'confirm', 'picker']);
+
+/**
+ * `modes` is where a key is looked up, the top view's first and the
+ * composer's last: the first that binds it names the command, which then
+ * travels the view stack from the top (a search takes any composer key as
+ * "accept, then do this").
+ */
+export function route(action: InputAction, modes: readonly Mode[]): Routed[] {
   switch (action.kind) {
     case 'key': {
-      const name = commandFor(mode, action.key);
-      if (name) return [{ event: 'command', payload: { name } }];
-      const composerName = mode === 'search' ? commandFor(composerMode, action.key) : undefined;
-      if (!composerName) return [];
-      return [{ event: 'command', payload: { name: 'search.accept' } }, { event: 'command', payload: { name: composerName } }];
+      for (const mode of modes) {
+        const name = commandFor(mode, action.key);
+        if (name) return [{ event: 'command', payload: { name } }];
+      }
+      return [];
     }
-    case 'text':
-      // A question or a list takes single letters as keys, never as text.
-      if (mode === 'approval' || mode === 'picker' || mode === 'confirm') {
-        return [...action.text].flatMap((ch): Routed[] => {
-          const name = commandFor(mode, ch.toLowerCase());
-          return name ? [{ event: 'command', payload: { name } }] : [];
-        });
+    case 'text': {
+      // Only a lone keypress answers: text that came as one chunk (an IME, a text expander) is typing.
+      const chars = [...action.text];
+      if (chars.length === 1 && LETTER_KEYS.has(modes[0])) {
+        const name = commandFor(modes[0], chars[0].toLowerCase());
+        return name ? [{ event: 'command', payload: { name } }] : [{ event: 'input.text', payload: { text: action.text } }];
       }
       return [{ event: 'input.text', payload: { text: action.text } }];
+    }
     case 'paste':
-      return mode === 'picker' || mode === 'confirm' ? [] : [{ event: 'input.paste', payload: { text: action.text } }];
+      return [{ event: 'input.paste', payload: { text: action.text } }];
     case 'wheel':
       return [{ event: 'input.wheel', payload: { dir: action.dir } }];
     case 'cpr':

@@ -1,21 +1,23 @@
-// The turn coordinator: holds the composer's state and feeds it every key,
-// then carries out the effects the reducer returns — records history, starts
-// or queues a turn, cancels one, answers a tool approval, runs slash commands,
-// quits. It owns the type-ahead queue, the pending approval and the tool
-// policy (force mode, stored once). It draws nothing and reads no file
-// itself: the views read its state, the history service does the I/O.
+// The coordinator: holds the composer and the views stacked over it
+// (composer/stack.ts) and feeds every input through them, then carries out the
+// effects they return — records history, starts or queues a turn, cancels
+// one, answers a tool's question, runs slash commands, quits. It owns the
+// type-ahead queue and when the last key came; the tool policy is the
+// runner's. It draws nothing and reads no file itself: the views' selectors
+// say what a frame shows, the history service does the I/O.
 
 import type { Bus, TurnEnd } from '../bus';
 import { CommandName, Mode, SlashContext, findSlash } from '../commands';
-import { reduce } from '../composer/reducer';
-import { searchView } from '../composer/search-session';
-import { APPROVAL_PAUSE_MS, ComposerInput, ComposerState, Effect, Input, approvalAnswerable, initialComposer, modeOf } from '../composer/state';
 import type { EditorState, PasteOptions } from '../editor/model';
 import type { HistoryService } from '../history/service';
-import type { HistoryEntry } from '../history/rules';
-import { Overlay, searchOverlay } from '../search/overlay';
 import type { Sessions } from '../session/sessions';
-import type { TurnRunner } from './runner';
+import { openPicker } from '../session/picker';
+import type { TurnRunner } from '../agent/runner';
+import { UiState, dispatch, initialUi, keyModes, push, shownComposer, shownPaint, shownStatus, top } from './stack';
+import type { ComposerInput, Effect, Input } from './state';
+import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
+import { PickerView } from './views/picker';
+import type { ViewPaint } from './views/view';
 
 export interface CoordinatorOptions {
   /** Help lines for the keys of a mode (the key tables live with the views). */
@@ -39,11 +41,10 @@ export interface CoordinatorOptions {
 const STARTS_BROWSING: ReadonlySet<CommandName> = new Set<CommandName>(['editor.up', 'history.older', 'history.searchReverse', 'history.searchForward']);
 
 export class TurnCoordinator {
-  private state: ComposerState = initialComposer;
-  /** A tool call waiting for y / n / a, and when the question appeared. */
-  approval: { turnId: number; summary: string; tool: string; shownAt: number } | null = null;
-  /** When the last key (or paste, or wheel) came in. */
+  private ui: UiState = initialUi;
+  /** When the last key came, and the one before it (an approval answers only after a pause). */
   private lastKeyAt = -Infinity;
+  private prevKeyAt = -Infinity;
   /** Repaints the legend once a pause makes the question answerable. */
   private armTimer: NodeJS.Timeout | null = null;
   /** Inputs entered while a turn ran, sent in order when it ends. */
@@ -60,45 +61,71 @@ export class TurnCoordinator {
     bus.on('command', ({ name }) => this.dispatch({ kind: 'command', name }));
     bus.on('input.text', ({ text }) => this.dispatch({ kind: 'text', text }));
     bus.on('input.paste', ({ text }) => this.dispatch({ kind: 'paste', text }));
-    bus.on('turn.ended', ({ status }) => this.onTurnEnded(status));
+    bus.on('turn.ended', ({ turnId, status }) => this.onTurnEnded(turnId, status));
     bus.on('tool.approval', (e) => {
-      this.approval = { turnId: e.turnId, summary: e.summary, tool: e.tool, shownAt: this.now() };
+      this.ui = push(this.ui, new ApprovalView(e.turnId, e.summary, e.tool, this.now()));
       this.rearm();
       bus.requestRender();
     });
   }
 
+  /** What the composer area shows: a search's match, else the draft. */
   get editor(): EditorState {
-    return this.state.editor;
+    return shownComposer(this.ui).editor;
+  }
+
+  /** The draft itself, beneath any view. */
+  get draft(): EditorState {
+    return this.ui.composer.editor;
+  }
+
+  /** The buffer range a search match lights up. */
+  get highlight(): { start: number; end: number } | null {
+    return shownComposer(this.ui).highlight;
   }
 
   get force(): boolean {
     return this.runner.policy.force;
   }
 
-  /** The mode as it stands (for views); keys are routed by modeForKey. */
+  /** The top view's mode, else the composer's (for help and tests). */
   get mode(): Mode {
-    return modeOf(this.state, { busy: this.runner.busy, approval: this.approval !== null, picker: this.pickerOpen });
+    return top(this.ui)?.mode ?? this.composerMode;
   }
 
-  private get pickerOpen(): boolean {
-    return (this.options.sessions?.picker ?? null) !== null;
+  /** The mode the composer is in beneath any view. */
+  get composerMode(): Mode {
+    return this.runner.busy ? 'busy' : 'idle';
+  }
+
+  /** The pending tool question, if one is open. */
+  get approval(): ApprovalView | null {
+    return (this.ui.views.find((v) => v instanceof ApprovalView) as ApprovalView | undefined) ?? null;
+  }
+
+  private get time(): { now: number; lastKeyAt: number } {
+    return { now: this.now(), lastKeyAt: this.lastKeyAt };
   }
 
   /**
-   * The mode a key that arrives now is routed in, and notes the key: an
-   * approval question takes it only after a pause in typing.
+   * Notes a key arriving now and returns the modes it is looked up in, top
+   * view first: an approval question takes keys only after a pause in typing.
    */
-  modeForKey(now = this.now()): Mode {
-    const answerable = this.approvalReady(now);
+  keyModes(now = this.now()): Mode[] {
+    this.prevKeyAt = this.lastKeyAt;
     this.lastKeyAt = now;
     if (this.approval) this.rearm();
-    return modeOf(this.state, { busy: this.runner.busy, approval: answerable, picker: this.pickerOpen });
+    return keyModes(this.ui, this.composerMode, { now, lastKeyAt: this.prevKeyAt });
   }
 
-  /** Whether a key now would answer the pending question (for the legend). */
-  approvalReady(now = this.now()): boolean {
-    return this.approval !== null && approvalAnswerable({ shownAt: this.approval.shownAt, lastKeyAt: this.lastKeyAt, now });
+  /** The status bar's prompt and legend, from the top view. */
+  status(): { prompt: string | null; legend: string | null } {
+    return shownStatus(this.ui, this.time);
+  }
+
+  /** What the views paint besides the composer: the search overlay, the picker. */
+  paint(): { overlay: Extract<ViewPaint, { kind: 'overlay' }> | null; picker: Extract<ViewPaint, { kind: 'picker' }> | null } {
+    return shownPaint(this.ui);
   }
 
   private rearm(): void {
@@ -107,36 +134,21 @@ export class TurnCoordinator {
     this.armTimer.unref();
   }
 
-  /** The mode the composer is in beneath any search or question. */
-  get composerMode(): Mode {
-    return this.runner.busy ? 'busy' : 'idle';
-  }
-
-  get searchView(): ReturnType<typeof searchView> {
-    return searchView(this.state);
-  }
-
-  /** What the search overlay lists, while a search runs. */
-  get searchOverlay(): { overlay: Overlay; entries: readonly HistoryEntry[] } | null {
-    const session = this.state.search;
-    return session ? { overlay: searchOverlay(session.state, session.list), entries: session.list } : null;
-  }
-
-  /** Feeds one input through the composer and carries out what it decided. */
+  /** Feeds one input through the views and the composer, and carries out what they decided. */
   dispatch(input: ComposerInput): void {
-    if (this.pickerOpen) return this.pick(input);
     // Browsing or a search is about to start: first take in what other milks added meanwhile.
-    if (input.kind === 'command' && STARTS_BROWSING.has(input.name) && this.state.nav.index === null && !this.state.search) this.history.refresh();
-    const { state, effects } = reduce(this.state, input, {
+    if (input.kind === 'command' && STARTS_BROWSING.has(input.name) && this.ui.composer.nav.index === null && this.ui.views.length === 0) this.history.refresh();
+    const { ui, effects } = dispatch(this.ui, input, {
       history: this.history.list(),
       otherHistory: this.history.otherList(),
       busy: this.runner.busy,
       force: this.force,
       now: this.now(),
+      lastKeyAt: this.prevKeyAt,
       pasteLimits: this.options.pasteLimits,
     });
-    const changed = state !== this.state;
-    this.state = state;
+    const changed = ui !== this.ui;
+    this.ui = ui;
     for (const effect of effects) this.carryOut(effect);
     if (changed || effects.length > 0) this.bus.requestRender();
   }
@@ -148,8 +160,7 @@ export class TurnCoordinator {
         this.history.record(effect.segments);
         return;
       case 'remember':
-        this.history.remember(effect.segments);
-        return;
+        return this.history.remember(effect.segments);
       case 'submit':
         this.runner.start(effect.input.text, { display: effect.input.display, segments: effect.input.segments });
         return;
@@ -162,71 +173,78 @@ export class TurnCoordinator {
         this.runner.cancel();
         return;
       case 'quit':
-        this.bus.emit('app.quit', { reason: effect.reason });
-        return;
+        return this.bus.emit('app.quit', { reason: effect.reason });
       case 'setForce':
         return this.setForce(effect.on);
       case 'answer':
-        return this.answer(effect.approval);
-      case 'scroll':
-        this.bus.emit('transcript.scroll', { pages: effect.pages });
-        return;
-      case 'toggleFold':
-        this.bus.emit('transcript.toggleFold', {});
-        return;
-      case 'suspend':
-        this.bus.emit('app.suspend', {});
-        return;
-      case 'redraw':
-        this.bus.emit('app.redraw', {});
-        return;
+        return this.runner.answer(effect.approval);
       case 'note':
-        this.note(effect.text);
-        return;
+        return this.note(effect.text);
+      default:
+        return this.carryOutView(effect);
+    }
+  }
+
+  /** Effects on the screen, the history lists and the conversation. */
+  private carryOutView(effect: Effect): void {
+    switch (effect.type) {
+      case 'scroll':
+        return this.bus.emit('transcript.scroll', { pages: effect.pages });
+      case 'toggleFold':
+        return this.bus.emit('transcript.toggleFold', {});
+      case 'suspend':
+        return this.bus.emit('app.suspend', {});
+      case 'redraw':
+        return this.bus.emit('app.redraw', {});
       case 'hint':
-        this.bus.emit('status.hint', { text: effect.text });
-        return;
+        return this.bus.emit('status.hint', { text: effect.text });
       case 'switchHistory':
         this.history.mode = this.history.mode === 'session' ? 'global' : 'session';
         return;
       case 'forget': {
         const removed = this.history.forget(effect.text);
         this.dispatch({ kind: 'historyChanged' });
-        this.bus.emit('status.hint', { text: removed > 0 ? `deleted from history (${removed} ${removed === 1 ? 'entry' : 'entries'})` : 'not found in history' });
-        return;
+        return this.bus.emit('status.hint', { text: removed > 0 ? `deleted from history (${removed} ${removed === 1 ? 'entry' : 'entries'})` : 'not found in history' });
       }
+      case 'resume':
+        this.options.sessions?.resumeId(effect.id);
+        return;
+      case 'newConversation':
+        return this.newConversation();
+      default:
+        return;
     }
-  }
-
-  /** The resume picker has the keys while it is open. */
-  private pick(input: ComposerInput): void {
-    const sessions = this.options.sessions;
-    if (!sessions || input.kind !== 'command') return;
-    if (input.name === 'picker.up') sessions.pickerMove(-1);
-    else if (input.name === 'picker.down') sessions.pickerMove(1);
-    else if (input.name === 'picker.choose') sessions.pickerChoose();
-    else if (input.name === 'picker.cancel') sessions.pickerCancel();
-    this.bus.requestRender();
-  }
-
-  private answer(approval: 'yes' | 'no' | 'always'): void {
-    const pending = this.approval;
-    this.approval = null;
-    if (pending && approval === 'always') this.runner.policy.allowAlways(pending.tool);
-    this.runner.answer(approval);
   }
 
   private setForce(on: boolean): void {
     this.runner.policy.force = on;
-    // Turning force on while a call waits for an answer answers it.
-    if (on && this.approval) this.answer('yes');
     this.note(on ? 'force mode on: tool calls run without asking (Shift+Tab or /force to turn it off)' : 'force mode off');
+  }
+
+  /** Opens the resume picker over this session's conversations; false when there are none. */
+  openPicker(): boolean {
+    const picker = openPicker(this.options.sessions?.list() ?? []);
+    if (!picker) return false;
+    this.ui = push(this.ui, new PickerView(picker));
+    this.bus.requestRender();
+    return true;
+  }
+
+  private newConversation(): void {
+    this.queue.splice(0);
+    if (this.options.sessions) this.options.sessions.startNew();
+    else this.note('conversations are not kept here');
   }
 
   private slash(name: string, args: string[]): void {
     const command = findSlash(name);
     if (!command) return;
-    const ctx: SlashContext = {
+    const problem = command.run(this.slashContext(), args);
+    if (problem) this.note(problem);
+  }
+
+  private slashContext(): SlashContext {
+    return {
       note: (text) => this.note(text),
       run: (cmd: CommandName) => this.dispatch({ kind: 'command', name: cmd }),
       historyMode: () => this.history.mode,
@@ -243,12 +261,8 @@ export class TurnCoordinator {
       // The keys of the mode the person is in, then those a search adds (scope switch, delete).
       keyHelp: () => [...this.options.keyHelp(this.composerMode), '', 'in a search (Ctrl+R, Ctrl+S):', ...this.options.keyHelp('search')],
       busy: () => this.runner.busy,
-      newConversation: () => {
-        this.queue.splice(0);
-        if (this.options.sessions) this.options.sessions.startNew();
-        else this.note('conversations are not kept here');
-      },
-      openPicker: () => this.options.sessions?.openPicker() ?? false,
+      newConversation: () => this.newConversation(),
+      openPicker: () => this.openPicker(),
       sessionInfo: () => this.options.sessionInfo?.() ?? [],
       clearView: () => this.options.view?.clear(),
       model: () => this.options.view?.model() ?? null,
@@ -256,18 +270,16 @@ export class TurnCoordinator {
       copyLastAnswer: () => this.options.view?.copyLastAnswer() ?? 'nothing to copy',
       quit: () => this.bus.emit('app.quit', { reason: 'slash' }),
     };
-    const problem = command.run(ctx, args);
-    if (problem) this.note(problem);
   }
 
   private note(text: string): void {
     this.bus.emit('transcript.note', { text, reveal: true });
   }
 
-  private onTurnEnded(status: TurnEnd): void {
-    this.approval = null;
+  private onTurnEnded(turnId: number, status: TurnEnd): void {
+    this.dispatch({ kind: 'turnEnded', turnId });
     if (status !== 'done') {
-      // Cancelled or failed: queued inputs come back into the composer, none is sent unasked.
+      // Cancelled or failed: queued inputs come back into the composer (beneath any view), none is sent unasked.
       const inputs = this.queue.splice(0).map((q) => q.segments);
       if (inputs.length > 0) this.dispatch({ kind: 'restore', inputs });
     } else if (this.queue.length > 0) {

@@ -1,0 +1,96 @@
+// The composer and the views stacked over it, as one value, and how an input
+// travels: from the top view down, each taking it or letting it fall, to the
+// composer's reducer last. Opening a search is the stack's own business; every
+// other effect goes back to the coordinator. What a frame shows is read from
+// here once per paint (selectors below). Pure.
+
+import type { Mode } from '../commands';
+import type { EditorState } from '../editor/model';
+import { reduce } from './reducer';
+import { ComposerInput, ComposerState, Effect, initialComposer } from './state';
+import { SearchView } from './views/search';
+import type { View, ViewContext, ViewPaint } from './views/view';
+
+export interface UiState {
+  readonly composer: ComposerState;
+  /** Bottom first; the last is on top. */
+  readonly views: readonly View[];
+}
+
+export const initialUi: UiState = { composer: initialComposer, views: [] };
+
+export function dispatch(ui: UiState, input: ComposerInput, ctx: ViewContext): { ui: UiState; effects: Effect[] } {
+  let composer = ui.composer;
+  const views = [...ui.views];
+  const effects: Effect[] = [];
+  for (let i = views.length - 1; i >= 0; i--) {
+    const r = views[i].handle(input, composer, ctx);
+    composer = r.composer ?? composer;
+    effects.push(...(r.effects ?? []));
+    if (r.view) views[i] = r.view;
+    else views.splice(i, 1);
+    if (r.push) views.splice(r.view ? i + 1 : i, 0, r.push);
+    if (r.consumed) return open({ composer, views }, effects, ctx);
+  }
+  const reduced = reduce(composer, input, ctx);
+  effects.push(...reduced.effects);
+  return open({ composer: reduced.state, views }, effects, ctx);
+}
+
+/** Turns the reducer's openSearch into a search view on top; the rest is the coordinator's. */
+function open(ui: UiState, effects: Effect[], ctx: ViewContext): { ui: UiState; effects: Effect[] } {
+  const rest: Effect[] = [];
+  let views = ui.views;
+  for (const e of effects) {
+    if (e.type !== 'openSearch') rest.push(e);
+    else views = [...views, SearchView.start(e.direction, ui.composer, ctx.history)];
+  }
+  return { ui: views === ui.views ? ui : { ...ui, views }, effects: rest };
+}
+
+/** Puts a view on top (a tool's question, the resume picker). */
+export function push(ui: UiState, view: View): UiState {
+  return { ...ui, views: [...ui.views, view] };
+}
+
+export function top(ui: UiState): View | null {
+  return ui.views[ui.views.length - 1] ?? null;
+}
+
+/** The modes a key is looked up in, top first, ending with the composer's own (idle or busy). */
+export function keyModes(ui: UiState, composerMode: Mode, time: { now: number; lastKeyAt: number }): Mode[] {
+  const modes: Mode[] = [];
+  for (let i = ui.views.length - 1; i >= 0; i--) {
+    const m = ui.views[i].keyMode(time);
+    if (m) modes.push(m);
+  }
+  modes.push(composerMode);
+  return modes;
+}
+
+/** What the composer area shows: the topmost view's version of it (a search's match), else the draft. */
+export function shownComposer(ui: UiState): { editor: EditorState; highlight: { start: number; end: number } | null } {
+  for (let i = ui.views.length - 1; i >= 0; i--) {
+    const shown = ui.views[i].shown?.(ui.composer);
+    if (shown) return shown;
+  }
+  return { editor: ui.composer.editor, highlight: null };
+}
+
+/** The status bar's prompt and legend: the top view's, if any. */
+export function shownStatus(ui: UiState, time: { now: number; lastKeyAt: number }): { prompt: string | null; legend: string | null } {
+  const view = top(ui);
+  return view ? view.status(time) : { prompt: null, legend: null };
+}
+
+/** What the views paint besides: the topmost of each kind. */
+export function shownPaint(ui: UiState): { overlay: Extract<ViewPaint, { kind: 'overlay' }> | null; picker: Extract<ViewPaint, { kind: 'picker' }> | null } {
+  let overlay: Extract<ViewPaint, { kind: 'overlay' }> | null = null;
+  let picker: Extract<ViewPaint, { kind: 'picker' }> | null = null;
+  for (let i = ui.views.length - 1; i >= 0; i--) {
+    const p = ui.views[i].paint?.() ?? null;
+    if (p?.kind === 'overlay') overlay ??= p;
+    if (p?.kind === 'picker') picker ??= p;
+  }
+  return { overlay, picker };
+}

@@ -1,0 +1,88 @@
+// A tool call waiting for y / n / a. The question answers only after a pause
+// in typing: until then every key, text and paste falls through to whatever
+// is beneath (someone typing as it appears types on into the composer), and
+// Shift+Tab only changes the mode for later calls. Once it is answerable a
+// lone y, n or a answers; longer text (an IME commit, a text expander) still
+// goes to the composer; Ctrl-C, Ctrl-Z and Ctrl+L keep their meaning.
+
+import type { Binding, CommandName } from '../../commands';
+import type { ComposerInput, ComposerState } from '../state';
+import { Handled, View, ViewContext, consume } from './view';
+
+export const APPROVAL_KEYS: readonly Binding[] = [
+  { keys: ['y'], command: 'approval.yes' },
+  { keys: ['n', 'escape'], command: 'approval.no' },
+  { keys: ['a'], command: 'approval.always' },
+  { keys: ['C-c'], command: 'app.interrupt' },
+  { keys: ['S-tab'], command: 'app.toggleForce' },
+  { keys: ['C-z'], command: 'app.suspend' },
+  { keys: ['C-l'], command: 'app.redraw' },
+];
+
+/**
+ * A key answers only after a pause: none pressed for this long, counted from
+ * the later of the question appearing and the last key.
+ */
+export const APPROVAL_PAUSE_MS = 400;
+
+export function approvalAnswerable(q: { shownAt: number; lastKeyAt: number; now: number }): boolean {
+  return q.now - Math.max(q.shownAt, q.lastKeyAt) >= APPROVAL_PAUSE_MS;
+}
+
+/** What the composer beneath still does while the question is answerable. */
+const PASSES: ReadonlySet<CommandName> = new Set<CommandName>(['app.interrupt', 'app.suspend', 'app.redraw']);
+
+export class ApprovalView implements View {
+  readonly mode = 'approval' as const;
+
+  constructor(
+    readonly turnId: number,
+    readonly summary: string,
+    readonly tool: string,
+    /** When the question appeared. */
+    readonly shownAt: number,
+  ) {}
+
+  ready(time: { now: number; lastKeyAt: number }): boolean {
+    return approvalAnswerable({ shownAt: this.shownAt, ...time });
+  }
+
+  keyMode(time: { now: number; lastKeyAt: number }): 'approval' | null {
+    return this.ready(time) ? 'approval' : null;
+  }
+
+  handle(input: ComposerInput, _composer: ComposerState, ctx: ViewContext): Handled {
+    if (input.kind === 'turnEnded') return { view: input.turnId === this.turnId ? null : this, consumed: false };
+    if (!this.ready(ctx)) return { view: this, consumed: false };
+    switch (input.kind) {
+      case 'command':
+        return this.command(input.name, ctx);
+      case 'text':
+        // A lone letter that is no answer is dropped; longer text is typing, for the composer.
+        return [...input.text].length > 1 ? { view: this, consumed: false } : consume(this);
+      default:
+        return { view: this, consumed: false };
+    }
+  }
+
+  private command(name: CommandName, ctx: ViewContext): Handled {
+    switch (name) {
+      case 'approval.yes':
+        return consume(null, { effects: [{ type: 'answer', approval: 'yes' }] });
+      case 'approval.no':
+        return consume(null, { effects: [{ type: 'answer', approval: 'no' }] });
+      case 'approval.always':
+        return consume(null, { effects: [{ type: 'answer', approval: 'always' }] });
+      case 'app.toggleForce':
+        // Force on, after the pause, answers this call too; off changes only later calls.
+        if (ctx.force) return { view: this, consumed: false };
+        return consume(null, { effects: [{ type: 'setForce', on: true }, { type: 'answer', approval: 'yes' }] });
+      default:
+        return PASSES.has(name) ? { view: this, consumed: false } : consume(this);
+    }
+  }
+
+  status(time: { now: number; lastKeyAt: number }): { prompt: string; legend: string } {
+    return { prompt: `run ${this.summary}?`, legend: this.ready(time) ? 'y yes · n no · a always' : 'typing goes to the input; pause to answer' };
+  }
+}

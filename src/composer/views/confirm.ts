@@ -1,0 +1,34 @@
+// A yes/no question over whatever is beneath it (a search asking before it
+// deletes an entry): y carries out the effects it was given, n / Esc / Ctrl-C
+// / Ctrl+G leave everything as it was. Either way it leaves the stack. It
+// takes nothing else: typing and pastes are dropped, never answered.
+
+import type { Binding } from '../../commands';
+import type { ComposerInput, Effect } from '../state';
+import { Handled, View, consume } from './view';
+
+export const CONFIRM_KEYS: readonly Binding[] = [
+  { keys: ['y'], command: 'confirm.yes' },
+  { keys: ['n', 'escape', 'C-c', 'C-g'], command: 'confirm.no' },
+];
+
+export class ConfirmView implements View {
+  readonly mode = 'confirm' as const;
+
+  constructor(private readonly question: string, private readonly onYes: readonly Effect[]) {}
+
+  keyMode(): 'confirm' {
+    return 'confirm';
+  }
+
+  handle(input: ComposerInput): Handled {
+    if (input.kind === 'command' && input.name === 'confirm.yes') return consume(null, { effects: this.onYes });
+    if (input.kind === 'command' && input.name === 'confirm.no') return consume(null);
+    if (input.kind === 'command' || input.kind === 'text' || input.kind === 'paste') return consume(this);
+    return { view: this, consumed: false };
+  }
+
+  status(): { prompt: string; legend: null } {
+    return { prompt: this.question, legend: null };
+  }
+}

@@ -1,0 +1,155 @@
+// The incremental search as a view over the composer: Ctrl+R / Ctrl+S start
+// or step it, typing and pastes extend the query, the match is shown in the
+// composer's place (the draft underneath is left as it is), Enter accepts it,
+// Esc / Ctrl-C / Ctrl+G leave the draft as it is, and any other composer key
+// accepts first and then does its own job, as in readline. The matching
+// itself is src/search.
+
+import type { Binding, CommandName } from '../../commands';
+import * as ed from '../../editor/model';
+import * as nav from '../../history/navigator';
+import type { HistoryEntry } from '../../history/rules';
+import { entryText } from '../../search/index';
+import { searchOverlay } from '../../search/overlay';
+import * as search from '../../search/search';
+import type { ComposerInput, ComposerState } from '../state';
+import { ConfirmView } from './confirm';
+import { Handled, View, ViewContext, ViewPaint, consume } from './view';
+
+export const SEARCH_KEYS: readonly Binding[] = [
+  { keys: ['C-r'], command: 'history.searchReverse' },
+  { keys: ['C-s'], command: 'history.searchForward' },
+  { keys: ['backspace'], command: 'search.backspace' },
+  { keys: ['enter'], command: 'search.accept' },
+  { keys: ['escape', 'C-c', 'C-g'], command: 'search.cancel' },
+  { keys: ['C-t'], command: 'search.toggleScope' },
+  { keys: ['S-delete', 'C-delete'], command: 'search.delete' },
+];
+
+const OWN: ReadonlySet<CommandName> = new Set(SEARCH_KEYS.map((b) => b.command));
+
+export class SearchView implements View {
+  readonly mode = 'search' as const;
+
+  private constructor(
+    readonly state: search.SearchState,
+    /** The list searched (the active history; Ctrl+T switches it). */
+    readonly list: readonly HistoryEntry[],
+    /** The draft when the search began: if it changed underneath (a failed turn's queue came back), accepting keeps it. */
+    private readonly draftAtStart: ed.EditorState,
+  ) {}
+
+  /** Ctrl+R / Ctrl+S in the composer. Browsing when it began: the search starts at the entry shown, as bash's does. */
+  static start(direction: search.Direction, composer: ComposerState, list: readonly HistoryEntry[]): SearchView {
+    return new SearchView(search.startSearch(direction, composer.nav.index ?? undefined), list, composer.editor);
+  }
+
+  keyMode(): 'search' {
+    return 'search';
+  }
+
+  private with(state: search.SearchState, list = this.list): SearchView {
+    return new SearchView(state, list, this.draftAtStart);
+  }
+
+  handle(input: ComposerInput, composer: ComposerState, ctx: ViewContext): Handled {
+    switch (input.kind) {
+      case 'text':
+        return consume(this.typed(input.text));
+      case 'paste':
+        // A paste extends the query, its first line only.
+        return consume(this.typed(input.text.replace(/\r\n?/g, '\n').split('\n')[0]));
+      case 'historyChanged':
+        // An entry left the list (deleted): the search runs again where it stands.
+        return { view: this.again(this.list), consumed: false };
+      case 'command':
+        if (!OWN.has(input.name)) return this.acceptThen(composer);
+        return this.command(input.name, composer, ctx);
+      default:
+        // Restored inputs, a switched history: the composer's business, underneath.
+        return { view: this, consumed: false };
+    }
+  }
+
+  private command(name: CommandName, composer: ComposerState, ctx: ViewContext): Handled {
+    switch (name) {
+      case 'history.searchReverse':
+      case 'history.searchForward': {
+        const dir = name === 'history.searchReverse' ? 'reverse' : 'forward';
+        return consume(this.with(search.searchAgain(this.state, this.list, dir, composer.lastQuery)));
+      }
+      case 'search.backspace':
+        return consume(this.with(search.backspaceQuery(this.state)));
+      case 'search.accept':
+        return consume(null, { composer: this.accepted(composer) });
+      case 'search.cancel':
+        return consume(null);
+      case 'search.toggleScope':
+        if (!ctx.otherHistory) return consume(this);
+        return consume(this.again(ctx.otherHistory), { effects: [{ type: 'switchHistory' }] });
+      case 'search.delete': {
+        const match = this.state.match;
+        if (!match) return consume(this);
+        const text = entryText(this.list, match.index);
+        return consume(this, { push: new ConfirmView('delete this entry from the session and global history? y / n', [{ type: 'forget', text }]) });
+      }
+      default:
+        return consume(this);
+    }
+  }
+
+  /** Any other composer key: the match is accepted, then the key does its own job in the composer. */
+  private acceptThen(composer: ComposerState): Handled {
+    return { view: null, composer: this.accepted(composer), consumed: false };
+  }
+
+  private typed(text: string): SearchView {
+    let state = this.state;
+    // One step per character, so Backspace undoes exactly one.
+    for (const ch of text) state = search.typeQuery(state, this.list, ch);
+    return this.with(state);
+  }
+
+  /** The same query, in the same direction, run afresh over `list` from its newest or oldest end. */
+  private again(list: readonly HistoryEntry[]): SearchView {
+    const { direction, query } = this.state;
+    let state = search.startSearch(direction);
+    for (const ch of query) state = search.typeQuery(state, list, ch);
+    return this.with(state, list);
+  }
+
+  /** The match becomes the draft (a recalled entry); a draft changed underneath is kept above it. */
+  private accepted(composer: ComposerState): ComposerState {
+    const { query, match } = this.state;
+    const lastQuery = query ? query : composer.lastQuery;
+    if (!match) return { ...composer, lastQuery };
+    const segments = this.list[match.index].segments;
+    if (composer.editor !== this.draftAtStart && !ed.isEmpty(composer.editor)) {
+      const joined: ed.Segment[] = [...ed.toSegments(composer.editor), { type: 'text', text: '\n\n' }, ...segments];
+      return { ...composer, lastQuery, nav: nav.idleNav, editor: ed.replaceWith(composer.editor, joined) };
+    }
+    const step = nav.jumpTo(composer.nav, composer.editor, this.list, match.index);
+    return { ...composer, lastQuery, nav: step.nav, editor: step.editor };
+  }
+
+  /** The match in the composer's place, cursor on it so a long entry scrolls to it; no match: the draft. */
+  shown(composer: ComposerState): { editor: ed.EditorState; highlight: { start: number; end: number } | null } | null {
+    const match = this.state.match;
+    if (!match) return null;
+    const entry = this.list[match.index];
+    const at = search.bufferRange(entry.segments, match.start, match.end);
+    return { editor: { ...ed.replaceWith(composer.editor, entry.segments), cursor: at.start }, highlight: at };
+  }
+
+  status(): { prompt: string; legend: null } {
+    const { state } = this;
+    const prefix = `(${state.failing ? 'failing ' : ''}${state.direction}-i-search)\`${state.query}': `;
+    if (!state.match) return { prompt: prefix, legend: null };
+    // The line the match is on, as bash puts its cursor there; no split of a huge entry on every paint.
+    return { prompt: prefix + search.lineAt(entryText(this.list, state.match.index), state.match.start).line, legend: null };
+  }
+
+  paint(): ViewPaint {
+    return { kind: 'overlay', overlay: searchOverlay(this.state, this.list), entries: this.list };
+  }
+}

@@ -1,0 +1,59 @@
+// What a modal is: a view on the stack over the composer (search, a yes/no
+// question, a tool's approval, a picker). Each view owns its key table, its
+// status-bar prompt and legend, what it paints, and what every input does
+// while it is on top — including Ctrl-C, Esc and a paste — and says when it is
+// done. The composer underneath is never replaced: a view may hand it a new
+// state (a search accepted), nothing else. Pure: views are values.
+
+import type { Mode } from '../../commands';
+import type { EditorState } from '../../editor/model';
+import type { HistoryEntry } from '../../history/rules';
+import type { Overlay } from '../../search/overlay';
+import type { PickerState } from '../../session/picker';
+import type { ComposerContext, ComposerInput, ComposerState, Effect } from '../state';
+
+/** What a view knows of the world when an input reaches it. */
+export interface ViewContext extends ComposerContext {
+  /** When the key before this one came (an approval answers only after a pause). */
+  readonly lastKeyAt: number;
+}
+
+export interface Handled {
+  /** The view after the input; null when it is done and leaves the stack. */
+  readonly view: View | null;
+  /** The composer beneath, when the view changed it (a search accepted). */
+  readonly composer?: ComposerState;
+  readonly effects?: readonly Effect[];
+  /** A view to open on top of this one (a search asks before deleting). */
+  readonly push?: View;
+  /** True: the input stops here. False: it goes on down the stack, and to the composer last. */
+  readonly consumed: boolean;
+}
+
+/** What a view paints beside the composer and the status bar. */
+export type ViewPaint =
+  | { readonly kind: 'overlay'; readonly overlay: Overlay; readonly entries: readonly HistoryEntry[] }
+  | { readonly kind: 'picker'; readonly picker: PickerState };
+
+export interface View {
+  /** Its key table (KEYMAP[mode]) and its name in help. */
+  readonly mode: Mode;
+  /** The mode a key is looked up in now, or null to let keys fall to the view below (an approval during its pause). */
+  keyMode(time: { now: number; lastKeyAt: number }): Mode | null;
+  handle(input: ComposerInput, composer: ComposerState, ctx: ViewContext): Handled;
+  /** The status bar's prompt, and the keys that answer it (never cut off). */
+  status(time: { now: number; lastKeyAt: number }): { prompt: string; legend: string | null };
+  /** The composer as this view shows it (a search shows its match), or null to show the draft. */
+  shown?(composer: ComposerState): { editor: EditorState; highlight: { start: number; end: number } | null } | null;
+  paint?(): ViewPaint | null;
+}
+
+/** The input goes on down the stack, the view unchanged. */
+export function pass(view: View): Handled {
+  return { view, consumed: false };
+}
+
+/** The input stops here. */
+export function consume(view: View | null, extra: Omit<Handled, 'view' | 'consumed'> = {}): Handled {
+  return { view, consumed: true, ...extra };
+}
