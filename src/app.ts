@@ -8,6 +8,7 @@ import { TurnCoordinator } from './composer/coordinator';
 import { TurnRunner, killLiveTools } from './agent/runner';
 import type { Provider } from './agent/provider';
 import { HistoryService, historyPaths } from './history/service';
+import { Settings } from './settings/store';
 import { SessionLog, sessionLogPath } from './session/log';
 import { SessionRecorder } from './session/recorder';
 import { Sessions } from './session/sessions';
@@ -44,8 +45,6 @@ export interface AppOptions {
   maxEntries: number;
   /** Caps on one answer (shown, kept in the conversation) and on the context sent. */
   answer?: { maxAnswerChars?: number; maxKeptChars?: number; maxContextChars?: number };
-  /** The model asked, for the conversation log and /session. */
-  model: string;
   /** Which conversation to bring back: the last, one by id, or a picker; none starts a new one. */
   resume?: { kind: 'continue' } | { kind: 'pick' } | { kind: 'id'; id: string } | null;
   /** Warnings found before the screen existed (e.g. a bad config file). */
@@ -64,8 +63,10 @@ export function startApp(options: AppOptions): App {
   const bus = new Bus();
   // no-color.org: set and not empty means no colour.
   const ui = createScreen({ output: options.output, color: !process.env.NO_COLOR });
-  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, ...options.answer });
+  const settings = new Settings({ provider: options.provider.name, model: options.provider.model ?? null });
+  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, ...options.answer });
   const history = new HistoryService({
+    settings,
     dataDir: options.dataDir,
     sessionId: options.sessionId,
     workspace: options.workspace,
@@ -78,24 +79,20 @@ export function startApp(options: AppOptions): App {
   const warn = (text: string): void => bus.emit('status.warning', { text });
   const logFile = options.dataDir === null ? null : sessionLogPath(options.dataDir, options.sessionId);
   const log = new SessionLog(logFile, warn);
-  const recorder = new SessionRecorder(bus, log, { provider: options.provider.name, model: options.model, workspace: options.workspace });
+  // A provider that names no model (offline, script) is logged under its own name, as it always was.
+  const modelName = (): string => settings.model ?? settings.provider;
+  const recorder = new SessionRecorder(bus, log, () => ({ provider: settings.provider, model: modelName(), workspace: options.workspace }));
   const sessions = new Sessions(bus, runner, log, recorder, options.answer?.maxKeptChars);
   const paths = options.dataDir === null ? null : historyPaths(options.dataDir, options.sessionId);
   const sessionInfo = (): string[] => [
     `session ${options.sessionId} · workspace ${options.workspace}`,
-    `conversation ${recorder.conv} · provider ${options.provider.name} · model ${options.model}`,
+    `conversation ${recorder.conv} · provider ${settings.provider} · model ${modelName()}`,
     paths && logFile ? `files: ${logFile}, ${paths.session}, ${paths.global}` : 'files: none (no data dir; history in memory only)',
   ];
   const view = {
     clear: (): void => {
       transcript.clear();
       bus.requestRender();
-    },
-    model: (): string | null => options.provider.model ?? null,
-    setModel: (name: string): boolean => {
-      if (!options.provider.setModel) return false;
-      options.provider.setModel(name);
-      return true;
     },
     copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
   };
@@ -106,10 +103,10 @@ export function startApp(options: AppOptions): App {
     busySince: () => feed.busySince,
     queued: () => coordinator.queue.length,
     force: () => coordinator.force,
-    always: () => runner.policy.alwaysTools(),
+    always: () => settings.alwaysTools(),
     prompt: () => coordinator.status().prompt,
     legend: () => coordinator.status().legend,
-    providerHint: () => options.provider.hint ?? null,
+    providerHint: () => options.provider.hint ?? `${settings.provider} · ${settings.model}`,
   });
   const overlayKeys = { scope: keyFor('search', 'search.toggleScope'), remove: keyFor('search', 'search.delete') };
   const painter = new Painter(ui, bus, {

@@ -5,6 +5,8 @@
 // here draws, reads a file or holds state: a slash handler acts only through
 // the context it is handed.
 
+import type { HistoryMode } from './settings/store';
+
 export type Mode = 'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker';
 
 export const MODES: readonly Mode[] = ['idle', 'busy', 'search', 'confirm', 'approval', 'picker'];
@@ -83,7 +85,6 @@ export function describeCommand(name: CommandName): string {
 
 // ---------------------------------------------------------------- slash commands
 
-export type HistoryMode = 'session' | 'global';
 
 /** What a slash command may do; the turn coordinator provides it. */
 export interface SlashContext {

@@ -13,10 +13,10 @@ import type { Provider } from './agent/provider';
 
 export const EXIT_USAGE = 2;
 
-function providerFor(opts: MainOptions, config: Config): { provider: Provider; model: string } {
+function providerFor(opts: MainOptions, config: Config): { provider: Provider } {
   try {
     const choice = chooseProvider(opts, config, process.env);
-    return { provider: buildProvider(choice, process.env), model: choice.model };
+    return { provider: buildProvider(choice, process.env) };
   } catch (err) {
     if (err instanceof ProviderSetupError) throw new UsageError(err.message);
     throw err;
@@ -30,7 +30,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
   const { dataDir, workspace, sessionId } = locate(opts);
   const { config, warnings } = loadConfig(dataDir);
   if (dataDir === null) warnings.push(`${NO_HOME}; history kept in memory only`);
-  const { provider, model } = providerFor(opts, config);
+  const { provider } = providerFor(opts, config);
   const cleanup = new Cleanup();
   installExitHandlers(cleanup);
   // Node prints its warnings (e.g. TimeoutOverflowWarning) to stderr, over the
@@ -53,7 +53,6 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     displayName: opts.session ?? (path.basename(workspace) || workspace),
     maxEntries: config.history.maxEntries,
     answer: { maxAnswerChars: config.maxAnswerChars, maxKeptChars: config.maxKeptAnswerChars, maxContextChars: config.context?.maxChars },
-    model,
     resume: opts.continue ? { kind: 'continue' } : opts.resume === true ? { kind: 'pick' } : typeof opts.resume === 'string' ? { kind: 'id', id: opts.resume } : null,
     warnings: [...warnings, ...early],
   });

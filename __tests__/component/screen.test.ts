@@ -48,7 +48,6 @@ describe('the screen on fake streams', () => {
       workspace: '/nowhere',
       displayName: 'nowhere',
       maxEntries: 500,
-      model: 'offline',
     });
   });
   afterEach(() => cleanup.run());

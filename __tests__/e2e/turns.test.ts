@@ -172,6 +172,24 @@ describe('/model', () => {
     await m!.waitForText('echo: which model');
     expect(mock.requests[before].body.model).toBe('echo');
   });
+
+  it('names the switched model in /session and in the next conversation\'s log', async () => {
+    const data = tempDir();
+    m = new MilkPty({ args: ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'short'] });
+    await m.waitForText('history: session');
+    m.write('/model echo' + KEY.enter);
+    await m.waitForText('model: echo (was short)');
+    m.write('/session' + KEY.enter);
+    await m.waitForText(/provider openai · model echo/);
+    m.write('/new' + KEY.enter);
+    m.write('log this' + KEY.enter);
+    await m.waitForText('echo: log this');
+    const fs = require('node:fs') as typeof import('node:fs');
+    const logs = fs.readdirSync(`${data}/sessions`).filter((f) => f.endsWith('.jsonl'));
+    const starts = () => fs.readFileSync(`${data}/sessions/${logs[0]}`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.t === 'start');
+    expect(logs).toHaveLength(1);
+    expect(starts().map((e) => e.model)).toEqual(['echo']);
+  });
 });
 
 describe('tool calls in the terminal', () => {

@@ -187,12 +187,14 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(sent).toContain('[the rest of this answer was cut off]');
   });
 
-  it('names the model /model switched to in the next request', async () => {
+  it('names the model /model switched to (in the settings) in the next request', async () => {
     const provider = make('short');
     expect(provider.model).toBe('short');
-    provider.setModel!('echo');
+    const bus = new Bus();
+    const runner = new TurnRunner(bus, provider);
+    expect(runner.settings.setModel('echo')).toBe(true);
     const before = mock.requests.length;
-    const { text } = await turn(provider, 'which model?');
+    const { text } = await turn(provider, 'which model?', runner, bus);
     expect(mock.requests[before].scenario).toBe('echo');
     expect(text).toMatch(/^echo: which model\?/);
   });

@@ -31,11 +31,11 @@ const KINDS = {
 function milk(dataDir: string, provider: Provider) {
   const bus = new Bus();
   const runner = new TurnRunner(bus, provider, { workspace: tempDir() });
-  runner.policy.force = true;
+  runner.settings.force = true;
   const warnings: string[] = [];
   const log = new SessionLog(sessionLogPath(dataDir, 's'), (w) => warnings.push(w));
   bus.on('status.warning', ({ text }) => warnings.push(text));
-  const recorder = new SessionRecorder(bus, log, { provider: provider.name, model: 'm', workspace: '/w' });
+  const recorder = new SessionRecorder(bus, log, () => ({ provider: provider.name, model: 'm', workspace: '/w' }));
   const sessions = new Sessions(bus, runner, log, recorder);
   const turn = (input: string) => new Promise<Events['turn.ended']>((resolve) => {
     const off = bus.on('turn.ended', (e) => {

@@ -98,7 +98,7 @@ describe('tool calls', () => {
     await end;
     expect(h.events.filter(([n]) => n === 'tool.approval')).toHaveLength(1);
     const forced = harness(script([[shell('true')], [{ text: 'x' }]]));
-    forced.runner.policy.force = true;
+    forced.runner.settings.force = true;
     end = forced.ended();
     forced.runner.start('two');
     expect((await end).status).toBe('done');
@@ -109,7 +109,7 @@ describe('tool calls', () => {
     const ws = tempDir();
     const p = script([[shell('sleep 30 & echo $! > child.pid; echo started; wait')]]);
     const h = harness(p, ws);
-    h.runner.policy.force = true;
+    h.runner.settings.force = true;
     const end = h.ended();
     h.runner.start('go');
     const deadline = Date.now() + 5000;
@@ -125,7 +125,7 @@ describe('tool calls', () => {
     const ws = tempDir();
     const p = script([[shell("trap '' TERM; echo $$ > sh.pid; echo ready; while true; do sleep 0.05; done")]]);
     const h = harness(p, ws);
-    h.runner.policy.force = true;
+    h.runner.settings.force = true;
     h.runner.start('go');
     const deadline = Date.now() + 5000;
     while (!h.output().includes('ready') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
@@ -145,7 +145,7 @@ describe('tool calls', () => {
     h.runner.start('one');
     expect((await first).status).toBe('interrupted');
     const second = h.ended();
-    h.runner.policy.force = true;
+    h.runner.settings.force = true;
     h.runner.start('two');
     await second;
     const msgs = p.seen[p.seen.length - 1];

@@ -81,7 +81,7 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
         url: this.endpoint('/v1/messages'),
         headers: { 'anthropic-version': API_VERSION, ...(o.apiKey ? { 'x-api-key': o.apiKey } : {}) },
         body: JSON.stringify({
-          model: o.model,
+          model: options.model ?? o.model,
           max_tokens: o.maxTokens ?? 4096,
           messages: alternate(messages),
           stream: true,

@@ -1,6 +1,6 @@
-// What the two HTTP providers share: the model the next requests name
-// (/model switches it), the status-bar hint, and warming the HTTP client
-// while the person types, so start-up loads none of it.
+// What the two HTTP providers share: the model asked when a request names
+// none, the endpoint, and warming the HTTP client while the person types,
+// so start-up loads none of it.
 
 import type { ChatMessage, Provider, StreamItem, StreamOptions } from './provider';
 import { warmEventStream } from './event-stream';
@@ -13,20 +13,10 @@ export interface HttpProviderOptions {
 }
 
 export abstract class HttpProvider<Options extends HttpProviderOptions> implements Provider {
-  hint: string;
-
-  constructor(readonly name: string, protected readonly options: Options) {
-    this.hint = `${name} · ${options.model}`;
-  }
+  constructor(readonly name: string, protected readonly options: Options) {}
 
   get model(): string {
     return this.options.model;
-  }
-
-  /** The model the next requests name (/model). */
-  setModel(model: string): void {
-    this.options.model = model;
-    this.hint = `${this.name} · ${model}`;
   }
 
   warm(): void {

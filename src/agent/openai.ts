@@ -43,7 +43,7 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
         // Local servers need no key; a real one answers 401, which is explained.
         headers: o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {},
         body: JSON.stringify({
-          model: o.model,
+          model: options.model ?? o.model,
           messages: toOpenAI(messages),
           stream: true,
           // The last chunk then carries what the request cost (servers that don't know the option ignore it).

@@ -32,15 +32,16 @@ export interface ToolSpec {
 export interface StreamOptions {
   /** Tools the model may call. */
   tools?: readonly ToolSpec[];
+  /** The model to ask (the settings' current one); else the provider's own. */
+  model?: string;
 }
 
 export interface Provider {
   readonly name: string;
   /** One line for the status bar, e.g. how to connect a real model. */
   readonly hint?: string;
-  /** The model asked, where the provider names one; setModel switches it for the next requests. */
+  /** The model asked at start, where the provider names one (the settings own the current one). */
   readonly model?: string;
-  setModel?(model: string): void;
   /** Loads what the first request needs (the HTTP client), so Enter does not wait for it. */
   warm?(): void;
   stream(messages: readonly ChatMessage[], signal: AbortSignal, options?: StreamOptions): AsyncIterable<StreamItem>;

@@ -8,7 +8,7 @@
 import PCancelable from 'p-cancelable';
 import type { Bus } from '../bus';
 import { DEFAULT_CONTEXT_CHARS, DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS } from './limits';
-import { ToolPolicy } from './policy';
+import { Settings } from '../settings/store';
 import type { Segment } from '../editor/model';
 import { trimContext } from '../session/replay';
 import { ChatMessage, Provider, ToolCall } from './provider';
@@ -41,8 +41,8 @@ export interface RunnerOptions {
   /** Model requests in one turn, at most (a tool loop that never ends is cut off). */
   maxSteps?: number;
   killGraceMs?: number;
-  /** Which calls run without asking; the coordinator holds it (force mode, "always" answers). */
-  policy?: ToolPolicy;
+  /** The model to ask and which calls run without asking (force mode, "always" answers). */
+  settings?: Settings;
   /** Characters of one turn's answer shown, at most; past it the turn ends with a message. */
   maxAnswerChars?: number;
   /** Characters of one answer kept in the conversation sent back to the model. */
@@ -78,10 +78,10 @@ export class TurnRunner {
   private conversation: ChatMessage[] = [];
   /** Turns left out of the last request for the context budget (a note says so when it changes). */
   private dropped = 0;
-  readonly policy: ToolPolicy;
+  readonly settings: Settings;
 
   constructor(private readonly bus: Bus, private readonly provider: Provider, private readonly options: RunnerOptions = {}) {
-    this.policy = options.policy ?? new ToolPolicy();
+    this.settings = options.settings ?? new Settings({ provider: provider.name, model: provider.model ?? null });
   }
 
   get busy(): boolean {
@@ -161,7 +161,7 @@ export class TurnRunner {
     const calls: ToolCall[] = [];
     const signal = turn.controller.signal;
     try {
-      for await (const item of this.provider.stream(this.context(), signal, { tools })) {
+      for await (const item of this.provider.stream(this.context(), signal, { tools, model: this.settings.model ?? undefined })) {
         if (signal.aborted) return calls;
         if (typeof item === 'string') this.deliver(turn, clean.push(item));
         else if ('usage' in item) this.bus.emit('turn.usage', { turnId: turn.id, ...item.usage });
@@ -184,7 +184,7 @@ export class TurnRunner {
       : null;
     if (turn.cancelled) return 'interrupted';
     const detail = sanitize(preview === null ? callDetail(call) : `${callDetail(call)}\n${showControls(preview)}`);
-    if (!this.policy.allows(call.name)) {
+    if (!this.settings.allows(call.name)) {
       const answer = await new Promise<Approval>((resolve) => {
         turn.approval = resolve;
         this.bus.emit('tool.approval', { turnId: turn.id, summary, detail, tool: call.name });
@@ -194,7 +194,7 @@ export class TurnRunner {
         this.bus.emit('tool.started', { turnId: turn.id, summary, detail, declined: true });
         return DECLINED;
       }
-      if (answer === 'always') this.policy.allowAlways(call.name);
+      if (answer === 'always') this.settings.allowAlways(call.name);
     }
     this.bus.emit('tool.started', { turnId: turn.id, summary, detail, declined: false });
     const output = new StreamSanitizer();

@@ -2,8 +2,8 @@
 // (composer/stack.ts) and feeds every input through them, then carries out the
 // effects they return — records history, starts or queues a turn, cancels
 // one, answers a tool's question, runs slash commands, quits. It owns the
-// type-ahead queue and when the last key came; the tool policy is the
-// runner's. It draws nothing and reads no file itself: the views' selectors
+// type-ahead queue and when the last key came; force mode, the model and
+// the history mode are the settings'. It draws nothing and reads no file itself: the views' selectors
 // say what a frame shows, the history service does the I/O.
 
 import type { Bus, TurnEnd } from '../bus';
@@ -28,11 +28,9 @@ export interface CoordinatorOptions {
   sessions?: Sessions;
   /** Lines for /session. */
   sessionInfo?: () => string[];
-  /** What /clear, /model and /copy do on the screen and the provider. */
+  /** What /clear and /copy do on the screen. */
   view?: {
     clear(): void;
-    model(): string | null;
-    setModel(name: string): boolean;
     copyLastAnswer(): string;
   };
 }
@@ -85,7 +83,7 @@ export class TurnCoordinator {
   }
 
   get force(): boolean {
-    return this.runner.policy.force;
+    return this.runner.settings.force;
   }
 
   /** The top view's mode, else the composer's (for help and tests). */
@@ -217,7 +215,7 @@ export class TurnCoordinator {
   }
 
   private setForce(on: boolean): void {
-    this.runner.policy.force = on;
+    this.runner.settings.force = on;
     this.note(on ? 'force mode on: tool calls run without asking (Shift+Tab or /force to turn it off)' : 'force mode off');
   }
 
@@ -256,8 +254,8 @@ export class TurnCoordinator {
         this.history.refresh();
         return this.history.counts();
       },
-      alwaysTools: () => this.runner.policy.alwaysTools(),
-      clearAlways: () => this.runner.policy.clearAlways(),
+      alwaysTools: () => this.runner.settings.alwaysTools(),
+      clearAlways: () => this.runner.settings.clearAlways(),
       // The keys of the mode the person is in, then those a search adds (scope switch, delete).
       keyHelp: () => [...this.options.keyHelp(this.composerMode), '', 'in a search (Ctrl+R, Ctrl+S):', ...this.options.keyHelp('search')],
       busy: () => this.runner.busy,
@@ -265,8 +263,8 @@ export class TurnCoordinator {
       openPicker: () => this.openPicker(),
       sessionInfo: () => this.options.sessionInfo?.() ?? [],
       clearView: () => this.options.view?.clear(),
-      model: () => this.options.view?.model() ?? null,
-      setModel: (name) => this.options.view?.setModel(name) ?? false,
+      model: () => this.runner.settings.model,
+      setModel: (name) => this.runner.settings.setModel(name),
       copyLastAnswer: () => this.options.view?.copyLastAnswer() ?? 'nothing to copy',
       quit: () => this.bus.emit('app.quit', { reason: 'slash' }),
     };

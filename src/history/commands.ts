@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import { confirm } from '../confirm';
 import { segmentsText } from '../editor/model';
 import { historyHeader, parseHistory } from './format';
-import { historyPaths, HistoryMode } from './service';
+import { historyPaths } from './service';
+import type { HistoryMode } from '../settings/store';
 import { HistoryFile, describeIoError } from './store';
 import { DEFAULT_MAX_ENTRIES, HistoryEntry, compactEntries } from './rules';
 

@@ -4,6 +4,7 @@
 
 import type { Segment } from '../editor/model';
 import type { HistoryEntry } from './rules';
+import type { HistoryMode } from '../settings/store';
 
 export const FORMAT = 'milk-history';
 export const VERSION = 1;
@@ -11,7 +12,7 @@ export const VERSION = 1;
 export interface HistoryHeader {
   readonly format: typeof FORMAT;
   readonly version: number;
-  readonly scope: 'session' | 'global';
+  readonly scope: HistoryMode;
   readonly sessionId: string | null;
   readonly workspace: string | null;
   readonly displayName: string;

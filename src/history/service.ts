@@ -13,8 +13,8 @@ import { DEFAULT_LOCK, LockOptions } from './lock';
 import { HistoryEntry, StoreVerdict, compactEntries, sameInput, storeVerdict } from './rules';
 import { HistoryFile, describeIoError, ensureDir } from './store';
 import type { FileMark } from './tail';
+import type { HistoryMode } from '../settings/store';
 
-export type HistoryMode = 'session' | 'global';
 
 export interface HistoryPaths {
   session: string;
@@ -40,6 +40,8 @@ export interface HistoryServiceOptions {
   /** Shows a one-line warning (never history content). */
   warn: (text: string) => void;
   now?: () => Date;
+  /** Where the history mode is kept (the settings); without it, a mode of the service's own. */
+  settings?: { historyMode: HistoryMode };
 }
 
 interface Scope {
@@ -77,7 +79,7 @@ const COMPACT_RATIO = 1.25;
 const FORGET_LOCK_MS = 300;
 
 export class HistoryService {
-  mode: HistoryMode = 'session';
+  private readonly settings: { historyMode: HistoryMode };
   private readonly scopes: Record<HistoryMode, Scope>;
   /** Entries kept only in memory (cleared with Ctrl-C), never written. */
   private readonly remembered = new WeakSet<HistoryEntry>();
@@ -86,6 +88,7 @@ export class HistoryService {
 
   constructor(private readonly options: HistoryServiceOptions) {
     this.now = options.now ?? (() => new Date());
+    this.settings = options.settings ?? { historyMode: 'session' };
     // Without a data dir the files are never opened; the paths only name them.
     const paths = historyPaths(options.dataDir ?? '/nonexistent-milk-data', options.sessionId);
     const make = (mode: HistoryMode): Scope => ({
@@ -123,6 +126,15 @@ export class HistoryService {
       if (warning) this.options.warn(warning);
     }
     if (this.all().some((s) => this.needsCompaction(s))) this.scheduleCompaction();
+  }
+
+  /** Which list Up/Down and search walk: the settings' history mode. */
+  get mode(): HistoryMode {
+    return this.settings.historyMode;
+  }
+
+  set mode(mode: HistoryMode) {
+    this.settings.historyMode = mode;
   }
 
   /** The list Up/Down and search walk in the current mode. */

@@ -25,7 +25,8 @@ export class SessionRecorder {
   private text = '';
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(bus: Bus, private readonly log: SessionLog, private readonly meta: ConversationMeta, private readonly now: () => Date = () => new Date()) {
+  /** `meta` is read as each conversation starts: a /model switch shows in the next one. */
+  constructor(bus: Bus, private readonly log: SessionLog, private readonly meta: () => ConversationMeta, private readonly now: () => Date = () => new Date()) {
     this.conv = newConversationId(this.now(), Math.random());
     bus.on('turn.started', ({ input, segments }) => {
       this.ensureStarted();
@@ -84,7 +85,7 @@ export class SessionRecorder {
   private ensureStarted(): void {
     if (this.started) return;
     this.started = true;
-    this.write({ t: 'start', conv: this.conv, ts: this.ts(), ...this.meta });
+    this.write({ t: 'start', conv: this.conv, ts: this.ts(), ...this.meta() });
   }
 
   private flushText(): void {

@@ -5,6 +5,7 @@
 
 import type { Bus } from '../bus';
 import type { StatusState } from './views';
+import type { HistoryMode } from '../settings/store';
 
 const WARNING_MS = 15_000;
 const HINT_MS = 5_000;
@@ -13,7 +14,7 @@ const SPINNER_MS = 100;
 /** What the status bar reads from the rest of the program at paint time. */
 export interface StatusSources {
   sessionId: string;
-  historyMode: () => 'session' | 'global';
+  historyMode: () => HistoryMode;
   busySince: () => number | null;
   queued: () => number;
   force: () => boolean;

@@ -13,6 +13,7 @@ import { lineAt } from '../search/search';
 import { entryText } from '../search/index';
 import type { HistoryEntry } from '../history/rules';
 import { coloured } from '../markdown/render';
+import type { HistoryMode } from '../settings/store';
 
 const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
   user: 'bold', assistant: 'normal', note: 'dim', error: 'error', gap: 'normal', tool: 'paste', output: 'dim',
@@ -81,7 +82,7 @@ export function composerView(
 
 export interface StatusState {
   sessionId: string;
-  historyMode: 'session' | 'global';
+  historyMode: HistoryMode;
   busySince: number | null;
   now: number;
   queued: number;
@@ -197,7 +198,7 @@ export function age(ts: string, now: number): string {
 export interface OverlayView {
   readonly overlay: Overlay;
   readonly entries: readonly HistoryEntry[];
-  readonly scope: 'session' | 'global';
+  readonly scope: HistoryMode;
   /** Keys for the title: the scope switch and the delete. */
   readonly keys: { scope: string; remove: string };
 }

@@ -1,0 +1,56 @@
+// The one owner of the facts milk changes while it runs: the provider and
+// the model it asks (/model), the tool policy (force mode, the tools answered
+// "always"), and which history Up/Down and search walk. The provider (through
+// the runner), the status bar, /session, the conversation log and the views
+// all read them here; nothing keeps a copy. Pure state: no I/O, no timers.
+
+export type HistoryMode = 'session' | 'global';
+
+export interface SettingsInit {
+  readonly provider: string;
+  /** The model asked at start; null when the provider names none (offline, script). */
+  readonly model: string | null;
+}
+
+export class Settings {
+  readonly provider: string;
+  private current: string | null;
+  /** Force mode: every tool call runs without asking. */
+  force = false;
+  private readonly always = new Set<string>();
+  historyMode: HistoryMode = 'session';
+
+  constructor(init: SettingsInit) {
+    this.provider = init.provider;
+    this.current = init.model;
+  }
+
+  get model(): string | null {
+    return this.current;
+  }
+
+  /** Switches the model the next requests name; false when the provider has no models to switch. */
+  setModel(name: string): boolean {
+    if (this.current === null) return false;
+    this.current = name;
+    return true;
+  }
+
+  /** True when a call of this tool runs without asking. */
+  allows(tool: string): boolean {
+    return this.force || this.always.has(tool);
+  }
+
+  allowAlways(tool: string): void {
+    this.always.add(tool);
+  }
+
+  /** The tools on "always", sorted, for the status bar and /always. */
+  alwaysTools(): string[] {
+    return [...this.always].sort();
+  }
+
+  clearAlways(): void {
+    this.always.clear();
+  }
+}
