@@ -5,8 +5,8 @@
 import { Bus } from './bus';
 import { Cleanup } from './cleanup';
 import { TurnCoordinator } from './composer/coordinator';
-import { TurnRunner, killLiveTools } from './agent/runner';
-import type { Provider } from './agent/provider';
+import { TurnRunner, killLiveTools } from './turn/runner';
+import type { Provider } from './providers/provider';
 import { HistoryService, historyPaths } from './history/service';
 import { Settings } from './settings/store';
 import { SessionLog, sessionLogPath } from './session/log';

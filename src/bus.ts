@@ -3,7 +3,7 @@
 
 import { EventEmitter } from 'node:events';
 import type { CommandName } from './commands';
-import type { ChatMessage } from './agent/provider';
+import type { ChatMessage } from './providers/provider';
 import type { Segment } from './editor/model';
 import type { ReplayItem } from './session/replay';
 

@@ -6,10 +6,10 @@ import * as path from 'node:path';
 import { Cleanup, installExitHandlers } from './cleanup';
 import { MainOptions, NO_HOME, UsageError, locate, parseNonEmpty, parseSession, parseUrl, version } from './cli-support';
 import { Config, loadConfig } from './config/config';
-import { ProviderSetupError, buildProvider } from './agent/build';
-import { PROVIDER_NAMES, chooseProvider } from './agent/select';
+import { ProviderSetupError, buildProvider } from './providers/build';
+import { PROVIDER_NAMES, chooseProvider } from './providers/select';
 import { addShellCommands } from './subcommands';
-import type { Provider } from './agent/provider';
+import type { Provider } from './providers/provider';
 
 export const EXIT_USAGE = 2;
 
@@ -109,7 +109,7 @@ export function buildProgram(): Command {
       if (!prompt.trim()) throw new UsageError('milk run: the prompt is empty');
       const { provider } = providerFor(all, loadConfig(locate(all).dataDir).config);
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { runOnce } = require('./agent/run-once') as typeof import('./agent/run-once');
+      const { runOnce } = require('./turn/run-once') as typeof import('./turn/run-once');
       process.exitCode = await runOnce(provider, prompt, { out: process.stdout, err: process.stderr });
     });
 

@@ -3,7 +3,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { startApp, App } from '../../src/app';
 import { Cleanup } from '../../src/cleanup';
-import { OfflineProvider } from '../../src/agent/offline';
+import { OfflineProvider } from '../../src/providers/offline';
 import { tempDir } from '../helpers/pty';
 
 function fakeTerminal(cols = 60, rows = 16) {

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { FORMAT, HistoryHeader, parseHistory } from '../../src/history/format';
 import { HistoryFile } from '../../src/history/store';
 import { HistoryService } from '../../src/history/service';
-import { withLock } from '../../src/history/lock';
+import { withLock } from '../../src/io/lock';
 import { tempDir } from '../helpers/pty';
 
 const header: HistoryHeader = { format: FORMAT, version: 1, scope: 'global', sessionId: null, workspace: null, displayName: 'global' };

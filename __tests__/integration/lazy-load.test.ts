@@ -35,7 +35,7 @@ it('loads the HTTP client and its SSE parser when typing warms the provider, not
       process.moduleLoadList.includes('NativeModule http'),
     ];
     require(${JSON.stringify(path.join(DIST, 'app.js'))});
-    const { buildProvider } = require(${JSON.stringify(path.join(DIST, 'agent', 'build.js'))});
+    const { buildProvider } = require(${JSON.stringify(path.join(DIST, 'providers', 'build.js'))});
     const provider = buildProvider({ name: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:9/v1', idleTimeoutMs: 1000 }, {});
     const out = { atStart: loaded() };
     provider.warm();

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { tryLock, unlock } from '../../src/history/lock';
+import { tryLock, unlock } from '../../src/io/lock';
 import { tempDir } from '../helpers/pty';
 
 /** A pid that certainly belongs to no process: a child that has exited and been reaped. */

@@ -1,10 +1,10 @@
 // Providers against the real mock server over HTTP on 127.0.0.1: streaming,
 // every failure, and cancel closing the connection. No mocked fetch.
 import { Bus, Events } from '../../src/bus';
-import { TurnRunner } from '../../src/agent/runner';
-import { OpenAIProvider } from '../../src/agent/openai';
-import { AnthropicProvider, alternate } from '../../src/agent/anthropic';
-import type { Provider } from '../../src/agent/provider';
+import { TurnRunner } from '../../src/turn/runner';
+import { OpenAIProvider } from '../../src/providers/openai';
+import { AnthropicProvider, alternate } from '../../src/providers/anthropic';
+import type { Provider } from '../../src/providers/provider';
 import * as net from 'node:net';
 
  

@@ -3,10 +3,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Bus, Events } from '../../src/bus';
-import { TurnRunner } from '../../src/agent/runner';
-import { OpenAIProvider } from '../../src/agent/openai';
-import { AnthropicProvider } from '../../src/agent/anthropic';
-import type { Provider } from '../../src/agent/provider';
+import { TurnRunner } from '../../src/turn/runner';
+import { OpenAIProvider } from '../../src/providers/openai';
+import { AnthropicProvider } from '../../src/providers/anthropic';
+import type { Provider } from '../../src/providers/provider';
 import { SessionLog, sessionLogPath } from '../../src/session/log';
 import { SessionRecorder } from '../../src/session/recorder';
 import { Sessions } from '../../src/session/sessions';

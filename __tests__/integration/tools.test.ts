@@ -4,12 +4,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Bus, Events } from '../../src/bus';
-import { Approval, TurnRunner } from '../../src/agent/runner';
-import { ScriptProvider, parseScript } from '../../src/agent/script';
-import { ChatMessage, Provider, StreamItem } from '../../src/agent/provider';
-import { runTool } from '../../src/agent/tools';
-import { OpenAIProvider } from '../../src/agent/openai';
-import { AnthropicProvider } from '../../src/agent/anthropic';
+import { Approval, TurnRunner } from '../../src/turn/runner';
+import { ScriptProvider, parseScript } from '../../src/providers/script';
+import { ChatMessage, Provider, StreamItem } from '../../src/providers/provider';
+import { runTool } from '../../src/tools/shell';
+import { OpenAIProvider } from '../../src/providers/openai';
+import { AnthropicProvider } from '../../src/providers/anthropic';
 import { tempDir } from '../helpers/pty';
 
  

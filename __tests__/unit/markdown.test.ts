@@ -5,7 +5,7 @@ import { MdRow, coloured, renderMarkdown } from '../../src/markdown/render';
 import { wrapSpans } from '../../src/markdown/wrap';
 import { MarkdownStream } from '../../src/markdown/stream';
 import { highlightLines } from '../../src/markdown/highlight';
-import { sanitize } from '../../src/agent/sanitize';
+import { sanitize } from '../../src/turn/sanitize';
 import { stringWidth } from '../../src/editor/width';
 
 const text = (rows: MdRow[]) => rows.map((r) => r.map((s) => s.text).join(''));

@@ -1,7 +1,7 @@
 // What a person reads when a provider fails, from the shapes Node's HTTP and
 // TLS errors take; and the server's own wait before a retry.
-import { describeProviderError } from '../../src/agent/errors';
-import { retryAfterMs } from '../../src/agent/event-stream';
+import { describeProviderError } from '../../src/providers/errors';
+import { retryAfterMs } from '../../src/providers/event-stream';
 
 const ctx = { provider: 'openai', baseUrl: 'https://user:pw@llm.example/v1?key=SECRET', keyVariable: 'OPENAI_API_KEY', keySet: true, partial: false };
 

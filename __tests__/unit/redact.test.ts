@@ -1,4 +1,4 @@
-import { redactUrl } from '../../src/agent/redact';
+import { redactUrl } from '../../src/providers/redact';
 
 describe('URLs as milk prints them', () => {
   it('hides userinfo, the query and the fragment, and keeps the rest', () => {

@@ -1,7 +1,7 @@
 import { Bus, Events } from '../../src/bus';
-import { TurnRunner } from '../../src/agent/runner';
-import { ChatMessage, Provider, sleep } from '../../src/agent/provider';
-import { OfflineProvider } from '../../src/agent/offline';
+import { TurnRunner } from '../../src/turn/runner';
+import { ChatMessage, Provider, sleep } from '../../src/providers/provider';
+import { OfflineProvider } from '../../src/providers/offline';
 
 /** A provider that yields scripted deltas, and can ignore the abort signal like a stuck server. */
 class ScriptedProvider implements Provider {

@@ -1,4 +1,4 @@
-import { StreamSanitizer, sanitize } from '../../src/agent/sanitize';
+import { StreamSanitizer, sanitize } from '../../src/turn/sanitize';
 
 describe('sanitize', () => {
   it.each([

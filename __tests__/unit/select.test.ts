@@ -1,4 +1,4 @@
-import { chooseProvider } from '../../src/agent/select';
+import { chooseProvider } from '../../src/providers/select';
 import { defaultConfig, parseConfig } from '../../src/config/config';
 
 const cfg = (extra: object = {}) => ({ ...defaultConfig, ...extra });

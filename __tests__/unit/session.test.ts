@@ -1,9 +1,10 @@
 // The conversation log's pure parts: parsing, replay into a context both
 // protocols accept, the context budget, and the resume picker.
 import { LogEvent, parseLog, serializeEvent } from '../../src/session/events';
-import { conversations, replay, trimContext } from '../../src/session/replay';
+import { conversations, replay } from '../../src/session/replay';
+import { trimContext } from '../../src/turn/context';
 import { movePicker, openPicker, pickerLine, selected } from '../../src/session/picker';
-import type { ChatMessage } from '../../src/agent/provider';
+import type { ChatMessage } from '../../src/providers/provider';
 
 const C = 'c1';
 const ts = '2026-11-30T10:00:00.000Z';

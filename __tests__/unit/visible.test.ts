@@ -1,4 +1,4 @@
-import { headTail, oneLine, visible } from '../../src/agent/visible';
+import { headTail, oneLine, visible } from '../../src/tools/visible';
 import { approvalAnswerable, APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';
 
 describe('what an approval shows', () => {

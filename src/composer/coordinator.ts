@@ -12,7 +12,7 @@ import type { EditorState, PasteOptions } from '../editor/model';
 import type { HistoryService } from '../history/service';
 import type { Sessions } from '../session/sessions';
 import { openPicker } from '../session/picker';
-import type { TurnRunner } from '../agent/runner';
+import type { TurnRunner } from '../turn/runner';
 import { UiState, dispatch, initialUi, keyModes, push, shownComposer, shownPaint, shownStatus, top } from './stack';
 import type { ComposerInput, Effect, Input } from './state';
 import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';

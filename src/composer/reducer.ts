@@ -36,11 +36,6 @@ const EDITS: Partial<Record<CommandName, Edit>> = {
 
 const none = (state: ComposerState): Reduced => ({ state, effects: [] });
 
-/** How an input shows in the transcript: pastes stay collapsed, as in the composer. */
-export function displayText(segments: readonly ed.Segment[]): string {
-  return segments.map((seg) => (seg.type === 'paste' ? ed.pasteLabel(seg.text) : seg.text)).join('');
-}
-
 export function reduce(s: ComposerState, input: ComposerInput, ctx: ComposerContext): Reduced {
   switch (input.kind) {
     case 'text':
@@ -132,7 +127,7 @@ function take(s: ComposerState, ctx: ComposerContext): Reduced {
   } else if (slash && slash.args.length === 0) {
     effects.push({ type: 'note', text: `unknown command /${slash.name} (/help lists them)` });
   } else {
-    const input: Input = { segments, text, display: displayText(segments) };
+    const input: Input = { segments, text, display: ed.displayText(segments) };
     effects.push(ctx.busy ? { type: 'queue', input } : { type: 'submit', input });
   }
   return { state, effects };

@@ -5,7 +5,7 @@
 import { graphemeEnd, graphemeStart, graphemes, graphemeWidth } from './width';
 import { PASTE_MARK, Segment, clean, countMarks, isWordChar, lineEnd, lineStart, normalizeNewlines, notSpace, pasteLabel, scanBack, scanForward, segmentsText } from './text';
 
-export { PASTE_MARK, lineEnd, lineStart, pasteLabel, segmentsText } from './text';
+export { PASTE_MARK, displayText, lineEnd, lineStart, pasteLabel, segmentsText } from './text';
 export type { Segment } from './text';
 
 export const TAB_WIDTH = 4;

@@ -81,3 +81,8 @@ export function scanForward(text: string, i: number, inWord: (g: string) => bool
 }
 
 export const notSpace = (g: string): boolean => !isSpace(g);
+
+/** How an input shows in the transcript: pastes stay collapsed, as in the composer. */
+export function displayText(segments: readonly Segment[]): string {
+  return segments.map((seg) => (seg.type === 'paste' ? pasteLabel(seg.text) : seg.text)).join('');
+}

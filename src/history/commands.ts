@@ -8,7 +8,8 @@ import { segmentsText } from '../editor/model';
 import { historyHeader, parseHistory } from './format';
 import { historyPaths } from './service';
 import type { HistoryMode } from '../settings/store';
-import { HistoryFile, describeIoError } from './store';
+import { HistoryFile } from './store';
+import { describeIoError } from '../io/errors';
 import { DEFAULT_MAX_ENTRIES, HistoryEntry, compactEntries } from './rules';
 
 export interface Target {

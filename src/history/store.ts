@@ -9,10 +9,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HistoryHeader, needsRepair, parseHistory, serializeEntry, serializeHeader, serializeHistory } from './format';
-import { DEFAULT_LOCK, LockOptions, pidAlive, tryLock, unlock, withLock } from './lock';
+import { DEFAULT_LOCK, LockOptions, pidAlive, tryLock, unlock, withLock } from '../io/lock';
 import { HistoryEntry, compactEntries } from './rules';
 import { FileMark, Growth, readGrowth, readTail } from './tail';
-import { asideName, fileEnd, writeAtomic } from './files';
+import { asideName, ensureDir, fileEnd, writeAtomic } from '../io/files';
+import { describeIoError } from '../io/errors';
 
 export interface LoadResult {
   /** Every good entry in the file, oldest first (not yet deduplicated or capped). */
@@ -25,35 +26,6 @@ export interface LoadResult {
   partial?: boolean;
   /** Where the read ended, for reading what others append later; null when there was no file. */
   mark?: FileMark | null;
-}
-
-/** Creates the folder and its parents, private to the user (0700). */
-export function ensureDir(dir: string): void {
-  // Every folder it creates gets the mode, parents included.
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-}
-
-
-/** Explains an I/O error in a few words, without any file content. */
-export function describeIoError(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException)?.code;
-  switch (code) {
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EROFS':
-      return 'read-only file system';
-    case 'ENOSPC':
-      return 'disk full';
-    case 'EDQUOT':
-      return 'disk quota exceeded';
-    case 'EISDIR':
-      return 'is a directory';
-    case 'ELOCKED':
-      return 'locked by another milk process';
-    default:
-      return code ?? 'unexpected error';
-  }
 }
 
 export class HistoryFile {

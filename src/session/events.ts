@@ -4,7 +4,7 @@
 // and no message ever quotes a line's content. Pure.
 
 import type { Segment } from '../editor/model';
-import type { ToolCall } from '../agent/provider';
+import type { ToolCall } from '../providers/provider';
 
 export type LogEvent =
   | { t: 'start'; conv: string; ts: string; provider: string; model: string; workspace: string | null }

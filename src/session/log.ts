@@ -6,8 +6,8 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { asideName, fileEnd, writeAtomic } from '../history/files';
-import { describeIoError, ensureDir } from '../history/store';
+import { asideName, ensureDir, fileEnd, writeAtomic } from '../io/files';
+import { describeIoError } from '../io/errors';
 import { LogEvent, parseLog, serializeEvent } from './events';
 
 export function sessionLogPath(dataDir: string, sessionId: string): string {

@@ -4,10 +4,10 @@
 // person sees. Also lists a log's conversations and trims a context to a
 // budget by whole turns. Pure.
 
-import type { ChatMessage, ToolCall } from '../agent/provider';
-import { DEFAULT_MAX_KEPT_CHARS } from '../agent/limits';
-import { callDetail } from '../agent/visible';
-import { displayText } from '../composer/reducer';
+import type { ChatMessage, ToolCall } from '../providers/provider';
+import { DEFAULT_MAX_KEPT_CHARS } from '../turn/limits';
+import { callDetail } from '../tools/visible';
+import { displayText } from '../editor/text';
 import type { LogEvent } from './events';
 
 export type ReplayItem =
@@ -128,28 +128,4 @@ export function replay(events: readonly LogEvent[], conv: string, maxKept = DEFA
   // The log stops mid-turn (milk was killed): what was there is kept, marked interrupted.
   if (close()) items.push({ kind: 'note', text: '[interrupted]' });
   return { messages, items, lastTs };
-}
-
-function size(m: ChatMessage): number {
-  const calls = m.role === 'assistant' ? (m.toolCalls ?? []).reduce((n, c) => n + JSON.stringify(c.args).length, 0) : 0;
-  return m.content.length + calls;
-}
-
-/**
- * The newest whole turns (a user message and everything after it) that fit
- * in `maxChars`; the latest turn is always kept. `dropped` counts the turns
- * left out.
- */
-export function trimContext(messages: readonly ChatMessage[], maxChars: number): { messages: ChatMessage[]; dropped: number } {
-  const starts: number[] = [];
-  messages.forEach((m, i) => m.role === 'user' && starts.push(i));
-  let total = messages.reduce((n, m) => n + size(m), 0);
-  let cut = 0;
-  let dropped = 0;
-  for (let k = 0; k + 1 < starts.length && total > maxChars; k++) {
-    for (let i = starts[k]; i < starts[k + 1]; i++) total -= size(messages[i]);
-    cut = starts[k + 1];
-    dropped++;
-  }
-  return { messages: messages.slice(cut), dropped };
 }

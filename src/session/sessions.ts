@@ -4,7 +4,7 @@
 // conversation. The log is never rewritten here, only read.
 
 import type { Bus } from '../bus';
-import type { TurnRunner } from '../agent/runner';
+import type { TurnRunner } from '../turn/runner';
 import type { LogEvent } from './events';
 import type { SessionLog } from './log';
 import { ConversationSummary, conversations, replay } from './replay';

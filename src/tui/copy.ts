@@ -5,7 +5,8 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describeIoError, ensureDir } from '../history/store';
+import { describeIoError } from '../io/errors';
+import { ensureDir } from '../io/files';
 
 /** OSC 52 payloads past this are refused by many terminals; the file still has everything. */
 const OSC52_MAX = 100_000;

@@ -3,9 +3,9 @@
 // and exits 130.
 
 import { Bus } from '../bus';
-import type { Provider } from './provider';
+import type { Provider } from '../providers/provider';
 import { TurnRunner } from './runner';
-import { killAllTools } from './tools';
+import { killAllTools } from '../tools/shell';
 
 export async function runOnce(provider: Provider, prompt: string, io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream }): Promise<number> {
   const bus = new Bus();

@@ -2,7 +2,7 @@
 // request can name them without loading what runs them (child processes, the
 // diff library) until the model first asks.
 
-import type { ToolSpec } from './provider';
+import type { ToolSpec } from '../providers/provider';
 
 export const TOOL_SPECS: readonly ToolSpec[] = [
   {

@@ -1,16 +1,16 @@
 // The tools a model may call: `shell` (a command in the workspace, output
 // streamed and bounded), `read_file` and `write_file` (confined to the
-// workspace, see file-tools.ts). A shell command runs in its own process
+// workspace, see files.ts). A shell command runs in its own process
 // group so that a cancel can stop it and everything in that group: TERM, then
 // KILL after a grace period; at exit every group still alive gets KILL.
 
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { readFileTool, writeFileTool } from './file-tools';
-import type { ToolCall } from './provider';
+import { readFileTool, writeFileTool } from './files';
+import type { ToolCall } from '../providers/provider';
 
 /** The preview an approval shows for write_file, loaded with the tools. */
-export { previewWrite } from './file-tools';
+export { previewWrite } from './files';
 
 /** What the model gets back from one command, at most. */
 export const MAX_RESULT_CHARS = 64 * 1024;

@@ -4,7 +4,7 @@
 // characters are named, long runs of blanks are counted, and a very long
 // command keeps its head and its tail. Pure.
 
-import type { ToolCall } from './provider';
+import type { ToolCall } from '../providers/provider';
 
 // C0 controls but newline, DEL and C1 controls.
 // eslint-disable-next-line no-control-regex

@@ -10,21 +10,21 @@ import type { Bus } from '../bus';
 import { DEFAULT_CONTEXT_CHARS, DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS } from './limits';
 import { Settings } from '../settings/store';
 import type { Segment } from '../editor/model';
-import { trimContext } from '../session/replay';
-import { ChatMessage, Provider, ToolCall } from './provider';
+import { trimContext } from './context';
+import { ChatMessage, Provider, ToolCall } from '../providers/provider';
 import { StreamSanitizer, sanitize } from './sanitize';
-import { TOOL_SPECS } from './tool-specs';
-import { callDetail, describeCall, showControls } from './visible';
+import { TOOL_SPECS } from '../tools/specs';
+import { callDetail, describeCall, showControls } from '../tools/visible';
 
-let tools: typeof import('./tools') | null = null;
+let tools: typeof import('../tools/shell') | null = null;
 
 /**
  * The tool runner (and with it the file tools and the diff library), loaded
  * when the model first calls a tool: start-up never pays for child_process.
  */
-function toolRunner(): typeof import('./tools') {
+function toolRunner(): typeof import('../tools/shell') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  tools ??= require('./tools') as typeof import('./tools');
+  tools ??= require('../tools/shell') as typeof import('../tools/shell');
   return tools;
 }
 

@@ -1,7 +1,7 @@
-// File mechanics the history files and the conversation logs share: a whole
-// rewrite that a crash cannot tear (temp file, fsync, rename, folder fsync),
-// the name a damaged file is copied aside under, and whether an append must
-// first end a line a killed writer left torn.
+// File mechanics the history files, the conversation logs and /copy share:
+// private folders, a whole rewrite that a crash cannot tear (temp file,
+// fsync, rename, folder fsync), the name a damaged file is copied aside
+// under, and whether an append must first end a line a killed writer left torn.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -49,4 +49,10 @@ export function fileEnd(fd: number): 'empty' | 'whole' | 'torn' {
   const last = Buffer.alloc(1);
   fs.readSync(fd, last, 0, 1, size - 1);
   return last[0] === 0x0a ? 'whole' : 'torn';
+}
+
+/** Creates the folder and its parents, private to the user (0700). */
+export function ensureDir(dir: string): void {
+  // Every folder it creates gets the mode, parents included.
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
 }

@@ -19,7 +19,7 @@ export const DEFAULT_LOCK: LockOptions = { timeoutMs: 2000, staleMs: 10_000 };
 export class LockTimeoutError extends Error {
   readonly code = 'ELOCKED';
   constructor() {
-    super('history file is locked by another milk process');
+    super('the file is locked by another milk process');
   }
 }
 
