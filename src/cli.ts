@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// The `milk` command: finds the data dir as the program will, then runs the
-// program bundle (milk.js) and the packages it loads through the code cache
-// kept there (code-cache.ts; MILK_CODE_CACHE=0 turns it off). Nothing else
-// loads before it, so this file stays small.
+// The `milk` command: turns on Node's own compile cache in the data dir
+// (module.enableCompileCache, Node ≥ 22.1; Node 20 runs without one), then
+// loads the program bundle (milk.js). Nothing else loads before it, so this
+// file stays small.
 
+import * as fs from 'node:fs';
+import * as nodeModule from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CodeCache, loadBundle } from './code-cache';
 import { pickHome, resolveDataDir } from './config/paths';
+
+/** When the cache is first written: after start-up has settled, so it holds what start-up ran (exit writes the rest). */
+const FLUSH_MS = 2000;
 
 /** --data-dir as commander will read it (`--data-dir X` or `--data-dir=X`), before any `--`. */
 export function dataDirFlag(argv: readonly string[]): string | undefined {
@@ -21,24 +25,34 @@ export function dataDirFlag(argv: readonly string[]): string | undefined {
   return found;
 }
 
-function cacheDir(): string | null {
+type CacheApi = { enableCompileCache?: (dir: string) => unknown; flushCompileCache?: () => void };
+
+/**
+ * `<data>/cache`, private (0700), for V8's compiled code of milk and its
+ * packages. Only where the data dir already exists: `milk --help` or a bad
+ * flag never makes one. Any failure only costs the speed-up.
+ */
+function enableCache(): void {
+  const api = nodeModule as unknown as CacheApi;
+  if (process.env.MILK_CODE_CACHE === '0' || typeof api.enableCompileCache !== 'function') return;
   try {
     const home = pickHome(process.env.HOME, () => os.userInfo().homedir);
     const data = resolveDataDir(dataDirFlag(process.argv), process.env, home);
-    return data && path.join(data, 'cache');
+    if (!data || !fs.statSync(data).isDirectory()) return;
+    const dir = path.join(data, 'cache');
+    fs.mkdirSync(dir, { mode: 0o700, recursive: true });
+    api.enableCompileCache(dir);
+    // Written at exit too; flushing once start-up settles keeps it for a milk that is killed.
+    if (typeof api.flushCompileCache === 'function') setTimeout(() => api.flushCompileCache?.(), FLUSH_MS).unref();
   } catch {
-    return null;
+    // No data dir yet, or one we cannot use: no cache this time.
   }
 }
 
 type Main = (argv: string[]) => Promise<number>;
-const dir = process.env.MILK_CODE_CACHE === '0' ? null : cacheDir();
-// The build's seed (see code-cache.ts); `no-seed` is for tests of the data dir's own cache.
-const cache = dir === null ? null : new CodeCache(dir, process.env.MILK_CODE_CACHE === 'no-seed' ? null : path.join(__dirname, 'code-cache'));
-// Without a seed, a first start has no folder yet: only the bundle's cache is made, the packages' on the next start.
-if (cache?.exists) cache.hookPackages();
-const { main } = loadBundle(path.join(__dirname, 'milk.js'), cache) as { main: Main };
-cache?.saveWhenSettled();
+enableCache();
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { main } = require('./milk.js') as { main: Main };
 
 main(process.argv).then(
   (code) => process.exit(code),

@@ -88,3 +88,22 @@ describe('the search overlay', () => {
     expect(shown(st, list)).toEqual({ rows: ['>make a', ' make b', ' make c', ' make d', ' make e'], count: '5/5' });
   });
 });
+
+describe('the overlay rows on screen', () => {
+  it('lines the match column up after origins of any script (padded by display width)', () => {
+    const { overlayRows } = require('../../src/tui/views') as typeof import('../../src/tui/views');
+    const { stringWidth } = require('../../src/editor/width') as typeof import('../../src/editor/width');
+    const entries: HistoryEntry[] = [
+      { ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text', text: 'make one' }], from: 'shop' },
+      { ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text', text: 'make two' }], from: '店舗' },
+    ];
+    const st = type(s.startSearch('reverse'), entries, 'make');
+    const overlay = searchOverlay(st, entries);
+    const rows = overlayRows({ overlay, entries, scope: 'global', keys: { scope: 'Ctrl+T', remove: 'Shift+Delete' } }, 60, 3, Date.parse('2026-01-02T00:00:00.000Z'));
+    const matchAt = rows.slice(1).map((row) => {
+      const text = row.map((sp) => sp.text).join('');
+      return stringWidth(text.slice(0, text.indexOf('make')));
+    });
+    expect(matchAt[0]).toBe(matchAt[1]);
+  });
+});

@@ -17,6 +17,25 @@ describe('render scheduler', () => {
     jest.advanceTimersByTime(1);
     expect(paint).toHaveBeenCalledTimes(2);
   });
+  it('never asks for a negative delay when the clock ticks between reading it twice (Node 24 warns on stderr)', () => {
+    const s = new RenderScheduler(jest.fn(), 16, 33);
+    const delays: number[] = [];
+    const real = global.setTimeout;
+    const spy = jest.spyOn(global, 'setTimeout').mockImplementation(((fn: () => void, ms?: number) => {
+      delays.push(ms ?? 0);
+      return real(fn, ms);
+    }) as typeof setTimeout);
+    let t = 1_000_000;
+    const now = jest.spyOn(Date, 'now').mockImplementation(() => (t += 3));
+    try {
+      s.request();
+    } finally {
+      now.mockRestore();
+      spy.mockRestore();
+    }
+    expect(delays.length).toBe(1);
+    expect(delays[0]).toBeGreaterThanOrEqual(0);
+  });
   it('streamed text paints on the slower frame; a key in between brings the paint forward', () => {
     const paint = jest.fn();
     const s = new RenderScheduler(paint, 16, 33);

@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { CLUSTERING, graphemes, graphemeWidth, isAmbiguous, setEmojiWidths, stringWidth } from '../../src/editor/width';
+import { CLUSTERING, codePointWidth, graphemes, graphemeWidth, isAmbiguous, setEmojiWidths, stringWidth } from '../../src/editor/width';
 import { widthsFrom } from '../../src/tui/width-probe';
 import { InputDecoder } from '../../src/tui/input';
 import { paintRow, Style, styleAttr, useTheme } from '../../src/tui/grid';
@@ -25,6 +25,20 @@ describe('emoji widths', () => {
     expect(widthsFrom([6, 4, 1, 2], CLUSTERING)).toEqual(XTERM);
     expect(widthsFrom([2, 2, 2, 2], XTERM)).toEqual(CLUSTERING);
     expect(widthsFrom([3, 9], XTERM)).toEqual(XTERM);
+  });
+});
+
+describe('the wide table', () => {
+  it('is the Unicode data of get-east-asian-width, regenerated and compared', () => {
+    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+    const path = require('node:path') as typeof import('node:path');
+    const r = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'scripts', 'gen-wide-ranges.js'), '--check'], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+  it('draws recent wide ideographs wide and ambiguous circled numbers narrow', () => {
+    for (const cp of [0x16ff0, 0x16ff1, 0x18d00, 0x18d08, 0x1aff0, 0x1affe, 0x4e00, 0xac00]) expect([cp.toString(16), codePointWidth(cp)]).toEqual([cp.toString(16), 2]);
+    for (const cp of [0x3248, 0x324f, 0x00e9, 0x2500]) expect([cp.toString(16), codePointWidth(cp)]).toEqual([cp.toString(16), 1]);
   });
 });
 

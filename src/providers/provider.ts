@@ -75,7 +75,8 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+      // Node 24 warns (on stderr, over the screen) about a negative delay.
+    }, Math.max(0, ms));
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -30,7 +30,7 @@ export class RenderScheduler {
       if (this.stopped) return;
       this.lastPaint = Date.now();
       this.paint();
-    }, due - Date.now());
+    }, Math.max(0, due - Date.now()));
   }
 
   stop(): void {

@@ -4,7 +4,7 @@
 
 import type { EditorState } from '../editor/model';
 import { layout, scrollTop } from '../editor/layout';
-import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
+import { graphemes, graphemeWidth, padToWidth, stringWidth } from '../editor/width';
 import type { GridRow, Span, Style } from './grid';
 import type { TranscriptModel, TranscriptRow } from './transcript-model';
 import { PickerState, pickerLine } from '../session/picker';
@@ -240,7 +240,7 @@ export function overlayRows(v: OverlayView, width: number, height: number, now: 
     const entry = entries[r.index];
     const base: Style = r.current ? 'highlight' : 'normal';
     const when = age(entry.ts, now).padStart(4);
-    const origin = v.scope === 'global' && typeof entry.from === 'string' ? fit(entry.from, 12).padEnd(12) + ' ' : '';
+    const origin = v.scope === 'global' && typeof entry.from === 'string' ? padToWidth(fit(entry.from, 12), 12) + ' ' : '';
     const lead = `${r.current ? '›' : ' '} ${when} `;
     const text = entryText(entries, r.index);
     return [
