@@ -1,6 +1,7 @@
 // Once the person starts typing, what the first answer needs (the Markdown
-// parser, fetch, the provider's SDK) is loaded in small steps between keys,
-// so Enter does not wait for any of it and start-up never pays for it.
+// parser, the provider's HTTP client and event-stream parser) is loaded in
+// small steps between keys, so Enter does not wait for any of it and
+// start-up never pays for it.
 
 import type { Bus } from '../bus';
 
