@@ -12,6 +12,7 @@
 //   malformed      streams a word, then a data line that is not JSON
 //   hostile        text full of terminal control sequences
 //   tools          asks for a shell tool call (then answers its result)
+//   tools-cut      as tools, but the call's JSON arguments are cut off mid-string
 //   endless        16 KB chunks every ms until the client hangs up (stops by itself after 256 MB)
 //   markdown       about 1 MB of mixed Markdown (prose, lists, code, tables) in 4 KB chunks
 //   rate[:N]       N tokens (default 4,000) at 2,000 tokens/s, ten per chunk every 5 ms
@@ -98,10 +99,13 @@ function plan(scenario, body) {
       chunks: ['safe ', '\x1b[2J\x1b[H', 'text', '\x1b]0;pwned\x07', ' with ', '\x1b]52;c;ZXZpbA==\x07', 'no \x07bells ', '\x1b[31mred\x1b[0m', ' {bold}tags{/bold}', ' \x9b2J', 'end'],
       delay: scenario.delay ?? 5,
     };
-    case 'tools': {
+    case 'tools':
+    case 'tools-cut': {
       const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
       if (hasResult) return { chunks: ['the command ran.'], delay: 5 };
-      return { chunks: ['let me look. '], tool: { name: 'shell', args: { command: 'echo hello-from-tool' } }, delay: 5 };
+      const tool = { name: 'shell', args: { command: 'echo hello-from-tool' } };
+      if (scenario.name === 'tools-cut') tool.raw = '{"command": "echo hello-fr';
+      return { chunks: ['let me look. '], tool, delay: 5 };
     }
     default: return { chunks: words(5), delay: 5 };
   }
@@ -143,7 +147,7 @@ async function streamOpenAI(res, p, record, model, body) {
   }
   if (p.tool) {
     sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: p.tool.name, arguments: '' } }] }, finish_reason: null }] });
-    sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: JSON.stringify(p.tool.args) } }] }, finish_reason: null }] });
+    sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: p.tool.raw ?? JSON.stringify(p.tool.args) } }] }, finish_reason: null }] });
     sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
   } else {
     sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
@@ -180,7 +184,7 @@ async function streamAnthropic(res, p, record, model, body) {
   if (p.tool) {
     stop = 'tool_use';
     sse(res, { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: p.tool.name, input: {} } }, 'content_block_start');
-    sse(res, { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: JSON.stringify(p.tool.args) } }, 'content_block_delta');
+    sse(res, { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: p.tool.raw ?? JSON.stringify(p.tool.args) } }, 'content_block_delta');
     sse(res, { type: 'content_block_stop', index: 1 }, 'content_block_stop');
   }
   sse(res, { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, ...(usage ? { usage: { output_tokens: usage.output } } : {}) }, 'message_delta');

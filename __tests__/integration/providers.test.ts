@@ -6,6 +6,7 @@ import { OpenAIProvider } from '../../src/providers/openai';
 import { AnthropicProvider, alternate } from '../../src/providers/anthropic';
 import type { Provider } from '../../src/providers/provider';
 import * as net from 'node:net';
+import { tempDir } from '../helpers/pty';
 
  
 const { startMockServer } = require('../../scripts/mock-server');
@@ -58,6 +59,22 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     const { text, end } = await turn(make('short'));
     expect(end.status).toBe('done');
     expect(text).toBe('the quick brown fox jumps.');
+  });
+
+  it('never runs or asks about a tool call whose JSON arguments were cut off: the person sees it fail, the model is told', async () => {
+    const bus = new Bus();
+    const p = make('tools-cut');
+    const runner = new TurnRunner(bus, p, { workspace: tempDir() });
+    const seen: Array<[string, unknown]> = [];
+    for (const n of ['tool.approval', 'tool.started', 'tool.finished'] as const) bus.on(n, (e) => seen.push([n, e]));
+    const before = mock.requests.length;
+    const { end } = await turn(p, 'look', runner, bus);
+    expect(end.status).toBe('done');
+    expect(seen.map(([n]) => n)).toEqual(['tool.started', 'tool.finished']);
+    expect(seen[0][1]).toMatchObject({ summary: 'shell: not run', detail: expect.stringContaining('not valid JSON') });
+    expect(seen[1][1]).toMatchObject({ ok: false, status: 'invalid arguments' });
+    // The second request carries the refusal back to the model.
+    expect(JSON.stringify(mock.requests[before + 1].body.messages)).toContain('was not run: its arguments are not valid JSON');
   });
 
   it('sends the conversation as context on each turn', async () => {

@@ -1,6 +1,8 @@
 // What a person reads when a provider fails, from the shapes Node's HTTP and
 // TLS errors take; and the server's own wait before a retry.
 import { describeProviderError } from '../../src/providers/errors';
+import { CredentialsInUrlError, HttpStatusError, StreamClosedError } from '../../src/providers/failures';
+import { parseArgs } from '../../src/providers/provider';
 import { retryAfterMs } from '../../src/providers/event-stream';
 
 const ctx = { provider: 'openai', baseUrl: 'https://user:pw@llm.example/v1?key=SECRET', keyVariable: 'OPENAI_API_KEY', keySet: true, partial: false };
@@ -19,7 +21,7 @@ describe('describeProviderError', () => {
   });
 
   it("quotes the server's words for a 4xx, on one line and cut short", () => {
-    const err = Object.assign(new Error('HTTP 400'), { status: 400, serverMessage: `model\n  "x" does not exist ${'.'.repeat(400)}` });
+    const err = new HttpStatusError(400, `model\n  "x" does not exist ${'.'.repeat(400)}`, undefined);
     const message = describeProviderError(err, ctx).message;
     expect(message.startsWith('openai: the server answered 400: model "x" does not exist ...')).toBe(true);
     expect(message.length).toBeLessThan(260);
@@ -27,8 +29,35 @@ describe('describeProviderError', () => {
   });
 
   it('explains a 401 by the key without quoting the server (it may echo part of the key)', () => {
-    const err = Object.assign(new Error('HTTP 401'), { status: 401, serverMessage: 'Incorrect API key provided: sk-abc...xyz' });
+    const err = new HttpStatusError(401, 'Incorrect API key provided: sk-abc...xyz', undefined);
     expect(describeProviderError(err, ctx).message).toBe('openai: 401 unauthorized: the API key in OPENAI_API_KEY was rejected');
+  });
+
+  it('explains failures by their type and code, not by what their message says', () => {
+    const say = (err: unknown, partial = false) => describeProviderError(err, { ...ctx, partial }).message;
+    expect(say(new CredentialsInUrlError())).toMatch(/holds a user name or password; put the key in OPENAI_API_KEY/);
+    expect(say(new StreamClosedError())).toBe('openai: the connection closed mid-answer');
+    expect(say(new SyntaxError('Unexpected token'), true)).toBe('openai: the server sent a malformed stream (the answer above is incomplete)');
+    expect(say(Object.assign(new TypeError('x'), { code: 'ERR_INVALID_URL' }))).toMatch(/is not a valid URL$/);
+    expect(say(Object.assign(new Error('x'), { code: 'EPROTO', reason: 'wrong version number' }))).toMatch(/does not speak TLS; if the server is plain HTTP, use http:\/\//);
+    const openssl = 'write EPROTO 806C6652E97F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/openssl/ssl/record/ssl3_record.c:350:';
+    expect(say(Object.assign(new Error(openssl), { code: 'EPROTO' }))).toMatch(/does not speak TLS/);
+    expect(say(Object.assign(new Error(openssl.replace('wrong version number', 'sslv3 alert handshake failure')), { code: 'EPROTO' }))).toBe('openai: request failed (EPROTO)');
+    expect(say(Object.assign(new Error('x'), { code: 'ETIMEDOUT' }))).toMatch(/timed out connecting/);
+    // Words in a message mean nothing: an error that merely says "JSON" or "socket" is not taken for one.
+    expect(say(new Error('JSON socket Timeout terminated includes credentials Invalid URL'))).toBe('openai: request failed (Error)');
+  });
+});
+
+describe('parseArgs', () => {
+  it('reads a JSON object, and takes no text for no arguments', () => {
+    expect(parseArgs('{"command":"ls"}')).toEqual({ args: { command: 'ls' } });
+    expect(parseArgs('')).toEqual({ args: {} });
+  });
+  it('says why arguments that are cut off or not an object cannot be used', () => {
+    expect(parseArgs('{"command": "rm -rf /tm')).toMatchObject({ args: {}, argsError: expect.stringContaining('not valid JSON') });
+    expect(parseArgs('[1]')).toMatchObject({ argsError: 'its arguments are an array, not a JSON object' });
+    expect(parseArgs('"ls"')).toMatchObject({ argsError: 'its arguments are a string, not a JSON object' });
   });
 });
 

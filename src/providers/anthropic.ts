@@ -108,7 +108,7 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
           const t = tools.get(index);
           if (t) {
             tools.delete(index);
-            return { toolCalls: [{ id: t.id, name: t.name, args: parseArgs(t.json) }] };
+            return { toolCalls: [{ id: t.id, name: t.name, ...parseArgs(t.json) }] };
           }
         } else if (event.type === 'message_stop') {
           return { finished: true };

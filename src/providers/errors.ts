@@ -4,6 +4,7 @@
 
 import type { StreamItem, ToolCall, Usage } from './provider';
 import { redactUrl } from './redact';
+import { CredentialsInUrlError, HttpStatusError, StreamClosedError } from './failures';
 
 /** A server's own words, on one line and short enough for a note. */
 function serverText(text: string): string {
@@ -18,40 +19,40 @@ export class ProviderError extends Error {
   }
 }
 
-interface HttpLikeError {
-  status?: number;
-  /** The error message in a JSON error body, as the server worded it. */
-  serverMessage?: string;
-  message?: string;
-  name?: string;
-  cause?: unknown;
-  code?: string;
-}
-
 /** Node's codes for a certificate chain it would not trust. */
 const TLS_TRUST_CODES = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'UNABLE_TO_GET_ISSUER_CERT', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_UNTRUSTED',
 ]);
+/** OpenSSL's reasons for a handshake with a server that answered in plain text. */
+const NOT_TLS_REASONS = new Set(['wrong version number', 'packet length too long', 'unknown protocol', 'http request']);
+const CLOSED_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
-/** The messages of an error and its causes, innermost last. */
-function causeMessages(err: unknown): string {
-  const out: string[] = [];
-  let e = err as HttpLikeError | undefined;
-  for (let i = 0; e && i < 5; i++) {
-    if (typeof e.message === 'string') out.push(e.message);
-    e = e.cause as HttpLikeError | undefined;
-  }
-  return out.join(' | ');
+interface NodeErrorFields {
+  code?: unknown;
+  reason?: unknown;
+  cause?: unknown;
 }
 
-function causeCode(err: unknown): string | undefined {
-  let e = err as HttpLikeError | undefined;
+/**
+ * OpenSSL's reason for a failed handshake. Node puts it on the error only
+ * inside OpenSSL's own error string (`error:0A00010B:SSL routines:…:wrong
+ * version number:…`), a fixed format of fields, which is read here.
+ */
+function opensslReason(e: NodeErrorFields): string | undefined {
+  const message = (e as { message?: unknown }).message;
+  if (e.code !== 'EPROTO' || typeof message !== 'string') return undefined;
+  return /:error:[0-9A-F]+:SSL routines:[^:]*:([^:]+):/i.exec(message)?.[1]?.toLowerCase();
+}
+
+/** The first of an error and its causes that carries a Node error code (with OpenSSL's reason, where it gives one). */
+function nodeCode(err: unknown): { code?: string; reason?: string } {
+  let e = err as NodeErrorFields | undefined;
   for (let i = 0; e && i < 5; i++) {
-    if (typeof e.code === 'string') return e.code;
-    e = e.cause as HttpLikeError | undefined;
+    if (typeof e.code === 'string') return { code: e.code, reason: typeof e.reason === 'string' ? e.reason.toLowerCase() : opensslReason(e) };
+    e = e.cause as NodeErrorFields | undefined;
   }
-  return undefined;
+  return {};
 }
 
 export interface DescribeContext {
@@ -63,48 +64,43 @@ export interface DescribeContext {
   partial: boolean;
 }
 
-/** Turns whatever the HTTP client or the network threw into a ProviderError. */
-export function describeProviderError(err: unknown, ctx: DescribeContext): ProviderError {
-  if (err instanceof ProviderError) return err;
-  ctx = { ...ctx, baseUrl: redactUrl(ctx.baseUrl) };
-  const e = (err ?? {}) as HttpLikeError;
-  const suffix = ctx.partial ? ' (the answer above is incomplete)' : '';
-  const status = typeof e.status === 'number' ? e.status : undefined;
+function describeStatus(err: HttpStatusError, ctx: DescribeContext, suffix: string): ProviderError {
+  const { status } = err;
   if (status === 401 || status === 403) {
     const why = ctx.keySet ? `the API key in ${ctx.keyVariable} was rejected` : `${ctx.keyVariable} is not set`;
     return new ProviderError(`${ctx.provider}: ${status} ${status === 401 ? 'unauthorized' : 'forbidden'}: ${why}`);
   }
   if (status === 429) return new ProviderError(`${ctx.provider}: rate limited (429), still after a retry; try again shortly${suffix}`, ctx.partial);
-  if (status !== undefined && status >= 500) return new ProviderError(`${ctx.provider}: server error ${status}, still after a retry${suffix}`, ctx.partial);
-  if (status !== undefined) {
-    const said = typeof e.serverMessage === 'string' && e.serverMessage.trim() ? `: ${serverText(e.serverMessage)}` : '';
-    return new ProviderError(`${ctx.provider}: the server answered ${status}${said}${suffix}`, ctx.partial);
-  }
-  const code = causeCode(err);
-  const name = e.name ?? '';
-  const messages = causeMessages(err);
-  if (/includes credentials/i.test(messages)) {
-    return new ProviderError(`${ctx.provider}: the base URL ${ctx.baseUrl} holds a user name or password; put the key in ${ctx.keyVariable} instead`);
-  }
-  if (/Invalid URL/i.test(messages)) return new ProviderError(`${ctx.provider}: ${ctx.baseUrl} is not a valid URL`);
-  if (code === 'ECONNREFUSED') return new ProviderError(`${ctx.provider}: connection refused at ${ctx.baseUrl}; is the server running?`);
+  if (status >= 500) return new ProviderError(`${ctx.provider}: server error ${status}, still after a retry${suffix}`, ctx.partial);
+  const said = err.serverMessage?.trim() ? `: ${serverText(err.serverMessage)}` : '';
+  return new ProviderError(`${ctx.provider}: the server answered ${status}${said}${suffix}`, ctx.partial);
+}
+
+/** Turns what the request threw into a ProviderError, by the error's type and Node's error code. */
+export function describeProviderError(err: unknown, ctx: DescribeContext): ProviderError {
+  if (err instanceof ProviderError) return err;
+  ctx = { ...ctx, baseUrl: redactUrl(ctx.baseUrl) };
+  const suffix = ctx.partial ? ' (the answer above is incomplete)' : '';
+  const fail = (message: string, incomplete = false): ProviderError => new ProviderError(message, incomplete);
+  if (err instanceof HttpStatusError) return describeStatus(err, ctx, suffix);
+  if (err instanceof CredentialsInUrlError) return fail(`${ctx.provider}: the base URL ${ctx.baseUrl} holds a user name or password; put the key in ${ctx.keyVariable} instead`);
+  if (err instanceof SyntaxError) return fail(`${ctx.provider}: the server sent a malformed stream${suffix}`, ctx.partial);
+  const { code, reason } = nodeCode(err);
+  if (code === 'ERR_INVALID_URL') return fail(`${ctx.provider}: ${ctx.baseUrl} is not a valid URL`);
+  if (code === 'ECONNREFUSED') return fail(`${ctx.provider}: connection refused at ${ctx.baseUrl}; is the server running?`);
   if (code !== undefined && TLS_TRUST_CODES.has(code)) {
-    return new ProviderError(`${ctx.provider}: the TLS certificate of ${ctx.baseUrl} is not trusted (${code}); NODE_EXTRA_CA_CERTS can name a CA to trust`);
+    return fail(`${ctx.provider}: the TLS certificate of ${ctx.baseUrl} is not trusted (${code}); NODE_EXTRA_CA_CERTS can name a CA to trust`);
   }
-  if (code === 'EPROTO' && /wrong version number|unknown protocol|packet length too long/i.test(messages)) {
-    return new ProviderError(`${ctx.provider}: ${ctx.baseUrl} does not speak TLS; if the server is plain HTTP, use http://`);
+  if (code === 'EPROTO' && reason !== undefined && NOT_TLS_REASONS.has(reason)) {
+    return fail(`${ctx.provider}: ${ctx.baseUrl} does not speak TLS; if the server is plain HTTP, use http://`);
   }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ProviderError(`${ctx.provider}: cannot resolve the host of ${ctx.baseUrl}`);
-  if (/Timeout/i.test(name) || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new ProviderError(`${ctx.provider}: timed out connecting to ${ctx.baseUrl}${suffix}`, ctx.partial);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return fail(`${ctx.provider}: cannot resolve the host of ${ctx.baseUrl}`);
+  if (code === 'ETIMEDOUT') return fail(`${ctx.provider}: timed out connecting to ${ctx.baseUrl}${suffix}`, ctx.partial);
+  if (ctx.partial || err instanceof StreamClosedError || (code !== undefined && CLOSED_CODES.has(code))) {
+    return fail(`${ctx.provider}: the connection closed mid-answer${suffix}`, ctx.partial);
   }
-  if (err instanceof SyntaxError || /JSON/i.test(e.message ?? '')) {
-    return new ProviderError(`${ctx.provider}: the server sent a malformed stream${suffix}`, ctx.partial);
-  }
-  if (ctx.partial || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || /terminated|socket|premature|aborted/i.test(e.message ?? '')) {
-    return new ProviderError(`${ctx.provider}: the connection closed mid-answer${suffix}`, ctx.partial);
-  }
-  return new ProviderError(`${ctx.provider}: request failed (${name || 'error'})${suffix}`, ctx.partial);
+  const name = err instanceof Error ? err.name : 'error';
+  return fail(`${ctx.provider}: request failed (${code ?? name})${suffix}`, ctx.partial);
 }
 
 /**

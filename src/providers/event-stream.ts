@@ -11,6 +11,7 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { sleep } from './provider';
 import { redactUrl } from './redact';
+import { CredentialsInUrlError, HttpStatusError, StreamClosedError } from './failures';
 
 export interface SseEvent {
   /** The `event:` field, where the server names one. */
@@ -18,13 +19,6 @@ export interface SseEvent {
   readonly data: string;
 }
 
-/** A response outside 2xx; `status` is what describeProviderError explains. */
-class HttpStatusError extends Error {
-  constructor(readonly status: number, readonly serverMessage: string | undefined, readonly retryAfterMs: number | undefined) {
-    super(`HTTP ${status}`);
-    this.name = 'HttpStatusError';
-  }
-}
 
 export interface EventStreamRequest {
   url: URL;
@@ -42,7 +36,7 @@ const MAX_RETRY_WAIT_MS = 60_000;
 
 /** A URL whose credentials fetch would have refused: milk says so rather than sending them. */
 function checkUrl(url: URL): void {
-  if (url.username || url.password) throw new TypeError('Request cannot be constructed from a URL that includes credentials');
+  if (url.username || url.password) throw new CredentialsInUrlError();
 }
 
 /**
@@ -193,7 +187,7 @@ async function* readEvents(res: IncomingMessage): AsyncIterable<SseEvent> {
   });
   // A connection that closes before the end: whatever arrived is kept, the caller sees it ended early.
   res.once('close', () => {
-    if (!res.complete && !failure) failure = Object.assign(new Error('terminated'), { code: 'ECONNRESET' });
+    if (!res.complete && !failure) failure = new StreamClosedError();
     ended = true;
     rouse();
   });

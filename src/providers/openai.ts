@@ -64,7 +64,7 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
           pending.set(d.index, p);
         }
         const finished = !!choice?.finish_reason;
-        const toolCalls = finished ? [...pending.values()].map((p) => ({ id: p.id, name: p.name, args: parseArgs(p.args) })) : undefined;
+        const toolCalls = finished ? [...pending.values()].map((p) => ({ id: p.id, name: p.name, ...parseArgs(p.args) })) : undefined;
         if (finished) pending.clear();
         const usage = chunk.usage ? { input: chunk.usage.prompt_tokens ?? 0, output: chunk.usage.completion_tokens ?? 0 } : undefined;
         return { text: choice?.delta?.content ?? undefined, toolCalls, finished, usage };

@@ -6,6 +6,8 @@ export interface ToolCall {
   readonly id: string;
   readonly name: string;
   readonly args: Record<string, unknown>;
+  /** The arguments the model sent were not a JSON object (cut off, or malformed): why; the call is never run. */
+  readonly argsError?: string;
 }
 
 export type ChatMessage =
@@ -47,14 +49,22 @@ export interface Provider {
   stream(messages: readonly ChatMessage[], signal: AbortSignal, options?: StreamOptions): AsyncIterable<StreamItem>;
 }
 
-/** A tool call's arguments as the model streamed them (JSON text); anything but an object is none. */
-export function parseArgs(json: string): Record<string, unknown> {
+/**
+ * A tool call's arguments as the model streamed them (JSON text). No text is
+ * no arguments; text that is not a JSON object (a stream cut off mid-call,
+ * a malformed one) is an error the call carries, never an empty object that
+ * could be put up for approval as if it were what the model meant.
+ */
+export function parseArgs(json: string): { args: Record<string, unknown>; argsError?: string } {
+  if (json.trim() === '') return { args: {} };
+  let v: unknown;
   try {
-    const v = JSON.parse(json || '{}');
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
+    v = JSON.parse(json);
   } catch {
-    return {};
+    return { args: {}, argsError: `its arguments are not valid JSON (${json.length} characters, cut off or malformed)` };
   }
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return { args: v as Record<string, unknown> };
+  return { args: {}, argsError: `its arguments are ${Array.isArray(v) ? 'an array' : v === null ? 'null' : `a ${typeof v}`}, not a JSON object` };
 }
 
 export class AbortError extends Error {

@@ -47,8 +47,11 @@ export interface ToolContext {
 }
 
 export interface ToolResult {
+  /** What the model gets back. */
   content: string;
   ok: boolean;
+  /** How a command ended, for its block in the transcript: "exit 0", "killed by SIGTERM". */
+  status?: string;
 }
 
 export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolResult> {
@@ -119,9 +122,12 @@ function runShell(command: string, ctx: ToolContext): Promise<ToolResult> {
         killGroup('SIGKILL');
         if (group) liveGroups.delete(group);
       }
-      const status = signal ? `killed by ${signal}` : `exit code ${code}`;
       const more = result.length >= MAX_RESULT_CHARS ? '\n[output truncated]' : '';
-      resolve({ ok: code === 0, content: `${result}${more}\n[${status}]` });
+      resolve({
+        ok: code === 0,
+        content: `${result}${more}\n[${signal ? `killed by ${signal}` : `exit code ${code}`}]`,
+        status: signal ? `killed by ${signal}` : `exit ${code}`,
+      });
     });
   });
 }

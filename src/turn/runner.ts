@@ -177,6 +177,7 @@ export class TurnRunner {
   }
 
   private async runCall(turn: ActiveTurn, call: ToolCall): Promise<string> {
+    if (call.argsError) return this.refuseCall(turn, call, call.argsError);
     const summary = sanitize(describeCall(call));
     // A write shows the change it would make before anyone is asked about it.
     const preview = call.name === 'write_file' && this.options.workspace
@@ -207,9 +208,16 @@ export class TurnRunner {
         if (shown && this.active === turn && !turn.cancelled) this.bus.emit('tool.output', { turnId: turn.id, text: shown });
       },
     });
-    const ended = /\[(exit code \d+|killed by \w+)\]$/.exec(result.content)?.[1]?.replace('exit code', 'exit');
-    if (!turn.cancelled) this.bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status: ended });
+    if (!turn.cancelled) this.bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status: result.status });
     return result.content;
+  }
+
+  /** A call that cannot be run as sent: shown as a failed block, and the model told why; nobody is asked about it. */
+  private refuseCall(turn: ActiveTurn, call: ToolCall, why: string): string {
+    const summary = sanitize(`${call.name}: not run`);
+    this.bus.emit('tool.started', { turnId: turn.id, summary, detail: sanitize(`${call.name} call not run: ${why}`), declined: false });
+    this.bus.emit('tool.finished', { turnId: turn.id, ok: false, status: 'invalid arguments' });
+    return `error: this ${call.name} call was not run: ${why}. Send the call again with its complete arguments as one JSON object.`;
   }
 
   /**

@@ -1,0 +1,28 @@
+// The typed failures of a streamed request, thrown where they happen
+// (event-stream.ts) and explained by type and error code in errors.ts,
+// never by matching message text.
+
+/** A response outside 2xx; `serverMessage` is the server's own words from a JSON error body. */
+export class HttpStatusError extends Error {
+  constructor(readonly status: number, readonly serverMessage: string | undefined, readonly retryAfterMs: number | undefined) {
+    super(`HTTP ${status}`);
+    this.name = 'HttpStatusError';
+  }
+}
+
+/** The base URL names a user or password: milk will not send them (the key goes in its variable). */
+export class CredentialsInUrlError extends Error {
+  constructor() {
+    super('the base URL includes credentials');
+    this.name = 'CredentialsInUrlError';
+  }
+}
+
+/** The server closed the connection before the answer's end. */
+export class StreamClosedError extends Error {
+  readonly code = 'ECONNRESET';
+  constructor() {
+    super('the connection closed before the end of the response');
+    this.name = 'StreamClosedError';
+  }
+}
