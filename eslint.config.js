@@ -1,21 +1,30 @@
-// Lint, and the layering rule that keeps the pure cores pure: the editor, the
-// composer, search, the pure history modules, the command registry and the
-// Ctrl-C ladder import no terminal, file, network, process or bus code and
-// use no timers. A layering slip is a red CI run, not a review comment.
+// Lint, and the rules that keep the layout honest (a layering slip is a red
+// CI run, not a review comment):
+// - pure modules (the editor, the composer and its views, search, the pure
+//   history and session modules, Markdown rendering, the command registry,
+//   the settings, and the files that say they are pure) import no terminal,
+//   file, network, process or bus code, and use no timers, clock, require,
+//   import(), globalThis or module-level `let`;
+// - folders depend on each other one way only (eslint-plugin-boundaries);
+// - no function in src/ is longer than 60 lines.
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
+const boundaries = require('eslint-plugin-boundaries');
 
 const IO_MODULES = [
   'neo-blessed', 'blessed', 'fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'fs-extra',
   'net', 'node:net', 'http', 'node:http', 'https', 'node:https', 'child_process', 'node:child_process',
-  'eventsource-parser', 'p-cancelable', 'proper-lockfile',
+  'eventsource-parser', 'p-cancelable',
 ];
 
 const PURE = [
   'src/editor/**/*.ts',
   'src/composer/**/*.ts',
   'src/search/**/*.ts',
-  'src/markdown/**/*.ts',
+  'src/markdown/render.ts',
+  'src/markdown/wrap.ts',
+  'src/markdown/stream.ts',
+  'src/markdown/highlight.ts',
   'src/session/events.ts',
   'src/session/replay.ts',
   'src/session/picker.ts',
@@ -23,10 +32,51 @@ const PURE = [
   'src/history/navigator.ts',
   'src/history/format.ts',
   'src/commands.ts',
-  
+  'src/settings/**/*.ts',
+  'src/config/paths.ts',
+  'src/providers/redact.ts',
+  'src/providers/select.ts',
+  'src/tools/visible.ts',
+  'src/turn/context.ts',
+  'src/tui/input.ts',
+  'src/tui/router.ts',
+  'src/tui/views.ts',
   'src/tui/transcript-model.ts',
   'src/tui/transcript-entry.ts',
 ];
+
+/**
+ * The folders (and the root's shared files) and what each may import. The
+ * composition root (app.ts, main.ts, cli.ts and the shell subcommands) may
+ * import anything; nothing imports it.
+ */
+const FOLDERS = ['settings', 'config', 'io', 'editor', 'search', 'history', 'markdown', 'providers', 'tools', 'turn', 'session', 'composer', 'tui', 'types'];
+const ELEMENTS = [
+  ...FOLDERS.map((folder) => ({ type: folder, pattern: `src/${folder}`, partialMatch: false })),
+  // The files directly in src/: the composition root (app, main, cli, subcommands, cleanup), what the shell
+  // subcommands share (cli-support, confirm), and what every folder may use (bus, commands). Nothing below
+  // the root imports app, main, cli or subcommands: no-restricted-imports says so, as the plugin sees folders.
+  { type: 'top', pattern: 'src', partialMatch: false },
+];
+const BASE = ['top', 'settings', 'editor', 'types'];
+const ALLOWED = {
+  top: ['settings', 'config', 'io', 'editor', 'search', 'history', 'markdown', 'providers', 'tools', 'turn', 'session', 'composer', 'tui', 'types'],
+  settings: [],
+  editor: [],
+  io: [],
+  types: [],
+  config: ['history', 'io'],
+  search: [...BASE, 'history'],
+  history: [...BASE, 'io'],
+  markdown: [...BASE],
+  providers: [...BASE, 'config'],
+  tools: [...BASE, 'providers'],
+  turn: [...BASE, 'providers', 'tools'],
+  session: [...BASE, 'config', 'history', 'io', 'providers', 'tools', 'turn'],
+  composer: [...BASE, 'history', 'search', 'session', 'turn'],
+  tui: [...BASE, 'composer', 'history', 'io', 'markdown', 'search', 'session'],
+};
+const COMPOSITION_ROOT = ['**/app', '**/main', '**/cli', '**/subcommands'];
 
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.milk-sample/**'] },
@@ -54,6 +104,35 @@ module.exports = tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-non-null-assertion': 'off', 'no-control-regex': 'off' },
   },
   {
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': ELEMENTS,
+      'boundaries/include': ['src/**/*.ts'],
+      'import/resolver': { node: { extensions: ['.ts', '.js'] } },
+    },
+    rules: {
+      'boundaries/dependencies': ['error', {
+        default: 'disallow',
+        message: '{{from.type}} may not import {{to.type}} (the folder layout in eslint.config.js and ARCHITECTURE.md)',
+        policies: Object.entries(ALLOWED).map(([from, allow]) => ({
+          from: { element: { type: from } },
+          allow: { to: { element: { types: { anyOf: [from, ...allow] } } } },
+        })),
+      }],
+    },
+  },
+  {
+    files: ['src/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: COMPOSITION_ROOT, message: 'nothing imports the composition root' }] }],
+    },
+  },
+  {
     files: PURE,
     // The coordinator lives beside the composer it drives, and is its shell: it carries effects out.
     ignores: ['src/composer/coordinator.ts'],
@@ -64,13 +143,20 @@ module.exports = tseslint.config(
         ],
         patterns: [
           { group: ['**/tui/**', '**/tui'], message: 'pure modules know nothing of the screen' },
-          { group: ['**/bus', '**/app', '**/cli', '**/main', '**/turn/runner', '**/composer/coordinator', '**/history/service', '**/history/store', '**/io/**'], message: 'pure modules take data and return data; services are wired in app.ts' },
+          { group: ['**/bus', ...COMPOSITION_ROOT, '**/turn/runner', '**/composer/coordinator', '**/history/service', '**/history/store', '**/history/scope', '**/io/**'], message: 'pure modules take data and return data; services are wired in app.ts' },
         ],
       }],
       'no-restricted-globals': ['error',
-        ...['setTimeout', 'setInterval', 'setImmediate', 'process', 'fetch'].map((name) => ({ name, message: 'pure modules take time and the environment as input' })),
+        ...['setTimeout', 'setInterval', 'setImmediate', 'process', 'fetch', 'performance', 'globalThis', 'require'].map((name) => ({ name, message: 'pure modules take time, the environment and their dependencies as input' })),
       ],
       'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'pure modules take the time as input' }],
+      'no-restricted-syntax': ['error',
+        { selector: "CallExpression[callee.name='require']", message: 'pure modules load nothing: a loader module does (e.g. markdown/parsers.ts)' },
+        { selector: 'ImportExpression', message: 'pure modules load nothing: a loader module does' },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'pure modules take the time as input' },
+        { selector: "Program > VariableDeclaration[kind='let']", message: 'pure modules keep no module state: pass it in' },
+        { selector: "Program > ExportNamedDeclaration > VariableDeclaration[kind='let']", message: 'pure modules keep no module state: pass it in' },
+      ],
     },
   },
 );

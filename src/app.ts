@@ -1,6 +1,7 @@
-// Builds milk's parts and connects them, and nothing else. A key press goes
-// terminal → decoder → router (by the coordinator's mode) → bus → coordinator
-// → composer reducer → effects → render request → painter. See ARCHITECTURE.md.
+// The composition root: builds milk's parts and connects them, and nothing
+// else. A key press goes terminal → decoder → router (by the modes of the
+// views on the composer) → coordinator → view stack and reducer → effects →
+// render request → painter. See ARCHITECTURE.md.
 
 import { Bus } from './bus';
 import { Cleanup } from './cleanup';
@@ -16,6 +17,7 @@ import { helpLines, keyFor } from './tui/keymap';
 import { Painter } from './tui/painter';
 import { route } from './tui/router';
 import { InputAction, MAX_PASTE_CHARS } from './tui/input';
+import type { Routed } from './tui/router';
 import { installJobControl } from './tui/job-control';
 import { createScreen, Screen } from './tui/screen';
 import { RenderScheduler } from './tui/scheduler';
@@ -26,7 +28,7 @@ import { TranscriptModel } from './tui/transcript-model';
 import { warmSearch } from './tui/warm-search';
 import { warmWhenTyping } from './tui/warm-up';
 import { copyAnswer } from './tui/copy';
-import { markdown } from './markdown/render';
+import { markdown } from './markdown/parsers';
 import { WidthProbe } from './tui/width-probe';
 import { emojiWidths, setEmojiWidths } from './editor/width';
 
@@ -59,10 +61,9 @@ export interface App {
   readonly done: Promise<void>;
 }
 
-export function startApp(options: AppOptions): App {
-  const bus = new Bus();
-  // no-color.org: set and not empty means no colour.
-  const ui = createScreen({ output: options.output, color: !process.env.NO_COLOR });
+/** The services: settings, the turn runner, history, the conversation log and sessions. */
+function services(bus: Bus, options: AppOptions) {
+  const warn = (text: string): void => bus.emit('status.warning', { text });
   const settings = new Settings({ provider: options.provider.name, model: options.provider.model ?? null });
   const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, ...options.answer });
   const history = new HistoryService({
@@ -72,11 +73,8 @@ export function startApp(options: AppOptions): App {
     workspace: options.workspace,
     displayName: options.displayName,
     maxEntries: options.maxEntries,
-    warn: (text) => bus.emit('status.warning', { text }),
+    warn,
   });
-  const transcript = new TranscriptModel(ui.transcript.size().width);
-  const feed = new TranscriptFeed(bus, transcript);
-  const warn = (text: string): void => bus.emit('status.warning', { text });
   const logFile = options.dataDir === null ? null : sessionLogPath(options.dataDir, options.sessionId);
   const log = new SessionLog(logFile, warn);
   // A provider that names no model (offline, script) is logged under its own name, as it always was.
@@ -89,6 +87,15 @@ export function startApp(options: AppOptions): App {
     `conversation ${recorder.conv} · provider ${settings.provider} · model ${modelName()}`,
     paths && logFile ? `files: ${logFile}, ${paths.session}, ${paths.global}` : 'files: none (no data dir; history in memory only)',
   ];
+  return { warn, settings, runner, history, recorder, sessions, sessionInfo };
+}
+
+type Services = ReturnType<typeof services>;
+
+/** The screen's parts: the transcript and its feed, the coordinator, the status bar and the painter. */
+function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
+  const transcript = new TranscriptModel(ui.transcript.size().width);
+  const feed = new TranscriptFeed(bus, transcript);
   const view = {
     clear: (): void => {
       transcript.clear();
@@ -96,65 +103,87 @@ export function startApp(options: AppOptions): App {
     },
     copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
   };
-  const coordinator = new TurnCoordinator(bus, runner, history, { keyHelp: helpLines, sessions, sessionInfo, view });
+  const coordinator = new TurnCoordinator(bus, s.runner, s.history, { keyHelp: helpLines, sessions: s.sessions, sessionInfo: s.sessionInfo, view });
   const status = new StatusModel(bus, {
     sessionId: options.sessionId,
-    historyMode: () => history.mode,
+    historyMode: () => s.settings.historyMode,
     busySince: () => feed.busySince,
     queued: () => coordinator.queue.length,
-    force: () => coordinator.force,
-    always: () => settings.alwaysTools(),
-    prompt: () => coordinator.status().prompt,
-    legend: () => coordinator.status().legend,
-    providerHint: () => options.provider.hint ?? `${settings.provider} · ${settings.model}`,
+    force: () => s.settings.force,
+    always: () => s.settings.alwaysTools(),
+    providerHint: () => options.provider.hint ?? `${s.settings.provider} · ${s.settings.model}`,
   });
   const overlayKeys = { scope: keyFor('search', 'search.toggleScope'), remove: keyFor('search', 'search.delete') };
   const painter = new Painter(ui, bus, {
-    editor: () => coordinator.editor,
-    highlight: () => coordinator.highlight,
     transcript,
     status,
-    picker: () => coordinator.paint().picker?.picker ?? null,
-    overlay: () => {
-      const o = coordinator.paint().overlay;
-      return o && { overlay: o.overlay, entries: o.entries, scope: history.mode, keys: overlayKeys };
+    frame: () => {
+      const f = coordinator.frame();
+      const o = f.overlay;
+      return { ...f, overlay: o && { overlay: o.overlay, entries: o.entries, scope: s.settings.historyMode, keys: overlayKeys } };
     },
   });
-  const scheduler = new RenderScheduler(() => painter.paint());
-  warmWhenTyping(bus, [() => markdown(), () => options.provider.warm?.()]);
-  bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
-  ui.screen.on('resize', () => scheduler.request());
+  return { transcript, coordinator, status, painter };
+}
 
-  bus.emit('transcript.note', { text: `milk · ${options.provider.name} · /help for keys · Ctrl-C or Ctrl-D on an empty line to quit` });
-  for (const w of options.warnings ?? []) bus.emit('status.warning', { text: w });
-  history.load();
-  warmSearch(history.lists());
-  const resume = options.resume ?? null;
-  if (resume?.kind === 'continue' && !sessions.continueLast()) bus.emit('transcript.note', { text: 'no earlier conversation in this session: a new one starts' });
-  if (resume?.kind === 'id' && !sessions.resumeId(resume.id)) warn(`no conversation ${resume.id} in this session (/resume lists them); a new one starts`);
-  if (resume?.kind === 'pick' && !coordinator.openPicker()) bus.emit('transcript.note', { text: 'no earlier conversations in this session: a new one starts' });
+/** Brings back the conversation the flags asked for, if any. */
+function resume(bus: Bus, s: Services, coordinator: TurnCoordinator, how: AppOptions['resume']): void {
+  const note = (text: string): void => bus.emit('transcript.note', { text });
+  if (how?.kind === 'continue' && !s.sessions.continueLast()) note('no earlier conversation in this session: a new one starts');
+  if (how?.kind === 'id' && !s.sessions.resumeId(how.id)) s.warn(`no conversation ${how.id} in this session (/resume lists them); a new one starts`);
+  if (how?.kind === 'pick' && !coordinator.openPicker()) note('no earlier conversations in this session: a new one starts');
+}
 
+/** What a decoded input does: the router names it by the views' modes, the coordinator takes it. */
+function inputHandler(coordinator: TurnCoordinator, bus: Bus, warn: (text: string) => void, typed: () => void, probe: () => WidthProbe) {
   // MILK_FAULT=keypress makes the next key throw, to prove the crash path restores the terminal.
   const fault = process.env.MILK_FAULT === 'keypress';
-  const onInput = (action: InputAction): void => {
-    if (action.kind === 'cpr') return void probe.answer(action.col);
+  const take = (r: Routed): void => {
+    if (r.kind === 'wheel') return bus.emit('input.wheel', { dir: r.dir });
+    if (r.kind === 'text') typed();
+    coordinator.dispatch(r);
+  };
+  return (action: InputAction): void => {
+    if (action.kind === 'cpr') return void probe().answer(action.col);
     if (fault) throw new Error('injected fault (MILK_FAULT=keypress)');
     if (action.kind === 'paste' && action.cut) warn(`the paste was cut at ${MAX_PASTE_CHARS.toLocaleString('en-US')} characters; the rest was dropped`);
     if (action.kind === 'paste' && action.unclosed) warn('a paste never ended (its end marker was lost); what came was taken as the paste');
-    // Each Routed pairs an event with its own payload type; TypeScript can't follow that through the union.
-    for (const r of route(action, coordinator.keyModes())) bus.emit(r.event, r.payload as never);
+    for (const r of route(action, coordinator.keyModes())) take(r);
   };
-  const terminal = new TerminalInput(options.input, options.output, onInput);
-  const jobs = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() });
-  // How wide this terminal draws emoji sequences: asked once, then everything is laid out and drawn that way.
-  const probeRow = ui.screen.height as number;
-  const probe = new WidthProbe((widths) => {
+}
+
+/** How wide this terminal draws emoji sequences: asked once, then everything is laid out and drawn that way. */
+function widthProbe(transcript: TranscriptModel, jobs: ReturnType<typeof installJobControl>, row: number): WidthProbe {
+  return new WidthProbe((widths) => {
     // Widths as assumed: only the row the probes were drawn on needs writing again.
-    if (!widths || JSON.stringify(widths) === JSON.stringify(emojiWidths())) return jobs.redrawRow(Math.max(2, probeRow) - 1);
+    if (!widths || JSON.stringify(widths) === JSON.stringify(emojiWidths())) return jobs.redrawRow(Math.max(2, row) - 1);
     setEmojiWidths(widths);
     transcript.relayout();
     jobs.redraw();
   });
+}
+
+export function startApp(options: AppOptions): App {
+  const bus = new Bus();
+  // no-color.org: set and not empty means no colour.
+  const ui = createScreen({ output: options.output, color: !process.env.NO_COLOR });
+  const s = services(bus, options);
+  const { transcript, coordinator, status, painter } = views(bus, ui, s, options);
+  const scheduler = new RenderScheduler(() => painter.paint());
+  const typed = warmWhenTyping([() => markdown(), () => options.provider.warm?.()]);
+  bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
+  ui.screen.on('resize', () => scheduler.request());
+
+  bus.emit('transcript.note', { text: `milk · ${options.provider.name} · /help for keys · Ctrl-C or Ctrl-D on an empty line to quit` });
+  for (const w of options.warnings ?? []) s.warn(w);
+  s.history.load();
+  warmSearch(s.history.lists());
+  resume(bus, s, coordinator, options.resume ?? null);
+
+  const terminal = new TerminalInput(options.input, options.output, inputHandler(coordinator, bus, s.warn, typed, () => probe));
+  const jobs = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() });
+  const probeRow = ui.screen.height as number;
+  const probe = widthProbe(transcript, jobs, probeRow);
   bus.on('app.suspend', () => jobs.suspend());
   bus.on('app.redraw', () => jobs.redraw());
 
@@ -169,10 +198,10 @@ export function startApp(options: AppOptions): App {
   // After the cancel (TERM), anything still alive in a tool's process group is killed: nothing outlives milk.
   options.cleanup.add('tools', killLiveTools);
   // Run in reverse: history first, then the turn is cancelled (its end is logged), then the log is flushed.
-  options.cleanup.add('conversation', () => recorder.close());
-  options.cleanup.add('turn', () => runner.cancel());
+  options.cleanup.add('conversation', () => s.recorder.close());
+  options.cleanup.add('turn', () => s.runner.cancel());
   // Registered last, so it runs first: entries reach the disk before anything else is torn down.
-  options.cleanup.add('history', () => history.flush({ reason: 'exit' }));
+  options.cleanup.add('history', () => s.history.flush({ reason: 'exit' }));
 
   const done = new Promise<void>((resolve) => bus.on('app.quit', () => resolve()));
   terminal.start();

@@ -2,7 +2,6 @@
 // its payload type is declared here, in one place; nothing else defines events.
 
 import { EventEmitter } from 'node:events';
-import type { CommandName } from './commands';
 import type { ChatMessage } from './providers/provider';
 import type { Segment } from './editor/model';
 import type { ReplayItem } from './session/replay';
@@ -10,12 +9,7 @@ import type { ReplayItem } from './session/replay';
 export type TurnEnd = 'done' | 'interrupted' | 'error';
 
 export interface Events {
-  /** A named command from the key router (or a slash command). */
-  command: { name: CommandName };
-  /** Printable text typed into the active mode. */
-  'input.text': { text: string };
-  /** A bracketed paste. */
-  'input.paste': { text: string };
+  /** A wheel notch over the transcript (keys, text and pastes go straight to the coordinator). */
   'input.wheel': { dir: 'up' | 'down' };
 
   /** `display` is how the input shows in the transcript (pastes collapsed). */

@@ -5,7 +5,7 @@
 // here draws, reads a file or holds state: a slash handler acts only through
 // the context it is handed.
 
-import type { HistoryMode } from './settings/store';
+import type { HistoryMode, Settings } from './settings/store';
 
 export type Mode = 'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker';
 
@@ -86,36 +86,37 @@ export function describeCommand(name: CommandName): string {
 // ---------------------------------------------------------------- slash commands
 
 
-/** What a slash command may do; the turn coordinator provides it. */
+/** What a slash command may do: a few services, which the coordinator provides. */
 export interface SlashContext {
   /** A dim line in the transcript, never sent to the model. */
   note(text: string): void;
   /** Runs a named command, as its key would. */
   run(command: CommandName): void;
-  historyMode(): HistoryMode;
-  setHistoryMode(mode: HistoryMode): void;
-  historyCounts(): Record<HistoryMode, number>;
-  /** Tools the person answered "always" for in this session. */
-  alwaysTools(): string[];
-  clearAlways(): void;
-  /** The key bindings of the current mode, one line each. */
-  keyHelp(): string[];
-  /** A turn is running. */
-  busy(): boolean;
-  newConversation(): void;
-  /** Opens the resume picker; false when the session has no earlier conversation. */
-  openPicker(): boolean;
-  /** Lines describing the session: id, workspace, files, provider and model. */
-  sessionInfo(): string[];
-  /** Empties the transcript on screen (the log keeps everything). */
-  clearView(): void;
-  /** The model asked now, or null when the provider names none. */
-  model(): string | null;
-  /** Switches the model for the next turns; false when the provider has no models to switch. */
-  setModel(name: string): boolean;
-  /** Copies the last answer (clipboard by OSC 52, and a file); returns what to tell the person. */
-  copyLastAnswer(): string;
   quit(): void;
+  /** The runtime facts: the model, force mode, the tools on "always", the history mode. */
+  readonly settings: Settings;
+  readonly history: {
+    counts(): Record<HistoryMode, number>;
+    /** Walks the other list from now on (any browse ends). */
+    switchTo(mode: HistoryMode): void;
+  };
+  readonly session: {
+    /** A turn is running. */
+    busy(): boolean;
+    startNew(): void;
+    /** Opens the resume picker; false when the session has no earlier conversation. */
+    openPicker(): boolean;
+    /** Lines describing the session: id, workspace, files, provider and model. */
+    info(): string[];
+  };
+  readonly screen: {
+    /** Empties the transcript on screen (the log keeps everything). */
+    clear(): void;
+    /** Copies the last answer (clipboard by OSC 52, and a file); returns what to tell the person. */
+    copyLastAnswer(): string;
+    /** The key bindings of the current mode, one line each. */
+    keyHelp(): string[];
+  };
 }
 
 export interface SlashCommand {
@@ -135,7 +136,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: 'List the keys of the current mode and the slash commands',
     run(ctx, args) {
       if (args.length > 0) return usage('help');
-      ctx.note(['keys:', ...ctx.keyHelp(), '', 'commands:', ...slashHelpLines()].join('\n'));
+      ctx.note(['keys:', ...ctx.screen.keyHelp(), '', 'commands:', ...slashHelpLines()].join('\n'));
     },
   },
   {
@@ -153,8 +154,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: 'Start a new conversation (the model forgets this one; the log keeps it)',
     run(ctx, args) {
       if (args.length > 0) return usage('new');
-      if (ctx.busy()) return 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
-      ctx.newConversation();
+      if (ctx.session.busy()) return 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
+      ctx.session.startNew();
     },
   },
   {
@@ -163,8 +164,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: "Pick one of this session's conversations to continue",
     run(ctx, args) {
       if (args.length > 0) return usage('resume');
-      if (ctx.busy()) return 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
-      if (!ctx.openPicker()) ctx.note('no earlier conversations in this session');
+      if (ctx.session.busy()) return 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
+      if (!ctx.session.openPicker()) ctx.note('no earlier conversations in this session');
     },
   },
   {
@@ -173,7 +174,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: 'Show the session: id, workspace, its files, provider and model',
     run(ctx, args) {
       if (args.length > 0) return usage('session');
-      ctx.note(ctx.sessionInfo().join('\n'));
+      ctx.note(ctx.session.info().join('\n'));
     },
   },
   {
@@ -182,7 +183,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: 'Clear the transcript on screen (the conversation and its log stay)',
     run(ctx, args) {
       if (args.length > 0) return usage('clear');
-      ctx.clearView();
+      ctx.screen.clear();
     },
   },
   {
@@ -191,9 +192,9 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: 'Show the model, or switch to NAME for the next turns of this run',
     run(ctx, args) {
       if (args.length > 1) return usage('model');
-      const now = ctx.model();
+      const now = ctx.settings.model;
       if (args.length === 0) return ctx.note(now ? `model: ${now}` : 'this provider names no model');
-      if (!ctx.setModel(args[0])) return 'this provider has no models to switch';
+      if (!ctx.settings.setModel(args[0])) return 'this provider has no models to switch';
       ctx.note(`model: ${args[0]} (was ${now}); the next turn asks it`);
     },
   },
@@ -203,7 +204,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: 'Copy the last answer as Markdown: to the clipboard (OSC 52) and to a file under the data dir',
     run(ctx, args) {
       if (args.length > 0) return usage('copy');
-      ctx.note(ctx.copyLastAnswer());
+      ctx.note(ctx.screen.copyLastAnswer());
     },
   },
   {
@@ -221,9 +222,9 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: 'List the tools that run without asking this session ("a" at a prompt); clear asks again for all',
     run(ctx, args) {
       if (args.length > 1 || (args[0] !== undefined && args[0] !== 'clear')) return usage('always');
-      const tools = ctx.alwaysTools();
+      const tools = ctx.settings.alwaysTools();
       if (args[0] === 'clear') {
-        ctx.clearAlways();
+        ctx.settings.clearAlways();
         ctx.note(tools.length ? `every tool call asks again (was always: ${tools.join(', ')})` : 'no tool was on always');
         return;
       }
@@ -237,9 +238,9 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run(ctx, args) {
       const [mode, ...rest] = args;
       if (rest.length > 0 || (mode !== undefined && mode !== 'global' && mode !== 'session')) return usage('history');
-      if (mode) ctx.setHistoryMode(mode);
-      const c = ctx.historyCounts();
-      const now = ctx.historyMode();
+      if (mode) ctx.history.switchTo(mode);
+      const c = ctx.history.counts();
+      const now = ctx.settings.historyMode;
       ctx.note(`history: ${now} (Up/Down walk the ${now} history) · session ${c.session} entries · global ${c.global} entries`);
     },
   },

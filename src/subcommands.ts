@@ -26,6 +26,12 @@ function expected(kind: () => new (...args: never[]) => Error) {
 }
 
 export function addShellCommands(program: Command): void {
+  addHistoryCommands(program);
+  addSessionCommands(program);
+}
+
+/** milk history list | path | clear | delete. */
+function addHistoryCommands(program: Command): void {
   const history = program.command('history').description('read and manage input history from the shell');
   const target = (cmd: Command): Target => {
     const all = cmd.optsWithGlobals() as MainOptions & { global?: boolean };
@@ -73,6 +79,10 @@ export function addShellCommands(program: Command): void {
         const ok = await historyCommands().historyDelete(files, o.match, { yes: !!o.yes }, process.stdout);
         if (!ok) process.exitCode = 1;
       }));
+}
+
+/** milk sessions list | show | rm. */
+function addSessionCommands(program: Command): void {
   const sessions = program.command('sessions').description('list, show and remove sessions and their conversations');
   const dataDirOf = (cmd: Command): string => requireDataDir(locate(cmd.optsWithGlobals() as MainOptions).dataDir);
   const sessionGuard = expected(() => sessionCommands().SessionCommandError);

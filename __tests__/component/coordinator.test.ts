@@ -6,6 +6,8 @@ import type { CommandName, Mode } from '../../src/commands';
 import { helpLines } from '../../src/tui/keymap';
 import { TurnCoordinator } from '../../src/composer/coordinator';
 import { APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';
+import { route } from '../../src/tui/router';
+import { Settings } from '../../src/settings/store';
 import { TurnRunner } from '../../src/turn/runner';
 import { OfflineProvider } from '../../src/providers/offline';
 import { ScriptProvider } from '../../src/providers/script';
@@ -14,8 +16,8 @@ import { HistoryService } from '../../src/history/service';
 import * as ed from '../../src/editor/model';
 import { tempDir } from '../helpers/pty';
 
-function service(dataDir: string, sessionId: string): HistoryService {
-  const h = new HistoryService({ dataDir, sessionId, workspace: '/w', displayName: 'w', maxEntries: 500, warn: () => undefined });
+function service(dataDir: string, sessionId: string, settings?: Settings): HistoryService {
+  const h = new HistoryService({ dataDir, sessionId, workspace: '/w', displayName: 'w', maxEntries: 500, warn: () => undefined, settings });
   h.load();
   return h;
 }
@@ -23,14 +25,16 @@ function service(dataDir: string, sessionId: string): HistoryService {
 function setup(entries: string[] = [], options: { provider?: Provider; dataDir?: string; keyHelp?: (mode: Mode) => string[]; now?: () => number } = {}) {
   const bus = new Bus();
   const dataDir = options.dataDir ?? tempDir();
-  const history = service(dataDir, 's');
+  // One settings store for the history and the runner, as the app wires them.
+  const settings = new Settings({ provider: 'offline', model: null });
+  const history = service(dataDir, 's', settings);
   for (const t of entries) history.record([{ type: 'text', text: t }]);
-  const runner = new TurnRunner(bus, options.provider ?? new OfflineProvider({ wordDelayMs: 1 }), { workspace: tempDir() });
+  const runner = new TurnRunner(bus, options.provider ?? new OfflineProvider({ wordDelayMs: 1 }), { workspace: tempDir(), settings });
   const c = new TurnCoordinator(bus, runner, history, { keyHelp: options.keyHelp ?? ((mode) => [`${mode} keys`]), now: options.now });
   const seen: Array<[string, unknown]> = [];
   for (const n of ['transcript.note', 'status.hint', 'app.quit', 'turn.started'] as const) bus.on(n, (p) => seen.push([n, p]));
-  const run = (...names: CommandName[]) => names.forEach((n) => bus.emit('command', { name: n }));
-  const type = (text: string) => bus.emit('input.text', { text });
+  const run = (...names: CommandName[]) => names.forEach((n) => c.dispatch({ kind: 'command', name: n }));
+  const type = (text: string) => c.dispatch({ kind: 'text', text });
   const send = (text: string) => {
     type(text);
     run(c.mode === 'busy' ? 'composer.queue' : 'composer.submit');
@@ -198,5 +202,39 @@ describe('the coordinator: turns', () => {
     expect(c.approval).toBeNull();
     expect((await end).status).toBe('done');
     expect(asked).toBe(2);
+  });
+
+  it('never takes letters typed through the moment the question appears as an answer (keys routed as the app routes them)', async () => {
+    const ws = tempDir();
+    const provider = new ScriptProvider({ turns: [[{ tool: { name: 'shell', args: { command: 'touch ran' } } }], [{ text: 'after the question.' }]] });
+    let clock = 1_000_000;
+    const bus = new Bus();
+    const history = service(tempDir(), 's');
+    const runner = new TurnRunner(bus, provider, { workspace: ws });
+    const c = new TurnCoordinator(bus, runner, history, { keyHelp: () => [], now: () => clock });
+    const press = (text: string) => {
+      for (const r of route({ kind: 'text', text }, c.keyModes(clock))) if (r.kind !== 'wheel') c.dispatch(r);
+    };
+    const asked = new Promise<void>((resolve) => bus.on('tool.approval', () => resolve()));
+    const ended = new Promise<Events['turn.ended']>((resolve) => bus.on('turn.ended', resolve));
+    press('first');
+    c.dispatch({ kind: 'command', name: 'composer.submit' });
+    await asked;
+    // A key every 60 ms of the injected clock, through the question: all of it is typing.
+    const typed = 'explain yay and always';
+    for (const ch of typed) {
+      clock += 60;
+      press(ch);
+    }
+    expect(c.draft.text).toBe(typed);
+    expect(c.approval).not.toBeNull();
+    expect(runner.settings.alwaysTools()).toEqual([]);
+    // After a pause the question takes its answer.
+    clock += APPROVAL_PAUSE_MS;
+    press('n');
+    expect(c.approval).toBeNull();
+    expect((await ended).status).toBe('done');
+    expect(fs.existsSync(`${ws}/ran`)).toBe(false);
+    expect(c.draft.text).toBe(typed);
   });
 });

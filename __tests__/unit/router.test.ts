@@ -1,7 +1,7 @@
 import { route } from '../../src/tui/router';
 
-const cmd = (name: string) => ({ event: 'command', payload: { name } });
-const text = (t: string) => ({ event: 'input.text', payload: { text: t } });
+const cmd = (name: string) => ({ kind: 'command', name });
+const text = (t: string) => ({ kind: 'text', text: t });
 
 describe('the key router', () => {
   it('runs the command the mode binds', () => {
@@ -26,7 +26,7 @@ describe('the key router', () => {
     expect(route({ kind: 'key', key: 'C-c' }, ['approval', 'busy'])).toEqual([cmd('app.interrupt')]);
   });
   it('passes pastes and the wheel on', () => {
-    expect(route({ kind: 'paste', text: 'a\nb' }, ['idle'])).toEqual([{ event: 'input.paste', payload: { text: 'a\nb' } }]);
-    expect(route({ kind: 'wheel', dir: 'up' }, ['busy'])).toEqual([{ event: 'input.wheel', payload: { dir: 'up' } }]);
+    expect(route({ kind: 'paste', text: 'a\nb' }, ['idle'])).toEqual([{ kind: 'paste', text: 'a\nb' }]);
+    expect(route({ kind: 'wheel', dir: 'up' }, ['busy'])).toEqual([{ kind: 'wheel', dir: 'up' }]);
   });
 });

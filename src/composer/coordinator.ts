@@ -11,13 +11,24 @@ import { CommandName, Mode, SlashContext, findSlash } from '../commands';
 import type { EditorState, PasteOptions } from '../editor/model';
 import type { HistoryService } from '../history/service';
 import type { Sessions } from '../session/sessions';
-import { openPicker } from '../session/picker';
+import { PickerState, openPicker } from '../session/picker';
 import type { TurnRunner } from '../turn/runner';
 import { UiState, dispatch, initialUi, keyModes, push, shownComposer, shownPaint, shownStatus, top } from './stack';
 import type { ComposerInput, Effect, Input } from './state';
 import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
 import { PickerView } from './views/picker';
 import type { ViewPaint } from './views/view';
+
+export interface Frame {
+  /** The composer as shown (a search's match, or the draft), and the range a match lights up. */
+  readonly editor: EditorState;
+  readonly highlight: { start: number; end: number } | null;
+  /** The top view's status-bar prompt and legend. */
+  readonly prompt: string | null;
+  readonly legend: string | null;
+  readonly overlay: Extract<ViewPaint, { kind: 'overlay' }> | null;
+  readonly picker: PickerState | null;
+}
 
 export interface CoordinatorOptions {
   /** Help lines for the keys of a mode (the key tables live with the views). */
@@ -48,6 +59,8 @@ export class TurnCoordinator {
   /** Inputs entered while a turn ran, sent in order when it ends. */
   readonly queue: Input[] = [];
   private readonly now: () => number;
+  /** What slash commands may do, built once. */
+  private readonly slash$: SlashContext;
 
   constructor(
     private readonly bus: Bus,
@@ -56,9 +69,7 @@ export class TurnCoordinator {
     private readonly options: CoordinatorOptions,
   ) {
     this.now = options.now ?? Date.now;
-    bus.on('command', ({ name }) => this.dispatch({ kind: 'command', name }));
-    bus.on('input.text', ({ text }) => this.dispatch({ kind: 'text', text }));
-    bus.on('input.paste', ({ text }) => this.dispatch({ kind: 'paste', text }));
+    this.slash$ = this.slashContext();
     bus.on('turn.ended', ({ turnId, status }) => this.onTurnEnded(turnId, status));
     bus.on('tool.approval', (e) => {
       this.ui = push(this.ui, new ApprovalView(e.turnId, e.summary, e.tool, this.now()));
@@ -116,14 +127,12 @@ export class TurnCoordinator {
     return keyModes(this.ui, this.composerMode, { now, lastKeyAt: this.prevKeyAt });
   }
 
-  /** The status bar's prompt and legend, from the top view. */
-  status(): { prompt: string | null; legend: string | null } {
-    return shownStatus(this.ui, this.time);
-  }
-
-  /** What the views paint besides the composer: the search overlay, the picker. */
-  paint(): { overlay: Extract<ViewPaint, { kind: 'overlay' }> | null; picker: Extract<ViewPaint, { kind: 'picker' }> | null } {
-    return shownPaint(this.ui);
+  /** What one frame shows of the composer and the views over it, worked out once per paint. */
+  frame(): Frame {
+    const { editor, highlight } = shownComposer(this.ui);
+    const { prompt, legend } = shownStatus(this.ui, this.time);
+    const { overlay, picker } = shownPaint(this.ui);
+    return { editor, highlight, prompt, legend, overlay, picker: picker?.picker ?? null };
   }
 
   private rearm(): void {
@@ -237,36 +246,38 @@ export class TurnCoordinator {
   private slash(name: string, args: string[]): void {
     const command = findSlash(name);
     if (!command) return;
-    const problem = command.run(this.slashContext(), args);
+    const problem = command.run(this.slash$, args);
     if (problem) this.note(problem);
   }
 
   private slashContext(): SlashContext {
     return {
       note: (text) => this.note(text),
-      run: (cmd: CommandName) => this.dispatch({ kind: 'command', name: cmd }),
-      historyMode: () => this.history.mode,
-      setHistoryMode: (mode) => {
-        this.history.mode = mode;
-        this.dispatch({ kind: 'historySwitched' });
-      },
-      historyCounts: () => {
-        this.history.refresh();
-        return this.history.counts();
-      },
-      alwaysTools: () => this.runner.settings.alwaysTools(),
-      clearAlways: () => this.runner.settings.clearAlways(),
-      // The keys of the mode the person is in, then those a search adds (scope switch, delete).
-      keyHelp: () => [...this.options.keyHelp(this.composerMode), '', 'in a search (Ctrl+R, Ctrl+S):', ...this.options.keyHelp('search')],
-      busy: () => this.runner.busy,
-      newConversation: () => this.newConversation(),
-      openPicker: () => this.openPicker(),
-      sessionInfo: () => this.options.sessionInfo?.() ?? [],
-      clearView: () => this.options.view?.clear(),
-      model: () => this.runner.settings.model,
-      setModel: (name) => this.runner.settings.setModel(name),
-      copyLastAnswer: () => this.options.view?.copyLastAnswer() ?? 'nothing to copy',
+      run: (name: CommandName) => this.dispatch({ kind: 'command', name }),
       quit: () => this.bus.emit('app.quit', { reason: 'slash' }),
+      settings: this.runner.settings,
+      history: {
+        counts: () => {
+          this.history.refresh();
+          return this.history.counts();
+        },
+        switchTo: (mode) => {
+          this.history.mode = mode;
+          this.dispatch({ kind: 'historySwitched' });
+        },
+      },
+      session: {
+        busy: () => this.runner.busy,
+        startNew: () => this.newConversation(),
+        openPicker: () => this.openPicker(),
+        info: () => this.options.sessionInfo?.() ?? [],
+      },
+      screen: {
+        clear: () => this.options.view?.clear(),
+        copyLastAnswer: () => this.options.view?.copyLastAnswer() ?? 'nothing to copy',
+        // The keys of the mode the person is in, then those a search adds (scope switch, delete).
+        keyHelp: () => [...this.options.keyHelp(this.composerMode), '', 'in a search (Ctrl+R, Ctrl+S):', ...this.options.keyHelp('search')],
+      },
     };
   }
 

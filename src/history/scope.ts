@@ -26,6 +26,8 @@ export interface ScopeOptions {
   warn: (text: string) => void;
   /** Entries kept only in memory (a draft cleared with Ctrl-C): on the list, never on disk. */
   remembered: WeakSet<HistoryEntry>;
+  /** Milliseconds, for how long a lock has been busy and what is left of the exit budget. */
+  clock: () => number;
 }
 
 export class HistoryScope {
@@ -138,7 +140,7 @@ export class HistoryScope {
       return;
     }
     if (written) return this.saved();
-    const now = Date.now();
+    const now = this.options.clock();
     this.lockedSince ??= now;
     if (!this.failing && now - this.lockedSince >= LOCK_WARN_MS) {
       this.failing = true;
@@ -169,7 +171,7 @@ export class HistoryScope {
     this.stopRetry();
     if (this.pending.length === 0) return;
     try {
-      this.file.append(this.pending, { lockTimeoutMs: Math.max(0, deadline - Date.now()) });
+      this.file.append(this.pending, { lockTimeoutMs: Math.max(0, deadline - this.options.clock()) });
       this.wrote();
     } catch {
       // Still pending: nothing more can be done on the way out.

@@ -41,6 +41,8 @@ export interface HistoryServiceOptions {
   /** Shows a one-line warning (never history content). */
   warn: (text: string) => void;
   now?: () => Date;
+  /** Milliseconds, for lock budgets and warnings (tests pass their own). */
+  clock?: () => number;
   /** Where the history mode is kept (the settings); without it, a mode of the service's own. */
   settings?: { historyMode: HistoryMode };
 }
@@ -56,6 +58,7 @@ export class HistoryService {
   /** Entries kept only in memory (cleared with Ctrl-C), never written. */
   private readonly remembered = new WeakSet<HistoryEntry>();
   private readonly now: () => Date;
+  private readonly clock: () => number;
   private compactTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: HistoryServiceOptions) {
@@ -63,7 +66,8 @@ export class HistoryService {
     this.settings = options.settings ?? { historyMode: 'session' };
     // Without a data dir the files are never opened; the paths only name them.
     const paths = historyPaths(options.dataDir ?? '/nonexistent-milk-data', options.sessionId);
-    const scope = { maxEntries: options.maxEntries, writes: options.dataDir !== null, warn: options.warn, remembered: this.remembered };
+    this.clock = options.clock ?? Date.now;
+    const scope = { maxEntries: options.maxEntries, writes: options.dataDir !== null, warn: options.warn, remembered: this.remembered, clock: this.clock };
     const make = (mode: HistoryMode): HistoryScope =>
       new HistoryScope(new HistoryFile(paths[mode], historyHeader(mode, options), options.maxEntries, options.lock ?? DEFAULT_LOCK), scope);
     this.scopes = { session: make('session'), global: make('global') };
@@ -161,11 +165,11 @@ export class HistoryService {
    * between both files, then compacts a file that has outgrown its cap.
    */
   flush(options: { reason: 'exit' }): void {
-    const deadline = Date.now() + (options.reason === 'exit' ? EXIT_BUDGET_MS : 0);
+    const deadline = this.clock() + (options.reason === 'exit' ? EXIT_BUDGET_MS : 0);
     if (this.compactTimer) clearTimeout(this.compactTimer);
     this.compactTimer = null;
     for (const scope of this.all()) scope.flush(deadline);
-    for (const scope of this.all()) if (scope.needsCompaction) scope.compact(Math.max(0, deadline - Date.now()));
+    for (const scope of this.all()) if (scope.needsCompaction) scope.compact(Math.max(0, deadline - this.clock()));
   }
 
   get pendingCount(): number {

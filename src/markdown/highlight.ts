@@ -6,34 +6,13 @@
 // and five escapes), read back here into styled pieces whose text is exactly
 // the code that went in. Pure.
 
-import type { HLJSApi, LanguageFn } from 'highlight.js';
+import { highlighter } from './parsers';
 
 export type CodeStyle = 'codeBlock' | 'codeKeyword' | 'codeString' | 'codeComment' | 'codeNumber' | 'codeTitle' | 'codeType' | 'diffAdd' | 'diffDel';
 
 export interface CodeSpan {
   readonly text: string;
   readonly style: CodeStyle;
-}
-
-// The languages people paste and models answer in most; each grammar adds its aliases (ts, py, sh, …).
-const LANGUAGES = [
-  'bash', 'c', 'cpp', 'csharp', 'css', 'diff', 'go', 'java', 'javascript', 'json', 'kotlin', 'markdown',
-  'php', 'python', 'ruby', 'rust', 'shell', 'sql', 'swift', 'typescript', 'xml', 'yaml',
-];
-
-let hljs: HLJSApi | null = null;
-
-function library(): HLJSApi {
-  if (!hljs) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const core = require('highlight.js/lib/core') as HLJSApi;
-    for (const name of LANGUAGES) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      core.registerLanguage(name, require(`highlight.js/lib/languages/${name}`) as LanguageFn);
-    }
-    hljs = core;
-  }
-  return hljs;
 }
 
 const CLASS_STYLE: Record<string, CodeStyle> = {
@@ -54,7 +33,7 @@ function unescape(html: string): string {
 
 /** Whether a fence's language is one milk colours. */
 export function knownLanguage(lang: string): boolean {
-  return lang !== '' && library().getLanguage(lang) !== undefined;
+  return lang !== '' && highlighter().getLanguage(lang) !== undefined;
 }
 
 /**
@@ -63,7 +42,7 @@ export function knownLanguage(lang: string): boolean {
  */
 export function highlightLines(code: string, lang: string): CodeSpan[][] | null {
   if (!lang || !knownLanguage(lang)) return null;
-  const html = library().highlight(code, { language: lang, ignoreIllegals: true }).value;
+  const html = highlighter().highlight(code, { language: lang, ignoreIllegals: true }).value;
   const lines: CodeSpan[][] = [[]];
   const stack: CodeStyle[] = ['codeBlock'];
   const put = (text: string): void => {

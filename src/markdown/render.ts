@@ -7,11 +7,11 @@
 // block still growing. Text arrives sanitized; nothing here reaches the
 // terminal but plain characters. Pure.
 
-import type MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
 import { wrapSpans } from './wrap';
 import { CodeRef, CodeStyle, LazyCode } from './highlight';
+import { markdown } from './parsers';
 
 export type MdStyle = 'normal' | 'bold' | 'italic' | 'strike' | 'code' | 'heading' | 'link' | 'dim' | 'quote' | CodeStyle;
 
@@ -25,25 +25,6 @@ export interface MdSpan {
 export type MdRow = MdSpan[];
 
 const TAB = '    ';
-
-let parser: MarkdownIt | null = null;
-
-/** markdown-it, created on first use: start-up does not pay for it until an answer arrives. */
-export function markdown(): MarkdownIt {
-  if (!parser) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const MarkdownItCtor = require('markdown-it') as typeof MarkdownIt;
-    // No raw HTML (shown as text), no typographic replacements: what the model wrote, inert.
-    // A single newline in an answer is a line break, as people (and models) mean it in a chat.
-    parser = new MarkdownItCtor({ html: false, linkify: false, typographer: false, breaks: true });
-    // Reference definitions would let a line at the end restyle a block long shown: off, so every block renders alone.
-    parser.disable('reference');
-    // A link's URL is shown, never followed: shown as the model wrote it, not percent-encoded or punycoded.
-    parser.normalizeLink = (url: string): string => url;
-    parser.normalizeLinkText = (text: string): string => text;
-  }
-  return parser;
-}
 
 /** Where each top-level block of a token stream starts: a run of tokens from a level-0 opener to its closer. */
 export function blockStarts(tokens: readonly Token[]): number[] {

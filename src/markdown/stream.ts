@@ -5,7 +5,8 @@
 // Rendering waits until rows are asked for, so a burst of chunks costs one
 // parse per paint, not one per chunk. Pure.
 
-import { MdRow, blockStarts, markdown, renderBlocks } from './render';
+import { MdRow, blockStarts, renderBlocks } from './render';
+import { markdown } from './parsers';
 
 function offsetOfLine(text: string, line: number): number {
   let at = 0;

@@ -13,16 +13,33 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
  * inside a word only when it is longer than a row (between graphemes).
  */
 export function wrapSpans(spans: readonly MdSpan[], width: number): MdRow[] {
-  const w = Math.max(1, width);
-  const rows: MdRow[] = [];
-  let row: MdRow = [];
-  let used = 0;
-  const push = (text: string, style: MdStyle): void => {
+  const wrap = new Wrapper(Math.max(1, width));
+  for (const span of spans) {
+    if (span.text === '\n') wrap.newRow();
+    // Printable ASCII, nearly all text: a row at a time, one cell per character.
+    else if (PRINTABLE_ASCII.test(span.text)) wrap.ascii(span.text, span.style);
+    else wrap.anyText(span.text, span.style);
+  }
+  return wrap.finish();
+}
+
+/** One wrap in progress: the rows so far, the row being filled and its cells used. */
+class Wrapper {
+  private readonly rows: MdRow[] = [];
+  private row: MdRow = [];
+  private used = 0;
+
+  constructor(private readonly w: number) {}
+
+  private push(text: string, style: MdStyle): void {
+    const row = this.row;
     const last = row[row.length - 1];
     if (last && last.style === style) row[row.length - 1] = { text: last.text + text, style };
     else row.push({ text, style });
-  };
-  const newRow = (): void => {
+  }
+
+  newRow(): void {
+    const row = this.row;
     // Trailing blanks are dropped where a row breaks.
     while (row.length > 0 && row[row.length - 1].text.endsWith(' ')) {
       const last = row.pop() as MdSpan;
@@ -32,85 +49,76 @@ export function wrapSpans(spans: readonly MdSpan[], width: number): MdRow[] {
         break;
       }
     }
-    rows.push(row);
-    row = [];
-    used = 0;
-  };
-  for (const span of spans) {
-    if (span.text === '\n') {
-      newRow();
-      continue;
-    }
-    // Printable ASCII, nearly all text: a row at a time, one cell per character.
-    if (PRINTABLE_ASCII.test(span.text)) {
-      wrapAscii(span.text, span.style);
-      continue;
-    }
-    for (const piece of span.text.split(/( +)/)) {
+    this.rows.push(row);
+    this.row = [];
+    this.used = 0;
+  }
+
+  finish(): MdRow[] {
+    if (this.row.length > 0 || this.rows.length === 0) this.newRow();
+    return this.rows;
+  }
+
+  /** Any text, a piece (a word, or a run of blanks) at a time, by display width. */
+  anyText(text: string, style: MdStyle): void {
+    const w = this.w;
+    for (const piece of text.split(/( +)/)) {
       if (!piece) continue;
       const pw = stringWidth(piece);
       if (piece.startsWith(' ')) {
-        if (used > 0 && used + pw <= w) {
-          push(piece, span.style);
-          used += pw;
-        } else if (used > 0) {
-          newRow();
+        if (this.used > 0 && this.used + pw <= w) {
+          this.push(piece, style);
+          this.used += pw;
+        } else if (this.used > 0) {
+          this.newRow();
         }
         continue;
       }
-      if (used + pw > w && used > 0) newRow();
+      if (this.used + pw > w && this.used > 0) this.newRow();
       if (pw <= w) {
-        push(piece, span.style);
-        used += pw;
+        this.push(piece, style);
+        this.used += pw;
         continue;
       }
       for (const g of graphemes(piece)) {
         const gw = graphemeWidth(g);
-        if (used + gw > w && used > 0) newRow();
-        push(g, span.style);
-        used += gw;
+        if (this.used + gw > w && this.used > 0) this.newRow();
+        this.push(g, style);
+        this.used += gw;
       }
     }
   }
-  if (row.length > 0 || rows.length === 0) newRow();
-  return rows;
 
-  // The same greedy wrap as the pieces above, found with native scans: a long
-  // paragraph that is wrapped again on every frame while it streams costs rows, not words.
-  function wrapAscii(text: string, style: MdStyle): void {
+  /**
+   * The same greedy wrap as anyText, found with native scans: a long
+   * paragraph that is wrapped again on every frame while it streams costs
+   * rows, not words.
+   */
+  ascii(text: string, style: MdStyle): void {
     let i = 0;
     while (i < text.length) {
-      if (used === 0) {
+      if (this.used === 0) {
         while (text.charCodeAt(i) === 32) i++;
         if (i >= text.length) return;
       }
-      const room = w - used;
+      const room = this.w - this.used;
       if (text.length - i <= room) {
-        push(text.slice(i), style);
-        used += text.length - i;
+        this.push(text.slice(i), style);
+        this.used += text.length - i;
         return;
       }
       // The row ends at the last blank that leaves what is before it inside the row.
       const cut = text.charCodeAt(i + room) === 32 ? i + room : text.lastIndexOf(' ', i + room - 1);
       if (cut > i) {
-        push(text.slice(i, cut), style);
+        this.push(text.slice(i, cut), style);
         i = cut;
-        newRow();
-        continue;
+      } else if (cut < i && this.used === 0) {
+        // No blank in reach and the row is empty: the word is longer than a row and is cut.
+        this.push(text.slice(i, i + room), style);
+        i += room;
       }
-      if (cut === i) {
-        // Blanks first, then a word that does not fit after them: break at the blanks.
-        newRow();
-        continue;
-      }
-      // No blank in reach: the word goes to a new row, or is cut if it is longer than a row.
-      if (used > 0) {
-        newRow();
-        continue;
-      }
-      push(text.slice(i, i + room), style);
-      i += room;
-      newRow();
+      // Otherwise blanks first and a word that does not fit after them, or a word for a new row: break here.
+      this.newRow();
     }
   }
 }

@@ -53,79 +53,91 @@ const NOT_RUN = 'not run: the turn was interrupted';
 
 /** Replays one conversation of the log. */
 export function replay(events: readonly LogEvent[], conv: string, maxKept = DEFAULT_MAX_KEPT_CHARS): Replay {
-  const messages: ChatMessage[] = [];
-  const items: ReplayItem[] = [];
-  let lastTs: string | null = null;
-  let text = '';
-  let streaming = false;
-  let unanswered: ToolCall[] = [];
+  const r = new Replayer(maxKept);
+  for (const e of events) if (e.conv === conv) r.take(e);
+  // The log stops mid-turn (milk was killed): what was there is kept, marked interrupted.
+  if (r.close()) r.items.push({ kind: 'note', text: '[interrupted]' });
+  return { messages: r.messages, items: r.items, lastTs: r.lastTs };
+}
 
-  const kept = (t: string): string => (t.length > maxKept ? `${t.slice(0, maxKept)}\n[the rest of this answer was cut off]` : t);
+/** One conversation being replayed: the model's messages and the transcript's items so far. */
+class Replayer {
+  readonly messages: ChatMessage[] = [];
+  readonly items: ReplayItem[] = [];
+  lastTs: string | null = null;
+  private text = '';
+  private streaming = false;
+  private unanswered: ToolCall[] = [];
+
+  constructor(private readonly maxKept: number) {}
+
+  private kept(t: string): string {
+    return t.length > this.maxKept ? `${t.slice(0, this.maxKept)}\n[the rest of this answer was cut off]` : t;
+  }
+
   /** Whatever a turn left open (a stream cut short, tool calls never answered) is closed the way the runner closes it. */
-  const close = (): boolean => {
+  close(): boolean {
     let open = false;
-    if (streaming) {
-      messages.push({ role: 'assistant', content: kept(text) });
-      if (text) items.push({ kind: 'assistant', text });
-      text = '';
-      streaming = false;
+    if (this.streaming) {
+      this.messages.push({ role: 'assistant', content: this.kept(this.text) });
+      if (this.text) this.items.push({ kind: 'assistant', text: this.text });
+      this.text = '';
+      this.streaming = false;
       open = true;
     }
-    for (const call of unanswered) {
-      messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: NOT_RUN });
+    for (const call of this.unanswered) {
+      this.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: NOT_RUN });
       open = true;
     }
-    unanswered = [];
+    this.unanswered = [];
     return open;
-  };
+  }
 
-  for (const e of events) {
-    if (e.conv !== conv) continue;
-    if ('ts' in e) lastTs = e.ts;
+  take(e: LogEvent): void {
+    if ('ts' in e) this.lastTs = e.ts;
     switch (e.t) {
       case 'user':
-        if (close()) items.push({ kind: 'note', text: '[interrupted]' });
-        messages.push({ role: 'user', content: e.text });
-        items.push({ kind: 'user', text: displayText(e.segments) || e.text });
-        break;
+        if (this.close()) this.items.push({ kind: 'note', text: '[interrupted]' });
+        this.messages.push({ role: 'user', content: e.text });
+        this.items.push({ kind: 'user', text: displayText(e.segments) || e.text });
+        return;
       case 'delta':
-        text += e.text;
-        streaming = true;
-        break;
+        this.text += e.text;
+        this.streaming = true;
+        return;
       case 'assistant': {
         const calls = e.toolCalls ?? [];
-        messages.push({ role: 'assistant', content: kept(text), ...(calls.length ? { toolCalls: calls } : {}) });
-        if (text) items.push({ kind: 'assistant', text });
-        text = '';
-        streaming = false;
-        unanswered = [...calls];
-        break;
+        this.messages.push({ role: 'assistant', content: this.kept(this.text), ...(calls.length ? { toolCalls: calls } : {}) });
+        if (this.text) this.items.push({ kind: 'assistant', text: this.text });
+        this.text = '';
+        this.streaming = false;
+        this.unanswered = [...calls];
+        return;
       }
-      case 'tool': {
-        const call = unanswered.find((c) => c.id === e.callId);
-        // A result for no open call would break either protocol: left out.
-        if (!call) break;
-        unanswered = unanswered.filter((c) => c !== call);
-        messages.push({ role: 'tool', toolCallId: e.callId, name: e.name, content: e.content });
-        items.push({ kind: 'tool', text: e.declined ? `${callDetail(call)}  [declined]` : callDetail(call) });
-        if (!e.declined && e.content) items.push({ kind: 'output', text: e.content });
-        break;
-      }
+      case 'tool':
+        return this.toolResult(e);
       case 'interrupted':
-        close();
-        items.push({ kind: 'note', text: '[interrupted]' });
-        break;
+        this.close();
+        this.items.push({ kind: 'note', text: '[interrupted]' });
+        return;
       case 'error':
-        close();
-        items.push({ kind: 'error', text: e.message });
-        break;
+        this.close();
+        this.items.push({ kind: 'error', text: e.message });
+        return;
       case 'end':
       case 'start':
-        close();
-        break;
+        this.close();
+        return;
     }
   }
-  // The log stops mid-turn (milk was killed): what was there is kept, marked interrupted.
-  if (close()) items.push({ kind: 'note', text: '[interrupted]' });
-  return { messages, items, lastTs };
+
+  private toolResult(e: Extract<LogEvent, { t: 'tool' }>): void {
+    const call = this.unanswered.find((c) => c.id === e.callId);
+    // A result for no open call would break either protocol: left out.
+    if (!call) return;
+    this.unanswered = this.unanswered.filter((c) => c !== call);
+    this.messages.push({ role: 'tool', toolCallId: e.callId, name: e.name, content: e.content });
+    this.items.push({ kind: 'tool', text: e.declined ? `${callDetail(call)}  [declined]` : callDetail(call) });
+    if (!e.declined && e.content) this.items.push({ kind: 'output', text: e.content });
+  }
 }

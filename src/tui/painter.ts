@@ -13,16 +13,24 @@ import type { StatusModel } from './status-model';
 import type { TranscriptModel } from './transcript-model';
 import { OverlayView, composerView, overlayRows, pickerRows, statusRow, transcriptRows } from './views';
 
-export interface PaintSources {
-  editor: () => EditorState;
+/** What the composer and the views over it show in one frame, asked for once per paint. */
+export interface PaintFrame {
+  readonly editor: EditorState;
   /** The buffer range a search match lights up. */
-  highlight: () => { start: number; end: number } | null;
+  readonly highlight: { start: number; end: number } | null;
+  /** The top view's status-bar prompt and the keys that answer it. */
+  readonly prompt: string | null;
+  readonly legend: string | null;
+  /** The search overlay while a search runs. */
+  readonly overlay: OverlayView | null;
+  /** The resume picker, drawn in the transcript's place while it is open. */
+  readonly picker: PickerState | null;
+}
+
+export interface PaintSources {
   transcript: TranscriptModel;
   status: StatusModel;
-  /** The resume picker, drawn in the transcript's place while it is open. */
-  picker: () => PickerState | null;
-  /** The search overlay while a search runs. */
-  overlay: () => OverlayView | null;
+  frame: () => PaintFrame;
 }
 
 /** The overlay's rows at most: a title and eight matches. */
@@ -79,8 +87,9 @@ export class Painter {
 
   paint(): void {
     const { ui, sources } = this;
+    const frame = sources.frame();
     const width = ui.composer.size().width;
-    const view = composerView(sources.editor(), width, ui.maxComposerRows(), this.composerTop, sources.highlight() ?? undefined);
+    const view = composerView(frame.editor, width, ui.maxComposerRows(), this.composerTop, frame.highlight ?? undefined);
     ui.setComposerRows(view.contentRows);
     this.composerTop = view.top;
     ui.composer.setRows(view.rows);
@@ -89,13 +98,13 @@ export class Painter {
     const t = ui.transcript.size();
     sources.transcript.setWidth(t.width);
     this.transcriptHeight = t.height;
-    const picker = sources.picker();
+    const picker = frame.picker;
     this.scrollRegion(picker === null, t);
     ui.transcript.setRows(picker ? pickerRows(picker, t.width, t.height) : transcriptRows(sources.transcript, t.height));
-    const overlay = sources.overlay();
+    const overlay = frame.overlay;
     const shown = ui.setOverlayRows(overlay ? Math.min(OVERLAY_ROWS, overlay.overlay.rows.length + 1) : 0);
     if (overlay && shown > 0) ui.overlay.setRows(overlayRows(overlay, ui.overlay.size().width, shown, Date.now()));
-    ui.status.setRows([statusRow(sources.status.snapshot(Date.now()), ui.status.size().width)]);
+    ui.status.setRows([statusRow(sources.status.snapshot(Date.now(), frame), ui.status.size().width)]);
     ui.screen.render();
   }
 }

@@ -1,18 +1,15 @@
-// Turns decoded input into commands and input events: a key runs the command
-// the first of the active modes binds; text, pastes and the wheel become input
-// events; a question or a list takes a lone letter as a key. What each does is
+// Turns decoded input into what the view stack takes: a key runs the command
+// the first of the active modes binds; text and pastes go as they are; a
+// question or a list takes a lone letter as a key; the wheel scrolls. What each does is
 // up to the view stack (composer/stack.ts). Pure.
 
-import type { Events } from '../bus';
 import type { InputAction } from './input';
 import type { Mode } from '../commands';
+import type { ComposerInput } from '../composer/state';
 import { commandFor } from './keymap';
 
-export type Routed =
-  | { event: 'command'; payload: Events['command'] }
-  | { event: 'input.text'; payload: Events['input.text'] }
-  | { event: 'input.paste'; payload: Events['input.paste'] }
-  | { event: 'input.wheel'; payload: Events['input.wheel'] };
+/** What goes to the view stack, or a wheel notch for the transcript. */
+export type Routed = Extract<ComposerInput, { kind: 'command' | 'text' | 'paste' }> | { kind: 'wheel'; dir: 'up' | 'down' };
 
 /** Modes that take a lone letter as a key (y, n, a, j, k), never as text. */
 const LETTER_KEYS: ReadonlySet<Mode> = new Set<Mode>(['approval', 'confirm', 'picker']);
@@ -28,7 +25,7 @@ export function route(action: InputAction, modes: readonly Mode[]): Routed[] {
     case 'key': {
       for (const mode of modes) {
         const name = commandFor(mode, action.key);
-        if (name) return [{ event: 'command', payload: { name } }];
+        if (name) return [{ kind: 'command', name }];
       }
       return [];
     }
@@ -37,14 +34,14 @@ export function route(action: InputAction, modes: readonly Mode[]): Routed[] {
       const chars = [...action.text];
       if (chars.length === 1 && LETTER_KEYS.has(modes[0])) {
         const name = commandFor(modes[0], chars[0].toLowerCase());
-        return name ? [{ event: 'command', payload: { name } }] : [{ event: 'input.text', payload: { text: action.text } }];
+        return name ? [{ kind: 'command', name }] : [{ kind: 'text', text: action.text }];
       }
-      return [{ event: 'input.text', payload: { text: action.text } }];
+      return [{ kind: 'text', text: action.text }];
     }
     case 'paste':
-      return [{ event: 'input.paste', payload: { text: action.text } }];
+      return [{ kind: 'paste', text: action.text }];
     case 'wheel':
-      return [{ event: 'input.wheel', payload: { dir: action.dir } }];
+      return [{ kind: 'wheel', dir: action.dir }];
     case 'cpr':
       // Answers to milk's own questions, handled before routing.
       return [];

@@ -98,10 +98,10 @@ export function blessedTerm(term: string | undefined): string {
   return term;
 }
 
-export function createScreen(options: ScreenOptions): Screen {
-  patchBlessedWidths();
+/** Blessed's screen on milk's own input (a PassThrough: milk reads the terminal itself). */
+function blessedScreen(options: ScreenOptions): Widgets.Screen {
   const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => input });
-  const screen = blessed.screen({
+  return blessed.screen({
     input: input as unknown as NodeJS.ReadStream,
     output: options.output,
     terminal: blessedTerm(options.term ?? process.env.TERM),
@@ -114,6 +114,11 @@ export function createScreen(options: ScreenOptions): Screen {
     title: 'milk',
     dockBorders: false,
   });
+}
+
+export function createScreen(options: ScreenOptions): Screen {
+  patchBlessedWidths();
+  const screen = blessedScreen(options);
   // Draw box characters as UTF-8, not through the DEC line-drawing set: the
   // same on every terminal, and copy-paste and tmux capture show real lines.
   const tput = (screen as unknown as { tput: { brokenACS: boolean; colors: number } }).tput;

@@ -20,10 +20,6 @@ export interface StatusSources {
   force: () => boolean;
   /** Tools on "always" this session. */
   always: () => string[];
-  /** The search or approval prompt, replacing the left side. */
-  prompt: () => string | null;
-  /** The keys that answer the prompt, never cut off. */
-  legend: () => string | null;
   /** The provider's own hint (e.g. how to configure it, or the model /model switched to). */
   providerHint: () => string | null;
 }
@@ -64,7 +60,8 @@ export class StatusModel {
     bus.on('session.new', () => (this.usage = null));
   }
 
-  snapshot(now: number): StatusState {
+  /** `modal`: the top view's prompt (replacing the left side) and the keys that answer it (never cut off). */
+  snapshot(now: number, modal: { prompt: string | null; legend: string | null }): StatusState {
     const s = this.sources;
     return {
       sessionId: s.sessionId,
@@ -75,8 +72,8 @@ export class StatusModel {
       warning: this.warning,
       hint: s.providerHint(),
       notice: this.hint,
-      prompt: s.prompt(),
-      legend: s.legend(),
+      prompt: modal.prompt,
+      legend: modal.legend,
       force: s.force(),
       usage: this.usage,
       always: s.always(),

@@ -37,6 +37,15 @@ export class TranscriptFeed {
   private idle: NodeJS.Timeout | null = null;
 
   constructor(bus: Bus, readonly transcript: TranscriptModel) {
+    this.followTurns(bus);
+    this.followTools(bus);
+    this.followSessions(bus);
+    this.followNotes(bus);
+  }
+
+  /** A turn's input, its streamed words, and how it ended. */
+  private followTurns(bus: Bus): void {
+    const transcript = this.transcript;
     const changed = (): void => bus.requestRender();
     bus.on('turn.started', ({ turnId, input, display }) => {
       transcript.scrollToBottom();
@@ -57,6 +66,23 @@ export class TranscriptFeed {
       bus.requestRender({ streaming: r.spoke === true });
       r.spoke = true;
     });
+    bus.on('turn.ended', ({ turnId, status, message }) => {
+      const r = this.current(turnId);
+      if (!r) return;
+      if (r.words !== null) transcript.settle(r.words);
+      if (r.tool) transcript.replace(r.tool.entry, `${r.tool.detail}  · interrupted · ${took(r.tool.since)}`);
+      this.reply = null;
+      this.busySince = null;
+      if (status === 'interrupted') transcript.add('note', '[interrupted]');
+      else if (status === 'error') transcript.add('error', message ?? 'the turn failed');
+      changed();
+    });
+  }
+
+  /** Tool calls: one block each, whose status changes in place, and its output. */
+  private followTools(bus: Bus): void {
+    const transcript = this.transcript;
+    const changed = (): void => bus.requestRender();
     // The whole call is in the transcript before the person is asked about it.
     bus.on('tool.approval', ({ turnId, detail }) => {
       const r = this.current(turnId);
@@ -96,6 +122,12 @@ export class TranscriptFeed {
       r.tool = null;
       changed();
     });
+  }
+
+  /** A resumed conversation drawn again, or a new one begun. */
+  private followSessions(bus: Bus): void {
+    const transcript = this.transcript;
+    const changed = (): void => bus.requestRender();
     bus.on('session.resumed', ({ items, at }) => {
       this.reply = null;
       transcript.clear();
@@ -119,6 +151,12 @@ export class TranscriptFeed {
       transcript.add('note', 'new conversation');
       changed();
     });
+  }
+
+  /** Notes others post, and folding the last long output. */
+  private followNotes(bus: Bus): void {
+    const transcript = this.transcript;
+    const changed = (): void => bus.requestRender();
     bus.on('transcript.toggleFold', () => {
       if (transcript.toggleLastFold()) changed();
       else bus.emit('status.hint', { text: 'no long tool output to expand' });
@@ -126,17 +164,6 @@ export class TranscriptFeed {
     bus.on('transcript.note', ({ text, reveal }) => {
       transcript.add('note', text);
       if (reveal) transcript.scrollToBottom();
-      changed();
-    });
-    bus.on('turn.ended', ({ turnId, status, message }) => {
-      const r = this.current(turnId);
-      if (!r) return;
-      if (r.words !== null) transcript.settle(r.words);
-      if (r.tool) transcript.replace(r.tool.entry, `${r.tool.detail}  · interrupted · ${took(r.tool.since)}`);
-      this.reply = null;
-      this.busySince = null;
-      if (status === 'interrupted') transcript.add('note', '[interrupted]');
-      else if (status === 'error') transcript.add('error', message ?? 'the turn failed');
       changed();
     });
   }

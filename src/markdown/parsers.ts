@@ -1,0 +1,49 @@
+// The two parsers the transcript renders with, each loaded on first use so
+// start-up does not pay for them: markdown-it when an answer (or typing, to
+// warm it) arrives, highlight.js when a code block is first painted. The
+// rendering itself (render.ts, highlight.ts) is pure and calls these.
+
+import type MarkdownIt from 'markdown-it';
+import type { HLJSApi, LanguageFn } from 'highlight.js';
+
+let parser: MarkdownIt | null = null;
+
+/** markdown-it, created on first use: start-up does not pay for it until an answer arrives. */
+export function markdown(): MarkdownIt {
+  if (!parser) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const MarkdownItCtor = require('markdown-it') as typeof MarkdownIt;
+    // No raw HTML (shown as text), no typographic replacements: what the model wrote, inert.
+    // A single newline in an answer is a line break, as people (and models) mean it in a chat.
+    parser = new MarkdownItCtor({ html: false, linkify: false, typographer: false, breaks: true });
+    // Reference definitions would let a line at the end restyle a block long shown: off, so every block renders alone.
+    parser.disable('reference');
+    // A link's URL is shown, never followed: shown as the model wrote it, not percent-encoded or punycoded.
+    parser.normalizeLink = (url: string): string => url;
+    parser.normalizeLinkText = (text: string): string => text;
+  }
+  return parser;
+}
+
+// The languages people paste and models answer in most; each grammar adds its aliases (ts, py, sh, …).
+const LANGUAGES = [
+  'bash', 'c', 'cpp', 'csharp', 'css', 'diff', 'go', 'java', 'javascript', 'json', 'kotlin', 'markdown',
+  'php', 'python', 'ruby', 'rust', 'shell', 'sql', 'swift', 'typescript', 'xml', 'yaml',
+];
+
+let hljs: HLJSApi | null = null;
+
+/** highlight.js with the languages above, loaded when a code block is first painted. */
+export function highlighter(): HLJSApi {
+  if (!hljs) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const core = require('highlight.js/lib/core') as HLJSApi;
+    for (const name of LANGUAGES) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      core.registerLanguage(name, require(`highlight.js/lib/languages/${name}`) as LanguageFn);
+    }
+    hljs = core;
+  }
+  return hljs;
+}
+
