@@ -12,7 +12,7 @@ const tseslint = require('typescript-eslint');
 const boundaries = require('eslint-plugin-boundaries');
 
 const IO_MODULES = [
-  'neo-blessed', 'blessed', 'fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'fs-extra',
+  'neo-blessed', 'blessed', 'fs', 'node:fs', 'fs/promises', 'node:fs/promises',
   'net', 'node:net', 'http', 'node:http', 'https', 'node:https', 'child_process', 'node:child_process',
   'eventsource-parser', 'p-cancelable',
 ];

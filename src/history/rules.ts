@@ -71,19 +71,14 @@ export function capEntries(entries: readonly HistoryEntry[], max: number): Histo
 }
 
 /**
- * Adds `pending` to what is on disk, skipping consecutive duplicates, then
- * caps. One pass: linear in both lists, however many entries are pending.
+ * What loading and compaction leave of a file's entries: no consecutive
+ * duplicates, the newest `max`. One pass, linear in the entries.
  */
-export function mergeEntries(onDisk: readonly HistoryEntry[], pending: readonly HistoryEntry[], max: number): HistoryEntry[] {
-  const out = onDisk.slice();
-  for (const e of pending) {
+export function compactEntries(entries: readonly HistoryEntry[], max: number): HistoryEntry[] {
+  const out: HistoryEntry[] = [];
+  for (const e of entries) {
     const last = out[out.length - 1];
     if (!last || !sameInput(last, e)) out.push(e);
   }
   return capEntries(out, max);
-}
-
-/** What compaction leaves of a file's entries: no consecutive duplicates, the newest `max`. */
-export function compactEntries(entries: readonly HistoryEntry[], max: number): HistoryEntry[] {
-  return mergeEntries([], entries, max);
 }
