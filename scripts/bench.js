@@ -34,6 +34,33 @@ const CHECKS = [];
 function check(name, value, budget, headroom) {
   CHECKS.push({ case: name, value, budget, headroom });
 }
+
+/**
+ * How much slower this machine is right now than on the quiet day the time
+ * budgets were set: a bare blessed screen's start-up (scripts/bench-baseline.js)
+ * against the 133 ms it took then on Node 20. The machine drifts by up to a
+ * third over a day, and more when it is shared; a time budget is checked at
+ * budget x factor (never less than the budget), so a slow hour does not fail
+ * the bench while a regression against the same run's baseline still does.
+ */
+const REFERENCE_BASELINE_MS = 133;
+const machine = { factor: 1, measured: false };
+
+function setMachineFactor(baselineMs) {
+  machine.factor = Math.max(1, baselineMs / REFERENCE_BASELINE_MS);
+  machine.measured = true;
+}
+
+async function measureMachine() {
+  if (machine.measured) return;
+  const times = [];
+  for (let i = 0; i < (SMOKE ? 1 : 3); i++) {
+    const b = await spawnUntil([path.join(__dirname, 'bench-baseline.js')], 'baseline ready');
+    times.push(b.ms);
+    b.p.kill('SIGKILL');
+  }
+  setMachineFactor(stats(times).median);
+}
 /** A size for the full run, and a small one for --smoke. */
 const scaled = (full, small) => (SMOKE ? small : full);
 
@@ -147,6 +174,7 @@ async function benchSearch() {
     (i) => `task ${i}: update module ${i % 1000} and check ${['lint', 'tests', 'types', 'docs'][i % 4]}`);
 
   // In-process: the pure state machine, one keystroke at a time; first the
+  await measureMachine();
   // one-off cost of indexing every entry (the app does this in idle slices).
   const { searchOverlay } = require('../dist/search/overlay');
   let t = process.hrtime.bigint();
@@ -155,7 +183,10 @@ async function benchSearch() {
   // Each keystroke as the app pays for it: the state machine, then the overlay's rows and count.
   const pure = [];
   const keys = [];
-  for (const q of ['module 99', 'check docs', 'zzz not there', 'task 5', 'e', 'module 1 and']) {
+  // Eight passes of queries (different ones, so no pass finds the last one's matches cached): the p99
+  // is then over some 600 keystrokes, not decided by the one that met a garbage collection.
+  const passes = Array.from({ length: SMOKE ? 1 : 8 }, (_, p) => [`module ${99 - p}`, p % 2 ? 'check docs' : 'check doc', `zzz not there ${p}`, `task ${5 + p}`, p % 2 ? 'e' : 'a', `module ${1 + p} and`]).flat();
+  for (const q of passes) {
     let st = search.startSearch('reverse');
     for (const ch of q) keys.push(() => (st = search.typeQuery(st, entries, ch)));
     keys.push(() => (st = search.searchAgain(st, entries, 'reverse', null)));
@@ -171,8 +202,8 @@ async function benchSearch() {
     keys.length = 0;
   }
   const ps = stats(pure);
-  console.log(`search keystroke, state machine and overlay over ${n} entries: median ${fmt(ps.median)}, p99 ${fmt(ps.p99)}, max ${fmt(ps.max)} (n=${ps.n}; budget p99 5 ms, headroom 100%: one GC pause decides it)`);
-  check('search keystroke p99', ps.p99, 5, 1);
+  console.log(`search keystroke, state machine and overlay over ${n} entries: median ${fmt(ps.median)}, p99 ${fmt(ps.p99)}, max ${fmt(ps.max)} (n=${ps.n}; budget p99 5 ms, +100%, times the machine factor ${machine.factor.toFixed(2)})`);
+  check('search keystroke p99', ps.p99, 5 * machine.factor, 1);
 
   // End to end: key into the pty until the status bar shows the new query.
   const m = startMilk(['--data-dir', data, '--session', 'bench']);
@@ -568,27 +599,32 @@ async function benchBudgets() {
   const med = (xs) => stats(xs).median;
   const spread = (xs, f) => `${f(stats(xs).min)}–${f(stats(xs).max)}`;
   const ms = (x) => `${x.toFixed(0)} ms`;
+  setMachineFactor(med(m.baseline));
   const rows = [
-    { case: 'start-up to ready screen', value: med(m.startup), unit: 'ms', spread: spread(m.startup, ms), budget: 150, headroom: 0.2, baseline: med(m.baseline), baselineName: 'bare blessed screen', ratioBudget: 1.25 },
-    { case: '  the first start, new data dir', value: med(m.firstStart), unit: 'ms', spread: spread(m.firstStart, ms), budget: 150, headroom: 0.2, baseline: med(m.baseline), baselineName: 'bare blessed screen', ratioBudget: 1.25 },
-    { case: 'Enter to first token visible', value: med(m.firstToken), unit: 'ms', spread: spread(m.firstToken, ms), budget: 60, headroom: 0.3, baseline: med(m.firstByte), baselineName: "server's first byte" },
-    { case: `CPU while streaming ${tokens} tokens`, value: med(m.cpu), unit: 's', spread: spread(m.cpu, (x) => `${x.toFixed(2)} s`), budget: 0.3, headroom: 0.35 },
+    { case: 'start-up to ready screen', value: med(m.startup), unit: 'ms', spread: spread(m.startup, ms), budget: 150, headroom: 0.2, time: true, baseline: med(m.baseline), baselineName: 'bare blessed screen', ratioBudget: 1.25 },
+    { case: '  the first start, new data dir', value: med(m.firstStart), unit: 'ms', spread: spread(m.firstStart, ms), budget: 150, headroom: 0.2, time: true, baseline: med(m.baseline), baselineName: 'bare blessed screen', ratioBudget: 1.25 },
+    { case: 'Enter to first token visible', value: med(m.firstToken), unit: 'ms', spread: spread(m.firstToken, ms), budget: 60, headroom: 0.3, time: true, baseline: med(m.firstByte), baselineName: "server's first byte" },
+    { case: `CPU while streaming ${tokens} tokens`, value: med(m.cpu), unit: 's', spread: spread(m.cpu, (x) => `${x.toFixed(2)} s`), budget: 0.3, headroom: 0.35, time: true },
     { case: 'bytes written for that answer', value: med(m.bytes), unit: 'KB', spread: spread(m.bytes, (x) => `${x.toFixed(0)} KB`), budget: 100, headroom: 0.2, baseline: med(m.answer), baselineName: "the answer's own size" },
-    { case: 'idle CPU in the 2 s after start-up', value: med(m.idle), unit: '%', spread: spread(m.idle, (x) => `${x.toFixed(2)} %`), budget: 0.5, headroom: 1 },
-    { case: 'Ctrl-C to idle screen', value: med(m.ctrlc), unit: 'ms', spread: `p99 ${stats(m.ctrlc).p99.toFixed(1)} ms`, budget: 15, headroom: 0.5 },
+    { case: 'idle CPU in the 2 s after start-up', value: med(m.idle), unit: '%', spread: spread(m.idle, (x) => `${x.toFixed(2)} %`), budget: 0.5, headroom: 1, time: true },
+    { case: 'Ctrl-C to idle screen', value: med(m.ctrlc), unit: 'ms', spread: `p99 ${stats(m.ctrlc).p99.toFixed(1)} ms`, budget: 15, headroom: 0.5, time: true },
     { case: 'RSS after start-up', value: med(m.rss), unit: 'MB', spread: spread(m.rss, (x) => `${x.toFixed(0)} MB`), budget: 75, headroom: 0.15 },
   ];
   for (const r of rows) {
     r.ratio = r.baseline ? r.value / r.baseline : null;
-    r.pass = r.value <= r.budget && (r.ratioBudget === undefined || r.ratio <= r.ratioBudget);
-    check(r.case.trim(), r.value, r.budget, r.headroom);
+    const budget = r.time ? r.budget * machine.factor : r.budget;
+    const within = r.value <= budget && (r.ratioBudget === undefined || r.ratio <= r.ratioBudget);
+    const inHeadroom = r.value <= budget * (1 + r.headroom) && (r.ratioBudget === undefined || r.ratio <= r.ratioBudget * (1 + r.headroom));
+    r.pass = within;
+    r.verdict = within ? 'pass' : inHeadroom ? 'over, within headroom' : 'MISS';
+    check(r.case.trim(), r.value, r.time ? r.budget * machine.factor : r.budget, r.headroom);
     if (r.ratioBudget !== undefined) check(`${r.case.trim()} (ratio to ${r.baselineName})`, r.ratio, r.ratioBudget, r.headroom);
   }
   const num = (r) => (r.unit === 's' ? r.value.toFixed(2) : r.unit === '%' ? r.value.toFixed(2) : r.value.toFixed(r.value < 10 ? 1 : 0)) + ' ' + r.unit;
-  console.log(`budgets (${rounds} interleaved round${rounds === 1 ? '' : 's'}, 120x40 pty, loopback mock server):`);
+  console.log(`budgets (${rounds} interleaved round${rounds === 1 ? '' : 's'}, 120x40 pty, loopback mock server; machine factor ${machine.factor.toFixed(2)}: time budgets are checked at budget x factor):`);
   const table = [['case', 'median', 'spread', 'budget (headroom)', 'baseline', 'ratio', ''], ...rows.map((r) => [
     r.case, num(r), r.spread, `${r.budget} ${r.unit}${r.ratioBudget ? ` and ${r.ratioBudget}x` : ''} (+${Math.round(r.headroom * 100)}%)`,
-    r.baseline ? `${r.baseline.toFixed(r.baseline < 10 ? 1 : 0)} ${r.unit} (${r.baselineName})` : '', r.ratio ? `${r.ratio.toFixed(2)}x` : '', r.pass ? 'pass' : 'MISS',
+    r.baseline ? `${r.baseline.toFixed(r.baseline < 10 ? 1 : 0)} ${r.unit} (${r.baselineName})` : '', r.ratio ? `${r.ratio.toFixed(2)}x` : '', r.verdict,
   ])];
   const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
   for (const row of table) console.log('  ' + row.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd());
