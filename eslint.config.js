@@ -61,7 +61,7 @@ const ELEMENTS = [
 const BASE = ['top', 'settings', 'editor', 'types'];
 const ALLOWED = {
   top: ['settings', 'config', 'io', 'editor', 'search', 'history', 'markdown', 'providers', 'tools', 'turn', 'session', 'composer', 'tui', 'types'],
-  settings: [],
+  settings: ['editor'],
   editor: [],
   io: [],
   types: [],

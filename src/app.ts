@@ -30,7 +30,6 @@ import { warmWhenTyping } from './tui/warm-up';
 import { copyAnswer } from './tui/copy';
 import { markdown } from './markdown/parsers';
 import { WidthProbe } from './tui/width-probe';
-import { emojiWidths, setEmojiWidths } from './editor/width';
 
 export interface AppOptions {
   input: NodeJS.ReadStream;
@@ -117,6 +116,7 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
   const painter = new Painter(ui, bus, {
     transcript,
     status,
+    emoji: () => s.settings.emoji,
     frame: () => {
       const f = coordinator.frame();
       const o = f.overlay;
@@ -152,13 +152,13 @@ function inputHandler(coordinator: TurnCoordinator, bus: Bus, warn: (text: strin
   };
 }
 
-/** How wide this terminal draws emoji sequences: asked once, then everything is laid out and drawn that way. */
-function widthProbe(transcript: TranscriptModel, jobs: ReturnType<typeof installJobControl>, row: number): WidthProbe {
-  return new WidthProbe((widths) => {
+/** How wide this terminal draws emoji sequences: asked once, kept in the settings, then everything is laid out and drawn that way. */
+function widthProbe(settings: Settings, transcript: TranscriptModel, jobs: ReturnType<typeof installJobControl>, row: number): WidthProbe {
+  return new WidthProbe(settings.emoji, (widths) => {
     // Widths as assumed: only the row the probes were drawn on needs writing again.
-    if (!widths || JSON.stringify(widths) === JSON.stringify(emojiWidths())) return jobs.redrawRow(Math.max(2, row) - 1);
-    setEmojiWidths(widths);
-    transcript.relayout();
+    if (!widths || JSON.stringify(widths) === JSON.stringify(settings.emoji)) return jobs.redrawRow(Math.max(2, row) - 1);
+    settings.emoji = widths;
+    transcript.setEmoji(widths);
     jobs.redraw();
   });
 }
@@ -166,8 +166,8 @@ function widthProbe(transcript: TranscriptModel, jobs: ReturnType<typeof install
 export function startApp(options: AppOptions): App {
   const bus = new Bus();
   // no-color.org: set and not empty means no colour.
-  const ui = createScreen({ output: options.output, color: !process.env.NO_COLOR });
   const s = services(bus, options);
+  const ui = createScreen({ output: options.output, color: !process.env.NO_COLOR, emoji: () => s.settings.emoji });
   const { transcript, coordinator, status, painter } = views(bus, ui, s, options);
   const scheduler = new RenderScheduler(() => painter.paint());
   const typed = warmWhenTyping([() => markdown(), () => options.provider.warm?.()]);
@@ -183,7 +183,7 @@ export function startApp(options: AppOptions): App {
   const terminal = new TerminalInput(options.input, options.output, inputHandler(coordinator, bus, s.warn, typed, () => probe));
   const jobs = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() });
   const probeRow = ui.screen.height as number;
-  const probe = widthProbe(transcript, jobs, probeRow);
+  const probe = widthProbe(s.settings, transcript, jobs, probeRow);
   bus.on('app.suspend', () => jobs.suspend());
   bus.on('app.redraw', () => jobs.redraw());
 

@@ -1,3 +1,4 @@
+import { CLUSTERING } from '../../src/editor/width';
 // The composer reducer alone: no bus, no runner, no temp dir. History lists
 // are plain arrays; time is a number passed in.
 import { CommandName, SLASH_COMMANDS } from '../../src/commands';
@@ -15,7 +16,7 @@ const entry = (text: string): HistoryEntry => ({ ts: '2026-01-01T00:00:00.000Z',
 function composer(history: string[] = [], world: Partial<ViewContext> = {}) {
   let ui: UiState = initialUi;
   const effects: Effect[] = [];
-  const ctx: { -readonly [K in keyof ViewContext]: ViewContext[K] } = { history: history.map(entry), busy: false, force: false, now: 10_000, lastKeyAt: -Infinity, ...world };
+  const ctx: { -readonly [K in keyof ViewContext]: ViewContext[K] } = { history: history.map(entry), busy: false, force: false, now: 10_000, lastKeyAt: -Infinity, emoji: CLUSTERING, ...world };
   const feed = (input: ComposerInput) => {
     const r = dispatch(ui, input, ctx);
     ui = r.ui;
@@ -322,7 +323,7 @@ describe('composer: incremental search', () => {
     const c = composer([long, 'other']);
     c.run('history.searchReverse');
     c.type('needle');
-    const view = composerView(c.state.editor, 40, 4, 0, c.search!.highlight!);
+    const view = composerView(c.state.editor, 40, 4, 0, CLUSTERING, c.search!.highlight!);
     const text = view.rows.map((r) => r.map((sp) => sp.text).join(''));
     const row = view.rows[text.indexOf('the needle is here')];
     expect(row.find((sp) => sp.style === 'match')?.text).toBe('needle');

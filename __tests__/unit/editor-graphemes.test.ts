@@ -1,3 +1,4 @@
+import { CLUSTERING } from '../../src/editor/width';
 // The editor's promise: the cursor always sits on a grapheme boundary and no
 // edit ever splits a grapheme (an accent from its letter, a ZWJ emoji, a flag).
 import * as fc from 'fast-check';
@@ -21,7 +22,7 @@ const COMMANDS: Array<[string, (s: ed.EditorState) => ed.EditorState]> = [
   ['lineStart', ed.moveLineStart], ['lineEnd', ed.moveLineEnd],
   ['bufferStart', ed.moveBufferStart], ['bufferEnd', ed.moveBufferEnd],
   ['wordLeft', ed.moveWordLeft], ['wordRight', ed.moveWordRight],
-  ['up', (s) => ed.moveVertical(s, -1) ?? s], ['down', (s) => ed.moveVertical(s, 1) ?? s],
+  ['up', (s) => ed.moveVertical(s, -1, CLUSTERING) ?? s], ['down', (s) => ed.moveVertical(s, 1, CLUSTERING) ?? s],
   ['backspace', ed.backspace], ['delete', ed.deleteForward],
   ['killLineEnd', ed.killToLineEnd], ['killLineStart', ed.killToLineStart],
   ['killWordBack', ed.killWordBack], ['killAlnumWordBack', ed.killAlnumWordBack],

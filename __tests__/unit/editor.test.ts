@@ -1,3 +1,4 @@
+import { CLUSTERING } from '../../src/editor/width';
 import * as fc from 'fast-check';
 import * as ed from '../../src/editor/model';
 import { layout, scrollTop } from '../../src/editor/layout';
@@ -62,34 +63,34 @@ describe('editor: moving', () => {
 
   it('keeps a goal column through shorter lines', () => {
     let s = at('abcdef|\nab\nabcdefgh');
-    s = ed.moveVertical(s, 1)!;
+    s = ed.moveVertical(s, 1, CLUSTERING)!;
     expect(show(s)).toBe('abcdef\nab|\nabcdefgh');
-    s = ed.moveVertical(s, 1)!;
+    s = ed.moveVertical(s, 1, CLUSTERING)!;
     expect(show(s)).toBe('abcdef\nab\nabcdef|gh');
-    s = ed.moveVertical(s, -1)!;
-    s = ed.moveVertical(s, -1)!;
+    s = ed.moveVertical(s, -1, CLUSTERING)!;
+    s = ed.moveVertical(s, -1, CLUSTERING)!;
     expect(show(s)).toBe('abcdef|\nab\nabcdefgh');
   });
 
   it('counts display columns, not code units, for the goal column', () => {
     // 日本 is four columns; below it the cursor lands after "abcd".
-    const s = ed.moveVertical(at('日本|\nabcdef'), 1)!;
+    const s = ed.moveVertical(at('日本|\nabcdef'), 1, CLUSTERING)!;
     expect(show(s)).toBe('日本\nabcd|ef');
     // Going up into wide text never lands inside a character.
-    const up = ed.moveVertical(at('日本語\nabc|'), -1)!;
+    const up = ed.moveVertical(at('日本語\nabc|'), -1, CLUSTERING)!;
     expect(show(up)).toBe('日|本語\nabc');
   });
 
   it('returns null at the first and last line so the caller can browse history', () => {
-    expect(ed.moveVertical(at('ab|c'), -1)).toBeNull();
-    expect(ed.moveVertical(at('ab|c'), 1)).toBeNull();
-    expect(ed.moveVertical(at('a\nb|'), 1)).toBeNull();
+    expect(ed.moveVertical(at('ab|c'), -1, CLUSTERING)).toBeNull();
+    expect(ed.moveVertical(at('ab|c'), 1, CLUSTERING)).toBeNull();
+    expect(ed.moveVertical(at('a\nb|'), 1, CLUSTERING)).toBeNull();
   });
 
   it('resets the goal column on any horizontal move', () => {
-    let s = ed.moveVertical(at('abcdef|\nab\nabcdefgh'), 1)!;
+    let s = ed.moveVertical(at('abcdef|\nab\nabcdefgh'), 1, CLUSTERING)!;
     s = ed.moveLeft(s);
-    s = ed.moveVertical(s, 1)!;
+    s = ed.moveVertical(s, 1, CLUSTERING)!;
     expect(show(s)).toBe('abcdef\nab\na|bcdefgh');
   });
 
@@ -226,31 +227,31 @@ describe('editor: segments and pastes', () => {
 
 describe('editor layout', () => {
   it('wraps long lines and puts the cursor in the right cell', () => {
-    const l = layout(at('abcdefgh|ij'), 4);
+    const l = layout(at('abcdefgh|ij'), 4, CLUSTERING);
     expect(l.rows.map((r) => r.atoms.map((a) => a.display).join(''))).toEqual(['abcd', 'efgh', 'ij']);
     expect([l.cursorRow, l.cursorCol]).toEqual([2, 0]);
   });
 
   it('puts a cursor after a full row at the start of the next row', () => {
-    const l = layout(at('abcd|'), 4);
+    const l = layout(at('abcd|'), 4, CLUSTERING);
     expect(l.rows.length).toBe(2);
     expect([l.cursorRow, l.cursorCol]).toEqual([1, 0]);
   });
 
   it('never splits a wide character across rows', () => {
-    const l = layout(at('ab日本|'), 5);
+    const l = layout(at('ab日本|'), 5, CLUSTERING);
     expect(l.rows.map((r) => r.atoms.map((a) => a.display).join(''))).toEqual(['ab日', '本']);
     expect([l.cursorRow, l.cursorCol]).toEqual([1, 2]);
   });
 
   it('counts emoji as two cells', () => {
-    const l = layout(at('😀x|'), 10);
+    const l = layout(at('😀x|'), 10, CLUSTERING);
     expect(l.cursorCol).toBe(3);
   });
 
   it('shows a paste segment as its label (twenty lines and their newlines are twenty lines)', () => {
     const s = ed.insertPaste(at('a|'), 'x\n'.repeat(20));
-    const l = layout(s, 40);
+    const l = layout(s, 40, CLUSTERING);
     expect(l.rows[0].atoms.map((a) => a.display).join('')).toBe('a[pasted 20 lines]');
     expect(l.cursorCol).toBe(1 + '[pasted 20 lines]'.length);
   });

@@ -1,3 +1,4 @@
+import { CLUSTERING } from '../../src/editor/width';
 // The Markdown renderer as rows of text and styles, and streaming it in
 // chunks (property: same rows as rendering whole; frozen rows never change).
 import * as fc from 'fast-check';
@@ -14,18 +15,18 @@ const styled = (rows: MdRow[]) => rows.map((r) => coloured(r).map((s) => `${s.st
 
 describe('rendering Markdown, construct by construct', () => {
   it('headings: bold text, a rule under the first level, no hashes', () => {
-    expect(styled(renderMarkdown('# Top\n\n## Second **strong**', 40))).toEqual([
+    expect(styled(renderMarkdown('# Top\n\n## Second **strong**', 40, CLUSTERING))).toEqual([
       'heading:Top', 'dim:═══', '', 'heading:Second strong',
     ]);
   });
   it('emphasis, strike, inline code and links (text, then the URL dimmed)', () => {
-    expect(styled(renderMarkdown('a **b** *c* ~~d~~ `e` [f](http://g.h)', 80))).toEqual([
+    expect(styled(renderMarkdown('a **b** *c* ~~d~~ `e` [f](http://g.h)', 80, CLUSTERING))).toEqual([
       'normal:a |bold:b|normal: |italic:c|normal: |strike:d|normal: |code:e|normal: |link:f|dim: (http://g.h)',
     ]);
   });
   it('wraps paragraphs at spaces, and inside a word only when it must', () => {
-    expect(text(renderMarkdown('one two three four', 9))).toEqual(['one two', 'three', 'four']);
-    expect(text(renderMarkdown('abcdefghijkl', 5))).toEqual(['abcde', 'fghij', 'kl']);
+    expect(text(renderMarkdown('one two three four', 9, CLUSTERING))).toEqual(['one two', 'three', 'four']);
+    expect(text(renderMarkdown('abcdefghijkl', 5, CLUSTERING))).toEqual(['abcde', 'fghij', 'kl']);
   });
   it('wraps as greedy word wrap does, whatever the words and blanks (property, against a reference)', () => {
     // The textbook algorithm, a word at a time: what the row-at-a-time scan must equal.
@@ -48,35 +49,35 @@ describe('rendering Markdown, construct by construct', () => {
     const words = fc.array(fc.stringMatching(/^[a-z]{1,14}$/), { maxLength: 30 });
     fc.assert(fc.property(words, fc.boolean(), fc.integer({ min: 1, max: 16 }), (ws, padded, w) => {
       const t = padded ? ` ${ws.join(' ')} ` : ws.join(' ');
-      expect(wrapSpans([{ text: t, style: 'normal' }], w).map((r) => r.map((s) => s.text).join(''))).toEqual(reference(t, w));
+      expect(wrapSpans([{ text: t, style: 'normal' }], w, CLUSTERING).map((r) => r.map((s) => s.text).join(''))).toEqual(reference(t, w));
     }), { numRuns: 500 });
   });
   it('breaks at blanks that do not fit rather than joining the words around them', () => {
-    expect(text([...wrapSpans([{ text: 'ab', style: 'normal' }, { text: '  c', style: 'bold' }], 3)])).toEqual(['ab', 'c']);
-    expect(text([...wrapSpans([{ text: 'ab', style: 'normal' }, { text: '  ç', style: 'bold' }], 3)])).toEqual(['ab', 'ç']);
+    expect(text([...wrapSpans([{ text: 'ab', style: 'normal' }, { text: '  c', style: 'bold' }], 3, CLUSTERING)])).toEqual(['ab', 'c']);
+    expect(text([...wrapSpans([{ text: 'ab', style: 'normal' }, { text: '  ç', style: 'bold' }], 3, CLUSTERING)])).toEqual(['ab', 'ç']);
   });
   it('nested and ordered lists, tight and loose', () => {
-    expect(text(renderMarkdown('- a\n- b\n  1. c\n  2. d\n', 40))).toEqual(['• a', '• b', '  1. c', '  2. d']);
-    expect(text(renderMarkdown('3. x\n\n4. y\n', 40))).toEqual(['3. x', '', '4. y']);
+    expect(text(renderMarkdown('- a\n- b\n  1. c\n  2. d\n', 40, CLUSTERING))).toEqual(['• a', '• b', '  1. c', '  2. d']);
+    expect(text(renderMarkdown('3. x\n\n4. y\n', 40, CLUSTERING))).toEqual(['3. x', '', '4. y']);
   });
   it('block quotes and rules', () => {
-    expect(styled(renderMarkdown('> said *so*\n\n---', 10))).toEqual(['quote:│ |quote:said |italic:so', '', 'dim:──────────']);
+    expect(styled(renderMarkdown('> said *so*\n\n---', 10, CLUSTERING))).toEqual(['quote:│ |quote:said |italic:so', '', 'dim:──────────']);
   });
   it('fenced code verbatim behind a bar, its language named, no Markdown inside, tabs expanded', () => {
-    expect(text(renderMarkdown('```py\nx = **not bold**\n\tif y:\n```', 40))).toEqual(['▎ py', '▎ x = **not bold**', '▎     if y:']);
+    expect(text(renderMarkdown('```py\nx = **not bold**\n\tif y:\n```', 40, CLUSTERING))).toEqual(['▎ py', '▎ x = **not bold**', '▎     if y:']);
   });
   it('colours code in a language it knows, keeping every character; other languages stay plain', () => {
-    expect(styled(renderMarkdown('```ts\nconst n = 2; // why\nlet s = "a<b&c";\n```', 60))).toEqual([
+    expect(styled(renderMarkdown('```ts\nconst n = 2; // why\nlet s = "a<b&c";\n```', 60, CLUSTERING))).toEqual([
       'dim:▎ ts',
       'dim:▎ |codeKeyword:const|codeBlock: n = |codeNumber:2|codeBlock:; |codeComment:// why',
       'dim:▎ |codeKeyword:let|codeBlock: s = |codeString:"a<b&c"|codeBlock:;',
     ]);
-    expect(styled(renderMarkdown('```nosuchlang\nconst n = 2;\n```', 60))).toEqual(['dim:▎ nosuchlang', 'dim:▎ |codeBlock:const n = 2;']);
-    expect(styled(renderMarkdown('```\nconst n = 2;\n```', 60))).toEqual(['dim:▎', 'dim:▎ |codeBlock:const n = 2;']);
+    expect(styled(renderMarkdown('```nosuchlang\nconst n = 2;\n```', 60, CLUSTERING))).toEqual(['dim:▎ nosuchlang', 'dim:▎ |codeBlock:const n = 2;']);
+    expect(styled(renderMarkdown('```\nconst n = 2;\n```', 60, CLUSTERING))).toEqual(['dim:▎', 'dim:▎ |codeBlock:const n = 2;']);
   });
   it('a multi-line comment keeps its colour on every line, and a wide coloured line is cut between characters', () => {
-    expect(styled(renderMarkdown('```js\n/* one\ntwo */ x\n```', 60)).slice(1)).toEqual(['dim:▎ |codeComment:/* one', 'dim:▎ |codeComment:two */|codeBlock: x']);
-    expect(styled(renderMarkdown('```py\nreturn "abcdef"\n```', 10)).slice(1)).toEqual([
+    expect(styled(renderMarkdown('```js\n/* one\ntwo */ x\n```', 60, CLUSTERING)).slice(1)).toEqual(['dim:▎ |codeComment:/* one', 'dim:▎ |codeComment:two */|codeBlock: x']);
+    expect(styled(renderMarkdown('```py\nreturn "abcdef"\n```', 10, CLUSTERING)).slice(1)).toEqual([
       'dim:▎ |codeKeyword:return|codeBlock: |codeString:"', 'dim:↳ |codeString:abcdef"',
     ]);
   });
@@ -89,34 +90,34 @@ describe('rendering Markdown, construct by construct', () => {
     }), { numRuns: 400 });
   });
   it('a code line wider than the screen continues, marked, cut between characters', () => {
-    expect(text(renderMarkdown('```\n' + 'x'.repeat(12) + '\n```', 7))).toEqual(['▎', '▎ xxxxx', '↳ xxxxx', '↳ xx']);
+    expect(text(renderMarkdown('```\n' + 'x'.repeat(12) + '\n```', 7, CLUSTERING))).toEqual(['▎', '▎ xxxxx', '↳ xxxxx', '↳ xx']);
   });
   it('a 10,000-line code block, line for line', () => {
-    const rows = renderMarkdown('```\n' + Array.from({ length: 10_000 }, (_, i) => `line ${i}`).join('\n') + '\n```', 80);
+    const rows = renderMarkdown('```\n' + Array.from({ length: 10_000 }, (_, i) => `line ${i}`).join('\n') + '\n```', 80, CLUSTERING);
     expect(rows).toHaveLength(10_001);
     expect(text(rows)[10_000]).toBe('▎ line 9999');
   });
   it('tables aligned by display width, CJK included, with alignment', () => {
-    const rows = text(renderMarkdown('| 名前 | n |\n|---|--:|\n| 日本語 | 1 |\n| ab | 200 |', 40));
+    const rows = text(renderMarkdown('| 名前 | n |\n|---|--:|\n| 日本語 | 1 |\n| ab | 200 |', 40, CLUSTERING));
     expect(rows).toEqual(['名前   │   n', '───────┼────', '日本語 │   1', 'ab     │ 200']);
-    expect(new Set(rows.map(stringWidth)).size).toBe(1);
+    expect(new Set(rows.map((r) => stringWidth(r, CLUSTERING))).size).toBe(1);
   });
   it('a table wider than the screen becomes header: value lines', () => {
-    expect(text(renderMarkdown('| key | value |\n|---|---|\n| a | ' + 'long '.repeat(10) + '|', 20))).toEqual([
+    expect(text(renderMarkdown('| key | value |\n|---|---|\n| a | ' + 'long '.repeat(10) + '|', 20, CLUSTERING))).toEqual([
       'key: a', 'value: long long', 'long long long long', 'long long long long',
     ]);
   });
   it('keeps hostile bytes in a code block and a table cell inert', () => {
     for (const lang of ['', 'bash']) {
       const hostile = sanitize('```' + lang + '\nrm \x1b[2J\x1b]0;pwned\x07 {bold}x{/bold}\n```\n\n| a |\n|---|\n| \x1b[31mred\x9b2J {red-fg} |\n');
-      const out = text(renderMarkdown(hostile, 60)).join('\n');
+      const out = text(renderMarkdown(hostile, 60, CLUSTERING)).join('\n');
       expect(out).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
       expect(out).toContain('{bold}x{/bold}');
       expect(out).toContain('{red-fg}');
     }
   });
   it('raw HTML is shown as the text it is', () => {
-    expect(text(renderMarkdown('<b>hi</b> <script>x</script>', 80))).toEqual(['<b>hi</b> <script>x</script>']);
+    expect(text(renderMarkdown('<b>hi</b> <script>x</script>', 80, CLUSTERING))).toEqual(['<b>hi</b> <script>x</script>']);
   });
 });
 
@@ -130,7 +131,7 @@ const DOC = [
 describe('streaming Markdown', () => {
   it('gives the same rows as rendering whole, for any chunking, and never changes a frozen row', () => {
     fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 60 }), fc.integer({ min: 12, max: 80 }), (sizes, width) => {
-      const stream = new MarkdownStream(width);
+      const stream = new MarkdownStream(width, CLUSTERING);
       let at = 0;
       let frozen: string[] = [];
       for (let k = 0; at < DOC.length; k++) {
@@ -141,29 +142,29 @@ describe('streaming Markdown', () => {
         expect(now.slice(0, frozen.length)).toEqual(frozen);
         frozen = now;
       }
-      expect(stream.rows()).toEqual(renderMarkdown(DOC, width));
+      expect(stream.rows()).toEqual(renderMarkdown(DOC, width, CLUSTERING));
     }), { numRuns: 150 });
   });
   it('a burst far larger than one window renders as if it had streamed, tails of every kind included', () => {
     // Each repetition ends in a different block kind, so window cuts land inside lists, code, tables and quotes.
     const big = Array.from({ length: 400 }, (_, k) => `${DOC}\n\n${'word '.repeat(k % 7 * 40)}\n\n`).join('');
     expect(big.length).toBeGreaterThan(200_000);
-    const burst = new MarkdownStream(60);
+    const burst = new MarkdownStream(60, CLUSTERING);
     burst.push(big);
-    expect(burst.rows()).toEqual(renderMarkdown(big, 60));
+    expect(burst.rows()).toEqual(renderMarkdown(big, 60, CLUSTERING));
   });
   it('renders again at a new width', () => {
-    const s = new MarkdownStream(80);
+    const s = new MarkdownStream(80, CLUSTERING);
     s.push(DOC);
     s.rows();
-    s.setWidth(30);
-    expect(s.rows()).toEqual(renderMarkdown(DOC, 30));
+    s.setLayout(30, CLUSTERING);
+    expect(s.rows()).toEqual(renderMarkdown(DOC, 30, CLUSTERING));
   });
 });
 
 describe('streaming one huge block', () => {
   it('renders a growing block past 64 KB again only after it grew by a quarter, and settles to the whole', () => {
-    const s = new MarkdownStream(80);
+    const s = new MarkdownStream(80, CLUSTERING);
     s.push('word '.repeat(20_000));
     const first = s.tailRows().length;
     s.push('more '.repeat(100));
@@ -172,6 +173,6 @@ describe('streaming one huge block', () => {
     expect(s.tailRows().length).toBeGreaterThan(first);
     s.push(' tail');
     s.settle();
-    expect(s.rows()).toEqual(renderMarkdown('word '.repeat(20_000) + 'more '.repeat(10_100) + ' tail', 80));
+    expect(s.rows()).toEqual(renderMarkdown('word '.repeat(20_000) + 'more '.repeat(10_100) + ' tail', 80, CLUSTERING));
   });
 });

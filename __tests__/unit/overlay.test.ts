@@ -1,3 +1,5 @@
+import { CLUSTERING } from '../../src/editor/width';
+
 // The search overlay's rows: which matches, in which order, around the current one.
 import * as s from '../../src/search/search';
 import { COUNT_CAP, searchOverlay } from '../../src/search/overlay';
@@ -99,10 +101,10 @@ describe('the overlay rows on screen', () => {
     ];
     const st = type(s.startSearch('reverse'), entries, 'make');
     const overlay = searchOverlay(st, entries);
-    const rows = overlayRows({ overlay, entries, scope: 'global', keys: { scope: 'Ctrl+T', remove: 'Shift+Delete' } }, 60, 3, Date.parse('2026-01-02T00:00:00.000Z'));
+    const rows = overlayRows({ overlay, entries, scope: 'global', keys: { scope: 'Ctrl+T', remove: 'Shift+Delete' } }, 60, 3, Date.parse('2026-01-02T00:00:00.000Z'), CLUSTERING);
     const matchAt = rows.slice(1).map((row) => {
       const text = row.map((sp) => sp.text).join('');
-      return stringWidth(text.slice(0, text.indexOf('make')));
+      return stringWidth(text.slice(0, text.indexOf('make')), CLUSTERING);
     });
     expect(matchAt[0]).toBe(matchAt[1]);
   });

@@ -1,3 +1,4 @@
+import { CLUSTERING } from '../../src/editor/width';
 import { fit, statusRow, StatusState } from '../../src/tui/views';
 import { stringWidth } from '../../src/editor/width';
 
@@ -5,13 +6,13 @@ const base: StatusState = {
   sessionId: 'home-ana-src-shop-3f9a2c1b', historyMode: 'session', busySince: null, now: 10_000,
   queued: 0, warning: null, hint: 'offline demo agent: milk --provider openai', prompt: null, force: false,
 };
-const text = (st: Partial<StatusState>, width = 80) => statusRow({ ...base, ...st }, width).map((s) => s.text).join('');
+const text = (st: Partial<StatusState>, width = 80) => statusRow({ ...base, ...st }, width, CLUSTERING).map((s) => s.text).join('');
 
 describe('the status bar', () => {
   it('shows the session, the history mode and the hint, exactly filling the row', () => {
     const t = text({});
     expect(t).toMatch(/^ milk │ home-ana-src-shop-3f9a2c1b │ history: session +offline demo agent/);
-    expect(stringWidth(t)).toBe(80);
+    expect(stringWidth(t, CLUSTERING)).toBe(80);
   });
   it('shows busy time, queue count and FORCE, and keeps them when the row is narrow', () => {
     const t = text({ busySince: 7_000, queued: 2, force: true }, 60);
@@ -19,7 +20,7 @@ describe('the status bar', () => {
     expect(t).toContain('2 queued');
     expect(t).toMatch(/working 3s/);
     expect(t).not.toContain('offline demo');
-    expect(stringWidth(t)).toBe(60);
+    expect(stringWidth(t, CLUSTERING)).toBe(60);
   });
   it('puts a search or approval prompt in place of the session', () => {
     const t = text({ prompt: "(reverse-i-search)`git': git push" });
@@ -30,7 +31,7 @@ describe('the status bar', () => {
     const t = text({ prompt: "run shell: npm test -- --watch=false --coverage?  y yes · n no · a always", busySince: 0, force: true, queued: 3 }, 60);
     expect(t.startsWith(' run shell: npm test')).toBe(true);
     expect(t).toContain('FORCE');
-    expect(stringWidth(t)).toBe(60);
+    expect(stringWidth(t, CLUSTERING)).toBe(60);
   });
   it('keeps the y/n/a legend whole however long the command, at 80 and 60 columns', () => {
     const prompt = 'run shell: echo hello [150 spaces] ; touch x' + ' and more'.repeat(20) + '?';
@@ -38,7 +39,7 @@ describe('the status bar', () => {
       const t = text({ prompt, legend: 'y yes · n no · a always', busySince: 0 }, width);
       expect(t).toContain('y yes · n no · a always');
       expect(t.startsWith(' run shell: echo hello')).toBe(true);
-      expect(stringWidth(t)).toBe(width);
+      expect(stringWidth(t, CLUSTERING)).toBe(width);
     }
   });
   it('shows what the last turn cost and the running total, once a server reported it', () => {
@@ -54,16 +55,16 @@ describe('the status bar', () => {
     const t = text({ warning: 'session history damaged (3 unreadable lines); kept 40 entries, original saved as x.corrupt-2026' });
     expect(t).toContain('⚠ session history damage');
     expect(t.trimEnd().endsWith('…')).toBe(true);
-    expect(stringWidth(t)).toBe(80);
+    expect(stringWidth(t, CLUSTERING)).toBe(80);
   });
 });
 
 describe('fit', () => {
   it('cuts by cells, wide characters included', () => {
-    expect(fit('日本語テキスト', 7)).toBe('日本語…');
-    expect(fit('short', 10)).toBe('short');
+    expect(fit('日本語テキスト', 7, CLUSTERING)).toBe('日本語…');
+    expect(fit('short', 10, CLUSTERING)).toBe('short');
   });
   it('cuts a megabyte line to its head', () => {
-    expect(fit('x'.repeat(1_000_000), 40)).toBe('x'.repeat(39) + '…');
+    expect(fit('x'.repeat(1_000_000), 40, CLUSTERING)).toBe('x'.repeat(39) + '…');
   });
 });

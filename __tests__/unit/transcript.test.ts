@@ -1,16 +1,17 @@
+import { CLUSTERING } from '../../src/editor/width';
 import * as fc from 'fast-check';
 import { TranscriptModel } from '../../src/tui/transcript-model';
 import { wrapLine } from '../../src/tui/transcript-entry';
 
 describe('wrapLine', () => {
   it('wraps at spaces', () => {
-    expect(wrapLine('the quick brown fox', 10)).toEqual(['the quick', 'brown fox']);
+    expect(wrapLine('the quick brown fox', 10, CLUSTERING)).toEqual(['the quick', 'brown fox']);
   });
   it('breaks a word longer than the row', () => {
-    expect(wrapLine('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+    expect(wrapLine('abcdefghij', 4, CLUSTERING)).toEqual(['abcd', 'efgh', 'ij']);
   });
   it('counts wide characters as two cells', () => {
-    expect(wrapLine('日本語日本語', 5)).toEqual(['日本', '語日', '本語']);
+    expect(wrapLine('日本語日本語', 5, CLUSTERING)).toEqual(['日本', '語日', '本語']);
   });
 });
 

@@ -153,6 +153,7 @@ export class TurnCoordinator {
       now: this.now(),
       lastKeyAt: this.prevKeyAt,
       pasteLimits: this.options.pasteLimits,
+      emoji: this.runner.settings.emoji,
     });
     const changed = ui !== this.ui;
     this.ui = ui;

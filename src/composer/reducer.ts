@@ -63,7 +63,7 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
     case 'editor.down': {
       const dir = name === 'editor.up' ? -1 : 1;
       if (nav.shouldBrowse(s.nav, s.editor, dir)) return none(browse(s, dir, ctx));
-      return none({ ...s, editor: ed.moveVertical(s.editor, dir) ?? s.editor });
+      return none({ ...s, editor: ed.moveVertical(s.editor, dir, ctx.emoji) ?? s.editor });
     }
     case 'history.older':
       return none(browse(s, -1, ctx));

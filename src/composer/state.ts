@@ -6,6 +6,7 @@
 
 import type { CommandName } from '../commands';
 import * as ed from '../editor/model';
+import type { EmojiWidths } from '../editor/width';
 import * as nav from '../history/navigator';
 import type { HistoryEntry } from '../history/rules';
 
@@ -37,6 +38,8 @@ export interface ComposerContext {
   /** Milliseconds, for telling a held Ctrl-C from separate presses. */
   readonly now: number;
   readonly pasteLimits?: ed.PasteOptions;
+  /** How the terminal draws emoji sequences (moving up and down keeps the column). */
+  readonly emoji: EmojiWidths;
 }
 
 export type ComposerInput =

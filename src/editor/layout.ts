@@ -3,6 +3,7 @@
 // Pure: the composer view draws what this returns.
 
 import { EditorState, PASTE_MARK, TAB_WIDTH, atomWidth, pasteLabel } from './model';
+import type { EmojiWidths } from './width';
 import { graphemes } from './width';
 
 export interface Atom {
@@ -30,7 +31,7 @@ function truncateLabel(label: string, width: number): string {
   return label.length <= width ? label : label.slice(0, Math.max(0, width - 1)) + '…';
 }
 
-export function layout(s: EditorState, width: number): Layout {
+export function layout(s: EditorState, width: number, emoji: EmojiWidths): Layout {
   const w = Math.max(1, width);
   const rows: Row[] = [];
   let atoms: Atom[] = [];
@@ -51,7 +52,7 @@ export function layout(s: EditorState, width: number): Layout {
     for (const g of graphemes(line)) {
       const isPaste = g === PASTE_MARK;
       let display = isPaste ? pasteLabel(s.pastes[paste++] ?? '') : g === '\t' ? ' '.repeat(TAB_WIDTH) : g;
-      let aw = isPaste ? display.length : atomWidth(g);
+      let aw = isPaste ? display.length : atomWidth(g, emoji);
       if (isPaste && aw > w) {
         display = truncateLabel(display, w);
         aw = display.length;

@@ -2,7 +2,7 @@
 // buffer, changed only by pure functions that return a new state.
 // It knows nothing of screens, keys or history; layout.ts turns it into rows.
 
-import { graphemeEnd, graphemeStart, graphemes, graphemeWidth } from './width';
+import { EmojiWidths, graphemeEnd, graphemeStart, graphemes, graphemeWidth } from './width';
 import { PASTE_MARK, Segment, clean, countMarks, isWordChar, lineEnd, lineStart, normalizeNewlines, notSpace, pasteLabel, scanBack, scanForward, segmentsText } from './text';
 
 export { PASTE_MARK, displayText, lineEnd, lineStart, pasteLabel, segmentsText } from './text';
@@ -57,31 +57,31 @@ export function onLastLine(s: EditorState): boolean {
 }
 
 /** Width in cells of one atom (a grapheme, a tab or a paste mark) of the buffer. */
-export function atomWidth(atom: string, paste?: string): number {
+export function atomWidth(atom: string, emoji: EmojiWidths, paste?: string): number {
   if (atom === PASTE_MARK) return pasteLabel(paste ?? '').length;
   if (atom === '\t') return TAB_WIDTH;
-  return graphemeWidth(atom);
+  return graphemeWidth(atom, emoji);
 }
 
 /** Display column of offset i within its line. */
-export function columnAt(s: EditorState, i: number): number {
+export function columnAt(s: EditorState, i: number, emoji: EmojiWidths): number {
   const from = lineStart(s.text, i);
   let k = countMarks(s.text, 0, from);
   let col = 0;
   for (const g of graphemes(s.text.slice(from, i))) {
-    col += atomWidth(g, g === PASTE_MARK ? s.pastes[k++] : undefined);
+    col += atomWidth(g, emoji, g === PASTE_MARK ? s.pastes[k++] : undefined);
   }
   return col;
 }
 
 /** Offset on the line starting at `from` whose column is the largest not past `col`. */
-function offsetAtColumn(s: EditorState, from: number, col: number): number {
+function offsetAtColumn(s: EditorState, from: number, col: number, emoji: EmojiWidths): number {
   const to = lineEnd(s.text, from);
   let k = countMarks(s.text, 0, from);
   let c = 0;
   let i = from;
   for (const g of graphemes(s.text.slice(from, to))) {
-    const w = atomWidth(g, g === PASTE_MARK ? s.pastes[k++] : undefined);
+    const w = atomWidth(g, emoji, g === PASTE_MARK ? s.pastes[k++] : undefined);
     if (c + w > col) break;
     c += w;
     i += g.length;
@@ -237,8 +237,8 @@ export function moveBufferEnd(s: EditorState): EditorState {
  * Moves one line up (-1) or down (+1), keeping the goal column.
  * Null when there is no line in that direction: the caller may browse history.
  */
-export function moveVertical(s: EditorState, dir: -1 | 1): EditorState | null {
-  const goal = s.goalCol ?? columnAt(s, s.cursor);
+export function moveVertical(s: EditorState, dir: -1 | 1, emoji: EmojiWidths): EditorState | null {
+  const goal = s.goalCol ?? columnAt(s, s.cursor, emoji);
   let target: number;
   if (dir < 0) {
     const from = lineStart(s.text, s.cursor);
@@ -249,7 +249,7 @@ export function moveVertical(s: EditorState, dir: -1 | 1): EditorState | null {
     if (end === s.text.length) return null;
     target = end + 1;
   }
-  return { ...s, cursor: offsetAtColumn(s, target, goal), goalCol: goal };
+  return { ...s, cursor: offsetAtColumn(s, target, goal, emoji), goalCol: goal };
 }
 
 export function moveWordLeft(s: EditorState): EditorState {

@@ -1,7 +1,8 @@
 // Terminal column widths of text, grapheme by grapheme.
 // Owns the one answer to "how many cells does this take", shared by the editor
 // layout, the transcript wrapper and the patch applied to blessed's own table.
-// Pure: no terminal, no blessed.
+// How this terminal draws emoji sequences (the width probe's answer, kept in
+// the settings) is passed in by every caller. Pure: no terminal, no blessed.
 
 import { WIDE_RANGES } from './wide-ranges';
 
@@ -57,19 +58,6 @@ export interface EmojiWidths {
 
 export const CLUSTERING: EmojiWidths = { zwj: 'cluster', modifier: 'cluster', vs16: 2, flag: 2 };
 
-// The terminal's answer to the width probe, set once at start-up (tui/width-probe.ts). Still module
-// state: every layout reads it, and passing it through each of them is not done yet.
-// eslint-disable-next-line no-restricted-syntax
-let emoji: EmojiWidths = CLUSTERING;
-
-export function setEmojiWidths(widths: EmojiWidths): void {
-  emoji = widths;
-}
-
-export function emojiWidths(): EmojiWidths {
-  return emoji;
-}
-
 const ZWJ = 0x200d;
 const VS16 = 0xfe0f;
 const isModifier = (cp: number): boolean => cp >= 0x1f3fb && cp <= 0x1f3ff;
@@ -86,7 +74,7 @@ export function isAmbiguous(g: string): boolean {
 }
 
 /** The width of a sequence drawn code point by code point: each its own width, VS16 widening the symbol before it. */
-function sumWidth(g: string): number {
+function sumWidth(g: string, emoji: EmojiWidths): number {
   let w = 0;
   let last = 0;
   for (const ch of g) {
@@ -101,16 +89,16 @@ function sumWidth(g: string): number {
   return w;
 }
 
-/** Width in cells of one grapheme cluster, as the terminal draws it. */
-export function graphemeWidth(g: string): number {
+/** Width in cells of one grapheme cluster, as the terminal draws it (`emoji`: how it draws the sequences terminals disagree on). */
+export function graphemeWidth(g: string, emoji: EmojiWidths): number {
   const cp = g.codePointAt(0) ?? 0;
   if (cp < 0x7f) return cp < 0x20 ? 0 : 1;
   const w = codePointWidth(cp);
   if (g.length === (cp > 0xffff ? 2 : 1)) return w;
   if (isRegional(cp)) return emoji.flag;
-  if (g.includes('\u200d')) return emoji.zwj === 'cluster' ? 2 : sumWidth(g);
+  if (g.includes('\u200d')) return emoji.zwj === 'cluster' ? 2 : sumWidth(g, emoji);
   const second = g.codePointAt(cp > 0xffff ? 2 : 1) ?? 0;
-  if (isModifier(second)) return emoji.modifier === 'cluster' ? 2 : sumWidth(g);
+  if (isModifier(second)) return emoji.modifier === 'cluster' ? 2 : sumWidth(g, emoji);
   // An emoji presentation selector may turn a narrow symbol into a wide emoji.
   if (w === 1 && g.includes('\ufe0f')) return emoji.vs16;
   return w;
@@ -190,15 +178,15 @@ export function graphemeEnd(text: string, i: number): number {
 }
 
 /** Width in cells of a string without newlines. */
-export function stringWidth(text: string): number {
+export function stringWidth(text: string, emoji: EmojiWidths): number {
   const fast = standaloneWidth(text);
   if (fast >= 0) return fast;
   let w = 0;
-  for (const g of graphemes(text)) w += graphemeWidth(g);
+  for (const g of graphemes(text)) w += graphemeWidth(g, emoji);
   return w;
 }
 
 /** `text` padded with spaces to `width` cells (by display width, not by code units). */
-export function padToWidth(text: string, width: number): string {
-  return text + ' '.repeat(Math.max(0, width - stringWidth(text)));
+export function padToWidth(text: string, width: number, emoji: EmojiWidths): string {
+  return text + ' '.repeat(Math.max(0, width - stringWidth(text, emoji)));
 }

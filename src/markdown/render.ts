@@ -8,7 +8,7 @@
 // terminal but plain characters. Pure.
 
 import type Token from 'markdown-it/lib/token.mjs';
-import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
+import { EmojiWidths, graphemes, graphemeWidth, stringWidth } from '../editor/width';
 import { wrapSpans } from './wrap';
 import { CodeRef, CodeStyle, LazyCode } from './highlight';
 import { markdown } from './parsers';
@@ -78,7 +78,7 @@ function prefixed(rows: MdRow[], first: MdSpan, rest: MdSpan): MdRow[] {
   return rows.map((r, i) => [i === 0 ? first : rest, ...r]);
 }
 
-function codeRows(content: string, lang: string, width: number): MdRow[] {
+function codeRows(content: string, lang: string, width: number, emoji: EmojiWidths): MdRow[] {
   const bar: MdSpan = { text: '▎ ', style: 'dim' };
   const inner = Math.max(1, width - 2);
   const rows: MdRow[] = [[{ text: lang ? `▎ ${lang}` : '▎', style: 'dim' }]];
@@ -87,7 +87,7 @@ function codeRows(content: string, lang: string, width: number): MdRow[] {
   const piece = (text: string, line: number, from: number): MdSpan =>
     block ? { text, style: 'codeBlock', code: { block, line, from, to: from + text.length } } : { text, style: 'codeBlock' };
   code.split('\n').forEach((text, line) => {
-    if (stringWidth(text) <= inner) {
+    if (stringWidth(text, emoji) <= inner) {
       rows.push([bar, piece(text, line, 0)]);
       return;
     }
@@ -97,7 +97,7 @@ function codeRows(content: string, lang: string, width: number): MdRow[] {
     let used = 0;
     let lead = bar;
     for (const g of graphemes(text)) {
-      const gw = graphemeWidth(g);
+      const gw = graphemeWidth(g, emoji);
       if (used + gw > inner) {
         rows.push([lead, piece(text.slice(from, at), line, from)]);
         lead = { text: '↳ ', style: 'dim' };
@@ -124,7 +124,7 @@ function plain(spans: readonly MdSpan[]): string {
   return spans.map((s) => s.text).join('').replace(/\n/g, ' ');
 }
 
-function tableRows(tokens: readonly Token[], width: number): MdRow[] {
+function tableRows(tokens: readonly Token[], width: number, emoji: EmojiWidths): MdRow[] {
   const grid: Cell[][] = [];
   let row: Cell[] = [];
   let header = 0;
@@ -140,7 +140,7 @@ function tableRows(tokens: readonly Token[], width: number): MdRow[] {
     }
   }
   const cols = Math.max(...grid.map((r) => r.length));
-  const widths = Array.from({ length: cols }, (_, c) => Math.max(1, ...grid.map((r) => stringWidth(r[c]?.text ?? ''))));
+  const widths = Array.from({ length: cols }, (_, c) => Math.max(1, ...grid.map((r) => stringWidth(r[c]?.text ?? '', emoji))));
   const total = widths.reduce((a, b) => a + b, 0) + 3 * (cols - 1);
   if (total > width) {
     // Too wide to align: each row as "header: value" lines, readable at any width.
@@ -148,13 +148,13 @@ function tableRows(tokens: readonly Token[], width: number): MdRow[] {
     const out: MdRow[] = [];
     grid.slice(header || 1).forEach((r, k) => {
       if (k > 0) out.push([]);
-      r.forEach((cell, c) => out.push(...wrapSpans([{ text: `${heads[c]?.text ?? c + 1}: `, style: 'bold' }, { text: cell.text, style: 'normal' }], width)));
+      r.forEach((cell, c) => out.push(...wrapSpans([{ text: `${heads[c]?.text ?? c + 1}: `, style: 'bold' }, { text: cell.text, style: 'normal' }], width, emoji)));
     });
     return out;
   }
   const pad = (cell: Cell | undefined, w: number): string => {
     const text = cell?.text ?? '';
-    const gap = w - stringWidth(text);
+    const gap = w - stringWidth(text, emoji);
     if (cell?.align === 'right') return ' '.repeat(gap) + text;
     if (cell?.align === 'center') return ' '.repeat(Math.floor(gap / 2)) + text + ' '.repeat(gap - Math.floor(gap / 2));
     return text + ' '.repeat(gap);
@@ -173,7 +173,7 @@ function tableRows(tokens: readonly Token[], width: number): MdRow[] {
 }
 
 /** Renders the block tokens from `i` up to its closer at the same level; returns rows and the index after it. */
-function renderBlock(tokens: readonly Token[], i: number, width: number): { rows: MdRow[]; next: number } {
+function renderBlock(tokens: readonly Token[], i: number, width: number, emoji: EmojiWidths): { rows: MdRow[]; next: number } {
   const t = tokens[i];
   const closeAt = (from: number): number => {
     let depth = 0;
@@ -185,20 +185,20 @@ function renderBlock(tokens: readonly Token[], i: number, width: number): { rows
   };
   switch (t.type) {
     case 'paragraph_open':
-      return { rows: wrapSpans(inlineSpans(tokens[i + 1], 'normal'), width), next: closeAt(i) + 1 };
+      return { rows: wrapSpans(inlineSpans(tokens[i + 1], 'normal'), width, emoji), next: closeAt(i) + 1 };
     case 'heading_open': {
       const level = Number(t.tag.slice(1));
-      const rows = wrapSpans(inlineSpans(tokens[i + 1], 'heading'), width - (level > 2 ? 0 : 0));
-      return { rows: level === 1 ? [...rows, [{ text: '═'.repeat(Math.min(width, Math.max(...rows.map((r) => stringWidth(plain(r)))))), style: 'dim' }]] : rows, next: closeAt(i) + 1 };
+      const rows = wrapSpans(inlineSpans(tokens[i + 1], 'heading'), width, emoji);
+      return { rows: level === 1 ? [...rows, [{ text: '═'.repeat(Math.min(width, Math.max(...rows.map((r) => stringWidth(plain(r), emoji))))), style: 'dim' }]] : rows, next: closeAt(i) + 1 };
     }
     case 'fence':
     case 'code_block':
-      return { rows: codeRows(t.content, t.info.trim().split(/\s+/)[0] ?? '', width), next: i + 1 };
+      return { rows: codeRows(t.content, t.info.trim().split(/\s+/)[0] ?? '', width, emoji), next: i + 1 };
     case 'hr':
       return { rows: [[{ text: '─'.repeat(Math.max(1, width)), style: 'dim' }]], next: i + 1 };
     case 'blockquote_open': {
       const end = closeAt(i);
-      const inner = renderBlocks(tokens.slice(i + 1, end), width - 2);
+      const inner = renderBlocks(tokens.slice(i + 1, end), width - 2, emoji);
       return { rows: inner.map((r) => [{ text: '│ ', style: 'quote' }, ...r.map((s) => ({ ...s, style: s.style === 'normal' ? 'quote' as const : s.style }))]), next: end + 1 };
     }
     case 'bullet_list_open':
@@ -211,8 +211,8 @@ function renderBlock(tokens: readonly Token[], i: number, width: number): { rows
       for (let k = i + 1; k < end;) {
         const itemEnd = closeAt(k);
         const marker = t.type === 'bullet_list_open' ? '• ' : `${n++}. `;
-        const mw = stringWidth(marker);
-        const inner = renderBlocks(tokens.slice(k + 1, itemEnd), width - mw, tight);
+        const mw = stringWidth(marker, emoji);
+        const inner = renderBlocks(tokens.slice(k + 1, itemEnd), width - mw, emoji, tight);
         if (!tight && rows.length) rows.push([]);
         rows.push(...prefixed(inner.length ? inner : [[]], { text: marker, style: 'dim' }, { text: ' '.repeat(mw), style: 'normal' }));
         k = itemEnd + 1;
@@ -221,18 +221,18 @@ function renderBlock(tokens: readonly Token[], i: number, width: number): { rows
     }
     case 'table_open': {
       const end = closeAt(i);
-      return { rows: tableRows(tokens.slice(i, end + 1), width), next: end + 1 };
+      return { rows: tableRows(tokens.slice(i, end + 1), width, emoji), next: end + 1 };
     }
     default:
-      return { rows: t.content ? wrapSpans([{ text: t.content, style: 'normal' }], width) : [], next: t.nesting === 1 ? closeAt(i) + 1 : i + 1 };
+      return { rows: t.content ? wrapSpans([{ text: t.content, style: 'normal' }], width, emoji) : [], next: t.nesting === 1 ? closeAt(i) + 1 : i + 1 };
   }
 }
 
 /** Renders a run of sibling blocks, a blank row between them (none inside a tight list). */
-export function renderBlocks(tokens: readonly Token[], width: number, tight = false): MdRow[] {
+export function renderBlocks(tokens: readonly Token[], width: number, emoji: EmojiWidths, tight = false): MdRow[] {
   const rows: MdRow[] = [];
   for (let i = 0; i < tokens.length;) {
-    const { rows: block, next } = renderBlock(tokens, i, Math.max(1, width));
+    const { rows: block, next } = renderBlock(tokens, i, Math.max(1, width), emoji);
     if (block.length) {
       if (rows.length && !tight) rows.push([]);
       rows.push(...block);
@@ -243,6 +243,6 @@ export function renderBlocks(tokens: readonly Token[], width: number, tight = fa
 }
 
 /** Renders a whole document. */
-export function renderMarkdown(src: string, width: number): MdRow[] {
-  return renderBlocks(markdown().parse(src, {}), width);
+export function renderMarkdown(src: string, width: number, emoji: EmojiWidths): MdRow[] {
+  return renderBlocks(markdown().parse(src, {}), width, emoji);
 }

@@ -7,6 +7,7 @@
 
 import { MdRow, blockStarts, renderBlocks } from './render';
 import { markdown } from './parsers';
+import type { EmojiWidths } from '../editor/width';
 
 function offsetOfLine(text: string, line: number): number {
   let at = 0;
@@ -33,7 +34,7 @@ export class MarkdownStream {
   /** How much text the last render saw. */
   private renderedAt = 0;
 
-  constructor(private width: number) {}
+  constructor(private width: number, private emoji: EmojiWidths) {}
 
   get text(): string {
     if (this.parts.length > 1) this.parts = [this.parts.join('')];
@@ -48,10 +49,11 @@ export class MarkdownStream {
     this.dirty = true;
   }
 
-  /** Renders everything again at a new width. */
-  setWidth(width: number): void {
-    if (width === this.width) return;
+  /** Renders everything again at a new width, or for a terminal that draws emoji sequences otherwise. */
+  setLayout(width: number, emoji: EmojiWidths): void {
+    if (width === this.width && emoji === this.emoji) return;
     this.width = width;
+    this.emoji = emoji;
     this.invalidate();
   }
 
@@ -113,16 +115,16 @@ export class MarkdownStream {
     const lastAt = starts[starts.length - 1] ?? 0;
     const start = tokens[lastAt]?.map?.[0];
     if (starts.length < 2 || start === undefined) {
-      if (last) this.tail = renderBlocks(tokens, this.width);
+      if (last) this.tail = renderBlocks(tokens, this.width, this.emoji);
       return false;
     }
-    const done = renderBlocks(tokens.slice(0, lastAt), this.width);
+    const done = renderBlocks(tokens.slice(0, lastAt), this.width, this.emoji);
     if (done.length) {
       if (this.frozen.length) this.frozen.push([]);
       for (const row of done) this.frozen.push(row);
     }
     this.rest = this.rest.slice(offsetOfLine(text, start));
-    if (last) this.tail = renderBlocks(tokens.slice(lastAt), this.width);
+    if (last) this.tail = renderBlocks(tokens.slice(lastAt), this.width, this.emoji);
     return true;
   }
 }

@@ -3,7 +3,7 @@
 // ASCII, nearly all text, is wrapped a row at a time with native scans;
 // anything else a piece at a time by display width. Pure.
 
-import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
+import { EmojiWidths, graphemes, graphemeWidth, stringWidth } from '../editor/width';
 import type { MdRow, MdSpan, MdStyle } from './render';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -12,8 +12,8 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
  * Word-wraps spans to `width` cells: rows break at blanks (dropped there), and
  * inside a word only when it is longer than a row (between graphemes).
  */
-export function wrapSpans(spans: readonly MdSpan[], width: number): MdRow[] {
-  const wrap = new Wrapper(Math.max(1, width));
+export function wrapSpans(spans: readonly MdSpan[], width: number, emoji: EmojiWidths): MdRow[] {
+  const wrap = new Wrapper(Math.max(1, width), emoji);
   for (const span of spans) {
     if (span.text === '\n') wrap.newRow();
     // Printable ASCII, nearly all text: a row at a time, one cell per character.
@@ -29,7 +29,7 @@ class Wrapper {
   private row: MdRow = [];
   private used = 0;
 
-  constructor(private readonly w: number) {}
+  constructor(private readonly w: number, private readonly emoji: EmojiWidths) {}
 
   private push(text: string, style: MdStyle): void {
     const row = this.row;
@@ -64,7 +64,7 @@ class Wrapper {
     const w = this.w;
     for (const piece of text.split(/( +)/)) {
       if (!piece) continue;
-      const pw = stringWidth(piece);
+      const pw = stringWidth(piece, this.emoji);
       if (piece.startsWith(' ')) {
         if (this.used > 0 && this.used + pw <= w) {
           this.push(piece, style);
@@ -81,7 +81,7 @@ class Wrapper {
         continue;
       }
       for (const g of graphemes(piece)) {
-        const gw = graphemeWidth(g);
+        const gw = graphemeWidth(g, this.emoji);
         if (this.used + gw > w && this.used > 0) this.newRow();
         this.push(g, style);
         this.used += gw;

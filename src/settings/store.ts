@@ -1,8 +1,11 @@
 // The one owner of the facts milk changes while it runs: the provider and
 // the model it asks (/model), the tool policy (force mode, the tools answered
-// "always"), and which history Up/Down and search walk. The provider (through
+// "always"), which history Up/Down and search walk, and how the terminal
+// draws emoji sequences (what the width probe found). The provider (through
 // the runner), the status bar, /session, the conversation log and the views
 // all read them here; nothing keeps a copy. Pure state: no I/O, no timers.
+
+import { CLUSTERING, EmojiWidths } from '../editor/width';
 
 export type HistoryMode = 'session' | 'global';
 
@@ -19,6 +22,8 @@ export class Settings {
   force = false;
   private readonly always = new Set<string>();
   historyMode: HistoryMode = 'session';
+  /** How this terminal draws the emoji sequences terminals disagree on (the width probe's answer). */
+  emoji: EmojiWidths = CLUSTERING;
 
   constructor(init: SettingsInit) {
     this.provider = init.provider;

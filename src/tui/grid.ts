@@ -7,7 +7,7 @@
 // wider or narrower than expected leaves no stale cell and no broken border.
 
 import type { Widgets } from 'blessed';
-import { graphemes, graphemeWidth, isAmbiguous, standaloneCharWidth, standaloneWidth } from '../editor/width';
+import { EmojiWidths, graphemes, graphemeWidth, isAmbiguous, standaloneCharWidth, standaloneWidth } from '../editor/width';
 
 export type Style = 'normal' | 'dim' | 'bold' | 'user' | 'error' | 'highlight' | 'paste' | 'status' | 'statusStrong' | 'warning' | 'force' | 'match'
   | 'heading' | 'italic' | 'strike' | 'code' | 'link' | 'quote' | 'diffAdd' | 'diffDel'
@@ -118,7 +118,7 @@ export interface Grid {
 }
 
 /** Paints one row into blessed's line; returns whether it holds a grapheme of disputed width. */
-export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: number, row: GridRow, y = 0): boolean {
+export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: number, row: GridRow, emoji: EmojiWidths, y = 0): boolean {
   let x = x0;
   let ambiguous = false;
   const put = (a: number, ch: string): void => {
@@ -146,7 +146,7 @@ export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: num
       continue;
     }
     for (const g of graphemes(text)) {
-      const w = graphemeWidth(g);
+      const w = graphemeWidth(g, emoji);
       if (w === 0) continue;
       if (x + w > x1) break outer;
       if (isAmbiguous(g)) {
@@ -164,7 +164,8 @@ export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: num
   return ambiguous;
 }
 
-export function createGrid(box: Widgets.BoxElement): Grid {
+/** `emoji`: how the terminal draws emoji sequences, read at each paint. */
+export function createGrid(box: Widgets.BoxElement, emoji: () => EmojiWidths): Grid {
   let rows: readonly GridRow[] = [];
   const ambiguousRows = new Set<number>();
   const base = box.render.bind(box);
@@ -183,7 +184,7 @@ export function createGrid(box: Widgets.BoxElement): Grid {
     for (let y = y0; y < y1; y++) {
       const line = lines[y];
       if (!line) break;
-      const has = paintRow(line, x0, Math.min(x1, line.length), rows[y - y0] ?? [], y);
+      const has = paintRow(line, x0, Math.min(x1, line.length), rows[y - y0] ?? [], emoji(), y);
       // A row that holds (or held) a disputed grapheme is rewritten whole when it changes,
       // borders included: the terminal may have drawn it wider or narrower than blessed believes.
       if (line.dirty && (has || ambiguousRows.has(y)) && olines[y]) {

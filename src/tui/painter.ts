@@ -7,6 +7,7 @@
 
 import type { Bus } from '../bus';
 import type { EditorState } from '../editor/model';
+import type { EmojiWidths } from '../editor/width';
 import type { PickerState } from '../session/picker';
 import type { Screen } from './screen';
 import type { StatusModel } from './status-model';
@@ -29,6 +30,8 @@ export interface PaintFrame {
 
 export interface PaintSources {
   transcript: TranscriptModel;
+  /** How the terminal draws emoji sequences (the settings'). */
+  emoji: () => EmojiWidths;
   status: StatusModel;
   frame: () => PaintFrame;
 }
@@ -88,8 +91,9 @@ export class Painter {
   paint(): void {
     const { ui, sources } = this;
     const frame = sources.frame();
+    const emoji = sources.emoji();
     const width = ui.composer.size().width;
-    const view = composerView(frame.editor, width, ui.maxComposerRows(), this.composerTop, frame.highlight ?? undefined);
+    const view = composerView(frame.editor, width, ui.maxComposerRows(), this.composerTop, emoji, frame.highlight ?? undefined);
     ui.setComposerRows(view.contentRows);
     this.composerTop = view.top;
     ui.composer.setRows(view.rows);
@@ -100,11 +104,11 @@ export class Painter {
     this.transcriptHeight = t.height;
     const picker = frame.picker;
     this.scrollRegion(picker === null, t);
-    ui.transcript.setRows(picker ? pickerRows(picker, t.width, t.height) : transcriptRows(sources.transcript, t.height));
+    ui.transcript.setRows(picker ? pickerRows(picker, t.width, t.height, emoji) : transcriptRows(sources.transcript, t.height));
     const overlay = frame.overlay;
     const shown = ui.setOverlayRows(overlay ? Math.min(OVERLAY_ROWS, overlay.overlay.rows.length + 1) : 0);
-    if (overlay && shown > 0) ui.overlay.setRows(overlayRows(overlay, ui.overlay.size().width, shown, Date.now()));
-    ui.status.setRows([statusRow(sources.status.snapshot(Date.now(), frame), ui.status.size().width)]);
+    if (overlay && shown > 0) ui.overlay.setRows(overlayRows(overlay, ui.overlay.size().width, shown, Date.now(), emoji));
+    ui.status.setRows([statusRow(sources.status.snapshot(Date.now(), frame), ui.status.size().width, emoji)]);
     ui.screen.render();
   }
 }

@@ -8,7 +8,7 @@
 import unicode = require('neo-blessed/lib/unicode');
 import { PassThrough } from 'node:stream';
 import type { Widgets } from 'blessed';
-import { codePointWidth } from '../editor/width';
+import { EmojiWidths, codePointWidth } from '../editor/width';
 import { createGrid, Grid, useTheme } from './grid';
 
 // Only the two widgets milk draws with: blessed's index loads all forty (an image decoder among them).
@@ -75,6 +75,8 @@ export interface ScreenOptions {
   term?: string;
   /** False under NO_COLOR: attributes only, no colour anywhere. */
   color?: boolean;
+  /** How the terminal draws emoji sequences (the settings' answer from the width probe). */
+  emoji: () => EmojiWidths;
 }
 
 export interface Screen {
@@ -127,13 +129,14 @@ export function createScreen(options: ScreenOptions): Screen {
   // Bright black (8) exists from 16 colours up; below, the border takes the terminal's own colour.
   const border = options.color === false || tput.colors < 16 ? {} : { border: { fg: 8 } };
   let composerRows = 1;
-  const transcript = createGrid(blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1 }));
+  const transcript = createGrid(blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1 }), options.emoji);
   const composer = createGrid(
     blessed.box({ parent: screen, left: 0, width: '100%', height: 3, border: { type: 'line' }, style: border }),
+    options.emoji,
   );
-  const status = createGrid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1 }));
+  const status = createGrid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1 }), options.emoji);
   // Created last, so it is drawn over the transcript.
-  const overlay = createGrid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1, hidden: true }));
+  const overlay = createGrid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1, hidden: true }), options.emoji);
   let overlayRows = 0;
 
   const place = (): void => {

@@ -3,7 +3,7 @@
 // stream's rows. The model (transcript-model.ts) keeps the entries and the
 // scroll position. Pure: no blessed, no I/O.
 
-import { graphemes, graphemeWidth, stringWidth } from '../editor/width';
+import { EmojiWidths, graphemes, graphemeWidth, stringWidth } from '../editor/width';
 import type { MdRow, MdSpan } from '../markdown/render';
 import type { MarkdownStream } from '../markdown/stream';
 
@@ -46,20 +46,20 @@ export const outputLines = (e: Entry): number => e.lines.length - (e.lines[e.lin
 export const folds = (e: Entry): boolean => e.kind === 'output' && !e.expanded && outputLines(e) > FOLD_LINES;
 
 /** Wraps one line to `width` cells: at spaces when it can, inside a word when it must. */
-export function wrapLine(line: string, width: number): string[] {
+export function wrapLine(line: string, width: number, emoji: EmojiWidths): string[] {
   const w = Math.max(1, width);
-  if (line.length <= w && stringWidth(line) <= w) return [line];
+  if (line.length <= w && stringWidth(line, emoji) <= w) return [line];
   const out: string[] = [];
   let row = '';
   let rowWidth = 0;
   let lastSpace = -1;
   for (const g of graphemes(line)) {
-    const gw = graphemeWidth(g);
+    const gw = graphemeWidth(g, emoji);
     if (rowWidth + gw > w) {
       if (lastSpace > 0 && g !== ' ') {
         out.push(row.slice(0, lastSpace));
         row = row.slice(lastSpace + 1);
-        rowWidth = stringWidth(row);
+        rowWidth = stringWidth(row, emoji);
       } else {
         out.push(row);
         row = '';
@@ -77,10 +77,10 @@ export function wrapLine(line: string, width: number): string[] {
 }
 
 /** Lays one entry out at a width: its rows, and for an answer how many of them are final. */
-export function layoutEntry(entry: Entry, index: number, width: number): void {
+export function layoutEntry(entry: Entry, index: number, width: number, emoji: EmojiWidths): void {
   const gap: TranscriptRow[] = index > 0 ? [{ text: '', kind: 'gap', head: false }] : [];
   if (entry.md) {
-    entry.md.stream.setWidth(width - PREFIX_WIDTH);
+    entry.md.stream.setLayout(width - PREFIX_WIDTH, emoji);
     const frozen = entry.md.stream.frozenRows();
     const tail = entry.md.stream.tailRows();
     entry.rows = [...gap, ...[...frozen, ...tail].map((r, k) => mdRow(r, k === 0))];
@@ -91,27 +91,27 @@ export function layoutEntry(entry: Entry, index: number, width: number): void {
   }
   if (folds(entry)) {
     const n = outputLines(entry);
-    const head = wrapLines(entry, 0, true, width, FOLD_KEEP).rows;
+    const head = wrapLines(entry, 0, true, width, emoji, FOLD_KEEP).rows;
     const marker: TranscriptRow = { text: `… ${n - 2 * FOLD_KEEP} lines hidden (Ctrl+O shows them)`, kind: 'note', head: false };
-    const tail = wrapLines(entry, n - FOLD_KEEP, false, width, n);
+    const tail = wrapLines(entry, n - FOLD_KEEP, false, width, emoji, n);
     entry.rows = [...gap, ...head, marker, ...tail.rows];
     entry.tailRows = tail.tail;
     return;
   }
   const lastLine = entry.lines.length - 1;
-  const body = wrapLines(entry, 0, true, width, lastLine);
-  const tail = wrapLines(entry, lastLine, lastLine === 0, width);
+  const body = wrapLines(entry, 0, true, width, emoji, lastLine);
+  const tail = wrapLines(entry, lastLine, lastLine === 0, width, emoji);
   entry.rows = [...gap, ...body.rows, ...tail.rows];
   entry.tailRows = tail.rows.length;
 }
 
 /** Rows of lines `from` to `to` of an entry; `tail` is how many the last line took. */
-export function wrapLines(entry: Entry, from: number, headFirst: boolean, width: number, to = entry.lines.length): { rows: TranscriptRow[]; tail: number } {
+export function wrapLines(entry: Entry, from: number, headFirst: boolean, width: number, emoji: EmojiWidths, to = entry.lines.length): { rows: TranscriptRow[]; tail: number } {
   const rows: TranscriptRow[] = [];
   let tail = 0;
   const inner = width - PREFIX_WIDTH;
   for (let i = from; i < to; i++) {
-    const wrapped = wrapLine(entry.lines[i], inner);
+    const wrapped = wrapLine(entry.lines[i], inner, emoji);
     wrapped.forEach((text, k) => rows.push({ text, kind: entry.kind, head: headFirst && i === from && k === 0 }));
     tail = wrapped.length;
   }

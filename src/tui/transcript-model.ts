@@ -6,6 +6,7 @@
 // Pure: no blessed, no I/O.
 
 import { MarkdownStream } from '../markdown/stream';
+import { CLUSTERING, EmojiWidths } from '../editor/width';
 import { Entry, EntryKind, FOLD_LINES, PREFIX_WIDTH, TranscriptRow, folds, layoutEntry, mdRow, outputLines, wrapLine, wrapLines } from './transcript-entry';
 
 export type { EntryKind, TranscriptRow };
@@ -16,6 +17,8 @@ export class TranscriptModel {
   private readonly dirty = new Set<number>();
   private rows: TranscriptRow[] = [];
   private width: number;
+  /** How the terminal draws emoji sequences: text is laid out that way. */
+  private emoji: EmojiWidths = CLUSTERING;
   /** Rows hidden below the view; 0 follows the bottom. */
   private scrollBack = 0;
 
@@ -38,11 +41,11 @@ export class TranscriptModel {
     this.sync();
     const entry: Entry = { kind, lines: text.split('\n'), rows: [], tailRows: 0 };
     if (kind === 'assistant' && options.markdown !== false) {
-      entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH), frozen: 0, tail: 0, dirty: false };
+      entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH, this.emoji), frozen: 0, tail: 0, dirty: false };
       entry.md.stream.push(text);
     }
     this.entries.push(entry);
-    layoutEntry(entry, this.entries.length - 1, this.width);
+    layoutEntry(entry, this.entries.length - 1, this.width, this.emoji);
     const added = entry.rows.length;
     this.rows.push(...entry.rows);
     this.keepViewStill(added);
@@ -74,10 +77,10 @@ export class TranscriptModel {
       // megabyte onto one line stays linear.
       const inner = this.width - PREFIX_WIDTH;
       const last = entry.rows[entry.rows.length - 1];
-      const continued = wrapLine(last.text + parts[0], inner).map(
+      const continued = wrapLine(last.text + parts[0], inner, this.emoji).map(
         (t, k): TranscriptRow => ({ text: t, kind: entry.kind, head: k === 0 && last.head }),
       );
-      const fresh = wrapLines(entry, entry.lines.length - parts.length + 1, false, this.width);
+      const fresh = wrapLines(entry, entry.lines.length - parts.length + 1, false, this.width, this.emoji);
       entry.rows.pop();
       this.rows.pop();
       for (const r of [...continued, ...fresh.rows]) {
@@ -86,7 +89,7 @@ export class TranscriptModel {
       }
       entry.tailRows = parts.length === 1 ? entry.tailRows - 1 + continued.length : fresh.tail;
     } else {
-      layoutEntry(this.entries[index], index, this.width);
+      layoutEntry(this.entries[index], index, this.width, this.emoji);
       this.rebuildRows();
     }
     this.keepViewStill(this.rows.length - before);
@@ -102,9 +105,9 @@ export class TranscriptModel {
     for (const i of indices) {
       const entry = this.entries[i];
       if (!entry || entry.kind !== 'assistant' || entry.md) continue;
-      entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH), frozen: 0, tail: 0, dirty: false };
+      entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH, this.emoji), frozen: 0, tail: 0, dirty: false };
       entry.md.stream.push(entry.lines.join('\n'));
-      layoutEntry(this.entries[i], i, this.width);
+      layoutEntry(this.entries[i], i, this.width, this.emoji);
     }
     this.rebuildRows();
     this.keepViewStill(this.rows.length - before);
@@ -144,7 +147,7 @@ export class TranscriptModel {
     const before = this.rows.length;
     const entry = this.entries[index];
     const old = entry.rows.length;
-    layoutEntry(this.entries[index], index, this.width);
+    layoutEntry(this.entries[index], index, this.width, this.emoji);
     if (index === this.entries.length - 1) {
       this.rows.length -= old;
       for (const r of entry.rows) this.rows.push(r);
@@ -170,10 +173,17 @@ export class TranscriptModel {
     this.scrollBack = 0;
   }
 
+  /** Lays everything out again for a terminal that draws emoji sequences this way (the width probe's answer). */
+  setEmoji(emoji: EmojiWidths): void {
+    this.sync();
+    if (emoji === this.emoji) return;
+    this.emoji = emoji;
+    this.relayout();
+  }
+
   /** Wraps every entry again (the width changed, or how wide some characters are). */
-  relayout(): void {
-    for (const e of this.entries) e.md?.stream.invalidate();
-    this.entries.forEach((e, i) => layoutEntry(e, i, this.width));
+  private relayout(): void {
+    this.entries.forEach((e, i) => layoutEntry(e, i, this.width, this.emoji));
     this.rebuildRows();
     this.scrollBack = Math.min(this.scrollBack, Math.max(0, this.rows.length - 1));
   }
@@ -213,7 +223,7 @@ export class TranscriptModel {
       if (!md?.dirty) continue;
       md.dirty = false;
       if (i !== lastIndex) {
-        layoutEntry(this.entries[i], i, this.width);
+        layoutEntry(this.entries[i], i, this.width, this.emoji);
         this.rebuildRows();
         continue;
       }

@@ -4,7 +4,7 @@
 
 import type { EditorState } from '../editor/model';
 import { layout, scrollTop } from '../editor/layout';
-import { graphemes, graphemeWidth, padToWidth, stringWidth } from '../editor/width';
+import { EmojiWidths, graphemes, graphemeWidth, padToWidth, stringWidth } from '../editor/width';
 import type { GridRow, Span, Style } from './grid';
 import type { TranscriptModel, TranscriptRow } from './transcript-model';
 import { PickerState, pickerLine } from '../session/picker';
@@ -36,13 +36,13 @@ export function transcriptRows(model: TranscriptModel, height: number): GridRow[
 }
 
 /** The resume picker, in the transcript's place: a title, then conversations around the selected one. */
-export function pickerRows(p: PickerState, width: number, height: number): GridRow[] {
-  const rows: GridRow[] = [[{ text: fit('Resume a conversation: Up/Down to choose, Enter to resume, Esc for a new one', width), style: 'bold' }], []];
+export function pickerRows(p: PickerState, width: number, height: number, emoji: EmojiWidths): GridRow[] {
+  const rows: GridRow[] = [[{ text: fit('Resume a conversation: Up/Down to choose, Enter to resume, Esc for a new one', width, emoji), style: 'bold' }], []];
   const room = Math.max(1, height - rows.length);
   const top = Math.max(0, Math.min(p.index - Math.floor(room / 2), p.items.length - room));
   p.items.slice(top, top + room).forEach((item, k) => {
     const on = top + k === p.index;
-    rows.push([{ text: fit(`${on ? '› ' : '  '}${pickerLine(item)}`, width), style: on ? 'highlight' : 'normal' }]);
+    rows.push([{ text: fit(`${on ? '› ' : '  '}${pickerLine(item)}`, width, emoji), style: on ? 'highlight' : 'normal' }]);
   });
   return rows;
 }
@@ -62,9 +62,10 @@ export function composerView(
   width: number,
   height: number,
   prevTop: number,
+  emoji: EmojiWidths,
   highlight?: { start: number; end: number },
 ): ComposerView {
-  const l = layout(s, width);
+  const l = layout(s, width, emoji);
   const top = scrollTop(prevTop, l.cursorRow, l.rows.length, height);
   const rows = l.rows.slice(top, top + height).map((row): GridRow => {
     const spans: Span[] = [];
@@ -112,15 +113,15 @@ const MIN_LEFT = 16;
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** Cuts text to `width` cells, ending in … when cut. Linear: the search prompt can hold a huge entry's line. */
-export function fit(text: string, width: number): string {
+export function fit(text: string, width: number, emoji: EmojiWidths): string {
   if (width <= 0) return '';
-  if (text.length <= width && stringWidth(text) <= width) return text;
+  if (text.length <= width && stringWidth(text, emoji) <= width) return text;
   // Only the head can be shown; a slice of it keeps a megabyte line from being segmented whole.
   const cut = text.length > width * 4;
   let out = '';
   let used = 0;
   for (const g of graphemes(cut ? text.slice(0, width * 4) : text)) {
-    const w = graphemeWidth(g);
+    const w = graphemeWidth(g, emoji);
     if (used + w > width - 1) return out + '…';
     out += g;
     used += w;
@@ -128,7 +129,7 @@ export function fit(text: string, width: number): string {
   return cut ? out + '…' : out;
 }
 
-export function statusRow(st: StatusState, width: number): GridRow {
+export function statusRow(st: StatusState, width: number, emoji: EmojiWidths): GridRow {
   // Right-hand parts, most important first; a part that doesn't fit is left out.
   const parts: Span[] = [];
   if (st.legend) parts.push({ text: ` ${st.legend} `, style: 'statusStrong' });
@@ -154,30 +155,30 @@ export function statusRow(st: StatusState, width: number): GridRow {
       { text: `│ ${st.sessionId} │ history: ${st.historyMode} `, style: 'status' },
     ];
   // The left side shrinks (to a few cells) to make room for the essential right-hand parts.
-  const essential = parts.filter((p) => p.style !== 'status' && p.style !== 'warning').reduce((n, p) => n + stringWidth(p.text), 0);
+  const essential = parts.filter((p) => p.style !== 'status' && p.style !== 'warning').reduce((n, p) => n + stringWidth(p.text, emoji), 0);
   // A prompt (search, approval) is what the person is reading: it keeps at least half.
   const minLeft = st.prompt !== null ? Math.floor(width / 2) : MIN_LEFT;
   const leftRoom = Math.max(Math.min(minLeft, width), width - essential);
   const leftOut: Span[] = [];
   let leftWidth = 0;
   for (const span of left) {
-    const text = fit(span.text, leftRoom - leftWidth);
+    const text = fit(span.text, leftRoom - leftWidth, emoji);
     if (leftRoom - leftWidth <= 1 || !text) break;
     leftOut.push({ ...span, text });
-    leftWidth += stringWidth(text);
+    leftWidth += stringWidth(text, emoji);
   }
   let room = width - leftWidth;
   const right: Span[] = [];
   for (const part of parts) {
-    const w = stringWidth(part.text);
+    const w = stringWidth(part.text, emoji);
     if (w <= room) {
       right.push(part);
       room -= w;
     } else if (part.style === 'warning' || part.style === 'status') {
       // Long text parts are cut to fit rather than dropped.
       if (room > 4) {
-        right.push({ ...part, text: fit(part.text, room) });
-        room -= stringWidth(right[right.length - 1].text);
+        right.push({ ...part, text: fit(part.text, room, emoji) });
+        room -= stringWidth(right[right.length - 1].text, emoji);
       }
     }
   }
@@ -204,7 +205,7 @@ export interface OverlayView {
 }
 
 /** One overlay row: the line that matched, cut to `room` cells around the match, the match lit. */
-function matchSpans(text: string, start: number, end: number, room: number, base: Style): Span[] {
+function matchSpans(text: string, start: number, end: number, room: number, base: Style, emoji: EmojiWidths): Span[] {
   const { from, line } = lineAt(text, start);
   const a = start - from;
   const b = Math.min(line.length, end - from);
@@ -216,22 +217,22 @@ function matchSpans(text: string, start: number, end: number, room: number, base
   let left = room;
   for (const sp of spans) {
     if (left <= 0) break;
-    const text = fit(sp.text, left);
+    const text = fit(sp.text, left, emoji);
     out.push({ text, style: sp.style });
-    left -= stringWidth(text);
+    left -= stringWidth(text, emoji);
   }
   return out;
 }
 
 /** The search overlay: a title with the scope and the count, then the matches around the current one (oldest first). */
-export function overlayRows(v: OverlayView, width: number, height: number, now: number): GridRow[] {
+export function overlayRows(v: OverlayView, width: number, height: number, now: number, emoji: EmojiWidths): GridRow[] {
   const { overlay, entries } = v;
   const count = overlay.total === 0 ? 'no matches' : `${overlay.position}/${overlay.total}${overlay.more ? '+' : ''}`;
   const other = v.scope === 'session' ? 'global' : 'session';
   const heading = ` ${v.scope} history · ${count} `;
   const title: GridRow = [
     { text: heading, style: 'statusStrong' },
-    { text: fit(` ${v.keys.scope} ${other} · ${v.keys.remove} delete`, Math.max(0, width - stringWidth(heading))), style: 'dim' },
+    { text: fit(` ${v.keys.scope} ${other} · ${v.keys.remove} delete`, Math.max(0, width - stringWidth(heading, emoji)), emoji), style: 'dim' },
   ];
   const room = Math.max(0, height - 1);
   const at = overlay.rows.findIndex((r) => r.current);
@@ -240,13 +241,13 @@ export function overlayRows(v: OverlayView, width: number, height: number, now: 
     const entry = entries[r.index];
     const base: Style = r.current ? 'highlight' : 'normal';
     const when = age(entry.ts, now).padStart(4);
-    const origin = v.scope === 'global' && typeof entry.from === 'string' ? padToWidth(fit(entry.from, 12), 12) + ' ' : '';
+    const origin = v.scope === 'global' && typeof entry.from === 'string' ? padToWidth(fit(entry.from, 12, emoji), 12, emoji) + ' ' : '';
     const lead = `${r.current ? '›' : ' '} ${when} `;
     const text = entryText(entries, r.index);
     return [
       { text: lead, style: base },
       ...(origin ? [{ text: origin, style: r.current ? base : 'dim' } as Span] : []),
-      ...matchSpans(text, r.start, r.end, Math.max(1, width - stringWidth(lead + origin)), base),
+      ...matchSpans(text, r.start, r.end, Math.max(1, width - stringWidth(lead + origin, emoji)), base, emoji),
     ];
   });
   return [title, ...rows];

@@ -3,7 +3,7 @@
 // position request, and the column in each answer is its width. No answer in
 // time (a terminal that ignores the request) leaves the assumed widths.
 
-import { EmojiWidths, emojiWidths } from '../editor/width';
+import type { EmojiWidths } from '../editor/width';
 
 const PROBES = ['\u{1F469}\u200d\u{1F469}\u200d\u{1F467}', '\u{1F44D}\u{1F3FD}', '\u2764\ufe0f', '\u{1F1EF}\u{1F1F5}'] as const;
 const WAIT_MS = 500;
@@ -24,7 +24,8 @@ export class WidthProbe {
   private timer: NodeJS.Timeout | null = null;
   private done = true;
 
-  constructor(private readonly onResult: (widths: EmojiWidths | null) => void) {}
+  /** `assumed`: the widths in use until the answers come; what they do not settle stays so. */
+  constructor(private readonly assumed: EmojiWidths, private readonly onResult: (widths: EmojiWidths | null) => void) {}
 
   /** Draws the probes on `row` (1-based, at least 2) and asks where the cursor ended. */
   start(write: (data: string) => void, row: number): void {
@@ -39,7 +40,7 @@ export class WidthProbe {
   answer(col: number): boolean {
     if (this.done) return false;
     this.advances.push(col - 1);
-    if (this.advances.length === PROBES.length) this.finish(widthsFrom(this.advances, emojiWidths()));
+    if (this.advances.length === PROBES.length) this.finish(widthsFrom(this.advances, this.assumed));
     return true;
   }
 
