@@ -13,6 +13,10 @@
 //   hostile        text full of terminal control sequences
 //   tools          asks for a shell tool call (then answers its result)
 //   tools-cut      as tools, but the call's JSON arguments are cut off mid-string
+//   hostile-error  answers 400 with terminal control sequences in its message; hostile-midstream
+//                  streams a word, then an error event with them
+//   linger         as short, then after its end (OpenAI [DONE], Anthropic message_stop) keeps the
+//                  connection open and sends more text every 50 ms (stops by itself after 10 s)
 //   endless        16 KB chunks every ms until the client hangs up (stops by itself after 256 MB)
 //   markdown       about 1 MB of mixed Markdown (prose, lists, code, tables) in 4 KB chunks
 //   rate[:N]       N tokens (default 4,000) at 2,000 tokens/s, ten per chunk every 5 ms
@@ -77,6 +81,7 @@ function plan(scenario, body) {
   switch (name) {
     case 'short': return { chunks: words(5), delay: scenario.delay ?? 5 };
     case 'nousage': return { chunks: words(5), delay: scenario.delay ?? 5, noUsage: true };
+    case 'linger': return { chunks: words(5), delay: scenario.delay ?? 5, linger: true };
     case 'echo': return { chunks: [`echo: ${lastText} `, `(${messages.length} messages)`], delay: scenario.delay ?? 5 };
     case 'slow': return { chunks: words(200), delay: scenario.delay ?? 100 };
     case 'long': {
@@ -95,6 +100,7 @@ function plan(scenario, body) {
     case 'malformed': return { chunks: ['first '], malformed: true, delay: scenario.delay ?? 5 };
     // The server gives up mid-answer and says so in the stream, as an overloaded API does.
     case 'overloaded': return { chunks: ['first '], failing: true, delay: scenario.delay ?? 5 };
+    case 'hostile-midstream': return { chunks: ['first '], failing: true, failMessage: 'gone \x1b]52;c;ZXZpbA==\x07 \x1b]0;pwned\x07 \x1b[2J away', delay: scenario.delay ?? 5 };
     case 'hostile': return {
       chunks: ['safe ', '\x1b[2J\x1b[H', 'text', '\x1b]0;pwned\x07', ' with ', '\x1b]52;c;ZXZpbA==\x07', 'no \x07bells ', '\x1b[31mred\x1b[0m', ' {bold}tags{/bold}', ' \x9b2J', 'end'],
       delay: scenario.delay ?? 5,
@@ -142,7 +148,7 @@ async function streamOpenAI(res, p, record, model, body) {
     return res.end();
   }
   if (p.failing) {
-    sse(res, { error: { message: 'Overloaded', type: 'server_error' } });
+    sse(res, { error: { message: p.failMessage ?? 'Overloaded', type: 'server_error' } });
     return res.end();
   }
   if (p.tool) {
@@ -155,6 +161,16 @@ async function streamOpenAI(res, p, record, model, body) {
   const usage = body.stream_options && body.stream_options.include_usage ? usageOf(p, body) : null;
   if (usage) sse(res, { ...base, choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } });
   sse(res, '[DONE]');
+  if (p.linger) return linger(res, record, () => sse(res, { ...base, choices: [{ index: 0, delta: { content: 'AFTER-THE-END ' }, finish_reason: null }] }));
+  res.end();
+}
+
+/** After the end of an answer, the connection stays open and more arrives: a client must stop at the end. */
+async function linger(res, record, send) {
+  for (let i = 0; i < 200 && !record.closedAt; i++) {
+    await sleep(50);
+    if (!record.closedAt) send();
+  }
   res.end();
 }
 
@@ -189,6 +205,7 @@ async function streamAnthropic(res, p, record, model, body) {
   }
   sse(res, { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, ...(usage ? { usage: { output_tokens: usage.output } } : {}) }, 'message_delta');
   sse(res, { type: 'message_stop' }, 'message_stop');
+  if (p.linger) return linger(res, record, () => sse(res, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'AFTER-THE-END ' } }, 'content_block_delta'));
   res.end();
 }
 
@@ -232,6 +249,10 @@ function startMockServer(options = {}) {
         return res.end(JSON.stringify({ error: { message: `mock status ${code}`, type: 'mock_error' } }));
       }
       if (scenario.name === 'hang-headers') return;
+      if (scenario.name === 'hostile-error') {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ error: { message: `bad \x1b]52;c;ZXZpbA==\x07clip \x1b]0;pwned\x07title \x1b[2Jclear`, type: 'invalid_request_error' } }));
+      }
       if (scenario.name === 'moved') {
         res.writeHead(308, { location: `/elsewhere${req.url}?token=SECRET3` });
         return res.end();

@@ -77,6 +77,17 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(JSON.stringify(mock.requests[before + 1].body.messages)).toContain('was not run: its arguments are not valid JSON');
   });
 
+  it('stops at the end of the answer ([DONE], message_stop) though the server keeps the connection open and sends more', async () => {
+    const before = mock.requests.length;
+    const { text, end } = await turn(make('linger'));
+    expect(end.status).toBe('done');
+    expect(text).toBe('the quick brown fox jumps.');
+    // The client hung up rather than waiting for the idle timeout (the server sees it a moment later).
+    const deadline = Date.now() + 3000;
+    while (mock.requests[before].closedAt === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(mock.requests[before].closedAt).not.toBeNull();
+  });
+
   it('sends the conversation as context on each turn', async () => {
     const bus = new Bus();
     const p = make('echo');

@@ -35,6 +35,14 @@ describe('milk run', () => {
     expect(r).toMatchObject({ code: 0, out: 'the quick brown fox jumps.\n', err: '' });
   });
 
+  it.each(['hostile-error', 'hostile-midstream'])('writes a server error (%s) to stderr without its control sequences', async (model) => {
+    const r = await run([...args(model), 'hi']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^milk: openai: /);
+    // No OSC 52 (clipboard), OSC 0 (title) or erase-screen reaches the terminal: no escape byte, no bell.
+    expect(r.err).not.toMatch(/[\x1b\x07\x9b\x9d]/);
+  });
+
   it('reads the prompt from stdin', async () => {
     const r = await run(args('echo'), 'from a pipe\n');
     expect(r.out).toBe('echo: from a pipe\n (1 messages)\n');

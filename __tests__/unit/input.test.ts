@@ -42,6 +42,12 @@ describe('input decoder', () => {
     const out = [...d.feed('\x1b[200~' + 'a'.repeat(50)), ...d.feed('b'.repeat(10_000)), ...d.feed('\x1b[201~\r')];
     expect(out).toEqual([{ kind: 'paste', text: 'a'.repeat(50) + 'b'.repeat(14), cut: true }, key('enter')]);
   });
+  it('ignores a CSI-u key whose code point is no character, and goes on decoding', () => {
+    // These threw RangeError (Invalid code point) and took the draft down with milk.
+    expect(decode('a\x1b[1114112ub', '\x1b[99999999999u', '\x1b[55296uc')).toEqual([
+      { kind: 'text', text: 'a' }, { kind: 'text', text: 'b' }, { kind: 'text', text: 'c' },
+    ]);
+  });
   it('waits for the rest of a sequence cut between chunks', () => {
     const d = new InputDecoder();
     expect(d.feed('\x1b[1;')).toEqual([]);

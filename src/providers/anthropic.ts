@@ -111,7 +111,7 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
             return { toolCalls: [{ id: t.id, name: t.name, ...parseArgs(t.json) }] };
           }
         } else if (event.type === 'message_stop') {
-          return { finished: true };
+          return { finished: true, ended: true };
         }
         return {};
       },

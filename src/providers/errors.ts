@@ -149,7 +149,7 @@ export interface GuardedStreamOptions<T> {
    * whether the answer is complete, or the error the server reports in the
    * stream (its own words, for the message).
    */
-  read: (chunk: T) => { text?: string; toolCalls?: ToolCall[]; finished?: boolean; usage?: Usage; serverError?: string };
+  read: (chunk: T) => { text?: string; toolCalls?: ToolCall[]; finished?: boolean; ended?: boolean; usage?: Usage; serverError?: string };
 }
 
 /**
@@ -165,7 +165,7 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
     let finished = false;
     for await (const chunk of stream) {
       watchdog.touch();
-      const { text, toolCalls, finished: done, usage, serverError } = o.read(chunk);
+      const { text, toolCalls, finished: done, ended, usage, serverError } = o.read(chunk);
       if (serverError !== undefined) {
         throw new ProviderError(`${o.provider}: the server reported an error: ${serverText(serverError)}${partial ? incomplete : ''}`, partial);
       }
@@ -176,6 +176,12 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
       for (const toolCall of toolCalls ?? []) yield { toolCall };
       if (usage) yield { usage };
       if (done) finished = true;
+      // The protocol's own end ([DONE], message_stop): whatever a server sends after it is not the answer,
+      // and a connection it keeps open is hung up (leaving the loop closes the response).
+      if (ended) {
+        finished = true;
+        break;
+      }
     }
     if (!finished && !signal.aborted) throw new ProviderError(`${o.provider}: the connection closed mid-answer${partial ? incomplete : ''}`, partial);
   } catch (err) {

@@ -52,7 +52,7 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
         }),
       }, sig),
       read: (event) => {
-        if (event.data === '[DONE]') return {};
+        if (event.data === '[DONE]') return { ended: true };
         const chunk = JSON.parse(event.data) as Chunk;
         if (chunk.error) return { serverError: chunk.error.message ?? chunk.error.type ?? chunk.error.code ?? 'unknown' };
         const choice = chunk.choices?.[0];

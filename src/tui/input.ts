@@ -81,8 +81,9 @@ function parseEscape(s: string): Parsed | null {
       return { action: name ? { kind: 'key', key: withMods(name, nums[1] ?? 1) } : null, length };
     }
     if (final === 'u') {
-      // kitty / CSI-u: codepoint;modifiers
+      // kitty / CSI-u: codepoint;modifiers. No such character (past U+10FFFF, a surrogate): no key.
       const cp = nums[0];
+      if (!Number.isInteger(cp) || cp < 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return { action: null, length };
       const name = cp === 13 ? 'enter' : cp === 9 ? 'tab' : cp === 27 ? 'escape' : cp === 127 ? 'backspace'
         : String.fromCodePoint(cp).toLowerCase();
       return { action: { kind: 'key', key: withMods(name, nums[1] ?? 1) }, length };

@@ -274,6 +274,7 @@ export class TurnRunner {
       this.record(turn.id, { role: 'tool', toolCallId: call.id, name: call.name, content: `not run: the turn was ${status === 'interrupted' ? 'interrupted' : 'stopped'}` });
     }
     turn.unanswered = [];
-    this.bus.emit('turn.ended', { turnId: turn.id, status, message });
+    // An error's words may be a server's: shown and logged as inert text, as the answer is.
+    this.bus.emit('turn.ended', { turnId: turn.id, status, message: message === undefined ? undefined : sanitize(message) });
   }
 }
