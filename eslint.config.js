@@ -37,6 +37,7 @@ const PURE = [
   'src/providers/redact.ts',
   'src/providers/select.ts',
   'src/tools/visible.ts',
+  'src/tools/env.ts',
   'src/turn/context.ts',
   'src/tui/input.ts',
   'src/tui/router.ts',

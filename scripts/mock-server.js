@@ -15,6 +15,7 @@
 //   tools-cut      as tools, but the call's JSON arguments are cut off mid-string
 //   hostile-error  answers 400 with terminal control sequences in its message; hostile-midstream
 //                  streams a word, then an error event with them
+//   echo-key-error answers 400 quoting the key it was sent (Authorization or x-api-key)
 //   linger         as short, then after its end (OpenAI [DONE], Anthropic message_stop) keeps the
 //                  connection open and sends more text every 50 ms (stops by itself after 10 s)
 //   endless        16 KB chunks every ms until the client hangs up (stops by itself after 256 MB)
@@ -249,6 +250,11 @@ function startMockServer(options = {}) {
         return res.end(JSON.stringify({ error: { message: `mock status ${code}`, type: 'mock_error' } }));
       }
       if (scenario.name === 'hang-headers') return;
+      if (scenario.name === 'echo-key-error') {
+        const sent = req.headers.authorization ?? req.headers['x-api-key'] ?? '';
+        res.writeHead(400, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ error: { message: `invalid request with header ${sent} (key ${String(sent).replace(/^Bearer /, '')})`, type: 'invalid_request_error' } }));
+      }
       if (scenario.name === 'hostile-error') {
         res.writeHead(400, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ error: { message: `bad \x1b]52;c;ZXZpbA==\x07clip \x1b]0;pwned\x07title \x1b[2Jclear`, type: 'invalid_request_error' } }));

@@ -88,6 +88,15 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(mock.requests[before].closedAt).not.toBeNull();
   });
 
+  it('hides the key where a server error echoes it', async () => {
+    const key = 'sk-live-SECRETKEY1234567890';
+    const { end } = await turn(make('echo-key-error', { apiKey: key }));
+    expect(end.status).toBe('error');
+    expect(end.message).toMatch(/the server answered 400: invalid request with header/);
+    expect(end.message).not.toMatch(/SECRETKEY/);
+    expect(end.message).toContain('[redacted');
+  });
+
   it('sends the conversation as context on each turn', async () => {
     const bus = new Bus();
     const p = make('echo');

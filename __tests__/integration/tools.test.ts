@@ -161,6 +161,24 @@ describe('tool calls', () => {
     expect(h.output()).toBe('日 ok \ufffd\n');
   });
 
+  it("never hands milk's model credentials to a command", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      OPENAI_API_KEY: 'sk-test-openai-SECRET1', ANTHROPIC_API_KEY: 'sk-ant-SECRET2',
+      OPENAI_BASE_URL: 'https://user:SECRET3@llm.example/v1', ANTHROPIC_BASE_URL: 'https://api.example', MILK_TOOL_ENV_PROBE: 'kept',
+    });
+    try {
+      const r = await runTool({ id: 'e', name: 'shell', args: { command: 'env' } }, { workspace: tempDir(), signal: new AbortController().signal, onOutput: () => undefined });
+      expect(r.content).not.toMatch(/SECRET/);
+      expect(r.content).toContain('MILK_TOOL_ENV_PROBE=kept');
+      // A base URL without credentials is the person's own setting and stays.
+      expect(r.content).toContain('ANTHROPIC_BASE_URL=https://api.example');
+    } finally {
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
+  });
+
   it('bounds what a command may show and return', async () => {
     const h = harness(script([[shell('head -c 400000 /dev/zero | tr "\\0" x')], [{ text: 'ok' }]]), tempDir(), 'yes');
     const end = h.ended();

@@ -3,12 +3,12 @@
 // server error, cut off) and never includes an API key or the conversation.
 
 import type { StreamItem, ToolCall, Usage } from './provider';
-import { redactUrl } from './redact';
+import { redactSecrets, redactUrl } from './redact';
 import { CredentialsInUrlError, HttpStatusError, StreamClosedError } from './failures';
 
 /** A server's own words, on one line and short enough for a note. */
-function serverText(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+function serverText(text: string, key: string | undefined): string {
+  const line = redactSecrets(text, key).replace(/\s+/g, ' ').trim();
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
@@ -60,6 +60,8 @@ export interface DescribeContext {
   baseUrl: string;
   keyVariable: string;
   keySet: boolean;
+  /** The key itself, only to hide it where a server echoes it. */
+  key?: string;
   /** Text already shown from this answer: a failure now leaves it incomplete. */
   partial: boolean;
 }
@@ -72,7 +74,7 @@ function describeStatus(err: HttpStatusError, ctx: DescribeContext, suffix: stri
   }
   if (status === 429) return new ProviderError(`${ctx.provider}: rate limited (429), still after a retry; try again shortly${suffix}`, ctx.partial);
   if (status >= 500) return new ProviderError(`${ctx.provider}: server error ${status}, still after a retry${suffix}`, ctx.partial);
-  const said = err.serverMessage?.trim() ? `: ${serverText(err.serverMessage)}` : '';
+  const said = err.serverMessage?.trim() ? `: ${serverText(err.serverMessage, ctx.key)}` : '';
   return new ProviderError(`${ctx.provider}: the server answered ${status}${said}${suffix}`, ctx.partial);
 }
 
@@ -141,6 +143,8 @@ export interface GuardedStreamOptions<T> {
   baseUrl: string;
   keyVariable: string;
   keySet: boolean;
+  /** The key itself, only to hide it where a server echoes it. */
+  key?: string;
   idleTimeoutMs: number;
   /** Starts the request with the given signal. */
   open: (signal: AbortSignal) => Promise<AsyncIterable<T>>;
@@ -167,7 +171,7 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
       watchdog.touch();
       const { text, toolCalls, finished: done, ended, usage, serverError } = o.read(chunk);
       if (serverError !== undefined) {
-        throw new ProviderError(`${o.provider}: the server reported an error: ${serverText(serverError)}${partial ? incomplete : ''}`, partial);
+        throw new ProviderError(`${o.provider}: the server reported an error: ${serverText(serverError, o.key)}${partial ? incomplete : ''}`, partial);
       }
       if (text) {
         partial = true;
@@ -189,7 +193,7 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
     if (watchdog.fired) {
       throw new ProviderError(`${o.provider}: no data from the server for ${Math.round(o.idleTimeoutMs / 1000)}s; gave up${partial ? incomplete : ''}`, partial);
     }
-    throw describeProviderError(err, { provider: o.provider, baseUrl: o.baseUrl, keyVariable: o.keyVariable, keySet: o.keySet, partial });
+    throw describeProviderError(err, { provider: o.provider, baseUrl: o.baseUrl, keyVariable: o.keyVariable, keySet: o.keySet, key: o.key, partial });
   } finally {
     watchdog.stop();
   }

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { readFileTool, writeFileTool } from './files';
 import type { ToolCall } from '../providers/provider';
+import { toolEnv } from './env';
 
 /** The preview an approval shows for write_file, loaded with the tools. */
 export { previewWrite } from './files';
@@ -77,7 +78,7 @@ function runShell(command: string, ctx: ToolContext): Promise<ToolResult> {
   return new Promise((resolve) => {
     if (!command.trim()) return resolve({ ok: false, content: 'error: empty command' });
     // detached: the command leads its own process group, which a cancel kills whole.
-    const child = spawn('/bin/sh', ['-c', command], { cwd: ctx.workspace, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('/bin/sh', ['-c', command], { cwd: ctx.workspace, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: toolEnv(process.env) });
     const group = child.pid;
     if (group) liveGroups.add(group);
     let result = '';
