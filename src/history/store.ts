@@ -12,7 +12,7 @@ import { HistoryHeader, needsRepair, parseHistory, serializeEntry, serializeHead
 import { DEFAULT_LOCK, LockOptions, pidAlive, tryLock, unlock, withLock } from '../io/lock';
 import { HistoryEntry, compactEntries } from './rules';
 import { FileMark, Growth, readGrowth, readTail } from './tail';
-import { asideName, ensureDir, fileEnd, writeAtomic } from '../io/files';
+import { asideName, ensureDir, fileEnd, writeAll, writeAtomic } from '../io/files';
 import { describeIoError } from '../io/errors';
 
 export interface LoadResult {
@@ -162,7 +162,7 @@ export class HistoryFile {
       if (end === 'empty') data = serializeHeader(this.header) + '\n' + data;
       // A writer killed mid-line left it torn: ours starts on a line of its own.
       else if (end === 'torn') data = '\n' + data;
-      fs.writeSync(fd, data);
+      writeAll(fd, data);
       if (options.sync) fs.fsyncSync(fd);
     } catch (err) {
       fs.closeSync(fd);

@@ -14,6 +14,8 @@ export function describeIoError(err: unknown): string {
       return 'disk full';
     case 'EDQUOT':
       return 'disk quota exceeded';
+    case 'EFBIG':
+      return 'file too large for this process (a file-size limit)';
     case 'EISDIR':
       return 'is a directory';
     case 'ELOCKED':

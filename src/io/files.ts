@@ -6,12 +6,26 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** Replaces `file` with `data` atomically, 0600. Throws on I/O failure, leaving the old file. */
+/**
+ * Writes every byte of `data` at the file's position, or throws: a write
+ * that stops short (a full disk, a file-size limit) is never taken for done.
+ */
+export function writeAll(fd: number, data: string | Buffer): void {
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  let off = 0;
+  while (off < buf.length) {
+    const n = fs.writeSync(fd, buf, off, buf.length - off);
+    if (n <= 0) throw Object.assign(new Error('the write stopped short'), { code: 'ENOSPC' });
+    off += n;
+  }
+}
+
+/** Replaces `file` with `data` atomically, 0600. Throws on I/O failure (a short write included), leaving the old file. */
 export function writeAtomic(file: string, data: string): void {
   const tmp = `${file}.tmp-${process.pid}`;
   const fd = fs.openSync(tmp, 'w', 0o600);
   try {
-    fs.writeSync(fd, data);
+    writeAll(fd, data);
     fs.fsyncSync(fd);
   } catch (err) {
     fs.closeSync(fd);

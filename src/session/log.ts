@@ -6,7 +6,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { asideName, ensureDir, fileEnd, writeAtomic } from '../io/files';
+import { asideName, ensureDir, fileEnd, writeAll, writeAtomic } from '../io/files';
 import { describeIoError } from '../io/errors';
 import { LogEvent, parseLog, serializeEvent } from './events';
 
@@ -62,7 +62,7 @@ export class SessionLog {
   flushSync(): void {
     if (!this.pending || !this.open()) return;
     try {
-      fs.writeSync(this.fd as number, this.pending);
+      writeAll(this.fd as number, this.pending);
     } catch (err) {
       this.fail(err);
     }
@@ -75,12 +75,18 @@ export class SessionLog {
       this.pending = '';
       return;
     }
-    const data = this.pending;
+    const data = Buffer.from(this.pending, 'utf8');
     this.pending = '';
     this.writing = true;
-    fs.write(this.fd as number, data, (err) => {
+    this.writeFrom(data, 0);
+  }
+
+  /** Writes `data` from `off` to its end, a write at a time; one that writes nothing is a failure. */
+  private writeFrom(data: Buffer, off: number): void {
+    fs.write(this.fd as number, data, off, data.length - off, null, (err, n) => {
+      if (!err && n > 0 && off + n < data.length) return this.writeFrom(data, off + n);
       this.writing = false;
-      if (err) this.fail(err);
+      if (err || n <= 0) this.fail(err ?? Object.assign(new Error('the write stopped short'), { code: 'ENOSPC' }));
       if (this.pending) this.drain();
     });
   }
