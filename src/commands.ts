@@ -6,6 +6,7 @@
 // the context it is handed.
 
 import type { HistoryMode, Settings } from './settings/store';
+import { maxOf } from './arrays';
 
 export type Mode = 'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker';
 
@@ -280,7 +281,7 @@ export function completeSlash(typed: string): { text: string; candidates: string
 /** One line per slash command, for /help. */
 export function slashHelpLines(): string[] {
   const rows = SLASH_COMMANDS.map((c) => [`/${c.name}${c.args ? ' ' + c.args : ''}`, c.description] as const);
-  const width = Math.max(...rows.map(([k]) => k.length));
+  const width = maxOf(rows.map(([k]) => k.length), 0);
   return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
 }
 

@@ -50,3 +50,24 @@ describe('linear work on large inputs', () => {
     expect(elapsed(() => parseHistory(Buffer.from(text)))).toBeLessThan(3000);
   });
 });
+
+describe('blocks of more rows than a call can take arguments', () => {
+  // `rows.push(...block)` threw RangeError past ~120,000 rows, and --continue then failed on that conversation every time.
+  const { renderMarkdown } = require('../../src/markdown/render') as typeof import('../../src/markdown/render');
+  const { TranscriptModel } = require('../../src/tui/transcript-model') as typeof import('../../src/tui/transcript-model');
+  const { CLUSTERING } = require('../../src/editor/width') as typeof import('../../src/editor/width');
+  const N = 130_000;
+  it.each([
+    ['a code block', '```\n' + 'x\n'.repeat(N) + '```\n'],
+    ['a list', '- a\n'.repeat(N)],
+    ['a table', '| a | b |\n|---|---|\n' + '| 1 | 2 |\n'.repeat(N)],
+  ])('renders %s of 130,000 rows', (_what, doc) => {
+    expect(renderMarkdown(doc, 80, CLUSTERING).length).toBeGreaterThanOrEqual(N);
+  });
+  it('shows an answer of 130,000 rows in the transcript', () => {
+    const model = new TranscriptModel(80);
+    const at = model.add('assistant', '```\n' + 'x\n'.repeat(N) + '```\n', { markdown: true });
+    expect(at).toBe(0);
+    expect(model.rowCount).toBeGreaterThanOrEqual(N);
+  });
+});

@@ -10,6 +10,7 @@ import { reduce } from './reducer';
 import { ComposerInput, ComposerState, Effect, initialComposer } from './state';
 import { SearchView } from './views/search';
 import type { View, ViewContext, ViewPaint } from './views/view';
+import { pushAll } from '../arrays';
 
 export interface UiState {
   readonly composer: ComposerState;
@@ -26,14 +27,14 @@ export function dispatch(ui: UiState, input: ComposerInput, ctx: ViewContext): {
   for (let i = views.length - 1; i >= 0; i--) {
     const r = views[i].handle(input, composer, ctx);
     composer = r.composer ?? composer;
-    effects.push(...(r.effects ?? []));
+    pushAll(effects, r.effects ?? []);
     if (r.view) views[i] = r.view;
     else views.splice(i, 1);
     if (r.push) views.splice(r.view ? i + 1 : i, 0, r.push);
     if (r.consumed) return open({ composer, views }, effects, ctx);
   }
   const reduced = reduce(composer, input, ctx);
-  effects.push(...reduced.effects);
+  pushAll(effects, reduced.effects);
   return open({ composer: reduced.state, views }, effects, ctx);
 }
 

@@ -84,7 +84,7 @@ export function parseConfig(value: unknown): { config: Config; problems: string[
     }
     const result = v.safeParse(rules[key as keyof Fields], raw, { abortPipeEarly: true });
     if (!result.success) {
-      problems.push(...new Set(result.issues.map((i) => i.message)));
+      for (const message of new Set(result.issues.map((i) => i.message))) problems.push(message);
       continue;
     }
     if (key === 'history') {

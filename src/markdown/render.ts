@@ -12,6 +12,7 @@ import { EmojiWidths, graphemes, graphemeWidth, stringWidth } from '../editor/wi
 import { wrapSpans } from './wrap';
 import { CodeRef, CodeStyle, LazyCode } from './highlight';
 import { markdown } from './parsers';
+import { maxOf, pushAll } from '../arrays';
 
 export type MdStyle = 'normal' | 'bold' | 'italic' | 'strike' | 'code' | 'heading' | 'link' | 'dim' | 'quote' | CodeStyle;
 
@@ -139,8 +140,8 @@ function tableRows(tokens: readonly Token[], width: number, emoji: EmojiWidths):
       row.push({ text: plain(inlineSpans(tokens[i + 1], 'normal')), align });
     }
   }
-  const cols = Math.max(...grid.map((r) => r.length));
-  const widths = Array.from({ length: cols }, (_, c) => Math.max(1, ...grid.map((r) => stringWidth(r[c]?.text ?? '', emoji))));
+  const cols = maxOf(grid.map((r) => r.length), 0);
+  const widths = Array.from({ length: cols }, (_, c) => Math.max(1, maxOf(grid.map((r) => stringWidth(r[c]?.text ?? '', emoji)))));
   const total = widths.reduce((a, b) => a + b, 0) + 3 * (cols - 1);
   if (total > width) {
     // Too wide to align: each row as "header: value" lines, readable at any width.
@@ -148,7 +149,7 @@ function tableRows(tokens: readonly Token[], width: number, emoji: EmojiWidths):
     const out: MdRow[] = [];
     grid.slice(header || 1).forEach((r, k) => {
       if (k > 0) out.push([]);
-      r.forEach((cell, c) => out.push(...wrapSpans([{ text: `${heads[c]?.text ?? c + 1}: `, style: 'bold' }, { text: cell.text, style: 'normal' }], width, emoji)));
+      r.forEach((cell, c) => pushAll(out, wrapSpans([{ text: `${heads[c]?.text ?? c + 1}: `, style: 'bold' }, { text: cell.text, style: 'normal' }], width, emoji)));
     });
     return out;
   }
@@ -189,7 +190,7 @@ function renderBlock(tokens: readonly Token[], i: number, width: number, emoji: 
     case 'heading_open': {
       const level = Number(t.tag.slice(1));
       const rows = wrapSpans(inlineSpans(tokens[i + 1], 'heading'), width, emoji);
-      return { rows: level === 1 ? [...rows, [{ text: '═'.repeat(Math.min(width, Math.max(...rows.map((r) => stringWidth(plain(r), emoji))))), style: 'dim' }]] : rows, next: closeAt(i) + 1 };
+      return { rows: level === 1 ? [...rows, [{ text: '═'.repeat(Math.min(width, maxOf(rows.map((r) => stringWidth(plain(r), emoji)), 0))), style: 'dim' }]] : rows, next: closeAt(i) + 1 };
     }
     case 'fence':
     case 'code_block':
@@ -214,7 +215,7 @@ function renderBlock(tokens: readonly Token[], i: number, width: number, emoji: 
         const mw = stringWidth(marker, emoji);
         const inner = renderBlocks(tokens.slice(k + 1, itemEnd), width - mw, emoji, tight);
         if (!tight && rows.length) rows.push([]);
-        rows.push(...prefixed(inner.length ? inner : [[]], { text: marker, style: 'dim' }, { text: ' '.repeat(mw), style: 'normal' }));
+        pushAll(rows, prefixed(inner.length ? inner : [[]], { text: marker, style: 'dim' }, { text: ' '.repeat(mw), style: 'normal' }));
         k = itemEnd + 1;
       }
       return { rows, next: end + 1 };
@@ -235,7 +236,7 @@ export function renderBlocks(tokens: readonly Token[], width: number, emoji: Emo
     const { rows: block, next } = renderBlock(tokens, i, Math.max(1, width), emoji);
     if (block.length) {
       if (rows.length && !tight) rows.push([]);
-      rows.push(...block);
+      pushAll(rows, block);
     }
     i = next;
   }

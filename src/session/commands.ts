@@ -12,6 +12,7 @@ import { historyPaths } from '../history/service';
 import { parseLog } from './events';
 import { sessionLogPath } from './log';
 import { conversations, replay } from './replay';
+import { maxOf } from '../arrays';
 
 export class SessionCommandError extends Error {}
 
@@ -82,7 +83,7 @@ export function sessionsList(dataDir: string, options: { json: boolean }, out: N
     out.write(`no sessions in ${dataDir}\n`);
     return;
   }
-  const width = Math.max(...rows.map((r) => r.id.length));
+  const width = maxOf(rows.map((r) => r.id.length), 0);
   for (const r of rows) {
     const when = r.lastUsed.slice(0, 16).replace('T', ' ');
     out.write(`${r.id.padEnd(width)}  ${when}  ${String(r.conversations).padStart(3)} conv  ${String(r.historyEntries).padStart(5)} inputs  ${r.workspace ?? '(named)'}\n`);

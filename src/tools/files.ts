@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pushAll } from '../arrays';
 
 /** What read_file returns of a file, at most. */
 export const MAX_READ_BYTES = 256 * 1024;
@@ -134,7 +135,7 @@ export async function previewWrite(workspace: string, p: string, content: string
   const lines: string[] = [];
   for (const h of patch.hunks) {
     lines.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
-    lines.push(...h.lines);
+    pushAll(lines, h.lines);
   }
   if (lines.length === 0) return 'no change';
   if (lines.length <= MAX_DIFF_LINES) return lines.join('\n');

@@ -226,7 +226,7 @@ export class InputDecoder {
     this.pending = '';
     if (!s) return [];
     const out: InputAction[] = [{ kind: 'key', key: 'escape' }];
-    if (s.length > 1) out.push(...this.feed(s.slice(1)));
+    if (s.length > 1) for (const a of this.feed(s.slice(1))) out.push(a);
     return out;
   }
 }

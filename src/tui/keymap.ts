@@ -5,6 +5,7 @@
 
 import { Binding, CommandName, MODES, Mode, describeCommand } from '../commands';
 import { MODAL_KEYS } from '../composer/views/registry';
+import { maxOf } from '../arrays';
 
 export type { Binding };
 
@@ -113,6 +114,6 @@ export function keyTableMarkdown(): string {
 /** Help text for a mode, from the same table the router uses: one line per binding. */
 export function helpLines(mode: Mode): string[] {
   const rows = KEYMAP[mode].map((b) => [b.keys.map(describeKey).join(', '), describeCommand(b.command)] as const);
-  const width = Math.max(...rows.map(([k]) => k.length));
+  const width = maxOf(rows.map(([k]) => k.length), 0);
   return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
 }

@@ -8,6 +8,7 @@
 import { MarkdownStream } from '../markdown/stream';
 import { CLUSTERING, EmojiWidths } from '../editor/width';
 import { Entry, EntryKind, FOLD_LINES, PREFIX_WIDTH, TranscriptRow, folds, layoutEntry, mdRow, outputLines, wrapLine, wrapLines } from './transcript-entry';
+import { pushAll } from '../arrays';
 
 export type { EntryKind, TranscriptRow };
 
@@ -47,7 +48,7 @@ export class TranscriptModel {
     this.entries.push(entry);
     layoutEntry(entry, this.entries.length - 1, this.width, this.emoji);
     const added = entry.rows.length;
-    this.rows.push(...entry.rows);
+    pushAll(this.rows, entry.rows);
     this.keepViewStill(added);
     return this.entries.length - 1;
   }
@@ -66,7 +67,7 @@ export class TranscriptModel {
     const before = this.rows.length;
     const parts = text.split('\n');
     entry.lines[entry.lines.length - 1] += parts[0];
-    entry.lines.push(...parts.slice(1));
+    pushAll(entry.lines, parts.slice(1));
     if (folds(entry)) {
       // Folded: only the head, the count and the tail are laid out, however long the output grows.
       return this.relayoutEntry(index);
