@@ -171,6 +171,22 @@ describe('history store', () => {
   });
 });
 
+describe('history service at exit', () => {
+  it('leaves each file at its cap, not up to 1.25 times it', () => {
+    const data = tempDir();
+    const h = new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 8, warn: () => undefined });
+    h.load();
+    // 10 entries: past the cap of 8, not past the 10 at which compaction runs while milk does.
+    for (let i = 0; i < 10; i++) h.record([{ type: 'text', text: `entry ${i}` }]);
+    expect(texts(path.join(data, 'input_history'))).toHaveLength(10);
+    h.flush({ reason: 'exit' });
+    for (const file of [path.join(data, 'input_history'), path.join(data, 'sessions', 's.history')]) {
+      expect(texts(file)).toEqual(Array.from({ length: 8 }, (_, i) => `entry ${i + 2}`));
+    }
+    expect(h.counts()).toEqual({ session: 8, global: 8 });
+  });
+});
+
 describe('history service on a bad data dir', () => {
   const service = (dataDir: string, warnings: string[]) =>
     new HistoryService({ dataDir, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 500, warn: (w) => warnings.push(w) });

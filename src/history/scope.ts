@@ -249,8 +249,14 @@ export class HistoryScope {
     this.retryMs = RETRY_FIRST_MS;
   }
 
+  /** Worth rewriting while milk runs: damaged, or grown well past the cap (so not at every submit). */
   get needsCompaction(): boolean {
     return this.damaged || this.onDisk > this.options.maxEntries * COMPACT_RATIO;
+  }
+
+  /** To rewrite at exit: damaged, or holding more than the cap at all (the file is left at its cap). */
+  get overCap(): boolean {
+    return this.damaged || this.onDisk > this.options.maxEntries;
   }
 
   compact(lockTimeoutMs: number): void {

@@ -162,14 +162,15 @@ export class HistoryService {
 
   /**
    * Writes whatever is still pending, sharing a short budget for lock waits
-   * between both files, then compacts a file that has outgrown its cap.
+   * between both files, then compacts a file that holds more than its cap, so
+   * what is on disk after milk is at most the cap (and /history counts it so).
    */
   flush(options: { reason: 'exit' }): void {
     const deadline = this.clock() + (options.reason === 'exit' ? EXIT_BUDGET_MS : 0);
     if (this.compactTimer) clearTimeout(this.compactTimer);
     this.compactTimer = null;
     for (const scope of this.all()) scope.flush(deadline);
-    for (const scope of this.all()) if (scope.needsCompaction) scope.compact(Math.max(0, deadline - this.clock()));
+    for (const scope of this.all()) if (scope.overCap) scope.compact(Math.max(0, deadline - this.clock()));
   }
 
   get pendingCount(): number {
