@@ -473,7 +473,7 @@ function rssMb(pid) {
 }
 
 /** Spawns a program in a 120x40 pty (as the comparison ran it, in tmux); resolves when `ready` is on screen, with how long that took. */
-function spawnUntil(argv, ready, env = {}, node = process.execPath) {
+function spawnUntil(argv, ready, env = {}, node = process.execPath, retried = false) {
   const { Terminal } = require('@xterm/headless');
   const term = new Terminal({ cols: 120, rows: 40, allowProposedApi: true });
   const t0 = process.hrtime.bigint();
@@ -498,6 +498,13 @@ function spawnUntil(argv, ready, env = {}, node = process.execPath) {
   return run.until(() => run.screen().includes(ready)).then((at) => {
     run.ms = Number(at - t0) / 1e6;
     return run;
+  }, (err) => {
+    // A start that shows nothing for 20 s is the shared machine stalling (seen once, with an empty
+    // screen): tried once more before the bench gives up; a figure is never taken from the stalled one.
+    p.kill('SIGKILL');
+    if (retried) throw err;
+    process.stderr.write(`bench: ${path.basename(argv[0])} showed nothing for 20 s; starting it again\n`);
+    return spawnUntil(argv, ready, env, node, true);
   });
 }
 

@@ -1,4 +1,5 @@
 import { FORMAT, HistoryHeader, needsRepair, parseHistory, serializeHistory } from '../../src/history/format';
+import { MAX_ENTRY_CHARS } from '../../src/history/rules';
 
 const header: HistoryHeader = { format: FORMAT, version: 1, scope: 'session', sessionId: 's', workspace: '/w', displayName: 'w' };
 const line = (t: string) => JSON.stringify({ ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text', text: t }] });
@@ -44,6 +45,13 @@ describe('history format', () => {
     expect(parsed.problems.join(' ')).not.toContain(secret);
   });
 
+  it('takes an entry longer than any milk keeps (another process appended it) as a bad line', () => {
+    const huge = { ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text', text: 'z'.repeat(MAX_ENTRY_CHARS + 1) }] };
+    const text = serializeHistory(header, [{ ts: 't', segments: [{ type: 'text', text: 'before' }] }]) + JSON.stringify(huge) + '\n' + JSON.stringify({ ts: 't', segments: [{ type: 'text', text: 'after' }] }) + '\n';
+    const p = parseHistory(Buffer.from(text));
+    expect(p.entries.map((e) => e.segments[0].text)).toEqual(['before', 'after']);
+    expect(p.badLines).toBe(1);
+  });
   it('treats an empty file as fine', () => {
     expect(needsRepair(parseHistory(bytes('')), header)).toBe(false);
   });

@@ -3,7 +3,7 @@
 // never puts file content into a message. Pure: bytes in, data out.
 
 import type { Segment } from '../editor/model';
-import type { HistoryEntry } from './rules';
+import { HistoryEntry, MAX_ENTRY_CHARS } from './rules';
 import type { HistoryMode } from '../settings/store';
 
 export const FORMAT = 'milk-history';
@@ -97,6 +97,12 @@ export function parseHistory(bytes: Uint8Array): Parsed {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (line.length === 0 || line.trim() === '') continue;
+    // No entry milk keeps is longer than MAX_ENTRY_CHARS (JSON may escape a character in six): a longer
+    // line, appended by something else, is a bad line, not a reason to parse and hold megabytes.
+    if (line.length > MAX_LINE_CHARS) {
+      out.badLines++;
+      continue;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -109,6 +115,10 @@ export function parseHistory(bytes: Uint8Array): Parsed {
       continue;
     }
     const entry = toEntry(value);
+    if (entry && entryLength(entry) > MAX_ENTRY_CHARS) {
+      out.badLines++;
+      continue;
+    }
     if (entry) {
       out.entries.push(entry);
       rawLines.set(entry, line);
@@ -117,6 +127,14 @@ export function parseHistory(bytes: Uint8Array): Parsed {
   if (text.length > 0 && out.header === null) out.problems.push('missing or foreign header');
   if (out.badLines > 0) out.problems.push(`${out.badLines} unreadable line${out.badLines === 1 ? '' : 's'}`);
   return out;
+}
+
+const MAX_LINE_CHARS = MAX_ENTRY_CHARS * 6 + 4096;
+
+function entryLength(e: HistoryEntry): number {
+  let n = 0;
+  for (const s of e.segments) n += s.text.length;
+  return n;
 }
 
 /** True when the file must be copied aside before it is rewritten. */
