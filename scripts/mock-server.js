@@ -16,6 +16,8 @@
 //   hostile-error  answers 400 with terminal control sequences in its message; hostile-midstream
 //                  streams a word, then an error event with them
 //   echo-key-error answers 400 quoting the key it was sent (Authorization or x-api-key)
+//   endless-line   a `data:` line that never ends (64 KB more every ms, no newline; stops by itself
+//                  after 256 MB); endless-args: a tool call whose arguments never end
 //   linger         as short, then after its end (OpenAI [DONE], Anthropic message_stop) keeps the
 //                  connection open and sends more text every 50 ms (stops by itself after 10 s)
 //   endless        16 KB chunks every ms until the client hangs up (stops by itself after 256 MB)
@@ -97,6 +99,8 @@ function plan(scenario, body) {
     }
     case 'endless': return { chunks: endless(16 * 1024, 256 * 1024 * 1024), delay: Math.max(1, scenario.delay ?? 1) };
     case 'hang': return { chunks: [], hang: true, delay: 0 };
+    case 'endless-line': return { chunks: [], hang: true, endless: 'line', delay: 0 };
+    case 'endless-args': return { chunks: [], hang: true, endless: 'args', delay: 0 };
     case 'drop': return { chunks: words(10), drop: true, delay: scenario.delay ?? 10 };
     case 'malformed': return { chunks: ['first '], malformed: true, delay: scenario.delay ?? 5 };
     // The server gives up mid-answer and says so in the stream, as an overloaded API does.
@@ -136,6 +140,7 @@ async function streamOpenAI(res, p, record, model, body) {
   const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 0, model };
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   sse(res, { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  if (p.endless) return endlessOpenAI(res, record, base, p.endless);
   if (p.hang) return;
   for (const text of p.chunks) {
     if (record.closedAt) return;
@@ -166,6 +171,35 @@ async function streamOpenAI(res, p, record, model, body) {
   res.end();
 }
 
+const BIG = 'x'.repeat(64 * 1024);
+
+/** Writes `piece()` every millisecond until the client hangs up or 256 MB went out. */
+async function flood(res, record, piece) {
+  for (let sent = 0; sent < 256 * 1024 * 1024 && !record.closedAt; sent += BIG.length) {
+    if (!res.write(piece())) await new Promise((r) => res.once('drain', r));
+    await sleep(1);
+  }
+  res.end();
+}
+
+function endlessOpenAI(res, record, base, kind) {
+  if (kind === 'line') {
+    res.write('data: {"choices":[{"index":0,"delta":{"content":"');
+    return flood(res, record, () => BIG);
+  }
+  sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'shell', arguments: '{"command": "' } }] }, finish_reason: null }] });
+  return flood(res, record, () => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: BIG } }] }, finish_reason: null }] })}\n\n`);
+}
+
+function endlessAnthropic(res, record, kind) {
+  if (kind === 'line') {
+    res.write('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"');
+    return flood(res, record, () => BIG);
+  }
+  sse(res, { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'shell', input: {} } }, 'content_block_start');
+  return flood(res, record, () => `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: BIG } })}\n\n`);
+}
+
 /** After the end of an answer, the connection stays open and more arrives: a client must stop at the end. */
 async function linger(res, record, send) {
   for (let i = 0; i < 200 && !record.closedAt; i++) {
@@ -180,6 +214,7 @@ async function streamAnthropic(res, p, record, model, body) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   sse(res, { type: 'message_start', message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, ...(usage ? { usage: { input_tokens: usage.input, output_tokens: 0 } } : {}) } }, 'message_start');
   sse(res, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start');
+  if (p.endless) return endlessAnthropic(res, record, p.endless);
   if (p.hang) return;
   for (const text of p.chunks) {
     if (record.closedAt) return;

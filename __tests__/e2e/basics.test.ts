@@ -114,6 +114,20 @@ describe('milk in a real terminal', () => {
     await milk.waitFor(() => milk!.composerLines().join('') === '', 'Ctrl-C clears');
   });
 
+  it('waits for the rest of an escape sequence split by a slow link, instead of typing it as text', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()] });
+    await milk.waitForText('history: session');
+    milk.write('first entry' + KEY.enter);
+    await milk.waitForText('› first entry');
+    await milk.waitFor(() => !milk!.statusLine().includes('working'), 'idle');
+    // Ctrl+Up, its last byte 150 ms behind the rest (an ssh link's jitter): the split is the input, not a wait.
+    milk.write(KEY.ctrlUp.slice(0, -1));
+    await new Promise((r) => setTimeout(r, 150));
+    milk.write(KEY.ctrlUp.slice(-1));
+    await milk.waitFor(() => milk!.composerLines()[0] === 'first entry', 'Ctrl+Up recalled the entry');
+    expect(milk.text()).not.toContain('[1;5A');
+  });
+
   it('starts with a broken config file, says so, and uses the defaults', async () => {
     const data = tempDir();
     fs.writeFileSync(`${data}/config.json`, '{ "history": ');

@@ -123,3 +123,24 @@ describe('the sample data dir', () => {
     }
   });
 });
+
+describe('milk sessions show on a log with events of the wrong shape', () => {
+  it('shows the conversation without them, and exits 0', () => {
+    const data = tempDir();
+    fs.mkdirSync(path.join(data, 'sessions'), { recursive: true });
+    const conv = 'c1';
+    const lines = [
+      { t: 'start', conv, ts: '2026-01-01T00:00:00.000Z', provider: 'openai', model: 'm', workspace: null },
+      { t: 'user', conv, ts: '2026-01-01T00:00:01.000Z', text: 'first question', segments: [{ type: 'text', text: 'first question' }] },
+      { t: 'assistant', conv, msg: 0, toolCalls: [null] },
+      { t: 'user', conv, ts: '2026-01-01T00:00:02.000Z', text: 'bad', segments: [{ type: 'paste', text: 42 }] },
+      { t: 'user', conv, ts: '2026-01-01T00:00:03.000Z', text: 'second question', segments: [{ type: 'text', text: 'second question' }] },
+      { t: 'end', conv, ts: '2026-01-01T00:00:04.000Z' },
+    ];
+    fs.writeFileSync(path.join(data, 'sessions', 'shapes.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const r = milk(['--data-dir', data, 'sessions', 'show', 'shapes']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('first question');
+    expect(r.out).toContain('second question');
+  });
+});

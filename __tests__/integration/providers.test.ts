@@ -97,6 +97,19 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(end.message).toContain('[redacted');
   });
 
+  it.each([
+    ['endless-line', /one event of the stream passed 8 MiB; the answer was stopped there/],
+    ['endless-args', /a tool call's arguments passed 4 MiB; the answer was stopped there/],
+  ])('stops a stream that would grow without bound (%s), with a message, and hangs up', async (model, message) => {
+    const before = mock.requests.length;
+    const { end } = await turn(make(model));
+    expect(end.status).toBe('error');
+    expect(end.message).toMatch(message);
+    const deadline = Date.now() + 3000;
+    while (mock.requests[before].closedAt === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(mock.requests[before].closedAt).not.toBeNull();
+  });
+
   it('sends the conversation as context on each turn', async () => {
     const bus = new Bus();
     const p = make('echo');

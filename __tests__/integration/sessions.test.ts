@@ -11,6 +11,7 @@ import { SessionLog, sessionLogPath } from '../../src/session/log';
 import { SessionRecorder } from '../../src/session/recorder';
 import { Sessions } from '../../src/session/sessions';
 import { parseLog } from '../../src/session/events';
+import { validEvent } from '../../src/session/schema';
 import { tempDir } from '../helpers/pty';
 
 const { startMockServer } = require('../../scripts/mock-server');
@@ -104,7 +105,7 @@ describe('the conversation log on disk', () => {
     const file = sessionLogPath(data, 's');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
-    expect(parseLog(fs.readFileSync(file, 'utf8')).events.map((e) => e.t)).toEqual(['start', 'user', 'delta', 'assistant', 'end']);
+    expect(parseLog(fs.readFileSync(file, 'utf8'), validEvent).events.map((e) => e.t)).toEqual(['start', 'user', 'delta', 'assistant', 'end']);
   });
 
   it('resumes a log with garbage and a torn line, copying the original aside and saying so without its content', () => {
@@ -128,6 +129,6 @@ describe('the conversation log on disk', () => {
     expect(m.warnings[0]).not.toContain('SECRET');
     const aside = fs.readdirSync(path.dirname(file)).filter((n) => n.includes('.corrupt-'));
     expect(fs.readFileSync(path.join(path.dirname(file), aside[0]), 'utf8')).toContain('SECRET garbage line');
-    expect(parseLog(fs.readFileSync(file, 'utf8'))).toMatchObject({ bad: 0, torn: false });
+    expect(parseLog(fs.readFileSync(file, 'utf8'), validEvent)).toMatchObject({ bad: 0, torn: false });
   });
 });

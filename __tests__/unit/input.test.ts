@@ -54,6 +54,15 @@ describe('input decoder', () => {
     expect(d.hasPending()).toBe(true);
     expect(d.feed('5A')).toEqual([key('C-up')]);
   });
+  it('tells a sequence already begun (worth waiting for) from a lone Esc', () => {
+    const d = new InputDecoder();
+    d.feed('\x1b');
+    expect(d.pendingSequence()).toBe(false);
+    d.feed('[1;');
+    expect(d.pendingSequence()).toBe(true);
+    expect(d.feed('5A')).toEqual([key('C-up')]);
+    expect(d.hasPending()).toBe(false);
+  });
   it('takes a lone Esc as Esc when the timer fires', () => {
     const d = new InputDecoder();
     expect(d.feed('\x1b')).toEqual([]);

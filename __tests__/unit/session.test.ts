@@ -1,6 +1,7 @@
 // The conversation log's pure parts: parsing, replay into a context both
 // protocols accept, the context budget, and the resume picker.
 import { LogEvent, parseLog, serializeEvent } from '../../src/session/events';
+import { validEvent } from '../../src/session/schema';
 import { conversations, replay } from '../../src/session/replay';
 import { trimContext } from '../../src/turn/context';
 import { movePicker, openPicker, pickerLine, selected } from '../../src/session/picker';
@@ -30,12 +31,26 @@ function validForBothProtocols(messages: readonly ChatMessage[]): boolean {
 describe('the conversation log format', () => {
   it('skips torn and garbage lines and unknown event types, counting them', () => {
     const text = serializeEvent(user('hi')) + 'not json\n' + JSON.stringify({ t: 'future', conv: C }) + '\n' + '{"t":"user","conv"';
-    const parsed = parseLog(text);
+    const parsed = parseLog(text, validEvent);
     expect(parsed.events).toEqual([user('hi')]);
     expect(parsed).toMatchObject({ bad: 2, unknown: 1, torn: true });
   });
+  it.each([
+    ['a tool call that is null', { t: 'assistant', conv: C, msg: 0, toolCalls: [null] }],
+    ['a tool call without an id', { t: 'assistant', conv: C, msg: 0, toolCalls: [{ name: 'shell', args: {} }] }],
+    ['tool arguments that are a string', { t: 'assistant', conv: C, msg: 0, toolCalls: [{ id: 'x', name: 'shell', args: 'ls' }] }],
+    ['a segment that is null', { t: 'user', conv: C, ts: 't', text: 'hi', segments: [null] }],
+    ['a paste segment whose text is a number', { t: 'user', conv: C, ts: 't', text: 'hi', segments: [{ type: 'paste', text: 42 }] }],
+  ])('takes an event with %s for a bad line', (_what, event) => {
+    const text = serializeEvent(user('before')) + JSON.stringify(event) + '\n' + serializeEvent(user('after'));
+    const parsed = parseLog(text, validEvent);
+    expect(parsed.events).toEqual([user('before'), user('after')]);
+    expect(parsed.bad).toBe(1);
+    // Replaying what is left gives a context both protocols accept.
+    expect(() => replay(parsed.events, C)).not.toThrow();
+  });
   it('rejects events missing what they need', () => {
-    expect(parseLog(JSON.stringify({ t: 'delta', conv: C, text: 'no msg' }) + '\n').bad).toBe(1);
+    expect(parseLog(JSON.stringify({ t: 'delta', conv: C, text: 'no msg' }) + '\n', validEvent).bad).toBe(1);
   });
 });
 

@@ -5,6 +5,7 @@ import { ChatMessage, StreamItem, StreamOptions, parseArgs } from './provider';
 import { HttpProvider, HttpProviderOptions } from './http-provider';
 import { guardedStream } from './errors';
 import { openEventStream, SseEvent } from './event-stream';
+import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
 
 export interface AnthropicOptions extends HttpProviderOptions {
   maxTokens?: number;
@@ -103,6 +104,7 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
           if (event.delta?.type === 'input_json_delta') {
             const t = tools.get(index);
             if (t) t.json += event.delta.partial_json ?? '';
+            if (t && t.json.length > MAX_TOOL_ARGS_CHARS) throw new TooLargeError('tool-arguments', MAX_TOOL_ARGS_CHARS);
           }
         } else if (event.type === 'content_block_stop') {
           const t = tools.get(index);

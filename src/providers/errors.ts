@@ -4,7 +4,7 @@
 
 import type { StreamItem, ToolCall, Usage } from './provider';
 import { redactSecrets, redactUrl } from './redact';
-import { CredentialsInUrlError, HttpStatusError, StreamClosedError } from './failures';
+import { CredentialsInUrlError, HttpStatusError, StreamClosedError, TooLargeError } from './failures';
 
 /** A server's own words, on one line and short enough for a note. */
 function serverText(text: string, key: string | undefined): string {
@@ -87,6 +87,10 @@ export function describeProviderError(err: unknown, ctx: DescribeContext): Provi
   if (err instanceof HttpStatusError) return describeStatus(err, ctx, suffix);
   if (err instanceof CredentialsInUrlError) return fail(`${ctx.provider}: the base URL ${ctx.baseUrl} holds a user name or password; put the key in ${ctx.keyVariable} instead`);
   if (err instanceof SyntaxError) return fail(`${ctx.provider}: the server sent a malformed stream${suffix}`, ctx.partial);
+  if (err instanceof TooLargeError) {
+    const what = err.what === 'event' ? 'one event of the stream' : "a tool call's arguments";
+    return fail(`${ctx.provider}: ${what} passed ${(err.limit / 1024 / 1024).toFixed(0)} MiB; the answer was stopped there${suffix}`, ctx.partial);
+  }
   const { code, reason } = nodeCode(err);
   if (code === 'ERR_INVALID_URL') return fail(`${ctx.provider}: ${ctx.baseUrl} is not a valid URL`);
   if (code === 'ECONNREFUSED') return fail(`${ctx.provider}: connection refused at ${ctx.baseUrl}; is the server running?`);

@@ -11,7 +11,7 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { sleep } from './provider';
 import { redactUrl } from './redact';
-import { CredentialsInUrlError, HttpStatusError, StreamClosedError } from './failures';
+import { CredentialsInUrlError, HttpStatusError, MAX_EVENT_CHARS, StreamClosedError, TooLargeError } from './failures';
 
 export interface SseEvent {
   /** The `event:` field, where the server names one. */
@@ -172,10 +172,23 @@ async function* readEvents(res: IncomingMessage): AsyncIterable<SseEvent> {
     wake = null;
     w?.();
   };
-  const parser = createParser({ onEvent: (e) => ready.push({ event: e.event, data: e.data }) });
+  // Characters since the last whole event: a line or a `data:` field that never ends must not grow without bound.
+  let open = 0;
+  const parser = createParser({
+    onEvent: (e) => {
+      open = 0;
+      ready.push({ event: e.event, data: e.data });
+    },
+  });
   res.on('data', (chunk: string) => {
+    if (failure) return;
+    open += chunk.length;
     parser.feed(chunk);
-    if (ready.length > 0) rouse();
+    if (open > MAX_EVENT_CHARS) {
+      failure = new TooLargeError('event', MAX_EVENT_CHARS);
+      res.destroy();
+    }
+    if (ready.length > 0 || failure) rouse();
   });
   res.once('end', () => {
     ended = true;

@@ -26,3 +26,19 @@ export class StreamClosedError extends Error {
     this.name = 'StreamClosedError';
   }
 }
+
+/** One event (or a line of one) passed what any answer needs, or a tool call's arguments did: the turn stops there. */
+export class TooLargeError extends Error {
+  constructor(readonly what: 'event' | 'tool-arguments', readonly limit: number) {
+    super(`${what} over ${limit} characters`);
+    this.name = 'TooLargeError';
+  }
+}
+
+/**
+ * The most one server-sent event may hold (8 Mi characters: a delta is a few
+ * words, a whole answer a few hundred KiB), and one tool call's arguments
+ * (4 Mi: a file written whole is at most the 256 KiB a read returns, many times over).
+ */
+export const MAX_EVENT_CHARS = 8 * 1024 * 1024;
+export const MAX_TOOL_ARGS_CHARS = 4 * 1024 * 1024;

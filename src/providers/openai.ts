@@ -7,6 +7,7 @@ import { ChatMessage, StreamItem, StreamOptions, parseArgs } from './provider';
 import { HttpProvider, HttpProviderOptions } from './http-provider';
 import { guardedStream } from './errors';
 import { openEventStream, SseEvent } from './event-stream';
+import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
 
 export type OpenAIOptions = HttpProviderOptions;
 
@@ -61,6 +62,7 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
           if (d.id) p.id = d.id;
           if (d.function?.name) p.name += d.function.name;
           if (d.function?.arguments) p.args += d.function.arguments;
+          if (p.args.length > MAX_TOOL_ARGS_CHARS) throw new TooLargeError('tool-arguments', MAX_TOOL_ARGS_CHARS);
           pending.set(d.index, p);
         }
         const finished = !!choice?.finish_reason;

@@ -10,6 +10,7 @@ import { checkSessionName } from '../config/paths';
 import { parseHistory } from '../history/format';
 import { historyPaths } from '../history/service';
 import { parseLog } from './events';
+import { validEvent } from './schema';
 import { sessionLogPath } from './log';
 import { conversations, replay } from './replay';
 import { maxOf } from '../arrays';
@@ -62,7 +63,7 @@ export function listSessions(dataDir: string): SessionRow[] {
     if (checkSessionName(id)) continue;
     const logFile = sessionLogPath(dataDir, id);
     const histFile = historyPaths(dataDir, id).session;
-    const log = parseLog(readText(logFile) ?? '');
+    const log = parseLog(readText(logFile) ?? '', validEvent);
     const hist = readText(histFile);
     const parsed = hist ? parseHistory(Buffer.from(hist)) : null;
     const start = log.events.find((e) => e.t === 'start');
@@ -94,7 +95,7 @@ export function sessionsList(dataDir: string, options: { json: boolean }, out: N
 export function sessionsShow(dataDir: string, id: string, options: { conversation?: number }, out: NodeJS.WritableStream): void {
   const text = readText(sessionLogPath(dataDir, checkedId(id)));
   if (text === null) throw new SessionCommandError(`no conversation log for session ${id}`);
-  const events = parseLog(text).events;
+  const events = parseLog(text, validEvent).events;
   const all = conversations(events);
   const n = options.conversation ?? all.length;
   const conv = all[n - 1];

@@ -1,7 +1,8 @@
 // The conversation log's vocabulary: one JSON object per line, each tagged
-// with its conversation. Parsing is forgiving: a torn or garbage line and an
-// event type this version does not know are skipped and counted, never fatal,
-// and no message ever quotes a line's content. Pure.
+// with its conversation. Parsing is forgiving: a torn or garbage line, an
+// event of the wrong shape and an event type this version does not know are
+// skipped and counted, never fatal, and no message ever quotes a line's
+// content. Pure (the shape check is handed in: session/schema.ts).
 
 import type { Segment } from '../editor/model';
 import type { ToolCall } from '../providers/provider';
@@ -28,25 +29,14 @@ export interface ParsedLog {
   torn: boolean;
 }
 
-const str = (v: unknown): v is string => typeof v === 'string';
-
-function valid(o: Record<string, unknown>): boolean {
-  if (!str(o.conv)) return false;
-  switch (o.t) {
-    case 'start': return str(o.ts) && str(o.provider) && str(o.model);
-    case 'user': return str(o.ts) && str(o.text) && Array.isArray(o.segments);
-    case 'delta': return typeof o.msg === 'number' && str(o.text);
-    case 'assistant': return typeof o.msg === 'number' && (o.toolCalls === undefined || Array.isArray(o.toolCalls));
-    case 'tool': return str(o.callId) && str(o.name) && str(o.content);
-    case 'interrupted': case 'end': return str(o.ts);
-    case 'error': return str(o.ts) && str(o.message);
-    default: return false;
-  }
-}
-
 const KNOWN = new Set(['start', 'user', 'delta', 'assistant', 'tool', 'interrupted', 'error', 'end']);
 
-export function parseLog(text: string): ParsedLog {
+/**
+ * Parses a log's text; `valid` says whether an object is a well-formed event
+ * (session/schema.ts, the schema library's check, passed in so that this
+ * stays pure and start-up loads no schema).
+ */
+export function parseLog(text: string, valid: (event: unknown) => boolean): ParsedLog {
   const out: ParsedLog = { events: [], bad: 0, unknown: 0, torn: text.length > 0 && !text.endsWith('\n') };
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { asideName, ensureDir, fileEnd, writeAll, writeAtomic } from '../io/files';
 import { describeIoError } from '../io/errors';
 import { LogEvent, parseLog, serializeEvent } from './events';
+import { validEvent } from './schema';
 
 export function sessionLogPath(dataDir: string, sessionId: string): string {
   return path.join(dataDir, 'sessions', `${sessionId}.jsonl`);
@@ -42,7 +43,7 @@ export class SessionLog {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.readWarning = `conversation log unreadable (${describeIoError(err)}); starting a new conversation`;
       return [];
     }
-    const parsed = parseLog(text);
+    const parsed = parseLog(text, validEvent);
     const problems = [
       parsed.bad ? `${parsed.bad} unreadable line${parsed.bad === 1 ? '' : 's'}` : '',
       parsed.unknown ? `${parsed.unknown} event${parsed.unknown === 1 ? '' : 's'} of unknown type` : '',

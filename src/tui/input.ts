@@ -220,6 +220,15 @@ export class InputDecoder {
     return this.pending.length > 0 && this.pasting === null;
   }
 
+  /**
+   * True when what waits is the start of a sequence (`ESC [`, `ESC O`, a
+   * CSI with some of its parameters), not a lone Esc: over a jittery link
+   * its rest may come much later, and it is worth waiting for.
+   */
+  pendingSequence(): boolean {
+    return this.hasPending() && this.pending.length > 1 && (this.pending[1] === '[' || this.pending[1] === 'O');
+  }
+
   /** The Esc timer fired: whatever is waiting is taken as typed. */
   flushPending(): InputAction[] {
     const s = this.pending;

@@ -8,6 +8,13 @@ const ENABLE = '\x1b[?2004h\x1b[?1000h\x1b[?1006h';
 const DISABLE = '\x1b[?1006l\x1b[?1000l\x1b[?2004l';
 const ESC_TIMEOUT_MS = 30;
 /**
+ * Once `ESC [` (or `ESC O`) has come, the rest of the sequence is waited for
+ * this long: an arrow or a report split by an ssh link must not become an Esc
+ * (which interrupts a turn) and text. tmux waits 500 ms for any Esc; milk
+ * keeps a lone Esc at 30 ms and waits only for a sequence already begun.
+ */
+export const SEQUENCE_TIMEOUT_MS = 500;
+/**
  * A paste whose end marker has not come after this long with no bytes is
  * closed: a terminal sends a paste as fast as the line allows (over a slow
  * ssh link, gaps of tens of milliseconds), while a lost marker would
@@ -25,7 +32,7 @@ export class TerminalInput {
     if (this.decoder.pasteOpen()) {
       this.timer = setTimeout(() => this.emit(this.decoder.closePaste()), this.pasteIdleMs);
     } else if (this.decoder.hasPending()) {
-      this.timer = setTimeout(() => this.emit(this.decoder.flushPending()), ESC_TIMEOUT_MS);
+      this.timer = setTimeout(() => this.emit(this.decoder.flushPending()), this.decoder.pendingSequence() ? SEQUENCE_TIMEOUT_MS : ESC_TIMEOUT_MS);
     }
   };
 

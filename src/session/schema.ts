@@ -1,0 +1,42 @@
+// The conversation log's events as schemas (valibot, the library the config
+// file is checked with), loaded when a log is first read: a start that reads
+// no log never loads them. An event of a known type that does not match its
+// schema in every field (a tool call that is null or has no id, arguments
+// that are not an object, a segment whose text is a number) is a bad line:
+// resume and `milk sessions show` skip it and the log is repaired, instead of
+// a crash or a conversation every later turn of which fails.
+
+import type * as V from 'valibot';
+
+function buildSchema(v: typeof V) {
+  const base = { conv: v.string() };
+  const segment = v.looseObject({ type: v.picklist(['text', 'paste']), text: v.string() });
+  const toolCall = v.looseObject({
+    id: v.pipe(v.string(), v.minLength(1)),
+    name: v.pipe(v.string(), v.minLength(1)),
+    args: v.record(v.string(), v.unknown()),
+    argsError: v.optional(v.string()),
+  });
+  return v.variant('t', [
+    v.looseObject({ t: v.literal('start'), ...base, ts: v.string(), provider: v.string(), model: v.string(), workspace: v.optional(v.nullable(v.string())) }),
+    v.looseObject({ t: v.literal('user'), ...base, ts: v.string(), text: v.string(), segments: v.array(segment) }),
+    v.looseObject({ t: v.literal('delta'), ...base, msg: v.number(), text: v.string() }),
+    v.looseObject({ t: v.literal('assistant'), ...base, msg: v.number(), toolCalls: v.optional(v.array(toolCall)) }),
+    v.looseObject({ t: v.literal('tool'), ...base, callId: v.string(), name: v.string(), content: v.string(), declined: v.optional(v.boolean()) }),
+    v.looseObject({ t: v.literal('interrupted'), ...base, ts: v.string() }),
+    v.looseObject({ t: v.literal('error'), ...base, ts: v.string(), message: v.string() }),
+    v.looseObject({ t: v.literal('end'), ...base, ts: v.string() }),
+  ]);
+}
+
+let loaded: { v: typeof V; schema: ReturnType<typeof buildSchema> } | null = null;
+
+/** Whether a parsed line is a well-formed event of a type this version knows. */
+export function validEvent(value: unknown): boolean {
+  if (!loaded) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const v = require('valibot') as typeof V;
+    loaded = { v, schema: buildSchema(v) };
+  }
+  return loaded.v.safeParse(loaded.schema, value).success;
+}
