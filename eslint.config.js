@@ -70,7 +70,7 @@ const ALLOWED = {
   search: [...BASE, 'history'],
   history: [...BASE, 'io'],
   markdown: [...BASE],
-  providers: [...BASE, 'config'],
+  providers: [...BASE, 'config', 'io'],
   tools: [...BASE, 'providers'],
   turn: [...BASE, 'providers', 'tools'],
   session: [...BASE, 'config', 'history', 'io', 'providers', 'tools', 'turn'],

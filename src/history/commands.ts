@@ -2,7 +2,6 @@
 // the person asked to see (that is their purpose), but errors and prompts
 // never include entry text.
 
-import * as fs from 'node:fs';
 import { confirm } from '../confirm';
 import { segmentsText } from '../editor/model';
 import { historyHeader, parseHistory } from './format';
@@ -11,6 +10,7 @@ import type { HistoryMode } from '../settings/store';
 import { HistoryFile } from './store';
 import { describeIoError } from '../io/errors';
 import { DEFAULT_MAX_ENTRIES, HistoryEntry, compactEntries } from './rules';
+import { readRegular } from '../io/files';
 
 export interface Target {
   dataDir: string;
@@ -43,7 +43,7 @@ function readEntries(t: Target) {
   const file = fileFor(t);
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(file);
+    bytes = readRegular(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new HistoryCommandError(`cannot read ${file} (${describeIoError(err)})`);

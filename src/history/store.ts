@@ -12,7 +12,7 @@ import { HistoryHeader, needsRepair, parseHistory, serializeEntry, serializeHead
 import { DEFAULT_LOCK, LockOptions, pidAlive, tryLock, unlock, withLock } from '../io/lock';
 import { HistoryEntry, compactEntries } from './rules';
 import { FileMark, Growth, readGrowth, readTail } from './tail';
-import { asideName, ensureDir, fileEnd, writeAll, writeAtomic } from '../io/files';
+import { asideName, ensureDir, fileEnd, openForAppend, writeAll, writeAtomic } from '../io/files';
 import { describeIoError } from '../io/errors';
 
 export interface LoadResult {
@@ -156,7 +156,7 @@ export class HistoryFile {
     if (entries.length === 0) return;
     let data = '';
     for (const e of entries) data += serializeEntry(e) + '\n';
-    const fd = fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
+    const fd = openForAppend(this.file);
     try {
       const end = fileEnd(fd);
       if (end === 'empty') data = serializeHeader(this.header) + '\n' + data;

@@ -4,6 +4,7 @@
 // cap allows, not what the file weighs. Small files are read whole.
 
 import * as fs from 'node:fs';
+import { openRegular } from '../io/files';
 
 /** Files up to this size are read whole, so damage anywhere in them is seen. */
 const WHOLE_BELOW = 4 * 1024 * 1024;
@@ -32,7 +33,7 @@ function countNewlines(buf: Buffer): number {
 
 /** The first line and at least `lines` last lines of `file` (everything when it is small). Throws like readFileSync. */
 export function readTail(file: string, lines: number): Tail {
-  const fd = fs.openSync(file, 'r');
+  const fd = openRegular(file);
   try {
     const st = fs.fstatSync(fd);
     const size = st.size;
@@ -83,7 +84,7 @@ export type Growth =
 
 /** What another process appended to `file` since `mark`. Throws like readFileSync (ENOENT included). */
 export function readGrowth(file: string, mark: FileMark): Growth {
-  const fd = fs.openSync(file, 'r');
+  const fd = openRegular(file);
   try {
     const st = fs.fstatSync(fd);
     if (st.ino !== mark.ino || st.size < mark.offset) return { kind: 'replaced' };

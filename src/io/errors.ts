@@ -18,6 +18,8 @@ export function describeIoError(err: unknown): string {
       return 'file too large for this process (a file-size limit)';
     case 'EISDIR':
       return 'is a directory';
+    case 'ENOTREG':
+      return 'not a regular file';
     case 'ELOCKED':
       return 'locked by another milk process';
     default:

@@ -22,8 +22,9 @@ export function writeAll(fd: number, data: string | Buffer): void {
 
 /** Replaces `file` with `data` atomically, 0600. Throws on I/O failure (a short write included), leaving the old file. */
 export function writeAtomic(file: string, data: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
+  const tmp = `${file}.tmp-${process.pid}-${Date.now().toString(36)}`;
+  // A new file, never through a link someone planted under the temp name.
+  const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
   try {
     writeAll(fd, data);
     fs.fsyncSync(fd);
@@ -69,4 +70,77 @@ export function fileEnd(fd: number): 'empty' | 'whole' | 'torn' {
 export function ensureDir(dir: string): void {
   // Every folder it creates gets the mode, parents included.
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/** A path milk reads or writes that is not a regular file (a FIFO, a device, a folder, or a link where milk writes). */
+export class NotRegularFileError extends Error {
+  readonly code = 'ENOTREG';
+  constructor(readonly file: string) {
+    super(`${file} is not a regular file`);
+    this.name = 'NotRegularFileError';
+  }
+}
+
+/**
+ * Opens an existing file to read: without waiting (opening a FIFO blocks
+ * until a writer comes, and milk would hang with it) and only if it is a
+ * regular file. A link is followed: a person may keep a file elsewhere.
+ */
+export function openRegular(file: string): number {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const st = fs.fstatSync(fd);
+    // A folder keeps the error reading it gave before (EISDIR), which its callers explain and repair.
+    if (st.isDirectory()) throw Object.assign(new Error(`${file} is a directory`), { code: 'EISDIR' });
+    if (!st.isFile()) throw new NotRegularFileError(file);
+  } catch (err) {
+    fs.closeSync(fd);
+    throw err;
+  }
+  return fd;
+}
+
+/** The whole of a regular file (see openRegular); throws like readFileSync, and NotRegularFileError. */
+export function readRegular(file: string): Buffer {
+  const fd = openRegular(file);
+  try {
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Opens one of milk's own files to append to, creating it (0600): never
+ * through a symbolic link (a link planted in the data dir would send milk's
+ * writes elsewhere) and only if it is a regular file (a FIFO would block the
+ * writes for ever).
+ */
+export function openForAppend(file: string): number {
+  const { O_RDWR, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+  let fd: number;
+  try {
+    fd = fs.openSync(file, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new NotRegularFileError(file);
+    throw err;
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw new NotRegularFileError(file);
+  } catch (err) {
+    fs.closeSync(fd);
+    throw err;
+  }
+  return fd;
+}
+
+/** Creates a new file (0600) with `data`: never over an existing one or through a link. */
+export function writeNew(file: string, data: string): void {
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+  const fd = fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  try {
+    writeAll(fd, data);
+  } finally {
+    fs.closeSync(fd);
+  }
 }

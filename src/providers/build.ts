@@ -1,13 +1,13 @@
 // Builds the chosen provider. Reading a script file is the only I/O here; a
 // bad one is a clear error before anything starts.
 
-import * as fs from 'node:fs';
 import { AnthropicProvider } from './anthropic';
 import { OfflineProvider } from './offline';
 import { OpenAIProvider } from './openai';
 import type { Provider } from './provider';
 import { ScriptProvider, parseScript } from './script';
 import type { ProviderChoice } from './select';
+import { readRegular } from '../io/files';
 
 export class ProviderSetupError extends Error {}
 
@@ -21,10 +21,10 @@ export function buildProvider(choice: ProviderChoice, env: NodeJS.ProcessEnv): P
       if (!choice.script) throw new ProviderSetupError('the script provider needs --script FILE');
       let value: unknown;
       try {
-        value = JSON.parse(fs.readFileSync(choice.script, 'utf8'));
+        value = JSON.parse(readRegular(choice.script).toString('utf8'));
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        throw new ProviderSetupError(`--script ${choice.script}: ${code ? `cannot read (${code})` : 'not valid JSON'}`);
+        throw new ProviderSetupError(`--script ${choice.script}: ${code ? `cannot read (${code === 'ENOTREG' ? 'not a regular file' : code})` : 'not valid JSON'}`);
       }
       try {
         return new ScriptProvider(parseScript(value));

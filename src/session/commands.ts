@@ -14,6 +14,7 @@ import { validEvent } from './schema';
 import { sessionLogPath } from './log';
 import { conversations, replay } from './replay';
 import { maxOf } from '../arrays';
+import { readRegular } from '../io/files';
 
 export class SessionCommandError extends Error {}
 
@@ -28,7 +29,7 @@ export interface SessionRow {
 
 function readText(file: string): string | null {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readRegular(file).toString('utf8');
   } catch {
     return null;
   }

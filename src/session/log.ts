@@ -6,7 +6,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { asideName, ensureDir, fileEnd, writeAll, writeAtomic } from '../io/files';
+import { asideName, ensureDir, fileEnd, openForAppend, readRegular, writeAll, writeAtomic } from '../io/files';
 import { describeIoError } from '../io/errors';
 import { LogEvent, parseLog, serializeEvent } from './events';
 import { validEvent } from './schema';
@@ -38,7 +38,7 @@ export class SessionLog {
     if (!this.file) return [];
     let text: string;
     try {
-      text = fs.readFileSync(this.file, 'utf8');
+      text = readRegular(this.file).toString('utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.readWarning = `conversation log unreadable (${describeIoError(err)}); starting a new conversation`;
       return [];
@@ -98,7 +98,7 @@ export class SessionLog {
     if (this.failed || !this.file) return false;
     try {
       ensureDir(path.dirname(this.file));
-      this.fd = fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
+      this.fd = openForAppend(this.file);
       if (fileEnd(this.fd) === 'torn') this.pending = '\n' + this.pending;
       return true;
     } catch (err) {

@@ -3,10 +3,9 @@
 // terminal) and to a file under the data dir whose path is printed, for
 // terminals that ignore OSC 52.
 
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describeIoError } from '../io/errors';
-import { ensureDir } from '../io/files';
+import { ensureDir, writeNew } from '../io/files';
 
 /** OSC 52 payloads past this are refused by many terminals; the file still has everything. */
 const OSC52_MAX = 100_000;
@@ -20,7 +19,7 @@ export function copyAnswer(answer: string, dataDir: string | null, write: (data:
   const file = path.join(dataDir, 'copied', `answer-${new Date().toISOString().replace(/[:.]/g, '-')}.md`);
   try {
     ensureDir(path.dirname(file));
-    fs.writeFileSync(file, answer, { mode: 0o600 });
+    writeNew(file, answer);
   } catch (err) {
     return `${how}; the file could not be written (${describeIoError(err)})`;
   }

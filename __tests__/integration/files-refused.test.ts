@@ -1,0 +1,81 @@
+// milk's own files: a FIFO or a device where one should be never hangs milk,
+// and a symbolic link planted in the data dir never sends its writes elsewhere.
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLI, tempDir } from '../helpers/pty';
+import { HistoryService } from '../../src/history/service';
+import { SessionLog } from '../../src/session/log';
+import { NotRegularFileError, writeNew } from '../../src/io/files';
+
+const fifo = (p: string) => execFileSync('mkfifo', [p]);
+
+describe('files that are not regular files', () => {
+  it('a FIFO as either history file or the conversation log: milk warns and goes on, nothing blocks', () => {
+    const data = tempDir();
+    fs.mkdirSync(path.join(data, 'sessions'));
+    fifo(path.join(data, 'input_history'));
+    fifo(path.join(data, 'sessions', 's.history'));
+    fifo(path.join(data, 'sessions', 's.jsonl'));
+    const warnings: string[] = [];
+    const h = new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 500, warn: (w) => warnings.push(w) });
+    h.load();
+    h.record([{ type: 'text', text: 'kept in memory' }]);
+    h.flush({ reason: 'exit' });
+    expect(h.list().map((e) => e.segments[0].text)).toEqual(['kept in memory']);
+    expect(warnings.join('\n')).toMatch(/not a regular file/);
+    const log = new SessionLog(path.join(data, 'sessions', 's.jsonl'), (w) => warnings.push(w));
+    expect(log.read()).toEqual([]);
+    log.append({ t: 'end', conv: 'c', ts: 't' });
+    log.flushSync();
+    expect(warnings.join('\n')).toMatch(/conversation log/);
+  });
+
+  it('a FIFO as --script is refused at once with a clear message', () => {
+    const dir = tempDir();
+    fifo(path.join(dir, 'script.json'));
+    const r = spawnSync(process.execPath, [CLI, '--data-dir', tempDir(), 'run', '--script', path.join(dir, 'script.json'), 'hi'], { encoding: 'utf8', timeout: 10_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/script\.json: cannot read \(not a regular file\)/);
+  });
+});
+
+describe('links planted in the data dir', () => {
+  it('history appends never follow a link out of the data dir', () => {
+    const data = tempDir();
+    const outside = path.join(tempDir(), 'victim');
+    fs.writeFileSync(outside, 'untouched\n');
+    fs.symlinkSync(outside, path.join(data, 'input_history'));
+    const warnings: string[] = [];
+    const h = new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 500, warn: (w) => warnings.push(w) });
+    h.load();
+    h.record([{ type: 'text', text: 'secret-ish input' }]);
+    h.flush({ reason: 'exit' });
+    expect(fs.readFileSync(outside, 'utf8')).toBe('untouched\n');
+    expect(warnings.join('\n')).toMatch(/global history not saved \(not a regular file\)/);
+  });
+
+  it('the conversation log never appends through a link', () => {
+    const data = tempDir();
+    const outside = path.join(tempDir(), 'victim');
+    fs.writeFileSync(outside, 'untouched\n');
+    fs.mkdirSync(path.join(data, 'sessions'));
+    fs.symlinkSync(outside, path.join(data, 'sessions', 's.jsonl'));
+    const warnings: string[] = [];
+    const log = new SessionLog(path.join(data, 'sessions', 's.jsonl'), (w) => warnings.push(w));
+    log.append({ t: 'end', conv: 'c', ts: 't' });
+    log.flushSync();
+    expect(fs.readFileSync(outside, 'utf8')).toBe('untouched\n');
+    expect(warnings).toHaveLength(1);
+  });
+
+  it("a new file (/copy's) is never written over a planted link", () => {
+    const dir = tempDir();
+    const outside = path.join(tempDir(), 'victim');
+    fs.writeFileSync(outside, 'untouched\n');
+    fs.symlinkSync(outside, path.join(dir, 'answer.md'));
+    expect(() => writeNew(path.join(dir, 'answer.md'), 'pwned')).toThrow();
+    expect(fs.readFileSync(outside, 'utf8')).toBe('untouched\n');
+    expect(new NotRegularFileError('x').code).toBe('ENOTREG');
+  });
+});
