@@ -295,3 +295,19 @@ describe('tool calls through the real providers and the mock server', () => {
     expect(text).toBe('let me look. the command ran.');
   });
 });
+
+describe('the write preview', () => {
+  const { previewWrite } = require('../../src/tools/files') as typeof import('../../src/tools/files');
+  it('shows a small change as a diff', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'one\ntwo\nthree\n');
+    expect(await previewWrite(ws, 'a.txt', 'one\nTWO\nthree\n')).toBe('@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three');
+  });
+  it('says a rewrite too large to diff in numbers instead of holding milk for seconds', async () => {
+    const ws = tempDir();
+    // 20,000 lines (under the 256 KiB a read takes), every one changed: the diff used to take seconds on the main thread.
+    fs.writeFileSync(path.join(ws, 'big.txt'), Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join('\n') + '\n');
+    const after = Array.from({ length: 20_000 }, (_, i) => `changed ${i}`).join('\n') + '\n';
+    expect(await previewWrite(ws, 'big.txt', after)).toBe('too large to show as a diff: 20000 lines replaced by 20000');
+  });
+});

@@ -116,6 +116,17 @@ const MAX_DIFF_LINES = 400;
  * it is now (or the whole new file), shown before the person approves it.
  * A write that will be refused says why instead.
  */
+/** A diff stops past this many line edits or this long: it runs on the main thread, before the question. */
+const MAX_DIFF_EDITS = 20_000;
+const MAX_DIFF_MS = 250;
+
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < text.length - 1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 export async function previewWrite(workspace: string, p: string, content: string): Promise<string> {
   let file: string;
   try {
@@ -131,7 +142,10 @@ export async function previewWrite(workspace: string, p: string, content: string
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { structuredPatch } = require('diff') as typeof import('diff');
-  const patch = structuredPatch(p, p, before, content, '', '', { context: 3 });
+  // Bounded: a diff of a large rewrite grows with the product of the sizes and would hold the screen
+  // for seconds before the question appears; past the bound the change is said in numbers instead.
+  const patch = structuredPatch(p, p, before, content, '', '', { context: 3, maxEditLength: MAX_DIFF_EDITS, timeout: MAX_DIFF_MS });
+  if (!patch) return `too large to show as a diff: ${lineCount(before)} lines replaced by ${lineCount(content)}`;
   const lines: string[] = [];
   for (const h of patch.hunks) {
     lines.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
