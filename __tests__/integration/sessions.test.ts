@@ -132,3 +132,23 @@ describe('the conversation log on disk', () => {
     expect(parseLog(fs.readFileSync(file, 'utf8'), validEvent)).toMatchObject({ bad: 0, torn: false });
   });
 });
+
+describe('what the log keeps of an input', () => {
+  it('redacts secrets and leaves out a leading-space input, while the model gets what was typed', async () => {
+    const data = tempDir();
+    const m = milk(data, KINDS.openai('echo'));
+    const token = 'ghp_' + 'a'.repeat(36);
+    const before = mock.requests.length;
+    expect((await m.turn(`deploy with ${token} now`)).status).toBe('done');
+    expect((await m.turn(' my password is hunter2')).status).toBe('done');
+    m.recorder.close();
+    // The model was sent both as typed.
+    expect(JSON.stringify(mock.requests[before].body.messages)).toContain(token);
+    expect(JSON.stringify(mock.requests[before + 1].body.messages)).toContain('hunter2');
+    const log = fs.readFileSync(sessionLogPath(data, 's'), 'utf8');
+    // Not even where the model's answer repeats it.
+    expect(log).not.toContain(token);
+    const inputs = parseLog(log, validEvent).events.flatMap((e) => (e.t === 'user' ? [e.text, ...e.segments.map((g) => g.text)] : []));
+    expect(inputs).toEqual(['deploy with [secret: GitHub token] now', 'deploy with [secret: GitHub token] now', '[not kept: entered with a leading space]', '[not kept: entered with a leading space]']);
+  });
+});

@@ -91,3 +91,18 @@ describe('appendDeduped and capping', () => {
     }));
   });
 });
+
+describe('what the conversation log keeps of an input', () => {
+  const { loggableInput, redactSecretText } = require('../../src/history/rules') as typeof import('../../src/history/rules');
+  it('redacts every secret, by kind, and keeps the rest', () => {
+    const aws = 'AKIA' + 'ABCDEFGHIJKLMNOP';
+    expect(redactSecretText(`a ${aws} b ${aws}`)).toBe('a [secret: AWS access key] b [secret: AWS access key]');
+    expect(redactSecretText('nothing secret')).toBe('nothing secret');
+  });
+  it('keeps nothing of an input entered with a leading space, and redacts pastes too', () => {
+    expect(loggableInput(' hidden', [{ type: 'text', text: ' hidden' }]).text).toBe('[not kept: entered with a leading space]');
+    const token = 'ghp_' + 'b'.repeat(36);
+    const out = loggableInput(`see ${token}`, [{ type: 'text', text: 'see ' }, { type: 'paste', text: token }]);
+    expect(out.segments).toEqual([{ type: 'text', text: 'see ' }, { type: 'paste', text: '[secret: GitHub token]' }]);
+  });
+});

@@ -52,6 +52,26 @@ export function storeVerdict(segments: readonly Segment[]): StoreVerdict {
   return { store: true };
 }
 
+/** `text` with every secret-shaped part replaced by `[secret: its kind]`. */
+export function redactSecretText(text: string): string {
+  let out = text;
+  for (const { name, pattern } of SECRET_PATTERNS) out = out.replace(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : pattern.flags + 'g'), `[secret: ${name}]`);
+  return out;
+}
+
+/**
+ * An input as the conversation log may keep it, by the history's rule: an
+ * input entered with a leading space is not kept at all, and secrets are
+ * redacted (the model got what was typed; the log and `milk sessions show` never do).
+ */
+export function loggableInput(text: string, segments: readonly Segment[]): { text: string; segments: Segment[] } {
+  if (segments[0]?.type === 'text' && /^[ \t]/.test(segmentsText(segments))) {
+    const note = '[not kept: entered with a leading space]';
+    return { text: note, segments: [{ type: 'text', text: note }] };
+  }
+  return { text: redactSecretText(text), segments: segments.map((s) => ({ ...s, text: redactSecretText(s.text) })) };
+}
+
 export function sameInput(a: HistoryEntry, b: HistoryEntry): boolean {
   if (a.segments.length !== b.segments.length) return false;
   return a.segments.every((s, i) => s.type === b.segments[i].type && s.text === b.segments[i].text);

@@ -6,6 +6,7 @@
 
 import type { Bus } from '../bus';
 import { LogEvent, newConversationId } from './events';
+import { loggableInput, redactSecretText } from '../history/rules';
 import type { SessionLog } from './log';
 
 const FLUSH_MS = 1000;
@@ -30,7 +31,9 @@ export class SessionRecorder {
     this.conv = newConversationId(this.now(), Math.random());
     bus.on('turn.started', ({ input, segments }) => {
       this.ensureStarted();
-      this.write({ t: 'user', conv: this.conv, ts: this.ts(), text: input, segments: segments ?? [{ type: 'text', text: input }] });
+      // What history would not keep, the log does not either: secrets redacted, a leading-space input left out.
+      const kept = loggableInput(input, segments ?? [{ type: 'text', text: input }]);
+      this.write({ t: 'user', conv: this.conv, ts: this.ts(), text: kept.text, segments: kept.segments });
     });
     bus.on('turn.delta', ({ text }) => {
       this.text += text;
@@ -44,7 +47,7 @@ export class SessionRecorder {
         this.flushText();
         this.write({ t: 'assistant', conv: this.conv, msg: this.msg++, ...(message.toolCalls?.length ? { toolCalls: message.toolCalls } : {}) });
       } else if (message.role === 'tool') {
-        this.write({ t: 'tool', conv: this.conv, callId: message.toolCallId, name: message.name, content: message.content, ...(declined ? { declined } : {}) });
+        this.write({ t: 'tool', conv: this.conv, callId: message.toolCallId, name: message.name, content: redactSecretText(message.content), ...(declined ? { declined } : {}) });
       }
     });
     bus.on('turn.ended', ({ status, message }) => {
@@ -92,7 +95,8 @@ export class SessionRecorder {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (!this.text) return;
-    this.write({ t: 'delta', conv: this.conv, msg: this.msg, text: this.text });
+    // A secret the model or a tool repeats is kept out of the log too (per chunk written: at least a second's worth).
+    this.write({ t: 'delta', conv: this.conv, msg: this.msg, text: redactSecretText(this.text) });
     this.text = '';
   }
 
