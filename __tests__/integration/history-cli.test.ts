@@ -144,3 +144,38 @@ describe('milk sessions show on a log with events of the wrong shape', () => {
     expect(r.out).toContain('second question');
   });
 });
+
+describe('stored text shown on a terminal', () => {
+  const { historyList } = require('../../src/history/commands') as typeof import('../../src/history/commands');
+  const { sessionsShow } = require('../../src/session/commands') as typeof import('../../src/session/commands');
+  const { Writable } = require('node:stream') as typeof import('node:stream');
+  const terminal = () => {
+    let text = '';
+    const out = Object.assign(new Writable({ write(c, _e, cb) { text += String(c); cb(); } }), { isTTY: true });
+    return { out, text: () => text };
+  };
+  const HOSTILE = 'see \x1b]52;c;ZXZpbA==\x07 and \x1b]0;pwned\x07 and \x1b[2J';
+
+  it('milk history list writes control characters visibly', () => {
+    const data = tempDir();
+    seedHistory(data, 's', [HOSTILE]);
+    const t = terminal();
+    historyList({ dataDir: data, sessionId: 's', scope: 'session' }, { json: false }, t.out);
+    expect(t.text()).not.toMatch(/[\x07\x1b]/);
+    expect(t.text()).toContain('see ^[]52;c;ZXZpbA==^G and');
+  });
+
+  it('milk sessions show writes control characters visibly', () => {
+    const data = tempDir();
+    fs.mkdirSync(path.join(data, 'sessions'), { recursive: true });
+    const conv = 'c1';
+    const lines = [
+      { t: 'start', conv, ts: '2026-01-01T00:00:00.000Z', provider: 'p', model: 'm', workspace: null },
+      { t: 'user', conv, ts: '2026-01-01T00:00:01.000Z', text: HOSTILE, segments: [{ type: 'paste', text: HOSTILE }] },
+    ];
+    fs.writeFileSync(path.join(data, 'sessions', 'h.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const t = terminal();
+    sessionsShow(data, 'h', {}, t.out);
+    expect(t.text()).not.toMatch(/[\x07\x1b]/);
+  });
+});

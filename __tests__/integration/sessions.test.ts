@@ -152,3 +152,23 @@ describe('what the log keeps of an input', () => {
     expect(inputs).toEqual(['deploy with [secret: GitHub token] now', 'deploy with [secret: GitHub token] now', '[not kept: entered with a leading space]', '[not kept: entered with a leading space]']);
   });
 });
+
+describe('two milks on one log', () => {
+  it('a repair by one does not make the other write into the file it replaced', () => {
+    const data = tempDir();
+    const file = sessionLogPath(data, 's');
+    const warnings: string[] = [];
+    const a = new SessionLog(file, (w) => warnings.push(w));
+    a.append({ t: 'start', conv: 'c1', ts: 't', provider: 'p', model: 'm', workspace: null });
+    a.flushSync();
+    // Something damages the log; another milk reads it and repairs it (a new file at the path).
+    fs.appendFileSync(file, 'not json\n');
+    const b = new SessionLog(file, (w) => warnings.push(w));
+    expect(b.read().map((e) => e.t)).toEqual(['start']);
+    expect(b.takeWarning()).toMatch(/damaged/);
+    // The first milk goes on writing: into the repaired file, where every reader looks.
+    a.append({ t: 'end', conv: 'c1', ts: 't' });
+    a.flushSync();
+    expect(parseLog(fs.readFileSync(file, 'utf8'), validEvent).events.map((e) => e.t)).toEqual(['start', 'end']);
+  });
+});

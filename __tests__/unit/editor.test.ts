@@ -262,3 +262,13 @@ describe('editor layout', () => {
     expect(scrollTop(3, 1, 10, 3)).toBe(1);
   });
 });
+
+describe('pastes are cleaned as typed text is', () => {
+  it('drops control characters and escape bytes from a paste, small or collapsed, and keeps newlines and tabs', () => {
+    const hostile = 'a\x1b]0;pwned\x07b\tc\nd\x1b[2J';
+    expect(ed.insertPaste(ed.emptyEditor, hostile).text).toBe('a]0;pwnedb\tc\nd[2J');
+    const big = Array.from({ length: 12 }, () => hostile).join('\n');
+    const collapsed = ed.insertPaste(ed.emptyEditor, big);
+    expect(collapsed.pastes[0]).not.toMatch(/[\x07\x1b]/);
+  });
+});

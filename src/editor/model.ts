@@ -3,7 +3,7 @@
 // It knows nothing of screens, keys or history; layout.ts turns it into rows.
 
 import { EmojiWidths, graphemeEnd, graphemeStart, graphemes, graphemeWidth } from './width';
-import { PASTE_MARK, Segment, clean, countMarks, isWordChar, lineEnd, lineStart, normalizeNewlines, notSpace, pasteLabel, scanBack, scanForward, segmentsText } from './text';
+import { PASTE_MARK, Segment, clean, countMarks, isWordChar, lineEnd, lineStart, notSpace, pasteLabel, scanBack, scanForward, segmentsText } from './text';
 
 export { PASTE_MARK, displayText, lineEnd, lineStart, pasteLabel, segmentsText } from './text';
 export type { Segment } from './text';
@@ -174,7 +174,8 @@ export function insertText(s: EditorState, text: string): EditorState {
  * segment; a small one is ordinary text. Newlines never submit.
  */
 export function insertPaste(s: EditorState, text: string, limits: PasteOptions = DEFAULT_PASTE_LIMITS): EditorState {
-  const content = normalizeNewlines(text).replace(/\ufffc/g, '');
+  // Cleaned as typed text is: a paste's escape sequences and other controls never reach the buffer.
+  const content = clean(text);
   if (!content) return s;
   const lines = content.split('\n').length;
   if (lines > limits.maxLines || content.length > limits.maxChars) {

@@ -52,6 +52,15 @@ export function clean(text: string): string {
   return normalizeNewlines(text).replace(UNWANTED, '');
 }
 
+/** Control characters (newlines and tabs aside) written visibly, `^[` for ESC as `cat -v` does: stored text shown on a terminal stays inert. */
+export function visibleControls(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (ch) => {
+    const c = ch.charCodeAt(0);
+    return c < 0x20 ? '^' + String.fromCharCode(c + 0x40) : c === 0x7f ? '^?' : `<U+${c.toString(16).toUpperCase().padStart(4, '0')}>`;
+  });
+}
+
 // Words for Alt+B/F/D and Alt+Backspace are runs of letters and digits (readline);
 // Ctrl+W rubs out back to whitespace (unix-word-rubout). Both step a grapheme
 // at a time and judge it by its first character, so an accent or a joined

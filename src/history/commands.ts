@@ -11,6 +11,7 @@ import { HistoryFile } from './store';
 import { describeIoError } from '../io/errors';
 import { DEFAULT_MAX_ENTRIES, HistoryEntry, compactEntries } from './rules';
 import { readRegular } from '../io/files';
+import { visibleControls } from '../editor/text';
 
 export interface Target {
   dataDir: string;
@@ -33,7 +34,9 @@ function storeFor(t: Target, maxEntries: number): HistoryFile {
 }
 
 /** An entry's text after `lead`, its later lines after `hang` (by default lined up under the first). */
-function writeEntry(out: NodeJS.WritableStream, lead: string, text: string, hang = ' '.repeat(lead.length)): void {
+function writeEntry(out: NodeJS.WritableStream, lead: string, raw: string, hang = ' '.repeat(lead.length)): void {
+  // On a terminal, what was stored is shown inert: its escape sequences could write the clipboard or retitle it.
+  const text = (out as { isTTY?: boolean }).isTTY ? visibleControls(raw) : raw;
   const [first, ...rest] = text.split('\n');
   out.write(`${lead}${first}\n`);
   for (const line of rest) out.write(`${hang}${line}\n`);

@@ -15,6 +15,7 @@ import { sessionLogPath } from './log';
 import { conversations, replay } from './replay';
 import { maxOf } from '../arrays';
 import { readRegular } from '../io/files';
+import { visibleControls } from '../editor/text';
 
 export class SessionCommandError extends Error {}
 
@@ -103,7 +104,9 @@ export function sessionsShow(dataDir: string, id: string, options: { conversatio
   if (!conv) throw new SessionCommandError(`session ${id} has ${all.length} conversation${all.length === 1 ? '' : 's'}; no number ${n}`);
   out.write(`# ${id} · conversation ${n} of ${all.length} (${conv.id}) · ${conv.started.slice(0, 16).replace('T', ' ')}\n\n`);
   for (const item of replay(events, conv.id).items) {
-    const body = item.text.replace(/\n+$/, '');
+    // On a terminal, what was stored (a file the model read, a paste) is shown inert, as the screen shows it.
+    const stored = item.text.replace(/\n+$/, '');
+    const body = (out as { isTTY?: boolean }).isTTY ? visibleControls(stored) : stored;
     switch (item.kind) {
       case 'user': out.write(body.split('\n').map((l) => `> ${l}`).join('\n') + '\n\n'); break;
       case 'tool': out.write(`$ ${body}\n`); break;

@@ -92,9 +92,18 @@ export class SessionLog {
     });
   }
 
-  /** Opens for appending once; a torn last line (a writer killed mid-line) gets its newline first. */
+  /**
+   * Opens for appending, once and again whenever the file at the path is no
+   * longer the one open (another milk repaired and replaced it: appending to
+   * the old one would write into a file nobody will read). A torn last line
+   * (a writer killed mid-line) gets its newline first.
+   */
   private open(): boolean {
-    if (this.fd !== null) return true;
+    if (this.fd !== null && !this.replaced()) return true;
+    if (this.fd !== null) {
+      fs.closeSync(this.fd);
+      this.fd = null;
+    }
     if (this.failed || !this.file) return false;
     try {
       ensureDir(path.dirname(this.file));
@@ -104,6 +113,15 @@ export class SessionLog {
     } catch (err) {
       this.fail(err);
       return false;
+    }
+  }
+
+  /** Whether the path now names another file than the one open (one stat per write, at most one a second). */
+  private replaced(): boolean {
+    try {
+      return fs.statSync(this.file as string).ino !== fs.fstatSync(this.fd as number).ino;
+    } catch {
+      return true;
     }
   }
 
