@@ -187,6 +187,33 @@ describe('history service at exit', () => {
   });
 });
 
+describe('an exit while another milk holds the lock', () => {
+  it('stashes what it could not write, and the next milk merges it', () => {
+    const data = tempDir();
+    const make = () => new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 500, warn: () => undefined });
+    const a = make();
+    a.load();
+    a.record([{ type: 'text', text: 'before' }]);
+    // Another live milk (this process stands in for it) holds both locks past the exit budget.
+    const locks = [path.join(data, 'sessions', 's.history.lock'), path.join(data, 'input_history.lock')];
+    for (const l of locks) fs.writeFileSync(l, `${process.pid} now\n`);
+    a.record([{ type: 'text', text: 'entered while locked' }]);
+    a.flush({ reason: 'exit' });
+    expect(a.pendingCount).toBe(0);
+    const stashed = (dir: string) => fs.readdirSync(dir).filter((n) => n.includes('.pending-'));
+    expect(stashed(data)).toHaveLength(1);
+    expect(stashed(path.join(data, 'sessions'))).toHaveLength(1);
+    for (const l of locks) fs.rmSync(l);
+    const b = make();
+    b.load();
+    expect(b.list().map((e) => e.segments[0].text)).toEqual(['before', 'entered while locked']);
+    expect(texts(path.join(data, 'input_history'))).toEqual(['before', 'entered while locked']);
+    expect(texts(path.join(data, 'sessions', 's.history'))).toEqual(['before', 'entered while locked']);
+    expect(stashed(data)).toEqual([]);
+    expect(stashed(path.join(data, 'sessions'))).toEqual([]);
+  });
+});
+
 describe('history service on a bad data dir', () => {
   const service = (dataDir: string, warnings: string[]) =>
     new HistoryService({ dataDir, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 500, warn: (w) => warnings.push(w) });
@@ -278,10 +305,12 @@ describe('history service on a bad data dir', () => {
     }
     // One budget for both: the first wait may take all of it, the second gets what is left.
     expect(waits).toEqual([180, 0]);
-    expect(h.pendingCount).toBe(2);
-    for (const l of locks) fs.rmSync(l);
-    h.flush({ reason: 'exit' });
+    // What the held locks kept out is stashed beside each file for the next milk, not dropped.
     expect(h.pendingCount).toBe(0);
+    expect(fs.readdirSync(data).filter((n) => n.startsWith('input_history.pending-'))).toHaveLength(1);
+    for (const l of locks) fs.rmSync(l);
+    const next = new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 500, warn: () => undefined });
+    next.load();
     expect(texts(path.join(data, 'input_history'))).toEqual(['pending']);
   });
 

@@ -4,7 +4,10 @@
 // from a timer and, held for long, warned about once. The list is changed
 // only in place (the search index sees it grow or shrink by identity).
 
-import { serializeEntry } from './format';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseHistory, serializeEntry } from './format';
+import { readRegular, writeAtomic } from '../io/files';
 import { HistoryEntry, compactEntries, sameInput } from './rules';
 import type { HistoryFile } from './store';
 import type { FileMark } from './tail';
@@ -52,6 +55,7 @@ export class HistoryScope {
   constructor(readonly file: HistoryFile, private readonly options: ScopeOptions) {}
 
   load(): void {
+    const stashed = this.takeStashed();
     const { entries, warning, damaged, partial, mark } = this.file.load();
     this.mark = mark ?? null;
     // Appends from several processes leave duplicates and overshoot the cap until compaction.
@@ -60,6 +64,8 @@ export class HistoryScope {
     this.onDisk = partial ? Number.MAX_SAFE_INTEGER : entries.length;
     this.damaged = damaged === true;
     if (warning) this.options.warn(warning);
+    // What an earlier milk could not write at its exit: written now, or kept pending here.
+    for (const e of stashed) this.record(e);
   }
 
   get pendingCount(): number {
@@ -174,8 +180,46 @@ export class HistoryScope {
       this.file.append(this.pending, { lockTimeoutMs: Math.max(0, deadline - this.options.clock()) });
       this.wrote();
     } catch {
-      // Still pending: nothing more can be done on the way out.
+      // The lock stayed busy (or the write failed): the entries go into a file of their own beside the
+      // history, which the next milk to start merges. Nothing entered is lost with this process.
+      this.stash();
     }
+  }
+
+  /** Writes what is still pending to `<file>.pending-<pid>-<time>` (atomically, 0600). */
+  private stash(): void {
+    if (!this.options.writes || this.pending.length === 0) return;
+    const name = `${this.file.file}.pending-${process.pid}-${this.options.clock().toString(36)}`;
+    try {
+      writeAtomic(name, this.pending.map((e) => serializeEntry(e) + '\n').join(''));
+      this.pending = [];
+    } catch {
+      // Not even that could be written: the disk refuses everything.
+    }
+  }
+
+  /** The entries earlier milks stashed at exit, oldest first; their files are removed once read. */
+  private takeStashed(): HistoryEntry[] {
+    if (!this.options.writes) return [];
+    const dir = path.dirname(this.file.file);
+    const prefix = `${path.basename(this.file.file)}.pending-`;
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir).filter((n) => n.startsWith(prefix) && !n.includes('.tmp-')).sort();
+    } catch {
+      return [];
+    }
+    const out: HistoryEntry[] = [];
+    for (const name of names) {
+      try {
+        const file = path.join(dir, name);
+        for (const e of parseHistory(readRegular(file)).entries) out.push(e);
+        fs.rmSync(file, { force: true });
+      } catch {
+        // Unreadable: left where it is.
+      }
+    }
+    return out;
   }
 
   /** The pending entries are on disk: counted, and remembered as ours for when the file is read again. */
