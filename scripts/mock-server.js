@@ -15,6 +15,8 @@
 //   tools-cut      as tools, but the call's JSON arguments are cut off mid-string
 //   hostile-error  answers 400 with terminal control sequences in its message; hostile-midstream
 //                  streams a word, then an error event with them
+//   gzip           streams its answer gzip-compressed though nobody asked; huge-headers sends
+//                  a 64 KB response header
 //   echo-key-error answers 400 quoting the key it was sent (Authorization or x-api-key)
 //   endless-line   a `data:` line that never ends (64 KB more every ms, no newline; stops by itself
 //                  after 256 MB); endless-args: a tool call whose arguments never end
@@ -285,6 +287,14 @@ function startMockServer(options = {}) {
         return res.end(JSON.stringify({ error: { message: `mock status ${code}`, type: 'mock_error' } }));
       }
       if (scenario.name === 'hang-headers') return;
+      if (scenario.name === 'gzip') {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+        return res.end(require('node:zlib').gzipSync('data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n'));
+      }
+      if (scenario.name === 'huge-headers') {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'x-padding': 'x'.repeat(64 * 1024) });
+        return res.end('data: [DONE]\n\n');
+      }
       if (scenario.name === 'echo-key-error') {
         const sent = req.headers.authorization ?? req.headers['x-api-key'] ?? '';
         res.writeHead(400, { 'content-type': 'application/json' });

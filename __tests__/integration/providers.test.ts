@@ -110,6 +110,15 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(mock.requests[before].closedAt).not.toBeNull();
   });
 
+  it.each([
+    ['gzip', /the server sent its answer compressed \(gzip\) though milk asked for it plain/],
+    ['huge-headers', /response headers were larger than Node accepts/],
+  ])('says what happened when the response is %s', async (model, message) => {
+    const { end } = await turn(make(model));
+    expect(end.status).toBe('error');
+    expect(end.message).toMatch(message);
+  });
+
   it('sends the conversation as context on each turn', async () => {
     const bus = new Bus();
     const p = make('echo');

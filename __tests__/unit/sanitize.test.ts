@@ -27,3 +27,12 @@ describe('sanitize', () => {
     expect(s.end()).toBe('');
   });
 });
+
+describe('bidirectional controls', () => {
+  const { sanitize } = require('../../src/turn/sanitize') as typeof import('../../src/turn/sanitize');
+  it('names overrides and isolates, so text cannot read otherwise than it is, and keeps right-to-left text', () => {
+    expect(sanitize('rm -rf \u202e/ tsil\u202c')).toBe('rm -rf <U+202E>/ tsil<U+202C>');
+    expect(sanitize('a\u2066b\u2069')).toBe('a<U+2066>b<U+2069>');
+    expect(sanitize('שלום \u200fworld')).toBe('שלום \u200fworld');
+  });
+});

@@ -4,7 +4,7 @@
 
 import type { StreamItem, ToolCall, Usage } from './provider';
 import { redactSecrets, redactUrl } from './redact';
-import { CredentialsInUrlError, HttpStatusError, StreamClosedError, TooLargeError } from './failures';
+import { CredentialsInUrlError, EncodedResponseError, HttpStatusError, StreamClosedError, TooLargeError } from './failures';
 
 /** A server's own words, on one line and short enough for a note. */
 function serverText(text: string, key: string | undefined): string {
@@ -87,6 +87,7 @@ export function describeProviderError(err: unknown, ctx: DescribeContext): Provi
   if (err instanceof HttpStatusError) return describeStatus(err, ctx, suffix);
   if (err instanceof CredentialsInUrlError) return fail(`${ctx.provider}: the base URL ${ctx.baseUrl} holds a user name or password; put the key in ${ctx.keyVariable} instead`);
   if (err instanceof SyntaxError) return fail(`${ctx.provider}: the server sent a malformed stream${suffix}`, ctx.partial);
+  if (err instanceof EncodedResponseError) return fail(`${ctx.provider}: the server sent its answer compressed (${err.encoding}) though milk asked for it plain; a proxy may be rewriting it`);
   if (err instanceof TooLargeError) {
     const what = err.what === 'event' ? 'one event of the stream' : "a tool call's arguments";
     return fail(`${ctx.provider}: ${what} passed ${(err.limit / 1024 / 1024).toFixed(0)} MiB; the answer was stopped there${suffix}`, ctx.partial);
@@ -102,6 +103,7 @@ export function describeProviderError(err: unknown, ctx: DescribeContext): Provi
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return fail(`${ctx.provider}: cannot resolve the host of ${ctx.baseUrl}`);
   if (code === 'ETIMEDOUT') return fail(`${ctx.provider}: timed out connecting to ${ctx.baseUrl}${suffix}`, ctx.partial);
+  if (code === 'HPE_HEADER_OVERFLOW') return fail(`${ctx.provider}: the server's response headers were larger than Node accepts (--max-http-header-size)`);
   if (ctx.partial || err instanceof StreamClosedError || (code !== undefined && CLOSED_CODES.has(code))) {
     return fail(`${ctx.provider}: the connection closed mid-answer${suffix}`, ctx.partial);
   }

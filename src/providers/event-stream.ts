@@ -11,7 +11,7 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { sleep } from './provider';
 import { redactUrl } from './redact';
-import { CredentialsInUrlError, HttpStatusError, MAX_EVENT_CHARS, StreamClosedError, TooLargeError } from './failures';
+import { CredentialsInUrlError, EncodedResponseError, HttpStatusError, MAX_EVENT_CHARS, StreamClosedError, TooLargeError } from './failures';
 
 export interface SseEvent {
   /** The `event:` field, where the server names one. */
@@ -106,6 +106,13 @@ function post(request: EventStreamRequest, signal: AbortSignal): Promise<Incomin
     req.once('error', reject);
     req.once('response', (res) => {
       const status = res.statusCode ?? 0;
+      const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase();
+      if (status >= 200 && status < 300 && encoding !== 'identity') {
+        // milk asks for none (no accept-encoding), and reading gzip as text would be garbage, then "closed mid-answer".
+        res.resume();
+        reject(new EncodedResponseError(encoding));
+        return;
+      }
       if (status >= 200 && status < 300) {
         res.setEncoding('utf8');
         resolve(res);

@@ -42,3 +42,11 @@ export class TooLargeError extends Error {
  */
 export const MAX_EVENT_CHARS = 8 * 1024 * 1024;
 export const MAX_TOOL_ARGS_CHARS = 4 * 1024 * 1024;
+
+/** The server compressed the stream (gzip, deflate, br) though milk asked for it plain. */
+export class EncodedResponseError extends Error {
+  constructor(readonly encoding: string) {
+    super(`content-encoding ${encoding}`);
+    this.name = 'EncodedResponseError';
+  }
+}

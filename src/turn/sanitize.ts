@@ -1,6 +1,8 @@
 // Makes text from a model or a tool safe to show: terminal control sequences
 // (cursor moves, OSC titles and clipboard writes, bells) are removed, other
-// control characters dropped, tabs expanded, lone surrogates replaced.
+// control characters dropped, tabs expanded, lone surrogates replaced, and
+// bidirectional overrides and isolates named (<U+202E>), as the approval view
+// names them: one could make text read otherwise than it is.
 // Blessed tag escaping belongs to the views; this module knows no blessed.
 
 // eslint-disable-next-line no-control-regex
@@ -8,6 +10,8 @@ const SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[PX^_
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** Embeddings, overrides and isolates; the marks (U+200E, U+200F) that right-to-left text needs stay. */
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/g;
 
 export const TRANSCRIPT_TAB = '    ';
 
@@ -17,7 +21,8 @@ export function sanitize(text: string): string {
     .replace(SEQUENCE, '')
     .replace(/\t/g, TRANSCRIPT_TAB)
     .replace(CONTROL, '')
-    .replace(LONE_SURROGATE, '\ufffd');
+    .replace(LONE_SURROGATE, '\ufffd')
+    .replace(BIDI_CONTROL, (ch) => `<U+${ch.charCodeAt(0).toString(16).toUpperCase()}>`);
 }
 
 // An escape sequence may be cut between two stream chunks; the unfinished tail
