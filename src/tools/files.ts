@@ -108,8 +108,6 @@ export async function writeFileTool(workspace: string, p: string, content: strin
   return file;
 }
 
-/** Lines of a write's diff shown before approval, at most (head and tail of a longer one). */
-const MAX_DIFF_LINES = 400;
 
 /**
  * What a write_file call would change, as a unified diff against the file as
@@ -145,14 +143,17 @@ export async function previewWrite(workspace: string, p: string, content: string
   // Bounded: a diff of a large rewrite grows with the product of the sizes and would hold the screen
   // for seconds before the question appears; past the bound the change is said in numbers instead.
   const patch = structuredPatch(p, p, before, content, '', '', { context: 3, maxEditLength: MAX_DIFF_EDITS, timeout: MAX_DIFF_MS });
-  if (!patch) return `too large to show as a diff: ${lineCount(before)} lines replaced by ${lineCount(content)}`;
+  if (!patch) {
+    // No diff, but still everything that will be written, to read before the question is answered.
+    const added = content.split('\n').map((l) => `+${l}`);
+    if (content.endsWith('\n')) added.pop();
+    return [`too large to show as a diff: ${lineCount(before)} lines replaced by ${lineCount(content)}; what will be written:`, ...added].join('\n');
+  }
   const lines: string[] = [];
   for (const h of patch.hunks) {
     lines.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
     pushAll(lines, h.lines);
   }
-  if (lines.length === 0) return 'no change';
-  if (lines.length <= MAX_DIFF_LINES) return lines.join('\n');
-  const half = MAX_DIFF_LINES / 2;
-  return [...lines.slice(0, half), `… ${lines.length - MAX_DIFF_LINES} diff lines not shown …`, ...lines.slice(-half)].join('\n');
+  // Whole: everything that will be written is there to see before the question (the diff itself is bounded above).
+  return lines.length === 0 ? 'no change' : lines.join('\n');
 }

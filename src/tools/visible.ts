@@ -45,14 +45,6 @@ export function oneLine(text: string): string {
   return visible(text).replace(/\n/g, ' ⏎ ');
 }
 
-/** A long text as its head and tail, with how much was left out between them. */
-export function headTail(text: string, max = 4000): string {
-  if (text.length <= max) return text;
-  const half = Math.floor(max / 2);
-  const hidden = text.length - 2 * half;
-  return `${text.slice(0, half)}\n… ${hidden.toLocaleString('en-US')} characters not shown …\n${text.slice(text.length - half)}`;
-}
-
 /** The argument a person judges a call by: the command, or the path. */
 function subject(call: ToolCall): string {
   const a = call.args;
@@ -70,8 +62,12 @@ export function describeCall(call: ToolCall): string {
   return what ? `${call.name}: ${oneLine(what)}` : call.name;
 }
 
-/** The whole call for the transcript, before it is approved: every character visible, a long one as head and tail. */
+/**
+ * The whole call for the transcript, before it is approved: every character
+ * visible and none left out, however long (a `curl … | sh` in the middle of
+ * a long command must be there to see; the transcript scrolls).
+ */
 export function callDetail(call: ToolCall): string {
   const what = subject(call);
-  return what ? `${call.name}: ${headTail(visible(what))}` : call.name;
+  return what ? `${call.name}: ${visible(what)}` : call.name;
 }
