@@ -176,3 +176,13 @@ describe('streaming one huge block', () => {
     expect(s.rows()).toEqual(renderMarkdown('word '.repeat(20_000) + 'more '.repeat(10_100) + ' tail', 80, CLUSTERING));
   });
 });
+
+describe('highlighting that could stall the keys', () => {
+  const { highlightLines } = require('../../src/markdown/highlight') as typeof import('../../src/markdown/highlight');
+  it('shows a large block or a very long line plain instead of running the highlighter on it', () => {
+    // A Markdown fence of 100 KB of `[` took highlight.js 13 s.
+    expect(highlightLines('['.repeat(100_000), 'markdown')).toBeNull();
+    expect(highlightLines('const x = 1;\n' + 'y'.repeat(5000), 'typescript')).toBeNull();
+    expect(highlightLines('const x = 1;', 'typescript')).not.toBeNull();
+  });
+});

@@ -37,11 +37,30 @@ export function knownLanguage(lang: string): boolean {
 }
 
 /**
+ * Blocks past these sizes are shown plain: highlight.js has no time limit,
+ * and some grammars grow worse than linearly on hostile input (a Markdown
+ * fence of `[` took 13 s at 100 KB), all of it on the thread that reads keys.
+ */
+const MAX_HIGHLIGHT_CHARS = 20_000;
+const MAX_HIGHLIGHT_LINE = 1_000;
+
+function tooLargeToHighlight(code: string): boolean {
+  if (code.length > MAX_HIGHLIGHT_CHARS) return true;
+  for (let from = 0; from < code.length;) {
+    const nl = code.indexOf('\n', from);
+    const end = nl === -1 ? code.length : nl;
+    if (end - from > MAX_HIGHLIGHT_LINE) return true;
+    from = end + 1;
+  }
+  return false;
+}
+
+/**
  * The code's lines as styled pieces, or null for a language milk does not
- * know. Joined, each line's pieces are exactly that line of `code`.
+ * know or a block too large to highlight on the keystroke thread. Joined, each line's pieces are exactly that line of `code`.
  */
 export function highlightLines(code: string, lang: string): CodeSpan[][] | null {
-  if (!lang || !knownLanguage(lang)) return null;
+  if (!lang || tooLargeToHighlight(code) || !knownLanguage(lang)) return null;
   const html = highlighter().highlight(code, { language: lang, ignoreIllegals: true }).value;
   const lines: CodeSpan[][] = [[]];
   const stack: CodeStyle[] = ['codeBlock'];
