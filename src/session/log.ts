@@ -1,8 +1,8 @@
 // One session's conversation log on disk, `<data>/sessions/<id>.jsonl`:
 // read forgivingly at resume (a damaged file is copied aside, then rewritten
 // clean), appended to with one O_APPEND write per batch, off the keystroke
-// (writes are queued and done asynchronously, one at a time, in order), and
-// flushed synchronously at exit. Messages name the file, never its content.
+// (events are queued and written together right after the event that queued
+// them, in order), and flushed at exit. Messages name the file, never its content.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,7 +18,8 @@ export function sessionLogPath(dataDir: string, sessionId: string): string {
 export class SessionLog {
   private fd: number | null = null;
   private pending = '';
-  private writing = false;
+  /** A drain is scheduled for after the current event. */
+  private drainScheduled = false;
   private failed = false;
   /** What the last read found wrong, for the caller to show once the conversation is on screen. */
   private readWarning: string | null = null;
@@ -56,7 +57,10 @@ export class SessionLog {
   append(event: LogEvent): void {
     if (!this.file) return;
     this.pending += serializeEvent(event);
-    if (!this.writing) setImmediate(() => this.drain());
+    if (!this.drainScheduled) {
+      this.drainScheduled = true;
+      setImmediate(() => this.drain());
+    }
   }
 
   /** Writes whatever is queued, now (exit). */
@@ -70,26 +74,25 @@ export class SessionLog {
     this.pending = '';
   }
 
+  /**
+   * Writes what is queued, after the key or event that queued it (never
+   * inside it). One write of whole lines to the page cache, as a history
+   * append is: a write still in flight when the log is flushed at exit, or
+   * read by the next milk, could land after what follows it.
+   */
   private drain(): void {
-    if (this.writing || !this.pending) return;
+    this.drainScheduled = false;
+    if (!this.pending) return;
     if (!this.open()) {
       this.pending = '';
       return;
     }
-    const data = Buffer.from(this.pending, 'utf8');
+    try {
+      writeAll(this.fd as number, this.pending);
+    } catch (err) {
+      this.fail(err);
+    }
     this.pending = '';
-    this.writing = true;
-    this.writeFrom(data, 0);
-  }
-
-  /** Writes `data` from `off` to its end, a write at a time; one that writes nothing is a failure. */
-  private writeFrom(data: Buffer, off: number): void {
-    fs.write(this.fd as number, data, off, data.length - off, null, (err, n) => {
-      if (!err && n > 0 && off + n < data.length) return this.writeFrom(data, off + n);
-      this.writing = false;
-      if (err || n <= 0) this.fail(err ?? Object.assign(new Error('the write stopped short'), { code: 'ENOSPC' }));
-      if (this.pending) this.drain();
-    });
   }
 
   /**
