@@ -31,9 +31,14 @@ const RESULTS = [];
 /** Every budget checked in this run: { case, value, budget, headroom } (and a ratio against its own budget). */
 const CHECKS = [];
 
+/** The case running now, so a budget that misses can be measured again by its case. */
+let currentCase = '';
+
 function check(name, value, budget, headroom) {
-  CHECKS.push({ case: name, value, budget, headroom });
+  CHECKS.push({ case: name, value, budget, headroom, from: currentCase });
 }
+
+const beyond = (c) => c.value > c.budget * (1 + c.headroom);
 
 /**
  * How much slower this machine is right now than on the quiet day the time
@@ -744,10 +749,24 @@ async function main() {
   console.log(`milk bench: node ${process.version}, ${os.cpus().length} cpus, ${os.cpus()[0]?.model ?? ''}`);
   for (const [name, run] of Object.entries(CASES)) {
     if (only.length && !only.includes(name)) continue;
+    currentCase = name;
     await run();
   }
-  const missed = SMOKE ? [] : CHECKS.filter((c) => c.value > c.budget * (1 + c.headroom));
-  for (const c of missed) console.log(`MISS beyond headroom: ${c.case}: ${c.value.toFixed(2)} against ${c.budget} (+${Math.round(c.headroom * 100)}%)`);
+  // A miss must happen twice: a case with a budget past its headroom is measured once more, and only a
+  // budget that misses again fails the bench (one noisy minute on a shared machine is not a regression).
+  const first = SMOKE ? [] : CHECKS.filter(beyond);
+  const again = [...new Set(first.map((c) => c.from))];
+  for (const name of again) {
+    console.log(`measuring ${name} again: ${first.filter((c) => c.from === name).map((c) => c.case).join(', ')} missed beyond headroom`);
+    const before = CHECKS.length;
+    currentCase = name;
+    await CASES[name]();
+    const retried = CHECKS.splice(before);
+    for (let i = CHECKS.length - 1; i >= 0; i--) if (CHECKS[i].from === name) CHECKS.splice(i, 1);
+    CHECKS.push(...retried);
+  }
+  const missed = SMOKE ? [] : CHECKS.filter(beyond);
+  for (const c of missed) console.log(`MISS beyond headroom (twice): ${c.case}: ${c.value.toFixed(2)} against ${c.budget.toFixed(2)} (+${Math.round(c.headroom * 100)}%)`);
   console.log = log;
   if (missed.length > 0) process.exitCode = 1;
   if (json) log(JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', smoke: SMOKE, budgets: RESULTS, lines }, null, 2));
