@@ -5,7 +5,7 @@ import { CredentialsInUrlError, HttpStatusError, StreamClosedError } from '../..
 import { parseArgs } from '../../src/providers/provider';
 import { retryAfterMs } from '../../src/providers/event-stream';
 
-const ctx = { provider: 'openai', baseUrl: 'https://user:pw@llm.example/v1?key=SECRET', keyVariable: 'OPENAI_API_KEY', keySet: true, partial: false };
+const ctx = { provider: 'openai', baseUrl: 'https://user:pw@llm.example/v1?key=SECRET', keyVariable: 'OPENAI_API_KEY', key: 'sk-test-key-1234567890', partial: false };
 
 describe('describeProviderError', () => {
   it.each(['DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID'])('names an untrusted certificate (%s), the URL redacted', (code) => {

@@ -3,8 +3,9 @@
 // effects they return — records history, starts or queues a turn, cancels
 // one, answers a tool's question, runs slash commands, quits. It owns the
 // type-ahead queue and when the last key came; force mode, the model and
-// the history mode are the settings'. It draws nothing and reads no file itself: the views' selectors
-// say what a frame shows, the history service does the I/O.
+// the history mode are the settings'. It draws nothing and reads no file
+// itself: the stack's selectors say what a frame shows, the history service
+// does the I/O.
 
 import type { Bus, TurnEnd } from '../bus';
 import { CommandName, Mode, SlashContext, findSlash } from '../commands';
@@ -60,7 +61,7 @@ export class TurnCoordinator {
   readonly queue: Input[] = [];
   private readonly now: () => number;
   /** What slash commands may do, built once. */
-  private readonly slash$: SlashContext;
+  private readonly slashes: SlashContext;
 
   constructor(
     private readonly bus: Bus,
@@ -69,7 +70,7 @@ export class TurnCoordinator {
     private readonly options: CoordinatorOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.slash$ = this.slashContext();
+    this.slashes = this.slashContext();
     bus.on('turn.ended', ({ turnId, status }) => this.onTurnEnded(turnId, status));
     bus.on('tool.approval', (e) => {
       this.ui = push(this.ui, new ApprovalView(e.turnId, e.summary, e.tool, this.now()));
@@ -86,11 +87,6 @@ export class TurnCoordinator {
   /** The draft itself, beneath any view. */
   get draft(): EditorState {
     return this.ui.composer.editor;
-  }
-
-  /** The buffer range a search match lights up. */
-  get highlight(): { start: number; end: number } | null {
-    return shownComposer(this.ui).highlight;
   }
 
   get force(): boolean {
@@ -143,8 +139,10 @@ export class TurnCoordinator {
 
   /** Feeds one input through the views and the composer, and carries out what they decided. */
   dispatch(input: ComposerInput): void {
-    // Browsing or a search is about to start: first take in what other milks added meanwhile.
-    if (input.kind === 'command' && STARTS_BROWSING.has(input.name) && this.ui.composer.nav.index === null && this.ui.views.length === 0) this.history.refresh();
+    // Browsing or a search is about to start (never during one, so no list shifts under it):
+    // first take in what other milks added meanwhile.
+    const searching = this.ui.views.some((v) => v.mode === 'search');
+    if (input.kind === 'command' && STARTS_BROWSING.has(input.name) && this.ui.composer.nav.index === null && !searching) this.history.refresh();
     const { ui, effects } = dispatch(this.ui, input, {
       history: this.history.list(),
       otherHistory: this.history.otherList(),
@@ -247,7 +245,7 @@ export class TurnCoordinator {
   private slash(name: string, args: string[]): void {
     const command = findSlash(name);
     if (!command) return;
-    const problem = command.run(this.slash$, args);
+    const problem = command.run(this.slashes, args);
     if (problem) this.note(problem);
   }
 

@@ -39,12 +39,16 @@ export const SECRET_PATTERNS: ReadonlyArray<{ name: string; pattern: RegExp }> =
 
 export type StoreVerdict = { store: true } | { store: false; reason: 'blank' | 'space' | 'secret' | 'too-large'; secret?: string };
 
+/** bash's ignorespace: an input typed with a leading space (or tab) is kept out of history, and out of the log. */
+function enteredWithSpace(segments: readonly Segment[]): boolean {
+  return segments[0]?.type === 'text' && /^[ \t]/.test(segments[0].text);
+}
+
 /** Whether an input may be written to history, and if not, why (never the text). */
 export function storeVerdict(segments: readonly Segment[]): StoreVerdict {
   const text = segmentsText(segments);
   if (text.trim().length === 0) return { store: false, reason: 'blank' };
-  // bash's ignorespace: a leading space keeps a line out of history.
-  if (segments[0]?.type === 'text' && /^[ \t]/.test(text)) return { store: false, reason: 'space' };
+  if (enteredWithSpace(segments)) return { store: false, reason: 'space' };
   if (text.length > MAX_ENTRY_CHARS) return { store: false, reason: 'too-large' };
   for (const { name, pattern } of SECRET_PATTERNS) {
     if (pattern.test(text)) return { store: false, reason: 'secret', secret: name };
@@ -55,9 +59,12 @@ export function storeVerdict(segments: readonly Segment[]): StoreVerdict {
 /** `text` with every secret-shaped part replaced by `[secret: its kind]`. */
 export function redactSecretText(text: string): string {
   let out = text;
-  for (const { name, pattern } of SECRET_PATTERNS) out = out.replace(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : pattern.flags + 'g'), `[secret: ${name}]`);
+  for (const { name, everywhere } of SECRETS_EVERYWHERE) out = out.replace(everywhere, `[secret: ${name}]`);
   return out;
 }
+
+/** The same shapes, matching every occurrence (for redacting rather than testing). */
+const SECRETS_EVERYWHERE = SECRET_PATTERNS.map(({ name, pattern }) => ({ name, everywhere: new RegExp(pattern.source, pattern.flags + 'g') }));
 
 /**
  * An input as the conversation log may keep it, by the history's rule: an
@@ -65,7 +72,7 @@ export function redactSecretText(text: string): string {
  * redacted (the model got what was typed; the log and `milk sessions show` never do).
  */
 export function loggableInput(text: string, segments: readonly Segment[]): { text: string; segments: Segment[] } {
-  if (segments[0]?.type === 'text' && /^[ \t]/.test(segmentsText(segments))) {
+  if (enteredWithSpace(segments)) {
     const note = '[not kept: entered with a leading space]';
     return { text: note, segments: [{ type: 'text', text: note }] };
   }

@@ -58,7 +58,7 @@ export class MarkdownStream {
   }
 
   /** Renders everything again (how wide some characters are changed). */
-  invalidate(): void {
+  private invalidate(): void {
     this.frozen = [];
     this.rest = this.text;
     this.dirty = true;

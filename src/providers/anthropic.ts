@@ -77,7 +77,7 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
     const tools = new Map<number, { id: string; name: string; json: string }>();
     let input = 0;
     return guardedStream<SseEvent>({
-      provider: 'anthropic', baseUrl: o.baseUrl, keyVariable: 'ANTHROPIC_API_KEY', keySet: !!o.apiKey, key: o.apiKey, idleTimeoutMs: o.idleTimeoutMs,
+      provider: 'anthropic', baseUrl: o.baseUrl, keyVariable: 'ANTHROPIC_API_KEY', key: o.apiKey, idleTimeoutMs: o.idleTimeoutMs,
       open: (sig) => openEventStream({
         url: this.endpoint('/v1/messages'),
         headers: { 'anthropic-version': API_VERSION, ...(o.apiKey ? { 'x-api-key': o.apiKey } : {}) },

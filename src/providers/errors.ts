@@ -59,8 +59,7 @@ export interface DescribeContext {
   provider: string;
   baseUrl: string;
   keyVariable: string;
-  keySet: boolean;
-  /** The key itself, only to hide it where a server echoes it. */
+  /** The key, if one is set: to say whether one was, and to hide it where a server echoes it. */
   key?: string;
   /** Text already shown from this answer: a failure now leaves it incomplete. */
   partial: boolean;
@@ -69,7 +68,7 @@ export interface DescribeContext {
 function describeStatus(err: HttpStatusError, ctx: DescribeContext, suffix: string): ProviderError {
   const { status } = err;
   if (status === 401 || status === 403) {
-    const why = ctx.keySet ? `the API key in ${ctx.keyVariable} was rejected` : `${ctx.keyVariable} is not set`;
+    const why = ctx.key ? `the API key in ${ctx.keyVariable} was rejected` : `${ctx.keyVariable} is not set`;
     return new ProviderError(`${ctx.provider}: ${status} ${status === 401 ? 'unauthorized' : 'forbidden'}: ${why}`);
   }
   if (status === 429) return new ProviderError(`${ctx.provider}: rate limited (429), still after a retry; try again shortly${suffix}`, ctx.partial);
@@ -148,8 +147,7 @@ export interface GuardedStreamOptions<T> {
   provider: string;
   baseUrl: string;
   keyVariable: string;
-  keySet: boolean;
-  /** The key itself, only to hide it where a server echoes it. */
+  /** The key, if one is set: to say whether one was, and to hide it where a server echoes it. */
   key?: string;
   idleTimeoutMs: number;
   /** Starts the request with the given signal. */
@@ -199,7 +197,7 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
     if (watchdog.fired) {
       throw new ProviderError(`${o.provider}: no data from the server for ${Math.round(o.idleTimeoutMs / 1000)}s; gave up${partial ? incomplete : ''}`, partial);
     }
-    throw describeProviderError(err, { provider: o.provider, baseUrl: o.baseUrl, keyVariable: o.keyVariable, keySet: o.keySet, key: o.key, partial });
+    throw describeProviderError(err, { provider: o.provider, baseUrl: o.baseUrl, keyVariable: o.keyVariable, key: o.key, partial });
   } finally {
     watchdog.stop();
   }

@@ -38,7 +38,7 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
     // Tool calls arrive in pieces, by index; they are complete at finish_reason.
     const pending = new Map<number, { id: string; name: string; args: string }>();
     return guardedStream<SseEvent>({
-      provider: 'openai', baseUrl: o.baseUrl, keyVariable: 'OPENAI_API_KEY', keySet: !!o.apiKey, key: o.apiKey, idleTimeoutMs: o.idleTimeoutMs,
+      provider: 'openai', baseUrl: o.baseUrl, keyVariable: 'OPENAI_API_KEY', key: o.apiKey, idleTimeoutMs: o.idleTimeoutMs,
       open: (sig) => openEventStream({
         url: this.endpoint('/chat/completions'),
         // Local servers need no key; a real one answers 401, which is explained.

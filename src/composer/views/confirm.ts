@@ -5,7 +5,7 @@
 
 import type { Binding } from '../../commands';
 import type { ComposerInput, Effect } from '../state';
-import { Handled, View, consume } from './view';
+import { Handled, View, consume, pass } from './view';
 
 export const CONFIRM_KEYS: readonly Binding[] = [
   { keys: ['y'], command: 'confirm.yes' },
@@ -25,7 +25,7 @@ export class ConfirmView implements View {
     if (input.kind === 'command' && input.name === 'confirm.yes') return consume(null, { effects: this.onYes });
     if (input.kind === 'command' && input.name === 'confirm.no') return consume(null);
     if (input.kind === 'command' || input.kind === 'text' || input.kind === 'paste') return consume(this);
-    return { view: this, consumed: false };
+    return pass(this);
   }
 
   status(): { prompt: string; legend: null } {

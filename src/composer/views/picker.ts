@@ -6,7 +6,7 @@
 import type { Binding } from '../../commands';
 import { PickerState, movePicker, selected } from '../../session/picker';
 import type { ComposerInput } from '../state';
-import { Handled, View, ViewPaint, consume } from './view';
+import { Handled, View, ViewPaint, consume, pass } from './view';
 
 export const PICKER_KEYS: readonly Binding[] = [
   { keys: ['up', 'C-p', 'k'], command: 'picker.up' },
@@ -25,7 +25,7 @@ export class PickerView implements View {
   }
 
   handle(input: ComposerInput): Handled {
-    if (input.kind !== 'command') return input.kind === 'text' || input.kind === 'paste' ? consume(this) : { view: this, consumed: false };
+    if (input.kind !== 'command') return input.kind === 'text' || input.kind === 'paste' ? consume(this) : pass(this);
     switch (input.name) {
       case 'picker.up':
         return consume(new PickerView(movePicker(this.picker, -1)));

@@ -14,7 +14,7 @@ import { searchOverlay } from '../../search/overlay';
 import * as search from '../../search/search';
 import type { ComposerInput, ComposerState } from '../state';
 import { ConfirmView } from './confirm';
-import { Handled, View, ViewContext, ViewPaint, consume } from './view';
+import { Handled, View, ViewContext, ViewPaint, consume, pass } from './view';
 
 export const SEARCH_KEYS: readonly Binding[] = [
   { keys: ['C-r'], command: 'history.searchReverse' },
@@ -61,13 +61,13 @@ export class SearchView implements View {
         return consume(this.typed(input.text.replace(/\r\n?/g, '\n').split('\n')[0]));
       case 'historyChanged':
         // An entry left the list (deleted): the search runs again where it stands.
-        return { view: this.again(this.list), consumed: false };
+        return pass(this.again(this.list));
       case 'command':
         if (!OWN.has(input.name)) return this.acceptThen(composer);
         return this.command(input.name, composer, ctx);
       default:
         // Restored inputs, a switched history: the composer's business, underneath.
-        return { view: this, consumed: false };
+        return pass(this);
     }
   }
 
