@@ -205,18 +205,25 @@ export class HistoryScope {
     const prefix = `${path.basename(this.file.file)}.pending-`;
     let names: string[];
     try {
-      names = fs.readdirSync(dir).filter((n) => n.startsWith(prefix) && !n.includes('.tmp-')).sort();
+      names = fs.readdirSync(dir).filter((n) => n.startsWith(prefix) && !n.includes('.tmp-') && !n.includes('.taken-')).sort();
     } catch {
       return [];
     }
     const out: HistoryEntry[] = [];
     for (const name of names) {
+      // Claimed by renaming first: of two milks starting at once, only one takes a stash in.
+      const taken = path.join(dir, `${name}.taken-${process.pid}`);
       try {
-        const file = path.join(dir, name);
-        for (const e of parseHistory(readRegular(file)).entries) out.push(e);
-        fs.rmSync(file, { force: true });
+        fs.renameSync(path.join(dir, name), taken);
       } catch {
-        // Unreadable: left where it is.
+        continue;
+      }
+      try {
+        for (const e of parseHistory(readRegular(taken)).entries) out.push(e);
+        fs.rmSync(taken, { force: true });
+      } catch {
+        // Unreadable: put back where the next milk looks, if it can be.
+        fs.rename(taken, path.join(dir, name), () => undefined);
       }
     }
     return out;
