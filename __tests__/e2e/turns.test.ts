@@ -227,6 +227,27 @@ describe('tool calls in the terminal', () => {
     expect(fs.readFileSync(path.join(ws, 'proof'), 'utf8')).toBe('ran-it\n');
   });
 
+  it('takes text that arrives in one chunk at an answerable question as typing, never as an answer', async () => {
+    const { ws, args } = scripted([[{ tool: { name: 'shell', args: { command: 'touch ran' } } }], [{ text: 'declined, fine.' }]]);
+    m = new MilkPty({ args, cwd: ws });
+    await m.waitForText('history: session');
+    m.write('first' + KEY.enter);
+    // Answerable: the legend says so (the pause has passed).
+    await m.waitFor(() => m!.statusLine().includes('y yes · n no · a always'), 'answerable question');
+    // An IME commit, dictation or a text expander writes a word at once: its "a" granted "always" before.
+    m.write('okay');
+    await m.waitFor(() => m!.composerLines().join('') === 'okay', 'the word in the composer');
+    expect(m.statusLine()).toContain('run shell: touch ran?');
+    expect(m.statusLine()).not.toContain('always:');
+    expect(fs.existsSync(path.join(ws, 'ran'))).toBe(false);
+    // The word was typing: the question waits for another pause before it takes an answer.
+    await m.waitFor(() => m!.statusLine().includes('pause to answer'), 'the pause starts again');
+    await m.waitFor(() => m!.statusLine().includes('y yes · n no · a always'), 'answerable again');
+    m.write('n');
+    await m.waitForText('declined, fine.');
+    expect(fs.existsSync(path.join(ws, 'ran'))).toBe(false);
+  });
+
   /** Starts milk in force mode on a command that writes its pid to sh.pid; resolves with that pid once it runs. */
   async function runForced(command: string): Promise<number> {
     const { ws, args } = scripted([[{ tool: { name: 'shell', args: { command: `echo $$ > sh.pid; ${command}` } } }]]);

@@ -456,6 +456,16 @@ describe('views over the composer', () => {
       expect(c.text).toBe('half typed okay');
       expect(c.mode).toBe('approval');
     });
+    it('after the pause, a letter that is no answer is typing too: "hello" typed one key at a time arrives whole', () => {
+      const c = asked();
+      later(c);
+      // The router sends y, n and a as commands; any other letter arrives as text.
+      c.type('h');
+      c.ctx.lastKeyAt = c.ctx.now;
+      c.type('ello');
+      expect(c.text).toBe('half typedhello');
+      expect(c.mode).toBe('approval');
+    });
     it('inside the pause, Shift+Tab turns force on for later calls and answers nothing', () => {
       const c = asked();
       c.ctx.lastKeyAt = 10_000;

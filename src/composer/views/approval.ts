@@ -2,12 +2,13 @@
 // in typing: until then every key, text and paste falls through to whatever
 // is beneath (someone typing as it appears types on into the composer), and
 // Shift+Tab only changes the mode for later calls. Once it is answerable a
-// lone y, n or a answers; longer text (an IME commit, a text expander) still
-// goes to the composer; Ctrl-C, Ctrl-Z and Ctrl+L keep their meaning.
+// lone y, n or a answers; any other text (another letter, an IME commit, a
+// text expander) still goes to the composer; Ctrl-C, Ctrl-Z and Ctrl+L keep
+// their meaning, and other keys do nothing until it is answered.
 
 import type { Binding, CommandName } from '../../commands';
 import type { ComposerInput, ComposerState } from '../state';
-import { Handled, View, ViewContext, consume } from './view';
+import { Handled, View, ViewContext, consume, pass } from './view';
 
 export const APPROVAL_KEYS: readonly Binding[] = [
   { keys: ['y'], command: 'approval.yes' },
@@ -53,16 +54,10 @@ export class ApprovalView implements View {
 
   handle(input: ComposerInput, _composer: ComposerState, ctx: ViewContext): Handled {
     if (input.kind === 'turnEnded') return { view: input.turnId === this.turnId ? null : this, consumed: false };
-    if (!this.ready(ctx)) return { view: this, consumed: false };
-    switch (input.kind) {
-      case 'command':
-        return this.command(input.name, ctx);
-      case 'text':
-        // A lone letter that is no answer is dropped; longer text is typing, for the composer.
-        return [...input.text].length > 1 ? { view: this, consumed: false } : consume(this);
-      default:
-        return { view: this, consumed: false };
-    }
+    // Text is typing, for the composer: y, n and a reach this view as commands (the router maps a
+    // lone letter), so a letter here is none of them, and text in one chunk (`okay`) is never an answer.
+    if (!this.ready(ctx) || input.kind !== 'command') return pass(this);
+    return this.command(input.name, ctx);
   }
 
   private command(name: CommandName, ctx: ViewContext): Handled {
@@ -75,10 +70,10 @@ export class ApprovalView implements View {
         return consume(null, { effects: [{ type: 'answer', approval: 'always' }] });
       case 'app.toggleForce':
         // Force on, after the pause, answers this call too; off changes only later calls.
-        if (ctx.force) return { view: this, consumed: false };
+        if (ctx.force) return pass(this);
         return consume(null, { effects: [{ type: 'setForce', on: true }, { type: 'answer', approval: 'yes' }] });
       default:
-        return PASSES.has(name) ? { view: this, consumed: false } : consume(this);
+        return PASSES.has(name) ? pass(this) : consume(this);
     }
   }
 
