@@ -124,20 +124,24 @@ describe('the sample data dir', () => {
   });
 });
 
+/** A session's conversation log, one event per line, as milk writes it. */
+function writeLog(data: string, id: string, events: object[]): void {
+  fs.mkdirSync(path.join(data, 'sessions'), { recursive: true });
+  fs.writeFileSync(path.join(data, 'sessions', `${id}.jsonl`), events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+}
+
 describe('milk sessions show on a log with events of the wrong shape', () => {
   it('shows the conversation without them, and exits 0', () => {
     const data = tempDir();
-    fs.mkdirSync(path.join(data, 'sessions'), { recursive: true });
     const conv = 'c1';
-    const lines = [
+    writeLog(data, 'shapes', [
       { t: 'start', conv, ts: '2026-01-01T00:00:00.000Z', provider: 'openai', model: 'm', workspace: null },
       { t: 'user', conv, ts: '2026-01-01T00:00:01.000Z', text: 'first question', segments: [{ type: 'text', text: 'first question' }] },
       { t: 'assistant', conv, msg: 0, toolCalls: [null] },
       { t: 'user', conv, ts: '2026-01-01T00:00:02.000Z', text: 'bad', segments: [{ type: 'paste', text: 42 }] },
       { t: 'user', conv, ts: '2026-01-01T00:00:03.000Z', text: 'second question', segments: [{ type: 'text', text: 'second question' }] },
       { t: 'end', conv, ts: '2026-01-01T00:00:04.000Z' },
-    ];
-    fs.writeFileSync(path.join(data, 'sessions', 'shapes.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    ]);
     const r = milk(['--data-dir', data, 'sessions', 'show', 'shapes']);
     expect(r.code).toBe(0);
     expect(r.out).toContain('first question');
@@ -167,15 +171,14 @@ describe('stored text shown on a terminal', () => {
 
   it('milk sessions show writes control characters visibly', () => {
     const data = tempDir();
-    fs.mkdirSync(path.join(data, 'sessions'), { recursive: true });
     const conv = 'c1';
-    const lines = [
+    writeLog(data, 'h', [
       { t: 'start', conv, ts: '2026-01-01T00:00:00.000Z', provider: 'p', model: 'm', workspace: null },
-      { t: 'user', conv, ts: '2026-01-01T00:00:01.000Z', text: HOSTILE, segments: [{ type: 'paste', text: HOSTILE }] },
-    ];
-    fs.writeFileSync(path.join(data, 'sessions', 'h.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      { t: 'user', conv, ts: '2026-01-01T00:00:01.000Z', text: HOSTILE, segments: [{ type: 'text', text: HOSTILE }] },
+    ]);
     const t = terminal();
     sessionsShow(data, 'h', {}, t.out);
     expect(t.text()).not.toMatch(/[\x07\x1b]/);
+    expect(t.text()).toContain('see ^[]52;c;ZXZpbA==^G and ^[]0;pwned^G and ^[[2J');
   });
 });
