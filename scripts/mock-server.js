@@ -15,6 +15,7 @@
 //   tools-cut      as tools, but the call's JSON arguments are cut off mid-string
 //   hostile-error  answers 400 with terminal control sequences in its message; hostile-midstream
 //                  streams a word, then an error event with them
+//   slow-event     one event whose bytes trickle in over 1.5 s (a byte every 50 ms), then the end
 //   gzip           streams its answer gzip-compressed though nobody asked; huge-headers sends
 //                  a 64 KB response header
 //   echo-key-error answers 400 quoting the key it was sent (Authorization or x-api-key)
@@ -287,6 +288,24 @@ function startMockServer(options = {}) {
         return res.end(JSON.stringify({ error: { message: `mock status ${code}`, type: 'mock_error' } }));
       }
       if (scenario.name === 'hang-headers') return;
+      if (scenario.name === 'slow-event') {
+        const openai = req.url.startsWith('/v1/chat/completions');
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(openai ? 'data: {"choices":[{"index":0,"delta":{"content":"'
+          : 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"');
+        let n = 0;
+        const drip = setInterval(() => {
+          if (record.closedAt || ++n > 30) {
+            clearInterval(drip);
+            if (record.closedAt) return;
+            res.end(openai ? '"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
+              : '"}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n');
+            return;
+          }
+          res.write('x');
+        }, 50);
+        return;
+      }
       if (scenario.name === 'gzip') {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
         return res.end(require('node:zlib').gzipSync('data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n'));

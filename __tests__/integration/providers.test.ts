@@ -119,6 +119,12 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(end.message).toMatch(message);
   });
 
+  it('counts bytes as life: one event arriving slowly over longer than the idle timeout is not given up on', async () => {
+    const { text, end } = await turn(make('slow-event', { idleTimeoutMs: 500 }));
+    expect(end.status).toBe('done');
+    expect(text).toBe('x'.repeat(30));
+  });
+
   it('sends the conversation as context on each turn', async () => {
     const bus = new Bus();
     const p = make('echo');

@@ -78,7 +78,7 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
     let input = 0;
     return guardedStream<SseEvent>({
       provider: 'anthropic', baseUrl: o.baseUrl, keyVariable: 'ANTHROPIC_API_KEY', key: o.apiKey, idleTimeoutMs: o.idleTimeoutMs,
-      open: (sig) => openEventStream({
+      open: (sig, onBytes) => openEventStream({
         url: this.endpoint('/v1/messages'),
         headers: { 'anthropic-version': API_VERSION, ...(o.apiKey ? { 'x-api-key': o.apiKey } : {}) },
         body: JSON.stringify({
@@ -88,7 +88,7 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
           stream: true,
           ...(options.tools?.length ? { tools: options.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })) } : {}),
         }),
-      }, sig),
+      }, sig, onBytes),
       read: (raw) => {
         if (raw.event === 'ping') return {};
         const event = JSON.parse(raw.data) as StreamEvent;

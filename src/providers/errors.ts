@@ -150,8 +150,8 @@ export interface GuardedStreamOptions<T> {
   /** The key, if one is set: to say whether one was, and to hide it where a server echoes it. */
   key?: string;
   idleTimeoutMs: number;
-  /** Starts the request with the given signal. */
-  open: (signal: AbortSignal) => Promise<AsyncIterable<T>>;
+  /** Starts the request with the given signal; `onBytes` is called as any bytes of the response arrive. */
+  open: (signal: AbortSignal, onBytes: () => void) => Promise<AsyncIterable<T>>;
   /**
    * What one chunk or event carries: text to show, finished tool calls,
    * whether the answer is complete, or the error the server reports in the
@@ -169,10 +169,10 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
   let partial = false;
   const incomplete = ' (the answer above is incomplete)';
   try {
-    const stream = await o.open(watchdog.controller.signal);
+    // The watchdog counts bytes, not whole events: a long event arriving slowly is a live server.
+    const stream = await o.open(watchdog.controller.signal, () => watchdog.touch());
     let finished = false;
     for await (const chunk of stream) {
-      watchdog.touch();
       const { text, toolCalls, finished: done, ended, usage, serverError } = o.read(chunk);
       if (serverError !== undefined) {
         throw new ProviderError(`${o.provider}: the server reported an error: ${serverText(serverError, o.key)}${partial ? incomplete : ''}`, partial);

@@ -43,13 +43,14 @@ function checkUrl(url: URL): void {
  * Sends the request and resolves once a 2xx response has started, retrying
  * as the SDKs did; the events then arrive by iterating the result.
  */
-export async function openEventStream(request: EventStreamRequest, signal: AbortSignal): Promise<AsyncIterable<SseEvent>> {
+export async function openEventStream(request: EventStreamRequest, signal: AbortSignal, onBytes: () => void = () => undefined): Promise<AsyncIterable<SseEvent>> {
   checkUrl(request.url);
   const retries = request.retries ?? 1;
   for (let attempt = 0; ; attempt++) {
     try {
       const res = await post(request, signal);
-      return readEvents(res);
+      onBytes();
+      return readEvents(res, onBytes);
     } catch (err) {
       if (signal.aborted || attempt >= retries || !retryable(err)) throw err;
       const wait = err instanceof HttpStatusError && err.retryAfterMs !== undefined ? err.retryAfterMs : backoffMs(attempt);
@@ -168,7 +169,7 @@ async function readErrorBody(res: IncomingMessage): Promise<string | undefined> 
  * than the stream's async iterator, whose promise per chunk was most of the
  * cost of reading once the SDK had gone.
  */
-async function* readEvents(res: IncomingMessage): AsyncIterable<SseEvent> {
+async function* readEvents(res: IncomingMessage, onBytes: () => void): AsyncIterable<SseEvent> {
   const { createParser } = load<typeof import('eventsource-parser')>('eventsource-parser');
   let ready: SseEvent[] = [];
   let ended = false;
@@ -189,6 +190,7 @@ async function* readEvents(res: IncomingMessage): AsyncIterable<SseEvent> {
   });
   res.on('data', (chunk: string) => {
     if (failure) return;
+    onBytes();
     open += chunk.length;
     parser.feed(chunk);
     if (open > MAX_EVENT_CHARS) {

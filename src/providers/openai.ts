@@ -39,7 +39,7 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
     const pending = new Map<number, { id: string; name: string; args: string }>();
     return guardedStream<SseEvent>({
       provider: 'openai', baseUrl: o.baseUrl, keyVariable: 'OPENAI_API_KEY', key: o.apiKey, idleTimeoutMs: o.idleTimeoutMs,
-      open: (sig) => openEventStream({
+      open: (sig, onBytes) => openEventStream({
         url: this.endpoint('/chat/completions'),
         // Local servers need no key; a real one answers 401, which is explained.
         headers: o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {},
@@ -51,7 +51,7 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
           stream_options: { include_usage: true },
           ...(options.tools?.length ? { tools: options.tools.map((t) => ({ type: 'function', function: t })) } : {}),
         }),
-      }, sig),
+      }, sig, onBytes),
       read: (event) => {
         if (event.data === '[DONE]') return { ended: true };
         const chunk = JSON.parse(event.data) as Chunk;
