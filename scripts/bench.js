@@ -423,9 +423,9 @@ async function keystrokesWithTranscript(n) {
 /** A session log of `events` events (five per turn), as a long conversation leaves it. */
 function seedConversation(dataDir, cwd, events) {
   const { sessionIdForWorkspace } = require('../dist/config/paths');
-  const file = path.join(dataDir, 'sessions', `${sessionIdForWorkspace(fs.realpathSync(cwd))}.jsonl`);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
   const conv = 'cbench0000';
+  const file = path.join(dataDir, 'sessions', sessionIdForWorkspace(fs.realpathSync(cwd)), `${conv}.jsonl`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   const ts = new Date(1700000000000).toISOString();
   const lines = [JSON.stringify({ t: 'start', conv, ts, provider: 'offline', model: 'offline', workspace: cwd })];
   for (let turn = 0; lines.length < events; turn++) {

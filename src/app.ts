@@ -10,7 +10,7 @@ import { TurnRunner, killLiveTools } from './turn/runner';
 import type { Provider } from './providers/provider';
 import { HistoryService, historyPaths } from './history/service';
 import { Settings } from './settings/store';
-import { SessionLog, sessionLogPath } from './session/log';
+import { SessionLog, legacyLogPath, sessionLogDir } from './session/log';
 import { SessionRecorder } from './session/recorder';
 import { Sessions } from './session/sessions';
 import { helpLines, keyFor } from './tui/keymap';
@@ -74,8 +74,8 @@ function services(bus: Bus, options: AppOptions) {
     maxEntries: options.maxEntries,
     warn,
   });
-  const logFile = options.dataDir === null ? null : sessionLogPath(options.dataDir, options.sessionId);
-  const log = new SessionLog(logFile, warn);
+  const data = options.dataDir;
+  const log = data === null ? new SessionLog(null, warn) : new SessionLog(sessionLogDir(data, options.sessionId), warn, legacyLogPath(data, options.sessionId));
   // A provider that names no model (offline, script) is logged under its own name, as it always was.
   const modelName = (): string => settings.model ?? settings.provider;
   const recorder = new SessionRecorder(bus, log, () => ({ provider: settings.provider, model: modelName(), workspace: options.workspace }));
@@ -84,7 +84,7 @@ function services(bus: Bus, options: AppOptions) {
   const sessionInfo = (): string[] => [
     `session ${options.sessionId} · workspace ${options.workspace}`,
     `conversation ${recorder.conv} · provider ${settings.provider} · model ${modelName()}`,
-    paths && logFile ? `files: ${logFile}, ${paths.session}, ${paths.global}` : 'files: none (no data dir; history in memory only)',
+    paths ? `files: ${log.fileOf(recorder.conv)}, ${paths.session}, ${paths.global}` : 'files: none (no data dir; history in memory only)',
   ];
   return { warn, settings, runner, history, recorder, sessions, sessionInfo };
 }

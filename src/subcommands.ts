@@ -11,6 +11,8 @@ import type { Target } from './history/commands';
 const historyCommands = (): typeof import('./history/commands') => require('./history/commands');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sessionCommands = (): typeof import('./session/commands') => require('./session/commands');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const logPurge = (): typeof import('./session/purge') => require('./session/purge');
 
 /** Runs a command, turning the errors it expects into one line on stderr and exit code 1. */
 function expected(kind: () => new (...args: never[]) => Error) {
@@ -76,7 +78,7 @@ function addHistoryCommands(program: Command): void {
       guard(async () => {
         const t = target(cmd);
         const files: Target[] = o.global ? [t] : [t, { ...t, scope: 'global' }];
-        const ok = await historyCommands().historyDelete(files, o.match, { yes: !!o.yes }, process.stdout);
+        const ok = await historyCommands().historyDelete(files, o.match, { yes: !!o.yes }, process.stdout, logPurge().logInputs(t.dataDir));
         if (!ok) process.exitCode = 1;
       }));
 }

@@ -74,6 +74,12 @@ it('deletes the selected entry from both files after a y, and it is gone from Up
   const secret = 'export TOKEN=hunter2hunter2';
   const sessionFile = seedHistory(data, 'work', ['first', secret, 'last'], 'session', minutesAgo(1, 3));
   const globalFile = seedHistory(data, 'work', ['elsewhere', secret, 'first'], 'global', minutesAgo(1, 3));
+  // The conversation logs hold it too: one of this session's conversations, and another session's older one-file log.
+  const event = (text: string) => JSON.stringify({ t: 'user', conv: 'c1', ts: '2026-11-30T10:00:00.000Z', segments: [{ type: 'text', text }] }) + '\n';
+  const start = JSON.stringify({ t: 'start', conv: 'c1', ts: '2026-11-30T10:00:00.000Z', provider: 'p', model: 'm', workspace: null }) + '\n';
+  const logs = [path.join(data, 'sessions', 'work', 'c1.jsonl'), path.join(data, 'sessions', 'other.jsonl')];
+  fs.mkdirSync(path.dirname(logs[0]), { recursive: true });
+  for (const f of logs) fs.writeFileSync(f, start + event('before') + event(secret) + event('after'));
   m = new MilkPty({ args: ['--data-dir', data, '--session', 'work'], cols: 90, rows: 24 });
   await m.waitForText('history: session');
   m.write(KEY.ctrlR + 'TOKEN');
@@ -90,6 +96,8 @@ it('deletes the selected entry from both files after a y, and it is gone from Up
   expect(texts(sessionFile)).toEqual(['first', 'last']);
   expect(texts(globalFile)).toEqual(['elsewhere', 'first']);
   expect(fs.readFileSync(sessionFile, 'utf8').split('\n')[0]).toContain('"format":"milk-history"');
+  await m.waitFor(() => logs.every((f) => !fs.readFileSync(f, 'utf8').includes('hunter2')), 'the secret gone from the logs');
+  for (const f of logs) expect(fs.readFileSync(f, 'utf8')).toBe(start + event('before') + event('[deleted from history]') + event('after'));
   m.write(KEY.esc);
   await m.waitFor(() => overlay(m!).length === 0, 'search over');
   m.write(KEY.up);

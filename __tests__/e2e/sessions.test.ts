@@ -30,7 +30,12 @@ async function ask(p: MilkPty, text: string): Promise<void> {
   await p.waitFor(() => p.text().split(`"${text}"`).pop()!.includes('--model NAME.'), 'the whole answer');
   await idle(p);
 }
-const logOf = (data: string, cwd: string) => path.join(data, 'sessions', `${sessionIdForWorkspace(cwd)}.jsonl`);
+/** The folder of a workspace's conversation logs, and the files in it. */
+const logDir = (data: string, cwd: string) => path.join(data, 'sessions', sessionIdForWorkspace(cwd));
+const logFiles = (data: string, cwd: string) => (fs.existsSync(logDir(data, cwd)) ? fs.readdirSync(logDir(data, cwd)).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(logDir(data, cwd), f)) : []);
+/** The log of a workspace's one conversation. */
+const logOf = (data: string, cwd: string) => logFiles(data, cwd)[0] ?? path.join(logDir(data, cwd), 'none.jsonl');
+const inputsIn = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.t === 'user').map((e) => e.segments.map((s: { text: string }) => s.text).join(''));
 
 async function quit(p: MilkPty): Promise<void> {
   p.write(KEY.ctrlD);
@@ -66,7 +71,7 @@ describe('coming back to a conversation', () => {
     p = await start(data, tempDir(), ['--session', 'work', '--continue']);
     await p.waitForText('› named session question');
     expect(p.text()).not.toContain('a different session');
-    expect(fs.existsSync(path.join(data, 'sessions', 'work.jsonl'))).toBe(true);
+    expect(fs.readdirSync(path.join(data, 'sessions', 'work')).filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
   });
 
   it('keeps the partial answer of a milk killed mid-stream, marked interrupted', async () => {
@@ -116,7 +121,7 @@ describe('coming back to a conversation', () => {
     await p.waitForText('new conversation');
     p.write('/session' + KEY.enter);
     await p.waitForText(`session ${sessionIdForWorkspace(cwd)}`);
-    expect(p.text().replace(/\s+/g, '')).toContain(logOf(data, cwd).replace(/\s+/g, ''));
+    expect(p.text().replace(/\s+/g, '')).toContain(logDir(data, cwd).replace(/\s+/g, ''));
   });
 
   it('resumes a log with garbage lines, with a warning', async () => {
@@ -129,6 +134,24 @@ describe('coming back to a conversation', () => {
     p = await start(data, cwd, ['--continue']);
     await p.waitForText('› before the damage');
     await p.waitFor(() => p.text().replace(/\s+/g, ' ').includes('conversation log damaged (1 unreadable line, 1 event of unknown type)'), 'warning');
+  });
+});
+
+describe('two milks on one conversation', () => {
+  it('the second to --continue it goes on in a copy, says so, and neither garbles the other', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    const a = await start(data, cwd);
+    await ask(a, 'the first question');
+    const b = await start(data, cwd, ['--continue']);
+    await b.waitForText('› the first question');
+    await b.waitFor(() => /is open in another milk \(pid \d+\); this one goes on in a copy of it/.test(b.text().replace(/\s+/g, ' ')), 'the branch warning');
+    await ask(b, 'asked in b');
+    await ask(a, 'asked in a');
+    await quit(b);
+    await quit(a);
+    const inputs = logFiles(data, cwd).map(inputsIn).sort();
+    expect(inputs).toEqual([['the first question', 'asked in a'], ['the first question', 'asked in b']]);
   });
 });
 

@@ -185,7 +185,8 @@ describe('/model', () => {
     m.write('log this' + KEY.enter);
     await m.waitForText('echo: log this');
     const fs = require('node:fs') as typeof import('node:fs');
-    const logs = fs.readdirSync(`${data}/sessions`).filter((f) => f.endsWith('.jsonl'));
+    const dirs = fs.readdirSync(`${data}/sessions`, { withFileTypes: true }).filter((d) => d.isDirectory());
+    const logs = dirs.flatMap((d) => fs.readdirSync(`${data}/sessions/${d.name}`).filter((f) => f.endsWith('.jsonl')).map((f) => `${d.name}/${f}`));
     const starts = () => fs.readFileSync(`${data}/sessions/${logs[0]}`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.t === 'start');
     expect(logs).toHaveLength(1);
     expect(starts().map((e) => e.model)).toEqual(['echo']);

@@ -17,6 +17,8 @@ describe('files that are not regular files', () => {
     fifo(path.join(data, 'input_history'));
     fifo(path.join(data, 'sessions', 's.history'));
     fifo(path.join(data, 'sessions', 's.jsonl'));
+    fs.mkdirSync(path.join(data, 'sessions', 's'));
+    fifo(path.join(data, 'sessions', 's', 'c1.jsonl'));
     const warnings: string[] = [];
     const h = new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 500, warn: (w) => warnings.push(w) });
     h.load();
@@ -24,11 +26,15 @@ describe('files that are not regular files', () => {
     h.flush({ reason: 'exit' });
     expect(h.list().map((e) => e.segments[0].text)).toEqual(['kept in memory']);
     expect(warnings.join('\n')).toMatch(/not a regular file/);
-    const log = new SessionLog(path.join(data, 'sessions', 's.jsonl'), (w) => warnings.push(w));
-    expect(log.read()).toEqual([]);
-    log.append({ t: 'end', conv: 'c', ts: 't' });
+    // An older one-file log and a conversation's file, both FIFOs.
+    const log = new SessionLog(path.join(data, 'sessions', 's'), (w) => warnings.push(w), path.join(data, 'sessions', 's.jsonl'));
+    expect(log.list()).toEqual([]);
+    expect(log.takeWarning()).toBe('older conversation log not read (not a regular file)');
+    expect(log.read('c1')).toEqual([]);
+    expect(log.takeWarning()).toBe('conversation log unreadable (not a regular file); starting a new conversation');
+    log.append({ t: 'end', conv: 'c1', ts: 't' });
     log.flushSync();
-    expect(warnings.join('\n')).toMatch(/conversation log/);
+    expect(warnings.join('\n')).toMatch(/conversation log not saved \(not a regular file\)/);
   });
 
   it('a FIFO as --script is refused at once with a clear message', () => {
@@ -60,10 +66,11 @@ describe('links planted in the data dir', () => {
     const outside = path.join(tempDir(), 'victim');
     fs.writeFileSync(outside, 'untouched\n');
     fs.mkdirSync(path.join(data, 'sessions'));
-    fs.symlinkSync(outside, path.join(data, 'sessions', 's.jsonl'));
+    fs.mkdirSync(path.join(data, 'sessions', 's'));
+    fs.symlinkSync(outside, path.join(data, 'sessions', 's', 'c1.jsonl'));
     const warnings: string[] = [];
-    const log = new SessionLog(path.join(data, 'sessions', 's.jsonl'), (w) => warnings.push(w));
-    log.append({ t: 'end', conv: 'c', ts: 't' });
+    const log = new SessionLog(path.join(data, 'sessions', 's'), (w) => warnings.push(w));
+    log.append({ t: 'end', conv: 'c1', ts: 't' });
     log.flushSync();
     expect(fs.readFileSync(outside, 'utf8')).toBe('untouched\n');
     expect(warnings).toHaveLength(1);

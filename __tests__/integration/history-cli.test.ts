@@ -182,3 +182,26 @@ describe('stored text shown on a terminal', () => {
     expect(t.text()).toContain('see ^[]52;c;ZXZpbA==^G and ^[]0;pwned^G and ^[[2J');
   });
 });
+
+describe('milk history delete and the conversation logs', () => {
+  it('takes a matching input out of every log, older one-file logs included, and leaves the rest as it was', () => {
+    const data = tempDir();
+    seed(data, 's1', ['ls', 'export KEY=abc123']);
+    const start = { t: 'start', conv: 'c1', ts: '2026-01-01T00:00:00.000Z', provider: 'openai', model: 'm', workspace: null };
+    const input = (text: string) => ({ t: 'user', conv: 'c1', ts: '2026-01-01T00:00:01.000Z', segments: [{ type: 'text', text }] });
+    const answer = { t: 'delta', conv: 'c1', msg: 0, text: 'an answer' };
+    writeLog(data, 'old', [start, input('echo abc123 here'), answer]);
+    const folder = path.join(data, 'sessions', 's1');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'c1.jsonl'), [start, input('ls'), input('export KEY=abc123'), answer].map((e) => JSON.stringify(e) + '\n').join(''));
+    const no = milk(['history', 'delete', '--match', 'abc123', '--data-dir', data, '--session', 's1'], { input: 'n\n' });
+    expect(no.out).toContain('and 2 inputs in the conversation logs');
+    expect(fs.readFileSync(path.join(folder, 'c1.jsonl'), 'utf8')).toContain('abc123');
+    const yes = milk(['history', 'delete', '--match', 'abc123', '--data-dir', data, '--session', 's1', '--yes']);
+    expect(yes.code).toBe(0);
+    expect(yes.out).toContain('deleted 2 from the conversation logs');
+    const purged = input('[deleted from history]');
+    expect(fs.readFileSync(path.join(data, 'sessions', 'old.jsonl'), 'utf8')).toBe([start, purged, answer].map((e) => JSON.stringify(e) + '\n').join(''));
+    expect(fs.readFileSync(path.join(folder, 'c1.jsonl'), 'utf8')).toBe([start, input('ls'), purged, answer].map((e) => JSON.stringify(e) + '\n').join(''));
+  });
+});

@@ -210,6 +210,8 @@ export class TurnCoordinator {
       case 'forget': {
         const removed = this.history.forget(effect.text);
         this.dispatch({ kind: 'historyChanged' });
+        // The conversation logs too, after this key: the hint below says what history did meanwhile.
+        this.options.sessions?.purgeInput(effect.text);
         return this.bus.emit('status.hint', { text: removed > 0 ? `deleted from history (${removed} ${removed === 1 ? 'entry' : 'entries'})` : 'not found in history' });
       }
       case 'resume':

@@ -95,13 +95,22 @@ export async function historyClear(t: Target, options: { yes: boolean }, out: No
  * after listing them and asking, unless --yes. Each file is rewritten under
  * its lock with every other entry and its header as they were.
  */
+/** The conversation logs, as `milk history delete` reaches them (session/purge.ts, handed in: history does not read logs). */
+export interface LogInputs {
+  count(match: (text: string) => boolean): number;
+  /** Returns how many inputs were taken out. */
+  purge(match: (text: string) => boolean): number;
+}
+
 export async function historyDelete(
-  files: ReadonlyArray<Target>, match: string, options: { yes: boolean }, out: NodeJS.WritableStream,
+  files: ReadonlyArray<Target>, match: string, options: { yes: boolean }, out: NodeJS.WritableStream, logs?: LogInputs,
 ): Promise<boolean> {
   if (!match) throw new HistoryCommandError('--match needs some text');
-  const has = (e: HistoryEntry): boolean => segmentsText(e.segments).includes(match);
+  const contains = (text: string): boolean => text.includes(match);
+  const has = (e: HistoryEntry): boolean => contains(segmentsText(e.segments));
   const found = files.map((t) => ({ t, file: fileFor(t), entries: readEntries(t).filter(has) }));
-  const total = found.reduce((n, f) => n + f.entries.length, 0);
+  const inLogs = logs?.count(contains) ?? 0;
+  const total = found.reduce((n, f) => n + f.entries.length, 0) + inLogs;
   if (total === 0) {
     out.write(`no entry contains that text in ${found.map((f) => f.file).join(' or ')}\n`);
     return true;
@@ -112,6 +121,7 @@ export async function historyDelete(
     // Unnumbered: a later line hangs deeper, so it cannot pass for another entry.
     for (const e of f.entries) writeEntry(out, '  ', segmentsText(e.segments), '    ');
   }
+  if (inLogs > 0) out.write(`and ${inLogs} ${inLogs === 1 ? 'input' : 'inputs'} in the conversation logs\n`);
   if (!options.yes && !(await confirm(`Delete ${total} ${total === 1 ? 'entry' : 'entries'}? [y/N] `))) {
     out.write('nothing deleted\n');
     return false;
@@ -124,6 +134,13 @@ export async function historyDelete(
       out.write(`deleted ${n} from ${f.file}\n`);
     } catch (err) {
       throw new HistoryCommandError(`cannot delete from ${f.file} (${describeIoError(err)})`);
+    }
+  }
+  if (inLogs > 0 && logs) {
+    try {
+      out.write(`deleted ${logs.purge(contains)} from the conversation logs\n`);
+    } catch (err) {
+      throw new HistoryCommandError(`cannot delete from the conversation logs (${describeIoError(err)})`);
     }
   }
   return true;

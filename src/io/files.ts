@@ -20,13 +20,34 @@ export function writeAll(fd: number, data: string | Buffer): void {
   }
 }
 
-/** Replaces `file` with `data` atomically, 0600. Throws on I/O failure (a short write included), leaving the old file. */
-export function writeAtomic(file: string, data: string): void {
+/** Writes chunks in batches of about this many characters: a file of any size, never one string of all of it. */
+const BATCH_CHARS = 4 * 1024 * 1024;
+
+function writeChunks(fd: number, data: string | readonly string[]): void {
+  if (typeof data === 'string') return writeAll(fd, data);
+  let batch = '';
+  for (const chunk of data) {
+    batch += chunk;
+    if (batch.length >= BATCH_CHARS) {
+      writeAll(fd, batch);
+      batch = '';
+    }
+  }
+  if (batch) writeAll(fd, batch);
+}
+
+/**
+ * Replaces `file` with `data` (a string, or chunks written in order)
+ * atomically, 0600. Throws on I/O failure (a short write included), leaving
+ * the old file. `exclusive`: only if there is no file there yet (then
+ * returns false and leaves it).
+ */
+export function writeAtomic(file: string, data: string | readonly string[], options: { exclusive?: boolean } = {}): boolean {
   const tmp = `${file}.tmp-${process.pid}-${Date.now().toString(36)}`;
   // A new file, never through a link someone planted under the temp name.
   const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
   try {
-    writeAll(fd, data);
+    writeChunks(fd, data);
     fs.fsyncSync(fd);
   } catch (err) {
     fs.closeSync(fd);
@@ -34,11 +55,28 @@ export function writeAtomic(file: string, data: string): void {
     throw err;
   }
   fs.closeSync(fd);
-  fs.renameSync(tmp, file);
-  fs.chmodSync(file, 0o600);
-  // The rename itself must survive a power cut.
+  if (options.exclusive) {
+    // link never replaces what is there.
+    try {
+      fs.linkSync(tmp, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      return false;
+    } finally {
+      fs.rmSync(tmp, { force: true });
+    }
+  } else {
+    fs.renameSync(tmp, file);
+    fs.chmodSync(file, 0o600);
+  }
+  syncFolder(path.dirname(file));
+  return true;
+}
+
+/** Makes a rename or link in `dir` survive a power cut. */
+function syncFolder(dir: string): void {
   try {
-    const dfd = fs.openSync(path.dirname(file), 'r');
+    const dfd = fs.openSync(dir, 'r');
     try {
       fs.fsyncSync(dfd);
     } finally {

@@ -9,10 +9,9 @@ import * as path from 'node:path';
 import { checkSessionName } from '../config/paths';
 import { parseHistory } from '../history/format';
 import { historyPaths } from '../history/service';
-import { parseLog } from './events';
-import { validEvent } from './schema';
-import { sessionLogPath } from './log';
-import { conversations, replay } from './replay';
+import type { LogEvent } from './events';
+import { byActivity, conversationFile, conversationIds, legacyLogPath, readLogFile, sessionLogDir, summarizeFile } from './log';
+import { ConversationSummary, Summarizer, replay } from './replay';
 import { maxOf } from '../arrays';
 import { readRegular } from '../io/files';
 import { visibleControls } from '../editor/text';
@@ -50,28 +49,63 @@ function checkedId(id: string): string {
   return id;
 }
 
+/** A session's conversations, most recently active last, with the file each is in (read only: an older one-file log is read in place). */
+function sessionConversations(dataDir: string, id: string): Array<{ summary: ConversationSummary; file: string }> {
+  const dir = sessionLogDir(dataDir, id);
+  const found = conversationIds(dir).flatMap((conv) => {
+    const file = conversationFile(dir, conv);
+    const summary = summarizeFile(file);
+    return summary ? [{ summary, file }] : [];
+  });
+  const legacy = legacyLogPath(dataDir, id);
+  const s = new Summarizer();
+  try {
+    readLogFile(legacy, (e) => s.take(e));
+  } catch {
+    // None, or unreadable: what the folder holds is listed.
+  }
+  const inFolder = new Set(found.map((f) => f.summary.id));
+  for (const summary of s.done()) if (!inFolder.has(summary.id)) found.push({ summary, file: legacy });
+  return found.sort((a, b) => byActivity(a.summary, b.summary));
+}
+
+/** The workspace named by a session's first conversation start, if any. */
+function loggedWorkspace(file: string | undefined): string | null {
+  let workspace: string | null = null;
+  if (!file) return null;
+  try {
+    readLogFile(file, (e) => {
+      if (e.t === 'start' && workspace === null) workspace = e.workspace;
+    });
+  } catch {
+    return null;
+  }
+  return workspace;
+}
+
 /** Every session in the data dir, newest first. */
 export function listSessions(dataDir: string): SessionRow[] {
   const dir = path.join(dataDir, 'sessions');
-  let names: string[];
+  let entries: fs.Dirent[];
   try {
-    names = fs.readdirSync(dir);
+    entries = fs.readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
-  const ids = new Set(names.filter((n) => /\.(jsonl|history)$/.test(n)).map((n) => n.replace(/\.(jsonl|history)$/, '')));
+  const ids = new Set(entries.flatMap((d) => {
+    if (d.isDirectory()) return [d.name];
+    return /\.(jsonl|history)$/.test(d.name) ? [d.name.replace(/\.(jsonl|history)$/, '')] : [];
+  }));
   const rows: SessionRow[] = [];
   for (const id of ids) {
     if (checkSessionName(id)) continue;
-    const logFile = sessionLogPath(dataDir, id);
     const histFile = historyPaths(dataDir, id).session;
-    const log = parseLog(readText(logFile) ?? '', validEvent);
+    const convs = sessionConversations(dataDir, id);
     const hist = readText(histFile);
     const parsed = hist ? parseHistory(Buffer.from(hist)) : null;
-    const start = log.events.find((e) => e.t === 'start');
-    const workspace = parsed?.header?.workspace ?? (start && start.t === 'start' ? start.workspace : null) ?? null;
-    const last = Math.max(mtime(logFile), mtime(histFile));
-    rows.push({ id, workspace, lastUsed: new Date(last).toISOString(), conversations: conversations(log.events).length, historyEntries: parsed?.entries.length ?? 0 });
+    const workspace = parsed?.header?.workspace ?? loggedWorkspace(convs[0]?.file);
+    const last = maxOf([mtime(histFile), mtime(legacyLogPath(dataDir, id)), ...convs.map((c) => mtime(c.file))], 0);
+    rows.push({ id, workspace, lastUsed: new Date(last).toISOString(), conversations: convs.length, historyEntries: parsed?.entries.length ?? 0 });
   }
   return rows.sort((a, b) => b.lastUsed.localeCompare(a.lastUsed));
 }
@@ -95,13 +129,16 @@ export function sessionsList(dataDir: string, options: { json: boolean }, out: N
 
 /** Prints conversation `n` (1 = the oldest; default the newest) of a session as plain text. */
 export function sessionsShow(dataDir: string, id: string, options: { conversation?: number }, out: NodeJS.WritableStream): void {
-  const text = readText(sessionLogPath(dataDir, checkedId(id)));
-  if (text === null) throw new SessionCommandError(`no conversation log for session ${id}`);
-  const events = parseLog(text, validEvent).events;
-  const all = conversations(events);
+  const all = sessionConversations(dataDir, checkedId(id));
+  if (all.length === 0) throw new SessionCommandError(`no conversation log for session ${id}`);
   const n = options.conversation ?? all.length;
-  const conv = all[n - 1];
-  if (!conv) throw new SessionCommandError(`session ${id} has ${all.length} conversation${all.length === 1 ? '' : 's'}; no number ${n}`);
+  const found = all[n - 1];
+  if (!found) throw new SessionCommandError(`session ${id} has ${all.length} conversation${all.length === 1 ? '' : 's'}; no number ${n}`);
+  const conv = found.summary;
+  const events: LogEvent[] = [];
+  readLogFile(found.file, (e) => {
+    if (e.conv === conv.id) events.push(e);
+  });
   out.write(`# ${id} · conversation ${n} of ${all.length} (${conv.id}) · ${conv.started.slice(0, 16).replace('T', ' ')}\n\n`);
   for (const item of replay(events, conv.id).items) {
     // On a terminal, what was stored (a file the model read, a paste) is shown inert, as the screen shows it.
@@ -119,13 +156,14 @@ export function sessionsShow(dataDir: string, id: string, options: { conversatio
 
 /** Removes a session's conversation log and input history, after asking unless `yes`. */
 export async function sessionsRm(dataDir: string, id: string, options: { yes: boolean }, out: NodeJS.WritableStream): Promise<boolean> {
-  const files = [sessionLogPath(dataDir, checkedId(id)), historyPaths(dataDir, id).session].filter((f) => fs.existsSync(f));
+  const folder = sessionLogDir(dataDir, checkedId(id));
+  const files = [folder, legacyLogPath(dataDir, id), historyPaths(dataDir, id).session].filter((f) => fs.existsSync(f));
   if (files.length === 0) throw new SessionCommandError(`no session ${id} in ${dataDir}`);
-  if (!options.yes && !(await confirm(`Remove session ${id} (${files.map((f) => path.basename(f)).join(', ')})? [y/N] `))) {
+  if (!options.yes && !(await confirm(`Remove session ${id} (${files.map((f) => path.basename(f) + (f === folder ? '/' : '')).join(', ')})? [y/N] `))) {
     out.write('not removed\n');
     return false;
   }
-  for (const f of files) fs.rmSync(f, { force: true });
+  for (const f of files) fs.rmSync(f, { force: true, recursive: f === folder });
   out.write(`removed session ${id}\n`);
   return true;
 }

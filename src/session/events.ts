@@ -9,7 +9,8 @@ import type { ToolCall } from '../providers/provider';
 
 export type LogEvent =
   | { t: 'start'; conv: string; ts: string; provider: string; model: string; workspace: string | null }
-  | { t: 'user'; conv: string; ts: string; text: string; segments: Segment[] }
+  /** `text` is left out when it is the segments' texts joined (a paste is stored once, in its segment). */
+  | { t: 'user'; conv: string; ts: string; text?: string; segments: Segment[] }
   /** A chunk of assistant message `msg` as it streamed (written at least once a second). */
   | { t: 'delta'; conv: string; msg: number; text: string }
   /** Assistant message `msg` is complete: its text is its deltas joined; it may ask for tools. */
@@ -32,34 +33,54 @@ export interface ParsedLog {
 const KNOWN = new Set(['start', 'user', 'delta', 'assistant', 'tool', 'interrupted', 'error', 'end']);
 
 /**
- * Parses a log's text; `valid` says whether an object is a well-formed event
- * (session/schema.ts, the schema library's check, passed in so that this
- * stays pure and start-up loads no schema).
+ * Reads a log line by line (a log is read in chunks, never as one string);
+ * `valid` says whether an object is a well-formed event (session/schema.ts,
+ * the schema library's check, passed in so that this stays pure and
+ * start-up loads no schema).
  */
-export function parseLog(text: string, valid: (event: unknown) => boolean): ParsedLog {
-  const out: ParsedLog = { events: [], bad: 0, unknown: 0, torn: text.length > 0 && !text.endsWith('\n') };
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
+export class LogReader {
+  readonly parsed: ParsedLog = { events: [], bad: 0, unknown: 0, torn: false };
+
+  /** `keep`: where each good event goes (default: `parsed.events`). */
+  constructor(private readonly valid: (event: unknown) => boolean, private readonly keep?: (e: LogEvent) => void) {}
+
+  take(line: string): void {
+    if (!line.trim()) return;
     let v: unknown;
     try {
       v = JSON.parse(line);
     } catch {
-      out.bad++;
-      continue;
+      this.parsed.bad++;
+      return;
     }
     if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-      out.bad++;
-      continue;
+      this.parsed.bad++;
+      return;
     }
     const o = v as Record<string, unknown>;
-    if (typeof o.t === 'string' && !KNOWN.has(o.t)) {
-      out.unknown++;
-      continue;
-    }
-    if (valid(o)) out.events.push(o as LogEvent);
-    else out.bad++;
+    if (typeof o.t === 'string' && !KNOWN.has(o.t)) this.parsed.unknown++;
+    else if (!this.valid(o)) this.parsed.bad++;
+    else if (this.keep) this.keep(o as LogEvent);
+    else this.parsed.events.push(o as LogEvent);
   }
-  return out;
+}
+
+/** Parses a log's whole text (tests, small logs). */
+export function parseLog(text: string, valid: (event: unknown) => boolean): ParsedLog {
+  const reader = new LogReader(valid);
+  for (const line of text.split('\n')) reader.take(line);
+  reader.parsed.torn = text.length > 0 && !text.endsWith('\n');
+  return reader.parsed;
+}
+
+/** What was typed, as the log keeps it. */
+export function userText(e: Extract<LogEvent, { t: 'user' }>): string {
+  return e.text ?? e.segments.map((s) => s.text).join('');
+}
+
+/** A user event, its text written only when the segments do not already hold it. */
+export function userEvent(conv: string, ts: string, text: string, segments: Segment[]): LogEvent {
+  return segments.map((s) => s.text).join('') === text ? { t: 'user', conv, ts, segments } : { t: 'user', conv, ts, text, segments };
 }
 
 export function serializeEvent(e: LogEvent): string {

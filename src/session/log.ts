@@ -1,31 +1,163 @@
-// One session's conversation log on disk, `<data>/sessions/<id>.jsonl`:
-// read forgivingly at resume (a damaged file is copied aside, then rewritten
-// clean), appended to with one O_APPEND write per batch, off the keystroke
-// (events are queued and written together right after the event that queued
-// them, in order), and flushed at exit. Messages name the file, never its content.
+// One session's conversation logs on disk: one file per conversation,
+// `<data>/sessions/<id>/<conversation>.jsonl`, so that no file grows with
+// every conversation ever had, and each is read line by line (io/lines.ts),
+// never as one string: a log of any size stays readable. A log is read
+// forgivingly (a damaged one is copied aside, then rewritten clean), appended
+// to with one O_APPEND write per batch, off the keystroke (events are queued
+// and written together right after the event that queued them, in order),
+// and flushed at exit. A conversation a milk is writing is locked
+// (`<conversation>.jsonl.lock`, for as long as that milk lives): a second
+// milk that wants it gets a copy to go on with instead of garbling it.
+// Sessions of older versions kept every conversation in one
+// `<data>/sessions/<id>.jsonl`; it is split into the folder when first read.
+// Messages name files, never their content.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { asideName, ensureDir, fileEnd, openForAppend, readRegular, writeAll, writeAtomic } from '../io/files';
+import { asideName, ensureDir, fileEnd, openForAppend, writeAll, writeAtomic } from '../io/files';
+import { eachLine } from '../io/lines';
 import { describeIoError } from '../io/errors';
-import { LogEvent, parseLog, serializeEvent } from './events';
+import { tryLock, unlock, withLock } from '../io/lock';
+import { LogEvent, LogReader, ParsedLog, serializeEvent } from './events';
+import { ConversationSummary, Summarizer } from './replay';
 import { validEvent } from './schema';
 
-export function sessionLogPath(dataDir: string, sessionId: string): string {
+/** The longest line read from a log: an input of eight maximal pastes, escaped; a longer line is a bad line. */
+export const MAX_LOG_LINE_BYTES = 256 * 1024 * 1024;
+
+/** The folder of one session's conversations. */
+export function sessionLogDir(dataDir: string, sessionId: string): string {
+  return path.join(dataDir, 'sessions', sessionId);
+}
+
+/** Where versions before one-file-per-conversation kept a session's log. */
+export function legacyLogPath(dataDir: string, sessionId: string): string {
   return path.join(dataDir, 'sessions', `${sessionId}.jsonl`);
+}
+
+export function conversationFile(dir: string, conv: string): string {
+  return path.join(dir, `${conv}.jsonl`);
+}
+
+const CONV_FILE = /^(c[0-9a-z]{1,40})\.jsonl$/;
+
+/** The conversations that have a file in `dir`. */
+export function conversationIds(dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.flatMap((n) => CONV_FILE.exec(n)?.slice(1, 2) ?? []).sort();
+}
+
+/** Reads one log file line by line; `keep` takes each good event (default: the result's `events`). */
+export function readLogFile(file: string, keep?: (e: LogEvent) => void): ParsedLog {
+  const reader = new LogReader(validEvent, keep);
+  const scan = eachLine(file, MAX_LOG_LINE_BYTES, (line) => reader.take(line));
+  reader.parsed.torn = scan.torn;
+  reader.parsed.bad += scan.oversized;
+  return reader.parsed;
+}
+
+/** A conversation file's summary; null when it cannot be read or has no input. */
+export function summarizeFile(file: string): ConversationSummary | null {
+  const s = new Summarizer();
+  try {
+    readLogFile(file, (e) => s.take(e));
+  } catch {
+    return null;
+  }
+  return s.done()[0] ?? null;
+}
+
+/** Conversations most recently active last; `--continue` takes the last. */
+export function byActivity(a: ConversationSummary, b: ConversationSummary): number {
+  return a.lastTs.localeCompare(b.lastTs) || a.id.localeCompare(b.id);
+}
+
+function problemsOf(parsed: ParsedLog): string[] {
+  return [
+    parsed.bad ? `${parsed.bad} unreadable line${parsed.bad === 1 ? '' : 's'}` : '',
+    parsed.unknown ? `${parsed.unknown} event${parsed.unknown === 1 ? '' : 's'} of unknown type` : '',
+  ].filter(Boolean);
+}
+
+/**
+ * Splits an older version's one-file session log into one file per
+ * conversation, under its lock (two milks starting at once split it once).
+ * A conversation file that exists already is left as it is. The old file is
+ * removed when it was read clean, else kept aside. Returns a warning or null.
+ */
+export function migrateLegacyLog(legacy: string, dir: string): string | null {
+  if (!fs.existsSync(legacy)) return null;
+  try {
+    return withLock(legacy, () => {
+      const lines = new Map<string, string[]>();
+      const parsed = readLogFile(legacy, (e) => {
+        let list = lines.get(e.conv);
+        if (!list) lines.set(e.conv, (list = []));
+        list.push(serializeEvent(e));
+      });
+      ensureDir(dir);
+      for (const [conv, list] of lines) {
+        if (!CONV_FILE.test(`${conv}.jsonl`)) continue;
+        writeAtomic(conversationFile(dir, conv), list, { exclusive: true });
+      }
+      const problems = problemsOf(parsed);
+      if (problems.length === 0) {
+        fs.rmSync(legacy, { force: true });
+        return null;
+      }
+      const aside = asideName(legacy);
+      fs.renameSync(legacy, aside);
+      return `conversation log damaged (${problems.join(', ')}); kept what was readable, original saved as ${path.basename(aside)}`;
+    });
+  } catch (err) {
+    return `older conversation log not read (${describeIoError(err)})`;
+  }
+}
+
+/** Conversation locks this process holds: a lock with our pid that is not in here is a dead process's that had our pid. */
+const heldHere = new Set<string>();
+
+/** The pid named in a lock file, or null. */
+function lockHolder(file: string): number | null {
+  try {
+    const pid = Number(fs.readFileSync(file + '.lock', 'utf8').split(/\s+/)[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
 }
 
 export class SessionLog {
   private fd: number | null = null;
+  /** The conversation whose file is open (or is to be opened for what is pending). */
+  private openConv: string | null = null;
   private pending = '';
+  private pendingConv: string | null = null;
   /** A drain is scheduled for after the current event. */
   private drainScheduled = false;
   private failed = false;
+  private held: string | null = null;
+  private migrated = false;
   /** What the last read found wrong, for the caller to show once the conversation is on screen. */
   private readWarning: string | null = null;
 
-  /** `file` null: no data dir; nothing is read or written. */
-  constructor(readonly file: string | null, private readonly warn: (text: string) => void) {}
+  /** `dir` null: no data dir; nothing is read or written. `legacy`: the older one-file log, split into `dir` when first read. */
+  constructor(readonly dir: string | null, private readonly warn: (text: string) => void, private readonly legacy: string | null = null) {}
+
+  /** The data dir the log is in, or null. */
+  dataDir(): string | null {
+    return this.dir ? path.dirname(path.dirname(this.dir)) : null;
+  }
+
+  /** The file of a conversation, or null without a data dir. */
+  fileOf(conv: string): string | null {
+    return this.dir ? conversationFile(this.dir, conv) : null;
+  }
 
   /** The warning the last read left (damage, unreadable), once. */
   takeWarning(): string | null {
@@ -34,83 +166,143 @@ export class SessionLog {
     return w;
   }
 
-  /** Every good event in the log. A damaged log is copied aside and rewritten with its good events; takeWarning() says so. */
-  read(): LogEvent[] {
-    if (!this.file) return [];
-    let text: string;
+  /** The session's conversations with at least one input, most recently active last. */
+  list(): ConversationSummary[] {
+    if (!this.dir) return [];
+    this.migrate();
+    // This process's own unwritten events belong in what is read.
+    this.flushSync();
+    const dir = this.dir;
+    return conversationIds(dir).flatMap((id) => summarizeFile(conversationFile(dir, id)) ?? []).sort(byActivity);
+  }
+
+  /** Every good event of one conversation. A damaged log is copied aside and rewritten with its good events; takeWarning() says so. */
+  read(conv: string): LogEvent[] {
+    const file = this.fileOf(conv);
+    if (!file) return [];
+    this.migrate();
+    this.flushSync();
+    let parsed: ParsedLog;
     try {
-      text = readRegular(this.file).toString('utf8');
+      parsed = readLogFile(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.readWarning = `conversation log unreadable (${describeIoError(err)}); starting a new conversation`;
       return [];
     }
-    const parsed = parseLog(text, validEvent);
-    const problems = [
-      parsed.bad ? `${parsed.bad} unreadable line${parsed.bad === 1 ? '' : 's'}` : '',
-      parsed.unknown ? `${parsed.unknown} event${parsed.unknown === 1 ? '' : 's'} of unknown type` : '',
-    ].filter(Boolean);
-    if (problems.length > 0) this.repair(text, parsed.events, problems);
-    return parsed.events;
+    const events = parsed.events.filter((e) => e.conv === conv);
+    const problems = problemsOf(parsed);
+    if (problems.length > 0) this.repair(file, events, problems);
+    return events;
   }
 
-  /** Queues an event; it is written asynchronously, in order. */
+  /**
+   * Takes the lock of a conversation this milk will write to, letting go of
+   * the one it held. Returns null when taken, else the pid of the live milk
+   * that holds it (a lock whose holder is dead is broken).
+   */
+  hold(conv: string): number | null {
+    const file = this.fileOf(conv);
+    if (!file) return null;
+    if (this.held === conv) return null;
+    this.release();
+    try {
+      ensureDir(path.dirname(file));
+      if (!tryLock(file, Infinity)) {
+        const holder = lockHolder(file);
+        if (holder !== process.pid || heldHere.has(file)) return holder ?? -1;
+        // Our pid, not taken by us: a dead milk's whose pid was reused for this one.
+        unlock(file);
+        if (!tryLock(file, Infinity)) return lockHolder(file) ?? -1;
+      }
+    } catch {
+      // A folder that cannot take a lock file cannot take the log either; the first write says so.
+      return null;
+    }
+    heldHere.add(file);
+    this.held = conv;
+    return null;
+  }
+
+  /** Lets go of the conversation held, after writing what is queued for it. */
+  release(): void {
+    if (this.held === null) return;
+    this.flushSync();
+    const file = this.fileOf(this.held) as string;
+    unlock(file);
+    heldHere.delete(file);
+    this.held = null;
+  }
+
+  /** Starts conversation `to` as a copy of `events` (another conversation's), so it goes on from where that one is. */
+  branch(events: readonly LogEvent[], to: string): void {
+    const file = this.fileOf(to);
+    if (!file) return;
+    try {
+      writeAtomic(file, events.map((e) => serializeEvent({ ...e, conv: to })), { exclusive: true });
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** Queues an event; it is written asynchronously, in order, to its conversation's file. */
   append(event: LogEvent): void {
-    if (!this.file) return;
+    if (!this.dir) return;
+    if (this.pendingConv !== null && this.pendingConv !== event.conv) this.flushSync();
+    this.pendingConv = event.conv;
     this.pending += serializeEvent(event);
     if (!this.drainScheduled) {
       this.drainScheduled = true;
-      setImmediate(() => this.drain());
+      setImmediate(() => {
+        this.drainScheduled = false;
+        this.flushSync();
+      });
     }
   }
 
-  /** Writes whatever is queued, now (exit). */
+  /**
+   * Writes whatever is queued, now: after the key or event that queued it
+   * (never inside it), and at exit. One write of whole lines to the page
+   * cache, as a history append is: a write still in flight when the log is
+   * flushed at exit, or read by the next milk, could land after what follows it.
+   */
   flushSync(): void {
-    if (!this.pending || !this.open()) return;
-    try {
-      writeAll(this.fd as number, this.pending);
-    } catch (err) {
-      this.fail(err);
-    }
-    this.pending = '';
-  }
-
-  /**
-   * Writes what is queued, after the key or event that queued it (never
-   * inside it). One write of whole lines to the page cache, as a history
-   * append is: a write still in flight when the log is flushed at exit, or
-   * read by the next milk, could land after what follows it.
-   */
-  private drain(): void {
-    this.drainScheduled = false;
     if (!this.pending) return;
-    if (!this.open()) {
-      this.pending = '';
-      return;
-    }
-    try {
-      writeAll(this.fd as number, this.pending);
-    } catch (err) {
-      this.fail(err);
+    if (this.open(this.pendingConv as string)) {
+      try {
+        writeAll(this.fd as number, this.pending);
+      } catch (err) {
+        this.fail(err);
+      }
     }
     this.pending = '';
+    this.pendingConv = null;
+  }
+
+  private migrate(): void {
+    if (this.migrated || !this.legacy || !this.dir) return;
+    this.migrated = true;
+    const w = migrateLegacyLog(this.legacy, this.dir);
+    if (w) this.readWarning = w;
   }
 
   /**
-   * Opens for appending, once and again whenever the file at the path is no
-   * longer the one open (another milk repaired and replaced it: appending to
-   * the old one would write into a file nobody will read). A torn last line
-   * (a writer killed mid-line) gets its newline first.
+   * Opens a conversation's file for appending, once and again whenever the
+   * file at the path is no longer the one open (another milk repaired and
+   * replaced it: appending to the old one would write into a file nobody
+   * will read). A torn last line (a writer killed mid-line) gets its newline first.
    */
-  private open(): boolean {
-    if (this.fd !== null && !this.replaced()) return true;
+  private open(conv: string): boolean {
+    if (this.fd !== null && this.openConv === conv && !this.replaced()) return true;
     if (this.fd !== null) {
       fs.closeSync(this.fd);
       this.fd = null;
     }
-    if (this.failed || !this.file) return false;
+    const file = this.fileOf(conv);
+    if (this.failed || !file) return false;
     try {
-      ensureDir(path.dirname(this.file));
-      this.fd = openForAppend(this.file);
+      ensureDir(path.dirname(file));
+      this.fd = openForAppend(file);
+      this.openConv = conv;
       if (fileEnd(this.fd) === 'torn') this.pending = '\n' + this.pending;
       return true;
     } catch (err) {
@@ -119,10 +311,10 @@ export class SessionLog {
     }
   }
 
-  /** Whether the path now names another file than the one open (one stat per write, at most one a second). */
+  /** Whether the path now names another file than the one open. */
   private replaced(): boolean {
     try {
-      return fs.statSync(this.file as string).ino !== fs.fstatSync(this.fd as number).ino;
+      return fs.statSync(this.fileOf(this.openConv as string) as string).ino !== fs.fstatSync(this.fd as number).ino;
     } catch {
       return true;
     }
@@ -134,12 +326,12 @@ export class SessionLog {
     this.warn(`conversation log not saved (${describeIoError(err)}); this conversation will not resume`);
   }
 
-  private repair(original: string, events: readonly LogEvent[], problems: string[]): void {
-    const file = this.file as string;
+  private repair(file: string, events: readonly LogEvent[], problems: string[]): void {
     const aside = asideName(file);
     try {
-      fs.writeFileSync(aside, original, { mode: 0o600, flag: 'wx' });
-      writeAtomic(file, events.map(serializeEvent).join(''));
+      fs.copyFileSync(file, aside, fs.constants.COPYFILE_EXCL);
+      fs.chmodSync(aside, 0o600);
+      writeAtomic(file, events.map(serializeEvent));
       this.readWarning = `conversation log damaged (${problems.join(', ')}); kept ${events.length} events, original saved as ${path.basename(aside)}`;
     } catch (err) {
       this.readWarning = `conversation log damaged (${problems.join(', ')}); could not save a copy (${describeIoError(err)})`;

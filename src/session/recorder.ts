@@ -5,7 +5,7 @@
 // never touches the composer: recalling or searching history writes nothing.
 
 import type { Bus } from '../bus';
-import { LogEvent, newConversationId } from './events';
+import { LogEvent, newConversationId, userEvent } from './events';
 import { loggableInput, redactSecretText } from '../history/rules';
 import type { SessionLog } from './log';
 
@@ -28,12 +28,12 @@ export class SessionRecorder {
 
   /** `meta` is read as each conversation starts: a /model switch shows in the next one. */
   constructor(bus: Bus, private readonly log: SessionLog, private readonly meta: () => ConversationMeta, private readonly now: () => Date = () => new Date()) {
-    this.conv = newConversationId(this.now(), Math.random());
+    this.conv = this.freshId();
     bus.on('turn.started', ({ input, segments }) => {
       this.ensureStarted();
       // What history would not keep, the log does not either: secrets redacted, a leading-space input left out.
       const kept = loggableInput(input, segments ?? [{ type: 'text', text: input }]);
-      this.write({ t: 'user', conv: this.conv, ts: this.ts(), text: kept.text, segments: kept.segments });
+      this.write(userEvent(this.conv, this.ts(), kept.text, kept.segments));
     });
     bus.on('turn.delta', ({ text }) => {
       this.text += text;
@@ -57,9 +57,8 @@ export class SessionRecorder {
     });
   }
 
-  /** Goes on writing an existing conversation (resumed); `nextMsg` continues its message numbers. */
+  /** Goes on writing an existing conversation (after finish(); its lock taken); `nextMsg` continues its message numbers. */
   resume(conv: string, nextMsg: number): void {
-    this.end();
     this.conv = conv;
     this.started = true;
     this.msg = nextMsg;
@@ -67,27 +66,36 @@ export class SessionRecorder {
 
   /** Closes the current conversation; the next input starts a new one. */
   startNew(): void {
-    this.end();
-    this.conv = newConversationId(this.now(), Math.random());
+    this.finish();
+    this.conv = this.freshId();
     this.started = false;
     this.msg = 0;
   }
 
+  /** An id for a conversation not yet started. */
+  freshId(): string {
+    return newConversationId(this.now(), Math.random());
+  }
+
   /** At exit: what streamed since the last chunk, and the end of the conversation, go to disk now. */
   close(): void {
-    this.end();
+    this.finish();
     this.log.flushSync();
   }
 
-  private end(): void {
+  /** Ends the conversation being written (if it has begun) and lets go of its lock. */
+  finish(): void {
     this.flushText();
     if (this.started) this.write({ t: 'end', conv: this.conv, ts: this.ts() });
     this.started = false;
+    this.log.release();
   }
 
   private ensureStarted(): void {
     if (this.started) return;
     this.started = true;
+    // A new id: no other milk has it, and from now on none takes it over.
+    this.log.hold(this.conv);
     this.write({ t: 'start', conv: this.conv, ts: this.ts(), ...this.meta() });
   }
 

@@ -5,10 +5,10 @@
 // budget by whole turns. Pure.
 
 import type { ChatMessage, ToolCall } from '../providers/provider';
-import { DEFAULT_MAX_KEPT_CHARS } from '../turn/limits';
+import { DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS } from '../turn/limits';
 import { callDetail } from '../tools/visible';
 import { displayText } from '../editor/text';
-import type { LogEvent } from './events';
+import { LogEvent, userText } from './events';
 
 export type ReplayItem =
   | { kind: 'user' | 'assistant' | 'tool' | 'output' | 'note' | 'error'; text: string };
@@ -30,23 +30,35 @@ export interface ConversationSummary {
   first: string;
 }
 
-/** The log's conversations, oldest first. */
-export function conversations(events: readonly LogEvent[]): ConversationSummary[] {
-  const byId = new Map<string, ConversationSummary>();
-  for (const e of events) {
-    let c = byId.get(e.conv);
+/** One conversation's summary, built event by event (a log is read line by line, never held whole to list it). */
+export class Summarizer {
+  private readonly byId = new Map<string, ConversationSummary>();
+
+  take(e: LogEvent): void {
+    let c = this.byId.get(e.conv);
     const ts = 'ts' in e ? e.ts : null;
     if (!c) {
       c = { id: e.conv, started: ts ?? '', lastTs: ts ?? '', turns: 0, first: '' };
-      byId.set(e.conv, c);
+      this.byId.set(e.conv, c);
     }
     if (ts) c.lastTs = ts;
     if (e.t === 'user') {
       c.turns++;
-      if (!c.first) c.first = e.text.split('\n')[0];
+      if (!c.first) c.first = userText(e).split('\n')[0];
     }
   }
-  return [...byId.values()].filter((c) => c.turns > 0);
+
+  /** The conversations seen that have at least one input, in the order first seen. */
+  done(): ConversationSummary[] {
+    return [...this.byId.values()].filter((c) => c.turns > 0);
+  }
+}
+
+/** The log's conversations, oldest first. */
+export function conversations(events: readonly LogEvent[]): ConversationSummary[] {
+  const s = new Summarizer();
+  for (const e of events) s.take(e);
+  return s.done();
 }
 
 const NOT_RUN = 'not run: the turn was interrupted';
@@ -98,11 +110,12 @@ class Replayer {
     switch (e.t) {
       case 'user':
         if (this.close()) this.items.push({ kind: 'note', text: '[interrupted]' });
-        this.messages.push({ role: 'user', content: e.text });
-        this.items.push({ kind: 'user', text: displayText(e.segments) || e.text });
+        this.messages.push({ role: 'user', content: userText(e) });
+        this.items.push({ kind: 'user', text: displayText(e.segments) || userText(e) });
         return;
       case 'delta':
-        this.text += e.text;
+        // What a log holds of one answer past what is kept is not held either (an answer is capped as it streams; a log may not be).
+        if (this.text.length <= this.maxKept + DEFAULT_MAX_ANSWER_CHARS) this.text += e.text;
         this.streaming = true;
         return;
       case 'assistant': {

@@ -19,7 +19,7 @@ function buildSchema(v: typeof V) {
   });
   return v.variant('t', [
     v.looseObject({ t: v.literal('start'), ...base, ts: v.string(), provider: v.string(), model: v.string(), workspace: v.optional(v.nullable(v.string())) }),
-    v.looseObject({ t: v.literal('user'), ...base, ts: v.string(), text: v.string(), segments: v.array(segment) }),
+    v.looseObject({ t: v.literal('user'), ...base, ts: v.string(), text: v.optional(v.string()), segments: v.array(segment) }),
     v.looseObject({ t: v.literal('delta'), ...base, msg: v.number(), text: v.string() }),
     v.looseObject({ t: v.literal('assistant'), ...base, msg: v.number(), toolCalls: v.optional(v.array(toolCall)) }),
     v.looseObject({ t: v.literal('tool'), ...base, callId: v.string(), name: v.string(), content: v.string(), declined: v.optional(v.boolean()) }),

@@ -1,13 +1,17 @@
-// Bringing conversations back: --continue (the last one), --resume ID, what
-// the picker (--resume, /resume; a view on the composer) offers, and /new. Reads the session log, rebuilds the
-// model's context and the transcript, and points the recorder at the chosen
-// conversation. The log is never rewritten here, only read.
+// Bringing conversations back: --continue (the most recently active one),
+// --resume ID, what the picker (--resume, /resume; a view on the composer)
+// offers, and /new. Reads a conversation's log, rebuilds the model's context
+// and the transcript, and points the recorder at the chosen conversation. A
+// conversation another live milk is writing is not taken over: this milk
+// goes on in a copy of it (a branch), and says so. The log is never
+// rewritten here, only read.
 
 import type { Bus } from '../bus';
 import type { TurnRunner } from '../turn/runner';
-import type { LogEvent } from './events';
 import type { SessionLog } from './log';
-import { ConversationSummary, conversations, replay } from './replay';
+import { logFiles, purgeFile } from './purge';
+import { describeIoError } from '../io/errors';
+import { ConversationSummary, replay } from './replay';
 import type { SessionRecorder } from './recorder';
 
 export class Sessions {
@@ -19,28 +23,26 @@ export class Sessions {
     private readonly maxKept?: number,
   ) {}
 
-  /** Resumes the session's last conversation; false when it has none. */
+  /** Resumes the session's most recently active conversation; false when it has none. */
   continueLast(): boolean {
-    const events = this.read();
-    const all = conversations(events);
+    const all = this.log.list();
     const last = all[all.length - 1];
-    if (last) this.resume(events, last);
+    if (last) this.resume(last.id);
     this.warnAfter();
     return last !== undefined;
   }
 
   /** Resumes one conversation by id; false when the session has no such conversation. */
   resumeId(id: string): boolean {
-    const events = this.read();
-    const found = conversations(events).find((c) => c.id === id);
-    if (found) this.resume(events, found);
+    const found = this.log.list().find((c) => c.id === id);
+    if (found) this.resume(found.id);
     this.warnAfter();
     return found !== undefined;
   }
 
-  /** The session's conversations, oldest first, for the resume picker. */
+  /** The session's conversations, most recently active last, for the resume picker. */
   list(): ConversationSummary[] {
-    const all = conversations(this.read());
+    const all = this.log.list();
     this.warnAfter();
     return all;
   }
@@ -51,6 +53,35 @@ export class Sessions {
     if (w) this.bus.emit('status.warning', { text: w });
   }
 
+  /**
+   * Takes an input deleted from history out of every conversation log in
+   * the data dir: one file per tick, so keys go on being read while a large
+   * data dir is gone through. Says how many were taken out, or what failed.
+   */
+  purgeInput(text: string): void {
+    const dataDir = this.log.dataDir();
+    if (!dataDir) return;
+    this.log.flushSync();
+    const files = logFiles(dataDir);
+    const match = (t: string): boolean => t === text;
+    let inputs = 0;
+    let failed: unknown = null;
+    const step = (i: number): void => {
+      if (i >= files.length) {
+        if (failed) this.bus.emit('status.warning', { text: `not deleted from every conversation log (${describeIoError(failed)})` });
+        else if (inputs > 0) this.bus.emit('status.hint', { text: `deleted from history and from the conversation logs (${inputs} ${inputs === 1 ? 'input' : 'inputs'})` });
+        return;
+      }
+      try {
+        inputs += purgeFile(files[i], match);
+      } catch (err) {
+        failed ??= err;
+      }
+      setImmediate(() => step(i + 1));
+    };
+    setImmediate(() => step(0));
+  }
+
   /** /new: the model forgets, the transcript clears, the log starts another conversation. */
   startNew(): void {
     this.runner.load([]);
@@ -58,18 +89,25 @@ export class Sessions {
     this.bus.emit('session.new', {});
   }
 
-  private read(): LogEvent[] {
-    // This process's own unwritten events belong in what is read.
-    this.log.flushSync();
-    return this.log.read();
-  }
-
-  private resume(events: readonly LogEvent[], conv: ConversationSummary): void {
-    const r = replay(events, conv.id, this.maxKept);
+  private resume(id: string): void {
+    const events = this.log.read(id);
+    this.recorder.finish();
+    let conv = id;
+    let branched: string | null = null;
+    const holder = this.log.hold(id);
+    if (holder !== null) {
+      conv = this.recorder.freshId();
+      this.log.branch(events, conv);
+      this.log.hold(conv);
+      const who = holder > 0 ? `another milk (pid ${holder})` : 'another milk';
+      branched = `conversation ${id} is open in ${who}; this one goes on in a copy of it, ${conv}`;
+    }
+    const r = replay(events, id, this.maxKept);
     this.runner.load(r.messages);
     let next = 0;
-    for (const e of events) if (e.conv === conv.id && (e.t === 'assistant' || e.t === 'delta')) next = Math.max(next, e.msg + 1);
-    this.recorder.resume(conv.id, next);
+    for (const e of events) if (e.t === 'assistant' || e.t === 'delta') next = Math.max(next, e.msg + 1);
+    this.recorder.resume(conv, next);
     this.bus.emit('session.resumed', { items: r.items, at: r.lastTs });
+    if (branched) this.bus.emit('transcript.note', { text: branched });
   }
 }

@@ -1,0 +1,72 @@
+// Reading a file of lines of any size: in chunks, one line at a time, so
+// that no string is ever the whole file (V8 refuses strings past ~512 MiB,
+// and a conversation log may grow past that), and a line past a limit is
+// skipped whole instead of held.
+
+import * as fs from 'node:fs';
+import { openRegular } from './files';
+
+const CHUNK = 1 << 20;
+
+export interface LineScan {
+  /** The file did not end with a newline: a writer died mid-line (the partial line was still passed on). */
+  torn: boolean;
+  /** Lines longer than the limit, skipped. */
+  oversized: number;
+  /** Bytes read. */
+  bytes: number;
+}
+
+/**
+ * Calls `fn` with each line of a regular file (see openRegular), without its
+ * newline, decoded as UTF-8. A line of more than `maxLineBytes` is not
+ * passed on; it is counted. Throws like openRegular and readSync.
+ */
+export function eachLine(file: string, maxLineBytes: number, fn: (line: string) => void): LineScan {
+  const fd = openRegular(file);
+  const scan: LineScan = { torn: false, oversized: 0, bytes: 0 };
+  const buf = Buffer.allocUnsafe(CHUNK);
+  let parts: Buffer[] = [];
+  let held = 0;
+  let skipping = false;
+  const hold = (part: Buffer): void => {
+    if (skipping) return;
+    if (held + part.length > maxLineBytes) {
+      skipping = true;
+      parts = [];
+      held = 0;
+      return;
+    }
+    // A copy: the chunk buffer is reused by the next read.
+    parts.push(Buffer.from(part));
+    held += part.length;
+  };
+  const endLine = (): void => {
+    if (skipping) scan.oversized++;
+    else fn(Buffer.concat(parts, held).toString('utf8'));
+    parts = [];
+    held = 0;
+    skipping = false;
+  };
+  try {
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, CHUNK, null);
+      if (n <= 0) break;
+      scan.bytes += n;
+      let start = 0;
+      for (let nl = buf.indexOf(0x0a, start); nl !== -1 && nl < n; nl = buf.indexOf(0x0a, start)) {
+        hold(buf.subarray(start, nl));
+        endLine();
+        start = nl + 1;
+      }
+      if (start < n) hold(buf.subarray(start, n));
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (held > 0 || skipping) {
+    scan.torn = true;
+    endLine();
+  }
+  return scan;
+}
