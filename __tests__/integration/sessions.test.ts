@@ -157,6 +157,22 @@ describe('what the log keeps of an input', () => {
   });
 });
 
+describe('a pasted input in the log', () => {
+  it('is stored once, in its segment, not again as the text', async () => {
+    const data = tempDir();
+    const m = milk(data, KINDS.openai('echo'));
+    const paste = 'p'.repeat(2_000_000);
+    const ended = new Promise((resolve) => m.bus.on('turn.ended', resolve));
+    m.runner.start(`look: ${paste}`, { segments: [{ type: 'text', text: 'look: ' }, { type: 'paste', text: paste }] });
+    await ended;
+    m.recorder.close();
+    const file = fs.readFileSync(conversationFile(sessionLogDir(data, 's'), m.recorder.conv), 'utf8');
+    expect(file.split(paste).length - 1).toBe(1);
+    const user = parseLog(file, validEvent).events.find((e) => e.t === 'user')!;
+    expect(user.t === 'user' && userText(user)).toBe(`look: ${paste}`);
+  });
+});
+
 describe('two milks on one log', () => {
   it('a repair by one does not make the other write into the file it replaced', () => {
     const data = tempDir();
