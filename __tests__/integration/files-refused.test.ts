@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { CLI, tempDir } from '../helpers/pty';
 import { HistoryService } from '../../src/history/service';
 import { SessionLog } from '../../src/session/log';
-import { writeNew } from '../../src/io/files';
+import { ensureDir, writeNew } from '../../src/io/files';
 
 const fifo = (p: string) => execFileSync('mkfifo', [p]);
 
@@ -83,5 +83,31 @@ describe('links planted in the data dir', () => {
     fs.symlinkSync(outside, path.join(dir, 'answer.md'));
     expect(() => writeNew(path.join(dir, 'answer.md'), 'pwned')).toThrow();
     expect(fs.readFileSync(outside, 'utf8')).toBe('untouched\n');
+  });
+});
+
+describe('a read-only data dir', () => {
+  // A read-only mount needs root and a machine that allows mounts (CI's does; a user without them skips this).
+  const canMount = (() => {
+    if (process.getuid?.() !== 0) return false;
+    const probe = tempDir();
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', probe], { stdio: 'ignore' });
+      execFileSync('umount', [probe]);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  (canMount ? it : it.skip)('/copy says the file system is read-only, not that a folder is missing', () => {
+    const dir = tempDir();
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', dir]);
+    try {
+      const { copyAnswer } = require('../../src/tui/copy') as typeof import('../../src/tui/copy');
+      expect(copyAnswer('an answer', dir, () => undefined)).toBe('copied to the clipboard (OSC 52); the file could not be written (read-only file system)');
+      expect(() => ensureDir(path.join(dir, 'a', 'b'))).toThrow(expect.objectContaining({ code: 'EROFS' }));
+    } finally {
+      execFileSync('umount', [dir]);
+    }
   });
 });

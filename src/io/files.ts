@@ -106,8 +106,19 @@ export function fileEnd(fd: number): 'empty' | 'whole' | 'torn' {
 
 /** Creates the folder and its parents, private to the user (0700). */
 export function ensureDir(dir: string): void {
-  // Every folder it creates gets the mode, parents included.
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    // Every folder it creates gets the mode, parents included.
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    // Node's recursive mkdir says ENOENT for any folder it could not make (a
+    // read-only file system, no permission): making the first missing one
+    // alone gives the real reason.
+    let missing = path.resolve(dir);
+    while (path.dirname(missing) !== missing && !fs.existsSync(path.dirname(missing))) missing = path.dirname(missing);
+    fs.mkdirSync(missing, { mode: 0o700 });
+    throw err;
+  }
 }
 
 /** A path milk reads or writes that is not a regular file (a FIFO, a device, a folder, or a link where milk writes). */
