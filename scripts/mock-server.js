@@ -252,7 +252,8 @@ function startMockServer(options = {}) {
   const requests = [];
   const failedOnce = new Set();
   const hung = new Set();
-  const server = http.createServer((req, res) => {
+  // options.tls ({ key, cert }): an https server, for the tests that go through a proxy with CONNECT.
+  const server = (options.tls ? require('node:https').createServer.bind(null, options.tls) : http.createServer)((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
     req.on('data', (d) => (raw += d));
@@ -347,7 +348,7 @@ function startMockServer(options = {}) {
       const { port } = server.address();
       resolve({
         port,
-        url: `http://127.0.0.1:${port}`,
+        url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
         requests,
         dropHung: () => {
           for (const res of hung) res.socket?.destroy();

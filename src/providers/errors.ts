@@ -4,7 +4,7 @@
 
 import type { StreamItem, ToolCall, Usage } from './provider';
 import { redactSecrets, redactUrl } from './redact';
-import { CredentialsInUrlError, EncodedResponseError, HttpStatusError, StreamClosedError, TooLargeError } from './failures';
+import { CredentialsInUrlError, EncodedResponseError, HttpStatusError, ProxyConfigError, ProxyError, StreamClosedError, TooLargeError } from './failures';
 
 /** A server's own words, on one line and short enough for a note. */
 function serverText(text: string, key: string | undefined): string {
@@ -77,6 +77,13 @@ function describeStatus(err: HttpStatusError, ctx: DescribeContext, suffix: stri
   return new ProviderError(`${ctx.provider}: the server answered ${status}${said}${suffix}`, ctx.partial);
 }
 
+function describeProxy(err: ProxyError, ctx: DescribeContext): ProviderError {
+  if (err.status === 407) return new ProviderError(`${ctx.provider}: the proxy ${err.proxy} asks for credentials (407); give them in the proxy variable, as http://user:password@host:port`);
+  if (err.status !== null) return new ProviderError(`${ctx.provider}: the proxy ${err.proxy} would not connect to ${ctx.baseUrl} (it answered ${err.status}); NO_PROXY lists hosts to reach directly`);
+  const why = err.code === 'ECONNREFUSED' ? 'connection refused' : err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN' ? 'cannot resolve its host' : err.code ?? 'error';
+  return new ProviderError(`${ctx.provider}: cannot reach the proxy ${err.proxy} (${why}), set by HTTPS_PROXY, HTTP_PROXY or ALL_PROXY`);
+}
+
 /** Turns what the request threw into a ProviderError, by the error's type and Node's error code. */
 export function describeProviderError(err: unknown, ctx: DescribeContext): ProviderError {
   if (err instanceof ProviderError) return err;
@@ -84,6 +91,8 @@ export function describeProviderError(err: unknown, ctx: DescribeContext): Provi
   const suffix = ctx.partial ? ' (the answer above is incomplete)' : '';
   const fail = (message: string, incomplete = false): ProviderError => new ProviderError(message, incomplete);
   if (err instanceof HttpStatusError) return describeStatus(err, ctx, suffix);
+  if (err instanceof ProxyConfigError) return fail(`${ctx.provider}: ${err.variable} is not a valid URL (a proxy such as http://proxy.example:3128)`);
+  if (err instanceof ProxyError) return describeProxy(err, ctx);
   if (err instanceof CredentialsInUrlError) return fail(`${ctx.provider}: the base URL ${ctx.baseUrl} holds a user name or password; put the key in ${ctx.keyVariable} instead`);
   if (err instanceof SyntaxError) return fail(`${ctx.provider}: the server sent a malformed stream${suffix}`, ctx.partial);
   if (err instanceof EncodedResponseError) return fail(`${ctx.provider}: the server sent its answer compressed (${err.encoding}) though milk asked for it plain; a proxy may be rewriting it`);

@@ -9,9 +9,11 @@
 // backoff; an abort signal that hangs up at once.
 
 import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { PeerCertificate } from 'node:tls';
 import { sleep } from './provider';
 import { redactUrl } from './redact';
-import { CredentialsInUrlError, EncodedResponseError, HttpStatusError, MAX_EVENT_CHARS, StreamClosedError, TooLargeError } from './failures';
+import { proxyAgent, proxyFor, proxyLabel } from './proxy';
+import { CredentialsInUrlError, EncodedResponseError, HttpStatusError, MAX_EVENT_CHARS, ProxyError, StreamClosedError, TooLargeError } from './failures';
 
 export interface SseEvent {
   /** The `event:` field, where the server names one. */
@@ -84,19 +86,26 @@ export function retryAfterMs(headers: IncomingMessage['headers'], now = Date.now
 }
 
 /** Loaded at the first request (or the warm-up while typing), never at start-up. */
-function load<T>(name: 'node:http' | 'node:https' | 'eventsource-parser'): T {
+function load<T>(name: 'node:http' | 'node:https' | 'node:tls' | 'eventsource-parser'): T {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(name) as T;
 }
+
+/** Errors of reaching the proxy itself, before any tunnel: the proxy is named, not the model's server. */
+const PROXY_CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 function post(request: EventStreamRequest, signal: AbortSignal): Promise<IncomingMessage> {
   const transport = load<typeof import('node:http')>(request.url.protocol === 'https:' ? 'node:https' : 'node:http');
   return new Promise((resolve, reject) => {
     let req: ClientRequest;
+    let proxy: URL | null;
     try {
+      proxy = proxyFor(request.url);
       req = transport.request(request.url, {
         method: 'POST',
         signal,
+        // Through a tunnel the agent checks the certificate against the URL's host name, or "localhost" for an IP address: the check is made against the URL's host either way.
+        ...(proxy ? { agent: proxyAgent(request.url, proxy), checkServerIdentity: (_host: string, cert: PeerCertificate) => load<typeof import('node:tls')>('node:tls').checkServerIdentity(request.url.hostname.replace(/^\[|\]$/g, ''), cert) } : {}),
         // Some gateways turn away a request that names no client; fetch and the SDKs named theirs.
         headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'user-agent': USER_AGENT, 'content-length': Buffer.byteLength(request.body), ...request.headers },
       });
@@ -104,7 +113,23 @@ function post(request: EventStreamRequest, signal: AbortSignal): Promise<Incomin
       reject(err);
       return;
     }
-    req.once('error', reject);
+    /** The proxy's answer to CONNECT (https through a proxy), once it has come. */
+    let tunnel: number | null = null;
+    if (proxy) {
+      const label = proxyLabel(proxy);
+      req.once('proxyConnect', (c: { statusCode?: number }) => (tunnel = c.statusCode ?? 0));
+      req.once('error', (err) => {
+        const code = (err as NodeJS.ErrnoException).code;
+        reject(tunnel === null && code && PROXY_CONNECT_CODES.has(code) ? new ProxyError(label, null, code) : err);
+      });
+      req.once('response', (res) => {
+        // A refused tunnel (or an http proxy asking for credentials) is the proxy's answer, not the model server's.
+        if ((tunnel !== null && tunnel !== 200) || res.statusCode === 407) {
+          res.resume();
+          reject(new ProxyError(label, tunnel !== null && tunnel !== 200 ? tunnel : 407, undefined));
+        }
+      });
+    }
     req.once('response', (res) => {
       const status = res.statusCode ?? 0;
       const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase();

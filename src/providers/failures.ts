@@ -50,3 +50,19 @@ export class EncodedResponseError extends Error {
     this.name = 'EncodedResponseError';
   }
 }
+
+/** A proxy variable that is not a URL. */
+export class ProxyConfigError extends Error {
+  constructor(readonly variable: string) {
+    super(`${variable} is not a valid URL`);
+    this.name = 'ProxyConfigError';
+  }
+}
+
+/** The proxy a failure came from (it refused the tunnel, or could not be reached), for the message; credentials left out. */
+export class ProxyError extends Error {
+  constructor(readonly proxy: string, readonly status: number | null, readonly code: string | undefined) {
+    super(status !== null ? `the proxy answered ${status}` : `the proxy could not be reached (${code ?? 'error'})`);
+    this.name = 'ProxyError';
+  }
+}
