@@ -130,7 +130,9 @@ function post(request: EventStreamRequest, signal: AbortSignal): Promise<Incomin
         }
       });
     }
+    req.once('error', reject);
     req.once('response', (res) => {
+      if ((tunnel !== null && tunnel !== 200) || (proxy && res.statusCode === 407)) return;
       const status = res.statusCode ?? 0;
       const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase();
       if (status >= 200 && status < 300 && encoding !== 'identity') {
