@@ -226,6 +226,28 @@ describe('milk in a real terminal', () => {
     await milk.waitFor(() => milk!.composerLines()[0] === 'typing', 'raw mode again');
   });
 
+  it('writes nothing on the shell\'s screen after fg before taking the terminal back, even mid-answer', async () => {
+    // The answer streams while milk is stopped: paints fall due then, and must not land on the shell's screen.
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], env: { MILK_OFFLINE_DELAY_MS: '40' } });
+    await milk.waitForText('history: session');
+    milk.write('a long answer please' + KEY.enter);
+    await milk.waitForText('You wrote');
+    const pid = milk.proc.pid;
+    const state = () => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0];
+    for (let i = 0; i < 5; i++) {
+      const before = milk.raw.length;
+      milk.write('\x1a');
+      await milk.waitFor(() => state() === 'T' && milk!.raw.slice(before).includes('\x1b[?1049l'), 'stopped, the screen handed back');
+      const stoppedAt = milk.raw.length;
+      // Long enough for the answer's next words to fall due while stopped.
+      await new Promise((r) => setTimeout(r, 150));
+      process.kill(pid, 'SIGCONT');
+      await milk.waitFor(() => state() !== 'T' && milk!.raw.length > stoppedAt && milk!.raw.slice(stoppedAt).includes('\x1b[?1049h'), 'back');
+      const after = milk.raw.slice(stoppedAt);
+      expect(JSON.stringify(after.slice(0, after.indexOf('\x1b[?1049h')))).toBe('""');
+    }
+  });
+
   it('repaints every cell with Ctrl+L', async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()] });
     await milk.waitForText('history: session');
