@@ -5,6 +5,7 @@
 
 import { Bus } from './bus';
 import { Cleanup } from './cleanup';
+import { installMemoryGuard } from './memory-guard';
 import { TurnCoordinator } from './composer/coordinator';
 import { TurnRunner, killLiveTools } from './turn/runner';
 import type { Provider } from './providers/provider';
@@ -203,6 +204,18 @@ export function startApp(options: AppOptions): App {
   // Registered last, so it runs first: entries reach the disk before anything else is torn down.
   options.cleanup.add('history', () => s.history.flush({ reason: 'exit' }));
 
+  const unguard = installMemoryGuard({
+    onGrowth: (listener) => bus.on('turn.delta', ({ text }) => listener(text.length)),
+    stopTurn: (message) => {
+      if (!s.runner.fail(message)) s.warn(message);
+    },
+    exit: (message) => {
+      options.cleanup.run();
+      process.stderr.write(message + '\n');
+      process.exit(1);
+    },
+  });
+  options.cleanup.add('memory guard', unguard);
   const done = new Promise<void>((resolve) => bus.on('app.quit', () => resolve()));
   terminal.start();
   painter.paint();

@@ -360,3 +360,19 @@ describe('tool calls in the terminal', () => {
     expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('one\nTWO\nthree\nfour\n');
   });
 });
+
+describe('a heap that fills up', () => {
+  it('stops the turn with a message before Node would abort, and milk lives on', async () => {
+    const data = tempDir();
+    const fs = require('node:fs') as typeof import('node:fs');
+    // The answer cap raised out of the way: only the heap bounds this answer now.
+    fs.writeFileSync(`${data}/config.json`, JSON.stringify({ maxAnswerChars: 100_000_000 }));
+    m = new MilkPty({ args: ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'endless'], env: { NODE_OPTIONS: '--max-old-space-size=256' } });
+    await m.waitForText('history: session');
+    m.write('fill it' + KEY.enter);
+    await m.waitFor(() => /memory nearly full \(\d+ MiB of \d+ MiB\): the turn was stopped/.test(m!.text().replace(/\s+/g, ' ')), 'the turn stopped', 30000);
+    await m.waitFor(() => !busy(), 'idle');
+    m.write('still here');
+    await m.waitFor(() => composer() === 'still here', 'milk takes input');
+  });
+});

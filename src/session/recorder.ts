@@ -10,6 +10,7 @@ import { loggableInput, redactSecretText } from '../history/rules';
 import type { SessionLog } from './log';
 
 const FLUSH_MS = 1000;
+const MAX_CHUNK_CHARS = 256 * 1024;
 
 export interface ConversationMeta {
   provider: string;
@@ -37,6 +38,8 @@ export class SessionRecorder {
     });
     bus.on('turn.delta', ({ text }) => {
       this.text += text;
+      // A fast stream is written a chunk at a time too: redacting and encoding a second of it at once costs a burst of memory.
+      if (this.text.length >= MAX_CHUNK_CHARS) return this.flushText();
       if (!this.timer) {
         this.timer = setTimeout(() => this.flushText(), FLUSH_MS);
         this.timer.unref();

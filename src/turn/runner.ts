@@ -120,12 +120,21 @@ export class TurnRunner {
 
   /** Interrupts the running turn. A second call, or a call when idle, does nothing. */
   cancel(): boolean {
+    return this.stop('interrupted');
+  }
+
+  /** Ends the running turn as failed with `message`: milk itself had to stop it (its memory nearly full). */
+  fail(message: string): boolean {
+    return this.stop('error', message);
+  }
+
+  private stop(status: 'interrupted' | 'error', message?: string): boolean {
     const turn = this.active;
     if (!turn || turn.cancelled) return false;
     turn.cancelled = true;
     turn.promise?.cancel();
     turn.approval?.('no');
-    this.finish(turn, 'interrupted');
+    this.finish(turn, status, message);
     return true;
   }
 

@@ -1,0 +1,80 @@
+// Node dies of a full heap without running any JavaScript: no exit
+// handler, so the terminal would stay in the alternate screen with mouse
+// reporting on and the last inputs unsaved. milk watches its heap instead
+// and acts while it still can: near the limit it stops the running turn
+// (what streams in is what grows); at the very edge it leaves the way any
+// exit does (history saved, terminal restored) with a message.
+
+export interface HeapStats {
+  used: number;
+  limit: number;
+}
+
+// Shares of V8's heap limit. The limit counts the young generation, which the
+// old one (where a long answer lives) cannot use: Node dies with the old space
+// full at 80-85 % of it on a small heap. So a turn is stopped at 70 %, and milk
+// leaves at 78 %.
+export const HEAP_STOP_TURN = 0.7;
+export const HEAP_EXIT = 0.78;
+
+/** Characters streamed in between two checks made on the way in. */
+const GROWTH_CHECK_CHARS = 1 << 20;
+
+export type HeapAction = 'none' | 'stop-turn' | 'exit';
+
+/** What to do at this reading; `stopped`: the turn was already stopped for this pressure. Pure. */
+export function heapAction(stats: HeapStats, stopped: boolean): HeapAction {
+  const share = stats.used / stats.limit;
+  if (share >= HEAP_EXIT) return 'exit';
+  if (share >= HEAP_STOP_TURN && !stopped) return 'stop-turn';
+  return 'none';
+}
+
+function mib(bytes: number): string {
+  return `${Math.round(bytes / 1024 / 1024)} MiB`;
+}
+
+export interface MemoryGuardOptions {
+  /** Stops the running turn, saying why. */
+  stopTurn: (message: string) => void;
+  /** Leaves milk: exit work, the message on stderr, exit code 1. */
+  exit: (message: string) => void;
+  /** Calls back with how much arrived (a turn's text): the heap is checked again after each megabyte, however busy the loop is. */
+  onGrowth?: (listener: (chars: number) => void) => void;
+  stats?: () => HeapStats;
+  everyMs?: number;
+}
+
+/** Checks the heap a few times a second (never keeping milk alive); returns a stop function. */
+export function installMemoryGuard(o: MemoryGuardOptions): () => void {
+  const stats = o.stats ?? ((): HeapStats => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const s = (require('node:v8') as typeof import('node:v8')).getHeapStatistics();
+    return { used: s.used_heap_size, limit: s.heap_size_limit };
+  });
+  let stopped = false;
+  const check = (): void => {
+    const now = stats();
+    const action = heapAction(now, stopped);
+    if (action === 'stop-turn') {
+      stopped = true;
+      o.stopTurn(`memory nearly full (${mib(now.used)} of ${mib(now.limit)}): the turn was stopped`);
+    } else if (action === 'exit') {
+      clearInterval(timer);
+      o.exit(`milk: out of memory (${mib(now.used)} of ${mib(now.limit)}); history saved, terminal restored`);
+    } else if (now.used / now.limit < HEAP_STOP_TURN * 0.9) {
+      // Well below again: the next rise stops a turn again.
+      stopped = false;
+    }
+  };
+  const timer = setInterval(check, o.everyMs ?? 200);
+  timer.unref();
+  let grown = 0;
+  o.onGrowth?.((chars) => {
+    grown += chars;
+    if (grown < GROWTH_CHECK_CHARS) return;
+    grown = 0;
+    check();
+  });
+  return () => clearInterval(timer);
+}
