@@ -165,15 +165,63 @@ describe('streaming Markdown', () => {
 describe('streaming one huge block', () => {
   it('renders a growing block past 64 KB again only after it grew by a quarter, and settles to the whole', () => {
     const s = new MarkdownStream(80, CLUSTERING);
-    s.push('word '.repeat(20_000));
+    s.push('word '.repeat(14_000));
     const first = s.tailRows().length;
     s.push('more '.repeat(100));
     expect(s.tailRows().length).toBe(first);
-    s.push('more '.repeat(10_000));
+    s.push('more '.repeat(5_000));
     expect(s.tailRows().length).toBeGreaterThan(first);
     s.push(' tail');
     s.settle();
-    expect(s.rows()).toEqual(renderMarkdown('word '.repeat(20_000) + 'more '.repeat(10_100) + ' tail', 80, CLUSTERING));
+    expect(s.rows()).toEqual(renderMarkdown('word '.repeat(14_000) + 'more '.repeat(5_100) + ' tail', 80, CLUSTERING));
+  });
+});
+
+describe('a block past HUGE_BLOCK (128 KB)', () => {
+  const plainRows = (t: string, width: number) => t.split('\n').flatMap((line) => wrapSpans([{ text: line, style: 'normal' }], width, CLUSTERING));
+  it('is shown as plain wrapped text, each row frozen once the next begins, for any chunking', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: 2_000, max: 70_000 }), { minLength: 1, maxLength: 8 }), fc.integer({ min: 10, max: 90 }), (sizes, width) => {
+      const body = Array.from({ length: 40_000 }, (_, k) => (k % 97 === 0 ? `**w${k}**\n` : k % 13 === 0 ? 'averyveryveryverylongwordthatneedsacut ' : `w${k} `)).join('');
+      const s = new MarkdownStream(width, CLUSTERING);
+      s.push('# Title\n\n');
+      let at = 0;
+      let frozen: string[] = [];
+      for (let k = 0; at < body.length; k++) {
+        const n = sizes[k % sizes.length];
+        s.push(body.slice(at, at + n));
+        at += n;
+        s.tailRows();
+        const now = text(s.frozenRows() as MdRow[]);
+        expect(now.slice(0, frozen.length)).toEqual(frozen);
+        frozen = now;
+      }
+      const rows = s.rows();
+      const head = renderMarkdown('# Title', width, CLUSTERING);
+      expect(rows.slice(0, head.length + 1)).toEqual([...head, []]);
+      expect(text(rows.slice(head.length + 1))).toEqual(text(plainRows(body, width)));
+    }), { numRuns: 12 });
+  });
+
+  it('ends at a blank line, and what follows is Markdown again', () => {
+    const s = new MarkdownStream(40, CLUSTERING);
+    const huge = 'x '.repeat(150_000);
+    s.push(huge);
+    s.tailRows();
+    s.push('\n\n**bold** after');
+    const rows = s.rows();
+    expect(rows.slice(-2)).toEqual([[], ...renderMarkdown('**bold** after', 40, CLUSTERING)]);
+    expect(text(rows.slice(0, -2))).toEqual(text(plainRows(huge.trimEnd(), 40)));
+  });
+
+  it('a word of 999,000 characters, a line of zalgo and a 1 MB table cell are each laid out in one pass, never parsed as Markdown', () => {
+    for (const payload of ['y'.repeat(999_000), ('z' + '\u0301'.repeat(500) + ' ').repeat(1500), `| a | b |\n|---|---|\n| ${'c'.repeat(1_000_000)} | d |`]) {
+      const s = new MarkdownStream(80, CLUSTERING);
+      for (let at = 0; at < payload.length; at += 65_536) {
+        s.push(payload.slice(at, at + 65_536));
+        s.tailRows();
+      }
+      expect(text(s.rows())).toEqual(text(plainRows(payload, 80)));
+    }
   });
 });
 

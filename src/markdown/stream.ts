@@ -8,6 +8,8 @@
 import { MdRow, blockStarts, renderBlocks } from './render';
 import { markdown } from './parsers';
 import type { EmojiWidths } from '../editor/width';
+import { wrapSpans } from './wrap';
+import { pushAll } from '../arrays';
 
 function offsetOfLine(text: string, line: number): number {
   let at = 0;
@@ -21,6 +23,13 @@ function offsetOfLine(text: string, line: number): number {
 
 const LARGE_BLOCK = 64 * 1024;
 const WINDOW = 16 * 1024;
+/**
+ * An unfinished block past this is no longer Markdown to milk: it is shown
+ * as plain text, wrapped as it comes, and every row but the last is frozen
+ * at once. Parsing it again as it grows (and holding its tokens) would cost
+ * the keyboard seconds and the heap several times the block's size.
+ */
+export const HUGE_BLOCK = 128 * 1024;
 
 export class MarkdownStream {
   /** Everything pushed, as it came (joined only when all of it must be rendered again). */
@@ -33,6 +42,8 @@ export class MarkdownStream {
   private dirty = true;
   /** How much text the last render saw. */
   private renderedAt = 0;
+  /** The block being shown as plain text (see HUGE_BLOCK), until a blank line ends it. */
+  private plain = false;
 
   constructor(private width: number, private emoji: EmojiWidths) {}
 
@@ -63,6 +74,7 @@ export class MarkdownStream {
     this.rest = this.text;
     this.dirty = true;
     this.renderedAt = 0;
+    this.plain = false;
   }
 
   /** Rows that will never change again (grows only). */
@@ -74,7 +86,7 @@ export class MarkdownStream {
   /** Rows of the block still growing, with the blank row that separates it from the frozen ones. */
   tailRows(): readonly MdRow[] {
     this.update();
-    return this.frozen.length && this.tail.length ? [[], ...this.tail] : this.tail;
+    return this.frozen.length && this.tail.length && !this.plain ? [[], ...this.tail] : this.tail;
   }
 
   rows(): MdRow[] {
@@ -89,6 +101,10 @@ export class MarkdownStream {
 
   private update(force = false): void {
     if (!this.dirty) return;
+    if (this.plain) {
+      this.updatePlain();
+      if (this.plain) return;
+    }
     // A block that keeps growing past LARGE_BLOCK (one huge paragraph) is rendered again only
     // after it grew by a quarter: otherwise each paint would parse it all again.
     const growing = this.rest.length;
@@ -102,7 +118,44 @@ export class MarkdownStream {
       const cut = this.rest.lastIndexOf('\n', WINDOW);
       if (cut <= 0 || !this.freeze(this.rest.slice(0, cut + 1), false)) break;
     }
+    // One block (no blank line) past HUGE_BLOCK: plain text from here to its end.
+    if (this.rest.length > HUGE_BLOCK && this.rest.lastIndexOf('\n\n', HUGE_BLOCK) === -1) this.updatePlain();
+    if (this.plain) return;
     this.freeze(this.rest, true);
+  }
+
+  /**
+   * The huge block, as plain text: the lines up to a blank line (which ends
+   * it) are wrapped, every row but the last frozen and its text dropped from
+   * `rest`; the last row's text stays there for the next update. Rows before
+   * the last never change as text is appended to a greedy wrap.
+   */
+  private updatePlain(): void {
+    this.dirty = false;
+    this.renderedAt = this.length;
+    const end = this.rest.indexOf('\n\n');
+    const block = end === -1 ? this.rest : this.rest.slice(0, end + 1);
+    const rows: MdRow[] = [];
+    for (const line of block.split('\n')) pushAll(rows, wrapSpans([{ text: line, style: 'normal' }], this.width, this.emoji));
+    if (!this.plain && this.frozen.length) this.frozen.push([]);
+    this.plain = true;
+    if (end !== -1) {
+      // The block is over: all of it is frozen, and what follows is Markdown again.
+      pushAll(this.frozen, rows.slice(0, -1));
+      this.rest = this.rest.slice(end + 2);
+      this.plain = false;
+      this.tail = [];
+      this.dirty = true;
+      return;
+    }
+    // The last row, and the text it holds, stays open.
+    const last = rows[rows.length - 1] ?? [];
+    pushAll(this.frozen, rows.slice(0, -1));
+    const lastText = last.map((span) => span.text).join('');
+    const lastLineStart = block.lastIndexOf('\n') + 1;
+    const at = Math.max(lastLineStart, block.lastIndexOf(lastText));
+    this.rest = lastText ? block.slice(at) : '';
+    this.tail = last.length ? [last] : [];
   }
 
   /**

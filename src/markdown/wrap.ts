@@ -108,7 +108,9 @@ class Wrapper {
         return;
       }
       // The row ends at the last blank that leaves what is before it inside the row.
-      const cut = text.charCodeAt(i + room) === 32 ? i + room : text.lastIndexOf(' ', i + room - 1);
+      // Searched within the row only: a word of a million characters must not be scanned back over on every row.
+      const blank = text.charCodeAt(i + room) === 32 ? room : text.slice(i, i + room).lastIndexOf(' ');
+      const cut = blank === -1 ? -1 : i + blank;
       if (cut > i) {
         this.push(text.slice(i, cut), style);
         i = cut;
