@@ -94,6 +94,30 @@ function load<T>(name: 'node:http' | 'node:https' | 'node:tls' | 'eventsource-pa
 /** Errors of reaching the proxy itself, before any tunnel: the proxy is named, not the model's server. */
 const PROXY_CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/**
+ * Listens for what a proxy answers itself: a refused tunnel, a request for
+ * credentials, a proxy that cannot be reached. Returns whether a response is
+ * the proxy's (then it has been rejected with a ProxyError).
+ */
+function watchProxy(req: ClientRequest, proxy: URL, reject: (err: unknown) => void): (res: IncomingMessage) => boolean {
+  const label = proxyLabel(proxy);
+  /** The proxy's answer to CONNECT (https through a proxy), once it has come. */
+  let tunnel: number | null = null;
+  const refused = (res: IncomingMessage): number | null => (tunnel !== null && tunnel !== 200 ? tunnel : res.statusCode === 407 ? 407 : null);
+  req.once('proxyConnect', (c: { statusCode?: number }) => (tunnel = c.statusCode ?? 0));
+  req.once('error', (err) => {
+    const code = (err as NodeJS.ErrnoException).code;
+    reject(tunnel === null && code && PROXY_CONNECT_CODES.has(code) ? new ProxyError(label, null, code) : err);
+  });
+  req.once('response', (res) => {
+    const status = refused(res);
+    if (status === null) return;
+    res.resume();
+    reject(new ProxyError(label, status, undefined));
+  });
+  return (res) => refused(res) !== null;
+}
+
 function post(request: EventStreamRequest, signal: AbortSignal): Promise<IncomingMessage> {
   const transport = load<typeof import('node:http')>(request.url.protocol === 'https:' ? 'node:https' : 'node:http');
   return new Promise((resolve, reject) => {
@@ -113,26 +137,10 @@ function post(request: EventStreamRequest, signal: AbortSignal): Promise<Incomin
       reject(err);
       return;
     }
-    /** The proxy's answer to CONNECT (https through a proxy), once it has come. */
-    let tunnel: number | null = null;
-    if (proxy) {
-      const label = proxyLabel(proxy);
-      req.once('proxyConnect', (c: { statusCode?: number }) => (tunnel = c.statusCode ?? 0));
-      req.once('error', (err) => {
-        const code = (err as NodeJS.ErrnoException).code;
-        reject(tunnel === null && code && PROXY_CONNECT_CODES.has(code) ? new ProxyError(label, null, code) : err);
-      });
-      req.once('response', (res) => {
-        // A refused tunnel (or an http proxy asking for credentials) is the proxy's answer, not the model server's.
-        if ((tunnel !== null && tunnel !== 200) || res.statusCode === 407) {
-          res.resume();
-          reject(new ProxyError(label, tunnel !== null && tunnel !== 200 ? tunnel : 407, undefined));
-        }
-      });
-    }
+    const proxied = proxy ? watchProxy(req, proxy, reject) : () => false;
     req.once('error', reject);
     req.once('response', (res) => {
-      if ((tunnel !== null && tunnel !== 200) || (proxy && res.statusCode === 407)) return;
+      if (proxied(res)) return;
       const status = res.statusCode ?? 0;
       const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase();
       if (status >= 200 && status < 300 && encoding !== 'identity') {
