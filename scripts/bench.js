@@ -675,7 +675,37 @@ async function benchNodes() {
   for (const r of rows) console.log(`  ${r.version.padEnd(9)} ${r.cache.padEnd(13)} milk ${fmt(r.milk)}, bare blessed screen ${fmt(r.base)}, ratio ${(r.milk / r.base).toFixed(2)}x`);
 }
 
-const CASES = { budgets: benchBudgets, nodes: benchNodes, startup: benchStartup, resume: benchResume, history: benchHistory, submit: benchSubmit, search: benchSearch, turns: benchTurns, transcript: benchLongTranscript };
+/** What issue 19 streamed to stall the keyboard: each is streamed while keys are typed, and each key's echo timed. */
+const HOSTILE_PAYLOADS = {
+  'a 100 KB ```markdown fence of [': '```markdown\n' + '['.repeat(100_000) + '\n```\n',
+  'zalgo (1,500 letters x 500 marks)': ('z' + '\u0301'.repeat(500) + ' ').repeat(1500),
+  'a table with a 1 MB cell': `| a | b |\n|---|---|\n| ${'c'.repeat(1_000_000)} | d |\n`,
+  'a 999,000-character word': 'y'.repeat(999_000),
+};
+
+async function benchPayloads() {
+  for (const [name, payload] of Object.entries(HOSTILE_PAYLOADS)) {
+    const dir = tmp('milk-bench-payload-');
+    const file = path.join(dir, 'script.json');
+    // 16 KB chunks 40 ms apart: the answer streams for as long as the keys are typed.
+    const steps = [];
+    for (let at = 0; at < payload.length; at += 16384) steps.push({ text: payload.slice(at, at + 16384) }, { delay: 40 });
+    fs.writeFileSync(file, JSON.stringify({ turns: [steps] }));
+    const data = tmp('milk-bench-payload-data-');
+    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10000000 }));
+    const m = startMilk(['--data-dir', data, '--script', file]);
+    await m.until(() => m.status().includes('history: session'), 30000);
+    m.p.write('go\r');
+    await m.until(() => m.status().includes('working'), 10000);
+    const s = stats(await keystrokes(m, scaled(30, 5)));
+    const streaming = m.status().includes('working');
+    m.p.kill('SIGKILL');
+    console.log(`keystroke echo while streaming ${name}: median ${fmt(s.median)}, p99 ${fmt(s.p99)}, max ${fmt(s.max)} (n=${s.n}${streaming ? '' : '; the answer ended before the last key'}; budget p99 100 ms, +50%, times the machine factor ${machine.factor.toFixed(2)})`);
+    check(`keystroke echo while streaming ${name} p99`, s.p99, 100 * machine.factor, 0.5);
+  }
+}
+
+const CASES = { budgets: benchBudgets, nodes: benchNodes, startup: benchStartup, resume: benchResume, history: benchHistory, submit: benchSubmit, search: benchSearch, turns: benchTurns, transcript: benchLongTranscript, payloads: benchPayloads };
 
 const NOTES = `Notes on reading these figures:
 

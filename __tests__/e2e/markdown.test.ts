@@ -128,3 +128,38 @@ it('a long answer streamed row by row leaves exactly the screen a full redraw gi
   await m.waitFor(() => shown().join('\n') === streamed.join('\n'), 'the same screen after the repaint; streamed:\n' + streamed.join('\n'));
   expect(streamed.some((l) => l.includes('line 119 with bold and code and 日本語 text'))).toBe(true);
 });
+
+describe('answers that used to stall the keyboard', () => {
+  // Each froze milk for seconds (issue 19): the keys must keep echoing while it streams and after a resize.
+  // The deadline per key is generous so a loaded machine cannot flake it; the latency itself is the bench's
+  // (npm run bench -- payloads: p99 under 100 ms).
+  const payloads: Array<[string, string]> = [
+    ['a 100 KB ```markdown fence of [', '```markdown\n' + '['.repeat(100_000) + '\n```\n'],
+    ['zalgo', ('z' + '\u0301'.repeat(500) + ' ').repeat(1500)],
+    ['a table with a 1 MB cell', `| a | b |\n|---|---|\n| ${'c'.repeat(1_000_000)} | d |\n`],
+    ['a 999,000-character word', 'y'.repeat(999_000)],
+  ];
+  it.each(payloads)('%s: typing echoes while it streams and after a resize', async (_name, payload) => {
+    const dir = tempDir();
+    const steps: object[] = [];
+    for (let at = 0; at < payload.length; at += 16384) steps.push({ text: payload.slice(at, at + 16384) }, { delay: 20 });
+    fs.writeFileSync(path.join(dir, 'script.json'), JSON.stringify({ turns: [steps] }));
+    const data = tempDir();
+    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10_000_000 }));
+    m = new MilkPty({ args: ['--data-dir', data, '--script', path.join(dir, 'script.json')], cols: 100, rows: 30 });
+    await m.waitForText('history: session');
+    m.write('go' + KEY.enter);
+    await m.waitFor(() => m!.statusLine().includes('working'), 'streaming');
+    let typed = '';
+    for (const ch of 'typing') {
+      typed += ch;
+      m.write(ch);
+      await m.waitFor(() => m!.composerLines()[0] === typed, `"${typed}" echoed`, 3000);
+    }
+    await m.waitFor(() => !m!.statusLine().includes('working'), 'the answer done', 30_000);
+    m.proc.resize(80, 24);
+    m.term.resize(80, 24);
+    m.write('!');
+    await m.waitFor(() => m!.composerLines()[0] === 'typing!', 'echo after the resize', 3000);
+  }, 60_000);
+});
