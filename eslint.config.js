@@ -39,6 +39,7 @@ const PURE = [
   'src/tools/visible.ts',
   'src/tools/env.ts',
   'src/turn/context.ts',
+  'src/agent/prompt.ts',
   'src/tui/input.ts',
   'src/tui/router.ts',
   'src/tui/views.ts',
@@ -51,7 +52,7 @@ const PURE = [
  * composition root (app.ts, main.ts, cli.ts and the shell subcommands) may
  * import anything; nothing imports it.
  */
-const FOLDERS = ['settings', 'config', 'io', 'editor', 'search', 'history', 'markdown', 'providers', 'tools', 'turn', 'session', 'composer', 'tui', 'types'];
+const FOLDERS = ['settings', 'config', 'io', 'editor', 'search', 'history', 'markdown', 'providers', 'tools', 'agent', 'turn', 'session', 'composer', 'tui', 'types'];
 const ELEMENTS = [
   ...FOLDERS.map((folder) => ({ type: folder, pattern: `src/${folder}`, partialMatch: false })),
   // The files directly in src/: the composition root (app, main, cli, subcommands, cleanup), what the shell
@@ -61,7 +62,7 @@ const ELEMENTS = [
 ];
 const BASE = ['top', 'settings', 'editor', 'types'];
 const ALLOWED = {
-  top: ['settings', 'config', 'io', 'editor', 'search', 'history', 'markdown', 'providers', 'tools', 'turn', 'session', 'composer', 'tui', 'types'],
+  top: ['settings', 'config', 'io', 'editor', 'search', 'history', 'markdown', 'providers', 'tools', 'agent', 'turn', 'session', 'composer', 'tui', 'types'],
   settings: ['editor'],
   editor: [],
   io: [],
@@ -72,6 +73,7 @@ const ALLOWED = {
   markdown: [...BASE],
   providers: [...BASE, 'config', 'io'],
   tools: [...BASE, 'providers'],
+  agent: [...BASE, 'io', 'providers', 'tools'],
   turn: [...BASE, 'providers', 'tools'],
   session: [...BASE, 'config', 'history', 'io', 'providers', 'tools', 'turn'],
   composer: [...BASE, 'history', 'search', 'session', 'turn'],

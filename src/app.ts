@@ -6,6 +6,7 @@
 import { Bus } from './bus';
 import { Cleanup } from './cleanup';
 import { installMemoryGuard } from './memory-guard';
+import { AgentContext } from './agent/context';
 import { TurnCoordinator } from './composer/coordinator';
 import { TurnRunner, killLiveTools } from './turn/runner';
 import type { Provider } from './providers/provider';
@@ -65,7 +66,8 @@ export interface App {
 function services(bus: Bus, options: AppOptions) {
   const warn = (text: string): void => bus.emit('status.warning', { text });
   const settings = new Settings({ provider: options.provider.name, model: options.provider.model ?? null });
-  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, ...options.answer });
+  const agent = new AgentContext(options.workspace, options.dataDir, settings);
+  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, systemPrompt: () => agent.text(), ...options.answer });
   const history = new HistoryService({
     settings,
     dataDir: options.dataDir,
@@ -87,7 +89,7 @@ function services(bus: Bus, options: AppOptions) {
     `conversation ${recorder.conv} · provider ${settings.provider} · model ${modelName()}`,
     paths ? `files: ${log.fileOf(recorder.conv)}, ${paths.session}, ${paths.global}` : 'files: none (no data dir; history in memory only)',
   ];
-  return { warn, settings, runner, history, recorder, sessions, sessionInfo };
+  return { warn, settings, agent, runner, history, recorder, sessions, sessionInfo };
 }
 
 type Services = ReturnType<typeof services>;
@@ -103,7 +105,7 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     },
     copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
   };
-  const coordinator = new TurnCoordinator(bus, s.runner, s.history, { keyHelp: helpLines, sessions: s.sessions, sessionInfo: s.sessionInfo, view });
+  const coordinator = new TurnCoordinator(bus, s.runner, s.history, { keyHelp: helpLines, sessions: s.sessions, sessionInfo: s.sessionInfo, contextInfo: () => s.agent.info(), view });
   const status = new StatusModel(bus, {
     sessionId: options.sessionId,
     historyMode: () => s.settings.historyMode,
@@ -216,6 +218,12 @@ export function startApp(options: AppOptions): App {
     },
   });
   options.cleanup.add('memory guard', unguard);
+  // The instruction files and the environment are read once the screen is up, and again for each new conversation.
+  const loadAgent = (): void => {
+    for (const problem of s.agent.load()) s.warn(problem);
+  };
+  setImmediate(loadAgent);
+  bus.on('session.new', loadAgent);
   const done = new Promise<void>((resolve) => bus.on('app.quit', () => resolve()));
   terminal.start();
   painter.paint();

@@ -109,6 +109,8 @@ export interface SlashContext {
     openPicker(): boolean;
     /** Lines describing the session: id, workspace, files, provider and model. */
     info(): string[];
+    /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
+    context(): string[];
   };
   readonly screen: {
     /** Empties the transcript on screen (the log keeps everything). */
@@ -176,6 +178,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run(ctx, args) {
       if (args.length > 0) return usage('session');
       ctx.note(ctx.session.info().join('\n'));
+    },
+  },
+  {
+    name: 'context',
+    args: '',
+    description: 'Show what the model is sent: the system prompt by part, and the AGENTS.md files loaded',
+    run(ctx, args) {
+      if (args.length > 0) return usage('context');
+      ctx.note(ctx.session.context().join('\n'));
     },
   },
   {

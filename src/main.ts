@@ -10,6 +10,7 @@ import { ProviderSetupError, buildProvider } from './providers/build';
 import { PROVIDER_NAMES, chooseProvider } from './providers/select';
 import { addShellCommands } from './subcommands';
 import type { Provider } from './providers/provider';
+import { Settings } from './settings/store';
 
 export const EXIT_USAGE = 2;
 
@@ -107,10 +108,16 @@ export function buildProgram(): Command {
         prompt = await readStdin();
       }
       if (!prompt.trim()) throw new UsageError('milk run: the prompt is empty');
-      const { provider } = providerFor(all, loadConfig(locate(all).dataDir).config);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { dataDir } = locate(all);
+      const { provider } = providerFor(all, loadConfig(dataDir).config);
+      /* eslint-disable @typescript-eslint/no-require-imports */
       const { runOnce } = require('./turn/run-once') as typeof import('./turn/run-once');
-      process.exitCode = await runOnce(provider, prompt, { out: process.stdout, err: process.stderr });
+      const { AgentContext } = require('./agent/context') as typeof import('./agent/context');
+      /* eslint-enable @typescript-eslint/no-require-imports */
+      // No workspace, no tools: the prompt says where it runs and what the project's instructions are.
+      const agent = new AgentContext(null, dataDir, new Settings({ provider: provider.name, model: provider.model ?? null }));
+      for (const problem of agent.load()) process.stderr.write(`milk: ${problem}\n`);
+      process.exitCode = await runOnce(provider, prompt, { out: process.stdout, err: process.stderr }, () => agent.text());
     });
 
   addShellCommands(program);

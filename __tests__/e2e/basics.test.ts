@@ -248,6 +248,17 @@ describe('milk in a real terminal', () => {
     }
   });
 
+  it('/context shows the system prompt by part and the AGENTS.md loaded', async () => {
+    const cwd = tempDir();
+    fs.writeFileSync(`${cwd}/AGENTS.md`, 'Use tabs.\n');
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], cwd });
+    await milk.waitForText('history: session');
+    milk.write('/context' + KEY.enter);
+    await milk.waitFor(() => /system prompt: [\d,]+ characters, 5 parts/.test(milk!.text()), 'the parts');
+    await milk.waitFor(() => milk!.text().replace(/\s+/g, '').includes(`instructions:${cwd}/AGENTS.md`), 'the file loaded');
+    for (const part of ['identity', 'environment', 'tools', 'approval']) expect(milk.text()).toMatch(new RegExp(`^\\s+${part}\\s+[\\d,]+$`, 'm'));
+  });
+
   it('repaints every cell with Ctrl+L', async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()] });
     await milk.waitForText('history: session');

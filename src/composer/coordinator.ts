@@ -40,6 +40,8 @@ export interface CoordinatorOptions {
   sessions?: Sessions;
   /** Lines for /session. */
   sessionInfo?: () => string[];
+  /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
+  contextInfo?: () => string[];
   /** What /clear and /copy do on the screen. */
   view?: {
     clear(): void;
@@ -272,6 +274,7 @@ export class TurnCoordinator {
         startNew: () => this.newConversation(),
         openPicker: () => this.openPicker(),
         info: () => this.options.sessionInfo?.() ?? [],
+        context: () => this.options.contextInfo?.() ?? [],
       },
       screen: {
         clear: () => this.options.view?.clear(),

@@ -84,6 +84,7 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
         body: JSON.stringify({
           model: options.model ?? o.model,
           max_tokens: o.maxTokens ?? 4096,
+          ...(options.system ? { system: options.system } : {}),
           messages: alternate(messages),
           stream: true,
           ...(options.tools?.length ? { tools: options.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })) } : {}),

@@ -45,7 +45,7 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
         headers: o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {},
         body: JSON.stringify({
           model: options.model ?? o.model,
-          messages: toOpenAI(messages),
+          messages: options.system ? [{ role: 'system', content: options.system }, ...toOpenAI(messages)] : toOpenAI(messages),
           stream: true,
           // The last chunk then carries what the request cost (servers that don't know the option ignore it).
           stream_options: { include_usage: true },

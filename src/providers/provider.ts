@@ -36,6 +36,8 @@ export interface StreamOptions {
   tools?: readonly ToolSpec[];
   /** The model to ask (the settings' current one); else the provider's own. */
   model?: string;
+  /** The system prompt (agent/prompt.ts), sent as each protocol carries it. */
+  system?: string;
 }
 
 export interface Provider {

@@ -7,9 +7,9 @@ import type { Provider } from '../providers/provider';
 import { TurnRunner } from './runner';
 import { killAllTools } from '../tools/shell';
 
-export async function runOnce(provider: Provider, prompt: string, io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream }): Promise<number> {
+export async function runOnce(provider: Provider, prompt: string, io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream }, systemPrompt?: () => string): Promise<number> {
   const bus = new Bus();
-  const runner = new TurnRunner(bus, provider);
+  const runner = new TurnRunner(bus, provider, { systemPrompt });
   let wrote = '';
   bus.on('turn.delta', ({ text }) => {
     io.out.write(text);

@@ -49,6 +49,8 @@ export interface RunnerOptions {
   maxKeptChars?: number;
   /** Characters of conversation sent with a request; the oldest whole turns are left out past it. */
   maxContextChars?: number;
+  /** The system prompt, put together at the start of each turn (agent/context.ts). */
+  systemPrompt?: () => string;
 }
 
 
@@ -58,6 +60,8 @@ const DECLINED = 'The user declined to run this tool call.';
 
 interface ActiveTurn {
   readonly id: number;
+  /** The system prompt this turn sends. */
+  system?: string;
   readonly controller: AbortController;
   promise: PCancelable<void> | null;
   cancelled: boolean;
@@ -148,6 +152,8 @@ export class TurnRunner {
 
   private async loop(turn: ActiveTurn): Promise<void> {
     const tools = this.options.workspace ? TOOL_SPECS : undefined;
+    // Once per turn: the mode or the date may change between turns, not within one.
+    turn.system = this.options.systemPrompt?.();
     const maxSteps = this.options.maxSteps ?? 20;
     for (let step = 0; step < maxSteps; step++) {
       const calls = await this.stream(turn, tools);
@@ -170,7 +176,7 @@ export class TurnRunner {
     const calls: ToolCall[] = [];
     const signal = turn.controller.signal;
     try {
-      for await (const item of this.provider.stream(this.context(), signal, { tools, model: this.settings.model ?? undefined })) {
+      for await (const item of this.provider.stream(this.context(), signal, { tools, model: this.settings.model ?? undefined, system: turn.system })) {
         if (signal.aborted) return calls;
         if (typeof item === 'string') this.deliver(turn, clean.push(item));
         else if ('usage' in item) this.bus.emit('turn.usage', { turnId: turn.id, ...item.usage });

@@ -1,0 +1,57 @@
+// The system prompt as a running milk holds it: the environment and the
+// instruction files are read off the keystroke (once the screen is up, and
+// again for a new conversation), and the prompt is put together at the start
+// of each turn from them, the tools offered and the approval mode in force.
+
+import { TOOL_SPECS } from '../tools/specs';
+import type { Settings } from '../settings/store';
+import { Instructions, MAX_INSTRUCTION_BYTES, findInstructions, localDate, readEnvironment } from './instructions';
+import { Environment, PromptPart, describeParts, joinParts, systemPromptParts } from './prompt';
+
+const APPROVAL = {
+  ask: 'Reads run unasked; each file write and each shell command is shown to the person first, who approves or declines it.',
+  'full-auto': 'Every tool call runs without asking: the person turned force mode on.',
+};
+
+export class AgentContext {
+  private env: Environment | null = null;
+  private instructions: Instructions = { files: [], problems: [] };
+
+  /** `workspace` null: no tools are offered (a turn without a workspace). */
+  constructor(private readonly workspace: string | null, private readonly dataDir: string | null, private readonly settings: Settings) {}
+
+  /** Reads the environment and the instruction files; returns what could not be read. */
+  load(): string[] {
+    const cwd = this.workspace ?? process.cwd();
+    this.env = readEnvironment(cwd);
+    this.instructions = findInstructions(cwd, this.dataDir);
+    return this.instructions.problems;
+  }
+
+  parts(now: Date = new Date()): PromptPart[] {
+    if (!this.env) this.load();
+    const mode = this.settings.force ? 'full-auto' : 'ask';
+    const env = { ...(this.env as Environment), date: localDate(now) };
+    return systemPromptParts({
+      env,
+      tools: this.workspace ? TOOL_SPECS : [],
+      approval: { mode, meaning: APPROVAL[mode] },
+      instructions: this.instructions.files,
+      instructionCap: MAX_INSTRUCTION_BYTES,
+    });
+  }
+
+  /** The system prompt for a turn starting now. */
+  text(): string {
+    return joinParts(this.parts());
+  }
+
+  /** For /context: the parts and their sizes, and the instruction files found or not read. */
+  info(): string[] {
+    const lines = describeParts(this.parts());
+    const files = this.instructions.files;
+    lines.push(files.length ? `instructions: ${files.map((f) => `${f.path}${f.cut ? ' (cut)' : ''}`).join(', ')}` : 'instructions: none (no AGENTS.md or CLAUDE.md from the repository root down to here, nor in the data dir)');
+    for (const p of this.instructions.problems) lines.push(`  ${p}`);
+    return lines;
+  }
+}

@@ -1,0 +1,108 @@
+// What milk tells the model about where it runs and what the project asks:
+// the AGENTS.md files from the repository's root down to the workspace
+// (CLAUDE.md where a folder has no AGENTS.md), the person's own in the data
+// dir first, each cut at MAX_INSTRUCTION_BYTES; and the environment (the git
+// repository and branch, read from .git without running git). Read once
+// after start-up and again for a new conversation, never on a keystroke.
+
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openRegular } from '../io/files';
+import { describeIoError } from '../io/errors';
+import type { Environment, Instruction } from './prompt';
+
+export const MAX_INSTRUCTION_BYTES = 32 * 1024;
+const NAMES = ['AGENTS.md', 'CLAUDE.md'];
+
+/** The folder holding `.git` at or above `dir`, or null. */
+export function gitRoot(dir: string): string | null {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, '.git'))) return d;
+    if (path.dirname(d) === d) return null;
+  }
+}
+
+/** The branch checked out (or the commit, detached), from .git/HEAD; a worktree's `.git` file is followed. */
+export function gitBranch(root: string): string {
+  try {
+    let gitDir = path.join(root, '.git');
+    if (fs.statSync(gitDir).isFile()) {
+      const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(gitDir, 'utf8'));
+      if (m) gitDir = path.resolve(root, m[1].trim());
+    }
+    const head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
+    const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
+    return ref ? ref[1] : `detached at ${head.slice(0, 12)}`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The local date, YYYY-MM-DD. */
+export function localDate(now: Date): string {
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+export function readEnvironment(cwd: string, now: Date = new Date()): Environment {
+  const root = gitRoot(cwd);
+  return {
+    cwd,
+    os: `${os.type()} ${os.release()} (${process.platform}, ${process.arch})`,
+    shell: process.env.SHELL || '/bin/sh',
+    date: localDate(now),
+    git: root ? { root, branch: gitBranch(root) } : null,
+  };
+}
+
+/** The first `max` bytes of a regular file as text, a character cut in two dropped; and its size. */
+function readCapped(file: string, max: number): { text: string; bytes: number } {
+  const fd = openRegular(file);
+  try {
+    const bytes = fs.fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(bytes, max));
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    let text = buf.subarray(0, n).toString('utf8');
+    if (bytes > max) text = text.replace(/\uFFFD+$/, '');
+    return { text, bytes };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export interface Instructions {
+  files: Instruction[];
+  /** Files there that could not be read, said without their content. */
+  problems: string[];
+}
+
+/** The folders from the repository root (or the workspace, outside one) down to the workspace. */
+function foldersDown(cwd: string): string[] {
+  const root = gitRoot(cwd) ?? cwd;
+  const out: string[] = [];
+  for (let d = path.resolve(cwd); ; d = path.dirname(d)) {
+    out.unshift(d);
+    if (d === root || path.dirname(d) === d) break;
+  }
+  return out;
+}
+
+/** The instruction files that apply to the workspace: the person's own first, then the root's, the nearest last. */
+export function findInstructions(cwd: string, dataDir: string | null, max = MAX_INSTRUCTION_BYTES): Instructions {
+  const found: Instructions = { files: [], problems: [] };
+  const candidates: string[][] = [];
+  if (dataDir) candidates.push([path.join(dataDir, 'AGENTS.md')]);
+  for (const d of foldersDown(cwd)) candidates.push(NAMES.map((n) => path.join(d, n)));
+  for (const names of candidates) {
+    const file = names.find((f) => fs.existsSync(f));
+    if (!file) continue;
+    try {
+      const { text, bytes } = readCapped(file, max);
+      found.files.push({ path: file, text, bytes, cut: bytes > max });
+    } catch (err) {
+      found.problems.push(`${file}: not read (${describeIoError(err)})`);
+    }
+  }
+  return found;
+}
