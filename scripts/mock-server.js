@@ -4,7 +4,7 @@
 // /v1/chat/completions) and Anthropic Messages streaming (POST /v1/messages).
 //
 // The scenario is the model name (or the x-mock-scenario header):
-//   short          a few words, quickly              echo      quotes the last user message and the message count
+//   short          a few words, quickly              echo      quotes the last user message and the message count (a system message not counted)
 //   slow           200 words, one every 100 ms       long      about 1 MB of text in 4 KB chunks
 //   status-NNN     answers HTTP NNN every time       flaky-NNN answers NNN once, then streams normally
 //   hang           sends headers, then nothing       hang-headers  never answers at all
@@ -79,7 +79,8 @@ function parseScenario(model, header) {
 
 function plan(scenario, body) {
   const { name } = scenario;
-  const messages = body.messages || [];
+  // The conversation: an OpenAI system message is the prompt, not a turn (Anthropic sends it apart).
+  const messages = (body.messages || []).filter((m) => m.role !== 'system');
   const users = messages.filter((m) => m.role === 'user');
   const lastUser = users[users.length - 1];
   const content = lastUser?.content ?? '';

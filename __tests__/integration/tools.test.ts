@@ -189,6 +189,23 @@ describe('tool calls', () => {
   });
 });
 
+describe('read_file', () => {
+  const ctx = (ws: string) => ({ workspace: ws, signal: new AbortController().signal, onOutput: () => undefined });
+  it('reads a window of lines by offset and limit, numbered', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'big.txt'), Array.from({ length: 5000 }, (_, i) => `row ${i + 1}`).join('\n'));
+    const r = await runTool({ id: '1', name: 'read_file', args: { path: 'big.txt', offset: 4999, limit: 5 } }, ctx(ws));
+    expect(r).toEqual({ ok: true, content: '4999\trow 4999\n5000\trow 5000\n[lines 4999-5000 of 5000]' });
+    const first = await runTool({ id: '2', name: 'read_file', args: { path: 'big.txt' } }, ctx(ws));
+    expect(first.content.split('\n').pop()).toBe('[lines 1-2000 of 5000; read on with offset 2001]');
+  });
+  it('refuses a binary file with its kind and size', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'logo.png'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100)]));
+    expect(await runTool({ id: '1', name: 'read_file', args: { path: 'logo.png' } }, ctx(ws))).toEqual({ ok: false, content: 'error: logo.png is a binary file (PNG image, 108 bytes); it is not shown as text' });
+  });
+});
+
 describe('file tools stay in the workspace', () => {
   it('reads and writes inside, refuses .. and symlinks out', async () => {
     const ws = tempDir();
@@ -197,7 +214,7 @@ describe('file tools stay in the workspace', () => {
     fs.symlinkSync(outside, path.join(ws, 'link'));
     const ctx = { workspace: ws, signal: new AbortController().signal, onOutput: () => undefined };
     expect(await runTool({ id: '1', name: 'write_file', args: { path: 'a.txt', content: 'hello' } }, ctx)).toMatchObject({ ok: true });
-    expect(await runTool({ id: '2', name: 'read_file', args: { path: 'a.txt' } }, ctx)).toEqual({ ok: true, content: 'hello' });
+    expect(await runTool({ id: '2', name: 'read_file', args: { path: 'a.txt' } }, ctx)).toEqual({ ok: true, content: '1\thello' });
     for (const p of ['../x', `${outside}/secret`, 'link/secret']) {
       expect((await runTool({ id: '3', name: 'read_file', args: { path: p } }, ctx)).content).toMatch(/outside the workspace/);
     }
@@ -260,7 +277,7 @@ describe('file tools stay in the workspace', () => {
     expect((await read(ws, '.')).content).toMatch(/not a regular file|EISDIR/);
   });
 
-  it('reads only the head of a huge sparse file', async () => {
+  it('reads only the head of a huge sparse file, and refuses it as binary', async () => {
     const ws = tempDir();
     const big = path.join(ws, 'sparse');
     const fd = fs.openSync(big, 'w');
@@ -268,8 +285,7 @@ describe('file tools stay in the workspace', () => {
     fs.closeSync(fd);
     const before = process.memoryUsage().rss;
     const r = await read(ws, 'sparse');
-    expect(r.ok).toBe(true);
-    expect(r.content).toMatch(/\[truncated at 262144 bytes of 1610612736\]$/);
+    expect(r).toEqual({ ok: false, content: 'error: sparse is a binary file (binary data, 1610612736 bytes); it is not shown as text' });
     expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
   });
 });

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pushAll } from '../arrays';
+import { Window, binaryKind, numberedWindow } from './numbered';
 
 /** What read_file returns of a file, at most. */
 export const MAX_READ_BYTES = 256 * 1024;
@@ -57,21 +58,39 @@ export async function confineWrite(workspace: string, p: string): Promise<string
   return file;
 }
 
-/** Reads at most MAX_READ_BYTES of a regular file, without ever blocking on it. */
-export async function readFileTool(workspace: string, p: string): Promise<string> {
+/** Bytes of a file read to find the lines asked for: a larger file is read in part, and the note says so. */
+export const MAX_SCAN_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A window of a regular file's lines, numbered (tools/numbered.ts), without
+ * ever blocking on it: at most MAX_SCAN_BYTES are read, and what is returned
+ * is cut at MAX_READ_BYTES. A binary file is named with its kind and size.
+ */
+/** The first `max` bytes of a regular file in the workspace, and its size, without ever blocking on it. */
+async function readHead(workspace: string, p: string, max: number): Promise<{ bytes: Buffer; size: number }> {
   const file = await confineRead(workspace, p);
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
   const handle = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   try {
     const st = await handle.stat();
     if (!st.isFile()) throw new ToolPathError(`${p} is not a regular file`);
-    const buf = Buffer.alloc(Math.min(MAX_READ_BYTES, st.size));
+    const buf = Buffer.alloc(Math.min(max, st.size));
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    const text = buf.subarray(0, bytesRead).toString('utf8');
-    return st.size > MAX_READ_BYTES ? `${text}\n[truncated at ${MAX_READ_BYTES} bytes of ${st.size}]` : text;
+    return { bytes: buf.subarray(0, bytesRead), size: st.size };
   } finally {
     await handle.close();
   }
+}
+
+export async function readFileTool(workspace: string, p: string, w: Window = {}): Promise<string> {
+  const { bytes, size } = await readHead(workspace, p, MAX_SCAN_BYTES);
+  const kind = binaryKind(bytes);
+  if (kind) throw new ToolPathError(`${p} is a binary file (${kind}, ${size} bytes); it is not shown as text`);
+  const partial = size > MAX_SCAN_BYTES;
+  // A character the scan cut in two is left out, and so is a line it cut.
+  const text = partial ? bytes.toString('utf8').replace(/\uFFFD+$/, '') : bytes.toString('utf8');
+  const shown = numberedWindow(partial ? text.slice(0, text.lastIndexOf('\n') + 1) : text, w, partial);
+  return shown.length > MAX_READ_BYTES ? `${shown.slice(0, MAX_READ_BYTES)}\n[cut at ${MAX_READ_BYTES} characters: read fewer lines with offset and limit]` : shown;
 }
 
 /**
@@ -134,7 +153,8 @@ export async function previewWrite(workspace: string, p: string, content: string
   }
   let before = '';
   try {
-    before = await readFileTool(workspace, path.relative(await fs.promises.realpath(workspace), file));
+    const { bytes, size } = await readHead(workspace, path.relative(await fs.promises.realpath(workspace), file), MAX_READ_BYTES);
+    before = bytes.toString('utf8') + (size > MAX_READ_BYTES ? `\n[truncated at ${MAX_READ_BYTES} bytes of ${size}]` : '');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return `cannot show the change: ${(err as Error).message}`;
   }

@@ -22,6 +22,12 @@ export const KILL_GRACE_MS = 2000;
 /** Process groups of commands still running (their leaders' pids). */
 const liveGroups = new Set<number>();
 
+/** A whole-number argument the model gave, or undefined (absent, or not a number). */
+function numberArg(v: unknown): number | undefined {
+  const n = typeof v === 'string' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
@@ -61,7 +67,7 @@ export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolRes
       case 'shell':
         return await runShell(String(call.args.command ?? ''), ctx);
       case 'read_file':
-        return { ok: true, content: await readFileTool(ctx.workspace, String(call.args.path ?? '')) };
+        return { ok: true, content: await readFileTool(ctx.workspace, String(call.args.path ?? ''), { offset: numberArg(call.args.offset), limit: numberArg(call.args.limit) }) };
       case 'write_file': {
         const file = await writeFileTool(ctx.workspace, String(call.args.path ?? ''), String(call.args.content ?? ''));
         return { ok: true, content: `wrote ${file}` };

@@ -12,8 +12,16 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   },
   {
     name: 'read_file',
-    description: 'Read a text file inside the workspace.',
-    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    description: 'Read a text file inside the workspace: its lines numbered (number, tab, line), 2000 lines from `offset` (1-based) unless `limit` says otherwise. Binary files are refused with their kind and size.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string' },
+        offset: { type: 'integer', minimum: 1, description: 'The first line to read (1-based); default 1.' },
+        limit: { type: 'integer', minimum: 1, description: 'How many lines to read; default 2000.' },
+      },
+      required: ['path'],
+    },
   },
   {
     name: 'write_file',

@@ -50,7 +50,11 @@ function subject(call: ToolCall): string {
   const a = call.args;
   switch (call.name) {
     case 'shell': return String(a.command ?? '');
-    case 'read_file': return String(a.path ?? '');
+    case 'read_file': {
+      const from = Number(a.offset) > 1 ? Number(a.offset) : 1;
+      const window = a.offset !== undefined || a.limit !== undefined ? ` (lines ${from}-${a.limit !== undefined ? from + Number(a.limit) - 1 : 'end'})` : '';
+      return String(a.path ?? '') + window;
+    }
     case 'write_file': return `${String(a.path ?? '')} (${String(a.content ?? '').length} chars)`;
     default: return '';
   }
