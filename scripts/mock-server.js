@@ -4,6 +4,7 @@
 // /v1/chat/completions) and Anthropic Messages streaming (POST /v1/messages).
 //
 // The scenario is the model name (or the x-mock-scenario header):
+//   edit, edit-miss an edit_file call on notes.txt (one line changed; an old_string not in it), then 'edited.'
 //   short          a few words, quickly              echo      quotes the last user message and the message count (a system message not counted)
 //   slow           200 words, one every 100 ms       long      about 1 MB of text in 4 KB chunks
 //   status-NNN     answers HTTP NNN every time       flaky-NNN answers NNN once, then streams normally
@@ -121,6 +122,14 @@ function plan(scenario, body) {
       const tool = { name: 'shell', args: { command: 'echo hello-from-tool' } };
       if (scenario.name === 'tools-cut') tool.raw = '{"command": "echo hello-fr';
       return { chunks: ['let me look. '], tool, delay: 5 };
+    }
+    case 'edit':
+    case 'edit-miss': {
+      // An edit_file call on notes.txt: one line changed (edit), or an old_string the file does not hold (edit-miss).
+      const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
+      if (hasResult) return { chunks: ['edited.'], delay: 5 };
+      const args = scenario.name === 'edit' ? { path: 'notes.txt', old_string: 'line 2\n', new_string: 'LINE TWO\n' } : { path: 'notes.txt', old_string: 'lime 2\n', new_string: 'x' };
+      return { chunks: ['changing it. '], tool: { name: 'edit_file', args }, delay: 5 };
     }
     default: return { chunks: words(5), delay: 5 };
   }

@@ -204,6 +204,25 @@ describe('tool calls in the terminal', () => {
     return { ws, args: ['--data-dir', tempDir(), '--script', file] };
   }
 
+  it('an edit shows its diff before the question, and y applies exactly it', async () => {
+    const { ws, args } = scripted([
+      [{ tool: { name: 'edit_file', args: { path: 'app.js', old_string: 'const port = 80;', new_string: 'const port = 8080;' } } }],
+      [{ text: 'changed the port.' }],
+    ]);
+    fs.writeFileSync(path.join(ws, 'app.js'), 'const host = "x";\nconst port = 80;\nlisten(port);\n');
+    m = new MilkPty({ args, cwd: ws });
+    await m.waitForText('history: session');
+    m.write('use 8080' + KEY.enter);
+    await m.waitFor(() => m!.statusLine().includes('run edit_file: app.js (1 edit)?') && m!.statusLine().includes('y yes · n no'), 'approval prompt');
+    // The change is on screen before the answer.
+    expect(m.text()).toContain('-const port = 80;');
+    expect(m.text()).toContain('+const port = 8080;');
+    expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toContain('const port = 80;');
+    m.write('y');
+    await m.waitForText('changed the port.');
+    expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toBe('const host = "x";\nconst port = 8080;\nlisten(port);\n');
+  });
+
   it('asks in the status bar; n declines, y runs and shows the output', async () => {
     const { ws, args } = scripted([
       [{ tool: { name: 'shell', args: { command: 'touch nope' } } }],

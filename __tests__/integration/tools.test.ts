@@ -343,3 +343,77 @@ describe('everything that will be written is shown before the question', () => {
     expect(diff.split('\n').filter((l) => l.startsWith('+')).length).toBe(1000);
   });
 });
+
+describe('edit_file', () => {
+  const ctx = (ws: string) => ({ workspace: ws, signal: new AbortController().signal, onOutput: () => undefined });
+  const edit = (ws: string, args: Record<string, unknown>) => runTool({ id: 'e', name: 'edit_file', args: { path: 'f.txt', ...args } }, ctx(ws));
+  const file = (ws: string) => fs.readFileSync(path.join(ws, 'f.txt'), 'utf8');
+  const ORIGINAL = 'alpha\nbeta\ngamma\nbeta\n';
+
+  it('changes exactly the text that matches once, keeping the rest and the mode', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'f.txt'), ORIGINAL, { mode: 0o600 });
+    expect(await edit(ws, { old_string: 'gamma', new_string: 'GAMMA' })).toEqual({ ok: true, content: `edited ${path.join(ws, 'f.txt')}: 1 replacement` });
+    expect(file(ws)).toBe('alpha\nbeta\nGAMMA\nbeta\n');
+    expect(fs.statSync(path.join(ws, 'f.txt')).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(ws)).toEqual(['f.txt']);
+  });
+
+  it('refuses an ambiguous or missing string with a message for the model, and changes nothing', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'f.txt'), ORIGINAL);
+    expect((await edit(ws, { old_string: 'beta', new_string: 'B' })).content).toBe('error: f.txt was not changed: old_string occurs 2 times (lines 2, 4); give more of the text around it so that it matches once, or set replace_all');
+    expect((await edit(ws, { old_string: 'gama', new_string: 'G' })).content).toMatch(/^error: f\.txt was not changed: old_string was not found .*\n3\tgamma/s);
+    expect((await edit(ws, { edits: [{ old_string: 'alpha', new_string: 'A' }, { old_string: 'nope', new_string: 'N' }] })).content).toMatch(/edit 2: old_string was not found/);
+    expect(file(ws)).toBe(ORIGINAL);
+    expect(await edit(ws, { old_string: 'beta', new_string: 'B', replace_all: true })).toMatchObject({ ok: true, content: expect.stringContaining('2 replacements') });
+  });
+
+  it('a missing file, a binary one and one outside the workspace are refused', async () => {
+    const ws = tempDir();
+    expect((await edit(ws, { old_string: 'a', new_string: 'b' })).content).toBe('error: f.txt does not exist; to make a new file use write_file');
+    fs.writeFileSync(path.join(ws, 'f.txt'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0]));
+    expect((await edit(ws, { old_string: 'E', new_string: 'b' })).content).toBe('error: f.txt is a binary file (ELF executable, 6 bytes)');
+    expect((await runTool({ id: 'e', name: 'edit_file', args: { path: '../x', old_string: 'a', new_string: 'b' } }, ctx(ws))).content).toMatch(/outside the workspace/);
+  });
+
+  it('shows its change as a diff before the question, or why it will be refused', async () => {
+    const { previewEdit } = require('../../src/tools/files') as typeof import('../../src/tools/files');
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'f.txt'), ORIGINAL);
+    expect(await previewEdit(ws, 'f.txt', [{ old_string: 'gamma', new_string: 'GAMMA' }])).toBe('@@ -1,4 +1,4 @@\n alpha\n beta\n-gamma\n+GAMMA\n beta');
+    expect(await previewEdit(ws, 'f.txt', [{ old_string: 'beta', new_string: 'B' }])).toMatch(/^will be refused: old_string occurs 2 times/);
+  });
+
+  describe('through the real providers and the mock server', () => {
+    let mock: { url: string; requests: Array<{ body: { messages?: Array<{ role: string; content: unknown }> } }>; close(): Promise<void> };
+    beforeAll(async () => {
+      mock = await startMockServer();
+    });
+    afterAll(() => mock.close());
+    const provider = (kind: string, model: string) => (kind === 'openai'
+      ? new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model, idleTimeoutMs: 5000 })
+      : new AnthropicProvider({ baseUrl: mock.url, model, idleTimeoutMs: 5000 }));
+
+    it.each(['openai', 'anthropic'])('%s: a round trip changes exactly one line; a miss tells the model and changes nothing', async (kind) => {
+      const ws = tempDir();
+      const notes = Array.from({ length: 5 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+      fs.writeFileSync(path.join(ws, 'notes.txt'), notes);
+      const h = harness(provider(kind, 'edit'), ws, 'yes');
+      const end = h.ended();
+      h.runner.start('change line 2');
+      expect(await end).toMatchObject({ status: 'done' });
+      expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe(notes.replace('line 2\n', 'LINE TWO\n'));
+      const approval = h.events.find(([n]) => n === 'tool.approval')![1] as { detail: string };
+      expect(approval.detail).toContain('-line 2\n+LINE TWO');
+
+      const miss = harness(provider(kind, 'edit-miss'), ws, 'yes');
+      const ended = miss.ended();
+      const before = mock.requests.length;
+      miss.runner.start('change it');
+      expect(await ended).toMatchObject({ status: 'done' });
+      expect(JSON.stringify(mock.requests[before + 1].body)).toContain('old_string was not found in the file');
+      expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe(notes.replace('line 2\n', 'LINE TWO\n'));
+    });
+  });
+});

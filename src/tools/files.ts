@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pushAll } from '../arrays';
 import { Window, binaryKind, numberedWindow } from './numbered';
+import { Edit, applyEdits } from './edit';
 
 /** What read_file returns of a file, at most. */
 export const MAX_READ_BYTES = 256 * 1024;
@@ -100,6 +101,12 @@ export async function readFileTool(workspace: string, p: string, w: Window = {})
  */
 export async function writeFileTool(workspace: string, p: string, content: string): Promise<string> {
   const file = await confineWrite(workspace, p);
+  await replaceFile(file, content);
+  return file;
+}
+
+/** Replaces a confined file's content by way of a temp file renamed over it, keeping its mode. */
+async function replaceFile(file: string, content: string): Promise<void> {
   let mode = 0o644;
   try {
     mode = (await fs.promises.stat(file)).mode & 0o777;
@@ -124,9 +131,58 @@ export async function writeFileTool(workspace: string, p: string, content: strin
     await fs.promises.rm(tmp, { force: true });
     throw err;
   }
-  return file;
 }
 
+/** The largest file edit_file changes: it is read whole, and every edit searches all of it. */
+export const MAX_EDIT_BYTES = 4 * 1024 * 1024;
+
+/** A file edit_file may change, whole, as text: confined as a write, existing, not binary, not too large. */
+async function editable(workspace: string, p: string): Promise<{ file: string; text: string }> {
+  const file = await confineWrite(workspace, p);
+  const rel = path.relative(await fs.promises.realpath(workspace), file);
+  let head: { bytes: Buffer; size: number };
+  try {
+    head = await readHead(workspace, rel, MAX_EDIT_BYTES + 1);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolPathError(`${p} does not exist; to make a new file use write_file`);
+    throw err;
+  }
+  if (head.size > MAX_EDIT_BYTES) throw new ToolPathError(`${p} is ${head.size} bytes, past the ${MAX_EDIT_BYTES} edit_file changes; use write_file or shell`);
+  const kind = binaryKind(head.bytes);
+  if (kind) throw new ToolPathError(`${p} is a binary file (${kind}, ${head.size} bytes)`);
+  return { file, text: head.bytes.toString('utf8') };
+}
+
+/** The edits of an edit_file call: `edits`, or the one edit its own arguments describe. */
+export function editsOf(args: Record<string, unknown>): Edit[] {
+  const list = Array.isArray(args.edits) ? args.edits : [args];
+  return list.map((e) => {
+    const o = (e ?? {}) as Record<string, unknown>;
+    return { old_string: o.old_string as string, new_string: o.new_string as string, replace_all: o.replace_all === true };
+  });
+}
+
+/** Applies edit_file's edits to the file as it is now, all or none; returns what to tell the model. */
+export async function editFileTool(workspace: string, p: string, edits: readonly Edit[]): Promise<string> {
+  const { file, text } = await editable(workspace, p);
+  const result = applyEdits(text, edits);
+  if (!result.ok) throw new ToolPathError(`${p} was not changed: ${result.error}`);
+  await replaceFile(file, result.text);
+  return `edited ${file}: ${result.replaced} replacement${result.replaced === 1 ? '' : 's'}`;
+}
+
+/** What an edit_file call would change, as a diff, shown before the person approves it; or why it will be refused. */
+export async function previewEdit(workspace: string, p: string, edits: readonly Edit[]): Promise<string> {
+  let current: { text: string };
+  try {
+    current = await editable(workspace, p);
+  } catch (err) {
+    return `will be refused: ${(err as Error).message}`;
+  }
+  const result = applyEdits(current.text, edits);
+  if (!result.ok) return `will be refused: ${result.error}`;
+  return diffPreview(p, current.text, result.text);
+}
 
 /**
  * What a write_file call would change, as a unified diff against the file as
@@ -158,6 +214,11 @@ export async function previewWrite(workspace: string, p: string, content: string
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return `cannot show the change: ${(err as Error).message}`;
   }
+  return diffPreview(p, before, content);
+}
+
+/** A unified diff of `before` to `after`, bounded (past the bound: everything that will be written, in numbers and whole). */
+function diffPreview(p: string, before: string, content: string): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { structuredPatch } = require('diff') as typeof import('diff');
   // Bounded: a diff of a large rewrite grows with the product of the sizes and would hold the screen

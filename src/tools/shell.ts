@@ -6,12 +6,12 @@
 
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { readFileTool, writeFileTool } from './files';
+import { editFileTool, editsOf, readFileTool, writeFileTool } from './files';
 import type { ToolCall } from '../providers/provider';
 import { toolEnv } from './env';
 
 /** The preview an approval shows for write_file, loaded with the tools. */
-export { previewWrite } from './files';
+export { editsOf, previewEdit, previewWrite } from './files';
 
 /** What the model gets back from one command, at most. */
 export const MAX_RESULT_CHARS = 64 * 1024;
@@ -68,6 +68,8 @@ export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolRes
         return await runShell(String(call.args.command ?? ''), ctx);
       case 'read_file':
         return { ok: true, content: await readFileTool(ctx.workspace, String(call.args.path ?? ''), { offset: numberArg(call.args.offset), limit: numberArg(call.args.limit) }) };
+      case 'edit_file':
+        return { ok: true, content: await editFileTool(ctx.workspace, String(call.args.path ?? ''), editsOf(call.args)) };
       case 'write_file': {
         const file = await writeFileTool(ctx.workspace, String(call.args.path ?? ''), String(call.args.content ?? ''));
         return { ok: true, content: `wrote ${file}` };

@@ -24,6 +24,25 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     },
   },
   {
+    name: 'edit_file',
+    description: 'Change part of a text file inside the workspace: each edit replaces old_string, which must occur exactly once in the file (give enough of the lines around it), with new_string; replace_all replaces every occurrence. Several edits apply in order, all or none. Prefer it to write_file for changing an existing file.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string' },
+        old_string: { type: 'string', description: 'The exact text to replace, blanks and indentation included (read the file first).' },
+        new_string: { type: 'string', description: 'The text to put in its place.' },
+        replace_all: { type: 'boolean', description: 'Replace every occurrence instead of exactly one.' },
+        edits: {
+          type: 'array',
+          description: 'Several edits instead of old_string/new_string, applied in order.',
+          items: { type: 'object', properties: { old_string: { type: 'string' }, new_string: { type: 'string' }, replace_all: { type: 'boolean' } }, required: ['old_string', 'new_string'] },
+        },
+      },
+      required: ['path'],
+    },
+  },
+  {
     name: 'write_file',
     description: 'Write a text file inside the workspace, replacing it if it exists.',
     parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },

@@ -55,6 +55,10 @@ function subject(call: ToolCall): string {
       const window = a.offset !== undefined || a.limit !== undefined ? ` (lines ${from}-${a.limit !== undefined ? from + Number(a.limit) - 1 : 'end'})` : '';
       return String(a.path ?? '') + window;
     }
+    case 'edit_file': {
+      const n = Array.isArray(a.edits) ? a.edits.length : 1;
+      return `${String(a.path ?? '')} (${n} edit${n === 1 ? '' : 's'})`;
+    }
     case 'write_file': return `${String(a.path ?? '')} (${String(a.content ?? '').length} chars)`;
     default: return '';
   }

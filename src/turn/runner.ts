@@ -195,9 +195,7 @@ export class TurnRunner {
     if (call.argsError) return this.refuseCall(turn, call, call.argsError);
     const summary = sanitize(describeCall(call));
     // A write shows the change it would make before anyone is asked about it.
-    const preview = call.name === 'write_file' && this.options.workspace
-      ? await toolRunner().previewWrite(this.options.workspace, String(call.args.path ?? ''), String(call.args.content ?? ''))
-      : null;
+    const preview = await this.preview(call);
     if (turn.cancelled) return 'interrupted';
     const detail = sanitize(preview === null ? callDetail(call) : `${callDetail(call)}\n${showControls(preview)}`);
     if (!this.settings.allows(call.name)) {
@@ -253,6 +251,16 @@ export class TurnRunner {
     if (text.length > room) {
       throw new AnswerTooLong(`the answer passed ${maxShown.toLocaleString('en-US')} characters and was stopped there (the model keeps the first ${maxKept.toLocaleString('en-US')})`);
     }
+  }
+
+  /** The change a write or an edit would make, for the question; null for other calls. */
+  private async preview(call: ToolCall): Promise<string | null> {
+    const ws = this.options.workspace;
+    const p = String(call.args.path ?? '');
+    if (!ws) return null;
+    if (call.name === 'write_file') return toolRunner().previewWrite(ws, p, String(call.args.content ?? ''));
+    if (call.name === 'edit_file') return toolRunner().previewEdit(ws, p, toolRunner().editsOf(call.args));
+    return null;
   }
 
   /** Adds a message to the conversation; the session log hears of it on the bus. */
