@@ -4,6 +4,7 @@
 // /v1/chat/completions) and Anthropic Messages streaming (POST /v1/messages).
 //
 // The scenario is the model name (or the x-mock-scenario header):
+//   parallel       two shell calls in one answer, then 'both ran.'
 //   edit, edit-miss an edit_file call on notes.txt (one line changed; an old_string not in it), then 'edited.'
 //   short          a few words, quickly              echo      quotes the last user message and the message count (a system message not counted)
 //   slow           200 words, one every 100 ms       long      about 1 MB of text in 4 KB chunks
@@ -123,6 +124,12 @@ function plan(scenario, body) {
       if (scenario.name === 'tools-cut') tool.raw = '{"command": "echo hello-fr';
       return { chunks: ['let me look. '], tool, delay: 5 };
     }
+    case 'parallel': {
+      // Two calls in one answer, as models send them when neither needs the other.
+      const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
+      if (hasResult) return { chunks: ['both ran.'], delay: 5 };
+      return { chunks: ['two at once. '], tools: [{ name: 'shell', args: { command: 'echo first-call' } }, { name: 'shell', args: { command: 'echo second-call' } }], delay: 5 };
+    }
     case 'edit':
     case 'edit-miss': {
       // An edit_file call on notes.txt: one line changed (edit), or an old_string the file does not hold (edit-miss).
@@ -170,9 +177,11 @@ async function streamOpenAI(res, p, record, model, body) {
     sse(res, { error: { message: p.failMessage ?? 'Overloaded', type: 'server_error' } });
     return res.end();
   }
-  if (p.tool) {
-    sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: p.tool.name, arguments: '' } }] }, finish_reason: null }] });
-    sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: p.tool.raw ?? JSON.stringify(p.tool.args) } }] }, finish_reason: null }] });
+  const tools = p.tools ?? (p.tool ? [p.tool] : []);
+  if (tools.length) {
+    // Every call's start first, then their arguments: parallel calls interleave by index.
+    tools.forEach((t, i) => sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, id: `call_${i + 1}`, type: 'function', function: { name: t.name, arguments: '' } }] }, finish_reason: null }] }));
+    tools.forEach((t, i) => sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: t.raw ?? JSON.stringify(t.args) } }] }, finish_reason: null }] }));
     sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
   } else {
     sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
@@ -246,12 +255,13 @@ async function streamAnthropic(res, p, record, model, body) {
   }
   sse(res, { type: 'content_block_stop', index: 0 }, 'content_block_stop');
   let stop = 'end_turn';
-  if (p.tool) {
+  const calls = p.tools ?? (p.tool ? [p.tool] : []);
+  calls.forEach((t, i) => {
     stop = 'tool_use';
-    sse(res, { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: p.tool.name, input: {} } }, 'content_block_start');
-    sse(res, { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: p.tool.raw ?? JSON.stringify(p.tool.args) } }, 'content_block_delta');
-    sse(res, { type: 'content_block_stop', index: 1 }, 'content_block_stop');
-  }
+    sse(res, { type: 'content_block_start', index: i + 1, content_block: { type: 'tool_use', id: `toolu_${i + 1}`, name: t.name, input: {} } }, 'content_block_start');
+    sse(res, { type: 'content_block_delta', index: i + 1, delta: { type: 'input_json_delta', partial_json: t.raw ?? JSON.stringify(t.args) } }, 'content_block_delta');
+    sse(res, { type: 'content_block_stop', index: i + 1 }, 'content_block_stop');
+  });
   sse(res, { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, ...(usage ? { usage: { output_tokens: usage.output } } : {}) }, 'message_delta');
   sse(res, { type: 'message_stop' }, 'message_stop');
   if (p.linger) return linger(res, record, () => sse(res, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'AFTER-THE-END ' } }, 'content_block_delta'));

@@ -417,3 +417,40 @@ describe('edit_file', () => {
     });
   });
 });
+
+describe('shell with a timeout', () => {
+  it('stops a command that runs past it, its whole group, and says so; a quick one is untouched', async () => {
+    const ws = tempDir();
+    const ctx = { workspace: ws, signal: new AbortController().signal, onOutput: () => undefined, killGraceMs: 300 };
+    const t0 = Date.now();
+    const r = await runTool({ id: 't', name: 'shell', args: { command: 'sleep 30 & echo $! > child.pid; echo started; wait', timeout: 1 } }, ctx);
+    expect(r).toEqual({ ok: false, content: 'started\n\n[timed out after 1 s: the command was stopped]', status: 'timed out after 1 s' });
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    const child = Number(fs.readFileSync(path.join(ws, 'child.pid'), 'utf8'));
+    expect(await goneWithin(child, 5000)).toBe(true);
+    expect(await runTool({ id: 'q', name: 'shell', args: { command: 'echo quick', timeout: 5 } }, ctx)).toMatchObject({ ok: true, status: 'exit 0' });
+  });
+});
+
+describe('parallel tool calls', () => {
+  let mock: { url: string; requests: Array<{ body: Record<string, unknown> }>; close(): Promise<void> };
+  beforeAll(async () => {
+    mock = await startMockServer();
+  });
+  afterAll(() => mock.close());
+
+  it.each(['openai', 'anthropic'])('%s: two calls in one answer are each asked, run in order and answered', async (kind) => {
+    const provider = kind === 'openai'
+      ? new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model: 'parallel', idleTimeoutMs: 5000 })
+      : new AnthropicProvider({ baseUrl: mock.url, model: 'parallel', idleTimeoutMs: 5000 });
+    const h = harness(provider, tempDir(), 'yes');
+    const end = h.ended();
+    const before = mock.requests.length;
+    h.runner.start('do two things');
+    expect(await end).toMatchObject({ status: 'done' });
+    expect(h.events.filter(([n]) => n === 'tool.approval')).toHaveLength(2);
+    expect(h.output()).toBe('first-call\nsecond-call\n');
+    const second = JSON.stringify(mock.requests[before + 1].body);
+    for (const id of kind === 'openai' ? ['call_1', 'call_2'] : ['toolu_1', 'toolu_2']) expect(second.match(new RegExp(`"${kind === 'openai' ? 'tool_call_id' : 'tool_use_id'}":"${id}"`, 'g'))).toHaveLength(1);
+  });
+});

@@ -65,7 +65,7 @@ export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolRes
   try {
     switch (call.name) {
       case 'shell':
-        return await runShell(String(call.args.command ?? ''), ctx);
+        return await runShell(String(call.args.command ?? ''), ctx, timeoutMs(call.args.timeout));
       case 'read_file':
         return { ok: true, content: await readFileTool(ctx.workspace, String(call.args.path ?? ''), { offset: numberArg(call.args.offset), limit: numberArg(call.args.limit) }) };
       case 'edit_file':
@@ -82,7 +82,30 @@ export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolRes
   }
 }
 
-function runShell(command: string, ctx: ToolContext): Promise<ToolResult> {
+/** The longest `timeout` a command may ask for, in seconds. */
+export const MAX_TIMEOUT_S = 3600;
+
+/** A shell call's `timeout` (seconds) in milliseconds, within bounds; undefined for none. */
+function timeoutMs(v: unknown): number | undefined {
+  const s = numberArg(v);
+  return s === undefined || s <= 0 ? undefined : Math.min(s, MAX_TIMEOUT_S) * 1000;
+}
+
+/** What the model gets of a finished command: its output (capped) and how it ended. */
+function shellResult(result: string, timedOutAfter: number | null, code: number | null, signal: NodeJS.Signals | null): ToolResult {
+  const more = result.length >= MAX_RESULT_CHARS ? '\n[output truncated]' : '';
+  if (timedOutAfter !== null) {
+    const after = `timed out after ${timedOutAfter / 1000} s`;
+    return { ok: false, content: `${result}${more}\n[${after}: the command was stopped]`, status: after };
+  }
+  return {
+    ok: code === 0,
+    content: `${result}${more}\n[${signal ? `killed by ${signal}` : `exit code ${code}`}]`,
+    status: signal ? `killed by ${signal}` : `exit ${code}`,
+  };
+}
+
+function runShell(command: string, ctx: ToolContext, timeout?: number): Promise<ToolResult> {
   return new Promise((resolve) => {
     if (!command.trim()) return resolve({ ok: false, content: 'error: empty command' });
     // detached: the command leads its own process group, which a cancel kills whole.
@@ -122,21 +145,23 @@ function runShell(command: string, ctx: ToolContext): Promise<ToolResult> {
     };
     if (ctx.signal.aborted) onAbort();
     else ctx.signal.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = timeout === undefined ? null : setTimeout(() => {
+      timedOut = true;
+      onAbort();
+    }, timeout);
+    timer?.unref();
     child.on('error', (err) => resolve({ ok: false, content: `error: ${err.message}` }));
     child.on('close', (code, signal) => {
       take(out.end() + err.end());
+      if (timer) clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
       // Whatever the command left running in its group goes with it.
       if (!ctx.signal.aborted) {
         killGroup('SIGKILL');
         if (group) liveGroups.delete(group);
       }
-      const more = result.length >= MAX_RESULT_CHARS ? '\n[output truncated]' : '';
-      resolve({
-        ok: code === 0,
-        content: `${result}${more}\n[${signal ? `killed by ${signal}` : `exit code ${code}`}]`,
-        status: signal ? `killed by ${signal}` : `exit ${code}`,
-      });
+      resolve(shellResult(result, timedOut ? timeout ?? null : null, code, signal));
     });
   });
 }

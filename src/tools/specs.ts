@@ -7,8 +7,15 @@ import type { ToolSpec } from '../providers/provider';
 export const TOOL_SPECS: readonly ToolSpec[] = [
   {
     name: 'shell',
-    description: 'Run a shell command in the workspace and return its output.',
-    parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+    description: 'Run a shell command in the workspace (/bin/sh) and return its output and exit code. Give a timeout for a command that may not end by itself.',
+    parameters: {
+      type: 'object',
+      properties: {
+        command: { type: 'string' },
+        timeout: { type: 'number', minimum: 1, maximum: 3600, description: 'Seconds after which the command is stopped (its whole process group); default: none.' },
+      },
+      required: ['command'],
+    },
   },
   {
     name: 'read_file',
