@@ -7,6 +7,7 @@ import { Bus } from './bus';
 import { Cleanup } from './cleanup';
 import { installMemoryGuard } from './memory-guard';
 import { AgentContext } from './agent/context';
+import type { ApprovalMode } from './settings/approval';
 import { TurnCoordinator } from './composer/coordinator';
 import { TurnRunner, killLiveTools } from './turn/runner';
 import type { Provider } from './providers/provider';
@@ -48,6 +49,8 @@ export interface AppOptions {
   maxEntries: number;
   /** Caps on one answer (shown, kept in the conversation) and on the context sent. */
   answer?: { maxAnswerChars?: number; maxKeptChars?: number; maxContextChars?: number };
+  /** The approval mode to start in (--approval); full-auto starts with force mode on. */
+  approval?: ApprovalMode;
   /** Which conversation to bring back: the last, one by id, or a picker; none starts a new one. */
   resume?: { kind: 'continue' } | { kind: 'pick' } | { kind: 'id'; id: string } | null;
   /** Warnings found before the screen existed (e.g. a bad config file). */
@@ -66,6 +69,8 @@ export interface App {
 function services(bus: Bus, options: AppOptions) {
   const warn = (text: string): void => bus.emit('status.warning', { text });
   const settings = new Settings({ provider: options.provider.name, model: options.provider.model ?? null });
+  if (options.approval === 'full-auto') settings.force = true;
+  else if (options.approval) settings.approval = options.approval;
   const agent = new AgentContext(options.workspace, options.dataDir, settings);
   const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, systemPrompt: () => agent.text(), ...options.answer });
   const history = new HistoryService({
@@ -112,6 +117,7 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     busySince: () => feed.busySince,
     queued: () => coordinator.queue.length,
     force: () => s.settings.force,
+    approval: () => s.settings.approval,
     always: () => s.settings.alwaysTools(),
     providerHint: () => options.provider.hint ?? `${s.settings.provider} · ${s.settings.model}`,
   });

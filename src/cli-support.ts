@@ -1,6 +1,7 @@
 // What the command line's parts share: usage errors, the flag parsers, and
 // where a run's data lives (data dir, workspace, session). No commands here.
 
+import type { ApprovalMode } from './settings/approval';
 import { InvalidArgumentError } from 'commander';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -84,5 +85,6 @@ export interface MainOptions {
   script?: string;
   continue?: boolean;
   resume?: string | boolean;
+  approval?: ApprovalMode;
 }
 

@@ -5,6 +5,7 @@
 // here draws, reads a file or holds state: a slash handler acts only through
 // the context it is handed.
 
+import { APPROVAL_MEANING, isApprovalMode } from './settings/approval';
 import type { HistoryMode, Settings } from './settings/store';
 import { maxOf } from './arrays';
 
@@ -149,6 +150,22 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run(ctx, args) {
       if (args.length > 0) return usage('force');
       ctx.run('app.toggleForce');
+    },
+  },
+  {
+    name: 'approval',
+    args: '[MODE]',
+    description: 'Show the approval mode, or set it: read-only, ask, auto-edit, full-auto',
+    run(ctx, args) {
+      if (args.length > 1) return usage('approval');
+      const s = ctx.settings;
+      if (args.length === 0) return ctx.note(`approval: ${s.mode} · ${APPROVAL_MEANING[s.mode]}`);
+      const mode = args[0];
+      if (!isApprovalMode(mode)) return ctx.note(`no approval mode ${JSON.stringify(mode)}: read-only, ask, auto-edit or full-auto`);
+      // full-auto is force mode (Shift+Tab toggles it); the others are the mode under it.
+      s.force = mode === 'full-auto';
+      if (mode !== 'full-auto') s.approval = mode;
+      ctx.note(`approval: ${s.mode} · ${APPROVAL_MEANING[s.mode]}`);
     },
   },
   {

@@ -11,6 +11,7 @@ import { PROVIDER_NAMES, chooseProvider } from './providers/select';
 import { addShellCommands } from './subcommands';
 import type { Provider } from './providers/provider';
 import { Settings } from './settings/store';
+import { APPROVAL_MODES } from './settings/approval';
 
 export const EXIT_USAGE = 2;
 
@@ -54,6 +55,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     displayName: opts.session ?? (path.basename(workspace) || workspace),
     maxEntries: config.history.maxEntries,
     answer: { maxAnswerChars: config.maxAnswerChars, maxKeptChars: config.maxKeptAnswerChars, maxContextChars: config.context?.maxChars },
+    approval: opts.approval,
     resume: opts.continue ? { kind: 'continue' } : opts.resume === true ? { kind: 'pick' } : typeof opts.resume === 'string' ? { kind: 'id', id: opts.resume } : null,
     warnings: [...warnings, ...early],
   });
@@ -86,6 +88,7 @@ export function buildProgram(): Command {
     .option('--model <name>', 'the model to ask', parseNonEmpty)
     .option('--base-url <url>', 'the provider endpoint', parseUrl)
     .option('--script <file>', 'replay a JSON script of deltas, delays and errors (the script provider)', parseNonEmpty)
+    .addOption(new Option('--approval <mode>', 'what tool calls may do unasked: read-only, ask (default), auto-edit or full-auto').choices([...APPROVAL_MODES]))
     .option('-c, --continue', "resume the session's last conversation")
     .option('-r, --resume [id]', 'resume a conversation: pick one, or give its id')
     .exitOverride()

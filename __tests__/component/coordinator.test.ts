@@ -161,8 +161,9 @@ describe('the coordinator: turns', () => {
 
   it('asks for a tool call; "always" stops asking for that tool; force answers a pending question', async () => {
     const shell = (command: string) => ({ tool: { name: 'shell', args: { command } } });
-    const read = { tool: { name: 'read_file', args: { path: 'missing.txt' } } };
-    const provider = new ScriptProvider({ turns: [[shell('true')], [{ text: 'one' }], [shell('true')], [{ text: 'two' }], [read], [{ text: 'three' }]] });
+    // A write asks in the default mode (ask); a read would not.
+    const write = { tool: { name: 'write_file', args: { path: 'new.txt', content: 'x' } } };
+    const provider = new ScriptProvider({ turns: [[shell('true')], [{ text: 'one' }], [shell('true')], [{ text: 'two' }], [write], [{ text: 'three' }]] });
     // An injected clock: a question answers only after a pause in typing, and the test makes that pause.
     let clock = 1_000_000;
     const pause = () => (clock += APPROVAL_PAUSE_MS);
@@ -194,7 +195,7 @@ describe('the coordinator: turns', () => {
     asking = question();
     send('third');
     await asking;
-    expect(c.approval?.tool).toBe('read_file');
+    expect(c.approval?.tool).toBe('write_file');
     // Turning force on while a question waits (after the pause) answers it yes: the turn goes on to its end.
     pause();
     run('app.toggleForce');

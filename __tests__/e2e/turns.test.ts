@@ -223,6 +223,24 @@ describe('tool calls in the terminal', () => {
     expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toBe('const host = "x";\nconst port = 8080;\nlisten(port);\n');
   });
 
+  it('--approval auto-edit applies an edit unasked but asks before a command, and shows the mode', async () => {
+    const { ws, args } = scripted([
+      [{ tool: { name: 'edit_file', args: { path: 'a.txt', old_string: 'old', new_string: 'new' } } }],
+      [{ tool: { name: 'shell', args: { command: 'echo ran > ran.txt' } } }],
+      [{ text: 'both done.' }],
+    ]);
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'old\n');
+    m = new MilkPty({ args: [...args, '--approval', 'auto-edit'], cwd: ws });
+    await m.waitFor(() => m!.statusLine().includes('AUTO-EDIT'), 'the mode in the status bar');
+    m.write('go' + KEY.enter);
+    await m.waitFor(() => m!.statusLine().includes('run shell: echo ran > ran.txt?') && m!.statusLine().includes('y yes · n no'), 'asked about the command');
+    expect(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('new\n');
+    expect(fs.existsSync(path.join(ws, 'ran.txt'))).toBe(false);
+    m.write('y');
+    await m.waitForText('both done.');
+    expect(fs.existsSync(path.join(ws, 'ran.txt'))).toBe(true);
+  });
+
   it('asks in the status bar; n declines, y runs and shows the output', async () => {
     const { ws, args } = scripted([
       [{ tool: { name: 'shell', args: { command: 'touch nope' } } }],

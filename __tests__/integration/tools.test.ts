@@ -415,6 +415,20 @@ describe('edit_file', () => {
       expect(JSON.stringify(mock.requests[before + 1].body)).toContain('old_string was not found in the file');
       expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe(notes.replace('line 2\n', 'LINE TWO\n'));
     });
+
+    it.each(['openai', 'anthropic'])('%s: read-only mode refuses an edit without asking, and the model is told why', async (kind) => {
+      const ws = tempDir();
+      fs.writeFileSync(path.join(ws, 'notes.txt'), 'line 1\nline 2\n');
+      const h = harness(provider(kind, 'edit'), ws);
+      h.runner.settings.approval = 'read-only';
+      const end = h.ended();
+      const before = mock.requests.length;
+      h.runner.start('change line 2');
+      expect(await end).toMatchObject({ status: 'done' });
+      expect(h.events.filter(([n]) => n === 'tool.approval')).toEqual([]);
+      expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('line 1\nline 2\n');
+      expect(JSON.stringify(mock.requests[before + 1].body)).toContain('the person set milk to read-only mode, where edit_file is not allowed');
+    });
   });
 });
 

@@ -5,13 +5,10 @@
 
 import { TOOL_SPECS } from '../tools/specs';
 import type { Settings } from '../settings/store';
+import { APPROVAL_MEANING } from '../settings/approval';
 import { Instructions, MAX_INSTRUCTION_BYTES, findInstructions, localDate, readEnvironment } from './instructions';
 import { Environment, PromptPart, describeParts, joinParts, systemPromptParts } from './prompt';
 
-const APPROVAL = {
-  ask: 'Reads run unasked; each file write and each shell command is shown to the person first, who approves or declines it.',
-  'full-auto': 'Every tool call runs without asking: the person turned force mode on.',
-};
 
 export class AgentContext {
   private env: Environment | null = null;
@@ -30,12 +27,12 @@ export class AgentContext {
 
   parts(now: Date = new Date()): PromptPart[] {
     if (!this.env) this.load();
-    const mode = this.settings.force ? 'full-auto' : 'ask';
+    const mode = this.settings.mode;
     const env = { ...(this.env as Environment), date: localDate(now) };
     return systemPromptParts({
       env,
       tools: this.workspace ? TOOL_SPECS : [],
-      approval: { mode, meaning: APPROVAL[mode] },
+      approval: { mode, meaning: APPROVAL_MEANING[mode] },
       instructions: this.instructions.files,
       instructionCap: MAX_INSTRUCTION_BYTES,
     });

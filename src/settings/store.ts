@@ -6,6 +6,7 @@
 // all read them here; nothing keeps a copy. Pure state: no I/O, no timers.
 
 import { CLUSTERING, EmojiWidths } from '../editor/width';
+import { ApprovalMode, Decision, decide } from './approval';
 
 export type HistoryMode = 'session' | 'global';
 
@@ -18,8 +19,10 @@ export interface SettingsInit {
 export class Settings {
   readonly provider: string;
   private current: string | null;
-  /** Force mode: every tool call runs without asking. */
+  /** Force mode (Shift+Tab, /force): every tool call runs without asking, whatever the approval mode under it. */
   force = false;
+  /** The approval mode chosen (--approval, /approval); force mode stands over it as full-auto. */
+  approval: ApprovalMode = 'ask';
   private readonly always = new Set<string>();
   historyMode: HistoryMode = 'session';
   /** How this terminal draws the emoji sequences terminals disagree on (the width probe's answer). */
@@ -41,9 +44,19 @@ export class Settings {
     return true;
   }
 
+  /** The mode in force: full-auto while force mode is on, else the one chosen. */
+  get mode(): ApprovalMode {
+    return this.force ? 'full-auto' : this.approval;
+  }
+
+  /** Whether a call of this tool runs, is asked about, or is refused, now. */
+  decide(tool: string): Decision {
+    return decide(this.mode, tool, this.always.has(tool));
+  }
+
   /** True when a call of this tool runs without asking. */
   allows(tool: string): boolean {
-    return this.force || this.always.has(tool);
+    return this.decide(tool) === 'run';
   }
 
   allowAlways(tool: string): void {

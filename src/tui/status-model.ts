@@ -18,6 +18,8 @@ export interface StatusSources {
   busySince: () => number | null;
   queued: () => number;
   force: () => boolean;
+  /** The approval mode chosen under force mode (shown when it is not the default, ask). */
+  approval?: () => string;
   /** Tools on "always" this session. */
   always: () => string[];
   /** The provider's own hint (e.g. how to configure it, or the model /model switched to). */
@@ -75,6 +77,7 @@ export class StatusModel {
       prompt: modal.prompt,
       legend: modal.legend,
       force: s.force(),
+      approval: s.approval?.(),
       usage: this.usage,
       always: s.always(),
     };

@@ -96,6 +96,8 @@ export interface StatusState {
   /** The keys that answer the prompt: kept on screen whatever else is cut. */
   legend?: string | null;
   force: boolean;
+  /** The approval mode, when not force; shown unless it is ask. */
+  approval?: string;
   /** Tools that run without asking this session. */
   always?: string[];
   /** Tokens of the last turn (in, out) and the conversation's total, when the server reports them. */
@@ -134,7 +136,8 @@ export function statusRow(st: StatusState, width: number, emoji: EmojiWidths): G
   const parts: Span[] = [];
   if (st.legend) parts.push({ text: ` ${st.legend} `, style: 'statusStrong' });
   if (st.force) parts.push({ text: ' FORCE ', style: 'force' });
-  else if (st.always?.length) parts.push({ text: ` always: ${st.always.join(', ')} `, style: 'force' });
+  else if (st.approval && st.approval !== 'ask') parts.push({ text: ` ${st.approval.toUpperCase()} `, style: 'force' });
+  if (!st.force && st.always?.length) parts.push({ text: ` always: ${st.always.join(', ')} `, style: 'force' });
   if (st.queued > 0) parts.push({ text: ` ${st.queued} queued `, style: 'statusStrong' });
   if (st.busySince !== null) {
     const secs = Math.floor((st.now - st.busySince) / 1000);

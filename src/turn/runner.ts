@@ -193,12 +193,14 @@ export class TurnRunner {
 
   private async runCall(turn: ActiveTurn, call: ToolCall): Promise<string> {
     if (call.argsError) return this.refuseCall(turn, call, call.argsError);
+    const decision = this.settings.decide(call.name);
+    if (decision === 'refuse') return this.refuseCall(turn, call, `the person set milk to ${this.settings.mode} mode, where ${call.name} is not allowed`, 'not allowed');
     const summary = sanitize(describeCall(call));
     // A write shows the change it would make before anyone is asked about it.
     const preview = await this.preview(call);
     if (turn.cancelled) return 'interrupted';
     const detail = sanitize(preview === null ? callDetail(call) : `${callDetail(call)}\n${showControls(preview)}`);
-    if (!this.settings.allows(call.name)) {
+    if (decision === 'ask') {
       const answer = await new Promise<Approval>((resolve) => {
         turn.approval = resolve;
         this.bus.emit('tool.approval', { turnId: turn.id, summary, detail, tool: call.name });
@@ -226,11 +228,12 @@ export class TurnRunner {
   }
 
   /** A call that cannot be run as sent: shown as a failed block, and the model told why; nobody is asked about it. */
-  private refuseCall(turn: ActiveTurn, call: ToolCall, why: string): string {
+  private refuseCall(turn: ActiveTurn, call: ToolCall, why: string, status: 'invalid arguments' | 'not allowed' = 'invalid arguments'): string {
     const summary = sanitize(`${call.name}: not run`);
     this.bus.emit('tool.started', { turnId: turn.id, summary, detail: sanitize(`${call.name} call not run: ${why}`), declined: false });
-    this.bus.emit('tool.finished', { turnId: turn.id, ok: false, status: 'invalid arguments' });
-    return `error: this ${call.name} call was not run: ${why}. Send the call again with its complete arguments as one JSON object.`;
+    this.bus.emit('tool.finished', { turnId: turn.id, ok: false, status });
+    const next = status === 'not allowed' ? 'Do without it, or ask the person to change the mode.' : 'Send the call again with its complete arguments as one JSON object.';
+    return `error: this ${call.name} call was not run: ${why}. ${next}`;
   }
 
   /**
