@@ -10,7 +10,7 @@ import { checkSessionName } from '../config/paths';
 import { parseHistory } from '../history/format';
 import { historyPaths } from '../history/service';
 import type { LogEvent } from './events';
-import { byActivity, conversationFile, conversationIds, legacyLogPath, readLogFile, sessionLogDir, summarizeFile } from './log';
+import { byActivity, conversationFile, conversationIds, legacyLogPath, readLogFile, sessionLogDir, sessionsEntries, summarizeFile } from './log';
 import { ConversationSummary, Summarizer, replay } from './replay';
 import { maxOf } from '../arrays';
 import { readRegular } from '../io/files';
@@ -85,14 +85,7 @@ function loggedWorkspace(file: string | undefined): string | null {
 
 /** Every session in the data dir, newest first. */
 export function listSessions(dataDir: string): SessionRow[] {
-  const dir = path.join(dataDir, 'sessions');
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const ids = new Set(entries.flatMap((d) => {
+  const ids = new Set(sessionsEntries(dataDir).flatMap((d) => {
     if (d.isDirectory()) return [d.name];
     return /\.(jsonl|history)$/.test(d.name) ? [d.name.replace(/\.(jsonl|history)$/, '')] : [];
   }));

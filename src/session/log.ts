@@ -30,6 +30,15 @@ export function sessionLogDir(dataDir: string, sessionId: string): string {
   return path.join(dataDir, 'sessions', sessionId);
 }
 
+/** What `<data>/sessions` holds (session folders, history files, older one-file logs); none when it cannot be read. */
+export function sessionsEntries(dataDir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(path.join(dataDir, 'sessions'), { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
 /** Where versions before one-file-per-conversation kept a session's log. */
 export function legacyLogPath(dataDir: string, sessionId: string): string {
   return path.join(dataDir, 'sessions', `${sessionId}.jsonl`);

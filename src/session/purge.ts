@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeAtomic } from '../io/files';
 import { eachLine } from '../io/lines';
-import { conversationIds, conversationFile, MAX_LOG_LINE_BYTES } from './log';
+import { conversationIds, conversationFile, MAX_LOG_LINE_BYTES, sessionsEntries } from './log';
 import { LogEvent, serializeEvent, userEvent, userText } from './events';
 
 export const PURGED_TEXT = '[deleted from history]';
@@ -19,13 +19,7 @@ export const PURGED_TEXT = '[deleted from history]';
 /** Every conversation log under `<data>/sessions`: each session's folder, and older one-file logs. */
 export function logFiles(dataDir: string): string[] {
   const dir = path.join(dataDir, 'sessions');
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.flatMap((d) => {
+  return sessionsEntries(dataDir).flatMap((d) => {
     if (d.isDirectory()) return conversationIds(path.join(dir, d.name)).map((id) => conversationFile(path.join(dir, d.name), id));
     return d.isFile() && d.name.endsWith('.jsonl') ? [path.join(dir, d.name)] : [];
   });
