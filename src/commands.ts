@@ -112,6 +112,8 @@ export interface SlashContext {
     info(): string[];
     /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
     context(): string[];
+    /** Sends `text` to the model as a turn, shown in the transcript as `display`; false while a turn runs. */
+    ask(text: string, display: string): boolean;
   };
   readonly screen: {
     /** Empties the transcript on screen (the log keeps everything). */
@@ -207,6 +209,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'init',
+    args: '',
+    description: 'Ask the model to write an AGENTS.md for this workspace (the write asks as any does)',
+    run(ctx, args) {
+      if (args.length > 0) return usage('init');
+      if (!ctx.session.ask(INIT_PROMPT, '/init')) ctx.note('a turn is running: /init once it ends');
+    },
+  },
+  {
     name: 'clear',
     args: '',
     description: 'Clear the transcript on screen (the conversation and its log stay)',
@@ -274,6 +285,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
 ];
+
+/** What /init asks of the model. */
+export const INIT_PROMPT = [
+  'Write an AGENTS.md at the root of this workspace for agents (and people) who will work in it.',
+  'First look around: the README, the build and package files, the folder layout, the tests and how they are run, any style or lint configuration.',
+  'Then write, briefly and only what is true of this project: what it is; how to build, run and test it (the exact commands);',
+  'how the code is laid out; the conventions to follow; and what to be careful with.',
+  'If an AGENTS.md is there already, improve it rather than starting over. Write it with write_file (or edit_file for an existing one).',
+].join(' ');
 
 function usage(name: string): string {
   const cmd = findSlash(name);

@@ -53,6 +53,18 @@ describe('interrupting a turn', () => {
   });
 });
 
+describe('/init', () => {
+  it('asks the model to write an AGENTS.md, shown as /init', async () => {
+    await open('echo');
+    const before = mock.requests.length;
+    m!.write('/init' + KEY.enter);
+    await m!.waitForText('› /init');
+    await m!.waitFor(() => mock.requests.length > before && !busy(), 'the turn');
+    expect(lastUserMessage(before)).toMatch(/^Write an AGENTS\.md at the root of this workspace/);
+    expect(lastUserMessage(before)).toContain('write_file');
+  });
+});
+
 describe('type-ahead', () => {
   it('queues inputs during a turn and sends them in order', async () => {
     await open('echo:250');

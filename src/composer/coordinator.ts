@@ -275,6 +275,11 @@ export class TurnCoordinator {
         openPicker: () => this.openPicker(),
         info: () => this.options.sessionInfo?.() ?? [],
         context: () => this.options.contextInfo?.() ?? [],
+        ask: (text, display) => {
+          if (this.runner.busy) return false;
+          this.runner.start(text, { display, segments: [{ type: 'text', text: display }] });
+          return true;
+        },
       },
       screen: {
         clear: () => this.options.view?.clear(),
