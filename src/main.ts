@@ -10,7 +10,6 @@ import { ProviderSetupError, buildProvider } from './providers/build';
 import { PROVIDER_NAMES, chooseProvider } from './providers/select';
 import { addShellCommands } from './subcommands';
 import type { Provider } from './providers/provider';
-import { Settings } from './settings/store';
 import { APPROVAL_MODES } from './settings/approval';
 
 export const EXIT_USAGE = 2;
@@ -103,7 +102,8 @@ export function buildProgram(): Command {
     .command('run')
     .description('one turn without the screen: the answer streams to stdout (the prompt from the arguments or stdin)')
     .argument('[prompt...]', 'the prompt; read from stdin when omitted')
-    .action(async (words: string[], _o: unknown, cmd: Command) => {
+    .option('--json', 'one JSON object per line for each event: text, tool_call, tool_result, usage, end')
+    .action(async (words: string[], o: { json?: boolean }, cmd: Command) => {
       const all = cmd.optsWithGlobals() as MainOptions;
       let prompt = words.join(' ');
       if (!prompt) {
@@ -111,16 +111,19 @@ export function buildProgram(): Command {
         prompt = await readStdin();
       }
       if (!prompt.trim()) throw new UsageError('milk run: the prompt is empty');
-      const { dataDir } = locate(all);
+      const { dataDir, workspace } = locate(all);
       const { provider } = providerFor(all, loadConfig(dataDir).config);
       /* eslint-disable @typescript-eslint/no-require-imports */
-      const { runOnce } = require('./turn/run-once') as typeof import('./turn/run-once');
+      const { runOnce, runSettings } = require('./turn/run-once') as typeof import('./turn/run-once');
       const { AgentContext } = require('./agent/context') as typeof import('./agent/context');
       /* eslint-enable @typescript-eslint/no-require-imports */
-      // No workspace, no tools: the prompt says where it runs and what the project's instructions are.
-      const agent = new AgentContext(null, dataDir, new Settings({ provider: provider.name, model: provider.model ?? null }));
+      // The tools run in the working directory, as --approval allows (read-only unless it says otherwise).
+      const settings = runSettings(provider, all.approval);
+      const agent = new AgentContext(workspace, dataDir, settings);
       for (const problem of agent.load()) process.stderr.write(`milk: ${problem}\n`);
-      process.exitCode = await runOnce(provider, prompt, { out: process.stdout, err: process.stderr }, () => agent.text());
+      process.exitCode = await runOnce(provider, prompt, { out: process.stdout, err: process.stderr }, {
+        systemPrompt: () => agent.text(), json: !!o.json, settings, workspace,
+      });
     });
 
   addShellCommands(program);

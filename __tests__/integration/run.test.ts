@@ -89,3 +89,48 @@ describe('milk run', () => {
     expect(r.code).toBe(2);
   });
 });
+
+describe('milk run --json and --approval', () => {
+  const runIn = (cwd: string, a: string[]) => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...a], { env: env(), cwd });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => resolve({ code, out, err }));
+    child.stdin.end('');
+  });
+  const lines = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l));
+
+  it('writes one JSON object per line: text, usage, end', async () => {
+    const r = await run([...args('short'), '--json', 'hi']);
+    expect(r.code).toBe(0);
+    const events = lines(r.out);
+    expect(events.filter((e) => e.type === 'text').map((e) => e.text).join('')).toBe('the quick brown fox jumps.');
+    expect(events.find((e) => e.type === 'usage')).toMatchObject({ input: expect.any(Number), output: expect.any(Number) });
+    expect(events[events.length - 1]).toEqual({ type: 'end', status: 'done' });
+  });
+
+  it('read-only by default: an edit is declined (no one to ask), and the model is told; --approval auto-edit lets it run', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'notes.txt'), 'line 1\nline 2\n');
+    const refused = await runIn(ws, [...args('edit'), '--json', 'edit it']);
+    expect(refused.code).toBe(0);
+    const events = lines(refused.out);
+    expect(events.find((e) => e.type === 'tool_call')).toMatchObject({ name: 'edit_file', args: { path: 'notes.txt' } });
+    expect(events.find((e) => e.type === 'tool_result').content).toMatch(/read-only mode, where edit_file is not allowed/);
+    expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('line 1\nline 2\n');
+    const allowed = await runIn(ws, [...args('edit'), '--approval', 'auto-edit', '--json', 'edit it']);
+    expect(lines(allowed.out).find((e) => e.type === 'tool_result').content).toMatch(/^edited .*notes\.txt: 1 replacement$/);
+    expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('line 1\nLINE TWO\n');
+  });
+
+  it('in ask mode a call that would ask is declined, since no one is there to answer', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'notes.txt'), 'line 1\nline 2\n');
+    const r = await runIn(ws, [...args('edit'), '--approval', 'ask', '--json', 'edit it']);
+    const result = lines(r.out).find((e) => e.type === 'tool_result');
+    expect(result).toMatchObject({ declined: true });
+    expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('line 1\nline 2\n');
+  });
+});
