@@ -38,6 +38,8 @@ const PURE = [
   'src/providers/select.ts',
   'src/tools/visible.ts',
   'src/tools/env.ts',
+  'src/tools/numbered.ts',
+  'src/tools/edit.ts',
   'src/turn/context.ts',
   'src/agent/prompt.ts',
   'src/tui/input.ts',
