@@ -1,4 +1,4 @@
-import { HEAP_EXIT, HEAP_STOP_TURN, heapAction, installMemoryGuard } from '../../src/memory-guard';
+import { HEAP_EXIT, HEAP_STOP_TURN, heapAction, installMemoryGuard, oldSpaceLimit } from '../../src/memory-guard';
 
 const MiB = 1024 * 1024;
 const at = (share: number) => ({ used: Math.round(share * 1000 * MiB), limit: 1000 * MiB });
@@ -13,6 +13,14 @@ describe('what the heap guard does at a reading', () => {
   });
 });
 
+describe('the old generation\'s limit', () => {
+  it('is --max-old-space-size when given (in execArgv or NODE_OPTIONS), else most of the heap limit', () => {
+    expect(oldSpaceLimit(470 * MiB, '--max-old-space-size=256')).toBe(256 * MiB);
+    expect(oldSpaceLimit(470 * MiB, '--enable-source-maps --max-old-space-size 512')).toBe(512 * MiB);
+    expect(oldSpaceLimit(1000 * MiB, '')).toBe(850 * MiB);
+  });
+});
+
 describe('the heap guard over time', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
@@ -24,25 +32,25 @@ describe('the heap guard over time', () => {
     const stop = installMemoryGuard({ stats: () => at(share), stopTurn: (m) => stops.push(m), exit: (m) => exits.push(m), everyMs: 100 });
     jest.advanceTimersByTime(500);
     expect(stops).toEqual([]);
-    share = 0.72;
+    share = 0.85;
     jest.advanceTimersByTime(500);
-    expect(stops).toEqual(['memory nearly full (720 MiB of 1000 MiB): the turn was stopped']);
+    expect(stops).toEqual(['memory nearly full (850 MiB of 1000 MiB): the turn was stopped']);
     // Down again, then up: the next rise stops the next turn.
-    share = 0.4;
+    share = 0.3;
     jest.advanceTimersByTime(100);
-    share = 0.75;
+    share = 0.86;
     jest.advanceTimersByTime(100);
     expect(stops).toHaveLength(2);
-    share = 0.9;
+    share = 0.95;
     jest.advanceTimersByTime(1000);
-    expect(exits).toEqual(['milk: out of memory (900 MiB of 1000 MiB); history saved, terminal restored']);
+    expect(exits).toEqual(['milk: out of memory (950 MiB of 1000 MiB); history saved, terminal restored']);
     stop();
   });
 
   it('checks on the way in, after each megabyte streamed, however busy the loop is', () => {
     let listener: (chars: number) => void = () => undefined;
     const stops: string[] = [];
-    installMemoryGuard({ stats: () => at(0.72), stopTurn: (m) => stops.push(m), exit: () => undefined, everyMs: 1e9, onGrowth: (l) => (listener = l) })();
+    installMemoryGuard({ stats: () => at(0.85), stopTurn: (m) => stops.push(m), exit: () => undefined, everyMs: 1e9, onGrowth: (l) => (listener = l) })();
     listener(512 * 1024);
     expect(stops).toEqual([]);
     listener(512 * 1024);
