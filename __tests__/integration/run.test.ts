@@ -111,7 +111,7 @@ describe('milk run --json and --approval', () => {
     expect(events[events.length - 1]).toEqual({ type: 'end', status: 'done' });
   });
 
-  it('read-only by default: an edit is declined (no one to ask), and the model is told; --approval auto-edit lets it run', async () => {
+  it('read-only by default: an edit is refused, and the model is told why; --approval auto-edit lets it run', async () => {
     const ws = tempDir();
     fs.writeFileSync(path.join(ws, 'notes.txt'), 'line 1\nline 2\n');
     const refused = await runIn(ws, [...args('edit'), '--json', 'edit it']);
@@ -125,12 +125,12 @@ describe('milk run --json and --approval', () => {
     expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('line 1\nLINE TWO\n');
   });
 
-  it('in ask mode a call that would ask is declined, since no one is there to answer', async () => {
+  it('in ask mode a call that would ask is refused, and the model told that no one is there to approve it', async () => {
     const ws = tempDir();
     fs.writeFileSync(path.join(ws, 'notes.txt'), 'line 1\nline 2\n');
     const r = await runIn(ws, [...args('edit'), '--approval', 'ask', '--json', 'edit it']);
     const result = lines(r.out).find((e) => e.type === 'tool_result');
-    expect(result).toMatchObject({ declined: true });
+    expect(result.content).toMatch(/needs the person's approval in ask mode, and no one is there to give it \(milk run/);
     expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('line 1\nline 2\n');
   });
 });

@@ -2,7 +2,7 @@
 // comes (or, with --json, one JSON object per line for each event of the
 // turn); errors go to stderr with exit code 1; SIGINT cancels the turn
 // cleanly and exits 130. Tools run in the working directory as the approval
-// mode allows: there is no one to ask, so a call that would ask is declined
+// mode allows: there is no one to ask, so a call that would ask is refused
 // and the model told why (read-only is the default; --approval auto-edit or
 // full-auto lets edits, or everything, run).
 
@@ -45,9 +45,8 @@ function jsonEvents(bus: Bus, write: (event: object) => void): void {
 export async function runOnce(provider: Provider, prompt: string, io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream }, options: RunOnceOptions = {}): Promise<number> {
   const bus = new Bus();
   const settings = options.settings ?? runSettings(provider);
-  const runner = new TurnRunner(bus, provider, { systemPrompt: options.systemPrompt, settings, workspace: options.workspace });
-  // No one is there to answer: a call that would ask is declined.
-  bus.on('tool.approval', () => setImmediate(() => runner.answer('no')));
+  // No one is there to answer: a call that would ask is refused, and the model told why.
+  const runner = new TurnRunner(bus, provider, { systemPrompt: options.systemPrompt, settings, workspace: options.workspace, unattended: true });
   let wrote = '';
   if (options.json) {
     jsonEvents(bus, (event) => io.out.write(JSON.stringify(event) + '\n'));

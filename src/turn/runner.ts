@@ -51,6 +51,8 @@ export interface RunnerOptions {
   maxContextChars?: number;
   /** The system prompt, put together at the start of each turn (agent/context.ts). */
   systemPrompt?: () => string;
+  /** No one is there to answer a question (milk run): a call that would ask is refused, saying so. */
+  unattended?: boolean;
 }
 
 
@@ -195,6 +197,9 @@ export class TurnRunner {
     if (call.argsError) return this.refuseCall(turn, call, call.argsError);
     const decision = this.settings.decide(call.name);
     if (decision === 'refuse') return this.refuseCall(turn, call, `the person set milk to ${this.settings.mode} mode, where ${call.name} is not allowed`, 'not allowed');
+    if (decision === 'ask' && this.options.unattended) {
+      return this.refuseCall(turn, call, `it needs the person's approval in ${this.settings.mode} mode, and no one is there to give it (milk run; --approval auto-edit or full-auto lets such calls run)`, 'not allowed');
+    }
     const summary = sanitize(describeCall(call));
     // A write shows the change it would make before anyone is asked about it.
     const preview = await this.preview(call);
