@@ -213,7 +213,10 @@ export function startApp(options: AppOptions): App {
   options.cleanup.add('history', () => s.history.flush({ reason: 'exit' }));
 
   const unguard = installMemoryGuard({
-    onGrowth: (listener) => bus.on('turn.delta', ({ text }) => listener(text.length)),
+    onGrowth: (listener) => {
+      bus.on('turn.delta', ({ text }) => listener(text.length));
+      bus.on('tool.output', ({ text }) => listener(text.length));
+    },
     stopTurn: (message) => {
       if (!s.runner.fail(message)) s.warn(message);
     },

@@ -63,7 +63,7 @@ function oldGeneration(): () => HeapStats {
   };
 }
 
-/** Checks the heap a few times a second (never keeping milk alive); returns a stop function. */
+/** Checks the heap every two seconds and after each megabyte that comes in (never keeping milk alive); returns a stop function. */
 export function installMemoryGuard(o: MemoryGuardOptions): () => void {
   const stats = o.stats ?? oldGeneration();
   let stopped = false;
@@ -81,7 +81,8 @@ export function installMemoryGuard(o: MemoryGuardOptions): () => void {
       stopped = false;
     }
   };
-  const timer = setInterval(check, o.everyMs ?? 200);
+  // Rarely on its own: what grows the heap (a turn's text, a tool's output) checks it on the way in; an idle milk must cost next to nothing.
+  const timer = setInterval(check, o.everyMs ?? 2000);
   timer.unref();
   let grown = 0;
   o.onGrowth?.((chars) => {

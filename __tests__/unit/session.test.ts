@@ -2,7 +2,7 @@
 // protocols accept, the context budget, and the resume picker.
 import { LogEvent, parseLog, serializeEvent } from '../../src/session/events';
 import { validEvent } from '../../src/session/schema';
-import { conversations, replay } from '../../src/session/replay';
+import { Summarizer, replay } from '../../src/session/replay';
 import { trimContext } from '../../src/turn/context';
 import { movePicker, openPicker, pickerLine, selected } from '../../src/session/picker';
 import type { ChatMessage } from '../../src/providers/provider';
@@ -98,7 +98,9 @@ describe('replaying a conversation', () => {
       { t: 'start', conv: 'b', ts, provider: 'p', model: 'm', workspace: null } as LogEvent, user('b one', 'b'), user('b two', 'b'),
     ];
     expect(replay(events, 'b').messages.map((m) => m.content)).toEqual(['b one', 'b two']);
-    expect(conversations(events).map((c) => [c.id, c.turns, c.first])).toEqual([['a', 1, 'first of a'], ['b', 2, 'b one']]);
+    const summaries = new Summarizer();
+    for (const e of events) summaries.take(e);
+    expect(summaries.done().map((c) => [c.id, c.turns, c.first])).toEqual([['a', 1, 'first of a'], ['b', 2, 'b one']]);
   });
 });
 
@@ -115,7 +117,9 @@ describe('the context budget', () => {
 });
 
 describe('the resume picker', () => {
-  const list = conversations([user('old', 'a'), user('new', 'b')]);
+  const summaries = new Summarizer();
+  for (const e of [user('old', 'a'), user('new', 'b')]) summaries.take(e);
+  const list = summaries.done();
   it('opens on the newest and moves within bounds', () => {
     const p = openPicker(list)!;
     expect(selected(p).id).toBe('b');

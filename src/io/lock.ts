@@ -55,6 +55,16 @@ function identity(file: string): Judged {
   return { ino: stat.ino, mtimeNs: stat.mtimeNs, content: fs.readFileSync(file, 'utf8') };
 }
 
+/** The pid a lock on `file` names, or null (no lock, or one being written). */
+export function lockHolder(file: string): number | null {
+  try {
+    const pid = Number(fs.readFileSync(file + '.lock', 'utf8').split(/\s+/)[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The lock at `lockPath` if it is abandoned (holder dead, or older than staleMs); null if held or gone. */
 function staleLock(lockPath: string, staleMs: number): Judged | null {
   try {

@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { asideName, ensureDir, fileEnd, openForAppend, writeAll, writeAtomic } from '../io/files';
 import { eachLine } from '../io/lines';
 import { describeIoError } from '../io/errors';
-import { tryLock, unlock, withLock } from '../io/lock';
+import { lockHolder, tryLock, unlock, withLock } from '../io/lock';
 import { LogEvent, LogReader, ParsedLog, serializeEvent } from './events';
 import { ConversationSummary, Summarizer } from './replay';
 import { validEvent } from './schema';
@@ -131,16 +131,6 @@ export function migrateLegacyLog(legacy: string, dir: string): string | null {
 /** Conversation locks this process holds: a lock with our pid that is not in here is a dead process's that had our pid. */
 const heldHere = new Set<string>();
 
-/** The pid named in a lock file, or null. */
-function lockHolder(file: string): number | null {
-  try {
-    const pid = Number(fs.readFileSync(file + '.lock', 'utf8').split(/\s+/)[0]);
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
-}
-
 export class SessionLog {
   private fd: number | null = null;
   /** The conversation whose file is open (or is to be opened for what is pending). */
@@ -183,6 +173,26 @@ export class SessionLog {
     this.flushSync();
     const dir = this.dir;
     return conversationIds(dir).flatMap((id) => summarizeFile(conversationFile(dir, id)) ?? []).sort(byActivity);
+  }
+
+  /**
+   * The conversations with a file, most recently written first (by the
+   * files' times: a --continue reads only the one it takes, not every
+   * conversation the session ever had).
+   */
+  byRecency(): string[] {
+    if (!this.dir) return [];
+    this.migrate();
+    this.flushSync();
+    const dir = this.dir;
+    const when = (id: string): number => {
+      try {
+        return fs.statSync(conversationFile(dir, id)).mtimeMs;
+      } catch {
+        return 0;
+      }
+    };
+    return conversationIds(dir).map((id) => ({ id, at: when(id) })).sort((a, b) => b.at - a.at || b.id.localeCompare(a.id)).map((c) => c.id);
   }
 
   /** Every good event of one conversation. A damaged log is copied aside and rewritten with its good events; takeWarning() says so. */

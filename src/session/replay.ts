@@ -1,7 +1,7 @@
 // Turns a conversation log back into what a resumed milk needs: the messages
 // the model gets (valid for both protocols: every tool call answered, an
 // interrupted answer kept as the partial text it was) and the transcript the
-// person sees. Also lists a log's conversations and trims a context to a
+// person sees. Also summarises a log's conversations (for listing them) and trims a context to a
 // budget by whole turns. Pure.
 
 import type { ChatMessage, ToolCall } from '../providers/provider';
@@ -52,13 +52,6 @@ export class Summarizer {
   done(): ConversationSummary[] {
     return [...this.byId.values()].filter((c) => c.turns > 0);
   }
-}
-
-/** The log's conversations, oldest first. */
-export function conversations(events: readonly LogEvent[]): ConversationSummary[] {
-  const s = new Summarizer();
-  for (const e of events) s.take(e);
-  return s.done();
 }
 
 const NOT_RUN = 'not run: the turn was interrupted';

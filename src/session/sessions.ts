@@ -8,6 +8,7 @@
 
 import type { Bus } from '../bus';
 import type { TurnRunner } from '../turn/runner';
+import type { LogEvent } from './events';
 import type { SessionLog } from './log';
 import { logFiles, purgeFile } from './purge';
 import { describeIoError } from '../io/errors';
@@ -23,21 +24,26 @@ export class Sessions {
     private readonly maxKept?: number,
   ) {}
 
-  /** Resumes the session's most recently active conversation; false when it has none. */
+  /** Resumes the session's most recently active conversation (the one with an input written last); false when it has none. */
   continueLast(): boolean {
-    const all = this.log.list();
-    const last = all[all.length - 1];
-    if (last) this.resume(last.id);
+    for (const id of this.log.byRecency()) {
+      const events = this.log.read(id);
+      if (!events.some((e) => e.t === 'user')) continue;
+      this.resume(id, events);
+      this.warnAfter();
+      return true;
+    }
     this.warnAfter();
-    return last !== undefined;
+    return false;
   }
 
   /** Resumes one conversation by id; false when the session has no such conversation. */
   resumeId(id: string): boolean {
-    const found = this.log.list().find((c) => c.id === id);
-    if (found) this.resume(found.id);
+    const events = this.log.byRecency().includes(id) ? this.log.read(id) : [];
+    const found = events.some((e) => e.t === 'user');
+    if (found) this.resume(id, events);
     this.warnAfter();
-    return found !== undefined;
+    return found;
   }
 
   /** The session's conversations, most recently active last, for the resume picker. */
@@ -89,8 +95,7 @@ export class Sessions {
     this.bus.emit('session.new', {});
   }
 
-  private resume(id: string): void {
-    const events = this.log.read(id);
+  private resume(id: string, events: LogEvent[] = this.log.read(id)): void {
     this.recorder.finish();
     let conv = id;
     let branched: string | null = null;
