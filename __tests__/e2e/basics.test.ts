@@ -205,7 +205,8 @@ describe('milk in a real terminal', () => {
     const state = () => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0];
     const before = milk.raw.length;
     milk.write('\x1a');
-    await milk.waitFor(() => state() === 'T', 'stopped');
+    // Stopped, and what it wrote before stopping has come through the pty.
+    await milk.waitFor(() => state() === 'T' && milk!.raw.slice(before).includes('\x1b[?1049l'), 'stopped');
     const handedBack = milk.raw.slice(before);
     expect(handedBack).toContain('\x1b[?1049l');
     expect(handedBack).toContain('\x1b[?2004l');

@@ -11,16 +11,16 @@ describe('the settings store', () => {
   });
   it('allows a tool under force or after "always", and forgets "always" on clear', () => {
     const s = new Settings({ provider: 'openai', model: 'a' });
-    expect(s.allows('shell')).toBe(false);
+    expect(s.decide('shell')).toBe('ask');
     s.allowAlways('shell');
     s.allowAlways('read_file');
     expect(s.alwaysTools()).toEqual(['read_file', 'shell']);
-    expect(s.allows('shell')).toBe(true);
-    expect(s.allows('write_file')).toBe(false);
+    expect(s.decide('shell')).toBe('run');
+    expect(s.decide('write_file')).toBe('ask');
     s.force = true;
-    expect(s.allows('write_file')).toBe(true);
+    expect(s.decide('write_file')).toBe('run');
     s.force = false;
     s.clearAlways();
-    expect(s.allows('shell')).toBe(false);
+    expect(s.decide('shell')).toBe('ask');
   });
 });

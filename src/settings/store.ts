@@ -54,11 +54,6 @@ export class Settings {
     return decide(this.mode, tool, this.always.has(tool));
   }
 
-  /** True when a call of this tool runs without asking. */
-  allows(tool: string): boolean {
-    return this.decide(tool) === 'run';
-  }
-
   allowAlways(tool: string): void {
     this.always.add(tool);
   }
