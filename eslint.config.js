@@ -39,6 +39,7 @@ const PURE = [
   'src/tools/visible.ts',
   'src/tools/env.ts',
   'src/tools/numbered.ts',
+  'src/tools/search-results.ts',
   'src/tools/edit.ts',
   'src/turn/context.ts',
   'src/agent/prompt.ts',

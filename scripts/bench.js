@@ -17,6 +17,8 @@
 //   search      the search state machine and overlay, and key-to-match on screen, over 100,000 entries
 //   turns       Ctrl-C to an idle screen; CPU while streaming a 1 MB answer, and 1 MB of Markdown against plain text
 //   transcript  keystroke to screen with a 10-line and a 100,000-line transcript
+//   agent       glob and grep over a 50,000-file tree, with ripgrep and with milk's own search (the same
+//               answers, checked); the system prompt's build at the start of a turn
 const path = require('node:path');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -261,6 +263,21 @@ function loopStall(ms) {
       resolve(worst);
     }, ms);
   });
+}
+
+/** Watches the event loop for its longest gap between 1 ms ticks, until the function it returns is called. */
+function stallWatch() {
+  let last = process.hrtime.bigint();
+  let worst = 0;
+  const tick = setInterval(() => {
+    const now = process.hrtime.bigint();
+    worst = Math.max(worst, Number(now - last) / 1e6);
+    last = now;
+  }, 1);
+  return () => {
+    clearInterval(tick);
+    return Math.max(worst, Number(process.hrtime.bigint() - last) / 1e6);
+  };
 }
 
 // What a submit costs the keystroke: HistoryService.record() runs inside the
@@ -705,7 +722,89 @@ async function benchPayloads() {
   }
 }
 
-const CASES = { budgets: benchBudgets, nodes: benchNodes, startup: benchStartup, resume: benchResume, history: benchHistory, submit: benchSubmit, search: benchSearch, turns: benchTurns, transcript: benchLongTranscript, payloads: benchPayloads };
+/** A tree like a repository's: folders of 100 source files each, and an ignored node_modules. */
+function sourceTree(files) {
+  const root = tmp('milk-bench-tree-');
+  fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules/\n*.log\n');
+  const body = (i) => Array.from({ length: 30 }, (_, l) => (l === 7 && i % 1000 === 0 ? `  // TODO(bench): item ${i}` : `  const value${l} = compute(${i}, ${l}); // function body line`)).join('\n');
+  for (let i = 0; i < files; i++) {
+    const dir = path.join(root, i % 10 === 9 ? 'node_modules' : 'src', `pkg${Math.floor(i / 1000)}`, `mod${Math.floor(i / 100) % 10}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `file${i}.${i % 3 === 0 ? 'js' : 'ts'}`), `export function f${i}() {\n${body(i)}\n}\n`);
+  }
+  return root;
+}
+
+async function benchAgent() {
+  const { globTool, grepTool } = require('../dist/tools/search');
+  try {
+    require('node:child_process').execFileSync('rg', ['--version']);
+  } catch {
+    throw new Error('ripgrep (rg) is not on PATH: the agent case compares it with milk\'s own search (apt-get install ripgrep)');
+  }
+  const files = scaled(50000, 500);
+  const t0 = Date.now();
+  const ws = sourceTree(files);
+  console.log(`agent: a tree of ${files.toLocaleString('en-US')} files (a tenth of them in an ignored node_modules), made in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const ops = [
+    ['glob **/*.ts', () => globTool(ws, { pattern: '**/*.ts' })],
+    ['grep a rare word (TODO)', () => grepTool(ws, { pattern: 'TODO\\(bench\\)', context: 2 })],
+    ['grep a word on every line, files mode', () => grepTool(ws, { pattern: 'function body', output: 'files' })],
+  ];
+  // Once before timing: the first call loads the search modules (milk loads them with the first tool call).
+  const first = stallWatch();
+  await globTool(ws, { pattern: 'none' });
+  console.log(`  a first glob, loading the search modules: worst event-loop stall ${fmt(first())}`);
+  for (const [label, op] of ops) {
+    const answers = {};
+    for (const [engine, env] of [['ripgrep', undefined], ["milk's own", 'js']]) {
+      if (env) process.env.MILK_SEARCH = env;
+      else delete process.env.MILK_SEARCH;
+      const times = [];
+      let stall = 0;
+      for (let i = 0; i < scaled(3, 1); i++) {
+        const watching = stallWatch();
+        const t = process.hrtime.bigint();
+        answers[engine] = await op();
+        times.push(Number(process.hrtime.bigint() - t) / 1e6);
+        stall = Math.max(stall, watching());
+      }
+      const m = stats(times).median;
+      console.log(`  ${label}, ${engine}: median ${fmt(m)} (n=${times.length}); worst event-loop stall meanwhile ${fmt(stall)}`);
+      if (engine === 'ripgrep') check(`${label} over ${files} files with ripgrep`, m, 1000 * machine.factor, 0.3);
+    }
+    delete process.env.MILK_SEARCH;
+    if (answers.ripgrep !== answers["milk's own"]) throw new Error(`agent: ${label}: ripgrep and milk's own search answered differently`);
+    console.log(`  ${label}: the same answer both ways (${answers.ripgrep.split('\n').length} lines)`);
+  }
+  fs.rmSync(ws, { recursive: true, force: true });
+
+  // The system prompt: read once off the keystroke (after the first paint), built at each turn's start.
+  const { AgentContext } = require('../dist/agent/context');
+  const { Settings } = require('../dist/settings/store');
+  const repo = tmp('milk-bench-prompt-');
+  fs.mkdirSync(path.join(repo, '.git'));
+  fs.writeFileSync(path.join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  fs.writeFileSync(path.join(repo, 'AGENTS.md'), '- Run the tests before saying a change is done.\n'.repeat(700));
+  fs.mkdirSync(path.join(repo, 'pkg'));
+  fs.writeFileSync(path.join(repo, 'pkg', 'AGENTS.md'), '- This package is pure: no I/O.\n'.repeat(50));
+  const ctx = new AgentContext(path.join(repo, 'pkg'), tmp('milk-bench-prompt-data-'), new Settings({ provider: 'openai', model: null }));
+  const loads = [];
+  const builds = [];
+  for (let i = 0; i < scaled(200, 5); i++) {
+    let t = process.hrtime.bigint();
+    ctx.load();
+    loads.push(Number(process.hrtime.bigint() - t) / 1e6);
+    t = process.hrtime.bigint();
+    ctx.text();
+    builds.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  const size = ctx.text().length;
+  console.log(`system prompt (${(size / 1024).toFixed(0)} KB, two AGENTS.md files): read at start-up and /new ${fmt(stats(loads).median)}, built at a turn's start median ${fmt(stats(builds).median)}, p99 ${fmt(stats(builds).p99)} (budget 2 ms, +50%, times the machine factor)`);
+  check('system prompt built at a turn\'s start', stats(builds).median, 2 * machine.factor, 0.5);
+}
+
+const CASES = { budgets: benchBudgets, nodes: benchNodes, startup: benchStartup, resume: benchResume, history: benchHistory, submit: benchSubmit, search: benchSearch, turns: benchTurns, transcript: benchLongTranscript, payloads: benchPayloads, agent: benchAgent };
 
 const NOTES = `Notes on reading these figures:
 

@@ -5,6 +5,7 @@
 //
 // The scenario is the model name (or the x-mock-scenario header):
 //   parallel       two shell calls in one answer, then 'both ran.'
+//   search         a glob call (*.txt) and a grep call (needle, one line of context) in one answer, then 'found.'
 //   edit, edit-miss an edit_file call on notes.txt (one line changed; an old_string not in it), then 'edited.'
 //   short          a few words, quickly              echo      quotes the last user message and the message count (a system message not counted)
 //   slow           200 words, one every 100 ms       long      about 1 MB of text in 4 KB chunks
@@ -129,6 +130,11 @@ function plan(scenario, body) {
       const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
       if (hasResult) return { chunks: ['both ran.'], delay: 5 };
       return { chunks: ['two at once. '], tools: [{ name: 'shell', args: { command: 'echo first-call' } }, { name: 'shell', args: { command: 'echo second-call' } }], delay: 5 };
+    }
+    case 'search': {
+      const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
+      if (hasResult) return { chunks: ['found.'], delay: 5 };
+      return { chunks: ['looking. '], tools: [{ name: 'glob', args: { pattern: '*.txt' } }, { name: 'grep', args: { pattern: 'needle', context: 1 } }], delay: 5 };
     }
     case 'edit':
     case 'edit-miss': {

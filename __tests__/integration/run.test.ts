@@ -91,8 +91,8 @@ describe('milk run', () => {
 });
 
 describe('milk run --json and --approval', () => {
-  const runIn = (cwd: string, a: string[]) => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...a], { env: env(), cwd });
+  const runIn = (cwd: string, a: string[], extra: NodeJS.ProcessEnv = {}) => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...a], { env: { ...env(), ...extra }, cwd });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -132,5 +132,18 @@ describe('milk run --json and --approval', () => {
     const result = lines(r.out).find((e) => e.type === 'tool_result');
     expect(result.content).toMatch(/needs the person's approval in ask mode, and no one is there to give it \(milk run/);
     expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('line 1\nline 2\n');
+  });
+
+  it.each([['ripgrep', {}], ["milk's own search", { MILK_SEARCH: 'js' }]])('glob and grep run in read-only mode and answer the model (%s)', async (_name, extra) => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, '.gitignore'), 'ignored.txt\n');
+    fs.writeFileSync(path.join(ws, 'ignored.txt'), 'a needle\n');
+    fs.writeFileSync(path.join(ws, 'notes.txt'), 'before\nthe needle\nafter\n');
+    fs.mkdirSync(path.join(ws, 'sub'));
+    fs.writeFileSync(path.join(ws, 'sub', 'more.txt'), 'no match\n');
+    const r = await runIn(ws, [...args('search'), '--json', 'find it'], extra);
+    expect(r.code).toBe(0);
+    const results = lines(r.out).filter((e) => e.type === 'tool_result').map((e) => e.content);
+    expect(results).toEqual(['notes.txt\nsub/more.txt', 'notes.txt-1-before\nnotes.txt:2:the needle\nnotes.txt-3-after\n[1 matching line in 1 file]']);
   });
 });

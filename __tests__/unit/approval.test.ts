@@ -3,12 +3,12 @@ import { Settings } from '../../src/settings/store';
 
 describe('approval modes', () => {
   it('decide by what a tool does: reads always run; edits and commands by mode', () => {
-    const table = APPROVAL_MODES.map((mode) => [mode, ...['read_file', 'edit_file', 'write_file', 'shell', 'some_mcp_tool'].map((t) => decide(mode, t, false))]);
+    const table = APPROVAL_MODES.map((mode) => [mode, ...['read_file', 'glob', 'grep', 'edit_file', 'write_file', 'shell', 'some_mcp_tool'].map((t) => decide(mode, t, false))]);
     expect(table).toEqual([
-      ['read-only', 'run', 'refuse', 'refuse', 'refuse', 'refuse'],
-      ['ask', 'run', 'ask', 'ask', 'ask', 'ask'],
-      ['auto-edit', 'run', 'run', 'run', 'ask', 'ask'],
-      ['full-auto', 'run', 'run', 'run', 'run', 'run'],
+      ['read-only', 'run', 'run', 'run', 'refuse', 'refuse', 'refuse', 'refuse'],
+      ['ask', 'run', 'run', 'run', 'ask', 'ask', 'ask', 'ask'],
+      ['auto-edit', 'run', 'run', 'run', 'run', 'run', 'ask', 'ask'],
+      ['full-auto', 'run', 'run', 'run', 'run', 'run', 'run', 'run'],
     ]);
   });
   it('an "always" answer stops the asking for that tool, but never lifts a refusal', () => {

@@ -68,7 +68,7 @@ function tools(specs: readonly ToolSpec[]): string {
   return [
     'Tools (paths are relative to the workspace; nothing outside it can be read or written):',
     ...lines,
-    'Prefer the file tools to shell commands for reading and writing files. Call several tools in one answer',
+    'Prefer glob and grep to find files and code, and the file tools to read and change files, over shell commands. Call several tools in one answer',
     'when they do not depend on each other. A call the person declines comes back saying so: do not retry it unchanged.',
   ].join('\n');
 }

@@ -7,7 +7,7 @@ export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 /** What a tool does: reads (and searches), edits files in the workspace, or runs anything (a command, or a tool milk does not know). */
 export type ToolKind = 'read' | 'edit' | 'run';
 
-const KINDS: Record<string, ToolKind> = { read_file: 'read', edit_file: 'edit', write_file: 'edit', shell: 'run' };
+const KINDS: Record<string, ToolKind> = { read_file: 'read', glob: 'read', grep: 'read', edit_file: 'edit', write_file: 'edit', shell: 'run' };
 
 export function toolKind(tool: string): ToolKind {
   return KINDS[tool] ?? 'run';

@@ -9,6 +9,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { editFileTool, editsOf, readFileTool, writeFileTool } from './files';
 import type { ToolCall } from '../providers/provider';
 import { toolEnv } from './env';
+import { GrepArgs, globTool, grepTool } from './search';
 
 /** The preview an approval shows for write_file, loaded with the tools. */
 export { editsOf, previewEdit, previewWrite } from './files';
@@ -70,6 +71,10 @@ export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolRes
         return { ok: true, content: await readFileTool(ctx.workspace, String(call.args.path ?? ''), { offset: numberArg(call.args.offset), limit: numberArg(call.args.limit) }) };
       case 'edit_file':
         return { ok: true, content: await editFileTool(ctx.workspace, String(call.args.path ?? ''), editsOf(call.args)) };
+      case 'glob':
+        return { ok: true, content: await globTool(ctx.workspace, { pattern: String(call.args.pattern ?? ''), path: optionalString(call.args.path) }, ctx.signal) };
+      case 'grep':
+        return { ok: true, content: await grepTool(ctx.workspace, grepArgs(call.args), ctx.signal) };
       case 'write_file': {
         const file = await writeFileTool(ctx.workspace, String(call.args.path ?? ''), String(call.args.content ?? ''));
         return { ok: true, content: `wrote ${file}` };
@@ -80,6 +85,21 @@ export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolRes
   } catch (err) {
     return { ok: false, content: `error: ${(err as Error).message}` };
   }
+}
+
+function optionalString(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+function grepArgs(a: Record<string, unknown>): GrepArgs {
+  return {
+    pattern: String(a.pattern ?? ''),
+    path: optionalString(a.path),
+    glob: optionalString(a.glob),
+    context: numberArg(a.context),
+    ignoreCase: a.ignore_case === true,
+    output: a.output === 'files' || a.output === 'count' ? a.output : 'content',
+  };
 }
 
 /** The longest `timeout` a command may ask for, in seconds. */

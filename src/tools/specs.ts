@@ -31,6 +31,34 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     },
   },
   {
+    name: 'glob',
+    description: 'List the files of the workspace whose paths match a glob (`**` for any depth, `{a,b}` for either), in name order, leaving out what .gitignore ignores and `.git`. A pattern without a slash matches file names at any depth: `*.ts` finds every .ts file.',
+    parameters: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', description: 'The glob, relative to `path`: `src/**/*.test.ts`, `*.{js,json}`.' },
+        path: { type: 'string', description: 'The folder to list; default the whole workspace.' },
+      },
+      required: ['pattern'],
+    },
+  },
+  {
+    name: 'grep',
+    description: 'Search the contents of the workspace\'s files for a regular expression (ripgrep syntax), leaving out what .gitignore ignores, binary files and `.git`. Lines come as path:line:text (context lines as path-line-text), in path order; use it to find where something is defined or used before reading files.',
+    parameters: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', description: 'A regular expression, matched line by line.' },
+        path: { type: 'string', description: 'A folder or a file to search; default the whole workspace.' },
+        glob: { type: 'string', description: 'Search only files whose paths match this glob (as in the glob tool): `*.ts`, `src/**/*.py`.' },
+        context: { type: 'integer', minimum: 0, maximum: 20, description: 'Lines of context before and after each match; default 0.' },
+        ignore_case: { type: 'boolean', description: 'Match regardless of case.' },
+        output: { type: 'string', enum: ['content', 'files', 'count'], description: '`content`: the matching lines (default); `files`: only the paths of files that match; `count`: matching lines per file.' },
+      },
+      required: ['pattern'],
+    },
+  },
+  {
     name: 'edit_file',
     description: 'Change part of a text file inside the workspace: each edit replaces old_string, which must occur exactly once in the file (give enough of the lines around it), with new_string; replace_all replaces every occurrence. Several edits apply in order, all or none. Prefer it to write_file for changing an existing file.',
     parameters: {

@@ -59,6 +59,8 @@ function subject(call: ToolCall): string {
       const n = Array.isArray(a.edits) ? a.edits.length : 1;
       return `${String(a.path ?? '')} (${n} edit${n === 1 ? '' : 's'})`;
     }
+    case 'glob': return `${String(a.pattern ?? '')}${a.path ? ` in ${String(a.path)}` : ''}`;
+    case 'grep': return `${String(a.pattern ?? '')}${a.path ? ` in ${String(a.path)}` : ''}${a.glob ? ` (${String(a.glob)})` : ''}`;
     case 'write_file': return `${String(a.path ?? '')} (${String(a.content ?? '').length} chars)`;
     default: return '';
   }

@@ -1,0 +1,110 @@
+// The glob and grep tools: files and lines of the workspace, .gitignore
+// honoured, through ripgrep when it is on PATH and milk's own walker and
+// worker otherwise (MILK_SEARCH=js chooses those), with the same answer
+// either way. Patterns match paths relative to the folder searched; a
+// pattern without a slash matches a file's name at any depth.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { confineRead, ToolPathError } from './files';
+import { FileHits, GrepCollector, GrepOutput, MAX_CONTEXT, listing } from './search-results';
+import { NoRipgrep, rgFiles, rgGrep } from './ripgrep';
+import { walkFiles } from './walk';
+
+/** ripgrep was looked for and is not there: milk's own search from then on. */
+let noRipgrep = false;
+
+function useRipgrep(): boolean {
+  return !noRipgrep && process.env.MILK_SEARCH !== 'js';
+}
+
+/** Runs the ripgrep way, or milk's own when there is no rg. */
+async function either<T>(rg: () => Promise<T>, js: () => Promise<T>): Promise<T> {
+  if (useRipgrep()) {
+    try {
+      return await rg();
+    } catch (err) {
+      if (!(err instanceof NoRipgrep)) throw err;
+      noRipgrep = true;
+    }
+  }
+  return js();
+}
+
+interface Place {
+  root: string;
+  /** The folder or file searched, relative to root ('' for root itself). */
+  rel: string;
+  isFile: boolean;
+}
+
+async function place(workspace: string, p: string): Promise<Place> {
+  const root = await fs.promises.realpath(workspace);
+  const real = await confineRead(workspace, p || '.');
+  const st = await fs.promises.stat(real);
+  if (!st.isDirectory() && !st.isFile()) throw new ToolPathError(`${p} is not a folder or a regular file`);
+  return { root, rel: path.relative(root, real).split(path.sep).join('/'), isFile: st.isFile() };
+}
+
+/** A matcher for a path glob, relative to the folder searched (`rel`). */
+function globMatcher(glob: string, rel: string): (file: string) => boolean {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const picomatch = require('picomatch') as typeof import('picomatch');
+  const pattern = glob.replace(/^\.\//, '');
+  const test = picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
+  const cut = rel ? rel.length + 1 : 0;
+  return (file) => test(file.slice(cut));
+}
+
+function files(pl: Place, keep: (file: string) => boolean, signal?: AbortSignal): Promise<string[]> {
+  if (pl.isFile) return Promise.resolve([pl.rel]);
+  return either(() => rgFiles(pl.root, pl.rel, keep, signal), () => walkFiles(pl.root, path.join(pl.root, pl.rel), keep, signal));
+}
+
+export interface GlobArgs {
+  pattern: string;
+  path?: string;
+}
+
+/** glob: the workspace's files under `path` that match `pattern`, in name order. */
+export async function globTool(workspace: string, args: GlobArgs, signal?: AbortSignal): Promise<string> {
+  if (!args.pattern) throw new ToolPathError('glob needs a pattern, such as **/*.ts');
+  const pl = await place(workspace, args.path ?? '');
+  if (pl.isFile) throw new ToolPathError(`${args.path} is a file; glob lists the files of a folder`);
+  const match = globMatcher(args.pattern, pl.rel);
+  return listing(await files(pl, match, signal));
+}
+
+export interface GrepArgs {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  context?: number;
+  ignoreCase?: boolean;
+  output?: GrepOutput;
+}
+
+/** grep: the lines of the workspace's files that match a regular expression, with context, in path order. */
+export async function grepTool(workspace: string, args: GrepArgs, signal?: AbortSignal): Promise<string> {
+  if (!args.pattern) throw new ToolPathError('grep needs a pattern');
+  const pl = await place(workspace, args.path ?? '');
+  const output: GrepOutput = args.output === 'files' || args.output === 'count' ? args.output : 'content';
+  const context = output === 'content' ? Math.max(0, Math.min(MAX_CONTEXT, Math.floor(args.context ?? 0))) : 0;
+  const collector = new GrepCollector(output, context);
+  const match = args.glob && !pl.isFile ? globMatcher(args.glob, pl.rel) : () => true;
+  const take = (hits: FileHits): boolean => !match(hits.path) || collector.add(hits);
+  const nameGlob = args.glob && !args.glob.includes('/') && !pl.isFile ? args.glob : undefined;
+  const want = output === 'content' ? 'lines' : output === 'files' ? 'first' : 'count';
+  const query = { pattern: args.pattern, ignoreCase: args.ignoreCase === true, context, nameGlob, want } as const;
+  let timedOut = false;
+  await either(
+    () => rgGrep(pl.root, pl.rel, query, take, signal),
+    async () => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { jsGrep } = require('./grep-js') as typeof import('./grep-js');
+      const list = await files(pl, match, signal);
+      timedOut = await jsGrep(pl.root, list, query, take, signal);
+    },
+  );
+  return collector.text() + (timedOut ? '\n[the search ran out of time and stopped: what it found by then is above; narrow the path or glob]' : '');
+}
