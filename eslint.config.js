@@ -70,7 +70,7 @@ const ALLOWED = {
   editor: [],
   io: [],
   types: [],
-  config: ['history', 'io'],
+  config: ['history', 'io', 'settings'],
   search: [...BASE, 'history'],
   history: [...BASE, 'io'],
   markdown: [...BASE],

@@ -7,6 +7,7 @@ import { Bus } from './bus';
 import { Cleanup } from './cleanup';
 import { installMemoryGuard } from './memory-guard';
 import { AgentContext } from './agent/context';
+import { PermissionStore } from './config/permissions';
 import type { ApprovalMode } from './settings/approval';
 import { TurnCoordinator } from './composer/coordinator';
 import { TurnRunner, killLiveTools } from './turn/runner';
@@ -72,7 +73,16 @@ function services(bus: Bus, options: AppOptions) {
   if (options.approval === 'full-auto') settings.force = true;
   else if (options.approval) settings.approval = options.approval;
   const agent = new AgentContext(options.workspace, options.dataDir, settings);
-  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, systemPrompt: () => agent.text(), ...options.answer });
+  const permissions = new PermissionStore(options.dataDir, options.workspace);
+  // Read at once (asynchronously): a call the rules cover must not be asked about because it came first.
+  const rulesRead = permissions.load();
+  const rulesReady = rulesRead.then(({ rules }) => {
+    // Rules added before the file was read stay, after the kept ones.
+    const early = settings.rules;
+    settings.setRules(rules);
+    for (const r of early) settings.addRule(r);
+  });
+  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, systemPrompt: () => agent.text(), rulesReady, ...options.answer });
   const history = new HistoryService({
     settings,
     dataDir: options.dataDir,
@@ -94,10 +104,22 @@ function services(bus: Bus, options: AppOptions) {
     `conversation ${recorder.conv} · provider ${settings.provider} · model ${modelName()}`,
     paths ? `files: ${log.fileOf(recorder.conv)}, ${paths.session}, ${paths.global}` : 'files: none (no data dir; history in memory only)',
   ];
-  return { warn, settings, agent, runner, history, recorder, sessions, sessionInfo };
+  return { warn, settings, agent, permissions, rulesRead, runner, history, recorder, sessions, sessionInfo };
 }
 
 type Services = ReturnType<typeof services>;
+
+/** The approval rules: what was wrong with their file said once the screen is up; kept whenever they change. */
+function keepPermissions(bus: Bus, s: Services): void {
+  void s.rulesRead.then(({ problems }) => {
+    for (const p of problems) s.warn(p);
+  });
+  bus.on('permissions.changed', () => {
+    void s.permissions.save(s.settings.rules).then((notes) => {
+      for (const n of notes) s.warn(n);
+    });
+  });
+}
 
 /** The screen's parts: the transcript and its feed, the coordinator, the status bar and the painter. */
 function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
@@ -110,7 +132,7 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     },
     copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
   };
-  const coordinator = new TurnCoordinator(bus, s.runner, s.history, { keyHelp: helpLines, sessions: s.sessions, sessionInfo: s.sessionInfo, contextInfo: () => s.agent.info(), view });
+  const coordinator = new TurnCoordinator(bus, s.runner, s.history, { keyHelp: helpLines, sessions: s.sessions, sessionInfo: s.sessionInfo, contextInfo: () => s.agent.info(), permissionsFile: s.permissions.file, view });
   const status = new StatusModel(bus, {
     sessionId: options.sessionId,
     historyMode: () => s.settings.historyMode,
@@ -233,6 +255,7 @@ export function startApp(options: AppOptions): App {
   };
   setImmediate(loadAgent);
   bus.on('session.new', loadAgent);
+  keepPermissions(bus, s);
   const done = new Promise<void>((resolve) => bus.on('app.quit', () => resolve()));
   terminal.start();
   painter.paint();

@@ -22,7 +22,8 @@ export interface Events {
   'turn.ended': { turnId: number; status: TurnEnd; message?: string };
   /** The model wants a tool run; the runner waits for an answer. */
   /** `summary` is one line for the status bar; `detail` the whole call, shown in the transcript first. */
-  'tool.approval': { turnId: number; summary: string; detail: string; tool: string };
+  /** `rule`: the approval rule the question offers (`r`), in words. */
+  'tool.approval': { turnId: number; summary: string; detail: string; tool: string; rule?: string };
   'tool.started': { turnId: number; summary: string; detail: string; declined: boolean };
   'tool.output': { turnId: number; text: string };
   /** `status` is how the call ended, e.g. "exit 0" or "killed by SIGTERM". */
@@ -38,6 +39,9 @@ export interface Events {
   'status.warning': { text: string };
   /** A short-lived line in the status bar, e.g. completion candidates. */
   'status.hint': { text: string };
+
+  /** The approval rules changed (a question's `r`, /permissions): the store keeps them. */
+  'permissions.changed': Record<string, never>;
 
   /** A conversation came back: the transcript shows what it held. */
   'session.resumed': { items: ReplayItem[]; at: string | null };

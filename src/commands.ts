@@ -6,6 +6,7 @@
 // the context it is handed.
 
 import { APPROVAL_MEANING, isApprovalMode } from './settings/approval';
+import { describeRule, parseRule } from './settings/rules';
 import type { HistoryMode, Settings } from './settings/store';
 import { maxOf } from './arrays';
 
@@ -77,6 +78,7 @@ export const COMMANDS = {
   'approval.yes': { description: 'Run this tool call', modes: ['approval'] },
   'approval.no': { description: 'Do not run it (the model is told)', modes: ['approval'] },
   'approval.always': { description: 'Run it, and every call of this tool for the rest of the session', modes: ['approval'] },
+  'approval.rule': { description: 'Run it, and from now on in this workspace every call the rule covers (for a command: the same first words)', modes: ['approval'] },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -114,6 +116,12 @@ export interface SlashContext {
     context(): string[];
     /** Sends `text` to the model as a turn, shown in the transcript as `display`; false while a turn runs. */
     ask(text: string, display: string): boolean;
+  };
+  readonly permissions: {
+    /** Where the rules are kept; null without a data dir. */
+    readonly file: string | null;
+    /** The rules changed: keep them. */
+    changed(): void;
   };
   readonly screen: {
     /** Empties the transcript on screen (the log keeps everything). */
@@ -269,6 +277,34 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         return;
       }
       ctx.note(tools.length ? `always, without asking: ${tools.join(', ')} (/always clear to ask again)` : 'every tool call asks first');
+    },
+  },
+  {
+    name: 'permissions',
+    args: '[add shell PREFIX | add TOOL | remove N]',
+    description: 'List the approval rules of this workspace ("r" at a question), add one, or remove one; kept in the data dir',
+    run(ctx, args) {
+      const s = ctx.settings;
+      const [verb, ...rest] = args;
+      if (verb === 'remove') {
+        const n = Number(rest[0]);
+        if (rest.length !== 1 || !Number.isInteger(n)) return usage('permissions');
+        const gone = s.removeRule(n);
+        if (!gone) return ctx.note(`no rule ${rest[0]}: /permissions lists them, numbered`);
+        ctx.permissions.changed();
+        return ctx.note(`removed: ${describeRule(gone)} ask again`);
+      }
+      if (verb === 'add') {
+        const rule = parseRule(rest);
+        if (!rule) return 'usage: /permissions add shell PREFIX (a command\'s first words, no ; | & < > $ or backquotes) or /permissions add TOOL';
+        if (!s.addRule(rule)) return ctx.note(`already a rule: ${describeRule(rule)}`);
+        ctx.permissions.changed();
+        return ctx.note(`added: ${describeRule(rule)} run without asking in this workspace`);
+      }
+      if (verb !== undefined) return usage('permissions');
+      const where = ctx.permissions.file ? `kept in ${ctx.permissions.file}` : 'not kept: no data dir';
+      if (s.rules.length === 0) return ctx.note(`no approval rules for this workspace (${where}); "r" at a question adds one`);
+      ctx.note([`approval rules for this workspace (${where}); they never lift read-only:`, ...s.rules.map((r, i) => `  ${i + 1}. ${describeRule(r)}`), '/permissions remove N removes one'].join('\n'));
     },
   },
   {

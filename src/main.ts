@@ -116,11 +116,15 @@ export function buildProgram(): Command {
       /* eslint-disable @typescript-eslint/no-require-imports */
       const { runOnce, runSettings } = require('./turn/run-once') as typeof import('./turn/run-once');
       const { AgentContext } = require('./agent/context') as typeof import('./agent/context');
+      const { PermissionStore } = require('./config/permissions') as typeof import('./config/permissions');
       /* eslint-enable @typescript-eslint/no-require-imports */
-      // The tools run in the working directory, as --approval allows (read-only unless it says otherwise).
+      // The tools run in the working directory, as --approval allows (read-only unless it says otherwise),
+      // and as the workspace's approval rules allow (in a mode that asks).
       const settings = runSettings(provider, all.approval);
+      const kept = await new PermissionStore(dataDir, workspace).load();
+      settings.setRules(kept.rules);
       const agent = new AgentContext(workspace, dataDir, settings);
-      for (const problem of agent.load()) process.stderr.write(`milk: ${problem}\n`);
+      for (const problem of [...kept.problems, ...agent.load()]) process.stderr.write(`milk: ${problem}\n`);
       process.exitCode = await runOnce(provider, prompt, { out: process.stdout, err: process.stderr }, {
         systemPrompt: () => agent.text(), json: !!o.json, settings, workspace,
       });

@@ -253,6 +253,45 @@ describe('tool calls in the terminal', () => {
     expect(fs.existsSync(path.join(ws, 'ran.txt'))).toBe(true);
   });
 
+  it('a rule made at the question ("r": commands starting with the same word) holds after a restart, and /permissions removes it', async () => {
+    const ws = tempDir();
+    const data = tempDir();
+    const script = (turns: unknown[][]): string[] => {
+      const file = path.join(tempDir(), 'script.json');
+      fs.writeFileSync(file, JSON.stringify({ turns }));
+      return ['--data-dir', data, '--script', file];
+    };
+    m = new MilkPty({ args: script([[{ tool: { name: 'shell', args: { command: 'touch proof1' } } }], [{ text: 'first done.' }]]), cwd: ws });
+    await m.waitForText('history: session');
+    m.write('first' + KEY.enter);
+    await m.waitFor(() => m!.statusLine().includes('run shell: touch proof1?') && m!.statusLine().includes('y yes · n no · a always · r rule'), 'a question that offers a rule');
+    expect(m.text().replace(/\s+/g, ' ')).toContain('[r: shell commands starting with `touch` run without asking from now on, in this workspace]');
+    m.write('r');
+    await m.waitForText('first done.');
+    expect(fs.existsSync(path.join(ws, 'proof1'))).toBe(true);
+    const kept = JSON.parse(fs.readFileSync(path.join(data, 'permissions.json'), 'utf8'));
+    expect(kept.workspaces[fs.realpathSync(ws)].rules).toEqual([{ tool: 'shell', prefix: 'touch' }]);
+    m.write('/quit' + KEY.enter);
+    await m.exited;
+
+    // A new milk in the same workspace: touch runs unasked; a command the rule does not cover still asks.
+    m = new MilkPty({ args: script([[{ tool: { name: 'shell', args: { command: 'touch proof2' } } }], [{ tool: { name: 'shell', args: { command: 'rm proof1' } } }], [{ text: 'second done.' }]]), cwd: ws });
+    await m.waitForText('history: session');
+    m.write('second' + KEY.enter);
+    await m.waitFor(() => m!.statusLine().includes('run shell: rm proof1?') && m!.statusLine().includes('y yes · n no'), 'asked about the command the rule does not cover');
+    expect(fs.existsSync(path.join(ws, 'proof2'))).toBe(true);
+    expect(m.text()).toMatch(/\$ shell: touch proof2 {2}· done · exit 0/);
+    m.write('n');
+    await m.waitForText('second done.');
+    expect(fs.existsSync(path.join(ws, 'proof1'))).toBe(true);
+    await m.waitFor(() => !busy(), 'idle');
+    m.write('/permissions' + KEY.enter);
+    await m.waitForText('1. shell commands starting with `touch`');
+    m.write('/permissions remove 1' + KEY.enter);
+    await m.waitForText('removed: shell commands starting with `touch` ask again');
+    await m.waitFor(() => !fs.readFileSync(path.join(data, 'permissions.json'), 'utf8').includes('touch'), 'the rule gone from the file');
+  });
+
   it('asks in the status bar; n declines, y runs and shows the output', async () => {
     const { ws, args } = scripted([
       [{ tool: { name: 'shell', args: { command: 'touch nope' } } }],

@@ -42,6 +42,8 @@ export interface CoordinatorOptions {
   sessionInfo?: () => string[];
   /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
   contextInfo?: () => string[];
+  /** Where the approval rules are kept (/permissions); null or absent: nowhere. */
+  permissionsFile?: string | null;
   /** What /clear and /copy do on the screen. */
   view?: {
     clear(): void;
@@ -75,7 +77,7 @@ export class TurnCoordinator {
     this.slashes = this.slashContext();
     bus.on('turn.ended', ({ turnId, status }) => this.onTurnEnded(turnId, status));
     bus.on('tool.approval', (e) => {
-      this.ui = push(this.ui, new ApprovalView(e.turnId, e.summary, e.tool, this.now()));
+      this.ui = push(this.ui, new ApprovalView(e.turnId, e.summary, e.tool, this.now(), e.rule));
       this.rearm();
       bus.requestRender();
     });
@@ -280,6 +282,10 @@ export class TurnCoordinator {
           this.runner.start(text, { display, segments: [{ type: 'text', text: display }] });
           return true;
         },
+      },
+      permissions: {
+        file: this.options.permissionsFile ?? null,
+        changed: () => this.bus.emit('permissions.changed', {}),
       },
       screen: {
         clear: () => this.options.view?.clear(),

@@ -7,6 +7,7 @@
 
 import { CLUSTERING, EmojiWidths } from '../editor/width';
 import { ApprovalMode, Decision, decide } from './approval';
+import { Rule, ruleAllows, sameRule } from './rules';
 
 export type HistoryMode = 'session' | 'global';
 
@@ -24,6 +25,8 @@ export class Settings {
   /** The approval mode chosen (--approval, /approval); force mode stands over it as full-auto. */
   approval: ApprovalMode = 'ask';
   private readonly always = new Set<string>();
+  /** This workspace's approval rules (kept in the data dir by config/permissions.ts). */
+  private kept: Rule[] = [];
   historyMode: HistoryMode = 'session';
   /** How this terminal draws the emoji sequences terminals disagree on (the width probe's answer). */
   emoji: EmojiWidths = CLUSTERING;
@@ -49,9 +52,34 @@ export class Settings {
     return this.force ? 'full-auto' : this.approval;
   }
 
-  /** Whether a call of this tool runs, is asked about, or is refused, now. */
-  decide(tool: string): Decision {
-    return decide(this.mode, tool, this.always.has(tool));
+  /** Whether a call of this tool, with these arguments, runs, is asked about, or is refused, now. */
+  decide(tool: string, args: Record<string, unknown> = {}): Decision {
+    const d = decide(this.mode, tool, this.always.has(tool));
+    return d === 'ask' && this.kept.some((r) => ruleAllows(r, tool, args)) ? 'run' : d;
+  }
+
+  get rules(): readonly Rule[] {
+    return this.kept;
+  }
+
+  /** Replaces the rules (as read from the data dir). */
+  setRules(rules: readonly Rule[]): void {
+    this.kept = [...rules];
+  }
+
+  /** Adds a rule unless the same one is there; false when it was. */
+  addRule(rule: Rule): boolean {
+    if (this.kept.some((r) => sameRule(r, rule))) return false;
+    this.kept = [...this.kept, rule];
+    return true;
+  }
+
+  /** Removes the n-th rule (1-based); the rule removed, or null. */
+  removeRule(n: number): Rule | null {
+    const rule = this.kept[n - 1];
+    if (!rule) return null;
+    this.kept = this.kept.filter((_, i) => i !== n - 1);
+    return rule;
   }
 
   allowAlways(tool: string): void {

@@ -15,6 +15,7 @@ import { ChatMessage, Provider, ToolCall } from '../providers/provider';
 import { StreamSanitizer, sanitize } from './sanitize';
 import { TOOL_SPECS } from '../tools/specs';
 import { callDetail, describeCall, showControls } from '../tools/visible';
+import { describeRule, suggestRule } from '../settings/rules';
 
 let tools: typeof import('../tools/shell') | null = null;
 
@@ -33,7 +34,7 @@ export function killLiveTools(): void {
   tools?.killAllTools();
 }
 
-export type Approval = 'yes' | 'no' | 'always';
+export type Approval = 'yes' | 'no' | 'always' | 'rule';
 
 export interface RunnerOptions {
   /** Where tools run and what they may touch; without it the model gets no tools. */
@@ -51,6 +52,8 @@ export interface RunnerOptions {
   maxContextChars?: number;
   /** The system prompt, put together at the start of each turn (agent/context.ts). */
   systemPrompt?: () => string;
+  /** Settles once the workspace's approval rules are read: no call is decided before. */
+  rulesReady?: Promise<unknown>;
   /** No one is there to answer a question (milk run): a call that would ask is refused, saying so. */
   unattended?: boolean;
 }
@@ -195,7 +198,9 @@ export class TurnRunner {
 
   private async runCall(turn: ActiveTurn, call: ToolCall): Promise<string> {
     if (call.argsError) return this.refuseCall(turn, call, call.argsError);
-    const decision = this.settings.decide(call.name);
+    await this.options.rulesReady;
+    if (turn.cancelled) return 'interrupted';
+    const decision = this.settings.decide(call.name, call.args);
     if (decision === 'refuse') return this.refuseCall(turn, call, `the person set milk to ${this.settings.mode} mode, where ${call.name} is not allowed`, 'not allowed');
     if (decision === 'ask' && this.options.unattended) {
       return this.refuseCall(turn, call, `it needs the person's approval in ${this.settings.mode} mode, and no one is there to give it (milk run; --approval auto-edit or full-auto lets such calls run)`, 'not allowed');
@@ -206,9 +211,10 @@ export class TurnRunner {
     if (turn.cancelled) return 'interrupted';
     const detail = sanitize(preview === null ? callDetail(call) : `${callDetail(call)}\n${showControls(preview)}`);
     if (decision === 'ask') {
+      const rule = suggestRule(call.name, call.args);
       const answer = await new Promise<Approval>((resolve) => {
         turn.approval = resolve;
-        this.bus.emit('tool.approval', { turnId: turn.id, summary, detail, tool: call.name });
+        this.bus.emit('tool.approval', { turnId: turn.id, summary, detail, tool: call.name, rule: rule ? sanitize(describeRule(rule)) : undefined });
       });
       if (turn.cancelled) return 'interrupted';
       if (answer === 'no') {
@@ -216,6 +222,10 @@ export class TurnRunner {
         return DECLINED;
       }
       if (answer === 'always') this.settings.allowAlways(call.name);
+      if (answer === 'rule' && rule && this.settings.addRule(rule)) {
+        this.bus.emit('permissions.changed', {});
+        this.bus.emit('transcript.note', { text: sanitize(`from now on in this workspace, ${describeRule(rule)} run without asking (/permissions lists and removes rules)`) });
+      }
     }
     this.bus.emit('tool.started', { turnId: turn.id, summary, detail, declined: false });
     const output = new StreamSanitizer();

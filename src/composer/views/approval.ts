@@ -14,6 +14,7 @@ export const APPROVAL_KEYS: readonly Binding[] = [
   { keys: ['y'], command: 'approval.yes' },
   { keys: ['n', 'escape'], command: 'approval.no' },
   { keys: ['a'], command: 'approval.always' },
+  { keys: ['r'], command: 'approval.rule' },
   { keys: ['C-c'], command: 'app.interrupt' },
   { keys: ['S-tab'], command: 'app.toggleForce' },
   { keys: ['C-z'], command: 'app.suspend' },
@@ -42,6 +43,8 @@ export class ApprovalView implements View {
     readonly tool: string,
     /** When the question appeared. */
     readonly shownAt: number,
+    /** The rule `r` adds, in words; none offered when absent. */
+    readonly rule?: string,
   ) {}
 
   ready(time: { now: number; lastKeyAt: number }): boolean {
@@ -68,6 +71,8 @@ export class ApprovalView implements View {
         return consume(null, { effects: [{ type: 'answer', approval: 'no' }] });
       case 'approval.always':
         return consume(null, { effects: [{ type: 'answer', approval: 'always' }] });
+      case 'approval.rule':
+        return this.rule ? consume(null, { effects: [{ type: 'answer', approval: 'rule' }] }) : consume(this);
       case 'app.toggleForce':
         // Force on, after the pause, answers this call too; off changes only later calls.
         if (ctx.force) return pass(this);
@@ -78,6 +83,7 @@ export class ApprovalView implements View {
   }
 
   status(time: { now: number; lastKeyAt: number }): { prompt: string; legend: string } {
-    return { prompt: `run ${this.summary}?`, legend: this.ready(time) ? 'y yes · n no · a always' : 'typing goes to the input; pause to answer' };
+    const legend = `y yes · n no · a always${this.rule ? ' · r rule' : ''}`;
+    return { prompt: `run ${this.summary}?`, legend: this.ready(time) ? legend : 'typing goes to the input; pause to answer' };
   }
 }

@@ -1,0 +1,123 @@
+// The approval rules a person keeps, per workspace, in the data dir's
+// permissions.json (never in the workspace: a repository cannot grant itself
+// anything). Read once after the screen is up; written off the keystroke, as
+// a new file renamed over the old, the other workspaces' rules re-read and
+// kept, so two milks adding rules lose neither. A file that cannot be read is
+// reported, its rules not applied, and moved aside (not overwritten) before
+// a rule is saved.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Rule, validRules } from '../settings/rules';
+import { asideName } from '../io/files';
+import { describeIoError } from '../io/errors';
+
+export const PERMISSIONS_FILE = 'permissions.json';
+
+interface FileShape {
+  version: 1;
+  workspaces: Record<string, { rules: Rule[] }>;
+}
+
+type Read = { ok: true; data: FileShape } | { ok: false; why: string };
+
+function parse(text: string): Read {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, why: `it is not valid JSON (${(err as Error).message})` };
+  }
+  const v = value as Partial<FileShape> | null;
+  if (v === null || typeof v !== 'object' || typeof v.workspaces !== 'object' || v.workspaces === null || Array.isArray(v.workspaces)) {
+    return { ok: false, why: 'it has no "workspaces" object' };
+  }
+  return { ok: true, data: { version: 1, workspaces: v.workspaces } };
+}
+
+export class PermissionStore {
+  readonly file: string | null;
+  /** The file could not be read: its rules are not applied, and it is moved aside before a save. */
+  private unreadable = false;
+  private saving: Promise<void> = Promise.resolve();
+
+  /** `dataDir` null: rules last until milk exits. `workspace`: its canonical path, the key its rules are kept under. */
+  constructor(dataDir: string | null, private readonly workspace: string) {
+    this.file = dataDir === null ? null : path.join(dataDir, PERMISSIONS_FILE);
+  }
+
+  private async read(): Promise<Read | null> {
+    if (!this.file) return null;
+    let text: string;
+    try {
+      text = await fs.promises.readFile(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      return { ok: false, why: describeIoError(err) };
+    }
+    return parse(text);
+  }
+
+  /** This workspace's rules, and what is wrong with the file, if anything. */
+  async load(): Promise<{ rules: Rule[]; problems: string[] }> {
+    const r = await this.read();
+    if (r === null) return { rules: [], problems: [] };
+    if (!r.ok) {
+      this.unreadable = true;
+      return { rules: [], problems: [`${this.file}: ${r.why}; its approval rules are not applied (it is moved aside when a rule is saved)`] };
+    }
+    const { rules, bad } = validRules(r.data.workspaces[this.workspace]?.rules);
+    return { rules, problems: bad ? [`${this.file}: ${bad} rule${bad === 1 ? '' : 's'} for this workspace not understood, left out`] : [] };
+  }
+
+  /** Keeps `rules` as this workspace's; resolves with what went wrong, if anything (the rules still hold until exit). */
+  save(rules: readonly Rule[]): Promise<string[]> {
+    const next = this.saving.then(() => this.write(rules));
+    this.saving = next.then(() => undefined, () => undefined);
+    return next;
+  }
+
+  private async write(rules: readonly Rule[]): Promise<string[]> {
+    const file = this.file;
+    if (!file) return [];
+    const notes: string[] = [];
+    try {
+      const current = await this.read();
+      let data: FileShape = { version: 1, workspaces: {} };
+      if (current?.ok && !this.unreadable) data = current.data;
+      else if (current && (!current.ok || this.unreadable)) {
+        const aside = asideName(file);
+        await fs.promises.rename(file, aside);
+        notes.push(`moved the unreadable ${file} aside to ${aside}`);
+        this.unreadable = false;
+      }
+      if (rules.length) data.workspaces[this.workspace] = { rules: [...rules] };
+      else delete data.workspaces[this.workspace];
+      await writeAsync(file, `${JSON.stringify(data, null, 2)}\n`);
+    } catch (err) {
+      notes.push(`could not save the approval rules to ${file} (${describeIoError(err)}); they hold until milk exits`);
+    }
+    return notes;
+  }
+}
+
+/** A new file, synced, renamed over `file` (0600): never a half-written rules file. */
+async function writeAsync(file: string, text: string): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}-${Date.now().toString(36)}`;
+  const handle = await fs.promises.open(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } catch (err) {
+    await handle.close();
+    await fs.promises.rm(tmp, { force: true });
+    throw err;
+  }
+  await handle.close();
+  try {
+    await fs.promises.rename(tmp, file);
+  } catch (err) {
+    await fs.promises.rm(tmp, { force: true });
+    throw err;
+  }
+}
