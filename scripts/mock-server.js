@@ -5,6 +5,7 @@
 //
 // The scenario is the model name (or the x-mock-scenario header):
 //   parallel       two shell calls in one answer, then 'both ran.'
+//   files          a read_file call (notes.txt, line 2 only) and a write_file call (out.txt) in one answer, then 'wrote.'
 //   search         a glob call (*.txt) and a grep call (needle, one line of context) in one answer, then 'found.'
 //   edit, edit-miss an edit_file call on notes.txt (one line changed; an old_string not in it), then 'edited.'
 //   short          a few words, quickly              echo      quotes the last user message and the message count (a system message not counted)
@@ -130,6 +131,11 @@ function plan(scenario, body) {
       const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
       if (hasResult) return { chunks: ['both ran.'], delay: 5 };
       return { chunks: ['two at once. '], tools: [{ name: 'shell', args: { command: 'echo first-call' } }, { name: 'shell', args: { command: 'echo second-call' } }], delay: 5 };
+    }
+    case 'files': {
+      const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
+      if (hasResult) return { chunks: ['wrote.'], delay: 5 };
+      return { chunks: ['reading. '], tools: [{ name: 'read_file', args: { path: 'notes.txt', offset: 2, limit: 1 } }, { name: 'write_file', args: { path: 'out.txt', content: 'written by the model\n' } }], delay: 5 };
     }
     case 'search': {
       const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));

@@ -146,4 +146,17 @@ describe('milk run --json and --approval', () => {
     const results = lines(r.out).filter((e) => e.type === 'tool_result').map((e) => e.content);
     expect(results).toEqual(['notes.txt\nsub/more.txt', 'notes.txt-1-before\nnotes.txt:2:the needle\nnotes.txt-3-after\n[1 matching line in 1 file]']);
   });
+
+  it('read_file and write_file round trip: a window of numbered lines back to the model, a file written in auto-edit', async () => {
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'notes.txt'), 'line 1\nline 2\nline 3\n');
+    const r = await runIn(ws, [...args('files'), '--approval', 'auto-edit', '--json', 'go']);
+    expect(r.code).toBe(0);
+    const results = lines(r.out).filter((e) => e.type === 'tool_result');
+    expect(results.map((e) => e.name)).toEqual(['read_file', 'write_file']);
+    expect(results[0].content).toMatch(/^\s*2\tline 2\n/);
+    expect(results[0].content).not.toContain('line 1');
+    expect(results[1].content).toMatch(/^wrote .*out\.txt$/);
+    expect(fs.readFileSync(path.join(ws, 'out.txt'), 'utf8')).toBe('written by the model\n');
+  });
 });
