@@ -765,7 +765,7 @@ async function benchAgent() {
       for (let i = 0; i < scaled(3, 1); i++) {
         const watching = stallWatch();
         const t = process.hrtime.bigint();
-        answers[engine] = await op();
+        answers[engine] = (await op()).text;
         times.push(Number(process.hrtime.bigint() - t) / 1e6);
         stall = Math.max(stall, watching());
       }

@@ -6,9 +6,12 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { globTool, grepTool } from '../../src/tools/search';
+import * as search from '../../src/tools/search';
 import { jsGrep } from '../../src/tools/grep-js';
 import { tempDir } from '../helpers/pty';
+
+const globTool = async (...a: Parameters<typeof search.globTool>) => (await search.globTool(...a)).text;
+const grepTool = async (...a: Parameters<typeof search.grepTool>) => (await search.grepTool(...a)).text;
 
 function write(root: string, rel: string, content: string | Buffer): void {
   fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
@@ -126,6 +129,12 @@ describe('grep', () => {
     expect(await grepTool(ws, { pattern: 'needle', path: 'a/b.txt', context: 1 })).toBe(
       ['a/b.txt-1-one', 'a/b.txt:2:two needle', 'a/b.txt-3-three', '--', 'a/b.txt-5-five', 'a/b.txt:6:six needle', 'a/b.txt-7-seven', '[2 matching lines in 1 file]'].join('\n'),
     );
+  });
+
+  test('says in a few words what it found, for the transcript', async () => {
+    expect((await search.grepTool(ws, { pattern: 'needle', path: 'a/b.txt' })).summary).toBe('2 matching lines in 1 file');
+    expect((await search.grepTool(ws, { pattern: 'zzz-none' })).summary).toBe('no matches');
+    expect((await search.globTool(ws, { pattern: '*.ts' })).summary).toBe('4 files');
   });
 
   test('ignored, binary, oversized and linked files are not searched', async () => {

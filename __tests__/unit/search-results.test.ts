@@ -26,6 +26,8 @@ describe('grep output', () => {
       c.add(hits('b', [3, true]));
     }
     expect(f.text()).toBe('a\nb\n[2 files]');
+    expect(f.summary()).toBe('2 files');
+    expect(n.summary()).toBe('3 matching lines in 2 files');
     expect(n.text()).toBe('a:2\nb:1');
   });
 
@@ -44,6 +46,7 @@ describe('grep output', () => {
     const lines = c.text().split('\n');
     expect(lines).toHaveLength(MAX_GREP_LINES + 1);
     expect(lines[MAX_GREP_LINES]).toMatch(/^\[stopped at 400 lines/);
+    expect(c.summary()).toBe('405+ matching lines in 1+ files');
     const files = new GrepCollector('files', 0);
     for (let i = 0; i <= MAX_LISTED; i++) files.add(hits(`f${i}`, [1, true]));
     expect(files.text().split('\n')).toHaveLength(MAX_LISTED + 1);

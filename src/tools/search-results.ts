@@ -93,6 +93,13 @@ export class GrepCollector {
     }
   }
 
+  /** A few words for the call's block in the transcript. */
+  summary(): string {
+    if (this.files === 0) return 'no matches';
+    const files = `${this.files}${this.full ? '+' : ''} file${this.files === 1 && !this.full ? '' : 's'}`;
+    return this.mode === 'files' ? files : `${this.matches}${this.full ? '+' : ''} matching line${this.matches === 1 && !this.full ? '' : 's'} in ${files}`;
+  }
+
   /** Whether the output filled before every file was taken. */
   get stopped(): boolean {
     return this.full;

@@ -66,13 +66,20 @@ export interface GlobArgs {
   path?: string;
 }
 
+/** What glob or grep tells the model, and in a few words what the transcript shows of it. */
+export interface Found {
+  text: string;
+  summary: string;
+}
+
 /** glob: the workspace's files under `path` that match `pattern`, in name order. */
-export async function globTool(workspace: string, args: GlobArgs, signal?: AbortSignal): Promise<string> {
+export async function globTool(workspace: string, args: GlobArgs, signal?: AbortSignal): Promise<Found> {
   if (!args.pattern) throw new ToolPathError('glob needs a pattern, such as **/*.ts');
   const pl = await place(workspace, args.path ?? '');
   if (pl.isFile) throw new ToolPathError(`${args.path} is a file; glob lists the files of a folder`);
   const match = globMatcher(args.pattern, pl.rel);
-  return listing(await files(pl, match, signal));
+  const found = await files(pl, match, signal);
+  return { text: listing(found), summary: found.length === 0 ? 'no files' : `${found.length} file${found.length === 1 ? '' : 's'}` };
 }
 
 export interface GrepArgs {
@@ -85,7 +92,7 @@ export interface GrepArgs {
 }
 
 /** grep: the lines of the workspace's files that match a regular expression, with context, in path order. */
-export async function grepTool(workspace: string, args: GrepArgs, signal?: AbortSignal): Promise<string> {
+export async function grepTool(workspace: string, args: GrepArgs, signal?: AbortSignal): Promise<Found> {
   if (!args.pattern) throw new ToolPathError('grep needs a pattern');
   const pl = await place(workspace, args.path ?? '');
   const output: GrepOutput = args.output === 'files' || args.output === 'count' ? args.output : 'content';
@@ -106,5 +113,6 @@ export async function grepTool(workspace: string, args: GrepArgs, signal?: Abort
       timedOut = await jsGrep(pl.root, list, query, take, signal);
     },
   );
-  return collector.text() + (timedOut ? '\n[the search ran out of time and stopped: what it found by then is above; narrow the path or glob]' : '');
+  const text = collector.text() + (timedOut ? '\n[the search ran out of time and stopped: what it found by then is above; narrow the path or glob]' : '');
+  return { text, summary: collector.summary() + (timedOut ? ', out of time' : '') };
 }

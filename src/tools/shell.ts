@@ -71,10 +71,14 @@ export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolRes
         return { ok: true, content: await readFileTool(ctx.workspace, String(call.args.path ?? ''), { offset: numberArg(call.args.offset), limit: numberArg(call.args.limit) }) };
       case 'edit_file':
         return { ok: true, content: await editFileTool(ctx.workspace, String(call.args.path ?? ''), editsOf(call.args)) };
-      case 'glob':
-        return { ok: true, content: await globTool(ctx.workspace, { pattern: String(call.args.pattern ?? ''), path: optionalString(call.args.path) }, ctx.signal) };
-      case 'grep':
-        return { ok: true, content: await grepTool(ctx.workspace, grepArgs(call.args), ctx.signal) };
+      case 'glob': {
+        const found = await globTool(ctx.workspace, { pattern: String(call.args.pattern ?? ''), path: optionalString(call.args.path) }, ctx.signal);
+        return { ok: true, content: found.text, status: found.summary };
+      }
+      case 'grep': {
+        const found = await grepTool(ctx.workspace, grepArgs(call.args), ctx.signal);
+        return { ok: true, content: found.text, status: found.summary };
+      }
       case 'write_file': {
         const file = await writeFileTool(ctx.workspace, String(call.args.path ?? ''), String(call.args.content ?? ''));
         return { ok: true, content: `wrote ${file}` };
