@@ -52,6 +52,8 @@ export interface AppOptions {
   answer?: { maxAnswerChars?: number; maxKeptChars?: number; maxContextChars?: number };
   /** The approval mode to start in (--approval); full-auto starts with force mode on. */
   approval?: ApprovalMode;
+  /** Whether commands run in bubblewrap (--sandbox, config); on unless said. */
+  sandbox?: 'on' | 'off';
   /** Which conversation to bring back: the last, one by id, or a picker; none starts a new one. */
   resume?: { kind: 'continue' } | { kind: 'pick' } | { kind: 'id'; id: string } | null;
   /** Warnings found before the screen existed (e.g. a bad config file). */
@@ -72,6 +74,7 @@ function services(bus: Bus, options: AppOptions) {
   const settings = new Settings({ provider: options.provider.name, model: options.provider.model ?? null });
   if (options.approval === 'full-auto') settings.force = true;
   else if (options.approval) settings.approval = options.approval;
+  settings.sandbox = options.sandbox ?? 'on';
   const agent = new AgentContext(options.workspace, options.dataDir, settings);
   const permissions = new PermissionStore(options.dataDir, options.workspace);
   // Read at once (asynchronously): a call the rules cover must not be asked about because it came first.
@@ -82,7 +85,7 @@ function services(bus: Bus, options: AppOptions) {
     settings.setRules(rules);
     for (const r of early) settings.addRule(r);
   });
-  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, systemPrompt: () => agent.text(), rulesReady, ...options.answer });
+  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, systemPrompt: () => agent.text(), rulesReady, hide: options.dataDir === null ? [] : [options.dataDir], ...options.answer });
   const history = new HistoryService({
     settings,
     dataDir: options.dataDir,

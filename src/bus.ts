@@ -22,8 +22,8 @@ export interface Events {
   'turn.ended': { turnId: number; status: TurnEnd; message?: string };
   /** The model wants a tool run; the runner waits for an answer. */
   /** `summary` is one line for the status bar; `detail` the whole call, shown in the transcript first. */
-  /** `rule`: the approval rule the question offers (`r`), in words. */
-  'tool.approval': { turnId: number; summary: string; detail: string; tool: string; rule?: string };
+  /** `rule`: `r` adds a rule; `network`: `w` runs the command with the network; `hints`: what those and the sandbox mean, for the transcript. */
+  'tool.approval': { turnId: number; summary: string; detail: string; tool: string; rule?: boolean; network?: boolean; hints?: string[] };
   'tool.started': { turnId: number; summary: string; detail: string; declined: boolean };
   'tool.output': { turnId: number; text: string };
   /** `status` is how the call ended, e.g. "exit 0" or "killed by SIGTERM". */

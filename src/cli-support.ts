@@ -86,5 +86,6 @@ export interface MainOptions {
   continue?: boolean;
   resume?: string | boolean;
   approval?: ApprovalMode;
+  sandbox?: 'on' | 'off';
 }
 

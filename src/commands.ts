@@ -78,6 +78,7 @@ export const COMMANDS = {
   'approval.yes': { description: 'Run this tool call', modes: ['approval'] },
   'approval.no': { description: 'Do not run it (the model is told)', modes: ['approval'] },
   'approval.always': { description: 'Run it, and every call of this tool for the rest of the session', modes: ['approval'] },
+  'approval.network': { description: 'Run the command in the sandbox with the network (this call only)', modes: ['approval'] },
   'approval.rule': { description: 'Run it, and from now on in this workspace every call the rule covers (for a command: the same first words)', modes: ['approval'] },
 } as const satisfies Record<string, CommandSpec>;
 

@@ -55,6 +55,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     maxEntries: config.history.maxEntries,
     answer: { maxAnswerChars: config.maxAnswerChars, maxKeptChars: config.maxKeptAnswerChars, maxContextChars: config.context?.maxChars },
     approval: opts.approval,
+    sandbox: opts.sandbox ?? config.sandbox ?? 'on',
     resume: opts.continue ? { kind: 'continue' } : opts.resume === true ? { kind: 'pick' } : typeof opts.resume === 'string' ? { kind: 'id', id: opts.resume } : null,
     warnings: [...warnings, ...early],
   });
@@ -88,6 +89,7 @@ export function buildProgram(): Command {
     .option('--base-url <url>', 'the provider endpoint', parseUrl)
     .option('--script <file>', 'replay a JSON script of deltas, delays and errors (the script provider)', parseNonEmpty)
     .addOption(new Option('--approval <mode>', 'what tool calls may do unasked: read-only, ask (default), auto-edit or full-auto').choices([...APPROVAL_MODES]))
+    .addOption(new Option('--sandbox <on|off>', 'run commands in bubblewrap: the workspace writable, the rest read-only, no network unless allowed (default: on)').choices(['on', 'off']))
     .option('-c, --continue', "resume the session's last conversation")
     .option('-r, --resume [id]', 'resume a conversation: pick one, or give its id')
     .exitOverride()
@@ -112,7 +114,8 @@ export function buildProgram(): Command {
       }
       if (!prompt.trim()) throw new UsageError('milk run: the prompt is empty');
       const { dataDir, workspace } = locate(all);
-      const { provider } = providerFor(all, loadConfig(dataDir).config);
+      const config = loadConfig(dataDir).config;
+      const { provider } = providerFor(all, config);
       /* eslint-disable @typescript-eslint/no-require-imports */
       const { runOnce, runSettings } = require('./turn/run-once') as typeof import('./turn/run-once');
       const { AgentContext } = require('./agent/context') as typeof import('./agent/context');
@@ -121,12 +124,13 @@ export function buildProgram(): Command {
       // The tools run in the working directory, as --approval allows (read-only unless it says otherwise),
       // and as the workspace's approval rules allow (in a mode that asks).
       const settings = runSettings(provider, all.approval);
+      settings.sandbox = all.sandbox ?? config.sandbox ?? 'on';
       const kept = await new PermissionStore(dataDir, workspace).load();
       settings.setRules(kept.rules);
       const agent = new AgentContext(workspace, dataDir, settings);
       for (const problem of [...kept.problems, ...agent.load()]) process.stderr.write(`milk: ${problem}\n`);
       process.exitCode = await runOnce(provider, prompt, { out: process.stdout, err: process.stderr }, {
-        systemPrompt: () => agent.text(), json: !!o.json, settings, workspace,
+        systemPrompt: () => agent.text(), json: !!o.json, settings, workspace, hide: dataDir === null ? [] : [dataDir],
       });
     });
 

@@ -292,6 +292,61 @@ describe('tool calls in the terminal', () => {
     await m.waitFor(() => !fs.readFileSync(path.join(data, 'permissions.json'), 'utf8').includes('touch'), 'the rule gone from the file');
   });
 
+  it('runs a command in the sandbox: a write inside the workspace works, one outside and a connection to 127.0.0.1 do not', async () => {
+    const net = require('node:net') as typeof import('node:net');
+    let connections = 0;
+    const server = net.createServer((sock) => {
+      connections++;
+      sock.on('error', () => undefined);
+      sock.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as import('node:net').AddressInfo).port;
+    try {
+      const outside = tempDir();
+      fs.writeFileSync(path.join(outside, 'keep.txt'), 'untouched\n');
+      const connect = `"${process.execPath}" -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => console.log('CONNECTED')).on('error', (e) => console.log('NO-NET ' + e.code))"`;
+      const { ws, args } = scripted([
+        [{ tool: { name: 'shell', args: { command: `echo in > in.txt; echo out > ${outside}/keep.txt; ${connect}` } } }],
+        [{ text: 'tried.' }],
+      ]);
+      m = new MilkPty({ args, cwd: ws });
+      await m.waitForText('history: session');
+      m.write('try' + KEY.enter);
+      await m.waitFor(() => m!.statusLine().includes('y yes · n no · a always') && m!.statusLine().includes('w network'), 'a question that offers the network');
+      expect(m.text().replace(/\s+/g, ' ')).toContain('[runs in the sandbox, without the network; w: yes, with the network]');
+      m.write('y');
+      await m.waitForText('tried.');
+      await m.waitForText(/NO-NET E/);
+      expect(fs.readFileSync(path.join(ws, 'in.txt'), 'utf8')).toBe('in\n');
+      expect(fs.readFileSync(path.join(outside, 'keep.txt'), 'utf8')).toBe('untouched\n');
+      expect(connections).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('without bwrap on PATH says so, and asks before an unconfined command even in full-auto', async () => {
+    const bin = tempDir();
+    for (const tool of ['touch', 'ls']) fs.symlinkSync(`/usr/bin/${tool}`, path.join(bin, tool));
+    const { ws, args } = scripted([
+      [{ tool: { name: 'shell', args: { command: 'touch one' } } }],
+      [{ tool: { name: 'shell', args: { command: 'touch two' } } }],
+      [{ text: 'both made.' }],
+    ]);
+    m = new MilkPty({ args: [...args, '--approval', 'full-auto'], cwd: ws, env: { PATH: bin } });
+    await m.waitForText('history: session');
+    m.write('go' + KEY.enter);
+    await m.waitFor(() => m!.statusLine().includes('run shell: touch one?') && m!.statusLine().includes('y yes · n no'), 'asked despite full-auto');
+    const text = m.text().replace(/\s+/g, ' ');
+    expect(text).toContain('no sandbox for commands: bwrap is not on PATH');
+    expect(text).toContain('yes runs it, and later commands this session, with your full rights');
+    expect(fs.existsSync(path.join(ws, 'one'))).toBe(false);
+    m.write('y');
+    await m.waitForText('both made.');
+    expect(fs.existsSync(path.join(ws, 'one')) && fs.existsSync(path.join(ws, 'two'))).toBe(true);
+  });
+
   it('asks in the status bar; n declines, y runs and shows the output', async () => {
     const { ws, args } = scripted([
       [{ tool: { name: 'shell', args: { command: 'touch nope' } } }],
@@ -337,40 +392,45 @@ describe('tool calls in the terminal', () => {
     expect(fs.existsSync(path.join(ws, 'ran'))).toBe(false);
   });
 
-  /** Starts milk in force mode on a command that writes its pid to sh.pid; resolves with that pid once it runs. */
-  async function runForced(command: string): Promise<number> {
-    const { ws, args } = scripted([[{ tool: { name: 'shell', args: { command: `echo $$ > sh.pid; ${command}` } } }]]);
+  /**
+   * Starts milk in force mode on a command (in the sandbox) that marks itself
+   * with a unique word; resolves once it runs with that word, by which its
+   * processes are found in /proc (the sandbox numbers them its own way).
+   */
+  async function runForced(command: string): Promise<string> {
+    const marker = `milk-test-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    const { ws, args } = scripted([[{ tool: { name: 'shell', args: { command: `: ${marker}; echo started > started; ${command}` } } }]]);
     m = new MilkPty({ args, cwd: ws });
     await m.waitForText('history: session');
     m.write('\x1b[Z');
     await m.waitFor(() => m!.statusLine().includes('FORCE'), 'force on');
     m.write('go' + KEY.enter);
-    // The status bar says "working" as soon as the turn starts; the pid file says the command runs.
-    return m.waitFor(() => {
-      try {
-        return Number(fs.readFileSync(path.join(ws, 'sh.pid'), 'utf8')) || null;
-      } catch {
-        return null;
-      }
-    }, 'the command wrote its pid');
+    // The status bar says "working" as soon as the turn starts; the file says the command runs.
+    await m.waitFor(() => fs.existsSync(path.join(ws, 'started')), 'the command started');
+    expect(alive(marker)).toBe(true);
+    return marker;
   }
 
-  const alive = (pid: number): boolean => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
+  /** Whether any process (bwrap or the command's shell) still carries the marker. */
+  const alive = (marker: string): boolean => {
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) return true;
+      } catch {
+        // Gone meanwhile.
+      }
     }
+    return false;
   };
 
   it('Ctrl-C during a running command interrupts the turn and kills the command', async () => {
-    const pid = await runForced('echo working; sleep 30');
+    const marker = await runForced('echo working; sleep 30');
     // The block counts the seconds the command has run.
     await m!.waitFor(() => /· running [1-9]\d*s/.test(m!.text()), 'the block counts seconds', 5000);
     m!.write(KEY.ctrlC);
     await m!.waitForText('[interrupted]');
-    await m!.waitFor(() => !alive(pid), 'the command is gone');
+    await m!.waitFor(() => !alive(marker), 'the command is gone');
     expect(m!.text()).toMatch(/· interrupted · \d+\.\ds/);
     expect(m!.statusLine()).toContain('FORCE');
   });
@@ -384,10 +444,10 @@ describe('tool calls in the terminal', () => {
     ['SIGTERM', async (mp: MilkPty): Promise<void> => void process.kill(mp.proc.pid, 'SIGTERM')],
     ['SIGHUP', async (mp: MilkPty): Promise<void> => void process.kill(mp.proc.pid, 'SIGHUP')],
   ] as const)('leaves no tool process behind that ignores TERM, on %s', async (_name, leave) => {
-    const pid = await runForced('trap "" TERM; while :; do sleep 1; done');
+    const marker = await runForced('trap "" TERM; while :; do sleep 1; done');
     await leave(m!);
     await m!.exited;
-    await m!.waitFor(() => !alive(pid), 'the command is gone', 3000);
+    await m!.waitFor(() => !alive(marker), 'the command is gone', 3000);
   });
 
   // Typing through the moment a question appears is tested with an injected clock in

@@ -110,6 +110,8 @@ describe('tool calls', () => {
     const p = script([[shell('sleep 30 & echo $! > child.pid; echo started; wait')]]);
     const h = harness(p, ws);
     h.runner.settings.force = true;
+    // Unconfined, so that the pids a command writes are this system's (the sandbox's own test is in sandbox.test.ts).
+    h.runner.settings.sandbox = 'off';
     const end = h.ended();
     h.runner.start('go');
     const deadline = Date.now() + 5000;
@@ -126,6 +128,7 @@ describe('tool calls', () => {
     const p = script([[shell("trap '' TERM; echo $$ > sh.pid; echo ready; while true; do sleep 0.05; done")]]);
     const h = harness(p, ws);
     h.runner.settings.force = true;
+    h.runner.settings.sandbox = 'off';
     h.runner.start('go');
     const deadline = Date.now() + 5000;
     while (!h.output().includes('ready') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));

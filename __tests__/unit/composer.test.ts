@@ -449,6 +449,19 @@ describe('views over the composer', () => {
       expect(c.mode).toBe('busy');
       expect(c.text).toBe('half typed');
     });
+    it('r adds a rule and w allows the network where the question offers them; elsewhere they are typing', () => {
+      const c = composer([], { busy: true });
+      c.ui = push(c.ui, new ApprovalView(7, 'shell: ls', 'shell', 10_000, true, true));
+      c.ctx.now = 10_000 + APPROVAL_PAUSE_MS;
+      expect(c.run('approval.network')).toEqual([{ type: 'answer', approval: 'network' }]);
+      const d = asked();
+      later(d);
+      expect(d.run('approval.rule')).toEqual([]);
+      expect(d.run('approval.network')).toEqual([]);
+      expect(d.text).toBe('half typedrw');
+      expect(d.mode).toBe('approval');
+      expect(d.search?.prompt).toBe('run shell: ls?');
+    });
     it('sends text that came in one chunk to the composer, even after the pause', () => {
       const c = asked();
       later(c);

@@ -4,6 +4,7 @@
 // of each turn from them, the tools offered and the approval mode in force.
 
 import { TOOL_SPECS } from '../tools/specs';
+import { sandboxSentence } from '../tools/sandbox';
 import type { Settings } from '../settings/store';
 import { APPROVAL_MEANING } from '../settings/approval';
 import { Instructions, MAX_INSTRUCTION_BYTES, findInstructions, localDate, readEnvironment } from './instructions';
@@ -32,7 +33,7 @@ export class AgentContext {
     return systemPromptParts({
       env,
       tools: this.workspace ? TOOL_SPECS : [],
-      approval: { mode, meaning: APPROVAL_MEANING[mode] },
+      approval: { mode, meaning: this.workspace ? `${APPROVAL_MEANING[mode]} ${sandboxSentence(this.settings.sandboxState)}` : APPROVAL_MEANING[mode] },
       instructions: this.instructions.files,
       instructionCap: MAX_INSTRUCTION_BYTES,
     });

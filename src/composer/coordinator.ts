@@ -77,7 +77,7 @@ export class TurnCoordinator {
     this.slashes = this.slashContext();
     bus.on('turn.ended', ({ turnId, status }) => this.onTurnEnded(turnId, status));
     bus.on('tool.approval', (e) => {
-      this.ui = push(this.ui, new ApprovalView(e.turnId, e.summary, e.tool, this.now(), e.rule));
+      this.ui = push(this.ui, new ApprovalView(e.turnId, e.summary, e.tool, this.now(), e.rule, e.network));
       this.rearm();
       bus.requestRender();
     });

@@ -75,7 +75,7 @@ export type Effect =
   | { readonly type: 'cancelTurn' }
   | { readonly type: 'quit'; readonly reason: 'ctrl-c' | 'ctrl-d' }
   | { readonly type: 'setForce'; readonly on: boolean }
-  | { readonly type: 'answer'; readonly approval: 'yes' | 'no' | 'always' | 'rule' }
+  | { readonly type: 'answer'; readonly approval: 'yes' | 'no' | 'always' | 'rule' | 'network' }
   | { readonly type: 'scroll'; readonly pages: number }
   | { readonly type: 'toggleFold' }
   /** Hand the terminal back and stop (Ctrl-Z), or repaint every cell (Ctrl+L). */

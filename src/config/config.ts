@@ -39,6 +39,7 @@ function buildFields(v: typeof V) {
     script: nonEmpty('script'),
     idleTimeoutMs: wholeNumber('idleTimeoutMs', 100, MAX_TIMER_MS, 'milliseconds'),
     maxAnswerChars: wholeNumber('maxAnswerChars', 1000, 100_000_000),
+    sandbox: v.picklist(['on', 'off'], 'sandbox must be "on" or "off"'),
     maxKeptAnswerChars: wholeNumber('maxKeptAnswerChars', 1000, 10_000_000),
     context: v.object({
       maxChars: v.optional(wholeNumber('context.maxChars', 10_000, 100_000_000)),

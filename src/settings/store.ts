@@ -27,6 +27,12 @@ export class Settings {
   private readonly always = new Set<string>();
   /** This workspace's approval rules (kept in the data dir by config/permissions.ts). */
   private kept: Rule[] = [];
+  /** Commands run in bubblewrap (--sandbox, config `sandbox`); off: with the person's full rights. */
+  sandbox: 'on' | 'off' = 'on';
+  /** Why the sandbox cannot run here, once a command found out; null while it can (or before anyone asked). */
+  sandboxBroken: string | null = null;
+  /** The person agreed to run commands without the sandbox that cannot run, for this session. */
+  unsandboxedAgreed = false;
   historyMode: HistoryMode = 'session';
   /** How this terminal draws the emoji sequences terminals disagree on (the width probe's answer). */
   emoji: EmojiWidths = CLUSTERING;
@@ -45,6 +51,12 @@ export class Settings {
     if (this.current === null) return false;
     this.current = name;
     return true;
+  }
+
+  /** Where commands run now: in the sandbox, without one by choice, or without one because it cannot run. */
+  get sandboxState(): 'on' | 'off' | 'unavailable' {
+    if (this.sandbox === 'off') return 'off';
+    return this.sandboxBroken === null ? 'on' : 'unavailable';
   }
 
   /** The mode in force: full-auto while force mode is on, else the one chosen. */

@@ -5,14 +5,17 @@
 // KILL after a grace period; at exit every group still alive gets KILL.
 
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { editFileTool, editsOf, readFileTool, writeFileTool } from './files';
 import type { ToolCall } from '../providers/provider';
 import { toolEnv } from './env';
+import { bwrapArgs } from './sandbox';
 import { GrepArgs, globTool, grepTool } from './search';
 
 /** The preview an approval shows for write_file, loaded with the tools. */
 export { editsOf, previewEdit, previewWrite } from './files';
+export { probeSandbox } from './bwrap';
 
 /** What the model gets back from one command, at most. */
 export const MAX_RESULT_CHARS = 64 * 1024;
@@ -48,6 +51,8 @@ export function killAllTools(): void {
 
 export interface ToolContext {
   workspace: string;
+  /** How a command is confined: in bubblewrap (tools/sandbox.ts), or null for none. */
+  sandbox?: { network: boolean; hide: readonly string[] } | null;
   signal: AbortSignal;
   /** Output as it arrives, for the transcript. */
   onOutput: (text: string) => void;
@@ -132,8 +137,11 @@ function shellResult(result: string, timedOutAfter: number | null, code: number 
 function runShell(command: string, ctx: ToolContext, timeout?: number): Promise<ToolResult> {
   return new Promise((resolve) => {
     if (!command.trim()) return resolve({ ok: false, content: 'error: empty command' });
-    // detached: the command leads its own process group, which a cancel kills whole.
-    const child = spawn('/bin/sh', ['-c', command], { cwd: ctx.workspace, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: toolEnv(process.env) });
+    // detached: the command (or bwrap around it) leads its own process group, which a cancel kills whole.
+    const [bin, args] = ctx.sandbox
+      ? ['bwrap', bwrapArgs({ workspace: ctx.workspace, network: ctx.sandbox.network, hide: ctx.sandbox.hide.filter((d) => fs.existsSync(d)) }, command)]
+      : ['/bin/sh', ['-c', command]];
+    const child = spawn(bin, args, { cwd: ctx.workspace, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: toolEnv(process.env) });
     const group = child.pid;
     if (group) liveGroups.add(group);
     let result = '';

@@ -84,13 +84,13 @@ export class TranscriptFeed {
     const transcript = this.transcript;
     const changed = (): void => bus.requestRender();
     // The whole call is in the transcript before the person is asked about it.
-    bus.on('tool.approval', ({ turnId, detail, rule }) => {
+    bus.on('tool.approval', ({ turnId, detail, hints }) => {
       const r = this.current(turnId);
       if (!r) return;
       if (r.words !== null) transcript.settle(r.words);
       transcript.scrollToBottom();
-      // What `r` would allow, said while the question is open (the block shows the call alone once answered).
-      r.asking = transcript.add('tool', rule ? `${detail}\n[r: ${rule} run without asking from now on, in this workspace]` : detail);
+      // What the answers would do, said while the question is open (the block shows the call alone once answered).
+      r.asking = transcript.add('tool', [detail, ...(hints ?? []).map((h) => `[${h}]`)].join('\n'));
       r.words = null;
       changed();
     });

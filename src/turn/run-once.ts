@@ -21,6 +21,8 @@ export interface RunOnceOptions {
   settings?: Settings;
   /** Where tools run; without it the model gets no tools. */
   workspace?: string;
+  /** Folders a sandboxed command must not see (the data dir). */
+  hide?: readonly string[];
 }
 
 /** Settings for milk run: read-only unless `approval` says otherwise (full-auto is force mode). */
@@ -46,7 +48,9 @@ export async function runOnce(provider: Provider, prompt: string, io: { out: Nod
   const bus = new Bus();
   const settings = options.settings ?? runSettings(provider);
   // No one is there to answer: a call that would ask is refused, and the model told why.
-  const runner = new TurnRunner(bus, provider, { systemPrompt: options.systemPrompt, settings, workspace: options.workspace, unattended: true });
+  const runner = new TurnRunner(bus, provider, { systemPrompt: options.systemPrompt, settings, workspace: options.workspace, hide: options.hide, unattended: true });
+  // What milk would note in the transcript (no sandbox here, say) goes to stderr.
+  bus.on('transcript.note', ({ text }) => io.err.write(`milk: ${text}\n`));
   let wrote = '';
   if (options.json) {
     jsonEvents(bus, (event) => io.out.write(JSON.stringify(event) + '\n'));

@@ -34,7 +34,7 @@ export function killLiveTools(): void {
   tools?.killAllTools();
 }
 
-export type Approval = 'yes' | 'no' | 'always' | 'rule';
+export type Approval = 'yes' | 'no' | 'always' | 'rule' | 'network';
 
 export interface RunnerOptions {
   /** Where tools run and what they may touch; without it the model gets no tools. */
@@ -52,6 +52,8 @@ export interface RunnerOptions {
   maxContextChars?: number;
   /** The system prompt, put together at the start of each turn (agent/context.ts). */
   systemPrompt?: () => string;
+  /** Folders a sandboxed command must not see (milk's data dir: its history may hold secrets). */
+  hide?: readonly string[];
   /** Settles once the workspace's approval rules are read: no call is decided before. */
   rulesReady?: Promise<unknown>;
   /** No one is there to answer a question (milk run): a call that would ask is refused, saying so. */
@@ -200,37 +202,34 @@ export class TurnRunner {
     if (call.argsError) return this.refuseCall(turn, call, call.argsError);
     await this.options.rulesReady;
     if (turn.cancelled) return 'interrupted';
-    const decision = this.settings.decide(call.name, call.args);
+    let decision = this.settings.decide(call.name, call.args);
     if (decision === 'refuse') return this.refuseCall(turn, call, `the person set milk to ${this.settings.mode} mode, where ${call.name} is not allowed`, 'not allowed');
+    const confined = call.name === 'shell' ? await this.confinement() : { sandbox: false, agree: false };
+    if (turn.cancelled) return 'interrupted';
+    // A command that would run without the sandbox it should have runs only once the person agrees.
+    if (confined.agree) decision = 'ask';
     if (decision === 'ask' && this.options.unattended) {
-      return this.refuseCall(turn, call, `it needs the person's approval in ${this.settings.mode} mode, and no one is there to give it (milk run; --approval auto-edit or full-auto lets such calls run)`, 'not allowed');
+      const why = confined.agree
+        ? `no sandbox can run here (${this.settings.sandboxBroken}) and no one is there to agree to running it without one (milk run; --sandbox off runs commands unconfined)`
+        : `it needs the person's approval in ${this.settings.mode} mode, and no one is there to give it (milk run; --approval auto-edit or full-auto lets such calls run)`;
+      return this.refuseCall(turn, call, why, 'not allowed');
     }
     const summary = sanitize(describeCall(call));
     // A write shows the change it would make before anyone is asked about it.
     const preview = await this.preview(call);
     if (turn.cancelled) return 'interrupted';
     const detail = sanitize(preview === null ? callDetail(call) : `${callDetail(call)}\n${showControls(preview)}`);
+    let network = false;
     if (decision === 'ask') {
-      const rule = suggestRule(call.name, call.args);
-      const answer = await new Promise<Approval>((resolve) => {
-        turn.approval = resolve;
-        this.bus.emit('tool.approval', { turnId: turn.id, summary, detail, tool: call.name, rule: rule ? sanitize(describeRule(rule)) : undefined });
-      });
-      if (turn.cancelled) return 'interrupted';
-      if (answer === 'no') {
-        this.bus.emit('tool.started', { turnId: turn.id, summary, detail, declined: true });
-        return DECLINED;
-      }
-      if (answer === 'always') this.settings.allowAlways(call.name);
-      if (answer === 'rule' && rule && this.settings.addRule(rule)) {
-        this.bus.emit('permissions.changed', {});
-        this.bus.emit('transcript.note', { text: sanitize(`from now on in this workspace, ${describeRule(rule)} run without asking (/permissions lists and removes rules)`) });
-      }
+      const answer = await this.ask(turn, call, { summary, detail, sandboxed: confined.sandbox, agree: confined.agree });
+      if (answer === 'interrupted' || answer === 'no') return answer === 'no' ? DECLINED : 'interrupted';
+      network = answer === 'network';
     }
     this.bus.emit('tool.started', { turnId: turn.id, summary, detail, declined: false });
     const output = new StreamSanitizer();
     const result = await toolRunner().runTool(call, {
       workspace: this.options.workspace ?? process.cwd(),
+      sandbox: confined.sandbox ? { network, hide: this.options.hide ?? [] } : null,
       signal: turn.controller.signal,
       killGraceMs: this.options.killGraceMs,
       onOutput: (text) => {
@@ -240,6 +239,47 @@ export class TurnRunner {
     });
     if (!turn.cancelled) this.bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status: result.status });
     return result.content;
+  }
+
+  /**
+   * Where a command runs: in the sandbox, or (off, or unable to run here)
+   * without it; `agree`: it may run only once the person agrees. The first
+   * command to find the sandbox unable to run says so, once.
+   */
+  private async confinement(): Promise<{ sandbox: boolean; agree: boolean }> {
+    if (this.settings.sandbox === 'off') return { sandbox: false, agree: false };
+    const probe = await toolRunner().probeSandbox();
+    if (probe.ok) return { sandbox: true, agree: false };
+    if (this.settings.sandboxBroken === null) {
+      this.settings.sandboxBroken = probe.why;
+      this.bus.emit('transcript.note', { text: sanitize(`no sandbox for commands: ${probe.why}. A command runs with your full rights only once you agree (y at its question; --sandbox off stops asking).`), reveal: true });
+    }
+    return { sandbox: false, agree: !this.settings.unsandboxedAgreed };
+  }
+
+  /** Puts a call to the person; what they answered (the answer's side effects done), or 'interrupted'. */
+  private async ask(turn: ActiveTurn, call: ToolCall, q: { summary: string; detail: string; sandboxed: boolean; agree: boolean }): Promise<Approval | 'interrupted'> {
+    const rule = suggestRule(call.name, call.args);
+    const hints: string[] = [];
+    if (rule) hints.push(`r: ${describeRule(rule)} run without asking from now on, in this workspace`);
+    if (q.sandboxed) hints.push('runs in the sandbox, without the network; w: yes, with the network');
+    if (q.agree) hints.push(`no sandbox (${this.settings.sandboxBroken}): yes runs it, and later commands this session, with your full rights`);
+    const answer = await new Promise<Approval>((resolve) => {
+      turn.approval = resolve;
+      this.bus.emit('tool.approval', { turnId: turn.id, summary: q.summary, detail: q.detail, tool: call.name, rule: rule !== null, network: q.sandboxed, hints: hints.map(sanitize) });
+    });
+    if (turn.cancelled) return 'interrupted';
+    if (answer === 'no') {
+      this.bus.emit('tool.started', { turnId: turn.id, summary: q.summary, detail: q.detail, declined: true });
+      return 'no';
+    }
+    if (q.agree) this.settings.unsandboxedAgreed = true;
+    if (answer === 'always') this.settings.allowAlways(call.name);
+    if (answer === 'rule' && rule && this.settings.addRule(rule)) {
+      this.bus.emit('permissions.changed', {});
+      this.bus.emit('transcript.note', { text: sanitize(`from now on in this workspace, ${describeRule(rule)} run without asking (/permissions lists and removes rules)`) });
+    }
+    return answer;
   }
 
   /** A call that cannot be run as sent: shown as a failed block, and the model told why; nobody is asked about it. */

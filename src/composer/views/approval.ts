@@ -9,12 +9,14 @@
 import type { Binding, CommandName } from '../../commands';
 import type { ComposerInput, ComposerState } from '../state';
 import { Handled, View, ViewContext, consume, pass } from './view';
+import { reduce } from '../reducer';
 
 export const APPROVAL_KEYS: readonly Binding[] = [
   { keys: ['y'], command: 'approval.yes' },
   { keys: ['n', 'escape'], command: 'approval.no' },
   { keys: ['a'], command: 'approval.always' },
   { keys: ['r'], command: 'approval.rule' },
+  { keys: ['w'], command: 'approval.network' },
   { keys: ['C-c'], command: 'app.interrupt' },
   { keys: ['S-tab'], command: 'app.toggleForce' },
   { keys: ['C-z'], command: 'app.suspend' },
@@ -43,8 +45,10 @@ export class ApprovalView implements View {
     readonly tool: string,
     /** When the question appeared. */
     readonly shownAt: number,
-    /** The rule `r` adds, in words; none offered when absent. */
-    readonly rule?: string,
+    /** `r` adds a rule for calls like this one. */
+    readonly rule = false,
+    /** `w` runs the command with the network (it runs in the sandbox). */
+    readonly network = false,
   ) {}
 
   ready(time: { now: number; lastKeyAt: number }): boolean {
@@ -55,11 +59,17 @@ export class ApprovalView implements View {
     return this.ready(time) ? 'approval' : null;
   }
 
-  handle(input: ComposerInput, _composer: ComposerState, ctx: ViewContext): Handled {
+  handle(input: ComposerInput, composer: ComposerState, ctx: ViewContext): Handled {
     if (input.kind === 'turnEnded') return { view: input.turnId === this.turnId ? null : this, consumed: false };
     // Text is typing, for the composer: y, n and a reach this view as commands (the router maps a
     // lone letter), so a letter here is none of them, and text in one chunk (`okay`) is never an answer.
     if (!this.ready(ctx) || input.kind !== 'command') return pass(this);
+    // r and w where the question offers no rule or network are letters like any other: typing.
+    const letter = (input.name === 'approval.rule' && !this.rule && 'r') || (input.name === 'approval.network' && !this.network && 'w');
+    if (letter) {
+      const typed = reduce(composer, { kind: 'text', text: letter }, ctx);
+      return consume(this, { composer: typed.state, effects: typed.effects });
+    }
     return this.command(input.name, ctx);
   }
 
@@ -72,7 +82,9 @@ export class ApprovalView implements View {
       case 'approval.always':
         return consume(null, { effects: [{ type: 'answer', approval: 'always' }] });
       case 'approval.rule':
-        return this.rule ? consume(null, { effects: [{ type: 'answer', approval: 'rule' }] }) : consume(this);
+        return consume(null, { effects: [{ type: 'answer', approval: 'rule' }] });
+      case 'approval.network':
+        return consume(null, { effects: [{ type: 'answer', approval: 'network' }] });
       case 'app.toggleForce':
         // Force on, after the pause, answers this call too; off changes only later calls.
         if (ctx.force) return pass(this);
@@ -83,7 +95,7 @@ export class ApprovalView implements View {
   }
 
   status(time: { now: number; lastKeyAt: number }): { prompt: string; legend: string } {
-    const legend = `y yes · n no · a always${this.rule ? ' · r rule' : ''}`;
+    const legend = `y yes · n no · a always${this.rule ? ' · r rule' : ''}${this.network ? ' · w network' : ''}`;
     return { prompt: `run ${this.summary}?`, legend: this.ready(time) ? legend : 'typing goes to the input; pause to answer' };
   }
 }
