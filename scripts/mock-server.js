@@ -5,6 +5,8 @@
 //
 // The scenario is the model name (or the x-mock-scenario header):
 //   parallel       two shell calls in one answer, then 'both ran.'
+//   (any)          a request whose last message asks for a summary ("Summarise the conversation so far")
+//                  gets "SUMMARY of N messages; first asked: …"
 //   files          a read_file call (notes.txt, line 2 only) and a write_file call (out.txt) in one answer, then 'wrote.'
 //   search         a glob call (*.txt) and a grep call (needle, one line of context) in one answer, then 'found.'
 //   edit, edit-miss an edit_file call on notes.txt (one line changed; an old_string not in it), then 'edited.'
@@ -89,6 +91,11 @@ function plan(scenario, body) {
   const lastUser = users[users.length - 1];
   const content = lastUser?.content ?? '';
   const lastText = typeof content === 'string' ? content : content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+  // milk compacting its context (turn/compact.ts), in any scenario: a short summary naming what it replaces.
+  if (lastText.startsWith('Summarise the conversation so far')) {
+    const textOf = (m) => (typeof m.content === 'string' ? m.content : (m.content || []).filter((c) => c.type === 'text').map((c) => c.text).join(''));
+    return { chunks: [`SUMMARY of ${messages.length - 1} messages; first asked: ${textOf(users[0] || {}).slice(0, 24)}`], delay: 1 };
+  }
   switch (name) {
     case 'short': return { chunks: words(5), delay: scenario.delay ?? 5 };
     case 'nousage': return { chunks: words(5), delay: scenario.delay ?? 5, noUsage: true };

@@ -52,6 +52,8 @@ export interface AppOptions {
   answer?: { maxAnswerChars?: number; maxKeptChars?: number; maxContextChars?: number };
   /** The approval mode to start in (--approval); full-auto starts with force mode on. */
   approval?: ApprovalMode;
+  /** The context window of a model in tokens, as the config gives it (else the runner's default). */
+  contextWindow?: (model: string | null) => number | undefined;
   /** Whether commands run in bubblewrap (--sandbox, config); on unless said. */
   sandbox?: 'on' | 'off';
   /** Which conversation to bring back: the last, one by id, or a picker; none starts a new one. */
@@ -85,7 +87,8 @@ function services(bus: Bus, options: AppOptions) {
     settings.setRules(rules);
     for (const r of early) settings.addRule(r);
   });
-  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, systemPrompt: () => agent.text(), rulesReady, hide: options.dataDir === null ? [] : [options.dataDir], ...options.answer });
+  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, systemPrompt: () => agent.text(), rulesReady, hide: options.dataDir === null ? [] : [options.dataDir],
+    contextWindow: () => options.contextWindow?.(settings.model), ...options.answer });
   const history = new HistoryService({
     settings,
     dataDir: options.dataDir,

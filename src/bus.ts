@@ -13,7 +13,9 @@ export interface Events {
   'input.wheel': { dir: 'up' | 'down' };
 
   /** `display` is how the input shows in the transcript (pastes collapsed). */
-  'turn.started': { turnId: number; input: string; display?: string; segments?: Segment[] };
+  'turn.started': { turnId: number; input: string; display?: string; segments?: Segment[]; kind?: 'compact' };
+  /** The older turns were replaced by the model's `summary` of them, the last `kept` messages (the current turn's) after it: the log records it. */
+  'conversation.compacted': { turnId: number; summary: string; kept: number };
   /** A message joined the conversation (the user's, the model's, a tool result): the session log records it. */
   'conversation.message': { turnId: number; message: ChatMessage; declined?: boolean };
   'turn.delta': { turnId: number; text: string };

@@ -117,6 +117,8 @@ export interface SlashContext {
     context(): string[];
     /** Sends `text` to the model as a turn, shown in the transcript as `display`; false while a turn runs. */
     ask(text: string, display: string): boolean;
+    /** Replaces the conversation, for the model, by its summary; what went wrong, or null once it started. */
+    compact(focus?: string): string | null;
   };
   readonly permissions: {
     /** Where the rules are kept; null without a data dir. */
@@ -278,6 +280,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         return;
       }
       ctx.note(tools.length ? `always, without asking: ${tools.join(', ')} (/always clear to ask again)` : 'every tool call asks first');
+    },
+  },
+  {
+    name: 'compact',
+    args: '[FOCUS]',
+    description: 'Replace the conversation, in what the model gets, by its summary of it (FOCUS: what to keep above all); the log keeps everything',
+    run(ctx, args) {
+      const problem = ctx.session.compact(args.join(' ').trim() || undefined);
+      if (problem) return ctx.note(problem);
     },
   },
   {

@@ -5,7 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import * as path from 'node:path';
 import { Cleanup, installExitHandlers } from './cleanup';
 import { MainOptions, NO_HOME, UsageError, locate, parseNonEmpty, parseSession, parseUrl, version } from './cli-support';
-import { Config, loadConfig } from './config/config';
+import { Config, contextWindowFor, loadConfig } from './config/config';
 import { ProviderSetupError, buildProvider } from './providers/build';
 import { PROVIDER_NAMES, chooseProvider } from './providers/select';
 import { addShellCommands } from './subcommands';
@@ -54,6 +54,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     displayName: opts.session ?? (path.basename(workspace) || workspace),
     maxEntries: config.history.maxEntries,
     answer: { maxAnswerChars: config.maxAnswerChars, maxKeptChars: config.maxKeptAnswerChars, maxContextChars: config.context?.maxChars },
+    contextWindow: (model: string | null) => contextWindowFor(config, model),
     approval: opts.approval,
     sandbox: opts.sandbox ?? config.sandbox ?? 'on',
     resume: opts.continue ? { kind: 'continue' } : opts.resume === true ? { kind: 'pick' } : typeof opts.resume === 'string' ? { kind: 'id', id: opts.resume } : null,
@@ -131,6 +132,7 @@ export function buildProgram(): Command {
       for (const problem of [...kept.problems, ...agent.load()]) process.stderr.write(`milk: ${problem}\n`);
       process.exitCode = await runOnce(provider, prompt, { out: process.stdout, err: process.stderr }, {
         systemPrompt: () => agent.text(), json: !!o.json, settings, workspace, hide: dataDir === null ? [] : [dataDir],
+        contextWindow: () => contextWindowFor(config, settings.model),
       });
     });
 

@@ -277,6 +277,10 @@ export class TurnCoordinator {
         openPicker: () => this.openPicker(),
         info: () => this.options.sessionInfo?.() ?? [],
         context: () => this.options.contextInfo?.() ?? [],
+        compact: (focus) => {
+          if (this.runner.busy) return 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
+          return this.runner.compact(focus) === null ? 'nothing to compact: the conversation is empty' : null;
+        },
         ask: (text, display) => {
           if (this.runner.busy) return false;
           this.runner.start(text, { display, segments: [{ type: 'text', text: display }] });

@@ -40,6 +40,12 @@ function buildFields(v: typeof V) {
     idleTimeoutMs: wholeNumber('idleTimeoutMs', 100, MAX_TIMER_MS, 'milliseconds'),
     maxAnswerChars: wholeNumber('maxAnswerChars', 1000, 100_000_000),
     sandbox: v.picklist(['on', 'off'], 'sandbox must be "on" or "off"'),
+    contextWindow: wholeNumber('contextWindow', 1000, 100_000_000, 'tokens'),
+    models: v.record(
+      v.string(),
+      v.object({ contextWindow: v.optional(wholeNumber('models.*.contextWindow', 1000, 100_000_000, 'tokens')) }, 'each of models must be an object such as {"contextWindow": 200000}'),
+      'models must be an object of model names, such as {"gpt-4o": {"contextWindow": 128000}}',
+    ),
     maxKeptAnswerChars: wholeNumber('maxKeptAnswerChars', 1000, 10_000_000),
     context: v.object({
       maxChars: v.optional(wholeNumber('context.maxChars', 10_000, 100_000_000)),
@@ -68,6 +74,11 @@ function schema(): { v: typeof V; rules: Fields } {
 export type Config = { [K in Exclude<keyof Fields, 'history'>]?: V.InferOutput<Fields[K]> } & { history: { maxEntries: number } };
 
 export const defaultConfig: Config = { history: { maxEntries: DEFAULT_MAX_ENTRIES } };
+
+/** The context window of `model` in tokens: its own in `models`, else `contextWindow`, else none (the runner's default). */
+export function contextWindowFor(config: Config, model: string | null): number | undefined {
+  return (model === null ? undefined : config.models?.[model]?.contextWindow) ?? config.contextWindow;
+}
 
 /** Validates parsed JSON key by key: good keys are kept, each bad one falls back with one line of explanation. */
 export function parseConfig(value: unknown): { config: Config; problems: string[] } {

@@ -16,6 +16,8 @@ export type LogEvent =
   /** Assistant message `msg` is complete: its text is its deltas joined; it may ask for tools. */
   | { t: 'assistant'; conv: string; msg: number; toolCalls?: ToolCall[] }
   | { t: 'tool'; conv: string; callId: string; name: string; content: string; declined?: boolean }
+  /** The messages before this point but the last `kept` (the current turn's) were replaced, in what the model gets, by its summary of them. */
+  | { t: 'compact'; conv: string; ts: string; summary: string; kept: number }
   | { t: 'interrupted'; conv: string; ts: string }
   | { t: 'error'; conv: string; ts: string; message: string }
   | { t: 'end'; conv: string; ts: string };
@@ -30,7 +32,7 @@ export interface ParsedLog {
   torn: boolean;
 }
 
-const KNOWN = new Set(['start', 'user', 'delta', 'assistant', 'tool', 'interrupted', 'error', 'end']);
+const KNOWN = new Set(['start', 'user', 'delta', 'assistant', 'tool', 'compact', 'interrupted', 'error', 'end']);
 
 /**
  * Reads a log line by line (a log is read in chunks, never as one string);

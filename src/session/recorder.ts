@@ -30,8 +30,10 @@ export class SessionRecorder {
   /** `meta` is read as each conversation starts: a /model switch shows in the next one. */
   constructor(bus: Bus, private readonly log: SessionLog, private readonly meta: () => ConversationMeta, private readonly now: () => Date = () => new Date()) {
     this.conv = this.freshId();
-    bus.on('turn.started', ({ input, segments }) => {
+    bus.on('turn.started', ({ input, segments, kind }) => {
       this.ensureStarted();
+      // /compact sends nothing the person wrote: its summary is what the log gets.
+      if (kind === 'compact') return;
       // What history would not keep, the log does not either: secrets redacted, a leading-space input left out.
       const kept = loggableInput(input, segments ?? [{ type: 'text', text: input }]);
       this.write(userEvent(this.conv, this.ts(), kept.text, kept.segments));
@@ -52,6 +54,10 @@ export class SessionRecorder {
       } else if (message.role === 'tool') {
         this.write({ t: 'tool', conv: this.conv, callId: message.toolCallId, name: message.name, content: redactSecretText(message.content), ...(declined ? { declined } : {}) });
       }
+    });
+    bus.on('conversation.compacted', ({ summary, kept }) => {
+      this.flushText();
+      this.write({ t: 'compact', conv: this.conv, ts: this.ts(), summary: redactSecretText(summary), kept });
     });
     bus.on('turn.ended', ({ status, message }) => {
       this.flushText();

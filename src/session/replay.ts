@@ -9,6 +9,8 @@ import { DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS } from '../turn/limits
 import { callDetail } from '../tools/visible';
 import { displayText } from '../editor/text';
 import { LogEvent, userText } from './events';
+import { summaryMessages } from '../turn/compact';
+import { pushAll } from '../arrays';
 
 export type ReplayItem =
   | { kind: 'user' | 'assistant' | 'tool' | 'output' | 'note' | 'error'; text: string };
@@ -122,6 +124,8 @@ class Replayer {
       }
       case 'tool':
         return this.toolResult(e);
+      case 'compact':
+        return this.compacted(e);
       case 'interrupted':
         this.close();
         this.items.push({ kind: 'note', text: '[interrupted]' });
@@ -135,6 +139,16 @@ class Replayer {
         this.close();
         return;
     }
+  }
+
+  /** What came before is the summary now, for the model (the turn it happened in kept whole); the transcript keeps all of it, and a marker. */
+  private compacted(e: Extract<LogEvent, { t: 'compact' }>): void {
+    this.close();
+    const kept = this.messages.slice(Math.max(0, this.messages.length - e.kept));
+    this.messages.length = 0;
+    pushAll(this.messages, summaryMessages(e.summary));
+    pushAll(this.messages, kept);
+    this.items.push({ kind: 'note', text: '── context compacted here: the model goes on from its summary of what is above ──' });
   }
 
   private toolResult(e: Extract<LogEvent, { t: 'tool' }>): void {

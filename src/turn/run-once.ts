@@ -23,6 +23,8 @@ export interface RunOnceOptions {
   workspace?: string;
   /** Folders a sandboxed command must not see (the data dir). */
   hide?: readonly string[];
+  /** The model's context window in tokens, when the config gives one. */
+  contextWindow?: () => number | undefined;
 }
 
 /** Settings for milk run: read-only unless `approval` says otherwise (full-auto is force mode). */
@@ -48,7 +50,7 @@ export async function runOnce(provider: Provider, prompt: string, io: { out: Nod
   const bus = new Bus();
   const settings = options.settings ?? runSettings(provider);
   // No one is there to answer: a call that would ask is refused, and the model told why.
-  const runner = new TurnRunner(bus, provider, { systemPrompt: options.systemPrompt, settings, workspace: options.workspace, hide: options.hide, unattended: true });
+  const runner = new TurnRunner(bus, provider, { systemPrompt: options.systemPrompt, settings, workspace: options.workspace, hide: options.hide, unattended: true, contextWindow: options.contextWindow });
   // What milk would note in the transcript (no sandbox here, say) goes to stderr.
   bus.on('transcript.note', ({ text }) => io.err.write(`milk: ${text}\n`));
   let wrote = '';

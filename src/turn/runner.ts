@@ -11,6 +11,7 @@ import { DEFAULT_CONTEXT_CHARS, DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS
 import { Settings } from '../settings/store';
 import type { Segment } from '../editor/model';
 import { trimContext } from './context';
+import { Calibration, DEFAULT_CONTEXT_WINDOW, MAX_SUMMARY_CHARS, SUMMARY_SYSTEM, cutToolOutputs, estimateTokens, isFull, messageTokens, splitAtCurrentTurn, summaryMessages, summaryRequest } from './compact';
 import { ChatMessage, Provider, ToolCall } from '../providers/provider';
 import { StreamSanitizer, sanitize } from './sanitize';
 import { TOOL_SPECS } from '../tools/specs';
@@ -48,8 +49,10 @@ export interface RunnerOptions {
   maxAnswerChars?: number;
   /** Characters of one answer kept in the conversation sent back to the model. */
   maxKeptChars?: number;
-  /** Characters of conversation sent with a request; the oldest whole turns are left out past it. */
+  /** Characters of conversation sent with a request; the oldest whole turns are left out past it (when compaction could not help). */
   maxContextChars?: number;
+  /** The model's context window in tokens (config `contextWindow`, per model); past 80 % of it the older turns are compacted. */
+  contextWindow?: () => number | undefined;
   /** The system prompt, put together at the start of each turn (agent/context.ts). */
   systemPrompt?: () => string;
   /** Folders a sandboxed command must not see (milk's data dir: its history may hold secrets). */
@@ -89,6 +92,10 @@ export class TurnRunner {
   private conversation: ChatMessage[] = [];
   /** Turns left out of the last request for the context budget (a note says so when it changes). */
   private dropped = 0;
+  /** What the server counts against what is estimated (compact.ts). */
+  private readonly calibration = new Calibration();
+  /** The estimated tokens of the last request sent, for the calibration when its usage comes. */
+  private lastEstimate = 0;
   readonly settings: Settings;
 
   constructor(private readonly bus: Bus, private readonly provider: Provider, private readonly options: RunnerOptions = {}) {
@@ -163,6 +170,10 @@ export class TurnRunner {
     turn.system = this.options.systemPrompt?.();
     const maxSteps = this.options.maxSteps ?? 20;
     for (let step = 0; step < maxSteps; step++) {
+      // Only a full context waits (for its summary): otherwise the request starts at once.
+      const compacting = this.compactIfFull(turn, tools);
+      if (compacting) await compacting;
+      if (turn.cancelled) return;
       const calls = await this.stream(turn, tools);
       if (turn.cancelled) return;
       this.record(turn.id, { role: 'assistant', content: this.takeStepText(turn), ...(calls.length ? { toolCalls: calls } : {}) });
@@ -183,10 +194,15 @@ export class TurnRunner {
     const calls: ToolCall[] = [];
     const signal = turn.controller.signal;
     try {
-      for await (const item of this.provider.stream(this.context(), signal, { tools, model: this.settings.model ?? undefined, system: turn.system })) {
+      const messages = this.context();
+      this.lastEstimate = this.estimate(messages, turn.system, tools);
+      for await (const item of this.provider.stream(messages, signal, { tools, model: this.settings.model ?? undefined, system: turn.system })) {
         if (signal.aborted) return calls;
         if (typeof item === 'string') this.deliver(turn, clean.push(item));
-        else if ('usage' in item) this.bus.emit('turn.usage', { turnId: turn.id, ...item.usage });
+        else if ('usage' in item) {
+          this.calibration.observe(this.lastEstimate, item.usage.input);
+          this.bus.emit('turn.usage', { turnId: turn.id, ...item.usage });
+        }
         else calls.push(item.toolCall);
       }
     } catch (err) {
@@ -327,14 +343,89 @@ export class TurnRunner {
     this.bus.emit('conversation.message', { turnId, message, declined });
   }
 
-  /** What is sent: the newest whole turns within the context budget, with a note when that leaves turns out. */
+  /** What is sent: long tool outputs cut, the newest whole turns within the character budget, with a note when that leaves turns out. */
   private context(): ChatMessage[] {
-    const { messages, dropped } = trimContext(this.conversation, this.options.maxContextChars ?? DEFAULT_CONTEXT_CHARS);
+    const { messages, dropped } = trimContext(cutToolOutputs(this.conversation), this.options.maxContextChars ?? DEFAULT_CONTEXT_CHARS);
     if (dropped !== this.dropped) {
       this.dropped = dropped;
       if (dropped > 0) this.bus.emit('transcript.note', { text: `${dropped} earlier turn${dropped === 1 ? '' : 's'} left out of what the model gets (context budget); the log keeps them all` });
     }
     return messages;
+  }
+
+  /** A request's tokens, estimated: the system prompt, the tools offered, the messages. */
+  private estimate(messages: readonly ChatMessage[], system: string | undefined, tools: typeof TOOL_SPECS | undefined): number {
+    let n = estimateTokens(system ?? '') + (tools ? estimateTokens(JSON.stringify(tools)) : 0);
+    for (const m of messages) n += messageTokens(m);
+    return n;
+  }
+
+  /** Compacts the turns before the current one when the next request would fill the window past the mark. */
+  private compactIfFull(turn: ActiveTurn, tools: typeof TOOL_SPECS | undefined): Promise<boolean> | null {
+    const window = this.options.contextWindow?.() ?? DEFAULT_CONTEXT_WINDOW;
+    const tokens = this.calibration.tokens(this.estimate(cutToolOutputs(this.conversation), turn.system, tools));
+    if (!isFull(tokens, window)) return null;
+    const { older, current } = splitAtCurrentTurn(this.conversation);
+    // The current turn alone: nothing to summarise; cut outputs and the character budget are what is left.
+    if (older.length === 0) return null;
+    return this.summarise(turn, older, current, tokens);
+  }
+
+  /**
+   * Asks the model for a summary of `older` and puts it in their place before
+   * `current`. The log keeps every message; it records the summary too, so a
+   * resumed conversation starts from it. A failure leaves the conversation as
+   * it was (the character budget still applies), with a note.
+   */
+  private async summarise(turn: ActiveTurn, older: ChatMessage[], current: ChatMessage[], before: number, focus?: string): Promise<boolean> {
+    this.bus.emit('transcript.note', { text: `compacting the context: ${older.length} earlier messages, about ${before.toLocaleString('en-US')} tokens, into a summary…` });
+    // Its own controller: a summary past its bound is hung up on without ending the turn.
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort();
+    turn.controller.signal.addEventListener('abort', onAbort, { once: true });
+    const clean = new StreamSanitizer();
+    let summary = '';
+    try {
+      for await (const item of this.provider.stream(summaryRequest(older, focus), controller.signal, { model: this.settings.model ?? undefined, system: SUMMARY_SYSTEM })) {
+        if (typeof item === 'string') summary += clean.push(item);
+        if (summary.length > MAX_SUMMARY_CHARS) break;
+      }
+      summary += clean.end();
+    } catch (err) {
+      if (!turn.cancelled) this.bus.emit('transcript.note', { text: sanitize(`could not compact the context (${err instanceof Error ? err.message : String(err)}); the oldest turns are left out instead, as the budget requires`) });
+      return false;
+    } finally {
+      controller.abort();
+      turn.controller.signal.removeEventListener('abort', onAbort);
+    }
+    if (turn.cancelled || !summary.trim()) return false;
+    this.conversation = [...summaryMessages(summary), ...current];
+    this.dropped = 0;
+    const after = this.calibration.tokens(this.estimate(cutToolOutputs(this.conversation), turn.system, undefined));
+    this.bus.emit('conversation.compacted', { turnId: turn.id, summary, kept: current.length });
+    this.bus.emit('transcript.note', { text: `── context compacted: ${older.length} earlier messages summarised, about ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens; the log keeps them all ──` });
+    return true;
+  }
+
+  /** /compact: summarises the whole conversation now, as a turn of its own (Ctrl-C stops it). Null when there is nothing to compact. */
+  compact(focus?: string): number | null {
+    if (this.active) throw new Error('a turn is already running');
+    if (!this.conversation.some((m) => m.role === 'user')) return null;
+    const id = ++this.lastId;
+    const controller = new AbortController();
+    const turn: ActiveTurn = { id, controller, promise: null, cancelled: false, stepText: '', stepCut: false, shown: 0, unanswered: [], approval: null };
+    this.active = turn;
+    this.bus.emit('turn.started', { turnId: id, input: focus ? `/compact ${focus}` : '/compact', kind: 'compact' });
+    const older = this.conversation;
+    const before = this.calibration.tokens(this.estimate(cutToolOutputs(older), this.options.systemPrompt?.(), undefined));
+    turn.promise = new PCancelable<void>((resolve, reject, onCancel) => {
+      onCancel(() => controller.abort());
+      this.summarise(turn, older, [], before, focus).then(() => resolve(), reject);
+    });
+    turn.promise.then(() => this.finish(turn, 'done'), (err: unknown) => {
+      if (!turn.cancelled) this.finish(turn, 'error', err instanceof Error ? err.message : String(err));
+    });
+    return id;
   }
 
   /** The step's text for the conversation, marked when it was cut; the step starts afresh. */
