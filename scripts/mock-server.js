@@ -7,6 +7,8 @@
 //   parallel       two shell calls in one answer, then 'both ran.'
 //   (any)          a request whose last message asks for a summary ("Summarise the conversation so far")
 //                  gets "SUMMARY of N messages; first asked: …"
+//   reasoning      reasoning first (OpenAI reasoning_content deltas; an Anthropic thinking block with a
+//                  signature), then a shell call; after its result, reasoning again and 'done thinking.'
 //   files          a read_file call (notes.txt, line 2 only) and a write_file call (out.txt) in one answer, then 'wrote.'
 //   search         a glob call (*.txt) and a grep call (needle, one line of context) in one answer, then 'found.'
 //   edit, edit-miss an edit_file call on notes.txt (one line changed; an old_string not in it), then 'edited.'
@@ -139,6 +141,11 @@ function plan(scenario, body) {
       if (hasResult) return { chunks: ['both ran.'], delay: 5 };
       return { chunks: ['two at once. '], tools: [{ name: 'shell', args: { command: 'echo first-call' } }, { name: 'shell', args: { command: 'echo second-call' } }], delay: 5 };
     }
+    case 'reasoning': {
+      const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
+      if (hasResult) return { reasoning: ['The command ran. ', 'Now I can answer.'], chunks: ['done thinking.'], delay: 5 };
+      return { reasoning: ['Let me think.\nFirst, ', 'run a command.'], chunks: [], tool: { name: 'shell', args: { command: 'echo thought-through' } }, delay: 5 };
+    }
     case 'files': {
       const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
       if (hasResult) return { chunks: ['wrote.'], delay: 5 };
@@ -181,6 +188,10 @@ async function streamOpenAI(res, p, record, model, body) {
   sse(res, { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
   if (p.endless) return endlessOpenAI(res, record, base, p.endless);
   if (p.hang) return;
+  for (const text of p.reasoning ?? []) {
+    if (p.delay) await sleep(p.delay);
+    sse(res, { ...base, choices: [{ index: 0, delta: { reasoning_content: text }, finish_reason: null }] });
+  }
   for (const text of p.chunks) {
     if (record.closedAt) return;
     if (p.delay) await sleep(p.delay);
@@ -254,14 +265,25 @@ async function streamAnthropic(res, p, record, model, body) {
   const usage = Array.isArray(p.chunks) ? usageOf(p, body) : null;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   sse(res, { type: 'message_start', message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, ...(usage ? { usage: { input_tokens: usage.input, output_tokens: 0 } } : {}) } }, 'message_start');
-  sse(res, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start');
+  // A thinking block first, when the scenario thinks: its deltas, then its signature.
+  const t0 = p.reasoning ? 1 : 0;
+  if (p.reasoning) {
+    sse(res, { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } }, 'content_block_start');
+    for (const text of p.reasoning) {
+      if (p.delay) await sleep(p.delay);
+      sse(res, { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: text } }, 'content_block_delta');
+    }
+    sse(res, { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-mock' } }, 'content_block_delta');
+    sse(res, { type: 'content_block_stop', index: 0 }, 'content_block_stop');
+  }
+  sse(res, { type: 'content_block_start', index: t0, content_block: { type: 'text', text: '' } }, 'content_block_start');
   if (p.endless) return endlessAnthropic(res, record, p.endless);
   if (p.hang) return;
   for (const text of p.chunks) {
     if (record.closedAt) return;
     if (p.delay) await sleep(p.delay);
     if (record.closedAt) return;
-    sse(res, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, 'content_block_delta');
+    sse(res, { type: 'content_block_delta', index: t0, delta: { type: 'text_delta', text } }, 'content_block_delta');
   }
   if (p.drop) return res.socket.destroy();
   if (p.malformed) {
@@ -272,14 +294,15 @@ async function streamAnthropic(res, p, record, model, body) {
     sse(res, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 'error');
     return res.end();
   }
-  sse(res, { type: 'content_block_stop', index: 0 }, 'content_block_stop');
+  sse(res, { type: 'content_block_stop', index: t0 }, 'content_block_stop');
   let stop = 'end_turn';
   const calls = p.tools ?? (p.tool ? [p.tool] : []);
   calls.forEach((t, i) => {
     stop = 'tool_use';
-    sse(res, { type: 'content_block_start', index: i + 1, content_block: { type: 'tool_use', id: `toolu_${i + 1}`, name: t.name, input: {} } }, 'content_block_start');
-    sse(res, { type: 'content_block_delta', index: i + 1, delta: { type: 'input_json_delta', partial_json: t.raw ?? JSON.stringify(t.args) } }, 'content_block_delta');
-    sse(res, { type: 'content_block_stop', index: i + 1 }, 'content_block_stop');
+    const at = t0 + i + 1;
+    sse(res, { type: 'content_block_start', index: at, content_block: { type: 'tool_use', id: `toolu_${i + 1}`, name: t.name, input: {} } }, 'content_block_start');
+    sse(res, { type: 'content_block_delta', index: at, delta: { type: 'input_json_delta', partial_json: t.raw ?? JSON.stringify(t.args) } }, 'content_block_delta');
+    sse(res, { type: 'content_block_stop', index: at }, 'content_block_stop');
   });
   sse(res, { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, ...(usage ? { usage: { output_tokens: usage.output } } : {}) }, 'message_delta');
   sse(res, { type: 'message_stop' }, 'message_stop');

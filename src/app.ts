@@ -244,6 +244,7 @@ export function startApp(options: AppOptions): App {
     onGrowth: (listener) => {
       bus.on('turn.delta', ({ text }) => listener(text.length));
       bus.on('tool.output', ({ text }) => listener(text.length));
+      bus.on('turn.reasoning', ({ text }) => listener(text.length));
     },
     stopTurn: (message) => {
       if (!s.runner.fail(message)) s.warn(message);

@@ -19,6 +19,8 @@ export interface Events {
   /** A message joined the conversation (the user's, the model's, a tool result): the session log records it. */
   'conversation.message': { turnId: number; message: ChatMessage; declined?: boolean };
   'turn.delta': { turnId: number; text: string };
+  /** The model's reasoning as it streams (shown dim, folded; never part of the answer). */
+  'turn.reasoning': { turnId: number; text: string };
   /** What one model request cost, when the server says. */
   'turn.usage': { turnId: number; input: number; output: number };
   'turn.ended': { turnId: number; status: TurnEnd; message?: string };

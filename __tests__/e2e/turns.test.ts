@@ -32,6 +32,28 @@ const lastUserMessage = (i: number) => {
   return msgs[msgs.length - 1].content;
 };
 
+describe('reasoning', () => {
+  it('shows reasoning dim while it streams, folds it to one line when the answer comes, and keeps it out of the answer', async () => {
+    await open('reasoning', ['--approval', 'full-auto']);
+    m!.write('think it through' + KEY.enter);
+    await m!.waitForText('done thinking.');
+    await m!.waitFor(() => !busy(), 'idle');
+    const text = m!.text();
+    // Each step's thought folded to a line saying how long it took; none of its words left on screen.
+    expect(text.match(/thought for \d+\.\ds · \d+ lines?/g)).toHaveLength(2);
+    expect(text).not.toContain('Let me think');
+    expect(text).not.toContain('thinking…');
+    // In order: the thought, the command, the second thought, the answer.
+    const order = ['thought for', 'echo thought-through', 'thought for', 'done thinking.'];
+    let at = -1;
+    for (const needle of order) {
+      const next = text.indexOf(needle, at + 1);
+      expect(next).toBeGreaterThan(at);
+      at = next;
+    }
+  });
+});
+
 describe('interrupting a turn', () => {
   it.each([['Ctrl-C', KEY.ctrlC], ['Esc', KEY.esc]])('%s stops a slow stream at once; milk lives on and the next turn streams', async (_name, key) => {
     await open('slow:15');

@@ -41,6 +41,7 @@ function buildFields(v: typeof V) {
     maxAnswerChars: wholeNumber('maxAnswerChars', 1000, 100_000_000),
     sandbox: v.picklist(['on', 'off'], 'sandbox must be "on" or "off"'),
     contextWindow: wholeNumber('contextWindow', 1000, 100_000_000, 'tokens'),
+    thinkingBudget: wholeNumber('thinkingBudget', 1024, 1_000_000, 'tokens'),
     models: v.record(
       v.string(),
       v.object({ contextWindow: v.optional(wholeNumber('models.*.contextWindow', 1000, 100_000_000, 'tokens')) }, 'each of models must be an object such as {"contextWindow": 200000}'),

@@ -16,7 +16,7 @@ export function buildProvider(choice: ProviderChoice, env: NodeJS.ProcessEnv): P
     case 'openai':
       return new OpenAIProvider({ baseUrl: choice.baseUrl, apiKey: choice.apiKey, model: choice.model, idleTimeoutMs: choice.idleTimeoutMs });
     case 'anthropic':
-      return new AnthropicProvider({ baseUrl: choice.baseUrl, apiKey: choice.apiKey, model: choice.model, idleTimeoutMs: choice.idleTimeoutMs });
+      return new AnthropicProvider({ baseUrl: choice.baseUrl, apiKey: choice.apiKey, model: choice.model, idleTimeoutMs: choice.idleTimeoutMs, thinkingBudget: choice.thinkingBudget });
     case 'script': {
       if (!choice.script) throw new ProviderSetupError('the script provider needs --script FILE');
       let value: unknown;

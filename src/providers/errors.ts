@@ -2,7 +2,7 @@
 // message names the cause (refused, timed out, key rejected, rate limited,
 // server error, cut off) and never includes an API key or the conversation.
 
-import type { StreamItem, ToolCall, Usage } from './provider';
+import type { StreamItem, ThinkingBlock, ToolCall, Usage } from './provider';
 import { redactSecrets, redactUrl } from './redact';
 import { CredentialsInUrlError, EncodedResponseError, HttpStatusError, ProxyConfigError, ProxyError, StreamClosedError, TooLargeError } from './failures';
 
@@ -166,7 +166,7 @@ export interface GuardedStreamOptions<T> {
    * whether the answer is complete, or the error the server reports in the
    * stream (its own words, for the message).
    */
-  read: (chunk: T) => { text?: string; toolCalls?: ToolCall[]; finished?: boolean; ended?: boolean; usage?: Usage; serverError?: string };
+  read: (chunk: T) => { text?: string; reasoning?: string; thinking?: ThinkingBlock; toolCalls?: ToolCall[]; finished?: boolean; ended?: boolean; usage?: Usage; serverError?: string };
 }
 
 /**
@@ -182,10 +182,12 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
     const stream = await o.open(watchdog.controller.signal, () => watchdog.touch());
     let finished = false;
     for await (const chunk of stream) {
-      const { text, toolCalls, finished: done, ended, usage, serverError } = o.read(chunk);
+      const { text, reasoning, thinking, toolCalls, finished: done, ended, usage, serverError } = o.read(chunk);
       if (serverError !== undefined) {
         throw new ProviderError(`${o.provider}: the server reported an error: ${serverText(serverError, o.key)}${partial ? incomplete : ''}`, partial);
       }
+      if (reasoning) yield { reasoning };
+      if (thinking) yield { thinking };
       if (text) {
         partial = true;
         yield text;

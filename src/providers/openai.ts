@@ -17,7 +17,8 @@ export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
 /** The parts of a streamed chunk milk reads. */
 interface Chunk {
   choices?: Array<{
-    delta?: { content?: string | null; tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> };
+    /** reasoning_content: DeepSeek, vLLM, llama.cpp; reasoning: vLLM's newer name, OpenRouter. */
+    delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> };
     finish_reason?: string | null;
   }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
@@ -25,7 +26,7 @@ interface Chunk {
 }
 
 type MessageParam =
-  | { role: 'user' | 'assistant'; content: string | null; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
+  | { role: 'user' | 'assistant'; content: string | null; reasoning_content?: string; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
@@ -69,22 +70,35 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
         const toolCalls = finished ? [...pending.values()].map((p) => ({ id: p.id, name: p.name, ...parseArgs(p.args) })) : undefined;
         if (finished) pending.clear();
         const usage = chunk.usage ? { input: chunk.usage.prompt_tokens ?? 0, output: chunk.usage.completion_tokens ?? 0 } : undefined;
-        return { text: choice?.delta?.content ?? undefined, toolCalls, finished, usage };
+        const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning ?? undefined;
+        return { text: choice?.delta?.content ?? undefined, reasoning, toolCalls, finished, usage };
       },
     }, signal);
   }
 }
 
-function toOpenAI(messages: readonly ChatMessage[]): MessageParam[] {
-  return messages.map((m): MessageParam => {
+/**
+ * The conversation in Chat Completions form. Reasoning goes back as
+ * reasoning_content on the current turn's assistant messages only (those
+ * after the last user message), and only where the server sent it: a
+ * reasoning model that calls tools (DeepSeek) wants its reasoning back
+ * between the calls of a turn, and none from earlier turns.
+ */
+export function toOpenAI(messages: readonly ChatMessage[]): MessageParam[] {
+  let lastUser = -1;
+  messages.forEach((m, i) => m.role === 'user' && (lastUser = i));
+  return messages.map((m, i): MessageParam => {
     if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
-    if (m.role === 'assistant' && m.toolCalls?.length) {
+    if (m.role === 'user') return { role: 'user', content: m.content };
+    const reasoning = i > lastUser && m.reasoning ? { reasoning_content: m.reasoning } : {};
+    if (m.toolCalls?.length) {
       return {
         role: 'assistant',
         content: m.content || null,
+        ...reasoning,
         tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })),
       };
     }
-    return { role: m.role, content: m.content };
+    return { role: 'assistant', content: m.content, ...reasoning };
   });
 }

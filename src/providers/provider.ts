@@ -10,9 +10,17 @@ export interface ToolCall {
   readonly argsError?: string;
 }
 
+/** A block of Anthropic extended thinking, sent back as it came (its signature vouches for it); or one the server redacted. */
+export type ThinkingBlock = { readonly text: string; readonly signature: string } | { readonly redacted: string };
+
 export type ChatMessage =
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  /**
+   * `reasoning`: what an OpenAI-compatible server streamed as reasoning_content
+   * (DeepSeek, vLLM, llama.cpp); `thinking`: Anthropic's thinking blocks. Each
+   * is sent back within the turn, as the protocol asks.
+   */
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; reasoning?: string; thinking?: ThinkingBlock[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
 
 /** Tokens a request cost, as the server reported them. */
@@ -21,8 +29,12 @@ export interface Usage {
   readonly output: number;
 }
 
-/** A text delta, a complete tool call the model wants run, or what the request cost. */
-export type StreamItem = string | { toolCall: ToolCall } | { usage: Usage };
+/**
+ * A text delta, a complete tool call the model wants run, what the request
+ * cost, a delta of the model's reasoning (shown dim), or a complete Anthropic
+ * thinking block (kept to send back).
+ */
+export type StreamItem = string | { toolCall: ToolCall } | { usage: Usage } | { reasoning: string } | { thinking: ThinkingBlock };
 
 export interface ToolSpec {
   readonly name: string;

@@ -24,6 +24,8 @@ export interface ProviderChoice {
   apiKey?: string;
   script?: string;
   idleTimeoutMs: number;
+  /** Anthropic: tokens of extended thinking to ask for (config `thinkingBudget`). */
+  thinkingBudget?: number;
 }
 
 function isName(v: string | undefined): v is ProviderName {
@@ -58,6 +60,7 @@ export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS
       baseUrl: pick(flags.baseUrl, config.baseUrl, env[e.baseUrlVar]) ?? e.baseUrl,
       apiKey: pick(env[e.keyVar]),
       idleTimeoutMs,
+      ...(name === 'anthropic' && config.thinkingBudget ? { thinkingBudget: config.thinkingBudget } : {}),
     };
   }
   if (name === 'script') return { name, model: 'script', baseUrl: '', script: pick(flags.script, config.script), idleTimeoutMs };

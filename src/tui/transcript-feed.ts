@@ -18,6 +18,16 @@ interface Reply {
   tool: { entry: number; detail: string; since: number } | null;
   /** The first words are on screen: the rest may wait for the slower streaming frame. */
   spoke?: boolean;
+  /** The model's reasoning as it streams: a dim entry showing its last lines, collapsed to one when it is done. */
+  thinking?: { entry: number; text: string; since: number } | null;
+}
+
+/** Reasoning lines shown while it streams (the newest). */
+const THINKING_LINES = 3;
+
+function lastLines(text: string, n: number): string {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  return lines.slice(-n).join('\n');
 }
 
 /** Items of a resumed conversation rendered as Markdown before the first paint; the rest follow in slices. */
@@ -50,7 +60,8 @@ export class TranscriptFeed {
     bus.on('turn.started', ({ turnId, input, display }) => {
       transcript.scrollToBottom();
       transcript.add('user', display ?? input);
-      this.reply = { turnId, words: transcript.add('assistant', ''), output: null, asking: null, tool: null };
+      // The answer's entry comes with its first words: reasoning may come before them, and go above them.
+      this.reply = { turnId, words: null, output: null, asking: null, tool: null };
       this.lastAnswer = '';
       this.busySince = Date.now();
       changed();
@@ -58,7 +69,8 @@ export class TranscriptFeed {
     bus.on('turn.delta', ({ turnId, text }) => {
       const r = this.current(turnId);
       if (!r) return;
-      // After a tool ran, the model's next words start a new entry below its output.
+      this.doneThinking(r);
+      // After a tool ran (or a thought), the model's next words start a new entry below it.
       r.words ??= transcript.add('assistant', '');
       transcript.append(r.words, text);
       this.lastAnswer += text;
@@ -66,9 +78,23 @@ export class TranscriptFeed {
       bus.requestRender({ streaming: r.spoke === true });
       r.spoke = true;
     });
+    bus.on('turn.reasoning', ({ turnId, text }) => {
+      const r = this.current(turnId);
+      if (!r) return;
+      if (!r.thinking) {
+        // The thought goes below what the model said so far; its answer starts a new entry below the thought.
+        if (r.words !== null) transcript.settle(r.words);
+        r.words = null;
+        r.thinking = { entry: transcript.add('note', 'thinking…'), text: '', since: Date.now() };
+      }
+      r.thinking.text += text;
+      transcript.replace(r.thinking.entry, `thinking… ${lastLines(r.thinking.text, THINKING_LINES)}`);
+      bus.requestRender({ streaming: true });
+    });
     bus.on('turn.ended', ({ turnId, status, message }) => {
       const r = this.current(turnId);
       if (!r) return;
+      this.doneThinking(r);
       if (r.words !== null) transcript.settle(r.words);
       if (r.tool) transcript.replace(r.tool.entry, `${r.tool.detail}  · interrupted · ${took(r.tool.since)}`);
       this.reply = null;
@@ -79,6 +105,15 @@ export class TranscriptFeed {
     });
   }
 
+  /** A finished thought folds to one line: how long it took and how long it was. */
+  private doneThinking(r: Reply): void {
+    const t = r.thinking;
+    if (!t) return;
+    const lines = t.text.split('\n').filter((l) => l.trim() !== '').length;
+    this.transcript.replace(t.entry, `thought for ${took(t.since)} · ${lines} line${lines === 1 ? '' : 's'}`);
+    r.thinking = null;
+  }
+
   /** Tool calls: one block each, whose status changes in place, and its output. */
   private followTools(bus: Bus): void {
     const transcript = this.transcript;
@@ -87,6 +122,7 @@ export class TranscriptFeed {
     bus.on('tool.approval', ({ turnId, detail, hints }) => {
       const r = this.current(turnId);
       if (!r) return;
+      this.doneThinking(r);
       if (r.words !== null) transcript.settle(r.words);
       transcript.scrollToBottom();
       // What the answers would do, said while the question is open (the block shows the call alone once answered).
@@ -97,6 +133,7 @@ export class TranscriptFeed {
     bus.on('tool.started', ({ turnId, detail, declined }) => {
       const r = this.current(turnId);
       if (!r) return;
+      this.doneThinking(r);
       if (r.words !== null) transcript.settle(r.words);
       // One block per call: its status changes in place (running, then done, failed, interrupted).
       const status = declined ? '  · declined' : '  · running';

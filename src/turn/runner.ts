@@ -12,7 +12,7 @@ import { Settings } from '../settings/store';
 import type { Segment } from '../editor/model';
 import { trimContext } from './context';
 import { Calibration, DEFAULT_CONTEXT_WINDOW, MAX_SUMMARY_CHARS, SUMMARY_SYSTEM, cutToolOutputs, estimateTokens, isFull, messageTokens, splitAtCurrentTurn, summaryMessages, summaryRequest } from './compact';
-import { ChatMessage, Provider, ToolCall } from '../providers/provider';
+import { ChatMessage, Provider, ThinkingBlock, ToolCall } from '../providers/provider';
 import { StreamSanitizer, sanitize } from './sanitize';
 import { TOOL_SPECS } from '../tools/specs';
 import { callDetail, describeCall, showControls } from '../tools/visible';
@@ -79,6 +79,10 @@ interface ActiveTurn {
   stepText: string;
   /** The step's text went past what the conversation keeps. */
   stepCut: boolean;
+  /** The step's reasoning (OpenAI-compatible servers), as it came, up to what the conversation keeps. */
+  stepReasoning: string;
+  /** The step's Anthropic thinking blocks, as they came (their signatures vouch for the exact text). */
+  stepThinking: ThinkingBlock[];
   /** Characters of answer shown in this turn so far. */
   shown: number;
   /** Tool calls asked for and not yet answered in the conversation. */
@@ -118,7 +122,7 @@ export class TurnRunner {
     if (this.active) throw new Error('a turn is already running');
     const id = ++this.lastId;
     const controller = new AbortController();
-    const turn: ActiveTurn = { id, controller, promise: null, cancelled: false, stepText: '', stepCut: false, shown: 0, unanswered: [], approval: null };
+    const turn: ActiveTurn = { id, controller, promise: null, cancelled: false, stepText: '', stepCut: false, stepReasoning: '', stepThinking: [], shown: 0, unanswered: [], approval: null };
     this.active = turn;
     this.bus.emit('turn.started', { turnId: id, input, display: options.display, segments: options.segments });
     this.record(id, { role: 'user', content: input });
@@ -176,7 +180,7 @@ export class TurnRunner {
       if (turn.cancelled) return;
       const calls = await this.stream(turn, tools);
       if (turn.cancelled) return;
-      this.record(turn.id, { role: 'assistant', content: this.takeStepText(turn), ...(calls.length ? { toolCalls: calls } : {}) });
+      this.record(turn.id, { role: 'assistant', content: this.takeStepText(turn), ...(calls.length ? { toolCalls: calls } : {}), ...this.takeReasoning(turn) });
       if (calls.length === 0) return;
       turn.unanswered = [...calls];
       for (const call of calls) {
@@ -191,6 +195,7 @@ export class TurnRunner {
 
   private async stream(turn: ActiveTurn, tools: typeof TOOL_SPECS | undefined): Promise<ToolCall[]> {
     const clean = new StreamSanitizer();
+    const thought = new StreamSanitizer();
     const calls: ToolCall[] = [];
     const signal = turn.controller.signal;
     try {
@@ -202,7 +207,8 @@ export class TurnRunner {
         else if ('usage' in item) {
           this.calibration.observe(this.lastEstimate, item.usage.input);
           this.bus.emit('turn.usage', { turnId: turn.id, ...item.usage });
-        }
+        } else if ('reasoning' in item) this.reason(turn, item.reasoning, thought.push(item.reasoning));
+        else if ('thinking' in item) turn.stepThinking.push(item.thinking);
         else calls.push(item.toolCall);
       }
     } catch (err) {
@@ -327,6 +333,22 @@ export class TurnRunner {
     }
   }
 
+  /** Reasoning streamed: shown (inert), and kept as it came, up to what the conversation keeps, to send back. */
+  private reason(turn: ActiveTurn, raw: string, shown: string): void {
+    if (this.active !== turn || turn.cancelled) return;
+    const maxKept = this.options.maxKeptChars ?? DEFAULT_MAX_KEPT_CHARS;
+    if (turn.stepReasoning.length < maxKept) turn.stepReasoning += raw.slice(0, maxKept - turn.stepReasoning.length);
+    if (shown) this.bus.emit('turn.reasoning', { turnId: turn.id, text: shown });
+  }
+
+  /** The step's reasoning for its message, if any; the step starts afresh. */
+  private takeReasoning(turn: ActiveTurn): { reasoning?: string; thinking?: ThinkingBlock[] } {
+    const out = { ...(turn.stepReasoning ? { reasoning: turn.stepReasoning } : {}), ...(turn.stepThinking.length ? { thinking: turn.stepThinking } : {}) };
+    turn.stepReasoning = '';
+    turn.stepThinking = [];
+    return out;
+  }
+
   /** The change a write or an edit would make, for the question; null for other calls. */
   private async preview(call: ToolCall): Promise<string | null> {
     const ws = this.options.workspace;
@@ -413,7 +435,7 @@ export class TurnRunner {
     if (!this.conversation.some((m) => m.role === 'user')) return null;
     const id = ++this.lastId;
     const controller = new AbortController();
-    const turn: ActiveTurn = { id, controller, promise: null, cancelled: false, stepText: '', stepCut: false, shown: 0, unanswered: [], approval: null };
+    const turn: ActiveTurn = { id, controller, promise: null, cancelled: false, stepText: '', stepCut: false, stepReasoning: '', stepThinking: [], shown: 0, unanswered: [], approval: null };
     this.active = turn;
     this.bus.emit('turn.started', { turnId: id, input: focus ? `/compact ${focus}` : '/compact', kind: 'compact' });
     const older = this.conversation;

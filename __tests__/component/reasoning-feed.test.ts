@@ -1,0 +1,23 @@
+// The transcript's view of reasoning: its newest lines, dim, while it streams,
+// then one line once the answer (or a tool call) comes; the answer below it.
+import { Bus } from '../../src/bus';
+import { TranscriptModel } from '../../src/tui/transcript-model';
+import { TranscriptFeed } from '../../src/tui/transcript-feed';
+
+describe('reasoning in the transcript', () => {
+  it('shows the last lines while it streams, then folds to one line above the answer', () => {
+    const bus = new Bus();
+    const model = new TranscriptModel(60);
+    new TranscriptFeed(bus, model);
+    const rows = () => model.visible(100).filter((r) => r.kind !== 'gap').map((r) => [r.kind, r.text.trim()]);
+    bus.emit('turn.started', { turnId: 1, input: 'q' });
+    for (const line of ['one', 'two', 'three', 'four', 'five']) bus.emit('turn.reasoning', { turnId: 1, text: `${line}\n` });
+    expect(rows()).toEqual([['user', 'q'], ['note', 'thinking… three'], ['note', 'four'], ['note', 'five']]);
+    bus.emit('turn.delta', { turnId: 1, text: 'the answer' });
+    const shown = rows();
+    expect(shown[1][0]).toBe('note');
+    expect(shown[1][1]).toMatch(/^thought for \d+\.\ds · 5 lines$/);
+    expect(shown[2]).toEqual(['assistant', expect.stringContaining('the answer')]);
+    expect(shown).toHaveLength(3);
+  });
+});
