@@ -3,11 +3,14 @@
 // views on the composer) → coordinator → view stack and reducer → effects →
 // render request → painter. See ARCHITECTURE.md.
 
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Bus } from './bus';
 import { Cleanup } from './cleanup';
 import { installMemoryGuard } from './memory-guard';
 import { AgentContext } from './agent/context';
 import { PermissionStore } from './config/permissions';
+import { Checkpoints } from './session/checkpoints';
 import type { ApprovalMode } from './settings/approval';
 import { TurnCoordinator } from './composer/coordinator';
 import { TurnRunner, killLiveTools } from './turn/runner';
@@ -79,6 +82,10 @@ function services(bus: Bus, options: AppOptions) {
   settings.sandbox = options.sandbox ?? 'on';
   const agent = new AgentContext(options.workspace, options.dataDir, settings);
   const permissions = new PermissionStore(options.dataDir, options.workspace);
+  // This process's copies of the files tools change, for a rewind; gone when milk exits.
+  const copies = options.dataDir === null ? null : path.join(options.dataDir, 'checkpoints', options.sessionId, `${process.pid}-${Date.now().toString(36)}`);
+  const checkpoints = new Checkpoints(copies);
+  if (copies) options.cleanup.add('rewind copies', () => fs.rmSync(copies, { recursive: true, force: true }));
   // Read at once (asynchronously): a call the rules cover must not be asked about because it came first.
   const rulesRead = permissions.load();
   const rulesReady = rulesRead.then(({ rules }) => {
@@ -87,7 +94,7 @@ function services(bus: Bus, options: AppOptions) {
     settings.setRules(rules);
     for (const r of early) settings.addRule(r);
   });
-  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, systemPrompt: () => agent.text(), rulesReady, hide: options.dataDir === null ? [] : [options.dataDir],
+  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, systemPrompt: () => agent.text(), rulesReady, hide: options.dataDir === null ? [] : [options.dataDir], checkpoints,
     contextWindow: () => options.contextWindow?.(settings.model), ...options.answer });
   const history = new HistoryService({
     settings,
@@ -110,7 +117,7 @@ function services(bus: Bus, options: AppOptions) {
     `conversation ${recorder.conv} · provider ${settings.provider} · model ${modelName()}`,
     paths ? `files: ${log.fileOf(recorder.conv)}, ${paths.session}, ${paths.global}` : 'files: none (no data dir; history in memory only)',
   ];
-  return { warn, settings, agent, permissions, rulesRead, runner, history, recorder, sessions, sessionInfo };
+  return { warn, settings, agent, permissions, rulesRead, checkpoints, runner, history, recorder, sessions, sessionInfo };
 }
 
 type Services = ReturnType<typeof services>;
@@ -138,7 +145,7 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     },
     copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
   };
-  const coordinator = new TurnCoordinator(bus, s.runner, s.history, { keyHelp: helpLines, sessions: s.sessions, sessionInfo: s.sessionInfo, contextInfo: () => s.agent.info(), permissionsFile: s.permissions.file, view });
+  const coordinator = new TurnCoordinator(bus, s.runner, s.history, { keyHelp: helpLines, sessions: s.sessions, sessionInfo: s.sessionInfo, contextInfo: () => s.agent.info(), permissionsFile: s.permissions.file, checkpoints: s.checkpoints, view });
   const status = new StatusModel(bus, {
     sessionId: options.sessionId,
     historyMode: () => s.settings.historyMode,

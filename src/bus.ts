@@ -14,6 +14,8 @@ export interface Events {
 
   /** `display` is how the input shows in the transcript (pastes collapsed). */
   'turn.started': { turnId: number; input: string; display?: string; segments?: Segment[]; kind?: 'compact' };
+  /** The conversation went back to before an input: the first `kept` messages stay; `dropped` left what the model gets. */
+  'conversation.rewound': { kept: number; dropped: number };
   /** The older turns were replaced by the model's `summary` of them, the last `kept` messages (the current turn's) after it: the log records it. */
   'conversation.compacted': { turnId: number; summary: string; kept: number };
   /** A message joined the conversation (the user's, the model's, a tool result): the session log records it. */

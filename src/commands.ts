@@ -71,6 +71,7 @@ export const COMMANDS = {
   'app.suspend': { description: 'Suspend milk to the shell (fg brings it back)', modes: ['idle', 'busy', 'approval'] },
   'app.redraw': { description: 'Redraw the whole screen', modes: ['idle', 'busy', 'approval'] },
   'turn.cancel': { description: 'Interrupt the running turn', modes: ['busy'] },
+  'session.rewind': { description: 'Twice (Esc Esc): go back to before an earlier input of this conversation (rewind)', modes: ['idle'] },
   'picker.up': { description: 'The newer conversation', modes: ['picker'] },
   'picker.down': { description: 'The older conversation', modes: ['picker'] },
   'picker.choose': { description: 'Resume the selected conversation', modes: ['picker'] },
@@ -117,6 +118,8 @@ export interface SlashContext {
     context(): string[];
     /** Sends `text` to the model as a turn, shown in the transcript as `display`; false while a turn runs. */
     ask(text: string, display: string): boolean;
+    /** Opens the rewind picker; what is wrong, or null once it is open. */
+    rewind(): string | null;
     /** Replaces the conversation, for the model, by its summary; what went wrong, or null once it started. */
     compact(focus?: string): string | null;
   };
@@ -280,6 +283,16 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         return;
       }
       ctx.note(tools.length ? `always, without asking: ${tools.join(', ')} (/always clear to ask again)` : 'every tool call asks first');
+    },
+  },
+  {
+    name: 'rewind',
+    args: '',
+    description: 'Go back to before an earlier input of this conversation (as Esc Esc): it returns to the input box, later turns leave the context, and the files changed since can be put back',
+    run(ctx, args) {
+      if (args.length > 0) return usage('rewind');
+      const problem = ctx.session.rewind();
+      if (problem) return ctx.note(problem);
     },
   },
   {

@@ -239,3 +239,29 @@ describe('the coordinator: turns', () => {
     expect(c.draft.text).toBe(typed);
   });
 });
+
+describe('the coordinator: rewind', () => {
+  it('Esc Esc opens the rewind picker over this conversation\'s inputs; Enter takes the conversation back and the input to the composer', async () => {
+    let t = 1000;
+    const { c, run, send, ended, seen, runner } = setup([], { now: () => t });
+    let end = ended();
+    send('first thing');
+    await end;
+    end = ended();
+    send('second thing');
+    await end;
+    run('session.rewind');
+    expect(seen.filter(([n]) => n === 'status.hint').map(([, p]) => (p as { text: string }).text)).toContain('Esc again to rewind to an earlier input');
+    t += 2000;
+    // Too late for a pair: a new first press.
+    run('session.rewind');
+    expect(c.mode).toBe('idle');
+    t += 300;
+    run('session.rewind');
+    expect(c.mode).toBe('picker');
+    run('picker.choose');
+    expect(c.mode).toBe('idle');
+    expect(ed.expandedText(c.draft)).toBe('second thing');
+    expect(runner.rewindable.map((i) => i.segments[0].text)).toEqual(['first thing']);
+  });
+});

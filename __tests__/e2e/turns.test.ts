@@ -369,6 +369,47 @@ describe('tool calls in the terminal', () => {
     expect(fs.existsSync(path.join(ws, 'one')) && fs.existsSync(path.join(ws, 'two'))).toBe(true);
   });
 
+  it('Esc Esc rewinds one turn: the input returns to the box, the model no longer gets it, and the file its edit changed is put back', async () => {
+    const { ws, args } = scripted([
+      [{ text: 'noted.' }],
+      [{ tool: { name: 'edit_file', args: { path: 'app.js', old_string: 'port = 80', new_string: 'port = 8080' } } }],
+      [{ text: 'changed the port.' }],
+      [{ text: 'fresh answer.' }],
+    ]);
+    fs.writeFileSync(path.join(ws, 'app.js'), 'const port = 80;\n');
+    const data = args[args.indexOf('--data-dir') + 1];
+    // Wide enough for the status bar's hint beside the session's name.
+    m = new MilkPty({ args: [...args, '--approval', 'auto-edit'], cwd: ws, cols: 120 });
+    await m.waitForText('history: session');
+    m.write('remember this' + KEY.enter);
+    await m.waitForText('noted.');
+    await m.waitFor(() => !busy(), 'idle');
+    m.write('use 8080' + KEY.enter);
+    await m.waitForText('changed the port.');
+    await m.waitFor(() => !busy(), 'idle');
+    expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toBe('const port = 8080;\n');
+    m.write(KEY.esc);
+    await m.waitFor(() => m!.statusLine().includes('Esc again to rewind'), 'the hint after one Esc');
+    m.write(KEY.esc);
+    await m.waitForText('Rewind to before an input');
+    // Newest first: the second input is selected.
+    await m.waitFor(() => m!.lines().some((l) => l.includes('› #2') && l.includes('use 8080')), 'the last input selected');
+    m.write(KEY.enter);
+    await m.waitFor(() => m!.statusLine().includes('also put back 1 file changed since (app.js)?'), 'asked about the file');
+    expect(m.composerLines().join('')).toBe('use 8080');
+    m.write('y');
+    await m.waitForText(/put back: .*app\.js/);
+    expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toBe('const port = 80;\n');
+    // The log records the fork: the model's context is the first turn's two messages from here on.
+    const sessions = path.join(data, 'sessions');
+    const logs = fs.readdirSync(sessions, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl'));
+    const events = fs.readFileSync(path.join(sessions, logs[0]), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.t === 'rewind')).toEqual([expect.objectContaining({ kept: 2 })]);
+    m.write('\x15');
+    m.write('something else' + KEY.enter);
+    await m.waitForText('fresh answer.');
+  });
+
   it('asks in the status bar; n declines, y runs and shows the output', async () => {
     const { ws, args } = scripted([
       [{ tool: { name: 'shell', args: { command: 'touch nope' } } }],

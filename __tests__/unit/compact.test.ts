@@ -96,3 +96,21 @@ describe('a compacted conversation, replayed from its log', () => {
     expect(r.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 });
+
+describe('a rewound conversation, replayed from its log', () => {
+  it('gives the model the messages kept at the rewind, then what came after', () => {
+    const ts = '2026-12-01T00:00:00Z';
+    const r = replay([
+      { t: 'user', conv: 'c', ts, segments: [{ type: 'text', text: 'one' }] },
+      { t: 'delta', conv: 'c', msg: 0, text: 'a1' },
+      { t: 'assistant', conv: 'c', msg: 0 },
+      { t: 'user', conv: 'c', ts, segments: [{ type: 'text', text: 'two' }] },
+      { t: 'delta', conv: 'c', msg: 1, text: 'a2' },
+      { t: 'assistant', conv: 'c', msg: 1 },
+      { t: 'rewind', conv: 'c', ts, kept: 2 },
+      { t: 'user', conv: 'c', ts, segments: [{ type: 'text', text: 'three' }] },
+    ], 'c');
+    expect(r.messages.map((m) => m.content)).toEqual(['one', 'a1', 'three']);
+    expect(r.items.filter((i) => i.kind === 'note')).toHaveLength(1);
+  });
+});

@@ -12,7 +12,11 @@ import { CommandName, Mode, SlashContext, findSlash } from '../commands';
 import type { EditorState, PasteOptions } from '../editor/model';
 import type { HistoryService } from '../history/service';
 import type { Sessions } from '../session/sessions';
-import { PickerState, openPicker } from '../session/picker';
+import { PickerState, openPicker, openRewind } from '../session/picker';
+import type { RestoreReport } from '../session/checkpoints';
+import { ConfirmView } from './views/confirm';
+import { displayText } from '../editor/text';
+import * as path from 'node:path';
 import type { TurnRunner } from '../turn/runner';
 import { UiState, dispatch, initialUi, keyModes, push, shownComposer, shownPaint, shownStatus, top } from './stack';
 import type { ComposerInput, Effect, Input } from './state';
@@ -42,6 +46,8 @@ export interface CoordinatorOptions {
   sessionInfo?: () => string[];
   /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
   contextInfo?: () => string[];
+  /** The copies of changed files, for a rewind to put back (session/checkpoints.ts). */
+  checkpoints?: { files(turn: number): string[]; restore(turn: number): Promise<RestoreReport> };
   /** Where the approval rules are kept (/permissions); null or absent: nowhere. */
   permissionsFile?: string | null;
   /** What /clear and /copy do on the screen. */
@@ -49,6 +55,19 @@ export interface CoordinatorOptions {
     clear(): void;
     copyLastAnswer(): string;
   };
+}
+
+/** The most time between the two presses of Esc Esc. */
+const ESC_ESC_MS = 800;
+
+/** What a rewind did to the files, in a line or a few. */
+function restoreNote(r: RestoreReport): string {
+  const parts: string[] = [];
+  if (r.restored.length) parts.push(`put back: ${r.restored.join(', ')}`);
+  if (r.removed.length) parts.push(`removed (milk had made them): ${r.removed.join(', ')}`);
+  if (r.changed.length) parts.push(`left as they are, changed since milk wrote them: ${r.changed.join(', ')}`);
+  if (r.failed.length) parts.push(`could not be put back: ${r.failed.join(', ')}`);
+  return parts.length ? parts.join('\n') : 'no file to put back';
 }
 
 /** Commands that may begin walking a history list. */
@@ -59,6 +78,8 @@ export class TurnCoordinator {
   /** When the last key came, and the one before it (an approval answers only after a pause). */
   private lastKeyAt = -Infinity;
   private prevKeyAt = -Infinity;
+  /** When Esc was last pressed in the idle composer (Esc Esc opens the rewind picker). */
+  private lastEscAt = -Infinity;
   /** Repaints the legend once a pause makes the question answerable. */
   private armTimer: NodeJS.Timeout | null = null;
   /** Inputs entered while a turn ran, sent in order when it ends. */
@@ -224,8 +245,58 @@ export class TurnCoordinator {
       case 'newConversation':
         return this.newConversation();
       default:
+        return this.carryOutRewind(effect);
+    }
+  }
+
+  /** Esc Esc, the rewind picker's choice, and putting the files back. */
+  private carryOutRewind(effect: Effect): void {
+    switch (effect.type) {
+      case 'rewindKey': {
+        const now = this.now();
+        // The second Esc of a pair: the first was the key just before it, within the pair's time.
+        if (now - this.lastEscAt <= ESC_ESC_MS) {
+          this.lastEscAt = -Infinity;
+          const problem = this.openRewind();
+          if (problem) this.note(problem);
+        } else {
+          this.lastEscAt = now;
+          if (this.runner.rewindable.length > 0 && !this.runner.busy) this.bus.emit('status.hint', { text: 'Esc again to rewind to an earlier input' });
+        }
+        return;
+      }
+      case 'rewind':
+        return this.rewind(effect.index);
+      case 'restoreFiles':
+        void this.options.checkpoints?.restore(effect.turn).then((r) => this.note(restoreNote(r)), (err: Error) => this.note(`could not put the files back: ${err.message}`));
+        return;
+      default:
         return;
     }
+  }
+
+  /** Opens the rewind picker over this conversation's inputs; what is wrong, or null. */
+  private openRewind(): string | null {
+    if (this.runner.busy) return 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
+    const picker = openRewind(this.runner.rewindable.map((i) => displayText(i.segments)));
+    if (!picker) return 'nothing to rewind to: no input in this conversation since it began (or since it was last compacted)';
+    this.ui = push(this.ui, new PickerView(picker));
+    this.bus.requestRender();
+    return null;
+  }
+
+  /** Goes back to before input `index`: it returns to the composer; then the files changed since, if any, are offered back. */
+  private rewind(index: number): void {
+    if (this.runner.busy) return;
+    const input = this.runner.rewind(index);
+    if (!input) return;
+    this.dispatch({ kind: 'restore', inputs: [input.segments] });
+    this.note(`── rewound to before input #${index + 1}: it is back in the input box, and the turns from it on are out of what the model gets (the log keeps them) ──`);
+    const files = input.turn >= 0 ? this.options.checkpoints?.files(input.turn) ?? [] : [];
+    if (files.length === 0) return;
+    const names = files.map((f) => path.basename(f)).join(', ');
+    this.ui = push(this.ui, new ConfirmView(`also put back ${files.length} file${files.length === 1 ? '' : 's'} changed since (${names})? y/n`, [{ type: 'restoreFiles', turn: input.turn }]));
+    this.bus.requestRender();
   }
 
   private setForce(on: boolean): void {
@@ -277,6 +348,7 @@ export class TurnCoordinator {
         openPicker: () => this.openPicker(),
         info: () => this.options.sessionInfo?.() ?? [],
         context: () => this.options.contextInfo?.() ?? [],
+        rewind: () => this.openRewind(),
         compact: (focus) => {
           if (this.runner.busy) return 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
           return this.runner.compact(focus) === null ? 'nothing to compact: the conversation is empty' : null;

@@ -87,6 +87,8 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
       return { state: s, effects: [{ type: 'setForce', on: !ctx.force }] };
     case 'turn.cancel':
       return { state: s, effects: [{ type: 'cancelTurn' }] };
+    case 'session.rewind':
+      return { state: s, effects: [{ type: 'rewindKey' }] };
     case 'app.suspend':
       return { state: s, effects: [{ type: 'suspend' }] };
     case 'app.redraw':

@@ -93,7 +93,12 @@ export type Effect =
   | { readonly type: 'openSearch'; readonly direction: 'reverse' | 'forward' }
   /** The resume picker chose a conversation, or was left for a new one. */
   | { readonly type: 'resume'; readonly id: string }
-  | { readonly type: 'newConversation' };
+  | { readonly type: 'newConversation' }
+  /** Esc in the idle composer: a second one soon after opens the rewind picker. */
+  | { readonly type: 'rewindKey' }
+  /** The rewind picker chose an input (its index, oldest first); then, asked separately, put the files back. */
+  | { readonly type: 'rewind'; readonly index: number }
+  | { readonly type: 'restoreFiles'; readonly turn: number };
 
 export interface Reduced {
   readonly state: ComposerState;

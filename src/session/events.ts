@@ -18,6 +18,8 @@ export type LogEvent =
   | { t: 'tool'; conv: string; callId: string; name: string; content: string; declined?: boolean }
   /** The messages before this point but the last `kept` (the current turn's) were replaced, in what the model gets, by its summary of them. */
   | { t: 'compact'; conv: string; ts: string; summary: string; kept: number }
+  /** A rewind: the model's context from here on is its first `kept` messages (the later ones stay in the log, before this line). */
+  | { t: 'rewind'; conv: string; ts: string; kept: number }
   | { t: 'interrupted'; conv: string; ts: string }
   | { t: 'error'; conv: string; ts: string; message: string }
   | { t: 'end'; conv: string; ts: string };
@@ -32,7 +34,7 @@ export interface ParsedLog {
   torn: boolean;
 }
 
-const KNOWN = new Set(['start', 'user', 'delta', 'assistant', 'tool', 'compact', 'interrupted', 'error', 'end']);
+const KNOWN = new Set(['start', 'user', 'delta', 'assistant', 'tool', 'compact', 'rewind', 'interrupted', 'error', 'end']);
 
 /**
  * Reads a log line by line (a log is read in chunks, never as one string);

@@ -4,6 +4,8 @@
 import type { ConversationSummary } from './replay';
 
 export interface PickerState {
+  /** resume: conversations; rewind: this conversation's inputs (`turns` their number, `first` their first line). */
+  readonly kind?: 'resume' | 'rewind';
   readonly items: readonly ConversationSummary[];
   readonly index: number;
 }
@@ -12,6 +14,13 @@ export interface PickerState {
 export function openPicker(oldestFirst: readonly ConversationSummary[]): PickerState | null {
   if (oldestFirst.length === 0) return null;
   return { items: [...oldestFirst].reverse(), index: 0 };
+}
+
+/** A picker over this conversation's inputs (their texts, oldest first), newest first; null when there are none. */
+export function openRewind(inputs: readonly string[]): PickerState | null {
+  if (inputs.length === 0) return null;
+  const items = inputs.map((text, i) => ({ id: String(i), started: '', lastTs: '', turns: i + 1, first: text.split('\n')[0] }));
+  return { kind: 'rewind', items: items.reverse(), index: 0 };
 }
 
 export function movePicker(p: PickerState, delta: number): PickerState {
@@ -23,8 +32,9 @@ export function selected(p: PickerState): ConversationSummary {
   return p.items[p.index];
 }
 
-/** One line per conversation: when, how many turns, the first input's first line. */
-export function pickerLine(c: ConversationSummary): string {
+/** One line per conversation (when, how many turns, the first input's first line), or per input (its number, its first line). */
+export function pickerLine(c: ConversationSummary, kind: PickerState['kind'] = 'resume'): string {
+  if (kind === 'rewind') return `#${String(c.turns).padEnd(3)} ${c.first}`;
   const when = c.lastTs ? c.lastTs.slice(0, 16).replace('T', ' ') : '?';
   return `${when}  ${String(c.turns).padStart(3)} turn${c.turns === 1 ? ' ' : 's'}  ${c.first}`;
 }

@@ -55,6 +55,10 @@ export class SessionRecorder {
         this.write({ t: 'tool', conv: this.conv, callId: message.toolCallId, name: message.name, content: redactSecretText(message.content), ...(declined ? { declined } : {}) });
       }
     });
+    bus.on('conversation.rewound', ({ kept }) => {
+      this.flushText();
+      this.write({ t: 'rewind', conv: this.conv, ts: this.ts(), kept });
+    });
     bus.on('conversation.compacted', ({ summary, kept }) => {
       this.flushText();
       this.write({ t: 'compact', conv: this.conv, ts: this.ts(), summary: redactSecretText(summary), kept });

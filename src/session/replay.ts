@@ -126,6 +126,11 @@ class Replayer {
         return this.toolResult(e);
       case 'compact':
         return this.compacted(e);
+      case 'rewind':
+        this.close();
+        this.messages.length = Math.min(this.messages.length, e.kept);
+        this.items.push({ kind: 'note', text: '── rewound: the turns above from the input it went back to are no longer in what the model gets ──' });
+        return;
       case 'interrupted':
         this.close();
         this.items.push({ kind: 'note', text: '[interrupted]' });

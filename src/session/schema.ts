@@ -23,6 +23,7 @@ function buildSchema(v: typeof V) {
     v.looseObject({ t: v.literal('delta'), ...base, msg: v.number(), text: v.string() }),
     v.looseObject({ t: v.literal('assistant'), ...base, msg: v.number(), toolCalls: v.optional(v.array(toolCall)) }),
     v.looseObject({ t: v.literal('tool'), ...base, callId: v.string(), name: v.string(), content: v.string(), declined: v.optional(v.boolean()) }),
+    v.looseObject({ t: v.literal('rewind'), ...base, ts: v.string(), kept: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
     v.looseObject({ t: v.literal('compact'), ...base, ts: v.string(), summary: v.string(), kept: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
     v.looseObject({ t: v.literal('interrupted'), ...base, ts: v.string() }),
     v.looseObject({ t: v.literal('error'), ...base, ts: v.string(), message: v.string() }),

@@ -99,9 +99,17 @@ export async function readFileTool(workspace: string, p: string, w: Window = {})
  * exclusively, never following a link) renamed over the target: a symlink
  * swapped in meanwhile is replaced, not followed.
  */
-export async function writeFileTool(workspace: string, p: string, content: string): Promise<string> {
+/** Told of each file a tool is about to change and has changed (real paths): rewind's copies (session/checkpoints.ts). */
+export interface WriteHooks {
+  before(file: string): Promise<void>;
+  after(file: string): Promise<void>;
+}
+
+export async function writeFileTool(workspace: string, p: string, content: string, hooks?: WriteHooks): Promise<string> {
   const file = await confineWrite(workspace, p);
+  await hooks?.before(file);
   await replaceFile(file, content);
+  await hooks?.after(file);
   return file;
 }
 
@@ -163,11 +171,13 @@ export function editsOf(args: Record<string, unknown>): Edit[] {
 }
 
 /** Applies edit_file's edits to the file as it is now, all or none; returns what to tell the model. */
-export async function editFileTool(workspace: string, p: string, edits: readonly Edit[]): Promise<string> {
+export async function editFileTool(workspace: string, p: string, edits: readonly Edit[], hooks?: WriteHooks): Promise<string> {
   const { file, text } = await editable(workspace, p);
   const result = applyEdits(text, edits);
   if (!result.ok) throw new ToolPathError(`${p} was not changed: ${result.error}`);
+  await hooks?.before(file);
   await replaceFile(file, result.text);
+  await hooks?.after(file);
   return `edited ${file}: ${result.replaced} replacement${result.replaced === 1 ? '' : 's'}`;
 }
 

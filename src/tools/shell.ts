@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { editFileTool, editsOf, readFileTool, writeFileTool } from './files';
+import { WriteHooks, editFileTool, editsOf, readFileTool, writeFileTool } from './files';
 import type { ToolCall } from '../providers/provider';
 import { toolEnv } from './env';
 import { bwrapArgs } from './sandbox';
@@ -51,6 +51,8 @@ export function killAllTools(): void {
 
 export interface ToolContext {
   workspace: string;
+  /** Told of the files write_file and edit_file change, before and after (rewind's copies). */
+  writes?: WriteHooks;
   /** How a command is confined: in bubblewrap (tools/sandbox.ts), or null for none. */
   sandbox?: { network: boolean; hide: readonly string[] } | null;
   signal: AbortSignal;
@@ -75,7 +77,7 @@ export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolRes
       case 'read_file':
         return { ok: true, content: await readFileTool(ctx.workspace, String(call.args.path ?? ''), { offset: numberArg(call.args.offset), limit: numberArg(call.args.limit) }) };
       case 'edit_file':
-        return { ok: true, content: await editFileTool(ctx.workspace, String(call.args.path ?? ''), editsOf(call.args)) };
+        return { ok: true, content: await editFileTool(ctx.workspace, String(call.args.path ?? ''), editsOf(call.args), ctx.writes) };
       case 'glob': {
         const found = await globTool(ctx.workspace, { pattern: String(call.args.pattern ?? ''), path: optionalString(call.args.path) }, ctx.signal);
         return { ok: true, content: found.text, status: found.summary };
@@ -85,7 +87,7 @@ export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolRes
         return { ok: true, content: found.text, status: found.summary };
       }
       case 'write_file': {
-        const file = await writeFileTool(ctx.workspace, String(call.args.path ?? ''), String(call.args.content ?? ''));
+        const file = await writeFileTool(ctx.workspace, String(call.args.path ?? ''), String(call.args.content ?? ''), ctx.writes);
         return { ok: true, content: `wrote ${file}` };
       }
       default:

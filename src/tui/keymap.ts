@@ -45,6 +45,7 @@ export const KEYMAP: Record<Mode, readonly Binding[]> = {
   idle: [
     ...EDITING,
     { keys: ['enter'], command: 'composer.submit' },
+    { keys: ['escape'], command: 'session.rewind' },
     { keys: ['C-c'], command: 'app.interrupt' },
     { keys: ['C-d'], command: 'editor.deleteOrQuit' },
     { keys: ['C-z'], command: 'app.suspend' },

@@ -35,14 +35,17 @@ export function transcriptRows(model: TranscriptModel, height: number): GridRow[
   });
 }
 
-/** The resume picker, in the transcript's place: a title, then conversations around the selected one. */
+/** The resume or rewind picker, in the transcript's place: a title, then conversations (or inputs) around the selected one. */
 export function pickerRows(p: PickerState, width: number, height: number, emoji: EmojiWidths): GridRow[] {
-  const rows: GridRow[] = [[{ text: fit('Resume a conversation: Up/Down to choose, Enter to resume, Esc for a new one', width, emoji), style: 'bold' }], []];
+  const title = p.kind === 'rewind'
+    ? 'Rewind to before an input: Up/Down to choose, Enter to go back (it returns to the input box), Esc to stay'
+    : 'Resume a conversation: Up/Down to choose, Enter to resume, Esc for a new one';
+  const rows: GridRow[] = [[{ text: fit(title, width, emoji), style: 'bold' }], []];
   const room = Math.max(1, height - rows.length);
   const top = Math.max(0, Math.min(p.index - Math.floor(room / 2), p.items.length - room));
   p.items.slice(top, top + room).forEach((item, k) => {
     const on = top + k === p.index;
-    rows.push([{ text: fit(`${on ? '› ' : '  '}${pickerLine(item)}`, width, emoji), style: on ? 'highlight' : 'normal' }]);
+    rows.push([{ text: fit(`${on ? '› ' : '  '}${pickerLine(item, p.kind)}`, width, emoji), style: on ? 'highlight' : 'normal' }]);
   });
   return rows;
 }

@@ -92,6 +92,11 @@ export const SUMMARY_SYSTEM = 'You write summaries of coding sessions for yourse
 
 const SUMMARY_MARK = '[Summary of the conversation before this point, written when the context filled up. The log keeps the whole of it.]';
 
+/** Whether a user message is a compaction's summary (not something the person typed). */
+export function isSummary(content: string): boolean {
+  return content.startsWith(SUMMARY_MARK);
+}
+
 /** What is asked of the model to summarise the older turns; `focus`: what the person wants kept above all. */
 export function summaryRequest(older: readonly ChatMessage[], focus?: string): ChatMessage[] {
   const ask = [

@@ -11,7 +11,7 @@ import { DEFAULT_CONTEXT_CHARS, DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS
 import { Settings } from '../settings/store';
 import type { Segment } from '../editor/model';
 import { trimContext } from './context';
-import { Calibration, DEFAULT_CONTEXT_WINDOW, MAX_SUMMARY_CHARS, SUMMARY_SYSTEM, cutToolOutputs, estimateTokens, isFull, messageTokens, splitAtCurrentTurn, summaryMessages, summaryRequest } from './compact';
+import { isSummary, Calibration, DEFAULT_CONTEXT_WINDOW, MAX_SUMMARY_CHARS, SUMMARY_SYSTEM, cutToolOutputs, estimateTokens, isFull, messageTokens, splitAtCurrentTurn, summaryMessages, summaryRequest } from './compact';
 import { ChatMessage, Provider, ThinkingBlock, ToolCall } from '../providers/provider';
 import { StreamSanitizer, sanitize } from './sanitize';
 import { TOOL_SPECS } from '../tools/specs';
@@ -37,6 +37,16 @@ export function killLiveTools(): void {
 
 export type Approval = 'yes' | 'no' | 'always' | 'rule' | 'network';
 
+/** An input of this conversation that a rewind can go back to. */
+export interface Input {
+  /** What was typed, for the composer. */
+  segments: Segment[];
+  /** Where its message is in the conversation. */
+  at: number;
+  /** Its turn's number for the file copies (session/checkpoints.ts); -1 for one from before this process (no copies). */
+  turn: number;
+}
+
 export interface RunnerOptions {
   /** Where tools run and what they may touch; without it the model gets no tools. */
   workspace?: string;
@@ -57,6 +67,8 @@ export interface RunnerOptions {
   systemPrompt?: () => string;
   /** Folders a sandboxed command must not see (milk's data dir: its history may hold secrets). */
   hide?: readonly string[];
+  /** Keeps copies of the files write_file and edit_file change, per turn, for a rewind to put back. */
+  checkpoints?: { before(file: string, turn: number): Promise<void>; after(file: string): Promise<void> };
   /** Settles once the workspace's approval rules are read: no call is decided before. */
   rulesReady?: Promise<unknown>;
   /** No one is there to answer a question (milk run): a call that would ask is refused, saying so. */
@@ -70,6 +82,8 @@ const DECLINED = 'The user declined to run this tool call.';
 
 interface ActiveTurn {
   readonly id: number;
+  /** Its number for the file copies; -1 for a turn that changes no file (/compact). */
+  readonly seq: number;
   /** The system prompt this turn sends. */
   system?: string;
   readonly controller: AbortController;
@@ -96,6 +110,10 @@ export class TurnRunner {
   private conversation: ChatMessage[] = [];
   /** Turns left out of the last request for the context budget (a note says so when it changes). */
   private dropped = 0;
+  /** The inputs a rewind can go back to (those since the last compaction). */
+  private inputs: Input[] = [];
+  /** Turns started in this process, for the file copies' turn numbers (never reused, even after a rewind). */
+  private turnSeq = 0;
   /** What the server counts against what is estimated (compact.ts). */
   private readonly calibration = new Calibration();
   /** The estimated tokens of the last request sent, for the calibration when its usage comes. */
@@ -115,6 +133,33 @@ export class TurnRunner {
     if (this.active) throw new Error('a turn is running');
     this.conversation = [...messages];
     this.dropped = 0;
+    // A resumed conversation's inputs can be rewound to (its files were changed by another process: none are put back).
+    this.inputs = [];
+    messages.forEach((m, at) => {
+      if (m.role === 'user' && !isSummary(m.content)) this.inputs.push({ segments: [{ type: 'text', text: m.content }], at, turn: -1 });
+    });
+  }
+
+  /** The inputs a rewind can go back to, oldest first. */
+  get rewindable(): readonly Input[] {
+    return this.inputs;
+  }
+
+  /**
+   * Takes the conversation back to before input `index`: it and everything
+   * after leave what the model gets (the log records the fork). Returns the
+   * input, for the composer; null when there is none. Only when idle.
+   */
+  rewind(index: number): Input | null {
+    if (this.active) throw new Error('a turn is running');
+    const input = this.inputs[index];
+    if (!input) return null;
+    const dropped = this.conversation.length - input.at;
+    this.conversation = this.conversation.slice(0, input.at);
+    this.inputs = this.inputs.slice(0, index);
+    this.dropped = 0;
+    this.bus.emit('conversation.rewound', { kept: input.at, dropped });
+    return input;
   }
 
   /** Starts a turn for `input`; returns its id. Only one turn runs at a time. */
@@ -122,7 +167,9 @@ export class TurnRunner {
     if (this.active) throw new Error('a turn is already running');
     const id = ++this.lastId;
     const controller = new AbortController();
-    const turn: ActiveTurn = { id, controller, promise: null, cancelled: false, stepText: '', stepCut: false, stepReasoning: '', stepThinking: [], shown: 0, unanswered: [], approval: null };
+    const seq = this.turnSeq++;
+    this.inputs.push({ segments: options.segments ?? [{ type: 'text', text: input }], at: this.conversation.length, turn: seq });
+    const turn: ActiveTurn = { id, seq, controller, promise: null, cancelled: false, stepText: '', stepCut: false, stepReasoning: '', stepThinking: [], shown: 0, unanswered: [], approval: null };
     this.active = turn;
     this.bus.emit('turn.started', { turnId: id, input, display: options.display, segments: options.segments });
     this.record(id, { role: 'user', content: input });
@@ -252,6 +299,7 @@ export class TurnRunner {
     const result = await toolRunner().runTool(call, {
       workspace: this.options.workspace ?? process.cwd(),
       sandbox: confined.sandbox ? { network, hide: this.options.hide ?? [] } : null,
+      writes: this.writeHooks(turn),
       signal: turn.controller.signal,
       killGraceMs: this.options.killGraceMs,
       onOutput: (text) => {
@@ -331,6 +379,13 @@ export class TurnRunner {
     if (text.length > room) {
       throw new AnswerTooLong(`the answer passed ${maxShown.toLocaleString('en-US')} characters and was stopped there (the model keeps the first ${maxKept.toLocaleString('en-US')})`);
     }
+  }
+
+  /** Copies of the files this turn changes, for a rewind. */
+  private writeHooks(turn: ActiveTurn): { before(file: string): Promise<void>; after(file: string): Promise<void> } | undefined {
+    const cp = this.options.checkpoints;
+    if (!cp || turn.seq < 0) return undefined;
+    return { before: (file) => cp.before(file, turn.seq), after: (file) => cp.after(file) };
   }
 
   /** Reasoning streamed: shown (inert), and kept as it came, up to what the conversation keeps, to send back. */
@@ -421,6 +476,9 @@ export class TurnRunner {
       turn.controller.signal.removeEventListener('abort', onAbort);
     }
     if (turn.cancelled || !summary.trim()) return false;
+    // Inputs inside the summary can no longer be rewound to; the current turn's moves with it.
+    const gone = this.conversation.length - current.length;
+    this.inputs = this.inputs.filter((i) => i.at >= gone).map((i) => ({ ...i, at: i.at - gone + 2 }));
     this.conversation = [...summaryMessages(summary), ...current];
     this.dropped = 0;
     const after = this.calibration.tokens(this.estimate(cutToolOutputs(this.conversation), turn.system, undefined));
@@ -435,7 +493,7 @@ export class TurnRunner {
     if (!this.conversation.some((m) => m.role === 'user')) return null;
     const id = ++this.lastId;
     const controller = new AbortController();
-    const turn: ActiveTurn = { id, controller, promise: null, cancelled: false, stepText: '', stepCut: false, stepReasoning: '', stepThinking: [], shown: 0, unanswered: [], approval: null };
+    const turn: ActiveTurn = { id, seq: -1, controller, promise: null, cancelled: false, stepText: '', stepCut: false, stepReasoning: '', stepThinking: [], shown: 0, unanswered: [], approval: null };
     this.active = turn;
     this.bus.emit('turn.started', { turnId: id, input: focus ? `/compact ${focus}` : '/compact', kind: 'compact' });
     const older = this.conversation;

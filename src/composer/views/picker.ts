@@ -1,7 +1,9 @@
 // The resume picker: this session's conversations, newest first, drawn in
 // the transcript's place. Enter resumes the selected one, Esc or Ctrl-C
 // starts a new conversation instead; nothing else (typing, pastes, other
-// keys) does anything while it is open.
+// keys) does anything while it is open. The rewind picker is the same list
+// over this conversation's inputs: Enter goes back to before the one
+// selected, Esc leaves everything as it was.
 
 import type { Binding } from '../../commands';
 import { PickerState, movePicker, selected } from '../../session/picker';
@@ -32,15 +34,18 @@ export class PickerView implements View {
       case 'picker.down':
         return consume(new PickerView(movePicker(this.picker, 1)));
       case 'picker.choose':
+        if (this.picker.kind === 'rewind') return consume(null, { effects: [{ type: 'rewind', index: Number(selected(this.picker).id) }] });
         return consume(null, { effects: [{ type: 'resume', id: selected(this.picker).id }] });
       case 'picker.cancel':
-        return consume(null, { effects: [{ type: 'newConversation' }] });
+        // A rewind left is no rewind; a resume left is a new conversation.
+        return consume(null, { effects: this.picker.kind === 'rewind' ? [] : [{ type: 'newConversation' }] });
       default:
         return consume(this);
     }
   }
 
   status(): { prompt: string; legend: string } {
+    if (this.picker.kind === 'rewind') return { prompt: 'rewind to before an input', legend: 'Enter go back · Esc stay' };
     return { prompt: 'resume a conversation', legend: 'Enter resume · Esc new' };
   }
 
