@@ -13,7 +13,10 @@ export interface Events {
   'input.wheel': { dir: 'up' | 'down' };
 
   /** `display` is how the input shows in the transcript (pastes collapsed). */
-  'turn.started': { turnId: number; input: string; display?: string; segments?: Segment[]; kind?: 'compact' };
+  /** `kind`: not a message to the model but /compact, or the person's own `!` command. */
+  'turn.started': { turnId: number; input: string; display?: string; segments?: Segment[]; kind?: 'compact' | 'command' };
+  /** The person's own command ran: `text` (the command and its output) joined the conversation as their message. */
+  'command.ran': { turnId: number; text: string; segments: Segment[] };
   /** The conversation went back to before an input: the first `kept` messages stay; `dropped` left what the model gets. */
   'conversation.rewound': { kept: number; dropped: number };
   /** The older turns were replaced by the model's `summary` of them, the last `kept` messages (the current turn's) after it: the log records it. */

@@ -32,6 +32,33 @@ const lastUserMessage = (i: number) => {
   return msgs[msgs.length - 1].content;
 };
 
+describe('the person\'s own commands', () => {
+  it('!echo runs in the workspace, shows its output, and the next request carries command and output', async () => {
+    await open('echo');
+    m!.write('!echo hi-from-me' + KEY.enter);
+    await m!.waitForText(/you ran: echo hi-from-me {2}· done · exit 0/);
+    await m!.waitForText(/^\s*hi-from-me\s*$/m);
+    await m!.waitFor(() => !busy(), 'idle');
+    const before = mock.requests.length;
+    m!.write('what did I get?' + KEY.enter);
+    await m!.waitForText('echo: what did I get?');
+    // No request for the command itself; the next one carries it as the person's message.
+    expect(mock.requests.length).toBe(before + 1);
+    const sent = mock.requests[before].body.messages.filter((x: { role: string }) => x.role === 'user').map((x: { content: string }) => x.content);
+    expect(sent[0]).toBe('I ran this command in the workspace myself:\n$ echo hi-from-me\nhi-from-me\n\n[exit code 0]');
+    expect(sent[1]).toBe('what did I get?');
+  });
+
+  it('Ctrl-C stops a running command and milk goes on', async () => {
+    await open('short');
+    m!.write('!sleep 30' + KEY.enter);
+    await m!.waitForText(/you ran: sleep 30 {2}· running/);
+    m!.write(KEY.ctrlC);
+    await m!.waitForText('[interrupted]');
+    await m!.waitFor(() => !busy(), 'idle');
+  });
+});
+
 describe('reasoning', () => {
   it('shows reasoning dim while it streams, folds it to one line when the answer comes, and keeps it out of the answer', async () => {
     await open('reasoning', ['--approval', 'full-auto']);

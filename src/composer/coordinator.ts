@@ -57,6 +57,11 @@ export interface CoordinatorOptions {
   };
 }
 
+/** The command of a line that starts with `!` (empty for a lone `!`); null for any other input. */
+export function ownCommand(text: string): string | null {
+  return text.startsWith('!') ? text.slice(1).trim() : null;
+}
+
 /** The most time between the two presses of Esc Esc. */
 const ESC_ESC_MS = 800;
 
@@ -193,8 +198,7 @@ export class TurnCoordinator {
       case 'remember':
         return this.history.remember(effect.segments);
       case 'submit':
-        this.runner.start(effect.input.text, { display: effect.input.display, segments: effect.input.segments });
-        return;
+        return this.send(effect.input);
       case 'queue':
         this.queue.push(effect.input);
         return;
@@ -299,6 +303,14 @@ export class TurnCoordinator {
     this.bus.requestRender();
   }
 
+  /** An input to the model, or a line starting with `!`: the person's own command, run in the workspace. */
+  private send(input: Input): void {
+    const own = ownCommand(input.text);
+    if (own === '') return this.note('!COMMAND runs COMMAND in the workspace\'s shell, as your own (no approval, no sandbox); its output goes to the model with your next input');
+    if (own !== null) this.runner.runOwn(own, { display: input.display, segments: input.segments });
+    else this.runner.start(input.text, { display: input.display, segments: input.segments });
+  }
+
   private setForce(on: boolean): void {
     this.runner.settings.force = on;
     this.note(on ? 'force mode on: tool calls run without asking (Shift+Tab or /force to turn it off)' : 'force mode off');
@@ -386,7 +398,7 @@ export class TurnCoordinator {
       // Start the next queued input once this turn's end has been delivered.
       const next = this.queue.shift() as Input;
       setImmediate(() => {
-        if (!this.runner.busy) this.runner.start(next.text, { display: next.display, segments: next.segments });
+        if (!this.runner.busy) this.send(next);
         else this.queue.unshift(next);
       });
     }

@@ -32,8 +32,8 @@ export class SessionRecorder {
     this.conv = this.freshId();
     bus.on('turn.started', ({ input, segments, kind }) => {
       this.ensureStarted();
-      // /compact sends nothing the person wrote: its summary is what the log gets.
-      if (kind === 'compact') return;
+      // /compact sends nothing the person wrote (its summary is what the log gets); a `!` command is logged once it ran, with its output.
+      if (kind === 'compact' || kind === 'command') return;
       // What history would not keep, the log does not either: secrets redacted, a leading-space input left out.
       const kept = loggableInput(input, segments ?? [{ type: 'text', text: input }]);
       this.write(userEvent(this.conv, this.ts(), kept.text, kept.segments));
@@ -54,6 +54,10 @@ export class SessionRecorder {
       } else if (message.role === 'tool') {
         this.write({ t: 'tool', conv: this.conv, callId: message.toolCallId, name: message.name, content: redactSecretText(message.content), ...(declined ? { declined } : {}) });
       }
+    });
+    bus.on('command.ran', ({ text, segments }) => {
+      const kept = loggableInput(text, segments);
+      this.write(userEvent(this.conv, this.ts(), kept.text, kept.segments));
     });
     bus.on('conversation.rewound', ({ kept }) => {
       this.flushText();

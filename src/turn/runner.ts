@@ -15,7 +15,7 @@ import { isSummary, Calibration, DEFAULT_CONTEXT_WINDOW, MAX_SUMMARY_CHARS, SUMM
 import { ChatMessage, Provider, ThinkingBlock, ToolCall } from '../providers/provider';
 import { StreamSanitizer, sanitize } from './sanitize';
 import { TOOL_SPECS } from '../tools/specs';
-import { callDetail, describeCall, showControls } from '../tools/visible';
+import { callDetail, describeCall, showControls, visible } from '../tools/visible';
 import { describeRule, suggestRule } from '../settings/rules';
 
 let tools: typeof import('../tools/shell') | null = null;
@@ -185,6 +185,54 @@ export class TurnRunner {
       },
     );
     return id;
+  }
+
+  /**
+   * Runs the person's own command (`!ls`) as a turn without the model: in the
+   * workspace, unsandboxed and unasked (it is theirs), output streamed and
+   * bounded as a tool's, Ctrl-C stopping its process group. The command and
+   * its output join the conversation as a message from the person, for the
+   * model to see with the next input.
+   */
+  runOwn(command: string, options: { display?: string; segments?: Segment[] } = {}): number {
+    if (this.active) throw new Error('a turn is already running');
+    const id = ++this.lastId;
+    const controller = new AbortController();
+    const seq = this.turnSeq++;
+    const segments = options.segments ?? [{ type: 'text' as const, text: `!${command}` }];
+    this.inputs.push({ segments, at: this.conversation.length, turn: seq });
+    const turn: ActiveTurn = { id, seq, controller, promise: null, cancelled: false, stepText: '', stepCut: false, stepReasoning: '', stepThinking: [], shown: 0, unanswered: [], approval: null };
+    this.active = turn;
+    this.bus.emit('turn.started', { turnId: id, input: `!${command}`, display: options.display, segments, kind: 'command' });
+    turn.promise = new PCancelable<void>((resolve, reject, onCancel) => {
+      onCancel(() => controller.abort());
+      this.own(turn, command, segments).then(resolve, reject);
+    });
+    turn.promise.then(() => this.finish(turn, 'done'), (err: unknown) => {
+      if (!turn.cancelled) this.finish(turn, 'error', err instanceof Error ? err.message : String(err));
+    });
+    return id;
+  }
+
+  private async own(turn: ActiveTurn, command: string, segments: Segment[]): Promise<void> {
+    const detail = sanitize(`you ran: ${visible(command)}`);
+    this.bus.emit('tool.started', { turnId: turn.id, summary: detail, detail, declined: false });
+    const output = new StreamSanitizer();
+    const result = await toolRunner().runTool({ id: `own-${turn.id}`, name: 'shell', args: { command } }, {
+      workspace: this.options.workspace ?? process.cwd(),
+      sandbox: null,
+      signal: turn.controller.signal,
+      killGraceMs: this.options.killGraceMs,
+      onOutput: (text) => {
+        const shown = output.push(text);
+        if (shown && this.active === turn && !turn.cancelled) this.bus.emit('tool.output', { turnId: turn.id, text: shown });
+      },
+    });
+    if (turn.cancelled) return;
+    this.bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status: result.status });
+    const content = `I ran this command in the workspace myself:\n$ ${command}\n${result.content}`;
+    this.record(turn.id, { role: 'user', content });
+    this.bus.emit('command.ran', { turnId: turn.id, text: content, segments });
   }
 
   /** Interrupts the running turn. A second call, or a call when idle, does nothing. */
