@@ -134,6 +134,9 @@ function keepPermissions(bus: Bus, s: Services): void {
   });
 }
 
+/** Job control, once installed (after the views that hand the terminal over through it). */
+let jobControl: ReturnType<typeof installJobControl> | null = null;
+
 /** The screen's parts: the transcript and its feed, the coordinator, the status bar and the painter. */
 function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
   const transcript = new TranscriptModel(ui.transcript.size().width);
@@ -145,7 +148,11 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     },
     copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
   };
-  const coordinator = new TurnCoordinator(bus, s.runner, s.history, { keyHelp: helpLines, sessions: s.sessions, sessionInfo: s.sessionInfo, contextInfo: () => s.agent.info(), permissionsFile: s.permissions.file, checkpoints: s.checkpoints, view });
+  const coordinator = new TurnCoordinator(bus, s.runner, s.history, { keyHelp: helpLines, sessions: s.sessions, sessionInfo: s.sessionInfo, contextInfo: () => s.agent.info(), permissionsFile: s.permissions.file, checkpoints: s.checkpoints, view,
+    // Loaded at the first Ctrl+G: start-up never pays for child_process.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    editExternally: (text) => (require('./tui/external-editor') as typeof import('./tui/external-editor')).editExternally(text, options.dataDir, (run) => (jobControl ? jobControl.handOver(run) : run())),
+  });
   const status = new StatusModel(bus, {
     sessionId: options.sessionId,
     historyMode: () => s.settings.historyMode,
@@ -225,7 +232,7 @@ export function startApp(options: AppOptions): App {
   resume(bus, s, coordinator, options.resume ?? null);
 
   const terminal = new TerminalInput(options.input, options.output, inputHandler(coordinator, bus, s.warn, typed, () => probe));
-  const jobs = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() });
+  const jobs = (jobControl = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() }));
   const probeRow = ui.screen.height as number;
   const probe = widthProbe(s.settings, transcript, jobs, probeRow);
   bus.on('app.suspend', () => jobs.suspend());

@@ -59,6 +59,36 @@ describe('the person\'s own commands', () => {
   });
 });
 
+describe('the external editor', () => {
+  it('Ctrl+G opens $EDITOR on the draft; what it saves replaces the draft; a failing editor leaves the draft alone', async () => {
+    const bin = tempDir();
+    const fsm = require('node:fs') as typeof import('node:fs');
+    const pathm = require('node:path') as typeof import('node:path');
+    // An editor that upper-cases the file it is given, and one that fails.
+    const upper = pathm.join(bin, 'upper-editor');
+    fsm.writeFileSync(upper, '#!/bin/sh\ntr a-z A-Z < "$1" > "$1.new" && mv "$1.new" "$1"\n', { mode: 0o755 });
+    const failing = pathm.join(bin, 'failing-editor');
+    fsm.writeFileSync(failing, '#!/bin/sh\necho garbage > "$1"\nexit 3\n', { mode: 0o755 });
+    const data = tempDir();
+    m = new MilkPty({ args: ['--data-dir', data], env: { EDITOR: upper, VISUAL: '' } });
+    await m.waitForText('history: session');
+    m.write('draft me');
+    await m.waitFor(() => m!.composerLines().join('') === 'draft me', 'the draft');
+    m.write('\x07');
+    await m.waitFor(() => m!.composerLines().join('') === 'DRAFT ME', 'the edited draft');
+    // The temp file is gone from the data dir.
+    expect(fsm.readdirSync(pathm.join(data, 'tmp'))).toEqual([]);
+    m.kill('SIGKILL');
+    m = new MilkPty({ args: ['--data-dir', data], env: { EDITOR: failing, VISUAL: '' } });
+    await m.waitForText('history: session');
+    m.write('keep me');
+    await m.waitFor(() => m!.composerLines().join('') === 'keep me', 'the draft');
+    m.write('\x07');
+    await m.waitFor(() => /exited with code 3: the draft is as it was/.test(m!.text().replace(/\s+/g, ' ')), 'the editor\'s failure said');
+    expect(m.composerLines().join('')).toBe('keep me');
+  });
+});
+
 describe('reasoning', () => {
   it('shows reasoning dim while it streams, folds it to one line when the answer comes, and keeps it out of the answer', async () => {
     await open('reasoning', ['--approval', 'full-auto']);

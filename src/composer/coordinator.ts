@@ -9,7 +9,7 @@
 
 import type { Bus, TurnEnd } from '../bus';
 import { CommandName, Mode, SlashContext, findSlash } from '../commands';
-import type { EditorState, PasteOptions } from '../editor/model';
+import { type EditorState, type PasteOptions, expandedText } from '../editor/model';
 import type { HistoryService } from '../history/service';
 import type { Sessions } from '../session/sessions';
 import { PickerState, openPicker, openRewind } from '../session/picker';
@@ -46,6 +46,8 @@ export interface CoordinatorOptions {
   sessionInfo?: () => string[];
   /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
   contextInfo?: () => string[];
+  /** Opens the draft in the person's editor (tui/external-editor.ts): the edited text, or why the draft stays. */
+  editExternally?: (text: string) => { ok: true; text: string } | { ok: false; why: string };
   /** The copies of changed files, for a rewind to put back (session/checkpoints.ts). */
   checkpoints?: { files(turn: number): string[]; restore(turn: number): Promise<RestoreReport> };
   /** Where the approval rules are kept (/permissions); null or absent: nowhere. */
@@ -271,12 +273,30 @@ export class TurnCoordinator {
       }
       case 'rewind':
         return this.rewind(effect.index);
+      case 'externalEditor':
+        return this.externalEditor();
       case 'restoreFiles':
         void this.options.checkpoints?.restore(effect.turn).then((r) => this.note(restoreNote(r)), (err: Error) => this.note(`could not put the files back: ${err.message}`));
         return;
       default:
         return;
     }
+  }
+
+  /** Ctrl+G: the draft through the person's editor. */
+  private externalEditor(): void {
+    const edit = this.options.editExternally;
+    if (!edit) return this.note('no external editor here');
+    if (this.runner.busy) return this.note('the external editor opens once the turn is done (Ctrl+G again then)');
+    let result: ReturnType<typeof edit>;
+    try {
+      result = edit(expandedText(this.ui.composer.editor));
+    } catch (err) {
+      return this.note(`could not open the editor: ${(err as Error).message}`);
+    }
+    if (result.ok) this.dispatch({ kind: 'setDraft', text: result.text });
+    else this.note(result.why);
+    this.bus.requestRender();
   }
 
   /** Opens the rewind picker over this conversation's inputs; what is wrong, or null. */

@@ -44,6 +44,8 @@ export function reduce(s: ComposerState, input: ComposerInput, ctx: ComposerCont
       return none({ ...s, editor: ed.insertPaste(s.editor, input.text, ctx.pasteLimits) });
     case 'restore':
       return none(restore(s, input.inputs));
+    case 'setDraft':
+      return none({ ...s, editor: ed.replaceWith(s.editor, [{ type: 'text', text: input.text }]), nav: nav.idleNav });
     case 'historySwitched':
       return none({ ...s, nav: nav.idleNav });
     case 'historyChanged':
@@ -89,6 +91,8 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
       return { state: s, effects: [{ type: 'cancelTurn' }] };
     case 'session.rewind':
       return { state: s, effects: [{ type: 'rewindKey' }] };
+    case 'composer.externalEditor':
+      return { state: s, effects: [{ type: 'externalEditor' }] };
     case 'app.suspend':
       return { state: s, effects: [{ type: 'suspend' }] };
     case 'app.redraw':

@@ -48,6 +48,8 @@ export type ComposerInput =
   | { readonly kind: 'paste'; readonly text: string }
   /** A cancelled turn's queued inputs come back, joined above what is being typed. */
   | { readonly kind: 'restore'; readonly inputs: ReadonlyArray<readonly ed.Segment[]> }
+  /** The draft replaced (by what the external editor left). */
+  | { readonly kind: 'setDraft'; readonly text: string }
   /** The active history list changed (e.g. /history global): leave any browse. */
   | { readonly kind: 'historySwitched' }
   /** Entries left the list searched (one was deleted): the search runs again where it stands. */
@@ -96,6 +98,8 @@ export type Effect =
   | { readonly type: 'newConversation' }
   /** Esc in the idle composer: a second one soon after opens the rewind picker. */
   | { readonly type: 'rewindKey' }
+  /** Ctrl+G: the draft in the person's own editor. */
+  | { readonly type: 'externalEditor' }
   /** The rewind picker chose an input (its index, oldest first); then, asked separately, put the files back. */
   | { readonly type: 'rewind'; readonly index: number }
   | { readonly type: 'restoreFiles'; readonly turn: number };

@@ -10,6 +10,8 @@ import type { TerminalInput } from './terminal';
 
 export interface JobControl {
   suspend(): void;
+  /** Gives the terminal back while `run` runs (an external editor), then takes it again and repaints. */
+  handOver(run: () => void): void;
   redraw(): void;
   /** Rewrites one screen row (0-based) whatever the terminal holds there now. */
   redrawRow(y: number): void;
@@ -57,6 +59,18 @@ export function installJobControl(o: { screen: Widgets.Screen; terminal: Termina
     resume();
     ownStop = true;
   };
+  const handOver = (run: () => void): void => {
+    if (stopped) return run();
+    stopped = true;
+    o.terminal.restore();
+    screen.leave();
+    screen.program.flush();
+    try {
+      run();
+    } finally {
+      resume();
+    }
+  };
   const continued = (): void => {
     if (ownStop) ownStop = false;
     else redraw();
@@ -65,6 +79,7 @@ export function installJobControl(o: { screen: Widgets.Screen; terminal: Termina
   process.on('SIGCONT', continued);
   return {
     suspend,
+    handOver,
     redraw,
     redrawRow,
     uninstall() {

@@ -46,6 +46,7 @@ export const KEYMAP: Record<Mode, readonly Binding[]> = {
     ...EDITING,
     { keys: ['enter'], command: 'composer.submit' },
     { keys: ['escape'], command: 'session.rewind' },
+    { keys: ['C-g'], command: 'composer.externalEditor' },
     { keys: ['C-c'], command: 'app.interrupt' },
     { keys: ['C-d'], command: 'editor.deleteOrQuit' },
     { keys: ['C-z'], command: 'app.suspend' },
