@@ -111,7 +111,8 @@ export function buildProgram(): Command {
       let prompt = words.join(' ');
       if (!prompt) {
         if (process.stdin.isTTY) throw new UsageError('milk run needs a prompt: milk run "PROMPT", or pipe one in');
-        prompt = await readStdin();
+        // A pipe ends its text with a newline (echo, a heredoc) that is no part of the prompt.
+        prompt = (await readStdin()).replace(/\r?\n$/, '');
       }
       if (!prompt.trim()) throw new UsageError('milk run: the prompt is empty');
       const { dataDir, workspace } = locate(all);

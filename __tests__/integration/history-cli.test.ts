@@ -61,7 +61,7 @@ describe('milk history', () => {
     const file = seed(data, 'x', ['g1'], 'global');
     const r = milk(['history', 'clear', '--global', '--yes', '--data-dir', data]);
     expect(r.code).toBe(0);
-    expect(r.out).toContain('cleared 1 entries');
+    expect(r.out).toContain('cleared 1 entry from');
     expect(parseHistory(fs.readFileSync(file)).entries).toHaveLength(0);
   });
 
@@ -159,6 +159,13 @@ describe('stored text shown on a terminal', () => {
     return { out, text: () => text };
   };
   const HOSTILE = 'see \x1b]52;c;ZXZpbA==\x07 and \x1b]0;pwned\x07 and \x1b[2J';
+
+  it('milk history list names a session with no history instead of printing nothing', () => {
+    const data = tempDir();
+    const r = milk(['--data-dir', data, '--session', 'nonexist', 'history', 'list']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^milk: no history for session nonexist \(no .*nonexist.*\); milk history path shows where each list is\n$/);
+  });
 
   it('milk history list writes control characters visibly', () => {
     const data = tempDir();

@@ -44,8 +44,9 @@ describe('milk run', () => {
   });
 
   it('reads the prompt from stdin', async () => {
-    const r = await run(args('echo'), 'from a pipe\n');
-    expect(r.out).toBe('echo: from a pipe\n (1 messages)\n');
+    // The pipe's last newline is no part of the prompt; one inside it is.
+    const r = await run(args('echo'), 'from a pipe\nsecond line\n');
+    expect(r.out).toBe('echo: from a pipe\nsecond line (1 messages)\n');
   });
 
   it('reports failures on stderr with a non-zero code', async () => {

@@ -133,7 +133,7 @@ describe('where bwrap cannot run', () => {
     expect(notes.filter((n) => n.startsWith('no sandbox for commands'))).toEqual([
       'no sandbox for commands: bwrap cannot run here (bwrap: No permissions to create new namespace). A command runs with your full rights only once you agree (y at its question; --sandbox off stops asking).',
     ]);
-    expect(asked).toEqual(['shell: echo one > one.txt | no sandbox (bwrap cannot run here (bwrap: No permissions to create new namespace)): yes runs it, and later commands this session, with your full rights']);
+    expect(asked).toEqual(['shell: echo one > one.txt | n or Esc: no, and the model is told · Ctrl-C: stop the whole turn | no sandbox (bwrap cannot run here (bwrap: No permissions to create new namespace)): yes runs it, and later commands this session, with your full rights']);
     expect(fs.existsSync(path.join(ws, 'one.txt')) && fs.existsSync(path.join(ws, 'two.txt'))).toBe(true);
     expect(runner.settings.sandboxState).toBe('unavailable');
   });

@@ -205,7 +205,7 @@ describe('read_file', () => {
   it('refuses a binary file with its kind and size', async () => {
     const ws = tempDir();
     fs.writeFileSync(path.join(ws, 'logo.png'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100)]));
-    expect(await runTool({ id: '1', name: 'read_file', args: { path: 'logo.png' } }, ctx(ws))).toEqual({ ok: false, content: 'error: logo.png is a binary file (PNG image, 108 bytes); it is not shown as text' });
+    expect(await runTool({ id: '1', name: 'read_file', args: { path: 'logo.png' } }, ctx(ws))).toMatchObject({ ok: false, content: 'error: logo.png is a binary file (PNG image, 108 bytes); it is not shown as text' });
   });
 });
 
@@ -222,6 +222,8 @@ describe('file tools stay in the workspace', () => {
       expect((await runTool({ id: '3', name: 'read_file', args: { path: p } }, ctx)).content).toMatch(/outside the workspace/);
     }
     expect((await runTool({ id: '4', name: 'write_file', args: { path: 'link/new-file', content: 'x' } }, ctx)).content).toMatch(/outside the workspace/);
+    // The transcript's block gives the reason too, not only "failed".
+    expect((await runTool({ id: '5', name: 'write_file', args: { path: '../escape', content: 'x' } }, ctx)).status).toBe('../escape is outside the workspace');
     expect(fs.readdirSync(outside)).toEqual(['secret']);
   });
 
@@ -288,7 +290,7 @@ describe('file tools stay in the workspace', () => {
     fs.closeSync(fd);
     const before = process.memoryUsage().rss;
     const r = await read(ws, 'sparse');
-    expect(r).toEqual({ ok: false, content: 'error: sparse is a binary file (binary data, 1610612736 bytes); it is not shown as text' });
+    expect(r).toMatchObject({ ok: false, content: 'error: sparse is a binary file (binary data, 1610612736 bytes); it is not shown as text' });
     expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
   });
 });

@@ -9,6 +9,12 @@ const base: StatusState = {
 const text = (st: Partial<StatusState>, width = 80) => statusRow({ ...base, ...st }, width, CLUSTERING).map((s) => s.text).join('');
 
 describe('the status bar', () => {
+  it('under a question says what its keys do, never "Esc to interrupt" (Esc answers it)', () => {
+    const t = text({ busySince: 5_000, prompt: 'run shell: ls?', legend: 'y yes · n no · a always' }, 120);
+    expect(t).toContain('y yes · n no · a always');
+    expect(t).not.toContain('Esc to interrupt');
+    expect(text({ busySince: 5_000 }, 120)).toContain('Esc to interrupt');
+  });
   it('shows the session, the history mode and the hint, exactly filling the row', () => {
     const t = text({});
     expect(t).toMatch(/^ milk │ home-ana-src-shop-3f9a2c1b │ history: session +offline demo agent/);
@@ -66,5 +72,19 @@ describe('fit', () => {
   });
   it('cuts a megabyte line to its head', () => {
     expect(fit('x'.repeat(1_000_000), 40, CLUSTERING)).toBe('x'.repeat(39) + '…');
+  });
+});
+
+describe('the status model', () => {
+  it('ends a warning at the next input: it was about what came before', () => {
+    const { Bus } = require('../../src/bus') as typeof import('../../src/bus');
+    const { StatusModel } = require('../../src/tui/status-model') as typeof import('../../src/tui/status-model');
+    const bus = new Bus();
+    const model = new StatusModel(bus, { sessionId: 's', historyMode: () => 'session', busySince: () => null, queued: () => 0, force: () => false, always: () => [], providerHint: () => null });
+    bus.emit('status.warning', { text: 'history file damaged' });
+    expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe('history file damaged');
+    bus.emit('turn.started', { turnId: 1, input: 'next' });
+    expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBeNull();
+    model.stop();
   });
 });

@@ -42,12 +42,15 @@ function writeEntry(out: NodeJS.WritableStream, lead: string, raw: string, hang 
   for (const line of rest) out.write(`${hang}${line}\n`);
 }
 
-function readEntries(t: Target) {
+function readEntries(t: Target, missing: 'empty' | 'error' = 'empty') {
   const file = fileFor(t);
   let bytes: Buffer;
   try {
     bytes = readRegular(file);
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && missing === 'error' && t.scope === 'session') {
+      throw new HistoryCommandError(`no history for session ${t.sessionId} (no ${file}); milk history path shows where each list is`);
+    }
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new HistoryCommandError(`cannot read ${file} (${describeIoError(err)})`);
   }
@@ -56,7 +59,7 @@ function readEntries(t: Target) {
 }
 
 export function historyList(t: Target, options: { json: boolean }, out: NodeJS.WritableStream): void {
-  const entries = readEntries(t);
+  const entries = readEntries(t, 'error');
   if (options.json) {
     for (const e of entries) out.write(JSON.stringify({ ts: e.ts, segments: e.segments, text: segmentsText(e.segments) }) + '\n');
     return;
@@ -77,7 +80,7 @@ export async function historyClear(t: Target, options: { yes: boolean }, out: No
     out.write(`nothing to clear in ${file}\n`);
     return true;
   }
-  if (!options.yes && !(await confirm(`Clear ${count} entries from ${file}? [y/N] `))) {
+  if (!options.yes && !(await confirm(`Clear ${count} ${count === 1 ? 'entry' : 'entries'} from ${file}? [y/N] `))) {
     out.write('not cleared\n');
     return false;
   }
@@ -86,7 +89,7 @@ export async function historyClear(t: Target, options: { yes: boolean }, out: No
   } catch (err) {
     throw new HistoryCommandError(`cannot clear ${file} (${describeIoError(err)})`);
   }
-  out.write(`cleared ${count} entries from ${file}\n`);
+  out.write(`cleared ${count} ${count === 1 ? 'entry' : 'entries'} from ${file}\n`);
   return true;
 }
 

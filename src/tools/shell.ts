@@ -91,10 +91,12 @@ export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolRes
         return { ok: true, content: `wrote ${file}` };
       }
       default:
-        return { ok: false, content: `unknown tool ${call.name}` };
+        return { ok: false, content: `unknown tool ${call.name}`, status: `unknown tool ${call.name}` };
     }
   } catch (err) {
-    return { ok: false, content: `error: ${(err as Error).message}` };
+    // The transcript's block says why too, as the model is told.
+    const why = (err as Error).message;
+    return { ok: false, content: `error: ${why}`, status: why.split('\n')[0].slice(0, 120) };
   }
 }
 

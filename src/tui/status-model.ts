@@ -54,6 +54,12 @@ export class StatusModel {
     });
     bus.on('turn.ended', () => this.stopSpinner());
     bus.on('turn.started', () => (this.turnUsage = { input: 0, output: 0 }));
+    // A warning is about what happened before: the next input ends it (the transcript keeps it).
+    bus.on('turn.started', () => {
+      this.warning = null;
+      if (this.warningTimer) clearTimeout(this.warningTimer);
+      this.warningTimer = null;
+    });
     bus.on('turn.usage', ({ input, output }) => {
       this.turnUsage = { input: this.turnUsage.input + input, output: this.turnUsage.output + output };
       this.usage = { ...this.turnUsage, total: (this.usage?.total ?? 0) + input + output };

@@ -151,7 +151,8 @@ export function statusRow(st: StatusState, width: number, emoji: EmojiWidths): G
   if (st.usage && st.busySince === null) parts.push({ text: ` ↑${tokens(st.usage.input)} ↓${tokens(st.usage.output)} Σ${tokens(st.usage.total)} `, style: 'statusStrong' });
   if (st.warning) parts.push({ text: ` ⚠ ${st.warning} `, style: 'warning' });
   else if (st.notice) parts.push({ text: ` ${st.notice} `, style: 'status' });
-  else if (st.busySince !== null) parts.push({ text: ' Esc to interrupt ', style: 'status' });
+  // Under a question, Esc answers it: the question's legend says what each key does.
+  else if (st.busySince !== null && st.prompt === null) parts.push({ text: ' Esc to interrupt ', style: 'status' });
   else if (st.hint && st.prompt === null) parts.push({ text: ` ${st.hint} `, style: 'status' });
 
   const left: Span[] = st.prompt !== null

@@ -378,7 +378,8 @@ export class TurnRunner {
   /** Puts a call to the person; what they answered (the answer's side effects done), or 'interrupted'. */
   private async ask(turn: ActiveTurn, call: ToolCall, q: { summary: string; detail: string; sandboxed: boolean; agree: boolean }): Promise<Approval | 'interrupted'> {
     const rule = suggestRule(call.name, call.args);
-    const hints: string[] = [];
+    // What Esc and Ctrl-C do here, where the status bar has no room (Esc answers the question; it does not stop the turn).
+    const hints: string[] = ['n or Esc: no, and the model is told · Ctrl-C: stop the whole turn'];
     if (rule) hints.push(`r: ${describeRule(rule)} run without asking from now on, in this workspace`);
     if (q.sandboxed) hints.push('runs in the sandbox, without the network; w: yes, with the network');
     if (q.agree) hints.push(`no sandbox (${this.settings.sandboxBroken}): yes runs it, and later commands this session, with your full rights`);
