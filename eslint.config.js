@@ -75,7 +75,7 @@ const ALLOWED = {
   history: [...BASE, 'io'],
   markdown: [...BASE],
   providers: [...BASE, 'config', 'io'],
-  tools: [...BASE, 'providers'],
+  tools: [...BASE, 'io', 'providers'],
   agent: [...BASE, 'io', 'providers', 'tools'],
   turn: [...BASE, 'providers', 'tools'],
   session: [...BASE, 'config', 'history', 'io', 'providers', 'tools', 'turn'],

@@ -250,19 +250,8 @@ function seedHistory(file, scope, n, text = (i) => `entry ${i}: refactor the mod
 
 /** The longest the event loop went without running a 1 ms timer, over `ms`. */
 function loopStall(ms) {
-  return new Promise((resolve) => {
-    let last = process.hrtime.bigint();
-    let worst = 0;
-    const tick = setInterval(() => {
-      const now = process.hrtime.bigint();
-      worst = Math.max(worst, Number(now - last) / 1e6);
-      last = now;
-    }, 1);
-    setTimeout(() => {
-      clearInterval(tick);
-      resolve(worst);
-    }, ms);
-  });
+  const stop = stallWatch();
+  return new Promise((resolve) => setTimeout(() => resolve(stop()), ms));
 }
 
 /** Watches the event loop for its longest gap between 1 ms ticks, until the function it returns is called. */

@@ -47,7 +47,11 @@ function addHistoryCommands(program: Command): void {
     .option('--global', 'the global history instead of the session one')
     .option('--session <name>', 'another session', parseSession)
     .option('--json', 'one JSON object per line')
-    .action((o: { json?: boolean }, cmd: Command) => guard(() => historyCommands().historyList(target(cmd), { json: !!o.json }, process.stdout)));
+    .action((o: { json?: boolean }, cmd: Command) => guard(() => {
+      // A session named with --session that has no history is a mistake (a typo); this directory's, not yet used, is not.
+      const named = (cmd.optsWithGlobals() as MainOptions).session !== undefined;
+      historyCommands().historyList(target(cmd), { json: !!o.json, missing: named ? 'error' : 'empty' }, process.stdout);
+    }));
   history
     .command('path')
     .description('print the session and global history file paths')

@@ -5,28 +5,16 @@
 // from the summary, and /compact does it on demand with a focus.
 import { Bus, Events } from '../../src/bus';
 import { TurnRunner } from '../../src/turn/runner';
-import { OpenAIProvider } from '../../src/providers/openai';
-import { AnthropicProvider } from '../../src/providers/anthropic';
 import type { Provider } from '../../src/providers/provider';
 import { SessionLog, legacyLogPath, sessionLogDir } from '../../src/session/log';
 import { SessionRecorder } from '../../src/session/recorder';
 import { Sessions } from '../../src/session/sessions';
 import { LogEvent, userText } from '../../src/session/events';
 import { tempDir } from '../helpers/pty';
+import { MockRequest, protocols, useMockServer } from '../helpers/mock';
 
-const { startMockServer } = require('../../scripts/mock-server');
-
-interface MockRequest { body: { messages: Array<{ role: string; content: unknown }>; system?: unknown } }
-let mock: { url: string; requests: MockRequest[]; close(): Promise<void> };
-beforeAll(async () => {
-  mock = await startMockServer();
-});
-afterAll(() => mock.close());
-
-const KINDS = {
-  openai: (model: string): Provider => new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model, idleTimeoutMs: 5000 }),
-  anthropic: (model: string): Provider => new AnthropicProvider({ baseUrl: mock.url, model, idleTimeoutMs: 5000 }),
-};
+const server = useMockServer();
+const KINDS = protocols(server);
 
 const text = (m: { content: unknown }): string => (typeof m.content === 'string' ? m.content : (m.content as Array<{ type: string; text?: string }>).filter((c) => c.type === 'text').map((c) => c.text).join(''));
 /** The conversation a request carried (an OpenAI system message is the prompt, not a turn). */
@@ -64,10 +52,10 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s: compaction',
     const data = tempDir();
     const m = milk(data, make('short'));
     expect((await m.turn(first)).status).toBe('done');
-    const before = mock.requests.length;
+    const before = server.current.requests.length;
     expect((await m.turn(second)).status).toBe('done');
-    const [summaryRequest, next] = mock.requests.slice(before);
-    expect(mock.requests.length - before).toBe(2);
+    const [summaryRequest, next] = server.current.requests.slice(before);
+    expect(server.current.requests.length - before).toBe(2);
     // The summary request: the older turn, then the instruction.
     expect(text(turns(summaryRequest)[0])).toBe(first);
     expect(text(turns(summaryRequest)[turns(summaryRequest).length - 1])).toMatch(/^Summarise the conversation so far/);
@@ -84,9 +72,9 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s: compaction',
     // A resumed conversation starts from the summary.
     const again = milk(data, make('echo'));
     expect(again.sessions.continueLast()).toBe(true);
-    const at = mock.requests.length;
+    const at = server.current.requests.length;
     await again.turn('and then?');
-    const resumed = turns(mock.requests[at]).map(text);
+    const resumed = turns(server.current.requests[at]).map(text);
     expect(resumed[0]).toMatch(/SUMMARY of 2 messages/);
     expect(resumed.join('\n')).not.toContain('a'.repeat(100));
     expect(resumed).toContain(second);
@@ -95,14 +83,14 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s: compaction',
   it('/compact summarises the whole conversation on demand, with the focus asked for', async () => {
     const m = milk(tempDir(), make('short'), 1_000_000);
     await m.turn('remember the port is 8080');
-    const before = mock.requests.length;
+    const before = server.current.requests.length;
     const end = m.ended();
     expect(m.runner.compact('the port')).not.toBeNull();
     expect((await end).status).toBe('done');
-    const request = turns(mock.requests[before]).map(text);
+    const request = turns(server.current.requests[before]).map(text);
     expect(request[request.length - 1]).toMatch(/Above all keep: the port$/);
     await m.turn('and?');
-    expect(text(turns(mock.requests[mock.requests.length - 1])[0])).toMatch(/SUMMARY of 2 messages; first asked: remember the port/);
+    expect(text(turns(server.current.requests[server.current.requests.length - 1])[0])).toMatch(/SUMMARY of 2 messages; first asked: remember the port/);
   });
 
   it('a summary request that fails leaves the conversation whole, with a note', async () => {

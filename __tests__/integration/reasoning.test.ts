@@ -5,24 +5,11 @@
 // message), and not sent with later turns.
 import { Bus, Events } from '../../src/bus';
 import { TurnRunner } from '../../src/turn/runner';
-import { OpenAIProvider } from '../../src/providers/openai';
-import { AnthropicProvider } from '../../src/providers/anthropic';
-import type { Provider } from '../../src/providers/provider';
 import { tempDir } from '../helpers/pty';
+import { protocols, useMockServer } from '../helpers/mock';
 
-const { startMockServer } = require('../../scripts/mock-server');
-
-interface MockRequest { body: { messages: Array<Record<string, unknown>> } }
-let mock: { url: string; requests: MockRequest[]; close(): Promise<void> };
-beforeAll(async () => {
-  mock = await startMockServer();
-});
-afterAll(() => mock.close());
-
-const KINDS = {
-  openai: (model: string): Provider => new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model, idleTimeoutMs: 5000 }),
-  anthropic: (model: string): Provider => new AnthropicProvider({ baseUrl: mock.url, model, idleTimeoutMs: 5000 }),
-};
+const server = useMockServer();
+const KINDS = protocols(server);
 
 const THOUGHT = 'Let me think.\nFirst, run a command.';
 
@@ -42,14 +29,14 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s reasoning', (
       });
     });
     let end = ended();
-    const before = mock.requests.length;
+    const before = server.current.requests.length;
     runner.start('think, then run something');
     expect((await end).status).toBe('done');
     expect(reasoning.join('')).toBe(`${THOUGHT}The command ran. Now I can answer.`);
     expect(answer.join('')).toBe('done thinking.');
 
     // The second request of the turn carries the first step's reasoning back.
-    const second = mock.requests[before + 1].body.messages.filter((m) => m.role === 'assistant');
+    const second = server.current.requests[before + 1].body.messages.filter((m) => m.role === 'assistant');
     if (kind === 'openai') {
       expect(second[0]).toMatchObject({ reasoning_content: THOUGHT, tool_calls: [expect.objectContaining({ type: 'function' })] });
     } else {
@@ -62,7 +49,7 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s reasoning', (
     end = ended();
     runner.start('and again');
     await end;
-    const later = mock.requests[mock.requests.length - 1].body.messages.filter((m) => m.role === 'assistant');
+    const later = server.current.requests[server.current.requests.length - 1].body.messages.filter((m) => m.role === 'assistant');
     expect(JSON.stringify(later)).not.toContain('Let me think');
     expect(JSON.stringify(later)).not.toContain('Now I can answer');
   });

@@ -4,8 +4,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Bus, Events } from '../../src/bus';
 import { TurnRunner } from '../../src/turn/runner';
-import { OpenAIProvider } from '../../src/providers/openai';
-import { AnthropicProvider } from '../../src/providers/anthropic';
 import type { Provider } from '../../src/providers/provider';
 import { SessionLog, conversationFile, legacyLogPath, sessionLogDir } from '../../src/session/log';
 import { SessionRecorder } from '../../src/session/recorder';
@@ -13,21 +11,11 @@ import { Sessions } from '../../src/session/sessions';
 import { parseLog, userText } from '../../src/session/events';
 import { validEvent } from '../../src/session/schema';
 import { tempDir } from '../helpers/pty';
+import { protocols, useMockServer } from '../helpers/mock';
 import { purgeFile } from '../../src/session/purge';
 
-const { startMockServer } = require('../../scripts/mock-server');
-
-interface MockRequest { scenario: string; body: { messages: Array<{ role: string; content: unknown }> } }
-let mock: { url: string; requests: MockRequest[]; close(): Promise<void> };
-beforeAll(async () => {
-  mock = await startMockServer();
-});
-afterAll(() => mock.close());
-
-const KINDS = {
-  openai: (model: string): Provider => new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model, idleTimeoutMs: 5000 }),
-  anthropic: (model: string): Provider => new AnthropicProvider({ baseUrl: mock.url, model, idleTimeoutMs: 5000 }),
-};
+const server = useMockServer();
+const KINDS = protocols(server);
 
 /** One milk process's worth of parts on a data dir. */
 function milk(dataDir: string, provider: Provider) {
@@ -62,9 +50,9 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s: a resumed co
 
     const second = milk(data, make('echo'));
     expect(second.sessions.continueLast()).toBe(true);
-    const before = mock.requests.length;
+    const before = server.current.requests.length;
     expect((await second.turn('and now?')).status).toBe('done');
-    const sent = mock.requests[before].body.messages;
+    const sent = server.current.requests[before].body.messages;
     if (kind === 'openai') {
       expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
       expect((sent[1] as unknown as { tool_calls: Array<{ id: string }> }).tool_calls[0].id).toBe((sent[2] as unknown as { tool_call_id: string }).tool_call_id);
@@ -86,16 +74,16 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s: a resumed co
     first.recorder.close();
 
     const fresh = milk(data, make('echo'));
-    let before = mock.requests.length;
+    let before = server.current.requests.length;
     await fresh.turn('fresh');
-    expect(mock.requests[before].body.messages.map((m) => m.role)).toEqual(['user']);
+    expect(server.current.requests[before].body.messages.map((m) => m.role)).toEqual(['user']);
 
     const resumed = milk(data, make('echo'));
     resumed.sessions.continueLast();
     resumed.sessions.startNew();
-    before = mock.requests.length;
+    before = server.current.requests.length;
     await resumed.turn('after new');
-    expect(mock.requests[before].body.messages).toHaveLength(1);
+    expect(server.current.requests[before].body.messages).toHaveLength(1);
   });
 });
 
@@ -141,14 +129,14 @@ describe('what the log keeps of an input', () => {
     const data = tempDir();
     const m = milk(data, KINDS.openai('echo'));
     const token = 'ghp_' + 'a'.repeat(36);
-    const before = mock.requests.length;
+    const before = server.current.requests.length;
     expect((await m.turn(`deploy with ${token} now`)).status).toBe('done');
     expect((await m.turn(' my password is hunter2')).status).toBe('done');
     m.recorder.close();
     const file = conversationFile(sessionLogDir(data, 's'), m.recorder.conv);
     // The model was sent both as typed.
-    expect(JSON.stringify(mock.requests[before].body.messages)).toContain(token);
-    expect(JSON.stringify(mock.requests[before + 1].body.messages)).toContain('hunter2');
+    expect(JSON.stringify(server.current.requests[before].body.messages)).toContain(token);
+    expect(JSON.stringify(server.current.requests[before + 1].body.messages)).toContain('hunter2');
     const log = fs.readFileSync(file, 'utf8');
     // Not even where the model's answer repeats it.
     expect(log).not.toContain(token);

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Rule, validRules } from '../settings/rules';
-import { asideName } from '../io/files';
+import { asideName, writeAtomicAsync } from '../io/files';
 import { describeIoError } from '../io/errors';
 
 export const PERMISSIONS_FILE = 'permissions.json';
@@ -93,31 +93,11 @@ export class PermissionStore {
       }
       if (rules.length) data.workspaces[this.workspace] = { rules: [...rules] };
       else delete data.workspaces[this.workspace];
-      await writeAsync(file, `${JSON.stringify(data, null, 2)}\n`);
+      // Never a half-written rules file.
+      await writeAtomicAsync(file, `${JSON.stringify(data, null, 2)}\n`, 0o600);
     } catch (err) {
       notes.push(`could not save the approval rules to ${file} (${describeIoError(err)}); they hold until milk exits`);
     }
     return notes;
-  }
-}
-
-/** A new file, synced, renamed over `file` (0600): never a half-written rules file. */
-async function writeAsync(file: string, text: string): Promise<void> {
-  const tmp = `${file}.tmp-${process.pid}-${Date.now().toString(36)}`;
-  const handle = await fs.promises.open(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } catch (err) {
-    await handle.close();
-    await fs.promises.rm(tmp, { force: true });
-    throw err;
-  }
-  await handle.close();
-  try {
-    await fs.promises.rename(tmp, file);
-  } catch (err) {
-    await fs.promises.rm(tmp, { force: true });
-    throw err;
   }
 }

@@ -58,8 +58,9 @@ function readEntries(t: Target, missing: 'empty' | 'error' = 'empty') {
   return compactEntries(parseHistory(bytes).entries, Infinity);
 }
 
-export function historyList(t: Target, options: { json: boolean }, out: NodeJS.WritableStream): void {
-  const entries = readEntries(t, 'error');
+/** `missing`: what a session with no history file is: nothing to list, or an error (a session named that does not exist). */
+export function historyList(t: Target, options: { json: boolean; missing?: 'empty' | 'error' }, out: NodeJS.WritableStream): void {
+  const entries = readEntries(t, options.missing ?? 'empty');
   if (options.json) {
     for (const e of entries) out.write(JSON.stringify({ ts: e.ts, segments: e.segments, text: segmentsText(e.segments) }) + '\n');
     return;

@@ -3,6 +3,7 @@
 // fsync, rename, folder fsync), the name a damaged file is copied aside
 // under, and whether an append must first end a line a killed writer left torn.
 
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -71,6 +72,33 @@ export function writeAtomic(file: string, data: string | readonly string[], opti
   }
   syncFolder(path.dirname(file));
   return true;
+}
+
+/**
+ * Replaces `file` with `content` off the event loop: a new temp file beside it
+ * (created exclusively, never through a link), synced, renamed over it with
+ * `mode`. A symlink swapped in meanwhile is replaced, not followed; on failure
+ * the old file stays and the temp file goes.
+ */
+export async function writeAtomicAsync(file: string, content: string, mode: number): Promise<void> {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.milk-${randomBytes(6).toString('hex')}`);
+  const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW;
+  const handle = await fs.promises.open(tmp, flags, mode);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } catch (err) {
+    await handle.close();
+    await fs.promises.rm(tmp, { force: true });
+    throw err;
+  }
+  await handle.close();
+  try {
+    await fs.promises.rename(tmp, file);
+  } catch (err) {
+    await fs.promises.rm(tmp, { force: true });
+    throw err;
+  }
 }
 
 /** Makes a rename or link in `dir` survive a power cut. */

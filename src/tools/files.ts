@@ -3,12 +3,12 @@
 // links to files elsewhere, FIFOs and devices are all refused, and every read
 // or write is asynchronous and bounded, so no file can freeze the screen.
 
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pushAll } from '../arrays';
 import { Window, binaryKind, numberedWindow } from './numbered';
 import { Edit, applyEdits } from './edit';
+import { writeAtomicAsync } from '../io/files';
 
 /** What read_file returns of a file, at most. */
 export const MAX_READ_BYTES = 256 * 1024;
@@ -121,24 +121,7 @@ async function replaceFile(file: string, content: string): Promise<void> {
   } catch {
     // A new file.
   }
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.milk-${randomBytes(6).toString('hex')}`);
-  const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW;
-  const handle = await fs.promises.open(tmp, flags, mode);
-  try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } catch (err) {
-    await handle.close();
-    await fs.promises.rm(tmp, { force: true });
-    throw err;
-  }
-  await handle.close();
-  try {
-    await fs.promises.rename(tmp, file);
-  } catch (err) {
-    await fs.promises.rm(tmp, { force: true });
-    throw err;
-  }
+  await writeAtomicAsync(file, content, mode);
 }
 
 /** The largest file edit_file changes: it is read whole, and every edit searches all of it. */
