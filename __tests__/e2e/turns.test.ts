@@ -384,7 +384,8 @@ describe('tool calls in the terminal', () => {
     try {
       const outside = tempDir();
       fs.writeFileSync(path.join(outside, 'keep.txt'), 'untouched\n');
-      const connect = `"${process.execPath}" -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => console.log('CONNECTED')).on('error', (e) => console.log('NO-NET ' + e.code))"`;
+      // bash's /dev/tcp, not node: Node itself may live under /tmp, which the sandbox replaces with its own.
+      const connect = `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && echo CONNECTED || echo NO-NET' 2>/dev/null`;
       const { ws, args } = scripted([
         [{ tool: { name: 'shell', args: { command: `echo in > in.txt; echo out > ${outside}/keep.txt; ${connect}` } } }],
         [{ text: 'tried.' }],
@@ -396,7 +397,7 @@ describe('tool calls in the terminal', () => {
       expect(m.text().replace(/\s+/g, ' ')).toContain('[runs in the sandbox, without the network; w: yes, with the network]');
       m.write('y');
       await m.waitForText('tried.');
-      await m.waitForText(/NO-NET E/);
+      await m.waitForText(/^\s*NO-NET\s*$/m);
       expect(fs.readFileSync(path.join(ws, 'in.txt'), 'utf8')).toBe('in\n');
       expect(fs.readFileSync(path.join(outside, 'keep.txt'), 'utf8')).toBe('untouched\n');
       expect(connections).toBe(0);

@@ -13,8 +13,6 @@ import { ScriptProvider, parseScript } from '../../src/providers/script';
 import { runTool } from '../../src/tools/shell';
 import { tempDir } from '../helpers/pty';
 
-const NODE = process.execPath;
-
 function call(command: string) {
   return { id: 'c1', name: 'shell', args: { command } };
 }
@@ -37,7 +35,8 @@ async function listener(): Promise<{ port: number; count: () => number; close: (
   return { port: (server.address() as net.AddressInfo).port, count: () => n, close: () => server.close() };
 }
 
-const connect = (port: number) => `"${NODE}" -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log('refused ' + e.code); process.exit(3); })"`;
+// bash's /dev/tcp, not node: Node itself may live under /tmp (CI installs Node 22 and 24 there), which the sandbox replaces.
+const connect = (port: number) => `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected || { echo refused; exit 3; }' 2>/dev/null`;
 
 beforeAll(() => {
   execFileSync('bwrap', ['--version']);
@@ -61,7 +60,7 @@ describe('a sandboxed command', () => {
     const server = await listener();
     try {
       const offline = await sandboxed(ws, connect(server.port));
-      expect(offline.output).toMatch(/^refused E/);
+      expect(offline.output).toMatch(/^refused/);
       expect(offline.ok).toBe(false);
       expect(server.count()).toBe(0);
       const online = await sandboxed(ws, connect(server.port), true);
