@@ -71,6 +71,8 @@ export const COMMANDS = {
   'app.suspend': { description: 'Suspend milk to the shell (fg brings it back)', modes: ['idle', 'busy', 'approval'] },
   'app.redraw': { description: 'Redraw the whole screen', modes: ['idle', 'busy', 'approval'] },
   'turn.cancel': { description: 'Interrupt the running turn', modes: ['busy'] },
+  'editor.undo': { description: 'Undo the last change to the input (a typed run is one change)', modes: ['idle', 'busy'] },
+  'editor.redo': { description: 'Redo what Ctrl+_ undid', modes: ['idle', 'busy'] },
   'composer.externalEditor': { description: 'Edit the input in $VISUAL or $EDITOR (else vi); what you save replaces it', modes: ['idle'] },
   'session.rewind': { description: 'Twice (Esc Esc): go back to before an earlier input of this conversation (rewind)', modes: ['idle'] },
   'picker.up': { description: 'The newer conversation', modes: ['picker'] },

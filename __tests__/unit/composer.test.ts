@@ -76,6 +76,56 @@ describe('composer: submit and queue', () => {
   });
 });
 
+describe('composer: undo and redo', () => {
+  const typeKeys = (c: ReturnType<typeof composer>, text: string) => [...text].forEach((ch) => c.type(ch));
+
+  it('undoes a typed run as one step, then each edit, and redoes them in turn', () => {
+    const c = composer();
+    typeKeys(c, 'make test');
+    c.run('editor.killWordBack');
+    expect(c.text).toBe('make ');
+    typeKeys(c, 'build');
+    expect(c.text).toBe('make build');
+    c.run('editor.undo');
+    expect(c.text).toBe('make ');
+    c.run('editor.undo');
+    expect(c.text).toBe('make test');
+    c.run('editor.undo');
+    expect(c.text).toBe('');
+    c.run('editor.undo');
+    expect(c.text).toBe('');
+    c.run('editor.redo', 'editor.redo');
+    expect(c.text).toBe('make ');
+    c.run('editor.redo');
+    expect(c.text).toBe('make build');
+  });
+
+  it('a cursor move is no step but ends the typed run; a new change drops what was undone', () => {
+    const c = composer();
+    typeKeys(c, 'ab');
+    c.run('editor.left');
+    typeKeys(c, 'X');
+    expect(c.text).toBe('aXb');
+    c.run('editor.undo');
+    expect(c.text).toBe('ab');
+    typeKeys(c, 'Y');
+    c.run('editor.redo');
+    expect(c.text).toBe('aYb');
+  });
+
+  it('a text in one chunk (a paste, an IME) is a step of its own; sending the draft starts afresh', () => {
+    const c = composer();
+    typeKeys(c, 'a');
+    c.type('bcd');
+    c.run('editor.undo');
+    expect(c.text).toBe('a');
+    c.type('sent');
+    c.run('composer.submit');
+    c.run('editor.undo');
+    expect(c.text).toBe('');
+  });
+});
+
 describe('composer: slash commands', () => {
   it('turns a known command into a slash effect, recorded but never sent', () => {
     const c = composer();

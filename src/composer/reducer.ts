@@ -36,7 +36,43 @@ const EDITS: Partial<Record<CommandName, Edit>> = {
 
 const none = (state: ComposerState): Reduced => ({ state, effects: [] });
 
+/** Undo steps kept, at most (each is a draft the editor shares most of with the next). */
+export const MAX_UNDO = 200;
+
+const sameText = (a: ed.EditorState, b: ed.EditorState): boolean => a.text === b.text && a.pastes === b.pastes;
+
+/**
+ * Every input through the composer, with undo: a change of the draft's text
+ * keeps the draft before it as a step (a run of typed characters is one step,
+ * as readline groups them); moving the cursor is none. Sending the draft, or
+ * a new draft by other means than editing, starts afresh.
+ */
 export function reduce(s: ComposerState, input: ComposerInput, ctx: ComposerContext): Reduced {
+  if (input.kind === 'command' && input.name === 'editor.undo') return none(undoStep(s, 'undo'));
+  if (input.kind === 'command' && input.name === 'editor.redo') return none(undoStep(s, 'redo'));
+  const r = reduceInput(s, input, ctx);
+  // No change to the text: no step; anything but typing (a cursor move) ends the typed run.
+  if (r.state.editor === s.editor || sameText(r.state.editor, s.editor)) return s.typing && input.kind !== 'text' ? { ...r, state: { ...r.state, typing: false } } : r;
+  const sent = input.kind === 'command' && (input.name === 'composer.submit' || input.name === 'composer.queue') && ed.isEmpty(r.state.editor);
+  if (sent) return { ...r, state: { ...r.state, undo: [], redo: [], typing: false } };
+  const typed = input.kind === 'text' && [...input.text].length === 1;
+  const joins = typed && s.typing === true && (s.undo?.length ?? 0) > 0;
+  const undo = joins ? s.undo ?? [] : [...(s.undo ?? []), s.editor].slice(-MAX_UNDO);
+  return { ...r, state: { ...r.state, undo, redo: [], typing: typed } };
+}
+
+/** Ctrl+_ (back a step) or Alt+_ (forward again); the cursor goes where that draft had it. */
+function undoStep(s: ComposerState, way: 'undo' | 'redo'): ComposerState {
+  const from = (way === 'undo' ? s.undo : s.redo) ?? [];
+  if (from.length === 0) return s;
+  const to = (way === 'undo' ? s.redo : s.undo) ?? [];
+  const editor = from[from.length - 1];
+  const rest = from.slice(0, -1);
+  const moved = [...to, s.editor];
+  return way === 'undo' ? { ...s, editor, undo: rest, redo: moved, typing: false } : { ...s, editor, redo: rest, undo: moved, typing: false };
+}
+
+function reduceInput(s: ComposerState, input: ComposerInput, ctx: ComposerContext): Reduced {
   switch (input.kind) {
     case 'text':
       return none({ ...s, editor: ed.insertText(s.editor, input.text) });

@@ -17,6 +17,11 @@ export interface ComposerState {
   readonly lastQuery: string | null;
   /** The last Ctrl-C press, and whether its burst began by cancelling a turn. */
   readonly burst: { readonly lastPress: number; readonly cancelling: boolean };
+  /** Drafts before each change, newest last (Ctrl+_ goes back through them), and those undone (Alt+_). */
+  readonly undo?: readonly ed.EditorState[];
+  readonly redo?: readonly ed.EditorState[];
+  /** The last change was a typed character: the next one joins its undo step, as readline groups a typed run. */
+  readonly typing?: boolean;
 }
 
 export const initialComposer: ComposerState = {

@@ -28,6 +28,8 @@ const EDITING: Binding[] = [
   { keys: ['C-k'], command: 'editor.killLineEnd' },
   { keys: ['C-u'], command: 'editor.killLineStart' },
   { keys: ['C-w'], command: 'editor.killWordBack' },
+  { keys: ['C-_'], command: 'editor.undo' },
+  { keys: ['M-_'], command: 'editor.redo' },
   { keys: ['M-backspace'], command: 'editor.killAlnumWordBack' },
   { keys: ['M-d'], command: 'editor.killWordForward' },
   { keys: ['C-y'], command: 'editor.yank' },
