@@ -48,6 +48,21 @@ describe('milk in a real terminal', () => {
     expect(fs.readdirSync(cwd)).toEqual([]);
   });
 
+  it('Ctrl+_ undoes a typed run and a word cut, Alt+_ redoes', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()] });
+    await milk.waitForText('history: session');
+    for (const ch of 'run the tests') milk.write(ch);
+    await milk.waitFor(() => milk!.composerLines().join('') === 'run the tests', 'typed');
+    milk.write('\x17');
+    await milk.waitFor(() => milk!.composerLines().join('') === 'run the', 'a word cut');
+    milk.write('\x1f');
+    await milk.waitFor(() => milk!.composerLines().join('') === 'run the tests', 'the cut undone');
+    milk.write('\x1f');
+    await milk.waitFor(() => milk!.composerLines().join('') === '', 'the typed run undone');
+    milk.write('\x1b_');
+    await milk.waitFor(() => milk!.composerLines().join('') === 'run the tests', 'redone');
+  });
+
   it('puts the cursor on the right cell after CJK and emoji at 80x24, borders straight', async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()], cols: 80, rows: 24 });
     await milk.waitForText('history: session');
