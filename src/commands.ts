@@ -71,6 +71,7 @@ export const COMMANDS = {
   'app.suspend': { description: 'Suspend milk to the shell (fg brings it back)', modes: ['idle', 'busy', 'approval'] },
   'app.redraw': { description: 'Redraw the whole screen', modes: ['idle', 'busy', 'approval'] },
   'turn.cancel': { description: 'Interrupt the running turn', modes: ['busy'] },
+  'editor.yankPop': { description: 'Right after Ctrl+Y: the kill before it instead, round the kill ring', modes: ['idle', 'busy'] },
   'editor.undo': { description: 'Undo the last change to the input (a typed run is one change)', modes: ['idle', 'busy'] },
   'editor.redo': { description: 'Redo what Ctrl+_ undid', modes: ['idle', 'busy'] },
   'composer.externalEditor': { description: 'Edit the input in $VISUAL or $EDITOR (else vi); what you save replaces it', modes: ['idle'] },

@@ -272,3 +272,34 @@ describe('pastes are cleaned as typed text is', () => {
     expect(collapsed.pastes[0]).not.toMatch(/[\x07\x1b]/);
   });
 });
+
+describe('the kill ring', () => {
+  const typed = (text: string) => ed.insertText(ed.emptyEditor, text);
+
+  it('Alt+Y after Ctrl+Y puts the kill before it in place, round the ring', () => {
+    let s = typed('one two three');
+    s = ed.killWordBack(s);
+    s = ed.killWordBack(s);
+    s = ed.killWordBack(s);
+    expect(ed.expandedText(s)).toBe('');
+    s = ed.insertText(s, '> ');
+    s = ed.yank(s);
+    expect(ed.expandedText(s)).toBe('> one ');
+    s = ed.yankPop(s);
+    expect(ed.expandedText(s)).toBe('> two ');
+    s = ed.yankPop(s);
+    expect(ed.expandedText(s)).toBe('> three');
+    s = ed.yankPop(s);
+    expect(ed.expandedText(s)).toBe('> one ');
+    expect(s.cursor).toBe('> one '.length);
+  });
+
+  it('does nothing unless it follows a yank at the cursor', () => {
+    let s = ed.killWordBack(typed('alpha beta'));
+    s = ed.killWordBack(s);
+    expect(ed.yankPop(s)).toBe(s);
+    s = ed.yank(s);
+    s = ed.insertText(s, 'x');
+    expect(ed.yankPop(s)).toBe(s);
+  });
+});

@@ -31,6 +31,7 @@ const EDITS: Partial<Record<CommandName, Edit>> = {
   'editor.killAlnumWordBack': ed.killAlnumWordBack,
   'editor.killWordForward': ed.killWordForward,
   'editor.yank': ed.yank,
+  'editor.yankPop': ed.yankPop,
   'editor.newline': ed.newline,
 };
 

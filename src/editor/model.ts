@@ -26,7 +26,14 @@ export interface EditorState {
   readonly goalCol: number | null;
   /** What the last kill removed, for Ctrl+Y. */
   readonly killed: Clip | null;
+  /** The kills before it, oldest first (the kill ring Alt+Y walks back through after Ctrl+Y). */
+  readonly ring?: readonly Clip[];
+  /** Where the last Ctrl+Y or Alt+Y put its text, and which kill that was (0: the newest). */
+  readonly yanked?: { readonly start: number; readonly end: number; readonly back: number } | null;
 }
+
+/** Kills kept in the ring besides the newest. */
+export const MAX_RING = 60;
 
 export interface PasteOptions {
   maxLines: number;
@@ -162,7 +169,8 @@ function removeRange(s: EditorState, from: number, to: number): { state: EditorS
 function kill(s: EditorState, from: number, to: number): EditorState {
   if (to <= from) return s;
   const { state, removed } = removeRange(s, from, to);
-  return { ...state, killed: removed };
+  const ring = s.killed ? [...(s.ring ?? []), s.killed].slice(-MAX_RING) : s.ring;
+  return { ...state, killed: removed, ring, yanked: null };
 }
 
 export function insertText(s: EditorState, text: string): EditorState {
@@ -290,15 +298,33 @@ export function killWordForward(s: EditorState): EditorState {
 
 /** Ctrl+Y: inserts what the last kill removed. */
 export function yank(s: EditorState): EditorState {
-  return s.killed ? insertClip(s, s.killed) : s;
+  if (!s.killed?.text) return s;
+  return { ...insertClip(s, s.killed), yanked: { start: s.cursor, end: s.cursor + s.killed.text.length, back: 0 } };
+}
+
+/**
+ * Alt+Y right after Ctrl+Y (or another Alt+Y): the text just yanked is
+ * replaced by the kill before it, round the ring, as readline's yank-pop.
+ * Anywhere else it does nothing.
+ */
+export function yankPop(s: EditorState): EditorState {
+  const y = s.yanked;
+  const all = s.killed ? [...(s.ring ?? []), s.killed] : [];
+  if (!y || all.length < 2 || s.cursor !== y.end) return s;
+  const shown = all[all.length - 1 - y.back];
+  if (s.text.slice(y.start, y.end) !== shown.text) return s;
+  const back = (y.back + 1) % all.length;
+  const clip = all[all.length - 1 - back];
+  const { state } = removeRange(s, y.start, y.end);
+  return { ...insertClip({ ...state, cursor: y.start }, clip), yanked: { start: y.start, end: y.start + clip.text.length, back } };
 }
 
 /** Empties the buffer; the kill buffer survives, as in readline. */
 export function clear(s: EditorState): EditorState {
-  return { ...emptyEditor, killed: s.killed };
+  return { ...emptyEditor, killed: s.killed, ring: s.ring };
 }
 
 /** Replaces the content (e.g. with a recalled entry), cursor at the end. */
 export function replaceWith(s: EditorState, segments: readonly Segment[]): EditorState {
-  return { ...fromSegments(segments), killed: s.killed };
+  return { ...fromSegments(segments), killed: s.killed, ring: s.ring };
 }

@@ -53,7 +53,7 @@ export function newer(nav: NavState, editor: ed.EditorState, entries: readonly H
   if (nav.index === null) return null;
   if (nav.index + 1 < entries.length) return recall(nav, editor, entries, nav.index + 1);
   const draft = nav.draft ?? ed.emptyEditor;
-  return { nav: idleNav, editor: { ...draft, killed: editor.killed } };
+  return { nav: idleNav, editor: { ...draft, killed: editor.killed, ring: editor.ring } };
 }
 
 /** Jumps straight to an entry (as search does); the draft is saved if not yet. */

@@ -30,6 +30,7 @@ const EDITING: Binding[] = [
   { keys: ['C-w'], command: 'editor.killWordBack' },
   { keys: ['C-_'], command: 'editor.undo' },
   { keys: ['M-_'], command: 'editor.redo' },
+  { keys: ['M-y'], command: 'editor.yankPop' },
   { keys: ['M-backspace'], command: 'editor.killAlnumWordBack' },
   { keys: ['M-d'], command: 'editor.killWordForward' },
   { keys: ['C-y'], command: 'editor.yank' },
