@@ -1,6 +1,8 @@
 import { CLUSTERING } from '../../src/editor/width';
 import { fit, statusRow, StatusState } from '../../src/tui/views';
 import { stringWidth } from '../../src/editor/width';
+import { Bus } from '../../src/bus';
+import { StatusModel } from '../../src/tui/status-model';
 
 const base: StatusState = {
   sessionId: 'home-ana-src-shop-3f9a2c1b', historyMode: 'session', busySince: null, now: 10_000,
@@ -77,14 +79,27 @@ describe('fit', () => {
 
 describe('the status model', () => {
   it('ends a warning at the next input: it was about what came before', () => {
-    const { Bus } = require('../../src/bus') as typeof import('../../src/bus');
-    const { StatusModel } = require('../../src/tui/status-model') as typeof import('../../src/tui/status-model');
     const bus = new Bus();
     const model = new StatusModel(bus, { sessionId: 's', historyMode: () => 'session', busySince: () => null, queued: () => 0, force: () => false, always: () => [], providerHint: () => null });
     bus.emit('status.warning', { text: 'history file damaged' });
     expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe('history file damaged');
     bus.emit('turn.started', { turnId: 1, input: 'next' });
     expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBeNull();
+    model.stop();
+  });
+
+  it('shows the newest of several warnings and counts the others, which the transcript keeps', () => {
+    const bus = new Bus();
+    const notes: string[] = [];
+    bus.on('transcript.note', ({ text }) => notes.push(text));
+    const model = new StatusModel(bus, { sessionId: 's', historyMode: () => 'session', busySince: () => null, queued: () => 0, force: () => false, always: () => [], providerHint: () => null });
+    bus.emit('status.warning', { text: 'session history damaged' });
+    bus.emit('status.warning', { text: 'global history damaged' });
+    expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe('global history damaged (and 1 more in the transcript)');
+    expect(notes).toEqual(['warning: session history damaged', 'warning: global history damaged']);
+    bus.emit('turn.started', { turnId: 1, input: 'next' });
+    bus.emit('status.warning', { text: 'another' });
+    expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe('another');
     model.stop();
   });
 });

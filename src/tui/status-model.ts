@@ -28,6 +28,8 @@ export interface StatusSources {
 
 export class StatusModel {
   private warning: string | null = null;
+  /** Warnings shown since the status bar last had none: the bar shows the newest and counts the rest. */
+  private warnings = 0;
   private hint: string | null = null;
   private warningTimer: NodeJS.Timeout | null = null;
   private hintTimer: NodeJS.Timeout | null = null;
@@ -38,7 +40,9 @@ export class StatusModel {
 
   constructor(private readonly bus: Bus, private readonly sources: StatusSources) {
     bus.on('status.warning', ({ text }) => {
-      this.warning = text;
+      // Several at once (two damaged files at start): the newest, and how many more the transcript holds.
+      this.warnings = this.warning === null ? 1 : this.warnings + 1;
+      this.warning = this.warnings > 1 ? `${text} (and ${this.warnings - 1} more in the transcript)` : text;
       this.warningTimer = this.restart(this.warningTimer, WARNING_MS, () => (this.warning = null));
       bus.emit('transcript.note', { text: `warning: ${text}` });
       bus.requestRender();
