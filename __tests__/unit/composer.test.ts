@@ -113,12 +113,15 @@ describe('composer: undo and redo', () => {
     expect(c.text).toBe('aYb');
   });
 
-  it('a text in one chunk (a paste, an IME) is a step of its own; sending the draft starts afresh', () => {
+  it('typed text joins the run however it was chunked; a paste is a step of its own; sending the draft starts afresh', () => {
     const c = composer();
     typeKeys(c, 'a');
     c.type('bcd');
+    c.paste('PASTED');
     c.run('editor.undo');
-    expect(c.text).toBe('a');
+    expect(c.text).toBe('abcd');
+    c.run('editor.undo');
+    expect(c.text).toBe('');
     c.type('sent');
     c.run('composer.submit');
     c.run('editor.undo');

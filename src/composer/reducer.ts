@@ -44,8 +44,8 @@ const sameText = (a: ed.EditorState, b: ed.EditorState): boolean => a.text === b
 
 /**
  * Every input through the composer, with undo: a change of the draft's text
- * keeps the draft before it as a step (a run of typed characters is one step,
- * as readline groups them); moving the cursor is none. Sending the draft, or
+ * keeps the draft before it as a step (a run of typed text is one step, as
+ * readline groups self-inserts); moving the cursor is none. Sending the draft, or
  * a new draft by other means than editing, starts afresh.
  */
 export function reduce(s: ComposerState, input: ComposerInput, ctx: ComposerContext): Reduced {
@@ -56,7 +56,8 @@ export function reduce(s: ComposerState, input: ComposerInput, ctx: ComposerCont
   if (r.state.editor === s.editor || sameText(r.state.editor, s.editor)) return s.typing && input.kind !== 'text' ? { ...r, state: { ...r.state, typing: false } } : r;
   const sent = input.kind === 'command' && (input.name === 'composer.submit' || input.name === 'composer.queue') && ed.isEmpty(r.state.editor);
   if (sent) return { ...r, state: { ...r.state, undo: [], redo: [], typing: false } };
-  const typed = input.kind === 'text' && [...input.text].length === 1;
+  // Text is typing however the terminal chunked it (fast keys arrive together); a paste is a step of its own.
+  const typed = input.kind === 'text';
   const joins = typed && s.typing === true && (s.undo?.length ?? 0) > 0;
   const undo = joins ? s.undo ?? [] : [...(s.undo ?? []), s.editor].slice(-MAX_UNDO);
   return { ...r, state: { ...r.state, undo, redo: [], typing: typed } };
