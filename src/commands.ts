@@ -97,6 +97,9 @@ export function describeCommand(name: CommandName): string {
 
 
 /** What a slash command may do: a few services, which the coordinator provides. */
+/** What a command that needs an idle conversation says while a turn runs. */
+export const TURN_RUNNING = 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
+
 export interface SlashContext {
   /** A dim line in the transcript, never sent to the model. */
   note(text: string): void;
@@ -194,7 +197,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: 'Start a new conversation (the model forgets this one; the log keeps it)',
     run(ctx, args) {
       if (args.length > 0) return usage('new');
-      if (ctx.session.busy()) return 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
+      if (ctx.session.busy()) return TURN_RUNNING;
       ctx.session.startNew();
     },
   },
@@ -204,7 +207,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: "Pick one of this session's conversations to continue",
     run(ctx, args) {
       if (args.length > 0) return usage('resume');
-      if (ctx.session.busy()) return 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
+      if (ctx.session.busy()) return TURN_RUNNING;
       if (!ctx.session.openPicker()) ctx.note('no earlier conversations in this session');
     },
   },

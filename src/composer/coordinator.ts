@@ -8,7 +8,7 @@
 // does the I/O.
 
 import type { Bus, TurnEnd } from '../bus';
-import { CommandName, Mode, SlashContext, findSlash } from '../commands';
+import { CommandName, Mode, SlashContext, TURN_RUNNING, findSlash } from '../commands';
 import { type EditorState, type PasteOptions, expandedText } from '../editor/model';
 import type { HistoryService } from '../history/service';
 import type { Sessions } from '../session/sessions';
@@ -301,7 +301,7 @@ export class TurnCoordinator {
 
   /** Opens the rewind picker over this conversation's inputs; what is wrong, or null. */
   private openRewind(): string | null {
-    if (this.runner.busy) return 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
+    if (this.runner.busy) return TURN_RUNNING;
     const picker = openRewind(this.runner.rewindable.map((i) => displayText(i.segments)));
     if (!picker) return 'nothing to rewind to: no input in this conversation since it began (or since it was last compacted)';
     this.ui = push(this.ui, new PickerView(picker));
@@ -382,7 +382,7 @@ export class TurnCoordinator {
         context: () => this.options.contextInfo?.() ?? [],
         rewind: () => this.openRewind(),
         compact: (focus) => {
-          if (this.runner.busy) return 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
+          if (this.runner.busy) return TURN_RUNNING;
           return this.runner.compact(focus) === null ? 'nothing to compact: the conversation is empty' : null;
         },
         ask: (text, display) => {

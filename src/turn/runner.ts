@@ -6,7 +6,7 @@
 // runner never touches a widget; it speaks through the bus.
 
 import PCancelable from 'p-cancelable';
-import type { Bus } from '../bus';
+import type { Bus, Events } from '../bus';
 import { DEFAULT_CONTEXT_CHARS, DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS } from './limits';
 import { Settings } from '../settings/store';
 import type { Segment } from '../editor/model';
@@ -164,24 +164,36 @@ export class TurnRunner {
 
   /** Starts a turn for `input`; returns its id. Only one turn runs at a time. */
   start(input: string, options: { display?: string; segments?: Segment[] } = {}): number {
+    const segments = options.segments ?? [{ type: 'text' as const, text: input }];
+    return this.launch({ input, display: options.display, segments: options.segments }, segments, (turn) => {
+      this.record(turn.id, { role: 'user', content: input });
+      return this.loop(turn);
+    });
+  }
+
+  /**
+   * The life every turn shares, a model turn, a `!` command or /compact: one
+   * at a time, its start announced, its work under a PCancelable whose cancel
+   * aborts it, its end reported once. `rewindable`: the input a rewind can go
+   * back to (none for /compact).
+   */
+  private launch(started: Omit<Events['turn.started'], 'turnId'>, rewindable: Segment[] | null, work: (turn: ActiveTurn) => Promise<unknown>): number {
     if (this.active) throw new Error('a turn is already running');
     const id = ++this.lastId;
     const controller = new AbortController();
-    const seq = this.turnSeq++;
-    this.inputs.push({ segments: options.segments ?? [{ type: 'text', text: input }], at: this.conversation.length, turn: seq });
+    const seq = rewindable ? this.turnSeq++ : -1;
+    if (rewindable) this.inputs.push({ segments: rewindable, at: this.conversation.length, turn: seq });
     const turn: ActiveTurn = { id, seq, controller, promise: null, cancelled: false, stepText: '', stepCut: false, stepReasoning: '', stepThinking: [], shown: 0, unanswered: [], approval: null };
     this.active = turn;
-    this.bus.emit('turn.started', { turnId: id, input, display: options.display, segments: options.segments });
-    this.record(id, { role: 'user', content: input });
+    this.bus.emit('turn.started', { turnId: id, ...started });
     turn.promise = new PCancelable<void>((resolve, reject, onCancel) => {
       onCancel(() => controller.abort());
-      this.loop(turn).then(resolve, reject);
+      work(turn).then(() => resolve(), reject);
     });
     turn.promise.then(
       () => this.finish(turn, 'done'),
       (err: unknown) => {
-        if (turn.cancelled) return;
-        this.finish(turn, 'error', err instanceof Error ? err.message : String(err));
+        if (!turn.cancelled) this.finish(turn, 'error', err instanceof Error ? err.message : String(err));
       },
     );
     return id;
@@ -195,23 +207,8 @@ export class TurnRunner {
    * model to see with the next input.
    */
   runOwn(command: string, options: { display?: string; segments?: Segment[] } = {}): number {
-    if (this.active) throw new Error('a turn is already running');
-    const id = ++this.lastId;
-    const controller = new AbortController();
-    const seq = this.turnSeq++;
     const segments = options.segments ?? [{ type: 'text' as const, text: `!${command}` }];
-    this.inputs.push({ segments, at: this.conversation.length, turn: seq });
-    const turn: ActiveTurn = { id, seq, controller, promise: null, cancelled: false, stepText: '', stepCut: false, stepReasoning: '', stepThinking: [], shown: 0, unanswered: [], approval: null };
-    this.active = turn;
-    this.bus.emit('turn.started', { turnId: id, input: `!${command}`, display: options.display, segments, kind: 'command' });
-    turn.promise = new PCancelable<void>((resolve, reject, onCancel) => {
-      onCancel(() => controller.abort());
-      this.own(turn, command, segments).then(resolve, reject);
-    });
-    turn.promise.then(() => this.finish(turn, 'done'), (err: unknown) => {
-      if (!turn.cancelled) this.finish(turn, 'error', err instanceof Error ? err.message : String(err));
-    });
-    return id;
+    return this.launch({ input: `!${command}`, display: options.display, segments, kind: 'command' }, segments, (turn) => this.own(turn, command, segments));
   }
 
   private async own(turn: ActiveTurn, command: string, segments: Segment[]): Promise<void> {
@@ -540,21 +537,9 @@ export class TurnRunner {
   compact(focus?: string): number | null {
     if (this.active) throw new Error('a turn is already running');
     if (!this.conversation.some((m) => m.role === 'user')) return null;
-    const id = ++this.lastId;
-    const controller = new AbortController();
-    const turn: ActiveTurn = { id, seq: -1, controller, promise: null, cancelled: false, stepText: '', stepCut: false, stepReasoning: '', stepThinking: [], shown: 0, unanswered: [], approval: null };
-    this.active = turn;
-    this.bus.emit('turn.started', { turnId: id, input: focus ? `/compact ${focus}` : '/compact', kind: 'compact' });
     const older = this.conversation;
     const before = this.calibration.tokens(this.estimate(cutToolOutputs(older), this.options.systemPrompt?.(), undefined));
-    turn.promise = new PCancelable<void>((resolve, reject, onCancel) => {
-      onCancel(() => controller.abort());
-      this.summarise(turn, older, [], before, focus).then(() => resolve(), reject);
-    });
-    turn.promise.then(() => this.finish(turn, 'done'), (err: unknown) => {
-      if (!turn.cancelled) this.finish(turn, 'error', err instanceof Error ? err.message : String(err));
-    });
-    return id;
+    return this.launch({ input: focus ? `/compact ${focus}` : '/compact', kind: 'compact' }, null, (turn) => this.summarise(turn, older, [], before, focus));
   }
 
   /** The step's text for the conversation, marked when it was cut; the step starts afresh. */
