@@ -16,7 +16,7 @@ import { TurnCoordinator } from './composer/coordinator';
 import { TurnRunner, killLiveTools } from './turn/runner';
 import type { Provider } from './providers/provider';
 import { HistoryService, historyPaths } from './history/service';
-import { Settings } from './settings/store';
+import { Settings, otherMode } from './settings/store';
 import { SessionLog, legacyLogPath, sessionLogDir } from './session/log';
 import { SessionRecorder } from './session/recorder';
 import { Sessions } from './session/sessions';
@@ -171,7 +171,7 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     frame: () => {
       const f = coordinator.frame();
       const o = f.overlay;
-      return { ...f, overlay: o && { overlay: o.overlay, entries: o.entries, scope: s.settings.historyMode, keys: overlayKeys } };
+      return { ...f, overlay: o && { overlay: o.overlay, entries: o.entries, scope: o.switched ? otherMode(s.settings.historyMode) : s.settings.historyMode, keys: overlayKeys } };
     },
   });
   return { transcript, coordinator, status, painter };

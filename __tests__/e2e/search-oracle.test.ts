@@ -37,6 +37,18 @@ async function milkAgrees(entries: string[], keys: string, label?: RegExp): Prom
   expect(m.composerLines().join('\n')).toBe(answer.line);
 }
 
+/** Keys that end the search themselves (editing keys), then an X typed where the cursor is: the whole line must agree. */
+async function milkEditsAsBash(entries: string[], keys: string): Promise<void> {
+  const answer = await bashSearch(entries, keys + 'X', { ended: true });
+  const data = tempDir();
+  seedHistory(data, 'oracle', entries);
+  m?.kill('SIGKILL');
+  m = new MilkPty({ args: ['--data-dir', data, '--session', 'oracle'], cols: 120 });
+  await m.waitForText('history: session');
+  m.write(keys + 'X');
+  await m.waitFor(() => m!.composerLines().join('\n') === answer.line && m!.statusLine().includes('history: session'), `milk's composer to read bash's "${answer.line}"`);
+}
+
 describe('incremental search agrees with bash', () => {
   it('turns around on the current match, then moves: ^R make ^R ^R ^S ^S', async () => {
     await milkAgrees(MAKE, R + 'make' + R + R + S + S, /^\(forward-i-search\)/);
@@ -65,6 +77,24 @@ describe('incremental search agrees with bash', () => {
     await milkAgrees(list, KEY.up + KEY.up + R + 'a');
     await milkAgrees(list, KEY.up + R + 'a');
     await milkAgrees(list, KEY.up + KEY.up + KEY.up + S + 'a', /^\(forward-i-search\)/);
+  });
+  it('switching direction while the query fails keeps failing: ^R makez ^S', async () => {
+    await milkAgrees(MAKE, R + 'makez' + S, /^\(failing forward-i-search\)/);
+    await milkAgrees(MAKE, R + 'makez' + S + R, /^\(failing reverse-i-search\)/);
+  });
+  it('after a forward search runs past the newest, the first ^R moves to the next older match', async () => {
+    await milkAgrees(MAKE, R + 'make' + S + S + R, /^\(reverse-i-search\)/);
+    await milkAgrees(MAKE, R + 'make' + R + S + S + S + R, /^\(reverse-i-search\)/);
+    await milkAgrees(['zz', 'make a', 'q', 'make b'], R + 'make' + R + R + S, /^\(forward-i-search\)/);
+  });
+  it('an editing key that ends the search acts from the match position', async () => {
+    const list = ['make test-unit && echo done', 'ls'];
+    await milkEditsAsBash(list, R + 'test' + KEY.left);
+    await milkEditsAsBash(list, R + 'test' + KEY.right);
+    await milkEditsAsBash(list, R + 'test' + KEY.ctrlA);
+    await milkEditsAsBash(list, R + 'test' + KEY.ctrlE);
+    await milkEditsAsBash(list, R + 'echo' + KEY.ctrlK);
+    await milkEditsAsBash(list, R + 'make' + R + '\x1bf');
   });
   it('walks the occurrences inside one line before leaving it', async () => {
     await milkAgrees(['echo ab', 'x', 'ab cd ab'], R + 'ab' + R + R);

@@ -53,6 +53,18 @@ it('lists the matches around the current one with their ages, lights the current
   await m.waitFor(() => overlay(m!).length === 0, 'overlay gone');
 });
 
+it('an empty Ctrl+R shows the most recent entries instead of "no matches"', async () => {
+  const data = tempDir();
+  seedHistory(data, 'work', ['old one', 'git status', 'npm test'], 'session', minutesAgo(2, 3));
+  m = new MilkPty({ args: ['--data-dir', data, '--session', 'work'], cols: 90, rows: 24 });
+  await m.waitForText('history: session');
+  m.write(KEY.ctrlR);
+  await m.waitFor(() => overlay(m!)[0]?.includes('session history · recent'), 'the recent entries');
+  expect(overlay(m).slice(1).map((r) => r.replace(/\s+/g, ' ').trim())).toEqual(['6m old one', '4m git status', '2m npm test']);
+  m.write('git');
+  await m.waitFor(() => overlay(m!)[0]?.includes('1/1'), 'the query takes over');
+});
+
 it('Ctrl+T searches the global history with the same query, naming where each entry came from', async () => {
   const data = tempDir();
   seedHistory(data, 'work', ['deploy local'], 'session', minutesAgo(1, 1));
@@ -66,7 +78,35 @@ it('Ctrl+T searches the global history with the same query, naming where each en
   expect(overlay(m).slice(1).map((r) => r.replace(/\s+/g, ' ').trim())).toEqual(['2h api-server deploy staging', '› 1h web-app deploy prod']);
   expect(m.statusLine()).toContain("`deploy': deploy prod");
   m.write(KEY.enter);
-  await m.waitFor(() => m!.composerLines().join('') === 'deploy prod', 'accepted from global');
+  await m.waitFor(() => m!.composerLines().join('') === 'deploy prod' && m!.statusLine().includes('history: session'), 'accepted from global');
+  // Only the search switched: Up still walks the session's history.
+  m.write(KEY.up);
+  await m.waitFor(() => m!.composerLines().join('') === 'deploy local', 'Up in the session history');
+});
+
+it('Shift+Delete from a global search deletes the entry from every history file it is in, and says how many', async () => {
+  const data = tempDir();
+  const secret = 'export KEY=zq9zq9zq9';
+  const own = seedHistory(data, 'work', ['mine'], 'session', minutesAgo(1, 1));
+  const other = seedHistory(data, 'api', ['before', secret, 'after'], 'session', minutesAgo(5, 3));
+  const third = seedHistory(data, 'web', [secret], 'session', minutesAgo(5, 1));
+  const global = seedHistory(data, 'work', ['before', secret, 'after'], 'global', minutesAgo(5, 3), () => 'api');
+  m = new MilkPty({ args: ['--data-dir', data, '--session', 'work'], cols: 90, rows: 24 });
+  await m.waitForText('history: session');
+  m.write(KEY.ctrlR + 'zq9');
+  await m.waitFor(() => overlay(m!)[0]?.includes('no matches'), 'nothing in the session');
+  m.write('\x14');
+  await m.waitFor(() => overlay(m!)[0]?.includes('global history · 1/1'), 'found in global');
+  m.write(SHIFT_DELETE);
+  await m.waitFor(() => m!.statusLine().includes('every history file? y / n'), 'the question');
+  m.write('y');
+  await m.waitFor(() => /deleted from history: 3 entries in 3 files/.test(m!.text()), 'the count');
+  expect(texts(other)).toEqual(['before', 'after']);
+  expect(texts(third)).toEqual([]);
+  expect(texts(global)).toEqual(['before', 'after']);
+  expect(texts(own)).toEqual(['mine']);
+  // The hint says numbers, never the text.
+  expect(m.text()).not.toContain('zq9zq9');
 });
 
 it('deletes the selected entry from both files after a y, and it is gone from Up', async () => {

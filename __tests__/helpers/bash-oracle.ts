@@ -16,7 +16,9 @@ export interface BashAnswer {
   readonly matchedLine: string;
 }
 
-export async function bashSearch(entries: readonly string[], keys: string, timeoutMs = 8000): Promise<BashAnswer> {
+/** `ended`: the keys end the search themselves (an editing key), so no Ctrl+O is sent before the answer is asked for. */
+export async function bashSearch(entries: readonly string[], keys: string, options: { ended?: boolean; timeoutMs?: number } = {}): Promise<BashAnswer> {
+  const timeoutMs = options.timeoutMs ?? 8000;
   const dir = tempDir('milk-bash-');
   const histFile = path.join(dir, 'history');
   const out = path.join(dir, 'answer');
@@ -44,7 +46,7 @@ export async function bashSearch(entries: readonly string[], keys: string, timeo
   };
   try {
     await until(() => screen.includes('READY$ '), 'the prompt');
-    bash.write(keys + '\x0f\x14');
+    bash.write(keys + (options.ended ? '' : '\x0f') + '\x14');
     await until(() => fs.existsSync(out) && fs.readFileSync(out, 'utf8').includes('\0'), 'the answer');
     const [point, line] = fs.readFileSync(out, 'utf8').split('\0');
     const at = Number(point);

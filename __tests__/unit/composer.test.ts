@@ -404,16 +404,52 @@ describe('composer: commands that leave the composer', () => {
 });
 
 describe('composer: scope and deletion in a search', () => {
-  it('Ctrl+T runs the same query over the other history and asks for the switch', () => {
-    const c = composer(['deploy here'], { otherHistory: [entry('deploy there'), entry('other')] });
+  it('Ctrl+T runs the same query over the other history, switching only the search', () => {
+    const c = composer(['deploy here', 'ls'], { otherHistory: [entry('deploy there'), entry('other')] });
     c.run('history.searchReverse');
     c.type('deploy');
     expect(c.text).toBe('deploy here');
-    expect(c.run('search.toggleScope')).toEqual([{ type: 'switchHistory' }]);
+    expect(c.run('search.toggleScope')).toEqual([]);
     expect(c.text).toBe('deploy there');
     expect(c.search?.prompt).toBe("(reverse-i-search)`deploy': deploy there");
+    expect(c.ui.views[0].paint?.()).toMatchObject({ kind: 'overlay', switched: true });
+    // Twice: back to the list it started in.
+    c.run('search.toggleScope');
+    expect(c.text).toBe('deploy here');
+    c.run('search.toggleScope');
     c.run('search.accept');
     expect(c.text).toBe('deploy there');
+    // Accepted from the other list, the entry is a draft: Up walks the active list from its newest.
+    c.run('history.older');
+    expect(c.text).toBe('ls');
+  });
+  it('Ctrl+T then Esc leaves Up/Down where they were', () => {
+    const c = composer(['a1', 'a2', 'a3'], { otherHistory: [entry('b1')] });
+    c.run('history.older', 'history.older');
+    expect(c.text).toBe('a2');
+    c.run('history.searchReverse', 'search.toggleScope', 'search.cancel');
+    expect(c.text).toBe('a2');
+    c.run('history.older');
+    expect(c.text).toBe('a1');
+  });
+  it('an editing key that ends a search acts from the match, where the cursor sat', () => {
+    const c = composer(['make test-unit && echo done']);
+    c.run('history.searchReverse');
+    c.type('test');
+    c.run('editor.killLineEnd');
+    expect(c.text).toBe('make ');
+    const d = composer(['make test-unit']);
+    d.run('history.searchReverse');
+    d.type('test');
+    d.run('editor.right');
+    d.type('X');
+    expect(d.text).toBe('make tXest-unit');
+    const e = composer(['one\ntwo three']);
+    e.run('history.searchReverse');
+    e.type('three');
+    e.run('editor.lineStart');
+    e.type('>');
+    expect(e.text).toBe('one\n>two three');
   });
   it('asks before deleting; n keeps the entry and the search; y names it to forget', () => {
     const c = composer(['keep', 'token abc']);

@@ -15,8 +15,13 @@ const shown = (st: s.SearchState, list: HistoryEntry[], max = 8) => {
 describe('the search overlay', () => {
   const list = E('make a', 'ls', 'make b', 'make c', 'git', 'make d', 'make e');
 
-  it('lists nothing before a query', () => {
-    expect(shown(s.startSearch('reverse'), list)).toEqual({ rows: [], count: '0/0' });
+  it('lists the most recent distinct entries before a query, none of them current', () => {
+    expect(shown(s.startSearch('reverse'), list, 4)).toEqual({ rows: [' git', ' make d', ' make e'], count: '0/0' });
+    expect(searchOverlay(s.startSearch('reverse'), list).recent).toBe(true);
+    expect(shown(s.startSearch('reverse'), E('x', 'y', 'x', 'x'))).toEqual({ rows: [' y', ' x'], count: '0/0' });
+    expect(shown(s.startSearch('reverse'), E())).toEqual({ rows: [], count: '0/0' });
+    // Once typed, the query decides again.
+    expect(searchOverlay(type(s.startSearch('reverse'), list, 'git'), list).recent).toBeUndefined();
   });
   it('a reverse search: older matches above the current, the newer ones below, oldest first', () => {
     let st = type(s.startSearch('reverse'), list, 'make');

@@ -146,6 +146,36 @@ describe('search state machine', () => {
     expect([st.failing, at(st)]).toEqual([false, 0]);
   });
 
+  it('2. a query no entry holds stays failing when the direction switches (^R makez ^S), as in bash', () => {
+    const l = E('make build-all', 'make test-unit', 'make test-e2e');
+    let st = type(s.startSearch('reverse'), l, 'makez');
+    expect([st.failing, at(st)]).toEqual([true, 2]);
+    st = s.searchAgain(st, l, 'forward', null);
+    expect([st.direction, st.failing, at(st)]).toEqual(['forward', true, 2]);
+    st = s.searchAgain(st, l, 'reverse', null);
+    expect([st.direction, st.failing, at(st)]).toEqual(['reverse', true, 2]);
+  });
+
+  it('2. after a forward search fails past the newest, the first Ctrl+R moves older', () => {
+    const l = E('make build-all', 'make test-unit', 'make test-e2e');
+    let st = type(s.startSearch('reverse'), l, 'make');
+    st = s.searchAgain(s.searchAgain(st, l, 'forward', null), l, 'forward', null);
+    expect([st.failing, at(st)]).toEqual([true, 2]);
+    st = s.searchAgain(st, l, 'reverse', null);
+    expect([st.failing, at(st)]).toEqual([false, 1]);
+    st = s.searchAgain(st, l, 'reverse', null);
+    expect(at(st)).toBe(0);
+  });
+
+  it('2. a reverse search failing with older entries left moves on when it turns (readline scans on from the oldest)', () => {
+    const l = E('zz', 'make a', 'q', 'make b');
+    let st = type(s.startSearch('reverse'), l, 'make');
+    st = s.searchAgain(s.searchAgain(st, l, 'reverse', null), l, 'reverse', null);
+    expect([st.failing, at(st)]).toEqual([true, 1]);
+    st = s.searchAgain(st, l, 'forward', null);
+    expect([st.failing, at(st)]).toEqual([false, 3]);
+  });
+
   it('4. switches direction and finds entries not yet shown', () => {
     let st = type(s.startSearch('reverse'), list, 'git');
     expect(at(st)).toBe(3);

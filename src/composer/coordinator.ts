@@ -235,15 +235,12 @@ export class TurnCoordinator {
         return this.bus.emit('app.redraw', {});
       case 'hint':
         return this.bus.emit('status.hint', { text: effect.text });
-      case 'switchHistory':
-        this.history.mode = this.history.mode === 'session' ? 'global' : 'session';
-        return;
       case 'forget': {
         const removed = this.history.forget(effect.text);
         this.dispatch({ kind: 'historyChanged' });
         // The conversation logs too, after this key: the hint below says what history did meanwhile.
         this.options.sessions?.purgeInput(effect.text);
-        return this.bus.emit('status.hint', { text: removed > 0 ? `deleted from history (${removed} ${removed === 1 ? 'entry' : 'entries'})` : 'not found in history' });
+        return this.bus.emit('status.hint', { text: forgotten(removed) });
       }
       case 'resume':
         this.options.sessions?.resumeId(effect.id);
@@ -424,4 +421,11 @@ export class TurnCoordinator {
     }
     this.bus.requestRender();
   }
+}
+
+/** What a deletion from history did, in numbers (never the text). */
+export function forgotten(removed: { entries: number; files: number }): string {
+  if (removed.entries === 0) return 'not found in history';
+  const entries = `${removed.entries} ${removed.entries === 1 ? 'entry' : 'entries'}`;
+  return `deleted from history: ${entries} in ${removed.files} ${removed.files === 1 ? 'file' : 'files'}`;
 }

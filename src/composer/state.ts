@@ -93,7 +93,6 @@ export type Effect =
   /** A short-lived line in the status bar. */
   | { readonly type: 'hint'; readonly text: string }
   /** Search the other history from now on (Ctrl+T in a search). */
-  | { readonly type: 'switchHistory' }
   /** Delete every entry with this text from both history files. */
   | { readonly type: 'forget'; readonly text: string }
   /** Open an incremental search (the view stack takes this one itself). */

@@ -20,7 +20,7 @@ const RETRY_MAX_MS = 250;
 /** A file is compacted when it holds more than this many times its cap. */
 const COMPACT_RATIO = 1.25;
 /** A deletion waits this long for another process's lock (they hold it for milliseconds). */
-const FORGET_LOCK_MS = 300;
+export const FORGET_LOCK_MS = 300;
 
 export interface ScopeOptions {
   maxEntries: number;

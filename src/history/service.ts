@@ -5,16 +5,17 @@
 // grow past 1.25 × the cap, at idle or at exit; whatever is pending is
 // flushed at exit within a short budget.
 
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Segment, segmentsText } from '../editor/model';
 import { historyHeader } from './format';
 import { DEFAULT_LOCK, LockOptions } from '../io/lock';
 import { HistoryEntry, StoreVerdict, storeVerdict } from './rules';
-import { HistoryScope } from './scope';
+import { FORGET_LOCK_MS, HistoryScope } from './scope';
 import { HistoryFile } from './store';
 import { describeIoError } from '../io/errors';
 import { ensureDir } from '../io/files';
-import type { HistoryMode } from '../settings/store';
+import { HistoryMode, otherMode } from '../settings/store';
 
 
 export interface HistoryPaths {
@@ -106,23 +107,50 @@ export class HistoryService {
 
   /** The list the other mode walks (what Ctrl+T in a search switches to). */
   otherList(): readonly HistoryEntry[] {
-    return this.scopes[this.mode === 'session' ? 'global' : 'session'].list;
+    return this.scopes[otherMode(this.mode)].list;
   }
 
   /**
    * Deletes every entry whose text is `text` (a secret that slipped past the
-   * filter): from both lists, from what is pending, and from both files,
-   * each rewritten under its lock with every other entry and its header kept.
-   * Returns how many entries left the active list.
+   * filter): from both lists, from what is pending, from both files, and from
+   * every other session's history file (a global search finds entries other
+   * sessions made, and their files hold them too), each rewritten under its
+   * lock with every other entry and its header kept. Says how many entries
+   * left how many files (or lists, without a data dir).
    */
-  forget(text: string): number {
+  forget(text: string): { entries: number; files: number } {
     const is = (e: HistoryEntry): boolean => segmentsText(e.segments) === text;
-    let removed = 0;
-    for (const [mode, scope] of Object.entries(this.scopes)) {
-      const n = scope.forget(is);
-      if (mode === this.mode) removed = n;
+    let entries = 0;
+    let files = 0;
+    const count = (n: number): void => {
+      entries += n;
+      if (n > 0) files++;
+    };
+    for (const scope of this.all()) count(scope.forget(is));
+    for (const file of this.otherSessionFiles()) {
+      const sessionId = path.basename(file, '.history');
+      const store = new HistoryFile(file, historyHeader('session', { sessionId, workspace: null, displayName: sessionId }), Number.MAX_SAFE_INTEGER, this.options.lock ?? DEFAULT_LOCK);
+      try {
+        count(store.remove(is, { lockTimeoutMs: FORGET_LOCK_MS }));
+      } catch (err) {
+        this.options.warn(`could not delete from session ${sessionId}'s history (${describeIoError(err)}); milk history delete can retry`);
+      }
     }
-    return removed;
+    return { entries, files };
+  }
+
+  /** Every session's history file in the data dir but this one's. */
+  private otherSessionFiles(): string[] {
+    if (this.options.dataDir === null) return [];
+    const dir = path.join(this.options.dataDir, 'sessions');
+    const own = historyPaths(this.options.dataDir, this.options.sessionId).session;
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      return [];
+    }
+    return names.filter((n) => n.endsWith('.history')).map((n) => path.join(dir, n)).filter((f) => f !== own);
   }
 
   /** Entries on disk and pending, per file; a draft only remembered (cleared with Ctrl-C) is not one. */

@@ -22,6 +22,8 @@ export interface Overlay {
   readonly total: number;
   /** The count stopped at COUNT_CAP on a side: there are more. */
   readonly more: boolean;
+  /** No query yet: the rows are the most recent entries, none of them a match. */
+  readonly recent?: boolean;
 }
 
 export const COUNT_CAP = 500;
@@ -88,9 +90,26 @@ function* indicesOf(matches: Iterable<Match>): Generator<number> {
   for (const m of matches) yield m.index;
 }
 
+/** How far back an empty search looks for distinct recent texts (a history of one line repeated stays cheap). */
+const RECENT_SCAN = 1000;
+
+/** Before anything is typed: the newest distinct entries, oldest first, so an empty Ctrl+R shows where it starts. */
+function recentOverlay(entries: readonly HistoryEntry[], max: number): Overlay {
+  const rows: OverlayRow[] = [];
+  const texts = new Set<string>();
+  for (let i = entries.length - 1; i >= 0 && i >= entries.length - RECENT_SCAN && rows.length < max; i--) {
+    const text = entryText(entries, i);
+    if (texts.has(text)) continue;
+    texts.add(text);
+    rows.push({ index: i, start: 0, end: 0, current: false });
+  }
+  return { rows: rows.reverse(), position: 0, total: 0, more: false, recent: true };
+}
+
 /** The overlay for a search over `entries`, with at most `max` rows. */
 export function searchOverlay(s: SearchState, entries: readonly HistoryEntry[], max = 8): Overlay {
   const match = s.match;
+  if (!s.query && !match) return recentOverlay(entries, max - 1);
   if (!match || !s.query) return { rows: [], position: 0, total: 0, more: false };
   const current = entryText(entries, match.index);
   // Failing on a query the shown entry no longer holds: that entry alone, and nothing matches.

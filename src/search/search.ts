@@ -179,11 +179,28 @@ export function searchAgain(s: SearchState, entries: readonly HistoryEntry[], di
   // Reused character by character, so Backspace still takes off one at a time.
   if (s.query === '') return [...(lastQuery ?? '')].reduce((st, ch) => typeQuery(st, entries, ch), turned);
   const current = currentText(s, entries);
-  if (direction !== s.direction && current !== null) return { ...turned, failing: false, seen: [current] };
+  if (direction !== s.direction && current !== null && s.match) {
+    if (!s.failing) return { ...turned, failing: false, seen: [current] };
+    return turnFailing(s, turned, entries, current, s.match);
+  }
   const within = s.match && !s.failing ? searchWithin(entries, s.query, s.match.index, s.match.start, direction) : null;
   if (within) return withMatch(turned, entries, within);
   const from = s.match ? s.match.index + (direction === 'reverse' ? -1 : 1) : startOf(s, direction, entries);
   return withMatch(turned, entries, SEARCH[direction](entries, s.query, from, (t) => t === current || s.seen.includes(t)));
+}
+
+/**
+ * A failing search turned around, as readline's does: its scan stopped past
+ * the oldest entry (reverse) or on the line being edited (forward), and goes
+ * on from there. Past the oldest, an oldest entry holding the query is where
+ * the search turns, on the match it kept; otherwise, and always going older
+ * from a forward failure, it moves on from the kept match, or fails again
+ * (a query no entry holds, such as `makez`, stays failing either way).
+ */
+function turnFailing(s: SearchState, turned: SearchState, entries: readonly HistoryEntry[], current: string, match: Match): SearchState {
+  if (turned.direction === 'forward' && searchForward(entries, s.query, 0)?.index === 0) return { ...turned, failing: false, seen: [current] };
+  const from = match.index + (turned.direction === 'reverse' ? -1 : 1);
+  return withMatch({ ...turned, seen: [current] }, entries, SEARCH[turned.direction](entries, s.query, from, (t) => t === current));
 }
 
 /** Backspace: back to where the shorter query stood. Nothing on an empty query. */

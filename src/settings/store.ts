@@ -11,6 +11,10 @@ import { Rule, ruleAllows, sameRule } from './rules';
 
 export type HistoryMode = 'session' | 'global';
 
+export function otherMode(mode: HistoryMode): HistoryMode {
+  return mode === 'session' ? 'global' : 'session';
+}
+
 export interface SettingsInit {
   readonly provider: string;
   /** The model asked at start; null when the provider names none (offline, script). */

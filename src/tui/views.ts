@@ -13,7 +13,7 @@ import { lineAt } from '../search/search';
 import { entryText } from '../search/index';
 import type { HistoryEntry } from '../history/rules';
 import { coloured } from '../markdown/render';
-import type { HistoryMode } from '../settings/store';
+import { HistoryMode, otherMode } from '../settings/store';
 
 const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
   user: 'bold', assistant: 'normal', note: 'dim', error: 'error', gap: 'normal', tool: 'paste', output: 'dim',
@@ -234,8 +234,8 @@ function matchSpans(text: string, start: number, end: number, room: number, base
 /** The search overlay: a title with the scope and the count, then the matches around the current one (oldest first). */
 export function overlayRows(v: OverlayView, width: number, height: number, now: number, emoji: EmojiWidths): GridRow[] {
   const { overlay, entries } = v;
-  const count = overlay.total === 0 ? 'no matches' : `${overlay.position}/${overlay.total}${overlay.more ? '+' : ''}`;
-  const other = v.scope === 'session' ? 'global' : 'session';
+  const count = overlay.recent ? 'recent' : overlay.total === 0 ? 'no matches' : `${overlay.position}/${overlay.total}${overlay.more ? '+' : ''}`;
+  const other = otherMode(v.scope);
   const heading = ` ${v.scope} history · ${count} `;
   const title: GridRow = [
     { text: heading, style: 'statusStrong' },

@@ -37,6 +37,8 @@ export class SearchView implements View {
     readonly list: readonly HistoryEntry[],
     /** The draft when the search began: if it changed underneath (a failed turn's queue came back), accepting keeps it. */
     private readonly draftAtStart: ed.EditorState,
+    /** Ctrl+T: this search runs over the other history; Up/Down and the status bar's mode stay as they were. */
+    readonly switched = false,
   ) {}
 
   /** Ctrl+R / Ctrl+S in the composer. Browsing when it began: the search starts at the entry shown, as bash's does. */
@@ -48,8 +50,8 @@ export class SearchView implements View {
     return 'search';
   }
 
-  private with(state: search.SearchState, list = this.list): SearchView {
-    return new SearchView(state, list, this.draftAtStart);
+  private with(state: search.SearchState, list = this.list, switched = this.switched): SearchView {
+    return new SearchView(state, list, this.draftAtStart, switched);
   }
 
   handle(input: ComposerInput, composer: ComposerState, ctx: ViewContext): Handled {
@@ -81,17 +83,19 @@ export class SearchView implements View {
       case 'search.backspace':
         return consume(this.with(search.backspaceQuery(this.state)));
       case 'search.accept':
-        return consume(null, { composer: this.accepted(composer) });
+        return consume(null, { composer: this.accepted(composer, false) });
       case 'search.cancel':
         return consume(null);
-      case 'search.toggleScope':
-        if (!ctx.otherHistory) return consume(this);
-        return consume(this.again(ctx.otherHistory), { effects: [{ type: 'switchHistory' }] });
+      case 'search.toggleScope': {
+        const list = this.switched ? ctx.history : ctx.otherHistory;
+        if (!list) return consume(this);
+        return consume(this.again(list, !this.switched));
+      }
       case 'search.delete': {
         const match = this.state.match;
         if (!match) return consume(this);
         const text = entryText(this.list, match.index);
-        return consume(this, { push: new ConfirmView('delete this entry from the session and global history? y / n', [{ type: 'forget', text }]) });
+        return consume(this, { push: new ConfirmView('delete this entry from every history file? y / n', [{ type: 'forget', text }]) });
       }
       default:
         return consume(this);
@@ -100,7 +104,7 @@ export class SearchView implements View {
 
   /** Any other composer key: the match is accepted, then the key does its own job in the composer. */
   private acceptThen(composer: ComposerState): Handled {
-    return { view: null, composer: this.accepted(composer), consumed: false };
+    return { view: null, composer: this.accepted(composer, true), consumed: false };
   }
 
   private typed(text: string): SearchView {
@@ -111,25 +115,36 @@ export class SearchView implements View {
   }
 
   /** The same query, in the same direction, run afresh over `list` from its newest or oldest end. */
-  private again(list: readonly HistoryEntry[]): SearchView {
+  private again(list: readonly HistoryEntry[], switched = this.switched): SearchView {
     const { direction, query } = this.state;
     let state = search.startSearch(direction);
     for (const ch of query) state = search.typeQuery(state, list, ch);
-    return this.with(state, list);
+    return this.with(state, list, switched);
   }
 
-  /** The match becomes the draft (a recalled entry); a draft changed underneath is kept above it. */
-  private accepted(composer: ComposerState): ComposerState {
+  /**
+   * The match becomes the draft (a recalled entry); a draft changed underneath
+   * is kept above it. `atMatch`: the cursor where the search left it, on the
+   * match, for an editing key that ends the search to act from there (bash's point).
+   */
+  private accepted(composer: ComposerState, atMatch: boolean): ComposerState {
     const { query, match } = this.state;
     const lastQuery = query ? query : composer.lastQuery;
     if (!match) return { ...composer, lastQuery };
     const segments = this.list[match.index].segments;
+    const offset = search.bufferRange(segments, match.start, match.end).start;
     if (composer.editor !== this.draftAtStart && !ed.isEmpty(composer.editor)) {
-      const joined: ed.Segment[] = [...ed.toSegments(composer.editor), { type: 'text', text: '\n\n' }, ...segments];
-      return { ...composer, lastQuery, nav: nav.idleNav, editor: ed.replaceWith(composer.editor, joined) };
+      const above: ed.Segment[] = [...ed.toSegments(composer.editor), { type: 'text', text: '\n\n' }];
+      const editor = ed.replaceWith(composer.editor, [...above, ...segments]);
+      return { ...composer, lastQuery, nav: nav.idleNav, editor: atMatch ? { ...editor, cursor: ed.replaceWith(editor, above).text.length + offset } : editor };
+    }
+    // From the other history (Ctrl+T), the entry is a draft: Up/Down still walk the list they walked before.
+    if (this.switched) {
+      const editor = ed.replaceWith(composer.editor, segments);
+      return { ...composer, lastQuery, nav: nav.idleNav, editor: atMatch ? { ...editor, cursor: offset } : editor };
     }
     const step = nav.jumpTo(composer.nav, composer.editor, this.list, match.index);
-    return { ...composer, lastQuery, nav: step.nav, editor: step.editor };
+    return { ...composer, lastQuery, nav: step.nav, editor: atMatch ? { ...step.editor, cursor: offset } : step.editor };
   }
 
   /** The match in the composer's place, cursor on it so a long entry scrolls to it; no match: the draft. */
@@ -150,6 +165,6 @@ export class SearchView implements View {
   }
 
   paint(): ViewPaint {
-    return { kind: 'overlay', overlay: searchOverlay(this.state, this.list), entries: this.list };
+    return { kind: 'overlay', overlay: searchOverlay(this.state, this.list), entries: this.list, switched: this.switched };
   }
 }

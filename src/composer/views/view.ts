@@ -32,7 +32,8 @@ export interface Handled {
 
 /** What a view paints beside the composer and the status bar. */
 export type ViewPaint =
-  | { readonly kind: 'overlay'; readonly overlay: Overlay; readonly entries: readonly HistoryEntry[] }
+  /** `switched`: the search runs over the other history than the active one (Ctrl+T). */
+  | { readonly kind: 'overlay'; readonly overlay: Overlay; readonly entries: readonly HistoryEntry[]; readonly switched: boolean }
   | { readonly kind: 'picker'; readonly picker: PickerState };
 
 export interface View {
