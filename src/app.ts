@@ -22,7 +22,7 @@ import { SessionRecorder } from './session/recorder';
 import { Sessions } from './session/sessions';
 import { helpLines, keyFor } from './tui/keymap';
 import { Painter } from './tui/painter';
-import { route } from './tui/router';
+import { routeChord } from './tui/router';
 import { InputAction, MAX_PASTE_CHARS } from './tui/input';
 import type { Routed } from './tui/router';
 import { installJobControl } from './tui/job-control';
@@ -189,6 +189,8 @@ function resume(bus: Bus, s: Services, coordinator: TurnCoordinator, how: AppOpt
 function inputHandler(coordinator: TurnCoordinator, bus: Bus, warn: (text: string) => void, typed: () => void, probe: () => WidthProbe) {
   // MILK_FAULT=keypress makes the next key throw, to prove the crash path restores the terminal.
   const fault = process.env.MILK_FAULT === 'keypress';
+  // The first key of a chord (Ctrl+X), waiting for the second.
+  let prefix: string | null = null;
   const take = (r: Routed): void => {
     if (r.kind === 'wheel') return bus.emit('input.wheel', { dir: r.dir });
     if (r.kind === 'text') typed();
@@ -199,7 +201,9 @@ function inputHandler(coordinator: TurnCoordinator, bus: Bus, warn: (text: strin
     if (fault) throw new Error('injected fault (MILK_FAULT=keypress)');
     if (action.kind === 'paste' && action.cut) warn(`the paste was cut at ${MAX_PASTE_CHARS.toLocaleString('en-US')} characters; the rest was dropped`);
     if (action.kind === 'paste' && action.unclosed) warn('a paste never ended (its end marker was lost); what came was taken as the paste');
-    for (const r of route(action, coordinator.keyModes())) take(r);
+    const step = routeChord(action, coordinator.keyModes(), prefix);
+    prefix = step.prefix;
+    for (const r of step.routed) take(r);
   };
 }
 

@@ -61,6 +61,9 @@ describe('milk in a real terminal', () => {
     await milk.waitFor(() => milk!.composerLines().join('') === '', 'the typed run undone');
     milk.write('\x1b_');
     await milk.waitFor(() => milk!.composerLines().join('') === 'run the tests', 'redone');
+    // readline's other undo key, a chord: Ctrl+X Ctrl+U.
+    milk.write('\x18\x15');
+    await milk.waitFor(() => milk!.composerLines().join('') === '', 'undone by Ctrl+X Ctrl+U');
   });
 
   it('puts the cursor on the right cell after CJK and emoji at 80x24, borders straight', async () => {

@@ -78,6 +78,11 @@ describe('the external editor', () => {
     await m.waitFor(() => m!.composerLines().join('') === 'DRAFT ME', 'the edited draft');
     // The temp file is gone from the data dir.
     expect(fsm.readdirSync(pathm.join(data, 'tmp'))).toEqual([]);
+    // Ctrl+X Ctrl+E, as in bash, opens it too.
+    m.write(' again');
+    await m.waitFor(() => m!.composerLines().join('') === 'DRAFT ME again', 'more typed');
+    m.write('\x18\x05');
+    await m.waitFor(() => m!.composerLines().join('') === 'DRAFT ME AGAIN', 'edited through Ctrl+X Ctrl+E');
     m.kill('SIGKILL');
     m = new MilkPty({ args: ['--data-dir', data], env: { EDITOR: failing, VISUAL: '' } });
     await m.waitForText('history: session');

@@ -1,4 +1,5 @@
-import { route } from '../../src/tui/router';
+import { route, routeChord } from '../../src/tui/router';
+import { describeKey } from '../../src/tui/keymap';
 
 const cmd = (name: string) => ({ kind: 'command', name });
 const text = (t: string) => ({ kind: 'text', text: t });
@@ -28,5 +29,38 @@ describe('the key router', () => {
   it('passes pastes and the wheel on', () => {
     expect(route({ kind: 'paste', text: 'a\nb' }, ['idle'])).toEqual([{ kind: 'paste', text: 'a\nb' }]);
     expect(route({ kind: 'wheel', dir: 'up' }, ['busy'])).toEqual([{ kind: 'wheel', dir: 'up' }]);
+  });
+});
+
+describe('chords (Ctrl+X then a key), as readline has them', () => {
+  const key = (k: string) => ({ kind: 'key' as const, key: k });
+  /** Feeds keys in order, the prefix carried from one to the next; returns everything routed and the prefix left. */
+  const feed = (modes: Parameters<typeof routeChord>[1], ...actions: Parameters<typeof routeChord>[0][]) => {
+    let prefix: string | null = null;
+    const out: unknown[] = [];
+    for (const a of actions) {
+      const step = routeChord(a, modes, prefix);
+      prefix = step.prefix;
+      out.push(...step.routed);
+    }
+    return { out, prefix };
+  };
+  it('Ctrl+X Ctrl+E opens the editor when idle, Ctrl+X Ctrl+U undoes in any composing mode', () => {
+    expect(feed(['idle'], key('C-x'), key('C-e'))).toEqual({ out: [cmd('composer.externalEditor')], prefix: null });
+    expect(feed(['busy'], key('C-x'), key('C-u'))).toEqual({ out: [cmd('editor.undo')], prefix: null });
+    // Through a search to the composer underneath, which the search then hands it to.
+    expect(feed(['search', 'idle'], key('C-x'), key('C-u')).out).toEqual([cmd('editor.undo')]);
+  });
+  it('holds the prefix alone, and the keys on their own still do their own jobs', () => {
+    expect(feed(['idle'], key('C-x'))).toEqual({ out: [], prefix: 'C-x' });
+    expect(feed(['idle'], key('C-e'), key('C-u')).out).toEqual([cmd('editor.lineEnd'), cmd('editor.killLineStart')]);
+  });
+  it('an unbound chord does nothing and ends; a character after the prefix is taken by it', () => {
+    expect(feed(['idle'], key('C-x'), key('f7'), key('C-e'))).toEqual({ out: [cmd('editor.lineEnd')], prefix: null });
+    expect(feed(['idle'], key('C-x'), { kind: 'text', text: 'ab' })).toEqual({ out: [text('b')], prefix: null });
+    expect(feed(['idle'], key('C-x'), { kind: 'paste', text: 'p' })).toEqual({ out: [{ kind: 'paste', text: 'p' }], prefix: null });
+  });
+  it('names chords as people write them', () => {
+    expect(describeKey('C-x C-e')).toBe('Ctrl+X Ctrl+E');
   });
 });

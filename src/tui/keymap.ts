@@ -28,7 +28,7 @@ const EDITING: Binding[] = [
   { keys: ['C-k'], command: 'editor.killLineEnd' },
   { keys: ['C-u'], command: 'editor.killLineStart' },
   { keys: ['C-w'], command: 'editor.killWordBack' },
-  { keys: ['C-_'], command: 'editor.undo' },
+  { keys: ['C-_', 'C-x C-u'], command: 'editor.undo' },
   { keys: ['M-_'], command: 'editor.redo' },
   { keys: ['M-y'], command: 'editor.yankPop' },
   { keys: ['M-backspace'], command: 'editor.killAlnumWordBack' },
@@ -49,7 +49,7 @@ export const KEYMAP: Record<Mode, readonly Binding[]> = {
     ...EDITING,
     { keys: ['enter'], command: 'composer.submit' },
     { keys: ['escape'], command: 'session.rewind' },
-    { keys: ['C-g'], command: 'composer.externalEditor' },
+    { keys: ['C-g', 'C-x C-e'], command: 'composer.externalEditor' },
     { keys: ['C-c'], command: 'app.interrupt' },
     { keys: ['C-d'], command: 'editor.deleteOrQuit' },
     { keys: ['C-z'], command: 'app.suspend' },
@@ -72,9 +72,18 @@ const lookup = new Map<Mode, Map<string, CommandName>>(
   MODES.map((mode) => [mode, new Map(KEYMAP[mode].flatMap((b) => b.keys.map((k) => [k, b.command] as const)))]),
 );
 
-/** The command a key runs in a mode, if any. */
+/** The command a key (or a chord, 'C-x C-e') runs in a mode, if any. */
 export function commandFor(mode: Mode, key: string): CommandName | undefined {
   return lookup.get(mode)?.get(key);
+}
+
+const prefixes = new Map<Mode, Set<string>>(
+  MODES.map((mode) => [mode, new Set(KEYMAP[mode].flatMap((b) => b.keys.filter((k) => k.includes(' ')).map((k) => k.split(' ')[0])))]),
+);
+
+/** The key begins a chord in this mode (Ctrl+X): the next key completes it. */
+export function startsChord(mode: Mode, key: string): boolean {
+  return prefixes.get(mode)?.has(key) ?? false;
 }
 
 const KEY_NAMES: Record<string, string> = {
@@ -88,8 +97,9 @@ export function keyFor(mode: Mode, command: CommandName): string {
   return key ? describeKey(key) : '';
 }
 
-/** A key as people write it: 'C-M-left' → 'Ctrl+Alt+Left'. */
+/** A key as people write it: 'C-M-left' → 'Ctrl+Alt+Left', a chord 'C-x C-e' → 'Ctrl+X Ctrl+E'. */
 export function describeKey(key: string): string {
+  if (key.includes(' ')) return key.split(' ').map(describeKey).join(' ');
   const parts = key.split(/-(?=.)/);
   const name = parts.pop() ?? key;
   const mods = parts.map((p) => ({ C: 'Ctrl', M: 'Alt', S: 'Shift' })[p] ?? p);

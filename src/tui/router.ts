@@ -6,7 +6,7 @@
 import type { InputAction } from './input';
 import type { Mode } from '../commands';
 import type { ComposerInput } from '../composer/state';
-import { commandFor } from './keymap';
+import { commandFor, startsChord } from './keymap';
 
 /** What goes to the view stack, or a wheel notch for the transcript. */
 export type Routed = Extract<ComposerInput, { kind: 'command' | 'text' | 'paste' }> | { kind: 'wheel'; dir: 'up' | 'down' };
@@ -46,4 +46,26 @@ export function route(action: InputAction, modes: readonly Mode[]): Routed[] {
       // Answers to milk's own questions, handled before routing.
       return [];
   }
+}
+
+/**
+ * Routing with chords: a key that begins one (Ctrl+X) is held as `prefix`
+ * and the next key completes it. As in readline, a chord nothing binds does
+ * nothing, and a character typed after the prefix is taken by it.
+ */
+export function routeChord(action: InputAction, modes: readonly Mode[], prefix: string | null): { routed: Routed[]; prefix: string | null } {
+  if (prefix !== null && action.kind === 'key') {
+    const chord = `${prefix} ${action.key}`;
+    for (const mode of modes) {
+      const name = commandFor(mode, chord);
+      if (name) return { routed: [{ kind: 'command', name }], prefix: null };
+    }
+    return { routed: [], prefix: null };
+  }
+  if (prefix !== null && action.kind === 'text') {
+    const rest = [...action.text].slice(1).join('');
+    return { routed: rest ? route({ kind: 'text', text: rest }, modes) : [], prefix: null };
+  }
+  if (action.kind === 'key' && modes.some((m) => startsChord(m, action.key))) return { routed: [], prefix: action.key };
+  return { routed: route(action, modes), prefix: prefix !== null && action.kind !== 'paste' ? prefix : null };
 }
