@@ -156,6 +156,8 @@ describe('type-ahead', () => {
     m!.write('one' + KEY.enter);
     await m!.waitFor(() => busy(), 'busy');
     m!.write('two' + KEY.enter);
+    // A person's next input comes after a pause (at once, it would be a paste: tui/paste-burst.ts).
+    await m!.waitFor(() => m!.statusLine().includes('1 queued'), 'the first queued');
     m!.write('three' + KEY.enter);
     await m!.waitFor(() => m!.statusLine().includes('2 queued'), 'queue count');
     await m!.waitForText('echo: three (5 messages)', 15000);
@@ -170,6 +172,7 @@ describe('type-ahead', () => {
     m!.write('long one' + KEY.enter);
     await m!.waitFor(() => busy(), 'busy');
     m!.write('queued a' + KEY.enter);
+    await m!.waitFor(() => m!.statusLine().includes('1 queued'), 'the first queued');
     m!.write('queued b' + KEY.enter);
     await m!.waitFor(() => m!.statusLine().includes('2 queued'), 'queued');
     m!.write(KEY.ctrlC);
@@ -278,6 +281,7 @@ describe('/model', () => {
     m.write('/session' + KEY.enter);
     await m.waitForText(/provider openai · model echo/);
     m.write('/new' + KEY.enter);
+    await m.waitFor(() => composer() === '', '/new taken');
     m.write('log this' + KEY.enter);
     await m.waitForText('echo: log this');
     const fs = require('node:fs') as typeof import('node:fs');

@@ -22,6 +22,8 @@ export interface StartOptions {
   reportTty?: boolean;
   /** Send the emulator's answers to queries (cursor position reports) back, as a real terminal does. Default true. */
   answerQueries?: boolean;
+  /** Answer kitty's keyboard query as a terminal that speaks the protocol does (xterm.js does not). */
+  kitty?: boolean;
 }
 
 export function tempDir(prefix = 'milk-test-'): string {
@@ -58,8 +60,14 @@ export class MilkPty {
       ? ['/bin/sh', ['-c', `${quoted}; echo "EXIT=$?"; stty -a | tr '\\n' ' '; echo; echo DONE; read _`]]
       : [process.execPath, [CLI, ...args]];
     this.proc = pty.spawn(file, argv, { name: env.TERM, cols, rows, cwd: options.cwd ?? tempDir('milk-cwd-'), env });
+    let kittyAsked = false;
     this.proc.onData((d) => {
       this.raw += d;
+      // Answered before the emulator answers the device attributes query that follows it, as kitty does.
+      if (options.kitty && !kittyAsked && this.raw.includes('\x1b[?u')) {
+        kittyAsked = true;
+        this.proc.write('\x1b[?0u');
+      }
       this.pending = this.pending.then(() => new Promise<void>((r) => this.term.write(d, r)));
     });
     this.exited = new Promise((resolve) => this.proc.onExit((e) => resolve(e)));

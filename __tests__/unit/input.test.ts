@@ -19,6 +19,24 @@ describe('input decoder', () => {
   ])('decodes %j as %s', (bytes, name) => {
     expect(decode(bytes)).toEqual([key(name)]);
   });
+  it.each([
+    // kitty's disambiguation: keys with modifiers (and Esc) as CSI u, named as legacy terminals name them.
+    ['\x1b[114;5u', 'C-r'], ['\x1b[99;5u', 'C-c'], ['\x1b[27u', 'escape'], ['\x1b[98;3u', 'M-b'], ['\x1b[45;6u', 'C-_'],
+    ['\x1b[47;5u', 'C-_'], ['\x1b[45;4u', 'M-_'], ['\x1b[44;4u', 'M-<'], ['\x1b[13;3u', 'M-enter'], ['\x1b[32;5u', 'C-space'],
+    ['\x1b[9;2u', 'S-tab'], ['\x1b[127;3u', 'M-backspace'], ['\x1b[97;6u', 'C-S-a'],
+    // xterm's modifyOtherKeys level 2: the same keys as CSI 27;modifiers;codepoint ~.
+    ['\x1b[27;5;114~', 'C-r'], ['\x1b[27;5;99~', 'C-c'], ['\x1b[27;3;13~', 'M-enter'], ['\x1b[27;5;13~', 'C-enter'],
+    ['\x1b[27;6;45~', 'C-_'], ['\x1b[27;4;46~', 'M->'],
+  ])('decodes the keyboard protocols: %j as %s', (bytes, name) => {
+    expect(decode(bytes)).toEqual([key(name)]);
+  });
+  it('takes a shifted character reported as a key as the character typed', () => {
+    expect(decode('\x1b[27;2;97~\x1b[27;2;49~')).toEqual([{ kind: 'text', text: 'A' }, { kind: 'text', text: '!' }]);
+  });
+  it('reports the answers to the keyboard queries, never as keys', () => {
+    expect(decode('\x1b[?0u\x1b[?62;22c')).toEqual([{ kind: 'report', what: 'kitty' }, { kind: 'report', what: 'attributes' }]);
+    expect(decode('\x1b[?1;2c')).toEqual([{ kind: 'report', what: 'attributes' }]);
+  });
   it('turns a bracketed paste into one paste action, newlines included', () => {
     expect(decode('x\x1b[200~a\rb\nc\x1b[201~y')).toEqual([
       { kind: 'text', text: 'x' }, { kind: 'paste', text: 'a\rb\nc' }, { kind: 'text', text: 'y' },

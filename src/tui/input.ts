@@ -11,7 +11,9 @@ export type InputAction =
   | { kind: 'paste'; text: string; cut?: boolean; unclosed?: boolean }
   | { kind: 'wheel'; dir: 'up' | 'down' }
   /** The terminal's answer to a cursor position request (1-based). */
-  | { kind: 'cpr'; row: number; col: number };
+  | { kind: 'cpr'; row: number; col: number }
+  /** The terminal's answer to the kitty keyboard query (it speaks the protocol) or to the device attributes query. */
+  | { kind: 'report'; what: 'kitty' | 'attributes' };
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -34,6 +36,33 @@ function withMods(name: string, mod: number): string {
   // xterm encodes modifiers as 1 + (shift 1 | alt 2 | ctrl 4).
   const m = Math.max(0, mod - 1);
   return (m & 4 ? 'C-' : '') + (m & 2 ? 'M-' : '') + (m & 1 ? 'S-' : '') + name;
+}
+
+/** Shift with a US-layout key as the character it types: kitty and modifyOtherKeys report the key, legacy terminals the character. */
+const SHIFTED: Record<string, string> = {
+  '-': '_', '=': '+', ',': '<', '.': '>', '/': '?', ';': ':', "'": '"', '[': '{', ']': '}', '\\': '|', '`': '~',
+  '1': '!', '2': '@', '3': '#', '4': '$', '5': '%', '6': '^', '7': '&', '8': '*', '9': '(', '0': ')',
+};
+
+/**
+ * A key reported by code point and modifiers (kitty's CSI u, xterm's
+ * modifyOtherKeys CSI 27 ~), named as the legacy encoding names it, so one
+ * key table serves every terminal: Alt+Shift+- is M-_, Ctrl+/ is C-_ as a
+ * legacy terminal sends it. Null: no such character.
+ */
+function codepointKey(cp: number, mod: number): string | null {
+  if (!Number.isInteger(cp) || cp < 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return null;
+  const special: Record<number, string> = { 13: 'enter', 9: 'tab', 27: 'escape', 127: 'backspace', 8: 'backspace', 32: 'space' };
+  let name = special[cp] ?? String.fromCodePoint(cp).toLowerCase();
+  let m = Math.max(0, mod - 1);
+  if (m & 1 && (SHIFTED[name] !== undefined || (/^[a-z]$/.test(name) && !(m & 4)))) {
+    // Shift with a character key is the character (Ctrl+Shift+letter stays as is: legacy sends Ctrl+letter).
+    name = SHIFTED[name] ?? name.toUpperCase();
+    m &= ~1;
+  }
+  if (m & 4 && name === '/') name = '_';
+  if (name === 'space' && m === 0) return ' ';
+  return withMods(name, m + 1);
 }
 
 function controlKey(code: number): string {
@@ -74,19 +103,23 @@ function parseEscape(s: string): Parsed | null {
       if (final === 'M' && (b & 64) !== 0) return { action: { kind: 'wheel', dir: b & 1 ? 'down' : 'up' }, length };
       return { action: null, length };
     }
+    // Answers to milk's keyboard queries: kitty's flags, the device attributes.
+    if (params.startsWith('?') && final === 'u') return { action: { kind: 'report', what: 'kitty' }, length };
+    if (params.startsWith('?') && final === 'c') return { action: { kind: 'report', what: 'attributes' }, length };
     const nums = params.split(';').map((p) => Number(p.split(':')[0]) || 0);
     if (final === '~') {
-      if (nums[0] === 27 && nums[2] === 13) return { action: { kind: 'key', key: withMods('enter', nums[1]) }, length };
+      // xterm's modifyOtherKeys: 27;modifiers;codepoint.
+      if (nums[0] === 27 && nums.length >= 3) {
+        const key = codepointKey(nums[2], nums[1]);
+        return { action: key === null ? null : key.length === 1 ? { kind: 'text', text: key } : { kind: 'key', key }, length };
+      }
       const name = CSI_TILDE[String(nums[0])];
       return { action: name ? { kind: 'key', key: withMods(name, nums[1] ?? 1) } : null, length };
     }
     if (final === 'u') {
       // kitty / CSI-u: codepoint;modifiers. No such character (past U+10FFFF, a surrogate): no key.
-      const cp = nums[0];
-      if (!Number.isInteger(cp) || cp < 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return { action: null, length };
-      const name = cp === 13 ? 'enter' : cp === 9 ? 'tab' : cp === 27 ? 'escape' : cp === 127 ? 'backspace'
-        : String.fromCodePoint(cp).toLowerCase();
-      return { action: { kind: 'key', key: withMods(name, nums[1] ?? 1) }, length };
+      const key = codepointKey(nums[0], nums[1] ?? 1);
+      return { action: key === null ? null : key.length === 1 ? { kind: 'text', text: key } : { kind: 'key', key }, length };
     }
     if (final === 'Z') return { action: { kind: 'key', key: 'S-tab' }, length };
     // A cursor position report. F3 with modifiers is CSI 1;m R, so reports are only asked for below row 1.

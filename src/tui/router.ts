@@ -43,6 +43,7 @@ export function route(action: InputAction, modes: readonly Mode[]): Routed[] {
     case 'wheel':
       return [{ kind: 'wheel', dir: action.dir }];
     case 'cpr':
+    case 'report':
       // Answers to milk's own questions, handled before routing.
       return [];
   }

@@ -1,11 +1,27 @@
 // The real terminal's input side: raw mode, bracketed paste and wheel
-// reporting on, bytes through the decoder, a short timer to tell a lone Esc
-// from the start of a sequence. Undone by restore(), which is safe to repeat.
+// reporting on, keys that tell Shift+Enter from Enter where the terminal can,
+// bytes through the decoder and the paste-burst rule, a short timer to tell
+// a lone Esc from the start of a sequence. Undone by restore(), which is safe
+// to repeat.
 
 import { InputAction, InputDecoder } from './input';
+import { PasteBurst } from './paste-burst';
 
 const ENABLE = '\x1b[?2004h\x1b[?1000h\x1b[?1006h';
 const DISABLE = '\x1b[?1006l\x1b[?1000l\x1b[?2004l';
+/**
+ * Which keyboard protocol the terminal speaks is asked once: kitty's query,
+ * then the device attributes, which every terminal answers. An answer to the
+ * first means kitty's protocol (its "disambiguate" flag pushed, popped
+ * whenever the terminal is handed back); the attributes alone mean xterm's
+ * modifyOtherKeys level 2 is asked for instead, which terminals without it ignore.
+ */
+export const KEYBOARD_QUERY = '\x1b[?u\x1b[c';
+export const KITTY_PUSH = '\x1b[>1u';
+export const KITTY_POP = '\x1b[<u';
+export const MODIFY_OTHER_KEYS_ON = '\x1b[>4;2m';
+export const MODIFY_OTHER_KEYS_OFF = '\x1b[>4;0m';
+type Keyboard = 'unknown' | 'asking' | 'kitty' | 'modifyOtherKeys' | 'legacy';
 const ESC_TIMEOUT_MS = 30;
 /**
  * Once `ESC [` (or `ESC O`) has come, the rest of the sequence is waited for
@@ -24,8 +40,11 @@ export const PASTE_IDLE_MS = 1000;
 
 export class TerminalInput {
   private readonly decoder = new InputDecoder();
+  private readonly burst = new PasteBurst();
   private timer: NodeJS.Timeout | null = null;
+  private burstTimer: NodeJS.Timeout | null = null;
   private active = false;
+  private keyboard: Keyboard = 'unknown';
   private readonly onData = (data: Buffer | string): void => {
     this.clearTimer();
     this.emit(this.decoder.feed(typeof data === 'string' ? data : data.toString('utf8')));
@@ -51,13 +70,35 @@ export class TerminalInput {
     this.input.setEncoding('utf8');
     this.input.on('data', this.onData);
     this.input.resume();
-    this.output.write(ENABLE);
+    this.output.write(ENABLE + this.keyboardOn());
+    if (this.keyboard === 'unknown') {
+      this.keyboard = 'asking';
+      this.output.write(KEYBOARD_QUERY);
+    }
+  }
+
+  /** What puts the terminal's keyboard in the mode milk found it speaks. */
+  private keyboardOn(): string {
+    return this.keyboard === 'kitty' ? KITTY_PUSH : this.keyboard === 'modifyOtherKeys' ? MODIFY_OTHER_KEYS_ON : '';
+  }
+
+  private keyboardOff(): string {
+    return this.keyboard === 'kitty' ? KITTY_POP : this.keyboard === 'modifyOtherKeys' ? MODIFY_OTHER_KEYS_OFF : '';
+  }
+
+  /** The answers to KEYBOARD_QUERY: kitty's comes first when the terminal speaks it. */
+  private answered(what: 'kitty' | 'attributes'): void {
+    if (this.keyboard !== 'asking') return;
+    this.keyboard = what === 'kitty' ? 'kitty' : 'modifyOtherKeys';
+    if (this.active) this.output.write(this.keyboardOn());
   }
 
   restore(): void {
     if (!this.active) return;
     this.active = false;
     this.clearTimer();
+    if (this.burstTimer) clearTimeout(this.burstTimer);
+    this.burstTimer = null;
     this.input.off('data', this.onData);
     try {
       if (this.input.isTTY) this.input.setRawMode(false);
@@ -66,14 +107,35 @@ export class TerminalInput {
     }
     this.input.pause();
     try {
-      this.output.write(DISABLE);
+      this.output.write(this.keyboardOff() + DISABLE);
     } catch {
       // Same.
     }
   }
 
   private emit(actions: InputAction[]): void {
-    for (const a of actions) this.handler(a);
+    const now = Date.now();
+    const rest: InputAction[] = [];
+    for (const a of actions) {
+      if (a.kind === 'report') this.answered(a.what);
+      else rest.push(a);
+    }
+    for (const a of this.burst.feed(rest, now)) this.handler(a);
+    this.armBurst(now);
+  }
+
+  /** A burst, or an Enter right after fast text, goes on once nothing more has come for a moment. */
+  private armBurst(now: number): void {
+    if (this.burstTimer) clearTimeout(this.burstTimer);
+    this.burstTimer = null;
+    const due = this.burst.due(now);
+    if (due === null) return;
+    this.burstTimer = setTimeout(() => {
+      this.burstTimer = null;
+      const at = Date.now();
+      for (const a of this.burst.tick(at)) this.handler(a);
+      this.armBurst(at);
+    }, due);
   }
 
   private clearTimer(): void {
