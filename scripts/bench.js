@@ -599,7 +599,8 @@ async function benchBudgets() {
       // Ctrl-C while a slow answer streams, a few times.
       for (let i = 0; i < (SMOKE ? 2 : 10); i++) {
         run.p.write(`/model slow:20\r`);
-        await run.until(() => run.screen().includes('model: slow:20'), 5000).catch(() => undefined);
+        // Taken (the composer empty again) before the next input: typed at once, the two would be one paste.
+        await run.until(() => run.screen().includes('model: slow:20') && !run.screen().includes('│/model'), 5000).catch(() => undefined);
         run.p.write(`turn ${i}\r`);
         await run.until(() => run.screen().split('\n').pop().includes('working'));
         await sleep(60);

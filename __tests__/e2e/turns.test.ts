@@ -280,7 +280,9 @@ describe('/model', () => {
     await m.waitForText('model: echo (was short)');
     m.write('/session' + KEY.enter);
     await m.waitForText(/provider openai · model echo/);
-    m.write('/new' + KEY.enter);
+    m.write('/new');
+    await m.waitFor(() => composer() === '/new', '/new typed');
+    m.write(KEY.enter);
     await m.waitFor(() => composer() === '', '/new taken');
     m.write('log this' + KEY.enter);
     await m.waitForText('echo: log this');
