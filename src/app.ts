@@ -152,6 +152,7 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     // Loaded at the first Ctrl+G: start-up never pays for child_process.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     editExternally: (text) => (require('./tui/external-editor') as typeof import('./tui/external-editor')).editExternally(text, options.dataDir, (run) => (jobControl ? jobControl.handOver(run) : run())),
+    files: mentionFiles(options.workspace),
   });
   const status = new StatusModel(bus, {
     sessionId: options.sessionId,
@@ -175,6 +176,25 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     },
   });
   return { transcript, coordinator, status, painter };
+}
+
+/**
+ * The workspace's paths for @-mentions and what a mention attaches. The
+ * modules load, and the workspace is first listed, a moment after the screen
+ * is up: start-up pays for none of it, and the list is there by the first @.
+ */
+function mentionFiles(workspace: string): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['files']> {
+  let index: import('./tools/file-index').FileIndex | null = null;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const files = () => (index ??= new (require('./tools/file-index') as typeof import('./tools/file-index')).FileIndex(workspace));
+  setTimeout(() => files().refresh(), 300).unref();
+  return {
+    search: (query, limit, done) => files().search(query, limit, done),
+    refresh: () => files().refresh(),
+    close: () => index?.close(),
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    attach: (segments) => (require('./tools/attach') as typeof import('./tools/attach')).attachMentions(workspace, segments),
+  };
 }
 
 /** Brings back the conversation the flags asked for, if any. */

@@ -10,9 +10,9 @@ import { describeRule, parseRule } from './settings/rules';
 import type { HistoryMode, Settings } from './settings/store';
 import { maxOf } from './arrays';
 
-export type Mode = 'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker';
+export type Mode = 'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker' | 'mention';
 
-export const MODES: readonly Mode[] = ['idle', 'busy', 'search', 'confirm', 'approval', 'picker'];
+export const MODES: readonly Mode[] = ['idle', 'busy', 'search', 'confirm', 'approval', 'picker', 'mention'];
 
 /** One row of a key table: the keys (blessed-style names) that run a command in a mode. */
 export interface Binding {
@@ -80,6 +80,10 @@ export const COMMANDS = {
   'picker.down': { description: 'The older conversation', modes: ['picker'] },
   'picker.choose': { description: 'Resume the selected conversation', modes: ['picker'] },
   'picker.cancel': { description: 'Start a new conversation instead', modes: ['picker'] },
+  'mention.accept': { description: 'Put the selected path in place of the @query, as a file the input attaches', modes: ['mention'] },
+  'mention.next': { description: 'The next path in the list', modes: ['mention'] },
+  'mention.prev': { description: 'The previous path in the list', modes: ['mention'] },
+  'mention.cancel': { description: 'Close the list, leaving the @query as typed', modes: ['mention'] },
   'approval.yes': { description: 'Run this tool call', modes: ['approval'] },
   'approval.no': { description: 'Do not run it (the model is told)', modes: ['approval'] },
   'approval.always': { description: 'Run it, and every call of this tool for the rest of the session', modes: ['approval'] },

@@ -9,7 +9,8 @@
 
 import type { Bus, TurnEnd } from '../bus';
 import { CommandName, Mode, SlashContext, TURN_RUNNING, findSlash } from '../commands';
-import { type EditorState, type PasteOptions, expandedText } from '../editor/model';
+import { type EditorState, type PasteOptions, type Segment, expandedText } from '../editor/model';
+import type { FileHit } from '../search/files';
 import type { HistoryService } from '../history/service';
 import type { Sessions } from '../session/sessions';
 import { PickerState, openPicker, openRewind } from '../session/picker';
@@ -21,6 +22,7 @@ import type { TurnRunner } from '../turn/runner';
 import { UiState, dispatch, initialUi, keyModes, push, shownComposer, shownPaint, shownStatus, top } from './stack';
 import type { ComposerInput, Effect, Input } from './state';
 import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
+import { MENTION_LIMIT, type MentionList } from './views/mention';
 import { PickerView } from './views/picker';
 import type { ViewPaint } from './views/view';
 
@@ -33,6 +35,8 @@ export interface Frame {
   readonly legend: string | null;
   readonly overlay: Extract<ViewPaint, { kind: 'overlay' }> | null;
   readonly picker: PickerState | null;
+  /** The @-mention picker's list, drawn where the search overlay is. */
+  readonly mentions: MentionList | null;
 }
 
 export interface CoordinatorOptions {
@@ -52,6 +56,13 @@ export interface CoordinatorOptions {
   checkpoints?: { files(turn: number): string[]; restore(turn: number): Promise<RestoreReport> };
   /** Where the approval rules are kept (/permissions); null or absent: nowhere. */
   permissionsFile?: string | null;
+  /** @-mentions: the workspace's paths (tools/file-index.ts) and what mentions attach when sent (tools/attach.ts). */
+  files?: {
+    search(query: string, limit: number, done: (r: { query: string; hits: readonly FileHit[]; indexing: boolean; cut: boolean }) => void): void;
+    refresh(): void;
+    close(): void;
+    attach(segments: readonly Segment[]): { text: string; notes: readonly string[] };
+  };
   /** What /clear and /copy do on the screen. */
   view?: {
     clear(): void;
@@ -159,8 +170,8 @@ export class TurnCoordinator {
   frame(): Frame {
     const { editor, highlight } = shownComposer(this.ui);
     const { prompt, legend } = shownStatus(this.ui, this.time);
-    const { overlay, picker } = shownPaint(this.ui);
-    return { editor, highlight, prompt, legend, overlay, picker: picker?.picker ?? null };
+    const { overlay, picker, mentions } = shownPaint(this.ui);
+    return { editor, highlight, prompt, legend, overlay, picker: picker?.picker ?? null, mentions: mentions?.list ?? null };
   }
 
   private rearm(): void {
@@ -217,6 +228,15 @@ export class TurnCoordinator {
         return this.runner.answer(effect.approval);
       case 'note':
         return this.note(effect.text);
+      case 'mentionOpened':
+        // The list is made again if it is old, after this key.
+        return this.options.files?.refresh();
+      case 'mentionQuery':
+        if (effect.query === '') this.options.files?.refresh();
+        this.options.files?.search(effect.query, MENTION_LIMIT, (r) => this.dispatch({ kind: 'mentionResults', ...r }));
+        return;
+      case 'mentionClosed':
+        return this.options.files?.close();
       default:
         return this.carryOutView(effect);
     }
@@ -324,8 +344,11 @@ export class TurnCoordinator {
   private send(input: Input): void {
     const own = ownCommand(input.text);
     if (own === '') return this.note('!COMMAND runs COMMAND in the workspace\'s shell, as your own (no approval, no sandbox); its output goes to the model with your next input');
-    if (own !== null) this.runner.runOwn(own, { display: input.display, segments: input.segments });
-    else this.runner.start(input.text, { display: input.display, segments: input.segments });
+    if (own !== null) return void this.runner.runOwn(own, { display: input.display, segments: input.segments });
+    // @-mentions attach their files' content, read now; each says what it attached or why not.
+    const attached = input.segments.some((s) => s.type === 'file') && this.options.files ? this.options.files.attach(input.segments) : null;
+    this.runner.start(attached?.text ?? input.text, { display: input.display, segments: input.segments });
+    for (const note of attached?.notes ?? []) this.note(note);
   }
 
   private setForce(on: boolean): void {

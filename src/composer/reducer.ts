@@ -74,10 +74,30 @@ function undoStep(s: ComposerState, way: 'undo' | 'redo'): ComposerState {
   return way === 'undo' ? { ...s, editor, undo: rest, redo: moved, typing: false } : { ...s, editor, redo: rest, undo: moved, typing: false };
 }
 
+/**
+ * An @ just typed at the start of a word, with only the word's rest after it
+ * up to the cursor (typed keys may come several at once): where it is, for
+ * the file picker to open. An @ inside a word, as in an address, opens nothing.
+ */
+function mentionStart(editor: ed.EditorState, typed: string): number | null {
+  const from = editor.cursor - typed.length;
+  for (let at = editor.cursor - 1; at >= from && at >= 0; at--) {
+    const ch = editor.text[at];
+    if (/\s/.test(ch) || ch === ed.PASTE_MARK) return null;
+    if (ch === '@' && (at === 0 || /\s/.test(editor.text[at - 1]))) return at;
+  }
+  return null;
+}
+
 function reduceInput(s: ComposerState, input: ComposerInput, ctx: ComposerContext): Reduced {
   switch (input.kind) {
-    case 'text':
-      return none({ ...s, editor: ed.insertText(s.editor, input.text) });
+    case 'text': {
+      const editor = ed.insertText(s.editor, input.text);
+      const at = mentionStart(editor, input.text);
+      return at === null ? none({ ...s, editor }) : { state: { ...s, editor }, effects: [{ type: 'openMentions', at }] };
+    }
+    case 'mentionResults':
+      return none(s);
     case 'paste':
       return none({ ...s, editor: ed.insertPaste(s.editor, input.text, ctx.pasteLimits) });
     case 'restore':

@@ -8,6 +8,7 @@ import type { Mode } from '../commands';
 import type { EditorState } from '../editor/model';
 import { reduce } from './reducer';
 import { ComposerInput, ComposerState, Effect, initialComposer } from './state';
+import { MentionView } from './views/mention';
 import { SearchView } from './views/search';
 import type { View, ViewContext, ViewPaint } from './views/view';
 import { pushAll } from '../arrays';
@@ -38,13 +39,17 @@ export function dispatch(ui: UiState, input: ComposerInput, ctx: ViewContext): {
   return open({ composer: reduced.state, views }, effects, ctx);
 }
 
-/** Turns the reducer's openSearch into a search view on top; the rest is the coordinator's. */
+/** Turns the reducer's openSearch and openMentions into views on top; the rest is the coordinator's. */
 function open(ui: UiState, effects: Effect[], ctx: ViewContext): { ui: UiState; effects: Effect[] } {
   const rest: Effect[] = [];
   let views = ui.views;
   for (const e of effects) {
-    if (e.type !== 'openSearch') rest.push(e);
-    else views = [...views, SearchView.start(e.direction, ui.composer, ctx.history)];
+    if (e.type === 'openSearch') views = [...views, SearchView.start(e.direction, ui.composer, ctx.history)];
+    else if (e.type === 'openMentions') {
+      const opened = MentionView.open(e.at, ui.composer.editor);
+      views = [...views, opened.view];
+      pushAll(rest, opened.effects);
+    } else rest.push(e);
   }
   return { ui: views === ui.views ? ui : { ...ui, views }, effects: rest };
 }
@@ -85,13 +90,19 @@ export function shownStatus(ui: UiState, time: { now: number; lastKeyAt: number 
 }
 
 /** What the views paint besides: the topmost of each kind. */
-export function shownPaint(ui: UiState): { overlay: Extract<ViewPaint, { kind: 'overlay' }> | null; picker: Extract<ViewPaint, { kind: 'picker' }> | null } {
+export function shownPaint(ui: UiState): {
+  overlay: Extract<ViewPaint, { kind: 'overlay' }> | null;
+  picker: Extract<ViewPaint, { kind: 'picker' }> | null;
+  mentions: Extract<ViewPaint, { kind: 'mentions' }> | null;
+} {
   let overlay: Extract<ViewPaint, { kind: 'overlay' }> | null = null;
   let picker: Extract<ViewPaint, { kind: 'picker' }> | null = null;
+  let mentions: Extract<ViewPaint, { kind: 'mentions' }> | null = null;
   for (let i = ui.views.length - 1; i >= 0; i--) {
     const p = ui.views[i].paint?.() ?? null;
     if (p?.kind === 'overlay') overlay ??= p;
     if (p?.kind === 'picker') picker ??= p;
+    if (p?.kind === 'mentions') mentions ??= p;
   }
-  return { overlay, picker };
+  return { overlay, picker, mentions };
 }

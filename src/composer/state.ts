@@ -5,6 +5,7 @@
 // Types and constants only.
 
 import type { CommandName } from '../commands';
+import type { FileHit } from '../search/files';
 import * as ed from '../editor/model';
 import type { EmojiWidths } from '../editor/width';
 import * as nav from '../history/navigator';
@@ -57,6 +58,8 @@ export type ComposerInput =
   | { readonly kind: 'setDraft'; readonly text: string }
   /** The active history list changed (e.g. /history global): leave any browse. */
   | { readonly kind: 'historySwitched' }
+  /** The file index's answer to an @-mention query. */
+  | { readonly kind: 'mentionResults'; readonly query: string; readonly hits: readonly FileHit[]; readonly indexing: boolean; readonly cut: boolean }
   /** Entries left the list searched (one was deleted): the search runs again where it stands. */
   | { readonly kind: 'historyChanged' }
   /** A turn ended: its question, if one is open, is gone. */
@@ -97,6 +100,12 @@ export type Effect =
   | { readonly type: 'forget'; readonly text: string }
   /** Open an incremental search (the view stack takes this one itself). */
   | { readonly type: 'openSearch'; readonly direction: 'reverse' | 'forward' }
+  /** An @ typed at a word's start (at its offset): the mention picker opens over the composer. */
+  | { readonly type: 'openMentions'; readonly at: number }
+  /** The paths matching an @-mention query are wanted; the picker closed. */
+  | { readonly type: 'mentionQuery'; readonly query: string }
+  | { readonly type: 'mentionOpened' }
+  | { readonly type: 'mentionClosed' }
   /** The resume picker chose a conversation, or was left for a new one. */
   | { readonly type: 'resume'; readonly id: string }
   | { readonly type: 'newConversation' }

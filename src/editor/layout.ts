@@ -2,7 +2,7 @@
 // wide characters, tabs and collapsed pastes, and where the cursor lands.
 // Pure: the composer view draws what this returns.
 
-import { EditorState, PASTE_MARK, TAB_WIDTH, atomWidth, pasteLabel } from './model';
+import { EditorState, PASTE_MARK, TAB_WIDTH, atomWidth, chipLabel } from './model';
 import type { EmojiWidths } from './width';
 import { graphemes } from './width';
 
@@ -51,7 +51,7 @@ export function layout(s: EditorState, width: number, emoji: EmojiWidths): Layou
   lines.forEach((line, li) => {
     for (const g of graphemes(line)) {
       const isPaste = g === PASTE_MARK;
-      let display = isPaste ? pasteLabel(s.pastes[paste++] ?? '') : g === '\t' ? ' '.repeat(TAB_WIDTH) : g;
+      let display = isPaste ? chipLabel(s.pastes[paste++] ?? '') : g === '\t' ? ' '.repeat(TAB_WIDTH) : g;
       let aw = isPaste ? display.length : atomWidth(g, emoji);
       if (isPaste && aw > w) {
         display = truncateLabel(display, w);

@@ -3,9 +3,9 @@
 // It knows nothing of screens, keys or history; layout.ts turns it into rows.
 
 import { EmojiWidths, graphemeEnd, graphemeStart, graphemes, graphemeWidth } from './width';
-import { PASTE_MARK, Segment, clean, countMarks, isWordChar, lineEnd, lineStart, notSpace, pasteLabel, scanBack, scanForward, segmentsText } from './text';
+import { FILE_CHIP, PASTE_MARK, Segment, chipLabel, clean, countMarks, isFileChip, isWordChar, lineEnd, lineStart, notSpace, scanBack, scanForward, segmentsText } from './text';
 
-export { PASTE_MARK, displayText, lineEnd, lineStart, pasteLabel, segmentsText } from './text';
+export { FILE_CHIP, PASTE_MARK, chipLabel, displayText, isFileChip, lineEnd, lineStart, pasteLabel, segmentsText } from './text';
 export type { Segment } from './text';
 
 export const TAB_WIDTH = 4;
@@ -65,7 +65,7 @@ export function onLastLine(s: EditorState): boolean {
 
 /** Width in cells of one atom (a grapheme, a tab or a paste mark) of the buffer. */
 export function atomWidth(atom: string, emoji: EmojiWidths, paste?: string): number {
-  if (atom === PASTE_MARK) return pasteLabel(paste ?? '').length;
+  if (atom === PASTE_MARK) return chipLabel(paste ?? '').length;
   if (atom === '\t') return TAB_WIDTH;
   return graphemeWidth(atom, emoji);
 }
@@ -111,7 +111,10 @@ export function toSegments(s: EditorState): Segment[] {
   const pieces = s.text.split(PASTE_MARK);
   pieces.forEach((piece, k) => {
     if (piece) out.push({ type: 'text', text: piece });
-    if (k < pieces.length - 1) out.push({ type: 'paste', text: s.pastes[k] ?? '' });
+    if (k < pieces.length - 1) {
+      const content = s.pastes[k] ?? '';
+      out.push(isFileChip(content) ? { type: 'file', text: content.slice(FILE_CHIP.length) } : { type: 'paste', text: content });
+    }
   });
   return out;
 }
@@ -126,9 +129,9 @@ export function fromSegments(segments: readonly Segment[]): EditorState {
   let text = '';
   const pastes: string[] = [];
   for (const seg of segments) {
-    if (seg.type === 'paste') {
+    if (seg.type === 'paste' || seg.type === 'file') {
       text += PASTE_MARK;
-      pastes.push(seg.text);
+      pastes.push(seg.type === 'file' ? FILE_CHIP + seg.text : seg.text);
     } else {
       text += clean(seg.text);
     }
@@ -149,6 +152,12 @@ function insertClip(s: EditorState, clip: Clip): EditorState {
     cursor: s.cursor + clip.text.length,
     goalCol: null,
   };
+}
+
+/** Text [from, to) (an @query) replaced by a file chip and a space, the cursor after them. */
+export function replaceWithFile(s: EditorState, from: number, to: number, path: string): EditorState {
+  const { state } = removeRange(s, from, to);
+  return insertClip({ ...state, cursor: from }, { text: PASTE_MARK + ' ', pastes: [FILE_CHIP + path] });
 }
 
 function removeRange(s: EditorState, from: number, to: number): { state: EditorState; removed: Clip } {

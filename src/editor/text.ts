@@ -4,8 +4,23 @@
 
 import { graphemeEnd, graphemeStart } from './width';
 
-/** A piece of the input. `paste` keeps a large paste whole and is shown collapsed. */
-export type Segment = { type: 'text'; text: string } | { type: 'paste'; text: string };
+/**
+ * A piece of the input. `paste` keeps a large paste whole and is shown
+ * collapsed; `file` is an @-mention of a workspace path (its text is the
+ * path), shown as a chip and attached when the input is sent.
+ */
+export type Segment = { type: 'text'; text: string } | { type: 'paste'; text: string } | { type: 'file'; text: string };
+
+/**
+ * A file chip rides in the editor as a paste mark whose content starts with
+ * NUL, which cleaned text never holds: one atom, cut, yanked and undone as a
+ * paste is.
+ */
+export const FILE_CHIP = '\u0000';
+
+export function isFileChip(content: string): boolean {
+  return content.startsWith(FILE_CHIP);
+}
 
 /**
  * Stands in the buffer for one paste segment. U+FFFC is Unicode's "object
@@ -36,8 +51,14 @@ export function pasteLabel(content: string): string {
   return lines > 1 ? `[pasted ${lines} lines]` : `[pasted ${content.length} chars]`;
 }
 
+/** What a mark shows: a collapsed paste's label, or a file chip's @path. */
+export function chipLabel(content: string): string {
+  return isFileChip(content) ? `@${content.slice(FILE_CHIP.length)}` : pasteLabel(content);
+}
+
+/** The input's text: pastes expanded, a file as its @path (its content is attached when sent). */
 export function segmentsText(segments: readonly Segment[]): string {
-  return segments.map((seg) => seg.text).join('');
+  return segments.map((seg) => (seg.type === 'file' ? `@${seg.text}` : seg.text)).join('');
 }
 
 // C0 controls but tab and newline, DEL, C1 controls, and our own mark.
@@ -93,5 +114,5 @@ export const notSpace = (g: string): boolean => !isSpace(g);
 
 /** How an input shows in the transcript: pastes stay collapsed, as in the composer. */
 export function displayText(segments: readonly Segment[]): string {
-  return segments.map((seg) => (seg.type === 'paste' ? pasteLabel(seg.text) : seg.text)).join('');
+  return segments.map((seg) => (seg.type === 'paste' ? pasteLabel(seg.text) : seg.type === 'file' ? `@${seg.text}` : seg.text)).join('');
 }

@@ -46,7 +46,7 @@ export interface Parsed {
 function isSegment(v: unknown): v is Segment {
   if (typeof v !== 'object' || v === null) return false;
   const s = v as { type?: unknown; text?: unknown };
-  return (s.type === 'text' || s.type === 'paste') && typeof s.text === 'string';
+  return (s.type === 'text' || s.type === 'paste' || s.type === 'file') && typeof s.text === 'string';
 }
 
 /** The parsed value itself when it is a well-formed entry (no copy: this runs 100k times on load). */

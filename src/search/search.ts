@@ -223,10 +223,10 @@ export function bufferRange(segments: readonly Segment[], start: number, end: nu
   for (const seg of segments) {
     const len = seg.text.length;
     const segEnd = textPos + len;
-    const width = seg.type === 'paste' ? 1 : len;
-    if (from === -1 && start < segEnd) from = bufPos + (seg.type === 'paste' ? 0 : start - textPos);
+    const width = seg.type !== 'text' ? 1 : len;
+    if (from === -1 && start < segEnd) from = bufPos + (seg.type !== 'text' ? 0 : start - textPos);
     if (to === -1 && end <= segEnd) {
-      to = bufPos + (seg.type === 'paste' ? 1 : end - textPos);
+      to = bufPos + (seg.type !== 'text' ? 1 : end - textPos);
       break;
     }
     textPos = segEnd;

@@ -10,7 +10,7 @@ import type * as V from 'valibot';
 
 function buildSchema(v: typeof V) {
   const base = { conv: v.string() };
-  const segment = v.looseObject({ type: v.picklist(['text', 'paste']), text: v.string() });
+  const segment = v.looseObject({ type: v.picklist(['text', 'paste', 'file']), text: v.string() });
   const toolCall = v.looseObject({
     id: v.pipe(v.string(), v.minLength(1)),
     name: v.pipe(v.string(), v.minLength(1)),

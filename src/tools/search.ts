@@ -61,6 +61,11 @@ function files(pl: Place, keep: (file: string) => boolean, signal?: AbortSignal)
   return either(() => rgFiles(pl.root, pl.rel, keep, signal), () => walkFiles(pl.root, path.join(pl.root, pl.rel), keep, signal));
 }
 
+/** Every file of the workspace as glob sees them (.gitignore honoured), for the @-mention index. */
+export async function workspaceFiles(workspace: string, signal?: AbortSignal): Promise<string[]> {
+  return files(await place(workspace, ''), () => true, signal);
+}
+
 export interface GlobArgs {
   pattern: string;
   path?: string;

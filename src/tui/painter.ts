@@ -12,7 +12,8 @@ import type { PickerState } from '../session/picker';
 import type { Screen } from './screen';
 import type { StatusModel } from './status-model';
 import type { TranscriptModel } from './transcript-model';
-import { OverlayView, composerView, overlayRows, pickerRows, statusRow, transcriptRows } from './views';
+import { OverlayView, composerView, mentionRows, overlayRows, pickerRows, statusRow, transcriptRows } from './views';
+import type { MentionList } from '../composer/views/mention';
 
 /** What the composer and the views over it show in one frame, asked for once per paint. */
 export interface PaintFrame {
@@ -26,6 +27,8 @@ export interface PaintFrame {
   readonly overlay: OverlayView | null;
   /** The resume picker, drawn in the transcript's place while it is open. */
   readonly picker: PickerState | null;
+  /** The @-mention list, drawn where the search overlay is. */
+  readonly mentions: MentionList | null;
 }
 
 export interface PaintSources {
@@ -106,8 +109,11 @@ export class Painter {
     this.scrollRegion(picker === null, t);
     ui.transcript.setRows(picker ? pickerRows(picker, t.width, t.height, emoji) : transcriptRows(sources.transcript, t.height));
     const overlay = frame.overlay;
-    const shown = ui.setOverlayRows(overlay ? Math.min(OVERLAY_ROWS, overlay.overlay.rows.length + 1) : 0);
+    const mentions = frame.mentions;
+    const wanted = overlay ? overlay.overlay.rows.length + 1 : mentions ? Math.max(2, mentions.hits.length + 1) : 0;
+    const shown = ui.setOverlayRows(Math.min(OVERLAY_ROWS, wanted));
     if (overlay && shown > 0) ui.overlay.setRows(overlayRows(overlay, ui.overlay.size().width, shown, Date.now(), emoji));
+    else if (mentions && shown > 0) ui.overlay.setRows(mentionRows(mentions, ui.overlay.size().width, shown, emoji));
     ui.status.setRows([statusRow(sources.status.snapshot(Date.now(), frame), ui.status.size().width, emoji)]);
     ui.screen.render();
   }

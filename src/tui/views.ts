@@ -14,6 +14,7 @@ import { entryText } from '../search/index';
 import type { HistoryEntry } from '../history/rules';
 import { coloured } from '../markdown/render';
 import { HistoryMode, otherMode } from '../settings/store';
+import type { MentionList } from '../composer/views/mention';
 
 const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
   user: 'bold', assistant: 'normal', note: 'dim', error: 'error', gap: 'normal', tool: 'paste', output: 'dim',
@@ -256,6 +257,44 @@ export function overlayRows(v: OverlayView, width: number, height: number, now: 
       ...(origin ? [{ text: origin, style: r.current ? base : 'dim' } as Span] : []),
       ...matchSpans(text, r.start, r.end, Math.max(1, width - stringWidth(lead + origin, emoji)), base, emoji),
     ];
+  });
+  return [title, ...rows];
+}
+
+/**
+ * The @-mention list: a title with the query's count (or that the index is
+ * still being made), then the paths, the selected one marked and lit, the
+ * characters matched underlined. The list scrolls to keep the selection in view.
+ */
+export function mentionRows(list: MentionList, width: number, height: number, emoji: EmojiWidths): GridRow[] {
+  const state = list.indexing ? 'listing the workspace…' : list.waiting ? 'searching…' : list.hits.length === 0 ? 'no matching files' : `${list.hits.length}${list.hits.length >= 50 ? '+' : ''} paths`;
+  const heading = ` @${list.query} · ${state}${list.cut ? ' (the workspace is larger than the index)' : ''} `;
+  const title: GridRow = [{ text: fit(heading, width, emoji), style: 'statusStrong' }];
+  const room = Math.max(0, height - 1);
+  const top = Math.max(0, Math.min(list.selected - room + 1, list.hits.length - room));
+  const rows = list.hits.slice(Math.max(0, top), Math.max(0, top) + room).map((hit, k): GridRow => {
+    const current = Math.max(0, top) + k === list.selected;
+    const base: Style = current ? 'highlight' : 'normal';
+    const lit = new Set(hit.indexes);
+    const spans: Span[] = [{ text: current ? '› ' : '  ', style: base }];
+    let run = '';
+    let runLit = false;
+    const flush = (): void => {
+      if (run) spans.push({ text: run, style: runLit ? 'match' : base });
+      run = '';
+    };
+    // Paths are cut to the row from the left, where a long one's name is.
+    const shown = stringWidth(hit.path, emoji) > width - 2 ? hit.path.slice(hit.path.length - (width - 3)) : hit.path;
+    const offset = hit.path.length - shown.length;
+    if (offset > 0) spans.push({ text: '…', style: base });
+    for (let i = 0; i < shown.length; i++) {
+      const isLit = lit.has(i + offset);
+      if (isLit !== runLit) flush();
+      runLit = isLit;
+      run += shown[i];
+    }
+    flush();
+    return spans;
   });
   return [title, ...rows];
 }

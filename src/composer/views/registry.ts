@@ -5,6 +5,7 @@
 import type { Binding, Mode } from '../../commands';
 import { APPROVAL_KEYS } from './approval';
 import { CONFIRM_KEYS } from './confirm';
+import { MENTION_KEYS } from './mention';
 import { PICKER_KEYS } from './picker';
 import { SEARCH_KEYS } from './search';
 
@@ -13,4 +14,5 @@ export const MODAL_KEYS: Readonly<Record<Exclude<Mode, 'idle' | 'busy'>, readonl
   confirm: CONFIRM_KEYS,
   approval: APPROVAL_KEYS,
   picker: PICKER_KEYS,
+  mention: MENTION_KEYS,
 };

@@ -10,6 +10,7 @@ import type { EditorState } from '../../editor/model';
 import type { HistoryEntry } from '../../history/rules';
 import type { Overlay } from '../../search/overlay';
 import type { PickerState } from '../../session/picker';
+import type { MentionList } from './mention';
 import type { ComposerContext, ComposerInput, ComposerState, Effect } from '../state';
 
 /** What a view knows of the world when an input reaches it. */
@@ -34,7 +35,8 @@ export interface Handled {
 export type ViewPaint =
   /** `switched`: the search runs over the other history than the active one (Ctrl+T). */
   | { readonly kind: 'overlay'; readonly overlay: Overlay; readonly entries: readonly HistoryEntry[]; readonly switched: boolean }
-  | { readonly kind: 'picker'; readonly picker: PickerState };
+  | { readonly kind: 'picker'; readonly picker: PickerState }
+  | { readonly kind: 'mentions'; readonly list: MentionList };
 
 export interface View {
   /** Its key table (KEYMAP[mode]) and its name in help. */

@@ -1,0 +1,135 @@
+// The @-mention picker: typing @ at the start of a word opens it over the
+// composer. What follows the @ is typed into the composer as usual and is the
+// query; the workspace's paths that match it fuzzily are listed above the
+// composer (tools/file-index.ts finds them between keystrokes and hands them
+// back as an input). Tab or Enter puts the selected path in place of the
+// @query as a file chip; Esc leaves the @query as typed; a space, a move out
+// of the word or deleting the @ closes it the same way.
+
+import type { Binding, CommandName } from '../../commands';
+import * as ed from '../../editor/model';
+import type { FileHit } from '../../search/files';
+import { MAX_UNDO, reduce } from '../reducer';
+import type { ComposerInput, ComposerState, Effect } from '../state';
+import { Handled, View, ViewContext, ViewPaint, consume } from './view';
+
+export const MENTION_KEYS: readonly Binding[] = [
+  { keys: ['tab', 'enter'], command: 'mention.accept' },
+  { keys: ['down', 'C-n'], command: 'mention.next' },
+  { keys: ['up', 'C-p'], command: 'mention.prev' },
+  { keys: ['escape', 'C-g'], command: 'mention.cancel' },
+];
+
+/** Rows listed at most. */
+export const MENTION_ROWS = 8;
+/** Paths asked of the index (the rows scroll within them). */
+export const MENTION_LIMIT = 50;
+
+export interface MentionList {
+  readonly query: string;
+  readonly hits: readonly FileHit[];
+  readonly selected: number;
+  /** The index is still being built. */
+  readonly indexing: boolean;
+  /** The workspace had more paths than the index keeps. */
+  readonly cut: boolean;
+  /** No answer yet for this query. */
+  readonly waiting: boolean;
+}
+
+/** Where the @ is, and the query after it up to the cursor; null once the cursor has left the word. */
+function queryAt(editor: ed.EditorState, at: number): string | null {
+  if (editor.text[at] !== '@' || editor.cursor <= at) return null;
+  const q = editor.text.slice(at + 1, editor.cursor);
+  return /[\s\ufffc]/.test(q) ? null : q;
+}
+
+export class MentionView implements View {
+  readonly mode = 'mention' as const;
+
+  private constructor(
+    /** The @'s offset in the composer's buffer. */
+    private readonly at: number,
+    readonly list: MentionList,
+  ) {}
+
+  /** Just after an @ was typed at `at` (maybe with more of the word after it): the first effect asks for the paths of that query. */
+  static open(at: number, editor: ed.EditorState): { view: MentionView; effects: Effect[] } {
+    const query = queryAt(editor, at) ?? '';
+    const list: MentionList = { query, hits: [], selected: 0, indexing: false, cut: false, waiting: true };
+    const effects: Effect[] = query === '' ? [{ type: 'mentionQuery', query }] : [{ type: 'mentionOpened' }, { type: 'mentionQuery', query }];
+    return { view: new MentionView(at, list), effects };
+  }
+
+  keyMode(): 'mention' {
+    return 'mention';
+  }
+
+  handle(input: ComposerInput, composer: ComposerState, ctx: ViewContext): Handled {
+    switch (input.kind) {
+      case 'mentionResults': {
+        if (input.query !== this.list.query) return consume(this);
+        const list = { ...this.list, hits: input.hits, indexing: input.indexing, cut: input.cut, waiting: false, selected: 0 };
+        return consume(new MentionView(this.at, list));
+      }
+      case 'text':
+        return this.edited(input, composer, ctx);
+      case 'command':
+        return this.command(input.name, input, composer, ctx);
+      default:
+        // A paste, restored inputs: the picker closes and the input goes on.
+        return this.close();
+    }
+  }
+
+  private command(name: CommandName, input: ComposerInput, composer: ComposerState, ctx: ViewContext): Handled {
+    switch (name) {
+      case 'mention.accept': {
+        const hit = this.list.hits[this.list.selected];
+        // Nothing to choose yet: wait for the list; nothing matches: the list closes, the @query stays as typed.
+        if (!hit) return this.list.waiting ? consume(this) : consume(null, { effects: [{ type: 'mentionClosed' }] });
+        const editor = ed.replaceWithFile(composer.editor, this.at, composer.editor.cursor, hit.path);
+        const undo = [...(composer.undo ?? []), composer.editor].slice(-MAX_UNDO);
+        return consume(null, { effects: [{ type: 'mentionClosed' }], composer: { ...composer, editor, undo, redo: [], typing: false } });
+      }
+      case 'mention.next':
+      case 'mention.prev': {
+        const n = this.list.hits.length;
+        if (n === 0) return consume(this);
+        const selected = (this.list.selected + (name === 'mention.next' ? 1 : -1) + n) % n;
+        return consume(new MentionView(this.at, { ...this.list, selected }));
+      }
+      case 'mention.cancel':
+        return consume(null, { effects: [{ type: 'mentionClosed' }] });
+      case 'editor.backspace':
+      case 'editor.killWordBack':
+        return this.edited(input, composer, ctx);
+      default:
+        // Any other key leaves the @query as typed and does its own job.
+        return this.close();
+    }
+  }
+
+  /** Typing or rubbing out within the word: the composer changes and the query follows; out of the word, the picker closes. */
+  private edited(input: ComposerInput, composer: ComposerState, ctx: ViewContext): Handled {
+    const reduced = reduce(composer, input, ctx);
+    const query = queryAt(reduced.state.editor, this.at);
+    if (query === null) return { view: null, composer: reduced.state, effects: [...reduced.effects, { type: 'mentionClosed' }], consumed: true };
+    if (query === this.list.query) return consume(this, { composer: reduced.state, effects: reduced.effects });
+    const list = { ...this.list, query, waiting: true };
+    return consume(new MentionView(this.at, list), { composer: reduced.state, effects: [...reduced.effects, { type: 'mentionQuery', query }] });
+  }
+
+  /** The picker closes and the input goes on down to the composer. */
+  private close(): Handled {
+    return { view: null, effects: [{ type: 'mentionClosed' }], consumed: false };
+  }
+
+  status(): { prompt: string; legend: string } {
+    return { prompt: `@${this.list.query}`, legend: 'Tab/Enter: insert · Up/Down: choose · Esc: leave as typed' };
+  }
+
+  paint(): ViewPaint {
+    return { kind: 'mentions', list: this.list };
+  }
+}

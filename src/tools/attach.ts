@@ -1,0 +1,94 @@
+// What an @-mention attaches when the input is sent: a file's lines,
+// numbered and capped as read_file gives them, with its path and line count;
+// a folder's entries; or, for a path outside the workspace, a binary or an
+// unreadable file, a note saying so, to the model and to the person, never a
+// silent drop. Read at send time (the file as it is then), never on a keystroke.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Segment } from '../editor/model';
+import { segmentsText } from '../editor/model';
+import { DEFAULT_READ_LINES, binaryKind, numberedWindow } from './numbered';
+import { describeIoError } from '../io/errors';
+
+/** Bytes of one attached file read at most; the lines shown are cut as read_file cuts them. */
+export const MAX_ATTACH_BYTES = 256 * 1024;
+/** Entries of an attached folder listed at most. */
+export const MAX_FOLDER_ENTRIES = 200;
+
+export interface Attached {
+  /** What the model gets: the input as typed, then each mention's content. */
+  readonly text: string;
+  /** One line per mention for the transcript: attached (with its size) or why not. */
+  readonly notes: readonly string[];
+}
+
+function inside(root: string, p: string): boolean {
+  return p === root || p.startsWith(root + path.sep);
+}
+
+/** One mention's block for the model, and its note for the person. */
+function attachOne(root: string, rel: string): { block: string; note: string } {
+  const target = path.resolve(root, rel);
+  const fail = (why: string) => ({ block: `[@${rel}: not attached: ${why}]`, note: `@${rel} not attached: ${why}` });
+  if (!inside(root, target)) return fail('it is outside the workspace');
+  let real: string;
+  try {
+    real = fs.realpathSync(target);
+  } catch (err) {
+    return fail(describeIoError(err));
+  }
+  if (!inside(root, real)) return fail('it leads outside the workspace');
+  let fd: number;
+  try {
+    // O_NONBLOCK: a FIFO must not hold the send up waiting for a writer.
+    fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch (err) {
+    return fail(describeIoError(err));
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (st.isDirectory()) return folder(real, rel);
+    if (!st.isFile()) return fail('it is not a regular file');
+    const buf = Buffer.alloc(Math.min(st.size, MAX_ATTACH_BYTES));
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    const bytes = buf.subarray(0, n);
+    const kind = binaryKind(bytes);
+    if (kind) return fail(`it is a binary file (${kind}, ${st.size} bytes)`);
+    const partial = st.size > MAX_ATTACH_BYTES;
+    const raw = partial ? bytes.toString('utf8').replace(/\uFFFD+$/, '') : bytes.toString('utf8');
+    const text = partial ? raw.slice(0, raw.lastIndexOf('\n') + 1) : raw;
+    const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    const shown = numberedWindow(text, { limit: DEFAULT_READ_LINES }, partial);
+    const count = `${lines} line${lines === 1 ? '' : 's'}${partial ? ` of a ${st.size}-byte file` : ''}`;
+    return { block: `<file path="${rel}" lines="${lines}">\n${shown}\n</file>`, note: `attached @${rel} (${count})` };
+  } catch (err) {
+    return fail(describeIoError(err));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function folder(real: string, rel: string): { block: string; note: string } {
+  const entries = fs.readdirSync(real, { withFileTypes: true }).filter((e) => e.name !== '.git');
+  const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+  const shown = names.slice(0, MAX_FOLDER_ENTRIES);
+  const more = names.length > shown.length ? `\n[and ${names.length - shown.length} more]` : '';
+  const count = `${names.length} entr${names.length === 1 ? 'y' : 'ies'}`;
+  return { block: `<folder path="${rel}" entries="${names.length}">\n${shown.join('\n')}${more}\n</folder>`, note: `attached @${rel} (${count})` };
+}
+
+/** The input with its mentions' content after it; an input without mentions is its text as it is. */
+export function attachMentions(workspace: string, segments: readonly Segment[]): Attached {
+  const mentions = [...new Set(segments.filter((s) => s.type === 'file').map((s) => s.text))];
+  const text = segmentsText(segments);
+  if (mentions.length === 0) return { text, notes: [] };
+  let root: string;
+  try {
+    root = fs.realpathSync(workspace);
+  } catch {
+    root = path.resolve(workspace);
+  }
+  const parts = mentions.map((m) => attachOne(root, m.replace(/\/$/, '') || '.'));
+  return { text: [text, ...parts.map((p) => p.block)].join('\n\n'), notes: parts.map((p) => p.note) };
+}
