@@ -152,7 +152,7 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     // Loaded at the first Ctrl+G: start-up never pays for child_process.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     editExternally: (text) => (require('./tui/external-editor') as typeof import('./tui/external-editor')).editExternally(text, options.dataDir, (run) => (jobControl ? jobControl.handOver(run) : run())),
-    files: mentionFiles(options.workspace),
+    files: mentionFiles(options.workspace, options.cleanup),
   });
   const status = new StatusModel(bus, {
     sessionId: options.sessionId,
@@ -183,11 +183,13 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
  * modules load, and the workspace is first listed, a moment after the screen
  * is up: start-up pays for none of it, and the list is there by the first @.
  */
-function mentionFiles(workspace: string): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['files']> {
+function mentionFiles(workspace: string, cleanup: Cleanup): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['files']> {
   let index: import('./tools/file-index').FileIndex | null = null;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const files = () => (index ??= new (require('./tools/file-index') as typeof import('./tools/file-index')).FileIndex(workspace));
-  setTimeout(() => files().refresh(), 300).unref();
+  const first = setTimeout(() => files().refresh(), 300);
+  first.unref();
+  cleanup.add('mentions', () => clearTimeout(first));
   return {
     search: (query, limit, done) => files().search(query, limit, done),
     refresh: () => files().refresh(),
