@@ -292,6 +292,12 @@ describe('milk in a real terminal', () => {
     await milk.waitFor(() => milk!.text().includes('history: session') && !milk!.text().includes('garbage'), 'repainted');
   });
 
+  it('keeps the history mode on the status bar at 50 columns, the long session id giving way', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], cols: 50 });
+    await milk.waitFor(() => milk!.statusLine().includes('│ history: session'), 'the history mode whole at 50 columns');
+    expect(milk.statusLine()).toMatch(/ milk │ tmp-milk-cwd-[^ ]*… │ history: session/);
+  });
+
   it('quits with Ctrl-D on an empty composer', async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()] });
     await milk.waitForText('history: session');

@@ -59,6 +59,26 @@ describe('the status bar', () => {
     expect(text({ always: ['read_file', 'shell'] })).toContain(' always: read_file, shell ');
     expect(text({ always: ['shell'], force: true })).not.toContain('always:');
   });
+  it('keeps the history mode whole at 50 columns: the session id gives way first, cut, then left out', () => {
+    const at50 = text({}, 50);
+    expect(at50).toContain('history: session');
+    expect(at50).toMatch(/│ home-ana-src-shop-3f9a…│ history: session|│ home-ana[^│]*… │ history: session/);
+    expect(stringWidth(at50, CLUSTERING)).toBe(50);
+    const at30 = text({}, 30);
+    expect(at30).toContain('history: session');
+    expect(at30).not.toContain('home-ana');
+    expect(stringWidth(at30, CLUSTERING)).toBe(30);
+  });
+  it('keeps the provider and model beside a notice (the completion list after /model) when both fit', () => {
+    const t = text({ hint: 'openai · gpt-4o', notice: 'gpt-4o  gpt-4o-mini  o3' }, 100);
+    expect(t).toContain('gpt-4o  gpt-4o-mini  o3');
+    expect(t).toContain('openai · gpt-4o ');
+    expect(stringWidth(t, CLUSTERING)).toBe(100);
+    // No room for both: the notice is what was just asked for.
+    const narrow = text({ hint: 'openai · gpt-4o', notice: 'gpt-4o  gpt-4o-mini  o3  o4-mini  gpt-4.1' }, 70);
+    expect(narrow).toContain('gpt-4o  gpt-4o-mini');
+    expect(narrow).not.toContain('openai ·');
+  });
   it('cuts a long warning to fit rather than dropping it', () => {
     const t = text({ warning: 'session history damaged (3 unreadable lines); kept 40 entries, original saved as x.corrupt-2026' });
     expect(t).toContain('⚠ session history damage');

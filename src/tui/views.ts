@@ -135,9 +135,17 @@ export function fit(text: string, width: number, emoji: EmojiWidths): string {
   return cut ? out + '…' : out;
 }
 
-export function statusRow(st: StatusState, width: number, emoji: EmojiWidths): GridRow {
-  // Right-hand parts, most important first; a part that doesn't fit is left out.
-  const parts: Span[] = [];
+/**
+ * A right-hand part: `cut` ones shrink to the room left rather than leave;
+ * `late` ones are fitted after the others (whole or not at all) but drawn
+ * where they stand; `yields` ones (the hint, "Esc to interrupt") take only
+ * what the left side leaves, where the others make the session id give way.
+ */
+type Part = Span & { cut?: boolean; late?: boolean; yields?: boolean };
+
+/** The right-hand parts, in the order they are drawn. */
+function rightParts(st: StatusState): Part[] {
+  const parts: Part[] = [];
   if (st.legend) parts.push({ text: ` ${st.legend} `, style: 'statusStrong' });
   if (st.force) parts.push({ text: ' FORCE ', style: 'force' });
   else if (st.approval && st.approval !== 'ask') parts.push({ text: ` ${st.approval.toUpperCase()} `, style: 'force' });
@@ -150,46 +158,64 @@ export function statusRow(st: StatusState, width: number, emoji: EmojiWidths): G
   }
   // What the last turn cost: tokens in and out, and the conversation's total so far.
   if (st.usage && st.busySince === null) parts.push({ text: ` ↑${tokens(st.usage.input)} ↓${tokens(st.usage.output)} Σ${tokens(st.usage.total)} `, style: 'statusStrong' });
-  if (st.warning) parts.push({ text: ` ⚠ ${st.warning} `, style: 'warning' });
-  else if (st.notice) parts.push({ text: ` ${st.notice} `, style: 'status' });
+  if (st.warning) parts.push({ text: ` ⚠ ${st.warning} `, style: 'warning', cut: true });
+  else if (st.notice) parts.push({ text: ` ${st.notice} `, style: 'status', cut: true });
   // Under a question, Esc answers it: the question's legend says what each key does.
-  else if (st.busySince !== null && st.prompt === null) parts.push({ text: ' Esc to interrupt ', style: 'status' });
-  else if (st.hint && st.prompt === null) parts.push({ text: ` ${st.hint} `, style: 'status' });
-
-  const left: Span[] = st.prompt !== null
-    ? [{ text: ' ' + st.prompt + ' ', style: 'statusStrong' }]
-    : [
-      { text: ' milk ', style: 'statusStrong' },
-      { text: `│ ${st.sessionId} │ history: ${st.historyMode} `, style: 'status' },
-    ];
-  // The left side shrinks (to a few cells) to make room for the essential right-hand parts.
-  const essential = parts.filter((p) => p.style !== 'status' && p.style !== 'warning').reduce((n, p) => n + stringWidth(p.text, emoji), 0);
-  // A prompt (search, approval) is what the person is reading: it keeps at least half.
-  const minLeft = st.prompt !== null ? Math.floor(width / 2) : MIN_LEFT;
-  const leftRoom = Math.max(Math.min(minLeft, width), width - essential);
-  const leftOut: Span[] = [];
-  let leftWidth = 0;
-  for (const span of left) {
-    const text = fit(span.text, leftRoom - leftWidth, emoji);
-    if (leftRoom - leftWidth <= 1 || !text) break;
-    leftOut.push({ ...span, text });
-    leftWidth += stringWidth(text, emoji);
+  if (st.busySince !== null && st.prompt === null) {
+    if (!st.warning && !st.notice) parts.push({ text: ' Esc to interrupt ', style: 'status', cut: true, yields: true });
+  } else if (st.hint && st.prompt === null) {
+    // The provider and model stay beside a notice (the Tab-completion list after /model) when both fit.
+    parts.push(st.warning || st.notice ? { text: ` ${st.hint} `, style: 'status', late: true, yields: true } : { text: ` ${st.hint} `, style: 'status', cut: true, yields: true });
   }
-  let room = width - leftWidth;
-  const right: Span[] = [];
-  for (const part of parts) {
-    const w = stringWidth(part.text, emoji);
-    if (w <= room) {
-      right.push(part);
-      room -= w;
-    } else if (part.style === 'warning' || part.style === 'status') {
-      // Long text parts are cut to fit rather than dropped.
-      if (room > 4) {
-        right.push({ ...part, text: fit(part.text, room, emoji) });
-        room -= stringWidth(right[right.length - 1].text, emoji);
+  return parts;
+}
+
+/**
+ * The left side: milk, the session id and the history mode. The mode is
+ * what a key (Up, Ctrl+R) acts on, so the session id gives way first: it is
+ * cut, then left out, before the mode is.
+ */
+function leftSpans(st: StatusState, room: number, emoji: EmojiWidths): Span[] {
+  if (st.prompt !== null) return [{ text: fit(' ' + st.prompt + ' ', room, emoji), style: 'statusStrong' }];
+  const milk = ' milk ';
+  const mode = `│ history: ${st.historyMode} `;
+  const sidRoom = room - stringWidth(milk + mode, emoji) - 3;
+  if (sidRoom >= Math.min(8, stringWidth(st.sessionId, emoji))) {
+    return [{ text: milk, style: 'statusStrong' }, { text: `│ ${fit(st.sessionId, sidRoom, emoji)} ${mode}`, style: 'status' }];
+  }
+  const out: Span[] = [{ text: fit(milk, room, emoji), style: 'statusStrong' }];
+  const left = room - stringWidth(out[0].text, emoji);
+  if (left > 1) out.push({ text: fit(mode, left, emoji), style: 'status' });
+  return out;
+}
+
+export function statusRow(st: StatusState, width: number, emoji: EmojiWidths): GridRow {
+  const parts = rightParts(st);
+  // The left side shrinks to make room for the right-hand parts that matter more than the session id.
+  const essential = parts.filter((p) => !p.yields).reduce((n, p) => n + stringWidth(p.text, emoji), 0);
+  // A prompt (search, approval) is what the person is reading: it keeps at least half; else milk and the history mode stay.
+  const minLeft = st.prompt !== null ? Math.floor(width / 2) : Math.max(MIN_LEFT, stringWidth(` milk │ history: ${st.historyMode} `, emoji));
+  const leftRoom = Math.max(Math.min(minLeft, width), width - essential);
+  const leftOut = leftSpans(st, leftRoom, emoji).filter((sp) => sp.text);
+  let room = width - leftOut.reduce((n, sp) => n + stringWidth(sp.text, emoji), 0);
+  // Whole parts first in order, then cut ones in what is left, then late ones whole if they still fit.
+  const shown = new Map<Part, string>();
+  const passOf = (p: Part): 'whole' | 'cut' | 'late' => (p.late ? 'late' : p.cut ? 'cut' : 'whole');
+  for (const pass of ['whole', 'cut', 'late'] as const) {
+    for (const part of parts) {
+      if (passOf(part) !== pass) continue;
+      const w = stringWidth(part.text, emoji);
+      if (w <= room) {
+        shown.set(part, part.text);
+        room -= w;
+      } else if (pass === 'cut' && room > 4) {
+        const text = fit(part.text, room, emoji);
+        shown.set(part, text);
+        room -= stringWidth(text, emoji);
       }
     }
   }
+  const right = parts.filter((p) => shown.has(p)).map((p): Span => ({ text: shown.get(p) as string, style: p.style }));
   return [...leftOut, { text: ' '.repeat(Math.max(0, room)), style: 'status' }, ...right];
 }
 
