@@ -298,6 +298,34 @@ describe('milk in a real terminal', () => {
     expect(milk.statusLine()).toMatch(/ milk │ tmp-milk-cwd-[^ ]*… │ history: session/);
   });
 
+  it('says on the composer\'s border how many lines are above (and below) the rows it shows', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], cols: 60, rows: 20 });
+    await milk.waitForText('history: session');
+    // Typed as a person types, a line at a time (all at once it would be a paste, collapsed).
+    for (let i = 1; i <= 30; i++) {
+      milk.write(`line ${i}`);
+      await milk.waitFor(() => milk!.composerLines().includes(`line ${i}`), `line ${i}`);
+      if (i < 30) milk.write(KEY.ctrlJ);
+    }
+    const border = () => milk!.lines().find((l) => l.startsWith('┌')) ?? '';
+    await milk.waitFor(() => /↑ \d+ more above/.test(border()), 'the marker above');
+    const above = Number(/↑ (\d+) more above/.exec(border())![1]);
+    expect(above).toBe(30 - milk.composerLines().length);
+    // At the top, the lines are below.
+    milk.write('\x1b[1;5H');
+    await milk.waitFor(() => /↓ \d+ more below/.test(border()) && !border().includes('↑'), 'the marker below');
+    // Short again: no marker.
+    milk.write(KEY.ctrlC);
+    await milk.waitFor(() => !/more (above|below)/.test(border()), 'the marker gone');
+  });
+
+  it('starts a soft-wrapped row with the next word, not the blank it wrapped at', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], cols: 20 });
+    await milk.waitForText('history:');
+    milk.write('a'.repeat(18) + ' bbbb');
+    await milk.waitFor(() => milk!.composerLines().join('|') === 'a'.repeat(18) + '|bbbb', 'the second row starting with bbbb');
+  });
+
   it('quits with Ctrl-D on an empty composer', async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()] });
     await milk.waitForText('history: session');

@@ -232,6 +232,18 @@ describe('editor layout', () => {
     expect([l.cursorRow, l.cursorCol]).toEqual([2, 0]);
   });
 
+  it('never starts a soft-wrapped row with the blank it wrapped at: the blank hangs at the end of the row before', () => {
+    const rowsOf = (text: string, w: number) => layout(at(text), w, CLUSTERING).rows.map((r) => r.atoms.map((a) => a.display).join(''));
+    expect(rowsOf('abcd efgh ij|', 4)).toEqual(['abcd', 'efgh', 'ij']);
+    // Only the one blank hangs; a second one is text and starts the row.
+    expect(rowsOf('abcd  ef|', 4)).toEqual(['abcd', ' ef']);
+    // A cursor on the hung blank shows at the next row's start; typing there goes before the next word.
+    const l = layout(at('abcd| efgh'), 4, CLUSTERING);
+    expect([l.cursorRow, l.cursorCol]).toEqual([1, 0]);
+    const after = layout(at('abcd |efgh'), 4, CLUSTERING);
+    expect([after.cursorRow, after.cursorCol]).toEqual([1, 0]);
+  });
+
   it('puts a cursor after a full row at the start of the next row', () => {
     const l = layout(at('abcd|'), 4, CLUSTERING);
     expect(l.rows.length).toBe(2);

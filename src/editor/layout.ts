@@ -57,7 +57,20 @@ export function layout(s: EditorState, width: number, emoji: EmojiWidths): Layou
         display = truncateLabel(display, w);
         aw = display.length;
       }
-      if (col + aw > w && col > 0) breakRow();
+      if (col + aw > w && col > 0) {
+        if (g === ' ') {
+          // The blank a soft wrap falls on hangs at the end of its row, drawn nowhere: the next row starts with the next word.
+          if (offset === s.cursor) {
+            cursorRow = rows.length + 1;
+            cursorCol = 0;
+          }
+          atoms.push({ display: '', width: 0, start: offset, end: offset + 1, paste: false });
+          offset += 1;
+          breakRow();
+          continue;
+        }
+        breakRow();
+      }
       if (offset === s.cursor) {
         cursorRow = rows.length;
         cursorCol = col;

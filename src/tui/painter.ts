@@ -99,6 +99,7 @@ export class Painter {
     const view = composerView(frame.editor, width, ui.maxComposerRows(), this.composerTop, emoji, frame.highlight ?? undefined);
     ui.setComposerRows(view.contentRows);
     this.composerTop = view.top;
+    ui.setComposerMarker(composerMarker(view.top, view.contentRows - view.top - view.rows.length));
     ui.composer.setRows(view.rows);
     this.cursor = { row: view.cursorRow, col: view.cursorCol };
 
@@ -117,4 +118,12 @@ export class Painter {
     ui.status.setRows([statusRow(sources.status.snapshot(Date.now(), frame), ui.status.size().width, emoji)]);
     ui.screen.render();
   }
+}
+
+/** What the composer's border says when its text is taller than the rows shown: the lines above and below them. */
+export function composerMarker(above: number, below: number): string | null {
+  const parts: string[] = [];
+  if (above > 0) parts.push(`↑ ${above} more above`);
+  if (below > 0) parts.push(`↓ ${below} more below`);
+  return parts.length ? ` ${parts.join(' · ')} ` : null;
 }

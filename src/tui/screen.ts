@@ -89,6 +89,8 @@ export interface Screen {
   /** Sets the composer's height in content rows; the transcript takes the rest. */
   setComposerRows(rows: number): void;
   maxComposerRows(): number;
+  /** Text on the composer's top border (how many lines are above or below the rows shown), or null for none. */
+  setComposerMarker(text: string | null): void;
   /** Shows the overlay `rows` high (0 hides it); it never takes more than the transcript has. Returns the height given. */
   setOverlayRows(rows: number): number;
   destroy(): void;
@@ -129,6 +131,7 @@ export function createScreen(options: ScreenOptions): Screen {
   // Bright black (8) exists from 16 colours up; below, the border takes the terminal's own colour.
   const border = options.color === false || tput.colors < 16 ? {} : { border: { fg: 8 } };
   let composerRows = 1;
+  let marker: string | null = null;
   const transcript = createGrid(blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1 }), options.emoji);
   const composer = createGrid(
     blessed.box({ parent: screen, left: 0, width: '100%', height: 3, border: { type: 'line' }, style: border }),
@@ -179,6 +182,12 @@ export function createScreen(options: ScreenOptions): Screen {
       place();
     },
     maxComposerRows,
+    setComposerMarker(text: string | null) {
+      if (text === marker) return;
+      marker = text;
+      if (text === null) composer.box.removeLabel();
+      else composer.box.setLabel({ text, side: 'right' });
+    },
     destroy() {
       screen.destroy();
     },
