@@ -120,6 +120,17 @@ function blessedScreen(options: ScreenOptions): Widgets.Screen {
   });
 }
 
+/** Sets the text on a box's top border, touching blessed only when it changes. */
+function borderMarker(box: Widgets.BoxElement): (text: string | null) => void {
+  let marker: string | null = null;
+  return (text) => {
+    if (text === marker) return;
+    marker = text;
+    if (text === null) box.removeLabel();
+    else box.setLabel({ text, side: 'right' });
+  };
+}
+
 export function createScreen(options: ScreenOptions): Screen {
   patchBlessedWidths();
   const screen = blessedScreen(options);
@@ -131,7 +142,6 @@ export function createScreen(options: ScreenOptions): Screen {
   // Bright black (8) exists from 16 colours up; below, the border takes the terminal's own colour.
   const border = options.color === false || tput.colors < 16 ? {} : { border: { fg: 8 } };
   let composerRows = 1;
-  let marker: string | null = null;
   const transcript = createGrid(blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1 }), options.emoji);
   const composer = createGrid(
     blessed.box({ parent: screen, left: 0, width: '100%', height: 3, border: { type: 'line' }, style: border }),
@@ -182,12 +192,7 @@ export function createScreen(options: ScreenOptions): Screen {
       place();
     },
     maxComposerRows,
-    setComposerMarker(text: string | null) {
-      if (text === marker) return;
-      marker = text;
-      if (text === null) composer.box.removeLabel();
-      else composer.box.setLabel({ text, side: 'right' });
-    },
+    setComposerMarker: borderMarker(composer.box),
     destroy() {
       screen.destroy();
     },
