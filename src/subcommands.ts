@@ -102,7 +102,8 @@ function addSessionCommands(program: Command): void {
     .description('print a conversation as plain text (default: the newest)')
     .argument('<id>', 'the session id (milk sessions lists them)')
     .option('--conversation <n>', 'which conversation, 1 being the oldest', parsePositive)
-    .action((id: string, o: { conversation?: number }, cmd: Command) => sessionGuard(() => sessionCommands().sessionsShow(dataDirOf(cmd), id, o, process.stdout)));
+    .option('--list', "list the session's conversations instead: number, id (for --resume), start, inputs, first line")
+    .action((id: string, o: { conversation?: number; list?: boolean }, cmd: Command) => sessionGuard(() => sessionCommands().sessionsShow(dataDirOf(cmd), id, o, process.stdout)));
   sessions
     .command('rm')
     .description("remove a session's conversation log and input history (asks first)")

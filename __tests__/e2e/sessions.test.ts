@@ -103,6 +103,10 @@ describe('coming back to a conversation', () => {
     p = await start(data, cwd, ['--resume']);
     await p.waitForText('Resume a conversation');
     await p.waitFor(() => /› .*beta question/.test(p.text()) && p.text().includes('alpha question'), 'both, newest selected');
+    // Each row names its conversation's id, which --resume ID takes.
+    const ids = fs.readdirSync(path.join(data, 'sessions')).filter((f) => !f.endsWith('.history')).flatMap((d) => fs.readdirSync(path.join(data, 'sessions', d))).map((f) => f.replace(/\.jsonl$/, ''));
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect(p.text()).toContain(`  ${id}  `);
     p.write(KEY.down + KEY.enter);
     await p.waitForText('› alpha question');
     await p.waitForText('resumed ·');

@@ -113,7 +113,7 @@ describe('the sample data dir', () => {
   it('holds a config, two sessions and a global history, all well-formed', () => {
     const dir = path.join(ROOT, '.milk-sample');
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).history.maxEntries).toBe(500);
-    const files = [path.join(dir, 'input_history'), ...fs.readdirSync(path.join(dir, 'sessions')).map((n) => path.join(dir, 'sessions', n))];
+    const files = [path.join(dir, 'input_history'), ...fs.readdirSync(path.join(dir, 'sessions')).filter((n) => n.endsWith('.history')).map((n) => path.join(dir, 'sessions', n))];
     expect(files.length).toBeGreaterThanOrEqual(3);
     for (const f of files) {
       const parsed = parseHistory(fs.readFileSync(f));
@@ -121,6 +121,19 @@ describe('the sample data dir', () => {
       expect(needsRepair(parsed, parsed.header!)).toBe(false);
       expect(parsed.entries.length).toBeGreaterThan(0);
     }
+    // The global history says where each entry came from, as the search overlay shows it.
+    const global = parseHistory(fs.readFileSync(path.join(dir, 'input_history'))).entries;
+    expect(global.every((e) => e.from === 'demo' || e.from === 'docs')).toBe(true);
+  });
+  it('has a conversation to try --continue on, and its runs leave nothing git would pick up', () => {
+    const data = tempDir();
+    fs.cpSync(path.join(ROOT, '.milk-sample'), data, { recursive: true });
+    const r = milk(['--data-dir', data, 'sessions', 'show', 'demo', '--list']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^ {2}1 {2}\w+ {2}2026-11-22 11:20 {4}1 input {3}how does the checkout apply a coupon\?$/m);
+    // What a run writes besides history and logs (the code cache, locks, temp files) is ignored by git.
+    const ignored = spawnSync('git', ['check-ignore', '.milk-sample/cache/x', '.milk-sample/tmp/x', '.milk-sample/sessions/demo.history.lock', '.milk-sample/checkpoints/x'], { cwd: ROOT, encoding: 'utf8' });
+    expect(ignored.stdout.trim().split('\n')).toHaveLength(4);
   });
 });
 
@@ -146,6 +159,27 @@ describe('milk sessions show on a log with events of the wrong shape', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('first question');
     expect(r.out).toContain('second question');
+  });
+});
+
+describe('milk sessions show --list', () => {
+  it('lists the conversations, oldest first, with the ids --resume takes', () => {
+    const data = tempDir();
+    writeLog(data, 'two', [
+      { t: 'start', conv: 'c1', ts: '2026-01-01T09:00:00.000Z', provider: 'p', model: 'm', workspace: null },
+      { t: 'user', conv: 'c1', ts: '2026-01-01T09:00:01.000Z', segments: [{ type: 'text', text: 'first question\nsecond line' }] },
+      { t: 'end', conv: 'c1', ts: '2026-01-01T09:00:02.000Z' },
+      { t: 'start', conv: 'c2', ts: '2026-01-02T10:00:00.000Z', provider: 'p', model: 'm', workspace: null },
+      { t: 'user', conv: 'c2', ts: '2026-01-02T10:00:01.000Z', segments: [{ type: 'text', text: 'later one' }] },
+      { t: 'user', conv: 'c2', ts: '2026-01-02T10:00:05.000Z', segments: [{ type: 'text', text: 'and more' }] },
+      { t: 'end', conv: 'c2', ts: '2026-01-02T10:00:06.000Z' },
+    ]);
+    const r = milk(['--data-dir', data, 'sessions', 'show', 'two', '--list']);
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n').filter(Boolean)).toEqual([
+      '  1  c1  2026-01-01 09:00    1 input   first question',
+      '  2  c2  2026-01-02 10:00    2 inputs  later one',
+    ]);
   });
 });
 

@@ -120,10 +120,20 @@ export function sessionsList(dataDir: string, options: { json: boolean }, out: N
   }
 }
 
-/** Prints conversation `n` (1 = the oldest; default the newest) of a session as plain text. */
-export function sessionsShow(dataDir: string, id: string, options: { conversation?: number }, out: NodeJS.WritableStream): void {
+/** `--list`: one row per conversation, oldest first: its number, its id (for --resume), when it began, its inputs, its first line. */
+function listConversations(all: ReadonlyArray<{ summary: ConversationSummary }>, out: NodeJS.WritableStream): void {
+  const tty = (out as { isTTY?: boolean }).isTTY === true;
+  all.forEach(({ summary: c }, i) => {
+    const first = tty ? visibleControls(c.first) : c.first;
+    out.write(`${String(i + 1).padStart(3)}  ${c.id}  ${c.started.slice(0, 16).replace('T', ' ')}  ${String(c.turns).padStart(3)} input${c.turns === 1 ? ' ' : 's'}  ${first}\n`);
+  });
+}
+
+/** Prints conversation `n` (1 = the oldest; default the newest) of a session as plain text, or with `list` every conversation's id. */
+export function sessionsShow(dataDir: string, id: string, options: { conversation?: number; list?: boolean }, out: NodeJS.WritableStream): void {
   const all = sessionConversations(dataDir, checkedId(id));
   if (all.length === 0) throw new SessionCommandError(`no conversation log for session ${id}`);
+  if (options.list) return listConversations(all, out);
   const n = options.conversation ?? all.length;
   const found = all[n - 1];
   if (!found) throw new SessionCommandError(`session ${id} has ${all.length} conversation${all.length === 1 ? '' : 's'}; no number ${n}`);

@@ -32,9 +32,9 @@ export function selected(p: PickerState): ConversationSummary {
   return p.items[p.index];
 }
 
-/** One line per conversation (when, how many turns, the first input's first line), or per input (its number, its first line). */
+/** One line per conversation (when, its id for --resume, how many turns, the first input's first line), or per input (its number, its first line). */
 export function pickerLine(c: ConversationSummary, kind: PickerState['kind'] = 'resume'): string {
   if (kind === 'rewind') return `#${String(c.turns).padEnd(3)} ${c.first}`;
   const when = c.lastTs ? c.lastTs.slice(0, 16).replace('T', ' ') : '?';
-  return `${when}  ${String(c.turns).padStart(3)} turn${c.turns === 1 ? ' ' : 's'}  ${c.first}`;
+  return `${when}  ${c.id}  ${String(c.turns).padStart(3)} turn${c.turns === 1 ? ' ' : 's'}  ${c.first}`;
 }
