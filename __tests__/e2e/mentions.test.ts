@@ -26,7 +26,8 @@ function workspace(): string {
 it('@src/ma then Tab inserts a chip; the request carries the file\'s content with its path and line count', async () => {
   const mock = server.current;
   const ws = workspace();
-  m = new MilkPty({ cwd: ws, args: ['--data-dir', tempDir(), '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'echo'] });
+  const data = tempDir();
+  m = new MilkPty({ cwd: ws, args: ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'echo'] });
   await m.waitForText('history: session');
   m.write('explain @');
   // The top level before a query: folders first.
@@ -46,6 +47,12 @@ it('@src/ma then Tab inserts a chip; the request carries the file\'s content wit
   await m.waitForText('attached @src/main.ts (1 line)');
   // The transcript shows the input as typed (the echo model's answer quotes what it was sent).
   expect(m.text()).toContain('› explain @src/main.ts briefly');
+  // History keeps the mention as a file segment, and Up brings the chip back.
+  await m.waitFor(() => !m!.statusLine().includes('working'), 'idle');
+  const history = fs.readFileSync(path.join(data, 'input_history'), 'utf8');
+  expect(history).toContain('{"type":"file","text":"src/main.ts"}');
+  m.write(KEY.up);
+  await m.waitFor(() => m!.composerLines().join('') === 'explain @src/main.ts briefly', 'recalled with its chip');
 });
 
 it('Esc leaves the @query as typed and closes the list', async () => {

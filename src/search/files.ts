@@ -28,9 +28,13 @@ export function preparePaths(paths: readonly string[]): PreparedPath[] {
 
 /** Files and, once each, the folders above them ('src/', 'src/tui/'), folders before their files. */
 export function withFolders(files: readonly string[]): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  for (const f of files) {
+  return addWithFolders(files, 0, files.length, new Set(), []);
+}
+
+/** withFolders a slice at a time: files[from, to) onto `out`, `seen` holding the folders already added. */
+export function addWithFolders(files: readonly string[], from: number, to: number, seen: Set<string>, out: string[]): string[] {
+  for (let i = from; i < to; i++) {
+    const f = files[i];
     let at = f.indexOf('/');
     while (at !== -1) {
       const dir = f.slice(0, at + 1);

@@ -5,13 +5,13 @@
 // runs in slices between keystrokes too; a newer query drops an older one's
 // work. What the person typed never waits for any of it.
 
-import { FileHit, PreparedPath, browsePaths, mergeHits, preparePaths, rankSlice, withFolders } from '../search/files';
+import { FileHit, PreparedPath, addWithFolders, browsePaths, mergeHits, preparePaths, rankSlice } from '../search/files';
 import { workspaceFiles } from './search';
 
 /** Paths kept at most: a workspace bigger than this (a home folder) is cut, and the picker says so. */
 export const MAX_INDEXED = 200_000;
-/** Paths prepared or searched per slice: a few milliseconds each on a 50,000-file workspace. */
-const SLICE = 2000;
+/** Paths prepared or searched per slice: a few milliseconds each, however large the workspace. */
+const SLICE = 1000;
 /** An index older than this is listed again when the picker opens. */
 const STALE_MS = 3000;
 
@@ -54,14 +54,18 @@ export class FileIndex {
     );
   }
 
-  private prepare(files: string[]): void {
-    this.cut = files.length > MAX_INDEXED;
-    const paths = withFolders(this.cut ? files.slice(0, MAX_INDEXED) : files);
+  private prepare(all: string[]): void {
+    this.cut = all.length > MAX_INDEXED;
+    const files = this.cut ? all.slice(0, MAX_INDEXED) : all;
+    const paths: string[] = [];
+    const folders = new Set<string>();
     const prepared: PreparedPath[] = [];
+    // A slice of files at a time: their folders added, then all of it prepared for the matcher.
     const step = (from: number): void => {
-      if (from < paths.length) {
-        const next = preparePaths(paths.slice(from, from + SLICE));
-        for (const p of next) prepared.push(p);
+      if (from < files.length) {
+        const before = paths.length;
+        addWithFolders(files, from, Math.min(files.length, from + SLICE), folders, paths);
+        for (const p of preparePaths(paths.slice(before))) prepared.push(p);
         setImmediate(() => step(from + SLICE));
         return;
       }
