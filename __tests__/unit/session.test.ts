@@ -127,6 +127,6 @@ describe('the resume picker', () => {
     expect(selected(down).id).toBe('a');
     expect(movePicker(down, 5)).toBe(down);
     expect(openPicker([])).toBeNull();
-    expect(pickerLine(list[0])).toBe('2026-11-30 10:00    1 turn   old');
+    expect(pickerLine(list[0])).toBe('2026-11-30 10:00  a    1 turn   old');
   });
 });
