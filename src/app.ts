@@ -9,6 +9,7 @@ import { Bus } from './bus';
 import { Cleanup } from './cleanup';
 import { installMemoryGuard } from './memory-guard';
 import { AgentContext } from './agent/context';
+import { expandPrompt, promptHelpLines } from './agent/prompt-commands';
 import { PermissionStore } from './config/permissions';
 import { Checkpoints } from './session/checkpoints';
 import type { ApprovalMode } from './settings/approval';
@@ -153,6 +154,14 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     editExternally: (text) => (require('./tui/external-editor') as typeof import('./tui/external-editor')).editExternally(text, options.dataDir, (run) => (jobControl ? jobControl.handOver(run) : run())),
     files: mentionFiles(options.workspace, options.cleanup),
+    prompts: {
+      names: () => s.agent.commands.map((c) => c.name),
+      help: () => promptHelpLines(s.agent.commands),
+      expand: (name, args) => {
+        const command = s.agent.commands.find((c) => c.name === name);
+        return command ? expandPrompt(command.body, args) : null;
+      },
+    },
   });
   const status = new StatusModel(bus, {
     sessionId: options.sessionId,

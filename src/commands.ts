@@ -147,6 +147,8 @@ export interface SlashContext {
     copyLastAnswer(): string;
     /** The key bindings of the current mode, one line each. */
     keyHelp(): string[];
+    /** The prompt commands (personal, project, MCP), one line each, marked with their source. */
+    promptHelp(): string[];
   };
 }
 
@@ -167,7 +169,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: 'List the keys of the current mode and the slash commands',
     run(ctx, args) {
       if (args.length > 0) return usage('help');
-      ctx.note(['keys:', ...ctx.screen.keyHelp(), '', 'commands:', ...slashHelpLines()].join('\n'));
+      const prompts = ctx.screen.promptHelp();
+      ctx.note(['keys:', ...ctx.screen.keyHelp(), '', 'commands:', ...slashHelpLines(), ...(prompts.length ? ['', 'prompt commands:', ...prompts] : [])].join('\n'));
     },
   },
   {
@@ -376,21 +379,21 @@ export function findSlash(name: string): SlashCommand | undefined {
   return SLASH_COMMANDS.find((c) => c.name === name);
 }
 
-/** `/name args…` when the text is one; null for ordinary input. */
-export function parseSlash(text: string): { name: string; args: string[] } | null {
-  const m = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+/** `/name args…` when the text is one (`rest`: the arguments as typed); null for ordinary input. A name may hold a colon (`/github:review-pr`, an MCP prompt). */
+export function parseSlash(text: string): { name: string; args: string[]; rest: string } | null {
+  const m = /^\/([A-Za-z][\w:-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!m) return null;
-  return { name: m[1], args: m[2] ? m[2].trim().split(/\s+/) : [] };
+  return { name: m[1], args: m[2] ? m[2].trim().split(/\s+/) : [], rest: m[2]?.trim() ?? '' };
 }
 
 /**
  * Completes a slash command from what is typed so far (`/hi` → `/history `).
  * Several matches extend to their common prefix and list the candidates.
  */
-export function completeSlash(typed: string): { text: string; candidates: string[] } | null {
-  const m = /^\/([\w-]*)$/.exec(typed);
+export function completeSlash(typed: string, more: readonly string[] = []): { text: string; candidates: string[] } | null {
+  const m = /^\/([\w:-]*)$/.exec(typed);
   if (!m) return null;
-  const names = SLASH_COMMANDS.map((c) => c.name).filter((n) => n.startsWith(m[1]));
+  const names = [...SLASH_COMMANDS.map((c) => c.name), ...more].filter((n) => n.startsWith(m[1]));
   if (names.length === 0) return null;
   if (names.length === 1) return { text: `/${names[0]} `, candidates: names };
   let common = names[0];

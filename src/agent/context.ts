@@ -9,11 +9,16 @@ import type { Settings } from '../settings/store';
 import { APPROVAL_MEANING } from '../settings/approval';
 import { Instructions, MAX_INSTRUCTION_BYTES, findInstructions, localDate, readEnvironment } from './instructions';
 import { Environment, PromptPart, describeParts, joinParts, systemPromptParts } from './prompt';
+import { PromptCommand, promptCommands } from './prompt-commands';
+import { readPromptFiles } from './prompt-files';
+import { SLASH_COMMANDS } from '../commands';
 
 
 export class AgentContext {
   private env: Environment | null = null;
   private instructions: Instructions = { files: [], problems: [] };
+  /** The prompt commands the files make (agent/prompt-commands.ts). */
+  commands: readonly PromptCommand[] = [];
 
   /** `workspace` null: no tools are offered (a turn without a workspace). */
   constructor(private readonly workspace: string | null, private readonly dataDir: string | null, private readonly settings: Settings) {}
@@ -23,7 +28,10 @@ export class AgentContext {
     const cwd = this.workspace ?? process.cwd();
     this.env = readEnvironment(cwd);
     this.instructions = findInstructions(cwd, this.dataDir);
-    return this.instructions.problems;
+    const read = readPromptFiles(this.dataDir, this.workspace);
+    const made = promptCommands(read.files, new Set(SLASH_COMMANDS.map((c) => c.name)));
+    this.commands = made.commands;
+    return [...this.instructions.problems, ...read.problems, ...made.problems];
   }
 
   parts(now: Date = new Date()): PromptPart[] {

@@ -63,6 +63,12 @@ export interface CoordinatorOptions {
     close(): void;
     attach(segments: readonly Segment[]): { text: string; notes: readonly string[] };
   };
+  /** Prompt commands (agent/prompt-commands.ts): their names, /help's lines, and a prompt with its arguments filled in. */
+  prompts?: {
+    names(): readonly string[];
+    help(): string[];
+    expand(name: string, args: string): string | null;
+  };
   /** What /clear and /copy do on the screen. */
   view?: {
     clear(): void;
@@ -195,6 +201,7 @@ export class TurnCoordinator {
       lastKeyAt: this.prevKeyAt,
       pasteLimits: this.options.pasteLimits,
       emoji: this.runner.settings.emoji,
+      prompts: this.options.prompts?.names(),
     });
     const changed = ui !== this.ui;
     this.ui = ui;
@@ -228,6 +235,8 @@ export class TurnCoordinator {
         return this.runner.answer(effect.approval);
       case 'note':
         return this.note(effect.text);
+      case 'prompt':
+        return this.prompt(effect.name, effect.args, effect.input);
       case 'mentionOpened':
         // The list is made again if it is old, after this key.
         return this.options.files?.refresh();
@@ -351,6 +360,14 @@ export class TurnCoordinator {
     for (const note of attached?.notes ?? []) this.note(note);
   }
 
+  /** A prompt command: its prompt, arguments filled in, goes to the model as the person's input; the transcript shows what was typed. */
+  private prompt(name: string, args: string, input: Input): void {
+    const text = this.options.prompts?.expand(name, args);
+    if (text === null || text === undefined) return this.note(`unknown command /${name} (/help lists them)`);
+    if (this.runner.busy) return this.note(TURN_RUNNING);
+    this.runner.start(text, { display: input.display, segments: input.segments });
+  }
+
   private setForce(on: boolean): void {
     this.runner.settings.force = on;
     this.note(on ? 'force mode on: tool calls run without asking (Shift+Tab or /force to turn it off)' : 'force mode off');
@@ -420,6 +437,7 @@ export class TurnCoordinator {
         copyLastAnswer: () => this.options.view?.copyLastAnswer() ?? 'nothing to copy',
         // The keys of the mode the person is in, then those a search adds (scope switch, delete).
         keyHelp: () => [...this.options.keyHelp(this.composerMode), '', 'in a search (Ctrl+R, Ctrl+S):', ...this.options.keyHelp('search')],
+        promptHelp: () => this.options.prompts?.help() ?? [],
       },
     };
   }

@@ -140,7 +140,7 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
     case 'composer.queue':
       return take(s, ctx);
     case 'composer.complete':
-      return complete(s);
+      return complete(s, ctx);
     case 'app.interrupt':
       return interrupt(s, ctx);
     case 'app.toggleForce':
@@ -188,6 +188,8 @@ function take(s: ComposerState, ctx: ComposerContext): Reduced {
   const slash = s.editor.pastes.length === 0 ? parseSlash(text) : null;
   if (slash && findSlash(slash.name)) {
     effects.push({ type: 'slash', name: slash.name, args: slash.args });
+  } else if (slash && ctx.prompts?.includes(slash.name)) {
+    effects.push({ type: 'prompt', name: slash.name, args: slash.rest, input: { segments, text, display: ed.displayText(segments) } });
   } else if (slash && slash.args.length === 0) {
     effects.push({ type: 'note', text: `unknown command /${slash.name} (/help lists them)` });
   } else {
@@ -198,10 +200,10 @@ function take(s: ComposerState, ctx: ComposerContext): Reduced {
 }
 
 /** Tab on a `/` prefix completes the slash command; several candidates are listed in the status bar. */
-function complete(s: ComposerState): Reduced {
+function complete(s: ComposerState, ctx: ComposerContext): Reduced {
   const { text, cursor, pastes } = s.editor;
   if (pastes.length > 0 || cursor !== text.length) return none(s);
-  const done = completeSlash(text);
+  const done = completeSlash(text, ctx.prompts);
   if (!done) return none(s);
   const editor = done.text === text ? s.editor : ed.replaceWith(s.editor, [{ type: 'text', text: done.text }]);
   const effects: Effect[] = done.candidates.length > 1 ? [{ type: 'hint', text: done.candidates.map((c) => '/' + c).join('  ') }] : [];

@@ -46,6 +46,8 @@ export interface ComposerContext {
   readonly pasteLimits?: ed.PasteOptions;
   /** How the terminal draws emoji sequences (moving up and down keeps the column). */
   readonly emoji: EmojiWidths;
+  /** The prompt commands' names (agent/prompt-commands.ts), for Enter and Tab. */
+  readonly prompts?: readonly string[];
 }
 
 export type ComposerInput =
@@ -105,6 +107,8 @@ export type Effect =
   /** The paths matching an @-mention query are wanted; the picker closed. */
   | { readonly type: 'mentionQuery'; readonly query: string }
   | { readonly type: 'mentionOpened' }
+  /** A prompt command: its name, its arguments as typed, and the input as the transcript shows it. */
+  | { readonly type: 'prompt'; readonly name: string; readonly args: string; readonly input: Input }
   | { readonly type: 'mentionClosed' }
   /** The resume picker chose a conversation, or was left for a new one. */
   | { readonly type: 'resume'; readonly id: string }

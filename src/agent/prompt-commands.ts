@@ -1,0 +1,82 @@
+// Prompt commands: a Markdown file becomes a slash command named after it
+// (`review.md` is /review). An optional front matter gives its description;
+// its body is the prompt, with $ARGUMENTS (everything after the name) and
+// $1…$9 (the words) filled in when it runs. Which files there are, and the
+// names that clash with a built-in, are worked out here from what the loader
+// read. Pure.
+
+export type PromptSource = 'personal' | 'project' | 'mcp';
+
+export interface PromptCommand {
+  /** Without the slash: the file's name, or `server:prompt` for an MCP prompt. */
+  readonly name: string;
+  readonly description: string;
+  readonly source: PromptSource;
+  /** The prompt, before its arguments are filled in. */
+  readonly body: string;
+}
+
+/** A command name as a file may give it: letters, digits, - and _, starting with a letter. */
+const NAME = /^[A-Za-z][\w-]*$/;
+
+/** The front matter's description (`description: …`) and the body after it. */
+export function parsePromptFile(text: string): { description: string | null; body: string } {
+  const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const m = /^---\n([\s\S]*?)\n---\n?/.exec(normalized);
+  if (!m) return { description: null, body: normalized.trim() };
+  const line = m[1].split('\n').find((l) => /^description\s*:/.test(l));
+  const raw = line ? line.replace(/^description\s*:\s*/, '').trim() : '';
+  const description = raw.replace(/^(["'])(.*)\1$/, '$2').trim();
+  return { description: description || null, body: normalized.slice(m[0].length).trim() };
+}
+
+/** The prompt with its arguments: $ARGUMENTS is all of them as typed, $1…$9 one word each (empty when not given). */
+export function expandPrompt(body: string, args: string): string {
+  const words = args.trim() ? args.trim().split(/\s+/) : [];
+  return body.replace(/\$ARGUMENTS\b|\$([1-9])/g, (all, n: string | undefined) => (n ? words[Number(n) - 1] ?? '' : args.trim()));
+}
+
+export interface PromptFile {
+  /** The file's name, `.md` included. */
+  readonly file: string;
+  readonly text: string;
+  readonly source: Exclude<PromptSource, 'mcp'>;
+}
+
+/**
+ * The commands the files make, and what is wrong with the rest: a name
+ * that is no command name, or one a built-in has (reported, skipped). A
+ * project's command replaces a personal one of the same name.
+ */
+export function promptCommands(files: readonly PromptFile[], builtIns: ReadonlySet<string>): { commands: PromptCommand[]; problems: string[] } {
+  const byName = new Map<string, PromptCommand>();
+  const problems: string[] = [];
+  const ordered = [...files.filter((f) => f.source === 'personal'), ...files.filter((f) => f.source === 'project')];
+  for (const f of ordered) {
+    const name = f.file.replace(/\.md$/i, '');
+    const where = f.source === 'project' ? '.milk/commands' : 'the data dir\'s commands';
+    if (!NAME.test(name)) {
+      problems.push(`${f.file} in ${where}: not a command name (letters, digits, - and _, starting with a letter); skipped`);
+      continue;
+    }
+    if (builtIns.has(name.toLowerCase())) {
+      problems.push(`/${name} from ${where} has the name of a built-in command; skipped`);
+      continue;
+    }
+    const { description, body } = parsePromptFile(f.text);
+    byName.set(name, { name, description: description ?? firstLine(body), source: f.source, body });
+  }
+  return { commands: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems };
+}
+
+function firstLine(body: string): string {
+  const line = body.split('\n').find((l) => l.trim()) ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+/** /help's lines for them: the name, what it does, and where it comes from. */
+export function promptHelpLines(commands: readonly PromptCommand[]): string[] {
+  const rows = commands.map((c) => [`/${c.name}`, `${c.description} (${c.source})`] as const);
+  const width = rows.reduce((w, [k]) => Math.max(w, k.length), 0);
+  return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
+}
