@@ -120,6 +120,30 @@ async function benchStartup() {
   console.log(`startup to first paint, first start in a new data dir: median ${fmt(a.median)}, min ${fmt(a.min)}, max ${fmt(a.max)}; later starts: median ${fmt(b.median)}, min ${fmt(b.min)}, max ${fmt(b.max)} (n=${a.n} each)`);
 }
 
+// Start-up with three MCP servers configured against start-up with none,
+// alternating: the servers start after the first paint, so the two are the
+// same within noise (budget: +15 %, and at least 10 ms, over none).
+async function benchMcp() {
+  const none = tmp('milk-bench-mcp-none-');
+  const three = tmp('milk-bench-mcp-three-');
+  const server = { command: process.execPath, args: [path.join(__dirname, 'mock-mcp-server.js')] };
+  fs.writeFileSync(path.join(three, 'config.json'), JSON.stringify({ mcpServers: { a: server, b: server, c: server } }));
+  // Both read a config file: the difference is the servers alone.
+  fs.writeFileSync(path.join(none, 'config.json'), JSON.stringify({ mcpServers: {} }));
+  await startupOnce(['--data-dir', none]);
+  await startupOnce(['--data-dir', three]);
+  const without = [];
+  const withThree = [];
+  for (let i = 0; i < scaled(10, 2); i++) {
+    without.push(await startupOnce(['--data-dir', none]));
+    withThree.push(await startupOnce(['--data-dir', three]));
+  }
+  const a = stats(without);
+  const b = stats(withThree);
+  console.log(`startup to first paint with three MCP servers configured: median ${fmt(b.median)}; with none: median ${fmt(a.median)} (n=${a.n} each; budget: the same +15 % or 10 ms)`);
+  check('startup with three MCP servers', b.median, Math.max(a.median * 1.15, a.median + 10), 0);
+}
+
 function benchHistory() {
   const { HistoryFile } = require('../dist/history/store');
   const header = { format: 'milk-history', version: 1, scope: 'global', sessionId: null, workspace: null, displayName: 'global' };
@@ -875,7 +899,7 @@ async function benchMentions() {
   check('mention first results', f.median, 50 * machine.factor, 1);
 }
 
-const CASES = { budgets: benchBudgets, nodes: benchNodes, startup: benchStartup, resume: benchResume, history: benchHistory, submit: benchSubmit, search: benchSearch, turns: benchTurns, transcript: benchLongTranscript, payloads: benchPayloads, agent: benchAgent, mentions: benchMentions };
+const CASES = { budgets: benchBudgets, nodes: benchNodes, startup: benchStartup, resume: benchResume, history: benchHistory, submit: benchSubmit, search: benchSearch, turns: benchTurns, transcript: benchLongTranscript, payloads: benchPayloads, agent: benchAgent, mentions: benchMentions, mcp: benchMcp };
 
 const NOTES = `Notes on reading these figures:
 

@@ -5,6 +5,7 @@
 //
 // The scenario is the model name (or the x-mock-scenario header):
 //   parallel       two shell calls in one answer, then 'both ran.'
+//   mcp            a call of demo__note (the test MCP server as "demo"), then what the server answered
 //   (any)          a request whose last message asks for a summary ("Summarise the conversation so far")
 //                  gets "SUMMARY of N messages; first asked: …"
 //   reasoning      reasoning first (OpenAI reasoning_content deltas; an Anthropic thinking block with a
@@ -134,6 +135,15 @@ function plan(scenario, body) {
       const tool = { name: 'shell', args: { command: 'echo hello-from-tool' } };
       if (scenario.name === 'tools-cut') tool.raw = '{"command": "echo hello-fr';
       return { chunks: ['let me look. '], tool, delay: 5 };
+    }
+    case 'mcp': {
+      // A call of the test MCP server's note tool (scripts/mock-mcp-server.js, configured as "demo"); then what it answered.
+      const result = messages.find((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
+      if (result) {
+        const text = typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
+        return { chunks: [`the server said: ${text}`], delay: 5 };
+      }
+      return { chunks: ['asking the server. '], tool: { name: 'demo__note', args: { text: 'from the model' } }, delay: 5 };
     }
     case 'parallel': {
       // Two calls in one answer, as models send them when neither needs the other.

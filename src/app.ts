@@ -9,6 +9,7 @@ import { Bus } from './bus';
 import { Cleanup } from './cleanup';
 import { installMemoryGuard } from './memory-guard';
 import { AgentContext } from './agent/context';
+import type { McpServerConfig, McpServers } from './tools/mcp';
 import { expandPrompt, promptHelpLines } from './agent/prompt-commands';
 import { PermissionStore } from './config/permissions';
 import { Checkpoints } from './session/checkpoints';
@@ -64,6 +65,8 @@ export interface AppOptions {
   resume?: { kind: 'continue' } | { kind: 'pick' } | { kind: 'id'; id: string } | null;
   /** Warnings found before the screen existed (e.g. a bad config file). */
   warnings?: string[];
+  /** MCP servers (config mcpServers), started once the screen is up. */
+  mcpServers?: Readonly<Record<string, McpServerConfig>>;
 }
 
 export interface App {
@@ -95,8 +98,9 @@ function services(bus: Bus, options: AppOptions) {
     settings.setRules(rules);
     for (const r of early) settings.addRule(r);
   });
+  const mcp = mcpHolder(bus, options);
   const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, systemPrompt: () => agent.text(), rulesReady, hide: options.dataDir === null ? [] : [options.dataDir], checkpoints,
-    contextWindow: () => options.contextWindow?.(settings.model), ...options.answer });
+    contextWindow: () => options.contextWindow?.(settings.model), mcp: mcp.forRunner, ...options.answer });
   const history = new HistoryService({
     settings,
     dataDir: options.dataDir,
@@ -118,7 +122,53 @@ function services(bus: Bus, options: AppOptions) {
     `conversation ${recorder.conv} · provider ${settings.provider} · model ${modelName()}`,
     paths ? `files: ${log.fileOf(recorder.conv)}, ${paths.session}, ${paths.global}` : 'files: none (no data dir; history in memory only)',
   ];
-  return { warn, settings, agent, permissions, rulesRead, checkpoints, runner, history, recorder, sessions, sessionInfo };
+  return { warn, settings, agent, permissions, rulesRead, checkpoints, runner, history, recorder, sessions, sessionInfo, mcp };
+}
+
+/**
+ * The MCP servers, made (and the SDK loaded) only when some are configured,
+ * and started by start() once the screen is up; until then, and with none,
+ * they offer no tools.
+ */
+function mcpHolder(bus: Bus, options: AppOptions) {
+  const configs = options.mcpServers ?? {};
+  const count = Object.keys(configs).length;
+  let servers: McpServers | null = null;
+  const start = (): void => {
+    if (count === 0 || servers) return;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { McpServers: Servers } = require('./tools/mcp') as typeof import('./tools/mcp');
+    servers = new Servers(configs, options.workspace, () => bus.requestRender());
+    servers.startAll();
+  };
+  const stop = (): void => {
+    if (!servers) return;
+    servers.stopAll();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require('./tools/mcp') as typeof import('./tools/mcp')).killMcpServers();
+  };
+  return {
+    start,
+    stop,
+    forRunner: {
+      specs: () => servers?.specs() ?? [],
+      find: (name: string) => servers?.find(name),
+      call: (name: string, args: Record<string, unknown>, signal: AbortSignal) => (servers as McpServers).call(name, args, signal),
+    },
+    status: (): string | null => (count === 0 ? null : `mcp ${servers?.list().filter((x) => x.state === 'ready').length ?? 0}/${count}`),
+    forSlash: {
+      lines: (): string[] => (servers ? mcpLines(servers) : ['no MCP servers: add them as mcpServers in the data dir\'s config.json']),
+      restart: (name: string): boolean => servers?.restart(name) ?? false,
+    },
+  };
+}
+
+/** /mcp: each server's state (and why it failed) and its tools. */
+function mcpLines(servers: McpServers): string[] {
+  return servers.list().flatMap((x) => [
+    `${x.name}: ${x.state}${x.why ? ` (${x.why})` : ''}${x.tools.length ? ` · ${x.tools.length} tool${x.tools.length === 1 ? '' : 's'}` : ''}`,
+    ...x.tools.map((t) => `  ${t.qualified}${t.readOnly ? ' (read-only)' : ''}${t.description ? `: ${t.description.split('\n')[0].slice(0, 80)}` : ''}`),
+  ]);
 }
 
 type Services = ReturnType<typeof services>;
@@ -132,6 +182,25 @@ function keepPermissions(bus: Bus, s: Services): void {
     void s.permissions.save(s.settings.rules).then((notes) => {
       for (const n of notes) s.warn(n);
     });
+  });
+}
+
+/** The heap guard: a turn that grows the heap too far is stopped; past that, milk exits cleanly. */
+function memoryGuard(bus: Bus, s: Services, cleanup: Cleanup): () => void {
+  return installMemoryGuard({
+    onGrowth: (listener) => {
+      bus.on('turn.delta', ({ text }) => listener(text.length));
+      bus.on('tool.output', ({ text }) => listener(text.length));
+      bus.on('turn.reasoning', ({ text }) => listener(text.length));
+    },
+    stopTurn: (message) => {
+      if (!s.runner.fail(message)) s.warn(message);
+    },
+    exit: (message) => {
+      cleanup.run();
+      process.stderr.write(message + '\n');
+      process.exit(1);
+    },
   });
 }
 
@@ -154,6 +223,7 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     editExternally: (text) => (require('./tui/external-editor') as typeof import('./tui/external-editor')).editExternally(text, options.dataDir, (run) => (jobControl ? jobControl.handOver(run) : run())),
     files: mentionFiles(options.workspace, options.cleanup),
+    mcp: s.mcp.forSlash,
     prompts: {
       names: () => s.agent.commands.map((c) => c.name),
       help: () => promptHelpLines(s.agent.commands),
@@ -172,6 +242,7 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     approval: () => s.settings.approval,
     always: () => s.settings.alwaysTools(),
     providerHint: () => options.provider.hint ?? `${s.settings.provider} · ${s.settings.model}`,
+    mcp: s.mcp.status,
   });
   const overlayKeys = { scope: keyFor('search', 'search.toggleScope'), remove: keyFor('search', 'search.delete') };
   const painter = new Painter(ui, bus, {
@@ -283,28 +354,14 @@ export function startApp(options: AppOptions): App {
   });
   // After the cancel (TERM), anything still alive in a tool's process group is killed: nothing outlives milk.
   options.cleanup.add('tools', killLiveTools);
+  options.cleanup.add('mcp', () => s.mcp.stop());
   // Run in reverse: history first, then the turn is cancelled (its end is logged), then the log is flushed.
   options.cleanup.add('conversation', () => s.recorder.close());
   options.cleanup.add('turn', () => s.runner.cancel());
   // Registered last, so it runs first: entries reach the disk before anything else is torn down.
   options.cleanup.add('history', () => s.history.flush({ reason: 'exit' }));
 
-  const unguard = installMemoryGuard({
-    onGrowth: (listener) => {
-      bus.on('turn.delta', ({ text }) => listener(text.length));
-      bus.on('tool.output', ({ text }) => listener(text.length));
-      bus.on('turn.reasoning', ({ text }) => listener(text.length));
-    },
-    stopTurn: (message) => {
-      if (!s.runner.fail(message)) s.warn(message);
-    },
-    exit: (message) => {
-      options.cleanup.run();
-      process.stderr.write(message + '\n');
-      process.exit(1);
-    },
-  });
-  options.cleanup.add('memory guard', unguard);
+  options.cleanup.add('memory guard', memoryGuard(bus, s, options.cleanup));
   // The instruction files and the environment are read once the screen is up, and again for each new conversation.
   const loadAgent = (): void => {
     for (const problem of s.agent.load()) s.warn(problem);
@@ -316,5 +373,7 @@ export function startApp(options: AppOptions): App {
   terminal.start();
   painter.paint();
   probe.start((data) => options.output.write(data), probeRow);
+  // The MCP servers start after the first paint: start-up never waits on them.
+  setImmediate(() => s.mcp.start());
   return { bus, coordinator, screen: ui, done };
 }

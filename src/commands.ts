@@ -134,6 +134,13 @@ export interface SlashContext {
     /** Replaces the conversation, for the model, by its summary; what went wrong, or null once it started. */
     compact(focus?: string): string | null;
   };
+  /** The MCP servers (tools/mcp.ts). */
+  readonly mcp: {
+    /** One line per server (state, why, tools), or why there are none. */
+    lines(): string[];
+    /** False for a name not configured. */
+    restart(name: string): boolean;
+  };
   readonly permissions: {
     /** Where the rules are kept; null without a data dir. */
     readonly file: string | null;
@@ -297,6 +304,16 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         return;
       }
       ctx.note(tools.length ? `always, without asking: ${tools.join(', ')} (/always clear to ask again)` : 'every tool call asks first');
+    },
+  },
+  {
+    name: 'mcp',
+    args: '[restart NAME]',
+    description: 'List the MCP servers: each one\'s state (starting, ready, failed and why, stopped) and tools; restart NAME starts one again',
+    run(ctx, args) {
+      if (args.length === 0) return ctx.note(ctx.mcp.lines().join('\n'));
+      if (args.length !== 2 || args[0] !== 'restart') return usage('mcp');
+      ctx.note(ctx.mcp.restart(args[1]) ? `restarting the MCP server ${args[1]}` : `no MCP server named ${args[1]} (/mcp lists them)`);
     },
   },
   {

@@ -59,6 +59,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     sandbox: opts.sandbox ?? config.sandbox ?? 'on',
     resume: opts.continue ? { kind: 'continue' } : opts.resume === true ? { kind: 'pick' } : typeof opts.resume === 'string' ? { kind: 'id', id: opts.resume } : null,
     warnings: [...warnings, ...early],
+    mcpServers: config.mcpServers,
   });
   report = (text) => app.bus.emit('status.warning', { text });
   await app.done;

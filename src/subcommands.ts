@@ -12,6 +12,8 @@ const historyCommands = (): typeof import('./history/commands') => require('./hi
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sessionCommands = (): typeof import('./session/commands') => require('./session/commands');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
+const mcpCommands = (): typeof import('./config/mcp-commands') => require('./config/mcp-commands');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const logPurge = (): typeof import('./session/purge') => require('./session/purge');
 
 /** Runs a command, turning the errors it expects into one line on stderr and exit code 1. */
@@ -30,6 +32,28 @@ function expected(kind: () => new (...args: never[]) => Error) {
 export function addShellCommands(program: Command): void {
   addHistoryCommands(program);
   addSessionCommands(program);
+  addMcpCommands(program);
+}
+
+/** milk mcp list | add | remove. */
+function addMcpCommands(program: Command): void {
+  const mcp = program.command('mcp').description("list, add and remove the MCP servers in the data dir's config.json");
+  const dataDirOf = (cmd: Command): string => requireDataDir(locate(cmd.optsWithGlobals() as MainOptions).dataDir);
+  const guard = expected(() => mcpCommands().McpCommandError);
+  const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+  mcp.command('list', { isDefault: true }).description('one line per server: its name and how it is reached (env and headers by name only)')
+    .action((_o: unknown, cmd: Command) => guard(() => mcpCommands().mcpList(dataDirOf(cmd), process.stdout)));
+  mcp.command('add').description('add a stdio server (milk mcp add NAME -- COMMAND ARGS…) or an HTTP one (--url); the file is written atomically')
+    .argument('<name>', 'the server\'s name, which prefixes its tools (name__tool)')
+    .argument('[command...]', 'the command and its arguments, after --')
+    .option('--url <url>', 'a streamable HTTP server instead of a command')
+    .option('--env <KEY=VALUE>', 'an environment variable for the command (repeatable)', collect)
+    .option('--header <"Name: value">', 'a header for the HTTP server (repeatable)', collect)
+    .option('--cwd <dir>', 'where the command runs (default: the workspace)')
+    .action((name: string, command: string[], o: { url?: string; env?: string[]; header?: string[]; cwd?: string }, cmd: Command) =>
+      guard(() => mcpCommands().mcpAdd(dataDirOf(cmd), name, command, o, process.stdout)));
+  mcp.command('remove').description('remove a server').argument('<name>', 'the server\'s name')
+    .action((name: string, _o: unknown, cmd: Command) => guard(() => mcpCommands().mcpRemove(dataDirOf(cmd), name, process.stdout)));
 }
 
 /** milk history list | path | clear | delete. */

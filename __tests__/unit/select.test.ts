@@ -58,7 +58,7 @@ describe('the config file', () => {
   });
   it('names an unknown key (a typo) instead of ignoring it', () => {
     expect(parseConfig({ idleTimeOutMs: 5000 }).problems).toEqual([
-      'unknown key "idleTimeOutMs" (known: provider, model, baseUrl, script, idleTimeoutMs, maxAnswerChars, sandbox, contextWindow, thinkingBudget, models, maxKeptAnswerChars, context, history)',
+      'unknown key "idleTimeOutMs" (known: provider, model, baseUrl, script, idleTimeoutMs, maxAnswerChars, sandbox, contextWindow, thinkingBudget, models, maxKeptAnswerChars, context, history, mcpServers)',
     ]);
   });
   it('caps an idle timeout from the environment at what a timer can hold', () => {

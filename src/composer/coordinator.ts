@@ -69,6 +69,11 @@ export interface CoordinatorOptions {
     help(): string[];
     expand(name: string, args: string): string | null;
   };
+  /** The MCP servers, for /mcp. */
+  mcp?: {
+    lines(): string[];
+    restart(name: string): boolean;
+  };
   /** What /clear and /copy do on the screen. */
   view?: {
     clear(): void;
@@ -427,6 +432,10 @@ export class TurnCoordinator {
           this.runner.start(text, { display, segments: [{ type: 'text', text: display }] });
           return true;
         },
+      },
+      mcp: {
+        lines: () => this.options.mcp?.lines() ?? ['no MCP servers: add them as mcpServers in the data dir\'s config.json'],
+        restart: (name) => this.options.mcp?.restart(name) ?? false,
       },
       permissions: {
         file: this.options.permissionsFile ?? null,

@@ -54,7 +54,30 @@ function buildFields(v: typeof V) {
     history: v.object({
       maxEntries: v.optional(wholeNumber('history.maxEntries', 1, 10_000_000)),
     }, 'history must be an object such as {"maxEntries": 500}'),
+    mcpServers: mcpServers(v),
   };
+}
+
+/**
+ * MCP servers in the shape other clients use: `command`, `args`, `env`,
+ * `cwd` for a stdio server; `url`, `headers` for streamable HTTP. A name is
+ * the tools' namespace. The messages never quote a value (env and headers
+ * hold secrets).
+ */
+function mcpServers(v: typeof V) {
+  const strings = (key: string) => v.record(v.string(), v.string(`mcpServers.*.${key} values must be strings`), `mcpServers.*.${key} must be an object of strings`);
+  const stdio = v.strictObject({
+    command: v.pipe(v.string('mcpServers.*.command must be a non-empty string'), v.nonEmpty('mcpServers.*.command must be a non-empty string')),
+    args: v.optional(v.array(v.string('mcpServers.*.args must be strings'), 'mcpServers.*.args must be an array of strings')),
+    env: v.optional(strings('env')),
+    cwd: v.optional(v.string('mcpServers.*.cwd must be a string')),
+  }, 'a stdio MCP server is {"command": …, "args": […], "env": {…}, "cwd": …}');
+  const http = v.strictObject({
+    url: v.pipe(v.string('mcpServers.*.url must be an http:// or https:// URL'), v.check(isHttpUrl, 'mcpServers.*.url must be an http:// or https:// URL')),
+    headers: v.optional(strings('headers')),
+  }, 'an HTTP MCP server is {"url": …, "headers": {…}}');
+  const name = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,32}$/, 'an MCP server name is 1 to 32 letters, digits, - or _ (it names its tools: name__tool)'));
+  return v.record(name, v.union([stdio, http], 'each of mcpServers is {"command": …} (stdio) or {"url": …} (streamable HTTP)'), 'mcpServers must be an object of server names');
 }
 
 type Fields = ReturnType<typeof buildFields>;

@@ -22,9 +22,9 @@ const TABLE: Record<ApprovalMode, Record<ToolKind, Decision>> = {
   'full-auto': { read: 'run', edit: 'run', run: 'run' },
 };
 
-/** What happens to a call of `tool` in `mode`; `always`: the person answered "always" for this tool. */
-export function decide(mode: ApprovalMode, tool: string, always: boolean): Decision {
-  const d = TABLE[mode][toolKind(tool)];
+/** What happens to a call of `tool` in `mode`; `always`: the person answered "always" for this tool; `kind`: what it does, when milk does not know the tool by name (an MCP server's). */
+export function decide(mode: ApprovalMode, tool: string, always: boolean, kind: ToolKind = toolKind(tool)): Decision {
+  const d = TABLE[mode][kind];
   return d === 'ask' && always ? 'run' : d;
 }
 

@@ -6,7 +6,7 @@
 // all read them here; nothing keeps a copy. Pure state: no I/O, no timers.
 
 import { CLUSTERING, EmojiWidths } from '../editor/width';
-import { ApprovalMode, Decision, decide } from './approval';
+import { ApprovalMode, Decision, ToolKind, decide } from './approval';
 import { Rule, ruleAllows, sameRule } from './rules';
 
 export type HistoryMode = 'session' | 'global';
@@ -69,8 +69,8 @@ export class Settings {
   }
 
   /** Whether a call of this tool, with these arguments, runs, is asked about, or is refused, now. */
-  decide(tool: string, args: Record<string, unknown> = {}): Decision {
-    const d = decide(this.mode, tool, this.always.has(tool));
+  decide(tool: string, args: Record<string, unknown> = {}, kind?: ToolKind): Decision {
+    const d = decide(this.mode, tool, this.always.has(tool), kind);
     return d === 'ask' && this.kept.some((r) => ruleAllows(r, tool, args)) ? 'run' : d;
   }
 

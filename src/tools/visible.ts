@@ -62,7 +62,8 @@ function subject(call: ToolCall): string {
     case 'glob': return `${String(a.pattern ?? '')}${a.path ? ` in ${String(a.path)}` : ''}`;
     case 'grep': return `${String(a.pattern ?? '')}${a.path ? ` in ${String(a.path)}` : ''}${a.glob ? ` (${String(a.glob)})` : ''}`;
     case 'write_file': return `${String(a.path ?? '')} (${String(a.content ?? '').length} chars)`;
-    default: return '';
+    // Any other tool (an MCP server's): its arguments as the model sent them.
+    default: return Object.keys(a).length ? JSON.stringify(a) : '';
   }
 }
 

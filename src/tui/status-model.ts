@@ -24,6 +24,8 @@ export interface StatusSources {
   always: () => string[];
   /** The provider's own hint (e.g. how to configure it, or the model /model switched to). */
   providerHint: () => string | null;
+  /** The MCP servers ready of those configured ("mcp 2/3"), or null with none configured. */
+  mcp?: () => string | null;
 }
 
 export class StatusModel {
@@ -90,6 +92,7 @@ export class StatusModel {
       approval: s.approval?.(),
       usage: this.usage,
       always: s.always(),
+      mcp: s.mcp?.() ?? null,
     };
   }
 

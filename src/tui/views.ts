@@ -106,6 +106,8 @@ export interface StatusState {
   always?: string[];
   /** Tokens of the last turn (in, out) and the conversation's total, when the server reports them. */
   usage?: { input: number; output: number; total: number } | null;
+  /** How many MCP servers are ready of those configured ("mcp 2/3"). */
+  mcp?: string | null;
 }
 
 /** 1234 → 1.2k, for the status bar. */
@@ -158,6 +160,7 @@ function rightParts(st: StatusState): Part[] {
   }
   // What the last turn cost: tokens in and out, and the conversation's total so far.
   if (st.usage && st.busySince === null) parts.push({ text: ` ↑${tokens(st.usage.input)} ↓${tokens(st.usage.output)} Σ${tokens(st.usage.total)} `, style: 'statusStrong' });
+  if (st.mcp) parts.push({ text: ` ${st.mcp} `, style: 'status', yields: true });
   if (st.warning) parts.push({ text: ` ⚠ ${st.warning} `, style: 'warning', cut: true });
   else if (st.notice) parts.push({ text: ` ${st.notice} `, style: 'status', cut: true });
   // Under a question, Esc answers it: the question's legend says what each key does.

@@ -12,7 +12,7 @@ import { Settings } from '../settings/store';
 import type { Segment } from '../editor/model';
 import { trimContext } from './context';
 import { isSummary, Calibration, DEFAULT_CONTEXT_WINDOW, MAX_SUMMARY_CHARS, SUMMARY_SYSTEM, cutToolOutputs, estimateTokens, isFull, messageTokens, splitAtCurrentTurn, summaryMessages, summaryRequest } from './compact';
-import { ChatMessage, Provider, ThinkingBlock, ToolCall } from '../providers/provider';
+import { ChatMessage, Provider, ThinkingBlock, ToolCall, ToolSpec } from '../providers/provider';
 import { StreamSanitizer, sanitize } from './sanitize';
 import { TOOL_SPECS } from '../tools/specs';
 import { callDetail, describeCall, showControls, visible } from '../tools/visible';
@@ -73,6 +73,12 @@ export interface RunnerOptions {
   rulesReady?: Promise<unknown>;
   /** No one is there to answer a question (milk run): a call that would ask is refused, saying so. */
   unattended?: boolean;
+  /** The MCP servers' tools (tools/mcp.ts): offered beside milk's own, decided by whether the server marks them read-only. */
+  mcp?: {
+    specs(): ToolSpec[];
+    find(name: string): { readonly readOnly: boolean } | undefined;
+    call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<{ ok: boolean; content: string; status?: string }>;
+  };
 }
 
 
@@ -261,7 +267,8 @@ export class TurnRunner {
   }
 
   private async loop(turn: ActiveTurn): Promise<void> {
-    const tools = this.options.workspace ? TOOL_SPECS : undefined;
+    const mcp = this.options.mcp?.specs() ?? [];
+    const tools = this.options.workspace ? (mcp.length ? [...TOOL_SPECS, ...mcp] : TOOL_SPECS) : undefined;
     // Once per turn: the mode or the date may change between turns, not within one.
     turn.system = this.options.systemPrompt?.();
     const maxSteps = this.options.maxSteps ?? 20;
@@ -316,7 +323,9 @@ export class TurnRunner {
     if (call.argsError) return this.refuseCall(turn, call, call.argsError);
     await this.options.rulesReady;
     if (turn.cancelled) return 'interrupted';
-    let decision = this.settings.decide(call.name, call.args);
+    const mcpTool = this.options.mcp?.find(call.name);
+    // An MCP tool is a command to milk (asked about unless the mode runs commands), or a read when its server marks it read-only.
+    let decision = this.settings.decide(call.name, call.args, mcpTool ? (mcpTool.readOnly ? 'read' : 'run') : undefined);
     if (decision === 'refuse') return this.refuseCall(turn, call, `the person set milk to ${this.settings.mode} mode, where ${call.name} is not allowed`, 'not allowed');
     const confined = call.name === 'shell' ? await this.confinement() : { sandbox: false, agree: false };
     if (turn.cancelled) return 'interrupted';
@@ -341,7 +350,7 @@ export class TurnRunner {
     }
     this.bus.emit('tool.started', { turnId: turn.id, summary, detail, declined: false });
     const output = new StreamSanitizer();
-    const result = await toolRunner().runTool(call, {
+    const result = mcpTool && this.options.mcp ? await this.options.mcp.call(call.name, call.args, turn.controller.signal) : await toolRunner().runTool(call, {
       workspace: this.options.workspace ?? process.cwd(),
       sandbox: confined.sandbox ? { network, hide: this.options.hide ?? [] } : null,
       writes: this.writeHooks(turn),

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// A small MCP server over stdio for milk's tests and bench, written with the
+// official SDK. MOCK_MCP_MODE picks a misbehaviour: fail-start (exits at
+// once), ignore-term (shrugs off SIGTERM), garbage (writes non-JSON lines).
+// Its tools: echo (read-only), note (writes nothing, but is not marked
+// read-only), crash (the process dies mid-call), hang (never answers), flood
+// (a 12 MB message on one line) and image (content that is not text).
+const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
+const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
+const { z } = require('zod');
+
+const mode = process.env.MOCK_MCP_MODE || '';
+if (mode === 'fail-start') process.exit(3);
+if (mode === 'ignore-term') process.on('SIGTERM', () => {});
+
+function makeServer() {
+const server = new McpServer({ name: 'mock-mcp', version: '1.0.0' });
+server.registerTool('echo', { description: 'Echo the text back', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+  async ({ text }) => ({ content: [{ type: 'text', text: `echo: ${text}` }] }));
+server.registerTool('note', { description: 'Take a note', inputSchema: { text: z.string() } },
+  async ({ text }) => ({ content: [{ type: 'text', text: `noted: ${text}` }] }));
+server.registerTool('crash', { description: 'Die mid-call', inputSchema: {} }, async () => process.exit(7));
+server.registerTool('hang', { description: 'Never answer', inputSchema: {} }, () => new Promise(() => {}));
+server.registerTool('flood', { description: 'Answer with 12 MB on one line', inputSchema: {} },
+  async () => ({ content: [{ type: 'text', text: 'x'.repeat(12 * 1024 * 1024) }] }));
+server.registerTool('image', { description: 'Answer with an image', inputSchema: {} },
+  async () => ({ content: [{ type: 'text', text: 'a picture:' }, { type: 'image', data: 'aGk=', mimeType: 'image/png' }] }));
+
+return server;
+}
+
+// `--http PORT`: the same tools over streamable HTTP on 127.0.0.1, stateless (a server per request),
+// answering only requests that carry the header x-test-token: let-me-in; it prints READY PORT.
+const httpAt = process.argv.indexOf('--http');
+if (httpAt !== -1) {
+  const http = require('node:http');
+  const { StreamableHTTPServerTransport } = require('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const web = http.createServer((req, res) => {
+    if (req.headers['x-test-token'] !== 'let-me-in') {
+      res.writeHead(401).end('no token');
+      return;
+    }
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', async () => {
+      const server = makeServer();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => {
+        transport.close();
+        server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body ? JSON.parse(body) : undefined);
+    });
+  });
+  web.listen(Number(process.argv[httpAt + 1]) || 0, '127.0.0.1', () => process.stdout.write(`READY ${web.address().port}\n`));
+} else {
+  if (mode === 'garbage') process.stdout.write('this is not json\n');
+  makeServer().connect(new StdioServerTransport());
+}

@@ -1,0 +1,110 @@
+// `milk mcp list|add|remove`: the mcpServers of `<data>/config.json` from the
+// shell, for people who script their set-up. The file is read whole, the one
+// key changed, every other key kept as it was, and written atomically (0600).
+// Values of env and headers are secrets: listed by name only, never printed.
+
+import * as path from 'node:path';
+import { ensureDir, readRegular, writeAtomic } from '../io/files';
+import { describeIoError } from '../io/errors';
+import { parseConfig } from './config';
+
+export class McpCommandError extends Error {}
+
+type Servers = Record<string, Record<string, unknown>>;
+
+function configFile(dataDir: string): string {
+  return path.join(dataDir, 'config.json');
+}
+
+/** The config file as JSON (an empty object when there is none); a file that is not a JSON object is refused, never overwritten. */
+function readJson(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readRegular(file).toString('utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new McpCommandError(`cannot read ${file} (${describeIoError(err)})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new McpCommandError(`${file} is not valid JSON; fix it first (nothing was changed)`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new McpCommandError(`${file} is not a JSON object; fix it first (nothing was changed)`);
+  return value as Record<string, unknown>;
+}
+
+function servers(json: Record<string, unknown>): Servers {
+  const s = json.mcpServers;
+  return typeof s === 'object' && s !== null && !Array.isArray(s) ? (s as Servers) : {};
+}
+
+/** One line per server: its name and how it is reached; env and headers by name only. */
+export function mcpList(dataDir: string, out: NodeJS.WritableStream): void {
+  const all = servers(readJson(configFile(dataDir)));
+  const names = Object.keys(all);
+  if (names.length === 0) return void out.write(`no MCP servers in ${configFile(dataDir)}\n`);
+  for (const name of names) {
+    const s = all[name];
+    const how = typeof s.url === 'string' ? s.url : [s.command, ...(Array.isArray(s.args) ? s.args : [])].map(String).join(' ');
+    const keys = (o: unknown): string[] => (typeof o === 'object' && o !== null ? Object.keys(o) : []);
+    const env = keys(s.env);
+    const headers = keys(s.headers);
+    const extra = [env.length ? `env: ${env.join(', ')}` : '', headers.length ? `headers: ${headers.join(', ')}` : ''].filter(Boolean).join('; ');
+    out.write(`${name}  ${how}${extra ? `  (${extra})` : ''}\n`);
+  }
+}
+
+/** KEY=VALUE pairs (or `Name: value` headers) as an object. */
+function pairs(list: readonly string[], sep: '=' | ':', what: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list) {
+    const at = item.indexOf(sep);
+    if (at <= 0) throw new McpCommandError(`${what} must be ${sep === '=' ? 'KEY=VALUE' : '"Name: value"'} (one was not)`);
+    out[item.slice(0, at).trim()] = item.slice(at + 1).trim();
+  }
+  return out;
+}
+
+export interface AddOptions {
+  url?: string;
+  env?: string[];
+  header?: string[];
+  cwd?: string;
+}
+
+/** Adds (or replaces) a server: a command with its arguments, or --url; checked by the config's own schema before anything is written. */
+export function mcpAdd(dataDir: string, name: string, command: readonly string[], o: AddOptions, out: NodeJS.WritableStream): void {
+  if (Boolean(o.url) === command.length > 0) throw new McpCommandError('give either a command (milk mcp add NAME -- COMMAND ARGS…) or --url URL');
+  const server: Record<string, unknown> = o.url
+    ? { url: o.url, ...(o.header?.length ? { headers: pairs(o.header, ':', '--header') } : {}) }
+    : { command: command[0], ...(command.length > 1 ? { args: command.slice(1) } : {}), ...(o.env?.length ? { env: pairs(o.env, '=', '--env') } : {}), ...(o.cwd ? { cwd: o.cwd } : {}) };
+  const file = configFile(dataDir);
+  const json = readJson(file);
+  const next = { ...json, mcpServers: { ...servers(json), [name]: server } };
+  const problems = parseConfig({ mcpServers: next.mcpServers }).problems;
+  if (problems.length) throw new McpCommandError(`not added: ${problems.join('; ')}`);
+  const replaced = name in servers(json);
+  write(file, next);
+  out.write(`${replaced ? 'replaced' : 'added'} the MCP server ${name} in ${file}\n`);
+}
+
+export function mcpRemove(dataDir: string, name: string, out: NodeJS.WritableStream): void {
+  const file = configFile(dataDir);
+  const json = readJson(file);
+  const all = servers(json);
+  if (!(name in all)) throw new McpCommandError(`no MCP server named ${name} in ${file}`);
+  const rest = Object.fromEntries(Object.entries(all).filter(([n]) => n !== name));
+  write(file, { ...json, mcpServers: rest });
+  out.write(`removed the MCP server ${name} from ${file}\n`);
+}
+
+function write(file: string, json: Record<string, unknown>): void {
+  try {
+    ensureDir(path.dirname(file));
+    writeAtomic(file, JSON.stringify(json, null, 2) + '\n');
+  } catch (err) {
+    throw new McpCommandError(`cannot write ${file} (${describeIoError(err)}); nothing was changed`);
+  }
+}

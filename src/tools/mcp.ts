@@ -1,0 +1,339 @@
+// Model Context Protocol servers (`mcpServers` in the config), through the
+// official SDK's client. Loaded only when servers are configured, and started
+// after the screen is up: neither start-up nor a keystroke waits on them. A
+// stdio server runs in a process group of its own, so at exit (or a restart)
+// the whole group is stopped, SIGKILL after a short grace for one that
+// ignores SIGTERM. A server that dies, hangs, floods or sends what is not
+// JSON-RPC ends the call it was in with a message and takes nothing else
+// down. The values of `env` and `headers` are never printed or logged.
+
+import { spawn, ChildProcess } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ToolSpec } from '../providers/provider';
+import type { ToolResult } from './shell';
+import { toolEnv } from './env';
+
+export type McpServerConfig =
+  | { readonly command: string; readonly args?: readonly string[]; readonly env?: Readonly<Record<string, string>>; readonly cwd?: string }
+  | { readonly url: string; readonly headers?: Readonly<Record<string, string>> };
+
+export type McpState = 'starting' | 'ready' | 'failed' | 'stopped';
+
+export interface McpTool {
+  readonly server: string;
+  /** The server's own name for it. */
+  readonly name: string;
+  /** What the model calls it: `server__name`. */
+  readonly qualified: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+  /** The server marks it read-only: it runs where reading does. */
+  readonly readOnly: boolean;
+}
+
+export interface McpServerInfo {
+  readonly name: string;
+  readonly state: McpState;
+  readonly why: string | null;
+  readonly tools: readonly McpTool[];
+}
+
+/** How long a server has to start and list its tools, and a call to answer, by default. */
+export const MCP_START_MS = 30_000;
+export const MCP_CALL_MS = 120_000;
+/** One message from a server, at most; a longer line is a flood, and the server is stopped. */
+export const MAX_MCP_MESSAGE = 8 * 1024 * 1024;
+/** Characters of one result the model gets, at most. */
+export const MAX_MCP_RESULT = 64 * 1024;
+/** Between SIGTERM and SIGKILL for a server's process group. */
+const KILL_GRACE_MS = 500;
+
+/**
+ * stdio as the SDK speaks it (one JSON-RPC message per line), but with the
+ * server in its own process group, its stderr kept out of the terminal, and
+ * a bound on a line.
+ */
+class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  child: ChildProcess | null = null;
+  private buffer = '';
+  private closed = false;
+
+  constructor(private readonly config: Extract<McpServerConfig, { command: string }>, private readonly workspace: string) {}
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.config.command, [...(this.config.args ?? [])], {
+        cwd: this.config.cwd ?? this.workspace,
+        env: { ...toolEnv(process.env), ...this.config.env },
+        stdio: ['pipe', 'pipe', 'ignore'],
+        detached: true,
+      });
+      this.child = child;
+      child.once('error', (err) => reject(new Error(`cannot start ${this.config.command}: ${err.message}`)));
+      child.once('spawn', () => resolve());
+      child.on('exit', (code, signal) => {
+        if (!this.closed) this.onerror?.(new Error(signal ? `the server was killed by ${signal}` : `the server exited (code ${code})`));
+        this.finish();
+      });
+      child.stdout?.setEncoding('utf8');
+      child.stdout?.on('data', (chunk: string) => this.take(chunk));
+      child.stdin?.on('error', () => undefined);
+    });
+  }
+
+  private take(chunk: string): void {
+    this.buffer += chunk;
+    let nl = this.buffer.indexOf('\n');
+    while (nl !== -1) {
+      const line = this.buffer.slice(0, nl).replace(/\r$/, '');
+      this.buffer = this.buffer.slice(nl + 1);
+      if (line.trim()) this.deliver(line);
+      nl = this.buffer.indexOf('\n');
+    }
+    if (this.buffer.length > MAX_MCP_MESSAGE) {
+      this.buffer = '';
+      this.onerror?.(new Error(`the server sent a message over ${MAX_MCP_MESSAGE / 1024 / 1024} MB; it was stopped`));
+      void this.close();
+    }
+  }
+
+  private deliver(line: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = JSON.parse(line) as JSONRPCMessage;
+    } catch {
+      // Not JSON: skipped (a server printing logs on stdout), said once per line kind by the caller's onerror.
+      this.onerror?.(new Error('the server wrote a line that is not JSON-RPC'));
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || stdin.destroyed) return reject(new Error('the server is not running'));
+      stdin.write(JSON.stringify(message) + '\n', (err) => (err ? reject(err) : resolve()));
+    });
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    stopGroup(this.child);
+    this.finish();
+    return Promise.resolve();
+  }
+
+  private finish(): void {
+    const child = this.child;
+    if (!child) return;
+    this.child = null;
+    this.onclose?.();
+  }
+}
+
+/** SIGTERM to a server's process group, SIGKILL after a grace if any of it is still there. */
+function stopGroup(child: ChildProcess | null): void {
+  const pid = child?.pid;
+  if (!pid) return;
+  child.stdin?.end();
+  const kill = (signal: NodeJS.Signals): boolean => {
+    try {
+      process.kill(-pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (kill('SIGTERM')) setTimeout(() => kill('SIGKILL'), KILL_GRACE_MS).unref();
+}
+
+/** The group of every stdio server started, for the exit path: SIGKILL at once, nothing outlives milk. */
+const live = new Set<number>();
+
+export function killMcpServers(): void {
+  for (const pid of live) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
+  live.clear();
+}
+
+interface Running {
+  state: McpState;
+  why: string | null;
+  tools: McpTool[];
+  client: Client | null;
+  transport: Transport | null;
+  /** Bumped by each start: a start that a restart overtook leaves things alone. */
+  generation: number;
+}
+
+/** A tool name as a model accepts it (letters, digits, _ and -, at most 64). */
+function qualify(server: string, tool: string): string {
+  return `${server}__${tool}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+}
+
+export class McpServers {
+  private readonly running = new Map<string, Running>();
+
+  constructor(
+    private readonly configs: Readonly<Record<string, McpServerConfig>>,
+    private readonly workspace: string,
+    private readonly changed: () => void,
+    private readonly limits: { startMs?: number; callMs?: number } = {},
+  ) {
+    for (const name of Object.keys(configs)) this.running.set(name, { state: 'stopped', why: null, tools: [], client: null, transport: null, generation: 0 });
+  }
+
+  /** Starts every server, in the background. */
+  startAll(): void {
+    for (const name of this.running.keys()) void this.start(name);
+  }
+
+  /** Stops a server (if running) and starts it again; false for a name not configured. */
+  restart(name: string): boolean {
+    if (!this.running.has(name)) return false;
+    void this.start(name);
+    return true;
+  }
+
+  private async start(name: string): Promise<void> {
+    const r = this.running.get(name) as Running;
+    this.stopOne(r);
+    const generation = ++r.generation;
+    Object.assign(r, { state: 'starting', why: null, tools: [] });
+    this.changed();
+    try {
+      const { client, transport } = await this.connect(name);
+      if (generation !== r.generation) return void transport.close();
+      Object.assign(r, { client, transport });
+      const listed = await client.listTools(undefined, { timeout: this.limits.startMs ?? MCP_START_MS });
+      if (generation !== r.generation) return;
+      r.tools = listed.tools.map((t) => ({
+        server: name,
+        name: t.name,
+        qualified: qualify(name, t.name),
+        description: (t.description ?? '').slice(0, 2000),
+        inputSchema: (t.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
+        readOnly: t.annotations?.readOnlyHint === true,
+      }));
+      r.state = 'ready';
+    } catch (err) {
+      if (generation !== r.generation) return;
+      this.stopOne(r);
+      Object.assign(r, { state: 'failed', why: reason(err), tools: [] });
+    }
+    this.changed();
+  }
+
+  private async connect(name: string): Promise<{ client: Client; transport: Transport }> {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
+    const config = this.configs[name];
+    let transport: Transport;
+    if ('command' in config) {
+      const stdio = new GroupStdioTransport(config, this.workspace);
+      transport = stdio;
+      const started = stdio.start().then(() => {
+        if (stdio.child?.pid) live.add(stdio.child.pid);
+      });
+      transport.start = () => started;
+    } else {
+      const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
+    }
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    const client = new Client({ name: 'milk', version: '0.1.0' }, { capabilities: {} });
+    // A server that dies or breaks its protocol: marked failed; a call in flight gets its own error.
+    client.onerror = () => undefined;
+    client.onclose = () => {
+      const r = this.running.get(name);
+      if (r && r.client === client && r.state === 'ready') {
+        Object.assign(r, { state: 'failed', why: 'the server closed the connection', tools: [], client: null, transport: null });
+        this.changed();
+      }
+    };
+    await client.connect(transport, { timeout: this.limits.startMs ?? MCP_START_MS });
+    return { client, transport };
+  }
+
+  private stopOne(r: Running): void {
+    const t = r.transport;
+    const pid = t instanceof GroupStdioTransport ? t.child?.pid : undefined;
+    r.client = null;
+    r.transport = null;
+    if (t) void t.close().catch(() => undefined);
+    if (pid) setTimeout(() => live.delete(pid), KILL_GRACE_MS * 2).unref();
+  }
+
+  /** Every server with its state and tools, in config order. */
+  list(): McpServerInfo[] {
+    return [...this.running.entries()].map(([name, r]) => ({ name, state: r.state, why: r.why, tools: r.tools }));
+  }
+
+  /** The ready servers' tools. */
+  tools(): McpTool[] {
+    return [...this.running.values()].flatMap((r) => (r.state === 'ready' ? r.tools : []));
+  }
+
+  specs(): ToolSpec[] {
+    return this.tools().map((t) => ({ name: t.qualified, description: `${t.description} (from the MCP server ${t.server})`.trim(), parameters: t.inputSchema }));
+  }
+
+  /** The tool a model's call names, if it is one of the servers'. */
+  find(qualified: string): McpTool | undefined {
+    return this.tools().find((t) => t.qualified === qualified);
+  }
+
+  /** Calls a tool: its text (other content named), capped; a dead, hung or broken server ends the call with why. */
+  async call(qualified: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+    const tool = this.find(qualified);
+    const r = tool ? this.running.get(tool.server) : undefined;
+    if (!tool || !r?.client) return { ok: false, content: `error: ${qualified} is not available (its MCP server is not running)`, status: 'server not running' };
+    try {
+      const result = await r.client.callTool({ name: tool.name, arguments: args }, undefined, { signal, timeout: this.limits.callMs ?? MCP_CALL_MS });
+      const text = resultText(result.content);
+      const cut = text.length > MAX_MCP_RESULT ? `${text.slice(0, MAX_MCP_RESULT)}\n[cut at ${MAX_MCP_RESULT} characters of ${text.length}]` : text;
+      const failed = result.isError === true;
+      return { ok: !failed, content: failed ? `error: ${cut}` : cut, status: failed ? 'the tool reported an error' : undefined };
+    } catch (err) {
+      const why = signal.aborted ? 'interrupted' : reason(err);
+      return { ok: false, content: `error: ${tool.server}: ${why}`, status: why.slice(0, 120) };
+    }
+  }
+
+  /** Stops every server (at exit, or when the config goes). */
+  stopAll(): void {
+    for (const r of this.running.values()) {
+      r.generation++;
+      this.stopOne(r);
+      if (r.state !== 'failed') r.state = 'stopped';
+    }
+  }
+}
+
+/** A result's content as text: text parts as they are, anything else named. */
+function resultText(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return content.map((c: { type?: string; text?: unknown; mimeType?: unknown }) => {
+    if (c.type === 'text') return String(c.text ?? '');
+    const mime = typeof c.mimeType === 'string' ? ` (${c.mimeType})` : '';
+    return `[${c.type ?? 'unknown'} content${mime}: not shown as text]`;
+  }).join('\n');
+}
+
+/** An error in a line, without anything the server could have echoed at length. */
+function reason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/timed out|timeout/i.test(message)) return 'it did not answer in time';
+  return message.split('\n')[0].slice(0, 200);
+}
