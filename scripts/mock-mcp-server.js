@@ -4,7 +4,8 @@
 // once), ignore-term (shrugs off SIGTERM), garbage (writes non-JSON lines).
 // Its tools: echo (read-only), note (writes nothing, but is not marked
 // read-only), crash (the process dies mid-call), hang (never answers), flood
-// (a 12 MB message on one line) and image (content that is not text).
+// (a 12 MB message on one line) and image (content that is not text); one
+// prompt, review FILE [FOCUS].
 const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
 const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
 const { z } = require('zod');
@@ -26,6 +27,8 @@ server.registerTool('flood', { description: 'Answer with 12 MB on one line', inp
 server.registerTool('image', { description: 'Answer with an image', inputSchema: {} },
   async () => ({ content: [{ type: 'text', text: 'a picture:' }, { type: 'image', data: 'aGk=', mimeType: 'image/png' }] }));
 
+server.registerPrompt('review', { description: 'Review a file', argsSchema: { file: z.string(), focus: z.string().optional() } },
+  ({ file, focus }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Review ${file}${focus ? `, looking at ${focus}` : ''}.` } }] }));
 return server;
 }
 

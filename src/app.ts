@@ -155,6 +155,8 @@ function mcpHolder(bus: Bus, options: AppOptions) {
       find: (name: string) => servers?.find(name),
       call: (name: string, args: Record<string, unknown>, signal: AbortSignal) => (servers as McpServers).call(name, args, signal),
     },
+    prompts: () => servers?.prompts() ?? [],
+    getPrompt: (command: string, typed: string): Promise<string | null> => servers?.getPrompt(command, typed) ?? Promise.resolve(null),
     status: (): string | null => (count === 0 ? null : `mcp ${servers?.list().filter((x) => x.state === 'ready').length ?? 0}/${count}`),
     forSlash: {
       lines: (): string[] => (servers ? mcpLines(servers) : ['no MCP servers: add them as mcpServers in the data dir\'s config.json']),
@@ -168,6 +170,7 @@ function mcpLines(servers: McpServers): string[] {
   return servers.list().flatMap((x) => [
     `${x.name}: ${x.state}${x.why ? ` (${x.why})` : ''}${x.tools.length ? ` · ${x.tools.length} tool${x.tools.length === 1 ? '' : 's'}` : ''}`,
     ...x.tools.map((t) => `  ${t.qualified}${t.readOnly ? ' (read-only)' : ''}${t.description ? `: ${t.description.split('\n')[0].slice(0, 80)}` : ''}`),
+    ...x.prompts.map((p) => `  /${p.command}${p.args.length ? ` ${p.args.map((a) => a.toUpperCase()).join(' ')}` : ''} (prompt)${p.description ? `: ${p.description.slice(0, 80)}` : ''}`),
   ]);
 }
 
@@ -225,11 +228,11 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     files: mentionFiles(options.workspace, options.cleanup),
     mcp: s.mcp.forSlash,
     prompts: {
-      names: () => s.agent.commands.map((c) => c.name),
-      help: () => promptHelpLines(s.agent.commands),
+      names: () => [...s.agent.commands.map((c) => c.name), ...s.mcp.prompts().map((p) => p.command)],
+      help: () => promptHelpLines([...s.agent.commands, ...s.mcp.prompts().map((p) => ({ name: p.command, description: p.description || `a prompt of the MCP server ${p.server}`, source: 'mcp' as const, body: '' }))]),
       expand: (name, args) => {
         const command = s.agent.commands.find((c) => c.name === name);
-        return command ? expandPrompt(command.body, args) : null;
+        return command ? expandPrompt(command.body, args) : s.mcp.getPrompt(name, args);
       },
     },
   });

@@ -46,6 +46,7 @@ it('/mcp lists a ready server with its tools and a failed one with its reason, n
     await p.waitForText(/broken: (starting|failed)/);
   }
   await p.waitForText(/demo: ready · 6 tools/);
+  expect(p.text()).toMatch(/\/demo:review FILE FOCUS \(prompt\): Review a file/);
   expect(p.text()).toMatch(/demo__echo \(read-only\): Echo the text back/);
   expect(p.text()).toMatch(/broken: failed \(/);
   expect(p.raw).not.toContain('hunter2-mcp');
@@ -79,4 +80,13 @@ it('stops every server process when milk quits, one that ignores SIGTERM too', a
   m.write(KEY.ctrlD);
   await m.exited;
   await m.waitFor(() => pids().length === 0, 'no server process left', 5000);
+});
+
+it('an MCP prompt is a slash command: /demo:review with its arguments sends the server\'s prompt', async () => {
+  const p = await open(dataDir(), 'ask');
+  p.write('/demo:review src/cart.ts error paths');
+  await p.waitFor(() => p.composerLines().join('') === '/demo:review src/cart.ts error paths', 'typed');
+  p.write(KEY.enter);
+  await p.waitFor(() => server.current.requests.some((r) => JSON.stringify(r.body.messages).includes('Review src/cart.ts, looking at error paths.')), 'the prompt sent');
+  await p.waitForText('› /demo:review src/cart.ts error paths');
 });

@@ -59,6 +59,12 @@ it('lists each server\'s tools namespaced, with their schemas and read-only mark
   expect(nowhere).toMatchObject({ state: 'failed' });
   expect(nowhere.why).toMatch(/cannot start \/nonexistent\/mcp-server/);
   expect(s.specs().map((t) => t.name)).toEqual(demo.tools.map((t) => t.qualified));
+  // Its prompts too, as /server:name with their arguments in order; the words typed fill them, the last taking the rest.
+  expect(demo.prompts).toEqual([{ server: 'demo', name: 'review', command: 'demo:review', description: 'Review a file', args: ['file', 'focus'] }]);
+  expect(await s.getPrompt('demo:review', 'src/app.ts error handling')).toBe('Review src/app.ts, looking at error handling.');
+  expect(await s.getPrompt('demo:review', 'src/app.ts')).toBe('Review src/app.ts.');
+  await expect(s.getPrompt('demo:review', '')).rejects.toThrow(/^demo: /);
+  expect(await s.getPrompt('demo:nope', '')).toBeNull();
 });
 
 it('a call round trip; other content is named; a crash, a flood and a hang each end their call with a message, and Ctrl-C stops a hung one', async () => {

@@ -67,7 +67,8 @@ export interface CoordinatorOptions {
   prompts?: {
     names(): readonly string[];
     help(): string[];
-    expand(name: string, args: string): string | null;
+    /** The prompt with its arguments; a promise for an MCP server's, which it must be asked for. */
+    expand(name: string, args: string): string | null | Promise<string | null>;
   };
   /** The MCP servers, for /mcp. */
   mcp?: {
@@ -367,8 +368,13 @@ export class TurnCoordinator {
 
   /** A prompt command: its prompt, arguments filled in, goes to the model as the person's input; the transcript shows what was typed. */
   private prompt(name: string, args: string, input: Input): void {
-    const text = this.options.prompts?.expand(name, args);
-    if (text === null || text === undefined) return this.note(`unknown command /${name} (/help lists them)`);
+    const text = this.options.prompts?.expand(name, args) ?? null;
+    if (!(text instanceof Promise)) return this.startPrompt(name, text, input);
+    text.then((t) => this.startPrompt(name, t, input), (err: Error) => this.note(`/${name}: ${err.message}`));
+  }
+
+  private startPrompt(name: string, text: string | null, input: Input): void {
+    if (text === null) return this.note(`unknown command /${name} (/help lists them)`);
     if (this.runner.busy) return this.note(TURN_RUNNING);
     this.runner.start(text, { display: input.display, segments: input.segments });
   }

@@ -33,11 +33,22 @@ export interface McpTool {
   readonly readOnly: boolean;
 }
 
+export interface McpPrompt {
+  readonly server: string;
+  readonly name: string;
+  /** How a person types it: `/server:name`. */
+  readonly command: string;
+  readonly description: string;
+  /** Its arguments' names, in order: the words typed after the command fill them. */
+  readonly args: readonly string[];
+}
+
 export interface McpServerInfo {
   readonly name: string;
   readonly state: McpState;
   readonly why: string | null;
   readonly tools: readonly McpTool[];
+  readonly prompts: readonly McpPrompt[];
 }
 
 /** How long a server has to start and list its tools, and a call to answer, by default. */
@@ -171,6 +182,7 @@ interface Running {
   state: McpState;
   why: string | null;
   tools: McpTool[];
+  prompts: McpPrompt[];
   client: Client | null;
   transport: Transport | null;
   /** Bumped by each start: a start that a restart overtook leaves things alone. */
@@ -191,7 +203,7 @@ export class McpServers {
     private readonly changed: () => void,
     private readonly limits: { startMs?: number; callMs?: number } = {},
   ) {
-    for (const name of Object.keys(configs)) this.running.set(name, { state: 'stopped', why: null, tools: [], client: null, transport: null, generation: 0 });
+    for (const name of Object.keys(configs)) this.running.set(name, { state: 'stopped', why: null, tools: [], prompts: [], client: null, transport: null, generation: 0 });
   }
 
   /** Starts every server, in the background. */
@@ -210,7 +222,7 @@ export class McpServers {
     const r = this.running.get(name) as Running;
     this.stopOne(r);
     const generation = ++r.generation;
-    Object.assign(r, { state: 'starting', why: null, tools: [] });
+    Object.assign(r, { state: 'starting', why: null, tools: [], prompts: [] });
     this.changed();
     try {
       const { client, transport } = await this.connect(name);
@@ -226,11 +238,13 @@ export class McpServers {
         inputSchema: (t.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
         readOnly: t.annotations?.readOnlyHint === true,
       }));
+      r.prompts = await this.listPrompts(name, client);
+      if (generation !== r.generation) return;
       r.state = 'ready';
     } catch (err) {
       if (generation !== r.generation) return;
       this.stopOne(r);
-      Object.assign(r, { state: 'failed', why: reason(err), tools: [] });
+      Object.assign(r, { state: 'failed', why: reason(err), tools: [], prompts: [] });
     }
     this.changed();
   }
@@ -258,7 +272,7 @@ export class McpServers {
     client.onclose = () => {
       const r = this.running.get(name);
       if (r && r.client === client && r.state === 'ready') {
-        Object.assign(r, { state: 'failed', why: 'the server closed the connection', tools: [], client: null, transport: null });
+        Object.assign(r, { state: 'failed', why: 'the server closed the connection', tools: [], prompts: [], client: null, transport: null });
         this.changed();
       }
     };
@@ -275,9 +289,50 @@ export class McpServers {
     if (pid) setTimeout(() => live.delete(pid), KILL_GRACE_MS * 2).unref();
   }
 
-  /** Every server with its state and tools, in config order. */
+  /** A server's prompts, when it offers any (a server without the capability has none). */
+  private async listPrompts(server: string, client: Client): Promise<McpPrompt[]> {
+    if (!client.getServerCapabilities()?.prompts) return [];
+    const listed = await client.listPrompts(undefined, { timeout: this.limits.startMs ?? MCP_START_MS });
+    return listed.prompts.filter((p) => /^[A-Za-z][\w-]*$/.test(p.name)).map((p) => ({
+      server,
+      name: p.name,
+      command: `${server}:${p.name}`,
+      description: (p.description ?? '').split('\n')[0].slice(0, 200),
+      args: (p.arguments ?? []).map((a) => a.name),
+    }));
+  }
+
+  /** Every server with its state, tools and prompts, in config order. */
   list(): McpServerInfo[] {
-    return [...this.running.entries()].map(([name, r]) => ({ name, state: r.state, why: r.why, tools: r.tools }));
+    return [...this.running.entries()].map(([name, r]) => ({ name, state: r.state, why: r.why, tools: r.tools, prompts: r.prompts }));
+  }
+
+  /** The ready servers' prompts. */
+  prompts(): McpPrompt[] {
+    return [...this.running.values()].flatMap((r) => (r.state === 'ready' ? r.prompts : []));
+  }
+
+  /**
+   * A prompt's messages as the text of one input: the words typed fill its
+   * arguments in order (the last takes the rest). Null: no such prompt or
+   * server. Rejects, saying why, when the server could not give it.
+   */
+  async getPrompt(command: string, typed: string): Promise<string | null> {
+    const prompt = this.prompts().find((p) => p.command === command);
+    const r = prompt ? this.running.get(prompt.server) : undefined;
+    if (!prompt || !r?.client) return null;
+    const words = typed.trim() ? typed.trim().split(/\s+/) : [];
+    const args: Record<string, string> = {};
+    prompt.args.forEach((name, i) => {
+      const value = i === prompt.args.length - 1 ? words.slice(i).join(' ') : words[i];
+      if (value) args[name] = value;
+    });
+    try {
+      const got = await r.client.getPrompt({ name: prompt.name, arguments: args }, { timeout: this.limits.callMs ?? MCP_CALL_MS });
+      return got.messages.map((m) => resultText([m.content])).join('\n\n');
+    } catch (err) {
+      throw new Error(`${prompt.server}: ${reason(err)}`, { cause: err });
+    }
   }
 
   /** The ready servers' tools. */
