@@ -1,7 +1,6 @@
 // MCP servers in a pseudo-terminal: /mcp shows a ready and a failed server,
 // the status bar counts the ready ones, and a tool call from the model asks
 // in ask mode and runs unasked in full-auto; nothing outlives milk.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KEY, MilkPty, ROOT, tempDir } from '../helpers/pty';
@@ -75,7 +74,14 @@ it('stops every server process when milk quits, one that ignores SIGTERM too', a
   fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ mcpServers: { one: cmd(''), stubborn: cmd('ignore-term') } }));
   m = new MilkPty({ args: ['--data-dir', data] });
   await m.waitFor(() => m!.statusLine().includes('mcp 2/2'), 'both ready');
-  const pids = () => spawnSync('pgrep', ['-f', marker], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+  // The processes whose command line holds the marker, read from /proc (no pgrep needed).
+  const pids = () => fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
+    try {
+      return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(marker);
+    } catch {
+      return false;
+    }
+  });
   expect(pids()).toHaveLength(2);
   m.write(KEY.ctrlD);
   await m.exited;
