@@ -91,17 +91,7 @@ export class Painter {
     this.ui.screen.deleteLine(shift, top, top, top + now.height - 1);
   }
 
-  /**
-   * One frame, written as one write inside DEC 2026 brackets (synchronized
-   * output): a terminal that knows them shows the frame whole, never half
-   * drawn; one that does not ignores them. Resizes and full repaints come
-   * through here too.
-   */
   paint(): void {
-    this.ui.frame(() => this.paintFrame());
-  }
-
-  private paintFrame(): void {
     const { ui, sources } = this;
     const frame = sources.frame();
     const emoji = sources.emoji();

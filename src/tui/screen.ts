@@ -91,8 +91,6 @@ export interface Screen {
   maxComposerRows(): number;
   /** Text on the composer's top border (how many lines are above or below the rows shown), or null for none. */
   setComposerMarker(text: string | null): void;
-  /** Runs `paint` as one frame: what it draws is written at once, inside DEC 2026 brackets. */
-  frame(paint: () => void): void;
   /** Shows the overlay `rows` high (0 hides it); it never takes more than the transcript has. Returns the height given. */
   setOverlayRows(rows: number): number;
   destroy(): void;
@@ -122,55 +120,6 @@ function blessedScreen(options: ScreenOptions): Widgets.Screen {
   });
 }
 
-/** DEC private mode 2026, synchronized output: the begin and end of a frame. */
-export const BEGIN_SYNC = '\x1b[?2026h';
-export const END_SYNC = '\x1b[?2026l';
-
-/**
- * Frames for a blessed screen: what is drawn inside one is held and written
- * as one write between the DEC 2026 brackets, so a terminal that knows them
- * never shows half a frame (one that does not ignores them). A frame inside
- * a frame is part of it. blessed's own repaint on a resize is made a frame too.
- */
-function framer(screen: Widgets.Screen): (paint: () => void) => void {
-  const program = screen.program as unknown as { useBuffer: boolean; _write(text: string): unknown; flush(): void } & NodeJS.EventEmitter;
-  let depth = 0;
-  const frame = (paint: () => void): void => {
-    if (depth > 0) return paint();
-    const buffered = program.useBuffer;
-    // Whatever blessed still holds goes out first, outside the frame.
-    program.flush();
-    program.useBuffer = true;
-    program._write(BEGIN_SYNC);
-    depth++;
-    try {
-      paint();
-    } finally {
-      depth--;
-      program._write(END_SYNC);
-      program.useBuffer = buffered;
-      program.flush();
-    }
-  };
-  const onResize = program.listeners('resize') as Array<(...args: unknown[]) => void>;
-  program.removeAllListeners('resize');
-  program.on('resize', (...args: unknown[]) => frame(() => {
-    for (const listener of onResize) listener.apply(program, args);
-  }));
-  return frame;
-}
-
-/** The theme for the terminal's colours, and the composer border's style in it. */
-function borderStyle(screen: Widgets.Screen, options: ScreenOptions): object {
-  // Draw box characters as UTF-8, not through the DEC line-drawing set: the
-  // same on every terminal, and copy-paste and tmux capture show real lines.
-  const tput = (screen as unknown as { tput: { brokenACS: boolean; colors: number } }).tput;
-  tput.brokenACS = true;
-  useTheme(tput.colors, options.color === false);
-  // Bright black (8) exists from 16 colours up; below, the border takes the terminal's own colour.
-  return options.color === false || tput.colors < 16 ? {} : { border: { fg: 8 } };
-}
-
 /** Sets the text on a box's top border, touching blessed only when it changes. */
 function borderMarker(box: Widgets.BoxElement): (text: string | null) => void {
   let marker: string | null = null;
@@ -185,7 +134,13 @@ function borderMarker(box: Widgets.BoxElement): (text: string | null) => void {
 export function createScreen(options: ScreenOptions): Screen {
   patchBlessedWidths();
   const screen = blessedScreen(options);
-  const border = borderStyle(screen, options);
+  // Draw box characters as UTF-8, not through the DEC line-drawing set: the
+  // same on every terminal, and copy-paste and tmux capture show real lines.
+  const tput = (screen as unknown as { tput: { brokenACS: boolean; colors: number } }).tput;
+  tput.brokenACS = true;
+  useTheme(tput.colors, options.color === false);
+  // Bright black (8) exists from 16 colours up; below, the border takes the terminal's own colour.
+  const border = options.color === false || tput.colors < 16 ? {} : { border: { fg: 8 } };
   let composerRows = 1;
   const transcript = createGrid(blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1 }), options.emoji);
   const composer = createGrid(
@@ -238,7 +193,6 @@ export function createScreen(options: ScreenOptions): Screen {
     },
     maxComposerRows,
     setComposerMarker: borderMarker(composer.box),
-    frame: framer(screen),
     destroy() {
       screen.destroy();
     },
