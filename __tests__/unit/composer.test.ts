@@ -1,45 +1,14 @@
 import { CLUSTERING } from '../../src/editor/width';
 // The composer reducer alone: no bus, no runner, no temp dir. History lists
 // are plain arrays; time is a number passed in.
-import { CommandName, SLASH_COMMANDS } from '../../src/commands';
-import { UiState, dispatch, initialUi, push, shownComposer, shownStatus, top } from '../../src/composer/stack';
-import type { ComposerInput, Effect } from '../../src/composer/state';
-import type { ViewContext } from '../../src/composer/views/view';
+import { SLASH_COMMANDS } from '../../src/commands';
+import { push } from '../../src/composer/stack';
+import { composer, entry } from '../helpers/composer';
 import { ApprovalView, APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';
 import * as ed from '../../src/editor/model';
-import type { HistoryEntry } from '../../src/history/rules';
+import type { ViewContext } from '../../src/composer/views/view';
 import { composerView } from '../../src/tui/views';
 
-const entry = (text: string): HistoryEntry => ({ ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text', text }] });
-
-/** A composer (and the views over it) driven like a person would: keys by command name, typing, pastes. */
-function composer(history: string[] = [], world: Partial<ViewContext> = {}) {
-  let ui: UiState = initialUi;
-  const effects: Effect[] = [];
-  const ctx: { -readonly [K in keyof ViewContext]: ViewContext[K] } = { history: history.map(entry), busy: false, force: false, now: 10_000, lastKeyAt: -Infinity, emoji: CLUSTERING, ...world };
-  const feed = (input: ComposerInput) => {
-    const r = dispatch(ui, input, ctx);
-    ui = r.ui;
-    effects.push(...r.effects);
-    return r.effects;
-  };
-  return {
-    ctx,
-    get ui() { return ui; },
-    set ui(next: UiState) { ui = next; },
-    /** What the composer shows (a search's match), and the navigation beneath. */
-    get state() { return { editor: shownComposer(ui).editor, nav: ui.composer.nav }; },
-    get draft() { return ui.composer.editor; },
-    get search() { return top(ui) ? { prompt: shownStatus(ui, ctx).prompt, highlight: shownComposer(ui).highlight } : null; },
-    get text() { return ed.expandedText(shownComposer(ui).editor); },
-    get mode() { return top(ui)?.mode ?? (ctx.busy ? 'busy' : 'idle'); },
-    effects,
-    run: (...names: CommandName[]) => names.flatMap((name) => feed({ kind: 'command', name })),
-    type: (text: string) => feed({ kind: 'text', text }),
-    paste: (text: string) => feed({ kind: 'paste', text }),
-    feed,
-  };
-}
 
 describe('composer: submit and queue', () => {
   it('records the input, then submits it, and clears the composer', () => {

@@ -1,10 +1,9 @@
 // @-mentions: the ranking on a fixed tree, the picker as a view over the composer, and the file segment.
 import { browsePaths, mergeHits, preparePaths, rankSlice, withFolders } from '../../src/search/files';
-import { CLUSTERING } from '../../src/editor/width';
-import { UiState, dispatch, initialUi, shownPaint, top } from '../../src/composer/stack';
-import type { ComposerInput, Effect } from '../../src/composer/state';
-import type { ViewContext } from '../../src/composer/views/view';
+import { top } from '../../src/composer/stack';
+import type { CommandName } from '../../src/commands';
 import * as ed from '../../src/editor/model';
+import { composer } from '../helpers/composer';
 
 const TREE = [
   'README.md', 'package.json', 'src/main.ts', 'src/app.ts', 'src/tui/main-view.ts', 'src/tui/input.ts',
@@ -42,83 +41,80 @@ describe('ranking paths for @', () => {
 });
 
 describe('the @ picker over the composer', () => {
-  function composer() {
-    let ui: UiState = initialUi;
-    const effects: Effect[] = [];
-    const ctx: ViewContext = { history: [], busy: false, force: false, now: 0, lastKeyAt: -Infinity, emoji: CLUSTERING };
-    const feed = (input: ComposerInput) => {
-      const r = dispatch(ui, input, ctx);
-      ui = r.ui;
-      effects.push(...r.effects);
-      return r.effects;
-    };
+  /** The shared driver, typing a key at a time, with the index's answers fed in as the coordinator feeds them. */
+  function picker() {
+    const c = composer();
     return {
-      feed,
-      effects,
-      get ui() { return ui; },
-      get text() { return ed.expandedText(ui.composer.editor); },
-      get list() { return shownPaint(ui).mentions?.list ?? null; },
-      type: (t: string) => [...t].flatMap((ch) => feed({ kind: 'text', text: ch })),
-      key: (name: Parameters<typeof feed>[0] extends infer I ? I extends { kind: 'command'; name: infer N } ? N : never : never) => feed({ kind: 'command', name }),
-      results: (query: string, paths: string[]) => feed({ kind: 'mentionResults', query, hits: paths.map((path) => ({ path, score: 1, indexes: [] })), indexing: false, cut: false }),
+      feed: c.feed,
+      ui: () => c.ui,
+      list: () => c.mentions,
+      text: () => ed.expandedText(c.ui.composer.editor),
+      keys: (t: string) => [...t].flatMap((ch) => c.type(ch)),
+      key: (name: CommandName) => c.run(name),
+      results: (query: string, paths: string[]) => c.feed({ kind: 'mentionResults', query, hits: paths.map((path) => ({ path, score: 1, indexes: [] })), indexing: false, cut: false }),
     };
   }
 
   it('opens on an @ at a word start, asks for each query, and Tab puts the chosen path in as a file chip', () => {
-    const c = composer();
-    c.type('see ');
-    expect(c.type('@')).toEqual([{ type: 'mentionQuery', query: '' }]);
-    expect(top(c.ui)?.mode).toBe('mention');
-    expect(c.type('ma')).toEqual([{ type: 'mentionQuery', query: 'm' }, { type: 'mentionQuery', query: 'ma' }]);
+    const c = picker();
+    c.keys('see ');
+    expect(c.keys('@')).toEqual([{ type: 'mentionQuery', query: '', opened: true }]);
+    expect(top(c.ui())?.mode).toBe('mention');
+    expect(c.keys('ma')).toEqual([{ type: 'mentionQuery', query: 'm' }, { type: 'mentionQuery', query: 'ma' }]);
     // An answer to an older query is dropped.
     c.results('m', ['nope']);
-    expect(c.list?.hits).toEqual([]);
+    expect(c.list()?.hits).toEqual([]);
     c.results('ma', ['src/main.ts', 'src/tui/main-view.ts']);
     c.key('mention.next');
-    expect(c.list?.selected).toBe(1);
+    expect(c.list()?.selected).toBe(1);
     c.key('mention.prev');
     c.key('mention.accept');
-    expect(top(c.ui)).toBeNull();
-    expect(ed.toSegments(c.ui.composer.editor)).toEqual([{ type: 'text', text: 'see ' }, { type: 'file', text: 'src/main.ts' }, { type: 'text', text: ' ' }]);
-    expect(c.text).toBe('see @src/main.ts ');
-    expect(ed.displayText(ed.toSegments(c.ui.composer.editor))).toBe('see @src/main.ts ');
+    expect(top(c.ui())).toBeNull();
+    expect(ed.toSegments(c.ui().composer.editor)).toEqual([{ type: 'text', text: 'see ' }, { type: 'file', text: 'src/main.ts' }, { type: 'text', text: ' ' }]);
+    expect(c.text()).toBe('see @src/main.ts ');
+    expect(ed.displayText(ed.toSegments(c.ui().composer.editor))).toBe('see @src/main.ts ');
     // The chip is one atom: one Backspace after the space takes it whole; undo brings it back.
     c.key('editor.backspace');
     c.key('editor.backspace');
-    expect(c.text).toBe('see ');
+    expect(c.text()).toBe('see ');
     c.key('editor.undo');
-    expect(c.text).toBe('see @src/main.ts');
+    expect(c.text()).toBe('see @src/main.ts');
+  });
+  it('opens with the query when the @ and what follows it came in one chunk (fast typing)', () => {
+    const c = picker();
+    expect(c.feed({ kind: 'text', text: 'see @src/ma' })).toEqual([{ type: 'mentionQuery', query: 'src/ma', opened: true }]);
+    expect(c.list()?.query).toBe('src/ma');
   });
   it('does not open inside a word (an address); Esc leaves the @query as typed', () => {
-    const c = composer();
-    c.type('me@host');
-    expect(top(c.ui)).toBeNull();
-    c.type(' @src');
-    expect(top(c.ui)?.mode).toBe('mention');
+    const c = picker();
+    c.keys('me@host');
+    expect(top(c.ui())).toBeNull();
+    c.keys(' @src');
+    expect(top(c.ui())?.mode).toBe('mention');
     c.key('mention.cancel');
-    expect(top(c.ui)).toBeNull();
-    expect(c.text).toBe('me@host @src');
+    expect(top(c.ui())).toBeNull();
+    expect(c.text()).toBe('me@host @src');
   });
   it('closes when the word ends or the @ is rubbed out, keeping what was typed', () => {
-    const c = composer();
-    c.type('@ab');
-    c.type(' ');
-    expect(top(c.ui)).toBeNull();
-    expect(c.text).toBe('@ab ');
-    const d = composer();
-    d.type('@a');
+    const c = picker();
+    c.keys('@ab');
+    c.keys(' ');
+    expect(top(c.ui())).toBeNull();
+    expect(c.text()).toBe('@ab ');
+    const d = picker();
+    d.keys('@a');
     d.key('editor.backspace');
-    expect(top(d.ui)?.mode).toBe('mention');
+    expect(top(d.ui())?.mode).toBe('mention');
     d.key('editor.backspace');
-    expect(top(d.ui)).toBeNull();
-    expect(d.text).toBe('');
+    expect(top(d.ui())).toBeNull();
+    expect(d.text()).toBe('');
   });
   it('submits the file segment; the text carries @path for the attachment to follow', () => {
-    const c = composer();
-    c.type('read @');
+    const c = picker();
+    c.keys('read @');
     c.results('', ['src/']);
     c.key('mention.accept');
-    c.type('please');
+    c.keys('please');
     const sent = c.key('composer.submit').find((e) => e.type === 'submit');
     expect(sent).toMatchObject({ input: { text: 'read @src/ please', segments: [{ type: 'text', text: 'read ' }, { type: 'file', text: 'src/' }, { type: 'text', text: ' please' }] } });
   });

@@ -5,6 +5,8 @@
 // names that clash with a built-in, are worked out here from what the loader
 // read. Pure.
 
+import { maxOf } from '../arrays';
+
 export type PromptSource = 'personal' | 'project' | 'mcp';
 
 export interface PromptCommand {
@@ -77,6 +79,6 @@ function firstLine(body: string): string {
 /** /help's lines for them: the name, what it does, and where it comes from. */
 export function promptHelpLines(commands: readonly PromptCommand[]): string[] {
   const rows = commands.map((c) => [`/${c.name}`, `${c.description} (${c.source})`] as const);
-  const width = rows.reduce((w, [k]) => Math.max(w, k.length), 0);
+  const width = maxOf(rows.map(([k]) => k.length), 0);
   return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
 }

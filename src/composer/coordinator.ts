@@ -243,11 +243,9 @@ export class TurnCoordinator {
         return this.note(effect.text);
       case 'prompt':
         return this.prompt(effect.name, effect.args, effect.input);
-      case 'mentionOpened':
-        // The list is made again if it is old, after this key.
-        return this.options.files?.refresh();
       case 'mentionQuery':
-        if (effect.query === '') this.options.files?.refresh();
+        // The picker just opened: the list is made again if it is old, after this key.
+        if (effect.opened) this.options.files?.refresh();
         this.options.files?.search(effect.query, MENTION_LIMIT, (r) => this.dispatch({ kind: 'mentionResults', ...r }));
         return;
       case 'mentionClosed':

@@ -104,9 +104,8 @@ export type Effect =
   | { readonly type: 'openSearch'; readonly direction: 'reverse' | 'forward' }
   /** An @ typed at a word's start (at its offset): the mention picker opens over the composer. */
   | { readonly type: 'openMentions'; readonly at: number }
-  /** The paths matching an @-mention query are wanted; the picker closed. */
-  | { readonly type: 'mentionQuery'; readonly query: string }
-  | { readonly type: 'mentionOpened' }
+  /** The paths matching an @-mention query are wanted (`opened`: the picker has just opened); the picker closed. */
+  | { readonly type: 'mentionQuery'; readonly query: string; readonly opened?: boolean }
   /** A prompt command: its name, its arguments as typed, and the input as the transcript shows it. */
   | { readonly type: 'prompt'; readonly name: string; readonly args: string; readonly input: Input }
   | { readonly type: 'mentionClosed' }

@@ -10,6 +10,7 @@ import type { Segment } from '../editor/model';
 import { segmentsText } from '../editor/model';
 import { DEFAULT_READ_LINES, binaryKind, numberedWindow } from './numbered';
 import { describeIoError } from '../io/errors';
+import { inside } from './files';
 
 /** Bytes of one attached file read at most; the lines shown are cut as read_file cuts them. */
 export const MAX_ATTACH_BYTES = 256 * 1024;
@@ -21,10 +22,6 @@ export interface Attached {
   readonly text: string;
   /** One line per mention for the transcript: attached (with its size) or why not. */
   readonly notes: readonly string[];
-}
-
-function inside(root: string, p: string): boolean {
-  return p === root || p.startsWith(root + path.sep);
 }
 
 /** One mention's block for the model, and its note for the person. */

@@ -15,7 +15,8 @@ export const MAX_READ_BYTES = 256 * 1024;
 
 export class ToolPathError extends Error {}
 
-function inside(root: string, p: string): boolean {
+/** `p` is `root` or somewhere below it (both resolved). */
+export function inside(root: string, p: string): boolean {
   return p === root || p.startsWith(root + path.sep);
 }
 

@@ -14,7 +14,7 @@ import { entryText } from '../search/index';
 import type { HistoryEntry } from '../history/rules';
 import { coloured } from '../markdown/render';
 import { HistoryMode, otherMode } from '../settings/store';
-import type { MentionList } from '../composer/views/mention';
+import { MENTION_LIMIT, type MentionList } from '../composer/views/mention';
 
 const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
   user: 'bold', assistant: 'normal', note: 'dim', error: 'error', gap: 'normal', tool: 'paste', output: 'dim',
@@ -296,7 +296,7 @@ export function overlayRows(v: OverlayView, width: number, height: number, now: 
  * characters matched underlined. The list scrolls to keep the selection in view.
  */
 export function mentionRows(list: MentionList, width: number, height: number, emoji: EmojiWidths): GridRow[] {
-  const state = list.indexing ? 'listing the workspace…' : list.waiting ? 'searching…' : list.hits.length === 0 ? 'no matching files' : `${list.hits.length}${list.hits.length >= 50 ? '+' : ''} paths`;
+  const state = list.indexing ? 'listing the workspace…' : list.waiting ? 'searching…' : list.hits.length === 0 ? 'no matching files' : `${list.hits.length}${list.hits.length >= MENTION_LIMIT ? '+' : ''} paths`;
   const heading = ` @${list.query} · ${state}${list.cut ? ' (the workspace is larger than the index)' : ''} `;
   const title: GridRow = [{ text: fit(heading, width, emoji), style: 'statusStrong' }];
   const room = Math.max(0, height - 1);

@@ -20,8 +20,6 @@ export const MENTION_KEYS: readonly Binding[] = [
   { keys: ['escape', 'C-g'], command: 'mention.cancel' },
 ];
 
-/** Rows listed at most. */
-export const MENTION_ROWS = 8;
 /** Paths asked of the index (the rows scroll within them). */
 export const MENTION_LIMIT = 50;
 
@@ -41,7 +39,7 @@ export interface MentionList {
 function queryAt(editor: ed.EditorState, at: number): string | null {
   if (editor.text[at] !== '@' || editor.cursor <= at) return null;
   const q = editor.text.slice(at + 1, editor.cursor);
-  return /[\s\ufffc]/.test(q) ? null : q;
+  return /\s/.test(q) || q.includes(ed.PASTE_MARK) ? null : q;
 }
 
 export class MentionView implements View {
@@ -57,7 +55,7 @@ export class MentionView implements View {
   static open(at: number, editor: ed.EditorState): { view: MentionView; effects: Effect[] } {
     const query = queryAt(editor, at) ?? '';
     const list: MentionList = { query, hits: [], selected: 0, indexing: false, cut: false, waiting: true };
-    const effects: Effect[] = query === '' ? [{ type: 'mentionQuery', query }] : [{ type: 'mentionOpened' }, { type: 'mentionQuery', query }];
+    const effects: Effect[] = [{ type: 'mentionQuery', query, opened: true }];
     return { view: new MentionView(at, list), effects };
   }
 
