@@ -59,6 +59,8 @@ it('an MCP tool call asks in ask mode, showing its arguments, and runs unasked i
   await p.waitFor(() => /demo__note: \{"text":"from the model"\}/.test(p.text()) && p.statusLine().includes('y yes · n no'), 'the question, with the arguments');
   p.write('y');
   await p.waitForText('the server said: noted: from the model');
+  // The server's answer is shown in the call's block, apart from the model's answer quoting it.
+  expect(p.lines().some((l) => /^\s+noted: from the model\s*$/.test(l))).toBe(true);
   p.kill('SIGKILL');
   p = await open(dataDir(), 'full-auto');
   p.write('use the server');

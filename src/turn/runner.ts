@@ -350,17 +350,21 @@ export class TurnRunner {
     }
     this.bus.emit('tool.started', { turnId: turn.id, summary, detail, declined: false });
     const output = new StreamSanitizer();
-    const result = mcpTool && this.options.mcp ? await this.options.mcp.call(call.name, call.args, turn.controller.signal) : await toolRunner().runTool(call, {
+    const onOutput = (text: string): void => {
+      const shown = output.push(text);
+      if (shown && this.active === turn && !turn.cancelled) this.bus.emit('tool.output', { turnId: turn.id, text: shown });
+    };
+    const mcp = mcpTool ? this.options.mcp : undefined;
+    const result = mcp ? await mcp.call(call.name, call.args, turn.controller.signal) : await toolRunner().runTool(call, {
       workspace: this.options.workspace ?? process.cwd(),
       sandbox: confined.sandbox ? { network, hide: this.options.hide ?? [] } : null,
       writes: this.writeHooks(turn),
       signal: turn.controller.signal,
       killGraceMs: this.options.killGraceMs,
-      onOutput: (text) => {
-        const shown = output.push(text);
-        if (shown && this.active === turn && !turn.cancelled) this.bus.emit('tool.output', { turnId: turn.id, text: shown });
-      },
+      onOutput,
     });
+    // An MCP server's answer shows in the call's block as a command's output does (inert, as all output is).
+    if (mcp && result.ok) onOutput(result.content);
     if (!turn.cancelled) this.bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status: result.status });
     return result.content;
   }
