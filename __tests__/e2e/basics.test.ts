@@ -263,7 +263,8 @@ describe('milk in a real terminal', () => {
       process.kill(pid, 'SIGCONT');
       await milk.waitFor(() => state() !== 'T' && milk!.raw.length > stoppedAt && milk!.raw.slice(stoppedAt).includes('\x1b[?1049h'), 'back');
       const after = milk.raw.slice(stoppedAt);
-      expect(JSON.stringify(after.slice(0, after.indexOf('\x1b[?1049h')))).toBe('""');
+      // Only the frame's opening bracket (DEC 2026, not drawing) may come before the alternate screen.
+      expect(JSON.stringify(after.slice(0, after.indexOf('\x1b[?1049h')).replace('\x1b[?2026h', ''))).toBe('""');
     }
   });
 
@@ -324,6 +325,30 @@ describe('milk in a real terminal', () => {
     await milk.waitForText('history:');
     milk.write('a'.repeat(18) + ' bbbb');
     await milk.waitFor(() => milk!.composerLines().join('|') === 'a'.repeat(18) + '|bbbb', 'the second row starting with bbbb');
+  });
+
+  it('writes each frame as one write inside DEC 2026 brackets (synchronized output), a resize\'s full repaint too', async () => {
+    const BEGIN = '\x1b[?2026h';
+    const END = '\x1b[?2026l';
+    milk = new MilkPty({ args: ['--data-dir', tempDir()] });
+    await milk.waitForText('history: session');
+    const frames = (from: number) => milk!.raw.slice(from);
+    let before = milk.raw.length;
+    milk.write('x');
+    await milk.waitFor(() => milk!.composerLines().join('') === 'x' && frames(before).endsWith(END), 'the keystroke\'s frame');
+    let f = frames(before);
+    expect(f.startsWith(BEGIN)).toBe(true);
+    expect(f.split(BEGIN).length).toBe(f.split(END).length);
+    expect(f.slice(BEGIN.length, -END.length)).not.toContain(BEGIN);
+    before = milk.raw.length;
+    milk.proc.resize(100, 30);
+    milk.term.resize(100, 30);
+    await milk.waitFor(() => frames(before).includes('history: session') && frames(before).endsWith(END), 'the repaint after the resize');
+    f = frames(before);
+    expect(f.startsWith(BEGIN)).toBe(true);
+    // Every frame opened is closed, and nothing is drawn between one frame's end and the next one's start.
+    expect(f.split(BEGIN).length).toBe(f.split(END).length);
+    for (const between of f.split(END).slice(0, -1).map((part) => part.split(BEGIN)[0])) expect(between).toBe('');
   });
 
   it('quits with Ctrl-D on an empty composer', async () => {

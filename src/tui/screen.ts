@@ -120,6 +120,42 @@ function blessedScreen(options: ScreenOptions): Widgets.Screen {
   });
 }
 
+/** DEC private mode 2026, synchronized output: the begin and end of a frame. */
+export const BEGIN_SYNC = '\x1b[?2026h';
+export const END_SYNC = '\x1b[?2026l';
+
+/**
+ * Whole frames. Blessed holds everything it writes in one tick (a paint, the
+ * scroll region's shift, the clear and repaint of a resize, the cursor's
+ * place) and writes it at the next; that one write goes inside the DEC 2026
+ * brackets, so a terminal that knows them never shows half a frame, and one
+ * that does not ignores them. Holding it stays blessed's: milk's own direct
+ * writes (the width probe, the keyboard queries) keep their order before it.
+ */
+function syncFrames(screen: Widgets.Screen): void {
+  const program = screen.program as unknown as { _buf: string; _owrite(text: string): unknown; flush(): void; _flush(): void };
+  const flush = (): void => {
+    if (!program._buf) return;
+    const text = program._buf;
+    program._buf = '';
+    program._owrite(BEGIN_SYNC + text + END_SYNC);
+  };
+  // Both: the tick's write goes through the copy blessed bound at its start.
+  program.flush = flush;
+  program._flush = flush;
+}
+
+/** The theme for the terminal's colours, and the composer border's style in it. */
+function borderStyle(screen: Widgets.Screen, options: ScreenOptions): object {
+  // Draw box characters as UTF-8, not through the DEC line-drawing set: the
+  // same on every terminal, and copy-paste and tmux capture show real lines.
+  const tput = (screen as unknown as { tput: { brokenACS: boolean; colors: number } }).tput;
+  tput.brokenACS = true;
+  useTheme(tput.colors, options.color === false);
+  // Bright black (8) exists from 16 colours up; below, the border takes the terminal's own colour.
+  return options.color === false || tput.colors < 16 ? {} : { border: { fg: 8 } };
+}
+
 /** Sets the text on a box's top border, touching blessed only when it changes. */
 function borderMarker(box: Widgets.BoxElement): (text: string | null) => void {
   let marker: string | null = null;
@@ -134,13 +170,8 @@ function borderMarker(box: Widgets.BoxElement): (text: string | null) => void {
 export function createScreen(options: ScreenOptions): Screen {
   patchBlessedWidths();
   const screen = blessedScreen(options);
-  // Draw box characters as UTF-8, not through the DEC line-drawing set: the
-  // same on every terminal, and copy-paste and tmux capture show real lines.
-  const tput = (screen as unknown as { tput: { brokenACS: boolean; colors: number } }).tput;
-  tput.brokenACS = true;
-  useTheme(tput.colors, options.color === false);
-  // Bright black (8) exists from 16 colours up; below, the border takes the terminal's own colour.
-  const border = options.color === false || tput.colors < 16 ? {} : { border: { fg: 8 } };
+  syncFrames(screen);
+  const border = borderStyle(screen, options);
   let composerRows = 1;
   const transcript = createGrid(blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1 }), options.emoji);
   const composer = createGrid(
