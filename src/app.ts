@@ -39,6 +39,8 @@ import { warmWhenTyping } from './tui/warm-up';
 import { copyAnswer } from './tui/copy';
 import { markdown } from './markdown/parsers';
 import { WidthProbe } from './tui/width-probe';
+import { Background, HyperlinkChoice, ThemeChoice, backgroundOf, backgroundOfColorFgBg, hyperlinksFor, italicFor, mayAskBackground, parseColor } from './settings/theme';
+import { useHyperlinks } from './tui/grid';
 
 export interface AppOptions {
   input: NodeJS.ReadStream;
@@ -67,6 +69,12 @@ export interface AppOptions {
   warnings?: string[];
   /** MCP servers (config mcpServers), started once the screen is up. */
   mcpServers?: Readonly<Record<string, McpServerConfig>>;
+  /** The palette (config `theme`): auto follows the terminal's background. */
+  theme?: ThemeChoice;
+  /** Links as OSC 8 hyperlinks (config `hyperlinks`): auto where the terminal is not known to lack them. */
+  hyperlinks?: HyperlinkChoice;
+  /** The environment the terminal is judged by (TERM, COLORFGBG, NO_COLOR…); process.env unless given. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface App {
@@ -212,7 +220,8 @@ let jobControl: ReturnType<typeof installJobControl> | null = null;
 
 /** The screen's parts: the transcript and its feed, the coordinator, the status bar and the painter. */
 function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
-  const transcript = new TranscriptModel(ui.transcript.size().width);
+  // Without colour, strike-through keeps its ~~: SGR 9 alone may not show.
+  const transcript = new TranscriptModel(ui.transcript.size().width, { marks: Boolean(env(options).NO_COLOR) });
   const feed = new TranscriptFeed(bus, transcript);
   const view = {
     clear: (): void => {
@@ -220,6 +229,10 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
       bus.requestRender();
     },
     copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
+    theme: (): void => {
+      ui.setBackground(s.settings.palette);
+      bus.requestRender();
+    },
   };
   const coordinator = new TurnCoordinator(bus, s.runner, s.history, { keyHelp: helpLines, sessions: s.sessions, sessionInfo: s.sessionInfo, contextInfo: () => s.agent.info(), permissionsFile: s.permissions.file, checkpoints: s.checkpoints, view,
     // Loaded at the first Ctrl+G: start-up never pays for child_process.
@@ -289,7 +302,7 @@ function resume(bus: Bus, s: Services, coordinator: TurnCoordinator, how: AppOpt
 }
 
 /** What a decoded input does: the router names it by the views' modes, the coordinator takes it. */
-function inputHandler(coordinator: TurnCoordinator, bus: Bus, warn: (text: string) => void, typed: () => void, probe: () => WidthProbe) {
+function inputHandler(coordinator: TurnCoordinator, bus: Bus, warn: (text: string) => void, typed: () => void, answers: { probe: () => WidthProbe; background: (color: string) => void }) {
   // MILK_FAULT=keypress makes the next key throw, to prove the crash path restores the terminal.
   const fault = process.env.MILK_FAULT === 'keypress';
   // The first key of a chord (Ctrl+X), waiting for the second.
@@ -300,7 +313,8 @@ function inputHandler(coordinator: TurnCoordinator, bus: Bus, warn: (text: strin
     coordinator.dispatch(r);
   };
   return (action: InputAction): void => {
-    if (action.kind === 'cpr') return void probe().answer(action.col);
+    if (action.kind === 'cpr') return void answers.probe().answer(action.col);
+    if (action.kind === 'background') return answers.background(action.color);
     if (fault) throw new Error('injected fault (MILK_FAULT=keypress)');
     if (action.kind === 'paste' && action.cut) warn(`the paste was cut at ${MAX_PASTE_CHARS.toLocaleString('en-US')} characters; the rest was dropped`);
     if (action.kind === 'paste' && action.unclosed) warn('a paste never ended (its end marker was lost); what came was taken as the paste');
@@ -308,6 +322,30 @@ function inputHandler(coordinator: TurnCoordinator, bus: Bus, warn: (text: strin
     prefix = step.prefix;
     for (const r of step.routed) take(r);
   };
+}
+
+function env(options: AppOptions): Readonly<Record<string, string | undefined>> {
+  return options.env ?? process.env;
+}
+
+/** The palette and links as the config asks and the environment allows; returns the background to draw for first. */
+function lookAndFeel(settings: Settings, options: AppOptions): Background {
+  settings.theme = options.theme ?? 'auto';
+  // Until the terminal answers OSC 11 (or if it never does), COLORFGBG is the best word on it.
+  settings.background = backgroundOfColorFgBg(env(options).COLORFGBG);
+  useHyperlinks(hyperlinksFor(options.hyperlinks ?? 'auto', env(options)));
+  return settings.palette;
+}
+
+/** The terminal said its background colour: the palette follows it (unless the person chose one). */
+function takeBackground(color: string, settings: Settings, ui: Screen, bus: Bus): void {
+  const rgb = parseColor(color);
+  if (!rgb) return;
+  const before = settings.palette;
+  settings.background = backgroundOf(rgb);
+  if (settings.palette === before) return;
+  ui.setBackground(settings.palette);
+  bus.requestRender();
 }
 
 /** How wide this terminal draws emoji sequences: asked once, kept in the settings, then everything is laid out and drawn that way. */
@@ -325,7 +363,7 @@ export function startApp(options: AppOptions): App {
   const bus = new Bus();
   // no-color.org: set and not empty means no colour.
   const s = services(bus, options);
-  const ui = createScreen({ output: options.output, color: !process.env.NO_COLOR, emoji: () => s.settings.emoji });
+  const ui = createScreen({ output: options.output, color: !env(options).NO_COLOR, emoji: () => s.settings.emoji, background: lookAndFeel(s.settings, options), italic: italicFor(env(options)) });
   const { transcript, coordinator, status, painter } = views(bus, ui, s, options);
   const scheduler = new RenderScheduler(() => painter.paint());
   const typed = warmWhenTyping([() => markdown(), () => options.provider.warm?.(), () => coordinator.warmFiles()]);
@@ -338,7 +376,8 @@ export function startApp(options: AppOptions): App {
   warmSearch(s.history.lists());
   resume(bus, s, coordinator, options.resume ?? null);
 
-  const terminal = new TerminalInput(options.input, options.output, inputHandler(coordinator, bus, s.warn, typed, () => probe));
+  const answers = { probe: () => probe, background: (color: string) => takeBackground(color, s.settings, ui, bus) };
+  const terminal = new TerminalInput(options.input, options.output, inputHandler(coordinator, bus, s.warn, typed, answers), undefined, mayAskBackground(env(options)));
   const jobs = (jobControl = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() }));
   const probeRow = ui.screen.height as number;
   const probe = widthProbe(s.settings, transcript, jobs, probeRow);

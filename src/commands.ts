@@ -9,6 +9,7 @@ import { APPROVAL_MEANING, isApprovalMode } from './settings/approval';
 import { describeRule, parseRule } from './settings/rules';
 import type { HistoryMode, Settings } from './settings/store';
 import { maxOf } from './arrays';
+import { isThemeChoice } from './settings/theme';
 
 export type Mode = 'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker' | 'mention';
 
@@ -152,6 +153,8 @@ export interface SlashContext {
     clear(): void;
     /** Copies the last answer (clipboard by OSC 52, and a file); returns what to tell the person. */
     copyLastAnswer(): string;
+    /** Repaints in the palette the settings name now. */
+    theme(): void;
     /** The key bindings of the current mode, one line each. */
     keyHelp(): string[];
     /** The prompt commands (personal, project, MCP), one line each, marked with their source. */
@@ -203,6 +206,21 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       s.force = mode === 'full-auto';
       if (mode !== 'full-auto') s.approval = mode;
       ctx.note(`approval: ${s.mode} · ${APPROVAL_MEANING[s.mode]}`);
+    },
+  },
+  {
+    name: 'theme',
+    args: '[auto|dark|light]',
+    description: 'Show the palette, or draw for a dark or light background (auto: as the terminal says); for this session',
+    run(ctx, args) {
+      if (args.length > 1) return usage('theme');
+      const s = ctx.settings;
+      const say = (): void => ctx.note(`theme: ${s.theme} · drawing for a ${s.palette} background · the terminal's: ${s.background ?? 'not known'}`);
+      if (args.length === 0) return say();
+      if (!isThemeChoice(args[0])) return ctx.note(`no theme ${JSON.stringify(args[0])}: auto, dark or light`);
+      s.theme = args[0];
+      ctx.screen.theme();
+      say();
     },
   },
   {

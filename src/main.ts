@@ -60,6 +60,8 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     resume: opts.continue ? { kind: 'continue' } : opts.resume === true ? { kind: 'pick' } : typeof opts.resume === 'string' ? { kind: 'id', id: opts.resume } : null,
     warnings: [...warnings, ...early],
     mcpServers: config.mcpServers,
+    theme: config.theme,
+    hyperlinks: config.hyperlinks,
   });
   report = (text) => app.bus.emit('status.warning', { text });
   await app.done;

@@ -351,6 +351,37 @@ describe('milk in a real terminal', () => {
     for (const between of f.split(END).slice(0, -1).map((part) => part.split(BEGIN)[0])) expect(between).toBe('');
   });
 
+  it('draws with the light palette when the terminal answers OSC 11 with white, and /theme dark takes it back', async () => {
+    const statusBg = () => {
+      const buf = milk!.term.buffer.active;
+      const cell = buf.getLine(buf.viewportY + milk!.term.rows - 1)?.getCell(2);
+      return cell?.isBgPalette() ? cell.getBgColor() : -1;
+    };
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], background: 'rgb:ffff/ffff/ffff' });
+    await milk.waitForText('history: session');
+    // The status bar turns light grey (253) once the answer is in; dark grey (236) is the dark palette's.
+    await milk.waitFor(() => statusBg() === 253, 'the light status bar');
+    milk.write('/theme' + KEY.enter);
+    await milk.waitForText('theme: auto · drawing for a light background · the terminal\'s: light');
+    milk.write('/theme dark' + KEY.enter);
+    await milk.waitFor(() => statusBg() === 236, 'the dark status bar');
+  });
+
+  it('keeps the dark palette when the terminal answers OSC 11 with black, and when it does not answer', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], background: 'rgb:0000/0000/0000' });
+    await milk.waitForText('history: session');
+    milk.write('/theme' + KEY.enter);
+    await milk.waitForText('drawing for a dark background · the terminal\'s: dark');
+    milk.kill('SIGKILL');
+    milk = new MilkPty({ args: ['--data-dir', tempDir()] });
+    await milk.waitForText('history: session');
+    expect(milk.raw).toContain('\x1b]11;?');
+    milk.write('/theme' + KEY.enter);
+    await milk.waitForText('drawing for a dark background · the terminal\'s: not known');
+    // Nothing of a question the terminal did not answer reaches the composer.
+    expect(milk.composerLines().join('')).toBe('');
+  });
+
   it('quits with Ctrl-D on an empty composer', async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()] });
     await milk.waitForText('history: session');

@@ -163,3 +163,59 @@ describe('answers that used to stall the keyboard', () => {
     await m.waitFor(() => m!.composerLines()[0] === 'typing!', 'echo after the resize', 3000);
   }, 60_000);
 });
+
+it('makes a link an OSC 8 hyperlink in the terminal, over its text and its URL; an unsafe one stays text', async () => {
+  const script = path.join(tempDir(), 'script.json');
+  fs.writeFileSync(script, JSON.stringify({ turns: [[{ text: 'Read [the guide](https://docs.example/guide?x=1) and [this](javascript:alert(1)) now.' }]] }));
+  m = new MilkPty({ args: ['--data-dir', tempDir(), '--script', script], cols: 100 });
+  await m.waitForText('history: session');
+  m.write('go' + KEY.enter);
+  await m.waitForText('now.');
+  const y = m.lines().findIndex((l) => l.includes('the guide'));
+  const line = m.lines()[y];
+  const at = (text: string) => m!.linkAt(line.indexOf(text), y);
+  expect(at('the guide')).toBe('https://docs.example/guide?x=1');
+  expect(at('guide (')).toBe('https://docs.example/guide?x=1');
+  expect(at('(https://docs')).toBe('https://docs.example/guide?x=1');
+  expect(at('Read')).toBeUndefined();
+  expect(at('this')).toBeUndefined();
+  expect(at('javascript')).toBeUndefined();
+  expect(at('now.')).toBeUndefined();
+});
+
+it('sends no hyperlinks with "hyperlinks": "off" in the config', async () => {
+  const data = tempDir();
+  fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ hyperlinks: 'off' }));
+  const script = path.join(tempDir(), 'script.json');
+  fs.writeFileSync(script, JSON.stringify({ turns: [[{ text: 'Read [the guide](https://docs.example/guide) now.' }]] }));
+  m = new MilkPty({ args: ['--data-dir', data, '--script', script], cols: 100 });
+  await m.waitForText('history: session');
+  m.write('go' + KEY.enter);
+  await m.waitForText('now.');
+  expect(m.raw).not.toContain('\x1b]8;');
+});
+
+it('holds a streaming table until it is complete, then draws the grid once; its rows never shift', async () => {
+  const answer = ['Here:', '', '| option | what |', '|---|---|', ...Array.from({ length: 8 }, (_, k) => `| o${k} | ${'word '.repeat(k * 6)}end${k} |`), '', 'Done.'].join('\n');
+  const script = path.join(tempDir(), 'script.json');
+  const steps = answer.match(/[\s\S]{1,9}/g)!.flatMap((text) => [{ text }, { delay: 15 }]);
+  fs.writeFileSync(script, JSON.stringify({ turns: [steps] }));
+  m = new MilkPty({ args: ['--data-dir', tempDir(), '--script', script], cols: 60, rows: 40 });
+  await m.waitForText('history: session');
+  m.write('go' + KEY.enter);
+  // Every screen seen while it streams: a grid row, once shown, is the one the finished table has.
+  const seen: string[][] = [];
+  await m.waitFor(() => {
+    seen.push(m!.lines());
+    return m!.text().includes('Done.');
+  }, 'the answer');
+  const final = m.lines();
+  expect(seen.some((s) => s.some((l) => l.includes('a table, 2 columns')))).toBe(true);
+  for (const screen of seen) {
+    // Grid rows: the transcript's, above the composer (whose border and the status bar have │ too).
+    screen.slice(0, screen.findIndex((l) => l.startsWith('┌'))).forEach((l, y) => {
+      if (l.includes(' │ ')) expect(l).toBe(final[y]);
+    });
+  }
+  expect(final.some((l) => /^ {2}o7 +│ word/.test(l))).toBe(true);
+});

@@ -24,6 +24,8 @@ export interface StartOptions {
   answerQueries?: boolean;
   /** Answer kitty's keyboard query as a terminal that speaks the protocol does (xterm.js does not). */
   kitty?: boolean;
+  /** Answer OSC 11 with this colour (`rgb:ffff/ffff/ffff`), as a terminal does (xterm.js headless does not). */
+  background?: string;
 }
 
 export function tempDir(prefix = 'milk-test-'): string {
@@ -61,8 +63,13 @@ export class MilkPty {
       : [process.execPath, [CLI, ...args]];
     this.proc = pty.spawn(file, argv, { name: env.TERM, cols, rows, cwd: options.cwd ?? tempDir('milk-cwd-'), env });
     let kittyAsked = false;
+    let backgroundAsked = false;
     this.proc.onData((d) => {
       this.raw += d;
+      if (options.background && !backgroundAsked && this.raw.includes('\x1b]11;?')) {
+        backgroundAsked = true;
+        this.proc.write(`\x1b]11;${options.background}\x1b\\`);
+      }
       // Answered before the emulator answers the device attributes query that follows it, as kitty does.
       if (options.kitty && !kittyAsked && this.raw.includes('\x1b[?u')) {
         kittyAsked = true;
@@ -96,6 +103,16 @@ export class MilkPty {
 
   text(): string {
     return this.lines().join('\n');
+  }
+
+  /** The hyperlink (OSC 8) on the screen cell at (x, y), 0-based; undefined for none. */
+  linkAt(x: number, y: number): string | undefined {
+    const buf = this.term.buffer.active;
+    const cell = buf.getLine(buf.viewportY + y)?.getCell(x) as unknown as { extended?: { urlId?: number } } | undefined;
+    const id = cell?.extended?.urlId ?? 0;
+    if (!id) return undefined;
+    const core = (this.term as unknown as { _core: { _oscLinkService: { getLinkData(id: number): { uri: string } | undefined } } })._core;
+    return core._oscLinkService.getLinkData(id)?.uri;
   }
 
   cursor(): { x: number; y: number } {

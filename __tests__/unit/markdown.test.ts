@@ -2,7 +2,7 @@ import { CLUSTERING } from '../../src/editor/width';
 // The Markdown renderer as rows of text and styles, and streaming it in
 // chunks (property: same rows as rendering whole; frozen rows never change).
 import * as fc from 'fast-check';
-import { MdRow, coloured, renderMarkdown } from '../../src/markdown/render';
+import { MdRow, coloured, columnWidths, renderMarkdown, safeLink } from '../../src/markdown/render';
 import { wrapSpans } from '../../src/markdown/wrap';
 import { MarkdownStream } from '../../src/markdown/stream';
 import { highlightLines } from '../../src/markdown/highlight';
@@ -14,15 +14,47 @@ const text = (rows: MdRow[]) => rows.map((r) => r.map((s) => s.text).join(''));
 const styled = (rows: MdRow[]) => rows.map((r) => coloured(r).map((s) => `${s.style}:${s.text}`).join('|'));
 
 describe('rendering Markdown, construct by construct', () => {
-  it('headings: bold text, a rule under the first level, no hashes', () => {
-    expect(styled(renderMarkdown('# Top\n\n## Second **strong**', 40, CLUSTERING))).toEqual([
-      'heading:Top', 'dim:═══', '', 'heading:Second strong',
+  it('headings: bold text, a double rule under h1, a single one under h2, h3 its own style, no hashes', () => {
+    expect(styled(renderMarkdown('# Top\n\n## Second **strong**\n\n### Third', 40, CLUSTERING))).toEqual([
+      'heading:Top', 'dim:═══', '', 'heading2:Second strong', 'dim:─────────────', '', 'heading3:Third',
     ]);
   });
   it('emphasis, strike, inline code and links (text, then the URL dimmed)', () => {
     expect(styled(renderMarkdown('a **b** *c* ~~d~~ `e` [f](http://g.h)', 80, CLUSTERING))).toEqual([
       'normal:a |bold:b|normal: |italic:c|normal: |strike:d|normal: |code:e|normal: |link:f|dim: (http://g.h)',
     ]);
+  });
+  it('keeps strike-through\'s ~~ visible when asked (no colour), and shows an autolink\'s URL once', () => {
+    expect(text(renderMarkdown('a ~~gone~~ b', 80, CLUSTERING, { marks: true }))).toEqual(['a ~~gone~~ b']);
+    expect(text(renderMarkdown('see <https://x.example/a> or <me@x.example>', 80, CLUSTERING))).toEqual(['see https://x.example/a or me@x.example']);
+  });
+  it('gives a link\'s text and URL the hyperlink only for http(s) and file URLs', () => {
+    const links = (md: string) => renderMarkdown(md, 200, CLUSTERING).flat().map((s) => s.link);
+    expect(links('[a](https://x.example/p?q=1#f)')).toEqual(['https://x.example/p?q=1#f', 'https://x.example/p?q=1#f']);
+    expect(links('[a](file:///tmp/x.txt)')[0]).toBe('file:///tmp/x.txt');
+    for (const bad of ['javascript:alert(1)', 'data:text/html,x', 'ftp://x.example', '/relative', 'mailto:a@b.example']) {
+      expect(links(`[a](${bad})`).filter(Boolean)).toEqual([]);
+      // Shown all the same, as text.
+      expect(text(renderMarkdown(`[a](${bad})`, 200, CLUSTERING))[0]).toContain(bad);
+    }
+    expect(links('plain https://x.example text').filter(Boolean)).toEqual([]);
+  });
+  it('safeLink: no blank or control byte, non-ASCII percent-encoded, a length cap', () => {
+    expect(safeLink('https://x.example/a b')).toBeUndefined();
+    expect(safeLink('https://x.example/\x1b]8;;evil\x1b\\')).toBeUndefined();
+    expect(safeLink('https://x.example/\x9b')).toBeUndefined();
+    expect(safeLink('https://x.example/\x07')).toBeUndefined();
+    expect(safeLink('https://例え.example/ü')).toBe('https://%E4%BE%8B%E3%81%88.example/%C3%BC');
+    expect(safeLink('https://x.example/%20ok')).toBe('https://x.example/%20ok');
+    expect(safeLink('https://x.example/\ud800')).toBeUndefined();
+    expect(safeLink('https://x.example/' + 'a'.repeat(3000))).toBeUndefined();
+    expect(safeLink('HTTPS://X.EXAMPLE')).toBe('HTTPS://X.EXAMPLE');
+  });
+  it('never links text the model wrote as an escape sequence', () => {
+    const md = sanitize('click \x1b]8;;https://evil.example\x1b\\here\x1b]8;;\x1b\\ now');
+    const spans = renderMarkdown(md, 200, CLUSTERING).flat();
+    expect(spans.filter((s) => s.link)).toEqual([]);
+    expect(spans.map((s) => s.text).join('')).not.toContain('\x1b');
   });
   it('wraps paragraphs at spaces, and inside a word only when it must', () => {
     expect(text(renderMarkdown('one two three four', 9, CLUSTERING))).toEqual(['one two', 'three', 'four']);
@@ -102,9 +134,56 @@ describe('rendering Markdown, construct by construct', () => {
     expect(rows).toEqual(['名前   │   n', '───────┼────', '日本語 │   1', 'ab     │ 200']);
     expect(new Set(rows.map((r) => stringWidth(r, CLUSTERING))).size).toBe(1);
   });
-  it('a table wider than the screen becomes header: value lines', () => {
-    expect(text(renderMarkdown('| key | value |\n|---|---|\n| a | ' + 'long '.repeat(10) + '|', 20, CLUSTERING))).toEqual([
-      'key: a', 'value: long long', 'long long long long', 'long long long long',
+  const TABLE = [
+    '| Option | Default | What it does |',
+    '|---|:---:|---|',
+    '| `--model` | gpt-4o | The model answers come from: any model the provider serves, named as the provider names it, checked only at the first request. |',
+    '| `--data-dir` | ~/.milk | Where **history** and sessions live. |',
+  ].join('\n');
+  it('a table with a long cell at 120 columns: a grid, the long cell wrapped inside its column, rules between rows', () => {
+    const rows = text(renderMarkdown(TABLE, 120, CLUSTERING));
+    expect(rows.map((r) => r.trimEnd())).toEqual([
+      'Option     │ Default │ What it does',
+      '───────────┼─────────┼' + '─'.repeat(98),
+      '--model    │ gpt-4o  │ The model answers come from: any model the provider serves, named as the provider names it,',
+      '           │         │ checked only at the first request.',
+      '───────────┼─────────┼' + '─'.repeat(98),
+      '--data-dir │ ~/.milk │ Where history and sessions live.',
+    ]);
+    expect(new Set(rows.map((r) => stringWidth(r, CLUSTERING)))).toEqual(new Set([120]));
+  });
+  it('the same table at 60 columns: still a grid, the long cell on more lines', () => {
+    const rows = text(renderMarkdown(TABLE, 60, CLUSTERING));
+    expect(rows.map((r) => r.trimEnd())).toEqual([
+      'Option     │ Default │ What it does',
+      '───────────┼─────────┼' + '─'.repeat(38),
+      '--model    │ gpt-4o  │ The model answers come from: any',
+      '           │         │ model the provider serves, named as',
+      '           │         │ the provider names it, checked only',
+      '           │         │ at the first request.',
+      '───────────┼─────────┼' + '─'.repeat(38),
+      '--data-dir │ ~/.milk │ Where history and sessions live.',
+    ]);
+    expect(new Set(rows.map((r) => stringWidth(r, CLUSTERING)))).toEqual(new Set([60]));
+    // Styles stay inside cells: the header bold, code and strong as they are.
+    const spans = renderMarkdown(TABLE, 60, CLUSTERING).flat();
+    expect(spans.find((sp) => sp.text === 'Option')?.style).toBe('bold');
+    expect(spans.find((sp) => sp.text === '--model')?.style).toBe('code');
+    expect(spans.find((sp) => sp.text === 'history')?.style).toBe('bold');
+  });
+  it('column widths: natural when they fit, else shared out from each column\'s longest word', () => {
+    expect(columnWidths([5, 10], [5, 4], 20)).toEqual([5, 10]);
+    // 30 wanted, 20 room: the short column keeps its width, the long one takes the rest.
+    expect(columnWidths([5, 25], [5, 6], 20)).toEqual([5, 15]);
+    // A word longer than MIN_COLUMN is cut inside it rather than forcing the fallback.
+    expect(columnWidths([40, 40], [40, 40], 34)).toEqual([17, 17]);
+    expect(columnWidths([40, 40], [40, 40], 31)).toBeNull();
+    expect(columnWidths([2, 2, 2], [2, 2, 2], 6)).toEqual([2, 2, 2]);
+  });
+  it('a table whose columns cannot fit even at their narrowest becomes header: value lines', () => {
+    const md = '| key | value | more | and | more |\n|---|---|---|---|---|\n| a | ' + 'long '.repeat(10) + '| x | y | z |';
+    expect(text(renderMarkdown(md, 20, CLUSTERING))).toEqual([
+      'key: a', 'value: long long', 'long long long long', 'long long long long', 'more: x', 'and: y', 'more: z',
     ]);
   });
   it('keeps hostile bytes in a code block and a table cell inert', () => {
@@ -159,6 +238,43 @@ describe('streaming Markdown', () => {
     s.rows();
     s.setLayout(30, CLUSTERING);
     expect(s.rows()).toEqual(renderMarkdown(DOC, 30, CLUSTERING));
+  });
+});
+
+describe('a table streaming in', () => {
+  const DOC2 = [
+    'Before the table.', '',
+    '| Option | Default | What it does |', '|---|---|---|',
+    '| a | 1 | short |',
+    '| `--model` | gpt-4o | ' + 'a long cell that wraps '.repeat(8) + '|',
+    '| b | 2 | ' + 'x'.repeat(90) + ' |',
+    '| c | 3 | done |', '',
+    'After the table.',
+  ].join('\n');
+  it('never changes a shown table row, for any chunking: the grid shows once the table is complete', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 40, max: 120 }), (sizes, width) => {
+      const stream = new MarkdownStream(width, CLUSTERING);
+      const final = text(renderMarkdown(DOC2, width, CLUSTERING));
+      let at = 0;
+      for (let k = 0; at < DOC2.length; k++) {
+        const n = sizes[k % sizes.length];
+        stream.push(DOC2.slice(at, at + n));
+        at += n;
+        const shown = text([...stream.frozenRows(), ...stream.tailRows()] as MdRow[]);
+        // Every grid row on screen is already the row it will finally be, at the same place.
+        shown.forEach((row, i) => {
+          if (row.includes('│')) expect(row).toBe(final[i]);
+        });
+      }
+      expect(text(stream.rows())).toEqual(final);
+    }), { numRuns: 150 });
+  });
+  it('counts the rows in while the table grows, and draws it when the answer ends with it', () => {
+    const stream = new MarkdownStream(80, CLUSTERING);
+    stream.push('| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n');
+    expect(text(stream.tailRows() as MdRow[])).toEqual(['▎ a table, 2 columns, 2 rows so far…']);
+    stream.settle();
+    expect(text(stream.tailRows() as MdRow[])).toEqual(['a │ b', '──┼──', '1 │ 2', '3 │ 4']);
   });
 });
 

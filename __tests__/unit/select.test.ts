@@ -56,9 +56,14 @@ describe('the config file', () => {
     ]);
     expect(parseConfig({ baseUrl: 'ftp://host' }).problems).toEqual(['baseUrl must be an http:// or https:// URL']);
   });
+  it('takes theme and hyperlinks, and names what they allow', () => {
+    expect(parseConfig({ theme: 'light', hyperlinks: 'off' })).toEqual({ config: expect.objectContaining({ theme: 'light', hyperlinks: 'off' }), problems: [] });
+    expect(parseConfig({ theme: 'blue' }).problems).toEqual(['theme must be "auto", "dark" or "light"']);
+    expect(parseConfig({ hyperlinks: true }).problems).toEqual(['hyperlinks must be "auto", "on" or "off"']);
+  });
   it('names an unknown key (a typo) instead of ignoring it', () => {
     expect(parseConfig({ idleTimeOutMs: 5000 }).problems).toEqual([
-      'unknown key "idleTimeOutMs" (known: provider, model, baseUrl, script, idleTimeoutMs, maxAnswerChars, sandbox, contextWindow, thinkingBudget, models, maxKeptAnswerChars, context, history, mcpServers)',
+      'unknown key "idleTimeOutMs" (known: provider, model, baseUrl, script, idleTimeoutMs, maxAnswerChars, sandbox, theme, hyperlinks, contextWindow, thinkingBudget, models, maxKeptAnswerChars, context, history, mcpServers)',
     ]);
   });
   it('caps an idle timeout from the environment at what a timer can hold', () => {

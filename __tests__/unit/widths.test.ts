@@ -2,7 +2,8 @@ import * as fc from 'fast-check';
 import { CLUSTERING, EmojiWidths, codePointWidth, graphemes, graphemeWidth, isAmbiguous, stringWidth } from '../../src/editor/width';
 import { widthsFrom } from '../../src/tui/width-probe';
 import { InputDecoder } from '../../src/tui/input';
-import { paintRow, Style, styleAttr, useTheme } from '../../src/tui/grid';
+import { Background, paintRow, Style, styleAttr, useTheme } from '../../src/tui/grid';
+import { ITALIC, STRIKE } from '../../src/tui/draw';
 
 const XTERM: EmojiWidths = { zwj: 'sum', modifier: 'sum', vs16: 1, flag: 2 };
 
@@ -77,28 +78,58 @@ describe('painting a disputed grapheme', () => {
 describe('the theme fits the terminal', () => {
   const fg = (style: Style) => (styleAttr(style) >> 9) & 0x1ff;
   const bg = (style: Style) => styleAttr(style) & 0x1ff;
-  const reversed = (style: Style) => ((styleAttr(style) >> 18) & 8) !== 0;
-  afterEach(() => useTheme(256, false));
+  const flags = (style: Style) => styleAttr(style) >> 18;
+  const reversed = (style: Style) => (flags(style) & 8) !== 0;
+  const theme = (colors: number, noColor: boolean, background: Background = 'dark', italic = true) => useTheme({ colors, noColor, background, italic });
+  afterEach(() => theme(256, false));
   it('uses a grey status bar and grey dim text on 256 colours', () => {
-    useTheme(256, false);
+    theme(256, false);
     expect([bg('status'), reversed('status'), fg('dim'), fg('codeKeyword')]).toEqual([236, false, 8, 5]);
   });
   it('draws the status bar in reverse video below 256 colours, where its grey would turn black', () => {
-    useTheme(16, false);
+    theme(16, false);
     expect([bg('status'), reversed('status'), reversed('statusStrong'), fg('dim')]).toEqual([0x1ff, true, true, 8]);
   });
   it('gives dim text the terminal foreground on 8 colours, which have no grey', () => {
-    useTheme(8, false);
-    expect([fg('dim'), fg('codeComment'), fg('strike'), fg('codeKeyword'), reversed('status')]).toEqual([0x1ff, 0x1ff, 0x1ff, 5, true]);
+    theme(8, false);
+    expect([fg('dim'), fg('codeComment'), fg('codeKeyword'), reversed('status')]).toEqual([0x1ff, 0x1ff, 5, true]);
   });
   it('has no colour at all under NO_COLOR or on a terminal without colours, and comes back when asked', () => {
     for (const [colors, noColor] of [[256, true], [-1, false]] as const) {
-      useTheme(colors, noColor);
+      theme(colors, noColor);
       const styles: Style[] = ['dim', 'user', 'error', 'status', 'codeKeyword', 'diffAdd', 'match', 'force'];
       expect(styles.filter((s) => fg(s) !== 0x1ff || bg(s) !== 0x1ff)).toEqual([]);
       expect(['status', 'match', 'force', 'highlight'].every((s) => reversed(s as Style))).toBe(true);
     }
-    useTheme(256, false);
+    theme(256, false);
     expect(fg('error')).toBe(1);
+  });
+  it('gives italic, strike-through and links one attribute each, with colour, on 16 colours and under NO_COLOR', () => {
+    for (const [colors, noColor] of [[256, false], [16, false], [256, true]] as const) {
+      theme(colors, noColor);
+      expect(flags('italic')).toBe(ITALIC);
+      expect(flags('strike')).toBe(STRIKE);
+      // A link is underlined: emphasis is not.
+      expect(flags('link') & 2).toBe(2);
+      expect(flags('italic') & 2).toBe(0);
+    }
+  });
+  it('keeps h1, h2 and h3 apart without colour: bold, bold, bold italic (h1 and h2 also differ by their rules)', () => {
+    for (const noColor of [false, true]) {
+      theme(256, noColor);
+      expect([flags('heading'), flags('heading2'), flags('heading3')]).toEqual([1, 1, 1 | ITALIC]);
+      expect(flags('heading3')).not.toBe(flags('bold'));
+    }
+  });
+  it('underlines where the terminal has no italic', () => {
+    theme(256, false, 'dark', false);
+    expect([flags('italic'), flags('heading3')]).toEqual([2, 1 | 2]);
+  });
+  it('takes darker colours and a light grey status bar on a light background', () => {
+    theme(256, false, 'light');
+    expect([bg('status'), fg('dim'), fg('code'), fg('heading'), fg('codeType')]).toEqual([253, 243, 130, 25, 130]);
+    // Below 256 colours the base colours serve both backgrounds.
+    theme(16, false, 'light');
+    expect([fg('code'), reversed('status')]).toEqual([3, true]);
   });
 });

@@ -79,6 +79,8 @@ export interface CoordinatorOptions {
   view?: {
     clear(): void;
     copyLastAnswer(): string;
+    /** Draws with the palette the settings name now (after /theme). */
+    theme(): void;
   };
 }
 
@@ -453,6 +455,7 @@ export class TurnCoordinator {
       screen: {
         clear: () => this.options.view?.clear(),
         copyLastAnswer: () => this.options.view?.copyLastAnswer() ?? 'nothing to copy',
+        theme: () => this.options.view?.theme(),
         // The keys of the mode the person is in, then those a search adds (scope switch, delete).
         keyHelp: () => [...this.options.keyHelp(this.composerMode), '', 'in a search (Ctrl+R, Ctrl+S):', ...this.options.keyHelp('search')],
         promptHelp: () => this.options.prompts?.help() ?? [],

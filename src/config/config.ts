@@ -40,6 +40,8 @@ function buildFields(v: typeof V) {
     idleTimeoutMs: wholeNumber('idleTimeoutMs', 100, MAX_TIMER_MS, 'milliseconds'),
     maxAnswerChars: wholeNumber('maxAnswerChars', 1000, 100_000_000),
     sandbox: v.picklist(['on', 'off'], 'sandbox must be "on" or "off"'),
+    theme: v.picklist(['auto', 'dark', 'light'], 'theme must be "auto", "dark" or "light"'),
+    hyperlinks: v.picklist(['auto', 'on', 'off'], 'hyperlinks must be "auto", "on" or "off"'),
     contextWindow: wholeNumber('contextWindow', 1000, 100_000_000, 'tokens'),
     thinkingBudget: wholeNumber('thinkingBudget', 1024, 1_000_000, 'tokens'),
     models: v.record(

@@ -21,6 +21,8 @@ export function markdown(): MarkdownIt {
     // A link's URL is shown, never followed: shown as the model wrote it, not percent-encoded or punycoded.
     parser.normalizeLink = (url: string): string => url;
     parser.normalizeLinkText = (text: string): string => text;
+    // Every link is parsed as one, a javascript: one too: it is only shown. Which may be clicked is render.ts's safeLink.
+    parser.validateLink = (): boolean => true;
   }
   return parser;
 }

@@ -5,7 +5,8 @@
 // Rendering waits until rows are asked for, so a burst of chunks costs one
 // parse per paint, not one per chunk. Pure.
 
-import { MdRow, blockStarts, renderBlocks } from './render';
+import type Token from 'markdown-it/lib/token.mjs';
+import { MdOptions, MdRow, blockStarts, renderBlocks } from './render';
 import { markdown } from './parsers';
 import type { EmojiWidths } from '../editor/width';
 import { wrapSpans } from './wrap';
@@ -45,7 +46,10 @@ export class MarkdownStream {
   /** The block being shown as plain text (see HUGE_BLOCK), until a blank line ends it. */
   private plain = false;
 
-  constructor(private width: number, private emoji: EmojiWidths) {}
+  /** No more text will come (settle()): a table still growing is drawn, not held. */
+  private complete = false;
+
+  constructor(private width: number, private emoji: EmojiWidths, private readonly options: MdOptions = {}) {}
 
   get text(): string {
     if (this.parts.length > 1) this.parts = [this.parts.join('')];
@@ -55,6 +59,7 @@ export class MarkdownStream {
   push(text: string): void {
     if (!text) return;
     this.parts.push(text);
+    this.complete = false;
     this.length += text.length;
     this.rest += text;
     this.dirty = true;
@@ -96,6 +101,10 @@ export class MarkdownStream {
 
   /** Renders whatever arrived, however little (the answer is complete). */
   settle(): void {
+    if (!this.complete) {
+      this.complete = true;
+      this.dirty = true;
+    }
     if (this.dirty) this.update(true);
   }
 
@@ -168,16 +177,32 @@ export class MarkdownStream {
     const lastAt = starts[starts.length - 1] ?? 0;
     const start = tokens[lastAt]?.map?.[0];
     if (starts.length < 2 || start === undefined) {
-      if (last) this.tail = renderBlocks(tokens, this.width, this.emoji);
+      if (last) this.tail = this.renderTail(tokens);
       return false;
     }
-    const done = renderBlocks(tokens.slice(0, lastAt), this.width, this.emoji);
+    const done = renderBlocks(tokens.slice(0, lastAt), this.width, this.emoji, false, this.options);
     if (done.length) {
       if (this.frozen.length) this.frozen.push([]);
       for (const row of done) this.frozen.push(row);
     }
     this.rest = this.rest.slice(offsetOfLine(text, start));
-    if (last) this.tail = renderBlocks(tokens.slice(lastAt), this.width, this.emoji);
+    if (last) this.tail = this.renderTail(tokens.slice(lastAt));
     return true;
+  }
+
+  /**
+   * The block still growing. A table is held while it grows: its columns'
+   * widths depend on every row, so a grid drawn from the rows so far would
+   * change width under the reader as later rows came (or, with its widths
+   * fixed early, squeeze every later long cell into them). In its place a
+   * line counts its rows; the grid is drawn once, when the table is complete
+   * (a block after it began, or the answer ended).
+   */
+  private renderTail(tokens: readonly Token[]): MdRow[] {
+    if (this.complete || tokens[0]?.type !== 'table_open') return renderBlocks(tokens, this.width, this.emoji, false, this.options);
+    // The header row is not counted.
+    const rows = Math.max(0, tokens.filter((t) => t.type === 'tr_open').length - 1);
+    const cols = tokens.filter((t) => t.type === 'th_open').length;
+    return [[{ text: `▎ a table, ${cols} column${cols === 1 ? '' : 's'}, ${rows} row${rows === 1 ? '' : 's'} so far…`, style: 'dim' }]];
   }
 }

@@ -17,8 +17,8 @@ export function wrapSpans(spans: readonly MdSpan[], width: number, emoji: EmojiW
   for (const span of spans) {
     if (span.text === '\n') wrap.newRow();
     // Printable ASCII, nearly all text: a row at a time, one cell per character.
-    else if (PRINTABLE_ASCII.test(span.text)) wrap.ascii(span.text, span.style);
-    else wrap.anyText(span.text, span.style);
+    else if (PRINTABLE_ASCII.test(span.text)) wrap.ascii(span.text, span.style, span.link);
+    else wrap.anyText(span.text, span.style, span.link);
   }
   return wrap.finish();
 }
@@ -31,11 +31,11 @@ class Wrapper {
 
   constructor(private readonly w: number, private readonly emoji: EmojiWidths) {}
 
-  private push(text: string, style: MdStyle): void {
+  private push(text: string, style: MdStyle, link: string | undefined): void {
     const row = this.row;
     const last = row[row.length - 1];
-    if (last && last.style === style) row[row.length - 1] = { text: last.text + text, style };
-    else row.push({ text, style });
+    if (last && last.style === style && last.link === link) row[row.length - 1] = link === undefined ? { text: last.text + text, style } : { text: last.text + text, style, link };
+    else row.push(link === undefined ? { text, style } : { text, style, link });
   }
 
   newRow(): void {
@@ -60,14 +60,14 @@ class Wrapper {
   }
 
   /** Any text, a piece (a word, or a run of blanks) at a time, by display width. */
-  anyText(text: string, style: MdStyle): void {
+  anyText(text: string, style: MdStyle, link?: string): void {
     const w = this.w;
     for (const piece of text.split(/( +)/)) {
       if (!piece) continue;
       const pw = stringWidth(piece, this.emoji);
       if (piece.startsWith(' ')) {
         if (this.used > 0 && this.used + pw <= w) {
-          this.push(piece, style);
+          this.push(piece, style, link);
           this.used += pw;
         } else if (this.used > 0) {
           this.newRow();
@@ -76,14 +76,14 @@ class Wrapper {
       }
       if (this.used + pw > w && this.used > 0) this.newRow();
       if (pw <= w) {
-        this.push(piece, style);
+        this.push(piece, style, link);
         this.used += pw;
         continue;
       }
       for (const g of graphemes(piece)) {
         const gw = graphemeWidth(g, this.emoji);
         if (this.used + gw > w && this.used > 0) this.newRow();
-        this.push(g, style);
+        this.push(g, style, link);
         this.used += gw;
       }
     }
@@ -94,7 +94,7 @@ class Wrapper {
    * paragraph that is wrapped again on every frame while it streams costs
    * rows, not words.
    */
-  ascii(text: string, style: MdStyle): void {
+  ascii(text: string, style: MdStyle, link?: string): void {
     let i = 0;
     while (i < text.length) {
       if (this.used === 0) {
@@ -103,7 +103,7 @@ class Wrapper {
       }
       const room = this.w - this.used;
       if (text.length - i <= room) {
-        this.push(text.slice(i), style);
+        this.push(text.slice(i), style, link);
         this.used += text.length - i;
         return;
       }
@@ -112,11 +112,11 @@ class Wrapper {
       const blank = text.charCodeAt(i + room) === 32 ? room : text.slice(i, i + room).lastIndexOf(' ');
       const cut = blank === -1 ? -1 : i + blank;
       if (cut > i) {
-        this.push(text.slice(i, cut), style);
+        this.push(text.slice(i, cut), style, link);
         i = cut;
       } else if (cut < i && this.used === 0) {
         // No blank in reach and the row is empty: the word is longer than a row and is cut.
-        this.push(text.slice(i, i + room), style);
+        this.push(text.slice(i, i + room), style, link);
         i += room;
       }
       // Otherwise blanks first and a word that does not fit after them, or a word for a new row: break here.

@@ -8,6 +8,7 @@
 import { CLUSTERING, EmojiWidths } from '../editor/width';
 import { ApprovalMode, Decision, ToolKind, decide } from './approval';
 import { Rule, ruleAllows, sameRule } from './rules';
+import { Background, ThemeChoice, paletteFor } from './theme';
 
 export type HistoryMode = 'session' | 'global';
 
@@ -40,10 +41,19 @@ export class Settings {
   historyMode: HistoryMode = 'session';
   /** How this terminal draws the emoji sequences terminals disagree on (the width probe's answer). */
   emoji: EmojiWidths = CLUSTERING;
+  /** The palette asked for (config `theme`, /theme); auto follows the terminal's background. */
+  theme: ThemeChoice = 'auto';
+  /** The terminal's background as it answered OSC 11 (else as COLORFGBG says); null when unknown. */
+  background: Background | null = null;
 
   constructor(init: SettingsInit) {
     this.provider = init.provider;
     this.current = init.model;
+  }
+
+  /** The palette to draw with now. */
+  get palette(): Background {
+    return paletteFor(this.theme, this.background);
   }
 
   get model(): string | null {

@@ -7,18 +7,24 @@
 // wider or narrower than expected leaves no stale cell and no broken border.
 
 import type { Widgets } from 'blessed';
+import { ITALIC, LINK, STRIKE } from './draw';
+import type { Background } from '../settings/theme';
 import { EmojiWidths, graphemes, graphemeWidth, isAmbiguous, standaloneCharWidth, standaloneWidth } from '../editor/width';
 
 export type Style = 'normal' | 'dim' | 'bold' | 'user' | 'error' | 'highlight' | 'paste' | 'status' | 'statusStrong' | 'warning' | 'force' | 'match'
-  | 'heading' | 'italic' | 'strike' | 'code' | 'link' | 'quote' | 'diffAdd' | 'diffDel'
+  | 'heading' | 'heading2' | 'heading3' | 'italic' | 'strike' | 'code' | 'link' | 'quote' | 'diffAdd' | 'diffDel'
   | 'codeBlock' | 'codeKeyword' | 'codeString' | 'codeComment' | 'codeNumber' | 'codeTitle' | 'codeType';
 
 export interface Span {
   readonly text: string;
   readonly style: Style;
+  /** The URL the text links to (a hyperlink where the terminal has them), already checked as safe. */
+  readonly link?: string;
 }
 
 export type GridRow = readonly Span[];
+
+export type { Background };
 
 // blessed attr: flags << 18 | fg << 9 | bg; 0x1ff is the terminal default colour.
 const DEF = 0x1ff;
@@ -29,7 +35,15 @@ const BOLD = 1;
 const UNDERLINE = 2;
 const INVERSE = 8;
 
-const ATTRS: Record<Style, number> = {
+/**
+ * The dark palette: the text in the terminal's own foreground, marks in the
+ * eight base colours every theme adapts, greys from the 256-colour ramp
+ * (reduced by blessed where the terminal has fewer). Each style means one
+ * thing: emphasis is italic, a link blue and underlined, strike-through
+ * struck; headings go from bold colour with a double rule (h1) to bold
+ * italic (h3 and below), so they stay apart without colour too.
+ */
+const DARK: Readonly<Record<Style, number>> = {
   normal: attr(DEF, DEF),
   dim: attr(8, DEF),
   bold: attr(DEF, DEF, BOLD),
@@ -43,9 +57,10 @@ const ATTRS: Record<Style, number> = {
   force: attr(15, 1, BOLD),
   match: attr(0, 3, UNDERLINE),
   heading: attr(6, DEF, BOLD),
-  // Blessed has no italic or strike-through attribute: underline and a dim colour stand in.
-  italic: attr(DEF, DEF, UNDERLINE),
-  strike: attr(8, DEF),
+  heading2: attr(6, DEF, BOLD),
+  heading3: attr(6, DEF, BOLD | ITALIC),
+  italic: attr(DEF, DEF, ITALIC),
+  strike: attr(DEF, DEF, STRIKE),
   code: attr(3, DEF),
   // Code in the terminal's own foreground (light or dark), its tokens in the eight base colours every theme adapts.
   codeBlock: attr(DEF, DEF),
@@ -61,7 +76,44 @@ const ATTRS: Record<Style, number> = {
   diffDel: attr(1, DEF),
 };
 
-const BASE: Readonly<Record<Style, number>> = { ...ATTRS };
+/**
+ * The light palette: what is yellow or cyan on a dark background (unreadable
+ * on white) is dark orange, blue or teal, the greys are darker, and the status
+ * bar is light grey, so the terminal's own (dark) foreground reads on it.
+ */
+const LIGHT: Readonly<Record<Style, number>> = {
+  ...DARK,
+  dim: attr(243, DEF),
+  user: attr(25, DEF, BOLD),
+  status: attr(DEF, 253),
+  statusStrong: attr(DEF, 253, BOLD),
+  warning: attr(130, 253, BOLD),
+  heading: attr(25, DEF, BOLD),
+  heading2: attr(25, DEF, BOLD),
+  heading3: attr(25, DEF, BOLD | ITALIC),
+  code: attr(130, DEF),
+  codeKeyword: attr(90, DEF),
+  codeString: attr(28, DEF),
+  codeComment: attr(243, DEF),
+  codeNumber: attr(30, DEF),
+  codeTitle: attr(25, DEF),
+  codeType: attr(130, DEF),
+  link: attr(25, DEF, UNDERLINE),
+  diffAdd: attr(28, DEF),
+  diffDel: attr(124, DEF),
+};
+
+const ATTRS: Record<Style, number> = { ...DARK };
+
+/** What the terminal can draw, as the theme needs it. */
+export interface ThemeOptions {
+  colors: number;
+  /** NO_COLOR: attributes only. */
+  noColor: boolean;
+  background: Background;
+  /** The terminal draws italic (terminfo's sitm); without it, underline stands in. */
+  italic: boolean;
+}
 
 /**
  * Fits the styles to what the terminal can show. NO_COLOR (no-color.org):
@@ -71,13 +123,20 @@ const BASE: Readonly<Record<Style, number>> = { ...ATTRS };
  * black either, so what was dim grey takes the terminal's own foreground;
  * without colours at all (vt100) it is drawn as under NO_COLOR.
  */
-export function useTheme(colors: number, noColor: boolean): void {
+export function useTheme(options: ThemeOptions): void {
+  const { colors } = options;
   // A terminal without colours (vt100) is drawn as NO_COLOR asks.
-  noColor ||= colors < 8;
+  const noColor = options.noColor || colors < 8;
   const fg = (a: number): number => (a >> 9) & 0x1ff;
   const reverse = (a: number): number => a | (INVERSE << 18);
   const plainFg = (a: number): number => (a & ~(0x1ff << 9)) | (DEF << 9);
-  Object.assign(ATTRS, BASE);
+  // The light palette's colours are from the 256 ramp: below it, the dark one's base colours read on both.
+  Object.assign(ATTRS, options.background === 'light' && colors >= 256 && !noColor ? LIGHT : DARK);
+  if (!options.italic) {
+    for (const style of Object.keys(ATTRS) as Style[]) {
+      if ((ATTRS[style] >> 18) & ITALIC) ATTRS[style] = (ATTRS[style] & ~(ITALIC << 18)) | (UNDERLINE << 18);
+    }
+  }
   if (noColor) {
     const keep = (a: number): number => (a & ~0x3ffff) | (DEF << 9) | DEF;
     for (const style of Object.keys(ATTRS) as Style[]) ATTRS[style] = keep(ATTRS[style]);
@@ -97,7 +156,14 @@ export function styleAttr(style: Style): number {
   return ATTRS[style];
 }
 
-type Cell = [number, string];
+let hyperlinks = true;
+
+/** Whether links are painted as hyperlinks (OSC 8): off by the config, or for a terminal known not to have them. */
+export function useHyperlinks(on: boolean): void {
+  hyperlinks = on;
+}
+
+type Cell = [number, string, string?];
 interface ScreenLines {
   lines: Array<Cell[] & { dirty?: boolean }>;
   /** What blessed believes the terminal shows; a cell set to nothing is written again. */
@@ -121,17 +187,21 @@ export interface Grid {
 export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: number, row: GridRow, emoji: EmojiWidths, y = 0): boolean {
   let x = x0;
   let ambiguous = false;
+  let link: string | undefined;
   const put = (a: number, ch: string): void => {
     const cell = line[x];
-    if (cell[0] !== a || cell[1] !== ch) {
+    if (cell[0] !== a || cell[1] !== ch || (link !== undefined && cell[2] !== link)) {
       cell[0] = a;
       cell[1] = ch;
+      // Read by the draw only with the LINK flag: a cell without it may keep a stale one.
+      if (link !== undefined) cell[2] = link;
       line.dirty = true;
     }
     x++;
   };
   outer: for (const span of row) {
-    const a = ATTRS[span.style];
+    link = hyperlinks ? span.link : undefined;
+    const a = link === undefined ? ATTRS[span.style] : ATTRS[span.style] | (LINK << 18);
     const text = span.text;
     // Text made only of standalone characters (nearly all of it) is painted a character at a
     // time, no segmenting; anything else (a combining mark may join the character before it) is segmented whole.
@@ -160,6 +230,7 @@ export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: num
       if (w === 2) put(a, '\x03');
     }
   }
+  link = undefined;
   while (x < x1) put(ATTRS.normal, ' ');
   return ambiguous;
 }

@@ -13,7 +13,9 @@ export type InputAction =
   /** The terminal's answer to a cursor position request (1-based). */
   | { kind: 'cpr'; row: number; col: number }
   /** The terminal's answer to the kitty keyboard query (it speaks the protocol) or to the device attributes query. */
-  | { kind: 'report'; what: 'kitty' | 'attributes' };
+  | { kind: 'report'; what: 'kitty' | 'attributes' }
+  /** The terminal's answer to OSC 11: its background colour, as it wrote it (`rgb:ffff/ffff/ffff`). */
+  | { kind: 'background'; color: string };
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -128,6 +130,7 @@ function parseEscape(s: string): Parsed | null {
     // Focus reports (I/O) and anything unknown are swallowed whole.
     return { action: name ? { kind: 'key', key: withMods(name, nums[1] ?? 1) } : null, length };
   }
+  if (c === ']') return parseOsc(s);
   if (c === 'O') {
     if (s.length < 3) return null;
     const name = CSI_LETTER[s[2]];
@@ -148,6 +151,28 @@ function parseEscape(s: string): Parsed | null {
   if (code < 0x20) return { action: { kind: 'key', key: 'M-' + controlKey(code) }, length: 2 };
   const cp = s.codePointAt(1) ?? code;
   return { action: { kind: 'key', key: 'M-' + String.fromCodePoint(cp) }, length: cp > 0xffff ? 3 : 2 };
+}
+
+/** The longest terminal answer (OSC) waited for: past it, the bytes are keys (Alt+] and text). */
+const MAX_OSC = 64;
+
+/**
+ * `ESC ]`: an operating system command, which only comes as a terminal's
+ * answer (milk asks OSC 11 for the background), ended by BEL or ST. Alt+]
+ * sends the same two bytes: with nothing after them, or anything but a
+ * number and `;`, it is that key.
+ */
+function parseOsc(s: string): Parsed | null {
+  if (s.length === 2) return null;
+  // eslint-disable-next-line no-control-regex
+  if (!/^\d/.test(s[2]) || !/^\x1b\]\d*(;|$)/.test(s.slice(0, 8))) return { action: { kind: 'key', key: 'M-]' }, length: 2 };
+  const bel = s.indexOf('\x07', 2);
+  const st = s.indexOf('\x1b\\', 2);
+  const end = bel === -1 ? st : st === -1 ? bel : Math.min(bel, st);
+  if (end === -1) return s.length >= MAX_OSC ? { action: { kind: 'key', key: 'M-]' }, length: 2 } : null;
+  const body = s.slice(2, end);
+  const length = end + (end === bel ? 1 : 2);
+  return { action: body.startsWith('11;') ? { kind: 'background', color: body.slice(3) } : null, length };
 }
 
 export class InputDecoder {
@@ -259,7 +284,7 @@ export class InputDecoder {
    * its rest may come much later, and it is worth waiting for.
    */
   pendingSequence(): boolean {
-    return this.hasPending() && this.pending.length > 1 && (this.pending[1] === '[' || this.pending[1] === 'O');
+    return this.hasPending() && this.pending.length > 1 && (this.pending[1] === '[' || this.pending[1] === 'O' || this.pending[1] === ']');
   }
 
   /** The Esc timer fired: whatever is waiting is taken as typed. */
@@ -267,8 +292,10 @@ export class InputDecoder {
     const s = this.pending;
     this.pending = '';
     if (!s) return [];
-    const out: InputAction[] = [{ kind: 'key', key: 'escape' }];
-    if (s.length > 1) for (const a of this.feed(s.slice(1))) out.push(a);
+    // An answer that never ended is Alt+] and what was typed after it.
+    const osc = s.startsWith('\x1b]');
+    const out: InputAction[] = [{ kind: 'key', key: osc ? 'M-]' : 'escape' }];
+    if (s.length > 1) for (const a of this.feed(s.slice(osc ? 2 : 1))) out.push(a);
     return out;
   }
 }

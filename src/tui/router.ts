@@ -44,6 +44,7 @@ export function route(action: InputAction, modes: readonly Mode[]): Routed[] {
       return [{ kind: 'wheel', dir: action.dir }];
     case 'cpr':
     case 'report':
+    case 'background':
       // Answers to milk's own questions, handled before routing.
       return [];
   }

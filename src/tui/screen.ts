@@ -9,7 +9,8 @@ import unicode = require('neo-blessed/lib/unicode');
 import { PassThrough } from 'node:stream';
 import type { Widgets } from 'blessed';
 import { EmojiWidths, codePointWidth } from '../editor/width';
-import { createGrid, Grid, useTheme } from './grid';
+import { Background, createGrid, Grid, useTheme } from './grid';
+import { installDraw } from './draw';
 
 // Only the two widgets milk draws with: blessed's index loads all forty (an image decoder among them).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -77,6 +78,10 @@ export interface ScreenOptions {
   color?: boolean;
   /** How the terminal draws emoji sequences (the settings' answer from the width probe). */
   emoji: () => EmojiWidths;
+  /** The background the palette is first made for (the terminal's answer may change it: setBackground). */
+  background?: Background;
+  /** False for a terminal that does not draw italic (underline stands in). */
+  italic?: boolean;
 }
 
 export interface Screen {
@@ -91,6 +96,8 @@ export interface Screen {
   maxComposerRows(): number;
   /** Text on the composer's top border (how many lines are above or below the rows shown), or null for none. */
   setComposerMarker(text: string | null): void;
+  /** Takes the palette made for this background; the next paint draws every row in it. */
+  setBackground(background: Background): void;
   /** Shows the overlay `rows` high (0 hides it); it never takes more than the transcript has. Returns the height given. */
   setOverlayRows(rows: number): number;
   destroy(): void;
@@ -131,29 +138,31 @@ export const END_SYNC = '\x1b[?2026l';
  * brackets, so a terminal that knows them never shows half a frame, and one
  * that does not ignores them. Holding it stays blessed's: milk's own direct
  * writes (the width probe, the keyboard queries) keep their order before it.
+ * (The screen's first write is scheduled before milk can wrap blessed's
+ * flush, so the write itself is wrapped.)
  */
 function syncFrames(screen: Widgets.Screen): void {
-  const program = screen.program as unknown as { _buf: string; _owrite(text: string): unknown; flush(): void; _flush(): void };
-  const flush = (): void => {
-    if (!program._buf) return;
-    const text = program._buf;
-    program._buf = '';
-    program._owrite(BEGIN_SYNC + text + END_SYNC);
-  };
-  // Both: the tick's write goes through the copy blessed bound at its start.
-  program.flush = flush;
-  program._flush = flush;
+  const program = screen.program as unknown as { _owrite(text: string): unknown };
+  // Every write blessed makes goes through here: its tick's flush (one per frame), and the few it makes at once.
+  const write = program._owrite.bind(program);
+  program._owrite = (text: string): unknown => write(BEGIN_SYNC + text + END_SYNC);
 }
 
 /** The theme for the terminal's colours, and the composer border's style in it. */
-function borderStyle(screen: Widgets.Screen, options: ScreenOptions): object {
+function borderStyle(screen: Widgets.Screen, options: ScreenOptions): { border: object; theme: (background: Background) => void } {
   // Draw box characters as UTF-8, not through the DEC line-drawing set: the
   // same on every terminal, and copy-paste and tmux capture show real lines.
   const tput = (screen as unknown as { tput: { brokenACS: boolean; colors: number } }).tput;
   tput.brokenACS = true;
-  useTheme(tput.colors, options.color === false);
+  const theme = (background: Background): void => useTheme({
+    colors: tput.colors,
+    noColor: options.color === false,
+    background,
+    italic: options.italic !== false,
+  });
+  theme(options.background ?? 'dark');
   // Bright black (8) exists from 16 colours up; below, the border takes the terminal's own colour.
-  return options.color === false || tput.colors < 16 ? {} : { border: { fg: 8 } };
+  return { border: options.color === false || tput.colors < 16 ? {} : { border: { fg: 8 } }, theme };
 }
 
 /** Sets the text on a box's top border, touching blessed only when it changes. */
@@ -171,7 +180,8 @@ export function createScreen(options: ScreenOptions): Screen {
   patchBlessedWidths();
   const screen = blessedScreen(options);
   syncFrames(screen);
-  const border = borderStyle(screen, options);
+  installDraw(screen, (ch) => unicode.charWidth(ch));
+  const { border, theme } = borderStyle(screen, options);
   let composerRows = 1;
   const transcript = createGrid(blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1 }), options.emoji);
   const composer = createGrid(
@@ -224,6 +234,7 @@ export function createScreen(options: ScreenOptions): Screen {
     },
     maxComposerRows,
     setComposerMarker: borderMarker(composer.box),
+    setBackground: theme,
     destroy() {
       screen.destroy();
     },

@@ -6,6 +6,7 @@
 
 import { InputAction, InputDecoder } from './input';
 import { PasteBurst } from './paste-burst';
+import { BACKGROUND_QUERY } from '../settings/theme';
 
 const ENABLE = '\x1b[?2004h\x1b[?1000h\x1b[?1006h';
 const DISABLE = '\x1b[?1006l\x1b[?1000l\x1b[?2004l';
@@ -60,6 +61,8 @@ export class TerminalInput {
     private readonly output: NodeJS.WriteStream,
     private readonly handler: (action: InputAction) => void,
     private readonly pasteIdleMs: number = PASTE_IDLE_MS,
+    /** Asks the terminal its background colour (OSC 11) with the keyboard query; the answer comes as a `background` action. */
+    private readonly askBackground = false,
   ) {}
 
   start(): void {
@@ -73,7 +76,8 @@ export class TerminalInput {
     this.output.write(ENABLE + this.keyboardOn());
     if (this.keyboard === 'unknown') {
       this.keyboard = 'asking';
-      this.output.write(KEYBOARD_QUERY);
+      // Before the device attributes, which every terminal answers: by then any answer to it has come.
+      this.output.write((this.askBackground ? BACKGROUND_QUERY : '') + KEYBOARD_QUERY);
     }
   }
 

@@ -6,6 +6,7 @@
 // Pure: no blessed, no I/O.
 
 import { MarkdownStream } from '../markdown/stream';
+import type { MdOptions } from '../markdown/render';
 import { CLUSTERING, EmojiWidths } from '../editor/width';
 import { Entry, EntryKind, FOLD_LINES, PREFIX_WIDTH, TranscriptRow, folds, layoutEntry, mdRow, outputLines, wrapLine, wrapLines } from './transcript-entry';
 import { pushAll } from '../arrays';
@@ -23,7 +24,8 @@ export class TranscriptModel {
   /** Rows hidden below the view; 0 follows the bottom. */
   private scrollBack = 0;
 
-  constructor(width: number) {
+  /** `markdown`: how answers are drawn beyond their width (strike-through's marks kept without colour). */
+  constructor(width: number, private readonly markdown: MdOptions = {}) {
     this.width = Math.max(PREFIX_WIDTH + 1, width);
   }
 
@@ -42,8 +44,10 @@ export class TranscriptModel {
     this.sync();
     const entry: Entry = { kind, lines: text.split('\n'), rows: [], tailRows: 0 };
     if (kind === 'assistant' && options.markdown !== false) {
-      entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH, this.emoji), frozen: 0, tail: 0, dirty: false };
+      entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH, this.emoji, this.markdown), frozen: 0, tail: 0, dirty: false };
       entry.md.stream.push(text);
+      // An answer added whole (a resumed one) is complete; one that streams starts empty.
+      if (text) entry.md.stream.settle();
     }
     this.entries.push(entry);
     layoutEntry(entry, this.entries.length - 1, this.width, this.emoji);
@@ -106,8 +110,9 @@ export class TranscriptModel {
     for (const i of indices) {
       const entry = this.entries[i];
       if (!entry || entry.kind !== 'assistant' || entry.md) continue;
-      entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH, this.emoji), frozen: 0, tail: 0, dirty: false };
+      entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH, this.emoji, this.markdown), frozen: 0, tail: 0, dirty: false };
       entry.md.stream.push(entry.lines.join('\n'));
+      entry.md.stream.settle();
       layoutEntry(this.entries[i], i, this.width, this.emoji);
     }
     this.rebuildRows();

@@ -1,0 +1,92 @@
+// milk's draw on a real blessed screen writing to a fake terminal: what a
+// frame's bytes are for italic, strike-through, hyperlinks and the DEC 2026
+// brackets, read back as a terminal would get them.
+import { Writable } from 'node:stream';
+import { createScreen, Screen, BEGIN_SYNC, END_SYNC } from '../../src/tui/screen';
+import { GridRow, useHyperlinks } from '../../src/tui/grid';
+import { CLUSTERING } from '../../src/editor/width';
+import { renderMarkdown } from '../../src/markdown/render';
+import { sanitize } from '../../src/turn/sanitize';
+
+function fakeScreen(options: { color?: boolean; background?: 'dark' | 'light' } = {}): { ui: Screen; written: () => string; take: () => string } {
+  let out = '';
+  const output = Object.assign(new Writable({ write(c, _e, cb) { out += String(c); cb(); } }), { isTTY: true, columns: 60, rows: 10, getWindowSize: () => [60, 10] });
+  const ui = createScreen({ output: output as unknown as NodeJS.WriteStream, term: 'xterm-256color', color: options.color, emoji: () => CLUSTERING, background: options.background });
+  return { ui, written: () => out, take: () => { const t = out; out = ''; return t; } };
+}
+
+/** Paints rows into the transcript and lets blessed's tick write them. */
+async function frame(s: ReturnType<typeof fakeScreen>, rows: GridRow[]): Promise<string> {
+  s.take();
+  s.ui.transcript.setRows(rows);
+  s.ui.screen.render();
+  await new Promise((r) => setImmediate(r));
+  return s.take();
+}
+
+const OSC8 = (url: string) => `\x1b]8;;${url}\x1b\\`;
+const esc = (t: string) => t.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+
+describe('milk\'s draw', () => {
+  let s: ReturnType<typeof fakeScreen>;
+  afterEach(() => {
+    s.ui.destroy();
+    useHyperlinks(true);
+  });
+
+  it('writes a frame as one write inside DEC 2026 brackets', async () => {
+    s = fakeScreen();
+    const out = await frame(s, [[{ text: 'hello', style: 'normal' }]]);
+    expect(out.startsWith(BEGIN_SYNC)).toBe(true);
+    expect(out.endsWith(END_SYNC)).toBe(true);
+    expect(out).toContain('hello');
+  });
+
+  it('draws italic as SGR 3 and strike-through as SGR 9, each apart from underline', async () => {
+    s = fakeScreen();
+    const out = await frame(s, [[{ text: 'it', style: 'italic' }, { text: ' ', style: 'normal' }, { text: 'gone', style: 'strike' }]]);
+    expect(out).toContain('\x1b[3mit');
+    expect(out).toContain('\x1b[9mgone');
+    expect(out).not.toMatch(/\x1b\[[\d;]*4[;m]it/);
+  });
+
+  it('keeps italic and strike-through under NO_COLOR, where colours go', async () => {
+    s = fakeScreen({ color: false });
+    const out = await frame(s, [[{ text: 'it', style: 'italic' }, { text: 'gone', style: 'strike' }, { text: 'H', style: 'heading' }]]);
+    expect(out).toContain('\x1b[3mit');
+    expect(out).toContain('\x1b[9mgone');
+    expect(out).toContain('\x1b[1mH');
+    expect(out).not.toMatch(/\x1b\[[\d;]*3[0-7]m/);
+  });
+
+  it('links a link\'s cells with OSC 8, closed after them, and rewrites them when only the URL changes', async () => {
+    s = fakeScreen();
+    const out = await frame(s, [[{ text: 'see ', style: 'normal' }, { text: 'docs', style: 'link', link: 'https://d.example/a' }, { text: ' now', style: 'normal' }]]);
+    // Opened before the link's first cell, closed before the next cell written without it.
+    expect(out).toMatch(new RegExp(`${esc(OSC8('https://d.example/a'))}docs.*${esc(OSC8(''))}now`));
+    expect(out.split('\x1b]8;').length - 1).toBe(2);
+    const again = await frame(s, [[{ text: 'see ', style: 'normal' }, { text: 'docs', style: 'link', link: 'https://d.example/b' }, { text: ' now', style: 'normal' }]]);
+    expect(again).toMatch(new RegExp(`${esc(OSC8('https://d.example/b'))}docs`));
+    expect(again.split('\x1b]8;').length - 1).toBe(2);
+    // Nothing else changed: the unchanged row costs nothing.
+    expect(await frame(s, [[{ text: 'see ', style: 'normal' }, { text: 'docs', style: 'link', link: 'https://d.example/b' }, { text: ' now', style: 'normal' }]])).toBe('');
+  });
+
+  it('sends no OSC 8 when hyperlinks are off, the text as it was', async () => {
+    s = fakeScreen();
+    useHyperlinks(false);
+    const out = await frame(s, [[{ text: 'docs', style: 'link', link: 'https://d.example/a' }]]);
+    expect(out).toContain('docs');
+    expect(out).not.toContain('\x1b]8;');
+  });
+
+  it('never sends an OSC 8 the model wrote, nor one for a URL it may not open', async () => {
+    s = fakeScreen();
+    const md = sanitize('a \x1b]8;;https://evil.example\x1b\\b\x1b]8;;\x1b\\ [x](javascript:alert(1)) [y](https://ok.example)');
+    const rows = renderMarkdown(md, 58, CLUSTERING);
+    const out = await frame(s, rows);
+    // One link, over its text and its URL after it.
+    expect(out.match(/\x1b\]8;;[^\x1b]*/g)).toEqual(['\x1b]8;;https://ok.example', '\x1b]8;;']);
+    expect(out).not.toContain('evil');
+  });
+});

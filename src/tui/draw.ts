@@ -1,0 +1,151 @@
+// milk's own version of blessed's Screen.draw: the cell-by-cell comparison of
+// what the screen should show with what the terminal shows, written as one
+// string. Blessed's knows five attributes; milk's styles also need italic,
+// strike-through and faint (SGR 3, 9, 2), and hyperlinks (OSC 8), which a
+// cell carries as a third element when its attribute has the LINK flag.
+// Otherwise it does what blessed's does, for the options milk gives blessed
+// (UTF-8 always, no line-drawing set, no artificial cursor): the same skips
+// over unchanged cells, the same handling of wide characters, the same
+// cursor save and restore around a frame.
+
+import type { Widgets } from 'blessed';
+
+/** Attribute flags past blessed's own (bold 1, underline 2, blink 4, inverse 8, invisible 16). */
+export const ITALIC = 32;
+export const STRIKE = 64;
+/** The cell's third element is the URL it links to. */
+export const LINK = 128;
+export const FAINT = 256;
+
+const LINK_BIT = LINK << 18;
+
+/** A cell of blessed's buffers: attribute, text, and with LINK the URL. */
+type Cell = [number, string, string?];
+type Line = Cell[] & { dirty?: boolean };
+
+interface DrawScreen {
+  lines: Line[];
+  olines: Line[];
+  dattr: number;
+  _buf: string;
+  program: { cursorHidden: boolean; _write(text: string): unknown };
+  tput: {
+    strings: Record<string, unknown>;
+    cup(y: number, x: number): string;
+    cuf(n: number): string;
+    sc(): string;
+    rc(): string;
+    civis(): string;
+    cnorm(): string;
+  };
+  _reduceColor(color: number): number;
+  draw(start: number, end: number): void;
+}
+
+/** OSC 8: the text written after it links to `url` (empty: to nothing). */
+export function hyperlink(url: string): string {
+  return `\x1b]8;;${url}\x1b\\`;
+}
+
+function colour(c: number, base: number, bright: number, extended: string): string {
+  if (c < 8) return `${c + base};`;
+  if (c < 16) return `${c - 8 + bright};`;
+  return `${extended}${c};`;
+}
+
+/** The SGR sequence for an attribute: flags, then background and foreground. */
+export function sgr(data: number, reduce: (c: number) => number): string {
+  const bg = data & 0x1ff;
+  const fg = (data >> 9) & 0x1ff;
+  const flags = data >> 18;
+  let out = '';
+  if (flags & 1) out += '1;';
+  if (flags & FAINT) out += '2;';
+  if (flags & ITALIC) out += '3;';
+  if (flags & 2) out += '4;';
+  if (flags & 4) out += '5;';
+  if (flags & 8) out += '7;';
+  if (flags & 16) out += '8;';
+  if (flags & STRIKE) out += '9;';
+  if (bg !== 0x1ff) out += colour(reduce(bg), 40, 100, '48;5;');
+  if (fg !== 0x1ff) out += colour(reduce(fg), 30, 90, '38;5;');
+  return `\x1b[${out.slice(0, -1)}m`;
+}
+
+/** One row's changed cells as terminal output, blessed's record of the screen brought up to date; '' when none changed. */
+function drawLine(s: DrawScreen, y: number, code: (data: number) => string, wide: (ch: string) => number): string {
+  const { tput } = s;
+  const line = s.lines[y];
+  const o = s.olines[y];
+  let out = '';
+  let attr = s.dattr;
+  let link: string | undefined;
+  /** Where a run of unchanged cells began, or -1. */
+  let skipped = -1;
+  for (let x = 0; x < line.length; x++) {
+    const cell = line[x];
+    const data = cell[0];
+    let ch = cell[1];
+    const url = data & LINK_BIT ? cell[2] : undefined;
+    const old = o[x];
+    if (data === old[0] && ch === old[1] && url === old[2]) {
+      if (skipped === -1) skipped = x;
+      continue;
+    }
+    // The line's first change is reached by an absolute move; a later one past unchanged cells by a relative one.
+    if (out === '') out = tput.cup(y, x);
+    else if (skipped !== -1) out += tput.strings.parm_right_cursor ? tput.cuf(x - skipped) : tput.cup(y, x);
+    skipped = -1;
+    old[0] = data;
+    old[1] = ch;
+    old[2] = url;
+    if (data !== attr) {
+      if (attr !== s.dattr) out += '\x1b[m';
+      if (data !== s.dattr) out += code(data);
+      attr = data;
+    }
+    if (url !== link) {
+      out += hyperlink(url ?? '');
+      link = url;
+    }
+    // A wide character takes the next cell too, which is skipped; without room for it, a blank.
+    // It is always written again, as blessed does, whatever the terminal made of it.
+    if (wide(ch) === 2) {
+      old[1] = '\0';
+      if (x === line.length - 1) ch = ' ';
+      else o[++x][1] = '\0';
+    }
+    out += ch;
+  }
+  if (attr !== s.dattr) out += '\x1b[m';
+  if (link !== undefined) out += hyperlink('');
+  return out;
+}
+
+/** Replaces the screen's draw with milk's. `wide`: the cells a cell's text takes (blessed's patched charWidth). */
+export function installDraw(screen: Widgets.Screen, wide: (ch: string) => number): void {
+  const s = screen as unknown as DrawScreen;
+  const codes = new Map<number, string>();
+  const code = (data: number): string => {
+    let c = codes.get(data);
+    if (c === undefined) {
+      c = sgr(data, (n) => s._reduceColor(n));
+      codes.set(data, c);
+    }
+    return c;
+  };
+  const { tput } = s;
+  s.draw = function draw(start: number, end: number): void {
+    let main = s._buf;
+    s._buf = '';
+    for (let y = start; y <= end; y++) {
+      const line = s.lines[y];
+      if (!line.dirty) continue;
+      line.dirty = false;
+      main += drawLine(s, y, code, wide);
+    }
+    if (!main) return;
+    const hidden = s.program.cursorHidden;
+    s.program._write(tput.sc() + (hidden ? '' : tput.civis()) + main + (hidden ? '' : tput.cnorm()) + tput.rc());
+  };
+}
