@@ -43,6 +43,16 @@ function check(name, value, budget, headroom) {
 const beyond = (c) => c.value > c.budget * (1 + c.headroom);
 
 /**
+ * A budget an open issue sets that milk does not meet yet: its figure is
+ * shown beside it, and it does not fail the bench until the work that meets
+ * it lands (then it becomes a check).
+ */
+function goal(name, value, budget, headroom) {
+  const met = value <= budget * (1 + headroom);
+  console.log(`  ${met ? 'goal met' : 'GOAL NOT MET (issue 24 is open; not enforced yet)'}: ${name}: ${value.toFixed(2)} against ${budget.toFixed(2)} (+${Math.round(headroom * 100)}%)`);
+}
+
+/**
  * How much slower this machine is right now than on the quiet day the time
  * budgets were set: a bare blessed screen's start-up (scripts/bench-baseline.js)
  * against the 133 ms it took then on Node 20. The machine drifts by up to a
@@ -383,26 +393,81 @@ async function benchTurns() {
     m.p.kill('SIGKILL');
     console.log(`streaming a 1 MB answer: ${cpu.toFixed(2)} CPU s over ${wall.toFixed(2)} s wall`);
 
-    // The same size of mixed Markdown (rendered as it streams), against plain text, alternating
-    // in one run so that the machine's drift touches both alike.
-    const streamed = { markdown: [], long: [] };
+  } finally {
+    await mock.close();
+  }
+}
+
+/**
+ * Issue 24's budgets: Markdown against plain text of the same size, each answer in a fresh milk in
+ * a 120x40 pty, typed as a person types (the prompt, a pause, Enter), rounds interleaved so the
+ * machine's drift touches both alike; then keys typed while a 1 MB Markdown answer streams.
+ */
+async function benchMarkdown() {
+  await measureMachine();
+  const { startMockServer } = require('./mock-server');
+  const mock = await startMockServer();
+  const doc = fs.readFileSync(path.join(__dirname, 'bench-answer.md'), 'utf8');
+  const start = (model) => {
+    const data = tmp('milk-bench-md-');
+    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10000000 }));
+    return spawnUntil([CLI, '--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model], 'history: session');
+  };
+  /** One answer: its CPU seconds and the bytes written to the terminal, from Enter to the end of the turn. */
+  const answer = async (run) => {
+    run.p.write('go');
+    await run.until(() => run.screen().includes('│go '));
+    await sleep(500);
+    const c0 = cpuNs(run.p.pid);
+    const b0 = run.bytes;
+    run.p.write('\r');
+    await run.until(() => run.screen().split('\n').pop().includes('working'), 20000).catch(() => undefined);
+    await run.until(() => !run.screen().split('\n').pop().includes('working'), 120000);
+    return { cpu: cpuNs(run.p.pid) - c0, bytes: run.bytes - b0 };
+  };
+  const m = { md: [], plain: [], bytes: [], big: [], big2: [], long: [], long2: [], fence: [] };
+  try {
     for (let round = 0; round < scaled(3, 1); round++) {
-      for (const model of ['markdown', 'long']) {
-        const data = tmp('milk-bench-md-');
-        fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10000000 }));
-        const mm = startMilk(['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model]);
-        await mm.until(() => mm.status().includes('history: session'), 30000);
-        const c0 = cpuSeconds(mm.p.pid);
-        mm.p.write('go\r');
-        await mm.until(() => mm.status().includes('working'));
-        await mm.until(() => !mm.status().includes('working'), 60000);
-        streamed[model].push(cpuSeconds(mm.p.pid) - c0);
-        mm.p.kill('SIGKILL');
+      for (const [model, into] of [['mdrate', 'md'], ['rate:4000', 'plain']]) {
+        const run = await start(model);
+        const a = await answer(run);
+        m[into].push(a.cpu);
+        if (into === 'md') m.bytes.push(a.bytes);
+        run.p.kill('SIGKILL');
+      }
+      for (const [model, first, second] of [['markdown', 'big', 'big2'], ['long', 'long', 'long2'], ['fence', 'fence', null]]) {
+        const run = await start(model);
+        m[first].push((await answer(run)).cpu);
+        if (second) m[second].push((await answer(run)).cpu);
+        run.p.kill('SIGKILL');
       }
     }
-    const md = stats(streamed.markdown).median;
-    const plainText = stats(streamed.long).median;
-    console.log(`streaming 1 MB of mixed Markdown (headings, lists, code, tables): median ${md.toFixed(2)} CPU s; 1 MB of plain prose: median ${plainText.toFixed(2)} CPU s; ratio ${(md / plainText).toFixed(2)} (issue 11's budget 1.5 is replaced by issue 24's and not enforced here; n=${streamed.long.length} each)`);
+    const med = (xs) => stats(xs).median;
+    const ratio = (a, b) => med(a) / med(b);
+    const n = m.md.length;
+    console.log(`markdown: a mixed answer of 4,000 tokens (scripts/bench-answer.md, ${(doc.length / 1024).toFixed(0)} KB): median ${med(m.md).toFixed(3)} CPU s; 4,000 plain tokens: ${med(m.plain).toFixed(3)} CPU s; ratio ${ratio(m.md, m.plain).toFixed(2)} (budget 1.25, +10%; n=${n})`);
+    check('markdown 4,000 tokens against plain, CPU', ratio(m.md, m.plain), 1.25, 0.1);
+    const bytes = med(m.bytes) / Buffer.byteLength(doc);
+    console.log(`  bytes written for it: ${(med(m.bytes) / 1024).toFixed(1)} KB, ${bytes.toFixed(2)}x the answer's own (DEC 2026 brackets counted; budget 1.5x, +10%)`);
+    check('markdown 4,000 tokens, bytes against the answer', bytes, 1.5, 0.1);
+    console.log(`  1 MB of mixed Markdown: median ${med(m.big).toFixed(2)} CPU s in a fresh process, ${med(m.big2).toFixed(2)} s for a second answer; 1 MB of plain prose: ${med(m.long).toFixed(2)} s, then ${med(m.long2).toFixed(2)} s; ratios ${ratio(m.big, m.long).toFixed(2)} (budget 3, +10%) and ${ratio(m.big2, m.long2).toFixed(2)} (budget 2, +10%)`);
+    goal('1 MB of Markdown against plain, fresh process, CPU', ratio(m.big, m.long), 3, 0.1);
+    goal('1 MB of Markdown against plain, second answer, CPU', ratio(m.big2, m.long2), 2, 0.1);
+    console.log(`  1 MB in one fenced code block: median ${med(m.fence).toFixed(2)} CPU s; ratio to plain ${ratio(m.fence, m.long).toFixed(2)} (budget 3, +10%)`);
+    check('1 MB fenced code block against plain, CPU', ratio(m.fence, m.long), 3, 0.1);
+
+    // Keys while a 1 MB Markdown answer streams (4 KB every 10 ms: about 3 s of answer).
+    const data = tmp('milk-bench-md-keys-');
+    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10000000 }));
+    const k = startMilk(['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'markdown:10']);
+    await k.until(() => k.status().includes('history: session'), 30000);
+    k.p.write('go\r');
+    await k.until(() => k.status().includes('working'), 10000);
+    const keys = stats(await keystrokes(k, scaled(60, 5)));
+    const streaming = k.status().includes('working');
+    k.p.kill('SIGKILL');
+    console.log(`  keystroke to screen while 1 MB of Markdown streams: median ${fmt(keys.median)}, p99 ${fmt(keys.p99)} (n=${keys.n}${streaming ? '' : '; the answer ended before the last key'}; budget p99 16 ms, +50%, times the machine factor ${machine.factor.toFixed(2)})`);
+    goal('keystroke to screen while 1 MB of Markdown streams, p99', keys.p99, 16 * machine.factor, 0.5);
   } finally {
     await mock.close();
   }
@@ -902,7 +967,7 @@ async function benchMentions() {
   check('mention first results', f.median, 50 * machine.factor, 1);
 }
 
-const CASES = { budgets: benchBudgets, nodes: benchNodes, startup: benchStartup, resume: benchResume, history: benchHistory, submit: benchSubmit, search: benchSearch, turns: benchTurns, transcript: benchLongTranscript, payloads: benchPayloads, agent: benchAgent, mentions: benchMentions, mcp: benchMcp };
+const CASES = { budgets: benchBudgets, nodes: benchNodes, startup: benchStartup, resume: benchResume, history: benchHistory, submit: benchSubmit, search: benchSearch, turns: benchTurns, transcript: benchLongTranscript, payloads: benchPayloads, markdown: benchMarkdown, agent: benchAgent, mentions: benchMentions, mcp: benchMcp };
 
 const NOTES = `Notes on reading these figures:
 

@@ -34,6 +34,9 @@
 //                  connection open and sends more text every 50 ms (stops by itself after 10 s)
 //   endless        16 KB chunks every ms until the client hangs up (stops by itself after 256 MB)
 //   markdown       about 1 MB of mixed Markdown (prose, lists, code, tables) in 4 KB chunks
+//   fence          about 1 MB of one fenced TypeScript block in 4 KB chunks
+//   mdrate         scripts/bench-answer.md (18 KB of mixed Markdown, as a model answers a review) as
+//                  4,000 tokens at the pace of rate: ten every 5 ms
 //   rate[:N]       N tokens (default 4,000) at 2,000 tokens/s, ten per chunk every 5 ms
 //   nousage        as short, but reports no token usage (others report it: OpenAI when asked
 //                  with stream_options.include_usage, Anthropic always)
@@ -67,6 +70,25 @@ function markdownDoc(size) {
   let doc = '';
   for (let k = 0; doc.length < size; k++) doc += section(k);
   return doc.slice(0, size);
+}
+
+/** One fenced code block of about `size` characters: a long file pasted back whole. */
+function fenceDoc(size) {
+  const lines = ['```ts'];
+  for (let k = 0, n = 6; n < size - 4; k++) {
+    const line = `export function f${k}(x: number): number { return x * ${k} + 1; } // step ${k}`;
+    lines.push(line);
+    n += line.length + 1;
+  }
+  return lines.join('\n') + '\n```\n';
+}
+
+let answer = null;
+
+/** The bench's copy of a mixed Markdown answer of about 4,000 tokens. */
+function benchAnswer() {
+  answer ??= require('node:fs').readFileSync(require('node:path').join(__dirname, 'bench-answer.md'), 'utf8');
+  return answer;
 }
 
 function chunked(text, size) {
@@ -110,6 +132,12 @@ function plan(scenario, body) {
       return { chunks: Array.from({ length: 256 }, () => line.slice(0, 4096)), delay: scenario.delay ?? 0 };
     }
     case 'markdown': return { chunks: chunked(markdownDoc(1024 * 1024), 4096), delay: scenario.delay ?? 0 };
+    case 'fence': return { chunks: chunked(fenceDoc(1024 * 1024), 4096), delay: scenario.delay ?? 0 };
+    case 'mdrate': {
+      const doc = benchAnswer();
+      const size = Math.ceil(doc.length / 4000);
+      return { chunks: chunked(doc, size * 10), delay: 5 };
+    }
     // rate[:N]: N tokens (default 4000, about 6 characters each) at 2,000 tokens a second, ten every 5 ms.
     case 'rate': {
       const tokens = words(scenario.delay ?? 4000);

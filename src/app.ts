@@ -37,7 +37,8 @@ import { TranscriptModel } from './tui/transcript-model';
 import { warmSearch } from './tui/warm-search';
 import { warmWhenTyping } from './tui/warm-up';
 import { copyAnswer } from './tui/copy';
-import { markdown } from './markdown/parsers';
+import { markdown, warmHighlighter } from './markdown/parsers';
+import { warmRender } from './markdown/render';
 import { WidthProbe } from './tui/width-probe';
 import { Background, HyperlinkChoice, ThemeChoice, backgroundOf, backgroundOfColorFgBg, hyperlinksFor, italicFor, mayAskBackground, parseColor } from './settings/theme';
 import { useHyperlinks } from './tui/grid';
@@ -366,7 +367,7 @@ export function startApp(options: AppOptions): App {
   const ui = createScreen({ output: options.output, color: !env(options).NO_COLOR, emoji: () => s.settings.emoji, background: lookAndFeel(s.settings, options), italic: italicFor(env(options)) });
   const { transcript, coordinator, status, painter } = views(bus, ui, s, options);
   const scheduler = new RenderScheduler(() => painter.paint());
-  const typed = warmWhenTyping([() => markdown(), () => options.provider.warm?.(), () => coordinator.warmFiles()]);
+  const warm = warmWhenTyping([() => markdown(), () => warmRender(s.settings.emoji), () => options.provider.warm?.(), () => coordinator.warmFiles(), ...warmHighlighter()]);
   bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
   ui.screen.on('resize', () => scheduler.request());
 
@@ -377,7 +378,7 @@ export function startApp(options: AppOptions): App {
   resume(bus, s, coordinator, options.resume ?? null);
 
   const answers = { probe: () => probe, background: (color: string) => takeBackground(color, s.settings, ui, bus) };
-  const terminal = new TerminalInput(options.input, options.output, inputHandler(coordinator, bus, s.warn, typed, answers), undefined, mayAskBackground(env(options)));
+  const terminal = new TerminalInput(options.input, options.output, inputHandler(coordinator, bus, s.warn, warm.typed, answers), undefined, mayAskBackground(env(options)));
   const jobs = (jobControl = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() }));
   const probeRow = ui.screen.height as number;
   const probe = widthProbe(s.settings, transcript, jobs, probeRow);
@@ -386,6 +387,7 @@ export function startApp(options: AppOptions): App {
 
   options.cleanup.add('screen', () => {
     probe.stop();
+    warm.stop();
     jobs.uninstall();
     status.stop();
     scheduler.stop();

@@ -333,22 +333,27 @@ describe('milk in a real terminal', () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()] });
     await milk.waitForText('history: session');
     const frames = (from: number) => milk!.raw.slice(from);
+    /** Every frame opened is closed, and nothing is drawn between one frame's end and the next one's start. */
+    const whole = (f: string) => {
+      expect(f.startsWith(BEGIN)).toBe(true);
+      expect(f.endsWith(END)).toBe(true);
+      const parts = f.split(END).slice(0, -1);
+      for (const part of parts) {
+        expect(part.split(BEGIN)[0]).toBe('');
+        expect(part.split(BEGIN).length).toBe(2);
+      }
+    };
+    // From a frame's end: the start-up's frames (the probe's row, the keyboard's answer) are all out.
+    await milk.waitFor(() => milk!.raw.endsWith(END), 'a frame\'s end');
     let before = milk.raw.length;
     milk.write('x');
     await milk.waitFor(() => milk!.composerLines().join('') === 'x' && frames(before).endsWith(END), 'the keystroke\'s frame');
-    let f = frames(before);
-    expect(f.startsWith(BEGIN)).toBe(true);
-    expect(f.split(BEGIN).length).toBe(f.split(END).length);
-    expect(f.slice(BEGIN.length, -END.length)).not.toContain(BEGIN);
+    whole(frames(before));
     before = milk.raw.length;
     milk.proc.resize(100, 30);
     milk.term.resize(100, 30);
     await milk.waitFor(() => frames(before).includes('history: session') && frames(before).endsWith(END), 'the repaint after the resize');
-    f = frames(before);
-    expect(f.startsWith(BEGIN)).toBe(true);
-    // Every frame opened is closed, and nothing is drawn between one frame's end and the next one's start.
-    expect(f.split(BEGIN).length).toBe(f.split(END).length);
-    for (const between of f.split(END).slice(0, -1).map((part) => part.split(BEGIN)[0])) expect(between).toBe('');
+    whole(frames(before));
   });
 
   it('draws with the light palette when the terminal answers OSC 11 with white, and /theme dark takes it back', async () => {

@@ -7,7 +7,7 @@ describe('warming up while the person types', () => {
 
   it('does nothing before the first key, then runs each step after its own pause, and only once', () => {
     const ran: string[] = [];
-    const typed = warmWhenTyping([() => ran.push('markdown'), () => ran.push('http client')]);
+    const { typed } = warmWhenTyping([() => ran.push('markdown'), () => ran.push('http client')]);
     jest.advanceTimersByTime(1000);
     expect(ran).toEqual([]);
     typed();
@@ -21,5 +21,14 @@ describe('warming up while the person types', () => {
     typed();
     jest.advanceTimersByTime(1000);
     expect(ran).toEqual(['markdown', 'http client']);
+  });
+  it('runs no step once stopped (milk exiting)', () => {
+    const ran: string[] = [];
+    const warm = warmWhenTyping([() => ran.push('a'), () => ran.push('b')]);
+    warm.typed();
+    jest.advanceTimersByTime(40);
+    warm.stop();
+    jest.advanceTimersByTime(1000);
+    expect(ran).toEqual(['a']);
   });
 });

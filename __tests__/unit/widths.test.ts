@@ -114,7 +114,7 @@ describe('the theme fits the terminal', () => {
       expect(flags('italic') & 2).toBe(0);
     }
   });
-  it('keeps h1, h2 and h3 apart without colour: bold, bold, bold italic (h1 and h2 also differ by their rules)', () => {
+  it('keeps h1, h2 and h3 apart without colour: bold over a rule (render.ts), bold, bold italic', () => {
     for (const noColor of [false, true]) {
       theme(256, noColor);
       expect([flags('heading'), flags('heading2'), flags('heading3')]).toEqual([1, 1, 1 | ITALIC]);

@@ -1,6 +1,7 @@
 // The two parsers the transcript renders with, each loaded on first use so
 // start-up does not pay for them: markdown-it when an answer (or typing, to
-// warm it) arrives, highlight.js when a code block is first painted. The
+// warm it) arrives, highlight.js when a code block is first painted (or in
+// steps while the person types). The
 // rendering itself (render.ts, highlight.ts) is pure and calls these.
 
 import type MarkdownIt from 'markdown-it';
@@ -34,18 +35,36 @@ const LANGUAGES = [
 ];
 
 let hljs: HLJSApi | null = null;
+/** Languages not registered yet (warmHighlighter registers them a few at a time). */
+const unregistered = [...LANGUAGES];
 
-/** highlight.js with the languages above, loaded when a code block is first painted. */
-export function highlighter(): HLJSApi {
-  if (!hljs) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const core = require('highlight.js/lib/core') as HLJSApi;
-    for (const name of LANGUAGES) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      core.registerLanguage(name, require(`highlight.js/lib/languages/${name}`) as LanguageFn);
-    }
-    hljs = core;
-  }
+function core(): HLJSApi {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  hljs ??= require('highlight.js/lib/core') as HLJSApi;
   return hljs;
 }
 
+function register(count: number): void {
+  const h = core();
+  for (const name of unregistered.splice(0, count)) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    h.registerLanguage(name, require(`highlight.js/lib/languages/${name}`) as LanguageFn);
+  }
+}
+
+/** highlight.js with the languages above, loaded when a code block is first painted (unless warmed before). */
+export function highlighter(): HLJSApi {
+  register(unregistered.length);
+  return core();
+}
+
+/**
+ * Steps that load highlight.js and its grammars a few at a time, for the
+ * warm-up between keys: about 60 ms at once, which a first answer with code
+ * would otherwise pay on its first frame.
+ */
+export function warmHighlighter(): Array<() => void> {
+  const steps: Array<() => void> = [() => void core()];
+  for (let k = 0; k < LANGUAGES.length; k += 4) steps.push(() => register(4));
+  return steps;
+}

@@ -275,13 +275,12 @@ function tableRows(tokens: readonly Token[], width: number, emoji: EmojiWidths, 
   return out;
 }
 
-/** A heading: h1 over a double rule, h2 over a single one, h3 and below bold italic (see the theme). */
+/** A heading: h1 over a double rule, h2 bold, h3 and below bold italic (see the theme): apart with or without colour. */
 function headingRows(level: number, inline: Token | undefined, width: number, emoji: EmojiWidths, options: MdOptions): MdRow[] {
   const style: MdStyle = level === 1 ? 'heading' : level === 2 ? 'heading2' : 'heading3';
   const rows = wrapSpans(inlineSpans(inline, style, options), width, emoji);
-  if (level > 2) return rows;
-  const rule = (level === 1 ? '═' : '─').repeat(Math.min(width, maxOf(rows.map((r) => stringWidth(plain(r), emoji)), 0)));
-  return [...rows, [{ text: rule, style: 'dim' }]];
+  if (level > 1) return rows;
+  return [...rows, [{ text: '═'.repeat(Math.min(width, maxOf(rows.map((r) => stringWidth(plain(r), emoji)), 0))), style: 'dim' }]];
 }
 
 /** Renders the block tokens from `i` up to its closer at the same level; returns rows and the index after it. */
@@ -354,4 +353,16 @@ export function renderBlocks(tokens: readonly Token[], width: number, emoji: Emo
 /** Renders a whole document. */
 export function renderMarkdown(src: string, width: number, emoji: EmojiWidths, options: MdOptions = {}): MdRow[] {
   return renderBlocks(markdown().parse(src, {}), width, emoji, false, options);
+}
+
+/** A little of every construct, rendered once before the first answer: V8 compiles the parser's and the renderer's paths then, not on the answer's first frames. */
+const WARM_SAMPLE = [
+  '# A heading', '', 'Some **bold**, *italic*, ~~struck~~, `code` and [a link](https://example.com).', '',
+  '## Lists', '', '- one', '- two', '  1. nested', '', '> a quote', '', '```ts', 'const x = 1;', '```', '',
+  '| a | b |', '|---|--:|', '| 1 | 2 |', '', '---', '', 'The end.',
+].join('\n');
+
+/** Renders WARM_SAMPLE (and throws the rows away). */
+export function warmRender(emoji: EmojiWidths): void {
+  renderMarkdown(WARM_SAMPLE, 80, emoji);
 }

@@ -24,6 +24,8 @@ function offsetOfLine(text: string, line: number): number {
 
 const LARGE_BLOCK = 64 * 1024;
 const WINDOW = 16 * 1024;
+/** Windows one streaming frame renders at most (see update). */
+const WINDOWS_PER_FRAME = 2;
 /**
  * An unfinished block past this is no longer Markdown to milk: it is shown
  * as plain text, wrapped as it comes, and every row but the last is frozen
@@ -82,6 +84,11 @@ export class MarkdownStream {
     this.plain = false;
   }
 
+  /** Text came that is not rendered yet (a burst bigger than a frame takes): another frame is wanted. */
+  get pending(): boolean {
+    return this.dirty;
+  }
+
   /** Rows that will never change again (grows only). */
   frozenRows(): readonly MdRow[] {
     this.update();
@@ -123,7 +130,13 @@ export class MarkdownStream {
     // Much text at once (a burst that came between two paints) is taken a window at a time, as
     // if it had streamed in: the tokens of each window die young, which keeps the collector cheap.
     // A window holding one unfinished block means a block bigger than it: the rest is taken whole.
-    while (this.rest.length > WINDOW) {
+    // While the answer streams, one frame takes at most WINDOWS_PER_FRAME of them and the rows shown
+    // catch up over the next frames: a frame never holds the keys for the whole burst.
+    for (let windows = 0; this.rest.length > WINDOW; windows++) {
+      if (!force && windows === WINDOWS_PER_FRAME) {
+        this.dirty = true;
+        return;
+      }
       const cut = this.rest.lastIndexOf('\n', WINDOW);
       if (cut <= 0 || !this.freeze(this.rest.slice(0, cut + 1), false)) break;
     }

@@ -6,7 +6,7 @@
 // Otherwise it does what blessed's does, for the options milk gives blessed
 // (UTF-8 always, no line-drawing set, no artificial cursor): the same skips
 // over unchanged cells, the same handling of wide characters, the same
-// cursor save and restore around a frame.
+// cursor hidden while a frame is written.
 
 import type { Widgets } from 'blessed';
 
@@ -33,10 +33,7 @@ interface DrawScreen {
     strings: Record<string, unknown>;
     cup(y: number, x: number): string;
     cuf(n: number): string;
-    sc(): string;
-    rc(): string;
     civis(): string;
-    cnorm(): string;
   };
   _reduceColor(color: number): number;
   draw(start: number, end: number): void;
@@ -72,6 +69,22 @@ export function sgr(data: number, reduce: (c: number) => number): string {
   return `\x1b[${out.slice(0, -1)}m`;
 }
 
+/** The cells a cursor move costs as much as: writing up to this many again is no dearer. */
+const REWRITE_CELLS = 4;
+
+/** The text of cells [from, to) when it is cheaper written than moved over: few, one cell wide each, in the attribute and link set now. */
+function rewritable(line: Line, from: number, to: number, attr: number, link: string | undefined): string | null {
+  if (to - from > REWRITE_CELLS) return null;
+  let text = '';
+  for (let x = from; x < to; x++) {
+    const [data, ch] = line[x];
+    const url = data & LINK_BIT ? line[x][2] : undefined;
+    if (data !== attr || url !== link || ch.length !== 1 || ch < ' ' || ch > '~') return null;
+    text += ch;
+  }
+  return text;
+}
+
 /** One row's changed cells as terminal output, blessed's record of the screen brought up to date; '' when none changed. */
 function drawLine(s: DrawScreen, y: number, code: (data: number) => string, wide: (ch: string) => number): string {
   const { tput } = s;
@@ -92,16 +105,19 @@ function drawLine(s: DrawScreen, y: number, code: (data: number) => string, wide
       if (skipped === -1) skipped = x;
       continue;
     }
-    // The line's first change is reached by an absolute move; a later one past unchanged cells by a relative one.
+    // The line's first change is reached by an absolute move; a later one past unchanged cells by a
+    // relative one, or, past a few plain cells in the attribute already set, by writing them again:
+    // cheaper than the move (the blanks between streamed words are such cells).
     if (out === '') out = tput.cup(y, x);
-    else if (skipped !== -1) out += tput.strings.parm_right_cursor ? tput.cuf(x - skipped) : tput.cup(y, x);
+    else if (skipped !== -1) out += rewritable(line, skipped, x, attr, link) ?? (tput.strings.parm_right_cursor ? tput.cuf(x - skipped) : tput.cup(y, x));
     skipped = -1;
     old[0] = data;
     old[1] = ch;
     old[2] = url;
     if (data !== attr) {
-      if (attr !== s.dattr) out += '\x1b[m';
-      if (data !== s.dattr) out += code(data);
+      // From one style to another: the reset and the new style in one sequence.
+      if (attr === s.dattr) out += code(data);
+      else out += data === s.dattr ? '\x1b[m' : `\x1b[0;${code(data).slice(2)}`;
       attr = data;
     }
     if (url !== link) {
@@ -145,7 +161,9 @@ export function installDraw(screen: Widgets.Screen, wide: (ch: string) => number
       main += drawLine(s, y, code, wide);
     }
     if (!main) return;
-    const hidden = s.program.cursorHidden;
-    s.program._write(tput.sc() + (hidden ? '' : tput.civis()) + main + (hidden ? '' : tput.cnorm()) + tput.rc());
+    // The cursor is hidden while the cells are written (a terminal without DEC 2026 would show it
+    // running over them); milk's painter puts it back, where the next character lands, after every
+    // frame, so blessed's save, restore and show would only repeat that in each frame's bytes.
+    s.program._write((s.program.cursorHidden ? '' : tput.civis()) + main);
   };
 }

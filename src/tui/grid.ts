@@ -40,8 +40,8 @@ const INVERSE = 8;
  * eight base colours every theme adapts, greys from the 256-colour ramp
  * (reduced by blessed where the terminal has fewer). Each style means one
  * thing: emphasis is italic, a link blue and underlined, strike-through
- * struck; headings go from bold colour with a double rule (h1) to bold
- * italic (h3 and below), so they stay apart without colour too.
+ * struck; headings go from bold colour over a double rule (h1) through
+ * bold (h2) to bold italic (h3 and below), so they stay apart without colour too.
  */
 const DARK: Readonly<Record<Style, number>> = {
   normal: attr(DEF, DEF),

@@ -52,7 +52,7 @@ export class Painter {
   /** The transcript as the last frame showed it. */
   private shown = { rows: 0, following: false, width: 0, height: 0 };
 
-  constructor(private readonly ui: Screen, bus: Bus, private readonly sources: PaintSources) {
+  constructor(private readonly ui: Screen, private readonly bus: Bus, private readonly sources: PaintSources) {
     const { transcript } = sources;
     transcript.setWidth(ui.transcript.size().width);
     bus.on('transcript.scroll', ({ pages }) => {
@@ -65,8 +65,11 @@ export class Painter {
     });
     ui.screen.on('render', () => {
       const box = ui.composer.box;
-      ui.screen.program.cup((box.atop as number) + 1 + this.cursor.row, (box.aleft as number) + 1 + this.cursor.col);
-      ui.screen.program.showCursor();
+      const program = ui.screen.program as typeof ui.screen.program & { _write(text: string): unknown; cursorHidden: boolean };
+      program.cup((box.atop as number) + 1 + this.cursor.row, (box.aleft as number) + 1 + this.cursor.col);
+      // Shown again after the frame's draw hid it (tui/draw.ts): DECTCEM alone, not blessed's blink reset with it each frame.
+      program._write('\x1b[?25h');
+      program.cursorHidden = false;
     });
   }
 
@@ -117,6 +120,8 @@ export class Painter {
     else if (mentions && shown > 0) ui.overlay.setRows(mentionRows(mentions, ui.overlay.size().width, shown, emoji));
     ui.status.setRows([statusRow(sources.status.snapshot(Date.now(), frame), ui.status.size().width, emoji)]);
     ui.screen.render();
+    // A burst of an answer is rendered a few windows a frame: the frames go on until it is all shown.
+    if (sources.transcript.pending) this.bus.requestRender({ streaming: true });
   }
 }
 

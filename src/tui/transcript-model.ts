@@ -247,7 +247,17 @@ export class TranscriptModel {
       md.frozen = frozen.length;
       md.tail = tail.length;
       this.keepViewStill(this.rows.length - before);
+      // A burst is rendered over several frames: the next one takes up where this one stopped.
+      if (md.stream.pending) {
+        md.dirty = true;
+        this.dirty.add(i);
+      }
     }
+  }
+
+  /** Some answer has text not yet rendered: another frame is wanted. */
+  get pending(): boolean {
+    return this.dirty.size > 0;
   }
 
   private rebuildRows(): void {
