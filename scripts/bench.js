@@ -461,7 +461,10 @@ async function benchMarkdown() {
     fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10000000 }));
     const k = startMilk(['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'markdown:10']);
     await k.until(() => k.status().includes('history: session'), 30000);
-    k.p.write('go\r');
+    // Typed and paused over as a person types a prompt: the warm-up between keys is done by Enter.
+    k.p.write('go');
+    await sleep(2000);
+    k.p.write('\r');
     await k.until(() => k.status().includes('working'), 10000);
     const keys = stats(await keystrokes(k, scaled(60, 5)));
     const streaming = k.status().includes('working');

@@ -350,3 +350,35 @@ describe('highlighting that could stall the keys', () => {
     expect(highlightLines('const x = 1;', 'typescript')).not.toBeNull();
   });
 });
+
+describe('a burst bigger than a frame takes', () => {
+  it('is rendered a window a frame, never showing a row twice, and ends as rendering it whole', () => {
+    const big = Array.from({ length: 200 }, (_, k) => `${DOC}\n\nparagraph ${k} ${'word '.repeat(k % 9 * 30)}\n\n`).join('');
+    const final = text(renderMarkdown(big, 70, CLUSTERING));
+    const stream = new MarkdownStream(70, CLUSTERING);
+    stream.push(big);
+    let frames = 0;
+    let last = -1;
+    for (let more = true; more; more = stream.pending) {
+      stream.nextFrame();
+      const frozen = stream.frozenRows().length;
+      const shown = text([...stream.frozenRows(), ...stream.tailRows()] as MdRow[]);
+      // Frozen rows only grow, and they are the final rows' start.
+      expect(frozen).toBeGreaterThanOrEqual(last);
+      last = frozen;
+      if (frames % 10 === 0) expect(shown.slice(0, frozen)).toEqual(final.slice(0, frozen));
+      frames++;
+      if (frames > 1000) throw new Error('never caught up');
+    }
+    expect(frames).toBeGreaterThan(5);
+    expect(stream.rows()).toEqual(renderMarkdown(big, 70, CLUSTERING));
+  });
+  it('asks for no more frames while one huge growing paragraph waits for more text', () => {
+    const stream = new MarkdownStream(70, CLUSTERING);
+    stream.push('word '.repeat(20_000));
+    stream.frozenRows();
+    stream.push('more ');
+    stream.frozenRows();
+    expect(stream.pending).toBe(false);
+  });
+});

@@ -23,9 +23,9 @@ function offsetOfLine(text: string, line: number): number {
 }
 
 const LARGE_BLOCK = 64 * 1024;
-const WINDOW = 16 * 1024;
-/** Windows one streaming frame renders at most (see update). */
-const WINDOWS_PER_FRAME = 2;
+const WINDOW = 8 * 1024;
+/** Windows one streaming frame renders at most (see update): about 10 ms of parsing and layout. */
+const WINDOWS_PER_FRAME = 1;
 /**
  * An unfinished block past this is no longer Markdown to milk: it is shown
  * as plain text, wrapped as it comes, and every row but the last is frozen
@@ -48,6 +48,10 @@ export class MarkdownStream {
   /** The block being shown as plain text (see HUGE_BLOCK), until a blank line ends it. */
   private plain = false;
 
+  /** A burst was cut off at WINDOWS_PER_FRAME: the rest of it waits for the next frame. */
+  private behind = false;
+  /** This frame's windows are spent (see nextFrame). */
+  private spent = false;
   /** No more text will come (settle()): a table still growing is drawn, not held. */
   private complete = false;
 
@@ -84,9 +88,14 @@ export class MarkdownStream {
     this.plain = false;
   }
 
-  /** Text came that is not rendered yet (a burst bigger than a frame takes): another frame is wanted. */
+  /** A new frame: a burst half rendered may take its next windows (the rows asked for within one frame take them once). */
+  nextFrame(): void {
+    this.spent = false;
+  }
+
+  /** A burst bigger than a frame takes is half rendered: another frame would show more without more text. */
   get pending(): boolean {
-    return this.dirty;
+    return this.behind;
   }
 
   /** Rows that will never change again (grows only). */
@@ -116,7 +125,7 @@ export class MarkdownStream {
   }
 
   private update(force = false): void {
-    if (!this.dirty) return;
+    if (!this.dirty || (this.spent && !force)) return;
     if (this.plain) {
       this.updatePlain();
       if (this.plain) return;
@@ -124,7 +133,7 @@ export class MarkdownStream {
     // A block that keeps growing past LARGE_BLOCK (one huge paragraph) is rendered again only
     // after it grew by a quarter: otherwise each paint would parse it all again.
     const growing = this.rest.length;
-    if (!force && growing > LARGE_BLOCK && this.length - this.renderedAt < growing / 4) return;
+    if (!force && !this.behind && growing > LARGE_BLOCK && this.length - this.renderedAt < growing / 4) return;
     this.dirty = false;
     this.renderedAt = this.length;
     // Much text at once (a burst that came between two paints) is taken a window at a time, as
@@ -134,12 +143,17 @@ export class MarkdownStream {
     // catch up over the next frames: a frame never holds the keys for the whole burst.
     for (let windows = 0; this.rest.length > WINDOW; windows++) {
       if (!force && windows === WINDOWS_PER_FRAME) {
+        // The tail shown so far may be frozen now: nothing shows below the frozen rows until the rest is rendered.
+        this.tail = [];
         this.dirty = true;
+        this.behind = true;
+        this.spent = true;
         return;
       }
       const cut = this.rest.lastIndexOf('\n', WINDOW);
       if (cut <= 0 || !this.freeze(this.rest.slice(0, cut + 1), false)) break;
     }
+    this.behind = false;
     // One block (no blank line) past HUGE_BLOCK: plain text from here to its end.
     if (this.rest.length > HUGE_BLOCK && this.rest.lastIndexOf('\n\n', HUGE_BLOCK) === -1) this.updatePlain();
     if (this.plain) return;

@@ -120,8 +120,8 @@ export class Painter {
     else if (mentions && shown > 0) ui.overlay.setRows(mentionRows(mentions, ui.overlay.size().width, shown, emoji));
     ui.status.setRows([statusRow(sources.status.snapshot(Date.now(), frame), ui.status.size().width, emoji)]);
     ui.screen.render();
-    // A burst of an answer is rendered a few windows a frame: the frames go on until it is all shown.
-    if (sources.transcript.pending) this.bus.requestRender({ streaming: true });
+    // A burst of an answer is rendered a window a frame: the frames go on, at the keys' pace, until it is all shown.
+    if (sources.transcript.pending) this.bus.requestRender();
   }
 }
 

@@ -228,6 +228,7 @@ export class TranscriptModel {
       const md = entry?.md;
       if (!md?.dirty) continue;
       md.dirty = false;
+      md.stream.nextFrame();
       if (i !== lastIndex) {
         layoutEntry(this.entries[i], i, this.width, this.emoji);
         this.rebuildRows();
