@@ -367,7 +367,7 @@ export function startApp(options: AppOptions): App {
   const ui = createScreen({ output: options.output, color: !env(options).NO_COLOR, emoji: () => s.settings.emoji, background: lookAndFeel(s.settings, options), italic: italicFor(env(options)) });
   const { transcript, coordinator, status, painter } = views(bus, ui, s, options);
   const scheduler = new RenderScheduler(() => painter.paint());
-  const warm = warmWhenTyping([() => markdown(), () => warmRender(s.settings.emoji), () => options.provider.warm?.(), () => coordinator.warmFiles(), ...warmHighlighter()]);
+  const warm = warmWhenTyping([() => markdown(), ...Array.from({ length: 4 }, () => () => warmRender(s.settings.emoji)), () => options.provider.warm?.(), () => coordinator.warmFiles(), ...warmHighlighter()]);
   bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
   ui.screen.on('resize', () => scheduler.request());
 

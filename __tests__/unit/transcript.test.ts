@@ -114,3 +114,44 @@ describe('answers added as plain text and rendered later', () => {
     expect(m.visible(10)[0].spans?.find((s) => s.style === 'bold')?.text).toBe('old');
   });
 });
+
+describe('a burst of an answer, frame by frame', () => {
+  const burst = Array.from({ length: 80 }, (_, k) => `## Part ${k}\n\nSome **text** for part ${k}, ${'and more words '.repeat(20)}\n\n- a\n- b\n`).join('\n');
+  it('takes a window a frame the painter lets render, nothing in a frame it does not, and all of it in the end', () => {
+    const m = new TranscriptModel(80);
+    const i = m.add('assistant', '');
+    m.beginFrame(true);
+    m.append(i, burst);
+    const first = m.rowCount;
+    expect(m.pending).toBe(true);
+    m.beginFrame(false);
+    expect(m.rowCount).toBe(first);
+    m.beginFrame(true);
+    expect(m.rowCount).toBeGreaterThan(first);
+    let frames = 0;
+    while (m.pending && frames < 1000) {
+      m.beginFrame(true);
+      m.visible(10);
+      frames++;
+    }
+    const whole = new TranscriptModel(80);
+    whole.add('assistant', burst);
+    m.settle(i);
+    m.beginFrame(true);
+    expect(m.visible(5).map((r) => r.text)).toEqual(whole.visible(5).map((r) => r.text));
+    expect(m.rowCount).toBe(whole.rowCount);
+  });
+  it('lays a long answer out again whole at a new width (the view keeps to the end)', () => {
+    const m = new TranscriptModel(80);
+    const i = m.add('assistant', '');
+    m.append(i, burst);
+    m.settle(i);
+    while (m.pending) m.visible(10);
+    m.beginFrame(true);
+    m.setWidth(60);
+    const whole = new TranscriptModel(60);
+    whole.add('assistant', burst);
+    expect(m.rowCount).toBe(whole.rowCount);
+    expect(m.visible(3).map((r) => r.text)).toEqual(whole.visible(3).map((r) => r.text));
+  });
+});

@@ -77,6 +77,8 @@ export class MarkdownStream {
     this.width = width;
     this.emoji = emoji;
     this.invalidate();
+    // All of it at once, as before the change: shown a window a frame, the view would start at the answer's top.
+    this.update(true, true);
   }
 
   /** Renders everything again (how wide some characters are changed). */
@@ -110,12 +112,23 @@ export class MarkdownStream {
     return this.frozen.length && this.tail.length && !this.plain ? [[], ...this.tail] : this.tail;
   }
 
+  /** Every row, the whole answer rendered now however much of a burst was left. */
   rows(): MdRow[] {
-    this.settle();
+    this.settleAll();
     return [...this.frozenRows(), ...this.tailRows()];
   }
 
-  /** Renders whatever arrived, however little (the answer is complete). */
+  /** The answer is complete and is rendered whole now (an answer added at once: a resumed one). */
+  settleAll(): void {
+    this.settle();
+    if (this.dirty) this.update(true, true);
+  }
+
+  /**
+   * The answer is complete: whatever arrived is rendered, however little (a
+   * table held is drawn). What is left of a burst still takes a window a
+   * frame: the end of an answer does not hold the keys for all of it.
+   */
   settle(): void {
     if (!this.complete) {
       this.complete = true;
@@ -124,8 +137,9 @@ export class MarkdownStream {
     if (this.dirty) this.update(true);
   }
 
-  private update(force = false): void {
-    if (!this.dirty || (this.spent && !force)) return;
+  /** `force`: render what arrived even if little (see LARGE_BLOCK); `all`: every window of a burst at once. */
+  private update(force = false, all = false): void {
+    if (!this.dirty || (this.spent && !all)) return;
     if (this.plain) {
       this.updatePlain();
       if (this.plain) return;
@@ -142,7 +156,7 @@ export class MarkdownStream {
     // While the answer streams, one frame takes at most WINDOWS_PER_FRAME of them and the rows shown
     // catch up over the next frames: a frame never holds the keys for the whole burst.
     for (let windows = 0; this.rest.length > WINDOW; windows++) {
-      if (!force && windows === WINDOWS_PER_FRAME) {
+      if (!all && windows === WINDOWS_PER_FRAME) {
         // The tail shown so far may be frozen now: nothing shows below the frozen rows until the rest is rendered.
         this.tail = [];
         this.dirty = true;

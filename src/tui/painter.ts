@@ -42,11 +42,16 @@ export interface PaintSources {
 /** The overlay's rows at most: a title and eight matches. */
 const OVERLAY_ROWS = 9;
 
+/** How often a frame takes a window of a burst of an answer (see paint). */
+const BURST_FRAME_MS = 30;
+
 /** Rows the mouse wheel scrolls per notch. */
 const WHEEL_ROWS = 3;
 
 export class Painter {
   private composerTop = 0;
+  /** When a frame last took a window of a burst. */
+  private burstAt = 0;
   private cursor = { row: 0, col: 0 };
   private transcriptHeight = 10;
   /** The transcript as the last frame showed it. */
@@ -96,6 +101,12 @@ export class Painter {
 
   paint(): void {
     const { ui, sources } = this;
+    // A burst of an answer is rendered a window a frame, in frames at least BURST_FRAME_MS apart:
+    // a key's frame in between paints what is there at once, instead of waiting for another window.
+    const now = Date.now();
+    const render = now - this.burstAt >= BURST_FRAME_MS;
+    sources.transcript.beginFrame(render);
+    if (render) this.burstAt = now;
     const frame = sources.frame();
     const emoji = sources.emoji();
     const width = ui.composer.size().width;
@@ -120,7 +131,7 @@ export class Painter {
     else if (mentions && shown > 0) ui.overlay.setRows(mentionRows(mentions, ui.overlay.size().width, shown, emoji));
     ui.status.setRows([statusRow(sources.status.snapshot(Date.now(), frame), ui.status.size().width, emoji)]);
     ui.screen.render();
-    // A burst of an answer is rendered a window a frame: the frames go on, at the keys' pace, until it is all shown.
+    // The frames go on until the burst is all shown.
     if (sources.transcript.pending) this.bus.requestRender();
   }
 }

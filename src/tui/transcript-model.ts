@@ -21,6 +21,8 @@ export class TranscriptModel {
   private width: number;
   /** How the terminal draws emoji sequences: text is laid out that way. */
   private emoji: EmojiWidths = CLUSTERING;
+  /** See beginFrame(). */
+  private paced = false;
   /** Rows hidden below the view; 0 follows the bottom. */
   private scrollBack = 0;
 
@@ -47,7 +49,7 @@ export class TranscriptModel {
       entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH, this.emoji, this.markdown), frozen: 0, tail: 0, dirty: false };
       entry.md.stream.push(text);
       // An answer added whole (a resumed one) is complete; one that streams starts empty.
-      if (text) entry.md.stream.settle();
+      if (text) entry.md.stream.settleAll();
     }
     this.entries.push(entry);
     layoutEntry(entry, this.entries.length - 1, this.width, this.emoji);
@@ -112,7 +114,7 @@ export class TranscriptModel {
       if (!entry || entry.kind !== 'assistant' || entry.md) continue;
       entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH, this.emoji, this.markdown), frozen: 0, tail: 0, dirty: false };
       entry.md.stream.push(entry.lines.join('\n'));
-      entry.md.stream.settle();
+      entry.md.stream.settleAll();
       layoutEntry(this.entries[i], i, this.width, this.emoji);
     }
     this.rebuildRows();
@@ -228,7 +230,7 @@ export class TranscriptModel {
       const md = entry?.md;
       if (!md?.dirty) continue;
       md.dirty = false;
-      md.stream.nextFrame();
+      if (!this.paced) md.stream.nextFrame();
       if (i !== lastIndex) {
         layoutEntry(this.entries[i], i, this.width, this.emoji);
         this.rebuildRows();
@@ -254,6 +256,19 @@ export class TranscriptModel {
         this.dirty.add(i);
       }
     }
+  }
+
+  /**
+   * A frame begins: with `render`, each answer may render its next window
+   * of a burst, once, however often the frame asks for rows; without it
+   * (a key's frame right after one that did), the rows stay as they are and
+   * the frame costs only its paint. The painter decides, by the clock.
+   * Until this is first called, every request for rows may take a window.
+   */
+  beginFrame(render: boolean): void {
+    this.paced = true;
+    if (!render) return;
+    for (const i of this.dirty) this.entries[i]?.md?.stream.nextFrame();
   }
 
   /** Some answer has text not yet rendered: another frame is wanted. */
