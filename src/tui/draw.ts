@@ -6,7 +6,7 @@
 // Otherwise it does what blessed's does, for the options milk gives blessed
 // (UTF-8 always, no line-drawing set, no artificial cursor): the same skips
 // over unchanged cells, the same handling of wide characters, the same
-// cursor hidden while a frame is written.
+// cursor placed by milk's painter after the frame rather than saved and restored around it.
 
 import type { Widgets } from 'blessed';
 
@@ -28,12 +28,11 @@ interface DrawScreen {
   olines: Line[];
   dattr: number;
   _buf: string;
-  program: { cursorHidden: boolean; _write(text: string): unknown };
+  program: { _write(text: string): unknown };
   tput: {
     strings: Record<string, unknown>;
     cup(y: number, x: number): string;
     cuf(n: number): string;
-    civis(): string;
   };
   _reduceColor(color: number): number;
   draw(start: number, end: number): void;
@@ -150,7 +149,6 @@ export function installDraw(screen: Widgets.Screen, wide: (ch: string) => number
     }
     return c;
   };
-  const { tput } = s;
   s.draw = function draw(start: number, end: number): void {
     let main = s._buf;
     s._buf = '';
@@ -161,9 +159,10 @@ export function installDraw(screen: Widgets.Screen, wide: (ch: string) => number
       main += drawLine(s, y, code, wide);
     }
     if (!main) return;
-    // The cursor is hidden while the cells are written (a terminal without DEC 2026 would show it
-    // running over them); milk's painter puts it back, where the next character lands, after every
-    // frame, so blessed's save, restore and show would only repeat that in each frame's bytes.
-    s.program._write((s.program.cursorHidden ? '' : tput.civis()) + main);
+    // No cursor save, hide, show and restore around the cells, as blessed wraps them: milk's painter
+    // puts the cursor where the next character lands after every frame, and a frame is one write
+    // inside DEC 2026 brackets, which a terminal shows whole. (One without them might show the
+    // cursor crossing the frame for as long as it takes to read one write.)
+    s.program._write(main);
   };
 }

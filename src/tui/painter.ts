@@ -72,8 +72,8 @@ export class Painter {
       const box = ui.composer.box;
       const program = ui.screen.program as typeof ui.screen.program & { _write(text: string): unknown; cursorHidden: boolean };
       program.cup((box.atop as number) + 1 + this.cursor.row, (box.aleft as number) + 1 + this.cursor.col);
-      // Shown again after the frame's draw hid it (tui/draw.ts): DECTCEM alone, not blessed's blink reset with it each frame.
-      program._write('\x1b[?25h');
+      // Shown when something hid it (blessed at start, or taking the terminal back): DECTCEM alone, once.
+      if (program.cursorHidden) program._write('\x1b[?25h');
       program.cursorHidden = false;
     });
   }
