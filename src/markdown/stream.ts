@@ -23,8 +23,8 @@ function offsetOfLine(text: string, line: number): number {
 }
 
 const LARGE_BLOCK = 64 * 1024;
-const WINDOW = 8 * 1024;
-/** Windows one streaming frame renders at most (see update): about 10 ms of parsing and layout. */
+const WINDOW = 16 * 1024;
+/** Windows one streaming frame renders at most (see update): about 15 ms of parsing and layout here. */
 const WINDOWS_PER_FRAME = 1;
 /**
  * An unfinished block past this is no longer Markdown to milk: it is shown

@@ -52,6 +52,8 @@ export class Painter {
   private composerTop = 0;
   /** When a frame last took a window of a burst. */
   private burstAt = 0;
+  /** The frame that takes the burst's next window, once due. */
+  private burstTimer: NodeJS.Timeout | null = null;
   private cursor = { row: 0, col: 0 };
   private transcriptHeight = 10;
   /** The transcript as the last frame showed it. */
@@ -131,8 +133,15 @@ export class Painter {
     else if (mentions && shown > 0) ui.overlay.setRows(mentionRows(mentions, ui.overlay.size().width, shown, emoji));
     ui.status.setRows([statusRow(sources.status.snapshot(Date.now(), frame), ui.status.size().width, emoji)]);
     ui.screen.render();
-    // The frames go on until the burst is all shown.
-    if (sources.transcript.pending) this.bus.requestRender();
+    // The frames go on until the burst is all shown, each when the next window is due: not sooner,
+    // or half of them would paint only to find no window allowed yet.
+    if (sources.transcript.pending && !this.burstTimer) {
+      this.burstTimer = setTimeout(() => {
+        this.burstTimer = null;
+        this.bus.requestRender();
+      }, Math.max(0, this.burstAt + BURST_FRAME_MS - Date.now()));
+      this.burstTimer.unref();
+    }
   }
 }
 
