@@ -116,7 +116,7 @@ describe('answers added as plain text and rendered later', () => {
 });
 
 describe('a burst of an answer, frame by frame', () => {
-  const burst = Array.from({ length: 80 }, (_, k) => `## Part ${k}\n\nSome **text** for part ${k}, ${'and more words '.repeat(20)}\n\n- a\n- b\n`).join('\n');
+  const burst = Array.from({ length: 240 }, (_, k) => `## Part ${k}\n\nSome **text** for part ${k}, ${'and more words '.repeat(20)}\n\n- a\n- b\n`).join('\n');
   it('takes a window a frame the painter lets render, nothing in a frame it does not, and all of it in the end', () => {
     const m = new TranscriptModel(80);
     const i = m.add('assistant', '');
