@@ -2,7 +2,7 @@
 // verbatim, tables aligned.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { KEY, MilkPty, tempDir } from '../helpers/pty';
+import { KEY, MilkPty, StartOptions, tempDir } from '../helpers/pty';
 
 jest.setTimeout(30000);
 
@@ -12,18 +12,28 @@ afterEach(() => {
   m = null;
 });
 
+/**
+ * Starts milk on the script provider answering `answer` (its text at once,
+ * or steps of text and delays), in `data` if given; asks with `prompt` once
+ * the screen is up.
+ */
+async function answering(answer: string | object[], options: StartOptions & { data?: string; prompt?: string } = {}): Promise<MilkPty> {
+  const script = path.join(tempDir(), 'script.json');
+  fs.writeFileSync(script, JSON.stringify({ turns: [typeof answer === 'string' ? [{ text: answer }] : answer] }));
+  const { data, prompt, ...start } = options;
+  m = new MilkPty({ ...start, args: ['--data-dir', data ?? tempDir(), '--script', script] });
+  await m.waitForText('history: session');
+  m.write((prompt ?? 'go') + KEY.enter);
+  return m;
+}
+
 it('shows a heading, a list, a code block and a table rendered, the code verbatim', async () => {
   const answer = [
     '# Summary', '', 'The **important** part and `inline code`.', '', '- first item', '- second item', '',
     '```js', 'const stars = "**not bold**";', '```', '', '| name | count |', '|---|--:|', '| apples | 3 |', '| 日本 | 12 |',
   ].join('\n');
-  const script = path.join(tempDir(), 'script.json');
   // Streamed in small pieces, as a model would send it.
-  const steps = answer.match(/[\s\S]{1,7}/g)!.map((text) => ({ text }));
-  fs.writeFileSync(script, JSON.stringify({ turns: [steps] }));
-  m = new MilkPty({ args: ['--data-dir', tempDir(), '--script', script], cols: 80, rows: 30 });
-  await m.waitForText('history: session');
-  m.write('show me' + KEY.enter);
+  m = await answering(answer.match(/[\s\S]{1,7}/g)!.map((text) => ({ text })), { cols: 80, rows: 30, prompt: 'show me' });
   await m.waitForText('日本   │    12');
   const screen = m.text();
   expect(screen).toContain('Summary');
@@ -38,11 +48,7 @@ it('shows a heading, a list, a code block and a table rendered, the code verbati
 });
 
 it('sends no colour at all under NO_COLOR, and keeps the status bar and highlights visible', async () => {
-  const script = path.join(tempDir(), 'script.json');
-  fs.writeFileSync(script, JSON.stringify({ turns: [[{ text: '# Title\n\nSome **bold**, `code` and a [link](http://x.y).\n\n```\ncode\n```' }]] }));
-  m = new MilkPty({ args: ['--data-dir', tempDir(), '--script', script], env: { NO_COLOR: '1' } });
-  await m.waitForText('history: session');
-  m.write('go' + KEY.enter);
+  m = await answering('# Title\n\nSome **bold**, `code` and a [link](http://x.y).\n\n```\ncode\n```', { env: { NO_COLOR: '1' } });
   await m.waitForText('(http://x.y)');
   m.write(KEY.ctrlR + 'g');
   await m.waitFor(() => m!.statusLine().includes('i-search'), 'search prompt');
@@ -57,22 +63,14 @@ it('sends no colour at all under NO_COLOR, and keeps the status bar and highligh
 const SGR = (raw: string) => [...raw.matchAll(/\x1b\[([0-9;]*)m/g)].map((x) => x[1]);
 
 it('colours code by its language, in the eight base colours, on a 256-colour terminal', async () => {
-  const script = path.join(tempDir(), 'script.json');
-  fs.writeFileSync(script, JSON.stringify({ turns: [[{ text: 'Here:\n\n```python\ndef twice(x):\n    return x * 2\n```' }]] }));
-  m = new MilkPty({ args: ['--data-dir', tempDir(), '--script', script] });
-  await m.waitForText('history: session');
-  m.write('go' + KEY.enter);
+  m = await answering('Here:\n\n```python\ndef twice(x):\n    return x * 2\n```');
   await m.waitForText('return x * 2');
   // Magenta keywords and a blue function name, as the terminal's own palette draws them.
   await m.waitFor(() => /\x1b\[[0-9;]*35m(\x1b\[[0-9;]*m)*def/.test(m!.raw) && /\x1b\[[0-9;]*34m(\x1b\[[0-9;]*m)*twice/.test(m!.raw), 'coloured keyword and title');
 });
 
 it('on an 8-colour terminal (TERM=xterm) sends no colour it lacks, and reverses the status bar', async () => {
-  const script = path.join(tempDir(), 'script.json');
-  fs.writeFileSync(script, JSON.stringify({ turns: [[{ text: 'See [the docs](http://x.y) and ~~old~~.\n\n```ts\nconst a = 1; // note\n```' }]] }));
-  m = new MilkPty({ args: ['--data-dir', tempDir(), '--script', script], env: { TERM: 'xterm' } });
-  await m.waitForText('history: session');
-  m.write('go' + KEY.enter);
+  m = await answering('See [the docs](http://x.y) and ~~old~~.\n\n```ts\nconst a = 1; // note\n```', { env: { TERM: 'xterm' } });
   await m.waitForText('(http://x.y)');
   await m.waitFor(() => !m!.statusLine().includes('working'), 'idle');
   const params = SGR(m.raw).flatMap((p) => p.split(';').map(Number));
@@ -85,11 +83,7 @@ it('on an 8-colour terminal (TERM=xterm) sends no colour it lacks, and reverses 
 
 it('/copy puts the last answer on the clipboard by OSC 52 and in a file; /model, /clear and /quit', async () => {
   const data = tempDir();
-  const script = path.join(tempDir(), 'script.json');
-  fs.writeFileSync(script, JSON.stringify({ turns: [[{ text: 'the **answer**' }]] }));
-  m = new MilkPty({ args: ['--data-dir', data, '--script', script], cols: 120 });
-  await m.waitForText('history: session');
-  m.write('go' + KEY.enter);
+  m = await answering('the **answer**', { data, cols: 120 });
   await m.waitForText('the answer');
   await m.waitFor(() => !m!.statusLine().includes('working'), 'idle');
   m.write('/copy' + KEY.enter);
@@ -106,16 +100,12 @@ it('/copy puts the last answer on the clipboard by OSC 52 and in a file; /model,
 });
 
 it('a long answer streamed row by row leaves exactly the screen a full redraw gives (scrolling by region)', async () => {
-  const script = path.join(tempDir(), 'script.json');
-  const steps: unknown[] = [];
+  const steps: object[] = [];
   for (let i = 0; i < 120; i++) {
     steps.push({ text: `${i % 10 === 0 ? '\n\n## Part ' + i + '\n\n' : ''}line ${i} with **bold** and \`code\` and 日本語 text\n` }, { delay: 2 });
   }
   steps.push({ text: '\n```ts\nconst done = true;\n```\n' });
-  fs.writeFileSync(script, JSON.stringify({ turns: [steps] }));
-  m = new MilkPty({ args: ['--data-dir', tempDir(), '--script', script], cols: 70, rows: 20 });
-  await m.waitForText('history: session');
-  m.write('go' + KEY.enter);
+  m = await answering(steps, { cols: 70, rows: 20 });
   await m.waitForText('const done = true;');
   await m.waitFor(() => !m!.statusLine().includes('working'), 'idle');
   // What shows: trailing blanks are written spaces on one path and erased cells on the other, alike on screen.
@@ -140,15 +130,11 @@ describe('answers that used to stall the keyboard', () => {
     ['a 999,000-character word', 'y'.repeat(999_000)],
   ];
   it.each(payloads)('%s: typing echoes while it streams and after a resize', async (_name, payload) => {
-    const dir = tempDir();
     const steps: object[] = [];
     for (let at = 0; at < payload.length; at += 16384) steps.push({ text: payload.slice(at, at + 16384) }, { delay: 20 });
-    fs.writeFileSync(path.join(dir, 'script.json'), JSON.stringify({ turns: [steps] }));
     const data = tempDir();
     fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10_000_000 }));
-    m = new MilkPty({ args: ['--data-dir', data, '--script', path.join(dir, 'script.json')], cols: 100, rows: 30 });
-    await m.waitForText('history: session');
-    m.write('go' + KEY.enter);
+    m = await answering(steps, { data, cols: 100, rows: 30 });
     await m.waitFor(() => m!.statusLine().includes('working'), 'streaming');
     let typed = '';
     for (const ch of 'typing') {
@@ -165,11 +151,7 @@ describe('answers that used to stall the keyboard', () => {
 });
 
 it('makes a link an OSC 8 hyperlink in the terminal, over its text and its URL; an unsafe one stays text', async () => {
-  const script = path.join(tempDir(), 'script.json');
-  fs.writeFileSync(script, JSON.stringify({ turns: [[{ text: 'Read [the guide](https://docs.example/guide?x=1) and [this](javascript:alert(1)) now.' }]] }));
-  m = new MilkPty({ args: ['--data-dir', tempDir(), '--script', script], cols: 100 });
-  await m.waitForText('history: session');
-  m.write('go' + KEY.enter);
+  m = await answering('Read [the guide](https://docs.example/guide?x=1) and [this](javascript:alert(1)) now.', { cols: 100 });
   await m.waitForText('now.');
   const y = m.lines().findIndex((l) => l.includes('the guide'));
   const line = m.lines()[y];
@@ -186,23 +168,14 @@ it('makes a link an OSC 8 hyperlink in the terminal, over its text and its URL; 
 it('sends no hyperlinks with "hyperlinks": "off" in the config', async () => {
   const data = tempDir();
   fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ hyperlinks: 'off' }));
-  const script = path.join(tempDir(), 'script.json');
-  fs.writeFileSync(script, JSON.stringify({ turns: [[{ text: 'Read [the guide](https://docs.example/guide) now.' }]] }));
-  m = new MilkPty({ args: ['--data-dir', data, '--script', script], cols: 100 });
-  await m.waitForText('history: session');
-  m.write('go' + KEY.enter);
+  m = await answering('Read [the guide](https://docs.example/guide) now.', { data, cols: 100 });
   await m.waitForText('now.');
   expect(m.raw).not.toContain('\x1b]8;');
 });
 
 it('holds a streaming table until it is complete, then draws the grid once; its rows never shift', async () => {
   const answer = ['Here:', '', '| option | what |', '|---|---|', ...Array.from({ length: 8 }, (_, k) => `| o${k} | ${'word '.repeat(k * 6)}end${k} |`), '', 'Done.'].join('\n');
-  const script = path.join(tempDir(), 'script.json');
-  const steps = answer.match(/[\s\S]{1,9}/g)!.flatMap((text) => [{ text }, { delay: 15 }]);
-  fs.writeFileSync(script, JSON.stringify({ turns: [steps] }));
-  m = new MilkPty({ args: ['--data-dir', tempDir(), '--script', script], cols: 60, rows: 40 });
-  await m.waitForText('history: session');
-  m.write('go' + KEY.enter);
+  m = await answering(answer.match(/[\s\S]{1,9}/g)!.flatMap((text) => [{ text }, { delay: 15 }]), { cols: 60, rows: 40 });
   // Every screen seen while it streams: a grid row, once shown, is the one the finished table has.
   const seen: string[][] = [];
   await m.waitFor(() => {
