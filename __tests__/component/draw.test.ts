@@ -56,7 +56,9 @@ describe('milk\'s draw', () => {
     expect(out).toMatch(/\x1b\[(0;)?3mit/);
     expect(out).toMatch(/\x1b\[(0;)?9mgone/);
     expect(out).toMatch(/\x1b\[(0;)?1mH/);
-    expect(out).not.toMatch(/\x1b\[[\d;]*3[0-7]m/);
+    // No colour parameter in any SGR sequence (30–48, 90–107), 256-colour ones included.
+    const colours = [...out.matchAll(/\x1b\[([0-9;]*)m/g)].flatMap((x) => x[1].split(';').map(Number)).filter((n) => (n >= 30 && n <= 48) || (n >= 90 && n <= 107));
+    expect(colours).toEqual([]);
   });
 
   it('links a link\'s cells with OSC 8, closed after them, and rewrites them when only the URL changes', async () => {

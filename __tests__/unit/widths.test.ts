@@ -2,7 +2,8 @@ import * as fc from 'fast-check';
 import { CLUSTERING, EmojiWidths, codePointWidth, graphemes, graphemeWidth, isAmbiguous, stringWidth } from '../../src/editor/width';
 import { widthsFrom } from '../../src/tui/width-probe';
 import { InputDecoder } from '../../src/tui/input';
-import { Background, paintRow, Style, styleAttr, useTheme } from '../../src/tui/grid';
+import { paintRow, Style, styleAttr, useTheme } from '../../src/tui/grid';
+import type { Background } from '../../src/settings/theme';
 import { ITALIC, STRIKE } from '../../src/tui/draw';
 
 const XTERM: EmojiWidths = { zwj: 'sum', modifier: 'sum', vs16: 1, flag: 2 };

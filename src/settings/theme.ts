@@ -55,23 +55,31 @@ export function paletteFor(choice: ThemeChoice, detected: Background | null): Ba
   return choice === 'auto' ? (detected ?? 'dark') : choice;
 }
 
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * A terminal that shows what it does not know as text, or knows no more
+ * than a VT100: the Linux console, a dumb terminal, a vt*, Emacs's term.
+ */
+function plainTerminal(env: Env): boolean {
+  const term = env.TERM ?? '';
+  return term === 'linux' || term === 'dumb' || term.startsWith('vt') || Boolean(env.INSIDE_EMACS);
+}
+
 /**
  * Whether the terminal may be sent OSC 8 hyperlinks. `auto`: every terminal
- * but those known to show the sequence as text or to drop it (the Linux
- * console, Emacs's term, a dumb terminal, GNU screen, Apple's Terminal).
+ * but those known to show the sequence as text or to drop it (the plain
+ * ones above, GNU screen, Apple's Terminal).
  */
-export function hyperlinksFor(choice: HyperlinkChoice, env: Readonly<Record<string, string | undefined>>): boolean {
+export function hyperlinksFor(choice: HyperlinkChoice, env: Env): boolean {
   if (choice !== 'auto') return choice === 'on';
-  const term = env.TERM ?? '';
-  if (term === 'linux' || term === 'dumb' || term.startsWith('vt') || env.INSIDE_EMACS) return false;
-  if (term.startsWith('screen') && !env.TMUX) return false;
+  if (plainTerminal(env) || ((env.TERM ?? '').startsWith('screen') && !env.TMUX)) return false;
   return env.TERM_PROGRAM !== 'Apple_Terminal';
 }
 
-/** Whether the terminal may be asked OSC 11: the Linux console prints what it does not know. */
-export function mayAskBackground(env: Readonly<Record<string, string | undefined>>): boolean {
-  const term = env.TERM ?? '';
-  return term !== 'linux' && term !== 'dumb' && !env.INSIDE_EMACS;
+/** Whether the terminal may be asked OSC 11: not one that would print the question. */
+export function mayAskBackground(env: Env): boolean {
+  return !plainTerminal(env);
 }
 
 /**
@@ -80,7 +88,6 @@ export function mayAskBackground(env: Readonly<Record<string, string | undefined
  * shows it as a colour, and tmux under TERM=screen as reverse video (it
  * draws italic under tmux-256color); nearly every other terminal has it.
  */
-export function italicFor(env: Readonly<Record<string, string | undefined>>): boolean {
-  const term = env.TERM ?? '';
-  return !(term === 'linux' || term === 'dumb' || term.startsWith('vt') || term.startsWith('screen'));
+export function italicFor(env: Env): boolean {
+  return !plainTerminal(env) && !(env.TERM ?? '').startsWith('screen');
 }

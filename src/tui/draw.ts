@@ -1,12 +1,12 @@
 // milk's own version of blessed's Screen.draw: the cell-by-cell comparison of
 // what the screen should show with what the terminal shows, written as one
-// string. Blessed's knows five attributes; milk's styles also need italic,
-// strike-through and faint (SGR 3, 9, 2), and hyperlinks (OSC 8), which a
+// string. Blessed's knows five attributes; milk's styles also need italic
+// and strike-through (SGR 3 and 9), and hyperlinks (OSC 8), which a
 // cell carries as a third element when its attribute has the LINK flag.
 // Otherwise it does what blessed's does, for the options milk gives blessed
 // (UTF-8 always, no line-drawing set, no artificial cursor): the same skips
-// over unchanged cells, the same handling of wide characters, the same
-// cursor placed by milk's painter after the frame rather than saved and restored around it.
+// over unchanged cells, the same handling of wide characters; the cursor is
+// placed by milk's painter after the frame rather than saved and restored around it.
 
 import type { Widgets } from 'blessed';
 
@@ -15,7 +15,6 @@ export const ITALIC = 32;
 export const STRIKE = 64;
 /** The cell's third element is the URL it links to. */
 export const LINK = 128;
-export const FAINT = 256;
 
 const LINK_BIT = LINK << 18;
 
@@ -56,7 +55,6 @@ export function sgr(data: number, reduce: (c: number) => number): string {
   const flags = data >> 18;
   let out = '';
   if (flags & 1) out += '1;';
-  if (flags & FAINT) out += '2;';
   if (flags & ITALIC) out += '3;';
   if (flags & 2) out += '4;';
   if (flags & 4) out += '5;';

@@ -24,8 +24,6 @@ export interface Span {
 
 export type GridRow = readonly Span[];
 
-export type { Background };
-
 // blessed attr: flags << 18 | fg << 9 | bg; 0x1ff is the terminal default colour.
 const DEF = 0x1ff;
 function attr(fg: number, bg: number, flags = 0): number {
@@ -111,7 +109,7 @@ export interface ThemeOptions {
   /** NO_COLOR: attributes only. */
   noColor: boolean;
   background: Background;
-  /** The terminal draws italic (terminfo's sitm); without it, underline stands in. */
+  /** The terminal draws italic (settings/theme.ts's italicFor); without it, underline stands in. */
   italic: boolean;
 }
 

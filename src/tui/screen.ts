@@ -9,7 +9,8 @@ import unicode = require('neo-blessed/lib/unicode');
 import { PassThrough } from 'node:stream';
 import type { Widgets } from 'blessed';
 import { EmojiWidths, codePointWidth } from '../editor/width';
-import { Background, createGrid, Grid, useTheme } from './grid';
+import { createGrid, Grid, useTheme } from './grid';
+import type { Background } from '../settings/theme';
 import { installDraw } from './draw';
 
 // Only the two widgets milk draws with: blessed's index loads all forty (an image decoder among them).
@@ -148,8 +149,8 @@ function syncFrames(screen: Widgets.Screen): void {
   program._owrite = (text: string): unknown => write(BEGIN_SYNC + text + END_SYNC);
 }
 
-/** The theme for the terminal's colours, and the composer border's style in it. */
-function borderStyle(screen: Widgets.Screen, options: ScreenOptions): { border: object; theme: (background: Background) => void } {
+/** The palette for the terminal's colours (and, returned, how to take another), and the composer border's style in it. */
+function palette(screen: Widgets.Screen, options: ScreenOptions): { border: object; theme: (background: Background) => void } {
   // Draw box characters as UTF-8, not through the DEC line-drawing set: the
   // same on every terminal, and copy-paste and tmux capture show real lines.
   const tput = (screen as unknown as { tput: { brokenACS: boolean; colors: number } }).tput;
@@ -181,7 +182,7 @@ export function createScreen(options: ScreenOptions): Screen {
   const screen = blessedScreen(options);
   syncFrames(screen);
   installDraw(screen, (ch) => unicode.charWidth(ch));
-  const { border, theme } = borderStyle(screen, options);
+  const { border, theme } = palette(screen, options);
   let composerRows = 1;
   const transcript = createGrid(blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1 }), options.emoji);
   const composer = createGrid(
