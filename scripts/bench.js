@@ -408,11 +408,13 @@ async function benchMarkdown() {
   const { startMockServer } = require('./mock-server');
   const mock = await startMockServer();
   const doc = fs.readFileSync(path.join(__dirname, 'bench-answer.md'), 'utf8');
-  const start = (model) => {
+  /** Milk's arguments for a fresh data dir whose config lets a 1 MB answer through whole. */
+  const args = (model) => {
     const data = tmp('milk-bench-md-');
     fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10000000 }));
-    return spawnUntil([CLI, '--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model], 'history: session');
+    return ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model];
   };
+  const start = (model) => spawnUntil([CLI, ...args(model)], 'history: session');
   /** One answer: its CPU seconds and the bytes written to the terminal, from Enter to the end of the turn. */
   const answer = async (run) => {
     run.p.write('go');
@@ -462,9 +464,7 @@ async function benchMarkdown() {
     check('1 MB fenced code block against plain, CPU', ratio(m.fence, m.long), 3, 0.1);
 
     // Keys while a 1 MB Markdown answer streams (4 KB every 10 ms: about 3 s of answer).
-    const data = tmp('milk-bench-md-keys-');
-    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10000000 }));
-    const k = startMilk(['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'markdown:10']);
+    const k = startMilk(args('markdown:10'));
     await k.until(() => k.status().includes('history: session'), 30000);
     // Typed and paused over as a person types a prompt: the warm-up between keys is done by Enter.
     k.p.write('go');
