@@ -377,6 +377,12 @@ describe('milk in a real terminal', () => {
     await milk.waitForText('history: session');
     milk.write('/theme' + KEY.enter);
     await milk.waitForText('drawing for a dark background · the terminal\'s: dark');
+    // An answer after the device attributes' (the question is over) is stray: it changes nothing, and types nothing.
+    milk.write('\x1b]11;rgb:ffff/ffff/ffff\x1b\\');
+    milk.write('/theme' + KEY.enter);
+    await milk.waitFor(() => milk!.text().split('the terminal\'s: dark').length === 3, 'the second /theme');
+    expect(milk.text()).not.toContain('the terminal\'s: light');
+    expect(milk.composerLines().join('')).toBe('');
     milk.kill('SIGKILL');
     milk = new MilkPty({ args: ['--data-dir', tempDir()] });
     await milk.waitForText('history: session');

@@ -122,7 +122,11 @@ export class TerminalInput {
     const rest: InputAction[] = [];
     for (const a of actions) {
       if (a.kind === 'report') this.answered(a.what);
-      else rest.push(a);
+      // The background is taken only as the answer to milk's question: it comes before the device
+      // attributes, so once they are in, one arriving later is stray (or typed) and changes nothing.
+      else if (a.kind === 'background') {
+        if (this.keyboard === 'asking') this.handler(a);
+      } else rest.push(a);
     }
     for (const a of this.burst.feed(rest, now)) this.handler(a);
     this.armBurst(now);
