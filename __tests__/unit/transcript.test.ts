@@ -155,3 +155,64 @@ describe('a burst of an answer, frame by frame', () => {
     expect(m.visible(3).map((r) => r.text)).toEqual(whole.visible(3).map((r) => r.text));
   });
 });
+
+describe('answers laid out only as the view reaches them', () => {
+  const section = (k: number) => `## Part ${k}\n\nSome **text** for part ${k}, ${'and more words '.repeat(k % 5 * 6)}\n\n- a\n- b\n\n\`\`\`ts\nconst x = ${k};\n\`\`\`\n\n| n | v |\n|---|---|\n| ${k} | y |\n\n`;
+  const answer = Array.from({ length: 120 }, (_, k) => section(k)).join('');
+  type Op = { kind: 'chunk'; size: number } | { kind: 'frame' } | { kind: 'scroll'; delta: number } | { kind: 'bottom' } | { kind: 'width'; width: number } | { kind: 'note' };
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 1, max: 9000 }).map((size): Op => ({ kind: 'chunk', size })) },
+    { weight: 4, arbitrary: fc.constant<Op>({ kind: 'frame' }) },
+    { weight: 3, arbitrary: fc.integer({ min: -120, max: 60 }).map((delta): Op => ({ kind: 'scroll', delta })) },
+    { weight: 1, arbitrary: fc.constant<Op>({ kind: 'bottom' }) },
+    { weight: 1, arbitrary: fc.integer({ min: 30, max: 90 }).map((width): Op => ({ kind: 'width', width })) },
+    { weight: 1, arbitrary: fc.constant<Op>({ kind: 'note' }) },
+  );
+  it('property: shows exactly what laying every row out shows, streamed, scrolled and resized in any order', () => {
+    fc.assert(fc.property(fc.array(op, { maxLength: 60 }), fc.integer({ min: 3, max: 30 }), (ops, height) => {
+      const lazy = new TranscriptModel(70);
+      lazy.setHeight(height);
+      const eager = new TranscriptModel(70);
+      const both = (f: (m: TranscriptModel) => void) => [lazy, eager].forEach(f);
+      both((m) => m.add('user', 'go'));
+      let at = 0;
+      let index = -1;
+      both((m) => { index = m.add('assistant', ''); });
+      for (const o of ops) {
+        if (o.kind === 'chunk') {
+          const text = answer.slice(at, at + o.size);
+          at += o.size;
+          both((m) => m.append(index, text));
+        } else if (o.kind === 'frame') both((m) => m.beginFrame(true));
+        else if (o.kind === 'scroll') both((m) => m.scroll(o.delta, height));
+        else if (o.kind === 'bottom') both((m) => m.scrollToBottom());
+        else if (o.kind === 'width') both((m) => m.setWidth(o.width));
+        else {
+          // The answer ends, a note follows it, and the next answer streams.
+          both((m) => m.settle(index));
+          both((m) => m.add('note', 'next'));
+          both((m) => { index = m.add('assistant', ''); });
+        }
+        expect(lazy.visible(height)).toEqual(eager.visible(height));
+        expect(lazy.following).toBe(eager.following);
+      }
+    }), { numRuns: 200 });
+  });
+  it('renders no more of a long answer than the view shows while it follows the bottom, and the rest when scrolled to', () => {
+    const m = new TranscriptModel(80);
+    m.setHeight(10);
+    const i = m.add('assistant', '');
+    m.append(i, answer);
+    m.settle(i);
+    while (m.pending) m.visible(10);
+    const whole = new TranscriptModel(80);
+    whole.add('assistant', answer);
+    const all = whole.visible(100_000).map((r) => r.text);
+    expect(m.visible(10).map((r) => r.text)).toEqual(all.slice(-10));
+    // A guess until it is laid out, in the same order of size.
+    expect(m.rowCount).toBeGreaterThan(all.length / 2);
+    for (let k = 0; k < 1000 && m.visible(10)[0] !== undefined && m.visible(10)[0].text !== all[0]; k++) m.scroll(-9, 10);
+    expect(m.visible(10).map((r) => r.text)).toEqual(all.slice(0, 10));
+    expect(m.rowCount).toBe(all.length);
+  });
+});

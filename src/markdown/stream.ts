@@ -1,31 +1,100 @@
 // Markdown that arrives in chunks. Only the last top-level block can still
 // change, so each update parses and renders just the text from where that
-// block starts; the blocks before it are rendered once and frozen, their rows
-// never touched again. The result equals rendering the whole text at once.
-// Rendering waits until rows are asked for, so a burst of chunks costs one
-// parse per paint, not one per chunk. Pure.
+// block starts; the blocks before it are frozen, cut into segments of their
+// source, and never change again. A segment is rendered when its rows are
+// first asked for, so the part of a long answer that scrolled past unseen
+// costs a scan for where its blocks start, not a render. The rows equal
+// rendering the whole text at once. Work waits until rows are asked for, so
+// a burst of chunks costs one parse per paint, not one per chunk. Pure.
 
 import type Token from 'markdown-it/lib/token.mjs';
 import { MdOptions, MdRow, blockStarts, renderBlocks } from './render';
-import { markdown } from './parsers';
+import { blockParser, markdown } from './parsers';
+import { safeCuts } from './cuts';
 import type { EmojiWidths } from '../editor/width';
 import { wrapSpans } from './wrap';
 import { pushAll } from '../arrays';
 
-function offsetOfLine(text: string, line: number): number {
+/**
+ * Where top-level blocks after the first begin in `text`, each a place the
+ * text may be cut: by a line scan, or where it cannot tell, by markdown-it's
+ * block rules (no inline parse).
+ */
+function blockCuts(text: string): number[] {
+  const quick = safeCuts(text);
+  if (quick) return quick;
+  const tokens = blockParser().parse(text, {});
+  const cuts: number[] = [];
+  let line = 0;
   let at = 0;
-  for (let k = 0; k < line; k++) {
-    const nl = text.indexOf('\n', at);
-    if (nl === -1) return text.length;
-    at = nl + 1;
+  for (const k of blockStarts(tokens).slice(1)) {
+    const start = tokens[k].map?.[0];
+    if (start === undefined) continue;
+    for (; line < start; line++) {
+      const nl = text.indexOf('\n', at);
+      if (nl === -1) return cuts;
+      at = nl + 1;
+    }
+    cuts.push(at);
   }
-  return at;
+  return cuts;
+}
+
+/**
+ * Text not yet frozen, kept in the pieces it came in and joined only as far
+ * as a window needs: appending each chunk to one string would make a rope
+ * that every search flattens, copying the whole backlog of a burst once a
+ * window (a megabyte, sixty times over).
+ */
+class Backlog {
+  private head = '';
+  private parts: string[] = [];
+  private partsLength = 0;
+
+  get length(): number {
+    return this.head.length + this.partsLength;
+  }
+
+  push(text: string): void {
+    this.parts.push(text);
+    this.partsLength += text.length;
+  }
+
+  /** The backlog's first `n` characters at least (all of it if shorter), as one string to search. */
+  front(n: number): string {
+    if (this.head.length >= n || this.parts.length === 0) return this.head;
+    let take = 0;
+    for (let got = this.head.length; take < this.parts.length && got < n; take++) got += this.parts[take].length;
+    const taken = this.parts.splice(0, take);
+    for (const part of taken) this.partsLength -= part.length;
+    this.head += taken.join('');
+    return this.head;
+  }
+
+  all(): string {
+    return this.front(Infinity);
+  }
+
+  /** Drops the first `n` characters, all of them inside what front() last returned. */
+  drop(n: number): void {
+    this.head = this.head.slice(n);
+  }
+
+  set(text: string): void {
+    this.head = text;
+    this.parts = [];
+    this.partsLength = 0;
+  }
 }
 
 const LARGE_BLOCK = 64 * 1024;
 const WINDOW = 16 * 1024;
-/** Windows one streaming frame renders at most (see update): about 15 ms of parsing and layout here. */
-const WINDOWS_PER_FRAME = 1;
+/** Windows one streaming frame scans at most (see update): about 3 ms of finding where blocks start here. */
+const WINDOWS_PER_FRAME = 4;
+/** The most of a burst one frame takes. */
+export const BURST_PER_FRAME = WINDOW * WINDOWS_PER_FRAME;
+/** Complete blocks are kept together in segments of about this much source: fewer parses when they are rendered. */
+const SEGMENT = 2048;
 /**
  * An unfinished block past this is no longer Markdown to milk: it is shown
  * as plain text, wrapped as it comes, and every row but the last is frozen
@@ -34,19 +103,39 @@ const WINDOWS_PER_FRAME = 1;
  */
 export const HUGE_BLOCK = 128 * 1024;
 
+/** Complete blocks of an answer, rendered when first asked for. */
+interface Segment {
+  /** Their source; empty for rows of a huge block shown as plain text (rendered as they came). */
+  readonly text: string;
+  /** Its rows once rendered, after the blank row that separates it from the segment before. */
+  rows: MdRow[] | null;
+  /** A guess at its rows before it is rendered: its source's lines. */
+  readonly lines: number;
+}
+
+function linesOf(text: string): number {
+  let n = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < text.length - 1; at = text.indexOf('\n', at + 1)) n++;
+  return n;
+}
+
 export class MarkdownStream {
   /** Everything pushed, as it came (joined only when all of it must be rendered again). */
   private parts: string[] = [];
   private length = 0;
   /** The text not yet frozen: kept apart so a frame never copies the whole answer. */
-  private rest = '';
-  private frozen: MdRow[] = [];
+  private readonly rest = new Backlog();
+  private segments: Segment[] = [];
   private tail: MdRow[] = [];
   private dirty = true;
   /** How much text the last render saw. */
   private renderedAt = 0;
   /** The block being shown as plain text (see HUGE_BLOCK), until a blank line ends it. */
   private plain = false;
+  /** Some segment holds rows of a plain block, which only a render from the start can lay out again. */
+  private hasPlain = false;
+  /** The plain block has a segment already: its next rows join it. */
+  private plainOpen = false;
 
   /** A burst was cut off at WINDOWS_PER_FRAME: the rest of it waits for the next frame. */
   private behind = false;
@@ -67,11 +156,11 @@ export class MarkdownStream {
     this.parts.push(text);
     this.complete = false;
     this.length += text.length;
-    this.rest += text;
+    this.rest.push(text);
     this.dirty = true;
   }
 
-  /** Renders everything again at a new width, or for a terminal that draws emoji sequences otherwise. */
+  /** Lays everything out again at a new width, or for a terminal that draws emoji sequences otherwise. */
   setLayout(width: number, emoji: EmojiWidths): void {
     if (width === this.width && emoji === this.emoji) return;
     this.width = width;
@@ -81,13 +170,19 @@ export class MarkdownStream {
     this.update(true, true);
   }
 
-  /** Renders everything again (how wide some characters are changed). */
+  /** Everything is rendered again when next asked for (how wide some characters are changed). */
   private invalidate(): void {
-    this.frozen = [];
-    this.rest = this.text;
     this.dirty = true;
     this.renderedAt = 0;
+    if (!this.hasPlain && !this.plain) {
+      // Where blocks start does not depend on the width: the segments stay, their rows go.
+      for (const segment of this.segments) segment.rows = null;
+      return;
+    }
+    this.segments = [];
+    this.rest.set(this.text);
     this.plain = false;
+    this.hasPlain = false;
   }
 
   /** A new frame: a burst half rendered may take its next windows (the rows asked for within one frame take them once). */
@@ -100,16 +195,40 @@ export class MarkdownStream {
     return this.behind;
   }
 
-  /** Rows that will never change again (grows only). */
-  frozenRows(): readonly MdRow[] {
+  /** How many segments are frozen (grows only). */
+  segmentCount(): number {
     this.update();
-    return this.frozen;
+    return this.segments.length;
+  }
+
+  /** A frozen segment's rows (rendered now if they were not), with the blank row before it. */
+  segmentRows(i: number): readonly MdRow[] {
+    const segment = this.segments[i];
+    if (!segment) return [];
+    if (!segment.rows) {
+      const rows = renderBlocks(markdown().parse(segment.text, {}), this.width, this.emoji, false, this.options);
+      segment.rows = i > 0 && rows.length ? [[], ...rows] : rows;
+    }
+    return segment.rows;
+  }
+
+  /** A segment's rows if rendered, or a guess at them: for a scroll bar's length, never for a row shown. */
+  segmentGuess(i: number): number {
+    const segment = this.segments[i];
+    return segment ? segment.rows?.length ?? segment.lines + (i > 0 ? 1 : 0) : 0;
+  }
+
+  /** Rows that will never change again (grows only): every segment rendered. */
+  frozenRows(): readonly MdRow[] {
+    const rows: MdRow[] = [];
+    for (let i = 0; i < this.segmentCount(); i++) pushAll(rows, this.segmentRows(i));
+    return rows;
   }
 
   /** Rows of the block still growing, with the blank row that separates it from the frozen ones. */
   tailRows(): readonly MdRow[] {
     this.update();
-    return this.frozen.length && this.tail.length && !this.plain ? [[], ...this.tail] : this.tail;
+    return this.segments.length && this.tail.length && !this.plain ? [[], ...this.tail] : this.tail;
   }
 
   /** Every row, the whole answer rendered now however much of a burst was left. */
@@ -118,7 +237,7 @@ export class MarkdownStream {
     return [...this.frozenRows(), ...this.tailRows()];
   }
 
-  /** The answer is complete and is rendered whole now (an answer added at once: a resumed one). */
+  /** The answer is complete and is laid out whole now (an answer added at once: a resumed one). */
   settleAll(): void {
     this.settle();
     if (this.dirty) this.update(true, true);
@@ -151,7 +270,7 @@ export class MarkdownStream {
     this.dirty = false;
     this.renderedAt = this.length;
     // Much text at once (a burst that came between two paints) is taken a window at a time, as
-    // if it had streamed in: the tokens of each window die young, which keeps the collector cheap.
+    // if it had streamed in: the parser's tokens for each window die young, which keeps the collector cheap.
     // A window holding one unfinished block means a block bigger than it: the rest is taken whole.
     // While the answer streams, one frame takes at most WINDOWS_PER_FRAME of them and the rows shown
     // catch up over the next frames: a frame never holds the keys for the whole burst.
@@ -164,14 +283,15 @@ export class MarkdownStream {
         this.spent = true;
         return;
       }
-      const cut = this.rest.lastIndexOf('\n', WINDOW);
-      if (cut <= 0 || !this.freeze(this.rest.slice(0, cut + 1), false)) break;
+      const front = this.rest.front(WINDOW + 1);
+      const cut = front.lastIndexOf('\n', WINDOW);
+      if (cut <= 0 || !this.freeze(front.slice(0, cut + 1), false)) break;
     }
     this.behind = false;
     // One block (no blank line) past HUGE_BLOCK: plain text from here to its end.
-    if (this.rest.length > HUGE_BLOCK && this.rest.lastIndexOf('\n\n', HUGE_BLOCK) === -1) this.updatePlain();
+    if (this.rest.length > HUGE_BLOCK && this.rest.front(HUGE_BLOCK + 2).lastIndexOf('\n\n', HUGE_BLOCK) === -1) this.updatePlain();
     if (this.plain) return;
-    this.freeze(this.rest, true);
+    this.freeze(this.rest.all(), true);
   }
 
   /**
@@ -183,16 +303,17 @@ export class MarkdownStream {
   private updatePlain(): void {
     this.dirty = false;
     this.renderedAt = this.length;
-    const end = this.rest.indexOf('\n\n');
-    const block = end === -1 ? this.rest : this.rest.slice(0, end + 1);
+    const rest = this.rest.all();
+    const end = rest.indexOf('\n\n');
+    const block = end === -1 ? rest : rest.slice(0, end + 1);
     const rows: MdRow[] = [];
     for (const line of block.split('\n')) pushAll(rows, wrapSpans([{ text: line, style: 'normal' }], this.width, this.emoji));
-    if (!this.plain && this.frozen.length) this.frozen.push([]);
+    if (!this.plain) this.plainOpen = false;
     this.plain = true;
     if (end !== -1) {
       // The block is over: all of it is frozen, and what follows is Markdown again.
-      pushAll(this.frozen, rows.slice(0, -1));
-      this.rest = this.rest.slice(end + 2);
+      this.freezePlain(rows.slice(0, -1));
+      this.rest.drop(end + 2);
       this.plain = false;
       this.tail = [];
       this.dirty = true;
@@ -200,35 +321,50 @@ export class MarkdownStream {
     }
     // The last row, and the text it holds, stays open.
     const last = rows[rows.length - 1] ?? [];
-    pushAll(this.frozen, rows.slice(0, -1));
+    this.freezePlain(rows.slice(0, -1));
     const lastText = last.map((span) => span.text).join('');
     const lastLineStart = block.lastIndexOf('\n') + 1;
     const at = Math.max(lastLineStart, block.lastIndexOf(lastText));
-    this.rest = lastText ? block.slice(at) : '';
+    this.rest.set(lastText ? block.slice(at) : '');
     this.tail = last.length ? [last] : [];
   }
 
+  /** Rows of the plain block as a segment: the block's first, after a blank row, or more of it. */
+  private freezePlain(rows: MdRow[]): void {
+    if (!rows.length) return;
+    this.hasPlain = true;
+    // A blank row before the block's first rows; its later rows continue it.
+    const separate = !this.plainOpen && this.segments.length > 0;
+    this.plainOpen = true;
+    this.segments.push({ text: '', rows: separate ? [[], ...rows] : rows, lines: rows.length });
+  }
+
   /**
-   * Renders the complete blocks of `text` (the start of `rest`) into frozen rows and drops them
-   * from `rest`; with `last`, renders the final block as the tail. False when nothing was frozen.
+   * Freezes the complete blocks of `text` (the start of `rest`) as segments and drops them from
+   * `rest`; with `last`, renders the blocks after the last cut as the tail. False when nothing was
+   * frozen. Only where blocks start is found here: the frozen blocks are parsed when their rows
+   * are first asked for.
    */
   private freeze(text: string, last: boolean): boolean {
-    const tokens = markdown().parse(text, {});
-    const starts = blockStarts(tokens);
-    const lastAt = starts[starts.length - 1] ?? 0;
-    const start = tokens[lastAt]?.map?.[0];
-    if (starts.length < 2 || start === undefined) {
-      if (last) this.tail = this.renderTail(tokens);
+    const cuts = blockCuts(text);
+    const end = cuts[cuts.length - 1];
+    if (end === undefined) {
+      if (last) this.tail = this.renderTail(markdown().parse(text, {}));
       return false;
     }
-    const done = renderBlocks(tokens.slice(0, lastAt), this.width, this.emoji, false, this.options);
-    if (done.length) {
-      if (this.frozen.length) this.frozen.push([]);
-      for (const row of done) this.frozen.push(row);
+    let from = 0;
+    for (const at of cuts) {
+      if (at - from < SEGMENT && at !== end) continue;
+      this.pushSegment(text.slice(from, at));
+      from = at;
     }
-    this.rest = this.rest.slice(offsetOfLine(text, start));
-    if (last) this.tail = this.renderTail(tokens.slice(lastAt));
+    this.rest.drop(end);
+    if (last) this.tail = this.renderTail(markdown().parse(text.slice(end), {}));
     return true;
+  }
+
+  private pushSegment(text: string): void {
+    this.segments.push({ text, rows: null, lines: linesOf(text) });
   }
 
   /**
@@ -240,10 +376,16 @@ export class MarkdownStream {
    * (a block after it began, or the answer ended).
    */
   private renderTail(tokens: readonly Token[]): MdRow[] {
-    if (this.complete || tokens[0]?.type !== 'table_open') return renderBlocks(tokens, this.width, this.emoji, false, this.options);
+    const starts = blockStarts(tokens);
+    const lastAt = starts[starts.length - 1] ?? 0;
+    const render = (part: readonly Token[]): MdRow[] => renderBlocks(part, this.width, this.emoji, false, this.options);
+    if (this.complete || tokens[lastAt]?.type !== 'table_open') return render(tokens);
+    const table = tokens.slice(lastAt);
     // The header row is not counted.
-    const rows = Math.max(0, tokens.filter((t) => t.type === 'tr_open').length - 1);
-    const cols = tokens.filter((t) => t.type === 'th_open').length;
-    return [[{ text: `▎ a table, ${cols} column${cols === 1 ? '' : 's'}, ${rows} row${rows === 1 ? '' : 's'} so far…`, style: 'dim' }]];
+    const rows = Math.max(0, table.filter((t) => t.type === 'tr_open').length - 1);
+    const cols = table.filter((t) => t.type === 'th_open').length;
+    const before = render(tokens.slice(0, lastAt));
+    const count: MdRow = [{ text: `▎ a table, ${cols} column${cols === 1 ? '' : 's'}, ${rows} row${rows === 1 ? '' : 's'} so far…`, style: 'dim' }];
+    return before.length ? [...before, [], count] : [count];
   }
 }

@@ -62,6 +62,7 @@ export class Painter {
   constructor(private readonly ui: Screen, private readonly bus: Bus, private readonly sources: PaintSources) {
     const { transcript } = sources;
     transcript.setWidth(ui.transcript.size().width);
+    transcript.setHeight(ui.transcript.size().height);
     bus.on('transcript.scroll', ({ pages }) => {
       transcript.scroll(pages * Math.max(1, this.transcriptHeight - 1), this.transcriptHeight);
       bus.requestRender();
@@ -121,6 +122,7 @@ export class Painter {
 
     const t = ui.transcript.size();
     sources.transcript.setWidth(t.width);
+    sources.transcript.setHeight(t.height);
     this.transcriptHeight = t.height;
     const picker = frame.picker;
     this.scrollRegion(picker === null, t);

@@ -1,11 +1,12 @@
 // One transcript entry laid out at a width: plain lines wrapped at spaces,
 // long tool output folded to its head and tail, an answer as its Markdown
-// stream's rows. The model (transcript-model.ts) keeps the entries and the
+// stream's rows (those in view, at least). The model (transcript-model.ts) keeps the entries and the
 // scroll position. Pure: no blessed, no I/O.
 
 import { EmojiWidths, graphemes, graphemeWidth, stringWidth } from '../editor/width';
 import type { MdRow, MdSpan } from '../markdown/render';
 import type { MarkdownStream } from '../markdown/stream';
+import { pushAll } from '../arrays';
 
 export type EntryKind = 'user' | 'assistant' | 'note' | 'error' | 'tool' | 'output';
 
@@ -27,8 +28,91 @@ export interface Entry {
   tailRows: number;
   /** Tool output longer than FOLD_LINES shows its head and tail until expanded. */
   expanded?: boolean;
-  /** An answer rendered as Markdown; `frozen` of its rows are final, the last `tail` may change. */
-  md?: { stream: MarkdownStream; frozen: number; tail: number; dirty: boolean };
+  /** An answer rendered as Markdown (see AnswerRows). */
+  md?: AnswerRows;
+}
+
+/**
+ * Which of an answer's segments (markdown/stream.ts) are laid out in its
+ * entry's rows: those before `lo` and from `hi` to `seen`, then its growing
+ * tail's rows. The segments between `lo` and `hi` (the hole) are not
+ * rendered yet: they scrolled past unseen, or were never shown, and are laid
+ * out when the view reaches them.
+ */
+export interface AnswerRows {
+  stream: MarkdownStream;
+  lo: number;
+  hi: number;
+  seen: number;
+  /** Where the hole is in the entry's rows. */
+  holeAt: number;
+  /** The rows the hole's segments are guessed to take. */
+  guess: number;
+  /** How many of the entry's last rows are the growing tail's. */
+  tail: number;
+  dirty: boolean;
+}
+
+function segmentRows(md: AnswerRows, i: number): TranscriptRow[] {
+  return md.stream.segmentRows(i).map((r, k) => mdRow(r, i === 0 && k === 0));
+}
+
+/** Lays out the hole's last segments, from its bottom up, until at least `want` rows were added (or it is empty); returns the rows added. */
+export function fillHole(entry: Entry, want: number): number {
+  const md = entry.md;
+  if (!md || md.hi <= md.lo || want <= 0) return 0;
+  const taken: TranscriptRow[][] = [];
+  let added = 0;
+  while (md.hi > md.lo && added < want) {
+    const i = --md.hi;
+    md.guess -= md.stream.segmentGuess(i);
+    const rows = segmentRows(md, i);
+    taken.push(rows);
+    added += rows.length;
+  }
+  if (md.hi === md.lo) md.guess = 0;
+  const rows = entry.rows.slice(0, md.holeAt);
+  for (const part of taken.reverse()) pushAll(rows, part);
+  pushAll(rows, entry.rows.slice(md.holeAt));
+  entry.rows = rows;
+  return added;
+}
+
+/**
+ * Brings the last answer's rows up to date with its stream: new segments and
+ * the tail. With `room` (the view follows the bottom and shows that many
+ * rows), only the newest segments that fill it are laid out; the ones above
+ * them, and any laid out after the hole, join the hole. Returns the change
+ * in rows laid out.
+ */
+export function syncAnswer(entry: Entry, room: number | null): number {
+  const md = entry.md as AnswerRows;
+  const stream = md.stream;
+  const n = stream.segmentCount();
+  const tail = stream.tailRows();
+  const before = entry.rows.length;
+  entry.rows.length -= md.tail;
+  let from = md.seen;
+  if (room !== null) {
+    from = n;
+    for (let need = room - tail.length; from > md.seen && need > 0;) need -= stream.segmentRows(--from).length;
+    if (from > md.seen) {
+      if (md.hi > md.lo) {
+        for (let i = md.hi; i < md.seen; i++) md.guess += stream.segmentGuess(i);
+        entry.rows.length = md.holeAt;
+      } else {
+        md.lo = md.seen;
+        md.holeAt = entry.rows.length;
+      }
+      for (let i = md.seen; i < from; i++) md.guess += stream.segmentGuess(i);
+      md.hi = from;
+    }
+  }
+  for (let i = from; i < n; i++) for (const r of segmentRows(md, i)) entry.rows.push(r);
+  tail.forEach((r, k) => entry.rows.push(mdRow(r, n === 0 && k === 0)));
+  md.seen = n;
+  md.tail = tail.length;
+  return entry.rows.length - before;
 }
 
 export function mdRow(r: MdRow, head: boolean): TranscriptRow {
@@ -79,14 +163,15 @@ export function wrapLine(line: string, width: number, emoji: EmojiWidths): strin
 /** Lays one entry out at a width: its rows, and for an answer how many of them are final. */
 export function layoutEntry(entry: Entry, index: number, width: number, emoji: EmojiWidths): void {
   const gap: TranscriptRow[] = index > 0 ? [{ text: '', kind: 'gap', head: false }] : [];
-  if (entry.md) {
-    entry.md.stream.setLayout(width - PREFIX_WIDTH, emoji);
-    const frozen = entry.md.stream.frozenRows();
-    const tail = entry.md.stream.tailRows();
-    entry.rows = [...gap, ...[...frozen, ...tail].map((r, k) => mdRow(r, k === 0))];
-    entry.md.frozen = frozen.length;
-    entry.md.tail = tail.length;
-    entry.md.dirty = false;
+  const md = entry.md;
+  if (md) {
+    // Only the tail is laid out: every segment is in the hole until the view reaches it.
+    md.stream.setLayout(width - PREFIX_WIDTH, emoji);
+    const n = md.stream.segmentCount();
+    const tail = md.stream.tailRows();
+    entry.rows = [...gap, ...tail.map((r, k) => mdRow(r, n === 0 && k === 0))];
+    Object.assign(md, { lo: 0, hi: n, seen: n, holeAt: gap.length, guess: 0, tail: tail.length, dirty: false });
+    for (let i = 0; i < n; i++) md.guess += md.stream.segmentGuess(i);
     return;
   }
   if (folds(entry)) {

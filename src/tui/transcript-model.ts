@@ -3,12 +3,15 @@
 // stream: only the block still growing is rendered again, when rows are next
 // asked for. Other appends re-wrap only the growing line, and the view asks
 // for just the visible rows, so a long transcript never slows a keystroke.
-// Pure: no blessed, no I/O.
+// Once the view's height is known (setHeight), an answer's complete blocks
+// are rendered only when the view reaches them: a burst that scrolls past
+// while the view follows the bottom costs a scan, not a render, and so does
+// laying a long transcript out again at a new width. Pure: no blessed, no I/O.
 
 import { MarkdownStream } from '../markdown/stream';
 import type { MdOptions } from '../markdown/render';
 import { CLUSTERING, EmojiWidths } from '../editor/width';
-import { Entry, EntryKind, FOLD_LINES, PREFIX_WIDTH, TranscriptRow, folds, layoutEntry, mdRow, outputLines, wrapLine, wrapLines } from './transcript-entry';
+import { Entry, EntryKind, FOLD_LINES, PREFIX_WIDTH, TranscriptRow, fillHole, folds, layoutEntry, outputLines, syncAnswer, wrapLine, wrapLines } from './transcript-entry';
 import { pushAll } from '../arrays';
 
 export type { EntryKind, TranscriptRow };
@@ -17,8 +20,11 @@ export class TranscriptModel {
   private entries: Entry[] = [];
   /** Markdown entries that received text since their rows were last brought up to date. */
   private readonly dirty = new Set<number>();
-  private rows: TranscriptRow[] = [];
+  /** The entries' rows laid out, all together (an answer's hole not counted: see AnswerRows). */
+  private count = 0;
   private width: number;
+  /** The view's rows; 0 until told, and then every row is laid out as it comes. */
+  private height = 0;
   /** How the terminal draws emoji sequences: text is laid out that way. */
   private emoji: EmojiWidths = CLUSTERING;
   /** See beginFrame(). */
@@ -31,9 +37,12 @@ export class TranscriptModel {
     this.width = Math.max(PREFIX_WIDTH + 1, width);
   }
 
+  /** Rows of the whole transcript, the ones of answers not laid out yet guessed (see AnswerRows). */
   get rowCount(): number {
     this.sync();
-    return this.rows.length;
+    let guess = 0;
+    for (const e of this.entries) guess += e.md?.guess ?? 0;
+    return this.count + guess;
   }
 
   get following(): boolean {
@@ -46,17 +55,18 @@ export class TranscriptModel {
     this.sync();
     const entry: Entry = { kind, lines: text.split('\n'), rows: [], tailRows: 0 };
     if (kind === 'assistant' && options.markdown !== false) {
-      entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH, this.emoji, this.markdown), frozen: 0, tail: 0, dirty: false };
+      entry.md = this.answerRows();
       entry.md.stream.push(text);
       // An answer added whole (a resumed one) is complete; one that streams starts empty.
       if (text) entry.md.stream.settleAll();
     }
     this.entries.push(entry);
-    layoutEntry(entry, this.entries.length - 1, this.width, this.emoji);
-    const added = entry.rows.length;
-    pushAll(this.rows, entry.rows);
-    this.keepViewStill(added);
-    return this.entries.length - 1;
+    const index = this.entries.length - 1;
+    layoutEntry(entry, index, this.width, this.emoji);
+    this.count += entry.rows.length;
+    this.laidOut(index);
+    this.keepViewStill(entry.rows.length);
+    return index;
   }
 
   /** Appends streamed text to an entry. */
@@ -70,7 +80,7 @@ export class TranscriptModel {
       this.dirty.add(index);
       return;
     }
-    const before = this.rows.length;
+    const before = entry.rows.length;
     const parts = text.split('\n');
     entry.lines[entry.lines.length - 1] += parts[0];
     pushAll(entry.lines, parts.slice(1));
@@ -89,17 +99,14 @@ export class TranscriptModel {
       );
       const fresh = wrapLines(entry, entry.lines.length - parts.length + 1, false, this.width, this.emoji);
       entry.rows.pop();
-      this.rows.pop();
-      for (const r of [...continued, ...fresh.rows]) {
-        entry.rows.push(r);
-        this.rows.push(r);
-      }
+      pushAll(entry.rows, continued);
+      pushAll(entry.rows, fresh.rows);
       entry.tailRows = parts.length === 1 ? entry.tailRows - 1 + continued.length : fresh.tail;
     } else {
-      layoutEntry(this.entries[index], index, this.width, this.emoji);
-      this.rebuildRows();
+      layoutEntry(entry, index, this.width, this.emoji);
     }
-    this.keepViewStill(this.rows.length - before);
+    this.count += entry.rows.length - before;
+    this.keepViewStill(entry.rows.length - before);
   }
 
   /**
@@ -108,17 +115,32 @@ export class TranscriptModel {
    */
   renderMarkdown(indices: readonly number[]): void {
     this.sync();
-    const before = this.rows.length;
     for (const i of indices) {
       const entry = this.entries[i];
       if (!entry || entry.kind !== 'assistant' || entry.md) continue;
-      entry.md = { stream: new MarkdownStream(this.width - PREFIX_WIDTH, this.emoji, this.markdown), frozen: 0, tail: 0, dirty: false };
+      entry.md = this.answerRows();
       entry.md.stream.push(entry.lines.join('\n'));
       entry.md.stream.settleAll();
-      layoutEntry(this.entries[i], i, this.width, this.emoji);
+      this.relayoutEntry(i);
     }
-    this.rebuildRows();
-    this.keepViewStill(this.rows.length - before);
+  }
+
+  private answerRows(): NonNullable<Entry['md']> {
+    const stream = new MarkdownStream(this.width - PREFIX_WIDTH, this.emoji, this.markdown);
+    return { stream, lo: 0, hi: 0, seen: 0, holeAt: 0, guess: 0, tail: 0, dirty: false };
+  }
+
+  /**
+   * An answer's hole may wait for the view only while the view follows the
+   * bottom: scrolled back, rows laid out later below the view would move
+   * it, so the entry at `index` is laid out whole now. Returns the rows added.
+   */
+  private laidOut(index: number): number {
+    const entry = this.entries[index];
+    if (!entry?.md || (this.height > 0 && this.scrollBack === 0)) return 0;
+    const added = fillHole(entry, Infinity);
+    this.count += added;
+    return added;
   }
 
   /** An answer is complete: whatever of it is not rendered yet is rendered now. */
@@ -152,17 +174,12 @@ export class TranscriptModel {
   }
 
   private relayoutEntry(index: number): void {
-    const before = this.rows.length;
     const entry = this.entries[index];
-    const old = entry.rows.length;
-    layoutEntry(this.entries[index], index, this.width, this.emoji);
-    if (index === this.entries.length - 1) {
-      this.rows.length -= old;
-      for (const r of entry.rows) this.rows.push(r);
-    } else {
-      this.rebuildRows();
-    }
-    this.keepViewStill(this.rows.length - before);
+    const before = entry.rows.length;
+    layoutEntry(entry, index, this.width, this.emoji);
+    this.count += entry.rows.length - before;
+    const filled = this.laidOut(index);
+    this.keepViewStill(entry.rows.length - before + filled);
   }
 
   setWidth(width: number): void {
@@ -173,11 +190,16 @@ export class TranscriptModel {
     this.relayout();
   }
 
+  /** The view's height: from now on, rows of answers are laid out only as the view reaches them. */
+  setHeight(height: number): void {
+    this.height = Math.max(1, height);
+  }
+
   /** Empties the view (a new or resumed conversation). */
   clear(): void {
     this.dirty.clear();
     this.entries = [];
-    this.rows = [];
+    this.count = 0;
     this.scrollBack = 0;
   }
 
@@ -191,22 +213,42 @@ export class TranscriptModel {
 
   /** Wraps every entry again (the width changed, or how wide some characters are). */
   private relayout(): void {
-    this.entries.forEach((e, i) => layoutEntry(e, i, this.width, this.emoji));
-    this.rebuildRows();
-    this.scrollBack = Math.min(this.scrollBack, Math.max(0, this.rows.length - 1));
+    this.count = 0;
+    this.entries.forEach((e, i) => {
+      layoutEntry(e, i, this.width, this.emoji);
+      this.count += e.rows.length;
+      this.laidOut(i);
+    });
+    this.scrollBack = Math.min(this.scrollBack, Math.max(0, this.count - 1));
   }
 
   /** The rows a box of `height` shows now, oldest first. */
   visible(height: number): TranscriptRow[] {
     this.sync();
-    const end = this.rows.length - this.scrollBack;
-    return this.rows.slice(Math.max(0, end - height), end);
+    this.reveal(this.scrollBack + height);
+    const out: TranscriptRow[][] = [];
+    let skip = this.scrollBack;
+    let need = height;
+    for (let e = this.entries.length - 1; e >= 0 && need > 0; e--) {
+      const rows = this.entries[e].rows;
+      if (skip >= rows.length) {
+        skip -= rows.length;
+        continue;
+      }
+      const end = rows.length - skip;
+      const start = Math.max(0, end - need);
+      out.push(rows.slice(start, end));
+      need -= end - start;
+      skip = 0;
+    }
+    return out.reverse().flat();
   }
 
   /** Scrolls by `delta` rows (negative: back in time). */
   scroll(delta: number, height: number): void {
     this.sync();
-    const max = Math.max(0, this.rows.length - height);
+    if (delta < 0) this.reveal(this.scrollBack - delta + height);
+    const max = Math.max(0, this.count - height);
     this.scrollBack = Math.min(max, Math.max(0, this.scrollBack - delta));
   }
 
@@ -217,6 +259,25 @@ export class TranscriptModel {
   private keepViewStill(added: number): void {
     // Someone reading back keeps their place while new rows arrive below.
     if (this.scrollBack > 0) this.scrollBack += added;
+  }
+
+  /**
+   * Lays out the answers' holes within the bottom `want` rows, from the
+   * bottom up (all of them before the view's height is known). Holes are
+   * only ever above the rows shown (see laidOut), so this never moves the view.
+   */
+  private reveal(want: number): void {
+    if (this.height === 0) want = Infinity;
+    let below = 0;
+    for (let e = this.entries.length - 1; e >= 0 && below < want; e--) {
+      const entry = this.entries[e];
+      const md = entry.md;
+      if (md && md.hi > md.lo) {
+        const under = entry.rows.length - md.holeAt;
+        if (below + under < want) this.count += fillHole(entry, want - below - under);
+      }
+      below += entry.rows.length;
+    }
   }
 
   /** Brings Markdown entries that received text up to date; for the last entry only its changing rows move. */
@@ -232,24 +293,13 @@ export class TranscriptModel {
       md.dirty = false;
       if (!this.paced) md.stream.nextFrame();
       if (i !== lastIndex) {
-        layoutEntry(this.entries[i], i, this.width, this.emoji);
-        this.rebuildRows();
+        this.relayoutEntry(i);
         continue;
       }
-      const before = this.rows.length;
-      const frozen = md.stream.frozenRows();
-      const tail = md.stream.tailRows();
-      entry.rows.length -= md.tail;
-      this.rows.length -= md.tail;
-      const start = entry.rows.length === (i > 0 ? 1 : 0);
-      const fresh = [...frozen.slice(md.frozen), ...tail].map((r, k) => mdRow(r, start && k === 0));
-      for (const r of fresh) {
-        entry.rows.push(r);
-        this.rows.push(r);
-      }
-      md.frozen = frozen.length;
-      md.tail = tail.length;
-      this.keepViewStill(this.rows.length - before);
+      // Following the bottom, only the newest rows that fill the view are rendered; scrolled back, all of them (see laidOut).
+      const added = syncAnswer(entry, this.height > 0 && this.scrollBack === 0 ? this.height : null);
+      this.count += added;
+      this.keepViewStill(added);
       // A burst is rendered over several frames: the next one takes up where this one stopped.
       if (md.stream.pending) {
         md.dirty = true;
@@ -274,10 +324,5 @@ export class TranscriptModel {
   /** Some answer has text not yet rendered: another frame is wanted. */
   get pending(): boolean {
     return this.dirty.size > 0;
-  }
-
-  private rebuildRows(): void {
-    this.rows = [];
-    for (const e of this.entries) for (const r of e.rows) this.rows.push(r);
   }
 }
