@@ -192,3 +192,51 @@ it('holds a streaming table until it is complete, then draws the grid once; its 
   }
   expect(final.some((l) => /^ {2}o7 +│ word/.test(l))).toBe(true);
 });
+
+it('shows every part of a long answer that came in one burst when paged back through it, before and after a resize', async () => {
+  // The view followed the bottom while it came: the parts above were laid out only as PageUp reached them.
+  const parts = 150;
+  const last = parts - 1;
+  const answer = Array.from({ length: parts }, (_, k) => `## Part ${k}\n\nText for part ${k}.\n\n\`\`\`ts\nconst x${k} = ${k};\n\`\`\`\n\n`).join('');
+  m = await answering(answer, { cols: 80, rows: 24 });
+  await m.waitForText(`const x${last} = ${last};`);
+  await m.waitFor(() => !m!.statusLine().includes('working'), 'idle');
+  /** The parts on screen, each checked whole: its text and its code follow its heading. */
+  const partsShown = (): number[] => {
+    // The transcript's rows: above the composer's border.
+    const screen = m!.lines();
+    const lines = screen.slice(0, screen.findIndex((l) => l.startsWith('┌')));
+    const shown: number[] = [];
+    lines.forEach((l, y) => {
+      const k = /^ {2}Part (\d+)$/.exec(l.trimEnd())?.[1];
+      if (k === undefined) return;
+      shown.push(Number(k));
+      if (y + 2 < lines.length) expect(lines[y + 2].trim()).toBe(`Text for part ${k}.`);
+    });
+    lines.forEach((l) => {
+      const code = /▎ const x(\d+) = (\d+);/.exec(l);
+      if (code) expect(code[1]).toBe(code[2]);
+    });
+    return shown;
+  };
+  /** Pages from where the view is to the top: every part seen on the way. */
+  const pageBack = async (): Promise<number[]> => {
+    const seen = new Set(partsShown());
+    for (let pages = 0; !seen.has(0); pages++) {
+      if (pages > parts) throw new Error('never reached the top');
+      const before = m!.text();
+      m!.write('\x1b[5~');
+      await m!.waitFor(() => m!.text() !== before, 'the page before');
+      partsShown().forEach((k) => seen.add(k));
+    }
+    return [...seen].sort((a, b) => a - b);
+  };
+  const all = Array.from({ length: parts }, (_, k) => k);
+  expect(await pageBack()).toEqual(all);
+  m.write('\x1b[6~'.repeat(parts));
+  await m.waitForText(`const x${last} = ${last};`);
+  m.proc.resize(60, 20);
+  m.term.resize(60, 20);
+  await m.waitFor(() => m!.lines().length === 20 && m!.text().includes(`const x${last} = ${last};`), 'the bottom, resized');
+  expect(await pageBack()).toEqual(all);
+});
