@@ -127,6 +127,8 @@ export class Painter {
     const picker = frame.picker;
     this.scrollRegion(picker === null, t);
     ui.transcript.setRows(picker ? pickerRows(picker, t.width, t.height, emoji) : transcriptRows(sources.transcript, t.height));
+    // Rows laid out for this view (an answer's part reached: its guessed rows became real ones) moved nothing on screen.
+    this.shown.rows = sources.transcript.rowCount;
     const overlay = frame.overlay;
     const mentions = frame.mentions;
     const wanted = overlay ? overlay.overlay.rows.length + 1 : mentions ? Math.max(2, mentions.hits.length + 1) : 0;
