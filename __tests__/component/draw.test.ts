@@ -61,6 +61,19 @@ describe('milk\'s draw', () => {
     expect(colours).toEqual([]);
   });
 
+  it('writes a blank between two changes again rather than moving over it, when it looks the same in the style written', async () => {
+    s = fakeScreen();
+    await frame(s, [[{ text: 'x', style: 'normal' }]]);
+    // The blank between the words was already blank: written in the keyword's colour or the next one's, it looks the same.
+    const out = await frame(s, [[{ text: 'export', style: 'codeKeyword' }, { text: ' ', style: 'normal' }, { text: 'function', style: 'codeTitle' }]]);
+    expect(out).toContain('export ');
+    expect(out).not.toMatch(/\x1b\[\d*C/);
+    await frame(s, [[{ text: 'x', style: 'normal' }]]);
+    // A struck-through blank would show a line: the style the next word needs is set before the gap, and the gap written in it.
+    const struck = await frame(s, [[{ text: 'two', style: 'strike' }, { text: ' ', style: 'normal' }, { text: 'one', style: 'normal' }]]);
+    expect(struck).toMatch(/\x1b\[(0;)?9mtwo\x1b\[m one/);
+  });
+
   it('links a link\'s cells with OSC 8, closed after them, and rewrites them when only the URL changes', async () => {
     s = fakeScreen();
     const out = await frame(s, [[{ text: 'see ', style: 'normal' }, { text: 'docs', style: 'link', link: 'https://d.example/a' }, { text: ' now', style: 'normal' }]]);

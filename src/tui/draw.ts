@@ -69,17 +69,42 @@ export function sgr(data: number, reduce: (c: number) => number): string {
 /** The cells a cursor move costs as much as: writing up to this many again is no dearer. */
 const REWRITE_CELLS = 4;
 
-/** The text of cells [from, to) when it is cheaper written than moved over: few, one cell wide each, in the attribute and link set now. */
+const BACKGROUND = 0x1ff;
+const FOREGROUND = 0x1ff << 9;
+/** Flags that show on a blank cell (underline, blink, inverse, strike): the others change nothing there. */
+const SHOWN_ON_BLANK = (2 | 4 | 8 | STRIKE) << 18;
+/** Flags that draw a blank in its foreground colour (an underline's or strike's line, inverse's fill). */
+const FOREGROUND_ON_BLANK = (2 | 8 | STRIKE) << 18;
+
+/** Whether a cell of `ch` looks the same in attributes `a` and `b`: a blank shows only its background and a few flags. */
+function looksAlike(a: number, b: number, ch: string): boolean {
+  if (a === b) return true;
+  if (ch !== ' ') return false;
+  const mask = BACKGROUND | SHOWN_ON_BLANK | ((a | b) & FOREGROUND_ON_BLANK ? FOREGROUND : 0);
+  return (a & mask) === (b & mask);
+}
+
+/**
+ * The text of cells [from, to) when it is cheaper written than moved over:
+ * few, one cell wide each, looking as they do in the attribute and link
+ * set now (a blank between two coloured words is such a cell).
+ */
 function rewritable(line: Line, from: number, to: number, attr: number, link: string | undefined): string | null {
   if (to - from > REWRITE_CELLS) return null;
   let text = '';
   for (let x = from; x < to; x++) {
     const [data, ch] = line[x];
     const url = data & LINK_BIT ? line[x][2] : undefined;
-    if (data !== attr || url !== link || ch.length !== 1 || ch < ' ' || ch > '~') return null;
+    if (url !== link || ch.length !== 1 || ch < ' ' || ch > '~' || !looksAlike(data, attr, ch)) return null;
     text += ch;
   }
   return text;
+}
+
+/** From one attribute to another: the reset and the new style in one sequence. */
+function restyle(from: number, to: number, plain: number, code: (data: number) => string): string {
+  if (from === plain) return code(to);
+  return to === plain ? '\x1b[m' : `\x1b[0;${code(to).slice(2)}`;
 }
 
 /** One row's changed cells as terminal output, blessed's record of the screen brought up to date; '' when none changed. */
@@ -106,15 +131,24 @@ function drawLine(s: DrawScreen, y: number, code: (data: number) => string, wide
     // relative one, or, past a few plain cells in the attribute already set, by writing them again:
     // cheaper than the move (the blanks between streamed words are such cells).
     if (out === '') out = tput.cup(y, x);
-    else if (skipped !== -1) out += rewritable(line, skipped, x, attr, link) ?? (tput.strings.parm_right_cursor ? tput.cuf(x - skipped) : tput.cup(y, x));
+    else if (skipped !== -1) {
+      let again = rewritable(line, skipped, x, attr, link);
+      // The style changes at this cell anyway: changed before the gap, the gap may be written in it.
+      if (again === null && data !== attr && url === link) {
+        again = rewritable(line, skipped, x, data, link);
+        if (again !== null) {
+          out += restyle(attr, data, s.dattr, code);
+          attr = data;
+        }
+      }
+      out += again ?? (tput.strings.parm_right_cursor ? tput.cuf(x - skipped) : tput.cup(y, x));
+    }
     skipped = -1;
     old[0] = data;
     old[1] = ch;
     old[2] = url;
     if (data !== attr) {
-      // From one style to another: the reset and the new style in one sequence.
-      if (attr === s.dattr) out += code(data);
-      else out += data === s.dattr ? '\x1b[m' : `\x1b[0;${code(data).slice(2)}`;
+      out += restyle(attr, data, s.dattr, code);
       attr = data;
     }
     if (url !== link) {
