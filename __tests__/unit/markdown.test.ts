@@ -269,6 +269,30 @@ describe('a table streaming in', () => {
       expect(text(stream.rows())).toEqual(final);
     }), { numRuns: 150 });
   });
+  it('holds a table inside a list item or a quote as well, for any chunking', () => {
+    const rows = ['| Option | What it does |', '|---|---|', '| a | short |', '| `--model` | ' + 'a long cell that wraps '.repeat(6) + '|', '| b | ' + 'x'.repeat(70) + ' |'];
+    for (const nested of [
+      ['Steps:', '', '- first', '- the options:', '', ...rows.map((r) => `  ${r}`), '- last', '', 'After.'].join('\n'),
+      ['> Quoted:', '>', ...rows.map((r) => `> ${r}`), '', 'After.'].join('\n'),
+    ]) {
+      fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 40, max: 120 }), (sizes, width) => {
+        const stream = new MarkdownStream(width, CLUSTERING);
+        const final = text(renderMarkdown(nested, width, CLUSTERING));
+        let held = false;
+        for (let k = 0, at = 0; at < nested.length; k++) {
+          stream.push(nested.slice(at, at + sizes[k % sizes.length]));
+          at += sizes[k % sizes.length];
+          const shown = text([...stream.frozenRows(), ...stream.tailRows()] as MdRow[]);
+          held ||= shown.some((row) => row.includes('a table, 2 columns'));
+          shown.forEach((row, i) => {
+            if (row.includes(' │ ')) expect(row).toBe(final[i]);
+          });
+        }
+        expect(held).toBe(true);
+        expect(text(stream.rows())).toEqual(final);
+      }), { numRuns: 100 });
+    }
+  });
   it('counts the rows in while the table grows, and draws it when the answer ends with it', () => {
     const stream = new MarkdownStream(80, CLUSTERING);
     stream.push('| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n');

@@ -52,6 +52,9 @@ export function safeLink(href: string | null): string | undefined {
 
 export type MdRow = MdSpan[];
 
+/** A token of milk's own, standing for a table still streaming: its content is the line that counts its rows. */
+export const HELD_TABLE = 'milk_held_table';
+
 const TAB = '    ';
 
 /** Where each top-level block of a token stream starts: a run of tokens from a level-0 opener to its closer. */
@@ -331,6 +334,8 @@ function renderBlock(tokens: readonly Token[], i: number, width: number, emoji: 
       const end = closeAt(i);
       return { rows: tableRows(tokens.slice(i, end + 1), width, emoji, options), next: end + 1 };
     }
+    case HELD_TABLE:
+      return { rows: wrapSpans([{ text: t.content, style: 'dim' }], width, emoji), next: i + 1 };
     default:
       return { rows: t.content ? wrapSpans([{ text: t.content, style: 'normal' }], width, emoji) : [], next: t.nesting === 1 ? closeAt(i) + 1 : i + 1 };
   }
