@@ -1,4 +1,4 @@
-import { CLUSTERING } from '../../src/editor/width';
+import { CLUSTERING, EmojiWidths } from '../../src/editor/width';
 import * as fc from 'fast-check';
 import { TranscriptModel } from '../../src/tui/transcript-model';
 import { wrapLine } from '../../src/tui/transcript-entry';
@@ -159,7 +159,8 @@ describe('a burst of an answer, frame by frame', () => {
 describe('answers laid out only as the view reaches them', () => {
   const section = (k: number) => `## Part ${k}\n\nSome **text** for part ${k}, ${'and more words '.repeat(k % 5 * 6)}\n\n- a\n- b\n\n\`\`\`ts\nconst x = ${k};\n\`\`\`\n\n| n | v |\n|---|---|\n| ${k} | y |\n\n`;
   const answer = Array.from({ length: 120 }, (_, k) => section(k)).join('');
-  type Op = { kind: 'chunk'; size: number } | { kind: 'frame' } | { kind: 'scroll'; delta: number } | { kind: 'bottom' } | { kind: 'width'; width: number } | { kind: 'note' };
+  type Op = { kind: 'chunk'; size: number } | { kind: 'frame' } | { kind: 'scroll'; delta: number } | { kind: 'bottom' } | { kind: 'width'; width: number }
+    | { kind: 'note' } | { kind: 'tool' } | { kind: 'fold' } | { kind: 'emoji' } | { kind: 'resumed' };
   const op: fc.Arbitrary<Op> = fc.oneof(
     { weight: 6, arbitrary: fc.integer({ min: 1, max: 9000 }).map((size): Op => ({ kind: 'chunk', size })) },
     { weight: 4, arbitrary: fc.constant<Op>({ kind: 'frame' }) },
@@ -167,7 +168,13 @@ describe('answers laid out only as the view reaches them', () => {
     { weight: 1, arbitrary: fc.constant<Op>({ kind: 'bottom' }) },
     { weight: 1, arbitrary: fc.integer({ min: 30, max: 90 }).map((width): Op => ({ kind: 'width', width })) },
     { weight: 1, arbitrary: fc.constant<Op>({ kind: 'note' }) },
+    { weight: 1, arbitrary: fc.constant<Op>({ kind: 'tool' }) },
+    { weight: 1, arbitrary: fc.constant<Op>({ kind: 'fold' }) },
+    { weight: 1, arbitrary: fc.constant<Op>({ kind: 'emoji' }) },
+    { weight: 1, arbitrary: fc.constant<Op>({ kind: 'resumed' }) },
   );
+  /** A terminal that draws emoji sequences apart (the width probe's other answer). */
+  const APART: EmojiWidths = { zwj: 'sum', modifier: 'sum', vs16: 1, flag: 1 };
   it('property: shows exactly what laying every row out shows, streamed, scrolled and resized in any order', () => {
     fc.assert(fc.property(fc.array(op, { maxLength: 60 }), fc.integer({ min: 3, max: 30 }), (ops, height) => {
       const lazy = new TranscriptModel(70);
@@ -187,7 +194,24 @@ describe('answers laid out only as the view reaches them', () => {
         else if (o.kind === 'scroll') both((m) => m.scroll(o.delta, height));
         else if (o.kind === 'bottom') both((m) => m.scrollToBottom());
         else if (o.kind === 'width') both((m) => m.setWidth(o.width));
-        else {
+        else if (o.kind === 'fold') both((m) => m.toggleLastFold());
+        else if (o.kind === 'emoji') both((m) => m.setEmoji(APART));
+        else if (o.kind === 'tool') {
+          // A tool's block and its long output come between the answer and the next.
+          both((m) => m.settle(index));
+          both((m) => {
+            const block = m.add('tool', 'shell: seq 1 40  · running');
+            m.append(m.add('output', ''), Array.from({ length: 40 }, (_, k) => `${k}\n`).join(''));
+            m.replace(block, 'shell: seq 1 40  · done');
+          });
+          both((m) => { index = m.add('assistant', ''); });
+        } else if (o.kind === 'resumed') {
+          // An older answer shown as it was written, then rendered as Markdown in place (a resumed conversation).
+          const old: number[] = [];
+          both((m) => old.push(m.add('assistant', answer.slice(0, 3000), { markdown: false })));
+          both((m) => m.renderMarkdown([old[0]]));
+          both((m) => { index = m.add('assistant', ''); });
+        } else {
           // The answer ends, a note follows it, and the next answer streams.
           both((m) => m.settle(index));
           both((m) => m.add('note', 'next'));
