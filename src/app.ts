@@ -303,7 +303,7 @@ function resume(bus: Bus, s: Services, coordinator: TurnCoordinator, how: AppOpt
 }
 
 /** What a decoded input does: the router names it by the views' modes, the coordinator takes it. */
-function inputHandler(coordinator: TurnCoordinator, bus: Bus, warn: (text: string) => void, typed: () => void, answers: { probe: () => WidthProbe; background: (color: string) => void }) {
+function inputHandler(coordinator: TurnCoordinator, bus: Bus, warn: (text: string) => void, typed: () => void, answers: { probe: () => WidthProbe; background: (background: Background) => void }) {
   // MILK_FAULT=keypress makes the next key throw, to prove the crash path restores the terminal.
   const fault = process.env.MILK_FAULT === 'keypress';
   // The first key of a chord (Ctrl+X), waiting for the second.
@@ -315,7 +315,11 @@ function inputHandler(coordinator: TurnCoordinator, bus: Bus, warn: (text: strin
   };
   return (action: InputAction): void => {
     if (action.kind === 'cpr') return void answers.probe().answer(action.col);
-    if (action.kind === 'background') return answers.background(action.color);
+    if (action.kind === 'background') {
+      const rgb = parseColor(action.color);
+      return rgb ? answers.background(backgroundOf(rgb)) : undefined;
+    }
+    if (action.kind === 'theme') return answers.background(action.background);
     if (fault) throw new Error('injected fault (MILK_FAULT=keypress)');
     if (action.kind === 'paste' && action.cut) warn(`the paste was cut at ${MAX_PASTE_CHARS.toLocaleString('en-US')} characters; the rest was dropped`);
     if (action.kind === 'paste' && action.unclosed) warn('a paste never ended (its end marker was lost); what came was taken as the paste');
@@ -338,12 +342,10 @@ function lookAndFeel(settings: Settings, options: AppOptions): Background {
   return settings.palette;
 }
 
-/** The terminal said its background colour: the palette follows it (unless the person chose one). */
-function takeBackground(color: string, settings: Settings, ui: Screen, bus: Bus): void {
-  const rgb = parseColor(color);
-  if (!rgb) return;
+/** The terminal said its background is dark or light (its colour, or its theme changed): the palette follows it (unless the person chose one). */
+function takeBackground(background: Background, settings: Settings, ui: Screen, bus: Bus): void {
   const before = settings.palette;
-  settings.background = backgroundOf(rgb);
+  settings.background = background;
   if (settings.palette === before) return;
   ui.setBackground(settings.palette);
   bus.requestRender();
@@ -377,7 +379,7 @@ export function startApp(options: AppOptions): App {
   warmSearch(s.history.lists());
   resume(bus, s, coordinator, options.resume ?? null);
 
-  const answers = { probe: () => probe, background: (color: string) => takeBackground(color, s.settings, ui, bus) };
+  const answers = { probe: () => probe, background: (background: Background) => takeBackground(background, s.settings, ui, bus) };
   const terminal = new TerminalInput(options.input, options.output, inputHandler(coordinator, bus, s.warn, warm.typed, answers), undefined, mayAskBackground(env(options)));
   const jobs = (jobControl = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() }));
   const probeRow = ui.screen.height as number;

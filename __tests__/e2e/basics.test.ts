@@ -372,6 +372,35 @@ describe('milk in a real terminal', () => {
     await milk.waitFor(() => statusBg() === 236, 'the dark status bar');
   });
 
+  it('follows the terminal\'s theme when it reports a change (mode 2031), unless a theme was chosen', async () => {
+    const statusBg = () => {
+      const buf = milk!.term.buffer.active;
+      const cell = buf.getLine(buf.viewportY + milk!.term.rows - 1)?.getCell(2);
+      return cell?.isBgPalette() ? cell.getBgColor() : -1;
+    };
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], background: 'rgb:0000/0000/0000' });
+    await milk.waitForText('history: session');
+    expect(milk.raw).toContain('\x1b[?2031h');
+    await milk.waitFor(() => statusBg() === 236, 'the dark status bar');
+    // The terminal's theme turns light, then dark again: the palette follows, and nothing is typed.
+    milk.write('\x1b[?997;2n');
+    await milk.waitFor(() => statusBg() === 253, 'the light status bar');
+    milk.write('\x1b[?997;1n');
+    await milk.waitFor(() => statusBg() === 236, 'the dark status bar again');
+    expect(milk.composerLines().join('')).toBe('');
+    // Chosen, the theme stays.
+    milk.write('/theme dark' + KEY.enter);
+    await milk.waitForText('theme: dark');
+    milk.write('\x1b[?997;2n');
+    milk.write('/theme' + KEY.enter);
+    await milk.waitForText('theme: dark · drawing for a dark background · the terminal\'s: light');
+    expect(statusBg()).toBe(236);
+    // Handed back at exit: the reports are turned off again.
+    milk.write(KEY.ctrlD);
+    await milk.exited;
+    expect(milk.raw.slice(milk.raw.lastIndexOf('\x1b[?2031h'))).toContain('\x1b[?2031l');
+  });
+
   it('keeps the dark palette when the terminal answers OSC 11 with black, and when it does not answer', async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()], background: 'rgb:0000/0000/0000' });
     await milk.waitForText('history: session');

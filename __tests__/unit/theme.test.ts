@@ -46,6 +46,12 @@ describe('the answer among the keys', () => {
     // Another OSC answer is swallowed whole.
     expect(feed('\x1b]10;rgb:0/0/0\x1b\\')).toEqual([]);
   });
+  it('takes the terminal\'s report that its theme changed (mode 2031), whole or split, and nothing typed', () => {
+    expect(feed('\x1b[?997;1n')).toEqual([{ kind: 'theme', background: 'dark' }]);
+    expect(feed('\x1b[?99', '7;2nx')).toEqual([{ kind: 'theme', background: 'light' }, { kind: 'text', text: 'x' }]);
+    // Any other status report is swallowed.
+    expect(feed('\x1b[?997;3n')).toEqual([]);
+  });
   it('leaves Alt+] a key: alone, before a letter, and when what looked like an answer never ends', () => {
     expect(feed('\x1b]x')).toEqual([{ kind: 'key', key: 'M-]' }, { kind: 'text', text: 'x' }]);
     const d = new InputDecoder();

@@ -15,7 +15,9 @@ export type InputAction =
   /** The terminal's answer to the kitty keyboard query (it speaks the protocol) or to the device attributes query. */
   | { kind: 'report'; what: 'kitty' | 'attributes' }
   /** The terminal's answer to OSC 11: its background colour, as it wrote it (`rgb:ffff/ffff/ffff`). */
-  | { kind: 'background'; color: string };
+  | { kind: 'background'; color: string }
+  /** The terminal's palette turned dark or light (its report under mode 2031, CSI ? 997 ; 1|2 n). */
+  | { kind: 'theme'; background: 'dark' | 'light' };
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -108,6 +110,8 @@ function parseEscape(s: string): Parsed | null {
     // Answers to milk's keyboard queries: kitty's flags, the device attributes.
     if (params.startsWith('?') && final === 'u') return { action: { kind: 'report', what: 'kitty' }, length };
     if (params.startsWith('?') && final === 'c') return { action: { kind: 'report', what: 'attributes' }, length };
+    // The terminal's theme changed (mode 2031, which milk turns on where it asks for the background).
+    if ((params === '?997;1' || params === '?997;2') && final === 'n') return { action: { kind: 'theme', background: params.endsWith('1') ? 'dark' : 'light' }, length };
     const nums = params.split(';').map((p) => Number(p.split(':')[0]) || 0);
     if (final === '~') {
       // xterm's modifyOtherKeys: 27;modifiers;codepoint.

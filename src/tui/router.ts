@@ -45,7 +45,8 @@ export function route(action: InputAction, modes: readonly Mode[]): Routed[] {
     case 'cpr':
     case 'report':
     case 'background':
-      // Answers to milk's own questions, handled before routing.
+    case 'theme':
+      // Answers to milk's own questions (and reports it asked for), handled before routing.
       return [];
   }
 }

@@ -10,6 +10,9 @@ import { BACKGROUND_QUERY } from '../settings/theme';
 
 const ENABLE = '\x1b[?2004h\x1b[?1000h\x1b[?1006h';
 const DISABLE = '\x1b[?1006l\x1b[?1000l\x1b[?2004l';
+/** Mode 2031: the terminal reports when its palette turns dark or light (contour, ghostty, kitty); others ignore it. */
+export const THEME_REPORTS_ON = '\x1b[?2031h';
+export const THEME_REPORTS_OFF = '\x1b[?2031l';
 /**
  * Which keyboard protocol the terminal speaks is asked once: kitty's query,
  * then the device attributes, which every terminal answers. An answer to the
@@ -61,7 +64,10 @@ export class TerminalInput {
     private readonly output: NodeJS.WriteStream,
     private readonly handler: (action: InputAction) => void,
     private readonly pasteIdleMs: number = PASTE_IDLE_MS,
-    /** Asks the terminal its background colour (OSC 11) with the keyboard query; the answer comes as a `background` action. */
+    /**
+     * Asks the terminal its background colour (OSC 11) with the keyboard query, the answer coming as a
+     * `background` action, and to report its theme's changes (mode 2031) as `theme` actions.
+     */
     private readonly askBackground = false,
   ) {}
 
@@ -73,7 +79,7 @@ export class TerminalInput {
     this.input.setEncoding('utf8');
     this.input.on('data', this.onData);
     this.input.resume();
-    this.output.write(ENABLE + this.keyboardOn());
+    this.output.write(ENABLE + (this.askBackground ? THEME_REPORTS_ON : '') + this.keyboardOn());
     if (this.keyboard === 'unknown') {
       this.keyboard = 'asking';
       // Before the device attributes, which every terminal answers: by then any answer to it has come.
@@ -111,7 +117,7 @@ export class TerminalInput {
     }
     this.input.pause();
     try {
-      this.output.write(this.keyboardOff() + DISABLE);
+      this.output.write(this.keyboardOff() + (this.askBackground ? THEME_REPORTS_OFF : '') + DISABLE);
     } catch {
       // Same.
     }
