@@ -35,7 +35,7 @@ import { TerminalInput } from './tui/terminal';
 import { TranscriptFeed } from './tui/transcript-feed';
 import { TranscriptModel } from './tui/transcript-model';
 import { warmSearch } from './tui/warm-search';
-import { warmWhenTyping } from './tui/warm-up';
+import { warmTranscript, warmWhenTyping } from './tui/warm-up';
 import { copyAnswer } from './tui/copy';
 import { markdown, warmHighlighter } from './markdown/parsers';
 import { warmRender } from './markdown/render';
@@ -369,7 +369,7 @@ export function startApp(options: AppOptions): App {
   const ui = createScreen({ output: options.output, color: !env(options).NO_COLOR, emoji: () => s.settings.emoji, background: lookAndFeel(s.settings, options), italic: italicFor(env(options)) });
   const { transcript, coordinator, status, painter } = views(bus, ui, s, options);
   const scheduler = new RenderScheduler(() => painter.paint());
-  const warm = warmWhenTyping([() => markdown(), ...Array.from({ length: 4 }, () => () => warmRender(s.settings.emoji)), () => options.provider.warm?.(), () => coordinator.warmFiles(), ...warmHighlighter()]);
+  const warm = warmWhenTyping([() => markdown(), ...Array.from({ length: 4 }, () => () => warmRender(s.settings.emoji)), () => options.provider.warm?.(), () => coordinator.warmFiles(), ...warmHighlighter(), ...warmTranscript(() => s.settings.emoji)]);
   bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
   ui.screen.on('resize', () => scheduler.request());
 

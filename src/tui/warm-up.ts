@@ -3,6 +3,10 @@
 // parser, the syntax highlighter's grammars) is loaded in small steps between
 // keys, so Enter does not wait for any of it and start-up never pays for it.
 
+import type { EmojiWidths } from '../editor/width';
+import { TranscriptModel } from './transcript-model';
+import { transcriptRows } from './views';
+
 /** Between steps: past the frame that shows the key. */
 const STEP_MS = 40;
 
@@ -34,4 +38,41 @@ export function warmWhenTyping(steps: ReadonlyArray<() => void>): WarmUp {
       timer = null;
     },
   };
+}
+
+/** A part of an answer as models write them: a heading, prose, a list and code. */
+const SAMPLE = [
+  '## A step', '', 'It reads **each** row with `read()` and [the guide](https://example.com).', '', '- one', '- two', '',
+  '```ts', 'export function step(rows: readonly string[], width: number): string[] {', '  const out: string[] = [];',
+  '  for (const row of rows) if (row.length <= width) out.push(row); // kept', '  return out;', '}', '```', '', '',
+].join('\n');
+
+/**
+ * Steps that stream a sample answer into a throwaway transcript following
+ * the bottom of a view, then page back through it: V8 compiles what a long
+ * answer runs (finding where its blocks start, laying out only what is in
+ * view, colouring its code) before the first answer's frames, where it would
+ * hold the keys. Five steps of at most about 15 ms each here.
+ */
+export function warmTranscript(emoji: () => EmojiWidths): Array<() => void> {
+  const height = 30;
+  const model = new TranscriptModel(100);
+  model.setHeight(height);
+  const index = model.add('assistant', '');
+  const frame = (): void => {
+    model.beginFrame(true);
+    transcriptRows(model, height);
+  };
+  const stream = (): void => {
+    model.setEmoji(emoji());
+    model.append(index, SAMPLE.repeat(12));
+    frame();
+  };
+  const end = (): void => {
+    model.settle(index);
+    while (model.pending) frame();
+    model.scroll(-3 * height, height);
+    frame();
+  };
+  return [stream, stream, stream, stream, end];
 }
