@@ -237,6 +237,8 @@ it('shows every part of a long answer that came in one burst when paged back thr
   await m.waitForText(`const x${last} = ${last};`);
   m.proc.resize(60, 20);
   m.term.resize(60, 20);
-  await m.waitFor(() => m!.lines().length === 20 && m!.text().includes(`const x${last} = ${last};`), 'the bottom, resized');
+  // milk's repaint at the new size (the terminal's own resize keeps the old rows a moment): a composer 60 cells wide.
+  const repainted = () => m!.lines().length === 20 && m!.lines().some((l) => /^┌─{58}┐$/.test(l.trimEnd()));
+  await m.waitFor(() => repainted() && m!.text().includes(`const x${last} = ${last};`), 'the bottom, resized');
   expect(await pageBack()).toEqual(all);
 });
