@@ -5,6 +5,12 @@ jest.setTimeout(30000);
 
 describe('milk in a real terminal', () => {
   let milk: MilkPty | null = null;
+  /** The status bar's background, a 256-colour index: 236 in the dark palette, 253 in the light one. */
+  const statusBg = () => {
+    const buf = milk!.term.buffer.active;
+    const cell = buf.getLine(buf.viewportY + milk!.term.rows - 1)?.getCell(2);
+    return cell?.isBgPalette() ? cell.getBgColor() : -1;
+  };
   afterEach(() => {
     milk?.kill('SIGKILL');
     milk = null;
@@ -357,11 +363,6 @@ describe('milk in a real terminal', () => {
   });
 
   it('draws with the light palette when the terminal answers OSC 11 with white, and /theme dark takes it back', async () => {
-    const statusBg = () => {
-      const buf = milk!.term.buffer.active;
-      const cell = buf.getLine(buf.viewportY + milk!.term.rows - 1)?.getCell(2);
-      return cell?.isBgPalette() ? cell.getBgColor() : -1;
-    };
     milk = new MilkPty({ args: ['--data-dir', tempDir()], background: 'rgb:ffff/ffff/ffff' });
     await milk.waitForText('history: session');
     // The status bar turns light grey (253) once the answer is in; dark grey (236) is the dark palette's.
@@ -373,11 +374,6 @@ describe('milk in a real terminal', () => {
   });
 
   it('follows the terminal\'s theme when it reports a change (mode 2031), unless a theme was chosen', async () => {
-    const statusBg = () => {
-      const buf = milk!.term.buffer.active;
-      const cell = buf.getLine(buf.viewportY + milk!.term.rows - 1)?.getCell(2);
-      return cell?.isBgPalette() ? cell.getBgColor() : -1;
-    };
     milk = new MilkPty({ args: ['--data-dir', tempDir()], background: 'rgb:0000/0000/0000' });
     await milk.waitForText('history: session');
     expect(milk.raw).toContain('\x1b[?2031h');
