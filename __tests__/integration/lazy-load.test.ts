@@ -45,3 +45,20 @@ it('loads the HTTP client and its SSE parser when typing warms the provider, not
   const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
   expect(out).toEqual({ atStart: [false, false], warmed: [true, true] });
 });
+
+it('loads markdown-it for the transcript warm-up only when its first step runs, not when the steps are made at start', () => {
+  const script = `
+    const loaded = () => Object.keys(require.cache).some((k) => k.includes('/node_modules/markdown-it/'));
+    require(${JSON.stringify(path.join(DIST, 'app.js'))});
+    const { warmTranscript } = require(${JSON.stringify(path.join(DIST, 'tui', 'warm-up.js'))});
+    const { CLUSTERING } = require(${JSON.stringify(path.join(DIST, 'editor', 'width.js'))});
+    const steps = warmTranscript(() => CLUSTERING);
+    const out = { made: loaded() };
+    steps[0]();
+    out.stepped = loaded();
+    for (const step of steps.slice(1)) step();
+    process.stdout.write(JSON.stringify(out));
+  `;
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+  expect(out).toEqual({ made: false, stepped: true });
+});

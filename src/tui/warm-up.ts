@@ -56,23 +56,31 @@ const SAMPLE = [
  */
 export function warmTranscript(emoji: () => EmojiWidths): Array<() => void> {
   const height = 30;
-  const model = new TranscriptModel(100);
-  model.setHeight(height);
-  const index = model.add('assistant', '');
-  const frame = (): void => {
-    model.beginFrame(true);
-    transcriptRows(model, height);
+  // Made in the first step, not here: an answer entry loads markdown-it, which start-up must not wait for.
+  let model: TranscriptModel | null = null;
+  let index = 0;
+  const frame = (m: TranscriptModel): void => {
+    m.beginFrame(true);
+    transcriptRows(m, height);
   };
   const stream = (): void => {
+    if (!model) {
+      model = new TranscriptModel(100);
+      model.setHeight(height);
+      index = model.add('assistant', '');
+    }
     model.setEmoji(emoji());
     model.append(index, SAMPLE.repeat(12));
-    frame();
+    frame(model);
   };
   const end = (): void => {
-    model.settle(index);
-    while (model.pending) frame();
-    model.scroll(-3 * height, height);
-    frame();
+    if (!model) return;
+    const m = model;
+    m.settle(index);
+    while (m.pending) frame(m);
+    m.scroll(-3 * height, height);
+    frame(m);
+    model = null;
   };
   return [stream, stream, stream, stream, end];
 }
