@@ -270,13 +270,13 @@ export class MarkdownStream {
     this.dirty = false;
     this.renderedAt = this.length;
     // Much text at once (a burst that came between two paints) is taken a window at a time, as
-    // if it had streamed in: the parser's tokens for each window die young, which keeps the collector cheap.
-    // A window holding one unfinished block means a block bigger than it: the rest is taken whole.
-    // While the answer streams, one frame takes at most WINDOWS_PER_FRAME of them and the rows shown
-    // catch up over the next frames: a frame never holds the keys for the whole burst.
+    // if it had streamed in: where its blocks start is found a window at a time, and only the rest
+    // after the last is parsed. A window without a place to cut means a block bigger than it: the
+    // rest is taken whole. While the answer streams, one frame takes at most WINDOWS_PER_FRAME of
+    // them and the rows shown catch up over the next frames: a frame never holds the keys for the whole burst.
     for (let windows = 0; this.rest.length > WINDOW; windows++) {
       if (!all && windows === WINDOWS_PER_FRAME) {
-        // The tail shown so far may be frozen now: nothing shows below the frozen rows until the rest is rendered.
+        // The tail shown so far may be frozen now: nothing shows below the frozen rows until the rest is scanned.
         this.tail = [];
         this.dirty = true;
         this.behind = true;

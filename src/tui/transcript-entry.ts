@@ -1,7 +1,8 @@
 // One transcript entry laid out at a width: plain lines wrapped at spaces,
 // long tool output folded to its head and tail, an answer as its Markdown
-// stream's rows (those in view, at least). The model (transcript-model.ts) keeps the entries and the
-// scroll position. Pure: no blessed, no I/O.
+// stream's rows (those the view has reached, at least). The model
+// (transcript-model.ts) keeps the entries and the scroll position. Pure: no
+// blessed, no I/O.
 
 import { EmojiWidths, graphemes, graphemeWidth, stringWidth } from '../editor/width';
 import type { MdRow, MdSpan } from '../markdown/render';
@@ -50,6 +51,7 @@ export interface AnswerRows {
   guess: number;
   /** How many of the entry's last rows are the growing tail's. */
   tail: number;
+  /** Text came since the rows were brought up to date. */
   dirty: boolean;
 }
 
@@ -160,12 +162,11 @@ export function wrapLine(line: string, width: number, emoji: EmojiWidths): strin
   return out;
 }
 
-/** Lays one entry out at a width: its rows, and for an answer how many of them are final. */
+/** Lays one entry out at a width: its rows; for an answer only its tail's, every segment left in the hole for the view to reach. */
 export function layoutEntry(entry: Entry, index: number, width: number, emoji: EmojiWidths): void {
   const gap: TranscriptRow[] = index > 0 ? [{ text: '', kind: 'gap', head: false }] : [];
   const md = entry.md;
   if (md) {
-    // Only the tail is laid out: every segment is in the hole until the view reaches it.
     md.stream.setLayout(width - PREFIX_WIDTH, emoji);
     const n = md.stream.segmentCount();
     const tail = md.stream.tailRows();
