@@ -8,7 +8,7 @@
 // a burst of chunks costs one parse per paint, not one per chunk. Pure.
 
 import type Token from 'markdown-it/lib/token.mjs';
-import { HELD_TABLE, MdOptions, MdRow, blockStarts, renderBlocks } from './render';
+import { HELD_TABLE, MdOptions, MdRow, blockStarts, renderBlocks, renderMarkdown } from './render';
 import { blockParser, markdown } from './parsers';
 import { safeCuts } from './cuts';
 import type { EmojiWidths } from '../editor/width';
@@ -206,7 +206,7 @@ export class MarkdownStream {
     const segment = this.segments[i];
     if (!segment) return [];
     if (!segment.rows) {
-      const rows = renderBlocks(markdown().parse(segment.text, {}), this.width, this.emoji, false, this.options);
+      const rows = renderMarkdown(segment.text, this.width, this.emoji, this.options);
       segment.rows = i > 0 && rows.length ? [[], ...rows] : rows;
     }
     return segment.rows;
