@@ -360,10 +360,12 @@ export function renderMarkdown(src: string, width: number, emoji: EmojiWidths, o
   return renderBlocks(markdown().parse(src, {}), width, emoji, false, options);
 }
 
-/** A little of every construct, rendered once before the first answer: V8 compiles the parser's and the renderer's paths then, not on the answer's first frames. */
-const WARM_SAMPLE = ['',
+/** A little of every construct, for the warm-ups before the first answer: V8 compiles the parser's, the renderer's and the highlighter's paths then, not on the answer's first frames. */
+export const WARM_SAMPLE = ['',
   '# A heading', '', 'Some **bold**, *italic*, ~~struck~~, `code` and [a link](https://example.com).', '',
-  '## Lists', '', '- one', '- two', '  1. nested', '', '> a quote', '', '```ts', 'const x = 1;', '```', '',
+  '## Lists', '', '- one', '- two', '  1. nested', '', '> a quote', '',
+  '```ts', 'export function step(rows: readonly string[], width: number): string[] {', '  const out: string[] = [];',
+  '  for (const row of rows) if (row.length <= width) out.push(row); // kept', '  return out;', '}', '```', '',
   '| a | b |', '|---|--:|', '| 1 | 2 |', '', '---', '', 'The end.', '',
 ].join('\n');
 

@@ -4,6 +4,7 @@
 // keys, so Enter does not wait for any of it and start-up never pays for it.
 
 import type { EmojiWidths } from '../editor/width';
+import { WARM_SAMPLE } from '../markdown/render';
 import { TranscriptModel } from './transcript-model';
 import { transcriptRows } from './views';
 
@@ -40,13 +41,6 @@ export function warmWhenTyping(steps: ReadonlyArray<() => void>): WarmUp {
   };
 }
 
-/** A part of an answer as models write them: a heading, prose, a list and code. */
-const SAMPLE = [
-  '## A step', '', 'It reads **each** row with `read()` and [the guide](https://example.com).', '', '- one', '- two', '',
-  '```ts', 'export function step(rows: readonly string[], width: number): string[] {', '  const out: string[] = [];',
-  '  for (const row of rows) if (row.length <= width) out.push(row); // kept', '  return out;', '}', '```', '', '',
-].join('\n');
-
 /**
  * Steps that stream a sample answer into a throwaway transcript following
  * the bottom of a view, then page back through it: V8 compiles what a long
@@ -70,7 +64,7 @@ export function warmTranscript(emoji: () => EmojiWidths): Array<() => void> {
       index = model.add('assistant', '');
     }
     model.setEmoji(emoji());
-    model.append(index, SAMPLE.repeat(12));
+    model.append(index, WARM_SAMPLE.repeat(8));
     frame(model);
   };
   const end = (): void => {
