@@ -81,7 +81,7 @@ const ALLOWED = {
   history: [...BASE, 'io'],
   markdown: [...BASE],
   providers: [...BASE, 'config', 'io'],
-  tools: [...BASE, 'io', 'providers', 'search'],
+  tools: [...BASE, 'io', 'search'],
   agent: [...BASE, 'io', 'providers', 'tools'],
   turn: [...BASE, 'providers', 'tools'],
   session: [...BASE, 'config', 'history', 'io', 'providers', 'tools', 'turn'],

@@ -10,6 +10,9 @@ import { Cleanup } from './cleanup';
 import { installMemoryGuard } from './memory-guard';
 import { AgentContext } from './agent/context';
 import type { McpServerConfig, McpServers } from './tools/mcp';
+import { mcpTool } from './tools/mcp-tools';
+import { ToolRegistry } from './tools/registry';
+import type { AnyTool } from './tools/tool';
 import { expandPrompt, promptHelpLines } from './agent/prompt-commands';
 import { PermissionStore } from './config/permissions';
 import { Checkpoints } from './session/checkpoints';
@@ -109,7 +112,7 @@ function services(bus: Bus, options: AppOptions) {
   });
   const mcp = mcpHolder(bus, options);
   const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, systemPrompt: () => agent.text(), rulesReady, hide: options.dataDir === null ? [] : [options.dataDir], checkpoints,
-    contextWindow: () => options.contextWindow?.(settings.model), mcp: mcp.forRunner, ...options.answer });
+    contextWindow: () => options.contextWindow?.(settings.model), tools: new ToolRegistry(mcp.tools), ...options.answer });
   const history = new HistoryService({
     settings,
     dataDir: options.dataDir,
@@ -159,10 +162,11 @@ function mcpHolder(bus: Bus, options: AppOptions) {
   return {
     start,
     stop,
-    forRunner: {
-      specs: () => servers?.specs() ?? [],
-      find: (name: string) => servers?.find(name),
-      call: (name: string, args: Record<string, unknown>, signal: AbortSignal) => (servers as McpServers).call(name, args, signal),
+    /** The ready servers' tools, as milk's own are (tools/mcp-tools.ts). */
+    tools: (): AnyTool[] => {
+      const running = servers;
+      if (!running) return [];
+      return running.tools().map((t) => mcpTool(t, (name, args, signal) => running.call(name, args, signal)));
     },
     prompts: () => servers?.prompts() ?? [],
     getPrompt: (command: string, typed: string): Promise<string | null> => servers?.getPrompt(command, typed) ?? Promise.resolve(null),

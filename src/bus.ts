@@ -6,6 +6,9 @@ import type { ChatMessage } from './providers/provider';
 import type { Segment } from './editor/model';
 import type { ReplayItem } from './session/replay';
 
+import type { Approval } from './settings/approval';
+
+export type { Approval };
 export type TurnEnd = 'done' | 'interrupted' | 'error';
 
 export interface Events {
@@ -29,10 +32,26 @@ export interface Events {
   /** What one model request cost, when the server says. */
   'turn.usage': { turnId: number; input: number; output: number };
   'turn.ended': { turnId: number; status: TurnEnd; message?: string };
-  /** The model wants a tool run; the runner waits for an answer. */
-  /** `summary` is one line for the status bar; `detail` the whole call, shown in the transcript first. */
-  /** `rule`: `r` adds a rule; `network`: `w` runs the command with the network; `hints`: what those and the sandbox mean, for the transcript. */
-  'tool.approval': { turnId: number; summary: string; detail: string; tool: string; rule?: boolean; network?: boolean; hints?: string[] };
+  /**
+   * A tool call waits for the person's answer (turn/approvals.ts), which comes
+   * back as `approval.answered` with the same `requestId`. `summary` is one
+   * line for the status bar; `detail` the whole call, shown in the transcript
+   * first; `rule`: the rule an answer can add, in words (null: none fits);
+   * `sandboxed`: it runs in the sandbox, and may be let reach the network;
+   * `unsandboxed`: why no sandbox can run it (yes runs it with the person's
+   * full rights), or null.
+   */
+  'approval.asked': {
+    requestId: number;
+    turnId: number;
+    summary: string;
+    detail: string;
+    tool: string;
+    rule: string | null;
+    sandboxed: boolean;
+    unsandboxed: string | null;
+  };
+  'approval.answered': { requestId: number; approval: Approval };
   'tool.started': { turnId: number; summary: string; detail: string; declined: boolean };
   'tool.output': { turnId: number; text: string };
   /** `status` is how the call ended, e.g. "exit 0" or "killed by SIGTERM". */

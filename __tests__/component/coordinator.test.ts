@@ -169,9 +169,9 @@ describe('the coordinator: turns', () => {
     const pause = () => (clock += APPROVAL_PAUSE_MS);
     const { c, send, run, ended, bus } = setup([], { provider, now: () => clock });
     let asked = 0;
-    bus.on('tool.approval', () => asked++);
+    bus.on('approval.asked', () => asked++);
     const question = () => new Promise<void>((resolve) => {
-      const off = bus.on('tool.approval', () => {
+      const off = bus.on('approval.asked', () => {
         off();
         resolve();
       });
@@ -216,7 +216,7 @@ describe('the coordinator: turns', () => {
     const press = (text: string) => {
       for (const r of route({ kind: 'text', text }, c.keyModes(clock))) if (r.kind !== 'wheel') c.dispatch(r);
     };
-    const asked = new Promise<void>((resolve) => bus.on('tool.approval', () => resolve()));
+    const asked = new Promise<void>((resolve) => bus.on('approval.asked', () => resolve()));
     const ended = new Promise<Events['turn.ended']>((resolve) => bus.on('turn.ended', resolve));
     press('first');
     c.dispatch({ kind: 'command', name: 'composer.submit' });

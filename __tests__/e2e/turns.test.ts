@@ -491,7 +491,7 @@ describe('tool calls in the terminal', () => {
     m.write('first' + KEY.enter);
     await m.waitFor(() => m!.statusLine().includes('run shell: touch nope?') && m!.statusLine().includes('y yes · n no'), 'approval prompt');
     // What Esc and Ctrl-C do under the question is said under the call; the status bar does not promise Esc interrupts.
-    expect(m.text().replace(/\s+/g, ' ')).toContain('[n or Esc: no, and the model is told · Ctrl-C: stop the whole turn]');
+    expect(m.text().replace(/\s+/g, ' ')).toContain('[n or Esc: no, and the model is told · Ctrl+C: stop the whole turn]');
     expect(m.statusLine()).not.toContain('Esc to interrupt');
     m.write('n');
     await m.waitForText('ok, not running it.');

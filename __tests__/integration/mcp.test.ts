@@ -5,6 +5,8 @@
 // process is gone after stopping, one that ignores SIGTERM included.
 import * as path from 'node:path';
 import { McpServers, killMcpServers } from '../../src/tools/mcp';
+import { mcpTool } from '../../src/tools/mcp-tools';
+import { BUILTIN_TOOLS, ToolRegistry } from '../../src/tools/registry';
 import { ROOT, tempDir } from '../helpers/pty';
 
 jest.setTimeout(30000);
@@ -58,7 +60,7 @@ it('lists each server\'s tools namespaced, with their schemas and read-only mark
   expect(broken.why).toMatch(/closed|exited/);
   expect(nowhere).toMatchObject({ state: 'failed' });
   expect(nowhere.why).toMatch(/cannot start \/nonexistent\/mcp-server/);
-  expect(s.specs().map((t) => t.name)).toEqual(demo.tools.map((t) => t.qualified));
+  expect(new ToolRegistry(() => s.tools().map((t) => mcpTool(t, (n, a, sig) => s.call(n, a, sig)))).specs().map((t) => t.name).slice(BUILTIN_TOOLS.length)).toEqual(demo.tools.map((t) => t.qualified));
   // Its prompts too, as /server:name with their arguments in order; the words typed fill them, the last taking the rest.
   expect(demo.prompts).toEqual([{ server: 'demo', name: 'review', command: 'demo:review', description: 'Review a file', args: ['file', 'focus'] }]);
   expect(await s.getPrompt('demo:review', 'src/app.ts error handling')).toBe('Review src/app.ts, looking at error handling.');

@@ -66,7 +66,7 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     const p = make('tools-cut');
     const runner = new TurnRunner(bus, p, { workspace: tempDir() });
     const seen: Array<[string, unknown]> = [];
-    for (const n of ['tool.approval', 'tool.started', 'tool.finished'] as const) bus.on(n, (e) => seen.push([n, e]));
+    for (const n of ['approval.asked', 'tool.started', 'tool.finished'] as const) bus.on(n, (e) => seen.push([n, e]));
     const before = mock.requests.length;
     const { end } = await turn(p, 'look', runner, bus);
     expect(end.status).toBe('done');

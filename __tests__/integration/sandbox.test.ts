@@ -10,8 +10,10 @@ import * as path from 'node:path';
 import { Bus } from '../../src/bus';
 import { TurnRunner } from '../../src/turn/runner';
 import { ScriptProvider, parseScript } from '../../src/providers/script';
-import { runTool } from '../../src/tools/shell';
+import { callTool as runTool } from '../helpers/tools';
 import { tempDir } from '../helpers/pty';
+import { approvalHints } from '../../src/composer/views/approval';
+import { keysFor } from '../../src/tui/keymap';
 
 function call(command: string) {
   return { id: 'c1', name: 'shell', args: { command } };
@@ -122,17 +124,17 @@ describe('where bwrap cannot run', () => {
     const notes: string[] = [];
     const asked: string[] = [];
     bus.on('transcript.note', ({ text }) => notes.push(text));
-    bus.on('tool.approval', ({ summary, hints }) => {
-      asked.push(`${summary} | ${(hints ?? []).join(' | ')}`);
-      setImmediate(() => runner.answer('yes'));
+    bus.on('approval.asked', (q) => {
+      asked.push(`${q.summary} | ${approvalHints(q, (c) => keysFor('approval', c)).join(' | ')}`);
+      setImmediate(() => bus.emit('approval.answered', { requestId: q.requestId, approval: 'yes' }));
     });
     const ended = new Promise((resolve) => bus.on('turn.ended', resolve));
     runner.start('go');
     await ended;
     expect(notes.filter((n) => n.startsWith('no sandbox for commands'))).toEqual([
-      'no sandbox for commands: bwrap cannot run here (bwrap: No permissions to create new namespace). A command runs with your full rights only once you agree (y at its question; --sandbox off stops asking).',
+      'no sandbox for commands: bwrap cannot run here (bwrap: No permissions to create new namespace). A command runs with your full rights only once you agree (yes at its question; --sandbox off stops asking).',
     ]);
-    expect(asked).toEqual(['shell: echo one > one.txt | n or Esc: no, and the model is told · Ctrl-C: stop the whole turn | no sandbox (bwrap cannot run here (bwrap: No permissions to create new namespace)): yes runs it, and later commands this session, with your full rights']);
+    expect(asked).toEqual(['shell: echo one > one.txt | n or Esc: no, and the model is told · Ctrl+C: stop the whole turn | no sandbox (bwrap cannot run here (bwrap: No permissions to create new namespace)): yes runs it, and later commands this session, with your full rights']);
     expect(fs.existsSync(path.join(ws, 'one.txt')) && fs.existsSync(path.join(ws, 'two.txt'))).toBe(true);
     expect(runner.settings.sandboxState).toBe('unavailable');
   });
@@ -144,7 +146,7 @@ describe('where bwrap cannot run', () => {
     runner.settings.force = true;
     runner.settings.sandbox = 'off';
     let asked = 0;
-    bus.on('tool.approval', () => asked++);
+    bus.on('approval.asked', () => asked++);
     const ended = new Promise((resolve) => bus.on('turn.ended', resolve));
     runner.start('go');
     await ended;

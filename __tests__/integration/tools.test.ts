@@ -3,11 +3,11 @@
 // workspace confinement of the file tools.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Bus, Events } from '../../src/bus';
-import { Approval, TurnRunner } from '../../src/turn/runner';
+import { Approval, Bus, Events } from '../../src/bus';
+import { TurnRunner } from '../../src/turn/runner';
 import { ScriptProvider, parseScript } from '../../src/providers/script';
 import { ChatMessage, Provider, StreamItem } from '../../src/providers/provider';
-import { runTool } from '../../src/tools/shell';
+import { callTool as runTool } from '../helpers/tools';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { tempDir } from '../helpers/pty';
@@ -34,10 +34,10 @@ function harness(provider: Provider, workspace = tempDir(), answer?: Approval) {
   const bus = new Bus();
   const runner = new TurnRunner(bus, provider, { workspace, killGraceMs: 300 });
   const events: Array<[string, unknown]> = [];
-  for (const n of ['turn.delta', 'tool.approval', 'tool.started', 'tool.output', 'tool.finished', 'turn.ended'] as const) {
+  for (const n of ['turn.delta', 'approval.asked', 'tool.started', 'tool.output', 'tool.finished', 'turn.ended'] as const) {
     bus.on(n, (p) => events.push([n, p]));
   }
-  if (answer) bus.on('tool.approval', () => setImmediate(() => runner.answer(answer)));
+  if (answer) bus.on('approval.asked', ({ requestId }) => setImmediate(() => bus.emit('approval.answered', { requestId, approval: answer })));
   const ended = () => new Promise<Events['turn.ended']>((resolve) => {
     const off = bus.on('turn.ended', (e) => {
       off();
@@ -71,7 +71,7 @@ describe('tool calls', () => {
     const end = h.ended();
     h.runner.start('go');
     expect((await end).status).toBe('done');
-    expect(h.events.find(([n]) => n === 'tool.approval')?.[1]).toMatchObject({ summary: 'shell: echo hi-there' });
+    expect(h.events.find(([n]) => n === 'approval.asked')?.[1]).toMatchObject({ summary: 'shell: echo hi-there' });
     expect(h.output()).toBe('hi-there\n');
     const tool = p.seen[1].find((m) => m.role === 'tool');
     expect(tool).toMatchObject({ role: 'tool', toolCallId: 'call_1', name: 'shell' });
@@ -96,13 +96,13 @@ describe('tool calls', () => {
     let end = h.ended();
     h.runner.start('one');
     await end;
-    expect(h.events.filter(([n]) => n === 'tool.approval')).toHaveLength(1);
+    expect(h.events.filter(([n]) => n === 'approval.asked')).toHaveLength(1);
     const forced = harness(script([[shell('true')], [{ text: 'x' }]]));
     forced.runner.settings.force = true;
     end = forced.ended();
     forced.runner.start('two');
     expect((await end).status).toBe('done');
-    expect(forced.events.filter(([n]) => n === 'tool.approval')).toHaveLength(0);
+    expect(forced.events.filter(([n]) => n === 'approval.asked')).toHaveLength(0);
   });
 
   it('kills the whole process group on cancel, TERM first', async () => {
@@ -144,7 +144,7 @@ describe('tool calls', () => {
     const p = script([[shell('true')], [{ text: 'fine' }]]);
     const h = harness(p);
     const first = h.ended();
-    h.bus.on('tool.approval', () => setImmediate(() => h.runner.cancel()));
+    h.bus.on('approval.asked', () => setImmediate(() => h.runner.cancel()));
     h.runner.start('one');
     expect((await first).status).toBe('interrupted');
     const second = h.ended();
@@ -409,7 +409,7 @@ describe('edit_file', () => {
       h.runner.start('change line 2');
       expect(await end).toMatchObject({ status: 'done' });
       expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe(notes.replace('line 2\n', 'LINE TWO\n'));
-      const approval = h.events.find(([n]) => n === 'tool.approval')![1] as { detail: string };
+      const approval = h.events.find(([n]) => n === 'approval.asked')![1] as { detail: string };
       expect(approval.detail).toContain('-line 2\n+LINE TWO');
 
       const miss = harness(provider(kind, 'edit-miss'), ws, 'yes');
@@ -430,7 +430,7 @@ describe('edit_file', () => {
       const before = mock.requests.length;
       h.runner.start('change line 2');
       expect(await end).toMatchObject({ status: 'done' });
-      expect(h.events.filter(([n]) => n === 'tool.approval')).toEqual([]);
+      expect(h.events.filter(([n]) => n === 'approval.asked')).toEqual([]);
       expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('line 1\nline 2\n');
       expect(JSON.stringify(mock.requests[before + 1].body)).toContain('the person set milk to read-only mode, where edit_file is not allowed');
     });
@@ -467,7 +467,7 @@ describe('parallel tool calls', () => {
     const before = mock.requests.length;
     h.runner.start('do two things');
     expect(await end).toMatchObject({ status: 'done' });
-    expect(h.events.filter(([n]) => n === 'tool.approval')).toHaveLength(2);
+    expect(h.events.filter(([n]) => n === 'approval.asked')).toHaveLength(2);
     expect(h.output()).toBe('first-call\nsecond-call\n');
     const second = JSON.stringify(mock.requests[before + 1].body);
     for (const id of kind === 'openai' ? ['call_1', 'call_2'] : ['toolu_1', 'toolu_2']) expect(second.match(new RegExp(`"${kind === 'openai' ? 'tool_call_id' : 'tool_use_id'}":"${id}"`, 'g'))).toHaveLength(1);

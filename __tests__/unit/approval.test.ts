@@ -1,27 +1,32 @@
-import { APPROVAL_MODES, decide, toolKind } from '../../src/settings/approval';
+import { APPROVAL_MODES, decide } from '../../src/settings/approval';
 import { Settings } from '../../src/settings/store';
+import { BUILTIN_TOOLS } from '../../src/tools/registry';
+import type { ToolKind } from '../../src/settings/approval';
+
+const kindOf = (name: string): ToolKind => BUILTIN_TOOLS.find((t) => t.name === name)!.kind;
 
 describe('approval modes', () => {
-  it('decide by what a tool does: reads always run; edits and commands by mode', () => {
-    const table = APPROVAL_MODES.map((mode) => [mode, ...['read_file', 'glob', 'grep', 'edit_file', 'write_file', 'shell', 'some_mcp_tool'].map((t) => decide(mode, t, false))]);
+  it('decide by what a tool does: reads always run; edits, commands, the network and the unknown by mode', () => {
+    const kinds: ToolKind[] = [...['read_file', 'glob', 'grep', 'edit_file', 'write_file', 'shell'].map(kindOf), 'network', 'other'];
+    const table = APPROVAL_MODES.map((mode) => [mode, ...kinds.map((k) => decide(mode, k, false))]);
     expect(table).toEqual([
-      ['read-only', 'run', 'run', 'run', 'refuse', 'refuse', 'refuse', 'refuse'],
-      ['ask', 'run', 'run', 'run', 'ask', 'ask', 'ask', 'ask'],
-      ['auto-edit', 'run', 'run', 'run', 'run', 'run', 'ask', 'ask'],
-      ['full-auto', 'run', 'run', 'run', 'run', 'run', 'run', 'run'],
+      ['read-only', 'run', 'run', 'run', 'refuse', 'refuse', 'refuse', 'refuse', 'refuse'],
+      ['ask', 'run', 'run', 'run', 'ask', 'ask', 'ask', 'ask', 'ask'],
+      ['auto-edit', 'run', 'run', 'run', 'run', 'run', 'ask', 'ask', 'ask'],
+      ['full-auto', 'run', 'run', 'run', 'run', 'run', 'run', 'run', 'run'],
     ]);
   });
   it('an "always" answer stops the asking for that tool, but never lifts a refusal', () => {
-    expect(decide('ask', 'shell', true)).toBe('run');
-    expect(decide('read-only', 'shell', true)).toBe('refuse');
-    expect(toolKind('unknown')).toBe('run');
+    expect(decide('ask', 'command', true)).toBe('run');
+    expect(decide('read-only', 'command', true)).toBe('refuse');
   });
   it('force mode stands over the chosen mode as full-auto, and turning it off goes back to that mode', () => {
     const s = new Settings({ provider: 'p', model: null });
     s.approval = 'read-only';
-    expect(s.decide('edit_file')).toBe('refuse');
+    const edit = { tool: 'edit_file', kind: 'edit' as const };
+    expect(s.decide(edit)).toBe('refuse');
     s.force = true;
-    expect([s.mode, s.decide('edit_file')]).toEqual(['full-auto', 'run']);
+    expect([s.mode, s.decide(edit)]).toEqual(['full-auto', 'run']);
     s.force = false;
     expect(s.mode).toBe('read-only');
   });

@@ -485,7 +485,7 @@ describe('views over the composer', () => {
     function asked(world: Partial<ViewContext> = {}) {
       const c = composer([], { busy: true, ...world });
       c.type('half typed');
-      c.ui = push(c.ui, new ApprovalView(7, 'shell: ls', 'shell', 10_000));
+      c.ui = push(c.ui, new ApprovalView(3, 7, 'shell: ls', 'shell', 10_000));
       return c;
     }
     const later = (c: ReturnType<typeof asked>) => {
@@ -503,15 +503,15 @@ describe('views over the composer', () => {
     it('answers to a lone key after the pause, and is done', () => {
       const c = asked();
       later(c);
-      expect(c.run('approval.always')).toEqual([{ type: 'answer', approval: 'always' }]);
+      expect(c.run('approval.always')).toEqual([{ type: 'answer', requestId: 3, approval: 'always' }]);
       expect(c.mode).toBe('busy');
       expect(c.text).toBe('half typed');
     });
     it('r adds a rule and w allows the network where the question offers them; elsewhere they are typing', () => {
       const c = composer([], { busy: true });
-      c.ui = push(c.ui, new ApprovalView(7, 'shell: ls', 'shell', 10_000, true, true));
+      c.ui = push(c.ui, new ApprovalView(3, 7, 'shell: ls', 'shell', 10_000, true, true));
       c.ctx.now = 10_000 + APPROVAL_PAUSE_MS;
-      expect(c.run('approval.network')).toEqual([{ type: 'answer', approval: 'network' }]);
+      expect(c.run('approval.network')).toEqual([{ type: 'answer', requestId: 3, approval: 'network' }]);
       const d = asked();
       later(d);
       expect(d.run('approval.rule')).toEqual([]);
@@ -546,7 +546,7 @@ describe('views over the composer', () => {
     it('after the pause, Shift+Tab turning force on answers this call too', () => {
       const c = asked();
       later(c);
-      expect(c.run('app.toggleForce')).toEqual([{ type: 'setForce', on: true }, { type: 'answer', approval: 'yes' }]);
+      expect(c.run('app.toggleForce')).toEqual([{ type: 'setForce', on: true }, { type: 'answer', requestId: 3, approval: 'yes' }]);
       expect(c.mode).toBe('busy');
     });
     it('Ctrl-C goes on to the ladder (cancel the turn); the end of its turn closes the question', () => {

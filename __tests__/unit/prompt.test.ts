@@ -1,5 +1,7 @@
 import { describeParts, joinParts, systemPromptParts, PromptInputs } from '../../src/agent/prompt';
-import { TOOL_SPECS } from '../../src/tools/specs';
+import { BUILTIN_TOOLS, specOf } from '../../src/tools/registry';
+
+const TOOL_SPECS = BUILTIN_TOOLS.map(specOf);
 
 const inputs = (over: Partial<PromptInputs> = {}): PromptInputs => ({
   env: { cwd: '/w/app', os: 'Linux 6.1', shell: '/bin/bash', date: '2026-12-01', git: { root: '/w', branch: 'main' } },

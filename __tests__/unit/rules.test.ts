@@ -1,7 +1,7 @@
 import { describeRule, parseRule, ruleAllows, suggestRule, validRules } from '../../src/settings/rules';
 import { Settings } from '../../src/settings/store';
 
-const shell = (command: string) => ({ command });
+const shell = (command: string) => command;
 
 describe('approval rules', () => {
   it('a command prefix covers commands whose first words are the same, whole words only', () => {
@@ -22,7 +22,7 @@ describe('approval rules', () => {
   });
 
   it('a rule for a tool covers its every call', () => {
-    expect(ruleAllows({ tool: 'edit_file' }, 'edit_file', { path: 'a' })).toBe(true);
+    expect(ruleAllows({ tool: 'edit_file' }, 'edit_file', undefined)).toBe(true);
   });
 
   it('suggests the first word, or two for tools whose second word is what they do; none for a compound command', () => {
@@ -34,7 +34,7 @@ describe('approval rules', () => {
     expect(suggestRule('shell', shell('cd x && make'))).toBeNull();
     expect(suggestRule('shell', shell('FOO=1 make'))).toBeNull();
     expect(suggestRule('shell', shell('   '))).toBeNull();
-    expect(suggestRule('write_file', { path: 'a' })).toEqual({ tool: 'write_file' });
+    expect(suggestRule('write_file', undefined)).toEqual({ tool: 'write_file' });
   });
 
   it('reads rules from /permissions add and from a stored file, leaving out what is not one', () => {
@@ -56,10 +56,10 @@ describe('approval rules', () => {
     const s = new Settings({ provider: 'p', model: null });
     expect(s.addRule({ tool: 'shell', prefix: 'make' })).toBe(true);
     expect(s.addRule({ tool: 'shell', prefix: 'make' })).toBe(false);
-    expect(s.decide('shell', shell('make test'))).toBe('run');
-    expect(s.decide('shell', shell('rm -rf x'))).toBe('ask');
+    expect(s.decide({ tool: 'shell', kind: 'command', command: 'make test' })).toBe('run');
+    expect(s.decide({ tool: 'shell', kind: 'command', command: 'rm -rf x' })).toBe('ask');
     s.approval = 'read-only';
-    expect(s.decide('shell', shell('make test'))).toBe('refuse');
+    expect(s.decide({ tool: 'shell', kind: 'command', command: 'make test' })).toBe('refuse');
     expect(s.removeRule(2)).toBeNull();
     expect(s.removeRule(1)).toEqual({ tool: 'shell', prefix: 'make' });
     expect(s.rules).toEqual([]);

@@ -11,16 +11,16 @@ describe('the settings store', () => {
   });
   it('allows a tool under force or after "always", and forgets "always" on clear', () => {
     const s = new Settings({ provider: 'openai', model: 'a' });
-    expect(s.decide('shell')).toBe('ask');
+    expect(s.decide({ tool: 'shell', kind: 'command' })).toBe('ask');
     s.allowAlways('shell');
     s.allowAlways('read_file');
     expect(s.alwaysTools()).toEqual(['read_file', 'shell']);
-    expect(s.decide('shell')).toBe('run');
-    expect(s.decide('write_file')).toBe('ask');
+    expect(s.decide({ tool: 'shell', kind: 'command' })).toBe('run');
+    expect(s.decide({ tool: 'write_file', kind: 'edit' })).toBe('ask');
     s.force = true;
-    expect(s.decide('write_file')).toBe('run');
+    expect(s.decide({ tool: 'write_file', kind: 'edit' })).toBe('run');
     s.force = false;
     s.clearAlways();
-    expect(s.decide('shell')).toBe('ask');
+    expect(s.decide({ tool: 'shell', kind: 'command' })).toBe('ask');
   });
 });

@@ -3,7 +3,7 @@
 // again for a new conversation), and the prompt is put together at the start
 // of each turn from them, the tools offered and the approval mode in force.
 
-import { TOOL_SPECS } from '../tools/specs';
+import { BUILTIN_TOOLS, specOf } from '../tools/registry';
 import { sandboxSentence } from '../tools/sandbox';
 import type { Settings } from '../settings/store';
 import { APPROVAL_MEANING } from '../settings/approval';
@@ -40,7 +40,7 @@ export class AgentContext {
     const env = { ...(this.env as Environment), date: localDate(now) };
     return systemPromptParts({
       env,
-      tools: this.workspace ? TOOL_SPECS : [],
+      tools: this.workspace ? BUILTIN_TOOLS.map(specOf) : [],
       approval: { mode, meaning: this.workspace ? `${APPROVAL_MEANING[mode]} ${sandboxSentence(this.settings.sandboxState)}` : APPROVAL_MEANING[mode] },
       instructions: this.instructions.files,
       instructionCap: MAX_INSTRUCTION_BYTES,

@@ -4,7 +4,7 @@
 // files, general first, nearest last). Each part is named, so `/context` can
 // show what is sent and how big each part is. Pure.
 
-import type { ToolSpec } from '../providers/provider';
+import type { ToolSpec } from '../tool-call';
 import { maxOf } from '../arrays';
 
 export interface Environment {

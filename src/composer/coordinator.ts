@@ -129,8 +129,8 @@ export class TurnCoordinator {
     this.now = options.now ?? Date.now;
     this.slashes = this.slashContext();
     bus.on('turn.ended', ({ turnId, status }) => this.onTurnEnded(turnId, status));
-    bus.on('tool.approval', (e) => {
-      this.ui = push(this.ui, new ApprovalView(e.turnId, e.summary, e.tool, this.now(), e.rule, e.network));
+    bus.on('approval.asked', (e) => {
+      this.ui = push(this.ui, new ApprovalView(e.requestId, e.turnId, e.summary, e.tool, this.now(), e.rule !== null, e.sandboxed));
       this.rearm();
       bus.requestRender();
     });
@@ -240,7 +240,7 @@ export class TurnCoordinator {
       case 'setForce':
         return this.setForce(effect.on);
       case 'answer':
-        return this.runner.answer(effect.approval);
+        return this.bus.emit('approval.answered', { requestId: effect.requestId, approval: effect.approval });
       case 'note':
         return this.note(effect.text);
       case 'prompt':

@@ -4,6 +4,7 @@
 // comes out (effects as data, carried out by the turn coordinator).
 // Types and constants only.
 
+import type { Approval } from '../settings/approval';
 import type { CommandName } from '../commands';
 import type { FileHit } from '../search/files';
 import * as ed from '../editor/model';
@@ -87,7 +88,8 @@ export type Effect =
   | { readonly type: 'cancelTurn' }
   | { readonly type: 'quit'; readonly reason: 'ctrl-c' | 'ctrl-d' }
   | { readonly type: 'setForce'; readonly on: boolean }
-  | { readonly type: 'answer'; readonly approval: 'yes' | 'no' | 'always' | 'rule' | 'network' }
+  /** The person's answer to the tool question `requestId` (turn/approvals.ts). */
+  | { readonly type: 'answer'; readonly requestId: number; readonly approval: Approval }
   | { readonly type: 'scroll'; readonly pages: number }
   | { readonly type: 'toggleFold' }
   /** Hand the terminal back and stop (Ctrl-Z), or repaint every cell (Ctrl+L). */

@@ -2,7 +2,8 @@
 // message names the cause (refused, timed out, key rejected, rate limited,
 // server error, cut off) and never includes an API key or the conversation.
 
-import type { StreamItem, ThinkingBlock, ToolCall, Usage } from './provider';
+import type { StreamItem, ThinkingBlock, Usage } from './provider';
+import type { ToolCall } from '../tool-call';
 import { redactSecrets, redactUrl } from './redact';
 import { CredentialsInUrlError, EncodedResponseError, HttpStatusError, ProxyConfigError, ProxyError, StreamClosedError, TooLargeError } from './failures';
 

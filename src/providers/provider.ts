@@ -2,13 +2,7 @@
 // and tool calls for a conversation, ended early by an abort signal.
 // Nothing here draws.
 
-export interface ToolCall {
-  readonly id: string;
-  readonly name: string;
-  readonly args: Record<string, unknown>;
-  /** The arguments the model sent were not a JSON object (cut off, or malformed): why; the call is never run. */
-  readonly argsError?: string;
-}
+import type { ToolCall, ToolSpec } from '../tool-call';
 
 /** A block of Anthropic extended thinking, sent back as it came (its signature vouches for it); or one the server redacted. */
 export type ThinkingBlock = { readonly text: string; readonly signature: string } | { readonly redacted: string };
@@ -35,13 +29,6 @@ export interface Usage {
  * thinking block (kept to send back).
  */
 export type StreamItem = string | { toolCall: ToolCall } | { usage: Usage } | { reasoning: string } | { thinking: ThinkingBlock };
-
-export interface ToolSpec {
-  readonly name: string;
-  readonly description: string;
-  /** JSON Schema of the arguments. */
-  readonly parameters: Record<string, unknown>;
-}
 
 export interface StreamOptions {
   /** Tools the model may call. */

@@ -5,7 +5,7 @@
 // content. Pure (the shape check is handed in: session/schema.ts).
 
 import type { Segment } from '../editor/model';
-import type { ToolCall } from '../providers/provider';
+import type { ToolCall } from '../tool-call';
 
 export type LogEvent =
   | { t: 'start'; conv: string; ts: string; provider: string; model: string; workspace: string | null }

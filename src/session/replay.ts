@@ -4,9 +4,11 @@
 // person sees. Also summarises a log's conversations (for listing them) and trims a context to a
 // budget by whole turns. Pure.
 
-import type { ChatMessage, ToolCall } from '../providers/provider';
+import type { ChatMessage } from '../providers/provider';
+import type { ToolCall } from '../tool-call';
 import { DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS } from '../turn/limits';
 import { callDetail } from '../tools/visible';
+import { loggedSubject } from '../tools/registry';
 import { displayText } from '../editor/text';
 import { LogEvent, userText } from './events';
 import { summaryMessages } from '../turn/compact';
@@ -162,7 +164,7 @@ class Replayer {
     if (!call) return;
     this.unanswered = this.unanswered.filter((c) => c !== call);
     this.messages.push({ role: 'tool', toolCallId: e.callId, name: e.name, content: e.content });
-    this.items.push({ kind: 'tool', text: e.declined ? `${callDetail(call)}  [declined]` : callDetail(call) });
+    this.items.push({ kind: 'tool', text: e.declined ? `${callDetail(call.name, loggedSubject(call))}  [declined]` : callDetail(call.name, loggedSubject(call)) });
     if (!e.declined && e.content) this.items.push({ kind: 'output', text: e.content });
   }
 }

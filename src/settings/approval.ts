@@ -1,29 +1,31 @@
 // Approval modes: which tool calls run unasked, which are asked about, and
-// which are refused, by what a tool does. Pure.
+// which are refused, by what a tool does (its kind, tools/tool.ts). Pure.
+
+/**
+ * What a tool does, for approval (each tool says, tools/tool.ts): reads (and
+ * searches), edits files in the workspace, runs a command, reaches the
+ * network, or something milk cannot judge (an MCP server's tool that does not
+ * say it only reads).
+ */
+export type ToolKind = 'read' | 'edit' | 'command' | 'network' | 'other';
+
+/** An answer to a tool's question: run it, don't, run this tool unasked from now on, add a rule, run it with the network. */
+export type Approval = 'yes' | 'no' | 'always' | 'rule' | 'network';
 
 export const APPROVAL_MODES = ['read-only', 'ask', 'auto-edit', 'full-auto'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
-/** What a tool does: reads (and searches), edits files in the workspace, or runs anything (a command, or a tool milk does not know). */
-export type ToolKind = 'read' | 'edit' | 'run';
-
-const KINDS: Record<string, ToolKind> = { read_file: 'read', glob: 'read', grep: 'read', edit_file: 'edit', write_file: 'edit', shell: 'run' };
-
-export function toolKind(tool: string): ToolKind {
-  return KINDS[tool] ?? 'run';
-}
-
 export type Decision = 'run' | 'ask' | 'refuse';
 
 const TABLE: Record<ApprovalMode, Record<ToolKind, Decision>> = {
-  'read-only': { read: 'run', edit: 'refuse', run: 'refuse' },
-  ask: { read: 'run', edit: 'ask', run: 'ask' },
-  'auto-edit': { read: 'run', edit: 'run', run: 'ask' },
-  'full-auto': { read: 'run', edit: 'run', run: 'run' },
+  'read-only': { read: 'run', edit: 'refuse', command: 'refuse', network: 'refuse', other: 'refuse' },
+  ask: { read: 'run', edit: 'ask', command: 'ask', network: 'ask', other: 'ask' },
+  'auto-edit': { read: 'run', edit: 'run', command: 'ask', network: 'ask', other: 'ask' },
+  'full-auto': { read: 'run', edit: 'run', command: 'run', network: 'run', other: 'run' },
 };
 
-/** What happens to a call of `tool` in `mode`; `always`: the person answered "always" for this tool; `kind`: what it does, when milk does not know the tool by name (an MCP server's). */
-export function decide(mode: ApprovalMode, tool: string, always: boolean, kind: ToolKind = toolKind(tool)): Decision {
+/** What happens in `mode` to a call of a tool that does `kind` of thing; `always`: the person answered "always" for the tool. */
+export function decide(mode: ApprovalMode, kind: ToolKind, always: boolean): Decision {
   const d = TABLE[mode][kind];
   return d === 'ask' && always ? 'run' : d;
 }

@@ -25,25 +25,27 @@ export function sameRule(a: Rule, b: Rule): boolean {
   return a.tool === b.tool && (a.prefix ?? null) === (b.prefix ?? null);
 }
 
-/** Whether `rule` lets this call run without a question. */
-export function ruleAllows(rule: Rule, tool: string, args: Record<string, unknown>): boolean {
+/**
+ * Whether `rule` lets this call run without a question; `command`: what the
+ * tool's prefix rules are matched against (its `ruleText`), if it has any.
+ */
+export function ruleAllows(rule: Rule, tool: string, command: string | undefined): boolean {
   if (rule.tool !== tool) return false;
   if (rule.prefix === undefined) return true;
-  const command = typeof args.command === 'string' ? args.command : '';
-  if (COMPOUND.test(command)) return false;
+  if (command === undefined || COMPOUND.test(command)) return false;
   const have = words(command);
   const want = words(rule.prefix);
   return want.length > 0 && want.every((w, i) => have[i] === w);
 }
 
 /**
- * The rule an approval question offers for a call: for a command, its first
- * word (and the second, for tools like npm and git, unless it is an option);
- * none for a command no prefix rule could ever allow. Other tools: the tool.
+ * The rule an approval question offers for a call: for a command (a tool's
+ * `ruleText`), its first word (and the second, for tools like npm and git,
+ * unless it is an option); none for a command no prefix rule could ever
+ * allow. Other tools: the tool.
  */
-export function suggestRule(tool: string, args: Record<string, unknown>): Rule | null {
-  if (tool !== 'shell') return { tool };
-  const command = typeof args.command === 'string' ? args.command : '';
+export function suggestRule(tool: string, command: string | undefined): Rule | null {
+  if (command === undefined) return { tool };
   if (COMPOUND.test(command)) return null;
   const [first, second] = words(command);
   if (!first || first.includes('=')) return null;

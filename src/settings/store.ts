@@ -78,10 +78,14 @@ export class Settings {
     return this.force ? 'full-auto' : this.approval;
   }
 
-  /** Whether a call of this tool, with these arguments, runs, is asked about, or is refused, now. */
-  decide(tool: string, args: Record<string, unknown> = {}, kind?: ToolKind): Decision {
-    const d = decide(this.mode, tool, this.always.has(tool), kind);
-    return d === 'ask' && this.kept.some((r) => ruleAllows(r, tool, args)) ? 'run' : d;
+  /**
+   * Whether a call runs, is asked about, or is refused, now: by what its tool
+   * does, the "always" answers, and the rules (matched against the call's
+   * command, for a tool whose rules take a prefix).
+   */
+  decide(call: { readonly tool: string; readonly kind: ToolKind; readonly command?: string }): Decision {
+    const d = decide(this.mode, call.kind, this.always.has(call.tool));
+    return d === 'ask' && this.kept.some((r) => ruleAllows(r, call.tool, call.command)) ? 'run' : d;
   }
 
   get rules(): readonly Rule[] {

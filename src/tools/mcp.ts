@@ -11,8 +11,8 @@ import { spawn, ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ToolSpec } from '../providers/provider';
-import type { ToolResult } from './shell';
+import type { ToolResult } from './tool';
+import type { McpToolInfo } from './mcp-tools';
 import { toolEnv } from './env';
 
 export type McpServerConfig =
@@ -21,16 +21,9 @@ export type McpServerConfig =
 
 export type McpState = 'starting' | 'ready' | 'failed' | 'stopped';
 
-export interface McpTool {
-  readonly server: string;
+export interface McpTool extends McpToolInfo {
   /** The server's own name for it. */
   readonly name: string;
-  /** What the model calls it: `server__name`. */
-  readonly qualified: string;
-  readonly description: string;
-  readonly inputSchema: Record<string, unknown>;
-  /** The server marks it read-only: it runs where reading does. */
-  readonly readOnly: boolean;
 }
 
 export interface McpPrompt {
@@ -338,10 +331,6 @@ export class McpServers {
   /** The ready servers' tools. */
   tools(): McpTool[] {
     return [...this.running.values()].flatMap((r) => (r.state === 'ready' ? r.tools : []));
-  }
-
-  specs(): ToolSpec[] {
-    return this.tools().map((t) => ({ name: t.qualified, description: `${t.description} (from the MCP server ${t.server})`.trim(), parameters: t.inputSchema }));
   }
 
   /** The tool a model's call names, if it is one of the servers'. */

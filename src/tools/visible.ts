@@ -4,8 +4,6 @@
 // characters are named, long runs of blanks are counted, and a very long
 // command keeps its head and its tail. Pure.
 
-import type { ToolCall } from '../providers/provider';
-
 // C0 controls but newline, DEL and C1 controls.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/g;
@@ -45,32 +43,9 @@ export function oneLine(text: string): string {
   return visible(text).replace(/\n/g, ' ⏎ ');
 }
 
-/** The argument a person judges a call by: the command, or the path. */
-function subject(call: ToolCall): string {
-  const a = call.args;
-  switch (call.name) {
-    case 'shell': return String(a.command ?? '');
-    case 'read_file': {
-      const from = Number(a.offset) > 1 ? Number(a.offset) : 1;
-      const window = a.offset !== undefined || a.limit !== undefined ? ` (lines ${from}-${a.limit !== undefined ? from + Number(a.limit) - 1 : 'end'})` : '';
-      return String(a.path ?? '') + window;
-    }
-    case 'edit_file': {
-      const n = Array.isArray(a.edits) ? a.edits.length : 1;
-      return `${String(a.path ?? '')} (${n} edit${n === 1 ? '' : 's'})`;
-    }
-    case 'glob': return `${String(a.pattern ?? '')}${a.path ? ` in ${String(a.path)}` : ''}`;
-    case 'grep': return `${String(a.pattern ?? '')}${a.path ? ` in ${String(a.path)}` : ''}${a.glob ? ` (${String(a.glob)})` : ''}`;
-    case 'write_file': return `${String(a.path ?? '')} (${String(a.content ?? '').length} chars)`;
-    // Any other tool (an MCP server's): its arguments as the model sent them.
-    default: return Object.keys(a).length ? JSON.stringify(a) : '';
-  }
-}
-
-/** One line describing a call, for the status bar: nothing hidden, newlines marked. */
-export function describeCall(call: ToolCall): string {
-  const what = subject(call);
-  return what ? `${call.name}: ${oneLine(what)}` : call.name;
+/** One line describing a call, for the status bar: its tool and what it is judged by (tools/tool.ts `subject`), nothing hidden, newlines marked. */
+export function describeCall(tool: string, subject: string): string {
+  return subject ? `${tool}: ${oneLine(subject)}` : tool;
 }
 
 /**
@@ -78,7 +53,6 @@ export function describeCall(call: ToolCall): string {
  * visible and none left out, however long (a `curl … | sh` in the middle of
  * a long command must be there to see; the transcript scrolls).
  */
-export function callDetail(call: ToolCall): string {
-  const what = subject(call);
-  return what ? `${call.name}: ${visible(what)}` : call.name;
+export function callDetail(tool: string, subject: string): string {
+  return subject ? `${tool}: ${visible(subject)}` : tool;
 }

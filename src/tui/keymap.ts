@@ -97,13 +97,19 @@ export function keyFor(mode: Mode, command: CommandName): string {
   return key ? describeKey(key) : '';
 }
 
+/** Every key bound to `command` in `mode`, as people write them: 'n or Esc' ('' if none). */
+export function keysFor(mode: Mode, command: CommandName): string {
+  return (KEYMAP[mode].find((b) => b.command === command)?.keys ?? []).map(describeKey).join(' or ');
+}
+
 /** A key as people write it: 'C-M-left' → 'Ctrl+Alt+Left', a chord 'C-x C-e' → 'Ctrl+X Ctrl+E'. */
 export function describeKey(key: string): string {
   if (key.includes(' ')) return key.split(' ').map(describeKey).join(' ');
   const parts = key.split(/-(?=.)/);
   const name = parts.pop() ?? key;
   const mods = parts.map((p) => ({ C: 'Ctrl', M: 'Alt', S: 'Shift' })[p] ?? p);
-  const base = KEY_NAMES[name] ?? (name.length === 1 ? name.toUpperCase() : name);
+  // A lone letter is shown as it is typed (y); with a modifier, as keyboards label it (Ctrl+R).
+  const base = KEY_NAMES[name] ?? (name.length === 1 && mods.length > 0 ? name.toUpperCase() : name);
   return [...mods, base].join('+');
 }
 

@@ -5,6 +5,8 @@
 
 import type { Bus } from '../bus';
 import { TranscriptModel } from './transcript-model';
+import { approvalHints } from '../composer/views/approval';
+import { keysFor } from './keymap';
 
 interface Reply {
   readonly turnId: number;
@@ -119,14 +121,15 @@ export class TranscriptFeed {
     const transcript = this.transcript;
     const changed = (): void => bus.requestRender();
     // The whole call is in the transcript before the person is asked about it.
-    bus.on('tool.approval', ({ turnId, detail, hints }) => {
+    bus.on('approval.asked', (q) => {
+      const { turnId, detail } = q;
       const r = this.current(turnId);
       if (!r) return;
       this.doneThinking(r);
       if (r.words !== null) transcript.settle(r.words);
       transcript.scrollToBottom();
       // What the answers would do, said while the question is open (the block shows the call alone once answered).
-      r.asking = transcript.add('tool', [detail, ...(hints ?? []).map((h) => `[${h}]`)].join('\n'));
+      r.asking = transcript.add('tool', [detail, ...approvalHints(q, (c) => keysFor('approval', c)).map((h) => `[${h}]`)].join('\n'));
       r.words = null;
       changed();
     });

@@ -9,7 +9,7 @@
 import { Bus } from '../bus';
 import type { Provider } from '../providers/provider';
 import { TurnRunner } from './runner';
-import { killAllTools } from '../tools/shell';
+import { killLiveTools } from './runner';
 import { Settings } from '../settings/store';
 import type { ApprovalMode } from '../settings/approval';
 
@@ -81,6 +81,6 @@ export async function runOnce(provider: Provider, prompt: string, io: { out: Nod
   } finally {
     process.off('SIGINT', onSigint);
     // milk run exits right after: a command that ignored TERM must not outlive it.
-    killAllTools();
+    killLiveTools();
   }
 }

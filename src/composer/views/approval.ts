@@ -6,6 +6,7 @@
 // text expander) still goes to the composer; Ctrl-C, Ctrl-Z and Ctrl+L keep
 // their meaning, and other keys do nothing until it is answered.
 
+import type { Approval } from '../../settings/approval';
 import type { Binding, CommandName } from '../../commands';
 import type { ComposerInput, ComposerState } from '../state';
 import { Handled, View, ViewContext, consume, pass } from './view';
@@ -33,6 +34,18 @@ export function approvalAnswerable(q: { shownAt: number; lastKeyAt: number; now:
   return q.now - Math.max(q.shownAt, q.lastKeyAt) >= APPROVAL_PAUSE_MS;
 }
 
+/**
+ * What the answers would do, said in the transcript while the question is
+ * open (the status bar has no room); `key` names a command's key as bound.
+ */
+export function approvalHints(q: { rule: string | null; sandboxed: boolean; unsandboxed: string | null }, key: (command: CommandName) => string): string[] {
+  const hints = [`${key('approval.no')}: no, and the model is told · ${key('app.interrupt')}: stop the whole turn`];
+  if (q.rule) hints.push(`${key('approval.rule')}: ${q.rule} run without asking from now on, in this workspace`);
+  if (q.sandboxed) hints.push(`runs in the sandbox, without the network; ${key('approval.network')}: yes, with the network`);
+  if (q.unsandboxed) hints.push(`no sandbox (${q.unsandboxed}): yes runs it, and later commands this session, with your full rights`);
+  return hints;
+}
+
 /** What the composer beneath still does while the question is answerable. */
 const PASSES: ReadonlySet<CommandName> = new Set<CommandName>(['app.interrupt', 'app.suspend', 'app.redraw']);
 
@@ -40,6 +53,8 @@ export class ApprovalView implements View {
   readonly mode = 'approval' as const;
 
   constructor(
+    /** The question it answers (turn/approvals.ts). */
+    readonly requestId: number,
     readonly turnId: number,
     readonly summary: string,
     readonly tool: string,
@@ -76,22 +91,26 @@ export class ApprovalView implements View {
   private command(name: CommandName, ctx: ViewContext): Handled {
     switch (name) {
       case 'approval.yes':
-        return consume(null, { effects: [{ type: 'answer', approval: 'yes' }] });
+        return this.answer('yes');
       case 'approval.no':
-        return consume(null, { effects: [{ type: 'answer', approval: 'no' }] });
+        return this.answer('no');
       case 'approval.always':
-        return consume(null, { effects: [{ type: 'answer', approval: 'always' }] });
+        return this.answer('always');
       case 'approval.rule':
-        return consume(null, { effects: [{ type: 'answer', approval: 'rule' }] });
+        return this.answer('rule');
       case 'approval.network':
-        return consume(null, { effects: [{ type: 'answer', approval: 'network' }] });
+        return this.answer('network');
       case 'app.toggleForce':
         // Force on, after the pause, answers this call too; off changes only later calls.
         if (ctx.force) return pass(this);
-        return consume(null, { effects: [{ type: 'setForce', on: true }, { type: 'answer', approval: 'yes' }] });
+        return consume(null, { effects: [{ type: 'setForce', on: true }, { type: 'answer', requestId: this.requestId, approval: 'yes' }] });
       default:
         return PASSES.has(name) ? pass(this) : consume(this);
     }
+  }
+
+  private answer(approval: Approval): Handled {
+    return consume(null, { effects: [{ type: 'answer', requestId: this.requestId, approval }] });
   }
 
   status(time: { now: number; lastKeyAt: number }): { prompt: string; legend: string } {

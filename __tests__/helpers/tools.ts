@@ -1,0 +1,15 @@
+// A tool call run as the engine runs it, without the engine: its tool found
+// in the registry, its arguments checked against the schema, then run.
+import type { ToolCall } from '../../src/tool-call';
+import type { ToolContext, ToolResult } from '../../src/tools/tool';
+import { ToolRegistry, prepare, runTool } from '../../src/tools/registry';
+
+export type CallContext = Partial<Omit<ToolContext, 'workspace'>> & { workspace: string; signal: AbortSignal };
+
+/** The result of `call` (an argument error as the model would be told it). */
+export async function callTool(call: Omit<ToolCall, 'id'> & { id?: string }, ctx: CallContext): Promise<ToolResult> {
+  const prepared = prepare(new ToolRegistry().find(call.name), { id: call.id ?? 'c', ...call });
+  if (!prepared.ok) return { ok: false, content: `error: ${prepared.why}`, status: 'invalid arguments' };
+  const { signal, ...rest } = ctx;
+  return runTool(prepared.tool, prepared.args, { sandbox: null, onOutput: () => undefined, ...rest }, signal);
+}

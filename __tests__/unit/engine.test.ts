@@ -1,0 +1,213 @@
+// The engine's parts without a runtime: a provider and tools made here, no
+// process, file or terminal. Whatever happens to a step's calls — declined,
+// refused, failed, a question cancelled, a tool cancelled mid-run — every call
+// the model asked for has its answer in the conversation before the next
+// request, or when the turn ends.
+import { Bus, Events } from '../../src/bus';
+import { TurnRunner } from '../../src/turn/runner';
+import type { ChatMessage, Provider, StreamItem } from '../../src/providers/provider';
+import { ToolRegistry } from '../../src/tools/registry';
+import { defineTool, type AnyTool } from '../../src/tools/tool';
+import * as s from '../../src/tools/schema';
+import { Conversation } from '../../src/turn/conversation';
+import { Approvals } from '../../src/turn/approvals';
+
+/** Answers each request with the next step: tool calls (by name and arguments) or text. */
+class Steps implements Provider {
+  readonly name = 'steps';
+  readonly seen: ChatMessage[][] = [];
+  constructor(private readonly steps: Array<Array<{ name: string; args: Record<string, unknown> }> | string>) {}
+  async *stream(messages: readonly ChatMessage[]): AsyncIterable<StreamItem> {
+    this.seen.push(JSON.parse(JSON.stringify(messages)));
+    const step = this.steps.shift() ?? 'done';
+    if (typeof step === 'string') return yield step;
+    let n = 0;
+    for (const c of step) yield { toolCall: { id: `call-${this.seen.length}-${++n}`, ...c } };
+  }
+}
+
+const ran: string[] = [];
+/** A tool that edits (asked about in ask mode) and returns its word. */
+const echo = defineTool({
+  name: 'echo',
+  description: 'says a word back',
+  parameters: s.object({ word: s.string() }, ['word']),
+  kind: 'edit',
+  examples: [{ word: 'hi' }],
+  subject: (a) => a.word,
+  run: async (a) => {
+    ran.push(a.word);
+    return { ok: true, content: `said ${a.word}` };
+  },
+});
+/** A read that waits until its call is cancelled. */
+const wait = defineTool({
+  name: 'wait',
+  description: 'waits',
+  parameters: s.object({}),
+  kind: 'read',
+  examples: [{}],
+  subject: () => '',
+  run: (_a, _ctx, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve({ ok: false, content: 'stopped' }))),
+});
+const boom = defineTool({
+  name: 'boom',
+  description: 'throws',
+  parameters: s.object({}),
+  kind: 'read',
+  examples: [{}],
+  subject: () => '',
+  run: async () => {
+    throw new Error('it broke');
+  },
+});
+
+function engine(steps: ConstructorParameters<typeof Steps>[0], tools: AnyTool[] = [echo, wait, boom], unattended = false) {
+  ran.length = 0;
+  const bus = new Bus();
+  const provider = new Steps(steps);
+  const runner = new TurnRunner(bus, provider, { workspace: '/nowhere', tools: new ToolRegistry(() => tools), unattended });
+  const messages: ChatMessage[] = [];
+  bus.on('conversation.message', ({ message }) => messages.push(message));
+  const asked: Array<Events['approval.asked']> = [];
+  bus.on('approval.asked', (q) => asked.push(q));
+  const ended = new Promise<Events['turn.ended']>((resolve) => bus.on('turn.ended', resolve));
+  const answer = (approval: Events['approval.answered']['approval'], requestId = asked.at(-1)!.requestId) => bus.emit('approval.answered', { requestId, approval });
+  return { bus, runner, provider, messages, asked, ended, answer };
+}
+
+/** Every call of every assistant message has exactly one tool message answering it, in order, before anything else. */
+function everyCallAnswered(messages: ChatMessage[]): void {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (m.role !== 'assistant' || !m.toolCalls) continue;
+    const answers = messages.slice(i + 1, i + 1 + m.toolCalls.length);
+    expect(answers.map((a) => (a.role === 'tool' ? a.toolCallId : a.role))).toEqual(m.toolCalls.map((c) => c.id));
+  }
+}
+
+const until = async (cond: () => boolean): Promise<void> => {
+  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setImmediate(r));
+  expect(cond()).toBe(true);
+};
+
+const toolAnswers = (messages: ChatMessage[]) => messages.filter((m) => m.role === 'tool').map((m) => m.content);
+
+describe('the engine: every tool call gets an answer', () => {
+  it('answers each of a step\'s calls in order, declined, refused and failed ones too, then asks the model again', async () => {
+    const e = engine([[{ name: 'echo', args: { word: 'one' } }, { name: 'echo', args: {} }, { name: 'boom', args: {} }, { name: 'nope', args: {} }, { name: 'echo', args: { word: 'two' } }], 'finished']);
+    e.runner.start('go');
+    await until(() => e.asked.length === 1);
+    e.answer('no');
+    await until(() => e.asked.length === 2);
+    e.answer('yes');
+    expect((await e.ended).status).toBe('done');
+    everyCallAnswered(e.messages);
+    expect(toolAnswers(e.messages)).toEqual([
+      'The user declined to run this tool call.',
+      'error: this echo call was not run: `word` is missing. Send the call again with its complete arguments as one JSON object.',
+      'error: it broke',
+      'error: this nope call was not run: there is no tool named nope. Send the call again with its complete arguments as one JSON object.',
+      'said two',
+    ]);
+    // Only the valid echo calls were put to the person; the declined one never ran.
+    expect(e.asked.map((q) => q.summary)).toEqual(['echo: one', 'echo: two']);
+    expect(ran).toEqual(['two']);
+    // The second request carried every answer.
+    everyCallAnswered(e.provider.seen[1]);
+  });
+
+  it('a cancel while a question is open answers it and every call after it as not run', async () => {
+    const e = engine([[{ name: 'echo', args: { word: 'a' } }, { name: 'echo', args: { word: 'b' } }]]);
+    e.runner.start('go');
+    await until(() => e.asked.length === 1);
+    e.runner.cancel();
+    expect((await e.ended).status).toBe('interrupted');
+    everyCallAnswered(e.messages);
+    expect(toolAnswers(e.messages)).toEqual(['not run: the turn was interrupted', 'not run: the turn was interrupted']);
+    // A late answer to the closed question does nothing.
+    e.answer('yes');
+    await new Promise((r) => setImmediate(r));
+    expect(ran).toEqual([]);
+  });
+
+  it('a cancel while a tool runs stops it and answers it and the rest', async () => {
+    const e = engine([[{ name: 'wait', args: {} }, { name: 'echo', args: { word: 'x' } }]]);
+    const started = new Promise<void>((resolve) => e.bus.on('tool.started', () => resolve()));
+    e.runner.start('go');
+    await started;
+    e.runner.cancel();
+    expect((await e.ended).status).toBe('interrupted');
+    everyCallAnswered(e.messages);
+    expect(toolAnswers(e.messages)).toHaveLength(2);
+  });
+
+  it('an answer carries its question\'s id: one for another question is dropped', async () => {
+    const e = engine([[{ name: 'echo', args: { word: 'a' } }], 'ok']);
+    e.runner.start('go');
+    await until(() => e.asked.length === 1);
+    e.answer('yes', e.asked[0].requestId + 1);
+    await new Promise((r) => setImmediate(r));
+    expect(ran).toEqual([]);
+    e.answer('yes');
+    expect((await e.ended).status).toBe('done');
+    expect(ran).toEqual(['a']);
+  });
+
+  it('with no one there to answer (milk run), a call that would ask is refused and the model told why', async () => {
+    const e = engine([[{ name: 'echo', args: { word: 'a' } }], 'ok'], [echo], true);
+    e.runner.start('go');
+    expect((await e.ended).status).toBe('done');
+    expect(e.asked).toEqual([]);
+    expect(toolAnswers(e.messages)[0]).toMatch(/^error: this echo call was not run: it needs the person's approval in ask mode, and no one is there to give it/);
+  });
+
+  it('the question says what a rule would allow, whether it runs sandboxed, and no key names', async () => {
+    const e = engine([[{ name: 'echo', args: { word: 'a' } }], 'ok']);
+    e.runner.start('go');
+    await until(() => e.asked.length === 1);
+    expect(e.asked[0]).toMatchObject({ tool: 'echo', summary: 'echo: a', detail: 'echo: a', rule: 'every echo call', sandboxed: false, unsandboxed: null });
+    e.runner.cancel();
+    await e.ended;
+  });
+});
+
+describe('the conversation', () => {
+  it('keeps the inputs a rewind goes back to, and moves them when older turns are summarised', () => {
+    const c = new Conversation();
+    c.load([
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: 'a' },
+      { role: 'user', content: 'two' },
+      { role: 'assistant', content: 'b' },
+    ]);
+    expect(c.inputs.map((i) => [i.at, i.turn])).toEqual([[0, -1], [2, -1]]);
+    c.markInput([{ type: 'text', text: 'three' }], 5);
+    c.push({ role: 'user', content: 'three' });
+    c.summarised([{ role: 'user', content: 'summary' }, { role: 'assistant', content: 'ok' }], 1);
+    expect(c.messages.map((m) => m.content)).toEqual(['summary', 'ok', 'three']);
+    expect(c.inputs.map((i) => [i.at, i.turn])).toEqual([[2, 5]]);
+    expect(c.rewind(0)).toMatchObject({ dropped: 1, input: { at: 2 } });
+    expect(c.messages.map((m) => m.content)).toEqual(['summary', 'ok']);
+    expect(c.rewind(0)).toBeNull();
+  });
+});
+
+describe('the approvals channel', () => {
+  it('settles a question as interrupted when its signal fires, and forgets it', async () => {
+    const bus = new Bus();
+    const approvals = new Approvals(bus);
+    const ids: number[] = [];
+    bus.on('approval.asked', ({ requestId }) => ids.push(requestId));
+    const ctl = new AbortController();
+    const q = { turnId: 1, summary: 's', detail: 'd', tool: 't', rule: null, sandboxed: false, unsandboxed: null };
+    const first = approvals.ask(q, ctl.signal);
+    ctl.abort();
+    expect(await first).toBe('interrupted');
+    const second = approvals.ask(q, new AbortController().signal);
+    bus.emit('approval.answered', { requestId: ids[0], approval: 'yes' });
+    bus.emit('approval.answered', { requestId: ids[1], approval: 'always' });
+    expect(await second).toBe('always');
+    expect(ids).toEqual([1, 2]);
+  });
+});

@@ -1,0 +1,33 @@
+// `read_file`: a window of a text file's lines, numbered, confined to the
+// workspace (tools/files.ts, loaded at the first call).
+
+import { defineTool } from '../tool';
+import * as s from '../schema';
+
+const parameters = s.object(
+  {
+    path: s.string(),
+    offset: s.integer('The first line to read (1-based); default 1.', { minimum: 1 }),
+    limit: s.integer('How many lines to read; default 2000.', { minimum: 1 }),
+  },
+  ['path'],
+);
+
+export const readFile = defineTool({
+  name: 'read_file',
+  description:
+    'Read a text file inside the workspace: its lines numbered (number, tab, line), 2000 lines from `offset` (1-based) unless `limit` says otherwise. Binary files are refused with their kind and size.',
+  parameters,
+  kind: 'read',
+  examples: [{ path: 'src/main.ts' }, { path: 'README.md', offset: 40, limit: 20 }],
+  subject: (args) => {
+    if (args.offset === undefined && args.limit === undefined) return args.path;
+    const from = args.offset ?? 1;
+    return `${args.path} (lines ${from}-${args.limit !== undefined ? from + args.limit - 1 : 'end'})`;
+  },
+  run: async (args, ctx) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { readFileTool } = require('../files') as typeof import('../files');
+    return { ok: true, content: await readFileTool(ctx.workspace, args.path, { offset: args.offset, limit: args.limit }) };
+  },
+});

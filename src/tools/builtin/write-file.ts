@@ -1,0 +1,27 @@
+// `write_file`: a whole text file written inside the workspace, by way of a
+// temp file renamed over it (tools/files.ts, loaded at the first call); the
+// change is shown as a diff before it is approved.
+
+import { defineTool } from '../tool';
+import * as s from '../schema';
+
+const parameters = s.object({ path: s.string(), content: s.string() }, ['path', 'content']);
+
+export const writeFile = defineTool({
+  name: 'write_file',
+  description: 'Write a text file inside the workspace, replacing it if it exists.',
+  parameters,
+  kind: 'edit',
+  examples: [{ path: 'notes.txt', content: 'first line\n' }, { path: 'empty.txt', content: '' }],
+  subject: (args) => `${args.path} (${args.content.length} chars)`,
+  preview: (args, workspace) => files().previewWrite(workspace, args.path, args.content),
+  run: async (args, ctx) => {
+    const file = await files().writeFileTool(ctx.workspace, args.path, args.content, ctx.writes);
+    return { ok: true, content: `wrote ${file}` };
+  },
+});
+
+function files(): typeof import('../files') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../files') as typeof import('../files');
+}

@@ -1,0 +1,81 @@
+// The one table of tools: milk's own (one file each in builtin/) and whatever
+// else is offered beside them (an MCP server's, adapted in mcp-tools.ts). A
+// call is found here by name and its arguments checked against the schema the
+// model was told (validate.ts, loaded at the first call) before anyone is
+// asked about it or it runs. Adding a tool is its file and one line below.
+
+import type { ToolCall, ToolSpec } from '../tool-call';
+import type { AnyTool, ToolContext, ToolResult } from './tool';
+import { shell } from './builtin/shell';
+import { readFile } from './builtin/read-file';
+import { glob } from './builtin/glob';
+import { grep } from './builtin/grep';
+import { editFile } from './builtin/edit-file';
+import { writeFile } from './builtin/write-file';
+
+/** milk's own tools, in the order the model is told of them. */
+export const BUILTIN_TOOLS: readonly AnyTool[] = [shell, readFile, glob, grep, editFile, writeFile];
+
+export function specOf(tool: AnyTool): ToolSpec {
+  return { name: tool.name, description: tool.description, parameters: tool.parameters };
+}
+
+export class ToolRegistry {
+  /** `extra`: tools offered beside milk's own, asked for each time (MCP servers come and go). */
+  constructor(private readonly extra: () => readonly AnyTool[] = () => []) {}
+
+  all(): AnyTool[] {
+    const extra = this.extra();
+    return extra.length ? [...BUILTIN_TOOLS, ...extra] : [...BUILTIN_TOOLS];
+  }
+
+  find(name: string): AnyTool | undefined {
+    return BUILTIN_TOOLS.find((t) => t.name === name) ?? this.extra().find((t) => t.name === name);
+  }
+
+  /** What the model is told it may call. */
+  specs(): ToolSpec[] {
+    return this.all().map(specOf);
+  }
+}
+
+export type Prepared =
+  | { readonly ok: true; readonly tool: AnyTool; readonly args: Record<string, unknown> }
+  | { readonly ok: false; readonly why: string };
+
+/** The call's tool and its arguments checked, or why it cannot run as sent. */
+export function prepare(tool: AnyTool | undefined, call: ToolCall): Prepared {
+  if (!tool) return { ok: false, why: `there is no tool named ${call.name}` };
+  if (call.argsError) return { ok: false, why: call.argsError };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { checkArgs } = require('./validate') as typeof import('./validate');
+  const checked = checkArgs(tool.parameters, call.args);
+  if (!checked.ok) return checked;
+  const wrong = tool.check?.(checked.args) ?? null;
+  return wrong === null ? { ok: true, tool, args: checked.args } : { ok: false, why: wrong };
+}
+
+/** Runs a prepared call; a tool that throws fails the call with its message, as the model and the transcript are told. */
+export async function runTool(tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult> {
+  try {
+    return await tool.run(args, ctx, signal);
+  } catch (err) {
+    const why = (err as Error).message;
+    return { ok: false, content: `error: ${why}`, status: why.split('\n')[0].slice(0, 120) };
+  }
+}
+
+/**
+ * What a logged call is judged by, for a replayed transcript: its tool's
+ * subject, or its arguments as sent (a tool milk does not have, or arguments
+ * that never fitted it).
+ */
+export function loggedSubject(call: ToolCall): string {
+  const tool = BUILTIN_TOOLS.find((t) => t.name === call.name);
+  try {
+    if (tool) return tool.subject(call.args);
+  } catch {
+    // Arguments of another shape: shown as they are, below.
+  }
+  return Object.keys(call.args).length ? JSON.stringify(call.args) : '';
+}

@@ -1,0 +1,67 @@
+// What a tool is: one object holding everything milk knows of it — its name,
+// what the model is told, the schema its arguments are checked against, what
+// it does for approval, how a call is shown to the person, and how it runs.
+// Each of milk's tools is one file in tools/builtin/ built with defineTool;
+// an MCP server's tools are adapted into the same shape (tools/mcp-tools.ts);
+// tools/registry.ts lists them.
+
+import type { ToolKind } from '../settings/approval';
+import type { Schema } from './schema';
+
+export interface ToolResult {
+  /** What the model gets back. */
+  readonly content: string;
+  readonly ok: boolean;
+  /** In a few words, for the call's block in the transcript: "exit 0", "12 files". */
+  readonly status?: string;
+}
+
+/** Told of each file a tool is about to change and has changed (real paths): rewind's copies (session/checkpoints.ts). */
+export interface WriteHooks {
+  before(file: string): Promise<void>;
+  after(file: string): Promise<void>;
+}
+
+export interface ToolContext {
+  readonly workspace: string;
+  /** How a command is confined: in bubblewrap (tools/sandbox.ts), or null for none. */
+  readonly sandbox: { readonly network: boolean; readonly hide: readonly string[] } | null;
+  readonly writes?: WriteHooks;
+  /** Output as it arrives, for the transcript (a command's; other tools' results are shown when they end). */
+  readonly onOutput: (text: string) => void;
+  readonly killGraceMs?: number;
+}
+
+export interface Tool<A = Record<string, unknown>> {
+  readonly name: string;
+  /** What the model is told the tool does and when to use it. */
+  readonly description: string;
+  /** The JSON Schema the model sees, from which the arguments' validator is made. */
+  readonly parameters: Schema<A>;
+  readonly kind: ToolKind;
+  /** It runs in the sandbox (when there is one): its question may let it reach the network. */
+  readonly sandboxed?: boolean;
+  /** Calls the schema must accept (a test checks each), and a reader may learn from. */
+  readonly examples: readonly A[];
+  /** A check the schema cannot say (edit_file: `edits`, or `old_string` and `new_string`); why the arguments are wrong, or null. */
+  check?(args: A): string | null;
+  /**
+   * The argument a person judges a call by (the command, the path and the
+   * lines…), as it is: visible.ts shows what could hide something in it.
+   */
+  subject(args: A): string;
+  /** The text an approval rule's prefix is matched against (a command); absent: rules cover the whole tool. */
+  ruleText?(args: A): string;
+  /** The change it would make, shown before it is approved (or why it will be refused); absent: nothing to show. */
+  preview?(args: A, workspace: string): Promise<string>;
+  run(args: A, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult>;
+}
+
+/** Any tool, whatever its arguments. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = Tool<any>;
+
+/** A tool with its arguments typed by its schema. */
+export function defineTool<A>(tool: Tool<A>): Tool<A> {
+  return tool;
+}

@@ -1,0 +1,172 @@
+// The tool calls of one model step, one at a time: each is found in the
+// registry and its arguments checked (a call that cannot run as sent is
+// refused and the model told why), decided by the approval mode and the
+// rules, put to the person when the mode asks (with the change it would make),
+// run (a command in the sandbox where one can run), and answered: every call
+// gets a result for the model, a refused, declined or failed one too.
+
+import type { Bus } from '../bus';
+import type { Settings } from '../settings/store';
+import type { ToolCall } from '../tool-call';
+import type { AnyTool, ToolContext, WriteHooks } from '../tools/tool';
+import { ToolRegistry, prepare, runTool } from '../tools/registry';
+import { callDetail, describeCall, showControls } from '../tools/visible';
+import { describeRule, suggestRule } from '../settings/rules';
+import type { Approvals } from './approvals';
+import { StreamSanitizer, sanitize } from './sanitize';
+import type { ActiveTurn } from './turn';
+
+export const DECLINED = 'The user declined to run this tool call.';
+/** What a call's answer is when the turn was stopped while it waited or ran (the runner answers it). */
+export const INTERRUPTED = 'interrupted';
+
+export interface ToolCallsOptions {
+  readonly bus: Bus;
+  readonly settings: Settings;
+  readonly registry: ToolRegistry;
+  readonly approvals: Approvals;
+  /** Where tools run and what they may touch. */
+  readonly workspace: string;
+  /** Folders a sandboxed command must not see (milk's data dir: its history may hold secrets). */
+  readonly hide?: readonly string[];
+  readonly killGraceMs?: number;
+  /** No one is there to answer a question (milk run): a call that would ask is refused, saying so. */
+  readonly unattended?: boolean;
+  /** Settles once the workspace's approval rules are read: no call is decided before. */
+  readonly rulesReady?: Promise<unknown>;
+  /** Keeps copies of the files a turn's tools change, for a rewind to put back. */
+  readonly checkpoints?: { before(file: string, turn: number): Promise<void>; after(file: string): Promise<void> };
+  /** Whether the sandbox can run commands here (tools/bwrap.ts, probed once). */
+  readonly probeSandbox: () => Promise<{ ok: true } | { ok: false; why: string }>;
+}
+
+interface Confinement {
+  /** The command runs in the sandbox. */
+  readonly sandbox: boolean;
+  /** No sandbox can run it: it runs only once the person agrees. */
+  readonly agree: boolean;
+}
+
+export class ToolCalls {
+  constructor(private readonly o: ToolCallsOptions) {}
+
+  /** Answers one call: what the model is told, or INTERRUPTED when the turn was stopped meanwhile. */
+  async answer(turn: ActiveTurn, call: ToolCall): Promise<string> {
+    const prepared = prepare(this.o.registry.find(call.name), call);
+    if (!prepared.ok) return this.refuse(turn, call.name, prepared.why, 'invalid arguments');
+    const { tool, args } = prepared;
+    await this.o.rulesReady;
+    if (turn.cancelled) return INTERRUPTED;
+    const settings = this.o.settings;
+    let decision = settings.decide({ tool: tool.name, kind: tool.kind, command: tool.ruleText?.(args) });
+    if (decision === 'refuse') return this.refuse(turn, tool.name, `the person set milk to ${settings.mode} mode, where ${tool.name} is not allowed`, 'not allowed');
+    const confined = tool.sandboxed ? await this.confinement() : { sandbox: false, agree: false };
+    if (turn.cancelled) return INTERRUPTED;
+    // A command that would run without the sandbox it should have runs only once the person agrees.
+    if (confined.agree) decision = 'ask';
+    if (decision === 'ask' && this.o.unattended) return this.refuse(turn, tool.name, this.unattendedWhy(confined), 'not allowed');
+    const subject = tool.subject(args);
+    const summary = sanitize(describeCall(tool.name, subject));
+    // A change shows what it would do before anyone is asked about it.
+    const preview = tool.preview && this.o.workspace ? await tool.preview(args, this.o.workspace) : null;
+    if (turn.cancelled) return INTERRUPTED;
+    const detail = sanitize(preview === null ? callDetail(tool.name, subject) : `${callDetail(tool.name, subject)}\n${showControls(preview)}`);
+    let network = false;
+    if (decision === 'ask') {
+      const answer = await this.ask(turn, tool, args, { summary, detail, confined });
+      if (answer === INTERRUPTED || answer === 'no') return answer === 'no' ? DECLINED : INTERRUPTED;
+      network = answer === 'network';
+    }
+    return this.run(turn, tool, args, { summary, detail, sandbox: confined.sandbox, network });
+  }
+
+  private unattendedWhy(confined: Confinement): string {
+    const s = this.o.settings;
+    return confined.agree
+      ? `no sandbox can run here (${s.sandboxBroken}) and no one is there to agree to running it without one (milk run; --sandbox off runs commands unconfined)`
+      : `it needs the person's approval in ${s.mode} mode, and no one is there to give it (milk run; --approval auto-edit or full-auto lets such calls run)`;
+  }
+
+  private async run(turn: ActiveTurn, tool: AnyTool, args: Record<string, unknown>, how: { summary: string; detail: string; sandbox: boolean; network: boolean }): Promise<string> {
+    const bus = this.o.bus;
+    bus.emit('tool.started', { turnId: turn.id, summary: how.summary, detail: how.detail, declined: false });
+    const output = new StreamSanitizer();
+    const ctx: ToolContext = {
+      workspace: this.o.workspace,
+      sandbox: how.sandbox ? { network: how.network, hide: this.o.hide ?? [] } : null,
+      writes: this.writeHooks(turn),
+      killGraceMs: this.o.killGraceMs,
+      onOutput: (text) => {
+        const shown = output.push(text);
+        if (shown && !turn.cancelled) bus.emit('tool.output', { turnId: turn.id, text: shown });
+      },
+    };
+    const result = await runTool(tool, args, ctx, turn.controller.signal);
+    if (!turn.cancelled) bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status: result.status });
+    return result.content;
+  }
+
+  /**
+   * Where a command runs: in the sandbox, or (off, or unable to run here)
+   * without it, then only once the person agrees. The first command to find
+   * the sandbox unable to run says so, once.
+   */
+  private async confinement(): Promise<Confinement> {
+    const s = this.o.settings;
+    if (s.sandbox === 'off') return { sandbox: false, agree: false };
+    const probe = await this.o.probeSandbox();
+    if (probe.ok) return { sandbox: true, agree: false };
+    if (s.sandboxBroken === null) {
+      s.sandboxBroken = probe.why;
+      const text = `no sandbox for commands: ${probe.why}. A command runs with your full rights only once you agree (yes at its question; --sandbox off stops asking).`;
+      this.o.bus.emit('transcript.note', { text: sanitize(text), reveal: true });
+    }
+    return { sandbox: false, agree: !s.unsandboxedAgreed };
+  }
+
+  /** Puts a call to the person; what they answered (the answer's side effects done), or INTERRUPTED. */
+  private async ask(turn: ActiveTurn, tool: AnyTool, args: Record<string, unknown>, q: { summary: string; detail: string; confined: Confinement }): Promise<string> {
+    const s = this.o.settings;
+    const rule = suggestRule(tool.name, tool.ruleText?.(args));
+    const answer = await this.o.approvals.ask(
+      {
+        turnId: turn.id,
+        summary: q.summary,
+        detail: q.detail,
+        tool: tool.name,
+        rule: rule && sanitize(describeRule(rule)),
+        sandboxed: q.confined.sandbox,
+        unsandboxed: q.confined.agree ? sanitize(s.sandboxBroken ?? 'the sandbox cannot run here') : null,
+      },
+      turn.controller.signal,
+    );
+    if (answer === INTERRUPTED || turn.cancelled) return INTERRUPTED;
+    if (answer === 'no') {
+      this.o.bus.emit('tool.started', { turnId: turn.id, summary: q.summary, detail: q.detail, declined: true });
+      return 'no';
+    }
+    if (q.confined.agree) s.unsandboxedAgreed = true;
+    if (answer === 'always') s.allowAlways(tool.name);
+    if (answer === 'rule' && rule && s.addRule(rule)) {
+      this.o.bus.emit('permissions.changed', {});
+      this.o.bus.emit('transcript.note', { text: sanitize(`from now on in this workspace, ${describeRule(rule)} run without asking (/permissions lists and removes rules)`) });
+    }
+    return answer;
+  }
+
+  /** A call that cannot be run as sent: shown as a failed block, and the model told why; nobody is asked about it. */
+  private refuse(turn: ActiveTurn, name: string, why: string, status: 'invalid arguments' | 'not allowed'): string {
+    const summary = sanitize(`${name}: not run`);
+    this.o.bus.emit('tool.started', { turnId: turn.id, summary, detail: sanitize(`${name} call not run: ${why}`), declined: false });
+    this.o.bus.emit('tool.finished', { turnId: turn.id, ok: false, status });
+    const next = status === 'not allowed' ? 'Do without it, or ask the person to change the mode.' : 'Send the call again with its complete arguments as one JSON object.';
+    return `error: this ${name} call was not run: ${why}. ${next}`;
+  }
+
+  /** Copies of the files this turn changes, for a rewind. */
+  private writeHooks(turn: ActiveTurn): WriteHooks | undefined {
+    const cp = this.o.checkpoints;
+    if (!cp || turn.seq < 0) return undefined;
+    return { before: (file) => cp.before(file, turn.seq), after: (file) => cp.after(file) };
+  }
+}

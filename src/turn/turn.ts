@@ -1,0 +1,39 @@
+// What the engine's parts share of the turn that is running: its ids, its
+// cancel, the model step streaming now (what a cancel must still keep) and the
+// calls not yet answered (what a cancel must still answer). Types only.
+
+import type PCancelable from 'p-cancelable';
+import type { ThinkingBlock } from '../providers/provider';
+import type { ToolCall } from '../tool-call';
+
+/** The model step streaming now: what the conversation keeps of it so far. */
+export interface StepState {
+  /** Its text, at most the kept cap. */
+  text: string;
+  /** Its text went past what the conversation keeps. */
+  cut: boolean;
+  /** Its reasoning (OpenAI-compatible servers), as it came, up to the kept cap. */
+  reasoning: string;
+  /** Its Anthropic thinking blocks, as they came (their signatures vouch for the exact text). */
+  thinking: ThinkingBlock[];
+}
+
+export interface ActiveTurn {
+  readonly id: number;
+  /** Its number for the file copies; -1 for a turn that changes no file (/compact). */
+  readonly seq: number;
+  /** The system prompt this turn sends. */
+  system?: string;
+  readonly controller: AbortController;
+  promise: PCancelable<void> | null;
+  cancelled: boolean;
+  step: StepState;
+  /** Characters of answer shown in this turn so far. */
+  shown: number;
+  /** Tool calls asked for and not yet answered in the conversation. */
+  unanswered: ToolCall[];
+}
+
+export function emptyStep(): StepState {
+  return { text: '', cut: false, reasoning: '', thinking: [] };
+}
