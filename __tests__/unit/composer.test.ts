@@ -2,7 +2,10 @@ import { CLUSTERING } from '../../src/editor/width';
 // The composer reducer alone: no bus, no runner, no temp dir. History lists
 // are plain arrays; time is a number passed in.
 import { SLASH_COMMANDS } from '../../src/commands';
-import { push } from '../../src/composer/stack';
+import { UiState, open } from '../../src/composer/stack';
+import type { View } from '../../src/composer/views/view';
+
+const push = (ui: UiState, view: View): UiState => open(ui, [{ type: 'openView', view }], { history: [] }).ui;
 import { composer, entry } from '../helpers/composer';
 import { ApprovalView, APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';
 import * as ed from '../../src/editor/model';

@@ -19,8 +19,8 @@ import { ConfirmView } from './views/confirm';
 import { displayText } from '../editor/text';
 import * as path from 'node:path';
 import type { TurnRunner } from '../turn/runner';
-import { UiState, dispatch, initialUi, keyModes, push, shownComposer, shownPaint, shownStatus, top } from './stack';
-import type { ComposerInput, Effect, Input } from './state';
+import { UiState, dispatch, initialUi, keyModes, open, shownComposer, shownPaint, shownStatus, top } from './stack';
+import type { CarriedEffect, ComposerInput, Effect, Input } from './state';
 import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
 import { MENTION_LIMIT, type MentionList } from './views/mention';
 import { PickerView } from './views/picker';
@@ -102,6 +102,9 @@ function restoreNote(r: RestoreReport): string {
   return parts.length ? parts.join('\n') : 'no file to put back';
 }
 
+/** A handler for each effect the coordinator carries out, by its type. */
+export type EffectHandlers = { readonly [K in CarriedEffect['type']]: (effect: Extract<CarriedEffect, { type: K }>) => void };
+
 /** Commands that may begin walking a history list. */
 const STARTS_BROWSING: ReadonlySet<CommandName> = new Set<CommandName>(['editor.up', 'history.older', 'history.searchReverse', 'history.searchForward']);
 
@@ -130,9 +133,8 @@ export class TurnCoordinator {
     this.slashes = this.slashContext();
     bus.on('turn.ended', ({ turnId, status }) => this.onTurnEnded(turnId, status));
     bus.on('approval.asked', (e) => {
-      this.ui = push(this.ui, new ApprovalView(e.requestId, e.turnId, e.summary, e.tool, this.now(), e.rule !== null, e.sandboxed));
+      this.apply([{ type: 'openView', view: new ApprovalView(e.requestId, e.turnId, e.summary, e.tool, this.now(), e.rule !== null, e.sandboxed) }]);
       this.rearm();
-      bus.requestRender();
     });
   }
 
@@ -217,101 +219,71 @@ export class TurnCoordinator {
     if (changed || effects.length > 0) this.bus.requestRender();
   }
 
-  private carryOut(effect: Effect): void {
-    switch (effect.type) {
-      case 'record':
-        // On disk (or queued for it) before the turn starts.
-        this.history.record(effect.segments);
-        return;
-      case 'remember':
-        return this.history.remember(effect.segments);
-      case 'submit':
-        return this.send(effect.input);
-      case 'queue':
-        this.queue.push(effect.input);
-        return;
-      case 'slash':
-        return this.slash(effect.name, effect.args);
-      case 'cancelTurn':
-        this.runner.cancel();
-        return;
-      case 'quit':
-        return this.bus.emit('app.quit', { reason: effect.reason });
-      case 'setForce':
-        return this.setForce(effect.on);
-      case 'answer':
-        return this.bus.emit('approval.answered', { requestId: effect.requestId, approval: effect.approval });
-      case 'note':
-        return this.note(effect.text);
-      case 'prompt':
-        return this.prompt(effect.name, effect.args, effect.input);
-      case 'mentionQuery':
-        // The picker just opened: the list is made again if it is old, after this key.
-        if (effect.opened) this.options.files?.refresh();
-        this.options.files?.search(effect.query, MENTION_LIMIT, (r) => this.dispatch({ kind: 'mentionResults', ...r }));
-        return;
-      case 'mentionClosed':
-        return this.options.files?.close();
-      default:
-        return this.carryOutView(effect);
-    }
+  /** Every effect the coordinator carries out, by type: a type without a handler here does not compile. */
+  private readonly handlers: EffectHandlers = {
+    // On disk (or queued for it) before the turn starts.
+    record: (e) => this.history.record(e.segments),
+    remember: (e) => this.history.remember(e.segments),
+    submit: (e) => this.send(e.input),
+    queue: (e) => void this.queue.push(e.input),
+    slash: (e) => this.slash(e.name, e.args),
+    cancelTurn: () => void this.runner.cancel(),
+    quit: (e) => this.bus.emit('app.quit', { reason: e.reason }),
+    setForce: (e) => this.setForce(e.on),
+    answer: (e) => this.bus.emit('approval.answered', { requestId: e.requestId, approval: e.approval }),
+    note: (e) => this.note(e.text),
+    prompt: (e) => this.prompt(e.name, e.args, e.input),
+    mentionQuery: (e) => {
+      // The picker just opened: the list is made again if it is old, after this key.
+      if (e.opened) this.options.files?.refresh();
+      this.options.files?.search(e.query, MENTION_LIMIT, (r) => this.dispatch({ kind: 'mentionResults', ...r }));
+    },
+    mentionClosed: () => this.options.files?.close(),
+    scroll: (e) => this.bus.emit('transcript.scroll', { pages: e.pages }),
+    toggleFold: () => this.bus.emit('transcript.toggleFold', {}),
+    suspend: () => this.bus.emit('app.suspend', {}),
+    redraw: () => this.bus.emit('app.redraw', {}),
+    hint: (e) => this.bus.emit('status.hint', { text: e.text }),
+    forget: (e) => {
+      const removed = this.history.forget(e.text);
+      this.dispatch({ kind: 'historyChanged' });
+      // The conversation logs too, after this key: the hint below says what history did meanwhile.
+      this.options.sessions?.purgeInput(e.text);
+      this.bus.emit('status.hint', { text: forgotten(removed) });
+    },
+    resume: (e) => void this.options.sessions?.resumeId(e.id),
+    newConversation: () => this.newConversation(),
+    rewindKey: () => this.rewindKey(),
+    rewind: (e) => this.rewind(e.index),
+    externalEditor: () => this.externalEditor(),
+    restoreFiles: (e) => {
+      const restoring = this.options.checkpoints?.restore(e.turn);
+      restoring?.then((r) => this.note(restoreNote(r)), (err: Error) => this.note(`could not put the files back: ${err.message}`));
+    },
+  };
+
+  private carryOut(effect: CarriedEffect): void {
+    (this.handlers[effect.type] as (e: CarriedEffect) => void)(effect);
   }
 
-  /** Effects on the screen, the history lists and the conversation. */
-  private carryOutView(effect: Effect): void {
-    switch (effect.type) {
-      case 'scroll':
-        return this.bus.emit('transcript.scroll', { pages: effect.pages });
-      case 'toggleFold':
-        return this.bus.emit('transcript.toggleFold', {});
-      case 'suspend':
-        return this.bus.emit('app.suspend', {});
-      case 'redraw':
-        return this.bus.emit('app.redraw', {});
-      case 'hint':
-        return this.bus.emit('status.hint', { text: effect.text });
-      case 'forget': {
-        const removed = this.history.forget(effect.text);
-        this.dispatch({ kind: 'historyChanged' });
-        // The conversation logs too, after this key: the hint below says what history did meanwhile.
-        this.options.sessions?.purgeInput(effect.text);
-        return this.bus.emit('status.hint', { text: forgotten(removed) });
-      }
-      case 'resume':
-        this.options.sessions?.resumeId(effect.id);
-        return;
-      case 'newConversation':
-        return this.newConversation();
-      default:
-        return this.carryOutRewind(effect);
-    }
+  /** Effects from outside a key (a tool's question, a picker opened by a command): views they open go on the stack, the rest are carried out. */
+  private apply(effects: readonly Effect[]): void {
+    const opened = open(this.ui, effects, { history: this.history.list() });
+    this.ui = opened.ui;
+    for (const effect of opened.effects) this.carryOut(effect);
+    this.bus.requestRender();
   }
 
-  /** Esc Esc, the rewind picker's choice, and putting the files back. */
-  private carryOutRewind(effect: Effect): void {
-    switch (effect.type) {
-      case 'rewindKey': {
-        const now = this.now();
-        // The second Esc of a pair: the first was the key just before it, within the pair's time.
-        if (now - this.lastEscAt <= ESC_ESC_MS) {
-          this.lastEscAt = -Infinity;
-          const problem = this.openRewind();
-          if (problem) this.note(problem);
-        } else {
-          this.lastEscAt = now;
-          if (this.runner.rewindable.length > 0 && !this.runner.busy) this.bus.emit('status.hint', { text: 'Esc again to rewind to an earlier input' });
-        }
-        return;
-      }
-      case 'rewind':
-        return this.rewind(effect.index);
-      case 'externalEditor':
-        return this.externalEditor();
-      case 'restoreFiles':
-        void this.options.checkpoints?.restore(effect.turn).then((r) => this.note(restoreNote(r)), (err: Error) => this.note(`could not put the files back: ${err.message}`));
-        return;
-      default:
-        return;
+  /** Esc in the idle composer: the second of a pair (within the pair's time) opens the rewind picker. */
+  private rewindKey(): void {
+    const now = this.now();
+    if (now - this.lastEscAt <= ESC_ESC_MS) {
+      this.lastEscAt = -Infinity;
+      const problem = this.openRewind();
+      if (problem) this.note(problem);
+    } else {
+      this.lastEscAt = now;
+      if (this.runner.rewindable.length > 0 && !this.runner.busy) this.bus.emit('status.hint', { text: 'Esc again to rewind to an earlier input' });
     }
   }
 
@@ -336,8 +308,7 @@ export class TurnCoordinator {
     if (this.runner.busy) return TURN_RUNNING;
     const picker = openRewind(this.runner.rewindable.map((i) => displayText(i.segments)));
     if (!picker) return 'nothing to rewind to: no input in this conversation since it began (or since it was last compacted)';
-    this.ui = push(this.ui, new PickerView(picker));
-    this.bus.requestRender();
+    this.apply([{ type: 'openView', view: new PickerView(picker) }]);
     return null;
   }
 
@@ -351,8 +322,8 @@ export class TurnCoordinator {
     const files = input.turn >= 0 ? this.options.checkpoints?.files(input.turn) ?? [] : [];
     if (files.length === 0) return;
     const names = files.map((f) => path.basename(f)).join(', ');
-    this.ui = push(this.ui, new ConfirmView(`also put back ${files.length} file${files.length === 1 ? '' : 's'} changed since (${names})? y/n`, [{ type: 'restoreFiles', turn: input.turn }]));
-    this.bus.requestRender();
+    const question = `also put back ${files.length} file${files.length === 1 ? '' : 's'} changed since (${names})? y/n`;
+    this.apply([{ type: 'openView', view: new ConfirmView(question, [{ type: 'restoreFiles', turn: input.turn }]) }]);
   }
 
   /** An input to the model, or a line starting with `!`: the person's own command, run in the workspace. */
@@ -393,8 +364,7 @@ export class TurnCoordinator {
   openPicker(): boolean {
     const picker = openPicker(this.options.sessions?.list() ?? []);
     if (!picker) return false;
-    this.ui = push(this.ui, new PickerView(picker));
-    this.bus.requestRender();
+    this.apply([{ type: 'openView', view: new PickerView(picker) }]);
     return true;
   }
 

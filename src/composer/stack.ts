@@ -7,7 +7,8 @@
 import type { Mode } from '../commands';
 import type { EditorState } from '../editor/model';
 import { reduce } from './reducer';
-import { ComposerInput, ComposerState, Effect, initialComposer } from './state';
+import type { CarriedEffect, ComposerInput, ComposerState, Effect, StackEffect } from './state';
+import { initialComposer } from './state';
 import { MentionView } from './views/mention';
 import { SearchView } from './views/search';
 import type { View, ViewContext, ViewPaint } from './views/view';
@@ -21,7 +22,7 @@ export interface UiState {
 
 export const initialUi: UiState = { composer: initialComposer, views: [] };
 
-export function dispatch(ui: UiState, input: ComposerInput, ctx: ViewContext): { ui: UiState; effects: Effect[] } {
+export function dispatch(ui: UiState, input: ComposerInput, ctx: ViewContext): { ui: UiState; effects: CarriedEffect[] } {
   let composer = ui.composer;
   const views = [...ui.views];
   const effects: Effect[] = [];
@@ -39,24 +40,27 @@ export function dispatch(ui: UiState, input: ComposerInput, ctx: ViewContext): {
   return open({ composer: reduced.state, views }, effects, ctx);
 }
 
-/** Turns the reducer's openSearch and openMentions into views on top; the rest is the coordinator's. */
-function open(ui: UiState, effects: Effect[], ctx: ViewContext): { ui: UiState; effects: Effect[] } {
-  const rest: Effect[] = [];
+const isStackEffect = (e: Effect): e is StackEffect => e.type === 'openSearch' || e.type === 'openMentions' || e.type === 'openView';
+
+/** Opens the views that effects ask for, on top; the rest are the coordinator's. */
+export function open(ui: UiState, effects: readonly Effect[], ctx: Pick<ViewContext, 'history'>): { ui: UiState; effects: CarriedEffect[] } {
+  const rest: CarriedEffect[] = [];
   let views = ui.views;
-  for (const e of effects) {
-    if (e.type === 'openSearch') views = [...views, SearchView.start(e.direction, ui.composer, ctx.history)];
-    else if (e.type === 'openMentions') {
+  const pending = [...effects];
+  for (let e = pending.shift(); e; e = pending.shift()) {
+    if (!isStackEffect(e)) {
+      rest.push(e);
+      continue;
+    }
+    if (e.type === 'openView') views = [...views, e.view];
+    else if (e.type === 'openSearch') views = [...views, SearchView.start(e.direction, ui.composer, ctx.history)];
+    else {
       const opened = MentionView.open(e.at, ui.composer.editor);
       views = [...views, opened.view];
-      pushAll(rest, opened.effects);
-    } else rest.push(e);
+      pushAll(pending, opened.effects);
+    }
   }
   return { ui: views === ui.views ? ui : { ...ui, views }, effects: rest };
-}
-
-/** Puts a view on top (a tool's question, the resume picker). */
-export function push(ui: UiState, view: View): UiState {
-  return { ...ui, views: [...ui.views, view] };
 }
 
 export function top(ui: UiState): View | null {

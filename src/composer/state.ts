@@ -11,6 +11,7 @@ import * as ed from '../editor/model';
 import type { EmojiWidths } from '../editor/width';
 import * as nav from '../history/navigator';
 import type { HistoryEntry } from '../history/rules';
+import type { View } from './views/view';
 
 export interface ComposerState {
   readonly editor: ed.EditorState;
@@ -104,6 +105,8 @@ export type Effect =
   | { readonly type: 'forget'; readonly text: string }
   /** Open an incremental search (the view stack takes this one itself). */
   | { readonly type: 'openSearch'; readonly direction: 'reverse' | 'forward' }
+  /** Put a view on top of the stack (a tool's question, a picker, a yes/no question): the stack takes it. */
+  | { readonly type: 'openView'; readonly view: View }
   /** An @ typed at a word's start (at its offset): the mention picker opens over the composer. */
   | { readonly type: 'openMentions'; readonly at: number }
   /** The paths matching an @-mention query are wanted (`opened`: the picker has just opened); the picker closed. */
@@ -121,6 +124,12 @@ export type Effect =
   /** The rewind picker chose an input (its index, oldest first); then, asked separately, put the files back. */
   | { readonly type: 'rewind'; readonly index: number }
   | { readonly type: 'restoreFiles'; readonly turn: number };
+
+/** The effects the view stack carries out itself: opening a view on top. */
+export type StackEffect = Extract<Effect, { type: 'openSearch' | 'openMentions' | 'openView' }>;
+
+/** The effects the coordinator carries out, each through its handler (a type without one does not compile). */
+export type CarriedEffect = Exclude<Effect, StackEffect>;
 
 export interface Reduced {
   readonly state: ComposerState;
