@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Bus } from './bus';
+import { sanitize } from './inert';
 import { Cleanup } from './cleanup';
 import { installMemoryGuard } from './memory-guard';
 import { AgentContext } from './agent/context';
@@ -91,7 +92,7 @@ export interface App {
 
 /** The services: settings, the turn runner, history, the conversation log and sessions. */
 function services(bus: Bus, options: AppOptions) {
-  const warn = (text: string): void => bus.emit('status.warning', { text });
+  const warn = (text: string): void => bus.emit('status.warning', { text: sanitize(text) });
   const settings = new Settings({ provider: options.provider.name, model: options.provider.model ?? null });
   if (options.approval === 'full-auto') settings.force = true;
   else if (options.approval) settings.approval = options.approval;
@@ -300,7 +301,7 @@ function mentionFiles(workspace: string): NonNullable<ConstructorParameters<type
 
 /** Brings back the conversation the flags asked for, if any. */
 function resume(bus: Bus, s: Services, coordinator: TurnCoordinator, how: AppOptions['resume']): void {
-  const note = (text: string): void => bus.emit('transcript.note', { text });
+  const note = (text: string): void => bus.emit('transcript.note', { text: sanitize(text) });
   if (how?.kind === 'continue' && !s.sessions.continueLast()) note('no earlier conversation in this session: a new one starts');
   if (how?.kind === 'id' && !s.sessions.resumeId(how.id)) s.warn(`no conversation ${how.id} in this session (/resume lists them); a new one starts`);
   if (how?.kind === 'pick' && !coordinator.openPicker()) note('no earlier conversations in this session: a new one starts');
@@ -377,7 +378,7 @@ export function startApp(options: AppOptions): App {
   bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
   ui.screen.on('resize', () => scheduler.request());
 
-  bus.emit('transcript.note', { text: `milk · ${options.provider.name} · /help for keys · Ctrl-C or Ctrl-D on an empty line to quit` });
+  bus.emit('transcript.note', { text: sanitize(`milk · ${options.provider.name} · /help for keys · Ctrl-C or Ctrl-D on an empty line to quit`) });
   for (const w of options.warnings ?? []) s.warn(w);
   s.history.load();
   warmSearch(s.history.lists());

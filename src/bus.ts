@@ -7,6 +7,7 @@ import type { Segment } from './editor/model';
 import type { ReplayItem } from './session/replay';
 
 import type { Approval } from './settings/approval';
+import type { Inert } from './inert';
 
 export type { Approval };
 export type TurnEnd = 'done' | 'interrupted' | 'error';
@@ -17,7 +18,7 @@ export interface Events {
 
   /** `display` is how the input shows in the transcript (pastes collapsed). */
   /** `kind`: not a message to the model but /compact, or the person's own `!` command. */
-  'turn.started': { turnId: number; input: string; display?: string; segments?: Segment[]; kind?: 'compact' | 'command' };
+  'turn.started': { turnId: number; input: Inert; display?: Inert; segments?: Segment[]; kind?: 'compact' | 'command' };
   /** The person's own command ran: `text` (the command and its output) joined the conversation as their message. */
   'command.ran': { turnId: number; text: string; segments: Segment[] };
   /** The conversation went back to before an input: the first `kept` messages stay; `dropped` left what the model gets. */
@@ -26,12 +27,12 @@ export interface Events {
   'conversation.compacted': { turnId: number; summary: string; kept: number };
   /** A message joined the conversation (the user's, the model's, a tool result): the session log records it. */
   'conversation.message': { turnId: number; message: ChatMessage; declined?: boolean };
-  'turn.delta': { turnId: number; text: string };
+  'turn.delta': { turnId: number; text: Inert };
   /** The model's reasoning as it streams (shown dim, folded; never part of the answer). */
-  'turn.reasoning': { turnId: number; text: string };
+  'turn.reasoning': { turnId: number; text: Inert };
   /** What one model request cost, when the server says. */
   'turn.usage': { turnId: number; input: number; output: number };
-  'turn.ended': { turnId: number; status: TurnEnd; message?: string };
+  'turn.ended': { turnId: number; status: TurnEnd; message?: Inert };
   /**
    * A tool call waits for the person's answer (turn/approvals.ts), which comes
    * back as `approval.answered` with the same `requestId`. `summary` is one
@@ -44,35 +45,36 @@ export interface Events {
   'approval.asked': {
     requestId: number;
     turnId: number;
-    summary: string;
-    detail: string;
+    summary: Inert;
+    detail: Inert;
     tool: string;
-    rule: string | null;
+    rule: Inert | null;
     sandboxed: boolean;
-    unsandboxed: string | null;
+    unsandboxed: Inert | null;
   };
   'approval.answered': { requestId: number; approval: Approval };
-  'tool.started': { turnId: number; summary: string; detail: string; declined: boolean };
-  'tool.output': { turnId: number; text: string };
+  'tool.started': { turnId: number; summary: Inert; detail: Inert; declined: boolean };
+  'tool.output': { turnId: number; text: Inert };
   /** `status` is how the call ended, e.g. "exit 0" or "killed by SIGTERM". */
-  'tool.finished': { turnId: number; ok: boolean; status?: string };
+  'tool.finished': { turnId: number; ok: boolean; status?: Inert };
 
   /** A dim note in the transcript, never sent to the model; `reveal` scrolls to it. */
-  'transcript.note': { text: string; reveal?: boolean };
+  'transcript.note': { text: Inert; reveal?: boolean };
   /** Show all of the last long tool output, or fold it again. */
   'transcript.toggleFold': Record<string, never>;
   /** Scroll the transcript by pages (negative: back in time). */
   'transcript.scroll': { pages: number };
   /** A one-line warning in the status bar (and kept in the transcript). */
-  'status.warning': { text: string };
+  'status.warning': { text: Inert };
   /** A short-lived line in the status bar, e.g. completion candidates. */
-  'status.hint': { text: string };
+  'status.hint': { text: Inert };
 
   /** The approval rules changed (a question's `r`, /permissions): the store keeps them. */
   'permissions.changed': Record<string, never>;
 
   /** A conversation came back: the transcript shows what it held. */
-  'session.resumed': { items: ReplayItem[]; at: string | null };
+  /** A conversation came back: the transcript shows what it held, each item through the sanitizer (a log holds what a model or a tool sent). */
+  'session.resumed': { items: Array<{ kind: ReplayItem['kind']; text: Inert }>; at: string | null };
   /** A new conversation began (/new, or Esc in the picker). */
   'session.new': Record<string, never>;
 

@@ -11,6 +11,7 @@ import { PROVIDER_NAMES, chooseProvider } from './providers/select';
 import { addShellCommands } from './subcommands';
 import type { Provider } from './providers/provider';
 import { APPROVAL_MODES } from './settings/approval';
+import { sanitize } from './inert';
 
 export const EXIT_USAGE = 2;
 
@@ -63,7 +64,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     theme: config.theme,
     hyperlinks: config.hyperlinks,
   });
-  report = (text) => app.bus.emit('status.warning', { text });
+  report = (text) => app.bus.emit('status.warning', { text: sanitize(text) });
   await app.done;
   cleanup.run();
   return 0;

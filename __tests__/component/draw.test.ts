@@ -6,7 +6,7 @@ import { createScreen, Screen, BEGIN_SYNC, END_SYNC } from '../../src/tui/screen
 import { GridRow, useHyperlinks } from '../../src/tui/grid';
 import { CLUSTERING } from '../../src/editor/width';
 import { renderMarkdown } from '../../src/markdown/render';
-import { sanitize } from '../../src/turn/sanitize';
+import { sanitize } from '../../src/inert';
 
 function fakeScreen(options: { color?: boolean; background?: 'dark' | 'light' } = {}): { ui: Screen; written: () => string; take: () => string } {
   let out = '';

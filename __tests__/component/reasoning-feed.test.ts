@@ -1,5 +1,6 @@
 // The transcript's view of reasoning: its newest lines, dim, while it streams,
 // then one line once the answer (or a tool call) comes; the answer below it.
+import { sanitize as t } from '../../src/inert';
 import { Bus } from '../../src/bus';
 import { TranscriptModel } from '../../src/tui/transcript-model';
 import { TranscriptFeed } from '../../src/tui/transcript-feed';
@@ -10,10 +11,10 @@ describe('reasoning in the transcript', () => {
     const model = new TranscriptModel(60);
     new TranscriptFeed(bus, model);
     const rows = () => model.visible(100).filter((r) => r.kind !== 'gap').map((r) => [r.kind, r.text.trim()]);
-    bus.emit('turn.started', { turnId: 1, input: 'q' });
-    for (const line of ['one', 'two', 'three', 'four', 'five']) bus.emit('turn.reasoning', { turnId: 1, text: `${line}\n` });
+    bus.emit('turn.started', { turnId: 1, input: t('q') });
+    for (const line of ['one', 'two', 'three', 'four', 'five']) bus.emit('turn.reasoning', { turnId: 1, text: t(`${line}\n`) });
     expect(rows()).toEqual([['user', 'q'], ['note', 'thinking… three'], ['note', 'four'], ['note', 'five']]);
-    bus.emit('turn.delta', { turnId: 1, text: 'the answer' });
+    bus.emit('turn.delta', { turnId: 1, text: t('the answer') });
     const shown = rows();
     expect(shown[1][0]).toBe('note');
     expect(shown[1][1]).toMatch(/^thought for \d+\.\ds · 5 lines$/);

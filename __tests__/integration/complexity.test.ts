@@ -1,3 +1,4 @@
+import { sanitize } from '../../src/inert';
 import { CLUSTERING } from '../../src/editor/width';
 // Work that grows with the data stays linear. Each case runs at a size where
 // the linear code takes tens of milliseconds and a quadratic slip would take
@@ -66,7 +67,7 @@ describe('blocks of more rows than a call can take arguments', () => {
   });
   it('shows an answer of 130,000 rows in the transcript', () => {
     const model = new TranscriptModel(80);
-    const at = model.add('assistant', '```\n' + 'x\n'.repeat(N) + '```\n', { markdown: true });
+    const at = model.add('assistant', sanitize('```\n' + 'x\n'.repeat(N) + '```\n'), { markdown: true });
     expect(at).toBe(0);
     expect(model.rowCount).toBeGreaterThanOrEqual(N);
   });

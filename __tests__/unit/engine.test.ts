@@ -11,6 +11,7 @@ import { defineTool, type AnyTool } from '../../src/tools/tool';
 import * as s from '../../src/tools/schema';
 import { Conversation } from '../../src/turn/conversation';
 import { Approvals } from '../../src/turn/approvals';
+import { sanitize } from '../../src/inert';
 
 /** Answers each request with the next step: tool calls (by name and arguments) or text. */
 class Steps implements Provider {
@@ -200,7 +201,7 @@ describe('the approvals channel', () => {
     const ids: number[] = [];
     bus.on('approval.asked', ({ requestId }) => ids.push(requestId));
     const ctl = new AbortController();
-    const q = { turnId: 1, summary: 's', detail: 'd', tool: 't', rule: null, sandboxed: false, unsandboxed: null };
+    const q = { turnId: 1, summary: sanitize('s'), detail: sanitize('d'), tool: 't', rule: null, sandboxed: false, unsandboxed: null };
     const first = approvals.ask(q, ctl.signal);
     ctl.abort();
     expect(await first).toBe('interrupted');

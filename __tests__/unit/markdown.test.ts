@@ -6,7 +6,7 @@ import { MdRow, coloured, columnWidths, renderMarkdown, safeLink } from '../../s
 import { wrapSpans } from '../../src/markdown/wrap';
 import { BURST_PER_FRAME, MarkdownStream } from '../../src/markdown/stream';
 import { highlightLines } from '../../src/markdown/highlight';
-import { sanitize } from '../../src/turn/sanitize';
+import { sanitize } from '../../src/inert';
 import { stringWidth } from '../../src/editor/width';
 
 const text = (rows: MdRow[]) => rows.map((r) => r.map((s) => s.text).join(''));

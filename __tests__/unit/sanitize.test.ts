@@ -1,4 +1,4 @@
-import { StreamSanitizer, sanitize } from '../../src/turn/sanitize';
+import { StreamSanitizer, sanitize } from '../../src/inert';
 
 describe('sanitize', () => {
   it.each([
@@ -29,7 +29,7 @@ describe('sanitize', () => {
 });
 
 describe('bidirectional controls', () => {
-  const { sanitize } = require('../../src/turn/sanitize') as typeof import('../../src/turn/sanitize');
+  const { sanitize } = require('../../src/inert') as typeof import('../../src/inert');
   it('names overrides and isolates, so text cannot read otherwise than it is, and keeps right-to-left text', () => {
     expect(sanitize('rm -rf \u202e/ tsil\u202c')).toBe('rm -rf <U+202E>/ tsil<U+202C>');
     expect(sanitize('a\u2066b\u2069')).toBe('a<U+2066>b<U+2069>');

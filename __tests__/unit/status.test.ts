@@ -1,3 +1,4 @@
+import { sanitize as t } from '../../src/inert';
 import { CLUSTERING } from '../../src/editor/width';
 import { fit, statusRow, StatusState } from '../../src/tui/views';
 import { stringWidth } from '../../src/editor/width';
@@ -101,9 +102,9 @@ describe('the status model', () => {
   it('ends a warning at the next input: it was about what came before', () => {
     const bus = new Bus();
     const model = new StatusModel(bus, { sessionId: 's', historyMode: () => 'session', busySince: () => null, queued: () => 0, force: () => false, always: () => [], providerHint: () => null });
-    bus.emit('status.warning', { text: 'history file damaged' });
+    bus.emit('status.warning', { text: t('history file damaged') });
     expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe('history file damaged');
-    bus.emit('turn.started', { turnId: 1, input: 'next' });
+    bus.emit('turn.started', { turnId: 1, input: t('next') });
     expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBeNull();
     model.stop();
   });
@@ -113,12 +114,12 @@ describe('the status model', () => {
     const notes: string[] = [];
     bus.on('transcript.note', ({ text }) => notes.push(text));
     const model = new StatusModel(bus, { sessionId: 's', historyMode: () => 'session', busySince: () => null, queued: () => 0, force: () => false, always: () => [], providerHint: () => null });
-    bus.emit('status.warning', { text: 'session history damaged' });
-    bus.emit('status.warning', { text: 'global history damaged' });
+    bus.emit('status.warning', { text: t('session history damaged') });
+    bus.emit('status.warning', { text: t('global history damaged') });
     expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe('global history damaged (and 1 more in the transcript)');
     expect(notes).toEqual(['warning: session history damaged', 'warning: global history damaged']);
-    bus.emit('turn.started', { turnId: 1, input: 'next' });
-    bus.emit('status.warning', { text: 'another' });
+    bus.emit('turn.started', { turnId: 1, input: t('next') });
+    bus.emit('status.warning', { text: t('another') });
     expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe('another');
     model.stop();
   });

@@ -1,3 +1,4 @@
+import { sanitize as t } from '../../src/inert';
 import { CLUSTERING, EmojiWidths } from '../../src/editor/width';
 import * as fc from 'fast-check';
 import { TranscriptModel } from '../../src/tui/transcript-model';
@@ -20,56 +21,56 @@ describe('transcript model', () => {
 
   it('streams into an entry, re-wrapping only as needed', () => {
     const m = new TranscriptModel(12);
-    m.add('user', 'hi');
-    const a = m.add('assistant', '');
-    for (const w of 'one two three four five'.split(/(?<= )/)) m.append(a, w);
+    m.add('user', t('hi'));
+    const a = m.add('assistant', t(''));
+    for (const w of 'one two three four five'.split(/(?<= )/)) m.append(a, t(w));
     const whole = new TranscriptModel(12);
-    whole.add('user', 'hi');
-    whole.add('assistant', 'one two three four five');
+    whole.add('user', t('hi'));
+    whole.add('assistant', t('one two three four five'));
     expect(texts(m)).toEqual(texts(whole));
   });
   it('property: streaming in any pieces wraps exactly like the whole text at once', () => {
     const piece = fc.array(fc.constantFrom('a', 'b', ' ', '\n', '日', 'word ', 'x'.repeat(13)), { maxLength: 8 }).map((a) => a.join(''));
     fc.assert(fc.property(fc.array(piece, { maxLength: 25 }), fc.integer({ min: 4, max: 20 }), (pieces, width) => {
       const streamed = new TranscriptModel(width);
-      streamed.add('user', 'q');
-      const a = streamed.add('assistant', '');
-      for (const p of pieces) streamed.append(a, p);
+      streamed.add('user', t('q'));
+      const a = streamed.add('assistant', t(''));
+      for (const p of pieces) streamed.append(a, t(p));
       const whole = new TranscriptModel(width);
-      whole.add('user', 'q');
-      whole.add('assistant', pieces.join(''));
+      whole.add('user', t('q'));
+      whole.add('assistant', t(pieces.join('')));
       expect(streamed.visible(1000)).toEqual(whole.visible(1000));
     }));
   });
 
   it('handles newlines inside deltas (an answer is Markdown: a single newline breaks the line)', () => {
     const m = new TranscriptModel(40);
-    const a = m.add('assistant', 'a');
-    m.append(a, 'b\nc');
-    m.append(a, 'd\n');
+    const a = m.add('assistant', t('a'));
+    m.append(a, t('b\nc'));
+    m.append(a, t('d\n'));
     expect(texts(m)).toEqual(['ab', 'cd']);
   });
   it('appends to an entry that is no longer the last', () => {
     const m = new TranscriptModel(40);
-    const a = m.add('assistant', 'x');
-    m.add('note', 'note');
-    m.append(a, 'y');
+    const a = m.add('assistant', t('x'));
+    m.add('note', t('note'));
+    m.append(a, t('y'));
     expect(texts(m)).toEqual(['xy', '', 'note']);
   });
   it('follows the bottom, and holds its place when scrolled back', () => {
     const m = new TranscriptModel(40);
-    for (let i = 0; i < 10; i++) m.add('note', `n${i}`);
+    for (let i = 0; i < 10; i++) m.add('note', t(`n${i}`));
     expect(texts(m, 3)).toEqual(['n8', '', 'n9']);
     m.scroll(-2, 3);
     expect(texts(m, 3)).toEqual(['n7', '', 'n8']);
-    m.add('note', 'n10');
+    m.add('note', t('n10'));
     expect(texts(m, 3)).toEqual(['n7', '', 'n8']);
     m.scrollToBottom();
     expect(texts(m, 3)).toEqual(['n9', '', 'n10']);
   });
   it('re-wraps everything on a width change', () => {
     const m = new TranscriptModel(40);
-    m.add('assistant', 'aaaa bbbb');
+    m.add('assistant', t('aaaa bbbb'));
     m.setWidth(7);
     expect(texts(m)).toEqual(['aaaa', 'bbbb']);
   });
@@ -79,8 +80,8 @@ describe('tool blocks in the transcript model', () => {
   const rows = (m: TranscriptModel) => m.visible(1000).map((r) => r.text);
   it('folds long output to its head and tail as it streams, and expands on request', () => {
     const m = new TranscriptModel(40);
-    const out = m.add('output', '');
-    for (let i = 1; i <= 50; i++) m.append(out, `${i}\n`);
+    const out = m.add('output', t(''));
+    for (let i = 1; i <= 50; i++) m.append(out, t(`${i}\n`));
     expect(rows(m)).toEqual([...Array.from({ length: 10 }, (_, i) => String(i + 1)), '… 30 lines hidden (Ctrl+O shows them)', ...Array.from({ length: 10 }, (_, i) => String(i + 41))]);
     expect(m.toggleLastFold()).toBe(true);
     expect(rows(m)).toHaveLength(51);
@@ -89,16 +90,16 @@ describe('tool blocks in the transcript model', () => {
   });
   it('changes a block in place, whether it is the last entry or not', () => {
     const m = new TranscriptModel(40);
-    const block = m.add('tool', 'shell: ls  · running');
-    m.replace(block, 'shell: ls  · done · exit 0 · 0.1s');
+    const block = m.add('tool', t('shell: ls  · running'));
+    m.replace(block, t('shell: ls  · done · exit 0 · 0.1s'));
     expect(rows(m)).toEqual(['shell: ls  · done · exit 0 · 0.1s']);
-    m.add('output', 'a.txt');
-    m.replace(block, 'shell: ls  · interrupted');
+    m.add('output', t('a.txt'));
+    m.replace(block, t('shell: ls  · interrupted'));
     expect(rows(m)).toEqual(['shell: ls  · interrupted', '', 'a.txt']);
   });
   it('has nothing to expand when no output is long', () => {
     const m = new TranscriptModel(40);
-    m.add('output', 'short');
+    m.add('output', t('short'));
     expect(m.toggleLastFold()).toBe(false);
   });
 });
@@ -106,8 +107,8 @@ describe('tool blocks in the transcript model', () => {
 describe('answers added as plain text and rendered later', () => {
   it('renders them as Markdown in place, rows after them unchanged', () => {
     const m = new TranscriptModel(40);
-    const old = m.add('assistant', 'an **old** answer', { markdown: false });
-    m.add('note', 'resumed');
+    const old = m.add('assistant', t('an **old** answer'), { markdown: false });
+    m.add('note', t('resumed'));
     expect(m.visible(10).map((r) => r.text)).toEqual(['an **old** answer', '', 'resumed']);
     m.renderMarkdown([old]);
     expect(m.visible(10).map((r) => r.text)).toEqual(['an old answer', '', 'resumed']);
@@ -119,9 +120,9 @@ describe('a burst of an answer, frame by frame', () => {
   const burst = Array.from({ length: 240 }, (_, k) => `## Part ${k}\n\nSome **text** for part ${k}, ${'and more words '.repeat(20)}\n\n- a\n- b\n`).join('\n');
   it('takes a window a frame the painter lets render, nothing in a frame it does not, and all of it in the end', () => {
     const m = new TranscriptModel(80);
-    const i = m.add('assistant', '');
+    const i = m.add('assistant', t(''));
     m.beginFrame(true);
-    m.append(i, burst);
+    m.append(i, t(burst));
     const first = m.rowCount;
     expect(m.pending).toBe(true);
     m.beginFrame(false);
@@ -135,7 +136,7 @@ describe('a burst of an answer, frame by frame', () => {
       frames++;
     }
     const whole = new TranscriptModel(80);
-    whole.add('assistant', burst);
+    whole.add('assistant', t(burst));
     m.settle(i);
     m.beginFrame(true);
     expect(m.visible(5).map((r) => r.text)).toEqual(whole.visible(5).map((r) => r.text));
@@ -143,14 +144,14 @@ describe('a burst of an answer, frame by frame', () => {
   });
   it('lays a long answer out again whole at a new width (the view keeps to the end)', () => {
     const m = new TranscriptModel(80);
-    const i = m.add('assistant', '');
-    m.append(i, burst);
+    const i = m.add('assistant', t(''));
+    m.append(i, t(burst));
     m.settle(i);
     while (m.pending) m.visible(10);
     m.beginFrame(true);
     m.setWidth(60);
     const whole = new TranscriptModel(60);
-    whole.add('assistant', burst);
+    whole.add('assistant', t(burst));
     expect(m.rowCount).toBe(whole.rowCount);
     expect(m.visible(3).map((r) => r.text)).toEqual(whole.visible(3).map((r) => r.text));
   });
@@ -181,15 +182,15 @@ describe('answers laid out only as the view reaches them', () => {
       lazy.setHeight(height);
       const eager = new TranscriptModel(70);
       const both = (f: (m: TranscriptModel) => void) => [lazy, eager].forEach(f);
-      both((m) => m.add('user', 'go'));
+      both((m) => m.add('user', t('go')));
       let at = 0;
       let index = -1;
-      both((m) => { index = m.add('assistant', ''); });
+      both((m) => { index = m.add('assistant', t('')); });
       for (const o of ops) {
         if (o.kind === 'chunk') {
           const text = answer.slice(at, at + o.size);
           at += o.size;
-          both((m) => m.append(index, text));
+          both((m) => m.append(index, t(text)));
         } else if (o.kind === 'frame') both((m) => m.beginFrame(true));
         else if (o.kind === 'scroll') both((m) => m.scroll(o.delta, height));
         else if (o.kind === 'bottom') both((m) => m.scrollToBottom());
@@ -200,22 +201,22 @@ describe('answers laid out only as the view reaches them', () => {
           // A tool's block and its long output come between the answer and the next.
           both((m) => m.settle(index));
           both((m) => {
-            const block = m.add('tool', 'shell: seq 1 40  · running');
-            m.append(m.add('output', ''), Array.from({ length: 40 }, (_, k) => `${k}\n`).join(''));
-            m.replace(block, 'shell: seq 1 40  · done');
+            const block = m.add('tool', t('shell: seq 1 40  · running'));
+            m.append(m.add('output', t('')), t(Array.from({ length: 40 }, (_, k) => `${k}\n`).join('')));
+            m.replace(block, t('shell: seq 1 40  · done'));
           });
-          both((m) => { index = m.add('assistant', ''); });
+          both((m) => { index = m.add('assistant', t('')); });
         } else if (o.kind === 'resumed') {
           // An older answer shown as it was written, then rendered as Markdown in place (a resumed conversation).
           const old: number[] = [];
-          both((m) => old.push(m.add('assistant', answer.slice(0, 3000), { markdown: false })));
+          both((m) => old.push(m.add('assistant', t(answer.slice(0, 3000)), { markdown: false })));
           both((m) => m.renderMarkdown([old[0]]));
-          both((m) => { index = m.add('assistant', ''); });
+          both((m) => { index = m.add('assistant', t('')); });
         } else {
           // The answer ends, a note follows it, and the next answer streams.
           both((m) => m.settle(index));
-          both((m) => m.add('note', 'next'));
-          both((m) => { index = m.add('assistant', ''); });
+          both((m) => m.add('note', t('next')));
+          both((m) => { index = m.add('assistant', t('')); });
         }
         expect(lazy.visible(height)).toEqual(eager.visible(height));
         expect(lazy.following).toBe(eager.following);
@@ -225,12 +226,12 @@ describe('answers laid out only as the view reaches them', () => {
   it('renders no more of a long answer than the view shows while it follows the bottom, and the rest when scrolled to', () => {
     const m = new TranscriptModel(80);
     m.setHeight(10);
-    const i = m.add('assistant', '');
-    m.append(i, answer);
+    const i = m.add('assistant', t(''));
+    m.append(i, t(answer));
     m.settle(i);
     while (m.pending) m.visible(10);
     const whole = new TranscriptModel(80);
-    whole.add('assistant', answer);
+    whole.add('assistant', t(answer));
     const all = whole.visible(100_000).map((r) => r.text);
     expect(m.visible(10).map((r) => r.text)).toEqual(all.slice(-10));
     // The rows above the view are not laid out: their count is a guess (from their lines), of the same order.

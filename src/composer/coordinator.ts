@@ -8,6 +8,7 @@
 // does the I/O.
 
 import type { Bus, TurnEnd } from '../bus';
+import { sanitize } from '../inert';
 import { CommandName, Mode, SlashContext, TURN_RUNNING, findSlash } from '../commands';
 import { type EditorState, type PasteOptions, type Segment, expandedText } from '../editor/model';
 import type { FileHit } from '../search/files';
@@ -243,13 +244,13 @@ export class TurnCoordinator {
     toggleFold: () => this.bus.emit('transcript.toggleFold', {}),
     suspend: () => this.bus.emit('app.suspend', {}),
     redraw: () => this.bus.emit('app.redraw', {}),
-    hint: (e) => this.bus.emit('status.hint', { text: e.text }),
+    hint: (e) => this.bus.emit('status.hint', { text: sanitize(e.text) }),
     forget: (e) => {
       const removed = this.history.forget(e.text);
       this.dispatch({ kind: 'historyChanged' });
       // The conversation logs too, after this key: the hint below says what history did meanwhile.
       this.options.sessions?.purgeInput(e.text);
-      this.bus.emit('status.hint', { text: forgotten(removed) });
+      this.bus.emit('status.hint', { text: sanitize(forgotten(removed)) });
     },
     resume: (e) => void this.options.sessions?.resumeId(e.id),
     newConversation: () => this.newConversation(),
@@ -283,7 +284,7 @@ export class TurnCoordinator {
       if (problem) this.note(problem);
     } else {
       this.lastEscAt = now;
-      if (this.runner.rewindable.length > 0 && !this.runner.busy) this.bus.emit('status.hint', { text: 'Esc again to rewind to an earlier input' });
+      if (this.runner.rewindable.length > 0 && !this.runner.busy) this.bus.emit('status.hint', { text: sanitize('Esc again to rewind to an earlier input') });
     }
   }
 
@@ -434,7 +435,7 @@ export class TurnCoordinator {
   }
 
   private note(text: string): void {
-    this.bus.emit('transcript.note', { text, reveal: true });
+    this.bus.emit('transcript.note', { text: sanitize(text), reveal: true });
   }
 
   private onTurnEnded(turnId: number, status: TurnEnd): void {

@@ -14,6 +14,7 @@ import { logFiles, purgeFile } from './purge';
 import { describeIoError } from '../io/errors';
 import { ConversationSummary, replay } from './replay';
 import type { SessionRecorder } from './recorder';
+import { sanitize } from '../inert';
 
 export class Sessions {
   constructor(
@@ -56,7 +57,7 @@ export class Sessions {
   /** A damaged log is reported once the conversation is on screen, so the warning stays in view. */
   private warnAfter(): void {
     const w = this.log.takeWarning();
-    if (w) this.bus.emit('status.warning', { text: w });
+    if (w) this.bus.emit('status.warning', { text: sanitize(w) });
   }
 
   /**
@@ -74,8 +75,8 @@ export class Sessions {
     let failed: unknown = null;
     const step = (i: number): void => {
       if (i >= files.length) {
-        if (failed) this.bus.emit('status.warning', { text: `not deleted from every conversation log (${describeIoError(failed)})` });
-        else if (inputs > 0) this.bus.emit('status.hint', { text: `deleted from history and from the conversation logs (${inputs} ${inputs === 1 ? 'input' : 'inputs'})` });
+        if (failed) this.bus.emit('status.warning', { text: sanitize(`not deleted from every conversation log (${describeIoError(failed)})`) });
+        else if (inputs > 0) this.bus.emit('status.hint', { text: sanitize(`deleted from history and from the conversation logs (${inputs} ${inputs === 1 ? 'input' : 'inputs'})`) });
         return;
       }
       try {
@@ -112,7 +113,8 @@ export class Sessions {
     let next = 0;
     for (const e of events) if (e.t === 'assistant' || e.t === 'delta') next = Math.max(next, e.msg + 1);
     this.recorder.resume(conv, next);
-    this.bus.emit('session.resumed', { items: r.items, at: r.lastTs });
-    if (branched) this.bus.emit('transcript.note', { text: branched });
+    // What a log holds was a model's or a tool's output, or an error's words: shown as inert as it was live.
+    this.bus.emit('session.resumed', { items: r.items.map((i) => ({ kind: i.kind, text: sanitize(i.text) })), at: r.lastTs });
+    if (branched) this.bus.emit('transcript.note', { text: sanitize(branched) });
   }
 }

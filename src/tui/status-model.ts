@@ -4,6 +4,7 @@
 // nothing else; statusRow in views.ts draws what snapshot() returns.
 
 import type { Bus } from '../bus';
+import { sanitize } from '../inert';
 import type { StatusState } from './views';
 import type { HistoryMode } from '../settings/store';
 
@@ -46,7 +47,7 @@ export class StatusModel {
       this.warnings = this.warning === null ? 1 : this.warnings + 1;
       this.warning = this.warnings > 1 ? `${text} (and ${this.warnings - 1} more in the transcript)` : text;
       this.warningTimer = this.restart(this.warningTimer, WARNING_MS, () => (this.warning = null));
-      bus.emit('transcript.note', { text: `warning: ${text}` });
+      bus.emit('transcript.note', { text: sanitize(`warning: ${text}`) });
       bus.requestRender();
     });
     bus.on('status.hint', ({ text }) => {

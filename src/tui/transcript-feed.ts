@@ -4,6 +4,7 @@
 // composer or history state.
 
 import type { Bus } from '../bus';
+import { EMPTY, sanitize } from '../inert';
 import { TranscriptModel } from './transcript-model';
 import { approvalHints } from '../composer/views/approval';
 import { keysFor } from './keymap';
@@ -73,7 +74,7 @@ export class TranscriptFeed {
       if (!r) return;
       this.doneThinking(r);
       // After a tool ran (or a thought), the model's next words start a new entry below it.
-      r.words ??= transcript.add('assistant', '');
+      r.words ??= transcript.add('assistant', EMPTY);
       transcript.append(r.words, text);
       this.lastAnswer += text;
       // The first words show on the next frame: how soon they appear is what a person feels.
@@ -87,10 +88,10 @@ export class TranscriptFeed {
         // The thought goes below what the model said so far; its answer starts a new entry below the thought.
         if (r.words !== null) transcript.settle(r.words);
         r.words = null;
-        r.thinking = { entry: transcript.add('note', 'thinking…'), text: '', since: Date.now() };
+        r.thinking = { entry: transcript.add('note', sanitize('thinking…')), text: '', since: Date.now() };
       }
       r.thinking.text += text;
-      transcript.replace(r.thinking.entry, `thinking… ${lastLines(r.thinking.text, THINKING_LINES)}`);
+      transcript.replace(r.thinking.entry, sanitize(`thinking… ${lastLines(r.thinking.text, THINKING_LINES)}`));
       bus.requestRender({ streaming: true });
     });
     bus.on('turn.ended', ({ turnId, status, message }) => {
@@ -98,11 +99,11 @@ export class TranscriptFeed {
       if (!r) return;
       this.doneThinking(r);
       if (r.words !== null) transcript.settle(r.words);
-      if (r.tool) transcript.replace(r.tool.entry, `${r.tool.detail}  · interrupted · ${took(r.tool.since)}`);
+      if (r.tool) transcript.replace(r.tool.entry, sanitize(`${r.tool.detail}  · interrupted · ${took(r.tool.since)}`));
       this.reply = null;
       this.busySince = null;
-      if (status === 'interrupted') transcript.add('note', '[interrupted]');
-      else if (status === 'error') transcript.add('error', message ?? 'the turn failed');
+      if (status === 'interrupted') transcript.add('note', sanitize('[interrupted]'));
+      else if (status === 'error') transcript.add('error', message ?? sanitize('the turn failed'));
       changed();
     });
   }
@@ -112,7 +113,7 @@ export class TranscriptFeed {
     const t = r.thinking;
     if (!t) return;
     const lines = t.text.split('\n').filter((l) => l.trim() !== '').length;
-    this.transcript.replace(t.entry, `thought for ${took(t.since)} · ${lines} line${lines === 1 ? '' : 's'}`);
+    this.transcript.replace(t.entry, sanitize(`thought for ${took(t.since)} · ${lines} line${lines === 1 ? '' : 's'}`));
     r.thinking = null;
   }
 
@@ -129,7 +130,8 @@ export class TranscriptFeed {
       if (r.words !== null) transcript.settle(r.words);
       transcript.scrollToBottom();
       // What the answers would do, said while the question is open (the block shows the call alone once answered).
-      r.asking = transcript.add('tool', [detail, ...approvalHints(q, (c) => keysFor('approval', c)).map((h) => `[${h}]`)].join('\n'));
+      const hints = approvalHints(q, (c) => keysFor('approval', c)).map((h) => `[${h}]`);
+      r.asking = transcript.add('tool', sanitize([detail, ...hints].join('\n')));
       r.words = null;
       changed();
     });
@@ -140,8 +142,8 @@ export class TranscriptFeed {
       if (r.words !== null) transcript.settle(r.words);
       // One block per call: its status changes in place (running, then done, failed, interrupted).
       const status = declined ? '  · declined' : '  · running';
-      const entry = r.asking ?? transcript.add('tool', detail + status);
-      if (r.asking !== null) transcript.replace(entry, detail + status);
+      const entry = r.asking ?? transcript.add('tool', sanitize(detail + status));
+      if (r.asking !== null) transcript.replace(entry, sanitize(detail + status));
       r.tool = declined ? null : { entry, detail, since: Date.now() };
       if (r.tool) this.tick(r, changed);
       r.asking = null;
@@ -152,14 +154,14 @@ export class TranscriptFeed {
     bus.on('tool.output', ({ turnId, text }) => {
       const r = this.current(turnId);
       if (!r) return;
-      r.output ??= transcript.add('output', '');
+      r.output ??= transcript.add('output', EMPTY);
       transcript.append(r.output, text);
       changed();
     });
     bus.on('tool.finished', ({ turnId, ok, status }) => {
       const r = this.current(turnId);
       if (!r?.tool) return;
-      transcript.replace(r.tool.entry, `${r.tool.detail}  · ${ok ? 'done' : 'failed'}${status ? ` · ${status}` : ''} · ${took(r.tool.since)}`);
+      transcript.replace(r.tool.entry, sanitize(`${r.tool.detail}  · ${ok ? 'done' : 'failed'}${status ? ` · ${status}` : ''} · ${took(r.tool.since)}`));
       r.tool = null;
       changed();
     });
@@ -179,7 +181,7 @@ export class TranscriptFeed {
         const index = transcript.add(item.kind, item.text, { markdown: now });
         if (!now && item.kind === 'assistant') later.push(index);
       });
-      transcript.add('note', `resumed · ${at ? at.slice(0, 16).replace('T', ' ') : 'earlier'}`);
+      transcript.add('note', sanitize(`resumed · ${at ? at.slice(0, 16).replace('T', ' ') : 'earlier'}`));
       this.renderLater(later, changed);
       changed();
     });
@@ -189,7 +191,7 @@ export class TranscriptFeed {
       this.idle = null;
       this.reply = null;
       transcript.clear();
-      transcript.add('note', 'new conversation');
+      transcript.add('note', sanitize('new conversation'));
       changed();
     });
   }
@@ -200,7 +202,7 @@ export class TranscriptFeed {
     const changed = (): void => bus.requestRender();
     bus.on('transcript.toggleFold', () => {
       if (transcript.toggleLastFold()) changed();
-      else bus.emit('status.hint', { text: 'no long tool output to expand' });
+      else bus.emit('status.hint', { text: sanitize('no long tool output to expand') });
     });
     bus.on('transcript.note', ({ text, reveal }) => {
       transcript.add('note', text);
@@ -215,7 +217,7 @@ export class TranscriptFeed {
     if (!tool) return;
     const timer = setInterval(() => {
       if (r.tool !== tool || this.reply !== r) return clearInterval(timer);
-      this.transcript.replace(tool.entry, `${tool.detail}  · running ${Math.floor((Date.now() - tool.since) / 1000)}s`);
+      this.transcript.replace(tool.entry, sanitize(`${tool.detail}  · running ${Math.floor((Date.now() - tool.since) / 1000)}s`));
       changed();
     }, 1000);
     timer.unref();

@@ -13,6 +13,7 @@ import type { MdOptions } from '../markdown/render';
 import { CLUSTERING, EmojiWidths } from '../editor/width';
 import { Entry, EntryKind, FOLD_LINES, PREFIX_WIDTH, TranscriptRow, fillHole, folds, layoutEntry, outputLines, syncAnswer, wrapLine, wrapLines } from './transcript-entry';
 import { pushAll } from '../arrays';
+import type { Inert } from '../inert';
 
 export type { EntryKind, TranscriptRow };
 
@@ -51,7 +52,7 @@ export class TranscriptModel {
   }
 
   /** Adds an entry; returns its index for later appends. */
-  add(kind: EntryKind, text: string, options: { markdown?: boolean } = {}): number {
+  add(kind: EntryKind, text: Inert, options: { markdown?: boolean } = {}): number {
     this.sync();
     const entry: Entry = { kind, lines: text.split('\n'), rows: [], tailRows: 0 };
     if (kind === 'assistant' && options.markdown !== false) {
@@ -70,7 +71,7 @@ export class TranscriptModel {
   }
 
   /** Appends streamed text to an entry. */
-  append(index: number, text: string): void {
+  append(index: number, text: Inert): void {
     const entry = this.entries[index];
     if (!entry || !text) return;
     if (entry.md) {
@@ -153,7 +154,7 @@ export class TranscriptModel {
   }
 
   /** Replaces an entry's text (a tool block's status changing in place). */
-  replace(index: number, text: string): void {
+  replace(index: number, text: Inert): void {
     const entry = this.entries[index];
     if (!entry || entry.md) return;
     entry.lines = text.split('\n');

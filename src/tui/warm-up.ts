@@ -7,6 +7,7 @@ import type { EmojiWidths } from '../editor/width';
 import { WARM_SAMPLE } from '../markdown/render';
 import { TranscriptModel } from './transcript-model';
 import { transcriptRows } from './views';
+import { EMPTY, sanitize } from '../inert';
 
 /** Between steps: past the frame that shows the key. */
 const STEP_MS = 40;
@@ -61,10 +62,10 @@ export function warmTranscript(emoji: () => EmojiWidths): Array<() => void> {
     if (!model) {
       model = new TranscriptModel(100);
       model.setHeight(height);
-      index = model.add('assistant', '');
+      index = model.add('assistant', EMPTY);
     }
     model.setEmoji(emoji());
-    model.append(index, WARM_SAMPLE.repeat(8));
+    model.append(index, sanitize(WARM_SAMPLE.repeat(8)));
     frame(model);
   };
   const end = (): void => {

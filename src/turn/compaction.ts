@@ -9,7 +9,7 @@ import type { ChatMessage, Provider } from '../providers/provider';
 import type { ToolSpec } from '../tool-call';
 import type { Conversation } from './conversation';
 import type { ActiveTurn } from './turn';
-import { StreamSanitizer, sanitize } from './sanitize';
+import { StreamSanitizer, sanitize } from '../inert';
 import {
   Calibration,
   DEFAULT_CONTEXT_WINDOW,
@@ -88,7 +88,8 @@ export class Compaction {
    */
   async summarise(turn: ActiveTurn, older: ChatMessage[], kept: number, before: number, focus?: string): Promise<boolean> {
     const bus = this.o.bus;
-    bus.emit('transcript.note', { text: `compacting the context: ${older.length} earlier messages, about ${before.toLocaleString('en-US')} tokens, into a summary…` });
+    const count = `${older.length} earlier messages, about ${before.toLocaleString('en-US')} tokens`;
+    bus.emit('transcript.note', { text: sanitize(`compacting the context: ${count}, into a summary…`) });
     let summary: string;
     try {
       summary = await this.ask(turn, older, focus);
@@ -102,7 +103,7 @@ export class Compaction {
     const after = this.tokens(turn.system, undefined);
     bus.emit('conversation.compacted', { turnId: turn.id, summary, kept });
     bus.emit('transcript.note', {
-      text: `── context compacted: ${older.length} earlier messages summarised, about ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens; the log keeps them all ──`,
+      text: sanitize(`── context compacted: ${older.length} earlier messages summarised, about ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens; the log keeps them all ──`),
     });
     return true;
   }

@@ -4,7 +4,7 @@
 // their message, for the model to see with the next input.
 
 import type { Bus } from '../bus';
-import { StreamSanitizer, sanitize } from './sanitize';
+import { StreamSanitizer, sanitize } from '../inert';
 import { visible } from '../tools/visible';
 import type { ActiveTurn } from './turn';
 
@@ -31,6 +31,6 @@ export async function runOwnCommand(bus: Bus, turn: ActiveTurn, command: string,
   };
   const result = await runCommand(command, ctx, turn.controller.signal);
   if (turn.cancelled) return null;
-  bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status: result.status });
+  bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status: result.status === undefined ? undefined : sanitize(result.status) });
   return ownCommandMessage(command, result.content);
 }

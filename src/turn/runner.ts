@@ -15,7 +15,7 @@ import type { Segment } from '../editor/model';
 import type { ChatMessage, Provider } from '../providers/provider';
 import type { ToolSpec } from '../tool-call';
 import { ToolRegistry } from '../tools/registry';
-import { sanitize } from './sanitize';
+import { sanitize } from '../inert';
 import { Conversation, type Input } from './conversation';
 import { Approvals } from './approvals';
 import { Compaction } from './compaction';
@@ -124,7 +124,8 @@ export class TurnRunner {
   /** Starts a turn for `input`; returns its id. Only one turn runs at a time. */
   start(input: string, options: { display?: string; segments?: Segment[] } = {}): number {
     const segments = options.segments ?? [{ type: 'text' as const, text: input }];
-    return this.launch({ input, display: options.display, segments: options.segments }, segments, (turn) => {
+    const shown = { input: sanitize(input), display: options.display === undefined ? undefined : sanitize(options.display) };
+    return this.launch({ ...shown, segments: options.segments }, segments, (turn) => {
       this.record(turn.id, { role: 'user', content: input });
       return this.loop(turn);
     });
@@ -136,7 +137,8 @@ export class TurnRunner {
    */
   runOwn(command: string, options: { display?: string; segments?: Segment[] } = {}): number {
     const segments = options.segments ?? [{ type: 'text' as const, text: `!${command}` }];
-    return this.launch({ input: `!${command}`, display: options.display, segments, kind: 'command' }, segments, async (turn) => {
+    const shown = { input: sanitize(`!${command}`), display: options.display === undefined ? undefined : sanitize(options.display) };
+    return this.launch({ ...shown, segments, kind: 'command' }, segments, async (turn) => {
       const content = await runOwnCommand(this.bus, turn, command, { workspace: this.options.workspace ?? process.cwd(), killGraceMs: this.options.killGraceMs });
       if (content === null) return;
       this.record(turn.id, { role: 'user', content });
@@ -150,7 +152,7 @@ export class TurnRunner {
     const all = this.compaction.everything(this.options.systemPrompt?.());
     if (!all) return null;
     const input = focus ? `/compact ${focus}` : '/compact';
-    return this.launch({ input, kind: 'compact' }, null, (turn) => this.compaction.summarise(turn, all.older, 0, all.before, focus));
+    return this.launch({ input: sanitize(input), kind: 'compact' }, null, (turn) => this.compaction.summarise(turn, all.older, 0, all.before, focus));
   }
 
   /** Interrupts the running turn. A second call, or a call when idle, does nothing. */
@@ -230,7 +232,7 @@ export class TurnRunner {
   /** One model request with the conversation as it stands. */
   private request(turn: ActiveTurn, tools: readonly ToolSpec[] | undefined) {
     const { messages, note } = this.conversation.context(this.options.maxContextChars ?? DEFAULT_CONTEXT_CHARS);
-    if (note) this.bus.emit('transcript.note', { text: note });
+    if (note) this.bus.emit('transcript.note', { text: sanitize(note) });
     this.compaction.sending(messages, turn.system, tools);
     const onUsage = ({ input }: { input: number }): void => this.compaction.counted(input);
     return streamStep(this.step, turn, { messages, tools, model: this.settings.model ?? undefined, onUsage });

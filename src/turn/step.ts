@@ -8,7 +8,7 @@
 import type { Bus } from '../bus';
 import type { ChatMessage, Provider, Usage } from '../providers/provider';
 import type { ToolCall, ToolSpec } from '../tool-call';
-import { StreamSanitizer } from './sanitize';
+import { Inert, StreamSanitizer, sanitize } from '../inert';
 import type { ActiveTurn } from './turn';
 import { emptyStep } from './turn';
 
@@ -61,11 +61,12 @@ function live(turn: ActiveTurn): boolean {
 }
 
 /** Shows streamed text and keeps (a bounded part of) it for the conversation. */
-function deliver(o: StepOptions, turn: ActiveTurn, text: string): void {
+function deliver(o: StepOptions, turn: ActiveTurn, text: Inert): void {
   if (!text || !live(turn)) return;
   const step = turn.step;
   const room = o.maxShown - turn.shown;
-  const shown = text.length > room ? text.slice(0, Math.max(0, room)) : text;
+  // Cut at the cap: a character cut in two there is made whole again (or replaced) by the sanitizer.
+  const shown = text.length > room ? sanitize(text.slice(0, Math.max(0, room))) : text;
   if (step.text.length < o.maxKept) step.text += shown.slice(0, o.maxKept - step.text.length);
   if (step.text.length >= o.maxKept && shown.length > 0) step.cut = true;
   turn.shown += shown.length;
@@ -78,7 +79,7 @@ function deliver(o: StepOptions, turn: ActiveTurn, text: string): void {
 }
 
 /** Reasoning streamed: shown (inert), and kept as it came, up to what the conversation keeps, to send back. */
-function reason(o: StepOptions, turn: ActiveTurn, raw: string, shown: string): void {
+function reason(o: StepOptions, turn: ActiveTurn, raw: string, shown: Inert): void {
   if (!live(turn)) return;
   const step = turn.step;
   if (step.reasoning.length < o.maxKept) step.reasoning += raw.slice(0, o.maxKept - step.reasoning.length);

@@ -13,7 +13,7 @@ import { ToolRegistry, prepare, runTool } from '../tools/registry';
 import { callDetail, describeCall, showControls } from '../tools/visible';
 import { describeRule, suggestRule } from '../settings/rules';
 import type { Approvals } from './approvals';
-import { StreamSanitizer, sanitize } from './sanitize';
+import { Inert, StreamSanitizer, sanitize } from '../inert';
 import type { ActiveTurn } from './turn';
 
 export const DECLINED = 'The user declined to run this tool call.';
@@ -87,7 +87,7 @@ export class ToolCalls {
       : `it needs the person's approval in ${s.mode} mode, and no one is there to give it (milk run; --approval auto-edit or full-auto lets such calls run)`;
   }
 
-  private async run(turn: ActiveTurn, tool: AnyTool, args: Record<string, unknown>, how: { summary: string; detail: string; sandbox: boolean; network: boolean }): Promise<string> {
+  private async run(turn: ActiveTurn, tool: AnyTool, args: Record<string, unknown>, how: { summary: Inert; detail: Inert; sandbox: boolean; network: boolean }): Promise<string> {
     const bus = this.o.bus;
     bus.emit('tool.started', { turnId: turn.id, summary: how.summary, detail: how.detail, declined: false });
     const output = new StreamSanitizer();
@@ -102,7 +102,7 @@ export class ToolCalls {
       },
     };
     const result = await runTool(tool, args, ctx, turn.controller.signal);
-    if (!turn.cancelled) bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status: result.status });
+    if (!turn.cancelled) bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status: result.status === undefined ? undefined : sanitize(result.status) });
     return result.content;
   }
 
@@ -125,7 +125,7 @@ export class ToolCalls {
   }
 
   /** Puts a call to the person; what they answered (the answer's side effects done), or INTERRUPTED. */
-  private async ask(turn: ActiveTurn, tool: AnyTool, args: Record<string, unknown>, q: { summary: string; detail: string; confined: Confinement }): Promise<string> {
+  private async ask(turn: ActiveTurn, tool: AnyTool, args: Record<string, unknown>, q: { summary: Inert; detail: Inert; confined: Confinement }): Promise<string> {
     const s = this.o.settings;
     const rule = suggestRule(tool.name, tool.ruleText?.(args));
     const answer = await this.o.approvals.ask(
@@ -158,7 +158,7 @@ export class ToolCalls {
   private refuse(turn: ActiveTurn, name: string, why: string, status: 'invalid arguments' | 'not allowed'): string {
     const summary = sanitize(`${name}: not run`);
     this.o.bus.emit('tool.started', { turnId: turn.id, summary, detail: sanitize(`${name} call not run: ${why}`), declined: false });
-    this.o.bus.emit('tool.finished', { turnId: turn.id, ok: false, status });
+    this.o.bus.emit('tool.finished', { turnId: turn.id, ok: false, status: sanitize(status) });
     const next = status === 'not allowed' ? 'Do without it, or ask the person to change the mode.' : 'Send the call again with its complete arguments as one JSON object.';
     return `error: this ${name} call was not run: ${why}. ${next}`;
   }

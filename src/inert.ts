@@ -1,9 +1,12 @@
-// Makes text from a model or a tool safe to show: terminal control sequences
-// (cursor moves, OSC titles and clipboard writes, bells) are removed, other
-// control characters dropped, tabs expanded, lone surrogates replaced, and
-// bidirectional overrides and isolates named (<U+202E>), as the approval view
-// names them: one could make text read otherwise than it is.
-// Blessed tag escaping belongs to the views; this module knows no blessed.
+// The one door to the screen. Text is made safe to show here: terminal
+// control sequences (cursor moves, OSC titles and clipboard writes, bells) are
+// removed, other control characters dropped, tabs expanded, lone surrogates
+// replaced, and bidirectional overrides and isolates named (<U+202E>), as the
+// approval view names them: one could make text read otherwise than it is.
+// What comes out is `Inert`, a type nothing else makes; the transcript, the
+// status bar and the views take only that, so no path (a stream, a resumed
+// log, an MCP server's words, milk's own notes) reaches the screen without
+// passing here. Blessed tag escaping belongs to the views. Pure.
 
 // eslint-disable-next-line no-control-regex
 const SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\|[@-Z\\-_]|[ -/]*[0-~])|\x9b[0-?]*[ -/]*[@-~]|\x9d[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)/g;
@@ -15,14 +18,22 @@ const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/g;
 
 export const TRANSCRIPT_TAB = '    ';
 
-export function sanitize(text: string): string {
+declare const inert: unique symbol;
+
+/** Text that can do nothing to a terminal but be shown: only sanitize() and StreamSanitizer make it. */
+export type Inert = string & { readonly [inert]: true };
+
+/** Nothing to show. */
+export const EMPTY = '' as Inert;
+
+export function sanitize(text: string): Inert {
   return text
     .replace(/\r\n/g, '\n')
     .replace(SEQUENCE, '')
     .replace(/\t/g, TRANSCRIPT_TAB)
     .replace(CONTROL, '')
     .replace(LONE_SURROGATE, '\ufffd')
-    .replace(BIDI_CONTROL, (ch) => `<U+${ch.charCodeAt(0).toString(16).toUpperCase()}>`);
+    .replace(BIDI_CONTROL, (ch) => `<U+${ch.charCodeAt(0).toString(16).toUpperCase()}>`) as Inert;
 }
 
 // An escape sequence may be cut between two stream chunks; the unfinished tail
@@ -35,7 +46,7 @@ const UNFINISHED = /(?:\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*\x1b?|[PX^_][^\x1b]*\
 export class StreamSanitizer {
   private held = '';
 
-  push(chunk: string): string {
+  push(chunk: string): Inert {
     const text = this.held + chunk;
     const m = UNFINISHED.exec(text);
     if (m && m[0].length > 0 && m[0].length <= MAX_HELD) {
@@ -47,7 +58,7 @@ export class StreamSanitizer {
   }
 
   /** The stream ended: what was held back is dropped if it is still a fragment. */
-  end(): string {
+  end(): Inert {
     const rest = this.held;
     this.held = '';
     return sanitize(rest.replace(UNFINISHED, ''));
