@@ -54,6 +54,12 @@ const PURE = [
   'src/tui/views.ts',
   'src/tui/transcript-model.ts',
   'src/tui/transcript-entry.ts',
+  'src/inert.ts',
+  'src/tool-call.ts',
+  'src/tools/tool.ts',
+  'src/tools/schema.ts',
+  'src/tools/validate.ts',
+  'src/turn/conversation.ts',
 ];
 
 /**
