@@ -5,7 +5,6 @@ import { EventEmitter } from 'node:events';
 import type { ChatMessage } from './providers/provider';
 import type { Segment } from './editor/model';
 import type { ReplayItem } from './session/replay';
-
 import type { Approval } from './settings/approval';
 import type { Inert } from './inert';
 
@@ -16,9 +15,12 @@ export interface Events {
   /** A wheel notch over the transcript (keys, text and pastes go straight to the coordinator). */
   'input.wheel': { dir: 'up' | 'down' };
 
-  /** `display` is how the input shows in the transcript (pastes collapsed). */
-  /** `kind`: not a message to the model but /compact, or the person's own `!` command. */
-  'turn.started': { turnId: number; input: Inert; display?: Inert; segments?: Segment[]; kind?: 'compact' | 'command' };
+  /**
+   * `input` is what the model gets (and the log keeps), as it was typed;
+   * `display` how the transcript shows it (pastes collapsed, made inert);
+   * `kind`: not a message to the model but /compact, or the person's own `!` command.
+   */
+  'turn.started': { turnId: number; input: string; display: Inert; segments?: Segment[]; kind?: 'compact' | 'command' };
   /** The person's own command ran: `text` (the command and its output) joined the conversation as their message. */
   'command.ran': { turnId: number; text: string; segments: Segment[] };
   /** The conversation went back to before an input: the first `kept` messages stay; `dropped` left what the model gets. */
@@ -72,7 +74,6 @@ export interface Events {
   /** The approval rules changed (a question's `r`, /permissions): the store keeps them. */
   'permissions.changed': Record<string, never>;
 
-  /** A conversation came back: the transcript shows what it held. */
   /** A conversation came back: the transcript shows what it held, each item through the sanitizer (a log holds what a model or a tool sent). */
   'session.resumed': { items: Array<{ kind: ReplayItem['kind']; text: Inert }>; at: string | null };
   /** A new conversation began (/new, or Esc in the picker). */

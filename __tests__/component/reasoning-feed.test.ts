@@ -11,7 +11,7 @@ describe('reasoning in the transcript', () => {
     const model = new TranscriptModel(60);
     new TranscriptFeed(bus, model);
     const rows = () => model.visible(100).filter((r) => r.kind !== 'gap').map((r) => [r.kind, r.text.trim()]);
-    bus.emit('turn.started', { turnId: 1, input: t('q') });
+    bus.emit('turn.started', { turnId: 1, input: 'q', display: t('q') });
     for (const line of ['one', 'two', 'three', 'four', 'five']) bus.emit('turn.reasoning', { turnId: 1, text: t(`${line}\n`) });
     expect(rows()).toEqual([['user', 'q'], ['note', 'thinking… three'], ['note', 'four'], ['note', 'five']]);
     bus.emit('turn.delta', { turnId: 1, text: t('the answer') });

@@ -143,6 +143,19 @@ describe('what the log keeps of an input', () => {
     const inputs = parseLog(log, validEvent).events.flatMap((e) => (e.t === 'user' ? [userText(e), ...e.segments.map((g) => g.text)] : []));
     expect(inputs).toEqual(['deploy with [secret: GitHub token] now', 'deploy with [secret: GitHub token] now', '[not kept: entered with a leading space]', '[not kept: entered with a leading space]']);
   });
+
+  it('keeps an input as it was typed, tabs and all, while the transcript is shown it made inert', async () => {
+    const data = tempDir();
+    const m = milk(data, KINDS.openai('echo'));
+    const shown: string[] = [];
+    m.bus.on('turn.started', ({ display }) => shown.push(display));
+    const typed = 'a\tb \x1b[31mred';
+    expect((await m.turn(typed)).status).toBe('done');
+    m.recorder.close();
+    const log = fs.readFileSync(conversationFile(sessionLogDir(data, 's'), m.recorder.conv), 'utf8');
+    expect(parseLog(log, validEvent).events.flatMap((e) => (e.t === 'user' ? [userText(e)] : []))).toEqual([typed]);
+    expect(shown).toEqual(['a    b red']);
+  });
 });
 
 describe('a pasted input in the log', () => {

@@ -104,7 +104,7 @@ describe('the status model', () => {
     const model = new StatusModel(bus, { sessionId: 's', historyMode: () => 'session', busySince: () => null, queued: () => 0, force: () => false, always: () => [], providerHint: () => null });
     bus.emit('status.warning', { text: t('history file damaged') });
     expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe('history file damaged');
-    bus.emit('turn.started', { turnId: 1, input: t('next') });
+    bus.emit('turn.started', { turnId: 1, input: 'next', display: t('next') });
     expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBeNull();
     model.stop();
   });
@@ -118,7 +118,7 @@ describe('the status model', () => {
     bus.emit('status.warning', { text: t('global history damaged') });
     expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe('global history damaged (and 1 more in the transcript)');
     expect(notes).toEqual(['warning: session history damaged', 'warning: global history damaged']);
-    bus.emit('turn.started', { turnId: 1, input: t('next') });
+    bus.emit('turn.started', { turnId: 1, input: 'next', display: t('next') });
     bus.emit('status.warning', { text: t('another') });
     expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe('another');
     model.stop();

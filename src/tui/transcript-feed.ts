@@ -60,9 +60,9 @@ export class TranscriptFeed {
   private followTurns(bus: Bus): void {
     const transcript = this.transcript;
     const changed = (): void => bus.requestRender();
-    bus.on('turn.started', ({ turnId, input, display }) => {
+    bus.on('turn.started', ({ turnId, display }) => {
       transcript.scrollToBottom();
-      transcript.add('user', display ?? input);
+      transcript.add('user', display);
       // The answer's entry comes with its first words: reasoning may come before them, and go above them.
       this.reply = { turnId, words: null, output: null, asking: null, tool: null };
       this.lastAnswer = '';

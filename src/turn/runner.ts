@@ -124,8 +124,7 @@ export class TurnRunner {
   /** Starts a turn for `input`; returns its id. Only one turn runs at a time. */
   start(input: string, options: { display?: string; segments?: Segment[] } = {}): number {
     const segments = options.segments ?? [{ type: 'text' as const, text: input }];
-    const shown = { input: sanitize(input), display: options.display === undefined ? undefined : sanitize(options.display) };
-    return this.launch({ ...shown, segments: options.segments }, segments, (turn) => {
+    return this.launch({ input, display: sanitize(options.display ?? input), segments: options.segments }, segments, (turn) => {
       this.record(turn.id, { role: 'user', content: input });
       return this.loop(turn);
     });
@@ -137,8 +136,8 @@ export class TurnRunner {
    */
   runOwn(command: string, options: { display?: string; segments?: Segment[] } = {}): number {
     const segments = options.segments ?? [{ type: 'text' as const, text: `!${command}` }];
-    const shown = { input: sanitize(`!${command}`), display: options.display === undefined ? undefined : sanitize(options.display) };
-    return this.launch({ ...shown, segments, kind: 'command' }, segments, async (turn) => {
+    const input = `!${command}`;
+    return this.launch({ input, display: sanitize(options.display ?? input), segments, kind: 'command' }, segments, async (turn) => {
       const content = await runOwnCommand(this.bus, turn, command, { workspace: this.options.workspace ?? process.cwd(), killGraceMs: this.options.killGraceMs });
       if (content === null) return;
       this.record(turn.id, { role: 'user', content });
@@ -152,7 +151,7 @@ export class TurnRunner {
     const all = this.compaction.everything(this.options.systemPrompt?.());
     if (!all) return null;
     const input = focus ? `/compact ${focus}` : '/compact';
-    return this.launch({ input: sanitize(input), kind: 'compact' }, null, (turn) => this.compaction.summarise(turn, all.older, 0, all.before, focus));
+    return this.launch({ input, display: sanitize(input), kind: 'compact' }, null, (turn) => this.compaction.summarise(turn, all.older, 0, all.before, focus));
   }
 
   /** Interrupts the running turn. A second call, or a call when idle, does nothing. */
