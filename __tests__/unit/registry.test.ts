@@ -105,5 +105,8 @@ describe('the tool registry', () => {
     expect(loggedSubject(call('shell', { command: 'ls -la' }))).toBe('ls -la');
     expect(loggedSubject(call('demo__note', { text: 'x' }))).toBe('{"text":"x"}');
     expect(loggedSubject(call('read_file', { path: 'a', offset: 3, limit: 2 }))).toBe('a (lines 3-4)');
+    // A call that never fitted its tool (refused when it came, or a log of another shape) is shown as sent.
+    expect(loggedSubject(call('shell', { command: 5 }))).toBe('{"command":5}');
+    expect(loggedSubject(call('edit_file', { path: 'a' }))).toBe('{"path":"a"}');
   });
 });

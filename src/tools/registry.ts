@@ -67,15 +67,11 @@ export async function runTool(tool: AnyTool, args: Record<string, unknown>, ctx:
 
 /**
  * What a logged call is judged by, for a replayed transcript: its tool's
- * subject, or its arguments as sent (a tool milk does not have, or arguments
- * that never fitted it).
+ * subject when its arguments fit the tool, else its arguments as sent (a
+ * tool milk does not have, a call that was refused, a log of another shape).
  */
 export function loggedSubject(call: ToolCall): string {
-  const tool = BUILTIN_TOOLS.find((t) => t.name === call.name);
-  try {
-    if (tool) return tool.subject(call.args);
-  } catch {
-    // Arguments of another shape: shown as they are, below.
-  }
+  const prepared = prepare(BUILTIN_TOOLS.find((t) => t.name === call.name), call);
+  if (prepared.ok) return prepared.tool.subject(prepared.args);
   return Object.keys(call.args).length ? JSON.stringify(call.args) : '';
 }

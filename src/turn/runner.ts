@@ -20,7 +20,7 @@ import { Conversation, type Input } from './conversation';
 import { Approvals } from './approvals';
 import { Compaction } from './compaction';
 import { StepOptions, partialMessage, stepMessage, streamStep } from './step';
-import { DECLINED, INTERRUPTED, ToolCalls, ToolCallsOptions } from './tool-calls';
+import { ToolCalls, ToolCallsOptions } from './tool-calls';
 import { runOwnCommand } from './own-command';
 import { type ActiveTurn, emptyStep } from './turn';
 
@@ -219,10 +219,10 @@ export class TurnRunner {
       if (calls.length === 0) return;
       turn.unanswered = [...calls];
       for (const call of calls) {
-        const content = this.calls ? await this.calls.answer(turn, call) : `error: no tools here (${call.name} was not run)`;
-        if (turn.cancelled || content === INTERRUPTED) return;
+        const answer = this.calls ? await this.calls.answer(turn, call) : { content: `error: no tools here (${call.name} was not run)`, declined: false };
+        if (turn.cancelled || answer === null) return;
         turn.unanswered.shift();
-        this.record(turn.id, { role: 'tool', toolCallId: call.id, name: call.name, content }, content === DECLINED);
+        this.record(turn.id, { role: 'tool', toolCallId: call.id, name: call.name, content: answer.content }, answer.declined);
       }
     }
     throw new Error(`stopped after ${maxSteps} model requests in one turn`);

@@ -13,12 +13,19 @@ import { ToolRegistry, prepare, runTool } from '../tools/registry';
 import { callDetail, describeCall, showControls } from '../tools/visible';
 import { describeRule, suggestRule } from '../settings/rules';
 import type { Approvals } from './approvals';
+import type { Approval } from '../settings/approval';
 import { Inert, StreamSanitizer, sanitize } from '../inert';
 import type { ActiveTurn } from './turn';
 
 export const DECLINED = 'The user declined to run this tool call.';
-/** What a call's answer is when the turn was stopped while it waited or ran (the runner answers it). */
-export const INTERRUPTED = 'interrupted';
+
+/** What the model is told of a call; `declined`: the person said no (the log marks it). */
+export interface CallAnswer {
+  readonly content: string;
+  readonly declined: boolean;
+}
+
+const told = (content: string): CallAnswer => ({ content, declined: false });
 
 export interface ToolCallsOptions {
   readonly bus: Bus;
@@ -50,34 +57,35 @@ interface Confinement {
 export class ToolCalls {
   constructor(private readonly o: ToolCallsOptions) {}
 
-  /** Answers one call: what the model is told, or INTERRUPTED when the turn was stopped meanwhile. */
-  async answer(turn: ActiveTurn, call: ToolCall): Promise<string> {
+  /** Answers one call: what the model is told, or null when the turn was stopped meanwhile (the runner answers it then). */
+  async answer(turn: ActiveTurn, call: ToolCall): Promise<CallAnswer | null> {
     const prepared = prepare(this.o.registry.find(call.name), call);
-    if (!prepared.ok) return this.refuse(turn, call.name, prepared.why, 'invalid arguments');
+    if (!prepared.ok) return told(this.refuse(turn, call.name, prepared.why, 'invalid arguments'));
     const { tool, args } = prepared;
     await this.o.rulesReady;
-    if (turn.cancelled) return INTERRUPTED;
+    if (turn.cancelled) return null;
     const settings = this.o.settings;
     let decision = settings.decide({ tool: tool.name, kind: tool.kind, command: tool.ruleText?.(args) });
-    if (decision === 'refuse') return this.refuse(turn, tool.name, `the person set milk to ${settings.mode} mode, where ${tool.name} is not allowed`, 'not allowed');
+    if (decision === 'refuse') return told(this.refuse(turn, tool.name, `the person set milk to ${settings.mode} mode, where ${tool.name} is not allowed`, 'not allowed'));
     const confined = tool.sandboxed ? await this.confinement() : { sandbox: false, agree: false };
-    if (turn.cancelled) return INTERRUPTED;
+    if (turn.cancelled) return null;
     // A command that would run without the sandbox it should have runs only once the person agrees.
     if (confined.agree) decision = 'ask';
-    if (decision === 'ask' && this.o.unattended) return this.refuse(turn, tool.name, this.unattendedWhy(confined), 'not allowed');
+    if (decision === 'ask' && this.o.unattended) return told(this.refuse(turn, tool.name, this.unattendedWhy(confined), 'not allowed'));
     const subject = tool.subject(args);
     const summary = sanitize(describeCall(tool.name, subject));
     // A change shows what it would do before anyone is asked about it.
-    const preview = tool.preview && this.o.workspace ? await tool.preview(args, this.o.workspace) : null;
-    if (turn.cancelled) return INTERRUPTED;
+    const preview = tool.preview ? await tool.preview(args, this.o.workspace) : null;
+    if (turn.cancelled) return null;
     const detail = sanitize(preview === null ? callDetail(tool.name, subject) : `${callDetail(tool.name, subject)}\n${showControls(preview)}`);
     let network = false;
     if (decision === 'ask') {
       const answer = await this.ask(turn, tool, args, { summary, detail, confined });
-      if (answer === INTERRUPTED || answer === 'no') return answer === 'no' ? DECLINED : INTERRUPTED;
+      if (answer === null) return null;
+      if (answer === 'no') return { content: DECLINED, declined: true };
       network = answer === 'network';
     }
-    return this.run(turn, tool, args, { summary, detail, sandbox: confined.sandbox, network });
+    return told(await this.run(turn, tool, args, { summary, detail, sandbox: confined.sandbox, network }));
   }
 
   private unattendedWhy(confined: Confinement): string {
@@ -124,8 +132,8 @@ export class ToolCalls {
     return { sandbox: false, agree: !s.unsandboxedAgreed };
   }
 
-  /** Puts a call to the person; what they answered (the answer's side effects done), or INTERRUPTED. */
-  private async ask(turn: ActiveTurn, tool: AnyTool, args: Record<string, unknown>, q: { summary: Inert; detail: Inert; confined: Confinement }): Promise<string> {
+  /** Puts a call to the person; what they answered (the answer's side effects done), or null when the turn was stopped. */
+  private async ask(turn: ActiveTurn, tool: AnyTool, args: Record<string, unknown>, q: { summary: Inert; detail: Inert; confined: Confinement }): Promise<Approval | null> {
     const s = this.o.settings;
     const rule = suggestRule(tool.name, tool.ruleText?.(args));
     const answer = await this.o.approvals.ask(
@@ -140,7 +148,7 @@ export class ToolCalls {
       },
       turn.controller.signal,
     );
-    if (answer === INTERRUPTED || turn.cancelled) return INTERRUPTED;
+    if (answer === 'interrupted' || turn.cancelled) return null;
     if (answer === 'no') {
       this.o.bus.emit('tool.started', { turnId: turn.id, summary: q.summary, detail: q.detail, declined: true });
       return 'no';
