@@ -7,7 +7,7 @@ import type { View } from '../../src/composer/views/view';
 
 const push = (ui: UiState, view: View): UiState => open(ui, [{ type: 'openView', view }], { history: [] }).ui;
 import { composer, entry } from '../helpers/composer';
-import { ApprovalView, APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';
+import { ApprovalQuestion, ApprovalView, APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';
 import * as ed from '../../src/editor/model';
 import type { ViewContext } from '../../src/composer/views/view';
 import { composerView } from '../../src/tui/views';
@@ -485,10 +485,11 @@ describe('views over the composer', () => {
   });
 
   describe('a tool approval', () => {
+    const question = (over: Partial<ApprovalQuestion> = {}): ApprovalQuestion => ({ requestId: 3, turnId: 7, summary: 'shell: ls', tool: 'shell', rule: null, sandboxed: false, ...over });
     function asked(world: Partial<ViewContext> = {}) {
       const c = composer([], { busy: true, ...world });
       c.type('half typed');
-      c.ui = push(c.ui, new ApprovalView(3, 7, 'shell: ls', 'shell', 10_000));
+      c.ui = push(c.ui, new ApprovalView(question(), 10_000));
       return c;
     }
     const later = (c: ReturnType<typeof asked>) => {
@@ -512,7 +513,7 @@ describe('views over the composer', () => {
     });
     it('r adds a rule and w allows the network where the question offers them; elsewhere they are typing', () => {
       const c = composer([], { busy: true });
-      c.ui = push(c.ui, new ApprovalView(3, 7, 'shell: ls', 'shell', 10_000, true, true));
+      c.ui = push(c.ui, new ApprovalView(question({ rule: 'shell commands starting with `ls`', sandboxed: true }), 10_000));
       c.ctx.now = 10_000 + APPROVAL_PAUSE_MS;
       expect(c.run('approval.network')).toEqual([{ type: 'answer', requestId: 3, approval: 'network' }]);
       const d = asked();

@@ -134,7 +134,7 @@ export class TurnCoordinator {
     this.slashes = this.slashContext();
     bus.on('turn.ended', ({ turnId, status }) => this.onTurnEnded(turnId, status));
     bus.on('approval.asked', (e) => {
-      this.apply([{ type: 'openView', view: new ApprovalView(e.requestId, e.turnId, e.summary, e.tool, this.now(), e.rule !== null, e.sandboxed) }]);
+      this.apply([{ type: 'openView', view: new ApprovalView(e, this.now()) }]);
       this.rearm();
     });
   }

@@ -34,6 +34,16 @@ export function approvalAnswerable(q: { shownAt: number; lastKeyAt: number; now:
   return q.now - Math.max(q.shownAt, q.lastKeyAt) >= APPROVAL_PAUSE_MS;
 }
 
+/** What the view needs of a question (the bus's approval.asked). */
+export interface ApprovalQuestion {
+  readonly requestId: number;
+  readonly turnId: number;
+  readonly summary: string;
+  readonly tool: string;
+  readonly rule: string | null;
+  readonly sandboxed: boolean;
+}
+
 /**
  * What the answers would do, said in the transcript while the question is
  * open (the status bar has no room); `key` names a command's key as bound.
@@ -52,19 +62,24 @@ const PASSES: ReadonlySet<CommandName> = new Set<CommandName>(['app.interrupt', 
 export class ApprovalView implements View {
   readonly mode = 'approval' as const;
 
-  constructor(
-    /** The question it answers (turn/approvals.ts). */
-    readonly requestId: number,
-    readonly turnId: number,
-    readonly summary: string,
-    readonly tool: string,
-    /** When the question appeared. */
-    readonly shownAt: number,
-    /** `r` adds a rule for calls like this one. */
-    readonly rule = false,
-    /** `w` runs the command with the network (it runs in the sandbox). */
-    readonly network = false,
-  ) {}
+  readonly requestId: number;
+  readonly turnId: number;
+  readonly summary: string;
+  readonly tool: string;
+  /** `r` adds a rule for calls like this one. */
+  readonly rule: boolean;
+  /** `w` runs the command with the network (it runs in the sandbox). */
+  readonly network: boolean;
+
+  /** `q`: the question as the engine asked it (turn/approvals.ts); `shownAt`: when it appeared. */
+  constructor(q: ApprovalQuestion, readonly shownAt: number) {
+    this.requestId = q.requestId;
+    this.turnId = q.turnId;
+    this.summary = q.summary;
+    this.tool = q.tool;
+    this.rule = q.rule !== null;
+    this.network = q.sandboxed;
+  }
 
   ready(time: { now: number; lastKeyAt: number }): boolean {
     return approvalAnswerable({ shownAt: this.shownAt, ...time });
