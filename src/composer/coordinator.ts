@@ -8,7 +8,7 @@
 // does the I/O.
 
 import type { Bus, TurnEnd } from '../bus';
-import { sanitize } from '../inert';
+import { Inert, sanitize } from '../inert';
 import { CommandName, Mode, SlashContext, TURN_RUNNING, findSlash } from '../commands';
 import { type EditorState, type PasteOptions, type Segment, expandedText } from '../editor/model';
 import type { FileHit } from '../search/files';
@@ -32,8 +32,8 @@ export interface Frame {
   readonly editor: EditorState;
   readonly highlight: { start: number; end: number } | null;
   /** The top view's status-bar prompt and legend. */
-  readonly prompt: string | null;
-  readonly legend: string | null;
+  readonly prompt: Inert | null;
+  readonly legend: Inert | null;
   readonly overlay: Extract<ViewPaint, { kind: 'overlay' }> | null;
   readonly picker: PickerState | null;
   /** The @-mention picker's list, drawn where the search overlay is. */

@@ -13,6 +13,7 @@ import { MentionView } from './views/mention';
 import { SearchView } from './views/search';
 import type { View, ViewContext, ViewPaint } from './views/view';
 import { pushAll } from '../arrays';
+import type { Inert } from '../inert';
 
 export interface UiState {
   readonly composer: ComposerState;
@@ -88,7 +89,7 @@ export function shownComposer(ui: UiState): { editor: EditorState; highlight: { 
 }
 
 /** The status bar's prompt and legend: the top view's, if any. */
-export function shownStatus(ui: UiState, time: { now: number; lastKeyAt: number }): { prompt: string | null; legend: string | null } {
+export function shownStatus(ui: UiState, time: { now: number; lastKeyAt: number }): { prompt: Inert | null; legend: Inert | null } {
   const view = top(ui);
   return view ? view.status(time) : { prompt: null, legend: null };
 }

@@ -5,6 +5,7 @@
 // (the composer's scroll top, the transcript's height and scroll requests)
 // and blessed's internals; reads everything else from its sources.
 
+import type { Inert } from '../inert';
 import type { Bus } from '../bus';
 import type { EditorState } from '../editor/model';
 import type { EmojiWidths } from '../editor/width';
@@ -21,8 +22,8 @@ export interface PaintFrame {
   /** The buffer range a search match lights up. */
   readonly highlight: { start: number; end: number } | null;
   /** The top view's status-bar prompt and the keys that answer it. */
-  readonly prompt: string | null;
-  readonly legend: string | null;
+  readonly prompt: Inert | null;
+  readonly legend: Inert | null;
   /** The search overlay while a search runs. */
   readonly overlay: OverlayView | null;
   /** The resume picker, drawn in the transcript's place while it is open. */

@@ -4,7 +4,7 @@
 // nothing else; statusRow in views.ts draws what snapshot() returns.
 
 import type { Bus } from '../bus';
-import { sanitize } from '../inert';
+import { Inert, sanitize } from '../inert';
 import type { StatusState } from './views';
 import type { HistoryMode } from '../settings/store';
 
@@ -76,7 +76,7 @@ export class StatusModel {
   }
 
   /** `modal`: the top view's prompt (replacing the left side) and the keys that answer it (never cut off). */
-  snapshot(now: number, modal: { prompt: string | null; legend: string | null }): StatusState {
+  snapshot(now: number, modal: { prompt: Inert | null; legend: Inert | null }): StatusState {
     const s = this.sources;
     return {
       sessionId: s.sessionId,

@@ -11,6 +11,7 @@ import type { Binding, CommandName } from '../../commands';
 import type { ComposerInput, ComposerState } from '../state';
 import { Handled, View, ViewContext, consume, pass } from './view';
 import { reduce } from '../reducer';
+import { Inert, sanitize } from '../../inert';
 
 export const APPROVAL_KEYS: readonly Binding[] = [
   { keys: ['y'], command: 'approval.yes' },
@@ -128,8 +129,8 @@ export class ApprovalView implements View {
     return consume(null, { effects: [{ type: 'answer', requestId: this.requestId, approval }] });
   }
 
-  status(time: { now: number; lastKeyAt: number }): { prompt: string; legend: string } {
+  status(time: { now: number; lastKeyAt: number }): { prompt: Inert; legend: Inert } {
     const legend = `y yes · n no · a always${this.rule ? ' · r rule' : ''}${this.network ? ' · w network' : ''}`;
-    return { prompt: `run ${this.summary}?`, legend: this.ready(time) ? legend : 'typing goes to the input; pause to answer' };
+    return { prompt: sanitize(`run ${this.summary}?`), legend: sanitize(this.ready(time) ? legend : 'typing goes to the input; pause to answer') };
   }
 }

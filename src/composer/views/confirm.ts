@@ -6,6 +6,7 @@
 import type { Binding } from '../../commands';
 import type { ComposerInput, Effect } from '../state';
 import { Handled, View, consume, pass } from './view';
+import { Inert, sanitize } from '../../inert';
 
 export const CONFIRM_KEYS: readonly Binding[] = [
   { keys: ['y'], command: 'confirm.yes' },
@@ -28,7 +29,7 @@ export class ConfirmView implements View {
     return pass(this);
   }
 
-  status(): { prompt: string; legend: null } {
-    return { prompt: this.question, legend: null };
+  status(): { prompt: Inert; legend: null } {
+    return { prompt: sanitize(this.question), legend: null };
   }
 }

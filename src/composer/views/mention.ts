@@ -12,6 +12,7 @@ import type { FileHit } from '../../search/files';
 import { MAX_UNDO, reduce } from '../reducer';
 import type { ComposerInput, ComposerState, Effect } from '../state';
 import { Handled, View, ViewContext, ViewPaint, consume } from './view';
+import { Inert, sanitize } from '../../inert';
 
 export const MENTION_KEYS: readonly Binding[] = [
   { keys: ['tab', 'enter'], command: 'mention.accept' },
@@ -123,8 +124,8 @@ export class MentionView implements View {
     return { view: null, effects: [{ type: 'mentionClosed' }], consumed: false };
   }
 
-  status(): { prompt: string; legend: string } {
-    return { prompt: `@${this.list.query}`, legend: 'Tab/Enter: insert · Up/Down: choose · Esc: leave as typed' };
+  status(): { prompt: Inert; legend: Inert } {
+    return { prompt: sanitize(`@${this.list.query}`), legend: sanitize('Tab/Enter: insert · Up/Down: choose · Esc: leave as typed') };
   }
 
   paint(): ViewPaint {

@@ -9,6 +9,7 @@ import type { Binding } from '../../commands';
 import { PickerState, movePicker, selected } from '../../session/picker';
 import type { ComposerInput } from '../state';
 import { Handled, View, ViewPaint, consume, pass } from './view';
+import { Inert, sanitize } from '../../inert';
 
 export const PICKER_KEYS: readonly Binding[] = [
   { keys: ['up', 'C-p', 'k'], command: 'picker.up' },
@@ -44,9 +45,9 @@ export class PickerView implements View {
     }
   }
 
-  status(): { prompt: string; legend: string } {
-    if (this.picker.kind === 'rewind') return { prompt: 'rewind to before an input', legend: 'Enter go back · Esc stay' };
-    return { prompt: 'resume a conversation', legend: 'Enter resume · Esc new' };
+  status(): { prompt: Inert; legend: Inert } {
+    if (this.picker.kind === 'rewind') return { prompt: sanitize('rewind to before an input'), legend: sanitize('Enter go back · Esc stay') };
+    return { prompt: sanitize('resume a conversation'), legend: sanitize('Enter resume · Esc new') };
   }
 
   paint(): ViewPaint {

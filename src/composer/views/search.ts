@@ -15,6 +15,7 @@ import * as search from '../../search/search';
 import type { ComposerInput, ComposerState } from '../state';
 import { ConfirmView } from './confirm';
 import { Handled, View, ViewContext, ViewPaint, consume, pass } from './view';
+import { Inert, sanitize } from '../../inert';
 
 export const SEARCH_KEYS: readonly Binding[] = [
   { keys: ['C-r'], command: 'history.searchReverse' },
@@ -156,12 +157,12 @@ export class SearchView implements View {
     return { editor: { ...ed.replaceWith(composer.editor, entry.segments), cursor: at.start }, highlight: at };
   }
 
-  status(): { prompt: string; legend: null } {
+  status(): { prompt: Inert; legend: null } {
     const { state } = this;
     const prefix = `(${state.failing ? 'failing ' : ''}${state.direction}-i-search)\`${state.query}': `;
-    if (!state.match) return { prompt: prefix, legend: null };
+    if (!state.match) return { prompt: sanitize(prefix), legend: null };
     // The line the match is on, as bash puts its cursor there; no split of a huge entry on every paint.
-    return { prompt: prefix + search.lineAt(entryText(this.list, state.match.index), state.match.start).line, legend: null };
+    return { prompt: sanitize(prefix + search.lineAt(entryText(this.list, state.match.index), state.match.start).line), legend: null };
   }
 
   paint(): ViewPaint {

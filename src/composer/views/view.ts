@@ -12,6 +12,7 @@ import type { Overlay } from '../../search/overlay';
 import type { PickerState } from '../../session/picker';
 import type { MentionList } from './mention';
 import type { ComposerContext, ComposerInput, ComposerState, Effect } from '../state';
+import type { Inert } from '../../inert';
 
 /** What a view knows of the world when an input reaches it. */
 export interface ViewContext extends ComposerContext {
@@ -45,7 +46,7 @@ export interface View {
   keyMode(time: { now: number; lastKeyAt: number }): Mode | null;
   handle(input: ComposerInput, composer: ComposerState, ctx: ViewContext): Handled;
   /** The status bar's prompt, and the keys that answer it (never cut off). */
-  status(time: { now: number; lastKeyAt: number }): { prompt: string; legend: string | null };
+  status(time: { now: number; lastKeyAt: number }): { prompt: Inert; legend: Inert | null };
   /** The composer as this view shows it (a search shows its match), or null to show the draft. */
   shown?(composer: ComposerState): { editor: EditorState; highlight: { start: number; end: number } | null } | null;
   paint?(): ViewPaint | null;
