@@ -9,6 +9,7 @@ import { pushAll } from '../arrays';
 import { Window, binaryKind, numberedWindow } from './numbered';
 import { Edit, applyEdits } from './edit';
 import { writeAtomicAsync } from '../io/files';
+import type { WriteHooks } from './tool';
 
 /** What read_file returns of a file, at most. */
 export const MAX_READ_BYTES = 256 * 1024;
@@ -100,12 +101,6 @@ export async function readFileTool(workspace: string, p: string, w: Window = {})
  * exclusively, never following a link) renamed over the target: a symlink
  * swapped in meanwhile is replaced, not followed.
  */
-/** Told of each file a tool is about to change and has changed (real paths): rewind's copies (session/checkpoints.ts). */
-export interface WriteHooks {
-  before(file: string): Promise<void>;
-  after(file: string): Promise<void>;
-}
-
 export async function writeFileTool(workspace: string, p: string, content: string, hooks?: WriteHooks): Promise<string> {
   const file = await confineWrite(workspace, p);
   await hooks?.before(file);
@@ -143,15 +138,6 @@ async function editable(workspace: string, p: string): Promise<{ file: string; t
   const kind = binaryKind(head.bytes);
   if (kind) throw new ToolPathError(`${p} is a binary file (${kind}, ${head.size} bytes)`);
   return { file, text: head.bytes.toString('utf8') };
-}
-
-/** The edits of an edit_file call: `edits`, or the one edit its own arguments describe. */
-export function editsOf(args: Record<string, unknown>): Edit[] {
-  const list = Array.isArray(args.edits) ? args.edits : [args];
-  return list.map((e) => {
-    const o = (e ?? {}) as Record<string, unknown>;
-    return { old_string: o.old_string as string, new_string: o.new_string as string, replace_all: o.replace_all === true };
-  });
 }
 
 /** Applies edit_file's edits to the file as it is now, all or none; returns what to tell the model. */

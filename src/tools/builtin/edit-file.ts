@@ -4,6 +4,7 @@
 
 import { defineTool } from '../tool';
 import * as s from '../schema';
+import type { Edit } from '../edit';
 
 const edit = {
   old_string: s.string('The exact text to replace, blanks and indentation included (read the file first).'),
@@ -29,7 +30,7 @@ const parameters = s.object(
 type Args = s.Infer<typeof parameters>;
 
 /** The edits of a call: `edits`, or the one its own arguments describe. */
-function editsOf(args: Args): { old_string: string; new_string: string; replace_all: boolean }[] {
+function editsOf(args: Args): Edit[] {
   const list = args.edits ?? [{ old_string: args.old_string ?? '', new_string: args.new_string ?? '', replace_all: args.replace_all }];
   return list.map((e) => ({ old_string: e.old_string, new_string: e.new_string, replace_all: e.replace_all === true }));
 }

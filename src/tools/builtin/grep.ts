@@ -5,8 +5,8 @@
 import { defineTool } from '../tool';
 import * as s from '../schema';
 
-/** Lines of context a call may ask for, at most. */
-const MAX_CONTEXT = 20;
+/** Lines of context a call may ask for, at most (search-results.ts holds the search to it too). */
+export const MAX_CONTEXT = 20;
 
 const parameters = s.object(
   {
