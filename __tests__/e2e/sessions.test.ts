@@ -134,10 +134,48 @@ describe('coming back to a conversation', () => {
     let p = await start(data, cwd);
     await ask(p, 'before the damage');
     await quit(p);
-    fs.appendFileSync(logOf(data, cwd), 'garbage that is not json\n{"t":"mystery","conv":"x"}\n');
+    const mystery = '{"t":"mystery","conv":"x"}';
+    fs.appendFileSync(logOf(data, cwd), `garbage that is not json\n${mystery}\n`);
     p = await start(data, cwd, ['--continue']);
     await p.waitForText('› before the damage');
-    await p.waitFor(() => p.text().replace(/\s+/g, ' ').includes('conversation log damaged (1 unreadable line, 1 event of unknown type)'), 'warning');
+    await p.waitFor(() => p.text().replace(/\s+/g, ' ').includes('conversation log damaged (1 unreadable line); kept'), 'warning');
+    // The repaired log lost the garbage and kept the newer milk's event, line for line.
+    const lines = fs.readFileSync(logOf(data, cwd), 'utf8').split('\n');
+    expect(lines).toContain(mystery);
+    expect(lines).not.toContain('garbage that is not json');
+  });
+
+  it('an older milk keeps what a newer one wrote: events and history entries of unknown types stay in the files, skipped', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    let p = await start(data, cwd);
+    await ask(p, 'first question');
+    await quit(p);
+    const log = logOf(data, cwd);
+    const conv = path.basename(log, '.jsonl');
+    // What a newer milk might write: an event type and a segment type this one has never heard of.
+    const event = JSON.stringify({ t: 'image', conv, ts: new Date().toISOString(), path: 'shot.png' });
+    fs.appendFileSync(log, event + '\n');
+    const hist = path.join(data, 'sessions', `${sessionIdForWorkspace(cwd)}.history`);
+    const entry = JSON.stringify({ ts: new Date().toISOString(), segments: [{ type: 'image', data: 'iVBORw0KGgo=' }] });
+    fs.appendFileSync(hist, entry + '\n');
+    const before = fs.readdirSync(path.dirname(log)).concat(fs.readdirSync(path.dirname(hist))).sort();
+
+    p = await start(data, cwd, ['--continue']);
+    await p.waitForText('› first question');
+    await p.waitFor(() => p.text().replace(/\s+/g, ' ').includes('conversation log holds events a newer milk wrote: kept in the file, skipped here'), 'the note');
+    // Up recalls the last input this milk can show, not the newer kind.
+    p.write(KEY.up);
+    await p.waitFor(() => p.composerLines().join(' ').includes('first question'), 'Up recalls the known entry');
+    p.write(KEY.ctrlC);
+    await ask(p, 'second question');
+    await quit(p);
+
+    // Nothing was taken for damage: no copy aside, and both lines are where they were.
+    expect(fs.readdirSync(path.dirname(log)).concat(fs.readdirSync(path.dirname(hist))).sort()).toEqual(before);
+    expect(fs.readFileSync(log, 'utf8').split('\n')).toContain(event);
+    expect(fs.readFileSync(hist, 'utf8').split('\n')).toContain(entry);
+    expect(inputsIn(log)).toEqual(['first question', 'second question']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { FORMAT, HistoryHeader, needsRepair, parseHistory, serializeHistory } from '../../src/history/format';
+import { FORMAT, HistoryHeader, needsRepair, parseHistory, recallable, serializeHistory } from '../../src/history/format';
 import { MAX_ENTRY_CHARS } from '../../src/history/rules';
 
 const header: HistoryHeader = { format: FORMAT, version: 1, scope: 'session', sessionId: 's', workspace: '/w', displayName: 'w' };
@@ -52,6 +52,25 @@ describe('history format', () => {
     expect(p.entries.map((e) => e.segments[0].text)).toEqual(['before', 'after']);
     expect(p.badLines).toBe(1);
   });
+  it("keeps a newer milk's entry (a segment type this one does not know) line for line, out of recall, and is not damaged", () => {
+    const newer = JSON.stringify({ ts: '2026-01-01T00:00:00.500Z', segments: [{ type: 'text', text: 'see ' }, { type: 'image', data: 'iVBO' }] });
+    const parsed = parseHistory(bytes(`${JSON.stringify(header)}\n${line('a')}\n${newer}\n${line('b')}\n`));
+    expect(parsed.entries).toHaveLength(3);
+    expect(parsed.entries.filter(recallable).map((e) => e.segments[0].text)).toEqual(['a', 'b']);
+    expect(parsed).toMatchObject({ foreign: 1, badLines: 0, problems: [] });
+    expect(needsRepair(parsed, header)).toBe(false);
+    // A rewrite (compaction, a deletion) writes it back as it was.
+    expect(serializeHistory(header, parsed.entries).split('\n')[2]).toBe(newer);
+  });
+
+  it.each([
+    ['a segment with no type', { type: undefined, text: 'x' }],
+    ['a known segment type whose text is not a string', { type: 'paste', text: 7 }],
+  ])('still takes an entry with %s for a bad line', (_what, seg) => {
+    const parsed = parseHistory(bytes(`${JSON.stringify(header)}\n${JSON.stringify({ ts: 't', segments: [seg] })}\n`));
+    expect(parsed).toMatchObject({ badLines: 1, foreign: 0 });
+  });
+
   it('treats an empty file as fine', () => {
     expect(needsRepair(parseHistory(bytes('')), header)).toBe(false);
   });

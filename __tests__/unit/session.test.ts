@@ -1,6 +1,6 @@
 // The conversation log's pure parts: parsing, replay into a context both
 // protocols accept, the context budget, and the resume picker.
-import { LogEvent, parseLog, serializeEvent } from '../../src/session/events';
+import { LogEvent, LogReader, parseLog, serializeEvent } from '../../src/session/events';
 import { validEvent } from '../../src/session/schema';
 import { Summarizer, replay } from '../../src/session/replay';
 import { trimContext } from '../../src/turn/context';
@@ -34,6 +34,14 @@ describe('the conversation log format', () => {
     const parsed = parseLog(text, validEvent);
     expect(parsed.events).toEqual([user('hi')]);
     expect(parsed).toMatchObject({ bad: 2, unknown: 1, torn: true });
+  });
+  it("hands a newer milk's event to the reader as its line, neither kept as an event nor bad", () => {
+    const future = JSON.stringify({ t: 'future', conv: C, what: 1 });
+    const seen: Array<[string, unknown]> = [];
+    const reader = new LogReader(validEvent, undefined, (line, conv) => seen.push([line, conv]));
+    for (const l of [serializeEvent(user('hi')).trim(), future]) reader.take(l);
+    expect(seen).toEqual([[future, C]]);
+    expect(reader.parsed).toMatchObject({ events: [user('hi')], bad: 0, unknown: 1 });
   });
   it.each([
     ['a tool call that is null', { t: 'assistant', conv: C, msg: 0, toolCalls: [null] }],

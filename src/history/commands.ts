@@ -4,7 +4,7 @@
 
 import { confirm } from '../confirm';
 import { segmentsText } from '../editor/model';
-import { historyHeader, parseHistory } from './format';
+import { historyHeader, parseHistory, recallable } from './format';
 import { historyPaths } from './service';
 import type { HistoryMode } from '../settings/store';
 import { HistoryFile } from './store';
@@ -55,7 +55,7 @@ function readEntries(t: Target, missing: 'empty' | 'error' = 'empty') {
     throw new HistoryCommandError(`cannot read ${file} (${describeIoError(err)})`);
   }
   // As milk shows them: appends from several processes may repeat an entry until the file is compacted.
-  return compactEntries(parseHistory(bytes).entries, Infinity);
+  return compactEntries(parseHistory(bytes).entries.filter(recallable), Infinity);
 }
 
 /** `missing`: what a session with no history file is: nothing to list, or an error (a session named that does not exist). */

@@ -1,8 +1,10 @@
 // The history file format: JSON Lines, a header line then one entry per line.
 // Parsing is forgiving (bad lines are counted and skipped, never fatal) and
-// never puts file content into a message. Pure: bytes in, data out.
+// never puts file content into a message. An entry holding a segment of a
+// type this milk does not know (a newer milk's) is neither bad nor shown: it
+// is kept, line for line, through every rewrite, and recall skips it.
+// Pure: bytes in, data out.
 
-import type { Segment } from '../editor/model';
 import { HistoryEntry, MAX_ENTRY_CHARS } from './rules';
 import type { HistoryMode } from '../settings/store';
 
@@ -41,12 +43,24 @@ export interface Parsed {
   badLines: number;
   /** A short, content-free description of what was wrong. */
   problems: string[];
+  /** Entries in `entries` with a segment type this milk does not know: kept in the file, never recalled. */
+  foreign: number;
 }
 
-function isSegment(v: unknown): v is Segment {
-  if (typeof v !== 'object' || v === null) return false;
+/** A segment this milk knows, one of a type it does not (a newer milk's), or not a segment at all. */
+function segmentKind(v: unknown): 'known' | 'foreign' | 'bad' {
+  if (typeof v !== 'object' || v === null) return 'bad';
   const s = v as { type?: unknown; text?: unknown };
-  return (s.type === 'text' || s.type === 'paste' || s.type === 'file') && typeof s.text === 'string';
+  if (s.type === 'text' || s.type === 'paste' || s.type === 'file') return typeof s.text === 'string' ? 'known' : 'bad';
+  return typeof s.type === 'string' ? 'foreign' : 'bad';
+}
+
+/** Entries with a segment this milk cannot show: they stay in the file and out of recall. */
+const foreignEntries = new WeakSet<HistoryEntry>();
+
+/** Whether Up/Down, search and `milk history` may show an entry (not one of a newer milk's kinds). */
+export function recallable(e: HistoryEntry): boolean {
+  return !foreignEntries.has(e);
 }
 
 /** The parsed value itself when it is a well-formed entry (no copy: this runs 100k times on load). */
@@ -54,7 +68,13 @@ function toEntry(v: unknown): HistoryEntry | null {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
   const o = v as { ts?: unknown; segments?: unknown };
   if (typeof o.ts !== 'string' || !Array.isArray(o.segments) || o.segments.length === 0) return null;
-  for (const seg of o.segments) if (!isSegment(seg)) return null;
+  let foreign = false;
+  for (const seg of o.segments) {
+    const kind = segmentKind(seg);
+    if (kind === 'bad') return null;
+    if (kind === 'foreign') foreign = true;
+  }
+  if (foreign) foreignEntries.add(o as HistoryEntry);
   return o as HistoryEntry;
 }
 
@@ -71,7 +91,7 @@ const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
 const rawLines = new WeakMap<HistoryEntry, string>();
 
 export function parseHistory(bytes: Uint8Array): Parsed {
-  const out: Parsed = { header: null, entries: [], badLines: 0, problems: [] };
+  const out: Parsed = { header: null, entries: [], badLines: 0, problems: [], foreign: 0 };
   let text: string;
   try {
     text = fatalDecoder.decode(bytes);
@@ -122,6 +142,7 @@ export function parseHistory(bytes: Uint8Array): Parsed {
     if (entry) {
       out.entries.push(entry);
       rawLines.set(entry, line);
+      if (!recallable(entry)) out.foreign++;
     } else out.badLines++;
   }
   if (text.length > 0 && out.header === null) out.problems.push('missing or foreign header');
@@ -133,7 +154,7 @@ const MAX_LINE_CHARS = MAX_ENTRY_CHARS * 6 + 4096;
 
 function entryLength(e: HistoryEntry): number {
   let n = 0;
-  for (const s of e.segments) n += s.text.length;
+  for (const s of e.segments) n += typeof s.text === 'string' ? s.text.length : 0;
   return n;
 }
 

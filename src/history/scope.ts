@@ -6,7 +6,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseHistory, serializeEntry } from './format';
+import { parseHistory, recallable, serializeEntry } from './format';
 import { readRegular, writeAtomic } from '../io/files';
 import { HistoryEntry, compactEntries, sameInput } from './rules';
 import type { HistoryFile } from './store';
@@ -27,6 +27,8 @@ export interface ScopeOptions {
   /** False: no data dir; the list lives in memory and nothing is written. */
   writes: boolean;
   warn: (text: string) => void;
+  /** A warning given at most once in this process however many files or reads meet its cause. */
+  warnOnce: (text: string) => void;
   /** Entries kept only in memory (a draft cleared with Ctrl-C): on the list, never on disk. */
   remembered: WeakSet<HistoryEntry>;
   /** Milliseconds, for how long a lock has been busy and what is left of the exit budget. */
@@ -59,7 +61,7 @@ export class HistoryScope {
     const { entries, warning, damaged, partial, mark } = this.file.load();
     this.mark = mark ?? null;
     // Appends from several processes leave duplicates and overshoot the cap until compaction.
-    this.replaceList(compactEntries(entries, this.options.maxEntries));
+    this.replaceList(this.recallable(entries));
     // A file read only in part holds more than it is worth: compact it.
     this.onDisk = partial ? Number.MAX_SAFE_INTEGER : entries.length;
     this.damaged = damaged === true;
@@ -257,7 +259,7 @@ export class HistoryScope {
         continue;
       }
       this.onDisk++;
-      this.insert(e);
+      if (recallable(e)) this.insert(e);
     }
   }
 
@@ -284,8 +286,17 @@ export class HistoryScope {
     this.onDisk = entries.length;
     // What is pending here, and a draft kept only in memory, stay.
     const kept = this.list.filter((e) => this.options.remembered.has(e));
-    this.replaceList(compactEntries(entries, this.options.maxEntries));
+    this.replaceList(this.recallable(entries));
     for (const e of [...this.pending, ...kept]) this.add(e);
+  }
+
+  /** What Up/Down may walk of a file's entries: a newer milk's kinds stay in the file only (said once). */
+  private recallable(entries: readonly HistoryEntry[]): HistoryEntry[] {
+    const shown = entries.filter(recallable);
+    if (shown.length < entries.length) {
+      this.options.warnOnce('history holds inputs of a kind a newer milk wrote: kept in the file, not shown here');
+    }
+    return compactEntries(shown, this.options.maxEntries);
   }
 
   /** In place, like every change to the list. */

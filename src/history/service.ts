@@ -68,7 +68,13 @@ export class HistoryService {
     // Without a data dir the files are never opened; the paths only name them.
     const paths = historyPaths(options.dataDir ?? '/nonexistent-milk-data', options.sessionId);
     this.clock = options.clock ?? Date.now;
-    const scope = { maxEntries: options.maxEntries, writes: options.dataDir !== null, warn: options.warn, remembered: this.remembered, clock: this.clock };
+    const warned = new Set<string>();
+    const warnOnce = (text: string): void => {
+      if (warned.has(text)) return;
+      warned.add(text);
+      options.warn(text);
+    };
+    const scope = { maxEntries: options.maxEntries, writes: options.dataDir !== null, warn: options.warn, warnOnce, remembered: this.remembered, clock: this.clock };
     const make = (mode: HistoryMode): HistoryScope =>
       new HistoryScope(new HistoryFile(paths[mode], historyHeader(mode, options), options.maxEntries, options.lock ?? DEFAULT_LOCK), scope);
     this.scopes = { session: make('session'), global: make('global') };

@@ -1,8 +1,9 @@
 // The conversation log's vocabulary: one JSON object per line, each tagged
-// with its conversation. Parsing is forgiving: a torn or garbage line, an
-// event of the wrong shape and an event type this version does not know are
-// skipped and counted, never fatal, and no message ever quotes a line's
-// content. Pure (the shape check is handed in: session/schema.ts).
+// with its conversation. Parsing is forgiving: a torn or garbage line and an
+// event of the wrong shape are skipped and counted, never fatal; an event type
+// this version does not know (a newer milk's) is skipped but is not damage:
+// the file keeps it. No message ever quotes a line's content. Pure (the shape
+// check is handed in: session/schema.ts).
 
 import type { Segment } from '../editor/model';
 import type { ToolCall } from '../tool-call';
@@ -28,7 +29,7 @@ export interface ParsedLog {
   events: LogEvent[];
   /** Lines that could not be used (torn, not JSON, malformed). */
   bad: number;
-  /** Events of types this version does not know (skipped). */
+  /** Events of types this version does not know (a newer milk's): skipped, and kept in the file. */
   unknown: number;
   /** The file did not end with a newline: a writer died mid-line. */
   torn: boolean;
@@ -40,13 +41,18 @@ const KNOWN = new Set(['start', 'user', 'delta', 'assistant', 'tool', 'compact',
  * Reads a log line by line (a log is read in chunks, never as one string);
  * `valid` says whether an object is a well-formed event (session/schema.ts,
  * the schema library's check, passed in so that this stays pure and
- * start-up loads no schema).
+ * start-up loads no schema). An event of a type this version does not know
+ * is a newer milk's: counted and handed to `foreign` as its line, never bad.
  */
 export class LogReader {
   readonly parsed: ParsedLog = { events: [], bad: 0, unknown: 0, torn: false };
 
-  /** `keep`: where each good event goes (default: `parsed.events`). */
-  constructor(private readonly valid: (event: unknown) => boolean, private readonly keep?: (e: LogEvent) => void) {}
+  /** `keep`: where each good event goes with its line (default: `parsed.events`); `foreign`: each newer milk's line. */
+  constructor(
+    private readonly valid: (event: unknown) => boolean,
+    private readonly keep?: (e: LogEvent, line: string) => void,
+    private readonly foreign?: (line: string, conv: unknown) => void,
+  ) {}
 
   take(line: string): void {
     if (!line.trim()) return;
@@ -62,9 +68,11 @@ export class LogReader {
       return;
     }
     const o = v as Record<string, unknown>;
-    if (typeof o.t === 'string' && !KNOWN.has(o.t)) this.parsed.unknown++;
-    else if (!this.valid(o)) this.parsed.bad++;
-    else if (this.keep) this.keep(o as LogEvent);
+    if (typeof o.t === 'string' && !KNOWN.has(o.t)) {
+      this.parsed.unknown++;
+      this.foreign?.(line, o.conv);
+    } else if (!this.valid(o)) this.parsed.bad++;
+    else if (this.keep) this.keep(o as LogEvent, line);
     else this.parsed.events.push(o as LogEvent);
   }
 }

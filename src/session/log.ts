@@ -61,9 +61,12 @@ export function conversationIds(dir: string): string[] {
   return names.flatMap((n) => CONV_FILE.exec(n)?.slice(1, 2) ?? []).sort();
 }
 
-/** Reads one log file line by line; `keep` takes each good event (default: the result's `events`). */
-export function readLogFile(file: string, keep?: (e: LogEvent) => void): ParsedLog {
-  const reader = new LogReader(validEvent, keep);
+/**
+ * Reads one log file line by line; `keep` takes each good event with its line (default: the result's
+ * `events`), `foreign` each line of an event type a newer milk wrote.
+ */
+export function readLogFile(file: string, keep?: (e: LogEvent, line: string) => void, foreign?: (line: string, conv: unknown) => void): ParsedLog {
+  const reader = new LogReader(validEvent, keep, foreign);
   const scan = eachLine(file, MAX_LOG_LINE_BYTES, (line) => reader.take(line));
   reader.parsed.torn = scan.torn;
   reader.parsed.bad += scan.oversized;
@@ -86,12 +89,13 @@ export function byActivity(a: ConversationSummary, b: ConversationSummary): numb
   return a.lastTs.localeCompare(b.lastTs) || a.id.localeCompare(b.id);
 }
 
+/** What makes a log damaged: its unreadable lines. A newer milk's events are not damage (see FOREIGN_NOTE). */
 function problemsOf(parsed: ParsedLog): string[] {
-  return [
-    parsed.bad ? `${parsed.bad} unreadable line${parsed.bad === 1 ? '' : 's'}` : '',
-    parsed.unknown ? `${parsed.unknown} event${parsed.unknown === 1 ? '' : 's'} of unknown type` : '',
-  ].filter(Boolean);
+  return parsed.bad ? [`${parsed.bad} unreadable line${parsed.bad === 1 ? '' : 's'}`] : [];
 }
+
+/** Said once per process when a log holds events a newer milk wrote. */
+const FOREIGN_NOTE = 'conversation log holds events a newer milk wrote: kept in the file, skipped here';
 
 /**
  * Splits an older version's one-file session log into one file per
@@ -104,11 +108,22 @@ export function migrateLegacyLog(legacy: string, dir: string): string | null {
   try {
     return withLock(legacy, () => {
       const lines = new Map<string, string[]>();
-      const parsed = readLogFile(legacy, (e) => {
-        let list = lines.get(e.conv);
-        if (!list) lines.set(e.conv, (list = []));
-        list.push(serializeEvent(e));
-      });
+      const add = (conv: string, line: string): void => {
+        let list = lines.get(conv);
+        if (!list) lines.set(conv, (list = []));
+        list.push(line);
+      };
+      // A newer milk's event that names no conversation has no file to go to: it is lost, so it counts as damage.
+      let homeless = 0;
+      const parsed = readLogFile(
+        legacy,
+        (e) => add(e.conv, serializeEvent(e)),
+        (line, conv) => {
+          if (typeof conv === 'string') add(conv, line + '\n');
+          else homeless++;
+        },
+      );
+      parsed.bad += homeless;
       ensureDir(dir);
       for (const [conv, list] of lines) {
         if (!CONV_FILE.test(`${conv}.jsonl`)) continue;
@@ -144,6 +159,8 @@ export class SessionLog {
   private migrated = false;
   /** What the last read found wrong, for the caller to show once the conversation is on screen. */
   private readWarning: string | null = null;
+  /** FOREIGN_NOTE was given. */
+  private notedForeign = false;
 
   /** `dir` null: no data dir; nothing is read or written. `legacy`: the older one-file log, split into `dir` when first read. */
   constructor(readonly dir: string | null, private readonly warn: (text: string) => void, private readonly legacy: string | null = null) {}
@@ -195,7 +212,11 @@ export class SessionLog {
     return conversationIds(dir).map((id) => ({ id, at: when(id) })).sort((a, b) => b.at - a.at || b.id.localeCompare(a.id)).map((c) => c.id);
   }
 
-  /** Every good event of one conversation. A damaged log is copied aside and rewritten with its good events; takeWarning() says so. */
+  /**
+   * Every good event of one conversation. A damaged log is copied aside and rewritten with its good
+   * events and a newer milk's, line for line; takeWarning() says so. A newer milk's events alone are
+   * not damage: they are skipped, the file left as it is, and said once.
+   */
   read(conv: string): LogEvent[] {
     const file = this.fileOf(conv);
     if (!file) return [];
@@ -210,7 +231,11 @@ export class SessionLog {
     }
     const events = parsed.events.filter((e) => e.conv === conv);
     const problems = problemsOf(parsed);
-    if (problems.length > 0) this.repair(file, events, problems);
+    if (problems.length > 0) this.repair(file, conv, events.length, problems);
+    else if (parsed.unknown > 0 && !this.notedForeign) {
+      this.notedForeign = true;
+      this.readWarning = FOREIGN_NOTE;
+    }
     return events;
   }
 
@@ -345,13 +370,22 @@ export class SessionLog {
     this.warn(`conversation log not saved (${describeIoError(err)}); this conversation will not resume`);
   }
 
-  private repair(file: string, events: readonly LogEvent[], problems: string[]): void {
+  /** Copies a damaged log aside and rewrites it with its good lines (this conversation's and a newer milk's), in order. */
+  private repair(file: string, conv: string, events: number, problems: string[]): void {
     const aside = asideName(file);
     try {
       fs.copyFileSync(file, aside, fs.constants.COPYFILE_EXCL);
       fs.chmodSync(aside, 0o600);
-      writeAtomic(file, events.map(serializeEvent));
-      this.readWarning = `conversation log damaged (${problems.join(', ')}); kept ${events.length} events, original saved as ${path.basename(aside)}`;
+      const kept: string[] = [];
+      readLogFile(
+        aside,
+        (e, line) => {
+          if (e.conv === conv) kept.push(line + '\n');
+        },
+        (line) => kept.push(line + '\n'),
+      );
+      writeAtomic(file, kept);
+      this.readWarning = `conversation log damaged (${problems.join(', ')}); kept ${events} events, original saved as ${path.basename(aside)}`;
     } catch (err) {
       this.readWarning = `conversation log damaged (${problems.join(', ')}); could not save a copy (${describeIoError(err)})`;
     }
