@@ -463,19 +463,30 @@ async function benchMarkdown() {
     console.log(`  1 MB in one fenced code block: median ${med(m.fence).toFixed(2)} CPU s; ratio to plain ${ratio(m.fence, m.long).toFixed(2)} (budget 3, +10%)`);
     check('1 MB fenced code block against plain, CPU', ratio(m.fence, m.long), 3, 0.1);
 
-    // Keys while a 1 MB Markdown answer streams (4 KB every 10 ms: about 3 s of answer).
-    const k = startMilk(args('markdown:10'));
-    await k.until(() => k.status().includes('history: session'), 30000);
-    // Typed and paused over as a person types a prompt: the warm-up between keys is done by Enter.
-    k.p.write('go');
-    await sleep(2000);
-    k.p.write('\r');
-    await k.until(() => k.status().includes('working'), 10000);
-    const keys = stats(await keystrokes(k, scaled(60, 5)));
-    const streaming = k.status().includes('working');
-    k.p.kill('SIGKILL');
-    console.log(`  keystroke to screen while 1 MB of Markdown streams: median ${fmt(keys.median)}, p99 ${fmt(keys.p99)} (n=${keys.n}${streaming ? '' : '; the answer ended before the last key'}; budget p99 16 ms, +50%, times the machine factor ${machine.factor.toFixed(2)})`);
-    check('keystroke to screen while 1 MB of Markdown streams, p99', keys.p99, 16 * machine.factor, 0.5);
+    // Keys while a 1 MB Markdown answer streams (4 KB every 10 ms: about 3 s of answer), in three fresh milks: the
+    // p99 of one stream's 60 keys is its slowest but one, which a single late wake-up of a shared machine sets;
+    // the median of three streams' p99s is a figure that a regression moves and one noisy second does not.
+    const p99s = [];
+    const all = [];
+    let streaming = true;
+    for (let round = 0; round < scaled(3, 1); round++) {
+      const k = startMilk(args('markdown:10'));
+      await k.until(() => k.status().includes('history: session'), 30000);
+      // Typed and paused over as a person types a prompt: the warm-up between keys is done by Enter.
+      k.p.write('go');
+      await sleep(2000);
+      k.p.write('\r');
+      await k.until(() => k.status().includes('working'), 10000);
+      const times = await keystrokes(k, scaled(60, 5));
+      streaming &&= k.status().includes('working');
+      k.p.kill('SIGKILL');
+      p99s.push(stats(times).p99);
+      all.push(...times);
+    }
+    const keys = stats(all);
+    const p99 = stats(p99s).median;
+    console.log(`  keystroke to screen while 1 MB of Markdown streams: median ${fmt(keys.median)}; p99 of each of ${p99s.length} streams ${p99s.map(fmt).join(', ')}, median ${fmt(p99)} (n=${keys.n}${streaming ? '' : '; an answer ended before the last key'}; budget p99 16 ms, +50%, times the machine factor ${machine.factor.toFixed(2)})`);
+    check('keystroke to screen while 1 MB of Markdown streams, p99', p99, 16 * machine.factor, 0.5);
   } finally {
     await mock.close();
   }

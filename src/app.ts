@@ -3,28 +3,18 @@
 // views on the composer) → coordinator → view stack and reducer → effects →
 // render request → painter. See ARCHITECTURE.md.
 
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Bus } from './bus';
+import { AgentOptions, agentParts } from './agent-parts';
 import { sanitize } from './inert';
 import { Cleanup } from './cleanup';
 import { installMemoryGuard } from './memory-guard';
-import { AgentContext } from './agent/context';
-import type { McpServerConfig, McpServers } from './tools/mcp';
-import { mcpTool } from './tools/mcp-tools';
-import { ToolRegistry } from './tools/registry';
-import type { AnyTool } from './tools/tool';
 import { expandPrompt, promptHelpLines } from './agent/prompt-commands';
-import { PermissionStore } from './config/permissions';
-import { Checkpoints } from './session/checkpoints';
 import type { ApprovalMode } from './settings/approval';
 import { TurnCoordinator } from './composer/coordinator';
-import { TurnRunner, killLiveTools } from './turn/runner';
+import { killLiveTools } from './turn/runner';
 import type { Provider } from './providers/provider';
 import { HistoryService, historyPaths } from './history/service';
 import { Settings, otherMode } from './settings/store';
-import { SessionLog, legacyLogPath, sessionLogDir } from './session/log';
-import { SessionRecorder } from './session/recorder';
 import { Sessions } from './session/sessions';
 import { helpLines, keyFor } from './tui/keymap';
 import { Painter } from './tui/painter';
@@ -73,7 +63,7 @@ export interface AppOptions {
   /** Warnings found before the screen existed (e.g. a bad config file). */
   warnings?: string[];
   /** MCP servers (config mcpServers), started once the screen is up. */
-  mcpServers?: Readonly<Record<string, McpServerConfig>>;
+  mcpServers?: AgentOptions['mcpServers'];
   /** The palette (config `theme`): auto follows the terminal's background. */
   theme?: ThemeChoice;
   /** Links as OSC 8 hyperlinks (config `hyperlinks`): auto where the terminal is not known to lack them. */
@@ -90,30 +80,11 @@ export interface App {
   readonly done: Promise<void>;
 }
 
-/** The services: settings, the turn runner, history, the conversation log and sessions. */
+/** The services: the agent's parts (agent-parts.ts), and history and sessions around them. */
 function services(bus: Bus, options: AppOptions) {
   const warn = (text: string): void => bus.emit('status.warning', { text: sanitize(text) });
-  const settings = new Settings({ provider: options.provider.name, model: options.provider.model ?? null });
-  if (options.approval === 'full-auto') settings.force = true;
-  else if (options.approval) settings.approval = options.approval;
-  settings.sandbox = options.sandbox ?? 'on';
-  const agent = new AgentContext(options.workspace, options.dataDir, settings);
-  const permissions = new PermissionStore(options.dataDir, options.workspace);
-  // This process's copies of the files tools change, for a rewind; gone when milk exits.
-  const copies = options.dataDir === null ? null : path.join(options.dataDir, 'checkpoints', options.sessionId, `${process.pid}-${Date.now().toString(36)}`);
-  const checkpoints = new Checkpoints(copies);
-  if (copies) options.cleanup.add('rewind copies', () => fs.rmSync(copies, { recursive: true, force: true }));
-  // Read at once (asynchronously): a call the rules cover must not be asked about because it came first.
-  const rulesRead = permissions.load();
-  const rulesReady = rulesRead.then(({ rules }) => {
-    // Rules added before the file was read stay, after the kept ones.
-    const early = settings.rules;
-    settings.setRules(rules);
-    for (const r of early) settings.addRule(r);
-  });
-  const mcp = mcpHolder(bus, options);
-  const runner = new TurnRunner(bus, options.provider, { workspace: options.workspace, settings, systemPrompt: () => agent.text(), rulesReady, hide: options.dataDir === null ? [] : [options.dataDir], checkpoints,
-    contextWindow: () => options.contextWindow?.(settings.model), tools: new ToolRegistry(mcp.tools), ...options.answer });
+  const parts = agentParts(bus, { ...options, warn, rewind: { cleanup: options.cleanup } });
+  const { settings, runner, log, recorder } = parts;
   const history = new HistoryService({
     settings,
     dataDir: options.dataDir,
@@ -123,69 +94,14 @@ function services(bus: Bus, options: AppOptions) {
     maxEntries: options.maxEntries,
     warn,
   });
-  const data = options.dataDir;
-  const log = data === null ? new SessionLog(null, warn) : new SessionLog(sessionLogDir(data, options.sessionId), warn, legacyLogPath(data, options.sessionId));
-  // A provider that names no model (offline, script) is logged under its own name, as it always was.
-  const modelName = (): string => settings.model ?? settings.provider;
-  const recorder = new SessionRecorder(bus, log, () => ({ provider: settings.provider, model: modelName(), workspace: options.workspace }));
   const sessions = new Sessions(bus, runner, log, recorder, options.answer?.maxKeptChars);
   const paths = options.dataDir === null ? null : historyPaths(options.dataDir, options.sessionId);
   const sessionInfo = (): string[] => [
     `session ${options.sessionId} · workspace ${options.workspace}`,
-    `conversation ${recorder.conv} · provider ${settings.provider} · model ${modelName()}`,
+    `conversation ${recorder.conv} · provider ${settings.provider} · model ${parts.modelName()}`,
     paths ? `files: ${log.fileOf(recorder.conv)}, ${paths.session}, ${paths.global}` : 'files: none (no data dir; history in memory only)',
   ];
-  return { warn, settings, agent, permissions, rulesRead, checkpoints, runner, history, recorder, sessions, sessionInfo, mcp };
-}
-
-/**
- * The MCP servers, made (and the SDK loaded) only when some are configured,
- * and started by start() once the screen is up; until then, and with none,
- * they offer no tools.
- */
-function mcpHolder(bus: Bus, options: AppOptions) {
-  const configs = options.mcpServers ?? {};
-  const count = Object.keys(configs).length;
-  let servers: McpServers | null = null;
-  const start = (): void => {
-    if (count === 0 || servers) return;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { McpServers: Servers } = require('./tools/mcp') as typeof import('./tools/mcp');
-    servers = new Servers(configs, options.workspace, () => bus.requestRender());
-    servers.startAll();
-  };
-  const stop = (): void => {
-    if (!servers) return;
-    servers.stopAll();
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    (require('./tools/mcp') as typeof import('./tools/mcp')).killMcpServers();
-  };
-  return {
-    start,
-    stop,
-    /** The ready servers' tools, as milk's own are (tools/mcp-tools.ts). */
-    tools: (): AnyTool[] => {
-      const running = servers;
-      if (!running) return [];
-      return running.tools().map((t) => mcpTool(t, (name, args, signal) => running.call(name, args, signal)));
-    },
-    prompts: () => servers?.prompts() ?? [],
-    getPrompt: (command: string, typed: string): Promise<string | null> => servers?.getPrompt(command, typed) ?? Promise.resolve(null),
-    status: (): string | null => (count === 0 ? null : `mcp ${servers?.list().filter((x) => x.state === 'ready').length ?? 0}/${count}`),
-    forSlash: {
-      lines: (): string[] => (servers ? mcpLines(servers) : ['no MCP servers: add them as mcpServers in the data dir\'s config.json']),
-      restart: (name: string): boolean => servers?.restart(name) ?? false,
-    },
-  };
-}
-
-/** /mcp: each server's state (and why it failed) and its tools. */
-function mcpLines(servers: McpServers): string[] {
-  return servers.list().flatMap((x) => [
-    `${x.name}: ${x.state}${x.why ? ` (${x.why})` : ''}${x.tools.length ? ` · ${x.tools.length} tool${x.tools.length === 1 ? '' : 's'}` : ''}`,
-    ...x.tools.map((t) => `  ${t.qualified}${t.readOnly ? ' (read-only)' : ''}${t.description ? `: ${t.description.split('\n')[0].slice(0, 80)}` : ''}`),
-    ...x.prompts.map((p) => `  /${p.command}${p.args.length ? ` ${p.args.map((a) => a.toUpperCase()).join(' ')}` : ''} (prompt)${p.description ? `: ${p.description.slice(0, 80)}` : ''}`),
-  ]);
+  return { ...parts, warn, history, sessions, sessionInfo };
 }
 
 type Services = ReturnType<typeof services>;
@@ -423,6 +339,6 @@ export function startApp(options: AppOptions): App {
   painter.paint();
   probe.start((data) => options.output.write(data), probeRow);
   // The MCP servers start after the first paint: start-up never waits on them.
-  setImmediate(() => s.mcp.start());
+  setImmediate(() => void s.mcp.start());
   return { bus, coordinator, screen: ui, done };
 }

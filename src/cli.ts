@@ -7,8 +7,8 @@
 import * as fs from 'node:fs';
 import * as nodeModule from 'node:module';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { pickHome, resolveDataDir } from './config/paths';
+import { dataLayout } from './data-dir';
 
 /** When the cache is first written: after start-up has settled, so it holds what start-up ran (exit writes the rest). */
 const FLUSH_MS = 2000;
@@ -39,7 +39,7 @@ function enableCache(): void {
     const home = pickHome(process.env.HOME, () => os.userInfo().homedir);
     const data = resolveDataDir(dataDirFlag(process.argv), process.env, home);
     if (!data || !fs.statSync(data).isDirectory()) return;
-    const dir = path.join(data, 'cache');
+    const dir = dataLayout(data).cache;
     fs.mkdirSync(dir, { mode: 0o700, recursive: true });
     api.enableCompileCache(dir);
     // Written at exit too; flushing once start-up settles keeps it for a milk that is killed.

@@ -202,9 +202,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       if (args.length === 0) return ctx.note(`approval: ${s.mode} · ${APPROVAL_MEANING[s.mode]}`);
       const mode = args[0];
       if (!isApprovalMode(mode)) return ctx.note(`no approval mode ${JSON.stringify(mode)}: read-only, ask, auto-edit or full-auto`);
-      // full-auto is force mode (Shift+Tab toggles it); the others are the mode under it.
-      s.force = mode === 'full-auto';
-      if (mode !== 'full-auto') s.approval = mode;
+      s.setMode(mode);
       ctx.note(`approval: ${s.mode} · ${APPROVAL_MEANING[s.mode]}`);
     },
   },

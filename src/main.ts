@@ -119,26 +119,13 @@ export function buildProgram(): Command {
         prompt = (await readStdin()).replace(/\r?\n$/, '');
       }
       if (!prompt.trim()) throw new UsageError('milk run: the prompt is empty');
-      const { dataDir, workspace } = locate(all);
-      const config = loadConfig(dataDir).config;
+      const { dataDir, workspace, sessionId } = locate(all);
+      const { config, warnings } = loadConfig(dataDir);
+      for (const w of warnings) process.stderr.write(`milk: ${w}\n`);
       const { provider } = providerFor(all, config);
-      /* eslint-disable @typescript-eslint/no-require-imports */
-      const { runOnce, runSettings } = require('./turn/run-once') as typeof import('./turn/run-once');
-      const { AgentContext } = require('./agent/context') as typeof import('./agent/context');
-      const { PermissionStore } = require('./config/permissions') as typeof import('./config/permissions');
-      /* eslint-enable @typescript-eslint/no-require-imports */
-      // The tools run in the working directory, as --approval allows (read-only unless it says otherwise),
-      // and as the workspace's approval rules allow (in a mode that asks).
-      const settings = runSettings(provider, all.approval);
-      settings.sandbox = all.sandbox ?? config.sandbox ?? 'on';
-      const kept = await new PermissionStore(dataDir, workspace).load();
-      settings.setRules(kept.rules);
-      const agent = new AgentContext(workspace, dataDir, settings);
-      for (const problem of [...kept.problems, ...agent.load()]) process.stderr.write(`milk: ${problem}\n`);
-      process.exitCode = await runOnce(provider, prompt, { out: process.stdout, err: process.stderr }, {
-        systemPrompt: () => agent.text(), json: !!o.json, settings, workspace, hide: dataDir === null ? [] : [dataDir],
-        contextWindow: () => contextWindowFor(config, settings.model),
-      });
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { runCommand } = require('./run-command') as typeof import('./run-command');
+      process.exitCode = await runCommand(prompt, { provider, config, dataDir, workspace, sessionId, opts: all, json: !!o.json, io: { out: process.stdout, err: process.stderr } });
     });
 
   addShellCommands(program);

@@ -4,10 +4,8 @@
 // the log keeps every message and the summary, a resumed conversation starts
 // from the summary, and /compact does it on demand with a focus.
 import { Bus, Events } from '../../src/bus';
-import { TurnRunner } from '../../src/turn/runner';
+import { agentParts } from '../../src/agent-parts';
 import type { Provider } from '../../src/providers/provider';
-import { SessionLog, legacyLogPath, sessionLogDir } from '../../src/session/log';
-import { SessionRecorder } from '../../src/session/recorder';
 import { Sessions } from '../../src/session/sessions';
 import { LogEvent, userText } from '../../src/session/events';
 import { tempDir } from '../helpers/pty';
@@ -23,11 +21,10 @@ const size = (r: MockRequest): number => turns(r).reduce((n, m) => n + text(m).l
 
 function milk(dataDir: string, provider: Provider, window = 1000) {
   const bus = new Bus();
-  const runner = new TurnRunner(bus, provider, { contextWindow: () => window });
+  // As the full screen and milk run make them (agent-parts.ts).
+  const { runner, log, recorder } = agentParts(bus, { provider, dataDir, workspace: tempDir(), sessionId: 's', warn: () => undefined, contextWindow: () => window });
   const notes: string[] = [];
   bus.on('transcript.note', ({ text: t }) => notes.push(t));
-  const log = new SessionLog(sessionLogDir(dataDir, 's'), () => undefined, legacyLogPath(dataDir, 's'));
-  const recorder = new SessionRecorder(bus, log, () => ({ provider: provider.name, model: 'm', workspace: '/w' }));
   const sessions = new Sessions(bus, runner, log, recorder);
   const ended = () => new Promise<Events['turn.ended']>((resolve) => {
     const off = bus.on('turn.ended', (e) => {

@@ -161,3 +161,59 @@ describe('milk run --json and --approval', () => {
     expect(fs.readFileSync(path.join(ws, 'out.txt'), 'utf8')).toBe('written by the model\n');
   });
 });
+
+describe('milk run wired as the full screen is', () => {
+  const ROOT = path.join(__dirname, '..', '..');
+  const inDir = (cwd: string, a: string[]) => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...a], { env: env(), cwd });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => resolve({ code, out, err }));
+    child.stdin.end('');
+  });
+  const sessions = (data: string) => new Promise<Array<{ workspace: string; conversations: number }>>((resolve) => {
+    const child = spawn(process.execPath, [CLI, 'sessions', '--json', '--data-dir', data], { env: env() });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('close', () => resolve(out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l))));
+  });
+  const provider = (model: string) => ['--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model];
+
+  it("offers a configured MCP server's tools, says which server failed, and logs the run where milk sessions lists it", async () => {
+    const data = tempDir();
+    const ws = fs.realpathSync(tempDir());
+    const cmd = { command: process.execPath, args: [path.join(ROOT, 'scripts', 'mock-mcp-server.js')] };
+    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({
+      mcpServers: { demo: cmd, broken: { ...cmd, env: { MOCK_MCP_MODE: 'fail-start' } } },
+    }));
+    const r = await inDir(ws, ['--data-dir', data, 'run', ...provider('mcp'), '--approval', 'full-auto', '--json', 'use the server']);
+    expect(r.code).toBe(0);
+    const events = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.find((e) => e.type === 'tool_call')).toMatchObject({ name: 'demo__note', args: { text: 'from the model' } });
+    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({ name: 'demo__note', content: 'noted: from the model' });
+    expect(r.err).toMatch(/^milk: MCP server broken: /m);
+    expect(await sessions(data)).toEqual([expect.objectContaining({ workspace: ws, conversations: 1 })]);
+  });
+
+  it('--continue goes on with the last conversation, the full screen\'s or its own', async () => {
+    const data = tempDir();
+    const ws = tempDir();
+    const first = await inDir(ws, ['--data-dir', data, 'run', ...provider('echo'), 'first']);
+    expect(first.out).toBe('echo: first (1 messages)\n');
+    // The model gets the earlier turn: its question and its answer, then this one.
+    const again = await inDir(ws, ['--data-dir', data, 'run', ...provider('echo'), '--continue', 'second']);
+    expect(again).toMatchObject({ code: 0, out: 'echo: second (3 messages)\n' });
+    expect(await sessions(data)).toEqual([expect.objectContaining({ conversations: 1 })]);
+    const fresh = await inDir(ws, ['--data-dir', data, 'run', ...provider('echo'), 'third']);
+    expect(fresh.out).toBe('echo: third (1 messages)\n');
+    expect(await sessions(data)).toEqual([expect.objectContaining({ conversations: 2 })]);
+  });
+
+  it('--resume without an id is a usage error: there is no picker without the screen', async () => {
+    const r = await inDir(tempDir(), ['--data-dir', tempDir(), 'run', ...provider('echo'), '--resume', '--', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/milk run --resume needs a conversation id/);
+  });
+});

@@ -3,31 +3,31 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Bus, Events } from '../../src/bus';
-import { TurnRunner } from '../../src/turn/runner';
+import { agentParts } from '../../src/agent-parts';
 import type { Provider } from '../../src/providers/provider';
 import { SessionLog, conversationFile, legacyLogPath, sessionLogDir } from '../../src/session/log';
-import { SessionRecorder } from '../../src/session/recorder';
 import { Sessions } from '../../src/session/sessions';
 import { parseLog, userText } from '../../src/session/events';
 import { validEvent } from '../../src/session/schema';
 import { tempDir } from '../helpers/pty';
-import { protocols, useMockServer } from '../helpers/mock';
+import { MockRequest, protocols, useMockServer } from '../helpers/mock';
 import { purgeFile } from '../../src/session/purge';
 
 const server = useMockServer();
 const KINDS = protocols(server);
 
+/** The conversation a request carried (an OpenAI system message is the prompt, not a turn). */
+const conversationOf = (r: MockRequest) => r.body.messages.filter((m) => m.role !== 'system');
+
 /** One milk process's worth of parts on a data dir. */
 function milk(dataDir: string, provider: Provider) {
   const bus = new Bus();
-  const runner = new TurnRunner(bus, provider, { workspace: tempDir() });
-  runner.settings.force = true;
   const warnings: string[] = [];
-  const log = new SessionLog(sessionLogDir(dataDir, 's'), (w) => warnings.push(w), legacyLogPath(dataDir, 's'));
+  // As the full screen and milk run make them (agent-parts.ts).
+  const { runner, log, recorder } = agentParts(bus, { provider, dataDir, workspace: tempDir(), sessionId: 's', warn: (w) => warnings.push(w), approval: 'full-auto' });
   bus.on('status.warning', ({ text }) => warnings.push(text));
   const notes: string[] = [];
   bus.on('transcript.note', ({ text }) => notes.push(text));
-  const recorder = new SessionRecorder(bus, log, () => ({ provider: provider.name, model: 'm', workspace: '/w' }));
   const sessions = new Sessions(bus, runner, log, recorder);
   const turn = (input: string) => new Promise<Events['turn.ended']>((resolve) => {
     const off = bus.on('turn.ended', (e) => {
@@ -52,7 +52,7 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s: a resumed co
     expect(second.sessions.continueLast()).toBe(true);
     const before = server.current.requests.length;
     expect((await second.turn('and now?')).status).toBe('done');
-    const sent = server.current.requests[before].body.messages;
+    const sent = conversationOf(server.current.requests[before]);
     if (kind === 'openai') {
       expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
       expect((sent[1] as unknown as { tool_calls: Array<{ id: string }> }).tool_calls[0].id).toBe((sent[2] as unknown as { tool_call_id: string }).tool_call_id);
@@ -76,14 +76,14 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s: a resumed co
     const fresh = milk(data, make('echo'));
     let before = server.current.requests.length;
     await fresh.turn('fresh');
-    expect(server.current.requests[before].body.messages.map((m) => m.role)).toEqual(['user']);
+    expect(conversationOf(server.current.requests[before]).map((m) => m.role)).toEqual(['user']);
 
     const resumed = milk(data, make('echo'));
     resumed.sessions.continueLast();
     resumed.sessions.startNew();
     before = server.current.requests.length;
     await resumed.turn('after new');
-    expect(server.current.requests[before].body.messages).toHaveLength(1);
+    expect(conversationOf(server.current.requests[before])).toHaveLength(1);
   });
 });
 

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { openRegular } from '../io/files';
 import { describeIoError } from '../io/errors';
 import type { Environment, Instruction } from './prompt';
+import { dataLayout } from '../data-dir';
 
 export const MAX_INSTRUCTION_BYTES = 32 * 1024;
 const NAMES = ['AGENTS.md', 'CLAUDE.md'];
@@ -92,7 +93,7 @@ function foldersDown(cwd: string): string[] {
 export function findInstructions(cwd: string, dataDir: string | null, max = MAX_INSTRUCTION_BYTES): Instructions {
   const found: Instructions = { files: [], problems: [] };
   const candidates: string[][] = [];
-  if (dataDir) candidates.push([path.join(dataDir, 'AGENTS.md')]);
+  if (dataDir) candidates.push([dataLayout(dataDir).agents]);
   for (const d of foldersDown(cwd)) candidates.push(NAMES.map((n) => path.join(d, n)));
   for (const names of candidates) {
     const file = names.find((f) => fs.existsSync(f));

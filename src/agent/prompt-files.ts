@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { readRegular } from '../io/files';
 import { describeIoError } from '../io/errors';
 import type { PromptFile } from './prompt-commands';
+import { dataLayout } from '../data-dir';
 
 /** A prompt file larger than this is not a prompt: it is skipped, and said so. */
 export const MAX_PROMPT_BYTES = 64 * 1024;
@@ -37,7 +38,7 @@ function readFolder(dir: string, source: PromptFile['source'], problems: string[
 export function readPromptFiles(dataDir: string | null, workspace: string | null): { files: PromptFile[]; problems: string[] } {
   const problems: string[] = [];
   const files = [
-    ...(dataDir ? readFolder(path.join(dataDir, 'commands'), 'personal', problems) : []),
+    ...(dataDir ? readFolder(dataLayout(dataDir).commands, 'personal', problems) : []),
     ...(workspace ? readFolder(path.join(workspace, '.milk', 'commands'), 'project', problems) : []),
   ];
   return { files, problems };

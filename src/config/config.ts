@@ -6,9 +6,9 @@
 // Never a refusal to start, never a wait on a FIFO or a device.
 
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type * as V from 'valibot';
 import { DEFAULT_MAX_ENTRIES } from '../history/rules';
+import { dataLayout } from '../data-dir';
 
 /** The longest delay a Node timer takes; longer ones fire at once (and warn). */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -138,7 +138,7 @@ export function parseConfig(value: unknown): { config: Config; problems: string[
 /** Reads `<data>/config.json`: only a regular file, at most 1 MiB, never blocking on a FIFO. */
 export function loadConfig(dataDir: string | null): { config: Config; warnings: string[] } {
   if (dataDir === null) return { config: defaultConfig, warnings: [] };
-  const file = path.join(dataDir, 'config.json');
+  const file = dataLayout(dataDir).config;
   let text: string;
   let fd: number;
   try {

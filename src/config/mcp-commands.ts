@@ -7,13 +7,14 @@ import * as path from 'node:path';
 import { ensureDir, readRegular, writeAtomic } from '../io/files';
 import { describeIoError } from '../io/errors';
 import { parseConfig } from './config';
+import { dataLayout } from '../data-dir';
 
 export class McpCommandError extends Error {}
 
 type Servers = Record<string, Record<string, unknown>>;
 
 function configFile(dataDir: string): string {
-  return path.join(dataDir, 'config.json');
+  return dataLayout(dataDir).config;
 }
 
 /** The config file as JSON (an empty object when there is none); a file that is not a JSON object is refused, never overwritten. */

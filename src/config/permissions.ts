@@ -7,12 +7,10 @@
 // a rule is saved.
 
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Rule, validRules } from '../settings/rules';
 import { asideName, writeAtomicAsync } from '../io/files';
 import { describeIoError } from '../io/errors';
-
-export const PERMISSIONS_FILE = 'permissions.json';
+import { dataLayout } from '../data-dir';
 
 interface FileShape {
   version: 1;
@@ -43,7 +41,7 @@ export class PermissionStore {
 
   /** `dataDir` null: rules last until milk exits. `workspace`: its canonical path, the key its rules are kept under. */
   constructor(dataDir: string | null, private readonly workspace: string) {
-    this.file = dataDir === null ? null : path.join(dataDir, PERMISSIONS_FILE);
+    this.file = dataDir === null ? null : dataLayout(dataDir).permissions;
   }
 
   private async read(): Promise<Read | null> {

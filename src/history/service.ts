@@ -16,6 +16,7 @@ import { HistoryFile } from './store';
 import { describeIoError } from '../io/errors';
 import { ensureDir } from '../io/files';
 import { HistoryMode, otherMode } from '../settings/store';
+import { dataLayout } from '../data-dir';
 
 
 export interface HistoryPaths {
@@ -25,8 +26,8 @@ export interface HistoryPaths {
 
 export function historyPaths(dataDir: string, sessionId: string): HistoryPaths {
   return {
-    session: path.join(dataDir, 'sessions', `${sessionId}.history`),
-    global: path.join(dataDir, 'input_history'),
+    session: dataLayout(dataDir).sessionHistory(sessionId),
+    global: dataLayout(dataDir).globalHistory,
   };
 }
 
@@ -93,7 +94,7 @@ export class HistoryService {
   load(): void {
     if (this.options.dataDir === null) return;
     try {
-      ensureDir(path.join(this.options.dataDir, 'sessions'));
+      ensureDir(dataLayout(this.options.dataDir).sessions);
     } catch (err) {
       this.options.warn(`data dir unusable (${describeIoError(err)}); history kept in memory only`);
     }
@@ -148,7 +149,7 @@ export class HistoryService {
   /** Every session's history file in the data dir but this one's. */
   private otherSessionFiles(): string[] {
     if (this.options.dataDir === null) return [];
-    const dir = path.join(this.options.dataDir, 'sessions');
+    const dir = dataLayout(this.options.dataDir).sessions;
     const own = historyPaths(this.options.dataDir, this.options.sessionId).session;
     let names: string[];
     try {

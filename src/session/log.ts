@@ -21,19 +21,20 @@ import { lockHolder, tryLock, unlock, withLock } from '../io/lock';
 import { LogEvent, LogReader, ParsedLog, serializeEvent } from './events';
 import { ConversationSummary, Summarizer } from './replay';
 import { validEvent } from './schema';
+import { dataLayout } from '../data-dir';
 
 /** The longest line read from a log: an input of eight maximal pastes, escaped; a longer line is a bad line. */
 export const MAX_LOG_LINE_BYTES = 256 * 1024 * 1024;
 
 /** The folder of one session's conversations. */
 export function sessionLogDir(dataDir: string, sessionId: string): string {
-  return path.join(dataDir, 'sessions', sessionId);
+  return dataLayout(dataDir).sessionLogs(sessionId);
 }
 
 /** What `<data>/sessions` holds (session folders, history files, older one-file logs); none when it cannot be read. */
 export function sessionsEntries(dataDir: string): fs.Dirent[] {
   try {
-    return fs.readdirSync(path.join(dataDir, 'sessions'), { withFileTypes: true });
+    return fs.readdirSync(dataLayout(dataDir).sessions, { withFileTypes: true });
   } catch {
     return [];
   }
@@ -41,7 +42,7 @@ export function sessionsEntries(dataDir: string): fs.Dirent[] {
 
 /** Where versions before one-file-per-conversation kept a session's log. */
 export function legacyLogPath(dataDir: string, sessionId: string): string {
-  return path.join(dataDir, 'sessions', `${sessionId}.jsonl`);
+  return dataLayout(dataDir).legacyLog(sessionId);
 }
 
 export function conversationFile(dir: string, conv: string): string {

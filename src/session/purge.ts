@@ -13,12 +13,13 @@ import { writeAtomic } from '../io/files';
 import { eachLine } from '../io/lines';
 import { conversationIds, conversationFile, MAX_LOG_LINE_BYTES, sessionsEntries } from './log';
 import { LogEvent, serializeEvent, userEvent, userText } from './events';
+import { dataLayout } from '../data-dir';
 
 export const PURGED_TEXT = '[deleted from history]';
 
 /** Every conversation log under `<data>/sessions`: each session's folder, and older one-file logs. */
 export function logFiles(dataDir: string): string[] {
-  const dir = path.join(dataDir, 'sessions');
+  const dir = dataLayout(dataDir).sessions;
   return sessionsEntries(dataDir).flatMap((d) => {
     if (d.isDirectory()) return conversationIds(path.join(dir, d.name)).map((id) => conversationFile(path.join(dir, d.name), id));
     return d.isFile() && d.name.endsWith('.jsonl') ? [path.join(dir, d.name)] : [];

@@ -79,6 +79,16 @@ export class Settings {
   }
 
   /**
+   * Puts a mode in force (--approval, /approval): full-auto is force mode
+   * over the mode chosen before, which Shift+Tab goes back to; any other
+   * mode is chosen and force mode turned off.
+   */
+  setMode(mode: ApprovalMode): void {
+    this.force = mode === 'full-auto';
+    if (mode !== 'full-auto') this.approval = mode;
+  }
+
+  /**
    * Whether a call runs, is asked about, or is refused, now: by what its tool
    * does, the "always" answers, and the rules (matched against the call's
    * command, for a tool whose rules take a prefix).

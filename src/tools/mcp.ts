@@ -199,9 +199,9 @@ export class McpServers {
     for (const name of Object.keys(configs)) this.running.set(name, { state: 'stopped', why: null, tools: [], prompts: [], client: null, transport: null, generation: 0 });
   }
 
-  /** Starts every server, in the background. */
-  startAll(): void {
-    for (const name of this.running.keys()) void this.start(name);
+  /** Starts every server, in the background; resolves when each is ready or has failed (it never rejects). */
+  startAll(): Promise<void> {
+    return Promise.all([...this.running.keys()].map((name) => this.start(name))).then(() => undefined);
   }
 
   /** Stops a server (if running) and starts it again; false for a name not configured. */

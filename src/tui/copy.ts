@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import { describeIoError } from '../io/errors';
 import { ensureDir, writeNew } from '../io/files';
+import { dataLayout } from '../data-dir';
 
 /** OSC 52 payloads past this are refused by many terminals; the file still has everything. */
 const OSC52_MAX = 100_000;
@@ -16,7 +17,7 @@ export function copyAnswer(answer: string, dataDir: string | null, write: (data:
   if (clipboard) write(`\x1b]52;c;${Buffer.from(answer, 'utf8').toString('base64')}\x07`);
   const how = clipboard ? 'copied to the clipboard (OSC 52)' : 'too long for the clipboard';
   if (!dataDir) return `${how}; no data dir for a file`;
-  const file = path.join(dataDir, 'copied', `answer-${new Date().toISOString().replace(/[:.]/g, '-')}.md`);
+  const file = path.join(dataLayout(dataDir).copied, `answer-${new Date().toISOString().replace(/[:.]/g, '-')}.md`);
   try {
     ensureDir(path.dirname(file));
     writeNew(file, answer);

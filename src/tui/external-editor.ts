@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { dataLayout } from '../data-dir';
 
 export type Edited = { ok: true; text: string } | { ok: false; why: string };
 
@@ -23,7 +24,7 @@ export function editorCommand(env: NodeJS.ProcessEnv): string {
  * its argument with the terminal given back, and takes it again after).
  */
 export function editExternally(text: string, dataDir: string | null, handOver: (run: () => void) => void): Edited {
-  const dir = dataDir ? path.join(dataDir, 'tmp') : fs.mkdtempSync(path.join(os.tmpdir(), 'milk-edit-'));
+  const dir = dataDir ? dataLayout(dataDir).tmp : fs.mkdtempSync(path.join(os.tmpdir(), 'milk-edit-'));
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, `draft-${process.pid}-${Date.now().toString(36)}.md`);
   fs.writeFileSync(file, text, { mode: 0o600, flag: 'wx' });

@@ -6,33 +6,13 @@
 // and the model told why (read-only is the default; --approval auto-edit or
 // full-auto lets edits, or everything, run).
 
-import { Bus } from '../bus';
-import type { Provider } from '../providers/provider';
-import { TurnRunner } from './runner';
+import type { Bus } from '../bus';
+import type { TurnRunner } from './runner';
 import { killLiveTools } from './runner';
-import { Settings } from '../settings/store';
-import type { ApprovalMode } from '../settings/approval';
 
 export interface RunOnceOptions {
-  systemPrompt?: () => string;
   /** One JSON object per line for each event, instead of the answer's text. */
   json?: boolean;
-  /** The approval mode (read-only unless set), and the model. */
-  settings?: Settings;
-  /** Where tools run; without it the model gets no tools. */
-  workspace?: string;
-  /** Folders a sandboxed command must not see (the data dir). */
-  hide?: readonly string[];
-  /** The model's context window in tokens, when the config gives one. */
-  contextWindow?: () => number | undefined;
-}
-
-/** Settings for milk run: read-only unless `approval` says otherwise (full-auto is force mode). */
-export function runSettings(provider: Provider, approval: ApprovalMode = 'read-only'): Settings {
-  const settings = new Settings({ provider: provider.name, model: provider.model ?? null });
-  if (approval === 'full-auto') settings.force = true;
-  else settings.approval = approval;
-  return settings;
 }
 
 /** The turn's events as JSON lines: text, tool calls and results, usage, the end. */
@@ -46,11 +26,11 @@ function jsonEvents(bus: Bus, write: (event: object) => void): void {
   bus.on('turn.ended', ({ status, message }) => write({ type: 'end', status, ...(message ? { message } : {}) }));
 }
 
-export async function runOnce(provider: Provider, prompt: string, io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream }, options: RunOnceOptions = {}): Promise<number> {
-  const bus = new Bus();
-  const settings = options.settings ?? runSettings(provider);
-  // No one is there to answer: a call that would ask is refused, and the model told why.
-  const runner = new TurnRunner(bus, provider, { systemPrompt: options.systemPrompt, settings, workspace: options.workspace, hide: options.hide, unattended: true, contextWindow: options.contextWindow });
+/**
+ * One turn of `runner` (made unattended: agent-parts.ts) on `prompt`, its answer or events written to
+ * `io.out` as they come; the exit code: 0, 1 when the turn failed, 130 when SIGINT cancelled it.
+ */
+export async function runOnce(bus: Bus, runner: TurnRunner, prompt: string, io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream }, options: RunOnceOptions = {}): Promise<number> {
   // What milk would note in the transcript (no sandbox here, say) goes to stderr.
   bus.on('transcript.note', ({ text }) => io.err.write(`milk: ${text}\n`));
   let wrote = '';

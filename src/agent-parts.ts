@@ -1,0 +1,147 @@
+// The agent without a screen, wired once: its settings, instructions and
+// approval rules, the MCP servers and the tools they add, the turn runner,
+// and the conversation log. The full screen (app.ts) builds on these, `milk
+// run` (run-command.ts) uses them as they are, and the tests make them the
+// same way: none of the three wires a part the others do not.
+
+import * as fs from 'node:fs';
+import { AgentContext } from './agent/context';
+import type { Bus } from './bus';
+import type { Cleanup } from './cleanup';
+import { PermissionStore } from './config/permissions';
+import { dataLayout } from './data-dir';
+import type { Provider } from './providers/provider';
+import { Checkpoints } from './session/checkpoints';
+import { SessionLog } from './session/log';
+import { SessionRecorder } from './session/recorder';
+import type { ApprovalMode } from './settings/approval';
+import { Settings } from './settings/store';
+import type { McpServerConfig, McpServers } from './tools/mcp';
+import { mcpTool } from './tools/mcp-tools';
+import { ToolRegistry } from './tools/registry';
+import type { AnyTool } from './tools/tool';
+import { TurnRunner } from './turn/runner';
+
+export interface AgentOptions {
+  provider: Provider;
+  /** Null: no home to keep data in; nothing is read from or written to one. */
+  dataDir: string | null;
+  /** Canonical workspace path: where tools run, whose instructions and rules apply. */
+  workspace: string;
+  sessionId: string;
+  /** Where the status bar (or stderr) hears of problems. */
+  warn: (text: string) => void;
+  /** The approval mode to start in (--approval); ask unless said. */
+  approval?: ApprovalMode;
+  /** Whether commands run in bubblewrap (--sandbox, config); on unless said. */
+  sandbox?: 'on' | 'off';
+  /** Caps on one answer (shown, kept in the conversation) and on the context sent. */
+  answer?: { maxAnswerChars?: number; maxKeptChars?: number; maxContextChars?: number };
+  /** The context window of a model in tokens, as the config gives it (else the runner's default). */
+  contextWindow?: (model: string | null) => number | undefined;
+  /** MCP servers (config mcpServers), started by `mcp.start()`. */
+  mcpServers?: Readonly<Record<string, McpServerConfig>>;
+  /** No one to ask (milk run): a call that would ask is refused, and the model told why. */
+  unattended?: boolean;
+  /** Copies of the files tools change, for a rewind, removed at exit (the full screen: it can rewind). */
+  rewind?: { cleanup: Cleanup };
+}
+
+export type AgentParts = ReturnType<typeof agentParts>;
+
+export function agentParts(bus: Bus, options: AgentOptions) {
+  const settings = new Settings({ provider: options.provider.name, model: options.provider.model ?? null });
+  settings.setMode(options.approval ?? 'ask');
+  settings.sandbox = options.sandbox ?? 'on';
+  const agent = new AgentContext(options.workspace, options.dataDir, settings);
+  const permissions = new PermissionStore(options.dataDir, options.workspace);
+  const checkpoints = new Checkpoints(rewindCopies(options));
+  // Read at once (asynchronously): a call the rules cover must not be asked about because it came first.
+  const rulesRead = permissions.load();
+  const rulesReady = rulesRead.then(({ rules }) => {
+    // Rules added before the file was read stay, after the kept ones.
+    const early = settings.rules;
+    settings.setRules(rules);
+    for (const r of early) settings.addRule(r);
+  });
+  const mcp = mcpHolder(bus, options);
+  const runner = new TurnRunner(bus, options.provider, {
+    workspace: options.workspace,
+    settings,
+    systemPrompt: () => agent.text(),
+    rulesReady,
+    hide: options.dataDir === null ? [] : [options.dataDir],
+    checkpoints,
+    unattended: options.unattended,
+    contextWindow: () => options.contextWindow?.(settings.model),
+    tools: new ToolRegistry(mcp.tools),
+    ...options.answer,
+  });
+  const data = options.dataDir === null ? null : dataLayout(options.dataDir);
+  const log = new SessionLog(data?.sessionLogs(options.sessionId) ?? null, options.warn, data?.legacyLog(options.sessionId) ?? null);
+  // A provider that names no model (offline, script) is logged under its own name, as it always was.
+  const modelName = (): string => settings.model ?? settings.provider;
+  const recorder = new SessionRecorder(bus, log, () => ({ provider: settings.provider, model: modelName(), workspace: options.workspace }));
+  return { settings, agent, permissions, rulesRead, checkpoints, mcp, runner, log, recorder, modelName };
+}
+
+/** This process's folder of file copies for a rewind, removed when milk exits; none without a data dir or a rewind. */
+function rewindCopies(options: AgentOptions): string | null {
+  if (options.dataDir === null || !options.rewind) return null;
+  const copies = dataLayout(options.dataDir).checkpoints(options.sessionId, `${process.pid}-${Date.now().toString(36)}`);
+  options.rewind.cleanup.add('rewind copies', () => fs.rmSync(copies, { recursive: true, force: true }));
+  return copies;
+}
+
+/**
+ * The MCP servers, made (and the SDK loaded) only when some are configured,
+ * and started by start(); until then, and with none, they offer no tools.
+ */
+function mcpHolder(bus: Bus, options: AgentOptions) {
+  const configs = options.mcpServers ?? {};
+  const count = Object.keys(configs).length;
+  let servers: McpServers | null = null;
+  /** Starts every server; resolves when each is ready or has failed. */
+  const start = (): Promise<void> => {
+    if (count === 0) return Promise.resolve();
+    if (servers) return Promise.resolve();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { McpServers: Servers } = require('./tools/mcp') as typeof import('./tools/mcp');
+    servers = new Servers(configs, options.workspace, () => bus.requestRender());
+    return servers.startAll();
+  };
+  const stop = (): void => {
+    if (!servers) return;
+    servers.stopAll();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require('./tools/mcp') as typeof import('./tools/mcp')).killMcpServers();
+  };
+  return {
+    start,
+    stop,
+    /** The ready servers' tools, as milk's own are (tools/mcp-tools.ts). */
+    tools: (): AnyTool[] => {
+      const running = servers;
+      if (!running) return [];
+      return running.tools().map((t) => mcpTool(t, (name, args, signal) => running.call(name, args, signal)));
+    },
+    /** Each server that failed, and why. */
+    failures: (): string[] => servers?.list().flatMap((x) => (x.state === 'failed' ? [`MCP server ${x.name}: ${x.why ?? 'failed'}`] : [])) ?? [],
+    prompts: () => servers?.prompts() ?? [],
+    getPrompt: (command: string, typed: string): Promise<string | null> => servers?.getPrompt(command, typed) ?? Promise.resolve(null),
+    status: (): string | null => (count === 0 ? null : `mcp ${servers?.list().filter((x) => x.state === 'ready').length ?? 0}/${count}`),
+    forSlash: {
+      lines: (): string[] => (servers ? mcpLines(servers) : ["no MCP servers: add them as mcpServers in the data dir's config.json"]),
+      restart: (name: string): boolean => servers?.restart(name) ?? false,
+    },
+  };
+}
+
+/** /mcp: each server's state (and why it failed) and its tools. */
+function mcpLines(servers: McpServers): string[] {
+  return servers.list().flatMap((x) => [
+    `${x.name}: ${x.state}${x.why ? ` (${x.why})` : ''}${x.tools.length ? ` · ${x.tools.length} tool${x.tools.length === 1 ? '' : 's'}` : ''}`,
+    ...x.tools.map((t) => `  ${t.qualified}${t.readOnly ? ' (read-only)' : ''}${t.description ? `: ${t.description.split('\n')[0].slice(0, 80)}` : ''}`),
+    ...x.prompts.map((p) => `  /${p.command}${p.args.length ? ` ${p.args.map((a) => a.toUpperCase()).join(' ')}` : ''} (prompt)${p.description ? `: ${p.description.slice(0, 80)}` : ''}`),
+  ]);
+}

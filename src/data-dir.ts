@@ -1,0 +1,41 @@
+// The data dir's layout: every path under it, from this one place. A file
+// milk keeps is named here, and nowhere else joins a name onto the data dir
+// (where the data dir itself is: config/paths.ts). Pure.
+
+import * as path from 'node:path';
+
+/** The paths under `dataDir`. */
+export function dataLayout(dataDir: string) {
+  const sessions = path.join(dataDir, 'sessions');
+  return {
+    dataDir,
+    /** Settings, MCP servers, keys (config/config.ts). */
+    config: path.join(dataDir, 'config.json'),
+    /** Approval rules kept per workspace (config/permissions.ts). */
+    permissions: path.join(dataDir, 'permissions.json'),
+    /** The person's own instructions for every workspace. */
+    agents: path.join(dataDir, 'AGENTS.md'),
+    /** The person's prompt commands, one Markdown file each. */
+    commands: path.join(dataDir, 'commands'),
+    /** Session folders, their history files and older one-file logs. */
+    sessions,
+    /** One session's conversation logs, a file each. */
+    sessionLogs: (sessionId: string): string => path.join(sessions, sessionId),
+    /** Where versions before one file per conversation kept a session's log. */
+    legacyLog: (sessionId: string): string => path.join(sessions, `${sessionId}.jsonl`),
+    /** One session's input history. */
+    sessionHistory: (sessionId: string): string => path.join(sessions, `${sessionId}.history`),
+    /** The input history of every session. */
+    globalHistory: path.join(dataDir, 'input_history'),
+    /** A running milk's copies of the files tools change, for a rewind (`run`: the process's own folder). */
+    checkpoints: (sessionId: string, run: string): string => path.join(dataDir, 'checkpoints', sessionId, run),
+    /** Answers copied where the terminal's clipboard could not take them. */
+    copied: path.join(dataDir, 'copied'),
+    /** Files handed to an external editor. */
+    tmp: path.join(dataDir, 'tmp'),
+    /** V8's compiled code of milk (cli.ts). */
+    cache: path.join(dataDir, 'cache'),
+  };
+}
+
+export type DataLayout = ReturnType<typeof dataLayout>;

@@ -1,0 +1,61 @@
+// `milk run`: the agent's parts as the full screen has them (agent-parts.ts),
+// one turn, no screen. The workspace's approval rules apply, the configured
+// MCP servers' tools are offered (each started and ready, or failed, before
+// the turn: a one-turn run cannot wait for one later), and the conversation
+// is logged in the session as the full screen logs it: `milk sessions` lists
+// it, `milk --continue` and `milk run --continue` go on with it.
+
+import { agentParts } from './agent-parts';
+import { Bus } from './bus';
+import type { MainOptions } from './cli-support';
+import { UsageError } from './cli-support';
+import { Config, contextWindowFor } from './config/config';
+import type { Provider } from './providers/provider';
+import { Sessions } from './session/sessions';
+import { runOnce } from './turn/run-once';
+
+export interface RunCommand {
+  provider: Provider;
+  config: Config;
+  dataDir: string | null;
+  workspace: string;
+  sessionId: string;
+  opts: MainOptions;
+  json: boolean;
+  io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream };
+}
+
+export async function runCommand(prompt: string, c: RunCommand): Promise<number> {
+  if (c.opts.resume === true) throw new UsageError('milk run --resume needs a conversation id (milk sessions show lists them), or use --continue');
+  const bus = new Bus();
+  const say = (text: string): void => void c.io.err.write(`milk: ${text}\n`);
+  const parts = agentParts(bus, {
+    provider: c.provider,
+    dataDir: c.dataDir,
+    workspace: c.workspace,
+    sessionId: c.sessionId,
+    warn: say,
+    // Tools run as --approval allows: read-only unless it says otherwise (there is no one to ask).
+    approval: c.opts.approval ?? 'read-only',
+    sandbox: c.opts.sandbox ?? c.config.sandbox ?? 'on',
+    answer: { maxAnswerChars: c.config.maxAnswerChars, maxKeptChars: c.config.maxKeptAnswerChars, maxContextChars: c.config.context?.maxChars },
+    contextWindow: (model) => contextWindowFor(c.config, model),
+    mcpServers: c.config.mcpServers,
+    unattended: true,
+  });
+  // What milk would say in the status bar or the transcript goes to stderr.
+  bus.on('status.warning', ({ text }) => say(text));
+  bus.on('transcript.note', ({ text }) => say(text));
+  try {
+    const [kept] = await Promise.all([parts.rulesRead, parts.mcp.start()]);
+    for (const problem of [...kept.problems, ...parts.agent.load(), ...parts.mcp.failures()]) say(problem);
+    const sessions = new Sessions(bus, parts.runner, parts.log, parts.recorder, c.config.maxKeptAnswerChars);
+    if (c.opts.continue && !sessions.continueLast()) say('no earlier conversation in this session: a new one starts');
+    const id = typeof c.opts.resume === 'string' ? c.opts.resume : null;
+    if (id !== null && !sessions.resumeId(id)) throw new UsageError(`no conversation ${id} in this session (milk sessions show lists them)`);
+    return await runOnce(bus, parts.runner, prompt, c.io, { json: c.json });
+  } finally {
+    parts.recorder.close();
+    parts.mcp.stop();
+  }
+}
