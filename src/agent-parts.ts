@@ -52,7 +52,7 @@ export type AgentParts = ReturnType<typeof agentParts>;
 export function agentParts(bus: Bus, options: AgentOptions) {
   const settings = new Settings({ provider: options.provider.name, model: options.provider.model ?? null });
   settings.setMode(options.approval ?? 'ask');
-  settings.sandbox = options.sandbox ?? 'on';
+  settings.setSandbox(options.sandbox ?? 'on');
   const agent = new AgentContext(options.workspace, options.dataDir, settings);
   const permissions = new PermissionStore(options.dataDir, options.workspace);
   const checkpoints = new Checkpoints(rewindCopies(options));
@@ -64,6 +64,12 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     settings.setRules(rules);
     for (const r of early) settings.addRule(r);
   });
+  // A rule added or removed (an "r" at a question, /permissions) is saved, off the keystroke.
+  settings.onChange(() => {
+    void permissions.save(settings.rules).then((notes) => {
+      for (const n of notes) options.warn(n);
+    });
+  }, ['rules']);
   const mcp = mcpHolder(bus, options);
   const runner = new TurnRunner(bus, options.provider, {
     workspace: options.workspace,

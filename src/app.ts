@@ -35,7 +35,6 @@ import { markdown, warmHighlighter } from './markdown/parsers';
 import { warmRender } from './markdown/render';
 import { WidthProbe } from './tui/width-probe';
 import { Background, HyperlinkChoice, ThemeChoice, backgroundOf, backgroundOfColorFgBg, hyperlinksFor, italicFor, mayAskBackground, parseColor } from './settings/theme';
-import { useHyperlinks } from './tui/grid';
 
 export interface AppOptions {
   input: NodeJS.ReadStream;
@@ -106,15 +105,10 @@ function services(bus: Bus, options: AppOptions) {
 
 type Services = ReturnType<typeof services>;
 
-/** The approval rules: what was wrong with their file said once the screen is up; kept whenever they change. */
-function keepPermissions(bus: Bus, s: Services): void {
+/** The approval rules: what was wrong with their file said once the screen is up (agent-parts.ts keeps them). */
+function rulesProblems(s: Services): void {
   void s.rulesRead.then(({ problems }) => {
     for (const p of problems) s.warn(p);
-  });
-  bus.on('permissions.changed', () => {
-    void s.permissions.save(s.settings.rules).then((notes) => {
-      for (const n of notes) s.warn(n);
-    });
   });
 }
 
@@ -151,10 +145,6 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
       bus.requestRender();
     },
     copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
-    theme: (): void => {
-      ui.setBackground(s.settings.palette);
-      bus.requestRender();
-    },
   };
   const coordinator = new TurnCoordinator(bus, s.runner, s.history, { keyHelp: helpLines, sessions: s.sessions, sessionInfo: s.sessionInfo, contextInfo: () => s.agent.info(), permissionsFile: s.permissions.file, checkpoints: s.checkpoints, view,
     // Loaded at the first Ctrl+G: start-up never pays for child_process.
@@ -256,30 +246,34 @@ function env(options: AppOptions): Readonly<Record<string, string | undefined>> 
 
 /** The palette and links as the config asks and the environment allows; returns the background to draw for first. */
 function lookAndFeel(settings: Settings, options: AppOptions): Background {
-  settings.theme = options.theme ?? 'auto';
+  settings.setTheme(options.theme ?? 'auto');
   // Until the terminal answers OSC 11 (or if it never does), COLORFGBG is the best word on it.
-  settings.background = backgroundOfColorFgBg(env(options).COLORFGBG);
-  useHyperlinks(hyperlinksFor(options.hyperlinks ?? 'auto', env(options)));
+  settings.setBackground(backgroundOfColorFgBg(env(options).COLORFGBG));
+  settings.setHyperlinks(hyperlinksFor(options.hyperlinks ?? 'auto', env(options)));
   return settings.palette;
 }
 
-/** The terminal said its background is dark or light (its colour, or its theme changed): the palette follows it (unless the person chose one). */
-function takeBackground(background: Background, settings: Settings, ui: Screen, bus: Bus): void {
-  const before = settings.palette;
-  settings.background = background;
-  if (settings.palette === before) return;
-  ui.setBackground(settings.palette);
-  bus.requestRender();
+/**
+ * What the screen does when a setting changes, subscribed once: every change repaints; a new palette
+ * (/theme, the terminal's answer) is drawn with; new emoji widths (the probe's answer) lay out and draw everything again.
+ */
+function followSettings(settings: Settings, ui: Screen, bus: Bus, transcript: TranscriptModel, jobs: ReturnType<typeof installJobControl>): void {
+  settings.onChange((change) => {
+    if (change === 'palette') ui.setBackground(settings.palette);
+    if (change === 'emoji') {
+      transcript.setEmoji(settings.emoji);
+      return jobs.redraw();
+    }
+    bus.requestRender();
+  });
 }
 
 /** How wide this terminal draws emoji sequences: asked once, kept in the settings, then everything is laid out and drawn that way. */
-function widthProbe(settings: Settings, transcript: TranscriptModel, jobs: ReturnType<typeof installJobControl>, row: number): WidthProbe {
+function widthProbe(settings: Settings, jobs: ReturnType<typeof installJobControl>, row: number): WidthProbe {
   return new WidthProbe(settings.emoji, (widths) => {
     // Widths as assumed: only the row the probes were drawn on needs writing again.
     if (!widths || JSON.stringify(widths) === JSON.stringify(settings.emoji)) return jobs.redrawRow(Math.max(2, row) - 1);
-    settings.emoji = widths;
-    transcript.setEmoji(widths);
-    jobs.redraw();
+    settings.setEmoji(widths);
   });
 }
 
@@ -287,7 +281,7 @@ export function startApp(options: AppOptions): App {
   const bus = new Bus();
   // no-color.org: set and not empty means no colour.
   const s = services(bus, options);
-  const ui = createScreen({ output: options.output, color: !env(options).NO_COLOR, emoji: () => s.settings.emoji, background: lookAndFeel(s.settings, options), italic: italicFor(env(options)) });
+  const ui = createScreen({ output: options.output, color: !env(options).NO_COLOR, emoji: () => s.settings.emoji, background: lookAndFeel(s.settings, options), italic: italicFor(env(options)), hyperlinks: () => s.settings.hyperlinks });
   const { transcript, coordinator, status, painter } = views(bus, ui, s, options);
   const scheduler = new RenderScheduler(() => painter.paint());
   const warm = warmWhenTyping([() => markdown(), ...Array.from({ length: 4 }, () => () => warmRender(s.settings.emoji)), () => options.provider.warm?.(), () => coordinator.warmFiles(), ...warmHighlighter(), ...warmTranscript(() => s.settings.emoji)]);
@@ -300,11 +294,13 @@ export function startApp(options: AppOptions): App {
   warmSearch(s.history.lists());
   resume(bus, s, coordinator, options.resume ?? null);
 
-  const answers = { probe: () => probe, background: (background: Background) => takeBackground(background, s.settings, ui, bus) };
+  // The terminal said its background is dark or light (its colour, or its theme changed): the palette follows it (unless the person chose one).
+  const answers = { probe: () => probe, background: (background: Background) => s.settings.setBackground(background) };
   const terminal = new TerminalInput(options.input, options.output, inputHandler(coordinator, bus, s.warn, warm.typed, answers), undefined, mayAskBackground(env(options)));
   const jobs = (jobControl = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() }));
   const probeRow = ui.screen.height as number;
-  const probe = widthProbe(s.settings, transcript, jobs, probeRow);
+  const probe = widthProbe(s.settings, jobs, probeRow);
+  followSettings(s.settings, ui, bus, transcript, jobs);
   bus.on('app.suspend', () => jobs.suspend());
   bus.on('app.redraw', () => jobs.redraw());
 
@@ -333,7 +329,7 @@ export function startApp(options: AppOptions): App {
   };
   setImmediate(loadAgent);
   bus.on('session.new', loadAgent);
-  keepPermissions(bus, s);
+  rulesProblems(s);
   const done = new Promise<void>((resolve) => bus.on('app.quit', () => resolve()));
   terminal.start();
   painter.paint();

@@ -71,8 +71,6 @@ export interface Events {
   /** A short-lived line in the status bar, e.g. completion candidates. */
   'status.hint': { text: Inert };
 
-  /** The approval rules changed (a question's `r`, /permissions): the store keeps them. */
-  'permissions.changed': Record<string, never>;
 
   /** A conversation came back: the transcript shows what it held, each item through the sanitizer (a log holds what a model or a tool sent). */
   'session.resumed': { items: Array<{ kind: ReplayItem['kind']; text: Inert }>; at: string | null };

@@ -145,16 +145,12 @@ export interface SlashContext {
   readonly permissions: {
     /** Where the rules are kept; null without a data dir. */
     readonly file: string | null;
-    /** The rules changed: keep them. */
-    changed(): void;
   };
   readonly screen: {
     /** Empties the transcript on screen (the log keeps everything). */
     clear(): void;
     /** Copies the last answer (clipboard by OSC 52, and a file); returns what to tell the person. */
     copyLastAnswer(): string;
-    /** Repaints in the palette the settings name now. */
-    theme(): void;
     /** The key bindings of the current mode, one line each. */
     keyHelp(): string[];
     /** The prompt commands (personal, project, MCP), one line each, marked with their source. */
@@ -216,8 +212,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       const say = (): void => ctx.note(`theme: ${s.theme} · drawing for a ${s.palette} background · the terminal's: ${s.background ?? 'not known'}`);
       if (args.length === 0) return say();
       if (!isThemeChoice(args[0])) return ctx.note(`no theme ${JSON.stringify(args[0])}: auto, dark or light`);
-      s.theme = args[0];
-      ctx.screen.theme();
+      s.setTheme(args[0]);
       say();
     },
   },
@@ -363,14 +358,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         if (rest.length !== 1 || !Number.isInteger(n)) return usage('permissions');
         const gone = s.removeRule(n);
         if (!gone) return ctx.note(`no rule ${rest[0]}: /permissions lists them, numbered`);
-        ctx.permissions.changed();
         return ctx.note(`removed: ${describeRule(gone)} ask again`);
       }
       if (verb === 'add') {
         const rule = parseRule(rest);
         if (!rule) return 'usage: /permissions add shell PREFIX (a command\'s first words, no ; | & < > $ or backquotes) or /permissions add TOOL';
         if (!s.addRule(rule)) return ctx.note(`already a rule: ${describeRule(rule)}`);
-        ctx.permissions.changed();
         return ctx.note(`added: ${describeRule(rule)} run without asking in this workspace`);
       }
       if (verb !== undefined) return usage('permissions');

@@ -3,15 +3,15 @@
 // brackets, read back as a terminal would get them.
 import { Writable } from 'node:stream';
 import { createScreen, Screen, BEGIN_SYNC, END_SYNC } from '../../src/tui/screen';
-import { GridRow, useHyperlinks } from '../../src/tui/grid';
+import { GridRow } from '../../src/tui/grid';
 import { CLUSTERING } from '../../src/editor/width';
 import { renderMarkdown } from '../../src/markdown/render';
 import { sanitize } from '../../src/inert';
 
-function fakeScreen(options: { color?: boolean; background?: 'dark' | 'light' } = {}): { ui: Screen; written: () => string; take: () => string } {
+function fakeScreen(options: { color?: boolean; background?: 'dark' | 'light'; hyperlinks?: boolean } = {}): { ui: Screen; written: () => string; take: () => string } {
   let out = '';
   const output = Object.assign(new Writable({ write(c, _e, cb) { out += String(c); cb(); } }), { isTTY: true, columns: 60, rows: 10, getWindowSize: () => [60, 10] });
-  const ui = createScreen({ output: output as unknown as NodeJS.WriteStream, term: 'xterm-256color', color: options.color, emoji: () => CLUSTERING, background: options.background });
+  const ui = createScreen({ output: output as unknown as NodeJS.WriteStream, term: 'xterm-256color', color: options.color, emoji: () => CLUSTERING, background: options.background, hyperlinks: () => options.hyperlinks !== false });
   return { ui, written: () => out, take: () => { const t = out; out = ''; return t; } };
 }
 
@@ -31,7 +31,6 @@ describe('milk\'s draw', () => {
   let s: ReturnType<typeof fakeScreen>;
   afterEach(() => {
     s.ui.destroy();
-    useHyperlinks(true);
   });
 
   it('writes a frame as one write inside DEC 2026 brackets', async () => {
@@ -88,8 +87,7 @@ describe('milk\'s draw', () => {
   });
 
   it('sends no OSC 8 when hyperlinks are off, the text as it was', async () => {
-    s = fakeScreen();
-    useHyperlinks(false);
+    s = fakeScreen({ hyperlinks: false });
     const out = await frame(s, [[{ text: 'docs', style: 'link', link: 'https://d.example/a' }]]);
     expect(out).toContain('docs');
     expect(out).not.toContain('\x1b]8;');

@@ -17,7 +17,7 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s reasoning', (
   it('is shown as it streams, apart from the answer, and sent back within the turn but not after it', async () => {
     const bus = new Bus();
     const runner = new TurnRunner(bus, KINDS[kind]('reasoning'), { workspace: tempDir() });
-    runner.settings.force = true;
+    runner.settings.setForce(true);
     const reasoning: string[] = [];
     const answer: string[] = [];
     bus.on('turn.reasoning', ({ text }) => reasoning.push(text));

@@ -120,7 +120,7 @@ describe('where bwrap cannot run', () => {
     const ws = tempDir();
     const bus = new Bus();
     const runner = new TurnRunner(bus, new ScriptProvider(parseScript({ turns })), { workspace: ws });
-    runner.settings.force = true;
+    runner.settings.setForce(true);
     const notes: string[] = [];
     const asked: string[] = [];
     bus.on('transcript.note', ({ text }) => notes.push(text));
@@ -143,8 +143,8 @@ describe('where bwrap cannot run', () => {
     const ws = tempDir();
     const bus = new Bus();
     const runner = new TurnRunner(bus, new ScriptProvider(parseScript({ turns })), { workspace: ws });
-    runner.settings.force = true;
-    runner.settings.sandbox = 'off';
+    runner.settings.setForce(true);
+    runner.settings.setSandbox('off');
     let asked = 0;
     bus.on('approval.asked', () => asked++);
     const ended = new Promise((resolve) => bus.on('turn.ended', resolve));
@@ -158,7 +158,7 @@ describe('where bwrap cannot run', () => {
     const ws = tempDir();
     const bus = new Bus();
     const runner = new TurnRunner(bus, new ScriptProvider(parseScript({ turns: [turns[0], [{ text: 'ok' }]] })), { workspace: ws, unattended: true });
-    runner.settings.force = true;
+    runner.settings.setForce(true);
     const results: string[] = [];
     bus.on('conversation.message', ({ message }) => {
       if (message.role === 'tool') results.push(message.content);

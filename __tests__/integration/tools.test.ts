@@ -98,7 +98,7 @@ describe('tool calls', () => {
     await end;
     expect(h.events.filter(([n]) => n === 'approval.asked')).toHaveLength(1);
     const forced = harness(script([[shell('true')], [{ text: 'x' }]]));
-    forced.runner.settings.force = true;
+    forced.runner.settings.setForce(true);
     end = forced.ended();
     forced.runner.start('two');
     expect((await end).status).toBe('done');
@@ -109,9 +109,9 @@ describe('tool calls', () => {
     const ws = tempDir();
     const p = script([[shell('sleep 30 & echo $! > child.pid; echo started; wait')]]);
     const h = harness(p, ws);
-    h.runner.settings.force = true;
+    h.runner.settings.setForce(true);
     // Unconfined, so that the pids a command writes are this system's (the sandbox's own test is in sandbox.test.ts).
-    h.runner.settings.sandbox = 'off';
+    h.runner.settings.setSandbox('off');
     const end = h.ended();
     h.runner.start('go');
     const deadline = Date.now() + 5000;
@@ -127,8 +127,8 @@ describe('tool calls', () => {
     const ws = tempDir();
     const p = script([[shell("trap '' TERM; echo $$ > sh.pid; echo ready; while true; do sleep 0.05; done")]]);
     const h = harness(p, ws);
-    h.runner.settings.force = true;
-    h.runner.settings.sandbox = 'off';
+    h.runner.settings.setForce(true);
+    h.runner.settings.setSandbox('off');
     h.runner.start('go');
     const deadline = Date.now() + 5000;
     while (!h.output().includes('ready') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
@@ -148,7 +148,7 @@ describe('tool calls', () => {
     h.runner.start('one');
     expect((await first).status).toBe('interrupted');
     const second = h.ended();
-    h.runner.settings.force = true;
+    h.runner.settings.setForce(true);
     h.runner.start('two');
     await second;
     const msgs = p.seen[p.seen.length - 1];
@@ -425,7 +425,7 @@ describe('edit_file', () => {
       const ws = tempDir();
       fs.writeFileSync(path.join(ws, 'notes.txt'), 'line 1\nline 2\n');
       const h = harness(provider(kind, 'edit'), ws);
-      h.runner.settings.approval = 'read-only';
+      h.runner.settings.setMode('read-only');
       const end = h.ended();
       const before = mock.requests.length;
       h.runner.start('change line 2');

@@ -22,12 +22,12 @@ describe('approval modes', () => {
   });
   it('force mode stands over the chosen mode as full-auto, and turning it off goes back to that mode', () => {
     const s = new Settings({ provider: 'p', model: null });
-    s.approval = 'read-only';
+    s.setMode('read-only');
     const edit = { tool: 'edit_file', kind: 'edit' as const };
     expect(s.decide(edit)).toBe('refuse');
-    s.force = true;
+    s.setForce(true);
     expect([s.mode, s.decide(edit)]).toEqual(['full-auto', 'run']);
-    s.force = false;
+    s.setForce(false);
     expect(s.mode).toBe('read-only');
   });
 });

@@ -58,7 +58,7 @@ describe('approval rules', () => {
     expect(s.addRule({ tool: 'shell', prefix: 'make' })).toBe(false);
     expect(s.decide({ tool: 'shell', kind: 'command', command: 'make test' })).toBe('run');
     expect(s.decide({ tool: 'shell', kind: 'command', command: 'rm -rf x' })).toBe('ask');
-    s.approval = 'read-only';
+    s.setMode('read-only');
     expect(s.decide({ tool: 'shell', kind: 'command', command: 'make test' })).toBe('refuse');
     expect(s.removeRule(2)).toBeNull();
     expect(s.removeRule(1)).toEqual({ tool: 'shell', prefix: 'make' });

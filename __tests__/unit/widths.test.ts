@@ -2,7 +2,7 @@ import * as fc from 'fast-check';
 import { CLUSTERING, EmojiWidths, codePointWidth, graphemes, graphemeWidth, isAmbiguous, stringWidth } from '../../src/editor/width';
 import { widthsFrom } from '../../src/tui/width-probe';
 import { InputDecoder } from '../../src/tui/input';
-import { paintRow, Style, styleAttr, useTheme } from '../../src/tui/grid';
+import { Look, paintRow, Style, themeAttrs } from '../../src/tui/grid';
 import type { Background } from '../../src/settings/theme';
 import { ITALIC, STRIKE } from '../../src/tui/draw';
 
@@ -68,20 +68,23 @@ describe('cursor position reports', () => {
 describe('painting a disputed grapheme', () => {
   it('blanks its cells, draws it, then moves the cursor to where the next cell starts', () => {
     const line = Object.assign(Array.from({ length: 10 }, () => [0, ' '] as [number, string]), { dirty: false });
-    const ambiguous = paintRow(line, 1, 9, [{ text: '👍🏽z', style: 'normal' }], CLUSTERING, 4);
+    const look: Look = { attrs: themeAttrs({ colors: 256, noColor: false, background: 'dark', italic: true }), hyperlinks: true };
+    const ambiguous = paintRow(line, 1, 9, [{ text: '👍🏽z', style: 'normal' }], CLUSTERING, look, 4);
     expect(ambiguous).toBe(true);
     expect(line[1][1]).toBe('  \x1b[2D👍🏽\x1b[5;4H');
     expect(line[3][1]).toBe('z');
-    expect(paintRow(line, 1, 9, [{ text: '日z', style: 'normal' }], CLUSTERING, 4)).toBe(false);
+    expect(paintRow(line, 1, 9, [{ text: '日z', style: 'normal' }], CLUSTERING, look, 4)).toBe(false);
   });
 });
 
 describe('the theme fits the terminal', () => {
+  let attrs = themeAttrs({ colors: 256, noColor: false, background: 'dark', italic: true });
+  const styleAttr = (style: Style) => attrs[style];
   const fg = (style: Style) => (styleAttr(style) >> 9) & 0x1ff;
   const bg = (style: Style) => styleAttr(style) & 0x1ff;
   const flags = (style: Style) => styleAttr(style) >> 18;
   const reversed = (style: Style) => (flags(style) & 8) !== 0;
-  const theme = (colors: number, noColor: boolean, background: Background = 'dark', italic = true) => useTheme({ colors, noColor, background, italic });
+  const theme = (colors: number, noColor: boolean, background: Background = 'dark', italic = true) => void (attrs = themeAttrs({ colors, noColor, background, italic }));
   afterEach(() => theme(256, false));
   it('uses a grey status bar and grey dim text on 256 colours', () => {
     theme(256, false);

@@ -80,8 +80,6 @@ export interface CoordinatorOptions {
   view?: {
     clear(): void;
     copyLastAnswer(): string;
-    /** Draws with the palette the settings name now (after /theme). */
-    theme(): void;
   };
 }
 
@@ -352,7 +350,7 @@ export class TurnCoordinator {
   }
 
   private setForce(on: boolean): void {
-    this.runner.settings.force = on;
+    this.runner.settings.setForce(on);
     this.note(on ? 'force mode on: tool calls run without asking (Shift+Tab or /force to turn it off)' : 'force mode off');
   }
 
@@ -421,12 +419,10 @@ export class TurnCoordinator {
       },
       permissions: {
         file: this.options.permissionsFile ?? null,
-        changed: () => this.bus.emit('permissions.changed', {}),
       },
       screen: {
         clear: () => this.options.view?.clear(),
         copyLastAnswer: () => this.options.view?.copyLastAnswer() ?? 'nothing to copy',
-        theme: () => this.options.view?.theme(),
         // The keys of the mode the person is in, then those a search adds (scope switch, delete).
         keyHelp: () => [...this.options.keyHelp(this.composerMode), '', 'in a search (Ctrl+R, Ctrl+S):', ...this.options.keyHelp('search')],
         promptHelp: () => this.options.prompts?.help() ?? [],

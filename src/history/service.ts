@@ -46,7 +46,7 @@ export interface HistoryServiceOptions {
   /** Milliseconds, for lock budgets and warnings (tests pass their own). */
   clock?: () => number;
   /** Where the history mode is kept (the settings); without it, a mode of the service's own. */
-  settings?: { historyMode: HistoryMode };
+  settings?: { readonly historyMode: HistoryMode; setHistoryMode(mode: HistoryMode): void };
 }
 
 /** Exit waits at most this long in all for other processes' locks. */
@@ -55,7 +55,7 @@ const EXIT_BUDGET_MS = 180;
 const COMPACT_IDLE_MS = 1500;
 
 export class HistoryService {
-  private readonly settings: { historyMode: HistoryMode };
+  private readonly settings: { readonly historyMode: HistoryMode; setHistoryMode(mode: HistoryMode): void };
   private readonly scopes: Record<HistoryMode, HistoryScope>;
   /** Entries kept only in memory (cleared with Ctrl-C), never written. */
   private readonly remembered = new WeakSet<HistoryEntry>();
@@ -65,7 +65,13 @@ export class HistoryService {
 
   constructor(private readonly options: HistoryServiceOptions) {
     this.now = options.now ?? (() => new Date());
-    this.settings = options.settings ?? { historyMode: 'session' };
+    let own: HistoryMode = 'session';
+    this.settings = options.settings ?? {
+      get historyMode() {
+        return own;
+      },
+      setHistoryMode: (mode) => void (own = mode),
+    };
     // Without a data dir the files are never opened; the paths only name them.
     const paths = historyPaths(options.dataDir ?? '/nonexistent-milk-data', options.sessionId);
     this.clock = options.clock ?? Date.now;
@@ -87,7 +93,7 @@ export class HistoryService {
   }
 
   set mode(mode: HistoryMode) {
-    this.settings.historyMode = mode;
+    this.settings.setHistoryMode(mode);
   }
 
   /** Reads both files. Never throws; problems become warnings. */

@@ -1,9 +1,13 @@
 // The one owner of the facts milk changes while it runs: the provider and
-// the model it asks (/model), the tool policy (force mode, the tools answered
-// "always"), which history Up/Down and search walk, and how the terminal
-// draws emoji sequences (what the width probe found). The provider (through
-// the runner), the status bar, /session, the conversation log and the views
-// all read them here; nothing keeps a copy. Pure state: no I/O, no timers.
+// the model it asks (/model), the tool policy (the approval mode, force mode,
+// the tools answered "always", the workspace's rules, the sandbox), which
+// history Up/Down and search walk, how the terminal draws emoji sequences
+// (what the width probe found), and the look (the palette asked for, the
+// terminal's background, hyperlinks). The provider (through the runner), the
+// status bar, /session, the conversation log and the views all read them
+// here; nothing keeps a copy. Its state is private: each setter announces
+// what changed, and the services that save or repaint subscribe once
+// (agent-parts.ts, app.ts). Pure state: no I/O, no timers.
 
 import { CLUSTERING, EmojiWidths } from '../editor/width';
 import { ApprovalMode, Decision, ToolKind, decide } from './approval';
@@ -22,38 +26,41 @@ export interface SettingsInit {
   readonly model: string | null;
 }
 
+/** What a setter changed, for those who save or repaint. */
+export type SettingsChange = 'model' | 'mode' | 'always' | 'rules' | 'sandbox' | 'historyMode' | 'emoji' | 'palette' | 'hyperlinks';
+
 export class Settings {
   readonly provider: string;
   private current: string | null;
-  /** Force mode (Shift+Tab, /force): every tool call runs without asking, whatever the approval mode under it. */
-  force = false;
-  /** The approval mode chosen (--approval, /approval); force mode stands over it as full-auto. */
-  approval: ApprovalMode = 'ask';
+  private forceOn = false;
+  private chosen: ApprovalMode = 'ask';
   private readonly always = new Set<string>();
   /** This workspace's approval rules (kept in the data dir by config/permissions.ts). */
   private kept: Rule[] = [];
-  /** Commands run in bubblewrap (--sandbox, config `sandbox`); off: with the person's full rights. */
-  sandbox: 'on' | 'off' = 'on';
-  /** Why the sandbox cannot run here, once a command found out; null while it can (or before anyone asked). */
-  sandboxBroken: string | null = null;
-  /** The person agreed to run commands without the sandbox that cannot run, for this session. */
-  unsandboxedAgreed = false;
-  historyMode: HistoryMode = 'session';
-  /** How this terminal draws the emoji sequences terminals disagree on (the width probe's answer). */
-  emoji: EmojiWidths = CLUSTERING;
-  /** The palette asked for (config `theme`, /theme); auto follows the terminal's background. */
-  theme: ThemeChoice = 'auto';
-  /** The terminal's background as it answered OSC 11 (else as COLORFGBG says); null when unknown. */
-  background: Background | null = null;
+  private sandboxChoice: 'on' | 'off' = 'on';
+  private broken: string | null = null;
+  private agreed = false;
+  private history: HistoryMode = 'session';
+  private widths: EmojiWidths = CLUSTERING;
+  private themeChoice: ThemeChoice = 'auto';
+  private terminalBackground: Background | null = null;
+  private links = true;
+  private readonly listeners = new Set<(change: SettingsChange) => void>();
 
   constructor(init: SettingsInit) {
     this.provider = init.provider;
     this.current = init.model;
   }
 
-  /** The palette to draw with now. */
-  get palette(): Background {
-    return paletteFor(this.theme, this.background);
+  /** Calls `listener` after each change (`only`: after changes of these kinds); returns the unsubscribe. */
+  onChange(listener: (change: SettingsChange) => void, only?: readonly SettingsChange[]): () => void {
+    const fn = only ? (c: SettingsChange): void => void (only.includes(c) && listener(c)) : listener;
+    this.listeners.add(fn);
+    return () => void this.listeners.delete(fn);
+  }
+
+  private changed(change: SettingsChange): void {
+    for (const l of [...this.listeners]) l(change);
   }
 
   get model(): string | null {
@@ -64,18 +71,29 @@ export class Settings {
   setModel(name: string): boolean {
     if (this.current === null) return false;
     this.current = name;
+    this.changed('model');
     return true;
   }
 
-  /** Where commands run now: in the sandbox, without one by choice, or without one because it cannot run. */
-  get sandboxState(): 'on' | 'off' | 'unavailable' {
-    if (this.sandbox === 'off') return 'off';
-    return this.sandboxBroken === null ? 'on' : 'unavailable';
+  /** Force mode (Shift+Tab, /force): every tool call runs without asking, whatever the approval mode under it. */
+  get force(): boolean {
+    return this.forceOn;
+  }
+
+  setForce(on: boolean): void {
+    if (on === this.forceOn) return;
+    this.forceOn = on;
+    this.changed('mode');
+  }
+
+  /** The approval mode chosen (--approval, /approval); force mode stands over it as full-auto. */
+  get approval(): ApprovalMode {
+    return this.chosen;
   }
 
   /** The mode in force: full-auto while force mode is on, else the one chosen. */
   get mode(): ApprovalMode {
-    return this.force ? 'full-auto' : this.approval;
+    return this.forceOn ? 'full-auto' : this.chosen;
   }
 
   /**
@@ -84,8 +102,108 @@ export class Settings {
    * mode is chosen and force mode turned off.
    */
   setMode(mode: ApprovalMode): void {
-    this.force = mode === 'full-auto';
-    if (mode !== 'full-auto') this.approval = mode;
+    this.forceOn = mode === 'full-auto';
+    if (mode !== 'full-auto') this.chosen = mode;
+    this.changed('mode');
+  }
+
+  /** Commands run in bubblewrap (--sandbox, config `sandbox`); off: with the person's full rights. */
+  get sandbox(): 'on' | 'off' {
+    return this.sandboxChoice;
+  }
+
+  setSandbox(choice: 'on' | 'off'): void {
+    this.sandboxChoice = choice;
+    this.changed('sandbox');
+  }
+
+  /** Why the sandbox cannot run here, once a command found out; null while it can (or before anyone asked). */
+  get sandboxBroken(): string | null {
+    return this.broken;
+  }
+
+  /** A command found that the sandbox cannot run here, and why (kept for the session). */
+  sandboxCannotRun(why: string): void {
+    this.broken = why;
+    this.changed('sandbox');
+  }
+
+  /** The person agreed to run commands without the sandbox that cannot run, for this session. */
+  get unsandboxedAgreed(): boolean {
+    return this.agreed;
+  }
+
+  agreeUnsandboxed(): void {
+    this.agreed = true;
+    this.changed('sandbox');
+  }
+
+  /** Where commands run now: in the sandbox, without one by choice, or without one because it cannot run. */
+  get sandboxState(): 'on' | 'off' | 'unavailable' {
+    if (this.sandboxChoice === 'off') return 'off';
+    return this.broken === null ? 'on' : 'unavailable';
+  }
+
+  /** Which history Up/Down and search walk. */
+  get historyMode(): HistoryMode {
+    return this.history;
+  }
+
+  setHistoryMode(mode: HistoryMode): void {
+    if (mode === this.history) return;
+    this.history = mode;
+    this.changed('historyMode');
+  }
+
+  /** How this terminal draws the emoji sequences terminals disagree on (the width probe's answer). */
+  get emoji(): EmojiWidths {
+    return this.widths;
+  }
+
+  setEmoji(widths: EmojiWidths): void {
+    this.widths = widths;
+    this.changed('emoji');
+  }
+
+  /** The palette asked for (config `theme`, /theme); auto follows the terminal's background. */
+  get theme(): ThemeChoice {
+    return this.themeChoice;
+  }
+
+  setTheme(choice: ThemeChoice): void {
+    this.look(() => (this.themeChoice = choice));
+  }
+
+  /** The terminal's background as it answered OSC 11 (else as COLORFGBG says); null when unknown. */
+  get background(): Background | null {
+    return this.terminalBackground;
+  }
+
+  setBackground(background: Background | null): void {
+    this.look(() => (this.terminalBackground = background));
+  }
+
+  /** The palette to draw with now. */
+  get palette(): Background {
+    return paletteFor(this.themeChoice, this.terminalBackground);
+  }
+
+  /** A change to what the palette is made of, announced only when the palette drawn changes. */
+  private look(change: () => void): void {
+    const before = this.palette;
+    change();
+    if (this.palette !== before) this.changed('palette');
+  }
+
+  /** Links painted as OSC 8 hyperlinks (config `hyperlinks`, as the terminal allows: settings/theme.ts). */
+  get hyperlinks(): boolean {
+    return this.links;
+  }
+
+  setHyperlinks(on: boolean): void {
+    if (on === this.links) return;
+    this.links = on;
+    this.changed('hyperlinks');
   }
 
   /**
@@ -102,7 +220,7 @@ export class Settings {
     return this.kept;
   }
 
-  /** Replaces the rules (as read from the data dir). */
+  /** Takes the rules as the data dir keeps them (read at start): nothing to save, so no change is announced. */
   setRules(rules: readonly Rule[]): void {
     this.kept = [...rules];
   }
@@ -111,6 +229,7 @@ export class Settings {
   addRule(rule: Rule): boolean {
     if (this.kept.some((r) => sameRule(r, rule))) return false;
     this.kept = [...this.kept, rule];
+    this.changed('rules');
     return true;
   }
 
@@ -119,11 +238,13 @@ export class Settings {
     const rule = this.kept[n - 1];
     if (!rule) return null;
     this.kept = this.kept.filter((_, i) => i !== n - 1);
+    this.changed('rules');
     return rule;
   }
 
   allowAlways(tool: string): void {
     this.always.add(tool);
+    this.changed('always');
   }
 
   /** The tools on "always", sorted, for the status bar and /always. */
@@ -133,5 +254,6 @@ export class Settings {
 
   clearAlways(): void {
     this.always.clear();
+    this.changed('always');
   }
 }

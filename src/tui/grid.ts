@@ -101,7 +101,11 @@ const LIGHT: Readonly<Record<Style, number>> = {
   diffDel: attr(124, DEF),
 };
 
-const ATTRS: Record<Style, number> = { ...DARK };
+/** How rows are painted now: each style's attribute (themeAttrs), and whether links are OSC 8 hyperlinks. */
+export interface Look {
+  readonly attrs: Readonly<Record<Style, number>>;
+  readonly hyperlinks: boolean;
+}
 
 /** What the terminal can draw, as the theme needs it. */
 export interface ThemeOptions {
@@ -121,7 +125,7 @@ export interface ThemeOptions {
  * black either, so what was dim grey takes the terminal's own foreground;
  * without colours at all (vt100) it is drawn as under NO_COLOR.
  */
-export function useTheme(options: ThemeOptions): void {
+export function themeAttrs(options: ThemeOptions): Record<Style, number> {
   const { colors } = options;
   // A terminal without colours (vt100) is drawn as NO_COLOR asks.
   const noColor = options.noColor || colors < 8;
@@ -129,36 +133,25 @@ export function useTheme(options: ThemeOptions): void {
   const reverse = (a: number): number => a | (INVERSE << 18);
   const plainFg = (a: number): number => (a & ~(0x1ff << 9)) | (DEF << 9);
   // The light palette's colours are from the 256 ramp: below it, the dark one's base colours read on both.
-  Object.assign(ATTRS, options.background === 'light' && colors >= 256 && !noColor ? LIGHT : DARK);
+  const attrs: Record<Style, number> = { ...(options.background === 'light' && colors >= 256 && !noColor ? LIGHT : DARK) };
   if (!options.italic) {
-    for (const style of Object.keys(ATTRS) as Style[]) {
-      if ((ATTRS[style] >> 18) & ITALIC) ATTRS[style] = (ATTRS[style] & ~(ITALIC << 18)) | (UNDERLINE << 18);
+    for (const style of Object.keys(attrs) as Style[]) {
+      if ((attrs[style] >> 18) & ITALIC) attrs[style] = (attrs[style] & ~(ITALIC << 18)) | (UNDERLINE << 18);
     }
   }
   if (noColor) {
     const keep = (a: number): number => (a & ~0x3ffff) | (DEF << 9) | DEF;
-    for (const style of Object.keys(ATTRS) as Style[]) ATTRS[style] = keep(ATTRS[style]);
+    for (const style of Object.keys(attrs) as Style[]) attrs[style] = keep(attrs[style]);
   }
   if (noColor || colors < 256) {
-    for (const style of ['status', 'statusStrong', 'warning'] as const) ATTRS[style] = reverse(ATTRS[style] | DEF);
+    for (const style of ['status', 'statusStrong', 'warning'] as const) attrs[style] = reverse(attrs[style] | DEF);
   }
   // Without colour these would look like plain text.
-  if (noColor) for (const style of ['force', 'match', 'highlight'] as const) ATTRS[style] = reverse(ATTRS[style]);
+  if (noColor) for (const style of ['force', 'match', 'highlight'] as const) attrs[style] = reverse(attrs[style]);
   if (!noColor && colors < 16) {
-    for (const style of Object.keys(ATTRS) as Style[]) if (fg(ATTRS[style]) === 8) ATTRS[style] = plainFg(ATTRS[style]);
+    for (const style of Object.keys(attrs) as Style[]) if (fg(attrs[style]) === 8) attrs[style] = plainFg(attrs[style]);
   }
-}
-
-/** The blessed attribute a style paints with now (the theme's tests read it). */
-export function styleAttr(style: Style): number {
-  return ATTRS[style];
-}
-
-let hyperlinks = true;
-
-/** Whether links are painted as hyperlinks (OSC 8): off by the config, or for a terminal known not to have them. */
-export function useHyperlinks(on: boolean): void {
-  hyperlinks = on;
+  return attrs;
 }
 
 type Cell = [number, string, string?];
@@ -182,7 +175,8 @@ export interface Grid {
 }
 
 /** Paints one row into blessed's line; returns whether it holds a grapheme of disputed width. */
-export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: number, row: GridRow, emoji: EmojiWidths, y = 0): boolean {
+export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: number, row: GridRow, emoji: EmojiWidths, look: Look, y = 0): boolean {
+  const { attrs, hyperlinks } = look;
   let x = x0;
   let ambiguous = false;
   let link: string | undefined;
@@ -199,7 +193,7 @@ export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: num
   };
   outer: for (const span of row) {
     link = hyperlinks ? span.link : undefined;
-    const a = link === undefined ? ATTRS[span.style] : ATTRS[span.style] | (LINK << 18);
+    const a = link === undefined ? attrs[span.style] : attrs[span.style] | (LINK << 18);
     const text = span.text;
     // Text made only of standalone characters (nearly all of it) is painted a character at a
     // time, no segmenting; anything else (a combining mark may join the character before it) is segmented whole.
@@ -229,12 +223,12 @@ export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: num
     }
   }
   link = undefined;
-  while (x < x1) put(ATTRS.normal, ' ');
+  while (x < x1) put(attrs.normal, ' ');
   return ambiguous;
 }
 
-/** `emoji`: how the terminal draws emoji sequences, read at each paint. */
-export function createGrid(box: Widgets.BoxElement, emoji: () => EmojiWidths): Grid {
+/** `emoji`: how the terminal draws emoji sequences, and `look`, the palette and links, both read at each paint. */
+export function createGrid(box: Widgets.BoxElement, emoji: () => EmojiWidths, look: () => Look): Grid {
   let rows: readonly GridRow[] = [];
   const ambiguousRows = new Set<number>();
   const base = box.render.bind(box);
@@ -250,10 +244,12 @@ export function createGrid(box: Widgets.BoxElement, emoji: () => EmojiWidths): G
     const y0 = coords.yi + el.itop;
     const y1 = coords.yl - el.ibottom;
     const { lines, olines } = el.screen;
+    const widths = emoji();
+    const now = look();
     for (let y = y0; y < y1; y++) {
       const line = lines[y];
       if (!line) break;
-      const has = paintRow(line, x0, Math.min(x1, line.length), rows[y - y0] ?? [], emoji(), y);
+      const has = paintRow(line, x0, Math.min(x1, line.length), rows[y - y0] ?? [], widths, now, y);
       // A row that holds (or held) a disputed grapheme is rewritten whole when it changes,
       // borders included: the terminal may have drawn it wider or narrower than blessed believes.
       if (line.dirty && (has || ambiguousRows.has(y)) && olines[y]) {

@@ -9,7 +9,7 @@ import unicode = require('neo-blessed/lib/unicode');
 import { PassThrough } from 'node:stream';
 import type { Widgets } from 'blessed';
 import { EmojiWidths, codePointWidth } from '../editor/width';
-import { createGrid, Grid, useTheme } from './grid';
+import { createGrid, Grid, Look, themeAttrs } from './grid';
 import type { Background } from '../settings/theme';
 import { installDraw } from './draw';
 
@@ -83,6 +83,8 @@ export interface ScreenOptions {
   background?: Background;
   /** False for a terminal that does not draw italic (underline stands in). */
   italic?: boolean;
+  /** Whether links are painted as OSC 8 hyperlinks (the settings' answer), read at each paint. */
+  hyperlinks?: () => boolean;
 }
 
 export interface Screen {
@@ -149,21 +151,22 @@ function syncFrames(screen: Widgets.Screen): void {
   program._owrite = (text: string): unknown => write(BEGIN_SYNC + text + END_SYNC);
 }
 
-/** The palette for the terminal's colours (and, returned, how to take another), and the composer border's style in it. */
-function palette(screen: Widgets.Screen, options: ScreenOptions): { border: object; theme: (background: Background) => void } {
+/**
+ * The palette for the terminal's colours (`look`, read at each paint, and how to take another: `theme`),
+ * and the composer border's style in it.
+ */
+function palette(screen: Widgets.Screen, options: ScreenOptions): { border: object; look: () => Look; theme: (background: Background) => void } {
   // Draw box characters as UTF-8, not through the DEC line-drawing set: the
   // same on every terminal, and copy-paste and tmux capture show real lines.
   const tput = (screen as unknown as { tput: { brokenACS: boolean; colors: number } }).tput;
   tput.brokenACS = true;
-  const theme = (background: Background): void => useTheme({
-    colors: tput.colors,
-    noColor: options.color === false,
-    background,
-    italic: options.italic !== false,
-  });
-  theme(options.background ?? 'dark');
+  const attrsFor = (background: Background) => themeAttrs({ colors: tput.colors, noColor: options.color === false, background, italic: options.italic !== false });
+  let attrs = attrsFor(options.background ?? 'dark');
+  const hyperlinks = options.hyperlinks ?? (() => true);
+  const look = (): Look => ({ attrs, hyperlinks: hyperlinks() });
+  const theme = (background: Background): void => void (attrs = attrsFor(background));
   // Bright black (8) exists from 16 colours up; below, the border takes the terminal's own colour.
-  return { border: options.color === false || tput.colors < 16 ? {} : { border: { fg: 8 } }, theme };
+  return { border: options.color === false || tput.colors < 16 ? {} : { border: { fg: 8 } }, look, theme };
 }
 
 /** Sets the text on a box's top border, touching blessed only when it changes. */
@@ -182,16 +185,14 @@ export function createScreen(options: ScreenOptions): Screen {
   const screen = blessedScreen(options);
   syncFrames(screen);
   installDraw(screen, (ch) => unicode.charWidth(ch));
-  const { border, theme } = palette(screen, options);
+  const { border, look, theme } = palette(screen, options);
   let composerRows = 1;
-  const transcript = createGrid(blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1 }), options.emoji);
-  const composer = createGrid(
-    blessed.box({ parent: screen, left: 0, width: '100%', height: 3, border: { type: 'line' }, style: border }),
-    options.emoji,
-  );
-  const status = createGrid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1 }), options.emoji);
+  const grid = (box: Widgets.BoxElement): Grid => createGrid(box, options.emoji, look);
+  const transcript = grid(blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1 }));
+  const composer = grid(blessed.box({ parent: screen, left: 0, width: '100%', height: 3, border: { type: 'line' }, style: border }));
+  const status = grid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1 }));
   // Created last, so it is drawn over the transcript.
-  const overlay = createGrid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1, hidden: true }), options.emoji);
+  const overlay = grid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1, hidden: true }));
   let overlayRows = 0;
 
   const place = (): void => {

@@ -125,7 +125,7 @@ export class ToolCalls {
     const probe = await this.o.probeSandbox();
     if (probe.ok) return { sandbox: true, agree: false };
     if (s.sandboxBroken === null) {
-      s.sandboxBroken = probe.why;
+      s.sandboxCannotRun(probe.why);
       const text = `no sandbox for commands: ${probe.why}. A command runs with your full rights only once you agree (yes at its question; --sandbox off stops asking).`;
       this.o.bus.emit('transcript.note', { text: sanitize(text), reveal: true });
     }
@@ -153,10 +153,9 @@ export class ToolCalls {
       this.o.bus.emit('tool.started', { turnId: turn.id, summary: q.summary, detail: q.detail, declined: true });
       return 'no';
     }
-    if (q.confined.agree) s.unsandboxedAgreed = true;
+    if (q.confined.agree) s.agreeUnsandboxed();
     if (answer === 'always') s.allowAlways(tool.name);
     if (answer === 'rule' && rule && s.addRule(rule)) {
-      this.o.bus.emit('permissions.changed', {});
       this.o.bus.emit('transcript.note', { text: sanitize(`from now on in this workspace, ${describeRule(rule)} run without asking (/permissions lists and removes rules)`) });
     }
     return answer;
