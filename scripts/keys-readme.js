@@ -4,7 +4,7 @@
 // build`; a unit test fails when the README is out of date.
 const fs = require('node:fs');
 const path = require('node:path');
-const { keyTableMarkdown } = require('../dist/tui/keymap');
+const { DEFAULT_KEYMAP } = require('../dist/tui/keymap');
 const { slashTableMarkdown } = require('../dist/commands');
 
 const file = path.join(__dirname, '..', 'README.md');
@@ -19,7 +19,7 @@ function replaceBetween(text, name, body) {
   return text.slice(0, a + start.length) + '\n' + body + '\n' + text.slice(b);
 }
 
-readme = replaceBetween(readme, 'keys', keyTableMarkdown());
-readme = replaceBetween(readme, 'commands', slashTableMarkdown());
+readme = replaceBetween(readme, 'keys', DEFAULT_KEYMAP.tableMarkdown());
+readme = replaceBetween(readme, 'commands', slashTableMarkdown(DEFAULT_KEYMAP));
 fs.writeFileSync(file, readme);
 console.log('README.md key and command tables updated');

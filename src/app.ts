@@ -16,7 +16,7 @@ import type { Provider } from './providers/provider';
 import { HistoryService, historyPaths } from './history/service';
 import { Settings, otherMode } from './settings/store';
 import { Sessions } from './session/sessions';
-import { helpLines, keyFor } from './tui/keymap';
+import { Keymap, buildKeymap } from './tui/keymap';
 import { Painter } from './tui/painter';
 import { routeChord } from './tui/router';
 import { InputAction, MAX_PASTE_CHARS } from './tui/input';
@@ -65,6 +65,8 @@ export interface AppOptions {
   mcpServers?: AgentOptions['mcpServers'];
   /** The palette (config `theme`): auto follows the terminal's background. */
   theme?: ThemeChoice;
+  /** The person's key bindings (config `keys`): a command's name and the keys that run it (tui/keymap.ts). */
+  keys?: Readonly<Record<string, readonly string[]>>;
   /** Links as OSC 8 hyperlinks (config `hyperlinks`): auto where the terminal is not known to lack them. */
   hyperlinks?: HyperlinkChoice;
   /** The environment the terminal is judged by (TERM, COLORFGBG, NO_COLOR…); process.env unless given. */
@@ -135,10 +137,10 @@ function memoryGuard(bus: Bus, s: Services, cleanup: Cleanup): () => void {
 let jobControl: ReturnType<typeof installJobControl> | null = null;
 
 /** The screen's parts: the transcript and its feed, the coordinator, the status bar and the painter. */
-function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
+function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, keys: Keymap) {
   // Without colour, strike-through keeps its ~~: SGR 9 alone may not show.
-  const transcript = new TranscriptModel(ui.transcript.size().width, { marks: Boolean(env(options).NO_COLOR) });
-  const feed = new TranscriptFeed(bus, transcript);
+  const transcript = new TranscriptModel(ui.transcript.size().width, { marks: Boolean(env(options).NO_COLOR) }, keys.key('idle', 'transcript.toggleFold'));
+  const feed = new TranscriptFeed(bus, transcript, keys);
   const view = {
     clear: (): void => {
       transcript.clear();
@@ -146,7 +148,7 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     },
     copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
   };
-  const coordinator = new TurnCoordinator(bus, s.runner, s.history, { keyHelp: helpLines, sessions: s.sessions, sessionInfo: s.sessionInfo, contextInfo: () => s.agent.info(), permissionsFile: s.permissions.file, checkpoints: s.checkpoints, view,
+  const coordinator = new TurnCoordinator(bus, s.runner, s.history, { keys, sessions: s.sessions, sessionInfo: s.sessionInfo, contextInfo: () => s.agent.info(), permissionsFile: s.permissions.file, checkpoints: s.checkpoints, view,
     // Loaded at the first Ctrl+G: start-up never pays for child_process.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     editExternally: (text) => (require('./tui/external-editor') as typeof import('./tui/external-editor')).editExternally(text, options.dataDir, (run) => (jobControl ? jobControl.handOver(run) : run())),
@@ -171,11 +173,13 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions) {
     always: () => s.settings.alwaysTools(),
     providerHint: () => options.provider.hint ?? `${s.settings.provider} · ${s.settings.model}`,
     mcp: s.mcp.status,
+    interruptKey: keys.key('busy', 'turn.cancel'),
   });
-  const overlayKeys = { scope: keyFor('search', 'search.toggleScope'), remove: keyFor('search', 'search.delete') };
+  const overlayKeys = { scope: keys.key('search', 'search.toggleScope'), remove: keys.key('search', 'search.delete') };
   const painter = new Painter(ui, bus, {
     transcript,
     status,
+    keys,
     emoji: () => s.settings.emoji,
     frame: () => {
       const f = coordinator.frame();
@@ -214,7 +218,7 @@ function resume(bus: Bus, s: Services, coordinator: TurnCoordinator, how: AppOpt
 }
 
 /** What a decoded input does: the router names it by the views' modes, the coordinator takes it. */
-function inputHandler(coordinator: TurnCoordinator, bus: Bus, warn: (text: string) => void, typed: () => void, answers: { probe: () => WidthProbe; background: (background: Background) => void }) {
+function inputHandler(coordinator: TurnCoordinator, keymap: Keymap, bus: Bus, warn: (text: string) => void, typed: () => void, answers: { probe: () => WidthProbe; background: (background: Background) => void }) {
   // MILK_FAULT=keypress makes the next key throw, to prove the crash path restores the terminal.
   const fault = process.env.MILK_FAULT === 'keypress';
   // The first key of a chord (Ctrl+X), waiting for the second.
@@ -234,7 +238,7 @@ function inputHandler(coordinator: TurnCoordinator, bus: Bus, warn: (text: strin
     if (fault) throw new Error('injected fault (MILK_FAULT=keypress)');
     if (action.kind === 'paste' && action.cut) warn(`the paste was cut at ${MAX_PASTE_CHARS.toLocaleString('en-US')} characters; the rest was dropped`);
     if (action.kind === 'paste' && action.unclosed) warn('a paste never ended (its end marker was lost); what came was taken as the paste');
-    const step = routeChord(action, coordinator.keyModes(), prefix);
+    const step = routeChord(action, coordinator.keyModes(), prefix, keymap);
     prefix = step.prefix;
     for (const r of step.routed) take(r);
   };
@@ -282,21 +286,24 @@ export function startApp(options: AppOptions): App {
   // no-color.org: set and not empty means no colour.
   const s = services(bus, options);
   const ui = createScreen({ output: options.output, color: !env(options).NO_COLOR, emoji: () => s.settings.emoji, background: lookAndFeel(s.settings, options), italic: italicFor(env(options)), hyperlinks: () => s.settings.hyperlinks });
-  const { transcript, coordinator, status, painter } = views(bus, ui, s, options);
+  // The keys in force: the defaults with config.json's `keys` over them; what could not be taken is said.
+  const { keymap, problems: keyProblems } = buildKeymap(options.keys ?? {});
+  const { transcript, coordinator, status, painter } = views(bus, ui, s, options, keymap);
   const scheduler = new RenderScheduler(() => painter.paint());
   const warm = warmWhenTyping([() => markdown(), ...Array.from({ length: 4 }, () => () => warmRender(s.settings.emoji)), () => options.provider.warm?.(), () => coordinator.warmFiles(), ...warmHighlighter(), ...warmTranscript(() => s.settings.emoji)]);
   bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
   ui.screen.on('resize', () => scheduler.request());
 
-  bus.emit('transcript.note', { text: sanitize(`milk · ${options.provider.name} · /help for keys · Ctrl-C or Ctrl-D on an empty line to quit`) });
-  for (const w of options.warnings ?? []) s.warn(w);
+  const quitKeys = [keymap.key('idle', 'app.interrupt'), keymap.key('idle', 'editor.deleteOrQuit')].filter(Boolean).join(' or ');
+  bus.emit('transcript.note', { text: sanitize(`milk · ${options.provider.name} · /help for keys${quitKeys ? ` · ${quitKeys} on an empty line to quit` : ''}`) });
+  for (const w of [...(options.warnings ?? []), ...keyProblems]) s.warn(w);
   s.history.load();
   warmSearch(s.history.lists());
   resume(bus, s, coordinator, options.resume ?? null);
 
   // The terminal said its background is dark or light (its colour, or its theme changed): the palette follows it (unless the person chose one).
   const answers = { probe: () => probe, background: (background: Background) => s.settings.setBackground(background) };
-  const terminal = new TerminalInput(options.input, options.output, inputHandler(coordinator, bus, s.warn, warm.typed, answers), undefined, mayAskBackground(env(options)));
+  const terminal = new TerminalInput(options.input, options.output, inputHandler(coordinator, keymap, bus, s.warn, warm.typed, answers), undefined, mayAskBackground(env(options)));
   const jobs = (jobControl = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() }));
   const probeRow = ui.screen.height as number;
   const probe = widthProbe(s.settings, jobs, probeRow);

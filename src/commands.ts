@@ -21,6 +21,16 @@ export interface Binding {
   readonly command: CommandName;
 }
 
+/** Key names for legends and hints, as the keys are bound now (tui/keymap.ts's Keymap). */
+export interface KeyNames {
+  /** The first key bound to `command` in `mode`, as people write it ('' if none). */
+  key(mode: Mode, command: CommandName): string;
+  /** Every key bound to `command` in `mode`, as people write them, joined by `sep` (' or ' unless said). */
+  keys(mode: Mode, command: CommandName, sep?: string): string;
+  /** /help's lines for a mode: each binding's keys and what its command does. */
+  helpLines(mode: Mode): string[];
+}
+
 export interface CommandSpec {
   readonly description: string;
   readonly modes: readonly Mode[];
@@ -59,7 +69,7 @@ export const COMMANDS = {
   'search.accept': { description: 'Put the match in the composer, ready to edit or send', modes: ['search'] },
   'search.cancel': { description: 'Leave the search; the composer gets back what it held', modes: ['search'] },
   'search.toggleScope': { description: 'Search the global history instead of the session one, or back (the query stays)', modes: ['search'] },
-  'search.delete': { description: 'Delete the selected entry from both history files (asks y/n first)', modes: ['search'] },
+  'search.delete': { description: 'Delete the selected entry from both history files (asks {confirm.yes}/{confirm.no} first)', modes: ['search'] },
   'confirm.yes': { description: 'Yes: delete it', modes: ['confirm'] },
   'confirm.no': { description: 'No: keep it and go on searching', modes: ['confirm'] },
   'transcript.pageUp': { description: 'Scroll the transcript up a page', modes: COMPOSING },
@@ -72,11 +82,11 @@ export const COMMANDS = {
   'app.suspend': { description: 'Suspend milk to the shell (fg brings it back)', modes: ['idle', 'busy', 'approval'] },
   'app.redraw': { description: 'Redraw the whole screen', modes: ['idle', 'busy', 'approval'] },
   'turn.cancel': { description: 'Interrupt the running turn', modes: ['busy'] },
-  'editor.yankPop': { description: 'Right after Ctrl+Y: the kill before it instead, round the kill ring', modes: ['idle', 'busy'] },
+  'editor.yankPop': { description: 'Right after {editor.yank}: the kill before it instead, round the kill ring', modes: ['idle', 'busy'] },
   'editor.undo': { description: 'Undo the last change to the input (a typed run is one change)', modes: ['idle', 'busy'] },
-  'editor.redo': { description: 'Redo what Ctrl+_ undid', modes: ['idle', 'busy'] },
+  'editor.redo': { description: 'Redo what {editor.undo} undid', modes: ['idle', 'busy'] },
   'composer.externalEditor': { description: 'Edit the input in $VISUAL or $EDITOR (else vi); what you save replaces it', modes: ['idle'] },
-  'session.rewind': { description: 'Twice (Esc Esc): go back to before an earlier input of this conversation (rewind)', modes: ['idle'] },
+  'session.rewind': { description: 'Twice ({session.rewind} {session.rewind}): go back to before an earlier input of this conversation (rewind)', modes: ['idle'] },
   'picker.up': { description: 'The newer conversation', modes: ['picker'] },
   'picker.down': { description: 'The older conversation', modes: ['picker'] },
   'picker.choose': { description: 'Resume the selected conversation', modes: ['picker'] },
@@ -94,8 +104,22 @@ export const COMMANDS = {
 
 export type CommandName = keyof typeof COMMANDS;
 
-export function describeCommand(name: CommandName): string {
-  return COMMANDS[name].description;
+/**
+ * A command's description with the keys it names as they are bound: a description names another
+ * command's key as `{command.name}` (never a key typed out), filled in from `keys` in `mode`.
+ */
+export function describeCommand(name: CommandName, keys: KeyNames, mode: Mode): string {
+  return withKeys(COMMANDS[name].description, keys, mode);
+}
+
+/** `text` with each `{command.name}` replaced by that command's first key in `mode`, as bound. */
+export function withKeys(text: string, keys: KeyNames, mode: Mode): string {
+  return text.replace(/\{([a-z]+\.[A-Za-z]+)\}/g, (whole, name: string) => {
+    if (!(name in COMMANDS)) return whole;
+    // A key of another mode's command (an approval's answer, named in /permissions' description): as that mode binds it.
+    const command = name as CommandName;
+    return keys.key(mode, command) || keys.key(COMMANDS[command].modes[0], command) || whole;
+  });
 }
 
 // ---------------------------------------------------------------- slash commands
@@ -103,11 +127,15 @@ export function describeCommand(name: CommandName): string {
 
 /** What a slash command may do: a few services, which the coordinator provides. */
 /** What a command that needs an idle conversation says while a turn runs. */
-export const TURN_RUNNING = 'a turn is running: wait for it or interrupt it (Ctrl-C) first';
+export function turnRunning(keys: KeyNames): string {
+  return `a turn is running: wait for it or interrupt it (${keys.key('busy', 'app.interrupt')}) first`;
+}
 
 export interface SlashContext {
   /** A dim line in the transcript, never sent to the model. */
   note(text: string): void;
+  /** The keys as bound now, for what a command says about them. */
+  readonly keys: KeyNames;
   /** Runs a named command, as its key would. */
   run(command: CommandName): void;
   quit(): void;
@@ -176,7 +204,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run(ctx, args) {
       if (args.length > 0) return usage('help');
       const prompts = ctx.screen.promptHelp();
-      ctx.note(['keys:', ...ctx.screen.keyHelp(), '', 'commands:', ...slashHelpLines(), ...(prompts.length ? ['', 'prompt commands:', ...prompts] : [])].join('\n'));
+      ctx.note(['keys:', ...ctx.screen.keyHelp(), '', 'commands:', ...slashHelpLines(ctx.keys), ...(prompts.length ? ['', 'prompt commands:', ...prompts] : [])].join('\n'));
     },
   },
   {
@@ -222,7 +250,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: 'Start a new conversation (the model forgets this one; the log keeps it)',
     run(ctx, args) {
       if (args.length > 0) return usage('new');
-      if (ctx.session.busy()) return TURN_RUNNING;
+      if (ctx.session.busy()) return turnRunning(ctx.keys);
       ctx.session.startNew();
     },
   },
@@ -232,7 +260,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: "Pick one of this session's conversations to continue",
     run(ctx, args) {
       if (args.length > 0) return usage('resume');
-      if (ctx.session.busy()) return TURN_RUNNING;
+      if (ctx.session.busy()) return turnRunning(ctx.keys);
       if (!ctx.session.openPicker()) ctx.note('no earlier conversations in this session');
     },
   },
@@ -305,7 +333,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'always',
     args: '[clear]',
-    description: 'List the tools that run without asking this session ("a" at a prompt); clear asks again for all',
+    description: 'List the tools that run without asking this session ({approval.always} at a question); clear asks again for all',
     run(ctx, args) {
       if (args.length > 1 || (args[0] !== undefined && args[0] !== 'clear')) return usage('always');
       const tools = ctx.settings.alwaysTools();
@@ -330,7 +358,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'rewind',
     args: '',
-    description: 'Go back to before an earlier input of this conversation (as Esc Esc): it returns to the input box, later turns leave the context, and the files changed since can be put back',
+    description: 'Go back to before an earlier input of this conversation (as {session.rewind} {session.rewind}): it returns to the input box, later turns leave the context, and the files changed since can be put back',
     run(ctx, args) {
       if (args.length > 0) return usage('rewind');
       const problem = ctx.session.rewind();
@@ -349,7 +377,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'permissions',
     args: '[add shell PREFIX | add TOOL | remove N]',
-    description: 'List the approval rules of this workspace ("r" at a question), add one, or remove one; kept in the data dir',
+    description: 'List the approval rules of this workspace ({approval.rule} at a question), add one, or remove one; kept in the data dir',
     run(ctx, args) {
       const s = ctx.settings;
       const [verb, ...rest] = args;
@@ -368,7 +396,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       }
       if (verb !== undefined) return usage('permissions');
       const where = ctx.permissions.file ? `kept in ${ctx.permissions.file}` : 'not kept: no data dir';
-      if (s.rules.length === 0) return ctx.note(`no approval rules for this workspace (${where}); "r" at a question adds one`);
+      if (s.rules.length === 0) return ctx.note(`no approval rules for this workspace (${where}); ${ctx.keys.key('approval', 'approval.rule')} at a question adds one`);
       ctx.note([`approval rules for this workspace (${where}); they never lift read-only:`, ...s.rules.map((r, i) => `  ${i + 1}. ${describeRule(r)}`), '/permissions remove N removes one'].join('\n'));
     },
   },
@@ -382,7 +410,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       if (mode) ctx.history.switchTo(mode);
       const c = ctx.history.counts();
       const now = ctx.settings.historyMode;
-      ctx.note(`history: ${now} (Up/Down walk the ${now} history) · session ${c.session} entries · global ${c.global} entries`);
+      ctx.note(`history: ${now} (${ctx.keys.key('idle', 'editor.up')}/${ctx.keys.key('idle', 'editor.down')} walk the ${now} history) · session ${c.session} entries · global ${c.global} entries`);
     },
   },
 ];
@@ -428,16 +456,16 @@ export function completeSlash(typed: string, more: readonly string[] = []): { te
 }
 
 /** One line per slash command, for /help. */
-export function slashHelpLines(): string[] {
-  const rows = SLASH_COMMANDS.map((c) => [`/${c.name}${c.args ? ' ' + c.args : ''}`, c.description] as const);
+export function slashHelpLines(keys: KeyNames): string[] {
+  const rows = SLASH_COMMANDS.map((c) => [`/${c.name}${c.args ? ' ' + c.args : ''}`, withKeys(c.description, keys, 'idle')] as const);
   const width = maxOf(rows.map(([k]) => k.length), 0);
   return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
 }
 
 /** The slash commands as a Markdown table, for the README. */
-export function slashTableMarkdown(): string {
+export function slashTableMarkdown(keys: KeyNames): string {
   const lines = ['| command | what it does |', '| --- | --- |'];
   const cell = (text: string): string => text.replace(/\|/g, '\\|');
-  for (const c of SLASH_COMMANDS) lines.push(`| \`${cell(`/${c.name}${c.args ? ' ' + c.args : ''}`)}\` | ${cell(c.description)} |`);
+  for (const c of SLASH_COMMANDS) lines.push(`| \`${cell(`/${c.name}${c.args ? ' ' + c.args : ''}`)}\` | ${cell(withKeys(c.description, keys, 'idle'))} |`);
   return lines.join('\n');
 }

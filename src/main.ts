@@ -63,6 +63,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     mcpServers: config.mcpServers,
     theme: config.theme,
     hyperlinks: config.hyperlinks,
+    keys: config.keys,
   });
   report = (text) => app.bus.emit('status.warning', { text: sanitize(text) });
   await app.done;

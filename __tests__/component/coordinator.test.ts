@@ -2,8 +2,8 @@
 // scripted provider, and a history service on a temp data dir.
 import * as fs from 'node:fs';
 import { Bus, Events } from '../../src/bus';
-import type { CommandName, Mode } from '../../src/commands';
-import { helpLines } from '../../src/tui/keymap';
+import type { CommandName } from '../../src/commands';
+import { DEFAULT_KEYMAP, Keymap, buildKeymap } from '../../src/tui/keymap';
 import { TurnCoordinator } from '../../src/composer/coordinator';
 import { APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';
 import { route } from '../../src/tui/router';
@@ -22,7 +22,7 @@ function service(dataDir: string, sessionId: string, settings?: Settings): Histo
   return h;
 }
 
-function setup(entries: string[] = [], options: { provider?: Provider; dataDir?: string; keyHelp?: (mode: Mode) => string[]; now?: () => number } = {}) {
+function setup(entries: string[] = [], options: { provider?: Provider; dataDir?: string; keys?: Keymap; now?: () => number } = {}) {
   const bus = new Bus();
   const dataDir = options.dataDir ?? tempDir();
   // One settings store for the history and the runner, as the app wires them.
@@ -30,7 +30,7 @@ function setup(entries: string[] = [], options: { provider?: Provider; dataDir?:
   const history = service(dataDir, 's', settings);
   for (const t of entries) history.record([{ type: 'text', text: t }]);
   const runner = new TurnRunner(bus, options.provider ?? new OfflineProvider({ wordDelayMs: 1 }), { workspace: tempDir(), settings });
-  const c = new TurnCoordinator(bus, runner, history, { keyHelp: options.keyHelp ?? ((mode) => [`${mode} keys`]), now: options.now });
+  const c = new TurnCoordinator(bus, runner, history, { keys: options.keys ?? DEFAULT_KEYMAP, now: options.now });
   const seen: Array<[string, unknown]> = [];
   for (const n of ['transcript.note', 'status.hint', 'app.quit', 'turn.started'] as const) bus.on(n, (p) => seen.push([n, p]));
   const run = (...names: CommandName[]) => names.forEach((n) => c.dispatch({ kind: 'command', name: n }));
@@ -105,15 +105,25 @@ describe('the coordinator: slash commands', () => {
     ]);
   });
   it('/help names the keys a search adds: the scope switch and the delete', () => {
-    const { send, notes } = setup([], { keyHelp: helpLines });
+    const { send, notes } = setup();
     send('/help');
     expect(notes()[0]).toMatch(/Ctrl\+T +Search the global history instead of the session one/);
     expect(notes()[0]).toMatch(/Shift\+Delete, Ctrl\+Delete +Delete the selected entry from both history files/);
   });
+  it('/help and what milk says name the keys as the person bound them', () => {
+    const { keymap } = buildKeymap({ 'history.searchReverse': ['f5'], 'search.toggleScope': ['C-o'], 'app.toggleForce': ['f6'] });
+    const { send, notes } = setup([], { keys: keymap });
+    send('/help');
+    expect(notes()[0]).toMatch(/in a search \(F5, Ctrl\+S\):/);
+    expect(notes()[0]).toMatch(/Ctrl\+O +Search the global history instead/);
+    expect(notes()[0]).not.toMatch(/Ctrl\+R\b/);
+    send('/force');
+    expect(notes().at(-1)).toContain('(F6 or /force to turn it off)');
+  });
   it('/help lists keys and commands; /force toggles force mode; nothing reaches the model', () => {
     const { c, send, notes, seen } = setup();
     send('/help');
-    expect(notes()[0]).toMatch(/^keys:\nidle keys\n\nin a search \(Ctrl\+R, Ctrl\+S\):\nsearch keys\n\ncommands:\n\/help /);
+    expect(notes()[0]).toMatch(/^keys:\n(.+\n)+\nin a search \(Ctrl\+R, Ctrl\+S\):\n(.+\n)+\ncommands:\n\/help /);
     send('/force');
     expect(c.force).toBe(true);
     send('/force');
@@ -212,9 +222,9 @@ describe('the coordinator: turns', () => {
     const bus = new Bus();
     const history = service(tempDir(), 's');
     const runner = new TurnRunner(bus, provider, { workspace: ws });
-    const c = new TurnCoordinator(bus, runner, history, { keyHelp: () => [], now: () => clock });
+    const c = new TurnCoordinator(bus, runner, history, { keys: DEFAULT_KEYMAP, now: () => clock });
     const press = (text: string) => {
-      for (const r of route({ kind: 'text', text }, c.keyModes(clock))) if (r.kind !== 'wheel') c.dispatch(r);
+      for (const r of route({ kind: 'text', text }, c.keyModes(clock), DEFAULT_KEYMAP)) if (r.kind !== 'wheel') c.dispatch(r);
     };
     const asked = new Promise<void>((resolve) => bus.on('approval.asked', () => resolve()));
     const ended = new Promise<Events['turn.ended']>((resolve) => bus.on('turn.ended', resolve));

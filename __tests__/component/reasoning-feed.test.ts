@@ -4,12 +4,13 @@ import { sanitize as t } from '../../src/inert';
 import { Bus } from '../../src/bus';
 import { TranscriptModel } from '../../src/tui/transcript-model';
 import { TranscriptFeed } from '../../src/tui/transcript-feed';
+import { DEFAULT_KEYMAP } from '../../src/tui/keymap';
 
 describe('reasoning in the transcript', () => {
   it('shows the last lines while it streams, then folds to one line above the answer', () => {
     const bus = new Bus();
     const model = new TranscriptModel(60);
-    new TranscriptFeed(bus, model);
+    new TranscriptFeed(bus, model, DEFAULT_KEYMAP);
     const rows = () => model.visible(100).filter((r) => r.kind !== 'gap').map((r) => [r.kind, r.text.trim()]);
     bus.emit('turn.started', { turnId: 1, input: 'q', display: t('q') });
     for (const line of ['one', 'two', 'three', 'four', 'five']) bus.emit('turn.reasoning', { turnId: 1, text: t(`${line}\n`) });

@@ -98,7 +98,7 @@ it('Shift+Delete from a global search deletes the entry from every history file 
   m.write('\x14');
   await m.waitFor(() => overlay(m!)[0]?.includes('global history · 1/1'), 'found in global');
   m.write(SHIFT_DELETE);
-  await m.waitFor(() => m!.statusLine().includes('every history file? y / n'), 'the question');
+  await m.waitFor(() => m!.statusLine().includes('every history file?') && m!.statusLine().includes('y yes · n no'), 'the question');
   m.write('y');
   await m.waitFor(() => /deleted from history: 3 entries in 3 files/.test(m!.text()), 'the count');
   expect(texts(other)).toEqual(['before', 'after']);
@@ -125,12 +125,12 @@ it('deletes the selected entry from both files after a y, and it is gone from Up
   m.write(KEY.ctrlR + 'TOKEN');
   await m.waitFor(() => overlay(m!)[0]?.includes('1/1'), 'the secret found');
   m.write(SHIFT_DELETE);
-  await m.waitFor(() => m!.statusLine().includes('y / n'), 'the question');
+  await m.waitFor(() => m!.statusLine().includes('y yes · n no'), 'the question');
   // n keeps it; the search goes on.
   m.write('n');
   await m.waitFor(() => m!.statusLine().includes("`TOKEN'"), 'back to searching');
   m.write(SHIFT_DELETE);
-  await m.waitFor(() => m!.statusLine().includes('y / n'), 'the question again');
+  await m.waitFor(() => m!.statusLine().includes('y yes · n no'), 'the question again');
   m.write('y');
   await m.waitFor(() => m!.statusLine().includes('failing'), 'no match left');
   expect(texts(sessionFile)).toEqual(['first', 'last']);

@@ -3,6 +3,7 @@
 // temp dir; history lists are plain arrays and time a number passed in.
 import { CLUSTERING } from '../../src/editor/width';
 import type { CommandName } from '../../src/commands';
+import { DEFAULT_KEYMAP } from '../../src/tui/keymap';
 import { UiState, dispatch, initialUi, shownComposer, shownPaint, shownStatus, top } from '../../src/composer/stack';
 import type { ComposerInput, Effect } from '../../src/composer/state';
 import type { ViewContext } from '../../src/composer/views/view';
@@ -29,7 +30,7 @@ export function composer(history: string[] = [], world: Partial<ViewContext> = {
     /** What the composer shows (a search's match), and the navigation beneath. */
     get state() { return { editor: shownComposer(ui).editor, nav: ui.composer.nav }; },
     get draft() { return ui.composer.editor; },
-    get search() { return top(ui) ? { prompt: shownStatus(ui, ctx).prompt, highlight: shownComposer(ui).highlight } : null; },
+    get search() { return top(ui) ? { prompt: shownStatus(ui, ctx, DEFAULT_KEYMAP).prompt, highlight: shownComposer(ui).highlight } : null; },
     get text() { return ed.expandedText(shownComposer(ui).editor); },
     get mode() { return top(ui)?.mode ?? (ctx.busy ? 'busy' : 'idle'); },
     effects,

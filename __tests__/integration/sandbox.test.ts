@@ -13,7 +13,7 @@ import { ScriptProvider, parseScript } from '../../src/providers/script';
 import { callTool as runTool } from '../helpers/tools';
 import { tempDir } from '../helpers/pty';
 import { approvalHints } from '../../src/composer/views/approval';
-import { keysFor } from '../../src/tui/keymap';
+import { DEFAULT_KEYMAP } from '../../src/tui/keymap';
 
 function call(command: string) {
   return { id: 'c1', name: 'shell', args: { command } };
@@ -125,7 +125,7 @@ describe('where bwrap cannot run', () => {
     const asked: string[] = [];
     bus.on('transcript.note', ({ text }) => notes.push(text));
     bus.on('approval.asked', (q) => {
-      asked.push(`${q.summary} | ${approvalHints(q, (c) => keysFor('approval', c)).join(' | ')}`);
+      asked.push(`${q.summary} | ${approvalHints(q, (c) => DEFAULT_KEYMAP.keys('approval', c)).join(' | ')}`);
       setImmediate(() => bus.emit('approval.answered', { requestId: q.requestId, approval: 'yes' }));
     });
     const ended = new Promise((resolve) => bus.on('turn.ended', resolve));

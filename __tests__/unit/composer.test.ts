@@ -429,7 +429,7 @@ describe('composer: scope and deletion in a search', () => {
     c.type('token');
     c.run('search.delete');
     expect(c.mode).toBe('confirm');
-    expect(c.search?.prompt).toContain('y / n');
+    expect(c.search?.prompt).toContain('delete this entry from every history file?');
     c.type('zzz');
     expect(c.run('confirm.no')).toEqual([]);
     expect(c.mode).toBe('search');

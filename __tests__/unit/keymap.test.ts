@@ -1,7 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { COMMANDS, CommandName, MODES, SLASH_COMMANDS, slashTableMarkdown } from '../../src/commands';
-import { KEYMAP, commandFor, describeKey, helpLines, keyTableMarkdown } from '../../src/tui/keymap';
+import { DEFAULT_KEYMAP, buildKeymap, describeKey, normalizeKey } from '../../src/tui/keymap';
+
+const KEYMAP = DEFAULT_KEYMAP.tables;
+const commandFor = DEFAULT_KEYMAP.commandFor.bind(DEFAULT_KEYMAP);
+const helpLines = DEFAULT_KEYMAP.helpLines.bind(DEFAULT_KEYMAP);
+const keyTableMarkdown = DEFAULT_KEYMAP.tableMarkdown.bind(DEFAULT_KEYMAP);
 
 const README = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
 
@@ -14,6 +19,12 @@ describe('key tables', () => {
   });
   it('describes every command', () => {
     for (const [name, spec] of Object.entries(COMMANDS)) expect(`${name}: ${spec.description.trim()}`).toMatch(/: \S/);
+  });
+  it('names no key in a description but through a binding ({command.name})', () => {
+    const typed = /\b(Ctrl|Alt|Shift)\+|\bEsc\b|\bEnter\b/;
+    for (const [name, spec] of Object.entries(COMMANDS)) expect(`${name}: ${spec.description}`).not.toMatch(typed);
+    for (const c of SLASH_COMMANDS) expect(`/${c.name}: ${c.description}`).not.toMatch(typed);
+    expect(helpLines('idle').find((l) => l.includes('undid'))).toMatch(/Redo what Ctrl\+_ undid/);
   });
   it.each(MODES)('binds no key twice in %s mode', (mode) => {
     const keys = KEYMAP[mode].flatMap((b) => b.keys);
@@ -46,6 +57,62 @@ describe('key tables', () => {
   });
 });
 
+describe('keys the person binds (config.json keys)', () => {
+  it('reads keys as config.json may write them, in the decoder\'s spelling', () => {
+    expect(normalizeKey('C-r')).toBe('C-r');
+    expect(normalizeKey('M-C-Left')).toBe('C-M-left');
+    expect(normalizeKey('S-Enter')).toBe('S-enter');
+    expect(normalizeKey('c-x  C-E')).toBe('C-x C-e');
+    expect(normalizeKey('F2')).toBe('f2');
+    expect(normalizeKey('y')).toBe('y');
+    for (const bad of ['', 'Ctrl+R', 'C-', 'X-r', 'C-C-r', 'C-enterr', 'a b c']) expect(normalizeKey(bad)).toBeNull();
+  });
+
+  it("runs a command by the person's key in every mode it is bound in, and the legends and help name it", () => {
+    const { keymap, problems } = buildKeymap({ 'history.searchReverse': ['C-f'], 'approval.yes': ['j'] });
+    expect(problems).toEqual(["keys: Ctrl+F now runs history.searchReverse in idle mode, no longer editor.right", "keys: Ctrl+F now runs history.searchReverse in busy mode, no longer editor.right"]);
+    for (const mode of ['idle', 'busy', 'search'] as const) {
+      expect(keymap.commandFor(mode, 'C-f')).toBe('history.searchReverse');
+      expect(keymap.commandFor(mode, 'C-r')).toBeUndefined();
+      expect(keymap.key(mode, 'history.searchReverse')).toBe('Ctrl+F');
+    }
+    // What lost the key keeps its others.
+    expect(keymap.keys('idle', 'editor.right')).toBe('Right');
+    expect(keymap.commandFor('approval', 'j')).toBe('approval.yes');
+    expect(keymap.helpLines('idle').find((l) => l.includes('Search history backwards'))).toMatch(/^Ctrl\+F\s/);
+    expect(DEFAULT_KEYMAP.key('idle', 'history.searchReverse')).toBe('Ctrl+R');
+  });
+
+  it('says what it cannot take, and keeps the defaults for it', () => {
+    const { keymap, problems } = buildKeymap({ 'history.searchBackwards': ['C-r'], 'editor.undo': ['Ctrl+Z', 'C-_'] });
+    expect(problems).toEqual([
+      'keys: no command "history.searchBackwards" (the README\'s key table names them)',
+      'keys: editor.undo: "Ctrl+Z" is not a key milk reads (such as "C-r", "M-enter", "C-x C-e", "f2")',
+    ]);
+    expect(keymap.keys('idle', 'editor.undo')).toBe('Ctrl+_');
+    // None of the keys given readable: the command keeps its own.
+    expect(buildKeymap({ 'editor.undo': ['Ctrl+Z'] }).keymap.keys('idle', 'editor.undo')).toBe('Ctrl+_ or Ctrl+X Ctrl+U');
+  });
+
+  it('reports a clash between two of the person\'s own bindings: the first keeps the key', () => {
+    const { keymap, problems } = buildKeymap({ 'editor.undo': ['C-q'], 'editor.redo': ['C-q', 'M-_'] });
+    expect(problems).toContain("keys: Ctrl+Q is editor.undo's and editor.redo's in idle mode; editor.undo keeps it");
+    expect(keymap.commandFor('idle', 'C-q')).toBe('editor.undo');
+    expect(keymap.keys('idle', 'editor.redo')).toBe('Alt+_');
+  });
+
+  it('reports a key that starts a chord, which could never run its command', () => {
+    const { problems } = buildKeymap({ 'app.redraw': ['C-x'] });
+    expect(problems).toContain('keys: Ctrl+X starts a chord in idle mode, so app.redraw never runs by it');
+  });
+
+  it('unbinds a command given no keys: it leaves help and the router', () => {
+    const { keymap } = buildKeymap({ 'app.suspend': [] });
+    expect(keymap.commandFor('idle', 'C-z')).toBeUndefined();
+    expect(keymap.helpLines('idle').some((l) => l.includes('Suspend'))).toBe(false);
+  });
+});
+
 describe('slash commands', () => {
   it('are each named once and described', () => {
     const names = SLASH_COMMANDS.map((c) => c.name);
@@ -53,6 +120,6 @@ describe('slash commands', () => {
     for (const c of SLASH_COMMANDS) expect(c.description).toMatch(/\S/);
   });
   it('match the command table in the README', () => {
-    expect(README).toContain(slashTableMarkdown());
+    expect(README).toContain(slashTableMarkdown(DEFAULT_KEYMAP));
   });
 });

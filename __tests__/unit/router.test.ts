@@ -1,5 +1,8 @@
-import { route, routeChord } from '../../src/tui/router';
-import { describeKey } from '../../src/tui/keymap';
+import * as router from '../../src/tui/router';
+import { DEFAULT_KEYMAP, describeKey } from '../../src/tui/keymap';
+
+const route = (a: Parameters<typeof router.route>[0], modes: Parameters<typeof router.route>[1]) => router.route(a, modes, DEFAULT_KEYMAP);
+const routeChord = (a: Parameters<typeof router.routeChord>[0], modes: Parameters<typeof router.routeChord>[1], prefix: string | null) => router.routeChord(a, modes, prefix, DEFAULT_KEYMAP);
 
 const cmd = (name: string) => ({ kind: 'command', name });
 const text = (t: string) => ({ kind: 'text', text: t });

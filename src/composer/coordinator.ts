@@ -9,7 +9,7 @@
 
 import type { Bus, TurnEnd } from '../bus';
 import { Inert, sanitize } from '../inert';
-import { CommandName, Mode, SlashContext, TURN_RUNNING, findSlash } from '../commands';
+import { CommandName, KeyNames, Mode, SlashContext, findSlash, turnRunning } from '../commands';
 import { type EditorState, type PasteOptions, type Segment, expandedText } from '../editor/model';
 import type { FileHit } from '../search/files';
 import type { HistoryService } from '../history/service';
@@ -41,8 +41,8 @@ export interface Frame {
 }
 
 export interface CoordinatorOptions {
-  /** Help lines for the keys of a mode (the key tables live with the views). */
-  keyHelp: (mode: Mode) => string[];
+  /** The keys as bound (tui/keymap.ts): /help's lines and every key named in a legend, hint or note. */
+  keys: KeyNames;
   pasteLimits?: PasteOptions;
   now?: () => number;
   /** Conversations to resume and start; without it /new and /resume say they are unavailable. */
@@ -184,7 +184,7 @@ export class TurnCoordinator {
   /** What one frame shows of the composer and the views over it, worked out once per paint. */
   frame(): Frame {
     const { editor, highlight } = shownComposer(this.ui);
-    const { prompt, legend } = shownStatus(this.ui, this.time);
+    const { prompt, legend } = shownStatus(this.ui, this.time, this.options.keys);
     const { overlay, picker, mentions } = shownPaint(this.ui);
     return { editor, highlight, prompt, legend, overlay, picker: picker?.picker ?? null, mentions: mentions?.list ?? null };
   }
@@ -282,7 +282,7 @@ export class TurnCoordinator {
       if (problem) this.note(problem);
     } else {
       this.lastEscAt = now;
-      if (this.runner.rewindable.length > 0 && !this.runner.busy) this.bus.emit('status.hint', { text: sanitize('Esc again to rewind to an earlier input') });
+      if (this.runner.rewindable.length > 0 && !this.runner.busy) this.bus.emit('status.hint', { text: sanitize(`${this.options.keys.key('idle', 'session.rewind')} again to rewind to an earlier input`) });
     }
   }
 
@@ -290,7 +290,7 @@ export class TurnCoordinator {
   private externalEditor(): void {
     const edit = this.options.editExternally;
     if (!edit) return this.note('no external editor here');
-    if (this.runner.busy) return this.note('the external editor opens once the turn is done (Ctrl+G again then)');
+    if (this.runner.busy) return this.note(`the external editor opens once the turn is done (${this.options.keys.key('idle', 'composer.externalEditor')} again then)`);
     let result: ReturnType<typeof edit>;
     try {
       result = edit(expandedText(this.ui.composer.editor));
@@ -304,7 +304,7 @@ export class TurnCoordinator {
 
   /** Opens the rewind picker over this conversation's inputs; what is wrong, or null. */
   private openRewind(): string | null {
-    if (this.runner.busy) return TURN_RUNNING;
+    if (this.runner.busy) return turnRunning(this.options.keys);
     const picker = openRewind(this.runner.rewindable.map((i) => displayText(i.segments)));
     if (!picker) return 'nothing to rewind to: no input in this conversation since it began (or since it was last compacted)';
     this.apply([{ type: 'openView', view: new PickerView(picker) }]);
@@ -345,13 +345,13 @@ export class TurnCoordinator {
 
   private startPrompt(name: string, text: string | null, input: Input): void {
     if (text === null) return this.note(`unknown command /${name} (/help lists them)`);
-    if (this.runner.busy) return this.note(TURN_RUNNING);
+    if (this.runner.busy) return this.note(turnRunning(this.options.keys));
     this.runner.start(text, { display: input.display, segments: input.segments });
   }
 
   private setForce(on: boolean): void {
     this.runner.settings.setForce(on);
-    this.note(on ? 'force mode on: tool calls run without asking (Shift+Tab or /force to turn it off)' : 'force mode off');
+    this.note(on ? `force mode on: tool calls run without asking (${this.options.keys.key('idle', 'app.toggleForce')} or /force to turn it off)` : 'force mode off');
   }
 
   /** The person started typing: the workspace's paths for @ are listed now, in the background. */
@@ -383,6 +383,7 @@ export class TurnCoordinator {
   private slashContext(): SlashContext {
     return {
       note: (text) => this.note(text),
+      keys: this.options.keys,
       run: (name: CommandName) => this.dispatch({ kind: 'command', name }),
       quit: () => this.bus.emit('app.quit', { reason: 'slash' }),
       settings: this.runner.settings,
@@ -404,7 +405,7 @@ export class TurnCoordinator {
         context: () => this.options.contextInfo?.() ?? [],
         rewind: () => this.openRewind(),
         compact: (focus) => {
-          if (this.runner.busy) return TURN_RUNNING;
+          if (this.runner.busy) return turnRunning(this.options.keys);
           return this.runner.compact(focus) === null ? 'nothing to compact: the conversation is empty' : null;
         },
         ask: (text, display) => {
@@ -424,7 +425,11 @@ export class TurnCoordinator {
         clear: () => this.options.view?.clear(),
         copyLastAnswer: () => this.options.view?.copyLastAnswer() ?? 'nothing to copy',
         // The keys of the mode the person is in, then those a search adds (scope switch, delete).
-        keyHelp: () => [...this.options.keyHelp(this.composerMode), '', 'in a search (Ctrl+R, Ctrl+S):', ...this.options.keyHelp('search')],
+        keyHelp: () => {
+          const k = this.options.keys;
+          const search = [k.key(this.composerMode, 'history.searchReverse'), k.key(this.composerMode, 'history.searchForward')].filter(Boolean).join(', ');
+          return [...k.helpLines(this.composerMode), '', `in a search (${search}):`, ...k.helpLines('search')];
+        },
         promptHelp: () => this.options.prompts?.help() ?? [],
       },
     };

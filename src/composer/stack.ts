@@ -4,7 +4,7 @@
 // other effect goes back to the coordinator. What a frame shows is read from
 // here once per paint (selectors below). Pure.
 
-import type { Mode } from '../commands';
+import type { KeyNames, Mode } from '../commands';
 import type { EditorState } from '../editor/model';
 import { reduce } from './reducer';
 import type { CarriedEffect, ComposerInput, ComposerState, Effect, StackEffect } from './state';
@@ -89,9 +89,9 @@ export function shownComposer(ui: UiState): { editor: EditorState; highlight: { 
 }
 
 /** The status bar's prompt and legend: the top view's, if any. */
-export function shownStatus(ui: UiState, time: { now: number; lastKeyAt: number }): { prompt: Inert | null; legend: Inert | null } {
+export function shownStatus(ui: UiState, time: { now: number; lastKeyAt: number }, keys: KeyNames): { prompt: Inert | null; legend: Inert | null } {
   const view = top(ui);
-  return view ? view.status(time) : { prompt: null, legend: null };
+  return view ? view.status(time, keys) : { prompt: null, legend: null };
 }
 
 /** What the views paint besides: the topmost of each kind. */

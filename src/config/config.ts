@@ -57,6 +57,12 @@ function buildFields(v: typeof V) {
       maxEntries: v.optional(wholeNumber('history.maxEntries', 1, 10_000_000)),
     }, 'history must be an object such as {"maxEntries": 500}'),
     mcpServers: mcpServers(v),
+    // Which commands are checked, and the keys themselves, by the keymap (tui/keymap.ts): here only the shape.
+    keys: v.record(
+      v.string(),
+      v.array(v.string('each key in keys is a string such as "C-r"'), 'keys names a command\'s keys as a list, such as {"history.searchReverse": ["C-r"]}'),
+      'keys must be an object of command names, such as {"history.searchReverse": ["C-r"]}',
+    ),
   };
 }
 

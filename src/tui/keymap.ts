@@ -1,13 +1,16 @@
 // The key-binding tables: for each mode, which key runs which named command
 // (the commands themselves are declared in src/commands.ts; each modal's
-// table is in its view's file). Bindings are data: the router, the help text
-// and the README's key table all read them from here. Nothing here runs a command.
+// table is in its view's file). Bindings are data: a Keymap is the defaults
+// with the person's own (config.json's `keys`, checked here: an unknown
+// command, a key milk cannot read, a clash), and the router, every legend and
+// hint, /help and the README's key table all read key names from one. Nothing
+// here runs a command. Pure.
 
-import { Binding, CommandName, MODES, Mode, describeCommand } from '../commands';
+import { Binding, COMMANDS, CommandName, KeyNames, MODES, Mode, describeCommand } from '../commands';
 import { MODAL_KEYS } from '../composer/views/registry';
 import { maxOf } from '../arrays';
 
-export type { Binding };
+export type { Binding, KeyNames };
 
 /** Editing keys shared by every mode in which the composer takes input. */
 const EDITING: Binding[] = [
@@ -44,7 +47,7 @@ const EDITING: Binding[] = [
   { keys: ['S-tab'], command: 'app.toggleForce' },
 ];
 
-export const KEYMAP: Record<Mode, readonly Binding[]> = {
+export const DEFAULT_TABLES: Readonly<Record<Mode, readonly Binding[]>> = {
   idle: [
     ...EDITING,
     { keys: ['enter'], command: 'composer.submit' },
@@ -68,39 +71,13 @@ export const KEYMAP: Record<Mode, readonly Binding[]> = {
   ...MODAL_KEYS,
 };
 
-const lookup = new Map<Mode, Map<string, CommandName>>(
-  MODES.map((mode) => [mode, new Map(KEYMAP[mode].flatMap((b) => b.keys.map((k) => [k, b.command] as const)))]),
-);
-
-/** The command a key (or a chord, 'C-x C-e') runs in a mode, if any. */
-export function commandFor(mode: Mode, key: string): CommandName | undefined {
-  return lookup.get(mode)?.get(key);
-}
-
-const prefixes = new Map<Mode, Set<string>>(
-  MODES.map((mode) => [mode, new Set(KEYMAP[mode].flatMap((b) => b.keys.filter((k) => k.includes(' ')).map((k) => k.split(' ')[0])))]),
-);
-
-/** The key begins a chord in this mode (Ctrl+X): the next key completes it. */
-export function startsChord(mode: Mode, key: string): boolean {
-  return prefixes.get(mode)?.has(key) ?? false;
-}
-
 const KEY_NAMES: Record<string, string> = {
   enter: 'Enter', escape: 'Esc', backspace: 'Backspace', delete: 'Delete', tab: 'Tab', home: 'Home', end: 'End',
-  pageup: 'PageUp', pagedown: 'PageDown', up: 'Up', down: 'Down', left: 'Left', right: 'Right',
+  pageup: 'PageUp', pagedown: 'PageDown', up: 'Up', down: 'Down', left: 'Left', right: 'Right', insert: 'Insert', space: 'Space',
 };
 
-/** The first key bound to `command` in `mode`, as people write it ('' if none). */
-export function keyFor(mode: Mode, command: CommandName): string {
-  const key = KEYMAP[mode].find((b) => b.command === command)?.keys[0];
-  return key ? describeKey(key) : '';
-}
-
-/** Every key bound to `command` in `mode`, as people write them: 'n or Esc' ('' if none). */
-export function keysFor(mode: Mode, command: CommandName): string {
-  return (KEYMAP[mode].find((b) => b.command === command)?.keys ?? []).map(describeKey).join(' or ');
-}
+/** The names of keys without a character that the decoder (tui/input.ts) reports. */
+const NAMED = new Set([...Object.keys(KEY_NAMES), ...Array.from({ length: 12 }, (_, i) => `f${i + 1}`)]);
 
 /** A key as people write it: 'C-M-left' → 'Ctrl+Alt+Left', a chord 'C-x C-e' → 'Ctrl+X Ctrl+E'. */
 export function describeKey(key: string): string {
@@ -109,32 +86,142 @@ export function describeKey(key: string): string {
   const name = parts.pop() ?? key;
   const mods = parts.map((p) => ({ C: 'Ctrl', M: 'Alt', S: 'Shift' })[p] ?? p);
   // A lone letter is shown as it is typed (y); with a modifier, as keyboards label it (Ctrl+R).
-  const base = KEY_NAMES[name] ?? (name.length === 1 && mods.length > 0 ? name.toUpperCase() : name);
+  const base = KEY_NAMES[name] ?? (name.length === 1 && mods.length > 0 ? name.toUpperCase() : /^f\d+$/.test(name) ? name.toUpperCase() : name);
   return [...mods, base].join('+');
 }
 
-/** The key table as Markdown: one row per binding, with the modes it is active in. */
-export function keyTableMarkdown(): string {
-  const rows = new Map<string, { keys: readonly string[]; command: CommandName; modes: Mode[] }>();
-  for (const mode of MODES) {
-    for (const b of KEYMAP[mode]) {
-      const id = `${b.keys.join(' ')}|${b.command}`;
-      const row = rows.get(id) ?? { keys: b.keys, command: b.command, modes: [] };
-      row.modes.push(mode);
-      rows.set(id, row);
-    }
+/**
+ * A key as config.json may write it, in the decoder's spelling ('C-M-left', 'M-enter', 'C-x C-e', 'y'):
+ * modifiers C- M- S- in any order, then one character or a named key; a chord is two keys. Null: not a key.
+ */
+export function normalizeKey(text: string): string | null {
+  const keys = text.trim().split(/\s+/);
+  if (keys.length === 0 || keys.length > 2) return null;
+  const out: string[] = [];
+  for (const key of keys) {
+    const parts = key.split(/-(?=.)/);
+    const base = parts.pop() as string;
+    const mods = new Set(parts.map((p) => p.toUpperCase()));
+    if (mods.size !== parts.length || [...mods].some((m) => !'CMS'.includes(m) || m.length !== 1)) return null;
+    const lower = base.toLowerCase();
+    const name = NAMED.has(lower) ? lower : [...base].length === 1 && !/\s/.test(base) ? (mods.has('C') || mods.has('M') ? lower : base) : null;
+    if (name === null) return null;
+    out.push(['C', 'M', 'S'].filter((m) => mods.has(m)).map((m) => `${m}-`).join('') + name);
   }
-  const lines = ['| keys | what it does | command | when |', '| --- | --- | --- | --- |'];
-  for (const r of rows.values()) {
-    const keys = r.keys.map((k) => '`' + describeKey(k) + '`').join(', ');
-    lines.push(`| ${keys} | ${describeCommand(r.command).replace(/\|/g, '\\|')} | \`${r.command}\` | ${r.modes.join(', ')} |`);
-  }
-  return lines.join('\n');
+  return out.join(' ');
 }
 
-/** Help text for a mode, from the same table the router uses: one line per binding. */
-export function helpLines(mode: Mode): string[] {
-  const rows = KEYMAP[mode].map((b) => [b.keys.map(describeKey).join(', '), describeCommand(b.command)] as const);
-  const width = maxOf(rows.map(([k]) => k.length), 0);
-  return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
+/** The key tables in force: the defaults, with the person's own bindings over them. */
+export class Keymap implements KeyNames {
+  private readonly lookup: ReadonlyMap<Mode, ReadonlyMap<string, CommandName>>;
+  private readonly prefixes: ReadonlyMap<Mode, ReadonlySet<string>>;
+
+  constructor(readonly tables: Readonly<Record<Mode, readonly Binding[]>>) {
+    this.lookup = new Map(MODES.map((mode) => [mode, new Map(tables[mode].flatMap((b) => b.keys.map((k) => [k, b.command] as const)))]));
+    this.prefixes = new Map(MODES.map((mode) => [mode, new Set(tables[mode].flatMap((b) => b.keys.filter((k) => k.includes(' ')).map((k) => k.split(' ')[0])))]));
+  }
+
+  /** The command a key (or a chord, 'C-x C-e') runs in a mode, if any. */
+  commandFor(mode: Mode, key: string): CommandName | undefined {
+    return this.lookup.get(mode)?.get(key);
+  }
+
+  /** The key begins a chord in this mode (Ctrl+X): the next key completes it. */
+  startsChord(mode: Mode, key: string): boolean {
+    return this.prefixes.get(mode)?.has(key) ?? false;
+  }
+
+  key(mode: Mode, command: CommandName): string {
+    const key = this.tables[mode].find((b) => b.command === command)?.keys[0];
+    return key ? describeKey(key) : '';
+  }
+
+  keys(mode: Mode, command: CommandName, sep = ' or '): string {
+    return (this.tables[mode].find((b) => b.command === command)?.keys ?? []).map(describeKey).join(sep);
+  }
+
+  /** Help text for a mode, from the same table the router uses: one line per binding (a command unbound is left out). */
+  helpLines(mode: Mode): string[] {
+    const rows = this.tables[mode].filter((b) => b.keys.length > 0).map((b) => [b.keys.map(describeKey).join(', '), describeCommand(b.command, this, mode)] as const);
+    const width = maxOf(rows.map(([k]) => k.length), 0);
+    return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
+  }
+
+  /** The key table as Markdown: one row per binding, with the modes it is active in. */
+  tableMarkdown(): string {
+    const rows = new Map<string, { keys: readonly string[]; command: CommandName; modes: Mode[] }>();
+    // A description names other keys as the first mode the row is bound in has them.
+    for (const mode of MODES) {
+      for (const b of this.tables[mode]) {
+        const id = `${b.keys.join(' ')}|${b.command}`;
+        const row = rows.get(id) ?? { keys: b.keys, command: b.command, modes: [] };
+        row.modes.push(mode);
+        rows.set(id, row);
+      }
+    }
+    const lines = ['| keys | what it does | command | when |', '| --- | --- | --- | --- |'];
+    for (const r of rows.values()) {
+      const keys = r.keys.map((k) => '`' + describeKey(k) + '`').join(', ');
+      lines.push(`| ${keys} | ${describeCommand(r.command, this, r.modes[0]).replace(/\|/g, '\\|')} | \`${r.command}\` | ${r.modes.join(', ')} |`);
+    }
+    return lines.join('\n');
+  }
+}
+
+export const DEFAULT_KEYMAP = new Keymap(DEFAULT_TABLES);
+
+/**
+ * The defaults with the person's bindings (config.json's `keys`: a command's name and the keys that run it,
+ * in place of its own, in every mode it is bound in; [] unbinds it). What cannot be taken is said, one line
+ * each, and left as it was: an unknown command, a key milk cannot read. A key the person gives that another
+ * command has in the same mode is taken from that one (said); two of the person's own on one key: the first keeps it.
+ */
+export function buildKeymap(overrides: Readonly<Record<string, readonly string[]>>): { keymap: Keymap; problems: string[] } {
+  const problems: string[] = [];
+  const tables: Record<Mode, Binding[]> = Object.fromEntries(MODES.map((m) => [m, DEFAULT_TABLES[m].map((b) => ({ ...b }))])) as Record<Mode, Binding[]>;
+  const given = new Map<CommandName, string[]>();
+  for (const [name, keys] of Object.entries(overrides)) {
+    if (!(name in COMMANDS)) {
+      problems.push(`keys: no command ${JSON.stringify(name).slice(0, 60)} (the README's key table names them)`);
+      continue;
+    }
+    const good: string[] = [];
+    for (const k of keys) {
+      const key = normalizeKey(k);
+      if (key === null) problems.push(`keys: ${name}: ${JSON.stringify(k).slice(0, 30)} is not a key milk reads (such as "C-r", "M-enter", "C-x C-e", "f2")`);
+      else if (!good.includes(key)) good.push(key);
+    }
+    // Keys given and none readable: the command keeps its own (an empty list, on purpose, unbinds it).
+    if (good.length === 0 && keys.length > 0) continue;
+    given.set(name as CommandName, good);
+  }
+  for (const mode of MODES) {
+    const table = tables[mode];
+    /** Which of the person's commands took each key in this mode, first come first served. */
+    const taken = new Map<string, CommandName>();
+    for (const b of table) {
+      const keys = given.get(b.command);
+      if (!keys) continue;
+      (b as { keys: readonly string[] }).keys = keys.filter((k) => {
+        const first = taken.get(k);
+        if (first && first !== b.command) {
+          problems.push(`keys: ${describeKey(k)} is ${first}'s and ${b.command}'s in ${mode} mode; ${first} keeps it`);
+          return false;
+        }
+        taken.set(k, b.command);
+        return true;
+      });
+    }
+    for (const b of table) {
+      if (given.has(b.command)) continue;
+      const lost = b.keys.filter((k) => taken.has(k));
+      for (const k of lost) problems.push(`keys: ${describeKey(k)} now runs ${taken.get(k)} in ${mode} mode, no longer ${b.command}`);
+      if (lost.length) (b as { keys: readonly string[] }).keys = b.keys.filter((k) => !taken.has(k));
+    }
+    const chords = new Set(table.flatMap((b) => b.keys.filter((k) => k.includes(' ')).map((k) => k.split(' ')[0])));
+    for (const b of table) {
+      for (const k of b.keys) if (chords.has(k)) problems.push(`keys: ${describeKey(k)} starts a chord in ${mode} mode, so ${b.command} never runs by it`);
+    }
+  }
+  return { keymap: new Keymap(tables), problems: [...new Set(problems)] };
 }

@@ -15,6 +15,7 @@ import type { StatusModel } from './status-model';
 import type { TranscriptModel } from './transcript-model';
 import { OverlayView, composerView, mentionRows, overlayRows, pickerRows, statusRow, transcriptRows } from './views';
 import type { MentionList } from '../composer/views/mention';
+import type { KeyNames } from '../commands';
 
 /** What the composer and the views over it show in one frame, asked for once per paint. */
 export interface PaintFrame {
@@ -38,6 +39,8 @@ export interface PaintSources {
   emoji: () => EmojiWidths;
   status: StatusModel;
   frame: () => PaintFrame;
+  /** The keys as bound, which the pickers' titles name. */
+  keys: KeyNames;
 }
 
 /** The overlay's rows at most: a title and eight matches. */
@@ -127,7 +130,7 @@ export class Painter {
     this.transcriptHeight = t.height;
     const picker = frame.picker;
     this.scrollRegion(picker === null, t);
-    ui.transcript.setRows(picker ? pickerRows(picker, t.width, t.height, emoji) : transcriptRows(sources.transcript, t.height));
+    ui.transcript.setRows(picker ? pickerRows(picker, t.width, t.height, emoji, sources.keys) : transcriptRows(sources.transcript, t.height));
     // Rows laid out for this view (an answer's part reached: its guessed rows became real ones) moved nothing on screen.
     this.shown.rows = sources.transcript.rowCount;
     const overlay = frame.overlay;

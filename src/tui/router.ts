@@ -1,18 +1,17 @@
 // Turns decoded input into what the view stack takes: a key runs the command
-// the first of the active modes binds; text and pastes go as they are; a
-// question or a list takes a lone letter as a key; the wheel scrolls. What each does is
-// up to the view stack (composer/stack.ts). Pure.
+// the first of the active modes binds (in the keymap in force); text and
+// pastes go as they are; a view that says it takes lone letters (a question,
+// a list: composer/views/registry.ts) gets one as a key; the wheel scrolls.
+// What each does is up to the view stack (composer/stack.ts). Pure.
 
 import type { InputAction } from './input';
 import type { Mode } from '../commands';
 import type { ComposerInput } from '../composer/state';
-import { commandFor, startsChord } from './keymap';
+import type { Keymap } from './keymap';
+import { takesLetters } from '../composer/views/registry';
 
 /** What goes to the view stack, or a wheel notch for the transcript. */
 export type Routed = Extract<ComposerInput, { kind: 'command' | 'text' | 'paste' }> | { kind: 'wheel'; dir: 'up' | 'down' };
-
-/** Modes that take a lone letter as a key (y, n, a, j, k), never as text. */
-const LETTER_KEYS: ReadonlySet<Mode> = new Set<Mode>(['approval', 'confirm', 'picker']);
 
 /**
  * `modes` is where a key is looked up, the top view's first and the
@@ -20,11 +19,11 @@ const LETTER_KEYS: ReadonlySet<Mode> = new Set<Mode>(['approval', 'confirm', 'pi
  * travels the view stack from the top (a search takes any composer key as
  * "accept, then do this").
  */
-export function route(action: InputAction, modes: readonly Mode[]): Routed[] {
+export function route(action: InputAction, modes: readonly Mode[], keymap: Keymap): Routed[] {
   switch (action.kind) {
     case 'key': {
       for (const mode of modes) {
-        const name = commandFor(mode, action.key);
+        const name = keymap.commandFor(mode, action.key);
         if (name) return [{ kind: 'command', name }];
       }
       return [];
@@ -32,8 +31,8 @@ export function route(action: InputAction, modes: readonly Mode[]): Routed[] {
     case 'text': {
       // Only a lone keypress answers: text that came as one chunk (an IME, a text expander) is typing.
       const chars = [...action.text];
-      if (chars.length === 1 && LETTER_KEYS.has(modes[0])) {
-        const name = commandFor(modes[0], chars[0].toLowerCase());
+      if (chars.length === 1 && takesLetters(modes[0])) {
+        const name = keymap.commandFor(modes[0], chars[0]) ?? keymap.commandFor(modes[0], chars[0].toLowerCase());
         return name ? [{ kind: 'command', name }] : [{ kind: 'text', text: action.text }];
       }
       return [{ kind: 'text', text: action.text }];
@@ -56,19 +55,19 @@ export function route(action: InputAction, modes: readonly Mode[]): Routed[] {
  * and the next key completes it. As in readline, a chord nothing binds does
  * nothing, and a character typed after the prefix is taken by it.
  */
-export function routeChord(action: InputAction, modes: readonly Mode[], prefix: string | null): { routed: Routed[]; prefix: string | null } {
+export function routeChord(action: InputAction, modes: readonly Mode[], prefix: string | null, keymap: Keymap): { routed: Routed[]; prefix: string | null } {
   if (prefix !== null && action.kind === 'key') {
     const chord = `${prefix} ${action.key}`;
     for (const mode of modes) {
-      const name = commandFor(mode, chord);
+      const name = keymap.commandFor(mode, chord);
       if (name) return { routed: [{ kind: 'command', name }], prefix: null };
     }
     return { routed: [], prefix: null };
   }
   if (prefix !== null && action.kind === 'text') {
     const rest = [...action.text].slice(1).join('');
-    return { routed: rest ? route({ kind: 'text', text: rest }, modes) : [], prefix: null };
+    return { routed: rest ? route({ kind: 'text', text: rest }, modes, keymap) : [], prefix: null };
   }
-  if (action.kind === 'key' && modes.some((m) => startsChord(m, action.key))) return { routed: [], prefix: action.key };
-  return { routed: route(action, modes), prefix: prefix !== null && action.kind !== 'paste' ? prefix : null };
+  if (action.kind === 'key' && modes.some((m) => keymap.startsChord(m, action.key))) return { routed: [], prefix: action.key };
+  return { routed: route(action, modes, keymap), prefix: prefix !== null && action.kind !== 'paste' ? prefix : null };
 }

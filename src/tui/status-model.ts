@@ -27,6 +27,8 @@ export interface StatusSources {
   providerHint: () => string | null;
   /** The MCP servers ready of those configured ("mcp 2/3"), or null with none configured. */
   mcp?: () => string | null;
+  /** The key that interrupts a running turn, as bound ('' when none is). */
+  interruptKey?: string;
 }
 
 export class StatusModel {
@@ -94,6 +96,7 @@ export class StatusModel {
       usage: this.usage,
       always: s.always(),
       mcp: s.mcp?.() ?? null,
+      interruptKey: s.interruptKey,
     };
   }
 

@@ -163,7 +163,8 @@ export function wrapLine(line: string, width: number, emoji: EmojiWidths): strin
 }
 
 /** Lays one entry out at a width: its rows; for an answer only its tail's, every segment left in the hole for the view to reach. */
-export function layoutEntry(entry: Entry, index: number, width: number, emoji: EmojiWidths): void {
+/** `foldKey`: the key that shows a folded output whole, as bound (its marker says it). */
+export function layoutEntry(entry: Entry, index: number, width: number, emoji: EmojiWidths, foldKey: string): void {
   const gap: TranscriptRow[] = index > 0 ? [{ text: '', kind: 'gap', head: false }] : [];
   const md = entry.md;
   if (md) {
@@ -178,7 +179,7 @@ export function layoutEntry(entry: Entry, index: number, width: number, emoji: E
   if (folds(entry)) {
     const n = outputLines(entry);
     const head = wrapLines(entry, 0, true, width, emoji, FOLD_KEEP).rows;
-    const marker: TranscriptRow = { text: `… ${n - 2 * FOLD_KEEP} lines hidden (Ctrl+O shows them)`, kind: 'note', head: false };
+    const marker: TranscriptRow = { text: `… ${n - 2 * FOLD_KEEP} lines hidden${foldKey ? ` (${foldKey} shows them)` : ''}`, kind: 'note', head: false };
     const tail = wrapLines(entry, n - FOLD_KEEP, false, width, emoji, n);
     entry.rows = [...gap, ...head, marker, ...tail.rows];
     entry.tailRows = tail.tail;

@@ -7,7 +7,7 @@ import type { Bus } from '../bus';
 import { EMPTY, sanitize } from '../inert';
 import { TranscriptModel } from './transcript-model';
 import { approvalHints } from '../composer/views/approval';
-import { keysFor } from './keymap';
+import type { KeyNames } from '../commands';
 
 interface Reply {
   readonly turnId: number;
@@ -49,7 +49,8 @@ export class TranscriptFeed {
   private reply: Reply | null = null;
   private idle: NodeJS.Timeout | null = null;
 
-  constructor(bus: Bus, readonly transcript: TranscriptModel) {
+  /** `keys`: the keys as bound, which an approval's hints name. */
+  constructor(bus: Bus, readonly transcript: TranscriptModel, private readonly keys: KeyNames) {
     this.followTurns(bus);
     this.followTools(bus);
     this.followSessions(bus);
@@ -130,7 +131,7 @@ export class TranscriptFeed {
       if (r.words !== null) transcript.settle(r.words);
       transcript.scrollToBottom();
       // What the answers would do, said while the question is open (the block shows the call alone once answered).
-      const hints = approvalHints(q, (c) => keysFor('approval', c)).map((h) => `[${h}]`);
+      const hints = approvalHints(q, (c) => this.keys.keys('approval', c)).map((h) => `[${h}]`);
       r.asking = transcript.add('tool', sanitize([detail, ...hints].join('\n')));
       r.words = null;
       changed();

@@ -34,7 +34,8 @@ export class TranscriptModel {
   private scrollBack = 0;
 
   /** `markdown`: how answers are drawn beyond their width (strike-through's marks kept without colour). */
-  constructor(width: number, private readonly markdown: MdOptions = {}) {
+  /** `foldKey`: the key that unfolds a long tool output, as bound (the fold's marker names it). */
+  constructor(width: number, private readonly markdown: MdOptions = {}, private readonly foldKey = 'Ctrl+O') {
     this.width = Math.max(PREFIX_WIDTH + 1, width);
   }
 
@@ -63,7 +64,7 @@ export class TranscriptModel {
     }
     this.entries.push(entry);
     const index = this.entries.length - 1;
-    layoutEntry(entry, index, this.width, this.emoji);
+    layoutEntry(entry, index, this.width, this.emoji, this.foldKey);
     this.count += entry.rows.length;
     this.laidOut(index);
     this.keepViewStill(entry.rows.length);
@@ -104,7 +105,7 @@ export class TranscriptModel {
       pushAll(entry.rows, fresh.rows);
       entry.tailRows = parts.length === 1 ? entry.tailRows - 1 + continued.length : fresh.tail;
     } else {
-      layoutEntry(entry, index, this.width, this.emoji);
+      layoutEntry(entry, index, this.width, this.emoji, this.foldKey);
     }
     this.count += entry.rows.length - before;
     this.keepViewStill(entry.rows.length - before);
@@ -177,7 +178,7 @@ export class TranscriptModel {
   private relayoutEntry(index: number): void {
     const entry = this.entries[index];
     const before = entry.rows.length;
-    layoutEntry(entry, index, this.width, this.emoji);
+    layoutEntry(entry, index, this.width, this.emoji, this.foldKey);
     this.count += entry.rows.length - before;
     const filled = this.laidOut(index);
     this.keepViewStill(entry.rows.length - before + filled);
@@ -216,7 +217,7 @@ export class TranscriptModel {
   private relayout(): void {
     this.count = 0;
     this.entries.forEach((e, i) => {
-      layoutEntry(e, i, this.width, this.emoji);
+      layoutEntry(e, i, this.width, this.emoji, this.foldKey);
       this.count += e.rows.length;
       this.laidOut(i);
     });

@@ -2,6 +2,7 @@
 // their inputs: the views hold no state of their own beyond the composer's
 // scroll position, which the caller keeps.
 
+import type { CommandName, KeyNames } from '../commands';
 import type { EditorState } from '../editor/model';
 import { layout, scrollTop } from '../editor/layout';
 import { EmojiWidths, graphemes, graphemeWidth, padToWidth, stringWidth } from '../editor/width';
@@ -37,10 +38,12 @@ export function transcriptRows(model: TranscriptModel, height: number): GridRow[
 }
 
 /** The resume or rewind picker, in the transcript's place: a title, then conversations (or inputs) around the selected one. */
-export function pickerRows(p: PickerState, width: number, height: number, emoji: EmojiWidths): GridRow[] {
+export function pickerRows(p: PickerState, width: number, height: number, emoji: EmojiWidths, keys: KeyNames): GridRow[] {
+  const k = (command: CommandName): string => keys.key('picker', command);
+  const move = `${k('picker.up')}/${k('picker.down')}`;
   const title = p.kind === 'rewind'
-    ? 'Rewind to before an input: Up/Down to choose, Enter to go back (it returns to the input box), Esc to stay'
-    : 'Resume a conversation: Up/Down to choose, Enter to resume, Esc for a new one';
+    ? `Rewind to before an input: ${move} to choose, ${k('picker.choose')} to go back (it returns to the input box), ${k('picker.cancel')} to stay`
+    : `Resume a conversation: ${move} to choose, ${k('picker.choose')} to resume, ${k('picker.cancel')} for a new one`;
   const rows: GridRow[] = [[{ text: fit(title, width, emoji), style: 'bold' }], []];
   const room = Math.max(1, height - rows.length);
   const top = Math.max(0, Math.min(p.index - Math.floor(room / 2), p.items.length - room));
@@ -99,6 +102,8 @@ export interface StatusState {
   prompt: string | null;
   /** The keys that answer the prompt: kept on screen whatever else is cut. */
   legend?: string | null;
+  /** The key that interrupts a turn, as bound (said while one runs). */
+  interruptKey?: string;
   force: boolean;
   /** The approval mode, when not force; shown unless it is ask. */
   approval?: string;
@@ -165,7 +170,7 @@ function rightParts(st: StatusState): Part[] {
   else if (st.notice) parts.push({ text: ` ${st.notice} `, style: 'status', cut: true });
   // Under a question, Esc answers it: the question's legend says what each key does.
   if (st.busySince !== null && st.prompt === null) {
-    if (!st.warning && !st.notice) parts.push({ text: ' Esc to interrupt ', style: 'status', cut: true, yields: true });
+    if (!st.warning && !st.notice && st.interruptKey !== '') parts.push({ text: ` ${st.interruptKey ?? 'Esc'} to interrupt `, style: 'status', cut: true, yields: true });
   } else if (st.hint && st.prompt === null) {
     // The provider and model stay beside a notice (the Tab-completion list after /model) when both fit.
     parts.push(st.warning || st.notice ? { text: ` ${st.hint} `, style: 'status', late: true, yields: true } : { text: ` ${st.hint} `, style: 'status', cut: true, yields: true });

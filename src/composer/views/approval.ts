@@ -7,23 +7,26 @@
 // their meaning, and other keys do nothing until it is answered.
 
 import type { Approval } from '../../settings/approval';
-import type { Binding, CommandName } from '../../commands';
+import type { CommandName, KeyNames } from '../../commands';
 import type { ComposerInput, ComposerState } from '../state';
-import { Handled, View, ViewContext, consume, pass } from './view';
+import { Handled, View, ViewContext, ViewSpec, consume, pass } from './view';
 import { reduce } from '../reducer';
 import { Inert, sanitize } from '../../inert';
 
-export const APPROVAL_KEYS: readonly Binding[] = [
-  { keys: ['y'], command: 'approval.yes' },
-  { keys: ['n', 'escape'], command: 'approval.no' },
-  { keys: ['a'], command: 'approval.always' },
-  { keys: ['r'], command: 'approval.rule' },
-  { keys: ['w'], command: 'approval.network' },
-  { keys: ['C-c'], command: 'app.interrupt' },
-  { keys: ['S-tab'], command: 'app.toggleForce' },
-  { keys: ['C-z'], command: 'app.suspend' },
-  { keys: ['C-l'], command: 'app.redraw' },
-];
+export const APPROVAL_SPEC: ViewSpec = {
+  letters: true,
+  keys: [
+    { keys: ['y'], command: 'approval.yes' },
+    { keys: ['n', 'escape'], command: 'approval.no' },
+    { keys: ['a'], command: 'approval.always' },
+    { keys: ['r'], command: 'approval.rule' },
+    { keys: ['w'], command: 'approval.network' },
+    { keys: ['C-c'], command: 'app.interrupt' },
+    { keys: ['S-tab'], command: 'app.toggleForce' },
+    { keys: ['C-z'], command: 'app.suspend' },
+    { keys: ['C-l'], command: 'app.redraw' },
+  ],
+};
 
 /**
  * A key answers only after a pause: none pressed for this long, counted from
@@ -129,8 +132,9 @@ export class ApprovalView implements View {
     return consume(null, { effects: [{ type: 'answer', requestId: this.requestId, approval }] });
   }
 
-  status(time: { now: number; lastKeyAt: number }): { prompt: Inert; legend: Inert } {
-    const legend = `y yes · n no · a always${this.rule ? ' · r rule' : ''}${this.network ? ' · w network' : ''}`;
+  status(time: { now: number; lastKeyAt: number }, keys: KeyNames): { prompt: Inert; legend: Inert } {
+    const k = (command: CommandName): string => keys.key('approval', command);
+    const legend = `${k('approval.yes')} yes · ${k('approval.no')} no · ${k('approval.always')} always${this.rule ? ` · ${k('approval.rule')} rule` : ''}${this.network ? ` · ${k('approval.network')} network` : ''}`;
     return { prompt: sanitize(`run ${this.summary}?`), legend: sanitize(this.ready(time) ? legend : 'typing goes to the input; pause to answer') };
   }
 }

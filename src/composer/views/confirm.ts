@@ -1,17 +1,21 @@
 // A yes/no question over whatever is beneath it (a search asking before it
 // deletes an entry): y carries out the effects it was given, n / Esc / Ctrl-C
-// / Ctrl+G leave everything as it was. Either way it leaves the stack. It
-// takes nothing else: typing and pastes are dropped, never answered.
+// / Ctrl+G leave everything as it was (the keys as bound: its legend says
+// them). Either way it leaves the stack. It takes nothing else: typing and
+// pastes are dropped, never answered.
 
-import type { Binding } from '../../commands';
+import type { KeyNames } from '../../commands';
 import type { ComposerInput, Effect } from '../state';
-import { Handled, View, consume, pass } from './view';
+import { Handled, View, ViewSpec, consume, pass } from './view';
 import { Inert, sanitize } from '../../inert';
 
-export const CONFIRM_KEYS: readonly Binding[] = [
-  { keys: ['y'], command: 'confirm.yes' },
-  { keys: ['n', 'escape', 'C-c', 'C-g'], command: 'confirm.no' },
-];
+export const CONFIRM_SPEC: ViewSpec = {
+  letters: true,
+  keys: [
+    { keys: ['y'], command: 'confirm.yes' },
+    { keys: ['n', 'escape', 'C-c', 'C-g'], command: 'confirm.no' },
+  ],
+};
 
 export class ConfirmView implements View {
   readonly mode = 'confirm' as const;
@@ -29,7 +33,7 @@ export class ConfirmView implements View {
     return pass(this);
   }
 
-  status(): { prompt: Inert; legend: null } {
-    return { prompt: sanitize(this.question), legend: null };
+  status(_time: unknown, keys: KeyNames): { prompt: Inert; legend: Inert } {
+    return { prompt: sanitize(this.question), legend: sanitize(`${keys.key('confirm', 'confirm.yes')} yes · ${keys.key('confirm', 'confirm.no')} no`) };
   }
 }

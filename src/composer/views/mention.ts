@@ -6,20 +6,24 @@
 // @query as a file chip; Esc leaves the @query as typed; a space, a move out
 // of the word or deleting the @ closes it the same way.
 
-import type { Binding, CommandName } from '../../commands';
+import type { CommandName, KeyNames } from '../../commands';
 import * as ed from '../../editor/model';
 import type { FileHit } from '../../search/files';
 import { MAX_UNDO, reduce } from '../reducer';
 import type { ComposerInput, ComposerState, Effect } from '../state';
-import { Handled, View, ViewContext, ViewPaint, consume } from './view';
+import { Handled, View, ViewContext, ViewPaint, ViewSpec, consume } from './view';
 import { Inert, sanitize } from '../../inert';
 
-export const MENTION_KEYS: readonly Binding[] = [
-  { keys: ['tab', 'enter'], command: 'mention.accept' },
-  { keys: ['down', 'C-n'], command: 'mention.next' },
-  { keys: ['up', 'C-p'], command: 'mention.prev' },
-  { keys: ['escape', 'C-g'], command: 'mention.cancel' },
-];
+export const MENTION_SPEC: ViewSpec = {
+  // Letters are the query.
+  letters: false,
+  keys: [
+    { keys: ['tab', 'enter'], command: 'mention.accept' },
+    { keys: ['down', 'C-n'], command: 'mention.next' },
+    { keys: ['up', 'C-p'], command: 'mention.prev' },
+    { keys: ['escape', 'C-g'], command: 'mention.cancel' },
+  ],
+};
 
 /** Paths asked of the index (the rows scroll within them). */
 export const MENTION_LIMIT = 50;
@@ -124,8 +128,10 @@ export class MentionView implements View {
     return { view: null, effects: [{ type: 'mentionClosed' }], consumed: false };
   }
 
-  status(): { prompt: Inert; legend: Inert } {
-    return { prompt: sanitize(`@${this.list.query}`), legend: sanitize('Tab/Enter: insert · Up/Down: choose · Esc: leave as typed') };
+  status(_time: unknown, keys: KeyNames): { prompt: Inert; legend: Inert } {
+    const k = (command: CommandName, all = false): string => (all ? keys.keys('mention', command, '/') : keys.key('mention', command));
+    const legend = `${k('mention.accept', true)}: insert · ${k('mention.prev')}/${k('mention.next')}: choose · ${k('mention.cancel')}: leave as typed`;
+    return { prompt: sanitize(`@${this.list.query}`), legend: sanitize(legend) };
   }
 
   paint(): ViewPaint {

@@ -5,18 +5,21 @@
 // over this conversation's inputs: Enter goes back to before the one
 // selected, Esc leaves everything as it was.
 
-import type { Binding } from '../../commands';
+import type { KeyNames } from '../../commands';
 import { PickerState, movePicker, selected } from '../../session/picker';
 import type { ComposerInput } from '../state';
-import { Handled, View, ViewPaint, consume, pass } from './view';
+import { Handled, View, ViewPaint, ViewSpec, consume, pass } from './view';
 import { Inert, sanitize } from '../../inert';
 
-export const PICKER_KEYS: readonly Binding[] = [
-  { keys: ['up', 'C-p', 'k'], command: 'picker.up' },
-  { keys: ['down', 'C-n', 'j'], command: 'picker.down' },
-  { keys: ['enter'], command: 'picker.choose' },
-  { keys: ['escape', 'C-c'], command: 'picker.cancel' },
-];
+export const PICKER_SPEC: ViewSpec = {
+  letters: true,
+  keys: [
+    { keys: ['up', 'C-p', 'k'], command: 'picker.up' },
+    { keys: ['down', 'C-n', 'j'], command: 'picker.down' },
+    { keys: ['enter'], command: 'picker.choose' },
+    { keys: ['escape', 'C-c'], command: 'picker.cancel' },
+  ],
+};
 
 export class PickerView implements View {
   readonly mode = 'picker' as const;
@@ -45,9 +48,11 @@ export class PickerView implements View {
     }
   }
 
-  status(): { prompt: Inert; legend: Inert } {
-    if (this.picker.kind === 'rewind') return { prompt: sanitize('rewind to before an input'), legend: sanitize('Enter go back · Esc stay') };
-    return { prompt: sanitize('resume a conversation'), legend: sanitize('Enter resume · Esc new') };
+  status(_time: unknown, keys: KeyNames): { prompt: Inert; legend: Inert } {
+    const choose = keys.key('picker', 'picker.choose');
+    const cancel = keys.key('picker', 'picker.cancel');
+    if (this.picker.kind === 'rewind') return { prompt: sanitize('rewind to before an input'), legend: sanitize(`${choose} go back · ${cancel} stay`) };
+    return { prompt: sanitize('resume a conversation'), legend: sanitize(`${choose} resume · ${cancel} new`) };
   }
 
   paint(): ViewPaint {

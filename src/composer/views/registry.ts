@@ -1,18 +1,30 @@
-// Every modal's key table, by mode: the key tables (tui/keymap.ts), /help and
-// the README's key table read them from here. A new modal is its own file
-// plus one line here (and its mode's name in commands.ts).
+// Every modal view's keys, by mode: its key table (tui/keymap.ts builds the
+// tables in force from these and the person's own; /help and the README's key
+// table read them), and whether it takes a lone letter as a key (y, n, j, k)
+// rather than as typing. A new modal is its own file plus one line here (and
+// its mode's name and commands in commands.ts).
 
-import type { Binding, Mode } from '../../commands';
-import { APPROVAL_KEYS } from './approval';
-import { CONFIRM_KEYS } from './confirm';
-import { MENTION_KEYS } from './mention';
-import { PICKER_KEYS } from './picker';
-import { SEARCH_KEYS } from './search';
+import type { Mode } from '../../commands';
+import { APPROVAL_SPEC } from './approval';
+import { CONFIRM_SPEC } from './confirm';
+import { MENTION_SPEC } from './mention';
+import { PICKER_SPEC } from './picker';
+import { SEARCH_SPEC } from './search';
+import type { ViewSpec } from './view';
 
-export const MODAL_KEYS: Readonly<Record<Exclude<Mode, 'idle' | 'busy'>, readonly Binding[]>> = {
-  search: SEARCH_KEYS,
-  confirm: CONFIRM_KEYS,
-  approval: APPROVAL_KEYS,
-  picker: PICKER_KEYS,
-  mention: MENTION_KEYS,
+export type ModalMode = Exclude<Mode, 'idle' | 'busy'>;
+
+export const VIEW_SPECS: Readonly<Record<ModalMode, ViewSpec>> = {
+  search: SEARCH_SPEC,
+  confirm: CONFIRM_SPEC,
+  approval: APPROVAL_SPEC,
+  picker: PICKER_SPEC,
+  mention: MENTION_SPEC,
 };
+
+export const MODAL_KEYS = Object.fromEntries(Object.entries(VIEW_SPECS).map(([mode, spec]) => [mode, spec.keys])) as Readonly<Record<ModalMode, ViewSpec['keys']>>;
+
+/** Whether a lone letter typed in this mode is a key (an answer, a move), not typing. */
+export function takesLetters(mode: Mode): boolean {
+  return mode !== 'idle' && mode !== 'busy' && VIEW_SPECS[mode].letters;
+}

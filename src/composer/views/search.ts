@@ -5,7 +5,7 @@
 // accepts first and then does its own job, as in readline. The matching
 // itself is src/search.
 
-import type { Binding, CommandName } from '../../commands';
+import type { CommandName } from '../../commands';
 import * as ed from '../../editor/model';
 import * as nav from '../../history/navigator';
 import type { HistoryEntry } from '../../history/rules';
@@ -14,20 +14,24 @@ import { searchOverlay } from '../../search/overlay';
 import * as search from '../../search/search';
 import type { ComposerInput, ComposerState } from '../state';
 import { ConfirmView } from './confirm';
-import { Handled, View, ViewContext, ViewPaint, consume, pass } from './view';
+import { Handled, View, ViewContext, ViewPaint, ViewSpec, consume, pass } from './view';
 import { Inert, sanitize } from '../../inert';
 
-export const SEARCH_KEYS: readonly Binding[] = [
-  { keys: ['C-r'], command: 'history.searchReverse' },
-  { keys: ['C-s'], command: 'history.searchForward' },
-  { keys: ['backspace'], command: 'search.backspace' },
-  { keys: ['enter'], command: 'search.accept' },
-  { keys: ['escape', 'C-c', 'C-g'], command: 'search.cancel' },
-  { keys: ['C-t'], command: 'search.toggleScope' },
-  { keys: ['S-delete', 'C-delete'], command: 'search.delete' },
-];
+export const SEARCH_SPEC: ViewSpec = {
+  // Letters are the query.
+  letters: false,
+  keys: [
+    { keys: ['C-r'], command: 'history.searchReverse' },
+    { keys: ['C-s'], command: 'history.searchForward' },
+    { keys: ['backspace'], command: 'search.backspace' },
+    { keys: ['enter'], command: 'search.accept' },
+    { keys: ['escape', 'C-c', 'C-g'], command: 'search.cancel' },
+    { keys: ['C-t'], command: 'search.toggleScope' },
+    { keys: ['S-delete', 'C-delete'], command: 'search.delete' },
+  ],
+};
 
-const OWN: ReadonlySet<CommandName> = new Set(SEARCH_KEYS.map((b) => b.command));
+const OWN: ReadonlySet<CommandName> = new Set(SEARCH_SPEC.keys.map((b) => b.command));
 
 export class SearchView implements View {
   readonly mode = 'search' as const;
@@ -96,7 +100,7 @@ export class SearchView implements View {
         const match = this.state.match;
         if (!match) return consume(this);
         const text = entryText(this.list, match.index);
-        return consume(this, { push: new ConfirmView('delete this entry from every history file? y / n', [{ type: 'forget', text }]) });
+        return consume(this, { push: new ConfirmView('delete this entry from every history file?', [{ type: 'forget', text }]) });
       }
       default:
         return consume(this);

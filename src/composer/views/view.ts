@@ -5,7 +5,7 @@
 // done. The composer underneath is never replaced: a view may hand it a new
 // state (a search accepted), nothing else. Pure: views are values.
 
-import type { Mode } from '../../commands';
+import type { Binding, KeyNames, Mode } from '../../commands';
 import type { EditorState } from '../../editor/model';
 import type { HistoryEntry } from '../../history/rules';
 import type { Overlay } from '../../search/overlay';
@@ -13,6 +13,14 @@ import type { PickerState } from '../../session/picker';
 import type { MentionList } from './mention';
 import type { ComposerContext, ComposerInput, ComposerState, Effect } from '../state';
 import type { Inert } from '../../inert';
+
+/** What a view declares of its keys (composer/views/registry.ts lists them). */
+export interface ViewSpec {
+  /** Its key table, the defaults: the person may bind others (tui/keymap.ts). */
+  readonly keys: readonly Binding[];
+  /** A lone letter typed while it is on top is a key (y, n, j), never typing. */
+  readonly letters: boolean;
+}
 
 /** What a view knows of the world when an input reaches it. */
 export interface ViewContext extends ComposerContext {
@@ -45,8 +53,8 @@ export interface View {
   /** The mode a key is looked up in now, or null to let keys fall to the view below (an approval during its pause). */
   keyMode(time: { now: number; lastKeyAt: number }): Mode | null;
   handle(input: ComposerInput, composer: ComposerState, ctx: ViewContext): Handled;
-  /** The status bar's prompt, and the keys that answer it (never cut off). */
-  status(time: { now: number; lastKeyAt: number }): { prompt: Inert; legend: Inert | null };
+  /** The status bar's prompt, and the keys that answer it (never cut off), named as they are bound. */
+  status(time: { now: number; lastKeyAt: number }, keys: KeyNames): { prompt: Inert; legend: Inert | null };
   /** The composer as this view shows it (a search shows its match), or null to show the draft. */
   shown?(composer: ComposerState): { editor: EditorState; highlight: { start: number; end: number } | null } | null;
   paint?(): ViewPaint | null;
