@@ -56,6 +56,7 @@ const PURE = [
   'src/tui/transcript-entry.ts',
   'src/inert.ts',
   'src/data-dir.ts',
+  'src/rows.ts',
   'src/tool-call.ts',
   'src/tools/tool.ts',
   'src/tools/schema.ts',

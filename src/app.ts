@@ -14,7 +14,7 @@ import { TurnCoordinator } from './composer/coordinator';
 import { killLiveTools } from './turn/runner';
 import type { Provider } from './providers/provider';
 import { HistoryService, historyPaths } from './history/service';
-import { Settings, otherMode } from './settings/store';
+import { Settings } from './settings/store';
 import { Sessions } from './session/sessions';
 import { Keymap, buildKeymap } from './tui/keymap';
 import { Painter } from './tui/painter';
@@ -175,17 +175,13 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, keys: Key
     mcp: s.mcp.status,
     interruptKey: keys.key('busy', 'turn.cancel'),
   });
-  const overlayKeys = { scope: keys.key('search', 'search.toggleScope'), remove: keys.key('search', 'search.delete') };
   const painter = new Painter(ui, bus, {
     transcript,
     status,
     keys,
     emoji: () => s.settings.emoji,
-    frame: () => {
-      const f = coordinator.frame();
-      const o = f.overlay;
-      return { ...f, overlay: o && { overlay: o.overlay, entries: o.entries, scope: o.switched ? otherMode(s.settings.historyMode) : s.settings.historyMode, keys: overlayKeys } };
-    },
+    historyMode: () => s.settings.historyMode,
+    frame: () => coordinator.frame(),
   });
   return { transcript, coordinator, status, painter };
 }

@@ -4,7 +4,8 @@
 import { CLUSTERING } from '../../src/editor/width';
 import type { CommandName } from '../../src/commands';
 import { DEFAULT_KEYMAP } from '../../src/tui/keymap';
-import { UiState, dispatch, initialUi, shownComposer, shownPaint, shownStatus, top } from '../../src/composer/stack';
+import { UiState, dispatch, initialUi, shownComposer, shownStatus, top } from '../../src/composer/stack';
+import { MentionView } from '../../src/composer/views/mention';
 import type { ComposerInput, Effect } from '../../src/composer/state';
 import type { ViewContext } from '../../src/composer/views/view';
 import * as ed from '../../src/editor/model';
@@ -38,7 +39,7 @@ export function composer(history: string[] = [], world: Partial<ViewContext> = {
     type: (text: string) => feed({ kind: 'text', text }),
     paste: (text: string) => feed({ kind: 'paste', text }),
     /** The @-mention picker's list, while it is open. */
-    get mentions() { return shownPaint(ui).mentions?.list ?? null; },
+    get mentions() { const v = top(ui); return v instanceof MentionView ? v.list : null; },
     feed,
   };
 }

@@ -11,6 +11,7 @@ import { ApprovalQuestion, ApprovalView, APPROVAL_PAUSE_MS } from '../../src/com
 import * as ed from '../../src/editor/model';
 import type { ViewContext } from '../../src/composer/views/view';
 import { composerView } from '../../src/tui/views';
+import { DEFAULT_KEYMAP } from '../../src/tui/keymap';
 
 
 describe('composer: submit and queue', () => {
@@ -384,7 +385,9 @@ describe('composer: scope and deletion in a search', () => {
     expect(c.run('search.toggleScope')).toEqual([]);
     expect(c.text).toBe('deploy there');
     expect(c.search?.prompt).toBe("(reverse-i-search)`deploy': deploy there");
-    expect(c.ui.views[0].paint?.()).toMatchObject({ kind: 'overlay', switched: true });
+    const title = (mode: 'session' | 'global') => c.ui.views[0].paint?.()?.rows({ width: 80, height: 4, emoji: CLUSTERING, keys: DEFAULT_KEYMAP, now: 0, historyMode: mode })[0].map((s) => s.text).join('');
+    // The overlay names the history it runs over: the other one than Up/Down walk.
+    expect(title('session')).toMatch(/^ global history · 1\/1 +Ctrl\+T session/);
     // Twice: back to the list it started in.
     c.run('search.toggleScope');
     expect(c.text).toBe('deploy here');

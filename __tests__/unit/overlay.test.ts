@@ -98,7 +98,8 @@ describe('the search overlay', () => {
 
 describe('the overlay rows on screen', () => {
   it('lines the match column up after origins of any script (padded by display width)', () => {
-    const { overlayRows } = require('../../src/tui/views') as typeof import('../../src/tui/views');
+    const { overlayRows } = require('../../src/composer/views/search') as typeof import('../../src/composer/views/search');
+    const { DEFAULT_KEYMAP } = require('../../src/tui/keymap') as typeof import('../../src/tui/keymap');
     const { stringWidth } = require('../../src/editor/width') as typeof import('../../src/editor/width');
     const entries: HistoryEntry[] = [
       { ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text', text: 'make one' }], from: 'shop' },
@@ -106,7 +107,7 @@ describe('the overlay rows on screen', () => {
     ];
     const st = type(s.startSearch('reverse'), entries, 'make');
     const overlay = searchOverlay(st, entries);
-    const rows = overlayRows({ overlay, entries, scope: 'global', keys: { scope: 'Ctrl+T', remove: 'Shift+Delete' } }, 60, 3, Date.parse('2026-01-02T00:00:00.000Z'), CLUSTERING);
+    const rows = overlayRows({ overlay, entries, scope: 'global' }, { width: 60, height: 3, now: Date.parse('2026-01-02T00:00:00.000Z'), emoji: CLUSTERING, keys: DEFAULT_KEYMAP, historyMode: 'global' });
     const matchAt = rows.slice(1).map((row) => {
       const text = row.map((sp) => sp.text).join('');
       return stringWidth(text.slice(0, text.indexOf('make')), CLUSTERING);

@@ -14,7 +14,7 @@ import { type EditorState, type PasteOptions, type Segment, expandedText } from 
 import type { FileHit } from '../search/files';
 import type { HistoryService } from '../history/service';
 import type { Sessions } from '../session/sessions';
-import { PickerState, openPicker, openRewind } from '../session/picker';
+import { openPicker, openRewind } from '../session/picker';
 import type { RestoreReport } from '../session/checkpoints';
 import { ConfirmView } from './views/confirm';
 import { displayText } from '../editor/text';
@@ -23,7 +23,7 @@ import type { TurnRunner } from '../turn/runner';
 import { UiState, dispatch, initialUi, keyModes, open, shownComposer, shownPaint, shownStatus, top } from './stack';
 import type { CarriedEffect, ComposerInput, Effect, Input } from './state';
 import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
-import { MENTION_LIMIT, type MentionList } from './views/mention';
+import { MENTION_LIMIT } from './views/mention';
 import { PickerView } from './views/picker';
 import type { ViewPaint } from './views/view';
 
@@ -34,10 +34,8 @@ export interface Frame {
   /** The top view's status-bar prompt and legend. */
   readonly prompt: Inert | null;
   readonly legend: Inert | null;
-  readonly overlay: Extract<ViewPaint, { kind: 'overlay' }> | null;
-  readonly picker: PickerState | null;
-  /** The @-mention picker's list, drawn where the search overlay is. */
-  readonly mentions: MentionList | null;
+  /** What the views paint through their own rows: in the transcript's place (a picker), above the composer (matches, paths). */
+  readonly paints: { readonly transcript: ViewPaint | null; readonly overlay: ViewPaint | null };
 }
 
 export interface CoordinatorOptions {
@@ -185,8 +183,7 @@ export class TurnCoordinator {
   frame(): Frame {
     const { editor, highlight } = shownComposer(this.ui);
     const { prompt, legend } = shownStatus(this.ui, this.time, this.options.keys);
-    const { overlay, picker, mentions } = shownPaint(this.ui);
-    return { editor, highlight, prompt, legend, overlay, picker: picker?.picker ?? null, mentions: mentions?.list ?? null };
+    return { editor, highlight, prompt, legend, paints: shownPaint(this.ui) };
   }
 
   private rearm(): void {

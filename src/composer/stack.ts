@@ -94,20 +94,14 @@ export function shownStatus(ui: UiState, time: { now: number; lastKeyAt: number 
   return view ? view.status(time, keys) : { prompt: null, legend: null };
 }
 
-/** What the views paint besides: the topmost of each kind. */
-export function shownPaint(ui: UiState): {
-  overlay: Extract<ViewPaint, { kind: 'overlay' }> | null;
-  picker: Extract<ViewPaint, { kind: 'picker' }> | null;
-  mentions: Extract<ViewPaint, { kind: 'mentions' }> | null;
-} {
-  let overlay: Extract<ViewPaint, { kind: 'overlay' }> | null = null;
-  let picker: Extract<ViewPaint, { kind: 'picker' }> | null = null;
-  let mentions: Extract<ViewPaint, { kind: 'mentions' }> | null = null;
+/** What the views paint besides, through their own rows: the topmost in each area. */
+export function shownPaint(ui: UiState): { transcript: ViewPaint | null; overlay: ViewPaint | null } {
+  let transcript: ViewPaint | null = null;
+  let overlay: ViewPaint | null = null;
   for (let i = ui.views.length - 1; i >= 0; i--) {
     const p = ui.views[i].paint?.() ?? null;
-    if (p?.kind === 'overlay') overlay ??= p;
-    if (p?.kind === 'picker') picker ??= p;
-    if (p?.kind === 'mentions') mentions ??= p;
+    if (p?.area === 'transcript') transcript ??= p;
+    if (p?.area === 'overlay') overlay ??= p;
   }
-  return { overlay, picker, mentions };
+  return { transcript, overlay };
 }

@@ -10,19 +10,9 @@ import type { Widgets } from 'blessed';
 import { ITALIC, LINK, STRIKE } from './draw';
 import type { Background } from '../settings/theme';
 import { EmojiWidths, graphemes, graphemeWidth, isAmbiguous, standaloneCharWidth, standaloneWidth } from '../editor/width';
+import type { GridRow, Span, Style } from '../rows';
 
-export type Style = 'normal' | 'dim' | 'bold' | 'user' | 'error' | 'highlight' | 'paste' | 'status' | 'statusStrong' | 'warning' | 'force' | 'match'
-  | 'heading' | 'heading2' | 'heading3' | 'italic' | 'strike' | 'code' | 'link' | 'quote' | 'diffAdd' | 'diffDel'
-  | 'codeBlock' | 'codeKeyword' | 'codeString' | 'codeComment' | 'codeNumber' | 'codeTitle' | 'codeType';
-
-export interface Span {
-  readonly text: string;
-  readonly style: Style;
-  /** The URL the text links to (a hyperlink where the terminal has them), already checked as safe. */
-  readonly link?: string;
-}
-
-export type GridRow = readonly Span[];
+export type { GridRow, Span, Style };
 
 // blessed attr: flags << 18 | fg << 9 | bg; 0x1ff is the terminal default colour.
 const DEF = 0x1ff;

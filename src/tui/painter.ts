@@ -9,12 +9,12 @@ import type { Inert } from '../inert';
 import type { Bus } from '../bus';
 import type { EditorState } from '../editor/model';
 import type { EmojiWidths } from '../editor/width';
-import type { PickerState } from '../session/picker';
 import type { Screen } from './screen';
 import type { StatusModel } from './status-model';
 import type { TranscriptModel } from './transcript-model';
-import { OverlayView, composerView, mentionRows, overlayRows, pickerRows, statusRow, transcriptRows } from './views';
-import type { MentionList } from '../composer/views/mention';
+import { composerView, statusRow, transcriptRows } from './views';
+import type { PaintContext, ViewPaint } from '../composer/views/view';
+import type { HistoryMode } from '../settings/store';
 import type { KeyNames } from '../commands';
 
 /** What the composer and the views over it show in one frame, asked for once per paint. */
@@ -25,12 +25,8 @@ export interface PaintFrame {
   /** The top view's status-bar prompt and the keys that answer it. */
   readonly prompt: Inert | null;
   readonly legend: Inert | null;
-  /** The search overlay while a search runs. */
-  readonly overlay: OverlayView | null;
-  /** The resume picker, drawn in the transcript's place while it is open. */
-  readonly picker: PickerState | null;
-  /** The @-mention list, drawn where the search overlay is. */
-  readonly mentions: MentionList | null;
+  /** What the views paint through their own rows: in the transcript's place (a picker), above the composer (matches, paths). */
+  readonly paints: { readonly transcript: ViewPaint | null; readonly overlay: ViewPaint | null };
 }
 
 export interface PaintSources {
@@ -39,8 +35,10 @@ export interface PaintSources {
   emoji: () => EmojiWidths;
   status: StatusModel;
   frame: () => PaintFrame;
-  /** The keys as bound, which the pickers' titles name. */
+  /** The keys as bound, which the views' titles name. */
   keys: KeyNames;
+  /** The history Up/Down walk, which the search's overlay names. */
+  historyMode: () => HistoryMode;
 }
 
 /** The overlay's rows at most: a title and eight matches. */
@@ -128,17 +126,14 @@ export class Painter {
     sources.transcript.setWidth(t.width);
     sources.transcript.setHeight(t.height);
     this.transcriptHeight = t.height;
-    const picker = frame.picker;
-    this.scrollRegion(picker === null, t);
-    ui.transcript.setRows(picker ? pickerRows(picker, t.width, t.height, emoji, sources.keys) : transcriptRows(sources.transcript, t.height));
+    const { transcript: inPlace, overlay } = frame.paints;
+    const at = (width: number, height: number): PaintContext => ({ width, height, emoji, keys: sources.keys, now: Date.now(), historyMode: sources.historyMode() });
+    this.scrollRegion(inPlace === null, t);
+    ui.transcript.setRows(inPlace ? inPlace.rows(at(t.width, t.height)) : transcriptRows(sources.transcript, t.height));
     // Rows laid out for this view (an answer's part reached: its guessed rows became real ones) moved nothing on screen.
     this.shown.rows = sources.transcript.rowCount;
-    const overlay = frame.overlay;
-    const mentions = frame.mentions;
-    const wanted = overlay ? overlay.overlay.rows.length + 1 : mentions ? Math.max(2, mentions.hits.length + 1) : 0;
-    const shown = ui.setOverlayRows(Math.min(OVERLAY_ROWS, wanted));
-    if (overlay && shown > 0) ui.overlay.setRows(overlayRows(overlay, ui.overlay.size().width, shown, Date.now(), emoji));
-    else if (mentions && shown > 0) ui.overlay.setRows(mentionRows(mentions, ui.overlay.size().width, shown, emoji));
+    const shown = ui.setOverlayRows(Math.min(OVERLAY_ROWS, overlay ? overlay.wanted : 0));
+    if (overlay && shown > 0) ui.overlay.setRows(overlay.rows(at(ui.overlay.size().width, shown)));
     ui.status.setRows([statusRow(sources.status.snapshot(Date.now(), frame), ui.status.size().width, emoji)]);
     ui.screen.render();
     // The frames go on until the burst is all shown, each when the next window is due: not sooner,

@@ -1,21 +1,17 @@
-// Turns state into rows of styled spans for the three areas. Pure functions of
-// their inputs: the views hold no state of their own beyond the composer's
-// scroll position, which the caller keeps.
+// Turns state into rows of styled spans for the three areas: the transcript,
+// the composer and the status bar (a modal view paints its own rows: composer/
+// views). Pure functions of their inputs: the views hold no state of their own
+// beyond the composer's scroll position, which the caller keeps.
 
-import type { CommandName, KeyNames } from '../commands';
 import type { EditorState } from '../editor/model';
 import { layout, scrollTop } from '../editor/layout';
-import { EmojiWidths, graphemes, graphemeWidth, padToWidth, stringWidth } from '../editor/width';
-import type { GridRow, Span, Style } from './grid';
+import { EmojiWidths, stringWidth } from '../editor/width';
+import { GridRow, Span, Style, fit } from '../rows';
 import type { TranscriptModel, TranscriptRow } from './transcript-model';
-import { PickerState, pickerLine } from '../session/picker';
-import type { Overlay } from '../search/overlay';
-import { lineAt } from '../search/search';
-import { entryText } from '../search/index';
-import type { HistoryEntry } from '../history/rules';
 import { coloured } from '../markdown/render';
-import { HistoryMode, otherMode } from '../settings/store';
-import { MENTION_LIMIT, type MentionList } from '../composer/views/mention';
+import type { HistoryMode } from '../settings/store';
+
+export { fit };
 
 const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
   user: 'bold', assistant: 'normal', note: 'dim', error: 'error', gap: 'normal', tool: 'paste', output: 'dim',
@@ -35,23 +31,6 @@ export function transcriptRows(model: TranscriptModel, height: number): GridRow[
     }
     return [marker, { text: row.text, style: ROW_STYLE[row.kind] }];
   });
-}
-
-/** The resume or rewind picker, in the transcript's place: a title, then conversations (or inputs) around the selected one. */
-export function pickerRows(p: PickerState, width: number, height: number, emoji: EmojiWidths, keys: KeyNames): GridRow[] {
-  const k = (command: CommandName): string => keys.key('picker', command);
-  const move = `${k('picker.up')}/${k('picker.down')}`;
-  const title = p.kind === 'rewind'
-    ? `Rewind to before an input: ${move} to choose, ${k('picker.choose')} to go back (it returns to the input box), ${k('picker.cancel')} to stay`
-    : `Resume a conversation: ${move} to choose, ${k('picker.choose')} to resume, ${k('picker.cancel')} for a new one`;
-  const rows: GridRow[] = [[{ text: fit(title, width, emoji), style: 'bold' }], []];
-  const room = Math.max(1, height - rows.length);
-  const top = Math.max(0, Math.min(p.index - Math.floor(room / 2), p.items.length - room));
-  p.items.slice(top, top + room).forEach((item, k) => {
-    const on = top + k === p.index;
-    rows.push([{ text: fit(`${on ? '› ' : '  '}${pickerLine(item, p.kind)}`, width, emoji), style: on ? 'highlight' : 'normal' }]);
-  });
-  return rows;
 }
 
 export interface ComposerView {
@@ -124,23 +103,6 @@ export function tokens(n: number): string {
 const MIN_LEFT = 16;
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-
-/** Cuts text to `width` cells, ending in … when cut. Linear: the search prompt can hold a huge entry's line. */
-export function fit(text: string, width: number, emoji: EmojiWidths): string {
-  if (width <= 0) return '';
-  if (text.length <= width && stringWidth(text, emoji) <= width) return text;
-  // Only the head can be shown; a slice of it keeps a megabyte line from being segmented whole.
-  const cut = text.length > width * 4;
-  let out = '';
-  let used = 0;
-  for (const g of graphemes(cut ? text.slice(0, width * 4) : text)) {
-    const w = graphemeWidth(g, emoji);
-    if (used + w > width - 1) return out + '…';
-    out += g;
-    used += w;
-  }
-  return cut ? out + '…' : out;
-}
 
 /**
  * A right-hand part: `cut` ones shrink to the room left rather than leave;
@@ -225,110 +187,4 @@ export function statusRow(st: StatusState, width: number, emoji: EmojiWidths): G
   }
   const right = parts.filter((p) => shown.has(p)).map((p): Span => ({ text: shown.get(p) as string, style: p.style }));
   return [...leftOut, { text: ' '.repeat(Math.max(0, room)), style: 'status' }, ...right];
-}
-
-/** How long ago, in one short word: 40s, 3m, 5h, 2d, 1y. */
-export function age(ts: string, now: number): string {
-  const s = Math.max(0, Math.floor((now - Date.parse(ts)) / 1000));
-  if (!Number.isFinite(s)) return '?';
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
-  if (s < 365 * 86_400) return `${Math.floor(s / 86_400)}d`;
-  return `${Math.floor(s / (365 * 86_400))}y`;
-}
-
-export interface OverlayView {
-  readonly overlay: Overlay;
-  readonly entries: readonly HistoryEntry[];
-  readonly scope: HistoryMode;
-  /** Keys for the title: the scope switch and the delete. */
-  readonly keys: { scope: string; remove: string };
-}
-
-/** One overlay row: the line that matched, cut to `room` cells around the match, the match lit. */
-function matchSpans(text: string, start: number, end: number, room: number, base: Style, emoji: EmojiWidths): Span[] {
-  const { from, line } = lineAt(text, start);
-  const a = start - from;
-  const b = Math.min(line.length, end - from);
-  // A match far along a long line: the line is shown from a little before it.
-  const lead = a > room / 2 ? a - Math.floor(room / 4) : 0;
-  const head = (lead > 0 ? '…' : '') + line.slice(lead, a);
-  const spans: Span[] = [{ text: head, style: base }, { text: line.slice(a, b), style: 'match' }, { text: line.slice(b), style: base }];
-  const out: Span[] = [];
-  let left = room;
-  for (const sp of spans) {
-    if (left <= 0) break;
-    const text = fit(sp.text, left, emoji);
-    out.push({ text, style: sp.style });
-    left -= stringWidth(text, emoji);
-  }
-  return out;
-}
-
-/** The search overlay: a title with the scope and the count, then the matches around the current one (oldest first). */
-export function overlayRows(v: OverlayView, width: number, height: number, now: number, emoji: EmojiWidths): GridRow[] {
-  const { overlay, entries } = v;
-  const count = overlay.recent ? 'recent' : overlay.total === 0 ? 'no matches' : `${overlay.position}/${overlay.total}${overlay.more ? '+' : ''}`;
-  const other = otherMode(v.scope);
-  const heading = ` ${v.scope} history · ${count} `;
-  const title: GridRow = [
-    { text: heading, style: 'statusStrong' },
-    { text: fit(` ${v.keys.scope} ${other} · ${v.keys.remove} delete`, Math.max(0, width - stringWidth(heading, emoji)), emoji), style: 'dim' },
-  ];
-  const room = Math.max(0, height - 1);
-  const at = overlay.rows.findIndex((r) => r.current);
-  const top = Math.max(0, Math.min(at - Math.floor(room / 2), overlay.rows.length - room));
-  const rows = overlay.rows.slice(top, top + room).map((r): GridRow => {
-    const entry = entries[r.index];
-    const base: Style = r.current ? 'highlight' : 'normal';
-    const when = age(entry.ts, now).padStart(4);
-    const origin = v.scope === 'global' && typeof entry.from === 'string' ? padToWidth(fit(entry.from, 12, emoji), 12, emoji) + ' ' : '';
-    const lead = `${r.current ? '›' : ' '} ${when} `;
-    const text = entryText(entries, r.index);
-    return [
-      { text: lead, style: base },
-      ...(origin ? [{ text: origin, style: r.current ? base : 'dim' } as Span] : []),
-      ...matchSpans(text, r.start, r.end, Math.max(1, width - stringWidth(lead + origin, emoji)), base, emoji),
-    ];
-  });
-  return [title, ...rows];
-}
-
-/**
- * The @-mention list: a title with the query's count (or that the index is
- * still being made), then the paths, the selected one marked and lit, the
- * characters matched underlined. The list scrolls to keep the selection in view.
- */
-export function mentionRows(list: MentionList, width: number, height: number, emoji: EmojiWidths): GridRow[] {
-  const state = list.indexing ? 'listing the workspace…' : list.waiting ? 'searching…' : list.hits.length === 0 ? 'no matching files' : `${list.hits.length}${list.hits.length >= MENTION_LIMIT ? '+' : ''} paths`;
-  const heading = ` @${list.query} · ${state}${list.cut ? ' (the workspace is larger than the index)' : ''} `;
-  const title: GridRow = [{ text: fit(heading, width, emoji), style: 'statusStrong' }];
-  const room = Math.max(0, height - 1);
-  const top = Math.max(0, Math.min(list.selected - room + 1, list.hits.length - room));
-  const rows = list.hits.slice(Math.max(0, top), Math.max(0, top) + room).map((hit, k): GridRow => {
-    const current = Math.max(0, top) + k === list.selected;
-    const base: Style = current ? 'highlight' : 'normal';
-    const lit = new Set(hit.indexes);
-    const spans: Span[] = [{ text: current ? '› ' : '  ', style: base }];
-    let run = '';
-    let runLit = false;
-    const flush = (): void => {
-      if (run) spans.push({ text: run, style: runLit ? 'match' : base });
-      run = '';
-    };
-    // Paths are cut to the row from the left, where a long one's name is.
-    const shown = stringWidth(hit.path, emoji) > width - 2 ? hit.path.slice(hit.path.length - (width - 3)) : hit.path;
-    const offset = hit.path.length - shown.length;
-    if (offset > 0) spans.push({ text: '…', style: base });
-    for (let i = 0; i < shown.length; i++) {
-      const isLit = lit.has(i + offset);
-      if (isLit !== runLit) flush();
-      runLit = isLit;
-      run += shown[i];
-    }
-    flush();
-    return spans;
-  });
-  return [title, ...rows];
 }

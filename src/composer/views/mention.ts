@@ -11,7 +11,9 @@ import * as ed from '../../editor/model';
 import type { FileHit } from '../../search/files';
 import { MAX_UNDO, reduce } from '../reducer';
 import type { ComposerInput, ComposerState, Effect } from '../state';
-import { Handled, View, ViewContext, ViewPaint, ViewSpec, consume } from './view';
+import { Handled, PaintContext, View, ViewContext, ViewPaint, ViewSpec, consume } from './view';
+import { GridRow, Span, Style, fit } from '../../rows';
+import { stringWidth } from '../../editor/width';
 import { Inert, sanitize } from '../../inert';
 
 export const MENTION_SPEC: ViewSpec = {
@@ -135,6 +137,45 @@ export class MentionView implements View {
   }
 
   paint(): ViewPaint {
-    return { kind: 'mentions', list: this.list };
+    return { area: 'overlay', wanted: Math.max(2, this.list.hits.length + 1), rows: (at) => mentionRows(this.list, at) };
   }
 }
+
+/**
+ * The @-mention list: a title with the query's count (or that the index is
+ * still being made), then the paths, the selected one marked and lit, the
+ * characters matched underlined. The list scrolls to keep the selection in view.
+ */
+export function mentionRows(list: MentionList, { width, height, emoji }: PaintContext): GridRow[] {
+  const state = list.indexing ? 'listing the workspace…' : list.waiting ? 'searching…' : list.hits.length === 0 ? 'no matching files' : `${list.hits.length}${list.hits.length >= MENTION_LIMIT ? '+' : ''} paths`;
+  const heading = ` @${list.query} · ${state}${list.cut ? ' (the workspace is larger than the index)' : ''} `;
+  const title: GridRow = [{ text: fit(heading, width, emoji), style: 'statusStrong' }];
+  const room = Math.max(0, height - 1);
+  const top = Math.max(0, Math.min(list.selected - room + 1, list.hits.length - room));
+  const rows = list.hits.slice(Math.max(0, top), Math.max(0, top) + room).map((hit, k): GridRow => {
+    const current = Math.max(0, top) + k === list.selected;
+    const base: Style = current ? 'highlight' : 'normal';
+    const lit = new Set(hit.indexes);
+    const spans: Span[] = [{ text: current ? '› ' : '  ', style: base }];
+    let run = '';
+    let runLit = false;
+    const flush = (): void => {
+      if (run) spans.push({ text: run, style: runLit ? 'match' : base });
+      run = '';
+    };
+    // Paths are cut to the row from the left, where a long one's name is.
+    const shown = stringWidth(hit.path, emoji) > width - 2 ? hit.path.slice(hit.path.length - (width - 3)) : hit.path;
+    const offset = hit.path.length - shown.length;
+    if (offset > 0) spans.push({ text: '…', style: base });
+    for (let i = 0; i < shown.length; i++) {
+      const isLit = lit.has(i + offset);
+      if (isLit !== runLit) flush();
+      runLit = isLit;
+      run += shown[i];
+    }
+    flush();
+    return spans;
+  });
+  return [title, ...rows];
+}
+

@@ -5,10 +5,11 @@
 // over this conversation's inputs: Enter goes back to before the one
 // selected, Esc leaves everything as it was.
 
-import type { KeyNames } from '../../commands';
-import { PickerState, movePicker, selected } from '../../session/picker';
+import type { CommandName, KeyNames } from '../../commands';
+import { PickerState, movePicker, pickerLine, selected } from '../../session/picker';
+import { GridRow, fit } from '../../rows';
 import type { ComposerInput } from '../state';
-import { Handled, View, ViewPaint, ViewSpec, consume, pass } from './view';
+import { Handled, PaintContext, View, ViewPaint, ViewSpec, consume, pass } from './view';
 import { Inert, sanitize } from '../../inert';
 
 export const PICKER_SPEC: ViewSpec = {
@@ -56,6 +57,24 @@ export class PickerView implements View {
   }
 
   paint(): ViewPaint {
-    return { kind: 'picker', picker: this.picker };
+    return { area: 'transcript', wanted: Infinity, rows: (at) => pickerRows(this.picker, at) };
   }
 }
+
+/** The resume or rewind picker, in the transcript's place: a title, then conversations (or inputs) around the selected one. */
+export function pickerRows(p: PickerState, { width, height, emoji, keys }: PaintContext): GridRow[] {
+  const k = (command: CommandName): string => keys.key('picker', command);
+  const move = `${k('picker.up')}/${k('picker.down')}`;
+  const title = p.kind === 'rewind'
+    ? `Rewind to before an input: ${move} to choose, ${k('picker.choose')} to go back (it returns to the input box), ${k('picker.cancel')} to stay`
+    : `Resume a conversation: ${move} to choose, ${k('picker.choose')} to resume, ${k('picker.cancel')} for a new one`;
+  const rows: GridRow[] = [[{ text: fit(title, width, emoji), style: 'bold' }], []];
+  const room = Math.max(1, height - rows.length);
+  const top = Math.max(0, Math.min(p.index - Math.floor(room / 2), p.items.length - room));
+  p.items.slice(top, top + room).forEach((item, k) => {
+    const on = top + k === p.index;
+    rows.push([{ text: fit(`${on ? '› ' : '  '}${pickerLine(item, p.kind)}`, width, emoji), style: on ? 'highlight' : 'normal' }]);
+  });
+  return rows;
+}
+

@@ -10,11 +10,15 @@ import * as ed from '../../editor/model';
 import * as nav from '../../history/navigator';
 import type { HistoryEntry } from '../../history/rules';
 import { entryText } from '../../search/index';
-import { searchOverlay } from '../../search/overlay';
+import { Overlay, searchOverlay } from '../../search/overlay';
 import * as search from '../../search/search';
+import { lineAt } from '../../search/search';
 import type { ComposerInput, ComposerState } from '../state';
 import { ConfirmView } from './confirm';
-import { Handled, View, ViewContext, ViewPaint, ViewSpec, consume, pass } from './view';
+import { Handled, PaintContext, View, ViewContext, ViewPaint, ViewSpec, consume, pass } from './view';
+import { GridRow, Span, Style, fit } from '../../rows';
+import { EmojiWidths, padToWidth, stringWidth } from '../../editor/width';
+import { HistoryMode, otherMode } from '../../settings/store';
 import { Inert, sanitize } from '../../inert';
 
 export const SEARCH_SPEC: ViewSpec = {
@@ -170,6 +174,79 @@ export class SearchView implements View {
   }
 
   paint(): ViewPaint {
-    return { kind: 'overlay', overlay: searchOverlay(this.state, this.list), entries: this.list, switched: this.switched };
+    const overlay = searchOverlay(this.state, this.list);
+    return {
+      area: 'overlay',
+      wanted: overlay.rows.length + 1,
+      rows: (at) => overlayRows({ overlay, entries: this.list, scope: this.switched ? otherMode(at.historyMode) : at.historyMode }, at),
+    };
   }
 }
+
+/** How long ago, in one short word: 40s, 3m, 5h, 2d, 1y. */
+export function age(ts: string, now: number): string {
+  const s = Math.max(0, Math.floor((now - Date.parse(ts)) / 1000));
+  if (!Number.isFinite(s)) return '?';
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
+  if (s < 365 * 86_400) return `${Math.floor(s / 86_400)}d`;
+  return `${Math.floor(s / (365 * 86_400))}y`;
+}
+
+export interface OverlayView {
+  readonly overlay: Overlay;
+  readonly entries: readonly HistoryEntry[];
+  /** The history searched. */
+  readonly scope: HistoryMode;
+}
+
+/** One overlay row: the line that matched, cut to `room` cells around the match, the match lit. */
+function matchSpans(text: string, start: number, end: number, room: number, base: Style, emoji: EmojiWidths): Span[] {
+  const { from, line } = lineAt(text, start);
+  const a = start - from;
+  const b = Math.min(line.length, end - from);
+  // A match far along a long line: the line is shown from a little before it.
+  const lead = a > room / 2 ? a - Math.floor(room / 4) : 0;
+  const head = (lead > 0 ? '…' : '') + line.slice(lead, a);
+  const spans: Span[] = [{ text: head, style: base }, { text: line.slice(a, b), style: 'match' }, { text: line.slice(b), style: base }];
+  const out: Span[] = [];
+  let left = room;
+  for (const sp of spans) {
+    if (left <= 0) break;
+    const text = fit(sp.text, left, emoji);
+    out.push({ text, style: sp.style });
+    left -= stringWidth(text, emoji);
+  }
+  return out;
+}
+
+/** The search overlay: a title with the scope and the count, then the matches around the current one (oldest first). */
+export function overlayRows(v: OverlayView, { width, height, now, emoji, keys }: PaintContext): GridRow[] {
+  const { overlay, entries } = v;
+  const count = overlay.recent ? 'recent' : overlay.total === 0 ? 'no matches' : `${overlay.position}/${overlay.total}${overlay.more ? '+' : ''}`;
+  const other = otherMode(v.scope);
+  const heading = ` ${v.scope} history · ${count} `;
+  const title: GridRow = [
+    { text: heading, style: 'statusStrong' },
+    { text: fit(` ${keys.key('search', 'search.toggleScope')} ${other} · ${keys.key('search', 'search.delete')} delete`, Math.max(0, width - stringWidth(heading, emoji)), emoji), style: 'dim' },
+  ];
+  const room = Math.max(0, height - 1);
+  const at = overlay.rows.findIndex((r) => r.current);
+  const top = Math.max(0, Math.min(at - Math.floor(room / 2), overlay.rows.length - room));
+  const rows = overlay.rows.slice(top, top + room).map((r): GridRow => {
+    const entry = entries[r.index];
+    const base: Style = r.current ? 'highlight' : 'normal';
+    const when = age(entry.ts, now).padStart(4);
+    const origin = v.scope === 'global' && typeof entry.from === 'string' ? padToWidth(fit(entry.from, 12, emoji), 12, emoji) + ' ' : '';
+    const lead = `${r.current ? '›' : ' '} ${when} `;
+    const text = entryText(entries, r.index);
+    return [
+      { text: lead, style: base },
+      ...(origin ? [{ text: origin, style: r.current ? base : 'dim' } as Span] : []),
+      ...matchSpans(text, r.start, r.end, Math.max(1, width - stringWidth(lead + origin, emoji)), base, emoji),
+    ];
+  });
+  return [title, ...rows];
+}
+

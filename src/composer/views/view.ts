@@ -7,10 +7,9 @@
 
 import type { Binding, KeyNames, Mode } from '../../commands';
 import type { EditorState } from '../../editor/model';
-import type { HistoryEntry } from '../../history/rules';
-import type { Overlay } from '../../search/overlay';
-import type { PickerState } from '../../session/picker';
-import type { MentionList } from './mention';
+import type { EmojiWidths } from '../../editor/width';
+import type { GridRow } from '../../rows';
+import type { HistoryMode } from '../../settings/store';
 import type { ComposerContext, ComposerInput, ComposerState, Effect } from '../state';
 import type { Inert } from '../../inert';
 
@@ -40,12 +39,29 @@ export interface Handled {
   readonly consumed: boolean;
 }
 
-/** What a view paints beside the composer and the status bar. */
-export type ViewPaint =
-  /** `switched`: the search runs over the other history than the active one (Ctrl+T). */
-  | { readonly kind: 'overlay'; readonly overlay: Overlay; readonly entries: readonly HistoryEntry[]; readonly switched: boolean }
-  | { readonly kind: 'picker'; readonly picker: PickerState }
-  | { readonly kind: 'mentions'; readonly list: MentionList };
+/** What a view's rows are made for: the area's size, and what they name or measure. */
+export interface PaintContext {
+  readonly width: number;
+  readonly height: number;
+  readonly emoji: EmojiWidths;
+  /** The keys as bound, for a title that says which to press. */
+  readonly keys: KeyNames;
+  readonly now: number;
+  /** The history Up/Down walk (the search's overlay names the one it runs over). */
+  readonly historyMode: HistoryMode;
+}
+
+/**
+ * What a view paints beside the composer and the status bar, through its own rows: in the transcript's
+ * place (a picker) or in the rows just above the composer (a search's matches, the @ list), which the
+ * painter sizes to `wanted` (at most a few rows) and hands to `rows`.
+ */
+export interface ViewPaint {
+  readonly area: 'transcript' | 'overlay';
+  /** The rows it has to show (the overlay's height follows it; the transcript's place is the view's whole). */
+  readonly wanted: number;
+  rows(at: PaintContext): GridRow[];
+}
 
 export interface View {
   /** Its key table (KEYMAP[mode]) and its name in help. */

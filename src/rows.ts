@@ -1,0 +1,36 @@
+// What a screen area shows, as data: rows of styled spans, which the painter
+// hands to blessed (tui/grid.ts) and which views make (the transcript, the
+// status bar, the composer, and each modal's own: composer/views). Pure.
+
+import { EmojiWidths, graphemeWidth, graphemes, stringWidth } from './editor/width';
+
+export type Style = 'normal' | 'dim' | 'bold' | 'user' | 'error' | 'highlight' | 'paste' | 'status' | 'statusStrong' | 'warning' | 'force' | 'match'
+  | 'heading' | 'heading2' | 'heading3' | 'italic' | 'strike' | 'code' | 'link' | 'quote' | 'diffAdd' | 'diffDel'
+  | 'codeBlock' | 'codeKeyword' | 'codeString' | 'codeComment' | 'codeNumber' | 'codeTitle' | 'codeType';
+
+export interface Span {
+  readonly text: string;
+  readonly style: Style;
+  /** The URL the text links to (a hyperlink where the terminal has them), already checked as safe. */
+  readonly link?: string;
+}
+
+/** One row: its spans, left to right. */
+export type GridRow = readonly Span[];
+
+/** Cuts text to `width` cells, ending in … when cut. Linear: the search prompt can hold a huge entry's line. */
+export function fit(text: string, width: number, emoji: EmojiWidths): string {
+  if (width <= 0) return '';
+  if (text.length <= width && stringWidth(text, emoji) <= width) return text;
+  // Only the head can be shown; a slice of it keeps a megabyte line from being segmented whole.
+  const cut = text.length > width * 4;
+  let out = '';
+  let used = 0;
+  for (const g of graphemes(cut ? text.slice(0, width * 4) : text)) {
+    const w = graphemeWidth(g, emoji);
+    if (used + w > width - 1) return out + '…';
+    out += g;
+    used += w;
+  }
+  return cut ? out + '…' : out;
+}
