@@ -14,7 +14,6 @@ import { TurnCoordinator } from './composer/coordinator';
 import { killLiveTools } from './turn/runner';
 import type { Provider } from './providers/provider';
 import { HistoryService, historyPaths } from './history/service';
-import { Settings } from './settings/store';
 import { Sessions } from './session/sessions';
 import { Keymap, buildKeymap } from './tui/keymap';
 import { Painter } from './tui/painter';
@@ -22,6 +21,7 @@ import { routeChord } from './tui/router';
 import { InputAction, MAX_PASTE_CHARS } from './tui/input';
 import type { Routed } from './tui/router';
 import { installJobControl } from './tui/job-control';
+import { followSettings, lookAndFeel, widthProbe } from './tui/look';
 import { createScreen, Screen } from './tui/screen';
 import { RenderScheduler } from './tui/scheduler';
 import { StatusModel } from './tui/status-model';
@@ -34,7 +34,7 @@ import { copyAnswer } from './tui/copy';
 import { markdown, warmHighlighter } from './markdown/parsers';
 import { warmRender } from './markdown/render';
 import { WidthProbe } from './tui/width-probe';
-import { Background, HyperlinkChoice, ThemeChoice, backgroundOf, backgroundOfColorFgBg, hyperlinksFor, italicFor, mayAskBackground, parseColor } from './settings/theme';
+import { Background, HyperlinkChoice, ThemeChoice, backgroundOf, italicFor, mayAskBackground, parseColor } from './settings/theme';
 
 export interface AppOptions {
   input: NodeJS.ReadStream;
@@ -244,44 +244,11 @@ function env(options: AppOptions): Readonly<Record<string, string | undefined>> 
   return options.env ?? process.env;
 }
 
-/** The palette and links as the config asks and the environment allows; returns the background to draw for first. */
-function lookAndFeel(settings: Settings, options: AppOptions): Background {
-  settings.setTheme(options.theme ?? 'auto');
-  // Until the terminal answers OSC 11 (or if it never does), COLORFGBG is the best word on it.
-  settings.setBackground(backgroundOfColorFgBg(env(options).COLORFGBG));
-  settings.setHyperlinks(hyperlinksFor(options.hyperlinks ?? 'auto', env(options)));
-  return settings.palette;
-}
-
-/**
- * What the screen does when a setting changes, subscribed once: every change repaints; a new palette
- * (/theme, the terminal's answer) is drawn with; new emoji widths (the probe's answer) lay out and draw everything again.
- */
-function followSettings(settings: Settings, ui: Screen, bus: Bus, transcript: TranscriptModel, jobs: ReturnType<typeof installJobControl>): void {
-  settings.onChange((change) => {
-    if (change === 'palette') ui.setBackground(settings.palette);
-    if (change === 'emoji') {
-      transcript.setEmoji(settings.emoji);
-      return jobs.redraw();
-    }
-    bus.requestRender();
-  });
-}
-
-/** How wide this terminal draws emoji sequences: asked once, kept in the settings, then everything is laid out and drawn that way. */
-function widthProbe(settings: Settings, jobs: ReturnType<typeof installJobControl>, row: number): WidthProbe {
-  return new WidthProbe(settings.emoji, (widths) => {
-    // Widths as assumed: only the row the probes were drawn on needs writing again.
-    if (!widths || JSON.stringify(widths) === JSON.stringify(settings.emoji)) return jobs.redrawRow(Math.max(2, row) - 1);
-    settings.setEmoji(widths);
-  });
-}
-
 export function startApp(options: AppOptions): App {
   const bus = new Bus();
   // no-color.org: set and not empty means no colour.
   const s = services(bus, options);
-  const ui = createScreen({ output: options.output, color: !env(options).NO_COLOR, emoji: () => s.settings.emoji, background: lookAndFeel(s.settings, options), italic: italicFor(env(options)), hyperlinks: () => s.settings.hyperlinks });
+  const ui = createScreen({ output: options.output, color: !env(options).NO_COLOR, emoji: () => s.settings.emoji, background: lookAndFeel(s.settings, options, env(options)), italic: italicFor(env(options)), hyperlinks: () => s.settings.hyperlinks });
   // The keys in force: the defaults with config.json's `keys` over them; what could not be taken is said.
   const { keymap, problems: keyProblems } = buildKeymap(options.keys ?? {});
   const { transcript, coordinator, status, painter } = views(bus, ui, s, options, keymap);

@@ -11,7 +11,7 @@ import { Instructions, MAX_INSTRUCTION_BYTES, findInstructions, localDate, readE
 import { Environment, PromptPart, describeParts, joinParts, systemPromptParts } from './prompt';
 import { PromptCommand, promptCommands } from './prompt-commands';
 import { readPromptFiles } from './prompt-files';
-import { SLASH_COMMANDS } from '../commands';
+import { SLASH_COMMANDS } from '../slash-commands';
 
 
 export class AgentContext {

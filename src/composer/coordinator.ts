@@ -8,14 +8,15 @@
 // does the I/O.
 
 import type { Bus, TurnEnd } from '../bus';
-import { Inert, sanitize } from '../inert';
-import { CommandName, KeyNames, Mode, SlashContext, findSlash, turnRunning } from '../commands';
-import { type EditorState, type PasteOptions, type Segment, expandedText } from '../editor/model';
-import type { FileHit } from '../search/files';
+import { sanitize } from '../inert';
+import type { CommandName, Mode } from '../commands';
+import { SlashContext, findSlash, turnRunning } from '../slash-commands';
+import { slashContext } from './slash-context';
+import { forgotten, ownCommand, restoreNote } from './said';
+import type { CoordinatorOptions, EffectHandlers, Frame } from './coordinator-types';
+import { type EditorState, expandedText } from '../editor/model';
 import type { HistoryService } from '../history/service';
-import type { Sessions } from '../session/sessions';
 import { openPicker, openRewind } from '../session/picker';
-import type { RestoreReport } from '../session/checkpoints';
 import { ConfirmView } from './views/confirm';
 import { displayText } from '../editor/text';
 import * as path from 'node:path';
@@ -25,82 +26,11 @@ import type { CarriedEffect, ComposerInput, Effect, Input } from './state';
 import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
 import { MENTION_LIMIT } from './views/mention';
 import { PickerView } from './views/picker';
-import type { ViewPaint } from './views/view';
 
-export interface Frame {
-  /** The composer as shown (a search's match, or the draft), and the range a match lights up. */
-  readonly editor: EditorState;
-  readonly highlight: { start: number; end: number } | null;
-  /** The top view's status-bar prompt and legend. */
-  readonly prompt: Inert | null;
-  readonly legend: Inert | null;
-  /** What the views paint through their own rows: in the transcript's place (a picker), above the composer (matches, paths). */
-  readonly paints: { readonly transcript: ViewPaint | null; readonly overlay: ViewPaint | null };
-}
-
-export interface CoordinatorOptions {
-  /** The keys as bound (tui/keymap.ts): /help's lines and every key named in a legend, hint or note. */
-  keys: KeyNames;
-  pasteLimits?: PasteOptions;
-  now?: () => number;
-  /** Conversations to resume and start; without it /new and /resume say they are unavailable. */
-  sessions?: Sessions;
-  /** Lines for /session. */
-  sessionInfo?: () => string[];
-  /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
-  contextInfo?: () => string[];
-  /** Opens the draft in the person's editor (tui/external-editor.ts): the edited text, or why the draft stays. */
-  editExternally?: (text: string) => { ok: true; text: string } | { ok: false; why: string };
-  /** The copies of changed files, for a rewind to put back (session/checkpoints.ts). */
-  checkpoints?: { files(turn: number): string[]; restore(turn: number): Promise<RestoreReport> };
-  /** Where the approval rules are kept (/permissions); null or absent: nowhere. */
-  permissionsFile?: string | null;
-  /** @-mentions: the workspace's paths (tools/file-index.ts) and what mentions attach when sent (tools/attach.ts). */
-  files?: {
-    search(query: string, limit: number, done: (r: { query: string; hits: readonly FileHit[]; indexing: boolean; cut: boolean }) => void): void;
-    refresh(): void;
-    close(): void;
-    attach(segments: readonly Segment[]): { text: string; notes: readonly string[] };
-  };
-  /** Prompt commands (agent/prompt-commands.ts): their names, /help's lines, and a prompt with its arguments filled in. */
-  prompts?: {
-    names(): readonly string[];
-    help(): string[];
-    /** The prompt with its arguments; a promise for an MCP server's, which it must be asked for. */
-    expand(name: string, args: string): string | null | Promise<string | null>;
-  };
-  /** The MCP servers, for /mcp. */
-  mcp?: {
-    lines(): string[];
-    restart(name: string): boolean;
-  };
-  /** What /clear and /copy do on the screen. */
-  view?: {
-    clear(): void;
-    copyLastAnswer(): string;
-  };
-}
-
-/** The command of a line that starts with `!` (empty for a lone `!`); null for any other input. */
-export function ownCommand(text: string): string | null {
-  return text.startsWith('!') ? text.slice(1).trim() : null;
-}
+export type { CoordinatorOptions, EffectHandlers, Frame };
 
 /** The most time between the two presses of Esc Esc. */
 const ESC_ESC_MS = 800;
-
-/** What a rewind did to the files, in a line or a few. */
-function restoreNote(r: RestoreReport): string {
-  const parts: string[] = [];
-  if (r.restored.length) parts.push(`put back: ${r.restored.join(', ')}`);
-  if (r.removed.length) parts.push(`removed (milk had made them): ${r.removed.join(', ')}`);
-  if (r.changed.length) parts.push(`left as they are, changed since milk wrote them: ${r.changed.join(', ')}`);
-  if (r.failed.length) parts.push(`could not be put back: ${r.failed.join(', ')}`);
-  return parts.length ? parts.join('\n') : 'no file to put back';
-}
-
-/** A handler for each effect the coordinator carries out, by its type. */
-export type EffectHandlers = { readonly [K in CarriedEffect['type']]: (effect: Extract<CarriedEffect, { type: K }>) => void };
 
 /** Commands that may begin walking a history list. */
 const STARTS_BROWSING: ReadonlySet<CommandName> = new Set<CommandName>(['editor.up', 'history.older', 'history.searchReverse', 'history.searchForward']);
@@ -127,7 +57,18 @@ export class TurnCoordinator {
     private readonly options: CoordinatorOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.slashes = this.slashContext();
+    this.slashes = slashContext({
+      bus,
+      runner,
+      history,
+      options,
+      note: (text) => this.note(text),
+      dispatch: (input) => this.dispatch(input),
+      composerMode: () => this.composerMode,
+      newConversation: () => this.newConversation(),
+      openPicker: () => this.openPicker(),
+      openRewind: () => this.openRewind(),
+    });
     bus.on('turn.ended', ({ turnId, status }) => this.onTurnEnded(turnId, status));
     bus.on('approval.asked', (e) => {
       this.apply([{ type: 'openView', view: new ApprovalView(e, this.now()) }]);
@@ -377,61 +318,6 @@ export class TurnCoordinator {
     if (problem) this.note(problem);
   }
 
-  private slashContext(): SlashContext {
-    return {
-      note: (text) => this.note(text),
-      keys: this.options.keys,
-      run: (name: CommandName) => this.dispatch({ kind: 'command', name }),
-      quit: () => this.bus.emit('app.quit', { reason: 'slash' }),
-      settings: this.runner.settings,
-      history: {
-        counts: () => {
-          this.history.refresh();
-          return this.history.counts();
-        },
-        switchTo: (mode) => {
-          this.history.mode = mode;
-          this.dispatch({ kind: 'historySwitched' });
-        },
-      },
-      session: {
-        busy: () => this.runner.busy,
-        startNew: () => this.newConversation(),
-        openPicker: () => this.openPicker(),
-        info: () => this.options.sessionInfo?.() ?? [],
-        context: () => this.options.contextInfo?.() ?? [],
-        rewind: () => this.openRewind(),
-        compact: (focus) => {
-          if (this.runner.busy) return turnRunning(this.options.keys);
-          return this.runner.compact(focus) === null ? 'nothing to compact: the conversation is empty' : null;
-        },
-        ask: (text, display) => {
-          if (this.runner.busy) return false;
-          this.runner.start(text, { display, segments: [{ type: 'text', text: display }] });
-          return true;
-        },
-      },
-      mcp: {
-        lines: () => this.options.mcp?.lines() ?? ['no MCP servers: add them as mcpServers in the data dir\'s config.json'],
-        restart: (name) => this.options.mcp?.restart(name) ?? false,
-      },
-      permissions: {
-        file: this.options.permissionsFile ?? null,
-      },
-      screen: {
-        clear: () => this.options.view?.clear(),
-        copyLastAnswer: () => this.options.view?.copyLastAnswer() ?? 'nothing to copy',
-        // The keys of the mode the person is in, then those a search adds (scope switch, delete).
-        keyHelp: () => {
-          const k = this.options.keys;
-          const search = [k.key(this.composerMode, 'history.searchReverse'), k.key(this.composerMode, 'history.searchForward')].filter(Boolean).join(', ');
-          return [...k.helpLines(this.composerMode), '', `in a search (${search}):`, ...k.helpLines('search')];
-        },
-        promptHelp: () => this.options.prompts?.help() ?? [],
-      },
-    };
-  }
-
   private note(text: string): void {
     this.bus.emit('transcript.note', { text: sanitize(text), reveal: true });
   }
@@ -452,11 +338,4 @@ export class TurnCoordinator {
     }
     this.bus.requestRender();
   }
-}
-
-/** What a deletion from history did, in numbers (never the text). */
-export function forgotten(removed: { entries: number; files: number }): string {
-  if (removed.entries === 0) return 'not found in history';
-  const entries = `${removed.entries} ${removed.entries === 1 ? 'entry' : 'entries'}`;
-  return `deleted from history: ${entries} in ${removed.files} ${removed.files === 1 ? 'file' : 'files'}`;
 }

@@ -5,7 +5,8 @@
 // mean for turns, files and the screen is carried out by the coordinator.
 // No blessed, no fs, no timers, no bus.
 
-import { CommandName, completeSlash, findSlash, parseSlash } from '../commands';
+import type { CommandName } from '../commands';
+import { completeSlash, findSlash, parseSlash } from '../slash-commands';
 import { BURST_GAP_MS, interruptAction } from './ladder';
 import * as ed from '../editor/model';
 import * as nav from '../history/navigator';

@@ -10,139 +10,19 @@
 // milk that wants it gets a copy to go on with instead of garbling it.
 // Sessions of older versions kept every conversation in one
 // `<data>/sessions/<id>.jsonl`; it is split into the folder when first read.
-// Messages name files, never their content.
+// Messages name files, never their content. Where the files are, reading one
+// and splitting an older one: log-files.ts.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { asideName, ensureDir, fileEnd, openForAppend, writeAll, writeAtomic } from '../io/files';
-import { eachLine } from '../io/lines';
 import { describeIoError } from '../io/errors';
-import { lockHolder, tryLock, unlock, withLock } from '../io/lock';
-import { LogEvent, LogReader, ParsedLog, serializeEvent } from './events';
-import { ConversationSummary, Summarizer } from './replay';
-import { validEvent } from './schema';
-import { dataLayout } from '../data-dir';
+import { lockHolder, tryLock, unlock } from '../io/lock';
+import { LogEvent, ParsedLog, serializeEvent } from './events';
+import type { ConversationSummary } from './replay';
+import { FOREIGN_NOTE, byActivity, conversationFile, conversationIds, migrateLegacyLog, problemsOf, readLogFile, summarizeFile } from './log-files';
 
-/** The longest line read from a log: an input of eight maximal pastes, escaped; a longer line is a bad line. */
-export const MAX_LOG_LINE_BYTES = 256 * 1024 * 1024;
-
-/** The folder of one session's conversations. */
-export function sessionLogDir(dataDir: string, sessionId: string): string {
-  return dataLayout(dataDir).sessionLogs(sessionId);
-}
-
-/** What `<data>/sessions` holds (session folders, history files, older one-file logs); none when it cannot be read. */
-export function sessionsEntries(dataDir: string): fs.Dirent[] {
-  try {
-    return fs.readdirSync(dataLayout(dataDir).sessions, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-}
-
-/** Where versions before one-file-per-conversation kept a session's log. */
-export function legacyLogPath(dataDir: string, sessionId: string): string {
-  return dataLayout(dataDir).legacyLog(sessionId);
-}
-
-export function conversationFile(dir: string, conv: string): string {
-  return path.join(dir, `${conv}.jsonl`);
-}
-
-const CONV_FILE = /^(c[0-9a-z]{1,40})\.jsonl$/;
-
-/** The conversations that have a file in `dir`. */
-export function conversationIds(dir: string): string[] {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names.flatMap((n) => CONV_FILE.exec(n)?.slice(1, 2) ?? []).sort();
-}
-
-/**
- * Reads one log file line by line; `keep` takes each good event with its line (default: the result's
- * `events`), `foreign` each line of an event type a newer milk wrote.
- */
-export function readLogFile(file: string, keep?: (e: LogEvent, line: string) => void, foreign?: (line: string, conv: unknown) => void): ParsedLog {
-  const reader = new LogReader(validEvent, keep, foreign);
-  const scan = eachLine(file, MAX_LOG_LINE_BYTES, (line) => reader.take(line));
-  reader.parsed.torn = scan.torn;
-  reader.parsed.bad += scan.oversized;
-  return reader.parsed;
-}
-
-/** A conversation file's summary; null when it cannot be read or has no input. */
-export function summarizeFile(file: string): ConversationSummary | null {
-  const s = new Summarizer();
-  try {
-    readLogFile(file, (e) => s.take(e));
-  } catch {
-    return null;
-  }
-  return s.done()[0] ?? null;
-}
-
-/** Conversations most recently active last; `--continue` takes the last. */
-export function byActivity(a: ConversationSummary, b: ConversationSummary): number {
-  return a.lastTs.localeCompare(b.lastTs) || a.id.localeCompare(b.id);
-}
-
-/** What makes a log damaged: its unreadable lines. A newer milk's events are not damage (see FOREIGN_NOTE). */
-function problemsOf(parsed: ParsedLog): string[] {
-  return parsed.bad ? [`${parsed.bad} unreadable line${parsed.bad === 1 ? '' : 's'}`] : [];
-}
-
-/** Said once per process when a log holds events a newer milk wrote. */
-const FOREIGN_NOTE = 'conversation log holds events a newer milk wrote: kept in the file, skipped here';
-
-/**
- * Splits an older version's one-file session log into one file per
- * conversation, under its lock (two milks starting at once split it once).
- * A conversation file that exists already is left as it is. The old file is
- * removed when it was read clean, else kept aside. Returns a warning or null.
- */
-export function migrateLegacyLog(legacy: string, dir: string): string | null {
-  if (!fs.existsSync(legacy)) return null;
-  try {
-    return withLock(legacy, () => {
-      const lines = new Map<string, string[]>();
-      const add = (conv: string, line: string): void => {
-        let list = lines.get(conv);
-        if (!list) lines.set(conv, (list = []));
-        list.push(line);
-      };
-      // A newer milk's event that names no conversation has no file to go to: it is lost, so it counts as damage.
-      let homeless = 0;
-      const parsed = readLogFile(
-        legacy,
-        (e) => add(e.conv, serializeEvent(e)),
-        (line, conv) => {
-          if (typeof conv === 'string') add(conv, line + '\n');
-          else homeless++;
-        },
-      );
-      parsed.bad += homeless;
-      ensureDir(dir);
-      for (const [conv, list] of lines) {
-        if (!CONV_FILE.test(`${conv}.jsonl`)) continue;
-        writeAtomic(conversationFile(dir, conv), list, { exclusive: true });
-      }
-      const problems = problemsOf(parsed);
-      if (problems.length === 0) {
-        fs.rmSync(legacy, { force: true });
-        return null;
-      }
-      const aside = asideName(legacy);
-      fs.renameSync(legacy, aside);
-      return `conversation log damaged (${problems.join(', ')}); kept what was readable, original saved as ${path.basename(aside)}`;
-    });
-  } catch (err) {
-    return `older conversation log not read (${describeIoError(err)})`;
-  }
-}
+export { MAX_LOG_LINE_BYTES, byActivity, conversationFile, conversationIds, legacyLogPath, readLogFile, sessionLogDir, sessionsEntries, summarizeFile } from './log-files';
 
 /** Conversation locks this process holds: a lock with our pid that is not in here is a dead process's that had our pid. */
 const heldHere = new Set<string>();

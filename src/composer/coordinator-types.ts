@@ -1,0 +1,70 @@
+// What the coordinator (coordinator.ts) is given and gives: its options (the
+// services and views it drives), a frame of what the screen shows, and the
+// table of its effect handlers. Types only.
+
+import type { KeyNames } from '../commands';
+import type { EditorState, PasteOptions, Segment } from '../editor/model';
+import type { Inert } from '../inert';
+import type { FileHit } from '../search/files';
+import type { RestoreReport } from '../session/checkpoints';
+import type { Sessions } from '../session/sessions';
+import type { CarriedEffect } from './state';
+import type { ViewPaint } from './views/view';
+
+export interface Frame {
+  /** The composer as shown (a search's match, or the draft), and the range a match lights up. */
+  readonly editor: EditorState;
+  readonly highlight: { start: number; end: number } | null;
+  /** The top view's status-bar prompt and legend. */
+  readonly prompt: Inert | null;
+  readonly legend: Inert | null;
+  /** What the views paint through their own rows: in the transcript's place (a picker), above the composer (matches, paths). */
+  readonly paints: { readonly transcript: ViewPaint | null; readonly overlay: ViewPaint | null };
+}
+
+export interface CoordinatorOptions {
+  /** The keys as bound (tui/keymap.ts): /help's lines and every key named in a legend, hint or note. */
+  keys: KeyNames;
+  pasteLimits?: PasteOptions;
+  now?: () => number;
+  /** Conversations to resume and start; without it /new and /resume say they are unavailable. */
+  sessions?: Sessions;
+  /** Lines for /session. */
+  sessionInfo?: () => string[];
+  /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
+  contextInfo?: () => string[];
+  /** Opens the draft in the person's editor (tui/external-editor.ts): the edited text, or why the draft stays. */
+  editExternally?: (text: string) => { ok: true; text: string } | { ok: false; why: string };
+  /** The copies of changed files, for a rewind to put back (session/checkpoints.ts). */
+  checkpoints?: { files(turn: number): string[]; restore(turn: number): Promise<RestoreReport> };
+  /** Where the approval rules are kept (/permissions); null or absent: nowhere. */
+  permissionsFile?: string | null;
+  /** @-mentions: the workspace's paths (tools/file-index.ts) and what mentions attach when sent (tools/attach.ts). */
+  files?: {
+    search(query: string, limit: number, done: (r: { query: string; hits: readonly FileHit[]; indexing: boolean; cut: boolean }) => void): void;
+    refresh(): void;
+    close(): void;
+    attach(segments: readonly Segment[]): { text: string; notes: readonly string[] };
+  };
+  /** Prompt commands (agent/prompt-commands.ts): their names, /help's lines, and a prompt with its arguments filled in. */
+  prompts?: {
+    names(): readonly string[];
+    help(): string[];
+    /** The prompt with its arguments; a promise for an MCP server's, which it must be asked for. */
+    expand(name: string, args: string): string | null | Promise<string | null>;
+  };
+  /** The MCP servers, for /mcp. */
+  mcp?: {
+    lines(): string[];
+    restart(name: string): boolean;
+  };
+  /** What /clear and /copy do on the screen. */
+  view?: {
+    clear(): void;
+    copyLastAnswer(): string;
+  };
+}
+
+/** A handler for each effect the coordinator carries out, by its type. */
+export type EffectHandlers = { readonly [K in CarriedEffect['type']]: (effect: Extract<CarriedEffect, { type: K }>) => void };
+

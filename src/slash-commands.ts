@@ -1,0 +1,358 @@
+// The slash commands typed into the composer, as data: name, arguments,
+// description and handler; /help, Tab completion and the README's command table
+// read them from here. Nothing here draws, reads a file or holds state: a
+// handler acts only through the context it is handed.
+
+import { APPROVAL_MEANING, isApprovalMode } from './settings/approval';
+import { describeRule, parseRule } from './settings/rules';
+import type { HistoryMode, Settings } from './settings/store';
+import { maxOf } from './arrays';
+import { isThemeChoice } from './settings/theme';
+import { CommandName, KeyNames, withKeys } from './commands';
+
+
+
+/** What a slash command may do: a few services, which the coordinator provides. */
+/** What a command that needs an idle conversation says while a turn runs. */
+export function turnRunning(keys: KeyNames): string {
+  return `a turn is running: wait for it or interrupt it (${keys.key('busy', 'app.interrupt')}) first`;
+}
+
+export interface SlashContext {
+  /** A dim line in the transcript, never sent to the model. */
+  note(text: string): void;
+  /** The keys as bound now, for what a command says about them. */
+  readonly keys: KeyNames;
+  /** Runs a named command, as its key would. */
+  run(command: CommandName): void;
+  quit(): void;
+  /** The runtime facts: the model, force mode, the tools on "always", the history mode. */
+  readonly settings: Settings;
+  readonly history: {
+    counts(): Record<HistoryMode, number>;
+    /** Walks the other list from now on (any browse ends). */
+    switchTo(mode: HistoryMode): void;
+  };
+  readonly session: {
+    /** A turn is running. */
+    busy(): boolean;
+    startNew(): void;
+    /** Opens the resume picker; false when the session has no earlier conversation. */
+    openPicker(): boolean;
+    /** Lines describing the session: id, workspace, files, provider and model. */
+    info(): string[];
+    /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
+    context(): string[];
+    /** Sends `text` to the model as a turn, shown in the transcript as `display`; false while a turn runs. */
+    ask(text: string, display: string): boolean;
+    /** Opens the rewind picker; what is wrong, or null once it is open. */
+    rewind(): string | null;
+    /** Replaces the conversation, for the model, by its summary; what went wrong, or null once it started. */
+    compact(focus?: string): string | null;
+  };
+  /** The MCP servers (tools/mcp.ts). */
+  readonly mcp: {
+    /** One line per server (state, why, tools), or why there are none. */
+    lines(): string[];
+    /** False for a name not configured. */
+    restart(name: string): boolean;
+  };
+  readonly permissions: {
+    /** Where the rules are kept; null without a data dir. */
+    readonly file: string | null;
+  };
+  readonly screen: {
+    /** Empties the transcript on screen (the log keeps everything). */
+    clear(): void;
+    /** Copies the last answer (clipboard by OSC 52, and a file); returns what to tell the person. */
+    copyLastAnswer(): string;
+    /** The key bindings of the current mode, one line each. */
+    keyHelp(): string[];
+    /** The prompt commands (personal, project, MCP), one line each, marked with their source. */
+    promptHelp(): string[];
+  };
+}
+
+export interface SlashCommand {
+  /** Without the slash. */
+  readonly name: string;
+  /** How its arguments are written, for help; empty when it takes none. */
+  readonly args: string;
+  readonly description: string;
+  /** Runs it; returns a usage line when the arguments are wrong. */
+  readonly run: (ctx: SlashContext, args: readonly string[]) => string | void;
+}
+
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  {
+    name: 'help',
+    args: '',
+    description: 'List the keys of the current mode and the slash commands',
+    run(ctx, args) {
+      if (args.length > 0) return usage('help');
+      const prompts = ctx.screen.promptHelp();
+      ctx.note(['keys:', ...ctx.screen.keyHelp(), '', 'commands:', ...slashHelpLines(ctx.keys), ...(prompts.length ? ['', 'prompt commands:', ...prompts] : [])].join('\n'));
+    },
+  },
+  {
+    name: 'force',
+    args: '',
+    description: 'Turn force mode on or off (tool calls run without asking)',
+    run(ctx, args) {
+      if (args.length > 0) return usage('force');
+      ctx.run('app.toggleForce');
+    },
+  },
+  {
+    name: 'approval',
+    args: '[MODE]',
+    description: 'Show the approval mode, or set it: read-only, ask, auto-edit, full-auto',
+    run(ctx, args) {
+      if (args.length > 1) return usage('approval');
+      const s = ctx.settings;
+      if (args.length === 0) return ctx.note(`approval: ${s.mode} · ${APPROVAL_MEANING[s.mode]}`);
+      const mode = args[0];
+      if (!isApprovalMode(mode)) return ctx.note(`no approval mode ${JSON.stringify(mode)}: read-only, ask, auto-edit or full-auto`);
+      s.setMode(mode);
+      ctx.note(`approval: ${s.mode} · ${APPROVAL_MEANING[s.mode]}`);
+    },
+  },
+  {
+    name: 'theme',
+    args: '[auto|dark|light]',
+    description: 'Show the palette, or draw for a dark or light background (auto: as the terminal says); for this session',
+    run(ctx, args) {
+      if (args.length > 1) return usage('theme');
+      const s = ctx.settings;
+      const say = (): void => ctx.note(`theme: ${s.theme} · drawing for a ${s.palette} background · the terminal's: ${s.background ?? 'not known'}`);
+      if (args.length === 0) return say();
+      if (!isThemeChoice(args[0])) return ctx.note(`no theme ${JSON.stringify(args[0])}: auto, dark or light`);
+      s.setTheme(args[0]);
+      say();
+    },
+  },
+  {
+    name: 'new',
+    args: '',
+    description: 'Start a new conversation (the model forgets this one; the log keeps it)',
+    run(ctx, args) {
+      if (args.length > 0) return usage('new');
+      if (ctx.session.busy()) return turnRunning(ctx.keys);
+      ctx.session.startNew();
+    },
+  },
+  {
+    name: 'resume',
+    args: '',
+    description: "Pick one of this session's conversations to continue",
+    run(ctx, args) {
+      if (args.length > 0) return usage('resume');
+      if (ctx.session.busy()) return turnRunning(ctx.keys);
+      if (!ctx.session.openPicker()) ctx.note('no earlier conversations in this session');
+    },
+  },
+  {
+    name: 'session',
+    args: '',
+    description: 'Show the session: id, workspace, its files, provider and model',
+    run(ctx, args) {
+      if (args.length > 0) return usage('session');
+      ctx.note(ctx.session.info().join('\n'));
+    },
+  },
+  {
+    name: 'context',
+    args: '',
+    description: 'Show what the model is sent: the system prompt by part, and the AGENTS.md files loaded',
+    run(ctx, args) {
+      if (args.length > 0) return usage('context');
+      ctx.note(ctx.session.context().join('\n'));
+    },
+  },
+  {
+    name: 'init',
+    args: '',
+    description: 'Ask the model to write an AGENTS.md for this workspace (the write asks as any does)',
+    run(ctx, args) {
+      if (args.length > 0) return usage('init');
+      if (!ctx.session.ask(INIT_PROMPT, '/init')) ctx.note('a turn is running: /init once it ends');
+    },
+  },
+  {
+    name: 'clear',
+    args: '',
+    description: 'Clear the transcript on screen (the conversation and its log stay)',
+    run(ctx, args) {
+      if (args.length > 0) return usage('clear');
+      ctx.screen.clear();
+    },
+  },
+  {
+    name: 'model',
+    args: '[NAME]',
+    description: 'Show the model, or switch to NAME for the next turns of this run',
+    run(ctx, args) {
+      if (args.length > 1) return usage('model');
+      const now = ctx.settings.model;
+      if (args.length === 0) return ctx.note(now ? `model: ${now}` : 'this provider names no model');
+      if (!ctx.settings.setModel(args[0])) return 'this provider has no models to switch';
+      ctx.note(`model: ${args[0]} (was ${now}); the next turn asks it`);
+    },
+  },
+  {
+    name: 'copy',
+    args: '',
+    description: 'Copy the last answer as Markdown: to the clipboard (OSC 52) and to a file under the data dir',
+    run(ctx, args) {
+      if (args.length > 0) return usage('copy');
+      ctx.note(ctx.screen.copyLastAnswer());
+    },
+  },
+  {
+    name: 'quit',
+    args: '',
+    description: 'Quit milk (history and the conversation log are saved)',
+    run(ctx, args) {
+      if (args.length > 0) return usage('quit');
+      ctx.quit();
+    },
+  },
+  {
+    name: 'always',
+    args: '[clear]',
+    description: 'List the tools that run without asking this session ({approval.always} at a question); clear asks again for all',
+    run(ctx, args) {
+      if (args.length > 1 || (args[0] !== undefined && args[0] !== 'clear')) return usage('always');
+      const tools = ctx.settings.alwaysTools();
+      if (args[0] === 'clear') {
+        ctx.settings.clearAlways();
+        ctx.note(tools.length ? `every tool call asks again (was always: ${tools.join(', ')})` : 'no tool was on always');
+        return;
+      }
+      ctx.note(tools.length ? `always, without asking: ${tools.join(', ')} (/always clear to ask again)` : 'every tool call asks first');
+    },
+  },
+  {
+    name: 'mcp',
+    args: '[restart NAME]',
+    description: 'List the MCP servers: each one\'s state (starting, ready, failed and why, stopped) and tools; restart NAME starts one again',
+    run(ctx, args) {
+      if (args.length === 0) return ctx.note(ctx.mcp.lines().join('\n'));
+      if (args.length !== 2 || args[0] !== 'restart') return usage('mcp');
+      ctx.note(ctx.mcp.restart(args[1]) ? `restarting the MCP server ${args[1]}` : `no MCP server named ${args[1]} (/mcp lists them)`);
+    },
+  },
+  {
+    name: 'rewind',
+    args: '',
+    description: 'Go back to before an earlier input of this conversation (as {session.rewind} {session.rewind}): it returns to the input box, later turns leave the context, and the files changed since can be put back',
+    run(ctx, args) {
+      if (args.length > 0) return usage('rewind');
+      const problem = ctx.session.rewind();
+      if (problem) return ctx.note(problem);
+    },
+  },
+  {
+    name: 'compact',
+    args: '[FOCUS]',
+    description: 'Replace the conversation, in what the model gets, by its summary of it (FOCUS: what to keep above all); the log keeps everything',
+    run(ctx, args) {
+      const problem = ctx.session.compact(args.join(' ').trim() || undefined);
+      if (problem) return ctx.note(problem);
+    },
+  },
+  {
+    name: 'permissions',
+    args: '[add shell PREFIX | add TOOL | remove N]',
+    description: 'List the approval rules of this workspace ({approval.rule} at a question), add one, or remove one; kept in the data dir',
+    run(ctx, args) {
+      const s = ctx.settings;
+      const [verb, ...rest] = args;
+      if (verb === 'remove') {
+        const n = Number(rest[0]);
+        if (rest.length !== 1 || !Number.isInteger(n)) return usage('permissions');
+        const gone = s.removeRule(n);
+        if (!gone) return ctx.note(`no rule ${rest[0]}: /permissions lists them, numbered`);
+        return ctx.note(`removed: ${describeRule(gone)} ask again`);
+      }
+      if (verb === 'add') {
+        const rule = parseRule(rest);
+        if (!rule) return 'usage: /permissions add shell PREFIX (a command\'s first words, no ; | & < > $ or backquotes) or /permissions add TOOL';
+        if (!s.addRule(rule)) return ctx.note(`already a rule: ${describeRule(rule)}`);
+        return ctx.note(`added: ${describeRule(rule)} run without asking in this workspace`);
+      }
+      if (verb !== undefined) return usage('permissions');
+      const where = ctx.permissions.file ? `kept in ${ctx.permissions.file}` : 'not kept: no data dir';
+      if (s.rules.length === 0) return ctx.note(`no approval rules for this workspace (${where}); ${ctx.keys.key('approval', 'approval.rule')} at a question adds one`);
+      ctx.note([`approval rules for this workspace (${where}); they never lift read-only:`, ...s.rules.map((r, i) => `  ${i + 1}. ${describeRule(r)}`), '/permissions remove N removes one'].join('\n'));
+    },
+  },
+  {
+    name: 'history',
+    args: '[global|session]',
+    description: 'Show the history mode and counts; with an argument, switch what Up/Down and search walk',
+    run(ctx, args) {
+      const [mode, ...rest] = args;
+      if (rest.length > 0 || (mode !== undefined && mode !== 'global' && mode !== 'session')) return usage('history');
+      if (mode) ctx.history.switchTo(mode);
+      const c = ctx.history.counts();
+      const now = ctx.settings.historyMode;
+      ctx.note(`history: ${now} (${ctx.keys.key('idle', 'editor.up')}/${ctx.keys.key('idle', 'editor.down')} walk the ${now} history) · session ${c.session} entries · global ${c.global} entries`);
+    },
+  },
+];
+
+/** What /init asks of the model. */
+export const INIT_PROMPT = [
+  'Write an AGENTS.md at the root of this workspace for agents (and people) who will work in it.',
+  'First look around: the README, the build and package files, the folder layout, the tests and how they are run, any style or lint configuration.',
+  'Then write, briefly and only what is true of this project: what it is; how to build, run and test it (the exact commands);',
+  'how the code is laid out; the conventions to follow; and what to be careful with.',
+  'If an AGENTS.md is there already, improve it rather than starting over. Write it with write_file (or edit_file for an existing one).',
+].join(' ');
+
+function usage(name: string): string {
+  const cmd = findSlash(name);
+  return `usage: /${name}${cmd?.args ? ' ' + cmd.args : ''}`;
+}
+
+export function findSlash(name: string): SlashCommand | undefined {
+  return SLASH_COMMANDS.find((c) => c.name === name);
+}
+
+/** `/name args…` when the text is one (`rest`: the arguments as typed); null for ordinary input. A name may hold a colon (`/github:review-pr`, an MCP prompt). */
+export function parseSlash(text: string): { name: string; args: string[]; rest: string } | null {
+  const m = /^\/([A-Za-z][\w:-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (!m) return null;
+  return { name: m[1], args: m[2] ? m[2].trim().split(/\s+/) : [], rest: m[2]?.trim() ?? '' };
+}
+
+/**
+ * Completes a slash command from what is typed so far (`/hi` → `/history `).
+ * Several matches extend to their common prefix and list the candidates.
+ */
+export function completeSlash(typed: string, more: readonly string[] = []): { text: string; candidates: string[] } | null {
+  const m = /^\/([\w:-]*)$/.exec(typed);
+  if (!m) return null;
+  const names = [...SLASH_COMMANDS.map((c) => c.name), ...more].filter((n) => n.startsWith(m[1]));
+  if (names.length === 0) return null;
+  if (names.length === 1) return { text: `/${names[0]} `, candidates: names };
+  let common = names[0];
+  for (const n of names) while (!n.startsWith(common)) common = common.slice(0, -1);
+  return { text: `/${common}`, candidates: names };
+}
+
+/** One line per slash command, for /help. */
+export function slashHelpLines(keys: KeyNames): string[] {
+  const rows = SLASH_COMMANDS.map((c) => [`/${c.name}${c.args ? ' ' + c.args : ''}`, withKeys(c.description, keys, 'idle')] as const);
+  const width = maxOf(rows.map(([k]) => k.length), 0);
+  return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
+}
+
+/** The slash commands as a Markdown table, for the README. */
+export function slashTableMarkdown(keys: KeyNames): string {
+  const lines = ['| command | what it does |', '| --- | --- |'];
+  const cell = (text: string): string => text.replace(/\|/g, '\\|');
+  for (const c of SLASH_COMMANDS) lines.push(`| \`${cell(`/${c.name}${c.args ? ' ' + c.args : ''}`)}\` | ${cell(withKeys(c.description, keys, 'idle'))} |`);
+  return lines.join('\n');
+}

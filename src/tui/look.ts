@@ -1,0 +1,46 @@
+// How the screen follows the settings: the palette and links as the config
+// asks and the terminal allows, the terminal's emoji widths once the probe
+// answers, and a repaint (or a relayout) whenever a setting changes.
+
+import type { Bus } from '../bus';
+import { Background, HyperlinkChoice, ThemeChoice, backgroundOfColorFgBg, hyperlinksFor } from '../settings/theme';
+import type { Settings } from '../settings/store';
+import type { installJobControl } from './job-control';
+import type { Screen } from './screen';
+import type { TranscriptModel } from './transcript-model';
+import { WidthProbe } from './width-probe';
+
+type JobControl = ReturnType<typeof installJobControl>;
+
+/** The palette and links as the config asks and the environment allows; returns the background to draw for first. */
+export function lookAndFeel(settings: Settings, options: { theme?: ThemeChoice; hyperlinks?: HyperlinkChoice }, env: Readonly<Record<string, string | undefined>>): Background {
+  settings.setTheme(options.theme ?? 'auto');
+  // Until the terminal answers OSC 11 (or if it never does), COLORFGBG is the best word on it.
+  settings.setBackground(backgroundOfColorFgBg(env.COLORFGBG));
+  settings.setHyperlinks(hyperlinksFor(options.hyperlinks ?? 'auto', env));
+  return settings.palette;
+}
+
+/**
+ * What the screen does when a setting changes, subscribed once: every change repaints; a new palette
+ * (/theme, the terminal's answer) is drawn with; new emoji widths (the probe's answer) lay out and draw everything again.
+ */
+export function followSettings(settings: Settings, ui: Screen, bus: Bus, transcript: TranscriptModel, jobs: JobControl): void {
+  settings.onChange((change) => {
+    if (change === 'palette') ui.setBackground(settings.palette);
+    if (change === 'emoji') {
+      transcript.setEmoji(settings.emoji);
+      return jobs.redraw();
+    }
+    bus.requestRender();
+  });
+}
+
+/** How wide this terminal draws emoji sequences: asked once, kept in the settings, then everything is laid out and drawn that way. */
+export function widthProbe(settings: Settings, jobs: JobControl, row: number): WidthProbe {
+  return new WidthProbe(settings.emoji, (widths) => {
+    // Widths as assumed: only the row the probes were drawn on needs writing again.
+    if (!widths || JSON.stringify(widths) === JSON.stringify(settings.emoji)) return jobs.redrawRow(Math.max(2, row) - 1);
+    settings.setEmoji(widths);
+  });
+}
