@@ -6,7 +6,11 @@
 // carry a block across a blank line and a line at column 0 (html is off).
 // Found in a fraction of the time markdown-it's block rules take; where the
 // text holds what a line scan cannot follow (a fence opened inside a list
-// item, a carriage return), it answers null and the parser decides. Pure.
+// item, a carriage return), it answers null and the parser decides
+// (blockCuts: markdown-it's block rules, no inline parse). Pure.
+
+import { blockParser } from './parsers';
+import { blockStarts } from './render';
 
 /** A list item's marker: it may continue a list across the blank line before it. */
 const LIST_ITEM = /^(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
@@ -53,6 +57,31 @@ export function safeCuts(text: string): number[] | null {
     }
     blank = !fence && BLANK.test(line);
     at = end + 1;
+  }
+  return cuts;
+}
+
+/**
+ * Where top-level blocks after the first begin in `text`, each a place the
+ * text may be cut: by a line scan, or where it cannot tell, by markdown-it's
+ * block rules (no inline parse).
+ */
+export function blockCuts(text: string): number[] {
+  const quick = safeCuts(text);
+  if (quick) return quick;
+  const tokens = blockParser().parse(text, {});
+  const cuts: number[] = [];
+  let line = 0;
+  let at = 0;
+  for (const k of blockStarts(tokens).slice(1)) {
+    const start = tokens[k].map?.[0];
+    if (start === undefined) continue;
+    for (; line < start; line++) {
+      const nl = text.indexOf('\n', at);
+      if (nl === -1) return cuts;
+      at = nl + 1;
+    }
+    cuts.push(at);
   }
   return cuts;
 }

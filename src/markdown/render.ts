@@ -10,52 +10,19 @@
 import type Token from 'markdown-it/lib/token.mjs';
 import { EmojiWidths, graphemes, graphemeWidth, stringWidth } from '../editor/width';
 import { wrapSpans } from './wrap';
-import { CodeRef, CodeStyle, LazyCode } from './highlight';
+import { LazyCode } from './highlight';
 import { markdown } from './parsers';
 import { maxOf, pushAll } from '../arrays';
+import { MdOptions, MdRow, MdSpan, MdStyle, TAB, inlineSpans } from './inline';
+import { plain, tableRows } from './table';
 
-export type MdStyle = 'normal' | 'bold' | 'italic' | 'strike' | 'code' | 'heading' | 'heading2' | 'heading3' | 'link' | 'dim' | 'quote' | CodeStyle;
-
-export interface MdSpan {
-  readonly text: string;
-  readonly style: MdStyle;
-  /** A piece of fenced code in a language: coloured when painted (see `coloured`). */
-  readonly code?: CodeRef;
-  /** The URL the text links to, when it is one a terminal may be given (see safeLink). */
-  readonly link?: string;
-}
-
-/** How Markdown is drawn beyond its width: `marks` keeps strike-through's ~~ visible (no colour, where SGR 9 may not show). */
-export interface MdOptions {
-  readonly marks?: boolean;
-}
-
-/** The longest URL given to the terminal as a hyperlink: some cut or drop longer ones. */
-const MAX_LINK = 2048;
-
-/**
- * A link's URL as a terminal may be given it (OSC 8), or undefined: only
- * http(s) and file URLs, no blank or control byte anywhere (one would end
- * the sequence early or start another), other characters percent-encoded.
- */
-export function safeLink(href: string | null): string | undefined {
-  if (!href || href.length > MAX_LINK || !/^(https?|file):\/\//i.test(href)) return undefined;
-  // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x20\x7f-\x9f]/.test(href)) return undefined;
-  try {
-    return href.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
-  } catch {
-    // A lone surrogate has no encoding.
-    return undefined;
-  }
-}
-
-export type MdRow = MdSpan[];
+export type { MdOptions, MdRow, MdSpan, MdStyle } from './inline';
+export { safeLink } from './inline';
+export { columnWidths } from './table';
 
 /** A token of milk's own, standing for a table still streaming: its content is the line that counts its rows. */
 export const HELD_TABLE = 'milk_held_table';
 
-const TAB = '    ';
 
 /** Where each top-level block of a token stream starts: a run of tokens from a level-0 opener to its closer. */
 export function blockStarts(tokens: readonly Token[]): number[] {
@@ -66,61 +33,6 @@ export function blockStarts(tokens: readonly Token[]): number[] {
     open = t.level === 0 && t.nesting <= 0;
   });
   return starts;
-}
-
-// ---------------------------------------------------------------- inline
-
-function styleOf(stack: MdStyle[]): MdStyle {
-  return stack[stack.length - 1] ?? 'normal';
-}
-
-/** Inline tokens as spans; a hard break is a '\n' span. */
-function inlineSpans(inline: Token | undefined, base: MdStyle, options: MdOptions = {}): MdSpan[] {
-  const out: MdSpan[] = [];
-  const stack: MdStyle[] = [base];
-  let href: string | null = null;
-  let link: string | undefined;
-  let linkText = '';
-  const text = (content: string, style: MdStyle): void => {
-    if (href !== null) linkText += content;
-    out.push(link === undefined ? { text: content, style } : { text: content, style, link });
-  };
-  for (const t of inline?.children ?? []) {
-    switch (t.type) {
-      case 'text': text(t.content.includes('\t') ? t.content.replace(/\t/g, TAB) : t.content, styleOf(stack)); break;
-      case 'code_inline': text(t.content, 'code'); break;
-      // breaks: true — a single newline in an answer stays a line break.
-      case 'softbreak': out.push({ text: '\n', style: 'normal' }); break;
-      case 'hardbreak': out.push({ text: '\n', style: 'normal' }); break;
-      case 'strong_open': stack.push(base.startsWith('heading') ? base : 'bold'); break;
-      case 'em_open': stack.push('italic'); break;
-      case 's_open':
-        stack.push('strike');
-        if (options.marks) text('~~', 'strike');
-        break;
-      case 's_close':
-        if (options.marks) text('~~', 'strike');
-        stack.pop();
-        break;
-      case 'link_open':
-        stack.push('link');
-        href = t.attrGet('href');
-        link = safeLink(href);
-        linkText = '';
-        break;
-      case 'strong_close': case 'em_close': stack.pop(); break;
-      case 'link_close':
-        stack.pop();
-        // An autolink's text is its URL: shown once.
-        if (href && linkText !== href && `mailto:${linkText}` !== href) text(` (${href})`, 'dim');
-        href = null;
-        link = undefined;
-        break;
-      case 'image': out.push({ text: `[image: ${t.content}]`, style: 'dim' }, { text: ` (${t.attrGet('src') ?? ''})`, style: 'dim' }); break;
-      default: if (t.content) text(t.content, styleOf(stack));
-    }
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------- blocks
@@ -167,115 +79,6 @@ function codeRows(content: string, lang: string, width: number, emoji: EmojiWidt
 export function coloured(row: readonly MdSpan[]): MdSpan[] {
   if (!row.some((s) => s.code)) return row as MdSpan[];
   return row.flatMap((s): MdSpan[] => (s.code ? s.code.block.slice(s.code.line, s.code.from, s.code.to) : [s]));
-}
-
-type Align = 'left' | 'right' | 'center';
-interface Cell { spans: MdSpan[]; align: Align }
-
-function plain(spans: readonly MdSpan[]): string {
-  return spans.map((s) => s.text).join('').replace(/\n/g, ' ');
-}
-
-/** The narrowest a column is drawn before the table gives up on a grid: a long word is cut inside it past this. */
-const MIN_COLUMN = 16;
-
-/**
- * Column widths for a table: each column's natural width (its widest cell)
- * when they all fit; otherwise each starts at its minimum (its longest word,
- * between 3 and MIN_COLUMN, never more than its natural width) and the room
- * left is shared out, a column taking no more than its natural width. Null
- * when even the minimums do not fit.
- */
-export function columnWidths(natural: readonly number[], longestWord: readonly number[], room: number): number[] | null {
-  if (natural.reduce((a, b) => a + b, 0) <= room) return [...natural];
-  const widths = natural.map((n, c) => Math.min(n, Math.max(3, Math.min(MIN_COLUMN, longestWord[c]))));
-  let extra = room - widths.reduce((a, b) => a + b, 0);
-  if (extra < 0) return null;
-  let open = widths.map((_, c) => c).filter((c) => widths[c] < natural[c]);
-  while (extra > 0 && open.length > 0) {
-    const share = Math.max(1, Math.floor(extra / open.length));
-    for (const c of open) {
-      const give = Math.min(share, natural[c] - widths[c], extra);
-      widths[c] += give;
-      extra -= give;
-    }
-    open = open.filter((c) => widths[c] < natural[c]);
-  }
-  return widths;
-}
-
-function tableGrid(tokens: readonly Token[], options: MdOptions): { grid: Cell[][]; header: number } {
-  const grid: Cell[][] = [];
-  let row: Cell[] = [];
-  let header = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (t.type === 'tr_open') row = [];
-    else if (t.type === 'tr_close') grid.push(row);
-    else if (t.type === 'thead_close') header = grid.length;
-    else if (t.type === 'th_open' || t.type === 'td_open') {
-      const style = t.attrGet('style') ?? '';
-      const align: Align = style.includes('right') ? 'right' : style.includes('center') ? 'center' : 'left';
-      row.push({ spans: inlineSpans(tokens[i + 1], 'normal', options).map((sp) => (sp.text === '\n' ? { ...sp, text: ' ' } : sp)), align });
-    }
-  }
-  return { grid, header };
-}
-
-/** One cell's rows at its column's width, each padded to it as the column is aligned. */
-function cellRows(cell: Cell | undefined, w: number, bold: boolean, emoji: EmojiWidths): MdRow[] {
-  const spans = (cell?.spans ?? []).map((sp) => (bold && sp.style === 'normal' ? { ...sp, style: 'bold' as const } : sp));
-  return wrapSpans(spans, w, emoji).map((r) => {
-    const gap = w - stringWidth(plain(r), emoji);
-    if (gap <= 0) return r;
-    const pad = (n: number): MdSpan[] => (n > 0 ? [{ text: ' '.repeat(n), style: 'normal' }] : []);
-    if (cell?.align === 'right') return [...pad(gap), ...r];
-    if (cell?.align === 'center') return [...pad(Math.floor(gap / 2)), ...r, ...pad(gap - Math.floor(gap / 2))];
-    return [...r, ...pad(gap)];
-  });
-}
-
-/**
- * A table as a grid: columns as wide as their content allows, long cells
- * wrapped inside their column, a rule under the header. Only when even the
- * narrowest columns cannot fit does each row become "header: value" lines.
- */
-function tableRows(tokens: readonly Token[], width: number, emoji: EmojiWidths, options: MdOptions): MdRow[] {
-  const { grid, header } = tableGrid(tokens, options);
-  const cols = maxOf(grid.map((r) => r.length), 0);
-  const texts = grid.map((r) => r.map((cell) => plain(cell.spans)));
-  const natural = Array.from({ length: cols }, (_, c) => Math.max(1, maxOf(texts.map((r) => stringWidth(r[c] ?? '', emoji)))));
-  const longestWord = Array.from({ length: cols }, (_, c) => maxOf(texts.map((r) => maxOf((r[c] ?? '').split(' ').map((w) => stringWidth(w, emoji)), 0)), 1));
-  const widths = columnWidths(natural, longestWord, width - 3 * (cols - 1));
-  if (!widths) {
-    // Too wide for a grid: each row as "header: value" lines, readable at any width.
-    const heads = grid[0] ?? [];
-    const out: MdRow[] = [];
-    grid.slice(header || 1).forEach((r, k) => {
-      if (k > 0) out.push([]);
-      r.forEach((cell, c) => pushAll(out, wrapSpans([{ text: `${heads[c] ? plain(heads[c].spans) : c + 1}: `, style: 'bold' }, ...cell.spans], width, emoji)));
-    });
-    return out;
-  }
-  const laid = grid.map((r, k) => widths.map((w, c) => cellRows(r[c], w, k < header, emoji)));
-  // Where a cell takes more than one line, a rule between rows shows where each ends.
-  const ruled = laid.some((cells) => cells.some((rows) => rows.length > 1));
-  const rule: MdRow = [{ text: widths.map((w) => '─'.repeat(w)).join('─┼─'), style: 'dim' }];
-  const out: MdRow[] = [];
-  laid.forEach((cells, k) => {
-    if (ruled && k > header && k > 0) out.push(rule);
-    const height = maxOf(cells.map((rows) => rows.length), 1);
-    for (let line = 0; line < height; line++) {
-      const spans: MdRow = [];
-      widths.forEach((w, c) => {
-        if (c > 0) spans.push({ text: ' │ ', style: 'dim' });
-        pushAll(spans, cells[c][line] ?? [{ text: ' '.repeat(w), style: 'normal' }]);
-      });
-      out.push(spans);
-    }
-    if (k === header - 1) out.push(rule);
-  });
-  return out;
 }
 
 /** A heading: h1 over a double rule, h2 bold, h3 and below bold italic (see the theme): apart with or without colour. */

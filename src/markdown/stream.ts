@@ -8,84 +8,13 @@
 // a burst of chunks costs one parse per paint, not one per chunk. Pure.
 
 import type Token from 'markdown-it/lib/token.mjs';
-import { HELD_TABLE, MdOptions, MdRow, blockStarts, renderBlocks, renderMarkdown } from './render';
-import { blockParser, markdown } from './parsers';
-import { safeCuts } from './cuts';
+import { HELD_TABLE, MdOptions, MdRow, renderBlocks, renderMarkdown } from './render';
+import { markdown } from './parsers';
+import { blockCuts } from './cuts';
+import { Backlog } from './backlog';
 import type { EmojiWidths } from '../editor/width';
 import { wrapSpans } from './wrap';
 import { pushAll } from '../arrays';
-
-/**
- * Where top-level blocks after the first begin in `text`, each a place the
- * text may be cut: by a line scan, or where it cannot tell, by markdown-it's
- * block rules (no inline parse).
- */
-function blockCuts(text: string): number[] {
-  const quick = safeCuts(text);
-  if (quick) return quick;
-  const tokens = blockParser().parse(text, {});
-  const cuts: number[] = [];
-  let line = 0;
-  let at = 0;
-  for (const k of blockStarts(tokens).slice(1)) {
-    const start = tokens[k].map?.[0];
-    if (start === undefined) continue;
-    for (; line < start; line++) {
-      const nl = text.indexOf('\n', at);
-      if (nl === -1) return cuts;
-      at = nl + 1;
-    }
-    cuts.push(at);
-  }
-  return cuts;
-}
-
-/**
- * Text not yet frozen, kept in the pieces it came in and joined only as far
- * as a window needs: appending each chunk to one string would make a rope
- * that every search flattens, copying the whole backlog of a burst once a
- * window (a megabyte, sixty times over).
- */
-class Backlog {
-  private head = '';
-  private parts: string[] = [];
-  private partsLength = 0;
-
-  get length(): number {
-    return this.head.length + this.partsLength;
-  }
-
-  push(text: string): void {
-    this.parts.push(text);
-    this.partsLength += text.length;
-  }
-
-  /** The backlog's first `n` characters at least (all of it if shorter), as one string to search. */
-  front(n: number): string {
-    if (this.head.length >= n || this.parts.length === 0) return this.head;
-    let take = 0;
-    for (let got = this.head.length; take < this.parts.length && got < n; take++) got += this.parts[take].length;
-    const taken = this.parts.splice(0, take);
-    for (const part of taken) this.partsLength -= part.length;
-    this.head += taken.join('');
-    return this.head;
-  }
-
-  all(): string {
-    return this.front(Infinity);
-  }
-
-  /** Drops the first `n` characters, all of them inside what front() last returned. */
-  drop(n: number): void {
-    this.head = this.head.slice(n);
-  }
-
-  set(text: string): void {
-    this.head = text;
-    this.parts = [];
-    this.partsLength = 0;
-  }
-}
 
 const LARGE_BLOCK = 64 * 1024;
 const WINDOW = 16 * 1024;
