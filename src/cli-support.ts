@@ -1,8 +1,8 @@
 // What the command line's parts share: usage errors, the flag parsers, and
 // where a run's data lives (data dir, workspace, session). No commands here.
 
-import type { ApprovalMode } from './settings/approval';
-import { InvalidArgumentError } from 'commander';
+import { APPROVAL_MODES, ApprovalMode } from './settings/approval';
+import { PROVIDER_NAMES } from './config/config';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -49,9 +49,19 @@ export function version(): string {
   }
 }
 
+/**
+ * A flag's value that cannot be taken. Commander's own error, loaded only when
+ * one is thrown: the start of an interactive milk never loads commander.
+ */
+function invalid(message: string): Error {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { InvalidArgumentError } = require('commander') as typeof import('commander');
+  return new InvalidArgumentError(message);
+}
+
 export function parseSession(value: string): string {
   const problem = checkSessionName(value);
-  if (problem) throw new InvalidArgumentError(problem + '.');
+  if (problem) throw invalid(problem + '.');
   return value;
 }
 
@@ -60,20 +70,72 @@ export function parseUrl(value: string): string {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
   } catch {
-    throw new InvalidArgumentError('expected an http:// or https:// URL.');
+    throw invalid('expected an http:// or https:// URL.');
   }
   return value;
 }
 
 export function parsePositive(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number from 1.');
+  if (!Number.isInteger(n) || n < 1) throw invalid('expected a whole number from 1.');
   return n;
 }
 
 export function parseNonEmpty(value: string): string {
-  if (!value.trim()) throw new InvalidArgumentError('must not be empty.');
+  if (!value.trim()) throw invalid('must not be empty.');
   return value;
+}
+
+/**
+ * The flags of an interactive milk, as data: buildProgram makes commander's
+ * options of them (help, errors), and quickParse reads an argv made only of
+ * them without loading commander at all.
+ */
+export interface FlagSpec {
+  readonly flags: string;
+  readonly key: keyof MainOptions;
+  readonly description: string;
+  readonly parse?: (value: string) => string;
+  readonly choices?: readonly string[];
+}
+
+export const MAIN_FLAGS: readonly FlagSpec[] = [
+  { flags: '--data-dir <dir>', key: 'dataDir', description: 'where milk keeps history and sessions (default: $MILK_HOME or ~/.milk)', parse: parseNonEmpty },
+  { flags: '--session <name>', key: 'session', description: 'use a named session instead of one derived from the directory', parse: parseSession },
+  { flags: '--provider <name>', key: 'provider', description: 'the model provider (default: config, environment, else offline)', choices: PROVIDER_NAMES },
+  { flags: '--model <name>', key: 'model', description: 'the model to ask', parse: parseNonEmpty },
+  { flags: '--base-url <url>', key: 'baseUrl', description: 'the provider endpoint', parse: parseUrl },
+  { flags: '--script <file>', key: 'script', description: 'replay a JSON script of deltas, delays and errors (the script provider)', parse: parseNonEmpty },
+  { flags: '--approval <mode>', key: 'approval', description: 'what tool calls may do unasked: read-only, ask (default), auto-edit or full-auto', choices: APPROVAL_MODES },
+  { flags: '--sandbox <on|off>', key: 'sandbox', description: 'run commands in bubblewrap: the workspace writable, the rest read-only, no network unless allowed (default: on)', choices: ['on', 'off'] },
+  { flags: '-c, --continue', key: 'continue', description: "resume the session's last conversation" },
+  { flags: '-r, --resume [id]', key: 'resume', description: 'resume a conversation: pick one, or give its id' },
+];
+
+/**
+ * The options of an argv made only of MAIN_FLAGS in their plainest form (`--model m`, `-c`), every value
+ * valid; null for anything else (a subcommand, --help, `--x=y`, `-r`, a bad value), which commander reads
+ * and reports as it always has. Commander costs about a tenth of an interactive start to load.
+ */
+export function quickParse(args: readonly string[]): MainOptions | null {
+  const out: Record<string, string | boolean> = {};
+  for (let i = 0; i < args.length; i++) {
+    const spec = MAIN_FLAGS.find((f) => f.flags.split(/[ ,]+/).includes(args[i]));
+    if (!spec || spec.key === 'resume') return null;
+    if (!spec.flags.includes('<')) {
+      out[spec.key] = true;
+      continue;
+    }
+    const value = args[++i];
+    if (value === undefined || value.startsWith('-')) return null;
+    if (spec.choices && !spec.choices.includes(value)) return null;
+    try {
+      out[spec.key] = spec.parse ? spec.parse(value) : value;
+    } catch {
+      return null;
+    }
+  }
+  return out as MainOptions;
 }
 
 export interface MainOptions {

@@ -1,16 +1,16 @@
 // The command line: flags, validation, exit codes. A bad flag or value is one
-// line on stderr and exit code 2, before the terminal is touched.
+// line on stderr and exit code 2, before the terminal is touched. An argv of
+// plain interactive flags is read without commander (cli-support.ts's
+// quickParse); everything else goes through it.
 
-import { Command, CommanderError, Option } from 'commander';
+import type { Command } from 'commander';
 import * as path from 'node:path';
 import { Cleanup, installExitHandlers } from './cleanup';
-import { MainOptions, NO_HOME, UsageError, locate, parseNonEmpty, parseSession, parseUrl, version } from './cli-support';
+import { MAIN_FLAGS, MainOptions, NO_HOME, UsageError, locate, quickParse, version } from './cli-support';
 import { Config, contextWindowFor, loadConfig } from './config/config';
 import { ProviderSetupError, buildProvider } from './providers/build';
-import { PROVIDER_NAMES, chooseProvider } from './providers/select';
-import { addShellCommands } from './subcommands';
+import { chooseProvider } from './providers/select';
 import type { Provider } from './providers/provider';
-import { APPROVAL_MODES } from './settings/approval';
 import { sanitize } from './inert';
 
 export const EXIT_USAGE = 2;
@@ -82,22 +82,23 @@ function readStdin(): Promise<string> {
 }
 
 export function buildProgram(): Command {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { Command, Option } = require('commander') as typeof import('commander');
+  const { addShellCommands } = require('./subcommands') as typeof import('./subcommands');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const program = new Command();
   program
     .name('milk')
     .description('A full-screen terminal client for a coding agent.')
     .version(version(), '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show this help')
-    .option('--data-dir <dir>', 'where milk keeps history and sessions (default: $MILK_HOME or ~/.milk)', parseNonEmpty)
-    .option('--session <name>', 'use a named session instead of one derived from the directory', parseSession)
-    .addOption(new Option('--provider <name>', 'the model provider (default: config, environment, else offline)').choices(PROVIDER_NAMES))
-    .option('--model <name>', 'the model to ask', parseNonEmpty)
-    .option('--base-url <url>', 'the provider endpoint', parseUrl)
-    .option('--script <file>', 'replay a JSON script of deltas, delays and errors (the script provider)', parseNonEmpty)
-    .addOption(new Option('--approval <mode>', 'what tool calls may do unasked: read-only, ask (default), auto-edit or full-auto').choices([...APPROVAL_MODES]))
-    .addOption(new Option('--sandbox <on|off>', 'run commands in bubblewrap: the workspace writable, the rest read-only, no network unless allowed (default: on)').choices(['on', 'off']))
-    .option('-c, --continue', "resume the session's last conversation")
-    .option('-r, --resume [id]', 'resume a conversation: pick one, or give its id')
+    .helpOption('-h, --help', 'show this help');
+  for (const f of MAIN_FLAGS) {
+    const option = new Option(f.flags, f.description);
+    if (f.choices) option.choices(f.choices);
+    if (f.parse) option.argParser(f.parse);
+    program.addOption(option);
+  }
+  program
     .exitOverride()
     .configureOutput({
       outputError: (message, write) => write('milk: ' + message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim() + '\n'),
@@ -141,12 +142,14 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
   });
-  const program = buildProgram();
   try {
-    await program.parseAsync(argv);
+    const quick = quickParse(argv.slice(2));
+    if (quick) return await runInteractive(quick);
+    await buildProgram().parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
-    if (err instanceof CommanderError) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    if (err instanceof (require('commander') as typeof import('commander')).CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
       return EXIT_USAGE;
     }
