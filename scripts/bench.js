@@ -197,9 +197,7 @@ function startMilk(args, cwd) {
       }
     }
   }));
-  // A condition already true resolves at once: the output it waits for may all have come before the wait.
   const until = (check, ms = 20000) => new Promise((resolve, reject) => {
-    if (check()) return resolve(process.hrtime.bigint());
     const t = setTimeout(() => reject(new Error('bench wait timed out; status: ' + status())), ms);
     waiters.push({ check, resolve: (v) => { clearTimeout(t); resolve(v); } });
   });
@@ -599,10 +597,7 @@ function spawnUntil(argv, ready, env = {}, node = process.execPath, retried = fa
   const p = pty.spawn(node, argv, { cols: 120, rows: 40, cwd: tmp('milk-bench-cwd-'), env: { ...process.env, TERM: 'xterm-256color', ...env } });
   const run = { p, term, bytes: 0, screen: () => Array.from({ length: term.rows }, (_, y) => term.buffer.active.getLine(y).translateToString(true)).join('\n') };
   const waiters = [];
-  // A condition already true resolves at once: the output it waits for may all have come before the wait
-  // (a 40-token answer can start and end between two waits, and nothing more is written after it).
   run.until = (check, ms = 20000) => new Promise((resolve, reject) => {
-    if (check()) return resolve(process.hrtime.bigint());
     const t = setTimeout(() => reject(new Error(`bench wait timed out; screen:\n${run.screen()}`)), ms);
     waiters.push({ check, resolve: (v) => { clearTimeout(t); resolve(v); } });
   });
