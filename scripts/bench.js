@@ -671,8 +671,10 @@ async function benchBudgets() {
       before.p.write('/model rate:40\r');
       await before.until(() => before.screen().includes('model: rate:40'), 5000).catch(() => undefined);
       before.p.write('hello\r');
-      await before.until(() => before.screen().includes('working'), 5000).catch(() => undefined);
-      await before.until(() => !before.screen().split('\n').pop().includes('working'), 20000);
+      // The turn's usage shows in the status bar once it has ended. A 40-token answer may start and end before a
+      // wait begins, and nothing is written after it (a wait sees only new output): looked at first, then waited for.
+      const ended = () => before.screen().split('\n').pop().includes('Σ');
+      if (!ended()) await before.until(ended, 20000);
       const exited = new Promise((resolve) => before.p.onExit(resolve));
       before.p.write('/quit\r');
       await exited;
