@@ -48,8 +48,13 @@ it('a key bound in config.json runs its command, the default no longer does, and
   m.write(KEY.ctrlC);
   await m.waitFor(() => m!.composerLines().join('') === '', 'the composer cleared');
 
-  // Ctrl+R no longer searches; Ctrl+T does, and the overlay names Ctrl+O for the other history.
-  m.write(KEY.ctrlR);
+  // Ctrl+R no longer searches: what is typed after it goes to the composer, not to a query.
+  m.write(KEY.ctrlR + 'z');
+  await m.waitFor(() => m!.composerLines().join('') === 'z', 'z typed into the composer');
+  expect(m.statusLine()).not.toContain('i-search');
+  m.write(KEY.backspace);
+  await m.waitFor(() => m!.composerLines().join('') === '', 'the composer empty again');
+  // Ctrl+T searches, and the overlay names Ctrl+O for the other history.
   m.write(CTRL_T);
   await m.waitFor(() => m!.statusLine().includes('(reverse-i-search)'), 'the search, by Ctrl+T');
   await m.waitFor(() => m!.lines().some((l) => / history · /.test(l) && l.includes('Ctrl+O global')), 'the overlay names the scope key as bound');

@@ -1,5 +1,5 @@
-import { FORMAT, HistoryHeader, needsRepair, parseHistory, recallable, serializeHistory } from '../../src/history/format';
-import { MAX_ENTRY_CHARS } from '../../src/history/rules';
+import { FORMAT, HistoryHeader, needsRepair, parseHistory, recallable, serializeEntry, serializeHistory } from '../../src/history/format';
+import { MAX_ENTRY_CHARS, compactEntries } from '../../src/history/rules';
 
 const header: HistoryHeader = { format: FORMAT, version: 1, scope: 'session', sessionId: 's', workspace: '/w', displayName: 'w' };
 const line = (t: string) => JSON.stringify({ ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text', text: t }] });
@@ -61,6 +61,12 @@ describe('history format', () => {
     expect(needsRepair(parsed, header)).toBe(false);
     // A rewrite (compaction, a deletion) writes it back as it was.
     expect(serializeHistory(header, parsed.entries).split('\n')[2]).toBe(newer);
+  });
+
+  it("keeps two newer milk's entries that differ only past what this milk reads through compaction", () => {
+    const image = (data: string) => JSON.stringify({ ts: '2026-01-01T00:00:00.500Z', segments: [{ type: 'image', data }] });
+    const parsed = parseHistory(bytes(`${JSON.stringify(header)}\n${image('AAAA')}\n${image('BBBB')}\n${image('BBBB')}\n`));
+    expect(compactEntries(parsed.entries, 10).map((e) => serializeEntry(e))).toEqual([image('AAAA'), image('BBBB')]);
   });
 
   it.each([

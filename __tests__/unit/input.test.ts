@@ -16,6 +16,7 @@ describe('input decoder', () => {
     ['\x1b[H', 'home'], ['\x1b[4~', 'end'], ['\x1b[3~', 'delete'], ['\x1b[5~', 'pageup'], ['\x1b[Z', 'S-tab'],
     ['\x1bb', 'M-b'], ['\x1b\r', 'M-enter'], ['\x1b\x7f', 'M-backspace'], ['\x1b[13;2u', 'S-enter'],
     ['\x1b[27;2;13~', 'S-enter'], ['\x1b[1;5H', 'C-home'],
+    ['\x1bOP', 'f1'], ['\x1b[11~', 'f1'], ['\x1b[15~', 'f5'], ['\x1b[17~', 'f6'], ['\x1b[21~', 'f10'], ['\x1b[24~', 'f12'], ['\x1b[15;5~', 'C-f5'],
   ])('decodes %j as %s', (bytes, name) => {
     expect(decode(bytes)).toEqual([key(name)]);
   });

@@ -81,7 +81,14 @@ export function loggableInput(text: string, segments: readonly Segment[]): { tex
 
 export function sameInput(a: HistoryEntry, b: HistoryEntry): boolean {
   if (a.segments.length !== b.segments.length) return false;
-  return a.segments.every((s, i) => s.type === b.segments[i].type && s.text === b.segments[i].text);
+  return a.segments.every((s, i) => s.type === b.segments[i].type && s.text === b.segments[i].text && (KNOWN_SEGMENTS.has(s.type) || sameForeign(s, b.segments[i])));
+}
+
+const KNOWN_SEGMENTS: ReadonlySet<string> = new Set(['text', 'paste', 'file']);
+
+/** A newer milk's segment (history/format.ts keeps them) is the same only when all of it is: its text may be none. */
+function sameForeign(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Appends unless the newest entry is the same input. */

@@ -31,6 +31,8 @@ export const MAX_PASTE_CHARS = 8 * 1024 * 1024;
 
 const CSI_TILDE: Record<string, string> = {
   '1': 'home', '2': 'insert', '3': 'delete', '4': 'end', '5': 'pageup', '6': 'pagedown', '7': 'home', '8': 'end',
+  // The function keys as xterm (and rxvt, for F1-F4) send them: a key the person may bind (config.json keys).
+  '11': 'f1', '12': 'f2', '13': 'f3', '14': 'f4', '15': 'f5', '17': 'f6', '18': 'f7', '19': 'f8', '20': 'f9', '21': 'f10', '23': 'f11', '24': 'f12',
 };
 const CSI_LETTER: Record<string, string> = {
   A: 'up', B: 'down', C: 'right', D: 'left', H: 'home', F: 'end', P: 'f1', Q: 'f2', R: 'f3', S: 'f4',
