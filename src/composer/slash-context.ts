@@ -1,14 +1,70 @@
-// What slash commands may do (slash-commands.ts's SlashContext), made from
-// the coordinator's parts: a handler acts on the session, the history, the
-// MCP servers and the screen only through this.
+// What slash commands may do (their handlers in slash-commands.ts), and how
+// it is made from the coordinator's parts: a handler acts on the session, the
+// history, the MCP servers and the screen only through this.
 
 import type { Bus } from '../bus';
-import type { CommandName, Mode } from '../commands';
+import type { CommandName, KeyNames, Mode } from '../commands';
+import type { HistoryMode, Settings } from '../settings/store';
 import type { HistoryService } from '../history/service';
-import { SlashContext, turnRunning } from '../slash-commands';
+import { turnRunning } from '../slash-commands';
 import type { TurnRunner } from '../turn/runner';
 import type { CoordinatorOptions } from './coordinator-types';
 import type { ComposerInput } from './state';
+
+export interface SlashContext {
+  /** A dim line in the transcript, never sent to the model. */
+  note(text: string): void;
+  /** The keys as bound now, for what a command says about them. */
+  readonly keys: KeyNames;
+  /** Runs a named command, as its key would. */
+  run(command: CommandName): void;
+  quit(): void;
+  /** The runtime facts: the model, force mode, the tools on "always", the history mode. */
+  readonly settings: Settings;
+  readonly history: {
+    counts(): Record<HistoryMode, number>;
+    /** Walks the other list from now on (any browse ends). */
+    switchTo(mode: HistoryMode): void;
+  };
+  readonly session: {
+    /** A turn is running. */
+    busy(): boolean;
+    startNew(): void;
+    /** Opens the resume picker; false when the session has no earlier conversation. */
+    openPicker(): boolean;
+    /** Lines describing the session: id, workspace, files, provider and model. */
+    info(): string[];
+    /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
+    context(): string[];
+    /** Sends `text` to the model as a turn, shown in the transcript as `display`; false while a turn runs. */
+    ask(text: string, display: string): boolean;
+    /** Opens the rewind picker; what is wrong, or null once it is open. */
+    rewind(): string | null;
+    /** Replaces the conversation, for the model, by its summary; what went wrong, or null once it started. */
+    compact(focus?: string): string | null;
+  };
+  /** The MCP servers (tools/mcp.ts). */
+  readonly mcp: {
+    /** One line per server (state, why, tools), or why there are none. */
+    lines(): string[];
+    /** False for a name not configured. */
+    restart(name: string): boolean;
+  };
+  readonly permissions: {
+    /** Where the rules are kept; null without a data dir. */
+    readonly file: string | null;
+  };
+  readonly screen: {
+    /** Empties the transcript on screen (the log keeps everything). */
+    clear(): void;
+    /** Copies the last answer (clipboard by OSC 52, and a file); returns what to tell the person. */
+    copyLastAnswer(): string;
+    /** The key bindings of the current mode, one line each. */
+    keyHelp(): string[];
+    /** The prompt commands (personal, project, MCP), one line each, marked with their source. */
+    promptHelp(): string[];
+  };
+}
 
 /** The coordinator's parts a slash command reaches. */
 export interface SlashHost {
