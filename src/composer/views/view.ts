@@ -64,7 +64,7 @@ export interface ViewPaint {
 }
 
 export interface View {
-  /** Its key table (KEYMAP[mode]) and its name in help. */
+  /** Its key table's mode (the keymap's tables, composer/views/registry.ts) and its name in help. */
   readonly mode: Mode;
   /** The mode a key is looked up in now, or null to let keys fall to the view below (an approval during its pause). */
   keyMode(time: { now: number; lastKeyAt: number }): Mode | null;
