@@ -120,7 +120,7 @@ export const MAIN_FLAGS: readonly FlagSpec[] = [
 export function quickParse(args: readonly string[]): MainOptions | null {
   const out: Record<string, string | boolean> = {};
   for (let i = 0; i < args.length; i++) {
-    const spec = MAIN_FLAGS.find((f) => f.flags.split(/[ ,]+/).includes(args[i]));
+    const spec = MAIN_FLAGS.find((f) => f.flags.split(/[ ,]+/).some((name) => name.startsWith('-') && name === args[i]));
     if (!spec || spec.key === 'resume') return null;
     if (!spec.flags.includes('<')) {
       out[spec.key] = true;

@@ -5,7 +5,7 @@ import { CLUSTERING } from '../../src/editor/width';
 // minutes, so the bounds are generous and cannot flake; the figures
 // themselves are the bench's (npm run bench).
 import { InputDecoder } from '../../src/tui/input';
-import { fit } from '../../src/tui/views';
+import { fit } from '../../src/rows';
 import { HistoryEntry, compactEntries } from '../../src/history/rules';
 import { HistoryService } from '../../src/history/service';
 import { tempDir } from '../helpers/pty';

@@ -17,9 +17,9 @@ const env = () => ({ PATH: process.env.PATH ?? '', HOME: tempDir() });
 const args = (model: string) => ['--data-dir', tempDir(), 'run', '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model];
 
 // Asynchronous on purpose: the mock server runs in this process and must keep answering.
-function run(a: string[], input = '') {
+function run(a: string[], input = '', where: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
   return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...a], { env: env() });
+    const child = spawn(process.execPath, [CLI, ...a], { env: { ...env(), ...where.env }, cwd: where.cwd });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -28,6 +28,8 @@ function run(a: string[], input = '') {
     child.stdin.end(input);
   });
 }
+/** `milk ARGS` in a workspace, stdin empty. */
+const runIn = (cwd: string, a: string[], extra: NodeJS.ProcessEnv = {}) => run(a, '', { cwd, env: extra });
 
 describe('milk run', () => {
   it('streams the answer to stdout', async () => {
@@ -92,15 +94,6 @@ describe('milk run', () => {
 });
 
 describe('milk run --json and --approval', () => {
-  const runIn = (cwd: string, a: string[], extra: NodeJS.ProcessEnv = {}) => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...a], { env: { ...env(), ...extra }, cwd });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => resolve({ code, out, err }));
-    child.stdin.end('');
-  });
   const lines = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l));
 
   it('writes one JSON object per line: text, usage, end', async () => {
@@ -164,21 +157,8 @@ describe('milk run --json and --approval', () => {
 
 describe('milk run wired as the full screen is', () => {
   const ROOT = path.join(__dirname, '..', '..');
-  const inDir = (cwd: string, a: string[]) => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...a], { env: env(), cwd });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => resolve({ code, out, err }));
-    child.stdin.end('');
-  });
-  const sessions = (data: string) => new Promise<Array<{ workspace: string; conversations: number }>>((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'sessions', '--json', '--data-dir', data], { env: env() });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('close', () => resolve(out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l))));
-  });
+  const sessions = async (data: string): Promise<Array<{ workspace: string; conversations: number }>> =>
+    (await run(['sessions', '--json', '--data-dir', data])).out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
   const provider = (model: string) => ['--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model];
 
   it("offers a configured MCP server's tools, says which server failed, and logs the run where milk sessions lists it", async () => {
@@ -188,7 +168,7 @@ describe('milk run wired as the full screen is', () => {
     fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({
       mcpServers: { demo: cmd, broken: { ...cmd, env: { MOCK_MCP_MODE: 'fail-start' } } },
     }));
-    const r = await inDir(ws, ['--data-dir', data, 'run', ...provider('mcp'), '--approval', 'full-auto', '--json', 'use the server']);
+    const r = await runIn(ws, ['--data-dir', data, 'run', ...provider('mcp'), '--approval', 'full-auto', '--json', 'use the server']);
     expect(r.code).toBe(0);
     const events = r.out.trim().split('\n').map((l) => JSON.parse(l));
     expect(events.find((e) => e.type === 'tool_call')).toMatchObject({ name: 'demo__note', args: { text: 'from the model' } });
@@ -200,19 +180,19 @@ describe('milk run wired as the full screen is', () => {
   it('--continue goes on with the last conversation, the full screen\'s or its own', async () => {
     const data = tempDir();
     const ws = tempDir();
-    const first = await inDir(ws, ['--data-dir', data, 'run', ...provider('echo'), 'first']);
+    const first = await runIn(ws, ['--data-dir', data, 'run', ...provider('echo'), 'first']);
     expect(first.out).toBe('echo: first (1 messages)\n');
     // The model gets the earlier turn: its question and its answer, then this one.
-    const again = await inDir(ws, ['--data-dir', data, 'run', ...provider('echo'), '--continue', 'second']);
+    const again = await runIn(ws, ['--data-dir', data, 'run', ...provider('echo'), '--continue', 'second']);
     expect(again).toMatchObject({ code: 0, out: 'echo: second (3 messages)\n' });
     expect(await sessions(data)).toEqual([expect.objectContaining({ conversations: 1 })]);
-    const fresh = await inDir(ws, ['--data-dir', data, 'run', ...provider('echo'), 'third']);
+    const fresh = await runIn(ws, ['--data-dir', data, 'run', ...provider('echo'), 'third']);
     expect(fresh.out).toBe('echo: third (1 messages)\n');
     expect(await sessions(data)).toEqual([expect.objectContaining({ conversations: 2 })]);
   });
 
   it('--resume without an id is a usage error: there is no picker without the screen', async () => {
-    const r = await inDir(tempDir(), ['--data-dir', tempDir(), 'run', ...provider('echo'), '--resume', '--', 'x']);
+    const r = await runIn(tempDir(), ['--data-dir', tempDir(), 'run', ...provider('echo'), '--resume', '--', 'x']);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/milk run --resume needs a conversation id/);
   });

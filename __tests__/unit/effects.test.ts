@@ -2,7 +2,7 @@
 // of the Effect union without a handler is a compile error, and ts-jest type
 // checks this file, so the expectations below fail the suite when that
 // guarantee is lost.
-import type { EffectHandlers } from '../../src/composer/coordinator';
+import type { EffectHandlers } from '../../src/composer/coordinator-types';
 import type { CarriedEffect, Effect, StackEffect } from '../../src/composer/state';
 import { initialUi, open } from '../../src/composer/stack';
 import { ConfirmView } from '../../src/composer/views/confirm';

@@ -37,6 +37,7 @@ describe('the interactive flags, read without commander', () => {
     [['--session', '../up']],
     [['-cr']],
     [['--unknown']],
+    [['<dir>', 'x']],
   ])('leaves %j to commander', (args) => {
     expect(quickParse(args)).toBeNull();
   });

@@ -2,7 +2,9 @@ import { CLUSTERING } from '../../src/editor/width';
 // The Markdown renderer as rows of text and styles, and streaming it in
 // chunks (property: same rows as rendering whole; frozen rows never change).
 import * as fc from 'fast-check';
-import { MdRow, coloured, columnWidths, renderMarkdown, safeLink } from '../../src/markdown/render';
+import { coloured, renderMarkdown } from '../../src/markdown/render';
+import { MdRow, safeLink } from '../../src/markdown/inline';
+import { columnWidths } from '../../src/markdown/table';
 import { wrapSpans } from '../../src/markdown/wrap';
 import { BURST_PER_FRAME, MarkdownStream } from '../../src/markdown/stream';
 import { highlightLines } from '../../src/markdown/highlight';

@@ -1,6 +1,7 @@
 import { sanitize as t } from '../../src/inert';
 import { CLUSTERING } from '../../src/editor/width';
-import { fit, statusRow, StatusState } from '../../src/tui/views';
+import { statusRow, StatusState } from '../../src/tui/views';
+import { fit } from '../../src/rows';
 import { stringWidth } from '../../src/editor/width';
 import { Bus } from '../../src/bus';
 import { StatusModel } from '../../src/tui/status-model';

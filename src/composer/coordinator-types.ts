@@ -9,7 +9,7 @@ import type { FileHit } from '../search/files';
 import type { RestoreReport } from '../session/checkpoints';
 import type { Sessions } from '../session/sessions';
 import type { CarriedEffect } from './state';
-import type { ViewPaint } from './views/view';
+import type { ViewPaints } from './views/view';
 
 export interface Frame {
   /** The composer as shown (a search's match, or the draft), and the range a match lights up. */
@@ -18,8 +18,8 @@ export interface Frame {
   /** The top view's status-bar prompt and legend. */
   readonly prompt: Inert | null;
   readonly legend: Inert | null;
-  /** What the views paint through their own rows: in the transcript's place (a picker), above the composer (matches, paths). */
-  readonly paints: { readonly transcript: ViewPaint | null; readonly overlay: ViewPaint | null };
+  /** What the views paint through their own rows. */
+  readonly paints: ViewPaints;
 }
 
 export interface CoordinatorOptions {

@@ -27,7 +27,6 @@ import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
 import { MENTION_LIMIT } from './views/mention';
 import { PickerView } from './views/picker';
 
-export type { CoordinatorOptions, EffectHandlers, Frame };
 
 /** The most time between the two presses of Esc Esc. */
 const ESC_ESC_MS = 800;

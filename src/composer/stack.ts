@@ -11,7 +11,7 @@ import type { CarriedEffect, ComposerInput, ComposerState, Effect, StackEffect }
 import { initialComposer } from './state';
 import { MentionView } from './views/mention';
 import { SearchView } from './views/search';
-import type { View, ViewContext, ViewPaint } from './views/view';
+import type { View, ViewContext, ViewPaint, ViewPaints } from './views/view';
 import { pushAll } from '../arrays';
 import type { Inert } from '../inert';
 
@@ -95,7 +95,7 @@ export function shownStatus(ui: UiState, time: { now: number; lastKeyAt: number 
 }
 
 /** What the views paint besides, through their own rows: the topmost in each area. */
-export function shownPaint(ui: UiState): { transcript: ViewPaint | null; overlay: ViewPaint | null } {
+export function shownPaint(ui: UiState): ViewPaints {
   let transcript: ViewPaint | null = null;
   let overlay: ViewPaint | null = null;
   for (let i = ui.views.length - 1; i >= 0; i--) {

@@ -16,9 +16,6 @@ import { maxOf, pushAll } from '../arrays';
 import { MdOptions, MdRow, MdSpan, MdStyle, TAB, inlineSpans } from './inline';
 import { plain, tableRows } from './table';
 
-export type { MdOptions, MdRow, MdSpan, MdStyle } from './inline';
-export { safeLink } from './inline';
-export { columnWidths } from './table';
 
 /** A token of milk's own, standing for a table still streaming: its content is the line that counts its rows. */
 export const HELD_TABLE = 'milk_held_table';

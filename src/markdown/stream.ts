@@ -8,7 +8,8 @@
 // a burst of chunks costs one parse per paint, not one per chunk. Pure.
 
 import type Token from 'markdown-it/lib/token.mjs';
-import { HELD_TABLE, MdOptions, MdRow, renderBlocks, renderMarkdown } from './render';
+import { HELD_TABLE, renderBlocks, renderMarkdown } from './render';
+import type { MdOptions, MdRow } from './inline';
 import { markdown } from './parsers';
 import { blockCuts } from './cuts';
 import { Backlog } from './backlog';

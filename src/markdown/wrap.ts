@@ -4,7 +4,7 @@
 // anything else a piece at a time by display width. Pure.
 
 import { EmojiWidths, graphemes, graphemeWidth, stringWidth } from '../editor/width';
-import type { MdRow, MdSpan, MdStyle } from './render';
+import type { MdRow, MdSpan, MdStyle } from './inline';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 

@@ -10,7 +10,7 @@ import { checkSessionName } from '../config/paths';
 import { parseHistory } from '../history/format';
 import { historyPaths } from '../history/service';
 import type { LogEvent } from './events';
-import { byActivity, conversationFile, conversationIds, legacyLogPath, readLogFile, sessionLogDir, sessionsEntries, summarizeFile } from './log';
+import { byActivity, conversationFile, conversationIds, legacyLogPath, readLogFile, sessionLogDir, sessionsEntries, summarizeFile } from './log-files';
 import { ConversationSummary, Summarizer, replay } from './replay';
 import { maxOf } from '../arrays';
 import { readRegular } from '../io/files';

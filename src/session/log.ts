@@ -22,8 +22,6 @@ import { LogEvent, ParsedLog, serializeEvent } from './events';
 import type { ConversationSummary } from './replay';
 import { FOREIGN_NOTE, byActivity, conversationFile, conversationIds, migrateLegacyLog, problemsOf, readLogFile, summarizeFile } from './log-files';
 
-export { MAX_LOG_LINE_BYTES, byActivity, conversationFile, conversationIds, legacyLogPath, readLogFile, sessionLogDir, sessionsEntries, summarizeFile } from './log-files';
-
 /** Conversation locks this process holds: a lock with our pid that is not in here is a dead process's that had our pid. */
 const heldHere = new Set<string>();
 

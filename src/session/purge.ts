@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeAtomic } from '../io/files';
 import { eachLine } from '../io/lines';
-import { conversationIds, conversationFile, MAX_LOG_LINE_BYTES, sessionsEntries } from './log';
+import { conversationIds, conversationFile, MAX_LOG_LINE_BYTES, sessionsEntries } from './log-files';
 import { LogEvent, serializeEvent, userEvent, userText } from './events';
 import { dataLayout } from '../data-dir';
 

@@ -11,9 +11,10 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolResult } from './tool';
 import type { McpToolInfo } from './mcp-tools';
-import { GroupStdioTransport, KILL_GRACE_MS, MAX_MCP_MESSAGE, killMcpServers, live } from './mcp-stdio';
+import { GroupStdioTransport, KILL_GRACE_MS, killMcpServers, live } from './mcp-stdio';
 
-export { MAX_MCP_MESSAGE, killMcpServers };
+// The exit path stops the servers through the module it loaded (agent-parts.ts).
+export { killMcpServers };
 
 export type McpServerConfig =
   | { readonly command: string; readonly args?: readonly string[]; readonly env?: Readonly<Record<string, string>>; readonly cwd?: string }

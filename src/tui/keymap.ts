@@ -178,7 +178,7 @@ export const DEFAULT_KEYMAP = new Keymap(DEFAULT_TABLES);
  */
 export function buildKeymap(overrides: Readonly<Record<string, readonly string[]>>): { keymap: Keymap; problems: string[] } {
   const problems: string[] = [];
-  const tables: Record<Mode, Binding[]> = Object.fromEntries(MODES.map((m) => [m, DEFAULT_TABLES[m].map((b) => ({ ...b }))])) as Record<Mode, Binding[]>;
+  const tables = Object.fromEntries(MODES.map((m) => [m, DEFAULT_TABLES[m].map((b) => ({ command: b.command, keys: [...b.keys] }))])) as Record<Mode, Array<{ command: CommandName; keys: string[] }>>;
   const given = new Map<CommandName, string[]>();
   for (const [name, keys] of Object.entries(overrides)) {
     if (!(name in COMMANDS)) {
@@ -202,7 +202,7 @@ export function buildKeymap(overrides: Readonly<Record<string, readonly string[]
     for (const b of table) {
       const keys = given.get(b.command);
       if (!keys) continue;
-      (b as { keys: readonly string[] }).keys = keys.filter((k) => {
+      b.keys = keys.filter((k) => {
         const first = taken.get(k);
         if (first && first !== b.command) {
           problems.push(`keys: ${describeKey(k)} is ${first}'s and ${b.command}'s in ${mode} mode; ${first} keeps it`);
@@ -216,7 +216,7 @@ export function buildKeymap(overrides: Readonly<Record<string, readonly string[]
       if (given.has(b.command)) continue;
       const lost = b.keys.filter((k) => taken.has(k));
       for (const k of lost) problems.push(`keys: ${describeKey(k)} now runs ${taken.get(k)} in ${mode} mode, no longer ${b.command}`);
-      if (lost.length) (b as { keys: readonly string[] }).keys = b.keys.filter((k) => !taken.has(k));
+      if (lost.length) b.keys = b.keys.filter((k) => !taken.has(k));
     }
     const chords = new Set(table.flatMap((b) => b.keys.filter((k) => k.includes(' ')).map((k) => k.split(' ')[0])));
     for (const b of table) {

@@ -5,36 +5,24 @@
 // (the composer's scroll top, the transcript's height and scroll requests)
 // and blessed's internals; reads everything else from its sources.
 
-import type { Inert } from '../inert';
 import type { Bus } from '../bus';
-import type { EditorState } from '../editor/model';
 import type { EmojiWidths } from '../editor/width';
 import type { Screen } from './screen';
 import type { StatusModel } from './status-model';
 import type { TranscriptModel } from './transcript-model';
 import { composerView, statusRow, transcriptRows } from './views';
-import type { PaintContext, ViewPaint } from '../composer/views/view';
+import type { PaintContext } from '../composer/views/view';
+import type { Frame } from '../composer/coordinator-types';
 import type { HistoryMode } from '../settings/store';
 import type { KeyNames } from '../commands';
-
-/** What the composer and the views over it show in one frame, asked for once per paint. */
-export interface PaintFrame {
-  readonly editor: EditorState;
-  /** The buffer range a search match lights up. */
-  readonly highlight: { start: number; end: number } | null;
-  /** The top view's status-bar prompt and the keys that answer it. */
-  readonly prompt: Inert | null;
-  readonly legend: Inert | null;
-  /** What the views paint through their own rows: in the transcript's place (a picker), above the composer (matches, paths). */
-  readonly paints: { readonly transcript: ViewPaint | null; readonly overlay: ViewPaint | null };
-}
 
 export interface PaintSources {
   transcript: TranscriptModel;
   /** How the terminal draws emoji sequences (the settings'). */
   emoji: () => EmojiWidths;
   status: StatusModel;
-  frame: () => PaintFrame;
+  /** What the composer and the views over it show in one frame (the coordinator's), asked for once per paint. */
+  frame: () => Frame;
   /** The keys as bound, which the views' titles name. */
   keys: KeyNames;
   /** The history Up/Down walk, which the search's overlay names. */

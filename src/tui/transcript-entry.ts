@@ -5,7 +5,7 @@
 // blessed, no I/O.
 
 import { EmojiWidths, graphemes, graphemeWidth, stringWidth } from '../editor/width';
-import type { MdRow, MdSpan } from '../markdown/render';
+import type { MdRow, MdSpan } from '../markdown/inline';
 import type { MarkdownStream } from '../markdown/stream';
 import { pushAll } from '../arrays';
 

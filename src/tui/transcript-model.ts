@@ -9,7 +9,7 @@
 // laying a long transcript out again at a new width. Pure: no blessed, no I/O.
 
 import { MarkdownStream } from '../markdown/stream';
-import type { MdOptions } from '../markdown/render';
+import type { MdOptions } from '../markdown/inline';
 import { CLUSTERING, EmojiWidths } from '../editor/width';
 import { Entry, EntryKind, FOLD_LINES, PREFIX_WIDTH, TranscriptRow, fillHole, folds, layoutEntry, outputLines, syncAnswer, wrapLine, wrapLines } from './transcript-entry';
 import { pushAll } from '../arrays';

@@ -11,7 +11,6 @@ import type { TranscriptModel, TranscriptRow } from './transcript-model';
 import { coloured } from '../markdown/render';
 import type { HistoryMode } from '../settings/store';
 
-export { fit };
 
 const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
   user: 'bold', assistant: 'normal', note: 'dim', error: 'error', gap: 'normal', tool: 'paste', output: 'dim',

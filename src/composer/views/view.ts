@@ -57,10 +57,18 @@ export interface PaintContext {
  * painter sizes to `wanted` (at most a few rows) and hands to `rows`.
  */
 export interface ViewPaint {
-  readonly area: 'transcript' | 'overlay';
+  readonly area: keyof ViewPaints;
   /** The rows it has to show (the overlay's height follows it; the transcript's place is the view's whole). */
   readonly wanted: number;
   rows(at: PaintContext): GridRow[];
+}
+
+/** What the views paint in one frame: the topmost view's paint in each area, if any. */
+export interface ViewPaints {
+  /** In the transcript's place (a picker). */
+  readonly transcript: ViewPaint | null;
+  /** In the rows above the composer (a search's matches, the @ list). */
+  readonly overlay: ViewPaint | null;
 }
 
 export interface View {
