@@ -10,11 +10,25 @@
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 const boundaries = require('eslint-plugin-boundaries');
+const stylistic = require('@stylistic/eslint-plugin');
 
 const IO_MODULES = [
-  'neo-blessed', 'blessed', 'fs', 'node:fs', 'fs/promises', 'node:fs/promises',
-  'net', 'node:net', 'http', 'node:http', 'https', 'node:https', 'child_process', 'node:child_process',
-  'eventsource-parser', 'p-cancelable',
+  'neo-blessed',
+  'blessed',
+  'fs',
+  'node:fs',
+  'fs/promises',
+  'node:fs/promises',
+  'net',
+  'node:net',
+  'http',
+  'node:http',
+  'https',
+  'node:https',
+  'child_process',
+  'node:child_process',
+  'eventsource-parser',
+  'p-cancelable',
 ];
 
 const PURE = [
@@ -69,7 +83,23 @@ const PURE = [
  * composition root (app.ts, main.ts, cli.ts and the shell subcommands) may
  * import anything; nothing imports it.
  */
-const FOLDERS = ['settings', 'config', 'io', 'editor', 'search', 'history', 'markdown', 'providers', 'tools', 'agent', 'turn', 'session', 'composer', 'tui', 'types'];
+const FOLDERS = [
+  'settings',
+  'config',
+  'io',
+  'editor',
+  'search',
+  'history',
+  'markdown',
+  'providers',
+  'tools',
+  'agent',
+  'turn',
+  'session',
+  'composer',
+  'tui',
+  'types',
+];
 const ELEMENTS = [
   ...FOLDERS.map((folder) => ({ type: folder, pattern: `src/${folder}`, partialMatch: false })),
   // The files directly in src/: the composition root (app, main, cli, subcommands, cleanup), what the shell
@@ -79,7 +109,23 @@ const ELEMENTS = [
 ];
 const BASE = ['top', 'settings', 'editor', 'types'];
 const ALLOWED = {
-  top: ['settings', 'config', 'io', 'editor', 'search', 'history', 'markdown', 'providers', 'tools', 'agent', 'turn', 'session', 'composer', 'tui', 'types'],
+  top: [
+    'settings',
+    'config',
+    'io',
+    'editor',
+    'search',
+    'history',
+    'markdown',
+    'providers',
+    'tools',
+    'agent',
+    'turn',
+    'session',
+    'composer',
+    'tui',
+    'types',
+  ],
   settings: ['editor'],
   editor: [],
   io: [],
@@ -105,13 +151,36 @@ module.exports = tseslint.config(
   {
     languageOptions: {
       globals: {
-        require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly',
-        setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly',
-        setImmediate: 'readonly', Buffer: 'readonly', URL: 'readonly', AbortController: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        console: 'readonly',
+        __dirname: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        AbortController: 'readonly',
       },
     },
+    plugins: { '@stylistic': stylistic },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Prettier wraps code at 120 columns (npm run lint checks it); what it never wraps, comments and strings,
+      // this holds to the same width. What cannot be broken may run on: an address, a regular expression, and a
+      // test's title (one string the reporter prints whole, and that people grep for).
+      '@stylistic/max-len': [
+        'error',
+        {
+          code: 120,
+          ignoreUrls: true,
+          ignoreRegExpLiterals: true,
+          ignorePattern: '^\\s*(it|test|describe)(\\.\\w+)?\\(',
+        },
+      ],
     },
   },
   {
@@ -121,14 +190,24 @@ module.exports = tseslint.config(
   {
     files: ['__tests__/**/*.ts'],
     // Tests match terminal escape sequences on purpose.
-    rules: { '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-non-null-assertion': 'off', 'no-control-regex': 'off' },
+    rules: {
+      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'no-control-regex': 'off',
+    },
   },
   {
     files: ['src/**/*.ts'],
     rules: {
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
       // Past ~120,000 items a spread into a call's arguments overflows the stack (a long code block did).
-      'no-restricted-syntax': ['error', { selector: 'CallExpression > SpreadElement', message: "no spread into a call's arguments: pushAll / maxOf (src/arrays.ts) work at any length" }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression > SpreadElement',
+          message: "no spread into a call's arguments: pushAll / maxOf (src/arrays.ts) work at any length",
+        },
+      ],
     },
   },
   {
@@ -140,20 +219,27 @@ module.exports = tseslint.config(
       'import/resolver': { node: { extensions: ['.ts', '.js'] } },
     },
     rules: {
-      'boundaries/dependencies': ['error', {
-        default: 'disallow',
-        message: '{{from.type}} may not import {{to.type}} (the folder layout in eslint.config.js and ARCHITECTURE.md)',
-        policies: Object.entries(ALLOWED).map(([from, allow]) => ({
-          from: { element: { type: from } },
-          allow: { to: { element: { types: { anyOf: [from, ...allow] } } } },
-        })),
-      }],
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          message:
+            '{{from.type}} may not import {{to.type}} (the folder layout in eslint.config.js and ARCHITECTURE.md)',
+          policies: Object.entries(ALLOWED).map(([from, allow]) => ({
+            from: { element: { type: from } },
+            allow: { to: { element: { types: { anyOf: [from, ...allow] } } } },
+          })),
+        },
+      ],
     },
   },
   {
     files: ['src/*/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: COMPOSITION_ROOT, message: 'nothing imports the composition root' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: COMPOSITION_ROOT, message: 'nothing imports the composition root' }] },
+      ],
     },
   },
   {
@@ -162,26 +248,68 @@ module.exports = tseslint.config(
     // slash commands may do is made from its parts).
     ignores: ['src/composer/coordinator.ts', 'src/composer/slash-context.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [
-          ...IO_MODULES.map((name) => ({ name, message: 'pure modules do no I/O: move this to a service' })),
-        ],
-        patterns: [
-          { group: ['**/tui/**', '**/tui'], message: 'pure modules know nothing of the screen' },
-          { group: ['**/bus', ...COMPOSITION_ROOT, '**/turn/runner', '**/composer/coordinator', '**/history/service', '**/history/store', '**/history/scope', '**/io/**'], message: 'pure modules take data and return data; services are wired in app.ts' },
-        ],
-      }],
-      'no-restricted-globals': ['error',
-        ...['setTimeout', 'setInterval', 'setImmediate', 'process', 'fetch', 'performance', 'globalThis', 'require'].map((name) => ({ name, message: 'pure modules take time, the environment and their dependencies as input' })),
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...IO_MODULES.map((name) => ({ name, message: 'pure modules do no I/O: move this to a service' }))],
+          patterns: [
+            { group: ['**/tui/**', '**/tui'], message: 'pure modules know nothing of the screen' },
+            {
+              group: [
+                '**/bus',
+                ...COMPOSITION_ROOT,
+                '**/turn/runner',
+                '**/composer/coordinator',
+                '**/history/service',
+                '**/history/store',
+                '**/history/scope',
+                '**/io/**',
+              ],
+              message: 'pure modules take data and return data; services are wired in app.ts',
+            },
+          ],
+        },
       ],
-      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'pure modules take the time as input' }],
-      'no-restricted-syntax': ['error',
-        { selector: 'CallExpression > SpreadElement', message: "no spread into a call's arguments: pushAll / maxOf (src/arrays.ts) work at any length" },
-        { selector: "CallExpression[callee.name='require']", message: 'pure modules load nothing: a loader module does (e.g. markdown/parsers.ts)' },
+      'no-restricted-globals': [
+        'error',
+        ...[
+          'setTimeout',
+          'setInterval',
+          'setImmediate',
+          'process',
+          'fetch',
+          'performance',
+          'globalThis',
+          'require',
+        ].map((name) => ({ name, message: 'pure modules take time, the environment and their dependencies as input' })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'pure modules take the time as input' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression > SpreadElement',
+          message: "no spread into a call's arguments: pushAll / maxOf (src/arrays.ts) work at any length",
+        },
+        {
+          selector: "CallExpression[callee.name='require']",
+          message: 'pure modules load nothing: a loader module does (e.g. markdown/parsers.ts)',
+        },
         { selector: 'ImportExpression', message: 'pure modules load nothing: a loader module does' },
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'pure modules take the time as input' },
-        { selector: "Program > VariableDeclaration[kind='let']", message: 'pure modules keep no module state: pass it in' },
-        { selector: "Program > ExportNamedDeclaration > VariableDeclaration[kind='let']", message: 'pure modules keep no module state: pass it in' },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'pure modules take the time as input',
+        },
+        {
+          selector: "Program > VariableDeclaration[kind='let']",
+          message: 'pure modules keep no module state: pass it in',
+        },
+        {
+          selector: "Program > ExportNamedDeclaration > VariableDeclaration[kind='let']",
+          message: 'pure modules keep no module state: pass it in',
+        },
       ],
     },
   },

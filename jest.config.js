@@ -2,11 +2,14 @@
 // integration and end-to-end suites; these run dist/, which the global setup
 // rebuilds when it is older than src/).
 const transform = {
-  '^.+\\.ts$': ['ts-jest', {
-    tsconfig: 'tsconfig.test.json',
-    // 151002: ts-jest's hybrid-module notice; isolatedModules would silence it but turns type checking off.
-    diagnostics: { ignoreCodes: [151002] },
-  }],
+  '^.+\\.ts$': [
+    'ts-jest',
+    {
+      tsconfig: 'tsconfig.test.json',
+      // 151002: ts-jest's hybrid-module notice; isolatedModules would silence it but turns type checking off.
+      diagnostics: { ignoreCodes: [151002] },
+    },
+  ],
 };
 
 /** @type {import('jest').Config} */

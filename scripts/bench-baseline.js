@@ -4,8 +4,23 @@
 // bordered box with a line of text, and exits once that frame is written.
 const blessed = require('neo-blessed');
 
-const screen = blessed.screen({ fullUnicode: true, forceUnicode: true, smartCSR: true, autoPadding: false, warnings: false, terminal: 'xterm-256color' });
-blessed.box({ parent: screen, top: 'center', left: 'center', width: 30, height: 3, border: { type: 'line' }, content: 'baseline ready' });
+const screen = blessed.screen({
+  fullUnicode: true,
+  forceUnicode: true,
+  smartCSR: true,
+  autoPadding: false,
+  warnings: false,
+  terminal: 'xterm-256color',
+});
+blessed.box({
+  parent: screen,
+  top: 'center',
+  left: 'center',
+  width: 30,
+  height: 3,
+  border: { type: 'line' },
+  content: 'baseline ready',
+});
 screen.render();
 // The frame is written by render(); leave once it has drained, the frame still on screen (the bench kills the pty).
 process.stdout.write('', () => process.exit(0));

@@ -20,7 +20,8 @@
 //   transcript  keystroke to screen with a 10-line and a 100,000-line transcript
 //   payloads    keystroke echo while answers that once stalled the keyboard stream
 //   markdown    issue 24's budgets: Markdown against plain text (a 4,000-token answer and its bytes, 1 MB mixed
-//               fresh, and again as a report line, 1 MB in one fence), keystroke to screen while 1 MB of Markdown streams
+//               fresh, and again as a report line, 1 MB in one fence), keystroke to screen while 1 MB of Markdown
+// streams
 //   agent       glob and grep over a 50,000-file tree, with ripgrep and with milk's own search (the same
 //               answers, checked); the system prompt's build at the start of a turn
 //   mentions    the @ picker over 50,000 files: a keystroke, a query's longest stall, @ to paths on screen
@@ -93,14 +94,24 @@ function tmp(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-function startupOnce(args = ['--data-dir', tmp('milk-bench-')], cwd = tmp('milk-bench-cwd-'), ready = 'history: session') {
+function startupOnce(
+  args = ['--data-dir', tmp('milk-bench-')],
+  cwd = tmp('milk-bench-cwd-'),
+  ready = 'history: session',
+) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const p = pty.spawn(process.execPath, [CLI, ...args], {
-      cols: 80, rows: 24, cwd, env: { ...process.env, TERM: 'xterm-256color' },
+      cols: 80,
+      rows: 24,
+      cwd,
+      env: { ...process.env, TERM: 'xterm-256color' },
     });
     let out = '';
-    const timer = setTimeout(() => { p.kill('SIGKILL'); reject(new Error('no first paint in 10 s')); }, 10000);
+    const timer = setTimeout(() => {
+      p.kill('SIGKILL');
+      reject(new Error('no first paint in 10 s'));
+    }, 10000);
     p.onData((d) => {
       out += d;
       if (out.includes(ready)) {
@@ -125,7 +136,10 @@ async function benchStartup() {
   }
   const a = stats(first);
   const b = stats(later);
-  console.log(`startup to first paint, first start in a new data dir: median ${fmt(a.median)}, min ${fmt(a.min)}, max ${fmt(a.max)}; later starts: median ${fmt(b.median)}, min ${fmt(b.min)}, max ${fmt(b.max)} (n=${a.n} each)`);
+  console.log(
+    `startup to first paint, first start in a new data dir: median ${fmt(a.median)}, min ${fmt(a.min)}, max ` +
+      `${fmt(a.max)}; later starts: median ${fmt(b.median)}, min ${fmt(b.min)}, max ${fmt(b.max)} (n=${a.n} each)`,
+  );
 }
 
 // Start-up with three MCP servers configured against start-up with none,
@@ -135,7 +149,10 @@ async function benchMcp() {
   const none = tmp('milk-bench-mcp-none-');
   const three = tmp('milk-bench-mcp-three-');
   const server = { command: process.execPath, args: [path.join(__dirname, 'mock-mcp-server.js')] };
-  fs.writeFileSync(path.join(three, 'config.json'), JSON.stringify({ mcpServers: { a: server, b: server, c: server } }));
+  fs.writeFileSync(
+    path.join(three, 'config.json'),
+    JSON.stringify({ mcpServers: { a: server, b: server, c: server } }),
+  );
   // Both read a config file: the difference is the servers alone.
   fs.writeFileSync(path.join(none, 'config.json'), JSON.stringify({ mcpServers: {} }));
   await startupOnce(['--data-dir', none]);
@@ -148,13 +165,23 @@ async function benchMcp() {
   }
   const a = stats(without);
   const b = stats(withThree);
-  console.log(`startup to first paint with three MCP servers configured: median ${fmt(b.median)}; with none: median ${fmt(a.median)} (n=${a.n} each; budget: the same +15 % or 10 ms, +10%)`);
+  console.log(
+    `startup to first paint with three MCP servers configured: median ${fmt(b.median)}; with none: median ` +
+      `${fmt(a.median)} (n=${a.n} each; budget: the same +15 % or 10 ms, +10%)`,
+  );
   check('startup with three MCP servers', b.median, Math.max(a.median * 1.15, a.median + 10), 0.1);
 }
 
 function benchHistory() {
   const { HistoryFile } = require('../dist/history/store');
-  const header = { format: 'milk-history', version: 1, scope: 'global', sessionId: null, workspace: null, displayName: 'global' };
+  const header = {
+    format: 'milk-history',
+    version: 1,
+    scope: 'global',
+    sessionId: null,
+    workspace: null,
+    displayName: 'global',
+  };
   for (const n of [500, scaled(100000, 2000)]) {
     const file = path.join(tmp('milk-bench-hist-'), 'input_history');
     const store = new HistoryFile(file, header, n);
@@ -176,7 +203,12 @@ function benchHistory() {
     store.compact();
     const compactMs = Number(process.hrtime.bigint() - t) / 1e6;
     const size = (fs.statSync(file).size / 1024).toFixed(0);
-    console.log(`history ${n} entries (${size} KiB): load median ${fmt(stats(loads).median)}; append one entry (lock, O_APPEND write, fsync) median ${fmt(stats(saves).median)}; compaction from 1.25 x cap (lock, read, dedupe, cap, temp, fsync, rename) ${fmt(compactMs)}`);
+    console.log(
+      `history ${n} entries (${size} KiB): load median ${fmt(stats(loads).median)}; append one entry (lock, ` +
+        `O_APPEND write, fsync) median ${fmt(stats(saves).median)}; compaction from 1.25 x cap (lock, read, dedupe, ` +
+        `cap, ` +
+        `temp, fsync, rename) ${fmt(compactMs)}`,
+    );
   }
 }
 
@@ -185,22 +217,34 @@ function startMilk(args, cwd) {
   const { Terminal } = require('@xterm/headless');
   const term = new Terminal({ cols: 100, rows: 30, allowProposedApi: true });
   const p = pty.spawn(process.execPath, [CLI, ...args], {
-    cols: 100, rows: 30, cwd: cwd ?? tmp('milk-bench-cwd-'), env: { ...process.env, TERM: 'xterm-256color', MILK_OFFLINE_DELAY_MS: '0' },
+    cols: 100,
+    rows: 30,
+    cwd: cwd ?? tmp('milk-bench-cwd-'),
+    env: { ...process.env, TERM: 'xterm-256color', MILK_OFFLINE_DELAY_MS: '0' },
   });
   const waiters = [];
   const status = () => term.buffer.active.getLine(term.rows - 1).translateToString(true);
-  p.onData((d) => term.write(d, () => {
-    for (let i = waiters.length - 1; i >= 0; i--) {
-      if (waiters[i].check()) {
-        waiters[i].resolve(process.hrtime.bigint());
-        waiters.splice(i, 1);
+  p.onData((d) =>
+    term.write(d, () => {
+      for (let i = waiters.length - 1; i >= 0; i--) {
+        if (waiters[i].check()) {
+          waiters[i].resolve(process.hrtime.bigint());
+          waiters.splice(i, 1);
+        }
       }
-    }
-  }));
-  const until = (check, ms = 20000) => new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('bench wait timed out; status: ' + status())), ms);
-    waiters.push({ check, resolve: (v) => { clearTimeout(t); resolve(v); } });
-  });
+    }),
+  );
+  const until = (check, ms = 20000) =>
+    new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('bench wait timed out; status: ' + status())), ms);
+      waiters.push({
+        check,
+        resolve: (v) => {
+          clearTimeout(t);
+          resolve(v);
+        },
+      });
+    });
   return { p, term, status, until };
 }
 
@@ -209,8 +253,12 @@ async function benchSearch() {
   const n = scaled(100000, 5000);
   const data = tmp('milk-bench-search-');
   fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ history: { maxEntries: 200000 } }));
-  const entries = seedHistory(path.join(data, 'sessions', 'bench.history'), 'session', n,
-    (i) => `task ${i}: update module ${i % 1000} and check ${['lint', 'tests', 'types', 'docs'][i % 4]}`);
+  const entries = seedHistory(
+    path.join(data, 'sessions', 'bench.history'),
+    'session',
+    n,
+    (i) => `task ${i}: update module ${i % 1000} and check ${['lint', 'tests', 'types', 'docs'][i % 4]}`,
+  );
 
   // In-process: the pure state machine, one keystroke at a time; first the
   await measureMachine();
@@ -218,13 +266,23 @@ async function benchSearch() {
   const { searchOverlay } = require('../dist/search/overlay');
   let t = process.hrtime.bigint();
   search.prepareSearch(entries, entries.length);
-  console.log(`search index of ${n} entries (once, in idle slices after start-up): ${fmt(Number(process.hrtime.bigint() - t) / 1e6)}`);
+  console.log(
+    `search index of ${n} entries (once, in idle slices after start-up): ` +
+      `${fmt(Number(process.hrtime.bigint() - t) / 1e6)}`,
+  );
   // Each keystroke as the app pays for it: the state machine, then the overlay's rows and count.
   const pure = [];
   const keys = [];
   // Eight passes of queries (different ones, so no pass finds the last one's matches cached): the p99
   // is then over some 600 keystrokes, not decided by the one that met a garbage collection.
-  const passes = Array.from({ length: SMOKE ? 1 : 8 }, (_, p) => [`module ${99 - p}`, p % 2 ? 'check docs' : 'check doc', `zzz not there ${p}`, `task ${5 + p}`, p % 2 ? 'e' : 'a', `module ${1 + p} and`]).flat();
+  const passes = Array.from({ length: SMOKE ? 1 : 8 }, (_, p) => [
+    `module ${99 - p}`,
+    p % 2 ? 'check docs' : 'check doc',
+    `zzz not there ${p}`,
+    `task ${5 + p}`,
+    p % 2 ? 'e' : 'a',
+    `module ${1 + p} and`,
+  ]).flat();
   for (const q of passes) {
     let st = search.startSearch('reverse');
     for (const ch of q) keys.push(() => (st = search.typeQuery(st, entries, ch)));
@@ -241,7 +299,10 @@ async function benchSearch() {
     keys.length = 0;
   }
   const ps = stats(pure);
-  console.log(`search keystroke, state machine and overlay over ${n} entries: median ${fmt(ps.median)}, p99 ${fmt(ps.p99)}, max ${fmt(ps.max)} (n=${ps.n}; budget p99 5 ms, +100%, times the machine factor ${machine.factor.toFixed(2)})`);
+  console.log(
+    `search keystroke, state machine and overlay over ${n} entries: median ${fmt(ps.median)}, p99 ${fmt(ps.p99)}, ` +
+      `max ${fmt(ps.max)} (n=${ps.n}; budget p99 5 ms, +100%, times the machine factor ${machine.factor.toFixed(2)})`,
+  );
   check('search keystroke p99', ps.p99, 5 * machine.factor, 1);
 
   // End to end: key into the pty until the status bar shows the new query.
@@ -250,7 +311,9 @@ async function benchSearch() {
   // As a person would: the first search comes after the index was built in idle slices (well under a second).
   await new Promise((r) => setTimeout(r, 1500));
   const samples = [];
-  const queries = SMOKE ? ['module 9'] : ['module 99', 'check docs', 'zzz not there', 'task 5', 'module 1 and', 'tests'];
+  const queries = SMOKE
+    ? ['module 9']
+    : ['module 99', 'check docs', 'zzz not there', 'task 5', 'module 1 and', 'tests'];
   for (const q of queries) {
     m.p.write('\x12');
     await m.until(() => m.status().includes('i-search)`'));
@@ -267,14 +330,25 @@ async function benchSearch() {
   m.p.kill('SIGKILL');
   if (process.env.BENCH_DEBUG) console.log(samples.map((x) => x.toFixed(0)).join(' '));
   const s = stats(samples);
-  console.log(`search keystroke to match on screen, ${n} entries, in a pty: median ${fmt(s.median)}, p99 ${fmt(s.p99)} (n=${s.n})`);
+  console.log(
+    `search keystroke to match on screen, ${n} entries, in a pty: median ${fmt(s.median)}, p99 ${fmt(s.p99)} ` +
+      `(n=${s.n})`,
+  );
 }
 
 /** Writes a history file of `n` entries directly (no merge), as a long-used milk would have left it. */
-function seedHistory(file, scope, n, text = (i) => `entry ${i}: refactor the module number ${i % 97} and run its tests`) {
+function seedHistory(
+  file,
+  scope,
+  n,
+  text = (i) => `entry ${i}: refactor the module number ${i % 97} and run its tests`,
+) {
   const { historyHeader, serializeHistory } = require('../dist/history/format');
   const header = historyHeader(scope, { sessionId: 'bench', workspace: null, displayName: 'bench' });
-  const entries = Array.from({ length: n }, (_, i) => ({ ts: new Date(1700000000000 + i * 1000).toISOString(), segments: [{ type: 'text', text: text(i) }] }));
+  const entries = Array.from({ length: n }, (_, i) => ({
+    ts: new Date(1700000000000 + i * 1000).toISOString(),
+    segments: [{ type: 'text', text: text(i) }],
+  }));
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   fs.writeFileSync(file, serializeHistory(header, entries), { mode: 0o600 });
   return entries;
@@ -318,15 +392,25 @@ async function benchSubmit() {
     const paths = historyPaths(dataDir, 'bench');
     seedHistory(paths.session, 'session', n);
     seedHistory(paths.global, 'global', n);
-    const service = new HistoryService({ dataDir, sessionId: 'bench', workspace: null, displayName: 'bench', maxEntries: cap, warn: () => undefined });
+    const service = new HistoryService({
+      dataDir,
+      sessionId: 'bench',
+      workspace: null,
+      displayName: 'bench',
+      maxEntries: cap,
+      warn: () => undefined,
+    });
     const t0 = process.hrtime.bigint();
     service.load();
     const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
     let holder = null;
     if (held) {
       // A live process that holds both locks for the whole case.
-      holder = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
-      for (const f of [paths.session, paths.global]) fs.writeFileSync(f + '.lock', `${holder.pid} ${new Date().toISOString()}\n`);
+      holder = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], {
+        stdio: 'ignore',
+      });
+      for (const f of [paths.session, paths.global])
+        fs.writeFileSync(f + '.lock', `${holder.pid} ${new Date().toISOString()}\n`);
     }
     const blocks = [];
     let stall = 0;
@@ -340,11 +424,17 @@ async function benchSubmit() {
     if (holder) holder.kill('SIGKILL');
     const b = stats(blocks);
     const size = (fs.statSync(paths.global).size / 1048576).toFixed(0);
-    console.log(`submit, ${label}: record() blocks the loop median ${fmt(b.median)}, max ${fmt(b.max)}; worst loop stall ${fmt(stall)} (n=${b.n}); load at start ${fmt(loadMs)} (${size} MiB per file)`);
+    console.log(
+      `submit, ${label}: record() blocks the loop median ${fmt(b.median)}, max ${fmt(b.max)}; worst loop stall ` +
+        `${fmt(stall)} (n=${b.n}); load at start ${fmt(loadMs)} (${size} MiB per file)`,
+    );
     if (n > cap * 1.25) {
       // The idle compaction that follows: the longest the loop stalls while it runs.
       const stallDuring = await loopStall(scaled(4000, 1600));
-      console.log(`  then compaction at idle (both files to ${cap} entries): worst loop stall ${fmt(stallDuring)}; files now ${(fs.statSync(paths.global).size / 1024).toFixed(0)} KiB`);
+      console.log(
+        `  then compaction at idle (both files to ${cap} entries): worst loop stall ${fmt(stallDuring)}; files now ` +
+          `${(fs.statSync(paths.global).size / 1024).toFixed(0)} KiB`,
+      );
     }
   }
 }
@@ -360,7 +450,16 @@ async function benchTurns() {
   const mock = await startMockServer();
   try {
     // Ctrl-C to an idle screen, 50 times in one session.
-    let m = startMilk(['--data-dir', tmp('milk-bench-turn-'), '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'slow:20']);
+    let m = startMilk([
+      '--data-dir',
+      tmp('milk-bench-turn-'),
+      '--provider',
+      'openai',
+      '--base-url',
+      `${mock.url}/v1`,
+      '--model',
+      'slow:20',
+    ]);
     await m.until(() => m.status().includes('history: session'), 30000);
     const samples = [];
     for (let i = 0; i < scaled(50, 3); i++) {
@@ -376,10 +475,21 @@ async function benchTurns() {
     }
     m.p.kill('SIGKILL');
     const s = stats(samples);
-    console.log(`Ctrl-C to idle screen (pty, mock server streaming): median ${fmt(s.median)}, p99 ${fmt(s.p99)} (n=${s.n})`);
+    console.log(
+      `Ctrl-C to idle screen (pty, mock server streaming): median ${fmt(s.median)}, p99 ${fmt(s.p99)} (n=${s.n})`,
+    );
 
     // CPU while streaming a 1 MB answer as fast as the server sends it.
-    m = startMilk(['--data-dir', tmp('milk-bench-turn-'), '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'long']);
+    m = startMilk([
+      '--data-dir',
+      tmp('milk-bench-turn-'),
+      '--provider',
+      'openai',
+      '--base-url',
+      `${mock.url}/v1`,
+      '--model',
+      'long',
+    ]);
     await m.until(() => m.status().includes('history: session'), 30000);
     const cpu0 = cpuSeconds(m.p.pid);
     const t0 = process.hrtime.bigint();
@@ -390,7 +500,6 @@ async function benchTurns() {
     const cpu = cpuSeconds(m.p.pid) - cpu0;
     m.p.kill('SIGKILL');
     console.log(`streaming a 1 MB answer: ${cpu.toFixed(2)} CPU s over ${wall.toFixed(2)} s wall`);
-
   } finally {
     await mock.close();
   }
@@ -434,14 +543,21 @@ async function benchMarkdown() {
   try {
     // Five rounds: with three, one slow answer moved a median by a tenth or more.
     for (let round = 0; round < scaled(5, 1); round++) {
-      for (const [model, into] of [['mdrate', 'md'], ['rate:4000', 'plain']]) {
+      for (const [model, into] of [
+        ['mdrate', 'md'],
+        ['rate:4000', 'plain'],
+      ]) {
         const run = await start(model);
         const a = await answer(run);
         m[into].push(a.cpu);
         if (into === 'md') m.bytes.push(a.bytes);
         run.p.kill('SIGKILL');
       }
-      for (const [model, first, second] of [['markdown', 'big', 'big2'], ['long', 'long', 'long2'], ['fence', 'fence', null]]) {
+      for (const [model, first, second] of [
+        ['markdown', 'big', 'big2'],
+        ['long', 'long', 'long2'],
+        ['fence', 'fence', null],
+      ]) {
         const run = await start(model);
         m[first].push((await answer(run)).cpu);
         if (second) m[second].push((await answer(run)).cpu);
@@ -451,16 +567,31 @@ async function benchMarkdown() {
     const med = (xs) => stats(xs).median;
     const ratio = (a, b) => med(a) / med(b);
     const n = m.md.length;
-    console.log(`markdown: a mixed answer of 4,000 tokens (scripts/bench-answer.md, ${(doc.length / 1024).toFixed(0)} KB): median ${med(m.md).toFixed(3)} CPU s; 4,000 plain tokens: ${med(m.plain).toFixed(3)} CPU s; ratio ${ratio(m.md, m.plain).toFixed(2)} (budget 1.25, +10%; n=${n})`);
+    console.log(
+      `markdown: a mixed answer of 4,000 tokens (scripts/bench-answer.md, ${(doc.length / 1024).toFixed(0)} KB): ` +
+        `median ${med(m.md).toFixed(3)} CPU s; 4,000 plain tokens: ${med(m.plain).toFixed(3)} CPU s; ratio ` +
+        `${ratio(m.md, m.plain).toFixed(2)} (budget 1.25, +10%; n=${n})`,
+    );
     check('markdown 4,000 tokens against plain, CPU', ratio(m.md, m.plain), 1.25, 0.1);
     const bytes = med(m.bytes) / Buffer.byteLength(doc);
-    console.log(`  bytes written for it: ${(med(m.bytes) / 1024).toFixed(1)} KB, ${bytes.toFixed(2)}x the answer's own (DEC 2026 brackets counted; budget 1.5x, +10%)`);
+    console.log(
+      `  bytes written for it: ${(med(m.bytes) / 1024).toFixed(1)} KB, ${bytes.toFixed(2)}x the answer's own (DEC ` +
+        `2026 brackets counted; budget 1.5x, +10%)`,
+    );
     check('markdown 4,000 tokens, bytes against the answer', bytes, 1.5, 0.1);
-    console.log(`  1 MB of mixed Markdown: median ${med(m.big).toFixed(2)} CPU s in a fresh process, ${med(m.big2).toFixed(2)} s for a second answer; 1 MB of plain prose: ${med(m.long).toFixed(2)} s, then ${med(m.long2).toFixed(2)} s; ratios ${ratio(m.big, m.long).toFixed(2)} (budget 3, +10%) and ${ratio(m.big2, m.long2).toFixed(2)} (goal 2, reported, not a check)`);
+    console.log(
+      `  1 MB of mixed Markdown: median ${med(m.big).toFixed(2)} CPU s in a fresh process, ` +
+        `${med(m.big2).toFixed(2)} s for a second answer; 1 MB of plain prose: ${med(m.long).toFixed(2)} s, then ` +
+        `${med(m.long2).toFixed(2)} s; ratios ${ratio(m.big, m.long).toFixed(2)} (budget 3, +10%) and ` +
+        `${ratio(m.big2, m.long2).toFixed(2)} (goal 2, reported, not a check)`,
+    );
     check('1 MB of Markdown against plain, fresh process, CPU', ratio(m.big, m.long), 3, 0.1);
     // Not a check: its denominator, a second plain answer, is ~0.09 CPU s, and the ratio read 1.83 to 2.42 over
     // six runs of one build (1.98 and 2.00 for the build before), five rounds each: no headroom holds that steady.
-    console.log(`  1 MB in one fenced code block: median ${med(m.fence).toFixed(2)} CPU s; ratio to plain ${ratio(m.fence, m.long).toFixed(2)} (budget 3, +10%)`);
+    console.log(
+      `  1 MB in one fenced code block: median ${med(m.fence).toFixed(2)} CPU s; ratio to plain ` +
+        `${ratio(m.fence, m.long).toFixed(2)} (budget 3, +10%)`,
+    );
     check('1 MB fenced code block against plain, CPU', ratio(m.fence, m.long), 3, 0.1);
 
     // Keys while a 1 MB Markdown answer streams (4 KB every 10 ms: about 3 s of answer), in three fresh milks, 60
@@ -483,7 +614,12 @@ async function benchMarkdown() {
     }
     const keys = stats(all);
     const p90 = keys.p90;
-    console.log(`  keystroke to screen while 1 MB of Markdown streams: median ${fmt(keys.median)}, p90 ${fmt(p90)} (budget 16 ms, +50%, times the machine factor ${machine.factor.toFixed(2)}), p99 ${fmt(keys.p99)} (goal 16 ms, reported, not a check) (n=${keys.n}${streaming ? '' : '; an answer ended before the last key'})`);
+    console.log(
+      `  keystroke to screen while 1 MB of Markdown streams: median ${fmt(keys.median)}, p90 ${fmt(p90)} (budget 16 ` +
+        `ms, +50%, times the machine factor ${machine.factor.toFixed(2)}), p99 ${fmt(keys.p99)} (goal 16 ms, ` +
+        `reported, not ` +
+        `a check) (n=${keys.n}${streaming ? '' : '; an answer ended before the last key'})`,
+    );
     check('keystroke to screen while 1 MB of Markdown streams, p90', p90, 16 * machine.factor, 0.5);
   } finally {
     await mock.close();
@@ -525,7 +661,10 @@ async function keystrokesWithTranscript(n) {
   const m = startMilk(['--data-dir', data, '--script', file]);
   await m.until(() => m.status().includes('history: session'), 30000);
   m.p.write('fill\r');
-  const screenHas = (t) => Array.from({ length: m.term.rows }, (_, y) => m.term.buffer.active.getLine(y).translateToString(true)).some((l) => l.includes(t));
+  const screenHas = (t) =>
+    Array.from({ length: m.term.rows }, (_, y) => m.term.buffer.active.getLine(y).translateToString(true)).some((l) =>
+      l.includes(t),
+    );
   await m.until(() => screenHas(`line ${n - 1} `) && !m.status().includes('working'), 60000);
   const s = stats(await keystrokes(m, scaled(60, 5)));
   m.p.kill('SIGKILL');
@@ -543,8 +682,22 @@ function seedConversation(dataDir, cwd, events) {
   for (let turn = 0; lines.length < events; turn++) {
     const text = `question ${turn}: how does module ${turn % 50} handle errors?`;
     lines.push(JSON.stringify({ t: 'user', conv, ts, text, segments: [{ type: 'text', text }] }));
-    lines.push(JSON.stringify({ t: 'delta', conv, msg: turn, text: `Module ${turn % 50} catches errors at its edge and reports them in one line. ` }));
-    lines.push(JSON.stringify({ t: 'delta', conv, msg: turn, text: 'It keeps what it had and lets the next call try again.\n\nThat is the whole story for this one.' }));
+    lines.push(
+      JSON.stringify({
+        t: 'delta',
+        conv,
+        msg: turn,
+        text: `Module ${turn % 50} catches errors at its edge and reports them in one line. `,
+      }),
+    );
+    lines.push(
+      JSON.stringify({
+        t: 'delta',
+        conv,
+        msg: turn,
+        text: 'It keeps what it had and lets the next call try again.\n\nThat is the whole story for this one.',
+      }),
+    );
     lines.push(JSON.stringify({ t: 'assistant', conv, msg: turn }));
     lines.push(JSON.stringify({ t: 'end', conv, ts }));
   }
@@ -565,7 +718,10 @@ async function benchResume() {
   }
   const a = stats(plain);
   const b = stats(resumed);
-  console.log(`start-up with --continue on a 10,000-event log: median ${fmt(b.median)} (max ${fmt(b.max)}); plain start in the same run: median ${fmt(a.median)} (n=${b.n})`);
+  console.log(
+    `start-up with --continue on a 10,000-event log: median ${fmt(b.median)} (max ${fmt(b.max)}); plain start in ` +
+      `the same run: median ${fmt(a.median)} (n=${b.n})`,
+  );
   const m = startMilk(['--data-dir', data, '--continue'], cwd);
   await m.until(() => m.status().includes('history: session'), 30000);
   const s = stats(await keystrokes(m, scaled(30, 3)));
@@ -589,18 +745,39 @@ function rssMb(pid) {
   return kb / 1024;
 }
 
-/** Spawns a program in a 120x40 pty (as the comparison ran it, in tmux); resolves when `ready` is on screen, with how long that took. */
+/**
+ * Spawns a program in a 120x40 pty (as the comparison ran it, in tmux); resolves when `ready` is on screen, with how
+ * long that took.
+ */
 function spawnUntil(argv, ready, env = {}, node = process.execPath, retried = false) {
   const { Terminal } = require('@xterm/headless');
   const term = new Terminal({ cols: 120, rows: 40, allowProposedApi: true });
   const t0 = process.hrtime.bigint();
-  const p = pty.spawn(node, argv, { cols: 120, rows: 40, cwd: tmp('milk-bench-cwd-'), env: { ...process.env, TERM: 'xterm-256color', ...env } });
-  const run = { p, term, bytes: 0, screen: () => Array.from({ length: term.rows }, (_, y) => term.buffer.active.getLine(y).translateToString(true)).join('\n') };
-  const waiters = [];
-  run.until = (check, ms = 20000) => new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`bench wait timed out; screen:\n${run.screen()}`)), ms);
-    waiters.push({ check, resolve: (v) => { clearTimeout(t); resolve(v); } });
+  const p = pty.spawn(node, argv, {
+    cols: 120,
+    rows: 40,
+    cwd: tmp('milk-bench-cwd-'),
+    env: { ...process.env, TERM: 'xterm-256color', ...env },
   });
+  const run = {
+    p,
+    term,
+    bytes: 0,
+    screen: () =>
+      Array.from({ length: term.rows }, (_, y) => term.buffer.active.getLine(y).translateToString(true)).join('\n'),
+  };
+  const waiters = [];
+  run.until = (check, ms = 20000) =>
+    new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`bench wait timed out; screen:\n${run.screen()}`)), ms);
+      waiters.push({
+        check,
+        resolve: (v) => {
+          clearTimeout(t);
+          resolve(v);
+        },
+      });
+    });
   p.onData((d) => {
     run.bytes += Buffer.byteLength(d);
     term.write(d, () => {
@@ -612,17 +789,22 @@ function spawnUntil(argv, ready, env = {}, node = process.execPath, retried = fa
       }
     });
   });
-  return run.until(() => run.screen().includes(ready)).then((at) => {
-    run.ms = Number(at - t0) / 1e6;
-    return run;
-  }, (err) => {
-    // A start that shows nothing for 20 s is the shared machine stalling (seen once, with an empty
-    // screen): tried once more before the bench gives up; a figure is never taken from the stalled one.
-    p.kill('SIGKILL');
-    if (retried) throw err;
-    process.stderr.write(`bench: ${path.basename(argv[0])} showed nothing for 20 s; starting it again\n`);
-    return spawnUntil(argv, ready, env, node, true);
-  });
+  return run
+    .until(() => run.screen().includes(ready))
+    .then(
+      (at) => {
+        run.ms = Number(at - t0) / 1e6;
+        return run;
+      },
+      (err) => {
+        // A start that shows nothing for 20 s is the shared machine stalling (seen once, with an empty
+        // screen): tried once more before the bench gives up; a figure is never taken from the stalled one.
+        p.kill('SIGKILL');
+        if (retried) throw err;
+        process.stderr.write(`bench: ${path.basename(argv[0])} showed nothing for 20 s; starting it again\n`);
+        return spawnUntil(argv, ready, env, node, true);
+      },
+    );
 }
 
 /** Time from sending a request to the mock server to its first content byte: the floor for first-token latency. */
@@ -630,14 +812,18 @@ function firstByteMs(url, model) {
   const http = require('node:http');
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const req = http.request(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-      res.on('data', (d) => {
-        if (String(d).includes('"content":"t')) {
-          resolve(Number(process.hrtime.bigint() - t0) / 1e6);
-          req.destroy();
-        }
-      });
-    });
+    const req = http.request(
+      `${url}/v1/chat/completions`,
+      { method: 'POST', headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.on('data', (d) => {
+          if (String(d).includes('"content":"t')) {
+            resolve(Number(process.hrtime.bigint() - t0) / 1e6);
+            req.destroy();
+          }
+        });
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'go' }] }));
   });
@@ -656,8 +842,30 @@ async function benchBudgets() {
   // start-up and CPU while streaming still missed on a first measure in some runs and passed on the next.
   const rounds = SMOKE ? 1 : 7;
   const tokens = SMOKE ? 400 : 4000;
-  const m = { baseline: [], startup: [], firstStart: [], firstByte: [], firstToken: [], cpu: [], bytes: [], answer: [], idle: [], rss: [], ctrlc: [] };
-  const argv = (data) => [CLI, '--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', `rate:${tokens}`];
+  const m = {
+    baseline: [],
+    startup: [],
+    firstStart: [],
+    firstByte: [],
+    firstToken: [],
+    cpu: [],
+    bytes: [],
+    answer: [],
+    idle: [],
+    rss: [],
+    ctrlc: [],
+  };
+  const argv = (data) => [
+    CLI,
+    '--data-dir',
+    data,
+    '--provider',
+    'openai',
+    '--base-url',
+    `${mock.url}/v1`,
+    '--model',
+    `rate:${tokens}`,
+  ];
   try {
     for (let round = 0; round < rounds; round++) {
       const base = await spawnUntil([path.join(__dirname, 'bench-baseline.js')], 'baseline ready');
@@ -704,13 +912,15 @@ async function benchBudgets() {
       await run.until(() => !run.screen().split('\n').pop().includes('working'), 60000);
       m.cpu.push(cpuNs(run.p.pid) - cpu0);
       m.bytes.push((run.bytes - bytes0) / 1024);
-      m.answer.push(answer ? answer.length / 1024 : tokens * 4.6 / 1024);
+      m.answer.push(answer ? answer.length / 1024 : (tokens * 4.6) / 1024);
 
       // Ctrl-C while a slow answer streams, a few times.
       for (let i = 0; i < (SMOKE ? 2 : 10); i++) {
         run.p.write(`/model slow:20\r`);
         // Taken (the composer empty again) before the next input: typed at once, the two would be one paste.
-        await run.until(() => run.screen().includes('model: slow:20') && !run.screen().includes('│/model'), 5000).catch(() => undefined);
+        await run
+          .until(() => run.screen().includes('model: slow:20') && !run.screen().includes('│/model'), 5000)
+          .catch(() => undefined);
         run.p.write(`turn ${i}\r`);
         await run.until(() => run.screen().split('\n').pop().includes('working'));
         await sleep(60);
@@ -730,33 +940,133 @@ async function benchBudgets() {
   const ms = (x) => `${x.toFixed(0)} ms`;
   setMachineFactor(med(m.baseline));
   const rows = [
-    { case: 'start-up to ready screen', value: med(m.startup), unit: 'ms', spread: spread(m.startup, ms), budget: 150, headroom: 0.2, time: true, baseline: med(m.baseline), baselineName: 'bare blessed screen', ratioBudget: 1.25 },
-    { case: '  the first start, new data dir', value: med(m.firstStart), unit: 'ms', spread: spread(m.firstStart, ms), budget: 150, headroom: 0.2, time: true, baseline: med(m.baseline), baselineName: 'bare blessed screen', ratioBudget: 1.25 },
-    { case: 'Enter to first token visible', value: med(m.firstToken), unit: 'ms', spread: spread(m.firstToken, ms), budget: 60, headroom: 0.3, time: true, baseline: med(m.firstByte), baselineName: "server's first byte" },
-    { case: `CPU while streaming ${tokens} tokens`, value: med(m.cpu), unit: 's', spread: spread(m.cpu, (x) => `${x.toFixed(2)} s`), budget: 0.3, headroom: 0.35, time: true },
-    { case: 'bytes written for that answer', value: med(m.bytes), unit: 'KB', spread: spread(m.bytes, (x) => `${x.toFixed(0)} KB`), budget: 100, headroom: 0.2, baseline: med(m.answer), baselineName: "the answer's own size" },
-    { case: 'idle CPU in the 2 s after start-up', value: med(m.idle), unit: '%', spread: spread(m.idle, (x) => `${x.toFixed(2)} %`), budget: 0.5, headroom: 1, time: true },
-    { case: 'Ctrl-C to idle screen', value: med(m.ctrlc), unit: 'ms', spread: `p99 ${stats(m.ctrlc).p99.toFixed(1)} ms`, budget: 15, headroom: 0.5, time: true },
-    { case: 'RSS after start-up', value: med(m.rss), unit: 'MB', spread: spread(m.rss, (x) => `${x.toFixed(0)} MB`), budget: 75, headroom: 0.15 },
+    {
+      case: 'start-up to ready screen',
+      value: med(m.startup),
+      unit: 'ms',
+      spread: spread(m.startup, ms),
+      budget: 150,
+      headroom: 0.2,
+      time: true,
+      baseline: med(m.baseline),
+      baselineName: 'bare blessed screen',
+      ratioBudget: 1.25,
+    },
+    {
+      case: '  the first start, new data dir',
+      value: med(m.firstStart),
+      unit: 'ms',
+      spread: spread(m.firstStart, ms),
+      budget: 150,
+      headroom: 0.2,
+      time: true,
+      baseline: med(m.baseline),
+      baselineName: 'bare blessed screen',
+      ratioBudget: 1.25,
+    },
+    {
+      case: 'Enter to first token visible',
+      value: med(m.firstToken),
+      unit: 'ms',
+      spread: spread(m.firstToken, ms),
+      budget: 60,
+      headroom: 0.3,
+      time: true,
+      baseline: med(m.firstByte),
+      baselineName: "server's first byte",
+    },
+    {
+      case: `CPU while streaming ${tokens} tokens`,
+      value: med(m.cpu),
+      unit: 's',
+      spread: spread(m.cpu, (x) => `${x.toFixed(2)} s`),
+      budget: 0.3,
+      headroom: 0.35,
+      time: true,
+    },
+    {
+      case: 'bytes written for that answer',
+      value: med(m.bytes),
+      unit: 'KB',
+      spread: spread(m.bytes, (x) => `${x.toFixed(0)} KB`),
+      budget: 100,
+      headroom: 0.2,
+      baseline: med(m.answer),
+      baselineName: "the answer's own size",
+    },
+    {
+      case: 'idle CPU in the 2 s after start-up',
+      value: med(m.idle),
+      unit: '%',
+      spread: spread(m.idle, (x) => `${x.toFixed(2)} %`),
+      budget: 0.5,
+      headroom: 1,
+      time: true,
+    },
+    {
+      case: 'Ctrl-C to idle screen',
+      value: med(m.ctrlc),
+      unit: 'ms',
+      spread: `p99 ${stats(m.ctrlc).p99.toFixed(1)} ms`,
+      budget: 15,
+      headroom: 0.5,
+      time: true,
+    },
+    {
+      case: 'RSS after start-up',
+      value: med(m.rss),
+      unit: 'MB',
+      spread: spread(m.rss, (x) => `${x.toFixed(0)} MB`),
+      budget: 75,
+      headroom: 0.15,
+    },
   ];
   for (const r of rows) {
     r.ratio = r.baseline ? r.value / r.baseline : null;
     const budget = r.time ? r.budget * machine.factor : r.budget;
     const within = r.value <= budget && (r.ratioBudget === undefined || r.ratio <= r.ratioBudget);
-    const inHeadroom = r.value <= budget * (1 + r.headroom) && (r.ratioBudget === undefined || r.ratio <= r.ratioBudget * (1 + r.headroom));
+    const inHeadroom =
+      r.value <= budget * (1 + r.headroom) &&
+      (r.ratioBudget === undefined || r.ratio <= r.ratioBudget * (1 + r.headroom));
     r.pass = within;
     r.verdict = within ? 'pass' : inHeadroom ? 'over, within headroom' : 'MISS';
     check(r.case.trim(), r.value, r.time ? r.budget * machine.factor : r.budget, r.headroom);
-    if (r.ratioBudget !== undefined) check(`${r.case.trim()} (ratio to ${r.baselineName})`, r.ratio, r.ratioBudget, r.headroom);
+    if (r.ratioBudget !== undefined)
+      check(`${r.case.trim()} (ratio to ${r.baselineName})`, r.ratio, r.ratioBudget, r.headroom);
   }
-  const num = (r) => (r.unit === 's' ? r.value.toFixed(2) : r.unit === '%' ? r.value.toFixed(2) : r.value.toFixed(r.value < 10 ? 1 : 0)) + ' ' + r.unit;
-  console.log(`budgets (${rounds} interleaved round${rounds === 1 ? '' : 's'}, 120x40 pty, loopback mock server; machine factor ${machine.factor.toFixed(2)}: time budgets are checked at budget x factor):`);
-  const table = [['case', 'median', 'spread', 'budget (headroom)', 'baseline', 'ratio', ''], ...rows.map((r) => [
-    r.case, num(r), r.spread, `${r.budget} ${r.unit}${r.ratioBudget ? ` and ${r.ratioBudget}x` : ''} (+${Math.round(r.headroom * 100)}%)`,
-    r.baseline ? `${r.baseline.toFixed(r.baseline < 10 ? 1 : 0)} ${r.unit} (${r.baselineName})` : '', r.ratio ? `${r.ratio.toFixed(2)}x` : '', r.verdict,
-  ])];
+  const num = (r) =>
+    (r.unit === 's'
+      ? r.value.toFixed(2)
+      : r.unit === '%'
+        ? r.value.toFixed(2)
+        : r.value.toFixed(r.value < 10 ? 1 : 0)) +
+    ' ' +
+    r.unit;
+  console.log(
+    `budgets (${rounds} interleaved round${rounds === 1 ? '' : 's'}, 120x40 pty, loopback mock server; machine ` +
+      `factor ${machine.factor.toFixed(2)}: time budgets are checked at budget x factor):`,
+  );
+  const table = [
+    ['case', 'median', 'spread', 'budget (headroom)', 'baseline', 'ratio', ''],
+    ...rows.map((r) => [
+      r.case,
+      num(r),
+      r.spread,
+      `${r.budget} ${r.unit}${r.ratioBudget ? ` and ${r.ratioBudget}x` : ''} (+${Math.round(r.headroom * 100)}%)`,
+      r.baseline ? `${r.baseline.toFixed(r.baseline < 10 ? 1 : 0)} ${r.unit} (${r.baselineName})` : '',
+      r.ratio ? `${r.ratio.toFixed(2)}x` : '',
+      r.verdict,
+    ]),
+  ];
   const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
-  for (const row of table) console.log('  ' + row.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd());
+  for (const row of table)
+    console.log(
+      '  ' +
+        row
+          .map((cell, c) => cell.padEnd(widths[c]))
+          .join('  ')
+          .trimEnd(),
+    );
   RESULTS.push(...rows);
 }
 
@@ -768,7 +1078,10 @@ async function benchNodes() {
   const rows = [];
   for (const node of nodes) {
     const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
-    const hasCache = execFileSync(node, ['-p', "typeof require('node:module').enableCompileCache === 'function'"], { encoding: 'utf8' }).trim() === 'true';
+    const hasCache =
+      execFileSync(node, ['-p', "typeof require('node:module').enableCompileCache === 'function'"], {
+        encoding: 'utf8',
+      }).trim() === 'true';
     const data = tmp('milk-bench-node-');
     // The data dir used once before, so a cache (where this Node has one) is there.
     const once = await spawnUntil([CLI, '--data-dir', data], 'history: session', {}, node);
@@ -785,11 +1098,26 @@ async function benchNodes() {
       milk.push(m.ms);
       m.p.kill('SIGKILL');
     }
-    const cached = hasCache && fs.existsSync(path.join(data, 'cache')) && fs.readdirSync(path.join(data, 'cache'), { recursive: true }).length > 0;
-    rows.push({ version, milk: stats(milk).median, base: stats(base).median, cache: cached ? 'compile cache' : 'no cache' });
+    const cached =
+      hasCache &&
+      fs.existsSync(path.join(data, 'cache')) &&
+      fs.readdirSync(path.join(data, 'cache'), { recursive: true }).length > 0;
+    rows.push({
+      version,
+      milk: stats(milk).median,
+      base: stats(base).median,
+      cache: cached ? 'compile cache' : 'no cache',
+    });
   }
-  console.log(`start-up by Node (${rounds} interleaved round${rounds === 1 ? '' : 's'} each, 120x40 pty, data dir used once before):`);
-  for (const r of rows) console.log(`  ${r.version.padEnd(9)} ${r.cache.padEnd(13)} milk ${fmt(r.milk)}, bare blessed screen ${fmt(r.base)}, ratio ${(r.milk / r.base).toFixed(2)}x`);
+  console.log(
+    `start-up by Node (${rounds} interleaved round${rounds === 1 ? '' : 's'} each, 120x40 pty, data dir used once ` +
+      `before):`,
+  );
+  for (const r of rows)
+    console.log(
+      `  ${r.version.padEnd(9)} ${r.cache.padEnd(13)} milk ${fmt(r.milk)}, bare blessed screen ${fmt(r.base)}, ` +
+        `ratio ${(r.milk / r.base).toFixed(2)}x`,
+    );
 }
 
 /** What issue 19 streamed to stall the keyboard: each is streamed while keys are typed, and each key's echo timed. */
@@ -806,7 +1134,8 @@ async function benchPayloads() {
     const file = path.join(dir, 'script.json');
     // 16 KB chunks 40 ms apart: the answer streams for as long as the keys are typed.
     const steps = [];
-    for (let at = 0; at < payload.length; at += 16384) steps.push({ text: payload.slice(at, at + 16384) }, { delay: 40 });
+    for (let at = 0; at < payload.length; at += 16384)
+      steps.push({ text: payload.slice(at, at + 16384) }, { delay: 40 });
     fs.writeFileSync(file, JSON.stringify({ turns: [steps] }));
     const data = tmp('milk-bench-payload-data-');
     fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10000000 }));
@@ -817,7 +1146,11 @@ async function benchPayloads() {
     const s = stats(await keystrokes(m, scaled(30, 5)));
     const streaming = m.status().includes('working');
     m.p.kill('SIGKILL');
-    console.log(`keystroke echo while streaming ${name}: median ${fmt(s.median)}, p99 ${fmt(s.p99)}, max ${fmt(s.max)} (n=${s.n}${streaming ? '' : '; the answer ended before the last key'}; budget p99 100 ms, +50%, times the machine factor ${machine.factor.toFixed(2)})`);
+    console.log(
+      `keystroke echo while streaming ${name}: median ${fmt(s.median)}, p99 ${fmt(s.p99)}, max ${fmt(s.max)} ` +
+        `(n=${s.n}${streaming ? '' : '; the answer ended before the last key'}; ` +
+        `budget p99 100 ms, +50%, times the machine factor ${machine.factor.toFixed(2)})`,
+    );
     check(`keystroke echo while streaming ${name} p99`, s.p99, 100 * machine.factor, 0.5);
   }
 }
@@ -826,11 +1159,24 @@ async function benchPayloads() {
 function sourceTree(files) {
   const root = tmp('milk-bench-tree-');
   fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules/\n*.log\n');
-  const body = (i) => Array.from({ length: 30 }, (_, l) => (l === 7 && i % 1000 === 0 ? `  // TODO(bench): item ${i}` : `  const value${l} = compute(${i}, ${l}); // function body line`)).join('\n');
+  const body = (i) =>
+    Array.from({ length: 30 }, (_, l) =>
+      l === 7 && i % 1000 === 0
+        ? `  // TODO(bench): item ${i}`
+        : `  const value${l} = compute(${i}, ${l}); // function body line`,
+    ).join('\n');
   for (let i = 0; i < files; i++) {
-    const dir = path.join(root, i % 10 === 9 ? 'node_modules' : 'src', `pkg${Math.floor(i / 1000)}`, `mod${Math.floor(i / 100) % 10}`);
+    const dir = path.join(
+      root,
+      i % 10 === 9 ? 'node_modules' : 'src',
+      `pkg${Math.floor(i / 1000)}`,
+      `mod${Math.floor(i / 100) % 10}`,
+    );
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, `file${i}.${i % 3 === 0 ? 'js' : 'ts'}`), `export function f${i}() {\n${body(i)}\n}\n`);
+    fs.writeFileSync(
+      path.join(dir, `file${i}.${i % 3 === 0 ? 'js' : 'ts'}`),
+      `export function f${i}() {\n${body(i)}\n}\n`,
+    );
   }
   return root;
 }
@@ -840,12 +1186,17 @@ async function benchAgent() {
   try {
     require('node:child_process').execFileSync('rg', ['--version']);
   } catch {
-    throw new Error('ripgrep (rg) is not on PATH: the agent case compares it with milk\'s own search (apt-get install ripgrep)');
+    throw new Error(
+      "ripgrep (rg) is not on PATH: the agent case compares it with milk's own search (apt-get install ripgrep)",
+    );
   }
   const files = scaled(50000, 500);
   const t0 = Date.now();
   const ws = sourceTree(files);
-  console.log(`agent: a tree of ${files.toLocaleString('en-US')} files (a tenth of them in an ignored node_modules), made in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `agent: a tree of ${files.toLocaleString('en-US')} files (a tenth of them in an ignored node_modules), made in ` +
+      `${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
   const ops = [
     ['glob **/*.ts', () => globTool(ws, { pattern: '**/*.ts' })],
     ['grep a rare word (TODO)', () => grepTool(ws, { pattern: 'TODO\\(bench\\)', context: 2 })],
@@ -857,7 +1208,10 @@ async function benchAgent() {
   console.log(`  a first glob, loading the search modules: worst event-loop stall ${fmt(first())}`);
   for (const [label, op] of ops) {
     const answers = {};
-    for (const [engine, env] of [['ripgrep', undefined], ["milk's own", 'js']]) {
+    for (const [engine, env] of [
+      ['ripgrep', undefined],
+      ["milk's own", 'js'],
+    ]) {
       if (env) process.env.MILK_SEARCH = env;
       else delete process.env.MILK_SEARCH;
       const times = [];
@@ -870,11 +1224,14 @@ async function benchAgent() {
         stall = Math.max(stall, watching());
       }
       const m = stats(times).median;
-      console.log(`  ${label}, ${engine}: median ${fmt(m)} (n=${times.length}); worst event-loop stall meanwhile ${fmt(stall)}`);
+      console.log(
+        `  ${label}, ${engine}: median ${fmt(m)} (n=${times.length}); worst event-loop stall meanwhile ${fmt(stall)}`,
+      );
       if (engine === 'ripgrep') check(`${label} over ${files} files with ripgrep`, m, 1000 * machine.factor, 0.3);
     }
     delete process.env.MILK_SEARCH;
-    if (answers.ripgrep !== answers["milk's own"]) throw new Error(`agent: ${label}: ripgrep and milk's own search answered differently`);
+    if (answers.ripgrep !== answers["milk's own"])
+      throw new Error(`agent: ${label}: ripgrep and milk's own search answered differently`);
     console.log(`  ${label}: the same answer both ways (${answers.ripgrep.split('\n').length} lines)`);
   }
   fs.rmSync(ws, { recursive: true, force: true });
@@ -888,7 +1245,11 @@ async function benchAgent() {
   fs.writeFileSync(path.join(repo, 'AGENTS.md'), '- Run the tests before saying a change is done.\n'.repeat(700));
   fs.mkdirSync(path.join(repo, 'pkg'));
   fs.writeFileSync(path.join(repo, 'pkg', 'AGENTS.md'), '- This package is pure: no I/O.\n'.repeat(50));
-  const ctx = new AgentContext(path.join(repo, 'pkg'), tmp('milk-bench-prompt-data-'), new Settings({ provider: 'openai', model: null }));
+  const ctx = new AgentContext(
+    path.join(repo, 'pkg'),
+    tmp('milk-bench-prompt-data-'),
+    new Settings({ provider: 'openai', model: null }),
+  );
   const loads = [];
   const builds = [];
   for (let i = 0; i < scaled(200, 5); i++) {
@@ -900,8 +1261,12 @@ async function benchAgent() {
     builds.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
   const size = ctx.text().length;
-  console.log(`system prompt (${(size / 1024).toFixed(0)} KB, two AGENTS.md files): read at start-up and /new ${fmt(stats(loads).median)}, built at a turn's start median ${fmt(stats(builds).median)}, p99 ${fmt(stats(builds).p99)} (budget 2 ms, +50%, times the machine factor)`);
-  check('system prompt built at a turn\'s start', stats(builds).median, 2 * machine.factor, 0.5);
+  console.log(
+    `system prompt (${(size / 1024).toFixed(0)} KB, two AGENTS.md files): read at start-up and /new ` +
+      `${fmt(stats(loads).median)}, built at a turn's start median ${fmt(stats(builds).median)}, p99 ` +
+      `${fmt(stats(builds).p99)} (budget 2 ms, +50%, times the machine factor)`,
+  );
+  check("system prompt built at a turn's start", stats(builds).median, 2 * machine.factor, 0.5);
 }
 
 // The @-mention picker in a 50,000-file workspace: what a keystroke in it
@@ -918,7 +1283,9 @@ async function benchMentions() {
     for (let f = 0; f < 50; f++) fs.writeFileSync(path.join(dir, `file_${d}_${f}.ts`), '');
   }
   fs.writeFileSync(path.join(ws, 'main.ts'), '');
-  console.log(`mentions: a workspace of ${n} files, made in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(1)} s`);
+  console.log(
+    `mentions: a workspace of ${n} files, made in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(1)} s`,
+  );
 
   const { FileIndex } = require('../dist/tools/file-index');
   const index = new FileIndex(ws);
@@ -926,7 +1293,10 @@ async function benchMentions() {
   const stopBuild = stallWatch();
   index.refresh();
   await index.ready();
-  console.log(`  the index, listed and prepared off the keystroke: ${fmt(Number(process.hrtime.bigint() - t) / 1e6)}; worst event-loop stall meanwhile ${fmt(stopBuild())}`);
+  console.log(
+    `  the index, listed and prepared off the keystroke: ${fmt(Number(process.hrtime.bigint() - t) / 1e6)}; worst ` +
+      `event-loop stall meanwhile ${fmt(stopBuild())}`,
+  );
 
   // A keystroke in the picker as the app pays for it: the view and the composer take the key and ask for the query.
   const { dispatch, initialUi } = require('../dist/composer/stack');
@@ -945,9 +1315,13 @@ async function benchMentions() {
     }
   }
   const k = stats(keys);
-  console.log(`  a keystroke in the picker (the view, the composer, the query asked for): median ${fmt(k.median)}, p99 ${fmt(k.p99)} (n=${k.n}; budget p99 5 ms, +100%, times the machine factor ${machine.factor.toFixed(2)})`);
+  console.log(
+    `  a keystroke in the picker (the view, the composer, the query asked for): median ${fmt(k.median)}, p99 ` +
+      `${fmt(k.p99)} (n=${k.n}; budget p99 5 ms, +100%, times the machine factor ${machine.factor.toFixed(2)})`,
+  );
   check('mention keystroke p99', k.p99, 5 * machine.factor, 1);
-  // A query over every path, in slices: how long until its answer, and the longest the loop went without a turn meanwhile.
+  // A query over every path, in slices: how long until its answer, and the longest the loop went without a turn
+  // meanwhile.
   const answers = [];
   const stalls = [];
   for (const q of queries) {
@@ -959,13 +1333,17 @@ async function benchMentions() {
   }
   const a = stats(answers);
   const st = stats(stalls);
-  console.log(`  a query's answer over ${n} paths, in slices: median ${fmt(a.median)}, max ${fmt(a.max)}; worst event-loop stall meanwhile ${fmt(st.max)} (budget 16 ms, +100%, times the machine factor)`);
+  console.log(
+    `  a query's answer over ${n} paths, in slices: median ${fmt(a.median)}, max ${fmt(a.max)}; worst event-loop ` +
+      `stall meanwhile ${fmt(st.max)} (budget 16 ms, +100%, times the machine factor)`,
+  );
   check('mention query loop stall', st.max, 16 * machine.factor, 1);
 
   // In a pty: @ typed once the index is made, until the first paths are on screen.
   const m = startMilk(['--data-dir', tmp('milk-bench-mentions-data-')], ws);
   await m.until(() => m.status().includes('history: session'), 30000);
-  const screen = () => Array.from({ length: m.term.rows }, (_, y) => m.term.buffer.active.getLine(y).translateToString(true)).join('\n');
+  const screen = () =>
+    Array.from({ length: m.term.rows }, (_, y) => m.term.buffer.active.getLine(y).translateToString(true)).join('\n');
   // As a person would: some words typed first (the list is made from the first key, in the background), then the @.
   m.p.write('x');
   await m.until(() => screen().includes('│x'), 5000);
@@ -984,11 +1362,29 @@ async function benchMentions() {
   }
   m.p.kill('SIGKILL');
   const f = stats(firsts);
-  console.log(`  @ to the first paths on screen, in a pty: median ${fmt(f.median)}, max ${fmt(f.max)} (n=${f.n}; budget 50 ms, +100%, times the machine factor)`);
+  console.log(
+    `  @ to the first paths on screen, in a pty: median ${fmt(f.median)}, max ${fmt(f.max)} (n=${f.n}; budget 50 ` +
+      `ms, +100%, times the machine factor)`,
+  );
   check('mention first results', f.median, 50 * machine.factor, 1);
 }
 
-const CASES = { budgets: benchBudgets, nodes: benchNodes, startup: benchStartup, resume: benchResume, history: benchHistory, submit: benchSubmit, search: benchSearch, turns: benchTurns, transcript: benchLongTranscript, payloads: benchPayloads, markdown: benchMarkdown, agent: benchAgent, mentions: benchMentions, mcp: benchMcp };
+const CASES = {
+  budgets: benchBudgets,
+  nodes: benchNodes,
+  startup: benchStartup,
+  resume: benchResume,
+  history: benchHistory,
+  submit: benchSubmit,
+  search: benchSearch,
+  turns: benchTurns,
+  transcript: benchLongTranscript,
+  payloads: benchPayloads,
+  markdown: benchMarkdown,
+  agent: benchAgent,
+  mentions: benchMentions,
+  mcp: benchMcp,
+};
 
 const NOTES = `Notes on reading these figures:
 
@@ -1068,7 +1464,12 @@ async function oneRun(only) {
   FIRST_MISSES.push(first.map((c) => c.case));
   const again = [...new Set(first.map((c) => c.from))];
   for (const name of again) {
-    console.log(`measuring ${name} again: ${first.filter((c) => c.from === name).map((c) => c.case).join(', ')} missed beyond headroom`);
+    console.log(
+      `measuring ${name} again: ${first
+        .filter((c) => c.from === name)
+        .map((c) => c.case)
+        .join(', ')} missed beyond headroom`,
+    );
     const before = CHECKS.length;
     currentCase = name;
     await CASES[name]();
@@ -1105,7 +1506,10 @@ async function repeatedRuns(only) {
   }
   console.log(`repeat: ${runs.filter((r) => r.length === 0).length} of ${REPEAT} runs passed`);
   for (const [name, s] of seen) {
-    console.log(`  ${name}: first measure passed ${s.first}/${REPEAT}, in the end ${s.final}/${REPEAT}; worst ${s.worst.toFixed(2)} against ${s.budget.toFixed(2)} (+${Math.round(s.headroom * 100)}%)`);
+    console.log(
+      `  ${name}: first measure passed ${s.first}/${REPEAT}, in the end ${s.final}/${REPEAT}; worst ` +
+        `${s.worst.toFixed(2)} against ${s.budget.toFixed(2)} (+${Math.round(s.headroom * 100)}%)`,
+    );
   }
   return runs;
 }
@@ -1127,15 +1531,36 @@ async function main() {
   console.log(`milk bench: node ${process.version}, ${os.cpus().length} cpus, ${os.cpus()[0]?.model ?? ''}`);
   const runs = REPEAT > 1 ? await repeatedRuns(only) : [await oneRun(only)];
   const missed = runs.at(-1);
-  for (const c of missed) console.log(`MISS beyond headroom (twice): ${c.case}: ${c.value.toFixed(2)} against ${c.budget.toFixed(2)} (+${Math.round(c.headroom * 100)}%)`);
+  for (const c of missed)
+    console.log(
+      `MISS beyond headroom (twice): ${c.case}: ${c.value.toFixed(2)} against ${c.budget.toFixed(2)} ` +
+        `(+${Math.round(c.headroom * 100)}%)`,
+    );
   console.log = log;
   if (runs.some((r) => r.length > 0)) process.exitCode = 1;
-  if (json) log(JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', smoke: SMOKE, budgets: RESULTS, lines }, null, 2));
+  if (json)
+    log(
+      JSON.stringify(
+        {
+          node: process.version,
+          cpus: os.cpus().length,
+          cpu: os.cpus()[0]?.model ?? '',
+          smoke: SMOKE,
+          budgets: RESULTS,
+          lines,
+        },
+        null,
+        2,
+      ),
+    );
   if (write) {
     const { execFileSync } = require('node:child_process');
     let commit = 'unknown';
     try {
-      commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: path.join(__dirname, '..'), encoding: 'utf8' }).trim();
+      commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+        cwd: path.join(__dirname, '..'),
+        encoding: 'utf8',
+      }).trim();
     } catch {
       // not a git checkout
     }
@@ -1143,7 +1568,8 @@ async function main() {
       '# Benchmarks',
       '',
       'Written by `npm run bench -- --write` (scripts/bench.js); do not edit by hand.',
-      `Commit ${commit}, ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}${only.length ? `; cases: ${only.join(', ')}` : ''}.`,
+      `Commit ${commit}, ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} × ` +
+        `${os.cpus()[0]?.model ?? 'cpu'}${only.length ? `; cases: ${only.join(', ')}` : ''}.`,
       '',
       '```',
       ...lines,

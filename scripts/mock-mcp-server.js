@@ -15,23 +15,40 @@ if (mode === 'fail-start') process.exit(3);
 if (mode === 'ignore-term') process.on('SIGTERM', () => {});
 
 function makeServer() {
-const server = new McpServer({ name: 'mock-mcp', version: '1.0.0' });
-// escapes: the echo tool's description carries a title change and a clipboard write, which milk must show inert.
-const echoDescription = mode === 'escapes' ? 'Echo \x1b]0;pwned-title\x07the text\x1b]52;c;ZXZpbA==\x07 back\x1b[2J' : 'Echo the text back';
-server.registerTool('echo', { description: echoDescription, inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
-  async ({ text }) => ({ content: [{ type: 'text', text: `echo: ${text}` }] }));
-server.registerTool('note', { description: 'Take a note', inputSchema: { text: z.string() } },
-  async ({ text }) => ({ content: [{ type: 'text', text: `noted: ${text}` }] }));
-server.registerTool('crash', { description: 'Die mid-call', inputSchema: {} }, async () => process.exit(7));
-server.registerTool('hang', { description: 'Never answer', inputSchema: {} }, () => new Promise(() => {}));
-server.registerTool('flood', { description: 'Answer with 12 MB on one line', inputSchema: {} },
-  async () => ({ content: [{ type: 'text', text: 'x'.repeat(12 * 1024 * 1024) }] }));
-server.registerTool('image', { description: 'Answer with an image', inputSchema: {} },
-  async () => ({ content: [{ type: 'text', text: 'a picture:' }, { type: 'image', data: 'aGk=', mimeType: 'image/png' }] }));
+  const server = new McpServer({ name: 'mock-mcp', version: '1.0.0' });
+  // escapes: the echo tool's description carries a title change and a clipboard write, which milk must show inert.
+  const echoDescription =
+    mode === 'escapes' ? 'Echo \x1b]0;pwned-title\x07the text\x1b]52;c;ZXZpbA==\x07 back\x1b[2J' : 'Echo the text back';
+  server.registerTool(
+    'echo',
+    { description: echoDescription, inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ text }) => ({ content: [{ type: 'text', text: `echo: ${text}` }] }),
+  );
+  server.registerTool('note', { description: 'Take a note', inputSchema: { text: z.string() } }, async ({ text }) => ({
+    content: [{ type: 'text', text: `noted: ${text}` }],
+  }));
+  server.registerTool('crash', { description: 'Die mid-call', inputSchema: {} }, async () => process.exit(7));
+  server.registerTool('hang', { description: 'Never answer', inputSchema: {} }, () => new Promise(() => {}));
+  server.registerTool('flood', { description: 'Answer with 12 MB on one line', inputSchema: {} }, async () => ({
+    content: [{ type: 'text', text: 'x'.repeat(12 * 1024 * 1024) }],
+  }));
+  server.registerTool('image', { description: 'Answer with an image', inputSchema: {} }, async () => ({
+    content: [
+      { type: 'text', text: 'a picture:' },
+      { type: 'image', data: 'aGk=', mimeType: 'image/png' },
+    ],
+  }));
 
-server.registerPrompt('review', { description: 'Review a file', argsSchema: { file: z.string(), focus: z.string().optional() } },
-  ({ file, focus }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Review ${file}${focus ? `, looking at ${focus}` : ''}.` } }] }));
-return server;
+  server.registerPrompt(
+    'review',
+    { description: 'Review a file', argsSchema: { file: z.string(), focus: z.string().optional() } },
+    ({ file, focus }) => ({
+      messages: [
+        { role: 'user', content: { type: 'text', text: `Review ${file}${focus ? `, looking at ${focus}` : ''}.` } },
+      ],
+    }),
+  );
+  return server;
 }
 
 // `--http PORT`: the same tools over streamable HTTP on 127.0.0.1, stateless (a server per request),
@@ -58,7 +75,9 @@ if (httpAt !== -1) {
       await transport.handleRequest(req, res, body ? JSON.parse(body) : undefined);
     });
   });
-  web.listen(Number(process.argv[httpAt + 1]) || 0, '127.0.0.1', () => process.stdout.write(`READY ${web.address().port}\n`));
+  web.listen(Number(process.argv[httpAt + 1]) || 0, '127.0.0.1', () =>
+    process.stdout.write(`READY ${web.address().port}\n`),
+  );
 } else {
   if (mode === 'garbage') process.stdout.write('this is not json\n');
   makeServer().connect(new StdioServerTransport());

@@ -10,7 +10,8 @@ const net = require('node:net');
 function startMockProxy(options = {}) {
   const tunnels = [];
   const forwarded = [];
-  const authorised = (req) => !options.auth || req.headers['proxy-authorization'] === `Basic ${Buffer.from(options.auth).toString('base64')}`;
+  const authorised = (req) =>
+    !options.auth || req.headers['proxy-authorization'] === `Basic ${Buffer.from(options.auth).toString('base64')}`;
   const server = http.createServer((req, res) => {
     if (!authorised(req)) {
       res.writeHead(407, { 'proxy-authenticate': 'Basic realm="mock"' }).end();
@@ -30,7 +31,10 @@ function startMockProxy(options = {}) {
   });
   server.on('connect', (req, client, head) => {
     if (!authorised(req)) {
-      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="mock"\r\nContent-Length: 0\r\n\r\n');
+      client.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="mock"\r\nContent-Length: ' +
+          '0\r\n\r\n',
+      );
       return;
     }
     if (options.refuse) {
@@ -60,10 +64,11 @@ function startMockProxy(options = {}) {
         url: `http://127.0.0.1:${port}`,
         tunnels,
         forwarded,
-        close: () => new Promise((r) => {
-          for (const s of sockets) s.destroy();
-          server.close(() => r());
-        }),
+        close: () =>
+          new Promise((r) => {
+            for (const s of sockets) s.destroy();
+            server.close(() => r());
+          }),
       });
     });
   });

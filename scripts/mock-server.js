@@ -10,10 +10,12 @@
 //                  gets "SUMMARY of N messages; first asked: …"
 //   reasoning      reasoning first (OpenAI reasoning_content deltas; an Anthropic thinking block with a
 //                  signature), then a shell call; after its result, reasoning again and 'done thinking.'
-//   files          a read_file call (notes.txt, line 2 only) and a write_file call (out.txt) in one answer, then 'wrote.'
+//   files          a read_file call (notes.txt, line 2 only) and a write_file call (out.txt) in one answer, then
+// 'wrote.'
 //   search         a glob call (*.txt) and a grep call (needle, one line of context) in one answer, then 'found.'
 //   edit, edit-miss an edit_file call on notes.txt (one line changed; an old_string not in it), then 'edited.'
-//   short          a few words, quickly              echo      quotes the last user message and the message count (a system message not counted)
+//   short          a few words, quickly              echo      quotes the last user message and the message count (a
+// system message not counted)
 //   slow           200 words, one every 100 ms       long      about 1 MB of text in 4 KB chunks
 //   status-NNN     answers HTTP NNN every time       flaky-NNN answers NNN once, then streams normally
 //   hang           sends headers, then nothing       hang-headers  never answers at all
@@ -60,13 +62,30 @@ function words(n) {
 
 /** A long answer as models write them: headings, prose with emphasis, lists, code and tables. */
 function markdownDoc(size) {
-  const section = (k) => [
-    `## Part ${k}`, '',
-    `This part explains **module ${k}** and how it handles *errors* with \`retry()\` and [the guide](https://example.com/${k}).`, '',
-    '- it reads the input', '- it checks each field', '  - nested: the path', '- it writes the result', '',
-    '```ts', `export function step${k}(x: number): number {`, '  return x * 2;', '}', '```', '',
-    '| name | value |', '|---|--:|', `| count | ${k} |`, `| size | ${k * 7} |`, '', '',
-  ].join('\n');
+  const section = (k) =>
+    [
+      `## Part ${k}`,
+      '',
+      `This part explains **module ${k}** and how it handles *errors* with \`retry()\` and [the guide](https://example.com/${k}).`,
+      '',
+      '- it reads the input',
+      '- it checks each field',
+      '  - nested: the path',
+      '- it writes the result',
+      '',
+      '```ts',
+      `export function step${k}(x: number): number {`,
+      '  return x * 2;',
+      '}',
+      '```',
+      '',
+      '| name | value |',
+      '|---|--:|',
+      `| count | ${k} |`,
+      `| size | ${k * 7} |`,
+      '',
+      '',
+    ].join('\n');
   let doc = '';
   for (let k = 0; doc.length < size; k++) doc += section(k);
   return doc.slice(0, size);
@@ -115,24 +134,46 @@ function plan(scenario, body) {
   const users = messages.filter((m) => m.role === 'user');
   const lastUser = users[users.length - 1];
   const content = lastUser?.content ?? '';
-  const lastText = typeof content === 'string' ? content : content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+  const lastText =
+    typeof content === 'string'
+      ? content
+      : content
+          .filter((c) => c.type === 'text')
+          .map((c) => c.text)
+          .join('');
   // milk compacting its context (turn/compact.ts), in any scenario: a short summary naming what it replaces.
   if (lastText.startsWith('Summarise the conversation so far')) {
-    const textOf = (m) => (typeof m.content === 'string' ? m.content : (m.content || []).filter((c) => c.type === 'text').map((c) => c.text).join(''));
-    return { chunks: [`SUMMARY of ${messages.length - 1} messages; first asked: ${textOf(users[0] || {}).slice(0, 24)}`], delay: 1 };
+    const textOf = (m) =>
+      typeof m.content === 'string'
+        ? m.content
+        : (m.content || [])
+            .filter((c) => c.type === 'text')
+            .map((c) => c.text)
+            .join('');
+    return {
+      chunks: [`SUMMARY of ${messages.length - 1} messages; first asked: ${textOf(users[0] || {}).slice(0, 24)}`],
+      delay: 1,
+    };
   }
   switch (name) {
-    case 'short': return { chunks: words(5), delay: scenario.delay ?? 5 };
-    case 'nousage': return { chunks: words(5), delay: scenario.delay ?? 5, noUsage: true };
-    case 'linger': return { chunks: words(5), delay: scenario.delay ?? 5, linger: true };
-    case 'echo': return { chunks: [`echo: ${lastText} `, `(${messages.length} messages)`], delay: scenario.delay ?? 5 };
-    case 'slow': return { chunks: words(200), delay: scenario.delay ?? 100 };
+    case 'short':
+      return { chunks: words(5), delay: scenario.delay ?? 5 };
+    case 'nousage':
+      return { chunks: words(5), delay: scenario.delay ?? 5, noUsage: true };
+    case 'linger':
+      return { chunks: words(5), delay: scenario.delay ?? 5, linger: true };
+    case 'echo':
+      return { chunks: [`echo: ${lastText} `, `(${messages.length} messages)`], delay: scenario.delay ?? 5 };
+    case 'slow':
+      return { chunks: words(200), delay: scenario.delay ?? 100 };
     case 'long': {
       const line = 'milk streams a long answer without slowing the keyboard down. '.repeat(64);
       return { chunks: Array.from({ length: 256 }, () => line.slice(0, 4096)), delay: scenario.delay ?? 0 };
     }
-    case 'markdown': return { chunks: chunked(markdownDoc(1024 * 1024), 4096), delay: scenario.delay ?? 0 };
-    case 'fence': return { chunks: chunked(fenceDoc(1024 * 1024), 4096), delay: scenario.delay ?? 0 };
+    case 'markdown':
+      return { chunks: chunked(markdownDoc(1024 * 1024), 4096), delay: scenario.delay ?? 0 };
+    case 'fence':
+      return { chunks: chunked(fenceDoc(1024 * 1024), 4096), delay: scenario.delay ?? 0 };
     case 'mdrate': {
       const doc = benchAnswer();
       const size = Math.ceil(doc.length / 4000);
@@ -141,68 +182,149 @@ function plan(scenario, body) {
     // rate[:N]: N tokens (default 4000, about 6 characters each) at 2,000 tokens a second, ten every 5 ms.
     case 'rate': {
       const tokens = words(scenario.delay ?? 4000);
-      return { chunks: Array.from({ length: Math.ceil(tokens.length / 10) }, (_, i) => tokens.slice(i * 10, i * 10 + 10).join('')), delay: 5 };
+      return {
+        chunks: Array.from({ length: Math.ceil(tokens.length / 10) }, (_, i) =>
+          tokens.slice(i * 10, i * 10 + 10).join(''),
+        ),
+        delay: 5,
+      };
     }
-    case 'endless': return { chunks: endless(16 * 1024, 256 * 1024 * 1024), delay: Math.max(1, scenario.delay ?? 1) };
-    case 'hang': return { chunks: [], hang: true, delay: 0 };
-    case 'endless-line': return { chunks: [], hang: true, endless: 'line', delay: 0 };
-    case 'endless-args': return { chunks: [], hang: true, endless: 'args', delay: 0 };
-    case 'drop': return { chunks: words(10), drop: true, delay: scenario.delay ?? 10 };
-    case 'malformed': return { chunks: ['first '], malformed: true, delay: scenario.delay ?? 5 };
+    case 'endless':
+      return { chunks: endless(16 * 1024, 256 * 1024 * 1024), delay: Math.max(1, scenario.delay ?? 1) };
+    case 'hang':
+      return { chunks: [], hang: true, delay: 0 };
+    case 'endless-line':
+      return { chunks: [], hang: true, endless: 'line', delay: 0 };
+    case 'endless-args':
+      return { chunks: [], hang: true, endless: 'args', delay: 0 };
+    case 'drop':
+      return { chunks: words(10), drop: true, delay: scenario.delay ?? 10 };
+    case 'malformed':
+      return { chunks: ['first '], malformed: true, delay: scenario.delay ?? 5 };
     // The server gives up mid-answer and says so in the stream, as an overloaded API does.
-    case 'overloaded': return { chunks: ['first '], failing: true, delay: scenario.delay ?? 5 };
-    case 'hostile-midstream': return { chunks: ['first '], failing: true, failMessage: 'gone \x1b]52;c;ZXZpbA==\x07 \x1b]0;pwned\x07 \x1b[2J away', delay: scenario.delay ?? 5 };
-    case 'hostile': return {
-      chunks: ['safe ', '\x1b[2J\x1b[H', 'text', '\x1b]0;pwned\x07', ' with ', '\x1b]52;c;ZXZpbA==\x07', 'no \x07bells ', '\x1b[31mred\x1b[0m', ' {bold}tags{/bold}', ' \x9b2J', 'end'],
-      delay: scenario.delay ?? 5,
-    };
+    case 'overloaded':
+      return { chunks: ['first '], failing: true, delay: scenario.delay ?? 5 };
+    case 'hostile-midstream':
+      return {
+        chunks: ['first '],
+        failing: true,
+        failMessage: 'gone \x1b]52;c;ZXZpbA==\x07 \x1b]0;pwned\x07 \x1b[2J away',
+        delay: scenario.delay ?? 5,
+      };
+    case 'hostile':
+      return {
+        chunks: [
+          'safe ',
+          '\x1b[2J\x1b[H',
+          'text',
+          '\x1b]0;pwned\x07',
+          ' with ',
+          '\x1b]52;c;ZXZpbA==\x07',
+          'no \x07bells ',
+          '\x1b[31mred\x1b[0m',
+          ' {bold}tags{/bold}',
+          ' \x9b2J',
+          'end',
+        ],
+        delay: scenario.delay ?? 5,
+      };
     case 'tools':
     case 'tools-cut': {
-      const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
+      const hasResult = messages.some(
+        (m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')),
+      );
       if (hasResult) return { chunks: ['the command ran.'], delay: 5 };
       const tool = { name: 'shell', args: { command: 'echo hello-from-tool' } };
       if (scenario.name === 'tools-cut') tool.raw = '{"command": "echo hello-fr';
       return { chunks: ['let me look. '], tool, delay: 5 };
     }
     case 'mcp': {
-      // A call of the test MCP server's note tool (scripts/mock-mcp-server.js, configured as "demo"); then what it answered.
-      const result = messages.find((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
+      // A call of the test MCP server's note tool (scripts/mock-mcp-server.js, configured as "demo"); then what it
+      // answered.
+      const result = messages.find(
+        (m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')),
+      );
       if (result) {
         const text = typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
         return { chunks: [`the server said: ${text}`], delay: 5 };
       }
-      return { chunks: ['asking the server. '], tool: { name: 'demo__note', args: { text: 'from the model' } }, delay: 5 };
+      return {
+        chunks: ['asking the server. '],
+        tool: { name: 'demo__note', args: { text: 'from the model' } },
+        delay: 5,
+      };
     }
     case 'parallel': {
       // Two calls in one answer, as models send them when neither needs the other.
-      const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
+      const hasResult = messages.some(
+        (m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')),
+      );
       if (hasResult) return { chunks: ['both ran.'], delay: 5 };
-      return { chunks: ['two at once. '], tools: [{ name: 'shell', args: { command: 'echo first-call' } }, { name: 'shell', args: { command: 'echo second-call' } }], delay: 5 };
+      return {
+        chunks: ['two at once. '],
+        tools: [
+          { name: 'shell', args: { command: 'echo first-call' } },
+          { name: 'shell', args: { command: 'echo second-call' } },
+        ],
+        delay: 5,
+      };
     }
     case 'reasoning': {
-      const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
-      if (hasResult) return { reasoning: ['The command ran. ', 'Now I can answer.'], chunks: ['done thinking.'], delay: 5 };
-      return { reasoning: ['Let me think.\nFirst, ', 'run a command.'], chunks: [], tool: { name: 'shell', args: { command: 'echo thought-through' } }, delay: 5 };
+      const hasResult = messages.some(
+        (m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')),
+      );
+      if (hasResult)
+        return { reasoning: ['The command ran. ', 'Now I can answer.'], chunks: ['done thinking.'], delay: 5 };
+      return {
+        reasoning: ['Let me think.\nFirst, ', 'run a command.'],
+        chunks: [],
+        tool: { name: 'shell', args: { command: 'echo thought-through' } },
+        delay: 5,
+      };
     }
     case 'files': {
-      const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
+      const hasResult = messages.some(
+        (m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')),
+      );
       if (hasResult) return { chunks: ['wrote.'], delay: 5 };
-      return { chunks: ['reading. '], tools: [{ name: 'read_file', args: { path: 'notes.txt', offset: 2, limit: 1 } }, { name: 'write_file', args: { path: 'out.txt', content: 'written by the model\n' } }], delay: 5 };
+      return {
+        chunks: ['reading. '],
+        tools: [
+          { name: 'read_file', args: { path: 'notes.txt', offset: 2, limit: 1 } },
+          { name: 'write_file', args: { path: 'out.txt', content: 'written by the model\n' } },
+        ],
+        delay: 5,
+      };
     }
     case 'search': {
-      const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
+      const hasResult = messages.some(
+        (m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')),
+      );
       if (hasResult) return { chunks: ['found.'], delay: 5 };
-      return { chunks: ['looking. '], tools: [{ name: 'glob', args: { pattern: '*.txt' } }, { name: 'grep', args: { pattern: 'needle', context: 1 } }], delay: 5 };
+      return {
+        chunks: ['looking. '],
+        tools: [
+          { name: 'glob', args: { pattern: '*.txt' } },
+          { name: 'grep', args: { pattern: 'needle', context: 1 } },
+        ],
+        delay: 5,
+      };
     }
     case 'edit':
     case 'edit-miss': {
       // An edit_file call on notes.txt: one line changed (edit), or an old_string the file does not hold (edit-miss).
-      const hasResult = messages.some((m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')));
+      const hasResult = messages.some(
+        (m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')),
+      );
       if (hasResult) return { chunks: ['edited.'], delay: 5 };
-      const args = scenario.name === 'edit' ? { path: 'notes.txt', old_string: 'line 2\n', new_string: 'LINE TWO\n' } : { path: 'notes.txt', old_string: 'lime 2\n', new_string: 'x' };
+      const args =
+        scenario.name === 'edit'
+          ? { path: 'notes.txt', old_string: 'line 2\n', new_string: 'LINE TWO\n' }
+          : { path: 'notes.txt', old_string: 'lime 2\n', new_string: 'x' };
       return { chunks: ['changing it. '], tool: { name: 'edit_file', args }, delay: 5 };
     }
-    default: return { chunks: words(5), delay: 5 };
+    default:
+      return { chunks: words(5), delay: 5 };
   }
 }
 
@@ -210,7 +332,10 @@ function plan(scenario, body) {
 function usageOf(p, body) {
   if (p.noUsage) return null;
   const text = typeof p.chunks.join === 'function' ? p.chunks.join('') : '';
-  return { input: Math.max(1, Math.ceil(JSON.stringify(body.messages || []).length / 4)), output: Math.max(1, Math.ceil(text.length / 4)) };
+  return {
+    input: Math.max(1, Math.ceil(JSON.stringify(body.messages || []).length / 4)),
+    output: Math.max(1, Math.ceil(text.length / 4)),
+  };
 }
 
 function sse(res, data, event) {
@@ -248,16 +373,50 @@ async function streamOpenAI(res, p, record, model, body) {
   const tools = p.tools ?? (p.tool ? [p.tool] : []);
   if (tools.length) {
     // Every call's start first, then their arguments: parallel calls interleave by index.
-    tools.forEach((t, i) => sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, id: `call_${i + 1}`, type: 'function', function: { name: t.name, arguments: '' } }] }, finish_reason: null }] }));
-    tools.forEach((t, i) => sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: t.raw ?? JSON.stringify(t.args) } }] }, finish_reason: null }] }));
+    tools.forEach((t, i) =>
+      sse(res, {
+        ...base,
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [
+                { index: i, id: `call_${i + 1}`, type: 'function', function: { name: t.name, arguments: '' } },
+              ],
+            },
+            finish_reason: null,
+          },
+        ],
+      }),
+    );
+    tools.forEach((t, i) =>
+      sse(res, {
+        ...base,
+        choices: [
+          {
+            index: 0,
+            delta: { tool_calls: [{ index: i, function: { arguments: t.raw ?? JSON.stringify(t.args) } }] },
+            finish_reason: null,
+          },
+        ],
+      }),
+    );
     sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
   } else {
     sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
   }
   const usage = body.stream_options && body.stream_options.include_usage ? usageOf(p, body) : null;
-  if (usage) sse(res, { ...base, choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } });
+  if (usage)
+    sse(res, {
+      ...base,
+      choices: [],
+      usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+    });
   sse(res, '[DONE]');
-  if (p.linger) return linger(res, record, () => sse(res, { ...base, choices: [{ index: 0, delta: { content: 'AFTER-THE-END ' }, finish_reason: null }] }));
+  if (p.linger)
+    return linger(res, record, () =>
+      sse(res, { ...base, choices: [{ index: 0, delta: { content: 'AFTER-THE-END ' }, finish_reason: null }] }),
+    );
   res.end();
 }
 
@@ -277,17 +436,59 @@ function endlessOpenAI(res, record, base, kind) {
     res.write('data: {"choices":[{"index":0,"delta":{"content":"');
     return flood(res, record, () => BIG);
   }
-  sse(res, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'shell', arguments: '{"command": "' } }] }, finish_reason: null }] });
-  return flood(res, record, () => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: BIG } }] }, finish_reason: null }] })}\n\n`);
+  sse(res, {
+    ...base,
+    choices: [
+      {
+        index: 0,
+        delta: {
+          tool_calls: [
+            { index: 0, id: 'call_1', type: 'function', function: { name: 'shell', arguments: '{"command": "' } },
+          ],
+        },
+        finish_reason: null,
+      },
+    ],
+  });
+  return flood(
+    res,
+    record,
+    () =>
+      `data: ${JSON.stringify({
+        ...base,
+        choices: [
+          { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: BIG } }] }, finish_reason: null },
+        ],
+      })}\n\n`,
+  );
 }
 
 function endlessAnthropic(res, record, kind) {
   if (kind === 'line') {
-    res.write('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"');
+    res.write(
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"',
+    );
     return flood(res, record, () => BIG);
   }
-  sse(res, { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'shell', input: {} } }, 'content_block_start');
-  return flood(res, record, () => `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: BIG } })}\n\n`);
+  sse(
+    res,
+    {
+      type: 'content_block_start',
+      index: 1,
+      content_block: { type: 'tool_use', id: 'toolu_1', name: 'shell', input: {} },
+    },
+    'content_block_start',
+  );
+  return flood(
+    res,
+    record,
+    () =>
+      `event: content_block_delta\ndata: ${JSON.stringify({
+        type: 'content_block_delta',
+        index: 1,
+        delta: { type: 'input_json_delta', partial_json: BIG },
+      })}\n\n`,
+  );
 }
 
 /** After the end of an answer, the connection stays open and more arrives: a client must stop at the end. */
@@ -302,19 +503,50 @@ async function linger(res, record, send) {
 async function streamAnthropic(res, p, record, model, body) {
   const usage = Array.isArray(p.chunks) ? usageOf(p, body) : null;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  sse(res, { type: 'message_start', message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, ...(usage ? { usage: { input_tokens: usage.input, output_tokens: 0 } } : {}) } }, 'message_start');
+  sse(
+    res,
+    {
+      type: 'message_start',
+      message: {
+        id: 'msg_mock',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        ...(usage ? { usage: { input_tokens: usage.input, output_tokens: 0 } } : {}),
+      },
+    },
+    'message_start',
+  );
   // A thinking block first, when the scenario thinks: its deltas, then its signature.
   const t0 = p.reasoning ? 1 : 0;
   if (p.reasoning) {
-    sse(res, { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } }, 'content_block_start');
+    sse(
+      res,
+      { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } },
+      'content_block_start',
+    );
     for (const text of p.reasoning) {
       if (p.delay) await sleep(p.delay);
-      sse(res, { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: text } }, 'content_block_delta');
+      sse(
+        res,
+        { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: text } },
+        'content_block_delta',
+      );
     }
-    sse(res, { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-mock' } }, 'content_block_delta');
+    sse(
+      res,
+      { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-mock' } },
+      'content_block_delta',
+    );
     sse(res, { type: 'content_block_stop', index: 0 }, 'content_block_stop');
   }
-  sse(res, { type: 'content_block_start', index: t0, content_block: { type: 'text', text: '' } }, 'content_block_start');
+  sse(
+    res,
+    { type: 'content_block_start', index: t0, content_block: { type: 'text', text: '' } },
+    'content_block_start',
+  );
   if (p.endless) return endlessAnthropic(res, record, p.endless);
   if (p.hang) return;
   for (const text of p.chunks) {
@@ -338,13 +570,44 @@ async function streamAnthropic(res, p, record, model, body) {
   calls.forEach((t, i) => {
     stop = 'tool_use';
     const at = t0 + i + 1;
-    sse(res, { type: 'content_block_start', index: at, content_block: { type: 'tool_use', id: `toolu_${i + 1}`, name: t.name, input: {} } }, 'content_block_start');
-    sse(res, { type: 'content_block_delta', index: at, delta: { type: 'input_json_delta', partial_json: t.raw ?? JSON.stringify(t.args) } }, 'content_block_delta');
+    sse(
+      res,
+      {
+        type: 'content_block_start',
+        index: at,
+        content_block: { type: 'tool_use', id: `toolu_${i + 1}`, name: t.name, input: {} },
+      },
+      'content_block_start',
+    );
+    sse(
+      res,
+      {
+        type: 'content_block_delta',
+        index: at,
+        delta: { type: 'input_json_delta', partial_json: t.raw ?? JSON.stringify(t.args) },
+      },
+      'content_block_delta',
+    );
     sse(res, { type: 'content_block_stop', index: at }, 'content_block_stop');
   });
-  sse(res, { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, ...(usage ? { usage: { output_tokens: usage.output } } : {}) }, 'message_delta');
+  sse(
+    res,
+    {
+      type: 'message_delta',
+      delta: { stop_reason: stop, stop_sequence: null },
+      ...(usage ? { usage: { output_tokens: usage.output } } : {}),
+    },
+    'message_delta',
+  );
   sse(res, { type: 'message_stop' }, 'message_stop');
-  if (p.linger) return linger(res, record, () => sse(res, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'AFTER-THE-END ' } }, 'content_block_delta'));
+  if (p.linger)
+    return linger(res, record, () =>
+      sse(
+        res,
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'AFTER-THE-END ' } },
+        'content_block_delta',
+      ),
+    );
   res.end();
 }
 
@@ -353,90 +616,122 @@ function startMockServer(options = {}) {
   const failedOnce = new Set();
   const hung = new Set();
   // options.tls ({ key, cert }): an https server, for the tests that go through a proxy with CONNECT.
-  const server = (options.tls ? require('node:https').createServer.bind(null, options.tls) : http.createServer)((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (d) => (raw += d));
-    req.on('end', () => {
-      let body;
-      try {
-        body = raw ? JSON.parse(raw) : {};
-      } catch {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ error: { message: 'bad json' } }));
-      }
-      const scenario = parseScenario(body.model, req.headers['x-mock-scenario']);
-      const record = {
-        id: requests.length + 1, path: req.url, scenario: scenario.name, body,
-        authorization: req.headers.authorization ? 'present' : req.headers['x-api-key'] ? 'present' : 'absent',
-        userAgent: req.headers['user-agent'] ?? null,
-        startedAt: Date.now(), closedAt: null, completedAt: null,
-      };
-      requests.push(record);
-      res.on('close', () => {
-        if (!res.writableFinished && !record.closedAt) record.closedAt = Date.now();
-      });
-      res.on('finish', () => (record.completedAt = Date.now()));
+  const server = (options.tls ? require('node:https').createServer.bind(null, options.tls) : http.createServer)(
+    (req, res) => {
+      let raw = '';
+      req.setEncoding('utf8');
+      req.on('data', (d) => (raw += d));
+      req.on('end', () => {
+        let body;
+        try {
+          body = raw ? JSON.parse(raw) : {};
+        } catch {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ error: { message: 'bad json' } }));
+        }
+        const scenario = parseScenario(body.model, req.headers['x-mock-scenario']);
+        const record = {
+          id: requests.length + 1,
+          path: req.url,
+          scenario: scenario.name,
+          body,
+          authorization: req.headers.authorization ? 'present' : req.headers['x-api-key'] ? 'present' : 'absent',
+          userAgent: req.headers['user-agent'] ?? null,
+          startedAt: Date.now(),
+          closedAt: null,
+          completedAt: null,
+        };
+        requests.push(record);
+        res.on('close', () => {
+          if (!res.writableFinished && !record.closedAt) record.closedAt = Date.now();
+        });
+        res.on('finish', () => (record.completedAt = Date.now()));
 
-      const status = /^(status|flaky)-(\d{3})$/.exec(scenario.name);
-      const onceKey = `${req.url} ${scenario.name}`;
-      if (status && (status[1] === 'status' || !failedOnce.has(onceKey))) {
-        failedOnce.add(onceKey);
-        const code = Number(status[2]);
-        const headers = { 'content-type': 'application/json' };
-        if (code === 429) headers['retry-after-ms'] = '50';
-        res.writeHead(code, headers);
-        return res.end(JSON.stringify({ error: { message: `mock status ${code}`, type: 'mock_error' } }));
-      }
-      if (scenario.name === 'hang-headers') return;
-      if (scenario.name === 'slow-event') {
-        const openai = req.url.startsWith('/v1/chat/completions');
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(openai ? 'data: {"choices":[{"index":0,"delta":{"content":"'
-          : 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"');
-        let n = 0;
-        const drip = setInterval(() => {
-          if (record.closedAt || ++n > 30) {
-            clearInterval(drip);
-            if (record.closedAt) return;
-            res.end(openai ? '"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
-              : '"}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n');
-            return;
-          }
-          res.write('x');
-        }, 50);
-        return;
-      }
-      if (scenario.name === 'gzip') {
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
-        return res.end(require('node:zlib').gzipSync('data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n'));
-      }
-      if (scenario.name === 'huge-headers') {
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'x-padding': 'x'.repeat(64 * 1024) });
-        return res.end('data: [DONE]\n\n');
-      }
-      if (scenario.name === 'echo-key-error') {
-        const sent = req.headers.authorization ?? req.headers['x-api-key'] ?? '';
-        res.writeHead(400, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ error: { message: `invalid request with header ${sent} (key ${String(sent).replace(/^Bearer /, '')})`, type: 'invalid_request_error' } }));
-      }
-      if (scenario.name === 'hostile-error') {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ error: { message: `bad \x1b]52;c;ZXZpbA==\x07clip \x1b]0;pwned\x07title \x1b[2Jclear`, type: 'invalid_request_error' } }));
-      }
-      if (scenario.name === 'moved') {
-        res.writeHead(308, { location: `/elsewhere${req.url}?token=SECRET3` });
-        return res.end();
-      }
-      const p = status ? plan({ name: 'short', delay: scenario.delay }, body) : plan(scenario, body);
-      if (p.hang) hung.add(res);
-      const model = body.model || 'mock';
-      if (req.url.startsWith('/v1/chat/completions')) return void streamOpenAI(res, p, record, model, body);
-      if (req.url.startsWith('/v1/messages')) return void streamAnthropic(res, p, record, model, body);
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: 'not found' } }));
-    });
-  });
+        const status = /^(status|flaky)-(\d{3})$/.exec(scenario.name);
+        const onceKey = `${req.url} ${scenario.name}`;
+        if (status && (status[1] === 'status' || !failedOnce.has(onceKey))) {
+          failedOnce.add(onceKey);
+          const code = Number(status[2]);
+          const headers = { 'content-type': 'application/json' };
+          if (code === 429) headers['retry-after-ms'] = '50';
+          res.writeHead(code, headers);
+          return res.end(JSON.stringify({ error: { message: `mock status ${code}`, type: 'mock_error' } }));
+        }
+        if (scenario.name === 'hang-headers') return;
+        if (scenario.name === 'slow-event') {
+          const openai = req.url.startsWith('/v1/chat/completions');
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(
+            openai
+              ? 'data: {"choices":[{"index":0,"delta":{"content":"'
+              : 'event: content_block_delta\ndata: ' +
+                  '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"',
+          );
+          let n = 0;
+          const drip = setInterval(() => {
+            if (record.closedAt || ++n > 30) {
+              clearInterval(drip);
+              if (record.closedAt) return;
+              res.end(
+                openai
+                  ? '"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
+                  : '"}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n',
+              );
+              return;
+            }
+            res.write('x');
+          }, 50);
+          return;
+        }
+        if (scenario.name === 'gzip') {
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+          return res.end(
+            require('node:zlib').gzipSync(
+              'data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n',
+            ),
+          );
+        }
+        if (scenario.name === 'huge-headers') {
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'x-padding': 'x'.repeat(64 * 1024) });
+          return res.end('data: [DONE]\n\n');
+        }
+        if (scenario.name === 'echo-key-error') {
+          const sent = req.headers.authorization ?? req.headers['x-api-key'] ?? '';
+          res.writeHead(400, { 'content-type': 'application/json' });
+          return res.end(
+            JSON.stringify({
+              error: {
+                message: `invalid request with header ${sent} (key ${String(sent).replace(/^Bearer /, '')})`,
+                type: 'invalid_request_error',
+              },
+            }),
+          );
+        }
+        if (scenario.name === 'hostile-error') {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          return res.end(
+            JSON.stringify({
+              error: {
+                message: `bad \x1b]52;c;ZXZpbA==\x07clip \x1b]0;pwned\x07title \x1b[2Jclear`,
+                type: 'invalid_request_error',
+              },
+            }),
+          );
+        }
+        if (scenario.name === 'moved') {
+          res.writeHead(308, { location: `/elsewhere${req.url}?token=SECRET3` });
+          return res.end();
+        }
+        const p = status ? plan({ name: 'short', delay: scenario.delay }, body) : plan(scenario, body);
+        if (p.hang) hung.add(res);
+        const model = body.model || 'mock';
+        if (req.url.startsWith('/v1/chat/completions')) return void streamOpenAI(res, p, record, model, body);
+        if (req.url.startsWith('/v1/messages')) return void streamAnthropic(res, p, record, model, body);
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'not found' } }));
+      });
+    },
+  );
   const sockets = new Set();
   server.on('connection', (s) => {
     sockets.add(s);
@@ -454,10 +749,11 @@ function startMockServer(options = {}) {
           for (const res of hung) res.socket?.destroy();
           hung.clear();
         },
-        close: () => new Promise((r) => {
-          for (const s of sockets) s.destroy();
-          server.close(() => r());
-        }),
+        close: () =>
+          new Promise((r) => {
+            for (const s of sockets) s.destroy();
+            server.close(() => r());
+          }),
       });
     });
   });

@@ -46,7 +46,12 @@ function instrument(mod, name) {
       }
     } else {
       try {
-        Object.defineProperty(mod, key, { value: wrapFunction(value, name), enumerable: true, configurable: true, writable: true });
+        Object.defineProperty(mod, key, {
+          value: wrapFunction(value, name),
+          enumerable: true,
+          configurable: true,
+          writable: true,
+        });
       } catch {
         // A getter-only re-export: the module it comes from is wrapped itself.
       }
@@ -55,15 +60,31 @@ function instrument(mod, name) {
 }
 
 function loadAll() {
-  const files = fs.readdirSync(DIST, { recursive: true }).map(String)
+  const files = fs
+    .readdirSync(DIST, { recursive: true })
+    .map(String)
     .filter((f) => f.endsWith('.js') && f !== 'milk.js' && f !== 'cli.js' && !f.startsWith('types'));
   for (const f of files) instrument(require(path.join(DIST, f)), f.replace(/\.js$/, '.ts'));
   return files;
 }
 
 function fakeTerminal(cols = 100, rows = 30) {
-  const input = Object.assign(new PassThrough(), { isTTY: true, isRaw: false, setRawMode(v) { input.isRaw = v; return input; } });
-  const output = Object.assign(new Writable({ write(_c, _e, cb) { cb(); } }), { isTTY: true, columns: cols, rows, getWindowSize: () => [cols, rows] });
+  const input = Object.assign(new PassThrough(), {
+    isTTY: true,
+    isRaw: false,
+    setRawMode(v) {
+      input.isRaw = v;
+      return input;
+    },
+  });
+  const output = Object.assign(
+    new Writable({
+      write(_c, _e, cb) {
+        cb();
+      },
+    }),
+    { isTTY: true, columns: cols, rows, getWindowSize: () => [cols, rows] },
+  );
   return { input, output };
 }
 
@@ -82,13 +103,26 @@ async function main() {
   const files = loadAll();
   const { startApp } = require(path.join(DIST, 'app.js'));
   const { Cleanup } = require(path.join(DIST, 'cleanup.js'));
-  const { OfflineProvider } = require(path.join(DIST, files.find((f) => f.endsWith('offline.js'))));
+  const { OfflineProvider } = require(
+    path.join(
+      DIST,
+      files.find((f) => f.endsWith('offline.js')),
+    ),
+  );
   const term = fakeTerminal();
   const cleanup = new Cleanup();
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'milk-trace-'));
   startApp({
-    input: term.input, output: term.output, sessionId: 'trace', provider: new OfflineProvider({ wordDelayMs: 2 }),
-    cleanup, dataDir: data, workspace: data, displayName: 'trace', maxEntries: 500, model: 'offline',
+    input: term.input,
+    output: term.output,
+    sessionId: 'trace',
+    provider: new OfflineProvider({ wordDelayMs: 2 }),
+    cleanup,
+    dataDir: data,
+    workspace: data,
+    displayName: 'trace',
+    maxEntries: 500,
+    model: 'offline',
   });
   // Something to find, and start-up settled (idle warm-ups done).
   term.input.write('make test\r');
@@ -96,39 +130,60 @@ async function main() {
   term.input.write('\x03');
   await sleep(300);
   const traces = [];
-  traces.push(await record('Ctrl+R (a search opens over the composer, the overlay and status bar paint)', () => term.input.write('\x12'), () => sleep(100)));
+  traces.push(
+    await record(
+      'Ctrl+R (a search opens over the composer, the overlay and status bar paint)',
+      () => term.input.write('\x12'),
+      () => sleep(100),
+    ),
+  );
   term.input.write('\x1b');
   await sleep(200);
-  traces.push(await record('a turn: Enter, the streamed answer, Ctrl-C', async () => {
-    term.input.write('tell me\r');
-    await sleep(150);
-    term.input.write('\x03');
-  }, () => sleep(200)));
+  traces.push(
+    await record(
+      'a turn: Enter, the streamed answer, Ctrl-C',
+      async () => {
+        term.input.write('tell me\r');
+        await sleep(150);
+        term.input.write('\x03');
+      },
+      () => sleep(200),
+    ),
+  );
   cleanup.run();
   fs.rmSync(data, { recursive: true, force: true });
   return traces;
 }
 
 function render(traces) {
-  return traces.map((t) => `${t.what}: ${t.modules.length} modules\n\n` + t.modules.map((m, i) => `${String(i + 1).padStart(2)}. ${m}`).join('\n')).join('\n\n');
+  return traces
+    .map(
+      (t) =>
+        `${t.what}: ${t.modules.length} modules\n\n` +
+        t.modules.map((m, i) => `${String(i + 1).padStart(2)}. ${m}`).join('\n'),
+    )
+    .join('\n\n');
 }
 
-main().then((traces) => {
-  const text = render(traces);
-  if (!process.argv.includes('--write')) {
-    process.stdout.write(text + '\n');
+main().then(
+  (traces) => {
+    const text = render(traces);
+    if (!process.argv.includes('--write')) {
+      process.stdout.write(text + '\n');
+      process.exit(0);
+    }
+    const file = path.join(__dirname, '..', 'ARCHITECTURE.md');
+    const doc = fs.readFileSync(file, 'utf8');
+    const start = '<!-- trace:start -->';
+    const end = '<!-- trace:end -->';
+    const a = doc.indexOf(start);
+    const b = doc.indexOf(end);
+    if (a < 0 || b < a) throw new Error('ARCHITECTURE.md has no trace markers');
+    fs.writeFileSync(file, doc.slice(0, a + start.length) + '\n```\n' + text + '\n```\n' + doc.slice(b));
     process.exit(0);
-  }
-  const file = path.join(__dirname, '..', 'ARCHITECTURE.md');
-  const doc = fs.readFileSync(file, 'utf8');
-  const start = '<!-- trace:start -->';
-  const end = '<!-- trace:end -->';
-  const a = doc.indexOf(start);
-  const b = doc.indexOf(end);
-  if (a < 0 || b < a) throw new Error('ARCHITECTURE.md has no trace markers');
-  fs.writeFileSync(file, doc.slice(0, a + start.length) + '\n```\n' + text + '\n```\n' + doc.slice(b));
-  process.exit(0);
-}, (err) => {
-  process.stderr.write(`${err.stack ?? err}\n`);
-  process.exit(1);
-});
+  },
+  (err) => {
+    process.stderr.write(`${err.stack ?? err}\n`);
+    process.exit(1);
+  },
+);

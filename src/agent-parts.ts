@@ -84,17 +84,28 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     ...options.answer,
   });
   const data = options.dataDir === null ? null : dataLayout(options.dataDir);
-  const log = new SessionLog(data?.sessionLogs(options.sessionId) ?? null, options.warn, data?.legacyLog(options.sessionId) ?? null);
+  const log = new SessionLog(
+    data?.sessionLogs(options.sessionId) ?? null,
+    options.warn,
+    data?.legacyLog(options.sessionId) ?? null,
+  );
   // A provider that names no model (offline, script) is logged under its own name, as it always was.
   const modelName = (): string => settings.model ?? settings.provider;
-  const recorder = new SessionRecorder(bus, log, () => ({ provider: settings.provider, model: modelName(), workspace: options.workspace }));
+  const recorder = new SessionRecorder(bus, log, () => ({
+    provider: settings.provider,
+    model: modelName(),
+    workspace: options.workspace,
+  }));
   return { settings, agent, permissions, rulesRead, checkpoints, mcp, runner, log, recorder, modelName };
 }
 
 /** This process's folder of file copies for a rewind, removed when milk exits; none without a data dir or a rewind. */
 function rewindCopies(options: AgentOptions): string | null {
   if (options.dataDir === null || !options.rewind) return null;
-  const copies = dataLayout(options.dataDir).checkpoints(options.sessionId, `${process.pid}-${Date.now().toString(36)}`);
+  const copies = dataLayout(options.dataDir).checkpoints(
+    options.sessionId,
+    `${process.pid}-${Date.now().toString(36)}`,
+  );
   options.rewind.cleanup.add('rewind copies', () => fs.rmSync(copies, { recursive: true, force: true }));
   return copies;
 }
@@ -132,12 +143,17 @@ function mcpHolder(bus: Bus, options: AgentOptions) {
       return running.tools().map((t) => mcpTool(t, (name, args, signal) => running.call(name, args, signal)));
     },
     /** Each server that failed, and why. */
-    failures: (): string[] => servers?.list().flatMap((x) => (x.state === 'failed' ? [`MCP server ${x.name}: ${x.why ?? 'failed'}`] : [])) ?? [],
+    failures: (): string[] =>
+      servers?.list().flatMap((x) => (x.state === 'failed' ? [`MCP server ${x.name}: ${x.why ?? 'failed'}`] : [])) ??
+      [],
     prompts: () => servers?.prompts() ?? [],
-    getPrompt: (command: string, typed: string): Promise<string | null> => servers?.getPrompt(command, typed) ?? Promise.resolve(null),
-    status: (): string | null => (count === 0 ? null : `mcp ${servers?.list().filter((x) => x.state === 'ready').length ?? 0}/${count}`),
+    getPrompt: (command: string, typed: string): Promise<string | null> =>
+      servers?.getPrompt(command, typed) ?? Promise.resolve(null),
+    status: (): string | null =>
+      count === 0 ? null : `mcp ${servers?.list().filter((x) => x.state === 'ready').length ?? 0}/${count}`,
     forSlash: {
-      lines: (): string[] => (servers ? mcpLines(servers) : ["no MCP servers: add them as mcpServers in the data dir's config.json"]),
+      lines: (): string[] =>
+        servers ? mcpLines(servers) : ["no MCP servers: add them as mcpServers in the data dir's config.json"],
       restart: (name: string): boolean => servers?.restart(name) ?? false,
     },
   };
@@ -146,8 +162,18 @@ function mcpHolder(bus: Bus, options: AgentOptions) {
 /** /mcp: each server's state (and why it failed) and its tools. */
 function mcpLines(servers: McpServers): string[] {
   return servers.list().flatMap((x) => [
-    `${x.name}: ${x.state}${x.why ? ` (${x.why})` : ''}${x.tools.length ? ` · ${x.tools.length} tool${x.tools.length === 1 ? '' : 's'}` : ''}`,
-    ...x.tools.map((t) => `  ${t.qualified}${t.readOnly ? ' (read-only)' : ''}${t.description ? `: ${t.description.split('\n')[0].slice(0, 80)}` : ''}`),
-    ...x.prompts.map((p) => `  /${p.command}${p.args.length ? ` ${p.args.map((a) => a.toUpperCase()).join(' ')}` : ''} (prompt)${p.description ? `: ${p.description.slice(0, 80)}` : ''}`),
+    `${x.name}: ${x.state}${x.why ? ` (${x.why})` : ''}${x.tools.length ? ` · ${toolCount(x.tools.length)}` : ''}`,
+    ...x.tools.map((t) => {
+      const about = t.description ? `: ${t.description.split('\n')[0].slice(0, 80)}` : '';
+      return `  ${t.qualified}${t.readOnly ? ' (read-only)' : ''}${about}`;
+    }),
+    ...x.prompts.map((p) => {
+      const args = p.args.map((a) => ` ${a.toUpperCase()}`).join('');
+      return `  /${p.command}${args} (prompt)${p.description ? `: ${p.description.slice(0, 80)}` : ''}`;
+    }),
   ]);
+}
+
+function toolCount(n: number): string {
+  return `${n} tool${n === 1 ? '' : 's'}`;
 }

@@ -34,7 +34,15 @@ import { copyAnswer } from './tui/copy';
 import { markdown, warmHighlighter } from './markdown/parsers';
 import { warmRender } from './markdown/render';
 import { WidthProbe } from './tui/width-probe';
-import { Background, HyperlinkChoice, ThemeChoice, backgroundOf, italicFor, mayAskBackground, parseColor } from './settings/theme';
+import {
+  Background,
+  HyperlinkChoice,
+  ThemeChoice,
+  backgroundOf,
+  italicFor,
+  mayAskBackground,
+  parseColor,
+} from './settings/theme';
 
 export interface AppOptions {
   input: NodeJS.ReadStream;
@@ -100,7 +108,9 @@ function services(bus: Bus, options: AppOptions) {
   const sessionInfo = (): string[] => [
     `session ${options.sessionId} · workspace ${options.workspace}`,
     `conversation ${recorder.conv} · provider ${settings.provider} · model ${parts.modelName()}`,
-    paths ? `files: ${log.fileOf(recorder.conv)}, ${paths.session}, ${paths.global}` : 'files: none (no data dir; history in memory only)',
+    paths
+      ? `files: ${log.fileOf(recorder.conv)}, ${paths.session}, ${paths.global}`
+      : 'files: none (no data dir; history in memory only)',
   ];
   return { ...parts, warn, history, sessions, sessionInfo };
 }
@@ -139,7 +149,11 @@ let jobControl: ReturnType<typeof installJobControl> | null = null;
 /** The screen's parts: the transcript and its feed, the coordinator, the status bar and the painter. */
 function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, keys: Keymap) {
   // Without colour, strike-through keeps its ~~: SGR 9 alone may not show.
-  const transcript = new TranscriptModel(ui.transcript.size().width, { marks: Boolean(env(options).NO_COLOR) }, keys.key('idle', 'transcript.toggleFold'));
+  const transcript = new TranscriptModel(
+    ui.transcript.size().width,
+    { marks: Boolean(env(options).NO_COLOR) },
+    keys.key('idle', 'transcript.toggleFold'),
+  );
   const feed = new TranscriptFeed(bus, transcript, keys);
   const view = {
     clear: (): void => {
@@ -148,20 +162,25 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, keys: Key
     },
     copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
   };
-  const coordinator = new TurnCoordinator(bus, s.runner, s.history, { keys, sessions: s.sessions, sessionInfo: s.sessionInfo, contextInfo: () => s.agent.info(), permissionsFile: s.permissions.file, checkpoints: s.checkpoints, view,
+  const coordinator = new TurnCoordinator(bus, s.runner, s.history, {
+    keys,
+    sessions: s.sessions,
+    sessionInfo: s.sessionInfo,
+    contextInfo: () => s.agent.info(),
+    permissionsFile: s.permissions.file,
+    checkpoints: s.checkpoints,
+    view,
     // Loaded at the first Ctrl+G: start-up never pays for child_process.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    editExternally: (text) => (require('./tui/external-editor') as typeof import('./tui/external-editor')).editExternally(text, options.dataDir, (run) => (jobControl ? jobControl.handOver(run) : run())),
+    editExternally: (text) =>
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('./tui/external-editor') as typeof import('./tui/external-editor')).editExternally(
+        text,
+        options.dataDir,
+        (run) => (jobControl ? jobControl.handOver(run) : run()),
+      ),
     files: mentionFiles(options.workspace),
     mcp: s.mcp.forSlash,
-    prompts: {
-      names: () => [...s.agent.commands.map((c) => c.name), ...s.mcp.prompts().map((p) => p.command)],
-      help: () => promptHelpLines([...s.agent.commands, ...s.mcp.prompts().map((p) => ({ name: p.command, description: p.description || `a prompt of the MCP server ${p.server}`, source: 'mcp' as const, body: '' }))]),
-      expand: (name, args) => {
-        const command = s.agent.commands.find((c) => c.name === name);
-        return command ? expandPrompt(command.body, args) : s.mcp.getPrompt(name, args);
-      },
-    },
+    prompts: promptCommands(s),
   });
   const status = new StatusModel(bus, {
     sessionId: options.sessionId,
@@ -186,6 +205,27 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, keys: Key
   return { transcript, coordinator, status, painter };
 }
 
+/** The prompt commands: the agent's files' and the MCP servers' prompts, as slash commands. */
+function promptCommands(s: Services): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['prompts']> {
+  return {
+    names: () => [...s.agent.commands.map((c) => c.name), ...s.mcp.prompts().map((p) => p.command)],
+    help: () =>
+      promptHelpLines([
+        ...s.agent.commands,
+        ...s.mcp.prompts().map((p) => ({
+          name: p.command,
+          description: p.description || `a prompt of the MCP server ${p.server}`,
+          source: 'mcp' as const,
+          body: '',
+        })),
+      ]),
+    expand: (name, args) => {
+      const command = s.agent.commands.find((c) => c.name === name);
+      return command ? expandPrompt(command.body, args) : s.mcp.getPrompt(name, args);
+    },
+  };
+}
+
 /**
  * The workspace's paths for @-mentions and what a mention attaches. The
  * modules load, and the workspace is first listed, once the person starts
@@ -194,27 +234,39 @@ function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, keys: Key
  */
 function mentionFiles(workspace: string): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['files']> {
   let index: import('./tools/file-index').FileIndex | null = null;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const files = () => (index ??= new (require('./tools/file-index') as typeof import('./tools/file-index')).FileIndex(workspace));
+  const files = () =>
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (index ??= new (require('./tools/file-index') as typeof import('./tools/file-index')).FileIndex(workspace));
   return {
     search: (query, limit, done) => files().search(query, limit, done),
     refresh: () => files().refresh(),
     close: () => index?.close(),
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    attach: (segments) => (require('./tools/attach') as typeof import('./tools/attach')).attachMentions(workspace, segments),
+    attach: (segments) =>
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('./tools/attach') as typeof import('./tools/attach')).attachMentions(workspace, segments),
   };
 }
 
 /** Brings back the conversation the flags asked for, if any. */
 function resume(bus: Bus, s: Services, coordinator: TurnCoordinator, how: AppOptions['resume']): void {
   const note = (text: string): void => bus.emit('transcript.note', { text: sanitize(text) });
-  if (how?.kind === 'continue' && !s.sessions.continueLast()) note('no earlier conversation in this session: a new one starts');
-  if (how?.kind === 'id' && !s.sessions.resumeId(how.id)) s.warn(`no conversation ${how.id} in this session (/resume lists them); a new one starts`);
-  if (how?.kind === 'pick' && !coordinator.openPicker()) note('no earlier conversations in this session: a new one starts');
+  if (how?.kind === 'continue' && !s.sessions.continueLast())
+    note('no earlier conversation in this session: a new one starts');
+  if (how?.kind === 'id' && !s.sessions.resumeId(how.id))
+    s.warn(`no conversation ${how.id} in this session (/resume lists them); a new one starts`);
+  if (how?.kind === 'pick' && !coordinator.openPicker())
+    note('no earlier conversations in this session: a new one starts');
 }
 
 /** What a decoded input does: the router names it by the views' modes, the coordinator takes it. */
-function inputHandler(coordinator: TurnCoordinator, keymap: Keymap, bus: Bus, warn: (text: string) => void, typed: () => void, answers: { probe: () => WidthProbe; background: (background: Background) => void }) {
+function inputHandler(
+  coordinator: TurnCoordinator,
+  keymap: Keymap,
+  bus: Bus,
+  warn: (text: string) => void,
+  typed: () => void,
+  answers: { probe: () => WidthProbe; background: (background: Background) => void },
+) {
   // MILK_FAULT=keypress makes the next key throw, to prove the crash path restores the terminal.
   const fault = process.env.MILK_FAULT === 'keypress';
   // The first key of a chord (Ctrl+X), waiting for the second.
@@ -232,12 +284,50 @@ function inputHandler(coordinator: TurnCoordinator, keymap: Keymap, bus: Bus, wa
     }
     if (action.kind === 'theme') return answers.background(action.background);
     if (fault) throw new Error('injected fault (MILK_FAULT=keypress)');
-    if (action.kind === 'paste' && action.cut) warn(`the paste was cut at ${MAX_PASTE_CHARS.toLocaleString('en-US')} characters; the rest was dropped`);
-    if (action.kind === 'paste' && action.unclosed) warn('a paste never ended (its end marker was lost); what came was taken as the paste');
+    if (action.kind === 'paste' && action.cut)
+      warn(`the paste was cut at ${MAX_PASTE_CHARS.toLocaleString('en-US')} characters; the rest was dropped`);
+    if (action.kind === 'paste' && action.unclosed)
+      warn('a paste never ended (its end marker was lost); what came was taken as the paste');
     const step = routeChord(action, coordinator.keyModes(), prefix, keymap);
     prefix = step.prefix;
     for (const r of step.routed) take(r);
   };
+}
+
+/** What is readied in idle slices once the person starts typing, before the first answer needs it. */
+function warmUps(s: Services, provider: AppOptions['provider'], coordinator: TurnCoordinator): (() => void)[] {
+  return [
+    () => markdown(),
+    ...Array.from({ length: 4 }, () => () => warmRender(s.settings.emoji)),
+    () => provider.warm?.(),
+    () => coordinator.warmFiles(),
+    ...warmHighlighter(),
+    ...warmTranscript(() => s.settings.emoji),
+  ];
+}
+
+/** The first line of the transcript: the provider, where help is, how to quit (by the keys in force). */
+function greet(bus: Bus, provider: string, keymap: Keymap): void {
+  const quitKeys = [keymap.key('idle', 'app.interrupt'), keymap.key('idle', 'editor.deleteOrQuit')]
+    .filter(Boolean)
+    .join(' or ');
+  const quit = quitKeys ? ` · ${quitKeys} on an empty line to quit` : '';
+  bus.emit('transcript.note', { text: sanitize(`milk · ${provider} · /help for keys${quit}`) });
+}
+
+/** What exit undoes, in order: the screen (`screen`, in turn), the tools, the servers, then the conversation. */
+function cleanUpAtExit(cleanup: Cleanup, s: Services, screen: (() => void)[]): void {
+  cleanup.add('screen', () => {
+    for (const stop of screen) stop();
+  });
+  // After the cancel (TERM), anything still alive in a tool's process group is killed: nothing outlives milk.
+  cleanup.add('tools', killLiveTools);
+  cleanup.add('mcp', () => s.mcp.stop());
+  // Run in reverse: history first, then the turn is cancelled (its end is logged), then the log is flushed.
+  cleanup.add('conversation', () => s.recorder.close());
+  cleanup.add('turn', () => s.runner.cancel());
+  // Registered last, so it runs first: entries reach the disk before anything else is torn down.
+  cleanup.add('history', () => s.history.flush({ reason: 'exit' }));
 }
 
 function env(options: AppOptions): Readonly<Record<string, string | undefined>> {
@@ -248,25 +338,38 @@ export function startApp(options: AppOptions): App {
   const bus = new Bus();
   // no-color.org: set and not empty means no colour.
   const s = services(bus, options);
-  const ui = createScreen({ output: options.output, color: !env(options).NO_COLOR, emoji: () => s.settings.emoji, background: lookAndFeel(s.settings, options, env(options)), italic: italicFor(env(options)), hyperlinks: () => s.settings.hyperlinks });
+  const ui = createScreen({
+    output: options.output,
+    color: !env(options).NO_COLOR,
+    emoji: () => s.settings.emoji,
+    background: lookAndFeel(s.settings, options, env(options)),
+    italic: italicFor(env(options)),
+    hyperlinks: () => s.settings.hyperlinks,
+  });
   // The keys in force: the defaults with config.json's `keys` over them; what could not be taken is said.
   const { keymap, problems: keyProblems } = buildKeymap(options.keys ?? {});
   const { transcript, coordinator, status, painter } = views(bus, ui, s, options, keymap);
   const scheduler = new RenderScheduler(() => painter.paint());
-  const warm = warmWhenTyping([() => markdown(), ...Array.from({ length: 4 }, () => () => warmRender(s.settings.emoji)), () => options.provider.warm?.(), () => coordinator.warmFiles(), ...warmHighlighter(), ...warmTranscript(() => s.settings.emoji)]);
+  const warm = warmWhenTyping(warmUps(s, options.provider, coordinator));
   bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
   ui.screen.on('resize', () => scheduler.request());
 
-  const quitKeys = [keymap.key('idle', 'app.interrupt'), keymap.key('idle', 'editor.deleteOrQuit')].filter(Boolean).join(' or ');
-  bus.emit('transcript.note', { text: sanitize(`milk · ${options.provider.name} · /help for keys${quitKeys ? ` · ${quitKeys} on an empty line to quit` : ''}`) });
+  greet(bus, options.provider.name, keymap);
   for (const w of [...(options.warnings ?? []), ...keyProblems]) s.warn(w);
   s.history.load();
   warmSearch(s.history.lists());
   resume(bus, s, coordinator, options.resume ?? null);
 
-  // The terminal said its background is dark or light (its colour, or its theme changed): the palette follows it (unless the person chose one).
+  // The terminal said its background is dark or light (its colour, or its theme changed): the palette follows it
+  // (unless the person chose one).
   const answers = { probe: () => probe, background: (background: Background) => s.settings.setBackground(background) };
-  const terminal = new TerminalInput(options.input, options.output, inputHandler(coordinator, keymap, bus, s.warn, warm.typed, answers), undefined, mayAskBackground(env(options)));
+  const terminal = new TerminalInput(
+    options.input,
+    options.output,
+    inputHandler(coordinator, keymap, bus, s.warn, warm.typed, answers),
+    undefined,
+    mayAskBackground(env(options)),
+  );
   const jobs = (jobControl = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() }));
   const probeRow = ui.screen.height as number;
   const probe = widthProbe(s.settings, jobs, probeRow);
@@ -274,24 +377,14 @@ export function startApp(options: AppOptions): App {
   bus.on('app.suspend', () => jobs.suspend());
   bus.on('app.redraw', () => jobs.redraw());
 
-  options.cleanup.add('screen', () => {
-    probe.stop();
-    warm.stop();
-    jobs.uninstall();
-    status.stop();
-    scheduler.stop();
-    terminal.restore();
-    ui.destroy();
-  });
-  // After the cancel (TERM), anything still alive in a tool's process group is killed: nothing outlives milk.
-  options.cleanup.add('tools', killLiveTools);
-  options.cleanup.add('mcp', () => s.mcp.stop());
-  // Run in reverse: history first, then the turn is cancelled (its end is logged), then the log is flushed.
-  options.cleanup.add('conversation', () => s.recorder.close());
-  options.cleanup.add('turn', () => s.runner.cancel());
-  // Registered last, so it runs first: entries reach the disk before anything else is torn down.
-  options.cleanup.add('history', () => s.history.flush({ reason: 'exit' }));
-
+  const screenStops = [
+    () => probe.stop(),
+    () => warm.stop(),
+    () => jobs.uninstall(),
+    () => status.stop(),
+    () => scheduler.stop(),
+  ];
+  cleanUpAtExit(options.cleanup, s, [...screenStops, () => terminal.restore(), () => ui.destroy()]);
   options.cleanup.add('memory guard', memoryGuard(bus, s, options.cleanup));
   // The instruction files and the environment are read once the screen is up, and again for each new conversation.
   const loadAgent = (): void => {

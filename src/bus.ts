@@ -23,9 +23,14 @@ export interface Events {
   'turn.started': { turnId: number; input: string; display: Inert; segments?: Segment[]; kind?: 'compact' | 'command' };
   /** The person's own command ran: `text` (the command and its output) joined the conversation as their message. */
   'command.ran': { turnId: number; text: string; segments: Segment[] };
-  /** The conversation went back to before an input: the first `kept` messages stay; `dropped` left what the model gets. */
+  /**
+   * The conversation went back to before an input: the first `kept` messages stay; `dropped` left what the model gets.
+   */
   'conversation.rewound': { kept: number; dropped: number };
-  /** The older turns were replaced by the model's `summary` of them, the last `kept` messages (the current turn's) after it: the log records it. */
+  /**
+   * The older turns were replaced by the model's `summary` of them, the last `kept` messages (the current turn's) after
+   * it: the log records it.
+   */
   'conversation.compacted': { turnId: number; summary: string; kept: number };
   /** A message joined the conversation (the user's, the model's, a tool result): the session log records it. */
   'conversation.message': { turnId: number; message: ChatMessage; declined?: boolean };
@@ -71,8 +76,10 @@ export interface Events {
   /** A short-lived line in the status bar, e.g. completion candidates. */
   'status.hint': { text: Inert };
 
-
-  /** A conversation came back: the transcript shows what it held, each item through the sanitizer (a log holds what a model or a tool sent). */
+  /**
+   * A conversation came back: the transcript shows what it held, each item through the sanitizer (a log holds what a
+   * model or a tool sent).
+   */
   'session.resumed': { items: Array<{ kind: ReplayItem['kind']; text: Inert }>; at: string | null };
   /** A new conversation began (/new, or Esc in the picker). */
   'session.new': Record<string, never>;

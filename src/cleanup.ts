@@ -33,7 +33,10 @@ export class Cleanup {
 export const EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 
 /** Routes signals and crashes through `cleanup`, then exits with the conventional code. */
-export function installExitHandlers(cleanup: Cleanup, report: (message: string) => void = (m) => process.stderr.write(m)): () => void {
+export function installExitHandlers(
+  cleanup: Cleanup,
+  report: (message: string) => void = (m) => process.stderr.write(m),
+): () => void {
   const onSignal = (signal: keyof typeof EXIT_CODES) => () => {
     cleanup.run();
     if (signal === 'SIGHUP') {
@@ -52,7 +55,7 @@ export function installExitHandlers(cleanup: Cleanup, report: (message: string) 
   });
   const onCrash = (err: unknown): void => {
     cleanup.run();
-    const message = err instanceof Error ? err.stack ?? err.message : String(err);
+    const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
     report(`milk: internal error: ${message}\n`);
     process.exit(1);
   };

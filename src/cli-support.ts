@@ -10,7 +10,8 @@ import { checkSessionName, pickHome, resolveDataDir, sessionIdForWorkspace } fro
 
 export class UsageError extends Error {}
 
-export const NO_HOME = 'no home directory (HOME is empty or relative, and the account has none); set MILK_HOME or --data-dir';
+export const NO_HOME =
+  'no home directory (HOME is empty or relative, and the account has none); set MILK_HOME or --data-dir';
 
 function passwdHome(): string | null {
   try {
@@ -100,14 +101,45 @@ export interface FlagSpec {
 }
 
 export const MAIN_FLAGS: readonly FlagSpec[] = [
-  { flags: '--data-dir <dir>', key: 'dataDir', description: 'where milk keeps history and sessions (default: $MILK_HOME or ~/.milk)', parse: parseNonEmpty },
-  { flags: '--session <name>', key: 'session', description: 'use a named session instead of one derived from the directory', parse: parseSession },
-  { flags: '--provider <name>', key: 'provider', description: 'the model provider (default: config, environment, else offline)', choices: PROVIDER_NAMES },
+  {
+    flags: '--data-dir <dir>',
+    key: 'dataDir',
+    description: 'where milk keeps history and sessions (default: $MILK_HOME or ~/.milk)',
+    parse: parseNonEmpty,
+  },
+  {
+    flags: '--session <name>',
+    key: 'session',
+    description: 'use a named session instead of one derived from the directory',
+    parse: parseSession,
+  },
+  {
+    flags: '--provider <name>',
+    key: 'provider',
+    description: 'the model provider (default: config, environment, else offline)',
+    choices: PROVIDER_NAMES,
+  },
   { flags: '--model <name>', key: 'model', description: 'the model to ask', parse: parseNonEmpty },
   { flags: '--base-url <url>', key: 'baseUrl', description: 'the provider endpoint', parse: parseUrl },
-  { flags: '--script <file>', key: 'script', description: 'replay a JSON script of deltas, delays and errors (the script provider)', parse: parseNonEmpty },
-  { flags: '--approval <mode>', key: 'approval', description: 'what tool calls may do unasked: read-only, ask (default), auto-edit or full-auto', choices: APPROVAL_MODES },
-  { flags: '--sandbox <on|off>', key: 'sandbox', description: 'run commands in bubblewrap: the workspace writable, the rest read-only, no network unless allowed (default: on)', choices: ['on', 'off'] },
+  {
+    flags: '--script <file>',
+    key: 'script',
+    description: 'replay a JSON script of deltas, delays and errors (the script provider)',
+    parse: parseNonEmpty,
+  },
+  {
+    flags: '--approval <mode>',
+    key: 'approval',
+    description: 'what tool calls may do unasked: read-only, ask (default), auto-edit or full-auto',
+    choices: APPROVAL_MODES,
+  },
+  {
+    flags: '--sandbox <on|off>',
+    key: 'sandbox',
+    description:
+      'run commands in bubblewrap: the workspace writable, the rest read-only, no network unless allowed (default: on)',
+    choices: ['on', 'off'],
+  },
   { flags: '-c, --continue', key: 'continue', description: "resume the session's last conversation" },
   { flags: '-r, --resume [id]', key: 'resume', description: 'resume a conversation: pick one, or give its id' },
 ];
@@ -120,7 +152,9 @@ export const MAIN_FLAGS: readonly FlagSpec[] = [
 export function quickParse(args: readonly string[]): MainOptions | null {
   const out: Record<string, string | boolean> = {};
   for (let i = 0; i < args.length; i++) {
-    const spec = MAIN_FLAGS.find((f) => f.flags.split(/[ ,]+/).some((name) => name.startsWith('-') && name === args[i]));
+    const spec = MAIN_FLAGS.find((f) =>
+      f.flags.split(/[ ,]+/).some((name) => name.startsWith('-') && name === args[i]),
+    );
     if (!spec || spec.key === 'resume') return null;
     if (!spec.flags.includes('<')) {
       out[spec.key] = true;
@@ -150,4 +184,3 @@ export interface MainOptions {
   approval?: ApprovalMode;
   sandbox?: 'on' | 'off';
 }
-

@@ -10,7 +10,9 @@ import * as os from 'node:os';
 import { pickHome, resolveDataDir } from './config/paths';
 import { dataLayout } from './data-dir';
 
-/** When the cache is first written: after start-up has settled, so it holds what start-up ran (exit writes the rest). */
+/**
+ * When the cache is first written: after start-up has settled, so it holds what start-up ran (exit writes the rest).
+ */
 const FLUSH_MS = 2000;
 
 /** --data-dir as commander will read it (`--data-dir X` or `--data-dir=X`), before any `--`. */

@@ -3,7 +3,6 @@
 // the composer are slash-commands.ts). Key tables, /help and the README's key
 // table read them from here. Nothing here draws, reads a file or holds state.
 
-
 export type Mode = 'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker' | 'mention';
 
 export const MODES: readonly Mode[] = ['idle', 'busy', 'search', 'confirm', 'approval', 'picker', 'mention'];
@@ -35,8 +34,14 @@ const COMPOSING: readonly Mode[] = ['idle', 'busy'];
 export const COMMANDS = {
   'editor.left': { description: 'Move the cursor one character left', modes: COMPOSING },
   'editor.right': { description: 'Move the cursor one character right', modes: COMPOSING },
-  'editor.up': { description: 'Up a line; on the first line (or an unedited recall), the previous history entry', modes: COMPOSING },
-  'editor.down': { description: 'Down a line; on the last line, the next history entry, then back to the draft', modes: COMPOSING },
+  'editor.up': {
+    description: 'Up a line; on the first line (or an unedited recall), the previous history entry',
+    modes: COMPOSING,
+  },
+  'editor.down': {
+    description: 'Down a line; on the last line, the next history entry, then back to the draft',
+    modes: COMPOSING,
+  },
   'history.older': { description: 'The previous history entry, wherever the cursor is', modes: COMPOSING },
   'history.newer': { description: 'The next history entry, wherever the cursor is', modes: COMPOSING },
   'editor.lineStart': { description: 'Move to the start of the line', modes: COMPOSING },
@@ -47,7 +52,10 @@ export const COMMANDS = {
   'editor.wordRight': { description: 'Move to the end of the next word', modes: COMPOSING },
   'editor.backspace': { description: 'Delete the character before the cursor', modes: COMPOSING },
   'editor.delete': { description: 'Delete the character under the cursor', modes: COMPOSING },
-  'editor.deleteOrQuit': { description: 'Delete the character under the cursor; on an empty composer, quit', modes: ['idle'] },
+  'editor.deleteOrQuit': {
+    description: 'Delete the character under the cursor; on an empty composer, quit',
+    modes: ['idle'],
+  },
   'editor.killLineEnd': { description: 'Cut to the end of the line', modes: COMPOSING },
   'editor.killLineStart': { description: 'Cut to the start of the line', modes: COMPOSING },
   'editor.killWordBack': { description: 'Cut the word before the cursor (to whitespace)', modes: COMPOSING },
@@ -55,14 +63,29 @@ export const COMMANDS = {
   'editor.killWordForward': { description: 'Cut the word after the cursor', modes: COMPOSING },
   'editor.yank': { description: 'Paste the last cut text', modes: COMPOSING },
   'editor.newline': { description: 'Insert a newline', modes: COMPOSING },
-  'composer.complete': { description: 'Complete a slash command (several matches: listed in the status bar)', modes: COMPOSING },
-  'history.searchReverse': { description: 'Search history backwards (again: the next older match)', modes: ['idle', 'busy', 'search'] },
-  'history.searchForward': { description: 'Search history forwards (again: the next newer match)', modes: ['idle', 'busy', 'search'] },
+  'composer.complete': {
+    description: 'Complete a slash command (several matches: listed in the status bar)',
+    modes: COMPOSING,
+  },
+  'history.searchReverse': {
+    description: 'Search history backwards (again: the next older match)',
+    modes: ['idle', 'busy', 'search'],
+  },
+  'history.searchForward': {
+    description: 'Search history forwards (again: the next newer match)',
+    modes: ['idle', 'busy', 'search'],
+  },
   'search.backspace': { description: 'Shorten the query and go back to where it matched', modes: ['search'] },
   'search.accept': { description: 'Put the match in the composer, ready to edit or send', modes: ['search'] },
   'search.cancel': { description: 'Leave the search; the composer gets back what it held', modes: ['search'] },
-  'search.toggleScope': { description: 'Search the global history instead of the session one, or back (the query stays)', modes: ['search'] },
-  'search.delete': { description: 'Delete the selected entry from both history files (asks {confirm.yes}/{confirm.no} first)', modes: ['search'] },
+  'search.toggleScope': {
+    description: 'Search the global history instead of the session one, or back (the query stays)',
+    modes: ['search'],
+  },
+  'search.delete': {
+    description: 'Delete the selected entry from both history files (asks {confirm.yes}/{confirm.no} first)',
+    modes: ['search'],
+  },
   'confirm.yes': { description: 'Yes: delete it', modes: ['confirm'] },
   'confirm.no': { description: 'No: keep it and go on searching', modes: ['confirm'] },
   'transcript.pageUp': { description: 'Scroll the transcript up a page', modes: COMPOSING },
@@ -70,29 +93,61 @@ export const COMMANDS = {
   'transcript.toggleFold': { description: 'Show all of the last long tool output, or fold it again', modes: COMPOSING },
   'composer.submit': { description: 'Send the input (a trailing \\ continues the line instead)', modes: ['idle'] },
   'composer.queue': { description: 'Queue the input; it is sent when the turn ends', modes: ['busy'] },
-  'app.interrupt': { description: 'Interrupt the turn; else clear the input; else leave force mode; else quit', modes: ['idle', 'busy', 'approval'] },
-  'app.toggleForce': { description: 'Force mode: run tool calls without asking (FORCE in the status bar)', modes: ['idle', 'busy', 'approval'] },
+  'app.interrupt': {
+    description: 'Interrupt the turn; else clear the input; else leave force mode; else quit',
+    modes: ['idle', 'busy', 'approval'],
+  },
+  'app.toggleForce': {
+    description: 'Force mode: run tool calls without asking (FORCE in the status bar)',
+    modes: ['idle', 'busy', 'approval'],
+  },
   'app.suspend': { description: 'Suspend milk to the shell (fg brings it back)', modes: ['idle', 'busy', 'approval'] },
   'app.redraw': { description: 'Redraw the whole screen', modes: ['idle', 'busy', 'approval'] },
   'turn.cancel': { description: 'Interrupt the running turn', modes: ['busy'] },
-  'editor.yankPop': { description: 'Right after {editor.yank}: the kill before it instead, round the kill ring', modes: ['idle', 'busy'] },
-  'editor.undo': { description: 'Undo the last change to the input (a typed run is one change)', modes: ['idle', 'busy'] },
+  'editor.yankPop': {
+    description: 'Right after {editor.yank}: the kill before it instead, round the kill ring',
+    modes: ['idle', 'busy'],
+  },
+  'editor.undo': {
+    description: 'Undo the last change to the input (a typed run is one change)',
+    modes: ['idle', 'busy'],
+  },
   'editor.redo': { description: 'Redo what {editor.undo} undid', modes: ['idle', 'busy'] },
-  'composer.externalEditor': { description: 'Edit the input in $VISUAL or $EDITOR (else vi); what you save replaces it', modes: ['idle'] },
-  'session.rewind': { description: 'Twice ({session.rewind} {session.rewind}): go back to before an earlier input of this conversation (rewind)', modes: ['idle'] },
+  'composer.externalEditor': {
+    description: 'Edit the input in $VISUAL or $EDITOR (else vi); what you save replaces it',
+    modes: ['idle'],
+  },
+  'session.rewind': {
+    description:
+      'Twice ({session.rewind} {session.rewind}): go back to before an earlier input of this conversation (rewind)',
+    modes: ['idle'],
+  },
   'picker.up': { description: 'The newer conversation', modes: ['picker'] },
   'picker.down': { description: 'The older conversation', modes: ['picker'] },
   'picker.choose': { description: 'Resume the selected conversation', modes: ['picker'] },
   'picker.cancel': { description: 'Start a new conversation instead', modes: ['picker'] },
-  'mention.accept': { description: 'Put the selected path in place of the @query, as a file the input attaches', modes: ['mention'] },
+  'mention.accept': {
+    description: 'Put the selected path in place of the @query, as a file the input attaches',
+    modes: ['mention'],
+  },
   'mention.next': { description: 'The next path in the list', modes: ['mention'] },
   'mention.prev': { description: 'The previous path in the list', modes: ['mention'] },
   'mention.cancel': { description: 'Close the list, leaving the @query as typed', modes: ['mention'] },
   'approval.yes': { description: 'Run this tool call', modes: ['approval'] },
   'approval.no': { description: 'Do not run it (the model is told)', modes: ['approval'] },
-  'approval.always': { description: 'Run it, and every call of this tool for the rest of the session', modes: ['approval'] },
-  'approval.network': { description: 'Run the command in the sandbox with the network (this call only)', modes: ['approval'] },
-  'approval.rule': { description: 'Run it, and from now on in this workspace every call the rule covers (for a command: the same first words)', modes: ['approval'] },
+  'approval.always': {
+    description: 'Run it, and every call of this tool for the rest of the session',
+    modes: ['approval'],
+  },
+  'approval.network': {
+    description: 'Run the command in the sandbox with the network (this call only)',
+    modes: ['approval'],
+  },
+  'approval.rule': {
+    description:
+      'Run it, and from now on in this workspace every call the rule covers (for a command: the same first words)',
+    modes: ['approval'],
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -109,7 +164,8 @@ export function describeCommand(name: CommandName, keys: KeyNames, mode: Mode): 
 export function withKeys(text: string, keys: KeyNames, mode: Mode): string {
   return text.replace(/\{([a-z]+\.[A-Za-z]+)\}/g, (whole, name: string) => {
     if (!(name in COMMANDS)) return whole;
-    // A key of another mode's command (an approval's answer, named in /permissions' description): as that mode binds it.
+    // A key of another mode's command (an approval's answer, named in /permissions' description): as that mode binds
+    // it.
     const command = name as CommandName;
     return keys.key(mode, command) || keys.key(COMMANDS[command].modes[0], command) || whole;
   });

@@ -8,8 +8,9 @@
 // log, an MCP server's words, milk's own notes) reaches the screen without
 // passing here. Blessed tag escaping belongs to the views. Pure.
 
-// eslint-disable-next-line no-control-regex
-const SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\|[@-Z\\-_]|[ -/]*[0-~])|\x9b[0-?]*[ -/]*[@-~]|\x9d[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)/g;
+const SEQUENCE =
+  // eslint-disable-next-line no-control-regex
+  /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\|[@-Z\\-_]|[ -/]*[0-~])|\x9b[0-?]*[ -/]*[@-~]|\x9d[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)/g;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -39,8 +40,9 @@ export function sanitize(text: string): Inert {
 // An escape sequence may be cut between two stream chunks; the unfinished tail
 // (at most this long) waits for the next chunk instead of leaking as text.
 const MAX_HELD = 256;
-// eslint-disable-next-line no-control-regex
-const UNFINISHED = /(?:\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*\x1b?|[PX^_][^\x1b]*\x1b?|[ -/]*)?|\x9b[0-?]*[ -/]*|\x9d[^\x07\x1b\x9c]*|[\ud800-\udbff])$/;
+const UNFINISHED =
+  // eslint-disable-next-line no-control-regex
+  /(?:\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*\x1b?|[PX^_][^\x1b]*\x1b?|[ -/]*)?|\x9b[0-?]*[ -/]*|\x9d[^\x07\x1b\x9c]*|[\ud800-\udbff])$/;
 
 /** Sanitizes a stream chunk by chunk, holding back an unfinished escape sequence. */
 export class StreamSanitizer {

@@ -54,11 +54,21 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     workspace,
     displayName: opts.session ?? (path.basename(workspace) || workspace),
     maxEntries: config.history.maxEntries,
-    answer: { maxAnswerChars: config.maxAnswerChars, maxKeptChars: config.maxKeptAnswerChars, maxContextChars: config.context?.maxChars },
+    answer: {
+      maxAnswerChars: config.maxAnswerChars,
+      maxKeptChars: config.maxKeptAnswerChars,
+      maxContextChars: config.context?.maxChars,
+    },
     contextWindow: (model: string | null) => contextWindowFor(config, model),
     approval: opts.approval,
     sandbox: opts.sandbox ?? config.sandbox ?? 'on',
-    resume: opts.continue ? { kind: 'continue' } : opts.resume === true ? { kind: 'pick' } : typeof opts.resume === 'string' ? { kind: 'id', id: opts.resume } : null,
+    resume: opts.continue
+      ? { kind: 'continue' }
+      : opts.resume === true
+        ? { kind: 'pick' }
+        : typeof opts.resume === 'string'
+          ? { kind: 'id', id: opts.resume }
+          : null,
     warnings: [...warnings, ...early],
     mcpServers: config.mcpServers,
     theme: config.theme,
@@ -101,12 +111,30 @@ export function buildProgram(): Command {
   program
     .exitOverride()
     .configureOutput({
-      outputError: (message, write) => write('milk: ' + message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim() + '\n'),
+      outputError: (message, write) =>
+        write(
+          'milk: ' +
+            message
+              .replace(/^error: /, '')
+              .replace(/\s*\n\s*/g, ' ')
+              .trim() +
+            '\n',
+        ),
     })
     .action(async (opts: MainOptions) => {
       process.exitCode = await runInteractive(opts);
     });
 
+  addRunCommand(program);
+  addShellCommands(program);
+  for (const cmd of [...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
+    cmd.exitOverride().configureOutput(program.configureOutput());
+  }
+  return program;
+}
+
+/** `milk run`: one turn without the screen. */
+function addRunCommand(program: Command): void {
   program
     .command('run')
     .description('one turn without the screen: the answer streams to stdout (the prompt from the arguments or stdin)')
@@ -127,14 +155,17 @@ export function buildProgram(): Command {
       const { provider } = providerFor(all, config);
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { runCommand } = require('./run-command') as typeof import('./run-command');
-      process.exitCode = await runCommand(prompt, { provider, config, dataDir, workspace, sessionId, opts: all, json: !!o.json, io: { out: process.stdout, err: process.stderr } });
+      process.exitCode = await runCommand(prompt, {
+        provider,
+        config,
+        dataDir,
+        workspace,
+        sessionId,
+        opts: all,
+        json: !!o.json,
+        io: { out: process.stdout, err: process.stderr },
+      });
     });
-
-  addShellCommands(program);
-  for (const cmd of [...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
-    cmd.exitOverride().configureOutput(program.configureOutput());
-  }
-  return program;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -150,7 +181,8 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     if (err instanceof (require('commander') as typeof import('commander')).CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')
+        return 0;
       return EXIT_USAGE;
     }
     if (err instanceof UsageError) {

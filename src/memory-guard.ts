@@ -20,7 +20,9 @@ export const HEAP_EXIT = 0.92;
 /** Characters streamed in between two checks made on the way in. */
 const GROWTH_CHECK_CHARS = 1 << 20;
 
-/** The old generation's limit: --max-old-space-size when given, else most of V8's heap limit (a default heap is GBs). */
+/**
+ * The old generation's limit: --max-old-space-size when given, else most of V8's heap limit (a default heap is GBs).
+ */
 export function oldSpaceLimit(heapSizeLimit: number, flags: string): number {
   const m = /--max-old-space-size[= ](\d+)/.exec(flags);
   return m ? Number(m[1]) * 1024 * 1024 : heapSizeLimit * 0.85;
@@ -45,7 +47,10 @@ export interface MemoryGuardOptions {
   stopTurn: (message: string) => void;
   /** Leaves milk: exit work, the message on stderr, exit code 1. */
   exit: (message: string) => void;
-  /** Calls back with how much arrived (a turn's text): the heap is checked again after each megabyte, however busy the loop is. */
+  /**
+   * Calls back with how much arrived (a turn's text): the heap is checked again after each megabyte, however busy the
+   * loop is.
+   */
   onGrowth?: (listener: (chars: number) => void) => void;
   stats?: () => HeapStats;
   everyMs?: number;
@@ -55,15 +60,22 @@ export interface MemoryGuardOptions {
 function oldGeneration(): () => HeapStats {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const v8 = require('node:v8') as typeof import('node:v8');
-  const limit = oldSpaceLimit(v8.getHeapStatistics().heap_size_limit, [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '));
+  const limit = oldSpaceLimit(
+    v8.getHeapStatistics().heap_size_limit,
+    [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '),
+  );
   return () => {
     let used = 0;
-    for (const space of v8.getHeapSpaceStatistics()) if (!space.space_name.startsWith('new_')) used += space.space_used_size;
+    for (const space of v8.getHeapSpaceStatistics())
+      if (!space.space_name.startsWith('new_')) used += space.space_used_size;
     return { used, limit };
   };
 }
 
-/** Checks the heap every two seconds and after each megabyte that comes in (never keeping milk alive); returns a stop function. */
+/**
+ * Checks the heap every two seconds and after each megabyte that comes in (never keeping milk alive); returns a stop
+ * function.
+ */
 export function installMemoryGuard(o: MemoryGuardOptions): () => void {
   const stats = o.stats ?? oldGeneration();
   let stopped = false;
@@ -81,7 +93,8 @@ export function installMemoryGuard(o: MemoryGuardOptions): () => void {
       stopped = false;
     }
   };
-  // Rarely on its own: what grows the heap (a turn's text, a tool's output) checks it on the way in; an idle milk must cost next to nothing.
+  // Rarely on its own: what grows the heap (a turn's text, a tool's output) checks it on the way in; an idle milk must
+  // cost next to nothing.
   const timer = setInterval(check, o.everyMs ?? 2000);
   timer.unref();
   let grown = 0;

@@ -4,9 +4,36 @@
 
 import { EmojiWidths, graphemeWidth, graphemes, stringWidth } from './editor/width';
 
-export type Style = 'normal' | 'dim' | 'bold' | 'user' | 'error' | 'highlight' | 'paste' | 'status' | 'statusStrong' | 'warning' | 'force' | 'match'
-  | 'heading' | 'heading2' | 'heading3' | 'italic' | 'strike' | 'code' | 'link' | 'quote' | 'diffAdd' | 'diffDel'
-  | 'codeBlock' | 'codeKeyword' | 'codeString' | 'codeComment' | 'codeNumber' | 'codeTitle' | 'codeType';
+export type Style =
+  | 'normal'
+  | 'dim'
+  | 'bold'
+  | 'user'
+  | 'error'
+  | 'highlight'
+  | 'paste'
+  | 'status'
+  | 'statusStrong'
+  | 'warning'
+  | 'force'
+  | 'match'
+  | 'heading'
+  | 'heading2'
+  | 'heading3'
+  | 'italic'
+  | 'strike'
+  | 'code'
+  | 'link'
+  | 'quote'
+  | 'diffAdd'
+  | 'diffDel'
+  | 'codeBlock'
+  | 'codeKeyword'
+  | 'codeString'
+  | 'codeComment'
+  | 'codeNumber'
+  | 'codeTitle'
+  | 'codeType';
 
 export interface Span {
   readonly text: string;

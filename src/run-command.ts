@@ -26,7 +26,10 @@ export interface RunCommand {
 }
 
 export async function runCommand(prompt: string, c: RunCommand): Promise<number> {
-  if (c.opts.resume === true) throw new UsageError('milk run --resume needs a conversation id (milk sessions show lists them), or use --continue');
+  if (c.opts.resume === true)
+    throw new UsageError(
+      'milk run --resume needs a conversation id (milk sessions show lists them), or use --continue',
+    );
   const bus = new Bus();
   const say = (text: string): void => void c.io.err.write(`milk: ${text}\n`);
   const parts = agentParts(bus, {
@@ -38,7 +41,11 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
     // Tools run as --approval allows: read-only unless it says otherwise (there is no one to ask).
     approval: c.opts.approval ?? 'read-only',
     sandbox: c.opts.sandbox ?? c.config.sandbox ?? 'on',
-    answer: { maxAnswerChars: c.config.maxAnswerChars, maxKeptChars: c.config.maxKeptAnswerChars, maxContextChars: c.config.context?.maxChars },
+    answer: {
+      maxAnswerChars: c.config.maxAnswerChars,
+      maxKeptChars: c.config.maxKeptAnswerChars,
+      maxContextChars: c.config.context?.maxChars,
+    },
     contextWindow: (model) => contextWindowFor(c.config, model),
     mcpServers: c.config.mcpServers,
     unattended: true,
@@ -52,7 +59,8 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
     const sessions = new Sessions(bus, parts.runner, parts.log, parts.recorder, c.config.maxKeptAnswerChars);
     if (c.opts.continue && !sessions.continueLast()) say('no earlier conversation in this session: a new one starts');
     const id = typeof c.opts.resume === 'string' ? c.opts.resume : null;
-    if (id !== null && !sessions.resumeId(id)) throw new UsageError(`no conversation ${id} in this session (milk sessions show lists them)`);
+    if (id !== null && !sessions.resumeId(id))
+      throw new UsageError(`no conversation ${id} in this session (milk sessions show lists them)`);
     return await runOnce(bus, parts.runner, prompt, c.io, { json: c.json });
   } finally {
     parts.recorder.close();

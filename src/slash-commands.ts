@@ -12,14 +12,11 @@ import type { SlashContext } from './composer/slash-context';
 
 export type { SlashContext };
 
-
-
 /** What a slash command may do: a few services, which the coordinator provides. */
 /** What a command that needs an idle conversation says while a turn runs. */
 export function turnRunning(keys: KeyNames): string {
   return `a turn is running: wait for it or interrupt it (${keys.key('busy', 'app.interrupt')}) first`;
 }
-
 
 export interface SlashCommand {
   /** Without the slash. */
@@ -39,7 +36,16 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run(ctx, args) {
       if (args.length > 0) return usage('help');
       const prompts = ctx.screen.promptHelp();
-      ctx.note(['keys:', ...ctx.screen.keyHelp(), '', 'commands:', ...slashHelpLines(ctx.keys), ...(prompts.length ? ['', 'prompt commands:', ...prompts] : [])].join('\n'));
+      ctx.note(
+        [
+          'keys:',
+          ...ctx.screen.keyHelp(),
+          '',
+          'commands:',
+          ...slashHelpLines(ctx.keys),
+          ...(prompts.length ? ['', 'prompt commands:', ...prompts] : []),
+        ].join('\n'),
+      );
     },
   },
   {
@@ -60,7 +66,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       const s = ctx.settings;
       if (args.length === 0) return ctx.note(`approval: ${s.mode} · ${APPROVAL_MEANING[s.mode]}`);
       const mode = args[0];
-      if (!isApprovalMode(mode)) return ctx.note(`no approval mode ${JSON.stringify(mode)}: read-only, ask, auto-edit or full-auto`);
+      if (!isApprovalMode(mode))
+        return ctx.note(`no approval mode ${JSON.stringify(mode)}: read-only, ask, auto-edit or full-auto`);
       s.setMode(mode);
       ctx.note(`approval: ${s.mode} · ${APPROVAL_MEANING[s.mode]}`);
     },
@@ -68,11 +75,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'theme',
     args: '[auto|dark|light]',
-    description: 'Show the palette, or draw for a dark or light background (auto: as the terminal says); for this session',
+    description:
+      'Show the palette, or draw for a dark or light background (auto: as the terminal says); for this session',
     run(ctx, args) {
       if (args.length > 1) return usage('theme');
       const s = ctx.settings;
-      const say = (): void => ctx.note(`theme: ${s.theme} · drawing for a ${s.palette} background · the terminal's: ${s.background ?? 'not known'}`);
+      const say = (): void =>
+        ctx.note(
+          `theme: ${s.theme} · drawing for a ${s.palette} background · the terminal's: ${s.background ?? 'not known'}`,
+        );
       if (args.length === 0) return say();
       if (!isThemeChoice(args[0])) return ctx.note(`no theme ${JSON.stringify(args[0])}: auto, dark or light`);
       s.setTheme(args[0]);
@@ -168,32 +179,47 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'always',
     args: '[clear]',
-    description: 'List the tools that run without asking this session ({approval.always} at a question); clear asks again for all',
+    description:
+      'List the tools that run without asking this session ({approval.always} at a question); clear asks again for all',
     run(ctx, args) {
       if (args.length > 1 || (args[0] !== undefined && args[0] !== 'clear')) return usage('always');
       const tools = ctx.settings.alwaysTools();
       if (args[0] === 'clear') {
         ctx.settings.clearAlways();
-        ctx.note(tools.length ? `every tool call asks again (was always: ${tools.join(', ')})` : 'no tool was on always');
+        ctx.note(
+          tools.length ? `every tool call asks again (was always: ${tools.join(', ')})` : 'no tool was on always',
+        );
         return;
       }
-      ctx.note(tools.length ? `always, without asking: ${tools.join(', ')} (/always clear to ask again)` : 'every tool call asks first');
+      ctx.note(
+        tools.length
+          ? `always, without asking: ${tools.join(', ')} (/always clear to ask again)`
+          : 'every tool call asks first',
+      );
     },
   },
   {
     name: 'mcp',
     args: '[restart NAME]',
-    description: 'List the MCP servers: each one\'s state (starting, ready, failed and why, stopped) and tools; restart NAME starts one again',
+    description:
+      "List the MCP servers: each one's state (starting, ready, failed and why, stopped) and tools; restart NAME " +
+      'starts one again',
     run(ctx, args) {
       if (args.length === 0) return ctx.note(ctx.mcp.lines().join('\n'));
       if (args.length !== 2 || args[0] !== 'restart') return usage('mcp');
-      ctx.note(ctx.mcp.restart(args[1]) ? `restarting the MCP server ${args[1]}` : `no MCP server named ${args[1]} (/mcp lists them)`);
+      ctx.note(
+        ctx.mcp.restart(args[1])
+          ? `restarting the MCP server ${args[1]}`
+          : `no MCP server named ${args[1]} (/mcp lists them)`,
+      );
     },
   },
   {
     name: 'rewind',
     args: '',
-    description: 'Go back to before an earlier input of this conversation (as {session.rewind} {session.rewind}): it returns to the input box, later turns leave the context, and the files changed since can be put back',
+    description:
+      'Go back to before an earlier input of this conversation (as {session.rewind} {session.rewind}): it returns ' +
+      'to the input box, later turns leave the context, and the files changed since can be put back',
     run(ctx, args) {
       if (args.length > 0) return usage('rewind');
       const problem = ctx.session.rewind();
@@ -203,7 +229,9 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'compact',
     args: '[FOCUS]',
-    description: 'Replace the conversation, in what the model gets, by its summary of it (FOCUS: what to keep above all); the log keeps everything',
+    description:
+      'Replace the conversation, in what the model gets, by its summary of it (FOCUS: what to keep above all); the ' +
+      'log keeps everything',
     run(ctx, args) {
       const problem = ctx.session.compact(args.join(' ').trim() || undefined);
       if (problem) return ctx.note(problem);
@@ -212,7 +240,9 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'permissions',
     args: '[add shell PREFIX | add TOOL | remove N]',
-    description: 'List the approval rules of this workspace ({approval.rule} at a question), add one, or remove one; kept in the data dir',
+    description:
+      'List the approval rules of this workspace ({approval.rule} at a question), add one, or remove one; kept in ' +
+      'the data dir',
     run(ctx, args) {
       const s = ctx.settings;
       const [verb, ...rest] = args;
@@ -225,14 +255,28 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       }
       if (verb === 'add') {
         const rule = parseRule(rest);
-        if (!rule) return 'usage: /permissions add shell PREFIX (a command\'s first words, no ; | & < > $ or backquotes) or /permissions add TOOL';
+        if (!rule)
+          return (
+            "usage: /permissions add shell PREFIX (a command's first words, no ; | & < > $ or backquotes) or " +
+            '/permissions add TOOL'
+          );
         if (!s.addRule(rule)) return ctx.note(`already a rule: ${describeRule(rule)}`);
         return ctx.note(`added: ${describeRule(rule)} run without asking in this workspace`);
       }
       if (verb !== undefined) return usage('permissions');
       const where = ctx.permissions.file ? `kept in ${ctx.permissions.file}` : 'not kept: no data dir';
-      if (s.rules.length === 0) return ctx.note(`no approval rules for this workspace (${where}); ${ctx.keys.key('approval', 'approval.rule')} at a question adds one`);
-      ctx.note([`approval rules for this workspace (${where}); they never lift read-only:`, ...s.rules.map((r, i) => `  ${i + 1}. ${describeRule(r)}`), '/permissions remove N removes one'].join('\n'));
+      if (s.rules.length === 0)
+        return ctx.note(
+          `no approval rules for this workspace (${where}); ${ctx.keys.key('approval', 'approval.rule')} at a ` +
+            `question adds one`,
+        );
+      ctx.note(
+        [
+          `approval rules for this workspace (${where}); they never lift read-only:`,
+          ...s.rules.map((r, i) => `  ${i + 1}. ${describeRule(r)}`),
+          '/permissions remove N removes one',
+        ].join('\n'),
+      );
     },
   },
   {
@@ -245,7 +289,10 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       if (mode) ctx.history.switchTo(mode);
       const c = ctx.history.counts();
       const now = ctx.settings.historyMode;
-      ctx.note(`history: ${now} (${ctx.keys.key('idle', 'editor.up')}/${ctx.keys.key('idle', 'editor.down')} walk the ${now} history) · session ${c.session} entries · global ${c.global} entries`);
+      ctx.note(
+        `history: ${now} (${ctx.keys.key('idle', 'editor.up')}/${ctx.keys.key('idle', 'editor.down')} walk the ` +
+          `${now} history) · session ${c.session} entries · global ${c.global} entries`,
+      );
     },
   },
 ];
@@ -253,10 +300,13 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 /** What /init asks of the model. */
 export const INIT_PROMPT = [
   'Write an AGENTS.md at the root of this workspace for agents (and people) who will work in it.',
-  'First look around: the README, the build and package files, the folder layout, the tests and how they are run, any style or lint configuration.',
-  'Then write, briefly and only what is true of this project: what it is; how to build, run and test it (the exact commands);',
+  'First look around: the README, the build and package files, the folder layout, the tests and how they are run, ' +
+    'any style or lint configuration.',
+  'Then write, briefly and only what is true of this project: what it is; how to build, run and test it (the exact ' +
+    'commands);',
   'how the code is laid out; the conventions to follow; and what to be careful with.',
-  'If an AGENTS.md is there already, improve it rather than starting over. Write it with write_file (or edit_file for an existing one).',
+  'If an AGENTS.md is there already, improve it rather than starting over. Write it with write_file (or edit_file ' +
+    'for an existing one).',
 ].join(' ');
 
 function usage(name: string): string {
@@ -268,7 +318,10 @@ export function findSlash(name: string): SlashCommand | undefined {
   return SLASH_COMMANDS.find((c) => c.name === name);
 }
 
-/** `/name args…` when the text is one (`rest`: the arguments as typed); null for ordinary input. A name may hold a colon (`/github:review-pr`, an MCP prompt). */
+/**
+ * `/name args…` when the text is one (`rest`: the arguments as typed); null for ordinary input. A name may hold a colon
+ * (`/github:review-pr`, an MCP prompt).
+ */
 export function parseSlash(text: string): { name: string; args: string[]; rest: string } | null {
   const m = /^\/([A-Za-z][\w:-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!m) return null;
@@ -279,7 +332,10 @@ export function parseSlash(text: string): { name: string; args: string[]; rest: 
  * Completes a slash command from what is typed so far (`/hi` → `/history `).
  * Several matches extend to their common prefix and list the candidates.
  */
-export function completeSlash(typed: string, more: readonly string[] = []): { text: string; candidates: string[] } | null {
+export function completeSlash(
+  typed: string,
+  more: readonly string[] = [],
+): { text: string; candidates: string[] } | null {
   const m = /^\/([\w:-]*)$/.exec(typed);
   if (!m) return null;
   const names = [...SLASH_COMMANDS.map((c) => c.name), ...more].filter((n) => n.startsWith(m[1]));
@@ -292,8 +348,13 @@ export function completeSlash(typed: string, more: readonly string[] = []): { te
 
 /** One line per slash command, for /help. */
 export function slashHelpLines(keys: KeyNames): string[] {
-  const rows = SLASH_COMMANDS.map((c) => [`/${c.name}${c.args ? ' ' + c.args : ''}`, withKeys(c.description, keys, 'idle')] as const);
-  const width = maxOf(rows.map(([k]) => k.length), 0);
+  const rows = SLASH_COMMANDS.map(
+    (c) => [`/${c.name}${c.args ? ' ' + c.args : ''}`, withKeys(c.description, keys, 'idle')] as const,
+  );
+  const width = maxOf(
+    rows.map(([k]) => k.length),
+    0,
+  );
   return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
 }
 
@@ -301,6 +362,9 @@ export function slashHelpLines(keys: KeyNames): string[] {
 export function slashTableMarkdown(keys: KeyNames): string {
   const lines = ['| command | what it does |', '| --- | --- |'];
   const cell = (text: string): string => text.replace(/\|/g, '\\|');
-  for (const c of SLASH_COMMANDS) lines.push(`| \`${cell(`/${c.name}${c.args ? ' ' + c.args : ''}`)}\` | ${cell(withKeys(c.description, keys, 'idle'))} |`);
+  for (const c of SLASH_COMMANDS)
+    lines.push(
+      `| \`${cell(`/${c.name}${c.args ? ' ' + c.args : ''}`)}\` | ${cell(withKeys(c.description, keys, 'idle'))} |`,
+    );
   return lines.join('\n');
 }

@@ -41,29 +41,41 @@ function addMcpCommands(program: Command): void {
   const dataDirOf = (cmd: Command): string => requireDataDir(locate(cmd.optsWithGlobals() as MainOptions).dataDir);
   const guard = expected(() => mcpCommands().McpCommandError);
   const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-  mcp.command('list', { isDefault: true }).description('one line per server: its name and how it is reached (env and headers by name only)')
+  mcp
+    .command('list', { isDefault: true })
+    .description('one line per server: its name and how it is reached (env and headers by name only)')
     .action((_o: unknown, cmd: Command) => guard(() => mcpCommands().mcpList(dataDirOf(cmd), process.stdout)));
-  mcp.command('add').description('add a stdio server (milk mcp add NAME -- COMMAND ARGS…) or an HTTP one (--url); the file is written atomically')
-    .argument('<name>', 'the server\'s name, which prefixes its tools (name__tool)')
+  mcp
+    .command('add')
+    .description(
+      'add a stdio server (milk mcp add NAME -- COMMAND ARGS…) or an HTTP one (--url); the file is written atomically',
+    )
+    .argument('<name>', "the server's name, which prefixes its tools (name__tool)")
     .argument('[command...]', 'the command and its arguments, after --')
     .option('--url <url>', 'a streamable HTTP server instead of a command')
     .option('--env <KEY=VALUE>', 'an environment variable for the command (repeatable)', collect)
     .option('--header <"Name: value">', 'a header for the HTTP server (repeatable)', collect)
     .option('--cwd <dir>', 'where the command runs (default: the workspace)')
-    .action((name: string, command: string[], o: { url?: string; env?: string[]; header?: string[]; cwd?: string }, cmd: Command) =>
-      guard(() => mcpCommands().mcpAdd(dataDirOf(cmd), name, command, o, process.stdout)));
-  mcp.command('remove').description('remove a server').argument('<name>', 'the server\'s name')
-    .action((name: string, _o: unknown, cmd: Command) => guard(() => mcpCommands().mcpRemove(dataDirOf(cmd), name, process.stdout)));
+    .action(
+      (
+        name: string,
+        command: string[],
+        o: { url?: string; env?: string[]; header?: string[]; cwd?: string },
+        cmd: Command,
+      ) => guard(() => mcpCommands().mcpAdd(dataDirOf(cmd), name, command, o, process.stdout)),
+    );
+  mcp
+    .command('remove')
+    .description('remove a server')
+    .argument('<name>', "the server's name")
+    .action((name: string, _o: unknown, cmd: Command) =>
+      guard(() => mcpCommands().mcpRemove(dataDirOf(cmd), name, process.stdout)),
+    );
 }
 
 /** milk history list | path | clear | delete. */
 function addHistoryCommands(program: Command): void {
   const history = program.command('history').description('read and manage input history from the shell');
-  const target = (cmd: Command): Target => {
-    const all = cmd.optsWithGlobals() as MainOptions & { global?: boolean };
-    const { dataDir, sessionId } = locate(all);
-    return { dataDir: requireDataDir(dataDir), sessionId, scope: all.global ? 'global' : 'session' };
-  };
   const guard = expected(() => historyCommands().HistoryCommandError);
   history
     .command('list', { isDefault: true })
@@ -71,17 +83,24 @@ function addHistoryCommands(program: Command): void {
     .option('--global', 'the global history instead of the session one')
     .option('--session <name>', 'another session', parseSession)
     .option('--json', 'one JSON object per line')
-    .action((o: { json?: boolean }, cmd: Command) => guard(() => {
-      // A session named with --session that has no history is a mistake (a typo); this directory's, not yet used, is not.
-      const named = (cmd.optsWithGlobals() as MainOptions).session !== undefined;
-      historyCommands().historyList(target(cmd), { json: !!o.json, missing: named ? 'error' : 'empty' }, process.stdout);
-    }));
+    .action((o: { json?: boolean }, cmd: Command) =>
+      guard(() => {
+        // A session named with --session that has no history is a mistake (a typo); this directory's, not yet used, is
+        // not.
+        const named = (cmd.optsWithGlobals() as MainOptions).session !== undefined;
+        historyCommands().historyList(
+          historyTarget(cmd),
+          { json: !!o.json, missing: named ? 'error' : 'empty' },
+          process.stdout,
+        );
+      }),
+    );
   history
     .command('path')
     .description('print the session and global history file paths')
     .option('--session <name>', 'another session', parseSession)
     .action((_o: unknown, cmd: Command) => {
-      const t = target(cmd);
+      const t = historyTarget(cmd);
       historyCommands().historyPath(t.dataDir, t.sessionId, process.stdout);
     });
   history
@@ -92,9 +111,22 @@ function addHistoryCommands(program: Command): void {
     .option('-y, --yes', 'do not ask')
     .action((o: { yes?: boolean }, cmd: Command) =>
       guard(async () => {
-        const ok = await historyCommands().historyClear(target(cmd), { yes: !!o.yes }, process.stdout);
+        const ok = await historyCommands().historyClear(historyTarget(cmd), { yes: !!o.yes }, process.stdout);
         if (!ok) process.exitCode = 1;
-      }));
+      }),
+    );
+  addHistoryDelete(history, guard);
+}
+
+/** The history file a subcommand's options name (the session's, or the global one with --global). */
+function historyTarget(cmd: Command): Target {
+  const all = cmd.optsWithGlobals() as MainOptions & { global?: boolean };
+  const { dataDir, sessionId } = locate(all);
+  return { dataDir: requireDataDir(dataDir), sessionId, scope: all.global ? 'global' : 'session' };
+}
+
+/** milk history delete --match TEXT: from the history files and the conversation logs. */
+function addHistoryDelete(history: Command, guard: ReturnType<typeof expected>): void {
   history
     .command('delete')
     .description('delete every entry containing TEXT from the session and global history (lists them and asks first)')
@@ -104,11 +136,18 @@ function addHistoryCommands(program: Command): void {
     .option('-y, --yes', 'do not ask')
     .action((o: { match: string; yes?: boolean; global?: boolean }, cmd: Command) =>
       guard(async () => {
-        const t = target(cmd);
+        const t = historyTarget(cmd);
         const files: Target[] = o.global ? [t] : [t, { ...t, scope: 'global' }];
-        const ok = await historyCommands().historyDelete(files, o.match, { yes: !!o.yes }, process.stdout, logPurge().logInputs(t.dataDir));
+        const ok = await historyCommands().historyDelete(
+          files,
+          o.match,
+          { yes: !!o.yes },
+          process.stdout,
+          logPurge().logInputs(t.dataDir),
+        );
         if (!ok) process.exitCode = 1;
-      }));
+      }),
+    );
 }
 
 /** milk sessions list | show | rm. */
@@ -120,14 +159,18 @@ function addSessionCommands(program: Command): void {
     .command('list', { isDefault: true })
     .description('one row per session, newest first: id, last used, conversations, inputs, workspace')
     .option('--json', 'one JSON object per line')
-    .action((o: { json?: boolean }, cmd: Command) => sessionCommands().sessionsList(dataDirOf(cmd), { json: !!o.json }, process.stdout));
+    .action((o: { json?: boolean }, cmd: Command) =>
+      sessionCommands().sessionsList(dataDirOf(cmd), { json: !!o.json }, process.stdout),
+    );
   sessions
     .command('show')
     .description('print a conversation as plain text (default: the newest)')
     .argument('<id>', 'the session id (milk sessions lists them)')
     .option('--conversation <n>', 'which conversation, 1 being the oldest', parsePositive)
     .option('--list', "list the session's conversations instead: number, id (for --resume), start, inputs, first line")
-    .action((id: string, o: { conversation?: number; list?: boolean }, cmd: Command) => sessionGuard(() => sessionCommands().sessionsShow(dataDirOf(cmd), id, o, process.stdout)));
+    .action((id: string, o: { conversation?: number; list?: boolean }, cmd: Command) =>
+      sessionGuard(() => sessionCommands().sessionsShow(dataDirOf(cmd), id, o, process.stdout)),
+    );
   sessions
     .command('rm')
     .description("remove a session's conversation log and input history (asks first)")
@@ -135,6 +178,8 @@ function addSessionCommands(program: Command): void {
     .option('-y, --yes', 'do not ask')
     .action((id: string, o: { yes?: boolean }, cmd: Command) =>
       sessionGuard(async () => {
-        if (!(await sessionCommands().sessionsRm(dataDirOf(cmd), id, { yes: !!o.yes }, process.stdout))) process.exitCode = 1;
-      }));
+        if (!(await sessionCommands().sessionsRm(dataDirOf(cmd), id, { yes: !!o.yes }, process.stdout)))
+          process.exitCode = 1;
+      }),
+    );
 }

@@ -17,37 +17,57 @@ import * as ed from '../../src/editor/model';
 import { tempDir } from '../helpers/pty';
 
 function service(dataDir: string, sessionId: string, settings?: Settings): HistoryService {
-  const h = new HistoryService({ dataDir, sessionId, workspace: '/w', displayName: 'w', maxEntries: 500, warn: () => undefined, settings });
+  const h = new HistoryService({
+    dataDir,
+    sessionId,
+    workspace: '/w',
+    displayName: 'w',
+    maxEntries: 500,
+    warn: () => undefined,
+    settings,
+  });
   h.load();
   return h;
 }
 
-function setup(entries: string[] = [], options: { provider?: Provider; dataDir?: string; keys?: Keymap; now?: () => number } = {}) {
+function setup(
+  entries: string[] = [],
+  options: { provider?: Provider; dataDir?: string; keys?: Keymap; now?: () => number } = {},
+) {
   const bus = new Bus();
   const dataDir = options.dataDir ?? tempDir();
   // One settings store for the history and the runner, as the app wires them.
   const settings = new Settings({ provider: 'offline', model: null });
   const history = service(dataDir, 's', settings);
   for (const t of entries) history.record([{ type: 'text', text: t }]);
-  const runner = new TurnRunner(bus, options.provider ?? new OfflineProvider({ wordDelayMs: 1 }), { workspace: tempDir(), settings });
+  const runner = new TurnRunner(bus, options.provider ?? new OfflineProvider({ wordDelayMs: 1 }), {
+    workspace: tempDir(),
+    settings,
+  });
   const c = new TurnCoordinator(bus, runner, history, { keys: options.keys ?? DEFAULT_KEYMAP, now: options.now });
   const seen: Array<[string, unknown]> = [];
-  for (const n of ['transcript.note', 'status.hint', 'app.quit', 'turn.started'] as const) bus.on(n, (p) => seen.push([n, p]));
+  for (const n of ['transcript.note', 'status.hint', 'app.quit', 'turn.started'] as const)
+    bus.on(n, (p) => seen.push([n, p]));
   const run = (...names: CommandName[]) => names.forEach((n) => c.dispatch({ kind: 'command', name: n }));
   const type = (text: string) => c.dispatch({ kind: 'text', text });
   const send = (text: string) => {
     type(text);
     run(c.mode === 'busy' ? 'composer.queue' : 'composer.submit');
   };
-  const ended = () => new Promise<Events['turn.ended']>((resolve) => {
-    const off = bus.on('turn.ended', (e) => {
-      off();
-      resolve(e);
+  const ended = () =>
+    new Promise<Events['turn.ended']>((resolve) => {
+      const off = bus.on('turn.ended', (e) => {
+        off();
+        resolve(e);
+      });
     });
-  });
   const notes = () => seen.filter(([n]) => n === 'transcript.note').map(([, p]) => (p as { text: string }).text);
-  const snapshot = () => fs.readdirSync(dataDir, { recursive: true }).map(String).sort()
-    .map((f) => [f, fs.statSync(`${dataDir}/${f}`).isFile() ? fs.readFileSync(`${dataDir}/${f}`, 'utf8') : '']);
+  const snapshot = () =>
+    fs
+      .readdirSync(dataDir, { recursive: true })
+      .map(String)
+      .sort()
+      .map((f) => [f, fs.statSync(`${dataDir}/${f}`).isFile() ? fs.readFileSync(`${dataDir}/${f}`, 'utf8') : '']);
   return { bus, c, runner, history, run, type, send, ended, notes, seen, snapshot, dataDir };
 }
 
@@ -85,7 +105,13 @@ describe('the coordinator: history and search', () => {
   it('writes an input to both files before its turn starts', () => {
     const { bus, send, dataDir } = setup();
     let onDisk = '';
-    bus.on('turn.started', () => (onDisk = fs.readFileSync(`${dataDir}/sessions/s.history`, 'utf8') + fs.readFileSync(`${dataDir}/input_history`, 'utf8')));
+    bus.on(
+      'turn.started',
+      () =>
+        (onDisk =
+          fs.readFileSync(`${dataDir}/sessions/s.history`, 'utf8') +
+          fs.readFileSync(`${dataDir}/input_history`, 'utf8')),
+    );
     send('durable first');
     expect(onDisk.match(/durable first/g)).toHaveLength(2);
   });
@@ -111,7 +137,11 @@ describe('the coordinator: slash commands', () => {
     expect(notes()[0]).toMatch(/Shift\+Delete, Ctrl\+Delete +Delete the selected entry from both history files/);
   });
   it('/help and what milk says name the keys as the person bound them', () => {
-    const { keymap } = buildKeymap({ 'history.searchReverse': ['f5'], 'search.toggleScope': ['C-o'], 'app.toggleForce': ['f6'] });
+    const { keymap } = buildKeymap({
+      'history.searchReverse': ['f5'],
+      'search.toggleScope': ['C-o'],
+      'app.toggleForce': ['f6'],
+    });
     const { send, notes } = setup([], { keys: keymap });
     send('/help');
     expect(notes()[0]).toMatch(/in a search \(F5, Ctrl\+S\):/);
@@ -173,19 +203,22 @@ describe('the coordinator: turns', () => {
     const shell = (command: string) => ({ tool: { name: 'shell', args: { command } } });
     // A write asks in the default mode (ask); a read would not.
     const write = { tool: { name: 'write_file', args: { path: 'new.txt', content: 'x' } } };
-    const provider = new ScriptProvider({ turns: [[shell('true')], [{ text: 'one' }], [shell('true')], [{ text: 'two' }], [write], [{ text: 'three' }]] });
+    const provider = new ScriptProvider({
+      turns: [[shell('true')], [{ text: 'one' }], [shell('true')], [{ text: 'two' }], [write], [{ text: 'three' }]],
+    });
     // An injected clock: a question answers only after a pause in typing, and the test makes that pause.
     let clock = 1_000_000;
     const pause = () => (clock += APPROVAL_PAUSE_MS);
     const { c, send, run, ended, bus } = setup([], { provider, now: () => clock });
     let asked = 0;
     bus.on('approval.asked', () => asked++);
-    const question = () => new Promise<void>((resolve) => {
-      const off = bus.on('approval.asked', () => {
-        off();
-        resolve();
+    const question = () =>
+      new Promise<void>((resolve) => {
+        const off = bus.on('approval.asked', () => {
+          off();
+          resolve();
+        });
       });
-    });
     let end = ended();
     let asking = question();
     send('first');
@@ -215,63 +248,76 @@ describe('the coordinator: turns', () => {
     expect(asked).toBe(2);
   });
 
-  it('never takes letters typed through the moment the question appears as an answer (keys routed as the app routes them)', async () => {
-    const ws = tempDir();
-    const provider = new ScriptProvider({ turns: [[{ tool: { name: 'shell', args: { command: 'touch ran' } } }], [{ text: 'after the question.' }]] });
-    let clock = 1_000_000;
-    const bus = new Bus();
-    const history = service(tempDir(), 's');
-    const runner = new TurnRunner(bus, provider, { workspace: ws });
-    const c = new TurnCoordinator(bus, runner, history, { keys: DEFAULT_KEYMAP, now: () => clock });
-    const press = (text: string) => {
-      for (const r of route({ kind: 'text', text }, c.keyModes(clock), DEFAULT_KEYMAP)) if (r.kind !== 'wheel') c.dispatch(r);
-    };
-    const asked = new Promise<void>((resolve) => bus.on('approval.asked', () => resolve()));
-    const ended = new Promise<Events['turn.ended']>((resolve) => bus.on('turn.ended', resolve));
-    press('first');
-    c.dispatch({ kind: 'command', name: 'composer.submit' });
-    await asked;
-    // A key every 60 ms of the injected clock, through the question: all of it is typing.
-    const typed = 'explain yay and always';
-    for (const ch of typed) {
-      clock += 60;
-      press(ch);
-    }
-    expect(c.draft.text).toBe(typed);
-    expect(c.approval).not.toBeNull();
-    expect(runner.settings.alwaysTools()).toEqual([]);
-    // After a pause the question takes its answer.
-    clock += APPROVAL_PAUSE_MS;
-    press('n');
-    expect(c.approval).toBeNull();
-    expect((await ended).status).toBe('done');
-    expect(fs.existsSync(`${ws}/ran`)).toBe(false);
-    expect(c.draft.text).toBe(typed);
-  });
+  it(
+    'never takes letters typed through the moment the question appears as an answer (keys routed as the app routes ' +
+      'them)',
+    async () => {
+      const ws = tempDir();
+      const provider = new ScriptProvider({
+        turns: [[{ tool: { name: 'shell', args: { command: 'touch ran' } } }], [{ text: 'after the question.' }]],
+      });
+      let clock = 1_000_000;
+      const bus = new Bus();
+      const history = service(tempDir(), 's');
+      const runner = new TurnRunner(bus, provider, { workspace: ws });
+      const c = new TurnCoordinator(bus, runner, history, { keys: DEFAULT_KEYMAP, now: () => clock });
+      const press = (text: string) => {
+        for (const r of route({ kind: 'text', text }, c.keyModes(clock), DEFAULT_KEYMAP))
+          if (r.kind !== 'wheel') c.dispatch(r);
+      };
+      const asked = new Promise<void>((resolve) => bus.on('approval.asked', () => resolve()));
+      const ended = new Promise<Events['turn.ended']>((resolve) => bus.on('turn.ended', resolve));
+      press('first');
+      c.dispatch({ kind: 'command', name: 'composer.submit' });
+      await asked;
+      // A key every 60 ms of the injected clock, through the question: all of it is typing.
+      const typed = 'explain yay and always';
+      for (const ch of typed) {
+        clock += 60;
+        press(ch);
+      }
+      expect(c.draft.text).toBe(typed);
+      expect(c.approval).not.toBeNull();
+      expect(runner.settings.alwaysTools()).toEqual([]);
+      // After a pause the question takes its answer.
+      clock += APPROVAL_PAUSE_MS;
+      press('n');
+      expect(c.approval).toBeNull();
+      expect((await ended).status).toBe('done');
+      expect(fs.existsSync(`${ws}/ran`)).toBe(false);
+      expect(c.draft.text).toBe(typed);
+    },
+  );
 });
 
 describe('the coordinator: rewind', () => {
-  it('Esc Esc opens the rewind picker over this conversation\'s inputs; Enter takes the conversation back and the input to the composer', async () => {
-    let t = 1000;
-    const { c, run, send, ended, seen, runner } = setup([], { now: () => t });
-    let end = ended();
-    send('first thing');
-    await end;
-    end = ended();
-    send('second thing');
-    await end;
-    run('session.rewind');
-    expect(seen.filter(([n]) => n === 'status.hint').map(([, p]) => (p as { text: string }).text)).toContain('Esc again to rewind to an earlier input');
-    t += 2000;
-    // Too late for a pair: a new first press.
-    run('session.rewind');
-    expect(c.mode).toBe('idle');
-    t += 300;
-    run('session.rewind');
-    expect(c.mode).toBe('picker');
-    run('picker.choose');
-    expect(c.mode).toBe('idle');
-    expect(ed.expandedText(c.draft)).toBe('second thing');
-    expect(runner.rewindable.map((i) => i.segments[0].text)).toEqual(['first thing']);
-  });
+  it(
+    "Esc Esc opens the rewind picker over this conversation's inputs; Enter takes the conversation back and the " +
+      'input to the composer',
+    async () => {
+      let t = 1000;
+      const { c, run, send, ended, seen, runner } = setup([], { now: () => t });
+      let end = ended();
+      send('first thing');
+      await end;
+      end = ended();
+      send('second thing');
+      await end;
+      run('session.rewind');
+      expect(seen.filter(([n]) => n === 'status.hint').map(([, p]) => (p as { text: string }).text)).toContain(
+        'Esc again to rewind to an earlier input',
+      );
+      t += 2000;
+      // Too late for a pair: a new first press.
+      run('session.rewind');
+      expect(c.mode).toBe('idle');
+      t += 300;
+      run('session.rewind');
+      expect(c.mode).toBe('picker');
+      run('picker.choose');
+      expect(c.mode).toBe('idle');
+      expect(ed.expandedText(c.draft)).toBe('second thing');
+      expect(runner.rewindable.map((i) => i.segments[0].text)).toEqual(['first thing']);
+    },
+  );
 });

@@ -8,11 +8,38 @@ import { CLUSTERING } from '../../src/editor/width';
 import { renderMarkdown } from '../../src/markdown/render';
 import { sanitize } from '../../src/inert';
 
-function fakeScreen(options: { color?: boolean; background?: 'dark' | 'light'; hyperlinks?: boolean } = {}): { ui: Screen; written: () => string; take: () => string } {
+function fakeScreen(options: { color?: boolean; background?: 'dark' | 'light'; hyperlinks?: boolean } = {}): {
+  ui: Screen;
+  written: () => string;
+  take: () => string;
+} {
   let out = '';
-  const output = Object.assign(new Writable({ write(c, _e, cb) { out += String(c); cb(); } }), { isTTY: true, columns: 60, rows: 10, getWindowSize: () => [60, 10] });
-  const ui = createScreen({ output: output as unknown as NodeJS.WriteStream, term: 'xterm-256color', color: options.color, emoji: () => CLUSTERING, background: options.background, hyperlinks: () => options.hyperlinks !== false });
-  return { ui, written: () => out, take: () => { const t = out; out = ''; return t; } };
+  const output = Object.assign(
+    new Writable({
+      write(c, _e, cb) {
+        out += String(c);
+        cb();
+      },
+    }),
+    { isTTY: true, columns: 60, rows: 10, getWindowSize: () => [60, 10] },
+  );
+  const ui = createScreen({
+    output: output as unknown as NodeJS.WriteStream,
+    term: 'xterm-256color',
+    color: options.color,
+    emoji: () => CLUSTERING,
+    background: options.background,
+    hyperlinks: () => options.hyperlinks !== false,
+  });
+  return {
+    ui,
+    written: () => out,
+    take: () => {
+      const t = out;
+      out = '';
+      return t;
+    },
+  };
 }
 
 /** Paints rows into the transcript and lets blessed's tick write them. */
@@ -27,7 +54,7 @@ async function frame(s: ReturnType<typeof fakeScreen>, rows: GridRow[]): Promise
 const OSC8 = (url: string) => `\x1b]8;;${url}\x1b\\`;
 const esc = (t: string) => t.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
-describe('milk\'s draw', () => {
+describe("milk's draw", () => {
   let s: ReturnType<typeof fakeScreen>;
   afterEach(() => {
     s.ui.destroy();
@@ -43,7 +70,13 @@ describe('milk\'s draw', () => {
 
   it('draws italic as SGR 3 and strike-through as SGR 9, each apart from underline', async () => {
     s = fakeScreen();
-    const out = await frame(s, [[{ text: 'it', style: 'italic' }, { text: ' ', style: 'normal' }, { text: 'gone', style: 'strike' }]]);
+    const out = await frame(s, [
+      [
+        { text: 'it', style: 'italic' },
+        { text: ' ', style: 'normal' },
+        { text: 'gone', style: 'strike' },
+      ],
+    ]);
     expect(out).toMatch(/\x1b\[(0;)?3mit/);
     expect(out).toMatch(/\x1b\[(0;)?9mgone/);
     expect(out).not.toMatch(/\x1b\[[\d;]*4[;m]it/);
@@ -51,39 +84,81 @@ describe('milk\'s draw', () => {
 
   it('keeps italic and strike-through under NO_COLOR, where colours go', async () => {
     s = fakeScreen({ color: false });
-    const out = await frame(s, [[{ text: 'it', style: 'italic' }, { text: 'gone', style: 'strike' }, { text: 'H', style: 'heading' }]]);
+    const out = await frame(s, [
+      [
+        { text: 'it', style: 'italic' },
+        { text: 'gone', style: 'strike' },
+        { text: 'H', style: 'heading' },
+      ],
+    ]);
     expect(out).toMatch(/\x1b\[(0;)?3mit/);
     expect(out).toMatch(/\x1b\[(0;)?9mgone/);
     expect(out).toMatch(/\x1b\[(0;)?1mH/);
     // No colour parameter in any SGR sequence (30–48, 90–107), 256-colour ones included.
-    const colours = [...out.matchAll(/\x1b\[([0-9;]*)m/g)].flatMap((x) => x[1].split(';').map(Number)).filter((n) => (n >= 30 && n <= 48) || (n >= 90 && n <= 107));
+    const colours = [...out.matchAll(/\x1b\[([0-9;]*)m/g)]
+      .flatMap((x) => x[1].split(';').map(Number))
+      .filter((n) => (n >= 30 && n <= 48) || (n >= 90 && n <= 107));
     expect(colours).toEqual([]);
   });
 
   it('writes a blank between two changes again rather than moving over it, when it looks the same in the style written', async () => {
     s = fakeScreen();
     await frame(s, [[{ text: 'x', style: 'normal' }]]);
-    // The blank between the words was already blank: written in the keyword's colour or the next one's, it looks the same.
-    const out = await frame(s, [[{ text: 'export', style: 'codeKeyword' }, { text: ' ', style: 'normal' }, { text: 'function', style: 'codeTitle' }]]);
+    // The blank between the words was already blank: written in the keyword's colour or the next one's, it looks the
+    // same.
+    const out = await frame(s, [
+      [
+        { text: 'export', style: 'codeKeyword' },
+        { text: ' ', style: 'normal' },
+        { text: 'function', style: 'codeTitle' },
+      ],
+    ]);
     expect(out).toContain('export ');
     expect(out).not.toMatch(/\x1b\[\d*C/);
     await frame(s, [[{ text: 'x', style: 'normal' }]]);
-    // A struck-through blank would show a line: the style the next word needs is set before the gap, and the gap written in it.
-    const struck = await frame(s, [[{ text: 'two', style: 'strike' }, { text: ' ', style: 'normal' }, { text: 'one', style: 'normal' }]]);
+    // A struck-through blank would show a line: the style the next word needs is set before the gap, and the gap
+    // written in it.
+    const struck = await frame(s, [
+      [
+        { text: 'two', style: 'strike' },
+        { text: ' ', style: 'normal' },
+        { text: 'one', style: 'normal' },
+      ],
+    ]);
     expect(struck).toMatch(/\x1b\[(0;)?9mtwo\x1b\[m one/);
   });
 
-  it('links a link\'s cells with OSC 8, closed after them, and rewrites them when only the URL changes', async () => {
+  it("links a link's cells with OSC 8, closed after them, and rewrites them when only the URL changes", async () => {
     s = fakeScreen();
-    const out = await frame(s, [[{ text: 'see ', style: 'normal' }, { text: 'docs', style: 'link', link: 'https://d.example/a' }, { text: ' now', style: 'normal' }]]);
+    const out = await frame(s, [
+      [
+        { text: 'see ', style: 'normal' },
+        { text: 'docs', style: 'link', link: 'https://d.example/a' },
+        { text: ' now', style: 'normal' },
+      ],
+    ]);
     // Opened before the link's first cell, closed before the next cell written without it.
     expect(out).toMatch(new RegExp(`${esc(OSC8('https://d.example/a'))}docs.*${esc(OSC8(''))}now`));
     expect(out.split('\x1b]8;').length - 1).toBe(2);
-    const again = await frame(s, [[{ text: 'see ', style: 'normal' }, { text: 'docs', style: 'link', link: 'https://d.example/b' }, { text: ' now', style: 'normal' }]]);
+    const again = await frame(s, [
+      [
+        { text: 'see ', style: 'normal' },
+        { text: 'docs', style: 'link', link: 'https://d.example/b' },
+        { text: ' now', style: 'normal' },
+      ],
+    ]);
     expect(again).toMatch(new RegExp(`${esc(OSC8('https://d.example/b'))}docs`));
     expect(again.split('\x1b]8;').length - 1).toBe(2);
     // Nothing else changed: the unchanged row costs nothing.
-    expect(await frame(s, [[{ text: 'see ', style: 'normal' }, { text: 'docs', style: 'link', link: 'https://d.example/b' }, { text: ' now', style: 'normal' }]])).toBe('');
+    expect(
+      await frame(s, [
+        [
+          { text: 'see ', style: 'normal' },
+          { text: 'docs', style: 'link', link: 'https://d.example/b' },
+          { text: ' now', style: 'normal' },
+        ],
+      ]),
+    ).toBe('');
   });
 
   it('sends no OSC 8 when hyperlinks are off, the text as it was', async () => {
@@ -95,7 +170,9 @@ describe('milk\'s draw', () => {
 
   it('never sends an OSC 8 the model wrote, nor one for a URL it may not open', async () => {
     s = fakeScreen();
-    const md = sanitize('a \x1b]8;;https://evil.example\x1b\\b\x1b]8;;\x1b\\ [x](javascript:alert(1)) [y](https://ok.example)');
+    const md = sanitize(
+      'a \x1b]8;;https://evil.example\x1b\\b\x1b]8;;\x1b\\ [x](javascript:alert(1)) [y](https://ok.example)',
+    );
     const rows = renderMarkdown(md, 58, CLUSTERING);
     const out = await frame(s, rows);
     // One link, over its text and its URL after it.

@@ -11,10 +11,20 @@ describe('reasoning in the transcript', () => {
     const bus = new Bus();
     const model = new TranscriptModel(60);
     new TranscriptFeed(bus, model, DEFAULT_KEYMAP);
-    const rows = () => model.visible(100).filter((r) => r.kind !== 'gap').map((r) => [r.kind, r.text.trim()]);
+    const rows = () =>
+      model
+        .visible(100)
+        .filter((r) => r.kind !== 'gap')
+        .map((r) => [r.kind, r.text.trim()]);
     bus.emit('turn.started', { turnId: 1, input: 'q', display: t('q') });
-    for (const line of ['one', 'two', 'three', 'four', 'five']) bus.emit('turn.reasoning', { turnId: 1, text: t(`${line}\n`) });
-    expect(rows()).toEqual([['user', 'q'], ['note', 'thinking… three'], ['note', 'four'], ['note', 'five']]);
+    for (const line of ['one', 'two', 'three', 'four', 'five'])
+      bus.emit('turn.reasoning', { turnId: 1, text: t(`${line}\n`) });
+    expect(rows()).toEqual([
+      ['user', 'q'],
+      ['note', 'thinking… three'],
+      ['note', 'four'],
+      ['note', 'five'],
+    ]);
     bus.emit('turn.delta', { turnId: 1, text: t('the answer') });
     const shown = rows();
     expect(shown[1][0]).toBe('note');

@@ -7,9 +7,20 @@ import { OfflineProvider } from '../../src/providers/offline';
 import { tempDir } from '../helpers/pty';
 
 function fakeTerminal(cols = 60, rows = 16) {
-  const input = Object.assign(new PassThrough(), { isTTY: true, isRaw: false, setRawMode(v: boolean) { input.isRaw = v; return input; } });
+  const input = Object.assign(new PassThrough(), {
+    isTTY: true,
+    isRaw: false,
+    setRawMode(v: boolean) {
+      input.isRaw = v;
+      return input;
+    },
+  });
   const output = Object.assign(
-    new Writable({ write(_c, _e, cb) { cb(); } }),
+    new Writable({
+      write(_c, _e, cb) {
+        cb();
+      },
+    }),
     { isTTY: true, columns: cols, rows, getWindowSize: () => [cols, rows] },
   );
   return { input, output };
@@ -17,7 +28,12 @@ function fakeTerminal(cols = 60, rows = 16) {
 
 function screenLines(app: App): string[] {
   const lines = (app.screen.screen as unknown as { lines: Array<Array<[number, string]>> }).lines;
-  return lines.map((l) => l.map((c) => (c[1] === '\x03' ? '' : c[1])).join('').trimEnd());
+  return lines.map((l) =>
+    l
+      .map((c) => (c[1] === '\x03' ? '' : c[1]))
+      .join('')
+      .trimEnd(),
+  );
 }
 
 async function until(app: App, check: (lines: string[]) => boolean, what: string): Promise<string[]> {

@@ -82,13 +82,23 @@ describe('milk in a real terminal', () => {
     expect(milk.cursor()).toEqual({ x: 1 + 12, y: top + 1 });
     const row = milk.lines()[top + 1];
     expect(row.endsWith('│')).toBe(true);
-    expect(milk.term.buffer.active.getLine(top + 1)?.getCell(79)?.getChars()).toBe('│');
+    expect(
+      milk.term.buffer.active
+        .getLine(top + 1)
+        ?.getCell(79)
+        ?.getChars(),
+    ).toBe('│');
     milk.write(KEY.left.repeat(4));
     await milk.waitFor(() => milk!.cursor().x === 1 + 7, 'cursor before the emoji');
     milk.write('→');
     await milk.waitFor(() => milk!.composerLines()[0]?.startsWith('日本語 →😀 ok'), 'insert before emoji');
     expect(milk.cursor()).toEqual({ x: 1 + 8, y: top + 1 });
-    expect(milk.term.buffer.active.getLine(top + 1)?.getCell(79)?.getChars()).toBe('│');
+    expect(
+      milk.term.buffer.active
+        .getLine(top + 1)
+        ?.getCell(79)
+        ?.getChars(),
+    ).toBe('│');
     milk.write(KEY.enter);
     await milk.waitForText('› 日本語 →😀 ok');
   });
@@ -100,7 +110,10 @@ describe('milk in a real terminal', () => {
     expect(milk.lines()[77].length).toBe(250);
     milk.proc.resize(100, 30);
     milk.term.resize(100, 30);
-    await milk.waitFor(() => milk!.lines()[29]?.includes('history: session') && milk!.lines()[27]?.length === 100, 'resized layout');
+    await milk.waitFor(
+      () => milk!.lines()[29]?.includes('history: session') && milk!.lines()[27]?.length === 100,
+      'resized layout',
+    );
     milk.write('still typing');
     await milk.waitFor(() => milk!.composerLines()[0] === 'still typing', 'typing after resize');
     milk.write(KEY.ctrlC + '/help' + KEY.enter);
@@ -172,7 +185,10 @@ describe('milk in a real terminal', () => {
 
   it('names each bad config value on its own line, keeps the good ones, and prints nothing over the screen', async () => {
     const data = tempDir();
-    fs.writeFileSync(`${data}/config.json`, JSON.stringify({ idleTimeoutMs: 3_000_000_000, provider: 'nope', history: { maxEntries: 3 } }));
+    fs.writeFileSync(
+      `${data}/config.json`,
+      JSON.stringify({ idleTimeoutMs: 3_000_000_000, provider: 'nope', history: { maxEntries: 3 } }),
+    );
     milk = new MilkPty({ args: ['--data-dir', data], rows: 30, cols: 120 });
     await milk.waitForText('config.json: idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647');
     await milk.waitForText('config.json: provider must be one of offline, openai, anthropic, script');
@@ -237,9 +253,14 @@ describe('milk in a real terminal', () => {
     expect(handedBack).toContain('\x1b[?25h');
     // While stopped the terminal is cooked again, for the shell.
     const pts = (milk.proc as unknown as { ptsName: string }).ptsName;
-    expect(require('node:child_process').execFileSync('stty', ['-F', pts, '-a'], { encoding: 'utf8' })).toMatch(/(^|\s)icanon(\s|$)/);
+    expect(require('node:child_process').execFileSync('stty', ['-F', pts, '-a'], { encoding: 'utf8' })).toMatch(
+      /(^|\s)icanon(\s|$)/,
+    );
     process.kill(pid, 'SIGCONT');
-    await milk.waitFor(() => state() !== 'T' && milk!.text().includes('history: session') && milk!.composerLines()[0] === 'draft kept', 'back, repainted');
+    await milk.waitFor(
+      () => state() !== 'T' && milk!.text().includes('history: session') && milk!.composerLines()[0] === 'draft kept',
+      'back, repainted',
+    );
     milk.write('!' + KEY.enter);
     await milk.waitForText('› draft kept!');
     // A stop from outside (kill -TSTP) takes the same path.
@@ -251,7 +272,7 @@ describe('milk in a real terminal', () => {
     await milk.waitFor(() => milk!.composerLines()[0] === 'typing', 'raw mode again');
   });
 
-  it('writes nothing on the shell\'s screen after fg before taking the terminal back, even mid-answer', async () => {
+  it("writes nothing on the shell's screen after fg before taking the terminal back, even mid-answer", async () => {
     // The answer streams while milk is stopped: paints fall due then, and must not land on the shell's screen.
     milk = new MilkPty({ args: ['--data-dir', tempDir()], env: { MILK_OFFLINE_DELAY_MS: '40' } });
     await milk.waitForText('history: session');
@@ -262,12 +283,18 @@ describe('milk in a real terminal', () => {
     for (let i = 0; i < 5; i++) {
       const before = milk.raw.length;
       milk.write('\x1a');
-      await milk.waitFor(() => state() === 'T' && milk!.raw.slice(before).includes('\x1b[?1049l'), 'stopped, the screen handed back');
+      await milk.waitFor(
+        () => state() === 'T' && milk!.raw.slice(before).includes('\x1b[?1049l'),
+        'stopped, the screen handed back',
+      );
       const stoppedAt = milk.raw.length;
       // Long enough for the answer's next words to fall due while stopped.
       await new Promise((r) => setTimeout(r, 150));
       process.kill(pid, 'SIGCONT');
-      await milk.waitFor(() => state() !== 'T' && milk!.raw.length > stoppedAt && milk!.raw.slice(stoppedAt).includes('\x1b[?1049h'), 'back');
+      await milk.waitFor(
+        () => state() !== 'T' && milk!.raw.length > stoppedAt && milk!.raw.slice(stoppedAt).includes('\x1b[?1049h'),
+        'back',
+      );
       const after = milk.raw.slice(stoppedAt);
       // Only the frame's opening bracket (DEC 2026, not drawing) may come before the alternate screen.
       expect(JSON.stringify(after.slice(0, after.indexOf('\x1b[?1049h')).replace('\x1b[?2026h', ''))).toBe('""');
@@ -281,8 +308,12 @@ describe('milk in a real terminal', () => {
     await milk.waitForText('history: session');
     milk.write('/context' + KEY.enter);
     await milk.waitFor(() => /system prompt: [\d,]+ characters, 5 parts/.test(milk!.text()), 'the parts');
-    await milk.waitFor(() => milk!.text().replace(/\s+/g, '').includes(`instructions:${cwd}/AGENTS.md`), 'the file loaded');
-    for (const part of ['identity', 'environment', 'tools', 'approval']) expect(milk.text()).toMatch(new RegExp(`^\\s+${part}\\s+[\\d,]+$`, 'm'));
+    await milk.waitFor(
+      () => milk!.text().replace(/\s+/g, '').includes(`instructions:${cwd}/AGENTS.md`),
+      'the file loaded',
+    );
+    for (const part of ['identity', 'environment', 'tools', 'approval'])
+      expect(milk.text()).toMatch(new RegExp(`^\\s+${part}\\s+[\\d,]+$`, 'm'));
   });
 
   it('repaints every cell with Ctrl+L', async () => {
@@ -296,7 +327,10 @@ describe('milk in a real terminal', () => {
       return scribbled();
     }, 'scribbled');
     milk.write('\x0c');
-    await milk.waitFor(() => milk!.text().includes('history: session') && !milk!.text().includes('garbage'), 'repainted');
+    await milk.waitFor(
+      () => milk!.text().includes('history: session') && !milk!.text().includes('garbage'),
+      'repainted',
+    );
   });
 
   it('keeps the history mode on the status bar at 50 columns, the long session id giving way', async () => {
@@ -305,7 +339,7 @@ describe('milk in a real terminal', () => {
     expect(milk.statusLine()).toMatch(/ milk │ tmp-milk-cwd-[^ ]*… │ history: session/);
   });
 
-  it('says on the composer\'s border how many lines are above (and below) the rows it shows', async () => {
+  it("says on the composer's border how many lines are above (and below) the rows it shows", async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()], cols: 60, rows: 20 });
     await milk.waitForText('history: session');
     // Typed as a person types, a line at a time (all at once it would be a paste, collapsed).
@@ -330,10 +364,13 @@ describe('milk in a real terminal', () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()], cols: 20 });
     await milk.waitForText('history:');
     milk.write('a'.repeat(18) + ' bbbb');
-    await milk.waitFor(() => milk!.composerLines().join('|') === 'a'.repeat(18) + '|bbbb', 'the second row starting with bbbb');
+    await milk.waitFor(
+      () => milk!.composerLines().join('|') === 'a'.repeat(18) + '|bbbb',
+      'the second row starting with bbbb',
+    );
   });
 
-  it('writes each frame as one write inside DEC 2026 brackets (synchronized output), a resize\'s full repaint too', async () => {
+  it("writes each frame as one write inside DEC 2026 brackets (synchronized output), a resize's full repaint too", async () => {
     const BEGIN = '\x1b[?2026h';
     const END = '\x1b[?2026l';
     milk = new MilkPty({ args: ['--data-dir', tempDir()] });
@@ -350,15 +387,21 @@ describe('milk in a real terminal', () => {
       }
     };
     // From a frame's end: the start-up's frames (the probe's row, the keyboard's answer) are all out.
-    await milk.waitFor(() => milk!.raw.endsWith(END), 'a frame\'s end');
+    await milk.waitFor(() => milk!.raw.endsWith(END), "a frame's end");
     let before = milk.raw.length;
     milk.write('x');
-    await milk.waitFor(() => milk!.composerLines().join('') === 'x' && frames(before).endsWith(END), 'the keystroke\'s frame');
+    await milk.waitFor(
+      () => milk!.composerLines().join('') === 'x' && frames(before).endsWith(END),
+      "the keystroke's frame",
+    );
     whole(frames(before));
     before = milk.raw.length;
     milk.proc.resize(100, 30);
     milk.term.resize(100, 30);
-    await milk.waitFor(() => frames(before).includes('history: session') && frames(before).endsWith(END), 'the repaint after the resize');
+    await milk.waitFor(
+      () => frames(before).includes('history: session') && frames(before).endsWith(END),
+      'the repaint after the resize',
+    );
     whole(frames(before));
   });
 
@@ -368,12 +411,12 @@ describe('milk in a real terminal', () => {
     // The status bar turns light grey (253) once the answer is in; dark grey (236) is the dark palette's.
     await milk.waitFor(() => statusBg() === 253, 'the light status bar');
     milk.write('/theme' + KEY.enter);
-    await milk.waitForText('theme: auto · drawing for a light background · the terminal\'s: light');
+    await milk.waitForText("theme: auto · drawing for a light background · the terminal's: light");
     milk.write('/theme dark' + KEY.enter);
     await milk.waitFor(() => statusBg() === 236, 'the dark status bar');
   });
 
-  it('follows the terminal\'s theme when it reports a change (mode 2031), unless a theme was chosen', async () => {
+  it("follows the terminal's theme when it reports a change (mode 2031), unless a theme was chosen", async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()], background: 'rgb:0000/0000/0000' });
     await milk.waitForText('history: session');
     expect(milk.raw).toContain('\x1b[?2031h');
@@ -389,7 +432,7 @@ describe('milk in a real terminal', () => {
     await milk.waitForText('theme: dark');
     milk.write('\x1b[?997;2n');
     milk.write('/theme' + KEY.enter);
-    await milk.waitForText('theme: dark · drawing for a dark background · the terminal\'s: light');
+    await milk.waitForText("theme: dark · drawing for a dark background · the terminal's: light");
     expect(statusBg()).toBe(236);
     // Handed back at exit: the reports are turned off again.
     milk.write(KEY.ctrlD);
@@ -401,19 +444,19 @@ describe('milk in a real terminal', () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()], background: 'rgb:0000/0000/0000' });
     await milk.waitForText('history: session');
     milk.write('/theme' + KEY.enter);
-    await milk.waitForText('drawing for a dark background · the terminal\'s: dark');
+    await milk.waitForText("drawing for a dark background · the terminal's: dark");
     // An answer after the device attributes' (the question is over) is stray: it changes nothing, and types nothing.
     milk.write('\x1b]11;rgb:ffff/ffff/ffff\x1b\\');
     milk.write('/theme' + KEY.enter);
-    await milk.waitFor(() => milk!.text().split('the terminal\'s: dark').length === 3, 'the second /theme');
-    expect(milk.text()).not.toContain('the terminal\'s: light');
+    await milk.waitFor(() => milk!.text().split("the terminal's: dark").length === 3, 'the second /theme');
+    expect(milk.text()).not.toContain("the terminal's: light");
     expect(milk.composerLines().join('')).toBe('');
     milk.kill('SIGKILL');
     milk = new MilkPty({ args: ['--data-dir', tempDir()] });
     await milk.waitForText('history: session');
     expect(milk.raw).toContain('\x1b]11;?');
     milk.write('/theme' + KEY.enter);
-    await milk.waitForText('drawing for a dark background · the terminal\'s: not known');
+    await milk.waitForText("drawing for a dark background · the terminal's: not known");
     // Nothing of a question the terminal did not answer reaches the composer.
     expect(milk.composerLines().join('')).toBe('');
   });
@@ -446,7 +489,9 @@ describe('milk in a real terminal', () => {
   ])('restores the terminal on %s and exits %i', async (signal, code, env) => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()], reportTty: true, env });
     await milk.waitForText('history: session');
-    const pid = Number(fs.readFileSync(`/proc/${milk.proc.pid}/task/${milk.proc.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
+    const pid = Number(
+      fs.readFileSync(`/proc/${milk.proc.pid}/task/${milk.proc.pid}/children`, 'utf8').trim().split(/\s+/)[0],
+    );
     if (signal.startsWith('SIG')) process.kill(pid, signal);
     else milk.write('x');
     const out = await milk.waitFor(() => /EXIT=(\d+)[\s\S]*DONE/.exec(milk!.raw), 'exit report');

@@ -6,10 +6,16 @@ import { sessionIdForWorkspace } from '../../src/config/paths';
 
 jest.setTimeout(40000);
 
-const texts = (file: string) => parseHistory(fs.readFileSync(file)).entries.map((e) => e.segments.map((s) => s.text).join(''));
+const texts = (file: string) =>
+  parseHistory(fs.readFileSync(file)).entries.map((e) => e.segments.map((s) => s.text).join(''));
 const sessionFile = (data: string, cwd: string) => path.join(data, 'sessions', `${sessionIdForWorkspace(cwd)}.history`);
 
-async function open(data: string, cwd: string, args: string[] = [], env: Record<string, string> = {}): Promise<MilkPty> {
+async function open(
+  data: string,
+  cwd: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<MilkPty> {
   const m = new MilkPty({ args: ['--data-dir', data, ...args], cwd, env });
   await m.waitForText('history: ');
   return m;
@@ -87,7 +93,10 @@ describe('input history across restarts', () => {
 
     // /history global reaches the other directory's inputs.
     await submit(m, '/history global');
-    await m.waitFor(() => /history: global .*session 2 entries · global 4 entries/.test(m.lines().join(' ').replace(/\s+/g, ' ')), '/history note');
+    await m.waitFor(
+      () => /history: global .*session 2 entries · global 4 entries/.test(m.lines().join(' ').replace(/\s+/g, ' ')),
+      '/history note',
+    );
     expect(m.statusLine()).toContain('history: global');
     m.write(KEY.up);
     await m.waitFor(() => composer(m) === '/history global', 'newest global entry');
@@ -105,7 +114,13 @@ describe('input history across restarts', () => {
     }
     expect(fs.statSync(path.join(data, 'sessions')).mode & 0o777).toBe(0o700);
     const header = JSON.parse(fs.readFileSync(sfile, 'utf8').split('\n')[0]);
-    expect(header).toMatchObject({ format: 'milk-history', version: 1, scope: 'session', sessionId: sessionIdForWorkspace(dirA), workspace: dirA });
+    expect(header).toMatchObject({
+      format: 'milk-history',
+      version: 1,
+      scope: 'session',
+      sessionId: sessionIdForWorkspace(dirA),
+      workspace: dirA,
+    });
   });
 
   it('finds the same session through a symlink, and recalls a paste as a paste', async () => {
@@ -128,41 +143,48 @@ describe('input history across restarts', () => {
     await quit(m);
     const entries = parseHistory(fs.readFileSync(sessionFile(data, real))).entries;
     expect(entries).toHaveLength(1);
-    expect(entries[0].segments).toEqual([{ type: 'text', text: 'look: ' }, { type: 'paste', text: big }]);
+    expect(entries[0].segments).toEqual([
+      { type: 'text', text: 'look: ' },
+      { type: 'paste', text: big },
+    ]);
   });
 
-  it('two milks in one workspace lose nothing of each other, and each one\'s Up reaches the other\'s inputs without a restart', async () => {
-    const data = tempDir();
-    const cwd = tempDir();
-    const a = track(await open(data, cwd));
-    const b = track(await open(data, cwd));
-    await submit(a, 'from a');
-    await submit(b, 'from b');
-    await submit(a, 'a again');
-    a.write(KEY.up);
-    await a.waitFor(() => composer(a) === 'a again', "a's newest");
-    a.write(KEY.up);
-    await a.waitFor(() => composer(a) === 'from b', "b's entry, read when browsing began");
-    a.write(KEY.up);
-    await a.waitFor(() => composer(a) === 'from a', 'then the oldest');
-    b.write(KEY.up);
-    await b.waitFor(() => composer(b) === 'a again', "a's latest, in b");
-    a.write(KEY.down + KEY.down + KEY.down);
-    await a.waitFor(() => composer(a) === '', "a back to its draft");
-    // While b browses, a new entry from a does not move b's list under it.
-    await submit(a, 'while b browses');
-    b.write(KEY.up);
-    await b.waitFor(() => composer(b) === 'from b', 'b steps on through the list it had');
-    b.write(KEY.down + KEY.down);
-    await b.waitFor(() => composer(b) === '', 'back to the draft');
-    b.write(KEY.ctrlR + 'while');
-    await b.waitFor(() => composer(b) === 'while b browses', 'a search started later finds it');
-    b.write(KEY.esc);
-    await b.waitFor(() => composer(b) === '', 'search left, draft back');
-    await quit(a);
-    await quit(b);
-    expect(texts(sessionFile(data, cwd))).toEqual(['from a', 'from b', 'a again', 'while b browses']);
-  });
+  it(
+    "two milks in one workspace lose nothing of each other, and each one's Up reaches the other's inputs without a " +
+      'restart',
+    async () => {
+      const data = tempDir();
+      const cwd = tempDir();
+      const a = track(await open(data, cwd));
+      const b = track(await open(data, cwd));
+      await submit(a, 'from a');
+      await submit(b, 'from b');
+      await submit(a, 'a again');
+      a.write(KEY.up);
+      await a.waitFor(() => composer(a) === 'a again', "a's newest");
+      a.write(KEY.up);
+      await a.waitFor(() => composer(a) === 'from b', "b's entry, read when browsing began");
+      a.write(KEY.up);
+      await a.waitFor(() => composer(a) === 'from a', 'then the oldest');
+      b.write(KEY.up);
+      await b.waitFor(() => composer(b) === 'a again', "a's latest, in b");
+      a.write(KEY.down + KEY.down + KEY.down);
+      await a.waitFor(() => composer(a) === '', 'a back to its draft');
+      // While b browses, a new entry from a does not move b's list under it.
+      await submit(a, 'while b browses');
+      b.write(KEY.up);
+      await b.waitFor(() => composer(b) === 'from b', 'b steps on through the list it had');
+      b.write(KEY.down + KEY.down);
+      await b.waitFor(() => composer(b) === '', 'back to the draft');
+      b.write(KEY.ctrlR + 'while');
+      await b.waitFor(() => composer(b) === 'while b browses', 'a search started later finds it');
+      b.write(KEY.esc);
+      await b.waitFor(() => composer(b) === '', 'search left, draft back');
+      await quit(a);
+      await quit(b);
+      expect(texts(sessionFile(data, cwd))).toEqual(['from a', 'from b', 'a again', 'while b browses']);
+    },
+  );
 
   it('keeps history in memory when another process holds the lock, and exits promptly', async () => {
     const data = tempDir();
@@ -172,7 +194,15 @@ describe('input history across restarts', () => {
     const locks = [sessionFile(data, cwd) + '.lock', path.join(data, 'input_history.lock')];
     for (const l of locks) fs.writeFileSync(l, `${process.pid} now\n`);
     await submit(m, 'while locked');
-    await m.waitFor(() => m.lines().join(' ').replace(/\s+/g, ' ').includes('session history not saved (locked by another milk process); kept in memory'), 'lock warning');
+    await m.waitFor(
+      () =>
+        m
+          .lines()
+          .join(' ')
+          .replace(/\s+/g, ' ')
+          .includes('session history not saved (locked by another milk process); kept in memory'),
+      'lock warning',
+    );
     m.write(KEY.up);
     await m.waitFor(() => composer(m) === 'while locked', 'recalled from memory');
     m.write(KEY.ctrlC);
@@ -186,20 +216,23 @@ describe('input history across restarts', () => {
     expect(fs.existsSync(sessionFile(data, cwd))).toBe(false);
   });
 
-  it.each(['SIGTERM', 'SIGHUP', 'SIGINT'])('flushes what a held lock kept in memory when it gets %s', async (signal) => {
-    const data = tempDir();
-    const cwd = tempDir();
-    const m = track(await open(data, cwd));
-    const locks = [sessionFile(data, cwd) + '.lock', path.join(data, 'input_history.lock')];
-    for (const l of locks) fs.writeFileSync(l, `${process.pid} now\n`);
-    await submit(m, 'kept for the flush');
-    await m.waitFor(() => m.text().includes('kept in'), 'lock warning');
-    for (const l of locks) fs.rmSync(l);
-    process.kill(m.proc.pid, signal);
-    await m.exited;
-    expect(texts(sessionFile(data, cwd))).toEqual(['kept for the flush']);
-    expect(texts(path.join(data, 'input_history'))).toEqual(['kept for the flush']);
-  });
+  it.each(['SIGTERM', 'SIGHUP', 'SIGINT'])(
+    'flushes what a held lock kept in memory when it gets %s',
+    async (signal) => {
+      const data = tempDir();
+      const cwd = tempDir();
+      const m = track(await open(data, cwd));
+      const locks = [sessionFile(data, cwd) + '.lock', path.join(data, 'input_history.lock')];
+      for (const l of locks) fs.writeFileSync(l, `${process.pid} now\n`);
+      await submit(m, 'kept for the flush');
+      await m.waitFor(() => m.text().includes('kept in'), 'lock warning');
+      for (const l of locks) fs.rmSync(l);
+      process.kill(m.proc.pid, signal);
+      await m.exited;
+      expect(texts(sessionFile(data, cwd))).toEqual(['kept for the flush']);
+      expect(texts(path.join(data, 'input_history'))).toEqual(['kept for the flush']);
+    },
+  );
 
   it('writes the entry before the turn starts', async () => {
     const data = tempDir();
@@ -251,7 +284,10 @@ describe('input history across restarts', () => {
     await m.waitForText('not saved to history');
     expect(m.text()).toContain('GitHub token');
     await submit(m, `export KEY=sk-${'q'.repeat(30)}`);
-    await m.waitFor(() => m.text().includes('input looks like a secret (API key): not saved to history'), 'the second withheld input said so too');
+    await m.waitFor(
+      () => m.text().includes('input looks like a secret (API key): not saved to history'),
+      'the second withheld input said so too',
+    );
     await submit(m, ' private thought');
     await submit(m, 'kept');
     await quit(m);
@@ -261,45 +297,75 @@ describe('input history across restarts', () => {
 });
 
 describe('damaged history files', () => {
-  const header = JSON.stringify({ format: 'milk-history', version: 1, scope: 'session', sessionId: 'x', workspace: '/x', displayName: 'x' });
+  const header = JSON.stringify({
+    format: 'milk-history',
+    version: 1,
+    scope: 'session',
+    sessionId: 'x',
+    workspace: '/x',
+    displayName: 'x',
+  });
   const good = (t: string) => JSON.stringify({ ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text', text: t }] });
   const SECRET = 'CONTENT-MUST-NOT-SHOW';
   const cases: Array<[string, (file: string) => void]> = [
-    ['an unparseable line', (f) => fs.writeFileSync(f, `${header}\n${good('good one')}\n{"${SECRET}\n${good('good two')}\n`)],
+    [
+      'an unparseable line',
+      (f) => fs.writeFileSync(f, `${header}\n${good('good one')}\n{"${SECRET}\n${good('good two')}\n`),
+    ],
     ['NUL bytes', (f) => fs.writeFileSync(f, `${header}\n${good('good one')}\n\0\0${SECRET}\0\n${good('good two')}\n`)],
-    ['a torn last line', (f) => fs.writeFileSync(f, `${header}\n${good('good one')}\n${good('good two')}\n{"ts":"${SECRET}`)],
+    [
+      'a torn last line',
+      (f) => fs.writeFileSync(f, `${header}\n${good('good one')}\n${good('good two')}\n{"ts":"${SECRET}`),
+    ],
     ['a missing header', (f) => fs.writeFileSync(f, `${good('good one')}\n${good('good two')}\n["${SECRET}"]\n`)],
-    ['a foreign header', (f) => fs.writeFileSync(f, `{"format":"${SECRET}"}\n${good('good one')}\n${good('good two')}\n`)],
-    ['invalid UTF-8', (f) => fs.writeFileSync(f, Buffer.concat([Buffer.from(`${header}\n${good('good one')}\n`), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(`${SECRET}\n${good('good two')}\n`)]))],
+    [
+      'a foreign header',
+      (f) => fs.writeFileSync(f, `{"format":"${SECRET}"}\n${good('good one')}\n${good('good two')}\n`),
+    ],
+    [
+      'invalid UTF-8',
+      (f) =>
+        fs.writeFileSync(
+          f,
+          Buffer.concat([
+            Buffer.from(`${header}\n${good('good one')}\n`),
+            Buffer.from([0xc3, 0x28, 0xff]),
+            Buffer.from(`${SECRET}\n${good('good two')}\n`),
+          ]),
+        ),
+    ],
   ];
 
   const running: MilkPty[] = [];
   afterEach(() => running.splice(0).forEach((m) => m.kill('SIGKILL')));
 
-  it.each(cases)('starts with %s, keeps the good entries, saves the original aside, shows none of it', async (_name, write) => {
-    const data = tempDir();
-    const cwd = tempDir();
-    const file = sessionFile(data, cwd);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    write(file);
-    const original = fs.readFileSync(file);
-    const m = new MilkPty({ args: ['--data-dir', data], cwd });
-    running.push(m);
-    await m.waitForText('session history damaged');
-    expect(m.text()).not.toContain(SECRET);
-    m.write(KEY.up);
-    await m.waitFor(() => m.composerLines().join('') === 'good two', 'newest good entry');
-    m.write(KEY.up);
-    await m.waitFor(() => m.composerLines().join('') === 'good one', 'older good entry');
-    m.write(KEY.ctrlC);
-    await submit(m, 'after repair');
-    await quit(m);
-    expect(m.raw).not.toContain(SECRET);
-    const asides = fs.readdirSync(path.dirname(file)).filter((n) => n.includes('.corrupt-'));
-    expect(asides).toHaveLength(1);
-    expect(fs.readFileSync(path.join(path.dirname(file), asides[0]))).toEqual(original);
-    expect(texts(file)).toEqual(['good one', 'good two', 'after repair']);
-  });
+  it.each(cases)(
+    'starts with %s, keeps the good entries, saves the original aside, shows none of it',
+    async (_name, write) => {
+      const data = tempDir();
+      const cwd = tempDir();
+      const file = sessionFile(data, cwd);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      write(file);
+      const original = fs.readFileSync(file);
+      const m = new MilkPty({ args: ['--data-dir', data], cwd });
+      running.push(m);
+      await m.waitForText('session history damaged');
+      expect(m.text()).not.toContain(SECRET);
+      m.write(KEY.up);
+      await m.waitFor(() => m.composerLines().join('') === 'good two', 'newest good entry');
+      m.write(KEY.up);
+      await m.waitFor(() => m.composerLines().join('') === 'good one', 'older good entry');
+      m.write(KEY.ctrlC);
+      await submit(m, 'after repair');
+      await quit(m);
+      expect(m.raw).not.toContain(SECRET);
+      const asides = fs.readdirSync(path.dirname(file)).filter((n) => n.includes('.corrupt-'));
+      expect(asides).toHaveLength(1);
+      expect(fs.readFileSync(path.join(path.dirname(file), asides[0]))).toEqual(original);
+      expect(texts(file)).toEqual(['good one', 'good two', 'after repair']);
+    },
+  );
 
   it('starts when the history file is a directory', async () => {
     const data = tempDir();

@@ -28,12 +28,15 @@ async function send(p: MilkPty, text: string): Promise<void> {
   p.write(KEY.enter);
 }
 
-/** What a hostile model or tool could put in text: a title change, a clipboard write, a screen clear (milk clears its own screen too: only its remains are looked for). */
+/**
+ * What a hostile model or tool could put in text: a title change, a clipboard write, a screen clear (milk clears its
+ * own screen too: only its remains are looked for).
+ */
 const TITLE = '\x1b]0;pwned-title\x07';
 const CLIPBOARD = '\x1b]52;c;ZXZpbA==\x07';
 const CLEAR = '\x1b[2J';
 
-it('a resumed log\'s tool output and error show their words and nothing of their escape sequences', async () => {
+it("a resumed log's tool output and error show their words and nothing of their escape sequences", async () => {
   const data = tempDir();
   const cwd = tempDir();
   let p = await start(data, cwd);
@@ -42,7 +45,10 @@ it('a resumed log\'s tool output and error show their words and nothing of their
   p.write('\x04');
   await p.exited;
   const dir = path.join(data, 'sessions', sessionIdForWorkspace(cwd));
-  const log = path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.jsonl'))!);
+  const log = path.join(
+    dir,
+    fs.readdirSync(dir).find((f) => f.endsWith('.jsonl'))!,
+  );
   const conv = JSON.parse(fs.readFileSync(log, 'utf8').split('\n')[0]).conv as string;
   const ts = new Date().toISOString();
   const call = { id: 'c1', name: 'shell', args: { command: `echo ${TITLE}hi` } };
@@ -66,9 +72,13 @@ it('a resumed log\'s tool output and error show their words and nothing of their
   for (const sequence of [TITLE, CLIPBOARD, 'ZXZpbA']) expect(p.raw).not.toContain(sequence);
 });
 
-it('an MCP server\'s tool description is listed inert', async () => {
+it("an MCP server's tool description is listed inert", async () => {
   const data = tempDir();
-  const cmd = { command: process.execPath, args: [path.join(ROOT, 'scripts', 'mock-mcp-server.js')], env: { MOCK_MCP_MODE: 'escapes' } };
+  const cmd = {
+    command: process.execPath,
+    args: [path.join(ROOT, 'scripts', 'mock-mcp-server.js')],
+    env: { MOCK_MCP_MODE: 'escapes' },
+  };
   fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ mcpServers: { demo: cmd } }));
   const p = await start(data, tempDir());
   await p.waitFor(() => p.statusLine().includes('mcp 1/1'), 'the server ready');

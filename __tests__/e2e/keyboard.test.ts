@@ -32,7 +32,12 @@ async function twoLines(newline: string): Promise<void> {
 /** The screen above the composer. */
 function transcript(): string {
   const lines = m!.lines();
-  return lines.slice(0, lines.findIndex((l) => l.startsWith('┌'))).join('\n');
+  return lines
+    .slice(
+      0,
+      lines.findIndex((l) => l.startsWith('┌')),
+    )
+    .join('\n');
 }
 
 async function quit(ctrlC: string, ctrlD: string): Promise<void> {
@@ -42,43 +47,55 @@ async function quit(ctrlC: string, ctrlD: string): Promise<void> {
   expect((await m!.exited).exitCode).toBe(0);
 }
 
-it('a terminal speaking the kitty protocol: pushed at start, Shift+Enter inserts a newline, Ctrl keys as it encodes them, popped on the way out', async () => {
-  m = new MilkPty({ args: ['--data-dir', tempDir()], kitty: true });
-  await m.waitForText('history: session');
-  await m.waitFor(() => m!.raw.includes(KITTY_PUSH), 'the flags pushed');
-  expect(m.raw).not.toContain(MOK_ON);
-  await twoLines('\x1b[13;2u');
-  // Ctrl+R as kitty sends it opens a search; Esc as kitty sends it leaves it.
-  m.write('\x1b[114;5u');
-  await m.waitFor(() => m!.statusLine().includes('reverse-i-search'), 'search by kitty Ctrl+R');
-  m.write('\x1b[27u');
-  await m.waitFor(() => m!.statusLine().includes('history: session'), 'search left');
-  await quit('\x1b[99;5u', '\x1b[100;5u');
-  expect(m.raw.lastIndexOf(KITTY_POP)).toBeGreaterThan(m.raw.lastIndexOf(KITTY_PUSH));
-});
+it(
+  'a terminal speaking the kitty protocol: pushed at start, Shift+Enter inserts a newline, Ctrl keys as it encodes ' +
+    'them, popped on the way out',
+  async () => {
+    m = new MilkPty({ args: ['--data-dir', tempDir()], kitty: true });
+    await m.waitForText('history: session');
+    await m.waitFor(() => m!.raw.includes(KITTY_PUSH), 'the flags pushed');
+    expect(m.raw).not.toContain(MOK_ON);
+    await twoLines('\x1b[13;2u');
+    // Ctrl+R as kitty sends it opens a search; Esc as kitty sends it leaves it.
+    m.write('\x1b[114;5u');
+    await m.waitFor(() => m!.statusLine().includes('reverse-i-search'), 'search by kitty Ctrl+R');
+    m.write('\x1b[27u');
+    await m.waitFor(() => m!.statusLine().includes('history: session'), 'search left');
+    await quit('\x1b[99;5u', '\x1b[100;5u');
+    expect(m.raw.lastIndexOf(KITTY_POP)).toBeGreaterThan(m.raw.lastIndexOf(KITTY_PUSH));
+  },
+);
 
-it('a terminal with modifyOtherKeys but not kitty: level 2 asked for, Shift+Enter as it encodes it inserts a newline, reset on the way out', async () => {
-  // xterm.js answers the device attributes query, not kitty's.
-  m = new MilkPty({ args: ['--data-dir', tempDir()] });
-  await m.waitForText('history: session');
-  await m.waitFor(() => m!.raw.includes(MOK_ON), 'modifyOtherKeys asked for');
-  expect(m.raw).not.toContain(KITTY_PUSH);
-  await twoLines('\x1b[27;2;13~');
-  await quit('\x1b[27;5;99~', '\x1b[27;5;100~');
-  expect(m.raw.lastIndexOf(MOK_OFF)).toBeGreaterThan(m.raw.lastIndexOf(MOK_ON));
-});
+it(
+  'a terminal with modifyOtherKeys but not kitty: level 2 asked for, Shift+Enter as it encodes it inserts a ' +
+    'newline, reset on the way out',
+  async () => {
+    // xterm.js answers the device attributes query, not kitty's.
+    m = new MilkPty({ args: ['--data-dir', tempDir()] });
+    await m.waitForText('history: session');
+    await m.waitFor(() => m!.raw.includes(MOK_ON), 'modifyOtherKeys asked for');
+    expect(m.raw).not.toContain(KITTY_PUSH);
+    await twoLines('\x1b[27;2;13~');
+    await quit('\x1b[27;5;99~', '\x1b[27;5;100~');
+    expect(m.raw.lastIndexOf(MOK_OFF)).toBeGreaterThan(m.raw.lastIndexOf(MOK_ON));
+  },
+);
 
-it('a terminal that speaks neither: nothing turned on; Alt+Enter, Ctrl+J and a trailing backslash still insert newlines', async () => {
-  m = new MilkPty({ args: ['--data-dir', tempDir()], answerQueries: false });
-  await m.waitForText('history: session');
-  await twoLines(KEY.altEnter);
-  m.write(KEY.ctrlJ + 'three \\');
-  await m.waitFor(() => m!.composerLines().join('\n') === 'one\ntwo\nthree \\', 'Ctrl+J');
-  m.write(KEY.enter);
-  await m.waitFor(() => m!.composerLines().join('\n') === 'one\ntwo\nthree\n', 'the backslash continues the line');
-  expect(m.raw).not.toContain(KITTY_PUSH);
-  expect(m.raw).not.toContain(MOK_ON);
-});
+it(
+  'a terminal that speaks neither: nothing turned on; Alt+Enter, Ctrl+J and a trailing backslash still insert ' +
+    'newlines',
+  async () => {
+    m = new MilkPty({ args: ['--data-dir', tempDir()], answerQueries: false });
+    await m.waitForText('history: session');
+    await twoLines(KEY.altEnter);
+    m.write(KEY.ctrlJ + 'three \\');
+    await m.waitFor(() => m!.composerLines().join('\n') === 'one\ntwo\nthree \\', 'Ctrl+J');
+    m.write(KEY.enter);
+    await m.waitFor(() => m!.composerLines().join('\n') === 'one\ntwo\nthree\n', 'the backslash continues the line');
+    expect(m.raw).not.toContain(KITTY_PUSH);
+    expect(m.raw).not.toContain(MOK_ON);
+  },
+);
 
 it('the keyboard mode is given back on Ctrl-Z and taken again on fg', async () => {
   m = new MilkPty({ args: ['--data-dir', tempDir()], kitty: true });
@@ -113,7 +130,9 @@ describe('pastes that arrive as keystrokes (no bracketed paste)', () => {
   it('200 fast keystrokes with newlines send nothing and land as one paste; a typed Enter after a pause sends it whole', async () => {
     const data = tempDir();
     const mock = server.current;
-    m = new MilkPty({ args: ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'echo'] });
+    m = new MilkPty({
+      args: ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'echo'],
+    });
     await m.waitForText('history: session');
     const lines = Array.from({ length: 12 }, (_, i) => `pasted line ${i} ${'x'.repeat(6)}`);
     const keys = lines.join('\r');
@@ -130,7 +149,15 @@ describe('pastes that arrive as keystrokes (no bracketed paste)', () => {
     expect(sent).toContain(JSON.stringify(lines.join('\n')).slice(1, -1));
     // Into history once, as one input.
     const file = path.join(data, 'input_history');
-    await m.waitFor(() => fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('pasted line 11'), 'in history');
-    expect(fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('pasted line 11')).length).toBe(1);
+    await m.waitFor(
+      () => fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('pasted line 11'),
+      'in history',
+    );
+    expect(
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('pasted line 11')).length,
+    ).toBe(1);
   });
 });

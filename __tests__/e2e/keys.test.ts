@@ -23,16 +23,30 @@ function setup(keys: Record<string, string[]>): { data: string; ws: string; args
   const ws = tempDir();
   fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ keys }));
   const script = path.join(tempDir(), 'script.json');
-  fs.writeFileSync(script, JSON.stringify({ turns: [[{ tool: { name: 'shell', args: { command: 'echo ran > ran.txt' } } }], [{ text: 'all done.' }]] }));
+  fs.writeFileSync(
+    script,
+    JSON.stringify({
+      turns: [[{ tool: { name: 'shell', args: { command: 'echo ran > ran.txt' } } }], [{ text: 'all done.' }]],
+    }),
+  );
   return { data, ws, args: ['--data-dir', data, '--script', script] };
 }
 
 it('a key bound in config.json runs its command, the default no longer does, and the legends and /help name it', async () => {
-  const { ws, args } = setup({ 'approval.yes': ['o'], 'approval.no': ['x', 'escape'], 'history.searchReverse': ['C-t'], 'search.toggleScope': ['C-o'] });
+  const { ws, args } = setup({
+    'approval.yes': ['o'],
+    'approval.no': ['x', 'escape'],
+    'history.searchReverse': ['C-t'],
+    'search.toggleScope': ['C-o'],
+  });
   m = new MilkPty({ args, cwd: ws, cols: 120 });
   await m.waitForText('history: session');
   m.write('go' + KEY.enter);
-  await m.waitFor(() => m!.statusLine().includes('run shell: echo ran > ran.txt?') && m!.statusLine().includes('o yes · x no · a always'), 'the question, its legend as bound');
+  await m.waitFor(
+    () =>
+      m!.statusLine().includes('run shell: echo ran > ran.txt?') && m!.statusLine().includes('o yes · x no · a always'),
+    'the question, its legend as bound',
+  );
   // The hints under the question name the keys as bound too.
   expect(m.text()).toContain('[x or Esc: no, and the model is told');
   // y is no answer now: as any other letter, it is typing for the composer.
@@ -57,7 +71,10 @@ it('a key bound in config.json runs its command, the default no longer does, and
   // Ctrl+T searches, and the overlay names Ctrl+O for the other history.
   m.write(CTRL_T);
   await m.waitFor(() => m!.statusLine().includes('(reverse-i-search)'), 'the search, by Ctrl+T');
-  await m.waitFor(() => m!.lines().some((l) => / history · /.test(l) && l.includes('Ctrl+O global')), 'the overlay names the scope key as bound');
+  await m.waitFor(
+    () => m!.lines().some((l) => / history · /.test(l) && l.includes('Ctrl+O global')),
+    'the overlay names the scope key as bound',
+  );
   m.write(CTRL_O);
   await m.waitFor(() => m!.lines().some((l) => /global history · /.test(l)), 'Ctrl+O switched to the global history');
   m.write(KEY.esc);
@@ -81,7 +98,10 @@ it('a key bound in config.json runs its command, the default no longer does, and
 it('a binding milk cannot take is said at start, and the default key still works', async () => {
   const { ws, args } = setup({ 'history.searchBackwards': ['C-t'], 'history.searchReverse': ['Ctrl+T'] });
   m = new MilkPty({ args, cwd: ws, cols: 160 });
-  await m.waitFor(() => /keys: history.searchReverse: "Ctrl\+T" is not a key milk reads/.test(m!.text()), 'the bad key said');
+  await m.waitFor(
+    () => /keys: history.searchReverse: "Ctrl\+T" is not a key milk reads/.test(m!.text()),
+    'the bad key said',
+  );
   expect(m.text()).toContain('keys: no command "history.searchBackwards"');
   m.write('go' + KEY.enter);
   await m.waitFor(() => m!.statusLine().includes('y yes · n no'), 'the default legend');

@@ -17,7 +17,10 @@ afterEach(() => {
  * or steps of text and delays), in `data` if given; asks with `prompt` once
  * the screen is up.
  */
-async function answering(answer: string | object[], options: StartOptions & { data?: string; prompt?: string } = {}): Promise<MilkPty> {
+async function answering(
+  answer: string | object[],
+  options: StartOptions & { data?: string; prompt?: string } = {},
+): Promise<MilkPty> {
   const script = path.join(tempDir(), 'script.json');
   fs.writeFileSync(script, JSON.stringify({ turns: [typeof answer === 'string' ? [{ text: answer }] : answer] }));
   const { data, prompt, ...start } = options;
@@ -29,11 +32,27 @@ async function answering(answer: string | object[], options: StartOptions & { da
 
 it('shows a heading, a list, a code block and a table rendered, the code verbatim', async () => {
   const answer = [
-    '# Summary', '', 'The **important** part and `inline code`.', '', '- first item', '- second item', '',
-    '```js', 'const stars = "**not bold**";', '```', '', '| name | count |', '|---|--:|', '| apples | 3 |', '| 日本 | 12 |',
+    '# Summary',
+    '',
+    'The **important** part and `inline code`.',
+    '',
+    '- first item',
+    '- second item',
+    '',
+    '```js',
+    'const stars = "**not bold**";',
+    '```',
+    '',
+    '| name | count |',
+    '|---|--:|',
+    '| apples | 3 |',
+    '| 日本 | 12 |',
   ].join('\n');
   // Streamed in small pieces, as a model would send it.
-  m = await answering(answer.match(/[\s\S]{1,7}/g)!.map((text) => ({ text })), { cols: 80, rows: 30, prompt: 'show me' });
+  m = await answering(
+    answer.match(/[\s\S]{1,7}/g)!.map((text) => ({ text })),
+    { cols: 80, rows: 30, prompt: 'show me' },
+  );
   await m.waitForText('日本   │    12');
   const screen = m.text();
   expect(screen).toContain('Summary');
@@ -48,7 +67,9 @@ it('shows a heading, a list, a code block and a table rendered, the code verbati
 });
 
 it('sends no colour at all under NO_COLOR, and keeps the status bar and highlights visible', async () => {
-  m = await answering('# Title\n\nSome **bold**, `code` and a [link](http://x.y).\n\n```\ncode\n```', { env: { NO_COLOR: '1' } });
+  m = await answering('# Title\n\nSome **bold**, `code` and a [link](http://x.y).\n\n```\ncode\n```', {
+    env: { NO_COLOR: '1' },
+  });
   await m.waitForText('(http://x.y)');
   m.write(KEY.ctrlR + 'g');
   await m.waitFor(() => m!.statusLine().includes('i-search'), 'search prompt');
@@ -66,15 +87,21 @@ it('colours code by its language, in the eight base colours, on a 256-colour ter
   m = await answering('Here:\n\n```python\ndef twice(x):\n    return x * 2\n```');
   await m.waitForText('return x * 2');
   // Magenta keywords and a blue function name, as the terminal's own palette draws them.
-  await m.waitFor(() => /\x1b\[[0-9;]*35m(\x1b\[[0-9;]*m)*def/.test(m!.raw) && /\x1b\[[0-9;]*34m(\x1b\[[0-9;]*m)*twice/.test(m!.raw), 'coloured keyword and title');
+  await m.waitFor(
+    () => /\x1b\[[0-9;]*35m(\x1b\[[0-9;]*m)*def/.test(m!.raw) && /\x1b\[[0-9;]*34m(\x1b\[[0-9;]*m)*twice/.test(m!.raw),
+    'coloured keyword and title',
+  );
 });
 
 it('on an 8-colour terminal (TERM=xterm) sends no colour it lacks, and reverses the status bar', async () => {
-  m = await answering('See [the docs](http://x.y) and ~~old~~.\n\n```ts\nconst a = 1; // note\n```', { env: { TERM: 'xterm' } });
+  m = await answering('See [the docs](http://x.y) and ~~old~~.\n\n```ts\nconst a = 1; // note\n```', {
+    env: { TERM: 'xterm' },
+  });
   await m.waitForText('(http://x.y)');
   await m.waitFor(() => !m!.statusLine().includes('working'), 'idle');
   const params = SGR(m.raw).flatMap((p) => p.split(';').map(Number));
-  // No 256-colour or bright sequences, and nothing drawn black on the default background (grey would have become black).
+  // No 256-colour or bright sequences, and nothing drawn black on the default background (grey would have become
+  // black).
   expect(SGR(m.raw).filter((p) => /(^|;)[34]8;5;/.test(p))).toEqual([]);
   expect(params.filter((n) => n >= 90)).toEqual([]);
   expect(params).not.toContain(30);
@@ -102,7 +129,12 @@ it('/copy puts the last answer on the clipboard by OSC 52 and in a file; /model,
 it('a long answer streamed row by row leaves exactly the screen a full redraw gives (scrolling by region)', async () => {
   const steps: object[] = [];
   for (let i = 0; i < 120; i++) {
-    steps.push({ text: `${i % 10 === 0 ? '\n\n## Part ' + i + '\n\n' : ''}line ${i} with **bold** and \`code\` and 日本語 text\n` }, { delay: 2 });
+    steps.push(
+      {
+        text: `${i % 10 === 0 ? '\n\n## Part ' + i + '\n\n' : ''}line ${i} with **bold** and \`code\` and 日本語 text\n`,
+      },
+      { delay: 2 },
+    );
   }
   steps.push({ text: '\n```ts\nconst done = true;\n```\n' });
   m = await answering(steps, { cols: 70, rows: 20 });
@@ -115,7 +147,10 @@ it('a long answer streamed row by row leaves exactly the screen a full redraw gi
   const before = m.raw.length;
   m.write('\x0c');
   await m.waitFor(() => m!.raw.length > before + 500, 'a full repaint');
-  await m.waitFor(() => shown().join('\n') === streamed.join('\n'), 'the same screen after the repaint; streamed:\n' + streamed.join('\n'));
+  await m.waitFor(
+    () => shown().join('\n') === streamed.join('\n'),
+    'the same screen after the repaint; streamed:\n' + streamed.join('\n'),
+  );
   expect(streamed.some((l) => l.includes('line 119 with bold and code and 日本語 text'))).toBe(true);
 });
 
@@ -129,29 +164,36 @@ describe('answers that used to stall the keyboard', () => {
     ['a table with a 1 MB cell', `| a | b |\n|---|---|\n| ${'c'.repeat(1_000_000)} | d |\n`],
     ['a 999,000-character word', 'y'.repeat(999_000)],
   ];
-  it.each(payloads)('%s: typing echoes while it streams and after a resize', async (_name, payload) => {
-    const steps: object[] = [];
-    for (let at = 0; at < payload.length; at += 16384) steps.push({ text: payload.slice(at, at + 16384) }, { delay: 20 });
-    const data = tempDir();
-    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10_000_000 }));
-    m = await answering(steps, { data, cols: 100, rows: 30 });
-    await m.waitFor(() => m!.statusLine().includes('working'), 'streaming');
-    let typed = '';
-    for (const ch of 'typing') {
-      typed += ch;
-      m.write(ch);
-      await m.waitFor(() => m!.composerLines()[0] === typed, `"${typed}" echoed`, 3000);
-    }
-    await m.waitFor(() => !m!.statusLine().includes('working'), 'the answer done', 30_000);
-    m.proc.resize(80, 24);
-    m.term.resize(80, 24);
-    m.write('!');
-    await m.waitFor(() => m!.composerLines()[0] === 'typing!', 'echo after the resize', 3000);
-  }, 60_000);
+  it.each(payloads)(
+    '%s: typing echoes while it streams and after a resize',
+    async (_name, payload) => {
+      const steps: object[] = [];
+      for (let at = 0; at < payload.length; at += 16384)
+        steps.push({ text: payload.slice(at, at + 16384) }, { delay: 20 });
+      const data = tempDir();
+      fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10_000_000 }));
+      m = await answering(steps, { data, cols: 100, rows: 30 });
+      await m.waitFor(() => m!.statusLine().includes('working'), 'streaming');
+      let typed = '';
+      for (const ch of 'typing') {
+        typed += ch;
+        m.write(ch);
+        await m.waitFor(() => m!.composerLines()[0] === typed, `"${typed}" echoed`, 3000);
+      }
+      await m.waitFor(() => !m!.statusLine().includes('working'), 'the answer done', 30_000);
+      m.proc.resize(80, 24);
+      m.term.resize(80, 24);
+      m.write('!');
+      await m.waitFor(() => m!.composerLines()[0] === 'typing!', 'echo after the resize', 3000);
+    },
+    60_000,
+  );
 });
 
 it('makes a link an OSC 8 hyperlink in the terminal, over its text and its URL; an unsafe one stays text', async () => {
-  m = await answering('Read [the guide](https://docs.example/guide?x=1) and [this](javascript:alert(1)) now.', { cols: 100 });
+  m = await answering('Read [the guide](https://docs.example/guide?x=1) and [this](javascript:alert(1)) now.', {
+    cols: 100,
+  });
   await m.waitForText('now.');
   const y = m.lines().findIndex((l) => l.includes('the guide'));
   const line = m.lines()[y];
@@ -174,8 +216,19 @@ it('sends no hyperlinks with "hyperlinks": "off" in the config', async () => {
 });
 
 it('holds a streaming table until it is complete, then draws the grid once; its rows never shift', async () => {
-  const answer = ['Here:', '', '| option | what |', '|---|---|', ...Array.from({ length: 8 }, (_, k) => `| o${k} | ${'word '.repeat(k * 6)}end${k} |`), '', 'Done.'].join('\n');
-  m = await answering(answer.match(/[\s\S]{1,9}/g)!.flatMap((text) => [{ text }, { delay: 15 }]), { cols: 60, rows: 40 });
+  const answer = [
+    'Here:',
+    '',
+    '| option | what |',
+    '|---|---|',
+    ...Array.from({ length: 8 }, (_, k) => `| o${k} | ${'word '.repeat(k * 6)}end${k} |`),
+    '',
+    'Done.',
+  ].join('\n');
+  m = await answering(
+    answer.match(/[\s\S]{1,9}/g)!.flatMap((text) => [{ text }, { delay: 15 }]),
+    { cols: 60, rows: 40 },
+  );
   // Every screen seen while it streams: a grid row, once shown, is the one the finished table has.
   const seen: string[][] = [];
   await m.waitFor(() => {
@@ -186,9 +239,14 @@ it('holds a streaming table until it is complete, then draws the grid once; its 
   expect(seen.some((s) => s.some((l) => l.includes('a table, 2 columns')))).toBe(true);
   for (const screen of seen) {
     // Grid rows: the transcript's, above the composer (whose border and the status bar have │ too).
-    screen.slice(0, screen.findIndex((l) => l.startsWith('┌'))).forEach((l, y) => {
-      if (l.includes(' │ ')) expect(l).toBe(final[y]);
-    });
+    screen
+      .slice(
+        0,
+        screen.findIndex((l) => l.startsWith('┌')),
+      )
+      .forEach((l, y) => {
+        if (l.includes(' │ ')) expect(l).toBe(final[y]);
+      });
   }
   expect(final.some((l) => /^ {2}o7 +│ word/.test(l))).toBe(true);
 });
@@ -197,7 +255,10 @@ it('shows every part of a long answer that came in one burst when paged back thr
   // The view followed the bottom while it came: the parts above were laid out only as PageUp reached them.
   const parts = 150;
   const last = parts - 1;
-  const answer = Array.from({ length: parts }, (_, k) => `## Part ${k}\n\nText for part ${k}.\n\n\`\`\`ts\nconst x${k} = ${k};\n\`\`\`\n\n`).join('');
+  const answer = Array.from(
+    { length: parts },
+    (_, k) => `## Part ${k}\n\nText for part ${k}.\n\n\`\`\`ts\nconst x${k} = ${k};\n\`\`\`\n\n`,
+  ).join('');
   m = await answering(answer, { cols: 80, rows: 24 });
   await m.waitForText(`const x${last} = ${last};`);
   await m.waitFor(() => !m!.statusLine().includes('working'), 'idle');
@@ -205,7 +266,10 @@ it('shows every part of a long answer that came in one burst when paged back thr
   const partsShown = (): number[] => {
     // The transcript's rows: above the composer's border.
     const screen = m!.lines();
-    const lines = screen.slice(0, screen.findIndex((l) => l.startsWith('┌')));
+    const lines = screen.slice(
+      0,
+      screen.findIndex((l) => l.startsWith('┌')),
+    );
     const shown: number[] = [];
     lines.forEach((l, y) => {
       const k = /^ {2}Part (\d+)$/.exec(l.trimEnd())?.[1];

@@ -18,14 +18,31 @@ afterEach(() => {
 function dataDir(): string {
   const data = tempDir();
   const cmd = { command: process.execPath, args: [path.join(ROOT, 'scripts', 'mock-mcp-server.js')] };
-  fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({
-    mcpServers: { demo: cmd, broken: { ...cmd, env: { MOCK_MCP_MODE: 'fail-start', SECRET_TOKEN: 'hunter2-mcp' } } },
-  }));
+  fs.writeFileSync(
+    path.join(data, 'config.json'),
+    JSON.stringify({
+      mcpServers: { demo: cmd, broken: { ...cmd, env: { MOCK_MCP_MODE: 'fail-start', SECRET_TOKEN: 'hunter2-mcp' } } },
+    }),
+  );
   return data;
 }
 
 const open = async (data: string, approval: string): Promise<MilkPty> => {
-  m = new MilkPty({ args: ['--data-dir', data, '--provider', 'openai', '--base-url', `${server.current.url}/v1`, '--model', 'mcp', '--approval', approval], cols: 120 });
+  m = new MilkPty({
+    args: [
+      '--data-dir',
+      data,
+      '--provider',
+      'openai',
+      '--base-url',
+      `${server.current.url}/v1`,
+      '--model',
+      'mcp',
+      '--approval',
+      approval,
+    ],
+    cols: 120,
+  });
   await m.waitForText('history: session');
   await m.waitFor(() => m!.statusLine().includes('mcp 1/2'), 'one of two servers ready');
   return m;
@@ -56,7 +73,10 @@ it('an MCP tool call asks in ask mode, showing its arguments, and runs unasked i
   p.write('use the server');
   await p.waitFor(() => p.composerLines().join('') === 'use the server', 'typed');
   p.write(KEY.enter);
-  await p.waitFor(() => /demo__note: \{"text":"from the model"\}/.test(p.text()) && p.statusLine().includes('y yes · n no'), 'the question, with the arguments');
+  await p.waitFor(
+    () => /demo__note: \{"text":"from the model"\}/.test(p.text()) && p.statusLine().includes('y yes · n no'),
+    'the question, with the arguments',
+  );
   p.write('y');
   await p.waitForText('the server said: noted: from the model');
   // The server's answer is shown in the call's block, apart from the model's answer quoting it.
@@ -72,29 +92,46 @@ it('an MCP tool call asks in ask mode, showing its arguments, and runs unasked i
 it('stops every server process when milk quits, one that ignores SIGTERM too', async () => {
   const data = tempDir();
   const marker = `milk-test-marker-${path.basename(data)}`;
-  const cmd = (mode: string) => ({ command: process.execPath, args: [path.join(ROOT, 'scripts', 'mock-mcp-server.js'), marker], env: { MOCK_MCP_MODE: mode } });
-  fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ mcpServers: { one: cmd(''), stubborn: cmd('ignore-term') } }));
+  const cmd = (mode: string) => ({
+    command: process.execPath,
+    args: [path.join(ROOT, 'scripts', 'mock-mcp-server.js'), marker],
+    env: { MOCK_MCP_MODE: mode },
+  });
+  fs.writeFileSync(
+    path.join(data, 'config.json'),
+    JSON.stringify({ mcpServers: { one: cmd(''), stubborn: cmd('ignore-term') } }),
+  );
   m = new MilkPty({ args: ['--data-dir', data] });
   await m.waitFor(() => m!.statusLine().includes('mcp 2/2'), 'both ready');
   // The processes whose command line holds the marker, read from /proc (no pgrep needed).
-  const pids = () => fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
-    try {
-      return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(marker);
-    } catch {
-      return false;
-    }
-  });
+  const pids = () =>
+    fs
+      .readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(marker);
+        } catch {
+          return false;
+        }
+      });
   expect(pids()).toHaveLength(2);
   m.write(KEY.ctrlD);
   await m.exited;
   await m.waitFor(() => pids().length === 0, 'no server process left', 5000);
 });
 
-it('an MCP prompt is a slash command: /demo:review with its arguments sends the server\'s prompt', async () => {
+it("an MCP prompt is a slash command: /demo:review with its arguments sends the server's prompt", async () => {
   const p = await open(dataDir(), 'ask');
   p.write('/demo:review src/cart.ts error paths');
   await p.waitFor(() => p.composerLines().join('') === '/demo:review src/cart.ts error paths', 'typed');
   p.write(KEY.enter);
-  await p.waitFor(() => server.current.requests.some((r) => JSON.stringify(r.body.messages).includes('Review src/cart.ts, looking at error paths.')), 'the prompt sent');
+  await p.waitFor(
+    () =>
+      server.current.requests.some((r) =>
+        JSON.stringify(r.body.messages).includes('Review src/cart.ts, looking at error paths.'),
+      ),
+    'the prompt sent',
+  );
   await p.waitForText('› /demo:review src/cart.ts error paths');
 });

@@ -37,7 +37,9 @@ async function milkAgrees(entries: string[], keys: string, label?: RegExp): Prom
   expect(m.composerLines().join('\n')).toBe(answer.line);
 }
 
-/** Keys that end the search themselves (editing keys), then an X typed where the cursor is: the whole line must agree. */
+/**
+ * Keys that end the search themselves (editing keys), then an X typed where the cursor is: the whole line must agree.
+ */
 async function milkEditsAsBash(entries: string[], keys: string): Promise<void> {
   const answer = await bashSearch(entries, keys + 'X', { ended: true });
   const data = tempDir();
@@ -46,7 +48,10 @@ async function milkEditsAsBash(entries: string[], keys: string): Promise<void> {
   m = new MilkPty({ args: ['--data-dir', data, '--session', 'oracle'], cols: 120 });
   await m.waitForText('history: session');
   m.write(keys + 'X');
-  await m.waitFor(() => m!.composerLines().join('\n') === answer.line && m!.statusLine().includes('history: session'), `milk's composer to read bash's "${answer.line}"`);
+  await m.waitFor(
+    () => m!.composerLines().join('\n') === answer.line && m!.statusLine().includes('history: session'),
+    `milk's composer to read bash's "${answer.line}"`,
+  );
 }
 
 describe('incremental search agrees with bash', () => {

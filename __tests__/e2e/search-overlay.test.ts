@@ -15,8 +15,10 @@ afterEach(() => {
   m = null;
 });
 
-const minutesAgo = (n: number, count: number) => (i: number) => new Date(Date.now() - (count - i) * n * 60_000).toISOString();
-const texts = (file: string) => parseHistory(fs.readFileSync(file)).entries.map((e) => e.segments.map((s) => s.text).join(''));
+const minutesAgo = (n: number, count: number) => (i: number) =>
+  new Date(Date.now() - (count - i) * n * 60_000).toISOString();
+const texts = (file: string) =>
+  parseHistory(fs.readFileSync(file)).entries.map((e) => e.segments.map((s) => s.text).join(''));
 const SHIFT_DELETE = '\x1b[3;2~';
 
 /** The overlay's rows: the lines between the title and the composer's top border. */
@@ -34,10 +36,17 @@ it('lists the matches around the current one with their ages, lights the current
   m = new MilkPty({ args: ['--data-dir', data, '--session', 'work'], cols: 90, rows: 24 });
   await m.waitForText('history: session');
   m.write(KEY.ctrlR + 'make');
-  await m.waitFor(() => overlay(m!).length === 4 && overlay(m!)[0].includes('session history · 1/3'), 'overlay with three matches');
+  await m.waitFor(
+    () => overlay(m!).length === 4 && overlay(m!)[0].includes('session history · 1/3'),
+    'overlay with three matches',
+  );
   const rows = overlay(m);
   // Oldest first, the current (newest) last; one row per text; each row's age.
-  expect(rows.slice(1).map((r) => r.replace(/\s+/g, ' ').trim())).toEqual(['21m make build', '9m make lint', '› 6m make test']);
+  expect(rows.slice(1).map((r) => r.replace(/\s+/g, ' ').trim())).toEqual([
+    '21m make build',
+    '9m make lint',
+    '› 6m make test',
+  ]);
   expect(rows[0]).toContain('Ctrl+T global');
   // The current row is drawn in reverse video, and the match in every row is lit.
   const y = m.lines().indexOf(rows[3]);
@@ -60,7 +69,11 @@ it('an empty Ctrl+R shows the most recent entries instead of "no matches"', asyn
   await m.waitForText('history: session');
   m.write(KEY.ctrlR);
   await m.waitFor(() => overlay(m!)[0]?.includes('session history · recent'), 'the recent entries');
-  expect(overlay(m).slice(1).map((r) => r.replace(/\s+/g, ' ').trim())).toEqual(['6m old one', '4m git status', '2m npm test']);
+  expect(
+    overlay(m)
+      .slice(1)
+      .map((r) => r.replace(/\s+/g, ' ').trim()),
+  ).toEqual(['6m old one', '4m git status', '2m npm test']);
   m.write('git');
   await m.waitFor(() => overlay(m!)[0]?.includes('1/1'), 'the query takes over');
 });
@@ -68,17 +81,26 @@ it('an empty Ctrl+R shows the most recent entries instead of "no matches"', asyn
 it('Ctrl+T searches the global history with the same query, naming where each entry came from', async () => {
   const data = tempDir();
   seedHistory(data, 'work', ['deploy local'], 'session', minutesAgo(1, 1));
-  seedHistory(data, 'work', ['deploy staging', 'deploy prod'], 'global', minutesAgo(60, 2), (i) => (i === 0 ? 'api-server' : 'web-app'));
+  seedHistory(data, 'work', ['deploy staging', 'deploy prod'], 'global', minutesAgo(60, 2), (i) =>
+    i === 0 ? 'api-server' : 'web-app',
+  );
   m = new MilkPty({ args: ['--data-dir', data, '--session', 'work'], cols: 90, rows: 24 });
   await m.waitForText('history: session');
   m.write(KEY.ctrlR + 'deploy');
   await m.waitFor(() => overlay(m!)[0]?.includes('session history · 1/1'), 'session overlay');
   m.write('\x14');
   await m.waitFor(() => overlay(m!)[0]?.includes('global history · 1/2'), 'global overlay');
-  expect(overlay(m).slice(1).map((r) => r.replace(/\s+/g, ' ').trim())).toEqual(['2h api-server deploy staging', '› 1h web-app deploy prod']);
+  expect(
+    overlay(m)
+      .slice(1)
+      .map((r) => r.replace(/\s+/g, ' ').trim()),
+  ).toEqual(['2h api-server deploy staging', '› 1h web-app deploy prod']);
   expect(m.statusLine()).toContain("`deploy': deploy prod");
   m.write(KEY.enter);
-  await m.waitFor(() => m!.composerLines().join('') === 'deploy prod' && m!.statusLine().includes('history: session'), 'accepted from global');
+  await m.waitFor(
+    () => m!.composerLines().join('') === 'deploy prod' && m!.statusLine().includes('history: session'),
+    'accepted from global',
+  );
   // Only the search switched: Up still walks the session's history.
   m.write(KEY.up);
   await m.waitFor(() => m!.composerLines().join('') === 'deploy local', 'Up in the session history');
@@ -98,7 +120,10 @@ it('Shift+Delete from a global search deletes the entry from every history file 
   m.write('\x14');
   await m.waitFor(() => overlay(m!)[0]?.includes('global history · 1/1'), 'found in global');
   m.write(SHIFT_DELETE);
-  await m.waitFor(() => m!.statusLine().includes('every history file?') && m!.statusLine().includes('y yes · n no'), 'the question');
+  await m.waitFor(
+    () => m!.statusLine().includes('every history file?') && m!.statusLine().includes('y yes · n no'),
+    'the question',
+  );
   m.write('y');
   await m.waitFor(() => /deleted from history: 3 entries in 3 files/.test(m!.text()), 'the count');
   expect(texts(other)).toEqual(['before', 'after']);
@@ -115,8 +140,18 @@ it('deletes the selected entry from both files after a y, and it is gone from Up
   const sessionFile = seedHistory(data, 'work', ['first', secret, 'last'], 'session', minutesAgo(1, 3));
   const globalFile = seedHistory(data, 'work', ['elsewhere', secret, 'first'], 'global', minutesAgo(1, 3));
   // The conversation logs hold it too: one of this session's conversations, and another session's older one-file log.
-  const event = (text: string) => JSON.stringify({ t: 'user', conv: 'c1', ts: '2026-11-30T10:00:00.000Z', segments: [{ type: 'text', text }] }) + '\n';
-  const start = JSON.stringify({ t: 'start', conv: 'c1', ts: '2026-11-30T10:00:00.000Z', provider: 'p', model: 'm', workspace: null }) + '\n';
+  const event = (text: string) =>
+    JSON.stringify({ t: 'user', conv: 'c1', ts: '2026-11-30T10:00:00.000Z', segments: [{ type: 'text', text }] }) +
+    '\n';
+  const start =
+    JSON.stringify({
+      t: 'start',
+      conv: 'c1',
+      ts: '2026-11-30T10:00:00.000Z',
+      provider: 'p',
+      model: 'm',
+      workspace: null,
+    }) + '\n';
   const logs = [path.join(data, 'sessions', 'work', 'c1.jsonl'), path.join(data, 'sessions', 'other.jsonl')];
   fs.mkdirSync(path.dirname(logs[0]), { recursive: true });
   for (const f of logs) fs.writeFileSync(f, start + event('before') + event(secret) + event('after'));
@@ -136,8 +171,12 @@ it('deletes the selected entry from both files after a y, and it is gone from Up
   expect(texts(sessionFile)).toEqual(['first', 'last']);
   expect(texts(globalFile)).toEqual(['elsewhere', 'first']);
   expect(fs.readFileSync(sessionFile, 'utf8').split('\n')[0]).toContain('"format":"milk-history"');
-  await m.waitFor(() => logs.every((f) => !fs.readFileSync(f, 'utf8').includes('hunter2')), 'the secret gone from the logs');
-  for (const f of logs) expect(fs.readFileSync(f, 'utf8')).toBe(start + event('before') + event('[deleted from history]') + event('after'));
+  await m.waitFor(
+    () => logs.every((f) => !fs.readFileSync(f, 'utf8').includes('hunter2')),
+    'the secret gone from the logs',
+  );
+  for (const f of logs)
+    expect(fs.readFileSync(f, 'utf8')).toBe(start + event('before') + event('[deleted from history]') + event('after'));
   m.write(KEY.esc);
   await m.waitFor(() => overlay(m!).length === 0, 'search over');
   m.write(KEY.up);

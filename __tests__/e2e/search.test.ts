@@ -17,9 +17,7 @@ describe('Ctrl+R / Ctrl+S in a real terminal', () => {
 
   it('searches, repeats, backs up, accepts, edits and submits; Esc restores; Ctrl+S goes forward', async () => {
     const data = tempDir();
-    seedHistory(data, 'work', [
-      'git commit -m first', 'npm test', 'git commit -m second', 'npm run lint', 'git push',
-    ]);
+    seedHistory(data, 'work', ['git commit -m first', 'npm test', 'git commit -m second', 'npm run lint', 'git push']);
     m = new MilkPty({ args: ['--data-dir', data, '--session', 'work'] });
     await m.waitForText('history: session');
     m.write('my draft');
@@ -36,7 +34,10 @@ describe('Ctrl+R / Ctrl+S in a real terminal', () => {
     m.write(KEY.backspace.repeat(5));
     await m.waitFor(() => status().startsWith("(reverse-i-search)`c': "), 'query shortened');
     m.write('ommit -m s');
-    await m.waitFor(() => status() === "(reverse-i-search)`commit -m s': git commit -m second", 'back to the newer match');
+    await m.waitFor(
+      () => status() === "(reverse-i-search)`commit -m s': git commit -m second",
+      'back to the newer match',
+    );
     expect(composer()).toBe('git commit -m second');
     // The matched text is highlighted in the composer.
     const top = m.lines().findIndex((l) => l.startsWith('┌'));
@@ -69,11 +70,20 @@ describe('Ctrl+R / Ctrl+S in a real terminal', () => {
     m.write(KEY.ctrlG);
     await m.waitFor(() => composer() === '', 'cancelled to the empty composer');
 
-    const stored = parseHistory(fs.readFileSync(path.join(data, 'sessions', 'work.history'))).entries.map((e) => e.segments[0].text);
-    expect(stored).toEqual(['git commit -m first', 'npm test', 'git commit -m second', 'npm run lint', 'git push', 'git commit -m second --amend']);
+    const stored = parseHistory(fs.readFileSync(path.join(data, 'sessions', 'work.history'))).entries.map(
+      (e) => e.segments[0].text,
+    );
+    expect(stored).toEqual([
+      'git commit -m first',
+      'npm test',
+      'git commit -m second',
+      'npm run lint',
+      'git push',
+      'git commit -m second --amend',
+    ]);
   });
 
-  it('reaches another session\'s entries in global mode', async () => {
+  it("reaches another session's entries in global mode", async () => {
     const data = tempDir();
     seedHistory(data, 'work', ['local only']);
     seedHistory(data, 'work', ['deploy from the other project', 'local only'], 'global');

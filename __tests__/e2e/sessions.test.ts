@@ -13,7 +13,12 @@ afterEach(() => {
   for (const p of open.splice(0)) p.kill('SIGKILL');
 });
 
-async function start(data: string, cwd: string, args: string[] = [], env: Record<string, string> = {}): Promise<MilkPty> {
+async function start(
+  data: string,
+  cwd: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<MilkPty> {
   const p = new MilkPty({ args: ['--data-dir', data, ...args], cwd, env });
   open.push(p);
   // The picker holds the status bar until a conversation is chosen.
@@ -32,14 +37,30 @@ async function ask(p: MilkPty, text: string): Promise<void> {
 }
 /** The folder of a workspace's conversation logs, and the files in it. */
 const logDir = (data: string, cwd: string) => path.join(data, 'sessions', sessionIdForWorkspace(cwd));
-const logFiles = (data: string, cwd: string) => (fs.existsSync(logDir(data, cwd)) ? fs.readdirSync(logDir(data, cwd)).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(logDir(data, cwd), f)) : []);
+const logFiles = (data: string, cwd: string) =>
+  fs.existsSync(logDir(data, cwd))
+    ? fs
+        .readdirSync(logDir(data, cwd))
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => path.join(logDir(data, cwd), f))
+    : [];
 /** The log of a workspace's one conversation. */
 const logOf = (data: string, cwd: string) => logFiles(data, cwd)[0] ?? path.join(logDir(data, cwd), 'none.jsonl');
-const inputsIn = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.t === 'user').map((e) => e.segments.map((s: { text: string }) => s.text).join(''));
+const inputsIn = (file: string) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((e) => e.t === 'user')
+    .map((e) => e.segments.map((s: { text: string }) => s.text).join(''));
 
 async function quit(p: MilkPty): Promise<void> {
   p.write(KEY.ctrlD);
-  const gone = await Promise.race([p.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000))]);
+  const gone = await Promise.race([
+    p.exited.then(() => true),
+    new Promise<boolean>((r) => setTimeout(() => r(false), 5000)),
+  ]);
   if (!gone) throw new Error(`milk did not quit on Ctrl-D; screen:\n${p.text()}`);
 }
 
@@ -59,7 +80,7 @@ describe('coming back to a conversation', () => {
     await p.waitForText('(offline demo, turn 2)');
   });
 
-  it('--session NAME with --continue comes back to that session\'s conversation, from any directory', async () => {
+  it("--session NAME with --continue comes back to that session's conversation, from any directory", async () => {
     const data = tempDir();
     let p = await start(data, tempDir(), ['--session', 'work']);
     await ask(p, 'named session question');
@@ -81,7 +102,11 @@ describe('coming back to a conversation', () => {
     p.write('tell me slowly' + KEY.enter);
     await p.waitForText('You wrote');
     // The answer reaches the log at least once a second while it streams.
-    await p.waitFor(() => fs.existsSync(logOf(data, cwd)) && fs.readFileSync(logOf(data, cwd), 'utf8').includes('"t":"delta"'), 'a chunk in the log', 5000);
+    await p.waitFor(
+      () => fs.existsSync(logOf(data, cwd)) && fs.readFileSync(logOf(data, cwd), 'utf8').includes('"t":"delta"'),
+      'a chunk in the log',
+      5000,
+    );
     p.kill('SIGKILL');
     await p.exited;
     p = await start(data, cwd, ['-c']);
@@ -102,9 +127,16 @@ describe('coming back to a conversation', () => {
     await quit(p);
     p = await start(data, cwd, ['--resume']);
     await p.waitForText('Resume a conversation');
-    await p.waitFor(() => /› .*beta question/.test(p.text()) && p.text().includes('alpha question'), 'both, newest selected');
+    await p.waitFor(
+      () => /› .*beta question/.test(p.text()) && p.text().includes('alpha question'),
+      'both, newest selected',
+    );
     // Each row names its conversation's id, which --resume ID takes.
-    const ids = fs.readdirSync(path.join(data, 'sessions')).filter((f) => !f.endsWith('.history')).flatMap((d) => fs.readdirSync(path.join(data, 'sessions', d))).map((f) => f.replace(/\.jsonl$/, ''));
+    const ids = fs
+      .readdirSync(path.join(data, 'sessions'))
+      .filter((f) => !f.endsWith('.history'))
+      .flatMap((d) => fs.readdirSync(path.join(data, 'sessions', d)))
+      .map((f) => f.replace(/\.jsonl$/, ''));
     expect(ids).toHaveLength(2);
     for (const id of ids) expect(p.text()).toContain(`  ${id}  `);
     p.write(KEY.down + KEY.enter);
@@ -138,45 +170,70 @@ describe('coming back to a conversation', () => {
     fs.appendFileSync(logOf(data, cwd), `garbage that is not json\n${mystery}\n`);
     p = await start(data, cwd, ['--continue']);
     await p.waitForText('› before the damage');
-    await p.waitFor(() => p.text().replace(/\s+/g, ' ').includes('conversation log damaged (1 unreadable line); kept'), 'warning');
+    await p.waitFor(
+      () => p.text().replace(/\s+/g, ' ').includes('conversation log damaged (1 unreadable line); kept'),
+      'warning',
+    );
     // The repaired log lost the garbage and kept the newer milk's event, line for line.
     const lines = fs.readFileSync(logOf(data, cwd), 'utf8').split('\n');
     expect(lines).toContain(mystery);
     expect(lines).not.toContain('garbage that is not json');
   });
 
-  it('an older milk keeps what a newer one wrote: events and history entries of unknown types stay in the files, skipped', async () => {
-    const data = tempDir();
-    const cwd = tempDir();
-    let p = await start(data, cwd);
-    await ask(p, 'first question');
-    await quit(p);
-    const log = logOf(data, cwd);
-    const conv = path.basename(log, '.jsonl');
-    // What a newer milk might write: an event type and a segment type this one has never heard of.
-    const event = JSON.stringify({ t: 'image', conv, ts: new Date().toISOString(), path: 'shot.png' });
-    fs.appendFileSync(log, event + '\n');
-    const hist = path.join(data, 'sessions', `${sessionIdForWorkspace(cwd)}.history`);
-    const entry = JSON.stringify({ ts: new Date().toISOString(), segments: [{ type: 'image', data: 'iVBORw0KGgo=' }] });
-    fs.appendFileSync(hist, entry + '\n');
-    const before = fs.readdirSync(path.dirname(log)).concat(fs.readdirSync(path.dirname(hist))).sort();
+  it(
+    'an older milk keeps what a newer one wrote: events and history entries of unknown types stay in the files, ' +
+      'skipped',
+    async () => {
+      const data = tempDir();
+      const cwd = tempDir();
+      let p = await start(data, cwd);
+      await ask(p, 'first question');
+      await quit(p);
+      const log = logOf(data, cwd);
+      const conv = path.basename(log, '.jsonl');
+      // What a newer milk might write: an event type and a segment type this one has never heard of.
+      const event = JSON.stringify({ t: 'image', conv, ts: new Date().toISOString(), path: 'shot.png' });
+      fs.appendFileSync(log, event + '\n');
+      const hist = path.join(data, 'sessions', `${sessionIdForWorkspace(cwd)}.history`);
+      const entry = JSON.stringify({
+        ts: new Date().toISOString(),
+        segments: [{ type: 'image', data: 'iVBORw0KGgo=' }],
+      });
+      fs.appendFileSync(hist, entry + '\n');
+      const before = fs
+        .readdirSync(path.dirname(log))
+        .concat(fs.readdirSync(path.dirname(hist)))
+        .sort();
 
-    p = await start(data, cwd, ['--continue']);
-    await p.waitForText('› first question');
-    await p.waitFor(() => p.text().replace(/\s+/g, ' ').includes('conversation log holds events a newer milk wrote: kept in the file, skipped here'), 'the note');
-    // Up recalls the last input this milk can show, not the newer kind.
-    p.write(KEY.up);
-    await p.waitFor(() => p.composerLines().join(' ').includes('first question'), 'Up recalls the known entry');
-    p.write(KEY.ctrlC);
-    await ask(p, 'second question');
-    await quit(p);
+      p = await start(data, cwd, ['--continue']);
+      await p.waitForText('› first question');
+      await p.waitFor(
+        () =>
+          p
+            .text()
+            .replace(/\s+/g, ' ')
+            .includes('conversation log holds events a newer milk wrote: kept in the file, skipped here'),
+        'the note',
+      );
+      // Up recalls the last input this milk can show, not the newer kind.
+      p.write(KEY.up);
+      await p.waitFor(() => p.composerLines().join(' ').includes('first question'), 'Up recalls the known entry');
+      p.write(KEY.ctrlC);
+      await ask(p, 'second question');
+      await quit(p);
 
-    // Nothing was taken for damage: no copy aside, and both lines are where they were.
-    expect(fs.readdirSync(path.dirname(log)).concat(fs.readdirSync(path.dirname(hist))).sort()).toEqual(before);
-    expect(fs.readFileSync(log, 'utf8').split('\n')).toContain(event);
-    expect(fs.readFileSync(hist, 'utf8').split('\n')).toContain(entry);
-    expect(inputsIn(log)).toEqual(['first question', 'second question']);
-  });
+      // Nothing was taken for damage: no copy aside, and both lines are where they were.
+      expect(
+        fs
+          .readdirSync(path.dirname(log))
+          .concat(fs.readdirSync(path.dirname(hist)))
+          .sort(),
+      ).toEqual(before);
+      expect(fs.readFileSync(log, 'utf8').split('\n')).toContain(event);
+      expect(fs.readFileSync(hist, 'utf8').split('\n')).toContain(entry);
+      expect(inputsIn(log)).toEqual(['first question', 'second question']);
+    },
+  );
 });
 
 describe('two milks on one conversation', () => {
@@ -187,13 +244,19 @@ describe('two milks on one conversation', () => {
     await ask(a, 'the first question');
     const b = await start(data, cwd, ['--continue']);
     await b.waitForText('› the first question');
-    await b.waitFor(() => /is open in another milk \(pid \d+\); this one goes on in a copy of it/.test(b.text().replace(/\s+/g, ' ')), 'the branch warning');
+    await b.waitFor(
+      () => /is open in another milk \(pid \d+\); this one goes on in a copy of it/.test(b.text().replace(/\s+/g, ' ')),
+      'the branch warning',
+    );
     await ask(b, 'asked in b');
     await ask(a, 'asked in a');
     await quit(b);
     await quit(a);
     const inputs = logFiles(data, cwd).map(inputsIn).sort();
-    expect(inputs).toEqual([['the first question', 'asked in a'], ['the first question', 'asked in b']]);
+    expect(inputs).toEqual([
+      ['the first question', 'asked in a'],
+      ['the first question', 'asked in b'],
+    ]);
   });
 });
 
@@ -208,13 +271,20 @@ describe('milk sessions', () => {
     }
     const r = spawnSync(process.execPath, [CLI, 'sessions', '--json', '--data-dir', data], { encoding: 'utf8' });
     expect(r.status).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows.map((x) => x.workspace).sort()).toEqual([...cwds].sort());
     expect(rows.map((x) => x.id).sort()).toEqual(cwds.map(sessionIdForWorkspace).sort());
     for (const row of rows) expect(row).toMatchObject({ conversations: 1, historyEntries: 1 });
-    const shown = spawnSync(process.execPath, [CLI, 'sessions', 'show', rows[0].id, '--data-dir', data], { encoding: 'utf8' });
+    const shown = spawnSync(process.execPath, [CLI, 'sessions', 'show', rows[0].id, '--data-dir', data], {
+      encoding: 'utf8',
+    });
     expect(shown.stdout).toMatch(/> hello from /);
-    const rm = spawnSync(process.execPath, [CLI, 'sessions', 'rm', rows[0].id, '--yes', '--data-dir', data], { encoding: 'utf8' });
+    const rm = spawnSync(process.execPath, [CLI, 'sessions', 'rm', rows[0].id, '--yes', '--data-dir', data], {
+      encoding: 'utf8',
+    });
     expect(rm.stdout).toContain(`removed session ${rows[0].id}`);
     const after = spawnSync(process.execPath, [CLI, 'sessions', '--json', '--data-dir', data], { encoding: 'utf8' });
     expect(after.stdout.trim().split('\n')).toHaveLength(1);

@@ -2,12 +2,20 @@
 // queueing, the Ctrl-C ladder, and hostile output.
 import { KEY, MilkPty, tempDir } from '../helpers/pty';
 
- 
 const { startMockServer } = require('../../scripts/mock-server');
 
 jest.setTimeout(40000);
 
-interface Mock { url: string; dropHung(): void; requests: Array<{ scenario: string; closedAt: number | null; body: { model?: string; messages: Array<{ role: string; content: string }> } }>; close(): Promise<void> }
+interface Mock {
+  url: string;
+  dropHung(): void;
+  requests: Array<{
+    scenario: string;
+    closedAt: number | null;
+    body: { model?: string; messages: Array<{ role: string; content: string }> };
+  }>;
+  close(): Promise<void>;
+}
 let mock: Mock;
 beforeAll(async () => {
   mock = await startMockServer();
@@ -21,7 +29,9 @@ afterEach(() => {
 });
 
 async function open(model: string, extra: string[] = []): Promise<MilkPty> {
-  m = new MilkPty({ args: ['--data-dir', tempDir(), '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model, ...extra] });
+  m = new MilkPty({
+    args: ['--data-dir', tempDir(), '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model, ...extra],
+  });
   await m.waitForText('history: session');
   return m;
 }
@@ -32,7 +42,7 @@ const lastUserMessage = (i: number) => {
   return msgs[msgs.length - 1].content;
 };
 
-describe('the person\'s own commands', () => {
+describe("the person's own commands", () => {
   it('!echo runs in the workspace, shows its output, and the next request carries command and output', async () => {
     await open('echo');
     m!.write('!echo hi-from-me' + KEY.enter);
@@ -44,7 +54,9 @@ describe('the person\'s own commands', () => {
     await m!.waitForText('echo: what did I get?');
     // No request for the command itself; the next one carries it as the person's message.
     expect(mock.requests.length).toBe(before + 1);
-    const sent = mock.requests[before].body.messages.filter((x: { role: string }) => x.role === 'user').map((x: { content: string }) => x.content);
+    const sent = mock.requests[before].body.messages
+      .filter((x: { role: string }) => x.role === 'user')
+      .map((x: { content: string }) => x.content);
     expect(sent[0]).toBe('I ran this command in the workspace myself:\n$ echo hi-from-me\nhi-from-me\n\n[exit code 0]');
     expect(sent[1]).toBe('what did I get?');
   });
@@ -89,7 +101,10 @@ describe('the external editor', () => {
     m.write('keep me');
     await m.waitFor(() => m!.composerLines().join('') === 'keep me', 'the draft');
     m.write('\x07');
-    await m.waitFor(() => /exited with code 3: the draft is as it was/.test(m!.text().replace(/\s+/g, ' ')), 'the editor\'s failure said');
+    await m.waitFor(
+      () => /exited with code 3: the draft is as it was/.test(m!.text().replace(/\s+/g, ' ')),
+      "the editor's failure said",
+    );
     expect(m.composerLines().join('')).toBe('keep me');
   });
 });
@@ -117,7 +132,10 @@ describe('reasoning', () => {
 });
 
 describe('interrupting a turn', () => {
-  it.each([['Ctrl-C', KEY.ctrlC], ['Esc', KEY.esc]])('%s stops a slow stream at once; milk lives on and the next turn streams', async (_name, key) => {
+  it.each([
+    ['Ctrl-C', KEY.ctrlC],
+    ['Esc', KEY.esc],
+  ])('%s stops a slow stream at once; milk lives on and the next turn streams', async (_name, key) => {
     await open('slow:15');
     m!.write('tell me slowly' + KEY.enter);
     await m!.waitForText('the quick brown');
@@ -184,7 +202,7 @@ describe('type-ahead', () => {
     expect([first, first + 1].map(lastUserMessage)).toEqual(['long one', 'queued a\n\nqueued b']);
   });
 
-  it('hands a failed turn\'s queue back to the composer even while a search is open', async () => {
+  it("hands a failed turn's queue back to the composer even while a search is open", async () => {
     await open('hang');
     m!.write('the question' + KEY.enter);
     await m!.waitFor(() => busy(), 'busy');
@@ -272,9 +290,11 @@ describe('/model', () => {
     expect(mock.requests[before].body.model).toBe('echo');
   });
 
-  it('names the switched model in /session and in the next conversation\'s log', async () => {
+  it("names the switched model in /session and in the next conversation's log", async () => {
     const data = tempDir();
-    m = new MilkPty({ args: ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'short'] });
+    m = new MilkPty({
+      args: ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'short'],
+    });
     await m.waitForText('history: session');
     m.write('/model echo' + KEY.enter);
     await m.waitForText('model: echo (was short)');
@@ -288,8 +308,19 @@ describe('/model', () => {
     await m.waitForText('echo: log this');
     const fs = require('node:fs') as typeof import('node:fs');
     const dirs = fs.readdirSync(`${data}/sessions`, { withFileTypes: true }).filter((d) => d.isDirectory());
-    const logs = dirs.flatMap((d) => fs.readdirSync(`${data}/sessions/${d.name}`).filter((f) => f.endsWith('.jsonl')).map((f) => `${d.name}/${f}`));
-    const starts = () => fs.readFileSync(`${data}/sessions/${logs[0]}`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.t === 'start');
+    const logs = dirs.flatMap((d) =>
+      fs
+        .readdirSync(`${data}/sessions/${d.name}`)
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => `${d.name}/${f}`),
+    );
+    const starts = () =>
+      fs
+        .readFileSync(`${data}/sessions/${logs[0]}`, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.t === 'start');
     expect(logs).toHaveLength(1);
     expect(starts().map((e) => e.model)).toEqual(['echo']);
   });
@@ -308,21 +339,33 @@ describe('tool calls in the terminal', () => {
 
   it('an edit shows its diff before the question, and y applies exactly it', async () => {
     const { ws, args } = scripted([
-      [{ tool: { name: 'edit_file', args: { path: 'app.js', old_string: 'const port = 80;', new_string: 'const port = 8080;' } } }],
+      [
+        {
+          tool: {
+            name: 'edit_file',
+            args: { path: 'app.js', old_string: 'const port = 80;', new_string: 'const port = 8080;' },
+          },
+        },
+      ],
       [{ text: 'changed the port.' }],
     ]);
     fs.writeFileSync(path.join(ws, 'app.js'), 'const host = "x";\nconst port = 80;\nlisten(port);\n');
     m = new MilkPty({ args, cwd: ws });
     await m.waitForText('history: session');
     m.write('use 8080' + KEY.enter);
-    await m.waitFor(() => m!.statusLine().includes('run edit_file: app.js (1 edit)?') && m!.statusLine().includes('y yes · n no'), 'approval prompt');
+    await m.waitFor(
+      () => m!.statusLine().includes('run edit_file: app.js (1 edit)?') && m!.statusLine().includes('y yes · n no'),
+      'approval prompt',
+    );
     // The change is on screen before the answer.
     expect(m.text()).toContain('-const port = 80;');
     expect(m.text()).toContain('+const port = 8080;');
     expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toContain('const port = 80;');
     m.write('y');
     await m.waitForText('changed the port.');
-    expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toBe('const host = "x";\nconst port = 8080;\nlisten(port);\n');
+    expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toBe(
+      'const host = "x";\nconst port = 8080;\nlisten(port);\n',
+    );
   });
 
   it('--approval auto-edit applies an edit unasked but asks before a command, and shows the mode', async () => {
@@ -335,7 +378,10 @@ describe('tool calls in the terminal', () => {
     m = new MilkPty({ args: [...args, '--approval', 'auto-edit'], cwd: ws });
     await m.waitFor(() => m!.statusLine().includes('AUTO-EDIT'), 'the mode in the status bar');
     m.write('go' + KEY.enter);
-    await m.waitFor(() => m!.statusLine().includes('run shell: echo ran > ran.txt?') && m!.statusLine().includes('y yes · n no'), 'asked about the command');
+    await m.waitFor(
+      () => m!.statusLine().includes('run shell: echo ran > ran.txt?') && m!.statusLine().includes('y yes · n no'),
+      'asked about the command',
+    );
     expect(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('new\n');
     expect(fs.existsSync(path.join(ws, 'ran.txt'))).toBe(false);
     m.write('y');
@@ -343,79 +389,122 @@ describe('tool calls in the terminal', () => {
     expect(fs.existsSync(path.join(ws, 'ran.txt'))).toBe(true);
   });
 
-  it('a rule made at the question ("r": commands starting with the same word) holds after a restart, and /permissions removes it', async () => {
-    const ws = tempDir();
-    const data = tempDir();
-    const script = (turns: unknown[][]): string[] => {
-      const file = path.join(tempDir(), 'script.json');
-      fs.writeFileSync(file, JSON.stringify({ turns }));
-      return ['--data-dir', data, '--script', file];
-    };
-    m = new MilkPty({ args: script([[{ tool: { name: 'shell', args: { command: 'touch proof1' } } }], [{ text: 'first done.' }]]), cwd: ws });
-    await m.waitForText('history: session');
-    m.write('first' + KEY.enter);
-    await m.waitFor(() => m!.statusLine().includes('run shell: touch proof1?') && m!.statusLine().includes('y yes · n no · a always · r rule'), 'a question that offers a rule');
-    expect(m.text().replace(/\s+/g, ' ')).toContain('[r: shell commands starting with `touch` run without asking from now on, in this workspace]');
-    m.write('r');
-    await m.waitForText('first done.');
-    expect(fs.existsSync(path.join(ws, 'proof1'))).toBe(true);
-    const kept = JSON.parse(fs.readFileSync(path.join(data, 'permissions.json'), 'utf8'));
-    expect(kept.workspaces[fs.realpathSync(ws)].rules).toEqual([{ tool: 'shell', prefix: 'touch' }]);
-    m.write('/quit' + KEY.enter);
-    await m.exited;
-
-    // A new milk in the same workspace: touch runs unasked; a command the rule does not cover still asks.
-    m = new MilkPty({ args: script([[{ tool: { name: 'shell', args: { command: 'touch proof2' } } }], [{ tool: { name: 'shell', args: { command: 'rm proof1' } } }], [{ text: 'second done.' }]]), cwd: ws });
-    await m.waitForText('history: session');
-    m.write('second' + KEY.enter);
-    await m.waitFor(() => m!.statusLine().includes('run shell: rm proof1?') && m!.statusLine().includes('y yes · n no'), 'asked about the command the rule does not cover');
-    expect(fs.existsSync(path.join(ws, 'proof2'))).toBe(true);
-    expect(m.text()).toMatch(/\$ shell: touch proof2 {2}· done · exit 0/);
-    m.write('n');
-    await m.waitForText('second done.');
-    expect(fs.existsSync(path.join(ws, 'proof1'))).toBe(true);
-    await m.waitFor(() => !busy(), 'idle');
-    m.write('/permissions' + KEY.enter);
-    await m.waitForText('1. shell commands starting with `touch`');
-    m.write('/permissions remove 1' + KEY.enter);
-    await m.waitForText('removed: shell commands starting with `touch` ask again');
-    await m.waitFor(() => !fs.readFileSync(path.join(data, 'permissions.json'), 'utf8').includes('touch'), 'the rule gone from the file');
-  });
-
-  it('runs a command in the sandbox: a write inside the workspace works, one outside and a connection to 127.0.0.1 do not', async () => {
-    const net = require('node:net') as typeof import('node:net');
-    let connections = 0;
-    const server = net.createServer((sock) => {
-      connections++;
-      sock.on('error', () => undefined);
-      sock.end();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as import('node:net').AddressInfo).port;
-    try {
-      const outside = tempDir();
-      fs.writeFileSync(path.join(outside, 'keep.txt'), 'untouched\n');
-      // bash's /dev/tcp, not node: Node itself may live under /tmp, which the sandbox replaces with its own.
-      const connect = `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && echo CONNECTED || echo NO-NET' 2>/dev/null`;
-      const { ws, args } = scripted([
-        [{ tool: { name: 'shell', args: { command: `echo in > in.txt; echo out > ${outside}/keep.txt; ${connect}` } } }],
-        [{ text: 'tried.' }],
-      ]);
-      m = new MilkPty({ args, cwd: ws });
+  it(
+    'a rule made at the question ("r": commands starting with the same word) holds after a restart, and ' +
+      '/permissions removes it',
+    async () => {
+      const ws = tempDir();
+      const data = tempDir();
+      const script = (turns: unknown[][]): string[] => {
+        const file = path.join(tempDir(), 'script.json');
+        fs.writeFileSync(file, JSON.stringify({ turns }));
+        return ['--data-dir', data, '--script', file];
+      };
+      m = new MilkPty({
+        args: script([[{ tool: { name: 'shell', args: { command: 'touch proof1' } } }], [{ text: 'first done.' }]]),
+        cwd: ws,
+      });
       await m.waitForText('history: session');
-      m.write('try' + KEY.enter);
-      await m.waitFor(() => m!.statusLine().includes('y yes · n no · a always') && m!.statusLine().includes('w network'), 'a question that offers the network');
-      expect(m.text().replace(/\s+/g, ' ')).toContain('[runs in the sandbox, without the network; w: yes, with the network]');
-      m.write('y');
-      await m.waitForText('tried.');
-      await m.waitForText(/^\s*NO-NET\s*$/m);
-      expect(fs.readFileSync(path.join(ws, 'in.txt'), 'utf8')).toBe('in\n');
-      expect(fs.readFileSync(path.join(outside, 'keep.txt'), 'utf8')).toBe('untouched\n');
-      expect(connections).toBe(0);
-    } finally {
-      server.close();
-    }
-  });
+      m.write('first' + KEY.enter);
+      await m.waitFor(
+        () =>
+          m!.statusLine().includes('run shell: touch proof1?') &&
+          m!.statusLine().includes('y yes · n no · a always · r rule'),
+        'a question that offers a rule',
+      );
+      expect(m.text().replace(/\s+/g, ' ')).toContain(
+        '[r: shell commands starting with `touch` run without asking from now on, in this workspace]',
+      );
+      m.write('r');
+      await m.waitForText('first done.');
+      expect(fs.existsSync(path.join(ws, 'proof1'))).toBe(true);
+      const kept = JSON.parse(fs.readFileSync(path.join(data, 'permissions.json'), 'utf8'));
+      expect(kept.workspaces[fs.realpathSync(ws)].rules).toEqual([{ tool: 'shell', prefix: 'touch' }]);
+      m.write('/quit' + KEY.enter);
+      await m.exited;
+
+      // A new milk in the same workspace: touch runs unasked; a command the rule does not cover still asks.
+      m = new MilkPty({
+        args: script([
+          [{ tool: { name: 'shell', args: { command: 'touch proof2' } } }],
+          [{ tool: { name: 'shell', args: { command: 'rm proof1' } } }],
+          [{ text: 'second done.' }],
+        ]),
+        cwd: ws,
+      });
+      await m.waitForText('history: session');
+      m.write('second' + KEY.enter);
+      await m.waitFor(
+        () => m!.statusLine().includes('run shell: rm proof1?') && m!.statusLine().includes('y yes · n no'),
+        'asked about the command the rule does not cover',
+      );
+      expect(fs.existsSync(path.join(ws, 'proof2'))).toBe(true);
+      expect(m.text()).toMatch(/\$ shell: touch proof2 {2}· done · exit 0/);
+      m.write('n');
+      await m.waitForText('second done.');
+      expect(fs.existsSync(path.join(ws, 'proof1'))).toBe(true);
+      await m.waitFor(() => !busy(), 'idle');
+      m.write('/permissions' + KEY.enter);
+      await m.waitForText('1. shell commands starting with `touch`');
+      m.write('/permissions remove 1' + KEY.enter);
+      await m.waitForText('removed: shell commands starting with `touch` ask again');
+      await m.waitFor(
+        () => !fs.readFileSync(path.join(data, 'permissions.json'), 'utf8').includes('touch'),
+        'the rule gone from the file',
+      );
+    },
+  );
+
+  it(
+    'runs a command in the sandbox: a write inside the workspace works, one outside and a connection to 127.0.0.1 ' +
+      'do not',
+    async () => {
+      const net = require('node:net') as typeof import('node:net');
+      let connections = 0;
+      const server = net.createServer((sock) => {
+        connections++;
+        sock.on('error', () => undefined);
+        sock.end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as import('node:net').AddressInfo).port;
+      try {
+        const outside = tempDir();
+        fs.writeFileSync(path.join(outside, 'keep.txt'), 'untouched\n');
+        // bash's /dev/tcp, not node: Node itself may live under /tmp, which the sandbox replaces with its own.
+        const connect = `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && echo CONNECTED || echo NO-NET' 2>/dev/null`;
+        const { ws, args } = scripted([
+          [
+            {
+              tool: {
+                name: 'shell',
+                args: { command: `echo in > in.txt; echo out > ${outside}/keep.txt; ${connect}` },
+              },
+            },
+          ],
+          [{ text: 'tried.' }],
+        ]);
+        m = new MilkPty({ args, cwd: ws });
+        await m.waitForText('history: session');
+        m.write('try' + KEY.enter);
+        await m.waitFor(
+          () => m!.statusLine().includes('y yes · n no · a always') && m!.statusLine().includes('w network'),
+          'a question that offers the network',
+        );
+        expect(m.text().replace(/\s+/g, ' ')).toContain(
+          '[runs in the sandbox, without the network; w: yes, with the network]',
+        );
+        m.write('y');
+        await m.waitForText('tried.');
+        await m.waitForText(/^\s*NO-NET\s*$/m);
+        expect(fs.readFileSync(path.join(ws, 'in.txt'), 'utf8')).toBe('in\n');
+        expect(fs.readFileSync(path.join(outside, 'keep.txt'), 'utf8')).toBe('untouched\n');
+        expect(connections).toBe(0);
+      } finally {
+        server.close();
+      }
+    },
+  );
 
   it('without bwrap on PATH says so, and asks before an unconfined command even in full-auto', async () => {
     const bin = tempDir();
@@ -428,7 +517,10 @@ describe('tool calls in the terminal', () => {
     m = new MilkPty({ args: [...args, '--approval', 'full-auto'], cwd: ws, env: { PATH: bin } });
     await m.waitForText('history: session');
     m.write('go' + KEY.enter);
-    await m.waitFor(() => m!.statusLine().includes('run shell: touch one?') && m!.statusLine().includes('y yes · n no'), 'asked despite full-auto');
+    await m.waitFor(
+      () => m!.statusLine().includes('run shell: touch one?') && m!.statusLine().includes('y yes · n no'),
+      'asked despite full-auto',
+    );
     const text = m.text().replace(/\s+/g, ' ');
     expect(text).toContain('no sandbox for commands: bwrap is not on PATH');
     expect(text).toContain('yes runs it, and later commands this session, with your full rights');
@@ -438,46 +530,63 @@ describe('tool calls in the terminal', () => {
     expect(fs.existsSync(path.join(ws, 'one')) && fs.existsSync(path.join(ws, 'two'))).toBe(true);
   });
 
-  it('Esc Esc rewinds one turn: the input returns to the box, the model no longer gets it, and the file its edit changed is put back', async () => {
-    const { ws, args } = scripted([
-      [{ text: 'noted.' }],
-      [{ tool: { name: 'edit_file', args: { path: 'app.js', old_string: 'port = 80', new_string: 'port = 8080' } } }],
-      [{ text: 'changed the port.' }],
-      [{ text: 'fresh answer.' }],
-    ]);
-    fs.writeFileSync(path.join(ws, 'app.js'), 'const port = 80;\n');
-    const data = args[args.indexOf('--data-dir') + 1];
-    // Wide enough for the status bar's hint beside the session's name.
-    m = new MilkPty({ args: [...args, '--approval', 'auto-edit'], cwd: ws, cols: 120 });
-    await m.waitForText('history: session');
-    m.write('remember this' + KEY.enter);
-    await m.waitForText('noted.');
-    await m.waitFor(() => !busy(), 'idle');
-    m.write('use 8080' + KEY.enter);
-    await m.waitForText('changed the port.');
-    await m.waitFor(() => !busy(), 'idle');
-    expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toBe('const port = 8080;\n');
-    m.write(KEY.esc);
-    await m.waitFor(() => m!.statusLine().includes('Esc again to rewind'), 'the hint after one Esc');
-    m.write(KEY.esc);
-    await m.waitForText('Rewind to before an input');
-    // Newest first: the second input is selected.
-    await m.waitFor(() => m!.lines().some((l) => l.includes('› #2') && l.includes('use 8080')), 'the last input selected');
-    m.write(KEY.enter);
-    await m.waitFor(() => m!.statusLine().includes('also put back 1 file changed since (app.js)?'), 'asked about the file');
-    expect(m.composerLines().join('')).toBe('use 8080');
-    m.write('y');
-    await m.waitForText(/put back: .*app\.js/);
-    expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toBe('const port = 80;\n');
-    // The log records the fork: the model's context is the first turn's two messages from here on.
-    const sessions = path.join(data, 'sessions');
-    const logs = fs.readdirSync(sessions, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl'));
-    const events = fs.readFileSync(path.join(sessions, logs[0]), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(events.filter((e) => e.t === 'rewind')).toEqual([expect.objectContaining({ kept: 2 })]);
-    m.write('\x15');
-    m.write('something else' + KEY.enter);
-    await m.waitForText('fresh answer.');
-  });
+  it(
+    'Esc Esc rewinds one turn: the input returns to the box, the model no longer gets it, and the file its edit ' +
+      'changed is put back',
+    async () => {
+      const { ws, args } = scripted([
+        [{ text: 'noted.' }],
+        [{ tool: { name: 'edit_file', args: { path: 'app.js', old_string: 'port = 80', new_string: 'port = 8080' } } }],
+        [{ text: 'changed the port.' }],
+        [{ text: 'fresh answer.' }],
+      ]);
+      fs.writeFileSync(path.join(ws, 'app.js'), 'const port = 80;\n');
+      const data = args[args.indexOf('--data-dir') + 1];
+      // Wide enough for the status bar's hint beside the session's name.
+      m = new MilkPty({ args: [...args, '--approval', 'auto-edit'], cwd: ws, cols: 120 });
+      await m.waitForText('history: session');
+      m.write('remember this' + KEY.enter);
+      await m.waitForText('noted.');
+      await m.waitFor(() => !busy(), 'idle');
+      m.write('use 8080' + KEY.enter);
+      await m.waitForText('changed the port.');
+      await m.waitFor(() => !busy(), 'idle');
+      expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toBe('const port = 8080;\n');
+      m.write(KEY.esc);
+      await m.waitFor(() => m!.statusLine().includes('Esc again to rewind'), 'the hint after one Esc');
+      m.write(KEY.esc);
+      await m.waitForText('Rewind to before an input');
+      // Newest first: the second input is selected.
+      await m.waitFor(
+        () => m!.lines().some((l) => l.includes('› #2') && l.includes('use 8080')),
+        'the last input selected',
+      );
+      m.write(KEY.enter);
+      await m.waitFor(
+        () => m!.statusLine().includes('also put back 1 file changed since (app.js)?'),
+        'asked about the file',
+      );
+      expect(m.composerLines().join('')).toBe('use 8080');
+      m.write('y');
+      await m.waitForText(/put back: .*app\.js/);
+      expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toBe('const port = 80;\n');
+      // The log records the fork: the model's context is the first turn's two messages from here on.
+      const sessions = path.join(data, 'sessions');
+      const logs = fs
+        .readdirSync(sessions, { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('.jsonl'));
+      const events = fs
+        .readFileSync(path.join(sessions, logs[0]), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(events.filter((e) => e.t === 'rewind')).toEqual([expect.objectContaining({ kept: 2 })]);
+      m.write('\x15');
+      m.write('something else' + KEY.enter);
+      await m.waitForText('fresh answer.');
+    },
+  );
 
   it('asks in the status bar; n declines, y runs and shows the output', async () => {
     const { ws, args } = scripted([
@@ -489,9 +598,14 @@ describe('tool calls in the terminal', () => {
     m = new MilkPty({ args, cwd: ws });
     await m.waitForText('history: session');
     m.write('first' + KEY.enter);
-    await m.waitFor(() => m!.statusLine().includes('run shell: touch nope?') && m!.statusLine().includes('y yes · n no'), 'approval prompt');
+    await m.waitFor(
+      () => m!.statusLine().includes('run shell: touch nope?') && m!.statusLine().includes('y yes · n no'),
+      'approval prompt',
+    );
     // What Esc and Ctrl-C do under the question is said under the call; the status bar does not promise Esc interrupts.
-    expect(m.text().replace(/\s+/g, ' ')).toContain('[n or Esc: no, and the model is told · Ctrl+C: stop the whole turn]');
+    expect(m.text().replace(/\s+/g, ' ')).toContain(
+      '[n or Esc: no, and the model is told · Ctrl+C: stop the whole turn]',
+    );
     expect(m.statusLine()).not.toContain('Esc to interrupt');
     m.write('n');
     await m.waitForText('ok, not running it.');
@@ -499,7 +613,10 @@ describe('tool calls in the terminal', () => {
     expect(fs.existsSync(path.join(ws, 'nope'))).toBe(false);
     await m.waitFor(() => !busy(), 'idle');
     m.write('second' + KEY.enter);
-    await m.waitFor(() => m!.statusLine().includes('run shell: echo ran-it') && m!.statusLine().includes('y yes · n no'), 'second prompt');
+    await m.waitFor(
+      () => m!.statusLine().includes('run shell: echo ran-it') && m!.statusLine().includes('y yes · n no'),
+      'second prompt',
+    );
     m.write('y');
     await m.waitForText('all done.');
     expect(m.text()).toMatch(/\$ shell: echo ran-it > proof; cat proof {2}· done · exit 0 · \d+\.\ds\s+ran-it/);
@@ -507,7 +624,10 @@ describe('tool calls in the terminal', () => {
   });
 
   it('takes text that arrives in one chunk at an answerable question as typing, never as an answer', async () => {
-    const { ws, args } = scripted([[{ tool: { name: 'shell', args: { command: 'touch ran' } } }], [{ text: 'declined, fine.' }]]);
+    const { ws, args } = scripted([
+      [{ tool: { name: 'shell', args: { command: 'touch ran' } } }],
+      [{ text: 'declined, fine.' }],
+    ]);
     m = new MilkPty({ args, cwd: ws });
     await m.waitForText('history: session');
     m.write('first' + KEY.enter);
@@ -534,7 +654,9 @@ describe('tool calls in the terminal', () => {
    */
   async function runForced(command: string): Promise<string> {
     const marker = `milk-test-${process.pid}-${Math.random().toString(36).slice(2)}`;
-    const { ws, args } = scripted([[{ tool: { name: 'shell', args: { command: `: ${marker}; echo started > started; ${command}` } } }]]);
+    const { ws, args } = scripted([
+      [{ tool: { name: 'shell', args: { command: `: ${marker}; echo started > started; ${command}` } } }],
+    ]);
     m = new MilkPty({ args, cwd: ws });
     await m.waitForText('history: session');
     m.write('\x1b[Z');
@@ -571,11 +693,14 @@ describe('tool calls in the terminal', () => {
   });
 
   it.each([
-    ['Ctrl-C then Ctrl-D at once', async (mp: MilkPty): Promise<void> => {
-      mp.write(KEY.ctrlC);
-      await mp.waitForText('[interrupted]');
-      mp.write(KEY.ctrlD);
-    }],
+    [
+      'Ctrl-C then Ctrl-D at once',
+      async (mp: MilkPty): Promise<void> => {
+        mp.write(KEY.ctrlC);
+        await mp.waitForText('[interrupted]');
+        mp.write(KEY.ctrlD);
+      },
+    ],
     ['SIGTERM', async (mp: MilkPty): Promise<void> => void process.kill(mp.proc.pid, 'SIGTERM')],
     ['SIGHUP', async (mp: MilkPty): Promise<void> => void process.kill(mp.proc.pid, 'SIGHUP')],
   ] as const)('leaves no tool process behind that ignores TERM, on %s', async (_name, leave) => {
@@ -607,7 +732,10 @@ describe('tool calls in the terminal', () => {
   });
 
   it('folds a 200-line tool output to its head and tail, and Ctrl+O shows all of it', async () => {
-    const { ws, args } = scripted([[{ tool: { name: 'shell', args: { command: 'seq 1 200' } } }], [{ text: 'counted.' }]]);
+    const { ws, args } = scripted([
+      [{ tool: { name: 'shell', args: { command: 'seq 1 200' } } }],
+      [{ text: 'counted.' }],
+    ]);
     m = new MilkPty({ args, cwd: ws, rows: 40 });
     await m.waitForText('history: session');
     m.write('\x1b[Z');
@@ -650,10 +778,17 @@ describe('a heap that fills up', () => {
     const fs = require('node:fs') as typeof import('node:fs');
     // The answer cap raised out of the way: only the heap bounds this answer now.
     fs.writeFileSync(`${data}/config.json`, JSON.stringify({ maxAnswerChars: 100_000_000 }));
-    m = new MilkPty({ args: ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'endless'], env: { NODE_OPTIONS: '--max-old-space-size=256' } });
+    m = new MilkPty({
+      args: ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'endless'],
+      env: { NODE_OPTIONS: '--max-old-space-size=256' },
+    });
     await m.waitForText('history: session');
     m.write('fill it' + KEY.enter);
-    await m.waitFor(() => /memory nearly full \(\d+ MiB of \d+ MiB\): the turn was stopped/.test(m!.text().replace(/\s+/g, ' ')), 'the turn stopped', 30000);
+    await m.waitFor(
+      () => /memory nearly full \(\d+ MiB of \d+ MiB\): the turn was stopped/.test(m!.text().replace(/\s+/g, ' ')),
+      'the turn stopped',
+      30000,
+    );
     await m.waitFor(() => !busy(), 'idle');
     m.write('still here');
     await m.waitFor(() => composer() === 'still here', 'milk takes input');

@@ -16,22 +16,40 @@ export interface BashAnswer {
   readonly matchedLine: string;
 }
 
-/** `ended`: the keys end the search themselves (an editing key), so no Ctrl+O is sent before the answer is asked for. */
-export async function bashSearch(entries: readonly string[], keys: string, options: { ended?: boolean; timeoutMs?: number } = {}): Promise<BashAnswer> {
+/**
+ * `ended`: the keys end the search themselves (an editing key), so no Ctrl+O is sent before the answer is asked for.
+ */
+export async function bashSearch(
+  entries: readonly string[],
+  keys: string,
+  options: { ended?: boolean; timeoutMs?: number } = {},
+): Promise<BashAnswer> {
   const timeoutMs = options.timeoutMs ?? 8000;
   const dir = tempDir('milk-bash-');
   const histFile = path.join(dir, 'history');
   const out = path.join(dir, 'answer');
   // Timestamps mark where each entry starts, which is what lets an entry span lines.
   fs.writeFileSync(histFile, entries.map((e, i) => `#${1_700_000_000 + i}\n${e}\n`).join(''));
-  fs.writeFileSync(path.join(dir, 'rc'), [
-    `HISTFILE='${histFile}'`, "HISTTIMEFORMAT='%s '", 'shopt -s cmdhist lithist', 'stty -ixon', "PS1='READY$ '",
-    // Ctrl+O ends the search leaving line and cursor as they are (a bind -x key can't end it: bash 5.2 loses its keymap).
-    `bind 'set isearch-terminators "\\C-o"'`,
-    `bind -x '"\\C-t": printf "%s\\0%s" "$READLINE_POINT" "$READLINE_LINE" > '"'${out}'"`,
-  ].join('\n') + '\n');
+  fs.writeFileSync(
+    path.join(dir, 'rc'),
+    [
+      `HISTFILE='${histFile}'`,
+      "HISTTIMEFORMAT='%s '",
+      'shopt -s cmdhist lithist',
+      'stty -ixon',
+      "PS1='READY$ '",
+      // Ctrl+O ends the search leaving line and cursor as they are (a bind -x key can't end it: bash 5.2 loses its
+      // keymap).
+      `bind 'set isearch-terminators "\\C-o"'`,
+      `bind -x '"\\C-t": printf "%s\\0%s" "$READLINE_POINT" "$READLINE_LINE" > '"'${out}'"`,
+    ].join('\n') + '\n',
+  );
   const bash = pty.spawn('/bin/bash', ['--noprofile', '--rcfile', path.join(dir, 'rc'), '-i'], {
-    name: 'xterm', cols: 200, rows: 20, cwd: dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TERM: 'xterm', INPUTRC: '/dev/null' },
+    name: 'xterm',
+    cols: 200,
+    rows: 20,
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TERM: 'xterm', INPUTRC: '/dev/null' },
   });
   let screen = '';
   bash.onData((d) => {

@@ -29,9 +29,10 @@ function oldest(dir, ext) {
 
 module.exports = async function globalSetup() {
   const dist = path.join(ROOT, 'dist');
-  const stale = !fs.existsSync(path.join(dist, 'cli.js'))
-    || newest(path.join(ROOT, 'src'), '.ts') > oldest(dist, '.js')
-    || fs.statSync(path.join(ROOT, 'package.json')).mtimeMs > oldest(dist, '.js');
+  const stale =
+    !fs.existsSync(path.join(dist, 'cli.js')) ||
+    newest(path.join(ROOT, 'src'), '.ts') > oldest(dist, '.js') ||
+    fs.statSync(path.join(ROOT, 'package.json')).mtimeMs > oldest(dist, '.js');
   if (!stale) return;
   process.stdout.write('\ndist/ is older than src/: building it (npm run build)\n');
   try {

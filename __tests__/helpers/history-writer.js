@@ -4,7 +4,14 @@
 const { HistoryFile } = require('../../dist/history/store');
 
 const [file, count, prefix, max] = process.argv.slice(2);
-const header = { format: 'milk-history', version: 1, scope: 'global', sessionId: null, workspace: null, displayName: 'global' };
+const header = {
+  format: 'milk-history',
+  version: 1,
+  scope: 'global',
+  sessionId: null,
+  workspace: null,
+  displayName: 'global',
+};
 const store = new HistoryFile(file, header, Number(max), { timeoutMs: 30000, staleMs: 10000 });
 for (let i = 0; i < Number(count); i++) {
   store.append([{ ts: new Date().toISOString(), segments: [{ type: 'text', text: `${prefix}-${i}` }] }]);

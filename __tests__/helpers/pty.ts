@@ -57,9 +57,9 @@ export class MilkPty {
     const args = options.args ?? [];
     const quoted = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     const [file, argv] = options.reportTty
-      // The shell then waits on input until the test kills it: a pty whose last process exits at once
-      // can drop its final output, which under load lost the DONE the tests wait for.
-      ? ['/bin/sh', ['-c', `${quoted}; echo "EXIT=$?"; stty -a | tr '\\n' ' '; echo; echo DONE; read _`]]
+      ? // The shell then waits on input until the test kills it: a pty whose last process exits at once
+        // can drop its final output, which under load lost the DONE the tests wait for.
+        ['/bin/sh', ['-c', `${quoted}; echo "EXIT=$?"; stty -a | tr '\\n' ' '; echo; echo DONE; read _`]]
       : [process.execPath, [CLI, ...args]];
     this.proc = pty.spawn(file, argv, { name: env.TERM, cols, rows, cwd: options.cwd ?? tempDir('milk-cwd-'), env });
     let kittyAsked = false;
@@ -111,7 +111,9 @@ export class MilkPty {
     const cell = buf.getLine(buf.viewportY + y)?.getCell(x) as unknown as { extended?: { urlId?: number } } | undefined;
     const id = cell?.extended?.urlId ?? 0;
     if (!id) return undefined;
-    const core = (this.term as unknown as { _core: { _oscLinkService: { getLinkData(id: number): { uri: string } | undefined } } })._core;
+    const core = (
+      this.term as unknown as { _core: { _oscLinkService: { getLinkData(id: number): { uri: string } | undefined } } }
+    )._core;
     return core._oscLinkService.getLinkData(id)?.uri;
   }
 
@@ -133,10 +135,14 @@ export class MilkPty {
   }
 
   waitForText(needle: string | RegExp, timeoutMs?: number): Promise<string> {
-    return this.waitFor(() => {
-      const t = this.text();
-      return (typeof needle === 'string' ? t.includes(needle) : needle.test(t)) ? t : false;
-    }, `${String(needle)}`, timeoutMs);
+    return this.waitFor(
+      () => {
+        const t = this.text();
+        return (typeof needle === 'string' ? t.includes(needle) : needle.test(t)) ? t : false;
+      },
+      `${String(needle)}`,
+      timeoutMs,
+    );
   }
 
   /** The composer's rows, between its borders. */

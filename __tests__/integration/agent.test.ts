@@ -59,7 +59,7 @@ describe('instruction files', () => {
     expect(findInstructions(inner, null).files.map((f) => f.text)).toEqual(['INNER']);
   });
 
-  it('the branch is read from .git/HEAD, a worktree\'s .git file followed, a detached HEAD named by its commit', () => {
+  it("the branch is read from .git/HEAD, a worktree's .git file followed, a detached HEAD named by its commit", () => {
     const { root } = tree();
     expect(gitBranch(root)).toBe('feature/x');
     const wt = tempDir();
@@ -77,24 +77,41 @@ describe('the system prompt on the wire', () => {
   });
   afterAll(() => mock.close());
 
-  const run = (cwd: string, data: string, provider: string) => new Promise<number | null>((resolve) => {
-    const base = provider === 'openai' ? `${mock.url}/v1` : mock.url;
-    const child = spawn(process.execPath, [CLI, '--data-dir', data, 'run', '--provider', provider, '--base-url', base, '--model', 'short', 'hi'], { cwd, env: { PATH: process.env.PATH ?? '', HOME: tempDir() } });
-    child.on('close', resolve);
-  });
+  const run = (cwd: string, data: string, provider: string) =>
+    new Promise<number | null>((resolve) => {
+      const base = provider === 'openai' ? `${mock.url}/v1` : mock.url;
+      const child = spawn(
+        process.execPath,
+        [CLI, '--data-dir', data, 'run', '--provider', provider, '--base-url', base, '--model', 'short', 'hi'],
+        { cwd, env: { PATH: process.env.PATH ?? '', HOME: tempDir() } },
+      );
+      child.on('close', resolve);
+    });
 
-  it.each(['openai', 'anthropic'])('%s: the first request carries it, with the environment and every AGENTS.md', async (provider) => {
-    const { app, data } = tree();
-    const before = mock.requests.length;
-    expect(await run(app, data, provider)).toBe(0);
-    const body = mock.requests[before].body;
-    const system = provider === 'openai'
-      ? (body.messages as Array<{ role: string; content: string }>)[0]
-      : { role: 'system', content: body.system as string };
-    expect(system.role).toBe('system');
-    for (const text of ['You are milk', `Working directory (the workspace): ${app}`, 'branch feature/x', 'PERSONAL-RULES', 'ROOT-RULES', 'PACKAGES-CLAUDE', 'APP-RULES']) {
-      expect(system.content).toContain(text);
-    }
-    expect(system.content.indexOf('ROOT-RULES')).toBeLessThan(system.content.indexOf('APP-RULES'));
-  });
+  it.each(['openai', 'anthropic'])(
+    '%s: the first request carries it, with the environment and every AGENTS.md',
+    async (provider) => {
+      const { app, data } = tree();
+      const before = mock.requests.length;
+      expect(await run(app, data, provider)).toBe(0);
+      const body = mock.requests[before].body;
+      const system =
+        provider === 'openai'
+          ? (body.messages as Array<{ role: string; content: string }>)[0]
+          : { role: 'system', content: body.system as string };
+      expect(system.role).toBe('system');
+      for (const text of [
+        'You are milk',
+        `Working directory (the workspace): ${app}`,
+        'branch feature/x',
+        'PERSONAL-RULES',
+        'ROOT-RULES',
+        'PACKAGES-CLAUDE',
+        'APP-RULES',
+      ]) {
+        expect(system.content).toContain(text);
+      }
+      expect(system.content.indexOf('ROOT-RULES')).toBeLessThan(system.content.indexOf('APP-RULES'));
+    },
+  );
 });

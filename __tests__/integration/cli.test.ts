@@ -35,6 +35,7 @@ describe('command line', () => {
     expect(run(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
     const help = run(['--help']);
     expect(help.code).toBe(0);
-    for (const flag of ['--data-dir', '--session', '--provider', '--model', '--base-url', '--version']) expect(help.stdout).toContain(flag);
+    for (const flag of ['--data-dir', '--session', '--provider', '--model', '--base-url', '--version'])
+      expect(help.stdout).toContain(flag);
   });
 });

@@ -11,14 +11,22 @@ import { CLI, tempDir } from '../helpers/pty';
 const HAS_CACHE = typeof (nodeModule as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}, cwd = tempDir()) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd, env: { ...process.env, HOME: tempDir(), NODE_COMPILE_CACHE: '', ...env } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    cwd,
+    env: { ...process.env, HOME: tempDir(), NODE_COMPILE_CACHE: '', ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Every file under the data dir's cache folder. */
 const cacheFiles = (data: string): string[] => {
   try {
-    return fs.readdirSync(path.join(data, 'cache'), { recursive: true }).map(String).filter((f) => fs.statSync(path.join(data, 'cache', f)).isFile()).sort();
+    return fs
+      .readdirSync(path.join(data, 'cache'), { recursive: true })
+      .map(String)
+      .filter((f) => fs.statSync(path.join(data, 'cache', f)).isFile())
+      .sort();
   } catch {
     return [];
   }
@@ -50,16 +58,19 @@ describe('compile cache', () => {
   });
 
   // Root reads and writes whatever the mode says; CI runs this file again as another user.
-  (HAS_CACHE && process.getuid?.() !== 0 ? it : it.skip)('an unwritable cache folder costs nothing but the speed-up', () => {
-    const data = tempDir();
-    expect(run(['--data-dir', data, 'history', 'list']).code).toBe(0);
-    fs.chmodSync(path.join(data, 'cache'), 0o500);
-    try {
-      expect(run(['--data-dir', data, 'history', 'list'])).toMatchObject({ code: 0, stderr: '' });
-    } finally {
-      fs.chmodSync(path.join(data, 'cache'), 0o700);
-    }
-  });
+  (HAS_CACHE && process.getuid?.() !== 0 ? it : it.skip)(
+    'an unwritable cache folder costs nothing but the speed-up',
+    () => {
+      const data = tempDir();
+      expect(run(['--data-dir', data, 'history', 'list']).code).toBe(0);
+      fs.chmodSync(path.join(data, 'cache'), 0o500);
+      try {
+        expect(run(['--data-dir', data, 'history', 'list'])).toMatchObject({ code: 0, stderr: '' });
+      } finally {
+        fs.chmodSync(path.join(data, 'cache'), 0o700);
+      }
+    },
+  );
 
   it('never creates a data dir, and MILK_CODE_CACHE=0 turns it off', () => {
     const parent = tempDir();

@@ -27,24 +27,43 @@ describe('linear work on large inputs', () => {
     expect(elapsed(() => fit('x'.repeat(1_000_000), 40, CLUSTERING))).toBeLessThan(1000);
   });
   it('compacts 100,000 entries (what loading and compaction do) well within a second', () => {
-    const entries: HistoryEntry[] = Array.from({ length: 100_000 }, (_, i) => ({ ts: 't', segments: [{ type: 'text', text: `e${i % 50_000}` }] }));
+    const entries: HistoryEntry[] = Array.from({ length: 100_000 }, (_, i) => ({
+      ts: 't',
+      segments: [{ type: 'text', text: `e${i % 50_000}` }],
+    }));
     let out: HistoryEntry[] = [];
     expect(elapsed(() => (out = compactEntries(entries, 200_000)))).toBeLessThan(1000);
     expect(out).toHaveLength(100_000);
   });
   it('takes in 20,000 entries another process appended (a refresh) well within a few seconds', () => {
     const data = tempDir();
-    const mine = new HistoryService({ dataDir: data, sessionId: 'a', workspace: '/w', displayName: 'a', maxEntries: 100_000, warn: () => undefined });
+    const mine = new HistoryService({
+      dataDir: data,
+      sessionId: 'a',
+      workspace: '/w',
+      displayName: 'a',
+      maxEntries: 100_000,
+      warn: () => undefined,
+    });
     mine.load();
     mine.mode = 'global';
     // Another milk's appends: the global file, grown by 20,000 lines since this one looked.
-    const entries: HistoryEntry[] = Array.from({ length: 20_000 }, (_, i) => ({ ts: new Date(1e12 + i).toISOString(), segments: [{ type: 'text', text: `other ${i}` }] }));
-    fs.writeFileSync(path.join(data, 'input_history'), serializeHistory(historyHeader('global', { sessionId: 'b', workspace: null, displayName: 'b' }), entries));
+    const entries: HistoryEntry[] = Array.from({ length: 20_000 }, (_, i) => ({
+      ts: new Date(1e12 + i).toISOString(),
+      segments: [{ type: 'text', text: `other ${i}` }],
+    }));
+    fs.writeFileSync(
+      path.join(data, 'input_history'),
+      serializeHistory(historyHeader('global', { sessionId: 'b', workspace: null, displayName: 'b' }), entries),
+    );
     expect(elapsed(() => mine.refresh())).toBeLessThan(3000);
     expect(mine.list()).toHaveLength(20_000);
   });
   it('parses and serializes 100,000 history lines well within a few seconds', () => {
-    const entries: HistoryEntry[] = Array.from({ length: 100_000 }, (_, i) => ({ ts: 't', segments: [{ type: 'text', text: `entry ${i}` }] }));
+    const entries: HistoryEntry[] = Array.from({ length: 100_000 }, (_, i) => ({
+      ts: 't',
+      segments: [{ type: 'text', text: `entry ${i}` }],
+    }));
     const header = historyHeader('global', { sessionId: 's', workspace: null, displayName: 'g' });
     let text = '';
     expect(elapsed(() => (text = serializeHistory(header, entries)))).toBeLessThan(3000);
@@ -53,9 +72,11 @@ describe('linear work on large inputs', () => {
 });
 
 describe('blocks of more rows than a call can take arguments', () => {
-  // `rows.push(...block)` threw RangeError past ~120,000 rows, and --continue then failed on that conversation every time.
+  // `rows.push(...block)` threw RangeError past ~120,000 rows, and --continue then failed on that conversation every
+  // time.
   const { renderMarkdown } = require('../../src/markdown/render') as typeof import('../../src/markdown/render');
-  const { TranscriptModel } = require('../../src/tui/transcript-model') as typeof import('../../src/tui/transcript-model');
+  const { TranscriptModel } =
+    require('../../src/tui/transcript-model') as typeof import('../../src/tui/transcript-model');
   const { CLUSTERING } = require('../../src/editor/width') as typeof import('../../src/editor/width');
   const N = 130_000;
   it.each([

@@ -20,14 +20,25 @@ describe('files that are not regular files', () => {
     fs.mkdirSync(path.join(data, 'sessions', 's'));
     fifo(path.join(data, 'sessions', 's', 'c1.jsonl'));
     const warnings: string[] = [];
-    const h = new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 500, warn: (w) => warnings.push(w) });
+    const h = new HistoryService({
+      dataDir: data,
+      sessionId: 's',
+      workspace: '/w',
+      displayName: 'w',
+      maxEntries: 500,
+      warn: (w) => warnings.push(w),
+    });
     h.load();
     h.record([{ type: 'text', text: 'kept in memory' }]);
     h.flush({ reason: 'exit' });
     expect(h.list().map((e) => e.segments[0].text)).toEqual(['kept in memory']);
     expect(warnings.join('\n')).toMatch(/not a regular file/);
     // An older one-file log and a conversation's file, both FIFOs.
-    const log = new SessionLog(path.join(data, 'sessions', 's'), (w) => warnings.push(w), path.join(data, 'sessions', 's.jsonl'));
+    const log = new SessionLog(
+      path.join(data, 'sessions', 's'),
+      (w) => warnings.push(w),
+      path.join(data, 'sessions', 's.jsonl'),
+    );
     expect(log.list()).toEqual([]);
     expect(log.takeWarning()).toBe('older conversation log not read (not a regular file)');
     expect(log.read('c1')).toEqual([]);
@@ -40,7 +51,11 @@ describe('files that are not regular files', () => {
   it('a FIFO as --script is refused at once with a clear message', () => {
     const dir = tempDir();
     fifo(path.join(dir, 'script.json'));
-    const r = spawnSync(process.execPath, [CLI, '--data-dir', tempDir(), 'run', '--script', path.join(dir, 'script.json'), 'hi'], { encoding: 'utf8', timeout: 10_000 });
+    const r = spawnSync(
+      process.execPath,
+      [CLI, '--data-dir', tempDir(), 'run', '--script', path.join(dir, 'script.json'), 'hi'],
+      { encoding: 'utf8', timeout: 10_000 },
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/script\.json: cannot read \(not a regular file\)/);
   });
@@ -53,7 +68,14 @@ describe('links planted in the data dir', () => {
     fs.writeFileSync(outside, 'untouched\n');
     fs.symlinkSync(outside, path.join(data, 'input_history'));
     const warnings: string[] = [];
-    const h = new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 500, warn: (w) => warnings.push(w) });
+    const h = new HistoryService({
+      dataDir: data,
+      sessionId: 's',
+      workspace: '/w',
+      displayName: 'w',
+      maxEntries: 500,
+      warn: (w) => warnings.push(w),
+    });
     h.load();
     h.record([{ type: 'text', text: 'secret-ish input' }]);
     h.flush({ reason: 'exit' });
@@ -104,7 +126,9 @@ describe('a read-only data dir', () => {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', dir]);
     try {
       const { copyAnswer } = require('../../src/tui/copy') as typeof import('../../src/tui/copy');
-      expect(copyAnswer('an answer', dir, () => undefined)).toBe('copied to the clipboard (OSC 52); the file could not be written (read-only file system)');
+      expect(copyAnswer('an answer', dir, () => undefined)).toBe(
+        'copied to the clipboard (OSC 52); the file could not be written (read-only file system)',
+      );
       expect(() => ensureDir(path.join(dir, 'a', 'b'))).toThrow(expect.objectContaining({ code: 'EROFS' }));
     } finally {
       execFileSync('umount', [dir]);

@@ -8,7 +8,12 @@ import { sessionIdForWorkspace } from '../../src/config/paths';
 import { needsRepair, parseHistory } from '../../src/history/format';
 
 function milk(args: string[], options: { cwd?: string; input?: string } = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: options.cwd, input: options.input ?? '', env: { ...process.env, HOME: tempDir() } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    cwd: options.cwd,
+    input: options.input ?? '',
+    env: { ...process.env, HOME: tempDir() },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -27,7 +32,10 @@ describe('milk history', () => {
     const data = tempDir();
     seed(data, 'x', ['g1', 'g2'], 'global');
     const r = milk(['--data-dir', data, 'history', 'list', '--global', '--json']);
-    const rows = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows.map((x) => x.text)).toEqual(['g1', 'g2']);
     expect(rows[0].segments).toEqual([{ type: 'text', text: 'g1' }]);
   });
@@ -36,7 +44,9 @@ describe('milk history', () => {
     const data = tempDir();
     const cwd = tempDir();
     const r = milk(['history', 'path', '--data-dir', data], { cwd });
-    expect(r.out).toBe(`session  ${data}/sessions/${sessionIdForWorkspace(cwd)}.history\nglobal   ${data}/input_history\n`);
+    expect(r.out).toBe(
+      `session  ${data}/sessions/${sessionIdForWorkspace(cwd)}.history\nglobal   ${data}/input_history\n`,
+    );
     expect(fs.readdirSync(cwd)).toEqual([]);
   });
 
@@ -70,30 +80,59 @@ describe('milk history', () => {
     const session = seed(data, 's1', ['ls', 'curl -H "Authorization: Bearer abc123"', 'make', 'echo abc123\nagain']);
     const global = seed(data, 's1', ['pwd', 'curl -H "Authorization: Bearer abc123"'], 'global');
     const sessionLines = fs.readFileSync(session, 'utf8').split('\n');
-    const no = milk(['history', 'delete', '--match', 'abc123', '--data-dir', data, '--session', 's1'], { input: 'n\n' });
+    const no = milk(['history', 'delete', '--match', 'abc123', '--data-dir', data, '--session', 's1'], {
+      input: 'n\n',
+    });
     expect(no.code).toBe(1);
-    expect(no.out).toContain(`${session}:\n  curl -H "Authorization: Bearer abc123"\n  echo abc123\n    again\n${global}:\n`);
+    expect(no.out).toContain(
+      `${session}:\n  curl -H "Authorization: Bearer abc123"\n  echo abc123\n    again\n${global}:\n`,
+    );
     expect(no.err).toContain('Delete 3 entries?');
     expect(fs.readFileSync(session, 'utf8').split('\n')).toEqual(sessionLines);
-    const yes = milk(['history', 'delete', '--match', 'abc123', '--data-dir', data, '--session', 's1'], { input: 'y\n' });
+    const yes = milk(['history', 'delete', '--match', 'abc123', '--data-dir', data, '--session', 's1'], {
+      input: 'y\n',
+    });
     expect(yes.code).toBe(0);
     expect(yes.out).toContain(`deleted 2 from ${session}`);
     expect(yes.out).toContain(`deleted 1 from ${global}`);
     expect(parseHistory(fs.readFileSync(session)).entries.map((e) => e.segments[0].text)).toEqual(['ls', 'make']);
     expect(parseHistory(fs.readFileSync(global)).entries.map((e) => e.segments[0].text)).toEqual(['pwd']);
     // The lines left are the lines that were there, header first.
-    expect(fs.readFileSync(session, 'utf8').split('\n')).toEqual(sessionLines.filter((l) => !l.includes('abc123') && !l.includes('again')));
+    expect(fs.readFileSync(session, 'utf8').split('\n')).toEqual(
+      sessionLines.filter((l) => !l.includes('abc123') && !l.includes('again')),
+    );
   });
 
   it('delete --global --yes touches only the global file; nothing found is not an error', () => {
     const data = tempDir();
     const session = seed(data, 's1', ['token x']);
     const global = seed(data, 's1', ['token x'], 'global');
-    const r = milk(['history', 'delete', '--match', 'token', '--global', '--yes', '--data-dir', data, '--session', 's1']);
+    const r = milk([
+      'history',
+      'delete',
+      '--match',
+      'token',
+      '--global',
+      '--yes',
+      '--data-dir',
+      data,
+      '--session',
+      's1',
+    ]);
     expect(r.code).toBe(0);
     expect(parseHistory(fs.readFileSync(global)).entries).toHaveLength(0);
     expect(parseHistory(fs.readFileSync(session)).entries).toHaveLength(1);
-    const none = milk(['history', 'delete', '--match', 'nothing like it', '--yes', '--data-dir', data, '--session', 's1']);
+    const none = milk([
+      'history',
+      'delete',
+      '--match',
+      'nothing like it',
+      '--yes',
+      '--data-dir',
+      data,
+      '--session',
+      's1',
+    ]);
     expect([none.code, none.out]).toEqual([0, expect.stringContaining('no entry contains that text')]);
     const bad = milk(['history', 'delete', '--data-dir', data]);
     expect(bad.code).toBe(2);
@@ -113,7 +152,13 @@ describe('the sample data dir', () => {
   it('holds a config, two sessions and a global history, all well-formed', () => {
     const dir = path.join(ROOT, '.milk-sample');
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).history.maxEntries).toBe(500);
-    const files = [path.join(dir, 'input_history'), ...fs.readdirSync(path.join(dir, 'sessions')).filter((n) => n.endsWith('.history')).map((n) => path.join(dir, 'sessions', n))];
+    const files = [
+      path.join(dir, 'input_history'),
+      ...fs
+        .readdirSync(path.join(dir, 'sessions'))
+        .filter((n) => n.endsWith('.history'))
+        .map((n) => path.join(dir, 'sessions', n)),
+    ];
     expect(files.length).toBeGreaterThanOrEqual(3);
     for (const f of files) {
       const parsed = parseHistory(fs.readFileSync(f));
@@ -132,7 +177,17 @@ describe('the sample data dir', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^ {2}1 {2}\w+ {2}2026-11-22 11:20 {4}1 input {3}how does the checkout apply a coupon\?$/m);
     // What a run writes besides history and logs (the code cache, locks, temp files) is ignored by git.
-    const ignored = spawnSync('git', ['check-ignore', '.milk-sample/cache/x', '.milk-sample/tmp/x', '.milk-sample/sessions/demo.history.lock', '.milk-sample/checkpoints/x'], { cwd: ROOT, encoding: 'utf8' });
+    const ignored = spawnSync(
+      'git',
+      [
+        'check-ignore',
+        '.milk-sample/cache/x',
+        '.milk-sample/tmp/x',
+        '.milk-sample/sessions/demo.history.lock',
+        '.milk-sample/checkpoints/x',
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     expect(ignored.stdout.trim().split('\n')).toHaveLength(4);
   });
 });
@@ -149,10 +204,22 @@ describe('milk sessions show on a log with events of the wrong shape', () => {
     const conv = 'c1';
     writeLog(data, 'shapes', [
       { t: 'start', conv, ts: '2026-01-01T00:00:00.000Z', provider: 'openai', model: 'm', workspace: null },
-      { t: 'user', conv, ts: '2026-01-01T00:00:01.000Z', text: 'first question', segments: [{ type: 'text', text: 'first question' }] },
+      {
+        t: 'user',
+        conv,
+        ts: '2026-01-01T00:00:01.000Z',
+        text: 'first question',
+        segments: [{ type: 'text', text: 'first question' }],
+      },
       { t: 'assistant', conv, msg: 0, toolCalls: [null] },
       { t: 'user', conv, ts: '2026-01-01T00:00:02.000Z', text: 'bad', segments: [{ type: 'paste', text: 42 }] },
-      { t: 'user', conv, ts: '2026-01-01T00:00:03.000Z', text: 'second question', segments: [{ type: 'text', text: 'second question' }] },
+      {
+        t: 'user',
+        conv,
+        ts: '2026-01-01T00:00:03.000Z',
+        text: 'second question',
+        segments: [{ type: 'text', text: 'second question' }],
+      },
       { t: 'end', conv, ts: '2026-01-01T00:00:04.000Z' },
     ]);
     const r = milk(['--data-dir', data, 'sessions', 'show', 'shapes']);
@@ -167,7 +234,12 @@ describe('milk sessions show --list', () => {
     const data = tempDir();
     writeLog(data, 'two', [
       { t: 'start', conv: 'c1', ts: '2026-01-01T09:00:00.000Z', provider: 'p', model: 'm', workspace: null },
-      { t: 'user', conv: 'c1', ts: '2026-01-01T09:00:01.000Z', segments: [{ type: 'text', text: 'first question\nsecond line' }] },
+      {
+        t: 'user',
+        conv: 'c1',
+        ts: '2026-01-01T09:00:01.000Z',
+        segments: [{ type: 'text', text: 'first question\nsecond line' }],
+      },
       { t: 'end', conv: 'c1', ts: '2026-01-01T09:00:02.000Z' },
       { t: 'start', conv: 'c2', ts: '2026-01-02T10:00:00.000Z', provider: 'p', model: 'm', workspace: null },
       { t: 'user', conv: 'c2', ts: '2026-01-02T10:00:01.000Z', segments: [{ type: 'text', text: 'later one' }] },
@@ -189,7 +261,15 @@ describe('stored text shown on a terminal', () => {
   const { Writable } = require('node:stream') as typeof import('node:stream');
   const terminal = () => {
     let text = '';
-    const out = Object.assign(new Writable({ write(c, _e, cb) { text += String(c); cb(); } }), { isTTY: true });
+    const out = Object.assign(
+      new Writable({
+        write(c, _e, cb) {
+          text += String(c);
+          cb();
+        },
+      }),
+      { isTTY: true },
+    );
     return { out, text: () => text };
   };
   const HOSTILE = 'see \x1b]52;c;ZXZpbA==\x07 and \x1b]0;pwned\x07 and \x1b[2J';
@@ -198,7 +278,9 @@ describe('stored text shown on a terminal', () => {
     const data = tempDir();
     const r = milk(['--data-dir', data, '--session', 'nonexist', 'history', 'list']);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^milk: no history for session nonexist \(no .*nonexist.*\); milk history path shows where each list is\n$/);
+    expect(r.err).toMatch(
+      /^milk: no history for session nonexist \(no .*nonexist.*\); milk history path shows where each list is\n$/,
+    );
   });
 
   it('milk history list writes control characters visibly', () => {
@@ -228,21 +310,42 @@ describe('milk history delete and the conversation logs', () => {
   it('takes a matching input out of every log, older one-file logs included, and leaves the rest as it was', () => {
     const data = tempDir();
     seed(data, 's1', ['ls', 'export KEY=abc123']);
-    const start = { t: 'start', conv: 'c1', ts: '2026-01-01T00:00:00.000Z', provider: 'openai', model: 'm', workspace: null };
-    const input = (text: string) => ({ t: 'user', conv: 'c1', ts: '2026-01-01T00:00:01.000Z', segments: [{ type: 'text', text }] });
+    const start = {
+      t: 'start',
+      conv: 'c1',
+      ts: '2026-01-01T00:00:00.000Z',
+      provider: 'openai',
+      model: 'm',
+      workspace: null,
+    };
+    const input = (text: string) => ({
+      t: 'user',
+      conv: 'c1',
+      ts: '2026-01-01T00:00:01.000Z',
+      segments: [{ type: 'text', text }],
+    });
     const answer = { t: 'delta', conv: 'c1', msg: 0, text: 'an answer' };
     writeLog(data, 'old', [start, input('echo abc123 here'), answer]);
     const folder = path.join(data, 'sessions', 's1');
     fs.mkdirSync(folder);
-    fs.writeFileSync(path.join(folder, 'c1.jsonl'), [start, input('ls'), input('export KEY=abc123'), answer].map((e) => JSON.stringify(e) + '\n').join(''));
-    const no = milk(['history', 'delete', '--match', 'abc123', '--data-dir', data, '--session', 's1'], { input: 'n\n' });
+    fs.writeFileSync(
+      path.join(folder, 'c1.jsonl'),
+      [start, input('ls'), input('export KEY=abc123'), answer].map((e) => JSON.stringify(e) + '\n').join(''),
+    );
+    const no = milk(['history', 'delete', '--match', 'abc123', '--data-dir', data, '--session', 's1'], {
+      input: 'n\n',
+    });
     expect(no.out).toContain('and 2 inputs in the conversation logs');
     expect(fs.readFileSync(path.join(folder, 'c1.jsonl'), 'utf8')).toContain('abc123');
     const yes = milk(['history', 'delete', '--match', 'abc123', '--data-dir', data, '--session', 's1', '--yes']);
     expect(yes.code).toBe(0);
     expect(yes.out).toContain('deleted 2 from the conversation logs');
     const purged = input('[deleted from history]');
-    expect(fs.readFileSync(path.join(data, 'sessions', 'old.jsonl'), 'utf8')).toBe([start, purged, answer].map((e) => JSON.stringify(e) + '\n').join(''));
-    expect(fs.readFileSync(path.join(folder, 'c1.jsonl'), 'utf8')).toBe([start, input('ls'), purged, answer].map((e) => JSON.stringify(e) + '\n').join(''));
+    expect(fs.readFileSync(path.join(data, 'sessions', 'old.jsonl'), 'utf8')).toBe(
+      [start, purged, answer].map((e) => JSON.stringify(e) + '\n').join(''),
+    );
+    expect(fs.readFileSync(path.join(folder, 'c1.jsonl'), 'utf8')).toBe(
+      [start, input('ls'), purged, answer].map((e) => JSON.stringify(e) + '\n').join(''),
+    );
   });
 });

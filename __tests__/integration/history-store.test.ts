@@ -9,7 +9,14 @@ import { HistoryService } from '../../src/history/service';
 import { LockTimeoutError, withLock } from '../../src/io/lock';
 import { tempDir } from '../helpers/pty';
 
-const header: HistoryHeader = { format: FORMAT, version: 1, scope: 'global', sessionId: null, workspace: null, displayName: 'global' };
+const header: HistoryHeader = {
+  format: FORMAT,
+  version: 1,
+  scope: 'global',
+  sessionId: null,
+  workspace: null,
+  displayName: 'global',
+};
 const e = (t: string) => ({ ts: new Date().toISOString(), segments: [{ type: 'text' as const, text: t }] });
 const texts = (file: string) => parseHistory(fs.readFileSync(file)).entries.map((x) => x.segments[0].text);
 const WRITER = path.join(__dirname, '..', 'helpers', 'history-writer.js');
@@ -108,9 +115,15 @@ describe('history store', () => {
     fs.appendFileSync(file, '{broken two\n');
     store.append([e('three')]);
     store.compact();
-    const asides = fs.readdirSync(dir).filter((n) => n.includes('.corrupt-')).sort();
+    const asides = fs
+      .readdirSync(dir)
+      .filter((n) => n.includes('.corrupt-'))
+      .sort();
     expect(asides).toHaveLength(2);
-    expect(asides.map((n) => fs.readFileSync(path.join(dir, n), 'utf8').includes('{broken two'))).toEqual([false, true]);
+    expect(asides.map((n) => fs.readFileSync(path.join(dir, n), 'utf8').includes('{broken two'))).toEqual([
+      false,
+      true,
+    ]);
     expect(texts(file)).toEqual(['one', 'two', 'three']);
     expect(fs.readFileSync(file, 'utf8')).not.toContain('broken');
   });
@@ -134,7 +147,9 @@ describe('history store', () => {
   it('copies a huge damaged file aside whole before compacting it', () => {
     const dir = tempDir();
     const file = path.join(dir, 'h');
-    new HistoryFile(file, header, 1_000_000).append(Array.from({ length: 60_000 }, (_, i) => e(`entry ${i} `.padEnd(80, '.'))));
+    new HistoryFile(file, header, 1_000_000).append(
+      Array.from({ length: 60_000 }, (_, i) => e(`entry ${i} `.padEnd(80, '.'))),
+    );
     fs.appendFileSync(file, '{torn\n');
     const size = fs.statSync(file).size;
     const store = new HistoryFile(file, header, 3);
@@ -166,7 +181,9 @@ describe('history store', () => {
   it('gives up on a live lock after its timeout', () => {
     const file = path.join(tempDir(), 'h');
     withLock(file, () => {
-      expect(() => new HistoryFile(file, header, 10, { timeoutMs: 50, staleMs: 10_000 }).append([e('x')])).toThrow(/locked/);
+      expect(() => new HistoryFile(file, header, 10, { timeoutMs: 50, staleMs: 10_000 }).append([e('x')])).toThrow(
+        /locked/,
+      );
     });
   });
 });
@@ -174,7 +191,14 @@ describe('history store', () => {
 describe('history service at exit', () => {
   it('leaves each file at its cap, not up to 1.25 times it', () => {
     const data = tempDir();
-    const h = new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 8, warn: () => undefined });
+    const h = new HistoryService({
+      dataDir: data,
+      sessionId: 's',
+      workspace: '/w',
+      displayName: 'w',
+      maxEntries: 8,
+      warn: () => undefined,
+    });
     h.load();
     // 10 entries: past the cap of 8, not past the 10 at which compaction runs while milk does.
     for (let i = 0; i < 10; i++) h.record([{ type: 'text', text: `entry ${i}` }]);
@@ -190,7 +214,15 @@ describe('history service at exit', () => {
 describe('an exit while another milk holds the lock', () => {
   it('stashes what it could not write, and the next milk merges it', () => {
     const data = tempDir();
-    const make = () => new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 500, warn: () => undefined });
+    const make = () =>
+      new HistoryService({
+        dataDir: data,
+        sessionId: 's',
+        workspace: '/w',
+        displayName: 'w',
+        maxEntries: 500,
+        warn: () => undefined,
+      });
     const a = make();
     a.load();
     a.record([{ type: 'text', text: 'before' }]);
@@ -216,7 +248,14 @@ describe('an exit while another milk holds the lock', () => {
 
 describe('history service on a bad data dir', () => {
   const service = (dataDir: string, warnings: string[]) =>
-    new HistoryService({ dataDir, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 500, warn: (w) => warnings.push(w) });
+    new HistoryService({
+      dataDir,
+      sessionId: 's',
+      workspace: '/w',
+      displayName: 'w',
+      maxEntries: 500,
+      warn: (w) => warnings.push(w),
+    });
 
   it('keeps working in memory when the data dir is read-only, and says so once', () => {
     if (process.getuid?.() === 0) {
@@ -272,7 +311,10 @@ describe('history service on a bad data dir', () => {
     h.load();
     h.record([{ type: 'text', text: 'token ghp_' + 'a'.repeat(36) }]);
     h.record([{ type: 'text', text: 'again ghp_' + 'b'.repeat(36) }]);
-    expect(warnings).toEqual(['input looks like a secret (GitHub token): not saved to history', 'input looks like a secret (GitHub token): not saved to history']);
+    expect(warnings).toEqual([
+      'input looks like a secret (GitHub token): not saved to history',
+      'input looks like a secret (GitHub token): not saved to history',
+    ]);
     expect(h.list()).toHaveLength(0);
   });
 
@@ -280,7 +322,15 @@ describe('history service on a bad data dir', () => {
     const data = tempDir();
     // An injected clock: the file's own waits are replaced by a spy that says how long each was allowed.
     let clock = 1_000_000;
-    const h = new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 500, warn: () => undefined, clock: () => clock });
+    const h = new HistoryService({
+      dataDir: data,
+      sessionId: 's',
+      workspace: '/w',
+      displayName: 'w',
+      maxEntries: 500,
+      warn: () => undefined,
+      clock: () => clock,
+    });
     h.load();
     const locks = [path.join(data, 'sessions', 's.history.lock'), path.join(data, 'input_history.lock')];
     for (const l of locks) fs.writeFileSync(l, `${process.pid} now\n`);
@@ -309,7 +359,14 @@ describe('history service on a bad data dir', () => {
     expect(h.pendingCount).toBe(0);
     expect(fs.readdirSync(data).filter((n) => n.startsWith('input_history.pending-'))).toHaveLength(1);
     for (const l of locks) fs.rmSync(l);
-    const next = new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 500, warn: () => undefined });
+    const next = new HistoryService({
+      dataDir: data,
+      sessionId: 's',
+      workspace: '/w',
+      displayName: 'w',
+      maxEntries: 500,
+      warn: () => undefined,
+    });
     next.load();
     expect(texts(path.join(data, 'input_history'))).toEqual(['pending']);
   });
@@ -336,7 +393,14 @@ describe('history service on a bad data dir', () => {
 
   it('compacts a file that outgrew its cap once submits pause, and at exit', async () => {
     const data = tempDir();
-    const h = new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 4, warn: () => undefined });
+    const h = new HistoryService({
+      dataDir: data,
+      sessionId: 's',
+      workspace: '/w',
+      displayName: 'w',
+      maxEntries: 4,
+      warn: () => undefined,
+    });
     h.load();
     for (let i = 0; i < 6; i++) h.record([{ type: 'text', text: `e${i}` }]);
     const file = path.join(data, 'input_history');
@@ -355,7 +419,14 @@ describe('history service on a bad data dir', () => {
     const file = path.join(data, 'input_history');
     const raw = new HistoryFile(file, header, 3);
     for (const t of ['a', 'b', 'b', 'c', 'd']) raw.append([e(t)]);
-    const h = new HistoryService({ dataDir: data, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries: 3, warn: () => undefined });
+    const h = new HistoryService({
+      dataDir: data,
+      sessionId: 's',
+      workspace: '/w',
+      displayName: 'w',
+      maxEntries: 3,
+      warn: () => undefined,
+    });
     h.load();
     h.mode = 'global';
     expect(h.list().map((x) => x.segments[0].text)).toEqual(['b', 'c', 'd']);
@@ -377,12 +448,21 @@ describe('history service on a bad data dir', () => {
 });
 
 function runWriter(file: string, count: number, prefix: string, max = 100000) {
-  return spawn(process.execPath, [WRITER, file, String(count), prefix, String(max)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return spawn(process.execPath, [WRITER, file, String(count), prefix, String(max)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 }
 
 describe('live history: what other processes append', () => {
   const service = (dataDir: string, maxEntries = 500) =>
-    new HistoryService({ dataDir, sessionId: 's', workspace: '/w', displayName: 'w', maxEntries, warn: () => undefined });
+    new HistoryService({
+      dataDir,
+      sessionId: 's',
+      workspace: '/w',
+      displayName: 'w',
+      maxEntries,
+      warn: () => undefined,
+    });
   const listed = (h: HistoryService) => h.list().map((x) => x.segments[0].text);
   const globalFile = (data: string) => path.join(data, 'input_history');
 
@@ -529,7 +609,14 @@ describe('durability and concurrency', () => {
   it('4 processes x 200 appends into one file end with all 800 entries', async () => {
     const file = path.join(tempDir(), 'h');
     const children = [0, 1, 2, 3].map((i) => runWriter(file, 200, `p${i}`));
-    await Promise.all(children.map((c) => new Promise((resolve, reject) => c.on('exit', (code) => (code === 0 ? resolve(code) : reject(new Error(`exit ${code}`)))))));
+    await Promise.all(
+      children.map(
+        (c) =>
+          new Promise((resolve, reject) =>
+            c.on('exit', (code) => (code === 0 ? resolve(code) : reject(new Error(`exit ${code}`)))),
+          ),
+      ),
+    );
     const all = texts(file);
     expect(all).toHaveLength(800);
     for (let i = 0; i < 4; i++) {
@@ -546,7 +633,14 @@ describe('history without a data dir', () => {
     const before = process.cwd();
     process.chdir(cwd);
     try {
-      const h = new HistoryService({ dataDir: null, sessionId: 's', workspace: cwd, displayName: 'w', maxEntries: 500, warn: () => undefined });
+      const h = new HistoryService({
+        dataDir: null,
+        sessionId: 's',
+        workspace: cwd,
+        displayName: 'w',
+        maxEntries: 500,
+        warn: () => undefined,
+      });
       h.load();
       h.record([{ type: 'text', text: 'only in memory' }]);
       h.flush({ reason: 'exit' });

@@ -7,7 +7,8 @@ import * as path from 'node:path';
 const DIST = path.join(__dirname, '..', '..', 'dist');
 
 it('loads markdown-it with the first answer and highlight.js only when code is painted', () => {
-  const script = `
+  const script =
+    `
     const loaded = (name) => Object.keys(require.cache).some((k) => k.includes('/node_modules/' + name + '/'));
     const state = () => [loaded('markdown-it'), loaded('highlight.js')];
     require(${JSON.stringify(path.join(DIST, 'app.js'))});
@@ -15,7 +16,8 @@ it('loads markdown-it with the first answer and highlight.js only when code is p
     const { transcriptRows } = require(${JSON.stringify(path.join(DIST, 'tui', 'views.js'))});
     const out = { atStart: state() };
     const model = new TranscriptModel(60);
-    model.add('assistant', 'some **prose**\\n\\n' + 'line\\n'.repeat(40) + '\\n\`\`\`ts\\nconst a = 1;\\n\`\`\`\\n\\n' + 'more\\n'.repeat(40));
+    model.add('assistant', 'some **prose**\\n\\n' + 'line\\n'.repeat(40) + '\\n\`\`\`ts\\nconst a = ` +
+    `1;\\n\`\`\`\\n\\n' + 'more\\n'.repeat(40));
     transcriptRows(model, 10);
     out.codeOffScreen = state();
     model.scroll(-40, 10);
@@ -25,7 +27,12 @@ it('loads markdown-it with the first answer and highlight.js only when code is p
     process.stdout.write(JSON.stringify(out));
   `;
   const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
-  expect(out).toEqual({ atStart: [false, false], codeOffScreen: [true, false], codeOnScreen: [true, true], keyword: ['const'] });
+  expect(out).toEqual({
+    atStart: [false, false],
+    codeOffScreen: [true, false],
+    codeOnScreen: [true, true],
+    keyword: ['const'],
+  });
 });
 
 it('loads the HTTP client and its SSE parser when typing warms the provider, not at start', () => {

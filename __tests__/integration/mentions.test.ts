@@ -21,13 +21,16 @@ describe('attachMentions', () => {
   });
   it('attaches a file numbered, with its path and line count, after the input', () => {
     const r = attachMentions(ws, [words('read '), file('src/main.ts'), words(' please')]);
-    expect(r.text).toBe('read @src/main.ts please\n\n<file path="src/main.ts" lines="2">\n1\tconst a = 1;\n2\texport default a;\n</file>');
+    expect(r.text).toBe(
+      'read @src/main.ts please\n\n<file path="src/main.ts" lines="2">\n1\tconst a = 1;\n2\texport default a;\n</file>',
+    );
     expect(r.notes).toEqual(['attached @src/main.ts (2 lines)']);
   });
-  it('lists a folder\'s entries, capped', () => {
+  it("lists a folder's entries, capped", () => {
     const dir = path.join(ws, 'many');
     fs.mkdirSync(dir);
-    for (let i = 0; i < MAX_FOLDER_ENTRIES + 5; i++) fs.writeFileSync(path.join(dir, `f${String(i).padStart(3, '0')}`), '');
+    for (let i = 0; i < MAX_FOLDER_ENTRIES + 5; i++)
+      fs.writeFileSync(path.join(dir, `f${String(i).padStart(3, '0')}`), '');
     fs.mkdirSync(path.join(dir, 'sub'));
     const r = attachMentions(ws, [file('many/')]);
     expect(r.text).toContain(`<folder path="many" entries="${MAX_FOLDER_ENTRIES + 6}">\nf000\nf001`);
@@ -42,23 +45,27 @@ describe('attachMentions', () => {
     expect(r.text).toMatch(/\[lines 1-2000 of \d+ in the part read \(the file is larger\); read on with offset 2001\]/);
     expect(r.notes[0]).toMatch(/^attached @big\.txt \(\d+ lines of a \d+-byte file\)$/);
   });
-  it('says why a path outside the workspace, a link out of it, a binary, a missing or unreadable file, a FIFO is not attached', () => {
-    const outside = tempDir('milk-outside-');
-    fs.writeFileSync(path.join(outside, 'secret'), 'no');
-    fs.symlinkSync(path.join(outside, 'secret'), path.join(ws, 'link'));
-    fs.writeFileSync(path.join(ws, 'bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
-    execFileSync('mkfifo', [path.join(ws, 'pipe')]);
-    const r = attachMentions(ws, [file('../x'), file('link'), file('bin'), file('gone.ts'), file('pipe')]);
-    expect(r.notes).toEqual([
-      '@../x not attached: it is outside the workspace',
-      '@link not attached: it leads outside the workspace',
-      '@bin not attached: it is a binary file (PNG image, 7 bytes)',
-      expect.stringMatching(/^@gone\.ts not attached: .*(no such file|ENOENT)/i),
-      '@pipe not attached: it is not a regular file',
-    ]);
-    for (const note of r.notes) expect(r.text).toContain(`[${note.replace(' not attached', ': not attached')}]`);
-    expect(r.text).not.toContain('no\n');
-  });
+  it(
+    'says why a path outside the workspace, a link out of it, a binary, a missing or unreadable file, a FIFO is ' +
+      'not attached',
+    () => {
+      const outside = tempDir('milk-outside-');
+      fs.writeFileSync(path.join(outside, 'secret'), 'no');
+      fs.symlinkSync(path.join(outside, 'secret'), path.join(ws, 'link'));
+      fs.writeFileSync(path.join(ws, 'bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
+      execFileSync('mkfifo', [path.join(ws, 'pipe')]);
+      const r = attachMentions(ws, [file('../x'), file('link'), file('bin'), file('gone.ts'), file('pipe')]);
+      expect(r.notes).toEqual([
+        '@../x not attached: it is outside the workspace',
+        '@link not attached: it leads outside the workspace',
+        '@bin not attached: it is a binary file (PNG image, 7 bytes)',
+        expect.stringMatching(/^@gone\.ts not attached: .*(no such file|ENOENT)/i),
+        '@pipe not attached: it is not a regular file',
+      ]);
+      for (const note of r.notes) expect(r.text).toContain(`[${note.replace(' not attached', ': not attached')}]`);
+      expect(r.text).not.toContain('no\n');
+    },
+  );
 });
 
 describe('FileIndex', () => {
@@ -70,7 +77,8 @@ describe('FileIndex', () => {
     fs.writeFileSync(path.join(ws, 'src', 'main.ts'), '');
     fs.writeFileSync(path.join(ws, 'node_modules', 'main.js'), '');
     const index = new FileIndex(ws);
-    const ask = (q: string) => new Promise<{ hits: readonly { path: string }[]; indexing: boolean }>((resolve) => index.search(q, 10, resolve));
+    const ask = (q: string) =>
+      new Promise<{ hits: readonly { path: string }[]; indexing: boolean }>((resolve) => index.search(q, 10, resolve));
     index.refresh();
     await index.ready();
     const r = await ask('main');
@@ -82,7 +90,9 @@ describe('FileIndex', () => {
     const later = new FileIndex(ws);
     later.refresh();
     await later.ready();
-    const r2 = await new Promise<{ hits: readonly { path: string }[] }>((resolve) => later.search('mainl', 10, resolve));
+    const r2 = await new Promise<{ hits: readonly { path: string }[] }>((resolve) =>
+      later.search('mainl', 10, resolve),
+    );
     expect(r2.hits[0].path).toBe('src/mainline.ts');
   });
 });

@@ -29,7 +29,9 @@ describe('the approval rules file', () => {
     const store = new PermissionStore(data, '/ws/a');
     const loaded = await store.load();
     expect(loaded.rules).toEqual([]);
-    expect(loaded.problems[0]).toMatch(/permissions\.json: it is not valid JSON .*; its approval rules are not applied/);
+    expect(loaded.problems[0]).toMatch(
+      /permissions\.json: it is not valid JSON .*; its approval rules are not applied/,
+    );
     const notes = await store.save([{ tool: 'shell', prefix: 'make' }]);
     expect(notes[0]).toMatch(/moved the unreadable .*permissions\.json aside to .*permissions\.json\.corrupt-/);
     const aside = fs.readdirSync(data).find((f) => f.startsWith('permissions.json.corrupt-'))!;
@@ -39,7 +41,20 @@ describe('the approval rules file', () => {
 
   it('rules that are not rules are left out and counted', async () => {
     const data = tempDir();
-    fs.writeFileSync(file(data), JSON.stringify({ version: 1, workspaces: { '/ws': { rules: [{ tool: 'shell', prefix: 'ls' }, { tool: 'shell', prefix: 'a && b' }] } } }));
+    fs.writeFileSync(
+      file(data),
+      JSON.stringify({
+        version: 1,
+        workspaces: {
+          '/ws': {
+            rules: [
+              { tool: 'shell', prefix: 'ls' },
+              { tool: 'shell', prefix: 'a && b' },
+            ],
+          },
+        },
+      }),
+    );
     expect(await new PermissionStore(data, '/ws').load()).toEqual({
       rules: [{ tool: 'shell', prefix: 'ls' }],
       problems: [expect.stringMatching(/1 rule for this workspace not understood, left out/)],
@@ -52,7 +67,9 @@ describe('the approval rules file', () => {
     fs.chmodSync(data, 0o500);
     try {
       const notes = await new PermissionStore(data, '/ws').save([{ tool: 'shell', prefix: 'make' }]);
-      expect(notes[0]).toMatch(/could not save the approval rules to .*permissions\.json \(.*\); they hold until milk exits/);
+      expect(notes[0]).toMatch(
+        /could not save the approval rules to .*permissions\.json \(.*\); they hold until milk exits/,
+      );
     } finally {
       fs.chmodSync(data, 0o700);
     }
@@ -61,7 +78,11 @@ describe('the approval rules file', () => {
   it('saves in order: the last save wins even when they overlap', async () => {
     const data = tempDir();
     const store = new PermissionStore(data, '/ws');
-    await Promise.all([store.save([{ tool: 'a' }]), store.save([{ tool: 'a' }, { tool: 'b' }]), store.save([{ tool: 'b' }])]);
+    await Promise.all([
+      store.save([{ tool: 'a' }]),
+      store.save([{ tool: 'a' }, { tool: 'b' }]),
+      store.save([{ tool: 'b' }]),
+    ]);
     expect((await store.load()).rules).toEqual([{ tool: 'b' }]);
   });
 });

@@ -8,11 +8,22 @@ import type { Provider } from '../../src/providers/provider';
 import * as net from 'node:net';
 import { tempDir } from '../helpers/pty';
 
- 
 const { startMockServer } = require('../../scripts/mock-server');
 
-interface MockRequest { scenario: string; startedAt: number; closedAt: number | null; completedAt: number | null; body: { messages: unknown[] }; authorization: string; userAgent: string | null }
-interface Mock { url: string; requests: MockRequest[]; close(): Promise<void> }
+interface MockRequest {
+  scenario: string;
+  startedAt: number;
+  closedAt: number | null;
+  completedAt: number | null;
+  body: { messages: unknown[] };
+  authorization: string;
+  userAgent: string | null;
+}
+interface Mock {
+  url: string;
+  requests: MockRequest[];
+  close(): Promise<void>;
+}
 
 let mock: Mock;
 beforeAll(async () => {
@@ -22,9 +33,19 @@ afterAll(() => mock.close());
 
 const KINDS = {
   openai: (model: string, extra: { apiKey?: string; idleTimeoutMs?: number; baseUrl?: string } = {}) =>
-    new OpenAIProvider({ baseUrl: extra.baseUrl ?? `${mock.url}/v1`, model, apiKey: extra.apiKey, idleTimeoutMs: extra.idleTimeoutMs ?? 5000 }),
+    new OpenAIProvider({
+      baseUrl: extra.baseUrl ?? `${mock.url}/v1`,
+      model,
+      apiKey: extra.apiKey,
+      idleTimeoutMs: extra.idleTimeoutMs ?? 5000,
+    }),
   anthropic: (model: string, extra: { apiKey?: string; idleTimeoutMs?: number; baseUrl?: string } = {}) =>
-    new AnthropicProvider({ baseUrl: extra.baseUrl ?? mock.url, model, apiKey: extra.apiKey, idleTimeoutMs: extra.idleTimeoutMs ?? 5000 }),
+    new AnthropicProvider({
+      baseUrl: extra.baseUrl ?? mock.url,
+      model,
+      apiKey: extra.apiKey,
+      idleTimeoutMs: extra.idleTimeoutMs ?? 5000,
+    }),
 };
 
 async function turn(provider: Provider, input = 'hello', runner?: TurnRunner, bus?: Bus) {
@@ -44,12 +65,13 @@ async function turn(provider: Provider, input = 'hello', runner?: TurnRunner, bu
   return { text, end };
 }
 
-const freePort = () => new Promise<number>((resolve) => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address() as net.AddressInfo;
-    s.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
   });
-});
 
 describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (kind) => {
   const make = KINDS[kind];
@@ -61,21 +83,30 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(text).toBe('the quick brown fox jumps.');
   });
 
-  it('never runs or asks about a tool call whose JSON arguments were cut off: the person sees it fail, the model is told', async () => {
-    const bus = new Bus();
-    const p = make('tools-cut');
-    const runner = new TurnRunner(bus, p, { workspace: tempDir() });
-    const seen: Array<[string, unknown]> = [];
-    for (const n of ['approval.asked', 'tool.started', 'tool.finished'] as const) bus.on(n, (e) => seen.push([n, e]));
-    const before = mock.requests.length;
-    const { end } = await turn(p, 'look', runner, bus);
-    expect(end.status).toBe('done');
-    expect(seen.map(([n]) => n)).toEqual(['tool.started', 'tool.finished']);
-    expect(seen[0][1]).toMatchObject({ summary: 'shell: not run', detail: expect.stringContaining('not valid JSON') });
-    expect(seen[1][1]).toMatchObject({ ok: false, status: 'invalid arguments' });
-    // The second request carries the refusal back to the model.
-    expect(JSON.stringify(mock.requests[before + 1].body.messages)).toContain('was not run: its arguments are not valid JSON');
-  });
+  it(
+    'never runs or asks about a tool call whose JSON arguments were cut off: the person sees it fail, the model is ' +
+      'told',
+    async () => {
+      const bus = new Bus();
+      const p = make('tools-cut');
+      const runner = new TurnRunner(bus, p, { workspace: tempDir() });
+      const seen: Array<[string, unknown]> = [];
+      for (const n of ['approval.asked', 'tool.started', 'tool.finished'] as const) bus.on(n, (e) => seen.push([n, e]));
+      const before = mock.requests.length;
+      const { end } = await turn(p, 'look', runner, bus);
+      expect(end.status).toBe('done');
+      expect(seen.map(([n]) => n)).toEqual(['tool.started', 'tool.finished']);
+      expect(seen[0][1]).toMatchObject({
+        summary: 'shell: not run',
+        detail: expect.stringContaining('not valid JSON'),
+      });
+      expect(seen[1][1]).toMatchObject({ ok: false, status: 'invalid arguments' });
+      // The second request carries the refusal back to the model.
+      expect(JSON.stringify(mock.requests[before + 1].body.messages)).toContain(
+        'was not run: its arguments are not valid JSON',
+      );
+    },
+  );
 
   it('stops at the end of the answer ([DONE], message_stop) though the server keeps the connection open and sends more', async () => {
     const before = mock.requests.length;
@@ -84,7 +115,8 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(text).toBe('the quick brown fox jumps.');
     // The client hung up rather than waiting for the idle timeout (the server sees it a moment later).
     const deadline = Date.now() + 3000;
-    while (mock.requests[before].closedAt === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (mock.requests[before].closedAt === null && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
     expect(mock.requests[before].closedAt).not.toBeNull();
   });
 
@@ -106,7 +138,8 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(end.status).toBe('error');
     expect(end.message).toMatch(message);
     const deadline = Date.now() + 3000;
-    while (mock.requests[before].closedAt === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (mock.requests[before].closedAt === null && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
     expect(mock.requests[before].closedAt).not.toBeNull();
   });
 
@@ -152,7 +185,10 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(mock.requests.filter((r) => r.scenario === model).length - before).toBe(2);
   });
 
-  it.each([['status-429', /rate limited/], ['status-503', /server error 503/]])('gives a message after one retry on %s', async (model, message) => {
+  it.each([
+    ['status-429', /rate limited/],
+    ['status-503', /server error 503/],
+  ])('gives a message after one retry on %s', async (model, message) => {
     const before = mock.requests.filter((r) => r.scenario === model).length;
     const { end } = await turn(make(model));
     expect(end.status).toBe('error');
@@ -168,13 +204,17 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
 
   it('never prints a key carried in the base URL query', async () => {
     const port = await freePort();
-    const { end } = await turn(make('short', { baseUrl: `http://127.0.0.1:${port}${kind === 'openai' ? '/v1' : ''}?api_key=SECRET2` }));
+    const { end } = await turn(
+      make('short', { baseUrl: `http://127.0.0.1:${port}${kind === 'openai' ? '/v1' : ''}?api_key=SECRET2` }),
+    );
     expect(end.message).toMatch(/connection refused at http:\/\/127\.0\.0\.1:\d+\/(v1)?\?\[redacted\]/);
     expect(end.message).not.toMatch(/SECRET/);
   });
 
   it('says what is wrong with credentials in the base URL, without printing them', async () => {
-    const { end } = await turn(make('short', { baseUrl: `http://user:SECRET1@127.0.0.1:9${kind === 'openai' ? '/v1' : ''}` }));
+    const { end } = await turn(
+      make('short', { baseUrl: `http://user:SECRET1@127.0.0.1:9${kind === 'openai' ? '/v1' : ''}` }),
+    );
     expect(end.message).toMatch(/base URL http:\/\/\[redacted\]@127\.0\.0\.1:9\/(v1)? holds a user name or password/);
     expect(end.message).not.toMatch(/SECRET/);
   });
@@ -197,18 +237,28 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
   });
 
   it('says so when an https:// base URL points at a plain HTTP server', async () => {
-    const { end } = await turn(make('short', { baseUrl: `${mock.url.replace('http:', 'https:')}${kind === 'openai' ? '/v1' : ''}` }));
-    expect(end.message).toMatch(/^\w+: https:\/\/127\.0\.0\.1:\d+\/(v1)? does not speak TLS; if the server is plain HTTP, use http:\/\/$/);
+    const { end } = await turn(
+      make('short', { baseUrl: `${mock.url.replace('http:', 'https:')}${kind === 'openai' ? '/v1' : ''}` }),
+    );
+    expect(end.message).toMatch(
+      /^\w+: https:\/\/127\.0\.0\.1:\d+\/(v1)? does not speak TLS; if the server is plain HTTP, use http:\/\/$/,
+    );
   });
 
   it('says where a redirect points instead of following it, without its query', async () => {
     const { end } = await turn(make('moved'));
     const path = kind === 'openai' ? '/v1/chat/completions' : '/v1/messages';
-    expect(end.message).toBe(`${kind}: the server answered 308: it moved to ${mock.url}/elsewhere${path}?[redacted]; set the base URL to match`);
+    expect(end.message).toBe(
+      `${kind}: the server answered 308: it moved to ${mock.url}/elsewhere${path}?[redacted]; set the base URL to ` +
+        `match`,
+    );
   });
 
   it('sends the key only when one is set, and names itself', async () => {
-    for (const [apiKey, expected] of [['sk-test', 'present'], [undefined, 'absent']] as const) {
+    for (const [apiKey, expected] of [
+      ['sk-test', 'present'],
+      [undefined, 'absent'],
+    ] as const) {
       const before = mock.requests.length;
       const { end } = await turn(make('short', { apiKey }));
       expect(end.status).toBe('done');
@@ -227,7 +277,10 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
   it('reports an error the server sends mid-stream, and keeps what came before', async () => {
     const { text, end } = await turn(make('overloaded'));
     expect(text).toBe('first ');
-    expect(end).toMatchObject({ status: 'error', message: `${kind}: the server reported an error: Overloaded (the answer above is incomplete)` });
+    expect(end).toMatchObject({
+      status: 'error',
+      message: `${kind}: the server reported an error: Overloaded (the answer above is incomplete)`,
+    });
   });
 
   it('cuts an endless answer at the cap, hangs up, and keeps later turns small and working', async () => {
@@ -241,7 +294,8 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(first.end.message).toMatch(/passed 200,000 characters and was stopped there/);
     expect(first.text.length).toBe(200_000);
     const endless = mock.requests.filter((r) => r.scenario === 'endless').pop()!;
-    for (const deadline = Date.now() + 3000; endless.closedAt === null && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
+    for (const deadline = Date.now() + 3000; endless.closedAt === null && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 10));
     expect(endless.closedAt).not.toBeNull();
     current = make('echo');
     const before = mock.requests.length;
@@ -265,7 +319,10 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
   });
 
   it('reports what a request cost when the server says, and nothing when it does not', async () => {
-    for (const [model, expected] of [['short', true], ['nousage', false]] as const) {
+    for (const [model, expected] of [
+      ['short', true],
+      ['nousage', false],
+    ] as const) {
       const bus = new Bus();
       const usage: Array<Events['turn.usage']> = [];
       bus.on('turn.usage', (u) => usage.push(u));
@@ -282,9 +339,13 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
   });
 
   it('reports a host that does not resolve (.invalid never does)', async () => {
-    const { end } = await turn(make('short', { baseUrl: `http://no-such-host.invalid${kind === 'openai' ? '/v1' : ''}`, idleTimeoutMs: 3000 }));
+    const { end } = await turn(
+      make('short', { baseUrl: `http://no-such-host.invalid${kind === 'openai' ? '/v1' : ''}`, idleTimeoutMs: 3000 }),
+    );
     // Without a resolver that answers, the lookup times out instead; both are clear.
-    expect(end.message).toMatch(/cannot resolve the host of http:\/\/no-such-host\.invalid|timed out|no data from the server/);
+    expect(end.message).toMatch(
+      /cannot resolve the host of http:\/\/no-such-host\.invalid|timed out|no data from the server/,
+    );
   });
 
   it('reports a malformed stream and keeps what came before', async () => {
@@ -296,7 +357,10 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
   it('keeps the partial answer when the server closes mid-stream', async () => {
     const { text, end } = await turn(make('drop'));
     expect(text).toBe('the quick brown fox jumps over the lazy dog ');
-    expect(end).toMatchObject({ status: 'error', message: expect.stringMatching(/closed mid-answer \(the answer above is incomplete\)/) });
+    expect(end).toMatchObject({
+      status: 'error',
+      message: expect.stringMatching(/closed mid-answer \(the answer above is incomplete\)/),
+    });
   });
 
   it.each(['hang', 'hang-headers'])('gives up on a server that stops sending (%s)', async (model) => {
@@ -329,22 +393,32 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
 
 describe('anthropic message shape', () => {
   it('merges consecutive messages of one role and starts with the user', () => {
-    expect(alternate([
-      { role: 'assistant', content: 'stray' },
-      { role: 'user', content: 'a' },
-      { role: 'user', content: 'b' },
-      { role: 'assistant', content: 'c' },
-    ])).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+    expect(
+      alternate([
+        { role: 'assistant', content: 'stray' },
+        { role: 'user', content: 'a' },
+        { role: 'user', content: 'b' },
+        { role: 'assistant', content: 'c' },
+      ]),
+    ).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'c' }] },
     ]);
   });
   it('sends tool calls as tool_use and results as user tool_result blocks', () => {
-    expect(alternate([
-      { role: 'user', content: 'go' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'shell', args: { command: 'ls' } }] },
-      { role: 'tool', toolCallId: 't1', name: 'shell', content: 'out' },
-    ])).toEqual([
+    expect(
+      alternate([
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'shell', args: { command: 'ls' } }] },
+        { role: 'tool', toolCallId: 't1', name: 'shell', content: 'out' },
+      ]),
+    ).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'go' }] },
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'shell', input: { command: 'ls' } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'out' }] },

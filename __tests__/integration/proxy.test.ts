@@ -16,7 +16,9 @@ let plain: { url: string; port: number; close(): Promise<void> };
 const proxies: Proxy[] = [];
 beforeAll(async () => {
   const fs = require('node:fs') as typeof import('node:fs');
-  https = await startMockServer({ tls: { key: fs.readFileSync(path.join(TLS, 'key.pem')), cert: fs.readFileSync(path.join(TLS, 'cert.pem')) } });
+  https = await startMockServer({
+    tls: { key: fs.readFileSync(path.join(TLS, 'key.pem')), cert: fs.readFileSync(path.join(TLS, 'cert.pem')) },
+  });
   plain = await startMockServer();
 });
 afterAll(async () => {
@@ -31,9 +33,30 @@ async function proxy(options: { auth?: string; refuse?: boolean } = {}): Promise
 
 // Asynchronous: the servers run in this process and must keep answering.
 function run(base: string, vars: Record<string, string>) {
-  const env = { PATH: process.env.PATH ?? '', HOME: tempDir(), NODE_EXTRA_CA_CERTS: path.join(TLS, 'cert.pem'), ...vars };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: tempDir(),
+    NODE_EXTRA_CA_CERTS: path.join(TLS, 'cert.pem'),
+    ...vars,
+  };
   return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, '--data-dir', tempDir(), 'run', '--provider', 'openai', '--base-url', `${base}/v1`, '--model', 'short', 'hi'], { env });
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        '--data-dir',
+        tempDir(),
+        'run',
+        '--provider',
+        'openai',
+        '--base-url',
+        `${base}/v1`,
+        '--model',
+        'short',
+        'hi',
+      ],
+      { env },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -66,7 +89,10 @@ describe('a proxy from the environment', () => {
 
   it('NO_PROXY sends a host direct; ALL_PROXY serves a scheme without its own', async () => {
     const p = await proxy();
-    expect(await run(https.url, { ALL_PROXY: p.url, NO_PROXY: 'example.com, 127.0.0.1' })).toMatchObject({ code: 0, out: ANSWER });
+    expect(await run(https.url, { ALL_PROXY: p.url, NO_PROXY: 'example.com, 127.0.0.1' })).toMatchObject({
+      code: 0,
+      out: ANSWER,
+    });
     expect(p.tunnels).toEqual([]);
     expect(await run(https.url, { ALL_PROXY: p.url, NO_PROXY: 'example.com' })).toMatchObject({ code: 0, out: ANSWER });
     expect(p.tunnels).toHaveLength(1);

@@ -22,12 +22,13 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s reasoning', (
     const answer: string[] = [];
     bus.on('turn.reasoning', ({ text }) => reasoning.push(text));
     bus.on('turn.delta', ({ text }) => answer.push(text));
-    const ended = () => new Promise<Events['turn.ended']>((resolve) => {
-      const off = bus.on('turn.ended', (e) => {
-        off();
-        resolve(e);
+    const ended = () =>
+      new Promise<Events['turn.ended']>((resolve) => {
+        const off = bus.on('turn.ended', (e) => {
+          off();
+          resolve(e);
+        });
       });
-    });
     let end = ended();
     const before = server.current.requests.length;
     runner.start('think, then run something');
@@ -38,7 +39,10 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s reasoning', (
     // The second request of the turn carries the first step's reasoning back.
     const second = server.current.requests[before + 1].body.messages.filter((m) => m.role === 'assistant');
     if (kind === 'openai') {
-      expect(second[0]).toMatchObject({ reasoning_content: THOUGHT, tool_calls: [expect.objectContaining({ type: 'function' })] });
+      expect(second[0]).toMatchObject({
+        reasoning_content: THOUGHT,
+        tool_calls: [expect.objectContaining({ type: 'function' })],
+      });
     } else {
       const content = second[0].content as Array<Record<string, unknown>>;
       expect(content[0]).toEqual({ type: 'thinking', thinking: THOUGHT, signature: 'sig-mock' });
@@ -49,7 +53,9 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s reasoning', (
     end = ended();
     runner.start('and again');
     await end;
-    const later = server.current.requests[server.current.requests.length - 1].body.messages.filter((m) => m.role === 'assistant');
+    const later = server.current.requests[server.current.requests.length - 1].body.messages.filter(
+      (m) => m.role === 'assistant',
+    );
     expect(JSON.stringify(later)).not.toContain('Let me think');
     expect(JSON.stringify(later)).not.toContain('Now I can answer');
   });

@@ -4,7 +4,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLI, tempDir } from '../helpers/pty';
 
- 
 const { startMockServer } = require('../../scripts/mock-server');
 
 let mock: { url: string; close(): Promise<void> };
@@ -14,7 +13,17 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 const env = () => ({ PATH: process.env.PATH ?? '', HOME: tempDir() });
-const args = (model: string) => ['--data-dir', tempDir(), 'run', '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model];
+const args = (model: string) => [
+  '--data-dir',
+  tempDir(),
+  'run',
+  '--provider',
+  'openai',
+  '--base-url',
+  `${mock.url}/v1`,
+  '--model',
+  model,
+];
 
 // Asynchronous on purpose: the mock server runs in this process and must keep answering.
 function run(a: string[], input = '', where: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
@@ -37,13 +46,16 @@ describe('milk run', () => {
     expect(r).toMatchObject({ code: 0, out: 'the quick brown fox jumps.\n', err: '' });
   });
 
-  it.each(['hostile-error', 'hostile-midstream'])('writes a server error (%s) to stderr without its control sequences', async (model) => {
-    const r = await run([...args(model), 'hi']);
-    expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^milk: openai: /);
-    // No OSC 52 (clipboard), OSC 0 (title) or erase-screen reaches the terminal: no escape byte, no bell.
-    expect(r.err).not.toMatch(/[\x1b\x07\x9b\x9d]/);
-  });
+  it.each(['hostile-error', 'hostile-midstream'])(
+    'writes a server error (%s) to stderr without its control sequences',
+    async (model) => {
+      const r = await run([...args(model), 'hi']);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/^milk: openai: /);
+      // No OSC 52 (clipboard), OSC 0 (title) or erase-screen reaches the terminal: no escape byte, no bell.
+      expect(r.err).not.toMatch(/[\x1b\x07\x9b\x9d]/);
+    },
+  );
 
   it('reads the prompt from stdin', async () => {
     // The pipe's last newline is no part of the prompt; one inside it is.
@@ -94,14 +106,26 @@ describe('milk run', () => {
 });
 
 describe('milk run --json and --approval', () => {
-  const lines = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l));
+  const lines = (out: string) =>
+    out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
 
   it('writes one JSON object per line: text, usage, end', async () => {
     const r = await run([...args('short'), '--json', 'hi']);
     expect(r.code).toBe(0);
     const events = lines(r.out);
-    expect(events.filter((e) => e.type === 'text').map((e) => e.text).join('')).toBe('the quick brown fox jumps.');
-    expect(events.find((e) => e.type === 'usage')).toMatchObject({ input: expect.any(Number), output: expect.any(Number) });
+    expect(
+      events
+        .filter((e) => e.type === 'text')
+        .map((e) => e.text)
+        .join(''),
+    ).toBe('the quick brown fox jumps.');
+    expect(events.find((e) => e.type === 'usage')).toMatchObject({
+      input: expect.any(Number),
+      output: expect.any(Number),
+    });
     expect(events[events.length - 1]).toEqual({ type: 'end', status: 'done' });
   });
 
@@ -111,11 +135,18 @@ describe('milk run --json and --approval', () => {
     const refused = await runIn(ws, [...args('edit'), '--json', 'edit it']);
     expect(refused.code).toBe(0);
     const events = lines(refused.out);
-    expect(events.find((e) => e.type === 'tool_call')).toMatchObject({ name: 'edit_file', args: { path: 'notes.txt' } });
-    expect(events.find((e) => e.type === 'tool_result').content).toMatch(/read-only mode, where edit_file is not allowed/);
+    expect(events.find((e) => e.type === 'tool_call')).toMatchObject({
+      name: 'edit_file',
+      args: { path: 'notes.txt' },
+    });
+    expect(events.find((e) => e.type === 'tool_result').content).toMatch(
+      /read-only mode, where edit_file is not allowed/,
+    );
     expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('line 1\nline 2\n');
     const allowed = await runIn(ws, [...args('edit'), '--approval', 'auto-edit', '--json', 'edit it']);
-    expect(lines(allowed.out).find((e) => e.type === 'tool_result').content).toMatch(/^edited .*notes\.txt: 1 replacement$/);
+    expect(lines(allowed.out).find((e) => e.type === 'tool_result').content).toMatch(
+      /^edited .*notes\.txt: 1 replacement$/,
+    );
     expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('line 1\nLINE TWO\n');
   });
 
@@ -124,11 +155,16 @@ describe('milk run --json and --approval', () => {
     fs.writeFileSync(path.join(ws, 'notes.txt'), 'line 1\nline 2\n');
     const r = await runIn(ws, [...args('edit'), '--approval', 'ask', '--json', 'edit it']);
     const result = lines(r.out).find((e) => e.type === 'tool_result');
-    expect(result.content).toMatch(/needs the person's approval in ask mode, and no one is there to give it \(milk run/);
+    expect(result.content).toMatch(
+      /needs the person's approval in ask mode, and no one is there to give it \(milk run/,
+    );
     expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('line 1\nline 2\n');
   });
 
-  it.each([['ripgrep', {}], ["milk's own search", { MILK_SEARCH: 'js' }]])('glob and grep run in read-only mode and answer the model (%s)', async (_name, extra) => {
+  it.each([
+    ['ripgrep', {}],
+    ["milk's own search", { MILK_SEARCH: 'js' }],
+  ])('glob and grep run in read-only mode and answer the model (%s)', async (_name, extra) => {
     const ws = tempDir();
     fs.writeFileSync(path.join(ws, '.gitignore'), 'ignored.txt\n');
     fs.writeFileSync(path.join(ws, 'ignored.txt'), 'a needle\n');
@@ -137,8 +173,13 @@ describe('milk run --json and --approval', () => {
     fs.writeFileSync(path.join(ws, 'sub', 'more.txt'), 'no match\n');
     const r = await runIn(ws, [...args('search'), '--json', 'find it'], extra);
     expect(r.code).toBe(0);
-    const results = lines(r.out).filter((e) => e.type === 'tool_result').map((e) => e.content);
-    expect(results).toEqual(['notes.txt\nsub/more.txt', 'notes.txt-1-before\nnotes.txt:2:the needle\nnotes.txt-3-after\n[1 matching line in 1 file]']);
+    const results = lines(r.out)
+      .filter((e) => e.type === 'tool_result')
+      .map((e) => e.content);
+    expect(results).toEqual([
+      'notes.txt\nsub/more.txt',
+      'notes.txt-1-before\nnotes.txt:2:the needle\nnotes.txt-3-after\n[1 matching line in 1 file]',
+    ]);
   });
 
   it('read_file and write_file round trip: a window of numbered lines back to the model, a file written in auto-edit', async () => {
@@ -158,26 +199,51 @@ describe('milk run --json and --approval', () => {
 describe('milk run wired as the full screen is', () => {
   const ROOT = path.join(__dirname, '..', '..');
   const sessions = async (data: string): Promise<Array<{ workspace: string; conversations: number }>> =>
-    (await run(['sessions', '--json', '--data-dir', data])).out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    (await run(['sessions', '--json', '--data-dir', data])).out
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   const provider = (model: string) => ['--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model];
 
   it("offers a configured MCP server's tools, says which server failed, and logs the run where milk sessions lists it", async () => {
     const data = tempDir();
     const ws = fs.realpathSync(tempDir());
     const cmd = { command: process.execPath, args: [path.join(ROOT, 'scripts', 'mock-mcp-server.js')] };
-    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({
-      mcpServers: { demo: cmd, broken: { ...cmd, env: { MOCK_MCP_MODE: 'fail-start' } } },
-    }));
-    const r = await runIn(ws, ['--data-dir', data, 'run', ...provider('mcp'), '--approval', 'full-auto', '--json', 'use the server']);
+    fs.writeFileSync(
+      path.join(data, 'config.json'),
+      JSON.stringify({
+        mcpServers: { demo: cmd, broken: { ...cmd, env: { MOCK_MCP_MODE: 'fail-start' } } },
+      }),
+    );
+    const r = await runIn(ws, [
+      '--data-dir',
+      data,
+      'run',
+      ...provider('mcp'),
+      '--approval',
+      'full-auto',
+      '--json',
+      'use the server',
+    ]);
     expect(r.code).toBe(0);
-    const events = r.out.trim().split('\n').map((l) => JSON.parse(l));
-    expect(events.find((e) => e.type === 'tool_call')).toMatchObject({ name: 'demo__note', args: { text: 'from the model' } });
-    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({ name: 'demo__note', content: 'noted: from the model' });
+    const events = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events.find((e) => e.type === 'tool_call')).toMatchObject({
+      name: 'demo__note',
+      args: { text: 'from the model' },
+    });
+    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({
+      name: 'demo__note',
+      content: 'noted: from the model',
+    });
     expect(r.err).toMatch(/^milk: MCP server broken: /m);
     expect(await sessions(data)).toEqual([expect.objectContaining({ workspace: ws, conversations: 1 })]);
   });
 
-  it('--continue goes on with the last conversation, the full screen\'s or its own', async () => {
+  it("--continue goes on with the last conversation, the full screen's or its own", async () => {
     const data = tempDir();
     const ws = tempDir();
     const first = await runIn(ws, ['--data-dir', data, 'run', ...provider('echo'), 'first']);

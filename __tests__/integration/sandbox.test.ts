@@ -21,7 +21,12 @@ function call(command: string) {
 
 async function sandboxed(ws: string, command: string, network = false, hide: string[] = []) {
   const out: string[] = [];
-  const r = await runTool(call(command), { workspace: ws, signal: new AbortController().signal, onOutput: (t) => out.push(t), sandbox: { network, hide } });
+  const r = await runTool(call(command), {
+    workspace: ws,
+    signal: new AbortController().signal,
+    onOutput: (t) => out.push(t),
+    sandbox: { network, hide },
+  });
   return { ...r, output: out.join('') };
 }
 
@@ -37,8 +42,10 @@ async function listener(): Promise<{ port: number; count: () => number; close: (
   return { port: (server.address() as net.AddressInfo).port, count: () => n, close: () => server.close() };
 }
 
-// bash's /dev/tcp, not node: Node itself may live under /tmp (CI installs Node 22 and 24 there), which the sandbox replaces.
-const connect = (port: number) => `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected || { echo refused; exit 3; }' 2>/dev/null`;
+// bash's /dev/tcp, not node: Node itself may live under /tmp (CI installs Node 22 and 24 there), which the sandbox
+// replaces.
+const connect = (port: number) =>
+  `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected || { echo refused; exit 3; }' 2>/dev/null`;
 
 beforeAll(() => {
   execFileSync('bwrap', ['--version']);
@@ -49,7 +56,11 @@ describe('a sandboxed command', () => {
     const ws = tempDir();
     const outside = tempDir();
     fs.writeFileSync(path.join(outside, 'keep.txt'), 'untouched\n');
-    const r = await sandboxed(ws, `echo inside > in.txt; echo changed > ${outside}/keep.txt; touch /etc/milk-sandbox-test; echo scratch > /tmp/scratch-$$; echo done`);
+    const r = await sandboxed(
+      ws,
+      `echo inside > in.txt; echo changed > ${outside}/keep.txt; touch /etc/milk-sandbox-test; echo scratch > ` +
+        `/tmp/scratch-$$; echo done`,
+    );
     expect(r.output).toContain('done');
     expect(fs.readFileSync(path.join(ws, 'in.txt'), 'utf8')).toBe('inside\n');
     expect(fs.readFileSync(path.join(outside, 'keep.txt'), 'utf8')).toBe('untouched\n');
@@ -87,7 +98,11 @@ describe('a sandboxed command', () => {
     const controller = new AbortController();
     const beat = path.join(ws, 'beat');
     const running = runTool(call("trap '' TERM; (while true; do date +%s%N > beat; sleep 0.05; done) & wait"), {
-      workspace: ws, signal: controller.signal, onOutput: () => undefined, sandbox: { network: false, hide: [] }, killGraceMs: 300,
+      workspace: ws,
+      signal: controller.signal,
+      onOutput: () => undefined,
+      sandbox: { network: false, hide: [] },
+      killGraceMs: 300,
     });
     const deadline = Date.now() + 5000;
     while (!fs.existsSync(beat) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -107,14 +122,22 @@ describe('where bwrap cannot run', () => {
   beforeAll(() => {
     // A bwrap that fails as one does in a container without user namespaces.
     bin = tempDir();
-    fs.writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(bin, 'bwrap'),
+      '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
     process.env.PATH = `${bin}:${savedPath}`;
   });
   afterAll(() => {
     process.env.PATH = savedPath;
   });
 
-  const turns = [[{ tool: { name: 'shell', args: { command: 'echo one > one.txt' } } }], [{ tool: { name: 'shell', args: { command: 'echo two > two.txt' } } }], [{ text: 'done' }]];
+  const turns = [
+    [{ tool: { name: 'shell', args: { command: 'echo one > one.txt' } } }],
+    [{ tool: { name: 'shell', args: { command: 'echo two > two.txt' } } }],
+    [{ text: 'done' }],
+  ];
 
   it('says so once, asks even in full-auto, and after a yes runs later commands unasked', async () => {
     const ws = tempDir();
@@ -132,9 +155,15 @@ describe('where bwrap cannot run', () => {
     runner.start('go');
     await ended;
     expect(notes.filter((n) => n.startsWith('no sandbox for commands'))).toEqual([
-      'no sandbox for commands: bwrap cannot run here (bwrap: No permissions to create new namespace). A command runs with your full rights only once you agree (yes at its question; --sandbox off stops asking).',
+      'no sandbox for commands: bwrap cannot run here (bwrap: No permissions to create new namespace). A command ' +
+        'runs with your full rights only once you agree (yes at its question; --sandbox off stops asking).',
     ]);
-    expect(asked).toEqual(['shell: echo one > one.txt | n or Esc: no, and the model is told · Ctrl+C: stop the whole turn | no sandbox (bwrap cannot run here (bwrap: No permissions to create new namespace)): yes runs it, and later commands this session, with your full rights']);
+    expect(asked).toEqual([
+      'shell: echo one > one.txt | n or Esc: no, and the model is told · Ctrl+C: stop the whole turn | no sandbox ' +
+        '(bwrap cannot run here (bwrap: No permissions to create new namespace)): yes runs it, and later commands ' +
+        'this ' +
+        'session, with your full rights',
+    ]);
     expect(fs.existsSync(path.join(ws, 'one.txt')) && fs.existsSync(path.join(ws, 'two.txt'))).toBe(true);
     expect(runner.settings.sandboxState).toBe('unavailable');
   });
@@ -157,7 +186,10 @@ describe('where bwrap cannot run', () => {
   it('milk run refuses the command: no one is there to agree', async () => {
     const ws = tempDir();
     const bus = new Bus();
-    const runner = new TurnRunner(bus, new ScriptProvider(parseScript({ turns: [turns[0], [{ text: 'ok' }]] })), { workspace: ws, unattended: true });
+    const runner = new TurnRunner(bus, new ScriptProvider(parseScript({ turns: [turns[0], [{ text: 'ok' }]] })), {
+      workspace: ws,
+      unattended: true,
+    });
     runner.settings.setForce(true);
     const results: string[] = [];
     bus.on('conversation.message', ({ message }) => {
@@ -166,7 +198,9 @@ describe('where bwrap cannot run', () => {
     const ended = new Promise((resolve) => bus.on('turn.ended', resolve));
     runner.start('go');
     await ended;
-    expect(results[0]).toMatch(/not run: no sandbox can run here \(bwrap cannot run here .*\) and no one is there to agree .*--sandbox off/);
+    expect(results[0]).toMatch(
+      /not run: no sandbox can run here \(bwrap cannot run here .*\) and no one is there to agree .*--sandbox off/,
+    );
     expect(fs.existsSync(path.join(ws, 'one.txt'))).toBe(false);
   });
 });

@@ -76,18 +76,48 @@ describe('glob', () => {
     const { rg, js } = await both(() => globTool(ws, { pattern: '**/*' }));
     expect(js).toBe(rg);
     expect(rg.split('\n')).toEqual([
-      '.git-like/g.ts', '.gitignore', '.hidden/h.ts', 'a/.gitignore', 'a/b.txt', 'a/keep.log', 'a.b/c.txt', 'a.txt', 'big.txt', 'bin.dat',
-      'crlf.txt', 'latin1.txt', 'src/deep/more.js', 'src/deep/more.ts', 'src/index.ts', '\uFF21.txt', '\u{1F600}.txt',
+      '.git-like/g.ts',
+      '.gitignore',
+      '.hidden/h.ts',
+      'a/.gitignore',
+      'a/b.txt',
+      'a/keep.log',
+      'a.b/c.txt',
+      'a.txt',
+      'big.txt',
+      'bin.dat',
+      'crlf.txt',
+      'latin1.txt',
+      'src/deep/more.js',
+      'src/deep/more.ts',
+      'src/index.ts',
+      '\uFF21.txt',
+      '\u{1F600}.txt',
     ]);
   });
 
-  test.each([['*.ts', ''], ['**/*', 'build'], ['**/*', 'secret'], ['**/*', 'a'], ['src/**/*.ts', ''], ['src/*.ts', ''], ['*.{js,txt}', ''], ['deep/*', ''], ['nothing-*', '']])('pattern %s gives the same files both ways', async (pattern, folder) => {
+  test.each([
+    ['*.ts', ''],
+    ['**/*', 'build'],
+    ['**/*', 'secret'],
+    ['**/*', 'a'],
+    ['src/**/*.ts', ''],
+    ['src/*.ts', ''],
+    ['*.{js,txt}', ''],
+    ['deep/*', ''],
+    ['nothing-*', ''],
+  ])('pattern %s gives the same files both ways', async (pattern, folder) => {
     const { rg, js } = await both(() => globTool(ws, { pattern, path: folder }));
     expect(js).toBe(rg);
   });
 
   test('a slashless pattern matches names at any depth; a path narrows to a folder, matched relative to it', async () => {
-    expect((await globTool(ws, { pattern: '*.ts' })).split('\n')).toEqual(['.git-like/g.ts', '.hidden/h.ts', 'src/deep/more.ts', 'src/index.ts']);
+    expect((await globTool(ws, { pattern: '*.ts' })).split('\n')).toEqual([
+      '.git-like/g.ts',
+      '.hidden/h.ts',
+      'src/deep/more.ts',
+      'src/index.ts',
+    ]);
     const { rg, js } = await both(() => globTool(ws, { pattern: 'deep/*.ts', path: 'src' }));
     expect(rg).toBe('src/deep/more.ts');
     expect(js).toBe(rg);
@@ -127,12 +157,23 @@ describe('grep', () => {
 
   test('matches as grep prints them: path:line:text, context as path-line-text, groups apart', async () => {
     expect(await grepTool(ws, { pattern: 'needle', path: 'a/b.txt', context: 1 })).toBe(
-      ['a/b.txt-1-one', 'a/b.txt:2:two needle', 'a/b.txt-3-three', '--', 'a/b.txt-5-five', 'a/b.txt:6:six needle', 'a/b.txt-7-seven', '[2 matching lines in 1 file]'].join('\n'),
+      [
+        'a/b.txt-1-one',
+        'a/b.txt:2:two needle',
+        'a/b.txt-3-three',
+        '--',
+        'a/b.txt-5-five',
+        'a/b.txt:6:six needle',
+        'a/b.txt-7-seven',
+        '[2 matching lines in 1 file]',
+      ].join('\n'),
     );
   });
 
   test('says in a few words what it found, for the transcript', async () => {
-    expect((await search.grepTool(ws, { pattern: 'needle', path: 'a/b.txt' })).summary).toBe('2 matching lines in 1 file');
+    expect((await search.grepTool(ws, { pattern: 'needle', path: 'a/b.txt' })).summary).toBe(
+      '2 matching lines in 1 file',
+    );
     expect((await search.grepTool(ws, { pattern: 'zzz-none' })).summary).toBe('no matches');
     expect((await search.globTool(ws, { pattern: '*.ts' })).summary).toBe('4 files');
   });
@@ -140,7 +181,18 @@ describe('grep', () => {
   test('ignored, binary, oversized and linked files are not searched', async () => {
     const { rg, js } = await both(() => grepTool(ws, { pattern: 'needle', output: 'files' }));
     expect(js).toBe(rg);
-    for (const out of ['inner.txt', 'drop.log', 'build/', 'secret/', 'x.tmp', 'excluded-by-git', 'bin.dat', 'big.txt', 'link', '.git/']) {
+    for (const out of [
+      'inner.txt',
+      'drop.log',
+      'build/',
+      'secret/',
+      'x.tmp',
+      'excluded-by-git',
+      'bin.dat',
+      'big.txt',
+      'link',
+      '.git/',
+    ]) {
       expect(rg).not.toContain(out);
     }
     expect(rg).toContain('a/keep.log');
@@ -168,20 +220,39 @@ describe('grep', () => {
     expect(lines[400]).toMatch(/^\[stopped at 400 lines: more matches not shown; narrow the pattern, path or glob\]$/);
   });
 
-  test("milk's own search runs a runaway pattern in a worker: it is stopped at its time bound, and on abort, and the main thread never waits", async () => {
-    const slow = tempDir();
-    write(slow, 'a.txt', `${'a'.repeat(40)}!\n`);
-    const pattern = '^(a+)+$';
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 10);
-    const started = Date.now();
-    const timedOut = await jsGrep(slow, ['a.txt'], { pattern, ignoreCase: false, context: 0, want: 'lines' }, () => true, undefined, 300);
-    clearInterval(timer);
-    expect(timedOut).toBe(true);
-    expect(Date.now() - started).toBeLessThan(5000);
-    expect(ticks).toBeGreaterThan(5);
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    expect(await jsGrep(slow, ['a.txt'], { pattern, ignoreCase: false, context: 0, want: 'lines' }, () => true, controller.signal)).toBe(false);
-  });
+  test(
+    "milk's own search runs a runaway pattern in a worker: it is stopped at its time bound, and on abort, and " +
+      'the main thread never waits',
+    async () => {
+      const slow = tempDir();
+      write(slow, 'a.txt', `${'a'.repeat(40)}!\n`);
+      const pattern = '^(a+)+$';
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 10);
+      const started = Date.now();
+      const timedOut = await jsGrep(
+        slow,
+        ['a.txt'],
+        { pattern, ignoreCase: false, context: 0, want: 'lines' },
+        () => true,
+        undefined,
+        300,
+      );
+      clearInterval(timer);
+      expect(timedOut).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(ticks).toBeGreaterThan(5);
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 100);
+      expect(
+        await jsGrep(
+          slow,
+          ['a.txt'],
+          { pattern, ignoreCase: false, context: 0, want: 'lines' },
+          () => true,
+          controller.signal,
+        ),
+      ).toBe(false);
+    },
+  );
 });

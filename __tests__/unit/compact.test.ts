@@ -1,4 +1,14 @@
-import { Calibration, cutToolOutputs, estimateTokens, headAndTail, isFull, messageTokens, splitAtCurrentTurn, summaryMessages, summaryRequest } from '../../src/turn/compact';
+import {
+  Calibration,
+  cutToolOutputs,
+  estimateTokens,
+  headAndTail,
+  isFull,
+  messageTokens,
+  splitAtCurrentTurn,
+  summaryMessages,
+  summaryRequest,
+} from '../../src/turn/compact';
 import type { ChatMessage } from '../../src/providers/provider';
 import { replay } from '../../src/session/replay';
 import type { LogEvent } from '../../src/session/events';
@@ -16,7 +26,11 @@ describe('token estimate', () => {
   });
 
   it('counts tool calls and framing with a message', () => {
-    const m: ChatMessage = { role: 'assistant', content: '', toolCalls: [{ id: 'x', name: 'shell', args: { command: 'ls' } }] };
+    const m: ChatMessage = {
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: 'x', name: 'shell', args: { command: 'ls' } }],
+    };
     expect(messageTokens(m)).toBeGreaterThan(messageTokens(assistant('')));
   });
 
@@ -47,11 +61,18 @@ describe('compaction', () => {
   });
 
   it('asks for a summary of the older turns, their long outputs cut, with the focus given', () => {
-    const older: ChatMessage[] = [user('fix it'), { role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'shell', args: { command: 'make' } }] }, { role: 'tool', toolCallId: 'c', name: 'shell', content: 'x'.repeat(50_000) }];
+    const older: ChatMessage[] = [
+      user('fix it'),
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'shell', args: { command: 'make' } }] },
+      { role: 'tool', toolCallId: 'c', name: 'shell', content: 'x'.repeat(50_000) },
+    ];
     const request = summaryRequest(older, 'the failing test');
     expect(request).toHaveLength(4);
     expect(request[2].content.length).toBeLessThan(17_000);
-    expect(request[3]).toMatchObject({ role: 'user', content: expect.stringMatching(/^Summarise the conversation so far.*Above all keep: the failing test$/) });
+    expect(request[3]).toMatchObject({
+      role: 'user',
+      content: expect.stringMatching(/^Summarise the conversation so far.*Above all keep: the failing test$/),
+    });
     expect(older[2].content).toHaveLength(50_000);
   });
 
@@ -85,11 +106,20 @@ describe('a compacted conversation, replayed from its log', () => {
     { t: 'assistant', conv: 'c', msg: 1 },
   ];
 
-  it('gives the model the summary, then what came after it (the turn it happened in kept whole); the transcript everything, and a marker', () => {
-    const r = replay(events, 'c');
-    expect(r.messages.map((m) => [m.role, m.content])).toEqual([['user', summaryMessages('S')[0].content], ['assistant', summaryMessages('S')[1].content], ['user', 'two'], ['assistant', 'a2']]);
-    expect(r.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'user', 'note', 'assistant']);
-  });
+  it(
+    'gives the model the summary, then what came after it (the turn it happened in kept whole); the transcript ' +
+      'everything, and a marker',
+    () => {
+      const r = replay(events, 'c');
+      expect(r.messages.map((m) => [m.role, m.content])).toEqual([
+        ['user', summaryMessages('S')[0].content],
+        ['assistant', summaryMessages('S')[1].content],
+        ['user', 'two'],
+        ['assistant', 'a2'],
+      ]);
+      expect(r.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'user', 'note', 'assistant']);
+    },
+  );
 
   it('/compact (nothing kept) leaves only the summary before what follows', () => {
     const r = replay([...events.slice(0, 4), { t: 'compact', conv: 'c', ts, summary: 'S', kept: 0 }], 'c');
@@ -100,16 +130,19 @@ describe('a compacted conversation, replayed from its log', () => {
 describe('a rewound conversation, replayed from its log', () => {
   it('gives the model the messages kept at the rewind, then what came after', () => {
     const ts = '2026-12-01T00:00:00Z';
-    const r = replay([
-      { t: 'user', conv: 'c', ts, segments: [{ type: 'text', text: 'one' }] },
-      { t: 'delta', conv: 'c', msg: 0, text: 'a1' },
-      { t: 'assistant', conv: 'c', msg: 0 },
-      { t: 'user', conv: 'c', ts, segments: [{ type: 'text', text: 'two' }] },
-      { t: 'delta', conv: 'c', msg: 1, text: 'a2' },
-      { t: 'assistant', conv: 'c', msg: 1 },
-      { t: 'rewind', conv: 'c', ts, kept: 2 },
-      { t: 'user', conv: 'c', ts, segments: [{ type: 'text', text: 'three' }] },
-    ], 'c');
+    const r = replay(
+      [
+        { t: 'user', conv: 'c', ts, segments: [{ type: 'text', text: 'one' }] },
+        { t: 'delta', conv: 'c', msg: 0, text: 'a1' },
+        { t: 'assistant', conv: 'c', msg: 0 },
+        { t: 'user', conv: 'c', ts, segments: [{ type: 'text', text: 'two' }] },
+        { t: 'delta', conv: 'c', msg: 1, text: 'a2' },
+        { t: 'assistant', conv: 'c', msg: 1 },
+        { t: 'rewind', conv: 'c', ts, kept: 2 },
+        { t: 'user', conv: 'c', ts, segments: [{ type: 'text', text: 'three' }] },
+      ],
+      'c',
+    );
     expect(r.messages.map((m) => m.content)).toEqual(['one', 'a1', 'three']);
     expect(r.items.filter((i) => i.kind === 'note')).toHaveLength(1);
   });

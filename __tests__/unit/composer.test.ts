@@ -13,7 +13,6 @@ import type { ViewContext } from '../../src/composer/views/view';
 import { composerView } from '../../src/tui/views';
 import { DEFAULT_KEYMAP } from '../../src/tui/keymap';
 
-
 describe('composer: submit and queue', () => {
   it('records the input, then submits it, and clears the composer', () => {
     const c = composer();
@@ -130,7 +129,9 @@ describe('composer: slash commands', () => {
     expect(c.text).toBe('/history ');
     const d = composer();
     d.type('/');
-    expect(d.run('composer.complete')).toEqual([{ type: 'hint', text: SLASH_COMMANDS.map((c) => '/' + c.name).join('  ') }]);
+    expect(d.run('composer.complete')).toEqual([
+      { type: 'hint', text: SLASH_COMMANDS.map((c) => '/' + c.name).join('  ') },
+    ]);
     expect(d.text).toBe('/');
     const e = composer();
     e.type('/h');
@@ -199,14 +200,25 @@ describe('composer: queued inputs restored on cancel', () => {
   it('puts them back, in order, above what is being typed; none is sent', () => {
     const c = composer();
     c.type('typing now');
-    const out = c.feed({ kind: 'restore', inputs: [[{ type: 'text', text: 'queued a' }], [{ type: 'text', text: 'queued b' }]] });
+    const out = c.feed({
+      kind: 'restore',
+      inputs: [[{ type: 'text', text: 'queued a' }], [{ type: 'text', text: 'queued b' }]],
+    });
     expect(out).toEqual([]);
     expect(c.text).toBe('queued a\n\nqueued b\n\ntyping now');
   });
   it('keeps a restored paste a paste', () => {
     const c = composer();
     const big = 'x\n'.repeat(20);
-    c.feed({ kind: 'restore', inputs: [[{ type: 'text', text: 'see ' }, { type: 'paste', text: big }]] });
+    c.feed({
+      kind: 'restore',
+      inputs: [
+        [
+          { type: 'text', text: 'see ' },
+          { type: 'paste', text: big },
+        ],
+      ],
+    });
     expect(c.state.editor.pastes).toEqual([big]);
   });
 });
@@ -345,7 +357,9 @@ describe('composer: incremental search', () => {
     expect(c.search?.prompt).toBe("(reverse-i-search)`echo': echo three");
   });
   it('scrolls a long multi-line match into view in the composer', () => {
-    const long = Array.from({ length: 30 }, (_, i) => (i === 25 ? 'the needle is here' : `filler line ${i}`)).join('\n');
+    const long = Array.from({ length: 30 }, (_, i) => (i === 25 ? 'the needle is here' : `filler line ${i}`)).join(
+      '\n',
+    );
     const c = composer([long, 'other']);
     c.run('history.searchReverse');
     c.type('needle');
@@ -372,7 +386,10 @@ describe('composer: commands that leave the composer', () => {
     const c = composer();
     expect(c.run('app.toggleForce')).toEqual([{ type: 'setForce', on: true }]);
     expect(c.run('turn.cancel')).toEqual([{ type: 'cancelTurn' }]);
-    expect(c.run('transcript.pageUp', 'transcript.pageDown')).toEqual([{ type: 'scroll', pages: -1 }, { type: 'scroll', pages: 1 }]);
+    expect(c.run('transcript.pageUp', 'transcript.pageDown')).toEqual([
+      { type: 'scroll', pages: -1 },
+      { type: 'scroll', pages: 1 },
+    ]);
   });
 });
 
@@ -385,7 +402,12 @@ describe('composer: scope and deletion in a search', () => {
     expect(c.run('search.toggleScope')).toEqual([]);
     expect(c.text).toBe('deploy there');
     expect(c.search?.prompt).toBe("(reverse-i-search)`deploy': deploy there");
-    const title = (mode: 'session' | 'global') => c.ui.views[0].paint?.()?.rows({ width: 80, height: 4, emoji: CLUSTERING, keys: DEFAULT_KEYMAP, now: 0, historyMode: mode })[0].map((s) => s.text).join('');
+    const title = (mode: 'session' | 'global') =>
+      c.ui.views[0]
+        .paint?.()
+        ?.rows({ width: 80, height: 4, emoji: CLUSTERING, keys: DEFAULT_KEYMAP, now: 0, historyMode: mode })[0]
+        .map((s) => s.text)
+        .join('');
     // The overlay names the history it runs over: the other one than Up/Down walk.
     expect(title('session')).toMatch(/^ global history · 1\/1 +Ctrl\+T session/);
     // Twice: back to the list it started in.
@@ -488,7 +510,15 @@ describe('views over the composer', () => {
   });
 
   describe('a tool approval', () => {
-    const question = (over: Partial<ApprovalQuestion> = {}): ApprovalQuestion => ({ requestId: 3, turnId: 7, summary: 'shell: ls', tool: 'shell', rule: null, sandboxed: false, ...over });
+    const question = (over: Partial<ApprovalQuestion> = {}): ApprovalQuestion => ({
+      requestId: 3,
+      turnId: 7,
+      summary: 'shell: ls',
+      tool: 'shell',
+      rule: null,
+      sandboxed: false,
+      ...over,
+    });
     function asked(world: Partial<ViewContext> = {}) {
       const c = composer([], { busy: true, ...world });
       c.type('half typed');
@@ -516,7 +546,10 @@ describe('views over the composer', () => {
     });
     it('r adds a rule and w allows the network where the question offers them; elsewhere they are typing', () => {
       const c = composer([], { busy: true });
-      c.ui = push(c.ui, new ApprovalView(question({ rule: 'shell commands starting with `ls`', sandboxed: true }), 10_000));
+      c.ui = push(
+        c.ui,
+        new ApprovalView(question({ rule: 'shell commands starting with `ls`', sandboxed: true }), 10_000),
+      );
       c.ctx.now = 10_000 + APPROVAL_PAUSE_MS;
       expect(c.run('approval.network')).toEqual([{ type: 'answer', requestId: 3, approval: 'network' }]);
       const d = asked();
@@ -553,7 +586,10 @@ describe('views over the composer', () => {
     it('after the pause, Shift+Tab turning force on answers this call too', () => {
       const c = asked();
       later(c);
-      expect(c.run('app.toggleForce')).toEqual([{ type: 'setForce', on: true }, { type: 'answer', requestId: 3, approval: 'yes' }]);
+      expect(c.run('app.toggleForce')).toEqual([
+        { type: 'setForce', on: true },
+        { type: 'answer', requestId: 3, approval: 'yes' },
+      ]);
       expect(c.mode).toBe('busy');
     });
     it('Ctrl-C goes on to the ladder (cancel the turn); the end of its turn closes the question', () => {

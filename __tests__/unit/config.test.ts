@@ -21,7 +21,7 @@ describe('config paths', () => {
     expect(resolveDataDir(undefined, {}, '')).toBeNull();
     expect(resolveDataDir(undefined, {}, 'relative/home')).toBeNull();
   });
-  it('takes an absolute $HOME, else the account\'s home, else none', () => {
+  it("takes an absolute $HOME, else the account's home, else none", () => {
     expect(pickHome('/home/ana', () => '/root')).toBe('/home/ana');
     expect(pickHome('', () => '/root')).toBe('/root');
     expect(pickHome('rel', () => '/root')).toBe('/root');

@@ -14,12 +14,57 @@ const lineOf = (text: string, at: number): number => text.slice(0, at).split('\n
 
 // Lines that open, continue or end every kind of block, fences in and out of lists among them.
 const LINES = [
-  '', '', '', '   ', 'text', 'more *text*', '# Heading', 'Setext', '===', '---', '***', '* * *',
-  '- item', '* item', '+ item', '1. one', '2) two', '10. ten', '-', '-text', '  continued', '    indented code',
-  '\tcode with a tab', '> quote', '>', '| a | b |', '|---|---|', '| 1 | 2 |',
-  '```', '```ts', '````', '~~~', '~~~ info `x`', '``` a`b', '  ```', ' ```', '    ```', '   ~~~', '- ```', '  code',
-  '1234567890. not a list', '  - nested', '   1. deep', '> ```', '> - a', '>     code', '#no heading', '[x]: http://a.example',
-  '<div>', 'a | b', '| --- |',
+  '',
+  '',
+  '',
+  '   ',
+  'text',
+  'more *text*',
+  '# Heading',
+  'Setext',
+  '===',
+  '---',
+  '***',
+  '* * *',
+  '- item',
+  '* item',
+  '+ item',
+  '1. one',
+  '2) two',
+  '10. ten',
+  '-',
+  '-text',
+  '  continued',
+  '    indented code',
+  '\tcode with a tab',
+  '> quote',
+  '>',
+  '| a | b |',
+  '|---|---|',
+  '| 1 | 2 |',
+  '```',
+  '```ts',
+  '````',
+  '~~~',
+  '~~~ info `x`',
+  '``` a`b',
+  '  ```',
+  ' ```',
+  '    ```',
+  '   ~~~',
+  '- ```',
+  '  code',
+  '1234567890. not a list',
+  '  - nested',
+  '   1. deep',
+  '> ```',
+  '> - a',
+  '>     code',
+  '#no heading',
+  '[x]: http://a.example',
+  '<div>',
+  'a | b',
+  '| --- |',
 ];
 
 describe('safe cuts of a Markdown stream', () => {
@@ -41,16 +86,22 @@ describe('safe cuts of a Markdown stream', () => {
     expect(safeCuts('a\r\nb\r\n')).toBeNull();
   });
   it('property: every cut is where markdown-it starts a top-level block, and the parts render alone as the whole does', () => {
-    fc.assert(fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 40 }), (lines) => {
-      const text = lines.join('\n') + '\n';
-      const cuts = safeCuts(text);
-      if (cuts === null) return;
-      const starts = blockLines(text);
-      for (const at of cuts) expect(starts.has(lineOf(text, at))).toBe(true);
-      // The parts rendered one by one, a blank row between them, are the whole rendered at once.
-      const bounds = [0, ...cuts, text.length];
-      const parts = bounds.slice(1).map((end, k) => renderMarkdown(text.slice(bounds[k], end), 40, CLUSTERING)).filter((rows) => rows.length);
-      expect(parts.flatMap((rows, k) => (k ? [[], ...rows] : rows))).toEqual(renderMarkdown(text, 40, CLUSTERING));
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 40 }), (lines) => {
+        const text = lines.join('\n') + '\n';
+        const cuts = safeCuts(text);
+        if (cuts === null) return;
+        const starts = blockLines(text);
+        for (const at of cuts) expect(starts.has(lineOf(text, at))).toBe(true);
+        // The parts rendered one by one, a blank row between them, are the whole rendered at once.
+        const bounds = [0, ...cuts, text.length];
+        const parts = bounds
+          .slice(1)
+          .map((end, k) => renderMarkdown(text.slice(bounds[k], end), 40, CLUSTERING))
+          .filter((rows) => rows.length);
+        expect(parts.flatMap((rows, k) => (k ? [[], ...rows] : rows))).toEqual(renderMarkdown(text, 40, CLUSTERING));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

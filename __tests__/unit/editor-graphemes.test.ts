@@ -7,33 +7,62 @@ import { graphemes } from '../../src/editor/width';
 
 // Whole graphemes only; any text built from them segments back into them.
 const ALPHABET = [
-  'a', 'Z', '7', '_', ' ', '.', '-', '\n', '\t',
+  'a',
+  'Z',
+  '7',
+  '_',
+  ' ',
+  '.',
+  '-',
+  '\n',
+  '\t',
   'e\u0301', // é, decomposed
   'n\u0303\u0301', // two combining marks
-  '日', '本', '한',
-  '👍', '👍🏽', '👩‍👩‍👧', '🏳️‍🌈',
-  '🇫🇷', '🇯🇵',
+  '日',
+  '本',
+  '한',
+  '👍',
+  '👍🏽',
+  '👩‍👩‍👧',
+  '🏳️‍🌈',
+  '🇫🇷',
+  '🇯🇵',
   '❤️',
 ];
 const KNOWN = new Set(ALPHABET);
 
 const COMMANDS: Array<[string, (s: ed.EditorState) => ed.EditorState]> = [
-  ['left', ed.moveLeft], ['right', ed.moveRight],
-  ['lineStart', ed.moveLineStart], ['lineEnd', ed.moveLineEnd],
-  ['bufferStart', ed.moveBufferStart], ['bufferEnd', ed.moveBufferEnd],
-  ['wordLeft', ed.moveWordLeft], ['wordRight', ed.moveWordRight],
-  ['up', (s) => ed.moveVertical(s, -1, CLUSTERING) ?? s], ['down', (s) => ed.moveVertical(s, 1, CLUSTERING) ?? s],
-  ['backspace', ed.backspace], ['delete', ed.deleteForward],
-  ['killLineEnd', ed.killToLineEnd], ['killLineStart', ed.killToLineStart],
-  ['killWordBack', ed.killWordBack], ['killAlnumWordBack', ed.killAlnumWordBack],
-  ['killWordForward', ed.killWordForward], ['yank', ed.yank],
-  ['newline', ed.newline], ['continueLine', (s) => ed.continueLine(s) ?? s],
+  ['left', ed.moveLeft],
+  ['right', ed.moveRight],
+  ['lineStart', ed.moveLineStart],
+  ['lineEnd', ed.moveLineEnd],
+  ['bufferStart', ed.moveBufferStart],
+  ['bufferEnd', ed.moveBufferEnd],
+  ['wordLeft', ed.moveWordLeft],
+  ['wordRight', ed.moveWordRight],
+  ['up', (s) => ed.moveVertical(s, -1, CLUSTERING) ?? s],
+  ['down', (s) => ed.moveVertical(s, 1, CLUSTERING) ?? s],
+  ['backspace', ed.backspace],
+  ['delete', ed.deleteForward],
+  ['killLineEnd', ed.killToLineEnd],
+  ['killLineStart', ed.killToLineStart],
+  ['killWordBack', ed.killWordBack],
+  ['killAlnumWordBack', ed.killAlnumWordBack],
+  ['killWordForward', ed.killWordForward],
+  ['yank', ed.yank],
+  ['newline', ed.newline],
+  ['continueLine', (s) => ed.continueLine(s) ?? s],
 ];
 
 const text = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 24 }).map((gs) => gs.join(''));
 const op = fc.oneof(
   fc.constantFrom(...COMMANDS),
-  fc.constantFrom(...ALPHABET).map((g): [string, (s: ed.EditorState) => ed.EditorState] => [`type ${JSON.stringify(g)}`, (s) => ed.insertText(s, g)]),
+  fc
+    .constantFrom(...ALPHABET)
+    .map((g): [string, (s: ed.EditorState) => ed.EditorState] => [
+      `type ${JSON.stringify(g)}`,
+      (s) => ed.insertText(s, g),
+    ]),
 );
 
 function boundaries(t: string): Set<number> {

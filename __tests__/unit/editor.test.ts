@@ -191,7 +191,10 @@ describe('editor: segments and pastes', () => {
     s = ed.insertPaste(s, big + 'B');
     s = ed.moveBufferStart(s);
     s = ed.deleteForward(s);
-    expect(ed.toSegments(s)).toEqual([{ type: 'text', text: ' and ' }, { type: 'paste', text: big + 'B' }]);
+    expect(ed.toSegments(s)).toEqual([
+      { type: 'text', text: ' and ' },
+      { type: 'paste', text: big + 'B' },
+    ]);
   });
 
   it('kills and yanks a paste segment with its content', () => {
@@ -199,11 +202,18 @@ describe('editor: segments and pastes', () => {
     s = ed.killWordBack(s);
     expect(ed.toSegments(s)).toEqual([{ type: 'text', text: 'x ' }]);
     s = ed.yank(ed.moveBufferStart(s));
-    expect(ed.toSegments(s)).toEqual([{ type: 'paste', text: big }, { type: 'text', text: 'x ' }]);
+    expect(ed.toSegments(s)).toEqual([
+      { type: 'paste', text: big },
+      { type: 'text', text: 'x ' },
+    ]);
   });
 
   it('round-trips segments', () => {
-    const segs: ed.Segment[] = [{ type: 'text', text: 'a\nb' }, { type: 'paste', text: big }, { type: 'text', text: 'c' }];
+    const segs: ed.Segment[] = [
+      { type: 'text', text: 'a\nb' },
+      { type: 'paste', text: big },
+      { type: 'text', text: 'c' },
+    ];
     expect(ed.toSegments(ed.fromSegments(segs))).toEqual(segs);
   });
 
@@ -211,17 +221,30 @@ describe('editor: segments and pastes', () => {
     const op = fc.oneof(
       fc.string({ maxLength: 4 }).map((t) => (s: ed.EditorState) => ed.insertText(s, t)),
       fc.integer({ min: 0, max: 2 }).map((n) => (s: ed.EditorState) => ed.insertPaste(s, 'p\n'.repeat(11) + n)),
-      fc.constantFrom(ed.backspace, ed.deleteForward, ed.moveLeft, ed.moveRight, ed.killWordBack, ed.yank,
-        ed.killToLineEnd, ed.moveWordLeft, ed.newline, ed.moveBufferStart, ed.killToLineStart),
+      fc.constantFrom(
+        ed.backspace,
+        ed.deleteForward,
+        ed.moveLeft,
+        ed.moveRight,
+        ed.killWordBack,
+        ed.yank,
+        ed.killToLineEnd,
+        ed.moveWordLeft,
+        ed.newline,
+        ed.moveBufferStart,
+        ed.killToLineStart,
+      ),
     );
-    fc.assert(fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
-      const s = ops.reduce((st, f) => f(st), ed.emptyEditor);
-      const marks = s.text.split(ed.PASTE_MARK).length - 1;
-      expect(marks).toBe(s.pastes.length);
-      expect(s.cursor).toBeGreaterThanOrEqual(0);
-      expect(s.cursor).toBeLessThanOrEqual(s.text.length);
-      expect(ed.toSegments(ed.fromSegments(ed.toSegments(s)))).toEqual(ed.toSegments(s));
-    }));
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+        const s = ops.reduce((st, f) => f(st), ed.emptyEditor);
+        const marks = s.text.split(ed.PASTE_MARK).length - 1;
+        expect(marks).toBe(s.pastes.length);
+        expect(s.cursor).toBeGreaterThanOrEqual(0);
+        expect(s.cursor).toBeLessThanOrEqual(s.text.length);
+        expect(ed.toSegments(ed.fromSegments(ed.toSegments(s)))).toEqual(ed.toSegments(s));
+      }),
+    );
   });
 });
 
@@ -233,7 +256,8 @@ describe('editor layout', () => {
   });
 
   it('never starts a soft-wrapped row with the blank it wrapped at: the blank hangs at the end of the row before', () => {
-    const rowsOf = (text: string, w: number) => layout(at(text), w, CLUSTERING).rows.map((r) => r.atoms.map((a) => a.display).join(''));
+    const rowsOf = (text: string, w: number) =>
+      layout(at(text), w, CLUSTERING).rows.map((r) => r.atoms.map((a) => a.display).join(''));
     expect(rowsOf('abcd efgh ij|', 4)).toEqual(['abcd', 'efgh', 'ij']);
     // Only the one blank hangs; a second one is text and starts the row.
     expect(rowsOf('abcd  ef|', 4)).toEqual(['abcd', ' ef']);

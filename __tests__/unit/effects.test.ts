@@ -23,10 +23,17 @@ describe('effects', () => {
 
   it('the stack opens the views effects ask for and hands every other effect on, in order', () => {
     const view = new ConfirmView('sure? y/n', []);
-    const effects: Effect[] = [{ type: 'note', text: 'a' }, { type: 'openView', view }, { type: 'hint', text: 'b' }];
+    const effects: Effect[] = [
+      { type: 'note', text: 'a' },
+      { type: 'openView', view },
+      { type: 'hint', text: 'b' },
+    ];
     const r = open(initialUi, effects, { history: [] });
     expect(r.ui.views).toEqual([view]);
     const rest: CarriedEffect[] = r.effects;
-    expect(rest).toEqual([{ type: 'note', text: 'a' }, { type: 'hint', text: 'b' }]);
+    expect(rest).toEqual([
+      { type: 'note', text: 'a' },
+      { type: 'hint', text: 'b' },
+    ]);
   });
 });

@@ -49,7 +49,8 @@ const wait = defineTool({
   kind: 'read',
   examples: [{}],
   subject: () => '',
-  run: (_a, _ctx, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve({ ok: false, content: 'stopped' }))),
+  run: (_a, _ctx, signal) =>
+    new Promise((resolve) => signal.addEventListener('abort', () => resolve({ ok: false, content: 'stopped' }))),
 });
 const boom = defineTool({
   name: 'boom',
@@ -63,17 +64,26 @@ const boom = defineTool({
   },
 });
 
-function engine(steps: ConstructorParameters<typeof Steps>[0], tools: AnyTool[] = [echo, wait, boom], unattended = false) {
+function engine(
+  steps: ConstructorParameters<typeof Steps>[0],
+  tools: AnyTool[] = [echo, wait, boom],
+  unattended = false,
+) {
   ran.length = 0;
   const bus = new Bus();
   const provider = new Steps(steps);
-  const runner = new TurnRunner(bus, provider, { workspace: '/nowhere', tools: new ToolRegistry(() => tools), unattended });
+  const runner = new TurnRunner(bus, provider, {
+    workspace: '/nowhere',
+    tools: new ToolRegistry(() => tools),
+    unattended,
+  });
   const messages: ChatMessage[] = [];
   bus.on('conversation.message', ({ message }) => messages.push(message));
   const asked: Array<Events['approval.asked']> = [];
   bus.on('approval.asked', (q) => asked.push(q));
   const ended = new Promise<Events['turn.ended']>((resolve) => bus.on('turn.ended', resolve));
-  const answer = (approval: Events['approval.answered']['approval'], requestId = asked.at(-1)!.requestId) => bus.emit('approval.answered', { requestId, approval });
+  const answer = (approval: Events['approval.answered']['approval'], requestId = asked.at(-1)!.requestId) =>
+    bus.emit('approval.answered', { requestId, approval });
   return { bus, runner, provider, messages, asked, ended, answer };
 }
 
@@ -95,8 +105,17 @@ const until = async (cond: () => boolean): Promise<void> => {
 const toolAnswers = (messages: ChatMessage[]) => messages.filter((m) => m.role === 'tool').map((m) => m.content);
 
 describe('the engine: every tool call gets an answer', () => {
-  it('answers each of a step\'s calls in order, declined, refused and failed ones too, then asks the model again', async () => {
-    const e = engine([[{ name: 'echo', args: { word: 'one' } }, { name: 'echo', args: {} }, { name: 'boom', args: {} }, { name: 'nope', args: {} }, { name: 'echo', args: { word: 'two' } }], 'finished']);
+  it("answers each of a step's calls in order, declined, refused and failed ones too, then asks the model again", async () => {
+    const e = engine([
+      [
+        { name: 'echo', args: { word: 'one' } },
+        { name: 'echo', args: {} },
+        { name: 'boom', args: {} },
+        { name: 'nope', args: {} },
+        { name: 'echo', args: { word: 'two' } },
+      ],
+      'finished',
+    ]);
     e.runner.start('go');
     await until(() => e.asked.length === 1);
     e.answer('no');
@@ -106,9 +125,11 @@ describe('the engine: every tool call gets an answer', () => {
     everyCallAnswered(e.messages);
     expect(toolAnswers(e.messages)).toEqual([
       'The user declined to run this tool call.',
-      'error: this echo call was not run: `word` is missing. Send the call again with its complete arguments as one JSON object.',
+      'error: this echo call was not run: `word` is missing. Send the call again with its complete arguments as one ' +
+        'JSON object.',
       'error: it broke',
-      'error: this nope call was not run: there is no tool named nope. Send the call again with its complete arguments as one JSON object.',
+      'error: this nope call was not run: there is no tool named nope. Send the call again with its complete ' +
+        'arguments as one JSON object.',
       'said two',
     ]);
     // Only the valid echo calls were put to the person; the declined one never ran.
@@ -118,7 +139,7 @@ describe('the engine: every tool call gets an answer', () => {
     everyCallAnswered(e.provider.seen[1]);
   });
 
-  it('takes a tool\'s result as data, whatever it says: words that look like the engine\'s own end nothing', async () => {
+  it("takes a tool's result as data, whatever it says: words that look like the engine's own end nothing", async () => {
     const parrot = defineTool({
       name: 'parrot',
       description: 'says what it is told',
@@ -131,7 +152,10 @@ describe('the engine: every tool call gets an answer', () => {
     const said = ['interrupted', 'The user declined to run this tool call.'];
     const e = engine([said.map((say) => ({ name: 'parrot', args: { say } })), 'done'], [parrot]);
     const declined: boolean[] = [];
-    e.bus.on('conversation.message', ({ message, declined: d }) => message.role === 'tool' && declined.push(d === true));
+    e.bus.on(
+      'conversation.message',
+      ({ message, declined: d }) => message.role === 'tool' && declined.push(d === true),
+    );
     e.runner.start('go');
     expect((await e.ended).status).toBe('done');
     expect(toolAnswers(e.messages)).toEqual(said);
@@ -140,7 +164,12 @@ describe('the engine: every tool call gets an answer', () => {
   });
 
   it('a cancel while a question is open answers it and every call after it as not run', async () => {
-    const e = engine([[{ name: 'echo', args: { word: 'a' } }, { name: 'echo', args: { word: 'b' } }]]);
+    const e = engine([
+      [
+        { name: 'echo', args: { word: 'a' } },
+        { name: 'echo', args: { word: 'b' } },
+      ],
+    ]);
     e.runner.start('go');
     await until(() => e.asked.length === 1);
     e.runner.cancel();
@@ -154,7 +183,12 @@ describe('the engine: every tool call gets an answer', () => {
   });
 
   it('a cancel while a tool runs stops it and answers it and the rest', async () => {
-    const e = engine([[{ name: 'wait', args: {} }, { name: 'echo', args: { word: 'x' } }]]);
+    const e = engine([
+      [
+        { name: 'wait', args: {} },
+        { name: 'echo', args: { word: 'x' } },
+      ],
+    ]);
     const started = new Promise<void>((resolve) => e.bus.on('tool.started', () => resolve()));
     e.runner.start('go');
     await started;
@@ -164,7 +198,7 @@ describe('the engine: every tool call gets an answer', () => {
     expect(toolAnswers(e.messages)).toHaveLength(2);
   });
 
-  it('an answer carries its question\'s id: one for another question is dropped', async () => {
+  it("an answer carries its question's id: one for another question is dropped", async () => {
     const e = engine([[{ name: 'echo', args: { word: 'a' } }], 'ok']);
     e.runner.start('go');
     await until(() => e.asked.length === 1);
@@ -181,14 +215,23 @@ describe('the engine: every tool call gets an answer', () => {
     e.runner.start('go');
     expect((await e.ended).status).toBe('done');
     expect(e.asked).toEqual([]);
-    expect(toolAnswers(e.messages)[0]).toMatch(/^error: this echo call was not run: it needs the person's approval in ask mode, and no one is there to give it/);
+    expect(toolAnswers(e.messages)[0]).toMatch(
+      /^error: this echo call was not run: it needs the person's approval in ask mode, and no one is there to give it/,
+    );
   });
 
   it('the question says what a rule would allow, whether it runs sandboxed, and no key names', async () => {
     const e = engine([[{ name: 'echo', args: { word: 'a' } }], 'ok']);
     e.runner.start('go');
     await until(() => e.asked.length === 1);
-    expect(e.asked[0]).toMatchObject({ tool: 'echo', summary: 'echo: a', detail: 'echo: a', rule: 'every echo call', sandboxed: false, unsandboxed: null });
+    expect(e.asked[0]).toMatchObject({
+      tool: 'echo',
+      summary: 'echo: a',
+      detail: 'echo: a',
+      rule: 'every echo call',
+      sandboxed: false,
+      unsandboxed: null,
+    });
     e.runner.cancel();
     await e.ended;
   });
@@ -203,10 +246,19 @@ describe('the conversation', () => {
       { role: 'user', content: 'two' },
       { role: 'assistant', content: 'b' },
     ]);
-    expect(c.inputs.map((i) => [i.at, i.turn])).toEqual([[0, -1], [2, -1]]);
+    expect(c.inputs.map((i) => [i.at, i.turn])).toEqual([
+      [0, -1],
+      [2, -1],
+    ]);
     c.markInput([{ type: 'text', text: 'three' }], 5);
     c.push({ role: 'user', content: 'three' });
-    c.summarised([{ role: 'user', content: 'summary' }, { role: 'assistant', content: 'ok' }], 1);
+    c.summarised(
+      [
+        { role: 'user', content: 'summary' },
+        { role: 'assistant', content: 'ok' },
+      ],
+      1,
+    );
     expect(c.messages.map((m) => m.content)).toEqual(['summary', 'ok', 'three']);
     expect(c.inputs.map((i) => [i.at, i.turn])).toEqual([[2, 5]]);
     expect(c.rewind(0)).toMatchObject({ dropped: 1, input: { at: 2 } });
@@ -222,7 +274,15 @@ describe('the approvals channel', () => {
     const ids: number[] = [];
     bus.on('approval.asked', ({ requestId }) => ids.push(requestId));
     const ctl = new AbortController();
-    const q = { turnId: 1, summary: sanitize('s'), detail: sanitize('d'), tool: 't', rule: null, sandboxed: false, unsandboxed: null };
+    const q = {
+      turnId: 1,
+      summary: sanitize('s'),
+      detail: sanitize('d'),
+      tool: 't',
+      rule: null,
+      sandboxed: false,
+      unsandboxed: null,
+    };
     const first = approvals.ask(q, ctl.signal);
     ctl.abort();
     expect(await first).toBe('interrupted');

@@ -1,7 +1,22 @@
-import { FORMAT, HistoryHeader, needsRepair, parseHistory, recallable, serializeEntry, serializeHistory } from '../../src/history/format';
+import {
+  FORMAT,
+  HistoryHeader,
+  needsRepair,
+  parseHistory,
+  recallable,
+  serializeEntry,
+  serializeHistory,
+} from '../../src/history/format';
 import { MAX_ENTRY_CHARS, compactEntries } from '../../src/history/rules';
 
-const header: HistoryHeader = { format: FORMAT, version: 1, scope: 'session', sessionId: 's', workspace: '/w', displayName: 'w' };
+const header: HistoryHeader = {
+  format: FORMAT,
+  version: 1,
+  scope: 'session',
+  sessionId: 's',
+  workspace: '/w',
+  displayName: 'w',
+};
 const line = (t: string) => JSON.stringify({ ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text', text: t }] });
 const bytes = (s: string) => Buffer.from(s, 'utf8');
 
@@ -33,7 +48,11 @@ describe('history format', () => {
   });
 
   it('keeps the good lines of a file with invalid UTF-8', () => {
-    const buf = Buffer.concat([bytes(`${JSON.stringify(header)}\n${line('a')}\n`), Buffer.from([0xff, 0xfe, 0x0a]), bytes(`${line('b')}\n`)]);
+    const buf = Buffer.concat([
+      bytes(`${JSON.stringify(header)}\n${line('a')}\n`),
+      Buffer.from([0xff, 0xfe, 0x0a]),
+      bytes(`${line('b')}\n`),
+    ]);
     const parsed = parseHistory(buf);
     expect(parsed.entries.map((e) => e.segments[0].text)).toEqual(['a', 'b']);
     expect(parsed.problems).toContain('invalid UTF-8');
@@ -46,26 +65,47 @@ describe('history format', () => {
   });
 
   it('takes an entry longer than any milk keeps (another process appended it) as a bad line', () => {
-    const huge = { ts: '2026-01-01T00:00:00.000Z', segments: [{ type: 'text', text: 'z'.repeat(MAX_ENTRY_CHARS + 1) }] };
-    const text = serializeHistory(header, [{ ts: 't', segments: [{ type: 'text', text: 'before' }] }]) + JSON.stringify(huge) + '\n' + JSON.stringify({ ts: 't', segments: [{ type: 'text', text: 'after' }] }) + '\n';
+    const huge = {
+      ts: '2026-01-01T00:00:00.000Z',
+      segments: [{ type: 'text', text: 'z'.repeat(MAX_ENTRY_CHARS + 1) }],
+    };
+    const text =
+      serializeHistory(header, [{ ts: 't', segments: [{ type: 'text', text: 'before' }] }]) +
+      JSON.stringify(huge) +
+      '\n' +
+      JSON.stringify({ ts: 't', segments: [{ type: 'text', text: 'after' }] }) +
+      '\n';
     const p = parseHistory(Buffer.from(text));
     expect(p.entries.map((e) => e.segments[0].text)).toEqual(['before', 'after']);
     expect(p.badLines).toBe(1);
   });
-  it("keeps a newer milk's entry (a segment type this one does not know) line for line, out of recall, and is not damaged", () => {
-    const newer = JSON.stringify({ ts: '2026-01-01T00:00:00.500Z', segments: [{ type: 'text', text: 'see ' }, { type: 'image', data: 'iVBO' }] });
-    const parsed = parseHistory(bytes(`${JSON.stringify(header)}\n${line('a')}\n${newer}\n${line('b')}\n`));
-    expect(parsed.entries).toHaveLength(3);
-    expect(parsed.entries.filter(recallable).map((e) => e.segments[0].text)).toEqual(['a', 'b']);
-    expect(parsed).toMatchObject({ foreign: 1, badLines: 0, problems: [] });
-    expect(needsRepair(parsed, header)).toBe(false);
-    // A rewrite (compaction, a deletion) writes it back as it was.
-    expect(serializeHistory(header, parsed.entries).split('\n')[2]).toBe(newer);
-  });
+  it(
+    "keeps a newer milk's entry (a segment type this one does not know) line for line, out of recall, and is not " +
+      'damaged',
+    () => {
+      const newer = JSON.stringify({
+        ts: '2026-01-01T00:00:00.500Z',
+        segments: [
+          { type: 'text', text: 'see ' },
+          { type: 'image', data: 'iVBO' },
+        ],
+      });
+      const parsed = parseHistory(bytes(`${JSON.stringify(header)}\n${line('a')}\n${newer}\n${line('b')}\n`));
+      expect(parsed.entries).toHaveLength(3);
+      expect(parsed.entries.filter(recallable).map((e) => e.segments[0].text)).toEqual(['a', 'b']);
+      expect(parsed).toMatchObject({ foreign: 1, badLines: 0, problems: [] });
+      expect(needsRepair(parsed, header)).toBe(false);
+      // A rewrite (compaction, a deletion) writes it back as it was.
+      expect(serializeHistory(header, parsed.entries).split('\n')[2]).toBe(newer);
+    },
+  );
 
   it("keeps two newer milk's entries that differ only past what this milk reads through compaction", () => {
-    const image = (data: string) => JSON.stringify({ ts: '2026-01-01T00:00:00.500Z', segments: [{ type: 'image', data }] });
-    const parsed = parseHistory(bytes(`${JSON.stringify(header)}\n${image('AAAA')}\n${image('BBBB')}\n${image('BBBB')}\n`));
+    const image = (data: string) =>
+      JSON.stringify({ ts: '2026-01-01T00:00:00.500Z', segments: [{ type: 'image', data }] });
+    const parsed = parseHistory(
+      bytes(`${JSON.stringify(header)}\n${image('AAAA')}\n${image('BBBB')}\n${image('BBBB')}\n`),
+    );
     expect(compactEntries(parsed.entries, 10).map((e) => serializeEntry(e))).toEqual([image('AAAA'), image('BBBB')]);
   });
 

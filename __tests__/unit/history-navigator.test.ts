@@ -2,8 +2,15 @@ import * as ed from '../../src/editor/model';
 import * as nav from '../../src/history/navigator';
 import type { HistoryEntry } from '../../src/history/rules';
 
-const entries: HistoryEntry[] = ['first', 'two\nlines', 'newest'].map((t) => ({ ts: 't', segments: [{ type: 'text', text: t }] }));
-const at = (template: string): ed.EditorState => ({ ...ed.emptyEditor, text: template.replace('|', ''), cursor: template.indexOf('|') });
+const entries: HistoryEntry[] = ['first', 'two\nlines', 'newest'].map((t) => ({
+  ts: 't',
+  segments: [{ type: 'text', text: t }],
+}));
+const at = (template: string): ed.EditorState => ({
+  ...ed.emptyEditor,
+  text: template.replace('|', ''),
+  cursor: template.indexOf('|'),
+});
 
 describe('history navigation', () => {
   it('walks newest first and saves the draft with its cursor', () => {

@@ -1,5 +1,12 @@
 import * as fc from 'fast-check';
-import { HistoryEntry, SECRET_PATTERNS, compactEntries, appendDeduped, capEntries, storeVerdict } from '../../src/history/rules';
+import {
+  HistoryEntry,
+  SECRET_PATTERNS,
+  compactEntries,
+  appendDeduped,
+  capEntries,
+  storeVerdict,
+} from '../../src/history/rules';
 import type { Segment } from '../../src/editor/model';
 
 const text = (t: string): Segment[] => [{ type: 'text', text: t }];
@@ -13,7 +20,10 @@ describe('what is stored', () => {
     expect(storeVerdict(text(' rm -rf build'))).toEqual({ store: false, reason: 'space' });
   });
   it('skips an input too large to keep', () => {
-    expect(storeVerdict([{ type: 'paste', text: 'x'.repeat(1_000_001) }])).toEqual({ store: false, reason: 'too-large' });
+    expect(storeVerdict([{ type: 'paste', text: 'x'.repeat(1_000_001) }])).toEqual({
+      store: false,
+      reason: 'too-large',
+    });
     expect(storeVerdict([{ type: 'paste', text: 'x'.repeat(1_000_000) }])).toEqual({ store: true });
   });
   it('stores ordinary input, multi-line and pasted', () => {
@@ -32,7 +42,8 @@ describe('what is stored', () => {
     'npm token': 'npm_' + 'b'.repeat(36),
     'API key': 'sk-' + 'proj-' + 'Abc123'.repeat(5),
     'Google API key': 'AIza' + 'S'.repeat(35),
-    'private key': '-----BEGIN ' + 'OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n-----END OPENSSH PRIVATE KEY-----',
+    'private key':
+      '-----BEGIN ' + 'OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n-----END OPENSSH PRIVATE KEY-----',
   };
   it('has a sample for every secret shape', () => {
     expect(Object.keys(samples).sort()).toEqual(SECRET_PATTERNS.map((p) => p.name).sort());
@@ -43,7 +54,12 @@ describe('what is stored', () => {
     expect(JSON.stringify(v)).not.toContain(sample.slice(4, 12));
   });
   it('finds a secret inside a paste segment too', () => {
-    expect(storeVerdict([{ type: 'text', text: 'env: ' }, { type: 'paste', text: 'TOKEN=ghp_' + 'c'.repeat(36) }]).store).toBe(false);
+    expect(
+      storeVerdict([
+        { type: 'text', text: 'env: ' },
+        { type: 'paste', text: 'TOKEN=ghp_' + 'c'.repeat(36) },
+      ]).store,
+    ).toBe(false);
   });
   it('does not mistake ordinary words for secrets', () => {
     for (const t of ['ask the task-runner', 'sk-short', 'the AKIA prefix', 'npm_config_cache', 'BEGIN PUBLIC KEY']) {
@@ -64,45 +80,67 @@ describe('appendDeduped and capping', () => {
     expect(appendDeduped([typed], pasted)).toHaveLength(2);
   });
   it('keeps the newest entries when capping', () => {
-    expect(capEntries(['1', '2', '3'].map((t) => entry(t)), 2).map((e) => e.segments[0].text)).toEqual(['2', '3']);
+    expect(
+      capEntries(
+        ['1', '2', '3'].map((t) => entry(t)),
+        2,
+      ).map((e) => e.segments[0].text),
+    ).toEqual(['2', '3']);
   });
 
   const anyEntry = fc.record({
     ts: fc.constant('2026-01-01T00:00:00.000Z'),
-    segments: fc.array(fc.record({ type: fc.constantFrom('text' as const, 'paste' as const), text: fc.string({ maxLength: 3 }) }), { minLength: 1, maxLength: 2 }),
+    segments: fc.array(
+      fc.record({ type: fc.constantFrom('text' as const, 'paste' as const), text: fc.string({ maxLength: 3 }) }),
+      { minLength: 1, maxLength: 2 },
+    ),
   });
 
   it('property: never two equal neighbours, nothing lost but duplicates, cap respected', () => {
-    fc.assert(fc.property(fc.array(anyEntry, { maxLength: 60 }), fc.integer({ min: 1, max: 30 }), (input, max) => {
-      const out = compactEntries(input, max);
-      expect(out.length).toBeLessThanOrEqual(max);
-      for (let i = 1; i < out.length; i++) expect(JSON.stringify(out[i].segments)).not.toBe(JSON.stringify(out[i - 1].segments));
-      const uncapped = compactEntries(input, 1e9);
-      expect(out).toEqual(uncapped.slice(Math.max(0, uncapped.length - max)));
-      // The newest input is always kept.
-      if (input.length) expect(out[out.length - 1]).toEqual(input[input.length - 1]);
-    }));
+    fc.assert(
+      fc.property(fc.array(anyEntry, { maxLength: 60 }), fc.integer({ min: 1, max: 30 }), (input, max) => {
+        const out = compactEntries(input, max);
+        expect(out.length).toBeLessThanOrEqual(max);
+        for (let i = 1; i < out.length; i++)
+          expect(JSON.stringify(out[i].segments)).not.toBe(JSON.stringify(out[i - 1].segments));
+        const uncapped = compactEntries(input, 1e9);
+        expect(out).toEqual(uncapped.slice(Math.max(0, uncapped.length - max)));
+        // The newest input is always kept.
+        if (input.length) expect(out[out.length - 1]).toEqual(input[input.length - 1]);
+      }),
+    );
   });
 
   it('property: compacting again changes nothing', () => {
-    fc.assert(fc.property(fc.array(anyEntry, { maxLength: 40 }), fc.integer({ min: 1, max: 30 }), (input, max) => {
-      const once = compactEntries(input, max);
-      expect(compactEntries(once, max)).toEqual(once);
-    }));
+    fc.assert(
+      fc.property(fc.array(anyEntry, { maxLength: 40 }), fc.integer({ min: 1, max: 30 }), (input, max) => {
+        const once = compactEntries(input, max);
+        expect(compactEntries(once, max)).toEqual(once);
+      }),
+    );
   });
 });
 
 describe('what the conversation log keeps of an input', () => {
-  const { loggableInput, redactSecretText } = require('../../src/history/rules') as typeof import('../../src/history/rules');
+  const { loggableInput, redactSecretText } =
+    require('../../src/history/rules') as typeof import('../../src/history/rules');
   it('redacts every secret, by kind, and keeps the rest', () => {
     const aws = 'AKIA' + 'ABCDEFGHIJKLMNOP';
     expect(redactSecretText(`a ${aws} b ${aws}`)).toBe('a [secret: AWS access key] b [secret: AWS access key]');
     expect(redactSecretText('nothing secret')).toBe('nothing secret');
   });
   it('keeps nothing of an input entered with a leading space, and redacts pastes too', () => {
-    expect(loggableInput(' hidden', [{ type: 'text', text: ' hidden' }]).text).toBe('[not kept: entered with a leading space]');
+    expect(loggableInput(' hidden', [{ type: 'text', text: ' hidden' }]).text).toBe(
+      '[not kept: entered with a leading space]',
+    );
     const token = 'ghp_' + 'b'.repeat(36);
-    const out = loggableInput(`see ${token}`, [{ type: 'text', text: 'see ' }, { type: 'paste', text: token }]);
-    expect(out.segments).toEqual([{ type: 'text', text: 'see ' }, { type: 'paste', text: '[secret: GitHub token]' }]);
+    const out = loggableInput(`see ${token}`, [
+      { type: 'text', text: 'see ' },
+      { type: 'paste', text: token },
+    ]);
+    expect(out.segments).toEqual([
+      { type: 'text', text: 'see ' },
+      { type: 'paste', text: '[secret: GitHub token]' },
+    ]);
   });
 });

@@ -15,7 +15,9 @@ describe('key tables', () => {
   it('binds every command in each mode it applies in, and in no other', () => {
     for (const [name, spec] of Object.entries(COMMANDS)) {
       const boundIn = MODES.filter((m) => KEYMAP[m].some((b) => b.command === name));
-      expect(`${name}: ${boundIn.join(',')}`).toBe(`${name}: ${[...spec.modes].sort((a, b) => MODES.indexOf(a) - MODES.indexOf(b)).join(',')}`);
+      expect(`${name}: ${boundIn.join(',')}`).toBe(
+        `${name}: ${[...spec.modes].sort((a, b) => MODES.indexOf(a) - MODES.indexOf(b)).join(',')}`,
+      );
     }
   });
   it('describes every command', () => {
@@ -32,7 +34,8 @@ describe('key tables', () => {
     expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
   });
   it('binds only declared commands', () => {
-    for (const mode of MODES) for (const b of KEYMAP[mode]) expect(Object.keys(COMMANDS)).toContain(b.command as CommandName);
+    for (const mode of MODES)
+      for (const b of KEYMAP[mode]) expect(Object.keys(COMMANDS)).toContain(b.command as CommandName);
   });
   it('routes keys by mode', () => {
     expect(commandFor('idle', 'enter')).toBe('composer.submit');
@@ -59,7 +62,7 @@ describe('key tables', () => {
 });
 
 describe('keys the person binds (config.json keys)', () => {
-  it('reads keys as config.json may write them, in the decoder\'s spelling', () => {
+  it("reads keys as config.json may write them, in the decoder's spelling", () => {
     expect(normalizeKey('C-r')).toBe('C-r');
     expect(normalizeKey('M-C-Left')).toBe('C-M-left');
     expect(normalizeKey('S-Enter')).toBe('S-enter');
@@ -71,7 +74,10 @@ describe('keys the person binds (config.json keys)', () => {
 
   it("runs a command by the person's key in every mode it is bound in, and the legends and help name it", () => {
     const { keymap, problems } = buildKeymap({ 'history.searchReverse': ['C-f'], 'approval.yes': ['j'] });
-    expect(problems).toEqual(["keys: Ctrl+F now runs history.searchReverse in idle mode, no longer editor.right", "keys: Ctrl+F now runs history.searchReverse in busy mode, no longer editor.right"]);
+    expect(problems).toEqual([
+      'keys: Ctrl+F now runs history.searchReverse in idle mode, no longer editor.right',
+      'keys: Ctrl+F now runs history.searchReverse in busy mode, no longer editor.right',
+    ]);
     for (const mode of ['idle', 'busy', 'search'] as const) {
       expect(keymap.commandFor(mode, 'C-f')).toBe('history.searchReverse');
       expect(keymap.commandFor(mode, 'C-r')).toBeUndefined();
@@ -92,10 +98,12 @@ describe('keys the person binds (config.json keys)', () => {
     ]);
     expect(keymap.keys('idle', 'editor.undo')).toBe('Ctrl+_');
     // None of the keys given readable: the command keeps its own.
-    expect(buildKeymap({ 'editor.undo': ['Ctrl+Z'] }).keymap.keys('idle', 'editor.undo')).toBe('Ctrl+_ or Ctrl+X Ctrl+U');
+    expect(buildKeymap({ 'editor.undo': ['Ctrl+Z'] }).keymap.keys('idle', 'editor.undo')).toBe(
+      'Ctrl+_ or Ctrl+X Ctrl+U',
+    );
   });
 
-  it('reports a clash between two of the person\'s own bindings: the first keeps the key', () => {
+  it("reports a clash between two of the person's own bindings: the first keeps the key", () => {
     const { keymap, problems } = buildKeymap({ 'editor.undo': ['C-q'], 'editor.redo': ['C-q', 'M-_'] });
     expect(problems).toContain("keys: Ctrl+Q is editor.undo's and editor.redo's in idle mode; editor.undo keeps it");
     expect(keymap.commandFor('idle', 'C-q')).toBe('editor.undo');

@@ -13,12 +13,22 @@ import { stringWidth } from '../../src/editor/width';
 
 const text = (rows: MdRow[]) => rows.map((r) => r.map((s) => s.text).join(''));
 // Code is coloured when painted: the styles asserted are the painted ones.
-const styled = (rows: MdRow[]) => rows.map((r) => coloured(r).map((s) => `${s.style}:${s.text}`).join('|'));
+const styled = (rows: MdRow[]) =>
+  rows.map((r) =>
+    coloured(r)
+      .map((s) => `${s.style}:${s.text}`)
+      .join('|'),
+  );
 
 describe('rendering Markdown, construct by construct', () => {
   it('headings: bold text, a double rule under h1, h2 and h3 each their own style, no hashes', () => {
     expect(styled(renderMarkdown('# Top\n\n## Second **strong**\n\n### Third', 40, CLUSTERING))).toEqual([
-      'heading:Top', 'dim:═══', '', 'heading2:Second strong', '', 'heading3:Third',
+      'heading:Top',
+      'dim:═══',
+      '',
+      'heading2:Second strong',
+      '',
+      'heading3:Third',
     ]);
   });
   it('emphasis, strike, inline code and links (text, then the URL dimmed)', () => {
@@ -26,15 +36,26 @@ describe('rendering Markdown, construct by construct', () => {
       'normal:a |bold:b|normal: |italic:c|normal: |strike:d|normal: |code:e|normal: |link:f|dim: (http://g.h)',
     ]);
   });
-  it('keeps strike-through\'s ~~ visible when asked (no colour), and shows an autolink\'s URL once', () => {
+  it("keeps strike-through's ~~ visible when asked (no colour), and shows an autolink's URL once", () => {
     expect(text(renderMarkdown('a ~~gone~~ b', 80, CLUSTERING, { marks: true }))).toEqual(['a ~~gone~~ b']);
-    expect(text(renderMarkdown('see <https://x.example/a> or <me@x.example>', 80, CLUSTERING))).toEqual(['see https://x.example/a or me@x.example']);
+    expect(text(renderMarkdown('see <https://x.example/a> or <me@x.example>', 80, CLUSTERING))).toEqual([
+      'see https://x.example/a or me@x.example',
+    ]);
   });
-  it('gives a link\'s text and URL the hyperlink only for http(s) and file URLs', () => {
-    const links = (md: string) => renderMarkdown(md, 200, CLUSTERING).flat().map((s) => s.link);
+  it("gives a link's text and URL the hyperlink only for http(s) and file URLs", () => {
+    const links = (md: string) =>
+      renderMarkdown(md, 200, CLUSTERING)
+        .flat()
+        .map((s) => s.link);
     expect(links('[a](https://x.example/p?q=1#f)')).toEqual(['https://x.example/p?q=1#f', 'https://x.example/p?q=1#f']);
     expect(links('[a](file:///tmp/x.txt)')[0]).toBe('file:///tmp/x.txt');
-    for (const bad of ['javascript:alert(1)', 'data:text/html,x', 'ftp://x.example', '/relative', 'mailto:a@b.example']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'ftp://x.example',
+      '/relative',
+      'mailto:a@b.example',
+    ]) {
       expect(links(`[a](${bad})`).filter(Boolean)).toEqual([]);
       // Shown all the same, as text.
       expect(text(renderMarkdown(`[a](${bad})`, 200, CLUSTERING))[0]).toContain(bad);
@@ -81,24 +102,64 @@ describe('rendering Markdown, construct by construct', () => {
       return rows;
     };
     const words = fc.array(fc.stringMatching(/^[a-z]{1,14}$/), { maxLength: 30 });
-    fc.assert(fc.property(words, fc.boolean(), fc.integer({ min: 1, max: 16 }), (ws, padded, w) => {
-      const t = padded ? ` ${ws.join(' ')} ` : ws.join(' ');
-      expect(wrapSpans([{ text: t, style: 'normal' }], w, CLUSTERING).map((r) => r.map((s) => s.text).join(''))).toEqual(reference(t, w));
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(words, fc.boolean(), fc.integer({ min: 1, max: 16 }), (ws, padded, w) => {
+        const t = padded ? ` ${ws.join(' ')} ` : ws.join(' ');
+        expect(
+          wrapSpans([{ text: t, style: 'normal' }], w, CLUSTERING).map((r) => r.map((s) => s.text).join('')),
+        ).toEqual(reference(t, w));
+      }),
+      { numRuns: 500 },
+    );
   });
   it('breaks at blanks that do not fit rather than joining the words around them', () => {
-    expect(text([...wrapSpans([{ text: 'ab', style: 'normal' }, { text: '  c', style: 'bold' }], 3, CLUSTERING)])).toEqual(['ab', 'c']);
-    expect(text([...wrapSpans([{ text: 'ab', style: 'normal' }, { text: '  ç', style: 'bold' }], 3, CLUSTERING)])).toEqual(['ab', 'ç']);
+    expect(
+      text([
+        ...wrapSpans(
+          [
+            { text: 'ab', style: 'normal' },
+            { text: '  c', style: 'bold' },
+          ],
+          3,
+          CLUSTERING,
+        ),
+      ]),
+    ).toEqual(['ab', 'c']);
+    expect(
+      text([
+        ...wrapSpans(
+          [
+            { text: 'ab', style: 'normal' },
+            { text: '  ç', style: 'bold' },
+          ],
+          3,
+          CLUSTERING,
+        ),
+      ]),
+    ).toEqual(['ab', 'ç']);
   });
   it('nested and ordered lists, tight and loose', () => {
-    expect(text(renderMarkdown('- a\n- b\n  1. c\n  2. d\n', 40, CLUSTERING))).toEqual(['• a', '• b', '  1. c', '  2. d']);
+    expect(text(renderMarkdown('- a\n- b\n  1. c\n  2. d\n', 40, CLUSTERING))).toEqual([
+      '• a',
+      '• b',
+      '  1. c',
+      '  2. d',
+    ]);
     expect(text(renderMarkdown('3. x\n\n4. y\n', 40, CLUSTERING))).toEqual(['3. x', '', '4. y']);
   });
   it('block quotes and rules', () => {
-    expect(styled(renderMarkdown('> said *so*\n\n---', 10, CLUSTERING))).toEqual(['quote:│ |quote:said |italic:so', '', 'dim:──────────']);
+    expect(styled(renderMarkdown('> said *so*\n\n---', 10, CLUSTERING))).toEqual([
+      'quote:│ |quote:said |italic:so',
+      '',
+      'dim:──────────',
+    ]);
   });
   it('fenced code verbatim behind a bar, its language named, no Markdown inside, tabs expanded', () => {
-    expect(text(renderMarkdown('```py\nx = **not bold**\n\tif y:\n```', 40, CLUSTERING))).toEqual(['▎ py', '▎ x = **not bold**', '▎     if y:']);
+    expect(text(renderMarkdown('```py\nx = **not bold**\n\tif y:\n```', 40, CLUSTERING))).toEqual([
+      '▎ py',
+      '▎ x = **not bold**',
+      '▎     if y:',
+    ]);
   });
   it('colours code in a language it knows, keeping every character; other languages stay plain', () => {
     expect(styled(renderMarkdown('```ts\nconst n = 2; // why\nlet s = "a<b&c";\n```', 60, CLUSTERING))).toEqual([
@@ -106,28 +167,82 @@ describe('rendering Markdown, construct by construct', () => {
       'dim:▎ |codeKeyword:const|codeBlock: n = |codeNumber:2|codeBlock:; |codeComment:// why',
       'dim:▎ |codeKeyword:let|codeBlock: s = |codeString:"a<b&c"|codeBlock:;',
     ]);
-    expect(styled(renderMarkdown('```nosuchlang\nconst n = 2;\n```', 60, CLUSTERING))).toEqual(['dim:▎ nosuchlang', 'dim:▎ |codeBlock:const n = 2;']);
-    expect(styled(renderMarkdown('```\nconst n = 2;\n```', 60, CLUSTERING))).toEqual(['dim:▎', 'dim:▎ |codeBlock:const n = 2;']);
+    expect(styled(renderMarkdown('```nosuchlang\nconst n = 2;\n```', 60, CLUSTERING))).toEqual([
+      'dim:▎ nosuchlang',
+      'dim:▎ |codeBlock:const n = 2;',
+    ]);
+    expect(styled(renderMarkdown('```\nconst n = 2;\n```', 60, CLUSTERING))).toEqual([
+      'dim:▎',
+      'dim:▎ |codeBlock:const n = 2;',
+    ]);
   });
   it('a multi-line comment keeps its colour on every line, and a wide coloured line is cut between characters', () => {
-    expect(styled(renderMarkdown('```js\n/* one\ntwo */ x\n```', 60, CLUSTERING)).slice(1)).toEqual(['dim:▎ |codeComment:/* one', 'dim:▎ |codeComment:two */|codeBlock: x']);
+    expect(styled(renderMarkdown('```js\n/* one\ntwo */ x\n```', 60, CLUSTERING)).slice(1)).toEqual([
+      'dim:▎ |codeComment:/* one',
+      'dim:▎ |codeComment:two */|codeBlock: x',
+    ]);
     expect(styled(renderMarkdown('```py\nreturn "abcdef"\n```', 10, CLUSTERING)).slice(1)).toEqual([
-      'dim:▎ |codeKeyword:return|codeBlock: |codeString:"', 'dim:↳ |codeString:abcdef"',
+      'dim:▎ |codeKeyword:return|codeBlock: |codeString:"',
+      'dim:↳ |codeString:abcdef"',
     ]);
   });
   it('highlighted code is the code, character for character, whatever the model sends', () => {
-    const chars = ['a', ' ', '\t', '"', "'", '/', '*', '#', '<', '>', '&', '\\', '\n', '{', '}', '(', ')', '0', '9', 'if', 'def', 'fn', '--', '`', '日', '&amp;', '&#x27;'];
-    fc.assert(fc.property(fc.constantFrom('ts', 'py', 'bash', 'rust', 'json', 'sql', 'diff', 'xml'), fc.array(fc.constantFrom(...chars), { maxLength: 60 }), (lang, parts) => {
-      const code = parts.join('').replace(/`{3,}/g, '``');
-      const lines = highlightLines(code, lang);
-      expect(lines?.map((l) => l.map((s) => s.text).join(''))).toEqual(code.split('\n'));
-    }), { numRuns: 400 });
+    const chars = [
+      'a',
+      ' ',
+      '\t',
+      '"',
+      "'",
+      '/',
+      '*',
+      '#',
+      '<',
+      '>',
+      '&',
+      '\\',
+      '\n',
+      '{',
+      '}',
+      '(',
+      ')',
+      '0',
+      '9',
+      'if',
+      'def',
+      'fn',
+      '--',
+      '`',
+      '日',
+      '&amp;',
+      '&#x27;',
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom('ts', 'py', 'bash', 'rust', 'json', 'sql', 'diff', 'xml'),
+        fc.array(fc.constantFrom(...chars), { maxLength: 60 }),
+        (lang, parts) => {
+          const code = parts.join('').replace(/`{3,}/g, '``');
+          const lines = highlightLines(code, lang);
+          expect(lines?.map((l) => l.map((s) => s.text).join(''))).toEqual(code.split('\n'));
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
   it('a code line wider than the screen continues, marked, cut between characters', () => {
-    expect(text(renderMarkdown('```\n' + 'x'.repeat(12) + '\n```', 7, CLUSTERING))).toEqual(['▎', '▎ xxxxx', '↳ xxxxx', '↳ xx']);
+    expect(text(renderMarkdown('```\n' + 'x'.repeat(12) + '\n```', 7, CLUSTERING))).toEqual([
+      '▎',
+      '▎ xxxxx',
+      '↳ xxxxx',
+      '↳ xx',
+    ]);
   });
   it('a 10,000-line code block, line for line', () => {
-    const rows = renderMarkdown('```\n' + Array.from({ length: 10_000 }, (_, i) => `line ${i}`).join('\n') + '\n```', 80, CLUSTERING);
+    const rows = renderMarkdown(
+      '```\n' + Array.from({ length: 10_000 }, (_, i) => `line ${i}`).join('\n') + '\n```',
+      80,
+      CLUSTERING,
+    );
     expect(rows).toHaveLength(10_001);
     expect(text(rows)[10_000]).toBe('▎ line 9999');
   });
@@ -139,7 +254,8 @@ describe('rendering Markdown, construct by construct', () => {
   const TABLE = [
     '| Option | Default | What it does |',
     '|---|:---:|---|',
-    '| `--model` | gpt-4o | The model answers come from: any model the provider serves, named as the provider names it, checked only at the first request. |',
+    '| `--model` | gpt-4o | The model answers come from: any model the provider serves, named as the provider names ' +
+      'it, checked only at the first request. |',
     '| `--data-dir` | ~/.milk | Where **history** and sessions live. |',
   ].join('\n');
   it('a table with a long cell at 120 columns: a grid, the long cell wrapped inside its column, rules between rows', () => {
@@ -147,7 +263,8 @@ describe('rendering Markdown, construct by construct', () => {
     expect(rows.map((r) => r.trimEnd())).toEqual([
       'Option     │ Default │ What it does',
       '───────────┼─────────┼' + '─'.repeat(98),
-      '--model    │ gpt-4o  │ The model answers come from: any model the provider serves, named as the provider names it,',
+      '--model    │ gpt-4o  │ The model answers come from: any model the provider serves, named as the provider ' +
+        'names it,',
       '           │         │ checked only at the first request.',
       '───────────┼─────────┼' + '─'.repeat(98),
       '--data-dir │ ~/.milk │ Where history and sessions live.',
@@ -173,7 +290,7 @@ describe('rendering Markdown, construct by construct', () => {
     expect(spans.find((sp) => sp.text === '--model')?.style).toBe('code');
     expect(spans.find((sp) => sp.text === 'history')?.style).toBe('bold');
   });
-  it('column widths: natural when they fit, else shared out from each column\'s longest word', () => {
+  it("column widths: natural when they fit, else shared out from each column's longest word", () => {
     expect(columnWidths([5, 10], [5, 4], 20)).toEqual([5, 10]);
     // 30 wanted, 20 room: the short column keeps its width, the long one takes the rest.
     expect(columnWidths([5, 25], [5, 6], 20)).toEqual([5, 15]);
@@ -183,14 +300,25 @@ describe('rendering Markdown, construct by construct', () => {
     expect(columnWidths([2, 2, 2], [2, 2, 2], 6)).toEqual([2, 2, 2]);
   });
   it('a table whose columns cannot fit even at their narrowest becomes header: value lines', () => {
-    const md = '| key | value | more | and | more |\n|---|---|---|---|---|\n| a | ' + 'long '.repeat(10) + '| x | y | z |';
+    const md =
+      '| key | value | more | and | more |\n|---|---|---|---|---|\n| a | ' + 'long '.repeat(10) + '| x | y | z |';
     expect(text(renderMarkdown(md, 20, CLUSTERING))).toEqual([
-      'key: a', 'value: long long', 'long long long long', 'long long long long', 'more: x', 'and: y', 'more: z',
+      'key: a',
+      'value: long long',
+      'long long long long',
+      'long long long long',
+      'more: x',
+      'and: y',
+      'more: z',
     ]);
   });
   it('keeps hostile bytes in a code block and a table cell inert', () => {
     for (const lang of ['', 'bash']) {
-      const hostile = sanitize('```' + lang + '\nrm \x1b[2J\x1b]0;pwned\x07 {bold}x{/bold}\n```\n\n| a |\n|---|\n| \x1b[31mred\x9b2J {red-fg} |\n');
+      const hostile = sanitize(
+        '```' +
+          lang +
+          '\nrm \x1b[2J\x1b]0;pwned\x07 {bold}x{/bold}\n```\n\n| a |\n|---|\n| \x1b[31mred\x9b2J {red-fg} |\n',
+      );
       const out = text(renderMarkdown(hostile, 60, CLUSTERING)).join('\n');
       expect(out).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
       expect(out).toContain('{bold}x{/bold}');
@@ -198,37 +326,71 @@ describe('rendering Markdown, construct by construct', () => {
     }
   });
   it('raw HTML is shown as the text it is', () => {
-    expect(text(renderMarkdown('<b>hi</b> <script>x</script>', 80, CLUSTERING))).toEqual(['<b>hi</b> <script>x</script>']);
+    expect(text(renderMarkdown('<b>hi</b> <script>x</script>', 80, CLUSTERING))).toEqual([
+      '<b>hi</b> <script>x</script>',
+    ]);
   });
 });
 
 const DOC = [
-  '# Plan', '', 'First we **look** at `src/` and read [the docs](http://d.example).', '',
-  '- step one', '- step two', '  - nested *detail*', '', '1. numbered', '2. again', '',
-  '```ts', 'const a = 1;', '', 'function f() {', '\treturn a;', '}', '```', '',
-  '| col | other |', '|---|---|', '| x | y |', '', '> a quote', '> over two lines', '', '---', '', 'The end.',
+  '# Plan',
+  '',
+  'First we **look** at `src/` and read [the docs](http://d.example).',
+  '',
+  '- step one',
+  '- step two',
+  '  - nested *detail*',
+  '',
+  '1. numbered',
+  '2. again',
+  '',
+  '```ts',
+  'const a = 1;',
+  '',
+  'function f() {',
+  '\treturn a;',
+  '}',
+  '```',
+  '',
+  '| col | other |',
+  '|---|---|',
+  '| x | y |',
+  '',
+  '> a quote',
+  '> over two lines',
+  '',
+  '---',
+  '',
+  'The end.',
 ].join('\n');
 
 describe('streaming Markdown', () => {
   it('gives the same rows as rendering whole, for any chunking, and never changes a frozen row', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 60 }), fc.integer({ min: 12, max: 80 }), (sizes, width) => {
-      const stream = new MarkdownStream(width, CLUSTERING);
-      let at = 0;
-      let frozen: string[] = [];
-      for (let k = 0; at < DOC.length; k++) {
-        const n = sizes[k % sizes.length];
-        stream.push(DOC.slice(at, at + n));
-        at += n;
-        const now = text(stream.frozenRows() as MdRow[]);
-        expect(now.slice(0, frozen.length)).toEqual(frozen);
-        frozen = now;
-      }
-      expect(stream.rows()).toEqual(renderMarkdown(DOC, width, CLUSTERING));
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 12, max: 80 }),
+        (sizes, width) => {
+          const stream = new MarkdownStream(width, CLUSTERING);
+          let at = 0;
+          let frozen: string[] = [];
+          for (let k = 0; at < DOC.length; k++) {
+            const n = sizes[k % sizes.length];
+            stream.push(DOC.slice(at, at + n));
+            at += n;
+            const now = text(stream.frozenRows() as MdRow[]);
+            expect(now.slice(0, frozen.length)).toEqual(frozen);
+            frozen = now;
+          }
+          expect(stream.rows()).toEqual(renderMarkdown(DOC, width, CLUSTERING));
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
   it('a burst far larger than one window renders as if it had streamed, tails of every kind included', () => {
     // Each repetition ends in a different block kind, so window cuts land inside lists, code, tables and quotes.
-    const big = Array.from({ length: 400 }, (_, k) => `${DOC}\n\n${'word '.repeat(k % 7 * 40)}\n\n`).join('');
+    const big = Array.from({ length: 400 }, (_, k) => `${DOC}\n\n${'word '.repeat((k % 7) * 40)}\n\n`).join('');
     expect(big.length).toBeGreaterThan(200_000);
     const burst = new MarkdownStream(60, CLUSTERING);
     burst.push(big);
@@ -245,54 +407,77 @@ describe('streaming Markdown', () => {
 
 describe('a table streaming in', () => {
   const DOC2 = [
-    'Before the table.', '',
-    '| Option | Default | What it does |', '|---|---|---|',
+    'Before the table.',
+    '',
+    '| Option | Default | What it does |',
+    '|---|---|---|',
     '| a | 1 | short |',
     '| `--model` | gpt-4o | ' + 'a long cell that wraps '.repeat(8) + '|',
     '| b | 2 | ' + 'x'.repeat(90) + ' |',
-    '| c | 3 | done |', '',
+    '| c | 3 | done |',
+    '',
     'After the table.',
   ].join('\n');
   it('never changes a shown table row, for any chunking: the grid shows once the table is complete', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 40, max: 120 }), (sizes, width) => {
-      const stream = new MarkdownStream(width, CLUSTERING);
-      const final = text(renderMarkdown(DOC2, width, CLUSTERING));
-      let at = 0;
-      for (let k = 0; at < DOC2.length; k++) {
-        const n = sizes[k % sizes.length];
-        stream.push(DOC2.slice(at, at + n));
-        at += n;
-        const shown = text([...stream.frozenRows(), ...stream.tailRows()] as MdRow[]);
-        // Every grid row on screen is already the row it will finally be, at the same place.
-        shown.forEach((row, i) => {
-          if (row.includes('│')) expect(row).toBe(final[i]);
-        });
-      }
-      expect(text(stream.rows())).toEqual(final);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 40, max: 120 }),
+        (sizes, width) => {
+          const stream = new MarkdownStream(width, CLUSTERING);
+          const final = text(renderMarkdown(DOC2, width, CLUSTERING));
+          let at = 0;
+          for (let k = 0; at < DOC2.length; k++) {
+            const n = sizes[k % sizes.length];
+            stream.push(DOC2.slice(at, at + n));
+            at += n;
+            const shown = text([...stream.frozenRows(), ...stream.tailRows()] as MdRow[]);
+            // Every grid row on screen is already the row it will finally be, at the same place.
+            shown.forEach((row, i) => {
+              if (row.includes('│')) expect(row).toBe(final[i]);
+            });
+          }
+          expect(text(stream.rows())).toEqual(final);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
   it('holds a table inside a list item or a quote as well, for any chunking', () => {
-    const rows = ['| Option | What it does |', '|---|---|', '| a | short |', '| `--model` | ' + 'a long cell that wraps '.repeat(6) + '|', '| b | ' + 'x'.repeat(70) + ' |'];
+    const rows = [
+      '| Option | What it does |',
+      '|---|---|',
+      '| a | short |',
+      '| `--model` | ' + 'a long cell that wraps '.repeat(6) + '|',
+      '| b | ' + 'x'.repeat(70) + ' |',
+    ];
     for (const nested of [
       ['Steps:', '', '- first', '- the options:', '', ...rows.map((r) => `  ${r}`), '- last', '', 'After.'].join('\n'),
       ['> Quoted:', '>', ...rows.map((r) => `> ${r}`), '', 'After.'].join('\n'),
     ]) {
-      fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 40, max: 120 }), (sizes, width) => {
-        const stream = new MarkdownStream(width, CLUSTERING);
-        const final = text(renderMarkdown(nested, width, CLUSTERING));
-        let held = false;
-        for (let k = 0, at = 0; at < nested.length; k++) {
-          stream.push(nested.slice(at, at + sizes[k % sizes.length]));
-          at += sizes[k % sizes.length];
-          const shown = text([...stream.frozenRows(), ...stream.tailRows()] as MdRow[]);
-          held ||= shown.some((row) => row.includes('a table, 2 columns'));
-          shown.forEach((row, i) => {
-            if (row.includes(' │ ')) expect(row).toBe(final[i]);
-          });
-        }
-        expect(held).toBe(true);
-        expect(text(stream.rows())).toEqual(final);
-      }), { numRuns: 100 });
+      fc.assert(
+        fc.property(
+          fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 40 }),
+          fc.integer({ min: 40, max: 120 }),
+          (sizes, width) => {
+            const stream = new MarkdownStream(width, CLUSTERING);
+            const final = text(renderMarkdown(nested, width, CLUSTERING));
+            let held = false;
+            for (let k = 0, at = 0; at < nested.length; k++) {
+              stream.push(nested.slice(at, at + sizes[k % sizes.length]));
+              at += sizes[k % sizes.length];
+              const shown = text([...stream.frozenRows(), ...stream.tailRows()] as MdRow[]);
+              held ||= shown.some((row) => row.includes('a table, 2 columns'));
+              shown.forEach((row, i) => {
+                if (row.includes(' │ ')) expect(row).toBe(final[i]);
+              });
+            }
+            expect(held).toBe(true);
+            expect(text(stream.rows())).toEqual(final);
+          },
+        ),
+        { numRuns: 100 },
+      );
     }
   });
   it('counts the rows in while the table grows, and draws it when the answer ends with it', () => {
@@ -320,28 +505,38 @@ describe('streaming one huge block', () => {
 });
 
 describe('a block past HUGE_BLOCK (128 KB)', () => {
-  const plainRows = (t: string, width: number) => t.split('\n').flatMap((line) => wrapSpans([{ text: line, style: 'normal' }], width, CLUSTERING));
+  const plainRows = (t: string, width: number) =>
+    t.split('\n').flatMap((line) => wrapSpans([{ text: line, style: 'normal' }], width, CLUSTERING));
   it('is shown as plain wrapped text, each row frozen once the next begins, for any chunking', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 2_000, max: 70_000 }), { minLength: 1, maxLength: 8 }), fc.integer({ min: 10, max: 90 }), (sizes, width) => {
-      const body = Array.from({ length: 40_000 }, (_, k) => (k % 97 === 0 ? `**w${k}**\n` : k % 13 === 0 ? 'averyveryveryverylongwordthatneedsacut ' : `w${k} `)).join('');
-      const s = new MarkdownStream(width, CLUSTERING);
-      s.push('# Title\n\n');
-      let at = 0;
-      let frozen: string[] = [];
-      for (let k = 0; at < body.length; k++) {
-        const n = sizes[k % sizes.length];
-        s.push(body.slice(at, at + n));
-        at += n;
-        s.tailRows();
-        const now = text(s.frozenRows() as MdRow[]);
-        expect(now.slice(0, frozen.length)).toEqual(frozen);
-        frozen = now;
-      }
-      const rows = s.rows();
-      const head = renderMarkdown('# Title', width, CLUSTERING);
-      expect(rows.slice(0, head.length + 1)).toEqual([...head, []]);
-      expect(text(rows.slice(head.length + 1))).toEqual(text(plainRows(body, width)));
-    }), { numRuns: 12 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 2_000, max: 70_000 }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 10, max: 90 }),
+        (sizes, width) => {
+          const body = Array.from({ length: 40_000 }, (_, k) =>
+            k % 97 === 0 ? `**w${k}**\n` : k % 13 === 0 ? 'averyveryveryverylongwordthatneedsacut ' : `w${k} `,
+          ).join('');
+          const s = new MarkdownStream(width, CLUSTERING);
+          s.push('# Title\n\n');
+          let at = 0;
+          let frozen: string[] = [];
+          for (let k = 0; at < body.length; k++) {
+            const n = sizes[k % sizes.length];
+            s.push(body.slice(at, at + n));
+            at += n;
+            s.tailRows();
+            const now = text(s.frozenRows() as MdRow[]);
+            expect(now.slice(0, frozen.length)).toEqual(frozen);
+            frozen = now;
+          }
+          const rows = s.rows();
+          const head = renderMarkdown('# Title', width, CLUSTERING);
+          expect(rows.slice(0, head.length + 1)).toEqual([...head, []]);
+          expect(text(rows.slice(head.length + 1))).toEqual(text(plainRows(body, width)));
+        },
+      ),
+      { numRuns: 12 },
+    );
   });
 
   it('ends at a blank line, and what follows is Markdown again', () => {
@@ -355,16 +550,24 @@ describe('a block past HUGE_BLOCK (128 KB)', () => {
     expect(text(rows.slice(0, -2))).toEqual(text(plainRows(huge.trimEnd(), 40)));
   });
 
-  it('a word of 999,000 characters, a line of zalgo and a 1 MB table cell are each laid out in one pass, never parsed as Markdown', () => {
-    for (const payload of ['y'.repeat(999_000), ('z' + '\u0301'.repeat(500) + ' ').repeat(1500), `| a | b |\n|---|---|\n| ${'c'.repeat(1_000_000)} | d |`]) {
-      const s = new MarkdownStream(80, CLUSTERING);
-      for (let at = 0; at < payload.length; at += 65_536) {
-        s.push(payload.slice(at, at + 65_536));
-        s.tailRows();
+  it(
+    'a word of 999,000 characters, a line of zalgo and a 1 MB table cell are each laid out in one pass, never ' +
+      'parsed as Markdown',
+    () => {
+      for (const payload of [
+        'y'.repeat(999_000),
+        ('z' + '\u0301'.repeat(500) + ' ').repeat(1500),
+        `| a | b |\n|---|---|\n| ${'c'.repeat(1_000_000)} | d |`,
+      ]) {
+        const s = new MarkdownStream(80, CLUSTERING);
+        for (let at = 0; at < payload.length; at += 65_536) {
+          s.push(payload.slice(at, at + 65_536));
+          s.tailRows();
+        }
+        expect(text(s.rows())).toEqual(text(plainRows(payload, 80)));
       }
-      expect(text(s.rows())).toEqual(text(plainRows(payload, 80)));
-    }
-  });
+    },
+  );
 });
 
 describe('highlighting that could stall the keys', () => {
@@ -379,7 +582,10 @@ describe('highlighting that could stall the keys', () => {
 
 describe('a burst bigger than a frame takes', () => {
   it('is rendered a window a frame, never showing a row twice, and ends as rendering it whole', () => {
-    const big = Array.from({ length: 200 }, (_, k) => `${DOC}\n\nparagraph ${k} ${'word '.repeat(k % 9 * 30)}\n\n`).join('');
+    const big = Array.from(
+      { length: 200 },
+      (_, k) => `${DOC}\n\nparagraph ${k} ${'word '.repeat((k % 9) * 30)}\n\n`,
+    ).join('');
     const final = text(renderMarkdown(big, 70, CLUSTERING));
     const stream = new MarkdownStream(70, CLUSTERING);
     stream.push(big);

@@ -13,7 +13,7 @@ describe('what the heap guard does at a reading', () => {
   });
 });
 
-describe('the old generation\'s limit', () => {
+describe("the old generation's limit", () => {
   it('is --max-old-space-size when given (in execArgv or NODE_OPTIONS), else most of the heap limit', () => {
     expect(oldSpaceLimit(470 * MiB, '--max-old-space-size=256')).toBe(256 * MiB);
     expect(oldSpaceLimit(470 * MiB, '--enable-source-maps --max-old-space-size 512')).toBe(512 * MiB);
@@ -29,7 +29,12 @@ describe('the heap guard over time', () => {
     let share = 0.3;
     const stops: string[] = [];
     const exits: string[] = [];
-    const stop = installMemoryGuard({ stats: () => at(share), stopTurn: (m) => stops.push(m), exit: (m) => exits.push(m), everyMs: 100 });
+    const stop = installMemoryGuard({
+      stats: () => at(share),
+      stopTurn: (m) => stops.push(m),
+      exit: (m) => exits.push(m),
+      everyMs: 100,
+    });
     jest.advanceTimersByTime(500);
     expect(stops).toEqual([]);
     share = 0.85;
@@ -50,7 +55,13 @@ describe('the heap guard over time', () => {
   it('checks on the way in, after each megabyte streamed, however busy the loop is', () => {
     let listener: (chars: number) => void = () => undefined;
     const stops: string[] = [];
-    installMemoryGuard({ stats: () => at(0.85), stopTurn: (m) => stops.push(m), exit: () => undefined, everyMs: 1e9, onGrowth: (l) => (listener = l) })();
+    installMemoryGuard({
+      stats: () => at(0.85),
+      stopTurn: (m) => stops.push(m),
+      exit: () => undefined,
+      everyMs: 1e9,
+      onGrowth: (l) => (listener = l),
+    })();
     listener(512 * 1024);
     expect(stops).toEqual([]);
     listener(512 * 1024);

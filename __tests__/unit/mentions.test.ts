@@ -6,8 +6,16 @@ import * as ed from '../../src/editor/model';
 import { composer } from '../helpers/composer';
 
 const TREE = [
-  'README.md', 'package.json', 'src/main.ts', 'src/app.ts', 'src/tui/main-view.ts', 'src/tui/input.ts',
-  'src/editor/model.ts', 'scripts/make-all.js', 'docs/manual.md', '__tests__/unit/main.test.ts',
+  'README.md',
+  'package.json',
+  'src/main.ts',
+  'src/app.ts',
+  'src/tui/main-view.ts',
+  'src/tui/input.ts',
+  'src/editor/model.ts',
+  'scripts/make-all.js',
+  'docs/manual.md',
+  '__tests__/unit/main.test.ts',
 ];
 
 describe('ranking paths for @', () => {
@@ -51,7 +59,14 @@ describe('the @ picker over the composer', () => {
       text: () => ed.expandedText(c.ui.composer.editor),
       keys: (t: string) => [...t].flatMap((ch) => c.type(ch)),
       key: (name: CommandName) => c.run(name),
-      results: (query: string, paths: string[]) => c.feed({ kind: 'mentionResults', query, hits: paths.map((path) => ({ path, score: 1, indexes: [] })), indexing: false, cut: false }),
+      results: (query: string, paths: string[]) =>
+        c.feed({
+          kind: 'mentionResults',
+          query,
+          hits: paths.map((path) => ({ path, score: 1, indexes: [] })),
+          indexing: false,
+          cut: false,
+        }),
     };
   }
 
@@ -60,7 +75,10 @@ describe('the @ picker over the composer', () => {
     c.keys('see ');
     expect(c.keys('@')).toEqual([{ type: 'mentionQuery', query: '', opened: true }]);
     expect(top(c.ui())?.mode).toBe('mention');
-    expect(c.keys('ma')).toEqual([{ type: 'mentionQuery', query: 'm' }, { type: 'mentionQuery', query: 'ma' }]);
+    expect(c.keys('ma')).toEqual([
+      { type: 'mentionQuery', query: 'm' },
+      { type: 'mentionQuery', query: 'ma' },
+    ]);
     // An answer to an older query is dropped.
     c.results('m', ['nope']);
     expect(c.list()?.hits).toEqual([]);
@@ -70,7 +88,11 @@ describe('the @ picker over the composer', () => {
     c.key('mention.prev');
     c.key('mention.accept');
     expect(top(c.ui())).toBeNull();
-    expect(ed.toSegments(c.ui().composer.editor)).toEqual([{ type: 'text', text: 'see ' }, { type: 'file', text: 'src/main.ts' }, { type: 'text', text: ' ' }]);
+    expect(ed.toSegments(c.ui().composer.editor)).toEqual([
+      { type: 'text', text: 'see ' },
+      { type: 'file', text: 'src/main.ts' },
+      { type: 'text', text: ' ' },
+    ]);
     expect(c.text()).toBe('see @src/main.ts ');
     expect(ed.displayText(ed.toSegments(c.ui().composer.editor))).toBe('see @src/main.ts ');
     // The chip is one atom: one Backspace after the space takes it whole; undo brings it back.
@@ -82,7 +104,9 @@ describe('the @ picker over the composer', () => {
   });
   it('opens with the query when the @ and what follows it came in one chunk (fast typing)', () => {
     const c = picker();
-    expect(c.feed({ kind: 'text', text: 'see @src/ma' })).toEqual([{ type: 'mentionQuery', query: 'src/ma', opened: true }]);
+    expect(c.feed({ kind: 'text', text: 'see @src/ma' })).toEqual([
+      { type: 'mentionQuery', query: 'src/ma', opened: true },
+    ]);
     expect(c.list()?.query).toBe('src/ma');
   });
   it('does not open inside a word (an address); Esc leaves the @query as typed', () => {
@@ -116,6 +140,15 @@ describe('the @ picker over the composer', () => {
     c.key('mention.accept');
     c.keys('please');
     const sent = c.key('composer.submit').find((e) => e.type === 'submit');
-    expect(sent).toMatchObject({ input: { text: 'read @src/ please', segments: [{ type: 'text', text: 'read ' }, { type: 'file', text: 'src/' }, { type: 'text', text: ' please' }] } });
+    expect(sent).toMatchObject({
+      input: {
+        text: 'read @src/ please',
+        segments: [
+          { type: 'text', text: 'read ' },
+          { type: 'file', text: 'src/' },
+          { type: 'text', text: ' please' },
+        ],
+      },
+    });
   });
 });

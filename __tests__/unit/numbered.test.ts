@@ -7,7 +7,9 @@ describe('read_file windows', () => {
     expect(numberedWindow('a\nb\n', {})).toBe('1\ta\n2\tb');
   });
   it('shows the lines asked for with their numbers and says how to read on', () => {
-    expect(numberedWindow(file, { offset: 9, limit: 3 })).toBe(' 9\tline 9\n10\tline 10\n11\tline 11\n[lines 9-11 of 30; read on with offset 12]');
+    expect(numberedWindow(file, { offset: 9, limit: 3 })).toBe(
+      ' 9\tline 9\n10\tline 10\n11\tline 11\n[lines 9-11 of 30; read on with offset 12]',
+    );
     expect(numberedWindow(file, { offset: 29 })).toBe('29\tline 29\n30\tline 30\n[lines 29-30 of 30]');
   });
   it('says where the file ends when the offset is past it, and when it is empty', () => {
@@ -16,10 +18,14 @@ describe('read_file windows', () => {
   });
   it('cuts a very long line and says so', () => {
     const out = numberedWindow('x'.repeat(MAX_LINE_CHARS + 10), {});
-    expect(out).toBe(`1\t${'x'.repeat(MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} of ${MAX_LINE_CHARS + 10} characters]`);
+    expect(out).toBe(
+      `1\t${'x'.repeat(MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} of ${MAX_LINE_CHARS + 10} characters]`,
+    );
   });
   it('notes a file read only in part', () => {
-    expect(numberedWindow('a\nb\n', {}, true)).toBe('1\ta\n2\tb\n[lines 1-2 of 2 in the part read (the file is larger)]');
+    expect(numberedWindow('a\nb\n', {}, true)).toBe(
+      '1\ta\n2\tb\n[lines 1-2 of 2 in the part read (the file is larger)]',
+    );
   });
 });
 

@@ -5,11 +5,16 @@ import * as s from '../../src/search/search';
 import { COUNT_CAP, searchOverlay } from '../../src/search/overlay';
 import type { HistoryEntry } from '../../src/history/rules';
 
-const E = (...texts: string[]): HistoryEntry[] => texts.map((t) => ({ ts: 't', segments: [{ type: 'text', text: t }] }));
-const type = (st: s.SearchState, list: HistoryEntry[], q: string) => [...q].reduce((acc, ch) => s.typeQuery(acc, list, ch), st);
+const E = (...texts: string[]): HistoryEntry[] =>
+  texts.map((t) => ({ ts: 't', segments: [{ type: 'text', text: t }] }));
+const type = (st: s.SearchState, list: HistoryEntry[], q: string) =>
+  [...q].reduce((acc, ch) => s.typeQuery(acc, list, ch), st);
 const shown = (st: s.SearchState, list: HistoryEntry[], max = 8) => {
   const o = searchOverlay(st, list, max);
-  return { rows: o.rows.map((r) => `${r.current ? '>' : ' '}${list[r.index].segments[0].text}`), count: `${o.position}/${o.total}${o.more ? '+' : ''}` };
+  return {
+    rows: o.rows.map((r) => `${r.current ? '>' : ' '}${list[r.index].segments[0].text}`),
+    count: `${o.position}/${o.total}${o.more ? '+' : ''}`,
+  };
 };
 
 describe('the search overlay', () => {
@@ -40,7 +45,16 @@ describe('the search overlay', () => {
     });
     // Forward: the newer side is ahead.
     st = s.searchAgain(st, many, 'forward', null);
-    expect(shown(st, many, 8).rows).toEqual([' make 12', ' make 13', '>make 14', ' make 15', ' make 16', ' make 17', ' make 18', ' make 19']);
+    expect(shown(st, many, 8).rows).toEqual([
+      ' make 12',
+      ' make 13',
+      '>make 14',
+      ' make 15',
+      ' make 16',
+      ' make 17',
+      ' make 18',
+      ' make 19',
+    ]);
   });
   it('one row per text, as the keys would reach them, and counts distinct texts', () => {
     const dups = E('npm test', 'npm run a', 'npm test', 'npm run b', 'npm test');
@@ -71,25 +85,29 @@ describe('the search overlay', () => {
     const o = searchOverlay(st, big);
     expect([o.position, o.total, o.more, o.rows.length]).toEqual([1, COUNT_CAP + 1, true, 8]);
   });
-  it('counts exactly when a query matches fewer than the cap each way, and keeps that list for a longer query and for repeats', () => {
-    const many = E(...Array.from({ length: 2000 }, (_, i) => `item ${i} ${i % 2 ? 'odd' : 'even'}`));
-    let st = type(s.startSearch('reverse'), many, 'item');
-    expect(searchOverlay(st, many)).toMatchObject({ position: 1, total: COUNT_CAP + 1, more: true });
-    st = type(st, many, ' 1');
-    const o = searchOverlay(st, many);
-    // item 1, item 10-19, 100-199, 1000-1999: more than the cap, so counted to it.
-    expect([o.position, o.total, o.more]).toEqual([1, COUNT_CAP + 1, true]);
-    st = type(st, many, '2');
-    // item 12, 120-129, 1200-1299: 111, all counted; then a longer query filters what was listed.
-    expect(searchOverlay(st, many)).toMatchObject({ position: 1, total: 111, more: false });
-    st = type(st, many, '3');
-    expect(searchOverlay(st, many)).toMatchObject({ position: 1, total: 11, more: false });
-    st = s.searchAgain(s.searchAgain(st, many, 'reverse', null), many, 'reverse', null);
-    expect(searchOverlay(st, many)).toMatchObject({ position: 3, total: 11 });
-    // The list changed under the search (an entry appended): counted afresh.
-    many.push(...E('item 123 new'));
-    expect(searchOverlay(st, many).total).toBe(12);
-  });
+  it(
+    'counts exactly when a query matches fewer than the cap each way, and keeps that list for a longer query and ' +
+      'for repeats',
+    () => {
+      const many = E(...Array.from({ length: 2000 }, (_, i) => `item ${i} ${i % 2 ? 'odd' : 'even'}`));
+      let st = type(s.startSearch('reverse'), many, 'item');
+      expect(searchOverlay(st, many)).toMatchObject({ position: 1, total: COUNT_CAP + 1, more: true });
+      st = type(st, many, ' 1');
+      const o = searchOverlay(st, many);
+      // item 1, item 10-19, 100-199, 1000-1999: more than the cap, so counted to it.
+      expect([o.position, o.total, o.more]).toEqual([1, COUNT_CAP + 1, true]);
+      st = type(st, many, '2');
+      // item 12, 120-129, 1200-1299: 111, all counted; then a longer query filters what was listed.
+      expect(searchOverlay(st, many)).toMatchObject({ position: 1, total: 111, more: false });
+      st = type(st, many, '3');
+      expect(searchOverlay(st, many)).toMatchObject({ position: 1, total: 11, more: false });
+      st = s.searchAgain(s.searchAgain(st, many, 'reverse', null), many, 'reverse', null);
+      expect(searchOverlay(st, many)).toMatchObject({ position: 3, total: 11 });
+      // The list changed under the search (an entry appended): counted afresh.
+      many.push(...E('item 123 new'));
+      expect(searchOverlay(st, many).total).toBe(12);
+    },
+  );
   it('a forward search lists the same way: older above, newer below', () => {
     const st = type(s.startSearch('forward'), list, 'make');
     expect(shown(st, list)).toEqual({ rows: ['>make a', ' make b', ' make c', ' make d', ' make e'], count: '5/5' });
@@ -98,7 +116,8 @@ describe('the search overlay', () => {
 
 describe('the overlay rows on screen', () => {
   it('lines the match column up after origins of any script (padded by display width)', () => {
-    const { overlayRows } = require('../../src/composer/views/search') as typeof import('../../src/composer/views/search');
+    const { overlayRows } =
+      require('../../src/composer/views/search') as typeof import('../../src/composer/views/search');
     const { DEFAULT_KEYMAP } = require('../../src/tui/keymap') as typeof import('../../src/tui/keymap');
     const { stringWidth } = require('../../src/editor/width') as typeof import('../../src/editor/width');
     const entries: HistoryEntry[] = [
@@ -107,7 +126,17 @@ describe('the overlay rows on screen', () => {
     ];
     const st = type(s.startSearch('reverse'), entries, 'make');
     const overlay = searchOverlay(st, entries);
-    const rows = overlayRows({ overlay, entries, scope: 'global' }, { width: 60, height: 3, now: Date.parse('2026-01-02T00:00:00.000Z'), emoji: CLUSTERING, keys: DEFAULT_KEYMAP, historyMode: 'global' });
+    const rows = overlayRows(
+      { overlay, entries, scope: 'global' },
+      {
+        width: 60,
+        height: 3,
+        now: Date.parse('2026-01-02T00:00:00.000Z'),
+        emoji: CLUSTERING,
+        keys: DEFAULT_KEYMAP,
+        historyMode: 'global',
+      },
+    );
     const matchAt = rows.slice(1).map((row) => {
       const text = row.map((sp) => sp.text).join('');
       return stringWidth(text.slice(0, text.indexOf('make')), CLUSTERING);

@@ -14,12 +14,24 @@ const inputs = (over: Partial<PromptInputs> = {}): PromptInputs => ({
 
 describe('the system prompt', () => {
   it('is built from named parts in order: identity, environment, tools, approval, then the instruction files as given', () => {
-    const parts = systemPromptParts(inputs({ instructions: [
-      { path: '/data/AGENTS.md', text: 'personal rules', cut: false, bytes: 14 },
-      { path: '/w/AGENTS.md', text: 'root rules', cut: false, bytes: 10 },
-      { path: '/w/app/CLAUDE.md', text: 'nearest rules', cut: false, bytes: 13 },
-    ] }));
-    expect(parts.map((p) => p.name)).toEqual(['identity', 'environment', 'tools', 'approval', '/data/AGENTS.md', '/w/AGENTS.md', '/w/app/CLAUDE.md']);
+    const parts = systemPromptParts(
+      inputs({
+        instructions: [
+          { path: '/data/AGENTS.md', text: 'personal rules', cut: false, bytes: 14 },
+          { path: '/w/AGENTS.md', text: 'root rules', cut: false, bytes: 10 },
+          { path: '/w/app/CLAUDE.md', text: 'nearest rules', cut: false, bytes: 13 },
+        ],
+      }),
+    );
+    expect(parts.map((p) => p.name)).toEqual([
+      'identity',
+      'environment',
+      'tools',
+      'approval',
+      '/data/AGENTS.md',
+      '/w/AGENTS.md',
+      '/w/app/CLAUDE.md',
+    ]);
     const text = joinParts(parts);
     expect(text.indexOf('personal rules')).toBeLessThan(text.indexOf('root rules'));
     expect(text.indexOf('root rules')).toBeLessThan(text.indexOf('nearest rules'));
@@ -28,8 +40,11 @@ describe('the system prompt', () => {
 
   it('says where it runs: the workspace, the repository and branch, the OS, the shell, the date', () => {
     const env = systemPromptParts(inputs()).find((p) => p.name === 'environment')!.text;
-    for (const fact of ['/w/app', 'root /w', 'branch main', 'Linux 6.1', '/bin/bash', '2026-12-01']) expect(env).toContain(fact);
-    const outside = systemPromptParts(inputs({ env: { ...inputs().env, git: null } })).find((p) => p.name === 'environment')!.text;
+    for (const fact of ['/w/app', 'root /w', 'branch main', 'Linux 6.1', '/bin/bash', '2026-12-01'])
+      expect(env).toContain(fact);
+    const outside = systemPromptParts(inputs({ env: { ...inputs().env, git: null } })).find(
+      (p) => p.name === 'environment',
+    )!.text;
     expect(outside).toContain('not a git repository');
   });
 
@@ -40,19 +55,28 @@ describe('the system prompt', () => {
   });
 
   it('states the approval mode in force', () => {
-    const approval = systemPromptParts(inputs({ approval: { mode: 'full-auto', meaning: 'Nothing asks.' } })).find((p) => p.name === 'approval')!.text;
+    const approval = systemPromptParts(inputs({ approval: { mode: 'full-auto', meaning: 'Nothing asks.' } })).find(
+      (p) => p.name === 'approval',
+    )!.text;
     expect(approval).toBe('Approval mode: full-auto. Nothing asks.');
   });
 
   it('notes a cut instruction file with its size and the cap', () => {
-    const parts = systemPromptParts(inputs({ instructionCap: 100, instructions: [{ path: '/w/AGENTS.md', text: 'x'.repeat(100), cut: true, bytes: 5000 }] }));
+    const parts = systemPromptParts(
+      inputs({
+        instructionCap: 100,
+        instructions: [{ path: '/w/AGENTS.md', text: 'x'.repeat(100), cut: true, bytes: 5000 }],
+      }),
+    );
     expect(parts[parts.length - 1].text).toMatch(/\[cut: the file is 5000 bytes; the first 100 are above\]$/);
   });
 
   it('describes each part with its size, and the total', () => {
     const parts = systemPromptParts(inputs());
     const lines = describeParts(parts);
-    expect(lines[0]).toBe(`system prompt: ${joinParts(parts).length.toLocaleString('en-US')} characters, ${parts.length} parts`);
+    expect(lines[0]).toBe(
+      `system prompt: ${joinParts(parts).length.toLocaleString('en-US')} characters, ${parts.length} parts`,
+    );
     expect(lines.slice(1).map((l) => l.trim().split(/\s+/)[0])).toEqual(parts.map((p) => p.name));
   });
 });

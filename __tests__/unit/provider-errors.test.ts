@@ -5,18 +5,33 @@ import { CredentialsInUrlError, HttpStatusError, StreamClosedError } from '../..
 import { parseArgs } from '../../src/providers/provider';
 import { retryAfterMs } from '../../src/providers/event-stream';
 
-const ctx = { provider: 'openai', baseUrl: 'https://user:pw@llm.example/v1?key=SECRET', keyVariable: 'OPENAI_API_KEY', key: 'sk-test-key-1234567890', partial: false };
+const ctx = {
+  provider: 'openai',
+  baseUrl: 'https://user:pw@llm.example/v1?key=SECRET',
+  keyVariable: 'OPENAI_API_KEY',
+  key: 'sk-test-key-1234567890',
+  partial: false,
+};
 
 describe('describeProviderError', () => {
-  it.each(['DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID'])('names an untrusted certificate (%s), the URL redacted', (code) => {
+  it.each([
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'CERT_HAS_EXPIRED',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+  ])('names an untrusted certificate (%s), the URL redacted', (code) => {
     const err = Object.assign(new Error('self-signed certificate'), { code });
     const message = describeProviderError(err, ctx).message;
-    expect(message).toBe(`openai: the TLS certificate of https://[redacted]@llm.example/v1?[redacted] is not trusted (${code}); NODE_EXTRA_CA_CERTS can name a CA to trust`);
+    expect(message).toBe(
+      `openai: the TLS certificate of https://[redacted]@llm.example/v1?[redacted] is not trusted (${code}); NODE_EXTRA_CA_CERTS can name a CA to trust`,
+    );
     expect(message).not.toMatch(/SECRET|pw/);
   });
 
   it('finds the code on a wrapped cause', () => {
-    const err = new Error('request failed', { cause: Object.assign(new Error('x'), { code: 'SELF_SIGNED_CERT_IN_CHAIN' }) });
+    const err = new Error('request failed', {
+      cause: Object.assign(new Error('x'), { code: 'SELF_SIGNED_CERT_IN_CHAIN' }),
+    });
     expect(describeProviderError(err, ctx).message).toMatch(/not trusted \(SELF_SIGNED_CERT_IN_CHAIN\)/);
   });
 
@@ -30,22 +45,38 @@ describe('describeProviderError', () => {
 
   it('explains a 401 by the key without quoting the server (it may echo part of the key)', () => {
     const err = new HttpStatusError(401, 'Incorrect API key provided: sk-abc...xyz', undefined);
-    expect(describeProviderError(err, ctx).message).toBe('openai: 401 unauthorized: the API key in OPENAI_API_KEY was rejected');
+    expect(describeProviderError(err, ctx).message).toBe(
+      'openai: 401 unauthorized: the API key in OPENAI_API_KEY was rejected',
+    );
   });
 
   it('explains failures by their type and code, not by what their message says', () => {
     const say = (err: unknown, partial = false) => describeProviderError(err, { ...ctx, partial }).message;
     expect(say(new CredentialsInUrlError())).toMatch(/holds a user name or password; put the key in OPENAI_API_KEY/);
     expect(say(new StreamClosedError())).toBe('openai: the connection closed mid-answer');
-    expect(say(new SyntaxError('Unexpected token'), true)).toBe('openai: the server sent a malformed stream (the answer above is incomplete)');
+    expect(say(new SyntaxError('Unexpected token'), true)).toBe(
+      'openai: the server sent a malformed stream (the answer above is incomplete)',
+    );
     expect(say(Object.assign(new TypeError('x'), { code: 'ERR_INVALID_URL' }))).toMatch(/is not a valid URL$/);
-    expect(say(Object.assign(new Error('x'), { code: 'EPROTO', reason: 'wrong version number' }))).toMatch(/does not speak TLS; if the server is plain HTTP, use http:\/\//);
-    const openssl = 'write EPROTO 806C6652E97F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/openssl/ssl/record/ssl3_record.c:350:';
+    expect(say(Object.assign(new Error('x'), { code: 'EPROTO', reason: 'wrong version number' }))).toMatch(
+      /does not speak TLS; if the server is plain HTTP, use http:\/\//,
+    );
+    const openssl =
+      'write EPROTO 806C6652E97F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version ' +
+      'number:../deps/openssl/openssl/ssl/record/ssl3_record.c:350:';
     expect(say(Object.assign(new Error(openssl), { code: 'EPROTO' }))).toMatch(/does not speak TLS/);
-    expect(say(Object.assign(new Error(openssl.replace('wrong version number', 'sslv3 alert handshake failure')), { code: 'EPROTO' }))).toBe('openai: request failed (EPROTO)');
+    expect(
+      say(
+        Object.assign(new Error(openssl.replace('wrong version number', 'sslv3 alert handshake failure')), {
+          code: 'EPROTO',
+        }),
+      ),
+    ).toBe('openai: request failed (EPROTO)');
     expect(say(Object.assign(new Error('x'), { code: 'ETIMEDOUT' }))).toMatch(/timed out connecting/);
     // Words in a message mean nothing: an error that merely says "JSON" or "socket" is not taken for one.
-    expect(say(new Error('JSON socket Timeout terminated includes credentials Invalid URL'))).toBe('openai: request failed (Error)');
+    expect(say(new Error('JSON socket Timeout terminated includes credentials Invalid URL'))).toBe(
+      'openai: request failed (Error)',
+    );
   });
 });
 
@@ -55,7 +86,10 @@ describe('parseArgs', () => {
     expect(parseArgs('')).toEqual({ args: {} });
   });
   it('says why arguments that are cut off or not an object cannot be used', () => {
-    expect(parseArgs('{"command": "rm -rf /tm')).toMatchObject({ args: {}, argsError: expect.stringContaining('not valid JSON') });
+    expect(parseArgs('{"command": "rm -rf /tm')).toMatchObject({
+      args: {},
+      argsError: expect.stringContaining('not valid JSON'),
+    });
     expect(parseArgs('[1]')).toMatchObject({ argsError: 'its arguments are an array, not a JSON object' });
     expect(parseArgs('"ls"')).toMatchObject({ argsError: 'its arguments are a string, not a JSON object' });
   });

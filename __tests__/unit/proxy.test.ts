@@ -23,9 +23,11 @@ describe('NO_PROXY', () => {
 });
 
 describe('the proxy for a URL', () => {
-  it('takes the scheme\'s variable, lower case first, then ALL_PROXY; a bare host:port is http', () => {
+  it("takes the scheme's variable, lower case first, then ALL_PROXY; a bare host:port is http", () => {
     expect(proxyFor(u('https://a.com'), { HTTPS_PROXY: 'http://p:1' })?.href).toBe('http://p:1/');
-    expect(proxyFor(u('https://a.com'), { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:1' })?.host).toBe('lower:1');
+    expect(proxyFor(u('https://a.com'), { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:1' })?.host).toBe(
+      'lower:1',
+    );
     expect(proxyFor(u('http://a.com'), { HTTPS_PROXY: 'http://p:1' })).toBeNull();
     expect(proxyFor(u('http://a.com'), { ALL_PROXY: 'proxy.corp:3128' })?.href).toBe('http://proxy.corp:3128/');
     expect(proxyFor(u('https://a.com'), { HTTPS_PROXY: 'http://p:1', no_proxy: 'a.com' })).toBeNull();

@@ -15,8 +15,12 @@ describe('URLs as milk prints them', () => {
 describe('redactSecrets', () => {
   const { redactSecrets } = require('../../src/providers/redact') as typeof import('../../src/providers/redact');
   it('hides the configured key anywhere, and key-shaped tokens', () => {
-    expect(redactSecrets('bad key xyz-CONFIGURED-KEY-123 given', 'xyz-CONFIGURED-KEY-123')).toBe('bad key [redacted key] given');
-    expect(redactSecrets('header Bearer abcdefghijklmnop and sk-proj-abcdefghij1234', undefined)).toBe('header Bearer [redacted] and [redacted key]');
+    expect(redactSecrets('bad key xyz-CONFIGURED-KEY-123 given', 'xyz-CONFIGURED-KEY-123')).toBe(
+      'bad key [redacted key] given',
+    );
+    expect(redactSecrets('header Bearer abcdefghijklmnop and sk-proj-abcdefghij1234', undefined)).toBe(
+      'header Bearer [redacted] and [redacted key]',
+    );
     // A short "key" would hide ordinary words: left alone.
     expect(redactSecrets('the model is gone', 'the')).toBe('the model is gone');
   });

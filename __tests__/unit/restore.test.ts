@@ -20,14 +20,23 @@ describe('what a rewind puts back', () => {
     expect(planRestore(snaps, 3, untouched)).toEqual([]);
   });
 
-  it('a file changed behind milk\'s back since its last write (or removed, or made again) is reported, never overwritten', () => {
-    const now = (file: string) => (file === '/w/b.txt' ? { hash: 'h-someone-else', lastWritten: 'h-milk' } : file === '/w/new.txt' ? { hash: null, lastWritten: 'h-milk' } : untouched());
-    expect(planRestore(snaps, 1, now)).toEqual([
-      { kind: 'restore', file: '/w/a.txt', copy: '/c/2-a.txt' },
-      { kind: 'changed', file: '/w/b.txt' },
-      { kind: 'changed', file: '/w/new.txt' },
-    ]);
-  });
+  it(
+    "a file changed behind milk's back since its last write (or removed, or made again) is reported, never " +
+      'overwritten',
+    () => {
+      const now = (file: string) =>
+        file === '/w/b.txt'
+          ? { hash: 'h-someone-else', lastWritten: 'h-milk' }
+          : file === '/w/new.txt'
+            ? { hash: null, lastWritten: 'h-milk' }
+            : untouched();
+      expect(planRestore(snaps, 1, now)).toEqual([
+        { kind: 'restore', file: '/w/a.txt', copy: '/c/2-a.txt' },
+        { kind: 'changed', file: '/w/b.txt' },
+        { kind: 'changed', file: '/w/new.txt' },
+      ]);
+    },
+  );
 
   it('names the files for the question', () => {
     expect(filesSince(snaps, 1)).toEqual(['/w/a.txt', '/w/b.txt', '/w/new.txt']);

@@ -1,8 +1,13 @@
 import * as router from '../../src/tui/router';
 import { DEFAULT_KEYMAP, describeKey } from '../../src/tui/keymap';
 
-const route = (a: Parameters<typeof router.route>[0], modes: Parameters<typeof router.route>[1]) => router.route(a, modes, DEFAULT_KEYMAP);
-const routeChord = (a: Parameters<typeof router.routeChord>[0], modes: Parameters<typeof router.routeChord>[1], prefix: string | null) => router.routeChord(a, modes, prefix, DEFAULT_KEYMAP);
+const route = (a: Parameters<typeof router.route>[0], modes: Parameters<typeof router.route>[1]) =>
+  router.route(a, modes, DEFAULT_KEYMAP);
+const routeChord = (
+  a: Parameters<typeof router.routeChord>[0],
+  modes: Parameters<typeof router.routeChord>[1],
+  prefix: string | null,
+) => router.routeChord(a, modes, prefix, DEFAULT_KEYMAP);
 
 const cmd = (name: string) => ({ kind: 'command', name });
 const text = (t: string) => ({ kind: 'text', text: t });
@@ -61,7 +66,10 @@ describe('chords (Ctrl+X then a key), as readline has them', () => {
   it('an unbound chord does nothing and ends; a character after the prefix is taken by it', () => {
     expect(feed(['idle'], key('C-x'), key('f7'), key('C-e'))).toEqual({ out: [cmd('editor.lineEnd')], prefix: null });
     expect(feed(['idle'], key('C-x'), { kind: 'text', text: 'ab' })).toEqual({ out: [text('b')], prefix: null });
-    expect(feed(['idle'], key('C-x'), { kind: 'paste', text: 'p' })).toEqual({ out: [{ kind: 'paste', text: 'p' }], prefix: null });
+    expect(feed(['idle'], key('C-x'), { kind: 'paste', text: 'p' })).toEqual({
+      out: [{ kind: 'paste', text: 'p' }],
+      prefix: null,
+    });
   });
   it('names chords as people write them', () => {
     expect(describeKey('C-x C-e')).toBe('Ctrl+X Ctrl+E');

@@ -7,7 +7,11 @@ import { OfflineProvider } from '../../src/providers/offline';
 class ScriptedProvider implements Provider {
   readonly name = 'test';
   seen: ChatMessage[][] = [];
-  constructor(private readonly deltas: string[], private readonly delayMs = 5, private readonly ignoreAbort = false) {}
+  constructor(
+    private readonly deltas: string[],
+    private readonly delayMs = 5,
+    private readonly ignoreAbort = false,
+  ) {}
   async *stream(messages: readonly ChatMessage[], signal: AbortSignal): AsyncIterable<string> {
     this.seen.push([...messages]);
     const never = new AbortController().signal;
@@ -137,7 +141,10 @@ describe('turn runner', () => {
     const bus = new Bus();
     const provider = new ScriptedProvider(['ok'], 0);
     const runner = new TurnRunner(bus, provider);
-    runner.load([{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'answer' }]);
+    runner.load([
+      { role: 'user', content: 'earlier' },
+      { role: 'assistant', content: 'answer' },
+    ]);
     const e = ended(bus);
     runner.start('now');
     await e;
@@ -159,7 +166,10 @@ describe('turn runner', () => {
 describe('offline provider', () => {
   it('streams a reply word by word that quotes the input', async () => {
     const words: string[] = [];
-    for await (const w of new OfflineProvider({ wordDelayMs: 0 }).stream([{ role: 'user', content: 'hello there' }], new AbortController().signal)) {
+    for await (const w of new OfflineProvider({ wordDelayMs: 0 }).stream(
+      [{ role: 'user', content: 'hello there' }],
+      new AbortController().signal,
+    )) {
       words.push(w);
     }
     expect(words.length).toBeGreaterThan(10);
@@ -167,7 +177,8 @@ describe('offline provider', () => {
   });
   it('stops as soon as it is aborted', async () => {
     const ac = new AbortController();
-    const it = new OfflineProvider({ wordDelayMs: 1000 }).stream([{ role: 'user', content: 'x' }], ac.signal)[Symbol.asyncIterator]();
+    const stream = new OfflineProvider({ wordDelayMs: 1000 }).stream([{ role: 'user', content: 'x' }], ac.signal);
+    const it = stream[Symbol.asyncIterator]();
     const next = it.next();
     ac.abort();
     await expect(next).rejects.toThrow('aborted');

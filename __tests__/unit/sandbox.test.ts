@@ -15,9 +15,18 @@ describe('the sandbox arguments', () => {
   it('binds everything read-only, the workspace writable over it (after the private /tmp), and hides the data dir', () => {
     const args = bwrapArgs({ workspace: '/tmp/ws', network: false, hide: ['/home/me/.milk'] }, 'npm test');
     expect(mounts(args)).toEqual([
-      ['--ro-bind', '/'], ['--dev', '/dev'], ['--proc', '/proc'], ['--tmpfs', '/tmp'], ['--bind', '/tmp/ws'], ['--tmpfs', '/home/me/.milk'],
+      ['--ro-bind', '/'],
+      ['--dev', '/dev'],
+      ['--proc', '/proc'],
+      ['--tmpfs', '/tmp'],
+      ['--bind', '/tmp/ws'],
+      ['--tmpfs', '/home/me/.milk'],
     ]);
-    expect(mounts(args).filter(([kind]) => kind === '--bind').map(([, p]) => p)).toEqual(['/tmp/ws']);
+    expect(
+      mounts(args)
+        .filter(([kind]) => kind === '--bind')
+        .map(([, p]) => p),
+    ).toEqual(['/tmp/ws']);
     expect(args.slice(args.indexOf('--'))).toEqual(['--', '/bin/sh', '-c', 'npm test']);
     expect(args).toEqual(expect.arrayContaining(['--chdir', '/tmp/ws', '--unshare-pid', '--die-with-parent']));
   });

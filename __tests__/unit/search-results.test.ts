@@ -1,14 +1,36 @@
-import { GrepCollector, MAX_GREP_LINES, MAX_LINE_CHARS, MAX_LISTED, compareNames, listing } from '../../src/tools/search-results';
+import {
+  GrepCollector,
+  MAX_GREP_LINES,
+  MAX_LINE_CHARS,
+  MAX_LISTED,
+  compareNames,
+  listing,
+} from '../../src/tools/search-results';
 
 const enc = new TextEncoder();
-const hits = (path: string, ...spec: Array<[number, boolean]>) => ({ path, lines: spec.map(([n, match]) => ({ n, text: `line ${n}`, match })) });
+const hits = (path: string, ...spec: Array<[number, boolean]>) => ({
+  path,
+  lines: spec.map(([n, match]) => ({ n, text: `line ${n}`, match })),
+});
 
 describe('grep output', () => {
   it('prints matches as path:n:text and context as path-n-text, with -- between groups and files when there is context', () => {
     const c = new GrepCollector('content', 1);
     c.add(hits('a.ts', [1, false], [2, true], [3, false], [7, false], [8, true]));
     c.add(hits('b.ts', [4, true]));
-    expect(c.text()).toBe(['a.ts-1-line 1', 'a.ts:2:line 2', 'a.ts-3-line 3', '--', 'a.ts-7-line 7', 'a.ts:8:line 8', '--', 'b.ts:4:line 4', '[3 matching lines in 2 files]'].join('\n'));
+    expect(c.text()).toBe(
+      [
+        'a.ts-1-line 1',
+        'a.ts:2:line 2',
+        'a.ts-3-line 3',
+        '--',
+        'a.ts-7-line 7',
+        'a.ts:8:line 8',
+        '--',
+        'b.ts:4:line 4',
+        '[3 matching lines in 2 files]',
+      ].join('\n'),
+    );
   });
 
   it('without context, no separators', () => {
@@ -54,7 +76,13 @@ describe('grep output', () => {
 
   it('a long line keeps its head and its length; a CR before the newline is dropped', () => {
     const c = new GrepCollector('content', 0);
-    c.add({ path: 'min.js', lines: [{ n: 1, text: 'x'.repeat(5000), match: true }, { n: 2, text: 'dos\r', match: true }] });
+    c.add({
+      path: 'min.js',
+      lines: [
+        { n: 1, text: 'x'.repeat(5000), match: true },
+        { n: 2, text: 'dos\r', match: true },
+      ],
+    });
     const [first, second] = c.text().split('\n');
     expect(first).toBe(`min.js:1:${'x'.repeat(MAX_LINE_CHARS)}… [line of 5000 characters]`);
     expect(second).toBe('min.js:2:dos');
@@ -64,7 +92,14 @@ describe('grep output', () => {
 describe('path order', () => {
   it('is byte order, as ripgrep sorts: a folder named a sorts before a.txt, emoji after fullwidth letters', () => {
     const names = ['a.txt', 'a', '\u{1F600}', '\uFF21', 'B', '.x'];
-    expect([...names].sort((x, y) => compareNames(x, y, (s) => enc.encode(s)))).toEqual(['.x', 'B', 'a', 'a.txt', '\uFF21', '\u{1F600}']);
+    expect([...names].sort((x, y) => compareNames(x, y, (s) => enc.encode(s)))).toEqual([
+      '.x',
+      'B',
+      'a',
+      'a.txt',
+      '\uFF21',
+      '\u{1F600}',
+    ]);
   });
 });
 

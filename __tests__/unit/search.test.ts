@@ -2,8 +2,10 @@ import * as s from '../../src/search/search';
 import type { HistoryEntry } from '../../src/history/rules';
 import type { Segment } from '../../src/editor/model';
 
-const E = (...texts: string[]): HistoryEntry[] => texts.map((t) => ({ ts: 't', segments: [{ type: 'text', text: t }] }));
-const type = (st: s.SearchState, list: HistoryEntry[], q: string) => [...q].reduce((acc, ch) => s.typeQuery(acc, list, ch), st);
+const E = (...texts: string[]): HistoryEntry[] =>
+  texts.map((t) => ({ ts: 't', segments: [{ type: 'text', text: t }] }));
+const type = (st: s.SearchState, list: HistoryEntry[], q: string) =>
+  [...q].reduce((acc, ch) => s.typeQuery(acc, list, ch), st);
 const at = (st: s.SearchState) => st.match?.index ?? null;
 
 describe('searchBack / searchForward', () => {
@@ -30,7 +32,15 @@ describe('searchBack / searchForward', () => {
     expect(s.searchBack(l, 'Now', 1)).toBeNull();
   });
   it('matches inside paste segments and across multi-line entries', () => {
-    const l: HistoryEntry[] = [{ ts: 't', segments: [{ type: 'text', text: 'see ' }, { type: 'paste', text: 'line1\nneedle here' }] }];
+    const l: HistoryEntry[] = [
+      {
+        ts: 't',
+        segments: [
+          { type: 'text', text: 'see ' },
+          { type: 'paste', text: 'line1\nneedle here' },
+        ],
+      },
+    ];
     expect(s.searchBack(l, 'needle', 0)).toEqual({ index: 0, start: 10, end: 16 });
   });
   it('finds the last occurrence going back and the first going forward, never across two entries', () => {
@@ -52,19 +62,38 @@ describe('searchBack / searchForward', () => {
   it('agrees with a plain scan of every entry, for any list and query (property)', () => {
     const fc = require('fast-check') as typeof import('fast-check');
     const word = fc.constantFrom('a', 'b', 'A', 'ab', 'B a', '\n', 'İ', 'é');
-    fc.assert(fc.property(fc.array(fc.array(word, { maxLength: 4 }).map((w) => w.join('')), { minLength: 1, maxLength: 12 }), fc.constantFrom('a', 'b', 'ab', 'A', 'B', 'a\nb', 'é'), fc.nat(), (texts, q, f) => {
-      const l = E(...texts);
-      const from = f % texts.length;
-      const sensitive = q !== q.toLowerCase();
-      const norm = (t: string) => (sensitive || t.toLowerCase().length !== t.length ? t : t.toLowerCase());
-      const needle = sensitive ? q : q.toLowerCase();
-      let back = null;
-      for (let i = from; i >= 0 && !back; i--) if (norm(texts[i]).includes(needle)) back = { index: i, start: norm(texts[i]).lastIndexOf(needle), end: norm(texts[i]).lastIndexOf(needle) + q.length };
-      let fwd = null;
-      for (let i = from; i < texts.length && !fwd; i++) if (norm(texts[i]).includes(needle)) fwd = { index: i, start: norm(texts[i]).indexOf(needle), end: norm(texts[i]).indexOf(needle) + q.length };
-      expect(s.searchBack(l, q, from)).toEqual(back);
-      expect(s.searchForward(l, q, from)).toEqual(fwd);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(word, { maxLength: 4 }).map((w) => w.join('')),
+          { minLength: 1, maxLength: 12 },
+        ),
+        fc.constantFrom('a', 'b', 'ab', 'A', 'B', 'a\nb', 'é'),
+        fc.nat(),
+        (texts, q, f) => {
+          const l = E(...texts);
+          const from = f % texts.length;
+          const sensitive = q !== q.toLowerCase();
+          const norm = (t: string) => (sensitive || t.toLowerCase().length !== t.length ? t : t.toLowerCase());
+          const needle = sensitive ? q : q.toLowerCase();
+          let back = null;
+          for (let i = from; i >= 0 && !back; i--)
+            if (norm(texts[i]).includes(needle))
+              back = {
+                index: i,
+                start: norm(texts[i]).lastIndexOf(needle),
+                end: norm(texts[i]).lastIndexOf(needle) + q.length,
+              };
+          let fwd = null;
+          for (let i = from; i < texts.length && !fwd; i++)
+            if (norm(texts[i]).includes(needle))
+              fwd = { index: i, start: norm(texts[i]).indexOf(needle), end: norm(texts[i]).indexOf(needle) + q.length };
+          expect(s.searchBack(l, q, from)).toEqual(back);
+          expect(s.searchForward(l, q, from)).toEqual(fwd);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 
@@ -237,7 +266,11 @@ describe('search state machine', () => {
 });
 
 describe('bufferRange', () => {
-  const segs: Segment[] = [{ type: 'text', text: 'ab' }, { type: 'paste', text: 'PASTE' }, { type: 'text', text: 'cd' }];
+  const segs: Segment[] = [
+    { type: 'text', text: 'ab' },
+    { type: 'paste', text: 'PASTE' },
+    { type: 'text', text: 'cd' },
+  ];
   it('maps text matches one to one', () => {
     expect(s.bufferRange(segs, 0, 2)).toEqual({ start: 0, end: 2 });
     expect(s.bufferRange(segs, 7, 9)).toEqual({ start: 3, end: 5 });

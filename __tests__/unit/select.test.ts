@@ -17,11 +17,25 @@ describe('choosing a provider', () => {
     expect(chooseProvider({ script: 'x.json' }, cfg(), env)).toMatchObject({ name: 'script', script: 'x.json' });
   });
   it('fills model, endpoint and key from flags, config, environment, then defaults', () => {
-    expect(chooseProvider({ provider: 'openai' }, cfg(), {})).toMatchObject({ model: 'gpt-4o-mini', baseUrl: 'https://api.openai.com/v1', apiKey: undefined });
-    expect(chooseProvider({ provider: 'openai' }, cfg({ model: 'm-config' }), { OPENAI_MODEL: 'm-env', OPENAI_BASE_URL: 'http://env/v1', OPENAI_API_KEY: 'k' }))
-      .toMatchObject({ model: 'm-config', baseUrl: 'http://env/v1', apiKey: 'k' });
-    expect(chooseProvider({ provider: 'anthropic', model: 'm-flag', baseUrl: 'http://flag' }, cfg({ model: 'm-config' }), {}))
-      .toMatchObject({ model: 'm-flag', baseUrl: 'http://flag' });
+    expect(chooseProvider({ provider: 'openai' }, cfg(), {})).toMatchObject({
+      model: 'gpt-4o-mini',
+      baseUrl: 'https://api.openai.com/v1',
+      apiKey: undefined,
+    });
+    expect(
+      chooseProvider({ provider: 'openai' }, cfg({ model: 'm-config' }), {
+        OPENAI_MODEL: 'm-env',
+        OPENAI_BASE_URL: 'http://env/v1',
+        OPENAI_API_KEY: 'k',
+      }),
+    ).toMatchObject({ model: 'm-config', baseUrl: 'http://env/v1', apiKey: 'k' });
+    expect(
+      chooseProvider(
+        { provider: 'anthropic', model: 'm-flag', baseUrl: 'http://flag' },
+        cfg({ model: 'm-config' }),
+        {},
+      ),
+    ).toMatchObject({ model: 'm-flag', baseUrl: 'http://flag' });
   });
   it('takes the idle timeout from the environment, then the config, then 60 s', () => {
     expect(chooseProvider({}, cfg(), {}).idleTimeoutMs).toBe(60000);
@@ -32,12 +46,30 @@ describe('choosing a provider', () => {
 
 describe('the config file', () => {
   it('reads known keys', () => {
-    expect(parseConfig({ provider: 'openai', history: { maxEntries: 42 }, idleTimeoutMs: 1000, baseUrl: 'http://127.0.0.1:1/v1' })).toEqual({
-      config: { provider: 'openai', idleTimeoutMs: 1000, baseUrl: 'http://127.0.0.1:1/v1', history: { maxEntries: 42 } }, problems: [],
+    expect(
+      parseConfig({
+        provider: 'openai',
+        history: { maxEntries: 42 },
+        idleTimeoutMs: 1000,
+        baseUrl: 'http://127.0.0.1:1/v1',
+      }),
+    ).toEqual({
+      config: {
+        provider: 'openai',
+        idleTimeoutMs: 1000,
+        baseUrl: 'http://127.0.0.1:1/v1',
+        history: { maxEntries: 42 },
+      },
+      problems: [],
     });
   });
   it('falls back key by key, one line per bad value naming the key and what it allows', () => {
-    const { config, problems } = parseConfig({ history: { maxEntries: -1 }, model: 7, idleTimeoutMs: 'x', provider: 'openai' });
+    const { config, problems } = parseConfig({
+      history: { maxEntries: -1 },
+      model: 7,
+      idleTimeoutMs: 'x',
+      provider: 'openai',
+    });
     expect(config).toEqual({ provider: 'openai', history: { maxEntries: 500 } });
     expect(problems).toEqual([
       'history.maxEntries must be a whole number from 1 to 10000000',
@@ -46,7 +78,7 @@ describe('the config file', () => {
     ]);
     expect(parseConfig([]).problems).toEqual(['not a JSON object']);
   });
-  it('refuses what used to slip through: a timer past Node\'s limit, an unknown provider, a base URL that is no URL', () => {
+  it("refuses what used to slip through: a timer past Node's limit, an unknown provider, a base URL that is no URL", () => {
     const { config, problems } = parseConfig({ idleTimeoutMs: 3_000_000_000, provider: 'nope', baseUrl: 'not a url' });
     expect(config).toEqual(defaultConfig);
     expect(problems).toEqual([
@@ -57,13 +89,18 @@ describe('the config file', () => {
     expect(parseConfig({ baseUrl: 'ftp://host' }).problems).toEqual(['baseUrl must be an http:// or https:// URL']);
   });
   it('takes theme and hyperlinks, and names what they allow', () => {
-    expect(parseConfig({ theme: 'light', hyperlinks: 'off' })).toEqual({ config: expect.objectContaining({ theme: 'light', hyperlinks: 'off' }), problems: [] });
+    expect(parseConfig({ theme: 'light', hyperlinks: 'off' })).toEqual({
+      config: expect.objectContaining({ theme: 'light', hyperlinks: 'off' }),
+      problems: [],
+    });
     expect(parseConfig({ theme: 'blue' }).problems).toEqual(['theme must be "auto", "dark" or "light"']);
     expect(parseConfig({ hyperlinks: true }).problems).toEqual(['hyperlinks must be "auto", "on" or "off"']);
   });
   it('names an unknown key (a typo) instead of ignoring it', () => {
     expect(parseConfig({ idleTimeOutMs: 5000 }).problems).toEqual([
-      'unknown key "idleTimeOutMs" (known: provider, model, baseUrl, script, idleTimeoutMs, maxAnswerChars, sandbox, theme, hyperlinks, contextWindow, thinkingBudget, models, maxKeptAnswerChars, context, history, mcpServers, keys)',
+      'unknown key "idleTimeOutMs" (known: provider, model, baseUrl, script, idleTimeoutMs, maxAnswerChars, ' +
+        'sandbox, theme, hyperlinks, contextWindow, thinkingBudget, models, maxKeptAnswerChars, context, history, ' +
+        'mcpServers, keys)',
     ]);
   });
   it('caps an idle timeout from the environment at what a timer can hold', () => {

@@ -13,7 +13,10 @@ const user = (text: string, conv = C): LogEvent => ({ t: 'user', conv, ts, text,
 const delta = (msg: number, text: string, conv = C): LogEvent => ({ t: 'delta', conv, msg, text });
 const shell = (id: string) => ({ id, name: 'shell', args: { command: 'ls' } });
 
-/** Every assistant tool call is answered, in order, before the next user or assistant message; no result answers nothing. */
+/**
+ * Every assistant tool call is answered, in order, before the next user or assistant message; no result answers
+ * nothing.
+ */
 function validForBothProtocols(messages: readonly ChatMessage[]): boolean {
   const open: string[] = [];
   for (const m of messages) {
@@ -30,7 +33,12 @@ function validForBothProtocols(messages: readonly ChatMessage[]): boolean {
 
 describe('the conversation log format', () => {
   it('skips torn and garbage lines and unknown event types, counting them', () => {
-    const text = serializeEvent(user('hi')) + 'not json\n' + JSON.stringify({ t: 'future', conv: C }) + '\n' + '{"t":"user","conv"';
+    const text =
+      serializeEvent(user('hi')) +
+      'not json\n' +
+      JSON.stringify({ t: 'future', conv: C }) +
+      '\n' +
+      '{"t":"user","conv"';
     const parsed = parseLog(text, validEvent);
     expect(parsed.events).toEqual([user('hi')]);
     expect(parsed).toMatchObject({ bad: 2, unknown: 1, torn: true });
@@ -46,9 +54,15 @@ describe('the conversation log format', () => {
   it.each([
     ['a tool call that is null', { t: 'assistant', conv: C, msg: 0, toolCalls: [null] }],
     ['a tool call without an id', { t: 'assistant', conv: C, msg: 0, toolCalls: [{ name: 'shell', args: {} }] }],
-    ['tool arguments that are a string', { t: 'assistant', conv: C, msg: 0, toolCalls: [{ id: 'x', name: 'shell', args: 'ls' }] }],
+    [
+      'tool arguments that are a string',
+      { t: 'assistant', conv: C, msg: 0, toolCalls: [{ id: 'x', name: 'shell', args: 'ls' }] },
+    ],
     ['a segment that is null', { t: 'user', conv: C, ts: 't', text: 'hi', segments: [null] }],
-    ['a paste segment whose text is a number', { t: 'user', conv: C, ts: 't', text: 'hi', segments: [{ type: 'paste', text: 42 }] }],
+    [
+      'a paste segment whose text is a number',
+      { t: 'user', conv: C, ts: 't', text: 'hi', segments: [{ type: 'paste', text: 42 }] },
+    ],
   ])('takes an event with %s for a bad line', (_what, event) => {
     const text = serializeEvent(user('before')) + JSON.stringify(event) + '\n' + serializeEvent(user('after'));
     const parsed = parseLog(text, validEvent);
@@ -64,56 +78,124 @@ describe('the conversation log format', () => {
 
 describe('replaying a conversation', () => {
   it('joins the chunks of one message and keeps the turns in order', () => {
-    const r = replay([user('one'), delta(0, 'he'), delta(0, 'llo'), { t: 'assistant', conv: C, msg: 0 }, user('two'), delta(1, 'again'), { t: 'assistant', conv: C, msg: 1 }], C);
+    const r = replay(
+      [
+        user('one'),
+        delta(0, 'he'),
+        delta(0, 'llo'),
+        { t: 'assistant', conv: C, msg: 0 },
+        user('two'),
+        delta(1, 'again'),
+        { t: 'assistant', conv: C, msg: 1 },
+      ],
+      C,
+    );
     expect(r.messages).toEqual([
-      { role: 'user', content: 'one' }, { role: 'assistant', content: 'hello' },
-      { role: 'user', content: 'two' }, { role: 'assistant', content: 'again' },
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: 'hello' },
+      { role: 'user', content: 'two' },
+      { role: 'assistant', content: 'again' },
     ]);
-    expect(r.items.map((i) => `${i.kind}:${i.text}`)).toEqual(['user:one', 'assistant:hello', 'user:two', 'assistant:again']);
+    expect(r.items.map((i) => `${i.kind}:${i.text}`)).toEqual([
+      'user:one',
+      'assistant:hello',
+      'user:two',
+      'assistant:again',
+    ]);
   });
   it('pairs tool calls with their results and shows the call and its output', () => {
-    const r = replay([
-      user('list'), delta(0, 'looking'), { t: 'assistant', conv: C, msg: 0, toolCalls: [shell('t1')] },
-      { t: 'tool', conv: C, callId: 't1', name: 'shell', content: 'a.txt' }, delta(1, 'done'), { t: 'assistant', conv: C, msg: 1 },
-    ], C);
+    const r = replay(
+      [
+        user('list'),
+        delta(0, 'looking'),
+        { t: 'assistant', conv: C, msg: 0, toolCalls: [shell('t1')] },
+        { t: 'tool', conv: C, callId: 't1', name: 'shell', content: 'a.txt' },
+        delta(1, 'done'),
+        { t: 'assistant', conv: C, msg: 1 },
+      ],
+      C,
+    );
     expect(validForBothProtocols(r.messages)).toBe(true);
     expect(r.messages[2]).toEqual({ role: 'tool', toolCallId: 't1', name: 'shell', content: 'a.txt' });
     expect(r.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'tool', 'output', 'assistant']);
   });
   it('keeps an answer cut off by a kill as the partial text it was, marked interrupted', () => {
     const r = replay([user('go'), delta(0, 'the first half')], C);
-    expect(r.messages).toEqual([{ role: 'user', content: 'go' }, { role: 'assistant', content: 'the first half' }]);
-    expect(r.items.map((i) => `${i.kind}:${i.text}`)).toEqual(['user:go', 'assistant:the first half', 'note:[interrupted]']);
+    expect(r.messages).toEqual([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'the first half' },
+    ]);
+    expect(r.items.map((i) => `${i.kind}:${i.text}`)).toEqual([
+      'user:go',
+      'assistant:the first half',
+      'note:[interrupted]',
+    ]);
   });
   it('answers a tool call the log never answered, so the context stays valid', () => {
-    const r = replay([user('go'), { t: 'assistant', conv: C, msg: 0, toolCalls: [shell('a'), shell('b')] }, { t: 'tool', conv: C, callId: 'a', name: 'shell', content: 'ok' }, user('next')], C);
+    const r = replay(
+      [
+        user('go'),
+        { t: 'assistant', conv: C, msg: 0, toolCalls: [shell('a'), shell('b')] },
+        { t: 'tool', conv: C, callId: 'a', name: 'shell', content: 'ok' },
+        user('next'),
+      ],
+      C,
+    );
     expect(validForBothProtocols(r.messages)).toBe(true);
-    expect(r.messages[3]).toMatchObject({ role: 'tool', toolCallId: 'b', content: 'not run: the turn was interrupted' });
+    expect(r.messages[3]).toMatchObject({
+      role: 'tool',
+      toolCallId: 'b',
+      content: 'not run: the turn was interrupted',
+    });
   });
   it('drops a result that answers no call, and resumes after an error', () => {
-    const r = replay([user('go'), { t: 'tool', conv: C, callId: 'x', name: 'shell', content: 'stray' }, { t: 'error', conv: C, ts, message: 'server error 500' }, user('again')], C);
+    const r = replay(
+      [
+        user('go'),
+        { t: 'tool', conv: C, callId: 'x', name: 'shell', content: 'stray' },
+        { t: 'error', conv: C, ts, message: 'server error 500' },
+        user('again'),
+      ],
+      C,
+    );
     expect(validForBothProtocols(r.messages)).toBe(true);
     expect(r.messages.map((m) => m.role)).toEqual(['user', 'user']);
     expect(r.items.map((i) => i.kind)).toEqual(['user', 'error', 'user']);
   });
   it('shows a declined call as declined', () => {
-    const r = replay([user('go'), { t: 'assistant', conv: C, msg: 0, toolCalls: [shell('a')] }, { t: 'tool', conv: C, callId: 'a', name: 'shell', content: 'declined', declined: true }], C);
+    const r = replay(
+      [
+        user('go'),
+        { t: 'assistant', conv: C, msg: 0, toolCalls: [shell('a')] },
+        { t: 'tool', conv: C, callId: 'a', name: 'shell', content: 'declined', declined: true },
+      ],
+      C,
+    );
     expect(r.items.find((i) => i.kind === 'tool')?.text).toBe('shell: ls  [declined]');
   });
   it('replays one conversation of several, and lists them with turns and first lines', () => {
     const events = [
-      { t: 'start', conv: 'a', ts, provider: 'p', model: 'm', workspace: null } as LogEvent, user('first of a\nmore', 'a'),
-      { t: 'start', conv: 'b', ts, provider: 'p', model: 'm', workspace: null } as LogEvent, user('b one', 'b'), user('b two', 'b'),
+      { t: 'start', conv: 'a', ts, provider: 'p', model: 'm', workspace: null } as LogEvent,
+      user('first of a\nmore', 'a'),
+      { t: 'start', conv: 'b', ts, provider: 'p', model: 'm', workspace: null } as LogEvent,
+      user('b one', 'b'),
+      user('b two', 'b'),
     ];
     expect(replay(events, 'b').messages.map((m) => m.content)).toEqual(['b one', 'b two']);
     const summaries = new Summarizer();
     for (const e of events) summaries.take(e);
-    expect(summaries.done().map((c) => [c.id, c.turns, c.first])).toEqual([['a', 1, 'first of a'], ['b', 2, 'b one']]);
+    expect(summaries.done().map((c) => [c.id, c.turns, c.first])).toEqual([
+      ['a', 1, 'first of a'],
+      ['b', 2, 'b one'],
+    ]);
   });
 });
 
 describe('the context budget', () => {
-  const turn = (n: number, size: number): ChatMessage[] => [{ role: 'user', content: `u${n}` }, { role: 'assistant', content: 'x'.repeat(size) }];
+  const turn = (n: number, size: number): ChatMessage[] => [
+    { role: 'user', content: `u${n}` },
+    { role: 'assistant', content: 'x'.repeat(size) },
+  ];
   it('leaves out the oldest whole turns past the budget, never the latest', () => {
     const messages = [...turn(1, 100), ...turn(2, 100), ...turn(3, 100)];
     const t = trimContext(messages, 250);

@@ -7,10 +7,20 @@ import { Bus } from '../../src/bus';
 import { StatusModel } from '../../src/tui/status-model';
 
 const base: StatusState = {
-  sessionId: 'home-ana-src-shop-3f9a2c1b', historyMode: 'session', busySince: null, now: 10_000,
-  queued: 0, warning: null, hint: 'offline demo agent: milk --provider openai', prompt: null, force: false,
+  sessionId: 'home-ana-src-shop-3f9a2c1b',
+  historyMode: 'session',
+  busySince: null,
+  now: 10_000,
+  queued: 0,
+  warning: null,
+  hint: 'offline demo agent: milk --provider openai',
+  prompt: null,
+  force: false,
 };
-const text = (st: Partial<StatusState>, width = 80) => statusRow({ ...base, ...st }, width, CLUSTERING).map((s) => s.text).join('');
+const text = (st: Partial<StatusState>, width = 80) =>
+  statusRow({ ...base, ...st }, width, CLUSTERING)
+    .map((s) => s.text)
+    .join('');
 
 describe('the status bar', () => {
   it('under a question says what its keys do, never "Esc to interrupt" (Esc answers it)', () => {
@@ -38,7 +48,15 @@ describe('the status bar', () => {
     expect(t).not.toContain('home-ana');
   });
   it('keeps at least half the row for a prompt while a turn runs', () => {
-    const t = text({ prompt: "run shell: npm test -- --watch=false --coverage?  y yes · n no · a always", busySince: 0, force: true, queued: 3 }, 60);
+    const t = text(
+      {
+        prompt: 'run shell: npm test -- --watch=false --coverage?  y yes · n no · a always',
+        busySince: 0,
+        force: true,
+        queued: 3,
+      },
+      60,
+    );
     expect(t.startsWith(' run shell: npm test')).toBe(true);
     expect(t).toContain('FORCE');
     expect(stringWidth(t, CLUSTERING)).toBe(60);
@@ -82,7 +100,9 @@ describe('the status bar', () => {
     expect(narrow).not.toContain('openai ·');
   });
   it('cuts a long warning to fit rather than dropping it', () => {
-    const t = text({ warning: 'session history damaged (3 unreadable lines); kept 40 entries, original saved as x.corrupt-2026' });
+    const t = text({
+      warning: 'session history damaged (3 unreadable lines); kept 40 entries, original saved as x.corrupt-2026',
+    });
     expect(t).toContain('⚠ session history damage');
     expect(t.trimEnd().endsWith('…')).toBe(true);
     expect(stringWidth(t, CLUSTERING)).toBe(80);
@@ -102,7 +122,15 @@ describe('fit', () => {
 describe('the status model', () => {
   it('ends a warning at the next input: it was about what came before', () => {
     const bus = new Bus();
-    const model = new StatusModel(bus, { sessionId: 's', historyMode: () => 'session', busySince: () => null, queued: () => 0, force: () => false, always: () => [], providerHint: () => null });
+    const model = new StatusModel(bus, {
+      sessionId: 's',
+      historyMode: () => 'session',
+      busySince: () => null,
+      queued: () => 0,
+      force: () => false,
+      always: () => [],
+      providerHint: () => null,
+    });
     bus.emit('status.warning', { text: t('history file damaged') });
     expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe('history file damaged');
     bus.emit('turn.started', { turnId: 1, input: 'next', display: t('next') });
@@ -114,10 +142,20 @@ describe('the status model', () => {
     const bus = new Bus();
     const notes: string[] = [];
     bus.on('transcript.note', ({ text }) => notes.push(text));
-    const model = new StatusModel(bus, { sessionId: 's', historyMode: () => 'session', busySince: () => null, queued: () => 0, force: () => false, always: () => [], providerHint: () => null });
+    const model = new StatusModel(bus, {
+      sessionId: 's',
+      historyMode: () => 'session',
+      busySince: () => null,
+      queued: () => 0,
+      force: () => false,
+      always: () => [],
+      providerHint: () => null,
+    });
     bus.emit('status.warning', { text: t('session history damaged') });
     bus.emit('status.warning', { text: t('global history damaged') });
-    expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe('global history damaged (and 1 more in the transcript)');
+    expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe(
+      'global history damaged (and 1 more in the transcript)',
+    );
     expect(notes).toEqual(['warning: session history damaged', 'warning: global history damaged']);
     bus.emit('turn.started', { turnId: 1, input: 'next', display: t('next') });
     bus.emit('status.warning', { text: t('another') });

@@ -30,17 +30,21 @@ describe('transcript model', () => {
     expect(texts(m)).toEqual(texts(whole));
   });
   it('property: streaming in any pieces wraps exactly like the whole text at once', () => {
-    const piece = fc.array(fc.constantFrom('a', 'b', ' ', '\n', '日', 'word ', 'x'.repeat(13)), { maxLength: 8 }).map((a) => a.join(''));
-    fc.assert(fc.property(fc.array(piece, { maxLength: 25 }), fc.integer({ min: 4, max: 20 }), (pieces, width) => {
-      const streamed = new TranscriptModel(width);
-      streamed.add('user', t('q'));
-      const a = streamed.add('assistant', t(''));
-      for (const p of pieces) streamed.append(a, t(p));
-      const whole = new TranscriptModel(width);
-      whole.add('user', t('q'));
-      whole.add('assistant', t(pieces.join('')));
-      expect(streamed.visible(1000)).toEqual(whole.visible(1000));
-    }));
+    const piece = fc
+      .array(fc.constantFrom('a', 'b', ' ', '\n', '日', 'word ', 'x'.repeat(13)), { maxLength: 8 })
+      .map((a) => a.join(''));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 25 }), fc.integer({ min: 4, max: 20 }), (pieces, width) => {
+        const streamed = new TranscriptModel(width);
+        streamed.add('user', t('q'));
+        const a = streamed.add('assistant', t(''));
+        for (const p of pieces) streamed.append(a, t(p));
+        const whole = new TranscriptModel(width);
+        whole.add('user', t('q'));
+        whole.add('assistant', t(pieces.join('')));
+        expect(streamed.visible(1000)).toEqual(whole.visible(1000));
+      }),
+    );
   });
 
   it('handles newlines inside deltas (an answer is Markdown: a single newline breaks the line)', () => {
@@ -82,7 +86,11 @@ describe('tool blocks in the transcript model', () => {
     const m = new TranscriptModel(40);
     const out = m.add('output', t(''));
     for (let i = 1; i <= 50; i++) m.append(out, t(`${i}\n`));
-    expect(rows(m)).toEqual([...Array.from({ length: 10 }, (_, i) => String(i + 1)), '… 30 lines hidden (Ctrl+O shows them)', ...Array.from({ length: 10 }, (_, i) => String(i + 41))]);
+    expect(rows(m)).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => String(i + 1)),
+      '… 30 lines hidden (Ctrl+O shows them)',
+      ...Array.from({ length: 10 }, (_, i) => String(i + 41)),
+    ]);
     expect(m.toggleLastFold()).toBe(true);
     expect(rows(m)).toHaveLength(51);
     expect(m.toggleLastFold()).toBe(true);
@@ -117,7 +125,10 @@ describe('answers added as plain text and rendered later', () => {
 });
 
 describe('a burst of an answer, frame by frame', () => {
-  const burst = Array.from({ length: 240 }, (_, k) => `## Part ${k}\n\nSome **text** for part ${k}, ${'and more words '.repeat(20)}\n\n- a\n- b\n`).join('\n');
+  const burst = Array.from(
+    { length: 240 },
+    (_, k) => `## Part ${k}\n\nSome **text** for part ${k}, ${'and more words '.repeat(20)}\n\n- a\n- b\n`,
+  ).join('\n');
   it('takes a window a frame the painter lets render, nothing in a frame it does not, and all of it in the end', () => {
     const m = new TranscriptModel(80);
     const i = m.add('assistant', t(''));
@@ -158,10 +169,21 @@ describe('a burst of an answer, frame by frame', () => {
 });
 
 describe('answers laid out only as the view reaches them', () => {
-  const section = (k: number) => `## Part ${k}\n\nSome **text** for part ${k}, ${'and more words '.repeat(k % 5 * 6)}\n\n- a\n- b\n\n\`\`\`ts\nconst x = ${k};\n\`\`\`\n\n| n | v |\n|---|---|\n| ${k} | y |\n\n`;
+  const section = (k: number) =>
+    `## Part ${k}\n\nSome **text** for part ${k}, ${'and more words '.repeat((k % 5) * 6)}\n\n- a\n- ` +
+    `b\n\n\`\`\`ts\nconst x = ${k};\n\`\`\`\n\n| n | v |\n|---|---|\n| ${k} | y |\n\n`;
   const answer = Array.from({ length: 120 }, (_, k) => section(k)).join('');
-  type Op = { kind: 'chunk'; size: number } | { kind: 'frame' } | { kind: 'scroll'; delta: number } | { kind: 'bottom' } | { kind: 'width'; width: number }
-    | { kind: 'note' } | { kind: 'tool' } | { kind: 'fold' } | { kind: 'emoji' } | { kind: 'resumed' };
+  type Op =
+    | { kind: 'chunk'; size: number }
+    | { kind: 'frame' }
+    | { kind: 'scroll'; delta: number }
+    | { kind: 'bottom' }
+    | { kind: 'width'; width: number }
+    | { kind: 'note' }
+    | { kind: 'tool' }
+    | { kind: 'fold' }
+    | { kind: 'emoji' }
+    | { kind: 'resumed' };
   const op: fc.Arbitrary<Op> = fc.oneof(
     { weight: 6, arbitrary: fc.integer({ min: 1, max: 9000 }).map((size): Op => ({ kind: 'chunk', size })) },
     { weight: 4, arbitrary: fc.constant<Op>({ kind: 'frame' }) },
@@ -177,51 +199,62 @@ describe('answers laid out only as the view reaches them', () => {
   /** A terminal that draws emoji sequences apart (the width probe's other answer). */
   const APART: EmojiWidths = { zwj: 'sum', modifier: 'sum', vs16: 1, flag: 1 };
   it('property: shows exactly what laying every row out shows, streamed, scrolled and resized in any order', () => {
-    fc.assert(fc.property(fc.array(op, { maxLength: 60 }), fc.integer({ min: 3, max: 30 }), (ops, height) => {
-      const lazy = new TranscriptModel(70);
-      lazy.setHeight(height);
-      const eager = new TranscriptModel(70);
-      const both = (f: (m: TranscriptModel) => void) => [lazy, eager].forEach(f);
-      both((m) => m.add('user', t('go')));
-      let at = 0;
-      let index = -1;
-      both((m) => { index = m.add('assistant', t('')); });
-      for (const o of ops) {
-        if (o.kind === 'chunk') {
-          const text = answer.slice(at, at + o.size);
-          at += o.size;
-          both((m) => m.append(index, t(text)));
-        } else if (o.kind === 'frame') both((m) => m.beginFrame(true));
-        else if (o.kind === 'scroll') both((m) => m.scroll(o.delta, height));
-        else if (o.kind === 'bottom') both((m) => m.scrollToBottom());
-        else if (o.kind === 'width') both((m) => m.setWidth(o.width));
-        else if (o.kind === 'fold') both((m) => m.toggleLastFold());
-        else if (o.kind === 'emoji') both((m) => m.setEmoji(APART));
-        else if (o.kind === 'tool') {
-          // A tool's block and its long output come between the answer and the next.
-          both((m) => m.settle(index));
-          both((m) => {
-            const block = m.add('tool', t('shell: seq 1 40  · running'));
-            m.append(m.add('output', t('')), t(Array.from({ length: 40 }, (_, k) => `${k}\n`).join('')));
-            m.replace(block, t('shell: seq 1 40  · done'));
-          });
-          both((m) => { index = m.add('assistant', t('')); });
-        } else if (o.kind === 'resumed') {
-          // An older answer shown as it was written, then rendered as Markdown in place (a resumed conversation).
-          const old: number[] = [];
-          both((m) => old.push(m.add('assistant', t(answer.slice(0, 3000)), { markdown: false })));
-          both((m) => m.renderMarkdown([old[0]]));
-          both((m) => { index = m.add('assistant', t('')); });
-        } else {
-          // The answer ends, a note follows it, and the next answer streams.
-          both((m) => m.settle(index));
-          both((m) => m.add('note', t('next')));
-          both((m) => { index = m.add('assistant', t('')); });
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), fc.integer({ min: 3, max: 30 }), (ops, height) => {
+        const lazy = new TranscriptModel(70);
+        lazy.setHeight(height);
+        const eager = new TranscriptModel(70);
+        const both = (f: (m: TranscriptModel) => void) => [lazy, eager].forEach(f);
+        both((m) => m.add('user', t('go')));
+        let at = 0;
+        let index = -1;
+        both((m) => {
+          index = m.add('assistant', t(''));
+        });
+        for (const o of ops) {
+          if (o.kind === 'chunk') {
+            const text = answer.slice(at, at + o.size);
+            at += o.size;
+            both((m) => m.append(index, t(text)));
+          } else if (o.kind === 'frame') both((m) => m.beginFrame(true));
+          else if (o.kind === 'scroll') both((m) => m.scroll(o.delta, height));
+          else if (o.kind === 'bottom') both((m) => m.scrollToBottom());
+          else if (o.kind === 'width') both((m) => m.setWidth(o.width));
+          else if (o.kind === 'fold') both((m) => m.toggleLastFold());
+          else if (o.kind === 'emoji') both((m) => m.setEmoji(APART));
+          else if (o.kind === 'tool') {
+            // A tool's block and its long output come between the answer and the next.
+            both((m) => m.settle(index));
+            both((m) => {
+              const block = m.add('tool', t('shell: seq 1 40  · running'));
+              m.append(m.add('output', t('')), t(Array.from({ length: 40 }, (_, k) => `${k}\n`).join('')));
+              m.replace(block, t('shell: seq 1 40  · done'));
+            });
+            both((m) => {
+              index = m.add('assistant', t(''));
+            });
+          } else if (o.kind === 'resumed') {
+            // An older answer shown as it was written, then rendered as Markdown in place (a resumed conversation).
+            const old: number[] = [];
+            both((m) => old.push(m.add('assistant', t(answer.slice(0, 3000)), { markdown: false })));
+            both((m) => m.renderMarkdown([old[0]]));
+            both((m) => {
+              index = m.add('assistant', t(''));
+            });
+          } else {
+            // The answer ends, a note follows it, and the next answer streams.
+            both((m) => m.settle(index));
+            both((m) => m.add('note', t('next')));
+            both((m) => {
+              index = m.add('assistant', t(''));
+            });
+          }
+          expect(lazy.visible(height)).toEqual(eager.visible(height));
+          expect(lazy.following).toBe(eager.following);
         }
-        expect(lazy.visible(height)).toEqual(eager.visible(height));
-        expect(lazy.following).toBe(eager.following);
-      }
-    }), { numRuns: 200 });
+      }),
+      { numRuns: 200 },
+    );
   });
   it('renders no more of a long answer than the view shows while it follows the bottom, and the rest when scrolled to', () => {
     const m = new TranscriptModel(80);
@@ -238,7 +271,8 @@ describe('answers laid out only as the view reaches them', () => {
     expect(m.rowCount).not.toBe(all.length);
     expect(m.rowCount).toBeGreaterThan(all.length / 2);
     expect(m.rowCount).toBeLessThan(all.length * 2);
-    for (let k = 0; k < 1000 && m.visible(10)[0] !== undefined && m.visible(10)[0].text !== all[0]; k++) m.scroll(-9, 10);
+    for (let k = 0; k < 1000 && m.visible(10)[0] !== undefined && m.visible(10)[0].text !== all[0]; k++)
+      m.scroll(-9, 10);
     expect(m.visible(10).map((r) => r.text)).toEqual(all.slice(0, 10));
     expect(m.rowCount).toBe(all.length);
   });

@@ -16,23 +16,61 @@ import { openPicker, openRewind } from '../../src/session/picker';
 import type { HistoryEntry } from '../../src/history/rules';
 
 const NOW = Date.parse('2026-01-02T00:00:00.000Z');
-const at = (keys: Keymap, width = 60, height = 5) => ({ width, height, emoji: CLUSTERING, keys, now: NOW, historyMode: 'session' as const });
+const at = (keys: Keymap, width = 60, height = 5) => ({
+  width,
+  height,
+  emoji: CLUSTERING,
+  keys,
+  now: NOW,
+  historyMode: 'session' as const,
+});
 /** A view's rows as the text a person reads, trailing space trimmed. */
-const text = (view: View, keys = DEFAULT_KEYMAP, width = 60, height = 5) => view.paint?.()?.rows(at(keys, width, height)).map((row) => row.map((s) => s.text).join('').trimEnd()) ?? [];
+const text = (view: View, keys = DEFAULT_KEYMAP, width = 60, height = 5) =>
+  view
+    .paint?.()
+    ?.rows(at(keys, width, height))
+    .map((row) =>
+      row
+        .map((s) => s.text)
+        .join('')
+        .trimEnd(),
+    ) ?? [];
 const status = (view: View, keys = DEFAULT_KEYMAP, time = { now: NOW, lastKeyAt: -Infinity }) => {
   const s = view.status(time, keys);
   return { prompt: String(s.prompt), legend: s.legend === null ? null : String(s.legend) };
 };
 const REBOUND = buildKeymap({
-  'picker.choose': ['tab'], 'picker.cancel': ['C-q'], 'picker.up': ['C-u'], 'picker.down': ['C-d'],
-  'search.toggleScope': ['C-o'], 'search.delete': ['f8'], 'approval.yes': ['o'], 'approval.no': ['x'],
-  'confirm.yes': ['d'], 'mention.accept': ['C-y'], 'mention.next': ['C-j'], 'mention.prev': ['C-k'], 'mention.cancel': ['C-q'],
+  'picker.choose': ['tab'],
+  'picker.cancel': ['C-q'],
+  'picker.up': ['C-u'],
+  'picker.down': ['C-d'],
+  'search.toggleScope': ['C-o'],
+  'search.delete': ['f8'],
+  'approval.yes': ['o'],
+  'approval.no': ['x'],
+  'confirm.yes': ['d'],
+  'mention.accept': ['C-y'],
+  'mention.next': ['C-j'],
+  'mention.prev': ['C-k'],
+  'mention.cancel': ['C-q'],
 }).keymap;
 
 describe('the resume and rewind pickers', () => {
   const conversations = [
-    { id: 'c1', started: '2026-01-01T09:00:00.000Z', lastTs: '2026-01-01T09:05:00.000Z', turns: 2, first: 'fix the login bug' },
-    { id: 'c2', started: '2026-01-01T10:00:00.000Z', lastTs: '2026-01-01T10:30:00.000Z', turns: 5, first: 'add dark mode' },
+    {
+      id: 'c1',
+      started: '2026-01-01T09:00:00.000Z',
+      lastTs: '2026-01-01T09:05:00.000Z',
+      turns: 2,
+      first: 'fix the login bug',
+    },
+    {
+      id: 'c2',
+      started: '2026-01-01T10:00:00.000Z',
+      lastTs: '2026-01-01T10:30:00.000Z',
+      turns: 5,
+      first: 'add dark mode',
+    },
   ];
 
   it('paints a title naming its keys, then the conversations, the selected one marked', () => {
@@ -47,16 +85,30 @@ describe('the resume and rewind pickers', () => {
 
   it('names the keys as bound', () => {
     const view = new PickerView(openRewind(['first', 'second'])!);
-    expect(text(view, REBOUND, 120)[0]).toBe('Rewind to before an input: Ctrl+U/Ctrl+D to choose, Tab to go back (it returns to the input box), Ctrl+Q to stay');
+    expect(text(view, REBOUND, 120)[0]).toBe(
+      'Rewind to before an input: Ctrl+U/Ctrl+D to choose, Tab to go back (it returns to the input box), Ctrl+Q to ' +
+        'stay',
+    );
     expect(status(view, REBOUND)).toEqual({ prompt: 'rewind to before an input', legend: 'Tab go back · Ctrl+Q stay' });
   });
 });
 
 describe('the search overlay', () => {
-  const entries: HistoryEntry[] = ['make test', 'git status', 'make lint'].map((t, i) => ({ ts: `2026-01-01T0${i}:00:00.000Z`, segments: [{ type: 'text', text: t }] }));
+  const entries: HistoryEntry[] = ['make test', 'git status', 'make lint'].map((t, i) => ({
+    ts: `2026-01-01T0${i}:00:00.000Z`,
+    segments: [{ type: 'text', text: t }],
+  }));
   const searching = (query: string) => {
     let view: View = SearchView.start('reverse', initialComposer, entries);
-    for (const ch of query) view = view.handle({ kind: 'text', text: ch }, initialComposer, { history: entries, busy: false, force: false, now: NOW, lastKeyAt: 0, emoji: CLUSTERING }).view!;
+    for (const ch of query)
+      view = view.handle({ kind: 'text', text: ch }, initialComposer, {
+        history: entries,
+        busy: false,
+        force: false,
+        now: NOW,
+        lastKeyAt: 0,
+        emoji: CLUSTERING,
+      }).view!;
     return view;
   };
 
@@ -80,13 +132,19 @@ describe('the @ list', () => {
     const composer = { ...initialComposer, editor };
     const { view } = MentionView.open(0, editor);
     const ctx = { history: [], busy: false, force: false, now: NOW, lastKeyAt: 0, emoji: CLUSTERING };
-    const hits = [{ path: 'src/app.ts', score: 2, indexes: [0, 1, 2] }, { path: 'scripts/run.js', score: 1, indexes: [0, 3] }];
+    const hits = [
+      { path: 'src/app.ts', score: 2, indexes: [0, 1, 2] },
+      { path: 'scripts/run.js', score: 1, indexes: [0, 3] },
+    ];
     return view.handle({ kind: 'mentionResults', query: 'sr', hits, indexing: false, cut: false }, composer, ctx).view!;
   };
 
   it('paints the query and count, then the paths, the selected one marked', () => {
     expect(text(opened())).toEqual([' @sr · 2 paths', '› src/app.ts', '  scripts/run.js']);
-    expect(status(opened())).toEqual({ prompt: '@sr', legend: 'Tab/Enter: insert · Up/Down: choose · Esc: leave as typed' });
+    expect(status(opened())).toEqual({
+      prompt: '@sr',
+      legend: 'Tab/Enter: insert · Up/Down: choose · Esc: leave as typed',
+    });
   });
 
   it('names the keys as bound', () => {
@@ -95,13 +153,28 @@ describe('the @ list', () => {
 });
 
 describe('the questions (status bar only)', () => {
-  const question = { requestId: 1, turnId: 1, summary: 'shell: ls', tool: 'shell', rule: 'shell commands starting "ls"', sandboxed: true };
+  const question = {
+    requestId: 1,
+    turnId: 1,
+    summary: 'shell: ls',
+    tool: 'shell',
+    rule: 'shell commands starting "ls"',
+    sandboxed: true,
+  };
 
   it('an approval says its keys once it can be answered, and that typing goes on before', () => {
     const view = new ApprovalView(question, NOW);
-    expect(status(view, DEFAULT_KEYMAP, { now: NOW + 100, lastKeyAt: -Infinity })).toEqual({ prompt: 'run shell: ls?', legend: 'typing goes to the input; pause to answer' });
-    expect(status(view, DEFAULT_KEYMAP, { now: NOW + 1000, lastKeyAt: -Infinity })).toEqual({ prompt: 'run shell: ls?', legend: 'y yes · n no · a always · r rule · w network' });
-    expect(status(view, REBOUND, { now: NOW + 1000, lastKeyAt: -Infinity }).legend).toBe('o yes · x no · a always · r rule · w network');
+    expect(status(view, DEFAULT_KEYMAP, { now: NOW + 100, lastKeyAt: -Infinity })).toEqual({
+      prompt: 'run shell: ls?',
+      legend: 'typing goes to the input; pause to answer',
+    });
+    expect(status(view, DEFAULT_KEYMAP, { now: NOW + 1000, lastKeyAt: -Infinity })).toEqual({
+      prompt: 'run shell: ls?',
+      legend: 'y yes · n no · a always · r rule · w network',
+    });
+    expect(status(view, REBOUND, { now: NOW + 1000, lastKeyAt: -Infinity }).legend).toBe(
+      'o yes · x no · a always · r rule · w network',
+    );
     expect(text(view)).toEqual([]);
   });
 

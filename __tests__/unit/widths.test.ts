@@ -1,5 +1,13 @@
 import * as fc from 'fast-check';
-import { CLUSTERING, EmojiWidths, codePointWidth, graphemes, graphemeWidth, isAmbiguous, stringWidth } from '../../src/editor/width';
+import {
+  CLUSTERING,
+  EmojiWidths,
+  codePointWidth,
+  graphemes,
+  graphemeWidth,
+  isAmbiguous,
+  stringWidth,
+} from '../../src/editor/width';
 import { widthsFrom } from '../../src/tui/width-probe';
 import { InputDecoder } from '../../src/tui/input';
 import { Look, paintRow, Style, themeAttrs } from '../../src/tui/grid';
@@ -32,28 +40,69 @@ describe('the wide table', () => {
   it('is the Unicode data of get-east-asian-width, regenerated and compared', () => {
     const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
     const path = require('node:path') as typeof import('node:path');
-    const r = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'scripts', 'gen-wide-ranges.js'), '--check'], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(__dirname, '..', '..', 'scripts', 'gen-wide-ranges.js'), '--check'],
+      { encoding: 'utf8' },
+    );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   });
   it('draws recent wide ideographs wide and ambiguous circled numbers narrow', () => {
-    for (const cp of [0x16ff0, 0x16ff1, 0x18d00, 0x18d08, 0x1aff0, 0x1affe, 0x4e00, 0xac00]) expect([cp.toString(16), codePointWidth(cp)]).toEqual([cp.toString(16), 2]);
-    for (const cp of [0x3248, 0x324f, 0x00e9, 0x2500]) expect([cp.toString(16), codePointWidth(cp)]).toEqual([cp.toString(16), 1]);
+    for (const cp of [0x16ff0, 0x16ff1, 0x18d00, 0x18d08, 0x1aff0, 0x1affe, 0x4e00, 0xac00])
+      expect([cp.toString(16), codePointWidth(cp)]).toEqual([cp.toString(16), 2]);
+    for (const cp of [0x3248, 0x324f, 0x00e9, 0x2500])
+      expect([cp.toString(16), codePointWidth(cp)]).toEqual([cp.toString(16), 1]);
   });
 });
 
 describe('the segmenter-free fast path', () => {
   // Characters the fast path takes (box drawing, bullets, kana, CJK, Hangul, fullwidth) next to
   // ones it must leave to the segmenter (combining marks, ZWJ, selectors, jamo, emoji, controls).
-  const ALPHABET = ['a', ' ', '~', 'é', 'Σ', 'ж', '\u0483', '\u0488', '•', '─', '│', '▎', '→', '日', 'カ', '한', 'Ａ', '☀', '\u0301', '\u200d', '\ufe0f', '\u1161', '\u11a8', '\u1100', '👍', '\u{1f3fd}', '\u3099', '\uff9e', '\x07', '\u00ad', '\u2028'];
+  const ALPHABET = [
+    'a',
+    ' ',
+    '~',
+    'é',
+    'Σ',
+    'ж',
+    '\u0483',
+    '\u0488',
+    '•',
+    '─',
+    '│',
+    '▎',
+    '→',
+    '日',
+    'カ',
+    '한',
+    'Ａ',
+    '☀',
+    '\u0301',
+    '\u200d',
+    '\ufe0f',
+    '\u1161',
+    '\u11a8',
+    '\u1100',
+    '👍',
+    '\u{1f3fd}',
+    '\u3099',
+    '\uff9e',
+    '\x07',
+    '\u00ad',
+    '\u2028',
+  ];
   it('splits and measures exactly as the segmenter does', () => {
     const seg = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-    fc.assert(fc.property(fc.array(fc.constantFrom(...ALPHABET), { maxLength: 12 }), (parts) => {
-      const text = parts.join('');
-      const expected = [...seg.segment(text)].map((s) => s.segment);
-      expect(graphemes(text)).toEqual(expected);
-      expect(stringWidth(text, CLUSTERING)).toBe(expected.reduce((w, g) => w + graphemeWidth(g, CLUSTERING), 0));
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...ALPHABET), { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        const expected = [...seg.segment(text)].map((s) => s.segment);
+        expect(graphemes(text)).toEqual(expected);
+        expect(stringWidth(text, CLUSTERING)).toBe(expected.reduce((w, g) => w + graphemeWidth(g, CLUSTERING), 0));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
@@ -67,8 +116,14 @@ describe('cursor position reports', () => {
 
 describe('painting a disputed grapheme', () => {
   it('blanks its cells, draws it, then moves the cursor to where the next cell starts', () => {
-    const line = Object.assign(Array.from({ length: 10 }, () => [0, ' '] as [number, string]), { dirty: false });
-    const look: Look = { attrs: themeAttrs({ colors: 256, noColor: false, background: 'dark', italic: true }), hyperlinks: true };
+    const line = Object.assign(
+      Array.from({ length: 10 }, () => [0, ' '] as [number, string]),
+      { dirty: false },
+    );
+    const look: Look = {
+      attrs: themeAttrs({ colors: 256, noColor: false, background: 'dark', italic: true }),
+      hyperlinks: true,
+    };
     const ambiguous = paintRow(line, 1, 9, [{ text: '👍🏽z', style: 'normal' }], CLUSTERING, look, 4);
     expect(ambiguous).toBe(true);
     expect(line[1][1]).toBe('  \x1b[2D👍🏽\x1b[5;4H');
@@ -84,7 +139,8 @@ describe('the theme fits the terminal', () => {
   const bg = (style: Style) => styleAttr(style) & 0x1ff;
   const flags = (style: Style) => styleAttr(style) >> 18;
   const reversed = (style: Style) => (flags(style) & 8) !== 0;
-  const theme = (colors: number, noColor: boolean, background: Background = 'dark', italic = true) => void (attrs = themeAttrs({ colors, noColor, background, italic }));
+  const theme = (colors: number, noColor: boolean, background: Background = 'dark', italic = true) =>
+    void (attrs = themeAttrs({ colors, noColor, background, italic }));
   afterEach(() => theme(256, false));
   it('uses a grey status bar and grey dim text on 256 colours', () => {
     theme(256, false);
@@ -99,7 +155,10 @@ describe('the theme fits the terminal', () => {
     expect([fg('dim'), fg('codeComment'), fg('codeKeyword'), reversed('status')]).toEqual([0x1ff, 0x1ff, 5, true]);
   });
   it('has no colour at all under NO_COLOR or on a terminal without colours, and comes back when asked', () => {
-    for (const [colors, noColor] of [[256, true], [-1, false]] as const) {
+    for (const [colors, noColor] of [
+      [256, true],
+      [-1, false],
+    ] as const) {
       theme(colors, noColor);
       const styles: Style[] = ['dim', 'user', 'error', 'status', 'codeKeyword', 'diffAdd', 'match', 'force'];
       expect(styles.filter((s) => fg(s) !== 0x1ff || bg(s) !== 0x1ff)).toEqual([]);
@@ -109,7 +168,11 @@ describe('the theme fits the terminal', () => {
     expect(fg('error')).toBe(1);
   });
   it('gives italic, strike-through and links one attribute each, with colour, on 16 colours and under NO_COLOR', () => {
-    for (const [colors, noColor] of [[256, false], [16, false], [256, true]] as const) {
+    for (const [colors, noColor] of [
+      [256, false],
+      [16, false],
+      [256, true],
+    ] as const) {
       theme(colors, noColor);
       expect(flags('italic')).toBe(ITALIC);
       expect(flags('strike')).toBe(STRIKE);

@@ -13,7 +13,6 @@ import { PromptCommand, promptCommands } from './prompt-commands';
 import { readPromptFiles } from './prompt-files';
 import { SLASH_COMMANDS } from '../slash-commands';
 
-
 export class AgentContext {
   private env: Environment | null = null;
   private instructions: Instructions = { files: [], problems: [] };
@@ -21,7 +20,11 @@ export class AgentContext {
   commands: readonly PromptCommand[] = [];
 
   /** `workspace` null: no tools are offered (a turn without a workspace). */
-  constructor(private readonly workspace: string | null, private readonly dataDir: string | null, private readonly settings: Settings) {}
+  constructor(
+    private readonly workspace: string | null,
+    private readonly dataDir: string | null,
+    private readonly settings: Settings,
+  ) {}
 
   /** Reads the environment and the instruction files; returns what could not be read. */
   load(): string[] {
@@ -41,7 +44,12 @@ export class AgentContext {
     return systemPromptParts({
       env,
       tools: this.workspace ? BUILTIN_TOOLS.map(specOf) : [],
-      approval: { mode, meaning: this.workspace ? `${APPROVAL_MEANING[mode]} ${sandboxSentence(this.settings.sandboxState)}` : APPROVAL_MEANING[mode] },
+      approval: {
+        mode,
+        meaning: this.workspace
+          ? `${APPROVAL_MEANING[mode]} ${sandboxSentence(this.settings.sandboxState)}`
+          : APPROVAL_MEANING[mode],
+      },
       instructions: this.instructions.files,
       instructionCap: MAX_INSTRUCTION_BYTES,
     });
@@ -56,7 +64,11 @@ export class AgentContext {
   info(): string[] {
     const lines = describeParts(this.parts());
     const files = this.instructions.files;
-    lines.push(files.length ? `instructions: ${files.map((f) => `${f.path}${f.cut ? ' (cut)' : ''}`).join(', ')}` : 'instructions: none (no AGENTS.md or CLAUDE.md from the repository root down to here, nor in the data dir)');
+    lines.push(
+      files.length
+        ? `instructions: ${files.map((f) => `${f.path}${f.cut ? ' (cut)' : ''}`).join(', ')}`
+        : 'instructions: none (no AGENTS.md or CLAUDE.md from the repository root down to here, nor in the data dir)',
+    );
     for (const p of this.instructions.problems) lines.push(`  ${p}`);
     return lines;
   }

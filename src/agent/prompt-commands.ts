@@ -35,7 +35,9 @@ export function parsePromptFile(text: string): { description: string | null; bod
 /** The prompt with its arguments: $ARGUMENTS is all of them as typed, $1…$9 one word each (empty when not given). */
 export function expandPrompt(body: string, args: string): string {
   const words = args.trim() ? args.trim().split(/\s+/) : [];
-  return body.replace(/\$ARGUMENTS\b|\$([1-9])/g, (all, n: string | undefined) => (n ? words[Number(n) - 1] ?? '' : args.trim()));
+  return body.replace(/\$ARGUMENTS\b|\$([1-9])/g, (all, n: string | undefined) =>
+    n ? (words[Number(n) - 1] ?? '') : args.trim(),
+  );
 }
 
 export interface PromptFile {
@@ -50,15 +52,20 @@ export interface PromptFile {
  * that is no command name, or one a built-in has (reported, skipped). A
  * project's command replaces a personal one of the same name.
  */
-export function promptCommands(files: readonly PromptFile[], builtIns: ReadonlySet<string>): { commands: PromptCommand[]; problems: string[] } {
+export function promptCommands(
+  files: readonly PromptFile[],
+  builtIns: ReadonlySet<string>,
+): { commands: PromptCommand[]; problems: string[] } {
   const byName = new Map<string, PromptCommand>();
   const problems: string[] = [];
   const ordered = [...files.filter((f) => f.source === 'personal'), ...files.filter((f) => f.source === 'project')];
   for (const f of ordered) {
     const name = f.file.replace(/\.md$/i, '');
-    const where = f.source === 'project' ? '.milk/commands' : 'the data dir\'s commands';
+    const where = f.source === 'project' ? '.milk/commands' : "the data dir's commands";
     if (!NAME.test(name)) {
-      problems.push(`${f.file} in ${where}: not a command name (letters, digits, - and _, starting with a letter); skipped`);
+      problems.push(
+        `${f.file} in ${where}: not a command name (letters, digits, - and _, starting with a letter); skipped`,
+      );
       continue;
     }
     if (builtIns.has(name.toLowerCase())) {
@@ -79,6 +86,9 @@ function firstLine(body: string): string {
 /** /help's lines for them: the name, what it does, and where it comes from. */
 export function promptHelpLines(commands: readonly PromptCommand[]): string[] {
   const rows = commands.map((c) => [`/${c.name}`, `${c.description} (${c.source})`] as const);
-  const width = maxOf(rows.map(([k]) => k.length), 0);
+  const width = maxOf(
+    rows.map(([k]) => k.length),
+    0,
+  );
   return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
 }

@@ -16,16 +16,21 @@ export const MAX_PROMPT_BYTES = 64 * 1024;
 function readFolder(dir: string, source: PromptFile['source'], problems: string[]): PromptFile[] {
   let names: string[];
   try {
-    names = fs.readdirSync(dir).filter((n) => n.toLowerCase().endsWith('.md')).sort();
+    names = fs
+      .readdirSync(dir)
+      .filter((n) => n.toLowerCase().endsWith('.md'))
+      .sort();
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ENOTDIR') problems.push(`${dir}: ${describeIoError(err)}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ENOTDIR')
+      problems.push(`${dir}: ${describeIoError(err)}`);
     return [];
   }
   const files: PromptFile[] = [];
   for (const file of names) {
     try {
       const bytes = readRegular(path.join(dir, file));
-      if (bytes.length > MAX_PROMPT_BYTES) problems.push(`${path.join(dir, file)}: larger than ${MAX_PROMPT_BYTES / 1024} KiB; skipped`);
+      if (bytes.length > MAX_PROMPT_BYTES)
+        problems.push(`${path.join(dir, file)}: larger than ${MAX_PROMPT_BYTES / 1024} KiB; skipped`);
       else files.push({ file, text: bytes.toString('utf8'), source });
     } catch (err) {
       problems.push(`${path.join(dir, file)}: ${describeIoError(err)}; skipped`);
@@ -35,7 +40,10 @@ function readFolder(dir: string, source: PromptFile['source'], problems: string[
 }
 
 /** Both folders' files, and what could not be read. */
-export function readPromptFiles(dataDir: string | null, workspace: string | null): { files: PromptFile[]; problems: string[] } {
+export function readPromptFiles(
+  dataDir: string | null,
+  workspace: string | null,
+): { files: PromptFile[]; problems: string[] } {
   const problems: string[] = [];
   const files = [
     ...(dataDir ? readFolder(dataLayout(dataDir).commands, 'personal', problems) : []),

@@ -68,8 +68,10 @@ function tools(specs: readonly ToolSpec[]): string {
   return [
     'Tools (paths are relative to the workspace; nothing outside it can be read or written):',
     ...lines,
-    'Prefer glob and grep to find files and code, and the file tools to read and change files, over shell commands. Call several tools in one answer',
-    'when they do not depend on each other. A call the person declines comes back saying so: do not retry it unchanged.',
+    'Prefer glob and grep to find files and code, and the file tools to read and change files, over shell commands. ' +
+      'Call several tools in one answer',
+    'when they do not depend on each other. A call the person declines comes back saying so: do not retry it ' +
+      'unchanged.',
   ].join('\n');
 }
 
@@ -97,7 +99,10 @@ export function joinParts(parts: readonly PromptPart[]): string {
 /** For /context: each part's name and size, and the total. */
 export function describeParts(parts: readonly PromptPart[]): string[] {
   const total = joinParts(parts).length;
-  const width = maxOf(parts.map((p) => p.name.length), 5);
+  const width = maxOf(
+    parts.map((p) => p.name.length),
+    5,
+  );
   return [
     `system prompt: ${total.toLocaleString('en-US')} characters, ${parts.length} parts`,
     ...parts.map((p) => `  ${p.name.padEnd(width)}  ${p.text.length.toLocaleString('en-US').padStart(7)}`),

@@ -41,12 +41,18 @@ export interface CoordinatorOptions {
   permissionsFile?: string | null;
   /** @-mentions: the workspace's paths (tools/file-index.ts) and what mentions attach when sent (tools/attach.ts). */
   files?: {
-    search(query: string, limit: number, done: (r: { query: string; hits: readonly FileHit[]; indexing: boolean; cut: boolean }) => void): void;
+    search(
+      query: string,
+      limit: number,
+      done: (r: { query: string; hits: readonly FileHit[]; indexing: boolean; cut: boolean }) => void,
+    ): void;
     refresh(): void;
     close(): void;
     attach(segments: readonly Segment[]): { text: string; notes: readonly string[] };
   };
-  /** Prompt commands (agent/prompt-commands.ts): their names, /help's lines, and a prompt with its arguments filled in. */
+  /**
+   * Prompt commands (agent/prompt-commands.ts): their names, /help's lines, and a prompt with its arguments filled in.
+   */
   prompts?: {
     names(): readonly string[];
     help(): string[];
@@ -66,5 +72,6 @@ export interface CoordinatorOptions {
 }
 
 /** A handler for each effect the coordinator carries out, by its type. */
-export type EffectHandlers = { readonly [K in CarriedEffect['type']]: (effect: Extract<CarriedEffect, { type: K }>) => void };
-
+export type EffectHandlers = {
+  readonly [K in CarriedEffect['type']]: (effect: Extract<CarriedEffect, { type: K }>) => void;
+};

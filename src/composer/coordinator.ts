@@ -27,12 +27,16 @@ import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
 import { MENTION_LIMIT } from './views/mention';
 import { PickerView } from './views/picker';
 
-
 /** The most time between the two presses of Esc Esc. */
 const ESC_ESC_MS = 800;
 
 /** Commands that may begin walking a history list. */
-const STARTS_BROWSING: ReadonlySet<CommandName> = new Set<CommandName>(['editor.up', 'history.older', 'history.searchReverse', 'history.searchForward']);
+const STARTS_BROWSING: ReadonlySet<CommandName> = new Set<CommandName>([
+  'editor.up',
+  'history.older',
+  'history.searchReverse',
+  'history.searchForward',
+]);
 
 export class TurnCoordinator {
   private ui: UiState = initialUi;
@@ -137,7 +141,13 @@ export class TurnCoordinator {
     // Browsing or a search is about to start (never during one, so no list shifts under it):
     // first take in what other milks added meanwhile.
     const searching = this.ui.views.some((v) => v.mode === 'search');
-    if (input.kind === 'command' && STARTS_BROWSING.has(input.name) && this.ui.composer.nav.index === null && !searching) this.history.refresh();
+    if (
+      input.kind === 'command' &&
+      STARTS_BROWSING.has(input.name) &&
+      this.ui.composer.nav.index === null &&
+      !searching
+    )
+      this.history.refresh();
     const { ui, effects } = dispatch(this.ui, input, {
       history: this.history.list(),
       otherHistory: this.history.otherList(),
@@ -194,7 +204,10 @@ export class TurnCoordinator {
     externalEditor: () => this.externalEditor(),
     restoreFiles: (e) => {
       const restoring = this.options.checkpoints?.restore(e.turn);
-      restoring?.then((r) => this.note(restoreNote(r)), (err: Error) => this.note(`could not put the files back: ${err.message}`));
+      restoring?.then(
+        (r) => this.note(restoreNote(r)),
+        (err: Error) => this.note(`could not put the files back: ${err.message}`),
+      );
     },
   };
 
@@ -202,7 +215,10 @@ export class TurnCoordinator {
     (this.handlers[effect.type] as (e: CarriedEffect) => void)(effect);
   }
 
-  /** Effects from outside a key (a tool's question, a picker opened by a command): views they open go on the stack, the rest are carried out. */
+  /**
+   * Effects from outside a key (a tool's question, a picker opened by a command): views they open go on the stack, the
+   * rest are carried out.
+   */
   private apply(effects: readonly Effect[]): void {
     const opened = open(this.ui, effects, { history: this.history.list() });
     this.ui = opened.ui;
@@ -219,7 +235,10 @@ export class TurnCoordinator {
       if (problem) this.note(problem);
     } else {
       this.lastEscAt = now;
-      if (this.runner.rewindable.length > 0 && !this.runner.busy) this.bus.emit('status.hint', { text: sanitize(`${this.options.keys.key('idle', 'session.rewind')} again to rewind to an earlier input`) });
+      if (this.runner.rewindable.length > 0 && !this.runner.busy)
+        this.bus.emit('status.hint', {
+          text: sanitize(`${this.options.keys.key('idle', 'session.rewind')} again to rewind to an earlier input`),
+        });
     }
   }
 
@@ -227,7 +246,11 @@ export class TurnCoordinator {
   private externalEditor(): void {
     const edit = this.options.editExternally;
     if (!edit) return this.note('no external editor here');
-    if (this.runner.busy) return this.note(`the external editor opens once the turn is done (${this.options.keys.key('idle', 'composer.externalEditor')} again then)`);
+    if (this.runner.busy)
+      return this.note(
+        `the external editor opens once the turn is done ` +
+          `(${this.options.keys.key('idle', 'composer.externalEditor')} again then)`,
+      );
     let result: ReturnType<typeof edit>;
     try {
       result = edit(expandedText(this.ui.composer.editor));
@@ -243,19 +266,26 @@ export class TurnCoordinator {
   private openRewind(): string | null {
     if (this.runner.busy) return turnRunning(this.options.keys);
     const picker = openRewind(this.runner.rewindable.map((i) => displayText(i.segments)));
-    if (!picker) return 'nothing to rewind to: no input in this conversation since it began (or since it was last compacted)';
+    if (!picker)
+      return 'nothing to rewind to: no input in this conversation since it began (or since it was last compacted)';
     this.apply([{ type: 'openView', view: new PickerView(picker) }]);
     return null;
   }
 
-  /** Goes back to before input `index`: it returns to the composer; then the files changed since, if any, are offered back. */
+  /**
+   * Goes back to before input `index`: it returns to the composer; then the files changed since, if any, are offered
+   * back.
+   */
   private rewind(index: number): void {
     if (this.runner.busy) return;
     const input = this.runner.rewind(index);
     if (!input) return;
     this.dispatch({ kind: 'restore', inputs: [input.segments] });
-    this.note(`── rewound to before input #${index + 1}: it is back in the input box, and the turns from it on are out of what the model gets (the log keeps them) ──`);
-    const files = input.turn >= 0 ? this.options.checkpoints?.files(input.turn) ?? [] : [];
+    this.note(
+      `── rewound to before input #${index + 1}: it is back in the input box, and the turns from it on are out of ` +
+        `what the model gets (the log keeps them) ──`,
+    );
+    const files = input.turn >= 0 ? (this.options.checkpoints?.files(input.turn) ?? []) : [];
     if (files.length === 0) return;
     const names = files.map((f) => path.basename(f)).join(', ');
     const question = `also put back ${files.length} file${files.length === 1 ? '' : 's'} changed since (${names})? y/n`;
@@ -265,19 +295,32 @@ export class TurnCoordinator {
   /** An input to the model, or a line starting with `!`: the person's own command, run in the workspace. */
   private send(input: Input): void {
     const own = ownCommand(input.text);
-    if (own === '') return this.note('!COMMAND runs COMMAND in the workspace\'s shell, as your own (no approval, no sandbox); its output goes to the model with your next input');
+    if (own === '')
+      return this.note(
+        "!COMMAND runs COMMAND in the workspace's shell, as your own (no approval, no sandbox); its output goes to " +
+          'the model with your next input',
+      );
     if (own !== null) return void this.runner.runOwn(own, { display: input.display, segments: input.segments });
     // @-mentions attach their files' content, read now; each says what it attached or why not.
-    const attached = input.segments.some((s) => s.type === 'file') && this.options.files ? this.options.files.attach(input.segments) : null;
+    const attached =
+      input.segments.some((s) => s.type === 'file') && this.options.files
+        ? this.options.files.attach(input.segments)
+        : null;
     this.runner.start(attached?.text ?? input.text, { display: input.display, segments: input.segments });
     for (const note of attached?.notes ?? []) this.note(note);
   }
 
-  /** A prompt command: its prompt, arguments filled in, goes to the model as the person's input; the transcript shows what was typed. */
+  /**
+   * A prompt command: its prompt, arguments filled in, goes to the model as the person's input; the transcript shows
+   * what was typed.
+   */
   private prompt(name: string, args: string, input: Input): void {
     const text = this.options.prompts?.expand(name, args) ?? null;
     if (!(text instanceof Promise)) return this.startPrompt(name, text, input);
-    text.then((t) => this.startPrompt(name, t, input), (err: Error) => this.note(`/${name}: ${err.message}`));
+    text.then(
+      (t) => this.startPrompt(name, t, input),
+      (err: Error) => this.note(`/${name}: ${err.message}`),
+    );
   }
 
   private startPrompt(name: string, text: string | null, input: Input): void {
@@ -288,7 +331,12 @@ export class TurnCoordinator {
 
   private setForce(on: boolean): void {
     this.runner.settings.setForce(on);
-    this.note(on ? `force mode on: tool calls run without asking (${this.options.keys.key('idle', 'app.toggleForce')} or /force to turn it off)` : 'force mode off');
+    this.note(
+      on
+        ? `force mode on: tool calls run without asking (${this.options.keys.key('idle', 'app.toggleForce')} or ` +
+            `/force to turn it off)`
+        : 'force mode off',
+    );
   }
 
   /** The person started typing: the workspace's paths for @ are listed now, in the background. */

@@ -54,13 +54,17 @@ export function reduce(s: ComposerState, input: ComposerInput, ctx: ComposerCont
   if (input.kind === 'command' && input.name === 'editor.redo') return none(undoStep(s, 'redo'));
   const r = reduceInput(s, input, ctx);
   // No change to the text: no step; anything but typing (a cursor move) ends the typed run.
-  if (r.state.editor === s.editor || sameText(r.state.editor, s.editor)) return s.typing && input.kind !== 'text' ? { ...r, state: { ...r.state, typing: false } } : r;
-  const sent = input.kind === 'command' && (input.name === 'composer.submit' || input.name === 'composer.queue') && ed.isEmpty(r.state.editor);
+  if (r.state.editor === s.editor || sameText(r.state.editor, s.editor))
+    return s.typing && input.kind !== 'text' ? { ...r, state: { ...r.state, typing: false } } : r;
+  const sent =
+    input.kind === 'command' &&
+    (input.name === 'composer.submit' || input.name === 'composer.queue') &&
+    ed.isEmpty(r.state.editor);
   if (sent) return { ...r, state: { ...r.state, undo: [], redo: [], typing: false } };
   // Text is typing however the terminal chunked it (fast keys arrive together); a paste is a step of its own.
   const typed = input.kind === 'text';
   const joins = typed && s.typing === true && (s.undo?.length ?? 0) > 0;
-  const undo = joins ? s.undo ?? [] : [...(s.undo ?? []), s.editor].slice(-MAX_UNDO);
+  const undo = joins ? (s.undo ?? []) : [...(s.undo ?? []), s.editor].slice(-MAX_UNDO);
   return { ...r, state: { ...r.state, undo, redo: [], typing: typed } };
 }
 
@@ -72,7 +76,9 @@ function undoStep(s: ComposerState, way: 'undo' | 'redo'): ComposerState {
   const editor = from[from.length - 1];
   const rest = from.slice(0, -1);
   const moved = [...to, s.editor];
-  return way === 'undo' ? { ...s, editor, undo: rest, redo: moved, typing: false } : { ...s, editor, redo: rest, undo: moved, typing: false };
+  return way === 'undo'
+    ? { ...s, editor, undo: rest, redo: moved, typing: false }
+    : { ...s, editor, redo: rest, undo: moved, typing: false };
 }
 
 /**
@@ -95,7 +101,9 @@ function reduceInput(s: ComposerState, input: ComposerInput, ctx: ComposerContex
     case 'text': {
       const editor = ed.insertText(s.editor, input.text);
       const at = mentionStart(editor, input.text);
-      return at === null ? none({ ...s, editor }) : { state: { ...s, editor }, effects: [{ type: 'openMentions', at }] };
+      return at === null
+        ? none({ ...s, editor })
+        : { state: { ...s, editor }, effects: [{ type: 'openMentions', at }] };
     }
     case 'mentionResults':
       return none(s);
@@ -190,7 +198,12 @@ function take(s: ComposerState, ctx: ComposerContext): Reduced {
   if (slash && findSlash(slash.name)) {
     effects.push({ type: 'slash', name: slash.name, args: slash.args });
   } else if (slash && ctx.prompts?.includes(slash.name)) {
-    effects.push({ type: 'prompt', name: slash.name, args: slash.rest, input: { segments, text, display: ed.displayText(segments) } });
+    effects.push({
+      type: 'prompt',
+      name: slash.name,
+      args: slash.rest,
+      input: { segments, text, display: ed.displayText(segments) },
+    });
   } else if (slash && slash.args.length === 0) {
     effects.push({ type: 'note', text: `unknown command /${slash.name} (/help lists them)` });
   } else {
@@ -207,7 +220,8 @@ function complete(s: ComposerState, ctx: ComposerContext): Reduced {
   const done = completeSlash(text, ctx.prompts);
   if (!done) return none(s);
   const editor = done.text === text ? s.editor : ed.replaceWith(s.editor, [{ type: 'text', text: done.text }]);
-  const effects: Effect[] = done.candidates.length > 1 ? [{ type: 'hint', text: done.candidates.map((c) => '/' + c).join('  ') }] : [];
+  const effects: Effect[] =
+    done.candidates.length > 1 ? [{ type: 'hint', text: done.candidates.map((c) => '/' + c).join('  ') }] : [];
   return { state: { ...s, editor }, effects };
 }
 
@@ -216,10 +230,18 @@ function interrupt(s: ComposerState, ctx: ComposerContext): Reduced {
   const continues = ctx.now - s.burst.lastPress < BURST_GAP_MS;
   const inCancelBurst = continues && s.burst.cancelling;
   const pressed = { ...s, burst: { lastPress: ctx.now, cancelling: inCancelBurst } };
-  const action = interruptAction({ busy: ctx.busy, composerEmpty: ed.isEmpty(s.editor), force: ctx.force, inCancelBurst });
+  const action = interruptAction({
+    busy: ctx.busy,
+    composerEmpty: ed.isEmpty(s.editor),
+    force: ctx.force,
+    inCancelBurst,
+  });
   switch (action) {
     case 'cancel':
-      return { state: { ...pressed, burst: { lastPress: ctx.now, cancelling: true } }, effects: [{ type: 'cancelTurn' }] };
+      return {
+        state: { ...pressed, burst: { lastPress: ctx.now, cancelling: true } },
+        effects: [{ type: 'cancelTurn' }],
+      };
     case 'clear':
       // What Ctrl-C clears stays one Up away, as in fish and Claude Code.
       return {

@@ -118,7 +118,8 @@ export function slashContext(host: SlashHost): SlashContext {
       },
     },
     mcp: {
-      lines: () => host.options.mcp?.lines() ?? ['no MCP servers: add them as mcpServers in the data dir\'s config.json'],
+      lines: () =>
+        host.options.mcp?.lines() ?? ["no MCP servers: add them as mcpServers in the data dir's config.json"],
       restart: (name) => host.options.mcp?.restart(name) ?? false,
     },
     permissions: {
@@ -130,7 +131,12 @@ export function slashContext(host: SlashHost): SlashContext {
       // The keys of the mode the person is in, then those a search adds (scope switch, delete).
       keyHelp: () => {
         const k = host.options.keys;
-        const search = [k.key(host.composerMode(), 'history.searchReverse'), k.key(host.composerMode(), 'history.searchForward')].filter(Boolean).join(', ');
+        const search = [
+          k.key(host.composerMode(), 'history.searchReverse'),
+          k.key(host.composerMode(), 'history.searchForward'),
+        ]
+          .filter(Boolean)
+          .join(', ');
         return [...k.helpLines(host.composerMode()), '', `in a search (${search}):`, ...k.helpLines('search')];
       },
       promptHelp: () => host.options.prompts?.help() ?? [],

@@ -23,7 +23,11 @@ export interface UiState {
 
 export const initialUi: UiState = { composer: initialComposer, views: [] };
 
-export function dispatch(ui: UiState, input: ComposerInput, ctx: ViewContext): { ui: UiState; effects: CarriedEffect[] } {
+export function dispatch(
+  ui: UiState,
+  input: ComposerInput,
+  ctx: ViewContext,
+): { ui: UiState; effects: CarriedEffect[] } {
   let composer = ui.composer;
   const views = [...ui.views];
   const effects: Effect[] = [];
@@ -41,10 +45,15 @@ export function dispatch(ui: UiState, input: ComposerInput, ctx: ViewContext): {
   return open({ composer: reduced.state, views }, effects, ctx);
 }
 
-const isStackEffect = (e: Effect): e is StackEffect => e.type === 'openSearch' || e.type === 'openMentions' || e.type === 'openView';
+const isStackEffect = (e: Effect): e is StackEffect =>
+  e.type === 'openSearch' || e.type === 'openMentions' || e.type === 'openView';
 
 /** Opens the views that effects ask for, on top; the rest are the coordinator's. */
-export function open(ui: UiState, effects: readonly Effect[], ctx: Pick<ViewContext, 'history'>): { ui: UiState; effects: CarriedEffect[] } {
+export function open(
+  ui: UiState,
+  effects: readonly Effect[],
+  ctx: Pick<ViewContext, 'history'>,
+): { ui: UiState; effects: CarriedEffect[] } {
   const rest: CarriedEffect[] = [];
   let views = ui.views;
   const pending = [...effects];
@@ -89,7 +98,11 @@ export function shownComposer(ui: UiState): { editor: EditorState; highlight: { 
 }
 
 /** The status bar's prompt and legend: the top view's, if any. */
-export function shownStatus(ui: UiState, time: { now: number; lastKeyAt: number }, keys: KeyNames): { prompt: Inert | null; legend: Inert | null } {
+export function shownStatus(
+  ui: UiState,
+  time: { now: number; lastKeyAt: number },
+  keys: KeyNames,
+): { prompt: Inert | null; legend: Inert | null } {
   const view = top(ui);
   return view ? view.status(time, keys) : { prompt: null, legend: null };
 }

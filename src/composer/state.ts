@@ -63,7 +63,13 @@ export type ComposerInput =
   /** The active history list changed (e.g. /history global): leave any browse. */
   | { readonly kind: 'historySwitched' }
   /** The file index's answer to an @-mention query. */
-  | { readonly kind: 'mentionResults'; readonly query: string; readonly hits: readonly FileHit[]; readonly indexing: boolean; readonly cut: boolean }
+  | {
+      readonly kind: 'mentionResults';
+      readonly query: string;
+      readonly hits: readonly FileHit[];
+      readonly indexing: boolean;
+      readonly cut: boolean;
+    }
   /** Entries left the list searched (one was deleted): the search runs again where it stands. */
   | { readonly kind: 'historyChanged' }
   /** A turn ended: its question, if one is open, is gone. */

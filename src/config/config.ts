@@ -26,7 +26,8 @@ function isHttpUrl(text: string): boolean {
 
 /** Each key's rule, with the one line that explains it when broken. */
 function buildFields(v: typeof V) {
-  const nonEmpty = (key: string) => v.pipe(v.string(`${key} must be a non-empty string`), v.nonEmpty(`${key} must be a non-empty string`));
+  const nonEmpty = (key: string) =>
+    v.pipe(v.string(`${key} must be a non-empty string`), v.nonEmpty(`${key} must be a non-empty string`));
   /** A whole number in [min, max]; any failure explains the key in one line. */
   const wholeNumber = (key: string, min: number, max: number, unit = '') => {
     const why = `${key} must be a whole number${unit ? ` of ${unit}` : ''} from ${min} to ${max}`;
@@ -35,7 +36,10 @@ function buildFields(v: typeof V) {
   return {
     provider: v.picklist(PROVIDER_NAMES, `provider must be one of ${PROVIDER_NAMES.join(', ')}`),
     model: nonEmpty('model'),
-    baseUrl: v.pipe(v.string('baseUrl must be an http:// or https:// URL'), v.check(isHttpUrl, 'baseUrl must be an http:// or https:// URL')),
+    baseUrl: v.pipe(
+      v.string('baseUrl must be an http:// or https:// URL'),
+      v.check(isHttpUrl, 'baseUrl must be an http:// or https:// URL'),
+    ),
     script: nonEmpty('script'),
     idleTimeoutMs: wholeNumber('idleTimeoutMs', 100, MAX_TIMER_MS, 'milliseconds'),
     maxAnswerChars: wholeNumber('maxAnswerChars', 1000, 100_000_000),
@@ -46,21 +50,33 @@ function buildFields(v: typeof V) {
     thinkingBudget: wholeNumber('thinkingBudget', 1024, 1_000_000, 'tokens'),
     models: v.record(
       v.string(),
-      v.object({ contextWindow: v.optional(wholeNumber('models.*.contextWindow', 1000, 100_000_000, 'tokens')) }, 'each of models must be an object such as {"contextWindow": 200000}'),
+      v.object(
+        { contextWindow: v.optional(wholeNumber('models.*.contextWindow', 1000, 100_000_000, 'tokens')) },
+        'each of models must be an object such as {"contextWindow": 200000}',
+      ),
       'models must be an object of model names, such as {"gpt-4o": {"contextWindow": 128000}}',
     ),
     maxKeptAnswerChars: wholeNumber('maxKeptAnswerChars', 1000, 10_000_000),
-    context: v.object({
-      maxChars: v.optional(wholeNumber('context.maxChars', 10_000, 100_000_000)),
-    }, 'context must be an object such as {"maxChars": 400000}'),
-    history: v.object({
-      maxEntries: v.optional(wholeNumber('history.maxEntries', 1, 10_000_000)),
-    }, 'history must be an object such as {"maxEntries": 500}'),
+    context: v.object(
+      {
+        maxChars: v.optional(wholeNumber('context.maxChars', 10_000, 100_000_000)),
+      },
+      'context must be an object such as {"maxChars": 400000}',
+    ),
+    history: v.object(
+      {
+        maxEntries: v.optional(wholeNumber('history.maxEntries', 1, 10_000_000)),
+      },
+      'history must be an object such as {"maxEntries": 500}',
+    ),
     mcpServers: mcpServers(v),
     // Which commands are checked, and the keys themselves, by the keymap (tui/keymap.ts): here only the shape.
     keys: v.record(
       v.string(),
-      v.array(v.string('each key in keys is a string such as "C-r"'), 'keys names a command\'s keys as a list, such as {"history.searchReverse": ["C-r"]}'),
+      v.array(
+        v.string('each key in keys is a string such as "C-r"'),
+        'keys names a command\'s keys as a list, such as {"history.searchReverse": ["C-r"]}',
+      ),
       'keys must be an object of command names, such as {"history.searchReverse": ["C-r"]}',
     ),
   };
@@ -73,19 +89,48 @@ function buildFields(v: typeof V) {
  * hold secrets).
  */
 function mcpServers(v: typeof V) {
-  const strings = (key: string) => v.record(v.string(), v.string(`mcpServers.*.${key} values must be strings`), `mcpServers.*.${key} must be an object of strings`);
-  const stdio = v.strictObject({
-    command: v.pipe(v.string('mcpServers.*.command must be a non-empty string'), v.nonEmpty('mcpServers.*.command must be a non-empty string')),
-    args: v.optional(v.array(v.string('mcpServers.*.args must be strings'), 'mcpServers.*.args must be an array of strings')),
-    env: v.optional(strings('env')),
-    cwd: v.optional(v.string('mcpServers.*.cwd must be a string')),
-  }, 'a stdio MCP server is {"command": …, "args": […], "env": {…}, "cwd": …}');
-  const http = v.strictObject({
-    url: v.pipe(v.string('mcpServers.*.url must be an http:// or https:// URL'), v.check(isHttpUrl, 'mcpServers.*.url must be an http:// or https:// URL')),
-    headers: v.optional(strings('headers')),
-  }, 'an HTTP MCP server is {"url": …, "headers": {…}}');
-  const name = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,32}$/, 'an MCP server name is 1 to 32 letters, digits, - or _ (it names its tools: name__tool)'));
-  return v.record(name, v.union([stdio, http], 'each of mcpServers is {"command": …} (stdio) or {"url": …} (streamable HTTP)'), 'mcpServers must be an object of server names');
+  const strings = (key: string) =>
+    v.record(
+      v.string(),
+      v.string(`mcpServers.*.${key} values must be strings`),
+      `mcpServers.*.${key} must be an object of strings`,
+    );
+  const stdio = v.strictObject(
+    {
+      command: v.pipe(
+        v.string('mcpServers.*.command must be a non-empty string'),
+        v.nonEmpty('mcpServers.*.command must be a non-empty string'),
+      ),
+      args: v.optional(
+        v.array(v.string('mcpServers.*.args must be strings'), 'mcpServers.*.args must be an array of strings'),
+      ),
+      env: v.optional(strings('env')),
+      cwd: v.optional(v.string('mcpServers.*.cwd must be a string')),
+    },
+    'a stdio MCP server is {"command": …, "args": […], "env": {…}, "cwd": …}',
+  );
+  const http = v.strictObject(
+    {
+      url: v.pipe(
+        v.string('mcpServers.*.url must be an http:// or https:// URL'),
+        v.check(isHttpUrl, 'mcpServers.*.url must be an http:// or https:// URL'),
+      ),
+      headers: v.optional(strings('headers')),
+    },
+    'an HTTP MCP server is {"url": …, "headers": {…}}',
+  );
+  const name = v.pipe(
+    v.string(),
+    v.regex(
+      /^[A-Za-z0-9_-]{1,32}$/,
+      'an MCP server name is 1 to 32 letters, digits, - or _ (it names its tools: name__tool)',
+    ),
+  );
+  return v.record(
+    name,
+    v.union([stdio, http], 'each of mcpServers is {"command": …} (stdio) or {"url": …} (streamable HTTP)'),
+    'mcpServers must be an object of server names',
+  );
 }
 
 type Fields = ReturnType<typeof buildFields>;
@@ -103,11 +148,15 @@ function schema(): { v: typeof V; rules: Fields } {
 }
 
 /** The settings, typed from their schemas; history always has its cap. */
-export type Config = { [K in Exclude<keyof Fields, 'history'>]?: V.InferOutput<Fields[K]> } & { history: { maxEntries: number } };
+export type Config = { [K in Exclude<keyof Fields, 'history'>]?: V.InferOutput<Fields[K]> } & {
+  history: { maxEntries: number };
+};
 
 export const defaultConfig: Config = { history: { maxEntries: DEFAULT_MAX_ENTRIES } };
 
-/** The context window of `model` in tokens: its own in `models`, else `contextWindow`, else none (the runner's default). */
+/**
+ * The context window of `model` in tokens: its own in `models`, else `contextWindow`, else none (the runner's default).
+ */
 export function contextWindowFor(config: Config, model: string | null): number | undefined {
   return (model === null ? undefined : config.models?.[model]?.contextWindow) ?? config.contextWindow;
 }
@@ -157,10 +206,14 @@ export function loadConfig(dataDir: string | null): { config: Config; warnings: 
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return { config: defaultConfig, warnings: ['config.json is not a regular file; using defaults'] };
-    if (st.size > MAX_CONFIG_BYTES) return { config: defaultConfig, warnings: ['config.json is larger than 1 MiB; using defaults'] };
+    if (st.size > MAX_CONFIG_BYTES)
+      return { config: defaultConfig, warnings: ['config.json is larger than 1 MiB; using defaults'] };
     text = fs.readFileSync(fd, 'utf8');
   } catch (err) {
-    return { config: defaultConfig, warnings: [`config.json unreadable (${(err as NodeJS.ErrnoException).code}); using defaults`] };
+    return {
+      config: defaultConfig,
+      warnings: [`config.json unreadable (${(err as NodeJS.ErrnoException).code}); using defaults`],
+    };
   } finally {
     fs.closeSync(fd);
   }

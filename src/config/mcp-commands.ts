@@ -17,7 +17,10 @@ function configFile(dataDir: string): string {
   return dataLayout(dataDir).config;
 }
 
-/** The config file as JSON (an empty object when there is none); a file that is not a JSON object is refused, never overwritten. */
+/**
+ * The config file as JSON (an empty object when there is none); a file that is not a JSON object is refused, never
+ * overwritten.
+ */
 function readJson(file: string): Record<string, unknown> {
   let text: string;
   try {
@@ -32,7 +35,8 @@ function readJson(file: string): Record<string, unknown> {
   } catch {
     throw new McpCommandError(`${file} is not valid JSON; fix it first (nothing was changed)`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new McpCommandError(`${file} is not a JSON object; fix it first (nothing was changed)`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new McpCommandError(`${file} is not a JSON object; fix it first (nothing was changed)`);
   return value as Record<string, unknown>;
 }
 
@@ -48,11 +52,14 @@ export function mcpList(dataDir: string, out: NodeJS.WritableStream): void {
   if (names.length === 0) return void out.write(`no MCP servers in ${configFile(dataDir)}\n`);
   for (const name of names) {
     const s = all[name];
-    const how = typeof s.url === 'string' ? s.url : [s.command, ...(Array.isArray(s.args) ? s.args : [])].map(String).join(' ');
+    const how =
+      typeof s.url === 'string' ? s.url : [s.command, ...(Array.isArray(s.args) ? s.args : [])].map(String).join(' ');
     const keys = (o: unknown): string[] => (typeof o === 'object' && o !== null ? Object.keys(o) : []);
     const env = keys(s.env);
     const headers = keys(s.headers);
-    const extra = [env.length ? `env: ${env.join(', ')}` : '', headers.length ? `headers: ${headers.join(', ')}` : ''].filter(Boolean).join('; ');
+    const extra = [env.length ? `env: ${env.join(', ')}` : '', headers.length ? `headers: ${headers.join(', ')}` : '']
+      .filter(Boolean)
+      .join('; ');
     out.write(`${name}  ${how}${extra ? `  (${extra})` : ''}\n`);
   }
 }
@@ -62,7 +69,8 @@ function pairs(list: readonly string[], sep: '=' | ':', what: string): Record<st
   const out: Record<string, string> = {};
   for (const item of list) {
     const at = item.indexOf(sep);
-    if (at <= 0) throw new McpCommandError(`${what} must be ${sep === '=' ? 'KEY=VALUE' : '"Name: value"'} (one was not)`);
+    if (at <= 0)
+      throw new McpCommandError(`${what} must be ${sep === '=' ? 'KEY=VALUE' : '"Name: value"'} (one was not)`);
     out[item.slice(0, at).trim()] = item.slice(at + 1).trim();
   }
   return out;
@@ -75,12 +83,27 @@ export interface AddOptions {
   cwd?: string;
 }
 
-/** Adds (or replaces) a server: a command with its arguments, or --url; checked by the config's own schema before anything is written. */
-export function mcpAdd(dataDir: string, name: string, command: readonly string[], o: AddOptions, out: NodeJS.WritableStream): void {
-  if (Boolean(o.url) === command.length > 0) throw new McpCommandError('give either a command (milk mcp add NAME -- COMMAND ARGS…) or --url URL');
+/**
+ * Adds (or replaces) a server: a command with its arguments, or --url; checked by the config's own schema before
+ * anything is written.
+ */
+export function mcpAdd(
+  dataDir: string,
+  name: string,
+  command: readonly string[],
+  o: AddOptions,
+  out: NodeJS.WritableStream,
+): void {
+  if (Boolean(o.url) === command.length > 0)
+    throw new McpCommandError('give either a command (milk mcp add NAME -- COMMAND ARGS…) or --url URL');
   const server: Record<string, unknown> = o.url
     ? { url: o.url, ...(o.header?.length ? { headers: pairs(o.header, ':', '--header') } : {}) }
-    : { command: command[0], ...(command.length > 1 ? { args: command.slice(1) } : {}), ...(o.env?.length ? { env: pairs(o.env, '=', '--env') } : {}), ...(o.cwd ? { cwd: o.cwd } : {}) };
+    : {
+        command: command[0],
+        ...(command.length > 1 ? { args: command.slice(1) } : {}),
+        ...(o.env?.length ? { env: pairs(o.env, '=', '--env') } : {}),
+        ...(o.cwd ? { cwd: o.cwd } : {}),
+      };
   const file = configFile(dataDir);
   const json = readJson(file);
   const next = { ...json, mcpServers: { ...servers(json), [name]: server } };

@@ -48,4 +48,3 @@ export function sessionIdForWorkspace(canonicalPath: string): string {
   const tail = slug.length > 40 ? slug.slice(slug.length - 40).replace(/^[-.]+/, '') : slug;
   return tail ? `${tail}-${hash}` : `root-${hash}`;
 }
-

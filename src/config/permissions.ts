@@ -27,7 +27,13 @@ function parse(text: string): Read {
     return { ok: false, why: `it is not valid JSON (${(err as Error).message})` };
   }
   const v = value as Partial<FileShape> | null;
-  if (v === null || typeof v !== 'object' || typeof v.workspaces !== 'object' || v.workspaces === null || Array.isArray(v.workspaces)) {
+  if (
+    v === null ||
+    typeof v !== 'object' ||
+    typeof v.workspaces !== 'object' ||
+    v.workspaces === null ||
+    Array.isArray(v.workspaces)
+  ) {
     return { ok: false, why: 'it has no "workspaces" object' };
   }
   return { ok: true, data: { version: 1, workspaces: v.workspaces } };
@@ -40,7 +46,10 @@ export class PermissionStore {
   private saving: Promise<void> = Promise.resolve();
 
   /** `dataDir` null: rules last until milk exits. `workspace`: its canonical path, the key its rules are kept under. */
-  constructor(dataDir: string | null, private readonly workspace: string) {
+  constructor(
+    dataDir: string | null,
+    private readonly workspace: string,
+  ) {
     this.file = dataDir === null ? null : dataLayout(dataDir).permissions;
   }
 
@@ -62,16 +71,31 @@ export class PermissionStore {
     if (r === null) return { rules: [], problems: [] };
     if (!r.ok) {
       this.unreadable = true;
-      return { rules: [], problems: [`${this.file}: ${r.why}; its approval rules are not applied (it is moved aside when a rule is saved)`] };
+      return {
+        rules: [],
+        problems: [
+          `${this.file}: ${r.why}; its approval rules are not applied (it is moved aside when a rule is saved)`,
+        ],
+      };
     }
     const { rules, bad } = validRules(r.data.workspaces[this.workspace]?.rules);
-    return { rules, problems: bad ? [`${this.file}: ${bad} rule${bad === 1 ? '' : 's'} for this workspace not understood, left out`] : [] };
+    return {
+      rules,
+      problems: bad
+        ? [`${this.file}: ${bad} rule${bad === 1 ? '' : 's'} for this workspace not understood, left out`]
+        : [],
+    };
   }
 
-  /** Keeps `rules` as this workspace's; resolves with what went wrong, if anything (the rules still hold until exit). */
+  /**
+   * Keeps `rules` as this workspace's; resolves with what went wrong, if anything (the rules still hold until exit).
+   */
   save(rules: readonly Rule[]): Promise<string[]> {
     const next = this.saving.then(() => this.write(rules));
-    this.saving = next.then(() => undefined, () => undefined);
+    this.saving = next.then(
+      () => undefined,
+      () => undefined,
+    );
     return next;
   }
 

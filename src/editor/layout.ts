@@ -59,7 +59,8 @@ export function layout(s: EditorState, width: number, emoji: EmojiWidths): Layou
       }
       if (col + aw > w && col > 0) {
         if (g === ' ') {
-          // The blank a soft wrap falls on hangs at the end of its row, drawn nowhere: the next row starts with the next word.
+          // The blank a soft wrap falls on hangs at the end of its row, drawn nowhere: the next row starts with the
+          // next word.
           if (offset === s.cursor) {
             cursorRow = rows.length + 1;
             cursorCol = 0;

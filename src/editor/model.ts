@@ -3,9 +3,34 @@
 // It knows nothing of screens, keys or history; layout.ts turns it into rows.
 
 import { EmojiWidths, graphemeEnd, graphemeStart, graphemes, graphemeWidth } from './width';
-import { FILE_CHIP, PASTE_MARK, Segment, chipLabel, clean, countMarks, isFileChip, isWordChar, lineEnd, lineStart, notSpace, scanBack, scanForward, segmentsText } from './text';
+import {
+  FILE_CHIP,
+  PASTE_MARK,
+  Segment,
+  chipLabel,
+  clean,
+  countMarks,
+  isFileChip,
+  isWordChar,
+  lineEnd,
+  lineStart,
+  notSpace,
+  scanBack,
+  scanForward,
+  segmentsText,
+} from './text';
 
-export { FILE_CHIP, PASTE_MARK, chipLabel, displayText, isFileChip, lineEnd, lineStart, pasteLabel, segmentsText } from './text';
+export {
+  FILE_CHIP,
+  PASTE_MARK,
+  chipLabel,
+  displayText,
+  isFileChip,
+  lineEnd,
+  lineStart,
+  pasteLabel,
+  segmentsText,
+} from './text';
 export type { Segment } from './text';
 
 export const TAB_WIDTH = 4;
@@ -113,7 +138,11 @@ export function toSegments(s: EditorState): Segment[] {
     if (piece) out.push({ type: 'text', text: piece });
     if (k < pieces.length - 1) {
       const content = s.pastes[k] ?? '';
-      out.push(isFileChip(content) ? { type: 'file', text: content.slice(FILE_CHIP.length) } : { type: 'paste', text: content });
+      out.push(
+        isFileChip(content)
+          ? { type: 'file', text: content.slice(FILE_CHIP.length) }
+          : { type: 'paste', text: content },
+      );
     }
   });
   return out;
@@ -325,7 +354,10 @@ export function yankPop(s: EditorState): EditorState {
   const back = (y.back + 1) % all.length;
   const clip = all[all.length - 1 - back];
   const { state } = removeRange(s, y.start, y.end);
-  return { ...insertClip({ ...state, cursor: y.start }, clip), yanked: { start: y.start, end: y.start + clip.text.length, back } };
+  return {
+    ...insertClip({ ...state, cursor: y.start }, clip),
+    yanked: { start: y.start, end: y.start + clip.text.length, back },
+  };
 }
 
 /** Empties the buffer; the kill buffer survives, as in readline. */

@@ -73,12 +73,19 @@ export function clean(text: string): string {
   return normalizeNewlines(text).replace(UNWANTED, '');
 }
 
-/** Control characters (newlines and tabs aside) written visibly, `^[` for ESC as `cat -v` does: stored text shown on a terminal stays inert. */
+/**
+ * Control characters (newlines and tabs aside) written visibly, `^[` for ESC as `cat -v` does: stored text shown on a
+ * terminal stays inert.
+ */
 export function visibleControls(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (ch) => {
     const c = ch.charCodeAt(0);
-    return c < 0x20 ? '^' + String.fromCharCode(c + 0x40) : c === 0x7f ? '^?' : `<U+${c.toString(16).toUpperCase().padStart(4, '0')}>`;
+    return c < 0x20
+      ? '^' + String.fromCharCode(c + 0x40)
+      : c === 0x7f
+        ? '^?'
+        : `<U+${c.toString(16).toUpperCase().padStart(4, '0')}>`;
   });
 }
 
@@ -114,5 +121,7 @@ export const notSpace = (g: string): boolean => !isSpace(g);
 
 /** How an input shows in the transcript: pastes stay collapsed, as in the composer. */
 export function displayText(segments: readonly Segment[]): string {
-  return segments.map((seg) => (seg.type === 'paste' ? pasteLabel(seg.text) : seg.type === 'file' ? `@${seg.text}` : seg.text)).join('');
+  return segments
+    .map((seg) => (seg.type === 'paste' ? pasteLabel(seg.text) : seg.type === 'file' ? `@${seg.text}` : seg.text))
+    .join('');
 }

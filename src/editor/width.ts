@@ -89,7 +89,10 @@ function sumWidth(g: string, emoji: EmojiWidths): number {
   return w;
 }
 
-/** Width in cells of one grapheme cluster, as the terminal draws it (`emoji`: how it draws the sequences terminals disagree on). */
+/**
+ * Width in cells of one grapheme cluster, as the terminal draws it (`emoji`: how it draws the sequences terminals
+ * disagree on).
+ */
 export function graphemeWidth(g: string, emoji: EmojiWidths): number {
   const cp = g.codePointAt(0) ?? 0;
   if (cp < 0x7f) return cp < 0x20 ? 0 : 1;
@@ -116,7 +119,8 @@ function standalone(c: number): boolean {
   if (c < 0x530) return c >= 0x370 && (c < 0x483 || c > 0x489);
   if (c < 0x2010) return false;
   if (c < 0x2bff) return c <= 0x2027 || (c >= 0x2030 && c <= 0x205e) || (c >= 0x2070 && c <= 0x20cf) || c >= 0x2100;
-  if (c < 0xa000) return (c >= 0x3000 && c <= 0x3029) || (c >= 0x3030 && c <= 0x3098) || (c >= 0x309b && c <= 0x30ff) || c >= 0x4e00;
+  if (c < 0xa000)
+    return (c >= 0x3000 && c <= 0x3029) || (c >= 0x3030 && c <= 0x3098) || (c >= 0x309b && c <= 0x30ff) || c >= 0x4e00;
   return (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xff01 && c <= 0xff60);
 }
 
@@ -163,7 +167,9 @@ export function graphemeStart(text: string, i: number): number {
   if (i <= 0) return 0;
   if (plain(text.charCodeAt(i - 1)) && (i < 2 || plain(text.charCodeAt(i - 2)))) return i - 1;
   const from = text.lastIndexOf('\n', i - 2) + 1;
-  const seg = segmenterFor().segment(text.slice(from, i)).containing(i - 1 - from);
+  const seg = segmenterFor()
+    .segment(text.slice(from, i))
+    .containing(i - 1 - from);
   return seg ? from + seg.index : i - 1;
 }
 

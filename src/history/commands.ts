@@ -30,7 +30,11 @@ function fileFor(t: Target): string {
  * when the file has no good one of its own (a rewrite keeps the one on disk).
  */
 function storeFor(t: Target, maxEntries: number): HistoryFile {
-  return new HistoryFile(fileFor(t), historyHeader(t.scope, { sessionId: t.sessionId, workspace: null, displayName: t.sessionId }), maxEntries);
+  return new HistoryFile(
+    fileFor(t),
+    historyHeader(t.scope, { sessionId: t.sessionId, workspace: null, displayName: t.sessionId }),
+    maxEntries,
+  );
 }
 
 /** An entry's text after `lead`, its later lines after `hang` (by default lined up under the first). */
@@ -49,7 +53,9 @@ function readEntries(t: Target, missing: 'empty' | 'error' = 'empty') {
     bytes = readRegular(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' && missing === 'error' && t.scope === 'session') {
-      throw new HistoryCommandError(`no history for session ${t.sessionId} (no ${file}); milk history path shows where each list is`);
+      throw new HistoryCommandError(
+        `no history for session ${t.sessionId} (no ${file}); milk history path shows where each list is`,
+      );
     }
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new HistoryCommandError(`cannot read ${file} (${describeIoError(err)})`);
@@ -58,11 +64,19 @@ function readEntries(t: Target, missing: 'empty' | 'error' = 'empty') {
   return compactEntries(parseHistory(bytes).entries.filter(recallable), Infinity);
 }
 
-/** `missing`: what a session with no history file is: nothing to list, or an error (a session named that does not exist). */
-export function historyList(t: Target, options: { json: boolean; missing?: 'empty' | 'error' }, out: NodeJS.WritableStream): void {
+/**
+ * `missing`: what a session with no history file is: nothing to list, or an error (a session named that does not
+ * exist).
+ */
+export function historyList(
+  t: Target,
+  options: { json: boolean; missing?: 'empty' | 'error' },
+  out: NodeJS.WritableStream,
+): void {
   const entries = readEntries(t, options.missing ?? 'empty');
   if (options.json) {
-    for (const e of entries) out.write(JSON.stringify({ ts: e.ts, segments: e.segments, text: segmentsText(e.segments) }) + '\n');
+    for (const e of entries)
+      out.write(JSON.stringify({ ts: e.ts, segments: e.segments, text: segmentsText(e.segments) }) + '\n');
     return;
   }
   const width = String(entries.length).length;
@@ -99,7 +113,10 @@ export async function historyClear(t: Target, options: { yes: boolean }, out: No
  * after listing them and asking, unless --yes. Each file is rewritten under
  * its lock with every other entry and its header as they were.
  */
-/** The conversation logs, as `milk history delete` reaches them (session/purge.ts, handed in: history does not read logs). */
+/**
+ * The conversation logs, as `milk history delete` reaches them (session/purge.ts, handed in: history does not read
+ * logs).
+ */
 export interface LogInputs {
   count(match: (text: string) => boolean): number;
   /** Returns how many inputs were taken out. */
@@ -107,7 +124,11 @@ export interface LogInputs {
 }
 
 export async function historyDelete(
-  files: ReadonlyArray<Target>, match: string, options: { yes: boolean }, out: NodeJS.WritableStream, logs?: LogInputs,
+  files: ReadonlyArray<Target>,
+  match: string,
+  options: { yes: boolean },
+  out: NodeJS.WritableStream,
+  logs?: LogInputs,
 ): Promise<boolean> {
   if (!match) throw new HistoryCommandError('--match needs some text');
   const contains = (text: string): boolean => text.includes(match);

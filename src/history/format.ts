@@ -166,7 +166,12 @@ export function needsRepair(p: Parsed, header: HistoryHeader): boolean {
 
 /** One entry as its line (without the newline); a parsed entry keeps the line it came from. */
 export function serializeEntry(e: HistoryEntry): string {
-  return rawLines.get(e) ?? JSON.stringify(e.from === undefined ? { ts: e.ts, segments: e.segments } : { ts: e.ts, segments: e.segments, from: e.from });
+  return (
+    rawLines.get(e) ??
+    JSON.stringify(
+      e.from === undefined ? { ts: e.ts, segments: e.segments } : { ts: e.ts, segments: e.segments, from: e.from },
+    )
+  );
 }
 
 export function serializeHeader(header: HistoryHeader): string {

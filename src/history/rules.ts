@@ -37,7 +37,8 @@ export const SECRET_PATTERNS: ReadonlyArray<{ name: string; pattern: RegExp }> =
   { name: 'private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----/ },
 ];
 
-export type StoreVerdict = { store: true } | { store: false; reason: 'blank' | 'space' | 'secret' | 'too-large'; secret?: string };
+export type StoreVerdict =
+  { store: true } | { store: false; reason: 'blank' | 'space' | 'secret' | 'too-large'; secret?: string };
 
 /** bash's ignorespace: an input typed with a leading space (or tab) is kept out of history, and out of the log. */
 function enteredWithSpace(segments: readonly Segment[]): boolean {
@@ -64,7 +65,10 @@ export function redactSecretText(text: string): string {
 }
 
 /** The same shapes, matching every occurrence (for redacting rather than testing). */
-const SECRETS_EVERYWHERE = SECRET_PATTERNS.map(({ name, pattern }) => ({ name, everywhere: new RegExp(pattern.source, pattern.flags + 'g') }));
+const SECRETS_EVERYWHERE = SECRET_PATTERNS.map(({ name, pattern }) => ({
+  name,
+  everywhere: new RegExp(pattern.source, pattern.flags + 'g'),
+}));
 
 /**
  * An input as the conversation log may keep it, by the history's rule: an
@@ -81,7 +85,12 @@ export function loggableInput(text: string, segments: readonly Segment[]): { tex
 
 export function sameInput(a: HistoryEntry, b: HistoryEntry): boolean {
   if (a.segments.length !== b.segments.length) return false;
-  return a.segments.every((s, i) => s.type === b.segments[i].type && s.text === b.segments[i].text && (KNOWN_SEGMENTS.has(s.type) || sameForeign(s, b.segments[i])));
+  return a.segments.every(
+    (s, i) =>
+      s.type === b.segments[i].type &&
+      s.text === b.segments[i].text &&
+      (KNOWN_SEGMENTS.has(s.type) || sameForeign(s, b.segments[i])),
+  );
 }
 
 const KNOWN_SEGMENTS: ReadonlySet<string> = new Set(['text', 'paste', 'file']);

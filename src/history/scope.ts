@@ -54,7 +54,10 @@ export class HistoryScope {
   /** Lines this process appended and has not yet met again when reading what others appended. */
   private readonly own = new Map<string, number>();
 
-  constructor(readonly file: HistoryFile, private readonly options: ScopeOptions) {}
+  constructor(
+    readonly file: HistoryFile,
+    private readonly options: ScopeOptions,
+  ) {}
 
   load(): void {
     const stashed = this.takeStashed();
@@ -128,7 +131,9 @@ export class HistoryScope {
         this.own.clear();
       }
     } catch (err) {
-      this.options.warn(`could not delete from the ${this.file.label} file (${describeIoError(err)}); milk history delete can retry`);
+      this.options.warn(
+        `could not delete from the ${this.file.label} file (${describeIoError(err)}); milk history delete can retry`,
+      );
     }
     return removed;
   }
@@ -207,7 +212,10 @@ export class HistoryScope {
     const prefix = `${path.basename(this.file.file)}.pending-`;
     let names: string[];
     try {
-      names = fs.readdirSync(dir).filter((n) => n.startsWith(prefix) && !n.includes('.tmp-') && !n.includes('.taken-')).sort();
+      names = fs
+        .readdirSync(dir)
+        .filter((n) => n.startsWith(prefix) && !n.includes('.tmp-') && !n.includes('.taken-'))
+        .sort();
     } catch {
       return [];
     }
@@ -241,7 +249,9 @@ export class HistoryScope {
     this.pending = [];
   }
 
-  /** Takes in what other milks appended since the file was last read; a file rewritten by another is read again whole. */
+  /**
+   * Takes in what other milks appended since the file was last read; a file rewritten by another is read again whole.
+   */
   refresh(): void {
     // A file that did not exist at load (another milk, or this one, made it since) is new from its first byte.
     const mark = this.mark ?? this.file.startMark();

@@ -18,7 +18,6 @@ import { ensureDir } from '../io/files';
 import { HistoryMode, otherMode } from '../settings/store';
 import { dataLayout } from '../data-dir';
 
-
 export interface HistoryPaths {
   session: string;
   global: string;
@@ -81,9 +80,19 @@ export class HistoryService {
       warned.add(text);
       options.warn(text);
     };
-    const scope = { maxEntries: options.maxEntries, writes: options.dataDir !== null, warn: options.warn, warnOnce, remembered: this.remembered, clock: this.clock };
+    const scope = {
+      maxEntries: options.maxEntries,
+      writes: options.dataDir !== null,
+      warn: options.warn,
+      warnOnce,
+      remembered: this.remembered,
+      clock: this.clock,
+    };
     const make = (mode: HistoryMode): HistoryScope =>
-      new HistoryScope(new HistoryFile(paths[mode], historyHeader(mode, options), options.maxEntries, options.lock ?? DEFAULT_LOCK), scope);
+      new HistoryScope(
+        new HistoryFile(paths[mode], historyHeader(mode, options), options.maxEntries, options.lock ?? DEFAULT_LOCK),
+        scope,
+      );
     this.scopes = { session: make('session'), global: make('global') };
   }
 
@@ -142,11 +151,19 @@ export class HistoryService {
     for (const scope of this.all()) count(scope.forget(is));
     for (const file of this.otherSessionFiles()) {
       const sessionId = path.basename(file, '.history');
-      const store = new HistoryFile(file, historyHeader('session', { sessionId, workspace: null, displayName: sessionId }), Number.MAX_SAFE_INTEGER, this.options.lock ?? DEFAULT_LOCK);
+      const store = new HistoryFile(
+        file,
+        historyHeader('session', { sessionId, workspace: null, displayName: sessionId }),
+        Number.MAX_SAFE_INTEGER,
+        this.options.lock ?? DEFAULT_LOCK,
+      );
       try {
         count(store.remove(is, { lockTimeoutMs: FORGET_LOCK_MS }));
       } catch (err) {
-        this.options.warn(`could not delete from session ${sessionId}'s history (${describeIoError(err)}); milk history delete can retry`);
+        this.options.warn(
+          `could not delete from session ${sessionId}'s history (${describeIoError(err)}); milk history delete can ` +
+            `retry`,
+        );
       }
     }
     return { entries, files };
@@ -163,7 +180,10 @@ export class HistoryService {
     } catch {
       return [];
     }
-    return names.filter((n) => n.endsWith('.history')).map((n) => path.join(dir, n)).filter((f) => f !== own);
+    return names
+      .filter((n) => n.endsWith('.history'))
+      .map((n) => path.join(dir, n))
+      .filter((f) => f !== own);
   }
 
   /** Entries on disk and pending, per file; a draft only remembered (cleared with Ctrl-C) is not one. */
@@ -179,7 +199,8 @@ export class HistoryService {
     const verdict = storeVerdict(segments);
     if (!verdict.store) {
       // Every withheld input says so, each time: a person must never guess whether one was kept.
-      if (verdict.reason === 'secret') this.options.warn(`input looks like a secret (${verdict.secret}): not saved to history`);
+      if (verdict.reason === 'secret')
+        this.options.warn(`input looks like a secret (${verdict.secret}): not saved to history`);
       if (verdict.reason === 'too-large') {
         const mb = (segmentsText(segments).length / 1e6).toFixed(1);
         this.options.warn(`input too large for history (${mb} M characters, limit 1 M): not saved`);
@@ -187,7 +208,11 @@ export class HistoryService {
       return verdict;
     }
     // The session's name travels with the entry, so the global history can say where it came from.
-    const entry: HistoryEntry = { ts: this.now().toISOString(), segments: segments.map((s) => ({ ...s })), from: this.options.displayName };
+    const entry: HistoryEntry = {
+      ts: this.now().toISOString(),
+      segments: segments.map((s) => ({ ...s })),
+      from: this.options.displayName,
+    };
     for (const scope of this.all()) scope.record(entry);
     if (this.all().some((s) => s.needsCompaction)) this.scheduleCompaction();
     return verdict;

@@ -191,17 +191,24 @@ export class HistoryFile {
       if (code === 'ENOENT') return { entries: [], warning: null, header: null };
       if (code !== 'EISDIR') throw err;
       const aside = this.moveAside();
-      return { entries: [], warning: `${this.label} file was a directory; moved to ${path.basename(aside ?? '?')}`, header: null };
+      return {
+        entries: [],
+        warning: `${this.label} file was a directory; moved to ${path.basename(aside ?? '?')}`,
+        header: null,
+      };
     }
     const parsed = parseHistory(bytes);
-    if (!needsRepair(parsed, this.header)) return { entries: parsed.entries, warning: null, header: parsed.header, partial, mark };
+    if (!needsRepair(parsed, this.header))
+      return { entries: parsed.entries, warning: null, header: parsed.header, partial, mark };
     const aside = this.copyAside(partial ? null : bytes);
     return {
       entries: parsed.entries,
       header: null,
       partial,
       mark,
-      warning: `${this.label} damaged (${parsed.problems.join(', ')}); kept ${parsed.entries.length} entries, original saved as ${aside ? path.basename(aside) : '(copy failed)'}`,
+      warning:
+        `${this.label} damaged (${parsed.problems.join(', ')}); kept ${parsed.entries.length} entries, ` +
+        `original saved as ${aside ? path.basename(aside) : '(copy failed)'}`,
     };
   }
 

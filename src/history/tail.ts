@@ -63,7 +63,11 @@ export function readTail(file: string, lines: number): Tail {
     }
     const bytes = Buffer.concat([head.subarray(0, headerEnd), tail]);
     // A line still being written at the end is read again, whole, once it is.
-    return { bytes, whole: pos <= headerEnd, mark: { offset: size - (bytes.length - completeLength(bytes)), ino: st.ino } };
+    return {
+      bytes,
+      whole: pos <= headerEnd,
+      mark: { offset: size - (bytes.length - completeLength(bytes)), ino: st.ino },
+    };
   } finally {
     fs.closeSync(fd);
   }
@@ -92,7 +96,9 @@ export function readGrowth(file: string, mark: FileMark): Growth {
     const buf = Buffer.alloc(st.size - mark.offset);
     const got = fs.readSync(fd, buf, 0, buf.length, mark.offset);
     const n = completeLength(buf.subarray(0, got));
-    return n === 0 ? { kind: 'same' } : { kind: 'grew', bytes: buf.subarray(0, n), mark: { offset: mark.offset + n, ino: st.ino } };
+    return n === 0
+      ? { kind: 'same' }
+      : { kind: 'grew', bytes: buf.subarray(0, n), mark: { offset: mark.offset + n, ino: st.ino } };
   } finally {
     fs.closeSync(fd);
   }

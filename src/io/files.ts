@@ -43,10 +43,18 @@ function writeChunks(fd: number, data: string | readonly string[]): void {
  * the old file. `exclusive`: only if there is no file there yet (then
  * returns false and leaves it).
  */
-export function writeAtomic(file: string, data: string | readonly string[], options: { exclusive?: boolean } = {}): boolean {
+export function writeAtomic(
+  file: string,
+  data: string | readonly string[],
+  options: { exclusive?: boolean } = {},
+): boolean {
   const tmp = `${file}.tmp-${process.pid}-${Date.now().toString(36)}`;
   // A new file, never through a link someone planted under the temp name.
-  const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
+  const fd = fs.openSync(
+    tmp,
+    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+    0o600,
+  );
   try {
     writeChunks(fd, data);
     fs.fsyncSync(fd);

@@ -8,7 +8,16 @@
 
 import { highlighter } from './parsers';
 
-export type CodeStyle = 'codeBlock' | 'codeKeyword' | 'codeString' | 'codeComment' | 'codeNumber' | 'codeTitle' | 'codeType' | 'diffAdd' | 'diffDel';
+export type CodeStyle =
+  | 'codeBlock'
+  | 'codeKeyword'
+  | 'codeString'
+  | 'codeComment'
+  | 'codeNumber'
+  | 'codeTitle'
+  | 'codeType'
+  | 'diffAdd'
+  | 'diffDel';
 
 export interface CodeSpan {
   readonly text: string;
@@ -16,13 +25,31 @@ export interface CodeSpan {
 }
 
 const CLASS_STYLE: Record<string, CodeStyle> = {
-  keyword: 'codeKeyword', literal: 'codeKeyword', 'selector-tag': 'codeKeyword', meta: 'codeKeyword',
-  string: 'codeString', regexp: 'codeString', symbol: 'codeString', char: 'codeString', template: 'codeString',
-  comment: 'codeComment', quote: 'codeComment', doctag: 'codeComment',
+  keyword: 'codeKeyword',
+  literal: 'codeKeyword',
+  'selector-tag': 'codeKeyword',
+  meta: 'codeKeyword',
+  string: 'codeString',
+  regexp: 'codeString',
+  symbol: 'codeString',
+  char: 'codeString',
+  template: 'codeString',
+  comment: 'codeComment',
+  quote: 'codeComment',
+  doctag: 'codeComment',
   number: 'codeNumber',
-  title: 'codeTitle', section: 'codeTitle', name: 'codeTitle', 'selector-id': 'codeTitle', 'selector-class': 'codeTitle',
-  type: 'codeType', built_in: 'codeType', attr: 'codeType', attribute: 'codeType', variable: 'codeType',
-  addition: 'diffAdd', deletion: 'diffDel',
+  title: 'codeTitle',
+  section: 'codeTitle',
+  name: 'codeTitle',
+  'selector-id': 'codeTitle',
+  'selector-class': 'codeTitle',
+  type: 'codeType',
+  built_in: 'codeType',
+  attr: 'codeType',
+  attribute: 'codeType',
+  variable: 'codeType',
+  addition: 'diffAdd',
+  deletion: 'diffDel',
 };
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#x27;': "'" };
@@ -57,7 +84,8 @@ function tooLargeToHighlight(code: string): boolean {
 
 /**
  * The code's lines as styled pieces, or null for a language milk does not
- * know or a block too large to highlight on the keystroke thread. Joined, each line's pieces are exactly that line of `code`.
+ * know or a block too large to highlight on the keystroke thread. Joined, each line's pieces are exactly that line of
+ * `code`.
  */
 export function highlightLines(code: string, lang: string): CodeSpan[][] | null {
   if (!lang || tooLargeToHighlight(code) || !knownLanguage(lang)) return null;
@@ -93,18 +121,23 @@ export function highlightLines(code: string, lang: string): CodeSpan[][] | null 
 export class LazyCode {
   private lines: CodeSpan[][] | undefined;
 
-  constructor(private readonly code: string, private readonly lang: string) {}
+  constructor(
+    private readonly code: string,
+    private readonly lang: string,
+  ) {}
 
   /** The styled pieces of `line` between string offsets `from` and `to`. */
   slice(line: number, from: number, to: number): CodeSpan[] {
     // A language milk does not colour: its lines as they are.
-    this.lines ??= highlightLines(this.code, this.lang) ?? this.code.split('\n').map((text) => [{ text, style: 'codeBlock' }]);
+    this.lines ??=
+      highlightLines(this.code, this.lang) ?? this.code.split('\n').map((text) => [{ text, style: 'codeBlock' }]);
     const spans = this.lines[line] ?? [];
     const out: CodeSpan[] = [];
     let at = 0;
     for (const span of spans) {
       const end = at + span.text.length;
-      if (end > from && at < to) out.push({ text: span.text.slice(Math.max(0, from - at), to - at), style: span.style });
+      if (end > from && at < to)
+        out.push({ text: span.text.slice(Math.max(0, from - at), to - at), style: span.style });
       at = end;
     }
     return out;

@@ -9,7 +9,19 @@ import type { CodeRef, CodeStyle } from './highlight';
 /** A tab, as Markdown's text and code show it. */
 export const TAB = '    ';
 
-export type MdStyle = 'normal' | 'bold' | 'italic' | 'strike' | 'code' | 'heading' | 'heading2' | 'heading3' | 'link' | 'dim' | 'quote' | CodeStyle;
+export type MdStyle =
+  | 'normal'
+  | 'bold'
+  | 'italic'
+  | 'strike'
+  | 'code'
+  | 'heading'
+  | 'heading2'
+  | 'heading3'
+  | 'link'
+  | 'dim'
+  | 'quote'
+  | CodeStyle;
 
 export interface MdSpan {
   readonly text: string;
@@ -20,7 +32,10 @@ export interface MdSpan {
   readonly link?: string;
 }
 
-/** How Markdown is drawn beyond its width: `marks` keeps strike-through's ~~ visible (no colour, where SGR 9 may not show). */
+/**
+ * How Markdown is drawn beyond its width: `marks` keeps strike-through's ~~ visible (no colour, where SGR 9 may not
+ * show).
+ */
 export interface MdOptions {
   readonly marks?: boolean;
 }
@@ -53,49 +68,92 @@ function styleOf(stack: MdStyle[]): MdStyle {
 
 /** Inline tokens as spans; a hard break is a '\n' span. */
 export function inlineSpans(inline: Token | undefined, base: MdStyle, options: MdOptions = {}): MdSpan[] {
-  const out: MdSpan[] = [];
-  const stack: MdStyle[] = [base];
-  let href: string | null = null;
-  let link: string | undefined;
-  let linkText = '';
-  const text = (content: string, style: MdStyle): void => {
-    if (href !== null) linkText += content;
-    out.push(link === undefined ? { text: content, style } : { text: content, style, link });
-  };
-  for (const t of inline?.children ?? []) {
+  const spans = new InlineSpans(base, options);
+  for (const t of inline?.children ?? []) spans.take(t);
+  return spans.out;
+}
+
+/** One inline run being turned into spans: the styles open, and the link being written, if any. */
+class InlineSpans {
+  readonly out: MdSpan[] = [];
+  private readonly stack: MdStyle[];
+  private href: string | null = null;
+  private link: string | undefined;
+  private linkText = '';
+
+  constructor(
+    private readonly base: MdStyle,
+    private readonly options: MdOptions,
+  ) {
+    this.stack = [base];
+  }
+
+  take(t: Token): void {
     switch (t.type) {
-      case 'text': text(t.content.includes('\t') ? t.content.replace(/\t/g, TAB) : t.content, styleOf(stack)); break;
-      case 'code_inline': text(t.content, 'code'); break;
+      case 'text':
+        this.text(t.content.includes('\t') ? t.content.replace(/\t/g, TAB) : t.content, styleOf(this.stack));
+        break;
+      case 'code_inline':
+        this.text(t.content, 'code');
+        break;
       // breaks: true — a single newline in an answer stays a line break.
-      case 'softbreak': out.push({ text: '\n', style: 'normal' }); break;
-      case 'hardbreak': out.push({ text: '\n', style: 'normal' }); break;
-      case 'strong_open': stack.push(base.startsWith('heading') ? base : 'bold'); break;
-      case 'em_open': stack.push('italic'); break;
+      case 'softbreak':
+      case 'hardbreak':
+        this.out.push({ text: '\n', style: 'normal' });
+        break;
+      case 'strong_open':
+        this.stack.push(this.base.startsWith('heading') ? this.base : 'bold');
+        break;
+      case 'em_open':
+        this.stack.push('italic');
+        break;
       case 's_open':
-        stack.push('strike');
-        if (options.marks) text('~~', 'strike');
+        this.stack.push('strike');
+        if (this.options.marks) this.text('~~', 'strike');
         break;
       case 's_close':
-        if (options.marks) text('~~', 'strike');
-        stack.pop();
+        if (this.options.marks) this.text('~~', 'strike');
+        this.stack.pop();
         break;
       case 'link_open':
-        stack.push('link');
-        href = t.attrGet('href');
-        link = safeLink(href);
-        linkText = '';
+        this.openLink(t.attrGet('href'));
         break;
-      case 'strong_close': case 'em_close': stack.pop(); break;
+      case 'strong_close':
+      case 'em_close':
+        this.stack.pop();
+        break;
       case 'link_close':
-        stack.pop();
-        // An autolink's text is its URL: shown once.
-        if (href && linkText !== href && `mailto:${linkText}` !== href) text(` (${href})`, 'dim');
-        href = null;
-        link = undefined;
+        this.closeLink();
         break;
-      case 'image': out.push({ text: `[image: ${t.content}]`, style: 'dim' }, { text: ` (${t.attrGet('src') ?? ''})`, style: 'dim' }); break;
-      default: if (t.content) text(t.content, styleOf(stack));
+      case 'image':
+        this.out.push(
+          { text: `[image: ${t.content}]`, style: 'dim' },
+          { text: ` (${t.attrGet('src') ?? ''})`, style: 'dim' },
+        );
+        break;
+      default:
+        if (t.content) this.text(t.content, styleOf(this.stack));
     }
   }
-  return out;
+
+  private text(content: string, style: MdStyle): void {
+    if (this.href !== null) this.linkText += content;
+    this.out.push(this.link === undefined ? { text: content, style } : { text: content, style, link: this.link });
+  }
+
+  private openLink(href: string | null): void {
+    this.stack.push('link');
+    this.href = href;
+    this.link = safeLink(href);
+    this.linkText = '';
+  }
+
+  private closeLink(): void {
+    this.stack.pop();
+    // An autolink's text is its URL: shown once.
+    const href = this.href;
+    if (href && this.linkText !== href && `mailto:${this.linkText}` !== href) this.text(` (${href})`, 'dim');
+    this.href = null;
+    this.link = undefined;
+  }
 }

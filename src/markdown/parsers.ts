@@ -40,7 +40,8 @@ export function markdown(): MarkdownIt {
     // A link's URL is shown, never followed: shown as the model wrote it, not percent-encoded or punycoded.
     parser.normalizeLink = (url: string): string => url;
     parser.normalizeLinkText = (text: string): string => text;
-    // Every link is parsed as one, a javascript: one too: it is only shown. Which may be clicked is render.ts's safeLink.
+    // Every link is parsed as one, a javascript: one too: it is only shown. Which may be clicked is render.ts's
+    // safeLink.
     parser.validateLink = (): boolean => true;
   }
   return parser;
@@ -48,8 +49,28 @@ export function markdown(): MarkdownIt {
 
 // The languages people paste and models answer in most; each grammar adds its aliases (ts, py, sh, …).
 const LANGUAGES = [
-  'bash', 'c', 'cpp', 'csharp', 'css', 'diff', 'go', 'java', 'javascript', 'json', 'kotlin', 'markdown',
-  'php', 'python', 'ruby', 'rust', 'shell', 'sql', 'swift', 'typescript', 'xml', 'yaml',
+  'bash',
+  'c',
+  'cpp',
+  'csharp',
+  'css',
+  'diff',
+  'go',
+  'java',
+  'javascript',
+  'json',
+  'kotlin',
+  'markdown',
+  'php',
+  'python',
+  'ruby',
+  'rust',
+  'shell',
+  'sql',
+  'swift',
+  'typescript',
+  'xml',
+  'yaml',
 ];
 
 let hljs: HLJSApi | null = null;
@@ -85,7 +106,9 @@ export function highlighter(): HLJSApi {
 export function warmHighlighter(): Array<() => void> {
   const steps: Array<() => void> = [() => void core()];
   for (let k = 0; k < LANGUAGES.length; k += 4) steps.push(() => register(4));
-  // A grammar is compiled at its first use (TypeScript's 27 ms here): the likeliest, one a step; the rest when first met.
-  for (const name of ['typescript', 'javascript', 'python', 'bash', 'json']) steps.push(() => void core().highlight('x', { language: name, ignoreIllegals: true }));
+  // A grammar is compiled at its first use (TypeScript's 27 ms here): the likeliest, one a step; the rest when first
+  // met.
+  for (const name of ['typescript', 'javascript', 'python', 'bash', 'json'])
+    steps.push(() => void core().highlight('x', { language: name, ignoreIllegals: true }));
   return steps;
 }

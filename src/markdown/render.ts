@@ -16,10 +16,8 @@ import { maxOf, pushAll } from '../arrays';
 import { MdOptions, MdRow, MdSpan, MdStyle, TAB, inlineSpans } from './inline';
 import { plain, tableRows } from './table';
 
-
 /** A token of milk's own, standing for a table still streaming: its content is the line that counts its rows. */
 export const HELD_TABLE = 'milk_held_table';
-
 
 /** Where each top-level block of a token stream starts: a run of tokens from a level-0 opener to its closer. */
 export function blockStarts(tokens: readonly Token[]): number[] {
@@ -45,7 +43,9 @@ function codeRows(content: string, lang: string, width: number, emoji: EmojiWidt
   const code = content.replace(/\n$/, '').replace(/\t/g, TAB);
   const block = lang ? new LazyCode(code, lang) : null;
   const piece = (text: string, line: number, from: number): MdSpan =>
-    block ? { text, style: 'codeBlock', code: { block, line, from, to: from + text.length } } : { text, style: 'codeBlock' };
+    block
+      ? { text, style: 'codeBlock', code: { block, line, from, to: from + text.length } }
+      : { text, style: 'codeBlock' };
   code.split('\n').forEach((text, line) => {
     if (stringWidth(text, emoji) <= inner) {
       rows.push([bar, piece(text, line, 0)]);
@@ -78,25 +78,85 @@ export function coloured(row: readonly MdSpan[]): MdSpan[] {
   return row.flatMap((s): MdSpan[] => (s.code ? s.code.block.slice(s.code.line, s.code.from, s.code.to) : [s]));
 }
 
-/** A heading: h1 over a double rule, h2 bold, h3 and below bold italic (see the theme): apart with or without colour. */
-function headingRows(level: number, inline: Token | undefined, width: number, emoji: EmojiWidths, options: MdOptions): MdRow[] {
+/**
+ * A heading: h1 over a double rule, h2 bold, h3 and below bold italic (see the theme): apart with or without colour.
+ */
+function headingRows(
+  level: number,
+  inline: Token | undefined,
+  width: number,
+  emoji: EmojiWidths,
+  options: MdOptions,
+): MdRow[] {
   const style: MdStyle = level === 1 ? 'heading' : level === 2 ? 'heading2' : 'heading3';
   const rows = wrapSpans(inlineSpans(inline, style, options), width, emoji);
   if (level > 1) return rows;
-  return [...rows, [{ text: '═'.repeat(Math.min(width, maxOf(rows.map((r) => stringWidth(plain(r), emoji)), 0))), style: 'dim' }]];
+  return [
+    ...rows,
+    [
+      {
+        text: '═'.repeat(
+          Math.min(
+            width,
+            maxOf(
+              rows.map((r) => stringWidth(plain(r), emoji)),
+              0,
+            ),
+          ),
+        ),
+        style: 'dim',
+      },
+    ],
+  ];
+}
+
+/** The index of the token that closes the one at `from` (the last token when none does). */
+function closerOf(tokens: readonly Token[], from: number): number {
+  let depth = 0;
+  for (let k = from; k < tokens.length; k++) {
+    depth += tokens[k].nesting;
+    if (depth === 0) return k;
+  }
+  return tokens.length - 1;
+}
+
+/** A list from its opener at `i` to its closer at `end`: each item under its marker, blank rows between loose items. */
+function listRows(
+  tokens: readonly Token[],
+  i: number,
+  end: number,
+  width: number,
+  emoji: EmojiWidths,
+  options: MdOptions,
+): MdRow[] {
+  const rows: MdRow[] = [];
+  const bullet = tokens[i].type === 'bullet_list_open';
+  let n = Number(tokens[i].attrGet('start') ?? 1);
+  let tight = false;
+  for (let k = i; k < end && !tight; k++) tight = tokens[k].type === 'paragraph_open' && tokens[k].hidden;
+  for (let k = i + 1; k < end;) {
+    const itemEnd = closerOf(tokens, k);
+    const marker = bullet ? '• ' : `${n++}. `;
+    const mw = stringWidth(marker, emoji);
+    const inner = renderBlocks(tokens.slice(k + 1, itemEnd), width - mw, emoji, tight, options);
+    if (!tight && rows.length) rows.push([]);
+    const indent = { text: ' '.repeat(mw), style: 'normal' as const };
+    pushAll(rows, prefixed(inner.length ? inner : [[]], { text: marker, style: 'dim' }, indent));
+    k = itemEnd + 1;
+  }
+  return rows;
 }
 
 /** Renders the block tokens from `i` up to its closer at the same level; returns rows and the index after it. */
-function renderBlock(tokens: readonly Token[], i: number, width: number, emoji: EmojiWidths, options: MdOptions): { rows: MdRow[]; next: number } {
+function renderBlock(
+  tokens: readonly Token[],
+  i: number,
+  width: number,
+  emoji: EmojiWidths,
+  options: MdOptions,
+): { rows: MdRow[]; next: number } {
   const t = tokens[i];
-  const closeAt = (from: number): number => {
-    let depth = 0;
-    for (let k = from; k < tokens.length; k++) {
-      depth += tokens[k].nesting;
-      if (depth === 0) return k;
-    }
-    return tokens.length - 1;
-  };
+  const closeAt = (from: number): number => closerOf(tokens, from);
   switch (t.type) {
     case 'paragraph_open':
       return { rows: wrapSpans(inlineSpans(tokens[i + 1], 'normal', options), width, emoji), next: closeAt(i) + 1 };
@@ -110,25 +170,18 @@ function renderBlock(tokens: readonly Token[], i: number, width: number, emoji: 
     case 'blockquote_open': {
       const end = closeAt(i);
       const inner = renderBlocks(tokens.slice(i + 1, end), width - 2, emoji, false, options);
-      return { rows: inner.map((r) => [{ text: '│ ', style: 'quote' }, ...r.map((s) => ({ ...s, style: s.style === 'normal' ? 'quote' as const : s.style }))]), next: end + 1 };
+      return {
+        rows: inner.map((r) => [
+          { text: '│ ', style: 'quote' },
+          ...r.map((s) => ({ ...s, style: s.style === 'normal' ? ('quote' as const) : s.style })),
+        ]),
+        next: end + 1,
+      };
     }
     case 'bullet_list_open':
     case 'ordered_list_open': {
       const end = closeAt(i);
-      const rows: MdRow[] = [];
-      let n = Number(t.attrGet('start') ?? 1);
-      let tight = false;
-      for (let k = i; k < end && !tight; k++) tight = tokens[k].type === 'paragraph_open' && tokens[k].hidden;
-      for (let k = i + 1; k < end;) {
-        const itemEnd = closeAt(k);
-        const marker = t.type === 'bullet_list_open' ? '• ' : `${n++}. `;
-        const mw = stringWidth(marker, emoji);
-        const inner = renderBlocks(tokens.slice(k + 1, itemEnd), width - mw, emoji, tight, options);
-        if (!tight && rows.length) rows.push([]);
-        pushAll(rows, prefixed(inner.length ? inner : [[]], { text: marker, style: 'dim' }, { text: ' '.repeat(mw), style: 'normal' }));
-        k = itemEnd + 1;
-      }
-      return { rows, next: end + 1 };
+      return { rows: listRows(tokens, i, end, width, emoji, options), next: end + 1 };
     }
     case 'table_open': {
       const end = closeAt(i);
@@ -137,12 +190,21 @@ function renderBlock(tokens: readonly Token[], i: number, width: number, emoji: 
     case HELD_TABLE:
       return { rows: wrapSpans([{ text: t.content, style: 'dim' }], width, emoji), next: i + 1 };
     default:
-      return { rows: t.content ? wrapSpans([{ text: t.content, style: 'normal' }], width, emoji) : [], next: t.nesting === 1 ? closeAt(i) + 1 : i + 1 };
+      return {
+        rows: t.content ? wrapSpans([{ text: t.content, style: 'normal' }], width, emoji) : [],
+        next: t.nesting === 1 ? closeAt(i) + 1 : i + 1,
+      };
   }
 }
 
 /** Renders a run of sibling blocks, a blank row between them (none inside a tight list). */
-export function renderBlocks(tokens: readonly Token[], width: number, emoji: EmojiWidths, tight = false, options: MdOptions = {}): MdRow[] {
+export function renderBlocks(
+  tokens: readonly Token[],
+  width: number,
+  emoji: EmojiWidths,
+  tight = false,
+  options: MdOptions = {},
+): MdRow[] {
   const rows: MdRow[] = [];
   for (let i = 0; i < tokens.length;) {
     const { rows: block, next } = renderBlock(tokens, i, Math.max(1, width), emoji, options);
@@ -160,16 +222,46 @@ export function renderMarkdown(src: string, width: number, emoji: EmojiWidths, o
   return renderBlocks(markdown().parse(src, {}), width, emoji, false, options);
 }
 
-/** A little of every construct, for the warm-ups before the first answer: V8 compiles the parser's, the renderer's and the highlighter's paths then, not on the answer's first frames. */
-export const WARM_SAMPLE = ['',
-  '# A heading', '', 'Some **bold**, *italic*, ~~struck~~, `code` and [a link](https://example.com).', '',
-  '## Lists', '', '- one', '- two', '  1. nested', '', '> a quote', '',
-  '```ts', 'export function step(rows: readonly string[], width: number): string[] {', '  const out: string[] = [];',
-  '  for (const row of rows) if (row.length <= width) out.push(row); // kept', '  return out;', '}', '```', '',
-  '| a | b |', '|---|--:|', '| 1 | 2 |', '', '---', '', 'The end.', '',
+/**
+ * A little of every construct, for the warm-ups before the first answer: V8 compiles the parser's, the renderer's and
+ * the highlighter's paths then, not on the answer's first frames.
+ */
+export const WARM_SAMPLE = [
+  '',
+  '# A heading',
+  '',
+  'Some **bold**, *italic*, ~~struck~~, `code` and [a link](https://example.com).',
+  '',
+  '## Lists',
+  '',
+  '- one',
+  '- two',
+  '  1. nested',
+  '',
+  '> a quote',
+  '',
+  '```ts',
+  'export function step(rows: readonly string[], width: number): string[] {',
+  '  const out: string[] = [];',
+  '  for (const row of rows) if (row.length <= width) out.push(row); // kept',
+  '  return out;',
+  '}',
+  '```',
+  '',
+  '| a | b |',
+  '|---|--:|',
+  '| 1 | 2 |',
+  '',
+  '---',
+  '',
+  'The end.',
+  '',
 ].join('\n');
 
-/** Renders WARM_SAMPLE a few times over (and throws the rows away): enough calls for V8 to optimize the hot paths, not only compile them. */
+/**
+ * Renders WARM_SAMPLE a few times over (and throws the rows away): enough calls for V8 to optimize the hot paths, not
+ * only compile them.
+ */
 export function warmRender(emoji: EmojiWidths): void {
   renderMarkdown(WARM_SAMPLE.repeat(8), 80, emoji);
 }

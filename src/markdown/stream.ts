@@ -74,7 +74,11 @@ export class MarkdownStream {
   /** No more text will come (settle()): a table still growing is drawn, not held. */
   private complete = false;
 
-  constructor(private width: number, private emoji: EmojiWidths, private readonly options: MdOptions = {}) {}
+  constructor(
+    private width: number,
+    private emoji: EmojiWidths,
+    private readonly options: MdOptions = {},
+  ) {}
 
   get text(): string {
     if (this.parts.length > 1) this.parts = [this.parts.join('')];
@@ -115,7 +119,9 @@ export class MarkdownStream {
     this.hasPlain = false;
   }
 
-  /** A new frame: a burst half rendered may take its next windows (the rows asked for within one frame take them once). */
+  /**
+   * A new frame: a burst half rendered may take its next windows (the rows asked for within one frame take them once).
+   */
   nextFrame(): void {
     this.spent = false;
   }
@@ -145,7 +151,7 @@ export class MarkdownStream {
   /** A segment's rows if rendered, or a guess at them: for a scroll bar's length, never for a row shown. */
   segmentGuess(i: number): number {
     const segment = this.segments[i];
-    return segment ? segment.rows?.length ?? segment.lines + (i > 0 ? 1 : 0) : 0;
+    return segment ? (segment.rows?.length ?? segment.lines + (i > 0 ? 1 : 0)) : 0;
   }
 
   /** Rows that will never change again (grows only): every segment rendered. */
@@ -219,7 +225,8 @@ export class MarkdownStream {
     }
     this.behind = false;
     // One block (no blank line) past HUGE_BLOCK: plain text from here to its end.
-    if (this.rest.length > HUGE_BLOCK && this.rest.front(HUGE_BLOCK + 2).lastIndexOf('\n\n', HUGE_BLOCK) === -1) this.updatePlain();
+    if (this.rest.length > HUGE_BLOCK && this.rest.front(HUGE_BLOCK + 2).lastIndexOf('\n\n', HUGE_BLOCK) === -1)
+      this.updatePlain();
     if (this.plain) return;
     this.freeze(this.rest.all(), true);
   }
@@ -237,7 +244,8 @@ export class MarkdownStream {
     const end = rest.indexOf('\n\n');
     const block = end === -1 ? rest : rest.slice(0, end + 1);
     const rows: MdRow[] = [];
-    for (const line of block.split('\n')) pushAll(rows, wrapSpans([{ text: line, style: 'normal' }], this.width, this.emoji));
+    for (const line of block.split('\n'))
+      pushAll(rows, wrapSpans([{ text: line, style: 'normal' }], this.width, this.emoji));
     if (!this.plain) this.plainOpen = false;
     this.plain = true;
     if (end !== -1) {

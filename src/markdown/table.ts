@@ -9,10 +9,16 @@ import { wrapSpans } from './wrap';
 import { maxOf, pushAll } from '../arrays';
 
 type Align = 'left' | 'right' | 'center';
-interface Cell { spans: MdSpan[]; align: Align }
+interface Cell {
+  spans: MdSpan[];
+  align: Align;
+}
 
 export function plain(spans: readonly MdSpan[]): string {
-  return spans.map((s) => s.text).join('').replace(/\n/g, ' ');
+  return spans
+    .map((s) => s.text)
+    .join('')
+    .replace(/\n/g, ' ');
 }
 
 /** The narrowest a column is drawn before the table gives up on a grid: a long word is cut inside it past this. */
@@ -25,7 +31,11 @@ const MIN_COLUMN = 16;
  * left is shared out, a column taking no more than its natural width. Null
  * when even the minimums do not fit.
  */
-export function columnWidths(natural: readonly number[], longestWord: readonly number[], room: number): number[] | null {
+export function columnWidths(
+  natural: readonly number[],
+  longestWord: readonly number[],
+  room: number,
+): number[] | null {
   if (natural.reduce((a, b) => a + b, 0) <= room) return [...natural];
   const widths = natural.map((n, c) => Math.min(n, Math.max(3, Math.min(MIN_COLUMN, longestWord[c]))));
   let extra = room - widths.reduce((a, b) => a + b, 0);
@@ -55,7 +65,12 @@ function tableGrid(tokens: readonly Token[], options: MdOptions): { grid: Cell[]
     else if (t.type === 'th_open' || t.type === 'td_open') {
       const style = t.attrGet('style') ?? '';
       const align: Align = style.includes('right') ? 'right' : style.includes('center') ? 'center' : 'left';
-      row.push({ spans: inlineSpans(tokens[i + 1], 'normal', options).map((sp) => (sp.text === '\n' ? { ...sp, text: ' ' } : sp)), align });
+      row.push({
+        spans: inlineSpans(tokens[i + 1], 'normal', options).map((sp) =>
+          sp.text === '\n' ? { ...sp, text: ' ' } : sp,
+        ),
+        align,
+      });
     }
   }
   return { grid, header };
@@ -63,7 +78,9 @@ function tableGrid(tokens: readonly Token[], options: MdOptions): { grid: Cell[]
 
 /** One cell's rows at its column's width, each padded to it as the column is aligned. */
 function cellRows(cell: Cell | undefined, w: number, bold: boolean, emoji: EmojiWidths): MdRow[] {
-  const spans = (cell?.spans ?? []).map((sp) => (bold && sp.style === 'normal' ? { ...sp, style: 'bold' as const } : sp));
+  const spans = (cell?.spans ?? []).map((sp) =>
+    bold && sp.style === 'normal' ? { ...sp, style: 'bold' as const } : sp,
+  );
   return wrapSpans(spans, w, emoji).map((r) => {
     const gap = w - stringWidth(plain(r), emoji);
     if (gap <= 0) return r;
@@ -74,6 +91,22 @@ function cellRows(cell: Cell | undefined, w: number, bold: boolean, emoji: Emoji
   });
 }
 
+/** A table too wide for a grid: each row as "header: value" lines, readable at any width. */
+function stackedRows(grid: TableGrid['grid'], header: number, width: number, emoji: EmojiWidths): MdRow[] {
+  const heads = grid[0] ?? [];
+  const out: MdRow[] = [];
+  grid.slice(header || 1).forEach((r, k) => {
+    if (k > 0) out.push([]);
+    r.forEach((cell, c) => {
+      const head = `${heads[c] ? plain(heads[c].spans) : c + 1}: `;
+      pushAll(out, wrapSpans([{ text: head, style: 'bold' }, ...cell.spans], width, emoji));
+    });
+  });
+  return out;
+}
+
+type TableGrid = ReturnType<typeof tableGrid>;
+
 /**
  * A table as a grid: columns as wide as their content allows, long cells
  * wrapped inside their column, a rule under the header. Only when even the
@@ -81,21 +114,27 @@ function cellRows(cell: Cell | undefined, w: number, bold: boolean, emoji: Emoji
  */
 export function tableRows(tokens: readonly Token[], width: number, emoji: EmojiWidths, options: MdOptions): MdRow[] {
   const { grid, header } = tableGrid(tokens, options);
-  const cols = maxOf(grid.map((r) => r.length), 0);
+  const cols = maxOf(
+    grid.map((r) => r.length),
+    0,
+  );
   const texts = grid.map((r) => r.map((cell) => plain(cell.spans)));
-  const natural = Array.from({ length: cols }, (_, c) => Math.max(1, maxOf(texts.map((r) => stringWidth(r[c] ?? '', emoji)))));
-  const longestWord = Array.from({ length: cols }, (_, c) => maxOf(texts.map((r) => maxOf((r[c] ?? '').split(' ').map((w) => stringWidth(w, emoji)), 0)), 1));
+  const natural = Array.from({ length: cols }, (_, c) =>
+    Math.max(1, maxOf(texts.map((r) => stringWidth(r[c] ?? '', emoji)))),
+  );
+  const longestWord = Array.from({ length: cols }, (_, c) =>
+    maxOf(
+      texts.map((r) =>
+        maxOf(
+          (r[c] ?? '').split(' ').map((w) => stringWidth(w, emoji)),
+          0,
+        ),
+      ),
+      1,
+    ),
+  );
   const widths = columnWidths(natural, longestWord, width - 3 * (cols - 1));
-  if (!widths) {
-    // Too wide for a grid: each row as "header: value" lines, readable at any width.
-    const heads = grid[0] ?? [];
-    const out: MdRow[] = [];
-    grid.slice(header || 1).forEach((r, k) => {
-      if (k > 0) out.push([]);
-      r.forEach((cell, c) => pushAll(out, wrapSpans([{ text: `${heads[c] ? plain(heads[c].spans) : c + 1}: `, style: 'bold' }, ...cell.spans], width, emoji)));
-    });
-    return out;
-  }
+  if (!widths) return stackedRows(grid, header, width, emoji);
   const laid = grid.map((r, k) => widths.map((w, c) => cellRows(r[c], w, k < header, emoji)));
   // Where a cell takes more than one line, a rule between rows shows where each ends.
   const ruled = laid.some((cells) => cells.some((rows) => rows.length > 1));
@@ -103,7 +142,10 @@ export function tableRows(tokens: readonly Token[], width: number, emoji: EmojiW
   const out: MdRow[] = [];
   laid.forEach((cells, k) => {
     if (ruled && k > header && k > 0) out.push(rule);
-    const height = maxOf(cells.map((rows) => rows.length), 1);
+    const height = maxOf(
+      cells.map((rows) => rows.length),
+      1,
+    );
     for (let line = 0; line < height; line++) {
       const spans: MdRow = [];
       widths.forEach((w, c) => {

@@ -29,12 +29,17 @@ class Wrapper {
   private row: MdRow = [];
   private used = 0;
 
-  constructor(private readonly w: number, private readonly emoji: EmojiWidths) {}
+  constructor(
+    private readonly w: number,
+    private readonly emoji: EmojiWidths,
+  ) {}
 
   private push(text: string, style: MdStyle, link: string | undefined): void {
     const row = this.row;
     const last = row[row.length - 1];
-    if (last && last.style === style && last.link === link) row[row.length - 1] = link === undefined ? { text: last.text + text, style } : { text: last.text + text, style, link };
+    if (last && last.style === style && last.link === link)
+      row[row.length - 1] =
+        link === undefined ? { text: last.text + text, style } : { text: last.text + text, style, link };
     else row.push(link === undefined ? { text, style } : { text, style, link });
   }
 

@@ -42,7 +42,9 @@ interface StreamEvent {
 }
 
 function thinkingBlock(t: ThinkingBlock): Block {
-  return 'redacted' in t ? { type: 'redacted_thinking', data: t.redacted } : { type: 'thinking', thinking: t.text, signature: t.signature };
+  return 'redacted' in t
+    ? { type: 'redacted_thinking', data: t.redacted }
+    : { type: 'thinking', thinking: t.text, signature: t.signature };
 }
 
 /**
@@ -127,20 +129,26 @@ function readEvent(raw: SseEvent, state: ReadState): Read {
   const index = event.index ?? 0;
   const block = event.content_block;
   switch (event.type) {
-    case 'error': return { serverError: event.error?.message ?? event.error?.type ?? 'unknown' };
+    case 'error':
+      return { serverError: event.error?.message ?? event.error?.type ?? 'unknown' };
     // Input tokens come with the start of the message, output tokens with its end.
     case 'message_start':
       state.input = event.message?.usage?.input_tokens ?? 0;
       return {};
-    case 'message_delta': return event.usage ? { usage: { input: state.input, output: event.usage.output_tokens ?? 0 } } : {};
+    case 'message_delta':
+      return event.usage ? { usage: { input: state.input, output: event.usage.output_tokens ?? 0 } } : {};
     case 'content_block_start':
       if (block?.type === 'tool_use') state.tools.set(index, { id: block.id ?? '', name: block.name ?? '', json: '' });
       if (block?.type === 'thinking') state.thinking.set(index, { text: '', signature: '' });
       return block?.type === 'redacted_thinking' ? { thinking: { redacted: block.data ?? '' } } : {};
-    case 'content_block_delta': return readDelta(event, state);
-    case 'content_block_stop': return readStop(index, state);
-    case 'message_stop': return { finished: true, ended: true };
-    default: return {};
+    case 'content_block_delta':
+      return readDelta(event, state);
+    case 'content_block_stop':
+      return readStop(index, state);
+    case 'message_stop':
+      return { finished: true, ended: true };
+    default:
+      return {};
   }
 }
 
@@ -149,27 +157,51 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
     super('anthropic', options);
   }
 
-  stream(messages: readonly ChatMessage[], signal: AbortSignal, options: StreamOptions = {}): AsyncIterable<StreamItem> {
+  stream(
+    messages: readonly ChatMessage[],
+    signal: AbortSignal,
+    options: StreamOptions = {},
+  ): AsyncIterable<StreamItem> {
     const o = this.options;
     const state: ReadState = { tools: new Map(), thinking: new Map(), input: 0 };
     const budget = o.thinkingBudget;
-    return guardedStream<SseEvent>({
-      provider: 'anthropic', baseUrl: o.baseUrl, keyVariable: 'ANTHROPIC_API_KEY', key: o.apiKey, idleTimeoutMs: o.idleTimeoutMs,
-      open: (sig, onBytes) => openEventStream({
-        url: this.endpoint('/v1/messages'),
-        headers: { 'anthropic-version': API_VERSION, ...(o.apiKey ? { 'x-api-key': o.apiKey } : {}) },
-        body: JSON.stringify({
-          model: options.model ?? o.model,
-          // Thinking counts against max_tokens, which must leave room for the answer.
-          max_tokens: Math.max(o.maxTokens ?? 4096, budget ? budget + 4096 : 0),
-          ...(budget ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
-          ...(options.system ? { system: options.system } : {}),
-          messages: alternate(messages),
-          stream: true,
-          ...(options.tools?.length ? { tools: options.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })) } : {}),
-        }),
-      }, sig, onBytes),
-      read: (raw) => readEvent(raw, state),
-    }, signal);
+    return guardedStream<SseEvent>(
+      {
+        provider: 'anthropic',
+        baseUrl: o.baseUrl,
+        keyVariable: 'ANTHROPIC_API_KEY',
+        key: o.apiKey,
+        idleTimeoutMs: o.idleTimeoutMs,
+        open: (sig, onBytes) =>
+          openEventStream(
+            {
+              url: this.endpoint('/v1/messages'),
+              headers: { 'anthropic-version': API_VERSION, ...(o.apiKey ? { 'x-api-key': o.apiKey } : {}) },
+              body: JSON.stringify({
+                model: options.model ?? o.model,
+                // Thinking counts against max_tokens, which must leave room for the answer.
+                max_tokens: Math.max(o.maxTokens ?? 4096, budget ? budget + 4096 : 0),
+                ...(budget ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
+                ...(options.system ? { system: options.system } : {}),
+                messages: alternate(messages),
+                stream: true,
+                ...(options.tools?.length
+                  ? {
+                      tools: options.tools.map((t) => ({
+                        name: t.name,
+                        description: t.description,
+                        input_schema: t.parameters,
+                      })),
+                    }
+                  : {}),
+              }),
+            },
+            sig,
+            onBytes,
+          ),
+        read: (raw) => readEvent(raw, state),
+      },
+      signal,
+    );
   }
 }

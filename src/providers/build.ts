@@ -14,9 +14,20 @@ export class ProviderSetupError extends Error {}
 export function buildProvider(choice: ProviderChoice, env: NodeJS.ProcessEnv): Provider {
   switch (choice.name) {
     case 'openai':
-      return new OpenAIProvider({ baseUrl: choice.baseUrl, apiKey: choice.apiKey, model: choice.model, idleTimeoutMs: choice.idleTimeoutMs });
+      return new OpenAIProvider({
+        baseUrl: choice.baseUrl,
+        apiKey: choice.apiKey,
+        model: choice.model,
+        idleTimeoutMs: choice.idleTimeoutMs,
+      });
     case 'anthropic':
-      return new AnthropicProvider({ baseUrl: choice.baseUrl, apiKey: choice.apiKey, model: choice.model, idleTimeoutMs: choice.idleTimeoutMs, thinkingBudget: choice.thinkingBudget });
+      return new AnthropicProvider({
+        baseUrl: choice.baseUrl,
+        apiKey: choice.apiKey,
+        model: choice.model,
+        idleTimeoutMs: choice.idleTimeoutMs,
+        thinkingBudget: choice.thinkingBudget,
+      });
     case 'script': {
       if (!choice.script) throw new ProviderSetupError('the script provider needs --script FILE');
       let value: unknown;
@@ -24,7 +35,8 @@ export function buildProvider(choice: ProviderChoice, env: NodeJS.ProcessEnv): P
         value = JSON.parse(readRegular(choice.script).toString('utf8'));
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        throw new ProviderSetupError(`--script ${choice.script}: ${code ? `cannot read (${code === 'ENOTREG' ? 'not a regular file' : code})` : 'not valid JSON'}`);
+        const why = code === 'ENOTREG' ? 'not a regular file' : code;
+        throw new ProviderSetupError(`--script ${choice.script}: ${code ? `cannot read (${why})` : 'not valid JSON'}`);
       }
       try {
         return new ScriptProvider(parseScript(value));
@@ -34,7 +46,9 @@ export function buildProvider(choice: ProviderChoice, env: NodeJS.ProcessEnv): P
     }
     default: {
       const delay = Number(env.MILK_OFFLINE_DELAY_MS);
-      return new OfflineProvider({ wordDelayMs: Number.isFinite(delay) && delay >= 0 && env.MILK_OFFLINE_DELAY_MS !== '' ? delay : undefined });
+      return new OfflineProvider({
+        wordDelayMs: Number.isFinite(delay) && delay >= 0 && env.MILK_OFFLINE_DELAY_MS !== '' ? delay : undefined,
+      });
     }
   }
 }

@@ -5,7 +5,15 @@
 import type { StreamItem, ThinkingBlock, Usage } from './provider';
 import type { ToolCall } from '../tool-call';
 import { redactSecrets, redactUrl } from './redact';
-import { CredentialsInUrlError, EncodedResponseError, HttpStatusError, ProxyConfigError, ProxyError, StreamClosedError, TooLargeError } from './failures';
+import {
+  CredentialsInUrlError,
+  EncodedResponseError,
+  HttpStatusError,
+  ProxyConfigError,
+  ProxyError,
+  StreamClosedError,
+  TooLargeError,
+} from './failures';
 
 /** A server's own words, on one line and short enough for a note. */
 function serverText(text: string, key: string | undefined): string {
@@ -14,7 +22,10 @@ function serverText(text: string, key: string | undefined): string {
 }
 
 export class ProviderError extends Error {
-  constructor(message: string, readonly incomplete = false) {
+  constructor(
+    message: string,
+    readonly incomplete = false,
+  ) {
     super(message);
     this.name = 'ProviderError';
   }
@@ -22,8 +33,15 @@ export class ProviderError extends Error {
 
 /** Node's codes for a certificate chain it would not trust. */
 const TLS_TRUST_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'UNABLE_TO_GET_ISSUER_CERT', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_UNTRUSTED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_UNTRUSTED',
 ]);
 /** OpenSSL's reasons for a handshake with a server that answered in plain text. */
 const NOT_TLS_REASONS = new Set(['wrong version number', 'packet length too long', 'unknown protocol', 'http request']);
@@ -50,7 +68,8 @@ function opensslReason(e: NodeErrorFields): string | undefined {
 function nodeCode(err: unknown): { code?: string; reason?: string } {
   let e = err as NodeErrorFields | undefined;
   for (let i = 0; e && i < 5; i++) {
-    if (typeof e.code === 'string') return { code: e.code, reason: typeof e.reason === 'string' ? e.reason.toLowerCase() : opensslReason(e) };
+    if (typeof e.code === 'string')
+      return { code: e.code, reason: typeof e.reason === 'string' ? e.reason.toLowerCase() : opensslReason(e) };
     e = e.cause as NodeErrorFields | undefined;
   }
   return {};
@@ -72,17 +91,36 @@ function describeStatus(err: HttpStatusError, ctx: DescribeContext, suffix: stri
     const why = ctx.key ? `the API key in ${ctx.keyVariable} was rejected` : `${ctx.keyVariable} is not set`;
     return new ProviderError(`${ctx.provider}: ${status} ${status === 401 ? 'unauthorized' : 'forbidden'}: ${why}`);
   }
-  if (status === 429) return new ProviderError(`${ctx.provider}: rate limited (429), still after a retry; try again shortly${suffix}`, ctx.partial);
-  if (status >= 500) return new ProviderError(`${ctx.provider}: server error ${status}, still after a retry${suffix}`, ctx.partial);
+  if (status === 429)
+    return new ProviderError(
+      `${ctx.provider}: rate limited (429), still after a retry; try again shortly${suffix}`,
+      ctx.partial,
+    );
+  if (status >= 500)
+    return new ProviderError(`${ctx.provider}: server error ${status}, still after a retry${suffix}`, ctx.partial);
   const said = err.serverMessage?.trim() ? `: ${serverText(err.serverMessage, ctx.key)}` : '';
   return new ProviderError(`${ctx.provider}: the server answered ${status}${said}${suffix}`, ctx.partial);
 }
 
 function describeProxy(err: ProxyError, ctx: DescribeContext): ProviderError {
-  if (err.status === 407) return new ProviderError(`${ctx.provider}: the proxy ${err.proxy} asks for credentials (407); give them in the proxy variable, as http://user:password@host:port`);
-  if (err.status !== null) return new ProviderError(`${ctx.provider}: the proxy ${err.proxy} would not connect to ${ctx.baseUrl} (it answered ${err.status}); NO_PROXY lists hosts to reach directly`);
-  const why = err.code === 'ECONNREFUSED' ? 'connection refused' : err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN' ? 'cannot resolve its host' : err.code ?? 'error';
-  return new ProviderError(`${ctx.provider}: cannot reach the proxy ${err.proxy} (${why}), set by HTTPS_PROXY, HTTP_PROXY or ALL_PROXY`);
+  if (err.status === 407)
+    return new ProviderError(
+      `${ctx.provider}: the proxy ${err.proxy} asks for credentials (407); give them in the proxy variable, as http://user:password@host:port`,
+    );
+  if (err.status !== null)
+    return new ProviderError(
+      `${ctx.provider}: the proxy ${err.proxy} would not connect to ${ctx.baseUrl} (it answered ${err.status}); ` +
+        `NO_PROXY lists hosts to reach directly`,
+    );
+  const why =
+    err.code === 'ECONNREFUSED'
+      ? 'connection refused'
+      : err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN'
+        ? 'cannot resolve its host'
+        : (err.code ?? 'error');
+  return new ProviderError(
+    `${ctx.provider}: cannot reach the proxy ${err.proxy} (${why}), set by HTTPS_PROXY, HTTP_PROXY or ALL_PROXY`,
+  );
 }
 
 /** Turns what the request threw into a ProviderError, by the error's type and Node's error code. */
@@ -92,27 +130,50 @@ export function describeProviderError(err: unknown, ctx: DescribeContext): Provi
   const suffix = ctx.partial ? ' (the answer above is incomplete)' : '';
   const fail = (message: string, incomplete = false): ProviderError => new ProviderError(message, incomplete);
   if (err instanceof HttpStatusError) return describeStatus(err, ctx, suffix);
-  if (err instanceof ProxyConfigError) return fail(`${ctx.provider}: ${err.variable} is not a valid URL (a proxy such as http://proxy.example:3128)`);
+  if (err instanceof ProxyConfigError)
+    return fail(`${ctx.provider}: ${err.variable} is not a valid URL (a proxy such as http://proxy.example:3128)`);
   if (err instanceof ProxyError) return describeProxy(err, ctx);
-  if (err instanceof CredentialsInUrlError) return fail(`${ctx.provider}: the base URL ${ctx.baseUrl} holds a user name or password; put the key in ${ctx.keyVariable} instead`);
-  if (err instanceof SyntaxError) return fail(`${ctx.provider}: the server sent a malformed stream${suffix}`, ctx.partial);
-  if (err instanceof EncodedResponseError) return fail(`${ctx.provider}: the server sent its answer compressed (${err.encoding}) though milk asked for it plain; a proxy may be rewriting it`);
+  if (err instanceof CredentialsInUrlError)
+    return fail(
+      `${ctx.provider}: the base URL ${ctx.baseUrl} holds a user name or password; put the key in ` +
+        `${ctx.keyVariable} instead`,
+    );
+  if (err instanceof SyntaxError)
+    return fail(`${ctx.provider}: the server sent a malformed stream${suffix}`, ctx.partial);
+  if (err instanceof EncodedResponseError)
+    return fail(
+      `${ctx.provider}: the server sent its answer compressed (${err.encoding}) though milk asked for it plain; a ` +
+        `proxy may be rewriting it`,
+    );
   if (err instanceof TooLargeError) {
     const what = err.what === 'event' ? 'one event of the stream' : "a tool call's arguments";
-    return fail(`${ctx.provider}: ${what} passed ${(err.limit / 1024 / 1024).toFixed(0)} MiB; the answer was stopped there${suffix}`, ctx.partial);
+    return fail(
+      `${ctx.provider}: ${what} passed ${(err.limit / 1024 / 1024).toFixed(0)} MiB; the answer was stopped ` +
+        `there${suffix}`,
+      ctx.partial,
+    );
   }
   const { code, reason } = nodeCode(err);
   if (code === 'ERR_INVALID_URL') return fail(`${ctx.provider}: ${ctx.baseUrl} is not a valid URL`);
-  if (code === 'ECONNREFUSED') return fail(`${ctx.provider}: connection refused at ${ctx.baseUrl}; is the server running?`);
+  if (code === 'ECONNREFUSED')
+    return fail(`${ctx.provider}: connection refused at ${ctx.baseUrl}; is the server running?`);
   if (code !== undefined && TLS_TRUST_CODES.has(code)) {
-    return fail(`${ctx.provider}: the TLS certificate of ${ctx.baseUrl} is not trusted (${code}); NODE_EXTRA_CA_CERTS can name a CA to trust`);
+    return fail(
+      `${ctx.provider}: the TLS certificate of ${ctx.baseUrl} is not trusted (${code}); NODE_EXTRA_CA_CERTS can ` +
+        `name a CA to trust`,
+    );
   }
   if (code === 'EPROTO' && reason !== undefined && NOT_TLS_REASONS.has(reason)) {
     return fail(`${ctx.provider}: ${ctx.baseUrl} does not speak TLS; if the server is plain HTTP, use http://`);
   }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return fail(`${ctx.provider}: cannot resolve the host of ${ctx.baseUrl}`);
-  if (code === 'ETIMEDOUT') return fail(`${ctx.provider}: timed out connecting to ${ctx.baseUrl}${suffix}`, ctx.partial);
-  if (code === 'HPE_HEADER_OVERFLOW') return fail(`${ctx.provider}: the server's response headers were larger than Node accepts (--max-http-header-size)`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return fail(`${ctx.provider}: cannot resolve the host of ${ctx.baseUrl}`);
+  if (code === 'ETIMEDOUT')
+    return fail(`${ctx.provider}: timed out connecting to ${ctx.baseUrl}${suffix}`, ctx.partial);
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return fail(
+      `${ctx.provider}: the server's response headers were larger than Node accepts (--max-http-header-size)`,
+    );
   if (ctx.partial || err instanceof StreamClosedError || (code !== undefined && CLOSED_CODES.has(code))) {
     return fail(`${ctx.provider}: the connection closed mid-answer${suffix}`, ctx.partial);
   }
@@ -129,7 +190,10 @@ export class IdleWatchdog {
   private timer: NodeJS.Timeout | null = null;
   fired = false;
 
-  constructor(private readonly ms: number, outer: AbortSignal) {
+  constructor(
+    private readonly ms: number,
+    outer: AbortSignal,
+  ) {
     if (outer.aborted) this.controller.abort();
     else outer.addEventListener('abort', () => this.controller.abort(), { once: true });
     this.touch();
@@ -167,7 +231,16 @@ export interface GuardedStreamOptions<T> {
    * whether the answer is complete, or the error the server reports in the
    * stream (its own words, for the message).
    */
-  read: (chunk: T) => { text?: string; reasoning?: string; thinking?: ThinkingBlock; toolCalls?: ToolCall[]; finished?: boolean; ended?: boolean; usage?: Usage; serverError?: string };
+  read: (chunk: T) => {
+    text?: string;
+    reasoning?: string;
+    thinking?: ThinkingBlock;
+    toolCalls?: ToolCall[];
+    finished?: boolean;
+    ended?: boolean;
+    usage?: Usage;
+    serverError?: string;
+  };
 }
 
 /**
@@ -185,7 +258,10 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
     for await (const chunk of stream) {
       const { text, reasoning, thinking, toolCalls, finished: done, ended, usage, serverError } = o.read(chunk);
       if (serverError !== undefined) {
-        throw new ProviderError(`${o.provider}: the server reported an error: ${serverText(serverError, o.key)}${partial ? incomplete : ''}`, partial);
+        throw new ProviderError(
+          `${o.provider}: the server reported an error: ${serverText(serverError, o.key)}${partial ? incomplete : ''}`,
+          partial,
+        );
       }
       if (reasoning) yield { reasoning };
       if (thinking) yield { thinking };
@@ -203,13 +279,24 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
         break;
       }
     }
-    if (!finished && !signal.aborted) throw new ProviderError(`${o.provider}: the connection closed mid-answer${partial ? incomplete : ''}`, partial);
+    if (!finished && !signal.aborted)
+      throw new ProviderError(`${o.provider}: the connection closed mid-answer${partial ? incomplete : ''}`, partial);
   } catch (err) {
     if (signal.aborted) throw err;
     if (watchdog.fired) {
-      throw new ProviderError(`${o.provider}: no data from the server for ${Math.round(o.idleTimeoutMs / 1000)}s; gave up${partial ? incomplete : ''}`, partial);
+      throw new ProviderError(
+        `${o.provider}: no data from the server for ${Math.round(o.idleTimeoutMs / 1000)}s; gave ` +
+          `up${partial ? incomplete : ''}`,
+        partial,
+      );
     }
-    throw describeProviderError(err, { provider: o.provider, baseUrl: o.baseUrl, keyVariable: o.keyVariable, key: o.key, partial });
+    throw describeProviderError(err, {
+      provider: o.provider,
+      baseUrl: o.baseUrl,
+      keyVariable: o.keyVariable,
+      key: o.key,
+      partial,
+    });
   } finally {
     watchdog.stop();
   }

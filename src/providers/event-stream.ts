@@ -13,14 +13,21 @@ import type { PeerCertificate } from 'node:tls';
 import { sleep } from './provider';
 import { redactUrl } from './redact';
 import { proxyAgent, proxyFor, proxyLabel } from './proxy';
-import { CredentialsInUrlError, EncodedResponseError, HttpStatusError, MAX_EVENT_CHARS, ProxyError, StreamClosedError, TooLargeError } from './failures';
+import {
+  CredentialsInUrlError,
+  EncodedResponseError,
+  HttpStatusError,
+  MAX_EVENT_CHARS,
+  ProxyError,
+  StreamClosedError,
+  TooLargeError,
+} from './failures';
 
 export interface SseEvent {
   /** The `event:` field, where the server names one. */
   readonly event?: string;
   readonly data: string;
 }
-
 
 export interface EventStreamRequest {
   url: URL;
@@ -45,7 +52,11 @@ function checkUrl(url: URL): void {
  * Sends the request and resolves once a 2xx response has started, retrying
  * as the SDKs did; the events then arrive by iterating the result.
  */
-export async function openEventStream(request: EventStreamRequest, signal: AbortSignal, onBytes: () => void = () => undefined): Promise<AsyncIterable<SseEvent>> {
+export async function openEventStream(
+  request: EventStreamRequest,
+  signal: AbortSignal,
+  onBytes: () => void = () => undefined,
+): Promise<AsyncIterable<SseEvent>> {
   checkUrl(request.url);
   const retries = request.retries ?? 1;
   for (let attempt = 0; ; attempt++) {
@@ -55,7 +66,8 @@ export async function openEventStream(request: EventStreamRequest, signal: Abort
       return readEvents(res, onBytes);
     } catch (err) {
       if (signal.aborted || attempt >= retries || !retryable(err)) throw err;
-      const wait = err instanceof HttpStatusError && err.retryAfterMs !== undefined ? err.retryAfterMs : backoffMs(attempt);
+      const wait =
+        err instanceof HttpStatusError && err.retryAfterMs !== undefined ? err.retryAfterMs : backoffMs(attempt);
       if (wait > MAX_RETRY_WAIT_MS) throw err;
       await sleep(wait, signal);
     }
@@ -92,7 +104,14 @@ function load<T>(name: 'node:http' | 'node:https' | 'node:tls' | 'eventsource-pa
 }
 
 /** Errors of reaching the proxy itself, before any tunnel: the proxy is named, not the model's server. */
-const PROXY_CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const PROXY_CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /**
  * Listens for what a proxy answers itself: a refused tunnel, a request for
@@ -103,7 +122,8 @@ function watchProxy(req: ClientRequest, proxy: URL, reject: (err: unknown) => vo
   const label = proxyLabel(proxy);
   /** The proxy's answer to CONNECT (https through a proxy), once it has come. */
   let tunnel: number | null = null;
-  const refused = (res: IncomingMessage): number | null => (tunnel !== null && tunnel !== 200 ? tunnel : res.statusCode === 407 ? 407 : null);
+  const refused = (res: IncomingMessage): number | null =>
+    tunnel !== null && tunnel !== 200 ? tunnel : res.statusCode === 407 ? 407 : null;
   req.once('proxyConnect', (c: { statusCode?: number }) => (tunnel = c.statusCode ?? 0));
   req.once('error', (err) => {
     const code = (err as NodeJS.ErrnoException).code;
@@ -128,10 +148,26 @@ function post(request: EventStreamRequest, signal: AbortSignal): Promise<Incomin
       req = transport.request(request.url, {
         method: 'POST',
         signal,
-        // Through a tunnel the agent checks the certificate against the URL's host name, or "localhost" for an IP address: the check is made against the URL's host either way.
-        ...(proxy ? { agent: proxyAgent(request.url, proxy), checkServerIdentity: (_host: string, cert: PeerCertificate) => load<typeof import('node:tls')>('node:tls').checkServerIdentity(request.url.hostname.replace(/^\[|\]$/g, ''), cert) } : {}),
+        // Through a tunnel the agent checks the certificate against the URL's host name, or "localhost" for an IP
+        // address: the check is made against the URL's host either way.
+        ...(proxy
+          ? {
+              agent: proxyAgent(request.url, proxy),
+              checkServerIdentity: (_host: string, cert: PeerCertificate) =>
+                load<typeof import('node:tls')>('node:tls').checkServerIdentity(
+                  request.url.hostname.replace(/^\[|\]$/g, ''),
+                  cert,
+                ),
+            }
+          : {}),
         // Some gateways turn away a request that names no client; fetch and the SDKs named theirs.
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'user-agent': USER_AGENT, 'content-length': Buffer.byteLength(request.body), ...request.headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          'user-agent': USER_AGENT,
+          'content-length': Buffer.byteLength(request.body),
+          ...request.headers,
+        },
       });
     } catch (err) {
       reject(err);
@@ -140,34 +176,43 @@ function post(request: EventStreamRequest, signal: AbortSignal): Promise<Incomin
     const proxied = proxy ? watchProxy(req, proxy, reject) : () => false;
     req.once('error', reject);
     req.once('response', (res) => {
-      if (proxied(res)) return;
-      const status = res.statusCode ?? 0;
-      const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase();
-      if (status >= 200 && status < 300 && encoding !== 'identity') {
-        // milk asks for none (no accept-encoding), and reading gzip as text would be garbage, then "closed mid-answer".
-        res.resume();
-        reject(new EncodedResponseError(encoding));
-        return;
-      }
-      if (status >= 200 && status < 300) {
-        res.setEncoding('utf8');
-        resolve(res);
-        return;
-      }
-      // fetch followed redirects; a streamed POST should not be re-sent blind, so the person is told where it went.
-      const location = res.headers.location;
-      if (status >= 300 && status < 400 && location) {
-        res.resume();
-        reject(new HttpStatusError(status, `it moved to ${movedTo(location, request.url)}; set the base URL to match`, undefined));
-        return;
-      }
-      readErrorBody(res).then(
-        (message) => reject(new HttpStatusError(status, message, retryAfterMs(res.headers))),
-        () => reject(new HttpStatusError(status, undefined, retryAfterMs(res.headers))),
-      );
+      if (!proxied(res)) answered(res, request.url, resolve, reject);
     });
     req.end(request.body);
   });
+}
+
+/** The server's answer: a stream of events to read, or the error it stands for (the body read for its message). */
+function answered(
+  res: IncomingMessage,
+  url: URL,
+  resolve: (res: IncomingMessage) => void,
+  reject: (err: unknown) => void,
+): void {
+  const status = res.statusCode ?? 0;
+  const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase();
+  if (status >= 200 && status < 300 && encoding !== 'identity') {
+    // milk asks for none (no accept-encoding), and reading gzip as text would be garbage, then "closed mid-answer".
+    res.resume();
+    reject(new EncodedResponseError(encoding));
+    return;
+  }
+  if (status >= 200 && status < 300) {
+    res.setEncoding('utf8');
+    resolve(res);
+    return;
+  }
+  // fetch followed redirects; a streamed POST should not be re-sent blind, so the person is told where it went.
+  const location = res.headers.location;
+  if (status >= 300 && status < 400 && location) {
+    res.resume();
+    reject(new HttpStatusError(status, `it moved to ${movedTo(location, url)}; set the base URL to match`, undefined));
+    return;
+  }
+  readErrorBody(res).then(
+    (message) => reject(new HttpStatusError(status, message, retryAfterMs(res.headers))),
+    () => reject(new HttpStatusError(status, undefined, retryAfterMs(res.headers))),
+  );
 }
 
 /** Where a redirect points, resolved against the request and without credentials or query. */

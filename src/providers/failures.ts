@@ -4,7 +4,11 @@
 
 /** A response outside 2xx; `serverMessage` is the server's own words from a JSON error body. */
 export class HttpStatusError extends Error {
-  constructor(readonly status: number, readonly serverMessage: string | undefined, readonly retryAfterMs: number | undefined) {
+  constructor(
+    readonly status: number,
+    readonly serverMessage: string | undefined,
+    readonly retryAfterMs: number | undefined,
+  ) {
     super(`HTTP ${status}`);
     this.name = 'HttpStatusError';
   }
@@ -29,7 +33,10 @@ export class StreamClosedError extends Error {
 
 /** One event (or a line of one) passed what any answer needs, or a tool call's arguments did: the turn stops there. */
 export class TooLargeError extends Error {
-  constructor(readonly what: 'event' | 'tool-arguments', readonly limit: number) {
+  constructor(
+    readonly what: 'event' | 'tool-arguments',
+    readonly limit: number,
+  ) {
     super(`${what} over ${limit} characters`);
     this.name = 'TooLargeError';
   }
@@ -59,9 +66,16 @@ export class ProxyConfigError extends Error {
   }
 }
 
-/** The proxy a failure came from (it refused the tunnel, or could not be reached), for the message; credentials left out. */
+/**
+ * The proxy a failure came from (it refused the tunnel, or could not be reached), for the message; credentials left
+ * out.
+ */
 export class ProxyError extends Error {
-  constructor(readonly proxy: string, readonly status: number | null, readonly code: string | undefined) {
+  constructor(
+    readonly proxy: string,
+    readonly status: number | null,
+    readonly code: string | undefined,
+  ) {
     super(status !== null ? `the proxy answered ${status}` : `the proxy could not be reached (${code ?? 'error'})`);
     this.name = 'ProxyError';
   }

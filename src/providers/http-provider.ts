@@ -13,7 +13,10 @@ export interface HttpProviderOptions {
 }
 
 export abstract class HttpProvider<Options extends HttpProviderOptions> implements Provider {
-  constructor(readonly name: string, protected readonly options: Options) {}
+  constructor(
+    readonly name: string,
+    protected readonly options: Options,
+  ) {}
 
   get model(): string {
     return this.options.model;
@@ -30,5 +33,9 @@ export abstract class HttpProvider<Options extends HttpProviderOptions> implemen
     return url;
   }
 
-  abstract stream(messages: readonly ChatMessage[], signal: AbortSignal, options?: StreamOptions): AsyncIterable<StreamItem>;
+  abstract stream(
+    messages: readonly ChatMessage[],
+    signal: AbortSignal,
+    options?: StreamOptions,
+  ): AsyncIterable<StreamItem>;
 }

@@ -18,7 +18,12 @@ export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
 interface Chunk {
   choices?: Array<{
     /** reasoning_content: DeepSeek, vLLM, llama.cpp; reasoning: vLLM's newer name, OpenRouter. */
-    delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> };
+    delta?: {
+      content?: string | null;
+      reasoning_content?: string | null;
+      reasoning?: string | null;
+      tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }>;
+    };
     finish_reason?: string | null;
   }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
@@ -26,7 +31,12 @@ interface Chunk {
 }
 
 type MessageParam =
-  | { role: 'user' | 'assistant'; content: string | null; reasoning_content?: string; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
+  | {
+      role: 'user' | 'assistant';
+      content: string | null;
+      reasoning_content?: string;
+      tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+    }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
@@ -34,46 +44,73 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
     super('openai', options);
   }
 
-  stream(messages: readonly ChatMessage[], signal: AbortSignal, options: StreamOptions = {}): AsyncIterable<StreamItem> {
+  stream(
+    messages: readonly ChatMessage[],
+    signal: AbortSignal,
+    options: StreamOptions = {},
+  ): AsyncIterable<StreamItem> {
     const o = this.options;
     // Tool calls arrive in pieces, by index; they are complete at finish_reason.
     const pending = new Map<number, { id: string; name: string; args: string }>();
-    return guardedStream<SseEvent>({
-      provider: 'openai', baseUrl: o.baseUrl, keyVariable: 'OPENAI_API_KEY', key: o.apiKey, idleTimeoutMs: o.idleTimeoutMs,
-      open: (sig, onBytes) => openEventStream({
-        url: this.endpoint('/chat/completions'),
-        // Local servers need no key; a real one answers 401, which is explained.
-        headers: o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {},
-        body: JSON.stringify({
-          model: options.model ?? o.model,
-          messages: options.system ? [{ role: 'system', content: options.system }, ...toOpenAI(messages)] : toOpenAI(messages),
-          stream: true,
-          // The last chunk then carries what the request cost (servers that don't know the option ignore it).
-          stream_options: { include_usage: true },
-          ...(options.tools?.length ? { tools: options.tools.map((t) => ({ type: 'function', function: t })) } : {}),
-        }),
-      }, sig, onBytes),
-      read: (event) => {
-        if (event.data === '[DONE]') return { ended: true };
-        const chunk = JSON.parse(event.data) as Chunk;
-        if (chunk.error) return { serverError: chunk.error.message ?? chunk.error.type ?? chunk.error.code ?? 'unknown' };
-        const choice = chunk.choices?.[0];
-        for (const d of choice?.delta?.tool_calls ?? []) {
-          const p = pending.get(d.index) ?? { id: '', name: '', args: '' };
-          if (d.id) p.id = d.id;
-          if (d.function?.name) p.name += d.function.name;
-          if (d.function?.arguments) p.args += d.function.arguments;
-          if (p.args.length > MAX_TOOL_ARGS_CHARS) throw new TooLargeError('tool-arguments', MAX_TOOL_ARGS_CHARS);
-          pending.set(d.index, p);
-        }
-        const finished = !!choice?.finish_reason;
-        const toolCalls = finished ? [...pending.values()].map((p) => ({ id: p.id, name: p.name, ...parseArgs(p.args) })) : undefined;
-        if (finished) pending.clear();
-        const usage = chunk.usage ? { input: chunk.usage.prompt_tokens ?? 0, output: chunk.usage.completion_tokens ?? 0 } : undefined;
-        const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning ?? undefined;
-        return { text: choice?.delta?.content ?? undefined, reasoning, toolCalls, finished, usage };
+    return guardedStream<SseEvent>(
+      {
+        provider: 'openai',
+        baseUrl: o.baseUrl,
+        keyVariable: 'OPENAI_API_KEY',
+        key: o.apiKey,
+        idleTimeoutMs: o.idleTimeoutMs,
+        open: (sig, onBytes) =>
+          openEventStream(
+            {
+              url: this.endpoint('/chat/completions'),
+              // Local servers need no key; a real one answers 401, which is explained.
+              headers: o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {},
+              body: this.body(messages, options),
+            },
+            sig,
+            onBytes,
+          ),
+        read: (event) => {
+          if (event.data === '[DONE]') return { ended: true };
+          const chunk = JSON.parse(event.data) as Chunk;
+          if (chunk.error)
+            return { serverError: chunk.error.message ?? chunk.error.type ?? chunk.error.code ?? 'unknown' };
+          const choice = chunk.choices?.[0];
+          for (const d of choice?.delta?.tool_calls ?? []) {
+            const p = pending.get(d.index) ?? { id: '', name: '', args: '' };
+            if (d.id) p.id = d.id;
+            if (d.function?.name) p.name += d.function.name;
+            if (d.function?.arguments) p.args += d.function.arguments;
+            if (p.args.length > MAX_TOOL_ARGS_CHARS) throw new TooLargeError('tool-arguments', MAX_TOOL_ARGS_CHARS);
+            pending.set(d.index, p);
+          }
+          const finished = !!choice?.finish_reason;
+          const toolCalls = finished
+            ? [...pending.values()].map((p) => ({ id: p.id, name: p.name, ...parseArgs(p.args) }))
+            : undefined;
+          if (finished) pending.clear();
+          const usage = chunk.usage
+            ? { input: chunk.usage.prompt_tokens ?? 0, output: chunk.usage.completion_tokens ?? 0 }
+            : undefined;
+          const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning ?? undefined;
+          return { text: choice?.delta?.content ?? undefined, reasoning, toolCalls, finished, usage };
+        },
       },
-    }, signal);
+      signal,
+    );
+  }
+
+  private body(messages: readonly ChatMessage[], options: StreamOptions): string {
+    return JSON.stringify({
+      model: options.model ?? this.options.model,
+      messages: options.system
+        ? [{ role: 'system', content: options.system }, ...toOpenAI(messages)]
+        : toOpenAI(messages),
+      stream: true,
+      // The last chunk then carries what the request cost (servers that don't know the option ignore it).
+      stream_options: { include_usage: true },
+      ...(options.tools?.length ? { tools: options.tools.map((t) => ({ type: 'function', function: t })) } : {}),
+    });
   }
 }
 
@@ -96,7 +133,11 @@ export function toOpenAI(messages: readonly ChatMessage[]): MessageParam[] {
         role: 'assistant',
         content: m.content || null,
         ...reasoning,
-        tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })),
+        tool_calls: m.toolCalls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.name, arguments: JSON.stringify(c.args) },
+        })),
       };
     }
     return { role: 'assistant', content: m.content, ...reasoning };

@@ -4,7 +4,10 @@
 
 import type { ToolCall, ToolSpec } from '../tool-call';
 
-/** A block of Anthropic extended thinking, sent back as it came (its signature vouches for it); or one the server redacted. */
+/**
+ * A block of Anthropic extended thinking, sent back as it came (its signature vouches for it); or one the server
+ * redacted.
+ */
 export type ThinkingBlock = { readonly text: string; readonly signature: string } | { readonly redacted: string };
 
 export type ChatMessage =
@@ -28,7 +31,8 @@ export interface Usage {
  * cost, a delta of the model's reasoning (shown dim), or a complete Anthropic
  * thinking block (kept to send back).
  */
-export type StreamItem = string | { toolCall: ToolCall } | { usage: Usage } | { reasoning: string } | { thinking: ThinkingBlock };
+export type StreamItem =
+  string | { toolCall: ToolCall } | { usage: Usage } | { reasoning: string } | { thinking: ThinkingBlock };
 
 export interface StreamOptions {
   /** Tools the model may call. */
@@ -62,10 +66,18 @@ export function parseArgs(json: string): { args: Record<string, unknown>; argsEr
   try {
     v = JSON.parse(json);
   } catch {
-    return { args: {}, argsError: `its arguments are not valid JSON (${json.length} characters, cut off or malformed)` };
+    return {
+      args: {},
+      argsError: `its arguments are not valid JSON (${json.length} characters, cut off or malformed)`,
+    };
   }
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) return { args: v as Record<string, unknown> };
-  return { args: {}, argsError: `its arguments are ${Array.isArray(v) ? 'an array' : v === null ? 'null' : `a ${typeof v}`}, not a JSON object` };
+  return {
+    args: {},
+    argsError:
+      `its arguments are ${Array.isArray(v) ? 'an array' : v === null ? 'null' : `a ${typeof v}`}, not a ` +
+      `JSON object`,
+  };
 }
 
 export class AbortError extends Error {
@@ -83,11 +95,14 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(new AbortError());
     };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-      // Node 24 warns (on stderr, over the screen) about a negative delay.
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+        // Node 24 warns (on stderr, over the screen) about a negative delay.
+      },
+      Math.max(0, ms),
+    );
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }

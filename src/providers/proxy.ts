@@ -18,7 +18,10 @@ function envVar(env: Env, name: string): string | undefined {
 
 const DEFAULT_PORT: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
-/** Whether NO_PROXY sends `url` direct: `*`, a host, a domain (`.example.com`, `*.example.com` or `example.com` with its subdomains), each with an optional port. */
+/**
+ * Whether NO_PROXY sends `url` direct: `*`, a host, a domain (`.example.com`, `*.example.com` or `example.com` with its
+ * subdomains), each with an optional port.
+ */
 export function bypassesProxy(url: URL, noProxy: string | undefined): boolean {
   if (!noProxy) return false;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -30,7 +33,11 @@ export function bypassesProxy(url: URL, noProxy: string | undefined): boolean {
     // `host`, `host:port`, `[v6]`, `[v6]:port`, or a bare IPv6 address (more than one colon, no port).
     const bracketed = /^\[(.*)\](?::(\d+))?$/.exec(entry);
     const colons = entry.split(':').length - 1;
-    const [name, entryPort] = bracketed ? [bracketed[1], bracketed[2]] : colons === 1 ? entry.split(':') : [entry, undefined];
+    const [name, entryPort] = bracketed
+      ? [bracketed[1], bracketed[2]]
+      : colons === 1
+        ? entry.split(':')
+        : [entry, undefined];
     if (entryPort && Number(entryPort) !== port) continue;
     const domain = name.replace(/^\*?\./, '');
     if (host === domain || host.endsWith(`.${domain}`)) return true;
@@ -63,14 +70,16 @@ export function proxyAgent(url: URL, proxy: URL): Agent {
   const key = `${url.protocol} ${proxy.href}`;
   let agent = agents.get(key);
   if (!agent) {
-    // The agents log through `debug`, which reads DEBUG once as it loads: a DEBUG=* set for something else would write over the screen.
+    // The agents log through `debug`, which reads DEBUG once as it loads: a DEBUG=* set for something else would write
+    // over the screen.
     const debug = process.env.DEBUG;
     delete process.env.DEBUG;
     try {
       /* eslint-disable @typescript-eslint/no-require-imports */
-      agent = url.protocol === 'https:'
-        ? new (require('https-proxy-agent') as typeof import('https-proxy-agent')).HttpsProxyAgent(proxy)
-        : new (require('http-proxy-agent') as typeof import('http-proxy-agent')).HttpProxyAgent(proxy);
+      agent =
+        url.protocol === 'https:'
+          ? new (require('https-proxy-agent') as typeof import('https-proxy-agent')).HttpsProxyAgent(proxy)
+          : new (require('http-proxy-agent') as typeof import('http-proxy-agent')).HttpProxyAgent(proxy);
       /* eslint-enable @typescript-eslint/no-require-imports */
     } finally {
       if (debug !== undefined) process.env.DEBUG = debug;

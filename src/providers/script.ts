@@ -8,10 +8,7 @@ import { ChatMessage, Provider, StreamItem, sleep } from './provider';
 import { ProviderError } from './errors';
 
 export type ScriptStep =
-  | { text: string }
-  | { delay: number }
-  | { error: string }
-  | { tool: { name: string; args: Record<string, unknown> } };
+  { text: string } | { delay: number } | { error: string } | { tool: { name: string; args: Record<string, unknown> } };
 
 export interface Script {
   turns: ScriptStep[][];
@@ -27,7 +24,9 @@ function isStep(v: unknown): v is ScriptStep {
   if ('error' in o) return typeof o.error === 'string';
   if ('tool' in o) {
     const t = o.tool as { name?: unknown; args?: unknown } | null;
-    return typeof t === 'object' && t !== null && typeof t.name === 'string' && typeof t.args === 'object' && t.args !== null;
+    return (
+      typeof t === 'object' && t !== null && typeof t.name === 'string' && typeof t.args === 'object' && t.args !== null
+    );
   }
   return false;
 }
@@ -35,11 +34,16 @@ function isStep(v: unknown): v is ScriptStep {
 /** Validates a parsed script; throws an Error naming the first problem. */
 export function parseScript(value: unknown): Script {
   const turns = Array.isArray(value) ? [value] : (value as { turns?: unknown } | null)?.turns;
-  if (!Array.isArray(turns) || turns.length === 0) throw new Error('expected {"turns": [[steps…], …]} or an array of steps');
+  if (!Array.isArray(turns) || turns.length === 0)
+    throw new Error('expected {"turns": [[steps…], …]} or an array of steps');
   turns.forEach((turn, i) => {
     if (!Array.isArray(turn)) throw new Error(`turn ${i + 1} is not an array of steps`);
     turn.forEach((step, j) => {
-      if (!isStep(step)) throw new Error(`turn ${i + 1}, step ${j + 1}: expected {"text": …}, {"delay": ms}, {"error": …} or {"tool": {"name": …, "args": {…}}}`);
+      if (!isStep(step))
+        throw new Error(
+          `turn ${i + 1}, step ${j + 1}: expected {"text": …}, {"delay": ms}, {"error": …} or {"tool": {"name": …, ` +
+            `"args": {…}}}`,
+        );
     });
   });
   return { turns: turns as ScriptStep[][] };
@@ -58,8 +62,10 @@ export class ScriptProvider implements Provider {
     let partial = false;
     for (const step of steps) {
       if ('delay' in step) await sleep(step.delay, signal);
-      else if ('error' in step) throw new ProviderError(`script: ${step.error}${partial ? ' (the answer above is incomplete)' : ''}`, partial);
-      else if ('tool' in step) yield { toolCall: { id: `call_${++this.calls}`, name: step.tool.name, args: step.tool.args } };
+      else if ('error' in step)
+        throw new ProviderError(`script: ${step.error}${partial ? ' (the answer above is incomplete)' : ''}`, partial);
+      else if ('tool' in step)
+        yield { toolCall: { id: `call_${++this.calls}`, name: step.tool.name, args: step.tool.args } };
       else {
         partial = true;
         yield step.text;

@@ -34,8 +34,20 @@ function isName(v: string | undefined): v is ProviderName {
 
 /** Where each HTTP provider takes its settings from, and its defaults. */
 const HTTP_PROVIDERS = {
-  openai: { modelVar: 'OPENAI_MODEL', baseUrlVar: 'OPENAI_BASE_URL', keyVar: 'OPENAI_API_KEY', model: OPENAI_DEFAULT_MODEL, baseUrl: OPENAI_DEFAULT_BASE_URL },
-  anthropic: { modelVar: 'ANTHROPIC_MODEL', baseUrlVar: 'ANTHROPIC_BASE_URL', keyVar: 'ANTHROPIC_API_KEY', model: ANTHROPIC_DEFAULT_MODEL, baseUrl: ANTHROPIC_DEFAULT_BASE_URL },
+  openai: {
+    modelVar: 'OPENAI_MODEL',
+    baseUrlVar: 'OPENAI_BASE_URL',
+    keyVar: 'OPENAI_API_KEY',
+    model: OPENAI_DEFAULT_MODEL,
+    baseUrl: OPENAI_DEFAULT_BASE_URL,
+  },
+  anthropic: {
+    modelVar: 'ANTHROPIC_MODEL',
+    baseUrlVar: 'ANTHROPIC_BASE_URL',
+    keyVar: 'ANTHROPIC_API_KEY',
+    model: ANTHROPIC_DEFAULT_MODEL,
+    baseUrl: ANTHROPIC_DEFAULT_BASE_URL,
+  },
 } as const;
 
 export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS.ProcessEnv): ProviderChoice {
@@ -49,8 +61,12 @@ export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS
 
   const idleEnv = Number(env.MILK_IDLE_TIMEOUT_MS);
   // A timer longer than Node's limit fires at once: every turn would time out.
-  const idleTimeoutMs = Number.isFinite(idleEnv) && idleEnv > 0 ? Math.min(idleEnv, MAX_TIMER_MS) : config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const pick = (...values: Array<string | undefined>): string | undefined => values.find((v) => v !== undefined && v !== '');
+  const idleTimeoutMs =
+    Number.isFinite(idleEnv) && idleEnv > 0
+      ? Math.min(idleEnv, MAX_TIMER_MS)
+      : (config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+  const pick = (...values: Array<string | undefined>): string | undefined =>
+    values.find((v) => v !== undefined && v !== '');
 
   if (name === 'openai' || name === 'anthropic') {
     const e = HTTP_PROVIDERS[name];
@@ -63,6 +79,7 @@ export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS
       ...(name === 'anthropic' && config.thinkingBudget ? { thinkingBudget: config.thinkingBudget } : {}),
     };
   }
-  if (name === 'script') return { name, model: 'script', baseUrl: '', script: pick(flags.script, config.script), idleTimeoutMs };
+  if (name === 'script')
+    return { name, model: 'script', baseUrl: '', script: pick(flags.script, config.script), idleTimeoutMs };
   return { name: 'offline', model: 'offline', baseUrl: '', idleTimeoutMs };
 }

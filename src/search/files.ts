@@ -32,7 +32,13 @@ export function withFolders(files: readonly string[]): string[] {
 }
 
 /** withFolders a slice at a time: files[from, to) onto `out`, `seen` holding the folders already added. */
-export function addWithFolders(files: readonly string[], from: number, to: number, seen: Set<string>, out: string[]): string[] {
+export function addWithFolders(
+  files: readonly string[],
+  from: number,
+  to: number,
+  seen: Set<string>,
+  out: string[],
+): string[] {
   for (let i = from; i < to; i++) {
     const f = files[i];
     let at = f.indexOf('/');
@@ -55,7 +61,13 @@ function better(a: FileHit, b: FileHit): number {
 }
 
 /** The best `limit` hits for `query` among targets[from, to). */
-export function rankSlice(query: string, targets: readonly PreparedPath[], from: number, to: number, limit: number): FileHit[] {
+export function rankSlice(
+  query: string,
+  targets: readonly PreparedPath[],
+  from: number,
+  to: number,
+  limit: number,
+): FileHit[] {
   const results = fuzzysort.go(query.replace(/^\.\//, ''), targets.slice(from, to), { limit, threshold: THRESHOLD });
   return results.map((r) => ({ path: r.target, score: r.score, indexes: [...r.indexes] })).sort(better);
 }

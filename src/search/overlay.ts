@@ -38,12 +38,17 @@ interface Listed {
 
 const lists = new WeakMap<readonly HistoryEntry[], Listed>();
 
-/** All entries matching `query`, oldest first, when the last complete list still holds them (same list, a shorter query of the same case rule). */
+/**
+ * All entries matching `query`, oldest first, when the last complete list still holds them (same list, a shorter query
+ * of the same case rule).
+ */
 function listedMatches(entries: readonly HistoryEntry[], query: string): readonly number[] | null {
   const last = lists.get(entries);
   if (!last || last.index !== indexFor(entries) || last.length !== entries.length) return null;
   if (!query.startsWith(last.query) || caseSensitive(query) !== caseSensitive(last.query)) return null;
-  return last.query === query ? last.matches : last.matches.filter((i) => searchWithin(entries, query, i, -1, 'forward') !== null);
+  return last.query === query
+    ? last.matches
+    : last.matches.filter((i) => searchWithin(entries, query, i, -1, 'forward') !== null);
 }
 
 function keep(entries: readonly HistoryEntry[], query: string, matches: readonly number[]): void {
@@ -66,7 +71,16 @@ interface Side {
  * counted up to COUNT_CAP, the first `limit` not passed over kept as rows.
  * Every candidate looked at goes into `visited`.
  */
-function side(entries: readonly HistoryEntry[], query: string, candidates: Iterable<number>, older: boolean, exclude: Set<string>, limit: number, rowSkip: (t: string) => boolean, visited: number[]): Side {
+function side(
+  entries: readonly HistoryEntry[],
+  query: string,
+  candidates: Iterable<number>,
+  older: boolean,
+  exclude: Set<string>,
+  limit: number,
+  rowSkip: (t: string) => boolean,
+  visited: number[],
+): Side {
   const out: Side = { rows: [], count: 0, capped: false };
   for (const i of candidates) {
     visited.push(i);
@@ -106,6 +120,22 @@ function recentOverlay(entries: readonly HistoryEntry[], max: number): Overlay {
   return { rows: rows.reverse(), position: 0, total: 0, more: false, recent: true };
 }
 
+/** The way ahead gets most of the rows; a couple stay for the way back. */
+function rowsShown(
+  ahead: 'older' | 'newer',
+  olders: number,
+  newers: number,
+  max: number,
+): { olderShown: number; newerShown: number } {
+  const [front, back] = ahead === 'older' ? [olders, newers] : [newers, olders];
+  const room = Math.max(0, max - 1);
+  const backShown = Math.min(back, Math.max(room - front, Math.min(2, Math.floor(room / 3))));
+  const frontShown = Math.min(front, room - backShown);
+  return ahead === 'older'
+    ? { olderShown: frontShown, newerShown: backShown }
+    : { olderShown: backShown, newerShown: frontShown };
+}
+
 /** The overlay for a search over `entries`, with at most `max` rows. */
 export function searchOverlay(s: SearchState, entries: readonly HistoryEntry[], max = 8): Overlay {
   const match = s.match;
@@ -119,7 +149,8 @@ export function searchOverlay(s: SearchState, entries: readonly HistoryEntry[], 
   const seen = new Set(s.seen);
   // Ahead is where the next press of the same key goes; it passes over texts already shown.
   const ahead = s.direction === 'reverse' ? 'older' : 'newer';
-  const rowSkip = (t: string, isOlder: boolean): boolean => (isOlder ? ahead === 'older' : ahead === 'newer') && seen.has(t);
+  const rowSkip = (t: string, isOlder: boolean): boolean =>
+    (isOlder ? ahead === 'older' : ahead === 'newer') && seen.has(t);
   const listed = listedMatches(entries, s.query);
   let k = 0;
   while (listed && k < listed.length && listed[k] <= match.index) k++;
@@ -127,23 +158,42 @@ export function searchOverlay(s: SearchState, entries: readonly HistoryEntry[], 
   const exclude = new Set([current]);
   const newerSeen: number[] = [];
   const olderSeen: number[] = [];
-  const newer = side(entries, s.query, listed ? listed.slice(k) : indicesOf(matchesFrom(entries, s.query, match.index + 1, false)),
-    false, exclude, max - 1, (t) => rowSkip(t, false), newerSeen);
-  const older = side(entries, s.query, listed ? listed.slice(0, k).filter((i) => i !== match.index).reverse() : indicesOf(matchesFrom(entries, s.query, match.index - 1, true)),
-    true, exclude, max - 1, (t) => rowSkip(t, true), olderSeen);
+  const newer = side(
+    entries,
+    s.query,
+    listed ? listed.slice(k) : indicesOf(matchesFrom(entries, s.query, match.index + 1, false)),
+    false,
+    exclude,
+    max - 1,
+    (t) => rowSkip(t, false),
+    newerSeen,
+  );
+  const older = side(
+    entries,
+    s.query,
+    listed
+      ? listed
+          .slice(0, k)
+          .filter((i) => i !== match.index)
+          .reverse()
+      : indicesOf(matchesFrom(entries, s.query, match.index - 1, true)),
+    true,
+    exclude,
+    max - 1,
+    (t) => rowSkip(t, true),
+    olderSeen,
+  );
   // Both sides reached the ends: every match was seen, and a longer query need only filter them.
   if (listed) keep(entries, s.query, listed);
-  else if (!newer.capped && !older.capped && newerSeen.length + olderSeen.length < LIST_CAP) keep(entries, s.query, [...olderSeen.reverse(), match.index, ...newerSeen]);
+  else if (!newer.capped && !older.capped && newerSeen.length + olderSeen.length < LIST_CAP)
+    keep(entries, s.query, [...olderSeen.reverse(), match.index, ...newerSeen]);
   else forget(entries);
-  // The way ahead gets most of the rows; a couple stay for the way back.
-  const [front, back] = ahead === 'older' ? [older.rows, newer.rows] : [newer.rows, older.rows];
-  const room = Math.max(0, max - 1);
-  const backShown = Math.min(back.length, Math.max(room - front.length, Math.min(2, Math.floor(room / 3))));
-  const frontShown = Math.min(front.length, room - backShown);
-  const olderShown = ahead === 'older' ? frontShown : backShown;
-  const newerShown = ahead === 'older' ? backShown : frontShown;
+  const { olderShown, newerShown } = rowsShown(ahead, older.rows.length, newer.rows.length, max);
   const rows: OverlayRow[] = [
-    ...older.rows.slice(0, olderShown).reverse().map((m) => ({ ...m, current: false })),
+    ...older.rows
+      .slice(0, olderShown)
+      .reverse()
+      .map((m) => ({ ...m, current: false })),
     { ...match, current: true },
     ...newer.rows.slice(0, newerShown).map((m) => ({ ...m, current: false })),
   ];

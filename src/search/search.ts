@@ -77,7 +77,12 @@ export function needleOf(query: string): Needle {
  * included) going older (each entry's last occurrence) or newer (its first):
  * one scan of the joined texts, jumping from a match to the next entry.
  */
-export function* matchesFrom(entries: readonly HistoryEntry[], query: string, from: number, older: boolean): Generator<Match> {
+export function* matchesFrom(
+  entries: readonly HistoryEntry[],
+  query: string,
+  from: number,
+  older: boolean,
+): Generator<Match> {
   const start = older ? Math.min(from, entries.length - 1) : Math.max(from, 0);
   if (start < 0 || start >= entries.length || query.includes('\u0000')) return;
   const index = indexFor(entries);
@@ -98,13 +103,27 @@ function firstNotSkipped(entries: readonly HistoryEntry[], matches: Iterable<Mat
   return null;
 }
 
-/** The newest entry at or before `from` that contains `query` (and is not skipped); the match is its last occurrence. */
-export function searchBack(entries: readonly HistoryEntry[], query: string, from: number, skip: Skip = skipNone): Match | null {
+/**
+ * The newest entry at or before `from` that contains `query` (and is not skipped); the match is its last occurrence.
+ */
+export function searchBack(
+  entries: readonly HistoryEntry[],
+  query: string,
+  from: number,
+  skip: Skip = skipNone,
+): Match | null {
   return firstNotSkipped(entries, matchesFrom(entries, query, from, true), skip);
 }
 
-/** The oldest entry at or after `from` that contains `query` (and is not skipped); the match is its first occurrence. */
-export function searchForward(entries: readonly HistoryEntry[], query: string, from: number, skip: Skip = skipNone): Match | null {
+/**
+ * The oldest entry at or after `from` that contains `query` (and is not skipped); the match is its first occurrence.
+ */
+export function searchForward(
+  entries: readonly HistoryEntry[],
+  query: string,
+  from: number,
+  skip: Skip = skipNone,
+): Match | null {
   return firstNotSkipped(entries, matchesFrom(entries, query, from, false), skip);
 }
 
@@ -113,12 +132,23 @@ export function searchForward(entries: readonly HistoryEntry[], query: string, f
  * `pos` (reverse) or the first one starting after it (forward). A repeated
  * Ctrl+R walks the occurrences of a long entry before leaving it, as readline does.
  */
-export function searchWithin(entries: readonly HistoryEntry[], query: string, i: number, pos: number, direction: Direction): Match | null {
+export function searchWithin(
+  entries: readonly HistoryEntry[],
+  query: string,
+  i: number,
+  pos: number,
+  direction: Direction,
+): Match | null {
   if (!query || query.includes('\u0000')) return null;
   const index = indexFor(entries);
   const { lower, q } = needleOf(query);
   const base = index.starts[i];
-  const at = direction === 'reverse' ? (pos > 0 ? index.lastIndexOf(q, lower, base + pos - 1) : -1) : index.indexOf(q, lower, base + pos + 1);
+  const at =
+    direction === 'reverse'
+      ? pos > 0
+        ? index.lastIndexOf(q, lower, base + pos - 1)
+        : -1
+      : index.indexOf(q, lower, base + pos + 1);
   if (at < base || at + q.length > base + index.texts[i].length) return null;
   return { index: i, start: at - base, end: at - base + query.length };
 }
@@ -133,7 +163,15 @@ export function lineAt(text: string, at: number): { from: number; line: string }
 const SEARCH = { reverse: searchBack, forward: searchForward } as const;
 
 export function startSearch(direction: Direction, origin?: number): SearchState {
-  return { direction, query: '', match: null, failing: false, seen: [], stack: [], ...(origin === undefined ? {} : { origin }) };
+  return {
+    direction,
+    query: '',
+    match: null,
+    failing: false,
+    seen: [],
+    stack: [],
+    ...(origin === undefined ? {} : { origin }),
+  };
 }
 
 /** Where a search with no match yet starts: the browsed entry, else the newest (reverse) or the oldest (forward). */
@@ -163,7 +201,11 @@ export function typeQuery(s: SearchState, entries: readonly HistoryEntry[], text
   // From the current entry, included: the search stays on it while it still matches.
   const from = s.match ? s.match.index : startOf(s, s.direction, entries);
   const current = currentText(s, entries);
-  return withMatch(next, entries, SEARCH[s.direction](entries, next.query, from, (t) => t !== current && s.seen.includes(t)));
+  return withMatch(
+    next,
+    entries,
+    SEARCH[s.direction](entries, next.query, from, (t) => t !== current && s.seen.includes(t)),
+  );
 }
 
 /**
@@ -174,7 +216,12 @@ export function typeQuery(s: SearchState, entries: readonly HistoryEntry[], text
  * shown on the way here (only the current text is passed over). A move goes
  * to the entry's next occurrence first, then on to other entries.
  */
-export function searchAgain(s: SearchState, entries: readonly HistoryEntry[], direction: Direction, lastQuery: string | null): SearchState {
+export function searchAgain(
+  s: SearchState,
+  entries: readonly HistoryEntry[],
+  direction: Direction,
+  lastQuery: string | null,
+): SearchState {
   const turned = { ...s, direction };
   // Reused character by character, so Backspace still takes off one at a time.
   if (s.query === '') return [...(lastQuery ?? '')].reduce((st, ch) => typeQuery(st, entries, ch), turned);
@@ -186,7 +233,11 @@ export function searchAgain(s: SearchState, entries: readonly HistoryEntry[], di
   const within = s.match && !s.failing ? searchWithin(entries, s.query, s.match.index, s.match.start, direction) : null;
   if (within) return withMatch(turned, entries, within);
   const from = s.match ? s.match.index + (direction === 'reverse' ? -1 : 1) : startOf(s, direction, entries);
-  return withMatch(turned, entries, SEARCH[direction](entries, s.query, from, (t) => t === current || s.seen.includes(t)));
+  return withMatch(
+    turned,
+    entries,
+    SEARCH[direction](entries, s.query, from, (t) => t === current || s.seen.includes(t)),
+  );
 }
 
 /**
@@ -197,10 +248,21 @@ export function searchAgain(s: SearchState, entries: readonly HistoryEntry[], di
  * from a forward failure, it moves on from the kept match, or fails again
  * (a query no entry holds, such as `makez`, stays failing either way).
  */
-function turnFailing(s: SearchState, turned: SearchState, entries: readonly HistoryEntry[], current: string, match: Match): SearchState {
-  if (turned.direction === 'forward' && searchForward(entries, s.query, 0)?.index === 0) return { ...turned, failing: false, seen: [current] };
+function turnFailing(
+  s: SearchState,
+  turned: SearchState,
+  entries: readonly HistoryEntry[],
+  current: string,
+  match: Match,
+): SearchState {
+  if (turned.direction === 'forward' && searchForward(entries, s.query, 0)?.index === 0)
+    return { ...turned, failing: false, seen: [current] };
   const from = match.index + (turned.direction === 'reverse' ? -1 : 1);
-  return withMatch({ ...turned, seen: [current] }, entries, SEARCH[turned.direction](entries, s.query, from, (t) => t === current));
+  return withMatch(
+    { ...turned, seen: [current] },
+    entries,
+    SEARCH[turned.direction](entries, s.query, from, (t) => t === current),
+  );
 }
 
 /** Backspace: back to where the shorter query stood. Nothing on an empty query. */

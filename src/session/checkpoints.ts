@@ -21,7 +21,9 @@ export interface RestoreReport {
 
 async function hashOf(file: string): Promise<string | null> {
   try {
-    return createHash('sha256').update(await fs.promises.readFile(file)).digest('hex');
+    return createHash('sha256')
+      .update(await fs.promises.readFile(file))
+      .digest('hex');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
@@ -71,11 +73,13 @@ export class Checkpoints {
   /** Puts back the files changed in turn `turn` or later, as restore.ts plans; the copies taken since are spent. */
   async restore(turn: number): Promise<RestoreReport> {
     const now = new Map<string, FileNow>();
-    for (const file of this.files(turn)) now.set(file, { hash: await hashOf(file), lastWritten: this.written.get(file) ?? null });
+    for (const file of this.files(turn))
+      now.set(file, { hash: await hashOf(file), lastWritten: this.written.get(file) ?? null });
     const steps = planRestore(this.snapshots, turn, (f) => now.get(f) as FileNow);
     const report: RestoreReport = { restored: [], removed: [], changed: [], failed: [] };
     for (const step of steps) await this.apply(step, report);
-    for (let i = this.snapshots.length - 1; i >= 0; i--) if (this.snapshots[i].turn >= turn) this.snapshots.splice(i, 1);
+    for (let i = this.snapshots.length - 1; i >= 0; i--)
+      if (this.snapshots[i].turn >= turn) this.snapshots.splice(i, 1);
     return report;
   }
 

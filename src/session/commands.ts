@@ -10,7 +10,16 @@ import { checkSessionName } from '../config/paths';
 import { parseHistory } from '../history/format';
 import { historyPaths } from '../history/service';
 import type { LogEvent } from './events';
-import { byActivity, conversationFile, conversationIds, legacyLogPath, readLogFile, sessionLogDir, sessionsEntries, summarizeFile } from './log-files';
+import {
+  byActivity,
+  conversationFile,
+  conversationIds,
+  legacyLogPath,
+  readLogFile,
+  sessionLogDir,
+  sessionsEntries,
+  summarizeFile,
+} from './log-files';
 import { ConversationSummary, Summarizer, replay } from './replay';
 import { maxOf } from '../arrays';
 import { readRegular } from '../io/files';
@@ -49,7 +58,10 @@ function checkedId(id: string): string {
   return id;
 }
 
-/** A session's conversations, most recently active last, with the file each is in (read only: an older one-file log is read in place). */
+/**
+ * A session's conversations, most recently active last, with the file each is in (read only: an older one-file log is
+ * read in place).
+ */
 function sessionConversations(dataDir: string, id: string): Array<{ summary: ConversationSummary; file: string }> {
   const dir = sessionLogDir(dataDir, id);
   const found = conversationIds(dir).flatMap((conv) => {
@@ -85,10 +97,12 @@ function loggedWorkspace(file: string | undefined): string | null {
 
 /** Every session in the data dir, newest first. */
 export function listSessions(dataDir: string): SessionRow[] {
-  const ids = new Set(sessionsEntries(dataDir).flatMap((d) => {
-    if (d.isDirectory()) return [d.name];
-    return /\.(jsonl|history)$/.test(d.name) ? [d.name.replace(/\.(jsonl|history)$/, '')] : [];
-  }));
+  const ids = new Set(
+    sessionsEntries(dataDir).flatMap((d) => {
+      if (d.isDirectory()) return [d.name];
+      return /\.(jsonl|history)$/.test(d.name) ? [d.name.replace(/\.(jsonl|history)$/, '')] : [];
+    }),
+  );
   const rows: SessionRow[] = [];
   for (const id of ids) {
     if (checkSessionName(id)) continue;
@@ -98,7 +112,13 @@ export function listSessions(dataDir: string): SessionRow[] {
     const parsed = hist ? parseHistory(Buffer.from(hist)) : null;
     const workspace = parsed?.header?.workspace ?? loggedWorkspace(convs[0]?.file);
     const last = maxOf([mtime(histFile), mtime(legacyLogPath(dataDir, id)), ...convs.map((c) => mtime(c.file))], 0);
-    rows.push({ id, workspace, lastUsed: new Date(last).toISOString(), conversations: convs.length, historyEntries: parsed?.entries.length ?? 0 });
+    rows.push({
+      id,
+      workspace,
+      lastUsed: new Date(last).toISOString(),
+      conversations: convs.length,
+      historyEntries: parsed?.entries.length ?? 0,
+    });
   }
   return rows.sort((a, b) => b.lastUsed.localeCompare(a.lastUsed));
 }
@@ -113,56 +133,110 @@ export function sessionsList(dataDir: string, options: { json: boolean }, out: N
     out.write(`no sessions in ${dataDir}\n`);
     return;
   }
-  const width = maxOf(rows.map((r) => r.id.length), 0);
+  const width = maxOf(
+    rows.map((r) => r.id.length),
+    0,
+  );
   for (const r of rows) {
     const when = r.lastUsed.slice(0, 16).replace('T', ' ');
-    out.write(`${r.id.padEnd(width)}  ${when}  ${String(r.conversations).padStart(3)} conv  ${String(r.historyEntries).padStart(5)} inputs  ${r.workspace ?? '(named)'}\n`);
+    out.write(
+      `${r.id.padEnd(width)}  ${when}  ${String(r.conversations).padStart(3)} conv  ` +
+        `${String(r.historyEntries).padStart(5)} inputs  ${r.workspace ?? '(named)'}\n`,
+    );
   }
 }
 
-/** `--list`: one row per conversation, oldest first: its number, its id (for --resume), when it began, its inputs, its first line. */
+/**
+ * `--list`: one row per conversation, oldest first: its number, its id (for --resume), when it began, its inputs, its
+ * first line.
+ */
 function listConversations(all: ReadonlyArray<{ summary: ConversationSummary }>, out: NodeJS.WritableStream): void {
   const tty = (out as { isTTY?: boolean }).isTTY === true;
   all.forEach(({ summary: c }, i) => {
     const first = tty ? visibleControls(c.first) : c.first;
-    out.write(`${String(i + 1).padStart(3)}  ${c.id}  ${c.started.slice(0, 16).replace('T', ' ')}  ${String(c.turns).padStart(3)} input${c.turns === 1 ? ' ' : 's'}  ${first}\n`);
+    out.write(
+      `${String(i + 1).padStart(3)}  ${c.id}  ${c.started.slice(0, 16).replace('T', ' ')}  ` +
+        `${String(c.turns).padStart(3)} input${c.turns === 1 ? ' ' : 's'}  ${first}\n`,
+    );
   });
 }
 
-/** Prints conversation `n` (1 = the oldest; default the newest) of a session as plain text, or with `list` every conversation's id. */
-export function sessionsShow(dataDir: string, id: string, options: { conversation?: number; list?: boolean }, out: NodeJS.WritableStream): void {
+/**
+ * Prints conversation `n` (1 = the oldest; default the newest) of a session as plain text, or with `list` every
+ * conversation's id.
+ */
+export function sessionsShow(
+  dataDir: string,
+  id: string,
+  options: { conversation?: number; list?: boolean },
+  out: NodeJS.WritableStream,
+): void {
   const all = sessionConversations(dataDir, checkedId(id));
   if (all.length === 0) throw new SessionCommandError(`no conversation log for session ${id}`);
   if (options.list) return listConversations(all, out);
   const n = options.conversation ?? all.length;
   const found = all[n - 1];
-  if (!found) throw new SessionCommandError(`session ${id} has ${all.length} conversation${all.length === 1 ? '' : 's'}; no number ${n}`);
+  if (!found)
+    throw new SessionCommandError(
+      `session ${id} has ${all.length} conversation${all.length === 1 ? '' : 's'}; no number ${n}`,
+    );
   const conv = found.summary;
   const events: LogEvent[] = [];
   readLogFile(found.file, (e) => {
     if (e.conv === conv.id) events.push(e);
   });
-  out.write(`# ${id} · conversation ${n} of ${all.length} (${conv.id}) · ${conv.started.slice(0, 16).replace('T', ' ')}\n\n`);
+  out.write(
+    `# ${id} · conversation ${n} of ${all.length} (${conv.id}) · ${conv.started.slice(0, 16).replace('T', ' ')}\n\n`,
+  );
   for (const item of replay(events, conv.id).items) {
     // On a terminal, what was stored (a file the model read, a paste) is shown inert, as the screen shows it.
     const stored = item.text.replace(/\n+$/, '');
     const body = (out as { isTTY?: boolean }).isTTY ? visibleControls(stored) : stored;
     switch (item.kind) {
-      case 'user': out.write(body.split('\n').map((l) => `> ${l}`).join('\n') + '\n\n'); break;
-      case 'tool': out.write(`$ ${body}\n`); break;
-      case 'output': out.write(body.split('\n').map((l) => `    ${l}`).join('\n') + '\n\n'); break;
-      case 'error': out.write(`! ${body}\n\n`); break;
-      default: out.write(body + '\n\n');
+      case 'user':
+        out.write(
+          body
+            .split('\n')
+            .map((l) => `> ${l}`)
+            .join('\n') + '\n\n',
+        );
+        break;
+      case 'tool':
+        out.write(`$ ${body}\n`);
+        break;
+      case 'output':
+        out.write(
+          body
+            .split('\n')
+            .map((l) => `    ${l}`)
+            .join('\n') + '\n\n',
+        );
+        break;
+      case 'error':
+        out.write(`! ${body}\n\n`);
+        break;
+      default:
+        out.write(body + '\n\n');
     }
   }
 }
 
 /** Removes a session's conversation log and input history, after asking unless `yes`. */
-export async function sessionsRm(dataDir: string, id: string, options: { yes: boolean }, out: NodeJS.WritableStream): Promise<boolean> {
+export async function sessionsRm(
+  dataDir: string,
+  id: string,
+  options: { yes: boolean },
+  out: NodeJS.WritableStream,
+): Promise<boolean> {
   const folder = sessionLogDir(dataDir, checkedId(id));
   const files = [folder, legacyLogPath(dataDir, id), historyPaths(dataDir, id).session].filter((f) => fs.existsSync(f));
   if (files.length === 0) throw new SessionCommandError(`no session ${id} in ${dataDir}`);
-  if (!options.yes && !(await confirm(`Remove session ${id} (${files.map((f) => path.basename(f) + (f === folder ? '/' : '')).join(', ')})? [y/N] `))) {
+  if (
+    !options.yes &&
+    !(await confirm(
+      `Remove session ${id} (${files.map((f) => path.basename(f) + (f === folder ? '/' : '')).join(', ')})? [y/N] `,
+    ))
+  ) {
     out.write('not removed\n');
     return false;
   }

@@ -17,9 +17,15 @@ export type LogEvent =
   /** Assistant message `msg` is complete: its text is its deltas joined; it may ask for tools. */
   | { t: 'assistant'; conv: string; msg: number; toolCalls?: ToolCall[] }
   | { t: 'tool'; conv: string; callId: string; name: string; content: string; declined?: boolean }
-  /** The messages before this point but the last `kept` (the current turn's) were replaced, in what the model gets, by its summary of them. */
+  /**
+   * The messages before this point but the last `kept` (the current turn's) were replaced, in what the model gets, by
+   * its summary of them.
+   */
   | { t: 'compact'; conv: string; ts: string; summary: string; kept: number }
-  /** A rewind: the model's context from here on is its first `kept` messages (the later ones stay in the log, before this line). */
+  /**
+   * A rewind: the model's context from here on is its first `kept` messages (the later ones stay in the log, before
+   * this line).
+   */
   | { t: 'rewind'; conv: string; ts: string; kept: number }
   | { t: 'interrupted'; conv: string; ts: string }
   | { t: 'error'; conv: string; ts: string; message: string }
@@ -35,7 +41,18 @@ export interface ParsedLog {
   torn: boolean;
 }
 
-const KNOWN = new Set(['start', 'user', 'delta', 'assistant', 'tool', 'compact', 'rewind', 'interrupted', 'error', 'end']);
+const KNOWN = new Set([
+  'start',
+  'user',
+  'delta',
+  'assistant',
+  'tool',
+  'compact',
+  'rewind',
+  'interrupted',
+  'error',
+  'end',
+]);
 
 /**
  * Reads a log line by line (a log is read in chunks, never as one string);
@@ -92,7 +109,9 @@ export function userText(e: Extract<LogEvent, { t: 'user' }>): string {
 
 /** A user event, its text written only when the segments do not already hold it. */
 export function userEvent(conv: string, ts: string, text: string, segments: Segment[]): LogEvent {
-  return segments.map((s) => s.text).join('') === text ? { t: 'user', conv, ts, segments } : { t: 'user', conv, ts, text, segments };
+  return segments.map((s) => s.text).join('') === text
+    ? { t: 'user', conv, ts, segments }
+    : { t: 'user', conv, ts, text, segments };
 }
 
 export function serializeEvent(e: LogEvent): string {
@@ -101,5 +120,7 @@ export function serializeEvent(e: LogEvent): string {
 
 /** A conversation id: sortable by time, unique enough across processes. */
 export function newConversationId(now: Date, random: number): string {
-  return `c${now.getTime().toString(36)}${Math.floor(random * 36 ** 4).toString(36).padStart(4, '0')}`;
+  return `c${now.getTime().toString(36)}${Math.floor(random * 36 ** 4)
+    .toString(36)
+    .padStart(4, '0')}`;
 }

@@ -56,7 +56,11 @@ export function conversationIds(dir: string): string[] {
  * Reads one log file line by line; `keep` takes each good event with its line (default: the result's
  * `events`), `foreign` each line of an event type a newer milk wrote.
  */
-export function readLogFile(file: string, keep?: (e: LogEvent, line: string) => void, foreign?: (line: string, conv: unknown) => void): ParsedLog {
+export function readLogFile(
+  file: string,
+  keep?: (e: LogEvent, line: string) => void,
+  foreign?: (line: string, conv: unknown) => void,
+): ParsedLog {
   const reader = new LogReader(validEvent, keep, foreign);
   const scan = eachLine(file, MAX_LOG_LINE_BYTES, (line) => reader.take(line));
   reader.parsed.torn = scan.torn;
@@ -127,7 +131,10 @@ export function migrateLegacyLog(legacy: string, dir: string): string | null {
       }
       const aside = asideName(legacy);
       fs.renameSync(legacy, aside);
-      return `conversation log damaged (${problems.join(', ')}); kept what was readable, original saved as ${path.basename(aside)}`;
+      return (
+        `conversation log damaged (${problems.join(', ')}); kept what was readable, original saved as ` +
+        `${path.basename(aside)}`
+      );
     });
   } catch (err) {
     return `older conversation log not read (${describeIoError(err)})`;

@@ -20,9 +20,20 @@ import { describeIoError } from '../io/errors';
 import { lockHolder, tryLock, unlock } from '../io/lock';
 import { LogEvent, ParsedLog, serializeEvent } from './events';
 import type { ConversationSummary } from './replay';
-import { FOREIGN_NOTE, byActivity, conversationFile, conversationIds, migrateLegacyLog, problemsOf, readLogFile, summarizeFile } from './log-files';
+import {
+  FOREIGN_NOTE,
+  byActivity,
+  conversationFile,
+  conversationIds,
+  migrateLegacyLog,
+  problemsOf,
+  readLogFile,
+  summarizeFile,
+} from './log-files';
 
-/** Conversation locks this process holds: a lock with our pid that is not in here is a dead process's that had our pid. */
+/**
+ * Conversation locks this process holds: a lock with our pid that is not in here is a dead process's that had our pid.
+ */
 const heldHere = new Set<string>();
 
 export class SessionLog {
@@ -41,8 +52,15 @@ export class SessionLog {
   /** FOREIGN_NOTE was given. */
   private notedForeign = false;
 
-  /** `dir` null: no data dir; nothing is read or written. `legacy`: the older one-file log, split into `dir` when first read. */
-  constructor(readonly dir: string | null, private readonly warn: (text: string) => void, private readonly legacy: string | null = null) {}
+  /**
+   * `dir` null: no data dir; nothing is read or written. `legacy`: the older one-file log, split into `dir` when first
+   * read.
+   */
+  constructor(
+    readonly dir: string | null,
+    private readonly warn: (text: string) => void,
+    private readonly legacy: string | null = null,
+  ) {}
 
   /** The data dir the log is in, or null. */
   dataDir(): string | null {
@@ -68,7 +86,9 @@ export class SessionLog {
     // This process's own unwritten events belong in what is read.
     this.flushSync();
     const dir = this.dir;
-    return conversationIds(dir).flatMap((id) => summarizeFile(conversationFile(dir, id)) ?? []).sort(byActivity);
+    return conversationIds(dir)
+      .flatMap((id) => summarizeFile(conversationFile(dir, id)) ?? [])
+      .sort(byActivity);
   }
 
   /**
@@ -88,7 +108,10 @@ export class SessionLog {
         return 0;
       }
     };
-    return conversationIds(dir).map((id) => ({ id, at: when(id) })).sort((a, b) => b.at - a.at || b.id.localeCompare(a.id)).map((c) => c.id);
+    return conversationIds(dir)
+      .map((id) => ({ id, at: when(id) }))
+      .sort((a, b) => b.at - a.at || b.id.localeCompare(a.id))
+      .map((c) => c.id);
   }
 
   /**
@@ -105,7 +128,8 @@ export class SessionLog {
     try {
       parsed = readLogFile(file);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.readWarning = `conversation log unreadable (${describeIoError(err)}); starting a new conversation`;
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.readWarning = `conversation log unreadable (${describeIoError(err)}); starting a new conversation`;
       return [];
     }
     const events = parsed.events.filter((e) => e.conv === conv);
@@ -161,7 +185,11 @@ export class SessionLog {
     const file = this.fileOf(to);
     if (!file) return;
     try {
-      writeAtomic(file, events.map((e) => serializeEvent({ ...e, conv: to })), { exclusive: true });
+      writeAtomic(
+        file,
+        events.map((e) => serializeEvent({ ...e, conv: to })),
+        { exclusive: true },
+      );
     } catch (err) {
       this.fail(err);
     }
@@ -249,7 +277,9 @@ export class SessionLog {
     this.warn(`conversation log not saved (${describeIoError(err)}); this conversation will not resume`);
   }
 
-  /** Copies a damaged log aside and rewrites it with its good lines (this conversation's and a newer milk's), in order. */
+  /**
+   * Copies a damaged log aside and rewrites it with its good lines (this conversation's and a newer milk's), in order.
+   */
   private repair(file: string, conv: string, events: number, problems: string[]): void {
     const aside = asideName(file);
     try {
@@ -264,9 +294,12 @@ export class SessionLog {
         (line) => kept.push(line + '\n'),
       );
       writeAtomic(file, kept);
-      this.readWarning = `conversation log damaged (${problems.join(', ')}); kept ${events} events, original saved as ${path.basename(aside)}`;
+      this.readWarning =
+        `conversation log damaged (${problems.join(', ')}); kept ${events} events, original saved ` +
+        `as ${path.basename(aside)}`;
     } catch (err) {
-      this.readWarning = `conversation log damaged (${problems.join(', ')}); could not save a copy (${describeIoError(err)})`;
+      this.readWarning =
+        `conversation log damaged (${problems.join(', ')}); could not save a copy ` + `(${describeIoError(err)})`;
     }
   }
 }

@@ -19,7 +19,13 @@ export function openPicker(oldestFirst: readonly ConversationSummary[]): PickerS
 /** A picker over this conversation's inputs (their texts, oldest first), newest first; null when there are none. */
 export function openRewind(inputs: readonly string[]): PickerState | null {
   if (inputs.length === 0) return null;
-  const items = inputs.map((text, i) => ({ id: String(i), started: '', lastTs: '', turns: i + 1, first: text.split('\n')[0] }));
+  const items = inputs.map((text, i) => ({
+    id: String(i),
+    started: '',
+    lastTs: '',
+    turns: i + 1,
+    first: text.split('\n')[0],
+  }));
   return { kind: 'rewind', items: items.reverse(), index: 0 };
 }
 
@@ -32,7 +38,10 @@ export function selected(p: PickerState): ConversationSummary {
   return p.items[p.index];
 }
 
-/** One line per conversation (when, its id for --resume, how many turns, the first input's first line), or per input (its number, its first line). */
+/**
+ * One line per conversation (when, its id for --resume, how many turns, the first input's first line), or per input
+ * (its number, its first line).
+ */
 export function pickerLine(c: ConversationSummary, kind: PickerState['kind'] = 'resume'): string {
   if (kind === 'rewind') return `#${String(c.turns).padEnd(3)} ${c.first}`;
   const when = c.lastTs ? c.lastTs.slice(0, 16).replace('T', ' ') : '?';

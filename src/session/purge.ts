@@ -21,7 +21,8 @@ export const PURGED_TEXT = '[deleted from history]';
 export function logFiles(dataDir: string): string[] {
   const dir = dataLayout(dataDir).sessions;
   return sessionsEntries(dataDir).flatMap((d) => {
-    if (d.isDirectory()) return conversationIds(path.join(dir, d.name)).map((id) => conversationFile(path.join(dir, d.name), id));
+    if (d.isDirectory())
+      return conversationIds(path.join(dir, d.name)).map((id) => conversationFile(path.join(dir, d.name), id));
     return d.isFile() && d.name.endsWith('.jsonl') ? [path.join(dir, d.name)] : [];
   });
 }
@@ -88,8 +89,14 @@ export function purgeFile(file: string, match: (text: string) => boolean): numbe
   return n;
 }
 
-/** Every log of a data dir, for `milk history delete`: a failure on one file does not stop the others, and is thrown at the end. */
-export function logInputs(dataDir: string): { count(match: (text: string) => boolean): number; purge(match: (text: string) => boolean): number } {
+/**
+ * Every log of a data dir, for `milk history delete`: a failure on one file does not stop the others, and is thrown at
+ * the end.
+ */
+export function logInputs(dataDir: string): {
+  count(match: (text: string) => boolean): number;
+  purge(match: (text: string) => boolean): number;
+} {
   return {
     count: (match) => logFiles(dataDir).reduce((n, f) => n + countInFile(f, match), 0),
     purge: (match) => {

@@ -28,11 +28,17 @@ export class SessionRecorder {
   private timer: NodeJS.Timeout | null = null;
 
   /** `meta` is read as each conversation starts: a /model switch shows in the next one. */
-  constructor(bus: Bus, private readonly log: SessionLog, private readonly meta: () => ConversationMeta, private readonly now: () => Date = () => new Date()) {
+  constructor(
+    bus: Bus,
+    private readonly log: SessionLog,
+    private readonly meta: () => ConversationMeta,
+    private readonly now: () => Date = () => new Date(),
+  ) {
     this.conv = this.freshId();
     bus.on('turn.started', ({ input, segments, kind }) => {
       this.ensureStarted();
-      // /compact sends nothing the person wrote (its summary is what the log gets); a `!` command is logged once it ran, with its output.
+      // /compact sends nothing the person wrote (its summary is what the log gets); a `!` command is logged once it
+      // ran, with its output.
       if (kind === 'compact' || kind === 'command') return;
       // What history would not keep, the log does not either: secrets redacted, a leading-space input left out.
       const kept = loggableInput(input, segments ?? [{ type: 'text', text: input }]);
@@ -40,7 +46,8 @@ export class SessionRecorder {
     });
     bus.on('turn.delta', ({ text }) => {
       this.text += text;
-      // A fast stream is written a chunk at a time too: redacting and encoding a second of it at once costs a burst of memory.
+      // A fast stream is written a chunk at a time too: redacting and encoding a second of it at once costs a burst of
+      // memory.
       if (this.text.length >= MAX_CHUNK_CHARS) return this.flushText();
       if (!this.timer) {
         this.timer = setTimeout(() => this.flushText(), FLUSH_MS);
@@ -50,9 +57,21 @@ export class SessionRecorder {
     bus.on('conversation.message', ({ message, declined }) => {
       if (message.role === 'assistant') {
         this.flushText();
-        this.write({ t: 'assistant', conv: this.conv, msg: this.msg++, ...(message.toolCalls?.length ? { toolCalls: message.toolCalls } : {}) });
+        this.write({
+          t: 'assistant',
+          conv: this.conv,
+          msg: this.msg++,
+          ...(message.toolCalls?.length ? { toolCalls: message.toolCalls } : {}),
+        });
       } else if (message.role === 'tool') {
-        this.write({ t: 'tool', conv: this.conv, callId: message.toolCallId, name: message.name, content: redactSecretText(message.content), ...(declined ? { declined } : {}) });
+        this.write({
+          t: 'tool',
+          conv: this.conv,
+          callId: message.toolCallId,
+          name: message.name,
+          content: redactSecretText(message.content),
+          ...(declined ? { declined } : {}),
+        });
       }
     });
     bus.on('command.ran', ({ text, segments }) => {
@@ -70,11 +89,14 @@ export class SessionRecorder {
     bus.on('turn.ended', ({ status, message }) => {
       this.flushText();
       if (status === 'interrupted') this.write({ t: 'interrupted', conv: this.conv, ts: this.ts() });
-      if (status === 'error') this.write({ t: 'error', conv: this.conv, ts: this.ts(), message: message ?? 'the turn failed' });
+      if (status === 'error')
+        this.write({ t: 'error', conv: this.conv, ts: this.ts(), message: message ?? 'the turn failed' });
     });
   }
 
-  /** Goes on writing an existing conversation (after finish(); its lock taken); `nextMsg` continues its message numbers. */
+  /**
+   * Goes on writing an existing conversation (after finish(); its lock taken); `nextMsg` continues its message numbers.
+   */
   resume(conv: string, nextMsg: number): void {
     this.conv = conv;
     this.started = true;

@@ -14,8 +14,7 @@ import { LogEvent, userText } from './events';
 import { summaryMessages } from '../turn/compact';
 import { pushAll } from '../arrays';
 
-export type ReplayItem =
-  | { kind: 'user' | 'assistant' | 'tool' | 'output' | 'note' | 'error'; text: string };
+export type ReplayItem = { kind: 'user' | 'assistant' | 'tool' | 'output' | 'note' | 'error'; text: string };
 
 export interface Replay {
   messages: ChatMessage[];
@@ -84,7 +83,9 @@ class Replayer {
     return t.length > this.maxKept ? `${t.slice(0, this.maxKept)}\n[the rest of this answer was cut off]` : t;
   }
 
-  /** Whatever a turn left open (a stream cut short, tool calls never answered) is closed the way the runner closes it. */
+  /**
+   * Whatever a turn left open (a stream cut short, tool calls never answered) is closed the way the runner closes it.
+   */
   close(): boolean {
     let open = false;
     if (this.streaming) {
@@ -111,13 +112,18 @@ class Replayer {
         this.items.push({ kind: 'user', text: displayText(e.segments) || userText(e) });
         return;
       case 'delta':
-        // What a log holds of one answer past what is kept is not held either (an answer is capped as it streams; a log may not be).
+        // What a log holds of one answer past what is kept is not held either (an answer is capped as it streams; a log
+        // may not be).
         if (this.text.length <= this.maxKept + DEFAULT_MAX_ANSWER_CHARS) this.text += e.text;
         this.streaming = true;
         return;
       case 'assistant': {
         const calls = e.toolCalls ?? [];
-        this.messages.push({ role: 'assistant', content: this.kept(this.text), ...(calls.length ? { toolCalls: calls } : {}) });
+        this.messages.push({
+          role: 'assistant',
+          content: this.kept(this.text),
+          ...(calls.length ? { toolCalls: calls } : {}),
+        });
         if (this.text) this.items.push({ kind: 'assistant', text: this.text });
         this.text = '';
         this.streaming = false;
@@ -131,7 +137,10 @@ class Replayer {
       case 'rewind':
         this.close();
         this.messages.length = Math.min(this.messages.length, e.kept);
-        this.items.push({ kind: 'note', text: '── rewound: the turns above from the input it went back to are no longer in what the model gets ──' });
+        this.items.push({
+          kind: 'note',
+          text: '── rewound: the turns above from the input it went back to are no longer in what the model gets ──',
+        });
         return;
       case 'interrupted':
         this.close();
@@ -148,14 +157,20 @@ class Replayer {
     }
   }
 
-  /** What came before is the summary now, for the model (the turn it happened in kept whole); the transcript keeps all of it, and a marker. */
+  /**
+   * What came before is the summary now, for the model (the turn it happened in kept whole); the transcript keeps all
+   * of it, and a marker.
+   */
   private compacted(e: Extract<LogEvent, { t: 'compact' }>): void {
     this.close();
     const kept = this.messages.slice(Math.max(0, this.messages.length - e.kept));
     this.messages.length = 0;
     pushAll(this.messages, summaryMessages(e.summary));
     pushAll(this.messages, kept);
-    this.items.push({ kind: 'note', text: '── context compacted here: the model goes on from its summary of what is above ──' });
+    this.items.push({
+      kind: 'note',
+      text: '── context compacted here: the model goes on from its summary of what is above ──',
+    });
   }
 
   private toolResult(e: Extract<LogEvent, { t: 'tool' }>): void {
@@ -164,7 +179,12 @@ class Replayer {
     if (!call) return;
     this.unanswered = this.unanswered.filter((c) => c !== call);
     this.messages.push({ role: 'tool', toolCallId: e.callId, name: e.name, content: e.content });
-    this.items.push({ kind: 'tool', text: e.declined ? `${callDetail(call.name, loggedSubject(call))}  [declined]` : callDetail(call.name, loggedSubject(call)) });
+    this.items.push({
+      kind: 'tool',
+      text: e.declined
+        ? `${callDetail(call.name, loggedSubject(call))}  [declined]`
+        : callDetail(call.name, loggedSubject(call)),
+    });
     if (!e.declined && e.content) this.items.push({ kind: 'output', text: e.content });
   }
 }

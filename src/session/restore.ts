@@ -30,7 +30,11 @@ export type RestoreStep =
  * back to the copy taken before its first such change (or away, if it did
  * not exist then), unless its content is no longer what milk left.
  */
-export function planRestore(snapshots: readonly Snapshot[], turn: number, now: (file: string) => FileNow): RestoreStep[] {
+export function planRestore(
+  snapshots: readonly Snapshot[],
+  turn: number,
+  now: (file: string) => FileNow,
+): RestoreStep[] {
   const first = new Map<string, Snapshot>();
   for (const s of snapshots) {
     if (s.turn < turn) continue;

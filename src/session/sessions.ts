@@ -25,7 +25,10 @@ export class Sessions {
     private readonly maxKept?: number,
   ) {}
 
-  /** Resumes the session's most recently active conversation (the one with an input written last); false when it has none. */
+  /**
+   * Resumes the session's most recently active conversation (the one with an input written last); false when it has
+   * none.
+   */
   continueLast(): boolean {
     for (const id of this.log.byRecency()) {
       const events = this.log.read(id);
@@ -75,8 +78,16 @@ export class Sessions {
     let failed: unknown = null;
     const step = (i: number): void => {
       if (i >= files.length) {
-        if (failed) this.bus.emit('status.warning', { text: sanitize(`not deleted from every conversation log (${describeIoError(failed)})`) });
-        else if (inputs > 0) this.bus.emit('status.hint', { text: sanitize(`deleted from history and from the conversation logs (${inputs} ${inputs === 1 ? 'input' : 'inputs'})`) });
+        if (failed)
+          this.bus.emit('status.warning', {
+            text: sanitize(`not deleted from every conversation log (${describeIoError(failed)})`),
+          });
+        else if (inputs > 0)
+          this.bus.emit('status.hint', {
+            text: sanitize(
+              `deleted from history and from the conversation logs (${inputs} ${inputs === 1 ? 'input' : 'inputs'})`,
+            ),
+          });
         return;
       }
       try {
@@ -114,7 +125,10 @@ export class Sessions {
     for (const e of events) if (e.t === 'assistant' || e.t === 'delta') next = Math.max(next, e.msg + 1);
     this.recorder.resume(conv, next);
     // What a log holds was a model's or a tool's output, or an error's words: shown as inert as it was live.
-    this.bus.emit('session.resumed', { items: r.items.map((i) => ({ kind: i.kind, text: sanitize(i.text) })), at: r.lastTs });
+    this.bus.emit('session.resumed', {
+      items: r.items.map((i) => ({ kind: i.kind, text: sanitize(i.text) })),
+      at: r.lastTs,
+    });
     if (branched) this.bus.emit('transcript.note', { text: sanitize(branched) });
   }
 }

@@ -9,7 +9,10 @@
  */
 export type ToolKind = 'read' | 'edit' | 'command' | 'network' | 'other';
 
-/** An answer to a tool's question: run it, don't, run this tool unasked from now on, add a rule, run it with the network. */
+/**
+ * An answer to a tool's question: run it, don't, run this tool unasked from now on, add a rule, run it with the
+ * network.
+ */
 export type Approval = 'yes' | 'no' | 'always' | 'rule' | 'network';
 
 export const APPROVAL_MODES = ['read-only', 'ask', 'auto-edit', 'full-auto'] as const;
@@ -24,7 +27,10 @@ const TABLE: Record<ApprovalMode, Record<ToolKind, Decision>> = {
   'full-auto': { read: 'run', edit: 'run', command: 'run', network: 'run', other: 'run' },
 };
 
-/** What happens in `mode` to a call of a tool that does `kind` of thing; `always`: the person answered "always" for the tool. */
+/**
+ * What happens in `mode` to a call of a tool that does `kind` of thing; `always`: the person answered "always" for the
+ * tool.
+ */
 export function decide(mode: ApprovalMode, kind: ToolKind, always: boolean): Decision {
   const d = TABLE[mode][kind];
   return d === 'ask' && always ? 'run' : d;
@@ -33,8 +39,11 @@ export function decide(mode: ApprovalMode, kind: ToolKind, always: boolean): Dec
 /** What a mode means, in a sentence for the model and the person. */
 export const APPROVAL_MEANING: Record<ApprovalMode, string> = {
   'read-only': 'Reading and searching run; file changes and commands are refused.',
-  ask: 'Reading and searching run unasked; each file change and each command is shown to the person first, who approves or declines it.',
-  'auto-edit': 'Reading, searching and file changes inside the workspace run unasked; each command is shown to the person first.',
+  ask:
+    'Reading and searching run unasked; each file change and each command is shown to the person first, who ' +
+    'approves or declines it.',
+  'auto-edit':
+    'Reading, searching and file changes inside the workspace run unasked; each command is shown to the person first.',
   'full-auto': 'Every tool call runs without asking.',
 };
 

@@ -11,11 +11,40 @@ export interface Rule {
   prefix?: string;
 }
 
-/** Anything that makes a command more than one simple command: separators, pipes, redirections, substitutions, groups, a newline. */
+/**
+ * Anything that makes a command more than one simple command: separators, pipes, redirections, substitutions, groups, a
+ * newline.
+ */
 const COMPOUND = /[;&|<>`$(){}\n\r\\]/;
 
 /** Tools whose second word names what they do (`npm test`, `git status`): a rule keeps both words. */
-const SUBCOMMANDS = new Set(['npm', 'npx', 'pnpm', 'yarn', 'bun', 'git', 'cargo', 'go', 'make', 'docker', 'kubectl', 'pip', 'pip3', 'poetry', 'uv', 'dotnet', 'gradle', 'mvn', 'bundle', 'rake', 'mix', 'deno', 'node', 'python', 'python3']);
+const SUBCOMMANDS = new Set([
+  'npm',
+  'npx',
+  'pnpm',
+  'yarn',
+  'bun',
+  'git',
+  'cargo',
+  'go',
+  'make',
+  'docker',
+  'kubectl',
+  'pip',
+  'pip3',
+  'poetry',
+  'uv',
+  'dotnet',
+  'gradle',
+  'mvn',
+  'bundle',
+  'rake',
+  'mix',
+  'deno',
+  'node',
+  'python',
+  'python3',
+]);
 
 function words(command: string): string[] {
   return command.trim().split(/\s+/).filter(Boolean);
@@ -55,7 +84,9 @@ export function suggestRule(tool: string, command: string | undefined): Rule | n
 
 /** A rule in words, for the question, /permissions and notes. */
 export function describeRule(rule: Rule): string {
-  return rule.prefix === undefined ? `every ${rule.tool} call` : `${rule.tool} commands starting with \`${rule.prefix}\``;
+  return rule.prefix === undefined
+    ? `every ${rule.tool} call`
+    : `${rule.tool} commands starting with \`${rule.prefix}\``;
 }
 
 /** A rule from /permissions add: `shell npm test` (a command prefix) or a tool's name. */
@@ -74,8 +105,16 @@ export function validRules(value: unknown): { rules: Rule[]; bad: number } {
   let bad = 0;
   for (const item of Array.isArray(value) ? value : []) {
     const o = item as Record<string, unknown> | null;
-    const ok = o !== null && typeof o === 'object' && typeof o.tool === 'string' && o.tool !== '' && (o.prefix === undefined || (typeof o.prefix === 'string' && o.prefix.trim() !== '' && !COMPOUND.test(o.prefix)));
-    if (ok) rules.push(o.prefix === undefined ? { tool: o.tool as string } : { tool: o.tool as string, prefix: o.prefix as string });
+    const ok =
+      o !== null &&
+      typeof o === 'object' &&
+      typeof o.tool === 'string' &&
+      o.tool !== '' &&
+      (o.prefix === undefined || (typeof o.prefix === 'string' && o.prefix.trim() !== '' && !COMPOUND.test(o.prefix)));
+    if (ok)
+      rules.push(
+        o.prefix === undefined ? { tool: o.tool as string } : { tool: o.tool as string, prefix: o.prefix as string },
+      );
     else bad++;
   }
   return { rules, bad };

@@ -27,7 +27,8 @@ export interface SettingsInit {
 }
 
 /** What a setter changed, for those who save or repaint. */
-export type SettingsChange = 'model' | 'mode' | 'always' | 'rules' | 'sandbox' | 'historyMode' | 'emoji' | 'palette' | 'hyperlinks';
+export type SettingsChange =
+  'model' | 'mode' | 'always' | 'rules' | 'sandbox' | 'historyMode' | 'emoji' | 'palette' | 'hyperlinks';
 
 export class Settings {
   readonly provider: string;

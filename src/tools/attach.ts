@@ -72,7 +72,10 @@ function folder(real: string, rel: string): { block: string; note: string } {
   const shown = names.slice(0, MAX_FOLDER_ENTRIES);
   const more = names.length > shown.length ? `\n[and ${names.length - shown.length} more]` : '';
   const count = `${names.length} entr${names.length === 1 ? 'y' : 'ies'}`;
-  return { block: `<folder path="${rel}" entries="${names.length}">\n${shown.join('\n')}${more}\n</folder>`, note: `attached @${rel} (${count})` };
+  return {
+    block: `<folder path="${rel}" entries="${names.length}">\n${shown.join('\n')}${more}\n</folder>`,
+    note: `attached @${rel} (${count})`,
+  };
 }
 
 /** The input with its mentions' content after it; an input without mentions is its text as it is. */

@@ -18,7 +18,10 @@ function probe(bin: string): Promise<SandboxProbe> {
   return new Promise((resolve) => {
     let stderr = '';
     // The environment a command gets, so that bwrap is looked for where a command's would be.
-    const child = spawn(bin, bwrapArgs({ workspace: process.cwd(), network: false, hide: [] }, 'true'), { stdio: ['ignore', 'ignore', 'pipe'], env: toolEnv(process.env) });
+    const child = spawn(bin, bwrapArgs({ workspace: process.cwd(), network: false, hide: [] }, 'true'), {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: toolEnv(process.env),
+    });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       resolve({ ok: false, why: `${bin} did not finish a trivial command in ${PROBE_MS / 1000} s` });
@@ -30,7 +33,13 @@ function probe(bin: string): Promise<SandboxProbe> {
     child.on('error', (err) => {
       clearTimeout(timer);
       const code = (err as NodeJS.ErrnoException).code;
-      resolve({ ok: false, why: code === 'ENOENT' ? `${bin} is not on PATH (Debian and Ubuntu: apt install bubblewrap)` : `${bin} cannot start (${err.message})` });
+      resolve({
+        ok: false,
+        why:
+          code === 'ENOENT'
+            ? `${bin} is not on PATH (Debian and Ubuntu: apt install bubblewrap)`
+            : `${bin} cannot start (${err.message})`,
+      });
     });
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -3,9 +3,10 @@
 // cancel or its timeout stops it and everything in that group (TERM, then
 // KILL after a grace period); at exit every group still alive gets KILL.
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import * as fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
 import type { ToolContext, ToolResult } from './tool';
 import { toolEnv } from './env';
 import { bwrapArgs } from './sandbox';
@@ -39,7 +40,12 @@ export function killAllTools(): void {
 }
 
 /** What the model gets of a finished command: its output (capped) and how it ended. */
-function shellResult(result: string, timedOutAfter: number | null, code: number | null, signal: NodeJS.Signals | null): ToolResult {
+function shellResult(
+  result: string,
+  timedOutAfter: number | null,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+): ToolResult {
   const more = result.length >= MAX_RESULT_CHARS ? '\n[output truncated]' : '';
   if (timedOutAfter !== null) {
     const after = `timed out after ${timedOutAfter / 1000} s`;
@@ -52,21 +58,36 @@ function shellResult(result: string, timedOutAfter: number | null, code: number 
   };
 }
 
-/** Runs `command` (sandboxed as `ctx` says), stopping it after `timeout` ms if given. */
-export function runCommand(command: string, ctx: ToolContext, abort: AbortSignal, timeout?: number): Promise<ToolResult> {
-  return new Promise((resolve) => {
-    if (!command.trim()) return resolve({ ok: false, content: 'error: empty command' });
-    // detached: the command (or bwrap around it) leads its own process group, which a cancel kills whole.
-    const [bin, args] = ctx.sandbox
-      ? ['bwrap', bwrapArgs({ workspace: ctx.workspace, network: ctx.sandbox.network, hide: ctx.sandbox.hide.filter((d) => fs.existsSync(d)) }, command)]
-      : ['/bin/sh', ['-c', command]];
-    const child = spawn(bin, args, { cwd: ctx.workspace, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: toolEnv(process.env) });
-    const group = child.pid;
-    if (group) liveGroups.add(group);
-    let result = '';
-    let shown = 0;
-    let truncated = false;
-    const take = (text: string): void => {
+/** Starts `command` (in bwrap when sandboxed), the leader of its own process group, which a cancel kills whole. */
+function spawnCommand(command: string, ctx: ToolContext): ChildProcessByStdio<null, Readable, Readable> {
+  const [bin, args] = ctx.sandbox
+    ? [
+        'bwrap',
+        bwrapArgs(
+          {
+            workspace: ctx.workspace,
+            network: ctx.sandbox.network,
+            hide: ctx.sandbox.hide.filter((d) => fs.existsSync(d)),
+          },
+          command,
+        ),
+      ]
+    : ['/bin/sh', ['-c', command]];
+  return spawn(bin, args, {
+    cwd: ctx.workspace,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: toolEnv(process.env),
+  });
+}
+
+/** A command's output: kept for the model up to its cap, shown as it comes up to another, with a note past it. */
+function collector(ctx: ToolContext): { take(text: string): void; text(): string } {
+  let result = '';
+  let shown = 0;
+  let truncated = false;
+  return {
+    take: (text) => {
       if (result.length < MAX_RESULT_CHARS) result += text.slice(0, MAX_RESULT_CHARS - result.length);
       if (shown < MAX_SHOWN_CHARS) {
         const part = text.slice(0, MAX_SHOWN_CHARS - shown);
@@ -76,7 +97,25 @@ export function runCommand(command: string, ctx: ToolContext, abort: AbortSignal
         truncated = true;
         ctx.onOutput('\n[output truncated]\n');
       }
-    };
+    },
+    text: () => result,
+  };
+}
+
+/** Runs `command` (sandboxed as `ctx` says), stopping it after `timeout` ms if given. */
+export function runCommand(
+  command: string,
+  ctx: ToolContext,
+  abort: AbortSignal,
+  timeout?: number,
+): Promise<ToolResult> {
+  return new Promise((resolve) => {
+    if (!command.trim()) return resolve({ ok: false, content: 'error: empty command' });
+    const child = spawnCommand(command, ctx);
+    const group = child.pid;
+    if (group) liveGroups.add(group);
+    const output = collector(ctx);
+    const take = (text: string): void => output.take(text);
     // String decoders keep a character split between two chunks whole; invalid bytes become U+FFFD.
     const out = new StringDecoder('utf8');
     const err = new StringDecoder('utf8');
@@ -97,10 +136,13 @@ export function runCommand(command: string, ctx: ToolContext, abort: AbortSignal
     if (abort.aborted) onAbort();
     else abort.addEventListener('abort', onAbort, { once: true });
     let timedOut = false;
-    const timer = timeout === undefined ? null : setTimeout(() => {
-      timedOut = true;
-      onAbort();
-    }, timeout);
+    const timer =
+      timeout === undefined
+        ? null
+        : setTimeout(() => {
+            timedOut = true;
+            onAbort();
+          }, timeout);
     timer?.unref();
     child.on('error', (err) => resolve({ ok: false, content: `error: ${err.message}` }));
     child.on('close', (code, signal) => {
@@ -112,7 +154,7 @@ export function runCommand(command: string, ctx: ToolContext, abort: AbortSignal
         killGroup('SIGKILL');
         if (group) liveGroups.delete(group);
       }
-      resolve(shellResult(result, timedOut ? timeout ?? null : null, code, signal));
+      resolve(shellResult(output.text(), timedOut ? (timeout ?? null) : null, code, signal));
     });
   });
 }

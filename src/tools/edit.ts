@@ -10,14 +10,13 @@ export interface Edit {
   replace_all?: boolean;
 }
 
-export type EditResult =
-  | { ok: true; text: string; replaced: number }
-  | { ok: false; error: string };
+export type EditResult = { ok: true; text: string; replaced: number } | { ok: false; error: string };
 
 /** Non-overlapping occurrences of `needle` in `hay`, counted up to `stop`. */
 function occurrences(hay: string, needle: string, stop = Infinity): number[] {
   const at: number[] = [];
-  for (let i = hay.indexOf(needle); i !== -1 && at.length < stop; i = hay.indexOf(needle, i + needle.length)) at.push(i);
+  for (let i = hay.indexOf(needle); i !== -1 && at.length < stop; i = hay.indexOf(needle, i + needle.length))
+    at.push(i);
   return at;
 }
 
@@ -55,7 +54,9 @@ const MAX_SCAN_LINES = 20_000;
 export function nearestLines(text: string, wanted: string, count = 3): string {
   const first = wanted.split('\n').find((l) => l.trim()) ?? '';
   const lines = text.split('\n').slice(0, MAX_SCAN_LINES);
-  const scored = lines.map((line, i) => ({ n: i + 1, line, score: likeness(first, line) })).filter((s) => s.score >= 0.5);
+  const scored = lines
+    .map((line, i) => ({ n: i + 1, line, score: likeness(first, line) }))
+    .filter((s) => s.score >= 0.5);
   scored.sort((a, b) => b.score - a.score || a.n - b.n);
   const best = scored.slice(0, count);
   if (best.length === 0) return 'no line of the file is like its first line';
@@ -69,18 +70,38 @@ export function applyEdits(text: string, edits: readonly Edit[]): EditResult {
   let replaced = 0;
   for (const [k, e] of edits.entries()) {
     const which = edits.length > 1 ? `edit ${k + 1}: ` : '';
-    if (typeof e.old_string !== 'string' || typeof e.new_string !== 'string') return { ok: false, error: `${which}old_string and new_string must be strings` };
-    if (e.old_string === '') return { ok: false, error: `${which}old_string is empty; to write a whole file use write_file` };
-    if (e.old_string === e.new_string) return { ok: false, error: `${which}old_string and new_string are the same; nothing would change` };
+    if (typeof e.old_string !== 'string' || typeof e.new_string !== 'string')
+      return { ok: false, error: `${which}old_string and new_string must be strings` };
+    if (e.old_string === '')
+      return { ok: false, error: `${which}old_string is empty; to write a whole file use write_file` };
+    if (e.old_string === e.new_string)
+      return { ok: false, error: `${which}old_string and new_string are the same; nothing would change` };
     const found = occurrences(out, e.old_string, e.replace_all ? Infinity : 2);
     if (found.length === 0) {
-      return { ok: false, error: `${which}old_string was not found in the file (it must match exactly, blanks and indentation included); ${nearestLines(out, e.old_string)}` };
+      return {
+        ok: false,
+        error:
+          `${which}old_string was not found in the file (it must match exactly, blanks and indentation ` +
+          `included); ${nearestLines(out, e.old_string)}`,
+      };
     }
     if (found.length > 1 && !e.replace_all) {
       const all = occurrences(out, e.old_string);
-      return { ok: false, error: `${which}old_string occurs ${all.length} times (lines ${all.slice(0, 10).map((i) => lineOf(out, i)).join(', ')}${all.length > 10 ? ', …' : ''}); give more of the text around it so that it matches once, or set replace_all` };
+      return {
+        ok: false,
+        error:
+          `${which}old_string occurs ${all.length} times (lines ${all
+            .slice(0, 10)
+            .map((i) => lineOf(out, i))
+            .join(
+              ', ',
+            )}${all.length > 10 ? ', …' : ''}); give more of the text around it so that it matches once, or set ` +
+          `replace_all`,
+      };
     }
-    out = e.replace_all ? out.split(e.old_string).join(e.new_string) : out.slice(0, found[0]) + e.new_string + out.slice(found[0] + e.old_string.length);
+    out = e.replace_all
+      ? out.split(e.old_string).join(e.new_string)
+      : out.slice(0, found[0]) + e.new_string + out.slice(found[0] + e.old_string.length);
     replaced += found.length;
   }
   return { ok: true, text: out, replaced };

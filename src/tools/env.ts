@@ -19,6 +19,7 @@ function carriesCredentials(value: string): boolean {
 export function toolEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...env };
   for (const name of CREDENTIALS) delete out[name];
-  for (const name of BASE_URLS) if (out[name] !== undefined && carriesCredentials(out[name] as string)) delete out[name];
+  for (const name of BASE_URLS)
+    if (out[name] !== undefined && carriesCredentials(out[name] as string)) delete out[name];
   return out;
 }

@@ -5,7 +5,15 @@
 // runs in slices between keystrokes too; a newer query drops an older one's
 // work. What the person typed never waits for any of it.
 
-import { FileHit, PreparedPath, addWithFolders, browsePaths, mergeHits, preparePaths, rankSlice } from '../search/files';
+import {
+  FileHit,
+  PreparedPath,
+  addWithFolders,
+  browsePaths,
+  mergeHits,
+  preparePaths,
+  rankSlice,
+} from '../search/files';
 import { workspaceFiles } from './search';
 
 /** Paths kept at most: a workspace bigger than this (a home folder) is cut, and the picker says so. */
@@ -36,9 +44,15 @@ export class FileIndex {
   private last: { query: string; limit: number; done: (r: FileResults) => void } | null = null;
   private waiting: Array<() => void> = [];
 
-  constructor(private readonly workspace: string, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly workspace: string,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
-  /** Lists the workspace again unless a list is being made or is fresh; a search waiting on it is run again when it is ready. */
+  /**
+   * Lists the workspace again unless a list is being made or is fresh; a search waiting on it is run again when it is
+   * ready.
+   */
   refresh(): void {
     if (this.building || this.clock() - this.builtAt < STALE_MS) return;
     this.building = true;
@@ -97,7 +111,8 @@ export class FileIndex {
   search(query: string, limit: number, done: (r: FileResults) => void): void {
     const generation = ++this.generation;
     this.last = { query, limit, done };
-    const answer = (hits: FileHit[]): void => done({ query, hits, indexing: !this.built || this.building, cut: this.cut });
+    const answer = (hits: FileHit[]): void =>
+      done({ query, hits, indexing: !this.built || this.building, cut: this.cut });
     if (!query) return answer(browsePaths(this.paths, limit));
     let best: FileHit[] = [];
     const targets = this.prepared;

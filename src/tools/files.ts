@@ -57,7 +57,8 @@ export async function confineWrite(workspace: string, p: string): Promise<string
   }
   if (st?.isSymbolicLink()) throw new ToolPathError(`${p} is a symbolic link; refusing to write through it`);
   if (st && !st.isFile()) throw new ToolPathError(`${p} is not a regular file`);
-  if (st && st.nlink > 1) throw new ToolPathError(`${p} has other hard links; refusing to change a file shared with another path`);
+  if (st && st.nlink > 1)
+    throw new ToolPathError(`${p} has other hard links; refusing to change a file shared with another path`);
   return file;
 }
 
@@ -93,7 +94,9 @@ export async function readFileTool(workspace: string, p: string, w: Window = {})
   // A character the scan cut in two is left out, and so is a line it cut.
   const text = partial ? bytes.toString('utf8').replace(/\uFFFD+$/, '') : bytes.toString('utf8');
   const shown = numberedWindow(partial ? text.slice(0, text.lastIndexOf('\n') + 1) : text, w, partial);
-  return shown.length > MAX_READ_BYTES ? `${shown.slice(0, MAX_READ_BYTES)}\n[cut at ${MAX_READ_BYTES} characters: read fewer lines with offset and limit]` : shown;
+  return shown.length > MAX_READ_BYTES
+    ? `${shown.slice(0, MAX_READ_BYTES)}\n[cut at ${MAX_READ_BYTES} characters: read fewer lines with offset and limit]`
+    : shown;
 }
 
 /**
@@ -101,7 +104,12 @@ export async function readFileTool(workspace: string, p: string, w: Window = {})
  * exclusively, never following a link) renamed over the target: a symlink
  * swapped in meanwhile is replaced, not followed.
  */
-export async function writeFileTool(workspace: string, p: string, content: string, hooks?: WriteHooks): Promise<string> {
+export async function writeFileTool(
+  workspace: string,
+  p: string,
+  content: string,
+  hooks?: WriteHooks,
+): Promise<string> {
   const file = await confineWrite(workspace, p);
   await hooks?.before(file);
   await replaceFile(file, content);
@@ -131,17 +139,26 @@ async function editable(workspace: string, p: string): Promise<{ file: string; t
   try {
     head = await readHead(workspace, rel, MAX_EDIT_BYTES + 1);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolPathError(`${p} does not exist; to make a new file use write_file`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new ToolPathError(`${p} does not exist; to make a new file use write_file`);
     throw err;
   }
-  if (head.size > MAX_EDIT_BYTES) throw new ToolPathError(`${p} is ${head.size} bytes, past the ${MAX_EDIT_BYTES} edit_file changes; use write_file or shell`);
+  if (head.size > MAX_EDIT_BYTES)
+    throw new ToolPathError(
+      `${p} is ${head.size} bytes, past the ${MAX_EDIT_BYTES} edit_file changes; use write_file or shell`,
+    );
   const kind = binaryKind(head.bytes);
   if (kind) throw new ToolPathError(`${p} is a binary file (${kind}, ${head.size} bytes)`);
   return { file, text: head.bytes.toString('utf8') };
 }
 
 /** Applies edit_file's edits to the file as it is now, all or none; returns what to tell the model. */
-export async function editFileTool(workspace: string, p: string, edits: readonly Edit[], hooks?: WriteHooks): Promise<string> {
+export async function editFileTool(
+  workspace: string,
+  p: string,
+  edits: readonly Edit[],
+  hooks?: WriteHooks,
+): Promise<string> {
   const { file, text } = await editable(workspace, p);
   const result = applyEdits(text, edits);
   if (!result.ok) throw new ToolPathError(`${p} was not changed: ${result.error}`);
@@ -189,26 +206,42 @@ export async function previewWrite(workspace: string, p: string, content: string
   }
   let before = '';
   try {
-    const { bytes, size } = await readHead(workspace, path.relative(await fs.promises.realpath(workspace), file), MAX_READ_BYTES);
-    before = bytes.toString('utf8') + (size > MAX_READ_BYTES ? `\n[truncated at ${MAX_READ_BYTES} bytes of ${size}]` : '');
+    const { bytes, size } = await readHead(
+      workspace,
+      path.relative(await fs.promises.realpath(workspace), file),
+      MAX_READ_BYTES,
+    );
+    before =
+      bytes.toString('utf8') + (size > MAX_READ_BYTES ? `\n[truncated at ${MAX_READ_BYTES} bytes of ${size}]` : '');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return `cannot show the change: ${(err as Error).message}`;
   }
   return diffPreview(p, before, content);
 }
 
-/** A unified diff of `before` to `after`, bounded (past the bound: everything that will be written, in numbers and whole). */
+/**
+ * A unified diff of `before` to `after`, bounded (past the bound: everything that will be written, in numbers and
+ * whole).
+ */
 function diffPreview(p: string, before: string, content: string): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { structuredPatch } = require('diff') as typeof import('diff');
   // Bounded: a diff of a large rewrite grows with the product of the sizes and would hold the screen
   // for seconds before the question appears; past the bound the change is said in numbers instead.
-  const patch = structuredPatch(p, p, before, content, '', '', { context: 3, maxEditLength: MAX_DIFF_EDITS, timeout: MAX_DIFF_MS });
+  const patch = structuredPatch(p, p, before, content, '', '', {
+    context: 3,
+    maxEditLength: MAX_DIFF_EDITS,
+    timeout: MAX_DIFF_MS,
+  });
   if (!patch) {
     // No diff, but still everything that will be written, to read before the question is answered.
     const added = content.split('\n').map((l) => `+${l}`);
     if (content.endsWith('\n')) added.pop();
-    return [`too large to show as a diff: ${lineCount(before)} lines replaced by ${lineCount(content)}; what will be written:`, ...added].join('\n');
+    return [
+      `too large to show as a diff: ${lineCount(before)} lines replaced by ${lineCount(content)}; what will be ` +
+        `written:`,
+      ...added,
+    ].join('\n');
   }
   const lines: string[] = [];
   for (const h of patch.hunks) {

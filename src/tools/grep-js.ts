@@ -55,7 +55,8 @@ function searchFiles(): void {
       if (job.want === 'count') continue;
       shown[i] = 2;
       if (job.want === 'first') break;
-      for (let j = Math.max(0, i - job.context); j <= Math.min(lines.length - 1, i + job.context); j++) if (shown[j] === 0) shown[j] = 1;
+      for (let j = Math.max(0, i - job.context); j <= Math.min(lines.length - 1, i + job.context); j++)
+        if (shown[j] === 0) shown[j] = 1;
     }
     if (matches === 0) continue;
     if (job.want === 'count') {
@@ -70,7 +71,10 @@ function searchFiles(): void {
 }
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/** The flags for a pattern: Unicode when the pattern is valid so, else without (ripgrep accepts `\-`, a Unicode RegExp does not). */
+/**
+ * The flags for a pattern: Unicode when the pattern is valid so, else without (ripgrep accepts `\-`, a Unicode RegExp
+ * does not).
+ */
 export function regexFlags(pattern: string, ignoreCase: boolean): string {
   const i = ignoreCase ? 'i' : '';
   try {
@@ -86,8 +90,23 @@ export function regexFlags(pattern: string, ignoreCase: boolean): string {
  * Searches `files` (relative to `root`, in order), handing each file's hits
  * to `take` until it returns false. Resolves with whether it ran out of time.
  */
-export function jsGrep(root: string, files: string[], q: GrepQuery, take: (hits: FileHits) => boolean, signal?: AbortSignal, limitMs = MAX_JS_GREP_MS): Promise<boolean> {
-  const job: Job = { root, files, pattern: q.pattern, flags: regexFlags(q.pattern, q.ignoreCase), context: q.context, maxBytes: MAX_GREP_FILE_BYTES, want: q.want };
+export function jsGrep(
+  root: string,
+  files: string[],
+  q: GrepQuery,
+  take: (hits: FileHits) => boolean,
+  signal?: AbortSignal,
+  limitMs = MAX_JS_GREP_MS,
+): Promise<boolean> {
+  const job: Job = {
+    root,
+    files,
+    pattern: q.pattern,
+    flags: regexFlags(q.pattern, q.ignoreCase),
+    context: q.context,
+    maxBytes: MAX_GREP_FILE_BYTES,
+    want: q.want,
+  };
   return new Promise((resolve, reject) => {
     const worker = new Worker(`(${searchFiles.toString()})()`, { eval: true, workerData: job });
     let settled = false;

@@ -28,7 +28,10 @@ export class GroupStdioTransport implements Transport {
   private buffer = '';
   private closed = false;
 
-  constructor(private readonly config: Extract<McpServerConfig, { command: string }>, private readonly workspace: string) {}
+  constructor(
+    private readonly config: Extract<McpServerConfig, { command: string }>,
+    private readonly workspace: string,
+  ) {}
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -42,7 +45,8 @@ export class GroupStdioTransport implements Transport {
       child.once('error', (err) => reject(new Error(`cannot start ${this.config.command}: ${err.message}`)));
       child.once('spawn', () => resolve());
       child.on('exit', (code, signal) => {
-        if (!this.closed) this.onerror?.(new Error(signal ? `the server was killed by ${signal}` : `the server exited (code ${code})`));
+        if (!this.closed)
+          this.onerror?.(new Error(signal ? `the server was killed by ${signal}` : `the server exited (code ${code})`));
         this.finish();
       });
       child.stdout?.setEncoding('utf8');

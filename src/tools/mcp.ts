@@ -9,6 +9,8 @@
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type * as ClientModule from '@modelcontextprotocol/sdk/client/index.js';
+import type * as HttpModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ToolResult } from './tool';
 import type { McpToolInfo } from './mcp-tools';
 import { GroupStdioTransport, KILL_GRACE_MS, killMcpServers, live } from './mcp-stdio';
@@ -17,7 +19,12 @@ import { GroupStdioTransport, KILL_GRACE_MS, killMcpServers, live } from './mcp-
 export { killMcpServers };
 
 export type McpServerConfig =
-  | { readonly command: string; readonly args?: readonly string[]; readonly env?: Readonly<Record<string, string>>; readonly cwd?: string }
+  | {
+      readonly command: string;
+      readonly args?: readonly string[];
+      readonly env?: Readonly<Record<string, string>>;
+      readonly cwd?: string;
+    }
   | { readonly url: string; readonly headers?: Readonly<Record<string, string>> };
 
 export type McpState = 'starting' | 'ready' | 'failed' | 'stopped';
@@ -75,7 +82,16 @@ export class McpServers {
     private readonly changed: () => void,
     private readonly limits: { startMs?: number; callMs?: number } = {},
   ) {
-    for (const name of Object.keys(configs)) this.running.set(name, { state: 'stopped', why: null, tools: [], prompts: [], client: null, transport: null, generation: 0 });
+    for (const name of Object.keys(configs))
+      this.running.set(name, {
+        state: 'stopped',
+        why: null,
+        tools: [],
+        prompts: [],
+        client: null,
+        transport: null,
+        generation: 0,
+      });
   }
 
   /** Starts every server, in the background; resolves when each is ready or has failed (it never rejects). */
@@ -123,7 +139,7 @@ export class McpServers {
 
   private async connect(name: string): Promise<{ client: Client; transport: Transport }> {
     /* eslint-disable @typescript-eslint/no-require-imports */
-    const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
+    const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof ClientModule;
     const config = this.configs[name];
     let transport: Transport;
     if ('command' in config) {
@@ -134,8 +150,11 @@ export class McpServers {
       });
       transport.start = () => started;
     } else {
-      const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-      transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
+      const { StreamableHTTPClientTransport } =
+        require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof HttpModule;
+      transport = new StreamableHTTPClientTransport(new URL(config.url), {
+        requestInit: { headers: { ...config.headers } },
+      });
     }
     /* eslint-enable @typescript-eslint/no-require-imports */
     const client = new Client({ name: 'milk', version: '0.1.0' }, { capabilities: {} });
@@ -144,7 +163,14 @@ export class McpServers {
     client.onclose = () => {
       const r = this.running.get(name);
       if (r && r.client === client && r.state === 'ready') {
-        Object.assign(r, { state: 'failed', why: 'the server closed the connection', tools: [], prompts: [], client: null, transport: null });
+        Object.assign(r, {
+          state: 'failed',
+          why: 'the server closed the connection',
+          tools: [],
+          prompts: [],
+          client: null,
+          transport: null,
+        });
         this.changed();
       }
     };
@@ -165,18 +191,26 @@ export class McpServers {
   private async listPrompts(server: string, client: Client): Promise<McpPrompt[]> {
     if (!client.getServerCapabilities()?.prompts) return [];
     const listed = await client.listPrompts(undefined, { timeout: this.limits.startMs ?? MCP_START_MS });
-    return listed.prompts.filter((p) => /^[A-Za-z][\w-]*$/.test(p.name)).map((p) => ({
-      server,
-      name: p.name,
-      command: `${server}:${p.name}`,
-      description: (p.description ?? '').split('\n')[0].slice(0, 200),
-      args: (p.arguments ?? []).map((a) => a.name),
-    }));
+    return listed.prompts
+      .filter((p) => /^[A-Za-z][\w-]*$/.test(p.name))
+      .map((p) => ({
+        server,
+        name: p.name,
+        command: `${server}:${p.name}`,
+        description: (p.description ?? '').split('\n')[0].slice(0, 200),
+        args: (p.arguments ?? []).map((a) => a.name),
+      }));
   }
 
   /** Every server with its state, tools and prompts, in config order. */
   list(): McpServerInfo[] {
-    return [...this.running.entries()].map(([name, r]) => ({ name, state: r.state, why: r.why, tools: r.tools, prompts: r.prompts }));
+    return [...this.running.entries()].map(([name, r]) => ({
+      name,
+      state: r.state,
+      why: r.why,
+      tools: r.tools,
+      prompts: r.prompts,
+    }));
   }
 
   /** The ready servers' prompts. */
@@ -200,7 +234,10 @@ export class McpServers {
       if (value) args[name] = value;
     });
     try {
-      const got = await r.client.getPrompt({ name: prompt.name, arguments: args }, { timeout: this.limits.callMs ?? MCP_CALL_MS });
+      const got = await r.client.getPrompt(
+        { name: prompt.name, arguments: args },
+        { timeout: this.limits.callMs ?? MCP_CALL_MS },
+      );
       return got.messages.map((m) => resultText([m.content])).join('\n\n');
     } catch (err) {
       throw new Error(`${prompt.server}: ${reason(err)}`, { cause: err });
@@ -221,13 +258,28 @@ export class McpServers {
   async call(qualified: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
     const tool = this.find(qualified);
     const r = tool ? this.running.get(tool.server) : undefined;
-    if (!tool || !r?.client) return { ok: false, content: `error: ${qualified} is not available (its MCP server is not running)`, status: 'server not running' };
+    if (!tool || !r?.client)
+      return {
+        ok: false,
+        content: `error: ${qualified} is not available (its MCP server is not running)`,
+        status: 'server not running',
+      };
     try {
-      const result = await r.client.callTool({ name: tool.name, arguments: args }, undefined, { signal, timeout: this.limits.callMs ?? MCP_CALL_MS });
+      const result = await r.client.callTool({ name: tool.name, arguments: args }, undefined, {
+        signal,
+        timeout: this.limits.callMs ?? MCP_CALL_MS,
+      });
       const text = resultText(result.content);
-      const cut = text.length > MAX_MCP_RESULT ? `${text.slice(0, MAX_MCP_RESULT)}\n[cut at ${MAX_MCP_RESULT} characters of ${text.length}]` : text;
+      const cut =
+        text.length > MAX_MCP_RESULT
+          ? `${text.slice(0, MAX_MCP_RESULT)}\n[cut at ${MAX_MCP_RESULT} characters of ${text.length}]`
+          : text;
       const failed = result.isError === true;
-      return { ok: !failed, content: failed ? `error: ${cut}` : cut, status: failed ? 'the tool reported an error' : undefined };
+      return {
+        ok: !failed,
+        content: failed ? `error: ${cut}` : cut,
+        status: failed ? 'the tool reported an error' : undefined,
+      };
     } catch (err) {
       const why = signal.aborted ? 'interrupted' : reason(err);
       return { ok: false, content: `error: ${tool.server}: ${why}`, status: why.slice(0, 120) };
@@ -247,11 +299,13 @@ export class McpServers {
 /** A result's content as text: text parts as they are, anything else named. */
 function resultText(content: unknown): string {
   if (!Array.isArray(content)) return '';
-  return content.map((c: { type?: string; text?: unknown; mimeType?: unknown }) => {
-    if (c.type === 'text') return String(c.text ?? '');
-    const mime = typeof c.mimeType === 'string' ? ` (${c.mimeType})` : '';
-    return `[${c.type ?? 'unknown'} content${mime}: not shown as text]`;
-  }).join('\n');
+  return content
+    .map((c: { type?: string; text?: unknown; mimeType?: unknown }) => {
+      if (c.type === 'text') return String(c.text ?? '');
+      const mime = typeof c.mimeType === 'string' ? ` (${c.mimeType})` : '';
+      return `[${c.type ?? 'unknown'} content${mime}: not shown as text]`;
+    })
+    .join('\n');
 }
 
 /** An error in a line, without anything the server could have echoed at length. */

@@ -20,7 +20,9 @@ const MAGIC: Array<[string, number[]]> = [
   ['SQLite database', [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65]],
 ];
 
-/** What kind of binary file the start of a file shows, or null for text (no NUL in its first 8 KiB and no known magic). */
+/**
+ * What kind of binary file the start of a file shows, or null for text (no NUL in its first 8 KiB and no known magic).
+ */
 export function binaryKind(head: Uint8Array): string | null {
   for (const [name, magic] of MAGIC) if (magic.every((b, i) => head[i] === b)) return name;
   return head.subarray(0, 8192).includes(0) ? 'binary data' : null;
@@ -33,7 +35,10 @@ export interface Window {
   limit?: number;
 }
 
-/** Lines `offset`…`offset+limit-1` of `text`, numbered, with a note on anything left out; `partial`: only the file's start was read. */
+/**
+ * Lines `offset`…`offset+limit-1` of `text`, numbered, with a note on anything left out; `partial`: only the file's
+ * start was read.
+ */
 export function numberedWindow(text: string, w: Window, partial = false): string {
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
@@ -41,13 +46,20 @@ export function numberedWindow(text: string, w: Window, partial = false): string
   const from = Math.max(1, Math.floor(w.offset ?? 1));
   const limit = Math.max(1, Math.floor(w.limit ?? DEFAULT_READ_LINES));
   if (text === '') return '[the file is empty]';
-  if (from > total) return `[the file has ${total} line${total === 1 ? '' : 's'}${partial ? ' in the part read' : ''}; offset ${from} is past its end]`;
+  if (from > total)
+    return (
+      `[the file has ${total} line${total === 1 ? '' : 's'}${partial ? ' in the part read' : ''}; offset ` +
+      `${from} is past its end]`
+    );
   const to = Math.min(total, from + limit - 1);
   const width = String(to).length;
   const out: string[] = [];
   for (let n = from; n <= to; n++) {
     const line = lines[n - 1];
-    const shown = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} of ${line.length} characters]` : line;
+    const shown =
+      line.length > MAX_LINE_CHARS
+        ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} of ${line.length} characters]`
+        : line;
     out.push(`${String(n).padStart(width)}\t${shown}`);
   }
   if (from > 1 || to < total || partial) {

@@ -55,8 +55,15 @@ export function prepare(tool: AnyTool | undefined, call: ToolCall): Prepared {
   return wrong === null ? { ok: true, tool, args: checked.args } : { ok: false, why: wrong };
 }
 
-/** Runs a prepared call; a tool that throws fails the call with its message, as the model and the transcript are told. */
-export async function runTool(tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult> {
+/**
+ * Runs a prepared call; a tool that throws fails the call with its message, as the model and the transcript are told.
+ */
+export async function runTool(
+  tool: AnyTool,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  signal: AbortSignal,
+): Promise<ToolResult> {
   try {
     return await tool.run(args, ctx, signal);
   } catch (err) {
@@ -71,7 +78,10 @@ export async function runTool(tool: AnyTool, args: Record<string, unknown>, ctx:
  * tool milk does not have, a call that was refused, a log of another shape).
  */
 export function loggedSubject(call: ToolCall): string {
-  const prepared = prepare(BUILTIN_TOOLS.find((t) => t.name === call.name), call);
+  const prepared = prepare(
+    BUILTIN_TOOLS.find((t) => t.name === call.name),
+    call,
+  );
   if (prepared.ok) return prepared.tool.subject(prepared.args);
   return Object.keys(call.args).length ? JSON.stringify(call.args) : '';
 }

@@ -12,7 +12,17 @@ import { toolEnv } from './env';
 /** Files larger than this are not searched (by either search). */
 export const MAX_GREP_FILE_BYTES = 8 * 1024 * 1024;
 
-const COMMON = ['--hidden', '--no-require-git', '--no-ignore-dot', '--no-ignore-global', '--sort', 'path', '--no-config', '-g', '!.git'];
+const COMMON = [
+  '--hidden',
+  '--no-require-git',
+  '--no-ignore-dot',
+  '--no-ignore-global',
+  '--sort',
+  'path',
+  '--no-config',
+  '-g',
+  '!.git',
+];
 
 export class NoRipgrep extends Error {}
 
@@ -31,7 +41,12 @@ export interface GrepQuery {
  * stdout line to `onLine`, which returns false to stop rg early. Rejects
  * with NoRipgrep when there is no rg to run, or with rg's own message.
  */
-function run(root: string, args: string[], signal: AbortSignal | undefined, onLine: (line: string) => boolean): Promise<void> {
+function run(
+  root: string,
+  args: string[],
+  signal: AbortSignal | undefined,
+  onLine: (line: string) => boolean,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn('rg', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: toolEnv(process.env) });
     const decoder = new StringDecoder('utf8');
@@ -64,7 +79,8 @@ function run(root: string, args: string[], signal: AbortSignal | undefined, onLi
     child.on('close', (code) => {
       signal?.removeEventListener('abort', onAbort);
       if (!stopped && rest) onLine(rest);
-      // 1: nothing matched. 2: an error, which may concern only some files (an unreadable folder): then the rest stands.
+      // 1: nothing matched. 2: an error, which may concern only some files (an unreadable folder): then the rest
+      // stands.
       const failed = code === 2 && (!said || /regex parse error/.test(stderr));
       if (stopped || code === 0 || code === 1 || (code === 2 && !failed)) resolve();
       else reject(new Error(stderr.trim().split('\n').slice(0, 8).join('\n') || `rg ended with code ${code}`));
@@ -73,7 +89,12 @@ function run(root: string, args: string[], signal: AbortSignal | undefined, onLi
 }
 
 /** The files under `rel` that ripgrep would search and `keep` keeps, in name order. */
-export async function rgFiles(root: string, rel: string, keep: (file: string) => boolean, signal?: AbortSignal): Promise<string[]> {
+export async function rgFiles(
+  root: string,
+  rel: string,
+  keep: (file: string) => boolean,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const files: string[] = [];
   // Kept as they come, a pipe's worth at a time: the event loop never holds a 50,000-path list at once.
   await run(root, ['--files', ...COMMON, ...(rel ? ['--', rel] : [])], signal, (line) => {
@@ -98,7 +119,13 @@ function textOf(t: RgText | undefined): string {
  * until it returns false. Binary files (a NUL byte) are left out, as milk's
  * own search leaves them out.
  */
-export async function rgGrep(root: string, rel: string, q: GrepQuery, take: (hits: FileHits) => boolean, signal?: AbortSignal): Promise<void> {
+export async function rgGrep(
+  root: string,
+  rel: string,
+  q: GrepQuery,
+  take: (hits: FileHits) => boolean,
+  signal?: AbortSignal,
+): Promise<void> {
   const args = ['--json', ...COMMON, '--max-filesize', String(MAX_GREP_FILE_BYTES)];
   if (q.ignoreCase) args.push('-i');
   if (q.context > 0) args.push('-C', String(q.context));
@@ -110,7 +137,16 @@ export async function rgGrep(root: string, rel: string, q: GrepQuery, take: (hit
   await run(root, args, signal, (line) => {
     // Counting needs only each file's end (its stats): a match event is not worth parsing.
     if (!line || (q.want === 'count' && line.startsWith('{"type":"match"'))) return true;
-    const event = JSON.parse(line) as { type: string; data: { path?: RgText; lines?: RgText; line_number?: number; binary_offset?: number | null; stats?: { matched_lines: number } } };
+    const event = JSON.parse(line) as {
+      type: string;
+      data: {
+        path?: RgText;
+        lines?: RgText;
+        line_number?: number;
+        binary_offset?: number | null;
+        stats?: { matched_lines: number };
+      };
+    };
     const d = event.data;
     if (event.type === 'begin') lines = [];
     else if (event.type === 'match' || event.type === 'context') {
@@ -118,7 +154,9 @@ export async function rgGrep(root: string, rel: string, q: GrepQuery, take: (hit
     } else if (event.type === 'end') {
       if (d.binary_offset !== null && d.binary_offset !== undefined) return true;
       const file = textOf(d.path).replace(/^\.\//, '');
-      return q.want === 'count' ? take({ path: file, lines: [], matches: d.stats?.matched_lines ?? 0 }) : take({ path: file, lines });
+      return q.want === 'count'
+        ? take({ path: file, lines: [], matches: d.stats?.matched_lines ?? 0 })
+        : take({ path: file, lines });
     }
     return true;
   });

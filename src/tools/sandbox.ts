@@ -29,8 +29,17 @@ export function bwrapArgs(plan: SandboxPlan, command: string): string[] {
 /** What the model is told about where its commands run. */
 export function sandboxSentence(state: 'on' | 'off' | 'unavailable'): string {
   if (state === 'on') {
-    return 'Commands run in a sandbox: the workspace is writable, the rest of the file system read-only, /tmp private to the command, and there is no network unless the person allows it for that command (a command that needs it, such as an install, fails without it: say so).';
+    return (
+      'Commands run in a sandbox: the workspace is writable, the rest of the file system read-only, /tmp ' +
+      'private to the command, and there is no network unless the person allows it for that command (a command that ' +
+      'needs ' +
+      'it, such as an install, fails without it: say so).'
+    );
   }
-  if (state === 'unavailable') return 'Commands would run in a sandbox, but none can run here: each runs with the person\'s full rights once the person agrees.';
-  return 'Commands run with the person\'s full rights (no sandbox).';
+  if (state === 'unavailable')
+    return (
+      "Commands would run in a sandbox, but none can run here: each runs with the person's full rights once " +
+      'the person agrees.'
+    );
+  return "Commands run with the person's full rights (no sandbox).";
 }

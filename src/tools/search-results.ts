@@ -62,7 +62,10 @@ export class GrepCollector {
   private matches = 0;
   private full = false;
 
-  constructor(private readonly mode: GrepOutput, private readonly context: number) {}
+  constructor(
+    private readonly mode: GrepOutput,
+    private readonly context: number,
+  ) {}
 
   /** True while there is room for more; a file that does not fit whole is cut and ends the collection. */
   add(hits: FileHits): boolean {
@@ -97,7 +100,10 @@ export class GrepCollector {
   summary(): string {
     if (this.files === 0) return 'no matches';
     const files = `${this.files}${this.full ? '+' : ''} file${this.files === 1 && !this.full ? '' : 's'}`;
-    return this.mode === 'files' ? files : `${this.matches}${this.full ? '+' : ''} matching line${this.matches === 1 && !this.full ? '' : 's'} in ${files}`;
+    return this.mode === 'files'
+      ? files
+      : `${this.matches}${this.full ? '+' : ''} matching line${this.matches === 1 && !this.full ? '' : 's'} in ` +
+          `${files}`;
   }
 
   /** Whether the output filled before every file was taken. */
@@ -112,7 +118,8 @@ export class GrepCollector {
     const files = `${this.files} file${this.files === 1 ? '' : 's'}`;
     const lines = `${this.matches} matching line${this.matches === 1 ? '' : 's'}`;
     // In files mode a search stops reading a file at its first match, so only files are counted.
-    const sum = this.mode === 'count' || this.full ? '' : `\n[${this.mode === 'files' ? files : `${lines} in ${files}`}]`;
+    const sum =
+      this.mode === 'count' || this.full ? '' : `\n[${this.mode === 'files' ? files : `${lines} in ${files}`}]`;
     return `${this.out.join('\n')}${sum}${note}`;
   }
 }
@@ -121,5 +128,7 @@ export class GrepCollector {
 export function listing(paths: readonly string[]): string {
   if (paths.length === 0) return 'no files match';
   const head = paths.slice(0, MAX_LISTED).join('\n');
-  return paths.length > MAX_LISTED ? `${head}\n[${paths.length - MAX_LISTED} more of ${paths.length} not shown; narrow the pattern or path]` : head;
+  return paths.length > MAX_LISTED
+    ? `${head}\n[${paths.length - MAX_LISTED} more of ${paths.length} not shown; narrow the pattern or path]`
+    : head;
 }

@@ -58,7 +58,10 @@ function globMatcher(glob: string, rel: string): (file: string) => boolean {
 
 function files(pl: Place, keep: (file: string) => boolean, signal?: AbortSignal): Promise<string[]> {
   if (pl.isFile) return Promise.resolve([pl.rel]);
-  return either(() => rgFiles(pl.root, pl.rel, keep, signal), () => walkFiles(pl.root, path.join(pl.root, pl.rel), keep, signal));
+  return either(
+    () => rgFiles(pl.root, pl.rel, keep, signal),
+    () => walkFiles(pl.root, path.join(pl.root, pl.rel), keep, signal),
+  );
 }
 
 /** Every file of the workspace as glob sees them (.gitignore honoured), for the @-mention index. */
@@ -84,7 +87,10 @@ export async function globTool(workspace: string, args: GlobArgs, signal?: Abort
   if (pl.isFile) throw new ToolPathError(`${args.path} is a file; glob lists the files of a folder`);
   const match = globMatcher(args.pattern, pl.rel);
   const found = await files(pl, match, signal);
-  return { text: listing(found), summary: found.length === 0 ? 'no files' : `${found.length} file${found.length === 1 ? '' : 's'}` };
+  return {
+    text: listing(found),
+    summary: found.length === 0 ? 'no files' : `${found.length} file${found.length === 1 ? '' : 's'}`,
+  };
 }
 
 export interface GrepArgs {
@@ -118,6 +124,10 @@ export async function grepTool(workspace: string, args: GrepArgs, signal?: Abort
       timedOut = await jsGrep(pl.root, list, query, take, signal);
     },
   );
-  const text = collector.text() + (timedOut ? '\n[the search ran out of time and stopped: what it found by then is above; narrow the path or glob]' : '');
+  const text =
+    collector.text() +
+    (timedOut
+      ? '\n[the search ran out of time and stopped: what it found by then is above; narrow the path or glob]'
+      : '');
   return { text, summary: collector.summary() + (timedOut ? ', out of time' : '') };
 }

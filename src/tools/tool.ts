@@ -16,7 +16,9 @@ export interface ToolResult {
   readonly status?: string;
 }
 
-/** Told of each file a tool is about to change and has changed (real paths): rewind's copies (session/checkpoints.ts). */
+/**
+ * Told of each file a tool is about to change and has changed (real paths): rewind's copies (session/checkpoints.ts).
+ */
 export interface WriteHooks {
   before(file: string): Promise<void>;
   after(file: string): Promise<void>;
@@ -43,7 +45,10 @@ export interface Tool<A = Record<string, unknown>> {
   readonly sandboxed?: boolean;
   /** Calls the schema must accept (a test checks each), and a reader may learn from. */
   readonly examples: readonly A[];
-  /** A check the schema cannot say (edit_file: `edits`, or `old_string` and `new_string`); why the arguments are wrong, or null. */
+  /**
+   * A check the schema cannot say (edit_file: `edits`, or `old_string` and `new_string`); why the arguments are wrong,
+   * or null.
+   */
   check?(args: A): string | null;
   /**
    * The argument a person judges a call by (the command, the path and the

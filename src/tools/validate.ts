@@ -7,7 +7,8 @@
 import * as v from 'valibot';
 import type { JsonSchema } from './schema';
 
-export type Checked = { readonly ok: true; readonly args: Record<string, unknown> } | { readonly ok: false; readonly why: string };
+export type Checked =
+  { readonly ok: true; readonly args: Record<string, unknown> } | { readonly ok: false; readonly why: string };
 
 /** Past this depth a schema is taken as it is, unchecked (a server's schema may nest without end). */
 const MAX_DEPTH = 24;
@@ -28,13 +29,18 @@ function bounded(s: JsonSchema, whole: boolean): v.GenericSchema {
   };
   return v.pipe(
     v.number('a number'),
-    v.check((n) => problem(n) === null, (issue) => problem(issue.input as number) ?? ''),
+    v.check(
+      (n) => problem(n) === null,
+      (issue) => problem(issue.input as number) ?? '',
+    ),
   );
 }
 
 function objectOf(s: JsonSchema, depth: number): v.GenericSchema {
   const props = isRecord(s.properties) ? s.properties : {};
-  const required = new Set((Array.isArray(s.required) ? s.required : []).filter((k): k is string => typeof k === 'string'));
+  const required = new Set(
+    (Array.isArray(s.required) ? s.required : []).filter((k): k is string => typeof k === 'string'),
+  );
   const entries: Record<string, v.GenericSchema> = {};
   for (const [key, prop] of Object.entries(props)) {
     const inner = isRecord(prop) ? toValibot(prop, depth + 1) : v.unknown();
@@ -73,7 +79,11 @@ function toValibot(s: JsonSchema, depth: number): v.GenericSchema {
     const list = values.map((x) => JSON.stringify(x)).join(', ');
     return v.custom((x) => values.includes(x), `one of ${list}`);
   }
-  if (Array.isArray(s.type)) return v.union(s.type.map((t) => typed(t, s, depth)), `one of the types ${s.type.join(', ')}`);
+  if (Array.isArray(s.type))
+    return v.union(
+      s.type.map((t) => typed(t, s, depth)),
+      `one of the types ${s.type.join(', ')}`,
+    );
   if (s.type === undefined && isRecord(s.properties)) return objectOf(s, depth);
   return typed(s.type, s, depth);
 }

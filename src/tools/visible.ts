@@ -43,7 +43,10 @@ export function oneLine(text: string): string {
   return visible(text).replace(/\n/g, ' ⏎ ');
 }
 
-/** One line describing a call, for the status bar: its tool and what it is judged by (tools/tool.ts `subject`), nothing hidden, newlines marked. */
+/**
+ * One line describing a call, for the status bar: its tool and what it is judged by (tools/tool.ts `subject`), nothing
+ * hidden, newlines marked.
+ */
 export function describeCall(tool: string, subject: string): string {
   return subject ? `${tool}: ${oneLine(subject)}` : tool;
 }

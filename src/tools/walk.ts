@@ -96,7 +96,12 @@ function letThrough(rules: readonly Rules[], from: string): void {
  * `root` and '/'-separated, depth first in name order, that `keep` keeps. Stops early when
  * `signal` aborts.
  */
-export async function walkFiles(root: string, from: string, keep: (file: string) => boolean, signal?: AbortSignal): Promise<string[]> {
+export async function walkFiles(
+  root: string,
+  from: string,
+  keep: (file: string) => boolean,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const out: string[] = [];
   const visit = async (dir: string, inherited: Rules[]): Promise<void> => {
     if (signal?.aborted) return;

@@ -76,7 +76,9 @@ const SHOWN_ON_BLANK = (2 | 4 | 8 | STRIKE) << 18;
 /** Flags that draw a blank in its foreground colour (an underline's or strike's line, inverse's fill). */
 const FOREGROUND_ON_BLANK = (2 | 8 | STRIKE) << 18;
 
-/** Whether a cell of `ch` looks the same in attributes `a` and `b`: a blank shows only its background and a few flags. */
+/**
+ * Whether a cell of `ch` looks the same in attributes `a` and `b`: a blank shows only its background and a few flags.
+ */
 function looksAlike(a: number, b: number, ch: string): boolean {
   if (a === b) return true;
   if (ch !== ' ') return false;
@@ -107,7 +109,9 @@ function restyle(from: number, to: number, plain: number, code: (data: number) =
   return to === plain ? '\x1b[m' : `\x1b[0;${code(to).slice(2)}`;
 }
 
-/** One row's changed cells as terminal output, blessed's record of the screen brought up to date; '' when none changed. */
+/**
+ * One row's changed cells as terminal output, blessed's record of the screen brought up to date; '' when none changed.
+ */
 function drawLine(s: DrawScreen, y: number, code: (data: number) => string, wide: (ch: string) => number): string {
   const { tput } = s;
   const line = s.lines[y];

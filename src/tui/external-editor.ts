@@ -39,7 +39,13 @@ export function editExternally(text: string, dataDir: string | null, handOver: (
       error = r.error;
     });
     if (error) return { ok: false, why: `could not run the editor (${editor}): ${(error as Error).message}` };
-    if (status !== 0) return { ok: false, why: `the editor (${editor}) exited with ${status === null ? 'a signal' : `code ${status}`}: the draft is as it was` };
+    if (status !== 0)
+      return {
+        ok: false,
+        why:
+          `the editor (${editor}) exited with ${status === null ? 'a signal' : `code ${status}`}: the draft is ` +
+          `as it was`,
+      };
     const edited = fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '');
     if (edited.trim() === '') return { ok: false, why: 'the file was left empty: the draft is as it was' };
     return { ok: true, text: edited };

@@ -9,7 +9,14 @@
 import type { Widgets } from 'blessed';
 import { ITALIC, LINK, STRIKE } from './draw';
 import type { Background } from '../settings/theme';
-import { EmojiWidths, graphemes, graphemeWidth, isAmbiguous, standaloneCharWidth, standaloneWidth } from '../editor/width';
+import {
+  EmojiWidths,
+  graphemes,
+  graphemeWidth,
+  isAmbiguous,
+  standaloneCharWidth,
+  standaloneWidth,
+} from '../editor/width';
 import type { GridRow, Span, Style } from '../rows';
 
 export type { GridRow, Span, Style };
@@ -123,7 +130,9 @@ export function themeAttrs(options: ThemeOptions): Record<Style, number> {
   const reverse = (a: number): number => a | (INVERSE << 18);
   const plainFg = (a: number): number => (a & ~(0x1ff << 9)) | (DEF << 9);
   // The light palette's colours are from the 256 ramp: below it, the dark one's base colours read on both.
-  const attrs: Record<Style, number> = { ...(options.background === 'light' && colors >= 256 && !noColor ? LIGHT : DARK) };
+  const attrs: Record<Style, number> = {
+    ...(options.background === 'light' && colors >= 256 && !noColor ? LIGHT : DARK),
+  };
   if (!options.italic) {
     for (const style of Object.keys(attrs) as Style[]) {
       if ((attrs[style] >> 18) & ITALIC) attrs[style] = (attrs[style] & ~(ITALIC << 18)) | (UNDERLINE << 18);
@@ -151,7 +160,10 @@ interface ScreenLines {
   olines: Cell[][];
 }
 
-/** The cell text for an ambiguous grapheme at (x, y): blank its cells, draw it, then put the cursor where the next cell starts. */
+/**
+ * The cell text for an ambiguous grapheme at (x, y): blank its cells, draw it, then put the cursor where the next cell
+ * starts.
+ */
 function guarded(g: string, w: number, x: number, y: number): string {
   return `${' '.repeat(w)}\x1b[${w}D${g}\x1b[${y + 1};${x + w + 1}H`;
 }
@@ -165,7 +177,15 @@ export interface Grid {
 }
 
 /** Paints one row into blessed's line; returns whether it holds a grapheme of disputed width. */
-export function paintRow(line: Cell[] & { dirty?: boolean }, x0: number, x1: number, row: GridRow, emoji: EmojiWidths, look: Look, y = 0): boolean {
+export function paintRow(
+  line: Cell[] & { dirty?: boolean },
+  x0: number,
+  x1: number,
+  row: GridRow,
+  emoji: EmojiWidths,
+  look: Look,
+  y = 0,
+): boolean {
   const { attrs, hyperlinks } = look;
   let x = x0;
   let ambiguous = false;
@@ -222,7 +242,14 @@ export function createGrid(box: Widgets.BoxElement, emoji: () => EmojiWidths, lo
   let rows: readonly GridRow[] = [];
   const ambiguousRows = new Set<number>();
   const base = box.render.bind(box);
-  const el = box as unknown as { ileft: number; itop: number; iright: number; ibottom: number; screen: ScreenLines; _noFill: boolean };
+  const el = box as unknown as {
+    ileft: number;
+    itop: number;
+    iright: number;
+    ibottom: number;
+    screen: ScreenLines;
+    _noFill: boolean;
+  };
   // Every inner cell is painted below: blessed filling them with blanks first, each frame, only
   // to have them painted back, was a tenth of a streaming frame. Borders are still blessed's.
   el._noFill = true;

@@ -29,11 +29,14 @@ const PASTE_END = '\x1b[201~';
  */
 export const MAX_PASTE_CHARS = 8 * 1024 * 1024;
 
+// prettier-ignore
 const CSI_TILDE: Record<string, string> = {
   '1': 'home', '2': 'insert', '3': 'delete', '4': 'end', '5': 'pageup', '6': 'pagedown', '7': 'home', '8': 'end',
   // The function keys as xterm (and rxvt, for F1-F4) send them: a key the person may bind (config.json keys).
-  '11': 'f1', '12': 'f2', '13': 'f3', '14': 'f4', '15': 'f5', '17': 'f6', '18': 'f7', '19': 'f8', '20': 'f9', '21': 'f10', '23': 'f11', '24': 'f12',
+  '11': 'f1', '12': 'f2', '13': 'f3', '14': 'f4', '15': 'f5', '17': 'f6',
+  '18': 'f7', '19': 'f8', '20': 'f9', '21': 'f10', '23': 'f11', '24': 'f12',
 };
+// prettier-ignore
 const CSI_LETTER: Record<string, string> = {
   A: 'up', B: 'down', C: 'right', D: 'left', H: 'home', F: 'end', P: 'f1', Q: 'f2', R: 'f3', S: 'f4',
 };
@@ -44,7 +47,11 @@ function withMods(name: string, mod: number): string {
   return (m & 4 ? 'C-' : '') + (m & 2 ? 'M-' : '') + (m & 1 ? 'S-' : '') + name;
 }
 
-/** Shift with a US-layout key as the character it types: kitty and modifyOtherKeys report the key, legacy terminals the character. */
+/**
+ * Shift with a US-layout key as the character it types: kitty and modifyOtherKeys report the key, legacy terminals the
+ * character.
+ */
+// prettier-ignore
 const SHIFTED: Record<string, string> = {
   '-': '_', '=': '+', ',': '<', '.': '>', '/': '?', ';': ':', "'": '"', '[': '{', ']': '}', '\\': '|', '`': '~',
   '1': '!', '2': '@', '3': '#', '4': '$', '5': '%', '6': '^', '7': '&', '8': '*', '9': '(', '0': ')',
@@ -58,7 +65,14 @@ const SHIFTED: Record<string, string> = {
  */
 function codepointKey(cp: number, mod: number): string | null {
   if (!Number.isInteger(cp) || cp < 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return null;
-  const special: Record<number, string> = { 13: 'enter', 9: 'tab', 27: 'escape', 127: 'backspace', 8: 'backspace', 32: 'space' };
+  const special: Record<number, string> = {
+    13: 'enter',
+    9: 'tab',
+    27: 'escape',
+    127: 'backspace',
+    8: 'backspace',
+    32: 'space',
+  };
   let name = special[cp] ?? String.fromCodePoint(cp).toLowerCase();
   let m = Math.max(0, mod - 1);
   if (m & 1 && (SHIFTED[name] !== undefined || (/^[a-z]$/.test(name) && !(m & 4)))) {
@@ -72,6 +86,7 @@ function codepointKey(cp: number, mod: number): string | null {
 }
 
 function controlKey(code: number): string {
+  // prettier-ignore
   switch (code) {
     case 0x0d: return 'enter';
     case 0x0a: return 'C-j';
@@ -92,50 +107,57 @@ interface Parsed {
   length: number;
 }
 
+/** A key read as a code point: a character is text, a named key a key; null (no such character) is none. */
+function codepointAction(key: string | null): InputAction | null {
+  return key === null ? null : key.length === 1 ? { kind: 'text', text: key } : { kind: 'key', key };
+}
+
+/** Parses one CSI sequence at the start of `s` (ESC [): parameters and intermediates, then a final byte in @..~. */
+function parseCsi(s: string): Parsed | null {
+  let i = 2;
+  while (i < s.length && /[0-9;:<=>?]/.test(s[i])) i++;
+  if (i >= s.length) return null;
+  const params = s.slice(2, i);
+  const final = s[i];
+  const length = i + 1;
+  if (params.startsWith('<') && (final === 'M' || final === 'm')) {
+    const [b] = params.slice(1).split(';').map(Number);
+    if (final === 'M' && (b & 64) !== 0) return { action: { kind: 'wheel', dir: b & 1 ? 'down' : 'up' }, length };
+    return { action: null, length };
+  }
+  // Answers to milk's keyboard queries: kitty's flags, the device attributes.
+  if (params.startsWith('?') && final === 'u') return { action: { kind: 'report', what: 'kitty' }, length };
+  if (params.startsWith('?') && final === 'c') return { action: { kind: 'report', what: 'attributes' }, length };
+  // The terminal's theme changed (mode 2031, which milk turns on where it asks for the background).
+  if ((params === '?997;1' || params === '?997;2') && final === 'n')
+    return { action: { kind: 'theme', background: params.endsWith('1') ? 'dark' : 'light' }, length };
+  const nums = params.split(';').map((p) => Number(p.split(':')[0]) || 0);
+  if (final === '~') {
+    // xterm's modifyOtherKeys: 27;modifiers;codepoint.
+    if (nums[0] === 27 && nums.length >= 3) {
+      return { action: codepointAction(codepointKey(nums[2], nums[1])), length };
+    }
+    const name = CSI_TILDE[String(nums[0])];
+    return { action: name ? { kind: 'key', key: withMods(name, nums[1] ?? 1) } : null, length };
+  }
+  if (final === 'u') {
+    // kitty / CSI-u: codepoint;modifiers. No such character (past U+10FFFF, a surrogate): no key.
+    return { action: codepointAction(codepointKey(nums[0], nums[1] ?? 1)), length };
+  }
+  if (final === 'Z') return { action: { kind: 'key', key: 'S-tab' }, length };
+  // A cursor position report. F3 with modifiers is CSI 1;m R, so reports are only asked for below row 1.
+  if (final === 'R' && nums.length === 2 && nums[0] > 1)
+    return { action: { kind: 'cpr', row: nums[0], col: nums[1] }, length };
+  const name = CSI_LETTER[final];
+  // Focus reports (I/O) and anything unknown are swallowed whole.
+  return { action: name ? { kind: 'key', key: withMods(name, nums[1] ?? 1) } : null, length };
+}
+
 /** Parses one escape sequence at the start of `s` (which begins with ESC). Null: incomplete. */
 function parseEscape(s: string): Parsed | null {
   if (s.length === 1) return null;
   const c = s[1];
-  if (c === '[') {
-    // CSI: parameters and intermediates, then a final byte in @..~
-    let i = 2;
-    while (i < s.length && /[0-9;:<=>?]/.test(s[i])) i++;
-    if (i >= s.length) return null;
-    const params = s.slice(2, i);
-    const final = s[i];
-    const length = i + 1;
-    if (params.startsWith('<') && (final === 'M' || final === 'm')) {
-      const [b] = params.slice(1).split(';').map(Number);
-      if (final === 'M' && (b & 64) !== 0) return { action: { kind: 'wheel', dir: b & 1 ? 'down' : 'up' }, length };
-      return { action: null, length };
-    }
-    // Answers to milk's keyboard queries: kitty's flags, the device attributes.
-    if (params.startsWith('?') && final === 'u') return { action: { kind: 'report', what: 'kitty' }, length };
-    if (params.startsWith('?') && final === 'c') return { action: { kind: 'report', what: 'attributes' }, length };
-    // The terminal's theme changed (mode 2031, which milk turns on where it asks for the background).
-    if ((params === '?997;1' || params === '?997;2') && final === 'n') return { action: { kind: 'theme', background: params.endsWith('1') ? 'dark' : 'light' }, length };
-    const nums = params.split(';').map((p) => Number(p.split(':')[0]) || 0);
-    if (final === '~') {
-      // xterm's modifyOtherKeys: 27;modifiers;codepoint.
-      if (nums[0] === 27 && nums.length >= 3) {
-        const key = codepointKey(nums[2], nums[1]);
-        return { action: key === null ? null : key.length === 1 ? { kind: 'text', text: key } : { kind: 'key', key }, length };
-      }
-      const name = CSI_TILDE[String(nums[0])];
-      return { action: name ? { kind: 'key', key: withMods(name, nums[1] ?? 1) } : null, length };
-    }
-    if (final === 'u') {
-      // kitty / CSI-u: codepoint;modifiers. No such character (past U+10FFFF, a surrogate): no key.
-      const key = codepointKey(nums[0], nums[1] ?? 1);
-      return { action: key === null ? null : key.length === 1 ? { kind: 'text', text: key } : { kind: 'key', key }, length };
-    }
-    if (final === 'Z') return { action: { kind: 'key', key: 'S-tab' }, length };
-    // A cursor position report. F3 with modifiers is CSI 1;m R, so reports are only asked for below row 1.
-    if (final === 'R' && nums.length === 2 && nums[0] > 1) return { action: { kind: 'cpr', row: nums[0], col: nums[1] }, length };
-    const name = CSI_LETTER[final];
-    // Focus reports (I/O) and anything unknown are swallowed whole.
-    return { action: name ? { kind: 'key', key: withMods(name, nums[1] ?? 1) } : null, length };
-  }
+  if (c === '[') return parseCsi(s);
   if (c === ']') return parseOsc(s);
   if (c === 'O') {
     if (s.length < 3) return null;
@@ -171,7 +193,8 @@ const MAX_OSC = 64;
 function parseOsc(s: string): Parsed | null {
   if (s.length === 2) return null;
   // eslint-disable-next-line no-control-regex
-  if (!/^\d/.test(s[2]) || !/^\x1b\]\d*(;|$)/.test(s.slice(0, 8))) return { action: { kind: 'key', key: 'M-]' }, length: 2 };
+  if (!/^\d/.test(s[2]) || !/^\x1b\]\d*(;|$)/.test(s.slice(0, 8)))
+    return { action: { kind: 'key', key: 'M-]' }, length: 2 };
   const bel = s.indexOf('\x07', 2);
   const st = s.indexOf('\x1b\\', 2);
   const end = bel === -1 ? st : st === -1 ? bel : Math.min(bel, st);
@@ -290,7 +313,11 @@ export class InputDecoder {
    * its rest may come much later, and it is worth waiting for.
    */
   pendingSequence(): boolean {
-    return this.hasPending() && this.pending.length > 1 && (this.pending[1] === '[' || this.pending[1] === 'O' || this.pending[1] === ']');
+    return (
+      this.hasPending() &&
+      this.pending.length > 1 &&
+      (this.pending[1] === '[' || this.pending[1] === 'O' || this.pending[1] === ']')
+    );
   }
 
   /** The Esc timer fired: whatever is waiting is taken as typed. */

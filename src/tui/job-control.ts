@@ -2,8 +2,8 @@
 // terminal back first (alternate screen left, raw mode, paste and mouse
 // modes off, cursor shown), then stops; once fg continues milk it takes the
 // terminal again, before anything else can write, and repaints everything.
-// A stop from outside that milk could not catch (SIGSTOP) gets a repaint at SIGCONT. An external SIGTSTP takes the same path. Ctrl+L
-// repaints every cell, whatever the terminal holds now.
+// A stop from outside that milk could not catch (SIGSTOP) gets a repaint at SIGCONT. An external SIGTSTP takes the same
+// path. Ctrl+L repaints every cell, whatever the terminal holds now.
 
 import type { Widgets } from 'blessed';
 import type { TerminalInput } from './terminal';
@@ -19,9 +19,26 @@ export interface JobControl {
 }
 
 /** Blessed has these (its own spawn uses them) but its typings leave them out. */
-type Screen = Widgets.Screen & { enter(): void; leave(): void; lines: Array<{ dirty?: boolean }>; olines: Array<Array<[number, string]>> };
+type Screen = Widgets.Screen & {
+  enter(): void;
+  leave(): void;
+  lines: Array<{ dirty?: boolean }>;
+  olines: Array<Array<[number, string]>>;
+};
 
-export function installJobControl(o: { screen: Widgets.Screen; terminal: TerminalInput; paint: () => void }): JobControl {
+/** Row `y` written whole at the next paint. */
+function redrawRow(screen: Screen, y: number, paint: () => void): void {
+  // A cell blessed believes holds nothing is written again at the next draw.
+  for (const cell of screen.olines[y] ?? []) cell[1] = '';
+  if (screen.lines[y]) screen.lines[y].dirty = true;
+  paint();
+}
+
+export function installJobControl(o: {
+  screen: Widgets.Screen;
+  terminal: TerminalInput;
+  paint: () => void;
+}): JobControl {
   const screen = o.screen as Screen;
   let stopped = false;
   /** The SIGCONT that follows a stop of milk's own: already taken care of. */
@@ -29,12 +46,6 @@ export function installJobControl(o: { screen: Widgets.Screen; terminal: Termina
   const redraw = (): void => {
     // realloc marks every cell dirty: the next paint rewrites the whole screen.
     screen.realloc();
-    o.paint();
-  };
-  const redrawRow = (y: number): void => {
-    // A cell blessed believes holds nothing is written again at the next draw.
-    for (const cell of screen.olines[y] ?? []) cell[1] = '';
-    if (screen.lines[y]) screen.lines[y].dirty = true;
     o.paint();
   };
   const resume = (): void => {
@@ -81,7 +92,7 @@ export function installJobControl(o: { screen: Widgets.Screen; terminal: Termina
     suspend,
     handOver,
     redraw,
-    redrawRow,
+    redrawRow: (y) => redrawRow(screen, y, o.paint),
     uninstall() {
       process.off('SIGTSTP', suspend);
       process.off('SIGCONT', continued);

@@ -72,8 +72,21 @@ export const DEFAULT_TABLES: Readonly<Record<Mode, readonly Binding[]>> = {
 };
 
 const KEY_NAMES: Record<string, string> = {
-  enter: 'Enter', escape: 'Esc', backspace: 'Backspace', delete: 'Delete', tab: 'Tab', home: 'Home', end: 'End',
-  pageup: 'PageUp', pagedown: 'PageDown', up: 'Up', down: 'Down', left: 'Left', right: 'Right', insert: 'Insert', space: 'Space',
+  enter: 'Enter',
+  escape: 'Esc',
+  backspace: 'Backspace',
+  delete: 'Delete',
+  tab: 'Tab',
+  home: 'Home',
+  end: 'End',
+  pageup: 'PageUp',
+  pagedown: 'PageDown',
+  up: 'Up',
+  down: 'Down',
+  left: 'Left',
+  right: 'Right',
+  insert: 'Insert',
+  space: 'Space',
 };
 
 /** The names of keys without a character that the decoder (tui/input.ts) reports. */
@@ -86,7 +99,9 @@ export function describeKey(key: string): string {
   const name = parts.pop() ?? key;
   const mods = parts.map((p) => ({ C: 'Ctrl', M: 'Alt', S: 'Shift' })[p] ?? p);
   // A lone letter is shown as it is typed (y); with a modifier, as keyboards label it (Ctrl+R).
-  const base = KEY_NAMES[name] ?? (name.length === 1 && mods.length > 0 ? name.toUpperCase() : /^f\d+$/.test(name) ? name.toUpperCase() : name);
+  const base =
+    KEY_NAMES[name] ??
+    (name.length === 1 && mods.length > 0 ? name.toUpperCase() : /^f\d+$/.test(name) ? name.toUpperCase() : name);
   return [...mods, base].join('+');
 }
 
@@ -104,9 +119,20 @@ export function normalizeKey(text: string): string | null {
     const mods = new Set(parts.map((p) => p.toUpperCase()));
     if (mods.size !== parts.length || [...mods].some((m) => !'CMS'.includes(m) || m.length !== 1)) return null;
     const lower = base.toLowerCase();
-    const name = NAMED.has(lower) ? lower : [...base].length === 1 && !/\s/.test(base) ? (mods.has('C') || mods.has('M') ? lower : base) : null;
+    const name = NAMED.has(lower)
+      ? lower
+      : [...base].length === 1 && !/\s/.test(base)
+        ? mods.has('C') || mods.has('M')
+          ? lower
+          : base
+        : null;
     if (name === null) return null;
-    out.push(['C', 'M', 'S'].filter((m) => mods.has(m)).map((m) => `${m}-`).join('') + name);
+    out.push(
+      ['C', 'M', 'S']
+        .filter((m) => mods.has(m))
+        .map((m) => `${m}-`)
+        .join('') + name,
+    );
   }
   return out.join(' ');
 }
@@ -117,8 +143,15 @@ export class Keymap implements KeyNames {
   private readonly prefixes: ReadonlyMap<Mode, ReadonlySet<string>>;
 
   constructor(readonly tables: Readonly<Record<Mode, readonly Binding[]>>) {
-    this.lookup = new Map(MODES.map((mode) => [mode, new Map(tables[mode].flatMap((b) => b.keys.map((k) => [k, b.command] as const)))]));
-    this.prefixes = new Map(MODES.map((mode) => [mode, new Set(tables[mode].flatMap((b) => b.keys.filter((k) => k.includes(' ')).map((k) => k.split(' ')[0])))]));
+    this.lookup = new Map(
+      MODES.map((mode) => [mode, new Map(tables[mode].flatMap((b) => b.keys.map((k) => [k, b.command] as const)))]),
+    );
+    this.prefixes = new Map(
+      MODES.map((mode) => [
+        mode,
+        new Set(tables[mode].flatMap((b) => b.keys.filter((k) => k.includes(' ')).map((k) => k.split(' ')[0]))),
+      ]),
+    );
   }
 
   /** The command a key (or a chord, 'C-x C-e') runs in a mode, if any. */
@@ -140,10 +173,17 @@ export class Keymap implements KeyNames {
     return (this.tables[mode].find((b) => b.command === command)?.keys ?? []).map(describeKey).join(sep);
   }
 
-  /** Help text for a mode, from the same table the router uses: one line per binding (a command unbound is left out). */
+  /**
+   * Help text for a mode, from the same table the router uses: one line per binding (a command unbound is left out).
+   */
   helpLines(mode: Mode): string[] {
-    const rows = this.tables[mode].filter((b) => b.keys.length > 0).map((b) => [b.keys.map(describeKey).join(', '), describeCommand(b.command, this, mode)] as const);
-    const width = maxOf(rows.map(([k]) => k.length), 0);
+    const rows = this.tables[mode]
+      .filter((b) => b.keys.length > 0)
+      .map((b) => [b.keys.map(describeKey).join(', '), describeCommand(b.command, this, mode)] as const);
+    const width = maxOf(
+      rows.map(([k]) => k.length),
+      0,
+    );
     return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
   }
 
@@ -162,7 +202,10 @@ export class Keymap implements KeyNames {
     const lines = ['| keys | what it does | command | when |', '| --- | --- | --- | --- |'];
     for (const r of rows.values()) {
       const keys = r.keys.map((k) => '`' + describeKey(k) + '`').join(', ');
-      lines.push(`| ${keys} | ${describeCommand(r.command, this, r.modes[0]).replace(/\|/g, '\\|')} | \`${r.command}\` | ${r.modes.join(', ')} |`);
+      lines.push(
+        `| ${keys} | ${describeCommand(r.command, this, r.modes[0]).replace(/\|/g, '\\|')} | \`${r.command}\` | ` +
+          `${r.modes.join(', ')} |`,
+      );
     }
     return lines.join('\n');
   }
@@ -176,9 +219,14 @@ export const DEFAULT_KEYMAP = new Keymap(DEFAULT_TABLES);
  * each, and left as it was: an unknown command, a key milk cannot read. A key the person gives that another
  * command has in the same mode is taken from that one (said); two of the person's own on one key: the first keeps it.
  */
-export function buildKeymap(overrides: Readonly<Record<string, readonly string[]>>): { keymap: Keymap; problems: string[] } {
+export function buildKeymap(overrides: Readonly<Record<string, readonly string[]>>): {
+  keymap: Keymap;
+  problems: string[];
+} {
   const problems: string[] = [];
-  const tables = Object.fromEntries(MODES.map((m) => [m, DEFAULT_TABLES[m].map((b) => ({ command: b.command, keys: [...b.keys] }))])) as Record<Mode, Array<{ command: CommandName; keys: string[] }>>;
+  const tables = Object.fromEntries(
+    MODES.map((m) => [m, DEFAULT_TABLES[m].map((b) => ({ command: b.command, keys: [...b.keys] }))]),
+  ) as Record<Mode, Array<{ command: CommandName; keys: string[] }>>;
   const given = new Map<CommandName, string[]>();
   for (const [name, keys] of Object.entries(overrides)) {
     if (!(name in COMMANDS)) {
@@ -188,7 +236,11 @@ export function buildKeymap(overrides: Readonly<Record<string, readonly string[]
     const good: string[] = [];
     for (const k of keys) {
       const key = normalizeKey(k);
-      if (key === null) problems.push(`keys: ${name}: ${JSON.stringify(k).slice(0, 30)} is not a key milk reads (such as "C-r", "M-enter", "C-x C-e", "f2")`);
+      if (key === null)
+        problems.push(
+          `keys: ${name}: ${JSON.stringify(k).slice(0, 30)} is not a key milk reads (such as "C-r", "M-enter", "C-x ` +
+            `C-e", "f2")`,
+        );
       else if (!good.includes(key)) good.push(key);
     }
     // Keys given and none readable: the command keeps its own (an empty list, on purpose, unbinds it).
@@ -215,12 +267,15 @@ export function buildKeymap(overrides: Readonly<Record<string, readonly string[]
     for (const b of table) {
       if (given.has(b.command)) continue;
       const lost = b.keys.filter((k) => taken.has(k));
-      for (const k of lost) problems.push(`keys: ${describeKey(k)} now runs ${taken.get(k)} in ${mode} mode, no longer ${b.command}`);
+      for (const k of lost)
+        problems.push(`keys: ${describeKey(k)} now runs ${taken.get(k)} in ${mode} mode, no longer ${b.command}`);
       if (lost.length) b.keys = b.keys.filter((k) => !taken.has(k));
     }
     const chords = new Set(table.flatMap((b) => b.keys.filter((k) => k.includes(' ')).map((k) => k.split(' ')[0])));
     for (const b of table) {
-      for (const k of b.keys) if (chords.has(k)) problems.push(`keys: ${describeKey(k)} starts a chord in ${mode} mode, so ${b.command} never runs by it`);
+      for (const k of b.keys)
+        if (chords.has(k))
+          problems.push(`keys: ${describeKey(k)} starts a chord in ${mode} mode, so ${b.command} never runs by it`);
     }
   }
   return { keymap: new Keymap(tables), problems: [...new Set(problems)] };

@@ -13,7 +13,11 @@ import { WidthProbe } from './width-probe';
 type JobControl = ReturnType<typeof installJobControl>;
 
 /** The palette and links as the config asks and the environment allows; returns the background to draw for first. */
-export function lookAndFeel(settings: Settings, options: { theme?: ThemeChoice; hyperlinks?: HyperlinkChoice }, env: Readonly<Record<string, string | undefined>>): Background {
+export function lookAndFeel(
+  settings: Settings,
+  options: { theme?: ThemeChoice; hyperlinks?: HyperlinkChoice },
+  env: Readonly<Record<string, string | undefined>>,
+): Background {
   settings.setTheme(options.theme ?? 'auto');
   // Until the terminal answers OSC 11 (or if it never does), COLORFGBG is the best word on it.
   settings.setBackground(backgroundOfColorFgBg(env.COLORFGBG));
@@ -23,9 +27,16 @@ export function lookAndFeel(settings: Settings, options: { theme?: ThemeChoice; 
 
 /**
  * What the screen does when a setting changes, subscribed once: every change repaints; a new palette
- * (/theme, the terminal's answer) is drawn with; new emoji widths (the probe's answer) lay out and draw everything again.
+ * (/theme, the terminal's answer) is drawn with; new emoji widths (the probe's answer) lay out and draw everything
+ * again.
  */
-export function followSettings(settings: Settings, ui: Screen, bus: Bus, transcript: TranscriptModel, jobs: JobControl): void {
+export function followSettings(
+  settings: Settings,
+  ui: Screen,
+  bus: Bus,
+  transcript: TranscriptModel,
+  jobs: JobControl,
+): void {
   settings.onChange((change) => {
     if (change === 'palette') ui.setBackground(settings.palette);
     if (change === 'emoji') {
@@ -36,11 +47,15 @@ export function followSettings(settings: Settings, ui: Screen, bus: Bus, transcr
   });
 }
 
-/** How wide this terminal draws emoji sequences: asked once, kept in the settings, then everything is laid out and drawn that way. */
+/**
+ * How wide this terminal draws emoji sequences: asked once, kept in the settings, then everything is laid out and drawn
+ * that way.
+ */
 export function widthProbe(settings: Settings, jobs: JobControl, row: number): WidthProbe {
   return new WidthProbe(settings.emoji, (widths) => {
     // Widths as assumed: only the row the probes were drawn on needs writing again.
-    if (!widths || JSON.stringify(widths) === JSON.stringify(settings.emoji)) return jobs.redrawRow(Math.max(2, row) - 1);
+    if (!widths || JSON.stringify(widths) === JSON.stringify(settings.emoji))
+      return jobs.redrawRow(Math.max(2, row) - 1);
     settings.setEmoji(widths);
   });
 }

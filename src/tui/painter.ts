@@ -49,7 +49,11 @@ export class Painter {
   /** The transcript as the last frame showed it. */
   private shown = { rows: 0, following: false, width: 0, height: 0 };
 
-  constructor(private readonly ui: Screen, private readonly bus: Bus, private readonly sources: PaintSources) {
+  constructor(
+    private readonly ui: Screen,
+    private readonly bus: Bus,
+    private readonly sources: PaintSources,
+  ) {
     const { transcript } = sources;
     transcript.setWidth(ui.transcript.size().width);
     transcript.setHeight(ui.transcript.size().height);
@@ -63,7 +67,10 @@ export class Painter {
     });
     ui.screen.on('render', () => {
       const box = ui.composer.box;
-      const program = ui.screen.program as typeof ui.screen.program & { _write(text: string): unknown; cursorHidden: boolean };
+      const program = ui.screen.program as typeof ui.screen.program & {
+        _write(text: string): unknown;
+        cursorHidden: boolean;
+      };
       program.cup((box.atop as number) + 1 + this.cursor.row, (box.aleft as number) + 1 + this.cursor.col);
       // Shown when something hid it (blessed at start, or taking the terminal back): DECTCEM alone, once.
       if (program.cursorHidden) program._write('\x1b[?25h');
@@ -103,7 +110,14 @@ export class Painter {
     const frame = sources.frame();
     const emoji = sources.emoji();
     const width = ui.composer.size().width;
-    const view = composerView(frame.editor, width, ui.maxComposerRows(), this.composerTop, emoji, frame.highlight ?? undefined);
+    const view = composerView(
+      frame.editor,
+      width,
+      ui.maxComposerRows(),
+      this.composerTop,
+      emoji,
+      frame.highlight ?? undefined,
+    );
     ui.setComposerRows(view.contentRows);
     this.composerTop = view.top;
     ui.setComposerMarker(composerMarker(view.top, view.contentRows - view.top - view.rows.length));
@@ -115,10 +129,18 @@ export class Painter {
     sources.transcript.setHeight(t.height);
     this.transcriptHeight = t.height;
     const { transcript: inPlace, overlay } = frame.paints;
-    const at = (width: number, height: number): PaintContext => ({ width, height, emoji, keys: sources.keys, now: Date.now(), historyMode: sources.historyMode() });
+    const at = (width: number, height: number): PaintContext => ({
+      width,
+      height,
+      emoji,
+      keys: sources.keys,
+      now: Date.now(),
+      historyMode: sources.historyMode(),
+    });
     this.scrollRegion(inPlace === null, t);
     ui.transcript.setRows(inPlace ? inPlace.rows(at(t.width, t.height)) : transcriptRows(sources.transcript, t.height));
-    // Rows laid out for this view (an answer's part reached: its guessed rows became real ones) moved nothing on screen.
+    // Rows laid out for this view (an answer's part reached: its guessed rows became real ones) moved nothing on
+    // screen.
     this.shown.rows = sources.transcript.rowCount;
     const shown = ui.setOverlayRows(Math.min(OVERLAY_ROWS, overlay ? overlay.wanted : 0));
     if (overlay && shown > 0) ui.overlay.setRows(overlay.rows(at(ui.overlay.size().width, shown)));
@@ -127,10 +149,13 @@ export class Painter {
     // The frames go on until the burst is all shown, each when the next window is due: not sooner,
     // or half of them would paint only to find no window allowed yet.
     if (sources.transcript.pending && !this.burstTimer) {
-      this.burstTimer = setTimeout(() => {
-        this.burstTimer = null;
-        this.bus.requestRender();
-      }, Math.max(0, this.burstAt + BURST_FRAME_MS - Date.now()));
+      this.burstTimer = setTimeout(
+        () => {
+          this.burstTimer = null;
+          this.bus.requestRender();
+        },
+        Math.max(0, this.burstAt + BURST_FRAME_MS - Date.now()),
+      );
       this.burstTimer.unref();
     }
   }

@@ -75,11 +75,14 @@ export class PasteBurst {
     const soon = now - this.lastAt <= BURST_WAIT_MS;
     const hasText = run.some((a) => a.kind === 'text');
     if (this.held !== null && soon) return this.hold(this.held + run.map(asText).join(''), now);
-    if (this.pending.length > 0 && soon && hasText) return this.hold(this.pending.map(asText).join('') + run.map(asText).join(''), now);
+    if (this.pending.length > 0 && soon && hasText)
+      return this.hold(this.pending.map(asText).join('') + run.map(asText).join(''), now);
     this.end(out);
     const enter = run.findIndex(isEnter);
-    const textBefore = run.slice(0, Math.max(0, enter)).some((a) => a.kind === 'text') || now - this.lastTextAt <= BURST_WAIT_MS;
-    if (enter !== -1 && textBefore && run.slice(enter).some((a) => a.kind === 'text')) return this.hold(run.map(asText).join(''), now);
+    const textBefore =
+      run.slice(0, Math.max(0, enter)).some((a) => a.kind === 'text') || now - this.lastTextAt <= BURST_WAIT_MS;
+    if (enter !== -1 && textBefore && run.slice(enter).some((a) => a.kind === 'text'))
+      return this.hold(run.map(asText).join(''), now);
     let tail = run.length;
     while (tail > 0 && isEnter(run[tail - 1])) tail--;
     for (const a of run.slice(0, tail)) out.push(a);

@@ -11,7 +11,8 @@ import type { Keymap } from './keymap';
 import { takesLetters } from '../composer/views/registry';
 
 /** What goes to the view stack, or a wheel notch for the transcript. */
-export type Routed = Extract<ComposerInput, { kind: 'command' | 'text' | 'paste' }> | { kind: 'wheel'; dir: 'up' | 'down' };
+export type Routed =
+  Extract<ComposerInput, { kind: 'command' | 'text' | 'paste' }> | { kind: 'wheel'; dir: 'up' | 'down' };
 
 /**
  * `modes` is where a key is looked up, the top view's first and the
@@ -55,7 +56,12 @@ export function route(action: InputAction, modes: readonly Mode[], keymap: Keyma
  * and the next key completes it. As in readline, a chord nothing binds does
  * nothing, and a character typed after the prefix is taken by it.
  */
-export function routeChord(action: InputAction, modes: readonly Mode[], prefix: string | null, keymap: Keymap): { routed: Routed[]; prefix: string | null } {
+export function routeChord(
+  action: InputAction,
+  modes: readonly Mode[],
+  prefix: string | null,
+  keymap: Keymap,
+): { routed: Routed[]; prefix: string | null } {
   if (prefix !== null && action.kind === 'key') {
     const chord = `${prefix} ${action.key}`;
     for (const mode of modes) {
@@ -68,6 +74,7 @@ export function routeChord(action: InputAction, modes: readonly Mode[], prefix: 
     const rest = [...action.text].slice(1).join('');
     return { routed: rest ? route({ kind: 'text', text: rest }, modes, keymap) : [], prefix: null };
   }
-  if (action.kind === 'key' && modes.some((m) => keymap.startsChord(m, action.key))) return { routed: [], prefix: action.key };
+  if (action.kind === 'key' && modes.some((m) => keymap.startsChord(m, action.key)))
+    return { routed: [], prefix: action.key };
   return { routed: route(action, modes, keymap), prefix: prefix !== null && action.kind !== 'paste' ? prefix : null };
 }

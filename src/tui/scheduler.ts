@@ -13,7 +13,11 @@ export class RenderScheduler {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
-  constructor(private readonly paint: () => void, private readonly frameMs = 16, private readonly streamFrameMs = 50) {}
+  constructor(
+    private readonly paint: () => void,
+    private readonly frameMs = 16,
+    private readonly streamFrameMs = 50,
+  ) {}
 
   /** Asks for a paint; `streaming` (text arriving) may wait for the slower frame. */
   request(streaming = false): void {
@@ -24,13 +28,16 @@ export class RenderScheduler {
     if (this.timer) clearTimeout(this.timer);
     this.pending = true;
     this.due = due;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.pending = false;
-      if (this.stopped) return;
-      this.lastPaint = Date.now();
-      this.paint();
-    }, Math.max(0, due - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.pending = false;
+        if (this.stopped) return;
+        this.lastPaint = Date.now();
+        this.paint();
+      },
+      Math.max(0, due - Date.now()),
+    );
   }
 
   stop(): void {

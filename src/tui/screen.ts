@@ -15,7 +15,9 @@ import { installDraw } from './draw';
 
 // Only the two widgets milk draws with: blessed's index loads all forty (an image decoder among them).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const ScreenWidget = require('neo-blessed/lib/widgets/screen') as new (options: Widgets.IScreenOptions) => Widgets.Screen;
+const ScreenWidget = require('neo-blessed/lib/widgets/screen') as new (
+  options: Widgets.IScreenOptions,
+) => Widgets.Screen;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const BoxWidget = require('neo-blessed/lib/widgets/box') as new (options: Widgets.BoxOptions) => Widgets.BoxElement;
 const blessed = {
@@ -40,7 +42,8 @@ function compileCapsLazily(): void {
   const eager = Tput.prototype._compile;
   Tput.prototype._compile = function (this: unknown, info: unknown, key: string, cap: unknown): unknown {
     // Files named by the terminfo entry are read when compiled: that stays as blessed does it.
-    if (typeof cap !== 'string' || cap === '' || key === 'init_file' || key === 'reset_file') return eager.call(this, info, key, cap);
+    if (typeof cap !== 'string' || cap === '' || key === 'init_file' || key === 'reset_file')
+      return eager.call(this, info, key, cap);
     // The Tput the capability belongs to, for when it is first called (by whatever `this`).
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const tput = this;
@@ -101,7 +104,9 @@ export interface Screen {
   setComposerMarker(text: string | null): void;
   /** Takes the palette made for this background; the next paint draws every row in it. */
   setBackground(background: Background): void;
-  /** Shows the overlay `rows` high (0 hides it); it never takes more than the transcript has. Returns the height given. */
+  /**
+   * Shows the overlay `rows` high (0 hides it); it never takes more than the transcript has. Returns the height given.
+   */
   setOverlayRows(rows: number): number;
   destroy(): void;
 }
@@ -155,12 +160,16 @@ function syncFrames(screen: Widgets.Screen): void {
  * The palette for the terminal's colours (`look`, read at each paint, and how to take another: `theme`),
  * and the composer border's style in it.
  */
-function palette(screen: Widgets.Screen, options: ScreenOptions): { border: object; look: () => Look; theme: (background: Background) => void } {
+function palette(
+  screen: Widgets.Screen,
+  options: ScreenOptions,
+): { border: object; look: () => Look; theme: (background: Background) => void } {
   // Draw box characters as UTF-8, not through the DEC line-drawing set: the
   // same on every terminal, and copy-paste and tmux capture show real lines.
   const tput = (screen as unknown as { tput: { brokenACS: boolean; colors: number } }).tput;
   tput.brokenACS = true;
-  const attrsFor = (background: Background) => themeAttrs({ colors: tput.colors, noColor: options.color === false, background, italic: options.italic !== false });
+  const attrsFor = (background: Background) =>
+    themeAttrs({ colors: tput.colors, noColor: options.color === false, background, italic: options.italic !== false });
   let attrs = attrsFor(options.background ?? 'dark');
   const hyperlinks = options.hyperlinks ?? (() => true);
   const look = (): Look => ({ attrs, hyperlinks: hyperlinks() });
@@ -189,7 +198,9 @@ export function createScreen(options: ScreenOptions): Screen {
   let composerRows = 1;
   const grid = (box: Widgets.BoxElement): Grid => createGrid(box, options.emoji, look);
   const transcript = grid(blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1 }));
-  const composer = grid(blessed.box({ parent: screen, left: 0, width: '100%', height: 3, border: { type: 'line' }, style: border }));
+  const composer = grid(
+    blessed.box({ parent: screen, left: 0, width: '100%', height: 3, border: { type: 'line' }, style: border }),
+  );
   const status = grid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1 }));
   // Created last, so it is drawn over the transcript.
   const overlay = grid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1, hidden: true }));

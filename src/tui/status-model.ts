@@ -43,7 +43,10 @@ export class StatusModel {
   private usage: { input: number; output: number; total: number } | null = null;
   private turnUsage = { input: 0, output: 0 };
 
-  constructor(private readonly bus: Bus, private readonly sources: StatusSources) {
+  constructor(
+    private readonly bus: Bus,
+    private readonly sources: StatusSources,
+  ) {
     bus.on('status.warning', ({ text }) => {
       // Several at once (two damaged files at start): the newest, and how many more the transcript holds.
       this.warnings = this.warning === null ? 1 : this.warnings + 1;

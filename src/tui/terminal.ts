@@ -55,7 +55,10 @@ export class TerminalInput {
     if (this.decoder.pasteOpen()) {
       this.timer = setTimeout(() => this.emit(this.decoder.closePaste()), this.pasteIdleMs);
     } else if (this.decoder.hasPending()) {
-      this.timer = setTimeout(() => this.emit(this.decoder.flushPending()), this.decoder.pendingSequence() ? SEQUENCE_TIMEOUT_MS : ESC_TIMEOUT_MS);
+      this.timer = setTimeout(
+        () => this.emit(this.decoder.flushPending()),
+        this.decoder.pendingSequence() ? SEQUENCE_TIMEOUT_MS : ESC_TIMEOUT_MS,
+      );
     }
   };
 

@@ -59,7 +59,10 @@ function segmentRows(md: AnswerRows, i: number): TranscriptRow[] {
   return md.stream.segmentRows(i).map((r, k) => mdRow(r, i === 0 && k === 0));
 }
 
-/** Lays out the hole's last segments, from its bottom up, until at least `want` rows were added (or it is empty); returns the rows added. */
+/**
+ * Lays out the hole's last segments, from its bottom up, until at least `want` rows were added (or it is empty);
+ * returns the rows added.
+ */
 export function fillHole(entry: Entry, want: number): number {
   const md = entry.md;
   if (!md || md.hi <= md.lo || want <= 0) return 0;
@@ -162,7 +165,10 @@ export function wrapLine(line: string, width: number, emoji: EmojiWidths): strin
   return out;
 }
 
-/** Lays one entry out at a width: its rows; for an answer only its tail's, every segment left in the hole for the view to reach. */
+/**
+ * Lays one entry out at a width: its rows; for an answer only its tail's, every segment left in the hole for the view
+ * to reach.
+ */
 /** `foldKey`: the key that shows a folded output whole, as bound (its marker says it). */
 export function layoutEntry(entry: Entry, index: number, width: number, emoji: EmojiWidths, foldKey: string): void {
   const gap: TranscriptRow[] = index > 0 ? [{ text: '', kind: 'gap', head: false }] : [];
@@ -179,7 +185,11 @@ export function layoutEntry(entry: Entry, index: number, width: number, emoji: E
   if (folds(entry)) {
     const n = outputLines(entry);
     const head = wrapLines(entry, 0, true, width, emoji, FOLD_KEEP).rows;
-    const marker: TranscriptRow = { text: `… ${n - 2 * FOLD_KEEP} lines hidden${foldKey ? ` (${foldKey} shows them)` : ''}`, kind: 'note', head: false };
+    const marker: TranscriptRow = {
+      text: `… ${n - 2 * FOLD_KEEP} lines hidden${foldKey ? ` (${foldKey} shows them)` : ''}`,
+      kind: 'note',
+      head: false,
+    };
     const tail = wrapLines(entry, n - FOLD_KEEP, false, width, emoji, n);
     entry.rows = [...gap, ...head, marker, ...tail.rows];
     entry.tailRows = tail.tail;
@@ -193,7 +203,14 @@ export function layoutEntry(entry: Entry, index: number, width: number, emoji: E
 }
 
 /** Rows of lines `from` to `to` of an entry; `tail` is how many the last line took. */
-export function wrapLines(entry: Entry, from: number, headFirst: boolean, width: number, emoji: EmojiWidths, to = entry.lines.length): { rows: TranscriptRow[]; tail: number } {
+export function wrapLines(
+  entry: Entry,
+  from: number,
+  headFirst: boolean,
+  width: number,
+  emoji: EmojiWidths,
+  to = entry.lines.length,
+): { rows: TranscriptRow[]; tail: number } {
   const rows: TranscriptRow[] = [];
   let tail = 0;
   const inner = width - PREFIX_WIDTH;

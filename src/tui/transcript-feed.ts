@@ -50,7 +50,11 @@ export class TranscriptFeed {
   private idle: NodeJS.Timeout | null = null;
 
   /** `keys`: the keys as bound, which an approval's hints name. */
-  constructor(bus: Bus, readonly transcript: TranscriptModel, private readonly keys: KeyNames) {
+  constructor(
+    bus: Bus,
+    readonly transcript: TranscriptModel,
+    private readonly keys: KeyNames,
+  ) {
     this.followTurns(bus);
     this.followTools(bus);
     this.followSessions(bus);
@@ -162,7 +166,12 @@ export class TranscriptFeed {
     bus.on('tool.finished', ({ turnId, ok, status }) => {
       const r = this.current(turnId);
       if (!r?.tool) return;
-      transcript.replace(r.tool.entry, sanitize(`${r.tool.detail}  · ${ok ? 'done' : 'failed'}${status ? ` · ${status}` : ''} · ${took(r.tool.since)}`));
+      transcript.replace(
+        r.tool.entry,
+        sanitize(
+          `${r.tool.detail}  · ${ok ? 'done' : 'failed'}${status ? ` · ${status}` : ''} · ${took(r.tool.since)}`,
+        ),
+      );
       r.tool = null;
       changed();
     });
@@ -175,7 +184,8 @@ export class TranscriptFeed {
     bus.on('session.resumed', ({ items, at }) => {
       this.reply = null;
       transcript.clear();
-      // The newest answers are rendered now; older ones (off screen) as plain text, rendered in idle slices after the first paint.
+      // The newest answers are rendered now; older ones (off screen) as plain text, rendered in idle slices after the
+      // first paint.
       const later: number[] = [];
       items.forEach((item, k) => {
         const now = k >= items.length - RENDER_AT_ONCE;
@@ -218,7 +228,10 @@ export class TranscriptFeed {
     if (!tool) return;
     const timer = setInterval(() => {
       if (r.tool !== tool || this.reply !== r) return clearInterval(timer);
-      this.transcript.replace(tool.entry, sanitize(`${tool.detail}  · running ${Math.floor((Date.now() - tool.since) / 1000)}s`));
+      this.transcript.replace(
+        tool.entry,
+        sanitize(`${tool.detail}  · running ${Math.floor((Date.now() - tool.since) / 1000)}s`),
+      );
       changed();
     }, 1000);
     timer.unref();

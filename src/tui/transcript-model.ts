@@ -11,7 +11,20 @@
 import { MarkdownStream } from '../markdown/stream';
 import type { MdOptions } from '../markdown/inline';
 import { CLUSTERING, EmojiWidths } from '../editor/width';
-import { Entry, EntryKind, FOLD_LINES, PREFIX_WIDTH, TranscriptRow, fillHole, folds, layoutEntry, outputLines, syncAnswer, wrapLine, wrapLines } from './transcript-entry';
+import {
+  Entry,
+  EntryKind,
+  FOLD_LINES,
+  PREFIX_WIDTH,
+  TranscriptRow,
+  fillHole,
+  folds,
+  layoutEntry,
+  outputLines,
+  syncAnswer,
+  wrapLine,
+  wrapLines,
+} from './transcript-entry';
 import { pushAll } from '../arrays';
 import type { Inert } from '../inert';
 
@@ -35,7 +48,11 @@ export class TranscriptModel {
 
   /** `markdown`: how answers are drawn beyond their width (strike-through's marks kept without colour). */
   /** `foldKey`: the key that unfolds a long tool output, as bound (the fold's marker names it). */
-  constructor(width: number, private readonly markdown: MdOptions = {}, private readonly foldKey = 'Ctrl+O') {
+  constructor(
+    width: number,
+    private readonly markdown: MdOptions = {},
+    private readonly foldKey = 'Ctrl+O',
+  ) {
     this.width = Math.max(PREFIX_WIDTH + 1, width);
   }
 
@@ -96,9 +113,11 @@ export class TranscriptModel {
       // megabyte onto one line stays linear.
       const inner = this.width - PREFIX_WIDTH;
       const last = entry.rows[entry.rows.length - 1];
-      const continued = wrapLine(last.text + parts[0], inner, this.emoji).map(
-        (t, k): TranscriptRow => ({ text: t, kind: entry.kind, head: k === 0 && last.head }),
-      );
+      const continued = wrapLine(last.text + parts[0], inner, this.emoji).map((t, k): TranscriptRow => ({
+        text: t,
+        kind: entry.kind,
+        head: k === 0 && last.head,
+      }));
       const fresh = wrapLines(entry, entry.lines.length - parts.length + 1, false, this.width, this.emoji);
       entry.rows.pop();
       pushAll(entry.rows, continued);
@@ -298,7 +317,8 @@ export class TranscriptModel {
         this.relayoutEntry(i);
         continue;
       }
-      // Following the bottom, only the newest rows that fill the view are rendered; scrolled back, all of them (see laidOut).
+      // Following the bottom, only the newest rows that fill the view are rendered; scrolled back, all of them (see
+      // laidOut).
       const added = syncAnswer(entry, this.height > 0 && this.scrollBack === 0 ? this.height : null);
       this.count += added;
       this.keepViewStill(added);

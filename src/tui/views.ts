@@ -11,21 +11,37 @@ import type { TranscriptModel, TranscriptRow } from './transcript-model';
 import { coloured } from '../markdown/render';
 import type { HistoryMode } from '../settings/store';
 
-
 const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
-  user: 'bold', assistant: 'normal', note: 'dim', error: 'error', gap: 'normal', tool: 'paste', output: 'dim',
+  user: 'bold',
+  assistant: 'normal',
+  note: 'dim',
+  error: 'error',
+  gap: 'normal',
+  tool: 'paste',
+  output: 'dim',
 };
 
 export function transcriptRows(model: TranscriptModel, height: number): GridRow[] {
   return model.visible(height).map((row): GridRow => {
     if (row.kind === 'gap') return [];
-    const marker: Span = row.head && row.kind === 'user' ? { text: '› ', style: 'user' }
-      : row.head && row.kind === 'error' ? { text: '! ', style: 'error' }
-        : row.head && row.kind === 'tool' ? { text: '$ ', style: 'paste' } : { text: '  ', style: 'normal' };
+    const marker: Span =
+      row.head && row.kind === 'user'
+        ? { text: '› ', style: 'user' }
+        : row.head && row.kind === 'error'
+          ? { text: '! ', style: 'error' }
+          : row.head && row.kind === 'tool'
+            ? { text: '$ ', style: 'paste' }
+            : { text: '  ', style: 'normal' };
     if (row.spans) return [marker, ...coloured(row.spans)];
     // A write's diff, shown in its tool block: additions and removals in their colours.
     if (row.kind === 'tool' && !row.head) {
-      const style: Style = row.text.startsWith('+') ? 'diffAdd' : row.text.startsWith('-') ? 'diffDel' : row.text.startsWith('@@') ? 'dim' : ROW_STYLE.tool;
+      const style: Style = row.text.startsWith('+')
+        ? 'diffAdd'
+        : row.text.startsWith('-')
+          ? 'diffDel'
+          : row.text.startsWith('@@')
+            ? 'dim'
+            : ROW_STYLE.tool;
       return [marker, { text: row.text, style }];
     }
     return [marker, { text: row.text, style: ROW_STYLE[row.kind] }];
@@ -125,16 +141,25 @@ function rightParts(st: StatusState): Part[] {
     parts.push({ text: ` ${frame} working ${secs}s `, style: 'statusStrong' });
   }
   // What the last turn cost: tokens in and out, and the conversation's total so far.
-  if (st.usage && st.busySince === null) parts.push({ text: ` ↑${tokens(st.usage.input)} ↓${tokens(st.usage.output)} Σ${tokens(st.usage.total)} `, style: 'statusStrong' });
+  if (st.usage && st.busySince === null)
+    parts.push({
+      text: ` ↑${tokens(st.usage.input)} ↓${tokens(st.usage.output)} Σ${tokens(st.usage.total)} `,
+      style: 'statusStrong',
+    });
   if (st.mcp) parts.push({ text: ` ${st.mcp} `, style: 'status', yields: true });
   if (st.warning) parts.push({ text: ` ⚠ ${st.warning} `, style: 'warning', cut: true });
   else if (st.notice) parts.push({ text: ` ${st.notice} `, style: 'status', cut: true });
   // Under a question, Esc answers it: the question's legend says what each key does.
   if (st.busySince !== null && st.prompt === null) {
-    if (!st.warning && !st.notice && st.interruptKey !== '') parts.push({ text: ` ${st.interruptKey ?? 'Esc'} to interrupt `, style: 'status', cut: true, yields: true });
+    if (!st.warning && !st.notice && st.interruptKey !== '')
+      parts.push({ text: ` ${st.interruptKey ?? 'Esc'} to interrupt `, style: 'status', cut: true, yields: true });
   } else if (st.hint && st.prompt === null) {
     // The provider and model stay beside a notice (the Tab-completion list after /model) when both fit.
-    parts.push(st.warning || st.notice ? { text: ` ${st.hint} `, style: 'status', late: true, yields: true } : { text: ` ${st.hint} `, style: 'status', cut: true, yields: true });
+    parts.push(
+      st.warning || st.notice
+        ? { text: ` ${st.hint} `, style: 'status', late: true, yields: true }
+        : { text: ` ${st.hint} `, style: 'status', cut: true, yields: true },
+    );
   }
   return parts;
 }
@@ -150,7 +175,10 @@ function leftSpans(st: StatusState, room: number, emoji: EmojiWidths): Span[] {
   const mode = `│ history: ${st.historyMode} `;
   const sidRoom = room - stringWidth(milk + mode, emoji) - 3;
   if (sidRoom >= Math.min(8, stringWidth(st.sessionId, emoji))) {
-    return [{ text: milk, style: 'statusStrong' }, { text: `│ ${fit(st.sessionId, sidRoom, emoji)} ${mode}`, style: 'status' }];
+    return [
+      { text: milk, style: 'statusStrong' },
+      { text: `│ ${fit(st.sessionId, sidRoom, emoji)} ${mode}`, style: 'status' },
+    ];
   }
   const out: Span[] = [{ text: fit(milk, room, emoji), style: 'statusStrong' }];
   const left = room - stringWidth(out[0].text, emoji);
@@ -162,8 +190,12 @@ export function statusRow(st: StatusState, width: number, emoji: EmojiWidths): G
   const parts = rightParts(st);
   // The left side shrinks to make room for the right-hand parts that matter more than the session id.
   const essential = parts.filter((p) => !p.yields).reduce((n, p) => n + stringWidth(p.text, emoji), 0);
-  // A prompt (search, approval) is what the person is reading: it keeps at least half; else milk and the history mode stay.
-  const minLeft = st.prompt !== null ? Math.floor(width / 2) : Math.max(MIN_LEFT, stringWidth(` milk │ history: ${st.historyMode} `, emoji));
+  // A prompt (search, approval) is what the person is reading: it keeps at least half; else milk and the history mode
+  // stay.
+  const minLeft =
+    st.prompt !== null
+      ? Math.floor(width / 2)
+      : Math.max(MIN_LEFT, stringWidth(` milk │ history: ${st.historyMode} `, emoji));
   const leftRoom = Math.max(Math.min(minLeft, width), width - essential);
   const leftOut = leftSpans(st, leftRoom, emoji).filter((sp) => sp.text);
   let room = width - leftOut.reduce((n, sp) => n + stringWidth(sp.text, emoji), 0);

@@ -5,7 +5,12 @@
 
 import type { EmojiWidths } from '../editor/width';
 
-const PROBES = ['\u{1F469}\u200d\u{1F469}\u200d\u{1F467}', '\u{1F44D}\u{1F3FD}', '\u2764\ufe0f', '\u{1F1EF}\u{1F1F5}'] as const;
+const PROBES = [
+  '\u{1F469}\u200d\u{1F469}\u200d\u{1F467}',
+  '\u{1F44D}\u{1F3FD}',
+  '\u2764\ufe0f',
+  '\u{1F1EF}\u{1F1F5}',
+] as const;
 const WAIT_MS = 500;
 
 /** The widths the answers show; what they do not settle stays as it was. Pure. */
@@ -25,7 +30,10 @@ export class WidthProbe {
   private done = true;
 
   /** `assumed`: the widths in use until the answers come; what they do not settle stays so. */
-  constructor(private readonly assumed: EmojiWidths, private readonly onResult: (widths: EmojiWidths | null) => void) {}
+  constructor(
+    private readonly assumed: EmojiWidths,
+    private readonly onResult: (widths: EmojiWidths | null) => void,
+  ) {}
 
   /** Draws the probes on `row` (1-based, at least 2) and asks where the cursor ended. */
   start(write: (data: string) => void, row: number): void {

@@ -27,7 +27,8 @@ export function estimateTokens(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x80) t += 0.25;
-    else if (c >= 0xdc00 && c < 0xe000) continue; // The second half of a pair counted with the first.
+    else if (c >= 0xdc00 && c < 0xe000)
+      continue; // The second half of a pair counted with the first.
     else t += c < 0x3000 ? 0.5 : 1;
   }
   return Math.ceil(t);
@@ -35,7 +36,10 @@ export function estimateTokens(text: string): number {
 
 /** A message's tokens: its text, its tool calls' arguments, and a few for its framing. */
 export function messageTokens(m: ChatMessage): number {
-  const calls = m.role === 'assistant' ? (m.toolCalls ?? []).reduce((n, c) => n + estimateTokens(c.name) + estimateTokens(JSON.stringify(c.args)), 0) : 0;
+  const calls =
+    m.role === 'assistant'
+      ? (m.toolCalls ?? []).reduce((n, c) => n + estimateTokens(c.name) + estimateTokens(JSON.stringify(c.args)), 0)
+      : 0;
   return estimateTokens(m.content) + calls + 4;
 }
 
@@ -80,17 +84,25 @@ export function splitAtCurrentTurn(messages: readonly ChatMessage[]): { older: C
 export function headAndTail(text: string, max: number): string {
   if (text.length <= max) return text;
   const half = Math.floor(max / 2);
-  return `${text.slice(0, half)}\n[… ${text.length - 2 * half} characters of this output left out of the context …]\n${text.slice(text.length - half)}`;
+  return (
+    `${text.slice(0, half)}\n[… ${text.length - 2 * half} characters of this output left out of the context ` +
+    `…]\n${text.slice(text.length - half)}`
+  );
 }
 
 /** The conversation as sent: long tool outputs cut to head and tail. */
 export function cutToolOutputs(messages: readonly ChatMessage[], max = MAX_TOOL_CONTEXT_CHARS): ChatMessage[] {
-  return messages.map((m) => (m.role === 'tool' && m.content.length > max ? { ...m, content: headAndTail(m.content, max) } : m));
+  return messages.map((m) =>
+    m.role === 'tool' && m.content.length > max ? { ...m, content: headAndTail(m.content, max) } : m,
+  );
 }
 
-export const SUMMARY_SYSTEM = 'You write summaries of coding sessions for yourself: another instance of you will continue the work from your summary alone, without the conversation it replaces.';
+export const SUMMARY_SYSTEM =
+  'You write summaries of coding sessions for yourself: another instance of you will continue the work from your ' +
+  'summary alone, without the conversation it replaces.';
 
-const SUMMARY_MARK = '[Summary of the conversation before this point, written when the context filled up. The log keeps the whole of it.]';
+const SUMMARY_MARK =
+  '[Summary of the conversation before this point, written when the context filled up. The log keeps the whole of it.]';
 
 /** Whether a user message is a compaction's summary (not something the person typed). */
 export function isSummary(content: string): boolean {
@@ -100,15 +112,22 @@ export function isSummary(content: string): boolean {
 /** What is asked of the model to summarise the older turns; `focus`: what the person wants kept above all. */
 export function summaryRequest(older: readonly ChatMessage[], focus?: string): ChatMessage[] {
   const ask = [
-    'Summarise the conversation so far, to replace it: the task as the person asked it (their words where they matter);',
+    'Summarise the conversation so far, to replace it: the task as the person asked it (their words where they ' +
+      'matter);',
     'what was decided and why; the files read, created or changed, and how; commands run and what they showed;',
-    'what is done, what is open, and the next step. Keep exact names, paths, commands, errors and numbers. Write the summary only.',
+    'what is done, what is open, and the next step. Keep exact names, paths, commands, errors and numbers. Write ' +
+      'the summary only.',
     focus ? `Above all keep: ${focus}` : '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   return [...cutToolOutputs(older), { role: 'user', content: ask }];
 }
 
-/** The summary in the place of the turns it replaces: a user message, and the model's acknowledgement (both protocols want turns to alternate). */
+/**
+ * The summary in the place of the turns it replaces: a user message, and the model's acknowledgement (both protocols
+ * want turns to alternate).
+ */
 export function summaryMessages(summary: string): ChatMessage[] {
   const text = summary.length > MAX_SUMMARY_CHARS ? `${summary.slice(0, MAX_SUMMARY_CHARS)}\n[summary cut]` : summary;
   return [

@@ -43,7 +43,11 @@ export class Compaction {
   constructor(private readonly o: CompactionOptions) {}
 
   /** A request's tokens, estimated: the system prompt, the tools offered, the messages. */
-  estimate(messages: readonly ChatMessage[], system: string | undefined, tools: readonly ToolSpec[] | undefined): number {
+  estimate(
+    messages: readonly ChatMessage[],
+    system: string | undefined,
+    tools: readonly ToolSpec[] | undefined,
+  ): number {
     let n = estimateTokens(system ?? '') + (tools ? estimateTokens(JSON.stringify(tools)) : 0);
     for (const m of messages) n += messageTokens(m);
     return n;
@@ -63,7 +67,10 @@ export class Compaction {
     return this.calibration.tokens(this.estimate(cutToolOutputs(this.o.conversation.messages), system, tools));
   }
 
-  /** Compacts the turns before the current one when the next request would fill the window past the mark; null when it would not. */
+  /**
+   * Compacts the turns before the current one when the next request would fill the window past the mark; null when it
+   * would not.
+   */
   ifFull(turn: ActiveTurn, tools: readonly ToolSpec[] | undefined): Promise<boolean> | null {
     const window = this.o.contextWindow?.() ?? DEFAULT_CONTEXT_WINDOW;
     const tokens = this.tokens(turn.system, tools);
@@ -86,7 +93,13 @@ export class Compaction {
    * the last `kept` messages. A failure leaves the conversation as it was
    * (the character budget still applies), with a note.
    */
-  async summarise(turn: ActiveTurn, older: ChatMessage[], kept: number, before: number, focus?: string): Promise<boolean> {
+  async summarise(
+    turn: ActiveTurn,
+    older: ChatMessage[],
+    kept: number,
+    before: number,
+    focus?: string,
+  ): Promise<boolean> {
     const bus = this.o.bus;
     const count = `${older.length} earlier messages, about ${before.toLocaleString('en-US')} tokens`;
     bus.emit('transcript.note', { text: sanitize(`compacting the context: ${count}, into a summary…`) });
@@ -95,7 +108,12 @@ export class Compaction {
       summary = await this.ask(turn, older, focus);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      if (!turn.cancelled) bus.emit('transcript.note', { text: sanitize(`could not compact the context (${why}); the oldest turns are left out instead, as the budget requires`) });
+      if (!turn.cancelled)
+        bus.emit('transcript.note', {
+          text: sanitize(
+            `could not compact the context (${why}); the oldest turns are left out instead, as the budget requires`,
+          ),
+        });
       return false;
     }
     if (turn.cancelled || !summary.trim()) return false;
@@ -103,12 +121,18 @@ export class Compaction {
     const after = this.tokens(turn.system, undefined);
     bus.emit('conversation.compacted', { turnId: turn.id, summary, kept });
     bus.emit('transcript.note', {
-      text: sanitize(`── context compacted: ${older.length} earlier messages summarised, about ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens; the log keeps them all ──`),
+      text: sanitize(
+        `── context compacted: ${older.length} earlier messages summarised, about ${before.toLocaleString('en-US')} ` +
+          `→ ${after.toLocaleString('en-US')} tokens; the log keeps them all ──`,
+      ),
     });
     return true;
   }
 
-  /** The model's summary of `older`, bounded; its own controller, so a summary past its bound is hung up on without ending the turn. */
+  /**
+   * The model's summary of `older`, bounded; its own controller, so a summary past its bound is hung up on without
+   * ending the turn.
+   */
   private async ask(turn: ActiveTurn, older: ChatMessage[], focus?: string): Promise<string> {
     const controller = new AbortController();
     const onAbort = (): void => controller.abort();
@@ -117,7 +141,10 @@ export class Compaction {
     let summary = '';
     try {
       const request = summaryRequest(older, focus);
-      for await (const item of this.o.provider.stream(request, controller.signal, { model: this.o.model(), system: SUMMARY_SYSTEM })) {
+      for await (const item of this.o.provider.stream(request, controller.signal, {
+        model: this.o.model(),
+        system: SUMMARY_SYSTEM,
+      })) {
         if (typeof item === 'string') summary += clean.push(item);
         if (summary.length > MAX_SUMMARY_CHARS) break;
       }

@@ -13,7 +13,10 @@ function size(m: ChatMessage): number {
  * in `maxChars`; the latest turn is always kept. `dropped` counts the turns
  * left out.
  */
-export function trimContext(messages: readonly ChatMessage[], maxChars: number): { messages: ChatMessage[]; dropped: number } {
+export function trimContext(
+  messages: readonly ChatMessage[],
+  maxChars: number,
+): { messages: ChatMessage[]; dropped: number } {
   const starts: number[] = [];
   messages.forEach((m, i) => m.role === 'user' && starts.push(i));
   let total = messages.reduce((n, m) => n + size(m), 0);

@@ -14,7 +14,9 @@ export interface Input {
   segments: Segment[];
   /** Where its message is in the conversation. */
   at: number;
-  /** Its turn's number for the file copies (session/checkpoints.ts); -1 for one from before this process (no copies). */
+  /**
+   * Its turn's number for the file copies (session/checkpoints.ts); -1 for one from before this process (no copies).
+   */
   turn: number;
 }
 
@@ -39,7 +41,8 @@ export class Conversation {
     this.dropped = 0;
     this.points = [];
     messages.forEach((m, at) => {
-      if (m.role === 'user' && !isSummary(m.content)) this.points.push({ segments: [{ type: 'text', text: m.content }], at, turn: -1 });
+      if (m.role === 'user' && !isSummary(m.content))
+        this.points.push({ segments: [{ type: 'text', text: m.content }], at, turn: -1 });
     });
   }
 
@@ -52,7 +55,10 @@ export class Conversation {
     this.points.push({ segments, at: this.list.length, turn });
   }
 
-  /** Back to before input `index`: it and everything after leave; the input, and how many messages left; null when there is none. */
+  /**
+   * Back to before input `index`: it and everything after leave; the input, and how many messages left; null when there
+   * is none.
+   */
   rewind(index: number): { input: Input; dropped: number } | null {
     const input = this.points[index];
     if (!input) return null;
@@ -63,7 +69,10 @@ export class Conversation {
     return { input, dropped };
   }
 
-  /** The messages before the last `kept` replaced by `summary` (its messages): inputs inside it can no longer be rewound to. */
+  /**
+   * The messages before the last `kept` replaced by `summary` (its messages): inputs inside it can no longer be rewound
+   * to.
+   */
   summarised(summary: readonly ChatMessage[], kept: number): void {
     const gone = this.list.length - kept;
     this.points = this.points.filter((i) => i.at >= gone).map((i) => ({ ...i, at: i.at - gone + summary.length }));
@@ -80,7 +89,11 @@ export class Conversation {
     const { messages, dropped } = trimContext(cutToolOutputs(this.list), maxChars);
     if (dropped === this.dropped) return { messages, note: null };
     this.dropped = dropped;
-    const note = dropped > 0 ? `${dropped} earlier turn${dropped === 1 ? '' : 's'} left out of what the model gets (context budget); the log keeps them all` : null;
+    const note =
+      dropped > 0
+        ? `${dropped} earlier turn${dropped === 1 ? '' : 's'} left out of what the model gets (context budget); the ` +
+          `log keeps them all`
+        : null;
     return { messages, note };
   }
 }

@@ -14,7 +14,12 @@ export function ownCommandMessage(command: string, output: string): string {
 }
 
 /** Runs `command` for `turn`; what it printed and how it ended (null when the turn was stopped). */
-export async function runOwnCommand(bus: Bus, turn: ActiveTurn, command: string, o: { workspace: string; killGraceMs?: number }): Promise<string | null> {
+export async function runOwnCommand(
+  bus: Bus,
+  turn: ActiveTurn,
+  command: string,
+  o: { workspace: string; killGraceMs?: number },
+): Promise<string | null> {
   const detail = sanitize(`you ran: ${visible(command)}`);
   bus.emit('tool.started', { turnId: turn.id, summary: detail, detail, declined: false });
   const output = new StreamSanitizer();
@@ -31,6 +36,10 @@ export async function runOwnCommand(bus: Bus, turn: ActiveTurn, command: string,
   };
   const result = await runCommand(command, ctx, turn.controller.signal);
   if (turn.cancelled) return null;
-  bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status: result.status === undefined ? undefined : sanitize(result.status) });
+  bus.emit('tool.finished', {
+    turnId: turn.id,
+    ok: result.ok,
+    status: result.status === undefined ? undefined : sanitize(result.status),
+  });
   return ownCommandMessage(command, result.content);
 }

@@ -19,8 +19,16 @@ export interface RunOnceOptions {
 function jsonEvents(bus: Bus, write: (event: object) => void): void {
   bus.on('turn.delta', ({ text }) => write({ type: 'text', text }));
   bus.on('conversation.message', ({ message, declined }) => {
-    if (message.role === 'assistant') for (const c of message.toolCalls ?? []) write({ type: 'tool_call', id: c.id, name: c.name, args: c.args });
-    if (message.role === 'tool') write({ type: 'tool_result', id: message.toolCallId, name: message.name, content: message.content, ...(declined ? { declined } : {}) });
+    if (message.role === 'assistant')
+      for (const c of message.toolCalls ?? []) write({ type: 'tool_call', id: c.id, name: c.name, args: c.args });
+    if (message.role === 'tool')
+      write({
+        type: 'tool_result',
+        id: message.toolCallId,
+        name: message.name,
+        content: message.content,
+        ...(declined ? { declined } : {}),
+      });
   });
   bus.on('turn.usage', ({ input, output }) => write({ type: 'usage', input, output }));
   bus.on('turn.ended', ({ status, message }) => write({ type: 'end', status, ...(message ? { message } : {}) }));
@@ -30,7 +38,13 @@ function jsonEvents(bus: Bus, write: (event: object) => void): void {
  * One turn of `runner` (made unattended: agent-parts.ts) on `prompt`, its answer or events written to
  * `io.out` as they come; the exit code: 0, 1 when the turn failed, 130 when SIGINT cancelled it.
  */
-export async function runOnce(bus: Bus, runner: TurnRunner, prompt: string, io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream }, options: RunOnceOptions = {}): Promise<number> {
+export async function runOnce(
+  bus: Bus,
+  runner: TurnRunner,
+  prompt: string,
+  io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream },
+  options: RunOnceOptions = {},
+): Promise<number> {
   // What milk would note in the transcript (no sandbox here, say) goes to stderr.
   bus.on('transcript.note', ({ text }) => io.err.write(`milk: ${text}\n`));
   let wrote = '';

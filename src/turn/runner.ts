@@ -43,7 +43,9 @@ export function killLiveTools(): void {
 /** Model requests in one turn, at most, unless the options say otherwise (a tool loop that never ends is cut off). */
 const DEFAULT_MAX_STEPS = 20;
 
-export interface RunnerOptions extends Partial<Omit<ToolCallsOptions, 'bus' | 'settings' | 'registry' | 'approvals' | 'probeSandbox'>> {
+export interface RunnerOptions extends Partial<
+  Omit<ToolCallsOptions, 'bus' | 'settings' | 'registry' | 'approvals' | 'probeSandbox'>
+> {
   /** Model requests in one turn, at most. */
   maxSteps?: number;
   /** The model to ask and which calls run without asking (force mode, "always" answers). */
@@ -54,9 +56,15 @@ export interface RunnerOptions extends Partial<Omit<ToolCallsOptions, 'bus' | 's
   maxAnswerChars?: number;
   /** Characters of one answer kept in the conversation sent back to the model. */
   maxKeptChars?: number;
-  /** Characters of conversation sent with a request; the oldest whole turns are left out past it (when compaction could not help). */
+  /**
+   * Characters of conversation sent with a request; the oldest whole turns are left out past it (when compaction could
+   * not help).
+   */
   maxContextChars?: number;
-  /** The model's context window in tokens (config `contextWindow`, per model); past 80 % of it the older turns are compacted. */
+  /**
+   * The model's context window in tokens (config `contextWindow`, per model); past 80 % of it the older turns are
+   * compacted.
+   */
   contextWindow?: () => number | undefined;
   /** The system prompt, put together at the start of each turn (agent/context.ts). */
   systemPrompt?: () => string;
@@ -74,10 +82,26 @@ export class TurnRunner {
   private readonly step: StepOptions;
   readonly settings: Settings;
 
-  constructor(private readonly bus: Bus, private readonly provider: Provider, private readonly options: RunnerOptions = {}) {
-    const settings = (this.settings = options.settings ?? new Settings({ provider: provider.name, model: provider.model ?? null }));
-    this.compaction = new Compaction({ bus, provider, conversation: this.conversation, model: () => settings.model ?? undefined, contextWindow: options.contextWindow });
-    this.step = { bus, provider, maxShown: options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS, maxKept: options.maxKeptChars ?? DEFAULT_MAX_KEPT_CHARS };
+  constructor(
+    private readonly bus: Bus,
+    private readonly provider: Provider,
+    private readonly options: RunnerOptions = {},
+  ) {
+    const settings = (this.settings =
+      options.settings ?? new Settings({ provider: provider.name, model: provider.model ?? null }));
+    this.compaction = new Compaction({
+      bus,
+      provider,
+      conversation: this.conversation,
+      model: () => settings.model ?? undefined,
+      contextWindow: options.contextWindow,
+    });
+    this.step = {
+      bus,
+      provider,
+      maxShown: options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS,
+      maxKept: options.maxKeptChars ?? DEFAULT_MAX_KEPT_CHARS,
+    };
     const workspace = options.workspace;
     this.registry = options.tools ?? new ToolRegistry();
     this.calls = workspace
@@ -124,10 +148,14 @@ export class TurnRunner {
   /** Starts a turn for `input`; returns its id. Only one turn runs at a time. */
   start(input: string, options: { display?: string; segments?: Segment[] } = {}): number {
     const segments = options.segments ?? [{ type: 'text' as const, text: input }];
-    return this.launch({ input, display: sanitize(options.display ?? input), segments: options.segments }, segments, (turn) => {
-      this.record(turn.id, { role: 'user', content: input });
-      return this.loop(turn);
-    });
+    return this.launch(
+      { input, display: sanitize(options.display ?? input), segments: options.segments },
+      segments,
+      (turn) => {
+        this.record(turn.id, { role: 'user', content: input });
+        return this.loop(turn);
+      },
+    );
   }
 
   /**
@@ -137,21 +165,33 @@ export class TurnRunner {
   runOwn(command: string, options: { display?: string; segments?: Segment[] } = {}): number {
     const segments = options.segments ?? [{ type: 'text' as const, text: `!${command}` }];
     const input = `!${command}`;
-    return this.launch({ input, display: sanitize(options.display ?? input), segments, kind: 'command' }, segments, async (turn) => {
-      const content = await runOwnCommand(this.bus, turn, command, { workspace: this.options.workspace ?? process.cwd(), killGraceMs: this.options.killGraceMs });
-      if (content === null) return;
-      this.record(turn.id, { role: 'user', content });
-      this.bus.emit('command.ran', { turnId: turn.id, text: content, segments });
-    });
+    return this.launch(
+      { input, display: sanitize(options.display ?? input), segments, kind: 'command' },
+      segments,
+      async (turn) => {
+        const content = await runOwnCommand(this.bus, turn, command, {
+          workspace: this.options.workspace ?? process.cwd(),
+          killGraceMs: this.options.killGraceMs,
+        });
+        if (content === null) return;
+        this.record(turn.id, { role: 'user', content });
+        this.bus.emit('command.ran', { turnId: turn.id, text: content, segments });
+      },
+    );
   }
 
-  /** /compact: summarises the whole conversation now, as a turn of its own (Ctrl-C stops it). Null when there is nothing to compact. */
+  /**
+   * /compact: summarises the whole conversation now, as a turn of its own (Ctrl-C stops it). Null when there is nothing
+   * to compact.
+   */
   compact(focus?: string): number | null {
     if (this.active) throw new Error('a turn is already running');
     const all = this.compaction.everything(this.options.systemPrompt?.());
     if (!all) return null;
     const input = focus ? `/compact ${focus}` : '/compact';
-    return this.launch({ input, display: sanitize(input), kind: 'compact' }, null, (turn) => this.compaction.summarise(turn, all.older, 0, all.before, focus));
+    return this.launch({ input, display: sanitize(input), kind: 'compact' }, null, (turn) =>
+      this.compaction.summarise(turn, all.older, 0, all.before, focus),
+    );
   }
 
   /** Interrupts the running turn. A second call, or a call when idle, does nothing. */
@@ -170,13 +210,26 @@ export class TurnRunner {
    * aborts it, its end reported once. `rewindable`: the input a rewind can go
    * back to (none for /compact).
    */
-  private launch(started: Omit<Events['turn.started'], 'turnId'>, rewindable: Segment[] | null, work: (turn: ActiveTurn) => Promise<unknown>): number {
+  private launch(
+    started: Omit<Events['turn.started'], 'turnId'>,
+    rewindable: Segment[] | null,
+    work: (turn: ActiveTurn) => Promise<unknown>,
+  ): number {
     if (this.active) throw new Error('a turn is already running');
     const id = ++this.lastId;
     const controller = new AbortController();
     const seq = rewindable ? this.turnSeq++ : -1;
     if (rewindable) this.conversation.markInput(rewindable, seq);
-    const turn: ActiveTurn = { id, seq, controller, promise: null, cancelled: false, step: emptyStep(), shown: 0, unanswered: [] };
+    const turn: ActiveTurn = {
+      id,
+      seq,
+      controller,
+      promise: null,
+      cancelled: false,
+      step: emptyStep(),
+      shown: 0,
+      unanswered: [],
+    };
     this.active = turn;
     this.bus.emit('turn.started', { turnId: id, ...started });
     turn.promise = new PCancelable<void>((resolve, reject, onCancel) => {
@@ -219,10 +272,16 @@ export class TurnRunner {
       if (calls.length === 0) return;
       turn.unanswered = [...calls];
       for (const call of calls) {
-        const answer = this.calls ? await this.calls.answer(turn, call) : { content: `error: no tools here (${call.name} was not run)`, declined: false };
+        const answer = this.calls
+          ? await this.calls.answer(turn, call)
+          : { content: `error: no tools here (${call.name} was not run)`, declined: false };
         if (turn.cancelled || answer === null) return;
         turn.unanswered.shift();
-        this.record(turn.id, { role: 'tool', toolCallId: call.id, name: call.name, content: answer.content }, answer.declined);
+        this.record(
+          turn.id,
+          { role: 'tool', toolCallId: call.id, name: call.name, content: answer.content },
+          answer.declined,
+        );
       }
     }
     throw new Error(`stopped after ${maxSteps} model requests in one turn`);
@@ -249,10 +308,19 @@ export class TurnRunner {
     // Leave the conversation well-formed for the next turn: partial text kept, every tool call answered.
     if (turn.step.text) this.record(turn.id, partialMessage(turn));
     for (const call of turn.unanswered) {
-      this.record(turn.id, { role: 'tool', toolCallId: call.id, name: call.name, content: `not run: the turn was ${status === 'interrupted' ? 'interrupted' : 'stopped'}` });
+      this.record(turn.id, {
+        role: 'tool',
+        toolCallId: call.id,
+        name: call.name,
+        content: `not run: the turn was ${status === 'interrupted' ? 'interrupted' : 'stopped'}`,
+      });
     }
     turn.unanswered = [];
     // An error's words may be a server's: shown and logged as inert text, as the answer is.
-    this.bus.emit('turn.ended', { turnId: turn.id, status, message: message === undefined ? undefined : sanitize(message) });
+    this.bus.emit('turn.ended', {
+      turnId: turn.id,
+      status,
+      message: message === undefined ? undefined : sanitize(message),
+    });
   }
 }

@@ -37,7 +37,11 @@ export async function streamStep(o: StepOptions, turn: ActiveTurn, req: StepRequ
   const calls: ToolCall[] = [];
   const signal = turn.controller.signal;
   try {
-    for await (const item of o.provider.stream(req.messages, signal, { tools: req.tools, model: req.model, system: turn.system })) {
+    for await (const item of o.provider.stream(req.messages, signal, {
+      tools: req.tools,
+      model: req.model,
+      system: turn.system,
+    })) {
       if (signal.aborted) return calls;
       if (typeof item === 'string') deliver(o, turn, clean.push(item));
       else if ('usage' in item) {
@@ -73,7 +77,8 @@ function deliver(o: StepOptions, turn: ActiveTurn, text: Inert): void {
   if (shown) o.bus.emit('turn.delta', { turnId: turn.id, text: shown });
   if (text.length > room) {
     throw new AnswerTooLong(
-      `the answer passed ${o.maxShown.toLocaleString('en-US')} characters and was stopped there (the model keeps the first ${o.maxKept.toLocaleString('en-US')})`,
+      `the answer passed ${o.maxShown.toLocaleString('en-US')} characters and was stopped there (the model keeps ` +
+        `the first ${o.maxKept.toLocaleString('en-US')})`,
     );
   }
 }
@@ -91,14 +96,20 @@ function keptText(turn: ActiveTurn): string {
   return s.cut ? `${s.text}\n[the rest of this answer was cut off]` : s.text;
 }
 
-/** What a stopped step leaves in the conversation: the text it had streamed (its reasoning is not sent back without its answer). */
+/**
+ * What a stopped step leaves in the conversation: the text it had streamed (its reasoning is not sent back without its
+ * answer).
+ */
 export function partialMessage(turn: ActiveTurn): ChatMessage {
   const content = keptText(turn);
   turn.step = emptyStep();
   return { role: 'assistant', content };
 }
 
-/** The step's message for the conversation (its text marked when it was cut), with the calls it asked for; the next step starts afresh. */
+/**
+ * The step's message for the conversation (its text marked when it was cut), with the calls it asked for; the next step
+ * starts afresh.
+ */
 export function stepMessage(turn: ActiveTurn, calls: readonly ToolCall[] = []): ChatMessage & { role: 'assistant' } {
   const s = turn.step;
   const content = keptText(turn);

@@ -57,7 +57,9 @@ interface Confinement {
 export class ToolCalls {
   constructor(private readonly o: ToolCallsOptions) {}
 
-  /** Answers one call: what the model is told, or null when the turn was stopped meanwhile (the runner answers it then). */
+  /**
+   * Answers one call: what the model is told, or null when the turn was stopped meanwhile (the runner answers it then).
+   */
   async answer(turn: ActiveTurn, call: ToolCall): Promise<CallAnswer | null> {
     const prepared = prepare(this.o.registry.find(call.name), call);
     if (!prepared.ok) return told(this.refuse(turn, call.name, prepared.why, 'invalid arguments'));
@@ -66,18 +68,29 @@ export class ToolCalls {
     if (turn.cancelled) return null;
     const settings = this.o.settings;
     let decision = settings.decide({ tool: tool.name, kind: tool.kind, command: tool.ruleText?.(args) });
-    if (decision === 'refuse') return told(this.refuse(turn, tool.name, `the person set milk to ${settings.mode} mode, where ${tool.name} is not allowed`, 'not allowed'));
+    if (decision === 'refuse')
+      return told(
+        this.refuse(
+          turn,
+          tool.name,
+          `the person set milk to ${settings.mode} mode, where ${tool.name} is not allowed`,
+          'not allowed',
+        ),
+      );
     const confined = tool.sandboxed ? await this.confinement() : { sandbox: false, agree: false };
     if (turn.cancelled) return null;
     // A command that would run without the sandbox it should have runs only once the person agrees.
     if (confined.agree) decision = 'ask';
-    if (decision === 'ask' && this.o.unattended) return told(this.refuse(turn, tool.name, this.unattendedWhy(confined), 'not allowed'));
+    if (decision === 'ask' && this.o.unattended)
+      return told(this.refuse(turn, tool.name, this.unattendedWhy(confined), 'not allowed'));
     const subject = tool.subject(args);
     const summary = sanitize(describeCall(tool.name, subject));
     // A change shows what it would do before anyone is asked about it.
     const preview = tool.preview ? await tool.preview(args, this.o.workspace) : null;
     if (turn.cancelled) return null;
-    const detail = sanitize(preview === null ? callDetail(tool.name, subject) : `${callDetail(tool.name, subject)}\n${showControls(preview)}`);
+    const detail = sanitize(
+      preview === null ? callDetail(tool.name, subject) : `${callDetail(tool.name, subject)}\n${showControls(preview)}`,
+    );
     let network = false;
     if (decision === 'ask') {
       const answer = await this.ask(turn, tool, args, { summary, detail, confined });
@@ -91,11 +104,18 @@ export class ToolCalls {
   private unattendedWhy(confined: Confinement): string {
     const s = this.o.settings;
     return confined.agree
-      ? `no sandbox can run here (${s.sandboxBroken}) and no one is there to agree to running it without one (milk run; --sandbox off runs commands unconfined)`
-      : `it needs the person's approval in ${s.mode} mode, and no one is there to give it (milk run; --approval auto-edit or full-auto lets such calls run)`;
+      ? `no sandbox can run here (${s.sandboxBroken}) and no one is there to agree to running it without one (milk ` +
+          `run; --sandbox off runs commands unconfined)`
+      : `it needs the person's approval in ${s.mode} mode, and no one is there to give it (milk run; --approval ` +
+          `auto-edit or full-auto lets such calls run)`;
   }
 
-  private async run(turn: ActiveTurn, tool: AnyTool, args: Record<string, unknown>, how: { summary: Inert; detail: Inert; sandbox: boolean; network: boolean }): Promise<string> {
+  private async run(
+    turn: ActiveTurn,
+    tool: AnyTool,
+    args: Record<string, unknown>,
+    how: { summary: Inert; detail: Inert; sandbox: boolean; network: boolean },
+  ): Promise<string> {
     const bus = this.o.bus;
     bus.emit('tool.started', { turnId: turn.id, summary: how.summary, detail: how.detail, declined: false });
     const output = new StreamSanitizer();
@@ -110,7 +130,12 @@ export class ToolCalls {
       },
     };
     const result = await runTool(tool, args, ctx, turn.controller.signal);
-    if (!turn.cancelled) bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status: result.status === undefined ? undefined : sanitize(result.status) });
+    if (!turn.cancelled)
+      bus.emit('tool.finished', {
+        turnId: turn.id,
+        ok: result.ok,
+        status: result.status === undefined ? undefined : sanitize(result.status),
+      });
     return result.content;
   }
 
@@ -126,14 +151,23 @@ export class ToolCalls {
     if (probe.ok) return { sandbox: true, agree: false };
     if (s.sandboxBroken === null) {
       s.sandboxCannotRun(probe.why);
-      const text = `no sandbox for commands: ${probe.why}. A command runs with your full rights only once you agree (yes at its question; --sandbox off stops asking).`;
+      const text =
+        `no sandbox for commands: ${probe.why}. A command runs with your full rights only once you agree ` +
+        `(yes at its question; --sandbox off stops asking).`;
       this.o.bus.emit('transcript.note', { text: sanitize(text), reveal: true });
     }
     return { sandbox: false, agree: !s.unsandboxedAgreed };
   }
 
-  /** Puts a call to the person; what they answered (the answer's side effects done), or null when the turn was stopped. */
-  private async ask(turn: ActiveTurn, tool: AnyTool, args: Record<string, unknown>, q: { summary: Inert; detail: Inert; confined: Confinement }): Promise<Approval | null> {
+  /**
+   * Puts a call to the person; what they answered (the answer's side effects done), or null when the turn was stopped.
+   */
+  private async ask(
+    turn: ActiveTurn,
+    tool: AnyTool,
+    args: Record<string, unknown>,
+    q: { summary: Inert; detail: Inert; confined: Confinement },
+  ): Promise<Approval | null> {
     const s = this.o.settings;
     const rule = suggestRule(tool.name, tool.ruleText?.(args));
     const answer = await this.o.approvals.ask(
@@ -156,7 +190,12 @@ export class ToolCalls {
     if (q.confined.agree) s.agreeUnsandboxed();
     if (answer === 'always') s.allowAlways(tool.name);
     if (answer === 'rule' && rule && s.addRule(rule)) {
-      this.o.bus.emit('transcript.note', { text: sanitize(`from now on in this workspace, ${describeRule(rule)} run without asking (/permissions lists and removes rules)`) });
+      this.o.bus.emit('transcript.note', {
+        text: sanitize(
+          `from now on in this workspace, ${describeRule(rule)} run without asking (/permissions lists and removes ` +
+            `rules)`,
+        ),
+      });
     }
     return answer;
   }
@@ -164,9 +203,17 @@ export class ToolCalls {
   /** A call that cannot be run as sent: shown as a failed block, and the model told why; nobody is asked about it. */
   private refuse(turn: ActiveTurn, name: string, why: string, status: 'invalid arguments' | 'not allowed'): string {
     const summary = sanitize(`${name}: not run`);
-    this.o.bus.emit('tool.started', { turnId: turn.id, summary, detail: sanitize(`${name} call not run: ${why}`), declined: false });
+    this.o.bus.emit('tool.started', {
+      turnId: turn.id,
+      summary,
+      detail: sanitize(`${name} call not run: ${why}`),
+      declined: false,
+    });
     this.o.bus.emit('tool.finished', { turnId: turn.id, ok: false, status: sanitize(status) });
-    const next = status === 'not allowed' ? 'Do without it, or ask the person to change the mode.' : 'Send the call again with its complete arguments as one JSON object.';
+    const next =
+      status === 'not allowed'
+        ? 'Do without it, or ask the person to change the mode.'
+        : 'Send the call again with its complete arguments as one JSON object.';
     return `error: this ${name} call was not run: ${why}. ${next}`;
   }
 

@@ -1,6 +1,7 @@
 // neo-blessed ships no types; its API is blessed's.
 declare module 'neo-blessed' {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the one way to re-export a CommonJS `export =` module's types
+  // The one way to re-export the types of a CommonJS `export =` module:
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   import blessed = require('blessed');
   export = blessed;
 }

@@ -52,11 +52,16 @@ export interface ApprovalQuestion {
  * What the answers would do, said in the transcript while the question is
  * open (the status bar has no room); `key` names a command's key as bound.
  */
-export function approvalHints(q: { rule: string | null; sandboxed: boolean; unsandboxed: string | null }, key: (command: CommandName) => string): string[] {
+export function approvalHints(
+  q: { rule: string | null; sandboxed: boolean; unsandboxed: string | null },
+  key: (command: CommandName) => string,
+): string[] {
   const hints = [`${key('approval.no')}: no, and the model is told · ${key('app.interrupt')}: stop the whole turn`];
   if (q.rule) hints.push(`${key('approval.rule')}: ${q.rule} run without asking from now on, in this workspace`);
-  if (q.sandboxed) hints.push(`runs in the sandbox, without the network; ${key('approval.network')}: yes, with the network`);
-  if (q.unsandboxed) hints.push(`no sandbox (${q.unsandboxed}): yes runs it, and later commands this session, with your full rights`);
+  if (q.sandboxed)
+    hints.push(`runs in the sandbox, without the network; ${key('approval.network')}: yes, with the network`);
+  if (q.unsandboxed)
+    hints.push(`no sandbox (${q.unsandboxed}): yes runs it, and later commands this session, with your full rights`);
   return hints;
 }
 
@@ -76,7 +81,10 @@ export class ApprovalView implements View {
   readonly network: boolean;
 
   /** `q`: the question as the engine asked it (turn/approvals.ts); `shownAt`: when it appeared. */
-  constructor(q: ApprovalQuestion, readonly shownAt: number) {
+  constructor(
+    q: ApprovalQuestion,
+    readonly shownAt: number,
+  ) {
     this.requestId = q.requestId;
     this.turnId = q.turnId;
     this.summary = q.summary;
@@ -99,7 +107,9 @@ export class ApprovalView implements View {
     // lone letter), so a letter here is none of them, and text in one chunk (`okay`) is never an answer.
     if (!this.ready(ctx) || input.kind !== 'command') return pass(this);
     // r and w where the question offers no rule or network are letters like any other: typing.
-    const letter = (input.name === 'approval.rule' && !this.rule && 'r') || (input.name === 'approval.network' && !this.network && 'w');
+    const letter =
+      (input.name === 'approval.rule' && !this.rule && 'r') ||
+      (input.name === 'approval.network' && !this.network && 'w');
     if (letter) {
       const typed = reduce(composer, { kind: 'text', text: letter }, ctx);
       return consume(this, { composer: typed.state, effects: typed.effects });
@@ -122,7 +132,12 @@ export class ApprovalView implements View {
       case 'app.toggleForce':
         // Force on, after the pause, answers this call too; off changes only later calls.
         if (ctx.force) return pass(this);
-        return consume(null, { effects: [{ type: 'setForce', on: true }, { type: 'answer', requestId: this.requestId, approval: 'yes' }] });
+        return consume(null, {
+          effects: [
+            { type: 'setForce', on: true },
+            { type: 'answer', requestId: this.requestId, approval: 'yes' },
+          ],
+        });
       default:
         return PASSES.has(name) ? pass(this) : consume(this);
     }
@@ -134,7 +149,16 @@ export class ApprovalView implements View {
 
   status(time: { now: number; lastKeyAt: number }, keys: KeyNames): { prompt: Inert; legend: Inert } {
     const k = (command: CommandName): string => keys.key('approval', command);
-    const legend = `${k('approval.yes')} yes · ${k('approval.no')} no · ${k('approval.always')} always${this.rule ? ` · ${k('approval.rule')} rule` : ''}${this.network ? ` · ${k('approval.network')} network` : ''}`;
-    return { prompt: sanitize(`run ${this.summary}?`), legend: sanitize(this.ready(time) ? legend : 'typing goes to the input; pause to answer') };
+    const legend = [
+      `${k('approval.yes')} yes`,
+      `${k('approval.no')} no`,
+      `${k('approval.always')} always`,
+      ...(this.rule ? [`${k('approval.rule')} rule`] : []),
+      ...(this.network ? [`${k('approval.network')} network`] : []),
+    ].join(' · ');
+    return {
+      prompt: sanitize(`run ${this.summary}?`),
+      legend: sanitize(this.ready(time) ? legend : 'typing goes to the input; pause to answer'),
+    };
   }
 }

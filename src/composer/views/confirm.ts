@@ -20,7 +20,10 @@ export const CONFIRM_SPEC: ViewSpec = {
 export class ConfirmView implements View {
   readonly mode = 'confirm' as const;
 
-  constructor(private readonly question: string, private readonly onYes: readonly Effect[]) {}
+  constructor(
+    private readonly question: string,
+    private readonly onYes: readonly Effect[],
+  ) {}
 
   keyMode(): 'confirm' {
     return 'confirm';
@@ -34,6 +37,9 @@ export class ConfirmView implements View {
   }
 
   status(_time: unknown, keys: KeyNames): { prompt: Inert; legend: Inert } {
-    return { prompt: sanitize(this.question), legend: sanitize(`${keys.key('confirm', 'confirm.yes')} yes · ${keys.key('confirm', 'confirm.no')} no`) };
+    return {
+      prompt: sanitize(this.question),
+      legend: sanitize(`${keys.key('confirm', 'confirm.yes')} yes · ${keys.key('confirm', 'confirm.no')} no`),
+    };
   }
 }

@@ -58,7 +58,10 @@ export class MentionView implements View {
     readonly list: MentionList,
   ) {}
 
-  /** Just after an @ was typed at `at` (maybe with more of the word after it): the first effect asks for the paths of that query. */
+  /**
+   * Just after an @ was typed at `at` (maybe with more of the word after it): the first effect asks for the paths of
+   * that query.
+   */
   static open(at: number, editor: ed.EditorState): { view: MentionView; effects: Effect[] } {
     const query = queryAt(editor, at) ?? '';
     const list: MentionList = { query, hits: [], selected: 0, indexing: false, cut: false, waiting: true };
@@ -74,7 +77,14 @@ export class MentionView implements View {
     switch (input.kind) {
       case 'mentionResults': {
         if (input.query !== this.list.query) return consume(this);
-        const list = { ...this.list, hits: input.hits, indexing: input.indexing, cut: input.cut, waiting: false, selected: 0 };
+        const list = {
+          ...this.list,
+          hits: input.hits,
+          indexing: input.indexing,
+          cut: input.cut,
+          waiting: false,
+          selected: 0,
+        };
         return consume(new MentionView(this.at, list));
       }
       case 'text':
@@ -95,7 +105,10 @@ export class MentionView implements View {
         if (!hit) return this.list.waiting ? consume(this) : consume(null, { effects: [{ type: 'mentionClosed' }] });
         const editor = ed.replaceWithFile(composer.editor, this.at, composer.editor.cursor, hit.path);
         const undo = [...(composer.undo ?? []), composer.editor].slice(-MAX_UNDO);
-        return consume(null, { effects: [{ type: 'mentionClosed' }], composer: { ...composer, editor, undo, redo: [], typing: false } });
+        return consume(null, {
+          effects: [{ type: 'mentionClosed' }],
+          composer: { ...composer, editor, undo, redo: [], typing: false },
+        });
       }
       case 'mention.next':
       case 'mention.prev': {
@@ -115,14 +128,26 @@ export class MentionView implements View {
     }
   }
 
-  /** Typing or rubbing out within the word: the composer changes and the query follows; out of the word, the picker closes. */
+  /**
+   * Typing or rubbing out within the word: the composer changes and the query follows; out of the word, the picker
+   * closes.
+   */
   private edited(input: ComposerInput, composer: ComposerState, ctx: ViewContext): Handled {
     const reduced = reduce(composer, input, ctx);
     const query = queryAt(reduced.state.editor, this.at);
-    if (query === null) return { view: null, composer: reduced.state, effects: [...reduced.effects, { type: 'mentionClosed' }], consumed: true };
+    if (query === null)
+      return {
+        view: null,
+        composer: reduced.state,
+        effects: [...reduced.effects, { type: 'mentionClosed' }],
+        consumed: true,
+      };
     if (query === this.list.query) return consume(this, { composer: reduced.state, effects: reduced.effects });
     const list = { ...this.list, query, waiting: true };
-    return consume(new MentionView(this.at, list), { composer: reduced.state, effects: [...reduced.effects, { type: 'mentionQuery', query }] });
+    return consume(new MentionView(this.at, list), {
+      composer: reduced.state,
+      effects: [...reduced.effects, { type: 'mentionQuery', query }],
+    });
   }
 
   /** The picker closes and the input goes on down to the composer. */
@@ -131,13 +156,19 @@ export class MentionView implements View {
   }
 
   status(_time: unknown, keys: KeyNames): { prompt: Inert; legend: Inert } {
-    const k = (command: CommandName, all = false): string => (all ? keys.keys('mention', command, '/') : keys.key('mention', command));
-    const legend = `${k('mention.accept', true)}: insert · ${k('mention.prev')}/${k('mention.next')}: choose · ${k('mention.cancel')}: leave as typed`;
+    const k = (command: CommandName, all = false): string =>
+      all ? keys.keys('mention', command, '/') : keys.key('mention', command);
+    const choose = `${k('mention.prev')}/${k('mention.next')}`;
+    const legend = `${k('mention.accept', true)}: insert · ${choose}: choose · ${k('mention.cancel')}: leave as typed`;
     return { prompt: sanitize(`@${this.list.query}`), legend: sanitize(legend) };
   }
 
   paint(): ViewPaint {
-    return { area: 'overlay', wanted: Math.max(2, this.list.hits.length + 1), rows: (at) => mentionRows(this.list, at) };
+    return {
+      area: 'overlay',
+      wanted: Math.max(2, this.list.hits.length + 1),
+      rows: (at) => mentionRows(this.list, at),
+    };
   }
 }
 
@@ -147,7 +178,13 @@ export class MentionView implements View {
  * characters matched underlined. The list scrolls to keep the selection in view.
  */
 export function mentionRows(list: MentionList, { width, height, emoji }: PaintContext): GridRow[] {
-  const state = list.indexing ? 'listing the workspace…' : list.waiting ? 'searching…' : list.hits.length === 0 ? 'no matching files' : `${list.hits.length}${list.hits.length >= MENTION_LIMIT ? '+' : ''} paths`;
+  const state = list.indexing
+    ? 'listing the workspace…'
+    : list.waiting
+      ? 'searching…'
+      : list.hits.length === 0
+        ? 'no matching files'
+        : `${list.hits.length}${list.hits.length >= MENTION_LIMIT ? '+' : ''} paths`;
   const heading = ` @${list.query} · ${state}${list.cut ? ' (the workspace is larger than the index)' : ''} `;
   const title: GridRow = [{ text: fit(heading, width, emoji), style: 'statusStrong' }];
   const room = Math.max(0, height - 1);
@@ -178,4 +215,3 @@ export function mentionRows(list: MentionList, { width, height, emoji }: PaintCo
   });
   return [title, ...rows];
 }
-

@@ -39,7 +39,8 @@ export class PickerView implements View {
       case 'picker.down':
         return consume(new PickerView(movePicker(this.picker, 1)));
       case 'picker.choose':
-        if (this.picker.kind === 'rewind') return consume(null, { effects: [{ type: 'rewind', index: Number(selected(this.picker).id) }] });
+        if (this.picker.kind === 'rewind')
+          return consume(null, { effects: [{ type: 'rewind', index: Number(selected(this.picker).id) }] });
         return consume(null, { effects: [{ type: 'resume', id: selected(this.picker).id }] });
       case 'picker.cancel':
         // A rewind left is no rewind; a resume left is a new conversation.
@@ -52,7 +53,8 @@ export class PickerView implements View {
   status(_time: unknown, keys: KeyNames): { prompt: Inert; legend: Inert } {
     const choose = keys.key('picker', 'picker.choose');
     const cancel = keys.key('picker', 'picker.cancel');
-    if (this.picker.kind === 'rewind') return { prompt: sanitize('rewind to before an input'), legend: sanitize(`${choose} go back · ${cancel} stay`) };
+    if (this.picker.kind === 'rewind')
+      return { prompt: sanitize('rewind to before an input'), legend: sanitize(`${choose} go back · ${cancel} stay`) };
     return { prompt: sanitize('resume a conversation'), legend: sanitize(`${choose} resume · ${cancel} new`) };
   }
 
@@ -61,20 +63,27 @@ export class PickerView implements View {
   }
 }
 
-/** The resume or rewind picker, in the transcript's place: a title, then conversations (or inputs) around the selected one. */
+/**
+ * The resume or rewind picker, in the transcript's place: a title, then conversations (or inputs) around the selected
+ * one.
+ */
 export function pickerRows(p: PickerState, { width, height, emoji, keys }: PaintContext): GridRow[] {
   const k = (command: CommandName): string => keys.key('picker', command);
   const move = `${k('picker.up')}/${k('picker.down')}`;
-  const title = p.kind === 'rewind'
-    ? `Rewind to before an input: ${move} to choose, ${k('picker.choose')} to go back (it returns to the input box), ${k('picker.cancel')} to stay`
-    : `Resume a conversation: ${move} to choose, ${k('picker.choose')} to resume, ${k('picker.cancel')} for a new one`;
+  const title =
+    p.kind === 'rewind'
+      ? `Rewind to before an input: ${move} to choose, ${k('picker.choose')} to go back (it returns to the input ` +
+        `box), ${k('picker.cancel')} to stay`
+      : `Resume a conversation: ${move} to choose, ${k('picker.choose')} to resume, ${k('picker.cancel')} for a new ` +
+        `one`;
   const rows: GridRow[] = [[{ text: fit(title, width, emoji), style: 'bold' }], []];
   const room = Math.max(1, height - rows.length);
   const top = Math.max(0, Math.min(p.index - Math.floor(room / 2), p.items.length - room));
   p.items.slice(top, top + room).forEach((item, k) => {
     const on = top + k === p.index;
-    rows.push([{ text: fit(`${on ? '› ' : '  '}${pickerLine(item, p.kind)}`, width, emoji), style: on ? 'highlight' : 'normal' }]);
+    rows.push([
+      { text: fit(`${on ? '› ' : '  '}${pickerLine(item, p.kind)}`, width, emoji), style: on ? 'highlight' : 'normal' },
+    ]);
   });
   return rows;
 }
-

@@ -22,7 +22,9 @@ export const VIEW_SPECS: Readonly<Record<ModalMode, ViewSpec>> = {
   mention: MENTION_SPEC,
 };
 
-export const MODAL_KEYS = Object.fromEntries(Object.entries(VIEW_SPECS).map(([mode, spec]) => [mode, spec.keys])) as Readonly<Record<ModalMode, ViewSpec['keys']>>;
+export const MODAL_KEYS = Object.fromEntries(
+  Object.entries(VIEW_SPECS).map(([mode, spec]) => [mode, spec.keys]),
+) as Readonly<Record<ModalMode, ViewSpec['keys']>>;
 
 /** Whether a lone letter typed in this mode is a key (an answer, a move), not typing. */
 export function takesLetters(mode: Mode): boolean {

@@ -44,7 +44,9 @@ export class SearchView implements View {
     readonly state: search.SearchState,
     /** The list searched (the active history; Ctrl+T switches it). */
     readonly list: readonly HistoryEntry[],
-    /** The draft when the search began: if it changed underneath (a failed turn's queue came back), accepting keeps it. */
+    /**
+     * The draft when the search began: if it changed underneath (a failed turn's queue came back), accepting keeps it.
+     */
     private readonly draftAtStart: ed.EditorState,
     /** Ctrl+T: this search runs over the other history; Up/Down and the status bar's mode stay as they were. */
     readonly switched = false,
@@ -104,7 +106,9 @@ export class SearchView implements View {
         const match = this.state.match;
         if (!match) return consume(this);
         const text = entryText(this.list, match.index);
-        return consume(this, { push: new ConfirmView('delete this entry from every history file?', [{ type: 'forget', text }]) });
+        return consume(this, {
+          push: new ConfirmView('delete this entry from every history file?', [{ type: 'forget', text }]),
+        });
       }
       default:
         return consume(this);
@@ -145,7 +149,12 @@ export class SearchView implements View {
     if (composer.editor !== this.draftAtStart && !ed.isEmpty(composer.editor)) {
       const above: ed.Segment[] = [...ed.toSegments(composer.editor), { type: 'text', text: '\n\n' }];
       const editor = ed.replaceWith(composer.editor, [...above, ...segments]);
-      return { ...composer, lastQuery, nav: nav.idleNav, editor: atMatch ? { ...editor, cursor: ed.replaceWith(editor, above).text.length + offset } : editor };
+      return {
+        ...composer,
+        lastQuery,
+        nav: nav.idleNav,
+        editor: atMatch ? { ...editor, cursor: ed.replaceWith(editor, above).text.length + offset } : editor,
+      };
     }
     // From the other history (Ctrl+T), the entry is a draft: Up/Down still walk the list they walked before.
     if (this.switched) {
@@ -153,7 +162,12 @@ export class SearchView implements View {
       return { ...composer, lastQuery, nav: nav.idleNav, editor: atMatch ? { ...editor, cursor: offset } : editor };
     }
     const step = nav.jumpTo(composer.nav, composer.editor, this.list, match.index);
-    return { ...composer, lastQuery, nav: step.nav, editor: atMatch ? { ...step.editor, cursor: offset } : step.editor };
+    return {
+      ...composer,
+      lastQuery,
+      nav: step.nav,
+      editor: atMatch ? { ...step.editor, cursor: offset } : step.editor,
+    };
   }
 
   /** The match in the composer's place, cursor on it so a long entry scrolls to it; no match: the draft. */
@@ -170,7 +184,10 @@ export class SearchView implements View {
     const prefix = `(${state.failing ? 'failing ' : ''}${state.direction}-i-search)\`${state.query}': `;
     if (!state.match) return { prompt: sanitize(prefix), legend: null };
     // The line the match is on, as bash puts its cursor there; no split of a huge entry on every paint.
-    return { prompt: sanitize(prefix + search.lineAt(entryText(this.list, state.match.index), state.match.start).line), legend: null };
+    return {
+      prompt: sanitize(prefix + search.lineAt(entryText(this.list, state.match.index), state.match.start).line),
+      legend: null,
+    };
   }
 
   paint(): ViewPaint {
@@ -178,7 +195,11 @@ export class SearchView implements View {
     return {
       area: 'overlay',
       wanted: overlay.rows.length + 1,
-      rows: (at) => overlayRows({ overlay, entries: this.list, scope: this.switched ? otherMode(at.historyMode) : at.historyMode }, at),
+      rows: (at) =>
+        overlayRows(
+          { overlay, entries: this.list, scope: this.switched ? otherMode(at.historyMode) : at.historyMode },
+          at,
+        ),
     };
   }
 }
@@ -209,7 +230,11 @@ function matchSpans(text: string, start: number, end: number, room: number, base
   // A match far along a long line: the line is shown from a little before it.
   const lead = a > room / 2 ? a - Math.floor(room / 4) : 0;
   const head = (lead > 0 ? '…' : '') + line.slice(lead, a);
-  const spans: Span[] = [{ text: head, style: base }, { text: line.slice(a, b), style: 'match' }, { text: line.slice(b), style: base }];
+  const spans: Span[] = [
+    { text: head, style: base },
+    { text: line.slice(a, b), style: 'match' },
+    { text: line.slice(b), style: base },
+  ];
   const out: Span[] = [];
   let left = room;
   for (const sp of spans) {
@@ -224,12 +249,23 @@ function matchSpans(text: string, start: number, end: number, room: number, base
 /** The search overlay: a title with the scope and the count, then the matches around the current one (oldest first). */
 export function overlayRows(v: OverlayView, { width, height, now, emoji, keys }: PaintContext): GridRow[] {
   const { overlay, entries } = v;
-  const count = overlay.recent ? 'recent' : overlay.total === 0 ? 'no matches' : `${overlay.position}/${overlay.total}${overlay.more ? '+' : ''}`;
+  const count = overlay.recent
+    ? 'recent'
+    : overlay.total === 0
+      ? 'no matches'
+      : `${overlay.position}/${overlay.total}${overlay.more ? '+' : ''}`;
   const other = otherMode(v.scope);
   const heading = ` ${v.scope} history · ${count} `;
   const title: GridRow = [
     { text: heading, style: 'statusStrong' },
-    { text: fit(` ${keys.key('search', 'search.toggleScope')} ${other} · ${keys.key('search', 'search.delete')} delete`, Math.max(0, width - stringWidth(heading, emoji)), emoji), style: 'dim' },
+    {
+      text: fit(
+        ` ${keys.key('search', 'search.toggleScope')} ${other} · ${keys.key('search', 'search.delete')} delete`,
+        Math.max(0, width - stringWidth(heading, emoji)),
+        emoji,
+      ),
+      style: 'dim',
+    },
   ];
   const room = Math.max(0, height - 1);
   const at = overlay.rows.findIndex((r) => r.current);
@@ -238,7 +274,10 @@ export function overlayRows(v: OverlayView, { width, height, now, emoji, keys }:
     const entry = entries[r.index];
     const base: Style = r.current ? 'highlight' : 'normal';
     const when = age(entry.ts, now).padStart(4);
-    const origin = v.scope === 'global' && typeof entry.from === 'string' ? padToWidth(fit(entry.from, 12, emoji), 12, emoji) + ' ' : '';
+    const origin =
+      v.scope === 'global' && typeof entry.from === 'string'
+        ? padToWidth(fit(entry.from, 12, emoji), 12, emoji) + ' '
+        : '';
     const lead = `${r.current ? '›' : ' '} ${when} `;
     const text = entryText(entries, r.index);
     return [
@@ -249,4 +288,3 @@ export function overlayRows(v: OverlayView, { width, height, now, emoji, keys }:
   });
   return [title, ...rows];
 }
-

@@ -17,10 +17,10 @@ const parameters = s.object(
     path: s.string(),
     ...edit,
     edits: s.array(
-      s.object(
-        { old_string: s.string(), new_string: s.string(), replace_all: s.boolean() },
-        ['old_string', 'new_string'],
-      ),
+      s.object({ old_string: s.string(), new_string: s.string(), replace_all: s.boolean() }, [
+        'old_string',
+        'new_string',
+      ]),
       'Several edits instead of old_string/new_string, applied in order.',
     ),
   },
@@ -31,24 +31,36 @@ type Args = s.Infer<typeof parameters>;
 
 /** The edits of a call: `edits`, or the one its own arguments describe. */
 function editsOf(args: Args): Edit[] {
-  const list = args.edits ?? [{ old_string: args.old_string ?? '', new_string: args.new_string ?? '', replace_all: args.replace_all }];
+  const list = args.edits ?? [
+    { old_string: args.old_string ?? '', new_string: args.new_string ?? '', replace_all: args.replace_all },
+  ];
   return list.map((e) => ({ old_string: e.old_string, new_string: e.new_string, replace_all: e.replace_all === true }));
 }
 
 export const editFile = defineTool({
   name: 'edit_file',
   description:
-    'Change part of a text file inside the workspace: each edit replaces old_string, which must occur exactly once in the file (give enough of the lines around it), with new_string; replace_all replaces every occurrence. Several edits apply in order, all or none. Prefer it to write_file for changing an existing file.',
+    'Change part of a text file inside the workspace: each edit replaces old_string, which must occur exactly once ' +
+    'in the file (give enough of the lines around it), with new_string; replace_all replaces every occurrence. ' +
+    'Several ' +
+    'edits apply in order, all or none. Prefer it to write_file for changing an existing file.',
   parameters,
   kind: 'edit',
   examples: [
     { path: 'src/a.ts', old_string: 'let x = 1;', new_string: 'const x = 1;' },
     { path: 'src/a.ts', old_string: 'foo', new_string: 'bar', replace_all: true },
-    { path: 'src/a.ts', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd', replace_all: true }] },
+    {
+      path: 'src/a.ts',
+      edits: [
+        { old_string: 'a', new_string: 'b' },
+        { old_string: 'c', new_string: 'd', replace_all: true },
+      ],
+    },
   ],
   check: (args) => {
     if (args.edits !== undefined) {
-      if (args.old_string !== undefined || args.new_string !== undefined) return 'give either `edits` or `old_string` and `new_string`, not both';
+      if (args.old_string !== undefined || args.new_string !== undefined)
+        return 'give either `edits` or `old_string` and `new_string`, not both';
       return args.edits.length === 0 ? '`edits` is empty' : null;
     }
     if (args.old_string === undefined) return '`old_string` is missing (or give `edits`)';
@@ -59,7 +71,10 @@ export const editFile = defineTool({
     return `${args.path} (${n} edit${n === 1 ? '' : 's'})`;
   },
   preview: (args, workspace) => files().previewEdit(workspace, args.path, editsOf(args)),
-  run: async (args, ctx) => ({ ok: true, content: await files().editFileTool(ctx.workspace, args.path, editsOf(args), ctx.writes) }),
+  run: async (args, ctx) => ({
+    ok: true,
+    content: await files().editFileTool(ctx.workspace, args.path, editsOf(args), ctx.writes),
+  }),
 });
 
 function files(): typeof import('../files') {

@@ -15,7 +15,10 @@ const parameters = s.object(
 export const glob = defineTool({
   name: 'glob',
   description:
-    'List the files of the workspace whose paths match a glob (`**` for any depth, `{a,b}` for either), in name order, leaving out what .gitignore ignores and `.git`. A pattern without a slash matches file names at any depth: `*.ts` finds every .ts file.',
+    'List the files of the workspace whose paths match a glob (`**` for any depth, `{a,b}` for either), in name ' +
+    'order, leaving out what .gitignore ignores and `.git`. A pattern without a slash matches file names at any ' +
+    'depth: ' +
+    '`*.ts` finds every .ts file.',
   parameters,
   kind: 'read',
   examples: [{ pattern: '**/*.ts' }, { pattern: '*.json', path: 'config' }],

@@ -13,11 +13,15 @@ const parameters = s.object(
     pattern: s.string('A regular expression, matched line by line.'),
     path: s.string('A folder or a file to search; default the whole workspace.'),
     glob: s.string('Search only files whose paths match this glob (as in the glob tool): `*.ts`, `src/**/*.py`.'),
-    context: s.integer('Lines of context before and after each match; default 0.', { minimum: 0, maximum: MAX_CONTEXT }),
+    context: s.integer('Lines of context before and after each match; default 0.', {
+      minimum: 0,
+      maximum: MAX_CONTEXT,
+    }),
     ignore_case: s.boolean('Match regardless of case.'),
     output: s.oneOf(
       ['content', 'files', 'count'],
-      '`content`: the matching lines (default); `files`: only the paths of files that match; `count`: matching lines per file.',
+      '`content`: the matching lines (default); `files`: only the paths of files that match; `count`: matching ' +
+        'lines per file.',
     ),
   },
   ['pattern'],
@@ -26,10 +30,15 @@ const parameters = s.object(
 export const grep = defineTool({
   name: 'grep',
   description:
-    "Search the contents of the workspace's files for a regular expression (ripgrep syntax), leaving out what .gitignore ignores, binary files and `.git`. Lines come as path:line:text (context lines as path-line-text), in path order; use it to find where something is defined or used before reading files.",
+    "Search the contents of the workspace's files for a regular expression (ripgrep syntax), leaving out what " +
+    '.gitignore ignores, binary files and `.git`. Lines come as path:line:text (context lines as path-line-text), in ' +
+    'path order; use it to find where something is defined or used before reading files.',
   parameters,
   kind: 'read',
-  examples: [{ pattern: 'TODO' }, { pattern: 'function \\w+', path: 'src', glob: '*.ts', context: 2, ignore_case: true, output: 'files' }],
+  examples: [
+    { pattern: 'TODO' },
+    { pattern: 'function \\w+', path: 'src', glob: '*.ts', context: 2, ignore_case: true, output: 'files' },
+  ],
   check: (args) => (args.pattern ? null : '`pattern` is empty'),
   subject: (args) => `${args.pattern}${args.path ? ` in ${args.path}` : ''}${args.glob ? ` (${args.glob})` : ''}`,
   run: async (args, ctx, signal) => {

@@ -16,7 +16,8 @@ const parameters = s.object(
 export const readFile = defineTool({
   name: 'read_file',
   description:
-    'Read a text file inside the workspace: its lines numbered (number, tab, line), 2000 lines from `offset` (1-based) unless `limit` says otherwise. Binary files are refused with their kind and size.',
+    'Read a text file inside the workspace: its lines numbered (number, tab, line), 2000 lines from `offset` ' +
+    '(1-based) unless `limit` says otherwise. Binary files are refused with their kind and size.',
   parameters,
   kind: 'read',
   examples: [{ path: 'src/main.ts' }, { path: 'README.md', offset: 40, limit: 20 }],
@@ -28,6 +29,9 @@ export const readFile = defineTool({
   run: async (args, ctx) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { readFileTool } = require('../files') as typeof import('../files');
-    return { ok: true, content: await readFileTool(ctx.workspace, args.path, { offset: args.offset, limit: args.limit }) };
+    return {
+      ok: true,
+      content: await readFileTool(ctx.workspace, args.path, { offset: args.offset, limit: args.limit }),
+    };
   },
 });

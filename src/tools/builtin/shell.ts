@@ -22,7 +22,8 @@ const parameters = s.object(
 export const shell = defineTool({
   name: 'shell',
   description:
-    'Run a shell command in the workspace (/bin/sh) and return its output and exit code. Give a timeout for a command that may not end by itself.',
+    'Run a shell command in the workspace (/bin/sh) and return its output and exit code. Give a timeout for a ' +
+    'command that may not end by itself.',
   parameters,
   kind: 'command',
   sandboxed: true,

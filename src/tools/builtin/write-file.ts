@@ -12,7 +12,10 @@ export const writeFile = defineTool({
   description: 'Write a text file inside the workspace, replacing it if it exists.',
   parameters,
   kind: 'edit',
-  examples: [{ path: 'notes.txt', content: 'first line\n' }, { path: 'empty.txt', content: '' }],
+  examples: [
+    { path: 'notes.txt', content: 'first line\n' },
+    { path: 'empty.txt', content: '' },
+  ],
   subject: (args) => `${args.path} (${args.content.length} chars)`,
   preview: (args, workspace) => files().previewWrite(workspace, args.path, args.content),
   run: async (args, ctx) => {
