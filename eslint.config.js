@@ -76,6 +76,7 @@ const PURE = [
   'src/tools/schema.ts',
   'src/tools/validate.ts',
   'src/turn/conversation.ts',
+  'src/sha256.ts',
 ];
 
 /**

@@ -4,11 +4,11 @@
 // render request → painter. See ARCHITECTURE.md.
 
 import { Bus } from './bus';
+import { views } from './app-views';
 import { AgentOptions, agentParts } from './agent-parts';
 import { sanitize } from './inert';
 import { Cleanup } from './cleanup';
 import { installMemoryGuard } from './memory-guard';
-import { expandPrompt, promptHelpLines } from './agent/prompt-commands';
 import type { ApprovalMode } from './settings/approval';
 import { TurnCoordinator } from './composer/coordinator';
 import { killLiveTools } from './turn/runner';
@@ -16,21 +16,16 @@ import type { Provider } from './providers/provider';
 import { HistoryService, historyPaths } from './history/service';
 import { Sessions } from './session/sessions';
 import { Keymap, buildKeymap } from './tui/keymap';
-import { Painter } from './tui/painter';
 import { routeChord } from './tui/router';
 import { InputAction, MAX_PASTE_CHARS } from './tui/input';
 import type { Routed } from './tui/router';
-import { installJobControl } from './tui/job-control';
+import { JobControl, installJobControl } from './tui/job-control';
 import { followSettings, lookAndFeel, widthProbe } from './tui/look';
 import { createScreen, Screen } from './tui/screen';
 import { RenderScheduler } from './tui/scheduler';
-import { StatusModel } from './tui/status-model';
 import { TerminalInput } from './tui/terminal';
-import { TranscriptFeed } from './tui/transcript-feed';
-import { TranscriptModel } from './tui/transcript-model';
 import { warmSearch } from './tui/warm-search';
 import { warmTranscript, warmWhenTyping } from './tui/warm-up';
-import { copyAnswer } from './tui/copy';
 import { markdown, warmHighlighter } from './markdown/parsers';
 import { warmRender } from './markdown/render';
 import { WidthProbe } from './tui/width-probe';
@@ -115,7 +110,7 @@ function services(bus: Bus, options: AppOptions) {
   return { ...parts, warn, history, sessions, sessionInfo };
 }
 
-type Services = ReturnType<typeof services>;
+export type Services = ReturnType<typeof services>;
 
 /** The approval rules: what was wrong with their file said once the screen is up (agent-parts.ts keeps them). */
 function rulesProblems(s: Services): void {
@@ -141,110 +136,6 @@ function memoryGuard(bus: Bus, s: Services, cleanup: Cleanup): () => void {
       process.exit(1);
     },
   });
-}
-
-/** Job control, once installed (after the views that hand the terminal over through it). */
-let jobControl: ReturnType<typeof installJobControl> | null = null;
-
-/** The screen's parts: the transcript and its feed, the coordinator, the status bar and the painter. */
-function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, keys: Keymap) {
-  // Without colour, strike-through keeps its ~~: SGR 9 alone may not show.
-  const transcript = new TranscriptModel(
-    ui.transcript.size().width,
-    { marks: Boolean(env(options).NO_COLOR) },
-    keys.key('idle', 'transcript.toggleFold'),
-  );
-  const feed = new TranscriptFeed(bus, transcript, keys);
-  const view = {
-    clear: (): void => {
-      transcript.clear();
-      bus.requestRender();
-    },
-    copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
-  };
-  const coordinator = new TurnCoordinator(bus, s.runner, s.history, {
-    keys,
-    sessions: s.sessions,
-    sessionInfo: s.sessionInfo,
-    contextInfo: () => s.agent.info(),
-    permissionsFile: s.permissions.file,
-    checkpoints: s.checkpoints,
-    view,
-    // Loaded at the first Ctrl+G: start-up never pays for child_process.
-    editExternally: (text) =>
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require('./tui/external-editor') as typeof import('./tui/external-editor')).editExternally(
-        text,
-        options.dataDir,
-        (run) => (jobControl ? jobControl.handOver(run) : run()),
-      ),
-    files: mentionFiles(options.workspace),
-    mcp: s.mcp.forSlash,
-    prompts: promptCommands(s),
-  });
-  const status = new StatusModel(bus, {
-    sessionId: options.sessionId,
-    historyMode: () => s.settings.historyMode,
-    busySince: () => feed.busySince,
-    queued: () => coordinator.queue.length,
-    force: () => s.settings.force,
-    approval: () => s.settings.approval,
-    always: () => s.settings.alwaysTools(),
-    providerHint: () => options.provider.hint ?? `${s.settings.provider} · ${s.settings.model}`,
-    mcp: s.mcp.status,
-    interruptKey: keys.key('busy', 'turn.cancel'),
-  });
-  const painter = new Painter(ui, bus, {
-    transcript,
-    status,
-    keys,
-    emoji: () => s.settings.emoji,
-    historyMode: () => s.settings.historyMode,
-    frame: () => coordinator.frame(),
-  });
-  return { transcript, coordinator, status, painter };
-}
-
-/** The prompt commands: the agent's files' and the MCP servers' prompts, as slash commands. */
-function promptCommands(s: Services): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['prompts']> {
-  return {
-    names: () => [...s.agent.commands.map((c) => c.name), ...s.mcp.prompts().map((p) => p.command)],
-    help: () =>
-      promptHelpLines([
-        ...s.agent.commands,
-        ...s.mcp.prompts().map((p) => ({
-          name: p.command,
-          description: p.description || `a prompt of the MCP server ${p.server}`,
-          source: 'mcp' as const,
-          body: '',
-        })),
-      ]),
-    expand: (name, args) => {
-      const command = s.agent.commands.find((c) => c.name === name);
-      return command ? expandPrompt(command.body, args) : s.mcp.getPrompt(name, args);
-    },
-  };
-}
-
-/**
- * The workspace's paths for @-mentions and what a mention attaches. The
- * modules load, and the workspace is first listed, once the person starts
- * typing (with the other warm-ups): neither start-up nor an idle milk pays
- * for it, and the list is there by the time a message reaches its @.
- */
-function mentionFiles(workspace: string): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['files']> {
-  let index: import('./tools/file-index').FileIndex | null = null;
-  const files = () =>
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    (index ??= new (require('./tools/file-index') as typeof import('./tools/file-index')).FileIndex(workspace));
-  return {
-    search: (query, limit, done) => files().search(query, limit, done),
-    refresh: () => files().refresh(),
-    close: () => index?.close(),
-    attach: (segments) =>
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require('./tools/attach') as typeof import('./tools/attach')).attachMentions(workspace, segments),
-  };
 }
 
 /** Brings back the conversation the flags asked for, if any. */
@@ -348,7 +239,10 @@ export function startApp(options: AppOptions): App {
   });
   // The keys in force: the defaults with config.json's `keys` over them; what could not be taken is said.
   const { keymap, problems: keyProblems } = buildKeymap(options.keys ?? {});
-  const { transcript, coordinator, status, painter } = views(bus, ui, s, options, keymap);
+  // Job control is installed after the views that hand the terminal over through it.
+  let jobs: JobControl | null = null;
+  const handOver = (run: () => void): void => (jobs ? jobs.handOver(run) : run());
+  const { transcript, coordinator, status, painter } = views(bus, ui, s, options, keymap, handOver);
   const scheduler = new RenderScheduler(() => painter.paint());
   const warm = warmWhenTyping(warmUps(s, options.provider, coordinator));
   bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
@@ -370,7 +264,7 @@ export function startApp(options: AppOptions): App {
     undefined,
     mayAskBackground(env(options)),
   );
-  const jobs = (jobControl = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() }));
+  jobs = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() });
   const probeRow = ui.screen.height as number;
   const probe = widthProbe(s.settings, jobs, probeRow);
   followSettings(s.settings, ui, bus, transcript, jobs);

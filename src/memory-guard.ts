@@ -56,15 +56,20 @@ export interface MemoryGuardOptions {
   everyMs?: number;
 }
 
-/** The old generation's use (every space but the young one's) against its limit. */
+/**
+ * The old generation's use (every space but the young one's) against its limit. node:v8 is loaded at the first check,
+ * not at start-up (3–4 ms before the first paint).
+ */
 function oldGeneration(): () => HeapStats {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const v8 = require('node:v8') as typeof import('node:v8');
-  const limit = oldSpaceLimit(
-    v8.getHeapStatistics().heap_size_limit,
-    [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '),
-  );
+  let v8: typeof import('node:v8') | null = null;
+  let limit = 0;
   return () => {
+    if (!v8) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      v8 = require('node:v8') as typeof import('node:v8');
+      const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
+      limit = oldSpaceLimit(v8.getHeapStatistics().heap_size_limit, flags);
+    }
     let used = 0;
     for (const space of v8.getHeapSpaceStatistics())
       if (!space.space_name.startsWith('new_')) used += space.space_used_size;

@@ -2,7 +2,7 @@
 // --data-dir, else $MILK_HOME, else ~/.milk: never anywhere in the workspace.
 // Pure: the environment and the passwd home are passed in.
 
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../sha256';
 import * as path from 'node:path';
 
 /**
@@ -39,7 +39,7 @@ export function checkSessionName(name: string): string | null {
  * short hash of the full path, so two directories never share a session.
  */
 export function sessionIdForWorkspace(canonicalPath: string): string {
-  const hash = createHash('sha256').update(canonicalPath).digest('hex').slice(0, 8);
+  const hash = sha256Hex(canonicalPath).slice(0, 8);
   const slug = canonicalPath
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/^[-.]+|[-.]+$/g, '')

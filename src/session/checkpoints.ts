@@ -5,7 +5,6 @@
 // decides). The copies are this process's: a rewind after a restart takes
 // the conversation back, not the files.
 
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FileNow, RestoreStep, Snapshot, filesSince, planRestore } from './restore';
@@ -21,6 +20,9 @@ export interface RestoreReport {
 
 async function hashOf(file: string): Promise<string | null> {
   try {
+    // Loaded at the first copy, not at start-up (node:crypto takes 7–15 ms to load).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { createHash } = require('node:crypto') as typeof import('node:crypto');
     return createHash('sha256')
       .update(await fs.promises.readFile(file))
       .digest('hex');

@@ -1,0 +1,119 @@
+// The screen's parts, for the composition root (app.ts): the transcript and
+// its feed, the coordinator with what it is handed (prompt commands, the
+// workspace's paths for @), the status bar and the painter.
+
+import type { AppOptions, Services } from './app';
+import type { Bus } from './bus';
+import { expandPrompt, promptHelpLines } from './agent/prompt-commands';
+import { TurnCoordinator } from './composer/coordinator';
+import { copyAnswer } from './tui/copy';
+import type { Keymap } from './tui/keymap';
+import { Painter } from './tui/painter';
+import type { Screen } from './tui/screen';
+import { StatusModel } from './tui/status-model';
+import { TranscriptFeed } from './tui/transcript-feed';
+import { TranscriptModel } from './tui/transcript-model';
+
+/** Runs `run` with the terminal handed over (the external editor), the screen given back after. */
+type HandOver = (run: () => void) => void;
+
+/** The screen's parts: the transcript and its feed, the coordinator, the status bar and the painter. */
+export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, keys: Keymap, handOver: HandOver) {
+  // Without colour, strike-through keeps its ~~: SGR 9 alone may not show.
+  const transcript = new TranscriptModel(
+    ui.transcript.size().width,
+    { marks: Boolean((options.env ?? process.env).NO_COLOR) },
+    keys.key('idle', 'transcript.toggleFold'),
+  );
+  const feed = new TranscriptFeed(bus, transcript, keys);
+  const view = {
+    clear: (): void => {
+      transcript.clear();
+      bus.requestRender();
+    },
+    copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
+  };
+  const coordinator = new TurnCoordinator(bus, s.runner, s.history, {
+    keys,
+    sessions: s.sessions,
+    sessionInfo: s.sessionInfo,
+    contextInfo: () => s.agent.info(),
+    permissionsFile: s.permissions.file,
+    checkpoints: s.checkpoints,
+    view,
+    // Loaded at the first Ctrl+G: start-up never pays for child_process.
+    editExternally: (text) =>
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('./tui/external-editor') as typeof import('./tui/external-editor')).editExternally(
+        text,
+        options.dataDir,
+        handOver,
+      ),
+    files: mentionFiles(options.workspace),
+    mcp: s.mcp.forSlash,
+    prompts: promptCommands(s),
+  });
+  const status = new StatusModel(bus, {
+    sessionId: options.sessionId,
+    historyMode: () => s.settings.historyMode,
+    busySince: () => feed.busySince,
+    queued: () => coordinator.queue.length,
+    force: () => s.settings.force,
+    approval: () => s.settings.approval,
+    always: () => s.settings.alwaysTools(),
+    providerHint: () => options.provider.hint ?? `${s.settings.provider} · ${s.settings.model}`,
+    mcp: s.mcp.status,
+    interruptKey: keys.key('busy', 'turn.cancel'),
+  });
+  const painter = new Painter(ui, bus, {
+    transcript,
+    status,
+    keys,
+    emoji: () => s.settings.emoji,
+    historyMode: () => s.settings.historyMode,
+    frame: () => coordinator.frame(),
+  });
+  return { transcript, coordinator, status, painter };
+}
+
+/** The prompt commands: the agent's files' and the MCP servers' prompts, as slash commands. */
+function promptCommands(s: Services): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['prompts']> {
+  return {
+    names: () => [...s.agent.commands.map((c) => c.name), ...s.mcp.prompts().map((p) => p.command)],
+    help: () =>
+      promptHelpLines([
+        ...s.agent.commands,
+        ...s.mcp.prompts().map((p) => ({
+          name: p.command,
+          description: p.description || `a prompt of the MCP server ${p.server}`,
+          source: 'mcp' as const,
+          body: '',
+        })),
+      ]),
+    expand: (name, args) => {
+      const command = s.agent.commands.find((c) => c.name === name);
+      return command ? expandPrompt(command.body, args) : s.mcp.getPrompt(name, args);
+    },
+  };
+}
+
+/**
+ * The workspace's paths for @-mentions and what a mention attaches. The
+ * modules load, and the workspace is first listed, once the person starts
+ * typing (with the other warm-ups): neither start-up nor an idle milk pays
+ * for it, and the list is there by the time a message reaches its @.
+ */
+function mentionFiles(workspace: string): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['files']> {
+  let index: import('./tools/file-index').FileIndex | null = null;
+  const files = () =>
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (index ??= new (require('./tools/file-index') as typeof import('./tools/file-index')).FileIndex(workspace));
+  return {
+    search: (query, limit, done) => files().search(query, limit, done),
+    refresh: () => files().refresh(),
+    close: () => index?.close(),
+    attach: (segments) =>
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('./tools/attach') as typeof import('./tools/attach')).attachMentions(workspace, segments),
+  };
+}
