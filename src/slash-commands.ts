@@ -4,7 +4,7 @@
 // handler acts only through the context it is handed.
 
 import { APPROVAL_MEANING, isApprovalMode } from './settings/approval';
-import { describeRule, parseRule } from './settings/rules';
+import { PERMISSIONS_ARGS, permissionsCommand } from './slash-permissions';
 import { maxOf } from './arrays';
 import { isThemeChoice } from './settings/theme';
 import { KeyNames, withKeys } from './commands';
@@ -12,7 +12,6 @@ import type { SlashContext } from './composer/slash-context';
 
 export type { SlashContext };
 
-/** What a slash command may do: a few services, which the coordinator provides. */
 /** What a command that needs an idle conversation says while a turn runs. */
 export function turnRunning(keys: KeyNames): string {
   return `a turn is running: wait for it or interrupt it (${keys.key('busy', 'app.interrupt')}) first`;
@@ -239,45 +238,11 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'permissions',
-    args: '[add shell PREFIX | add TOOL | remove N]',
+    args: PERMISSIONS_ARGS,
     description:
       'List the approval rules of this workspace ({approval.rule} at a question), add one, or remove one; kept in ' +
       'the data dir',
-    run(ctx, args) {
-      const s = ctx.settings;
-      const [verb, ...rest] = args;
-      if (verb === 'remove') {
-        const n = Number(rest[0]);
-        if (rest.length !== 1 || !Number.isInteger(n)) return usage('permissions');
-        const gone = s.removeRule(n);
-        if (!gone) return ctx.note(`no rule ${rest[0]}: /permissions lists them, numbered`);
-        return ctx.note(`removed: ${describeRule(gone)} ask again`);
-      }
-      if (verb === 'add') {
-        const rule = parseRule(rest);
-        if (!rule)
-          return (
-            "usage: /permissions add shell PREFIX (a command's first words, no ; | & < > $ or backquotes) or " +
-            '/permissions add TOOL'
-          );
-        if (!s.addRule(rule)) return ctx.note(`already a rule: ${describeRule(rule)}`);
-        return ctx.note(`added: ${describeRule(rule)} run without asking in this workspace`);
-      }
-      if (verb !== undefined) return usage('permissions');
-      const where = ctx.permissions.file ? `kept in ${ctx.permissions.file}` : 'not kept: no data dir';
-      if (s.rules.length === 0)
-        return ctx.note(
-          `no approval rules for this workspace (${where}); ${ctx.keys.key('approval', 'approval.rule')} at a ` +
-            `question adds one`,
-        );
-      ctx.note(
-        [
-          `approval rules for this workspace (${where}); they never lift read-only:`,
-          ...s.rules.map((r, i) => `  ${i + 1}. ${describeRule(r)}`),
-          '/permissions remove N removes one',
-        ].join('\n'),
-      );
-    },
+    run: permissionsCommand,
   },
   {
     name: 'history',

@@ -16,19 +16,14 @@ import { forgotten, ownCommand, restoreNote } from './said';
 import type { CoordinatorOptions, EffectHandlers, Frame } from './coordinator-types';
 import { type EditorState, expandedText } from '../editor/model';
 import type { HistoryService } from '../history/service';
-import { openPicker, openRewind } from '../session/picker';
-import { ConfirmView } from './views/confirm';
-import { displayText } from '../editor/text';
-import * as path from 'node:path';
+import { openPicker } from '../session/picker';
 import type { TurnRunner } from '../turn/runner';
 import { UiState, dispatch, initialUi, keyModes, open, shownComposer, shownPaint, shownStatus, top } from './stack';
 import type { CarriedEffect, ComposerInput, Effect, Input } from './state';
 import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
 import { MENTION_LIMIT } from './views/mention';
 import { PickerView } from './views/picker';
-
-/** The most time between the two presses of Esc Esc. */
-const ESC_ESC_MS = 800;
+import { RewindFlow } from './rewind-flow';
 
 /** Commands that may begin walking a history list. */
 const STARTS_BROWSING: ReadonlySet<CommandName> = new Set<CommandName>([
@@ -43,8 +38,6 @@ export class TurnCoordinator {
   /** When the last key came, and the one before it (an approval answers only after a pause). */
   private lastKeyAt = -Infinity;
   private prevKeyAt = -Infinity;
-  /** When Esc was last pressed in the idle composer (Esc Esc opens the rewind picker). */
-  private lastEscAt = -Infinity;
   /** Repaints the legend once a pause makes the question answerable. */
   private armTimer: NodeJS.Timeout | null = null;
   /** Inputs entered while a turn ran, sent in order when it ends. */
@@ -52,6 +45,8 @@ export class TurnCoordinator {
   private readonly now: () => number;
   /** What slash commands may do, built once. */
   private readonly slashes: SlashContext;
+  /** Esc Esc, /rewind and the picker's choice. */
+  private readonly rewinds: RewindFlow;
 
   constructor(
     private readonly bus: Bus,
@@ -60,6 +55,16 @@ export class TurnCoordinator {
     private readonly options: CoordinatorOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.rewinds = new RewindFlow({
+      runner,
+      bus,
+      keys: options.keys,
+      checkpoints: options.checkpoints,
+      now: this.now,
+      note: (text) => this.note(text),
+      apply: (effects) => this.apply(effects),
+      dispatch: (input) => this.dispatch(input),
+    });
     this.slashes = slashContext({
       bus,
       runner,
@@ -70,7 +75,7 @@ export class TurnCoordinator {
       composerMode: () => this.composerMode,
       newConversation: () => this.newConversation(),
       openPicker: () => this.openPicker(),
-      openRewind: () => this.openRewind(),
+      openRewind: () => this.rewinds.open(),
     });
     bus.on('turn.ended', ({ turnId, status }) => this.onTurnEnded(turnId, status));
     bus.on('approval.asked', (e) => {
@@ -199,8 +204,8 @@ export class TurnCoordinator {
     },
     resume: (e) => void this.options.sessions?.resumeId(e.id),
     newConversation: () => this.newConversation(),
-    rewindKey: () => this.rewindKey(),
-    rewind: (e) => this.rewind(e.index),
+    rewindKey: () => this.rewinds.key(),
+    rewind: (e) => this.rewinds.to(e.index),
     externalEditor: () => this.externalEditor(),
     restoreFiles: (e) => {
       const restoring = this.options.checkpoints?.restore(e.turn);
@@ -226,22 +231,6 @@ export class TurnCoordinator {
     this.bus.requestRender();
   }
 
-  /** Esc in the idle composer: the second of a pair (within the pair's time) opens the rewind picker. */
-  private rewindKey(): void {
-    const now = this.now();
-    if (now - this.lastEscAt <= ESC_ESC_MS) {
-      this.lastEscAt = -Infinity;
-      const problem = this.openRewind();
-      if (problem) this.note(problem);
-    } else {
-      this.lastEscAt = now;
-      if (this.runner.rewindable.length > 0 && !this.runner.busy)
-        this.bus.emit('status.hint', {
-          text: sanitize(`${this.options.keys.key('idle', 'session.rewind')} again to rewind to an earlier input`),
-        });
-    }
-  }
-
   /** Ctrl+G: the draft through the person's editor. */
   private externalEditor(): void {
     const edit = this.options.editExternally;
@@ -260,36 +249,6 @@ export class TurnCoordinator {
     if (result.ok) this.dispatch({ kind: 'setDraft', text: result.text });
     else this.note(result.why);
     this.bus.requestRender();
-  }
-
-  /** Opens the rewind picker over this conversation's inputs; what is wrong, or null. */
-  private openRewind(): string | null {
-    if (this.runner.busy) return turnRunning(this.options.keys);
-    const picker = openRewind(this.runner.rewindable.map((i) => displayText(i.segments)));
-    if (!picker)
-      return 'nothing to rewind to: no input in this conversation since it began (or since it was last compacted)';
-    this.apply([{ type: 'openView', view: new PickerView(picker) }]);
-    return null;
-  }
-
-  /**
-   * Goes back to before input `index`: it returns to the composer; then the files changed since, if any, are offered
-   * back.
-   */
-  private rewind(index: number): void {
-    if (this.runner.busy) return;
-    const input = this.runner.rewind(index);
-    if (!input) return;
-    this.dispatch({ kind: 'restore', inputs: [input.segments] });
-    this.note(
-      `── rewound to before input #${index + 1}: it is back in the input box, and the turns from it on are out of ` +
-        `what the model gets (the log keeps them) ──`,
-    );
-    const files = input.turn >= 0 ? (this.options.checkpoints?.files(input.turn) ?? []) : [];
-    if (files.length === 0) return;
-    const names = files.map((f) => path.basename(f)).join(', ');
-    const question = `also put back ${files.length} file${files.length === 1 ? '' : 's'} changed since (${names})? y/n`;
-    this.apply([{ type: 'openView', view: new ConfirmView(question, [{ type: 'restoreFiles', turn: input.turn }]) }]);
   }
 
   /** An input to the model, or a line starting with `!`: the person's own command, run in the workspace. */

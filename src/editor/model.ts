@@ -3,6 +3,7 @@
 // It knows nothing of screens, keys or history; layout.ts turns it into rows.
 
 import { EmojiWidths, graphemeEnd, graphemeStart, graphemes, graphemeWidth } from './width';
+import { insertClip, removeRange } from './clips';
 import {
   FILE_CHIP,
   PASTE_MARK,
@@ -14,7 +15,6 @@ import {
   isWordChar,
   lineEnd,
   lineStart,
-  notSpace,
   scanBack,
   scanForward,
   segmentsText,
@@ -32,10 +32,20 @@ export {
   segmentsText,
 } from './text';
 export type { Segment } from './text';
+export {
+  MAX_RING,
+  killAlnumWordBack,
+  killToLineEnd,
+  killToLineStart,
+  killWordBack,
+  killWordForward,
+  yank,
+  yankPop,
+} from './kill-ring';
 
 export const TAB_WIDTH = 4;
 
-interface Clip {
+export interface Clip {
   readonly text: string;
   readonly pastes: readonly string[];
 }
@@ -56,9 +66,6 @@ export interface EditorState {
   /** Where the last Ctrl+Y or Alt+Y put its text, and which kill that was (0: the newest). */
   readonly yanked?: { readonly start: number; readonly end: number; readonly back: number } | null;
 }
-
-/** Kills kept in the ring besides the newest. */
-export const MAX_RING = 60;
 
 export interface PasteOptions {
   maxLines: number;
@@ -170,45 +177,10 @@ export function fromSegments(segments: readonly Segment[]): EditorState {
 
 // ---------------------------------------------------------------- edits
 
-function insertClip(s: EditorState, clip: Clip): EditorState {
-  if (!clip.text) return s;
-  const k = countMarks(s.text, 0, s.cursor);
-  const pastes = clip.pastes.length ? [...s.pastes.slice(0, k), ...clip.pastes, ...s.pastes.slice(k)] : s.pastes;
-  return {
-    ...s,
-    text: s.text.slice(0, s.cursor) + clip.text + s.text.slice(s.cursor),
-    pastes,
-    cursor: s.cursor + clip.text.length,
-    goalCol: null,
-  };
-}
-
 /** Text [from, to) (an @query) replaced by a file chip and a space, the cursor after them. */
 export function replaceWithFile(s: EditorState, from: number, to: number, path: string): EditorState {
   const { state } = removeRange(s, from, to);
   return insertClip({ ...state, cursor: from }, { text: PASTE_MARK + ' ', pastes: [FILE_CHIP + path] });
-}
-
-function removeRange(s: EditorState, from: number, to: number): { state: EditorState; removed: Clip } {
-  if (to <= from) return { state: { ...s, goalCol: null }, removed: { text: '', pastes: [] } };
-  const k0 = countMarks(s.text, 0, from);
-  const k1 = k0 + countMarks(s.text, from, to);
-  const removed = { text: s.text.slice(from, to), pastes: s.pastes.slice(k0, k1) };
-  const state: EditorState = {
-    ...s,
-    text: s.text.slice(0, from) + s.text.slice(to),
-    pastes: k1 > k0 ? [...s.pastes.slice(0, k0), ...s.pastes.slice(k1)] : s.pastes,
-    cursor: s.cursor > to ? s.cursor - (to - from) : Math.min(s.cursor, from),
-    goalCol: null,
-  };
-  return { state, removed };
-}
-
-function kill(s: EditorState, from: number, to: number): EditorState {
-  if (to <= from) return s;
-  const { state, removed } = removeRange(s, from, to);
-  const ring = s.killed ? [...(s.ring ?? []), s.killed].slice(-MAX_RING) : s.ring;
-  return { ...state, killed: removed, ring, yanked: null };
 }
 
 export function insertText(s: EditorState, text: string): EditorState {
@@ -305,59 +277,6 @@ export function moveWordLeft(s: EditorState): EditorState {
 
 export function moveWordRight(s: EditorState): EditorState {
   return moveTo(s, scanForward(s.text, s.cursor, isWordChar));
-}
-
-/** Ctrl+K: to the end of the line; at the end of a line, joins the next one. */
-export function killToLineEnd(s: EditorState): EditorState {
-  const end = lineEnd(s.text, s.cursor);
-  return kill(s, s.cursor, end === s.cursor ? Math.min(end + 1, s.text.length) : end);
-}
-
-/** Ctrl+U: to the start of the line; at the start of a line, joins the previous one. */
-export function killToLineStart(s: EditorState): EditorState {
-  const start = lineStart(s.text, s.cursor);
-  return kill(s, start === s.cursor ? Math.max(start - 1, 0) : start, s.cursor);
-}
-
-/** Ctrl+W: back to the previous whitespace. */
-export function killWordBack(s: EditorState): EditorState {
-  return kill(s, scanBack(s.text, s.cursor, notSpace), s.cursor);
-}
-
-/** Alt+Backspace: back to the start of the word. */
-export function killAlnumWordBack(s: EditorState): EditorState {
-  return kill(s, scanBack(s.text, s.cursor, isWordChar), s.cursor);
-}
-
-/** Alt+D: forward to the end of the word. */
-export function killWordForward(s: EditorState): EditorState {
-  return kill(s, s.cursor, scanForward(s.text, s.cursor, isWordChar));
-}
-
-/** Ctrl+Y: inserts what the last kill removed. */
-export function yank(s: EditorState): EditorState {
-  if (!s.killed?.text) return s;
-  return { ...insertClip(s, s.killed), yanked: { start: s.cursor, end: s.cursor + s.killed.text.length, back: 0 } };
-}
-
-/**
- * Alt+Y right after Ctrl+Y (or another Alt+Y): the text just yanked is
- * replaced by the kill before it, round the ring, as readline's yank-pop.
- * Anywhere else it does nothing.
- */
-export function yankPop(s: EditorState): EditorState {
-  const y = s.yanked;
-  const all = s.killed ? [...(s.ring ?? []), s.killed] : [];
-  if (!y || all.length < 2 || s.cursor !== y.end) return s;
-  const shown = all[all.length - 1 - y.back];
-  if (s.text.slice(y.start, y.end) !== shown.text) return s;
-  const back = (y.back + 1) % all.length;
-  const clip = all[all.length - 1 - back];
-  const { state } = removeRange(s, y.start, y.end);
-  return {
-    ...insertClip({ ...state, cursor: y.start }, clip),
-    yanked: { start: y.start, end: y.start + clip.text.length, back },
-  };
 }
 
 /** Empties the buffer; the kill buffer survives, as in readline. */
