@@ -1,8 +1,12 @@
 // Start-up pays only for what it shows: the Markdown parser loads with the
-// first answer, the syntax highlighter when the first code block is painted.
-// Checked on the built program's modules, in a fresh Node process.
+// first answer, the syntax highlighter when the first code block is painted,
+// costly built-in modules after the first frame. Checked on the built
+// program's modules, in a fresh Node process, and on the program in a pty.
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+
+import { MilkPty, tempDir } from '../helpers/pty';
 
 const DIST = path.join(__dirname, '..', '..', 'dist');
 
@@ -68,4 +72,33 @@ it('loads markdown-it for the transcript warm-up only when its first step runs, 
   `;
   const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
   expect(out).toEqual({ made: false, stepped: true });
+});
+
+it('paints its first frame before loading node:crypto, node:v8 or fs/promises (each takes milliseconds to load)', async () => {
+  const dir = tempDir('milk-lazy-');
+  const preload = path.join(dir, 'preload.js');
+  const seen = path.join(dir, 'loaded.json');
+  // The built-in modules loaded when the first frame is written (it enters the alternate screen).
+  fs.writeFileSync(
+    preload,
+    `const fs = require('node:fs');
+    const write = process.stdout.write;
+    process.stdout.write = function (chunk, ...rest) {
+      if (!fs.existsSync(${JSON.stringify(seen)}) && String(chunk).includes('\\x1b[?1049h'))
+        fs.writeFileSync(${JSON.stringify(seen)}, JSON.stringify(process.moduleLoadList));
+      return write.call(this, chunk, ...rest);
+    };`,
+  );
+  const m = new MilkPty({
+    args: ['--data-dir', path.join(dir, 'data')],
+    env: { NODE_OPTIONS: `--require ${preload}` },
+  });
+  try {
+    await m.waitForText('history: session');
+    const loaded = JSON.parse(fs.readFileSync(seen, 'utf8')) as string[];
+    expect(loaded).toContain('NativeModule tty');
+    expect(loaded.filter((name) => /^NativeModule (crypto|v8|internal\/fs\/promises)$/.test(name))).toEqual([]);
+  } finally {
+    m.kill();
+  }
 });

@@ -32,8 +32,7 @@ export function sandboxSentence(state: 'on' | 'off' | 'unavailable'): string {
     return (
       'Commands run in a sandbox: the workspace is writable, the rest of the file system read-only, /tmp ' +
       'private to the command, and there is no network unless the person allows it for that command (a command that ' +
-      'needs ' +
-      'it, such as an install, fails without it: say so).'
+      'needs it, such as an install, fails without it: say so).'
     );
   }
   if (state === 'unavailable')

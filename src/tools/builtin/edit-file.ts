@@ -42,8 +42,7 @@ export const editFile = defineTool({
   description:
     'Change part of a text file inside the workspace: each edit replaces old_string, which must occur exactly once ' +
     'in the file (give enough of the lines around it), with new_string; replace_all replaces every occurrence. ' +
-    'Several ' +
-    'edits apply in order, all or none. Prefer it to write_file for changing an existing file.',
+    'Several edits apply in order, all or none. Prefer it to write_file for changing an existing file.',
   parameters,
   kind: 'edit',
   examples: [

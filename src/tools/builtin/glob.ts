@@ -17,8 +17,7 @@ export const glob = defineTool({
   description:
     'List the files of the workspace whose paths match a glob (`**` for any depth, `{a,b}` for either), in name ' +
     'order, leaving out what .gitignore ignores and `.git`. A pattern without a slash matches file names at any ' +
-    'depth: ' +
-    '`*.ts` finds every .ts file.',
+    'depth: `*.ts` finds every .ts file.',
   parameters,
   kind: 'read',
   examples: [{ pattern: '**/*.ts' }, { pattern: '*.json', path: 'config' }],
