@@ -1445,7 +1445,8 @@ const NOTES = `Notes on reading these figures:
     steps once typing starts.
   - start-up: blessed's index loads its forty widgets (an image decoder among them); milk loads the screen
     and box only. fs-extra (20 ms) is gone, valibot loads only for a config file, tools and the shell
-    subcommands load when first used, and dist/milk.js is one esbuild bundle of milk's own modules. Then
+    subcommands load when first used, and dist/milk.js is one esbuild bundle of milk's own modules (since
+    issue 32 made from the TypeScript sources, in one scope, without blanks or comments). Then
     compiling JavaScript was the largest part left (wrapSafe, about 16 ms of profile, blessed's files most
     of it): milk turns on Node's own compile cache (module.enableCompileCache, Node >= 22.1) in the data
     dir; Node 20 has none and compiles at every start (the "nodes" case shows both). An earlier hook that
