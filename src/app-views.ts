@@ -14,6 +14,11 @@ import { StatusModel } from './tui/status-model';
 import { TranscriptFeed } from './tui/transcript-feed';
 import { TranscriptModel } from './tui/transcript-model';
 
+/** The environment the terminal is judged by (TERM, COLORFGBG, NO_COLOR…): the options', else the process's. */
+export function env(options: AppOptions): Readonly<Record<string, string | undefined>> {
+  return options.env ?? process.env;
+}
+
 /** Runs `run` with the terminal handed over (the external editor), the screen given back after. */
 type HandOver = (run: () => void) => void;
 
@@ -22,7 +27,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
   // Without colour, strike-through keeps its ~~: SGR 9 alone may not show.
   const transcript = new TranscriptModel(
     ui.transcript.size().width,
-    { marks: Boolean((options.env ?? process.env).NO_COLOR) },
+    { marks: Boolean(env(options).NO_COLOR) },
     keys.key('idle', 'transcript.toggleFold'),
   );
   const feed = new TranscriptFeed(bus, transcript, keys);

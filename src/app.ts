@@ -4,7 +4,7 @@
 // render request → painter. See ARCHITECTURE.md.
 
 import { Bus } from './bus';
-import { views } from './app-views';
+import { env, views } from './app-views';
 import { AgentOptions, agentParts } from './agent-parts';
 import { sanitize } from './inert';
 import { Cleanup } from './cleanup';
@@ -219,10 +219,6 @@ function cleanUpAtExit(cleanup: Cleanup, s: Services, screen: (() => void)[]): v
   cleanup.add('turn', () => s.runner.cancel());
   // Registered last, so it runs first: entries reach the disk before anything else is torn down.
   cleanup.add('history', () => s.history.flush({ reason: 'exit' }));
-}
-
-function env(options: AppOptions): Readonly<Record<string, string | undefined>> {
-  return options.env ?? process.env;
 }
 
 export function startApp(options: AppOptions): App {

@@ -1,9 +1,8 @@
 // SHA-256 (FIPS 180-4) of a short string, in plain TypeScript. A session's id
 // holds a hash of its workspace's path and is needed before the first paint;
-// loading node:crypto for it costs 7–15 ms of start-up (more than everything
-// else milk adds to a bare screen's first frame but the bundle), where hashing
-// a path here takes microseconds. Not for secrets or large inputs: node:crypto
-// does those (loaded when first needed).
+// loading node:crypto for it costs 7–15 ms of start-up, where hashing a path
+// here takes microseconds. Not for secrets or large inputs: node:crypto does
+// those (loaded when first needed).
 
 // prettier-ignore
 const K = new Uint32Array([
@@ -34,19 +33,19 @@ function padded(bytes: Uint8Array): DataView {
   return view;
 }
 
-/** One 64-byte block at `offset` folded into the state `h`. */
-function compress(h: Uint32Array, view: DataView, offset: number, w: Uint32Array): void {
+/** One 64-byte block at `offset` folded into `state`. */
+function compress(state: Uint32Array, view: DataView, offset: number, w: Uint32Array): void {
   for (let i = 0; i < 16; i++) w[i] = view.getUint32(offset + i * 4);
   for (let i = 16; i < 64; i++) {
     const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
     const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
     w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0;
   }
-  let [a, b, c, d, e, f, g, k] = h;
+  let [a, b, c, d, e, f, g, h] = state;
   for (let i = 0; i < 64; i++) {
-    const t1 = (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) >>> 0;
+    const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) >>> 0;
     const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
-    k = g;
+    h = g;
     g = f;
     f = e;
     e = (d + t1) >>> 0;
@@ -55,18 +54,18 @@ function compress(h: Uint32Array, view: DataView, offset: number, w: Uint32Array
     b = a;
     a = (t1 + t2) >>> 0;
   }
-  const out = [a, b, c, d, e, f, g, k];
-  for (let i = 0; i < 8; i++) h[i] = (h[i] + out[i]) >>> 0;
+  const out = [a, b, c, d, e, f, g, h];
+  for (let i = 0; i < 8; i++) state[i] = (state[i] + out[i]) >>> 0;
 }
 
 /** The SHA-256 of `text` (as UTF-8), in lowercase hex: what node:crypto's createHash('sha256') gives. */
 export function sha256Hex(text: string): string {
   const view = padded(Buffer.from(text, 'utf8'));
   // prettier-ignore
-  const h = new Uint32Array([
+  const state = new Uint32Array([
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
   ]);
   const w = new Uint32Array(64);
-  for (let offset = 0; offset < view.byteLength; offset += 64) compress(h, view, offset, w);
-  return Array.from(h, (x) => x.toString(16).padStart(8, '0')).join('');
+  for (let offset = 0; offset < view.byteLength; offset += 64) compress(state, view, offset, w);
+  return Array.from(state, (x) => x.toString(16).padStart(8, '0')).join('');
 }

@@ -114,8 +114,7 @@ export function runCommand(
     const child = spawnCommand(command, ctx);
     const group = child.pid;
     if (group) liveGroups.add(group);
-    const output = collector(ctx);
-    const take = (text: string): void => output.take(text);
+    const { take, text } = collector(ctx);
     // String decoders keep a character split between two chunks whole; invalid bytes become U+FFFD.
     const out = new StringDecoder('utf8');
     const err = new StringDecoder('utf8');
@@ -154,7 +153,7 @@ export function runCommand(
         killGroup('SIGKILL');
         if (group) liveGroups.delete(group);
       }
-      resolve(shellResult(output.text(), timedOut ? (timeout ?? null) : null, code, signal));
+      resolve(shellResult(text(), timedOut ? (timeout ?? null) : null, code, signal));
     });
   });
 }
