@@ -6,7 +6,10 @@
 const http = require('node:http');
 const net = require('node:net');
 
-/** options.auth: 'user:password' it requires; options.refuse: answer every CONNECT with 403. */
+/**
+ * options.auth: 'user:password' it requires; options.refuse: answer every CONNECT with 403; options.silent: take
+ * every CONNECT and never answer it.
+ */
 function startMockProxy(options = {}) {
   const tunnels = [];
   const forwarded = [];
@@ -35,6 +38,11 @@ function startMockProxy(options = {}) {
         'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="mock"\r\nContent-Length: ' +
           '0\r\n\r\n',
       );
+      return;
+    }
+    if (options.silent) {
+      // Takes the CONNECT and never answers it (the connection stays open until closed).
+      tunnels.push(`silent ${req.url}`);
       return;
     }
     if (options.refuse) {

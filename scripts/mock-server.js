@@ -40,6 +40,7 @@
 //   mdrate         scripts/bench-answer.md (18 KB of mixed Markdown, as a model answers a review) as
 //                  4,000 tokens at the pace of rate: ten every 5 ms
 //   rate[:N]       N tokens (default 4,000) at 2,000 tokens/s, ten per chunk every 5 ms
+//   replay-NAME    __tests__/fixtures/streams/NAME.sse as it is: a stream in the shape a real provider's API sends
 //   nousage        as short, but reports no token usage (others report it: OpenAI when asked
 //                  with stream_options.include_usage, Anthropic always)
 // A suffix ":N" sets the delay between chunks in ms (e.g. slow:20).
@@ -611,6 +612,35 @@ async function streamAnthropic(res, p, record, model, body) {
   res.end();
 }
 
+/** An Anthropic request whose messages hold tool_use or tool_result blocks but that offers no tools. */
+function usesToolsUndeclared(body) {
+  if (body.tools?.length) return false;
+  return (body.messages || []).some(
+    (m) => Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use' || b.type === 'tool_result'),
+  );
+}
+
+const STREAMS = require('node:path').join(__dirname, '..', '__tests__', 'fixtures', 'streams');
+
+/** A stream as a real provider's API sends it (the corpus in __tests__/fixtures/streams), byte for byte. */
+function serveRecording(res, name) {
+  let text;
+  try {
+    text = require('node:fs').readFileSync(require('node:path').join(STREAMS, `${name}.sse`), 'utf8');
+  } catch {
+    res.writeHead(404, { 'content-type': 'application/json' });
+    return res.end(JSON.stringify({ error: { message: `no recording ${name}` } }));
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const events = text.split(/(?<=\n\n)/);
+  const next = () => {
+    if (events.length === 0 || res.destroyed) return res.end();
+    res.write(events.shift());
+    setImmediate(next);
+  };
+  next();
+}
+
 function startMockServer(options = {}) {
   const requests = [];
   const failedOnce = new Set();
@@ -658,6 +688,8 @@ function startMockServer(options = {}) {
           return res.end(JSON.stringify({ error: { message: `mock status ${code}`, type: 'mock_error' } }));
         }
         if (scenario.name === 'hang-headers') return;
+        const replay = /^replay-([a-z0-9-]+)$/.exec(scenario.name);
+        if (replay) return serveRecording(res, replay[1]);
         if (scenario.name === 'slow-event') {
           const openai = req.url.startsWith('/v1/chat/completions');
           res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -721,6 +753,19 @@ function startMockServer(options = {}) {
         if (scenario.name === 'moved') {
           res.writeHead(308, { location: `/elsewhere${req.url}?token=SECRET3` });
           return res.end();
+        }
+        if (req.url.startsWith('/v1/messages') && usesToolsUndeclared(body)) {
+          // As Anthropic's API answers such a request.
+          res.writeHead(400, { 'content-type': 'application/json' });
+          return res.end(
+            JSON.stringify({
+              type: 'error',
+              error: {
+                type: 'invalid_request_error',
+                message: 'Requests which include `tool_use` or `tool_result` blocks must define tools.',
+              },
+            }),
+          );
         }
         const p = status ? plan({ name: 'short', delay: scenario.delay }, body) : plan(scenario, body);
         if (p.hang) hung.add(res);

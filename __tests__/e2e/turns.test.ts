@@ -131,6 +131,20 @@ describe('reasoning', () => {
   });
 });
 
+describe('a model that streams content as typed parts', () => {
+  it("shows Magistral's thinking as a thought and its text as the answer, and milk goes on", async () => {
+    await open('replay-mistral-magistral-content-parts');
+    m!.write('greet me' + KEY.enter);
+    await m!.waitForText('Hello there!');
+    await m!.waitFor(() => !busy(), 'idle');
+    expect(m!.text()).toMatch(/thought for \d+\.\ds · 1 line/);
+    expect(m!.text()).not.toContain('internal error');
+    // Still alive and taking input.
+    m!.write('again');
+    await m!.waitFor(() => composer() === 'again', 'composer takes input');
+  });
+});
+
 describe('interrupting a turn', () => {
   it.each([
     ['Ctrl-C', KEY.ctrlC],

@@ -127,6 +127,21 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s: compaction',
     );
   });
 
+  it('compacts a conversation in which tools were used (Anthropic refuses tool blocks in a request without tools)', async () => {
+    const m = milk(tempDir(), make('short'));
+    m.runner.load([
+      { role: 'user', content: first },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'a.txt' } }] },
+      { role: 'tool', toolCallId: 'c1', name: 'read_file', content: 'x'.repeat(400) },
+      { role: 'assistant', content: 'ok' },
+    ]);
+    const before = server.current.requests.length;
+    expect((await m.turn(second)).status).toBe('done');
+    expect(m.notes.filter((n) => n.startsWith('could not compact'))).toEqual([]);
+    expect(m.notes.some((n) => n.startsWith('── context compacted: 4 earlier messages summarised'))).toBe(true);
+    expect(text(turns(server.current.requests[before])[1])).toBe('[called read_file {"path":"a.txt"}]');
+  });
+
   it('a summary request that fails leaves the conversation whole, with a note', async () => {
     // Every request fails, the summary's first.
     const failing = milk(tempDir(), make('status-500'));

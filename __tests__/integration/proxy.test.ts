@@ -25,7 +25,7 @@ afterAll(async () => {
   await Promise.all([https.close(), plain.close(), ...proxies.map((p) => p.close())]);
 });
 
-async function proxy(options: { auth?: string; refuse?: boolean } = {}): Promise<Proxy> {
+async function proxy(options: { auth?: string; refuse?: boolean; silent?: boolean } = {}): Promise<Proxy> {
   const p = (await startMockProxy(options)) as Proxy;
   proxies.push(p);
   return p;
@@ -118,5 +118,16 @@ describe('a proxy from the environment', () => {
     expect(gone.err).toContain('cannot reach the proxy http://127.0.0.1:1 (connection refused)');
     const bad = await run(https.url, { HTTPS_PROXY: 'http://[not a host' });
     expect(bad.err).toContain('HTTPS_PROXY is not a valid URL');
+  });
+
+  it('a proxy that never answers CONNECT ends the run at the idle timeout, naming the proxy', async () => {
+    const p = await proxy({ silent: true });
+    const started = Date.now();
+    const r = await run(https.url, { HTTPS_PROXY: p.url, MILK_IDLE_TIMEOUT_MS: '800' });
+    expect(p.tunnels).toHaveLength(1);
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain(`the proxy ${p.url} did not answer (no tunnel to ${https.url}/v1 was opened)`);
+    // Bounded by the timeout (and a start), not by the proxy: it never answers at all.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });

@@ -57,6 +57,14 @@ describe('milk run', () => {
     },
   );
 
+  it("answers from a model that streams content as typed parts (Magistral's thinking, then text), not crashing", async () => {
+    const r = await run([...args('replay-mistral-magistral-content-parts'), 'hi']);
+    expect(r).toMatchObject({ code: 0, out: 'Hello there!\n', err: '' });
+    const cut = await run([...args('replay-openai-length'), 'hi']);
+    expect(cut).toMatchObject({ code: 0, out: 'The first part\n' });
+    expect(cut.err).toContain("openai: the answer reached the model's output limit and was cut off there");
+  });
+
   it('reads the prompt from stdin', async () => {
     // The pipe's last newline is no part of the prompt; one inside it is.
     const r = await run(args('echo'), 'from a pipe\nsecond line\n');

@@ -267,6 +267,104 @@ describe('the conversation', () => {
   });
 });
 
+/** Steps, and a summary (or none) for every request that asks for one (turn/compact.ts's request). */
+class Summarising extends Steps {
+  summaries = 0;
+  constructor(
+    steps: ConstructorParameters<typeof Steps>[0],
+    private readonly summary = 'SUMMARY',
+  ) {
+    super(steps);
+  }
+  override async *stream(messages: readonly ChatMessage[]): AsyncIterable<StreamItem> {
+    const last = messages[messages.length - 1];
+    if (last?.role === 'user' && last.content.startsWith('Summarise the conversation so far')) {
+      this.summaries++;
+      this.seen.push(JSON.parse(JSON.stringify(messages)));
+      if (this.summary) yield this.summary;
+      return;
+    }
+    yield* super.stream(messages);
+  }
+}
+
+/** A read (run unasked) whose output is about 1,000 tokens. */
+const big = defineTool({
+  name: 'big',
+  description: 'reads a lot',
+  parameters: s.object({}),
+  kind: 'read',
+  examples: [{}],
+  subject: () => '',
+  run: async () => ({ ok: true, content: 'x'.repeat(4000) }),
+});
+
+function compacting(provider: Summarising) {
+  const bus = new Bus();
+  const runner = new TurnRunner(bus, provider, {
+    workspace: '/nowhere',
+    tools: new ToolRegistry(() => [big]),
+    contextWindow: () => 1000,
+  });
+  const notes: string[] = [];
+  bus.on('transcript.note', ({ text }) => notes.push(text));
+  const ended = new Promise<Events['turn.ended']>((resolve) => bus.on('turn.ended', resolve));
+  // An earlier turn that used a tool, past the mark of a 1,000-token window.
+  runner.load([
+    { role: 'user', content: 'earlier' },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'c0', name: 'big', args: {} }] },
+    { role: 'tool', toolCallId: 'c0', name: 'big', content: 'y'.repeat(4000) },
+    { role: 'assistant', content: 'read it' },
+  ]);
+  return { runner, notes, ended };
+}
+
+describe('compaction in a turn', () => {
+  it('summarises once per crossing: steps past the mark after it do not summarise the summary again', async () => {
+    const provider = new Summarising([[{ name: 'big', args: {} }], [{ name: 'big', args: {} }], 'done']);
+    const c = compacting(provider);
+    c.runner.start('go');
+    expect((await c.ended).status).toBe('done');
+    expect(provider.summaries).toBe(1);
+    expect(c.notes.filter((n) => n.startsWith('── context compacted'))).toHaveLength(1);
+  });
+
+  it("asks for the summary with the tool calls and results written as text (no tools offered, Anthropic's rule)", async () => {
+    const provider = new Summarising(['done']);
+    const c = compacting(provider);
+    c.runner.start('go');
+    await c.ended;
+    const request = provider.seen[0];
+    expect(request.some((m) => m.role === 'tool' || (m.role === 'assistant' && m.toolCalls))).toBe(false);
+    expect(request.map((m) => m.content.slice(0, 20))).toEqual([
+      'earlier',
+      '[called big {}]',
+      '[result of big]\nyyyy',
+      'read it',
+      'Summarise the conver',
+    ]);
+  });
+
+  it('a summary that does not come is asked for once a turn, not at every step', async () => {
+    const provider = new Summarising([[{ name: 'big', args: {} }], [{ name: 'big', args: {} }], 'done'], '');
+    const c = compacting(provider);
+    c.runner.start('go');
+    expect((await c.ended).status).toBe('done');
+    expect(provider.summaries).toBe(1);
+  });
+
+  it('/compact with an empty summary says so and changes nothing', async () => {
+    const provider = new Summarising([], '');
+    const c = compacting(provider);
+    expect(c.runner.compact()).not.toBeNull();
+    expect((await c.ended).status).toBe('done');
+    expect(c.notes).toContain(
+      'could not compact the context: the model answered with an empty summary; nothing was changed',
+    );
+    expect(c.notes.some((n) => n.startsWith('── context compacted'))).toBe(false);
+  });
+});
+
 describe('the approvals channel', () => {
   it('settles a question as interrupted when its signal fires, and forgets it', async () => {
     const bus = new Bus();

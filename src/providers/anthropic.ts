@@ -35,9 +35,16 @@ interface StreamEvent {
   type: string;
   index?: number;
   message?: { usage?: { input_tokens?: number } };
-  usage?: { output_tokens?: number };
+  usage?: { input_tokens?: number; output_tokens?: number };
   content_block?: { type: string; id?: string; name?: string; data?: string };
-  delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; signature?: string };
+  delta?: {
+    type?: string;
+    text?: string;
+    partial_json?: string;
+    thinking?: string;
+    signature?: string;
+    stop_reason?: string | null;
+  };
   error?: { type?: string; message?: string };
 }
 
@@ -123,6 +130,12 @@ function readStop(index: number, state: ReadState): Read {
   return { toolCalls: [{ id: t.id, name: t.name, ...parseArgs(t.json) }] };
 }
 
+/** Why an answer ended, where it is worth a line: the answer above is not what the model meant to finish. */
+const STOP_NOTICES = new Map([
+  ['max_tokens', 'the answer reached max_tokens and was cut off there'],
+  ['refusal', 'the model declined to answer (stop reason: refusal)'],
+]);
+
 function readEvent(raw: SseEvent, state: ReadState): Read {
   if (raw.event === 'ping') return {};
   const event = JSON.parse(raw.data) as StreamEvent;
@@ -136,7 +149,12 @@ function readEvent(raw: SseEvent, state: ReadState): Read {
       state.input = event.message?.usage?.input_tokens ?? 0;
       return {};
     case 'message_delta':
-      return event.usage ? { usage: { input: state.input, output: event.usage.output_tokens ?? 0 } } : {};
+      return {
+        usage: event.usage
+          ? { input: event.usage.input_tokens ?? state.input, output: event.usage.output_tokens ?? 0 }
+          : undefined,
+        notice: STOP_NOTICES.get(event.delta?.stop_reason ?? ''),
+      };
     case 'content_block_start':
       if (block?.type === 'tool_use') state.tools.set(index, { id: block.id ?? '', name: block.name ?? '', json: '' });
       if (block?.type === 'thinking') state.thinking.set(index, { text: '', signature: '' });

@@ -112,6 +112,11 @@ function describeProxy(err: ProxyError, ctx: DescribeContext): ProviderError {
       `${ctx.provider}: the proxy ${err.proxy} would not connect to ${ctx.baseUrl} (it answered ${err.status}); ` +
         `NO_PROXY lists hosts to reach directly`,
     );
+  if (err.code === 'ETIMEDOUT' && err.status === null)
+    return new ProviderError(
+      `${ctx.provider}: the proxy ${err.proxy} did not answer (no tunnel to ${ctx.baseUrl} was opened); it is set ` +
+        `by HTTPS_PROXY or ALL_PROXY, and NO_PROXY lists hosts to reach directly`,
+    );
   const why =
     err.code === 'ECONNREFUSED'
       ? 'connection refused'
@@ -239,8 +244,41 @@ export interface GuardedStreamOptions<T> {
     finished?: boolean;
     ended?: boolean;
     usage?: Usage;
+    notice?: string;
     serverError?: string;
   };
+}
+
+/**
+ * One chunk read; a reader that fails on a shape it did not expect (a server's surprise) ends the answer with a
+ * message, never the program.
+ */
+function readOne<T>(
+  o: GuardedStreamOptions<T>,
+  chunk: T,
+  partial: boolean,
+): ReturnType<GuardedStreamOptions<T>['read']> {
+  try {
+    return o.read(chunk);
+  } catch (err) {
+    if (err instanceof TooLargeError || err instanceof SyntaxError) throw err;
+    throw new ProviderError(
+      `${o.provider}: the server sent an event milk could not read (${err instanceof Error ? err.name : 'error'})` +
+        (partial ? ' (the answer above is incomplete)' : ''),
+      partial,
+    );
+  }
+}
+
+/** What one read chunk yields, in order; a field of another type than the protocol's is not passed on as text. */
+function* items(read: ReturnType<GuardedStreamOptions<unknown>['read']>): Generator<StreamItem> {
+  const { text, reasoning, thinking, toolCalls, usage, notice } = read;
+  if (reasoning && typeof reasoning === 'string') yield { reasoning };
+  if (thinking) yield { thinking };
+  if (text && typeof text === 'string') yield text;
+  for (const toolCall of toolCalls ?? []) yield { toolCall };
+  if (usage) yield { usage };
+  if (notice) yield { notice };
 }
 
 /**
@@ -256,21 +294,19 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
     const stream = await o.open(watchdog.controller.signal, () => watchdog.touch());
     let finished = false;
     for await (const chunk of stream) {
-      const { text, reasoning, thinking, toolCalls, finished: done, ended, usage, serverError } = o.read(chunk);
-      if (serverError !== undefined) {
+      const read = readOne(o, chunk, partial);
+      if (read.serverError !== undefined) {
         throw new ProviderError(
-          `${o.provider}: the server reported an error: ${serverText(serverError, o.key)}${partial ? incomplete : ''}`,
+          `${o.provider}: the server reported an error: ${serverText(read.serverError, o.key)}` +
+            (partial ? incomplete : ''),
           partial,
         );
       }
-      if (reasoning) yield { reasoning };
-      if (thinking) yield { thinking };
-      if (text) {
-        partial = true;
-        yield text;
+      for (const item of items(read)) {
+        if (typeof item === 'string') partial = true;
+        yield item;
       }
-      for (const toolCall of toolCalls ?? []) yield { toolCall };
-      if (usage) yield { usage };
+      const { finished: done, ended } = read;
       if (done) finished = true;
       // The protocol's own end ([DONE], message_stop): whatever a server sends after it is not the answer,
       // and a connection it keeps open is hung up (leaving the loop closes the response).
@@ -283,7 +319,7 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
       throw new ProviderError(`${o.provider}: the connection closed mid-answer${partial ? incomplete : ''}`, partial);
   } catch (err) {
     if (signal.aborted) throw err;
-    if (watchdog.fired) {
+    if (watchdog.fired && !(err instanceof ProxyError)) {
       throw new ProviderError(
         `${o.provider}: no data from the server for ${Math.round(o.idleTimeoutMs / 1000)}s; gave ` +
           `up${partial ? incomplete : ''}`,

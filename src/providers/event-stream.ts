@@ -118,10 +118,27 @@ const PROXY_CONNECT_CODES = new Set([
  * credentials, a proxy that cannot be reached. Returns whether a response is
  * the proxy's (then it has been rejected with a ProxyError).
  */
-function watchProxy(req: ClientRequest, proxy: URL, reject: (err: unknown) => void): (res: IncomingMessage) => boolean {
+function watchProxy(
+  req: ClientRequest,
+  url: URL,
+  proxy: URL,
+  signal: AbortSignal,
+  reject: (err: unknown) => void,
+): (res: IncomingMessage) => boolean {
   const label = proxyLabel(proxy);
   /** The proxy's answer to CONNECT (https through a proxy), once it has come. */
   let tunnel: number | null = null;
+  // A request given to a proxy agent has no socket until the tunnel is open, and Node reports an abort only through
+  // the socket: a proxy that never answers CONNECT would hold the request past every timeout. The abort (the idle
+  // watchdog's, or a cancel) settles it here, naming the proxy while no tunnel was opened.
+  const tunnelling = url.protocol === 'https:';
+  const onAbort = (): void => {
+    reject(tunnelling && tunnel === null ? new ProxyError(label, null, 'ETIMEDOUT') : signal.reason);
+    req.destroy();
+  };
+  if (signal.aborted) queueMicrotask(onAbort);
+  else signal.addEventListener('abort', onAbort, { once: true });
+  req.once('close', () => signal.removeEventListener('abort', onAbort));
   const refused = (res: IncomingMessage): number | null =>
     tunnel !== null && tunnel !== 200 ? tunnel : res.statusCode === 407 ? 407 : null;
   req.once('proxyConnect', (c: { statusCode?: number }) => (tunnel = c.statusCode ?? 0));
@@ -173,7 +190,7 @@ function post(request: EventStreamRequest, signal: AbortSignal): Promise<Incomin
       reject(err);
       return;
     }
-    const proxied = proxy ? watchProxy(req, proxy, reject) : () => false;
+    const proxied = proxy ? watchProxy(req, request.url, proxy, signal, reject) : () => false;
     req.once('error', reject);
     req.once('response', (res) => {
       if (!proxied(res)) answered(res, request.url, resolve, reject);

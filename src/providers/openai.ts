@@ -3,32 +3,16 @@
 // SDK). A 429 or 5xx is retried once; an idle watchdog gives up on a server
 // that stops sending.
 
-import { ChatMessage, StreamItem, StreamOptions, parseArgs } from './provider';
+import type { ChatMessage, StreamItem, StreamOptions } from './provider';
 import { HttpProvider, HttpProviderOptions } from './http-provider';
 import { guardedStream } from './errors';
 import { openEventStream, SseEvent } from './event-stream';
-import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
+import { ToolCallPieces, readChunk } from './openai-chunk';
 
 export type OpenAIOptions = HttpProviderOptions;
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
-
-/** The parts of a streamed chunk milk reads. */
-interface Chunk {
-  choices?: Array<{
-    /** reasoning_content: DeepSeek, vLLM, llama.cpp; reasoning: vLLM's newer name, OpenRouter. */
-    delta?: {
-      content?: string | null;
-      reasoning_content?: string | null;
-      reasoning?: string | null;
-      tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }>;
-    };
-    finish_reason?: string | null;
-  }>;
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
-  error?: { message?: string; type?: string; code?: string };
-}
 
 type MessageParam =
   | {
@@ -50,8 +34,8 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
     options: StreamOptions = {},
   ): AsyncIterable<StreamItem> {
     const o = this.options;
-    // Tool calls arrive in pieces, by index; they are complete at finish_reason.
-    const pending = new Map<number, { id: string; name: string; args: string }>();
+    // Tool calls arrive in pieces; they are complete at finish_reason (or, from a server that sends none, [DONE]).
+    const calls = new ToolCallPieces();
     return guardedStream<SseEvent>(
       {
         provider: 'openai',
@@ -70,31 +54,7 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
             sig,
             onBytes,
           ),
-        read: (event) => {
-          if (event.data === '[DONE]') return { ended: true };
-          const chunk = JSON.parse(event.data) as Chunk;
-          if (chunk.error)
-            return { serverError: chunk.error.message ?? chunk.error.type ?? chunk.error.code ?? 'unknown' };
-          const choice = chunk.choices?.[0];
-          for (const d of choice?.delta?.tool_calls ?? []) {
-            const p = pending.get(d.index) ?? { id: '', name: '', args: '' };
-            if (d.id) p.id = d.id;
-            if (d.function?.name) p.name += d.function.name;
-            if (d.function?.arguments) p.args += d.function.arguments;
-            if (p.args.length > MAX_TOOL_ARGS_CHARS) throw new TooLargeError('tool-arguments', MAX_TOOL_ARGS_CHARS);
-            pending.set(d.index, p);
-          }
-          const finished = !!choice?.finish_reason;
-          const toolCalls = finished
-            ? [...pending.values()].map((p) => ({ id: p.id, name: p.name, ...parseArgs(p.args) }))
-            : undefined;
-          if (finished) pending.clear();
-          const usage = chunk.usage
-            ? { input: chunk.usage.prompt_tokens ?? 0, output: chunk.usage.completion_tokens ?? 0 }
-            : undefined;
-          const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning ?? undefined;
-          return { text: choice?.delta?.content ?? undefined, reasoning, toolCalls, finished, usage };
-        },
+        read: (event) => readChunk(event.data, calls),
       },
       signal,
     );

@@ -28,11 +28,18 @@ export interface Usage {
 
 /**
  * A text delta, a complete tool call the model wants run, what the request
- * cost, a delta of the model's reasoning (shown dim), or a complete Anthropic
- * thinking block (kept to send back).
+ * cost, a delta of the model's reasoning (shown dim), a complete Anthropic
+ * thinking block (kept to send back), or a line about the answer from its
+ * server (why it stopped where it is not the model's choice: an output limit,
+ * a refusal, a content filter).
  */
 export type StreamItem =
-  string | { toolCall: ToolCall } | { usage: Usage } | { reasoning: string } | { thinking: ThinkingBlock };
+  | string
+  | { toolCall: ToolCall }
+  | { usage: Usage }
+  | { reasoning: string }
+  | { thinking: ThinkingBlock }
+  | { notice: string };
 
 export interface StreamOptions {
   /** Tools the model may call. */

@@ -121,7 +121,26 @@ export function summaryRequest(older: readonly ChatMessage[], focus?: string): C
   ]
     .filter(Boolean)
     .join(' ');
-  return [...cutToolOutputs(older), { role: 'user', content: ask }];
+  return [...asText(cutToolOutputs(older)), { role: 'user', content: ask }];
+}
+
+/**
+ * The conversation with its tool calls and results written out as text: the summary request offers no tools, and a
+ * request that carries tool calls without tools is refused by Anthropic's API (400); the model reads what was called
+ * and what came back all the same.
+ */
+export function asText(messages: readonly ChatMessage[]): ChatMessage[] {
+  return messages.map((m): ChatMessage => {
+    if (m.role === 'tool') return { role: 'user', content: `[result of ${m.name}]\n${m.content}` };
+    if (m.role !== 'assistant' || !m.toolCalls?.length) return m;
+    const calls = m.toolCalls.map((c) => `[called ${c.name} ${JSON.stringify(c.args)}]`).join('\n');
+    return { role: 'assistant', content: m.content ? `${m.content}\n${calls}` : calls };
+  });
+}
+
+/** Whether the turns before the current one hold nothing but an earlier summary (nothing new to compact). */
+export function onlySummary(older: readonly ChatMessage[]): boolean {
+  return older.length <= 2 && older[0]?.role === 'user' && isSummary(older[0].content);
 }
 
 /**

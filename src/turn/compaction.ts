@@ -19,6 +19,7 @@ import {
   estimateTokens,
   isFull,
   messageTokens,
+  onlySummary,
   splitAtCurrentTurn,
   summaryMessages,
   summaryRequest,
@@ -76,9 +77,13 @@ export class Compaction {
     const tokens = this.tokens(turn.system, tools);
     if (!isFull(tokens, window)) return null;
     const { older, current } = splitAtCurrentTurn(this.o.conversation.messages);
-    // The current turn alone: nothing to summarise; cut outputs and the character budget are what is left.
-    if (older.length === 0) return null;
-    return this.summarise(turn, older, current.length, tokens);
+    // The current turn alone, or after the summary made at an earlier crossing: nothing new to summarise (cut outputs
+    // and the character budget are what is left). A summary that failed is not asked for again in the same turn.
+    if (older.length === 0 || onlySummary(older) || turn.compactionFailed) return null;
+    return this.summarise(turn, older, current.length, tokens).then((done) => {
+      if (!done) turn.compactionFailed = true;
+      return done;
+    });
   }
 
   /** /compact's work: the whole conversation, summarised now; its tokens before, estimated. */
@@ -116,7 +121,13 @@ export class Compaction {
         });
       return false;
     }
-    if (turn.cancelled || !summary.trim()) return false;
+    if (turn.cancelled) return false;
+    if (!summary.trim()) {
+      bus.emit('transcript.note', {
+        text: sanitize('could not compact the context: the model answered with an empty summary; nothing was changed'),
+      });
+      return false;
+    }
     this.o.conversation.summarised(summaryMessages(summary), kept);
     const after = this.tokens(turn.system, undefined);
     bus.emit('conversation.compacted', { turnId: turn.id, summary, kept });

@@ -49,6 +49,8 @@ export async function streamStep(o: StepOptions, turn: ActiveTurn, req: StepRequ
         o.bus.emit('turn.usage', { turnId: turn.id, ...item.usage });
       } else if ('reasoning' in item) reason(o, turn, item.reasoning, thought.push(item.reasoning));
       else if ('thinking' in item) turn.step.thinking.push(item.thinking);
+      else if ('notice' in item)
+        o.bus.emit('transcript.note', { text: sanitize(`${o.provider.name}: ${item.notice}`) });
       else calls.push(item.toolCall);
     }
   } catch (err) {

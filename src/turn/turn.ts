@@ -32,6 +32,8 @@ export interface ActiveTurn {
   shown: number;
   /** Tool calls asked for and not yet answered in the conversation. */
   unanswered: ToolCall[];
+  /** A summary was asked for in this turn and none came: the turn does not ask again at every step. */
+  compactionFailed?: boolean;
 }
 
 export function emptyStep(): StepState {
