@@ -11,7 +11,7 @@ import type { Cleanup } from './cleanup';
 import { PermissionStore } from './config/permissions';
 import { dataLayout } from './data-dir';
 import type { Provider } from './providers/provider';
-import { Checkpoints } from './session/checkpoints';
+import { Checkpoints, sweepCopies } from './session/checkpoints';
 import { SessionLog } from './session/log';
 import { SessionRecorder } from './session/recorder';
 import type { ApprovalMode } from './settings/approval';
@@ -99,6 +99,9 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   return { settings, agent, permissions, rulesRead, checkpoints, mcp, runner, log, recorder, modelName };
 }
 
+/** When the copies of milks no longer running are removed, after start-up. */
+const SWEEP_AFTER_MS = 3000;
+
 /** This process's folder of file copies for a rewind, removed when milk exits; none without a data dir or a rewind. */
 function rewindCopies(options: AgentOptions): string | null {
   if (options.dataDir === null || !options.rewind) return null;
@@ -107,6 +110,9 @@ function rewindCopies(options: AgentOptions): string | null {
     `${process.pid}-${Date.now().toString(36)}`,
   );
   options.rewind.cleanup.add('rewind copies', () => fs.rmSync(copies, { recursive: true, force: true }));
+  // What milks killed before they could clean up left behind: a few seconds after start-up (its file system module
+  // loads with it), never on the way to the first paint.
+  setTimeout(() => void sweepCopies(dataLayout(options.dataDir as string).checkpointsRoot), SWEEP_AFTER_MS).unref();
   return copies;
 }
 

@@ -27,7 +27,9 @@ export function dataLayout(dataDir: string) {
     sessionHistory: (sessionId: string): string => path.join(sessions, `${sessionId}.history`),
     /** The input history of every session. */
     globalHistory: path.join(dataDir, 'input_history'),
-    /** A running milk's copies of the files tools change, for a rewind (`run`: the process's own folder). */
+    /** Every running milk's copies of the files tools change: a folder per session, in it one per process. */
+    checkpointsRoot: path.join(dataDir, 'checkpoints'),
+    /** A running milk's copies of the files tools change, for a rewind (`run`: the process's own folder, pid-time). */
     checkpoints: (sessionId: string, run: string): string => path.join(dataDir, 'checkpoints', sessionId, run),
     /** Answers copied where the terminal's clipboard could not take them. */
     copied: path.join(dataDir, 'copied'),

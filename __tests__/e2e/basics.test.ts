@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { KEY, MilkPty, tempDir } from '../helpers/pty';
 
@@ -467,6 +468,22 @@ describe('milk in a real terminal', () => {
     milk.write(KEY.ctrlD);
     const e = await milk.exited;
     expect(e.exitCode).toBe(0);
+  });
+
+  it('starts, answers keys and quits in a repository whose .git/HEAD is a FIFO (from an archive)', async () => {
+    const ws = tempDir();
+    fs.mkdirSync(`${ws}/.git`);
+    execFileSync('mkfifo', [`${ws}/.git/HEAD`]);
+    fs.mkdirSync(`${ws}/.milk/commands`, { recursive: true });
+    execFileSync('mkfifo', [`${ws}/.milk/commands/fifo.md`]);
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], cwd: ws });
+    await milk.waitForText('history: session');
+    milk.write('still here');
+    await milk.waitFor(() => milk!.composerLines().join('') === 'still here', 'keys answered');
+    milk.write(KEY.ctrlA + KEY.ctrlK);
+    await milk.waitFor(() => milk!.composerLines().join('') === '', 'composer emptied');
+    milk.write(KEY.ctrlD);
+    expect((await milk.exited).exitCode).toBe(0);
   });
 
   it('interrupts a running turn with Ctrl-C and stays alive', async () => {

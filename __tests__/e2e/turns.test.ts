@@ -432,6 +432,8 @@ describe('tool calls in the terminal', () => {
       m.write('r');
       await m.waitForText('first done.');
       expect(fs.existsSync(path.join(ws, 'proof1'))).toBe(true);
+      // Saved off the keystroke: waited for, not assumed done with the turn.
+      await m.waitFor(() => fs.existsSync(path.join(data, 'permissions.json')), 'the rule saved');
       const kept = JSON.parse(fs.readFileSync(path.join(data, 'permissions.json'), 'utf8'));
       expect(kept.workspaces[fs.realpathSync(ws)].rules).toEqual([{ tool: 'shell', prefix: 'touch' }]);
       m.write('/quit' + KEY.enter);

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLI, tempDir } from '../helpers/pty';
 import { findInstructions, gitBranch, MAX_INSTRUCTION_BYTES } from '../../src/agent/instructions';
+import { readPromptFiles } from '../../src/agent/prompt-files';
 
 const { startMockServer } = require('../../scripts/mock-server');
 
@@ -67,6 +68,57 @@ describe('instruction files', () => {
     fs.writeFileSync(path.join(wt, 'gitdir', 'HEAD'), '0123456789abcdef0123456789abcdef01234567\n');
     fs.writeFileSync(path.join(wt, '.git'), 'gitdir: gitdir\n');
     expect(gitBranch(wt)).toBe('detached at 0123456789ab');
+  });
+});
+
+describe("a cloned repository's files", () => {
+  it('an instruction file that is a link out of the repository is not read; one to a file inside it is', () => {
+    const { root, app, data } = tree();
+    const secret = path.join(tempDir(), 'id_rsa');
+    fs.writeFileSync(secret, 'PRIVATE KEY\n');
+    fs.rmSync(path.join(root, 'AGENTS.md'));
+    fs.symlinkSync(secret, path.join(root, 'AGENTS.md'));
+    fs.rmSync(path.join(app, 'AGENTS.md'));
+    fs.symlinkSync('../../packages/CLAUDE.md', path.join(app, 'AGENTS.md'));
+    const found = findInstructions(app, data);
+    expect(found.files.map((f) => f.text).join('')).not.toContain('PRIVATE KEY');
+    expect(found.files.map((f) => f.text)).toEqual(['PERSONAL-RULES\n', 'PACKAGES-CLAUDE\n', 'PACKAGES-CLAUDE\n']);
+    expect(found.problems).toEqual([
+      `${path.join(root, 'AGENTS.md')}: a link to a file outside the repository; not read`,
+    ]);
+  });
+
+  it('a prompt command that is a link out of the repository, or huge, is skipped unread', () => {
+    const { root, app } = tree();
+    const commands = path.join(app, '.milk', 'commands');
+    fs.mkdirSync(commands, { recursive: true });
+    const secret = path.join(tempDir(), 'credentials');
+    fs.writeFileSync(secret, 'aws_secret_access_key = x\n');
+    fs.symlinkSync(secret, path.join(commands, 'aws.md'));
+    fs.writeFileSync(path.join(root, 'shared.md'), 'Review $ARGUMENTS\n');
+    fs.symlinkSync(path.join(root, 'shared.md'), path.join(commands, 'review.md'));
+    // 3 GB, sparse: read whole (as before) it could not even be held in one buffer.
+    execFileSync('truncate', ['-s', '3G', path.join(commands, 'huge.md')]);
+    const { files, problems } = readPromptFiles(null, app);
+    expect(files.map((f) => [f.file, f.text])).toEqual([['review.md', 'Review $ARGUMENTS\n']]);
+    expect(problems).toEqual([
+      `${path.join(commands, 'aws.md')}: a link to a file outside the repository; skipped`,
+      `${path.join(commands, 'huge.md')}: larger than 64 KiB; skipped`,
+    ]);
+  });
+
+  it('a .git/HEAD that is a FIFO or a link to /dev/zero is not waited on or read without end', () => {
+    const { root } = tree();
+    const head = path.join(root, '.git', 'HEAD');
+    fs.rmSync(head);
+    execFileSync('mkfifo', [head]);
+    expect(gitBranch(root)).toBe('unknown');
+    fs.rmSync(head);
+    fs.symlinkSync('/dev/zero', head);
+    expect(gitBranch(root)).toBe('unknown');
+    fs.rmSync(path.join(root, '.git'), { recursive: true });
+    execFileSync('mkfifo', [path.join(root, '.git')]);
+    expect(gitBranch(root)).toBe('unknown');
   });
 });
 

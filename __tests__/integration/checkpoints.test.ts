@@ -3,7 +3,7 @@
 // and a file changed since by something else is reported and left alone.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Checkpoints } from '../../src/session/checkpoints';
+import { Checkpoints, sweepCopies } from '../../src/session/checkpoints';
 import { editFileTool, writeFileTool } from '../../src/tools/files';
 import { tempDir } from '../helpers/pty';
 
@@ -31,6 +31,64 @@ describe('rewind copies', () => {
     // Turn 0's copy is still there for a rewind further back.
     expect((await cp.restore(0)).restored).toEqual([at('a.txt')]);
     expect(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('a0\n');
+  });
+
+  it('never writes or deletes through a folder a later command swapped for a symbolic link', async () => {
+    const ws = tempDir();
+    const outside = tempDir();
+    const cp = new Checkpoints(path.join(tempDir(), 'copies'));
+    const hooks = { before: (f: string) => cp.before(f, 1), after: (f: string) => cp.after(f) };
+    fs.mkdirSync(path.join(ws, 'sub'));
+    fs.writeFileSync(path.join(ws, 'sub', 'kept.txt'), 'before\n');
+    await writeFileTool(ws, 'sub/kept.txt', 'milk wrote\n', hooks);
+    await writeFileTool(ws, 'sub/made.txt', 'milk made\n', hooks);
+    // A command then moves the folder away and links its name to a place outside, holding what milk wrote.
+    fs.renameSync(path.join(ws, 'sub'), path.join(ws, 'sub.moved'));
+    fs.symlinkSync(outside, path.join(ws, 'sub'));
+    fs.writeFileSync(path.join(outside, 'kept.txt'), 'milk wrote\n');
+    fs.writeFileSync(path.join(outside, 'made.txt'), 'milk made\n');
+    const report = await cp.restore(1);
+    expect(report.restored).toEqual([]);
+    expect(report.removed).toEqual([]);
+    expect(report.failed).toEqual([
+      expect.stringMatching(/kept\.txt \(a folder on its path is now a symbolic link; not followed\)$/),
+      expect.stringMatching(/made\.txt \(a folder on its path is now a symbolic link; not followed\)$/),
+    ]);
+    expect(fs.readFileSync(path.join(outside, 'kept.txt'), 'utf8')).toBe('milk wrote\n');
+    expect(fs.readFileSync(path.join(outside, 'made.txt'), 'utf8')).toBe('milk made\n');
+  });
+
+  it('never writes through a link planted at the name of its temp file', async () => {
+    const ws = tempDir();
+    const outside = path.join(tempDir(), 'victim.txt');
+    fs.writeFileSync(outside, 'victim\n');
+    const cp = new Checkpoints(path.join(tempDir(), 'copies'));
+    const hooks = { before: (f: string) => cp.before(f, 1), after: (f: string) => cp.after(f) };
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'before\n');
+    await writeFileTool(ws, 'a.txt', 'after\n', hooks);
+    const file = path.join(fs.realpathSync(ws), 'a.txt');
+    // The name earlier versions used, and a few guesses at its like.
+    for (const name of [`${file}.milk-restore-${process.pid}`, `${file}.milk-restore`]) fs.symlinkSync(outside, name);
+    expect((await cp.restore(1)).restored).toEqual([file]);
+    expect(fs.readFileSync(file, 'utf8')).toBe('before\n');
+    expect(fs.readFileSync(outside, 'utf8')).toBe('victim\n');
+  });
+
+  it("removes what milks no longer running left (killed with -9), never a running one's", async () => {
+    const root = tempDir();
+    const dead = path.join(root, 's1', '999999991-abc');
+    const mine = path.join(root, 's1', `${process.pid}-def`);
+    const other = path.join(root, 's2', '4242-ghi');
+    for (const d of [dead, mine, other]) {
+      fs.mkdirSync(d, { recursive: true });
+      fs.writeFileSync(path.join(d, '1-.env'), 'TOKEN=x\n');
+    }
+    fs.mkdirSync(path.join(root, 's3', '999999992-x'), { recursive: true });
+    await sweepCopies(root, (pid) => pid === 4242);
+    expect(fs.existsSync(dead)).toBe(false);
+    expect(fs.existsSync(mine)).toBe(true);
+    expect(fs.existsSync(other)).toBe(true);
+    expect(fs.readdirSync(root).sort()).toEqual(['s1', 's2']);
   });
 
   it('keeps no copies without a data dir, and puts nothing back', async () => {

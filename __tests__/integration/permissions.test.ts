@@ -1,10 +1,11 @@
 // The approval rules file in the data dir: kept per workspace, re-read and
 // merged on every save, an unreadable file reported and moved aside (never
 // overwritten), a read-only data dir reported with the rules still in force.
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PermissionStore } from '../../src/config/permissions';
-import { tempDir } from '../helpers/pty';
+import { CLI, tempDir } from '../helpers/pty';
 
 const file = (data: string) => path.join(data, 'permissions.json');
 
@@ -37,6 +38,30 @@ describe('the approval rules file', () => {
     const aside = fs.readdirSync(data).find((f) => f.startsWith('permissions.json.corrupt-'))!;
     expect(fs.readFileSync(path.join(data, aside), 'utf8')).toContain('"prefix": "rm"');
     expect((await new PermissionStore(data, '/ws/a').load()).rules).toEqual([{ tool: 'shell', prefix: 'make' }]);
+  });
+
+  it('a FIFO in its place is reported at once, never waited on (and milk run ends)', async () => {
+    const data = tempDir();
+    execFileSync('mkfifo', [file(data)]);
+    const loaded = await new PermissionStore(data, '/ws').load();
+    expect(loaded).toEqual({
+      rules: [],
+      problems: [expect.stringMatching(/permissions\.json: not a regular file; its approval rules are not applied/)],
+    });
+    const script = path.join(tempDir(), 'script.json');
+    fs.writeFileSync(
+      script,
+      JSON.stringify({ turns: [[{ tool: { name: 'read_file', args: { path: 'x.txt' } } }], [{ text: 'ended' }]] }),
+    );
+    const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'x.txt'), 'x\n');
+    const r = spawnSync(process.execPath, [CLI, '--data-dir', data, 'run', '--script', script, 'go'], {
+      cwd: ws,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('ended');
   });
 
   it('rules that are not rules are left out and counted', async () => {

@@ -204,3 +204,127 @@ describe('where bwrap cannot run', () => {
     expect(fs.existsSync(path.join(ws, 'one.txt'))).toBe(false);
   });
 });
+
+describe('a sandboxed command cannot get out (as root too)', () => {
+  it('has no capabilities: it cannot remount, unmount what hides things, or read milk', async () => {
+    const ws = tempDir();
+    const data = tempDir();
+    fs.writeFileSync(path.join(data, 'history.jsonl'), 'secret\n');
+    const r = await sandboxed(
+      ws,
+      [
+        'grep CapEff /proc/self/status',
+        'mount -o remount,rw / 2>/dev/null && echo REMOUNTED',
+        `umount ${data} 2>/dev/null && echo UNMOUNTED-DATA`,
+        'umount /tmp 2>/dev/null && echo UNMOUNTED-TMP',
+        `cat ${data}/history.jsonl 2>/dev/null`,
+        `cat /proc/${process.pid}/environ 2>/dev/null | tr '\\0' '\\n' | grep -c PATH || true`,
+        'ls /proc | grep -c "^[0-9]"',
+      ].join('; '),
+      false,
+      [data],
+    );
+    expect(r.output).toMatch(/CapEff:\s+0+\n/);
+    expect(r.output).not.toMatch(/REMOUNTED|UNMOUNTED|secret/);
+    // milk's process is not there to read, and only the sandbox's own few processes are.
+    const [environ, processes] = r.output.trim().split('\n').slice(-2).map(Number);
+    expect(environ).toBe(0);
+    expect(processes).toBeLessThan(6);
+  });
+
+  it('reaches no Unix socket by path without network: /run, the runtime dir and ~/.ssh are hidden', async () => {
+    const ws = tempDir();
+    // Outside /tmp, which the sandbox replaces anyway: with the network allowed these must be reachable.
+    const outside = fs.mkdtempSync('/var/tmp/milk-sockets-');
+    const home = path.join(outside, 'home');
+    const runtime = path.join(outside, 'run');
+    fs.mkdirSync(home);
+    fs.mkdirSync(runtime);
+    fs.mkdirSync(path.join(home, '.ssh'));
+    const places = [path.join(runtime, 'bus'), path.join(home, '.ssh', 'agent.sock')];
+    // /run only where this user may write there (root); an ordinary user's sockets live in the other two.
+    try {
+      fs.accessSync('/run', fs.constants.W_OK);
+      places.push(`/run/milk-test-${process.pid}.sock`);
+    } catch {
+      // not writable here
+    }
+    const servers = await Promise.all(
+      places.map(
+        (p) =>
+          new Promise<net.Server>((resolve) => {
+            const s = net.createServer((c) => {
+              c.on('error', () => undefined);
+              c.end('hi\n');
+            });
+            s.listen(p, () => resolve(s));
+          }),
+      ),
+    );
+    const saved = { HOME: process.env.HOME, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR };
+    process.env.HOME = home;
+    process.env.XDG_RUNTIME_DIR = runtime;
+    process.env.SSH_AUTH_SOCK = places[1];
+    try {
+      const probe = places
+        .map(
+          (p) =>
+            `perl -MIO::Socket::UNIX -e 'print IO::Socket::UNIX->new(Peer => $ARGV[0]) ? "connected\\n" : ` +
+            `"refused\\n"' ${p}`,
+        )
+        .join('; ');
+      const offline = await sandboxed(ws, `${probe}; echo "agent=$SSH_AUTH_SOCK"`);
+      expect(offline.output.match(/refused/g)).toHaveLength(places.length);
+      expect(offline.output).toContain('agent=\n');
+      // With the network allowed, the same sockets are there: the test can tell.
+      const online = await sandboxed(ws, probe, true);
+      expect(online.output.match(/connected/g)).toHaveLength(places.length);
+    } finally {
+      process.env.HOME = saved.HOME;
+      if (saved.XDG_RUNTIME_DIR === undefined) delete process.env.XDG_RUNTIME_DIR;
+      else process.env.XDG_RUNTIME_DIR = saved.XDG_RUNTIME_DIR;
+      delete process.env.SSH_AUTH_SOCK;
+      for (const s of servers) s.close();
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('cannot make a later git run code (.git/config, hooks), and git commit still works', async () => {
+    const ws = tempDir();
+    const git = (...a: string[]) => execFileSync('git', ['-C', ws, ...a], { encoding: 'utf8' });
+    git('init', '-q');
+    const r = await sandboxed(
+      ws,
+      [
+        "git config core.fsmonitor 'touch /tmp/pwned' 2>/dev/null || echo config-refused",
+        'echo evil > .git/hooks/pre-commit 2>/dev/null || echo hook-refused',
+        'echo a > a.txt && git add a.txt && git -c user.name=t -c user.email=t@t commit -qm one && echo committed',
+      ].join('; '),
+    );
+    expect(r.output).toContain('config-refused');
+    expect(r.output).toContain('hook-refused');
+    expect(r.output).toContain('committed');
+    expect(fs.readFileSync(path.join(ws, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+    expect(fs.existsSync(path.join(ws, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(git('log', '--format=%s').trim()).toBe('one');
+
+    // A repository without a hooks folder: none can be made for the person's next git run.
+    fs.rmSync(path.join(ws, '.git', 'hooks'), { recursive: true, force: true });
+    const again = await sandboxed(ws, 'echo evil > .git/hooks/post-checkout 2>/dev/null || echo refused');
+    expect(again.output).toContain('refused');
+    expect(fs.readdirSync(path.join(ws, '.git', 'hooks'))).toEqual([]);
+  });
+
+  it('gets no proxy password in its environment', async () => {
+    const saved = process.env.HTTPS_PROXY;
+    process.env.HTTPS_PROXY = 'http://alice:s3cret@proxy.example:3128';
+    try {
+      const r = await sandboxed(tempDir(), 'env');
+      expect(r.output).toContain('PATH=');
+      expect(r.output).not.toContain('s3cret');
+    } finally {
+      if (saved === undefined) delete process.env.HTTPS_PROXY;
+      else process.env.HTTPS_PROXY = saved;
+    }
+  });
+});

@@ -452,6 +452,41 @@ describe('edit_file', () => {
     });
   });
 
+  it('keeps the whole mode (group bits, setuid) and the owner of the file it changes', async () => {
+    const ws = tempDir();
+    const f = path.join(ws, 'f.txt');
+    for (const mode of [0o664, 0o775, 0o4755, 0o2770]) {
+      fs.writeFileSync(f, ORIGINAL);
+      fs.chmodSync(f, mode);
+      expect((await edit(ws, { old_string: 'gamma', new_string: 'GAMMA' })).ok).toBe(true);
+      expect((fs.statSync(f).mode & 0o7777).toString(8)).toBe(mode.toString(8));
+    }
+    expect(
+      (await runTool({ id: 'w', name: 'write_file', args: { path: 'f.txt', content: 'new\n' } }, ctx(ws))).ok,
+    ).toBe(true);
+    expect((fs.statSync(f).mode & 0o7777).toString(8)).toBe('2770');
+    if (process.getuid?.() === 0) {
+      // Root edits a file someone else owns: it stays theirs.
+      fs.chownSync(f, 65534, 65534);
+      expect((await edit(ws, { old_string: 'new', new_string: 'newer' })).ok).toBe(true);
+      expect([fs.statSync(f).uid, fs.statSync(f).gid]).toEqual([65534, 65534]);
+    }
+  });
+
+  it('refuses a file that is not UTF-8 (Latin-1), losing none of its bytes; keeps a byte-order mark', async () => {
+    const ws = tempDir();
+    const f = path.join(ws, 'f.txt');
+    const latin1 = Buffer.from('caf\xe9\nna\xefve\nplain\n', 'latin1');
+    fs.writeFileSync(f, latin1);
+    expect((await edit(ws, { old_string: 'plain', new_string: 'PLAIN' })).content).toMatch(
+      /^error: f\.txt is not UTF-8 text \(line 1 has a byte that is not; it may be Latin-1 or CP1252\); edit_file /,
+    );
+    expect(fs.readFileSync(f).equals(latin1)).toBe(true);
+    fs.writeFileSync(f, '\uFEFFalpha\n');
+    expect((await edit(ws, { old_string: 'alpha', new_string: 'beta' })).ok).toBe(true);
+    expect(fs.readFileSync(f, 'utf8')).toBe('\uFEFFbeta\n');
+  });
+
   it('a missing file, a binary one and one outside the workspace are refused', async () => {
     const ws = tempDir();
     expect((await edit(ws, { old_string: 'a', new_string: 'b' })).content).toBe(

@@ -39,7 +39,7 @@ describe('approval rules', () => {
   it('suggests the first word, or two for tools whose second word is what they do; none for a compound command', () => {
     expect(suggestRule('shell', shell('npm test -- -t x'))).toEqual({ tool: 'shell', prefix: 'npm test' });
     expect(suggestRule('shell', shell('git status'))).toEqual({ tool: 'shell', prefix: 'git status' });
-    expect(suggestRule('shell', shell('git --no-pager log'))).toEqual({ tool: 'shell', prefix: 'git' });
+    expect(suggestRule('shell', shell('git --no-pager log'))).toBeNull();
     expect(suggestRule('shell', shell('ls -la src'))).toEqual({ tool: 'shell', prefix: 'ls' });
     expect(suggestRule('shell', shell('make'))).toEqual({ tool: 'shell', prefix: 'make' });
     expect(suggestRule('shell', shell('cd x && make'))).toBeNull();
@@ -84,5 +84,67 @@ describe('approval rules', () => {
     expect(s.removeRule(2)).toBeNull();
     expect(s.removeRule(1)).toEqual({ tool: 'shell', prefix: 'make' });
     expect(s.rules).toEqual([]);
+  });
+});
+
+describe('what a rule can never cover', () => {
+  it('offers no rule for a command that runs the command after it, and no rule covers one', () => {
+    for (const c of [
+      'timeout 5 make',
+      'sh -c make',
+      'bash script.sh',
+      'env FOO=1 make',
+      'xargs rm',
+      'nice make',
+      'sudo ls',
+      'npx some-package',
+      'npm exec some-package',
+      'pnpm dlx x',
+      'uv run x',
+      'bundle exec rake',
+      '/usr/bin/timeout 5 ls',
+    ])
+      expect(suggestRule('shell', c)).toBeNull();
+    expect(ruleAllows({ tool: 'shell', prefix: 'timeout' }, 'shell', 'timeout 5 rm -rf data')).toBe(false);
+    expect(ruleAllows({ tool: 'shell', prefix: 'timeout 5' }, 'shell', 'timeout 5 rm -rf data')).toBe(false);
+    expect(ruleAllows({ tool: 'shell', prefix: 'env' }, 'shell', 'env rm -rf data')).toBe(false);
+    expect(ruleAllows({ tool: 'shell', prefix: 'npm exec' }, 'shell', 'npm exec evil')).toBe(false);
+  });
+
+  it('gives an interpreter a rule naming what it runs, never one for inline code or the interpreter alone', () => {
+    expect(suggestRule('shell', 'python3 -m pytest -q tests')).toEqual({ tool: 'shell', prefix: 'python3 -m pytest' });
+    expect(suggestRule('shell', 'node scripts/build.js --prod')).toEqual({
+      tool: 'shell',
+      prefix: 'node scripts/build.js',
+    });
+    expect(suggestRule('shell', 'node -e "require(1)"')).toBeNull();
+    expect(suggestRule('shell', 'python3 -c "print(1)"')).toBeNull();
+    expect(suggestRule('shell', 'python3')).toBeNull();
+    expect(ruleAllows({ tool: 'shell', prefix: 'node' }, 'shell', 'node evil.js')).toBe(false);
+    expect(ruleAllows({ tool: 'shell', prefix: 'python3 -m pytest' }, 'shell', 'python3 -m pytest -k x')).toBe(true);
+    expect(ruleAllows({ tool: 'shell', prefix: 'node scripts/a.js' }, 'shell', 'node -e x scripts/a.js')).toBe(false);
+  });
+
+  it('never covers the options by which a reading command writes a file or runs another', () => {
+    const covers = (prefix: string, command: string) => ruleAllows({ tool: 'shell', prefix }, 'shell', command);
+    expect(covers('git log', 'git log --oneline')).toBe(true);
+    expect(covers('git log', 'git log --output=.git/config')).toBe(false);
+    expect(covers('git log', 'git log --output x')).toBe(false);
+    expect(covers('find', 'find . -name "*.ts"')).toBe(true);
+    for (const c of ['find . -delete', 'find . -fprint out', 'find . -execdir rm', 'find . -fls x'])
+      expect(covers('find', c)).toBe(false);
+    expect(covers('sort', 'sort -o out in')).toBe(false);
+    expect(covers('sort', 'sort -oout in')).toBe(false);
+    expect(covers('rg', 'rg --pre ./x pattern')).toBe(false);
+    expect(covers('sed', 'sed -i s/a/b/ f')).toBe(false);
+    expect(suggestRule('shell', 'git log --output=x')).toBeNull();
+    expect(suggestRule('shell', 'find . -delete')).toBeNull();
+  });
+
+  it('a rule for a package script names the script; git with options before its subcommand gets none', () => {
+    expect(suggestRule('shell', 'npm run build -- --x')).toEqual({ tool: 'shell', prefix: 'npm run build' });
+    expect(ruleAllows({ tool: 'shell', prefix: 'npm run build' }, 'shell', 'npm run deploy')).toBe(false);
+    expect(suggestRule('shell', 'git -C /elsewhere push')).toBeNull();
+    expect(suggestRule('shell', 'make -j4')).toEqual({ tool: 'shell', prefix: 'make' });
   });
 });

@@ -28,3 +28,17 @@ describe('answering an approval question', () => {
     expect(approvalAnswerable({ shownAt: 1000, lastKeyAt: -Infinity, now: 1000 + APPROVAL_PAUSE_MS })).toBe(true);
   });
 });
+
+describe('blanks that are not ASCII spaces', () => {
+  it('counts runs of them, mixed or not, so nothing is pushed off the screen', () => {
+    const hidden = `git status${'\u00a0'.repeat(6000)}; touch X${'\u3000'.repeat(6000)}echo ok`;
+    expect(visible(hidden)).toBe('git status [6000 blanks] ; touch X [6000 blanks] echo ok');
+    expect(visible(`a${' \u2800'.repeat(10)}b`)).toBe('a [20 blanks] b');
+    expect(oneLine(`x${'\u2800'.repeat(500)}y`)).toBe('x [500 blanks] y');
+  });
+
+  it('names a lone one, which the shell takes as part of a word', () => {
+    expect(visible('rm\u00a0-rf x')).toBe('rm<U+00A0>-rf x');
+    expect(visible('a\u3164b\u115fc')).toBe('a<U+3164>b<U+115F>c');
+  });
+});

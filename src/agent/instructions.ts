@@ -8,12 +8,14 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { openRegular } from '../io/files';
+import { insideReal, openRegular, readRegularCapped } from '../io/files';
 import { describeIoError } from '../io/errors';
 import type { Environment, Instruction } from './prompt';
 import { dataLayout } from '../data-dir';
 
 export const MAX_INSTRUCTION_BYTES = 32 * 1024;
+/** `.git` (a worktree's pointer) and HEAD are a line each. */
+const MAX_GIT_FILE_BYTES = 4096;
 const NAMES = ['AGENTS.md', 'CLAUDE.md'];
 
 /** The folder holding `.git` at or above `dir`, or null. */
@@ -28,11 +30,12 @@ export function gitRoot(dir: string): string | null {
 export function gitBranch(root: string): string {
   try {
     let gitDir = path.join(root, '.git');
+    // Never blocking, regular files only, small: a .git from an archive may hold a FIFO or a link to /dev/zero.
     if (fs.statSync(gitDir).isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(gitDir, 'utf8'));
+      const m = /^gitdir:\s*(.+)$/m.exec(readRegularCapped(gitDir, MAX_GIT_FILE_BYTES).toString('utf8'));
       if (m) gitDir = path.resolve(root, m[1].trim());
     }
-    const head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
+    const head = readRegularCapped(path.join(gitDir, 'HEAD'), MAX_GIT_FILE_BYTES).toString('utf8').trim();
     const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
     return ref ? ref[1] : `detached at ${head.slice(0, 12)}`;
   } catch {
@@ -95,9 +98,15 @@ export function findInstructions(cwd: string, dataDir: string | null, max = MAX_
   const candidates: string[][] = [];
   if (dataDir) candidates.push([dataLayout(dataDir).agents]);
   for (const d of foldersDown(cwd)) candidates.push(NAMES.map((n) => path.join(d, n)));
-  for (const names of candidates) {
+  const repo = gitRoot(cwd) ?? cwd;
+  for (const [i, names] of candidates.entries()) {
     const file = names.find((f) => fs.existsSync(f));
     if (!file) continue;
+    // The repository's files are the repository's: one that is a link out of it (to ~/.aws/credentials) is not read.
+    if ((i > 0 || !dataDir) && !insideReal(file, repo)) {
+      found.problems.push(`${file}: a link to a file outside the repository; not read`);
+      continue;
+    }
     try {
       const { text, bytes } = readCapped(file, max);
       found.files.push({ path: file, text, bytes, cut: bytes > max });

@@ -5,7 +5,8 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readRegular } from '../io/files';
+import { TooLargeFileError, insideReal, readRegularCapped } from '../io/files';
+import { gitRoot } from './instructions';
 import { describeIoError } from '../io/errors';
 import type { PromptFile } from './prompt-commands';
 import { dataLayout } from '../data-dir';
@@ -13,7 +14,16 @@ import { dataLayout } from '../data-dir';
 /** A prompt file larger than this is not a prompt: it is skipped, and said so. */
 export const MAX_PROMPT_BYTES = 64 * 1024;
 
-function readFolder(dir: string, source: PromptFile['source'], problems: string[]): PromptFile[] {
+/**
+ * The prompt files of `dir`; `within`: the folder a project's files must really be in (a link may point inside it), or
+ * null for the person's own.
+ */
+function readFolder(
+  dir: string,
+  source: PromptFile['source'],
+  problems: string[],
+  within: string | null,
+): PromptFile[] {
   let names: string[];
   try {
     names = fs
@@ -27,13 +37,20 @@ function readFolder(dir: string, source: PromptFile['source'], problems: string[
   }
   const files: PromptFile[] = [];
   for (const file of names) {
+    const where = path.join(dir, file);
     try {
-      const bytes = readRegular(path.join(dir, file));
-      if (bytes.length > MAX_PROMPT_BYTES)
-        problems.push(`${path.join(dir, file)}: larger than ${MAX_PROMPT_BYTES / 1024} KiB; skipped`);
-      else files.push({ file, text: bytes.toString('utf8'), source });
+      // A project's file that is a link out of its repository (to ~/.ssh/id_rsa) would go to the model as a prompt.
+      if (within !== null && !insideReal(where, within)) {
+        problems.push(`${where}: a link to a file outside the repository; skipped`);
+        continue;
+      }
+      files.push({ file, text: readRegularCapped(where, MAX_PROMPT_BYTES).toString('utf8'), source });
     } catch (err) {
-      problems.push(`${path.join(dir, file)}: ${describeIoError(err)}; skipped`);
+      problems.push(
+        err instanceof TooLargeFileError
+          ? `${where}: larger than ${MAX_PROMPT_BYTES / 1024} KiB; skipped`
+          : `${where}: ${describeIoError(err)}; skipped`,
+      );
     }
   }
   return files;
@@ -46,8 +63,10 @@ export function readPromptFiles(
 ): { files: PromptFile[]; problems: string[] } {
   const problems: string[] = [];
   const files = [
-    ...(dataDir ? readFolder(dataLayout(dataDir).commands, 'personal', problems) : []),
-    ...(workspace ? readFolder(path.join(workspace, '.milk', 'commands'), 'project', problems) : []),
+    ...(dataDir ? readFolder(dataLayout(dataDir).commands, 'personal', problems, null) : []),
+    ...(workspace
+      ? readFolder(path.join(workspace, '.milk', 'commands'), 'project', problems, gitRoot(workspace) ?? workspace)
+      : []),
   ];
   return { files, problems };
 }

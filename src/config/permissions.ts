@@ -8,9 +8,12 @@
 
 import * as fs from 'node:fs';
 import { Rule, validRules } from '../settings/rules';
-import { asideName, writeAtomicAsync } from '../io/files';
+import { asideName, readRegularText, writeAtomicAsync } from '../io/files';
 import { describeIoError } from '../io/errors';
 import { dataLayout } from '../data-dir';
+
+/** A rules file larger than this is not one milk wrote: it is not read. */
+const MAX_RULES_BYTES = 4 * 1024 * 1024;
 
 interface FileShape {
   version: 1;
@@ -57,7 +60,7 @@ export class PermissionStore {
     if (!this.file) return null;
     let text: string;
     try {
-      text = await readText(this.file);
+      text = await readRegularText(this.file, MAX_RULES_BYTES);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       return { ok: false, why: describeIoError(err) };
@@ -122,14 +125,4 @@ export class PermissionStore {
     }
     return notes;
   }
-}
-
-/**
- * A file's text, read off the event loop by the callback API: the rules are read at start-up, and fs.promises would
- * load its module (3–4 ms) before the first paint.
- */
-function readText(file: string): Promise<string> {
-  return new Promise((resolve, reject) =>
-    fs.readFile(file, 'utf8', (err, text) => (err ? reject(err) : resolve(text))),
-  );
 }

@@ -20,6 +20,8 @@ export function describeIoError(err: unknown): string {
       return 'is a directory';
     case 'ENOTREG':
       return 'not a regular file';
+    case 'ETOOLARGE':
+      return `larger than milk reads (${(err as { max: number }).max} bytes)`;
     case 'ELOCKED':
       return 'locked by another milk process';
     default:

@@ -87,14 +87,29 @@ export function writeAtomic(
  * `mode`. A symlink swapped in meanwhile is replaced, not followed; on failure
  * the old file stays and the temp file goes.
  */
-export async function writeAtomicAsync(file: string, content: string, mode: number): Promise<void> {
+export async function writeAtomicAsync(
+  file: string,
+  content: string,
+  mode: number,
+  owner?: { uid: number; gid: number },
+): Promise<void> {
   // Loaded at the first write, not at start-up (node:crypto takes 7–15 ms to load).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { randomBytes } = require('node:crypto') as typeof import('node:crypto');
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.milk-${randomBytes(6).toString('hex')}`);
   const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW;
-  const handle = await fs.promises.open(tmp, flags, mode);
+  const handle = await fs.promises.open(tmp, flags, mode & 0o777);
   try {
+    // The file's owner where milk may give it (as root); then its whole mode, which open's umask and a change of owner
+    // would have cut (0664 made 0644, setuid dropped).
+    const owned = owner
+      ? await handle.chown(owner.uid, owner.gid).then(
+          () => true,
+          () => false,
+        )
+      : true;
+    // Not given to its owner: a setuid or setgid bit would now run the file as milk's user, so it is left off.
+    await handle.chmod(owned ? mode : mode & ~0o6000);
     await handle.writeFile(content);
     await handle.sync();
   } catch (err) {
@@ -195,6 +210,65 @@ export function readRegular(file: string): Buffer {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Whether `file`, its links followed, is really inside `dir` (also resolved); false when it cannot be resolved. */
+export function insideReal(file: string, dir: string): boolean {
+  try {
+    const real = fs.realpathSync(file);
+    const root = fs.realpathSync(dir);
+    return real === root || real.startsWith(root + path.sep);
+  } catch {
+    return false;
+  }
+}
+
+/** A regular file larger than it may be: it was not read. */
+export class TooLargeFileError extends Error {
+  readonly code = 'ETOOLARGE';
+  constructor(
+    readonly file: string,
+    readonly size: number,
+    readonly max: number,
+  ) {
+    super(`${file} is ${size} bytes, more than the ${max} read`);
+    this.name = 'TooLargeFileError';
+  }
+}
+
+/** A regular file of at most `max` bytes, whole (see openRegular): one larger is not read at all. */
+export function readRegularCapped(file: string, max: number): Buffer {
+  const fd = openRegular(file);
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size > max) throw new TooLargeFileError(file, size, max);
+    const buf = Buffer.alloc(size);
+    return buf.subarray(0, fs.readSync(fd, buf, 0, size, 0));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * A regular file's text of at most `max` bytes, off the event loop by the callback API (fs.promises would load its
+ * module before the first paint): opened without blocking, so a FIFO planted there is refused, never waited on.
+ */
+export function readRegularText(file: string, max: number): Promise<string> {
+  const { O_RDONLY, O_NONBLOCK } = fs.constants;
+  return new Promise((resolve, reject) =>
+    fs.open(file, O_RDONLY | O_NONBLOCK, (err, fd) => {
+      if (err) return reject(err);
+      const done = (e: Error | null, text?: string): void => fs.close(fd, () => (e ? reject(e) : resolve(text ?? '')));
+      fs.fstat(fd, (e, st) => {
+        if (e) return done(e);
+        if (st.isDirectory()) return done(Object.assign(new Error(`${file} is a directory`), { code: 'EISDIR' }));
+        if (!st.isFile()) return done(new NotRegularFileError(file));
+        if (st.size > max) return done(new TooLargeFileError(file, st.size, max));
+        const buf = Buffer.alloc(st.size);
+        fs.read(fd, buf, 0, st.size, 0, (e2, n) => done(e2, buf.subarray(0, n).toString('utf8')));
+      });
+    }),
+  );
 }
 
 /**

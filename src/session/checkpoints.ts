@@ -32,6 +32,56 @@ async function hashOf(file: string): Promise<string | null> {
   }
 }
 
+/**
+ * Refuses a file whose folder is no longer where milk wrote it: a later command may have swapped a folder on its path
+ * for a symbolic link, and a restore through it would write or delete outside the workspace. `file` is the real path
+ * milk wrote, so its folder resolves to itself while no part of it is a link.
+ */
+async function unlinked(file: string): Promise<void> {
+  const dir = path.dirname(file);
+  let real: string;
+  try {
+    real = await fs.promises.realpath(dir);
+  } catch {
+    throw new Error('its folder is gone');
+  }
+  if (real !== dir) throw new Error('a folder on its path is now a symbolic link; not followed');
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the copies of every milk that is no longer running (one killed with -9 could not remove its own, and they
+ * may hold a `.env`): each process's folder is named pid-time, and one whose pid is alive is left alone.
+ */
+export async function sweepCopies(root: string, alive: (pid: number) => boolean = running): Promise<void> {
+  let sessions: string[];
+  try {
+    sessions = await fs.promises.readdir(root);
+  } catch {
+    return;
+  }
+  for (const session of sessions) {
+    const dir = path.join(root, session);
+    const runs = await fs.promises.readdir(dir).catch(() => [] as string[]);
+    let left = runs.length;
+    for (const run of runs) {
+      const pid = Number(/^(\d+)-/.exec(run)?.[1]);
+      if (!pid || pid === process.pid || alive(pid)) continue;
+      await fs.promises.rm(path.join(dir, run), { recursive: true, force: true }).catch(() => undefined);
+      left--;
+    }
+    if (left === 0) await fs.promises.rmdir(dir).catch(() => undefined);
+  }
+}
+
 export class Checkpoints {
   private readonly snapshots: Snapshot[] = [];
   /** Per file, the hash of what milk last left there (null: it removed it, or left it absent). */
@@ -89,12 +139,15 @@ export class Checkpoints {
     try {
       if (step.kind === 'changed') return void report.changed.push(step.file);
       if (step.kind === 'remove') {
+        await unlinked(step.file);
         await fs.promises.rm(step.file, { force: true });
         report.removed.push(step.file);
       } else {
+        await unlinked(step.file);
         // A new file renamed over the old: never half a file, and a link planted meanwhile is replaced, not followed.
-        const tmp = `${step.file}.milk-restore-${process.pid}`;
-        await fs.promises.copyFile(step.copy, tmp);
+        // Its name is not guessable and it is made only if nothing is there (a link planted at it is not followed).
+        const tmp = `${step.file}.milk-restore-${process.pid}-${Math.random().toString(36).slice(2)}`;
+        await fs.promises.copyFile(step.copy, tmp, fs.constants.COPYFILE_EXCL);
         await fs.promises.rename(tmp, step.file);
         report.restored.push(step.file);
       }

@@ -20,10 +20,8 @@ const COMPOUND = /[;&|<>`$(){}\n\r\\]/;
 /** Tools whose second word names what they do (`npm test`, `git status`): a rule keeps both words. */
 const SUBCOMMANDS = new Set([
   'npm',
-  'npx',
   'pnpm',
   'yarn',
-  'bun',
   'git',
   'cargo',
   'go',
@@ -40,11 +38,70 @@ const SUBCOMMANDS = new Set([
   'bundle',
   'rake',
   'mix',
-  'deno',
-  'node',
-  'python',
-  'python3',
 ]);
+
+/**
+ * Commands that run another command given as their arguments (`timeout 5 sh -c …`, `xargs rm`, `env X=1 cmd`): a
+ * prefix of them would allow whatever follows, so no rule covers them.
+ */
+// prettier-ignore
+const WRAPPERS = new Set([
+  'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'env', 'timeout', 'nice', 'nohup', 'xargs', 'sudo', 'doas', 'su',
+  'exec', 'eval', 'command', 'builtin', 'time', 'stdbuf', 'ionice', 'chrt', 'taskset', 'setsid', 'unbuffer', 'watch',
+  'strace', 'ltrace', 'flock', 'chroot', 'unshare', 'nsenter', 'script', 'parallel', 'busybox', 'bwrap', 'firejail',
+  'npx', 'pnpx', 'bunx', 'uvx', 'pipx',
+]);
+
+/**
+ * Interpreters: a rule must name what they run (`node scripts/build.js`, `python3 -m pytest`), and never covers code
+ * given inline (`-c`, `-e`, `--eval`…).
+ */
+// prettier-ignore
+const INTERPRETERS = new Set([
+  'node', 'python', 'python3', 'perl', 'ruby', 'php', 'deno', 'bun', 'lua', 'awk', 'gawk', 'mawk', 'Rscript',
+  'osascript', 'tclsh', 'pwsh', 'powershell',
+]);
+const INLINE_CODE = /^(-[ceEpr]|--eval|--print|--exec|--command|-[a-zA-Z]*[ce]$)/;
+
+/**
+ * Options by which a command that reads writes a file or runs another (`git log --output=FILE`, `find -delete`):
+ * a rule for the command never covers a call that uses one.
+ */
+const WRITING_OPTIONS: Record<string, RegExp> = {
+  git: /^(-c|--config-env|--exec-path|--output|--upload-pack|--receive-pack|--exec|--ext-diff|--open-files-in-pager)(=|$)|^-c./,
+  find: /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/,
+  sort: /^(-o|--output|--compress-program)(=|$)|^-o./,
+  rg: /^(--pre|--pre-glob)(=|$)/,
+  sed: /^(-i|--in-place)/,
+  tee: /./,
+  fd: /^(-x|-X|--exec|--exec-batch)(=|$)/,
+};
+
+/** Subcommands that run whatever follows them (`npm exec`, `uv run`, `bundle exec`). */
+const WRAPPING_SUBCOMMANDS = /^((npm|pnpm|yarn|bun) (exec|x|dlx)|(uv|poetry|pipenv|hatch|pdm) run|bundle exec)$/;
+
+/** Whether no rule may cover this simple command (a wrapper, inline code, a writing option). */
+function uncoverable(have: readonly string[]): boolean {
+  const [first, ...rest] = have;
+  const name = first.split('/').pop() ?? first;
+  if (WRAPPERS.has(name) || WRAPPING_SUBCOMMANDS.test(`${name} ${rest[0] ?? ''}`)) return true;
+  // The interpreter's own options come before what it runs: code given inline there is not a script a rule names.
+  if (INTERPRETERS.has(name)) {
+    const own = rest.findIndex((w) => !w.startsWith('-'));
+    if (rest.slice(0, own === -1 ? rest.length : own).some((w) => INLINE_CODE.test(w))) return true;
+  }
+  const writing = WRITING_OPTIONS[name];
+  return writing !== undefined && rest.some((w) => writing.test(w));
+}
+
+/** For an interpreter, the words up to what it runs (a script, or `-m` and a module); null when there is none. */
+function interpreterPrefix(have: readonly string[]): string | null {
+  for (let i = 1; i < have.length; i++) {
+    if (have[i] === '-m' && have[i + 1]) return have.slice(0, i + 2).join(' ');
+    if (!have[i].startsWith('-')) return have.slice(0, i + 1).join(' ');
+  }
+  return null;
+}
 
 function words(command: string): string[] {
   return command.trim().split(/\s+/).filter(Boolean);
@@ -64,6 +121,10 @@ export function ruleAllows(rule: Rule, tool: string, command: string | undefined
   if (command === undefined || COMPOUND.test(command)) return false;
   const have = words(command);
   const want = words(rule.prefix);
+  if (have.length === 0 || uncoverable(have)) return false;
+  // An interpreter's rule must name what it runs: `node` alone would allow any script.
+  const first = have[0].split('/').pop() ?? have[0];
+  if (INTERPRETERS.has(first) && want.length < 2) return false;
   return want.length > 0 && want.every((w, i) => have[i] === w);
 }
 
@@ -76,10 +137,21 @@ export function ruleAllows(rule: Rule, tool: string, command: string | undefined
 export function suggestRule(tool: string, command: string | undefined): Rule | null {
   if (command === undefined) return { tool };
   if (COMPOUND.test(command)) return null;
-  const [first, second] = words(command);
-  if (!first || first.includes('=')) return null;
-  const two = SUBCOMMANDS.has(first) && second !== undefined && !second.startsWith('-');
-  return { tool, prefix: two ? `${first} ${second}` : first };
+  const have = words(command);
+  const [first, second] = have;
+  if (!first || first.includes('=') || uncoverable(have)) return null;
+  if (INTERPRETERS.has(first.split('/').pop() ?? first)) {
+    const prefix = interpreterPrefix(have);
+    return prefix === null ? null : { tool, prefix };
+  }
+  if (!SUBCOMMANDS.has(first)) return { tool, prefix: first };
+  // `git -C dir push`: a prefix of `git` alone would cover every subcommand.
+  if (second === undefined || second.startsWith('-')) return first === 'make' ? { tool, prefix: first } : null;
+  // `npm run build`: the script, not every script.
+  const third = have[2];
+  if (second === 'run' && third !== undefined && !third.startsWith('-'))
+    return { tool, prefix: `${first} run ${third}` };
+  return { tool, prefix: `${first} ${second}` };
 }
 
 /** A rule in words, for the question, /permissions and notes. */

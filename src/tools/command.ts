@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream';
 import type { ToolContext, ToolResult } from './tool';
 import { toolEnv } from './env';
 import { bwrapArgs } from './sandbox';
+import { gitPlaces, socketPlaces } from './sandbox-places';
 
 export { probeSandbox } from './bwrap';
 
@@ -68,6 +69,8 @@ function spawnCommand(command: string, ctx: ToolContext): ChildProcessByStdio<nu
             workspace: ctx.workspace,
             network: ctx.sandbox.network,
             hide: ctx.sandbox.hide.filter((d) => fs.existsSync(d)),
+            protect: gitPlaces(ctx.workspace),
+            sockets: ctx.sandbox.network ? [] : socketPlaces(ctx.workspace, process.env),
           },
           command,
         ),
@@ -77,7 +80,7 @@ function spawnCommand(command: string, ctx: ToolContext): ChildProcessByStdio<nu
     cwd: ctx.workspace,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: toolEnv(process.env),
+    env: toolEnv(process.env, { sockets: !ctx.sandbox || ctx.sandbox.network }),
   });
 }
 

@@ -10,6 +10,7 @@ import { Window, binaryKind, numberedWindow } from './numbered';
 import { Edit, applyEdits } from './edit';
 import { writeAtomicAsync } from '../io/files';
 import type { WriteHooks } from './tool';
+import { gitControlReason } from './git-control';
 
 /** What read_file returns of a file, at most. */
 export const MAX_READ_BYTES = 256 * 1024;
@@ -21,13 +22,29 @@ export function inside(root: string, p: string): boolean {
   return p === root || p.startsWith(root + path.sep);
 }
 
-/** Resolves a path the model gave for reading: its real location must be inside the workspace. */
-export async function confineRead(workspace: string, p: string): Promise<string> {
+/** `hidden`'s places as real paths (one that does not exist, as given). */
+export function realPlaces(hidden: readonly string[]): Promise<string[]> {
+  return Promise.all(hidden.map((h) => fs.promises.realpath(h).catch(() => path.resolve(h))));
+}
+
+/** Refuses a path in a place no tool may reach (milk's data dir), wherever it lies, the workspace included. */
+async function notHidden(p: string, real: string, hidden: readonly string[]): Promise<void> {
+  if (hidden.length === 0) return;
+  if ((await realPlaces(hidden)).some((h) => inside(h, real)))
+    throw new ToolPathError(`${p} is in milk's own data folder, which no tool may reach`);
+}
+
+/**
+ * Resolves a path the model gave for reading: its real location must be inside the workspace and outside `hidden`
+ * (real paths).
+ */
+export async function confineRead(workspace: string, p: string, hidden: readonly string[] = []): Promise<string> {
   const root = await fs.promises.realpath(workspace);
   const target = path.resolve(root, p);
   if (!inside(root, target)) throw new ToolPathError(`${p} is outside the workspace`);
   const real = await fs.promises.realpath(target);
   if (!inside(root, real)) throw new ToolPathError(`${p} leads outside the workspace`);
+  await notHidden(p, real, hidden);
   return real;
 }
 
@@ -37,7 +54,7 @@ export async function confineRead(workspace: string, p: string): Promise<string>
  * symlink (dangling or not), anything but a regular file, or a file with
  * other hard links (writing it would change a file elsewhere).
  */
-export async function confineWrite(workspace: string, p: string): Promise<string> {
+export async function confineWrite(workspace: string, p: string, hidden: readonly string[] = []): Promise<string> {
   const root = await fs.promises.realpath(workspace);
   const target = path.resolve(root, p);
   if (!inside(root, target) || target === root) throw new ToolPathError(`${p} is outside the workspace`);
@@ -49,6 +66,7 @@ export async function confineWrite(workspace: string, p: string): Promise<string
   }
   if (!inside(root, folder)) throw new ToolPathError(`${p} leads outside the workspace`);
   const file = path.join(folder, path.basename(target));
+  await notHidden(p, file, hidden);
   let st: fs.Stats | null = null;
   try {
     st = await fs.promises.lstat(file);
@@ -62,6 +80,19 @@ export async function confineWrite(workspace: string, p: string): Promise<string
   return file;
 }
 
+/** Why a write to `p` is always put to the person (it changes what a later git run executes); null if not. */
+export async function writeGuard(workspace: string, p: string): Promise<string | null> {
+  let file: string;
+  try {
+    file = await confineWrite(workspace, p);
+  } catch {
+    // Refused when it runs, with the reason.
+    return null;
+  }
+  const root = await fs.promises.realpath(workspace);
+  return gitControlReason(path.relative(root, file).split(path.sep).join('/'));
+}
+
 /** Bytes of a file read to find the lines asked for: a larger file is read in part, and the note says so. */
 export const MAX_SCAN_BYTES = 8 * 1024 * 1024;
 
@@ -71,8 +102,13 @@ export const MAX_SCAN_BYTES = 8 * 1024 * 1024;
  * is cut at MAX_READ_BYTES. A binary file is named with its kind and size.
  */
 /** The first `max` bytes of a regular file in the workspace, and its size, without ever blocking on it. */
-async function readHead(workspace: string, p: string, max: number): Promise<{ bytes: Buffer; size: number }> {
-  const file = await confineRead(workspace, p);
+async function readHead(
+  workspace: string,
+  p: string,
+  max: number,
+  hidden: readonly string[],
+): Promise<{ bytes: Buffer; size: number }> {
+  const file = await confineRead(workspace, p, hidden);
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
   const handle = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   try {
@@ -86,8 +122,13 @@ async function readHead(workspace: string, p: string, max: number): Promise<{ by
   }
 }
 
-export async function readFileTool(workspace: string, p: string, w: Window = {}): Promise<string> {
-  const { bytes, size } = await readHead(workspace, p, MAX_SCAN_BYTES);
+export async function readFileTool(
+  workspace: string,
+  p: string,
+  w: Window = {},
+  hidden: readonly string[] = [],
+): Promise<string> {
+  const { bytes, size } = await readHead(workspace, p, MAX_SCAN_BYTES, hidden);
   const kind = binaryKind(bytes);
   if (kind) throw new ToolPathError(`${p} is a binary file (${kind}, ${size} bytes); it is not shown as text`);
   const partial = size > MAX_SCAN_BYTES;
@@ -109,35 +150,50 @@ export async function writeFileTool(
   p: string,
   content: string,
   hooks?: WriteHooks,
+  hidden: readonly string[] = [],
 ): Promise<string> {
-  const file = await confineWrite(workspace, p);
+  const file = await confineWrite(workspace, p, hidden);
   await hooks?.before(file);
   await replaceFile(file, content);
   await hooks?.after(file);
   return file;
 }
 
-/** Replaces a confined file's content by way of a temp file renamed over it, keeping its mode. */
+/** Replaces a confined file's content by way of a temp file renamed over it, keeping its mode and owner. */
 async function replaceFile(file: string, content: string): Promise<void> {
-  let mode = 0o644;
+  let st: fs.Stats | null = null;
   try {
-    mode = (await fs.promises.stat(file)).mode & 0o777;
+    st = await fs.promises.stat(file);
   } catch {
-    // A new file.
+    // A new file: made as any other program makes one (0666 less the umask).
   }
-  await writeAtomicAsync(file, content, mode);
+  if (!st) return writeAtomicAsync(file, content, 0o666 & ~currentUmask());
+  const owner =
+    st.uid !== process.getuid?.() || st.gid !== process.getgid?.() ? { uid: st.uid, gid: st.gid } : undefined;
+  await writeAtomicAsync(file, content, st.mode & 0o7777, owner);
+}
+
+/** The process's umask (read by setting it and back: Node has no getter that is not deprecated). */
+function currentUmask(): number {
+  const mask = process.umask(0o022);
+  process.umask(mask);
+  return mask;
 }
 
 /** The largest file edit_file changes: it is read whole, and every edit searches all of it. */
 export const MAX_EDIT_BYTES = 4 * 1024 * 1024;
 
 /** A file edit_file may change, whole, as text: confined as a write, existing, not binary, not too large. */
-async function editable(workspace: string, p: string): Promise<{ file: string; text: string }> {
-  const file = await confineWrite(workspace, p);
+async function editable(
+  workspace: string,
+  p: string,
+  hidden: readonly string[],
+): Promise<{ file: string; text: string }> {
+  const file = await confineWrite(workspace, p, hidden);
   const rel = path.relative(await fs.promises.realpath(workspace), file);
   let head: { bytes: Buffer; size: number };
   try {
-    head = await readHead(workspace, rel, MAX_EDIT_BYTES + 1);
+    head = await readHead(workspace, rel, MAX_EDIT_BYTES + 1, hidden);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT')
       throw new ToolPathError(`${p} does not exist; to make a new file use write_file`);
@@ -149,7 +205,24 @@ async function editable(workspace: string, p: string): Promise<{ file: string; t
     );
   const kind = binaryKind(head.bytes);
   if (kind) throw new ToolPathError(`${p} is a binary file (${kind}, ${head.size} bytes)`);
-  return { file, text: head.bytes.toString('utf8') };
+  return { file, text: utf8Text(p, head.bytes) };
+}
+
+/**
+ * A file's text, if it is UTF-8: read otherwise, every byte that is not (Latin-1, CP1252) would come back as U+FFFD on
+ * lines the edit never touched, and no diff could show it.
+ */
+function utf8Text(p: string, bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    const text = bytes.toString('utf8');
+    const line = text.slice(0, text.indexOf('\uFFFD')).split('\n').length;
+    throw new ToolPathError(
+      `${p} is not UTF-8 text (line ${line} has a byte that is not; it may be Latin-1 or CP1252); edit_file changes ` +
+        'UTF-8 files only, so that no byte it was not asked to change is lost: use shell (iconv, sed) for this file',
+    );
+  }
 }
 
 /** Applies edit_file's edits to the file as it is now, all or none; returns what to tell the model. */
@@ -158,8 +231,9 @@ export async function editFileTool(
   p: string,
   edits: readonly Edit[],
   hooks?: WriteHooks,
+  hidden: readonly string[] = [],
 ): Promise<string> {
-  const { file, text } = await editable(workspace, p);
+  const { file, text } = await editable(workspace, p, hidden);
   const result = applyEdits(text, edits);
   if (!result.ok) throw new ToolPathError(`${p} was not changed: ${result.error}`);
   await hooks?.before(file);
@@ -169,10 +243,15 @@ export async function editFileTool(
 }
 
 /** What an edit_file call would change, as a diff, shown before the person approves it; or why it will be refused. */
-export async function previewEdit(workspace: string, p: string, edits: readonly Edit[]): Promise<string> {
+export async function previewEdit(
+  workspace: string,
+  p: string,
+  edits: readonly Edit[],
+  hidden: readonly string[] = [],
+): Promise<string> {
   let current: { text: string };
   try {
-    current = await editable(workspace, p);
+    current = await editable(workspace, p, hidden);
   } catch (err) {
     return `will be refused: ${(err as Error).message}`;
   }
@@ -197,10 +276,15 @@ function lineCount(text: string): number {
   return n;
 }
 
-export async function previewWrite(workspace: string, p: string, content: string): Promise<string> {
+export async function previewWrite(
+  workspace: string,
+  p: string,
+  content: string,
+  hidden: readonly string[] = [],
+): Promise<string> {
   let file: string;
   try {
-    file = await confineWrite(workspace, p);
+    file = await confineWrite(workspace, p, hidden);
   } catch (err) {
     return `will be refused: ${(err as Error).message}`;
   }
@@ -210,6 +294,7 @@ export async function previewWrite(workspace: string, p: string, content: string
       workspace,
       path.relative(await fs.promises.realpath(workspace), file),
       MAX_READ_BYTES,
+      hidden,
     );
     before =
       bytes.toString('utf8') + (size > MAX_READ_BYTES ? `\n[truncated at ${MAX_READ_BYTES} bytes of ${size}]` : '');

@@ -37,7 +37,7 @@ export class GroupStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const child = spawn(this.config.command, [...(this.config.args ?? [])], {
         cwd: this.config.cwd ?? this.workspace,
-        env: { ...toolEnv(process.env), ...this.config.env },
+        env: { ...toolEnv(process.env, { proxyPasswords: true }), ...this.config.env },
         stdio: ['pipe', 'pipe', 'ignore'],
         detached: true,
       });

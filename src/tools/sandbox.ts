@@ -1,9 +1,14 @@
 // The sandbox a shell command runs in on Linux: bubblewrap with the whole
 // file system bound read-only, the workspace bound writable over it, a
 // private /tmp (what a command leaves there is gone with it), milk's own data
-// dir hidden (its history may hold secrets), its own process namespace (the
-// command and all it starts die with it), and no network unless the person
-// allowed it for that call. Pure: the arguments, and what the model is told.
+// dir hidden (its history may hold secrets), what makes a later git run code
+// read-only, its own user namespace with no capabilities (root outside is
+// powerless inside: it can neither remount nor unmount what hides things),
+// its own process namespace (the command and all it starts die with it, and
+// it sees no other process), and no network unless the person allowed it for
+// that call: then neither the network nor the Unix sockets reachable by path
+// (the places that hold them are hidden). Pure: the arguments, and what the
+// model is told.
 
 export interface SandboxPlan {
   /** The workspace's real path: the one place a command may write. */
@@ -12,15 +17,26 @@ export interface SandboxPlan {
   network: boolean;
   /** Folders to hide behind an empty one (milk's data dir); each must exist. */
   hide: readonly string[];
+  /**
+   * Places in the workspace that make a later git run code (`.git/config`, its hooks): `bind`, read-only as they
+   * are; `empty`, a folder that is missing and is made an empty read-only one (so none can be planted there).
+   */
+  protect?: { readonly bind: readonly string[]; readonly empty: readonly string[] };
+  /** Folders that hold Unix sockets (/run, the runtime dir, ~/.ssh…), hidden when there is no network; each exists. */
+  sockets?: readonly string[];
 }
 
 /** bwrap's arguments to run `command` with /bin/sh inside the sandbox. */
 export function bwrapArgs(plan: SandboxPlan, command: string): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  // After /tmp, so that a workspace under /tmp is bound over the private one.
+  if (!plan.network) for (const dir of plan.sockets ?? []) args.push('--tmpfs', dir);
+  // After /tmp and the socket places, so that a workspace under one of them is bound over the empty one.
   args.push('--bind', plan.workspace, plan.workspace);
+  for (const p of plan.protect?.bind ?? []) args.push('--ro-bind', p, p);
+  for (const dir of plan.protect?.empty ?? []) args.push('--tmpfs', dir, '--remount-ro', dir);
   for (const dir of plan.hide) args.push('--tmpfs', dir);
-  args.push('--unshare-pid', '--die-with-parent');
+  args.push('--unshare-user', '--cap-drop', 'ALL');
+  args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent');
   if (!plan.network) args.push('--unshare-net');
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', plan.workspace, '--', '/bin/sh', '-c', command);
   return args;

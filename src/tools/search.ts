@@ -6,10 +6,11 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { confineRead, ToolPathError } from './files';
+import { confineRead, inside, realPlaces, ToolPathError } from './files';
 import { FileHits, GrepCollector, GrepOutput, MAX_CONTEXT, listing } from './search-results';
 import { NoRipgrep, rgFiles, rgGrep } from './ripgrep';
 import { walkFiles } from './walk';
+import { GlobError, globMatcher } from './glob-match';
 
 /** ripgrep was looked for and is not there: milk's own search from then on. */
 let noRipgrep = false;
@@ -36,28 +37,42 @@ interface Place {
   /** The folder or file searched, relative to root ('' for root itself). */
   rel: string;
   isFile: boolean;
+  /** Whether a file (relative to root) is in a place no tool may reach (milk's data dir, wherever it lies). */
+  hidden: (file: string) => boolean;
 }
 
-async function place(workspace: string, p: string): Promise<Place> {
+async function place(workspace: string, p: string, hidden: readonly string[] = []): Promise<Place> {
   const root = await fs.promises.realpath(workspace);
-  const real = await confineRead(workspace, p || '.');
+  const real = await confineRead(workspace, p || '.', hidden);
   const st = await fs.promises.stat(real);
   if (!st.isDirectory() && !st.isFile()) throw new ToolPathError(`${p} is not a folder or a regular file`);
-  return { root, rel: path.relative(root, real).split(path.sep).join('/'), isFile: st.isFile() };
+  const within = (await realPlaces(hidden))
+    .filter((h) => inside(root, h))
+    .map((h) => path.relative(root, h).split(path.sep).join('/'));
+  return {
+    root,
+    rel: path.relative(root, real).split(path.sep).join('/'),
+    isFile: st.isFile(),
+    hidden: (file) => within.some((h) => file === h || file.startsWith(`${h}/`)),
+  };
 }
 
 /** A matcher for a path glob, relative to the folder searched (`rel`). */
-function globMatcher(glob: string, rel: string): (file: string) => boolean {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const picomatch = require('picomatch') as typeof import('picomatch');
-  const pattern = glob.replace(/^\.\//, '');
-  const test = picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
+function relativeMatcher(glob: string, rel: string): (file: string) => boolean {
+  let test: (file: string) => boolean;
+  try {
+    test = globMatcher(glob);
+  } catch (err) {
+    if (err instanceof GlobError) throw new ToolPathError(err.message);
+    throw err;
+  }
   const cut = rel ? rel.length + 1 : 0;
   return (file) => test(file.slice(cut));
 }
 
-function files(pl: Place, keep: (file: string) => boolean, signal?: AbortSignal): Promise<string[]> {
+function files(pl: Place, match: (file: string) => boolean, signal?: AbortSignal): Promise<string[]> {
   if (pl.isFile) return Promise.resolve([pl.rel]);
+  const keep = (file: string): boolean => !pl.hidden(file) && match(file);
   return either(
     () => rgFiles(pl.root, pl.rel, keep, signal),
     () => walkFiles(pl.root, path.join(pl.root, pl.rel), keep, signal),
@@ -72,6 +87,8 @@ export async function workspaceFiles(workspace: string, signal?: AbortSignal): P
 export interface GlobArgs {
   pattern: string;
   path?: string;
+  /** Places no tool may reach (milk's data dir). */
+  hidden?: readonly string[];
 }
 
 /** What glob or grep tells the model, and in a few words what the transcript shows of it. */
@@ -83,9 +100,9 @@ export interface Found {
 /** glob: the workspace's files under `path` that match `pattern`, in name order. */
 export async function globTool(workspace: string, args: GlobArgs, signal?: AbortSignal): Promise<Found> {
   if (!args.pattern) throw new ToolPathError('glob needs a pattern, such as **/*.ts');
-  const pl = await place(workspace, args.path ?? '');
+  const pl = await place(workspace, args.path ?? '', args.hidden);
   if (pl.isFile) throw new ToolPathError(`${args.path} is a file; glob lists the files of a folder`);
-  const match = globMatcher(args.pattern, pl.rel);
+  const match = relativeMatcher(args.pattern, pl.rel);
   const found = await files(pl, match, signal);
   return {
     text: listing(found),
@@ -100,17 +117,19 @@ export interface GrepArgs {
   context?: number;
   ignoreCase?: boolean;
   output?: GrepOutput;
+  /** Places no tool may reach (milk's data dir). */
+  hidden?: readonly string[];
 }
 
 /** grep: the lines of the workspace's files that match a regular expression, with context, in path order. */
 export async function grepTool(workspace: string, args: GrepArgs, signal?: AbortSignal): Promise<Found> {
   if (!args.pattern) throw new ToolPathError('grep needs a pattern');
-  const pl = await place(workspace, args.path ?? '');
+  const pl = await place(workspace, args.path ?? '', args.hidden);
   const output: GrepOutput = args.output === 'files' || args.output === 'count' ? args.output : 'content';
   const context = output === 'content' ? Math.max(0, Math.min(MAX_CONTEXT, Math.floor(args.context ?? 0))) : 0;
   const collector = new GrepCollector(output, context);
-  const match = args.glob && !pl.isFile ? globMatcher(args.glob, pl.rel) : () => true;
-  const take = (hits: FileHits): boolean => !match(hits.path) || collector.add(hits);
+  const match = args.glob && !pl.isFile ? relativeMatcher(args.glob, pl.rel) : () => true;
+  const take = (hits: FileHits): boolean => pl.hidden(hits.path) || !match(hits.path) || collector.add(hits);
   const nameGlob = args.glob && !args.glob.includes('/') && !pl.isFile ? args.glob : undefined;
   const want = output === 'content' ? 'lines' : output === 'files' ? 'first' : 'count';
   const query = { pattern: args.pattern, ignoreCase: args.ignoreCase === true, context, nameGlob, want } as const;

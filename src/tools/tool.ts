@@ -28,6 +28,8 @@ export interface ToolContext {
   readonly workspace: string;
   /** How a command is confined: in bubblewrap (tools/sandbox.ts), or null for none. */
   readonly sandbox: { readonly network: boolean; readonly hide: readonly string[] } | null;
+  /** Places no tool may read, list, search or write, wherever they lie (milk's data dir): real paths. */
+  readonly hidden?: readonly string[];
   readonly writes?: WriteHooks;
   /** Output as it arrives, for the transcript (a command's; other tools' results are shown when they end). */
   readonly onOutput: (text: string) => void;
@@ -58,7 +60,12 @@ export interface Tool<A = Record<string, unknown>> {
   /** The text an approval rule's prefix is matched against (a command); absent: rules cover the whole tool. */
   ruleText?(args: A): string;
   /** The change it would make, shown before it is approved (or why it will be refused); absent: nothing to show. */
-  preview?(args: A, workspace: string): Promise<string>;
+  preview?(args: A, workspace: string, hidden?: readonly string[]): Promise<string>;
+  /**
+   * Why this call is put to the person whatever the mode, an "always" answer or a rule say (it changes a file git
+   * runs code from); null when nothing in it needs that.
+   */
+  guard?(args: A, workspace: string): Promise<string | null>;
   run(args: A, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult>;
 }
 

@@ -1,16 +1,23 @@
 // What a person approves must be what will run: a command is shown with
 // every character that could hide something made visible. Control
-// characters become ^X or <U+XXXX>, bidirectional overrides and zero-width
-// characters are named, long runs of blanks are counted, and a very long
-// command keeps its head and its tail. Pure.
+// characters become ^X or <U+XXXX>, bidirectional overrides, zero-width
+// characters and blanks that are not ASCII spaces are named, long runs of
+// blanks of any kind are counted, and a very long command keeps its head and
+// its tail. Pure.
 
 // C0 controls but newline, DEL and C1 controls.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/g;
-// Characters that reorder or hide text: bidi embeddings, overrides and isolates, zero-width marks.
-const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-/** Runs of blanks at least this long are shown as a count. */
-const BLANK_RUN = 4;
+// Characters that reorder or hide text: bidi embeddings, overrides and isolates, zero-width marks, and the blanks that
+// are not ASCII spaces (no-break, ideographic, braille and Hangul fillers, the typographic spaces).
+const INVISIBLE =
+  /[\u0085\u00a0\u115f\u1160\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u2069\u2800\u3000\u3164\uffa0\ufeff]/g;
+/**
+ * Runs of blanks (ASCII or not, mixed) at least this long are shown as a count: thousands of them on each side of
+ * `; touch X` would push it off the screen.
+ */
+const BLANK_RUN =
+  /[ \u0085\u00a0\u115f\u1160\u1680\u180e\u2000-\u200b\u2028\u2029\u202f\u205f\u2800\u3000\u3164\uffa0\ufeff]{4,}/g;
 
 function caret(ch: string): string {
   const code = ch.charCodeAt(0);
@@ -24,7 +31,7 @@ function caret(ch: string): string {
 export function visible(text: string): string {
   return text
     .replace(/\r\n/g, '\n')
-    .replace(/[ ]{4,}/g, (run) => (run.length >= BLANK_RUN ? ` [${run.length} spaces] ` : run))
+    .replace(BLANK_RUN, (run) => ` [${run.length} ${/^ +$/.test(run) ? 'spaces' : 'blanks'}] `)
     .replace(CONTROL, caret)
     .replace(INVISIBLE, (ch) => `<U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
 }

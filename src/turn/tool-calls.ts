@@ -78,18 +78,22 @@ export class ToolCalls {
         ),
       );
     const confined = tool.sandboxed ? await this.confinement() : { sandbox: false, agree: false };
+    const guarded = tool.guard ? await tool.guard(args, this.o.workspace) : null;
     if (turn.cancelled) return null;
-    // A command that would run without the sandbox it should have runs only once the person agrees.
-    if (confined.agree) decision = 'ask';
+    // A command that would run without the sandbox it should have runs only once the person agrees; a change to what
+    // git runs code from, likewise.
+    if (confined.agree || guarded) decision = 'ask';
     if (decision === 'ask' && this.o.unattended)
-      return told(this.refuse(turn, tool.name, this.unattendedWhy(confined), 'not allowed'));
+      return told(this.refuse(turn, tool.name, guarded ?? this.unattendedWhy(confined), 'not allowed'));
     const subject = tool.subject(args);
     const summary = sanitize(describeCall(tool.name, subject));
     // A change shows what it would do before anyone is asked about it.
-    const preview = tool.preview ? await tool.preview(args, this.o.workspace) : null;
+    const preview = tool.preview ? await tool.preview(args, this.o.workspace, this.o.hide) : null;
     if (turn.cancelled) return null;
     const detail = sanitize(
-      preview === null ? callDetail(tool.name, subject) : `${callDetail(tool.name, subject)}\n${showControls(preview)}`,
+      (preview === null
+        ? callDetail(tool.name, subject)
+        : `${callDetail(tool.name, subject)}\n${showControls(preview)}`) + (guarded ? `\n(${guarded})` : ''),
     );
     let network = false;
     if (decision === 'ask') {
@@ -122,6 +126,7 @@ export class ToolCalls {
     const ctx: ToolContext = {
       workspace: this.o.workspace,
       sandbox: how.sandbox ? { network: how.network, hide: this.o.hide ?? [] } : null,
+      hidden: this.o.hide,
       writes: this.writeHooks(turn),
       killGraceMs: this.o.killGraceMs,
       onOutput: (text) => {

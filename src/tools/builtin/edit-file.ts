@@ -69,10 +69,11 @@ export const editFile = defineTool({
     const n = args.edits?.length ?? 1;
     return `${args.path} (${n} edit${n === 1 ? '' : 's'})`;
   },
-  preview: (args, workspace) => files().previewEdit(workspace, args.path, editsOf(args)),
+  guard: (args, workspace) => files().writeGuard(workspace, args.path),
+  preview: (args, workspace, hidden) => files().previewEdit(workspace, args.path, editsOf(args), hidden),
   run: async (args, ctx) => ({
     ok: true,
-    content: await files().editFileTool(ctx.workspace, args.path, editsOf(args), ctx.writes),
+    content: await files().editFileTool(ctx.workspace, args.path, editsOf(args), ctx.writes, ctx.hidden),
   }),
 });
 

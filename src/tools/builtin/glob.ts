@@ -26,7 +26,11 @@ export const glob = defineTool({
   run: async (args, ctx, signal) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { globTool } = require('../search') as typeof import('../search');
-    const found = await globTool(ctx.workspace, { pattern: args.pattern, path: args.path || undefined }, signal);
+    const found = await globTool(
+      ctx.workspace,
+      { pattern: args.pattern, path: args.path || undefined, hidden: ctx.hidden },
+      signal,
+    );
     return { ok: true, content: found.text, status: found.summary };
   },
 });

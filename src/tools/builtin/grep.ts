@@ -53,6 +53,7 @@ export const grep = defineTool({
         context: args.context,
         ignoreCase: args.ignore_case === true,
         output: args.output ?? 'content',
+        hidden: ctx.hidden,
       },
       signal,
     );

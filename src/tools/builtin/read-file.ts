@@ -31,7 +31,7 @@ export const readFile = defineTool({
     const { readFileTool } = require('../files') as typeof import('../files');
     return {
       ok: true,
-      content: await readFileTool(ctx.workspace, args.path, { offset: args.offset, limit: args.limit }),
+      content: await readFileTool(ctx.workspace, args.path, { offset: args.offset, limit: args.limit }, ctx.hidden),
     };
   },
 });

@@ -17,9 +17,10 @@ export const writeFile = defineTool({
     { path: 'empty.txt', content: '' },
   ],
   subject: (args) => `${args.path} (${args.content.length} chars)`,
-  preview: (args, workspace) => files().previewWrite(workspace, args.path, args.content),
+  guard: (args, workspace) => files().writeGuard(workspace, args.path),
+  preview: (args, workspace, hidden) => files().previewWrite(workspace, args.path, args.content, hidden),
   run: async (args, ctx) => {
-    const file = await files().writeFileTool(ctx.workspace, args.path, args.content, ctx.writes);
+    const file = await files().writeFileTool(ctx.workspace, args.path, args.content, ctx.writes, ctx.hidden);
     return { ok: true, content: `wrote ${file}` };
   },
 });
