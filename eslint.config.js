@@ -49,7 +49,7 @@ const PURE = [
   'src/commands.ts',
   'src/settings/**/*.ts',
   'src/config/paths.ts',
-  'src/providers/redact.ts',
+  'src/redact.ts',
   'src/providers/select.ts',
   'src/tools/visible.ts',
   'src/tools/env.ts',

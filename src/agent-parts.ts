@@ -130,7 +130,7 @@ function mcpHolder(bus: Bus, options: AgentOptions) {
     if (servers) return Promise.resolve();
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { McpServers: Servers } = require('./tools/mcp') as typeof import('./tools/mcp');
-    servers = new Servers(configs, options.workspace, () => bus.requestRender());
+    servers = new Servers(configs, () => bus.requestRender());
     return servers.startAll();
   };
   const stop = (): void => {
@@ -171,8 +171,9 @@ function mcpLines(servers: McpServers): string[] {
     `${x.name}: ${x.state}${x.why ? ` (${x.why})` : ''}${x.tools.length ? ` · ${toolCount(x.tools.length)}` : ''}`,
     ...x.tools.map((t) => {
       const about = t.description ? `: ${t.description.split('\n')[0].slice(0, 80)}` : '';
-      return `  ${t.qualified}${t.readOnly ? ' (read-only)' : ''}${about}`;
+      return `  ${t.qualified}${t.hints.length ? ` (says ${t.hints.join(', ')})` : ''}${about}`;
     }),
+    ...x.dropped.map((d) => `  left out: ${d}`),
     ...x.prompts.map((p) => {
       const args = p.args.map((a) => ` ${a.toUpperCase()}`).join('');
       return `  /${p.command}${args} (prompt)${p.description ? `: ${p.description.slice(0, 80)}` : ''}`;

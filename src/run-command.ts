@@ -10,6 +10,7 @@ import { Bus } from './bus';
 import type { MainOptions } from './cli-support';
 import { UsageError } from './cli-support';
 import { Config, contextWindowFor } from './config/config';
+import { sanitize } from './inert';
 import type { Provider } from './providers/provider';
 import { Sessions } from './session/sessions';
 import { runOnce } from './turn/run-once';
@@ -31,7 +32,9 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
       'milk run --resume needs a conversation id (milk sessions show lists them), or use --continue',
     );
   const bus = new Bus();
-  const say = (text: string): void => void c.io.err.write(`milk: ${text}\n`);
+  // Through the sanitizer, as the screen's text is: a warning may name a file a repository committed (a prompt
+  // command's name can carry a clipboard write or a title).
+  const say = (text: string): void => void c.io.err.write(`milk: ${sanitize(text)}\n`);
   const parts = agentParts(bus, {
     provider: c.provider,
     dataDir: c.dataDir,

@@ -55,7 +55,7 @@ function addMcpCommands(program: Command): void {
     .option('--url <url>', 'a streamable HTTP server instead of a command')
     .option('--env <KEY=VALUE>', 'an environment variable for the command (repeatable)', collect)
     .option('--header <"Name: value">', 'a header for the HTTP server (repeatable)', collect)
-    .option('--cwd <dir>', 'where the command runs (default: the workspace)')
+    .option('--cwd <dir>', 'where the command runs (default: your home folder, never the workspace unasked)')
     .action(
       (
         name: string,

@@ -83,7 +83,7 @@ it("an MCP server's tool description is listed inert", async () => {
   const p = await start(data, tempDir());
   await p.waitFor(() => p.statusLine().includes('mcp 1/1'), 'the server ready');
   await send(p, '/mcp');
-  await p.waitForText(/demo__echo \(read-only\): Echo the text back/);
+  await p.waitForText(/demo__echo \(says read-only\): Echo the text back/);
   for (const remains of ['52;c', 'ZXZpbA', 'pwned-title']) expect(p.text()).not.toContain(remains);
   for (const sequence of [TITLE, CLIPBOARD, 'pwned-title', 'ZXZpbA']) expect(p.raw).not.toContain(sequence);
 });

@@ -63,7 +63,7 @@ it('/mcp lists a ready server with its tools and a failed one with its reason, n
   }
   await p.waitForText(/demo: ready · 6 tools/);
   expect(p.text()).toMatch(/\/demo:review FILE FOCUS \(prompt\): Review a file/);
-  expect(p.text()).toMatch(/demo__echo \(read-only\): Echo the text back/);
+  expect(p.text()).toMatch(/demo__echo \(says read-only\): Echo the text back/);
   expect(p.text()).toMatch(/broken: failed \(/);
   expect(p.raw).not.toContain('hunter2-mcp');
 });

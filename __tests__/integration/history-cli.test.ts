@@ -348,4 +348,41 @@ describe('milk history delete and the conversation logs', () => {
       [start, input('ls'), purged, answer].map((e) => JSON.stringify(e) + '\n').join(''),
     );
   });
+
+  it('takes the text out of the answers, results and summaries that quote it too, so --continue never resends it', () => {
+    const data = tempDir();
+    const secret = 'ghp_0123456789abcdef';
+    seed(data, 's1', [`use token ${secret}`]);
+    const folder = path.join(data, 'sessions', 's1');
+    fs.mkdirSync(folder);
+    const events = [
+      { t: 'start', conv: 'c1', ts: '2026-01-01T00:00:00.000Z', provider: 'openai', model: 'm', workspace: null },
+      {
+        t: 'user',
+        conv: 'c1',
+        ts: '2026-01-01T00:00:01.000Z',
+        segments: [{ type: 'text', text: `use token ${secret}` }],
+      },
+      { t: 'delta', conv: 'c1', msg: 0, text: `I will use "${secret}" as asked.` },
+      {
+        t: 'compact',
+        conv: 'c1',
+        ts: '2026-01-01T00:00:02.000Z',
+        summary: `The person gave the token ${secret}.`,
+        kept: 0,
+      },
+      { t: 'delta', conv: 'c1', msg: 1, text: 'unrelated' },
+    ];
+    fs.writeFileSync(path.join(folder, 'c1.jsonl'), events.map((e) => JSON.stringify(e) + '\n').join(''));
+    const no = milk(['history', 'delete', '--match', secret, '--data-dir', data, '--session', 's1'], { input: 'n\n' });
+    expect(no.out).toContain('and the text where 2 answers, results or summaries quote it in the conversation logs');
+    const yes = milk(['history', 'delete', '--match', secret, '--data-dir', data, '--session', 's1', '--yes']);
+    expect(yes.code).toBe(0);
+    expect(yes.out).toContain('and the text from 2 more events there that quoted it');
+    const after = fs.readFileSync(path.join(folder, 'c1.jsonl'), 'utf8');
+    expect(after).not.toContain(secret);
+    expect(after).toContain('I will use \\"[deleted from history]\\" as asked.');
+    expect(after).toContain('The person gave the token [deleted from history].');
+    expect(after).toContain('"text":"unrelated"');
+  });
 });

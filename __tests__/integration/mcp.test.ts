@@ -3,6 +3,9 @@
 // that crashes, hangs, floods, breaks its protocol or will not start ends its
 // call (or its start) with a message while the rest goes on; every server
 // process is gone after stopping, one that ignores SIGTERM included.
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { McpServers, killMcpServers } from '../../src/tools/mcp';
 import { mcpTool } from '../../src/tools/mcp-tools';
@@ -39,7 +42,7 @@ afterEach(() => {
 });
 
 function start(configs: ConstructorParameters<typeof McpServers>[0], limits = {}): McpServers {
-  servers = new McpServers(configs, tempDir('milk-mcp-ws-'), () => {}, limits);
+  servers = new McpServers(configs, () => {}, limits);
   servers.startAll();
   return servers;
 }
@@ -47,7 +50,7 @@ function start(configs: ConstructorParameters<typeof McpServers>[0], limits = {}
 const ready = (s: McpServers, name: string) =>
   until(() => s.list().find((x) => x.name === name)?.state !== 'starting', `${name} to start`);
 
-it("lists each server's tools namespaced, with their schemas and read-only marks, and a failed server with its reason", async () => {
+it("lists each server's tools namespaced, with their schemas and what they say of themselves, and a failed server with its reason", async () => {
   const s = start({ demo: stdio(), broken: stdio('fail-start'), nowhere: { command: '/nonexistent/mcp-server' } });
   await ready(s, 'demo');
   await ready(s, 'broken');
@@ -63,10 +66,10 @@ it("lists each server's tools namespaced, with their schemas and read-only marks
     'demo__image',
   ]);
   expect(demo.tools.find((t) => t.name === 'echo')).toMatchObject({
-    readOnly: true,
+    hints: ['read-only'],
     inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
   });
-  expect(demo.tools.find((t) => t.name === 'note')?.readOnly).toBe(false);
+  expect(demo.tools.find((t) => t.name === 'note')?.hints).toEqual([]);
   expect(broken.state).toBe('failed');
   expect(broken.why).toMatch(/closed|exited/);
   expect(nowhere).toMatchObject({ state: 'failed' });
@@ -176,6 +179,11 @@ describe('milk mcp list|add|remove', () => {
           'Authorization: Bearer tok_secret',
         ),
       ).toMatchObject({ code: 0 });
+      expect(
+        milk(data, 'add', 'keyed', '--url', 'https://user:pw-secret@mcp.example.com/mcp?api_key=key-secret'),
+      ).toMatchObject({ code: 0 });
+      expect(milk(data, 'list').out).toContain('keyed  https://[redacted]@mcp.example.com/mcp?[redacted]\n');
+      expect(milk(data, 'remove', 'keyed')).toMatchObject({ code: 0 });
       const list = milk(data, 'list');
       expect(list.out).toBe(
         'gh  npx -y server-github  (env: GITHUB_TOKEN)\nweb  https://mcp.example.com/mcp  (headers: Authorization)\n',
@@ -242,5 +250,109 @@ describe('a streamable HTTP server', () => {
     } finally {
       web.kill('SIGKILL');
     }
+  });
+});
+
+describe('what a server says is not taken on trust', () => {
+  it('leaves out the tools a provider would refuse, says why in /mcp, and keeps the rest', async () => {
+    const s = start({ bad: stdio('bad-tools') });
+    await ready(s, 'bad');
+    const [bad] = s.list();
+    expect(bad.state).toBe('ready');
+    expect(bad.tools.map((t) => t.qualified)).toEqual(['bad__good', 'bad__dot_name', 'bad__sneaky']);
+    expect(bad.dropped).toEqual([
+      'stringy: its input schema is not of type object',
+      "dot_name: its name as the model sees it, bad__dot_name, is another tool's",
+    ]);
+    expect(bad.tools.find((t) => t.name === 'sneaky')?.hints).toEqual(['read-only', 'not destructive']);
+  });
+
+  it('starts a stdio server in the home folder, not the workspace, unless the config names a folder', async () => {
+    const s = start({ bad: stdio('bad-tools') });
+    await ready(s, 'bad');
+    const never = new AbortController().signal;
+    expect((await s.call('bad__good', {}, never)).content).toBe(`good ran in ${fs.realpathSync(os.homedir())}`);
+    const elsewhere = tempDir();
+    s.stopAll();
+    const t = start({ bad: { ...stdio('bad-tools'), cwd: elsewhere } });
+    await ready(t, 'bad');
+    expect((await t.call('bad__good', {}, never)).content).toBe(`good ran in ${fs.realpathSync(elsewhere)}`);
+  });
+
+  it("keeps a server's echo of its configured secrets out of the reason it failed", async () => {
+    const echo = http.createServer((req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`bad credentials: ${req.headers.authorization} ${req.headers['x-api-key']}`);
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', () => r()));
+    const port = (echo.address() as { port: number }).port;
+    try {
+      const s = start({
+        remote: {
+          url: `http://127.0.0.1:${port}/mcp?api_key=query-secret-1`,
+          headers: { authorization: 'Bearer header-secret-12345', 'x-api-key': 'other-secret-678' },
+        },
+      });
+      await ready(s, 'remote');
+      const [remote] = s.list();
+      expect(remote.state).toBe('failed');
+      expect(remote.why).toContain('bad credentials');
+      expect(remote.why).not.toMatch(/header-secret|other-secret|query-secret/);
+    } finally {
+      echo.close();
+    }
+  });
+});
+
+describe("a server's tool through the engine", () => {
+  const { agentParts } = require('../../src/agent-parts') as typeof import('../../src/agent-parts');
+  const { Bus } = require('../../src/bus') as typeof import('../../src/bus');
+  const { ScriptProvider, parseScript } =
+    require('../../src/providers/script') as typeof import('../../src/providers/script');
+
+  async function callSneaky(mode: 'read-only' | 'ask', rules: Array<{ tool: string }> = []) {
+    const mark = path.join(tempDir(), 'mark');
+    const bus = new Bus();
+    const parts = agentParts(bus, {
+      provider: new ScriptProvider(
+        parseScript({ turns: [[{ tool: { name: 'bad__sneaky', args: {} } }], [{ text: 'done' }]] }),
+      ),
+      dataDir: tempDir(),
+      workspace: tempDir(),
+      sessionId: 's',
+      warn: () => undefined,
+      approval: mode,
+      mcpServers: { bad: { ...stdio('bad-tools'), env: { MOCK_MCP_MODE: 'bad-tools', MOCK_MCP_MARK: mark } } },
+    });
+    await parts.rulesRead;
+    for (const r of rules) parts.settings.addRule(r);
+    await parts.mcp.start();
+    const asked: string[] = [];
+    bus.on('approval.asked', (q) => {
+      asked.push(q.detail);
+      setImmediate(() => bus.emit('approval.answered', { requestId: q.requestId, approval: 'no' }));
+    });
+    const answers: string[] = [];
+    bus.on('conversation.message', ({ message }) => message.role === 'tool' && answers.push(message.content));
+    const ended = new Promise((resolve) => bus.on('turn.ended', resolve));
+    parts.runner.start('go');
+    await ended;
+    parts.mcp.stop();
+    return { asked, answers, written: fs.existsSync(mark) };
+  }
+
+  it('one the server marks read-only is refused in read-only mode, and runs there only once a rule allows it', async () => {
+    const refused = await callSneaky('read-only');
+    expect(refused.answers[0]).toMatch(/read-only mode, where bad__sneaky is not allowed/);
+    expect(refused.written).toBe(false);
+    const ruled = await callSneaky('read-only', [{ tool: 'bad__sneaky' }]);
+    expect(ruled.written).toBe(true);
+  });
+
+  it('is asked about in ask mode whatever it says, its claims shown in the question as not trusted', async () => {
+    const r = await callSneaky('ask');
+    expect(r.asked).toHaveLength(1);
+    expect(r.asked[0]).toContain('the server says this tool is read-only, not destructive (not taken on trust');
+    expect(r.written).toBe(false);
   });
 });

@@ -65,6 +65,20 @@ describe('milk run', () => {
     expect(cut.err).toContain("openai: the answer reached the model's output limit and was cut off there");
   });
 
+  it("writes a committed prompt file's name to stderr inert: no escape it carries reaches the terminal", async () => {
+    const ws = tempDir();
+    const commands = path.join(ws, '.milk', 'commands');
+    fs.mkdirSync(commands, { recursive: true });
+    // A name with a clipboard write and a title in it, on a file milk will not read (so it is named in a warning).
+    require('node:child_process').execFileSync('mkfifo', [
+      path.join(commands, 'x\x1b]52;c;ZXZpbA==\x07\x1b]0;pwned\x07.md'),
+    ]);
+    const r = await runIn(ws, [...args('short'), 'hi']);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/x.*\.md: not a regular file; skipped/);
+    expect(r.err).not.toMatch(/[\x1b\x07]/);
+  });
+
   it('reads the prompt from stdin', async () => {
     // The pipe's last newline is no part of the prompt; one inside it is.
     const r = await run(args('echo'), 'from a pipe\nsecond line\n');

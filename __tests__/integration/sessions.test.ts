@@ -384,7 +384,7 @@ describe('an input deleted from history', () => {
     writer.append({ t: 'start', conv: 'c1', ts: 't', provider: 'p', model: 'm', workspace: null });
     writer.append({ t: 'user', conv: 'c1', ts: 't', segments: [{ type: 'text', text: 'my secret' }] });
     writer.flushSync();
-    expect(purgeFile(conversationFile(dir, 'c1'), (t) => t === 'my secret')).toBe(1);
+    expect(purgeFile(conversationFile(dir, 'c1'), { match: (t) => t === 'my secret' }).inputs).toBe(1);
     writer.append({ t: 'end', conv: 'c1', ts: 't' });
     writer.flushSync();
     const events = parseLog(fs.readFileSync(conversationFile(dir, 'c1'), 'utf8'), validEvent).events;

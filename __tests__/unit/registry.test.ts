@@ -90,7 +90,7 @@ describe('the tool registry', () => {
     });
   });
 
-  it('adapts an MCP server tool to the same shape: its schema checks the call, its kind follows its read-only mark', async () => {
+  it('adapts an MCP server tool to the same shape: its schema checks the call; what the server says of it is shown, not trusted', async () => {
     const info = {
       server: 'demo',
       qualified: 'demo__note',
@@ -101,7 +101,7 @@ describe('the tool registry', () => {
         required: ['text'],
         additionalProperties: false,
       },
-      readOnly: false,
+      hints: [] as string[],
     };
     const calls: Array<[string, Record<string, unknown>]> = [];
     const tool = mcpTool(info, async (name, args) => {
@@ -115,7 +115,14 @@ describe('the tool registry', () => {
       parameters: info.inputSchema,
     });
     expect(tool.kind).toBe('other');
-    expect(mcpTool({ ...info, readOnly: true }, async () => ({ ok: true, content: '' })).kind).toBe('read');
+    const claims = mcpTool({ ...info, hints: ['read-only', 'not destructive'] }, async () => ({
+      ok: true,
+      content: '',
+    }));
+    expect(claims.kind).toBe('other');
+    expect(await claims.preview?.({}, '/w')).toBe(
+      'the server says this tool is read-only, not destructive (not taken on trust: milk asks all the same)',
+    );
     expect(prepare(withMcp.find('demo__note'), call('demo__note', {}))).toEqual({
       ok: false,
       why: '`text` is missing',

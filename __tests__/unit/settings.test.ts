@@ -23,6 +23,25 @@ describe('the settings store', () => {
     s.clearAlways();
     expect(s.decide({ tool: 'shell', kind: 'command' })).toBe('ask');
   });
+  it("asks about an MCP server's tool in ask and auto-edit; read-only refuses it unless a rule allows that tool", () => {
+    const s = new Settings({ provider: 'openai', model: 'a' });
+    const call = { tool: 'demo__echo', kind: 'other' as const };
+    for (const mode of ['ask', 'auto-edit'] as const) {
+      s.setMode(mode);
+      expect(s.decide(call)).toBe('ask');
+    }
+    s.setMode('read-only');
+    expect(s.decide(call)).toBe('refuse');
+    s.addRule({ tool: 'demo__echo' });
+    expect(s.decide(call)).toBe('run');
+    expect(s.decide({ tool: 'demo__note', kind: 'other' })).toBe('refuse');
+    // A rule never lifts read-only's refusal of an edit or a command.
+    s.addRule({ tool: 'write_file' });
+    expect(s.decide({ tool: 'write_file', kind: 'edit' })).toBe('refuse');
+    s.setMode('full-auto');
+    expect(s.decide({ tool: 'demo__note', kind: 'other' })).toBe('run');
+  });
+
   it('full-auto is force mode over the mode chosen, which Shift+Tab (force off) goes back to', () => {
     const s = new Settings({ provider: 'openai', model: 'a' });
     s.setMode('auto-edit');

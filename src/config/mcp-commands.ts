@@ -8,6 +8,7 @@ import { ensureDir, readRegular, writeAtomic } from '../io/files';
 import { describeIoError } from '../io/errors';
 import { parseConfig } from './config';
 import { dataLayout } from '../data-dir';
+import { redactUrl } from '../redact';
 
 export class McpCommandError extends Error {}
 
@@ -52,8 +53,11 @@ export function mcpList(dataDir: string, out: NodeJS.WritableStream): void {
   if (names.length === 0) return void out.write(`no MCP servers in ${configFile(dataDir)}\n`);
   for (const name of names) {
     const s = all[name];
+    // A URL's user, password and query (an api_key) are not printed, as a header's value is not.
     const how =
-      typeof s.url === 'string' ? s.url : [s.command, ...(Array.isArray(s.args) ? s.args : [])].map(String).join(' ');
+      typeof s.url === 'string'
+        ? redactUrl(s.url)
+        : [s.command, ...(Array.isArray(s.args) ? s.args : [])].map(String).join(' ');
     const keys = (o: unknown): string[] => (typeof o === 'object' && o !== null ? Object.keys(o) : []);
     const env = keys(s.env);
     const headers = keys(s.headers);

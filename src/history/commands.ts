@@ -118,9 +118,10 @@ export async function historyClear(t: Target, options: { yes: boolean }, out: No
  * logs).
  */
 export interface LogInputs {
-  count(match: (text: string) => boolean): number;
-  /** Returns how many inputs were taken out. */
-  purge(match: (text: string) => boolean): number;
+  /** The inputs that `match`, and the other events that quote `quote` (session/purge.ts). */
+  count(d: { match: (text: string) => boolean; quote?: string }): { inputs: number; quotes: number };
+  /** Takes them out: the inputs replaced by a marker, the quotes by the same marker. */
+  purge(d: { match: (text: string) => boolean; quote?: string }): { inputs: number; quotes: number };
 }
 
 export async function historyDelete(
@@ -134,8 +135,10 @@ export async function historyDelete(
   const contains = (text: string): boolean => text.includes(match);
   const has = (e: HistoryEntry): boolean => contains(segmentsText(e.segments));
   const found = files.map((t) => ({ t, file: fileFor(t), entries: readEntries(t).filter(has) }));
-  const inLogs = logs?.count(contains) ?? 0;
-  const total = found.reduce((n, f) => n + f.entries.length, 0) + inLogs;
+  const deletion = { match: contains, quote: match };
+  const counted = logs?.count(deletion) ?? { inputs: 0, quotes: 0 };
+  const inLogs = counted.inputs;
+  const total = found.reduce((n, f) => n + f.entries.length, 0) + inLogs + counted.quotes;
   if (total === 0) {
     out.write(`no entry contains that text in ${found.map((f) => f.file).join(' or ')}\n`);
     return true;
@@ -147,6 +150,10 @@ export async function historyDelete(
     for (const e of f.entries) writeEntry(out, '  ', segmentsText(e.segments), '    ');
   }
   if (inLogs > 0) out.write(`and ${inLogs} ${inLogs === 1 ? 'input' : 'inputs'} in the conversation logs\n`);
+  if (counted.quotes > 0) {
+    const quoting = counted.quotes === 1 ? 'answer, result or summary quotes' : 'answers, results or summaries quote';
+    out.write(`and the text where ${counted.quotes} ${quoting} it in the conversation logs\n`);
+  }
   if (!options.yes && !(await confirm(`Delete ${total} ${total === 1 ? 'entry' : 'entries'}? [y/N] `))) {
     out.write('nothing deleted\n');
     return false;
@@ -161,9 +168,11 @@ export async function historyDelete(
       throw new HistoryCommandError(`cannot delete from ${f.file} (${describeIoError(err)})`);
     }
   }
-  if (inLogs > 0 && logs) {
+  if (inLogs + counted.quotes > 0 && logs) {
     try {
-      out.write(`deleted ${logs.purge(contains)} from the conversation logs\n`);
+      const done = logs.purge(deletion);
+      out.write(`deleted ${done.inputs} from the conversation logs\n`);
+      if (done.quotes > 0) out.write(`and the text from ${done.quotes} more events there that quoted it\n`);
     } catch (err) {
       throw new HistoryCommandError(`cannot delete from the conversation logs (${describeIoError(err)})`);
     }

@@ -4,7 +4,7 @@
 
 import type { StreamItem, ThinkingBlock, Usage } from './provider';
 import type { ToolCall } from '../tool-call';
-import { redactSecrets, redactUrl } from './redact';
+import { redactSecrets, redactUrl } from '../redact';
 import {
   CredentialsInUrlError,
   EncodedResponseError,

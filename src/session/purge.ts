@@ -42,34 +42,80 @@ function userEventOf(line: string): Extract<LogEvent, { t: 'user' }> | null {
   }
 }
 
-/** How many inputs in a log `match`; 0 when it cannot be read. */
-export function countInFile(file: string, match: (text: string) => boolean): number {
-  let n = 0;
+/**
+ * What a deletion takes out of the logs: the inputs that `match`, and wherever `quote` (the deleted text) is quoted in
+ * another event — an answer, a tool's result, a compaction's summary — that quote, which would otherwise go to the
+ * model again on --continue. A quote shorter than MIN_QUOTE is left alone: it would also hit ordinary words.
+ */
+export interface Deletion {
+  readonly match: (text: string) => boolean;
+  readonly quote?: string;
+}
+
+export const MIN_QUOTE = 8;
+
+/** Inputs taken out, and other events whose quotes of the text were. */
+export interface Purged {
+  inputs: number;
+  quotes: number;
+}
+
+/** A line (not an input) with every quote of `quote` in its strings replaced; null when it holds none. */
+function scrubbed(line: string, quote: string | undefined): string | null {
+  if (!quote || quote.length < MIN_QUOTE || !line.includes(JSON.stringify(quote).slice(1, -1))) return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const walk = (x: unknown): unknown =>
+    typeof x === 'string'
+      ? x.split(quote).join(PURGED_TEXT)
+      : Array.isArray(x)
+        ? x.map(walk)
+        : x !== null && typeof x === 'object'
+          ? Object.fromEntries(Object.entries(x).map(([k, y]) => [k, walk(y)]))
+          : x;
+  return JSON.stringify(walk(v)) + '\n';
+}
+
+/** One line of a log as a deletion leaves it, and what it took out of it. */
+function purgeLine(line: string, d: Deletion): { out: string; input: boolean; quoted: boolean } {
+  const e = userEventOf(line);
+  if (e && d.match(userText(e))) return { out: serializeEvent(purged(e)), input: true, quoted: false };
+  const scrub = scrubbed(line, d.quote);
+  return scrub === null
+    ? { out: line + '\n', input: false, quoted: false }
+    : { out: scrub, input: false, quoted: true };
+}
+
+/** What a deletion would take out of a log; nothing when it cannot be read. */
+export function countInFile(file: string, d: Deletion): Purged {
+  const n: Purged = { inputs: 0, quotes: 0 };
   try {
     eachLine(file, MAX_LOG_LINE_BYTES, (line) => {
-      const e = userEventOf(line);
-      if (e && match(userText(e))) n++;
+      const p = purgeLine(line, d);
+      if (p.input) n.inputs++;
+      if (p.quoted) n.quotes++;
     });
   } catch {
-    return 0;
+    return { inputs: 0, quotes: 0 };
   }
   return n;
 }
 
-/** Replaces the inputs of one log that `match`; returns how many. Throws on I/O failure, leaving the file as it was. */
-export function purgeFile(file: string, match: (text: string) => boolean): number {
+/** Takes a deletion out of one log; returns what it took. Throws on I/O failure, leaving the file as it was. */
+export function purgeFile(file: string, d: Deletion): Purged {
   const lines: string[] = [];
-  let n = 0;
+  const n: Purged = { inputs: 0, quotes: 0 };
   const scan = eachLine(file, MAX_LOG_LINE_BYTES, (line) => {
-    const e = userEventOf(line);
-    if (e && match(userText(e))) {
-      n++;
-      lines.push(serializeEvent(purged(e)));
-    } else {
-      lines.push(line + '\n');
-    }
+    const p = purgeLine(line, d);
+    if (p.input) n.inputs++;
+    if (p.quoted) n.quotes++;
+    lines.push(p.out);
   });
-  if (n === 0) return 0;
+  if (n.inputs + n.quotes === 0) return n;
   // A line too long to hold is not dropped by a rewrite: the file is left as it is.
   if (scan.oversized > 0) throw Object.assign(new Error(`${file} has a line too long to rewrite`), { code: 'EFBIG' });
   // What a running milk appended since the read goes over too (bytes past what was read).
@@ -89,22 +135,27 @@ export function purgeFile(file: string, match: (text: string) => boolean): numbe
   return n;
 }
 
+function add(a: Purged, b: Purged): Purged {
+  return { inputs: a.inputs + b.inputs, quotes: a.quotes + b.quotes };
+}
+
 /**
  * Every log of a data dir, for `milk history delete`: a failure on one file does not stop the others, and is thrown at
  * the end.
  */
 export function logInputs(dataDir: string): {
-  count(match: (text: string) => boolean): number;
-  purge(match: (text: string) => boolean): number;
+  count(d: Deletion): Purged;
+  purge(d: Deletion): Purged;
 } {
+  const none: Purged = { inputs: 0, quotes: 0 };
   return {
-    count: (match) => logFiles(dataDir).reduce((n, f) => n + countInFile(f, match), 0),
-    purge: (match) => {
-      let n = 0;
+    count: (d) => logFiles(dataDir).reduce((n, f) => add(n, countInFile(f, d)), none),
+    purge: (d) => {
+      let n = none;
       let failed: unknown = null;
       for (const f of logFiles(dataDir)) {
         try {
-          n += purgeFile(f, match);
+          n = add(n, purgeFile(f, d));
         } catch (err) {
           failed ??= err;
         }

@@ -91,7 +91,7 @@ export class Sessions {
         return;
       }
       try {
-        inputs += purgeFile(files[i], match);
+        inputs += purgeFile(files[i], { match, quote: text }).inputs;
       } catch (err) {
         failed ??= err;
       }

@@ -4,8 +4,8 @@
 /**
  * What a tool does, for approval (each tool says, tools/tool.ts): reads (and
  * searches), edits files in the workspace, runs a command, reaches the
- * network, or something milk cannot judge (an MCP server's tool that does not
- * say it only reads).
+ * network, or something milk cannot judge (an MCP server's tool, whatever the
+ * server says of it: read-only mode refuses it unless a rule allows it).
  */
 export type ToolKind = 'read' | 'edit' | 'command' | 'network' | 'other';
 

@@ -214,7 +214,10 @@ export class Settings {
    */
   decide(call: { readonly tool: string; readonly kind: ToolKind; readonly command?: string }): Decision {
     const d = decide(this.mode, call.kind, this.always.has(call.tool));
-    return d === 'ask' && this.kept.some((r) => ruleAllows(r, call.tool, call.command)) ? 'run' : d;
+    const ruled = (): boolean => this.kept.some((r) => ruleAllows(r, call.tool, call.command));
+    if (d === 'ask') return ruled() ? 'run' : d;
+    // Read-only mode refuses what milk cannot judge (an MCP server's tool), unless the person allowed it by a rule.
+    return d === 'refuse' && this.mode === 'read-only' && call.kind === 'other' && ruled() ? 'run' : d;
   }
 
   get rules(): readonly Rule[] {

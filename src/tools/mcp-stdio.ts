@@ -4,6 +4,7 @@
 // message. The SDK's client speaks through it (tools/mcp.ts).
 
 import { spawn, ChildProcess } from 'node:child_process';
+import * as os from 'node:os';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from './mcp';
@@ -28,15 +29,13 @@ export class GroupStdioTransport implements Transport {
   private buffer = '';
   private closed = false;
 
-  constructor(
-    private readonly config: Extract<McpServerConfig, { command: string }>,
-    private readonly workspace: string,
-  ) {}
+  constructor(private readonly config: Extract<McpServerConfig, { command: string }>) {}
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.config.command, [...(this.config.args ?? [])], {
-        cwd: this.config.cwd ?? this.workspace,
+        // Not in the workspace unless the config says so: `npx -y pkg` there would run a committed node_modules/.bin.
+        cwd: this.config.cwd ?? os.homedir(),
         env: { ...toolEnv(process.env, { proxyPasswords: true }), ...this.config.env },
         stdio: ['pipe', 'pipe', 'ignore'],
         detached: true,

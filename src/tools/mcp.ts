@@ -11,6 +11,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type * as ClientModule from '@modelcontextprotocol/sdk/client/index.js';
 import type * as HttpModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type * as TypesModule from '@modelcontextprotocol/sdk/types.js';
+import { redactSecrets, redactUrl } from '../redact';
 import type { ToolResult } from './tool';
 import type { McpToolInfo } from './mcp-tools';
 import { GroupStdioTransport, KILL_GRACE_MS, killMcpServers, live } from './mcp-stdio';
@@ -50,6 +52,8 @@ export interface McpServerInfo {
   readonly why: string | null;
   readonly tools: readonly McpTool[];
   readonly prompts: readonly McpPrompt[];
+  /** The server's tools left out, and why (a name or schema a provider would refuse). */
+  readonly dropped: readonly string[];
 }
 
 /** How long a server has to start and list its tools, and a call to answer, by default. */
@@ -62,6 +66,7 @@ interface Running {
   why: string | null;
   tools: McpTool[];
   prompts: McpPrompt[];
+  dropped: string[];
   client: Client | null;
   transport: Transport | null;
   /** Bumped by each start: a start that a restart overtook leaves things alone. */
@@ -73,12 +78,81 @@ function qualify(server: string, tool: string): string {
   return `${server}__${tool}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
 }
 
+/** Why a provider would refuse this input schema (every request offering it would fail with a 400); null if none. */
+function schemaProblem(schema: unknown): string | null {
+  const o = schema as Record<string, unknown> | null;
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return 'its input schema is not an object';
+  if (o.type !== 'object') return 'its input schema is not of type object';
+  if (
+    o.properties !== undefined &&
+    (typeof o.properties !== 'object' || o.properties === null || Array.isArray(o.properties))
+  )
+    return "its input schema's properties are not an object";
+  if (o.required !== undefined && (!Array.isArray(o.required) || o.required.some((r) => typeof r !== 'string')))
+    return "its input schema's required is not a list of names";
+  return null;
+}
+
+/**
+ * A server's listed tools as milk offers them: one that a provider would refuse (a schema it cannot take, a name that
+ * is another tool's once made a model's name) is left out, with why, and the rest are kept.
+ */
+export function checkTools(
+  server: string,
+  listed: readonly unknown[],
+  taken: ReadonlySet<string>,
+): { tools: McpTool[]; dropped: string[] } {
+  const tools: McpTool[] = [];
+  const dropped: string[] = [];
+  const names = new Set(taken);
+  for (const raw of listed) {
+    const t = raw as {
+      name?: unknown;
+      description?: unknown;
+      inputSchema?: unknown;
+      annotations?: Record<string, unknown>;
+    };
+    if (typeof t?.name !== 'string' || t.name === '') {
+      dropped.push('a tool without a name');
+      continue;
+    }
+    const qualified = qualify(server, t.name);
+    const why =
+      schemaProblem(t.inputSchema) ??
+      (names.has(qualified) ? `its name as the model sees it, ${qualified}, is another tool's` : null);
+    if (why) {
+      dropped.push(`${t.name}: ${why}`);
+      continue;
+    }
+    names.add(qualified);
+    tools.push({
+      server,
+      name: t.name,
+      qualified,
+      description: (typeof t.description === 'string' ? t.description : '').slice(0, 2000),
+      inputSchema: t.inputSchema as Record<string, unknown>,
+      hints: hintsOf(t.annotations),
+    });
+  }
+  return { tools, dropped };
+}
+
+/** What a tool's annotations claim, in words. */
+function hintsOf(a: Record<string, unknown> | undefined): string[] {
+  if (!a || typeof a !== 'object') return [];
+  return [
+    a.readOnlyHint === true ? 'read-only' : '',
+    a.destructiveHint === true ? 'destructive' : a.destructiveHint === false ? 'not destructive' : '',
+    a.idempotentHint === true ? 'idempotent' : '',
+    a.openWorldHint === true ? 'reaching outside' : '',
+  ].filter(Boolean);
+}
+
 export class McpServers {
   private readonly running = new Map<string, Running>();
 
   constructor(
     private readonly configs: Readonly<Record<string, McpServerConfig>>,
-    private readonly workspace: string,
     private readonly changed: () => void,
     private readonly limits: { startMs?: number; callMs?: number } = {},
   ) {
@@ -88,6 +162,7 @@ export class McpServers {
         why: null,
         tools: [],
         prompts: [],
+        dropped: [],
         client: null,
         transport: null,
         generation: 0,
@@ -110,29 +185,23 @@ export class McpServers {
     const r = this.running.get(name) as Running;
     this.stopOne(r);
     const generation = ++r.generation;
-    Object.assign(r, { state: 'starting', why: null, tools: [], prompts: [] });
+    Object.assign(r, { state: 'starting', why: null, tools: [], prompts: [], dropped: [] });
     this.changed();
     try {
       const { client, transport } = await this.connect(name);
       if (generation !== r.generation) return void transport.close();
       Object.assign(r, { client, transport });
-      const listed = await client.listTools(undefined, { timeout: this.limits.startMs ?? MCP_START_MS });
+      const listed = await this.listTools(client);
       if (generation !== r.generation) return;
-      r.tools = listed.tools.map((t) => ({
-        server: name,
-        name: t.name,
-        qualified: qualify(name, t.name),
-        description: (t.description ?? '').slice(0, 2000),
-        inputSchema: (t.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
-        readOnly: t.annotations?.readOnlyHint === true,
-      }));
+      const taken = new Set(this.tools().map((t) => t.qualified));
+      Object.assign(r, checkTools(name, listed, taken));
       r.prompts = await this.listPrompts(name, client);
       if (generation !== r.generation) return;
       r.state = 'ready';
     } catch (err) {
       if (generation !== r.generation) return;
       this.stopOne(r);
-      Object.assign(r, { state: 'failed', why: reason(err), tools: [], prompts: [] });
+      Object.assign(r, { state: 'failed', why: reason(err, this.configs[name]), tools: [], prompts: [], dropped: [] });
     }
     this.changed();
   }
@@ -143,7 +212,7 @@ export class McpServers {
     const config = this.configs[name];
     let transport: Transport;
     if ('command' in config) {
-      const stdio = new GroupStdioTransport(config, this.workspace);
+      const stdio = new GroupStdioTransport(config);
       transport = stdio;
       const started = stdio.start().then(() => {
         if (stdio.child?.pid) live.add(stdio.child.pid);
@@ -168,6 +237,7 @@ export class McpServers {
           why: 'the server closed the connection',
           tools: [],
           prompts: [],
+          dropped: [],
           client: null,
           transport: null,
         });
@@ -176,6 +246,20 @@ export class McpServers {
     };
     await client.connect(transport, { timeout: this.limits.startMs ?? MCP_START_MS });
     return { client, transport };
+  }
+
+  /**
+   * The tools as listed, each unchecked: the SDK's own listTools takes the whole list as invalid when one tool's schema
+   * is, and the server with it; here each tool is checked on its own (checkTools).
+   */
+  private async listTools(client: Client): Promise<unknown[]> {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { ResultSchema } = require('@modelcontextprotocol/sdk/types.js') as typeof TypesModule;
+    const result = await client.request({ method: 'tools/list', params: {} }, ResultSchema, {
+      timeout: this.limits.startMs ?? MCP_START_MS,
+    });
+    const tools = (result as { tools?: unknown }).tools;
+    return Array.isArray(tools) ? tools : [];
   }
 
   private stopOne(r: Running): void {
@@ -210,6 +294,7 @@ export class McpServers {
       why: r.why,
       tools: r.tools,
       prompts: r.prompts,
+      dropped: r.dropped,
     }));
   }
 
@@ -240,7 +325,7 @@ export class McpServers {
       );
       return got.messages.map((m) => resultText([m.content])).join('\n\n');
     } catch (err) {
-      throw new Error(`${prompt.server}: ${reason(err)}`, { cause: err });
+      throw new Error(`${prompt.server}: ${reason(err, this.configs[prompt.server])}`, { cause: err });
     }
   }
 
@@ -281,7 +366,7 @@ export class McpServers {
         status: failed ? 'the tool reported an error' : undefined,
       };
     } catch (err) {
-      const why = signal.aborted ? 'interrupted' : reason(err);
+      const why = signal.aborted ? 'interrupted' : reason(err, this.configs[tool.server]);
       return { ok: false, content: `error: ${tool.server}: ${why}`, status: why.slice(0, 120) };
     }
   }
@@ -308,9 +393,24 @@ function resultText(content: unknown): string {
     .join('\n');
 }
 
-/** An error in a line, without anything the server could have echoed at length. */
-function reason(err: unknown): string {
+/**
+ * An error in a line, without anything the server could have echoed at length, nor a secret of its config (a header's
+ * or an env value, a URL's password or query) that it echoed back.
+ */
+function reason(err: unknown, config?: McpServerConfig): string {
   const message = err instanceof Error ? err.message : String(err);
   if (/timed out|timeout/i.test(message)) return 'it did not answer in time';
-  return message.split('\n')[0].slice(0, 200);
+  let line = message.split('\n')[0];
+  const values: string[] = config ? Object.values(('url' in config ? config.headers : config.env) ?? {}) : [];
+  if (config && 'url' in config) {
+    const url = redactUrl(config.url);
+    if (url !== config.url) line = line.split(config.url).join(url);
+  }
+  for (const v of values) if (v.length >= 4) line = line.split(v).join('[redacted]');
+  // A bearer token's last word, where only that was echoed.
+  for (const v of values) {
+    const token = v.split(/\s+/).pop() ?? '';
+    if (token.length >= 8) line = line.split(token).join('[redacted]');
+  }
+  return redactSecrets(line, undefined).slice(0, 200);
 }
