@@ -20,7 +20,14 @@ export function env(options: AppOptions): Readonly<Record<string, string | undef
 }
 
 /** Runs `run` with the terminal handed over (the external editor), the screen given back after. */
-type HandOver = (run: () => void) => void;
+type HandOver = (run: () => Promise<void>) => Promise<void>;
+
+let editorModule: typeof import('./tui/external-editor') | null = null;
+
+/** Ends the external editor if one runs (milk is exiting); loads nothing when none ever did. */
+export function stopEditor(): void {
+  editorModule?.stopEditor();
+}
 
 /** The screen's parts: the transcript and its feed, the coordinator, the status bar and the painter. */
 export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, keys: Keymap, handOver: HandOver) {
@@ -47,13 +54,11 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     checkpoints: s.checkpoints,
     view,
     // Loaded at the first Ctrl+G: start-up never pays for child_process.
-    editExternally: (text) =>
+    editExternally: (text) => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require('./tui/external-editor') as typeof import('./tui/external-editor')).editExternally(
-        text,
-        options.dataDir,
-        handOver,
-      ),
+      editorModule ??= require('./tui/external-editor') as typeof import('./tui/external-editor');
+      return editorModule.editExternally(text, options.dataDir, handOver);
+    },
     files: mentionFiles(options.workspace),
     mcp: s.mcp.forSlash,
     prompts: promptCommands(s),

@@ -4,7 +4,7 @@
 // render request → painter. See ARCHITECTURE.md.
 
 import { Bus } from './bus';
-import { env, views } from './app-views';
+import { env, stopEditor, views } from './app-views';
 import { AgentOptions, agentParts } from './agent-parts';
 import { sanitize } from './inert';
 import { Cleanup } from './cleanup';
@@ -213,12 +213,20 @@ function cleanUpAtExit(cleanup: Cleanup, s: Services, screen: (() => void)[]): v
   });
   // After the cancel (TERM), anything still alive in a tool's process group is killed: nothing outlives milk.
   cleanup.add('tools', killLiveTools);
+  cleanup.add('editor', stopEditor);
   cleanup.add('mcp', () => s.mcp.stop());
   // Run in reverse: history first, then the turn is cancelled (its end is logged), then the log is flushed.
   cleanup.add('conversation', () => s.recorder.close());
   cleanup.add('turn', () => s.runner.cancel());
   // Registered last, so it runs first: entries reach the disk before anything else is torn down.
   cleanup.add('history', () => s.history.flush({ reason: 'exit' }));
+}
+
+/** Frames as the screen asks for them; none while another program (the external editor) has the terminal. */
+function frames(painter: { paint(): void }, handedOver: () => boolean): RenderScheduler {
+  return new RenderScheduler(() => {
+    if (!handedOver()) painter.paint();
+  });
 }
 
 export function startApp(options: AppOptions): App {
@@ -237,9 +245,9 @@ export function startApp(options: AppOptions): App {
   const { keymap, problems: keyProblems } = buildKeymap(options.keys ?? {});
   // Job control is installed after the views that hand the terminal over through it.
   let jobs: JobControl | null = null;
-  const handOver = (run: () => void): void => (jobs ? jobs.handOver(run) : run());
+  const handOver = (run: () => Promise<void>): Promise<void> => (jobs ? jobs.handOver(run) : run());
   const { transcript, coordinator, status, painter } = views(bus, ui, s, options, keymap, handOver);
-  const scheduler = new RenderScheduler(() => painter.paint());
+  const scheduler = frames(painter, () => jobs?.isHandedOver() === true);
   const warm = warmWhenTyping(warmUps(s, options.provider, coordinator));
   bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
   ui.screen.on('resize', () => scheduler.request());

@@ -101,6 +101,18 @@ describe('incremental search agrees with bash', () => {
     await milkEditsAsBash(list, R + 'echo' + KEY.ctrlK);
     await milkEditsAsBash(list, R + 'make' + R + '\x1bf');
   });
+  it('Backspace keeps the match it moved to while that entry still holds the shorter query', async () => {
+    const GIT = ['git push origin main', 'ls', 'git diff HEAD', 'git status'];
+    const B = KEY.backspace;
+    await milkAgrees(GIT, R + 'git' + R + R + B, /^\(reverse-i-search\)`gi'/);
+    await milkAgrees(GIT, R + 'git' + R + R + B + B);
+    await milkAgrees(GIT, R + 'git d' + B + B);
+    await milkAgrees(GIT, R + 'gitz' + B, /^\(reverse-i-search\)`git'/);
+    await milkAgrees(GIT, R + 'git' + S + B);
+    await milkAgrees(MAKE, R + 'make' + R + R + R + B, /^\(reverse-i-search\)`mak'/);
+    const COMMITS = ['git commit -m first', 'npm test', 'git commit -m second', 'npm run lint', 'git push'];
+    await milkAgrees(COMMITS, R + 'commit' + R + R + B.repeat(5) + 'ommit -m s');
+  });
   it('walks the occurrences inside one line before leaving it', async () => {
     await milkAgrees(['echo ab', 'x', 'ab cd ab'], R + 'ab' + R + R);
   });

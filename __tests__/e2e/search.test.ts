@@ -33,11 +33,17 @@ describe('Ctrl+R / Ctrl+S in a real terminal', () => {
     expect(composer()).toBe('git commit -m first');
     m.write(KEY.backspace.repeat(5));
     await m.waitFor(() => status().startsWith("(reverse-i-search)`c': "), 'query shortened');
+    // As in bash, Backspace kept the entry shown (it holds `c`), and the longer query is looked for from there on,
+    // older: it fails on it. Esc, and a search afresh finds the newer match.
     m.write('ommit -m s');
     await m.waitFor(
-      () => status() === "(reverse-i-search)`commit -m s': git commit -m second",
-      'back to the newer match',
+      () => status() === "(failing reverse-i-search)`commit -m s': git commit -m first",
+      'failing from the entry shown',
     );
+    m.write(KEY.esc);
+    await m.waitFor(() => composer() === 'my draft' && status().includes('history: session'), 'restored');
+    m.write(KEY.ctrlR + 'commit -m s');
+    await m.waitFor(() => status() === "(reverse-i-search)`commit -m s': git commit -m second", 'the newer match');
     expect(composer()).toBe('git commit -m second');
     // The matched text is highlighted in the composer.
     const top = m.lines().findIndex((l) => l.startsWith('┌'));

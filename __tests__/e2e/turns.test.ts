@@ -109,6 +109,59 @@ describe('the external editor', () => {
   });
 });
 
+describe('the external editor and signals', () => {
+  it('every key typed while the editor runs goes to the editor, none to milk', async () => {
+    const bin = tempDir();
+    const fsm = require('node:fs') as typeof import('node:fs');
+    const pathm = require('node:path') as typeof import('node:path');
+    const ready = pathm.join(bin, 'ready');
+    const reader = pathm.join(bin, 'line-editor');
+    fsm.writeFileSync(reader, `#!/bin/sh\ntouch ${ready}\nIFS= read -r line\nprintf '%s' "$line" > "$1"\n`, {
+      mode: 0o755,
+    });
+    m = new MilkPty({ args: ['--data-dir', tempDir()], env: { EDITOR: reader, VISUAL: '' } });
+    await m.waitForText('history: session');
+    m.write('old');
+    await m.waitFor(() => m!.composerLines().join('') === 'old', 'the draft');
+    m.write('\x07');
+    await m.waitFor(() => fsm.existsSync(ready), 'the editor reading');
+    m.write('typed in the editor\r');
+    await m.waitFor(() => m!.composerLines().join('') === 'typed in the editor', 'the line the editor read');
+  });
+
+  it('SIGTERM while the editor runs ends milk (143), the editor with it, and gives the terminal back', async () => {
+    const bin = tempDir();
+    const fsm = require('node:fs') as typeof import('node:fs');
+    const pathm = require('node:path') as typeof import('node:path');
+    const pidFile = pathm.join(bin, 'editor.pid');
+    const slow = pathm.join(bin, 'slow-editor');
+    fsm.writeFileSync(slow, `#!/bin/sh\necho $$ > ${pidFile}\nexec sleep 60\n`, { mode: 0o755 });
+    m = new MilkPty({ args: ['--data-dir', tempDir()], env: { EDITOR: slow, VISUAL: '' } });
+    await m.waitForText('history: session');
+    m.write('draft');
+    await m.waitFor(() => m!.composerLines().join('') === 'draft', 'the draft');
+    m.write('\x07');
+    await m.waitFor(() => fsm.existsSync(pidFile) && fsm.readFileSync(pidFile, 'utf8').trim() !== '', 'the editor');
+    const editor = Number(fsm.readFileSync(pidFile, 'utf8'));
+    const before = m.raw.length;
+    m.kill('SIGTERM');
+    expect((await m.exited).exitCode).toBe(143);
+    // The terminal was given back to the editor and stays the shell's: milk left the alternate screen and did not
+    // come back to it on the way out.
+    expect(m.raw.slice(before)).not.toContain('\x1b[?1049h');
+    expect(m.raw.lastIndexOf('\x1b[?1049l')).toBeGreaterThan(m.raw.lastIndexOf('\x1b[?1049h'));
+    const gone = () => {
+      try {
+        process.kill(editor, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    await m.waitFor(gone, 'the editor ended');
+  });
+});
+
 describe('reasoning', () => {
   it('shows reasoning dim while it streams, folds it to one line when the answer comes, and keeps it out of the answer', async () => {
     await open('reasoning', ['--approval', 'full-auto']);

@@ -480,6 +480,21 @@ describe('composer: scope and deletion in a search', () => {
     c.feed({ kind: 'historyChanged' });
     expect(c.text).toBe('token a');
   });
+  it('after deleting the only match the search fails with nothing shown, and Enter keeps the draft', () => {
+    const list = [entry('alpha one'), entry('hunter2 secret')];
+    const c = composer([], { history: list });
+    c.type('my draft');
+    c.run('history.searchReverse');
+    c.type('hunter');
+    expect(c.text).toBe('hunter2 secret');
+    list.pop();
+    c.feed({ kind: 'historyChanged' });
+    expect(c.search?.prompt).toBe("(failing reverse-i-search)`hunter': ");
+    expect(c.text).toBe('my draft');
+    c.run('search.accept');
+    expect(c.mode).toBe('idle');
+    expect(c.text).toBe('my draft');
+  });
 });
 
 describe('views over the composer', () => {

@@ -12,6 +12,7 @@ import * as s from '../../src/tools/schema';
 import { Conversation } from '../../src/turn/conversation';
 import { Approvals } from '../../src/turn/approvals';
 import { sanitize } from '../../src/inert';
+import { Settings } from '../../src/settings/store';
 
 /** Answers each request with the next step: tool calls (by name and arguments) or text. */
 class Steps implements Provider {
@@ -137,6 +138,23 @@ describe('the engine: every tool call gets an answer', () => {
     expect(ran).toEqual(['two']);
     // The second request carried every answer.
     everyCallAnswered(e.provider.seen[1]);
+  });
+
+  it('answers a call of a tool that does not exist "no such tool" in read-only mode too, not a mode refusal', async () => {
+    const bus = new Bus();
+    const settings = new Settings({ provider: 'steps', model: null });
+    settings.setMode('read-only');
+    const runner = new TurnRunner(bus, new Steps([[{ name: 'made_up', args: {} }], 'done']), {
+      workspace: '/nowhere',
+      tools: new ToolRegistry(() => [echo]),
+      settings,
+    });
+    const answers: string[] = [];
+    bus.on('conversation.message', ({ message }) => message.role === 'tool' && answers.push(message.content));
+    const ended = new Promise((resolve) => bus.on('turn.ended', resolve));
+    runner.start('go');
+    await ended;
+    expect(answers).toEqual([expect.stringMatching(/there is no tool named made_up/)]);
   });
 
   it("takes a tool's result as data, whatever it says: words that look like the engine's own end nothing", async () => {

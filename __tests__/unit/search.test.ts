@@ -229,27 +229,41 @@ describe('search state machine', () => {
     expect(st.query).toBe('push');
     expect(at(st)).toBe(1);
     // The reused query shortens one character at a time, like a typed one.
-    expect(s.backspaceQuery(s.searchAgain(s.startSearch('reverse'), list, 'reverse', 'push')).query).toBe('pus');
+    expect(s.backspaceQuery(s.searchAgain(s.startSearch('reverse'), list, 'reverse', 'push'), list).query).toBe('pus');
     st = s.searchAgain(s.startSearch('reverse'), list, 'reverse', null);
     expect(st.query).toBe('');
     expect(st.match).toBeNull();
   });
 
-  it('6. Backspace returns to where the shorter query matched, and does nothing on empty', () => {
+  it('6. Backspace keeps the entry shown while it holds the shorter query, and does nothing on empty', () => {
     let st = type(s.startSearch('reverse'), list, 'git');
     expect(at(st)).toBe(3);
     st = type(st, list, ' pus');
     expect(at(st)).toBe(1);
-    st = s.backspaceQuery(st);
+    // `git pu` first matched entry 3; readline stays on 1, which holds it too (the bash oracle agrees).
+    st = s.backspaceQuery(st, list);
     expect(st.query).toBe('git pu');
-    expect(at(st)).toBe(3);
+    expect(at(st)).toBe(1);
     st = type(st, list, 'zz');
     expect(st.failing).toBe(true);
-    st = s.backspaceQuery(s.backspaceQuery(st));
+    st = s.backspaceQuery(s.backspaceQuery(st, list), list);
     expect(st.failing).toBe(false);
-    st = s.backspaceQuery(s.backspaceQuery(s.backspaceQuery(s.backspaceQuery(s.backspaceQuery(s.backspaceQuery(st))))));
+    for (let i = 0; i < 6; i++) st = s.backspaceQuery(st, list);
     expect(st.query).toBe('');
-    expect(s.backspaceQuery(st)).toBe(st);
+    expect(s.backspaceQuery(st, list)).toBe(st);
+  });
+
+  it('6b. Backspace stays on the entry a repeat moved to while it still holds the shorter query, as readline', () => {
+    const git = E('git push origin main', 'ls', 'git diff HEAD', 'git status');
+    let st = type(s.startSearch('reverse'), git, 'git');
+    st = s.searchAgain(s.searchAgain(st, git, 'reverse', null), git, 'reverse', null);
+    expect(at(st)).toBe(0);
+    st = s.backspaceQuery(st, git);
+    expect([st.query, at(st), st.failing]).toEqual(['gi', 0, false]);
+    expect(st.match).toMatchObject({ start: 0, end: 2 });
+    // Emptied, it goes back to where the search began.
+    st = s.backspaceQuery(s.backspaceQuery(st, git), git);
+    expect([st.query, st.match]).toEqual(['', null]);
   });
 
   it('7. applies smart case to the whole search', () => {

@@ -34,7 +34,7 @@ export interface CoordinatorOptions {
   /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
   contextInfo?: () => string[];
   /** Opens the draft in the person's editor (tui/external-editor.ts): the edited text, or why the draft stays. */
-  editExternally?: (text: string) => { ok: true; text: string } | { ok: false; why: string };
+  editExternally?: (text: string) => Promise<{ ok: true; text: string } | { ok: false; why: string }>;
   /** The copies of changed files, for a rewind to put back (session/checkpoints.ts). */
   checkpoints?: { files(turn: number): string[]; restore(turn: number): Promise<RestoreReport> };
   /** Where the approval rules are kept (/permissions); null or absent: nowhere. */

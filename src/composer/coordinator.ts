@@ -240,15 +240,21 @@ export class TurnCoordinator {
         `the external editor opens once the turn is done ` +
           `(${this.options.keys.key('idle', 'composer.externalEditor')} again then)`,
       );
-    let result: ReturnType<typeof edit>;
+    // Waited for without blocking: milk's signals are handled while the editor has the terminal.
+    let result: Promise<Awaited<ReturnType<typeof edit>>>;
     try {
       result = edit(expandedText(this.ui.composer.editor));
     } catch (err) {
       return this.note(`could not open the editor: ${(err as Error).message}`);
     }
-    if (result.ok) this.dispatch({ kind: 'setDraft', text: result.text });
-    else this.note(result.why);
-    this.bus.requestRender();
+    result.then(
+      (r) => {
+        if (r.ok) this.dispatch({ kind: 'setDraft', text: r.text });
+        else this.note(r.why);
+        this.bus.requestRender();
+      },
+      (err: unknown) => this.note(`could not open the editor: ${(err as Error).message}`),
+    );
   }
 
   /** An input to the model, or a line starting with `!`: the person's own command, run in the workspace. */

@@ -265,11 +265,21 @@ function turnFailing(
   );
 }
 
-/** Backspace: back to where the shorter query stood. Nothing on an empty query. */
-export function backspaceQuery(s: SearchState): SearchState {
+/**
+ * Backspace: the query one character shorter. As in readline, the search stays on the entry it shows while that entry
+ * still holds the shorter query where its match began (after ^R ^R, on the older match it moved to); only otherwise,
+ * and for an empty query, it goes back to where the shorter query stood. Nothing on an empty query.
+ */
+export function backspaceQuery(s: SearchState, entries: readonly HistoryEntry[]): SearchState {
   const frame = s.stack[s.stack.length - 1];
   if (!frame || s.query === '') return s;
-  return { ...s, ...frame, stack: s.stack.slice(0, -1) };
+  const popped = { ...s, ...frame, stack: s.stack.slice(0, -1) };
+  const m = s.match;
+  if (!m || frame.query === '' || m.index >= entries.length) return popped;
+  const { lower, q } = needleOf(frame.query);
+  const at = entryText(entries, m.index).slice(m.start, m.start + frame.query.length);
+  if ((lower ? at.toLowerCase() : at) !== q) return popped;
+  return { ...popped, direction: s.direction, seen: s.seen, failing: false, match: { ...m, end: m.start + at.length } };
 }
 
 /**

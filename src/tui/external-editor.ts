@@ -2,11 +2,12 @@
 // vi), in a temp file under the data dir (0600) that is removed after. milk
 // hands the terminal over as for Ctrl-Z and takes it back when the editor
 // exits; the edited text replaces the draft, which stays as it was when the
-// editor fails or leaves the file empty. The editor runs synchronously: the
-// screen and milk's timers wait for it, so it is offered only while no turn
-// runs.
+// editor fails or leaves the file empty. The editor runs as a child milk
+// waits for without blocking: its signals are still handled (a SIGTERM ends
+// milk, the editor with it, and gives the terminal back), while nothing is
+// painted over the editor. It is offered only while no turn runs.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,31 +15,55 @@ import { dataLayout } from '../data-dir';
 
 export type Edited = { ok: true; text: string } | { ok: false; why: string };
 
+/** The editor running now, for milk's exit to end it. */
+let live: ChildProcess | null = null;
+
 /** The editor to run: $VISUAL, else $EDITOR, else vi (a command line: `code --wait` works). */
 export function editorCommand(env: NodeJS.ProcessEnv): string {
   return env.VISUAL?.trim() || env.EDITOR?.trim() || 'vi';
 }
 
+/** Ends the editor milk is waiting for, if any (milk is exiting): a hangup, as a closed terminal would send. */
+export function stopEditor(): void {
+  live?.kill('SIGHUP');
+  live = null;
+}
+
+/** Runs the editor on `file` with the terminal; how it ended. */
+function runEditor(editor: string, file: string): Promise<{ status: number | null; error?: Error }> {
+  return new Promise((resolve) => {
+    // Through the shell, so that an editor given with its arguments runs as written; the file is its last argument.
+    const child = spawn('/bin/sh', ['-c', `${editor} "$1"`, 'sh', file], { stdio: 'inherit' });
+    live = child;
+    child.once('error', (error) => resolve({ status: null, error }));
+    child.once('exit', (status) => resolve({ status }));
+  }).finally(() => {
+    live = null;
+  }) as Promise<{ status: number | null; error?: Error }>;
+}
+
 /**
  * Opens `text` in the editor with the terminal handed over (`handOver` runs
- * its argument with the terminal given back, and takes it again after).
+ * its argument with the terminal given back, and takes it again once it has
+ * settled).
  */
-export function editExternally(text: string, dataDir: string | null, handOver: (run: () => void) => void): Edited {
+export async function editExternally(
+  text: string,
+  dataDir: string | null,
+  handOver: (run: () => Promise<void>) => Promise<void>,
+): Promise<Edited> {
   const dir = dataDir ? dataLayout(dataDir).tmp : fs.mkdtempSync(path.join(os.tmpdir(), 'milk-edit-'));
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, `draft-${process.pid}-${Date.now().toString(36)}.md`);
   fs.writeFileSync(file, text, { mode: 0o600, flag: 'wx' });
   try {
     const editor = editorCommand(process.env);
-    let status: number | null = null;
-    let error: Error | undefined;
-    handOver(() => {
-      // Through the shell, so that an editor given with its arguments runs as written; the file is its last argument.
-      const r = spawnSync('/bin/sh', ['-c', `${editor} "$1"`, 'sh', file], { stdio: 'inherit' });
-      status = r.status;
-      error = r.error;
+    let ended: { status: number | null; error?: Error } = { status: null };
+    await handOver(async () => {
+      ended = await runEditor(editor, file);
     });
-    if (error) return { ok: false, why: `could not run the editor (${editor}): ${(error as Error).message}` };
+    const { status, error } = ended;
+    if (error) return { ok: false, why: `could not run the editor (${editor}): ${error.message}` };
     if (status !== 0)
       return {
         ok: false,

@@ -11,7 +11,10 @@ import type { TerminalInput } from './terminal';
 export interface JobControl {
   suspend(): void;
   /** Gives the terminal back while `run` runs (an external editor), then takes it again and repaints. */
-  handOver(run: () => void): void;
+  /** Gives the terminal to `run` (an editor) until it settles, then takes it back; nothing is painted meanwhile. */
+  handOver(run: () => Promise<void>): Promise<void>;
+  /** The terminal is another program's now (handOver): painting waits. */
+  isHandedOver(): boolean;
   redraw(): void;
   /** Rewrites one screen row (0-based) whatever the terminal holds there now. */
   redrawRow(y: number): void;
@@ -34,11 +37,20 @@ function redrawRow(screen: Screen, y: number, paint: () => void): void {
   paint();
 }
 
-export function installJobControl(o: {
+/** The terminal as the shell had it: input modes back, the alternate screen left. */
+function leaveScreen(screen: Screen, terminal: TerminalInput): void {
+  terminal.restore();
+  screen.leave();
+  screen.program.flush();
+}
+
+interface JobControlOptions {
   screen: Widgets.Screen;
   terminal: TerminalInput;
   paint: () => void;
-}): JobControl {
+}
+
+export function installJobControl(o: JobControlOptions): JobControl {
   const screen = o.screen as Screen;
   let stopped = false;
   /** The SIGCONT that follows a stop of milk's own: already taken care of. */
@@ -57,12 +69,13 @@ export function installJobControl(o: {
     o.terminal.start();
     redraw();
   };
+  const leave = (): void => {
+    stopped = true;
+    leaveScreen(screen, o.terminal);
+  };
   const suspend = (): void => {
     if (stopped) return;
-    stopped = true;
-    o.terminal.restore();
-    screen.leave();
-    screen.program.flush();
+    leave();
     // SIGSTOP, not SIGTSTP: milk handles SIGTSTP itself, and this must stop whatever it is.
     process.kill(process.pid, 'SIGSTOP');
     // A signal a process sends itself is delivered before kill returns: this runs once fg has continued milk,
@@ -70,15 +83,15 @@ export function installJobControl(o: {
     resume();
     ownStop = true;
   };
-  const handOver = (run: () => void): void => {
+  let handedOver = false;
+  const handOver = async (run: () => Promise<void>): Promise<void> => {
     if (stopped) return run();
-    stopped = true;
-    o.terminal.restore();
-    screen.leave();
-    screen.program.flush();
+    handedOver = true;
+    leave();
     try {
-      run();
+      await run();
     } finally {
+      handedOver = false;
       resume();
     }
   };
@@ -91,6 +104,7 @@ export function installJobControl(o: {
   return {
     suspend,
     handOver,
+    isHandedOver: () => handedOver,
     redraw,
     redrawRow: (y) => redrawRow(screen, y, o.paint),
     uninstall() {

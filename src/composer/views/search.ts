@@ -92,7 +92,7 @@ export class SearchView implements View {
         return consume(this.with(search.searchAgain(this.state, this.list, dir, composer.lastQuery)));
       }
       case 'search.backspace':
-        return consume(this.with(search.backspaceQuery(this.state)));
+        return consume(this.with(search.backspaceQuery(this.state, this.list)));
       case 'search.accept':
         return consume(null, { composer: this.accepted(composer, false) });
       case 'search.cancel':
@@ -132,6 +132,9 @@ export class SearchView implements View {
     const { direction, query } = this.state;
     let state = search.startSearch(direction);
     for (const ch of query) state = search.typeQuery(state, list, ch);
+    // Run afresh, a failing query has no match to keep showing: what a shorter prefix found is not the person's
+    // search (Enter would take an entry that does not hold the query).
+    if (state.failing) state = { ...state, match: null };
     return this.with(state, list, switched);
   }
 
