@@ -3,7 +3,7 @@
 
 import { ChatMessage, StreamItem, StreamOptions, ThinkingBlock, parseArgs } from './provider';
 import { HttpProvider, HttpProviderOptions } from './http-provider';
-import { guardedStream } from './errors';
+import { type ChunkRead, guardedStream } from './errors';
 import { openEventStream, SseEvent } from './event-stream';
 import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
 
@@ -97,7 +97,7 @@ interface ReadState {
   input: number;
 }
 
-type Read = ReturnType<Parameters<typeof guardedStream<SseEvent>>[0]['read']>;
+type Read = ChunkRead;
 
 /** A content block's delta: text, reasoning, a thinking block's signature, a tool call's arguments. */
 function readDelta(event: StreamEvent, state: ReadState): Read {

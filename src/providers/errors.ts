@@ -222,6 +222,23 @@ export class IdleWatchdog {
   }
 }
 
+/**
+ * What one chunk or event carries: text to show, reasoning, a finished thinking block or tool calls, whether the
+ * answer is complete, what it cost, a line about why it stopped, or the error the server reports in the stream (its
+ * own words, for the message).
+ */
+export interface ChunkRead {
+  text?: string;
+  reasoning?: string;
+  thinking?: ThinkingBlock;
+  toolCalls?: ToolCall[];
+  finished?: boolean;
+  ended?: boolean;
+  usage?: Usage;
+  notice?: string;
+  serverError?: string;
+}
+
 export interface GuardedStreamOptions<T> {
   provider: string;
   baseUrl: string;
@@ -236,28 +253,14 @@ export interface GuardedStreamOptions<T> {
    * whether the answer is complete, or the error the server reports in the
    * stream (its own words, for the message).
    */
-  read: (chunk: T) => {
-    text?: string;
-    reasoning?: string;
-    thinking?: ThinkingBlock;
-    toolCalls?: ToolCall[];
-    finished?: boolean;
-    ended?: boolean;
-    usage?: Usage;
-    notice?: string;
-    serverError?: string;
-  };
+  read: (chunk: T) => ChunkRead;
 }
 
 /**
  * One chunk read; a reader that fails on a shape it did not expect (a server's surprise) ends the answer with a
  * message, never the program.
  */
-function readOne<T>(
-  o: GuardedStreamOptions<T>,
-  chunk: T,
-  partial: boolean,
-): ReturnType<GuardedStreamOptions<T>['read']> {
+function readOne<T>(o: GuardedStreamOptions<T>, chunk: T, partial: boolean): ChunkRead {
   try {
     return o.read(chunk);
   } catch (err) {
@@ -271,7 +274,7 @@ function readOne<T>(
 }
 
 /** What one read chunk yields, in order; a field of another type than the protocol's is not passed on as text. */
-function* items(read: ReturnType<GuardedStreamOptions<unknown>['read']>): Generator<StreamItem> {
+function* items(read: ChunkRead): Generator<StreamItem> {
   const { text, reasoning, thinking, toolCalls, usage, notice } = read;
   if (reasoning && typeof reasoning === 'string') yield { reasoning };
   if (thinking) yield { thinking };

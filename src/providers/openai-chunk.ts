@@ -7,21 +7,10 @@
 // no server sends is left out, never passed on as if it were text. Pure.
 
 import type { ToolCall } from '../tool-call';
+import type { ChunkRead } from './errors';
 import type { Usage } from './provider';
 import { parseArgs } from './provider';
 import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
-
-/** What one chunk carries for the stream (the shape errors.ts's guardedStream reads). */
-export interface ChunkRead {
-  text?: string;
-  reasoning?: string;
-  toolCalls?: ToolCall[];
-  finished?: boolean;
-  ended?: boolean;
-  usage?: Usage;
-  notice?: string;
-  serverError?: string;
-}
 
 type Fields = Record<string, unknown>;
 

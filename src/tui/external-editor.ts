@@ -31,7 +31,7 @@ export function stopEditor(): void {
 
 /** Runs the editor on `file` with the terminal; how it ended. */
 function runEditor(editor: string, file: string): Promise<{ status: number | null; error?: Error }> {
-  return new Promise((resolve) => {
+  return new Promise<{ status: number | null; error?: Error }>((resolve) => {
     // Through the shell, so that an editor given with its arguments runs as written; the file is its last argument.
     const child = spawn('/bin/sh', ['-c', `${editor} "$1"`, 'sh', file], { stdio: 'inherit' });
     live = child;
@@ -39,7 +39,7 @@ function runEditor(editor: string, file: string): Promise<{ status: number | nul
     child.once('exit', (status) => resolve({ status }));
   }).finally(() => {
     live = null;
-  }) as Promise<{ status: number | null; error?: Error }>;
+  });
 }
 
 /**
