@@ -82,6 +82,8 @@ export interface App {
   readonly screen: Screen;
   /** Resolves when the person quits. */
   readonly done: Promise<void>;
+  /** What milk says once the screen is gone: how to come back to the conversation, and what the session cost. */
+  farewell(): string | null;
 }
 
 /** The services: the agent's parts (agent-parts.ts), and history and sessions around them. */
@@ -222,6 +224,26 @@ function cleanUpAtExit(cleanup: Cleanup, s: Services, screen: (() => void)[]): v
   cleanup.add('history', () => s.history.flush({ reason: 'exit' }));
 }
 
+/**
+ * The line milk leaves in the terminal at exit, as Claude Code and Codex do: the conversation's id, the commands that
+ * come back to it, and the tokens this session spent. None when nothing was written (or there is no data dir).
+ */
+function farewell(bus: Bus, s: Services, logged: boolean): () => string | null {
+  const spent = { input: 0, output: 0 };
+  bus.on('turn.usage', ({ input, output }) => {
+    spent.input += input;
+    spent.output += output;
+  });
+  return () => {
+    const id = s.recorder.lastWritten;
+    if (!logged || id === null) return null;
+    const n = (x: number): string => x.toLocaleString('en-US');
+    const cost =
+      spent.input + spent.output > 0 ? ` · this session: ${n(spent.input)} tokens in, ${n(spent.output)} out` : '';
+    return `milk: to come back to this conversation: milk -c, or milk --resume ${id}${cost}`;
+  };
+}
+
 /** Frames as the screen asks for them; none while another program (the external editor) has the terminal. */
 function frames(painter: { paint(): void }, handedOver: () => boolean): RenderScheduler {
   return new RenderScheduler(() => {
@@ -297,5 +319,5 @@ export function startApp(options: AppOptions): App {
   probe.start((data) => options.output.write(data), probeRow);
   // The MCP servers start after the first paint: start-up never waits on them.
   setImmediate(() => void s.mcp.start());
-  return { bus, coordinator, screen: ui, done };
+  return { bus, coordinator, screen: ui, done, farewell: farewell(bus, s, options.dataDir !== null) };
 }

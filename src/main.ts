@@ -78,6 +78,9 @@ async function runInteractive(opts: MainOptions): Promise<number> {
   report = (text) => app.bus.emit('status.warning', { text: sanitize(text) });
   await app.done;
   cleanup.run();
+  // After the screen is gone, in the terminal's own scrollback.
+  const goodbye = app.farewell();
+  if (goodbye) process.stdout.write(`${sanitize(goodbye)}\n`);
   return 0;
 }
 

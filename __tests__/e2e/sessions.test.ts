@@ -80,6 +80,28 @@ describe('coming back to a conversation', () => {
     await p.waitForText('(offline demo, turn 2)');
   });
 
+  it('says on quitting how to come back (the id, milk -c, milk --resume ID) and the tokens spent; --resume ID does', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    let p = await start(data, cwd);
+    // Quitting with nothing said leaves no line: there is nothing to come back to.
+    p.write(KEY.ctrlD);
+    await p.exited;
+    expect(p.raw).not.toContain('to come back');
+    p = await start(data, cwd);
+    await ask(p, 'remember me');
+    const before = p.raw.length;
+    p.write(KEY.ctrlD);
+    expect((await p.exited).exitCode).toBe(0);
+    const id = path.basename(logOf(data, cwd), '.jsonl');
+    const after = p.raw.slice(before);
+    // After the screen is left, in the terminal's own lines.
+    expect(after.lastIndexOf('\x1b[?1049l')).toBeLessThan(after.indexOf('milk: to come back'));
+    expect(after).toContain(`milk: to come back to this conversation: milk -c, or milk --resume ${id}`);
+    p = await start(data, cwd, ['--resume', id]);
+    await p.waitForText('› remember me');
+  });
+
   it("--session NAME with --continue comes back to that session's conversation, from any directory", async () => {
     const data = tempDir();
     let p = await start(data, tempDir(), ['--session', 'work']);

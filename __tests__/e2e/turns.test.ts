@@ -184,6 +184,20 @@ describe('reasoning', () => {
   });
 });
 
+describe('quitting', () => {
+  it("leaves a line with the session's tokens, as the server counted them", async () => {
+    await open('short');
+    m!.write('hi' + KEY.enter);
+    await m!.waitForText('the quick brown fox');
+    await m!.waitFor(() => !busy(), 'idle');
+    m!.write(KEY.ctrlD);
+    await m!.exited;
+    expect(m!.raw).toMatch(
+      /milk: to come back to this conversation: milk -c, or milk --resume \S+ · this session: \d[\d,]* tokens in, \d+ out/,
+    );
+  });
+});
+
 describe('a model that streams content as typed parts', () => {
   it("shows Magistral's thinking as a thought and its text as the answer, and milk goes on", async () => {
     await open('replay-mistral-magistral-content-parts');

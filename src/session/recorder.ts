@@ -23,6 +23,8 @@ export class SessionRecorder {
   conv: string;
   /** Its start event is in the log (written with the first input). */
   private started = false;
+  /** The last conversation this milk wrote to (its start, or a resumed one): where `milk --resume` comes back to. */
+  lastWritten: string | null = null;
   private msg = 0;
   private text = '';
   private timer: NodeJS.Timeout | null = null;
@@ -100,6 +102,7 @@ export class SessionRecorder {
   resume(conv: string, nextMsg: number): void {
     this.conv = conv;
     this.started = true;
+    this.lastWritten = conv;
     this.msg = nextMsg;
   }
 
@@ -133,6 +136,7 @@ export class SessionRecorder {
   private ensureStarted(): void {
     if (this.started) return;
     this.started = true;
+    this.lastWritten = this.conv;
     // A new id: no other milk has it, and from now on none takes it over.
     this.log.hold(this.conv);
     this.write({ t: 'start', conv: this.conv, ts: this.ts(), ...this.meta() });
