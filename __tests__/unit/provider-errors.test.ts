@@ -110,3 +110,56 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs({ 'retry-after-ms': 'x' }, 0)).toBeUndefined();
   });
 });
+
+describe('a stream of a shape no reader expects', () => {
+  const { guardedStream } = require('../../src/providers/errors') as typeof import('../../src/providers/errors');
+  const { readChunk, ToolCallPieces } =
+    require('../../src/providers/openai-chunk') as typeof import('../../src/providers/openai-chunk');
+
+  async function drain(chunks: string[]): Promise<{ items: unknown[]; error: string | null }> {
+    const calls = new ToolCallPieces();
+    const items: unknown[] = [];
+    const stream = guardedStream<string>(
+      {
+        provider: 'openai',
+        baseUrl: 'http://127.0.0.1:1/v1',
+        keyVariable: 'OPENAI_API_KEY',
+        idleTimeoutMs: 5000,
+        open: async () =>
+          (async function* () {
+            yield* chunks;
+          })(),
+        read: (data) => {
+          if (data === 'throw') throw new TypeError("Cannot read properties of undefined (reading 'id')");
+          return readChunk(data, calls);
+        },
+      },
+      new AbortController().signal,
+    );
+    try {
+      for await (const item of stream) items.push(item);
+      return { items, error: null };
+    } catch (err) {
+      return { items, error: (err as Error).message };
+    }
+  }
+
+  it('passes on no field of another type as text, and reads data that is not an object as nothing', async () => {
+    const r = await drain([
+      'null',
+      '42',
+      '{"choices":[{"delta":{"content":42,"reasoning_content":{"x":1}}}]}',
+      '{"choices":[{"delta":{"content":"ok"},"finish_reason":"stop"}]}',
+      '[DONE]',
+    ]);
+    expect(r).toEqual({ items: ['ok'], error: null });
+  });
+
+  it('a reader that throws ends the answer with a message, never milk', async () => {
+    const r = await drain(['{"choices":[{"delta":{"content":"part"}}]}', 'throw']);
+    expect(r.items).toEqual(['part']);
+    expect(r.error).toBe(
+      'openai: the server sent an event milk could not read (TypeError) (the answer above is incomplete)',
+    );
+  });
+});
