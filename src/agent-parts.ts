@@ -11,6 +11,8 @@ import type { Cleanup } from './cleanup';
 import { PermissionStore } from './config/permissions';
 import { dataLayout } from './data-dir';
 import type { Provider } from './providers/provider';
+import type { ProviderSwitch, RecordedModel } from './providers/resume';
+import { ProviderSlot } from './providers/slot';
 import { Checkpoints, sweepCopies } from './session/checkpoints';
 import { SessionLog } from './session/log';
 import { SessionRecorder } from './session/recorder';
@@ -43,6 +45,8 @@ export interface AgentOptions {
   mcpServers?: Readonly<Record<string, McpServerConfig>>;
   /** No one to ask (milk run): a call that would ask is refused, and the model told why. */
   unattended?: boolean;
+  /** Which provider a resumed conversation goes on with (main.ts: its own, unless the flags name one). */
+  switchProvider?: ProviderSwitch;
   /** Copies of the files tools change, for a rewind, removed at exit (the full screen: it can rewind). */
   rewind?: { cleanup: Cleanup };
 }
@@ -71,7 +75,8 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     });
   }, ['rules']);
   const mcp = mcpHolder(bus, options);
-  const runner = new TurnRunner(bus, options.provider, {
+  const provider = new ProviderSlot(options.provider);
+  const runner = new TurnRunner(bus, provider, {
     workspace: options.workspace,
     settings,
     systemPrompt: () => agent.text(),
@@ -94,9 +99,26 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const recorder = new SessionRecorder(bus, log, () => ({
     provider: settings.provider,
     model: modelName(),
+    ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
     workspace: options.workspace,
   }));
-  return { settings, agent, permissions, rulesRead, checkpoints, mcp, runner, log, recorder, modelName };
+  settings.onChange(() => recorder.modelChanged(), ['model']);
+  const restoreModel = modelRestorer(provider, settings, options.switchProvider);
+  const kept = { settings, agent, permissions, rulesRead, checkpoints, mcp };
+  return { ...kept, runner, log, recorder, modelName, restoreModel, provider };
+}
+
+/** A resumed conversation's provider put in place; what to tell the person about it. */
+function modelRestorer(slot: ProviderSlot, settings: Settings, switchProvider: ProviderSwitch | undefined) {
+  return (recorded: RecordedModel): string | null => {
+    const to = switchProvider?.(recorded);
+    if (!to) return null;
+    if (to.provider) {
+      slot.use(to.provider);
+      settings.setProvider(to.provider.name, to.provider.model ?? null);
+    }
+    return to.note;
+  };
 }
 
 /** When the copies of milks no longer running are removed, after start-up. */

@@ -71,7 +71,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     force: () => s.settings.force,
     approval: () => s.settings.approval,
     always: () => s.settings.alwaysTools(),
-    providerHint: () => options.provider.hint ?? `${s.settings.provider} · ${s.settings.model}`,
+    providerHint: () => s.provider.hint ?? `${s.settings.provider} · ${s.settings.model}`,
     mcp: s.mcp.status,
     interruptKey: keys.key('busy', 'turn.cancel'),
   });

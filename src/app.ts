@@ -13,6 +13,7 @@ import type { ApprovalMode } from './settings/approval';
 import { TurnCoordinator } from './composer/coordinator';
 import { killLiveTools } from './turn/runner';
 import type { Provider } from './providers/provider';
+import type { ProviderSwitch } from './providers/resume';
 import { HistoryService, historyPaths } from './history/service';
 import { Sessions } from './session/sessions';
 import { Keymap, buildKeymap } from './tui/keymap';
@@ -44,6 +45,8 @@ export interface AppOptions {
   output: NodeJS.WriteStream;
   sessionId: string;
   provider: Provider;
+  /** Which provider a resumed conversation goes on with (its own, unless the flags name one). */
+  switchProvider?: ProviderSwitch;
   cleanup: Cleanup;
   /** Null: no home to keep data in; history stays in memory. */
   dataDir: string | null;
@@ -100,7 +103,7 @@ function services(bus: Bus, options: AppOptions) {
     maxEntries: options.maxEntries,
     warn,
   });
-  const sessions = new Sessions(bus, runner, log, recorder, options.answer?.maxKeptChars);
+  const sessions = new Sessions(bus, runner, log, recorder, options.answer?.maxKeptChars, parts.restoreModel);
   const paths = options.dataDir === null ? null : historyPaths(options.dataDir, options.sessionId);
   const sessionInfo = (): string[] => [
     `session ${options.sessionId} · workspace ${options.workspace}`,

@@ -9,20 +9,29 @@ import { Cleanup, installExitHandlers } from './cleanup';
 import { MAIN_FLAGS, MainOptions, NO_HOME, UsageError, locate, quickParse, version } from './cli-support';
 import { Config, contextWindowFor, loadConfig } from './config/config';
 import { ProviderSetupError, buildProvider } from './providers/build';
-import { chooseProvider } from './providers/select';
+import { ProviderChoice, chooseProvider } from './providers/select';
+import { ProviderSwitch, choiceForResume } from './providers/resume';
 import type { Provider } from './providers/provider';
 import { sanitize } from './inert';
 
 export const EXIT_USAGE = 2;
 
-function providerFor(opts: MainOptions, config: Config): { provider: Provider } {
+function providerFor(opts: MainOptions, config: Config): { provider: Provider; switchProvider: ProviderSwitch } {
+  let choice: ProviderChoice;
+  let provider: Provider;
   try {
-    const choice = chooseProvider(opts, config, process.env);
-    return { provider: buildProvider(choice, process.env) };
+    choice = chooseProvider(opts, config, process.env);
+    provider = buildProvider(choice, process.env);
   } catch (err) {
     if (err instanceof ProviderSetupError) throw new UsageError(err.message);
     throw err;
   }
+  // A resumed conversation goes on with the provider, server and model its log names, unless the flags name one.
+  const switchProvider: ProviderSwitch = (recorded) => {
+    const to = choiceForResume(recorded, choice, opts, config, process.env);
+    return { provider: to.choice ? buildProvider(to.choice, process.env) : null, note: to.note };
+  };
+  return { provider, switchProvider };
 }
 
 async function runInteractive(opts: MainOptions): Promise<number> {
@@ -32,7 +41,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
   const { dataDir, workspace, sessionId } = locate(opts);
   const { config, warnings } = loadConfig(dataDir);
   if (dataDir === null) warnings.push(`${NO_HOME}; history kept in memory only`);
-  const { provider } = providerFor(opts, config);
+  const { provider, switchProvider } = providerFor(opts, config);
   const cleanup = new Cleanup();
   installExitHandlers(cleanup);
   // Node prints its warnings (e.g. TimeoutOverflowWarning) to stderr, over the
@@ -49,6 +58,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     output: process.stdout,
     sessionId,
     provider,
+    switchProvider,
     cleanup,
     dataDir,
     workspace,
@@ -140,7 +150,12 @@ export function buildProgram(): Command {
 function addRunCommand(program: Command): void {
   program
     .command('run')
-    .description('one turn without the screen: the answer streams to stdout (the prompt from the arguments or stdin)')
+    .description(
+      'one turn without the screen: the answer streams to stdout (the prompt from the arguments or stdin); ' +
+        'tools are read-only unless --approval says otherwise',
+    )
+    // milk's own flags (--provider, --continue, --approval…) work here too: its help lists them.
+    .configureHelp({ showGlobalOptions: true })
     .argument('[prompt...]', 'the prompt; read from stdin when omitted')
     .option('--json', 'one JSON object per line for each event: text, tool_call, tool_result, usage, end')
     .action(async (words: string[], o: { json?: boolean }, cmd: Command) => {
@@ -155,11 +170,12 @@ function addRunCommand(program: Command): void {
       const { dataDir, workspace, sessionId } = locate(all);
       const { config, warnings } = loadConfig(dataDir);
       for (const w of warnings) process.stderr.write(`milk: ${w}\n`);
-      const { provider } = providerFor(all, config);
+      const { provider, switchProvider } = providerFor(all, config);
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { runCommand } = require('./run-command') as typeof import('./run-command');
       process.exitCode = await runCommand(prompt, {
         provider,
+        switchProvider,
         config,
         dataDir,
         workspace,

@@ -12,11 +12,14 @@ import { UsageError } from './cli-support';
 import { Config, contextWindowFor } from './config/config';
 import { sanitize } from './inert';
 import type { Provider } from './providers/provider';
+import type { ProviderSwitch } from './providers/resume';
 import { Sessions } from './session/sessions';
 import { runOnce } from './turn/run-once';
 
 export interface RunCommand {
   provider: Provider;
+  /** Which provider a continued conversation goes on with (its own, unless the flags name one). */
+  switchProvider: ProviderSwitch;
   config: Config;
   dataDir: string | null;
   workspace: string;
@@ -51,6 +54,7 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
     },
     contextWindow: (model) => contextWindowFor(c.config, model),
     mcpServers: c.config.mcpServers,
+    switchProvider: c.switchProvider,
     unattended: true,
   });
   // What milk would say in the status bar or the transcript goes to stderr.
@@ -59,7 +63,14 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
   try {
     const [kept] = await Promise.all([parts.rulesRead, parts.mcp.start()]);
     for (const problem of [...kept.problems, ...parts.agent.load(), ...parts.mcp.failures()]) say(problem);
-    const sessions = new Sessions(bus, parts.runner, parts.log, parts.recorder, c.config.maxKeptAnswerChars);
+    const sessions = new Sessions(
+      bus,
+      parts.runner,
+      parts.log,
+      parts.recorder,
+      c.config.maxKeptAnswerChars,
+      parts.restoreModel,
+    );
     if (c.opts.continue && !sessions.continueLast()) say('no earlier conversation in this session: a new one starts');
     const id = typeof c.opts.resume === 'string' ? c.opts.resume : null;
     if (id !== null && !sessions.resumeId(id))

@@ -407,6 +407,32 @@ describe('/model', () => {
   });
 });
 
+describe('resuming a conversation with a real model', () => {
+  it('milk -c goes back to the provider, server and model the conversation was with, and says so', async () => {
+    const data = tempDir();
+    const cwd = tempDir();
+    const args = ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'short'];
+    m = new MilkPty({ args, cwd });
+    await m.waitForText('history: session');
+    m.write('/model echo' + KEY.enter);
+    await m.waitForText('model: echo (was short)');
+    m.write('first' + KEY.enter);
+    await m.waitForText('echo: first');
+    await m.waitFor(() => !busy(), 'idle');
+    m.write(KEY.ctrlD);
+    await m.exited;
+    // No flags: milk alone would start on the offline demo.
+    m = new MilkPty({ args: ['--data-dir', data, '--continue'], cwd });
+    await m.waitForText(`resumed with openai · echo at ${mock.url}/v1, as this conversation`);
+    await m.waitForText('(milk started with the offline demo)');
+    await m.waitFor(() => m!.statusLine().includes('openai · echo'), 'the model in the status bar');
+    const before = mock.requests.length;
+    m.write('second' + KEY.enter);
+    await m.waitForText('echo: second (3 messages)');
+    expect(mock.requests[before].body.model).toBe('echo');
+  });
+});
+
 describe('tool calls in the terminal', () => {
   const fs = require('node:fs') as typeof import('node:fs');
   const path = require('node:path') as typeof import('node:path');

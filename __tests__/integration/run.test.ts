@@ -6,7 +6,7 @@ import { CLI, tempDir } from '../helpers/pty';
 
 const { startMockServer } = require('../../scripts/mock-server');
 
-let mock: { url: string; close(): Promise<void> };
+let mock: { url: string; requests: unknown[]; close(): Promise<void> };
 beforeAll(async () => {
   mock = await startMockServer();
 });
@@ -119,6 +119,42 @@ describe('milk run', () => {
     const r = await run(['run', '--script', file, 'x']);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^milk: --script .*turn 1, step 1/);
+  });
+
+  it("--help lists every flag it takes, milk's own included", async () => {
+    const r = await run(['run', '--help']);
+    expect(r.code).toBe(0);
+    for (const flag of [
+      '--json',
+      '--continue',
+      '--resume',
+      '--provider',
+      '--model',
+      '--base-url',
+      '--approval',
+      '--sandbox',
+    ])
+      expect(r.out).toContain(flag);
+    expect(r.out).toContain('read-only unless --approval');
+  });
+
+  it('says what is wrong with the config file on stderr, and runs on the rest of it', async () => {
+    const data = tempDir();
+    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ sandbox: 'maybe', theme: 'dark' }));
+    const r = await run([
+      '--data-dir',
+      data,
+      'run',
+      '--provider',
+      'openai',
+      '--base-url',
+      `${mock.url}/v1`,
+      '--model',
+      'short',
+      'hi',
+    ]);
+    expect(r).toMatchObject({ code: 0, out: 'the quick brown fox jumps.\n' });
+    expect(r.err).toMatch(/^milk: .*sandbox/m);
   });
 
   it('needs a prompt', async () => {
@@ -277,6 +313,29 @@ describe('milk run wired as the full screen is', () => {
     const fresh = await runIn(ws, ['--data-dir', data, 'run', ...provider('echo'), 'third']);
     expect(fresh.out).toBe('echo: third (1 messages)\n');
     expect(await sessions(data)).toEqual([expect.objectContaining({ conversations: 2 })]);
+  });
+
+  it('--continue goes back to the provider, server and model the conversation was with, and says so', async () => {
+    const data = tempDir();
+    const ws = tempDir();
+    const first = await runIn(ws, ['--data-dir', data, 'run', ...provider('echo'), 'first']);
+    expect(first.out).toBe('echo: first (1 messages)\n');
+    // No flags: milk would start on the offline demo; the conversation's own server answers instead.
+    const before = mock.requests.length;
+    const again = await runIn(ws, ['--data-dir', data, 'run', '-c', 'second']);
+    expect(again).toMatchObject({ code: 0, out: 'echo: second (3 messages)\n' });
+    expect(again.err).toContain(`milk: resumed with openai · echo at ${mock.url}/v1, as this conversation was`);
+    expect(mock.requests.length).toBe(before + 1);
+    // Flags that name a model win, and say what the conversation was with.
+    const flagged = await runIn(ws, ['--data-dir', data, 'run', ...provider('short'), '--continue', 'third']);
+    expect(flagged.out).toBe('the quick brown fox jumps.\n');
+    expect(flagged.err).toContain(
+      `this conversation was with openai · echo at ${mock.url}/v1; it goes on with openai · short`,
+    );
+    // ...and the log records the switch: the next resume without flags goes on with the model used last.
+    const last = await runIn(ws, ['--data-dir', data, 'run', '--continue', 'fourth']);
+    expect(last.out).toBe('the quick brown fox jumps.\n');
+    expect(last.err).toContain('resumed with openai · short');
   });
 
   it('--resume without an id is a usage error: there is no picker without the screen', async () => {

@@ -107,3 +107,57 @@ describe('the config file', () => {
     expect(chooseProvider({}, defaultConfig, { MILK_IDLE_TIMEOUT_MS: '9999999999' }).idleTimeoutMs).toBe(2_147_483_647);
   });
 });
+
+describe('which provider a resumed conversation goes on with', () => {
+  const { choiceForResume } = require('../../src/providers/resume') as typeof import('../../src/providers/resume');
+  const offline = chooseProvider({}, cfg(), {});
+  const recorded = { provider: 'openai', model: 'gpt-x', baseUrl: 'http://user:pw@srv/v1?key=abc' };
+
+  it("goes back to the conversation's own provider, server and model, its key from the environment", () => {
+    const r = choiceForResume(recorded, offline, {}, cfg(), { OPENAI_API_KEY: 'sk-1' });
+    expect(r.choice).toMatchObject({ name: 'openai', model: 'gpt-x', baseUrl: recorded.baseUrl, apiKey: 'sk-1' });
+    expect(r.choice!.idleTimeoutMs).toBe(offline.idleTimeoutMs);
+    // Said, with the URL's secrets left out.
+    expect(r.note).toMatch(
+      /^resumed with openai · gpt-x at http:\/\/.*srv\/v1.*\(milk started with the offline demo\)$/,
+    );
+    expect(r.note).not.toMatch(/pw|abc/);
+  });
+
+  it('changes nothing and says nothing when milk already has that model', () => {
+    const current = chooseProvider({ provider: 'openai', model: 'gpt-x', baseUrl: recorded.baseUrl }, cfg(), {});
+    expect(choiceForResume(recorded, current, {}, cfg(), {})).toEqual({ choice: null, note: null });
+    // A log from before servers were recorded matches on provider and model.
+    expect(choiceForResume({ provider: 'openai', model: 'gpt-x' }, current, {}, cfg(), {}).choice).toBeNull();
+  });
+
+  it('keeps what the flags name, and says what the conversation was with', () => {
+    const flags = { provider: 'anthropic', model: 'claude-x' };
+    const current = chooseProvider(flags, cfg(), {});
+    const r = choiceForResume(recorded, current, flags, cfg(), {});
+    expect(r.choice).toBeNull();
+    expect(r.note).toMatch(
+      /^this conversation was with openai · gpt-x .*; it goes on with anthropic · claude-x .*as the flags say$/,
+    );
+  });
+
+  it('a conversation with the offline demo or a script goes on with what milk has, said', () => {
+    const current = chooseProvider({}, cfg({ provider: 'openai', model: 'm' }), {});
+    const r = choiceForResume({ provider: 'offline', model: 'offline' }, current, {}, cfg(), {});
+    expect(r).toEqual({
+      choice: null,
+      note: expect.stringMatching(/^this conversation was with the offline demo; it goes on with openai · m/),
+    });
+  });
+
+  it("an older log without its server: the same provider's server milk has, else that provider's own", () => {
+    const current = chooseProvider({}, cfg({ provider: 'openai', model: 'm', baseUrl: 'http://mine/v1' }), {});
+    const old = { provider: 'openai', model: 'gpt-x' };
+    expect(choiceForResume(old, current, {}, cfg(), {}).choice).toMatchObject({ baseUrl: 'http://mine/v1' });
+    const config = cfg({ provider: 'openai', baseUrl: 'http://mine/v1' });
+    expect(choiceForResume({ provider: 'anthropic', model: 'c' }, current, {}, config, {}).choice).toMatchObject({
+      name: 'anthropic',
+      baseUrl: 'https://api.anthropic.com',
+    });
+  });
+});

@@ -22,6 +22,10 @@ export abstract class HttpProvider<Options extends HttpProviderOptions> implemen
     return this.options.model;
   }
 
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
   warm(): void {
     warmEventStream();
   }

@@ -56,6 +56,8 @@ export interface Provider {
   readonly hint?: string;
   /** The model asked at start, where the provider names one (the settings own the current one). */
   readonly model?: string;
+  /** Where its server is (the HTTP providers), logged with each conversation so that a resume goes back to it. */
+  readonly baseUrl?: string;
   /** Loads what the first request needs (the HTTP client), so Enter does not wait for it. */
   warm?(): void;
   stream(messages: readonly ChatMessage[], signal: AbortSignal, options?: StreamOptions): AsyncIterable<StreamItem>;

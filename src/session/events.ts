@@ -6,10 +6,22 @@
 // check is handed in: session/schema.ts).
 
 import type { Segment } from '../editor/model';
+import type { RecordedModel } from '../providers/resume';
 import type { ToolCall } from '../tool-call';
 
 export type LogEvent =
-  | { t: 'start'; conv: string; ts: string; provider: string; model: string; workspace: string | null }
+  /** `baseUrl`: the HTTP providers' server (logs before it was recorded lack it). */
+  | {
+      t: 'start';
+      conv: string;
+      ts: string;
+      provider: string;
+      model: string;
+      baseUrl?: string;
+      workspace: string | null;
+    }
+  /** The model asked from here on (/model, or a resume that went back to the conversation's own). */
+  | { t: 'model'; conv: string; ts: string; provider: string; model: string; baseUrl?: string }
   /** `text` is left out when it is the segments' texts joined (a paste is stored once, in its segment). */
   | { t: 'user'; conv: string; ts: string; text?: string; segments: Segment[] }
   /** A chunk of assistant message `msg` as it streamed (written at least once a second). */
@@ -43,6 +55,7 @@ export interface ParsedLog {
 
 const KNOWN = new Set([
   'start',
+  'model',
   'user',
   'delta',
   'assistant',
@@ -123,4 +136,14 @@ export function newConversationId(now: Date, random: number): string {
   return `c${now.getTime().toString(36)}${Math.floor(random * 36 ** 4)
     .toString(36)
     .padStart(4, '0')}`;
+}
+
+/** The provider, server and model a conversation was last talking to; null for a log that names none. */
+export function recordedModel(events: readonly LogEvent[]): RecordedModel | null {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.t === 'start' || e.t === 'model')
+      return { provider: e.provider, model: e.model, ...(e.baseUrl ? { baseUrl: e.baseUrl } : {}) };
+  }
+  return null;
 }

@@ -8,6 +8,7 @@ import type { Bus } from '../bus';
 import { LogEvent, newConversationId, userEvent } from './events';
 import { loggableInput, redactSecretText } from '../history/rules';
 import type { SessionLog } from './log';
+import type { RecordedModel } from '../providers/resume';
 
 const FLUSH_MS = 1000;
 const MAX_CHUNK_CHARS = 256 * 1024;
@@ -15,6 +16,7 @@ const MAX_CHUNK_CHARS = 256 * 1024;
 export interface ConversationMeta {
   provider: string;
   model: string;
+  baseUrl?: string;
   workspace: string | null;
 }
 
@@ -26,10 +28,12 @@ export class SessionRecorder {
   /** The last conversation this milk wrote to (its start, or a resumed one): where `milk --resume` comes back to. */
   lastWritten: string | null = null;
   private msg = 0;
+  /** A resumed conversation's model as its log has it, until its next input (null: nothing to compare). */
+  private recorded: RecordedModel | null = null;
   private text = '';
   private timer: NodeJS.Timeout | null = null;
 
-  /** `meta` is read as each conversation starts: a /model switch shows in the next one. */
+  /** `meta` is read as each conversation starts and as its model changes (modelChanged). */
   constructor(
     bus: Bus,
     private readonly log: SessionLog,
@@ -98,12 +102,33 @@ export class SessionRecorder {
 
   /**
    * Goes on writing an existing conversation (after finish(); its lock taken); `nextMsg` continues its message numbers.
+   * `recorded`: the model its log names, which its next input records again if milk goes on with another.
    */
-  resume(conv: string, nextMsg: number): void {
+  resume(conv: string, nextMsg: number, recorded: RecordedModel | null = null): void {
+    this.recorded = recorded;
     this.conv = conv;
     this.started = true;
     this.lastWritten = conv;
     this.msg = nextMsg;
+  }
+
+  /** The model changed (/model, a resume going back to its own): a conversation under way records it from here on. */
+  modelChanged(): void {
+    if (!this.started) return;
+    this.recorded = null;
+    const { provider, model, baseUrl } = this.meta();
+    this.flushText();
+    this.write({ t: 'model', conv: this.conv, ts: this.ts(), provider, model, ...(baseUrl ? { baseUrl } : {}) });
+  }
+
+  /** A resumed conversation going on with another model than its log's last says so, so its next resume does too. */
+  private recordModelIfOther(): void {
+    const was = this.recorded;
+    this.recorded = null;
+    if (!was) return;
+    const now = this.meta();
+    if (was.provider !== now.provider || was.model !== now.model || (was.baseUrl ?? '') !== (now.baseUrl ?? ''))
+      this.modelChanged();
   }
 
   /** Closes the current conversation; the next input starts a new one. */
@@ -134,6 +159,7 @@ export class SessionRecorder {
   }
 
   private ensureStarted(): void {
+    this.recordModelIfOther();
     if (this.started) return;
     this.started = true;
     this.lastWritten = this.conv;

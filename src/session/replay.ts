@@ -154,6 +154,8 @@ class Replayer {
       case 'start':
         this.close();
         return;
+      case 'model':
+        return;
     }
   }
 

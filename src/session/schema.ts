@@ -10,6 +10,7 @@ import type * as V from 'valibot';
 
 function buildSchema(v: typeof V) {
   const base = { conv: v.string() };
+  const model = { ts: v.string(), provider: v.string(), model: v.string(), baseUrl: v.optional(v.string()) };
   const segment = v.looseObject({ type: v.picklist(['text', 'paste', 'file']), text: v.string() });
   const toolCall = v.looseObject({
     id: v.pipe(v.string(), v.minLength(1)),
@@ -21,11 +22,10 @@ function buildSchema(v: typeof V) {
     v.looseObject({
       t: v.literal('start'),
       ...base,
-      ts: v.string(),
-      provider: v.string(),
-      model: v.string(),
+      ...model,
       workspace: v.optional(v.nullable(v.string())),
     }),
+    v.looseObject({ t: v.literal('model'), ...base, ...model }),
     v.looseObject({
       t: v.literal('user'),
       ...base,

@@ -8,7 +8,8 @@
 
 import type { Bus } from '../bus';
 import type { TurnRunner } from '../turn/runner';
-import type { LogEvent } from './events';
+import { LogEvent, recordedModel } from './events';
+import type { RecordedModel } from '../providers/resume';
 import type { SessionLog } from './log';
 import { logFiles, purgeFile } from './purge';
 import { describeIoError } from '../io/errors';
@@ -23,6 +24,8 @@ export class Sessions {
     private readonly log: SessionLog,
     private readonly recorder: SessionRecorder,
     private readonly maxKept?: number,
+    /** Puts back the provider and model the conversation was with; what to say about it (agent-parts.ts). */
+    private readonly restoreModel?: (recorded: RecordedModel) => string | null,
   ) {}
 
   /**
@@ -119,16 +122,20 @@ export class Sessions {
       const who = holder > 0 ? `another milk (pid ${holder})` : 'another milk';
       branched = `conversation ${id} is open in ${who}; this one goes on in a copy of it, ${conv}`;
     }
+    // Before the recorder is pointed at it: the switch back is no change of the conversation's own model.
+    const recorded = recordedModel(events);
+    const switched = recorded && this.restoreModel ? this.restoreModel(recorded) : null;
     const r = replay(events, id, this.maxKept);
     this.runner.load(r.messages);
     let next = 0;
     for (const e of events) if (e.t === 'assistant' || e.t === 'delta') next = Math.max(next, e.msg + 1);
-    this.recorder.resume(conv, next);
+    this.recorder.resume(conv, next, recorded);
     // What a log holds was a model's or a tool's output, or an error's words: shown as inert as it was live.
     this.bus.emit('session.resumed', {
       items: r.items.map((i) => ({ kind: i.kind, text: sanitize(i.text) })),
       at: r.lastTs,
     });
     if (branched) this.bus.emit('transcript.note', { text: sanitize(branched) });
+    if (switched) this.bus.emit('transcript.note', { text: sanitize(switched) });
   }
 }

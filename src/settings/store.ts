@@ -31,7 +31,7 @@ export type SettingsChange =
   'model' | 'mode' | 'always' | 'rules' | 'sandbox' | 'historyMode' | 'emoji' | 'palette' | 'hyperlinks';
 
 export class Settings {
-  readonly provider: string;
+  private providerName: string;
   private current: string | null;
   private forceOn = false;
   private chosen: ApprovalMode = 'ask';
@@ -49,7 +49,7 @@ export class Settings {
   private readonly listeners = new Set<(change: SettingsChange) => void>();
 
   constructor(init: SettingsInit) {
-    this.provider = init.provider;
+    this.providerName = init.provider;
     this.current = init.model;
   }
 
@@ -64,8 +64,19 @@ export class Settings {
     for (const l of [...this.listeners]) l(change);
   }
 
+  get provider(): string {
+    return this.providerName;
+  }
+
   get model(): string | null {
     return this.current;
+  }
+
+  /** Another provider answers from the next request (a resumed conversation's own); announced as a model change. */
+  setProvider(name: string, model: string | null): void {
+    this.providerName = name;
+    this.current = model;
+    this.changed('model');
   }
 
   /** Switches the model the next requests name; false when the provider has no models to switch. */

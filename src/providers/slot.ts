@@ -1,0 +1,38 @@
+// The provider the runner asks, which a resume can change: a conversation goes
+// on with the provider, server and model it began with (providers/resume.ts).
+// Every request and compaction asks whichever provider is in the slot now.
+
+import type { ChatMessage, Provider, StreamItem, StreamOptions } from './provider';
+
+export class ProviderSlot implements Provider {
+  constructor(private current: Provider) {}
+
+  /** From the next request on; a request under way finishes with the provider it began with. */
+  use(provider: Provider): void {
+    this.current = provider;
+  }
+
+  get name(): string {
+    return this.current.name;
+  }
+
+  get hint(): string | undefined {
+    return this.current.hint;
+  }
+
+  get model(): string | undefined {
+    return this.current.model;
+  }
+
+  get baseUrl(): string | undefined {
+    return this.current.baseUrl;
+  }
+
+  warm(): void {
+    this.current.warm?.();
+  }
+
+  stream(messages: readonly ChatMessage[], signal: AbortSignal, options?: StreamOptions): AsyncIterable<StreamItem> {
+    return this.current.stream(messages, signal, options);
+  }
+}
