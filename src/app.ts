@@ -130,6 +130,7 @@ function memoryGuard(bus: Bus, s: Services, cleanup: Cleanup): () => void {
     onGrowth: (listener) => {
       bus.on('turn.delta', ({ text }) => listener(text.length));
       bus.on('tool.output', ({ text }) => listener(text.length));
+      bus.on('tool.result', ({ text }) => listener(text.length));
       bus.on('turn.reasoning', ({ text }) => listener(text.length));
     },
     stopTurn: (message) => {

@@ -62,6 +62,8 @@ export interface Events {
   'approval.answered': { requestId: number; approval: Approval };
   'tool.started': { turnId: number; summary: Inert; detail: Inert; declined: boolean };
   'tool.output': { turnId: number; text: Inert };
+  /** What a tool that streams no output (a read, a search) answered the model, shown once it is done. */
+  'tool.result': { turnId: number; text: Inert };
   /** `status` is how the call ended, e.g. "exit 0" or "killed by SIGTERM". */
   'tool.finished': { turnId: number; ok: boolean; status?: Inert };
 

@@ -181,6 +181,13 @@ describe('reasoning', () => {
       expect(next).toBeGreaterThan(at);
       at = next;
     }
+    // The fold key shows the newest thought whole, and folds it again.
+    expect(text).toMatch(/thought for \d+\.\ds · \d+ lines? \(Ctrl\+O shows it\)/);
+    m!.write('\x0f');
+    await m!.waitFor(() => m!.text().includes('The command ran. Now I can answer.'), 'the thought unfolded');
+    expect(m!.text().match(/\(Ctrl\+O shows it\)/g)).toHaveLength(1);
+    m!.write('\x0f');
+    await m!.waitFor(() => (m!.text().match(/\(Ctrl\+O shows it\)/g) ?? []).length === 2, 'folded again');
   });
 });
 
@@ -473,6 +480,43 @@ describe('tool calls in the terminal', () => {
     expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toBe(
       'const host = "x";\nconst port = 8080;\nlisten(port);\n',
     );
+    // The block: its status on the call's line, then the numbered diff, nothing glued to its last line.
+    const lines = m.lines();
+    const head = lines.findIndex((l) => l.includes('$ edit_file: app.js (1 edit)'));
+    expect(lines[head]).toMatch(/\$ edit_file: app\.js \(1 edit\) {2}· done · \d+\.\ds$/);
+    expect(lines.slice(head + 1, head + 6).map((l) => l.trim())).toEqual([
+      '@@ -1,3 +1,3 @@',
+      '1  const host = "x";',
+      '2 -const port = 80;',
+      '2 +const port = 8080;',
+      '3  listen(port);',
+    ]);
+    // Removed and added lines in their colours, the lines around them plain.
+    const at = (row: number) => m!.colourAt(lines[row].search(/\S/), row);
+    expect(at(head + 2)).toBe('default');
+    expect(at(head + 5)).toBe('default');
+    expect(at(head + 3)).not.toBe('default');
+    expect(at(head + 4)).not.toBe('default');
+    expect(at(head + 3)).not.toBe(at(head + 4));
+  });
+
+  it('an edit known to fail as sent is not put to the person: it shows as failed, with why once', async () => {
+    const { ws, args } = scripted([
+      [{ tool: { name: 'edit_file', args: { path: 'app.js', old_string: 'const port = 81;', new_string: 'x' } } }],
+      [{ text: 'it was not there.' }],
+    ]);
+    fs.writeFileSync(path.join(ws, 'app.js'), 'const port = 80;\n');
+    m = new MilkPty({ args, cwd: ws });
+    await m.waitForText('history: session');
+    m.write('use 81' + KEY.enter);
+    await m.waitForText('it was not there.');
+    const screen = m.text();
+    expect(screen).toMatch(
+      /\$ edit_file: app\.js \(1 edit\) {2}· failed · \d+\.\ds\n\s+error: app\.js was not changed:/,
+    );
+    expect(screen.match(/was not changed/g)).toHaveLength(1);
+    expect(screen).not.toContain('will be refused');
+    expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toBe('const port = 80;\n');
   });
 
   it('--approval auto-edit applies an edit unasked but asks before a command, and shows the mode', async () => {
@@ -861,6 +905,50 @@ describe('tool calls in the terminal', () => {
     await m.waitFor(() => /^\s+1\d\d$/m.test(m!.text()), 'the middle lines on screen');
   });
 
+  it('shows what read_file and grep found as they finish, folded past a few lines, and the same after --continue', async () => {
+    const data = tempDir();
+    const ws = tempDir();
+    const file = path.join(tempDir(), 'script.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        turns: [
+          [
+            { tool: { name: 'grep', args: { pattern: 'needle' } } },
+            { tool: { name: 'read_file', args: { path: 'notes.txt' } } },
+          ],
+          [{ text: 'looked.' }],
+        ],
+      }),
+    );
+    for (let i = 1; i <= 12; i++)
+      fs.writeFileSync(path.join(ws, `f${String(i).padStart(2, '0')}.txt`), 'a needle here\n');
+    fs.writeFileSync(path.join(ws, 'notes.txt'), 'line one\nline two\n');
+    const args = ['--data-dir', data, '--script', file];
+    m = new MilkPty({ args, cwd: ws, rows: 50 });
+    await m.waitForText('history: session');
+    m.write('look' + KEY.enter);
+    await m.waitForText('looked.');
+    const shown = (screen: string) => ({
+      first: /f01\.txt:1:a needle here/.test(screen),
+      sixth: /f06\.txt:1:a needle here/.test(screen),
+      seventh: /f07\.txt:1:a needle here/.test(screen),
+      more: /… \d+ more lines \(Ctrl\+O shows them\)/.test(screen),
+      // read_file's numbered lines keep the tab between number and text (as spaces on screen).
+      read: /^\s+1\s{2,}line one$/m.test(screen) && /^\s+2\s{2,}line two$/m.test(screen),
+    });
+    const live = shown(m.text());
+    expect(live).toEqual({ first: true, sixth: true, seventh: false, more: true, read: true });
+    // The fold key shows the newest folded block whole: here the grep's, the read being short.
+    m.write('\x0f');
+    await m.waitFor(() => /f12\.txt:1:a needle here/.test(m!.text()), 'the whole grep result');
+    m.write(KEY.ctrlD);
+    await m.exited;
+    m = new MilkPty({ args: ['--data-dir', data, '--script', file, '--continue'], cwd: ws, rows: 50 });
+    await m.waitForText(/resumed · /);
+    expect(shown(m.text())).toEqual(live);
+  });
+
   it('shows the diff a write_file call would make before asking, and writes it on y', async () => {
     const { ws, args } = scripted([
       [{ tool: { name: 'write_file', args: { path: 'notes.txt', content: 'one\nTWO\nthree\nfour\n' } } }],
@@ -873,7 +961,7 @@ describe('tool calls in the terminal', () => {
     await m.waitFor(() => m!.statusLine().includes('y yes · n no · a always'), 'the question');
     const screen = m.text();
     expect(screen).toContain('$ write_file: notes.txt (19 chars)');
-    expect(screen).toMatch(/@@ -1,3 \+1,4 @@\s+ one\s+-two\s+\+TWO\s+ three\s+\+four/);
+    expect(screen).toMatch(/@@ -1,3 \+1,4 @@\s+1 {2}one\s+2 -two\s+2 \+TWO\s+3 {2}three\s+4 \+four/);
     expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
     m.write('y');
     await m.waitForText('written.');

@@ -117,6 +117,14 @@ export class MilkPty {
     return core._oscLinkService.getLinkData(id)?.uri;
   }
 
+  /** The foreground colour of the cell at (x, y), 0-based: 'default', or the palette index or RGB as a string. */
+  colourAt(x: number, y: number): string {
+    const buf = this.term.buffer.active;
+    const cell = buf.getLine(buf.viewportY + y)?.getCell(x);
+    if (!cell || cell.isFgDefault()) return 'default';
+    return `${cell.isFgRGB() ? 'rgb' : 'palette'} ${cell.getFgColor()}`;
+  }
+
   cursor(): { x: number; y: number } {
     const buf = this.term.buffer.active;
     return { x: buf.cursorX, y: buf.cursorY };

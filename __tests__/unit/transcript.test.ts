@@ -96,6 +96,27 @@ describe('tool blocks in the transcript model', () => {
     expect(m.toggleLastFold()).toBe(true);
     expect(rows(m)).toHaveLength(21);
   });
+  it("folds a tool's long result to its first lines, and a thought to its first line; the fold key takes the newest", () => {
+    const m = new TranscriptModel(40);
+    m.add('result', t(Array.from({ length: 9 }, (_, i) => `hit ${i + 1}`).join('\n')));
+    expect(rows(m)).toEqual([
+      ...Array.from({ length: 6 }, (_, i) => `hit ${i + 1}`),
+      '… 3 more lines (Ctrl+O shows them)',
+    ]);
+    const thought = m.add('note', t('thinking… first'));
+    m.replace(thought, t('thought for 1.0s · 2 lines\nfirst\nsecond'), 'thought');
+    expect(rows(m).slice(7)).toEqual(['', 'thought for 1.0s · 2 lines (Ctrl+O', 'shows it)']);
+    // The newest folded entry is the thought: it opens, then folds again; the result stays as it was.
+    expect(m.toggleLastFold()).toBe(true);
+    expect(rows(m).slice(7)).toEqual(['', 'thought for 1.0s · 2 lines', 'first', 'second']);
+    expect(m.toggleLastFold()).toBe(true);
+    expect(rows(m)).toHaveLength(10);
+    // Eight lines or fewer show whole: nothing to fold.
+    const short = new TranscriptModel(40);
+    short.add('result', t(Array.from({ length: 8 }, (_, i) => `hit ${i + 1}`).join('\n')));
+    expect(rows(short)).toHaveLength(8);
+    expect(short.toggleLastFold()).toBe(false);
+  });
   it('changes a block in place, whether it is the last entry or not', () => {
     const m = new TranscriptModel(40);
     const block = m.add('tool', t('shell: ls  · running'));

@@ -14,7 +14,10 @@ import { LogEvent, userText } from './events';
 import { summaryMessages } from '../turn/compact';
 import { pushAll } from '../arrays';
 
-export type ReplayItem = { kind: 'user' | 'assistant' | 'tool' | 'output' | 'note' | 'error'; text: string };
+export type ReplayItem = {
+  kind: 'user' | 'assistant' | 'tool' | 'output' | 'result' | 'note' | 'error';
+  text: string;
+};
 
 export interface Replay {
   messages: ChatMessage[];
@@ -187,6 +190,8 @@ class Replayer {
         ? `${callDetail(call.name, loggedSubject(call))}  [declined]`
         : callDetail(call.name, loggedSubject(call)),
     });
-    if (!e.declined && e.content) this.items.push({ kind: 'output', text: e.content });
+    // As it was shown live: a command's output, or another tool's result (tools/tool.ts: `streams`).
+    if (!e.declined && e.content)
+      this.items.push({ kind: call.name === 'shell' ? 'output' : 'result', text: e.content });
   }
 }

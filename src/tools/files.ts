@@ -5,11 +5,10 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { pushAll } from '../arrays';
 import { Window, binaryKind, numberedWindow } from './numbered';
 import { Edit, applyEdits } from './edit';
 import { writeAtomicAsync } from '../io/files';
-import type { WriteHooks } from './tool';
+import type { Preview, WriteHooks } from './tool';
 import { gitControlReason } from './git-control';
 
 /** What read_file returns of a file, at most. */
@@ -225,6 +224,8 @@ function utf8Text(p: string, bytes: Buffer): string {
   }
 }
 
+const notChanged = (p: string, why: string): string => `${p} was not changed: ${why}`;
+
 /** Applies edit_file's edits to the file as it is now, all or none; returns what to tell the model. */
 export async function editFileTool(
   workspace: string,
@@ -235,7 +236,7 @@ export async function editFileTool(
 ): Promise<string> {
   const { file, text } = await editable(workspace, p, hidden);
   const result = applyEdits(text, edits);
-  if (!result.ok) throw new ToolPathError(`${p} was not changed: ${result.error}`);
+  if (!result.ok) throw new ToolPathError(notChanged(p, result.error));
   await hooks?.before(file);
   await replaceFile(file, result.text);
   await hooks?.after(file);
@@ -248,15 +249,15 @@ export async function previewEdit(
   p: string,
   edits: readonly Edit[],
   hidden: readonly string[] = [],
-): Promise<string> {
+): Promise<Preview> {
   let current: { text: string };
   try {
     current = await editable(workspace, p, hidden);
   } catch (err) {
-    return `will be refused: ${(err as Error).message}`;
+    return { fails: (err as Error).message };
   }
   const result = applyEdits(current.text, edits);
-  if (!result.ok) return `will be refused: ${result.error}`;
+  if (!result.ok) return { fails: notChanged(p, result.error) };
   return diffPreview(p, current.text, result.text);
 }
 
@@ -281,12 +282,12 @@ export async function previewWrite(
   p: string,
   content: string,
   hidden: readonly string[] = [],
-): Promise<string> {
+): Promise<Preview> {
   let file: string;
   try {
     file = await confineWrite(workspace, p, hidden);
   } catch (err) {
-    return `will be refused: ${(err as Error).message}`;
+    return { fails: (err as Error).message };
   }
   let before = '';
   try {
@@ -320,19 +321,36 @@ function diffPreview(p: string, before: string, content: string): string {
   });
   if (!patch) {
     // No diff, but still everything that will be written, to read before the question is answered.
-    const added = content.split('\n').map((l) => `+${l}`);
-    if (content.endsWith('\n')) added.pop();
+    const kept = content.endsWith('\n') ? content.slice(0, -1) : content;
+    const all = kept.split('\n');
+    const width = String(all.length).length;
+    const added = all.map((l, i) => numberedDiffLine(i + 1, width, `+${l}`));
     return [
       `too large to show as a diff: ${lineCount(before)} lines replaced by ${lineCount(content)}; what will be ` +
         `written:`,
       ...added,
     ].join('\n');
   }
+  const last = patch.hunks.at(-1);
+  const width = last ? String(Math.max(last.oldStart + last.oldLines, last.newStart + last.newLines)).length : 1;
   const lines: string[] = [];
   for (const h of patch.hunks) {
     lines.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
-    pushAll(lines, h.lines);
+    let old = h.oldStart;
+    let now = h.newStart;
+    // A removed line is numbered as it was, an added or kept one as it will be.
+    for (const l of h.lines) {
+      if (l.startsWith('\\')) continue;
+      lines.push(numberedDiffLine(l[0] === '-' ? old : now, width, l));
+      if (l[0] !== '+') old++;
+      if (l[0] !== '-') now++;
+    }
   }
   // Whole: everything that will be written is there to see before the question (the diff itself is bounded above).
   return lines.length === 0 ? 'no change' : lines.join('\n');
+}
+
+/** `  12 +text`: a diff line with its number in the file, its sign after it (tui/views.ts colours by the sign). */
+function numberedDiffLine(n: number, width: number, line: string): string {
+  return `${String(n).padStart(width)} ${line}`;
 }

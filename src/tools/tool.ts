@@ -17,6 +17,12 @@ export interface ToolResult {
 }
 
 /**
+ * What a call would do, shown before anyone is asked about it (a diff; what an MCP server claims); or why it fails as
+ * sent (`fails`: what running it would tell the model), when no one should be asked at all.
+ */
+export type Preview = string | { readonly fails: string };
+
+/**
  * Told of each file a tool is about to change and has changed (real paths): rewind's copies (session/checkpoints.ts).
  */
 export interface WriteHooks {
@@ -59,8 +65,8 @@ export interface Tool<A = Record<string, unknown>> {
   subject(args: A): string;
   /** The text an approval rule's prefix is matched against (a command); absent: rules cover the whole tool. */
   ruleText?(args: A): string;
-  /** The change it would make, shown before it is approved (or why it will be refused); absent: nothing to show. */
-  preview?(args: A, workspace: string, hidden?: readonly string[]): Promise<string>;
+  /** The change it would make, shown before it is approved (or why it fails as sent); absent: nothing to show. */
+  preview?(args: A, workspace: string, hidden?: readonly string[]): Promise<Preview>;
   /**
    * Why this call is put to the person whatever the mode, an "always" answer or a rule say (it changes a file git
    * runs code from); null when nothing in it needs that.

@@ -1,5 +1,6 @@
 // One transcript entry laid out at a width: plain lines wrapped at spaces,
-// long tool output folded to its head and tail, an answer as its Markdown
+// long tool output folded to its head and tail, a tool's long result to its
+// first lines, a finished thought to one line, an answer as its Markdown
 // stream's rows (those the view has reached, at least). The model
 // (transcript-model.ts) keeps the entries and the scroll position. Pure: no
 // blessed, no I/O.
@@ -9,7 +10,11 @@ import type { MdRow, MdSpan } from '../markdown/inline';
 import type { MarkdownStream } from '../markdown/stream';
 import { pushAll } from '../arrays';
 
-export type EntryKind = 'user' | 'assistant' | 'note' | 'error' | 'tool' | 'output';
+/**
+ * `output`: a command's output as it streams; `result`: what another tool answered (a read's lines, grep's matches);
+ * `thought`: the model's reasoning, its first line what it folds to.
+ */
+export type EntryKind = 'user' | 'assistant' | 'note' | 'error' | 'tool' | 'output' | 'result' | 'thought';
 
 export interface TranscriptRow {
   readonly text: string;
@@ -21,13 +26,14 @@ export interface TranscriptRow {
 }
 
 export interface Entry {
-  readonly kind: EntryKind;
+  /** Changes only when a thinking note becomes the thought it folds to. */
+  kind: EntryKind;
   /** Logical lines of the entry. */
   lines: string[];
   /** Rows of all lines but the last, then of the last one. */
   rows: TranscriptRow[];
   tailRows: number;
-  /** Tool output longer than FOLD_LINES shows its head and tail until expanded. */
+  /** A long output or result, or a thought, is folded (see `foldable`) until expanded. */
   expanded?: boolean;
   /** An answer rendered as Markdown (see AnswerRows). */
   md?: AnswerRows;
@@ -129,10 +135,21 @@ export const PREFIX_WIDTH = 2;
 /** Tool output longer than this many lines is folded to its first and last FOLD_KEEP. */
 export const FOLD_LINES = 20;
 const FOLD_KEEP = 10;
+/** A tool's result longer than this many lines shows its first RESULT_KEEP: enough to see what it found. */
+export const RESULT_LINES = 8;
+const RESULT_KEEP = 6;
 
 /** Lines of output, not counting the empty one after a final newline. */
 export const outputLines = (e: Entry): number => e.lines.length - (e.lines[e.lines.length - 1] === '' ? 1 : 0);
-export const folds = (e: Entry): boolean => e.kind === 'output' && !e.expanded && outputLines(e) > FOLD_LINES;
+
+/** Whether an entry has more to show than it does folded: what the fold key expands. */
+export function foldable(e: Entry): boolean {
+  if (e.kind === 'output') return outputLines(e) > FOLD_LINES;
+  if (e.kind === 'result') return outputLines(e) > RESULT_LINES;
+  return e.kind === 'thought' && e.lines.length > 1;
+}
+
+export const folds = (e: Entry): boolean => !e.expanded && foldable(e);
 
 /** Wraps one line to `width` cells: at spaces when it can, inside a word when it must. */
 export function wrapLine(line: string, width: number, emoji: EmojiWidths): string[] {
@@ -183,16 +200,9 @@ export function layoutEntry(entry: Entry, index: number, width: number, emoji: E
     return;
   }
   if (folds(entry)) {
-    const n = outputLines(entry);
-    const head = wrapLines(entry, 0, true, width, emoji, FOLD_KEEP).rows;
-    const marker: TranscriptRow = {
-      text: `… ${n - 2 * FOLD_KEEP} lines hidden${foldKey ? ` (${foldKey} shows them)` : ''}`,
-      kind: 'note',
-      head: false,
-    };
-    const tail = wrapLines(entry, n - FOLD_KEEP, false, width, emoji, n);
-    entry.rows = [...gap, ...head, marker, ...tail.rows];
-    entry.tailRows = tail.tail;
+    const folded = foldedRows(entry, width, emoji, foldKey);
+    entry.rows = [...gap, ...folded.rows];
+    entry.tailRows = folded.tail;
     return;
   }
   const lastLine = entry.lines.length - 1;
@@ -200,6 +210,32 @@ export function layoutEntry(entry: Entry, index: number, width: number, emoji: E
   const tail = wrapLines(entry, lastLine, lastLine === 0, width, emoji);
   entry.rows = [...gap, ...body.rows, ...tail.rows];
   entry.tailRows = tail.rows.length;
+}
+
+/** A folded entry's rows: an output's head and tail, a result's first lines, a thought's first line; and the key. */
+function foldedRows(
+  entry: Entry,
+  width: number,
+  emoji: EmojiWidths,
+  foldKey: string,
+): { rows: TranscriptRow[]; tail: number } {
+  const shows = (what: string): string => (foldKey ? ` (${foldKey} shows ${what})` : '');
+  if (entry.kind === 'thought') {
+    const line = wrapLines({ ...entry, lines: [entry.lines[0] + shows('it')] }, 0, true, width, emoji);
+    return { rows: line.rows, tail: line.rows.length };
+  }
+  const n = outputLines(entry);
+  const keep = entry.kind === 'result' ? RESULT_KEEP : FOLD_KEEP;
+  const head = wrapLines(entry, 0, true, width, emoji, keep).rows;
+  const hidden = entry.kind === 'result' ? n - keep : n - 2 * keep;
+  const marker: TranscriptRow = {
+    text: `… ${hidden} ${entry.kind === 'result' ? 'more lines' : 'lines hidden'}${shows('them')}`,
+    kind: 'note',
+    head: false,
+  };
+  if (entry.kind === 'result') return { rows: [...head, marker], tail: 1 };
+  const tail = wrapLines(entry, n - keep, false, width, emoji, n);
+  return { rows: [...head, marker, ...tail.rows], tail: tail.tail };
 }
 
 /** Rows of lines `from` to `to` of an entry; `tail` is how many the last line took. */

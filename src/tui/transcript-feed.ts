@@ -4,7 +4,7 @@
 // composer or history state.
 
 import type { Bus } from '../bus';
-import { EMPTY, sanitize } from '../inert';
+import { EMPTY, Inert, sanitize } from '../inert';
 import { TranscriptModel } from './transcript-model';
 import { approvalHints } from '../composer/views/approval';
 import type { KeyNames } from '../commands';
@@ -104,7 +104,7 @@ export class TranscriptFeed {
       if (!r) return;
       this.doneThinking(r);
       if (r.words !== null) transcript.settle(r.words);
-      if (r.tool) transcript.replace(r.tool.entry, sanitize(`${r.tool.detail}  · interrupted · ${took(r.tool.since)}`));
+      if (r.tool) transcript.replace(r.tool.entry, headed(r.tool.detail, `interrupted · ${took(r.tool.since)}`));
       this.reply = null;
       this.busySince = null;
       if (status === 'interrupted') transcript.add('note', sanitize('[interrupted]'));
@@ -118,7 +118,9 @@ export class TranscriptFeed {
     const t = r.thinking;
     if (!t) return;
     const lines = t.text.split('\n').filter((l) => l.trim() !== '').length;
-    this.transcript.replace(t.entry, sanitize(`thought for ${took(t.since)} · ${lines} line${lines === 1 ? '' : 's'}`));
+    // Folded to its first line; the fold key shows the whole thought (sanitized as it streamed: `text` is its pieces).
+    const summary = `thought for ${took(t.since)} · ${lines} line${lines === 1 ? '' : 's'}`;
+    this.transcript.replace(t.entry, sanitize(`${summary}\n${t.text.replace(/^\n+|\n+$/g, '')}`), 'thought');
     r.thinking = null;
   }
 
@@ -146,9 +148,9 @@ export class TranscriptFeed {
       this.doneThinking(r);
       if (r.words !== null) transcript.settle(r.words);
       // One block per call: its status changes in place (running, then done, failed, interrupted).
-      const status = declined ? '  · declined' : '  · running';
-      const entry = r.asking ?? transcript.add('tool', sanitize(detail + status));
-      if (r.asking !== null) transcript.replace(entry, sanitize(detail + status));
+      const shown = headed(detail, declined ? 'declined' : 'running');
+      const entry = r.asking ?? transcript.add('tool', shown);
+      if (r.asking !== null) transcript.replace(entry, shown);
       r.tool = declined ? null : { entry, detail, since: Date.now() };
       if (r.tool) this.tick(r, changed);
       r.asking = null;
@@ -163,14 +165,18 @@ export class TranscriptFeed {
       transcript.append(r.output, text);
       changed();
     });
+    bus.on('tool.result', ({ turnId, text }) => {
+      const r = this.current(turnId);
+      if (!r) return;
+      transcript.add('result', text);
+      changed();
+    });
     bus.on('tool.finished', ({ turnId, ok, status }) => {
       const r = this.current(turnId);
       if (!r?.tool) return;
       transcript.replace(
         r.tool.entry,
-        sanitize(
-          `${r.tool.detail}  · ${ok ? 'done' : 'failed'}${status ? ` · ${status}` : ''} · ${took(r.tool.since)}`,
-        ),
+        headed(r.tool.detail, `${ok ? 'done' : 'failed'}${status ? ` · ${status}` : ''} · ${took(r.tool.since)}`),
       );
       r.tool = null;
       changed();
@@ -213,7 +219,7 @@ export class TranscriptFeed {
     const changed = (): void => bus.requestRender();
     bus.on('transcript.toggleFold', () => {
       if (transcript.toggleLastFold()) changed();
-      else bus.emit('status.hint', { text: sanitize('no long tool output to expand') });
+      else bus.emit('status.hint', { text: sanitize('nothing folded to expand: no long tool output or thought') });
     });
     bus.on('transcript.note', ({ text, reveal }) => {
       transcript.add('note', text);
@@ -230,7 +236,7 @@ export class TranscriptFeed {
       if (r.tool !== tool || this.reply !== r) return clearInterval(timer);
       this.transcript.replace(
         tool.entry,
-        sanitize(`${tool.detail}  · running ${Math.floor((Date.now() - tool.since) / 1000)}s`),
+        headed(tool.detail, `running ${Math.floor((Date.now() - tool.since) / 1000)}s`),
       );
       changed();
     }, 1000);
@@ -257,4 +263,11 @@ export class TranscriptFeed {
   private current(turnId: number): Reply | null {
     return this.reply?.turnId === turnId ? this.reply : null;
   }
+}
+
+/** A tool block with its status on its first line (the call), above what it shows (a diff). */
+function headed(detail: string, status: string): Inert {
+  const nl = detail.indexOf('\n');
+  const line = `  · ${status}`;
+  return sanitize(nl < 0 ? detail + line : detail.slice(0, nl) + line + detail.slice(nl));
 }

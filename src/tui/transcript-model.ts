@@ -14,13 +14,12 @@ import { CLUSTERING, EmojiWidths } from '../editor/width';
 import {
   Entry,
   EntryKind,
-  FOLD_LINES,
   PREFIX_WIDTH,
   TranscriptRow,
   fillHole,
+  foldable,
   folds,
   layoutEntry,
-  outputLines,
   syncAnswer,
   wrapLine,
   wrapLines,
@@ -173,20 +172,21 @@ export class TranscriptModel {
     this.dirty.add(index);
   }
 
-  /** Replaces an entry's text (a tool block's status changing in place). */
-  replace(index: number, text: Inert): void {
+  /** Replaces an entry's text (a tool block's status changing in place); `kind`: what it becomes (a thought). */
+  replace(index: number, text: Inert, kind?: EntryKind): void {
     const entry = this.entries[index];
     if (!entry || entry.md) return;
+    if (kind) entry.kind = kind;
     entry.lines = text.split('\n');
     this.relayoutEntry(index);
   }
 
-  /** Expands the last folded tool output, or folds it again; false when there is none. */
+  /** Expands the newest foldable entry (a long output or result, a thought), or folds it again; false: none. */
   toggleLastFold(): boolean {
     this.sync();
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i];
-      if (e.kind !== 'output' || outputLines(e) <= FOLD_LINES) continue;
+      if (!foldable(e)) continue;
       e.expanded = !e.expanded;
       this.relayoutEntry(i);
       return true;

@@ -19,7 +19,12 @@ const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
   gap: 'normal',
   tool: 'paste',
   output: 'dim',
+  result: 'dim',
+  thought: 'dim',
 };
+
+/** A numbered diff line: `  12 +text`, `  12 -text`, `  12  text`. */
+const DIFF_LINE = /^ *\d+ ([+ -])/;
 
 export function transcriptRows(model: TranscriptModel, height: number): GridRow[] {
   return model.visible(height).map((row): GridRow => {
@@ -33,15 +38,12 @@ export function transcriptRows(model: TranscriptModel, height: number): GridRow[
             ? { text: '$ ', style: 'paste' }
             : { text: '  ', style: 'normal' };
     if (row.spans) return [marker, ...coloured(row.spans)];
-    // A write's diff, shown in its tool block: additions and removals in their colours.
+    // A change's diff in its tool block (tools/files.ts numbers its lines): additions and removals in their colours,
+    // the lines around them plain.
     if (row.kind === 'tool' && !row.head) {
-      const style: Style = row.text.startsWith('+')
-        ? 'diffAdd'
-        : row.text.startsWith('-')
-          ? 'diffDel'
-          : row.text.startsWith('@@')
-            ? 'dim'
-            : ROW_STYLE.tool;
+      const sign = DIFF_LINE.exec(row.text)?.[1];
+      const style: Style =
+        sign === '+' ? 'diffAdd' : sign === '-' ? 'diffDel' : row.text.startsWith('@@') ? 'dim' : 'normal';
       return [marker, { text: row.text, style }];
     }
     return [marker, { text: row.text, style: ROW_STYLE[row.kind] }];

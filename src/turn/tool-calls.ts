@@ -90,6 +90,9 @@ export class ToolCalls {
     // A change shows what it would do before anyone is asked about it.
     const preview = tool.preview ? await tool.preview(args, this.o.workspace, this.o.hide) : null;
     if (turn.cancelled) return null;
+    // Known to fail as sent (a file that is not there, an old_string it does not hold): no one is asked, nothing runs.
+    if (typeof preview === 'object' && preview !== null)
+      return told(this.failKnown(turn, summary, sanitize(callDetail(tool.name, subject)), preview.fails));
     const detail = sanitize(
       (preview === null
         ? callDetail(tool.name, subject)
@@ -123,6 +126,7 @@ export class ToolCalls {
     const bus = this.o.bus;
     bus.emit('tool.started', { turnId: turn.id, summary: how.summary, detail: how.detail, declined: false });
     const output = new StreamSanitizer();
+    let streamed = false;
     const ctx: ToolContext = {
       workspace: this.o.workspace,
       sandbox: how.sandbox ? { network: how.network, hide: this.o.hide ?? [] } : null,
@@ -130,18 +134,28 @@ export class ToolCalls {
       writes: this.writeHooks(turn),
       killGraceMs: this.o.killGraceMs,
       onOutput: (text) => {
+        streamed = true;
         const shown = output.push(text);
         if (shown && !turn.cancelled) bus.emit('tool.output', { turnId: turn.id, text: shown });
       },
     };
     const result = await runTool(tool, args, ctx, turn.controller.signal);
-    if (!turn.cancelled)
-      bus.emit('tool.finished', {
-        turnId: turn.id,
-        ok: result.ok,
-        status: result.status === undefined ? undefined : sanitize(result.status),
-      });
+    // A tool that streamed nothing (a read, a search) shows what the model got, as a resumed conversation does.
+    if (!turn.cancelled && !streamed && result.content)
+      bus.emit('tool.result', { turnId: turn.id, text: sanitize(result.content) });
+    // A failure shown as its result says why there; the block's header says only that it failed.
+    const status = result.status === undefined || (!streamed && !result.ok) ? undefined : sanitize(result.status);
+    if (!turn.cancelled) bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status });
     return result.content;
+  }
+
+  /** A call that would fail as sent: shown as a failed block with why, once; the model told what a run would say. */
+  private failKnown(turn: ActiveTurn, summary: Inert, detail: Inert, why: string): string {
+    const content = `error: ${why}`;
+    this.o.bus.emit('tool.started', { turnId: turn.id, summary, detail, declined: false });
+    this.o.bus.emit('tool.result', { turnId: turn.id, text: sanitize(content) });
+    this.o.bus.emit('tool.finished', { turnId: turn.id, ok: false });
+    return content;
   }
 
   /**
