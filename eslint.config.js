@@ -71,6 +71,7 @@ const PURE = [
   'src/inert.ts',
   'src/data-dir.ts',
   'src/rows.ts',
+  'src/status-lines.ts',
   'src/tool-call.ts',
   'src/tools/tool.ts',
   'src/tools/schema.ts',

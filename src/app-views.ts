@@ -5,6 +5,7 @@
 import type { AppOptions, Services } from './app';
 import type { Bus } from './bus';
 import { expandPrompt, promptHelpLines } from './agent/prompt-commands';
+import { costLines } from './status-lines';
 import { TurnCoordinator } from './composer/coordinator';
 import { copyAnswer } from './tui/copy';
 import type { Keymap } from './tui/keymap';
@@ -50,6 +51,8 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     sessions: s.sessions,
     sessionInfo: s.sessionInfo,
     contextInfo: () => s.agent.info(),
+    statusInfo: s.statusInfo,
+    costInfo: () => costLines(s.spent),
     permissionsFile: s.permissions.file,
     checkpoints: s.checkpoints,
     view,
@@ -88,18 +91,19 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
 
 /** The prompt commands: the agent's files' and the MCP servers' prompts, as slash commands. */
 function promptCommands(s: Services): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['prompts']> {
+  const all = () => [
+    ...s.agent.commands,
+    ...s.mcp.prompts().map((p) => ({
+      name: p.command,
+      description: p.description || `a prompt of the MCP server ${p.server}`,
+      source: 'mcp' as const,
+      body: '',
+    })),
+  ];
   return {
     names: () => [...s.agent.commands.map((c) => c.name), ...s.mcp.prompts().map((p) => p.command)],
-    help: () =>
-      promptHelpLines([
-        ...s.agent.commands,
-        ...s.mcp.prompts().map((p) => ({
-          name: p.command,
-          description: p.description || `a prompt of the MCP server ${p.server}`,
-          source: 'mcp' as const,
-          body: '',
-        })),
-      ]),
+    entries: () => all().map((c) => ({ name: c.name, args: '', description: `${c.description} (${c.source})` })),
+    help: () => promptHelpLines(all()),
     expand: (name, args) => {
       const command = s.agent.commands.find((c) => c.name === name);
       return command ? expandPrompt(command.body, args) : s.mcp.getPrompt(name, args);

@@ -13,7 +13,9 @@ import type { ApprovalMode } from './settings/approval';
 import { TurnCoordinator } from './composer/coordinator';
 import { killLiveTools } from './turn/runner';
 import type { Provider } from './providers/provider';
-import type { ProviderSwitch } from './providers/resume';
+import { ProviderSwitch, describeModel } from './providers/resume';
+import { Spent, statusLines } from './status-lines';
+import { APPROVAL_MEANING } from './settings/approval';
 import { HistoryService, historyPaths } from './history/service';
 import { Sessions } from './session/sessions';
 import { Keymap, buildKeymap } from './tui/keymap';
@@ -112,7 +114,26 @@ function services(bus: Bus, options: AppOptions) {
       ? `files: ${log.fileOf(recorder.conv)}, ${paths.session}, ${paths.global}`
       : 'files: none (no data dir; history in memory only)',
   ];
-  return { ...parts, warn, history, sessions, sessionInfo };
+  // What the servers counted this session: /cost, /status and the line left at exit.
+  const spent: Spent = { input: 0, output: 0, requests: 0 };
+  bus.on('turn.usage', ({ input, output }) => {
+    spent.input += input;
+    spent.output += output;
+    spent.requests++;
+  });
+  const statusInfo = (): string[] =>
+    statusLines({
+      session: options.sessionId,
+      workspace: options.workspace,
+      conversation: recorder.conv,
+      model: describeModel({ provider: settings.provider, model: parts.modelName(), baseUrl: parts.provider.baseUrl }),
+      mode: settings.mode,
+      modeMeaning: APPROVAL_MEANING[settings.mode],
+      sandbox: settings.sandboxState,
+      context: runner.contextUse(),
+      spent,
+    });
+  return { ...parts, warn, history, sessions, sessionInfo, spent, statusInfo };
 }
 
 export type Services = ReturnType<typeof services>;
@@ -232,12 +253,8 @@ function cleanUpAtExit(cleanup: Cleanup, s: Services, screen: (() => void)[]): v
  * The line milk leaves in the terminal at exit, as Claude Code and Codex do: the conversation's id, the commands that
  * come back to it, and the tokens this session spent. None when nothing was written (or there is no data dir).
  */
-function farewell(bus: Bus, s: Services, logged: boolean): () => string | null {
-  const spent = { input: 0, output: 0 };
-  bus.on('turn.usage', ({ input, output }) => {
-    spent.input += input;
-    spent.output += output;
-  });
+function farewell(s: Services, logged: boolean): () => string | null {
+  const spent = s.spent;
   return () => {
     const id = s.recorder.lastWritten;
     if (!logged || id === null) return null;
@@ -323,5 +340,5 @@ export function startApp(options: AppOptions): App {
   probe.start((data) => options.output.write(data), probeRow);
   // The MCP servers start after the first paint: start-up never waits on them.
   setImmediate(() => void s.mcp.start());
-  return { bus, coordinator, screen: ui, done, farewell: farewell(bus, s, options.dataDir !== null) };
+  return { bus, coordinator, screen: ui, done, farewell: farewell(s, options.dataDir !== null) };
 }

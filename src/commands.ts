@@ -3,9 +3,9 @@
 // the composer are slash-commands.ts). Key tables, /help and the README's key
 // table read them from here. Nothing here draws, reads a file or holds state.
 
-export type Mode = 'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker' | 'mention';
+export type Mode = 'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker' | 'mention' | 'slash';
 
-export const MODES: readonly Mode[] = ['idle', 'busy', 'search', 'confirm', 'approval', 'picker', 'mention'];
+export const MODES: readonly Mode[] = ['idle', 'busy', 'search', 'confirm', 'approval', 'picker', 'mention', 'slash'];
 
 /** One row of a key table: the keys (blessed-style names) that run a command in a mode. */
 export interface Binding {
@@ -133,6 +133,11 @@ export const COMMANDS = {
   'mention.next': { description: 'The next path in the list', modes: ['mention'] },
   'mention.prev': { description: 'The previous path in the list', modes: ['mention'] },
   'mention.cancel': { description: 'Close the list, leaving the @query as typed', modes: ['mention'] },
+  'slash.run': { description: 'Run the selected command', modes: ['slash'] },
+  'slash.complete': { description: 'Put the selected command in the input, to add its arguments', modes: ['slash'] },
+  'slash.next': { description: 'The next command in the list', modes: ['slash'] },
+  'slash.prev': { description: 'The previous command in the list', modes: ['slash'] },
+  'slash.cancel': { description: 'Close the list, leaving what was typed', modes: ['slash'] },
   'approval.yes': { description: 'Run this tool call', modes: ['approval'] },
   'approval.no': { description: 'Do not run it (the model is told)', modes: ['approval'] },
   'approval.always': {

@@ -139,10 +139,29 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'clear',
     args: '',
-    description: 'Clear the transcript on screen (the conversation and its log stay)',
+    description: 'Start a new conversation on a clear screen, as /new ({app.redraw} only redraws the screen)',
     run(ctx, args) {
       if (args.length > 0) return usage('clear');
-      ctx.screen.clear();
+      if (ctx.session.busy()) return turnRunning(ctx.keys);
+      ctx.session.startNew();
+    },
+  },
+  {
+    name: 'status',
+    args: '',
+    description: "Show where things stand: the conversation, the model, the approval mode, the context's use, tokens",
+    run(ctx, args) {
+      if (args.length > 0) return usage('status');
+      ctx.note(ctx.session.status().join('\n'));
+    },
+  },
+  {
+    name: 'cost',
+    args: '',
+    description: 'Show the tokens this session has spent, as the servers counted them',
+    run(ctx, args) {
+      if (args.length > 0) return usage('cost');
+      ctx.note(ctx.session.cost().join('\n'));
     },
   },
   {
@@ -172,6 +191,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: 'Quit milk (history and the conversation log are saved)',
     run(ctx, args) {
       if (args.length > 0) return usage('quit');
+      ctx.quit();
+    },
+  },
+  {
+    name: 'exit',
+    args: '',
+    description: 'Quit milk, as /quit',
+    run(ctx, args) {
+      if (args.length > 0) return usage('exit');
       ctx.quit();
     },
   },

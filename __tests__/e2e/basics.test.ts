@@ -222,19 +222,62 @@ describe('milk in a real terminal', () => {
     await milk.waitFor(() => milk!.text().includes('--model NAME.'), 'PageDown back to the bottom');
   });
 
-  it('completes slash commands with Tab and runs them without sending anything', async () => {
+  it('completes slash commands from the menu with Tab and runs them without sending anything; a typo names the nearest', async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()] });
     await milk.waitForText('history: session');
-    milk.write('/h\t');
-    await milk.waitFor(() => milk!.statusLine().includes('/help  /history'), 'candidates in the status bar');
-    milk.write('is\t');
+    milk.write('/hi');
+    await milk.waitForText(/› \/history \[global\|session\] +Show the history mode/);
+    milk.write('\t');
     await milk.waitFor(() => milk!.composerLines()[0] === '/history', 'completed');
     milk.write('global' + KEY.enter);
     await milk.waitForText('history: global (Up/Down walk the global history)');
     await milk.waitFor(() => milk!.statusLine().includes('history: global'), 'status shows the mode');
     milk.write('/nope' + KEY.enter);
-    await milk.waitForText('unknown command /nope (/help lists them)');
+    await milk.waitForText('unknown command /nope: / alone lists every command');
     expect(milk.text()).not.toContain('› /nope');
+    // A typo: the nearest command is named.
+    milk.write('/stauts' + KEY.enter);
+    await milk.waitForText('unknown command /stauts: did you mean /status?');
+  });
+
+  it('opens the slash menu on / with every command, filters it as typed, runs the chosen one; /exit quits', async () => {
+    const cwd = tempDir();
+    const path = require('node:path') as typeof import('node:path');
+    fs.mkdirSync(path.join(cwd, '.milk', 'commands'), { recursive: true });
+    fs.writeFileSync(
+      path.join(cwd, '.milk', 'commands', 'review.md'),
+      '---\ndescription: Review the diff\n---\nReview it.',
+    );
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], cwd, rows: 30 });
+    await milk.waitForText('history: session');
+    milk.write('/');
+    await milk.waitForText(/ \/ · \d+ commands/);
+    expect(milk.text()).toMatch(/› \/help +List the keys/);
+    expect(milk.statusLine()).toContain('Enter: run · Tab: complete');
+    // Fuzzy: the letters in order; a prompt file's command is in the list with its description.
+    milk.write('rvw');
+    await milk.waitForText(/\/rvw · 1 command/);
+    expect(milk.text()).toMatch(/› \/review +Review the diff \(project\)/);
+    for (let i = 0; i < 3; i++) milk.write(KEY.backspace);
+    milk.write('st');
+    await milk.waitForText(/› \/status +Show where things stand/);
+    milk.write(KEY.enter);
+    await milk.waitForText(/context +\d+% \([\d,]+ of 128,000 tokens\) in use/);
+    expect(milk.text()).toMatch(/approval +ask · /);
+    expect(milk.text()).toMatch(/model +the offline demo/);
+    // Up and Down choose; Esc closes the list and leaves what was typed.
+    milk.write('/co');
+    await milk.waitForText(/\/co · \d+ commands/);
+    await milk.waitForText(/› \/context /);
+    milk.write(KEY.down);
+    await milk.waitForText(/› \/cost /);
+    milk.write(KEY.esc);
+    await milk.waitFor(() => !/\/co · \d+ commands/.test(milk!.text()), 'closed');
+    expect(milk.composerLines()[0]).toBe('/co');
+    for (let i = 0; i < 3; i++) milk.write(KEY.backspace);
+    await milk.waitFor(() => milk!.composerLines()[0] === '', 'emptied');
+    milk.write('/exit' + KEY.enter);
+    expect((await milk.exited).exitCode).toBe(0);
   });
 
   it('suspends on Ctrl-Z with the terminal handed back, and comes back whole on SIGCONT', async () => {

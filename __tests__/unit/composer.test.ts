@@ -113,7 +113,10 @@ describe('composer: slash commands', () => {
   it('says so for a lone unknown command instead of sending it', () => {
     const c = composer();
     c.type('/histroy');
-    expect(c.run('composer.submit')[1]).toEqual({ type: 'note', text: 'unknown command /histroy (/help lists them)' });
+    expect(c.run('composer.submit')[1]).toEqual({
+      type: 'note',
+      text: 'unknown command /histroy: did you mean /history? (/ alone lists every command)',
+    });
   });
   it('sends text that only starts with a slash', () => {
     const c = composer();

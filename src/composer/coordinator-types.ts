@@ -6,6 +6,7 @@ import type { KeyNames } from '../commands';
 import type { EditorState, PasteOptions, Segment } from '../editor/model';
 import type { Inert } from '../inert';
 import type { FileHit } from '../search/files';
+import type { CommandEntry } from '../search/commands';
 import type { RestoreReport } from '../session/checkpoints';
 import type { Sessions } from '../session/sessions';
 import type { CarriedEffect } from './state';
@@ -33,6 +34,9 @@ export interface CoordinatorOptions {
   sessionInfo?: () => string[];
   /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
   contextInfo?: () => string[];
+  /** /status's lines, and /cost's. */
+  statusInfo?: () => string[];
+  costInfo?: () => string[];
   /** Opens the draft in the person's editor (tui/external-editor.ts): the edited text, or why the draft stays. */
   editExternally?: (text: string) => Promise<{ ok: true; text: string } | { ok: false; why: string }>;
   /** The copies of changed files, for a rewind to put back (session/checkpoints.ts). */
@@ -55,6 +59,8 @@ export interface CoordinatorOptions {
    */
   prompts?: {
     names(): readonly string[];
+    /** Each with what it does, for the slash menu. */
+    entries(): readonly CommandEntry[];
     help(): string[];
     /** The prompt with its arguments; a promise for an MCP server's, which it must be asked for. */
     expand(name: string, args: string): string | null | Promise<string | null>;

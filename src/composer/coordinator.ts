@@ -9,8 +9,9 @@
 
 import type { Bus, TurnEnd } from '../bus';
 import { sanitize } from '../inert';
-import type { CommandName, Mode } from '../commands';
-import { SlashContext, findSlash, turnRunning } from '../slash-commands';
+import { CommandName, Mode, withKeys } from '../commands';
+import { SLASH_COMMANDS, SlashContext, findSlash, turnRunning } from '../slash-commands';
+import type { CommandEntry } from '../search/commands';
 import { slashContext } from './slash-context';
 import { forgotten, ownCommand, restoreNote } from './said';
 import type { CoordinatorOptions, EffectHandlers, Frame } from './coordinator-types';
@@ -163,12 +164,23 @@ export class TurnCoordinator {
       pasteLimits: this.options.pasteLimits,
       emoji: this.runner.settings.emoji,
       prompts: this.options.prompts?.names(),
+      commands: this.commands,
     });
     const changed = ui !== this.ui;
     this.ui = ui;
     for (const effect of effects) this.carryOut(effect);
     if (changed || effects.length > 0) this.bus.requestRender();
   }
+
+  /** Every slash command for the slash menu: milk's own (their keys named as bound), then the prompt commands. */
+  private readonly commands = (): CommandEntry[] => [
+    ...SLASH_COMMANDS.map((c) => ({
+      name: c.name,
+      args: c.args,
+      description: withKeys(c.description, this.options.keys, 'idle'),
+    })),
+    ...(this.options.prompts?.entries() ?? []),
+  ];
 
   /** Every effect the coordinator carries out, by type: a type without a handler here does not compile. */
   private readonly handlers: EffectHandlers = {
@@ -225,7 +237,7 @@ export class TurnCoordinator {
    * rest are carried out.
    */
   private apply(effects: readonly Effect[]): void {
-    const opened = open(this.ui, effects, { history: this.history.list() });
+    const opened = open(this.ui, effects, { history: this.history.list(), commands: this.commands });
     this.ui = opened.ui;
     for (const effect of opened.effects) this.carryOut(effect);
     this.bus.requestRender();

@@ -6,7 +6,8 @@
 // No blessed, no fs, no timers, no bus.
 
 import type { CommandName } from '../commands';
-import { completeSlash, findSlash, parseSlash } from '../slash-commands';
+import { SLASH_COMMANDS, completeSlash, findSlash, parseSlash } from '../slash-commands';
+import { nearestCommand } from '../search/commands';
 import { BURST_GAP_MS, interruptAction } from './ladder';
 import * as ed from '../editor/model';
 import * as nav from '../history/navigator';
@@ -81,6 +82,9 @@ function undoStep(s: ComposerState, way: 'undo' | 'redo'): ComposerState {
     : { ...s, editor, redo: rest, undo: moved, typing: false };
 }
 
+/** What opens the slash menu when typed into an empty composer: a slash, maybe with a name (keys come in chunks). */
+const SLASH_NAME = /^\/[\w:.-]*$/;
+
 /**
  * An @ just typed at the start of a word, with only the word's rest after it
  * up to the cursor (typed keys may come several at once): where it is, for
@@ -100,6 +104,9 @@ function reduceInput(s: ComposerState, input: ComposerInput, ctx: ComposerContex
   switch (input.kind) {
     case 'text': {
       const editor = ed.insertText(s.editor, input.text);
+      // A slash typed into an empty composer opens the slash menu (one recalled from history is not empty).
+      if (ed.isEmpty(s.editor) && SLASH_NAME.test(input.text))
+        return { state: { ...s, editor }, effects: [{ type: 'openSlash' }] };
       const at = mentionStart(editor, input.text);
       return at === null
         ? none({ ...s, editor })
@@ -205,7 +212,9 @@ function take(s: ComposerState, ctx: ComposerContext): Reduced {
       input: { segments, text, display: ed.displayText(segments) },
     });
   } else if (slash && slash.args.length === 0) {
-    effects.push({ type: 'note', text: `unknown command /${slash.name} (/help lists them)` });
+    const near = nearestCommand([...SLASH_COMMANDS.map((c) => c.name), ...(ctx.prompts ?? [])], slash.name);
+    const hint = near ? `did you mean /${near}? (/ alone lists every command)` : '/ alone lists every command';
+    effects.push({ type: 'note', text: `unknown command /${slash.name}: ${hint}` });
   } else {
     const input: Input = { segments, text, display: ed.displayText(segments) };
     effects.push(ctx.busy ? { type: 'queue', input } : { type: 'submit', input });

@@ -36,6 +36,10 @@ export interface SlashContext {
     info(): string[];
     /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
     context(): string[];
+    /** /status: the conversation, the model, the mode, the context's use, the tokens spent. */
+    status(): string[];
+    /** /cost: the tokens spent this session. */
+    cost(): string[];
     /** Sends `text` to the model as a turn, shown in the transcript as `display`; false while a turn runs. */
     ask(text: string, display: string): boolean;
     /** Opens the rewind picker; what is wrong, or null once it is open. */
@@ -104,8 +108,7 @@ export function slashContext(host: SlashHost): SlashContext {
       busy: () => host.runner.busy,
       startNew: () => host.newConversation(),
       openPicker: () => host.openPicker(),
-      info: () => host.options.sessionInfo?.() ?? [],
-      context: () => host.options.contextInfo?.() ?? [],
+      ...infoLines(host.options),
       rewind: () => host.openRewind(),
       compact: (focus) => {
         if (host.runner.busy) return turnRunning(host.options.keys);
@@ -141,5 +144,15 @@ export function slashContext(host: SlashHost): SlashContext {
       },
       promptHelp: () => host.options.prompts?.help() ?? [],
     },
+  };
+}
+
+/** The lines /session, /context, /status and /cost show, as the app gathers them. */
+function infoLines(o: CoordinatorOptions): Pick<SlashContext['session'], 'info' | 'context' | 'status' | 'cost'> {
+  return {
+    info: () => o.sessionInfo?.() ?? [],
+    context: () => o.contextInfo?.() ?? [],
+    status: () => o.statusInfo?.() ?? [],
+    cost: () => o.costInfo?.() ?? [],
   };
 }

@@ -11,6 +11,7 @@ import type { CarriedEffect, ComposerInput, ComposerState, Effect, StackEffect }
 import { initialComposer } from './state';
 import { MentionView } from './views/mention';
 import { SearchView } from './views/search';
+import { SlashMenuView } from './views/slash-menu';
 import type { View, ViewContext, ViewPaint, ViewPaints } from './views/view';
 import { pushAll } from '../arrays';
 import type { Inert } from '../inert';
@@ -46,13 +47,13 @@ export function dispatch(
 }
 
 const isStackEffect = (e: Effect): e is StackEffect =>
-  e.type === 'openSearch' || e.type === 'openMentions' || e.type === 'openView';
+  e.type === 'openSearch' || e.type === 'openMentions' || e.type === 'openSlash' || e.type === 'openView';
 
 /** Opens the views that effects ask for, on top; the rest are the coordinator's. */
 export function open(
   ui: UiState,
   effects: readonly Effect[],
-  ctx: Pick<ViewContext, 'history'>,
+  ctx: Pick<ViewContext, 'history' | 'commands'>,
 ): { ui: UiState; effects: CarriedEffect[] } {
   const rest: CarriedEffect[] = [];
   let views = ui.views;
@@ -64,6 +65,7 @@ export function open(
     }
     if (e.type === 'openView') views = [...views, e.view];
     else if (e.type === 'openSearch') views = [...views, SearchView.start(e.direction, ui.composer, ctx.history)];
+    else if (e.type === 'openSlash') views = [...views, SlashMenuView.open(ctx.commands?.() ?? [], ui.composer.editor)];
     else {
       const opened = MentionView.open(e.at, ui.composer.editor);
       views = [...views, opened.view];

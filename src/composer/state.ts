@@ -7,6 +7,7 @@
 import type { Approval } from '../settings/approval';
 import type { CommandName } from '../commands';
 import type { FileHit } from '../search/files';
+import type { CommandEntry } from '../search/commands';
 import * as ed from '../editor/model';
 import type { EmojiWidths } from '../editor/width';
 import * as nav from '../history/navigator';
@@ -50,6 +51,8 @@ export interface ComposerContext {
   readonly emoji: EmojiWidths;
   /** The prompt commands' names (agent/prompt-commands.ts), for Enter and Tab. */
   readonly prompts?: readonly string[];
+  /** Every slash command, milk's and the prompt commands, with what each does: the slash menu's list. */
+  readonly commands?: () => readonly CommandEntry[];
 }
 
 export type ComposerInput =
@@ -115,6 +118,8 @@ export type Effect =
   | { readonly type: 'openView'; readonly view: View }
   /** An @ typed at a word's start (at its offset): the mention picker opens over the composer. */
   | { readonly type: 'openMentions'; readonly at: number }
+  /** A slash typed into an empty composer: the slash menu opens. */
+  | { readonly type: 'openSlash' }
   /** The paths matching an @-mention query are wanted (`opened`: the picker has just opened); the picker closed. */
   | { readonly type: 'mentionQuery'; readonly query: string; readonly opened?: boolean }
   /** A prompt command: its name, its arguments as typed, and the input as the transcript shows it. */
@@ -132,7 +137,7 @@ export type Effect =
   | { readonly type: 'restoreFiles'; readonly turn: number };
 
 /** The effects the view stack carries out itself: opening a view on top. */
-export type StackEffect = Extract<Effect, { type: 'openSearch' | 'openMentions' | 'openView' }>;
+export type StackEffect = Extract<Effect, { type: 'openSearch' | 'openMentions' | 'openSlash' | 'openView' }>;
 
 /** The effects the coordinator carries out, each through its handler (a type without one does not compile). */
 export type CarriedEffect = Exclude<Effect, StackEffect>;

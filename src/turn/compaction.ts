@@ -68,6 +68,11 @@ export class Compaction {
     return this.calibration.tokens(this.estimate(cutToolOutputs(this.o.conversation.messages), system, tools));
   }
 
+  /** How much of the model's window the next request would take (estimated, calibrated by what servers counted). */
+  use(system: string | undefined, tools: readonly ToolSpec[] | undefined): { tokens: number; window: number } {
+    return { tokens: this.tokens(system, tools), window: this.o.contextWindow?.() ?? DEFAULT_CONTEXT_WINDOW };
+  }
+
   /**
    * Compacts the turns before the current one when the next request would fill the window past the mark; null when it
    * would not.

@@ -184,6 +184,14 @@ export class TurnRunner {
    * /compact: summarises the whole conversation now, as a turn of its own (Ctrl-C stops it). Null when there is nothing
    * to compact.
    */
+  /**
+   * The share of the model's window the conversation takes now, with the system prompt and tools (the context gauge,
+   * /status): costs a pass over the conversation, so it is asked when a turn ends, not per frame.
+   */
+  contextUse(): { tokens: number; window: number } {
+    return this.compaction.use(this.options.systemPrompt?.(), this.calls ? this.registry.specs() : undefined);
+  }
+
   compact(focus?: string): number | null {
     if (this.active) throw new Error('a turn is already running');
     const all = this.compaction.everything(this.options.systemPrompt?.());

@@ -10,6 +10,7 @@ import { CONFIRM_SPEC } from './confirm';
 import { MENTION_SPEC } from './mention';
 import { PICKER_SPEC } from './picker';
 import { SEARCH_SPEC } from './search';
+import { SLASH_SPEC } from './slash-menu';
 import type { ViewSpec } from './view';
 
 export type ModalMode = Exclude<Mode, 'idle' | 'busy'>;
@@ -20,6 +21,7 @@ export const VIEW_SPECS: Readonly<Record<ModalMode, ViewSpec>> = {
   approval: APPROVAL_SPEC,
   picker: PICKER_SPEC,
   mention: MENTION_SPEC,
+  slash: SLASH_SPEC,
 };
 
 export const MODAL_KEYS = Object.fromEntries(

@@ -1,0 +1,106 @@
+import { nearestCommand, prepareCommands, rankCommands } from '../../src/search/commands';
+import { SLASH_COMMANDS } from '../../src/slash-commands';
+import { dispatch, initialUi, shownPaint } from '../../src/composer/stack';
+import { CLUSTERING } from '../../src/editor/width';
+import type { ComposerInput } from '../../src/composer/state';
+import type { UiState } from '../../src/composer/stack';
+
+const entries = [
+  { name: 'help', args: '', description: 'List the keys' },
+  { name: 'history', args: '[global|session]', description: 'Show the history mode' },
+  { name: 'compact', args: '[FOCUS]', description: 'Summarise the conversation' },
+  { name: 'context', args: '', description: 'Show what the model is sent' },
+  { name: 'copy', args: '', description: 'Copy the last answer' },
+  { name: 'review', args: '', description: 'Review the diff (project)' },
+];
+const names = (q: string) => rankCommands(prepareCommands(entries), q).map((r) => r.entry.name);
+
+describe('ranking slash commands', () => {
+  it('lists all in order for an empty query; a prefix before a substring before the letters in order', () => {
+    expect(names('')).toEqual(entries.map((e) => e.name));
+    expect(names('co')).toEqual(['compact', 'context', 'copy']);
+    expect(names('ext')).toEqual(['context']);
+    expect(names('cmp')).toEqual(['compact']);
+    expect(names('HIS')).toEqual(['history']);
+  });
+  it('an exact name first, then the description matches, and underlines the letters matched', () => {
+    expect(names('copy')[0]).toBe('copy');
+    expect(names('diff')).toEqual(['review']);
+    const [cmp] = rankCommands(prepareCommands(entries), 'cmp');
+    expect(cmp.indexes).toEqual([0, 2, 3]);
+    expect(names('zzz')).toEqual([]);
+  });
+  it('names the command a typo meant, and nothing for a word far from every one', () => {
+    const all = SLASH_COMMANDS.map((c) => c.name);
+    expect(nearestCommand(all, 'hlep')).toBe('help');
+    expect(nearestCommand(all, 'stauts')).toBe('status');
+    expect(nearestCommand(all, 'exti')).toBe('exit');
+    expect(nearestCommand(all, 'comp')).toBe('compact');
+    expect(nearestCommand(all, 'nope')).toBeNull();
+    expect(nearestCommand(all, 'xyzzy')).toBeNull();
+  });
+});
+
+describe('the slash menu over the composer', () => {
+  const ctx = {
+    history: [],
+    busy: false,
+    force: false,
+    now: 0,
+    lastKeyAt: -Infinity,
+    emoji: CLUSTERING,
+    commands: () => entries,
+  };
+  const run = (ui: UiState, ...inputs: ComposerInput[]) => {
+    let effects: unknown[] = [];
+    for (const input of inputs) {
+      const r = dispatch(ui, input, ctx);
+      ui = r.ui;
+      effects = [...effects, ...r.effects];
+    }
+    return { ui, effects };
+  };
+  const text = (t: string): ComposerInput => ({ kind: 'text', text: t });
+  const key = (name: string): ComposerInput => ({ kind: 'command', name }) as ComposerInput;
+
+  it('opens on a slash typed into an empty composer, not on one typed after text or with a space', () => {
+    expect(run(initialUi, text('/')).ui.views.map((v) => v.mode)).toEqual(['slash']);
+    expect(run(initialUi, text('a/')).ui.views).toEqual([]);
+    expect(run(initialUi, text('/model echo')).ui.views).toEqual([]);
+    // A space after the name closes it, the space kept.
+    const spaced = run(initialUi, text('/'), text('co'), text(' '));
+    expect(spaced.ui.views).toEqual([]);
+    expect(spaced.ui.composer.editor.text).toBe('/co ');
+  });
+  it('Tab puts the chosen command in the composer (a space after one that takes arguments); Enter runs it', () => {
+    const tabbed = run(initialUi, text('/'), text('co'), key('slash.next'), key('slash.complete'));
+    expect(tabbed.ui.composer.editor.text).toBe('/context');
+    expect(run(initialUi, text('/hi'), key('slash.complete')).ui.composer.editor.text).toBe('/history ');
+    const ran = run(initialUi, text('/cmp'), key('slash.run'));
+    expect(ran.ui.views).toEqual([]);
+    expect(ran.ui.composer.editor.text).toBe('');
+    expect(ran.effects).toContainEqual({ type: 'slash', name: 'compact', args: [] });
+  });
+  it('Enter on a name nothing matches sends what was typed, for the composer to answer; Esc leaves it', () => {
+    const typo = run(initialUi, text('/stauts'), key('slash.run'));
+    expect(typo.effects).toContainEqual({ type: 'note', text: expect.stringMatching(/unknown command \/stauts/) });
+    const left = run(initialUi, text('/co'), key('slash.cancel'));
+    expect(left.ui.views).toEqual([]);
+    expect(left.ui.composer.editor.text).toBe('/co');
+  });
+  it('paints a title with the count and a row per command, the chosen one marked', () => {
+    const { ui } = run(initialUi, text('/co'));
+    const rows = shownPaint(ui).overlay!.rows({
+      width: 60,
+      height: 9,
+      emoji: CLUSTERING,
+      keys: null as never,
+      now: 0,
+      historyMode: 'session',
+    });
+    const lines = rows.map((r) => r.map((s) => s.text).join(''));
+    expect(lines[0]).toMatch(/^ \/co · 3 commands/);
+    expect(lines[1]).toMatch(/^› \/compact \[FOCUS\] +Summarise the conversation$/);
+    expect(lines[2]).toMatch(/^ {2}\/context +Show what the model is sent$/);
+  });
+});
