@@ -58,6 +58,8 @@ export interface Events {
     rule: Inert | null;
     sandboxed: boolean;
     unsandboxed: Inert | null;
+    /** Full-auto was on when it was asked (then its key would turn it off, not answer). */
+    fullAuto?: boolean;
   };
   'approval.answered': { requestId: number; approval: Approval };
   'tool.started': { turnId: number; summary: Inert; detail: Inert; declined: boolean };

@@ -94,11 +94,11 @@ export const COMMANDS = {
   'composer.submit': { description: 'Send the input (a trailing \\ continues the line instead)', modes: ['idle'] },
   'composer.queue': { description: 'Queue the input; it is sent when the turn ends', modes: ['busy'] },
   'app.interrupt': {
-    description: 'Interrupt the turn; else clear the input; else leave force mode; else quit',
+    description: 'Interrupt the turn; else clear the input; else leave full-auto; else quit',
     modes: ['idle', 'busy', 'approval'],
   },
   'app.toggleForce': {
-    description: 'Force mode: run tool calls without asking (FORCE in the status bar)',
+    description: 'Full-auto on or off: tool calls run without asking (full-auto in the status bar)',
     modes: ['idle', 'busy', 'approval'],
   },
   'app.suspend': { description: 'Suspend milk to the shell (fg brings it back)', modes: ['idle', 'busy', 'approval'] },

@@ -50,7 +50,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'force',
     args: '',
-    description: 'Turn force mode on or off (tool calls run without asking)',
+    description: 'Turn full-auto on or off (tool calls run without asking), as {app.toggleForce}',
     run(ctx, args) {
       if (args.length > 0) return usage('force');
       ctx.run('app.toggleForce');

@@ -27,9 +27,16 @@ describe('reasoning in the transcript', () => {
     ]);
     bus.emit('turn.delta', { turnId: 1, text: t('the answer') });
     const shown = rows();
-    expect(shown[1][0]).toBe('note');
-    expect(shown[1][1]).toMatch(/^thought for \d+\.\ds · 5 lines$/);
+    expect(shown[1][0]).toBe('thought');
+    expect(shown[1][1]).toMatch(/^thought for \d+\.\ds · 5 lines \(Ctrl\+O shows it\)$/);
     expect(shown[2]).toEqual(['assistant', expect.stringContaining('the answer')]);
     expect(shown).toHaveLength(3);
+    // The fold key shows the thought whole.
+    bus.emit('transcript.toggleFold', {});
+    expect(
+      rows()
+        .slice(1, 7)
+        .map(([, text]) => text),
+    ).toEqual([expect.stringMatching(/^thought for \d+\.\ds · 5 lines$/), 'one', 'two', 'three', 'four', 'five']);
   });
 });

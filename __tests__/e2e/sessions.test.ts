@@ -144,7 +144,8 @@ describe('coming back to a conversation', () => {
     let p = await start(data, cwd);
     await ask(p, 'alpha question');
     p.write('/new' + KEY.enter);
-    await p.waitForText('new conversation');
+    // The note alone on its line (the slash menu's row for /new says "a new conversation" too).
+    await p.waitForText(/^ +new conversation *$/m);
     await ask(p, 'beta question');
     await quit(p);
     p = await start(data, cwd, ['--resume']);

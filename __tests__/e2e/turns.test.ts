@@ -326,13 +326,13 @@ describe('the Ctrl-C ladder when idle', () => {
     m!.write('some text');
     await m!.waitFor(() => composer() === 'some text', 'typed');
     m!.write('\x1b[Z');
-    await m!.waitFor(() => m!.statusLine().includes('FORCE'), 'force on');
+    await m!.waitFor(() => m!.statusLine().includes('full-auto'), 'force on');
     m!.write(KEY.ctrlC);
     await m!.waitFor(() => composer() === '', 'cleared');
-    expect(m!.statusLine()).toContain('FORCE');
+    expect(m!.statusLine()).toContain('full-auto');
     // No turn was cancelled, so quick presses are not a swallowed burst: each takes one step.
     m!.write(KEY.ctrlC);
-    await m!.waitFor(() => !m!.statusLine().includes('FORCE'), 'force off');
+    await m!.waitFor(() => !m!.statusLine().includes('full-auto'), 'force off');
     m!.write(KEY.ctrlC);
     expect((await m!.exited).exitCode).toBe(0);
   });
@@ -527,7 +527,7 @@ describe('tool calls in the terminal', () => {
     ]);
     fs.writeFileSync(path.join(ws, 'a.txt'), 'old\n');
     m = new MilkPty({ args: [...args, '--approval', 'auto-edit'], cwd: ws });
-    await m.waitFor(() => m!.statusLine().includes('AUTO-EDIT'), 'the mode in the status bar');
+    await m.waitFor(() => m!.statusLine().includes(' auto-edit '), 'the mode in the status bar');
     m.write('go' + KEY.enter);
     await m.waitFor(
       () => m!.statusLine().includes('run shell: echo ran > ran.txt?') && m!.statusLine().includes('y yes · n no'),
@@ -760,6 +760,8 @@ describe('tool calls in the terminal', () => {
       '[n or Esc: no, and the model is told · Ctrl+C: stop the whole turn]',
     );
     expect(m.statusLine()).not.toContain('Esc to interrupt');
+    // Shift+Tab would answer this call too, and the question says so.
+    expect(m.text().replace(/\s+/g, ' ')).toContain('[Shift+Tab: full-auto, yes to this call and every later one]');
     m.write('n');
     await m.waitForText('ok, not running it.');
     expect(m.text()).toContain('$ shell: touch nope  · declined');
@@ -813,7 +815,7 @@ describe('tool calls in the terminal', () => {
     m = new MilkPty({ args, cwd: ws });
     await m.waitForText('history: session');
     m.write('\x1b[Z');
-    await m.waitFor(() => m!.statusLine().includes('FORCE'), 'force on');
+    await m.waitFor(() => m!.statusLine().includes('full-auto'), 'force on');
     m.write('go' + KEY.enter);
     // The status bar says "working" as soon as the turn starts; the file says the command runs.
     await m.waitFor(() => fs.existsSync(path.join(ws, 'started')), 'the command started');
@@ -842,7 +844,7 @@ describe('tool calls in the terminal', () => {
     await m!.waitForText('[interrupted]');
     await m!.waitFor(() => !alive(marker), 'the command is gone');
     expect(m!.text()).toMatch(/· interrupted · \d+\.\ds/);
-    expect(m!.statusLine()).toContain('FORCE');
+    expect(m!.statusLine()).toContain('full-auto');
   });
 
   it.each([
@@ -892,7 +894,7 @@ describe('tool calls in the terminal', () => {
     m = new MilkPty({ args, cwd: ws, rows: 40 });
     await m.waitForText('history: session');
     m.write('\x1b[Z');
-    await m.waitFor(() => m!.statusLine().includes('FORCE'), 'force on');
+    await m.waitFor(() => m!.statusLine().includes('full-auto'), 'force on');
     m.write('count' + KEY.enter);
     await m.waitForText('counted.');
     await m.waitForText('… 180 lines hidden (Ctrl+O shows them)');

@@ -72,9 +72,9 @@ describe('the slash menu over the composer', () => {
     expect(spaced.ui.views).toEqual([]);
     expect(spaced.ui.composer.editor.text).toBe('/co ');
   });
-  it('Tab puts the chosen command in the composer (a space after one that takes arguments); Enter runs it', () => {
+  it('Tab puts the chosen command in the composer, a space after it for its arguments; Enter runs it', () => {
     const tabbed = run(initialUi, text('/'), text('co'), key('slash.next'), key('slash.complete'));
-    expect(tabbed.ui.composer.editor.text).toBe('/context');
+    expect(tabbed.ui.composer.editor.text).toBe('/context ');
     expect(run(initialUi, text('/hi'), key('slash.complete')).ui.composer.editor.text).toBe('/history ');
     const ran = run(initialUi, text('/cmp'), key('slash.run'));
     expect(ran.ui.views).toEqual([]);

@@ -34,9 +34,9 @@ describe('the status bar', () => {
     expect(t).toMatch(/^ milk │ home-ana-src-shop-3f9a2c1b │ history: session +offline demo agent/);
     expect(stringWidth(t, CLUSTERING)).toBe(80);
   });
-  it('shows busy time, queue count and FORCE, and keeps them when the row is narrow', () => {
+  it('shows busy time, queue count and full-auto, and keeps them when the row is narrow', () => {
     const t = text({ busySince: 7_000, queued: 2, force: true }, 60);
-    expect(t).toContain('FORCE');
+    expect(t).toContain('full-auto');
     expect(t).toContain('2 queued');
     expect(t).toMatch(/working 3s/);
     expect(t).not.toContain('offline demo');
@@ -58,7 +58,7 @@ describe('the status bar', () => {
       60,
     );
     expect(t.startsWith(' run shell: npm test')).toBe(true);
-    expect(t).toContain('FORCE');
+    expect(t).toContain('full-auto');
     expect(stringWidth(t, CLUSTERING)).toBe(60);
   });
   it('keeps the y/n/a legend whole however long the command, at 80 and 60 columns', () => {

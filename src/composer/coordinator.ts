@@ -310,9 +310,9 @@ export class TurnCoordinator {
     this.runner.settings.setForce(on);
     this.note(
       on
-        ? `force mode on: tool calls run without asking (${this.options.keys.key('idle', 'app.toggleForce')} or ` +
-            `/force to turn it off)`
-        : 'force mode off',
+        ? `full-auto: tool calls run without asking (${this.options.keys.key('idle', 'app.toggleForce')} or ` +
+            `/force to go back to ${this.runner.settings.approval})`
+        : `full-auto off: back to ${this.runner.settings.approval}`,
     );
   }
 

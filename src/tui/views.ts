@@ -133,8 +133,9 @@ type Part = Span & { cut?: boolean; late?: boolean; yields?: boolean };
 function rightParts(st: StatusState): Part[] {
   const parts: Part[] = [];
   if (st.legend) parts.push({ text: ` ${st.legend} `, style: 'statusStrong' });
-  if (st.force) parts.push({ text: ' FORCE ', style: 'force' });
-  else if (st.approval && st.approval !== 'ask') parts.push({ text: ` ${st.approval.toUpperCase()} `, style: 'force' });
+  // Each mode by its one name, as --approval and /approval spell it.
+  if (st.force) parts.push({ text: ' full-auto ', style: 'force' });
+  else if (st.approval && st.approval !== 'ask') parts.push({ text: ` ${st.approval} `, style: 'force' });
   if (!st.force && st.always?.length) parts.push({ text: ` always: ${st.always.join(', ')} `, style: 'force' });
   if (st.queued > 0) parts.push({ text: ` ${st.queued} queued `, style: 'statusStrong' });
   if (st.busySince !== null) {

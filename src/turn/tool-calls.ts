@@ -198,6 +198,7 @@ export class ToolCalls {
         rule: rule && sanitize(describeRule(rule)),
         sandboxed: q.confined.sandbox,
         unsandboxed: q.confined.agree ? sanitize(s.sandboxBroken ?? 'the sandbox cannot run here') : null,
+        fullAuto: s.force,
       },
       turn.controller.signal,
     );

@@ -53,10 +53,12 @@ export interface ApprovalQuestion {
  * open (the status bar has no room); `key` names a command's key as bound.
  */
 export function approvalHints(
-  q: { rule: string | null; sandboxed: boolean; unsandboxed: string | null },
+  q: { rule: string | null; sandboxed: boolean; unsandboxed: string | null; fullAuto?: boolean },
   key: (command: CommandName) => string,
 ): string[] {
   const hints = [`${key('approval.no')}: no, and the model is told · ${key('app.interrupt')}: stop the whole turn`];
+  // Full-auto's key answers this question too: said before anyone presses it.
+  if (q.fullAuto === false) hints.push(`${key('app.toggleForce')}: full-auto, yes to this call and every later one`);
   if (q.rule) hints.push(`${key('approval.rule')}: ${q.rule} run without asking from now on, in this workspace`);
   if (q.sandboxed)
     hints.push(`runs in the sandbox, without the network; ${key('approval.network')}: yes, with the network`);

@@ -3,7 +3,7 @@
 // with what it does. What follows the slash is typed into the composer as
 // usual and filters the list (search/commands.ts: prefix, then substring, then
 // the letters in order, then the description). Tab puts the selected command
-// in the composer to add arguments to; Enter runs it; Esc closes the list and
+// in the composer, a space after it, to add arguments to; Enter runs it; Esc closes the list and
 // leaves what was typed; a space, or rubbing out the slash, closes it the
 // same way. An unknown command typed whole still reaches the composer, which
 // names the nearest one.
@@ -80,7 +80,7 @@ export class SlashMenuView implements View {
       case 'slash.complete': {
         const entry = this.ranked[this.selected]?.entry;
         if (!entry) return consume(this);
-        return consume(null, { composer: this.take(composer, `/${entry.name}${entry.args ? ' ' : ''}`) });
+        return consume(null, { composer: this.take(composer, `/${entry.name} `) });
       }
       case 'slash.run':
         return this.run(composer, ctx);
