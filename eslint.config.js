@@ -72,6 +72,7 @@ const PURE = [
   'src/data-dir.ts',
   'src/rows.ts',
   'src/status-lines.ts',
+  'src/welcome.ts',
   'src/tool-call.ts',
   'src/tools/tool.ts',
   'src/tools/schema.ts',

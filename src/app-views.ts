@@ -6,6 +6,7 @@ import type { AppOptions, Services } from './app';
 import type { Bus } from './bus';
 import { expandPrompt, promptHelpLines } from './agent/prompt-commands';
 import { costLines } from './status-lines';
+import { COMPACT_AT } from './turn/compact';
 import { TurnCoordinator } from './composer/coordinator';
 import { copyAnswer } from './tui/copy';
 import type { Keymap } from './tui/keymap';
@@ -77,6 +78,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     providerHint: () => s.provider.hint ?? `${s.settings.provider} · ${s.settings.model}`,
     mcp: s.mcp.status,
     interruptKey: keys.key('busy', 'turn.cancel'),
+    contextUse: () => ({ ...s.runner.contextUse(), compactAt: COMPACT_AT }),
   });
   const painter = new Painter(ui, bus, {
     transcript,

@@ -15,6 +15,7 @@ import { killLiveTools } from './turn/runner';
 import type { Provider } from './providers/provider';
 import { ProviderSwitch, describeModel } from './providers/resume';
 import { Spent, statusLines } from './status-lines';
+import { ProviderOrigin, keyNotice, ollamaNotice, welcomeLines } from './welcome';
 import { APPROVAL_MEANING } from './settings/approval';
 import { HistoryService, historyPaths } from './history/service';
 import { Sessions } from './session/sessions';
@@ -49,6 +50,9 @@ export interface AppOptions {
   provider: Provider;
   /** Which provider a resumed conversation goes on with (its own, unless the flags name one). */
   switchProvider?: ProviderSwitch;
+  /** Where the provider came from (no one: the welcome teaches how to connect a model), and its key's variable. */
+  providerOrigin?: ProviderOrigin;
+  keyVariable?: string | null;
   cleanup: Cleanup;
   /** Null: no home to keep data in; history stays in memory. */
   dataDir: string | null;
@@ -225,13 +229,39 @@ function warmUps(s: Services, provider: AppOptions['provider'], coordinator: Tur
 }
 
 /** The first line of the transcript: the provider, where help is, how to quit (by the keys in force). */
-function greet(bus: Bus, provider: string, keymap: Keymap): void {
+function greet(bus: Bus, options: AppOptions, keymap: Keymap): void {
+  const provider = options.provider.name;
   const quitKeys = [keymap.key('idle', 'app.interrupt'), keymap.key('idle', 'editor.deleteOrQuit')]
     .filter(Boolean)
     .join(' or ');
   const quit = quitKeys ? ` · ${quitKeys} on an empty line to quit` : '';
   bus.emit('transcript.note', { text: sanitize(`milk · ${provider} · /help for keys${quit}`) });
+  welcome(bus, options, keymap);
 }
+
+/**
+ * With no model set up, a welcome that says how to connect one (and names an Ollama server if one answers, asked once
+ * after start-up); with a key from the environment, which provider it chose.
+ */
+function welcome(bus: Bus, options: AppOptions, keymap: Keymap): void {
+  const note = (text: string): void => bus.emit('transcript.note', { text: sanitize(text) });
+  const p = options.provider;
+  if (options.providerOrigin === 'env' && options.keyVariable && env(options)[options.keyVariable])
+    note(keyNotice(p.name, p.model ?? '', options.keyVariable));
+  if (options.providerOrigin !== 'default' || p.name !== 'offline') return;
+  note(welcomeLines(keymap).join('\n'));
+  const timer = setTimeout(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { probeOllama } = require('./providers/ollama') as typeof import('./providers/ollama');
+    void probeOllama(env(options)).then((found) => {
+      if (found) note(ollamaNotice(found.url, found.models));
+    });
+  }, OLLAMA_PROBE_AFTER_MS);
+  timer.unref();
+}
+
+/** When the Ollama server is looked for: after the first frames, off the start-up path. */
+const OLLAMA_PROBE_AFTER_MS = 500;
 
 /** What exit undoes, in order: the screen (`screen`, in turn), the tools, the servers, then the conversation. */
 function cleanUpAtExit(cleanup: Cleanup, s: Services, screen: (() => void)[]): void {
@@ -295,7 +325,7 @@ export function startApp(options: AppOptions): App {
   bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
   ui.screen.on('resize', () => scheduler.request());
 
-  greet(bus, options.provider.name, keymap);
+  greet(bus, options, keymap);
   for (const w of [...(options.warnings ?? []), ...keyProblems]) s.warn(w);
   s.history.load();
   warmSearch(s.history.lists());

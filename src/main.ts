@@ -9,14 +9,17 @@ import { Cleanup, installExitHandlers } from './cleanup';
 import { MAIN_FLAGS, MainOptions, NO_HOME, UsageError, locate, quickParse, version } from './cli-support';
 import { Config, contextWindowFor, loadConfig } from './config/config';
 import { ProviderSetupError, buildProvider } from './providers/build';
-import { ProviderChoice, chooseProvider } from './providers/select';
+import { ProviderChoice, chooseProvider, keyVariable } from './providers/select';
 import { ProviderSwitch, choiceForResume } from './providers/resume';
 import type { Provider } from './providers/provider';
 import { sanitize } from './inert';
 
 export const EXIT_USAGE = 2;
 
-function providerFor(opts: MainOptions, config: Config): { provider: Provider; switchProvider: ProviderSwitch } {
+function providerFor(
+  opts: MainOptions,
+  config: Config,
+): { provider: Provider; switchProvider: ProviderSwitch; choice: ProviderChoice } {
   let choice: ProviderChoice;
   let provider: Provider;
   try {
@@ -31,7 +34,7 @@ function providerFor(opts: MainOptions, config: Config): { provider: Provider; s
     const to = choiceForResume(recorded, choice, opts, config, process.env);
     return { provider: to.choice ? buildProvider(to.choice, process.env) : null, note: to.note };
   };
-  return { provider, switchProvider };
+  return { provider, switchProvider, choice };
 }
 
 async function runInteractive(opts: MainOptions): Promise<number> {
@@ -41,7 +44,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
   const { dataDir, workspace, sessionId } = locate(opts);
   const { config, warnings } = loadConfig(dataDir);
   if (dataDir === null) warnings.push(`${NO_HOME}; history kept in memory only`);
-  const { provider, switchProvider } = providerFor(opts, config);
+  const { provider, switchProvider, choice } = providerFor(opts, config);
   const cleanup = new Cleanup();
   installExitHandlers(cleanup);
   // Node prints its warnings (e.g. TimeoutOverflowWarning) to stderr, over the
@@ -59,6 +62,8 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     sessionId,
     provider,
     switchProvider,
+    providerOrigin: choice.from,
+    keyVariable: keyVariable(choice.name),
     cleanup,
     dataDir,
     workspace,

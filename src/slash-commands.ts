@@ -6,6 +6,7 @@
 import { APPROVAL_MEANING, isApprovalMode } from './settings/approval';
 import { PERMISSIONS_ARGS, permissionsCommand } from './slash-permissions';
 import { maxOf } from './arrays';
+import { COMPACT_AT } from './turn/compact';
 import { isThemeChoice } from './settings/theme';
 import { KeyNames, withKeys } from './commands';
 import type { SlashContext } from './composer/slash-context';
@@ -31,13 +32,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'help',
     args: '',
-    description: 'List the keys of the current mode and the slash commands',
+    description: 'What to know first, then every key of the current mode and every command',
     run(ctx, args) {
       if (args.length > 0) return usage('help');
       const prompts = ctx.screen.promptHelp();
       ctx.note(
         [
-          'keys:',
+          ...essentialsHelp(ctx.keys),
+          '',
+          'every key:',
           ...ctx.screen.keyHelp(),
           '',
           'commands:',
@@ -337,6 +340,44 @@ export function completeSlash(
   let common = names[0];
   for (const n of names) while (!n.startsWith(common)) common = common.slice(0, -1);
   return { text: `/${common}`, candidates: names };
+}
+
+/**
+ * What a newcomer needs first, from the keys as bound: sending, a new line, the menu, files, commands, history search,
+ * stopping, a tool's question, rewinding, the editor, folds, full-auto, and what the status bar's counters mean.
+ */
+export function essentialsHelp(keys: KeyNames): string[] {
+  const k = (command: Parameters<KeyNames['key']>[1], mode: Parameters<KeyNames['key']>[0] = 'idle'): string =>
+    keys.key(mode, command) || '(unbound)';
+  const answers = (['approval.yes', 'approval.no', 'approval.always', 'approval.rule', 'approval.network'] as const)
+    .map((c) => k(c, 'approval'))
+    .join(' ');
+  const rows: Array<[string, string]> = [
+    [k('composer.submit'), `send; ${keys.keys('idle', 'editor.newline', ', ')}: a new line`],
+    ['/', 'every command, in a menu that filters as you type'],
+    ['@path', 'attach a file or folder (a list of the workspace opens as you type)'],
+    ['!command', 'run a command yourself; the model sees it and its output with your next message'],
+    [k('history.searchReverse'), `search what you typed before (${k('history.searchForward')}: forwards)`],
+    [
+      `${k('turn.cancel', 'busy')}, ${k('app.interrupt')}`,
+      `stop the turn; on an empty line, ${k('app.interrupt')} or ${k('editor.deleteOrQuit')} quits`,
+    ],
+    [answers, "at a tool's question: yes, no, always this tool, a rule for this workspace, with the network"],
+    [`${k('session.rewind')} ${k('session.rewind')}`, 'go back to an earlier input (rewind), files included'],
+    [k('composer.externalEditor'), 'edit the input in your $EDITOR'],
+    [k('transcript.toggleFold'), 'show the newest folded output or thought whole'],
+    [k('app.toggleForce'), 'full-auto on or off: tool calls run without asking'],
+  ];
+  const width = maxOf(
+    rows.map(([key]) => key.length),
+    0,
+  );
+  return [
+    'first:',
+    ...rows.map(([key, what]) => `  ${key.padEnd(width)}  ${what}`),
+    'the status bar: ↑ tokens the last turn sent, ↓ it received, Σ the conversation so far; ctx N%: the share of the ' +
+      `model's context window in use (compacted past ${Math.round(COMPACT_AT * 100)}%)`,
+  ];
 }
 
 /** One line per slash command, for /help. */

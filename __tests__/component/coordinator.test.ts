@@ -148,19 +148,38 @@ describe('the coordinator: slash commands', () => {
     expect(notes()[0]).toMatch(/Ctrl\+O +Search the global history instead/);
     expect(notes()[0]).not.toMatch(/Ctrl\+R\b/);
     send('/force');
-    expect(notes().at(-1)).toContain('(F6 or /force to turn it off)');
+    expect(notes().at(-1)).toContain('(F6 or /force to go back to ask)');
   });
-  it('/help lists keys and commands; /force toggles force mode; nothing reaches the model', () => {
+  it('/help puts what to know first, then every key and command; /force toggles full-auto; nothing reaches the model', () => {
     const { c, send, notes, seen } = setup();
     send('/help');
-    expect(notes()[0]).toMatch(/^keys:\n(.+\n)+\nin a search \(Ctrl\+R, Ctrl\+S\):\n(.+\n)+\ncommands:\n\/help /);
+    expect(notes()[0]).toMatch(
+      /^first:\n(.+\n)+\nevery key:\n(.+\n)+\nin a search \(Ctrl\+R, Ctrl\+S\):\n(.+\n)+\ncommands:\n\/help /,
+    );
+    const first = notes()[0].split('\n\n')[0];
+    // The essentials, with the keys as bound: sending, @, !, the menu, history search, stopping, the question's keys.
+    for (const line of [
+      /^ {2}Enter +send; .*Ctrl\+J.*: a new line$/m,
+      /^ {2}\/ +every command, in a menu/m,
+      /^ {2}@path +attach a file/m,
+      /^ {2}!command +run a command yourself/m,
+      /^ {2}Ctrl\+R +search what you typed before \(Ctrl\+S: forwards\)$/m,
+      /^ {2}Esc, Ctrl\+C +stop the turn; on an empty line, Ctrl\+C or Ctrl\+D quits$/m,
+      /^ {2}y n a r w +at a tool's question: yes, no, always/m,
+      /^ {2}Esc Esc +go back to an earlier input/m,
+      /^ {2}Ctrl\+G +edit the input in your \$EDITOR$/m,
+      /^ {2}Ctrl\+O +show the newest folded/m,
+      /^ {2}Shift\+Tab +full-auto on or off/m,
+      /the status bar: ↑ tokens the last turn sent, ↓ it received, Σ the conversation so far; ctx N%/,
+    ])
+      expect(first).toMatch(line);
     send('/force');
     expect(c.force).toBe(true);
     send('/force');
     expect(c.force).toBe(false);
     expect(seen.filter(([n]) => n === 'turn.started')).toEqual([]);
   });
-  it('Tab lists several candidates in the status bar', () => {
+  it('Tab without the menu lists several candidates in the status bar', () => {
     const { type, run, seen, c } = setup();
     type('/h');
     run('composer.complete');

@@ -240,6 +240,50 @@ describe('milk in a real terminal', () => {
     await milk.waitForText('unknown command /stauts: did you mean /status?');
   });
 
+  it('opens on a welcome that says how to connect a model, naming an Ollama server that answers', async () => {
+    const http = require('node:http') as typeof import('node:http');
+    // An Ollama server as its API answers /api/tags.
+    const ollama = http.createServer((req, res) => {
+      res.writeHead(req.url === '/api/tags' ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ models: [{ name: 'qwen3:8b' }, { name: 'llama3.2' }] }));
+    });
+    await new Promise<void>((r) => ollama.listen(0, '127.0.0.1', r));
+    const port = (ollama.address() as { port: number }).port;
+    try {
+      milk = new MilkPty({ args: ['--data-dir', tempDir()], env: { OLLAMA_HOST: `127.0.0.1:${port}` } });
+      await milk.waitForText('Welcome to milk, a coding agent for your terminal. No model is set up');
+      expect(milk.text()).toContain('--provider openai --base-url http://HOST:PORT/v1 --model NAME');
+      expect(milk.text()).toMatch(/Enter sends · \/ commands · @ files · Ctrl\+R history · Esc stops · \/help/);
+      await milk.waitFor(
+        () =>
+          milk!
+            .text()
+            .replace(/\s+/g, ' ')
+            .includes(`an Ollama server answers at http://127.0.0.1:${port} (models: qwen3:8b, llama3.2)`),
+        'the Ollama server named',
+      );
+      expect(milk.text().replace(/\s+/g, ' ')).toContain(
+        `--provider openai --base-url http://127.0.0.1:${port}/v1 --model qwen3:8b`,
+      );
+    } finally {
+      ollama.close();
+    }
+  });
+
+  it('opens without the welcome when a provider is named, and says which key from the environment chose one', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir(), '--provider', 'offline'] });
+    await milk.waitForText('history: session');
+    expect(milk.text()).not.toContain('Welcome to milk');
+    milk.kill('SIGKILL');
+    milk = new MilkPty({
+      args: ['--data-dir', tempDir()],
+      env: { OPENAI_API_KEY: 'sk-test-not-a-key', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
+    });
+    await milk.waitForText('openai · gpt-4o-mini, with OPENAI_API_KEY from the environment');
+    expect(milk.text()).not.toContain('Welcome to milk');
+    expect(milk.text()).not.toContain('sk-test');
+  });
+
   it('opens the slash menu on / with every command, filters it as typed, runs the chosen one; /exit quits', async () => {
     const cwd = tempDir();
     const path = require('node:path') as typeof import('node:path');

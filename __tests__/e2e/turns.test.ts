@@ -414,6 +414,37 @@ describe('/model', () => {
   });
 });
 
+describe('the context gauge', () => {
+  it("shows the share of the model's window in use after a turn, and warns as compaction nears", async () => {
+    const fs = require('node:fs') as typeof import('node:fs');
+    const data = tempDir();
+    // The smallest window the config takes: the system prompt and tools alone fill much of it.
+    fs.writeFileSync(
+      `${data}/config.json`,
+      JSON.stringify({ models: { short: { contextWindow: 100_000 }, echo: { contextWindow: 1000 } } }),
+    );
+    m = new MilkPty({
+      args: ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'short'],
+      cols: 120,
+    });
+    await m.waitForText('history: session');
+    expect(m.statusLine()).not.toMatch(/ctx \d+%/);
+    m.write('hi' + KEY.enter);
+    await m.waitForText('the quick brown fox');
+    await m.waitFor(() => /ctx \d+%/.test(m!.statusLine()), 'the gauge');
+    const share = Number(/ctx (\d+)%/.exec(m.statusLine())![1]);
+    expect(share).toBeGreaterThan(0);
+    expect(share).toBeLessThan(70);
+    expect(m.statusLine()).not.toContain('compacts at');
+    // A model with a small window: the same conversation is near compaction, and the gauge says so.
+    m.write('/model echo' + KEY.enter);
+    await m.waitForText('model: echo (was short)');
+    m.write('again' + KEY.enter);
+    await m.waitForText('echo: again');
+    await m.waitFor(() => /ctx \d+% · compacts at 80%/.test(m!.statusLine()), 'the warning');
+  });
+});
+
 describe('resuming a conversation with a real model', () => {
   it('milk -c goes back to the provider, server and model the conversation was with, and says so', async () => {
     const data = tempDir();

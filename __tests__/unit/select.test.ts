@@ -161,3 +161,14 @@ describe('which provider a resumed conversation goes on with', () => {
     });
   });
 });
+
+describe("where Ollama's server is looked for", () => {
+  const { ollamaUrl } = require('../../src/providers/ollama') as typeof import('../../src/providers/ollama');
+  it('takes OLLAMA_HOST as a host, a host and port, or a URL; else its default', () => {
+    expect(ollamaUrl({})).toBe('http://127.0.0.1:11434');
+    expect(ollamaUrl({ OLLAMA_HOST: '0.0.0.0' })).toBe('http://0.0.0.0:11434');
+    expect(ollamaUrl({ OLLAMA_HOST: 'box:8080' })).toBe('http://box:8080');
+    expect(ollamaUrl({ OLLAMA_HOST: 'https://ollama.example/' })).toBe('https://ollama.example:11434');
+    expect(ollamaUrl({ OLLAMA_HOST: 'http://h:1/' })).toBe('http://h:1');
+  });
+});

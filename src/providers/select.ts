@@ -2,6 +2,7 @@
 // environment, else the offline demo agent. Pure: settings in, choice out.
 
 import { Config, MAX_TIMER_MS, PROVIDER_NAMES } from '../config/config';
+import type { ProviderOrigin } from '../welcome';
 import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MODEL } from './anthropic';
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from './openai';
 
@@ -19,6 +20,8 @@ export interface ProviderFlags {
 
 export interface ProviderChoice {
   name: ProviderName;
+  /** Where the choice came from: a flag, the config file, a key or variable in the environment, or no one. */
+  from: ProviderOrigin;
   model: string;
   baseUrl: string;
   apiKey?: string;
@@ -51,13 +54,7 @@ const HTTP_PROVIDERS = {
 } as const;
 
 export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS.ProcessEnv): ProviderChoice {
-  let name: ProviderName = 'offline';
-  if (isName(flags.provider)) name = flags.provider;
-  else if (flags.script) name = 'script';
-  else if (isName(config.provider)) name = config.provider;
-  else if (isName(env.MILK_PROVIDER)) name = env.MILK_PROVIDER;
-  else if (env.OPENAI_BASE_URL || env.OPENAI_API_KEY) name = 'openai';
-  else if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_BASE_URL) name = 'anthropic';
+  const [name, from] = whose(flags, config, env);
 
   const idleEnv = Number(env.MILK_IDLE_TIMEOUT_MS);
   // A timer longer than Node's limit fires at once: every turn would time out.
@@ -72,6 +69,7 @@ export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS
     const e = HTTP_PROVIDERS[name];
     return {
       name,
+      from,
       model: pick(flags.model, config.model, env[e.modelVar]) ?? e.model,
       baseUrl: pick(flags.baseUrl, config.baseUrl, env[e.baseUrlVar]) ?? e.baseUrl,
       apiKey: pick(env[e.keyVar]),
@@ -80,6 +78,22 @@ export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS
     };
   }
   if (name === 'script')
-    return { name, model: 'script', baseUrl: '', script: pick(flags.script, config.script), idleTimeoutMs };
-  return { name: 'offline', model: 'offline', baseUrl: '', idleTimeoutMs };
+    return { name, from, model: 'script', baseUrl: '', script: pick(flags.script, config.script), idleTimeoutMs };
+  return { name: 'offline', from, model: 'offline', baseUrl: '', idleTimeoutMs };
+}
+
+/** The provider named by the flags, else the config, else the environment, else none (the offline demo). */
+function whose(flags: ProviderFlags, config: Config, env: NodeJS.ProcessEnv): [ProviderName, ProviderOrigin] {
+  if (isName(flags.provider)) return [flags.provider, 'flag'];
+  if (flags.script) return ['script', 'flag'];
+  if (isName(config.provider)) return [config.provider, 'config'];
+  if (isName(env.MILK_PROVIDER)) return [env.MILK_PROVIDER, 'env'];
+  if (env.OPENAI_BASE_URL || env.OPENAI_API_KEY) return ['openai', 'env'];
+  if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_BASE_URL) return ['anthropic', 'env'];
+  return ['offline', 'default'];
+}
+
+/** The variable that holds a provider's key. */
+export function keyVariable(name: ProviderName): string | null {
+  return name === 'openai' || name === 'anthropic' ? HTTP_PROVIDERS[name].keyVar : null;
 }

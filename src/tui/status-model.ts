@@ -29,6 +29,8 @@ export interface StatusSources {
   mcp?: () => string | null;
   /** The key that interrupts a running turn, as bound ('' when none is). */
   interruptKey?: string;
+  /** How much of the model's window the conversation takes: a pass over it, so asked when a turn ends. */
+  contextUse?: () => { tokens: number; window: number; compactAt: number };
 }
 
 export class StatusModel {
@@ -42,6 +44,8 @@ export class StatusModel {
   /** Tokens of the last turn and of the conversation, once a server reported any. */
   private usage: { input: number; output: number; total: number } | null = null;
   private turnUsage = { input: 0, output: 0 };
+  /** The context gauge's share, measured when a turn ended or a conversation came back. */
+  private context: { share: number; compactAt: number } | null = null;
 
   constructor(
     private readonly bus: Bus,
@@ -77,7 +81,17 @@ export class StatusModel {
       this.usage = { ...this.turnUsage, total: (this.usage?.total ?? 0) + input + output };
       bus.requestRender();
     });
-    bus.on('session.new', () => (this.usage = null));
+    bus.on('session.new', () => {
+      this.usage = null;
+      this.context = null;
+    });
+    const measure = (): void => {
+      const use = sources.contextUse?.();
+      this.context = use && use.window > 0 ? { share: use.tokens / use.window, compactAt: use.compactAt } : null;
+      bus.requestRender();
+    };
+    bus.on('turn.ended', measure);
+    bus.on('session.resumed', measure);
   }
 
   /** `modal`: the top view's prompt (replacing the left side) and the keys that answer it (never cut off). */
@@ -100,6 +114,7 @@ export class StatusModel {
       always: s.always(),
       mcp: s.mcp?.() ?? null,
       interruptKey: s.interruptKey,
+      context: this.context,
     };
   }
 

@@ -109,6 +109,11 @@ export interface StatusState {
   usage?: { input: number; output: number; total: number } | null;
   /** How many MCP servers are ready of those configured ("mcp 2/3"). */
   mcp?: string | null;
+  /**
+   * The share of the model's context window the conversation takes (0-1), once a turn has ended, and the share past
+   * which it is compacted.
+   */
+  context?: { share: number; compactAt: number } | null;
 }
 
 /** 1234 → 1.2k, for the status bar. */
@@ -149,6 +154,14 @@ function rightParts(st: StatusState): Part[] {
       text: ` ↑${tokens(st.usage.input)} ↓${tokens(st.usage.output)} Σ${tokens(st.usage.total)} `,
       style: 'statusStrong',
     });
+  // The context gauge: the share of the model's window in use; near compaction it says so, in the warning colour.
+  if (st.context && st.busySince === null) {
+    const pct = Math.round(st.context.share * 100);
+    // Within ten points of compaction.
+    if (st.context.share >= st.context.compactAt - 0.1)
+      parts.push({ text: ` ctx ${pct}% · compacts at ${Math.round(st.context.compactAt * 100)}% `, style: 'warning' });
+    else parts.push({ text: ` ctx ${pct}% `, style: 'status', yields: true });
+  }
   if (st.mcp) parts.push({ text: ` ${st.mcp} `, style: 'status', yields: true });
   if (st.warning) parts.push({ text: ` ⚠ ${st.warning} `, style: 'warning', cut: true });
   else if (st.notice) parts.push({ text: ` ${st.notice} `, style: 'status', cut: true });
