@@ -78,7 +78,8 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     providerHint: () => s.provider.hint ?? `${s.settings.provider} · ${s.settings.model}`,
     mcp: s.mcp.status,
     interruptKey: keys.key('busy', 'turn.cancel'),
-    contextUse: () => ({ ...s.runner.contextUse(), compactAt: COMPACT_AT }),
+    // A provider that names no model (the offline demo, a script) has no window to fill.
+    contextUse: () => (s.settings.model === null ? null : { ...s.runner.contextUse(), compactAt: COMPACT_AT }),
   });
   const painter = new Painter(ui, bus, {
     transcript,

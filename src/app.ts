@@ -16,6 +16,7 @@ import type { Provider } from './providers/provider';
 import { ProviderSwitch, describeModel } from './providers/resume';
 import { Spent, statusLines } from './status-lines';
 import { ProviderOrigin, keyNotice, ollamaNotice, welcomeLines } from './welcome';
+import { Attention, NotifyChoice } from './tui/attention';
 import { APPROVAL_MEANING } from './settings/approval';
 import { HistoryService, historyPaths } from './history/service';
 import { Sessions } from './session/sessions';
@@ -50,6 +51,8 @@ export interface AppOptions {
   provider: Provider;
   /** Which provider a resumed conversation goes on with (its own, unless the flags name one). */
   switchProvider?: ProviderSwitch;
+  /** How milk calls for attention when the terminal is not focused (config `notify`): the bell unless said. */
+  notify?: NotifyChoice;
   /** Where the provider came from (no one: the welcome teaches how to connect a model), and its key's variable. */
   providerOrigin?: ProviderOrigin;
   keyVariable?: string | null;
@@ -187,7 +190,11 @@ function inputHandler(
   bus: Bus,
   warn: (text: string) => void,
   typed: () => void,
-  answers: { probe: () => WidthProbe; background: (background: Background) => void },
+  answers: {
+    probe: () => WidthProbe;
+    background: (background: Background) => void;
+    focus: (focused: boolean) => void;
+  },
 ) {
   // MILK_FAULT=keypress makes the next key throw, to prove the crash path restores the terminal.
   const fault = process.env.MILK_FAULT === 'keypress';
@@ -205,6 +212,7 @@ function inputHandler(
       return rgb ? answers.background(backgroundOf(rgb)) : undefined;
     }
     if (action.kind === 'theme') return answers.background(action.background);
+    if (action.kind === 'focus') return answers.focus(action.focused);
     if (fault) throw new Error('injected fault (MILK_FAULT=keypress)');
     if (action.kind === 'paste' && action.cut)
       warn(`the paste was cut at ${MAX_PASTE_CHARS.toLocaleString('en-US')} characters; the rest was dropped`);
@@ -295,6 +303,34 @@ function farewell(s: Services, logged: boolean): () => string | null {
   };
 }
 
+/**
+ * What the terminal answers or reports, and where it goes: the width probe's cursor reports, its background (the
+ * palette follows it unless the person chose one), and focus (milk calls for attention only when it is away).
+ */
+function terminalAnswers(bus: Bus, s: Services, options: AppOptions, probe: () => WidthProbe) {
+  const attention = new Attention(bus, {
+    write: (data) => options.output.write(data),
+    place: options.displayName,
+    notify: options.notify ?? 'bell',
+    env: env(options),
+  });
+  const answers = {
+    probe,
+    background: (background: Background) => s.settings.setBackground(background),
+    focus: (focused: boolean) => attention.focus(focused),
+  };
+  return { attention, answers };
+}
+
+/** The instruction files and the environment are read once the screen is up, and again for each new conversation. */
+function loadAgentLater(bus: Bus, s: Services): void {
+  const loadAgent = (): void => {
+    for (const problem of s.agent.load()) s.warn(problem);
+  };
+  setImmediate(loadAgent);
+  bus.on('session.new', loadAgent);
+}
+
 /** Frames as the screen asks for them; none while another program (the external editor) has the terminal. */
 function frames(painter: { paint(): void }, handedOver: () => boolean): RenderScheduler {
   return new RenderScheduler(() => {
@@ -331,9 +367,7 @@ export function startApp(options: AppOptions): App {
   warmSearch(s.history.lists());
   resume(bus, s, coordinator, options.resume ?? null);
 
-  // The terminal said its background is dark or light (its colour, or its theme changed): the palette follows it
-  // (unless the person chose one).
-  const answers = { probe: () => probe, background: (background: Background) => s.settings.setBackground(background) };
+  const { attention, answers } = terminalAnswers(bus, s, options, () => probe);
   const terminal = new TerminalInput(
     options.input,
     options.output,
@@ -341,7 +375,12 @@ export function startApp(options: AppOptions): App {
     undefined,
     mayAskBackground(env(options)),
   );
-  jobs = installJobControl({ screen: ui.screen, terminal, paint: () => painter.paint() });
+  const repaint = (): void => {
+    // The terminal was handed back (or is first taken): its title is milk's again, over the one pushed.
+    attention.retitle();
+    painter.paint();
+  };
+  jobs = installJobControl({ screen: ui.screen, terminal, paint: repaint });
   const probeRow = ui.screen.height as number;
   const probe = widthProbe(s.settings, jobs, probeRow);
   followSettings(s.settings, ui, bus, transcript, jobs);
@@ -357,16 +396,11 @@ export function startApp(options: AppOptions): App {
   ];
   cleanUpAtExit(options.cleanup, s, [...screenStops, () => terminal.restore(), () => ui.destroy()]);
   options.cleanup.add('memory guard', memoryGuard(bus, s, options.cleanup));
-  // The instruction files and the environment are read once the screen is up, and again for each new conversation.
-  const loadAgent = (): void => {
-    for (const problem of s.agent.load()) s.warn(problem);
-  };
-  setImmediate(loadAgent);
-  bus.on('session.new', loadAgent);
+  loadAgentLater(bus, s);
   rulesProblems(s);
   const done = new Promise<void>((resolve) => bus.on('app.quit', () => resolve()));
   terminal.start();
-  painter.paint();
+  repaint();
   probe.start((data) => options.output.write(data), probeRow);
   // The MCP servers start after the first paint: start-up never waits on them.
   setImmediate(() => void s.mcp.start());

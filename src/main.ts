@@ -88,6 +88,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     mcpServers: config.mcpServers,
     theme: config.theme,
     hyperlinks: config.hyperlinks,
+    notify: config.notify,
     keys: config.keys,
   });
   report = (text) => app.bus.emit('status.warning', { text: sanitize(text) });

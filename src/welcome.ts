@@ -19,8 +19,9 @@ export function welcomeLines(keys: KeyNames): string[] {
     'for any OpenAI-compatible server (vLLM, llama.cpp, Ollama), or with',
     'OPENAI_API_KEY or ANTHROPIC_API_KEY set (npm start -- FLAGS here; after',
     '`npm link`, milk FLAGS); config.json keeps them for next time (README).',
-    `${k('idle', 'composer.submit')} sends · / commands · @ files · ${k('idle', 'history.searchReverse')} history · ` +
-      `${k('busy', 'turn.cancel')} stops · /help`,
+    `Keys: ${k('idle', 'composer.submit')} to send, / for commands, @ for files, ` +
+      `${k('idle', 'history.searchReverse')} to search history,`,
+    `${k('busy', 'turn.cancel')} to stop a turn, /help for the rest.`,
   ];
 }
 

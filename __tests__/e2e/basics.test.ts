@@ -206,19 +206,19 @@ describe('milk in a real terminal', () => {
     await milk.waitForText('/history [global|session]');
     // The top two rows: the welcome line, then what /help printed.
     const transcriptTop = () => milk!.lines().slice(0, 3).join('\n');
-    expect(transcriptTop()).not.toContain('keys:');
+    expect(transcriptTop()).not.toContain('first:');
     milk.write('more' + KEY.enter);
     await milk.waitFor(() => milk!.statusLine().includes('working'), 'busy');
-    milk.write('\x1b[5~'.repeat(6));
-    await milk.waitFor(() => transcriptTop().includes('keys:'), 'scrolled to the top');
+    milk.write('\x1b[5~'.repeat(9));
+    await milk.waitFor(() => transcriptTop().includes('first:'), 'scrolled to the top');
     // The reply keeps streaming below without moving what is being read.
     await milk.waitFor(() => !milk!.statusLine().includes('working'), 'idle', 15000);
-    expect(transcriptTop()).toContain('keys:');
-    milk.write('\x1b[<65;10;5M'.repeat(40));
+    expect(transcriptTop()).toContain('first:');
+    milk.write('\x1b[<65;10;5M'.repeat(80));
     await milk.waitFor(() => milk!.text().includes('--model NAME.'), 'wheel down to the bottom');
     milk.write('\x1b[<64;10;5M');
     await milk.waitFor(() => !milk!.text().includes('--model NAME.'), 'wheel up');
-    milk.write('\x1b[6~'.repeat(10));
+    milk.write('\x1b[6~'.repeat(14));
     await milk.waitFor(() => milk!.text().includes('--model NAME.'), 'PageDown back to the bottom');
   });
 
@@ -250,10 +250,13 @@ describe('milk in a real terminal', () => {
     await new Promise<void>((r) => ollama.listen(0, '127.0.0.1', r));
     const port = (ollama.address() as { port: number }).port;
     try {
-      milk = new MilkPty({ args: ['--data-dir', tempDir()], env: { OLLAMA_HOST: `127.0.0.1:${port}` } });
+      milk = new MilkPty({
+        args: ['--data-dir', tempDir()],
+        env: { OLLAMA_HOST: `127.0.0.1:${port}`, MILK_PROVIDER: '' },
+      });
       await milk.waitForText('Welcome to milk, a coding agent for your terminal. No model is set up');
       expect(milk.text()).toContain('--provider openai --base-url http://HOST:PORT/v1 --model NAME');
-      expect(milk.text()).toMatch(/Enter sends · \/ commands · @ files · Ctrl\+R history · Esc stops · \/help/);
+      expect(milk.text()).toContain('Keys: Enter to send, / for commands, @ for files, Ctrl+R to search history,');
       await milk.waitFor(
         () =>
           milk!
@@ -277,11 +280,52 @@ describe('milk in a real terminal', () => {
     milk.kill('SIGKILL');
     milk = new MilkPty({
       args: ['--data-dir', tempDir()],
-      env: { OPENAI_API_KEY: 'sk-test-not-a-key', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
+      env: { OPENAI_API_KEY: 'sk-test-not-a-key', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', MILK_PROVIDER: '' },
     });
     await milk.waitForText('openai · gpt-4o-mini, with OPENAI_API_KEY from the environment');
     expect(milk.text()).not.toContain('Welcome to milk');
     expect(milk.text()).not.toContain('sk-test');
+  });
+
+  it("says milk's state in the title, and rings the bell when a turn ends while the terminal is away", async () => {
+    const path = require('node:path') as typeof import('node:path');
+    const cwd = tempDir();
+    const name = path.basename(cwd);
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], cwd });
+    await milk.waitForText('history: session');
+    // Focus reports asked for, the terminal's title pushed, then milk's own.
+    await milk.waitFor(() => milk!.raw.includes(`\x1b]2;milk · ${name}\x07`), 'the idle title');
+    expect(milk.raw).toContain('\x1b[?1004h');
+    expect(milk.raw.indexOf('\x1b[22;0t')).toBeLessThan(milk.raw.indexOf(`\x1b]2;milk · ${name}\x07`));
+    const bells = (from: number) =>
+      milk!.raw
+        .slice(from)
+        .replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '')
+        .split('\x07').length - 1;
+    // Focused: a turn ends with no bell.
+    let from = milk.raw.length;
+    milk.write('first' + KEY.enter);
+    await milk.waitForText('You wrote one line: "first"');
+    await milk.waitFor(() => milk!.raw.slice(from).includes(`\x1b]2;milk · ${name}\x07`), 'idle again');
+    expect(milk.raw.slice(from)).toContain(`\x1b]2;milk: working · ${name}\x07`);
+    expect(bells(from)).toBe(0);
+    // Away (the terminal reports focus out): the end of the next turn rings once.
+    milk.write('\x1b[O');
+    from = milk.raw.length;
+    milk.write('second' + KEY.enter);
+    await milk.waitForText('You wrote one line: "second"');
+    await milk.waitFor(() => bells(from) === 1, 'the bell');
+    // Back: quiet again.
+    milk.write('\x1b[I');
+    from = milk.raw.length;
+    milk.write('third' + KEY.enter);
+    await milk.waitForText('You wrote one line: "third"');
+    await milk.waitFor(() => milk!.raw.slice(from).includes(`\x1b]2;milk · ${name}\x07`), 'idle again');
+    expect(bells(from)).toBe(0);
+    // Leaving pops the terminal's own title back.
+    milk.write(KEY.ctrlD);
+    await milk.exited;
+    expect(milk.raw).toContain('\x1b[23;0t');
   });
 
   it('opens the slash menu on / with every command, filters it as typed, runs the chosen one; /exit quits', async () => {
@@ -296,7 +340,7 @@ describe('milk in a real terminal', () => {
     await milk.waitForText('history: session');
     milk.write('/');
     await milk.waitForText(/ \/ · \d+ commands/);
-    expect(milk.text()).toMatch(/› \/help +List the keys/);
+    expect(milk.text()).toMatch(/› \/help +What to know first/);
     expect(milk.statusLine()).toContain('Enter: run · Tab: complete');
     // Fuzzy: the letters in order; a prompt file's command is in the list with its description.
     milk.write('rvw');

@@ -52,6 +52,8 @@ export class MilkPty {
       LANG: 'C.UTF-8',
       NCURSES_NO_UTF8_ACS: '1',
       MILK_OFFLINE_DELAY_MS: '5',
+      // The offline demo as if chosen: the welcome (shown when no model is set up) is its own tests' business.
+      MILK_PROVIDER: 'offline',
       ...options.env,
     };
     const args = options.args ?? [];

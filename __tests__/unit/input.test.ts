@@ -138,9 +138,10 @@ describe('input decoder', () => {
     expect(d.feed('\x1b')).toEqual([]);
     expect(d.flushPending()).toEqual([key('escape')]);
   });
-  it('keeps emoji whole and does not drop chunks with focus-report lookalikes', () => {
+  it('keeps emoji whole and does not drop chunks with focus reports in them (taken as focus, mode 1004)', () => {
     expect(decode('😀\x1b[Iok')).toEqual([
       { kind: 'text', text: '😀' },
+      { kind: 'focus', focused: true },
       { kind: 'text', text: 'ok' },
     ]);
   });

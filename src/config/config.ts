@@ -46,6 +46,7 @@ function buildFields(v: typeof V) {
     sandbox: v.picklist(['on', 'off'], 'sandbox must be "on" or "off"'),
     theme: v.picklist(['auto', 'dark', 'light'], 'theme must be "auto", "dark" or "light"'),
     hyperlinks: v.picklist(['auto', 'on', 'off'], 'hyperlinks must be "auto", "on" or "off"'),
+    notify: v.picklist(['off', 'bell', 'desktop'], 'notify must be "off", "bell" or "desktop"'),
     contextWindow: wholeNumber('contextWindow', 1000, 100_000_000, 'tokens'),
     thinkingBudget: wholeNumber('thinkingBudget', 1024, 1_000_000, 'tokens'),
     models: v.record(

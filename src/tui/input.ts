@@ -17,7 +17,9 @@ export type InputAction =
   /** The terminal's answer to OSC 11: its background colour, as it wrote it (`rgb:ffff/ffff/ffff`). */
   | { kind: 'background'; color: string }
   /** The terminal's palette turned dark or light (its report under mode 2031, CSI ? 997 ; 1|2 n). */
-  | { kind: 'theme'; background: 'dark' | 'light' };
+  | { kind: 'theme'; background: 'dark' | 'light' }
+  /** The terminal gained or lost focus (its report under mode 1004: CSI I, CSI O). */
+  | { kind: 'focus'; focused: boolean };
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -128,6 +130,8 @@ function parseCsi(s: string): Parsed | null {
   // Answers to milk's keyboard queries: kitty's flags, the device attributes.
   if (params.startsWith('?') && final === 'u') return { action: { kind: 'report', what: 'kitty' }, length };
   if (params.startsWith('?') && final === 'c') return { action: { kind: 'report', what: 'attributes' }, length };
+  if (params === '' && (final === 'I' || final === 'O'))
+    return { action: { kind: 'focus', focused: final === 'I' }, length };
   // The terminal's theme changed (mode 2031, which milk turns on where it asks for the background).
   if ((params === '?997;1' || params === '?997;2') && final === 'n')
     return { action: { kind: 'theme', background: params.endsWith('1') ? 'dark' : 'light' }, length };

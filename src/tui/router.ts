@@ -44,6 +44,7 @@ export function route(action: InputAction, modes: readonly Mode[], keymap: Keyma
       return [{ kind: 'wheel', dir: action.dir }];
     case 'cpr':
     case 'report':
+    case 'focus':
     case 'background':
     case 'theme':
       // Answers to milk's own questions (and reports it asked for), handled before routing.

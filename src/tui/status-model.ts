@@ -30,7 +30,7 @@ export interface StatusSources {
   /** The key that interrupts a running turn, as bound ('' when none is). */
   interruptKey?: string;
   /** How much of the model's window the conversation takes: a pass over it, so asked when a turn ends. */
-  contextUse?: () => { tokens: number; window: number; compactAt: number };
+  contextUse?: () => { tokens: number; window: number; compactAt: number } | null;
 }
 
 export class StatusModel {

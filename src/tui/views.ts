@@ -155,7 +155,7 @@ function rightParts(st: StatusState): Part[] {
       style: 'statusStrong',
     });
   // The context gauge: the share of the model's window in use; near compaction it says so, in the warning colour.
-  if (st.context && st.busySince === null) {
+  if (st.context && st.busySince === null && st.prompt === null) {
     const pct = Math.round(st.context.share * 100);
     // Within ten points of compaction.
     if (st.context.share >= st.context.compactAt - 0.1)

@@ -1,0 +1,93 @@
+// Getting the person's attention when milk needs it: the terminal's title says
+// what milk is doing (idle, working, waiting for you) and where; when a turn
+// ends or a question waits while the terminal is not focused (it reports focus
+// under mode 1004), milk rings the bell, or sends a desktop notification where
+// the terminal is known to show one (OSC 9: iTerm2, WezTerm, ghostty, Windows
+// Terminal; OSC 777: foot, urxvt, and others that speak it). `notify` in
+// config.json: off, bell (the default) or desktop. The sequences are made by
+// pure functions; Attention only follows the bus and writes them.
+
+import type { Bus } from '../bus';
+import { sanitize } from '../inert';
+
+export type NotifyChoice = 'off' | 'bell' | 'desktop';
+export type MilkState = 'idle' | 'working' | 'waiting for you';
+
+/** The title: `milk: working · shop` (control characters and long names kept out of it). */
+export function titleFor(state: MilkState, place: string): string {
+  const where = sanitize(place).replace(/[\n\t]/g, ' ');
+  const short = where.length > 40 ? `${where.slice(0, 39)}…` : where;
+  return `milk${state === 'idle' ? '' : `: ${state}`}${short ? ` · ${short}` : ''}`;
+}
+
+export const setTitle = (title: string): string => `\x1b]2;${title}\x07`;
+
+/** Which desktop notification the terminal shows, by what it says it is; null: none known (the bell then). */
+export function desktopProtocol(env: Readonly<Record<string, string | undefined>>): 'osc9' | 'osc777' | null {
+  const program = env.TERM_PROGRAM ?? '';
+  if (/^(iTerm\.app|WezTerm|ghostty)$/.test(program) || env.WT_SESSION) return 'osc9';
+  if (/^(foot|rxvt|urxvt)/.test(env.TERM ?? '') || env.VTE_VERSION) return 'osc777';
+  return null;
+}
+
+/** What to write to get attention for `what`, as `notify` says and the terminal allows; '' for nothing. */
+export function notification(
+  choice: NotifyChoice,
+  env: Readonly<Record<string, string | undefined>>,
+  what: string,
+): string {
+  if (choice === 'off') return '';
+  const text = sanitize(what).replace(/[\n;]/g, ' ');
+  const desktop = choice === 'desktop' ? desktopProtocol(env) : null;
+  if (desktop === 'osc9') return `\x1b]9;${text}\x07`;
+  if (desktop === 'osc777') return `\x1b]777;notify;milk;${text}\x07`;
+  return '\x07';
+}
+
+export class Attention {
+  private focused = true;
+  private state: MilkState = 'idle';
+
+  constructor(
+    bus: Bus,
+    private readonly o: {
+      write: (data: string) => void;
+      place: string;
+      notify: NotifyChoice;
+      env: Readonly<Record<string, string | undefined>>;
+    },
+  ) {
+    bus.on('turn.started', () => this.become('working'));
+    bus.on('approval.answered', () => this.become('working'));
+    bus.on('approval.asked', ({ summary }) => {
+      this.become('waiting for you');
+      this.call(`milk is waiting for you: run ${summary}?`);
+    });
+    bus.on('turn.ended', ({ status }) => {
+      this.become('idle');
+      this.call(status === 'error' ? 'milk: the turn failed' : 'milk: the turn is done');
+    });
+  }
+
+  /** The terminal reported focus (mode 1004): only an unfocused terminal is called to. */
+  focus(focused: boolean): void {
+    this.focused = focused;
+  }
+
+  /** The title, when the terminal is taken (its own was pushed) and again whenever it is handed back. */
+  retitle(): void {
+    this.o.write(setTitle(titleFor(this.state, this.o.place)));
+  }
+
+  private become(state: MilkState): void {
+    if (state === this.state) return;
+    this.state = state;
+    this.retitle();
+  }
+
+  private call(what: string): void {
+    if (this.focused) return;
+    const data = notification(this.o.notify, this.o.env, what);
+    if (data) this.o.write(data);
+  }
+}
