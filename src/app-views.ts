@@ -54,6 +54,10 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     contextInfo: () => s.agent.info(),
     statusInfo: s.statusInfo,
     costInfo: () => costLines(s.spent),
+    doctor: async () => {
+      const provider = { name: s.provider.name, model: s.modelName(), baseUrl: s.provider.baseUrl ?? '' };
+      return (await options.doctor?.({ keyboard: s.terminalFacts.keyboard() }, provider))?.lines ?? [];
+    },
     permissionsFile: s.permissions.file,
     checkpoints: s.checkpoints,
     view,

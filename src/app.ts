@@ -17,6 +17,7 @@ import { ProviderSwitch, describeModel } from './providers/resume';
 import { Spent, statusLines } from './status-lines';
 import { ProviderOrigin, keyNotice, ollamaNotice, welcomeLines } from './welcome';
 import { Attention, NotifyChoice } from './tui/attention';
+import type { TerminalFacts } from './doctor';
 import { APPROVAL_MEANING } from './settings/approval';
 import { HistoryService, historyPaths } from './history/service';
 import { Sessions } from './session/sessions';
@@ -51,6 +52,11 @@ export interface AppOptions {
   provider: Provider;
   /** Which provider a resumed conversation goes on with (its own, unless the flags name one). */
   switchProvider?: ProviderSwitch;
+  /** /doctor's checks (main.ts): given what the terminal answered and the provider in use. */
+  doctor?: (
+    terminal: TerminalFacts,
+    provider: { name: string; model: string; baseUrl: string },
+  ) => Promise<{ lines: string[]; failed: boolean }>;
   /** How milk calls for attention when the terminal is not focused (config `notify`): the bell unless said. */
   notify?: NotifyChoice;
   /** Where the provider came from (no one: the welcome teaches how to connect a model), and its key's variable. */
@@ -140,7 +146,9 @@ function services(bus: Bus, options: AppOptions) {
       context: runner.contextUse(),
       spent,
     });
-  return { ...parts, warn, history, sessions, sessionInfo, spent, statusInfo };
+  // What the terminal answered, for /doctor: filled in once the terminal's input is set up.
+  const terminalFacts = { keyboard: (): string => 'unknown' };
+  return { ...parts, warn, history, sessions, sessionInfo, spent, statusInfo, terminalFacts };
 }
 
 export type Services = ReturnType<typeof services>;
@@ -322,6 +330,13 @@ function terminalAnswers(bus: Bus, s: Services, options: AppOptions, probe: () =
   return { attention, answers };
 }
 
+/** The terminal's input side; what it found the terminal speaks is told to /doctor. */
+function terminalInput(s: Services, options: AppOptions, handler: (action: InputAction) => void): TerminalInput {
+  const terminal = new TerminalInput(options.input, options.output, handler, undefined, mayAskBackground(env(options)));
+  s.terminalFacts.keyboard = () => terminal.keyboardProtocol;
+  return terminal;
+}
+
 /** The instruction files and the environment are read once the screen is up, and again for each new conversation. */
 function loadAgentLater(bus: Bus, s: Services): void {
   const loadAgent = (): void => {
@@ -368,13 +383,7 @@ export function startApp(options: AppOptions): App {
   resume(bus, s, coordinator, options.resume ?? null);
 
   const { attention, answers } = terminalAnswers(bus, s, options, () => probe);
-  const terminal = new TerminalInput(
-    options.input,
-    options.output,
-    inputHandler(coordinator, keymap, bus, s.warn, warm.typed, answers),
-    undefined,
-    mayAskBackground(env(options)),
-  );
+  const terminal = terminalInput(s, options, inputHandler(coordinator, keymap, bus, s.warn, warm.typed, answers));
   const repaint = (): void => {
     // The terminal was handed back (or is first taken): its title is milk's again, over the one pushed.
     attention.retitle();

@@ -63,6 +63,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     provider,
     switchProvider,
     providerOrigin: choice.from,
+    doctor: doctorFor(dataDir, warnings),
     keyVariable: keyVariable(choice.name),
     cleanup,
     dataDir,
@@ -145,11 +146,58 @@ export function buildProgram(): Command {
     });
 
   addRunCommand(program);
+  addDoctorCommand(program);
   addShellCommands(program);
   for (const cmd of [...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
     cmd.exitOverride().configureOutput(program.configureOutput());
   }
   return program;
+}
+
+/**
+ * What `milk doctor` and /doctor are given: the config's problems, the provider's settings and key (for its check
+ * only), and the sandbox's probe; the terminal's answers and the provider in use come from the caller.
+ */
+function doctorFor(dataDir: string | null, warnings: readonly string[]) {
+  return async (
+    terminal: import('./doctor').TerminalFacts | null,
+    provider: { name: string; model: string; baseUrl: string },
+  ): Promise<{ lines: string[]; failed: boolean }> => {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { doctorChecks, doctorLines } = require('./doctor') as typeof import('./doctor');
+    const { probeSandbox } = require('./tools/bwrap') as typeof import('./tools/bwrap');
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    const keyVar = PROVIDER_KEYS[provider.name];
+    const checks = await doctorChecks({
+      env: process.env,
+      configFile: dataDir === null ? null : `${dataDir}/config.json`,
+      configProblems: warnings
+        .filter((w) => w.startsWith('config.json'))
+        .map((w) => w.replace(/^config\.json:?\s*/, '')),
+      provider: { ...provider, key: keyVar ? process.env[keyVar] : undefined },
+      terminal,
+      sandbox: probeSandbox,
+    });
+    return { lines: doctorLines(checks), failed: checks.some((c) => c.state === 'fail') };
+  };
+}
+
+const PROVIDER_KEYS: Record<string, string | undefined> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+
+/** `milk doctor`: what milk found here and what it does without each part; exit 1 when something needs fixing. */
+function addDoctorCommand(program: Command): void {
+  program
+    .command('doctor')
+    .description('what milk found here (sandbox, ripgrep, git, clipboard, config, provider) and the fix for each')
+    .action(async (_o: unknown, cmd: Command) => {
+      const all = cmd.optsWithGlobals() as MainOptions;
+      const { dataDir } = locate(all);
+      const { config, warnings } = loadConfig(dataDir);
+      const choice = chooseProvider(all, config, process.env);
+      const { lines, failed } = await doctorFor(dataDir, warnings)(null, choice);
+      process.stdout.write(lines.map((l) => sanitize(l)).join('\n') + '\n');
+      process.exitCode = failed ? 1 : 0;
+    });
 }
 
 /** `milk run`: one turn without the screen. */

@@ -159,6 +159,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'doctor',
+    args: '',
+    description: 'What milk found here (sandbox, ripgrep, git, clipboard, the terminal, config, provider) and each fix',
+    run(ctx, args) {
+      if (args.length > 0) return usage('doctor');
+      ctx.session.doctor();
+    },
+  },
+  {
     name: 'cost',
     args: '',
     description: 'Show the tokens this session has spent, as the servers counted them',

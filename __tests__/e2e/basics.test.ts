@@ -294,9 +294,9 @@ describe('milk in a real terminal', () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()], cwd });
     await milk.waitForText('history: session');
     // Focus reports asked for, the terminal's title pushed, then milk's own.
-    await milk.waitFor(() => milk!.raw.includes(`\x1b]2;milk · ${name}\x07`), 'the idle title');
+    await milk.waitFor(() => milk!.raw.includes(`\x1b]2;milk · ${name}\x1b\\`), 'the idle title');
     expect(milk.raw).toContain('\x1b[?1004h');
-    expect(milk.raw.indexOf('\x1b[22;0t')).toBeLessThan(milk.raw.indexOf(`\x1b]2;milk · ${name}\x07`));
+    expect(milk.raw.indexOf('\x1b[22;0t')).toBeLessThan(milk.raw.indexOf(`\x1b]2;milk · ${name}\x1b\\`));
     const bells = (from: number) =>
       milk!.raw
         .slice(from)
@@ -306,8 +306,8 @@ describe('milk in a real terminal', () => {
     let from = milk.raw.length;
     milk.write('first' + KEY.enter);
     await milk.waitForText('You wrote one line: "first"');
-    await milk.waitFor(() => milk!.raw.slice(from).includes(`\x1b]2;milk · ${name}\x07`), 'idle again');
-    expect(milk.raw.slice(from)).toContain(`\x1b]2;milk: working · ${name}\x07`);
+    await milk.waitFor(() => milk!.raw.slice(from).includes(`\x1b]2;milk · ${name}\x1b\\`), 'idle again');
+    expect(milk.raw.slice(from)).toContain(`\x1b]2;milk: working · ${name}\x1b\\`);
     expect(bells(from)).toBe(0);
     // Away (the terminal reports focus out): the end of the next turn rings once.
     milk.write('\x1b[O');
@@ -320,12 +320,21 @@ describe('milk in a real terminal', () => {
     from = milk.raw.length;
     milk.write('third' + KEY.enter);
     await milk.waitForText('You wrote one line: "third"');
-    await milk.waitFor(() => milk!.raw.slice(from).includes(`\x1b]2;milk · ${name}\x07`), 'idle again');
+    await milk.waitFor(() => milk!.raw.slice(from).includes(`\x1b]2;milk · ${name}\x1b\\`), 'idle again');
     expect(bells(from)).toBe(0);
     // Leaving pops the terminal's own title back.
     milk.write(KEY.ctrlD);
     await milk.exited;
     expect(milk.raw).toContain('\x1b[23;0t');
+  });
+
+  it('/doctor says what milk found, the terminal as it answered included', async () => {
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], cols: 160, rows: 30 });
+    await milk.waitForText('history: session');
+    milk.write('/doctor' + KEY.enter);
+    await milk.waitForText(/✓ terminal +xterm's modifyOtherKeys/);
+    expect(milk.text()).toMatch(/✓ sandbox +bubblewrap [\d.]+ confines commands/);
+    expect(milk.text()).toMatch(/! provider +the offline demo/);
   });
 
   it('opens the slash menu on / with every command, filters it as typed, runs the chosen one; /exit quits', async () => {

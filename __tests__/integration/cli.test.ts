@@ -39,3 +39,63 @@ describe('command line', () => {
       expect(help.stdout).toContain(flag);
   });
 });
+
+describe('milk doctor', () => {
+  const fs = require('node:fs') as typeof import('node:fs');
+  const path = require('node:path') as typeof import('node:path');
+  const doctor = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+    const r = spawnSync(process.execPath, [CLI, '--data-dir', tempDir(), 'doctor', ...args], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: tempDir(), ...env },
+    });
+    return { code: r.status, lines: r.stdout.trim().split('\n'), stderr: r.stderr };
+  };
+
+  it('says what it found, one line each; bwrap, ripgrep and git found and working here', () => {
+    const r = doctor([]);
+    expect(r.lines.map((l) => l.split(/\s+/)[1])).toEqual([
+      'sandbox',
+      'ripgrep',
+      'git',
+      'clipboard',
+      'terminal',
+      'config',
+      'provider',
+    ]);
+    expect(r.lines[0]).toMatch(/^✓ sandbox +bubblewrap [\d.]+ confines commands/);
+    expect(r.lines[1]).toMatch(/^✓ ripgrep +ripgrep \d/);
+    expect(r.lines[2]).toMatch(/^✓ git +git version \d/);
+    expect(r.lines[5]).toMatch(/^✓ config +.*config\.json: valid$/);
+    // The offline demo is no fault: exit 0.
+    expect(r.lines[6]).toMatch(/^! provider +the offline demo: no model is set up — --provider openai/);
+    expect(r.code).toBe(0);
+  });
+
+  it('without bwrap, ripgrep or git on PATH says what milk does instead, and the fix', () => {
+    const bin = tempDir();
+    fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+    const r = doctor([], { PATH: bin });
+    expect(r.lines[0]).toMatch(
+      /^! sandbox +bwrap not found: every command asks before it runs .* — install bubblewrap/,
+    );
+    expect(r.lines[1]).toMatch(/^! ripgrep +not found: glob and grep use milk's own search .* — install ripgrep/);
+    expect(r.lines[2]).toMatch(/^! git +not found/);
+  });
+
+  it('names a provider that cannot be reached, a bad config key, and exits 1', () => {
+    const data = tempDir();
+    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ theme: 'purple' }));
+    const r = spawnSync(
+      process.execPath,
+      [CLI, '--data-dir', data, 'doctor', '--provider', 'openai', '--base-url', 'http://user:secret@127.0.0.1:9/v1'],
+      { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: tempDir() } },
+    );
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.find((l) => /config/.test(l))).toMatch(/^✗ config +.*config\.json: theme must be/);
+    expect(lines.at(-1)).toMatch(
+      /^✗ provider +openai at http:\/\/.*127\.0\.0\.1:9\/v1 cannot be reached \(ECONNREFUSED\)/,
+    );
+    expect(r.stdout).not.toContain('secret');
+    expect(r.status).toBe(1);
+  });
+});

@@ -10,7 +10,7 @@ describe('what milk puts in the title and how it calls for attention', () => {
     const hostile = titleFor('idle', 'x\x07\x1b]52;c;ZXZpbA==\x07y');
     expect(hostile).not.toMatch(/[\x00-\x1f\x7f]/);
     expect(titleFor('idle', 'a'.repeat(100))).toHaveLength('milk · '.length + 40);
-    expect(setTitle('milk')).toBe('\x1b]2;milk\x07');
+    expect(setTitle('milk')).toBe('\x1b]2;milk\x1b\\');
   });
 
   it('rings the bell by default, sends the desktop notification the terminal shows, and nothing when off', () => {

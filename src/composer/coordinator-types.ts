@@ -37,6 +37,8 @@ export interface CoordinatorOptions {
   /** /status's lines, and /cost's. */
   statusInfo?: () => string[];
   costInfo?: () => string[];
+  /** /doctor's lines, once it has looked. */
+  doctor?: () => Promise<string[]>;
   /** Opens the draft in the person's editor (tui/external-editor.ts): the edited text, or why the draft stays. */
   editExternally?: (text: string) => Promise<{ ok: true; text: string } | { ok: false; why: string }>;
   /** The copies of changed files, for a rewind to put back (session/checkpoints.ts). */

@@ -40,6 +40,8 @@ export interface SlashContext {
     status(): string[];
     /** /cost: the tokens spent this session. */
     cost(): string[];
+    /** /doctor: looks around (a few seconds at most) and notes what it found. */
+    doctor(): void;
     /** Sends `text` to the model as a turn, shown in the transcript as `display`; false while a turn runs. */
     ask(text: string, display: string): boolean;
     /** Opens the rewind picker; what is wrong, or null once it is open. */
@@ -108,7 +110,7 @@ export function slashContext(host: SlashHost): SlashContext {
       busy: () => host.runner.busy,
       startNew: () => host.newConversation(),
       openPicker: () => host.openPicker(),
-      ...infoLines(host.options),
+      ...infoLines(host.options, (text) => host.note(text)),
       rewind: () => host.openRewind(),
       compact: (focus) => {
         if (host.runner.busy) return turnRunning(host.options.keys);
@@ -148,8 +150,16 @@ export function slashContext(host: SlashHost): SlashContext {
 }
 
 /** The lines /session, /context, /status and /cost show, as the app gathers them. */
-function infoLines(o: CoordinatorOptions): Pick<SlashContext['session'], 'info' | 'context' | 'status' | 'cost'> {
+function infoLines(
+  o: CoordinatorOptions,
+  note: (text: string) => void,
+): Pick<SlashContext['session'], 'info' | 'context' | 'status' | 'cost' | 'doctor'> {
   return {
+    doctor: () => {
+      if (!o.doctor) return note('no checks here');
+      note('looking around…');
+      void o.doctor().then((lines) => note(lines.join('\n')));
+    },
     info: () => o.sessionInfo?.() ?? [],
     context: () => o.contextInfo?.() ?? [],
     status: () => o.statusInfo?.() ?? [],

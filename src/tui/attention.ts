@@ -20,7 +20,8 @@ export function titleFor(state: MilkState, place: string): string {
   return `milk${state === 'idle' ? '' : `: ${state}`}${short ? ` · ${short}` : ''}`;
 }
 
-export const setTitle = (title: string): string => `\x1b]2;${title}\x07`;
+/** OSC 2, ended by ST rather than BEL: a BEL in milk's output is only ever the bell it means to ring. */
+export const setTitle = (title: string): string => `\x1b]2;${title}\x1b\\`;
 
 /** Which desktop notification the terminal shows, by what it says it is; null: none known (the bell then). */
 export function desktopProtocol(env: Readonly<Record<string, string | undefined>>): 'osc9' | 'osc777' | null {

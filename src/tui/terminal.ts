@@ -92,6 +92,11 @@ export class TerminalInput {
     }
   }
 
+  /** Which keyboard protocol the terminal answered to (for /doctor). */
+  get keyboardProtocol(): string {
+    return this.keyboard;
+  }
+
   /** What puts the terminal's keyboard in the mode milk found it speaks. */
   private keyboardOn(): string {
     return this.keyboard === 'kitty' ? KITTY_PUSH : this.keyboard === 'modifyOtherKeys' ? MODIFY_OTHER_KEYS_ON : '';
