@@ -6,6 +6,9 @@ import type { AppOptions, Services } from './app';
 import type { Bus } from './bus';
 import { expandPrompt, promptHelpLines } from './agent/prompt-commands';
 import { costLines } from './status-lines';
+import { describeModel } from './providers/resume';
+import type { ProviderKind } from './composer/views/provider-setup';
+import type { CoordinatorOptions } from './composer/coordinator-types';
 import { COMPACT_AT } from './turn/compact';
 import { TurnCoordinator } from './composer/coordinator';
 import { copyAnswer } from './tui/copy';
@@ -54,6 +57,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     contextInfo: () => s.agent.info(),
     statusInfo: s.statusInfo,
     costInfo: () => costLines(s.spent),
+    providerSetup: providerSetup(s, options),
     doctor: async () => {
       const provider = { name: s.provider.name, model: s.modelName(), baseUrl: s.provider.baseUrl ?? '' };
       return (await options.doctor?.({ keyboard: s.terminalFacts.keyboard() }, provider))?.lines ?? [];
@@ -94,6 +98,56 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     frame: () => coordinator.frame(),
   });
   return { transcript, coordinator, status, painter };
+}
+
+/**
+ * /provider: the kinds of server it offers, and connecting: the answers kept in config.json (the key too, in a file
+ * only its owner reads) and the provider switched to for the next turn. Loaded when /provider runs.
+ */
+function providerSetup(s: Services, options: AppOptions): CoordinatorOptions['providerSetup'] {
+  const connectTo = options.connectProvider;
+  if (!connectTo) return undefined;
+  return {
+    kinds: () => {
+      /* eslint-disable @typescript-eslint/no-require-imports */
+      const openai = require('./providers/openai') as typeof import('./providers/openai');
+      const anthropic = require('./providers/anthropic') as typeof import('./providers/anthropic');
+      /* eslint-enable @typescript-eslint/no-require-imports */
+      const kinds: ProviderKind[] = [
+        {
+          name: 'openai',
+          label: 'an OpenAI-compatible server (OpenAI, vLLM, llama.cpp, Ollama, LM Studio…)',
+          baseUrl: openai.OPENAI_DEFAULT_BASE_URL,
+          model: openai.OPENAI_DEFAULT_MODEL,
+          keyVar: 'OPENAI_API_KEY',
+        },
+        {
+          name: 'anthropic',
+          label: 'Anthropic',
+          baseUrl: anthropic.ANTHROPIC_DEFAULT_BASE_URL,
+          model: anthropic.ANTHROPIC_DEFAULT_MODEL,
+          keyVar: 'ANTHROPIC_API_KEY',
+        },
+      ];
+      return { kinds, keysSet: new Set(kinds.map((k) => k.keyVar).filter((v) => env(options)[v])) };
+    },
+    connect: (answers) => {
+      try {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { saveProvider } = require('./config/config-write') as typeof import('./config/config-write');
+        const file = options.dataDir === null ? null : saveProvider(options.dataDir, answers);
+        const provider = connectTo(answers);
+        s.provider.use(provider);
+        s.settings.setProvider(provider.name, provider.model ?? null);
+        const kept = file
+          ? `kept in ${file}${answers.apiKey ? ', the key too' : ''}`
+          : 'no data dir: for this run only';
+        return `connected: ${describeModel({ ...answers, name: answers.provider })}; the next turn asks it (${kept})`;
+      } catch (err) {
+        return `not connected: ${(err as Error).message}`;
+      }
+    },
+  };
 }
 
 /** The prompt commands: the agent's files' and the MCP servers' prompts, as slash commands. */

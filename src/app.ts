@@ -18,6 +18,7 @@ import { Spent, statusLines } from './status-lines';
 import { ProviderOrigin, keyNotice, ollamaNotice, welcomeLines } from './welcome';
 import { Attention, NotifyChoice } from './tui/attention';
 import type { TerminalFacts } from './doctor';
+import type { SetupAnswers } from './composer/views/provider-setup';
 import { APPROVAL_MEANING } from './settings/approval';
 import { HistoryService, historyPaths } from './history/service';
 import { Sessions } from './session/sessions';
@@ -52,6 +53,8 @@ export interface AppOptions {
   provider: Provider;
   /** Which provider a resumed conversation goes on with (its own, unless the flags name one). */
   switchProvider?: ProviderSwitch;
+  /** /provider's last step (main.ts): the provider its answers describe, its key from them or the environment. */
+  connectProvider?: (answers: SetupAnswers) => Provider;
   /** /doctor's checks (main.ts): given what the terminal answered and the provider in use. */
   doctor?: (
     terminal: TerminalFacts,

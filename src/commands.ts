@@ -3,9 +3,19 @@
 // the composer are slash-commands.ts). Key tables, /help and the README's key
 // table read them from here. Nothing here draws, reads a file or holds state.
 
-export type Mode = 'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker' | 'mention' | 'slash';
+export type Mode = 'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker' | 'mention' | 'slash' | 'setup';
 
-export const MODES: readonly Mode[] = ['idle', 'busy', 'search', 'confirm', 'approval', 'picker', 'mention', 'slash'];
+export const MODES: readonly Mode[] = [
+  'idle',
+  'busy',
+  'search',
+  'confirm',
+  'approval',
+  'picker',
+  'mention',
+  'slash',
+  'setup',
+];
 
 /** One row of a key table: the keys (blessed-style names) that run a command in a mode. */
 export interface Binding {
@@ -138,6 +148,12 @@ export const COMMANDS = {
   'slash.next': { description: 'The next command in the list', modes: ['slash'] },
   'slash.prev': { description: 'The previous command in the list', modes: ['slash'] },
   'slash.cancel': { description: 'Close the list, leaving what was typed', modes: ['slash'] },
+  'setup.next': { description: 'Take the answer and go to the next step (the last: connect)', modes: ['setup'] },
+  'setup.up': { description: 'The kind of server above', modes: ['setup'] },
+  'setup.down': { description: 'The kind of server below', modes: ['setup'] },
+  'setup.backspace': { description: 'Delete the last character of the answer', modes: ['setup'] },
+  'setup.clear': { description: 'Clear the answer', modes: ['setup'] },
+  'setup.cancel': { description: 'Leave the set-up; nothing changes', modes: ['setup'] },
   'approval.yes': { description: 'Run this tool call', modes: ['approval'] },
   'approval.no': { description: 'Do not run it (the model is told)', modes: ['approval'] },
   'approval.always': {

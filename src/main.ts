@@ -37,6 +37,23 @@ function providerFor(
   return { provider, switchProvider, choice };
 }
 
+/** Which conversation the flags bring back: the last, a picker, one by id, or none. */
+function resumeOf(opts: MainOptions): import('./app').AppOptions['resume'] {
+  if (opts.continue) return { kind: 'continue' };
+  if (opts.resume === true) return { kind: 'pick' };
+  return typeof opts.resume === 'string' ? { kind: 'id', id: opts.resume } : null;
+}
+
+/** /provider's last step: the provider its answers describe (a key typed there wins over the environment's). */
+function connectorFor(config: Config) {
+  return (answers: import('./composer/views/provider-setup').SetupAnswers): Provider => {
+    const own = { ...config, provider: answers.provider, apiKey: answers.apiKey || undefined };
+    const flags = { provider: answers.provider, model: answers.model, baseUrl: answers.baseUrl };
+    const chosen = chooseProvider(flags, own, process.env);
+    return buildProvider({ ...chosen, apiKey: answers.apiKey || chosen.apiKey }, process.env);
+  };
+}
+
 async function runInteractive(opts: MainOptions): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UsageError('milk needs an interactive terminal (stdin and stdout must be a TTY)');
@@ -64,6 +81,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     switchProvider,
     providerOrigin: choice.from,
     doctor: doctorFor(dataDir, warnings),
+    connectProvider: connectorFor(config),
     keyVariable: keyVariable(choice.name),
     cleanup,
     dataDir,
@@ -78,13 +96,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     contextWindow: (model: string | null) => contextWindowFor(config, model),
     approval: opts.approval,
     sandbox: opts.sandbox ?? config.sandbox ?? 'on',
-    resume: opts.continue
-      ? { kind: 'continue' }
-      : opts.resume === true
-        ? { kind: 'pick' }
-        : typeof opts.resume === 'string'
-          ? { kind: 'id', id: opts.resume }
-          : null,
+    resume: resumeOf(opts),
     warnings: [...warnings, ...early],
     mcpServers: config.mcpServers,
     theme: config.theme,

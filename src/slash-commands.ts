@@ -159,6 +159,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'provider',
+    args: '',
+    description: 'Connect a model step by step: the server, its URL, the model, its key (kept in config.json)',
+    run(ctx, args) {
+      if (args.length > 0) return usage('provider');
+      if (!ctx.session.setupProvider()) return turnRunning(ctx.keys);
+    },
+  },
+  {
     name: 'doctor',
     args: '',
     description: 'What milk found here (sandbox, ripgrep, git, clipboard, the terminal, config, provider) and each fix',

@@ -14,11 +14,12 @@ export function welcomeLines(keys: KeyNames): string[] {
   // Lines short enough for 80 columns: a first screen should not wrap mid-flag.
   return [
     'Welcome to milk, a coding agent for your terminal. No model is set up, so',
-    'the offline demo answers for now. To connect one, start milk with',
+    'the offline demo answers for now. To connect one, type /provider (step by',
+    'step, kept for next time), or start milk with',
     '    --provider openai --base-url http://HOST:PORT/v1 --model NAME',
     'for any OpenAI-compatible server (vLLM, llama.cpp, Ollama), or with',
     'OPENAI_API_KEY or ANTHROPIC_API_KEY set (npm start -- FLAGS here; after',
-    '`npm link`, milk FLAGS); config.json keeps them for next time (README).',
+    '`npm link`, milk FLAGS).',
     `Keys: ${k('idle', 'composer.submit')} to send, / for commands, @ for files, ` +
       `${k('idle', 'history.searchReverse')} to search history,`,
     `${k('busy', 'turn.cancel')} to stop a turn, /help for the rest.`,

@@ -414,6 +414,51 @@ describe('/model', () => {
   });
 });
 
+describe('/provider', () => {
+  it('connects a model step by step, the key typed hidden, kept in config.json (0600) and never in history', async () => {
+    const fs = require('node:fs') as typeof import('node:fs');
+    const data = tempDir();
+    m = new MilkPty({ args: ['--data-dir', data], cols: 100 });
+    await m.waitForText('history: session');
+    m.write('/provider' + KEY.enter);
+    await m.waitForText('Connect a model: which kind of server?');
+    expect(m.text()).toMatch(/› an OpenAI-compatible server/);
+    m.write(KEY.enter);
+    await m.waitForText('Its base URL (Enter takes it as shown)');
+    expect(m.text()).toContain('https://api.openai.com/v1');
+    m.write('\x15' + `${mock.url}/v1`);
+    await m.waitForText(`${mock.url}/v1▏`);
+    m.write(KEY.enter);
+    await m.waitForText('The model to ask');
+    m.write('\x15' + 'echo' + KEY.enter);
+    await m.waitForText('Its API key (typed hidden');
+    m.write('sk-secret-123');
+    await m.waitForText('13 characters typed');
+    m.write(KEY.enter);
+    await m.waitForText(/connected: openai · echo at http:\/\/127\.0\.0\.1:\d+\/v1; the next turn asks it/);
+    await m.waitFor(() => m!.statusLine().includes('openai · echo'), 'the model in the status bar');
+    const before = mock.requests.length;
+    m.write('hello' + KEY.enter);
+    await m.waitForText('echo: hello');
+    expect((mock.requests[before] as unknown as { authorization: string }).authorization).toBe('present');
+    const file = `${data}/config.json`;
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({
+      provider: 'openai',
+      baseUrl: `${mock.url}/v1`,
+      model: 'echo',
+      apiKey: 'sk-secret-123',
+    });
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    // The key was never on screen, nor in any history or log file.
+    expect(m.raw).not.toContain('sk-secret');
+    const all = (dir: string): string[] =>
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) => (e.isDirectory() ? all(`${dir}/${e.name}`) : [`${dir}/${e.name}`]));
+    for (const f of all(data).filter((f) => f !== file)) expect(fs.readFileSync(f, 'utf8')).not.toContain('sk-secret');
+  });
+});
+
 describe('the context gauge', () => {
   it("shows the share of the model's window in use after a turn, and warns as compaction nears", async () => {
     const fs = require('node:fs') as typeof import('node:fs');

@@ -98,7 +98,7 @@ describe('the config file', () => {
   });
   it('names an unknown key (a typo) instead of ignoring it', () => {
     expect(parseConfig({ idleTimeOutMs: 5000 }).problems).toEqual([
-      'unknown key "idleTimeOutMs" (known: provider, model, baseUrl, script, idleTimeoutMs, maxAnswerChars, ' +
+      'unknown key "idleTimeOutMs" (known: provider, model, baseUrl, script, apiKey, idleTimeoutMs, maxAnswerChars, ' +
         'sandbox, theme, hyperlinks, notify, contextWindow, thinkingBudget, models, maxKeptAnswerChars, context, ' +
         'history, mcpServers, keys)',
     ]);

@@ -4,6 +4,7 @@ import { dispatch, initialUi, shownPaint } from '../../src/composer/stack';
 import { CLUSTERING } from '../../src/editor/width';
 import type { ComposerInput } from '../../src/composer/state';
 import type { UiState } from '../../src/composer/stack';
+import { ProviderSetupView } from '../../src/composer/views/provider-setup';
 
 const entries = [
   { name: 'help', args: '', description: 'List the keys' },
@@ -102,5 +103,79 @@ describe('the slash menu over the composer', () => {
     expect(lines[0]).toMatch(/^ \/co · 3 commands/);
     expect(lines[1]).toMatch(/^› \/compact \[FOCUS\] +Summarise the conversation$/);
     expect(lines[2]).toMatch(/^ {2}\/context +Show what the model is sent$/);
+  });
+});
+
+describe('the /provider set-up', () => {
+  const { ProviderSetupView } =
+    require('../../src/composer/views/provider-setup') as typeof import('../../src/composer/views/provider-setup');
+  const { initialComposer } = require('../../src/composer/state') as typeof import('../../src/composer/state');
+  const kinds = [
+    {
+      name: 'openai' as const,
+      label: 'OpenAI-compatible',
+      baseUrl: 'https://api.openai.com/v1',
+      model: 'gpt',
+      keyVar: 'OPENAI_API_KEY',
+    },
+    {
+      name: 'anthropic' as const,
+      label: 'Anthropic',
+      baseUrl: 'https://api.anthropic.com',
+      model: 'claude',
+      keyVar: 'ANTHROPIC_API_KEY',
+    },
+  ];
+  const cmd = (name: string) => ({ kind: 'command', name }) as ComposerInput;
+  const at = { width: 80, height: 9, emoji: CLUSTERING, keys: null as never, now: 0, historyMode: 'session' as const };
+  const rows = (v: ProviderSetupView) =>
+    v
+      .paint()
+      .rows(at)
+      .map((r) => r.map((s) => s.text).join(''));
+  type Step = { view: ProviderSetupView | null; effects?: readonly unknown[] };
+  const step = (v: ProviderSetupView, input: ComposerInput): Step => v.handle(input, initialComposer) as Step;
+
+  it('takes the defaults of the kind chosen, keeps what is typed (a pasted key too) out of the composer, and hands the answers on', () => {
+    let v = ProviderSetupView.open(kinds, new Set(['ANTHROPIC_API_KEY']));
+    v = step(v, cmd('setup.down')).view!;
+    v = step(v, cmd('setup.next')).view!;
+    expect(rows(v)[1]).toBe('  https://api.anthropic.com▏');
+    v = step(v, cmd('setup.next')).view!;
+    v = step(v, { kind: 'text', text: '-3' }).view!;
+    v = step(v, cmd('setup.next')).view!;
+    expect(rows(v)[2]).toBe('  ANTHROPIC_API_KEY is set: Enter with none typed uses it');
+    const pasted = step(v, { kind: 'paste', text: 'sk-ant-123\n' });
+    expect(pasted.effects).toBeUndefined();
+    v = pasted.view!;
+    expect(rows(v).join('\n')).not.toContain('sk-ant');
+    expect(rows(v)[1]).toBe('  10 characters typed▏');
+    expect(step(v, cmd('setup.next'))).toEqual({
+      view: null,
+      consumed: true,
+      effects: [
+        {
+          type: 'setupProvider',
+          answers: {
+            provider: 'anthropic',
+            baseUrl: 'https://api.anthropic.com',
+            model: 'claude-3',
+            apiKey: 'sk-ant-123',
+          },
+        },
+      ],
+    });
+  });
+
+  it('holds at a base URL that is no URL, and Esc leaves everything as it was', () => {
+    let v = ProviderSetupView.open(kinds, new Set());
+    v = step(v, cmd('setup.next')).view!;
+    v = step(v, cmd('setup.clear')).view!;
+    v = step(v, { kind: 'text', text: 'localhost:8000' }).view!;
+    expect(rows(step(v, cmd('setup.next')).view!)[0]).toContain('Its base URL');
+    expect(step(v, cmd('setup.cancel'))).toMatchObject({
+      view: null,
+      effects: [{ type: 'note', text: expect.stringMatching(/no change/) }],
+    });
   });
 });

@@ -7,6 +7,7 @@ import type { EditorState, PasteOptions, Segment } from '../editor/model';
 import type { Inert } from '../inert';
 import type { FileHit } from '../search/files';
 import type { CommandEntry } from '../search/commands';
+import type { ProviderKind, SetupAnswers } from './views/provider-setup';
 import type { RestoreReport } from '../session/checkpoints';
 import type { Sessions } from '../session/sessions';
 import type { CarriedEffect } from './state';
@@ -37,6 +38,11 @@ export interface CoordinatorOptions {
   /** /status's lines, and /cost's. */
   statusInfo?: () => string[];
   costInfo?: () => string[];
+  /** /provider: the kinds of server it offers (and which key variables are set); what connecting answered. */
+  providerSetup?: {
+    kinds(): { kinds: readonly ProviderKind[]; keysSet: ReadonlySet<string> };
+    connect(answers: SetupAnswers): string;
+  };
   /** /doctor's lines, once it has looked. */
   doctor?: () => Promise<string[]>;
   /** Opens the draft in the person's editor (tui/external-editor.ts): the edited text, or why the draft stays. */

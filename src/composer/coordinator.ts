@@ -24,6 +24,7 @@ import type { CarriedEffect, ComposerInput, Effect, Input } from './state';
 import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
 import { MENTION_LIMIT } from './views/mention';
 import { PickerView } from './views/picker';
+import { ProviderSetupView } from './views/provider-setup';
 import { RewindFlow } from './rewind-flow';
 
 /** Commands that may begin walking a history list. */
@@ -77,6 +78,7 @@ export class TurnCoordinator {
       newConversation: () => this.newConversation(),
       openPicker: () => this.openPicker(),
       openRewind: () => this.rewinds.open(),
+      openProviderSetup: () => this.openProviderSetup(),
     });
     bus.on('turn.ended', ({ turnId, status }) => this.onTurnEnded(turnId, status));
     bus.on('approval.asked', (e) => {
@@ -193,6 +195,7 @@ export class TurnCoordinator {
     cancelTurn: () => void this.runner.cancel(),
     quit: (e) => this.bus.emit('app.quit', { reason: e.reason }),
     setForce: (e) => this.setForce(e.on),
+    setupProvider: (e) => this.note(this.options.providerSetup?.connect(e.answers) ?? 'no provider set-up here'),
     answer: (e) => this.bus.emit('approval.answered', { requestId: e.requestId, approval: e.approval }),
     note: (e) => this.note(e.text),
     prompt: (e) => this.prompt(e.name, e.args, e.input),
@@ -319,6 +322,15 @@ export class TurnCoordinator {
   /** The person started typing: the workspace's paths for @ are listed now, in the background. */
   warmFiles(): void {
     this.options.files?.refresh();
+  }
+
+  /** /provider: the set-up opens over the composer; false while a turn runs or where there is none. */
+  openProviderSetup(): boolean {
+    const setup = this.options.providerSetup;
+    if (!setup || this.runner.busy) return false;
+    const { kinds, keysSet } = setup.kinds();
+    this.apply([{ type: 'openView', view: ProviderSetupView.open(kinds, keysSet) }]);
+    return true;
   }
 
   /** Opens the resume picker over this session's conversations; false when there are none. */

@@ -42,6 +42,8 @@ export interface SlashContext {
     cost(): string[];
     /** /doctor: looks around (a few seconds at most) and notes what it found. */
     doctor(): void;
+    /** /provider: opens the set-up; false while a turn runs. */
+    setupProvider(): boolean;
     /** Sends `text` to the model as a turn, shown in the transcript as `display`; false while a turn runs. */
     ask(text: string, display: string): boolean;
     /** Opens the rewind picker; what is wrong, or null once it is open. */
@@ -87,6 +89,7 @@ export interface SlashHost {
   openPicker(): boolean;
   /** Opens the rewind picker; what is wrong, or null once it is open. */
   openRewind(): string | null;
+  openProviderSetup(): boolean;
 }
 
 export function slashContext(host: SlashHost): SlashContext {
@@ -112,6 +115,7 @@ export function slashContext(host: SlashHost): SlashContext {
       openPicker: () => host.openPicker(),
       ...infoLines(host.options, (text) => host.note(text)),
       rewind: () => host.openRewind(),
+      setupProvider: () => host.openProviderSetup(),
       compact: (focus) => {
         if (host.runner.busy) return turnRunning(host.options.keys);
         return host.runner.compact(focus) === null ? 'nothing to compact: the conversation is empty' : null;

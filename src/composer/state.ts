@@ -8,6 +8,7 @@ import type { Approval } from '../settings/approval';
 import type { CommandName } from '../commands';
 import type { FileHit } from '../search/files';
 import type { CommandEntry } from '../search/commands';
+import type { SetupAnswers } from './views/provider-setup';
 import * as ed from '../editor/model';
 import type { EmojiWidths } from '../editor/width';
 import * as nav from '../history/navigator';
@@ -118,6 +119,8 @@ export type Effect =
   | { readonly type: 'openView'; readonly view: View }
   /** An @ typed at a word's start (at its offset): the mention picker opens over the composer. */
   | { readonly type: 'openMentions'; readonly at: number }
+  /** /provider's answers: kept in config.json, and the provider switched to. */
+  | { readonly type: 'setupProvider'; readonly answers: SetupAnswers }
   /** A slash typed into an empty composer: the slash menu opens. */
   | { readonly type: 'openSlash' }
   /** The paths matching an @-mention query are wanted (`opened`: the picker has just opened); the picker closed. */

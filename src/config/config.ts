@@ -41,6 +41,7 @@ function buildFields(v: typeof V) {
       v.check(isHttpUrl, 'baseUrl must be an http:// or https:// URL'),
     ),
     script: nonEmpty('script'),
+    apiKey: nonEmpty('apiKey'),
     idleTimeoutMs: wholeNumber('idleTimeoutMs', 100, MAX_TIMER_MS, 'milliseconds'),
     maxAnswerChars: wholeNumber('maxAnswerChars', 1000, 100_000_000),
     sandbox: v.picklist(['on', 'off'], 'sandbox must be "on" or "off"'),

@@ -3,14 +3,12 @@
 // key changed, every other key kept as it was, and written atomically (0600).
 // Values of env and headers are secrets: listed by name only, never printed.
 
-import * as path from 'node:path';
-import { ensureDir, readRegular, writeAtomic } from '../io/files';
-import { describeIoError } from '../io/errors';
+import { ConfigWriteError, readConfigJson, writeConfigJson } from './config-write';
 import { parseConfig } from './config';
 import { dataLayout } from '../data-dir';
 import { redactUrl } from '../redact';
 
-export class McpCommandError extends Error {}
+export { ConfigWriteError as McpCommandError };
 
 type Servers = Record<string, Record<string, unknown>>;
 
@@ -18,28 +16,8 @@ function configFile(dataDir: string): string {
   return dataLayout(dataDir).config;
 }
 
-/**
- * The config file as JSON (an empty object when there is none); a file that is not a JSON object is refused, never
- * overwritten.
- */
-function readJson(file: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readRegular(file).toString('utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new McpCommandError(`cannot read ${file} (${describeIoError(err)})`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new McpCommandError(`${file} is not valid JSON; fix it first (nothing was changed)`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new McpCommandError(`${file} is not a JSON object; fix it first (nothing was changed)`);
-  return value as Record<string, unknown>;
-}
+const readJson = readConfigJson;
+const write = writeConfigJson;
 
 function servers(json: Record<string, unknown>): Servers {
   const s = json.mcpServers;
@@ -74,7 +52,7 @@ function pairs(list: readonly string[], sep: '=' | ':', what: string): Record<st
   for (const item of list) {
     const at = item.indexOf(sep);
     if (at <= 0)
-      throw new McpCommandError(`${what} must be ${sep === '=' ? 'KEY=VALUE' : '"Name: value"'} (one was not)`);
+      throw new ConfigWriteError(`${what} must be ${sep === '=' ? 'KEY=VALUE' : '"Name: value"'} (one was not)`);
     out[item.slice(0, at).trim()] = item.slice(at + 1).trim();
   }
   return out;
@@ -99,7 +77,7 @@ export function mcpAdd(
   out: NodeJS.WritableStream,
 ): void {
   if (Boolean(o.url) === command.length > 0)
-    throw new McpCommandError('give either a command (milk mcp add NAME -- COMMAND ARGS…) or --url URL');
+    throw new ConfigWriteError('give either a command (milk mcp add NAME -- COMMAND ARGS…) or --url URL');
   const server: Record<string, unknown> = o.url
     ? { url: o.url, ...(o.header?.length ? { headers: pairs(o.header, ':', '--header') } : {}) }
     : {
@@ -112,7 +90,7 @@ export function mcpAdd(
   const json = readJson(file);
   const next = { ...json, mcpServers: { ...servers(json), [name]: server } };
   const problems = parseConfig({ mcpServers: next.mcpServers }).problems;
-  if (problems.length) throw new McpCommandError(`not added: ${problems.join('; ')}`);
+  if (problems.length) throw new ConfigWriteError(`not added: ${problems.join('; ')}`);
   const replaced = name in servers(json);
   write(file, next);
   out.write(`${replaced ? 'replaced' : 'added'} the MCP server ${name} in ${file}\n`);
@@ -122,17 +100,8 @@ export function mcpRemove(dataDir: string, name: string, out: NodeJS.WritableStr
   const file = configFile(dataDir);
   const json = readJson(file);
   const all = servers(json);
-  if (!(name in all)) throw new McpCommandError(`no MCP server named ${name} in ${file}`);
+  if (!(name in all)) throw new ConfigWriteError(`no MCP server named ${name} in ${file}`);
   const rest = Object.fromEntries(Object.entries(all).filter(([n]) => n !== name));
   write(file, { ...json, mcpServers: rest });
   out.write(`removed the MCP server ${name} from ${file}\n`);
-}
-
-function write(file: string, json: Record<string, unknown>): void {
-  try {
-    ensureDir(path.dirname(file));
-    writeAtomic(file, JSON.stringify(json, null, 2) + '\n');
-  } catch (err) {
-    throw new McpCommandError(`cannot write ${file} (${describeIoError(err)}); nothing was changed`);
-  }
 }

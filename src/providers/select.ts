@@ -72,7 +72,8 @@ export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS
       from,
       model: pick(flags.model, config.model, env[e.modelVar]) ?? e.model,
       baseUrl: pick(flags.baseUrl, config.baseUrl, env[e.baseUrlVar]) ?? e.baseUrl,
-      apiKey: pick(env[e.keyVar]),
+      // The environment's key first; the config's (/provider keeps one there) only for the config's own provider.
+      apiKey: pick(env[e.keyVar], config.provider === name ? config.apiKey : undefined),
       idleTimeoutMs,
       ...(name === 'anthropic' && config.thinkingBudget ? { thinkingBudget: config.thinkingBudget } : {}),
     };

@@ -11,6 +11,7 @@ import { MENTION_SPEC } from './mention';
 import { PICKER_SPEC } from './picker';
 import { SEARCH_SPEC } from './search';
 import { SLASH_SPEC } from './slash-menu';
+import { PROVIDER_SPEC } from './provider-setup';
 import type { ViewSpec } from './view';
 
 export type ModalMode = Exclude<Mode, 'idle' | 'busy'>;
@@ -22,6 +23,7 @@ export const VIEW_SPECS: Readonly<Record<ModalMode, ViewSpec>> = {
   picker: PICKER_SPEC,
   mention: MENTION_SPEC,
   slash: SLASH_SPEC,
+  setup: PROVIDER_SPEC,
 };
 
 export const MODAL_KEYS = Object.fromEntries(
