@@ -58,10 +58,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     statusInfo: s.statusInfo,
     costInfo: () => costLines(s.spent),
     providerSetup: providerSetup(s, options),
-    doctor: async () => {
-      const provider = { name: s.provider.name, model: s.modelName(), baseUrl: s.provider.baseUrl ?? '' };
-      return (await options.doctor?.({ keyboard: s.terminalFacts.keyboard() }, provider))?.lines ?? [];
-    },
+    doctor: doctorLinesFor(s, options),
     permissionsFile: s.permissions.file,
     checkpoints: s.checkpoints,
     view,
@@ -98,6 +95,15 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     frame: () => coordinator.frame(),
   });
   return { transcript, coordinator, status, painter };
+}
+
+/** /doctor: the checks main.ts set up, with what the terminal answered and the provider in use now. */
+function doctorLinesFor(s: Services, options: AppOptions): () => Promise<string[]> {
+  return async () => {
+    const provider = { name: s.provider.name, model: s.modelName(), baseUrl: s.provider.baseUrl ?? '' };
+    const terminal = { keyboard: s.terminalFacts.keyboard(), sync: s.terminalFacts.sync() };
+    return (await options.doctor?.(terminal, provider))?.lines ?? [];
+  };
 }
 
 /**

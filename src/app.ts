@@ -150,7 +150,10 @@ function services(bus: Bus, options: AppOptions) {
       spent,
     });
   // What the terminal answered, for /doctor: filled in once the terminal's input is set up.
-  const terminalFacts = { keyboard: (): string => 'unknown' };
+  const terminalFacts: { keyboard: () => string; sync: () => TerminalFacts['sync'] } = {
+    keyboard: () => 'unknown',
+    sync: () => 'not answered',
+  };
   return { ...parts, warn, history, sessions, sessionInfo, spent, statusInfo, terminalFacts };
 }
 
@@ -337,6 +340,7 @@ function terminalAnswers(bus: Bus, s: Services, options: AppOptions, probe: () =
 function terminalInput(s: Services, options: AppOptions, handler: (action: InputAction) => void): TerminalInput {
   const terminal = new TerminalInput(options.input, options.output, handler, undefined, mayAskBackground(env(options)));
   s.terminalFacts.keyboard = () => terminal.keyboardProtocol;
+  s.terminalFacts.sync = () => terminal.syncOutput;
   return terminal;
 }
 

@@ -22,6 +22,8 @@ export interface Check {
 export interface TerminalFacts {
   /** kitty's protocol, xterm's modifyOtherKeys, or neither (Shift+Enter is then Enter). */
   readonly keyboard: string;
+  /** Its answer about synchronized output (DEC 2026). */
+  readonly sync: 'known' | 'unknown' | 'not answered';
 }
 
 export interface DoctorInput {
@@ -110,6 +112,12 @@ async function toolChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   ];
 }
 
+const SYNC_SAID = {
+  known: 'the terminal knows it (frames appear whole)',
+  unknown: 'the terminal does not know it (frames may tear while an answer streams)',
+  'not answered': 'not answered (frames are sent in it anyway; terminals without it ignore it)',
+} as const;
+
 function terminalCheck(t: TerminalFacts | null): Check {
   if (!t)
     return {
@@ -127,8 +135,8 @@ function terminalCheck(t: TerminalFacts | null): Check {
     name: 'terminal',
     state: t.keyboard === 'kitty' || t.keyboard === 'modifyOtherKeys' ? 'ok' : 'warn',
     says:
-      `${keys}; frames in synchronized output (DEC 2026; terminals without it ignore it); /copy through OSC 52 ` +
-      '(under tmux: set -g set-clipboard on)',
+      `${keys}; synchronized output (DEC 2026): ${SYNC_SAID[t.sync]}; /copy through OSC 52, which no terminal ` +
+      'confirms without handing over the clipboard (under tmux: set -g set-clipboard on)',
   };
 }
 

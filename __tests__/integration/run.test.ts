@@ -141,18 +141,7 @@ describe('milk run', () => {
   it('says what is wrong with the config file on stderr, and runs on the rest of it', async () => {
     const data = tempDir();
     fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ sandbox: 'maybe', theme: 'dark' }));
-    const r = await run([
-      '--data-dir',
-      data,
-      'run',
-      '--provider',
-      'openai',
-      '--base-url',
-      `${mock.url}/v1`,
-      '--model',
-      'short',
-      'hi',
-    ]);
+    const r = await run(['--data-dir', data, ...args('short').slice(2), 'hi']);
     expect(r).toMatchObject({ code: 0, out: 'the quick brown fox jumps.\n' });
     expect(r.err).toMatch(/^milk: .*sandbox/m);
   });

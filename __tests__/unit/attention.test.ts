@@ -35,3 +35,15 @@ describe('what milk puts in the title and how it calls for attention', () => {
     ]);
   });
 });
+
+describe("the terminal's answer about synchronized output", () => {
+  it('reads DECRQM answers for mode 2026 whole, known or not, and other mode reports as nothing', () => {
+    const d = new InputDecoder();
+    expect(d.feed('\x1b[?2026;2$ya\x1b[?2026;0$y\x1b[?1004;1$yb')).toEqual([
+      { kind: 'syncReport', known: true },
+      { kind: 'text', text: 'a' },
+      { kind: 'syncReport', known: false },
+      { kind: 'text', text: 'b' },
+    ]);
+  });
+});

@@ -14,6 +14,8 @@ export type InputAction =
   | { kind: 'cpr'; row: number; col: number }
   /** The terminal's answer to the kitty keyboard query (it speaks the protocol) or to the device attributes query. */
   | { kind: 'report'; what: 'kitty' | 'attributes' }
+  /** The terminal's answer to DECRQM for synchronized output (mode 2026): 1 or 2 it knows the mode, 0 it does not. */
+  | { kind: 'syncReport'; known: boolean }
   /** The terminal's answer to OSC 11: its background colour, as it wrote it (`rgb:ffff/ffff/ffff`). */
   | { kind: 'background'; color: string }
   /** The terminal's palette turned dark or light (its report under mode 2031, CSI ? 997 ; 1|2 n). */
@@ -118,10 +120,17 @@ function codepointAction(key: string | null): InputAction | null {
 function parseCsi(s: string): Parsed | null {
   let i = 2;
   while (i < s.length && /[0-9;:<=>?]/.test(s[i])) i++;
-  if (i >= s.length) return null;
   const params = s.slice(2, i);
+  // Intermediate bytes (DECRQM's answer has `$`): part of the sequence, never text after it.
+  const from = i;
+  while (i < s.length && /[ -/]/.test(s[i])) i++;
+  if (i >= s.length) return null;
+  const intermediates = s.slice(from, i);
   const final = s[i];
   const length = i + 1;
+  if (intermediates === '$' && final === 'y' && params.startsWith('?2026;'))
+    return { action: { kind: 'syncReport', known: params !== '?2026;0' }, length };
+  if (intermediates) return { action: null, length };
   if (params.startsWith('<') && (final === 'M' || final === 'm')) {
     const [b] = params.slice(1).split(';').map(Number);
     if (final === 'M' && (b & 64) !== 0) return { action: { kind: 'wheel', dir: b & 1 ? 'down' : 'up' }, length };

@@ -45,6 +45,7 @@ export function route(action: InputAction, modes: readonly Mode[], keymap: Keyma
     case 'cpr':
     case 'report':
     case 'focus':
+    case 'syncReport':
     case 'background':
     case 'theme':
       // Answers to milk's own questions (and reports it asked for), handled before routing.

@@ -23,6 +23,8 @@ export const THEME_REPORTS_OFF = '\x1b[?2031l';
  * modifyOtherKeys level 2 is asked for instead, which terminals without it ignore.
  */
 export const KEYBOARD_QUERY = '\x1b[?u\x1b[c';
+/** Whether the terminal knows synchronized output (DECRQM, mode 2026), asked with the keyboard query: /doctor. */
+export const SYNC_QUERY = '\x1b[?2026$p';
 export const KITTY_PUSH = '\x1b[>1u';
 export const KITTY_POP = '\x1b[<u';
 export const MODIFY_OTHER_KEYS_ON = '\x1b[>4;2m';
@@ -51,6 +53,7 @@ export class TerminalInput {
   private burstTimer: NodeJS.Timeout | null = null;
   private active = false;
   private keyboard: Keyboard = 'unknown';
+  private sync: 'known' | 'unknown' | 'not answered' = 'not answered';
   private readonly onData = (data: Buffer | string): void => {
     this.clearTimer();
     this.emit(this.decoder.feed(typeof data === 'string' ? data : data.toString('utf8')));
@@ -88,8 +91,13 @@ export class TerminalInput {
     if (this.keyboard === 'unknown') {
       this.keyboard = 'asking';
       // Before the device attributes, which every terminal answers: by then any answer to it has come.
-      this.output.write((this.askBackground ? BACKGROUND_QUERY : '') + KEYBOARD_QUERY);
+      this.output.write((this.askBackground ? BACKGROUND_QUERY : '') + SYNC_QUERY + KEYBOARD_QUERY);
     }
+  }
+
+  /** Whether the terminal answered that it knows synchronized output (for /doctor). */
+  get syncOutput(): 'known' | 'unknown' | 'not answered' {
+    return this.sync;
   }
 
   /** Which keyboard protocol the terminal answered to (for /doctor). */
@@ -138,6 +146,7 @@ export class TerminalInput {
     const rest: InputAction[] = [];
     for (const a of actions) {
       if (a.kind === 'report') this.answered(a.what);
+      else if (a.kind === 'syncReport') this.sync = a.known ? 'known' : 'unknown';
       // The background is taken only as the answer to milk's question: it comes before the device
       // attributes, so once they are in, one arriving later is stray (or typed) and changes nothing.
       else if (a.kind === 'background') {
