@@ -9,7 +9,7 @@ import { Cleanup, installExitHandlers } from './cleanup';
 import { MAIN_FLAGS, MainOptions, NO_HOME, UsageError, locate, quickParse, version } from './cli-support';
 import { Config, contextWindowFor, loadConfig } from './config/config';
 import { ProviderSetupError, buildProvider } from './providers/build';
-import { ProviderChoice, chooseProvider, keyVariable } from './providers/select';
+import { PROVIDER_NAMES, ProviderChoice, ProviderName, chooseProvider, keyVariable } from './providers/select';
 import { ProviderSwitch, choiceForResume } from './providers/resume';
 import type { Provider } from './providers/provider';
 import { sanitize } from './inert';
@@ -179,7 +179,9 @@ function doctorFor(dataDir: string | null, warnings: readonly string[]) {
     const { doctorChecks, doctorLines } = require('./doctor') as typeof import('./doctor');
     const { probeSandbox } = require('./tools/bwrap') as typeof import('./tools/bwrap');
     /* eslint-enable @typescript-eslint/no-require-imports */
-    const keyVar = PROVIDER_KEYS[provider.name];
+    const keyVar = (PROVIDER_NAMES as readonly string[]).includes(provider.name)
+      ? keyVariable(provider.name as ProviderName)
+      : null;
     const checks = await doctorChecks({
       env: process.env,
       configFile: dataDir === null ? null : `${dataDir}/config.json`,
@@ -193,8 +195,6 @@ function doctorFor(dataDir: string | null, warnings: readonly string[]) {
     return { lines: doctorLines(checks), failed: checks.some((c) => c.state === 'fail') };
   };
 }
-
-const PROVIDER_KEYS: Record<string, string | undefined> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
 /** `milk doctor`: what milk found here and what it does without each part; exit 1 when something needs fixing. */
 function addDoctorCommand(program: Command): void {

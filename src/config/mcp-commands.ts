@@ -16,9 +16,6 @@ function configFile(dataDir: string): string {
   return dataLayout(dataDir).config;
 }
 
-const readJson = readConfigJson;
-const write = writeConfigJson;
-
 function servers(json: Record<string, unknown>): Servers {
   const s = json.mcpServers;
   return typeof s === 'object' && s !== null && !Array.isArray(s) ? (s as Servers) : {};
@@ -26,7 +23,7 @@ function servers(json: Record<string, unknown>): Servers {
 
 /** One line per server: its name and how it is reached; env and headers by name only. */
 export function mcpList(dataDir: string, out: NodeJS.WritableStream): void {
-  const all = servers(readJson(configFile(dataDir)));
+  const all = servers(readConfigJson(configFile(dataDir)));
   const names = Object.keys(all);
   if (names.length === 0) return void out.write(`no MCP servers in ${configFile(dataDir)}\n`);
   for (const name of names) {
@@ -87,21 +84,21 @@ export function mcpAdd(
         ...(o.cwd ? { cwd: o.cwd } : {}),
       };
   const file = configFile(dataDir);
-  const json = readJson(file);
+  const json = readConfigJson(file);
   const next = { ...json, mcpServers: { ...servers(json), [name]: server } };
   const problems = parseConfig({ mcpServers: next.mcpServers }).problems;
   if (problems.length) throw new ConfigWriteError(`not added: ${problems.join('; ')}`);
   const replaced = name in servers(json);
-  write(file, next);
+  writeConfigJson(file, next);
   out.write(`${replaced ? 'replaced' : 'added'} the MCP server ${name} in ${file}\n`);
 }
 
 export function mcpRemove(dataDir: string, name: string, out: NodeJS.WritableStream): void {
   const file = configFile(dataDir);
-  const json = readJson(file);
+  const json = readConfigJson(file);
   const all = servers(json);
   if (!(name in all)) throw new ConfigWriteError(`no MCP server named ${name} in ${file}`);
   const rest = Object.fromEntries(Object.entries(all).filter(([n]) => n !== name));
-  write(file, { ...json, mcpServers: rest });
+  writeConfigJson(file, { ...json, mcpServers: rest });
   out.write(`removed the MCP server ${name} from ${file}\n`);
 }
