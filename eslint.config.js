@@ -72,6 +72,8 @@ const PURE = [
   'src/data-dir.ts',
   'src/rows.ts',
   'src/status-lines.ts',
+  'src/cost.ts',
+  'src/images.ts',
   'src/welcome.ts',
   'src/tool-call.ts',
   'src/tools/tool.ts',

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // A mock model server for tests, demos and benchmarks: plain Node http on
 // 127.0.0.1, speaking OpenAI Chat Completions streaming (POST
-// /v1/chat/completions) and Anthropic Messages streaming (POST /v1/messages).
+// /v1/chat/completions), the OpenAI Responses API (POST /v1/responses:
+// reasoning items encrypted, function calls as output items) and Anthropic
+// Messages streaming (POST /v1/messages).
 //
 // The scenario is the model name (or the x-mock-scenario header):
 //   parallel       two shell calls in one answer, then 'both ran.'
@@ -15,7 +17,9 @@
 //   search         a glob call (*.txt) and a grep call (needle, one line of context) in one answer, then 'found.'
 //   edit, edit-miss an edit_file call on notes.txt (one line changed; an old_string not in it), then 'edited.'
 //   short          a few words, quickly              echo      quotes the last user message and the message count (a
-// system message not counted)
+// system message not counted), and the images the request carries
+//   look           a read_file call of shot.png, then "looked: N image(s)" (the images its answer brought)
+//   blind          answers 400 "does not support image input" to a request with images (else as short)
 //   slow           200 words, one every 100 ms       long      about 1 MB of text in 4 KB chunks
 //   status-NNN     answers HTTP NNN every time       flaky-NNN answers NNN once, then streams normally
 //   hang           sends headers, then nothing       hang-headers  never answers at all
@@ -44,6 +48,12 @@
 //   nousage        as short, but reports no token usage (others report it: OpenAI when asked
 //                  with stream_options.include_usage, Anthropic always)
 // A suffix ":N" sets the delay between chunks in ms (e.g. slow:20).
+//
+// Prompt caching as the APIs report it: an Anthropic request's prefix up to each cache_control breakpoint is
+// kept, and a later request sharing one reads it (cache_read_input_tokens; the newest breakpoint's prefix is
+// written: cache_creation_input_tokens); an OpenAI request with a prompt_cache_key reads the messages it shares
+// with the key's last request (usage.prompt_tokens_details.cached_tokens). Each request's record.cache says what
+// was read and written. GET /v1/models lists options.models (Anthropic's shape when anthropic-version is sent).
 //
 // Every request is recorded: when it started, whether the client closed the
 // connection before the answer was complete, and when. `dropHung()` cuts every
@@ -163,8 +173,13 @@ function plan(scenario, body) {
       return { chunks: words(5), delay: scenario.delay ?? 5, noUsage: true };
     case 'linger':
       return { chunks: words(5), delay: scenario.delay ?? 5, linger: true };
-    case 'echo':
-      return { chunks: [`echo: ${lastText} `, `(${messages.length} messages)`], delay: scenario.delay ?? 5 };
+    case 'echo': {
+      const seen = imagesIn(body);
+      const pictures = seen.length
+        ? ` [${seen.length} image${seen.length === 1 ? '' : 's'}: ${seen.map((i) => i.mime).join(', ')}]`
+        : '';
+      return { chunks: [`echo: ${lastText} `, `(${messages.length} messages)${pictures}`], delay: scenario.delay ?? 5 };
+    }
     case 'slow':
       return { chunks: words(200), delay: scenario.delay ?? 100 };
     case 'long': {
@@ -255,6 +270,14 @@ function plan(scenario, body) {
         delay: 5,
       };
     }
+    case 'look': {
+      // read_file on an image, then how many images came back with its answer.
+      const answered = messages.some(
+        (m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')),
+      );
+      if (answered) return { chunks: [`looked: ${imagesIn(body).length} image(s)`], delay: 5 };
+      return { chunks: ['looking. '], tool: { name: 'read_file', args: { path: 'shot.png' } }, delay: 5 };
+    }
     case 'parallel': {
       // Two calls in one answer, as models send them when neither needs the other.
       const hasResult = messages.some(
@@ -329,14 +352,64 @@ function plan(scenario, body) {
   }
 }
 
-/** Token counts as a real server would roughly report them: a token per four characters. */
-function usageOf(p, body) {
+/** Token counts as a real server would roughly report them: a token per four characters; cache reads and writes. */
+function usageOf(p, body, cache) {
   if (p.noUsage) return null;
   const text = typeof p.chunks.join === 'function' ? p.chunks.join('') : '';
+  // Anthropic counts the whole prompt (tools, system, messages); the OpenAI mock, its messages.
+  const input = Math.max(1, cache?.total ?? Math.ceil(JSON.stringify(body.messages || []).length / 4));
+  const cached = cache ? Math.min(input, cache.read + cache.write) : 0;
   return {
-    input: Math.max(1, Math.ceil(JSON.stringify(body.messages || []).length / 4)),
+    input,
     output: Math.max(1, Math.ceil(text.length / 4)),
+    cacheRead: cache ? Math.min(cache.read, cached) : 0,
+    cacheWrite: cache ? cached - Math.min(cache.read, cached) : 0,
   };
+}
+
+const tokensOf = (text) => Math.ceil(text.length / 4);
+
+/** A copy of an Anthropic request's part without its cache_control marks (the cached prefix is the content). */
+function unmarked(x) {
+  return JSON.stringify(x, (k, v) => (k === 'cache_control' ? undefined : v));
+}
+
+/**
+ * Anthropic's prompt cache, as the mock keeps it: the request's prefix (tools, system, messages) up to each
+ * cache_control breakpoint; the longest one cached before is read, the newest one not cached is written.
+ */
+function anthropicCache(body, cache) {
+  const marks = [];
+  let prefix = '';
+  const take = (block) => {
+    prefix += unmarked(block);
+    if (block && block.cache_control) marks.push(prefix);
+  };
+  for (const t of body.tools || []) take(t);
+  for (const b of Array.isArray(body.system) ? body.system : body.system ? [{ type: 'text', text: body.system }] : [])
+    take(b);
+  for (const m of body.messages || []) {
+    prefix += m.role;
+    for (const b of typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content || []) take(b);
+  }
+  let read = 0;
+  for (const mark of marks) if (cache.has(mark)) read = Math.max(read, tokensOf(mark));
+  const newest = marks[marks.length - 1];
+  const write = newest && !cache.has(newest) ? Math.max(0, tokensOf(newest) - read) : 0;
+  for (const mark of marks) cache.add(mark);
+  return { read, write, breakpoints: marks.length, total: tokensOf(prefix) };
+}
+
+/** OpenAI's prompt cache by prompt_cache_key: the messages a request shares with the key's last request are read. */
+function openaiCache(body, cache) {
+  const key = body.prompt_cache_key;
+  if (typeof key !== 'string') return { read: 0, write: 0 };
+  const messages = (body.messages || []).map((m) => JSON.stringify(m));
+  const before = cache.get(key) || [];
+  let same = 0;
+  while (same < messages.length && same < before.length && messages[same] === before[same]) same++;
+  cache.set(key, messages);
+  return { read: tokensOf(messages.slice(0, same).join('')), write: 0 };
 }
 
 function sse(res, data, event) {
@@ -346,7 +419,7 @@ function sse(res, data, event) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function streamOpenAI(res, p, record, model, body) {
+async function streamOpenAI(res, p, record, model, body, cache) {
   const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 0, model };
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   sse(res, { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
@@ -406,12 +479,17 @@ async function streamOpenAI(res, p, record, model, body) {
   } else {
     sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
   }
-  const usage = body.stream_options && body.stream_options.include_usage ? usageOf(p, body) : null;
+  const usage = body.stream_options && body.stream_options.include_usage ? usageOf(p, body, cache) : null;
   if (usage)
     sse(res, {
       ...base,
       choices: [],
-      usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+      usage: {
+        prompt_tokens: usage.input,
+        completion_tokens: usage.output,
+        total_tokens: usage.input + usage.output,
+        prompt_tokens_details: { cached_tokens: usage.cacheRead },
+      },
     });
   sse(res, '[DONE]');
   if (p.linger)
@@ -501,8 +579,8 @@ async function linger(res, record, send) {
   res.end();
 }
 
-async function streamAnthropic(res, p, record, model, body) {
-  const usage = Array.isArray(p.chunks) ? usageOf(p, body) : null;
+async function streamAnthropic(res, p, record, model, body, cache) {
+  const usage = Array.isArray(p.chunks) ? usageOf(p, body, cache) : null;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   sse(
     res,
@@ -515,7 +593,16 @@ async function streamAnthropic(res, p, record, model, body) {
         model,
         content: [],
         stop_reason: null,
-        ...(usage ? { usage: { input_tokens: usage.input, output_tokens: 0 } } : {}),
+        ...(usage
+          ? {
+              usage: {
+                input_tokens: usage.input - usage.cacheRead - usage.cacheWrite,
+                cache_read_input_tokens: usage.cacheRead,
+                cache_creation_input_tokens: usage.cacheWrite,
+                output_tokens: 0,
+              },
+            }
+          : {}),
       },
     },
     'message_start',
@@ -612,6 +699,134 @@ async function streamAnthropic(res, p, record, model, body) {
   res.end();
 }
 
+/**
+ * The images a request carries, in any of the three protocols: OpenAI's image_url data URLs, Anthropic's base64 image
+ * blocks (in a message or a tool result), the Responses API's input_image; each as its media type and decoded size.
+ */
+function imagesIn(body) {
+  const found = [];
+  const fromUrl = (url) => {
+    const m = /^data:([^;]+);base64,(.*)$/s.exec(String(url));
+    if (m) found.push({ mime: m[1], bytes: Buffer.from(m[2], 'base64').length });
+  };
+  const walk = (part) => {
+    if (!part || typeof part !== 'object') return;
+    if (Array.isArray(part)) return part.forEach(walk);
+    if (part.type === 'image_url') fromUrl(part.image_url && part.image_url.url);
+    else if (part.type === 'input_image') fromUrl(part.image_url);
+    else if (part.type === 'image' && part.source)
+      found.push({ mime: part.source.media_type, bytes: Buffer.from(part.source.data || '', 'base64').length });
+    else if (Array.isArray(part.content)) walk(part.content);
+  };
+  walk(body.messages || []);
+  walk(body.input || []);
+  return found;
+}
+
+/** A Responses API request's input items as Chat Completions messages, for plan() and the cache. */
+function responsesMessages(body) {
+  const out = [];
+  for (const item of Array.isArray(body.input) ? body.input : []) {
+    if (item.type === 'function_call_output')
+      out.push({ role: 'tool', tool_call_id: item.call_id, content: item.output });
+    else if (item.type === 'function_call')
+      out.push({
+        role: 'assistant',
+        tool_calls: [{ id: item.call_id, function: { name: item.name, arguments: item.arguments } }],
+      });
+    else if (item.type === 'reasoning') continue;
+    else if (item.role) {
+      const content =
+        typeof item.content === 'string' ? item.content : (item.content || []).map((c) => c.text || '').join('');
+      out.push({ role: item.role, content });
+    }
+  }
+  return out;
+}
+
+/**
+ * The Responses API, streamed: a reasoning scenario's summary and an encrypted reasoning item first, then the text,
+ * then each function call as an output item (its arguments in a delta), then response.completed with the usage.
+ */
+async function streamResponses(res, p, record, model, body, cache) {
+  let seq = 0;
+  const send = (type, data) => sse(res, { type, sequence_number: seq++, ...data }, type);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const response = { id: 'resp_mock', object: 'response', model, status: 'in_progress', output: [] };
+  send('response.created', { response });
+  if (p.hang) return;
+  let index = 0;
+  if (p.reasoning) {
+    const id = `rs_mock_${record.id}`;
+    send('response.output_item.added', { output_index: index, item: { type: 'reasoning', id, summary: [] } });
+    for (const text of p.reasoning) {
+      if (p.delay) await sleep(p.delay);
+      send('response.reasoning_summary_text.delta', {
+        item_id: id,
+        output_index: index,
+        summary_index: 0,
+        delta: text,
+      });
+    }
+    const item = {
+      type: 'reasoning',
+      id,
+      summary: [{ type: 'summary_text', text: p.reasoning.join('') }],
+      encrypted_content: `enc-mock-${record.id}`,
+    };
+    send('response.output_item.done', { output_index: index++, item });
+  }
+  const text = p.chunks.join('');
+  if (text || !(p.tools || p.tool)) {
+    const id = `msg_mock_${record.id}`;
+    send('response.output_item.added', {
+      output_index: index,
+      item: { type: 'message', id, role: 'assistant', content: [] },
+    });
+    for (const chunk of p.chunks) {
+      if (record.closedAt) return;
+      if (p.delay) await sleep(p.delay);
+      send('response.output_text.delta', { item_id: id, output_index: index, content_index: 0, delta: chunk });
+    }
+    if (p.drop) return res.socket.destroy();
+    if (p.failing) {
+      send('response.failed', {
+        response: { ...response, status: 'failed', error: { code: 'server_error', message: 'Overloaded' } },
+      });
+      return res.end();
+    }
+    const item = { type: 'message', id, role: 'assistant', content: [{ type: 'output_text', text }] };
+    send('response.output_item.done', { output_index: index++, item });
+  }
+  (p.tools ?? (p.tool ? [p.tool] : [])).forEach((t, i) => {
+    const item = { type: 'function_call', id: `fc_${i + 1}`, call_id: `call_${i + 1}`, name: t.name, arguments: '' };
+    send('response.output_item.added', { output_index: index, item });
+    const args = t.raw ?? JSON.stringify(t.args);
+    send('response.function_call_arguments.delta', { item_id: item.id, output_index: index, delta: args });
+    send('response.function_call_arguments.done', { item_id: item.id, output_index: index, arguments: args });
+    send('response.output_item.done', { output_index: index++, item: { ...item, arguments: args } });
+  });
+  const usage = usageOf(p, { messages: responsesMessages(body) }, cache);
+  send('response.completed', {
+    response: {
+      ...response,
+      status: 'completed',
+      ...(usage
+        ? {
+            usage: {
+              input_tokens: usage.input,
+              input_tokens_details: { cached_tokens: usage.cacheRead },
+              output_tokens: usage.output,
+              output_tokens_details: { reasoning_tokens: 0 },
+              total_tokens: usage.input + usage.output,
+            },
+          }
+        : {}),
+    },
+  });
+  res.end();
+}
+
 /** An Anthropic request whose messages hold tool_use or tool_result blocks but that offers no tools. */
 function usesToolsUndeclared(body) {
   if (body.tools?.length) return false;
@@ -641,9 +856,37 @@ function serveRecording(res, name) {
   next();
 }
 
+/** What GET /v1/models lists unless options.models says: scenarios, and two names the price table knows. */
+const DEFAULT_MODELS = ['short', 'echo', 'tools', 'reasoning', 'gpt-4o', 'claude-sonnet-4-5'];
+
+/** GET /v1/models, in OpenAI's shape, or Anthropic's when the request carries anthropic-version. */
+function listModels(req, res, models, requests) {
+  requests.push({ id: requests.length + 1, path: req.url, method: 'GET', body: null, startedAt: Date.now() });
+  res.writeHead(200, { 'content-type': 'application/json' });
+  if (req.headers['anthropic-version'])
+    return res.end(
+      JSON.stringify({
+        data: models.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' })),
+        has_more: false,
+        first_id: models[0] ?? null,
+        last_id: models[models.length - 1] ?? null,
+      }),
+    );
+  res.end(
+    JSON.stringify({
+      object: 'list',
+      data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'mock' })),
+    }),
+  );
+}
+
 function startMockServer(options = {}) {
   const requests = [];
   const failedOnce = new Set();
+  // The prompt caches: Anthropic's prefixes at breakpoints; OpenAI's last messages per prompt_cache_key.
+  const anthropicCached = new Set();
+  const openaiCached = new Map();
+  const models = options.models ?? DEFAULT_MODELS;
   const hung = new Set();
   // options.tls ({ key, cert }): an https server, for the tests that go through a proxy with CONNECT.
   const server = (options.tls ? require('node:https').createServer.bind(null, options.tls) : http.createServer)(
@@ -659,8 +902,11 @@ function startMockServer(options = {}) {
           res.writeHead(400, { 'content-type': 'application/json' });
           return res.end(JSON.stringify({ error: { message: 'bad json' } }));
         }
+        if (req.method === 'GET' && /^\/v1\/models(\?|$)/.test(req.url)) return listModels(req, res, models, requests);
         const scenario = parseScenario(body.model, req.headers['x-mock-scenario']);
+        const images = imagesIn(body);
         const record = {
+          images,
           id: requests.length + 1,
           path: req.url,
           scenario: scenario.name,
@@ -688,6 +934,15 @@ function startMockServer(options = {}) {
           return res.end(JSON.stringify({ error: { message: `mock status ${code}`, type: 'mock_error' } }));
         }
         if (scenario.name === 'hang-headers') return;
+        // A model without vision, as OpenAI-compatible servers answer one sent an image.
+        if (scenario.name === 'blind' && images.length > 0) {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          return res.end(
+            JSON.stringify({
+              error: { message: 'This model does not support image input.', type: 'invalid_request_error' },
+            }),
+          );
+        }
         const replay = /^replay-([a-z0-9-]+)$/.exec(scenario.name);
         if (replay) return serveRecording(res, replay[1]);
         if (scenario.name === 'slow-event') {
@@ -767,11 +1022,24 @@ function startMockServer(options = {}) {
             }),
           );
         }
-        const p = status ? plan({ name: 'short', delay: scenario.delay }, body) : plan(scenario, body);
+        const responses = req.url.startsWith('/v1/responses');
+        // The Responses API's input read as messages, for the scenarios (and echo) to work alike.
+        const asMessages = responses ? { ...body, messages: responsesMessages(body) } : body;
+        const p = status ? plan({ name: 'short', delay: scenario.delay }, asMessages) : plan(scenario, asMessages);
         if (p.hang) hung.add(res);
         const model = body.model || 'mock';
-        if (req.url.startsWith('/v1/chat/completions')) return void streamOpenAI(res, p, record, model, body);
-        if (req.url.startsWith('/v1/messages')) return void streamAnthropic(res, p, record, model, body);
+        if (req.url.startsWith('/v1/chat/completions')) {
+          record.cache = openaiCache(body, openaiCached);
+          return void streamOpenAI(res, p, record, model, body, record.cache);
+        }
+        if (responses) {
+          record.cache = openaiCache(asMessages, openaiCached);
+          return void streamResponses(res, p, record, model, body, record.cache);
+        }
+        if (req.url.startsWith('/v1/messages')) {
+          record.cache = anthropicCache(body, anthropicCached);
+          return void streamAnthropic(res, p, record, model, body, record.cache);
+        }
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: 'not found' } }));
       });

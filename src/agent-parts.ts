@@ -10,7 +10,9 @@ import type { Bus } from './bus';
 import type { Cleanup } from './cleanup';
 import { PermissionStore } from './config/permissions';
 import { dataLayout } from './data-dir';
-import type { Provider } from './providers/provider';
+import type { ChatMessage, Provider } from './providers/provider';
+import { rereadImages } from './tools/image-file';
+import { inside } from './tools/files';
 import type { ProviderSwitch, RecordedModel } from './providers/resume';
 import { ProviderSlot } from './providers/slot';
 import { Checkpoints, sweepCopies } from './session/checkpoints';
@@ -18,6 +20,11 @@ import { SessionLog } from './session/log';
 import { SessionRecorder } from './session/recorder';
 import type { ApprovalMode } from './settings/approval';
 import { Settings } from './settings/store';
+import type { ModelSettings } from './config/config';
+import type { Effort } from './settings/effort';
+import { priceOf } from './cost';
+import { type ModelPlace, tablePrice, tableWindow, warmPriceTable } from './price-table';
+import { Spending } from './spending';
 import type { McpServerConfig, McpServers } from './tools/mcp';
 import { mcpTool } from './tools/mcp-tools';
 import { ToolRegistry } from './tools/registry';
@@ -35,12 +42,16 @@ export interface AgentOptions {
   warn: (text: string) => void;
   /** The approval mode to start in (--approval); ask unless said. */
   approval?: ApprovalMode;
+  /** The reasoning effort to start with (--effort); none chosen unless said. */
+  effort?: Effort;
   /** Whether commands run in bubblewrap (--sandbox, config); on unless said. */
   sandbox?: 'on' | 'off';
   /** Caps on one answer (shown, kept in the conversation) and on the context sent. */
   answer?: { maxAnswerChars?: number; maxKeptChars?: number; maxContextChars?: number };
-  /** The context window of a model in tokens, as the config gives it (else the runner's default). */
+  /** A model's context window in tokens, as the config gives it (else the price table's, else the runner's default). */
   contextWindow?: (model: string | null) => number | undefined;
+  /** What config.json says of a model under `models` (its price, effort, API). */
+  modelSettings?: (model: string) => ModelSettings | undefined;
   /** MCP servers (config mcpServers), started by `mcp.start()`. */
   mcpServers?: Readonly<Record<string, McpServerConfig>>;
   /** No one to ask (milk run): a call that would ask is refused, and the model told why. */
@@ -53,9 +64,28 @@ export interface AgentOptions {
 
 export type AgentParts = ReturnType<typeof agentParts>;
 
+/**
+ * What requests cost (config.json's price for a model, else the price table's) and the models' windows by the table.
+ * The table is loaded while the first request is on its way.
+ */
+function prices(bus: Bus, settings: Settings, provider: ProviderSlot, options: AgentOptions) {
+  const place = (model: string): ModelPlace => ({ model, provider: settings.provider, baseUrl: provider.baseUrl });
+  const windowOf = (model: string | null): number | undefined => (model ? tableWindow(place(model)) : undefined);
+  const spending = new Spending(bus, (model, spend) => {
+    if (!model) return null;
+    const own = options.modelSettings?.(model)?.price;
+    return own ? priceOf(spend, own) : tablePrice(spend, place(model));
+  });
+  bus.on('turn.started', () => {
+    if (provider.baseUrl) setImmediate(warmPriceTable);
+  });
+  return { spending, windowOf };
+}
+
 export function agentParts(bus: Bus, options: AgentOptions) {
   const settings = new Settings({ provider: options.provider.name, model: options.provider.model ?? null });
   settings.setMode(options.approval ?? 'ask');
+  if (options.effort) settings.setEffort(options.effort);
   settings.setSandbox(options.sandbox ?? 'on');
   const agent = new AgentContext(options.workspace, options.dataDir, settings);
   const permissions = new PermissionStore(options.dataDir, options.workspace);
@@ -76,6 +106,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   }, ['rules']);
   const mcp = mcpHolder(bus, options);
   const provider = new ProviderSlot(options.provider);
+  const { spending, windowOf } = prices(bus, settings, provider, options);
   const runner = new TurnRunner(bus, provider, {
     workspace: options.workspace,
     settings,
@@ -84,7 +115,9 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     hide: options.dataDir === null ? [] : [options.dataDir],
     checkpoints,
     unattended: options.unattended,
-    contextWindow: () => options.contextWindow?.(settings.model),
+    contextWindow: () => options.contextWindow?.(settings.model) ?? windowOf(settings.model),
+    cacheKey: () => recorder.conv,
+    effort: () => settings.effort ?? (settings.model ? options.modelSettings?.(settings.model)?.effort : undefined),
     tools: new ToolRegistry(mcp.tools),
     ...options.answer,
   });
@@ -105,7 +138,9 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   settings.onChange(() => recorder.modelChanged(), ['model']);
   const restoreModel = modelRestorer(provider, settings, options.switchProvider);
   const kept = { settings, agent, permissions, rulesRead, checkpoints, mcp };
-  return { ...kept, runner, log, recorder, modelName, restoreModel, provider };
+  // A resumed conversation's images, read again from the workspace.
+  const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace, inside);
+  return { ...kept, runner, log, recorder, modelName, restoreModel, provider, spending, reread };
 }
 
 /** A resumed conversation's provider put in place; what to tell the person about it. */

@@ -2,6 +2,12 @@
 // its feed, the coordinator with what it is handed (prompt commands, the
 // workspace's paths for @), the status bar and the painter.
 
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { clipboardImage } from './clipboard-image';
+import { probeImage } from './tools/image-file';
+import { money } from './cost';
+import { redactUrl } from './redact';
 import type { AppOptions, Services } from './app';
 import type { Bus } from './bus';
 import { expandPrompt, promptHelpLines } from './agent/prompt-commands';
@@ -15,7 +21,7 @@ import { copyAnswer } from './tui/copy';
 import type { Keymap } from './tui/keymap';
 import { Painter } from './tui/painter';
 import type { Screen } from './tui/screen';
-import { StatusModel } from './tui/status-model';
+import { StatusModel, type StatusSources } from './tui/status-model';
 import { TranscriptFeed } from './tui/transcript-feed';
 import { TranscriptModel } from './tui/transcript-model';
 
@@ -56,8 +62,13 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     sessionInfo: s.sessionInfo,
     contextInfo: () => s.agent.info(),
     statusInfo: s.statusInfo,
-    costInfo: () => costLines(s.spent),
+    costInfo: () => costLines(s.spending),
     providerSetup: providerSetup(s, options),
+    images: pastedImages(options),
+    models: () => {
+      const list = s.provider.listModels;
+      return list ? { server: redactUrl(s.provider.baseUrl ?? s.provider.name), list } : null;
+    },
     doctor: doctorLinesFor(s, options),
     permissionsFile: s.permissions.file,
     checkpoints: s.checkpoints,
@@ -72,7 +83,42 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     mcp: s.mcp.forSlash,
     prompts: promptCommands(s),
   });
-  const status = new StatusModel(bus, {
+  const status = new StatusModel(bus, statusSources(s, options, keys, feed, coordinator));
+  const painter = new Painter(ui, bus, {
+    transcript,
+    status,
+    keys,
+    emoji: () => s.settings.emoji,
+    historyMode: () => s.settings.historyMode,
+    frame: () => coordinator.frame(),
+  });
+  return { transcript, coordinator, status, painter };
+}
+
+/** Images: a dropped file's path or an @-mentioned one read to see if it is an image; Ctrl+V's clipboard image. */
+function pastedImages(options: AppOptions): CoordinatorOptions['images'] {
+  return {
+    probe: async (pasted) => {
+      // A dropped file's path from the home folder, or an @-mention's from the workspace.
+      const file = pasted.startsWith('~/')
+        ? path.join(os.homedir(), pasted.slice(2))
+        : path.resolve(options.workspace, pasted);
+      const found = await probeImage(file);
+      return found && 'size' in found ? { path: file, size: found.size } : found;
+    },
+    clipboard: () => clipboardImage(options.dataDir, env(options)),
+  };
+}
+
+/** What the status bar shows, where it comes from. */
+function statusSources(
+  s: Services,
+  options: AppOptions,
+  keys: Keymap,
+  feed: TranscriptFeed,
+  coordinator: TurnCoordinator,
+): StatusSources {
+  return {
     sessionId: options.sessionId,
     historyMode: () => s.settings.historyMode,
     busySince: () => feed.busySince,
@@ -85,16 +131,12 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     interruptKey: keys.key('busy', 'turn.cancel'),
     // A provider that names no model (the offline demo, a script) has no window to fill.
     contextUse: () => (s.settings.model === null ? null : { ...s.runner.contextUse(), compactAt: COMPACT_AT }),
-  });
-  const painter = new Painter(ui, bus, {
-    transcript,
-    status,
-    keys,
-    emoji: () => s.settings.emoji,
-    historyMode: () => s.settings.historyMode,
-    frame: () => coordinator.frame(),
-  });
-  return { transcript, coordinator, status, painter };
+    effort: () => s.runner.effort(),
+    money: () => {
+      const c = s.spending.conversation;
+      return c.requests > c.unpriced ? money(c.usd) : null;
+    },
+  };
 }
 
 /** /doctor: the checks main.ts set up, with what the terminal answered and the provider in use now. */

@@ -14,7 +14,8 @@ import { TurnCoordinator } from './composer/coordinator';
 import { killLiveTools } from './turn/runner';
 import type { Provider } from './providers/provider';
 import { ProviderSwitch, describeModel } from './providers/resume';
-import { Spent, statusLines } from './status-lines';
+import { statusLines } from './status-lines';
+import { tallyText } from './cost';
 import { ProviderOrigin, keyNotice, ollamaNotice, welcomeLines } from './welcome';
 import { Attention, NotifyChoice } from './tui/attention';
 import type { TerminalFacts } from './doctor';
@@ -79,6 +80,10 @@ export interface AppOptions {
   approval?: ApprovalMode;
   /** The context window of a model in tokens, as the config gives it (else the runner's default). */
   contextWindow?: (model: string | null) => number | undefined;
+  /** The reasoning effort to start with (--effort). */
+  effort?: AgentOptions['effort'];
+  /** What config.json says of a model (its price, effort, API). */
+  modelSettings?: AgentOptions['modelSettings'];
   /** Whether commands run in bubblewrap (--sandbox, config); on unless said. */
   sandbox?: 'on' | 'off';
   /** Which conversation to bring back: the last, one by id, or a picker; none starts a new one. */
@@ -121,7 +126,15 @@ function services(bus: Bus, options: AppOptions) {
     maxEntries: options.maxEntries,
     warn,
   });
-  const sessions = new Sessions(bus, runner, log, recorder, options.answer?.maxKeptChars, parts.restoreModel);
+  const sessions = new Sessions(
+    bus,
+    runner,
+    log,
+    recorder,
+    options.answer?.maxKeptChars,
+    parts.restoreModel,
+    parts.reread,
+  );
   const paths = options.dataDir === null ? null : historyPaths(options.dataDir, options.sessionId);
   const sessionInfo = (): string[] => [
     `session ${options.sessionId} · workspace ${options.workspace}`,
@@ -130,13 +143,6 @@ function services(bus: Bus, options: AppOptions) {
       ? `files: ${log.fileOf(recorder.conv)}, ${paths.session}, ${paths.global}`
       : 'files: none (no data dir; history in memory only)',
   ];
-  // What the servers counted this session: /cost, /status and the line left at exit.
-  const spent: Spent = { input: 0, output: 0, requests: 0 };
-  bus.on('turn.usage', ({ input, output }) => {
-    spent.input += input;
-    spent.output += output;
-    spent.requests++;
-  });
   const statusInfo = (): string[] =>
     statusLines({
       session: options.sessionId,
@@ -147,14 +153,14 @@ function services(bus: Bus, options: AppOptions) {
       modeMeaning: APPROVAL_MEANING[settings.mode],
       sandbox: settings.sandboxState,
       context: runner.contextUse(),
-      spent,
+      spent: parts.spending,
     });
   // What the terminal answered, for /doctor: filled in once the terminal's input is set up.
   const terminalFacts: { keyboard: () => string; sync: () => TerminalFacts['sync'] } = {
     keyboard: () => 'unknown',
     sync: () => 'not answered',
   };
-  return { ...parts, warn, history, sessions, sessionInfo, spent, statusInfo, terminalFacts };
+  return { ...parts, warn, history, sessions, sessionInfo, statusInfo, terminalFacts };
 }
 
 export type Services = ReturnType<typeof services>;
@@ -306,13 +312,11 @@ function cleanUpAtExit(cleanup: Cleanup, s: Services, screen: (() => void)[]): v
  * come back to it, and the tokens this session spent. None when nothing was written (or there is no data dir).
  */
 function farewell(s: Services, logged: boolean): () => string | null {
-  const spent = s.spent;
   return () => {
     const id = s.recorder.lastWritten;
     if (!logged || id === null) return null;
-    const n = (x: number): string => x.toLocaleString('en-US');
-    const cost =
-      spent.input + spent.output > 0 ? ` · this session: ${n(spent.input)} tokens in, ${n(spent.output)} out` : '';
+    const session = s.spending.session;
+    const cost = session.requests > 0 ? ` · this session: ${tallyText(session)}` : '';
     return `milk: to come back to this conversation: milk -c, or milk --resume ${id}${cost}`;
   };
 }

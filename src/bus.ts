@@ -1,6 +1,7 @@
 // The typed event bus between keys, services and views. Every event name and
 // its payload type is declared here, in one place; nothing else defines events.
 
+import type { ImagePart } from './images';
 import { EventEmitter } from 'node:events';
 import type { ChatMessage } from './providers/provider';
 import type { Segment } from './editor/model';
@@ -20,7 +21,15 @@ export interface Events {
    * `display` how the transcript shows it (pastes collapsed, made inert);
    * `kind`: not a message to the model but /compact, or the person's own `!` command.
    */
-  'turn.started': { turnId: number; input: string; display: Inert; segments?: Segment[]; kind?: 'compact' | 'command' };
+  /** `images`: those attached to the input (path, size, SHA-256; never their bytes). */
+  'turn.started': {
+    turnId: number;
+    input: string;
+    display: Inert;
+    segments?: Segment[];
+    kind?: 'compact' | 'command';
+    images?: ImagePart[];
+  };
   /** The person's own command ran: `text` (the command and its output) joined the conversation as their message. */
   'command.ran': { turnId: number; text: string; segments: Segment[] };
   /**
@@ -38,7 +47,15 @@ export interface Events {
   /** The model's reasoning as it streams (shown dim, folded; never part of the answer). */
   'turn.reasoning': { turnId: number; text: Inert };
   /** What one model request cost, when the server says. */
-  'turn.usage': { turnId: number; input: number; output: number };
+  /** What one request cost (providers/provider.ts' Usage), and the model it asked. */
+  'turn.usage': {
+    turnId: number;
+    input: number;
+    output: number;
+    cacheRead?: number;
+    cacheWrite?: number;
+    model?: string;
+  };
   'turn.ended': { turnId: number; status: TurnEnd; message?: Inert };
   /**
    * A tool call waits for the person's answer (turn/approvals.ts), which comes

@@ -1,6 +1,7 @@
 // What the command line's parts share: usage errors, the flag parsers, and
 // where a run's data lives (data dir, workspace, session). No commands here.
 
+import { EFFORTS, type Effort } from './settings/effort';
 import { APPROVAL_MODES, ApprovalMode } from './settings/approval';
 import { PROVIDER_NAMES } from './config/config';
 import * as fs from 'node:fs';
@@ -119,7 +120,13 @@ export const MAIN_FLAGS: readonly FlagSpec[] = [
     description: 'the model provider (default: config, environment, else offline)',
     choices: PROVIDER_NAMES,
   },
-  { flags: '--model <name>', key: 'model', description: 'the model to ask', parse: parseNonEmpty },
+  { flags: '-m, --model <name>', key: 'model', description: 'the model to ask', parse: parseNonEmpty },
+  {
+    flags: '--effort <level>',
+    key: 'effort',
+    description: "reasoning effort to ask for: minimal, low, medium or high (default: the model's own)",
+    choices: EFFORTS,
+  },
   { flags: '--base-url <url>', key: 'baseUrl', description: 'the provider endpoint', parse: parseUrl },
   {
     flags: '--script <file>',
@@ -177,6 +184,7 @@ export interface MainOptions {
   session?: string;
   provider?: string;
   model?: string;
+  effort?: Effort;
   baseUrl?: string;
   script?: string;
   continue?: boolean;

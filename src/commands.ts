@@ -3,7 +3,8 @@
 // the composer are slash-commands.ts). Key tables, /help and the README's key
 // table read them from here. Nothing here draws, reads a file or holds state.
 
-export type Mode = 'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker' | 'mention' | 'slash' | 'setup';
+export type Mode =
+  'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker' | 'mention' | 'slash' | 'setup' | 'models';
 
 export const MODES: readonly Mode[] = [
   'idle',
@@ -15,6 +16,7 @@ export const MODES: readonly Mode[] = [
   'mention',
   'slash',
   'setup',
+  'models',
 ];
 
 /** One row of a key table: the keys (blessed-style names) that run a command in a mode. */
@@ -123,6 +125,11 @@ export const COMMANDS = {
     modes: ['idle', 'busy'],
   },
   'editor.redo': { description: 'Redo what {editor.undo} undid', modes: ['idle', 'busy'] },
+  'composer.pasteImage': {
+    description:
+      "Paste the clipboard's image as a chip, sent with the input (wl-paste, xclip, pngpaste or PowerShell reads it)",
+    modes: ['idle', 'busy'],
+  },
   'composer.externalEditor': {
     description: 'Edit the input in $VISUAL or $EDITOR (else vi); what you save replaces it',
     modes: ['idle'],
@@ -154,6 +161,15 @@ export const COMMANDS = {
   'setup.backspace': { description: 'Delete the last character of the answer', modes: ['setup'] },
   'setup.clear': { description: 'Clear the answer', modes: ['setup'] },
   'setup.cancel': { description: 'Leave the set-up; nothing changes', modes: ['setup'] },
+  'models.choose': {
+    description: 'Switch to the selected model (or to the name typed, when none matches) for the next turns',
+    modes: ['models'],
+  },
+  'models.next': { description: 'The next model in the list', modes: ['models'] },
+  'models.prev': { description: 'The previous model in the list', modes: ['models'] },
+  'models.backspace': { description: 'Delete the last character of the filter', modes: ['models'] },
+  'models.clear': { description: 'Clear the filter', modes: ['models'] },
+  'models.cancel': { description: 'Close the list; the model stays as it was', modes: ['models'] },
   'approval.yes': { description: 'Run this tool call', modes: ['approval'] },
   'approval.no': { description: 'Do not run it (the model is told)', modes: ['approval'] },
   'approval.always': {

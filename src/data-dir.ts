@@ -33,6 +33,8 @@ export function dataLayout(dataDir: string) {
     checkpoints: (sessionId: string, run: string): string => path.join(dataDir, 'checkpoints', sessionId, run),
     /** Answers copied where the terminal's clipboard could not take them. */
     copied: path.join(dataDir, 'copied'),
+    /** Images pasted from the clipboard (Ctrl+V), kept so that a resumed conversation can read them again. */
+    images: path.join(dataDir, 'images'),
     /** Files handed to an external editor. */
     tmp: path.join(dataDir, 'tmp'),
     /** V8's compiled code of milk (cli.ts). */

@@ -13,6 +13,7 @@ import { PROVIDER_NAMES, ProviderChoice, ProviderName, chooseProvider, keyVariab
 import { ProviderSwitch, choiceForResume } from './providers/resume';
 import type { Provider } from './providers/provider';
 import { sanitize } from './inert';
+import { OUTPUT_FORMATS, type OutputFormat } from './turn/run-once';
 
 export const EXIT_USAGE = 2;
 
@@ -94,6 +95,8 @@ async function runInteractive(opts: MainOptions): Promise<number> {
       maxContextChars: config.context?.maxChars,
     },
     contextWindow: (model: string | null) => contextWindowFor(config, model),
+    modelSettings: (model: string) => config.models?.[model],
+    effort: opts.effort,
     approval: opts.approval,
     sandbox: opts.sandbox ?? config.sandbox ?? 'on',
     resume: resumeOf(opts),
@@ -157,7 +160,7 @@ export function buildProgram(): Command {
       process.exitCode = await runInteractive(opts);
     });
 
-  addRunCommand(program);
+  addRunCommand(program, Option);
   addDoctorCommand(program);
   addShellCommands(program);
   for (const cmd of [...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
@@ -213,7 +216,7 @@ function addDoctorCommand(program: Command): void {
 }
 
 /** `milk run`: one turn without the screen. */
-function addRunCommand(program: Command): void {
+function addRunCommand(program: Command, Option: typeof import('commander').Option): void {
   program
     .command('run')
     .description(
@@ -223,8 +226,15 @@ function addRunCommand(program: Command): void {
     // milk's own flags (--provider, --continue, --approval…) work here too: its help lists them.
     .configureHelp({ showGlobalOptions: true })
     .argument('[prompt...]', 'the prompt; read from stdin when omitted')
-    .option('--json', 'one JSON object per line for each event: text, tool_call, tool_result, usage, end')
-    .action(async (words: string[], o: { json?: boolean }, cmd: Command) => {
+    .addOption(
+      new Option(
+        '--output-format <format>',
+        'text: the answer as it streams; stream-json: one JSON object per line for each event (text, tool_call, ' +
+          'tool_result, usage, end); json: one JSON object at the end (type "result")',
+      ).choices(OUTPUT_FORMATS),
+    )
+    .option('--json', 'the same as --output-format stream-json')
+    .action(async (words: string[], o: { json?: boolean; outputFormat?: OutputFormat }, cmd: Command) => {
       const all = cmd.optsWithGlobals() as MainOptions;
       let prompt = words.join(' ');
       if (!prompt) {
@@ -247,7 +257,7 @@ function addRunCommand(program: Command): void {
         workspace,
         sessionId,
         opts: all,
-        json: !!o.json,
+        format: o.outputFormat ?? (o.json ? 'stream-json' : 'text'),
         io: { out: process.stdout, err: process.stderr },
       });
     });

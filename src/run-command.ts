@@ -14,7 +14,8 @@ import { sanitize } from './inert';
 import type { Provider } from './providers/provider';
 import type { ProviderSwitch } from './providers/resume';
 import { Sessions } from './session/sessions';
-import { runOnce } from './turn/run-once';
+import { type OutputFormat, runOnce } from './turn/run-once';
+import { attachMentions, mentionsIn } from './tools/attach';
 
 export interface RunCommand {
   provider: Provider;
@@ -25,7 +26,7 @@ export interface RunCommand {
   workspace: string;
   sessionId: string;
   opts: MainOptions;
-  json: boolean;
+  format: OutputFormat;
   io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream };
 }
 
@@ -53,6 +54,8 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
       maxContextChars: c.config.context?.maxChars,
     },
     contextWindow: (model) => contextWindowFor(c.config, model),
+    modelSettings: (model) => c.config.models?.[model],
+    effort: c.opts.effort,
     mcpServers: c.config.mcpServers,
     switchProvider: c.switchProvider,
     unattended: true,
@@ -70,12 +73,22 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
       parts.recorder,
       c.config.maxKeptAnswerChars,
       parts.restoreModel,
+      parts.reread,
     );
     if (c.opts.continue && !sessions.continueLast()) say('no earlier conversation in this session: a new one starts');
     const id = typeof c.opts.resume === 'string' ? c.opts.resume : null;
     if (id !== null && !sessions.resumeId(id))
       throw new UsageError(`no conversation ${id} in this session (milk sessions show lists them)`);
-    return await runOnce(bus, parts.runner, prompt, c.io, { json: c.json });
+    // @path mentions attach their files and images, as the composer's do.
+    const segments = mentionsIn(c.workspace, prompt);
+    const attached = attachMentions(c.workspace, segments);
+    for (const note of attached.notes) say(note);
+    const input = { text: attached.text, segments, images: attached.images };
+    return await runOnce(bus, parts.runner, input, c.io, {
+      format: c.format,
+      spending: parts.spending,
+      conversation: () => parts.recorder.conv,
+    });
   } finally {
     parts.recorder.close();
     parts.mcp.stop();

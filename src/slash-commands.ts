@@ -3,6 +3,7 @@
 // read them from here. Nothing here draws, reads a file or holds state: a
 // handler acts only through the context it is handed.
 
+import { EFFORTS, isEffort } from './settings/effort';
 import { APPROVAL_MEANING, isApprovalMode } from './settings/approval';
 import { PERMISSIONS_ARGS, permissionsCommand } from './slash-permissions';
 import { maxOf } from './arrays';
@@ -152,7 +153,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'status',
     args: '',
-    description: "Show where things stand: the conversation, the model, the approval mode, the context's use, tokens",
+    description:
+      "Show where things stand: the conversation, the model, the approval mode, the context's use, what it cost",
     run(ctx, args) {
       if (args.length > 0) return usage('status');
       ctx.note(ctx.session.status().join('\n'));
@@ -179,7 +181,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'cost',
     args: '',
-    description: 'Show the tokens this session has spent, as the servers counted them',
+    description: 'Show what the last turn, the conversation and the session cost: tokens (cached ones too) and money',
     run(ctx, args) {
       if (args.length > 0) return usage('cost');
       ctx.note(ctx.session.cost().join('\n'));
@@ -188,13 +190,39 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'model',
     args: '[NAME]',
-    description: 'Show the model, or switch to NAME for the next turns of this run',
+    description:
+      "Pick the model from the server's list (typing filters it), or switch to NAME; for the next turns, and kept " +
+      'with the conversation',
     run(ctx, args) {
       if (args.length > 1) return usage('model');
       const now = ctx.settings.model;
-      if (args.length === 0) return ctx.note(now ? `model: ${now}` : 'this provider names no model');
+      if (args.length === 0) {
+        const wrong = ctx.session.pickModel();
+        if (wrong) ctx.note(wrong);
+        return;
+      }
       if (!ctx.settings.setModel(args[0])) return 'this provider has no models to switch';
       ctx.note(`model: ${args[0]} (was ${now}); the next turn asks it`);
+    },
+  },
+  {
+    name: 'effort',
+    args: '[minimal|low|medium|high|default]',
+    description:
+      "Show the reasoning effort asked, or set it for the next turns (default: the model's own, or config.json's)",
+    run(ctx, args) {
+      if (args.length > 1) return usage('effort');
+      const say = (): void => {
+        const e = ctx.session.effort();
+        const whose = ctx.settings.effort ? '' : e ? ' (config.json, for this model)' : '';
+        ctx.note(e ? `effort: ${e}${whose}` : "effort: the model's own (none asked)");
+      };
+      if (args.length === 0) return say();
+      const word = args[0];
+      if (word === 'default') ctx.settings.setEffort(null);
+      else if (isEffort(word)) ctx.settings.setEffort(word);
+      else return ctx.note(`no effort ${JSON.stringify(word).slice(0, 40)}: ${EFFORTS.join(', ')} or default`);
+      say();
     },
   },
   {

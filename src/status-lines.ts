@@ -2,11 +2,13 @@
 // where things stand, as Claude Code's and Codex's /status give it. Pure.
 
 import { COMPACT_AT } from './turn/compact';
+import { type Tally, tallyText } from './cost';
 
+/** What was spent: the last turn, this conversation (in this session) and the session. */
 export interface Spent {
-  input: number;
-  output: number;
-  requests: number;
+  readonly turn: Tally;
+  readonly conversation: Tally;
+  readonly session: Tally;
 }
 
 export interface StatusFacts {
@@ -30,13 +32,24 @@ export function contextShare(c: { tokens: number; window: number }): string {
   return `${share}% (${n(c.tokens)} of ${n(c.window)} tokens)`;
 }
 
+const requests = (t: Tally): string => `${t.requests} request${t.requests === 1 ? '' : 's'}`;
+
+/** /cost: the last turn, the conversation and the session, each in tokens and (where a price is known) money. */
 export function costLines(spent: Spent): string[] {
-  if (spent.requests === 0) return ['no request to a model yet this session'];
-  return [
-    `this session: ${n(spent.input)} tokens in, ${n(spent.output)} out, in ${spent.requests} ` +
-      `request${spent.requests === 1 ? '' : 's'} (as the servers counted them; ↑ in, ↓ out and Σ both in the status ` +
-      'bar)',
+  const s = spent.session;
+  if (s.requests === 0) return ['no request to a model yet this session'];
+  const lines = [
+    `last turn      ${tallyText(spent.turn)} (${requests(spent.turn)})`,
+    `conversation   ${tallyText(spent.conversation)} (${requests(spent.conversation)})`,
+    `session        ${tallyText(s)} (${requests(s)})`,
+    'as the servers counted them; ↑ in, ↓ out and Σ both in the status bar',
   ];
+  if (s.unpriced > 0)
+    lines.push(
+      'no price is known for some models: tokens only for them (set one in config.json: ' +
+        '"models": {"NAME": {"price": {"input": 3, "output": 15}}}, US dollars per million tokens)',
+    );
+  return lines;
 }
 
 export function statusLines(f: StatusFacts): string[] {
@@ -47,6 +60,6 @@ export function statusLines(f: StatusFacts): string[] {
     `approval      ${f.mode} · ${f.modeMeaning}`,
     `sandbox       ${f.sandbox}`,
     `context       ${contextShare(f.context)} in use; compacted past ${Math.round(COMPACT_AT * 100)}%`,
-    `tokens        ${costLines(f.spent)[0]}`,
+    `spent         ${f.spent.session.requests === 0 ? 'nothing yet' : `${tallyText(f.spent.session)} this session`}`,
   ];
 }

@@ -192,7 +192,7 @@ describe('milk in a real terminal', () => {
     );
     milk = new MilkPty({ args: ['--data-dir', data], rows: 30, cols: 120 });
     await milk.waitForText('config.json: idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647');
-    await milk.waitForText('config.json: provider must be one of offline, openai, anthropic, script');
+    await milk.waitForText('config.json: provider must be one of offline, openai, openai-responses, anthropic, script');
     milk.write('a turn' + KEY.enter);
     await milk.waitForText('› a turn');
     await milk.waitForText('You wrote');

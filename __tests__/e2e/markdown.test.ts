@@ -119,7 +119,7 @@ it('/copy puts the last answer on the clipboard by OSC 52 and in a file; /model,
   const saved = fs.readdirSync(path.join(data, 'copied'));
   expect(fs.readFileSync(path.join(data, 'copied', saved[0]), 'utf8')).toBe('the **answer**');
   m.write('/model' + KEY.enter);
-  await m.waitForText('this provider names no model');
+  await m.waitForText('this provider has no models to switch');
   m.write('/clear' + KEY.enter);
   await m.waitFor(() => !m!.text().includes('the answer'), 'cleared');
   m.write('/quit' + KEY.enter);

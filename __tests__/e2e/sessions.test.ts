@@ -220,7 +220,7 @@ describe('coming back to a conversation', () => {
       const hist = path.join(data, 'sessions', `${sessionIdForWorkspace(cwd)}.history`);
       const entry = JSON.stringify({
         ts: new Date().toISOString(),
-        segments: [{ type: 'image', data: 'iVBORw0KGgo=' }],
+        segments: [{ type: 'audio', data: 'iVBORw0KGgo=' }],
       });
       fs.appendFileSync(hist, entry + '\n');
       const before = fs

@@ -150,7 +150,8 @@ describe('the system prompt on the wire', () => {
       const system =
         provider === 'openai'
           ? (body.messages as Array<{ role: string; content: string }>)[0]
-          : { role: 'system', content: body.system as string };
+          : // Anthropic's system prompt is one text block, marked as a cache breakpoint.
+            { role: 'system', content: (body.system as Array<{ text: string }>)[0].text };
       expect(system.role).toBe('system');
       for (const text of [
         'You are milk',

@@ -17,7 +17,7 @@ describe('attachMentions', () => {
   fs.writeFileSync(path.join(ws, 'src', 'main.ts'), 'const a = 1;\nexport default a;\n');
 
   it('an input without mentions is its text', () => {
-    expect(attachMentions(ws, [words('hello')])).toEqual({ text: 'hello', notes: [] });
+    expect(attachMentions(ws, [words('hello')])).toEqual({ text: 'hello', notes: [], images: [] });
   });
   it('attaches a file numbered, with its path and line count, after the input', () => {
     const r = attachMentions(ws, [words('read '), file('src/main.ts'), words(' please')]);

@@ -1,6 +1,7 @@
 // Tool calls end to end below the screen: approval, force, the conversation
 // the model gets back, real child processes killed by process group, and the
 // workspace confinement of the file tools.
+import { png } from '../helpers/png';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Approval, Bus, Events } from '../../src/bus';
@@ -232,15 +233,29 @@ describe('read_file', () => {
     const first = await runTool({ id: '2', name: 'read_file', args: { path: 'big.txt' } }, ctx(ws));
     expect(first.content.split('\n').pop()).toBe('[lines 1-2000 of 5000; read on with offset 2001]');
   });
-  it('refuses a binary file with its kind and size', async () => {
+  it('refuses a binary file with its kind and size; an image comes back as one, a damaged one is refused', async () => {
     const ws = tempDir();
+    fs.writeFileSync(path.join(ws, 'a.out'), Buffer.concat([Buffer.from('\x7fELF', 'latin1'), Buffer.alloc(100)]));
+    expect(await runTool({ id: '1', name: 'read_file', args: { path: 'a.out' } }, ctx(ws))).toMatchObject({
+      ok: false,
+      content: expect.stringMatching(/^error: a\.out is a binary file \(.*, 104 bytes\); it is not shown as text$/),
+    });
+    fs.writeFileSync(path.join(ws, 'logo.png'), png(4, 3));
+    const image = await runTool({ id: '2', name: 'read_file', args: { path: 'logo.png' } }, ctx(ws));
+    expect(image).toMatchObject({
+      ok: true,
+      content: expect.stringMatching(/^logo\.png: \[image logo\.png 4×3\], \d+ bytes/),
+    });
+    expect(image.images).toEqual([
+      expect.objectContaining({ path: 'logo.png', mime: 'image/png', width: 4, height: 3 }),
+    ]);
     fs.writeFileSync(
-      path.join(ws, 'logo.png'),
+      path.join(ws, 'broken.png'),
       Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100)]),
     );
-    expect(await runTool({ id: '1', name: 'read_file', args: { path: 'logo.png' } }, ctx(ws))).toMatchObject({
+    expect(await runTool({ id: '3', name: 'read_file', args: { path: 'broken.png' } }, ctx(ws))).toMatchObject({
       ok: false,
-      content: 'error: logo.png is a binary file (PNG image, 108 bytes); it is not shown as text',
+      content: 'error: broken.png is an image that cannot be sent: its pixel size cannot be read (a damaged image)',
     });
   });
 });

@@ -87,7 +87,7 @@ describe('history format', () => {
         ts: '2026-01-01T00:00:00.500Z',
         segments: [
           { type: 'text', text: 'see ' },
-          { type: 'image', data: 'iVBO' },
+          { type: 'audio', data: 'iVBO' },
         ],
       });
       const parsed = parseHistory(bytes(`${JSON.stringify(header)}\n${line('a')}\n${newer}\n${line('b')}\n`));
@@ -102,7 +102,7 @@ describe('history format', () => {
 
   it("keeps two newer milk's entries that differ only past what this milk reads through compaction", () => {
     const image = (data: string) =>
-      JSON.stringify({ ts: '2026-01-01T00:00:00.500Z', segments: [{ type: 'image', data }] });
+      JSON.stringify({ ts: '2026-01-01T00:00:00.500Z', segments: [{ type: 'audio', data }] });
     const parsed = parseHistory(
       bytes(`${JSON.stringify(header)}\n${image('AAAA')}\n${image('BBBB')}\n${image('BBBB')}\n`),
     );

@@ -83,7 +83,7 @@ describe('the config file', () => {
     expect(config).toEqual(defaultConfig);
     expect(problems).toEqual([
       'idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647',
-      'provider must be one of offline, openai, anthropic, script',
+      'provider must be one of offline, openai, openai-responses, anthropic, script',
       'baseUrl must be an http:// or https:// URL',
     ]);
     expect(parseConfig({ baseUrl: 'ftp://host' }).problems).toEqual(['baseUrl must be an http:// or https:// URL']);
@@ -139,6 +139,17 @@ describe('which provider a resumed conversation goes on with', () => {
     expect(r.note).toMatch(
       /^this conversation was with openai · gpt-x .*; it goes on with anthropic · claude-x .*as the flags say$/,
     );
+  });
+
+  it("flags naming its server but no model: the conversation's own model goes on (one the picker chose, say)", () => {
+    const flags = { provider: 'openai', baseUrl: recorded.baseUrl };
+    const current = chooseProvider(flags, cfg(), {});
+    const r = choiceForResume(recorded, current, flags, cfg(), {});
+    expect(r.choice).toMatchObject({ name: 'openai', model: 'gpt-x', baseUrl: recorded.baseUrl });
+    expect(r.note).toMatch(/^resumed with openai · gpt-x .*, this conversation's model \(the flags name none\)$/);
+    // Another server named: the flags' choice stands.
+    const elsewhere = { provider: 'openai', baseUrl: 'http://other/v1' };
+    expect(choiceForResume(recorded, chooseProvider(elsewhere, cfg(), {}), elsewhere, cfg(), {}).choice).toBeNull();
   });
 
   it('a conversation with the offline demo or a script goes on with what milk has, said', () => {

@@ -2,6 +2,7 @@
 // services and views it drives), a frame of what the screen shows, and the
 // table of its effect handlers. Types only.
 
+import type { ImagePart } from '../images';
 import type { KeyNames } from '../commands';
 import type { EditorState, PasteOptions, Segment } from '../editor/model';
 import type { Inert } from '../inert';
@@ -39,6 +40,14 @@ export interface CoordinatorOptions {
   statusInfo?: () => string[];
   costInfo?: () => string[];
   /** /provider: the kinds of server it offers (and which key variables are set); what connecting answered. */
+  /** Pasted images: a path read to see whether it is one (null: it is not), and Ctrl+V's clipboard image. */
+  images?: {
+    /** `file` as pasted (`~/` for the home folder); its absolute path and pixel size when it is an image. */
+    probe(file: string): Promise<{ path: string; size: string } | { error: string } | null>;
+    clipboard(): Promise<{ path: string; size: string } | { error: string }>;
+  };
+  /** What /model lists: the server as the person knows it, and its models (GET /v1/models); null: none to list. */
+  models?: () => { server: string; list: (signal: AbortSignal) => Promise<string[]> } | null;
   providerSetup?: {
     kinds(): { kinds: readonly ProviderKind[]; keysSet: ReadonlySet<string> };
     connect(answers: SetupAnswers): string;
@@ -60,7 +69,7 @@ export interface CoordinatorOptions {
     ): void;
     refresh(): void;
     close(): void;
-    attach(segments: readonly Segment[]): { text: string; notes: readonly string[] };
+    attach(segments: readonly Segment[]): { text: string; notes: readonly string[]; images: readonly ImagePart[] };
   };
   /**
    * Prompt commands (agent/prompt-commands.ts): their names, /help's lines, and a prompt with its arguments filled in.

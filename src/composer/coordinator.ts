@@ -24,6 +24,7 @@ import type { CarriedEffect, ComposerInput, Effect, Input } from './state';
 import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
 import { MENTION_LIMIT } from './views/mention';
 import { PickerView } from './views/picker';
+import { ModelPickerView } from './views/model-picker';
 import { ProviderSetupView } from './views/provider-setup';
 import { RewindFlow } from './rewind-flow';
 
@@ -37,6 +38,8 @@ const STARTS_BROWSING: ReadonlySet<CommandName> = new Set<CommandName>([
 
 export class TurnCoordinator {
   private ui: UiState = initialUi;
+  /** The model picker's request to the server, dropped when the picker closes. */
+  private modelList: AbortController | null = null;
   /** When the last key came, and the one before it (an approval answers only after a pause). */
   private lastKeyAt = -Infinity;
   private prevKeyAt = -Infinity;
@@ -79,6 +82,7 @@ export class TurnCoordinator {
       openPicker: () => this.openPicker(),
       openRewind: () => this.rewinds.open(),
       openProviderSetup: () => this.openProviderSetup(),
+      openModelPicker: () => this.openModelPicker(),
     });
     bus.on('turn.ended', ({ turnId, status }) => this.onTurnEnded(turnId, status));
     bus.on('approval.asked', (e) => {
@@ -222,6 +226,33 @@ export class TurnCoordinator {
     rewindKey: () => this.rewinds.key(),
     rewind: (e) => this.rewinds.to(e.index),
     externalEditor: () => this.externalEditor(),
+    setModel: (e) => {
+      this.modelList?.abort();
+      const settings = this.runner.settings;
+      const was = settings.model;
+      if (e.name === was) return this.note(`model: ${was} (unchanged)`);
+      if (!settings.setModel(e.name)) return this.note('this provider has no models to switch');
+      this.note(`model: ${e.name} (was ${was}); the next turn asks it`);
+    },
+    modelsClosed: () => this.modelList?.abort(),
+    probeImage: (e) => {
+      void this.options.images?.probe(e.path).then((found) => {
+        if (!found) return;
+        if ('error' in found)
+          return this.note(`${e.path} is not attached: ${found.error}; it stays as the text pasted`);
+        const mention = e.mention ? { mention: e.path } : { replacing: e.text };
+        this.dispatch({ kind: 'imageFound', path: found.path, size: found.size, ...mention });
+      });
+    },
+    clipboardImage: () => {
+      const images = this.options.images;
+      if (!images) return this.note('no clipboard images here');
+      void images
+        .clipboard()
+        .then((got) =>
+          'error' in got ? this.note(got.error) : this.dispatch({ kind: 'imageFound', path: got.path, size: got.size }),
+        );
+    },
     restoreFiles: (e) => {
       const restoring = this.options.checkpoints?.restore(e.turn);
       restoring?.then(
@@ -283,10 +314,14 @@ export class TurnCoordinator {
     if (own !== null) return void this.runner.runOwn(own, { display: input.display, segments: input.segments });
     // @-mentions attach their files' content, read now; each says what it attached or why not.
     const attached =
-      input.segments.some((s) => s.type === 'file') && this.options.files
+      input.segments.some((s) => s.type === 'file' || s.type === 'image') && this.options.files
         ? this.options.files.attach(input.segments)
         : null;
-    this.runner.start(attached?.text ?? input.text, { display: input.display, segments: input.segments });
+    this.runner.start(attached?.text ?? input.text, {
+      display: input.display,
+      segments: input.segments,
+      images: attached?.images,
+    });
     for (const note of attached?.notes ?? []) this.note(note);
   }
 
@@ -331,6 +366,25 @@ export class TurnCoordinator {
     const { kinds, keysSet } = setup.kinds();
     this.apply([{ type: 'openView', view: ProviderSetupView.open(kinds, keysSet) }]);
     return true;
+  }
+
+  /**
+   * /model: the picker opens at once, and the server is asked for its models meanwhile (the list, or why there is none,
+   * comes to it as an input); what is wrong, or null once it is open.
+   */
+  openModelPicker(): string | null {
+    const now = this.runner.settings.model;
+    if (now === null) return 'this provider has no models to switch';
+    const lister = this.options.models?.();
+    if (!lister) return `model: ${now} (this provider lists no models; /model NAME switches to NAME)`;
+    this.modelList?.abort();
+    const asking = (this.modelList = new AbortController());
+    this.apply([{ type: 'openView', view: ModelPickerView.open(now, lister.server) }]);
+    lister.list(asking.signal).then(
+      (models) => asking.signal.aborted || this.dispatch({ kind: 'modelList', models }),
+      (err: Error) => asking.signal.aborted || this.dispatch({ kind: 'modelList', error: err.message }),
+    );
+    return null;
   }
 
   /** Opens the resume picker over this session's conversations; false when there are none. */

@@ -12,6 +12,8 @@ import { BURST_GAP_MS, interruptAction } from './ladder';
 import * as ed from '../editor/model';
 import * as nav from '../history/navigator';
 import type { ComposerContext, ComposerInput, ComposerState, Effect, Input, Reduced } from './state';
+import { pastedImagePath } from '../images';
+import { clean } from '../editor/text';
 
 type Edit = (s: ed.EditorState) => ed.EditorState;
 
@@ -113,9 +115,20 @@ function reduceInput(s: ComposerState, input: ComposerInput, ctx: ComposerContex
         : { state: { ...s, editor }, effects: [{ type: 'openMentions', at }] };
     }
     case 'mentionResults':
+    case 'modelList':
       return none(s);
-    case 'paste':
-      return none({ ...s, editor: ed.insertPaste(s.editor, input.text, ctx.pasteLimits) });
+    case 'paste': {
+      const editor = ed.insertPaste(s.editor, input.text, ctx.pasteLimits);
+      // A dropped image file's path: read off the keystroke, and its chip put in place of the text if it is one.
+      const image = pastedImagePath(input.text);
+      const effects: Effect[] = image ? [{ type: 'probeImage', path: image, text: clean(input.text) }] : [];
+      return { state: { ...s, editor }, effects };
+    }
+    case 'imageFound': {
+      const image = { path: input.path, size: input.size };
+      if (input.mention !== undefined) return none({ ...s, editor: ed.mentionToImage(s.editor, input.mention, image) });
+      return none({ ...s, editor: ed.insertImage(s.editor, image, input.replacing) });
+    }
     case 'restore':
       return none(restore(s, input.inputs));
     case 'setDraft':
@@ -167,6 +180,8 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
       return { state: s, effects: [{ type: 'rewindKey' }] };
     case 'composer.externalEditor':
       return { state: s, effects: [{ type: 'externalEditor' }] };
+    case 'composer.pasteImage':
+      return { state: s, effects: [{ type: 'clipboardImage' }] };
     case 'app.suspend':
       return { state: s, effects: [{ type: 'suspend' }] };
     case 'app.redraw':

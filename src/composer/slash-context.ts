@@ -3,6 +3,7 @@
 // history, the MCP servers and the screen only through this.
 
 import type { Bus } from '../bus';
+import type { Effort } from '../settings/effort';
 import type { CommandName, KeyNames, Mode } from '../commands';
 import type { HistoryMode, Settings } from '../settings/store';
 import type { HistoryService } from '../history/service';
@@ -40,8 +41,12 @@ export interface SlashContext {
     status(): string[];
     /** /cost: the tokens spent this session. */
     cost(): string[];
+    /** The reasoning effort the next request asks (the person's, else the model's in config.json). */
+    effort(): Effort | undefined;
     /** /doctor: looks around (a few seconds at most) and notes what it found. */
     doctor(): void;
+    /** /model: opens the model picker (the server asked for its models); what is wrong, or null once it is open. */
+    pickModel(): string | null;
     /** /provider: opens the set-up; false while a turn runs. */
     setupProvider(): boolean;
     /** Sends `text` to the model as a turn, shown in the transcript as `display`; false while a turn runs. */
@@ -90,6 +95,7 @@ export interface SlashHost {
   /** Opens the rewind picker; what is wrong, or null once it is open. */
   openRewind(): string | null;
   openProviderSetup(): boolean;
+  openModelPicker(): string | null;
 }
 
 export function slashContext(host: SlashHost): SlashContext {
@@ -111,11 +117,13 @@ export function slashContext(host: SlashHost): SlashContext {
     },
     session: {
       busy: () => host.runner.busy,
+      effort: () => host.runner.effort(),
       startNew: () => host.newConversation(),
       openPicker: () => host.openPicker(),
       ...infoLines(host.options, (text) => host.note(text)),
       rewind: () => host.openRewind(),
       setupProvider: () => host.openProviderSetup(),
+      pickModel: () => host.openModelPicker(),
       compact: (focus) => {
         if (host.runner.busy) return turnRunning(host.options.keys);
         return host.runner.compact(focus) === null ? 'nothing to compact: the conversation is empty' : null;
@@ -126,11 +134,7 @@ export function slashContext(host: SlashHost): SlashContext {
         return true;
       },
     },
-    mcp: {
-      lines: () =>
-        host.options.mcp?.lines() ?? ["no MCP servers: add them as mcpServers in the data dir's config.json"],
-      restart: (name) => host.options.mcp?.restart(name) ?? false,
-    },
+    mcp: mcpOf(host.options),
     permissions: {
       file: host.options.permissionsFile ?? null,
     },
@@ -150,6 +154,13 @@ export function slashContext(host: SlashHost): SlashContext {
       },
       promptHelp: () => host.options.prompts?.help() ?? [],
     },
+  };
+}
+
+function mcpOf(o: CoordinatorOptions): SlashContext['mcp'] {
+  return {
+    lines: () => o.mcp?.lines() ?? ["no MCP servers: add them as mcpServers in the data dir's config.json"],
+    restart: (name) => o.mcp?.restart(name) ?? false,
   };
 }
 

@@ -76,6 +76,18 @@ export type ComposerInput =
     }
   /** Entries left the list searched (one was deleted): the search runs again where it stands. */
   | { readonly kind: 'historyChanged' }
+  /** A pasted image's path proved an image (its pixel size read): its chip takes the place of the text pasted. */
+  | {
+      readonly kind: 'imageFound';
+      readonly path: string;
+      readonly size: string;
+      readonly replacing?: string;
+      /** The @-mention chip (its workspace path) the image's chip replaces. */
+      readonly mention?: string;
+    }
+  /** The provider's models (GET /v1/models) for the model picker, or why there are none. */
+  | { readonly kind: 'modelList'; readonly models: readonly string[] }
+  | { readonly kind: 'modelList'; readonly error: string }
   /** A turn ended: its question, if one is open, is gone. */
   | { readonly kind: 'turnEnded'; readonly turnId: number };
 
@@ -137,7 +149,14 @@ export type Effect =
   | { readonly type: 'externalEditor' }
   /** The rewind picker chose an input (its index, oldest first); then, asked separately, put the files back. */
   | { readonly type: 'rewind'; readonly index: number }
-  | { readonly type: 'restoreFiles'; readonly turn: number };
+  | { readonly type: 'restoreFiles'; readonly turn: number }
+  /** The model picker chose a model for the next turns; or was left (its request to the server is dropped). */
+  | { readonly type: 'setModel'; readonly name: string }
+  | { readonly type: 'modelsClosed' }
+  /** A paste that is an image file's path: read it (off the keystroke), and make it a chip if it is one. */
+  | { readonly type: 'probeImage'; readonly path: string; readonly text: string; readonly mention?: boolean }
+  /** Ctrl+V: the clipboard's image, as a chip. */
+  | { readonly type: 'clipboardImage' };
 
 /** The effects the view stack carries out itself: opening a view on top. */
 export type StackEffect = Extract<Effect, { type: 'openSearch' | 'openMentions' | 'openSlash' | 'openView' }>;

@@ -9,11 +9,12 @@ import * as fs from 'node:fs';
 import type * as V from 'valibot';
 import { DEFAULT_MAX_ENTRIES } from '../history/rules';
 import { dataLayout } from '../data-dir';
+import { EFFORTS } from '../settings/effort';
 
 /** The longest delay a Node timer takes; longer ones fire at once (and warn). */
 export const MAX_TIMER_MS = 2_147_483_647;
 const MAX_CONFIG_BYTES = 1024 * 1024;
-export const PROVIDER_NAMES = ['offline', 'openai', 'anthropic', 'script'] as const;
+export const PROVIDER_NAMES = ['offline', 'openai', 'openai-responses', 'anthropic', 'script'] as const;
 
 function isHttpUrl(text: string): boolean {
   try {
@@ -24,15 +25,17 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
+/** A whole number in [min, max]; any failure explains the key in one line. */
+function whole(v: typeof V, key: string, min: number, max: number, unit = '') {
+  const why = `${key} must be a whole number${unit ? ` of ${unit}` : ''} from ${min} to ${max}`;
+  return v.pipe(v.number(why), v.integer(why), v.minValue(min, why), v.maxValue(max, why));
+}
+
 /** Each key's rule, with the one line that explains it when broken. */
 function buildFields(v: typeof V) {
   const nonEmpty = (key: string) =>
     v.pipe(v.string(`${key} must be a non-empty string`), v.nonEmpty(`${key} must be a non-empty string`));
-  /** A whole number in [min, max]; any failure explains the key in one line. */
-  const wholeNumber = (key: string, min: number, max: number, unit = '') => {
-    const why = `${key} must be a whole number${unit ? ` of ${unit}` : ''} from ${min} to ${max}`;
-    return v.pipe(v.number(why), v.integer(why), v.minValue(min, why), v.maxValue(max, why));
-  };
+  const wholeNumber = (key: string, min: number, max: number, unit = '') => whole(v, key, min, max, unit);
   return {
     provider: v.picklist(PROVIDER_NAMES, `provider must be one of ${PROVIDER_NAMES.join(', ')}`),
     model: nonEmpty('model'),
@@ -50,14 +53,7 @@ function buildFields(v: typeof V) {
     notify: v.picklist(['off', 'bell', 'desktop'], 'notify must be "off", "bell" or "desktop"'),
     contextWindow: wholeNumber('contextWindow', 1000, 100_000_000, 'tokens'),
     thinkingBudget: wholeNumber('thinkingBudget', 1024, 1_000_000, 'tokens'),
-    models: v.record(
-      v.string(),
-      v.object(
-        { contextWindow: v.optional(wholeNumber('models.*.contextWindow', 1000, 100_000_000, 'tokens')) },
-        'each of models must be an object such as {"contextWindow": 200000}',
-      ),
-      'models must be an object of model names, such as {"gpt-4o": {"contextWindow": 128000}}',
-    ),
+    models: models(v),
     maxKeptAnswerChars: wholeNumber('maxKeptAnswerChars', 1000, 10_000_000),
     context: v.object(
       {
@@ -82,6 +78,41 @@ function buildFields(v: typeof V) {
       'keys must be an object of command names, such as {"history.searchReverse": ["C-r"]}',
     ),
   };
+}
+
+/**
+ * Per model name: its context window, its price (US dollars per million tokens: input, output, cache reads and
+ * writes), the reasoning effort to ask, and which OpenAI API serves it (`responses`: the Responses API).
+ */
+function models(v: typeof V) {
+  const dollars = (key: string) => {
+    const why = `models.*.price.${key} must be a number of US dollars per million tokens, 0 or more`;
+    return v.pipe(v.number(why), v.minValue(0, why), v.maxValue(1_000_000, why));
+  };
+  const price = v.strictObject(
+    {
+      input: dollars('input'),
+      output: dollars('output'),
+      cacheRead: v.optional(dollars('cacheRead')),
+      cacheWrite: v.optional(dollars('cacheWrite')),
+    },
+    'models.*.price is {"input": 3, "output": 15} (US dollars per million tokens; cacheRead and cacheWrite too)',
+  );
+  const model = v.strictObject(
+    {
+      contextWindow: v.optional(whole(v, 'models.*.contextWindow', 1000, 100_000_000, 'tokens')),
+      price: v.optional(price),
+      effort: v.optional(v.picklist(EFFORTS, `models.*.effort must be one of ${EFFORTS.join(', ')}`)),
+      api: v.optional(v.picklist(['chat', 'responses'], 'models.*.api must be "chat" or "responses"')),
+    },
+    'each of models is an object such as {"contextWindow": 200000, "price": {"input": 3, "output": 15}, ' +
+      '"effort": "high", "api": "responses"}',
+  );
+  return v.record(
+    v.string(),
+    model,
+    'models must be an object of model names, such as {"gpt-4o": {"contextWindow": 128000}}',
+  );
 }
 
 /**
@@ -155,6 +186,9 @@ export type Config = { [K in Exclude<keyof Fields, 'history'>]?: V.InferOutput<F
 };
 
 export const defaultConfig: Config = { history: { maxEntries: DEFAULT_MAX_ENTRIES } };
+
+/** What config.json says of one model under `models`. */
+export type ModelSettings = NonNullable<Config['models']>[string];
 
 /**
  * The context window of `model` in tokens: its own in `models`, else `contextWindow`, else none (the runner's default).

@@ -6,12 +6,15 @@ import { EmojiWidths, graphemeEnd, graphemeStart, graphemes, graphemeWidth } fro
 import { insertClip, removeRange } from './clips';
 import {
   FILE_CHIP,
+  IMAGE_CHIP,
   PASTE_MARK,
   Segment,
   chipLabel,
   clean,
   countMarks,
+  imageSegment,
   isFileChip,
+  isImageChip,
   isWordChar,
   lineEnd,
   lineStart,
@@ -25,6 +28,7 @@ export {
   PASTE_MARK,
   chipLabel,
   displayText,
+  imageLabel,
   isFileChip,
   lineEnd,
   lineStart,
@@ -146,9 +150,11 @@ export function toSegments(s: EditorState): Segment[] {
     if (k < pieces.length - 1) {
       const content = s.pastes[k] ?? '';
       out.push(
-        isFileChip(content)
-          ? { type: 'file', text: content.slice(FILE_CHIP.length) }
-          : { type: 'paste', text: content },
+        isImageChip(content)
+          ? imageSegment(content)
+          : isFileChip(content)
+            ? { type: 'file', text: content.slice(FILE_CHIP.length) }
+            : { type: 'paste', text: content },
       );
     }
   });
@@ -165,9 +171,9 @@ export function fromSegments(segments: readonly Segment[]): EditorState {
   let text = '';
   const pastes: string[] = [];
   for (const seg of segments) {
-    if (seg.type === 'paste' || seg.type === 'file') {
+    if (seg.type === 'paste' || seg.type === 'file' || seg.type === 'image') {
       text += PASTE_MARK;
-      pastes.push(seg.type === 'file' ? FILE_CHIP + seg.text : seg.text);
+      pastes.push(seg.type === 'file' ? FILE_CHIP + seg.text : seg.type === 'image' ? imageChipContent(seg) : seg.text);
     } else {
       text += clean(seg.text);
     }
@@ -176,6 +182,30 @@ export function fromSegments(segments: readonly Segment[]): EditorState {
 }
 
 // ---------------------------------------------------------------- edits
+
+function imageChipContent(seg: { text: string; size: string }): string {
+  return `${IMAGE_CHIP}${seg.size}\n${seg.text}`;
+}
+
+/** An image chip (a pasted image) and a space at the cursor; `replacing`: its text as pasted just before, taken out. */
+export function insertImage(s: EditorState, image: { path: string; size: string }, replacing?: string): EditorState {
+  let at = s;
+  if (replacing) {
+    const from = s.text.lastIndexOf(replacing);
+    // What was pasted is gone (edited meanwhile): the chip goes at the cursor, the text stays.
+    if (from >= 0) at = { ...removeRange(s, from, from + replacing.length).state, cursor: from };
+  }
+  return insertClip(at, { text: PASTE_MARK + ' ', pastes: [imageChipContent({ text: image.path, size: image.size })] });
+}
+
+/** The @-mention chip of `mention` (a workspace path) made an image's chip; unchanged when it is gone. */
+export function mentionToImage(s: EditorState, mention: string, image: { path: string; size: string }): EditorState {
+  const k = s.pastes.indexOf(FILE_CHIP + mention);
+  if (k < 0) return s;
+  const pastes = [...s.pastes];
+  pastes[k] = imageChipContent({ text: image.path, size: image.size });
+  return { ...s, pastes };
+}
 
 /** Text [from, to) (an @query) replaced by a file chip and a space, the cursor after them. */
 export function replaceWithFile(s: EditorState, from: number, to: number, path: string): EditorState {

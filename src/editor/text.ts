@@ -7,9 +7,16 @@ import { graphemeEnd, graphemeStart } from './width';
 /**
  * A piece of the input. `paste` keeps a large paste whole and is shown
  * collapsed; `file` is an @-mention of a workspace path (its text is the
- * path), shown as a chip and attached when the input is sent.
+ * path), shown as a chip and attached when the input is sent; `image` is an
+ * image the person pasted (a dropped file's path, the clipboard's image): its
+ * text is its absolute path, `size` its pixels (`1280×720`), shown as
+ * `[image shot.png 1280×720]` and attached when sent.
  */
-export type Segment = { type: 'text'; text: string } | { type: 'paste'; text: string } | { type: 'file'; text: string };
+export type Segment =
+  | { type: 'text'; text: string }
+  | { type: 'paste'; text: string }
+  | { type: 'file'; text: string }
+  | { type: 'image'; text: string; size: string };
 
 /**
  * A file chip rides in the editor as a paste mark whose content starts with
@@ -20,6 +27,24 @@ export const FILE_CHIP = '\u0000';
 
 export function isFileChip(content: string): boolean {
   return content.startsWith(FILE_CHIP);
+}
+
+/** An image chip rides as a paste mark too: its content is this, its pixel size, a newline, its path. */
+export const IMAGE_CHIP = '\u0001';
+
+export function isImageChip(content: string): boolean {
+  return content.startsWith(IMAGE_CHIP);
+}
+
+/** An image chip's content as a segment. */
+export function imageSegment(content: string): Extract<Segment, { type: 'image' }> {
+  const cut = content.indexOf('\n');
+  return { type: 'image', size: content.slice(IMAGE_CHIP.length, cut), text: content.slice(cut + 1) };
+}
+
+/** `[image shot.png 1280×720]`. */
+export function imageLabel(seg: { text: string; size: string }): string {
+  return `[image ${seg.text.split('/').pop() || seg.text} ${seg.size}]`;
 }
 
 /**
@@ -51,14 +76,17 @@ export function pasteLabel(content: string): string {
   return lines > 1 ? `[pasted ${lines} lines]` : `[pasted ${content.length} chars]`;
 }
 
-/** What a mark shows: a collapsed paste's label, or a file chip's @path. */
+/** What a mark shows: a collapsed paste's label, a file chip's @path, an image's chip. */
 export function chipLabel(content: string): string {
+  if (isImageChip(content)) return imageLabel(imageSegment(content));
   return isFileChip(content) ? `@${content.slice(FILE_CHIP.length)}` : pasteLabel(content);
 }
 
-/** The input's text: pastes expanded, a file as its @path (its content is attached when sent). */
+/** The input's text: pastes expanded, a file as its @path, an image as its chip (both attached when sent). */
 export function segmentsText(segments: readonly Segment[]): string {
-  return segments.map((seg) => (seg.type === 'file' ? `@${seg.text}` : seg.text)).join('');
+  return segments
+    .map((seg) => (seg.type === 'file' ? `@${seg.text}` : seg.type === 'image' ? imageLabel(seg) : seg.text))
+    .join('');
 }
 
 // C0 controls but tab and newline, DEL, C1 controls, and our own mark.
@@ -122,6 +150,14 @@ export const notSpace = (g: string): boolean => !isSpace(g);
 /** How an input shows in the transcript: pastes stay collapsed, as in the composer. */
 export function displayText(segments: readonly Segment[]): string {
   return segments
-    .map((seg) => (seg.type === 'paste' ? pasteLabel(seg.text) : seg.type === 'file' ? `@${seg.text}` : seg.text))
+    .map((seg) =>
+      seg.type === 'paste'
+        ? pasteLabel(seg.text)
+        : seg.type === 'file'
+          ? `@${seg.text}`
+          : seg.type === 'image'
+            ? imageLabel(seg)
+            : seg.text,
+    )
     .join('');
 }

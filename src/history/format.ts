@@ -50,8 +50,10 @@ export interface Parsed {
 /** A segment this milk knows, one of a type it does not (a newer milk's), or not a segment at all. */
 function segmentKind(v: unknown): 'known' | 'foreign' | 'bad' {
   if (typeof v !== 'object' || v === null) return 'bad';
-  const s = v as { type?: unknown; text?: unknown };
+  const s = v as { type?: unknown; text?: unknown; size?: unknown };
   if (s.type === 'text' || s.type === 'paste' || s.type === 'file') return typeof s.text === 'string' ? 'known' : 'bad';
+  // A pasted image: its path and pixel size (never its bytes).
+  if (s.type === 'image') return typeof s.text === 'string' && typeof s.size === 'string' ? 'known' : 'bad';
   return typeof s.type === 'string' ? 'foreign' : 'bad';
 }
 

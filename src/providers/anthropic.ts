@@ -1,11 +1,13 @@
 // The Anthropic Messages API, streamed as server-sent events, with the same
 // retry, idle-timeout and error rules as the OpenAI provider.
 
-import { ChatMessage, StreamItem, StreamOptions, ThinkingBlock, parseArgs } from './provider';
+import { ChatMessage, StreamItem, StreamOptions, ThinkingBlock, Usage, parseArgs } from './provider';
 import { HttpProvider, HttpProviderOptions } from './http-provider';
 import { type ChunkRead, guardedStream } from './errors';
 import { openEventStream, SseEvent } from './event-stream';
 import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
+import { THINKING_BUDGETS } from '../settings/effort';
+import type { ImagePart } from '../images';
 
 export interface AnthropicOptions extends HttpProviderOptions {
   maxTokens?: number;
@@ -19,23 +21,41 @@ const API_VERSION = '2023-06-01';
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-4-5';
 
+/** A prompt cache breakpoint: the request's prefix up to and including this block is cached (five minutes). */
+interface CacheControl {
+  cache_control?: { type: 'ephemeral' };
+}
+type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
 type Block =
+  | ImageBlock
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string }
-  | { type: 'text'; text: string }
+  | ({ type: 'text'; text: string } & CacheControl)
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content: string };
+  | ({
+      type: 'tool_result';
+      tool_use_id: string;
+      content: string | Array<{ type: 'text'; text: string } | ImageBlock>;
+    } & CacheControl);
 interface Param {
   role: 'user' | 'assistant';
   content: Block[];
+}
+type ToolParam = { name: string; description: string; input_schema: unknown } & CacheControl;
+
+/** Input tokens as Anthropic counts them: the uncached ones, and the cache's reads and writes apart. */
+interface UsageFields {
+  input_tokens?: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
 }
 
 /** The parts of a stream event milk reads. */
 interface StreamEvent {
   type: string;
   index?: number;
-  message?: { usage?: { input_tokens?: number } };
-  usage?: { input_tokens?: number; output_tokens?: number };
+  message?: { usage?: UsageFields };
+  usage?: UsageFields & { output_tokens?: number };
   content_block?: { type: string; id?: string; name?: string; data?: string };
   delta?: {
     type?: string;
@@ -48,10 +68,21 @@ interface StreamEvent {
   error?: { type?: string; message?: string };
 }
 
-function thinkingBlock(t: ThinkingBlock): Block {
+/** Anthropic's own blocks back as they came; another API's reasoning (a provider switched mid-turn) is not sent. */
+function thinkingBlocks(t: ThinkingBlock): Block[] {
+  if ('item' in t) return [];
   return 'redacted' in t
-    ? { type: 'redacted_thinking', data: t.redacted }
-    : { type: 'thinking', thinking: t.text, signature: t.signature };
+    ? [{ type: 'redacted_thinking', data: t.redacted }]
+    : [{ type: 'thinking', thinking: t.text, signature: t.signature }];
+}
+
+/** Images whose bytes are held, as base64 image blocks. */
+function imageBlocks(images: readonly ImagePart[] | undefined): ImageBlock[] {
+  return (images ?? []).flatMap((i) =>
+    i.data === undefined
+      ? []
+      : [{ type: 'image' as const, source: { type: 'base64' as const, media_type: i.mime, data: i.data } }],
+  );
 }
 
 /**
@@ -70,17 +101,20 @@ export function alternate(messages: readonly ChatMessage[]): Param[] {
     let blocks: Block[];
     if (m.role === 'tool') {
       role = 'user';
-      blocks = [{ type: 'tool_result', tool_use_id: m.toolCallId, content: m.content }];
+      const images = imageBlocks(m.images);
+      const content = images.length ? [{ type: 'text' as const, text: m.content }, ...images] : m.content;
+      blocks = [{ type: 'tool_result', tool_use_id: m.toolCallId, content }];
     } else if (m.role === 'assistant') {
       role = 'assistant';
       blocks = [
-        ...(i > lastUser ? (m.thinking ?? []).map(thinkingBlock) : []),
+        ...(i > lastUser ? (m.thinking ?? []).flatMap(thinkingBlocks) : []),
         ...(m.content ? [{ type: 'text' as const, text: m.content }] : []),
         ...(m.toolCalls ?? []).map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.args })),
       ];
     } else {
       role = 'user';
-      blocks = [{ type: 'text', text: m.content }];
+      // Images before the text that asks about them, as Anthropic advises.
+      blocks = [...imageBlocks(m.images), { type: 'text', text: m.content }];
     }
     if (blocks.length === 0) continue;
     const last = out[out.length - 1];
@@ -94,7 +128,22 @@ export function alternate(messages: readonly ChatMessage[]): Param[] {
 interface ReadState {
   tools: Map<number, { id: string; name: string; json: string }>;
   thinking: Map<number, { text: string; signature: string }>;
-  input: number;
+  /** The input tokens, from the start of the message (message_delta may count them again). */
+  input: UsageFields;
+}
+
+const tokens = (v: number | undefined): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+
+/** Every input token, cached or not, and the cache's share: milk's Usage from Anthropic's counts. */
+function usageOf(input: UsageFields, output: number): Usage {
+  const read = tokens(input.cache_read_input_tokens);
+  const write = tokens(input.cache_creation_input_tokens);
+  return {
+    input: tokens(input.input_tokens) + read + write,
+    output,
+    ...(read > 0 ? { cacheRead: read } : {}),
+    ...(write > 0 ? { cacheWrite: write } : {}),
+  };
 }
 
 type Read = ChunkRead;
@@ -136,6 +185,15 @@ const STOP_NOTICES = new Map([
   ['refusal', 'the model declined to answer (stop reason: refusal)'],
 ]);
 
+/** message_delta's input counts, where it gives them (it may, cumulatively); else message_start's stand. */
+function definedInputs(u: UsageFields): UsageFields {
+  const out: UsageFields = {};
+  if (u.input_tokens !== undefined && u.input_tokens !== null) out.input_tokens = u.input_tokens;
+  if (u.cache_read_input_tokens != null) out.cache_read_input_tokens = u.cache_read_input_tokens;
+  if (u.cache_creation_input_tokens != null) out.cache_creation_input_tokens = u.cache_creation_input_tokens;
+  return out;
+}
+
 function readEvent(raw: SseEvent, state: ReadState): Read {
   if (raw.event === 'ping') return {};
   const event = JSON.parse(raw.data) as StreamEvent;
@@ -146,12 +204,12 @@ function readEvent(raw: SseEvent, state: ReadState): Read {
       return { serverError: event.error?.message ?? event.error?.type ?? 'unknown' };
     // Input tokens come with the start of the message, output tokens with its end.
     case 'message_start':
-      state.input = event.message?.usage?.input_tokens ?? 0;
+      state.input = event.message?.usage ?? {};
       return {};
     case 'message_delta':
       return {
         usage: event.usage
-          ? { input: event.usage.input_tokens ?? state.input, output: event.usage.output_tokens ?? 0 }
+          ? usageOf({ ...state.input, ...definedInputs(event.usage) }, tokens(event.usage.output_tokens))
           : undefined,
         notice: STOP_NOTICES.get(event.delta?.stop_reason ?? ''),
       };
@@ -170,9 +228,71 @@ function readEvent(raw: SseEvent, state: ReadState): Read {
   }
 }
 
+/**
+ * The request's body. Prompt caching: breakpoints on the system prompt, the last tool, and the last block of the last
+ * two user messages (four, the API's limit). Each request's newest breakpoint is the next one's second newest, so
+ * the prefix written by one request is read by the next, in a turn's tool loop and from turn to turn.
+ */
+export function anthropicRequest(
+  messages: readonly ChatMessage[],
+  options: StreamOptions,
+  o: AnthropicOptions,
+): Record<string, unknown> {
+  // An effort chosen (/effort) is a budget of its own; else the config's thinkingBudget, if any.
+  const budget = options.effort ? THINKING_BUDGETS[options.effort] : o.thinkingBudget;
+  const tools: ToolParam[] = (options.tools ?? []).map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.parameters,
+  }));
+  if (tools.length > 0) tools[tools.length - 1] = { ...tools[tools.length - 1], ...EPHEMERAL };
+  return {
+    model: options.model ?? o.model,
+    // Thinking counts against max_tokens, which must leave room for the answer.
+    max_tokens: Math.max(o.maxTokens ?? 4096, budget ? budget + 4096 : 0),
+    ...(budget ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
+    ...(options.system ? { system: [{ type: 'text', text: options.system, ...EPHEMERAL }] } : {}),
+    messages: withCacheBreakpoints(alternate(messages), 2),
+    stream: true,
+    ...(tools.length > 0 ? { tools } : {}),
+  };
+}
+
+const EPHEMERAL = { cache_control: { type: 'ephemeral' } } as const;
+
+/** The last block of each of the last `count` user messages marked as a cache breakpoint (a copy; blocks shared). */
+export function withCacheBreakpoints(params: Param[], count: number): Param[] {
+  const out = [...params];
+  let left = count;
+  for (let i = out.length - 1; i >= 0 && left > 0; i--) {
+    const p = out[i];
+    const last = p.content[p.content.length - 1];
+    if (p.role !== 'user' || !last || (last.type !== 'text' && last.type !== 'tool_result')) continue;
+    // An empty text block cannot be a breakpoint (the API refuses it).
+    if (last.type === 'text' && last.text === '') continue;
+    out[i] = { role: p.role, content: [...p.content.slice(0, -1), { ...last, ...EPHEMERAL }] };
+    left--;
+  }
+  return out;
+}
+
 export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
   constructor(options: AnthropicOptions) {
     super('anthropic', options);
+  }
+
+  protected readonly keyVariable = 'ANTHROPIC_API_KEY';
+
+  protected modelsUrl(after?: string): URL {
+    const url = this.endpoint('/v1/models');
+    url.searchParams.set('limit', '1000');
+    if (after) url.searchParams.set('after_id', after);
+    return url;
+  }
+
+  protected headers(): Record<string, string> {
+    const key = this.options.apiKey;
+    return { 'anthropic-version': API_VERSION, ...(key ? { 'x-api-key': key } : {}) };
   }
 
   stream(
@@ -181,8 +301,7 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
     options: StreamOptions = {},
   ): AsyncIterable<StreamItem> {
     const o = this.options;
-    const state: ReadState = { tools: new Map(), thinking: new Map(), input: 0 };
-    const budget = o.thinkingBudget;
+    const state: ReadState = { tools: new Map(), thinking: new Map(), input: {} };
     return guardedStream<SseEvent>(
       {
         provider: 'anthropic',
@@ -194,25 +313,8 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
           openEventStream(
             {
               url: this.endpoint('/v1/messages'),
-              headers: { 'anthropic-version': API_VERSION, ...(o.apiKey ? { 'x-api-key': o.apiKey } : {}) },
-              body: JSON.stringify({
-                model: options.model ?? o.model,
-                // Thinking counts against max_tokens, which must leave room for the answer.
-                max_tokens: Math.max(o.maxTokens ?? 4096, budget ? budget + 4096 : 0),
-                ...(budget ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
-                ...(options.system ? { system: options.system } : {}),
-                messages: alternate(messages),
-                stream: true,
-                ...(options.tools?.length
-                  ? {
-                      tools: options.tools.map((t) => ({
-                        name: t.name,
-                        description: t.description,
-                        input_schema: t.parameters,
-                      })),
-                    }
-                  : {}),
-              }),
+              headers: this.headers(),
+              body: JSON.stringify(anthropicRequest(messages, options, o)),
             },
             sig,
             onBytes,

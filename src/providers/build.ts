@@ -4,6 +4,7 @@
 import { AnthropicProvider } from './anthropic';
 import { OfflineProvider } from './offline';
 import { OpenAIProvider } from './openai';
+import { ResponsesProvider } from './responses';
 import type { Provider } from './provider';
 import { ScriptProvider, parseScript } from './script';
 import type { ProviderChoice } from './select';
@@ -15,6 +16,14 @@ export function buildProvider(choice: ProviderChoice, env: NodeJS.ProcessEnv): P
   switch (choice.name) {
     case 'openai':
       return new OpenAIProvider({
+        baseUrl: choice.baseUrl,
+        apiKey: choice.apiKey,
+        model: choice.model,
+        idleTimeoutMs: choice.idleTimeoutMs,
+        responsesModels: choice.responsesModels,
+      });
+    case 'openai-responses':
+      return new ResponsesProvider({
         baseUrl: choice.baseUrl,
         apiKey: choice.apiKey,
         model: choice.model,

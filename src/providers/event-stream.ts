@@ -32,7 +32,8 @@ export interface SseEvent {
 export interface EventStreamRequest {
   url: URL;
   headers: Record<string, string>;
-  body: string;
+  /** The JSON body of a POST; none: a GET. */
+  body?: string;
   /** How many times a failed attempt is tried again (the SDKs' default here was 1). */
   retries?: number;
 }
@@ -156,6 +157,7 @@ function watchProxy(
 }
 
 function post(request: EventStreamRequest, signal: AbortSignal): Promise<IncomingMessage> {
+  const body = request.body;
   const transport = load<typeof import('node:http')>(request.url.protocol === 'https:' ? 'node:https' : 'node:http');
   return new Promise((resolve, reject) => {
     let req: ClientRequest;
@@ -163,7 +165,7 @@ function post(request: EventStreamRequest, signal: AbortSignal): Promise<Incomin
     try {
       proxy = proxyFor(request.url);
       req = transport.request(request.url, {
-        method: 'POST',
+        method: body === undefined ? 'GET' : 'POST',
         signal,
         // Through a tunnel the agent checks the certificate against the URL's host name, or "localhost" for an IP
         // address: the check is made against the URL's host either way.
@@ -179,10 +181,11 @@ function post(request: EventStreamRequest, signal: AbortSignal): Promise<Incomin
           : {}),
         // Some gateways turn away a request that names no client; fetch and the SDKs named theirs.
         headers: {
-          'content-type': 'application/json',
-          accept: 'text/event-stream',
+          ...(body === undefined
+            ? { accept: 'application/json' }
+            : { 'content-type': 'application/json', accept: 'text/event-stream' }),
           'user-agent': USER_AGENT,
-          'content-length': Buffer.byteLength(request.body),
+          ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }),
           ...request.headers,
         },
       });
@@ -195,7 +198,7 @@ function post(request: EventStreamRequest, signal: AbortSignal): Promise<Incomin
     req.once('response', (res) => {
       if (!proxied(res)) answered(res, request.url, resolve, reject);
     });
-    req.end(request.body);
+    req.end(body);
   });
 }
 
@@ -259,6 +262,34 @@ async function readErrorBody(res: IncomingMessage): Promise<string | undefined> 
   } catch {
     return undefined;
   }
+}
+
+/** What GET answers is read up to this, at most (a list of models is a few KB; a gateway's a few hundred). */
+const MAX_JSON_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A GET of JSON (a list of models), through the same proxies, checks and errors as a stream; one retry as a stream
+ * has; a body past 8 MB or not JSON is an error.
+ */
+export async function getJson(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<unknown> {
+  checkUrl(url);
+  let res: IncomingMessage;
+  try {
+    res = await post({ url, headers }, signal);
+  } catch (err) {
+    if (signal.aborted || !retryable(err)) throw err;
+    await sleep(backoffMs(0), signal);
+    res = await post({ url, headers }, signal);
+  }
+  let raw = '';
+  for await (const chunk of res) {
+    raw += chunk;
+    if (raw.length > MAX_JSON_BYTES) {
+      res.destroy();
+      throw new Error('the answer is larger than 8 MB');
+    }
+  }
+  return JSON.parse(raw) as unknown;
 }
 
 /**

@@ -3,7 +3,8 @@
 // so start-up loads none of it.
 
 import type { ChatMessage, Provider, StreamItem, StreamOptions } from './provider';
-import { warmEventStream } from './event-stream';
+import { getJson, warmEventStream } from './event-stream';
+import { describeProviderError } from './errors';
 
 export interface HttpProviderOptions {
   baseUrl: string;
@@ -37,9 +38,54 @@ export abstract class HttpProvider<Options extends HttpProviderOptions> implemen
     return url;
   }
 
+  /** The models the server lists, sorted; what went wrong as a ProviderError. */
+  async listModels(signal: AbortSignal): Promise<string[]> {
+    try {
+      const ids = new Set<string>();
+      let after: string | undefined;
+      // Anthropic lists in pages; ten of a thousand are more than any server offers.
+      for (let page = 0; page < 10; page++) {
+        const body = await getJson(this.modelsUrl(after), this.headers(), signal);
+        const read = readModelList(body);
+        for (const id of read.ids) ids.add(id);
+        if (!read.next) break;
+        after = read.next;
+      }
+      return [...ids].sort((a, b) => a.localeCompare(b));
+    } catch (err) {
+      throw describeProviderError(err, {
+        provider: this.name,
+        baseUrl: this.options.baseUrl,
+        keyVariable: this.keyVariable,
+        key: this.options.apiKey,
+        partial: false,
+      });
+    }
+  }
+
+  /** Where the server lists its models; `after`: the page after that model (Anthropic). */
+  protected abstract modelsUrl(after?: string): URL;
+  /** The headers every request carries (the key, the API's version). */
+  protected abstract headers(): Record<string, string>;
+  protected abstract readonly keyVariable: string;
+
   abstract stream(
     messages: readonly ChatMessage[],
     signal: AbortSignal,
     options?: StreamOptions,
   ): AsyncIterable<StreamItem>;
+}
+
+/**
+ * The ids of a models list, in OpenAI's shape (`data: [{id}]`) or Anthropic's (the same, with `has_more` and
+ * `last_id` for the next page); anything else lists none.
+ */
+export function readModelList(body: unknown): { ids: string[]; next?: string } {
+  if (typeof body !== 'object' || body === null) return { ids: [] };
+  const b = body as { data?: unknown; has_more?: unknown; last_id?: unknown };
+  const ids = (Array.isArray(b.data) ? b.data : [])
+    .map((m: unknown) => (typeof m === 'object' && m !== null ? (m as { id?: unknown }).id : undefined))
+    .filter((id): id is string => typeof id === 'string' && id !== '' && id.length <= 200);
+  const next = b.has_more === true && typeof b.last_id === 'string' ? b.last_id : undefined;
+  return { ids, ...(next ? { next } : {}) };
 }

@@ -86,9 +86,15 @@ export class ToolCallPieces {
   }
 }
 
+/** prompt_tokens counts the cached ones too; prompt_tokens_details says how many came from the cache. */
 function readUsage(usage: unknown): Usage | undefined {
   if (!isFields(usage)) return undefined;
-  return { input: count(usage.prompt_tokens), output: count(usage.completion_tokens) };
+  const cached = isFields(usage.prompt_tokens_details) ? count(usage.prompt_tokens_details.cached_tokens) : 0;
+  return {
+    input: count(usage.prompt_tokens),
+    output: count(usage.completion_tokens),
+    ...(cached > 0 ? { cacheRead: cached } : {}),
+  };
 }
 
 /** One event's data (JSON text, or `[DONE]`), read into what the stream yields. */

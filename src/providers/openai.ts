@@ -8,15 +8,22 @@ import { HttpProvider, HttpProviderOptions } from './http-provider';
 import { guardedStream } from './errors';
 import { openEventStream, SseEvent } from './event-stream';
 import { ToolCallPieces, readChunk } from './openai-chunk';
+import { ResponsesProvider } from './responses';
+import { type ImagePart, dataUrl } from '../images';
 
-export type OpenAIOptions = HttpProviderOptions;
+export interface OpenAIOptions extends HttpProviderOptions {
+  /** Models served by the Responses API instead (config.json's `"api": "responses"`): their requests go there. */
+  responsesModels?: readonly string[];
+}
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
 
+type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 type MessageParam =
+  | { role: 'user'; content: string | ContentPart[] }
   | {
-      role: 'user' | 'assistant';
+      role: 'assistant';
       content: string | null;
       reasoning_content?: string;
       tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
@@ -28,12 +35,25 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
     super('openai', options);
   }
 
+  protected readonly keyVariable = 'OPENAI_API_KEY';
+
+  protected modelsUrl(): URL {
+    return this.endpoint('/models');
+  }
+
+  protected headers(): Record<string, string> {
+    // Local servers need no key; a real one answers 401, which is explained.
+    return this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {};
+  }
+
   stream(
     messages: readonly ChatMessage[],
     signal: AbortSignal,
     options: StreamOptions = {},
   ): AsyncIterable<StreamItem> {
     const o = this.options;
+    if (o.responsesModels?.includes(options.model ?? o.model))
+      return this.responses().stream(messages, signal, options);
     // Tool calls arrive in pieces; they are complete at finish_reason (or, from a server that sends none, [DONE]).
     const calls = new ToolCallPieces();
     return guardedStream<SseEvent>(
@@ -47,8 +67,7 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
           openEventStream(
             {
               url: this.endpoint('/chat/completions'),
-              // Local servers need no key; a real one answers 401, which is explained.
-              headers: o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {},
+              headers: this.headers(),
               body: this.body(messages, options),
             },
             sig,
@@ -60,6 +79,13 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
     );
   }
 
+  private viaResponses: ResponsesProvider | null = null;
+
+  private responses(): ResponsesProvider {
+    this.viaResponses ??= new ResponsesProvider(this.options);
+    return this.viaResponses;
+  }
+
   private body(messages: readonly ChatMessage[], options: StreamOptions): string {
     return JSON.stringify({
       model: options.model ?? this.options.model,
@@ -69,6 +95,9 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
       stream: true,
       // The last chunk then carries what the request cost (servers that don't know the option ignore it).
       stream_options: { include_usage: true },
+      // Requests with one key go to the servers that cached their prefix (servers that don't know it ignore it).
+      ...(options.cacheKey ? { prompt_cache_key: options.cacheKey } : {}),
+      ...(options.effort ? { reasoning_effort: options.effort } : {}),
       ...(options.tools?.length ? { tools: options.tools.map((t) => ({ type: 'function', function: t })) } : {}),
     });
   }
@@ -84,22 +113,52 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
 export function toOpenAI(messages: readonly ChatMessage[]): MessageParam[] {
   let lastUser = -1;
   messages.forEach((m, i) => m.role === 'user' && (lastUser = i));
-  return messages.map((m, i): MessageParam => {
-    if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
-    if (m.role === 'user') return { role: 'user', content: m.content };
-    const reasoning = i > lastUser && m.reasoning ? { reasoning_content: m.reasoning } : {};
-    if (m.toolCalls?.length) {
-      return {
-        role: 'assistant',
-        content: m.content || null,
-        ...reasoning,
-        tool_calls: m.toolCalls.map((c) => ({
-          id: c.id,
-          type: 'function',
-          function: { name: c.name, arguments: JSON.stringify(c.args) },
-        })),
-      };
-    }
-    return { role: 'assistant', content: m.content, ...reasoning };
+  const out: MessageParam[] = [];
+  // Images a tool returned: a tool message carries text only, so they follow its group as the person's message.
+  let fromTools: ContentPart[] = [];
+  const flush = (): void => {
+    if (fromTools.length)
+      out.push({ role: 'user', content: [{ type: 'text', text: 'The images the tools returned:' }, ...fromTools] });
+    fromTools = [];
+  };
+  messages.forEach((m, i) => {
+    if (m.role !== 'tool') flush();
+    else fromTools = [...fromTools, ...imageParts(m.images)];
+    out.push(toOpenAIMessage(m, i > lastUser));
   });
+  flush();
+  return out;
+}
+
+/** Images whose bytes are held, as data URLs. */
+function imageParts(images: readonly ImagePart[] | undefined): ContentPart[] {
+  const parts: ContentPart[] = [];
+  for (const image of images ?? []) {
+    const url = dataUrl(image);
+    if (url) parts.push({ type: 'image_url', image_url: { url } });
+  }
+  return parts;
+}
+
+/** One message; `current`: in the current turn (its reasoning goes back). */
+function toOpenAIMessage(m: ChatMessage, current: boolean): MessageParam {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+  if (m.role === 'user') {
+    const images = imageParts(m.images);
+    return { role: 'user', content: images.length ? [{ type: 'text', text: m.content }, ...images] : m.content };
+  }
+  const reasoning = current && m.reasoning ? { reasoning_content: m.reasoning } : {};
+  if (m.toolCalls?.length) {
+    return {
+      role: 'assistant',
+      content: m.content || null,
+      ...reasoning,
+      tool_calls: m.toolCalls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: JSON.stringify(c.args) },
+      })),
+    };
+  }
+  return { role: 'assistant', content: m.content, ...reasoning };
 }

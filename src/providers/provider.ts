@@ -2,28 +2,50 @@
 // and tool calls for a conversation, ended early by an abort signal.
 // Nothing here draws.
 
+import type { Effort } from '../settings/effort';
+import type { ImagePart } from '../images';
 import type { ToolCall, ToolSpec } from '../tool-call';
 
 /**
  * A block of Anthropic extended thinking, sent back as it came (its signature vouches for it); or one the server
- * redacted.
+ * redacted; or a Responses API reasoning item (encrypted, with its summary), sent back within the turn.
  */
-export type ThinkingBlock = { readonly text: string; readonly signature: string } | { readonly redacted: string };
+export type ThinkingBlock =
+  | { readonly text: string; readonly signature: string }
+  | { readonly redacted: string }
+  | { readonly item: ReasoningItem };
 
+/** The Responses API's reasoning item: its id, its encrypted content, its summary's parts. */
+export interface ReasoningItem {
+  readonly id: string;
+  readonly encrypted: string;
+  readonly summary: readonly string[];
+}
+
+/**
+ * `images` on a user message (attached) or a tool's answer (read_file on an image): sent as each protocol carries
+ * images, where their bytes are held.
+ */
 export type ChatMessage =
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; images?: readonly ImagePart[] }
   /**
    * `reasoning`: what an OpenAI-compatible server streamed as reasoning_content
    * (DeepSeek, vLLM, llama.cpp); `thinking`: Anthropic's thinking blocks. Each
    * is sent back within the turn, as the protocol asks.
    */
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; reasoning?: string; thinking?: ThinkingBlock[] }
-  | { role: 'tool'; toolCallId: string; name: string; content: string };
+  | { role: 'tool'; toolCallId: string; name: string; content: string; images?: readonly ImagePart[] };
 
-/** Tokens a request cost, as the server reported them. */
+/**
+ * Tokens a request cost, as the server reported them. `input` is every input token, cached or not (Anthropic counts
+ * cache reads and writes apart; they are added in); `cacheRead` of them came from the server's prompt cache, and
+ * `cacheWrite` were written to it (Anthropic prices both apart).
+ */
 export interface Usage {
   readonly input: number;
   readonly output: number;
+  readonly cacheRead?: number;
+  readonly cacheWrite?: number;
 }
 
 /**
@@ -48,6 +70,13 @@ export interface StreamOptions {
   model?: string;
   /** The system prompt (agent/prompt.ts), sent as each protocol carries it. */
   system?: string;
+  /**
+   * The conversation's id: OpenAI's `prompt_cache_key`, so that its requests go where their prefix is cached. Anthropic
+   * marks its cache breakpoints instead (anthropic.ts).
+   */
+  cacheKey?: string;
+  /** The reasoning effort asked (/effort), as each protocol takes it; none sent when absent. */
+  effort?: Effort;
 }
 
 export interface Provider {
@@ -61,6 +90,8 @@ export interface Provider {
   /** Loads what the first request needs (the HTTP client), so Enter does not wait for it. */
   warm?(): void;
   stream(messages: readonly ChatMessage[], signal: AbortSignal, options?: StreamOptions): AsyncIterable<StreamItem>;
+  /** The models its server offers (GET /v1/models), for the picker; a failure is a ProviderError saying why. */
+  listModels?(signal: AbortSignal): Promise<string[]>;
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { Config } from '../config/config';
 import { redactUrl } from '../redact';
 import type { Provider } from './provider';
-import { ProviderChoice, ProviderFlags, chooseProvider } from './select';
+import { ProviderChoice, ProviderFlags, chooseProvider, isHttpProvider } from './select';
 
 /** What a conversation's log says it was talking to (its start event, or its last switch). */
 export interface RecordedModel {
@@ -56,9 +56,16 @@ export function choiceForResume(
   if (same(recorded, current)) return { choice: null, note: null };
   const was = describeModel(recorded);
   const now = describeModel(current);
+  // Flags that name the server it was with but no model: its own model (the one the picker chose, say) goes on.
+  const sameServer =
+    recorded.provider === current.name && (recorded.baseUrl === undefined || recorded.baseUrl === current.baseUrl);
+  if (flagsName(flags) && sameServer && !flags.model && !flags.script) {
+    const choice = { ...current, model: recorded.model };
+    return { choice, note: `resumed with ${describeModel(choice)}, this conversation's model (the flags name none)` };
+  }
   if (flagsName(flags))
     return { choice: null, note: `this conversation was with ${was}; it goes on with ${now}, as the flags say` };
-  if (recorded.provider !== 'openai' && recorded.provider !== 'anthropic')
+  if (!isHttpProvider(recorded.provider))
     return { choice: null, note: `this conversation was with ${was}; it goes on with ${now}` };
   // The server it used; a log from before servers were recorded: the one milk has for that provider.
   const baseUrl = recorded.baseUrl ?? (current.name === recorded.provider ? current.baseUrl : undefined);

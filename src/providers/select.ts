@@ -29,6 +29,8 @@ export interface ProviderChoice {
   idleTimeoutMs: number;
   /** Anthropic: tokens of extended thinking to ask for (config `thinkingBudget`). */
   thinkingBudget?: number;
+  /** OpenAI: the models config.json says are served by the Responses API (`"api": "responses"`). */
+  responsesModels?: string[];
 }
 
 function isName(v: string | undefined): v is ProviderName {
@@ -38,6 +40,14 @@ function isName(v: string | undefined): v is ProviderName {
 /** Where each HTTP provider takes its settings from, and its defaults. */
 const HTTP_PROVIDERS = {
   openai: {
+    modelVar: 'OPENAI_MODEL',
+    baseUrlVar: 'OPENAI_BASE_URL',
+    keyVar: 'OPENAI_API_KEY',
+    model: OPENAI_DEFAULT_MODEL,
+    baseUrl: OPENAI_DEFAULT_BASE_URL,
+  },
+  // The Responses API: OpenAI's server, key and models, another endpoint.
+  'openai-responses': {
     modelVar: 'OPENAI_MODEL',
     baseUrlVar: 'OPENAI_BASE_URL',
     keyVar: 'OPENAI_API_KEY',
@@ -65,7 +75,7 @@ export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS
   const pick = (...values: Array<string | undefined>): string | undefined =>
     values.find((v) => v !== undefined && v !== '');
 
-  if (name === 'openai' || name === 'anthropic') {
+  if (isHttpProvider(name)) {
     const e = HTTP_PROVIDERS[name];
     return {
       name,
@@ -76,11 +86,20 @@ export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS
       apiKey: pick(env[e.keyVar], config.provider === name ? config.apiKey : undefined),
       idleTimeoutMs,
       ...(name === 'anthropic' && config.thinkingBudget ? { thinkingBudget: config.thinkingBudget } : {}),
+      ...(name === 'openai' ? responsesModels(config) : {}),
     };
   }
   if (name === 'script')
     return { name, from, model: 'script', baseUrl: '', script: pick(flags.script, config.script), idleTimeoutMs };
   return { name: 'offline', from, model: 'offline', baseUrl: '', idleTimeoutMs };
+}
+
+/** The models config.json has the Responses API serve, where it names any. */
+function responsesModels(config: Config): { responsesModels?: string[] } {
+  const names = Object.entries(config.models ?? {})
+    .filter(([, m]) => m.api === 'responses')
+    .map(([name]) => name);
+  return names.length ? { responsesModels: names } : {};
 }
 
 /** The provider named by the flags, else the config, else the environment, else none (the offline demo). */
@@ -94,7 +113,14 @@ function whose(flags: ProviderFlags, config: Config, env: NodeJS.ProcessEnv): [P
   return ['offline', 'default'];
 }
 
+type HttpProviderName = keyof typeof HTTP_PROVIDERS;
+
+/** A provider that talks to a server over HTTP (its key, base URL and model from flags, config or environment). */
+export function isHttpProvider(name: string): name is HttpProviderName {
+  return Object.hasOwn(HTTP_PROVIDERS, name);
+}
+
 /** The variable that holds a provider's key. */
 export function keyVariable(name: ProviderName): string | null {
-  return name === 'openai' || name === 'anthropic' ? HTTP_PROVIDERS[name].keyVar : null;
+  return isHttpProvider(name) ? HTTP_PROVIDERS[name].keyVar : null;
 }

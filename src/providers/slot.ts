@@ -32,6 +32,11 @@ export class ProviderSlot implements Provider {
     this.current.warm?.();
   }
 
+  get listModels(): ((signal: AbortSignal) => Promise<string[]>) | undefined {
+    const p = this.current;
+    return p.listModels ? (signal) => p.listModels!(signal) : undefined;
+  }
+
   stream(messages: readonly ChatMessage[], signal: AbortSignal, options?: StreamOptions): AsyncIterable<StreamItem> {
     return this.current.stream(messages, signal, options);
   }

@@ -8,6 +8,7 @@
 import type { Segment } from '../editor/model';
 import type { RecordedModel } from '../providers/resume';
 import type { ToolCall } from '../tool-call';
+import { type ImagePart, withoutBytes } from '../images';
 
 export type LogEvent =
   /** `baseUrl`: the HTTP providers' server (logs before it was recorded lack it). */
@@ -23,12 +24,20 @@ export type LogEvent =
   /** The model asked from here on (/model, or a resume that went back to the conversation's own). */
   | { t: 'model'; conv: string; ts: string; provider: string; model: string; baseUrl?: string }
   /** `text` is left out when it is the segments' texts joined (a paste is stored once, in its segment). */
-  | { t: 'user'; conv: string; ts: string; text?: string; segments: Segment[] }
+  | { t: 'user'; conv: string; ts: string; text?: string; segments: Segment[]; images?: ImagePart[] }
   /** A chunk of assistant message `msg` as it streamed (written at least once a second). */
   | { t: 'delta'; conv: string; msg: number; text: string }
   /** Assistant message `msg` is complete: its text is its deltas joined; it may ask for tools. */
   | { t: 'assistant'; conv: string; msg: number; toolCalls?: ToolCall[] }
-  | { t: 'tool'; conv: string; callId: string; name: string; content: string; declined?: boolean }
+  | {
+      t: 'tool';
+      conv: string;
+      callId: string;
+      name: string;
+      content: string;
+      declined?: boolean;
+      images?: ImagePart[];
+    }
   /**
    * The messages before this point but the last `kept` (the current turn's) were replaced, in what the model gets, by
    * its summary of them.
@@ -121,10 +130,12 @@ export function userText(e: Extract<LogEvent, { t: 'user' }>): string {
 }
 
 /** A user event, its text written only when the segments do not already hold it. */
-export function userEvent(conv: string, ts: string, text: string, segments: Segment[]): LogEvent {
+/** `images`: what they were (path, size, SHA-256), never their bytes. */
+export function userEvent(conv: string, ts: string, text: string, segments: Segment[], images?: ImagePart[]): LogEvent {
+  const also = images?.length ? { images: images.map(withoutBytes) } : {};
   return segments.map((s) => s.text).join('') === text
-    ? { t: 'user', conv, ts, segments }
-    : { t: 'user', conv, ts, text, segments };
+    ? { t: 'user', conv, ts, segments, ...also }
+    : { t: 'user', conv, ts, text, segments, ...also };
 }
 
 export function serializeEvent(e: LogEvent): string {

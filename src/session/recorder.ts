@@ -4,7 +4,8 @@
 // message and tool result, and how a turn ended. It never reads the log and
 // never touches the composer: recalling or searching history writes nothing.
 
-import type { Bus } from '../bus';
+import { withoutBytes } from '../images';
+import type { Bus, Events } from '../bus';
 import { LogEvent, newConversationId, userEvent } from './events';
 import { loggableInput, redactSecretText } from '../history/rules';
 import type { SessionLog } from './log';
@@ -41,14 +42,14 @@ export class SessionRecorder {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.conv = this.freshId();
-    bus.on('turn.started', ({ input, segments, kind }) => {
+    bus.on('turn.started', ({ input, segments, kind, images }) => {
       this.ensureStarted();
       // /compact sends nothing the person wrote (its summary is what the log gets); a `!` command is logged once it
       // ran, with its output.
       if (kind === 'compact' || kind === 'command') return;
       // What history would not keep, the log does not either: secrets redacted, a leading-space input left out.
       const kept = loggableInput(input, segments ?? [{ type: 'text', text: input }]);
-      this.write(userEvent(this.conv, this.ts(), kept.text, kept.segments));
+      this.write(userEvent(this.conv, this.ts(), kept.text, kept.segments, images));
     });
     bus.on('turn.delta', ({ text }) => {
       this.text += text;
@@ -60,26 +61,7 @@ export class SessionRecorder {
         this.timer.unref();
       }
     });
-    bus.on('conversation.message', ({ message, declined }) => {
-      if (message.role === 'assistant') {
-        this.flushText();
-        this.write({
-          t: 'assistant',
-          conv: this.conv,
-          msg: this.msg++,
-          ...(message.toolCalls?.length ? { toolCalls: message.toolCalls } : {}),
-        });
-      } else if (message.role === 'tool') {
-        this.write({
-          t: 'tool',
-          conv: this.conv,
-          callId: message.toolCallId,
-          name: message.name,
-          content: redactSecretText(message.content),
-          ...(declined ? { declined } : {}),
-        });
-      }
-    });
+    bus.on('conversation.message', (e) => this.message(e));
     bus.on('command.ran', ({ text, segments }) => {
       const kept = loggableInput(text, segments);
       this.write(userEvent(this.conv, this.ts(), kept.text, kept.segments));
@@ -98,6 +80,29 @@ export class SessionRecorder {
       if (status === 'error')
         this.write({ t: 'error', conv: this.conv, ts: this.ts(), message: message ?? 'the turn failed' });
     });
+  }
+
+  /** An answer complete (its text is its deltas), or a tool's: what the model got, images without their bytes. */
+  private message({ message, declined }: Events['conversation.message']): void {
+    if (message.role === 'assistant') {
+      this.flushText();
+      this.write({
+        t: 'assistant',
+        conv: this.conv,
+        msg: this.msg++,
+        ...(message.toolCalls?.length ? { toolCalls: message.toolCalls } : {}),
+      });
+    } else if (message.role === 'tool') {
+      this.write({
+        t: 'tool',
+        conv: this.conv,
+        callId: message.toolCallId,
+        name: message.name,
+        content: redactSecretText(message.content),
+        ...(declined ? { declined } : {}),
+        ...(message.images?.length ? { images: message.images.map(withoutBytes) } : {}),
+      });
+    }
   }
 
   /**

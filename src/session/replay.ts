@@ -111,7 +111,7 @@ class Replayer {
     switch (e.t) {
       case 'user':
         if (this.close()) this.items.push({ kind: 'note', text: '[interrupted]' });
-        this.messages.push({ role: 'user', content: userText(e) });
+        this.messages.push({ role: 'user', content: userText(e), ...(e.images?.length ? { images: e.images } : {}) });
         this.items.push({ kind: 'user', text: displayText(e.segments) || userText(e) });
         return;
       case 'delta':
@@ -183,7 +183,13 @@ class Replayer {
     // A result for no open call would break either protocol: left out.
     if (!call) return;
     this.unanswered = this.unanswered.filter((c) => c !== call);
-    this.messages.push({ role: 'tool', toolCallId: e.callId, name: e.name, content: e.content });
+    this.messages.push({
+      role: 'tool',
+      toolCallId: e.callId,
+      name: e.name,
+      content: e.content,
+      ...(e.images?.length ? { images: e.images } : {}),
+    });
     this.items.push({
       kind: 'tool',
       text: e.declined

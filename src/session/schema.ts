@@ -8,10 +8,27 @@
 
 import type * as V from 'valibot';
 
+/** An image as the log keeps it: what it was, never its bytes. */
+function imageSchema(v: typeof V) {
+  return v.looseObject({
+    path: v.string(),
+    mime: v.picklist(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+    width: v.number(),
+    height: v.number(),
+    size: v.number(),
+    sha256: v.string(),
+  });
+}
+
 function buildSchema(v: typeof V) {
   const base = { conv: v.string() };
   const model = { ts: v.string(), provider: v.string(), model: v.string(), baseUrl: v.optional(v.string()) };
-  const segment = v.looseObject({ type: v.picklist(['text', 'paste', 'file']), text: v.string() });
+  const segment = v.looseObject({
+    type: v.picklist(['text', 'paste', 'file', 'image']),
+    text: v.string(),
+    size: v.optional(v.string()),
+  });
+  const image = imageSchema(v);
   const toolCall = v.looseObject({
     id: v.pipe(v.string(), v.minLength(1)),
     name: v.pipe(v.string(), v.minLength(1)),
@@ -32,6 +49,7 @@ function buildSchema(v: typeof V) {
       ts: v.string(),
       text: v.optional(v.string()),
       segments: v.array(segment),
+      images: v.optional(v.array(image)),
     }),
     v.looseObject({ t: v.literal('delta'), ...base, msg: v.number(), text: v.string() }),
     v.looseObject({ t: v.literal('assistant'), ...base, msg: v.number(), toolCalls: v.optional(v.array(toolCall)) }),
@@ -42,6 +60,7 @@ function buildSchema(v: typeof V) {
       name: v.string(),
       content: v.string(),
       declined: v.optional(v.boolean()),
+      images: v.optional(v.array(image)),
     }),
     v.looseObject({
       t: v.literal('rewind'),

@@ -10,6 +10,7 @@ import type { Bus } from '../bus';
 import type { TurnRunner } from '../turn/runner';
 import { LogEvent, recordedModel } from './events';
 import type { RecordedModel } from '../providers/resume';
+import type { ChatMessage } from '../providers/provider';
 import type { SessionLog } from './log';
 import { logFiles, purgeFile } from './purge';
 import { describeIoError } from '../io/errors';
@@ -26,6 +27,8 @@ export class Sessions {
     private readonly maxKept?: number,
     /** Puts back the provider and model the conversation was with; what to say about it (agent-parts.ts). */
     private readonly restoreModel?: (recorded: RecordedModel) => string | null,
+    /** Reads a resumed conversation's images again (the log keeps what they were); notes what could not be. */
+    private readonly reread?: (messages: ChatMessage[]) => { messages: ChatMessage[]; notes: string[] },
   ) {}
 
   /**
@@ -126,7 +129,8 @@ export class Sessions {
     const recorded = recordedModel(events);
     const switched = recorded && this.restoreModel ? this.restoreModel(recorded) : null;
     const r = replay(events, id, this.maxKept);
-    this.runner.load(r.messages);
+    const images = this.reread?.(r.messages) ?? { messages: r.messages, notes: [] };
+    this.runner.load(images.messages);
     let next = 0;
     for (const e of events) if (e.t === 'assistant' || e.t === 'delta') next = Math.max(next, e.msg + 1);
     this.recorder.resume(conv, next, recorded);
@@ -137,5 +141,6 @@ export class Sessions {
     });
     if (branched) this.bus.emit('transcript.note', { text: sanitize(branched) });
     if (switched) this.bus.emit('transcript.note', { text: sanitize(switched) });
+    for (const note of images.notes) this.bus.emit('transcript.note', { text: sanitize(note) });
   }
 }

@@ -10,6 +10,7 @@
 // (agent-parts.ts, app.ts). Pure state: no I/O, no timers.
 
 import { CLUSTERING, EmojiWidths } from '../editor/width';
+import type { Effort } from './effort';
 import { ApprovalMode, Decision, ToolKind, decide } from './approval';
 import { Rule, ruleAllows, sameRule } from './rules';
 import { Background, ThemeChoice, paletteFor } from './theme';
@@ -28,11 +29,12 @@ export interface SettingsInit {
 
 /** What a setter changed, for those who save or repaint. */
 export type SettingsChange =
-  'model' | 'mode' | 'always' | 'rules' | 'sandbox' | 'historyMode' | 'emoji' | 'palette' | 'hyperlinks';
+  'model' | 'effort' | 'mode' | 'always' | 'rules' | 'sandbox' | 'historyMode' | 'emoji' | 'palette' | 'hyperlinks';
 
 export class Settings {
   private providerName: string;
   private current: string | null;
+  private effortChoice: Effort | null = null;
   private forceOn = false;
   private chosen: ApprovalMode = 'ask';
   private readonly always = new Set<string>();
@@ -85,6 +87,16 @@ export class Settings {
     this.current = name;
     this.changed('model');
     return true;
+  }
+
+  /** The reasoning effort the person chose (/effort, --effort); null: none chosen (config's, else none sent). */
+  get effort(): Effort | null {
+    return this.effortChoice;
+  }
+
+  setEffort(effort: Effort | null): void {
+    this.effortChoice = effort;
+    this.changed('effort');
   }
 
   /** Force mode (Shift+Tab, /force): every tool call runs without asking, whatever the approval mode under it. */

@@ -11,6 +11,8 @@ import { segmentsText } from '../editor/model';
 import { DEFAULT_READ_LINES, binaryKind, numberedWindow } from './numbered';
 import { describeIoError } from '../io/errors';
 import { inside } from './files';
+import { type ImagePart, byteSize, imageChip, imageMime } from '../images';
+import { readImage, readImageAt } from './image-file';
 
 /** Bytes of one attached file read at most; the lines shown are cut as read_file cuts them. */
 export const MAX_ATTACH_BYTES = 256 * 1024;
@@ -22,10 +24,38 @@ export interface Attached {
   readonly text: string;
   /** One line per mention for the transcript: attached (with its size) or why not. */
   readonly notes: readonly string[];
+  /** The images mentioned, read (sent as image parts). */
+  readonly images: readonly ImagePart[];
+}
+
+type One = { block: string; note: string; image?: ImagePart };
+
+/** An image mentioned: its bytes read for the model, its chip for the person. */
+function attachImage(fd: number, size: number, rel: string, fail: (why: string) => One): One {
+  const read = readImage(fd, size, rel);
+  if ('error' in read) return fail(read.error);
+  const chip = imageChip(read.image);
+  return {
+    block: `<image path="${rel}">${chip}</image>`,
+    note: `attached ${chip} (${byteSize(size)})`,
+    image: read.image,
+  };
+}
+
+/**
+ * An image the person pasted (a dropped file, the clipboard's): read from where it is, in the workspace or not (they
+ * chose it); the chip in the input names it to the model.
+ */
+function pastedImage(file: string): One {
+  const read = readImageAt(file, file);
+  const name = file.split('/').pop() ?? file;
+  if ('error' in read)
+    return { block: `[image ${name}: not attached: ${read.error}]`, note: `${name} not attached: ${read.error}` };
+  return { block: '', note: `attached ${imageChip(read.image)} (${byteSize(read.image.size)})`, image: read.image };
 }
 
 /** One mention's block for the model, and its note for the person. */
-function attachOne(root: string, rel: string): { block: string; note: string } {
+function attachOne(root: string, rel: string): One {
   const target = path.resolve(root, rel);
   const fail = (why: string) => ({ block: `[@${rel}: not attached: ${why}]`, note: `@${rel} not attached: ${why}` });
   if (!inside(root, target)) return fail('it is outside the workspace');
@@ -50,6 +80,7 @@ function attachOne(root: string, rel: string): { block: string; note: string } {
     const buf = Buffer.alloc(Math.min(st.size, MAX_ATTACH_BYTES));
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
     const bytes = buf.subarray(0, n);
+    if (imageMime(bytes)) return attachImage(fd, st.size, rel, fail);
     const kind = binaryKind(bytes);
     if (kind) return fail(`it is a binary file (${kind}, ${st.size} bytes)`);
     const partial = st.size > MAX_ATTACH_BYTES;
@@ -66,7 +97,7 @@ function attachOne(root: string, rel: string): { block: string; note: string } {
   }
 }
 
-function folder(real: string, rel: string): { block: string; note: string } {
+function folder(real: string, rel: string): One {
   const entries = fs.readdirSync(real, { withFileTypes: true }).filter((e) => e.name !== '.git');
   const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
   const shown = names.slice(0, MAX_FOLDER_ENTRIES);
@@ -81,14 +112,38 @@ function folder(real: string, rel: string): { block: string; note: string } {
 /** The input with its mentions' content after it; an input without mentions is its text as it is. */
 export function attachMentions(workspace: string, segments: readonly Segment[]): Attached {
   const mentions = [...new Set(segments.filter((s) => s.type === 'file').map((s) => s.text))];
+  const pasted = [...new Set(segments.filter((s) => s.type === 'image').map((s) => s.text))].map(pastedImage);
   const text = segmentsText(segments);
-  if (mentions.length === 0) return { text, notes: [] };
+  if (mentions.length === 0 && pasted.length === 0) return { text, notes: [], images: [] };
   let root: string;
   try {
     root = fs.realpathSync(workspace);
   } catch {
     root = path.resolve(workspace);
   }
-  const parts = mentions.map((m) => attachOne(root, m.replace(/\/$/, '') || '.'));
-  return { text: [text, ...parts.map((p) => p.block)].join('\n\n'), notes: parts.map((p) => p.note) };
+  const parts = [...mentions.map((m) => attachOne(root, m.replace(/\/$/, '') || '.')), ...pasted];
+  return {
+    text: [text, ...parts.map((p) => p.block).filter(Boolean)].join('\n\n'),
+    notes: parts.map((p) => p.note),
+    images: parts.flatMap((p) => (p.image ? [p.image] : [])),
+  };
+}
+
+/**
+ * A prompt given whole (`milk run`): each `@path` at a word's start that names something in the workspace is a mention
+ * (attached as the composer's are); any other `@` is text.
+ */
+export function mentionsIn(workspace: string, prompt: string): Segment[] {
+  const out: Segment[] = [];
+  let text = '';
+  for (const piece of prompt.split(/(?<=^|\s)(@[^\s@]+)/)) {
+    const rel = piece.startsWith('@') ? piece.slice(1).replace(/[.,;:!?)]+$/, '') : null;
+    if (rel && !path.isAbsolute(rel) && fs.existsSync(path.resolve(workspace, rel))) {
+      if (text) out.push({ type: 'text', text });
+      out.push({ type: 'file', text: rel });
+      text = piece.slice(1 + rel.length);
+    } else text += piece;
+  }
+  if (text) out.push({ type: 'text', text });
+  return out;
 }

@@ -3,6 +3,8 @@
 // links to files elsewhere, FIFOs and devices are all refused, and every read
 // or write is asynchronous and bounded, so no file can freeze the screen.
 
+import { type ImagePart, byteSize, imageChip, imageMime } from '../images';
+import { IMAGE_HEAD_BYTES, readImageAt } from './image-file';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Window, binaryKind, numberedWindow } from './numbered';
@@ -119,6 +121,25 @@ async function readHead(
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * An image file for a model that takes images: its bytes as an image part, and a line naming it; null for a file that
+ * is no image (read it as text).
+ */
+export async function readImageTool(
+  workspace: string,
+  p: string,
+  hidden: readonly string[] = [],
+): Promise<{ content: string; image: ImagePart } | null> {
+  const { bytes } = await readHead(workspace, p, IMAGE_HEAD_BYTES, hidden);
+  if (!imageMime(bytes)) return null;
+  const read = readImageAt(await confineRead(workspace, p, hidden), p);
+  if ('error' in read) throw new ToolPathError(`${p} is an image that cannot be sent: ${read.error}`);
+  return {
+    content: `${p}: ${imageChip(read.image)}, ${byteSize(read.image.size)} (the image follows)`,
+    image: read.image,
+  };
 }
 
 export async function readFileTool(

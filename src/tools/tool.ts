@@ -7,6 +7,7 @@
 
 import type { ToolKind } from '../settings/approval';
 import type { Schema } from './schema';
+import type { ImagePart } from '../images';
 
 export interface ToolResult {
   /** What the model gets back. */
@@ -14,6 +15,8 @@ export interface ToolResult {
   readonly ok: boolean;
   /** In a few words, for the call's block in the transcript: "exit 0", "12 files". */
   readonly status?: string;
+  /** Images for the model (read_file on an image), sent as each protocol carries them. */
+  readonly images?: readonly ImagePart[];
 }
 
 /**

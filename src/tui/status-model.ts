@@ -31,6 +31,10 @@ export interface StatusSources {
   interruptKey?: string;
   /** How much of the model's window the conversation takes: a pass over it, so asked when a turn ends. */
   contextUse?: () => { tokens: number; window: number; compactAt: number } | null;
+  /** The reasoning effort asked (/effort), where one is. */
+  effort?: () => string | undefined;
+  /** What the conversation cost in money (`$0.012`), where a price is known for its requests. */
+  money?: () => string | null;
 }
 
 export class StatusModel {
@@ -42,8 +46,8 @@ export class StatusModel {
   private hintTimer: NodeJS.Timeout | null = null;
   private spinner: NodeJS.Timeout | null = null;
   /** Tokens of the last turn and of the conversation, once a server reported any. */
-  private usage: { input: number; output: number; total: number } | null = null;
-  private turnUsage = { input: 0, output: 0 };
+  private usage: { input: number; output: number; cached: number; total: number } | null = null;
+  private turnUsage = { input: 0, output: 0, cached: 0 };
   /** The context gauge's share, measured when a turn ended or a conversation came back. */
   private context: { share: number; compactAt: number } | null = null;
 
@@ -69,15 +73,16 @@ export class StatusModel {
       this.spinner ??= setInterval(() => bus.requestRender(), SPINNER_MS);
     });
     bus.on('turn.ended', () => this.stopSpinner());
-    bus.on('turn.started', () => (this.turnUsage = { input: 0, output: 0 }));
+    bus.on('turn.started', () => (this.turnUsage = { input: 0, output: 0, cached: 0 }));
     // A warning is about what happened before: the next input ends it (the transcript keeps it).
     bus.on('turn.started', () => {
       this.warning = null;
       if (this.warningTimer) clearTimeout(this.warningTimer);
       this.warningTimer = null;
     });
-    bus.on('turn.usage', ({ input, output }) => {
-      this.turnUsage = { input: this.turnUsage.input + input, output: this.turnUsage.output + output };
+    bus.on('turn.usage', ({ input, output, cacheRead }) => {
+      const t = this.turnUsage;
+      this.turnUsage = { input: t.input + input, output: t.output + output, cached: t.cached + (cacheRead ?? 0) };
       this.usage = { ...this.turnUsage, total: (this.usage?.total ?? 0) + input + output };
       bus.requestRender();
     });
@@ -111,6 +116,8 @@ export class StatusModel {
       force: s.force(),
       approval: s.approval?.(),
       usage: this.usage,
+      effort: s.effort?.() ?? null,
+      money: this.usage ? (s.money?.() ?? null) : null,
       always: s.always(),
       mcp: s.mcp?.() ?? null,
       interruptKey: s.interruptKey,

@@ -105,8 +105,14 @@ export interface StatusState {
   approval?: string;
   /** Tools that run without asking this session. */
   always?: string[];
-  /** Tokens of the last turn (in, out) and the conversation's total, when the server reports them. */
-  usage?: { input: number; output: number; total: number } | null;
+  /**
+   * Tokens of the last turn (in, of which cached, out) and the conversation's total, when the server reports them.
+   */
+  usage?: { input: number; output: number; cached?: number; total: number } | null;
+  /** The reasoning effort asked, where one is. */
+  effort?: string | null;
+  /** The conversation's cost in money, where a price is known. */
+  money?: string | null;
   /** How many MCP servers are ready of those configured ("mcp 2/3"). */
   mcp?: string | null;
   /**
@@ -141,6 +147,7 @@ function rightParts(st: StatusState): Part[] {
   // Each mode by its one name, as --approval and /approval spell it.
   if (st.force) parts.push({ text: ' full-auto ', style: 'force' });
   else if (st.approval && st.approval !== 'ask') parts.push({ text: ` ${st.approval} `, style: 'force' });
+  if (st.effort) parts.push({ text: ` effort ${st.effort} `, style: 'status', yields: true });
   if (!st.force && st.always?.length) parts.push({ text: ` always: ${st.always.join(', ')} `, style: 'force' });
   if (st.queued > 0) parts.push({ text: ` ${st.queued} queued `, style: 'statusStrong' });
   if (st.busySince !== null) {
@@ -148,12 +155,17 @@ function rightParts(st: StatusState): Part[] {
     const frame = SPINNER[Math.floor(st.now / 100) % SPINNER.length];
     parts.push({ text: ` ${frame} working ${secs}s `, style: 'statusStrong' });
   }
-  // What the last turn cost: tokens in and out, and the conversation's total so far.
-  if (st.usage && st.busySince === null)
+  // What the last turn cost: tokens in (and how many of them the server's cache had) and out, and the conversation's
+  // total so far, in tokens and money.
+  if (st.usage && st.busySince === null) {
+    const u = st.usage;
+    const cached = u.cached ? ` (${tokens(u.cached)} cached)` : '';
+    const money = st.money ? ` ${st.money}` : '';
     parts.push({
-      text: ` ↑${tokens(st.usage.input)} ↓${tokens(st.usage.output)} Σ${tokens(st.usage.total)} `,
+      text: ` ↑${tokens(u.input)}${cached} ↓${tokens(u.output)} Σ${tokens(u.total)}${money} `,
       style: 'statusStrong',
     });
+  }
   // The context gauge: the share of the model's window in use; near compaction it says so, in the warning colour.
   if (st.context && st.busySince === null && st.prompt === null) {
     const pct = Math.round(st.context.share * 100);

@@ -157,11 +157,12 @@ export class Compaction {
     let summary = '';
     try {
       const request = summaryRequest(older, focus);
-      for await (const item of this.o.provider.stream(request, controller.signal, {
-        model: this.o.model(),
-        system: SUMMARY_SYSTEM,
-      })) {
+      const model = this.o.model();
+      for await (const item of this.o.provider.stream(request, controller.signal, { model, system: SUMMARY_SYSTEM })) {
         if (typeof item === 'string') summary += clean.push(item);
+        // The summary is paid for as any request is.
+        else if ('usage' in item)
+          this.o.bus.emit('turn.usage', { turnId: turn.id, ...item.usage, ...(model ? { model } : {}) });
         if (summary.length > MAX_SUMMARY_CHARS) break;
       }
       return summary + clean.end();

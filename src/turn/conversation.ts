@@ -3,6 +3,7 @@
 // the older ones by a summary, the newest whole turns within the character
 // budget. Holds data only: the runner announces what changes. Pure.
 
+import { imageChip } from '../images';
 import type { ChatMessage } from '../providers/provider';
 import type { Segment } from '../editor/model';
 import { trimContext } from './context';
@@ -48,6 +49,21 @@ export class Conversation {
 
   push(message: ChatMessage): void {
     this.list.push(message);
+  }
+
+  /**
+   * Takes every image out (a model that does not take images), each message saying which it held; false when there was
+   * none to take.
+   */
+  dropImages(): boolean {
+    let dropped = false;
+    this.list = this.list.map((m) => {
+      if ((m.role !== 'user' && m.role !== 'tool') || !m.images?.length) return m;
+      dropped = true;
+      const gone = m.images.map((i) => `\n[${imageChip(i)} left out: the server refused images]`).join('');
+      return { ...m, content: m.content + gone, images: [] };
+    });
+    return dropped;
   }
 
   /** An input about to join, which a rewind can go back to. */

@@ -13,7 +13,9 @@ import { DEFAULT_CONTEXT_CHARS, DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS
 import { Settings } from '../settings/store';
 import type { Segment } from '../editor/model';
 import type { ChatMessage, Provider } from '../providers/provider';
-import type { ToolSpec } from '../tool-call';
+import type { ToolCall, ToolSpec } from '../tool-call';
+import type { Effort } from '../settings/effort';
+import { type ImagePart, withoutBytes } from '../images';
 import { ToolRegistry } from '../tools/registry';
 import { sanitize } from '../inert';
 import { Conversation, type Input } from './conversation';
@@ -39,6 +41,9 @@ function commandRunner(): typeof import('../tools/command') {
 export function killLiveTools(): void {
   commands?.killAllTools();
 }
+
+/** What servers say when a model is sent images it does not take (OpenAI, Anthropic, vLLM, Ollama, llama.cpp). */
+const IMAGE_REFUSAL = /\bimages?\b|image_url|vision|multi-?modal/i;
 
 /** Model requests in one turn, at most, unless the options say otherwise (a tool loop that never ends is cut off). */
 const DEFAULT_MAX_STEPS = 20;
@@ -68,6 +73,10 @@ export interface RunnerOptions extends Partial<
   contextWindow?: () => number | undefined;
   /** The system prompt, put together at the start of each turn (agent/context.ts). */
   systemPrompt?: () => string;
+  /** The conversation's id, which its requests name to reach the server's cache of their prefix. */
+  cacheKey?: () => string | undefined;
+  /** The reasoning effort to ask (/effort, else the model's in config.json); none sent when undefined. */
+  effort?: () => Effort | undefined;
 }
 
 export class TurnRunner {
@@ -121,6 +130,11 @@ export class TurnRunner {
     return this.active !== null;
   }
 
+  /** The reasoning effort the next request asks (the person's choice, else the model's in config); none: undefined. */
+  effort(): Effort | undefined {
+    return this.options.effort?.();
+  }
+
   /** Replaces the conversation (a resumed one, or none for a new one). Only when idle. */
   load(messages: readonly ChatMessage[]): void {
     if (this.active) throw new Error('a turn is running');
@@ -146,13 +160,23 @@ export class TurnRunner {
   }
 
   /** Starts a turn for `input`; returns its id. Only one turn runs at a time. */
-  start(input: string, options: { display?: string; segments?: Segment[] } = {}): number {
+  start(
+    input: string,
+    options: { display?: string; segments?: Segment[]; images?: readonly ImagePart[] } = {},
+  ): number {
     const segments = options.segments ?? [{ type: 'text' as const, text: input }];
+    const images = options.images?.length ? options.images : undefined;
     return this.launch(
-      { input, display: sanitize(options.display ?? input), segments: options.segments },
+      {
+        input,
+        display: sanitize(options.display ?? input),
+        segments: options.segments,
+        // The log keeps what the images were, never their bytes.
+        ...(images ? { images: images.map(withoutBytes) } : {}),
+      },
       segments,
       (turn) => {
-        this.record(turn.id, { role: 'user', content: input });
+        this.record(turn.id, { role: 'user', content: input, ...(images ? { images } : {}) });
         return this.loop(turn);
       },
     );
@@ -287,7 +311,13 @@ export class TurnRunner {
         turn.unanswered.shift();
         this.record(
           turn.id,
-          { role: 'tool', toolCallId: call.id, name: call.name, content: answer.content },
+          {
+            role: 'tool',
+            toolCallId: call.id,
+            name: call.name,
+            content: answer.content,
+            ...(answer.images ? { images: answer.images } : {}),
+          },
           answer.declined,
         );
       }
@@ -295,13 +325,39 @@ export class TurnRunner {
     throw new Error(`stopped after ${maxSteps} model requests in one turn`);
   }
 
+  /**
+   * One model request; a server that refuses the images in it (a model without vision) is asked again without them,
+   * once, and the person told.
+   */
+  private async request(turn: ActiveTurn, tools: readonly ToolSpec[] | undefined): Promise<ToolCall[]> {
+    try {
+      return await this.requestOnce(turn, tools);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : '';
+      if (turn.step.text.length > 0 || !IMAGE_REFUSAL.test(why) || !this.conversation.dropImages()) throw err;
+      this.bus.emit('transcript.note', {
+        text: sanitize(
+          `the server refused the images (${why.slice(0, 300)}); they were left out and it was asked again`,
+        ),
+      });
+      return this.requestOnce(turn, tools);
+    }
+  }
+
   /** One model request with the conversation as it stands. */
-  private request(turn: ActiveTurn, tools: readonly ToolSpec[] | undefined) {
+  private requestOnce(turn: ActiveTurn, tools: readonly ToolSpec[] | undefined) {
     const { messages, note } = this.conversation.context(this.options.maxContextChars ?? DEFAULT_CONTEXT_CHARS);
     if (note) this.bus.emit('transcript.note', { text: sanitize(note) });
     this.compaction.sending(messages, turn.system, tools);
     const onUsage = ({ input }: { input: number }): void => this.compaction.counted(input);
-    return streamStep(this.step, turn, { messages, tools, model: this.settings.model ?? undefined, onUsage });
+    return streamStep(this.step, turn, {
+      messages,
+      tools,
+      model: this.settings.model ?? undefined,
+      cacheKey: this.options.cacheKey?.(),
+      effort: this.options.effort?.(),
+      onUsage,
+    });
   }
 
   /** Adds a message to the conversation; the session log hears of it on the bus. */

@@ -8,6 +8,7 @@
 import type { Bus } from '../bus';
 import type { ChatMessage, Provider, Usage } from '../providers/provider';
 import type { ToolCall, ToolSpec } from '../tool-call';
+import type { Effort } from '../settings/effort';
 import { Inert, StreamSanitizer, sanitize } from '../inert';
 import type { ActiveTurn } from './turn';
 import { emptyStep } from './turn';
@@ -26,6 +27,10 @@ export interface StepRequest {
   readonly messages: readonly ChatMessage[];
   readonly tools?: readonly ToolSpec[];
   readonly model?: string;
+  /** The conversation's id, for the server's prompt cache. */
+  readonly cacheKey?: string;
+  /** The reasoning effort to ask. */
+  readonly effort?: Effort;
   /** What the server said the request cost (compaction calibrates its estimate by it). */
   readonly onUsage: (usage: Usage) => void;
 }
@@ -41,12 +46,14 @@ export async function streamStep(o: StepOptions, turn: ActiveTurn, req: StepRequ
       tools: req.tools,
       model: req.model,
       system: turn.system,
+      cacheKey: req.cacheKey,
+      effort: req.effort,
     })) {
       if (signal.aborted) return calls;
       if (typeof item === 'string') deliver(o, turn, clean.push(item));
       else if ('usage' in item) {
         req.onUsage(item.usage);
-        o.bus.emit('turn.usage', { turnId: turn.id, ...item.usage });
+        o.bus.emit('turn.usage', { turnId: turn.id, ...item.usage, ...(req.model ? { model: req.model } : {}) });
       } else if ('reasoning' in item) reason(o, turn, item.reasoning, thought.push(item.reasoning));
       else if ('thinking' in item) turn.step.thinking.push(item.thinking);
       else if ('notice' in item)

@@ -16,6 +16,7 @@ import type { Approvals } from './approvals';
 import type { Approval } from '../settings/approval';
 import { Inert, StreamSanitizer, sanitize } from '../inert';
 import type { ActiveTurn } from './turn';
+import type { ImagePart } from '../images';
 
 export const DECLINED = 'The user declined to run this tool call.';
 
@@ -23,6 +24,8 @@ export const DECLINED = 'The user declined to run this tool call.';
 export interface CallAnswer {
   readonly content: string;
   readonly declined: boolean;
+  /** Images the tool returned (read_file on an image). */
+  readonly images?: readonly ImagePart[];
 }
 
 const told = (content: string): CallAnswer => ({ content, declined: false });
@@ -105,7 +108,7 @@ export class ToolCalls {
       if (answer === 'no') return { content: DECLINED, declined: true };
       network = answer === 'network';
     }
-    return told(await this.run(turn, tool, args, { summary, detail, sandbox: confined.sandbox, network }));
+    return this.run(turn, tool, args, { summary, detail, sandbox: confined.sandbox, network });
   }
 
   private unattendedWhy(confined: Confinement): string {
@@ -122,7 +125,7 @@ export class ToolCalls {
     tool: AnyTool,
     args: Record<string, unknown>,
     how: { summary: Inert; detail: Inert; sandbox: boolean; network: boolean },
-  ): Promise<string> {
+  ): Promise<CallAnswer> {
     const bus = this.o.bus;
     bus.emit('tool.started', { turnId: turn.id, summary: how.summary, detail: how.detail, declined: false });
     const output = new StreamSanitizer();
@@ -146,7 +149,7 @@ export class ToolCalls {
     // A failure shown as its result says why there; the block's header says only that it failed.
     const status = result.status === undefined || (!streamed && !result.ok) ? undefined : sanitize(result.status);
     if (!turn.cancelled) bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status });
-    return result.content;
+    return result.images?.length ? { ...told(result.content), images: result.images } : told(result.content);
   }
 
   /** A call that would fail as sent: shown as a failed block with why, once; the model told what a run would say. */

@@ -11,6 +11,7 @@ import * as ed from '../../editor/model';
 import type { FileHit } from '../../search/files';
 import { MAX_UNDO, reduce } from '../reducer';
 import type { ComposerInput, ComposerState, Effect } from '../state';
+import { looksLikeImage } from '../../images';
 import { Handled, PaintContext, View, ViewContext, ViewPaint, ViewSpec, consume } from './view';
 import { GridRow, Span, Style, fit } from '../../rows';
 import { stringWidth } from '../../editor/width';
@@ -105,8 +106,12 @@ export class MentionView implements View {
         if (!hit) return this.list.waiting ? consume(this) : consume(null, { effects: [{ type: 'mentionClosed' }] });
         const editor = ed.replaceWithFile(composer.editor, this.at, composer.editor.cursor, hit.path);
         const undo = [...(composer.undo ?? []), composer.editor].slice(-MAX_UNDO);
+        // An image's chip says what it is once it is read (off the keystroke): its pixel size.
+        const probe: Effect[] = looksLikeImage(hit.path)
+          ? [{ type: 'probeImage', path: hit.path, text: '', mention: true }]
+          : [];
         return consume(null, {
-          effects: [{ type: 'mentionClosed' }],
+          effects: [{ type: 'mentionClosed' }, ...probe],
           composer: { ...composer, editor, undo, redo: [], typing: false },
         });
       }

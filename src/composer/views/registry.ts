@@ -12,6 +12,7 @@ import { PICKER_SPEC } from './picker';
 import { SEARCH_SPEC } from './search';
 import { SLASH_SPEC } from './slash-menu';
 import { PROVIDER_SPEC } from './provider-setup';
+import { MODELS_SPEC } from './model-picker';
 import type { ViewSpec } from './view';
 
 export type ModalMode = Exclude<Mode, 'idle' | 'busy'>;
@@ -24,6 +25,7 @@ export const VIEW_SPECS: Readonly<Record<ModalMode, ViewSpec>> = {
   mention: MENTION_SPEC,
   slash: SLASH_SPEC,
   setup: PROVIDER_SPEC,
+  models: MODELS_SPEC,
 };
 
 export const MODAL_KEYS = Object.fromEntries(

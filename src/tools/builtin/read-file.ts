@@ -17,7 +17,8 @@ export const readFile = defineTool({
   name: 'read_file',
   description:
     'Read a text file inside the workspace: its lines numbered (number, tab, line), 2000 lines from `offset` ' +
-    '(1-based) unless `limit` says otherwise. Binary files are refused with their kind and size.',
+    '(1-based) unless `limit` says otherwise. An image (PNG, JPEG, GIF, WebP, up to 5 MB) comes back as the image ' +
+    'itself. Other binary files are refused with their kind and size.',
   parameters,
   kind: 'read',
   examples: [{ path: 'src/main.ts' }, { path: 'README.md', offset: 40, limit: 20 }],
@@ -28,7 +29,9 @@ export const readFile = defineTool({
   },
   run: async (args, ctx) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { readFileTool } = require('../files') as typeof import('../files');
+    const { readFileTool, readImageTool } = require('../files') as typeof import('../files');
+    const image = await readImageTool(ctx.workspace, args.path, ctx.hidden);
+    if (image) return { ok: true, content: image.content, images: [image.image], status: 'an image' };
     return {
       ok: true,
       content: await readFileTool(ctx.workspace, args.path, { offset: args.offset, limit: args.limit }, ctx.hidden),

@@ -1,0 +1,85 @@
+// What requests cost: tokens as the servers counted them and, where a price
+// is known, money. A tally per turn, per conversation and per session; a
+// price from config.json (`models.<name>.price`) worked out here, one from
+// the price table by price-table.ts. Pure.
+
+/** US dollars per million tokens, as config.json's `models.<name>.price` gives them. */
+export interface Price {
+  readonly input: number;
+  readonly output: number;
+  /** Cached input tokens read back; the input price when not given. */
+  readonly cacheRead?: number;
+  /** Input tokens written to the cache; the input price when not given. */
+  readonly cacheWrite?: number;
+}
+
+/** What one request cost: its tokens (input counts the cached ones too). */
+export interface Spend {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheRead?: number;
+  readonly cacheWrite?: number;
+}
+
+export interface Tally {
+  input: number;
+  output: number;
+  cacheRead: number;
+  requests: number;
+  /** Dollars of the requests whose price was known. */
+  usd: number;
+  /** Requests no price was known for (their tokens are counted, their money is not). */
+  unpriced: number;
+}
+
+export function emptyTally(): Tally {
+  return { input: 0, output: 0, cacheRead: 0, requests: 0, usd: 0, unpriced: 0 };
+}
+
+/** Adds a request: its tokens, and its price in dollars (null: none known). */
+export function tallyAdd(t: Tally, s: Spend, usd: number | null): void {
+  t.input += s.input;
+  t.output += s.output;
+  t.cacheRead += s.cacheRead ?? 0;
+  t.requests++;
+  if (usd === null) t.unpriced++;
+  else t.usd += usd;
+}
+
+/** A request's price by a config price: uncached input, cache reads and writes, and output, each at its rate. */
+export function priceOf(s: Spend, p: Price): number {
+  const read = s.cacheRead ?? 0;
+  const write = s.cacheWrite ?? 0;
+  const fresh = Math.max(0, s.input - read - write);
+  const m = 1_000_000;
+  return (
+    (fresh * p.input + read * (p.cacheRead ?? p.input) + write * (p.cacheWrite ?? p.input) + s.output * p.output) / m
+  );
+}
+
+/** `$0.0042`, `$0.42`, `$12.30`: cents and tenths of a cent while small. */
+export function money(usd: number): string {
+  if (usd === 0) return '$0';
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  if (usd < 1) return `$${usd.toFixed(3)}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+const n = (x: number): string => x.toLocaleString('en-US');
+
+/**
+ * `12,345 tokens in (9,000 cached), 678 out · $0.0123`: the money only when every request was priced; a share unpriced
+ * is said.
+ */
+export function tallyText(t: Tally): string {
+  const cached = t.cacheRead > 0 ? ` (${n(t.cacheRead)} cached)` : '';
+  return `${n(t.input)} tokens in${cached}, ${n(t.output)} out${moneyText(t)}`;
+}
+
+/** ` · $0.0123`, ` · $0.01 for 3 of 4 requests (no price for the rest)`, or nothing when no request was priced. */
+export function moneyText(t: Tally): string {
+  const priced = t.requests - t.unpriced;
+  if (priced === 0) return '';
+  if (t.unpriced === 0) return ` · ${money(t.usd)}`;
+  return ` · ${money(t.usd)} for ${priced} of ${t.requests} requests (no price for the rest)`;
+}
