@@ -65,20 +65,21 @@ export interface AgentOptions {
 export type AgentParts = ReturnType<typeof agentParts>;
 
 /**
- * What requests cost (config.json's price for a model, else the price table's) and the models' windows by the table.
- * The table is loaded while the first request is on its way.
+ * What requests cost (config.json's price for a model, else the price table's) and the models' windows by the table
+ * (once it is loaded: spending.ts says when; `milk run` loads it before its turn).
  */
 function prices(bus: Bus, settings: Settings, provider: ProviderSlot, options: AgentOptions) {
   const place = (model: string): ModelPlace => ({ model, provider: settings.provider, baseUrl: provider.baseUrl });
   const windowOf = (model: string | null): number | undefined => (model ? tableWindow(place(model)) : undefined);
-  const spending = new Spending(bus, (model, spend) => {
-    if (!model) return null;
-    const own = options.modelSettings?.(model)?.price;
-    return own ? priceOf(spend, own) : tablePrice(spend, place(model));
+  const spending = new Spending(bus, {
+    price: (model, spend) => {
+      if (!model) return null;
+      const own = options.modelSettings?.(model)?.price;
+      return own ? priceOf(spend, own) : tablePrice(spend, place(model));
+    },
+    load: warmPriceTable,
   });
-  bus.on('turn.started', () => {
-    if (provider.baseUrl) setImmediate(warmPriceTable);
-  });
+  if (options.unattended && provider.baseUrl) warmPriceTable();
   return { spending, windowOf };
 }
 

@@ -62,7 +62,10 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     sessionInfo: s.sessionInfo,
     contextInfo: () => s.agent.info(),
     statusInfo: s.statusInfo,
-    costInfo: () => costLines(s.spending),
+    costInfo: () => {
+      s.spending.settle();
+      return costLines(s.spending);
+    },
     providerSetup: providerSetup(s, options),
     images: pastedImages(options),
     models: () => {
@@ -134,7 +137,7 @@ function statusSources(
     effort: () => s.runner.effort(),
     money: () => {
       const c = s.spending.conversation;
-      return c.requests > c.unpriced ? money(c.usd) : null;
+      return c.priced > 0 ? money(c.usd) : null;
     },
   };
 }

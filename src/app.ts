@@ -143,8 +143,10 @@ function services(bus: Bus, options: AppOptions) {
       ? `files: ${log.fileOf(recorder.conv)}, ${paths.session}, ${paths.global}`
       : 'files: none (no data dir; history in memory only)',
   ];
-  const statusInfo = (): string[] =>
-    statusLines({
+  settleWhenIdle(bus, parts);
+  const statusInfo = (): string[] => {
+    parts.spending.settle();
+    return statusLines({
       session: options.sessionId,
       workspace: options.workspace,
       conversation: recorder.conv,
@@ -155,6 +157,7 @@ function services(bus: Bus, options: AppOptions) {
       context: runner.contextUse(),
       spent: parts.spending,
     });
+  };
   // What the terminal answered, for /doctor: filled in once the terminal's input is set up.
   const terminalFacts: { keyboard: () => string; sync: () => TerminalFacts['sync'] } = {
     keyboard: () => 'unknown',
@@ -164,6 +167,28 @@ function services(bus: Bus, options: AppOptions) {
 }
 
 export type Services = ReturnType<typeof services>;
+
+/** How long milk waits, idle after a turn, before it loads the price table (never during a turn or start-up). */
+const PRICES_AFTER_IDLE_MS = 2000;
+
+/** Prices that wait for the table are settled once milk is idle a while after a turn; the status bar shows them. */
+function settleWhenIdle(bus: Bus, parts: ReturnType<typeof agentParts>): void {
+  let timer: NodeJS.Timeout | null = null;
+  bus.on('turn.started', () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+  });
+  bus.on('turn.ended', () => {
+    if (!parts.spending.unsettled) return;
+    timer = setTimeout(() => {
+      timer = null;
+      if (parts.runner.busy) return;
+      parts.spending.settle();
+      bus.requestRender();
+    }, PRICES_AFTER_IDLE_MS);
+    timer.unref();
+  });
+}
 
 /** The approval rules: what was wrong with their file said once the screen is up (agent-parts.ts keeps them). */
 function rulesProblems(s: Services): void {
@@ -315,6 +340,7 @@ function farewell(s: Services, logged: boolean): () => string | null {
   return () => {
     const id = s.recorder.lastWritten;
     if (!logged || id === null) return null;
+    s.spending.settle();
     const session = s.spending.session;
     const cost = session.requests > 0 ? ` · this session: ${tallyText(session)}` : '';
     return `milk: to come back to this conversation: milk -c, or milk --resume ${id}${cost}`;

@@ -26,24 +26,38 @@ export interface Tally {
   output: number;
   cacheRead: number;
   requests: number;
-  /** Dollars of the requests whose price was known. */
+  /** Dollars of the requests whose price was known, and how many they were. */
   usd: number;
+  priced: number;
   /** Requests no price was known for (their tokens are counted, their money is not). */
   unpriced: number;
 }
 
 export function emptyTally(): Tally {
-  return { input: 0, output: 0, cacheRead: 0, requests: 0, usd: 0, unpriced: 0 };
+  return { input: 0, output: 0, cacheRead: 0, requests: 0, usd: 0, priced: 0, unpriced: 0 };
 }
 
 /** Adds a request: its tokens, and its price in dollars (null: none known). */
 export function tallyAdd(t: Tally, s: Spend, usd: number | null): void {
+  tallyTokens(t, s);
+  tallyMoney(t, usd);
+}
+
+/** Counts a request's tokens (its price may come later: tallyMoney). */
+export function tallyTokens(t: Tally, s: Spend): void {
   t.input += s.input;
   t.output += s.output;
   t.cacheRead += s.cacheRead ?? 0;
   t.requests++;
+}
+
+/** Counts a request's price in dollars; null: none is known. */
+export function tallyMoney(t: Tally, usd: number | null): void {
   if (usd === null) t.unpriced++;
-  else t.usd += usd;
+  else {
+    t.usd += usd;
+    t.priced++;
+  }
 }
 
 /** A request's price by a config price: uncached input, cache reads and writes, and output, each at its rate. */
@@ -78,8 +92,7 @@ export function tallyText(t: Tally): string {
 
 /** ` · $0.0123`, ` · $0.01 for 3 of 4 requests (no price for the rest)`, or nothing when no request was priced. */
 export function moneyText(t: Tally): string {
-  const priced = t.requests - t.unpriced;
-  if (priced === 0) return '';
-  if (t.unpriced === 0) return ` · ${money(t.usd)}`;
-  return ` · ${money(t.usd)} for ${priced} of ${t.requests} requests (no price for the rest)`;
+  if (t.priced === 0) return '';
+  if (t.priced === t.requests) return ` · ${money(t.usd)}`;
+  return ` · ${money(t.usd)} for ${t.priced} of ${t.requests} requests (no price for the rest)`;
 }

@@ -1,8 +1,10 @@
 // The price table: @pydantic/genai-prices, a maintained table of what each
 // provider's models cost and their context windows. It is half a megabyte of
-// data that takes ~50 ms to load, so start-up never loads it: warmPriceTable() loads
-// it when a turn starts (while its request is on its way), and nothing asks
-// it before. A model the table does not know costs tokens only.
+// data that takes ~50 ms of the main thread to load, so neither start-up nor a
+// turn loads it: warmPriceTable() is called when milk has been idle a while
+// after a turn (spending.ts), when a command asks for the cost, or before
+// `milk run`'s turn; until then prices from it wait. A model the table does
+// not know costs tokens only.
 
 import type { Spend } from './cost';
 
@@ -55,9 +57,10 @@ function lookUp(s: Spend, place: ModelPlace): ReturnType<Table['calcPrice']> {
   }
 }
 
-/** Dollars for one request by the table; null when it does not know the model (or is not loaded yet). */
-export function tablePrice(s: Spend, place: ModelPlace): number | null {
-  warmPriceTable();
+/** Dollars for one request by the table; null when it does not know the model; undefined while it is not loaded. */
+export function tablePrice(s: Spend, place: ModelPlace): number | null | undefined {
+  if (!TABLE_PROVIDERS[place.provider]) return null;
+  if (!table && !failed) return undefined;
   const found = lookUp(s, place);
   return found ? found.total_price : null;
 }

@@ -1,29 +1,62 @@
 // What this session's requests cost, as the servers counted them: a tally
 // for the turn, the conversation (a new or resumed one starts its own) and
-// the session, each request priced when it is counted (config.json's price
-// for the model, else the price table's, else none: tokens only).
+// the session. Tokens are counted as each request reports them; its money
+// too when config.json prices the model. A price from the table waits until
+// the table is loaded — never during a turn (it takes ~50 ms of the main
+// thread): `settle()` loads it and prices what waited, when milk is idle or a
+// command asks for the cost.
 
 import type { Bus } from './bus';
-import { type Spend, type Tally, emptyTally, tallyAdd } from './cost';
+import { type Spend, type Tally, emptyTally, tallyMoney, tallyTokens } from './cost';
 
-/** A request's price in dollars for `model`; null when none is known. */
-export type Pricer = (model: string | undefined, spend: Spend) => number | null;
+/**
+ * A request's price in dollars for `model`: a number, null when none is known, or undefined when only the price table
+ * can say and it is not loaded (`load` then loads it).
+ */
+export interface Pricer {
+  price(model: string | undefined, spend: Spend): number | null | undefined;
+  load(): void;
+}
 
 export class Spending {
   readonly session: Tally = emptyTally();
   private conv: Tally = emptyTally();
   private last: Tally = emptyTally();
-  /** The newest request's price in dollars; null when none is known. */
+  /** Requests whose price waits for the table, with the tallies they count in. */
+  private waiting: Array<{ model?: string; spend: Spend; tallies: Tally[] }> = [];
+  /** The newest request's price in dollars; null when none is known (or not yet). */
   lastUsd: number | null = null;
 
-  constructor(bus: Bus, price: Pricer) {
+  constructor(
+    bus: Bus,
+    private readonly pricer: Pricer,
+  ) {
     bus.on('turn.started', () => (this.last = emptyTally()));
     bus.on('session.new', () => (this.conv = emptyTally()));
     bus.on('session.resumed', () => (this.conv = emptyTally()));
     bus.on('turn.usage', (u) => {
-      const usd = (this.lastUsd = price(u.model, u));
-      for (const t of [this.session, this.conv, this.last]) tallyAdd(t, u, usd);
+      const tallies = [this.session, this.conv, this.last];
+      for (const t of tallies) tallyTokens(t, u);
+      const usd = pricer.price(u.model, u);
+      this.lastUsd = usd ?? null;
+      if (usd === undefined) this.waiting.push({ model: u.model, spend: u, tallies });
+      else for (const t of tallies) tallyMoney(t, usd);
     });
+  }
+
+  /** Whether some requests' price waits for the table. */
+  get unsettled(): boolean {
+    return this.waiting.length > 0;
+  }
+
+  /** Loads the table if a price waits for it, and prices what waited. */
+  settle(): void {
+    if (this.waiting.length === 0) return;
+    this.pricer.load();
+    for (const w of this.waiting.splice(0)) {
+      const usd = this.pricer.price(w.model, w.spend) ?? null;
+      for (const t of w.tallies) tallyMoney(t, usd);
+    }
   }
 
   /** This conversation's requests in this session (a resumed one's earlier requests are not counted again). */

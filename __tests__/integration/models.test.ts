@@ -116,6 +116,11 @@ describe('cost', () => {
     const known = agent(openai('gpt-4o'));
     await known.turn('hello');
     const s = known.parts.spending;
+    // The table's price waits until milk is idle (or a command asks): the tokens are counted, the money not yet.
+    expect(s.session).toMatchObject({ requests: 1, usd: 0, priced: 0, unpriced: 0 });
+    expect(s.unsettled).toBe(true);
+    s.settle();
+    expect(s.unsettled).toBe(false);
     expect(s.session.requests).toBe(1);
     expect(s.session.unpriced).toBe(0);
     // gpt-4o: $2.50 in, $10 out per million tokens (the table's price; the mock reports no cache for one request).
@@ -125,6 +130,7 @@ describe('cost', () => {
     expect(s.conversation.usd).toBe(s.session.usd);
     const unknown = agent(openai('short'));
     await unknown.turn('hello');
+    unknown.parts.spending.settle();
     expect(unknown.parts.spending.session).toMatchObject({ requests: 1, unpriced: 1, usd: 0 });
   });
 
@@ -211,6 +217,7 @@ describe('the OpenAI Responses API', () => {
     expect(a.usage).toHaveLength(2);
     expect(a.usage[1].cacheRead).toBeGreaterThan(0);
     // Priced as OpenAI's models are: an unknown one is not.
+    a.parts.spending.settle();
     expect(a.parts.spending.session.unpriced).toBe(2);
   });
 

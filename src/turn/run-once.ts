@@ -84,7 +84,7 @@ function jsonResult(bus: Bus, write: (event: object) => void, o: RunOnceOptions)
               output: t.output,
               cache_read: t.cacheRead,
               requests: t.requests,
-              ...(t.requests > t.unpriced ? { cost_usd: t.usd } : {}),
+              ...(t.priced > 0 ? { cost_usd: t.usd } : {}),
             },
           }
         : {}),
