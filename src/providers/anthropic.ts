@@ -3,8 +3,8 @@
 
 import { ChatMessage, StreamItem, StreamOptions, ThinkingBlock, Usage, parseArgs } from './provider';
 import { HttpProvider, HttpProviderOptions } from './http-provider';
-import { type ChunkRead, guardedStream } from './errors';
-import { openEventStream, SseEvent } from './event-stream';
+import type { ChunkRead } from './errors';
+import type { SseEvent } from './event-stream';
 import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
 import { THINKING_BUDGETS } from '../settings/effort';
 import type { ImagePart } from '../images';
@@ -300,28 +300,8 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
     signal: AbortSignal,
     options: StreamOptions = {},
   ): AsyncIterable<StreamItem> {
-    const o = this.options;
     const state: ReadState = { tools: new Map(), thinking: new Map(), input: {} };
-    return guardedStream<SseEvent>(
-      {
-        provider: 'anthropic',
-        baseUrl: o.baseUrl,
-        keyVariable: 'ANTHROPIC_API_KEY',
-        key: o.apiKey,
-        idleTimeoutMs: o.idleTimeoutMs,
-        open: (sig, onBytes) =>
-          openEventStream(
-            {
-              url: this.endpoint('/v1/messages'),
-              headers: this.headers(),
-              body: JSON.stringify(anthropicRequest(messages, options, o)),
-            },
-            sig,
-            onBytes,
-          ),
-        read: (raw) => readEvent(raw, state),
-      },
-      signal,
-    );
+    const body = JSON.stringify(anthropicRequest(messages, options, this.options));
+    return this.streamEvents('/v1/messages', body, (raw) => readEvent(raw, state), signal);
   }
 }

@@ -1,10 +1,11 @@
-// What the two HTTP providers share: the model asked when a request names
-// none, the endpoint, and warming the HTTP client while the person types,
-// so start-up loads none of it.
+// What the HTTP providers share: the model asked when a request names none,
+// the endpoint, a request streamed through the same guards, the list of
+// models, and warming the HTTP client while the person types, so start-up
+// loads none of it. OpenAI's two APIs share their key and models list too.
 
 import type { ChatMessage, Provider, StreamItem, StreamOptions } from './provider';
-import { getJson, warmEventStream } from './event-stream';
-import { describeProviderError } from './errors';
+import { type SseEvent, getJson, openEventStream, warmEventStream } from './event-stream';
+import { type ChunkRead, describeProviderError, guardedStream } from './errors';
 
 export interface HttpProviderOptions {
   baseUrl: string;
@@ -63,6 +64,29 @@ export abstract class HttpProvider<Options extends HttpProviderOptions> implemen
     }
   }
 
+  /** POSTs `body` to `path` and streams its events, each read by `read`, through the shared guards. */
+  protected streamEvents(
+    path: string,
+    body: string,
+    read: (event: SseEvent) => ChunkRead,
+    signal: AbortSignal,
+  ): AsyncIterable<StreamItem> {
+    const o = this.options;
+    return guardedStream<SseEvent>(
+      {
+        provider: this.name,
+        baseUrl: o.baseUrl,
+        keyVariable: this.keyVariable,
+        key: o.apiKey,
+        idleTimeoutMs: o.idleTimeoutMs,
+        open: (sig, onBytes) =>
+          openEventStream({ url: this.endpoint(path), headers: this.headers(), body }, sig, onBytes),
+        read,
+      },
+      signal,
+    );
+  }
+
   /** Where the server lists its models; `after`: the page after that model (Anthropic). */
   protected abstract modelsUrl(after?: string): URL;
   /** The headers every request carries (the key, the API's version). */
@@ -74,6 +98,20 @@ export abstract class HttpProvider<Options extends HttpProviderOptions> implemen
     signal: AbortSignal,
     options?: StreamOptions,
   ): AsyncIterable<StreamItem>;
+}
+
+/** OpenAI's APIs (Chat Completions, Responses): its key as a bearer token, its models at /models. */
+export abstract class OpenAIKind<Options extends HttpProviderOptions> extends HttpProvider<Options> {
+  protected readonly keyVariable = 'OPENAI_API_KEY';
+
+  protected modelsUrl(): URL {
+    return this.endpoint('/models');
+  }
+
+  protected headers(): Record<string, string> {
+    // Local servers need no key; a real one answers 401, which is explained.
+    return this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {};
+  }
 }
 
 /**

@@ -4,9 +4,7 @@
 // that stops sending.
 
 import type { ChatMessage, StreamItem, StreamOptions } from './provider';
-import { HttpProvider, HttpProviderOptions } from './http-provider';
-import { guardedStream } from './errors';
-import { openEventStream, SseEvent } from './event-stream';
+import { HttpProviderOptions, OpenAIKind } from './http-provider';
 import { ToolCallPieces, readChunk } from './openai-chunk';
 import { ResponsesProvider } from './responses';
 import { type ImagePart, dataUrl } from '../images';
@@ -30,20 +28,9 @@ type MessageParam =
     }
   | { role: 'tool'; tool_call_id: string; content: string };
 
-export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
+export class OpenAIProvider extends OpenAIKind<OpenAIOptions> {
   constructor(options: OpenAIOptions) {
     super('openai', options);
-  }
-
-  protected readonly keyVariable = 'OPENAI_API_KEY';
-
-  protected modelsUrl(): URL {
-    return this.endpoint('/models');
-  }
-
-  protected headers(): Record<string, string> {
-    // Local servers need no key; a real one answers 401, which is explained.
-    return this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {};
   }
 
   stream(
@@ -56,25 +43,10 @@ export class OpenAIProvider extends HttpProvider<OpenAIOptions> {
       return this.responses().stream(messages, signal, options);
     // Tool calls arrive in pieces; they are complete at finish_reason (or, from a server that sends none, [DONE]).
     const calls = new ToolCallPieces();
-    return guardedStream<SseEvent>(
-      {
-        provider: 'openai',
-        baseUrl: o.baseUrl,
-        keyVariable: 'OPENAI_API_KEY',
-        key: o.apiKey,
-        idleTimeoutMs: o.idleTimeoutMs,
-        open: (sig, onBytes) =>
-          openEventStream(
-            {
-              url: this.endpoint('/chat/completions'),
-              headers: this.headers(),
-              body: this.body(messages, options),
-            },
-            sig,
-            onBytes,
-          ),
-        read: (event) => readChunk(event.data, calls),
-      },
+    return this.streamEvents(
+      '/chat/completions',
+      this.body(messages, options),
+      (e) => readChunk(e.data, calls),
       signal,
     );
   }

@@ -7,9 +7,9 @@
 
 import type { ChatMessage, StreamItem, StreamOptions, ThinkingBlock } from './provider';
 import { parseArgs } from './provider';
-import { HttpProvider, HttpProviderOptions } from './http-provider';
-import { type ChunkRead, guardedStream } from './errors';
-import { openEventStream, SseEvent } from './event-stream';
+import { HttpProviderOptions, OpenAIKind } from './http-provider';
+import type { ChunkRead } from './errors';
+import type { SseEvent } from './event-stream';
 import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
 import { type ImagePart, dataUrl } from '../images';
 
@@ -207,19 +207,9 @@ export function readResponsesEvent(raw: SseEvent, args: Map<string, string>): Ch
   }
 }
 
-export class ResponsesProvider extends HttpProvider<ResponsesOptions> {
+export class ResponsesProvider extends OpenAIKind<ResponsesOptions> {
   constructor(options: ResponsesOptions) {
     super('openai-responses', options);
-  }
-
-  protected readonly keyVariable = 'OPENAI_API_KEY';
-
-  protected modelsUrl(): URL {
-    return this.endpoint('/models');
-  }
-
-  protected headers(): Record<string, string> {
-    return this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {};
   }
 
   stream(
@@ -227,29 +217,9 @@ export class ResponsesProvider extends HttpProvider<ResponsesOptions> {
     signal: AbortSignal,
     options: StreamOptions = {},
   ): AsyncIterable<StreamItem> {
-    const o = this.options;
     // A function call's arguments arrive in pieces, by its item's id, until the item is done.
     const args = new Map<string, string>();
-    return guardedStream<SseEvent>(
-      {
-        provider: this.name,
-        baseUrl: o.baseUrl,
-        keyVariable: this.keyVariable,
-        key: o.apiKey,
-        idleTimeoutMs: o.idleTimeoutMs,
-        open: (sig, onBytes) =>
-          openEventStream(
-            {
-              url: this.endpoint('/responses'),
-              headers: this.headers(),
-              body: JSON.stringify(responsesRequest(messages, options, o)),
-            },
-            sig,
-            onBytes,
-          ),
-        read: (raw) => readResponsesEvent(raw, args),
-      },
-      signal,
-    );
+    const body = JSON.stringify(responsesRequest(messages, options, this.options));
+    return this.streamEvents('/responses', body, (raw) => readResponsesEvent(raw, args), signal);
   }
 }
