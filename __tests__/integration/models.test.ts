@@ -146,6 +146,17 @@ describe('cost', () => {
   });
 });
 
+describe('the models a server lists', () => {
+  it("OpenAI's shape and Anthropic's (with its version header), sorted; a server that cannot list says why", async () => {
+    const all = ['claude-sonnet-4-5', 'echo', 'gpt-4o', 'reasoning', 'short', 'tools'];
+    const signal = new AbortController().signal;
+    expect(await openai('short').listModels!(signal)).toEqual(all);
+    expect(await anthropic('short').listModels!(signal)).toEqual(all);
+    const gone = new AnthropicProvider({ baseUrl: 'http://127.0.0.1:9', model: 'm', idleTimeoutMs: 1000 });
+    await expect(gone.listModels(signal)).rejects.toThrow(/anthropic: .*connection refused/i);
+  });
+});
+
 describe('reasoning effort', () => {
   it('/effort high reaches OpenAI as reasoning_effort and Anthropic as a thinking budget; none is sent until chosen', async () => {
     const from = mock.requests.length;
