@@ -18,6 +18,8 @@
 //   edit, edit-miss an edit_file call on notes.txt (one line changed; an old_string not in it), then 'edited.'
 //   short          a few words, quickly              echo      quotes the last user message and the message count (a
 // system message not counted), and the images the request carries
+//   loop:N         a glob call in each answer until N were answered (N model requests and one more), then
+//                  "looped N times."
 //   look           a read_file call of shot.png, then "looked: N image(s)" (the images its answer brought)
 //   blind          answers 400 "does not support image input" to a request with images (else as short)
 //   slow           200 words, one every 100 ms       long      about 1 MB of text in 4 KB chunks
@@ -269,6 +271,15 @@ function plan(scenario, body) {
         tool: { name: 'demo__note', args: { text: 'from the model' } },
         delay: 5,
       };
+    }
+    case 'loop': {
+      // loop:N: a glob call in each answer until N have been answered, then how many.
+      const answered = messages.filter(
+        (m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')),
+      ).length;
+      const n = scenario.delay ?? 30;
+      if (answered >= n) return { chunks: [`looped ${answered} times.`], delay: 1 };
+      return { chunks: [], tool: { name: 'glob', args: { pattern: `step-${answered + 1}-*` } }, delay: 1 };
     }
     case 'look': {
       // read_file on an image, then how many images came back with its answer.

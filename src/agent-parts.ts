@@ -42,6 +42,8 @@ export interface AgentOptions {
   warn: (text: string) => void;
   /** The approval mode to start in (--approval); ask unless said. */
   approval?: ApprovalMode;
+  /** Model requests in one turn before asking whether it goes on (config `maxSteps`; milk run stops there). */
+  maxSteps?: number;
   /** The reasoning effort to start with (--effort); none chosen unless said. */
   effort?: Effort;
   /** Whether commands run in bubblewrap (--sandbox, config); on unless said. */
@@ -116,6 +118,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     hide: options.dataDir === null ? [] : [options.dataDir],
     checkpoints,
     unattended: options.unattended,
+    maxSteps: options.maxSteps,
     contextWindow: () => options.contextWindow?.(settings.model) ?? windowOf(settings.model),
     cacheKey: () => recorder.conv,
     effort: () => settings.effort ?? (settings.model ? options.modelSettings?.(settings.model)?.effort : undefined),

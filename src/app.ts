@@ -80,6 +80,8 @@ export interface AppOptions {
   approval?: ApprovalMode;
   /** The context window of a model in tokens, as the config gives it (else the runner's default). */
   contextWindow?: (model: string | null) => number | undefined;
+  /** Model requests in one turn before asking whether it goes on (config `maxSteps`). */
+  maxSteps?: number;
   /** The reasoning effort to start with (--effort). */
   effort?: AgentOptions['effort'];
   /** What config.json says of a model (its price, effort, API). */

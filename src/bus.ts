@@ -79,6 +79,9 @@ export interface Events {
     fullAuto?: boolean;
   };
   'approval.answered': { requestId: number; approval: Approval };
+  /** A turn made `steps` model requests (a multiple of maxSteps): whether it goes on is asked (turn/runner.ts). */
+  'turn.limit': { turnId: number; steps: number };
+  'turn.limitAnswered': { turnId: number; goOn: boolean };
   'tool.started': { turnId: number; summary: Inert; detail: Inert; declined: boolean };
   'tool.output': { turnId: number; text: Inert };
   /** What a tool that streams no output (a read, a search) answered the model, shown once it is done. */

@@ -96,6 +96,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     },
     contextWindow: (model: string | null) => contextWindowFor(config, model),
     modelSettings: (model: string) => config.models?.[model],
+    maxSteps: config.maxSteps,
     effort: opts.effort,
     approval: opts.approval,
     sandbox: opts.sandbox ?? config.sandbox ?? 'on',

@@ -55,6 +55,7 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
     },
     contextWindow: (model) => contextWindowFor(c.config, model),
     modelSettings: (model) => c.config.models?.[model],
+    maxSteps: c.config.maxSteps,
     effort: c.opts.effort,
     mcpServers: c.config.mcpServers,
     switchProvider: c.switchProvider,

@@ -320,6 +320,8 @@ describe('milk in a real terminal', () => {
     from = milk.raw.length;
     milk.write('third' + KEY.enter);
     await milk.waitForText('You wrote one line: "third"');
+    // The focus report retitles too (the idle title may come from it): the turn's end is the status bar's.
+    await milk.waitFor(() => !milk!.statusLine().includes('working'), 'the turn over');
     await milk.waitFor(() => milk!.raw.slice(from).includes(`\x1b]2;milk · ${name}\x1b\\`), 'idle again');
     expect(bells(from)).toBe(0);
     // Leaving pops the terminal's own title back.

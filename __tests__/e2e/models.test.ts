@@ -235,3 +235,25 @@ describe('pasted images', () => {
     await m.waitForText(/Ctrl\+V pastes an image with wl-paste \(Wayland\), xclip \(X11\)/);
   });
 });
+
+describe('a turn past maxSteps', () => {
+  it('asks whether it goes on: y goes on to the end; n stops it, saying why', async () => {
+    const data = tempDir();
+    fs.writeFileSync(`${data}/config.json`, JSON.stringify({ maxSteps: 2 }));
+    await open(['--approval', 'full-auto', ...openai('loop:3')], data);
+    m!.write('walk' + KEY.enter);
+    await m!.waitFor(() => m!.statusLine().includes('this turn has made 2 model requests'), 'the question');
+    m!.write('y');
+    await m!.waitForText('looped 3 times.');
+    await m!.waitFor(() => !busy(), 'idle');
+    // A new conversation: its own three calls.
+    m!.write('/new' + KEY.enter);
+    await m!.waitFor(() => !m!.text().includes('looped 3 times.'), 'a new conversation');
+    m!.write('again' + KEY.enter);
+    await m!.waitFor(() => m!.statusLine().includes('this turn has made 2 model requests'), 'asked again');
+    m!.write('n');
+    await m!.waitForText(
+      /stopped after 2 model requests in one turn \(maxSteps in config\.json is 2;\s+you\s+chose\s+to\s+stop\)/,
+    );
+  });
+});

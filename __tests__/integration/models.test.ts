@@ -397,3 +397,34 @@ describe('milk run --output-format, -m, --effort', () => {
     expect(usage.cache_read).toBeGreaterThan(0);
   });
 });
+
+describe('turns as long as the task', () => {
+  it('a turn of 30 tool calls runs to the end with the default maxSteps', async () => {
+    const a = agent(openai('loop:30'), { approval: 'full-auto' });
+    let text = '';
+    a.bus.on('turn.delta', (d) => (text += d.text));
+    expect((await a.turn('walk')).status).toBe('done');
+    expect(text).toBe('looped 30 times.');
+  });
+
+  it('past maxSteps the person is asked: yes goes on, no stops saying why; with no one to ask it stops', async () => {
+    const yes = agent(openai('loop:5'), { approval: 'full-auto', maxSteps: 2 });
+    const asked: number[] = [];
+    yes.bus.on('turn.limit', ({ turnId, steps }) => {
+      asked.push(steps);
+      yes.bus.emit('turn.limitAnswered', { turnId, goOn: true });
+    });
+    expect((await yes.turn('walk')).status).toBe('done');
+    expect(asked).toEqual([2, 4]);
+    const no = agent(openai('loop:5'), { approval: 'full-auto', maxSteps: 2 });
+    no.bus.on('turn.limit', ({ turnId }) => no.bus.emit('turn.limitAnswered', { turnId, goOn: false }));
+    expect(await no.turn('walk')).toMatchObject({
+      status: 'error',
+      message: 'stopped after 2 model requests in one turn (maxSteps in config.json is 2; you chose to stop)',
+    });
+    const alone = agent(openai('loop:5'), { approval: 'full-auto', maxSteps: 3, unattended: true });
+    expect((await alone.turn('walk')).message).toBe(
+      'stopped after 3 model requests in one turn (maxSteps in config.json is 3)',
+    );
+  });
+});

@@ -25,6 +25,7 @@ import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
 import { MENTION_LIMIT } from './views/mention';
 import { PickerView } from './views/picker';
 import { ModelPickerView } from './views/model-picker';
+import { ConfirmView } from './views/confirm';
 import { ProviderSetupView } from './views/provider-setup';
 import { RewindFlow } from './rewind-flow';
 
@@ -85,6 +86,11 @@ export class TurnCoordinator {
       openModelPicker: () => this.openModelPicker(),
     });
     bus.on('turn.ended', ({ turnId, status }) => this.onTurnEnded(turnId, status));
+    bus.on('turn.limit', ({ turnId, steps }) => {
+      const question = `this turn has made ${steps} model requests (maxSteps in config.json); go on?`;
+      const answer = (goOn: boolean) => [{ type: 'goOn' as const, turnId, goOn }];
+      this.apply([{ type: 'openView', view: new ConfirmView(question, answer(true), answer(false)) }]);
+    });
     bus.on('approval.asked', (e) => {
       this.apply([{ type: 'openView', view: new ApprovalView(e, this.now()) }]);
       this.rearm();
@@ -235,6 +241,7 @@ export class TurnCoordinator {
       this.note(`model: ${e.name} (was ${was}); the next turn asks it`);
     },
     modelsClosed: () => this.modelList?.abort(),
+    goOn: (e) => this.bus.emit('turn.limitAnswered', { turnId: e.turnId, goOn: e.goOn }),
     probeImage: (e) => {
       void this.options.images?.probe(e.path).then((found) => {
         if (!found) return;

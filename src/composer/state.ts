@@ -155,6 +155,8 @@ export type Effect =
   | { readonly type: 'modelsClosed' }
   /** A paste that is an image file's path: read it (off the keystroke), and make it a chip if it is one. */
   | { readonly type: 'probeImage'; readonly path: string; readonly text: string; readonly mention?: boolean }
+  /** The person's answer to whether a turn past maxSteps goes on. */
+  | { readonly type: 'goOn'; readonly turnId: number; readonly goOn: boolean }
   /** Ctrl+V: the clipboard's image, as a chip. */
   | { readonly type: 'clipboardImage' };
 

@@ -47,6 +47,7 @@ function buildFields(v: typeof V) {
     apiKey: nonEmpty('apiKey'),
     idleTimeoutMs: wholeNumber('idleTimeoutMs', 100, MAX_TIMER_MS, 'milliseconds'),
     maxAnswerChars: wholeNumber('maxAnswerChars', 1000, 100_000_000),
+    maxSteps: wholeNumber('maxSteps', 1, 100_000),
     sandbox: v.picklist(['on', 'off'], 'sandbox must be "on" or "off"'),
     theme: v.picklist(['auto', 'dark', 'light'], 'theme must be "auto", "dark" or "light"'),
     hyperlinks: v.picklist(['auto', 'on', 'off'], 'hyperlinks must be "auto", "on" or "off"'),

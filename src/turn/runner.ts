@@ -45,13 +45,16 @@ export function killLiveTools(): void {
 /** What servers say when a model is sent images it does not take (OpenAI, Anthropic, vLLM, Ollama, llama.cpp). */
 const IMAGE_REFUSAL = /\bimages?\b|image_url|vision|multi-?modal/i;
 
-/** Model requests in one turn, at most, unless the options say otherwise (a tool loop that never ends is cut off). */
-const DEFAULT_MAX_STEPS = 20;
+/**
+ * Model requests in one turn before the person is asked whether it goes on (config `maxSteps`; `milk run`, with no one
+ * to ask, stops there): a tool loop that never ends is cut off, a long task is not.
+ */
+export const DEFAULT_MAX_STEPS = 100;
 
 export interface RunnerOptions extends Partial<
   Omit<ToolCallsOptions, 'bus' | 'settings' | 'registry' | 'approvals' | 'probeSandbox'>
 > {
-  /** Model requests in one turn, at most. */
+  /** Model requests in one turn before asking whether it goes on (none to ask: it stops). */
   maxSteps?: number;
   /** The model to ask and which calls run without asking (force mode, "always" answers). */
   settings?: Settings;
@@ -293,36 +296,62 @@ export class TurnRunner {
     // Once per turn: the mode or the date may change between turns, not within one.
     turn.system = this.options.systemPrompt?.();
     const maxSteps = this.options.maxSteps ?? DEFAULT_MAX_STEPS;
-    for (let step = 0; step < maxSteps; step++) {
-      // Only a full context waits (for its summary): otherwise the request starts at once.
-      const compacting = this.compaction.ifFull(turn, tools);
-      if (compacting) await compacting;
-      if (turn.cancelled) return;
-      const calls = await this.request(turn, tools);
-      if (turn.cancelled) return;
-      this.record(turn.id, stepMessage(turn, calls));
-      if (calls.length === 0) return;
-      turn.unanswered = [...calls];
-      for (const call of calls) {
-        const answer = this.calls
-          ? await this.calls.answer(turn, call)
-          : { content: `error: no tools here (${call.name} was not run)`, declined: false };
-        if (turn.cancelled || answer === null) return;
-        turn.unanswered.shift();
-        this.record(
-          turn.id,
-          {
-            role: 'tool',
-            toolCallId: call.id,
-            name: call.name,
-            content: answer.content,
-            ...(answer.images ? { images: answer.images } : {}),
-          },
-          answer.declined,
+    for (let steps = 1; ; steps++) {
+      if (!(await this.oneStep(turn, tools)) || turn.cancelled) return;
+      if (steps % maxSteps === 0 && !(await this.goOn(turn, steps))) {
+        if (turn.cancelled) return;
+        throw new Error(
+          `stopped after ${steps} model requests in one turn (maxSteps in config.json is ${maxSteps}` +
+            `${this.options.unattended ? ')' : '; you chose to stop)'}`,
         );
       }
     }
-    throw new Error(`stopped after ${maxSteps} model requests in one turn`);
+  }
+
+  /** One step: a model request and its calls answered; false when the turn is over (no call asked, or it stopped). */
+  private async oneStep(turn: ActiveTurn, tools: readonly ToolSpec[] | undefined): Promise<boolean> {
+    // Only a full context waits (for its summary): otherwise the request starts at once.
+    const compacting = this.compaction.ifFull(turn, tools);
+    if (compacting) await compacting;
+    if (turn.cancelled) return false;
+    const calls = await this.request(turn, tools);
+    if (turn.cancelled) return false;
+    this.record(turn.id, stepMessage(turn, calls));
+    if (calls.length === 0) return false;
+    turn.unanswered = [...calls];
+    for (const call of calls) {
+      const answer = this.calls
+        ? await this.calls.answer(turn, call)
+        : { content: `error: no tools here (${call.name} was not run)`, declined: false };
+      if (turn.cancelled || answer === null) return false;
+      turn.unanswered.shift();
+      const images = answer.images ? { images: answer.images } : {};
+      this.record(
+        turn.id,
+        { role: 'tool', toolCallId: call.id, name: call.name, content: answer.content, ...images },
+        answer.declined,
+      );
+    }
+    return true;
+  }
+
+  /** The turn made another maxSteps requests: the person is asked whether it goes on (no one to ask: it does not). */
+  private goOn(turn: ActiveTurn, steps: number): Promise<boolean> {
+    if (this.options.unattended) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const offAnswer = this.bus.on('turn.limitAnswered', ({ turnId, goOn }) => {
+        if (turnId !== turn.id) return;
+        done(goOn);
+      });
+      const onCancel = (): void => done(false);
+      const done = (goOn: boolean): void => {
+        offAnswer();
+        turn.controller.signal.removeEventListener('abort', onCancel);
+        resolve(goOn && !turn.cancelled);
+      };
+      turn.controller.signal.addEventListener('abort', onCancel, { once: true });
+      this.bus.emit('turn.limit', { turnId: turn.id, steps });
+    });
   }
 
   /**

@@ -23,6 +23,8 @@ export class ConfirmView implements View {
   constructor(
     private readonly question: string,
     private readonly onYes: readonly Effect[],
+    /** What no carries out (nothing, for a question whose no leaves things as they are). */
+    private readonly onNo: readonly Effect[] = [],
   ) {}
 
   keyMode(): 'confirm' {
@@ -31,7 +33,7 @@ export class ConfirmView implements View {
 
   handle(input: ComposerInput): Handled {
     if (input.kind === 'command' && input.name === 'confirm.yes') return consume(null, { effects: this.onYes });
-    if (input.kind === 'command' && input.name === 'confirm.no') return consume(null);
+    if (input.kind === 'command' && input.name === 'confirm.no') return consume(null, { effects: this.onNo });
     if (input.kind === 'command' || input.kind === 'text' || input.kind === 'paste') return consume(this);
     return pass(this);
   }
