@@ -11,8 +11,7 @@ import type { Cleanup } from './cleanup';
 import { PermissionStore } from './config/permissions';
 import { dataLayout } from './data-dir';
 import type { ChatMessage, Provider } from './providers/provider';
-import { rereadImages } from './tools/image-file';
-import { inside } from './tools/files';
+import { rereadImages } from './tools/attach';
 import type { ProviderSwitch, RecordedModel } from './providers/resume';
 import { ProviderSlot } from './providers/slot';
 import { Checkpoints, sweepCopies } from './session/checkpoints';
@@ -143,7 +142,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const restoreModel = modelRestorer(provider, settings, options.switchProvider);
   const kept = { settings, agent, permissions, rulesRead, checkpoints, mcp };
   // A resumed conversation's images, read again from the workspace.
-  const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace, inside);
+  const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace);
   return { ...kept, runner, log, recorder, modelName, restoreModel, provider, spending, reread };
 }
 

@@ -101,14 +101,11 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
 /** Images: a dropped file's path or an @-mentioned one read to see if it is an image; Ctrl+V's clipboard image. */
 function pastedImages(options: AppOptions): CoordinatorOptions['images'] {
   return {
-    probe: async (pasted) => {
-      // A dropped file's path from the home folder, or an @-mention's from the workspace.
-      const file = pasted.startsWith('~/')
-        ? path.join(os.homedir(), pasted.slice(2))
-        : path.resolve(options.workspace, pasted);
-      const found = await probeImage(file);
-      return found && 'size' in found ? { path: file, size: found.size } : found;
-    },
+    // A dropped file's path from the home folder, or an @-mention's from the workspace.
+    probe: (pasted) =>
+      probeImage(
+        pasted.startsWith('~/') ? path.join(os.homedir(), pasted.slice(2)) : path.resolve(options.workspace, pasted),
+      ),
     clipboard: () => clipboardImage(options.dataDir, env(options)),
   };
 }
@@ -135,9 +132,11 @@ function statusSources(
     // A provider that names no model (the offline demo, a script) has no window to fill.
     contextUse: () => (s.settings.model === null ? null : { ...s.runner.contextUse(), compactAt: COMPACT_AT }),
     effort: () => s.runner.effort(),
-    money: () => {
-      const c = s.spending.conversation;
-      return c.priced > 0 ? money(c.usd) : null;
+    spent: () => {
+      const { turn, conversation: c } = s.spending;
+      if (c.requests === 0) return null;
+      const usage = { input: turn.input, output: turn.output, cached: turn.cacheRead, total: c.input + c.output };
+      return { usage, money: c.priced > 0 ? money(c.usd) : null };
     },
   };
 }

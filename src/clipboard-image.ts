@@ -13,6 +13,7 @@ import { MAX_IMAGE_BYTES, imageMime } from './images';
 import { describeIoError } from './io/errors';
 import { ensureDir } from './io/files';
 import { probeImage } from './tools/image-file';
+import type { ImageSegment } from './editor/model';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -100,7 +101,7 @@ export async function clipboardImage(
   dataDir: string | null,
   env: Env = process.env,
   platform: NodeJS.Platform = process.platform,
-): Promise<{ path: string; size: string } | { error: string }> {
+): Promise<ImageSegment | { error: string }> {
   const bytes = await readClipboard(env, platform);
   if (typeof bytes === 'string') return { error: bytes };
   const mime = imageMime(bytes);
@@ -118,5 +119,5 @@ export async function clipboardImage(
   const probed = await probeImage(file);
   if (!probed || 'error' in probed)
     return { error: `the clipboard image cannot be sent: ${probed?.error ?? 'unreadable'}` };
-  return { path: file, size: probed.size };
+  return probed;
 }

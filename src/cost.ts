@@ -37,12 +37,6 @@ export function emptyTally(): Tally {
   return { input: 0, output: 0, cacheRead: 0, requests: 0, usd: 0, priced: 0, unpriced: 0 };
 }
 
-/** Adds a request: its tokens, and its price in dollars (null: none known). */
-export function tallyAdd(t: Tally, s: Spend, usd: number | null): void {
-  tallyTokens(t, s);
-  tallyMoney(t, usd);
-}
-
 /** Counts a request's tokens (its price may come later: tallyMoney). */
 export function tallyTokens(t: Tally, s: Spend): void {
   t.input += s.input;

@@ -3,6 +3,8 @@
 // (`[image shot.png 1280×720]`), the kinds models take, and the cap. The log
 // and history keep everything here but the bytes. Pure.
 
+import { imageLabel } from './editor/text';
+
 /** Bytes of one image sent at most: the APIs' own limit for one image (Anthropic's is 5 MB). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
@@ -36,14 +38,9 @@ export function looksLikeImage(name: string): boolean {
   return /\.(png|jpe?g|gif|webp)$/i.test(name);
 }
 
-/** The file's name, its last path part. */
-export function imageName(p: { path: string }): string {
-  return p.path.replace(/\/+$/, '').split('/').pop() || p.path;
-}
-
-/** `[image shot.png 1280×720]`: how an image is shown in the transcript, the notes, history and the log. */
+/** `[image shot.png 1280×720]`: an image in the transcript, the notes and the composer (editor/text.ts's label). */
 export function imageChip(p: Pick<ImagePart, 'path' | 'width' | 'height'>): string {
-  return `[image ${imageName(p)} ${p.width}×${p.height}]`;
+  return imageLabel({ text: p.path, size: `${p.width}×${p.height}` });
 }
 
 /** `34 KB`, `1.2 MB`. */

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { png } from '../helpers/png';
+import { money } from '../../src/cost';
 import { KEY, MilkPty, tempDir } from '../helpers/pty';
 
 const { startMockServer } = require('../../scripts/mock-server');
@@ -123,15 +124,20 @@ describe('cost', () => {
     expect(m!.text()).toMatch(/session +[\d,]+ tokens in, \d+ out \(1 request\)/);
   });
 
-  it("config.json's price for a model is used", async () => {
+  it("config.json's price for a model is used: the money is what its tokens cost at that price", async () => {
     const data = tempDir();
     fs.writeFileSync(
       `${data}/config.json`,
-      JSON.stringify({ models: { short: { price: { input: 1000, output: 1000 } } } }),
+      JSON.stringify({ models: { short: { price: { input: 1000, output: 2000 } } } }),
     );
     await open(openai('short'), data);
     await ask('hi', 'the quick brown fox');
     await m!.waitFor(() => /\$\d+\.\d+/.test(m!.statusLine()), 'money in the status bar');
+    m!.write('/cost' + KEY.enter);
+    const text = await m!.waitForText(/session +([\d,]+) tokens in, (\d+) out · (\$[\d.]+) \(1 request\)/);
+    const [, input, output, shown] = /session +([\d,]+) tokens in, (\d+) out · (\$[\d.]+)/.exec(text)!;
+    const usd = (Number(input.replace(/,/g, '')) * 1000 + Number(output) * 2000) / 1e6;
+    expect(shown).toBe(money(usd));
   });
 });
 
@@ -197,12 +203,14 @@ describe('pasted images', () => {
   it('a pasted path that is no image stays text', async () => {
     const dir = fs.realpathSync(tempDir());
     fs.writeFileSync(path.join(dir, 'fake.png'), 'not an image');
+    fs.writeFileSync(path.join(dir, 'real.png'), png(8, 8));
     await open(openai('echo'));
     m!.write(KEY.paste(path.join(dir, 'fake.png')));
-    await m!.waitFor(() => m!.composerLines().join('').includes('fake.png'), 'pasted');
-    // Given the probe time to answer: still the text.
-    m!.write('!');
-    await m!.waitFor(() => m!.composerLines().join('').endsWith('fake.png!'), 'still text');
+    m!.write(' and ');
+    m!.write(KEY.paste(path.join(dir, 'real.png')));
+    // Both were read after their paste, the fake one first: by the real one's chip, the fake one is still text.
+    await m!.waitFor(() => m!.composerLines().join('').includes('[image real.png 8×8]'), 'the real one a chip');
+    expect(m!.composerLines().join('')).toContain(`${path.join(dir, 'fake.png')} and [image real.png 8×8]`);
   });
 
   it('Ctrl+V pastes the clipboard image through xclip; with no tool it says which it needs', async () => {

@@ -12,6 +12,8 @@ import type { Provider } from '../../src/providers/provider';
 import { ResponsesProvider } from '../../src/providers/responses';
 import { Sessions } from '../../src/session/sessions';
 import { attachMentions } from '../../src/tools/attach';
+import { probeImage } from '../../src/tools/image-file';
+import type { ImageSegment } from '../../src/editor/model';
 import { png } from '../helpers/png';
 import { tempDir } from '../helpers/pty';
 
@@ -98,6 +100,44 @@ describe('@image', () => {
     await a.send('see @big.png');
     expect(a.notes).toContain('@big.png not attached: it is 6.0 MB; images are sent up to 5.0 MB');
     expect(mock.requests[from].images).toEqual([]);
+  });
+});
+
+describe('a pasted image', () => {
+  it('is read where it lies; one recalled after its file changed is sent as it is now, and said so', async () => {
+    const dir = fs.realpathSync(tempDir());
+    const file = path.join(dir, 'dropped.png');
+    fs.writeFileSync(file, png(40, 30));
+    const chip = await probeImage(file);
+    expect(chip).toEqual({
+      type: 'image',
+      text: file,
+      size: '40×30',
+      bytes: fs.statSync(file).size,
+      sha256: crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex'),
+    });
+    const segments = [{ type: 'text' as const, text: 'see ' }, chip as ImageSegment];
+    const now = attachMentions(tempDir(), segments);
+    expect(now.notes).toEqual([expect.stringMatching(/^attached \[image dropped\.png 40×30\] \(\d+ bytes\)$/)]);
+    expect(now.text).toBe('see [image dropped.png 40×30]');
+    fs.writeFileSync(file, png(80, 60));
+    const later = attachMentions(tempDir(), segments);
+    expect(later.notes[0]).toMatch(
+      /^attached \[image dropped\.png 80×60\] \(.*; the file has changed since it was pasted\)$/,
+    );
+    expect(later.images[0]).toMatchObject({ width: 80, height: 60 });
+  });
+
+  it('a path that is no image, or no file, is not one: the paste stays text', async () => {
+    const dir = fs.realpathSync(tempDir());
+    fs.writeFileSync(path.join(dir, 'fake.png'), 'not an image');
+    expect(await probeImage(path.join(dir, 'fake.png'))).toBeNull();
+    expect(await probeImage(path.join(dir, 'missing.png'))).toBeNull();
+    expect(await probeImage(dir)).toBeNull();
+    fs.writeFileSync(path.join(dir, 'big.png'), png(10, 10, 6 * 1024 * 1024));
+    expect(await probeImage(path.join(dir, 'big.png'))).toEqual({
+      error: 'it is 6.0 MB; images are sent up to 5.0 MB',
+    });
   });
 });
 

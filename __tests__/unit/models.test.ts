@@ -1,6 +1,12 @@
 // The pure parts of "models": what a request costs (config prices, the price table, tallies and how they read),
 // where Anthropic's cache breakpoints go, and config.json's `models` entries.
-import { emptyTally, money, priceOf, tallyAdd, tallyText } from '../../src/cost';
+import { type Spend, type Tally, emptyTally, money, priceOf, tallyMoney, tallyText, tallyTokens } from '../../src/cost';
+
+/** A request counted: its tokens, and its price (null: none known). */
+function tallyAdd(t: Tally, s: Spend, usd: number | null): void {
+  tallyTokens(t, s);
+  tallyMoney(t, usd);
+}
 import { tablePrice, tableWindow, warmPriceTable } from '../../src/price-table';
 import { alternate, anthropicRequest, withCacheBreakpoints } from '../../src/providers/anthropic';
 import type { ChatMessage } from '../../src/providers/provider';
@@ -334,7 +340,7 @@ describe('images', () => {
     expect(c.dropImages()).toBe(true);
     expect(c.messages[0]).toEqual({
       role: 'user',
-      content: 'look\n[[image a.png 2×3] left out: the server refused images]',
+      content: 'look\n[image a.png 2×3] left out: the server refused images',
       images: [],
     });
     expect(c.dropImages()).toBe(false);
@@ -360,18 +366,27 @@ describe('a pasted image', () => {
   it('its chip takes the place of the text pasted, is one atom, and survives the trip through segments', () => {
     let s = ed.insertText(ed.emptyEditor, 'see ');
     s = ed.insertPaste(s, "'/p/shot.png'");
-    s = ed.insertImage(s, { path: '/p/shot.png', size: '1280×720' }, "'/p/shot.png'");
+    const shot = { type: 'image' as const, text: '/p/shot.png', size: '1280×720', bytes: 34_000, sha256: 'ab12' };
+    s = ed.insertImage(s, shot, "'/p/shot.png'");
     const segments = ed.toSegments(s);
     expect(segments).toEqual([
       { type: 'text', text: 'see ' },
-      { type: 'image', text: '/p/shot.png', size: '1280×720' },
+      // What the file was (size, SHA-256) rides with the chip, into history; never its bytes.
+      shot,
       { type: 'text', text: ' ' },
     ]);
     expect(ed.displayText(segments)).toBe('see [image shot.png 1280×720] ');
     expect(ed.segmentsText(segments)).toBe('see [image shot.png 1280×720] ');
     expect(ed.toSegments(ed.fromSegments(segments))).toEqual(segments);
     // Edited away meanwhile: the chip goes at the cursor, nothing else is taken out.
-    const moved = ed.insertImage(ed.insertText(ed.emptyEditor, 'x'), { path: '/q.png', size: '1×1' }, 'gone');
+    const q = { type: 'image' as const, text: '/q.png', size: '1×1' };
+    const moved = ed.insertImage(ed.insertText(ed.emptyEditor, 'x'), q, 'gone');
     expect(ed.displayText(ed.toSegments(moved))).toBe('x[image q.png 1×1] ');
+    // An @-mention's chip becomes the image's, where it stands.
+    const mentioned = ed.replaceWithFile(ed.insertText(ed.emptyEditor, 'see @sh'), 4, 7, 'shot.png');
+    expect(ed.displayText(ed.toSegments(ed.mentionToImage(mentioned, 'shot.png', shot)))).toBe(
+      'see [image shot.png 1280×720] ',
+    );
+    expect(ed.mentionToImage(mentioned, 'other.png', shot)).toBe(mentioned);
   });
 });

@@ -14,6 +14,16 @@ const ctx = {
 };
 
 describe('describeProviderError', () => {
+  it('marks a 4xx naming images as a refusal of them (asked again without); other failures are not', () => {
+    const refused = (status: number, message: string) =>
+      describeProviderError(new HttpStatusError(status, message, undefined), ctx).refusesImages;
+    expect(refused(400, 'This model does not support image input.')).toBe(true);
+    expect(refused(400, 'Invalid content type. image_url is only supported by certain models.')).toBe(true);
+    expect(refused(400, 'vision is not enabled for this deployment')).toBe(true);
+    expect(refused(400, 'temperature must be at most 2')).toBe(false);
+    expect(refused(500, 'image decoder crashed')).toBe(false);
+  });
+
   it.each([
     'DEPTH_ZERO_SELF_SIGNED_CERT',
     'UNABLE_TO_VERIFY_LEAF_SIGNATURE',

@@ -4,7 +4,7 @@
 
 import type { ImagePart } from '../images';
 import type { KeyNames } from '../commands';
-import type { EditorState, PasteOptions, Segment } from '../editor/model';
+import type { EditorState, ImageSegment, PasteOptions, Segment } from '../editor/model';
 import type { Inert } from '../inert';
 import type { FileHit } from '../search/files';
 import type { CommandEntry } from '../search/commands';
@@ -43,8 +43,8 @@ export interface CoordinatorOptions {
   /** Pasted images: a path read to see whether it is one (null: it is not), and Ctrl+V's clipboard image. */
   images?: {
     /** `file` as pasted (`~/` for the home folder); its absolute path and pixel size when it is an image. */
-    probe(file: string): Promise<{ path: string; size: string } | { error: string } | null>;
-    clipboard(): Promise<{ path: string; size: string } | { error: string }>;
+    probe(file: string): Promise<ImageSegment | { error: string } | null>;
+    clipboard(): Promise<ImageSegment | { error: string }>;
   };
   /** What /model lists: the server as the person knows it, and its models (GET /v1/models); null: none to list. */
   models?: () => { server: string; list: (signal: AbortSignal) => Promise<string[]> } | null;

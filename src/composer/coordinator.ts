@@ -248,7 +248,7 @@ export class TurnCoordinator {
         if ('error' in found)
           return this.note(`${e.path} is not attached: ${found.error}; it stays as the text pasted`);
         const mention = e.mention ? { mention: e.path } : { replacing: e.text };
-        this.dispatch({ kind: 'imageFound', path: found.path, size: found.size, ...mention });
+        this.dispatch({ kind: 'imageFound', image: found, ...mention });
       });
     },
     clipboardImage: () => {
@@ -256,9 +256,7 @@ export class TurnCoordinator {
       if (!images) return this.note('no clipboard images here');
       void images
         .clipboard()
-        .then((got) =>
-          'error' in got ? this.note(got.error) : this.dispatch({ kind: 'imageFound', path: got.path, size: got.size }),
-        );
+        .then((got) => ('error' in got ? this.note(got.error) : this.dispatch({ kind: 'imageFound', image: got })));
     },
     restoreFiles: (e) => {
       const restoring = this.options.checkpoints?.restore(e.turn);

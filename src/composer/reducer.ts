@@ -124,11 +124,10 @@ function reduceInput(s: ComposerState, input: ComposerInput, ctx: ComposerContex
       const effects: Effect[] = image ? [{ type: 'probeImage', path: image, text: clean(input.text) }] : [];
       return { state: { ...s, editor }, effects };
     }
-    case 'imageFound': {
-      const image = { path: input.path, size: input.size };
-      if (input.mention !== undefined) return none({ ...s, editor: ed.mentionToImage(s.editor, input.mention, image) });
-      return none({ ...s, editor: ed.insertImage(s.editor, image, input.replacing) });
-    }
+    case 'imageFound':
+      if (input.mention !== undefined)
+        return none({ ...s, editor: ed.mentionToImage(s.editor, input.mention, input.image) });
+      return none({ ...s, editor: ed.insertImage(s.editor, input.image, input.replacing) });
     case 'restore':
       return none(restore(s, input.inputs));
     case 'setDraft':

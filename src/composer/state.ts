@@ -76,11 +76,10 @@ export type ComposerInput =
     }
   /** Entries left the list searched (one was deleted): the search runs again where it stands. */
   | { readonly kind: 'historyChanged' }
-  /** A pasted image's path proved an image (its pixel size read): its chip takes the place of the text pasted. */
+  /** A pasted image's path proved an image (read, off the keystroke): its chip takes the place of the text pasted. */
   | {
       readonly kind: 'imageFound';
-      readonly path: string;
-      readonly size: string;
+      readonly image: ed.ImageSegment;
       readonly replacing?: string;
       /** The @-mention chip (its workspace path) the image's chip replaces. */
       readonly mention?: string;

@@ -6,12 +6,13 @@ import { EmojiWidths, graphemeEnd, graphemeStart, graphemes, graphemeWidth } fro
 import { insertClip, removeRange } from './clips';
 import {
   FILE_CHIP,
-  IMAGE_CHIP,
+  type ImageSegment,
   PASTE_MARK,
   Segment,
   chipLabel,
   clean,
   countMarks,
+  imageChipContent,
   imageSegment,
   isFileChip,
   isImageChip,
@@ -35,7 +36,7 @@ export {
   pasteLabel,
   segmentsText,
 } from './text';
-export type { Segment } from './text';
+export type { ImageSegment, Segment } from './text';
 export {
   MAX_RING,
   killAlnumWordBack,
@@ -183,27 +184,23 @@ export function fromSegments(segments: readonly Segment[]): EditorState {
 
 // ---------------------------------------------------------------- edits
 
-function imageChipContent(seg: { text: string; size: string }): string {
-  return `${IMAGE_CHIP}${seg.size}\n${seg.text}`;
-}
-
 /** An image chip (a pasted image) and a space at the cursor; `replacing`: its text as pasted just before, taken out. */
-export function insertImage(s: EditorState, image: { path: string; size: string }, replacing?: string): EditorState {
+export function insertImage(s: EditorState, image: ImageSegment, replacing?: string): EditorState {
   let at = s;
   if (replacing) {
     const from = s.text.lastIndexOf(replacing);
     // What was pasted is gone (edited meanwhile): the chip goes at the cursor, the text stays.
     if (from >= 0) at = { ...removeRange(s, from, from + replacing.length).state, cursor: from };
   }
-  return insertClip(at, { text: PASTE_MARK + ' ', pastes: [imageChipContent({ text: image.path, size: image.size })] });
+  return insertClip(at, { text: PASTE_MARK + ' ', pastes: [imageChipContent(image)] });
 }
 
 /** The @-mention chip of `mention` (a workspace path) made an image's chip; unchanged when it is gone. */
-export function mentionToImage(s: EditorState, mention: string, image: { path: string; size: string }): EditorState {
+export function mentionToImage(s: EditorState, mention: string, image: ImageSegment): EditorState {
   const k = s.pastes.indexOf(FILE_CHIP + mention);
   if (k < 0) return s;
   const pastes = [...s.pastes];
-  pastes[k] = imageChipContent({ text: image.path, size: image.size });
+  pastes[k] = imageChipContent(image);
   return { ...s, pastes };
 }
 

@@ -9,14 +9,20 @@ import { graphemeEnd, graphemeStart } from './width';
  * collapsed; `file` is an @-mention of a workspace path (its text is the
  * path), shown as a chip and attached when the input is sent; `image` is an
  * image the person pasted (a dropped file's path, the clipboard's image): its
- * text is its absolute path, `size` its pixels (`1280×720`), shown as
+ * text is its absolute path, `size` its pixels (`1280×720`), `bytes` and
+ * `sha256` what the file was when pasted (never its content), shown as
  * `[image shot.png 1280×720]` and attached when sent.
  */
 export type Segment =
-  | { type: 'text'; text: string }
-  | { type: 'paste'; text: string }
-  | { type: 'file'; text: string }
-  | { type: 'image'; text: string; size: string };
+  { type: 'text'; text: string } | { type: 'paste'; text: string } | { type: 'file'; text: string } | ImageSegment;
+
+export interface ImageSegment {
+  readonly type: 'image';
+  readonly text: string;
+  readonly size: string;
+  readonly bytes?: number;
+  readonly sha256?: string;
+}
 
 /**
  * A file chip rides in the editor as a paste mark whose content starts with
@@ -29,22 +35,33 @@ export function isFileChip(content: string): boolean {
   return content.startsWith(FILE_CHIP);
 }
 
-/** An image chip rides as a paste mark too: its content is this, its pixel size, a newline, its path. */
+/** An image chip rides as a paste mark too: its content is this, then the segment as JSON. */
 export const IMAGE_CHIP = '\u0001';
 
 export function isImageChip(content: string): boolean {
   return content.startsWith(IMAGE_CHIP);
 }
 
-/** An image chip's content as a segment. */
-export function imageSegment(content: string): Extract<Segment, { type: 'image' }> {
-  const cut = content.indexOf('\n');
-  return { type: 'image', size: content.slice(IMAGE_CHIP.length, cut), text: content.slice(cut + 1) };
+/** An image chip's content as a segment (milk made it: cleaned text never holds the chip's mark). */
+export function imageSegment(content: string): ImageSegment {
+  return { ...(JSON.parse(content.slice(IMAGE_CHIP.length)) as Omit<ImageSegment, 'type'>), type: 'image' };
 }
 
-/** `[image shot.png 1280×720]`. */
+/** An image segment as a chip's content. */
+export function imageChipContent(seg: ImageSegment): string {
+  const { text, size, bytes, sha256 } = seg;
+  return IMAGE_CHIP + JSON.stringify({ text, size, bytes, sha256 });
+}
+
+/** `[image shot.png 1280×720]`: an image by its file's name and its pixel size, wherever milk names one. */
 export function imageLabel(seg: { text: string; size: string }): string {
   return `[image ${seg.text.split('/').pop() || seg.text} ${seg.size}]`;
+}
+
+/** How a chip reads in the input's text: a file as its @path, an image as its label; null for text and pastes. */
+function chipText(seg: Segment): string | null {
+  if (seg.type === 'file') return `@${seg.text}`;
+  return seg.type === 'image' ? imageLabel(seg) : null;
 }
 
 /**
@@ -84,9 +101,7 @@ export function chipLabel(content: string): string {
 
 /** The input's text: pastes expanded, a file as its @path, an image as its chip (both attached when sent). */
 export function segmentsText(segments: readonly Segment[]): string {
-  return segments
-    .map((seg) => (seg.type === 'file' ? `@${seg.text}` : seg.type === 'image' ? imageLabel(seg) : seg.text))
-    .join('');
+  return segments.map((seg) => chipText(seg) ?? seg.text).join('');
 }
 
 // C0 controls but tab and newline, DEL, C1 controls, and our own mark.
@@ -149,15 +164,5 @@ export const notSpace = (g: string): boolean => !isSpace(g);
 
 /** How an input shows in the transcript: pastes stay collapsed, as in the composer. */
 export function displayText(segments: readonly Segment[]): string {
-  return segments
-    .map((seg) =>
-      seg.type === 'paste'
-        ? pasteLabel(seg.text)
-        : seg.type === 'file'
-          ? `@${seg.text}`
-          : seg.type === 'image'
-            ? imageLabel(seg)
-            : seg.text,
-    )
-    .join('');
+  return segments.map((seg) => (seg.type === 'paste' ? pasteLabel(seg.text) : (chipText(seg) ?? seg.text))).join('');
 }

@@ -187,11 +187,8 @@ const STOP_NOTICES = new Map([
 
 /** message_delta's input counts, where it gives them (it may, cumulatively); else message_start's stand. */
 function definedInputs(u: UsageFields): UsageFields {
-  const out: UsageFields = {};
-  if (u.input_tokens !== undefined && u.input_tokens !== null) out.input_tokens = u.input_tokens;
-  if (u.cache_read_input_tokens != null) out.cache_read_input_tokens = u.cache_read_input_tokens;
-  if (u.cache_creation_input_tokens != null) out.cache_creation_input_tokens = u.cache_creation_input_tokens;
-  return out;
+  const keys = ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const;
+  return Object.fromEntries(keys.filter((k) => u[k] != null).map((k) => [k, u[k]]));
 }
 
 function readEvent(raw: SseEvent, state: ReadState): Read {

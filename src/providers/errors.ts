@@ -21,10 +21,15 @@ function serverText(text: string, key: string | undefined): string {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
+/** What servers say when a model is sent images it does not take (OpenAI, Anthropic, vLLM, Ollama, llama.cpp). */
+const IMAGE_REFUSAL = /\bimages?\b|image_url|vision|multi-?modal/i;
+
 export class ProviderError extends Error {
   constructor(
     message: string,
     readonly incomplete = false,
+    /** The server refused the request for its images (a 4xx naming them): it may be asked again without them. */
+    readonly refusesImages = false,
   ) {
     super(message);
     this.name = 'ProviderError';
@@ -99,7 +104,8 @@ function describeStatus(err: HttpStatusError, ctx: DescribeContext, suffix: stri
   if (status >= 500)
     return new ProviderError(`${ctx.provider}: server error ${status}, still after a retry${suffix}`, ctx.partial);
   const said = err.serverMessage?.trim() ? `: ${serverText(err.serverMessage, ctx.key)}` : '';
-  return new ProviderError(`${ctx.provider}: the server answered ${status}${said}${suffix}`, ctx.partial);
+  const images = status >= 400 && status < 500 && IMAGE_REFUSAL.test(err.serverMessage ?? '');
+  return new ProviderError(`${ctx.provider}: the server answered ${status}${said}${suffix}`, ctx.partial, images);
 }
 
 function describeProxy(err: ProxyError, ctx: DescribeContext): ProviderError {

@@ -6,7 +6,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Segment } from '../editor/model';
+import type { ImageSegment, Segment } from '../editor/model';
 import { segmentsText } from '../editor/model';
 import { DEFAULT_READ_LINES, binaryKind, numberedWindow } from './numbered';
 import { describeIoError } from '../io/errors';
@@ -44,14 +44,17 @@ function attachImage(fd: number, size: number, rel: string, fail: (why: string) 
 
 /**
  * An image the person pasted (a dropped file, the clipboard's): read from where it is, in the workspace or not (they
- * chose it); the chip in the input names it to the model.
+ * chose it); the chip in the input names it to the model. One recalled from history whose file has changed since it
+ * was pasted is sent as it is now, and said so.
  */
-function pastedImage(file: string): One {
-  const read = readImageAt(file, file);
-  const name = file.split('/').pop() ?? file;
+function pastedImage(seg: ImageSegment): One {
+  const read = readImageAt(seg.text, seg.text);
+  const name = path.basename(seg.text);
   if ('error' in read)
     return { block: `[image ${name}: not attached: ${read.error}]`, note: `${name} not attached: ${read.error}` };
-  return { block: '', note: `attached ${imageChip(read.image)} (${byteSize(read.image.size)})`, image: read.image };
+  const changed = seg.sha256 && seg.sha256 !== read.image.sha256 ? '; the file has changed since it was pasted' : '';
+  const note = `attached ${imageChip(read.image)} (${byteSize(read.image.size)}${changed})`;
+  return { block: '', note, image: read.image };
 }
 
 /** One mention's block for the model, and its note for the person. */
@@ -112,7 +115,9 @@ function folder(real: string, rel: string): One {
 /** The input with its mentions' content after it; an input without mentions is its text as it is. */
 export function attachMentions(workspace: string, segments: readonly Segment[]): Attached {
   const mentions = [...new Set(segments.filter((s) => s.type === 'file').map((s) => s.text))];
-  const pasted = [...new Set(segments.filter((s) => s.type === 'image').map((s) => s.text))].map(pastedImage);
+  const images = segments.filter((s): s is ImageSegment => s.type === 'image');
+  // Each file once, however many of its chips the input holds.
+  const pasted = images.filter((s, i) => images.findIndex((o) => o.text === s.text) === i).map(pastedImage);
   const text = segmentsText(segments);
   if (mentions.length === 0 && pasted.length === 0) return { text, notes: [], images: [] };
   let root: string;
@@ -146,4 +151,52 @@ export function mentionsIn(workspace: string, prompt: string): Segment[] {
   }
   if (text) out.push({ type: 'text', text });
   return out;
+}
+
+/**
+ * A resumed conversation's images, read again from the workspace (the log keeps what they were, not their bytes):
+ * each the same file as before (by its SHA-256) goes to the model again; one missing, changed or now out of reach is
+ * left out, the message saying so, and a note for the person.
+ */
+export function rereadImages<M extends { content: string; images?: readonly ImagePart[] }>(
+  messages: readonly M[],
+  workspace: string,
+): { messages: M[]; notes: string[] } {
+  const notes: string[] = [];
+  let root = workspace;
+  try {
+    root = fs.realpathSync(workspace);
+  } catch {
+    // The workspace as given: every image is then missing, and said so.
+  }
+  const again = (p: ImagePart): ImagePart | string => {
+    const file = path.resolve(root, p.path);
+    let real: string;
+    try {
+      real = fs.realpathSync(file);
+    } catch (err) {
+      return describeIoError(err);
+    }
+    // An absolute path is an image the person pasted (they chose it); a relative one is the workspace's.
+    if (!path.isAbsolute(p.path) && !inside(root, real)) return 'it is outside the workspace';
+    const read = readImageAt(real, p.path);
+    if ('error' in read) return read.error;
+    return read.image.sha256 === p.sha256 ? read.image : 'it has changed since';
+  };
+  const out = messages.map((m) => {
+    if (!m.images?.length || m.images.every((i) => i.data !== undefined)) return m;
+    const kept: ImagePart[] = [];
+    let content = m.content;
+    for (const p of m.images) {
+      const got = p.data !== undefined ? p : again(p);
+      if (typeof got !== 'string') {
+        kept.push(got);
+        continue;
+      }
+      content += `\n${imageChip(p)} is no longer sent: ${got}`;
+      notes.push(`${imageChip(p)} could not be read again (${got}); the model is told it is gone`);
+    }
+    return { ...m, content, images: kept };
+  });
+  return { messages: out, notes };
 }

@@ -4,7 +4,7 @@
 // or write is asynchronous and bounded, so no file can freeze the screen.
 
 import { type ImagePart, byteSize, imageChip, imageMime } from '../images';
-import { IMAGE_HEAD_BYTES, readImageAt } from './image-file';
+import { imageOf, tooLarge } from './image-file';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Window, binaryKind, numberedWindow } from './numbered';
@@ -97,11 +97,6 @@ export async function writeGuard(workspace: string, p: string): Promise<string |
 /** Bytes of a file read to find the lines asked for: a larger file is read in part, and the note says so. */
 export const MAX_SCAN_BYTES = 8 * 1024 * 1024;
 
-/**
- * A window of a regular file's lines, numbered (tools/numbered.ts), without
- * ever blocking on it: at most MAX_SCAN_BYTES are read, and what is returned
- * is cut at MAX_READ_BYTES. A binary file is named with its kind and size.
- */
 /** The first `max` bytes of a regular file in the workspace, and its size, without ever blocking on it. */
 async function readHead(
   workspace: string,
@@ -124,31 +119,31 @@ async function readHead(
 }
 
 /**
- * An image file for a model that takes images: its bytes as an image part, and a line naming it; null for a file that
- * is no image (read it as text).
+ * A window of a regular file's lines, numbered (tools/numbered.ts), without
+ * ever blocking on it: at most MAX_SCAN_BYTES are read, and what is returned
+ * is cut at MAX_READ_BYTES. An image (PNG, JPEG, GIF, WebP, up to 5 MB: all
+ * of it within the scan) comes back as itself; another binary file is named
+ * with its kind and size.
  */
-export async function readImageTool(
-  workspace: string,
-  p: string,
-  hidden: readonly string[] = [],
-): Promise<{ content: string; image: ImagePart } | null> {
-  const { bytes } = await readHead(workspace, p, IMAGE_HEAD_BYTES, hidden);
-  if (!imageMime(bytes)) return null;
-  const read = readImageAt(await confineRead(workspace, p, hidden), p);
-  if ('error' in read) throw new ToolPathError(`${p} is an image that cannot be sent: ${read.error}`);
-  return {
-    content: `${p}: ${imageChip(read.image)}, ${byteSize(read.image.size)} (the image follows)`,
-    image: read.image,
-  };
-}
-
 export async function readFileTool(
   workspace: string,
   p: string,
   w: Window = {},
   hidden: readonly string[] = [],
-): Promise<string> {
+): Promise<{ content: string; image?: ImagePart }> {
   const { bytes, size } = await readHead(workspace, p, MAX_SCAN_BYTES, hidden);
+  if (imageMime(bytes)) {
+    const large = tooLarge(size);
+    const read = large === null ? imageOf(bytes, p) : { error: large };
+    if ('error' in read) throw new ToolPathError(`${p} is an image that cannot be sent: ${read.error}`);
+    const content = `${p}: ${imageChip(read.image)}, ${byteSize(read.image.size)} (the image follows)`;
+    return { content, image: read.image };
+  }
+  return { content: textWindow(p, bytes, size, w) };
+}
+
+/** A text file's lines as read_file gives them; a binary file refused with its kind and size. */
+function textWindow(p: string, bytes: Buffer, size: number, w: Window): string {
   const kind = binaryKind(bytes);
   if (kind) throw new ToolPathError(`${p} is a binary file (${kind}, ${size} bytes); it is not shown as text`);
   const partial = size > MAX_SCAN_BYTES;

@@ -33,8 +33,14 @@ export interface StatusSources {
   contextUse?: () => { tokens: number; window: number; compactAt: number } | null;
   /** The reasoning effort asked (/effort), where one is. */
   effort?: () => string | undefined;
-  /** What the conversation cost in money (`$0.012`), where a price is known for its requests. */
-  money?: () => string | null;
+  /**
+   * What was spent, as the servers counted it (spending.ts keeps the count): the last turn's tokens in (of which
+   * cached) and out, the conversation's total, and its cost in money where a price is known; null before any request.
+   */
+  spent?: () => {
+    usage: { input: number; output: number; cached: number; total: number };
+    money: string | null;
+  } | null;
 }
 
 export class StatusModel {
@@ -45,9 +51,6 @@ export class StatusModel {
   private warningTimer: NodeJS.Timeout | null = null;
   private hintTimer: NodeJS.Timeout | null = null;
   private spinner: NodeJS.Timeout | null = null;
-  /** Tokens of the last turn and of the conversation, once a server reported any. */
-  private usage: { input: number; output: number; cached: number; total: number } | null = null;
-  private turnUsage = { input: 0, output: 0, cached: 0 };
   /** The context gauge's share, measured when a turn ended or a conversation came back. */
   private context: { share: number; compactAt: number } | null = null;
 
@@ -73,23 +76,14 @@ export class StatusModel {
       this.spinner ??= setInterval(() => bus.requestRender(), SPINNER_MS);
     });
     bus.on('turn.ended', () => this.stopSpinner());
-    bus.on('turn.started', () => (this.turnUsage = { input: 0, output: 0, cached: 0 }));
     // A warning is about what happened before: the next input ends it (the transcript keeps it).
     bus.on('turn.started', () => {
       this.warning = null;
       if (this.warningTimer) clearTimeout(this.warningTimer);
       this.warningTimer = null;
     });
-    bus.on('turn.usage', ({ input, output, cacheRead }) => {
-      const t = this.turnUsage;
-      this.turnUsage = { input: t.input + input, output: t.output + output, cached: t.cached + (cacheRead ?? 0) };
-      this.usage = { ...this.turnUsage, total: (this.usage?.total ?? 0) + input + output };
-      bus.requestRender();
-    });
-    bus.on('session.new', () => {
-      this.usage = null;
-      this.context = null;
-    });
+    bus.on('turn.usage', () => bus.requestRender());
+    bus.on('session.new', () => (this.context = null));
     const measure = (): void => {
       const use = sources.contextUse?.();
       this.context = use && use.window > 0 ? { share: use.tokens / use.window, compactAt: use.compactAt } : null;
@@ -97,6 +91,11 @@ export class StatusModel {
     };
     bus.on('turn.ended', measure);
     bus.on('session.resumed', measure);
+  }
+
+  private spent(): Pick<StatusState, 'usage' | 'money'> {
+    const spent = this.sources.spent?.();
+    return spent ? { usage: spent.usage, money: spent.money } : { usage: null, money: null };
   }
 
   /** `modal`: the top view's prompt (replacing the left side) and the keys that answer it (never cut off). */
@@ -115,9 +114,8 @@ export class StatusModel {
       legend: modal.legend,
       force: s.force(),
       approval: s.approval?.(),
-      usage: this.usage,
+      ...this.spent(),
       effort: s.effort?.() ?? null,
-      money: this.usage ? (s.money?.() ?? null) : null,
       always: s.always(),
       mcp: s.mcp?.() ?? null,
       interruptKey: s.interruptKey,

@@ -60,7 +60,7 @@ export class Conversation {
     this.list = this.list.map((m) => {
       if ((m.role !== 'user' && m.role !== 'tool') || !m.images?.length) return m;
       dropped = true;
-      const gone = m.images.map((i) => `\n[${imageChip(i)} left out: the server refused images]`).join('');
+      const gone = m.images.map((i) => `\n${imageChip(i)} left out: the server refused images`).join('');
       return { ...m, content: m.content + gone, images: [] };
     });
     return dropped;

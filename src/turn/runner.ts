@@ -13,6 +13,7 @@ import { DEFAULT_CONTEXT_CHARS, DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS
 import { Settings } from '../settings/store';
 import type { Segment } from '../editor/model';
 import type { ChatMessage, Provider } from '../providers/provider';
+import { ProviderError } from '../providers/errors';
 import type { ToolCall, ToolSpec } from '../tool-call';
 import type { Effort } from '../settings/effort';
 import { type ImagePart, withoutBytes } from '../images';
@@ -41,9 +42,6 @@ function commandRunner(): typeof import('../tools/command') {
 export function killLiveTools(): void {
   commands?.killAllTools();
 }
-
-/** What servers say when a model is sent images it does not take (OpenAI, Anthropic, vLLM, Ollama, llama.cpp). */
-const IMAGE_REFUSAL = /\bimages?\b|image_url|vision|multi-?modal/i;
 
 /**
  * Model requests in one turn before the person is asked whether it goes on (config `maxSteps`; `milk run`, with no one
@@ -362,8 +360,9 @@ export class TurnRunner {
     try {
       return await this.requestOnce(turn, tools);
     } catch (err) {
-      const why = err instanceof Error ? err.message : '';
-      if (turn.step.text.length > 0 || !IMAGE_REFUSAL.test(why) || !this.conversation.dropImages()) throw err;
+      const refused = err instanceof ProviderError && err.refusesImages;
+      if (!refused || turn.step.text.length > 0 || !this.conversation.dropImages()) throw err;
+      const why = err.message;
       this.bus.emit('transcript.note', {
         text: sanitize(
           `the server refused the images (${why.slice(0, 300)}); they were left out and it was asked again`,

@@ -29,12 +29,10 @@ export const readFile = defineTool({
   },
   run: async (args, ctx) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { readFileTool, readImageTool } = require('../files') as typeof import('../files');
-    const image = await readImageTool(ctx.workspace, args.path, ctx.hidden);
-    if (image) return { ok: true, content: image.content, images: [image.image], status: 'an image' };
-    return {
-      ok: true,
-      content: await readFileTool(ctx.workspace, args.path, { offset: args.offset, limit: args.limit }, ctx.hidden),
-    };
+    const { readFileTool } = require('../files') as typeof import('../files');
+    const read = await readFileTool(ctx.workspace, args.path, { offset: args.offset, limit: args.limit }, ctx.hidden);
+    return read.image
+      ? { ok: true, content: read.content, images: [read.image], status: 'an image' }
+      : { ok: true, content: read.content };
   },
 });
