@@ -536,8 +536,15 @@ describe('milk in a real terminal', () => {
         expect(part.split(BEGIN).length).toBe(2);
       }
     };
-    // From a frame's end: the start-up's frames (the probe's row, the keyboard's answer) are all out.
-    await milk.waitFor(() => milk!.raw.endsWith(END), "a frame's end");
+    // From a frame's end once start-up is over: the probe's row, the keyboard mode milk sets when the terminal
+    // answers its query and the title a focus report brings are written then, the last two outside any frame.
+    await milk.waitFor(() => /\x1b\[>(4;2m|1u)/.test(milk!.raw), 'the keyboard mode set');
+    let seen = -1;
+    let since = Date.now();
+    await milk.waitFor(() => {
+      if (milk!.raw.length !== seen) [seen, since] = [milk!.raw.length, Date.now()];
+      return milk!.raw.endsWith(END) && Date.now() - since > 300;
+    }, "a frame's end, then quiet");
     let before = milk.raw.length;
     milk.write('x');
     await milk.waitFor(
