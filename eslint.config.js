@@ -74,6 +74,7 @@ const PURE = [
   'src/status-lines.ts',
   'src/cost.ts',
   'src/images.ts',
+  'src/todo.ts',
   'src/welcome.ts',
   'src/tool-call.ts',
   'src/tools/tool.ts',

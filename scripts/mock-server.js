@@ -20,6 +20,8 @@
 // system message not counted), and the images the request carries
 //   loop:N         a glob call in each answer until N were answered (N model requests and one more), then
 //                  "looped N times."
+//   todo           a checklist of three made (todo), a glob, the checklist updated (two done, one in progress),
+//                  then "two of three done."
 //   look           a read_file call of shot.png, then "looked: N image(s)" (the images its answer brought)
 //   blind          answers 400 "does not support image input" to a request with images (else as short)
 //   slow           200 words, one every 100 ms       long      about 1 MB of text in 4 KB chunks
@@ -138,6 +140,13 @@ function parseScenario(model, header) {
   const raw = String(header || model || 'short');
   const [name, delay] = raw.split(':');
   return { name, delay: delay === undefined ? undefined : Number(delay) };
+}
+
+/** How many tool results the conversation holds (either protocol's shape). */
+function toolResults(messages) {
+  return messages.filter(
+    (m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')),
+  ).length;
 }
 
 function plan(scenario, body) {
@@ -280,6 +289,42 @@ function plan(scenario, body) {
       const n = scenario.delay ?? 30;
       if (answered >= n) return { chunks: [`looped ${answered} times.`], delay: 1 };
       return { chunks: [], tool: { name: 'glob', args: { pattern: `step-${answered + 1}-*` } }, delay: 1 };
+    }
+    case 'todo': {
+      // The checklist as a model keeps it: made, some work, updated, and left with one step to go.
+      const answered = toolResults(messages);
+      const item = (text, status) => ({ text, status });
+      const steps = [
+        {
+          chunks: ['planning. '],
+          tool: {
+            name: 'todo',
+            args: {
+              items: [
+                item('Read the notes', 'in_progress'),
+                item('Change the code', 'pending'),
+                item('Run the tests', 'pending'),
+              ],
+            },
+          },
+        },
+        { chunks: [], tool: { name: 'glob', args: { pattern: 'notes*' } } },
+        {
+          chunks: [],
+          tool: {
+            name: 'todo',
+            args: {
+              items: [
+                item('Read the notes', 'done'),
+                item('Change the code', 'done'),
+                item('Run the tests', 'in_progress'),
+              ],
+            },
+          },
+        },
+        { chunks: ['two of three done.'] },
+      ];
+      return { ...steps[Math.min(answered, steps.length - 1)], delay: scenario.delay ?? 5 };
     }
     case 'look': {
       // read_file on an image, then how many images came back with its answer.

@@ -22,6 +22,7 @@ import type { Keymap } from './tui/keymap';
 import { Painter } from './tui/painter';
 import type { Screen } from './tui/screen';
 import { StatusModel, type StatusSources } from './tui/status-model';
+import { ChecklistPanel } from './tui/checklist-panel';
 import { TranscriptFeed } from './tui/transcript-feed';
 import { TranscriptModel } from './tui/transcript-model';
 
@@ -49,12 +50,18 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     keys.key('idle', 'transcript.toggleFold'),
   );
   const feed = new TranscriptFeed(bus, transcript, keys);
+  const checklist = new ChecklistPanel(bus, () => s.runner.busy);
   const view = {
     clear: (): void => {
       transcript.clear();
       bus.requestRender();
     },
     copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
+    toggleChecklist: (): string => {
+      const said = checklist.toggle();
+      bus.requestRender();
+      return said;
+    },
   };
   const coordinator = new TurnCoordinator(bus, s.runner, s.history, {
     keys,
@@ -94,6 +101,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     emoji: () => s.settings.emoji,
     historyMode: () => s.settings.historyMode,
     frame: () => coordinator.frame(),
+    panel: () => checklist.paint(),
   });
   return { transcript, coordinator, status, painter };
 }

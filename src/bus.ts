@@ -8,6 +8,7 @@ import type { Segment } from './editor/model';
 import type { ReplayItem } from './session/replay';
 import type { Approval } from './settings/approval';
 import type { Inert } from './inert';
+import type { TodoItem } from './todo';
 
 export type { Approval };
 export type TurnEnd = 'done' | 'interrupted' | 'error';
@@ -88,6 +89,12 @@ export interface Events {
   'tool.result': { turnId: number; text: Inert };
   /** `status` is how the call ended, e.g. "exit 0" or "killed by SIGTERM". */
   'tool.finished': { turnId: number; ok: boolean; status?: Inert };
+
+  /**
+   * The model's checklist as it stands (the todo tool; a resumed or rewound conversation's, empty for a new one): the
+   * panel above the composer shows it.
+   */
+  'checklist.changed': { items: readonly TodoItem[] };
 
   /** A dim note in the transcript, never sent to the model; `reveal` scrolls to it. */
   'transcript.note': { text: Inert; reveal?: boolean };

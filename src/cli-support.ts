@@ -137,7 +137,7 @@ export const MAIN_FLAGS: readonly FlagSpec[] = [
   {
     flags: '--approval <mode>',
     key: 'approval',
-    description: 'what tool calls may do unasked: read-only, ask (default), auto-edit or full-auto',
+    description: 'what tool calls may do unasked: read-only, ask (default), plan, auto-edit or full-auto',
     choices: APPROVAL_MODES,
   },
   {

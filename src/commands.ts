@@ -106,12 +106,16 @@ export const COMMANDS = {
   'composer.submit': { description: 'Send the input (a trailing \\ continues the line instead)', modes: ['idle'] },
   'composer.queue': { description: 'Queue the input; it is sent when the turn ends', modes: ['busy'] },
   'app.interrupt': {
-    description: 'Interrupt the turn; else clear the input; else leave full-auto; else quit',
+    description: 'Interrupt the turn; else clear the input; else go back to ask from any other mode; else quit',
     modes: ['idle', 'busy', 'approval'],
   },
   'app.toggleForce': {
     description: 'Full-auto on or off: tool calls run without asking (full-auto in the status bar)',
-    modes: ['idle', 'busy', 'approval'],
+    modes: ['approval'],
+  },
+  'app.cycleMode': {
+    description: 'The next approval mode: ask, auto-edit, plan, full-auto, then ask again (shown in the status bar)',
+    modes: ['idle', 'busy'],
   },
   'app.suspend': { description: 'Suspend milk to the shell (fg brings it back)', modes: ['idle', 'busy', 'approval'] },
   'app.redraw': { description: 'Redraw the whole screen', modes: ['idle', 'busy', 'approval'] },

@@ -63,14 +63,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'approval',
     args: '[MODE]',
-    description: 'Show the approval mode, or set it: read-only, ask, auto-edit, full-auto',
+    description:
+      'Show the approval mode, or set it: read-only, ask, plan, auto-edit, full-auto ({app.cycleMode} steps through)',
     run(ctx, args) {
       if (args.length > 1) return usage('approval');
       const s = ctx.settings;
       if (args.length === 0) return ctx.note(`approval: ${s.mode} · ${APPROVAL_MEANING[s.mode]}`);
       const mode = args[0];
       if (!isApprovalMode(mode))
-        return ctx.note(`no approval mode ${JSON.stringify(mode)}: read-only, ask, auto-edit or full-auto`);
+        return ctx.note(`no approval mode ${JSON.stringify(mode)}: read-only, ask, plan, auto-edit or full-auto`);
       s.setMode(mode);
       ctx.note(`approval: ${s.mode} · ${APPROVAL_MEANING[s.mode]}`);
     },
@@ -232,6 +233,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run(ctx, args) {
       if (args.length > 0) return usage('copy');
       ctx.note(ctx.screen.copyLastAnswer());
+    },
+  },
+  {
+    name: 'todo',
+    args: '',
+    description: "Fold the model's checklist (above the input) to its count, or show it whole again",
+    run(ctx, args) {
+      if (args.length > 0) return usage('todo');
+      ctx.note(ctx.screen.toggleChecklist());
     },
   },
   {
@@ -412,7 +422,7 @@ export function essentialsHelp(keys: KeyNames): string[] {
     [`${k('session.rewind')} ${k('session.rewind')}`, 'go back to an earlier input (rewind), files included'],
     [k('composer.externalEditor'), 'edit the input in your $EDITOR'],
     [k('transcript.toggleFold'), 'show the newest folded output or thought whole'],
-    [k('app.toggleForce'), 'full-auto on or off: tool calls run without asking'],
+    [k('app.cycleMode'), 'the next approval mode: ask, auto-edit, plan, full-auto'],
   ];
   const width = maxOf(
     rows.map(([key]) => key.length),

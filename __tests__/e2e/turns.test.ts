@@ -321,18 +321,26 @@ describe('type-ahead', () => {
 });
 
 describe('the Ctrl-C ladder when idle', () => {
-  it('clears, then leaves force mode, then quits', async () => {
+  it('clears, then goes back to ask from the mode Shift+Tab stepped to, then quits', async () => {
     await open('short');
     m!.write('some text');
     await m!.waitFor(() => composer() === 'some text', 'typed');
+    // Shift+Tab steps ask → auto-edit → plan → full-auto → ask, the status bar naming each.
+    for (const mode of ['auto-edit', 'plan', 'full-auto']) {
+      m!.write('\x1b[Z');
+      await m!.waitFor(() => m!.statusLine().includes(` ${mode} `), mode);
+    }
     m!.write('\x1b[Z');
-    await m!.waitFor(() => m!.statusLine().includes('full-auto'), 'force on');
+    await m!.waitFor(() => !/full-auto|plan|auto-edit/.test(m!.statusLine()), 'ask again');
+    m!.write('\x1b[Z\x1b[Z');
+    await m!.waitFor(() => m!.statusLine().includes(' plan '), 'plan');
     m!.write(KEY.ctrlC);
     await m!.waitFor(() => composer() === '', 'cleared');
-    expect(m!.statusLine()).toContain('full-auto');
+    expect(m!.statusLine()).toContain(' plan ');
     // No turn was cancelled, so quick presses are not a swallowed burst: each takes one step.
     m!.write(KEY.ctrlC);
-    await m!.waitFor(() => !m!.statusLine().includes('full-auto'), 'force off');
+    await m!.waitFor(() => !m!.statusLine().includes(' plan '), 'back to ask');
+    expect(m!.text()).toMatch(/approval: ask · Reading and searching run unasked/);
     m!.write(KEY.ctrlC);
     expect((await m!.exited).exitCode).toBe(0);
   });
@@ -890,7 +898,7 @@ describe('tool calls in the terminal', () => {
     ]);
     m = new MilkPty({ args, cwd: ws });
     await m.waitForText('history: session');
-    m.write('\x1b[Z');
+    m.write('/force' + KEY.enter);
     await m.waitFor(() => m!.statusLine().includes('full-auto'), 'force on');
     m.write('go' + KEY.enter);
     // The status bar says "working" as soon as the turn starts; the file says the command runs.
@@ -969,7 +977,7 @@ describe('tool calls in the terminal', () => {
     ]);
     m = new MilkPty({ args, cwd: ws, rows: 40 });
     await m.waitForText('history: session');
-    m.write('\x1b[Z');
+    m.write('/force' + KEY.enter);
     await m.waitFor(() => m!.statusLine().includes('full-auto'), 'force on');
     m.write('count' + KEY.enter);
     await m.waitForText('counted.');

@@ -24,6 +24,7 @@ export function composer(history: string[] = [], world: Partial<ViewContext> = {
     history: history.map(entry),
     busy: false,
     force: false,
+    mode: 'ask' as const,
     now: 10_000,
     lastKeyAt: -Infinity,
     emoji: CLUSTERING,

@@ -156,15 +156,18 @@ describe('composer: the Ctrl-C ladder', () => {
     expect(c.run('app.interrupt')).toEqual([{ type: 'cancelTurn' }]);
     expect(c.text).toBe('draft');
   });
-  it('idle: clears the text (kept one Up away), then leaves force mode, then quits', () => {
-    const c = composer([], { force: true });
-    c.type('some text');
-    expect(c.run('app.interrupt')).toEqual([{ type: 'remember', segments: [{ type: 'text', text: 'some text' }] }]);
-    expect(c.text).toBe('');
-    expect(c.run('app.interrupt')).toEqual([{ type: 'setForce', on: false }]);
-    c.ctx.force = false;
-    expect(c.run('app.interrupt')).toEqual([{ type: 'quit', reason: 'ctrl-c' }]);
-  });
+  it.each(['full-auto', 'plan', 'auto-edit', 'read-only'] as const)(
+    'idle in %s: clears the text (kept one Up away), then goes back to ask, then quits',
+    (mode) => {
+      const c = composer([], { mode, force: mode === 'full-auto' });
+      c.type('some text');
+      expect(c.run('app.interrupt')).toEqual([{ type: 'remember', segments: [{ type: 'text', text: 'some text' }] }]);
+      expect(c.text).toBe('');
+      expect(c.run('app.interrupt')).toEqual([{ type: 'setMode', mode: 'ask' }]);
+      c.ctx.mode = 'ask';
+      expect(c.run('app.interrupt')).toEqual([{ type: 'quit', reason: 'ctrl-c' }]);
+    },
+  );
   it('swallows the rest of a held Ctrl-C that cancelled a turn, so it never quits', () => {
     const c = composer([], { busy: true });
     expect(c.run('app.interrupt')).toEqual([{ type: 'cancelTurn' }]);
@@ -182,11 +185,11 @@ describe('composer: the Ctrl-C ladder', () => {
     expect(c.run('app.interrupt')).toEqual([{ type: 'quit', reason: 'ctrl-c' }]);
   });
   it('does not swallow quick presses that never cancelled anything', () => {
-    const c = composer([], { force: true });
+    const c = composer([], { force: true, mode: 'full-auto' });
     c.type('x');
     c.run('app.interrupt');
     c.ctx.now += 20;
-    expect(c.run('app.interrupt')).toEqual([{ type: 'setForce', on: false }]);
+    expect(c.run('app.interrupt')).toEqual([{ type: 'setMode', mode: 'ask' }]);
   });
   it('Ctrl-D quits only on an empty composer', () => {
     const c = composer();
@@ -388,6 +391,7 @@ describe('composer: commands that leave the composer', () => {
   it('turns force, cancel and paging into effects', () => {
     const c = composer();
     expect(c.run('app.toggleForce')).toEqual([{ type: 'setForce', on: true }]);
+    expect(c.run('app.cycleMode')).toEqual([{ type: 'setMode', mode: 'auto-edit' }]);
     expect(c.run('turn.cancel')).toEqual([{ type: 'cancelTurn' }]);
     expect(c.run('transcript.pageUp', 'transcript.pageDown')).toEqual([
       { type: 'scroll', pages: -1 },

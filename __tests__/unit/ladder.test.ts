@@ -2,13 +2,13 @@ import { interruptAction } from '../../src/composer/ladder';
 
 describe('the Ctrl-C ladder', () => {
   it.each([
-    [{ busy: true, composerEmpty: false, force: true, inCancelBurst: false }, 'cancel'],
-    [{ busy: true, composerEmpty: true, force: false, inCancelBurst: true }, 'cancel'],
-    [{ busy: false, composerEmpty: false, force: true, inCancelBurst: false }, 'clear'],
-    [{ busy: false, composerEmpty: true, force: true, inCancelBurst: false }, 'forceOff'],
-    [{ busy: false, composerEmpty: true, force: false, inCancelBurst: false }, 'quit'],
-    [{ busy: false, composerEmpty: true, force: false, inCancelBurst: true }, 'ignore'],
-    [{ busy: false, composerEmpty: false, force: false, inCancelBurst: true }, 'ignore'],
+    [{ busy: true, composerEmpty: false, asking: false, inCancelBurst: false }, 'cancel'],
+    [{ busy: true, composerEmpty: true, asking: true, inCancelBurst: true }, 'cancel'],
+    [{ busy: false, composerEmpty: false, asking: false, inCancelBurst: false }, 'clear'],
+    [{ busy: false, composerEmpty: true, asking: false, inCancelBurst: false }, 'modeAsk'],
+    [{ busy: false, composerEmpty: true, asking: true, inCancelBurst: false }, 'quit'],
+    [{ busy: false, composerEmpty: true, asking: true, inCancelBurst: true }, 'ignore'],
+    [{ busy: false, composerEmpty: false, asking: true, inCancelBurst: true }, 'ignore'],
   ])('%j → %s', (ctx, action) => {
     expect(interruptAction(ctx)).toBe(action);
   });

@@ -47,6 +47,7 @@ describe('the slash menu over the composer', () => {
     history: [],
     busy: false,
     force: false,
+    mode: 'ask' as const,
     now: 0,
     lastKeyAt: -Infinity,
     emoji: CLUSTERING,

@@ -105,6 +105,7 @@ describe('the search overlay', () => {
         history: entries,
         busy: false,
         force: false,
+        mode: 'ask' as const,
         now: NOW,
         lastKeyAt: 0,
         emoji: CLUSTERING,
@@ -131,7 +132,15 @@ describe('the @ list', () => {
     const editor = ed.replaceWith(initialComposer.editor, [{ type: 'text', text: '@sr' }]);
     const composer = { ...initialComposer, editor };
     const { view } = MentionView.open(0, editor);
-    const ctx = { history: [], busy: false, force: false, now: NOW, lastKeyAt: 0, emoji: CLUSTERING };
+    const ctx = {
+      history: [],
+      busy: false,
+      force: false,
+      mode: 'ask' as const,
+      now: NOW,
+      lastKeyAt: 0,
+      emoji: CLUSTERING,
+    };
     const hits = [
       { path: 'src/app.ts', score: 2, indexes: [0, 1, 2] },
       { path: 'scripts/run.js', score: 1, indexes: [0, 3] },

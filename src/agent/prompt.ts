@@ -72,6 +72,12 @@ function tools(specs: readonly ToolSpec[]): string {
       'Call several tools in one answer',
     'when they do not depend on each other. A call the person declines comes back saying so: do not retry it ' +
       'unchanged.',
+    ...(specs.some((t) => t.name === 'todo')
+      ? [
+          'For a task of three or more steps, write the steps with todo before you start and keep it true as you ' +
+            'go (one item in_progress, each marked done when it is): the person follows your work by it.',
+        ]
+      : []),
   ].join('\n');
 }
 

@@ -91,6 +91,7 @@ export interface CoordinatorOptions {
   view?: {
     clear(): void;
     copyLastAnswer(): string;
+    toggleChecklist(): string;
   };
 }
 

@@ -22,6 +22,7 @@ import type { TurnRunner } from '../turn/runner';
 import { UiState, dispatch, initialUi, keyModes, open, shownComposer, shownPaint, shownStatus, top } from './stack';
 import type { CarriedEffect, ComposerInput, Effect, Input } from './state';
 import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
+import { APPROVAL_MEANING, type ApprovalMode } from '../settings/approval';
 import { MENTION_LIMIT } from './views/mention';
 import { PickerView } from './views/picker';
 import { ModelPickerView } from './views/model-picker';
@@ -171,6 +172,7 @@ export class TurnCoordinator {
       otherHistory: this.history.otherList(),
       busy: this.runner.busy,
       force: this.force,
+      mode: this.runner.settings.mode,
       now: this.now(),
       lastKeyAt: this.prevKeyAt,
       pasteLimits: this.options.pasteLimits,
@@ -205,6 +207,7 @@ export class TurnCoordinator {
     cancelTurn: () => void this.runner.cancel(),
     quit: (e) => this.bus.emit('app.quit', { reason: e.reason }),
     setForce: (e) => this.setForce(e.on),
+    setMode: (e) => this.setMode(e.mode),
     setupProvider: (e) => this.note(this.options.providerSetup?.connect(e.answers) ?? 'no provider set-up here'),
     answer: (e) => this.bus.emit('approval.answered', { requestId: e.requestId, approval: e.approval }),
     note: (e) => this.note(e.text),
@@ -357,6 +360,13 @@ export class TurnCoordinator {
             `/force to go back to ${this.runner.settings.approval})`
         : `full-auto off: back to ${this.runner.settings.approval}`,
     );
+  }
+
+  /** Shift+Tab's next mode, or Ctrl-C's way back to ask: said in the transcript with what it means. */
+  private setMode(mode: ApprovalMode): void {
+    this.runner.settings.setMode(mode);
+    const next = this.options.keys.key('idle', 'app.cycleMode');
+    this.note(`approval: ${mode} · ${APPROVAL_MEANING[mode]} (${next}: the next mode)`);
   }
 
   /** The person started typing: the workspace's paths for @ are listed now, in the background. */

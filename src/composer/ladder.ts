@@ -1,14 +1,15 @@
 // What Ctrl-C does, as a table: busy → cancel the turn; idle with text →
-// clear it; force mode on → turn it off; otherwise → quit. A burst of Ctrl-C
+// clear it; any approval mode but ask → back to ask; otherwise → quit. A burst of Ctrl-C
 // (a held key) that began by cancelling a turn is swallowed, so holding it
 // never quits the program; the composer reducer tracks the burst. Pure.
 
-export type InterruptAction = 'cancel' | 'clear' | 'forceOff' | 'quit' | 'ignore';
+export type InterruptAction = 'cancel' | 'clear' | 'modeAsk' | 'quit' | 'ignore';
 
 export interface InterruptContext {
   busy: boolean;
   composerEmpty: boolean;
-  force: boolean;
+  /** The approval mode is ask (the default): no step back to it. */
+  asking: boolean;
   /** Inside a burst of presses whose first one cancelled a turn. */
   inCancelBurst: boolean;
 }
@@ -17,7 +18,7 @@ export function interruptAction(c: InterruptContext): InterruptAction {
   if (c.busy) return 'cancel';
   if (c.inCancelBurst) return 'ignore';
   if (!c.composerEmpty) return 'clear';
-  if (c.force) return 'forceOff';
+  if (!c.asking) return 'modeAsk';
   return 'quit';
 }
 

@@ -9,6 +9,7 @@ import type { CommandName } from '../commands';
 import { SLASH_COMMANDS, completeSlash, findSlash, parseSlash } from '../slash-commands';
 import { nearestCommand } from '../search/commands';
 import { BURST_GAP_MS, interruptAction } from './ladder';
+import { nextMode } from '../settings/approval';
 import * as ed from '../editor/model';
 import * as nav from '../history/navigator';
 import type { ComposerContext, ComposerInput, ComposerState, Effect, Input, Reduced } from './state';
@@ -173,6 +174,8 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
       return interrupt(s, ctx);
     case 'app.toggleForce':
       return { state: s, effects: [{ type: 'setForce', on: !ctx.force }] };
+    case 'app.cycleMode':
+      return { state: s, effects: [{ type: 'setMode', mode: nextMode(ctx.mode) }] };
     case 'turn.cancel':
       return { state: s, effects: [{ type: 'cancelTurn' }] };
     case 'session.rewind':
@@ -256,7 +259,7 @@ function interrupt(s: ComposerState, ctx: ComposerContext): Reduced {
   const action = interruptAction({
     busy: ctx.busy,
     composerEmpty: ed.isEmpty(s.editor),
-    force: ctx.force,
+    asking: ctx.mode === 'ask',
     inCancelBurst,
   });
   switch (action) {
@@ -271,8 +274,8 @@ function interrupt(s: ComposerState, ctx: ComposerContext): Reduced {
         state: { ...pressed, editor: ed.clear(s.editor), nav: nav.idleNav },
         effects: [{ type: 'remember', segments: ed.toSegments(s.editor) }],
       };
-    case 'forceOff':
-      return { state: pressed, effects: [{ type: 'setForce', on: false }] };
+    case 'modeAsk':
+      return { state: pressed, effects: [{ type: 'setMode', mode: 'ask' }] };
     case 'quit':
       return { state: pressed, effects: [{ type: 'quit', reason: 'ctrl-c' }] };
     case 'ignore':

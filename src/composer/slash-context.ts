@@ -72,6 +72,8 @@ export interface SlashContext {
     clear(): void;
     /** Copies the last answer (clipboard by OSC 52, and a file); returns what to tell the person. */
     copyLastAnswer(): string;
+    /** Folds the checklist panel to its count, or unfolds it; returns what to tell the person. */
+    toggleChecklist(): string;
     /** The key bindings of the current mode, one line each. */
     keyHelp(): string[];
     /** The prompt commands (personal, project, MCP), one line each, marked with their source. */
@@ -141,6 +143,7 @@ export function slashContext(host: SlashHost): SlashContext {
     screen: {
       clear: () => host.options.view?.clear(),
       copyLastAnswer: () => host.options.view?.copyLastAnswer() ?? 'nothing to copy',
+      toggleChecklist: () => host.options.view?.toggleChecklist() ?? 'no checklist here',
       // The keys of the mode the person is in, then those a search adds (scope switch, delete).
       keyHelp: () => {
         const k = host.options.keys;

@@ -4,7 +4,7 @@
 // comes out (effects as data, carried out by the turn coordinator).
 // Types and constants only.
 
-import type { Approval } from '../settings/approval';
+import type { Approval, ApprovalMode } from '../settings/approval';
 import type { CommandName } from '../commands';
 import type { FileHit } from '../search/files';
 import type { CommandEntry } from '../search/commands';
@@ -45,6 +45,8 @@ export interface ComposerContext {
   /** A turn is running. */
   readonly busy: boolean;
   readonly force: boolean;
+  /** The approval mode in force (full-auto while force mode is on). */
+  readonly mode: ApprovalMode;
   /** Milliseconds, for telling a held Ctrl-C from separate presses. */
   readonly now: number;
   readonly pasteLimits?: ed.PasteOptions;
@@ -110,6 +112,8 @@ export type Effect =
   | { readonly type: 'cancelTurn' }
   | { readonly type: 'quit'; readonly reason: 'ctrl-c' | 'ctrl-d' }
   | { readonly type: 'setForce'; readonly on: boolean }
+  /** An approval mode put in force (Shift+Tab's next one; Ctrl-C's way back to ask). */
+  | { readonly type: 'setMode'; readonly mode: ApprovalMode }
   /** The person's answer to the tool question `requestId` (turn/approvals.ts). */
   | { readonly type: 'answer'; readonly requestId: number; readonly approval: Approval }
   | { readonly type: 'scroll'; readonly pages: number }

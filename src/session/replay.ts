@@ -13,6 +13,7 @@ import { displayText } from '../editor/text';
 import { LogEvent, userText } from './events';
 import { summaryMessages } from '../turn/compact';
 import { pushAll } from '../arrays';
+import { type TodoItem, checklistOf } from '../todo';
 
 export type ReplayItem = {
   kind: 'user' | 'assistant' | 'tool' | 'output' | 'result' | 'note' | 'error';
@@ -24,6 +25,8 @@ export interface Replay {
   items: ReplayItem[];
   /** The time of the conversation's last timed event. */
   lastTs: string | null;
+  /** The model's checklist as it last sent it (a compaction keeps it; a rewind takes it back), or null: none. */
+  checklist: TodoItem[] | null;
 }
 
 export interface ConversationSummary {
@@ -68,7 +71,7 @@ export function replay(events: readonly LogEvent[], conv: string, maxKept = DEFA
   for (const e of events) if (e.conv === conv) r.take(e);
   // The log stops mid-turn (milk was killed): what was there is kept, marked interrupted.
   if (r.close()) r.items.push({ kind: 'note', text: '[interrupted]' });
-  return { messages: r.messages, items: r.items, lastTs: r.lastTs };
+  return { messages: r.messages, items: r.items, lastTs: r.lastTs, checklist: r.checklist };
 }
 
 /** One conversation being replayed: the model's messages and the transcript's items so far. */
@@ -76,6 +79,7 @@ class Replayer {
   readonly messages: ChatMessage[] = [];
   readonly items: ReplayItem[] = [];
   lastTs: string | null = null;
+  checklist: TodoItem[] | null = null;
   private text = '';
   private streaming = false;
   private unanswered: ToolCall[] = [];
@@ -131,6 +135,7 @@ class Replayer {
         this.text = '';
         this.streaming = false;
         this.unanswered = [...calls];
+        this.checklist = checklistOf(this.messages.slice(-1)) ?? this.checklist;
         return;
       }
       case 'tool':
@@ -140,6 +145,7 @@ class Replayer {
       case 'rewind':
         this.close();
         this.messages.length = Math.min(this.messages.length, e.kept);
+        this.checklist = checklistOf(this.messages);
         this.items.push({
           kind: 'note',
           text: '── rewound: the turns above from the input it went back to are no longer in what the model gets ──',

@@ -130,7 +130,7 @@ export class Sessions {
     const switched = recorded && this.restoreModel ? this.restoreModel(recorded) : null;
     const r = replay(events, id, this.maxKept);
     const images = this.reread?.(r.messages) ?? { messages: r.messages, notes: [] };
-    this.runner.load(images.messages);
+    this.runner.load(images.messages, r.checklist);
     let next = 0;
     for (const e of events) if (e.t === 'assistant' || e.t === 'delta') next = Math.max(next, e.msg + 1);
     this.recorder.resume(conv, next, recorded);

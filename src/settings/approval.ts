@@ -5,9 +5,10 @@
  * What a tool does, for approval (each tool says, tools/tool.ts): reads (and
  * searches), edits files in the workspace, runs a command, reaches the
  * network, or something milk cannot judge (an MCP server's tool, whatever the
- * server says of it: read-only mode refuses it unless a rule allows it).
+ * server says of it: read-only mode refuses it unless a rule allows it), or keeps milk's own state (the checklist,
+ * a question to the person, a plan put to them, a background command's output): that runs in every mode.
  */
-export type ToolKind = 'read' | 'edit' | 'command' | 'network' | 'other';
+export type ToolKind = 'read' | 'edit' | 'command' | 'network' | 'other' | 'state';
 
 /**
  * An answer to a tool's question: run it, don't, run this tool unasked from now on, add a rule, run it with the
@@ -15,17 +16,27 @@ export type ToolKind = 'read' | 'edit' | 'command' | 'network' | 'other';
  */
 export type Approval = 'yes' | 'no' | 'always' | 'rule' | 'network';
 
-export const APPROVAL_MODES = ['read-only', 'ask', 'auto-edit', 'full-auto'] as const;
+export const APPROVAL_MODES = ['read-only', 'ask', 'plan', 'auto-edit', 'full-auto'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
 export type Decision = 'run' | 'ask' | 'refuse';
 
 const TABLE: Record<ApprovalMode, Record<ToolKind, Decision>> = {
-  'read-only': { read: 'run', edit: 'refuse', command: 'refuse', network: 'refuse', other: 'refuse' },
-  ask: { read: 'run', edit: 'ask', command: 'ask', network: 'ask', other: 'ask' },
-  'auto-edit': { read: 'run', edit: 'run', command: 'ask', network: 'ask', other: 'ask' },
-  'full-auto': { read: 'run', edit: 'run', command: 'run', network: 'run', other: 'run' },
+  'read-only': { read: 'run', edit: 'refuse', command: 'refuse', network: 'refuse', other: 'refuse', state: 'run' },
+  ask: { read: 'run', edit: 'ask', command: 'ask', network: 'ask', other: 'ask', state: 'run' },
+  plan: { read: 'run', edit: 'refuse', command: 'refuse', network: 'refuse', other: 'refuse', state: 'run' },
+  'auto-edit': { read: 'run', edit: 'run', command: 'ask', network: 'ask', other: 'ask', state: 'run' },
+  'full-auto': { read: 'run', edit: 'run', command: 'run', network: 'run', other: 'run', state: 'run' },
 };
+
+/** What Shift+Tab steps through, each to the next, the last back to the first (read-only steps to ask). */
+export const MODE_CYCLE: readonly ApprovalMode[] = ['ask', 'auto-edit', 'plan', 'full-auto'];
+
+/** The mode Shift+Tab goes to from `mode`. */
+export function nextMode(mode: ApprovalMode): ApprovalMode {
+  const at = MODE_CYCLE.indexOf(mode);
+  return at < 0 ? 'ask' : MODE_CYCLE[(at + 1) % MODE_CYCLE.length];
+}
 
 /**
  * What happens in `mode` to a call of a tool that does `kind` of thing; `always`: the person answered "always" for the
@@ -42,6 +53,9 @@ export const APPROVAL_MEANING: Record<ApprovalMode, string> = {
   ask:
     'Reading and searching run unasked; each file change and each command is shown to the person first, who ' +
     'approves or declines it.',
+  plan:
+    'Plan mode: reading and searching run; file changes and commands are refused until the person accepts a plan. ' +
+    'Explore, then put the plan to the person with propose_plan.',
   'auto-edit':
     'Reading, searching and file changes inside the workspace run unasked; each command is shown to the person first.',
   'full-auto': 'Every tool call runs without asking.',

@@ -12,9 +12,10 @@ import { glob } from './builtin/glob';
 import { grep } from './builtin/grep';
 import { editFile } from './builtin/edit-file';
 import { writeFile } from './builtin/write-file';
+import { todo } from './builtin/todo';
 
 /** milk's own tools, in the order the model is told of them. */
-export const BUILTIN_TOOLS: readonly AnyTool[] = [shell, readFile, glob, grep, editFile, writeFile];
+export const BUILTIN_TOOLS: readonly AnyTool[] = [shell, readFile, glob, grep, editFile, writeFile, todo];
 
 export function specOf(tool: AnyTool): ToolSpec {
   return { name: tool.name, description: tool.description, parameters: tool.parameters };

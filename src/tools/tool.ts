@@ -8,6 +8,7 @@
 import type { ToolKind } from '../settings/approval';
 import type { Schema } from './schema';
 import type { ImagePart } from '../images';
+import type { TodoItem } from '../todo';
 
 export interface ToolResult {
   /** What the model gets back. */
@@ -43,6 +44,8 @@ export interface ToolContext {
   /** Output as it arrives, for the transcript (a command's; other tools' results are shown when they end). */
   readonly onOutput: (text: string) => void;
   readonly killGraceMs?: number;
+  /** Takes the checklist the model sent (the todo tool): shown above the composer. */
+  readonly checklist?: (items: readonly TodoItem[]) => void;
 }
 
 export interface Tool<A = Record<string, unknown>> {

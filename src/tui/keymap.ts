@@ -45,7 +45,7 @@ const EDITING: Binding[] = [
   { keys: ['C-o'], command: 'transcript.toggleFold' },
   { keys: ['C-v'], command: 'composer.pasteImage' },
   { keys: ['tab'], command: 'composer.complete' },
-  { keys: ['S-tab'], command: 'app.toggleForce' },
+  { keys: ['S-tab'], command: 'app.cycleMode' },
 ];
 
 export const DEFAULT_TABLES: Readonly<Record<Mode, readonly Binding[]>> = {

@@ -11,7 +11,7 @@ import type { Screen } from './screen';
 import type { StatusModel } from './status-model';
 import type { TranscriptModel } from './transcript-model';
 import { composerView, statusRow, transcriptRows } from './views';
-import type { PaintContext } from '../composer/views/view';
+import type { PaintContext, ViewPaint } from '../composer/views/view';
 import type { Frame } from '../composer/coordinator-types';
 import type { HistoryMode } from '../settings/store';
 import type { KeyNames } from '../commands';
@@ -27,6 +27,8 @@ export interface PaintSources {
   keys: KeyNames;
   /** The history Up/Down walk, which the search's overlay names. */
   historyMode: () => HistoryMode;
+  /** What stands above the composer when no view paints there (the model's checklist), if anything. */
+  panel?: () => ViewPaint | null;
 }
 
 /** The overlay's rows at most: a title and eight matches. */
@@ -124,11 +126,15 @@ export class Painter {
     ui.composer.setRows(view.rows);
     this.cursor = { row: view.cursorRow, col: view.cursorCol };
 
+    const { transcript: inPlace } = frame.paints;
+    const panel = frame.paints.overlay ? null : (sources.panel?.() ?? null);
+    const overlay = frame.paints.overlay ?? panel;
+    // Before the transcript is measured: a panel takes its rows from it.
+    const shown = ui.setOverlayRows(Math.min(OVERLAY_ROWS, overlay ? overlay.wanted : 0), panel !== null);
     const t = ui.transcript.size();
     sources.transcript.setWidth(t.width);
     sources.transcript.setHeight(t.height);
     this.transcriptHeight = t.height;
-    const { transcript: inPlace, overlay } = frame.paints;
     const at = (width: number, height: number): PaintContext => ({
       width,
       height,
@@ -142,7 +148,6 @@ export class Painter {
     // Rows laid out for this view (an answer's part reached: its guessed rows became real ones) moved nothing on
     // screen.
     this.shown.rows = sources.transcript.rowCount;
-    const shown = ui.setOverlayRows(Math.min(OVERLAY_ROWS, overlay ? overlay.wanted : 0));
     if (overlay && shown > 0) ui.overlay.setRows(overlay.rows(at(ui.overlay.size().width, shown)));
     ui.status.setRows([statusRow(sources.status.snapshot(Date.now(), frame), ui.status.size().width, emoji)]);
     ui.screen.render();

@@ -106,8 +106,9 @@ export interface Screen {
   setBackground(background: Background): void;
   /**
    * Shows the overlay `rows` high (0 hides it); it never takes more than the transcript has. Returns the height given.
+   * `pushes`: the transcript ends above it (a panel kept up), rather than going on under it (a search's matches).
    */
-  setOverlayRows(rows: number): number;
+  setOverlayRows(rows: number, pushes?: boolean): number;
   destroy(): void;
 }
 
@@ -189,6 +190,28 @@ function borderMarker(box: Widgets.BoxElement): (text: string | null) => void {
   };
 }
 
+/**
+ * The overlay `at.rows` high right above the composer, at most the transcript's height less one row, so some of the
+ * conversation always shows; over the transcript's bottom rows, or (`pushes`: a panel kept up while the conversation
+ * goes on) in their place, the transcript ending above it.
+ */
+function placeOverlay(
+  overlay: Widgets.BoxElement,
+  transcript: Widgets.BoxElement,
+  composer: Widgets.BoxElement,
+  at: { rows: number; pushes: boolean },
+): void {
+  const o = Math.min(at.rows, (transcript.height as number) - 1);
+  if (o <= 0) {
+    overlay.hide();
+    return;
+  }
+  if (at.pushes) transcript.height = (transcript.height as number) - o;
+  overlay.top = (composer.top as number) - o;
+  overlay.height = o;
+  overlay.show();
+}
+
 export function createScreen(options: ScreenOptions): Screen {
   patchBlessedWidths();
   const screen = blessedScreen(options);
@@ -204,8 +227,7 @@ export function createScreen(options: ScreenOptions): Screen {
   const status = grid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1 }));
   // Created last, so it is drawn over the transcript.
   const overlay = grid(blessed.box({ parent: screen, left: 0, width: '100%', height: 1, hidden: true }));
-  let overlayRows = 0;
-
+  const overlayAt = { rows: 0, pushes: false };
   const place = (): void => {
     const rows = screen.height as number;
     const c = Math.min(composerRows, maxComposerRows()) + 2;
@@ -213,15 +235,7 @@ export function createScreen(options: ScreenOptions): Screen {
     composer.box.top = Math.max(0, rows - 1 - c);
     composer.box.height = c;
     transcript.box.height = Math.max(1, rows - 1 - c);
-    // At most the transcript's height less one row, so some of the conversation always shows.
-    const o = Math.min(overlayRows, (transcript.box.height as number) - 1);
-    if (o <= 0) {
-      overlay.box.hide();
-      return;
-    }
-    overlay.box.top = (composer.box.top as number) - o;
-    overlay.box.height = o;
-    overlay.box.show();
+    placeOverlay(overlay.box, transcript.box, composer.box, overlayAt);
   };
   const maxComposerRows = (): number => Math.max(1, Math.floor((screen.height as number) / 3) - 2);
   screen.on('resize', place);
@@ -233,9 +247,10 @@ export function createScreen(options: ScreenOptions): Screen {
     composer,
     status,
     overlay,
-    setOverlayRows(rows: number) {
-      if (rows !== overlayRows) {
-        overlayRows = rows;
+    setOverlayRows(rows: number, pushes = false) {
+      if (rows !== overlayAt.rows || pushes !== overlayAt.pushes) {
+        overlayAt.rows = rows;
+        overlayAt.pushes = pushes;
         place();
       }
       return overlay.box.hidden ? 0 : (overlay.box.height as number);

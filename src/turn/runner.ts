@@ -17,6 +17,7 @@ import { ProviderError } from '../providers/errors';
 import type { ToolCall, ToolSpec } from '../tool-call';
 import type { Effort } from '../settings/effort';
 import { type ImagePart, withoutBytes } from '../images';
+import { type TodoItem, checklistOf } from '../todo';
 import { ToolRegistry } from '../tools/registry';
 import { sanitize } from '../inert';
 import { Conversation, type Input } from './conversation';
@@ -136,10 +137,14 @@ export class TurnRunner {
     return this.options.effort?.();
   }
 
-  /** Replaces the conversation (a resumed one, or none for a new one). Only when idle. */
-  load(messages: readonly ChatMessage[]): void {
+  /**
+   * Replaces the conversation (a resumed one, or none for a new one), with the checklist it holds (a replayed log's;
+   * else the last todo call among the messages). Only when idle.
+   */
+  load(messages: readonly ChatMessage[], checklist: readonly TodoItem[] | null = null): void {
     if (this.active) throw new Error('a turn is running');
     this.conversation.load(messages);
+    this.bus.emit('checklist.changed', { items: checklist ?? checklistOf(messages) ?? [] });
   }
 
   /** The inputs a rewind can go back to, oldest first. */
@@ -157,6 +162,7 @@ export class TurnRunner {
     const done = this.conversation.rewind(index);
     if (!done) return null;
     this.bus.emit('conversation.rewound', { kept: done.input.at, dropped: done.dropped });
+    this.bus.emit('checklist.changed', { items: checklistOf(this.conversation.messages) ?? [] });
     return done.input;
   }
 

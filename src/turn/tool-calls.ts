@@ -13,7 +13,7 @@ import { ToolRegistry, prepare, runTool } from '../tools/registry';
 import { callDetail, describeCall, showControls } from '../tools/visible';
 import { describeRule, suggestRule } from '../settings/rules';
 import type { Approvals } from './approvals';
-import type { Approval } from '../settings/approval';
+import type { Approval, ApprovalMode } from '../settings/approval';
 import { Inert, StreamSanitizer, sanitize } from '../inert';
 import type { ActiveTurn } from './turn';
 import type { ImagePart } from '../images';
@@ -72,14 +72,7 @@ export class ToolCalls {
     const settings = this.o.settings;
     let decision = settings.decide({ tool: tool.name, kind: tool.kind, command: tool.ruleText?.(args) });
     if (decision === 'refuse')
-      return told(
-        this.refuse(
-          turn,
-          tool.name,
-          `the person set milk to ${settings.mode} mode, where ${tool.name} is not allowed`,
-          'not allowed',
-        ),
-      );
+      return told(this.refuse(turn, tool.name, notAllowed(settings.mode, tool.name), 'not allowed'));
     const confined = tool.sandboxed ? await this.confinement() : { sandbox: false, agree: false };
     const guarded = tool.guard ? await tool.guard(args, this.o.workspace) : null;
     if (turn.cancelled) return null;
@@ -136,6 +129,7 @@ export class ToolCalls {
       hidden: this.o.hide,
       writes: this.writeHooks(turn),
       killGraceMs: this.o.killGraceMs,
+      checklist: (items) => bus.emit('checklist.changed', { items }),
       onOutput: (text) => {
         streamed = true;
         const shown = output.push(text);
@@ -234,9 +228,11 @@ export class ToolCalls {
     });
     this.o.bus.emit('tool.finished', { turnId: turn.id, ok: false, status: sanitize(status) });
     const next =
-      status === 'not allowed'
-        ? 'Do without it, or ask the person to change the mode.'
-        : 'Send the call again with its complete arguments as one JSON object.';
+      status === 'invalid arguments'
+        ? 'Send the call again with its complete arguments as one JSON object.'
+        : this.o.settings.mode === 'plan'
+          ? 'Go on reading and searching; when the plan is ready, put it to the person with propose_plan.'
+          : 'Do without it, or ask the person to change the mode.';
     return `error: this ${name} call was not run: ${why}. ${next}`;
   }
 
@@ -246,4 +242,12 @@ export class ToolCalls {
     if (!cp || turn.seq < 0) return undefined;
     return { before: (file) => cp.before(file, turn.seq), after: (file) => cp.after(file) };
   }
+}
+
+/** Why a call is refused by the mode in force: plan mode says what it waits for. */
+function notAllowed(mode: ApprovalMode, tool: string): string {
+  return mode === 'plan'
+    ? `milk is in plan mode, where ${tool} is not allowed: no file changes and no commands until the person ` +
+        `accepts a plan`
+    : `the person set milk to ${mode} mode, where ${tool} is not allowed`;
 }

@@ -1,0 +1,57 @@
+// `todo`: the checklist the model keeps while it works, sent whole each time
+// (todo.ts holds what a list may be and how it reads); milk shows it above the
+// composer and in the transcript where it changes, and the log keeps the call.
+
+import { defineTool } from '../tool';
+import * as s from '../schema';
+import { TODO_STATUSES, todoCount, todoProblem, todoSubject, todoText } from '../../todo';
+
+const parameters = s.object(
+  {
+    items: s.array(
+      s.object(
+        {
+          text: s.string('One step, in a few words: "Move the parser to src/parse.ts".'),
+          status: s.oneOf(TODO_STATUSES, 'pending, in_progress (one at a time) or done.'),
+        },
+        ['text', 'status'],
+      ),
+      'The whole checklist, in order: every item each time, not only the changed ones. An empty list clears it.',
+    ),
+  },
+  ['items'],
+);
+
+type Args = s.Infer<typeof parameters>;
+
+export const todo = defineTool<Args>({
+  name: 'todo',
+  description:
+    'Keep a checklist of the steps of a task with several parts, which the person sees above their input while you ' +
+    'work. Send the whole list each time. Make it when a task has three or more steps or the person gives you a ' +
+    'list; mark an item in_progress before starting it (one at a time) and done as soon as it is finished, not in ' +
+    'a batch at the end. Skip it for a single quick step or a question.',
+  parameters,
+  kind: 'state',
+  examples: [
+    {
+      items: [
+        { text: 'Find the call sites of parseArgs', status: 'done' },
+        { text: 'Move them to the new signature', status: 'in_progress' },
+        { text: 'Run the tests', status: 'pending' },
+      ],
+    },
+    { items: [] },
+  ],
+  check: (args) => todoProblem(args.items),
+  subject: (args) => todoSubject(args.items),
+  run: async (args, ctx) => {
+    ctx.checklist?.(args.items);
+    const content =
+      args.items.length === 0
+        ? 'The checklist is cleared.'
+        : `The checklist is saved (${todoCount(args.items)}):\n${todoText(args.items)}`;
+    // No status: the call's line says the count already.
+    return { ok: true, content };
+  },
+});
