@@ -75,6 +75,8 @@ const PURE = [
   'src/cost.ts',
   'src/images.ts',
   'src/todo.ts',
+  'src/questions.ts',
+  'src/tools/ring.ts',
   'src/welcome.ts',
   'src/tool-call.ts',
   'src/tools/tool.ts',

@@ -22,6 +22,12 @@
 //                  "looped N times."
 //   todo           a checklist of three made (todo), a glob, the checklist updated (two done, one in progress),
 //                  then "two of three done."
+//   ask            an ask_user call (which colour: red, green, blue), then "you said: " and its result
+//   plan           an edit_file call (refused in plan mode), a propose_plan call, then the edit once accepted, and
+//                  "planned and done: " with its result; sent back: "revising: " and the call's result
+//   background     a shell call with background: true (printf ready; sleep 100.<the message's digits>), shell_output
+//                  (wait 10), shell_kill, shell_output again, then "background: " and what it said; background-keep:
+//                  the command (printing "serving") left running, "left it running: " and the call's result
 //   look           a read_file call of shot.png, then "looked: N image(s)" (the images its answer brought)
 //   blind          answers 400 "does not support image input" to a request with images (else as short)
 //   slow           200 words, one every 100 ms       long      about 1 MB of text in 4 KB chunks
@@ -147,6 +153,29 @@ function toolResults(messages) {
   return messages.filter(
     (m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')),
   ).length;
+}
+
+/** The messages of the turn in progress: those after the person's last message (a tool result is not theirs). */
+function thisTurn(messages) {
+  const theirs = (m) =>
+    m.role === 'user' && !(Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result'));
+  let i = messages.length - 1;
+  while (i >= 0 && !theirs(messages[i])) i--;
+  return messages.slice(i + 1);
+}
+
+/** The newest tool result's text (either protocol's shape), or ''. */
+function lastToolText(messages) {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === 'tool') return typeof m.content === 'string' ? m.content : JSON.stringify(m.content);
+    const result = Array.isArray(m.content) ? m.content.filter((c) => c.type === 'tool_result').pop() : null;
+    if (result)
+      return typeof result.content === 'string'
+        ? result.content
+        : (result.content || []).map((c) => c.text || '').join('');
+  }
+  return '';
 }
 
 function plan(scenario, body) {
@@ -325,6 +354,52 @@ function plan(scenario, body) {
         { chunks: ['two of three done.'] },
       ];
       return { ...steps[Math.min(answered, steps.length - 1)], delay: scenario.delay ?? 5 };
+    }
+    case 'ask': {
+      // A question to the person, then what came back.
+      if (toolResults(thisTurn(messages)) > 0)
+        return { chunks: [`you said: ${lastToolText(messages)}`], delay: scenario.delay ?? 5 };
+      const question = 'Which colour should the button be?';
+      return {
+        chunks: ['one question. '],
+        tool: { name: 'ask_user', args: { question, options: ['red', 'green', 'blue'] } },
+        delay: scenario.delay ?? 5,
+      };
+    }
+    case 'plan': {
+      // Plan mode as a model goes through it: an edit tried (refused there), the plan proposed, then, once accepted,
+      // the edit; sent back, what the note said.
+      const answered = toolResults(thisTurn(messages));
+      const edit = { name: 'edit_file', args: { path: 'notes.txt', old_string: 'line 2\n', new_string: 'LINE TWO\n' } };
+      const delay = scenario.delay ?? 5;
+      if (answered === 0) return { chunks: ['trying. '], tool: edit, delay };
+      if (answered === 1) {
+        const plan = '# The plan\n\n1. Change **line 2** of `notes.txt`\n2. Check it';
+        return { chunks: ['proposing. '], tool: { name: 'propose_plan', args: { plan } }, delay };
+      }
+      const last = lastToolText(messages);
+      if (answered === 2 && last.includes('accepted')) return { chunks: ['carrying it out. '], tool: edit, delay };
+      if (answered === 2) return { chunks: [`revising: ${last}`], delay };
+      return { chunks: [`planned and done: ${last.slice(0, 60)}`], delay };
+    }
+    case 'background':
+    case 'background-keep': {
+      // A command left running (its sleep's length marked with the digits of the person's message, so a test finds
+      // it among the processes): read, ended and read again; or (background-keep) left running after the turn.
+      const turn = thisTurn(messages);
+      const answered = toolResults(turn);
+      const delay = scenario.delay ?? 5;
+      const mark = (lastText.match(/\d+/) || ['0'])[0];
+      const id = Number((/shell (\d+)/.exec(lastToolText(turn)) || [])[1] || 0) || undefined;
+      const command = `printf '${scenario.name === 'background' ? 'ready' : 'serving'}\\n'; sleep 100.${mark}`;
+      if (answered === 0)
+        return { chunks: ['starting. '], tool: { name: 'shell', args: { command, background: true } }, delay };
+      if (scenario.name === 'background-keep') return { chunks: [`left it running: ${lastToolText(turn)}`], delay };
+      if (answered === 1) return { chunks: [], tool: { name: 'shell_output', args: { id, wait: 10 } }, delay };
+      if (answered === 2)
+        return { chunks: [`it said: ${lastToolText(turn)} `], tool: { name: 'shell_kill', args: { id: 1 } }, delay };
+      if (answered === 3) return { chunks: [], tool: { name: 'shell_output', args: { id: 1, wait: 10 } }, delay };
+      return { chunks: [`background: ${lastToolText(turn)}`], delay };
     }
     case 'look': {
       // read_file on an image, then how many images came back with its answer.

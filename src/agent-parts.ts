@@ -27,6 +27,7 @@ import { Spending } from './spending';
 import type { McpServerConfig, McpServers } from './tools/mcp';
 import { mcpTool } from './tools/mcp-tools';
 import { ToolRegistry } from './tools/registry';
+import { BackgroundShells } from './tools/background';
 import type { AnyTool } from './tools/tool';
 import { TurnRunner } from './turn/runner';
 
@@ -109,8 +110,10 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const mcp = mcpHolder(bus, options);
   const provider = new ProviderSlot(options.provider);
   const { spending, windowOf } = prices(bus, settings, provider, options);
+  const background = new BackgroundShells();
   const runner = new TurnRunner(bus, provider, {
     workspace: options.workspace,
+    background,
     settings,
     systemPrompt: () => agent.text(),
     rulesReady,
@@ -140,7 +143,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   }));
   settings.onChange(() => recorder.modelChanged(), ['model']);
   const restoreModel = modelRestorer(provider, settings, options.switchProvider);
-  const kept = { settings, agent, permissions, rulesRead, checkpoints, mcp };
+  const kept = { settings, agent, permissions, rulesRead, checkpoints, mcp, background };
   // A resumed conversation's images, read again from the workspace.
   const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace);
   return { ...kept, runner, log, recorder, modelName, restoreModel, provider, spending, reread };

@@ -23,6 +23,7 @@ import { Painter } from './tui/painter';
 import type { Screen } from './tui/screen';
 import { StatusModel, type StatusSources } from './tui/status-model';
 import { ChecklistPanel } from './tui/checklist-panel';
+import { type BackgroundShells, shellLines } from './tools/background';
 import { TranscriptFeed } from './tui/transcript-feed';
 import { TranscriptModel } from './tui/transcript-model';
 
@@ -57,11 +58,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
       bus.requestRender();
     },
     copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
-    toggleChecklist: (): string => {
-      const said = checklist.toggle();
-      bus.requestRender();
-      return said;
-    },
+    toggleChecklist: (): string => checklist.toggle(),
   };
   const coordinator = new TurnCoordinator(bus, s.runner, s.history, {
     keys,
@@ -91,6 +88,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     },
     files: mentionFiles(options.workspace),
     mcp: s.mcp.forSlash,
+    shells: shellsFor(s.background),
     prompts: promptCommands(s),
   });
   const status = new StatusModel(bus, statusSources(s, options, keys, feed, coordinator));
@@ -104,6 +102,18 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     panel: () => checklist.paint(),
   });
   return { transcript, coordinator, status, painter };
+}
+
+/** /shells: the model's background commands listed, and one ended. */
+function shellsFor(background: BackgroundShells): CoordinatorOptions['shells'] {
+  return {
+    lines: () => shellLines(background.all(), Date.now()),
+    kill: (id) => {
+      const shell = background.find(id);
+      if (!shell) return `no background command ${id} (/shells lists them)`;
+      return background.kill(id) ? `stopping shell ${id}: ${shell.command}` : `shell ${id} has ended (${shell.ended})`;
+    },
+  };
 }
 
 /** Images: a dropped file's path or an @-mentioned one read to see if it is an image; Ctrl+V's clipboard image. */

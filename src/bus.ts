@@ -9,6 +9,7 @@ import type { ReplayItem } from './session/replay';
 import type { Approval } from './settings/approval';
 import type { Inert } from './inert';
 import type { TodoItem } from './todo';
+import type { AskedQuestion, PersonAnswer } from './questions';
 
 export type { Approval };
 export type TurnEnd = 'done' | 'interrupted' | 'error';
@@ -80,6 +81,12 @@ export interface Events {
     fullAuto?: boolean;
   };
   'approval.answered': { requestId: number; approval: Approval };
+  /**
+   * The model asks the person (ask_user: `options` and a free answer) or puts a plan to them (propose_plan: `plan`,
+   * Markdown; the options are the modes to carry on in); the answer comes back as `question.answered`.
+   */
+  'question.asked': AskedQuestion;
+  'question.answered': { requestId: number; answer: PersonAnswer };
   /** A turn made `steps` model requests (a multiple of maxSteps): whether it goes on is asked (turn/runner.ts). */
   'turn.limit': { turnId: number; steps: number };
   'turn.limitAnswered': { turnId: number; goOn: boolean };

@@ -4,7 +4,17 @@
 // table read them from here. Nothing here draws, reads a file or holds state.
 
 export type Mode =
-  'idle' | 'busy' | 'search' | 'confirm' | 'approval' | 'picker' | 'mention' | 'slash' | 'setup' | 'models';
+  | 'idle'
+  | 'busy'
+  | 'search'
+  | 'confirm'
+  | 'approval'
+  | 'question'
+  | 'picker'
+  | 'mention'
+  | 'slash'
+  | 'setup'
+  | 'models';
 
 export const MODES: readonly Mode[] = [
   'idle',
@@ -12,6 +22,7 @@ export const MODES: readonly Mode[] = [
   'search',
   'confirm',
   'approval',
+  'question',
   'picker',
   'mention',
   'slash',
@@ -107,7 +118,7 @@ export const COMMANDS = {
   'composer.queue': { description: 'Queue the input; it is sent when the turn ends', modes: ['busy'] },
   'app.interrupt': {
     description: 'Interrupt the turn; else clear the input; else go back to ask from any other mode; else quit',
-    modes: ['idle', 'busy', 'approval'],
+    modes: ['idle', 'busy', 'approval', 'question'],
   },
   'app.toggleForce': {
     description: 'Full-auto on or off: tool calls run without asking (full-auto in the status bar)',
@@ -117,8 +128,11 @@ export const COMMANDS = {
     description: 'The next approval mode: ask, auto-edit, plan, full-auto, then ask again (shown in the status bar)',
     modes: ['idle', 'busy'],
   },
-  'app.suspend': { description: 'Suspend milk to the shell (fg brings it back)', modes: ['idle', 'busy', 'approval'] },
-  'app.redraw': { description: 'Redraw the whole screen', modes: ['idle', 'busy', 'approval'] },
+  'app.suspend': {
+    description: 'Suspend milk to the shell (fg brings it back)',
+    modes: ['idle', 'busy', 'approval', 'question'],
+  },
+  'app.redraw': { description: 'Redraw the whole screen', modes: ['idle', 'busy', 'approval', 'question'] },
   'turn.cancel': { description: 'Interrupt the running turn', modes: ['busy'] },
   'editor.yankPop': {
     description: 'Right after {editor.yank}: the kill before it instead, round the kill ring',
@@ -174,6 +188,25 @@ export const COMMANDS = {
   'models.backspace': { description: 'Delete the last character of the filter', modes: ['models'] },
   'models.clear': { description: 'Clear the filter', modes: ['models'] },
   'models.cancel': { description: 'Close the list; the model stays as it was', modes: ['models'] },
+  'question.up': { description: 'The option above', modes: ['question'] },
+  'question.down': {
+    description: 'The option below (past the last: the line for your own answer)',
+    modes: ['question'],
+  },
+  'question.take': {
+    description:
+      'Answer with the highlighted option, or with what is typed on the answer line (a plan: accept it in that ' +
+      'mode, or keep planning with the note)',
+    modes: ['question'],
+  },
+  'question.backspace': { description: 'Delete the last character of the answer', modes: ['question'] },
+  'question.clear': { description: 'Clear the answer', modes: ['question'] },
+  'question.pageUp': { description: 'Scroll the plan up', modes: ['question'] },
+  'question.pageDown': { description: 'Scroll the plan down', modes: ['question'] },
+  'question.dismiss': {
+    description: 'Close it unanswered (the model is told; a plan: keep planning)',
+    modes: ['question'],
+  },
   'approval.yes': { description: 'Run this tool call', modes: ['approval'] },
   'approval.no': { description: 'Do not run it (the model is told)', modes: ['approval'] },
   'approval.always': {

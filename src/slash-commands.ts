@@ -301,6 +301,19 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'shells',
+    args: '[kill ID]',
+    description:
+      'List the commands the model started in the background (id, how long each has run, the command, its last ' +
+      'line); kill ID ends one',
+    run(ctx, args) {
+      if (args.length === 0) return ctx.note(ctx.shells.lines().join('\n'));
+      const id = Number(args[1]);
+      if (args.length !== 2 || args[0] !== 'kill' || !Number.isInteger(id) || id < 1) return usage('shells');
+      ctx.note(ctx.shells.kill(id));
+    },
+  },
+  {
     name: 'rewind',
     args: '',
     description:

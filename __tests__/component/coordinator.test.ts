@@ -140,7 +140,7 @@ describe('the coordinator: slash commands', () => {
     const { keymap } = buildKeymap({
       'history.searchReverse': ['f5'],
       'search.toggleScope': ['C-o'],
-      'app.toggleForce': ['f6'],
+      'app.cycleMode': ['f6'],
     });
     const { send, notes } = setup([], { keys: keymap });
     send('/help');
@@ -148,7 +148,7 @@ describe('the coordinator: slash commands', () => {
     expect(notes()[0]).toMatch(/Ctrl\+O +Search the global history instead/);
     expect(notes()[0]).not.toMatch(/Ctrl\+R\b/);
     send('/force');
-    expect(notes().at(-1)).toContain('(F6 or /force to go back to ask)');
+    expect(notes().at(-1)).toContain('(/force goes back to ask; F6: the next mode)');
   });
   it('/help puts what to know first, then every key and command; /force toggles full-auto; nothing reaches the model', () => {
     const { c, send, notes, seen } = setup();
@@ -169,7 +169,7 @@ describe('the coordinator: slash commands', () => {
       /^ {2}Esc Esc +go back to an earlier input/m,
       /^ {2}Ctrl\+G +edit the input in your \$EDITOR$/m,
       /^ {2}Ctrl\+O +show the newest folded/m,
-      /^ {2}Shift\+Tab +full-auto on or off/m,
+      /^ {2}Shift\+Tab +the next approval mode: ask, auto-edit, plan, full-auto/m,
       /the status bar: ↑ tokens the last turn sent, ↓ it received, Σ the conversation so far; ctx N%/,
     ])
       expect(first).toMatch(line);

@@ -71,3 +71,121 @@ describe("the model's checklist", () => {
     expect(panel().join('\n')).toContain('[>] Run the tests');
   });
 });
+
+describe('questions to the person', () => {
+  it('ask_user shows the question and its options; a number key takes one, and the answer is the result', async () => {
+    const data = tempDir();
+    await open(openai('ask'), data);
+    m!.write('pick a colour' + KEY.enter);
+    await m!.waitForText('Which colour should the button be?');
+    expect(m!.text()).toMatch(/› 1\. red\n\s+2\. green\n\s+3\. blue\n\s+your answer:/);
+    await m!.waitFor(
+      () => /the model asks: Which colour.*1-3\/Enter answer · Esc no answer/.test(m!.statusLine()),
+      'answerable',
+    );
+    m!.write('2');
+    await m!.waitForText('you said: The person chose: green');
+    await m!.waitFor(() => !busy(), 'idle');
+    // Typed words are an answer of their own, never kept in input history.
+    m!.write('again' + KEY.enter);
+    await m!.waitForText('you said:');
+    await m!.waitFor(() => m!.statusLine().includes('1-3/Enter answer'), 'asked again');
+    m!.write('teal, please');
+    await m!.waitFor(() => /› your answer: teal, please/.test(m!.text()), 'typed on the answer line');
+    m!.write(KEY.enter);
+    await m!.waitForText('you said: The person answered: teal, please');
+    const history = fs.readFileSync(`${data}/input_history`, 'utf8');
+    expect(history).toContain('pick a colour');
+    expect(history).not.toContain('teal');
+  });
+});
+
+describe('plan mode', () => {
+  it('refuses an edit saying plan mode; propose_plan opens the plan; accepting switches the mode and the turn goes on', async () => {
+    const ws = fs.realpathSync(tempDir());
+    fs.writeFileSync(`${ws}/notes.txt`, 'line 1\nline 2\n');
+    await open(['--approval', 'plan', ...openai('plan')], tempDir(), ws);
+    expect(m!.statusLine()).toContain(' plan ');
+    m!.write('change line 2' + KEY.enter);
+    await m!.waitForText("The model's plan");
+    await m!.waitFor(() => m!.statusLine().includes('1-3/Enter accept · Esc keep planning'), 'answerable');
+    expect(m!.text()).toMatch(/1\. Change line 2 of notes\.txt/);
+    expect(m!.text()).toMatch(/› 1\. Accept, and carry on in auto-edit/);
+    expect(fs.readFileSync(`${ws}/notes.txt`, 'utf8')).toBe('line 1\nline 2\n');
+    m!.write(KEY.enter);
+    await m!.waitForText(/planned and done: edited .*notes\.txt: 1 replacement/);
+    expect(m!.text()).toMatch(/approval: auto-edit · Reading, searching and file changes/);
+    expect(fs.readFileSync(`${ws}/notes.txt`, 'utf8')).toBe('line 1\nLINE TWO\n');
+    expect(m!.statusLine()).toContain(' auto-edit ');
+    // The refusal said why, in the transcript.
+    m!.write('\x1b[5~');
+    await m!.waitForText(/edit_file call not run: milk is in plan mode, where edit_file is not allowed/);
+  });
+
+  it('keeping the plan with a note sends the note back and stays in plan mode', async () => {
+    const ws = fs.realpathSync(tempDir());
+    fs.writeFileSync(`${ws}/notes.txt`, 'line 1\nline 2\n');
+    await open(['--approval', 'plan', ...openai('plan')], tempDir(), ws);
+    m!.write('change line 2' + KEY.enter);
+    await m!.waitForText("The model's plan");
+    await m!.waitFor(() => m!.statusLine().includes('1-3/Enter accept'), 'answerable');
+    m!.write('check line 1 too');
+    await m!.waitFor(() => /› or keep planning, with a note: check line 1 too/.test(m!.text()), 'the note');
+    m!.write(KEY.enter);
+    await m!.waitForText(/revising: The person did not accept the plan yet[\s\S]*Their note: check line 1 too/);
+    expect(m!.statusLine()).toContain(' plan ');
+    expect(fs.readFileSync(`${ws}/notes.txt`, 'utf8')).toBe('line 1\nline 2\n');
+  });
+});
+
+/** Whether a process whose command line holds `text` (its arguments joined by blanks) runs. */
+function running(text: string): boolean {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').includes(text)) return true;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return false;
+}
+const mark = (): string => String(100000 + Math.floor(Math.random() * 899999));
+
+describe('background commands', () => {
+  it('one started in the background is read with shell_output, ended with shell_kill; none is left after exit', async () => {
+    const n = mark();
+    await open(['--approval', 'full-auto', ...openai('background')]);
+    m!.write(`serve ${n}` + KEY.enter);
+    await m!.waitForText(/background: .*\n?.*\[shell 1: ended, killed by SIGTERM\]/);
+    expect(m!.text()).toMatch(/it said: ready\s+\[shell 1: still running\]/);
+    m!.write('\x1b[5~');
+    await m!.waitForText(/shell: printf 'ready\\n'; sleep 100\.\d+ {2}· done · background 1/);
+    await m!.waitFor(() => !running(`sleep 100.${n}`), 'the command gone');
+    m!.write(KEY.ctrlD);
+    await m!.exited;
+  });
+
+  it('/shells lists those left running across turns and kills one; milk exiting ends the rest', async () => {
+    const [first, second] = [mark(), mark()];
+    await open(['--approval', 'full-auto', ...openai('background-keep')]);
+    m!.write(`start ${first}` + KEY.enter);
+    await m!.waitForText('left it running: started in the background as shell 1');
+    await m!.waitFor(() => !busy(), 'idle');
+    m!.write(`start ${second}` + KEY.enter);
+    await m!.waitForText('as shell 2');
+    await m!.waitFor(() => !busy(), 'idle again');
+    await m!.waitFor(() => running(`sleep 100.${first}`) && running(`sleep 100.${second}`), 'both running');
+    m!.write('/shells' + KEY.enter);
+    await m!.waitForText(/1 {2}running \d+s {2}printf 'serving\\n'; sleep 100\.\d+ {2}· serving/);
+    expect(m!.text()).toMatch(/2 {2}running \d+s/);
+    m!.write('/shells kill 1' + KEY.enter);
+    await m!.waitForText('stopping shell 1');
+    await m!.waitFor(() => !running(`sleep 100.${first}`), 'the first ended');
+    m!.write('/shells' + KEY.enter);
+    await m!.waitForText(/1 {2}killed by SIGTERM/);
+    m!.write(KEY.ctrlD);
+    await m!.exited;
+    await m!.waitFor(() => !running(`sleep 100.${second}`), 'the second ended with milk');
+  });
+});

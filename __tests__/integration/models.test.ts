@@ -3,13 +3,12 @@
 // or config.json, reasoning effort in each protocol's field, and `milk run --output-format`.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import { agentParts } from '../../src/agent-parts';
-import { Bus, Events } from '../../src/bus';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { ResponsesProvider } from '../../src/providers/responses';
 import type { Provider } from '../../src/providers/provider';
 import { png } from '../helpers/png';
+import { agent } from '../helpers/agent';
 import { CLI, tempDir } from '../helpers/pty';
 
 const { startMockServer } = require('../../scripts/mock-server');
@@ -29,30 +28,6 @@ afterAll(() => mock.close());
 const openai = (model: string): Provider =>
   new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model, idleTimeoutMs: 5000 });
 const anthropic = (model: string): Provider => new AnthropicProvider({ baseUrl: mock.url, model, idleTimeoutMs: 5000 });
-
-/** The agent as the full screen and milk run have it, in a temp workspace and data dir. */
-function agent(provider: Provider, extra: Partial<Parameters<typeof agentParts>[1]> = {}) {
-  const bus = new Bus();
-  const parts = agentParts(bus, {
-    provider,
-    dataDir: tempDir(),
-    workspace: fs.realpathSync(tempDir()),
-    sessionId: 'models-test',
-    warn: () => {},
-    ...extra,
-  });
-  const usage: Array<Events['turn.usage']> = [];
-  bus.on('turn.usage', (u) => usage.push(u));
-  const turn = (input: string): Promise<Events['turn.ended']> =>
-    new Promise((resolve) => {
-      const off = bus.on('turn.ended', (e) => {
-        off();
-        resolve(e);
-      });
-      parts.runner.start(input);
-    });
-  return { bus, parts, usage, turn };
-}
 
 /** The requests to the mock since `from`, that asked a model (not GET /v1/models). */
 const asked = (from: number) => mock.requests.slice(from).filter((r) => r.method !== 'GET');

@@ -1,6 +1,7 @@
 import { CLUSTERING } from '../../src/editor/width';
 // The composer reducer alone: no bus, no runner, no temp dir. History lists
 // are plain arrays; time is a number passed in.
+import { markdown } from '../helpers/paint';
 import { SLASH_COMMANDS } from '../../src/slash-commands';
 import { UiState, open } from '../../src/composer/stack';
 import type { View } from '../../src/composer/views/view';
@@ -412,7 +413,15 @@ describe('composer: scope and deletion in a search', () => {
     const title = (mode: 'session' | 'global') =>
       c.ui.views[0]
         .paint?.()
-        ?.rows({ width: 80, height: 4, emoji: CLUSTERING, keys: DEFAULT_KEYMAP, now: 0, historyMode: mode })[0]
+        ?.rows({
+          width: 80,
+          height: 4,
+          emoji: CLUSTERING,
+          keys: DEFAULT_KEYMAP,
+          now: 0,
+          historyMode: mode,
+          markdown,
+        })[0]
         .map((s) => s.text)
         .join('');
     // The overlay names the history it runs over: the other one than Up/Down walk.

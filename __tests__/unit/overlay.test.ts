@@ -1,6 +1,7 @@
 import { CLUSTERING } from '../../src/editor/width';
 
 // The search overlay's rows: which matches, in which order, around the current one.
+import { markdown } from '../helpers/paint';
 import * as s from '../../src/search/search';
 import { COUNT_CAP, searchOverlay } from '../../src/search/overlay';
 import type { HistoryEntry } from '../../src/history/rules';
@@ -135,6 +136,7 @@ describe('the overlay rows on screen', () => {
         emoji: CLUSTERING,
         keys: DEFAULT_KEYMAP,
         historyMode: 'global',
+        markdown,
       },
     );
     const matchAt = rows.slice(1).map((row) => {

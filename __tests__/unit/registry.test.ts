@@ -18,7 +18,19 @@ const refused = (name: string, args: Record<string, unknown>) => {
 describe('the tool registry', () => {
   it('holds each tool once, by a unique name, and tells the model of them in order', () => {
     const names = BUILTIN_TOOLS.map((t) => t.name);
-    expect(names).toEqual(['shell', 'read_file', 'glob', 'grep', 'edit_file', 'write_file', 'todo']);
+    expect(names).toEqual([
+      'shell',
+      'shell_output',
+      'shell_kill',
+      'read_file',
+      'glob',
+      'grep',
+      'edit_file',
+      'write_file',
+      'todo',
+      'ask_user',
+      'propose_plan',
+    ]);
     expect(registry.specs().map((s) => s.name)).toEqual(names);
     for (const t of BUILTIN_TOOLS)
       expect(specOf(t)).toEqual({ name: t.name, description: t.description, parameters: t.parameters });

@@ -1,4 +1,5 @@
 import { nearestCommand, prepareCommands, rankCommands } from '../../src/search/commands';
+import { markdown } from '../helpers/paint';
 import { SLASH_COMMANDS } from '../../src/slash-commands';
 import { dispatch, initialUi, shownPaint } from '../../src/composer/stack';
 import { CLUSTERING } from '../../src/editor/width';
@@ -99,6 +100,7 @@ describe('the slash menu over the composer', () => {
       keys: null as never,
       now: 0,
       historyMode: 'session',
+      markdown,
     });
     const lines = rows.map((r) => r.map((s) => s.text).join(''));
     expect(lines[0]).toMatch(/^ \/co · 3 commands/);
@@ -128,7 +130,15 @@ describe('the /provider set-up', () => {
     },
   ];
   const cmd = (name: string) => ({ kind: 'command', name }) as ComposerInput;
-  const at = { width: 80, height: 9, emoji: CLUSTERING, keys: null as never, now: 0, historyMode: 'session' as const };
+  const at = {
+    width: 80,
+    height: 9,
+    emoji: CLUSTERING,
+    keys: null as never,
+    now: 0,
+    historyMode: 'session' as const,
+    markdown,
+  };
   const rows = (v: ProviderSetupView) =>
     v
       .paint()

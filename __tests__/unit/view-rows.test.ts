@@ -2,6 +2,7 @@
 // place, a search's matches and the @ list above the composer) and its
 // status-bar prompt and legend, with the default keys and with keys the
 // person bound, which every title and legend must name.
+import { markdown } from '../helpers/paint';
 import { CLUSTERING } from '../../src/editor/width';
 import * as ed from '../../src/editor/model';
 import { DEFAULT_KEYMAP, Keymap, buildKeymap } from '../../src/tui/keymap';
@@ -23,6 +24,7 @@ const at = (keys: Keymap, width = 60, height = 5) => ({
   keys,
   now: NOW,
   historyMode: 'session' as const,
+  markdown,
 });
 /** A view's rows as the text a person reads, trailing space trimmed. */
 const text = (view: View, keys = DEFAULT_KEYMAP, width = 60, height = 5) =>

@@ -87,6 +87,11 @@ export interface CoordinatorOptions {
     lines(): string[];
     restart(name: string): boolean;
   };
+  /** The model's background commands, for /shells. */
+  shells?: {
+    lines(): string[];
+    kill(id: number): string;
+  };
   /** What /clear and /copy do on the screen. */
   view?: {
     clear(): void;

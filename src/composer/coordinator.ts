@@ -22,6 +22,7 @@ import type { TurnRunner } from '../turn/runner';
 import { UiState, dispatch, initialUi, keyModes, open, shownComposer, shownPaint, shownStatus, top } from './stack';
 import type { CarriedEffect, ComposerInput, Effect, Input } from './state';
 import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
+import { QuestionView } from './views/question';
 import { APPROVAL_MEANING, type ApprovalMode } from '../settings/approval';
 import { MENTION_LIMIT } from './views/mention';
 import { PickerView } from './views/picker';
@@ -94,6 +95,10 @@ export class TurnCoordinator {
     });
     bus.on('approval.asked', (e) => {
       this.apply([{ type: 'openView', view: new ApprovalView(e, this.now()) }]);
+      this.rearm();
+    });
+    bus.on('question.asked', (e) => {
+      this.apply([{ type: 'openView', view: new QuestionView(e, this.now()) }]);
       this.rearm();
     });
   }
@@ -210,6 +215,7 @@ export class TurnCoordinator {
     setMode: (e) => this.setMode(e.mode),
     setupProvider: (e) => this.note(this.options.providerSetup?.connect(e.answers) ?? 'no provider set-up here'),
     answer: (e) => this.bus.emit('approval.answered', { requestId: e.requestId, approval: e.approval }),
+    answerQuestion: (e) => this.bus.emit('question.answered', { requestId: e.requestId, answer: e.answer }),
     note: (e) => this.note(e.text),
     prompt: (e) => this.prompt(e.name, e.args, e.input),
     mentionQuery: (e) => {
@@ -356,8 +362,8 @@ export class TurnCoordinator {
     this.runner.settings.setForce(on);
     this.note(
       on
-        ? `full-auto: tool calls run without asking (${this.options.keys.key('idle', 'app.toggleForce')} or ` +
-            `/force to go back to ${this.runner.settings.approval})`
+        ? `full-auto: tool calls run without asking (/force goes back to ${this.runner.settings.approval}; ` +
+            `${this.options.keys.key('idle', 'app.cycleMode')}: the next mode)`
         : `full-auto off: back to ${this.runner.settings.approval}`,
     );
   }

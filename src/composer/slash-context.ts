@@ -63,6 +63,12 @@ export interface SlashContext {
     /** False for a name not configured. */
     restart(name: string): boolean;
   };
+  readonly shells: {
+    /** One line per background command (id, running time or how it ended, the command, its last line). */
+    lines(): string[];
+    /** Ends background command `id`; what to tell the person. */
+    kill(id: number): string;
+  };
   readonly permissions: {
     /** Where the rules are kept; null without a data dir. */
     readonly file: string | null;
@@ -137,6 +143,7 @@ export function slashContext(host: SlashHost): SlashContext {
       },
     },
     mcp: mcpOf(host.options),
+    shells: shellsOf(host.options),
     permissions: {
       file: host.options.permissionsFile ?? null,
     },
@@ -157,6 +164,13 @@ export function slashContext(host: SlashHost): SlashContext {
       },
       promptHelp: () => host.options.prompts?.help() ?? [],
     },
+  };
+}
+
+function shellsOf(o: CoordinatorOptions): SlashContext['shells'] {
+  return {
+    lines: () => o.shells?.lines() ?? ['no background commands here'],
+    kill: (id) => o.shells?.kill(id) ?? 'no background commands here',
   };
 }
 

@@ -5,6 +5,7 @@
 // Types and constants only.
 
 import type { Approval, ApprovalMode } from '../settings/approval';
+import type { PersonAnswer } from '../questions';
 import type { CommandName } from '../commands';
 import type { FileHit } from '../search/files';
 import type { CommandEntry } from '../search/commands';
@@ -116,6 +117,8 @@ export type Effect =
   | { readonly type: 'setMode'; readonly mode: ApprovalMode }
   /** The person's answer to the tool question `requestId` (turn/approvals.ts). */
   | { readonly type: 'answer'; readonly requestId: number; readonly approval: Approval }
+  /** The person's answer to the model's question or plan `requestId` (composer/views/question.ts). */
+  | { readonly type: 'answerQuestion'; readonly requestId: number; readonly answer: PersonAnswer }
   | { readonly type: 'scroll'; readonly pages: number }
   | { readonly type: 'toggleFold' }
   /** Hand the terminal back and stop (Ctrl-Z), or repaint every cell (Ctrl+L). */

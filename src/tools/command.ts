@@ -105,6 +105,62 @@ function collector(ctx: ToolContext): { take(text: string): void; text(): string
   };
 }
 
+/** A command started: its group stopped with a signal, and how it ended reported once. */
+interface Launched {
+  /** Signals its whole process group. */
+  signal(signal: NodeJS.Signals): void;
+  /** TERM to its group now, KILL after the grace period. */
+  stop(): void;
+}
+
+/**
+ * Starts `command` as the leader of its own group: output decoded as it comes (a character split between chunks kept
+ * whole, invalid bytes as U+FFFD), and, once it has closed, whatever it left running in its group killed unless it was
+ * being stopped anyway, and `closed` told how it ended (or `failed`, when it could not start).
+ */
+function launch(
+  command: string,
+  ctx: ToolContext,
+  on: {
+    output(text: string): void;
+    closed(code: number | null, signal: NodeJS.Signals | null): void;
+    failed(why: string): void;
+  },
+): Launched {
+  const child = spawnCommand(command, ctx);
+  const group = child.pid;
+  if (group) liveGroups.add(group);
+  const out = new StringDecoder('utf8');
+  const err = new StringDecoder('utf8');
+  child.stdout.on('data', (d: Buffer) => on.output(out.write(d)));
+  child.stderr.on('data', (d: Buffer) => on.output(err.write(d)));
+  const signal = (sig: NodeJS.Signals): void => {
+    if (group) signalGroup(group, sig);
+  };
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    signal('SIGTERM');
+    const killTimer = setTimeout(() => {
+      signal('SIGKILL');
+      if (group) liveGroups.delete(group);
+    }, ctx.killGraceMs ?? KILL_GRACE_MS);
+    killTimer.unref();
+  };
+  child.on('error', (e) => on.failed(e.message));
+  child.on('close', (code, sig) => {
+    on.output(out.end() + err.end());
+    // Whatever the command left running in its group goes with it.
+    if (!stopping) {
+      signal('SIGKILL');
+      if (group) liveGroups.delete(group);
+    }
+    on.closed(code, sig);
+  });
+  return { signal, stop };
+}
+
 /** Runs `command` (sandboxed as `ctx` says), stopping it after `timeout` ms if given. */
 export function runCommand(
   command: string,
@@ -114,49 +170,45 @@ export function runCommand(
 ): Promise<ToolResult> {
   return new Promise((resolve) => {
     if (!command.trim()) return resolve({ ok: false, content: 'error: empty command' });
-    const child = spawnCommand(command, ctx);
-    const group = child.pid;
-    if (group) liveGroups.add(group);
     const { take, text } = collector(ctx);
-    // String decoders keep a character split between two chunks whole; invalid bytes become U+FFFD.
-    const out = new StringDecoder('utf8');
-    const err = new StringDecoder('utf8');
-    child.stdout.on('data', (d: Buffer) => take(out.write(d)));
-    child.stderr.on('data', (d: Buffer) => take(err.write(d)));
-    const killGroup = (signal: NodeJS.Signals): void => {
-      if (group) signalGroup(group, signal);
-    };
-    let killTimer: NodeJS.Timeout | null = null;
-    const onAbort = (): void => {
-      killGroup('SIGTERM');
-      killTimer = setTimeout(() => {
-        killGroup('SIGKILL');
-        if (group) liveGroups.delete(group);
-      }, ctx.killGraceMs ?? KILL_GRACE_MS);
-      killTimer.unref();
-    };
+    let timedOut = false;
+    let timer: NodeJS.Timeout | null = null;
+    const onAbort = (): void => launched.stop();
+    const launched = launch(command, ctx, {
+      output: take,
+      failed: (why) => resolve({ ok: false, content: `error: ${why}` }),
+      closed: (code, signal) => {
+        if (timer) clearTimeout(timer);
+        abort.removeEventListener('abort', onAbort);
+        resolve(shellResult(text(), timedOut ? (timeout ?? null) : null, code, signal));
+      },
+    });
     if (abort.aborted) onAbort();
     else abort.addEventListener('abort', onAbort, { once: true });
-    let timedOut = false;
-    const timer =
-      timeout === undefined
-        ? null
-        : setTimeout(() => {
-            timedOut = true;
-            onAbort();
-          }, timeout);
-    timer?.unref();
-    child.on('error', (err) => resolve({ ok: false, content: `error: ${err.message}` }));
-    child.on('close', (code, signal) => {
-      take(out.end() + err.end());
-      if (timer) clearTimeout(timer);
-      abort.removeEventListener('abort', onAbort);
-      // Whatever the command left running in its group goes with it.
-      if (!abort.aborted) {
-        killGroup('SIGKILL');
-        if (group) liveGroups.delete(group);
-      }
-      resolve(shellResult(text(), timedOut ? (timeout ?? null) : null, code, signal));
-    });
+    if (timeout !== undefined) {
+      timer = setTimeout(() => {
+        timedOut = true;
+        launched.stop();
+      }, timeout);
+      timer.unref();
+    }
   });
+}
+
+/**
+ * Starts `command` in the background (tools/background.ts): it outlives the turn, its output goes to `on.output`, and
+ * `on.ended` hears how it ended; `kill` stops its group.
+ */
+export function startCommand(
+  command: string,
+  ctx: ToolContext,
+  on: { output(text: string): void; ended(how: string): void },
+): { kill(): void } | { error: string } {
+  if (!command.trim()) return { error: 'empty command' };
+  const launched = launch(command, ctx, {
+    output: on.output,
+    failed: (why) => on.ended(`failed: ${why}`),
+    closed: (code, signal) => on.ended(signal ? `killed by ${signal}` : `exit ${code}`),
+  });
+  return { kill: () => launched.stop() };
 }

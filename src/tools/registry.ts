@@ -13,9 +13,24 @@ import { grep } from './builtin/grep';
 import { editFile } from './builtin/edit-file';
 import { writeFile } from './builtin/write-file';
 import { todo } from './builtin/todo';
+import { askUser } from './builtin/ask-user';
+import { proposePlan } from './builtin/propose-plan';
+import { shellKill, shellOutput } from './builtin/shell-output';
 
 /** milk's own tools, in the order the model is told of them. */
-export const BUILTIN_TOOLS: readonly AnyTool[] = [shell, readFile, glob, grep, editFile, writeFile, todo];
+export const BUILTIN_TOOLS: readonly AnyTool[] = [
+  shell,
+  shellOutput,
+  shellKill,
+  readFile,
+  glob,
+  grep,
+  editFile,
+  writeFile,
+  todo,
+  askUser,
+  proposePlan,
+];
 
 export function specOf(tool: AnyTool): ToolSpec {
   return { name: tool.name, description: tool.description, parameters: tool.parameters };

@@ -9,6 +9,8 @@ import type { ToolKind } from '../settings/approval';
 import type { Schema } from './schema';
 import type { ImagePart } from '../images';
 import type { TodoItem } from '../todo';
+import type { PersonAnswer } from '../questions';
+import type { BackgroundShells } from './background';
 
 export interface ToolResult {
   /** What the model gets back. */
@@ -46,6 +48,13 @@ export interface ToolContext {
   readonly killGraceMs?: number;
   /** Takes the checklist the model sent (the todo tool): shown above the composer. */
   readonly checklist?: (items: readonly TodoItem[]) => void;
+  /** Commands started with `background: true` (shell), which shell_output reads and shell_kill ends. */
+  readonly background?: BackgroundShells;
+  /**
+   * Asks the person (ask_user, propose_plan): their answer, or null when the turn was stopped meanwhile. Absent where
+   * no one is there to answer (milk run).
+   */
+  readonly ask?: (q: { question: string; options: readonly string[]; plan?: string }) => Promise<PersonAnswer | null>;
 }
 
 export interface Tool<A = Record<string, unknown>> {

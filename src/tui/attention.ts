@@ -60,6 +60,11 @@ export class Attention {
   ) {
     bus.on('turn.started', () => this.become('working'));
     bus.on('approval.answered', () => this.become('working'));
+    bus.on('question.answered', () => this.become('working'));
+    bus.on('question.asked', ({ plan }) => {
+      this.become('waiting for you');
+      this.call(plan === undefined ? 'milk: the model asks you a question' : 'milk: the model proposes a plan');
+    });
     bus.on('approval.asked', ({ summary }) => {
       this.become('waiting for you');
       this.call(`milk is waiting for you: run ${summary}?`);

@@ -12,7 +12,7 @@ export class ChecklistPanel {
   private folded = false;
 
   constructor(
-    bus: Bus,
+    private readonly bus: Bus,
     private readonly busy: () => boolean,
   ) {
     bus.on('checklist.changed', ({ items }) => {
@@ -25,6 +25,7 @@ export class ChecklistPanel {
   toggle(): string {
     if (this.items.length === 0) return 'no checklist in this conversation: the model keeps one for longer tasks';
     this.folded = !this.folded;
+    this.bus.requestRender();
     return this.folded
       ? `checklist folded to its count (${todoCount(this.items)}); /todo shows it again`
       : 'checklist shown whole above the input';

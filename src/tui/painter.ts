@@ -11,6 +11,8 @@ import type { Screen } from './screen';
 import type { StatusModel } from './status-model';
 import type { TranscriptModel } from './transcript-model';
 import { composerView, statusRow, transcriptRows } from './views';
+import { coloured, renderMarkdown } from '../markdown/render';
+import type { GridRow } from '../rows';
 import type { PaintContext, ViewPaint } from '../composer/views/view';
 import type { Frame } from '../composer/coordinator-types';
 import type { HistoryMode } from '../settings/store';
@@ -101,6 +103,17 @@ export class Painter {
     this.ui.screen.deleteLine(shift, top, top, top + now.height - 1);
   }
 
+  /** The last Markdown a view asked for, as rows: a plan open over several frames is parsed once per width. */
+  private rendered: { src: string; width: number; rows: GridRow[] } | null = null;
+
+  private markdown(src: string, width: number, emoji: EmojiWidths): GridRow[] {
+    const r = this.rendered;
+    if (r && r.src === src && r.width === width) return r.rows;
+    const rows = renderMarkdown(src, width, emoji).map((row): GridRow => coloured(row));
+    this.rendered = { src, width, rows };
+    return rows;
+  }
+
   paint(): void {
     const { ui, sources } = this;
     // A burst of an answer is rendered a window a frame, in frames at least BURST_FRAME_MS apart:
@@ -142,6 +155,7 @@ export class Painter {
       keys: sources.keys,
       now: Date.now(),
       historyMode: sources.historyMode(),
+      markdown: (src, w) => this.markdown(src, w, emoji),
     });
     this.scrollRegion(inPlace === null, t);
     ui.transcript.setRows(inPlace ? inPlace.rows(at(t.width, t.height)) : transcriptRows(sources.transcript, t.height));

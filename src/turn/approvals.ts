@@ -1,26 +1,30 @@
-// The one channel a tool's question goes out on and its answer comes back on:
-// each question has an id, the answer names it, and an answer to a question
-// no longer open (its turn was cancelled, or another was asked since) is
-// dropped. The views answer on the bus; the engine awaits here.
+// The channels a tool's question goes out on and its answer comes back on: a
+// call's approval, and what the model asks the person (ask_user, a plan). Each
+// question has an id, the answer names it, and an answer to a question no
+// longer open (its turn was cancelled, or another was asked since) is dropped.
+// The views answer on the bus; the engine awaits here.
 
 import type { Approval, Bus, Events } from '../bus';
+import type { PersonAnswer } from '../questions';
 
 export type Question = Omit<Events['approval.asked'], 'requestId'>;
+export type PersonQuestion = Omit<Events['question.asked'], 'requestId'>;
 
-export class Approvals {
+/** Questions open on one channel, by id: each settles once, with its answer or 'interrupted'. */
+class Requests<A> {
   private lastId = 0;
-  private readonly open = new Map<number, (answer: Approval) => void>();
+  private readonly open = new Map<number, (answer: A | 'interrupted') => void>();
 
-  constructor(private readonly bus: Bus) {
-    bus.on('approval.answered', ({ requestId, approval }) => this.open.get(requestId)?.(approval));
+  answer(requestId: number, answer: A): void {
+    this.open.get(requestId)?.(answer);
   }
 
-  /** Asks the person; their answer, or 'interrupted' once `signal` fires (the turn was stopped). */
-  ask(question: Question, signal: AbortSignal): Promise<Approval | 'interrupted'> {
+  /** Puts a question out (`put` emits it with its id); its answer, or 'interrupted' once `signal` fires. */
+  ask(signal: AbortSignal, put: (requestId: number) => void): Promise<A | 'interrupted'> {
     if (signal.aborted) return Promise.resolve('interrupted');
     const requestId = ++this.lastId;
     return new Promise((resolve) => {
-      const settle = (answer: Approval | 'interrupted'): void => {
+      const settle = (answer: A | 'interrupted'): void => {
         this.open.delete(requestId);
         signal.removeEventListener('abort', onAbort);
         resolve(answer);
@@ -28,7 +32,33 @@ export class Approvals {
       const onAbort = (): void => settle('interrupted');
       signal.addEventListener('abort', onAbort, { once: true });
       this.open.set(requestId, settle);
-      this.bus.emit('approval.asked', { requestId, ...question });
+      put(requestId);
     });
+  }
+}
+
+export class Approvals {
+  private readonly requests = new Requests<Approval>();
+
+  constructor(private readonly bus: Bus) {
+    bus.on('approval.answered', ({ requestId, approval }) => this.requests.answer(requestId, approval));
+  }
+
+  /** Asks the person; their answer, or 'interrupted' once `signal` fires (the turn was stopped). */
+  ask(question: Question, signal: AbortSignal): Promise<Approval | 'interrupted'> {
+    return this.requests.ask(signal, (requestId) => this.bus.emit('approval.asked', { requestId, ...question }));
+  }
+}
+
+/** What the model asks the person (ask_user, propose_plan). */
+export class Questions {
+  private readonly requests = new Requests<PersonAnswer>();
+
+  constructor(private readonly bus: Bus) {
+    bus.on('question.answered', ({ requestId, answer }) => this.requests.answer(requestId, answer));
+  }
+
+  ask(question: PersonQuestion, signal: AbortSignal): Promise<PersonAnswer | 'interrupted'> {
+    return this.requests.ask(signal, (requestId) => this.bus.emit('question.asked', { requestId, ...question }));
   }
 }

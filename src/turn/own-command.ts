@@ -3,6 +3,7 @@
 // Ctrl-C stopping its process group. What it printed joins the conversation as
 // their message, for the model to see with the next input.
 
+import { commandModule } from '../tools/lazy-command';
 import type { Bus } from '../bus';
 import { StreamSanitizer, sanitize } from '../inert';
 import { visible } from '../tools/visible';
@@ -23,8 +24,7 @@ export async function runOwnCommand(
   const detail = sanitize(`you ran: ${visible(command)}`);
   bus.emit('tool.started', { turnId: turn.id, summary: detail, detail, declined: false });
   const output = new StreamSanitizer();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { runCommand } = require('../tools/command') as typeof import('../tools/command');
+  const { runCommand } = commandModule();
   const ctx = {
     workspace: o.workspace,
     sandbox: null,

@@ -21,28 +21,17 @@ import { type TodoItem, checklistOf } from '../todo';
 import { ToolRegistry } from '../tools/registry';
 import { sanitize } from '../inert';
 import { Conversation, type Input } from './conversation';
-import { Approvals } from './approvals';
+import { Approvals, Questions } from './approvals';
 import { Compaction } from './compaction';
 import { StepOptions, partialMessage, stepMessage, streamStep } from './step';
 import { ToolCalls, ToolCallsOptions } from './tool-calls';
 import { runOwnCommand } from './own-command';
+import { commandModule } from '../tools/lazy-command';
 import { type ActiveTurn, emptyStep } from './turn';
 
 export type { Input } from './conversation';
 
-let commands: typeof import('../tools/command') | null = null;
-
-/** The command runner (child_process), loaded at the first command: start-up never pays for it. */
-function commandRunner(): typeof import('../tools/command') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  commands ??= require('../tools/command') as typeof import('../tools/command');
-  return commands;
-}
-
-/** Kills what commands left running, if any ever ran (at exit). */
-export function killLiveTools(): void {
-  commands?.killAllTools();
-}
+export { killLiveTools } from '../tools/lazy-command';
 
 /**
  * Model requests in one turn before the person is asked whether it goes on (config `maxSteps`; `milk run`, with no one
@@ -51,7 +40,7 @@ export function killLiveTools(): void {
 export const DEFAULT_MAX_STEPS = 100;
 
 export interface RunnerOptions extends Partial<
-  Omit<ToolCallsOptions, 'bus' | 'settings' | 'registry' | 'approvals' | 'probeSandbox'>
+  Omit<ToolCallsOptions, 'bus' | 'settings' | 'registry' | 'approvals' | 'questions' | 'probeSandbox'>
 > {
   /** Model requests in one turn before asking whether it goes on (none to ask: it stops). */
   maxSteps?: number;
@@ -123,7 +112,8 @@ export class TurnRunner {
           settings,
           registry: this.registry,
           approvals: new Approvals(bus),
-          probeSandbox: () => commandRunner().probeSandbox(),
+          questions: new Questions(bus),
+          probeSandbox: () => commandModule().probeSandbox(),
         })
       : null;
   }

@@ -12,11 +12,13 @@ import type { AnyTool, ToolContext, WriteHooks } from '../tools/tool';
 import { ToolRegistry, prepare, runTool } from '../tools/registry';
 import { callDetail, describeCall, showControls } from '../tools/visible';
 import { describeRule, suggestRule } from '../settings/rules';
-import type { Approvals } from './approvals';
+import type { Approvals, Questions } from './approvals';
 import type { Approval, ApprovalMode } from '../settings/approval';
 import { Inert, StreamSanitizer, sanitize } from '../inert';
 import type { ActiveTurn } from './turn';
 import type { ImagePart } from '../images';
+import type { PersonAnswer } from '../questions';
+import type { BackgroundShells } from '../tools/background';
 
 export const DECLINED = 'The user declined to run this tool call.';
 
@@ -35,6 +37,10 @@ export interface ToolCallsOptions {
   readonly settings: Settings;
   readonly registry: ToolRegistry;
   readonly approvals: Approvals;
+  /** Commands the model started in the background (shell, shell_output, shell_kill, /shells). */
+  readonly background?: BackgroundShells;
+  /** What the model asks the person; absent where no one is there (milk run). */
+  readonly questions?: Questions;
   /** Where tools run and what they may touch. */
   readonly workspace: string;
   /** Folders a sandboxed command must not see (milk's data dir: its history may hold secrets). */
@@ -130,6 +136,8 @@ export class ToolCalls {
       writes: this.writeHooks(turn),
       killGraceMs: this.o.killGraceMs,
       checklist: (items) => bus.emit('checklist.changed', { items }),
+      background: this.o.background,
+      ask: this.o.unattended ? undefined : (q) => this.askPerson(turn, q),
       onOutput: (text) => {
         streamed = true;
         const shown = output.push(text);
@@ -144,6 +152,25 @@ export class ToolCalls {
     const status = result.status === undefined || (!streamed && !result.ok) ? undefined : sanitize(result.status);
     if (!turn.cancelled) bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status });
     return result.images?.length ? { ...told(result.content), images: result.images } : told(result.content);
+  }
+
+  /** Puts the model's question (or plan) to the person: their answer, or null when the turn was stopped. */
+  private async askPerson(
+    turn: ActiveTurn,
+    q: { question: string; options: readonly string[]; plan?: string },
+  ): Promise<PersonAnswer | null> {
+    const questions = this.o.questions;
+    if (!questions) return { kind: 'dismissed' };
+    const answer = await questions.ask(
+      {
+        turnId: turn.id,
+        question: sanitize(q.question),
+        options: q.options.map((o) => sanitize(o)),
+        ...(q.plan === undefined ? {} : { plan: sanitize(q.plan) }),
+      },
+      turn.controller.signal,
+    );
+    return answer === 'interrupted' || turn.cancelled ? null : answer;
   }
 
   /** A call that would fail as sent: shown as a failed block with why, once; the model told what a run would say. */

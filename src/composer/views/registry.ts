@@ -13,6 +13,7 @@ import { SEARCH_SPEC } from './search';
 import { SLASH_SPEC } from './slash-menu';
 import { PROVIDER_SPEC } from './provider-setup';
 import { MODELS_SPEC } from './model-picker';
+import { QUESTION_SPEC } from './question';
 import type { ViewSpec } from './view';
 
 export type ModalMode = Exclude<Mode, 'idle' | 'busy'>;
@@ -21,6 +22,7 @@ export const VIEW_SPECS: Readonly<Record<ModalMode, ViewSpec>> = {
   search: SEARCH_SPEC,
   confirm: CONFIRM_SPEC,
   approval: APPROVAL_SPEC,
+  question: QUESTION_SPEC,
   picker: PICKER_SPEC,
   mention: MENTION_SPEC,
   slash: SLASH_SPEC,

@@ -49,6 +49,8 @@ export interface PaintContext {
   readonly now: number;
   /** The history Up/Down walk (the search's overlay names the one it runs over). */
   readonly historyMode: HistoryMode;
+  /** Markdown (a model's words) as rows `width` wide, styled as the transcript styles an answer. */
+  markdown(src: string, width: number): GridRow[];
 }
 
 /**

@@ -2,8 +2,9 @@
 // run, its output streamed and bounded, stopped with its whole process group
 // on a cancel or its timeout (tools/command.ts, loaded at the first call).
 
-import { defineTool } from '../tool';
+import { type ToolContext, type ToolResult, defineTool } from '../tool';
 import * as s from '../schema';
+import { commandModule } from '../lazy-command';
 
 /** The longest `timeout` a command may ask for, in seconds. */
 export const MAX_TIMEOUT_S = 3600;
@@ -15,6 +16,10 @@ const parameters = s.object(
       minimum: 1,
       maximum: MAX_TIMEOUT_S,
     }),
+    background: s.boolean(
+      'Start it and return at once with its id, leaving it running across turns (a dev server, a watcher, a long ' +
+        'build): read its output with shell_output, end it with shell_kill.',
+    ),
   },
   ['command'],
 );
@@ -23,17 +28,30 @@ export const shell = defineTool({
   name: 'shell',
   description:
     'Run a shell command in the workspace (/bin/sh) and return its output and exit code. Give a timeout for a ' +
-    'command that may not end by itself.',
+    'command that may not end by itself, or run it in the background when it should keep running (a server).',
   parameters,
   kind: 'command',
   sandboxed: true,
-  examples: [{ command: 'npm test' }, { command: 'npm run dev', timeout: 30 }],
+  examples: [{ command: 'npm test' }, { command: 'make', timeout: 600 }, { command: 'npm run dev', background: true }],
   check: (args) => (args.command.trim() ? null : '`command` is empty'),
   subject: (args) => args.command,
   ruleText: (args) => args.command,
-  run: (args, ctx, signal) => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { runCommand } = require('../command') as typeof import('../command');
+  run: async (args, ctx, signal) => {
+    if (args.background) return startInBackground(args.command, ctx);
+    const { runCommand } = commandModule();
     return runCommand(args.command, ctx, signal, args.timeout === undefined ? undefined : args.timeout * 1000);
   },
 });
+
+function startInBackground(command: string, ctx: ToolContext): ToolResult {
+  if (!ctx.background) return { ok: false, content: 'error: no background commands here: run it without background' };
+  const started = ctx.background.start(command, ctx);
+  if ('error' in started) return { ok: false, content: `error: ${started.error}` };
+  return {
+    ok: true,
+    content:
+      `started in the background as shell ${started.id}; it keeps running across turns. Read what it prints with ` +
+      `shell_output (id ${started.id}, and wait: seconds to wait for more), end it with shell_kill.`,
+    status: `background ${started.id}`,
+  };
+}

@@ -1,0 +1,111 @@
+// Long tasks through the agent's parts against the real mock server over HTTP: with no one there (milk run), the
+// model's questions and plans are answered so; the checklist's calls reach the bus and the log.
+import * as fs from 'node:fs';
+import type { Events } from '../../src/bus';
+import { OpenAIProvider } from '../../src/providers/openai';
+import type { Provider } from '../../src/providers/provider';
+import { agent } from '../helpers/agent';
+import { tempDir } from '../helpers/pty';
+import { BackgroundShells } from '../../src/tools/background';
+
+const { startMockServer } = require('../../scripts/mock-server');
+
+let mock: { url: string; close(): Promise<void> };
+beforeAll(async () => {
+  mock = await startMockServer();
+});
+afterAll(() => mock.close());
+
+const openai = (model: string): Provider =>
+  new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model, idleTimeoutMs: 5000 });
+
+/** What the tools answered the model in a turn, by tool name. */
+function toolAnswers(a: ReturnType<typeof agent>): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  a.bus.on('conversation.message', ({ message }: Events['conversation.message']) => {
+    if (message.role === 'tool') out.push([message.name, message.content]);
+  });
+  return out;
+}
+
+describe('with no one there (milk run)', () => {
+  it('ask_user is answered with an error saying so, and the turn goes on', async () => {
+    const a = agent(openai('ask'), { unattended: true });
+    const answers = toolAnswers(a);
+    let text = '';
+    a.bus.on('turn.delta', (d) => (text += d.text));
+    expect((await a.turn('pick')).status).toBe('done');
+    expect(answers).toEqual([['ask_user', expect.stringMatching(/^error: no one is there to answer \(milk run/)]]);
+    expect(text).toMatch(/you said: error: no one is there/);
+  });
+
+  it('a plan in plan mode stands as the answer: no one can accept it, and nothing is changed', async () => {
+    const a = agent(openai('plan'), { unattended: true, approval: 'plan' });
+    const ws = a.workspace;
+    fs.writeFileSync(`${ws}/notes.txt`, 'line 1\nline 2\n');
+    const answers = toolAnswers(a);
+    expect((await a.turn('change it')).status).toBe('done');
+    expect(answers.map(([name]) => name)).toEqual(['edit_file', 'propose_plan']);
+    expect(answers[0][1]).toMatch(/milk is in plan mode, where edit_file is not allowed/);
+    expect(answers[1][1]).toMatch(/No one is there to accept the plan/);
+    expect(fs.readFileSync(`${ws}/notes.txt`, 'utf8')).toBe('line 1\nline 2\n');
+  });
+});
+
+describe('the checklist', () => {
+  it("each todo call is announced whole on the bus and kept in the log as the model's call", async () => {
+    const a = agent(openai('todo'), { approval: 'full-auto' });
+    const lists: string[] = [];
+    a.bus.on('checklist.changed', ({ items }) => lists.push(items.map((i) => i.status).join(' ')));
+    expect((await a.turn('three things')).status).toBe('done');
+    expect(lists).toEqual(['in_progress pending pending', 'done done in_progress']);
+  });
+});
+
+describe('background commands (real processes)', () => {
+  const ctx = (ws: string) => ({ workspace: ws, sandbox: null, onOutput: () => {}, killGraceMs: 200 });
+
+  it('shell_output waits for what comes, says whether it runs; shell_kill ends its whole group', async () => {
+    const shells = new BackgroundShells();
+    const ws = fs.realpathSync(tempDir());
+    const started = shells.start('sleep 0.3; echo late; sleep 30 & sleep 30', ctx(ws));
+    if (!('id' in started)) throw new Error(started.error);
+    const never = new AbortController().signal;
+    // Nothing yet, without waiting.
+    expect(await shells.read(started.id, 0, never)).toEqual({ text: '', missed: 0, ended: null });
+    // Waiting returns as soon as something comes, well before the limit.
+    const t0 = Date.now();
+    expect(await shells.read(started.id, 10_000, never)).toEqual({ text: 'late\n', missed: 0, ended: null });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(shells.kill(started.id)).toBe(true);
+    const ended = await shells.read(started.id, 10_000, never);
+    expect(ended?.ended).toBe('killed by SIGTERM');
+    expect(shells.kill(started.id)).toBe(false);
+    expect(await shells.read(99, 0, never)).toBeNull();
+  });
+
+  it('a wait ends when the turn is stopped; a read past what is kept says what it missed', async () => {
+    const shells = new BackgroundShells();
+    const ws = fs.realpathSync(tempDir());
+    const quiet = shells.start('sleep 30', ctx(ws));
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 100);
+    const t0 = Date.now();
+    if (!('id' in quiet)) throw new Error(quiet.error);
+    expect(await shells.read(quiet.id, 20_000, stop.signal)).toEqual({ text: '', missed: 0, ended: null });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    shells.kill(quiet.id);
+    const loud = shells.start('head -c 400000 /dev/zero | tr "\\0" x; echo; echo end', ctx(ws));
+    if (!('id' in loud)) throw new Error(loud.error);
+    let read = await shells.read(loud.id, 10_000, stop.signal);
+    for (let i = 0; i < 50 && read?.ended === null; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      read = await shells.read(loud.id, 0, new AbortController().signal);
+    }
+    const all = await shells.read(loud.id, 0, new AbortController().signal);
+    expect(read?.ended ?? all?.ended).toBe('exit 0');
+    // Whatever it printed, the newest is kept and read; what is dropped is counted.
+    const seen = (read?.text ?? '') + (all?.text ?? '');
+    expect(seen.endsWith('end\n')).toBe(true);
+  });
+});
