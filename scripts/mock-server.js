@@ -28,6 +28,10 @@
 //   background     a shell call with background: true (printf ready; sleep 100.<the message's digits>), shell_output
 //                  (wait 10), shell_kill, shell_output again, then "background: " and what it said; background-keep:
 //                  the command (printing "serving") left running, "left it running: " and the call's result
+//   steer          a shell call (sleep 1), then "steered: " and the message that came after its result, or
+//                  "no steer arrived."
+//   tasks          two task calls in one answer; a subagent's request (its system prompt says so) globs *.txt,
+//                  then answers 'sub answer for "<its task>"' over 300 ms; then "both answered: " and the results
 //   look           a read_file call of shot.png, then "looked: N image(s)" (the images its answer brought)
 //   blind          answers 400 "does not support image input" to a request with images (else as short)
 //   slow           200 words, one every 100 ms       long      about 1 MB of text in 4 KB chunks
@@ -162,6 +166,22 @@ function thisTurn(messages) {
   let i = messages.length - 1;
   while (i >= 0 && !theirs(messages[i])) i--;
   return messages.slice(i + 1);
+}
+
+/** The system prompt a request sends (an OpenAI system message, Anthropic's system field), as text. */
+function systemText(body) {
+  const sys = (body.messages || []).find((m) => m.role === 'system')?.content ?? body.system ?? '';
+  return typeof sys === 'string' ? sys : sys.map((b) => b.text || '').join('');
+}
+
+/** A message's text, whatever its shape. */
+function textOf(m) {
+  return typeof m.content === 'string'
+    ? m.content
+    : (m.content || [])
+        .filter((c) => c.type === 'text')
+        .map((c) => c.text)
+        .join('');
 }
 
 /** The newest tool result's text (either protocol's shape), or ''. */
@@ -400,6 +420,43 @@ function plan(scenario, body) {
         return { chunks: [`it said: ${lastToolText(turn)} `], tool: { name: 'shell_kill', args: { id: 1 } }, delay };
       if (answered === 3) return { chunks: [], tool: { name: 'shell_output', args: { id: 1, wait: 10 } }, delay };
       return { chunks: [`background: ${lastToolText(turn)}`], delay };
+    }
+    case 'steer': {
+      // A command that takes a while; then whether a message came in after its result (a steer) or not.
+      const last = messages[messages.length - 1] || {};
+      const parts = Array.isArray(last.content) ? last.content : [];
+      const before = messages[messages.length - 2] || {};
+      const afterResult =
+        (last.role === 'user' && before.role === 'tool') ||
+        (parts.some((c) => c.type === 'tool_result') && parts.some((c) => c.type === 'text'));
+      const delay = scenario.delay ?? 5;
+      if (afterResult) return { chunks: [`steered: ${lastText}`], delay };
+      if (last.role === 'tool' || parts.some((c) => c.type === 'tool_result'))
+        return { chunks: ['no steer arrived.'], delay };
+      return { chunks: ['working. '], tool: { name: 'shell', args: { command: 'sleep 1; echo slept' } }, delay };
+    }
+    case 'tasks': {
+      // Two read-only tasks in one answer; each subagent (its system prompt says it is one) globs, then answers
+      // slowly enough that two at once overlap; then the main answer quotes both.
+      const system = systemText(body);
+      const delay = scenario.delay ?? 5;
+      if (system.includes('You are a subagent of milk')) {
+        const asked = textOf(users[0] || {});
+        if (toolResults(messages) === 0)
+          return { chunks: [], tool: { name: 'glob', args: { pattern: '*.txt' } }, delay };
+        return { chunks: ['sub answer ', `for "${asked}"`], delay: scenario.delay ?? 300 };
+      }
+      if (toolResults(messages) === 0)
+        return {
+          chunks: ['asking two helpers. '],
+          tools: [
+            { name: 'task', args: { description: 'Look at alpha', prompt: 'alpha: what is here?' } },
+            { name: 'task', args: { description: 'Look at beta', prompt: 'beta: what is here?' } },
+          ],
+          delay,
+        };
+      const results = messages.filter((m) => m.role === 'tool').map((m) => m.content);
+      return { chunks: [`both answered: ${results.join(' | ')}`], delay };
     }
     case 'look': {
       // read_file on an image, then how many images came back with its answer.

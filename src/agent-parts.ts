@@ -116,6 +116,8 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     background,
     settings,
     systemPrompt: () => agent.text(),
+    agents: () => agent.agents,
+    where: () => agent.where(),
     rulesReady,
     hide: options.dataDir === null ? [] : [options.dataDir],
     checkpoints,

@@ -23,6 +23,7 @@ import { Painter } from './tui/painter';
 import type { Screen } from './tui/screen';
 import { StatusModel, type StatusSources } from './tui/status-model';
 import { ChecklistPanel } from './tui/checklist-panel';
+import { agentLines } from './subagents';
 import { type BackgroundShells, shellLines } from './tools/background';
 import { TranscriptFeed } from './tui/transcript-feed';
 import { TranscriptModel } from './tui/transcript-model';
@@ -65,6 +66,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     sessions: s.sessions,
     sessionInfo: s.sessionInfo,
     contextInfo: () => s.agent.info(),
+    agentsInfo: () => agentLines(s.agent.agents),
     statusInfo: s.statusInfo,
     costInfo: () => {
       s.spending.settle();

@@ -45,6 +45,11 @@ export interface Events {
   'conversation.compacted': { turnId: number; summary: string; kept: number };
   /** A message joined the conversation (the user's, the model's, a tool result): the session log records it. */
   'conversation.message': { turnId: number; message: ChatMessage; declined?: boolean };
+  /**
+   * A message the person sent into the running turn (`steerId`: the id runner.steer gave it) joined the conversation,
+   * before the turn's next model request: the transcript shows it there, the log keeps it as their input.
+   */
+  'turn.steered': { turnId: number; steerId: number; text: string; display: Inert; segments?: Segment[] };
   'turn.delta': { turnId: number; text: Inert };
   /** The model's reasoning as it streams (shown dim, folded; never part of the answer). */
   'turn.reasoning': { turnId: number; text: Inert };

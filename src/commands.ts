@@ -116,6 +116,12 @@ export const COMMANDS = {
   'transcript.toggleFold': { description: 'Show all of the last long tool output, or fold it again', modes: COMPOSING },
   'composer.submit': { description: 'Send the input (a trailing \\ continues the line instead)', modes: ['idle'] },
   'composer.queue': { description: 'Queue the input; it is sent when the turn ends', modes: ['busy'] },
+  'composer.steer': {
+    description:
+      'Send the input into the running turn: the model gets it after the tool call in progress, before its next ' +
+      'request (idle: send it)',
+    modes: ['idle', 'busy'],
+  },
   'app.interrupt': {
     description: 'Interrupt the turn; else clear the input; else go back to ask from any other mode; else quit',
     modes: ['idle', 'busy', 'approval', 'question'],

@@ -17,6 +17,8 @@ export function dataLayout(dataDir: string) {
     agents: path.join(dataDir, 'AGENTS.md'),
     /** The person's prompt commands, one Markdown file each. */
     commands: path.join(dataDir, 'commands'),
+    /** The person's subagents (the task tool), one Markdown file each. */
+    subagents: path.join(dataDir, 'agents'),
     /** Session folders, their history files and older one-file logs. */
     sessions,
     /** One session's conversation logs, a file each. */

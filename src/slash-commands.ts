@@ -133,6 +133,17 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'agents',
+    args: '',
+    description:
+      "List the subagents the model can hand a task to: milk's explore, and those in the data dir's agents/ and the " +
+      "workspace's .milk/agents/ (front matter: name, description, tools, model; the body is the prompt)",
+    run(ctx, args) {
+      if (args.length > 0) return usage('agents');
+      ctx.note(ctx.session.agents().join('\n'));
+    },
+  },
+  {
     name: 'init',
     args: '',
     description: 'Ask the model to write an AGENTS.md for this workspace (the write asks as any does)',
@@ -298,6 +309,17 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
           ? `restarting the MCP server ${args[1]}`
           : `no MCP server named ${args[1]} (/mcp lists them)`,
       );
+    },
+  },
+  {
+    name: 'steer',
+    args: 'TEXT',
+    description:
+      'Send TEXT into the running turn (as {composer.steer}): the model gets it after the tool call in progress, ' +
+      'before its next request; when idle, it is sent as any input is',
+    run(ctx, args) {
+      if (args.length === 0) return usage('steer');
+      ctx.session.steer(args.join(' '));
     },
   },
   {

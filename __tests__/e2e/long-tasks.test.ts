@@ -189,3 +189,64 @@ describe('background commands', () => {
     await m!.waitFor(() => !running(`sleep 100.${second}`), 'the second ended with milk');
   });
 });
+
+describe('steering a running turn', () => {
+  it('/steer text reaches the model after the tool call in progress, before the turn ends; it is in history and the log', async () => {
+    const data = tempDir();
+    await open(['--approval', 'full-auto', ...openai('steer')], data);
+    const before = mock.requests.length;
+    m!.write('do the slow thing' + KEY.enter);
+    await m!.waitForText('shell: sleep 1; echo slept');
+    m!.write('/steer also say hello' + KEY.enter);
+    await m!.waitForText('steered: also say hello');
+    await m!.waitFor(() => !busy(), 'idle');
+    // In the transcript where it was delivered: after the command, before the answer it brought.
+    expect(m!.text()).toMatch(/slept[\s\S]*› also say hello[\s\S]*steered: also say hello/);
+    // The request after the tool's result carried it; there were two, the turn did not end in between.
+    const sent = mock.requests.slice(before).filter((r) => r.path === '/v1/chat/completions');
+    expect(sent).toHaveLength(2);
+    const last = sent[1].body.messages!.slice(-2);
+    expect(last.map((msg) => msg.role)).toEqual(['tool', 'user']);
+    expect(last[1].content).toBe('also say hello');
+    expect(fs.readFileSync(`${data}/input_history`, 'utf8')).toContain('/steer also say hello');
+    const logs = fs.readdirSync(`${data}/sessions`, { recursive: true }).map(String);
+    const log = logs.map((f) => `${data}/sessions/${f}`).find((f) => f.endsWith('.jsonl'))!;
+    expect(fs.readFileSync(log, 'utf8')).toMatch(/"t":"user".*"text":"also say hello"/);
+  });
+
+  it('one not yet delivered when the turn is cancelled comes back to the composer, as the queue does', async () => {
+    await open(['--approval', 'full-auto', ...openai('steer')]);
+    m!.write('do the slow thing' + KEY.enter);
+    await m!.waitForText('shell: sleep 1; echo slept');
+    m!.write('/steer never mind' + KEY.enter);
+    await m!.waitFor(() => m!.composerLines().join('') === '', 'sent');
+    m!.write(KEY.ctrlC);
+    await m!.waitForText('[interrupted]');
+    await m!.waitFor(() => m!.composerLines().join('') === 'never mind', 'back in the composer');
+  });
+});
+
+describe('subagents', () => {
+  it("shows each task's calls as lines under it and its answer; /agents lists milk's and the project's", async () => {
+    const ws = fs.realpathSync(tempDir());
+    fs.mkdirSync(`${ws}/.milk/agents`, { recursive: true });
+    fs.writeFileSync(
+      `${ws}/.milk/agents/reviewer.md`,
+      '---\nname: reviewer\ndescription: Reviews a change for bugs\ntools: [read_file, grep]\nmodel: gpt-4o\n---\n' +
+        'You review code.\n',
+    );
+    await open(openai('tasks'), tempDir(), ws);
+    m!.write('/agents' + KEY.enter);
+    await m!.waitForText(/explore \(milk\): Reads and searches the workspace/);
+    expect(m!.text()).toMatch(
+      /reviewer \(project\): Reviews a change for bugs · tools: read_file, grep ·\s+model: gpt-4o/,
+    );
+    m!.write('look around' + KEY.enter);
+    await m!.waitForText(/both answered: sub answer for "alpha: what is here\?" \| sub answer for "beta/);
+    await m!.waitFor(() => !busy(), 'idle');
+    const text = m!.text();
+    expect(text).toMatch(
+      /task: Look at alpha {2}· done · 2 requests[\s\S]*glob: \*\.txt · done[\s\S]*answered after 2 requests[\s\S]*task: Look at beta/,
+    );
+  });
+});

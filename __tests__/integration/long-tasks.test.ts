@@ -10,7 +10,14 @@ import { BackgroundShells } from '../../src/tools/background';
 
 const { startMockServer } = require('../../scripts/mock-server');
 
-let mock: { url: string; close(): Promise<void> };
+interface Recorded {
+  body: { messages?: unknown[] };
+  startedAt: number;
+  completedAt: number | null;
+  closedAt: number | null;
+}
+let mock: { url: string; requests: Recorded[]; close(): Promise<void> };
+const mockRequests = (): Recorded[] => mock.requests;
 beforeAll(async () => {
   mock = await startMockServer();
 });
@@ -107,5 +114,57 @@ describe('background commands (real processes)', () => {
     // Whatever it printed, the newest is kept and read; what is dropped is counted.
     const seen = (read?.text ?? '') + (all?.text ?? '');
     expect(seen.endsWith('end\n')).toBe(true);
+  });
+});
+
+describe('subagents', () => {
+  it('two read-only tasks in one answer run at once, each answers, and their requests count toward the turn', async () => {
+    const a = agent(openai('tasks'), { approval: 'ask' });
+    const answers = toolAnswers(a);
+    const before = mockRequests().length;
+    const usage: number[] = [];
+    let text = '';
+    a.bus.on('turn.usage', ({ turnId }) => usage.push(turnId));
+    a.bus.on('turn.delta', (d) => (text += d.text));
+    const end = await a.turn('look around');
+    expect(end.status).toBe('done');
+    expect(answers).toEqual([
+      ['task', 'sub answer for "alpha: what is here?"'],
+      ['task', 'sub answer for "beta: what is here?"'],
+    ]);
+    expect(text).toBe(
+      'asking two helpers. both answered: sub answer for "alpha: what is here?" | sub answer for "beta: what is here?"',
+    );
+    // Two main requests and two per subagent, every one counted as this turn's.
+    expect(usage).toHaveLength(6);
+    expect(new Set(usage)).toEqual(new Set([end.turnId]));
+    // The subagents' answering requests overlapped: each started before the other had finished.
+    const subs = mockRequests()
+      .slice(before)
+      .filter((r) => JSON.stringify(r.body.messages).includes('You are a subagent of milk'));
+    expect(subs).toHaveLength(4);
+    const [x, y] = subs.filter((r) => JSON.stringify(r.body.messages).includes('"role":"tool"'));
+    expect(x.startedAt).toBeLessThan(y.completedAt!);
+    expect(y.startedAt).toBeLessThan(x.completedAt!);
+    // A subagent is told its task alone: nothing of the main conversation.
+    expect(JSON.stringify(subs[0].body.messages)).not.toContain('look around');
+  });
+
+  it('cancelling the turn stops every subagent', async () => {
+    const a = agent(openai('tasks:3000'), { approval: 'ask' });
+    const before = mockRequests().length;
+    const ended = a.turn('look around');
+    const subsAnswering = () =>
+      mockRequests()
+        .slice(before)
+        .filter((r) => JSON.stringify(r.body.messages).includes('"role":"tool"') && r.completedAt === null);
+    for (const deadline = Date.now() + 10_000; subsAnswering().length < 2 && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(subsAnswering()).toHaveLength(2);
+    a.parts.runner.cancel();
+    expect((await ended).status).toBe('interrupted');
+    for (const deadline = Date.now() + 5_000; subsAnswering().some((r) => !r.closedAt) && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(subsAnswering().every((r) => r.closedAt)).toBe(true);
   });
 });

@@ -28,6 +28,7 @@ describe('the tool registry', () => {
       'edit_file',
       'write_file',
       'todo',
+      'task',
       'ask_user',
       'propose_plan',
     ]);

@@ -2,6 +2,7 @@ import { Bus, Events } from '../../src/bus';
 import { TurnRunner } from '../../src/turn/runner';
 import { ChatMessage, Provider, sleep } from '../../src/providers/provider';
 import { OfflineProvider } from '../../src/providers/offline';
+import { sanitize } from '../../src/inert';
 
 /** A provider that yields scripted deltas, and can ignore the abort signal like a stuck server. */
 class ScriptedProvider implements Provider {
@@ -182,5 +183,54 @@ describe('offline provider', () => {
     const next = it.next();
     ac.abort();
     await expect(next).rejects.toThrow('aborted');
+  });
+
+  describe('steering', () => {
+    it('a message sent into the turn joins the conversation before its next request; an ending turn makes one more', async () => {
+      const bus = new Bus();
+      const provider = new ScriptedProvider(['a', 'b'], 10);
+      const runner = new TurnRunner(bus, provider);
+      const steered: Array<Events['turn.steered']> = [];
+      bus.on('turn.steered', (e) => steered.push(e));
+      const done = ended(bus);
+      const turnId = runner.start('hi');
+      const id = runner.steer('also this', sanitize('also this'));
+      expect(id).not.toBeNull();
+      expect((await done).status).toBe('done');
+      expect(provider.seen).toHaveLength(2);
+      expect(provider.seen[1].slice(-2)).toEqual([
+        { role: 'assistant', content: 'ab' },
+        { role: 'user', content: 'also this' },
+      ]);
+      expect(steered).toEqual([{ turnId, steerId: id, text: 'also this', display: 'also this' }]);
+    });
+
+    it("none is taken with no turn running, nor by a turn that is not the model's", async () => {
+      const bus = new Bus();
+      const runner = new TurnRunner(bus, new ScriptedProvider(['a'], 10));
+      expect(runner.steer('x', sanitize('x'))).toBeNull();
+      runner.start('hi');
+      await ended(bus);
+      const compacting = ended(bus);
+      expect(runner.compact()).not.toBeNull();
+      expect(runner.steer('x', sanitize('x'))).toBeNull();
+      await compacting;
+    });
+
+    it('one not delivered when the turn is cancelled never reaches the model', async () => {
+      const bus = new Bus();
+      const provider = new ScriptedProvider(['a', 'b', 'c'], 20);
+      const runner = new TurnRunner(bus, provider);
+      const steered: unknown[] = [];
+      bus.on('turn.steered', (e) => steered.push(e));
+      const done = ended(bus);
+      runner.start('hi');
+      runner.steer('later', sanitize('later'));
+      runner.cancel();
+      expect((await done).status).toBe('interrupted');
+      await new Promise((r) => setTimeout(r, 80));
+      expect(steered).toEqual([]);
+      expect(provider.seen).toHaveLength(1);
+    });
   });
 });

@@ -11,6 +11,7 @@ import { Instructions, MAX_INSTRUCTION_BYTES, findInstructions, localDate, readE
 import { Environment, PromptPart, describeParts, joinParts, systemPromptParts } from './prompt';
 import { PromptCommand, promptCommands } from './prompt-commands';
 import { readPromptFiles } from './prompt-files';
+import { type AgentSpec, EXPLORE, agentsFrom } from '../subagents';
 import { SLASH_COMMANDS } from '../slash-commands';
 
 export class AgentContext {
@@ -18,6 +19,8 @@ export class AgentContext {
   private instructions: Instructions = { files: [], problems: [] };
   /** The prompt commands the files make (agent/prompt-commands.ts). */
   commands: readonly PromptCommand[] = [];
+  /** The subagents the task tool can hand work to: milk's, the person's and the project's (agent/subagents.ts). */
+  agents: readonly AgentSpec[] = [EXPLORE];
 
   /** `workspace` null: no tools are offered (a turn without a workspace). */
   constructor(
@@ -34,7 +37,16 @@ export class AgentContext {
     const read = readPromptFiles(this.dataDir, this.workspace);
     const made = promptCommands(read.files, new Set(SLASH_COMMANDS.map((c) => c.name)));
     this.commands = made.commands;
-    return [...this.instructions.problems, ...read.problems, ...made.problems];
+    const agentFiles = readPromptFiles(this.dataDir, this.workspace, 'subagents');
+    const agents = agentsFrom(agentFiles.files);
+    this.agents = agents.agents;
+    return [
+      ...this.instructions.problems,
+      ...read.problems,
+      ...made.problems,
+      ...agentFiles.problems,
+      ...agents.problems,
+    ];
   }
 
   parts(now: Date = new Date()): PromptPart[] {
@@ -53,6 +65,11 @@ export class AgentContext {
       instructions: this.instructions.files,
       instructionCap: MAX_INSTRUCTION_BYTES,
     });
+  }
+
+  /** Where the agent works and when (the prompt's environment part), for a subagent's system prompt. */
+  where(): string {
+    return this.parts().find((p) => p.name === 'environment')?.text ?? '';
   }
 
   /** The system prompt for a turn starting now. */

@@ -1,6 +1,6 @@
 // Reads the prompt commands' files: `<data>/commands/*.md` (the person's own)
 // and `<workspace>/.milk/commands/*.md` (the project's; milk only reads
-// there). Only regular files, each at most MAX_PROMPT_BYTES, read once the
+// there); the subagents' likewise, from `agents/`. Only regular files, each at most MAX_PROMPT_BYTES, read once the
 // screen is up and again for a new conversation, never on a keystroke.
 
 import * as fs from 'node:fs';
@@ -60,12 +60,14 @@ function readFolder(
 export function readPromptFiles(
   dataDir: string | null,
   workspace: string | null,
+  kind: 'commands' | 'subagents' = 'commands',
 ): { files: PromptFile[]; problems: string[] } {
   const problems: string[] = [];
+  const folder = kind === 'commands' ? 'commands' : 'agents';
   const files = [
-    ...(dataDir ? readFolder(dataLayout(dataDir).commands, 'personal', problems, null) : []),
+    ...(dataDir ? readFolder(dataLayout(dataDir)[kind], 'personal', problems, null) : []),
     ...(workspace
-      ? readFolder(path.join(workspace, '.milk', 'commands'), 'project', problems, gitRoot(workspace) ?? workspace)
+      ? readFolder(path.join(workspace, '.milk', folder), 'project', problems, gitRoot(workspace) ?? workspace)
       : []),
   ];
   return { files, problems };

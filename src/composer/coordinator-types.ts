@@ -36,6 +36,8 @@ export interface CoordinatorOptions {
   sessionInfo?: () => string[];
   /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
   contextInfo?: () => string[];
+  /** /agents' lines: the subagents, each with its source, tools and model. */
+  agentsInfo?: () => string[];
   /** /status's lines, and /cost's. */
   statusInfo?: () => string[];
   costInfo?: () => string[];

@@ -50,6 +50,8 @@ export class TurnCoordinator {
   private armTimer: NodeJS.Timeout | null = null;
   /** Inputs entered while a turn ran, sent in order when it ends. */
   readonly queue: Input[] = [];
+  /** Inputs sent into the running turn and not yet delivered, by the id the runner gave each. */
+  readonly steering: Array<{ id: number; input: Input }> = [];
   private readonly now: () => number;
   /** What slash commands may do, built once. */
   private readonly slashes: SlashContext;
@@ -86,8 +88,13 @@ export class TurnCoordinator {
       openRewind: () => this.rewinds.open(),
       openProviderSetup: () => this.openProviderSetup(),
       openModelPicker: () => this.openModelPicker(),
+      steer: (input) => this.steer(input),
     });
     bus.on('turn.ended', ({ turnId, status }) => this.onTurnEnded(turnId, status));
+    bus.on('turn.steered', ({ steerId }) => {
+      const at = this.steering.findIndex((s) => s.id === steerId);
+      if (at >= 0) this.steering.splice(at, 1);
+    });
     bus.on('turn.limit', ({ turnId, steps }) => {
       const question = `this turn has made ${steps} model requests (maxSteps in config.json); go on?`;
       const answer = (goOn: boolean) => [{ type: 'goOn' as const, turnId, goOn }];
@@ -208,6 +215,7 @@ export class TurnCoordinator {
     remember: (e) => this.history.remember(e.segments),
     submit: (e) => this.send(e.input),
     queue: (e) => void this.queue.push(e.input),
+    steer: (e) => this.steer(e.input),
     slash: (e) => this.slash(e.name, e.args),
     cancelTurn: () => void this.runner.cancel(),
     quit: (e) => this.bus.emit('app.quit', { reason: e.reason }),
@@ -340,6 +348,20 @@ export class TurnCoordinator {
   }
 
   /**
+   * Sends an input into the running turn (/steer, Ctrl+Enter); with none running it is sent as any input is, and a
+   * turn that takes none (a `!` command, /compact) gets it queued.
+   */
+  steer(input: Input): void {
+    if (!this.runner.busy) return this.send(input);
+    const id = this.runner.steer(input.text, sanitize(input.display), input.segments);
+    if (id === null) {
+      this.queue.push(input);
+      return this.note('this turn takes no message while it runs: it is queued for after it');
+    }
+    this.steering.push({ id, input });
+  }
+
+  /**
    * A prompt command: its prompt, arguments filled in, goes to the model as the person's input; the transcript shows
    * what was typed.
    */
@@ -435,6 +457,8 @@ export class TurnCoordinator {
 
   private onTurnEnded(turnId: number, status: TurnEnd): void {
     this.dispatch({ kind: 'turnEnded', turnId });
+    // Sent into the turn and never delivered (it was stopped first): back in front of the queue.
+    for (const s of this.steering.splice(0).reverse()) this.queue.unshift(s.input);
     if (status !== 'done') {
       // Cancelled or failed: queued inputs come back into the composer (beneath any view), none is sent unasked.
       const inputs = this.queue.splice(0).map((q) => q.segments);

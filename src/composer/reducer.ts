@@ -62,7 +62,7 @@ export function reduce(s: ComposerState, input: ComposerInput, ctx: ComposerCont
     return s.typing && input.kind !== 'text' ? { ...r, state: { ...r.state, typing: false } } : r;
   const sent =
     input.kind === 'command' &&
-    (input.name === 'composer.submit' || input.name === 'composer.queue') &&
+    (input.name === 'composer.submit' || input.name === 'composer.queue' || input.name === 'composer.steer') &&
     ed.isEmpty(r.state.editor);
   if (sent) return { ...r, state: { ...r.state, undo: [], redo: [], typing: false } };
   // Text is typing however the terminal chunked it (fast keys arrive together); a paste is a step of its own.
@@ -168,6 +168,8 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
     case 'composer.submit':
     case 'composer.queue':
       return take(s, ctx);
+    case 'composer.steer':
+      return take(s, ctx, true);
     case 'composer.complete':
       return complete(s, ctx);
     case 'app.interrupt':
@@ -210,7 +212,8 @@ function browse(s: ComposerState, dir: -1 | 1, ctx: ComposerContext): ComposerSt
  * queued while a turn runs). A lone `/word` that is no command is not sent
  * (a typo of one); `/tmp is full` with more words goes to the model.
  */
-function take(s: ComposerState, ctx: ComposerContext): Reduced {
+/** Enter: the input sent (queued while a turn runs); `steer`: sent into the running turn instead. */
+function take(s: ComposerState, ctx: ComposerContext, steer = false): Reduced {
   const continued = ed.continueLine(s.editor);
   if (continued) return none({ ...s, editor: continued });
   if (ed.isBlank(s.editor)) return none(s);
@@ -234,7 +237,7 @@ function take(s: ComposerState, ctx: ComposerContext): Reduced {
     effects.push({ type: 'note', text: `unknown command /${slash.name}: ${hint}` });
   } else {
     const input: Input = { segments, text, display: ed.displayText(segments) };
-    effects.push(ctx.busy ? { type: 'queue', input } : { type: 'submit', input });
+    effects.push(ctx.busy ? { type: steer ? 'steer' : 'queue', input } : { type: 'submit', input });
   }
   return { state, effects };
 }

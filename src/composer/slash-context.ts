@@ -2,6 +2,7 @@
 // it is made from the coordinator's parts: a handler acts on the session, the
 // history, the MCP servers and the screen only through this.
 
+import type { Input } from './state';
 import type { Bus } from '../bus';
 import type { Effort } from '../settings/effort';
 import type { CommandName, KeyNames, Mode } from '../commands';
@@ -37,6 +38,8 @@ export interface SlashContext {
     info(): string[];
     /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
     context(): string[];
+    /** The subagents the task tool can hand work to, one line each. */
+    agents(): string[];
     /** /status: the conversation, the model, the mode, the context's use, the tokens spent. */
     status(): string[];
     /** /cost: the tokens spent this session. */
@@ -51,6 +54,8 @@ export interface SlashContext {
     setupProvider(): boolean;
     /** Sends `text` to the model as a turn, shown in the transcript as `display`; false while a turn runs. */
     ask(text: string, display: string): boolean;
+    /** Sends `text` into the running turn, before its next model request (idle: as a turn of its own). */
+    steer(text: string): void;
     /** Opens the rewind picker; what is wrong, or null once it is open. */
     rewind(): string | null;
     /** Replaces the conversation, for the model, by its summary; what went wrong, or null once it started. */
@@ -104,6 +109,7 @@ export interface SlashHost {
   openRewind(): string | null;
   openProviderSetup(): boolean;
   openModelPicker(): string | null;
+  steer(input: Input): void;
 }
 
 export function slashContext(host: SlashHost): SlashContext {
@@ -136,6 +142,7 @@ export function slashContext(host: SlashHost): SlashContext {
         if (host.runner.busy) return turnRunning(host.options.keys);
         return host.runner.compact(focus) === null ? 'nothing to compact: the conversation is empty' : null;
       },
+      steer: (text) => host.steer({ segments: [{ type: 'text', text }], text, display: text }),
       ask: (text, display) => {
         if (host.runner.busy) return false;
         host.runner.start(text, { display, segments: [{ type: 'text', text: display }] });
@@ -185,7 +192,7 @@ function mcpOf(o: CoordinatorOptions): SlashContext['mcp'] {
 function infoLines(
   o: CoordinatorOptions,
   note: (text: string) => void,
-): Pick<SlashContext['session'], 'info' | 'context' | 'status' | 'cost' | 'doctor'> {
+): Pick<SlashContext['session'], 'info' | 'context' | 'agents' | 'status' | 'cost' | 'doctor'> {
   return {
     doctor: () => {
       if (!o.doctor) return note('no checks here');
@@ -194,6 +201,7 @@ function infoLines(
     },
     info: () => o.sessionInfo?.() ?? [],
     context: () => o.contextInfo?.() ?? [],
+    agents: () => o.agentsInfo?.() ?? ['no subagents here'],
     status: () => o.statusInfo?.() ?? [],
     cost: () => o.costInfo?.() ?? [],
   };

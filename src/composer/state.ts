@@ -109,6 +109,8 @@ export type Effect =
   | { readonly type: 'remember'; readonly segments: ed.Segment[] }
   | { readonly type: 'submit'; readonly input: Input }
   | { readonly type: 'queue'; readonly input: Input }
+  /** Into the running turn, before its next model request (/steer, Ctrl+Enter). */
+  | { readonly type: 'steer'; readonly input: Input }
   | { readonly type: 'slash'; readonly name: string; readonly args: string[] }
   | { readonly type: 'cancelTurn' }
   | { readonly type: 'quit'; readonly reason: 'ctrl-c' | 'ctrl-d' }

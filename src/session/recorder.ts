@@ -66,6 +66,12 @@ export class SessionRecorder {
       const kept = loggableInput(text, segments);
       this.write(userEvent(this.conv, this.ts(), kept.text, kept.segments));
     });
+    // A message sent into the running turn is the person's input where it joined the conversation.
+    bus.on('turn.steered', ({ text, segments }) => {
+      this.flushText();
+      const kept = loggableInput(text, segments ?? [{ type: 'text', text }]);
+      this.write(userEvent(this.conv, this.ts(), kept.text, kept.segments));
+    });
     bus.on('conversation.rewound', ({ kept }) => {
       this.flushText();
       this.write({ t: 'rewind', conv: this.conv, ts: this.ts(), kept });

@@ -16,6 +16,7 @@ import { todo } from './builtin/todo';
 import { askUser } from './builtin/ask-user';
 import { proposePlan } from './builtin/propose-plan';
 import { shellKill, shellOutput } from './builtin/shell-output';
+import { task } from './builtin/task';
 
 /** milk's own tools, in the order the model is told of them. */
 export const BUILTIN_TOOLS: readonly AnyTool[] = [
@@ -28,6 +29,7 @@ export const BUILTIN_TOOLS: readonly AnyTool[] = [
   editFile,
   writeFile,
   todo,
+  task,
   askUser,
   proposePlan,
 ];
@@ -37,16 +39,29 @@ export function specOf(tool: AnyTool): ToolSpec {
 }
 
 export class ToolRegistry {
-  /** `extra`: tools offered beside milk's own, asked for each time (MCP servers come and go). */
-  constructor(private readonly extra: () => readonly AnyTool[] = () => []) {}
+  /**
+   * `extra`: tools offered beside milk's own, asked for each time (MCP servers come and go); `only`: the names offered,
+   * when not all (a subagent's tools).
+   */
+  constructor(
+    private readonly extra: () => readonly AnyTool[] = () => [],
+    private readonly only: ReadonlySet<string> | null = null,
+  ) {}
 
   all(): AnyTool[] {
     const extra = this.extra();
-    return extra.length ? [...BUILTIN_TOOLS, ...extra] : [...BUILTIN_TOOLS];
+    const all = extra.length ? [...BUILTIN_TOOLS, ...extra] : [...BUILTIN_TOOLS];
+    return this.only ? all.filter((t) => this.only?.has(t.name)) : all;
   }
 
   find(name: string): AnyTool | undefined {
+    if (this.only && !this.only.has(name)) return undefined;
     return BUILTIN_TOOLS.find((t) => t.name === name) ?? this.extra().find((t) => t.name === name);
+  }
+
+  /** The same tools, only those named. */
+  subset(names: readonly string[]): ToolRegistry {
+    return new ToolRegistry(this.extra, new Set(names));
   }
 
   /** What the model is told it may call. */

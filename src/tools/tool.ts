@@ -48,6 +48,11 @@ export interface ToolContext {
   readonly killGraceMs?: number;
   /** Takes the checklist the model sent (the todo tool): shown above the composer. */
   readonly checklist?: (items: readonly TodoItem[]) => void;
+  /** Runs a task in a subagent (the task tool); `line` gets a line per call it makes. Absent within a subagent. */
+  readonly subagent?: (
+    req: { description: string; prompt: string; agent?: string },
+    line: (text: string) => void,
+  ) => Promise<ToolResult>;
   /** Commands started with `background: true` (shell), which shell_output reads and shell_kill ends. */
   readonly background?: BackgroundShells;
   /**

@@ -52,6 +52,7 @@ export const DEFAULT_TABLES: Readonly<Record<Mode, readonly Binding[]>> = {
   idle: [
     ...EDITING,
     { keys: ['enter'], command: 'composer.submit' },
+    { keys: ['C-enter'], command: 'composer.steer' },
     { keys: ['escape'], command: 'session.rewind' },
     { keys: ['C-g', 'C-x C-e'], command: 'composer.externalEditor' },
     { keys: ['C-c'], command: 'app.interrupt' },
@@ -62,6 +63,7 @@ export const DEFAULT_TABLES: Readonly<Record<Mode, readonly Binding[]>> = {
   busy: [
     ...EDITING,
     { keys: ['enter'], command: 'composer.queue' },
+    { keys: ['C-enter'], command: 'composer.steer' },
     { keys: ['C-c'], command: 'app.interrupt' },
     { keys: ['escape'], command: 'turn.cancel' },
     { keys: ['C-d'], command: 'editor.delete' },

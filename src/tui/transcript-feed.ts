@@ -74,6 +74,16 @@ export class TranscriptFeed {
       this.busySince = Date.now();
       changed();
     });
+    // A message sent into the turn, where it joined: the model's next words start below it.
+    bus.on('turn.steered', ({ turnId, display }) => {
+      const r = this.current(turnId);
+      if (!r) return;
+      this.doneThinking(r);
+      if (r.words !== null) transcript.settle(r.words);
+      transcript.add('user', display);
+      r.words = null;
+      changed();
+    });
     bus.on('turn.delta', ({ turnId, text }) => {
       const r = this.current(turnId);
       if (!r) return;

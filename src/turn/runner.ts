@@ -19,12 +19,14 @@ import type { Effort } from '../settings/effort';
 import { type ImagePart, withoutBytes } from '../images';
 import { type TodoItem, checklistOf } from '../todo';
 import { ToolRegistry } from '../tools/registry';
-import { sanitize } from '../inert';
+import { type Inert, sanitize } from '../inert';
 import { Conversation, type Input } from './conversation';
 import { Approvals, Questions } from './approvals';
 import { Compaction } from './compaction';
 import { StepOptions, partialMessage, stepMessage, streamStep } from './step';
-import { ToolCalls, ToolCallsOptions } from './tool-calls';
+import { type CallAnswer, type Show, ToolCalls, ToolCallsOptions } from './tool-calls';
+import { Subagents } from './subagent';
+import { type AgentSpec, EXPLORE } from '../subagents';
 import { runOwnCommand } from './own-command';
 import { commandModule } from '../tools/lazy-command';
 import { type ActiveTurn, emptyStep } from './turn';
@@ -68,17 +70,23 @@ export interface RunnerOptions extends Partial<
   cacheKey?: () => string | undefined;
   /** The reasoning effort to ask (/effort, else the model's in config.json); none sent when undefined. */
   effort?: () => Effort | undefined;
+  /** The subagents the task tool can hand work to (milk's explore without it). */
+  agents?: () => readonly AgentSpec[];
+  /** Where the agent works and when, for a subagent's system prompt. */
+  where?: () => string;
 }
 
 export class TurnRunner {
   private active: ActiveTurn | null = null;
   private lastId = 0;
+  private lastSteer = 0;
   /** Turns started in this process, for the file copies' turn numbers (never reused, even after a rewind). */
   private turnSeq = 0;
   private readonly conversation = new Conversation();
   private readonly compaction: Compaction;
   private readonly registry: ToolRegistry;
   private readonly calls: ToolCalls | null;
+  private readonly subagents: Subagents | null = null;
   private readonly step: StepOptions;
   readonly settings: Settings;
 
@@ -104,18 +112,33 @@ export class TurnRunner {
     };
     const workspace = options.workspace;
     this.registry = options.tools ?? new ToolRegistry();
-    this.calls = workspace
-      ? new ToolCalls({
-          ...options,
-          workspace,
-          bus,
-          settings,
-          registry: this.registry,
-          approvals: new Approvals(bus),
-          questions: new Questions(bus),
-          probeSandbox: () => commandModule().probeSandbox(),
-        })
-      : null;
+    if (workspace) {
+      const calls = {
+        ...options,
+        workspace,
+        bus,
+        settings,
+        approvals: new Approvals(bus),
+        probeSandbox: () => commandModule().probeSandbox(),
+      };
+      this.subagents = new Subagents({
+        bus,
+        provider,
+        settings,
+        registry: this.registry,
+        calls,
+        agents: options.agents ?? (() => [EXPLORE]),
+        where: options.where ?? (() => `Working directory (the workspace): ${workspace}`),
+        maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+        step: this.step,
+      });
+      this.calls = new ToolCalls({
+        ...calls,
+        registry: this.registry,
+        questions: new Questions(bus),
+        subagents: this.subagents,
+      });
+    } else this.calls = null;
   }
 
   get busy(): boolean {
@@ -173,6 +196,7 @@ export class TurnRunner {
       },
       segments,
       (turn) => {
+        turn.steering = [];
         this.record(turn.id, { role: 'user', content: input, ...(images ? { images } : {}) });
         return this.loop(turn);
       },
@@ -221,6 +245,19 @@ export class TurnRunner {
     return this.launch({ input, display: sanitize(input), kind: 'compact' }, null, (turn) =>
       this.compaction.summarise(turn, all.older, 0, all.before, focus),
     );
+  }
+
+  /**
+   * Sends `text` into the running model turn: it joins the conversation as the person's message after the tool call in
+   * progress, before the next model request (a turn about to end makes one more). Its id, which `turn.steered` names
+   * when it is delivered; null when no model turn runs (then it waits for the turn's end, as the queue does).
+   */
+  steer(text: string, display: Inert, segments?: Segment[]): number | null {
+    const turn = this.active;
+    if (!turn?.steering || turn.cancelled) return null;
+    const id = ++this.lastSteer;
+    turn.steering.push({ id, text, display, ...(segments ? { segments } : {}) });
+    return id;
   }
 
   /** Interrupts the running turn. A second call, or a call when idle, does nothing. */
@@ -291,7 +328,11 @@ export class TurnRunner {
     turn.system = this.options.systemPrompt?.();
     const maxSteps = this.options.maxSteps ?? DEFAULT_MAX_STEPS;
     for (let steps = 1; ; steps++) {
-      if (!(await this.oneStep(turn, tools)) || turn.cancelled) return;
+      const more = await this.oneStep(turn, tools);
+      if (turn.cancelled) return;
+      // What the person sent meanwhile goes in now, before the next request (an answer that would end the turn
+      // gets one more).
+      if (!this.deliverSteering(turn) && !more) return;
       if (steps % maxSteps === 0 && !(await this.goOn(turn, steps))) {
         if (turn.cancelled) return;
         throw new Error(
@@ -313,20 +354,64 @@ export class TurnRunner {
     this.record(turn.id, stepMessage(turn, calls));
     if (calls.length === 0) return false;
     turn.unanswered = [...calls];
-    for (const call of calls) {
-      const answer = this.calls
-        ? await this.calls.answer(turn, call)
-        : { content: `error: no tools here (${call.name} was not run)`, declined: false };
-      if (turn.cancelled || answer === null) return false;
-      turn.unanswered.shift();
-      const images = answer.images ? { images: answer.images } : {};
-      this.record(
-        turn.id,
-        { role: 'tool', toolCallId: call.id, name: call.name, content: answer.content, ...images },
-        answer.declined,
-      );
+    for (let at = 0; at < calls.length;) {
+      const group = this.together(calls, at);
+      const answers = await this.answerAll(turn, group);
+      if (turn.cancelled || answers === null) return false;
+      group.forEach((call, k) => {
+        const answer = answers[k];
+        turn.unanswered.shift();
+        const images = answer.images ? { images: answer.images } : {};
+        this.record(
+          turn.id,
+          { role: 'tool', toolCallId: call.id, name: call.name, content: answer.content, ...images },
+          answer.declined,
+        );
+      });
+      at += group.length;
     }
     return true;
+  }
+
+  /** The calls from `at` answered together: a run of read-only tasks (subagents that only read), else the one call. */
+  private together(calls: readonly ToolCall[], at: number): ToolCall[] {
+    const readOnly = (call: ToolCall): boolean => this.subagents?.readOnly(call) ?? false;
+    let end = at + 1;
+    if (readOnly(calls[at])) while (end < calls.length && readOnly(calls[end])) end++;
+    return calls.slice(at, end);
+  }
+
+  /**
+   * Answers the calls, at once when there are several (each shown in order, the next one's block after the one
+   * before has ended); null when the turn was stopped.
+   */
+  private async answerAll(turn: ActiveTurn, group: readonly ToolCall[]): Promise<CallAnswer[] | null> {
+    const calls = this.calls;
+    if (!calls)
+      return group.map((call) => ({ content: `error: no tools here (${call.name} was not run)`, declined: false }));
+    if (group.length === 1) {
+      const one = await calls.answer(turn, group[0]);
+      return one === null ? null : [one];
+    }
+    const shows = inOrder(calls.onBus(turn), group.length);
+    const answers = await Promise.all(group.map((call, k) => calls.answer(turn, call, shows[k])));
+    return answers.some((a) => a === null) ? null : (answers as CallAnswer[]);
+  }
+
+  /** The messages sent into the turn so far join the conversation as the person's; false when there were none. */
+  private deliverSteering(turn: ActiveTurn): boolean {
+    const pending = turn.steering?.splice(0) ?? [];
+    for (const s of pending) {
+      this.record(turn.id, { role: 'user', content: s.text });
+      this.bus.emit('turn.steered', {
+        turnId: turn.id,
+        steerId: s.id,
+        text: s.text,
+        display: s.display,
+        ...(s.segments ? { segments: s.segments } : {}),
+      });
+    }
+    return pending.length > 0;
   }
 
   /** The turn made another maxSteps requests: the person is asked whether it goes on (no one to ask: it does not). */
@@ -411,4 +496,28 @@ export class TurnRunner {
       message: message === undefined ? undefined : sanitize(message),
     });
   }
+}
+
+/**
+ * Shows for calls that run at once, each block shown whole in turn: a call's events wait until every call before it has
+ * finished, then come out in the order they were made.
+ */
+export function inOrder(show: Show, n: number): Show[] {
+  const waiting: Array<Array<() => void>> = Array.from({ length: n }, () => []);
+  let head = 0;
+  const flush = (): void => {
+    while (head < n) {
+      const queue = waiting[head];
+      while (queue.length) (queue.shift() as () => void)();
+      if (!done[head]) return;
+      head++;
+    }
+  };
+  const done: boolean[] = Array.from({ length: n }, () => false);
+  return waiting.map((_, k): Show => (name, payload) => {
+    waiting[k].push(() => show(name, payload));
+    const declined = name === 'tool.started' && (payload as { declined: boolean }).declined;
+    if (name === 'tool.finished' || declined) done[k] = true;
+    flush();
+  });
 }

@@ -5,7 +5,7 @@
 // run (a command in the sandbox where one can run), and answered: every call
 // gets a result for the model, a refused, declined or failed one too.
 
-import type { Bus } from '../bus';
+import type { Bus, Events } from '../bus';
 import type { Settings } from '../settings/store';
 import type { ToolCall } from '../tool-call';
 import type { AnyTool, ToolContext, WriteHooks } from '../tools/tool';
@@ -19,6 +19,7 @@ import type { ActiveTurn } from './turn';
 import type { ImagePart } from '../images';
 import type { PersonAnswer } from '../questions';
 import type { BackgroundShells } from '../tools/background';
+import type { Subagents } from './subagent';
 
 export const DECLINED = 'The user declined to run this tool call.';
 
@@ -39,6 +40,8 @@ export interface ToolCallsOptions {
   readonly approvals: Approvals;
   /** Commands the model started in the background (shell, shell_output, shell_kill, /shells). */
   readonly background?: BackgroundShells;
+  /** Subagents for the task tool; absent within a subagent (no task within a task). */
+  readonly subagents?: Subagents;
   /** What the model asks the person; absent where no one is there (milk run). */
   readonly questions?: Questions;
   /** Where tools run and what they may touch. */
@@ -63,22 +66,38 @@ interface Confinement {
   readonly agree: boolean;
 }
 
+/** The events of a call's block, without the turn's id. */
+type CallEvents = {
+  [K in 'tool.started' | 'tool.output' | 'tool.result' | 'tool.finished']: Omit<Events[K], 'turnId'>;
+};
+
+/**
+ * Where a call's block goes: the bus (the transcript), a subagent's lines under its task, or a slot that waits for
+ * the calls before it (calls run at once, shown one after the other).
+ */
+export type Show = <K extends keyof CallEvents>(name: K, payload: CallEvents[K]) => void;
+
 export class ToolCalls {
   constructor(private readonly o: ToolCallsOptions) {}
+
+  /** A call's block in the transcript, by the turn's id. */
+  onBus(turn: ActiveTurn): Show {
+    return (name, payload) => this.o.bus.emit(name, { turnId: turn.id, ...payload } as Events[typeof name]);
+  }
 
   /**
    * Answers one call: what the model is told, or null when the turn was stopped meanwhile (the runner answers it then).
    */
-  async answer(turn: ActiveTurn, call: ToolCall): Promise<CallAnswer | null> {
+  async answer(turn: ActiveTurn, call: ToolCall, show: Show = this.onBus(turn)): Promise<CallAnswer | null> {
     const prepared = prepare(this.o.registry.find(call.name), call);
-    if (!prepared.ok) return told(this.refuse(turn, call.name, prepared.why, 'invalid arguments'));
+    if (!prepared.ok) return told(this.refuse(show, call.name, prepared.why, 'invalid arguments'));
     const { tool, args } = prepared;
     await this.o.rulesReady;
     if (turn.cancelled) return null;
     const settings = this.o.settings;
     let decision = settings.decide({ tool: tool.name, kind: tool.kind, command: tool.ruleText?.(args) });
     if (decision === 'refuse')
-      return told(this.refuse(turn, tool.name, notAllowed(settings.mode, tool.name), 'not allowed'));
+      return told(this.refuse(show, tool.name, notAllowed(settings.mode, tool.name), 'not allowed'));
     const confined = tool.sandboxed ? await this.confinement() : { sandbox: false, agree: false };
     const guarded = tool.guard ? await tool.guard(args, this.o.workspace) : null;
     if (turn.cancelled) return null;
@@ -86,7 +105,7 @@ export class ToolCalls {
     // git runs code from, likewise.
     if (confined.agree || guarded) decision = 'ask';
     if (decision === 'ask' && this.o.unattended)
-      return told(this.refuse(turn, tool.name, guarded ?? this.unattendedWhy(confined), 'not allowed'));
+      return told(this.refuse(show, tool.name, guarded ?? this.unattendedWhy(confined), 'not allowed'));
     const subject = tool.subject(args);
     const summary = sanitize(describeCall(tool.name, subject));
     // A change shows what it would do before anyone is asked about it.
@@ -94,7 +113,7 @@ export class ToolCalls {
     if (turn.cancelled) return null;
     // Known to fail as sent (a file that is not there, an old_string it does not hold): no one is asked, nothing runs.
     if (typeof preview === 'object' && preview !== null)
-      return told(this.failKnown(turn, summary, sanitize(callDetail(tool.name, subject)), preview.fails));
+      return told(this.failKnown(show, summary, sanitize(callDetail(tool.name, subject)), preview.fails));
     const detail = sanitize(
       (preview === null
         ? callDetail(tool.name, subject)
@@ -102,12 +121,12 @@ export class ToolCalls {
     );
     let network = false;
     if (decision === 'ask') {
-      const answer = await this.ask(turn, tool, args, { summary, detail, confined });
+      const answer = await this.ask(turn, tool, args, { summary, detail, confined }, show);
       if (answer === null) return null;
       if (answer === 'no') return { content: DECLINED, declined: true };
       network = answer === 'network';
     }
-    return this.run(turn, tool, args, { summary, detail, sandbox: confined.sandbox, network });
+    return this.run(turn, tool, args, { summary, detail, sandbox: confined.sandbox, network }, show);
   }
 
   private unattendedWhy(confined: Confinement): string {
@@ -124,9 +143,10 @@ export class ToolCalls {
     tool: AnyTool,
     args: Record<string, unknown>,
     how: { summary: Inert; detail: Inert; sandbox: boolean; network: boolean },
+    show: Show,
   ): Promise<CallAnswer> {
-    const bus = this.o.bus;
-    bus.emit('tool.started', { turnId: turn.id, summary: how.summary, detail: how.detail, declined: false });
+    const { bus, subagents } = this.o;
+    show('tool.started', { summary: how.summary, detail: how.detail, declined: false });
     const output = new StreamSanitizer();
     let streamed = false;
     const ctx: ToolContext = {
@@ -137,20 +157,20 @@ export class ToolCalls {
       killGraceMs: this.o.killGraceMs,
       checklist: (items) => bus.emit('checklist.changed', { items }),
       background: this.o.background,
+      subagent: subagents ? (req, line) => subagents.run(turn, req, line) : undefined,
       ask: this.o.unattended ? undefined : (q) => this.askPerson(turn, q),
       onOutput: (text) => {
         streamed = true;
         const shown = output.push(text);
-        if (shown && !turn.cancelled) bus.emit('tool.output', { turnId: turn.id, text: shown });
+        if (shown && !turn.cancelled) show('tool.output', { text: shown });
       },
     };
     const result = await runTool(tool, args, ctx, turn.controller.signal);
     // A tool that streamed nothing (a read, a search) shows what the model got, as a resumed conversation does.
-    if (!turn.cancelled && !streamed && result.content)
-      bus.emit('tool.result', { turnId: turn.id, text: sanitize(result.content) });
+    if (!turn.cancelled && !streamed && result.content) show('tool.result', { text: sanitize(result.content) });
     // A failure shown as its result says why there; the block's header says only that it failed.
     const status = result.status === undefined || (!streamed && !result.ok) ? undefined : sanitize(result.status);
-    if (!turn.cancelled) bus.emit('tool.finished', { turnId: turn.id, ok: result.ok, status });
+    if (!turn.cancelled) show('tool.finished', { ok: result.ok, status });
     return result.images?.length ? { ...told(result.content), images: result.images } : told(result.content);
   }
 
@@ -174,11 +194,11 @@ export class ToolCalls {
   }
 
   /** A call that would fail as sent: shown as a failed block with why, once; the model told what a run would say. */
-  private failKnown(turn: ActiveTurn, summary: Inert, detail: Inert, why: string): string {
+  private failKnown(show: Show, summary: Inert, detail: Inert, why: string): string {
     const content = `error: ${why}`;
-    this.o.bus.emit('tool.started', { turnId: turn.id, summary, detail, declined: false });
-    this.o.bus.emit('tool.result', { turnId: turn.id, text: sanitize(content) });
-    this.o.bus.emit('tool.finished', { turnId: turn.id, ok: false });
+    show('tool.started', { summary, detail, declined: false });
+    show('tool.result', { text: sanitize(content) });
+    show('tool.finished', { ok: false });
     return content;
   }
 
@@ -210,6 +230,7 @@ export class ToolCalls {
     tool: AnyTool,
     args: Record<string, unknown>,
     q: { summary: Inert; detail: Inert; confined: Confinement },
+    show: Show,
   ): Promise<Approval | null> {
     const s = this.o.settings;
     const rule = suggestRule(tool.name, tool.ruleText?.(args));
@@ -228,7 +249,7 @@ export class ToolCalls {
     );
     if (answer === 'interrupted' || turn.cancelled) return null;
     if (answer === 'no') {
-      this.o.bus.emit('tool.started', { turnId: turn.id, summary: q.summary, detail: q.detail, declined: true });
+      show('tool.started', { summary: q.summary, detail: q.detail, declined: true });
       return 'no';
     }
     if (q.confined.agree) s.agreeUnsandboxed();
@@ -245,15 +266,14 @@ export class ToolCalls {
   }
 
   /** A call that cannot be run as sent: shown as a failed block, and the model told why; nobody is asked about it. */
-  private refuse(turn: ActiveTurn, name: string, why: string, status: 'invalid arguments' | 'not allowed'): string {
+  private refuse(show: Show, name: string, why: string, status: 'invalid arguments' | 'not allowed'): string {
     const summary = sanitize(`${name}: not run`);
-    this.o.bus.emit('tool.started', {
-      turnId: turn.id,
+    show('tool.started', {
       summary,
       detail: sanitize(`${name} call not run: ${why}`),
       declined: false,
     });
-    this.o.bus.emit('tool.finished', { turnId: turn.id, ok: false, status: sanitize(status) });
+    show('tool.finished', { ok: false, status: sanitize(status) });
     const next =
       status === 'invalid arguments'
         ? 'Send the call again with its complete arguments as one JSON object.'

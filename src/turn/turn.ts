@@ -5,6 +5,8 @@
 import type PCancelable from 'p-cancelable';
 import type { ThinkingBlock } from '../providers/provider';
 import type { ToolCall } from '../tool-call';
+import type { Inert } from '../inert';
+import type { Segment } from '../editor/model';
 
 /** The model step streaming now: what the conversation keeps of it so far. */
 export interface StepState {
@@ -34,6 +36,18 @@ export interface ActiveTurn {
   unanswered: ToolCall[];
   /** A summary was asked for in this turn and none came: the turn does not ask again at every step. */
   compactionFailed?: boolean;
+  /** Messages the person sent into this turn (a model turn's only), delivered before its next request. */
+  steering?: Steer[];
+}
+
+/** A message sent into a running turn (/steer, Ctrl+Enter). */
+export interface Steer {
+  readonly id: number;
+  /** What the model gets. */
+  readonly text: string;
+  /** How the transcript shows it, and what history and the log keep. */
+  readonly display: Inert;
+  readonly segments?: Segment[];
 }
 
 export function emptyStep(): StepState {

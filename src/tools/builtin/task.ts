@@ -1,0 +1,46 @@
+// `task`: a piece of work handed to a subagent with a fresh context (milk's
+// `explore`, or one from the agents folders): it works with its own tools and
+// its final answer is the call's result (turn/subagent.ts runs it). Several
+// read-only tasks in one answer run at once.
+
+import { defineTool } from '../tool';
+import * as s from '../schema';
+
+const parameters = s.object(
+  {
+    description: s.string('What the task is, in three to six words, shown to the person: "Find the config loader".'),
+    prompt: s.string(
+      'The task in full, for an agent that knows nothing of this conversation: what to find or do, what is known ' +
+        'already, and what to answer with.',
+    ),
+    agent: s.string('Which subagent does it (default explore: reads and searches only).'),
+  },
+  ['description', 'prompt'],
+);
+
+type Args = s.Infer<typeof parameters>;
+
+export const task = defineTool<Args>({
+  name: 'task',
+  description:
+    'Hand a self-contained piece of work to a subagent, which starts with a fresh context and answers once: ' +
+    'searches across many files, questions about how a part of the code works, the facts a plan needs. It keeps ' +
+    "that reading out of this conversation's context. Tasks in the same answer run at the same time when their " +
+    'subagents only read; give each everything it needs to know.',
+  parameters,
+  kind: 'state',
+  examples: [
+    {
+      description: 'Find the config loader',
+      prompt: 'Find where config.json is read and validated, and list the keys it accepts with file:line.',
+    },
+    { description: 'Review the parser', prompt: 'Review src/parse.ts for bugs.', agent: 'reviewer' },
+  ],
+  check: (args) =>
+    !args.prompt.trim() ? '`prompt` is empty' : !args.description.trim() ? '`description` is empty' : null,
+  subject: (args) => `${args.description}${args.agent ? ` (${args.agent})` : ''}`,
+  run: async (args, ctx) => {
+    if (!ctx.subagent) return { ok: false, content: 'error: no subagents here' };
+    return ctx.subagent({ description: args.description, prompt: args.prompt, agent: args.agent }, ctx.onOutput);
+  },
+});
