@@ -28,6 +28,7 @@
 //   mentions    the @ picker over 50,000 files: a keystroke, a query's longest stall, @ to paths on screen
 //   mcp         start-up with three MCP servers configured against none
 //   images      a 4.9 MB screenshot's path pasted: to its chip, and keystrokes after it
+//   long        keys typed while four subagents stream at once; idle CPU with a background command running
 const path = require('node:path');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -1516,6 +1517,63 @@ async function benchImages() {
   check('keystroke with an image chip, median over one without', c.median - p.median, 2 * machine.factor, 0.5);
 }
 
+/**
+ * Issue 36: keys typed while four subagents stream their answers at once (their words are not drawn, but four
+ * streams are read, sanitized and kept); then the idle CPU with a command left running quietly in the background.
+ */
+async function benchLongTasks() {
+  const { startMockServer } = require('./mock-server');
+  const mock = await startMockServer();
+  try {
+    const words = scaled(400, 40);
+    const args = (model) => [
+      '--data-dir',
+      tmp('milk-bench-long-tasks-'),
+      '--provider',
+      'openai',
+      '--base-url',
+      `${mock.url}/v1`,
+      '--model',
+      model,
+      '--approval',
+      'full-auto',
+    ];
+    const m = startMilk(args(`tasks4:${words}`));
+    await m.until(() => m.status().includes('history: session'), 30000);
+    m.p.write('split it four ways\r');
+    await m.until(() => m.status().includes('working'), 10000);
+    // Until all four are answering (each has its system prompt and no tool result yet): then type.
+    const streaming = () => mock.requests.filter((r) => r.scenario === 'tasks4' && r.completedAt === null).length;
+    const deadline = Date.now() + 10000;
+    while (streaming() < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const s = stats(await keystrokes(m, scaled(60, 5)));
+    const during = streaming();
+    await m.until(() => !m.status().includes('working'), 60000);
+    m.p.kill('SIGKILL');
+    console.log(
+      `keystroke echo while four subagents stream at once: median ${fmt(s.median)}, p99 ${fmt(s.p99)}, max ` +
+        `${fmt(s.max)} (n=${s.n}; ${during} streams still open at the last key; budget p99 50 ms, +50%, times the ` +
+        `machine factor ${machine.factor.toFixed(2)})`,
+    );
+    check('keystroke echo while four subagents stream, p99', s.p99, 50 * machine.factor, 0.5);
+
+    const b = startMilk(args('background-keep'));
+    await b.until(() => b.status().includes('history: session'), 30000);
+    b.p.write('start 4242\r');
+    await b.until(() => !b.status().includes('working') && b.status().includes('↑'), 20000);
+    // Past the turn's own after-work (the price table settles 2 s after it): then two quiet seconds.
+    await new Promise((r) => setTimeout(r, 3000));
+    const cpu0 = cpuNs(b.p.pid);
+    await new Promise((r) => setTimeout(r, 2000));
+    const idle = ((cpuNs(b.p.pid) - cpu0) / 2) * 100;
+    b.p.kill('SIGKILL');
+    console.log(`idle CPU with a background command running quietly (2 s): ${idle.toFixed(2)} % (budget 0.5 %, +100%)`);
+    check('idle CPU with a background command running', idle, 0.5, 1);
+  } finally {
+    await mock.close();
+  }
+}
+
 /** Ten keys typed 20 ms apart, each timed until the composer shows it; then rubbed out again. */
 async function typeTen(m, composer) {
   // The composer's text, its borders and the padding after it left out.
@@ -1554,6 +1612,7 @@ const CASES = {
   mentions: benchMentions,
   slash: benchSlashMenu,
   images: benchImages,
+  long: benchLongTasks,
   mcp: benchMcp,
 };
 

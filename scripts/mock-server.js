@@ -32,6 +32,7 @@
 //                  "no steer arrived."
 //   tasks          two task calls in one answer; a subagent's request (its system prompt says so) globs *.txt,
 //                  then answers 'sub answer for "<its task>"' over 300 ms; then "both answered: " and the results
+//   tasks4[:N]     four task calls in one answer, each subagent streaming N words (default 300) 10 ms apart
 //   look           a read_file call of shot.png, then "looked: N image(s)" (the images its answer brought)
 //   blind          answers 400 "does not support image input" to a request with images (else as short)
 //   slow           200 words, one every 100 ms       long      about 1 MB of text in 4 KB chunks
@@ -457,6 +458,18 @@ function plan(scenario, body) {
         };
       const results = messages.filter((m) => m.role === 'tool').map((m) => m.content);
       return { chunks: [`both answered: ${results.join(' | ')}`], delay };
+    }
+    case 'tasks4': {
+      // Four read-only tasks in one answer, each subagent streaming a long answer (tasks4:N: N words each, 10 ms
+      // apart), as a bench keeps typing meanwhile; then the main answer.
+      if (systemText(body).includes('You are a subagent of milk'))
+        return { chunks: words(scenario.delay ?? 300), delay: 10 };
+      if (toolResults(messages) > 0) return { chunks: ['all four answered.'], delay: 5 };
+      const tools = ['one', 'two', 'three', 'four'].map((n) => ({
+        name: 'task',
+        args: { description: `Part ${n}`, prompt: `Look at part ${n}.` },
+      }));
+      return { chunks: ['four helpers. '], tools, delay: 5 };
     }
     case 'look': {
       // read_file on an image, then how many images came back with its answer.

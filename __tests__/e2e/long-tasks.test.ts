@@ -214,12 +214,16 @@ describe('steering a running turn', () => {
     expect(fs.readFileSync(log, 'utf8')).toMatch(/"t":"user".*"text":"also say hello"/);
   });
 
-  it('one not yet delivered when the turn is cancelled comes back to the composer, as the queue does', async () => {
+  it('Ctrl+Enter steers too; one not yet delivered when the turn is cancelled comes back to the composer', async () => {
     await open(['--approval', 'full-auto', ...openai('steer')]);
     m!.write('do the slow thing' + KEY.enter);
     await m!.waitForText('shell: sleep 1; echo slept');
-    m!.write('/steer never mind' + KEY.enter);
+    // Ctrl+Enter as the kitty keyboard protocol sends it (the test terminal answers that it speaks it).
+    m!.write('never mind');
+    await m!.waitFor(() => m!.composerLines().join('') === 'never mind', 'typed');
+    m!.write('\x1b[13;5u');
     await m!.waitFor(() => m!.composerLines().join('') === '', 'sent');
+    expect(m!.statusLine()).not.toMatch(/queued/);
     m!.write(KEY.ctrlC);
     await m!.waitForText('[interrupted]');
     await m!.waitFor(() => m!.composerLines().join('') === 'never mind', 'back in the composer');
