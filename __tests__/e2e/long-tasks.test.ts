@@ -250,7 +250,7 @@ describe('subagents', () => {
     await m!.waitFor(() => !busy(), 'idle');
     const text = m!.text();
     expect(text).toMatch(
-      /task: Look at alpha {2}· done · 2 requests[\s\S]*glob: \*\.txt · done[\s\S]*answered after 2 requests[\s\S]*task: Look at beta/,
+      /task: Look at alpha {2}· done · 2 requests[\s\S]*glob: \*\.txt · done[\s\S]*answered after 2 requests:\s+sub answer for "alpha: what is here\?"[\s\S]*task: Look at beta/,
     );
   });
 });

@@ -146,7 +146,8 @@ function lineFor(line: (text: string) => void): Show {
 function answered(messages: readonly ChatMessage[], line: (text: string) => void, requests: number): ToolResult {
   const last = messages[messages.length - 1];
   const text = last.role === 'assistant' ? last.content.trim() : '';
-  line(`  answered after ${requests} request${requests === 1 ? '' : 's'}\n`);
+  // Its answer under its calls, for the person (folded when long, as a command's output is).
+  line(`  answered after ${requests} request${requests === 1 ? '' : 's'}:\n${text}\n`);
   return text
     ? { ok: true, content: text, status: `${requests} request${requests === 1 ? '' : 's'}` }
     : { ok: false, content: 'error: the subagent ended without an answer' };
