@@ -33,6 +33,7 @@
 //   tasks          two task calls in one answer; a subagent's request (its system prompt says so) globs *.txt,
 //                  then answers 'sub answer for "<its task>"' over 300 ms; then "both answered: " and the results
 //   tasks4[:N]     four task calls in one answer, each subagent streaming N words (default 300) 10 ms apart
+//   fetch          a web_fetch call of the URL the last message is, then "fetched: " and what it returned
 //   look           a read_file call of shot.png, then "looked: N image(s)" (the images its answer brought)
 //   blind          answers 400 "does not support image input" to a request with images (else as short)
 //   slow           200 words, one every 100 ms       long      about 1 MB of text in 4 KB chunks
@@ -470,6 +471,12 @@ function plan(scenario, body) {
         args: { description: `Part ${n}`, prompt: `Look at part ${n}.` },
       }));
       return { chunks: ['four helpers. '], tools, delay: 5 };
+    }
+    case 'fetch': {
+      // A web_fetch of the URL the person's message is, then what it returned (its first 300 characters).
+      if (toolResults(thisTurn(messages)) > 0)
+        return { chunks: [`fetched: ${lastToolText(messages).slice(0, 300)}`], delay: scenario.delay ?? 5 };
+      return { chunks: ['fetching. '], tool: { name: 'web_fetch', args: { url: lastText.trim() } }, delay: 5 };
     }
     case 'look': {
       // read_file on an image, then how many images came back with its answer.

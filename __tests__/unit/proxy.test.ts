@@ -1,4 +1,4 @@
-import { bypassesProxy, proxyFor, proxyLabel } from '../../src/providers/proxy';
+import { bypassesProxy, proxyFor, proxyLabel } from '../../src/io/proxy';
 
 const u = (s: string) => new URL(s);
 

@@ -27,6 +27,7 @@ describe('the tool registry', () => {
       'grep',
       'edit_file',
       'write_file',
+      'web_fetch',
       'todo',
       'task',
       'ask_user',

@@ -12,7 +12,7 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { PeerCertificate } from 'node:tls';
 import { sleep } from './provider';
 import { redactUrl } from '../redact';
-import { proxyAgent, proxyFor, proxyLabel } from './proxy';
+import { proxyAgent, proxyFor, proxyLabel } from '../io/proxy';
 import {
   CredentialsInUrlError,
   EncodedResponseError,

@@ -59,12 +59,7 @@ export class EncodedResponseError extends Error {
 }
 
 /** A proxy variable that is not a URL. */
-export class ProxyConfigError extends Error {
-  constructor(readonly variable: string) {
-    super(`${variable} is not a valid URL`);
-    this.name = 'ProxyConfigError';
-  }
-}
+export { ProxyConfigError } from '../io/proxy';
 
 /**
  * The proxy a failure came from (it refused the tunnel, or could not be reached), for the message; credentials left

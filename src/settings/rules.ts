@@ -156,9 +156,10 @@ export function suggestRule(tool: string, command: string | undefined): Rule | n
 
 /** A rule in words, for the question, /permissions and notes. */
 export function describeRule(rule: Rule): string {
-  return rule.prefix === undefined
-    ? `every ${rule.tool} call`
-    : `${rule.tool} commands starting with \`${rule.prefix}\``;
+  if (rule.prefix === undefined) return `every ${rule.tool} call`;
+  // web_fetch's rules name a host (its rule text), matched whole.
+  if (rule.tool === 'web_fetch') return `web_fetch of pages on ${rule.prefix}`;
+  return `${rule.tool} commands starting with \`${rule.prefix}\``;
 }
 
 /** A rule from /permissions add: `shell npm test` (a command prefix) or a tool's name. */

@@ -17,6 +17,7 @@ import { askUser } from './builtin/ask-user';
 import { proposePlan } from './builtin/propose-plan';
 import { shellKill, shellOutput } from './builtin/shell-output';
 import { task } from './builtin/task';
+import { webFetch } from './builtin/web-fetch';
 
 /** milk's own tools, in the order the model is told of them. */
 export const BUILTIN_TOOLS: readonly AnyTool[] = [
@@ -28,6 +29,7 @@ export const BUILTIN_TOOLS: readonly AnyTool[] = [
   grep,
   editFile,
   writeFile,
+  webFetch,
   todo,
   task,
   askUser,

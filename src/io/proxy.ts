@@ -1,4 +1,4 @@
-// Which proxy a request to the model goes through, read from the variables
+// Which proxy a request to the model (or web_fetch's) goes through, read from the variables
 // every shell tool honours: HTTPS_PROXY for https URLs, HTTP_PROXY for http
 // ones, ALL_PROXY for either (lower-case names too, which win, as in curl),
 // and NO_PROXY's hosts go direct. An https URL is tunnelled with CONNECT and
@@ -7,9 +7,16 @@
 // set: a start without one never pays for them.
 
 import type { Agent } from 'node:http';
-import { ProxyConfigError } from './failures';
 
 export type Env = Readonly<Record<string, string | undefined>>;
+
+/** A proxy variable that is set but is no URL. */
+export class ProxyConfigError extends Error {
+  constructor(readonly variable: string) {
+    super(`${variable} is not a valid URL`);
+    this.name = 'ProxyConfigError';
+  }
+}
 
 function envVar(env: Env, name: string): string | undefined {
   const v = env[name.toLowerCase()] ?? env[name.toUpperCase()];
