@@ -44,6 +44,8 @@ export interface AgentOptions {
   approval?: ApprovalMode;
   /** Model requests in one turn before asking whether it goes on (config `maxSteps`; milk run stops there). */
   maxSteps?: number;
+  /** Text added to the end of the system prompt (config `appendSystemPrompt`, then --append-system-prompt). */
+  appendSystemPrompt?: string;
   /** The reasoning effort to start with (--effort); none chosen unless said. */
   effort?: Effort;
   /** Whether commands run in bubblewrap (--sandbox, config); on unless said. */
@@ -90,7 +92,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   settings.setMode(options.approval ?? 'ask');
   if (options.effort) settings.setEffort(options.effort);
   settings.setSandbox(options.sandbox ?? 'on');
-  const agent = new AgentContext(options.workspace, options.dataDir, settings);
+  const agent = new AgentContext(options.workspace, options.dataDir, settings, options.appendSystemPrompt);
   const permissions = new PermissionStore(options.dataDir, options.workspace);
   const checkpoints = new Checkpoints(rewindCopies(options));
   // Read at once (asynchronously): a call the rules cover must not be asked about because it came first.

@@ -82,6 +82,8 @@ export interface AppOptions {
   contextWindow?: (model: string | null) => number | undefined;
   /** Model requests in one turn before asking whether it goes on (config `maxSteps`). */
   maxSteps?: number;
+  /** Text added to the end of the system prompt (config `appendSystemPrompt`, --append-system-prompt). */
+  appendSystemPrompt?: string;
   /** The reasoning effort to start with (--effort). */
   effort?: AgentOptions['effort'];
   /** What config.json says of a model (its price, effort, API). */

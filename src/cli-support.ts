@@ -147,6 +147,12 @@ export const MAIN_FLAGS: readonly FlagSpec[] = [
       'run commands in bubblewrap: the workspace writable, the rest read-only, no network unless allowed (default: on)',
     choices: ['on', 'off'],
   },
+  {
+    flags: '--append-system-prompt <text>',
+    key: 'appendSystemPrompt',
+    description: 'text added to the end of the system prompt (after appendSystemPrompt in config.json)',
+    parse: parseNonEmpty,
+  },
   { flags: '-c, --continue', key: 'continue', description: "resume the session's last conversation" },
   { flags: '-r, --resume [id]', key: 'resume', description: 'resume a conversation: pick one, or give its id' },
 ];
@@ -191,4 +197,13 @@ export interface MainOptions {
   resume?: string | boolean;
   approval?: ApprovalMode;
   sandbox?: 'on' | 'off';
+  appendSystemPrompt?: string;
+}
+
+/** The system prompt's added text: config.json's, then the flag's. */
+export function appended(...texts: ReadonlyArray<string | undefined>): string {
+  return texts
+    .map((t) => t?.trim() ?? '')
+    .filter(Boolean)
+    .join('\n\n');
 }

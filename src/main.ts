@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import * as path from 'node:path';
 import { Cleanup, installExitHandlers } from './cleanup';
-import { MAIN_FLAGS, MainOptions, NO_HOME, UsageError, locate, quickParse, version } from './cli-support';
+import { MAIN_FLAGS, MainOptions, NO_HOME, UsageError, appended, locate, quickParse, version } from './cli-support';
 import { Config, contextWindowFor, loadConfig } from './config/config';
 import { ProviderSetupError, buildProvider } from './providers/build';
 import { PROVIDER_NAMES, ProviderChoice, ProviderName, chooseProvider, keyVariable } from './providers/select';
@@ -97,6 +97,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     contextWindow: (model: string | null) => contextWindowFor(config, model),
     modelSettings: (model: string) => config.models?.[model],
     maxSteps: config.maxSteps,
+    appendSystemPrompt: appended(config.appendSystemPrompt, opts.appendSystemPrompt),
     effort: opts.effort,
     approval: opts.approval,
     sandbox: opts.sandbox ?? config.sandbox ?? 'on',

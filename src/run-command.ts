@@ -8,7 +8,7 @@
 import { agentParts } from './agent-parts';
 import { Bus } from './bus';
 import type { MainOptions } from './cli-support';
-import { UsageError } from './cli-support';
+import { UsageError, appended } from './cli-support';
 import { Config, contextWindowFor } from './config/config';
 import { sanitize } from './inert';
 import type { Provider } from './providers/provider';
@@ -39,28 +39,7 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
   // Through the sanitizer, as the screen's text is: a warning may name a file a repository committed (a prompt
   // command's name can carry a clipboard write or a title).
   const say = (text: string): void => void c.io.err.write(`milk: ${sanitize(text)}\n`);
-  const parts = agentParts(bus, {
-    provider: c.provider,
-    dataDir: c.dataDir,
-    workspace: c.workspace,
-    sessionId: c.sessionId,
-    warn: say,
-    // Tools run as --approval allows: read-only unless it says otherwise (there is no one to ask).
-    approval: c.opts.approval ?? 'read-only',
-    sandbox: c.opts.sandbox ?? c.config.sandbox ?? 'on',
-    answer: {
-      maxAnswerChars: c.config.maxAnswerChars,
-      maxKeptChars: c.config.maxKeptAnswerChars,
-      maxContextChars: c.config.context?.maxChars,
-    },
-    contextWindow: (model) => contextWindowFor(c.config, model),
-    modelSettings: (model) => c.config.models?.[model],
-    maxSteps: c.config.maxSteps,
-    effort: c.opts.effort,
-    mcpServers: c.config.mcpServers,
-    switchProvider: c.switchProvider,
-    unattended: true,
-  });
+  const parts = agentFor(bus, c, say);
   // What milk would say in the status bar or the transcript goes to stderr.
   bus.on('status.warning', ({ text }) => say(text));
   bus.on('transcript.note', ({ text }) => say(text));
@@ -94,4 +73,31 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
     parts.recorder.close();
     parts.mcp.stop();
   }
+}
+
+/** The agent as milk run has it: read-only unless --approval says otherwise, with no one to ask. */
+function agentFor(bus: Bus, c: RunCommand, say: (text: string) => void) {
+  return agentParts(bus, {
+    provider: c.provider,
+    dataDir: c.dataDir,
+    workspace: c.workspace,
+    sessionId: c.sessionId,
+    warn: say,
+    // Tools run as --approval allows: read-only unless it says otherwise (there is no one to ask).
+    approval: c.opts.approval ?? 'read-only',
+    sandbox: c.opts.sandbox ?? c.config.sandbox ?? 'on',
+    answer: {
+      maxAnswerChars: c.config.maxAnswerChars,
+      maxKeptChars: c.config.maxKeptAnswerChars,
+      maxContextChars: c.config.context?.maxChars,
+    },
+    contextWindow: (model) => contextWindowFor(c.config, model),
+    modelSettings: (model) => c.config.models?.[model],
+    maxSteps: c.config.maxSteps,
+    appendSystemPrompt: appended(c.config.appendSystemPrompt, c.opts.appendSystemPrompt),
+    effort: c.opts.effort,
+    mcpServers: c.config.mcpServers,
+    switchProvider: c.switchProvider,
+    unattended: true,
+  });
 }

@@ -146,6 +146,31 @@ describe('milk run', () => {
     expect(r.err).toMatch(/^milk: .*sandbox/m);
   });
 
+  it("adds config.json's appendSystemPrompt and then --append-system-prompt's text at the end of the system prompt", async () => {
+    const data = tempDir();
+    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ appendSystemPrompt: 'Answer in French.' }));
+    const before = mock.requests.length;
+    const r = await run([
+      '--data-dir',
+      data,
+      'run',
+      '--provider',
+      'openai',
+      '--base-url',
+      `${mock.url}/v1`,
+      '--model',
+      'short',
+      '--append-system-prompt',
+      'Be brief.',
+      'hi',
+    ]);
+    expect(r.code).toBe(0);
+    const sent = (mock.requests[before] as { body: { messages: Array<{ role: string; content: string }> } }).body
+      .messages;
+    expect(sent[0].role).toBe('system');
+    expect(sent[0].content.endsWith('\n\nAnswer in French.\n\nBe brief.')).toBe(true);
+  });
+
   it('needs a prompt', async () => {
     const r = await run(['run'], '');
     expect(r.code).toBe(2);

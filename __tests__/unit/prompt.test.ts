@@ -13,6 +13,19 @@ const inputs = (over: Partial<PromptInputs> = {}): PromptInputs => ({
 });
 
 describe('the system prompt', () => {
+  it("ends with the person's own text as a part of its own, for /context; none when it is blank", () => {
+    const parts = systemPromptParts(
+      inputs({
+        appended: '  Answer in French.\n\nBe brief.  ',
+        instructions: [{ path: '/w/AGENTS.md', text: 'rules', cut: false, bytes: 5 }],
+      }),
+    );
+    expect(parts.map((p) => p.name).slice(-2)).toEqual(['/w/AGENTS.md', 'appended']);
+    expect(parts[parts.length - 1].text).toBe('Answer in French.\n\nBe brief.');
+    expect(describeParts(parts).at(-1)).toMatch(/^ {2}appended +\d+$/);
+    expect(systemPromptParts(inputs({ appended: '  ' })).map((p) => p.name)).not.toContain('appended');
+  });
+
   it('is built from named parts in order: identity, environment, tools, approval, then the instruction files as given', () => {
     const parts = systemPromptParts(
       inputs({

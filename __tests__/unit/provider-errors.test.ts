@@ -1,6 +1,8 @@
 // What a person reads when a provider fails, from the shapes Node's HTTP and
 // TLS errors take; and the server's own wait before a retry.
 import { describeProviderError } from '../../src/providers/errors';
+import { getEventListeners } from 'node:events';
+import { IdleWatchdog } from '../../src/providers/errors';
 import { CredentialsInUrlError, HttpStatusError, StreamClosedError } from '../../src/providers/failures';
 import { parseArgs } from '../../src/providers/provider';
 import { retryAfterMs } from '../../src/providers/event-stream';
@@ -171,5 +173,17 @@ describe('a stream of a shape no reader expects', () => {
     expect(r.error).toBe(
       'openai: the server sent an event milk could not read (TypeError) (the answer above is incomplete)',
     );
+  });
+});
+
+describe("a request's idle watchdog", () => {
+  it("leaves no listener on the turn's signal once its request is over: a long turn's requests never pile them up", () => {
+    const turn = new AbortController();
+    for (let i = 0; i < 30; i++) new IdleWatchdog(60_000, turn.signal).stop();
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+    const live = new IdleWatchdog(60_000, turn.signal);
+    turn.abort();
+    expect(live.controller.signal.aborted).toBe(true);
+    live.stop();
   });
 });

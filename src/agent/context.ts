@@ -27,6 +27,8 @@ export class AgentContext {
     private readonly workspace: string | null,
     private readonly dataDir: string | null,
     private readonly settings: Settings,
+    /** The person's own text, added at the end (--append-system-prompt, config `appendSystemPrompt`). */
+    private readonly appended: string = '',
   ) {}
 
   /** Reads the environment and the instruction files; returns what could not be read. */
@@ -64,6 +66,7 @@ export class AgentContext {
       },
       instructions: this.instructions.files,
       instructionCap: MAX_INSTRUCTION_BYTES,
+      appended: this.appended,
     });
   }
 

@@ -30,6 +30,8 @@ export interface Instruction {
 export interface PromptInputs {
   env: Environment;
   tools: readonly ToolSpec[];
+  /** The person's own text for the end of the prompt (--append-system-prompt, config `appendSystemPrompt`). */
+  appended?: string;
   /** The approval mode in force, and what it means for the model. */
   approval: { mode: string; meaning: string };
   instructions: readonly Instruction[];
@@ -95,6 +97,7 @@ export function systemPromptParts(inputs: PromptInputs): PromptPart[] {
   if (inputs.tools.length) parts.push({ name: 'tools', text: tools(inputs.tools) });
   parts.push({ name: 'approval', text: `Approval mode: ${inputs.approval.mode}. ${inputs.approval.meaning}` });
   for (const i of inputs.instructions) parts.push({ name: i.path, text: instruction(i, inputs.instructionCap) });
+  if (inputs.appended?.trim()) parts.push({ name: 'appended', text: inputs.appended.trim() });
   return parts;
 }
 

@@ -48,6 +48,10 @@ function buildFields(v: typeof V) {
     idleTimeoutMs: wholeNumber('idleTimeoutMs', 100, MAX_TIMER_MS, 'milliseconds'),
     maxAnswerChars: wholeNumber('maxAnswerChars', 1000, 100_000_000),
     maxSteps: wholeNumber('maxSteps', 1, 100_000),
+    appendSystemPrompt: v.pipe(
+      v.string('appendSystemPrompt must be text'),
+      v.maxLength(100_000, 'appendSystemPrompt must be at most 100,000 characters'),
+    ),
     sandbox: v.picklist(['on', 'off'], 'sandbox must be "on" or "off"'),
     theme: v.picklist(['auto', 'dark', 'light'], 'theme must be "auto", "dark" or "light"'),
     hyperlinks: v.picklist(['auto', 'on', 'off'], 'hyperlinks must be "auto", "on" or "off"'),

@@ -201,12 +201,14 @@ export class IdleWatchdog {
   private timer: NodeJS.Timeout | null = null;
   fired = false;
 
+  private readonly onOuter = (): void => this.controller.abort();
+
   constructor(
     private readonly ms: number,
-    outer: AbortSignal,
+    private readonly outer: AbortSignal,
   ) {
     if (outer.aborted) this.controller.abort();
-    else outer.addEventListener('abort', () => this.controller.abort(), { once: true });
+    else outer.addEventListener('abort', this.onOuter, { once: true });
     this.touch();
   }
 
@@ -225,6 +227,9 @@ export class IdleWatchdog {
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    // A turn's signal outlives its requests: a listener left on it per request would pile up over a long turn (and
+    // Node warns past ten, on the screen).
+    this.outer.removeEventListener('abort', this.onOuter);
   }
 }
 
