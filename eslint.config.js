@@ -76,6 +76,7 @@ const PURE = [
   'src/images.ts',
   'src/todo.ts',
   'src/questions.ts',
+
   'src/subagents.ts',
   'src/tools/ring.ts',
   'src/welcome.ts',

@@ -23,6 +23,7 @@ import { Painter } from './tui/painter';
 import type { Screen } from './tui/screen';
 import { StatusModel, type StatusSources } from './tui/status-model';
 import { ChecklistPanel } from './tui/checklist-panel';
+import { type MemoryFile, memoryFiles, remember } from './memory';
 import { agentLines } from './subagents';
 import { type BackgroundShells, shellLines } from './tools/background';
 import { TranscriptFeed } from './tui/transcript-feed';
@@ -91,6 +92,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     files: mentionFiles(options.workspace),
     mcp: s.mcp.forSlash,
     shells: shellsFor(s.background),
+    memory: memoryFor(s, options, handOver),
     prompts: promptCommands(s),
   });
   const status = new StatusModel(bus, statusSources(s, options, keys, feed, coordinator));
@@ -104,6 +106,28 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     panel: () => checklist.paint(),
   });
   return { transcript, coordinator, status, painter };
+}
+
+/** Memory: a `# ` input kept in an AGENTS.md (then read again for the next turn); /memory opens them in the editor. */
+function memoryFor(s: Services, options: AppOptions, handOver: HandOver): CoordinatorOptions['memory'] {
+  const files = memoryFiles(options.workspace, options.dataDir);
+  const where = (f: MemoryFile): string => path.join(f.root, f.name);
+  return {
+    files: () => files.map((f) => `${f.label} (${where(f)})`),
+    add: async (index, text) => {
+      const file = files[index] ?? files[0];
+      const written = await remember(file, text);
+      for (const problem of s.agent.load()) s.warn(problem);
+      return `remembered in ${written}: "${text}" (the model reads it from the next turn)`;
+    },
+    edit: async () => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      editorModule ??= require('./tui/external-editor') as typeof import('./tui/external-editor');
+      const said = await editorModule.editFiles(files.map(where), handOver);
+      for (const problem of s.agent.load()) s.warn(problem);
+      return said;
+    },
+  };
 }
 
 /** /shells: the model's background commands listed, and one ended. */

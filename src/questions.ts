@@ -23,6 +23,8 @@ export interface AskedQuestion {
   readonly question: Inert;
   readonly options: readonly Inert[];
   readonly plan?: Inert;
+  /** False: no line for an answer of one's own (a choice between the options only). */
+  readonly free?: boolean;
 }
 
 /** Options an ask_user question may offer (more would not fit the view): the first are shown. */

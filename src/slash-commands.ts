@@ -323,6 +323,17 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'memory',
+    args: '',
+    description:
+      "Open the instructions the model reads every turn (this workspace's AGENTS.md and your own) in your editor; " +
+      'an input starting with "# " adds a line to one of them',
+    run(ctx, args) {
+      if (args.length > 0) return usage('memory');
+      ctx.memory.edit();
+    },
+  },
+  {
     name: 'shells',
     args: '[kill ID]',
     description:

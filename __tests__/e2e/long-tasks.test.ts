@@ -254,3 +254,33 @@ describe('subagents', () => {
     );
   });
 });
+
+describe('memory', () => {
+  it("a typed '# ' input goes to the AGENTS.md chosen (the workspace's by Enter), which the next turn sends", async () => {
+    const data = tempDir();
+    const ws = fs.realpathSync(tempDir());
+    fs.writeFileSync(`${ws}/AGENTS.md`, '# Rules\n\nBe kind.\n', { mode: 0o644 });
+    fs.chmodSync(`${ws}/AGENTS.md`, 0o644);
+    await open(openai('short'), data, ws);
+    m!.write('# we use pnpm here' + KEY.enter);
+    await m!.waitForText('Remember in which instructions file? "we use pnpm here"');
+    await m!.waitFor(() => m!.statusLine().includes('1-2/Enter answer'), 'answerable');
+    expect(m!.text()).toMatch(/› 1\. this workspace's AGENTS\.md \(.*AGENTS\.md\)\n\s+2\. your own AGENTS\.md/);
+    m!.write(KEY.enter);
+    await m!.waitForText(/remembered in .*AGENTS\.md: "we use pnpm here"/);
+    expect(fs.readFileSync(`${ws}/AGENTS.md`, 'utf8')).toBe('# Rules\n\nBe kind.\n\n- we use pnpm here\n');
+    expect(fs.statSync(`${ws}/AGENTS.md`).mode & 0o777).toBe(0o644);
+    // The personal one, by its number.
+    m!.write('# answer briefly' + KEY.enter);
+    await m!.waitFor(() => m!.statusLine().includes('1-2/Enter answer'), 'asked again');
+    m!.write('2');
+    await m!.waitForText(/remembered in .*: "answer briefly"/);
+    expect(fs.readFileSync(`${data}/AGENTS.md`, 'utf8')).toBe('- answer briefly\n');
+    const before = mock.requests.length;
+    m!.write('hello' + KEY.enter);
+    await m!.waitForText('the quick brown fox');
+    const system = JSON.stringify(mock.requests[before].body.messages![0]);
+    expect(system).toContain('- we use pnpm here');
+    expect(system).toContain('- answer briefly');
+  });
+});

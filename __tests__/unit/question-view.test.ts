@@ -6,6 +6,7 @@ import { DEFAULT_KEYMAP } from '../../src/tui/keymap';
 import { sanitize } from '../../src/inert';
 import { PLAN_OPTIONS, askAnswer, planAnswer } from '../../src/questions';
 import { composer } from '../helpers/composer';
+import { memoryText } from '../../src/composer/reducer';
 import { markdown } from '../helpers/paint';
 
 const asked = (plan?: string) => ({
@@ -148,5 +149,34 @@ describe('the plan view (propose_plan)', () => {
     expect(rows(c, 14)[2]).toBe('  • step 34');
     c.run('question.pageUp');
     expect(rows(c, 14)[2]).toBe('  • step 31');
+  });
+});
+
+describe('memory: a typed "# " input', () => {
+  it('is its text, on one line; "#" alone, "##" or "#tag" is not one', () => {
+    expect(memoryText('# we use pnpm')).toBe('we use pnpm');
+    expect(memoryText('# two\nlines ')).toBe('two lines');
+    for (const not of ['#', '# ', '## heading', '#tag', 'a # b']) expect(memoryText(not)).toBeNull();
+  });
+
+  it('asks where it goes, with no answer line: Enter takes the first file, a number its file, typing nothing', () => {
+    const c = composer([]);
+    c.type('# keep it short');
+    expect(c.run('composer.submit')).toEqual([
+      { type: 'record', segments: [{ type: 'text', text: '# keep it short' }] },
+      { type: 'memory', text: 'keep it short' },
+    ]);
+    const view = new QuestionView(
+      { requestId: -5, turnId: -1, question: sanitize('Where?'), options: [sanitize('a'), sanitize('b')], free: false },
+      0,
+    );
+    c.ui = open(c.ui, [{ type: 'openView', view }], { history: [] }).ui as UiState;
+    c.ctx.now = APPROVAL_PAUSE_MS + 1;
+    expect(c.type('x')).toEqual([]);
+    expect(rows(c)).toEqual([' Where?', '› 1. a', '  2. b']);
+    c.run('question.down', 'question.down');
+    expect(c.run('question.take')).toEqual([
+      { type: 'answerQuestion', requestId: -5, answer: { kind: 'option', index: 0 } },
+    ]);
   });
 });

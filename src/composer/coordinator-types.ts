@@ -89,6 +89,12 @@ export interface CoordinatorOptions {
     lines(): string[];
     restart(name: string): boolean;
   };
+  /** Memory: where a `# ` input can be kept, writing it there, and /memory's editor. */
+  memory?: {
+    files(): readonly string[];
+    add(index: number, text: string): Promise<string>;
+    edit(): Promise<string>;
+  };
   /** The model's background commands, for /shells. */
   shells?: {
     lines(): string[];

@@ -23,6 +23,7 @@ import { UiState, dispatch, initialUi, keyModes, open, shownComposer, shownPaint
 import type { CarriedEffect, ComposerInput, Effect, Input } from './state';
 import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
 import { QuestionView } from './views/question';
+import type { PersonAnswer } from '../questions';
 import { APPROVAL_MEANING, type ApprovalMode } from '../settings/approval';
 import { MENTION_LIMIT } from './views/mention';
 import { PickerView } from './views/picker';
@@ -50,6 +51,8 @@ export class TurnCoordinator {
   private armTimer: NodeJS.Timeout | null = null;
   /** Inputs entered while a turn ran, sent in order when it ends. */
   readonly queue: Input[] = [];
+  /** A `# ` input waiting for its file to be chosen, by the question's id. */
+  private memory: { id: number; text: string } | null = null;
   /** Inputs sent into the running turn and not yet delivered, by the id the runner gave each. */
   readonly steering: Array<{ id: number; input: Input }> = [];
   private readonly now: () => number;
@@ -216,6 +219,7 @@ export class TurnCoordinator {
     submit: (e) => this.send(e.input),
     queue: (e) => void this.queue.push(e.input),
     steer: (e) => this.steer(e.input),
+    memory: (e) => this.askWhereToRemember(e.text),
     slash: (e) => this.slash(e.name, e.args),
     cancelTurn: () => void this.runner.cancel(),
     quit: (e) => this.bus.emit('app.quit', { reason: e.reason }),
@@ -223,7 +227,10 @@ export class TurnCoordinator {
     setMode: (e) => this.setMode(e.mode),
     setupProvider: (e) => this.note(this.options.providerSetup?.connect(e.answers) ?? 'no provider set-up here'),
     answer: (e) => this.bus.emit('approval.answered', { requestId: e.requestId, approval: e.approval }),
-    answerQuestion: (e) => this.bus.emit('question.answered', { requestId: e.requestId, answer: e.answer }),
+    answerQuestion: (e) => {
+      if (e.requestId === this.memory?.id) return this.rememberIn(e.answer);
+      this.bus.emit('question.answered', { requestId: e.requestId, answer: e.answer });
+    },
     note: (e) => this.note(e.text),
     prompt: (e) => this.prompt(e.name, e.args, e.input),
     mentionQuery: (e) => {
@@ -345,6 +352,39 @@ export class TurnCoordinator {
       images: attached?.images,
     });
     for (const note of attached?.notes ?? []) this.note(note);
+  }
+
+  /** A `# ` input: which file keeps it, asked in the question view (its own id, never the model's). */
+  private askWhereToRemember(text: string): void {
+    const files = this.options.memory?.files() ?? [];
+    if (files.length === 0) return this.note('no instructions file to remember in here');
+    this.memory = { id: -1 - this.now(), text };
+    this.apply([
+      {
+        type: 'openView',
+        view: new QuestionView(
+          {
+            requestId: this.memory.id,
+            turnId: -1,
+            question: sanitize(`Remember in which instructions file? "${text}"`),
+            options: files.map((f) => sanitize(f)),
+            free: false,
+          },
+          this.now(),
+        ),
+      },
+    ]);
+    this.rearm();
+  }
+
+  private rememberIn(answer: PersonAnswer): void {
+    const memory = this.memory;
+    this.memory = null;
+    if (!memory || answer.kind !== 'option') return this.note('nothing remembered');
+    this.options.memory?.add(answer.index, memory.text).then(
+      (said) => this.note(said),
+      (err: Error) => this.note(`not remembered: ${err.message}`),
+    );
   }
 
   /**

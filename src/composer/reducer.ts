@@ -222,7 +222,10 @@ function take(s: ComposerState, ctx: ComposerContext, steer = false): Reduced {
   const state: ComposerState = { ...s, editor: ed.clear(s.editor), nav: nav.idleNav };
   const effects: Effect[] = [{ type: 'record', segments }];
   const slash = s.editor.pastes.length === 0 ? parseSlash(text) : null;
-  if (slash && findSlash(slash.name)) {
+  const memory = s.editor.pastes.length === 0 ? memoryText(text) : null;
+  if (memory !== null) {
+    effects.push({ type: 'memory', text: memory });
+  } else if (slash && findSlash(slash.name)) {
     effects.push({ type: 'slash', name: slash.name, args: slash.args });
   } else if (slash && ctx.prompts?.includes(slash.name)) {
     effects.push({
@@ -240,6 +243,13 @@ function take(s: ComposerState, ctx: ComposerContext, steer = false): Reduced {
     effects.push(ctx.busy ? { type: steer ? 'steer' : 'queue', input } : { type: 'submit', input });
   }
   return { state, effects };
+}
+
+/** The text a typed `# ` input remembers (memory.ts), or null when it is not one (`#` alone, a heading's `##`). */
+export function memoryText(input: string): string | null {
+  const m = /^# (.+)$/s.exec(input);
+  const text = m?.[1].trim().replace(/\s*\n\s*/g, ' ');
+  return text ? text : null;
 }
 
 /** Tab on a `/` prefix completes the slash command; several candidates are listed in the status bar. */

@@ -68,6 +68,10 @@ export interface SlashContext {
     /** False for a name not configured. */
     restart(name: string): boolean;
   };
+  readonly memory: {
+    /** Opens the instruction files in the person's editor; says how it went. */
+    edit(): void;
+  };
   readonly shells: {
     /** One line per background command (id, running time or how it ended, the command, its last line). */
     lines(): string[];
@@ -151,9 +155,8 @@ export function slashContext(host: SlashHost): SlashContext {
     },
     mcp: mcpOf(host.options),
     shells: shellsOf(host.options),
-    permissions: {
-      file: host.options.permissionsFile ?? null,
-    },
+    memory: memoryOf(host),
+    permissions: { file: host.options.permissionsFile ?? null },
     screen: {
       clear: () => host.options.view?.clear(),
       copyLastAnswer: () => host.options.view?.copyLastAnswer() ?? 'nothing to copy',
@@ -170,6 +173,19 @@ export function slashContext(host: SlashHost): SlashContext {
         return [...k.helpLines(host.composerMode()), '', `in a search (${search}):`, ...k.helpLines('search')];
       },
       promptHelp: () => host.options.prompts?.help() ?? [],
+    },
+  };
+}
+
+function memoryOf(host: SlashHost): SlashContext['memory'] {
+  return {
+    edit: () => {
+      const memory = host.options.memory;
+      if (!memory) return host.note('no instructions files here');
+      memory.edit().then(
+        (said) => host.note(said),
+        (err: Error) => host.note(`/memory: ${err.message}`),
+      );
     },
   };
 }

@@ -109,6 +109,8 @@ export type Effect =
   | { readonly type: 'remember'; readonly segments: ed.Segment[] }
   | { readonly type: 'submit'; readonly input: Input }
   | { readonly type: 'queue'; readonly input: Input }
+  /** A typed `# text`: which instructions file keeps it is asked, then it is written there. */
+  | { readonly type: 'memory'; readonly text: string }
   /** Into the running turn, before its next model request (/steer, Ctrl+Enter). */
   | { readonly type: 'steer'; readonly input: Input }
   | { readonly type: 'slash'; readonly name: string; readonly args: string[] }

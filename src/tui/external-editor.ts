@@ -29,11 +29,11 @@ export function stopEditor(): void {
   live = null;
 }
 
-/** Runs the editor on `file` with the terminal; how it ended. */
-function runEditor(editor: string, file: string): Promise<{ status: number | null; error?: Error }> {
+/** Runs the editor on `files` with the terminal; how it ended. */
+function runEditor(editor: string, files: readonly string[]): Promise<{ status: number | null; error?: Error }> {
   return new Promise<{ status: number | null; error?: Error }>((resolve) => {
-    // Through the shell, so that an editor given with its arguments runs as written; the file is its last argument.
-    const child = spawn('/bin/sh', ['-c', `${editor} "$1"`, 'sh', file], { stdio: 'inherit' });
+    // Through the shell, so that an editor given with its arguments runs as written; the files are its last arguments.
+    const child = spawn('/bin/sh', ['-c', `${editor} "$@"`, 'sh'].concat(files), { stdio: 'inherit' });
     live = child;
     child.once('error', (error) => resolve({ status: null, error }));
     child.once('exit', (status) => resolve({ status }));
@@ -60,7 +60,7 @@ export async function editExternally(
     const editor = editorCommand(process.env);
     let ended: { status: number | null; error?: Error } = { status: null };
     await handOver(async () => {
-      ended = await runEditor(editor, file);
+      ended = await runEditor(editor, [file]);
     });
     const { status, error } = ended;
     if (error) return { ok: false, why: `could not run the editor (${editor}): ${error.message}` };
@@ -78,4 +78,20 @@ export async function editExternally(
     fs.rmSync(file, { force: true });
     if (!dataDir) fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** /memory: the instruction files opened in the editor as they are (the editor writes them); what to say after. */
+export async function editFiles(
+  files: readonly string[],
+  handOver: (run: () => Promise<void>) => Promise<void>,
+): Promise<string> {
+  const editor = editorCommand(process.env);
+  let ended: { status: number | null; error?: Error } = { status: null };
+  await handOver(async () => {
+    ended = await runEditor(editor, files);
+  });
+  if (ended.error) return `could not run the editor (${editor}): ${ended.error.message}`;
+  return ended.status === 0
+    ? `edited in ${editor}: ${files.join(', ')} (the model reads them from the next turn)`
+    : `the editor (${editor}) exited with ${ended.status === null ? 'a signal' : `code ${ended.status}`}`;
 }

@@ -52,9 +52,9 @@ export class QuestionView implements View {
     readonly engaged = false,
   ) {}
 
-  /** The rows to choose from: the options, then the answer line. */
+  /** The rows to choose from: the options, then the answer line (when there is one). */
   private get rowCount(): number {
-    return this.q.options.length + 1;
+    return this.q.options.length + (this.q.free === false ? 0 : 1);
   }
 
   private with(changes: { selected?: number; typed?: string; scroll?: number }): QuestionView {
@@ -84,6 +84,7 @@ export class QuestionView implements View {
   private typedText(text: string): Handled {
     const n = /^[1-9]$/.test(text) && this.typed === '' ? Number(text) : 0;
     if (n > 0 && n <= this.q.options.length) return this.answer({ kind: 'option', index: n - 1 });
+    if (this.q.free === false) return consume(this);
     const typed = (this.typed + text.replace(/[\r\n]+/g, ' ')).slice(0, MAX_ANSWER);
     return consume(this.with({ typed, selected: this.q.options.length }));
   }
@@ -146,7 +147,14 @@ export class QuestionView implements View {
         ? 'pause to answer'
         : `${choose} · ${k('question.dismiss')} ${plan ? 'keep planning' : 'no answer'}`;
     return {
-      prompt: sanitize(plan ? 'the model proposes a plan' : `the model asks: ${oneLine(this.q.question)}`),
+      // A question of milk's own (where a memory goes) has no turn.
+      prompt: sanitize(
+        plan
+          ? 'the model proposes a plan'
+          : this.q.turnId < 0
+            ? oneLine(this.q.question)
+            : `the model asks: ${oneLine(this.q.question)}`,
+      ),
       legend: sanitize(legend),
     };
   }
@@ -169,6 +177,7 @@ function choiceRows(v: QuestionView, width: number, at: PaintContext, note: stri
     const on = v.selected === i;
     return [{ text: cut(`${on ? '›' : ' '} ${i + 1}. ${oneLine(option)}`), style: on ? 'highlight' : 'normal' }];
   });
+  if (v.q.free === false) return rows;
   const on = v.selected === v.q.options.length;
   const line = v.typed ? `${v.typed}▏` : on ? '▏' : '';
   // The end of a long answer shows, as the composer shows where typing lands.
