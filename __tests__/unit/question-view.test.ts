@@ -178,5 +178,9 @@ describe('memory: a typed "# " input', () => {
     expect(c.run('question.take')).toEqual([
       { type: 'answerQuestion', requestId: -5, answer: { kind: 'option', index: 0 } },
     ]);
+    // With no turn to stop, Ctrl-C closes it: it never reaches the ladder (which would quit).
+    c.ui = open(c.ui, [{ type: 'openView', view }], { history: [] }).ui as UiState;
+    expect(c.run('app.interrupt')).toEqual([{ type: 'answerQuestion', requestId: -5, answer: { kind: 'dismissed' } }]);
+    expect(c.mode).toBe('idle');
   });
 });

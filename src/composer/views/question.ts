@@ -112,6 +112,8 @@ export class QuestionView implements View {
       case 'question.dismiss':
         return this.answer({ kind: 'dismissed' });
       case 'app.interrupt':
+        // A question of milk's own (where a memory goes) has no turn to stop: Ctrl-C closes it, never quits.
+        return this.q.turnId < 0 ? this.answer({ kind: 'dismissed' }) : pass(this);
       case 'app.suspend':
       case 'app.redraw':
         return pass(this);
