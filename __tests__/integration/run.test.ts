@@ -13,9 +13,9 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 const env = () => ({ PATH: process.env.PATH ?? '', HOME: tempDir() });
-const args = (model: string) => [
+const args = (model: string, dataDir = tempDir()) => [
   '--data-dir',
-  tempDir(),
+  dataDir,
   'run',
   '--provider',
   'openai',
@@ -150,20 +150,7 @@ describe('milk run', () => {
     const data = tempDir();
     fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ appendSystemPrompt: 'Answer in French.' }));
     const before = mock.requests.length;
-    const r = await run([
-      '--data-dir',
-      data,
-      'run',
-      '--provider',
-      'openai',
-      '--base-url',
-      `${mock.url}/v1`,
-      '--model',
-      'short',
-      '--append-system-prompt',
-      'Be brief.',
-      'hi',
-    ]);
+    const r = await run([...args('short', data), '--append-system-prompt', 'Be brief.', 'hi']);
     expect(r.code).toBe(0);
     const sent = (mock.requests[before] as { body: { messages: Array<{ role: string; content: string }> } }).body
       .messages;
