@@ -6,7 +6,7 @@ import { OpenAIProvider } from '../../src/providers/openai';
 import type { Provider } from '../../src/providers/provider';
 import { agent } from '../helpers/agent';
 import { tempDir } from '../helpers/pty';
-import { BackgroundShells } from '../../src/tools/background';
+import { BackgroundShells, READ_CHARS } from '../../src/tools/background';
 
 const { startMockServer } = require('../../scripts/mock-server');
 
@@ -104,16 +104,21 @@ describe('background commands (real processes)', () => {
     shells.kill(quiet.id);
     const loud = shells.start('head -c 400000 /dev/zero | tr "\\0" x; echo; echo end', ctx(ws));
     if (!('id' in loud)) throw new Error(loud.error);
-    let read = await shells.read(loud.id, 10_000, stop.signal);
-    for (let i = 0; i < 50 && read?.ended === null; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      read = await shells.read(loud.id, 0, new AbortController().signal);
-    }
-    const all = await shells.read(loud.id, 0, new AbortController().signal);
-    expect(read?.ended ?? all?.ended).toBe('exit 0');
-    // Whatever it printed, the newest is kept and read; what is dropped is counted.
-    const seen = (read?.text ?? '') + (all?.text ?? '');
-    expect(seen.endsWith('end\n')).toBe(true);
+    // Read once, after it has ended: only the newest READ_CHARS come back, and what came before them is counted.
+    for (const deadline = Date.now() + 10_000; shells.find(loud.id)?.ended === null && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 20));
+    const read = await shells.read(loud.id, 0, new AbortController().signal);
+    const printed = 400_000 + '\n'.length + 'end\n'.length;
+    expect(read?.ended).toBe('exit 0');
+    expect(read?.text.length).toBe(READ_CHARS);
+    expect(read?.text.endsWith('xxx\nend\n')).toBe(true);
+    expect(read?.missed).toBe(printed - READ_CHARS);
+    // Read again: nothing new, nothing missed.
+    expect(await shells.read(loud.id, 0, new AbortController().signal)).toEqual({
+      text: '',
+      missed: 0,
+      ended: 'exit 0',
+    });
   });
 });
 
