@@ -76,7 +76,10 @@ const PURE = [
   'src/images.ts',
   'src/todo.ts',
   'src/questions.ts',
-
+  'src/glob-match.ts',
+  'src/deny-match.ts',
+  'src/hooks.ts',
+  'src/session/export.ts',
   'src/subagents.ts',
   'src/tools/ring.ts',
   'src/welcome.ts',

@@ -9,6 +9,8 @@ import { AgentContext } from './agent/context';
 import type { Bus } from './bus';
 import type { Cleanup } from './cleanup';
 import { PermissionStore } from './config/permissions';
+import { Hooks } from './hook-runner';
+import type { HookEvent, SourcedHook } from './hooks';
 import { dataLayout } from './data-dir';
 import type { ChatMessage, Provider } from './providers/provider';
 import { rereadImages } from './tools/attach';
@@ -64,6 +66,10 @@ export interface AgentOptions {
   switchProvider?: ProviderSwitch;
   /** Copies of the files tools change, for a rewind, removed at exit (the full screen: it can rewind). */
   rewind?: { cleanup: Cleanup };
+  /** The hooks configured, each with its source (hook-runner.ts: sourced). */
+  hooks?: Partial<Record<HookEvent, SourcedHook[]>>;
+  /** Why the hooks do not run here (milk run without --hooks), or none: they do. */
+  hooksOff?: string;
 }
 
 export type AgentParts = ReturnType<typeof agentParts>;
@@ -87,6 +93,32 @@ function prices(bus: Bus, settings: Settings, provider: ProviderSlot, options: A
   return { spending, windowOf };
 }
 
+/**
+ * The workspace's rules in the settings once read (at once, asynchronously: a call the rules cover must not be asked
+ * about because it came first), and saved when one is added or removed (an "r" at a question, /permissions), off the
+ * keystroke.
+ */
+function keepRules(
+  settings: Settings,
+  permissions: PermissionStore,
+  read: ReturnType<PermissionStore['load']>,
+  warn: (text: string) => void,
+): Promise<void> {
+  settings.onChange(() => {
+    void permissions.save(settings.rules, settings.keptDeny).then((notes) => {
+      for (const n of notes) warn(n);
+    });
+  }, ['rules']);
+  return read.then(({ rules, deny }) => {
+    // Rules added before the file was read stay, after the kept ones.
+    const early = settings.rules;
+    const earlyDeny = settings.keptDeny;
+    settings.setRules(rules, deny);
+    for (const r of early) settings.addRule(r);
+    for (const r of earlyDeny) settings.addDeny(r);
+  });
+}
+
 export function agentParts(bus: Bus, options: AgentOptions) {
   const settings = new Settings({ provider: options.provider.name, model: options.provider.model ?? null });
   settings.setMode(options.approval ?? 'ask');
@@ -95,25 +127,21 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const agent = new AgentContext(options.workspace, options.dataDir, settings, options.appendSystemPrompt);
   const permissions = new PermissionStore(options.dataDir, options.workspace);
   const checkpoints = new Checkpoints(rewindCopies(options));
-  // Read at once (asynchronously): a call the rules cover must not be asked about because it came first.
   const rulesRead = permissions.load();
-  const rulesReady = rulesRead.then(({ rules }) => {
-    // Rules added before the file was read stay, after the kept ones.
-    const early = settings.rules;
-    settings.setRules(rules);
-    for (const r of early) settings.addRule(r);
-  });
-  // A rule added or removed (an "r" at a question, /permissions) is saved, off the keystroke.
-  settings.onChange(() => {
-    void permissions.save(settings.rules).then((notes) => {
-      for (const n of notes) options.warn(n);
-    });
-  }, ['rules']);
+  const rulesReady = keepRules(settings, permissions, rulesRead, options.warn);
   const mcp = mcpHolder(bus, options);
   const provider = new ProviderSlot(options.provider);
   const { spending, windowOf } = prices(bus, settings, provider, options);
   const background = new BackgroundShells();
+  const hooks = new Hooks(options.hooks ?? {}, {
+    workspace: options.workspace,
+    conversation: () => recorder.conv,
+    warn: options.warn,
+    off: options.hooksOff ?? null,
+  });
+  hooks.watch(bus);
   const runner = new TurnRunner(bus, provider, {
+    hooks,
     workspace: options.workspace,
     background,
     settings,
@@ -147,7 +175,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   }));
   settings.onChange(() => recorder.modelChanged(), ['model']);
   const restoreModel = modelRestorer(provider, settings, options.switchProvider);
-  const kept = { settings, agent, permissions, rulesRead, checkpoints, mcp, background };
+  const kept = { settings, agent, permissions, rulesRead, checkpoints, mcp, background, hooks };
   // A resumed conversation's images, read again from the workspace.
   const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace);
   return { ...kept, runner, log, recorder, modelName, restoreModel, provider, spending, reread };

@@ -44,6 +44,15 @@ export function stopEditor(): void {
   editorModule?.stopEditor();
 }
 
+/** /context's, /agents' and /hooks' lines. */
+function agentInfo(s: Services) {
+  return {
+    contextInfo: () => s.agent.info(),
+    agentsInfo: () => agentLines(s.agent.agents),
+    hooksInfo: () => s.hooks.lines(),
+  };
+}
+
 /** The screen's parts: the transcript and its feed, the coordinator, the status bar and the painter. */
 export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, keys: Keymap, handOver: HandOver) {
   // Without colour, strike-through keeps its ~~: SGR 9 alone may not show.
@@ -65,9 +74,9 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
   const coordinator = new TurnCoordinator(bus, s.runner, s.history, {
     keys,
     sessions: s.sessions,
+    workspace: options.workspace,
     sessionInfo: s.sessionInfo,
-    contextInfo: () => s.agent.info(),
-    agentsInfo: () => agentLines(s.agent.agents),
+    ...agentInfo(s),
     statusInfo: s.statusInfo,
     costInfo: () => {
       s.spending.settle();

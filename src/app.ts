@@ -91,11 +91,14 @@ export interface AppOptions {
   /** Whether commands run in bubblewrap (--sandbox, config); on unless said. */
   sandbox?: 'on' | 'off';
   /** Which conversation to bring back: the last, one by id, or a picker; none starts a new one. */
-  resume?: { kind: 'continue' } | { kind: 'pick' } | { kind: 'id'; id: string } | null;
+  /** `fork`: the conversation goes on in a copy, left as it was (--fork). */
+  resume?: (({ kind: 'continue' } | { kind: 'pick' } | { kind: 'id'; id: string }) & { fork?: boolean }) | null;
   /** Warnings found before the screen existed (e.g. a bad config file). */
   warnings?: string[];
   /** MCP servers (config mcpServers), started once the screen is up. */
   mcpServers?: AgentOptions['mcpServers'];
+  /** The hooks configured (config hooks), each with its source; session_start's run once the screen is up. */
+  hooks?: AgentOptions['hooks'];
   /** The palette (config `theme`): auto follows the terminal's background. */
   theme?: ThemeChoice;
   /** The person's key bindings (config `keys`): a command's name and the keys that run it (tui/keymap.ts). */
@@ -224,11 +227,12 @@ function memoryGuard(bus: Bus, s: Services, cleanup: Cleanup): () => void {
 /** Brings back the conversation the flags asked for, if any. */
 function resume(bus: Bus, s: Services, coordinator: TurnCoordinator, how: AppOptions['resume']): void {
   const note = (text: string): void => bus.emit('transcript.note', { text: sanitize(text) });
-  if (how?.kind === 'continue' && !s.sessions.continueLast())
+  const fork = how?.fork === true;
+  if (how?.kind === 'continue' && !s.sessions.continueLast(fork))
     note('no earlier conversation in this session: a new one starts');
-  if (how?.kind === 'id' && !s.sessions.resumeId(how.id))
+  if (how?.kind === 'id' && !s.sessions.resumeId(how.id, fork))
     s.warn(`no conversation ${how.id} in this session (/resume lists them); a new one starts`);
-  if (how?.kind === 'pick' && !coordinator.openPicker())
+  if (how?.kind === 'pick' && !coordinator.openPicker(fork))
     note('no earlier conversations in this session: a new one starts');
 }
 
@@ -452,7 +456,10 @@ export function startApp(options: AppOptions): App {
   terminal.start();
   repaint();
   probe.start((data) => options.output.write(data), probeRow);
-  // The MCP servers start after the first paint: start-up never waits on them.
-  setImmediate(() => void s.mcp.start());
+  // The MCP servers start after the first paint: start-up never waits on them; nor on the session_start hooks.
+  setImmediate(() => {
+    void s.mcp.start();
+    s.hooks.fire('session_start', { source: 'milk' });
+  });
   return { bus, coordinator, screen: ui, done, farewell: farewell(s, options.dataDir !== null) };
 }

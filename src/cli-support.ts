@@ -155,6 +155,11 @@ export const MAIN_FLAGS: readonly FlagSpec[] = [
   },
   { flags: '-c, --continue', key: 'continue', description: "resume the session's last conversation" },
   { flags: '-r, --resume [id]', key: 'resume', description: 'resume a conversation: pick one, or give its id' },
+  {
+    flags: '--fork',
+    key: 'fork',
+    description: 'with --continue or --resume: go on in a copy of the conversation, leaving it as it was',
+  },
 ];
 
 /**
@@ -195,9 +200,16 @@ export interface MainOptions {
   script?: string;
   continue?: boolean;
   resume?: string | boolean;
+  fork?: boolean;
   approval?: ApprovalMode;
   sandbox?: 'on' | 'off';
   appendSystemPrompt?: string;
+}
+
+/** --fork makes sense only with a conversation to copy. */
+export function checkFork(opts: Pick<MainOptions, 'fork' | 'continue' | 'resume'>): void {
+  if (opts.fork && !opts.continue && opts.resume === undefined)
+    throw new UsageError('--fork goes with --continue or --resume ID: it copies the conversation they bring back');
 }
 
 /** The system prompt's added text: config.json's, then the flag's. */

@@ -6,7 +6,20 @@
 import type { Command } from 'commander';
 import * as path from 'node:path';
 import { Cleanup, installExitHandlers } from './cleanup';
-import { MAIN_FLAGS, MainOptions, NO_HOME, UsageError, appended, locate, quickParse, version } from './cli-support';
+import { parseRule, type Rule } from './settings/rules';
+import { sourced } from './hooks';
+import { parseDeny, splitToolSpec, type DenyRule } from './settings/deny';
+import {
+  MAIN_FLAGS,
+  MainOptions,
+  NO_HOME,
+  UsageError,
+  appended,
+  checkFork,
+  locate,
+  quickParse,
+  version,
+} from './cli-support';
 import { Config, contextWindowFor, loadConfig } from './config/config';
 import { ProviderSetupError, buildProvider } from './providers/build';
 import { PROVIDER_NAMES, ProviderChoice, ProviderName, chooseProvider, keyVariable } from './providers/select';
@@ -40,9 +53,10 @@ function providerFor(
 
 /** Which conversation the flags bring back: the last, a picker, one by id, or none. */
 function resumeOf(opts: MainOptions): import('./app').AppOptions['resume'] {
-  if (opts.continue) return { kind: 'continue' };
-  if (opts.resume === true) return { kind: 'pick' };
-  return typeof opts.resume === 'string' ? { kind: 'id', id: opts.resume } : null;
+  const fork = opts.fork === true;
+  if (opts.continue) return { kind: 'continue', fork };
+  if (opts.resume === true) return { kind: 'pick', fork };
+  return typeof opts.resume === 'string' ? { kind: 'id', id: opts.resume, fork } : null;
 }
 
 /** /provider's last step: the provider its answers describe (a key typed there wins over the environment's). */
@@ -56,6 +70,7 @@ function connectorFor(config: Config) {
 }
 
 async function runInteractive(opts: MainOptions): Promise<number> {
+  checkFork(opts);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UsageError('milk needs an interactive terminal (stdin and stdout must be a TTY)');
   }
@@ -104,6 +119,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     resume: resumeOf(opts),
     warnings: [...warnings, ...early],
     mcpServers: config.mcpServers,
+    hooks: sourced({ hooks: config.hooks, source: 'config.json' }),
     theme: config.theme,
     hyperlinks: config.hyperlinks,
     notify: config.notify,
@@ -217,6 +233,33 @@ function addDoctorCommand(program: Command): void {
     });
 }
 
+interface RunFlags {
+  json?: boolean;
+  hooks?: boolean;
+  outputFormat?: OutputFormat;
+  allowTool: string[];
+  denyTool: string[];
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** --allow-tool and --deny-tool as rules; a usage error names one that is none. */
+function runRules(o: RunFlags): { allow: Rule[]; deny: DenyRule[] } {
+  const allow = o.allowTool.map((spec) => {
+    const rule = parseRule(splitToolSpec(spec));
+    if (!rule) throw new UsageError(`--allow-tool ${spec}: give TOOL, or shell:PREFIX (no ; | & < > $ or backquotes)`);
+    return rule;
+  });
+  const deny = o.denyTool.map((spec) => {
+    const rule = parseDeny(splitToolSpec(spec));
+    if (!rule) throw new UsageError(`--deny-tool ${spec}: give TOOL, shell:PREFIX, web_fetch:DOMAIN or path:GLOB`);
+    return rule;
+  });
+  return { allow, deny };
+}
+
 /** `milk run`: one turn without the screen. */
 function addRunCommand(program: Command, Option: typeof import('commander').Option): void {
   program
@@ -236,7 +279,21 @@ function addRunCommand(program: Command, Option: typeof import('commander').Opti
       ).choices(OUTPUT_FORMATS),
     )
     .option('--json', 'the same as --output-format stream-json')
-    .action(async (words: string[], o: { json?: boolean; outputFormat?: OutputFormat }, cmd: Command) => {
+    .option('--hooks', "run config.json's hooks (milk run runs none unless asked)")
+    .option(
+      '--allow-tool <TOOL[:PREFIX]>',
+      "for this run, calls that run without asking: a tool, or shell with a command's first words ('shell:npm test')",
+      collect,
+      [],
+    )
+    .option(
+      '--deny-tool <TOOL[:ARG]>',
+      'for this run, calls that never run, whatever --approval says: a tool, shell:PREFIX (wherever it runs in a ' +
+        'command), web_fetch:DOMAIN or path:GLOB',
+      collect,
+      [],
+    )
+    .action(async (words: string[], o: RunFlags, cmd: Command) => {
       const all = cmd.optsWithGlobals() as MainOptions;
       let prompt = words.join(' ');
       if (!prompt) {
@@ -260,6 +317,8 @@ function addRunCommand(program: Command, Option: typeof import('commander').Opti
         sessionId,
         opts: all,
         format: o.outputFormat ?? (o.json ? 'stream-json' : 'text'),
+        runRules: runRules(o),
+        hooks: o.hooks === true,
         io: { out: process.stdout, err: process.stderr },
       });
     });

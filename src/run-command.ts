@@ -8,7 +8,10 @@
 import { agentParts } from './agent-parts';
 import { Bus } from './bus';
 import type { MainOptions } from './cli-support';
-import { UsageError, appended } from './cli-support';
+import { UsageError, appended, checkFork } from './cli-support';
+import type { Rule } from './settings/rules';
+import { sourced } from './hooks';
+import type { DenyRule } from './settings/deny';
 import { Config, contextWindowFor } from './config/config';
 import { sanitize } from './inert';
 import type { Provider } from './providers/provider';
@@ -27,10 +30,15 @@ export interface RunCommand {
   sessionId: string;
   opts: MainOptions;
   format: OutputFormat;
+  /** --hooks: config.json's hooks run (else none does). */
+  hooks?: boolean;
+  /** --allow-tool and --deny-tool: rules for this run only. */
+  runRules?: { allow: Rule[]; deny: DenyRule[] };
   io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream };
 }
 
 export async function runCommand(prompt: string, c: RunCommand): Promise<number> {
+  checkFork(c.opts);
   if (c.opts.resume === true)
     throw new UsageError(
       'milk run --resume needs a conversation id (milk sessions show lists them), or use --continue',
@@ -40,6 +48,7 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
   // command's name can carry a clipboard write or a title).
   const say = (text: string): void => void c.io.err.write(`milk: ${sanitize(text)}\n`);
   const parts = agentFor(bus, c, say);
+  if (c.runRules) parts.settings.setRunRules(c.runRules.allow, c.runRules.deny);
   // What milk would say in the status bar or the transcript goes to stderr.
   bus.on('status.warning', ({ text }) => say(text));
   bus.on('transcript.note', ({ text }) => say(text));
@@ -55,20 +64,26 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
       parts.restoreModel,
       parts.reread,
     );
-    if (c.opts.continue && !sessions.continueLast()) say('no earlier conversation in this session: a new one starts');
+    const fork = c.opts.fork === true;
+    if (c.opts.continue && !sessions.continueLast(fork))
+      say('no earlier conversation in this session: a new one starts');
     const id = typeof c.opts.resume === 'string' ? c.opts.resume : null;
-    if (id !== null && !sessions.resumeId(id))
+    if (id !== null && !sessions.resumeId(id, fork))
       throw new UsageError(`no conversation ${id} in this session (milk sessions show lists them)`);
     // @path mentions attach their files and images, as the composer's do.
     const segments = mentionsIn(c.workspace, prompt);
     const attached = attachMentions(c.workspace, segments);
     for (const note of attached.notes) say(note);
     const input = { text: attached.text, segments, images: attached.images };
-    return await runOnce(bus, parts.runner, input, c.io, {
+    parts.hooks.fire('session_start', { source: 'milk run' });
+    const code = await runOnce(bus, parts.runner, input, c.io, {
       format: c.format,
       spending: parts.spending,
       conversation: () => parts.recorder.conv,
     });
+    // The hooks that watch (turn_end, after_tool) end before milk run does.
+    await parts.hooks.settled();
+    return code;
   } finally {
     parts.recorder.close();
     parts.mcp.stop();
@@ -97,6 +112,8 @@ function agentFor(bus: Bus, c: RunCommand, say: (text: string) => void) {
     appendSystemPrompt: appended(c.config.appendSystemPrompt, c.opts.appendSystemPrompt),
     effort: c.opts.effort,
     mcpServers: c.config.mcpServers,
+    hooks: sourced({ hooks: c.config.hooks, source: 'config.json' }),
+    hooksOff: c.hooks ? undefined : 'milk run runs hooks only with --hooks',
     switchProvider: c.switchProvider,
     unattended: true,
   });

@@ -115,6 +115,26 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'export',
+    args: '[FILE]',
+    description:
+      'Write the conversation to FILE (default: milk-ID.md in the workspace) as Markdown, or as JSON when it ends in ' +
+      '.json: inputs, answers, tool calls and their output, secrets masked as in the log',
+    run(ctx, args) {
+      ctx.note(ctx.session.exportTo(args.length ? args.join(' ') : undefined));
+    },
+  },
+  {
+    name: 'fork',
+    args: '',
+    description: 'Go on in a new conversation from here; this one stays as it was (as milk --resume ID --fork)',
+    run(ctx, args) {
+      if (args.length > 0) return usage('fork');
+      if (ctx.session.busy()) return turnRunning(ctx.keys);
+      ctx.note(ctx.session.fork());
+    },
+  },
+  {
     name: 'session',
     args: '',
     description: 'Show the session: id, workspace, its files, provider and model',
@@ -141,6 +161,17 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run(ctx, args) {
       if (args.length > 0) return usage('agents');
       ctx.note(ctx.session.agents().join('\n'));
+    },
+  },
+  {
+    name: 'hooks',
+    args: '',
+    description:
+      'List the hooks config.json sets ("hooks": before_tool, after_tool, user_prompt, turn_end, notification, ' +
+      'session_start): the command, what it matches, its timeout',
+    run(ctx, args) {
+      if (args.length > 0) return usage('hooks');
+      ctx.note(ctx.session.hooks().join('\n'));
     },
   },
   {
@@ -373,8 +404,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: 'permissions',
     args: PERMISSIONS_ARGS,
     description:
-      'List the approval rules of this workspace ({approval.rule} at a question), add one, or remove one; kept in ' +
-      'the data dir',
+      'List the approval rules of this workspace ({approval.rule} at a question) and its deny rules (which win over ' +
+      'every mode), add one, or remove one; kept in the data dir',
     run: permissionsCommand,
   },
   {

@@ -183,7 +183,7 @@ describe('the coordinator: slash commands', () => {
     const { type, run, seen, c } = setup();
     type('/h');
     run('composer.complete');
-    expect(seen).toContainEqual(['status.hint', { text: '/help  /history' }]);
+    expect(seen).toContainEqual(['status.hint', { text: '/help  /hooks  /history' }]);
     type('is');
     run('composer.complete');
     expect(ed.expandedText(c.editor)).toBe('/history ');

@@ -209,7 +209,8 @@ describe('milk in a real terminal', () => {
     expect(transcriptTop()).not.toContain('first:');
     milk.write('more' + KEY.enter);
     await milk.waitFor(() => milk!.statusLine().includes('working'), 'busy');
-    milk.write('\x1b[5~'.repeat(9));
+    // More pages than /help has (it grows with every command).
+    milk.write('\x1b[5~'.repeat(30));
     await milk.waitFor(() => transcriptTop().includes('first:'), 'scrolled to the top');
     // The reply keeps streaming below without moving what is being read.
     await milk.waitFor(() => !milk!.statusLine().includes('working'), 'idle', 15000);
@@ -218,7 +219,7 @@ describe('milk in a real terminal', () => {
     await milk.waitFor(() => milk!.text().includes('--model NAME.'), 'wheel down to the bottom');
     milk.write('\x1b[<64;10;5M');
     await milk.waitFor(() => !milk!.text().includes('--model NAME.'), 'wheel up');
-    milk.write('\x1b[6~'.repeat(14));
+    milk.write('\x1b[6~'.repeat(40));
     await milk.waitFor(() => milk!.text().includes('--model NAME.'), 'PageDown back to the bottom');
   });
 

@@ -256,7 +256,11 @@ describe('a turn past maxSteps', () => {
     await m!.waitFor(() => !busy(), 'idle');
     // A new conversation: its own three calls.
     m!.write('/new' + KEY.enter);
-    await m!.waitFor(() => !m!.text().includes('looped 3 times.'), 'a new conversation');
+    // Not only gone from view (the slash menu covers the transcript while /new is typed): the composer emptied too.
+    await m!.waitFor(
+      () => !m!.text().includes('looped 3 times.') && m!.composerLines().join('').trim() === '',
+      'a new conversation',
+    );
     m!.write('again' + KEY.enter);
     await m!.waitFor(() => m!.statusLine().includes('this turn has made 2 model requests'), 'asked again');
     m!.write('n');

@@ -51,8 +51,8 @@ it(
         /\/ship +Prepare the release notes \(project\)/.test(m!.text()),
       'listed in /help',
     );
-    m.write('/exp');
-    await m.waitFor(() => m!.composerLines().join('') === '/exp', 'typed');
+    m.write('/expl');
+    await m.waitFor(() => m!.composerLines().join('') === '/expl', 'typed');
     m.write('\t');
     await m.waitFor(() => m!.composerLines().join('') === '/explain', 'completed');
     m.write('src/cart.ts and its tests');

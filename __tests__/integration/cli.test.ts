@@ -15,6 +15,8 @@ describe('command line', () => {
     [['--provider', 'nope'], /--provider.*nope/],
     [['--base-url', 'ftp://x'], /--base-url.*http/],
     [['--data-dir'], /--data-dir/],
+    [['--fork'], /--fork goes with --continue or --resume ID/],
+    [['run', '--fork', 'hi'], /--fork goes with --continue or --resume ID/],
   ])('rejects %j with one line and exit code 2, without touching the terminal', (args, message) => {
     const r = run(args);
     expect(r.code).toBe(2);

@@ -14,7 +14,7 @@ describe('the approval rules file', () => {
     const data = tempDir();
     const a = new PermissionStore(data, '/ws/a');
     const b = new PermissionStore(data, '/ws/b');
-    expect(await a.load()).toEqual({ rules: [], problems: [] });
+    expect(await a.load()).toEqual({ rules: [], deny: [], problems: [] });
     expect(await a.save([{ tool: 'shell', prefix: 'npm test' }])).toEqual([]);
     expect(await b.save([{ tool: 'edit_file' }])).toEqual([]);
     expect((await new PermissionStore(data, '/ws/a').load()).rules).toEqual([{ tool: 'shell', prefix: 'npm test' }]);
@@ -46,6 +46,7 @@ describe('the approval rules file', () => {
     const loaded = await new PermissionStore(data, '/ws').load();
     expect(loaded).toEqual({
       rules: [],
+      deny: [],
       problems: [expect.stringMatching(/permissions\.json: not a regular file; its approval rules are not applied/)],
     });
     const script = path.join(tempDir(), 'script.json');
@@ -82,6 +83,7 @@ describe('the approval rules file', () => {
     );
     expect(await new PermissionStore(data, '/ws').load()).toEqual({
       rules: [{ tool: 'shell', prefix: 'ls' }],
+      deny: [],
       problems: [expect.stringMatching(/1 rule for this workspace not understood, left out/)],
     });
   });

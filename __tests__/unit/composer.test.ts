@@ -139,7 +139,7 @@ describe('composer: slash commands', () => {
     expect(d.text).toBe('/');
     const e = composer();
     e.type('/h');
-    expect(e.run('composer.complete')).toEqual([{ type: 'hint', text: '/help  /history' }]);
+    expect(e.run('composer.complete')).toEqual([{ type: 'hint', text: '/help  /hooks  /history' }]);
     expect(e.text).toBe('/h');
   });
   it('leaves Tab alone elsewhere', () => {

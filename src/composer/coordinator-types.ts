@@ -32,10 +32,14 @@ export interface CoordinatorOptions {
   now?: () => number;
   /** Conversations to resume and start; without it /new and /resume say they are unavailable. */
   sessions?: Sessions;
+  /** Where /export writes by default, and a relative name is taken from. */
+  workspace?: string;
   /** Lines for /session. */
   sessionInfo?: () => string[];
   /** Lines describing what the model is sent: the system prompt's parts and sizes, the instruction files. */
   contextInfo?: () => string[];
+  /** /hooks' lines: each event's hooks with their match, command, timeout and source. */
+  hooksInfo?: () => string[];
   /** /agents' lines: the subagents, each with its source, tools and model. */
   agentsInfo?: () => string[];
   /** /status's lines, and /cost's. */

@@ -44,6 +44,8 @@ export class TurnCoordinator {
   private ui: UiState = initialUi;
   /** The model picker's request to the server, dropped when the picker closes. */
   private modelList: AbortController | null = null;
+  /** The resume picker open now was opened by milk --resume --fork. */
+  private pickFork = false;
   /** When the last key came, and the one before it (an approval answers only after a pause). */
   private lastKeyAt = -Infinity;
   private prevKeyAt = -Infinity;
@@ -251,7 +253,7 @@ export class TurnCoordinator {
       this.options.sessions?.purgeInput(e.text);
       this.bus.emit('status.hint', { text: sanitize(forgotten(removed)) });
     },
-    resume: (e) => void this.options.sessions?.resumeId(e.id),
+    resume: (e) => void this.options.sessions?.resumeId(e.id, this.pickFork),
     newConversation: () => this.newConversation(),
     rewindKey: () => this.rewinds.key(),
     rewind: (e) => this.rewinds.to(e.index),
@@ -471,9 +473,11 @@ export class TurnCoordinator {
   }
 
   /** Opens the resume picker over this session's conversations; false when there are none. */
-  openPicker(): boolean {
+  /** `fork`: the conversation picked goes on in a copy (milk --resume --fork). */
+  openPicker(fork = false): boolean {
     const picker = openPicker(this.options.sessions?.list() ?? []);
     if (!picker) return false;
+    this.pickFork = fork;
     this.apply([{ type: 'openView', view: new PickerView(picker) }]);
     return true;
   }

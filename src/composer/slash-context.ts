@@ -40,6 +40,8 @@ export interface SlashContext {
     context(): string[];
     /** The subagents the task tool can hand work to, one line each. */
     agents(): string[];
+    /** The hooks configured, by event. */
+    hooks(): string[];
     /** /status: the conversation, the model, the mode, the context's use, the tokens spent. */
     status(): string[];
     /** /cost: the tokens spent this session. */
@@ -60,6 +62,10 @@ export interface SlashContext {
     rewind(): string | null;
     /** Replaces the conversation, for the model, by its summary; what went wrong, or null once it started. */
     compact(focus?: string): string | null;
+    /** /export: writes the conversation to a file (by default milk-ID.md in the workspace); what to tell the person. */
+    exportTo(file?: string): string;
+    /** /fork: the conversation goes on in a copy from here; what to tell the person. */
+    fork(): string;
   };
   /** The MCP servers (tools/mcp.ts). */
   readonly mcp: {
@@ -146,6 +152,7 @@ export function slashContext(host: SlashHost): SlashContext {
         if (host.runner.busy) return turnRunning(host.options.keys);
         return host.runner.compact(focus) === null ? 'nothing to compact: the conversation is empty' : null;
       },
+      ...conversationOf(host.options),
       steer: (text) => host.steer({ segments: [{ type: 'text', text }], text, display: text }),
       ask: (text, display) => {
         if (host.runner.busy) return false;
@@ -174,6 +181,13 @@ export function slashContext(host: SlashHost): SlashContext {
       },
       promptHelp: () => host.options.prompts?.help() ?? [],
     },
+  };
+}
+
+function conversationOf(o: CoordinatorOptions): Pick<SlashContext['session'], 'exportTo' | 'fork'> {
+  return {
+    exportTo: (file) => o.sessions?.exportTo(file, o.workspace ?? '.') ?? 'no conversation log here',
+    fork: () => o.sessions?.fork() ?? 'no conversation log here',
   };
 }
 
@@ -208,7 +222,7 @@ function mcpOf(o: CoordinatorOptions): SlashContext['mcp'] {
 function infoLines(
   o: CoordinatorOptions,
   note: (text: string) => void,
-): Pick<SlashContext['session'], 'info' | 'context' | 'agents' | 'status' | 'cost' | 'doctor'> {
+): Pick<SlashContext['session'], 'info' | 'context' | 'agents' | 'hooks' | 'status' | 'cost' | 'doctor'> {
   return {
     doctor: () => {
       if (!o.doctor) return note('no checks here');
@@ -218,6 +232,7 @@ function infoLines(
     info: () => o.sessionInfo?.() ?? [],
     context: () => o.contextInfo?.() ?? [],
     agents: () => o.agentsInfo?.() ?? ['no subagents here'],
+    hooks: () => o.hooksInfo?.() ?? ['no hooks here'],
     status: () => o.statusInfo?.() ?? [],
     cost: () => o.costInfo?.() ?? [],
   };

@@ -10,6 +10,7 @@ import type * as V from 'valibot';
 import { DEFAULT_MAX_ENTRIES } from '../history/rules';
 import { dataLayout } from '../data-dir';
 import { EFFORTS } from '../settings/effort';
+import { HOOK_EVENTS, type HookEvent } from '../hooks';
 
 /** The longest delay a Node timer takes; longer ones fire at once (and warn). */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -73,6 +74,7 @@ function buildFields(v: typeof V) {
       'history must be an object such as {"maxEntries": 500}',
     ),
     mcpServers: mcpServers(v),
+    hooks: hooks(v),
     // Which commands are checked, and the keys themselves, by the keymap (tui/keymap.ts): here only the shape.
     keys: v.record(
       v.string(),
@@ -117,6 +119,29 @@ function models(v: typeof V) {
     v.string(),
     model,
     'models must be an object of model names, such as {"gpt-4o": {"contextWindow": 128000}}',
+  );
+}
+
+/** Commands run on milk's events (hooks.ts): per event, a list of {match?, command, timeout?}. */
+function hooks(v: typeof V) {
+  const hook = v.strictObject(
+    {
+      match: v.optional(v.string('hooks.*.match must be a tool name, `a|b` or a * pattern')),
+      command: v.pipe(
+        v.string('hooks.*.command must be a non-empty string'),
+        v.nonEmpty('hooks.*.command must be a non-empty string'),
+      ),
+      timeout: v.optional(whole(v, 'hooks.*.timeout', 1, 600, 'seconds')),
+    },
+    'each hook is {"command": "…"} (before_tool and after_tool may add "match": "shell"; any may add "timeout")',
+  );
+  const list = v.array(hook, 'each event of hooks has a list of hooks, such as [{"command": "./check.sh"}]');
+  return v.strictObject(
+    Object.fromEntries(HOOK_EVENTS.map((e) => [e, v.optional(list)])) as Record<
+      HookEvent,
+      V.OptionalSchema<typeof list, undefined>
+    >,
+    `hooks is an object of events (${HOOK_EVENTS.join(', ')}), each a list of hooks`,
   );
 }
 

@@ -8,6 +8,7 @@
 
 import * as fs from 'node:fs';
 import { Rule, validRules } from '../settings/rules';
+import { DenyRule, validDeny } from '../settings/deny';
 import { asideName, readRegularText, writeAtomicAsync } from '../io/files';
 import { describeIoError } from '../io/errors';
 import { dataLayout } from '../data-dir';
@@ -17,7 +18,7 @@ const MAX_RULES_BYTES = 4 * 1024 * 1024;
 
 interface FileShape {
   version: 1;
-  workspaces: Record<string, { rules: Rule[] }>;
+  workspaces: Record<string, { rules?: Rule[]; deny?: DenyRule[] }>;
 }
 
 type Read = { ok: true; data: FileShape } | { ok: false; why: string };
@@ -68,33 +69,38 @@ export class PermissionStore {
     return parse(text);
   }
 
-  /** This workspace's rules, and what is wrong with the file, if anything. */
-  async load(): Promise<{ rules: Rule[]; problems: string[] }> {
+  /** This workspace's rules and deny rules, and what is wrong with the file, if anything. */
+  async load(): Promise<{ rules: Rule[]; deny: DenyRule[]; problems: string[] }> {
     const r = await this.read();
-    if (r === null) return { rules: [], problems: [] };
+    if (r === null) return { rules: [], deny: [], problems: [] };
     if (!r.ok) {
       this.unreadable = true;
       return {
         rules: [],
+        deny: [],
         problems: [
           `${this.file}: ${r.why}; its approval rules are not applied (it is moved aside when a rule is saved)`,
         ],
       };
     }
-    const { rules, bad } = validRules(r.data.workspaces[this.workspace]?.rules);
-    return {
-      rules,
-      problems: bad
-        ? [`${this.file}: ${bad} rule${bad === 1 ? '' : 's'} for this workspace not understood, left out`]
-        : [],
-    };
+    const kept = r.data.workspaces[this.workspace];
+    const { rules, bad } = validRules(kept?.rules);
+    const { deny, bad: badDeny } = validDeny(kept?.deny);
+    const problems: string[] = [];
+    if (bad)
+      problems.push(`${this.file}: ${bad} rule${bad === 1 ? '' : 's'} for this workspace not understood, left out`);
+    if (badDeny)
+      problems.push(
+        `${this.file}: ${badDeny} deny rule${badDeny === 1 ? '' : 's'} for this workspace not understood, left out`,
+      );
+    return { rules, deny, problems };
   }
 
   /**
    * Keeps `rules` as this workspace's; resolves with what went wrong, if anything (the rules still hold until exit).
    */
-  save(rules: readonly Rule[]): Promise<string[]> {
-    const next = this.saving.then(() => this.write(rules));
+  save(rules: readonly Rule[], deny: readonly DenyRule[] = []): Promise<string[]> {
+    const next = this.saving.then(() => this.write(rules, deny));
     this.saving = next.then(
       () => undefined,
       () => undefined,
@@ -102,7 +108,7 @@ export class PermissionStore {
     return next;
   }
 
-  private async write(rules: readonly Rule[]): Promise<string[]> {
+  private async write(rules: readonly Rule[], deny: readonly DenyRule[]): Promise<string[]> {
     const file = this.file;
     if (!file) return [];
     const notes: string[] = [];
@@ -116,7 +122,8 @@ export class PermissionStore {
         notes.push(`moved the unreadable ${file} aside to ${aside}`);
         this.unreadable = false;
       }
-      if (rules.length) data.workspaces[this.workspace] = { rules: [...rules] };
+      if (rules.length || deny.length)
+        data.workspaces[this.workspace] = { rules: [...rules], ...(deny.length ? { deny: [...deny] } : {}) };
       else delete data.workspaces[this.workspace];
       // Never a half-written rules file.
       await writeAtomicAsync(file, `${JSON.stringify(data, null, 2)}\n`, 0o600);

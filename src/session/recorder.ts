@@ -150,6 +150,11 @@ export class SessionRecorder {
     this.msg = 0;
   }
 
+  /** The conversation being written, once it has begun (its first input); null before. */
+  writing(): string | null {
+    return this.started ? this.conv : null;
+  }
+
   /** An id for a conversation not yet started. */
   freshId(): string {
     return newConversationId(this.now(), Math.random());

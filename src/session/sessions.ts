@@ -17,6 +17,10 @@ import { describeIoError } from '../io/errors';
 import { ConversationSummary, replay } from './replay';
 import type { SessionRecorder } from './recorder';
 import { sanitize } from '../inert';
+import { exportDoc, exportJson, exportMarkdown } from './export';
+import { writeAtomic } from '../io/files';
+import * as os from 'node:os';
+import * as path from 'node:path';
 
 export class Sessions {
   constructor(
@@ -35,11 +39,11 @@ export class Sessions {
    * Resumes the session's most recently active conversation (the one with an input written last); false when it has
    * none.
    */
-  continueLast(): boolean {
+  continueLast(fork = false): boolean {
     for (const id of this.log.byRecency()) {
       const events = this.log.read(id);
       if (!events.some((e) => e.t === 'user')) continue;
-      this.resume(id, events);
+      this.resume(id, events, fork);
       this.warnAfter();
       return true;
     }
@@ -47,11 +51,14 @@ export class Sessions {
     return false;
   }
 
-  /** Resumes one conversation by id; false when the session has no such conversation. */
-  resumeId(id: string): boolean {
+  /**
+   * Resumes one conversation by id; false when the session has no such conversation. `fork`: it goes on in a copy,
+   * the conversation itself left as it was.
+   */
+  resumeId(id: string, fork = false): boolean {
     const events = this.log.byRecency().includes(id) ? this.log.read(id) : [];
     const found = events.some((e) => e.t === 'user');
-    if (found) this.resume(id, events);
+    if (found) this.resume(id, events, fork);
     this.warnAfter();
     return found;
   }
@@ -113,17 +120,57 @@ export class Sessions {
     this.bus.emit('session.new', {});
   }
 
-  private resume(id: string, events: LogEvent[] = this.log.read(id)): void {
+  /** /fork: the conversation goes on in a copy from here, the one so far left as it was; what to tell the person. */
+  fork(): string {
+    const from = this.recorder.writing();
+    if (from === null) return 'nothing to fork yet: this conversation has had no input';
+    if (!this.log.dataDir()) return 'no conversation log here (no data dir): nothing to fork';
+    this.log.flushSync();
+    const events = this.log.read(from);
+    this.warnAfter();
+    const to = this.recorder.freshId();
+    this.recorder.finish();
+    this.log.branch(events, to);
+    this.log.hold(to);
+    this.recorder.resume(to, nextMessage(events));
+    return `forked: this conversation goes on as ${to}; ${from} stays as it was (milk --resume ${from})`;
+  }
+
+  /**
+   * /export: the conversation so far, from its log (masked as the log is), to `where` (relative to `workspace`, `~/`
+   * for the home folder; by default milk-ID.md there), as JSON when it ends in .json; what to tell the person.
+   */
+  exportTo(where: string | undefined, workspace: string): string {
+    const conv = this.recorder.writing();
+    if (conv === null) return 'nothing to export yet: this conversation has had no input';
+    const file = path.resolve(workspace, expandHome(where ?? `milk-${conv}.md`));
+    if (!this.log.dataDir()) return 'no conversation log here (no data dir): nothing to export';
+    this.log.flushSync();
+    const doc = exportDoc(this.log.read(conv), conv, new Date().toISOString());
+    this.warnAfter();
+    const json = file.toLowerCase().endsWith('.json');
+    try {
+      writeAtomic(file, json ? exportJson(doc) : exportMarkdown(doc));
+    } catch (err) {
+      return `not exported: ${describeIoError(err)}`;
+    }
+    const what = `${doc.entries.length} ${doc.entries.length === 1 ? 'entry' : 'entries'}`;
+    return `exported conversation ${conv} (${what}, as ${json ? 'JSON' : 'Markdown'}) to ${file}`;
+  }
+
+  private resume(id: string, events: LogEvent[] = this.log.read(id), fork = false): void {
     this.recorder.finish();
     let conv = id;
     let branched: string | null = null;
-    const holder = this.log.hold(id);
-    if (holder !== null) {
+    const holder = fork ? null : this.log.hold(id);
+    if (fork || holder !== null) {
       conv = this.recorder.freshId();
       this.log.branch(events, conv);
       this.log.hold(conv);
-      const who = holder > 0 ? `another milk (pid ${holder})` : 'another milk';
-      branched = `conversation ${id} is open in ${who}; this one goes on in a copy of it, ${conv}`;
+      const who = holder !== null && holder > 0 ? `another milk (pid ${holder})` : 'another milk';
+      branched = fork
+        ? `forked: conversation ${id} goes on here as ${conv}; ${id} stays as it was`
+        : `conversation ${id} is open in ${who}; this one goes on in a copy of it, ${conv}`;
     }
     // Before the recorder is pointed at it: the switch back is no change of the conversation's own model.
     const recorded = recordedModel(events);
@@ -131,9 +178,7 @@ export class Sessions {
     const r = replay(events, id, this.maxKept);
     const images = this.reread?.(r.messages) ?? { messages: r.messages, notes: [] };
     this.runner.load(images.messages, r.checklist);
-    let next = 0;
-    for (const e of events) if (e.t === 'assistant' || e.t === 'delta') next = Math.max(next, e.msg + 1);
-    this.recorder.resume(conv, next, recorded);
+    this.recorder.resume(conv, nextMessage(events), recorded);
     // What a log holds was a model's or a tool's output, or an error's words: shown as inert as it was live.
     this.bus.emit('session.resumed', {
       items: r.items.map((i) => ({ kind: i.kind, text: sanitize(i.text) })),
@@ -143,4 +188,15 @@ export class Sessions {
     if (switched) this.bus.emit('transcript.note', { text: sanitize(switched) });
     for (const note of images.notes) this.bus.emit('transcript.note', { text: sanitize(note) });
   }
+}
+
+/** The number the next assistant message of a conversation with these events takes. */
+function nextMessage(events: readonly LogEvent[]): number {
+  let next = 0;
+  for (const e of events) if (e.t === 'assistant' || e.t === 'delta') next = Math.max(next, e.msg + 1);
+  return next;
+}
+
+function expandHome(p: string): string {
+  return p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p;
 }

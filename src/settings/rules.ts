@@ -45,7 +45,7 @@ const SUBCOMMANDS = new Set([
  * prefix of them would allow whatever follows, so no rule covers them.
  */
 // prettier-ignore
-const WRAPPERS = new Set([
+export const WRAPPERS = new Set([
   'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'env', 'timeout', 'nice', 'nohup', 'xargs', 'sudo', 'doas', 'su',
   'exec', 'eval', 'command', 'builtin', 'time', 'stdbuf', 'ionice', 'chrt', 'taskset', 'setsid', 'unbuffer', 'watch',
   'strace', 'ltrace', 'flock', 'chroot', 'unshare', 'nsenter', 'script', 'parallel', 'busybox', 'bwrap', 'firejail',

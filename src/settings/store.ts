@@ -13,6 +13,7 @@ import { CLUSTERING, EmojiWidths } from '../editor/width';
 import type { Effort } from './effort';
 import { ApprovalMode, Decision, ToolKind, decide } from './approval';
 import { Rule, ruleAllows, sameRule } from './rules';
+import { DenyRule, sameDeny } from './deny';
 import { Background, ThemeChoice, paletteFor } from './theme';
 
 export type HistoryMode = 'session' | 'global';
@@ -40,6 +41,10 @@ export class Settings {
   private readonly always = new Set<string>();
   /** This workspace's approval rules (kept in the data dir by config/permissions.ts). */
   private kept: Rule[] = [];
+  /** This workspace's deny rules (kept beside the rules). */
+  private denied: DenyRule[] = [];
+  /** Rules given for this run only (milk run --allow-tool / --deny-tool): never saved. */
+  private forRun: { allow: readonly Rule[]; deny: readonly DenyRule[] } = { allow: [], deny: [] };
   private sandboxChoice: 'on' | 'off' = 'on';
   private broken: string | null = null;
   private agreed = false;
@@ -237,7 +242,9 @@ export class Settings {
    */
   decide(call: { readonly tool: string; readonly kind: ToolKind; readonly command?: string }): Decision {
     const d = decide(this.mode, call.kind, this.always.has(call.tool));
-    const ruled = (): boolean => this.kept.some((r) => ruleAllows(r, call.tool, call.command));
+    const ruled = (): boolean =>
+      this.kept.some((r) => ruleAllows(r, call.tool, call.command)) ||
+      this.forRun.allow.some((r) => ruleAllows(r, call.tool, call.command));
     if (d === 'ask') return ruled() ? 'run' : d;
     // Read-only mode refuses what milk cannot judge (an MCP server's tool), unless the person allowed it by a rule.
     return d === 'refuse' && this.mode === 'read-only' && call.kind === 'other' && ruled() ? 'run' : d;
@@ -248,8 +255,45 @@ export class Settings {
   }
 
   /** Takes the rules as the data dir keeps them (read at start): nothing to save, so no change is announced. */
-  setRules(rules: readonly Rule[]): void {
+  setRules(rules: readonly Rule[], deny: readonly DenyRule[] = []): void {
     this.kept = [...rules];
+    this.denied = [...deny];
+  }
+
+  /** The deny rules in force: the workspace's, then this run's (deny-match.ts says what each stops). */
+  get deny(): readonly DenyRule[] {
+    return [...this.denied, ...this.forRun.deny];
+  }
+
+  /** The workspace's deny rules alone, as kept. */
+  get keptDeny(): readonly DenyRule[] {
+    return this.denied;
+  }
+
+  /** Rules for this run only, never saved (milk run --allow-tool, --deny-tool). */
+  setRunRules(allow: readonly Rule[], deny: readonly DenyRule[]): void {
+    this.forRun = { allow: [...allow], deny: [...deny] };
+  }
+
+  get runRules(): { allow: readonly Rule[]; deny: readonly DenyRule[] } {
+    return this.forRun;
+  }
+
+  /** Adds a deny rule unless the same one is there; false when it was. */
+  addDeny(rule: DenyRule): boolean {
+    if (this.denied.some((r) => sameDeny(r, rule))) return false;
+    this.denied = [...this.denied, rule];
+    this.changed('rules');
+    return true;
+  }
+
+  /** Removes the n-th deny rule (1-based); the rule removed, or null. */
+  removeDeny(n: number): DenyRule | null {
+    const rule = this.denied[n - 1];
+    if (!rule) return null;
+    this.denied = this.denied.filter((_, i) => i !== n - 1);
+    this.changed('rules');
+    return rule;
   }
 
   /** Adds a rule unless the same one is there; false when it was. */

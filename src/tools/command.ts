@@ -59,6 +59,18 @@ function shellResult(
   };
 }
 
+/** What the sandbox hides, as it is now: folders behind an empty one, files behind an empty file. */
+function hiddenPlaces(places: readonly string[]): { hide: string[]; hideFiles: string[] } {
+  const hide: string[] = [];
+  const hideFiles: string[] = [];
+  for (const p of places) {
+    const stat = fs.statSync(p, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) hide.push(p);
+    else if (stat) hideFiles.push(p);
+  }
+  return { hide, hideFiles };
+}
+
 /** Starts `command` (in bwrap when sandboxed), the leader of its own process group, which a cancel kills whole. */
 function spawnCommand(command: string, ctx: ToolContext): ChildProcessByStdio<null, Readable, Readable> {
   const [bin, args] = ctx.sandbox
@@ -68,7 +80,7 @@ function spawnCommand(command: string, ctx: ToolContext): ChildProcessByStdio<nu
           {
             workspace: ctx.workspace,
             network: ctx.sandbox.network,
-            hide: ctx.sandbox.hide.filter((d) => fs.existsSync(d)),
+            ...hiddenPlaces(ctx.sandbox.hide),
             protect: gitPlaces(ctx.workspace),
             sockets: ctx.sandbox.network ? [] : socketPlaces(ctx.workspace, process.env),
           },

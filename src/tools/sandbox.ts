@@ -15,8 +15,10 @@ export interface SandboxPlan {
   workspace: string;
   /** The person allowed the network for this call. */
   network: boolean;
-  /** Folders to hide behind an empty one (milk's data dir); each must exist. */
+  /** Folders to hide behind an empty one (milk's data dir, what deny rules name); each must exist. */
   hide: readonly string[];
+  /** Files to hide behind an empty one (what deny rules name); each must exist. */
+  hideFiles?: readonly string[];
   /**
    * Places in the workspace that make a later git run code (`.git/config`, its hooks): `bind`, read-only as they
    * are; `empty`, a folder that is missing and is made an empty read-only one (so none can be planted there).
@@ -35,6 +37,7 @@ export function bwrapArgs(plan: SandboxPlan, command: string): string[] {
   for (const p of plan.protect?.bind ?? []) args.push('--ro-bind', p, p);
   for (const dir of plan.protect?.empty ?? []) args.push('--tmpfs', dir, '--remount-ro', dir);
   for (const dir of plan.hide) args.push('--tmpfs', dir);
+  for (const file of plan.hideFiles ?? []) args.push('--ro-bind', '/dev/null', file);
   args.push('--unshare-user', '--cap-drop', 'ALL');
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent');
   if (!plan.network) args.push('--unshare-net');

@@ -40,9 +40,11 @@ export interface ToolContext {
   readonly workspace: string;
   /** How a command is confined: in bubblewrap (tools/sandbox.ts), or null for none. */
   readonly sandbox: { readonly network: boolean; readonly hide: readonly string[] } | null;
-  /** Places no tool may read, list, search or write, wherever they lie (milk's data dir): real paths. */
+  /** Places no tool may read, list, search or write, wherever they lie (milk's data dir, what deny rules name). */
   readonly hidden?: readonly string[];
   readonly writes?: WriteHooks;
+  /** Why the deny rules stop what a call reaches as it runs (a redirect's host), or null when they do not. */
+  readonly denied?: (what: { host?: string }) => string | null;
   /** Output as it arrives, for the transcript (a command's; other tools' results are shown when they end). */
   readonly onOutput: (text: string) => void;
   readonly killGraceMs?: number;
@@ -85,6 +87,8 @@ export interface Tool<A = Record<string, unknown>> {
   subject(args: A): string;
   /** The text an approval rule's prefix is matched against (a command); absent: rules cover the whole tool. */
   ruleText?(args: A): string;
+  /** The workspace paths the call names, as given (a path deny rule stops it): read_file's file, grep's folder. */
+  paths?(args: A): string[];
   /** The change it would make, shown before it is approved (or why it fails as sent); absent: nothing to show. */
   preview?(args: A, workspace: string, hidden?: readonly string[]): Promise<Preview>;
   /**

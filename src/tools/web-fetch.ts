@@ -31,8 +31,16 @@ export interface Fetched {
   readonly cut: boolean;
 }
 
-/** GETs `url`, following redirects; throws with a message for the model when it cannot. */
-export async function fetchPage(url: string, signal: AbortSignal, timeoutMs = FETCH_TIMEOUT_MS): Promise<Fetched> {
+/**
+ * GETs `url`, following redirects; throws with a message for the model when it cannot. `denied`: why a host may not
+ * be fetched (a deny rule), checked at each redirect; null when it may.
+ */
+export async function fetchPage(
+  url: string,
+  signal: AbortSignal,
+  timeoutMs = FETCH_TIMEOUT_MS,
+  denied: (host: string) => string | null = () => null,
+): Promise<Fetched> {
   const deadline = AbortSignal.timeout(timeoutMs);
   const both = AbortSignal.any([signal, deadline]);
   const redirects: string[] = [];
@@ -46,6 +54,8 @@ export async function fetchPage(url: string, signal: AbortSignal, timeoutMs = FE
       const to = new URL(next, at);
       if (to.protocol !== 'http:' && to.protocol !== 'https:')
         throw new Error(`a redirect to ${to.protocol} (only http and https are fetched)`);
+      const why = denied(to.hostname);
+      if (why !== null) throw new Error(`it redirected to ${redactUrl(to.href)}, which ${why}`);
       redirects.push(`${redactUrl(at.href)} → ${redactUrl(to.href)} (${got.status})`);
       at = to;
     }

@@ -195,8 +195,15 @@ export class TurnRunner {
         ...(images ? { images: images.map(withoutBytes) } : {}),
       },
       segments,
-      (turn) => {
+      async (turn) => {
         turn.steering = [];
+        const hooks = this.options.hooks;
+        // Only where a user_prompt hook is configured does the input wait before it goes.
+        if (hooks?.has('user_prompt')) {
+          const stopped = await hooks.userPrompt(input, turn.controller.signal);
+          if (turn.cancelled) return;
+          if (stopped !== null) throw new Error(`a user_prompt hook stopped this input: ${stopped}`);
+        }
         this.record(turn.id, { role: 'user', content: input, ...(images ? { images } : {}) });
         return this.loop(turn);
       },

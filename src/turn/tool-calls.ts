@@ -12,14 +12,19 @@ import type { AnyTool, ToolContext, WriteHooks } from '../tools/tool';
 import { ToolRegistry, prepare, runTool } from '../tools/registry';
 import { callDetail, describeCall, showControls } from '../tools/visible';
 import { describeRule, suggestRule } from '../settings/rules';
+import { DenyRule, describeDeny } from '../settings/deny';
+import { denyingRule } from '../deny-match';
+import { deniedPlaces } from '../tools/deny-paths';
+import * as path from 'node:path';
 import type { Approvals, Questions } from './approvals';
-import type { Approval, ApprovalMode } from '../settings/approval';
+import type { Approval, ApprovalMode, Decision } from '../settings/approval';
 import { Inert, StreamSanitizer, sanitize } from '../inert';
 import type { ActiveTurn } from './turn';
 import type { ImagePart } from '../images';
 import type { PersonAnswer } from '../questions';
 import type { BackgroundShells } from '../tools/background';
 import type { Subagents } from './subagent';
+import type { Hooks } from '../hook-runner';
 
 export const DECLINED = 'The user declined to run this tool call.';
 
@@ -32,6 +37,9 @@ export interface CallAnswer {
 }
 
 const told = (content: string): CallAnswer => ({ content, declined: false });
+
+/** What an after_tool hook is shown of a call's answer, at most. */
+const MAX_HOOK_RESULT = 100_000;
 
 export interface ToolCallsOptions {
   readonly bus: Bus;
@@ -46,6 +54,8 @@ export interface ToolCallsOptions {
   readonly questions?: Questions;
   /** Where tools run and what they may touch. */
   readonly workspace: string;
+  /** The person's hooks: before_tool may block, refuse, approve or change a call; after_tool hears how it went. */
+  readonly hooks?: Hooks;
   /** Folders a sandboxed command must not see (milk's data dir: its history may hold secrets). */
   readonly hide?: readonly string[];
   readonly killGraceMs?: number;
@@ -91,13 +101,15 @@ export class ToolCalls {
   async answer(turn: ActiveTurn, call: ToolCall, show: Show = this.onBus(turn)): Promise<CallAnswer | null> {
     const prepared = prepare(this.o.registry.find(call.name), call);
     if (!prepared.ok) return told(this.refuse(show, call.name, prepared.why, 'invalid arguments'));
-    const { tool, args } = prepared;
+    const { tool } = prepared;
     await this.o.rulesReady;
     if (turn.cancelled) return null;
-    const settings = this.o.settings;
-    let decision = settings.decide({ tool: tool.name, kind: tool.kind, command: tool.ruleText?.(args) });
-    if (decision === 'refuse')
-      return told(this.refuse(show, tool.name, notAllowed(settings.mode, tool.name), 'not allowed'));
+    const gate = await this.gate(turn, tool, prepared.args, show);
+    if (gate === null || 'answer' in gate) return gate && gate.answer;
+    const { args } = gate;
+    let decision = gate.decision;
+    const hide = await this.hiddenPlaces();
+    if (turn.cancelled) return null;
     const confined = tool.sandboxed ? await this.confinement() : { sandbox: false, agree: false };
     const guarded = tool.guard ? await tool.guard(args, this.o.workspace) : null;
     if (turn.cancelled) return null;
@@ -109,7 +121,7 @@ export class ToolCalls {
     const subject = tool.subject(args);
     const summary = sanitize(describeCall(tool.name, subject));
     // A change shows what it would do before anyone is asked about it.
-    const preview = tool.preview ? await tool.preview(args, this.o.workspace, this.o.hide) : null;
+    const preview = tool.preview ? await tool.preview(args, this.o.workspace, hide) : null;
     if (turn.cancelled) return null;
     // Known to fail as sent (a file that is not there, an old_string it does not hold): no one is asked, nothing runs.
     if (typeof preview === 'object' && preview !== null)
@@ -126,7 +138,94 @@ export class ToolCalls {
       if (answer === 'no') return { content: DECLINED, declined: true };
       network = answer === 'network';
     }
-    return this.run(turn, tool, args, { summary, detail, sandbox: confined.sandbox, network }, show);
+    const answer = await this.run(
+      turn,
+      tool,
+      args,
+      { summary, detail, sandbox: confined.sandbox, network, hide },
+      show,
+    );
+    const result = answer.content.slice(0, MAX_HOOK_RESULT);
+    this.o.hooks?.fire('after_tool', { tool: tool.name, args, result }, tool.name);
+    return answer;
+  }
+
+  /**
+   * The person's deny rules first (no mode, allow rule, answer or hook lifts them), the mode, then the before_tool
+   * hooks: the call's arguments and what happens to it, or its answer; null when the turn was stopped meanwhile.
+   */
+  private async gate(
+    turn: ActiveTurn,
+    tool: AnyTool,
+    args: Record<string, unknown>,
+    show: Show,
+  ): Promise<null | { answer: CallAnswer } | { args: Record<string, unknown>; decision: Decision }> {
+    const judged = this.judge(tool, args, show);
+    if ('answer' in judged) return judged;
+    const hooks = this.o.hooks;
+    if (!hooks?.has('before_tool', tool.name)) return { args, decision: judged.decision };
+    const v = await hooks.beforeTool(tool.name, args, turn.controller.signal);
+    if (turn.cancelled) return null;
+    if (v.kind === 'block' || v.kind === 'refuse') {
+      const why = `a before_tool hook ${v.kind === 'block' ? 'blocked' : 'refused'} it: ${v.reason}`;
+      return { answer: told(this.refuse(show, tool.name, why, 'blocked by a hook')) };
+    }
+    const approve = (d: Decision): Decision => (v.kind === 'approve' && d === 'ask' ? 'run' : d);
+    if (!('args' in v) || !v.args) return { args, decision: approve(judged.decision) };
+    const again = prepare(tool, { id: 'hook', name: tool.name, args: v.args });
+    if (!again.ok) {
+      const why = `a before_tool hook gave it arguments that are not valid: ${again.why}`;
+      return { answer: told(this.refuse(show, tool.name, why, 'invalid arguments')) };
+    }
+    // What the hook made is judged again: a deny rule or the mode may stop it.
+    const now = this.judge(tool, again.args, show);
+    return 'answer' in now ? now : { args: again.args, decision: approve(now.decision) };
+  }
+
+  /** The deny rules, then the mode, the rules and the "always" answers. */
+  private judge(
+    tool: AnyTool,
+    args: Record<string, unknown>,
+    show: Show,
+  ): { answer: CallAnswer } | { decision: Decision } {
+    const denied = this.deniedBy(tool, args);
+    if (denied !== null) return { answer: told(this.refuse(show, tool.name, denied, 'denied')) };
+    const s = this.o.settings;
+    const decision = s.decide({ tool: tool.name, kind: tool.kind, command: tool.ruleText?.(args) });
+    if (decision === 'refuse')
+      return { answer: told(this.refuse(show, tool.name, notAllowed(s.mode, tool.name), 'not allowed')) };
+    return { decision };
+  }
+
+  /** Why the deny rules stop this call (tools/deny-match.ts), or null. */
+  private deniedBy(tool: AnyTool, args: Record<string, unknown>): string | null {
+    const s = this.o.settings;
+    if (s.deny.length === 0) return null;
+    const text = tool.ruleText?.(args);
+    const ws = this.o.workspace;
+    // A command's words are paths too: `cat secrets/key` is stopped by its name (the sandbox hides it as well).
+    const named = tool.kind === 'command' && text ? text.replace(/["'\\]/g, '').split(/[\s;&|()<>`=]+/) : [];
+    const paths = [...(tool.paths?.(args) ?? []), ...named.filter(Boolean)].map((p) =>
+      path.relative(ws, path.resolve(ws, p)).split(path.sep).join('/'),
+    );
+    return this.denialOf(denyingRule(s.deny, { tool: tool.name, command: text, host: text, paths }));
+  }
+
+  private denialOf(rule: DenyRule | null): string | null {
+    if (rule === null) return null;
+    const whose = this.o.settings.runRules.deny.includes(rule)
+      ? 'a deny rule given for this run (--deny-tool)'
+      : "the person's deny rule for this workspace";
+    return `it is stopped by ${whose}: ${describeDeny(rule)}`;
+  }
+
+  /** Milk's data dir, and what path deny rules name now (found as the call is about to run). */
+  private async hiddenPlaces(): Promise<readonly string[]> {
+    const own = this.o.hide ?? [];
+    const globs = this.o.settings.deny.flatMap((r) => ('path' in r ? [r.path] : []));
+    if (globs.length === 0) return own;
+    const { places } = await deniedPlaces(this.o.workspace, globs).catch(() => ({ places: [] as string[] }));
+    return [...own, ...places];
   }
 
   private unattendedWhy(confined: Confinement): string {
@@ -142,7 +241,7 @@ export class ToolCalls {
     turn: ActiveTurn,
     tool: AnyTool,
     args: Record<string, unknown>,
-    how: { summary: Inert; detail: Inert; sandbox: boolean; network: boolean },
+    how: { summary: Inert; detail: Inert; sandbox: boolean; network: boolean; hide: readonly string[] },
     show: Show,
   ): Promise<CallAnswer> {
     const { bus, subagents } = this.o;
@@ -151,8 +250,9 @@ export class ToolCalls {
     let streamed = false;
     const ctx: ToolContext = {
       workspace: this.o.workspace,
-      sandbox: how.sandbox ? { network: how.network, hide: this.o.hide ?? [] } : null,
-      hidden: this.o.hide,
+      sandbox: how.sandbox ? { network: how.network, hide: how.hide } : null,
+      hidden: how.hide,
+      denied: ({ host }) => this.denialOf(denyingRule(this.o.settings.deny, { tool: tool.name, host, command: host })),
       writes: this.writeHooks(turn),
       killGraceMs: this.o.killGraceMs,
       checklist: (items) => bus.emit('checklist.changed', { items }),
@@ -266,7 +366,12 @@ export class ToolCalls {
   }
 
   /** A call that cannot be run as sent: shown as a failed block, and the model told why; nobody is asked about it. */
-  private refuse(show: Show, name: string, why: string, status: 'invalid arguments' | 'not allowed'): string {
+  private refuse(
+    show: Show,
+    name: string,
+    why: string,
+    status: 'invalid arguments' | 'not allowed' | 'denied' | 'blocked by a hook',
+  ): string {
     const summary = sanitize(`${name}: not run`);
     show('tool.started', {
       summary,
@@ -277,9 +382,13 @@ export class ToolCalls {
     const next =
       status === 'invalid arguments'
         ? 'Send the call again with its complete arguments as one JSON object.'
-        : this.o.settings.mode === 'plan'
-          ? 'Go on reading and searching; when the plan is ready, put it to the person with propose_plan.'
-          : 'Do without it, or ask the person to change the mode.';
+        : status === 'denied'
+          ? 'Do not try to reach the same end another way; if the task needs it, tell the person.'
+          : status === 'blocked by a hook'
+            ? "Do without it, or do it otherwise as the hook's reason says."
+            : this.o.settings.mode === 'plan'
+              ? 'Go on reading and searching; when the plan is ready, put it to the person with propose_plan.'
+              : 'Do without it, or ask the person to change the mode.';
     return `error: this ${name} call was not run: ${why}. ${next}`;
   }
 

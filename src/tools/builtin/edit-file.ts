@@ -65,6 +65,7 @@ export const editFile = defineTool({
     if (args.old_string === undefined) return '`old_string` is missing (or give `edits`)';
     return args.new_string === undefined ? '`new_string` is missing' : null;
   },
+  paths: (args) => [args.path],
   subject: (args) => {
     const n = args.edits?.length ?? 1;
     return `${args.path} (${n} edit${n === 1 ? '' : 's'})`;

@@ -22,6 +22,7 @@ export const glob = defineTool({
   kind: 'read',
   examples: [{ pattern: '**/*.ts' }, { pattern: '*.json', path: 'config' }],
   check: (args) => (args.pattern ? null : '`pattern` is empty: give one, such as **/*.ts'),
+  paths: (args) => (args.path ? [args.path] : []),
   subject: (args) => `${args.pattern}${args.path ? ` in ${args.path}` : ''}`,
   run: async (args, ctx, signal) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -40,6 +40,7 @@ export const grep = defineTool({
     { pattern: 'function \\w+', path: 'src', glob: '*.ts', context: 2, ignore_case: true, output: 'files' },
   ],
   check: (args) => (args.pattern ? null : '`pattern` is empty'),
+  paths: (args) => (args.path ? [args.path] : []),
   subject: (args) => `${args.pattern}${args.path ? ` in ${args.path}` : ''}${args.glob ? ` (${args.glob})` : ''}`,
   run: async (args, ctx, signal) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -22,6 +22,7 @@ export const readFile = defineTool({
   parameters,
   kind: 'read',
   examples: [{ path: 'src/main.ts' }, { path: 'README.md', offset: 40, limit: 20 }],
+  paths: (args) => [args.path],
   subject: (args) => {
     if (args.offset === undefined && args.limit === undefined) return args.path;
     const from = args.offset ?? 1;

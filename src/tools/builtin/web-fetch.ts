@@ -43,10 +43,10 @@ export const webFetch = defineTool<Args>({
   subject: (args) => `${args.url}${args.prompt ? ` (${args.prompt})` : ''}`,
   // Rules are per host: `r` at the question allows this host's pages from then on.
   ruleText: (args) => httpUrl(args.url)?.hostname ?? args.url,
-  run: async (args, _ctx, signal) => {
+  run: async (args, ctx, signal) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const web = require('../web-fetch') as typeof import('../web-fetch');
-    const page = await web.fetchPage(args.url, signal);
+    const page = await web.fetchPage(args.url, signal, undefined, (host) => ctx.denied?.({ host }) ?? null);
     const kind = web.pageKind(page.type, page.body);
     const via = page.redirects.length ? `redirected: ${page.redirects.join('; ')}\n` : '';
     if (kind === 'binary')

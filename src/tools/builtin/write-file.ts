@@ -16,6 +16,7 @@ export const writeFile = defineTool({
     { path: 'notes.txt', content: 'first line\n' },
     { path: 'empty.txt', content: '' },
   ],
+  paths: (args) => [args.path],
   subject: (args) => `${args.path} (${args.content.length} chars)`,
   guard: (args, workspace) => files().writeGuard(workspace, args.path),
   preview: (args, workspace, hidden) => files().previewWrite(workspace, args.path, args.content, hidden),

@@ -1,0 +1,153 @@
+// Reach as a person meets it in a real terminal, against the mock server: the conversation exported to a file
+// (Markdown or JSON, secrets masked), forked from inside milk and from the shell, the old one left as it was.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { KEY, MilkPty, tempDir } from '../helpers/pty';
+
+const { startMockServer } = require('../../scripts/mock-server');
+
+jest.setTimeout(40000);
+
+let mock: { url: string; close(): Promise<void> };
+beforeAll(async () => {
+  mock = await startMockServer();
+});
+afterAll(() => mock.close());
+
+let m: MilkPty | null = null;
+afterEach(() => {
+  m?.kill('SIGKILL');
+  m = null;
+});
+
+async function open(args: string[], dataDir: string, cwd: string): Promise<MilkPty> {
+  m = new MilkPty({ args: ['--data-dir', dataDir, ...args], cwd });
+  await m.waitForText('history: session');
+  return m;
+}
+const openai = (model: string) => ['--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model];
+const idle = () => !m!.statusLine().includes('working');
+
+/** Every conversation log under the data dir, by conversation id. */
+function logs(data: string): Map<string, string> {
+  const files = fs.readdirSync(`${data}/sessions`, { recursive: true }).map(String);
+  const found = files.filter((f) => f.endsWith('.jsonl')).map((f) => path.join(data, 'sessions', f));
+  return new Map(found.map((f) => [path.basename(f, '.jsonl'), fs.readFileSync(f, 'utf8')]));
+}
+const inputs = (log: string): string[] =>
+  log
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { t: string; segments?: Array<{ text: string }> })
+    .filter((e) => e.t === 'user')
+    .map((e) => (e.segments ?? []).map((s) => s.text).join(''));
+
+const SECRET = 'AKIA' + 'IOSFODNN7EXAMPL1';
+
+describe('export and fork', () => {
+  it('/export writes Markdown by default and JSON by name, the call and its output in, the secret masked', async () => {
+    const data = tempDir();
+    const ws = fs.realpathSync(tempDir());
+    await open([...openai('tools'), '--approval', 'full-auto'], data, ws);
+    m!.write(`run it, key ${SECRET}` + KEY.enter);
+    await m!.waitForText('the command ran.');
+    await m!.waitFor(idle, 'idle');
+    m!.write('/export' + KEY.enter);
+    await m!.waitForText('exported conversation');
+    const md = fs.readdirSync(ws).find((f) => /^milk-c\w+\.md$/.test(f));
+    expect(md).toBeDefined();
+    const text = fs.readFileSync(path.join(ws, md!), 'utf8');
+    expect(text).toMatch(/^# milk conversation c\w+\n/);
+    expect(text).toMatch(/## You · .*\n\nrun it, key \[/);
+    expect(text).toContain('let me look.');
+    expect(text).toContain('**shell** call:');
+    expect(text).toContain('"command": "echo hello-from-tool"');
+    expect(text).toMatch(/\*\*shell\*\* result:\n\n```text\n[^`]*hello-from-tool/);
+    expect(text).toContain('the command ran.');
+    expect(text).not.toContain(SECRET);
+
+    m!.write('/export sub/out.json' + KEY.enter);
+    await m!.waitForText(/not exported: .*(no such|ENOENT)/i);
+    m!.write('/export out.json' + KEY.enter);
+    await m!.waitForText('as JSON');
+    const doc = JSON.parse(fs.readFileSync(path.join(ws, 'out.json'), 'utf8'));
+    expect(doc.entries.map((e: { role: string }) => e.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(doc.entries[2].content).toContain('hello-from-tool');
+    expect(JSON.stringify(doc)).not.toContain(SECRET);
+  });
+
+  it('/fork goes on in a new conversation; the old one keeps only what came before; --resume ID --fork too', async () => {
+    const data = tempDir();
+    const ws = fs.realpathSync(tempDir());
+    await open(openai('short'), data, ws);
+    m!.write('first question' + KEY.enter);
+    await m!.waitForText('the quick brown fox jumps.');
+    await m!.waitFor(idle, 'idle');
+    m!.write('/fork' + KEY.enter);
+    await m!.waitForText(/forked: this conversation goes on as (c\w+); (c\w+) stays as it\s+was/);
+    const [, fork, from] = /goes on as (c\w+); (c\w+) stays/.exec(m!.text())!;
+    // The transcript stays: the fork goes on from here.
+    expect(m!.text()).toContain('first question');
+    m!.write('second question' + KEY.enter);
+    await m!.waitFor(() => idle() && (m!.text().match(/brown fox jumps\./g) ?? []).length === 2, 'the second answer');
+    m!.write('/session' + KEY.enter);
+    await m!.waitForText(`conversation ${fork}`);
+    m!.write(KEY.ctrlD);
+    await m!.exited;
+    let all = logs(data);
+    expect(inputs(all.get(from)!)).toEqual(['first question']);
+    expect(inputs(all.get(fork)!)).toEqual(['first question', 'second question']);
+
+    // From the shell: the old conversation brought back into a copy of its own.
+    await open([...openai('short'), '--resume', from, '--fork'], data, ws);
+    await m!.waitForText(new RegExp(`forked: conversation ${from} goes on here as (c\\w+)`));
+    const again = new RegExp(`goes on here as (c\\w+)`).exec(m!.text())![1];
+    expect(m!.text()).toContain('first question');
+    m!.write('third question' + KEY.enter);
+    await m!.waitFor(() => idle() && (m!.text().match(/brown fox jumps\./g) ?? []).length === 2, 'the third answer');
+    m!.write(KEY.ctrlD);
+    await m!.exited;
+    all = logs(data);
+    expect(inputs(all.get(from)!)).toEqual(['first question']);
+    expect(inputs(all.get(again)!)).toEqual(['first question', 'third question']);
+  });
+});
+
+describe('deny rules and hooks on screen', () => {
+  it('/permissions deny adds a rule that stops the call in full-auto, lists it, and keeps it in permissions.json', async () => {
+    const data = tempDir();
+    const ws = fs.realpathSync(tempDir());
+    await open([...openai('tools'), '--approval', 'full-auto'], data, ws);
+    m!.write('/permissions deny shell echo' + KEY.enter);
+    await m!.waitForText(
+      /denied in this workspace, whatever the mode: shell commands running `echo`\s+anywhere in them/,
+    );
+    m!.write('/permissions' + KEY.enter);
+    await m!.waitForText(/deny rules \(they win over the mode/);
+    expect(m!.text()).toMatch(/1\. shell commands running `echo` anywhere in them/);
+    m!.write('run it' + KEY.enter);
+    await m!.waitForText('the command ran.');
+    expect(m!.text().replace(/\s+/g, ' ')).toContain("shell call not run: it is stopped by the person's deny rule");
+    await m!.waitFor(() => fs.existsSync(path.join(data, 'permissions.json')), 'saved');
+    const kept = JSON.parse(fs.readFileSync(path.join(data, 'permissions.json'), 'utf8'));
+    expect(kept.workspaces[ws].deny).toEqual([{ tool: 'shell', prefix: 'echo' }]);
+  });
+
+  it("a before_tool hook's block is shown on the call, and /hooks lists the hooks", async () => {
+    const data = tempDir();
+    const ws = fs.realpathSync(tempDir());
+    const hook = path.join(tempDir(), 'hook.sh');
+    fs.writeFileSync(hook, '#!/bin/sh\ncat > /dev/null\necho "not on this machine" >&2\nexit 2\n', { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(data, 'config.json'),
+      JSON.stringify({ hooks: { before_tool: [{ match: 'shell', command: hook }] } }),
+    );
+    await open([...openai('tools'), '--approval', 'full-auto'], data, ws);
+    m!.write('/hooks' + KEY.enter);
+    await m!.waitForText(/\[shell\] .*hook\.sh\s+\(10 s, config\.json\)/);
+    m!.write('run it' + KEY.enter);
+    await m!.waitForText('the command ran.');
+    expect(m!.text().replace(/\s+/g, ' ')).toContain('a before_tool hook blocked it: not on this machine');
+    expect(m!.text()).not.toContain('hello-from-tool\n');
+  });
+});

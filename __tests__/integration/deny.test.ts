@@ -1,0 +1,165 @@
+// Deny rules as the agent meets them (agent-parts.ts, real tools, real files, real bwrap): a rule in the data dir's
+// permissions.json stops a command in full-auto, whatever an allow rule says; a path rule keeps read_file, grep and a
+// command's reads away from a folder (by its name, and by the sandbox hiding it); a web_fetch domain rule holds at a
+// redirect too; milk run's --deny-tool and --allow-tool hold for one run.
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { ScriptProvider, parseScript } from '../../src/providers/script';
+import { probeSandbox } from '../../src/tools/bwrap';
+import { agent } from '../helpers/agent';
+import { CLI, tempDir } from '../helpers/pty';
+
+type Call = { name: string; args: Record<string, unknown> };
+
+/** One turn in full-auto in which the model makes `calls` one by one; what each was answered. */
+async function turn(calls: Call[], deny: unknown[], rules: unknown[] = []) {
+  const workspace = fs.realpathSync(tempDir());
+  const dataDir = tempDir();
+  fs.writeFileSync(
+    path.join(dataDir, 'permissions.json'),
+    JSON.stringify({ version: 1, workspaces: { [workspace]: { rules, deny } } }),
+  );
+  fs.mkdirSync(path.join(workspace, 'secrets'));
+  fs.writeFileSync(path.join(workspace, 'secrets', 'k.txt'), 'TOPSECRET-42\n');
+  fs.writeFileSync(path.join(workspace, 'notes.txt'), 'plain notes\n');
+  const script = parseScript({ turns: [...calls.map((c) => [{ tool: c }]), [{ text: 'done' }]] });
+  const a = agent(new ScriptProvider(script), { approval: 'full-auto', dataDir, workspace });
+  const answers: string[] = [];
+  a.bus.on('conversation.message', ({ message }) => {
+    if (message.role === 'tool') answers.push(message.content);
+  });
+  expect((await a.turn('go')).status).toBe('done');
+  return { answers, workspace };
+}
+
+const STOPPED = /this \w+ call was not run: it is stopped by the person's deny rule for this workspace/;
+
+describe('a deny rule', () => {
+  it('stops a command in full-auto, an allow rule for it notwithstanding; others run', async () => {
+    const { answers, workspace } = await turn(
+      [
+        { name: 'shell', args: { command: 'rm -f notes.txt' } },
+        { name: 'shell', args: { command: 'ls && r""m -f notes.txt' } },
+        { name: 'shell', args: { command: 'echo still-here' } },
+      ],
+      [{ tool: 'shell', prefix: 'rm' }],
+      [{ tool: 'shell', prefix: 'rm' }],
+    );
+    expect(answers[0]).toMatch(STOPPED);
+    expect(answers[0]).toContain('shell commands running `rm` anywhere in them');
+    expect(answers[0]).toContain('Do not try to reach the same end another way');
+    expect(answers[1]).toMatch(STOPPED);
+    expect(answers[2]).toContain('still-here');
+    expect(fs.existsSync(path.join(workspace, 'notes.txt'))).toBe(true);
+  });
+
+  it("a path rule: read_file and write_file stopped by the name, grep leaves it out, a command's read finds it empty", async () => {
+    const sandboxed = (await probeSandbox()).ok;
+    const { answers, workspace } = await turn(
+      [
+        { name: 'read_file', args: { path: 'secrets/k.txt' } },
+        { name: 'write_file', args: { path: 'secrets/new.txt', content: 'x' } },
+        { name: 'grep', args: { pattern: 'TOPSECRET|plain' } },
+        { name: 'shell', args: { command: 'cat secrets/k.txt' } },
+        // A glob that names no denied path as written: the sandbox hides the folder.
+        { name: 'shell', args: { command: 'cat s*/* ; echo listed' } },
+        { name: 'read_file', args: { path: 'notes.txt' } },
+      ],
+      [{ path: 'secrets/**' }],
+    );
+    expect(answers[0]).toMatch(STOPPED);
+    expect(answers[0]).toContain('any tool on paths matching `secrets/**`');
+    expect(answers[1]).toMatch(STOPPED);
+    expect(fs.existsSync(path.join(workspace, 'secrets', 'new.txt'))).toBe(false);
+    expect(answers[2]).toContain('plain notes');
+    expect(answers[2]).not.toContain('TOPSECRET');
+    expect(answers[3]).toMatch(STOPPED);
+    if (sandboxed) {
+      expect(answers[4]).toContain('listed');
+      expect(answers[4]).not.toContain('TOPSECRET');
+    }
+    expect(answers[5]).toContain('plain notes');
+  });
+});
+
+describe('a web_fetch domain rule', () => {
+  let server: http.Server;
+  let port = 0;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === '/away') return res.writeHead(302, { location: `http://localhost:${port}/page` }).end();
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('the page text');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('stops a fetch of the domain, and a redirect to it', async () => {
+    const { answers } = await turn(
+      [
+        { name: 'web_fetch', args: { url: `http://localhost:${port}/page` } },
+        { name: 'web_fetch', args: { url: `http://127.0.0.1:${port}/away` } },
+        { name: 'web_fetch', args: { url: `http://127.0.0.1:${port}/page` } },
+      ],
+      [{ tool: 'web_fetch', domain: 'localhost' }],
+    );
+    expect(answers[0]).toMatch(STOPPED);
+    expect(answers[0]).toContain('web_fetch of localhost and its subdomains');
+    expect(answers[1]).toMatch(/redirected to http:\/\/localhost:\d+\/page, which it is stopped by the person's deny/);
+    expect(answers[1]).not.toContain('the page text');
+    expect(answers[2]).toContain('the page text');
+  });
+});
+
+describe('milk run --deny-tool and --allow-tool', () => {
+  const { startMockServer } = require('../../scripts/mock-server');
+  let mock: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    mock = await startMockServer();
+  });
+  afterAll(() => mock.close());
+
+  function run(extra: string[]) {
+    const a = ['--data-dir', tempDir(), 'run', '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model'];
+    return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, ...a, 'tools', '--output-format', 'stream-json', ...extra, 'go'], {
+        env: { PATH: process.env.PATH ?? '', HOME: tempDir() },
+        cwd: tempDir(),
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      child.on('close', (code) => resolve({ code, out, err }));
+      child.stdin.end();
+    });
+  }
+  const result = (out: string) =>
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((e) => e.type === 'tool_result');
+
+  it('--deny-tool shell:echo stops the call in full-auto, for this run only', async () => {
+    const denied = await run(['--approval', 'full-auto', '--deny-tool', 'shell:echo']);
+    expect(denied.code).toBe(0);
+    expect(JSON.stringify(result(denied.out))).toContain('a deny rule given for this run (--deny-tool)');
+    const ran = await run(['--approval', 'full-auto']);
+    expect(JSON.stringify(result(ran.out))).toContain('hello-from-tool');
+  });
+
+  it('--allow-tool shell:echo lets the call run unasked in ask mode; a bad spec is a usage error', async () => {
+    const asked = await run(['--approval', 'ask']);
+    expect(JSON.stringify(result(asked.out))).toMatch(/needs the person's approval/);
+    const allowed = await run(['--approval', 'ask', '--allow-tool', 'shell:echo']);
+    expect(JSON.stringify(result(allowed.out))).toContain('hello-from-tool');
+    const bad = await run(['--deny-tool', 'path:/etc']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--deny-tool path:\/etc: give TOOL/);
+  });
+});

@@ -1,0 +1,178 @@
+// Runs the person's hooks (hooks.ts says what they mean): each by /bin/sh in
+// the workspace, in a process group of its own, the event as one JSON object
+// on stdin, stopped (the whole group) at its timeout or when the turn that
+// waits for it is stopped. A hook is the person's own command, so it runs as
+// an MCP server does: outside the sandbox, with milk's environment. Only
+// before_tool and user_prompt are waited for; the others go on beside milk.
+// node:child_process is loaded at the first hook, never at start-up.
+
+import type { Bus } from './bus';
+import {
+  DEFAULT_HOOK_TIMEOUT_S,
+  HookEvent,
+  HookRun,
+  HookVerdict,
+  MAX_HOOK_OUTPUT,
+  SourcedHook,
+  combine,
+  hookLines,
+  hooksFor,
+  verdictOf,
+} from './hooks';
+
+export interface HooksOptions {
+  readonly workspace: string;
+  /** The conversation being written, for the events. */
+  readonly conversation: () => string;
+  /** A hook that failed, said to the person. */
+  readonly warn: (text: string) => void;
+  /** Why the hooks configured do not run here (milk run without --hooks), or null. */
+  readonly off?: string | null;
+}
+
+export class Hooks {
+  /** Hooks started and not yet ended that no one waits for (milk run waits for them before it exits). */
+  private readonly pending = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly all: Partial<Record<HookEvent, readonly SourcedHook[]>>,
+    private readonly o: HooksOptions,
+  ) {}
+
+  /** Resolves once every hook started so far has ended. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /** Whether any hook runs for `event` (and `tool`). */
+  has(event: HookEvent, tool?: string): boolean {
+    return !this.o.off && hooksFor(this.all, event, tool).length > 0;
+  }
+
+  lines(): string[] {
+    return hookLines(this.all, this.o.off ?? null);
+  }
+
+  /** Lets the bus's events start the hooks that only watch: turn_end and notification. */
+  watch(bus: Bus): void {
+    bus.on('turn.ended', ({ status, message }) => this.fire('turn_end', { status, ...(message ? { message } : {}) }));
+    bus.on('approval.asked', ({ summary }) =>
+      this.fire('notification', { message: `milk is waiting for you: run ${summary}?` }),
+    );
+    bus.on('question.asked', ({ plan }) =>
+      this.fire('notification', {
+        message: plan === undefined ? 'milk: the model asks you a question' : 'milk: the model proposes a plan',
+      }),
+    );
+  }
+
+  /** Starts the hooks of an event no one waits for; a failure is said. */
+  fire(event: HookEvent, fields: Record<string, unknown>, tool?: string): void {
+    if (!this.has(event, tool)) return;
+    for (const hook of hooksFor(this.all, event, tool)) {
+      const ran = this.run(hook, event, fields).then((r) => {
+        const v = verdictOf(r);
+        if (v.kind === 'failed') this.failed(event, hook, v.why);
+      });
+      this.pending.add(ran);
+      void ran.finally(() => this.pending.delete(ran));
+    }
+  }
+
+  /** The before_tool hooks of a call, in order, each shown the arguments the one before gave. */
+  async beforeTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<HookVerdict> {
+    let verdict: HookVerdict = { kind: 'none' };
+    for (const hook of hooksFor(this.all, 'before_tool', tool)) {
+      const current = 'args' in verdict && verdict.args ? verdict.args : args;
+      const v = verdictOf(await this.run(hook, 'before_tool', { tool, args: current }, signal));
+      if (signal.aborted) return { kind: 'none' };
+      if (v.kind === 'failed') this.failed('before_tool', hook, v.why);
+      else verdict = combine(verdict, v);
+      if (verdict.kind === 'block' || verdict.kind === 'refuse') break;
+    }
+    return verdict;
+  }
+
+  /** The user_prompt hooks of an input: why one stopped it (exit 2), or null. */
+  async userPrompt(prompt: string, signal: AbortSignal): Promise<string | null> {
+    for (const hook of hooksFor(this.all, 'user_prompt')) {
+      const v = verdictOf(await this.run(hook, 'user_prompt', { prompt }, signal));
+      if (v.kind === 'block') return v.reason;
+      if (v.kind === 'failed' && !signal.aborted) this.failed('user_prompt', hook, v.why);
+    }
+    return null;
+  }
+
+  private failed(event: HookEvent, hook: SourcedHook, why: string): void {
+    this.o.warn(`the ${event} hook \`${hook.command}\` failed (${why}); milk went on as if it had not run`);
+  }
+
+  private run(
+    hook: SourcedHook,
+    event: HookEvent,
+    fields: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<HookRun> {
+    const payload = { event, ...fields, workspace: this.o.workspace, conversation: this.o.conversation() };
+    return runHook(hook.command, JSON.stringify(payload), {
+      cwd: this.o.workspace,
+      timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000,
+      event,
+      signal,
+    });
+  }
+}
+
+/** Runs one hook's command: how it ended. Never throws. */
+export function runHook(
+  command: string,
+  input: string,
+  o: { cwd: string; timeoutMs: number; event: HookEvent; signal?: AbortSignal },
+): Promise<HookRun> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { spawn } = require('node:child_process') as typeof import('node:child_process');
+  return new Promise((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    let failed: string | undefined;
+    const child = spawn('/bin/sh', ['-c', command], {
+      cwd: o.cwd,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, MILK_HOOK_EVENT: o.event },
+    });
+    const kill = (why: string): void => {
+      failed ??= why;
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    };
+    const timer = setTimeout(() => kill(`timed out after ${o.timeoutMs / 1000} s`), o.timeoutMs);
+    const onAbort = (): void => kill('stopped with the turn');
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+    const take = (into: 'out' | 'err') => (d: Buffer) => {
+      if (into === 'out' && stdout.length < MAX_HOOK_OUTPUT) stdout += d.toString('utf8');
+      if (into === 'err' && stderr.length < MAX_HOOK_OUTPUT) stderr += d.toString('utf8');
+    };
+    child.stdout.on('data', take('out'));
+    child.stderr.on('data', take('err'));
+    // A hook that does not read its stdin (or exits first) closes the pipe under the write: no matter.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input);
+    child.on('error', (err) => {
+      failed ??= err.message;
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onAbort);
+      resolve({
+        code: failed === undefined ? code : null,
+        stdout: stdout.slice(0, MAX_HOOK_OUTPUT),
+        stderr: stderr.slice(0, MAX_HOOK_OUTPUT),
+        ...(failed !== undefined ? { failed } : {}),
+      });
+    });
+  });
+}
