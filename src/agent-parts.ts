@@ -10,7 +10,8 @@ import type { Bus } from './bus';
 import type { Cleanup } from './cleanup';
 import { PermissionStore } from './config/permissions';
 import { Hooks } from './hook-runner';
-import type { HookEvent, SourcedHook } from './hooks';
+import { type HookEvent, type SourcedHook, sourced } from './hooks';
+import type { ProjectSettings } from './config/project-settings';
 import { dataLayout } from './data-dir';
 import type { ChatMessage, Provider } from './providers/provider';
 import { rereadImages } from './tools/attach';
@@ -42,8 +43,12 @@ export interface AgentOptions {
   sessionId: string;
   /** Where the status bar (or stderr) hears of problems. */
   warn: (text: string) => void;
-  /** The approval mode to start in (--approval); ask unless said. */
+  /** The approval mode to start in (--approval); else a trusted project's, else `defaultApproval`, else ask. */
   approval?: ApprovalMode;
+  /** The mode when neither the flags nor a trusted project name one (milk run: read-only). */
+  defaultApproval?: ApprovalMode;
+  /** A trusted workspace's own settings (.milk/settings.json), applied from the start. */
+  project?: ProjectSettings;
   /** Model requests in one turn before asking whether it goes on (config `maxSteps`; milk run stops there). */
   maxSteps?: number;
   /** Text added to the end of the system prompt (config `appendSystemPrompt`, then --append-system-prompt). */
@@ -66,6 +71,8 @@ export interface AgentOptions {
   switchProvider?: ProviderSwitch;
   /** Copies of the files tools change, for a rewind, removed at exit (the full screen: it can rewind). */
   rewind?: { cleanup: Cleanup };
+  /** Directories added to the workspace (--add-dir): real, absolute paths. */
+  addDirs?: readonly string[];
   /** The hooks configured, each with its source (hook-runner.ts: sourced). */
   hooks?: Partial<Record<HookEvent, SourcedHook[]>>;
   /** Why the hooks do not run here (milk run without --hooks), or none: they do. */
@@ -121,9 +128,10 @@ function keepRules(
 
 export function agentParts(bus: Bus, options: AgentOptions) {
   const settings = new Settings({ provider: options.provider.name, model: options.provider.model ?? null });
-  settings.setMode(options.approval ?? 'ask');
+  settings.setMode(options.approval ?? options.defaultApproval ?? 'ask');
   if (options.effort) settings.setEffort(options.effort);
   settings.setSandbox(options.sandbox ?? 'on');
+  for (const dir of options.addDirs ?? []) settings.addDir(dir);
   const agent = new AgentContext(options.workspace, options.dataDir, settings, options.appendSystemPrompt);
   const permissions = new PermissionStore(options.dataDir, options.workspace);
   const checkpoints = new Checkpoints(rewindCopies(options));
@@ -133,13 +141,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const provider = new ProviderSlot(options.provider);
   const { spending, windowOf } = prices(bus, settings, provider, options);
   const background = new BackgroundShells();
-  const hooks = new Hooks(options.hooks ?? {}, {
-    workspace: options.workspace,
-    conversation: () => recorder.conv,
-    warn: options.warn,
-    off: options.hooksOff ?? null,
-  });
-  hooks.watch(bus);
+  const hooks = watchingHooks(bus, options, () => recorder.conv);
   const runner = new TurnRunner(bus, provider, {
     hooks,
     workspace: options.workspace,
@@ -175,10 +177,39 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   }));
   settings.onChange(() => recorder.modelChanged(), ['model']);
   const restoreModel = modelRestorer(provider, settings, options.switchProvider);
-  const kept = { settings, agent, permissions, rulesRead, checkpoints, mcp, background, hooks };
+  const applyProject = projectApplier(settings, hooks, mcp, options.approval);
+  if (options.project) applyProject(options.project);
+  const kept = { settings, agent, permissions, rulesRead, checkpoints, mcp, background, hooks, applyProject };
   // A resumed conversation's images, read again from the workspace.
   const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace);
   return { ...kept, runner, log, recorder, modelName, restoreModel, provider, spending, reread };
+}
+
+/** The person's hooks, those that watch the bus listening. */
+function watchingHooks(bus: Bus, options: AgentOptions, conversation: () => string): Hooks {
+  const hooks = new Hooks(options.hooks ?? {}, {
+    workspace: options.workspace,
+    conversation,
+    warn: options.warn,
+    off: options.hooksOff ?? null,
+  });
+  hooks.watch(bus);
+  return hooks;
+}
+
+/** A trusted workspace's settings put in force: its rules, hooks, MCP servers and (unless a flag named one) mode. */
+function projectApplier(
+  settings: Settings,
+  hooks: Hooks,
+  mcp: ReturnType<typeof mcpHolder>,
+  flagged: ApprovalMode | undefined,
+): (p: ProjectSettings) => void {
+  return (p) => {
+    settings.setProjectRules(p.allow, p.deny);
+    hooks.add(sourced({ hooks: p.hooks, source: '.milk/settings.json' }));
+    void mcp.add(p.mcpServers ?? {});
+    if (p.approval && flagged === undefined) settings.setMode(p.approval);
+  };
 }
 
 /** A resumed conversation's provider put in place; what to tell the person about it. */
@@ -216,46 +247,68 @@ function rewindCopies(options: AgentOptions): string | null {
  * and started by start(); until then, and with none, they offer no tools.
  */
 function mcpHolder(bus: Bus, options: AgentOptions) {
-  const configs = options.mcpServers ?? {};
-  const count = Object.keys(configs).length;
-  let servers: McpServers | null = null;
-  /** Starts every server; resolves when each is ready or has failed. */
-  const start = (): Promise<void> => {
-    if (count === 0) return Promise.resolve();
-    if (servers) return Promise.resolve();
+  // The person's servers, and a trusted project's (added when it is trusted, maybe after the first have started).
+  const waiting: Array<Readonly<Record<string, McpServerConfig>>> = [options.mcpServers ?? {}];
+  const groups: McpServers[] = [];
+  let started = false;
+  let count = Object.keys(options.mcpServers ?? {}).length;
+  const startGroup = (configs: Readonly<Record<string, McpServerConfig>>): Promise<void> => {
+    if (Object.keys(configs).length === 0) return Promise.resolve();
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { McpServers: Servers } = require('./tools/mcp') as typeof import('./tools/mcp');
-    servers = new Servers(configs, () => bus.requestRender());
+    const servers = new Servers(configs, () => bus.requestRender());
+    groups.push(servers);
     return servers.startAll();
   };
+  /** Starts every server; resolves when each is ready or has failed. */
+  const start = (): Promise<void> => {
+    if (started) return Promise.resolve();
+    started = true;
+    return Promise.all(waiting.splice(0).map(startGroup)).then(() => undefined);
+  };
   const stop = (): void => {
-    if (!servers) return;
-    servers.stopAll();
+    if (groups.length === 0) return;
+    for (const g of groups) g.stopAll();
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     (require('./tools/mcp') as typeof import('./tools/mcp')).killMcpServers();
   };
+  /** More servers (a project's, once trusted): started at once if the others have been, else with them. */
+  const add = (configs: Readonly<Record<string, McpServerConfig>>): Promise<void> => {
+    const fresh = Object.fromEntries(Object.entries(configs).filter(([name]) => !(name in (options.mcpServers ?? {}))));
+    count += Object.keys(fresh).length;
+    if (!started) {
+      waiting.push(fresh);
+      return Promise.resolve();
+    }
+    return startGroup(fresh);
+  };
+  const list = () => groups.flatMap((g) => g.list());
   return {
     start,
     stop,
+    add,
     /** The ready servers' tools, as milk's own are (tools/mcp-tools.ts). */
-    tools: (): AnyTool[] => {
-      const running = servers;
-      if (!running) return [];
-      return running.tools().map((t) => mcpTool(t, (name, args, signal) => running.call(name, args, signal)));
-    },
+    tools: (): AnyTool[] =>
+      groups.flatMap((g) => g.tools().map((t) => mcpTool(t, (name, args, signal) => g.call(name, args, signal)))),
     /** Each server that failed, and why. */
     failures: (): string[] =>
-      servers?.list().flatMap((x) => (x.state === 'failed' ? [`MCP server ${x.name}: ${x.why ?? 'failed'}`] : [])) ??
-      [],
-    prompts: () => servers?.prompts() ?? [],
-    getPrompt: (command: string, typed: string): Promise<string | null> =>
-      servers?.getPrompt(command, typed) ?? Promise.resolve(null),
+      list().flatMap((x) => (x.state === 'failed' ? [`MCP server ${x.name}: ${x.why ?? 'failed'}`] : [])),
+    prompts: () => groups.flatMap((g) => g.prompts()),
+    getPrompt: async (command: string, typed: string): Promise<string | null> => {
+      for (const g of groups) {
+        const got = await g.getPrompt(command, typed);
+        if (got !== null) return got;
+      }
+      return null;
+    },
     status: (): string | null =>
-      count === 0 ? null : `mcp ${servers?.list().filter((x) => x.state === 'ready').length ?? 0}/${count}`,
+      count === 0 ? null : `mcp ${list().filter((x) => x.state === 'ready').length}/${count}`,
     forSlash: {
       lines: (): string[] =>
-        servers ? mcpLines(servers) : ["no MCP servers: add them as mcpServers in the data dir's config.json"],
-      restart: (name: string): boolean => servers?.restart(name) ?? false,
+        groups.length
+          ? groups.flatMap(mcpLines)
+          : ["no MCP servers: add them as mcpServers in the data dir's config.json"],
+      restart: (name: string): boolean => groups.some((g) => g.restart(name)),
     },
   };
 }

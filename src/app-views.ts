@@ -2,6 +2,7 @@
 // its feed, the coordinator with what it is handed (prompt commands, the
 // workspace's paths for @), the status bar and the painter.
 
+import { resolveDirs } from './cli-support';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { clipboardImage } from './clipboard-image';
@@ -98,7 +99,8 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
       editorModule ??= require('./tui/external-editor') as typeof import('./tui/external-editor');
       return editorModule.editExternally(text, options.dataDir, handOver);
     },
-    files: mentionFiles(options.workspace),
+    files: mentionFiles(options.workspace, () => s.settings.dirs),
+    addDir: addDirFor(s, options.workspace),
     mcp: s.mcp.forSlash,
     shells: shellsFor(s.background),
     memory: memoryFor(s, options, handOver),
@@ -281,17 +283,38 @@ function promptCommands(s: Services): NonNullable<ConstructorParameters<typeof T
  * typing (with the other warm-ups): neither start-up nor an idle milk pays
  * for it, and the list is there by the time a message reaches its @.
  */
-function mentionFiles(workspace: string): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['files']> {
+function mentionFiles(
+  workspace: string,
+  also: () => readonly string[],
+): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['files']> {
   let index: import('./tools/file-index').FileIndex | null = null;
-  const files = () =>
+  const files = () => {
+    if (index) return index;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    (index ??= new (require('./tools/file-index') as typeof import('./tools/file-index')).FileIndex(workspace));
+    const { FileIndex } = require('./tools/file-index') as typeof import('./tools/file-index');
+    return (index = new FileIndex(workspace, undefined, also));
+  };
   return {
     search: (query, limit, done) => files().search(query, limit, done),
     refresh: () => files().refresh(),
     close: () => index?.close(),
     attach: (segments) =>
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require('./tools/attach') as typeof import('./tools/attach')).attachMentions(workspace, segments),
+      (require('./tools/attach') as typeof import('./tools/attach')).attachMentions(workspace, segments, also()),
+  };
+}
+
+/** /add-dir: a directory (from the workspace, `~/` for the home folder) the file tools, @ and the sandbox reach. */
+function addDirFor(s: Services, workspace: string): (dir: string) => string {
+  return (dir) => {
+    let real: string;
+    try {
+      [real] = resolveDirs([dir], workspace);
+    } catch (err) {
+      return (err as Error).message.replace(/^--add-dir/, '/add-dir');
+    }
+    if (real === workspace) return `${real} is the workspace`;
+    if (!s.settings.addDir(real)) return `${real} is added already`;
+    return `added ${real}: the file tools and @ read and edit there, and commands may write there (this session)`;
   };
 }

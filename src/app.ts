@@ -23,6 +23,8 @@ import type { SetupAnswers } from './composer/views/provider-setup';
 import { APPROVAL_MEANING } from './settings/approval';
 import { HistoryService, historyPaths } from './history/service';
 import { Sessions } from './session/sessions';
+import { PROJECT_SETTINGS, projectLines } from './config/project-settings';
+import type { JudgedSettings } from './config/trust';
 import { Keymap, buildKeymap } from './tui/keymap';
 import { routeChord } from './tui/router';
 import { InputAction, MAX_PASTE_CHARS } from './tui/input';
@@ -97,6 +99,13 @@ export interface AppOptions {
   warnings?: string[];
   /** MCP servers (config mcpServers), started once the screen is up. */
   mcpServers?: AgentOptions['mcpServers'];
+  /** Directories added to the workspace (--add-dir). */
+  addDirs?: AgentOptions['addDirs'];
+  /**
+   * The workspace's own settings (.milk/settings.json), what the person said of them, and where that is kept: applied
+   * when trusted, asked about once the screen is up when not yet.
+   */
+  workspaceSettings?: JudgedSettings | null;
   /** The hooks configured (config hooks), each with its source; session_start's run once the screen is up. */
   hooks?: AgentOptions['hooks'];
   /** The palette (config `theme`): auto follows the terminal's background. */
@@ -122,7 +131,8 @@ export interface App {
 /** The services: the agent's parts (agent-parts.ts), and history and sessions around them. */
 function services(bus: Bus, options: AppOptions) {
   const warn = (text: string): void => bus.emit('status.warning', { text: sanitize(text) });
-  const parts = agentParts(bus, { ...options, warn, rewind: { cleanup: options.cleanup } });
+  const trusted = options.workspaceSettings?.state === 'trusted' ? options.workspaceSettings.read.settings : undefined;
+  const parts = agentParts(bus, { ...options, warn, rewind: { cleanup: options.cleanup }, project: trusted });
   const { settings, runner, log, recorder } = parts;
   const history = new HistoryService({
     settings,
@@ -156,6 +166,7 @@ function services(bus: Bus, options: AppOptions) {
     return statusLines({
       session: options.sessionId,
       workspace: options.workspace,
+      added: settings.dirs,
       conversation: recorder.conv,
       model: describeModel({ provider: settings.provider, model: parts.modelName(), baseUrl: parts.provider.baseUrl }),
       mode: settings.mode,
@@ -221,6 +232,44 @@ function memoryGuard(bus: Bus, s: Services, cleanup: Cleanup): () => void {
       process.stderr.write(message + '\n');
       process.exit(1);
     },
+  });
+}
+
+/**
+ * A workspace whose own settings the person has not judged (or that changed since): what they would turn on, then the
+ * question; until it is answered only the person's own config applies.
+ */
+function askTrust(bus: Bus, s: Services, coordinator: TurnCoordinator, options: AppOptions): void {
+  const w = options.workspaceSettings;
+  if (!w) return;
+  const note = (text: string): void => bus.emit('transcript.note', { text: sanitize(text) });
+  if (w.state === 'trusted') {
+    for (const p of w.read.problems) s.warn(`${PROJECT_SETTINGS}: ${p}`);
+    return;
+  }
+  if (w.state === 'refused') return note(`${PROJECT_SETTINGS} is not applied: you said never (milk trust applies it)`);
+  const on = projectLines(w.read.settings);
+  note(
+    [
+      `This workspace has ${PROJECT_SETTINGS}; trusting it would turn on:`,
+      ...(on.length ? on.map((l) => `  ${l}`) : ['  nothing milk can use']),
+      ...w.read.problems.map((p) => `  (left out: ${p})`),
+      'Until you trust it, only your own config applies.',
+    ].join('\n'),
+  );
+  const options_ = [
+    'Trust it (kept for this workspace)',
+    'Not now (asked again next time)',
+    'Never (milk trust changes it)',
+  ];
+  coordinator.askOwn(`Trust this workspace's ${PROJECT_SETTINGS}?`, options_, (answer) => {
+    const pick = answer.kind === 'option' ? answer.index : 1;
+    if (pick === 1) return note(`${PROJECT_SETTINGS} not applied for now; milk asks again next time`);
+    const kept = w.trust.set(options.workspace, pick === 0 ? 'trusted' : 'refused', w.read.sha256);
+    if (kept) s.warn(kept);
+    if (pick === 2) return note(`${PROJECT_SETTINGS} will not be applied (milk trust applies it)`);
+    s.applyProject(w.read.settings);
+    note(`trusted: ${PROJECT_SETTINGS} is in force (milk untrust takes it back)`);
   });
 }
 
@@ -426,6 +475,7 @@ export function startApp(options: AppOptions): App {
   s.history.load();
   warmSearch(s.history.lists());
   resume(bus, s, coordinator, options.resume ?? null);
+  askTrust(bus, s, coordinator, options);
 
   const { attention, answers } = terminalAnswers(bus, s, options, () => probe);
   const terminal = terminalInput(s, options, inputHandler(coordinator, keymap, bus, s.warn, warm.typed, answers));

@@ -99,6 +99,8 @@ export interface FlagSpec {
   readonly description: string;
   readonly parse?: (value: string) => string;
   readonly choices?: readonly string[];
+  /** It may be given more than once: its values in a list. */
+  readonly repeats?: boolean;
 }
 
 export const MAIN_FLAGS: readonly FlagSpec[] = [
@@ -156,6 +158,15 @@ export const MAIN_FLAGS: readonly FlagSpec[] = [
   { flags: '-c, --continue', key: 'continue', description: "resume the session's last conversation" },
   { flags: '-r, --resume [id]', key: 'resume', description: 'resume a conversation: pick one, or give its id' },
   {
+    flags: '--add-dir <dir>',
+    key: 'addDir',
+    description:
+      'a directory the file tools and @ may read and edit besides the workspace, writable in the sandbox ' +
+      '(again for more)',
+    parse: parseNonEmpty,
+    repeats: true,
+  },
+  {
     flags: '--fork',
     key: 'fork',
     description: 'with --continue or --resume: go on in a copy of the conversation, leaving it as it was',
@@ -168,7 +179,7 @@ export const MAIN_FLAGS: readonly FlagSpec[] = [
  * and reports as it always has. Commander costs about a tenth of an interactive start to load.
  */
 export function quickParse(args: readonly string[]): MainOptions | null {
-  const out: Record<string, string | boolean> = {};
+  const out: Record<string, string | boolean | string[]> = {};
   for (let i = 0; i < args.length; i++) {
     const spec = MAIN_FLAGS.find((f) =>
       f.flags.split(/[ ,]+/).some((name) => name.startsWith('-') && name === args[i]),
@@ -181,11 +192,14 @@ export function quickParse(args: readonly string[]): MainOptions | null {
     const value = args[++i];
     if (value === undefined || value.startsWith('-')) return null;
     if (spec.choices && !spec.choices.includes(value)) return null;
+    let parsed: string;
     try {
-      out[spec.key] = spec.parse ? spec.parse(value) : value;
+      parsed = spec.parse ? spec.parse(value) : value;
     } catch {
       return null;
     }
+    const had = out[spec.key];
+    out[spec.key] = spec.repeats ? [...(Array.isArray(had) ? had : []), parsed] : parsed;
   }
   return out as MainOptions;
 }
@@ -201,9 +215,28 @@ export interface MainOptions {
   continue?: boolean;
   resume?: string | boolean;
   fork?: boolean;
+  addDir?: string[];
   approval?: ApprovalMode;
   sandbox?: 'on' | 'off';
   appendSystemPrompt?: string;
+}
+
+/**
+ * --add-dir's directories as real, absolute paths (relative ones from `cwd`, `~/` for the home folder); a usage error
+ * names one that is no directory.
+ */
+export function resolveDirs(dirs: readonly string[] | undefined, cwd: string): string[] {
+  return (dirs ?? []).map((d) => {
+    const given = d === '~' || d.startsWith('~/') ? path.join(os.homedir(), d.slice(1)) : d;
+    let real: string;
+    try {
+      real = fs.realpathSync(path.resolve(cwd, given));
+    } catch {
+      throw new UsageError(`--add-dir ${d}: no such directory`);
+    }
+    if (!fs.statSync(real).isDirectory()) throw new UsageError(`--add-dir ${d}: not a directory`);
+    return real;
+  });
 }
 
 /** --fork makes sense only with a conversation to copy. */

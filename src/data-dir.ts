@@ -13,6 +13,8 @@ export function dataLayout(dataDir: string) {
     config: path.join(dataDir, 'config.json'),
     /** Approval rules kept per workspace (config/permissions.ts). */
     permissions: path.join(dataDir, 'permissions.json'),
+    /** Which workspaces' own settings (.milk/settings.json) the person trusts (config/trust.ts). */
+    trust: path.join(dataDir, 'trust.json'),
     /** The person's own instructions for every workspace. */
     agents: path.join(dataDir, 'AGENTS.md'),
     /** The person's prompt commands, one Markdown file each. */

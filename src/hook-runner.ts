@@ -34,10 +34,22 @@ export class Hooks {
   /** Hooks started and not yet ended that no one waits for (milk run waits for them before it exits). */
   private readonly pending = new Set<Promise<unknown>>();
 
+  private all: Partial<Record<HookEvent, readonly SourcedHook[]>>;
+
   constructor(
-    private readonly all: Partial<Record<HookEvent, readonly SourcedHook[]>>,
+    all: Partial<Record<HookEvent, readonly SourcedHook[]>>,
     private readonly o: HooksOptions,
-  ) {}
+  ) {
+    this.all = all;
+  }
+
+  /** More hooks (a trusted project's), after those there are. */
+  add(more: Partial<Record<HookEvent, readonly SourcedHook[]>>): void {
+    const all = { ...this.all };
+    for (const [event, list] of Object.entries(more) as Array<[HookEvent, readonly SourcedHook[]]>)
+      all[event] = [...(all[event] ?? []), ...list];
+    this.all = all;
+  }
 
   /** Resolves once every hook started so far has ended. */
   async settled(): Promise<void> {

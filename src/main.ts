@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import { Cleanup, installExitHandlers } from './cleanup';
 import { parseRule, type Rule } from './settings/rules';
 import { sourced } from './hooks';
+import { PROJECT_SETTINGS, projectLines } from './config/project-settings';
+import { judgedSettings } from './config/trust';
 import { parseDeny, splitToolSpec, type DenyRule } from './settings/deny';
 import {
   MAIN_FLAGS,
@@ -18,6 +20,7 @@ import {
   checkFork,
   locate,
   quickParse,
+  resolveDirs,
   version,
 } from './cli-support';
 import { Config, contextWindowFor, loadConfig } from './config/config';
@@ -49,6 +52,21 @@ function providerFor(
     return { provider: to.choice ? buildProvider(to.choice, process.env) : null, note: to.note };
   };
   return { provider, switchProvider, choice };
+}
+
+/** What the flags and config.json say of the agent: its steps, prompt, effort, mode, sandbox, servers, hooks, dirs. */
+function agentChoices(opts: MainOptions, config: Config, workspace: string, dataDir: string | null) {
+  return {
+    maxSteps: config.maxSteps,
+    appendSystemPrompt: appended(config.appendSystemPrompt, opts.appendSystemPrompt),
+    effort: opts.effort,
+    approval: opts.approval,
+    sandbox: opts.sandbox ?? config.sandbox ?? 'on',
+    mcpServers: config.mcpServers,
+    hooks: sourced({ hooks: config.hooks, source: 'config.json' }),
+    addDirs: resolveDirs(opts.addDir, workspace),
+    workspaceSettings: judgedSettings(workspace, dataDir),
+  };
 }
 
 /** Which conversation the flags bring back: the last, a picker, one by id, or none. */
@@ -111,15 +129,9 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     },
     contextWindow: (model: string | null) => contextWindowFor(config, model),
     modelSettings: (model: string) => config.models?.[model],
-    maxSteps: config.maxSteps,
-    appendSystemPrompt: appended(config.appendSystemPrompt, opts.appendSystemPrompt),
-    effort: opts.effort,
-    approval: opts.approval,
-    sandbox: opts.sandbox ?? config.sandbox ?? 'on',
+    ...agentChoices(opts, config, workspace, dataDir),
     resume: resumeOf(opts),
     warnings: [...warnings, ...early],
-    mcpServers: config.mcpServers,
-    hooks: sourced({ hooks: config.hooks, source: 'config.json' }),
     theme: config.theme,
     hyperlinks: config.hyperlinks,
     notify: config.notify,
@@ -158,7 +170,9 @@ export function buildProgram(): Command {
   for (const f of MAIN_FLAGS) {
     const option = new Option(f.flags, f.description);
     if (f.choices) option.choices(f.choices);
-    if (f.parse) option.argParser(f.parse);
+    const parse = f.parse;
+    if (f.repeats) option.argParser((v: string, had: string[] | undefined) => [...(had ?? []), parse ? parse(v) : v]);
+    else if (parse) option.argParser(parse);
     program.addOption(option);
   }
   program
@@ -180,6 +194,7 @@ export function buildProgram(): Command {
 
   addRunCommand(program, Option);
   addDoctorCommand(program);
+  addTrustCommands(program);
   addShellCommands(program);
   for (const cmd of [...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
     cmd.exitOverride().configureOutput(program.configureOutput());
@@ -215,6 +230,38 @@ function doctorFor(dataDir: string | null, warnings: readonly string[]) {
     });
     return { lines: doctorLines(checks), failed: checks.some((c) => c.state === 'fail') };
   };
+}
+
+/** `milk trust` and `milk untrust`: whether this workspace's .milk/settings.json applies. */
+function addTrustCommands(program: Command): void {
+  const judge = (state: 'trusted' | 'refused') => (_o: unknown, cmd: Command) => {
+    const { dataDir, workspace } = locate(cmd.optsWithGlobals() as MainOptions);
+    const w = judgedSettings(workspace, dataDir);
+    if (!w) {
+      process.stdout.write(
+        `no ${PROJECT_SETTINGS} in ${workspace}: nothing to ${state === 'trusted' ? 'trust' : 'untrust'}\n`,
+      );
+      return;
+    }
+    const failed = w.trust.set(workspace, state, w.read.sha256);
+    if (failed) throw new UsageError(failed);
+    const lines =
+      state === 'trusted'
+        ? [
+            `trusted ${w.read.file}; milk applies it from its next start:`,
+            ...projectLines(w.read.settings).map((l) => `  ${l}`),
+          ]
+        : [`${w.read.file} is not applied from now on (milk trust applies it again)`];
+    for (const p of w.read.problems) lines.push(`  left out: ${p}`);
+    process.stdout.write(lines.map((l) => sanitize(l)).join('\n') + '\n');
+  };
+  program
+    .command('trust')
+    .description(
+      `apply this workspace's ${PROJECT_SETTINGS} (its MCP servers, hooks, rules, approval mode) from now on`,
+    )
+    .action(judge('trusted'));
+  program.command('untrust').description(`stop applying this workspace's ${PROJECT_SETTINGS}`).action(judge('refused'));
 }
 
 /** `milk doctor`: what milk found here and what it does without each part; exit 1 when something needs fixing. */

@@ -8,9 +8,11 @@
 import { agentParts } from './agent-parts';
 import { Bus } from './bus';
 import type { MainOptions } from './cli-support';
-import { UsageError, appended, checkFork } from './cli-support';
+import { UsageError, appended, checkFork, resolveDirs } from './cli-support';
 import type { Rule } from './settings/rules';
 import { sourced } from './hooks';
+import { judgedSettings } from './config/trust';
+import { PROJECT_SETTINGS, type ProjectSettings } from './config/project-settings';
 import type { DenyRule } from './settings/deny';
 import { Config, contextWindowFor } from './config/config';
 import { sanitize } from './inert';
@@ -47,7 +49,10 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
   // Through the sanitizer, as the screen's text is: a warning may name a file a repository committed (a prompt
   // command's name can carry a clipboard write or a title).
   const say = (text: string): void => void c.io.err.write(`milk: ${sanitize(text)}\n`);
-  const parts = agentFor(bus, c, say);
+  // A workspace's own settings apply only once trusted: there is no one here to ask.
+  const w = judgedSettings(c.workspace, c.dataDir);
+  if (w && w.state !== 'trusted') say(`${PROJECT_SETTINGS} is not applied: this workspace is not trusted (milk trust)`);
+  const parts = agentFor(bus, c, say, w?.state === 'trusted' ? w.read.settings : undefined);
   if (c.runRules) parts.settings.setRunRules(c.runRules.allow, c.runRules.deny);
   // What milk would say in the status bar or the transcript goes to stderr.
   bus.on('status.warning', ({ text }) => say(text));
@@ -71,8 +76,8 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
     if (id !== null && !sessions.resumeId(id, fork))
       throw new UsageError(`no conversation ${id} in this session (milk sessions show lists them)`);
     // @path mentions attach their files and images, as the composer's do.
-    const segments = mentionsIn(c.workspace, prompt);
-    const attached = attachMentions(c.workspace, segments);
+    const segments = mentionsIn(c.workspace, prompt, parts.settings.dirs);
+    const attached = attachMentions(c.workspace, segments, parts.settings.dirs);
     for (const note of attached.notes) say(note);
     const input = { text: attached.text, segments, images: attached.images };
     parts.hooks.fire('session_start', { source: 'milk run' });
@@ -91,15 +96,17 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
 }
 
 /** The agent as milk run has it: read-only unless --approval says otherwise, with no one to ask. */
-function agentFor(bus: Bus, c: RunCommand, say: (text: string) => void) {
+function agentFor(bus: Bus, c: RunCommand, say: (text: string) => void, project?: ProjectSettings) {
   return agentParts(bus, {
+    project,
     provider: c.provider,
     dataDir: c.dataDir,
     workspace: c.workspace,
     sessionId: c.sessionId,
     warn: say,
     // Tools run as --approval allows: read-only unless it says otherwise (there is no one to ask).
-    approval: c.opts.approval ?? 'read-only',
+    approval: c.opts.approval,
+    defaultApproval: 'read-only',
     sandbox: c.opts.sandbox ?? c.config.sandbox ?? 'on',
     answer: {
       maxAnswerChars: c.config.maxAnswerChars,
@@ -113,6 +120,7 @@ function agentFor(bus: Bus, c: RunCommand, say: (text: string) => void) {
     effort: c.opts.effort,
     mcpServers: c.config.mcpServers,
     hooks: sourced({ hooks: c.config.hooks, source: 'config.json' }),
+    addDirs: resolveDirs(c.opts.addDir, c.workspace),
     hooksOff: c.hooks ? undefined : 'milk run runs hooks only with --hooks',
     switchProvider: c.switchProvider,
     unattended: true,

@@ -115,6 +115,17 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'add-dir',
+    args: 'DIR',
+    description:
+      'Let the file tools and @ read and edit in DIR too, and commands write there in the sandbox (this session; ' +
+      'shown in /status and told to the model)',
+    run(ctx, args) {
+      if (args.length === 0) return usage('add-dir');
+      ctx.note(ctx.session.addDir(args.join(' ')));
+    },
+  },
+  {
     name: 'export',
     args: '[FILE]',
     description:

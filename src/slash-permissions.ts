@@ -68,6 +68,9 @@ function permissionLines(ctx: SlashContext): string[] {
     lines.push('deny rules (they win over the mode, full-auto included, allow rules and hooks):');
     kept.forEach((r, i) => lines.push(`  ${s.rules.length + i + 1}. ${describeDeny(r)}`));
   } else lines.push('no deny rules (/permissions deny shell rm adds one)');
+  const project = s.projectRules;
+  for (const r of project.allow) lines.push(`  from .milk/settings.json: ${describeRule(r)} run without asking`);
+  for (const r of project.deny) lines.push(`  from .milk/settings.json, denied: ${describeDeny(r)}`);
   for (const r of run.allow) lines.push(`  for this run: ${describeRule(r)} run without asking`);
   for (const r of run.deny) lines.push(`  for this run, denied: ${describeDeny(r)}`);
   if (s.rules.length || kept.length) lines.push('/permissions remove N removes one');

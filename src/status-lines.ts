@@ -14,6 +14,8 @@ export interface Spent {
 export interface StatusFacts {
   readonly session: string;
   readonly workspace: string;
+  /** Directories added to the workspace (--add-dir, /add-dir). */
+  readonly added?: readonly string[];
   readonly conversation: string;
   /** `openai · gpt-4o at http://…`, or the offline demo. */
   readonly model: string;
@@ -56,6 +58,7 @@ export function statusLines(f: StatusFacts): string[] {
   return [
     `conversation  ${f.conversation} · session ${f.session}`,
     `workspace     ${f.workspace}`,
+    ...(f.added?.length ? [`added dirs    ${f.added.join(', ')}`] : []),
     `model         ${f.model}`,
     `approval      ${f.mode} · ${f.modeMeaning}`,
     `sandbox       ${f.sandbox}`,

@@ -8,7 +8,7 @@ const { startMockServer } = require('../../scripts/mock-server');
 
 jest.setTimeout(40000);
 
-let mock: { url: string; close(): Promise<void> };
+let mock: { url: string; requests: Array<{ body: unknown }>; close(): Promise<void> };
 beforeAll(async () => {
   mock = await startMockServer();
 });
@@ -20,11 +20,15 @@ afterEach(() => {
   m = null;
 });
 
-async function open(args: string[], dataDir: string, cwd: string): Promise<MilkPty> {
+/** milk started, once its status bar shows (or, where a question comes first, `ready`). */
+async function open(args: string[], dataDir: string, cwd: string, ready = 'history: session'): Promise<MilkPty> {
   m = new MilkPty({ args: ['--data-dir', dataDir, ...args], cwd });
-  await m.waitForText('history: session');
+  await m.waitForText(ready);
+  // A question takes keys once it has stood a moment (its legend then says so).
+  if (ready !== 'history: session') await m.waitFor(() => m!.statusLine().includes('answer · Esc'), 'armed');
   return m;
 }
+const QUESTION = "Trust this workspace's .milk/settings.json?";
 const openai = (model: string) => ['--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model];
 const idle = () => !m!.statusLine().includes('working');
 
@@ -149,5 +153,89 @@ describe('deny rules and hooks on screen', () => {
     await m!.waitForText('the command ran.');
     expect(m!.text().replace(/\s+/g, ' ')).toContain('a before_tool hook blocked it: not on this machine');
     expect(m!.text()).not.toContain('hello-from-tool\n');
+  });
+});
+
+describe('more directories', () => {
+  it('/add-dir adds one, /status shows it, and the next request tells the model; a missing one is named', async () => {
+    const data = tempDir();
+    const ws = fs.realpathSync(tempDir());
+    const extra = fs.realpathSync(tempDir());
+    await open(openai('echo'), data, ws);
+    m!.write('/add-dir /no/such/dir' + KEY.enter);
+    await m!.waitForText('/add-dir /no/such/dir: no such directory');
+    m!.write(`/add-dir ${extra}` + KEY.enter);
+    await m!.waitForText(/added .*: the file tools and @ read and edit there/);
+    m!.write('/status' + KEY.enter);
+    await m!.waitForText(/added dirs +\/tmp\//);
+    m!.write('hello' + KEY.enter);
+    await m!.waitForText(/echo: hello/);
+    const sent = mock.requests[mock.requests.length - 1].body;
+    expect(JSON.stringify(sent)).toContain(`Also reachable, added by the person`);
+    expect(JSON.stringify(sent)).toContain(extra);
+  });
+});
+
+describe("a workspace's own settings", () => {
+  const settingsIn = (ws: string, hook: string) => {
+    fs.mkdirSync(path.join(ws, '.milk'));
+    fs.writeFileSync(
+      path.join(ws, '.milk', 'settings.json'),
+      JSON.stringify({
+        hooks: { before_tool: [{ match: 'shell', command: hook }] },
+        deny: [{ path: 'secrets/**' }],
+        sandbox: 'off',
+      }),
+    );
+  };
+
+  it('asks first, showing what it turns on; trusted, it is in force and kept; unchanged, not asked again', async () => {
+    const data = tempDir();
+    const ws = fs.realpathSync(tempDir());
+    const hook = path.join(tempDir(), 'hook.sh');
+    fs.writeFileSync(hook, '#!/bin/sh\ncat > /dev/null\necho "the project says no" >&2\nexit 2\n', { mode: 0o755 });
+    settingsIn(ws, hook);
+    await open([...openai('tools'), '--approval', 'full-auto'], data, ws, QUESTION);
+    const shown = m!.text().replace(/\s+/g, ' ');
+    expect(shown).toContain('trusting it would turn on:');
+    expect(shown).toContain(`hook before_tool [shell]: ${hook}`);
+    expect(shown).toContain('deny: any tool on paths matching `secrets/**`');
+    expect(shown).toContain('(left out: sandbox: a project cannot turn the sandbox off');
+    m!.write('1');
+    await m!.waitForText('trusted: .milk/settings.json is in force');
+    m!.write('/hooks' + KEY.enter);
+    await m!.waitForText(/\(10 s, \.milk\/settings\.json\)/);
+    m!.write('run it' + KEY.enter);
+    await m!.waitForText('the command ran.');
+    expect(m!.text().replace(/\s+/g, ' ')).toContain('a before_tool hook blocked it: the project says no');
+    const trust = JSON.parse(fs.readFileSync(path.join(data, 'trust.json'), 'utf8'));
+    expect(trust.workspaces[ws].state).toBe('trusted');
+    m!.write(KEY.ctrlD);
+    await m!.exited;
+    await open(openai('short'), data, ws);
+    m!.write('/permissions' + KEY.enter);
+    await m!.waitForText('from .milk/settings.json, denied: any tool on paths matching `secrets/**`');
+    expect(m!.text()).not.toContain('Trust this workspace');
+  });
+
+  it('not now keeps only your own config; never is kept and not asked again', async () => {
+    const data = tempDir();
+    const ws = fs.realpathSync(tempDir());
+    settingsIn(ws, 'false');
+    await open(openai('short'), data, ws, QUESTION);
+    m!.write('2');
+    await m!.waitForText('.milk/settings.json not applied for now; milk asks again next time');
+    m!.write('/hooks' + KEY.enter);
+    await m!.waitForText('no hooks');
+    m!.write(KEY.ctrlD);
+    await m!.exited;
+    expect(fs.existsSync(path.join(data, 'trust.json'))).toBe(false);
+    await open(openai('short'), data, ws, QUESTION);
+    m!.write('3');
+    await m!.waitForText('.milk/settings.json will not be applied (milk trust applies it)');
+    m!.write(KEY.ctrlD);
+    await m!.exited;
+    await open(openai('short'), data, ws);
+    await m!.waitForText('.milk/settings.json is not applied: you said never');
   });
 });

@@ -54,7 +54,7 @@ export class AgentContext {
   parts(now: Date = new Date()): PromptPart[] {
     if (!this.env) this.load();
     const mode = this.settings.mode;
-    const env = { ...(this.env as Environment), date: localDate(now) };
+    const env = { ...(this.env as Environment), date: localDate(now), added: this.settings.dirs };
     return systemPromptParts({
       env,
       tools: this.workspace ? BUILTIN_TOOLS.map(specOf) : [],

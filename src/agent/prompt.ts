@@ -15,6 +15,8 @@ export interface Environment {
   date: string;
   /** The git repository the workspace is in, and its branch (or detached commit); null outside one. */
   git: { root: string; branch: string } | null;
+  /** Directories the person added to the workspace (--add-dir, /add-dir). */
+  added?: readonly string[];
 }
 
 export interface Instruction {
@@ -57,6 +59,12 @@ function environment(env: Environment): string {
   const git = env.git ? `a git repository (root ${env.git.root}), branch ${env.git.branch}` : 'not a git repository';
   return [
     `Working directory (the workspace): ${env.cwd}`,
+    ...(env.added?.length
+      ? [
+          `Also reachable, added by the person (absolute paths; the file tools read and edit there, commands may ` +
+            `write there): ${env.added.join(', ')}`,
+        ]
+      : []),
     `Workspace: ${git}`,
     `Operating system: ${env.os}`,
     `Shell for commands: ${env.shell}`,
@@ -68,7 +76,8 @@ function environment(env: Environment): string {
 function tools(specs: readonly ToolSpec[]): string {
   const lines = specs.map((t) => `- ${t.name}: ${t.description}`);
   return [
-    'Tools (paths are relative to the workspace; nothing outside it can be read or written):',
+    'Tools (paths are relative to the workspace; nothing outside it, or the directories added to it, can be read or ' +
+      'written):',
     ...lines,
     'Prefer glob and grep to find files and code, and the file tools to read and change files, over shell commands. ' +
       'Call several tools in one answer',

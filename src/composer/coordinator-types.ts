@@ -32,6 +32,8 @@ export interface CoordinatorOptions {
   now?: () => number;
   /** Conversations to resume and start; without it /new and /resume say they are unavailable. */
   sessions?: Sessions;
+  /** /add-dir: adds a directory the file tools reach; what to tell the person. */
+  addDir?: (dir: string) => string;
   /** Where /export writes by default, and a relative name is taken from. */
   workspace?: string;
   /** Lines for /session. */

@@ -54,7 +54,8 @@ export class TurnCoordinator {
   /** Inputs entered while a turn ran, sent in order when it ends. */
   readonly queue: Input[] = [];
   /** A `# ` input waiting for its file to be chosen, by the question's id. */
-  private memory: { id: number; text: string } | null = null;
+  /** milk's own question open now (where a memory goes, whether to trust a workspace): its id, what takes it. */
+  private own: { id: number; then: (answer: PersonAnswer) => void } | null = null;
   /** Inputs sent into the running turn and not yet delivered, by the id the runner gave each. */
   readonly steering: Array<{ id: number; input: Input }> = [];
   private readonly now: () => number;
@@ -230,7 +231,11 @@ export class TurnCoordinator {
     setupProvider: (e) => this.note(this.options.providerSetup?.connect(e.answers) ?? 'no provider set-up here'),
     answer: (e) => this.bus.emit('approval.answered', { requestId: e.requestId, approval: e.approval }),
     answerQuestion: (e) => {
-      if (e.requestId === this.memory?.id) return this.rememberIn(e.answer);
+      const own = this.own;
+      if (own && e.requestId === own.id) {
+        this.own = null;
+        return own.then(e.answer);
+      }
       this.bus.emit('question.answered', { requestId: e.requestId, answer: e.answer });
     },
     note: (e) => this.note(e.text),
@@ -360,16 +365,30 @@ export class TurnCoordinator {
   private askWhereToRemember(text: string): void {
     const files = this.options.memory?.files() ?? [];
     if (files.length === 0) return this.note('no instructions file to remember in here');
-    this.memory = { id: -1 - this.now(), text };
+    this.askOwn(`Remember in which instructions file? "${text}"`, files, (answer) => {
+      if (answer.kind !== 'option') return this.note('nothing remembered');
+      this.options.memory?.add(answer.index, text).then(
+        (said) => this.note(said),
+        (err: Error) => this.note(`not remembered: ${err.message}`),
+      );
+    });
+  }
+
+  /**
+   * Puts milk's own question to the person in the question view (options only, its own id, never the model's);
+   * `then` takes the answer (Esc: dismissed).
+   */
+  askOwn(question: string, options: readonly string[], then: (answer: PersonAnswer) => void): void {
+    this.own = { id: -1 - this.now(), then };
     this.apply([
       {
         type: 'openView',
         view: new QuestionView(
           {
-            requestId: this.memory.id,
+            requestId: this.own.id,
             turnId: -1,
-            question: sanitize(`Remember in which instructions file? "${text}"`),
-            options: files.map((f) => sanitize(f)),
+            question: sanitize(question),
+            options: options.map((o) => sanitize(o)),
             free: false,
           },
           this.now(),
@@ -377,16 +396,6 @@ export class TurnCoordinator {
       },
     ]);
     this.rearm();
-  }
-
-  private rememberIn(answer: PersonAnswer): void {
-    const memory = this.memory;
-    this.memory = null;
-    if (!memory || answer.kind !== 'option') return this.note('nothing remembered');
-    this.options.memory?.add(answer.index, memory.text).then(
-      (said) => this.note(said),
-      (err: Error) => this.note(`not remembered: ${err.message}`),
-    );
   }
 
   /**

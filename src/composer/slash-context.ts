@@ -66,6 +66,8 @@ export interface SlashContext {
     exportTo(file?: string): string;
     /** /fork: the conversation goes on in a copy from here; what to tell the person. */
     fork(): string;
+    /** /add-dir: a directory the file tools, @ and the sandbox reach from now on; what to tell the person. */
+    addDir(dir: string): string;
   };
   /** The MCP servers (tools/mcp.ts). */
   readonly mcp: {
@@ -184,10 +186,11 @@ export function slashContext(host: SlashHost): SlashContext {
   };
 }
 
-function conversationOf(o: CoordinatorOptions): Pick<SlashContext['session'], 'exportTo' | 'fork'> {
+function conversationOf(o: CoordinatorOptions): Pick<SlashContext['session'], 'exportTo' | 'fork' | 'addDir'> {
   return {
     exportTo: (file) => o.sessions?.exportTo(file, o.workspace ?? '.') ?? 'no conversation log here',
     fork: () => o.sessions?.fork() ?? 'no conversation log here',
+    addDir: (dir) => o.addDir?.(dir) ?? 'no directories can be added here',
   };
 }
 

@@ -123,7 +123,7 @@ function models(v: typeof V) {
 }
 
 /** Commands run on milk's events (hooks.ts): per event, a list of {match?, command, timeout?}. */
-function hooks(v: typeof V) {
+export function hooks(v: typeof V) {
   const hook = v.strictObject(
     {
       match: v.optional(v.string('hooks.*.match must be a tool name, `a|b` or a * pattern')),
@@ -151,7 +151,7 @@ function hooks(v: typeof V) {
  * the tools' namespace. The messages never quote a value (env and headers
  * hold secrets).
  */
-function mcpServers(v: typeof V) {
+export function mcpServers(v: typeof V) {
   const strings = (key: string) =>
     v.record(
       v.string(),

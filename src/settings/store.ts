@@ -30,7 +30,17 @@ export interface SettingsInit {
 
 /** What a setter changed, for those who save or repaint. */
 export type SettingsChange =
-  'model' | 'effort' | 'mode' | 'always' | 'rules' | 'sandbox' | 'historyMode' | 'emoji' | 'palette' | 'hyperlinks';
+  | 'model'
+  | 'effort'
+  | 'mode'
+  | 'always'
+  | 'rules'
+  | 'sandbox'
+  | 'dirs'
+  | 'historyMode'
+  | 'emoji'
+  | 'palette'
+  | 'hyperlinks';
 
 export class Settings {
   private providerName: string;
@@ -45,7 +55,11 @@ export class Settings {
   private denied: DenyRule[] = [];
   /** Rules given for this run only (milk run --allow-tool / --deny-tool): never saved. */
   private forRun: { allow: readonly Rule[]; deny: readonly DenyRule[] } = { allow: [], deny: [] };
+  /** A trusted workspace's own rules (.milk/settings.json): never saved in permissions.json. */
+  private fromProject: { allow: readonly Rule[]; deny: readonly DenyRule[] } = { allow: [], deny: [] };
   private sandboxChoice: 'on' | 'off' = 'on';
+  /** Directories added to the workspace (--add-dir, /add-dir): real, absolute paths. */
+  private added: string[] = [];
   private broken: string | null = null;
   private agreed = false;
   private history: HistoryMode = 'session';
@@ -243,8 +257,9 @@ export class Settings {
   decide(call: { readonly tool: string; readonly kind: ToolKind; readonly command?: string }): Decision {
     const d = decide(this.mode, call.kind, this.always.has(call.tool));
     const ruled = (): boolean =>
-      this.kept.some((r) => ruleAllows(r, call.tool, call.command)) ||
-      this.forRun.allow.some((r) => ruleAllows(r, call.tool, call.command));
+      [this.kept, this.forRun.allow, this.fromProject.allow].some((list) =>
+        list.some((r) => ruleAllows(r, call.tool, call.command)),
+      );
     if (d === 'ask') return ruled() ? 'run' : d;
     // Read-only mode refuses what milk cannot judge (an MCP server's tool), unless the person allowed it by a rule.
     return d === 'refuse' && this.mode === 'read-only' && call.kind === 'other' && ruled() ? 'run' : d;
@@ -262,7 +277,16 @@ export class Settings {
 
   /** The deny rules in force: the workspace's, then this run's (deny-match.ts says what each stops). */
   get deny(): readonly DenyRule[] {
-    return [...this.denied, ...this.forRun.deny];
+    return [...this.denied, ...this.fromProject.deny, ...this.forRun.deny];
+  }
+
+  /** A trusted workspace's rules, in force beside the person's own. */
+  setProjectRules(allow: readonly Rule[], deny: readonly DenyRule[]): void {
+    this.fromProject = { allow: [...allow], deny: [...deny] };
+  }
+
+  get projectRules(): { allow: readonly Rule[]; deny: readonly DenyRule[] } {
+    return this.fromProject;
   }
 
   /** The workspace's deny rules alone, as kept. */
@@ -277,6 +301,19 @@ export class Settings {
 
   get runRules(): { allow: readonly Rule[]; deny: readonly DenyRule[] } {
     return this.forRun;
+  }
+
+  /** The directories added to the workspace, in the order added. */
+  get dirs(): readonly string[] {
+    return this.added;
+  }
+
+  /** Adds a directory (a real, absolute path) the file tools and the sandbox reach; false when it was there. */
+  addDir(dir: string): boolean {
+    if (this.added.includes(dir)) return false;
+    this.added = [...this.added, dir];
+    this.changed('dirs');
+    return true;
   }
 
   /** Adds a deny rule unless the same one is there; false when it was. */

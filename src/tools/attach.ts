@@ -57,18 +57,28 @@ function pastedImage(seg: ImageSegment): One {
   return { block: '', note, image: read.image };
 }
 
+/** A directory's real path, or it as given when it cannot be resolved. */
+function realOr(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
 /** One mention's block for the model, and its note for the person. */
-function attachOne(root: string, rel: string): One {
-  const target = path.resolve(root, rel);
+function attachOne(roots: readonly string[], rel: string): One {
+  const target = path.resolve(roots[0], rel);
   const fail = (why: string) => ({ block: `[@${rel}: not attached: ${why}]`, note: `@${rel} not attached: ${why}` });
-  if (!inside(root, target)) return fail('it is outside the workspace');
+  const where = roots.length > 1 ? 'the workspace and the added directories' : 'the workspace';
+  if (!roots.some((r) => inside(r, target))) return fail(`it is outside ${where}`);
   let real: string;
   try {
     real = fs.realpathSync(target);
   } catch (err) {
     return fail(describeIoError(err));
   }
-  if (!inside(root, real)) return fail('it leads outside the workspace');
+  if (!roots.some((r) => inside(r, real))) return fail(`it leads outside ${where}`);
   let fd: number;
   try {
     // O_NONBLOCK: a FIFO must not hold the send up waiting for a writer.
@@ -112,8 +122,15 @@ function folder(real: string, rel: string): One {
   };
 }
 
-/** The input with its mentions' content after it; an input without mentions is its text as it is. */
-export function attachMentions(workspace: string, segments: readonly Segment[]): Attached {
+/**
+ * The input with its mentions' content after it; an input without mentions is its text as it is. `also`: directories
+ * added to the workspace, whose files a mention may name by their whole path.
+ */
+export function attachMentions(
+  workspace: string,
+  segments: readonly Segment[],
+  also: readonly string[] = [],
+): Attached {
   const mentions = [...new Set(segments.filter((s) => s.type === 'file').map((s) => s.text))];
   const images = segments.filter((s): s is ImageSegment => s.type === 'image');
   // Each file once, however many of its chips the input holds.
@@ -126,7 +143,8 @@ export function attachMentions(workspace: string, segments: readonly Segment[]):
   } catch {
     root = path.resolve(workspace);
   }
-  const parts = [...mentions.map((m) => attachOne(root, m.replace(/\/$/, '') || '.')), ...pasted];
+  const roots = [root, ...also.map((d) => realOr(d))];
+  const parts = [...mentions.map((m) => attachOne(roots, m.replace(/\/$/, '') || '.')), ...pasted];
   return {
     text: [text, ...parts.map((p) => p.block).filter(Boolean)].join('\n\n'),
     notes: parts.map((p) => p.note),
@@ -138,12 +156,14 @@ export function attachMentions(workspace: string, segments: readonly Segment[]):
  * A prompt given whole (`milk run`): each `@path` at a word's start that names something in the workspace is a mention
  * (attached as the composer's are); any other `@` is text.
  */
-export function mentionsIn(workspace: string, prompt: string): Segment[] {
+export function mentionsIn(workspace: string, prompt: string, also: readonly string[] = []): Segment[] {
   const out: Segment[] = [];
   let text = '';
+  const named = (rel: string): boolean =>
+    path.isAbsolute(rel) ? also.some((d) => inside(realOr(d), path.resolve(rel))) : true;
   for (const piece of prompt.split(/(?<=^|\s)(@[^\s@]+)/)) {
     const rel = piece.startsWith('@') ? piece.slice(1).replace(/[.,;:!?)]+$/, '') : null;
-    if (rel && !path.isAbsolute(rel) && fs.existsSync(path.resolve(workspace, rel))) {
+    if (rel && named(rel) && fs.existsSync(path.resolve(workspace, rel))) {
       if (text) out.push({ type: 'text', text });
       out.push({ type: 'file', text: rel });
       text = piece.slice(1 + rel.length);

@@ -59,6 +59,12 @@ function shellResult(
   };
 }
 
+/** What makes a later git run code, in the workspace and each added directory: bound read-only. */
+function protectedPlaces(roots: readonly string[]): { bind: string[]; empty: string[] } {
+  const all = roots.filter((r) => fs.existsSync(r)).map((r) => gitPlaces(r));
+  return { bind: all.flatMap((p) => p.bind), empty: all.flatMap((p) => p.empty) };
+}
+
 /** What the sandbox hides, as it is now: folders behind an empty one, files behind an empty file. */
 function hiddenPlaces(places: readonly string[]): { hide: string[]; hideFiles: string[] } {
   const hide: string[] = [];
@@ -81,7 +87,8 @@ function spawnCommand(command: string, ctx: ToolContext): ChildProcessByStdio<nu
             workspace: ctx.workspace,
             network: ctx.sandbox.network,
             ...hiddenPlaces(ctx.sandbox.hide),
-            protect: gitPlaces(ctx.workspace),
+            also: (ctx.also ?? []).filter((d) => fs.existsSync(d)),
+            protect: protectedPlaces([ctx.workspace, ...(ctx.also ?? [])]),
             sockets: ctx.sandbox.network ? [] : socketPlaces(ctx.workspace, process.env),
           },
           command,

@@ -14,6 +14,7 @@ import {
   preparePaths,
   rankSlice,
 } from '../search/files';
+import * as path from 'node:path';
 import { workspaceFiles } from './search';
 
 /** Paths kept at most: a workspace bigger than this (a home folder) is cut, and the picker says so. */
@@ -47,6 +48,8 @@ export class FileIndex {
   constructor(
     private readonly workspace: string,
     private readonly clock: () => number = Date.now,
+    /** Directories added to the workspace (--add-dir, /add-dir): their files listed too, by their whole paths. */
+    private readonly also: () => readonly string[] = () => [],
   ) {}
 
   /**
@@ -56,8 +59,14 @@ export class FileIndex {
   refresh(): void {
     if (this.building || this.clock() - this.builtAt < STALE_MS) return;
     this.building = true;
-    workspaceFiles(this.workspace).then(
-      (files) => this.prepare(files),
+    const added = this.also().map((dir) =>
+      workspaceFiles(dir).then(
+        (files) => files.map((f) => path.join(dir, f)),
+        () => [],
+      ),
+    );
+    Promise.all([workspaceFiles(this.workspace), ...added]).then(
+      (lists) => this.prepare(lists.flat()),
       () => {
         // An unreadable workspace offers nothing; the picker says no files match.
         this.building = false;

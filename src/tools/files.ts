@@ -10,7 +10,9 @@ import * as path from 'node:path';
 import { Window, binaryKind, numberedWindow } from './numbered';
 import { Edit, applyEdits } from './edit';
 import { writeAtomicAsync } from '../io/files';
-import type { Preview, WriteHooks } from './tool';
+import type { Bounds, Preview, WriteHooks } from './tool';
+
+export type { Bounds };
 import { gitControlReason } from './git-control';
 
 /** What read_file returns of a file, at most. */
@@ -28,24 +30,38 @@ export function realPlaces(hidden: readonly string[]): Promise<string[]> {
   return Promise.all(hidden.map((h) => fs.promises.realpath(h).catch(() => path.resolve(h))));
 }
 
+/** The workspace and the added directories, as real paths (an added one that is gone is left out). */
+async function roots(workspace: string, also: readonly string[] = []): Promise<string[]> {
+  const more = await Promise.all(also.map((d) => fs.promises.realpath(d).catch(() => null)));
+  return [await fs.promises.realpath(workspace), ...more.filter((d): d is string => d !== null)];
+}
+
+function outside(p: string, also: readonly string[] | undefined, how: 'is' | 'leads'): ToolPathError {
+  const where = also?.length ? 'the workspace and the added directories' : 'the workspace';
+  return new ToolPathError(`${p} ${how} outside ${where}`);
+}
+
 /** Refuses a path in a place no tool may reach (milk's data dir), wherever it lies, the workspace included. */
-async function notHidden(p: string, real: string, hidden: readonly string[]): Promise<void> {
-  if (hidden.length === 0) return;
-  if ((await realPlaces(hidden)).some((h) => inside(h, real)))
+async function notHidden(p: string, real: string, bounds: Bounds): Promise<void> {
+  const within = async (places: readonly string[] = []): Promise<boolean> =>
+    places.length > 0 && (await realPlaces(places)).some((h) => inside(h, real));
+  if (await within(bounds.hidden))
     throw new ToolPathError(`${p} is in milk's own data folder, which no tool may reach`);
+  if (await within(bounds.denied))
+    throw new ToolPathError(`${p} is named by the person's deny rules, which no tool may pass`);
 }
 
 /**
  * Resolves a path the model gave for reading: its real location must be inside the workspace and outside `hidden`
  * (real paths).
  */
-export async function confineRead(workspace: string, p: string, hidden: readonly string[] = []): Promise<string> {
-  const root = await fs.promises.realpath(workspace);
-  const target = path.resolve(root, p);
-  if (!inside(root, target)) throw new ToolPathError(`${p} is outside the workspace`);
+export async function confineRead(workspace: string, p: string, bounds: Bounds = {}): Promise<string> {
+  const all = await roots(workspace, bounds.also);
+  const target = path.resolve(all[0], p);
+  if (!all.some((r) => inside(r, target))) throw outside(p, bounds.also, 'is');
   const real = await fs.promises.realpath(target);
-  if (!inside(root, real)) throw new ToolPathError(`${p} leads outside the workspace`);
-  await notHidden(p, real, hidden);
+  if (!all.some((r) => inside(r, real))) throw outside(p, bounds.also, 'leads');
+  await notHidden(p, real, bounds);
   return real;
 }
 
@@ -55,19 +71,19 @@ export async function confineRead(workspace: string, p: string, hidden: readonly
  * symlink (dangling or not), anything but a regular file, or a file with
  * other hard links (writing it would change a file elsewhere).
  */
-export async function confineWrite(workspace: string, p: string, hidden: readonly string[] = []): Promise<string> {
-  const root = await fs.promises.realpath(workspace);
-  const target = path.resolve(root, p);
-  if (!inside(root, target) || target === root) throw new ToolPathError(`${p} is outside the workspace`);
+export async function confineWrite(workspace: string, p: string, bounds: Bounds = {}): Promise<string> {
+  const all = await roots(workspace, bounds.also);
+  const target = path.resolve(all[0], p);
+  if (!all.some((r) => inside(r, target)) || all.includes(target)) throw outside(p, bounds.also, 'is');
   let folder: string;
   try {
     folder = await fs.promises.realpath(path.dirname(target));
   } catch {
     throw new ToolPathError(`${path.dirname(p) || '.'}: no such folder in the workspace`);
   }
-  if (!inside(root, folder)) throw new ToolPathError(`${p} leads outside the workspace`);
+  if (!all.some((r) => inside(r, folder))) throw outside(p, bounds.also, 'leads');
   const file = path.join(folder, path.basename(target));
-  await notHidden(p, file, hidden);
+  await notHidden(p, file, bounds);
   let st: fs.Stats | null = null;
   try {
     st = await fs.promises.lstat(file);
@@ -102,9 +118,9 @@ async function readHead(
   workspace: string,
   p: string,
   max: number,
-  hidden: readonly string[],
+  bounds: Bounds,
 ): Promise<{ bytes: Buffer; size: number }> {
-  const file = await confineRead(workspace, p, hidden);
+  const file = await confineRead(workspace, p, bounds);
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
   const handle = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   try {
@@ -129,9 +145,9 @@ export async function readFileTool(
   workspace: string,
   p: string,
   w: Window = {},
-  hidden: readonly string[] = [],
+  bounds: Bounds = {},
 ): Promise<{ content: string; image?: ImagePart }> {
-  const { bytes, size } = await readHead(workspace, p, MAX_SCAN_BYTES, hidden);
+  const { bytes, size } = await readHead(workspace, p, MAX_SCAN_BYTES, bounds);
   if (imageMime(bytes)) {
     const large = tooLarge(size);
     const read = large === null ? imageOf(bytes, p) : { error: large };
@@ -165,9 +181,9 @@ export async function writeFileTool(
   p: string,
   content: string,
   hooks?: WriteHooks,
-  hidden: readonly string[] = [],
+  bounds: Bounds = {},
 ): Promise<string> {
-  const file = await confineWrite(workspace, p, hidden);
+  const file = await confineWrite(workspace, p, bounds);
   await hooks?.before(file);
   await replaceFile(file, content);
   await hooks?.after(file);
@@ -199,16 +215,12 @@ function currentUmask(): number {
 export const MAX_EDIT_BYTES = 4 * 1024 * 1024;
 
 /** A file edit_file may change, whole, as text: confined as a write, existing, not binary, not too large. */
-async function editable(
-  workspace: string,
-  p: string,
-  hidden: readonly string[],
-): Promise<{ file: string; text: string }> {
-  const file = await confineWrite(workspace, p, hidden);
+async function editable(workspace: string, p: string, bounds: Bounds): Promise<{ file: string; text: string }> {
+  const file = await confineWrite(workspace, p, bounds);
   const rel = path.relative(await fs.promises.realpath(workspace), file);
   let head: { bytes: Buffer; size: number };
   try {
-    head = await readHead(workspace, rel, MAX_EDIT_BYTES + 1, hidden);
+    head = await readHead(workspace, rel, MAX_EDIT_BYTES + 1, bounds);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT')
       throw new ToolPathError(`${p} does not exist; to make a new file use write_file`);
@@ -248,9 +260,9 @@ export async function editFileTool(
   p: string,
   edits: readonly Edit[],
   hooks?: WriteHooks,
-  hidden: readonly string[] = [],
+  bounds: Bounds = {},
 ): Promise<string> {
-  const { file, text } = await editable(workspace, p, hidden);
+  const { file, text } = await editable(workspace, p, bounds);
   const result = applyEdits(text, edits);
   if (!result.ok) throw new ToolPathError(notChanged(p, result.error));
   await hooks?.before(file);
@@ -264,11 +276,11 @@ export async function previewEdit(
   workspace: string,
   p: string,
   edits: readonly Edit[],
-  hidden: readonly string[] = [],
+  bounds: Bounds = {},
 ): Promise<Preview> {
   let current: { text: string };
   try {
-    current = await editable(workspace, p, hidden);
+    current = await editable(workspace, p, bounds);
   } catch (err) {
     return { fails: (err as Error).message };
   }
@@ -297,11 +309,11 @@ export async function previewWrite(
   workspace: string,
   p: string,
   content: string,
-  hidden: readonly string[] = [],
+  bounds: Bounds = {},
 ): Promise<Preview> {
   let file: string;
   try {
-    file = await confineWrite(workspace, p, hidden);
+    file = await confineWrite(workspace, p, bounds);
   } catch (err) {
     return { fails: (err as Error).message };
   }
@@ -311,7 +323,7 @@ export async function previewWrite(
       workspace,
       path.relative(await fs.promises.realpath(workspace), file),
       MAX_READ_BYTES,
-      hidden,
+      bounds,
     );
     before =
       bytes.toString('utf8') + (size > MAX_READ_BYTES ? `\n[truncated at ${MAX_READ_BYTES} bytes of ${size}]` : '');

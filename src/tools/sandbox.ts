@@ -17,6 +17,8 @@ export interface SandboxPlan {
   network: boolean;
   /** Folders to hide behind an empty one (milk's data dir, what deny rules name); each must exist. */
   hide: readonly string[];
+  /** Directories the person added to the workspace (--add-dir): writable as it is; each must exist. */
+  also?: readonly string[];
   /** Files to hide behind an empty one (what deny rules name); each must exist. */
   hideFiles?: readonly string[];
   /**
@@ -34,6 +36,7 @@ export function bwrapArgs(plan: SandboxPlan, command: string): string[] {
   if (!plan.network) for (const dir of plan.sockets ?? []) args.push('--tmpfs', dir);
   // After /tmp and the socket places, so that a workspace under one of them is bound over the empty one.
   args.push('--bind', plan.workspace, plan.workspace);
+  for (const dir of plan.also ?? []) args.push('--bind', dir, dir);
   for (const p of plan.protect?.bind ?? []) args.push('--ro-bind', p, p);
   for (const dir of plan.protect?.empty ?? []) args.push('--tmpfs', dir, '--remount-ro', dir);
   for (const dir of plan.hide) args.push('--tmpfs', dir);

@@ -6,7 +6,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { confineRead, inside, realPlaces, ToolPathError } from './files';
+import { type Bounds, confineRead, inside, realPlaces, ToolPathError } from './files';
 import { FileHits, GrepCollector, GrepOutput, MAX_CONTEXT, listing } from './search-results';
 import { NoRipgrep, rgFiles, rgGrep } from './ripgrep';
 import { walkFiles } from './walk';
@@ -39,14 +39,18 @@ interface Place {
   isFile: boolean;
   /** Whether a file (relative to root) is in a place no tool may reach (milk's data dir, wherever it lies). */
   hidden: (file: string) => boolean;
+  /** A found file as the model is told it: relative to the workspace, or whole in an added directory. */
+  shown: (file: string) => string;
 }
 
-async function place(workspace: string, p: string, hidden: readonly string[] = []): Promise<Place> {
-  const root = await fs.promises.realpath(workspace);
-  const real = await confineRead(workspace, p || '.', hidden);
+async function place(workspace: string, p: string, bounds: Bounds = {}): Promise<Place> {
+  const ws = await fs.promises.realpath(workspace);
+  const real = await confineRead(workspace, p || '.', bounds);
   const st = await fs.promises.stat(real);
   if (!st.isDirectory() && !st.isFile()) throw new ToolPathError(`${p} is not a folder or a regular file`);
-  const within = (await realPlaces(hidden))
+  const added = await Promise.all((bounds.also ?? []).map((d) => fs.promises.realpath(d).catch(() => ws)));
+  const root = inside(ws, real) ? ws : (added.find((d) => inside(d, real)) ?? ws);
+  const within = (await realPlaces(bounds.hidden ?? []))
     .filter((h) => inside(root, h))
     .map((h) => path.relative(root, h).split(path.sep).join('/'));
   return {
@@ -54,6 +58,7 @@ async function place(workspace: string, p: string, hidden: readonly string[] = [
     rel: path.relative(root, real).split(path.sep).join('/'),
     isFile: st.isFile(),
     hidden: (file) => within.some((h) => file === h || file.startsWith(`${h}/`)),
+    shown: root === ws ? (file) => file : (file) => path.join(root, file),
   };
 }
 
@@ -89,6 +94,8 @@ export interface GlobArgs {
   path?: string;
   /** Places no tool may reach (milk's data dir). */
   hidden?: readonly string[];
+  /** Directories added to the workspace (--add-dir). */
+  also?: readonly string[];
 }
 
 /** What glob or grep tells the model, and in a few words what the transcript shows of it. */
@@ -100,10 +107,10 @@ export interface Found {
 /** glob: the workspace's files under `path` that match `pattern`, in name order. */
 export async function globTool(workspace: string, args: GlobArgs, signal?: AbortSignal): Promise<Found> {
   if (!args.pattern) throw new ToolPathError('glob needs a pattern, such as **/*.ts');
-  const pl = await place(workspace, args.path ?? '', args.hidden);
+  const pl = await place(workspace, args.path ?? '', args);
   if (pl.isFile) throw new ToolPathError(`${args.path} is a file; glob lists the files of a folder`);
   const match = relativeMatcher(args.pattern, pl.rel);
-  const found = await files(pl, match, signal);
+  const found = (await files(pl, match, signal)).map(pl.shown);
   return {
     text: listing(found),
     summary: found.length === 0 ? 'no files' : `${found.length} file${found.length === 1 ? '' : 's'}`,
@@ -119,17 +126,20 @@ export interface GrepArgs {
   output?: GrepOutput;
   /** Places no tool may reach (milk's data dir). */
   hidden?: readonly string[];
+  /** Directories added to the workspace (--add-dir). */
+  also?: readonly string[];
 }
 
 /** grep: the lines of the workspace's files that match a regular expression, with context, in path order. */
 export async function grepTool(workspace: string, args: GrepArgs, signal?: AbortSignal): Promise<Found> {
   if (!args.pattern) throw new ToolPathError('grep needs a pattern');
-  const pl = await place(workspace, args.path ?? '', args.hidden);
+  const pl = await place(workspace, args.path ?? '', args);
   const output: GrepOutput = args.output === 'files' || args.output === 'count' ? args.output : 'content';
   const context = output === 'content' ? Math.max(0, Math.min(MAX_CONTEXT, Math.floor(args.context ?? 0))) : 0;
   const collector = new GrepCollector(output, context);
   const match = args.glob && !pl.isFile ? relativeMatcher(args.glob, pl.rel) : () => true;
-  const take = (hits: FileHits): boolean => pl.hidden(hits.path) || !match(hits.path) || collector.add(hits);
+  const take = (hits: FileHits): boolean =>
+    pl.hidden(hits.path) || !match(hits.path) || collector.add({ ...hits, path: pl.shown(hits.path) });
   const nameGlob = args.glob && !args.glob.includes('/') && !pl.isFile ? args.glob : undefined;
   const want = output === 'content' ? 'lines' : output === 'files' ? 'first' : 'count';
   const query = { pattern: args.pattern, ignoreCase: args.ignoreCase === true, context, nameGlob, want } as const;

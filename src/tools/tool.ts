@@ -36,12 +36,27 @@ export interface WriteHooks {
   after(file: string): Promise<void>;
 }
 
+/**
+ * Where a call's paths may lead besides the workspace (`also`: the directories added with --add-dir or /add-dir), and
+ * the places no tool may reach wherever they lie (`hidden`: milk's data dir, what deny rules name).
+ */
+export interface Bounds {
+  readonly hidden?: readonly string[];
+  /** What the person's path deny rules name, found as the call is about to run. */
+  readonly denied?: readonly string[];
+  readonly also?: readonly string[];
+}
+
 export interface ToolContext {
   readonly workspace: string;
   /** How a command is confined: in bubblewrap (tools/sandbox.ts), or null for none. */
   readonly sandbox: { readonly network: boolean; readonly hide: readonly string[] } | null;
-  /** Places no tool may read, list, search or write, wherever they lie (milk's data dir, what deny rules name). */
+  /** Places no tool may read, list, search or write, wherever they lie (milk's data dir): real paths. */
   readonly hidden?: readonly string[];
+  /** Likewise, what the person's path deny rules name (found as the call is about to run). */
+  readonly deniedPlaces?: readonly string[];
+  /** Directories the person added to the workspace (--add-dir, /add-dir): the file tools reach them too. */
+  readonly also?: readonly string[];
   readonly writes?: WriteHooks;
   /** Why the deny rules stop what a call reaches as it runs (a redirect's host), or null when they do not. */
   readonly denied?: (what: { host?: string }) => string | null;
@@ -90,13 +105,23 @@ export interface Tool<A = Record<string, unknown>> {
   /** The workspace paths the call names, as given (a path deny rule stops it): read_file's file, grep's folder. */
   paths?(args: A): string[];
   /** The change it would make, shown before it is approved (or why it fails as sent); absent: nothing to show. */
-  preview?(args: A, workspace: string, hidden?: readonly string[]): Promise<Preview>;
+  preview?(args: A, workspace: string, bounds?: Bounds): Promise<Preview>;
   /**
    * Why this call is put to the person whatever the mode, an "always" answer or a rule say (it changes a file git
    * runs code from); null when nothing in it needs that.
    */
   guard?(args: A, workspace: string): Promise<string | null>;
   run(args: A, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult>;
+}
+
+/** Everything a search leaves out: milk's data dir and what deny rules name. */
+export function unreachable(ctx: ToolContext): string[] {
+  return [...(ctx.hidden ?? []), ...(ctx.deniedPlaces ?? [])];
+}
+
+/** A call's bounds, from its context. */
+export function boundsOf(ctx: ToolContext): Bounds {
+  return { hidden: ctx.hidden, denied: ctx.deniedPlaces, also: ctx.also };
 }
 
 /** Any tool, whatever its arguments. */

@@ -108,7 +108,7 @@ export class ToolCalls {
     if (gate === null || 'answer' in gate) return gate && gate.answer;
     const { args } = gate;
     let decision = gate.decision;
-    const hide = await this.hiddenPlaces();
+    const denied = await this.deniedPlaces();
     if (turn.cancelled) return null;
     const confined = tool.sandboxed ? await this.confinement() : { sandbox: false, agree: false };
     const guarded = tool.guard ? await tool.guard(args, this.o.workspace) : null;
@@ -121,7 +121,9 @@ export class ToolCalls {
     const subject = tool.subject(args);
     const summary = sanitize(describeCall(tool.name, subject));
     // A change shows what it would do before anyone is asked about it.
-    const preview = tool.preview ? await tool.preview(args, this.o.workspace, hide) : null;
+    const also = this.o.settings.dirs;
+    const bounds = { hidden: this.o.hide, denied, also };
+    const preview = tool.preview ? await tool.preview(args, this.o.workspace, bounds) : null;
     if (turn.cancelled) return null;
     // Known to fail as sent (a file that is not there, an old_string it does not hold): no one is asked, nothing runs.
     if (typeof preview === 'object' && preview !== null)
@@ -142,7 +144,7 @@ export class ToolCalls {
       turn,
       tool,
       args,
-      { summary, detail, sandbox: confined.sandbox, network, hide },
+      { summary, detail, sandbox: confined.sandbox, network, denied },
       show,
     );
     const result = answer.content.slice(0, MAX_HOOK_RESULT);
@@ -213,19 +215,21 @@ export class ToolCalls {
 
   private denialOf(rule: DenyRule | null): string | null {
     if (rule === null) return null;
-    const whose = this.o.settings.runRules.deny.includes(rule)
+    const s = this.o.settings;
+    const whose = s.runRules.deny.includes(rule)
       ? 'a deny rule given for this run (--deny-tool)'
-      : "the person's deny rule for this workspace";
+      : s.projectRules.deny.includes(rule)
+        ? "a deny rule of the workspace's .milk/settings.json"
+        : "the person's deny rule for this workspace";
     return `it is stopped by ${whose}: ${describeDeny(rule)}`;
   }
 
-  /** Milk's data dir, and what path deny rules name now (found as the call is about to run). */
-  private async hiddenPlaces(): Promise<readonly string[]> {
-    const own = this.o.hide ?? [];
+  /** What path deny rules name now (found as the call is about to run). */
+  private async deniedPlaces(): Promise<readonly string[]> {
     const globs = this.o.settings.deny.flatMap((r) => ('path' in r ? [r.path] : []));
-    if (globs.length === 0) return own;
+    if (globs.length === 0) return [];
     const { places } = await deniedPlaces(this.o.workspace, globs).catch(() => ({ places: [] as string[] }));
-    return [...own, ...places];
+    return places;
   }
 
   private unattendedWhy(confined: Confinement): string {
@@ -241,7 +245,7 @@ export class ToolCalls {
     turn: ActiveTurn,
     tool: AnyTool,
     args: Record<string, unknown>,
-    how: { summary: Inert; detail: Inert; sandbox: boolean; network: boolean; hide: readonly string[] },
+    how: { summary: Inert; detail: Inert; sandbox: boolean; network: boolean; denied: readonly string[] },
     show: Show,
   ): Promise<CallAnswer> {
     const { bus, subagents } = this.o;
@@ -250,8 +254,10 @@ export class ToolCalls {
     let streamed = false;
     const ctx: ToolContext = {
       workspace: this.o.workspace,
-      sandbox: how.sandbox ? { network: how.network, hide: how.hide } : null,
-      hidden: how.hide,
+      sandbox: how.sandbox ? { network: how.network, hide: [...(this.o.hide ?? []), ...how.denied] } : null,
+      hidden: this.o.hide,
+      deniedPlaces: how.denied,
+      also: this.o.settings.dirs,
       denied: ({ host }) => this.denialOf(denyingRule(this.o.settings.deny, { tool: tool.name, host, command: host })),
       writes: this.writeHooks(turn),
       killGraceMs: this.o.killGraceMs,

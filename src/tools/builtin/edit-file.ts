@@ -2,7 +2,7 @@
 // none (tools/edit.ts decides, tools/files.ts writes, loaded at the first
 // call); the change is shown as a diff before it is approved.
 
-import { defineTool } from '../tool';
+import { boundsOf, defineTool } from '../tool';
 import * as s from '../schema';
 import type { Edit } from '../edit';
 
@@ -71,10 +71,10 @@ export const editFile = defineTool({
     return `${args.path} (${n} edit${n === 1 ? '' : 's'})`;
   },
   guard: (args, workspace) => files().writeGuard(workspace, args.path),
-  preview: (args, workspace, hidden) => files().previewEdit(workspace, args.path, editsOf(args), hidden),
+  preview: (args, workspace, bounds) => files().previewEdit(workspace, args.path, editsOf(args), bounds),
   run: async (args, ctx) => ({
     ok: true,
-    content: await files().editFileTool(ctx.workspace, args.path, editsOf(args), ctx.writes, ctx.hidden),
+    content: await files().editFileTool(ctx.workspace, args.path, editsOf(args), ctx.writes, boundsOf(ctx)),
   }),
 });
 

@@ -1,7 +1,7 @@
 // `glob`: the workspace's files whose paths match a pattern, .gitignore
 // honoured (tools/search.ts, loaded at the first call).
 
-import { defineTool } from '../tool';
+import { defineTool, unreachable } from '../tool';
 import * as s from '../schema';
 
 const parameters = s.object(
@@ -29,7 +29,7 @@ export const glob = defineTool({
     const { globTool } = require('../search') as typeof import('../search');
     const found = await globTool(
       ctx.workspace,
-      { pattern: args.pattern, path: args.path || undefined, hidden: ctx.hidden },
+      { pattern: args.pattern, path: args.path || undefined, hidden: unreachable(ctx), also: ctx.also },
       signal,
     );
     return { ok: true, content: found.text, status: found.summary };

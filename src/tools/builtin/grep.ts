@@ -2,7 +2,7 @@
 // expression, .gitignore honoured, ripgrep or milk's own search with the same
 // answer (tools/search.ts, loaded at the first call).
 
-import { defineTool } from '../tool';
+import { defineTool, unreachable } from '../tool';
 import * as s from '../schema';
 
 /** Lines of context a call may ask for, at most (search-results.ts holds the search to it too). */
@@ -54,7 +54,8 @@ export const grep = defineTool({
         context: args.context,
         ignoreCase: args.ignore_case === true,
         output: args.output ?? 'content',
-        hidden: ctx.hidden,
+        hidden: unreachable(ctx),
+        also: ctx.also,
       },
       signal,
     );

@@ -1,7 +1,7 @@
 // `read_file`: a window of a text file's lines, numbered, confined to the
 // workspace (tools/files.ts, loaded at the first call).
 
-import { defineTool } from '../tool';
+import { boundsOf, defineTool } from '../tool';
 import * as s from '../schema';
 
 const parameters = s.object(
@@ -31,7 +31,12 @@ export const readFile = defineTool({
   run: async (args, ctx) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { readFileTool } = require('../files') as typeof import('../files');
-    const read = await readFileTool(ctx.workspace, args.path, { offset: args.offset, limit: args.limit }, ctx.hidden);
+    const read = await readFileTool(
+      ctx.workspace,
+      args.path,
+      { offset: args.offset, limit: args.limit },
+      boundsOf(ctx),
+    );
     return read.image
       ? { ok: true, content: read.content, images: [read.image], status: 'an image' }
       : { ok: true, content: read.content };

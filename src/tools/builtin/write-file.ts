@@ -2,7 +2,7 @@
 // temp file renamed over it (tools/files.ts, loaded at the first call); the
 // change is shown as a diff before it is approved.
 
-import { defineTool } from '../tool';
+import { boundsOf, defineTool } from '../tool';
 import * as s from '../schema';
 
 const parameters = s.object({ path: s.string(), content: s.string() }, ['path', 'content']);
@@ -19,9 +19,9 @@ export const writeFile = defineTool({
   paths: (args) => [args.path],
   subject: (args) => `${args.path} (${args.content.length} chars)`,
   guard: (args, workspace) => files().writeGuard(workspace, args.path),
-  preview: (args, workspace, hidden) => files().previewWrite(workspace, args.path, args.content, hidden),
+  preview: (args, workspace, bounds) => files().previewWrite(workspace, args.path, args.content, bounds),
   run: async (args, ctx) => {
-    const file = await files().writeFileTool(ctx.workspace, args.path, args.content, ctx.writes, ctx.hidden);
+    const file = await files().writeFileTool(ctx.workspace, args.path, args.content, ctx.writes, boundsOf(ctx));
     return { ok: true, content: `wrote ${file}` };
   },
 });

@@ -1,0 +1,138 @@
+// A workspace's own settings (.milk/settings.json) behind trust: read and checked (never the sandbox), kept per
+// workspace in the data dir's trust.json for the file as it was seen; an untrusted project's hook and MCP server do
+// not start in milk run, and do after milk trust; milk untrust stops them again.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { spawn } from 'node:child_process';
+import { parseProjectSettings, projectLines } from '../../src/config/project-settings';
+import { TrustStore } from '../../src/config/trust';
+import { CLI, tempDir } from '../helpers/pty';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+describe('a workspace settings file', () => {
+  it('takes MCP servers, hooks, allow and deny rules and a mode; never the sandbox; says what it left out', () => {
+    const read = parseProjectSettings(
+      '/ws/.milk/settings.json',
+      JSON.stringify({
+        mcpServers: { demo: { command: 'node', args: ['server.js'] } },
+        hooks: { before_tool: [{ match: 'shell', command: './check.sh' }] },
+        allow: [
+          { tool: 'shell', prefix: 'npm test' },
+          { tool: 'shell', prefix: 'a; b' },
+        ],
+        deny: [{ path: 'secrets/**' }],
+        approval: 'auto-edit',
+        sandbox: 'off',
+        colour: 'blue',
+      }),
+    );
+    expect(projectLines(read.settings)).toEqual([
+      'MCP server demo: node server.js',
+      'hook before_tool [shell]: ./check.sh',
+      'allow: shell commands starting with `npm test` run without asking',
+      'deny: any tool on paths matching `secrets/**`',
+      'approval mode: auto-edit',
+    ]);
+    expect(read.problems).toEqual([
+      'sandbox: a project cannot turn the sandbox off (only your config.json can)',
+      'unknown key "colour" (known: mcpServers, hooks, allow, deny, approval)',
+      'allow: 1 rule not understood, left out',
+    ]);
+    expect(parseProjectSettings('/f', '{nope').problems[0]).toMatch(/not valid JSON/);
+    expect(parseProjectSettings('/f', '{"approval": "yolo"}').problems[0]).toMatch(/approval must be one of/);
+  });
+
+  it('is trusted as it was seen: a change asks again; never holds whatever it becomes', () => {
+    const data = tempDir();
+    const store = new TrustStore(data);
+    expect(store.state('/ws', 'aaa')).toBeNull();
+    expect(store.set('/ws', 'trusted', 'aaa')).toBeNull();
+    expect(store.state('/ws', 'aaa')).toBe('trusted');
+    expect(store.state('/ws', 'bbb')).toBeNull();
+    expect(store.state('/other', 'aaa')).toBeNull();
+    store.set('/ws', 'refused', 'aaa');
+    expect(store.state('/ws', 'ccc')).toBe('refused');
+    expect((fs.statSync(path.join(data, 'trust.json')).mode & 0o777).toString(8)).toBe('600');
+  });
+});
+
+describe('milk run in a workspace with settings', () => {
+  const { startMockServer } = require('../../scripts/mock-server');
+  let mock: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    mock = await startMockServer();
+  });
+  afterAll(() => mock.close());
+
+  function milk(args: string[], data: string, cwd: string) {
+    return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, '--data-dir', data, ...args], {
+        env: { PATH: process.env.PATH ?? '', HOME: tempDir() },
+        cwd,
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      child.on('close', (code) => resolve({ code, out, err }));
+      child.stdin.end();
+    });
+  }
+  const run = (data: string, ws: string) =>
+    milk(
+      [
+        'run',
+        '--provider',
+        'openai',
+        '--base-url',
+        `${mock.url}/v1`,
+        '--model',
+        'mcp',
+        '--approval',
+        'full-auto',
+      ].concat(['--hooks', 'go']),
+      data,
+      ws,
+    );
+
+  it("an untrusted project's hook and MCP server do not start; after milk trust they do; after untrust not", async () => {
+    const data = tempDir();
+    const ws = fs.realpathSync(tempDir());
+    fs.mkdirSync(path.join(ws, '.milk'));
+    const hook = `printf '%s\\n' "$MILK_HOOK_EVENT" >> ${path.join(ws, 'hooked.txt')}`;
+    fs.writeFileSync(
+      path.join(ws, '.milk', 'settings.json'),
+      JSON.stringify({
+        mcpServers: { demo: { command: process.execPath, args: [path.join(ROOT, 'scripts', 'mock-mcp-server.js')] } },
+        hooks: { session_start: [{ command: hook }] },
+      }),
+    );
+    const before = await run(data, ws);
+    expect(before.err).toContain('.milk/settings.json is not applied: this workspace is not trusted (milk trust)');
+    expect(before.out).not.toContain('noted: from the model');
+    expect(fs.existsSync(path.join(ws, 'hooked.txt'))).toBe(false);
+
+    const trusted = await milk(['trust'], data, ws);
+    expect(trusted.code).toBe(0);
+    expect(trusted.out).toContain(`trusted ${path.join(ws, '.milk', 'settings.json')}`);
+    expect(trusted.out).toContain('MCP server demo:');
+    expect(trusted.out).toContain('hook session_start:');
+
+    const after = await run(data, ws);
+    expect(after.err).not.toContain('not applied');
+    expect(after.out).toMatch(/the server said: .*from the model/);
+    expect(fs.readFileSync(path.join(ws, 'hooked.txt'), 'utf8')).toBe('session_start\n');
+
+    expect((await milk(['untrust'], data, ws)).out).toContain('is not applied from now on');
+    const again = await run(data, ws);
+    expect(again.err).toContain('is not applied');
+    expect(fs.readFileSync(path.join(ws, 'hooked.txt'), 'utf8')).toBe('session_start\n');
+  });
+
+  it('milk trust where there is no settings file says so', async () => {
+    const r = await milk(['trust'], tempDir(), fs.realpathSync(tempDir()));
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/no \.milk\/settings\.json in .*: nothing to trust/);
+  });
+});

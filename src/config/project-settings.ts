@@ -1,0 +1,128 @@
+// A workspace's own settings, `<workspace>/.milk/settings.json`: MCP servers,
+// hooks, allow and deny rules and a default approval mode that the project
+// shares with whoever works in it. A repository is not trusted by being
+// cloned: they apply only once the person trusts the workspace (config/trust.ts),
+// and never to turn the sandbox off. Read as config.json is: a regular file of
+// at most 1 MiB, never waited on; a bad key is one line and is left out.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type * as V from 'valibot';
+import { hooks, mcpServers } from './config';
+import { type Rule, describeRule, validRules } from '../settings/rules';
+import { type DenyRule, describeDeny, validDeny } from '../settings/deny';
+import { APPROVAL_MODES, type ApprovalMode } from '../settings/approval';
+import { HOOK_EVENTS, type HooksConfig } from '../hooks';
+import { redactUrl } from '../redact';
+import { sha256Hex } from '../sha256';
+
+const MAX_BYTES = 1024 * 1024;
+export const PROJECT_SETTINGS = path.join('.milk', 'settings.json');
+
+export interface ProjectSettings {
+  mcpServers?: ReturnType<typeof parse>['mcpServers'];
+  hooks?: HooksConfig;
+  allow: Rule[];
+  deny: DenyRule[];
+  approval?: ApprovalMode;
+}
+
+export interface ProjectRead {
+  /** Where it is. */
+  file: string;
+  settings: ProjectSettings;
+  /** What was left out, a line each. */
+  problems: string[];
+  /** The SHA-256 of the file as read: trust is given to what was seen. */
+  sha256: string;
+}
+
+function parse(v: typeof V, value: Record<string, unknown>, problems: string[]) {
+  const take = <T>(key: string, schema: V.GenericSchema<unknown, T>): T | undefined => {
+    if (value[key] === undefined) return undefined;
+    const r = v.safeParse(schema, value[key], { abortPipeEarly: true });
+    if (r.success) return r.output;
+    problems.push(`${key}: ${r.issues[0]?.message ?? 'not understood'}`);
+    return undefined;
+  };
+  return {
+    mcpServers: take('mcpServers', mcpServers(v)),
+    hooks: take('hooks', hooks(v)),
+    approval: take('approval', v.picklist(APPROVAL_MODES, `approval must be one of ${APPROVAL_MODES.join(', ')}`)),
+  };
+}
+
+const KNOWN = new Set(['mcpServers', 'hooks', 'allow', 'deny', 'approval']);
+
+/** Reads the workspace's settings file; null when there is none. */
+export function readProjectSettings(workspace: string): ProjectRead | null {
+  const file = path.join(workspace, PROJECT_SETTINGS);
+  let text: string;
+  try {
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile() || st.size > MAX_BYTES) return broken(file, 'not a regular file of at most 1 MiB');
+      text = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    return broken(file, `unreadable (${code ?? 'error'})`);
+  }
+  return parseProjectSettings(file, text);
+}
+
+function broken(file: string, why: string): ProjectRead {
+  return { file, settings: { allow: [], deny: [] }, problems: [why], sha256: '' };
+}
+
+/** The settings of a file's text, each key checked. */
+export function parseProjectSettings(file: string, text: string): ProjectRead {
+  const sha256 = sha256Hex(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ...broken(file, `not valid JSON (${(err as Error).message})`), sha256 };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ...broken(file, 'not a JSON object'), sha256 };
+  const o = value as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const key of Object.keys(o)) {
+    if (key === 'sandbox') problems.push('sandbox: a project cannot turn the sandbox off (only your config.json can)');
+    else if (!KNOWN.has(key))
+      problems.push(`unknown key ${JSON.stringify(key).slice(0, 40)} (known: ${[...KNOWN].join(', ')})`);
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const v = require('valibot') as typeof V;
+  const parsed = parse(v, o, problems);
+  const allow = validRules(o.allow);
+  const deny = validDeny(o.deny);
+  if (allow.bad) problems.push(`allow: ${allow.bad} rule${allow.bad === 1 ? '' : 's'} not understood, left out`);
+  if (deny.bad) problems.push(`deny: ${deny.bad} rule${deny.bad === 1 ? '' : 's'} not understood, left out`);
+  const settings: ProjectSettings = {
+    allow: allow.rules,
+    deny: deny.deny,
+    ...(parsed.mcpServers ? { mcpServers: parsed.mcpServers } : {}),
+    ...(parsed.hooks ? { hooks: parsed.hooks } : {}),
+    ...(parsed.approval ? { approval: parsed.approval } : {}),
+  };
+  return { file, settings, problems, sha256 };
+}
+
+/** What trusting the workspace would turn on, a line each (for the question and milk trust). */
+export function projectLines(s: ProjectSettings): string[] {
+  const lines: string[] = [];
+  for (const [name, c] of Object.entries(s.mcpServers ?? {}))
+    lines.push(`MCP server ${name}: ${'url' in c ? redactUrl(c.url) : [c.command, ...(c.args ?? [])].join(' ')}`);
+  for (const event of HOOK_EVENTS)
+    for (const h of s.hooks?.[event] ?? []) lines.push(`hook ${event}${h.match ? ` [${h.match}]` : ''}: ${h.command}`);
+  for (const r of s.allow) lines.push(`allow: ${describeRule(r)} run without asking`);
+  for (const r of s.deny) lines.push(`deny: ${describeDeny(r)}`);
+  if (s.approval) lines.push(`approval mode: ${s.approval}`);
+  return lines;
+}

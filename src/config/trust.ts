@@ -1,0 +1,95 @@
+// Which workspaces' own settings the person trusts, kept in the data dir's
+// trust.json (never in the workspace: a repository cannot trust itself).
+// Trust is given to the settings file as it was seen (its SHA-256): when the
+// file changes, milk asks again. `milk trust` and `milk untrust` change it.
+
+import * as fs from 'node:fs';
+import { dataLayout } from '../data-dir';
+import { ensureDir, writeAtomic } from '../io/files';
+import * as path from 'node:path';
+import { type ProjectRead, readProjectSettings } from './project-settings';
+
+export type TrustState = 'trusted' | 'refused';
+
+interface Entry {
+  state: TrustState;
+  /** The settings file trusted (or refused) as it was then. */
+  sha256: string;
+  at: string;
+}
+
+interface FileShape {
+  version: 1;
+  workspaces: Record<string, Entry>;
+}
+
+const MAX_BYTES = 4 * 1024 * 1024;
+
+export class TrustStore {
+  private readonly file: string | null;
+
+  constructor(dataDir: string | null) {
+    this.file = dataDir === null ? null : dataLayout(dataDir).trust;
+  }
+
+  private read(): FileShape {
+    const empty: FileShape = { version: 1, workspaces: {} };
+    if (!this.file) return empty;
+    try {
+      const fd = fs.openSync(this.file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      try {
+        const st = fs.fstatSync(fd);
+        if (!st.isFile() || st.size > MAX_BYTES) return empty;
+        const v = JSON.parse(fs.readFileSync(fd, 'utf8')) as Partial<FileShape>;
+        return v && typeof v.workspaces === 'object' && v.workspaces !== null
+          ? { version: 1, workspaces: v.workspaces }
+          : empty;
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      // Missing or unreadable: nothing is trusted, so milk asks.
+      return empty;
+    }
+  }
+
+  /** What the person said of the workspace's settings as they are now (`sha256`); null: not asked, or changed since. */
+  state(workspace: string, sha256: string): TrustState | null {
+    const e = this.read().workspaces[workspace];
+    if (!e) return null;
+    // "Never" holds whatever the file becomes; trust holds for the file as it was trusted.
+    if (e.state === 'refused') return 'refused';
+    return e.sha256 === sha256 ? 'trusted' : null;
+  }
+
+  /** Keeps the answer; what went wrong, or null. */
+  set(workspace: string, state: TrustState | null, sha256: string, now = new Date()): string | null {
+    if (!this.file) return 'no data dir: the answer lasts until milk exits';
+    try {
+      const data = this.read();
+      if (state === null) delete data.workspaces[workspace];
+      else data.workspaces[workspace] = { state, sha256, at: now.toISOString() };
+      ensureDir(path.dirname(this.file));
+      writeAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`);
+      return null;
+    } catch (err) {
+      return `could not keep the answer in ${this.file} (${(err as Error).message})`;
+    }
+  }
+}
+
+export interface JudgedSettings {
+  read: ProjectRead;
+  state: TrustState | null;
+  trust: TrustStore;
+}
+
+/** This workspace's own settings file, what the person said of it, and where that is kept; null when it has none. */
+export function judgedSettings(workspace: string, dataDir: string | null): JudgedSettings | null {
+  // milk started in the home folder: ~/.milk is the data dir itself, not a project's settings.
+  if (dataDir !== null && path.resolve(workspace, '.milk') === path.resolve(dataDir)) return null;
+  const read = readProjectSettings(workspace);
+  if (!read) return null;
+  const trust = new TrustStore(dataDir);
+  return { read, state: trust.state(workspace, read.sha256), trust };
+}
