@@ -5,7 +5,7 @@
 // Its tools: echo (read-only), note (writes nothing, but is not marked
 // read-only), crash (the process dies mid-call), hang (never answers), flood
 // (a 12 MB message on one line) and image (content that is not text); one
-// prompt, review FILE [FOCUS].
+// prompt, review FILE [FOCUS], and brief (an embedded resource); two resources, notes and plan (memo://…).
 const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
 const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
 const { z } = require('zod');
@@ -46,6 +46,33 @@ function makeServer() {
       messages: [
         { role: 'user', content: { type: 'text', text: `Review ${file}${focus ? `, looking at ${focus}` : ''}.` } },
       ],
+    }),
+  );
+  server.registerPrompt('brief', { description: 'The brief, as a resource' }, () => ({
+    messages: [
+      {
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: { uri: 'memo://brief', mimeType: 'text/plain', text: 'brief: ship it' },
+        },
+      },
+    ],
+  }));
+  server.registerResource(
+    'notes',
+    'memo://notes',
+    { description: 'The team notes', mimeType: 'text/plain' },
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'the notes say: release on friday' }],
+    }),
+  );
+  server.registerResource(
+    'plan',
+    'memo://plan',
+    { description: 'The plan', mimeType: 'text/markdown' },
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: '# Plan\n1. test\n2. ship' }],
     }),
   );
   return server;

@@ -13,6 +13,7 @@ import { Hooks } from './hook-runner';
 import { type HookEvent, type SourcedHook, sourced } from './hooks';
 import type { ProjectSettings } from './config/project-settings';
 import { dataLayout } from './data-dir';
+import { sanitize } from './inert';
 import type { ChatMessage, Provider } from './providers/provider';
 import { rereadImages } from './tools/attach';
 import type { ProviderSwitch, RecordedModel } from './providers/resume';
@@ -144,6 +145,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const hooks = watchingHooks(bus, options, () => recorder.conv);
   const runner = new TurnRunner(bus, provider, {
     hooks,
+    expandInput: (text, signal) => mcp.expand(text, signal),
     workspace: options.workspace,
     background,
     settings,
@@ -256,7 +258,7 @@ function mcpHolder(bus: Bus, options: AgentOptions) {
     if (Object.keys(configs).length === 0) return Promise.resolve();
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { McpServers: Servers } = require('./tools/mcp') as typeof import('./tools/mcp');
-    const servers = new Servers(configs, () => bus.requestRender());
+    const servers = new Servers(configs, () => bus.requestRender(), { oauth: oauthFor(bus, options.dataDir) });
     groups.push(servers);
     return servers.startAll();
   };
@@ -282,11 +284,28 @@ function mcpHolder(bus: Bus, options: AgentOptions) {
     }
     return startGroup(fresh);
   };
+  return { start, stop, add, ...mcpReaders(groups, () => count) };
+}
+
+/** Where remote MCP servers' OAuth tokens are kept, and how the person is sent to authorize; none without data. */
+function oauthFor(bus: Bus, dataDir: string | null): import('./tools/mcp-oauth').OAuthOptions | undefined {
+  if (dataDir === null) return undefined;
+  return {
+    dir: dataLayout(dataDir).mcpAuth,
+    show: (server, url) => {
+      bus.emit('transcript.note', {
+        text: sanitize(`MCP server ${server} asks you to authorize milk: open ${url.href}`),
+      });
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('./tools/mcp-oauth') as typeof import('./tools/mcp-oauth')).openBrowser(url);
+    },
+  };
+}
+
+/** What the MCP servers of every group offer: tools, prompts, resources, and the lines and counts shown of them. */
+function mcpReaders(groups: readonly McpServers[], count: () => number) {
   const list = () => groups.flatMap((g) => g.list());
   return {
-    start,
-    stop,
-    add,
     /** The ready servers' tools, as milk's own are (tools/mcp-tools.ts). */
     tools: (): AnyTool[] =>
       groups.flatMap((g) => g.tools().map((t) => mcpTool(t, (name, args, signal) => g.call(name, args, signal)))),
@@ -294,6 +313,12 @@ function mcpHolder(bus: Bus, options: AgentOptions) {
     failures: (): string[] =>
       list().flatMap((x) => (x.state === 'failed' ? [`MCP server ${x.name}: ${x.why ?? 'failed'}`] : [])),
     prompts: () => groups.flatMap((g) => g.prompts()),
+    /** An input with the resources its `@server:resource` mentions name after it; notes for the person. */
+    expand: async (text: string, signal: AbortSignal): Promise<{ text: string; notes: string[] }> => {
+      const found = await Promise.all(groups.map((g) => g.mentioned(text, signal)));
+      const blocks = found.flatMap((f) => f.blocks);
+      return { text: blocks.length ? [text, ...blocks].join('\n\n') : text, notes: found.flatMap((f) => f.notes) };
+    },
     getPrompt: async (command: string, typed: string): Promise<string | null> => {
       for (const g of groups) {
         const got = await g.getPrompt(command, typed);
@@ -302,7 +327,7 @@ function mcpHolder(bus: Bus, options: AgentOptions) {
       return null;
     },
     status: (): string | null =>
-      count === 0 ? null : `mcp ${list().filter((x) => x.state === 'ready').length}/${count}`,
+      count() === 0 ? null : `mcp ${list().filter((x) => x.state === 'ready').length}/${count()}`,
     forSlash: {
       lines: (): string[] =>
         groups.length
@@ -326,6 +351,9 @@ function mcpLines(servers: McpServers): string[] {
       const args = p.args.map((a) => ` ${a.toUpperCase()}`).join('');
       return `  /${p.command}${args} (prompt)${p.description ? `: ${p.description.slice(0, 80)}` : ''}`;
     }),
+    ...x.resources.map(
+      (r) => `  @${x.name}:${r.name} (resource ${r.uri})${r.description ? `: ${r.description.slice(0, 80)}` : ''}`,
+    ),
   ]);
 }
 

@@ -15,6 +15,8 @@ export function dataLayout(dataDir: string) {
     permissions: path.join(dataDir, 'permissions.json'),
     /** Which workspaces' own settings (.milk/settings.json) the person trusts (config/trust.ts). */
     trust: path.join(dataDir, 'trust.json'),
+    /** Remote MCP servers' OAuth registrations and tokens, a file each, 0600 (tools/mcp-oauth.ts). */
+    mcpAuth: path.join(dataDir, 'mcp-auth'),
     /** The person's own instructions for every workspace. */
     agents: path.join(dataDir, 'AGENTS.md'),
     /** The person's prompt commands, one Markdown file each. */

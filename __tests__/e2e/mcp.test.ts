@@ -27,7 +27,7 @@ function dataDir(): string {
   return data;
 }
 
-const open = async (data: string, approval: string): Promise<MilkPty> => {
+const open = async (data: string, approval: string, model = 'mcp'): Promise<MilkPty> => {
   m = new MilkPty({
     args: [
       '--data-dir',
@@ -37,7 +37,7 @@ const open = async (data: string, approval: string): Promise<MilkPty> => {
       '--base-url',
       `${server.current.url}/v1`,
       '--model',
-      'mcp',
+      model,
       '--approval',
       approval,
     ],
@@ -61,7 +61,7 @@ it('/mcp lists a ready server with its tools and a failed one with its reason, n
     p.write(KEY.enter);
     await p.waitForText(/broken: (starting|failed)/);
   }
-  await p.waitForText(/demo: ready · 6 tools/);
+  await p.waitForText(/demo: ready · 7 tools/);
   expect(p.text()).toMatch(/\/demo:review FILE FOCUS \(prompt\): Review a file/);
   expect(p.text()).toMatch(/demo__echo \(says read-only\): Echo the text back/);
   expect(p.text()).toMatch(/broken: failed \(/);
@@ -134,4 +134,20 @@ it("an MCP prompt is a slash command: /demo:review with its arguments sends the 
     'the prompt sent',
   );
   await p.waitForText('› /demo:review src/cart.ts error paths');
+});
+
+it('@server:resource in an input attaches the resource: the model gets its contents, the transcript a note', async () => {
+  const p = await open(dataDir(), 'ask', 'echo');
+  p.write('what does @demo:notes say?' + KEY.enter);
+  await p.waitForText('attached @demo:notes (32 characters)');
+  await p.waitForText(/echo: /);
+  const sent = server.current.requests[server.current.requests.length - 1].body as {
+    messages: Array<{ content: unknown }>;
+  };
+  const last = JSON.stringify(sent.messages[sent.messages.length - 1].content);
+  expect(last).toContain('what does @demo:notes say?');
+  expect(last).toContain('<resource server=\\"demo\\" uri=\\"memo://notes\\">');
+  expect(last).toContain('the notes say: release on friday');
+  // The transcript shows what was typed, not the resource.
+  expect(p.text()).toContain('› what does @demo:notes say?');
 });

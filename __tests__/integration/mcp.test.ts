@@ -64,6 +64,7 @@ it("lists each server's tools namespaced, with their schemas and what they say o
     'demo__hang',
     'demo__flood',
     'demo__image',
+    'demo__read_resource',
   ]);
   expect(demo.tools.find((t) => t.name === 'echo')).toMatchObject({
     hints: ['read-only'],
@@ -84,6 +85,7 @@ it("lists each server's tools namespaced, with their schemas and what they say o
   // rest.
   expect(demo.prompts).toEqual([
     { server: 'demo', name: 'review', command: 'demo:review', description: 'Review a file', args: ['file', 'focus'] },
+    { server: 'demo', name: 'brief', command: 'demo:brief', description: 'The brief, as a resource', args: [] },
   ]);
   expect(await s.getPrompt('demo:review', 'src/app.ts error handling')).toBe(
     'Review src/app.ts, looking at error handling.',
@@ -91,6 +93,32 @@ it("lists each server's tools namespaced, with their schemas and what they say o
   expect(await s.getPrompt('demo:review', 'src/app.ts')).toBe('Review src/app.ts.');
   await expect(s.getPrompt('demo:review', '')).rejects.toThrow(/^demo: /);
   expect(await s.getPrompt('demo:nope', '')).toBeNull();
+});
+
+it("a server's resources: listed, read by the model through read_resource, attached by @server:name, embedded in a prompt", async () => {
+  const s = start({ demo: stdio() });
+  await ready(s, 'demo');
+  expect(s.resources()).toEqual([
+    { server: 'demo', name: 'notes', uri: 'memo://notes', description: 'The team notes', mimeType: 'text/plain' },
+    { server: 'demo', name: 'plan', uri: 'memo://plan', description: 'The plan', mimeType: 'text/markdown' },
+  ]);
+  const reader = s.find('demo__read_resource');
+  expect(reader?.description).toContain('memo://notes (notes): The team notes');
+  const never = new AbortController().signal;
+  expect(await s.call('demo__read_resource', { uri: 'memo://plan' }, never)).toEqual({
+    ok: true,
+    content: '# Plan\n1. test\n2. ship',
+  });
+  expect((await s.call('demo__read_resource', { uri: 'memo://nope' }, never)).content).toBe(
+    'error: demo lists no resource "memo://nope"',
+  );
+  const got = await s.mentioned('what do @demo:notes and @demo:memo://plan say? (@demo:nope, @other:notes)');
+  expect(got.blocks).toEqual([
+    '<resource server="demo" uri="memo://notes">\nthe notes say: release on friday\n</resource>',
+    '<resource server="demo" uri="memo://plan">\n# Plan\n1. test\n2. ship\n</resource>',
+  ]);
+  expect(got.notes).toEqual(['attached @demo:notes (32 characters)', 'attached @demo:memo://plan (22 characters)']);
+  expect(await s.getPrompt('demo:brief', '')).toBe('<resource uri="memo://brief">\nbrief: ship it\n</resource>');
 });
 
 it(

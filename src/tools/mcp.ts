@@ -16,6 +16,7 @@ import { redactSecrets, redactUrl } from '../redact';
 import type { ToolResult } from './tool';
 import type { McpToolInfo } from './mcp-tools';
 import { GroupStdioTransport, KILL_GRACE_MS, killMcpServers, live } from './mcp-stdio';
+import type { McpOAuth, OAuthOptions } from './mcp-oauth';
 
 // The exit path stops the servers through the module it loaded (agent-parts.ts).
 export { killMcpServers };
@@ -34,7 +35,21 @@ export type McpState = 'starting' | 'ready' | 'failed' | 'stopped';
 export interface McpTool extends McpToolInfo {
   /** The server's own name for it. */
   readonly name: string;
+  /** milk's own: the server's resources read by uri (read_resource), for a server that has them. */
+  readonly resources?: true;
 }
+
+/** A resource a server lists: `@server:name` in an input attaches it; read_resource reads it for the model. */
+export interface McpResource {
+  readonly server: string;
+  readonly name: string;
+  readonly uri: string;
+  readonly description: string;
+  readonly mimeType?: string;
+}
+
+/** Resources of one server listed, at most. */
+const MAX_RESOURCES = 200;
 
 export interface McpPrompt {
   readonly server: string;
@@ -52,6 +67,7 @@ export interface McpServerInfo {
   readonly why: string | null;
   readonly tools: readonly McpTool[];
   readonly prompts: readonly McpPrompt[];
+  readonly resources: readonly McpResource[];
   /** The server's tools left out, and why (a name or schema a provider would refuse). */
   readonly dropped: readonly string[];
 }
@@ -66,6 +82,7 @@ interface Running {
   why: string | null;
   tools: McpTool[];
   prompts: McpPrompt[];
+  resources: McpResource[];
   dropped: string[];
   client: Client | null;
   transport: Transport | null;
@@ -154,7 +171,7 @@ export class McpServers {
   constructor(
     private readonly configs: Readonly<Record<string, McpServerConfig>>,
     private readonly changed: () => void,
-    private readonly limits: { startMs?: number; callMs?: number } = {},
+    private readonly limits: { startMs?: number; callMs?: number; oauth?: OAuthOptions } = {},
   ) {
     for (const name of Object.keys(configs))
       this.running.set(name, {
@@ -162,6 +179,7 @@ export class McpServers {
         why: null,
         tools: [],
         prompts: [],
+        resources: [],
         dropped: [],
         client: null,
         transport: null,
@@ -185,7 +203,7 @@ export class McpServers {
     const r = this.running.get(name) as Running;
     this.stopOne(r);
     const generation = ++r.generation;
-    Object.assign(r, { state: 'starting', why: null, tools: [], prompts: [], dropped: [] });
+    Object.assign(r, { state: 'starting', why: null, tools: [], prompts: [], resources: [], dropped: [] });
     this.changed();
     try {
       const { client, transport } = await this.connect(name);
@@ -196,37 +214,77 @@ export class McpServers {
       const taken = new Set(this.tools().map((t) => t.qualified));
       Object.assign(r, checkTools(name, listed, taken));
       r.prompts = await this.listPrompts(name, client);
+      r.resources = await this.listResources(name, client);
       if (generation !== r.generation) return;
+      const reader = resourceReader(name, r.resources, taken);
+      if (reader && !r.tools.some((t) => t.name === 'read_resource')) r.tools.push(reader);
       r.state = 'ready';
     } catch (err) {
       if (generation !== r.generation) return;
       this.stopOne(r);
-      Object.assign(r, { state: 'failed', why: reason(err, this.configs[name]), tools: [], prompts: [], dropped: [] });
+      const why = reason(err, this.configs[name]);
+      Object.assign(r, { state: 'failed', why, tools: [], prompts: [], resources: [], dropped: [] });
     }
     this.changed();
   }
 
-  private async connect(name: string): Promise<{ client: Client; transport: Transport }> {
-    /* eslint-disable @typescript-eslint/no-require-imports */
-    const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof ClientModule;
+  /** Connects to a server; a remote one that asks for OAuth is authorized first (the person, in a browser). */
+  private async connect(name: string, authorized = false): Promise<{ client: Client; transport: Transport }> {
     const config = this.configs[name];
-    let transport: Transport;
+    const oauth = 'url' in config ? this.oauthFor(name, config) : null;
+    if (oauth && !oauth.tokens()) await oauth.prepare();
+    const transport = this.transport(config, oauth);
+    const client = this.client(name);
+    try {
+      await client.connect(transport, { timeout: this.limits.startMs ?? MCP_START_MS });
+    } catch (err) {
+      if (!oauth || authorized || !isUnauthorized(err)) throw err;
+      this.waiting(name, 'waiting for you to authorize milk in the browser (the address is in the transcript)');
+      const code = await oauth.code();
+      await (transport as InstanceType<typeof HttpModule.StreamableHTTPClientTransport>).finishAuth(code);
+      return this.connect(name, true);
+    }
+    return { client, transport };
+  }
+
+  /** OAuth for a remote server with no Authorization header of its own, where there is a data dir to keep tokens. */
+  private oauthFor(name: string, config: { headers?: Readonly<Record<string, string>> }): McpOAuth | null {
+    const opts = this.limits.oauth;
+    if (!opts || Object.keys(config.headers ?? {}).some((h) => h.toLowerCase() === 'authorization')) return null;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { McpOAuth: OAuth } = require('./mcp-oauth') as typeof import('./mcp-oauth');
+    return new OAuth(name, opts);
+  }
+
+  private waiting(name: string, why: string): void {
+    const r = this.running.get(name);
+    if (r) r.why = why;
+    this.changed();
+  }
+
+  private transport(config: McpServerConfig, oauth: McpOAuth | null): Transport {
+    /* eslint-disable @typescript-eslint/no-require-imports */
     if ('command' in config) {
       const stdio = new GroupStdioTransport(config);
-      transport = stdio;
       const started = stdio.start().then(() => {
         if (stdio.child?.pid) live.add(stdio.child.pid);
       });
-      transport.start = () => started;
-    } else {
-      const { StreamableHTTPClientTransport } =
-        require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof HttpModule;
-      transport = new StreamableHTTPClientTransport(new URL(config.url), {
-        requestInit: { headers: { ...config.headers } },
-      });
+      stdio.start = () => started;
+      return stdio;
     }
+    const { StreamableHTTPClientTransport } =
+      require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof HttpModule;
     /* eslint-enable @typescript-eslint/no-require-imports */
-    const client = new Client({ name: 'milk', version: '0.1.0' }, { capabilities: {} });
+    return new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: { ...config.headers } },
+      ...(oauth ? { authProvider: oauth } : {}),
+    });
+  }
+
+  private client(name: string): Client {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Client: SdkClient } = require('@modelcontextprotocol/sdk/client/index.js') as typeof ClientModule;
+    const client = new SdkClient({ name: 'milk', version: '0.1.0' }, { capabilities: {} });
     // A server that dies or breaks its protocol: marked failed; a call in flight gets its own error.
     client.onerror = () => undefined;
     client.onclose = () => {
@@ -237,6 +295,7 @@ export class McpServers {
           why: 'the server closed the connection',
           tools: [],
           prompts: [],
+          resources: [],
           dropped: [],
           client: null,
           transport: null,
@@ -244,8 +303,7 @@ export class McpServers {
         this.changed();
       }
     };
-    await client.connect(transport, { timeout: this.limits.startMs ?? MCP_START_MS });
-    return { client, transport };
+    return client;
   }
 
   /**
@@ -286,6 +344,70 @@ export class McpServers {
       }));
   }
 
+  /** A server's resources, when it offers any. */
+  private async listResources(server: string, client: Client): Promise<McpResource[]> {
+    if (!client.getServerCapabilities()?.resources) return [];
+    const listed = await client.listResources(undefined, { timeout: this.limits.startMs ?? MCP_START_MS });
+    return listed.resources.slice(0, MAX_RESOURCES).map((x) => ({
+      server,
+      name: x.name,
+      uri: x.uri,
+      description: (x.description ?? '').split('\n')[0].slice(0, 200),
+      ...(x.mimeType ? { mimeType: x.mimeType } : {}),
+    }));
+  }
+
+  /** The ready servers' resources. */
+  resources(): McpResource[] {
+    return [...this.running.values()].flatMap((r) => (r.state === 'ready' ? r.resources : []));
+  }
+
+  /** A resource's contents as text (other content named), capped; rejects saying why. */
+  async readResource(server: string, uri: string, signal?: AbortSignal): Promise<string> {
+    const r = this.running.get(server);
+    if (!r?.client || r.state !== 'ready') throw new Error(`${server} is not running`);
+    try {
+      const got = await r.client.readResource({ uri }, { signal, timeout: this.limits.callMs ?? MCP_CALL_MS });
+      const text = got.contents.map((c) => contentText(c)).join('\n');
+      return text.length > MAX_MCP_RESULT
+        ? `${text.slice(0, MAX_MCP_RESULT)}\n[cut at ${MAX_MCP_RESULT} characters]`
+        : text;
+    } catch (err) {
+      throw new Error(`${server}: ${reason(err, this.configs[server])}`, { cause: err });
+    }
+  }
+
+  /**
+   * The contents of the resources an input's `@server:resource` mentions name (a listed resource, by its name or uri),
+   * a block each, and a note for each.
+   */
+  async mentioned(text: string, signal?: AbortSignal): Promise<{ blocks: string[]; notes: string[] }> {
+    const all = this.resources();
+    if (all.length === 0) return { blocks: [], notes: [] };
+    const named = [...text.matchAll(/(?<=^|\s)@([A-Za-z0-9_-]+):(\S+)/g)].map((m) => ({
+      mention: `@${m[1]}:${m[2].replace(/[.,;:!?)]+$/, '')}`,
+      server: m[1],
+      key: m[2].replace(/[.,;:!?)]+$/, ''),
+    }));
+    const found = named.flatMap((n) => {
+      const res = all.find((x) => x.server === n.server && (x.name === n.key || x.uri === n.key));
+      return res ? [{ ...n, res }] : [];
+    });
+    const blocks: string[] = [];
+    const notes: string[] = [];
+    for (const f of found.filter((f, i) => found.findIndex((o) => o.res === f.res) === i)) {
+      try {
+        const body = await this.readResource(f.res.server, f.res.uri, signal);
+        blocks.push(`<resource server="${f.res.server}" uri="${f.res.uri}">\n${body}\n</resource>`);
+        notes.push(`attached ${f.mention} (${body.length} characters)`);
+      } catch (err) {
+        blocks.push(`[${f.mention}: not attached: ${(err as Error).message}]`);
+        notes.push(`${f.mention} not attached: ${(err as Error).message}`);
+      }
+    }
+    return { blocks, notes };
+  }
+
   /** Every server with its state, tools and prompts, in config order. */
   list(): McpServerInfo[] {
     return [...this.running.entries()].map(([name, r]) => ({
@@ -294,6 +416,7 @@ export class McpServers {
       why: r.why,
       tools: r.tools,
       prompts: r.prompts,
+      resources: r.resources,
       dropped: r.dropped,
     }));
   }
@@ -349,6 +472,7 @@ export class McpServers {
         content: `error: ${qualified} is not available (its MCP server is not running)`,
         status: 'server not running',
       };
+    if (tool.resources) return this.readForModel(tool.server, args, signal);
     try {
       const result = await r.client.callTool({ name: tool.name, arguments: args }, undefined, {
         signal,
@@ -371,6 +495,18 @@ export class McpServers {
     }
   }
 
+  /** read_resource: one of the server's resources for the model. */
+  private async readForModel(server: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+    const uri = typeof args.uri === 'string' ? args.uri : '';
+    const listed = this.running.get(server)?.resources.find((x) => x.uri === uri || x.name === uri);
+    if (!listed) return { ok: false, content: `error: ${server} lists no resource ${JSON.stringify(uri)}` };
+    try {
+      return { ok: true, content: await this.readResource(server, listed.uri, signal) };
+    } catch (err) {
+      return { ok: false, content: `error: ${(err as Error).message}`, status: 'not read' };
+    }
+  }
+
   /** Stops every server (at exit, or when the config goes). */
   stopAll(): void {
     for (const r of this.running.values()) {
@@ -381,16 +517,59 @@ export class McpServers {
   }
 }
 
-/** A result's content as text: text parts as they are, anything else named. */
+/** The SDK's UnauthorizedError (its class loaded only with the HTTP transport). */
+function isUnauthorized(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'UnauthorizedError' || err.constructor.name === 'UnauthorizedError');
+}
+
+/**
+ * A result's content as text: text parts as they are, an embedded resource's text in a block naming it, a link to one
+ * by its uri, anything else named.
+ */
 function resultText(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
-    .map((c: { type?: string; text?: unknown; mimeType?: unknown }) => {
+    .map((c: { type?: string; text?: unknown; mimeType?: unknown; resource?: unknown; uri?: unknown }) => {
       if (c.type === 'text') return String(c.text ?? '');
+      if (c.type === 'resource' && c.resource && typeof c.resource === 'object') {
+        const res = c.resource as { uri?: unknown; text?: unknown; blob?: unknown; mimeType?: unknown };
+        return `<resource uri="${String(res.uri ?? '')}">\n${contentText(res)}\n</resource>`;
+      }
+      if (c.type === 'resource_link') return `[resource link: ${String(c.uri ?? '')}]`;
       const mime = typeof c.mimeType === 'string' ? ` (${c.mimeType})` : '';
       return `[${c.type ?? 'unknown'} content${mime}: not shown as text]`;
     })
     .join('\n');
+}
+
+/** A resource's contents: its text, or its binary named. */
+function contentText(c: { text?: unknown; blob?: unknown; mimeType?: unknown }): string {
+  if (typeof c.text === 'string') return c.text;
+  const mime = typeof c.mimeType === 'string' ? c.mimeType : 'binary';
+  const bytes = typeof c.blob === 'string' ? Math.floor((c.blob.length * 3) / 4) : 0;
+  return `[${mime} content of ${bytes} bytes: not shown as text]`;
+}
+
+/** milk's read_resource for a server that lists resources (named among the tools, never a name taken). */
+function resourceReader(server: string, resources: readonly McpResource[], taken: ReadonlySet<string>): McpTool | null {
+  const qualified = qualify(server, 'read_resource');
+  if (resources.length === 0 || taken.has(qualified)) return null;
+  const listed = resources
+    .slice(0, 20)
+    .map((x) => `${x.uri}${x.name !== x.uri ? ` (${x.name})` : ''}${x.description ? `: ${x.description}` : ''}`);
+  const more = resources.length > 20 ? `; and ${resources.length - 20} more` : '';
+  return {
+    server,
+    name: 'read_resource',
+    qualified,
+    description: `Read one of the ${server} MCP server's resources by its uri: ${listed.join('; ')}${more}`.slice(
+      0,
+      2000,
+    ),
+    inputSchema: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] },
+    hints: [],
+    resources: true,
+  };
 }
 
 /**

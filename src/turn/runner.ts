@@ -41,6 +41,9 @@ export { killLiveTools } from '../tools/lazy-command';
  */
 export const DEFAULT_MAX_STEPS = 100;
 
+/** An input that names an MCP resource (`@server:name`). */
+const MENTION = /(^|\s)@[A-Za-z0-9_-]+:\S/;
+
 export interface RunnerOptions extends Partial<
   Omit<ToolCallsOptions, 'bus' | 'settings' | 'registry' | 'approvals' | 'questions' | 'probeSandbox'>
 > {
@@ -72,6 +75,8 @@ export interface RunnerOptions extends Partial<
   effort?: () => Effort | undefined;
   /** The subagents the task tool can hand work to (milk's explore without it). */
   agents?: () => readonly AgentSpec[];
+  /** What an input's `@server:resource` mentions name, read and put after it (MCP resources), with notes. */
+  expandInput?: (input: string, signal: AbortSignal) => Promise<{ text: string; notes: string[] }>;
   /** Where the agent works and when, for a subagent's system prompt. */
   where?: () => string;
 }
@@ -195,19 +200,42 @@ export class TurnRunner {
         ...(images ? { images: images.map(withoutBytes) } : {}),
       },
       segments,
-      async (turn) => {
+      (turn) => {
         turn.steering = [];
-        const hooks = this.options.hooks;
-        // Only where a user_prompt hook is configured does the input wait before it goes.
-        if (hooks?.has('user_prompt')) {
-          const stopped = await hooks.userPrompt(input, turn.controller.signal);
-          if (turn.cancelled) return;
-          if (stopped !== null) throw new Error(`a user_prompt hook stopped this input: ${stopped}`);
-        }
-        this.record(turn.id, { role: 'user', content: input, ...(images ? { images } : {}) });
-        return this.loop(turn);
+        const record = (content: string): Promise<void> => {
+          this.record(turn.id, { role: 'user', content, ...(images ? { images } : {}) });
+          return this.loop(turn);
+        };
+        // The request goes out at once unless a hook or a resource has to be waited for first.
+        if (!this.waitsBeforeSending(input)) return record(input);
+        return this.beforeSending(turn, input).then((content) => (content === null ? undefined : record(content)));
       },
     );
+  }
+
+  private waitsBeforeSending(input: string): boolean {
+    return this.options.hooks?.has('user_prompt') === true || (!!this.options.expandInput && MENTION.test(input));
+  }
+
+  /** The user_prompt hooks (which may stop the input), then its MCP resources read: what the model gets, or null. */
+  private async beforeSending(turn: ActiveTurn, input: string): Promise<string | null> {
+    const hooks = this.options.hooks;
+    if (hooks?.has('user_prompt')) {
+      const stopped = await hooks.userPrompt(input, turn.controller.signal);
+      if (turn.cancelled) return null;
+      if (stopped !== null) throw new Error(`a user_prompt hook stopped this input: ${stopped}`);
+    }
+    const content = await this.expanded(turn, input);
+    return turn.cancelled ? null : content;
+  }
+
+  /** The input as the model gets it: with what its MCP resource mentions name (a note for each). */
+  private async expanded(turn: ActiveTurn, input: string): Promise<string> {
+    const expand = this.options.expandInput;
+    if (!expand || !MENTION.test(input)) return input;
+    const { text, notes } = await expand(input, turn.controller.signal);
+    for (const note of notes) this.bus.emit('transcript.note', { text: sanitize(note) });
+    return text;
   }
 
   /**
