@@ -29,6 +29,8 @@
 //   mcp         start-up with three MCP servers configured against none
 //   images      a 4.9 MB screenshot's path pasted: to its chip, and keystrokes after it
 //   long        keys typed while four subagents stream at once; idle CPU with a background command running
+//   reach       start-up with a trusted project's settings and three hooks against none; keys typed while
+//               web_fetch turns a 4.5 MB page into Markdown
 const path = require('node:path');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -1574,6 +1576,96 @@ async function benchLongTasks() {
   }
 }
 
+/**
+ * Reach: a workspace whose trusted .milk/settings.json brings hooks and rules, and three hooks in config.json, start
+ * as fast as none (the hooks run after the first paint: budget +15 % or 10 ms, as MCP servers'); and web_fetch's
+ * HTML-to-Markdown of a 4.5 MB page runs in a worker, off the keystroke path (keys typed meanwhile: p99 50 ms).
+ */
+async function benchReach() {
+  const none = tmp('milk-bench-reach-none-');
+  const hooked = tmp('milk-bench-reach-hooks-');
+  const plainWs = tmp('milk-bench-reach-ws-');
+  const ws = fs.realpathSync(tmp('milk-bench-reach-project-'));
+  const hook = { command: 'true' };
+  fs.writeFileSync(path.join(none, 'config.json'), JSON.stringify({}));
+  fs.writeFileSync(
+    path.join(hooked, 'config.json'),
+    JSON.stringify({ hooks: { session_start: [hook], before_tool: [{ match: 'shell', ...hook }], turn_end: [hook] } }),
+  );
+  fs.mkdirSync(path.join(ws, '.milk'));
+  const settings = JSON.stringify({
+    hooks: { after_tool: [hook] },
+    allow: [{ tool: 'shell', prefix: 'npm test' }],
+    deny: [{ path: 'secrets/**' }],
+    approval: 'auto-edit',
+  });
+  fs.writeFileSync(path.join(ws, '.milk', 'settings.json'), settings);
+  const { TrustStore } = require('../dist/config/trust');
+  const { sha256Hex } = require('../dist/sha256');
+  new TrustStore(hooked).set(ws, 'trusted', sha256Hex(settings));
+  await startupOnce(['--data-dir', none], plainWs);
+  await startupOnce(['--data-dir', hooked], ws);
+  const without = [];
+  const withAll = [];
+  for (let i = 0; i < scaled(10, 2); i++) {
+    without.push(await startupOnce(['--data-dir', none], plainWs));
+    withAll.push(await startupOnce(['--data-dir', hooked], ws));
+  }
+  const a = stats(without);
+  const b = stats(withAll);
+  console.log(
+    `startup to first paint with a trusted project's settings and three hooks: median ${fmt(b.median)}; with none: ` +
+      `median ${fmt(a.median)} (n=${a.n} each; budget: the same +15 % or 10 ms, +10%)`,
+  );
+  check(
+    "startup with a trusted project's settings and three hooks",
+    b.median,
+    Math.max(a.median * 1.15, a.median + 10),
+    0.1,
+  );
+  await keysWhileFetching();
+}
+
+/** Keys typed while web_fetch's worker turns a 4.5 MB article into Markdown. */
+async function keysWhileFetching() {
+  const http = require('node:http');
+  const para = '<p>' + 'A widget turns left when its lever is pulled, as the makers say. '.repeat(20) + '</p>\n';
+  const body = para.repeat(Math.ceil((4.5 * 1024 * 1024) / para.length));
+  const page = `<html><head><title>Big</title></head><body><article>${body}</article></body></html>`;
+  const site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
+  await new Promise((r) => site.listen(0, '127.0.0.1', r));
+  const { startMockServer } = require('./mock-server');
+  const mock = await startMockServer();
+  try {
+    const args = ['--data-dir', tmp('milk-bench-fetch-'), '--provider', 'openai', '--base-url', `${mock.url}/v1`];
+    const m = startMilk([...args, '--model', 'fetch', '--approval', 'full-auto']);
+    await m.until(() => m.status().includes('history: session'), 30000);
+    m.p.write(`http://127.0.0.1:${site.address().port}/big\r`);
+    await m.until(() => m.status().includes('working'), 10000);
+    // Keys in fives while the call runs (the page fetched, then parsed in its worker), up to 60.
+    const samples = [];
+    const composerRow = () => m.term.buffer.active.getLine(m.term.rows - 3).translateToString(true);
+    while (samples.length < scaled(60, 5) && (samples.length < 5 || m.status().includes('working'))) {
+      for (const x of await keystrokes(m, 5)) samples.push(x);
+      m.p.write('\x15');
+      await m.until(() => !composerRow().includes('x'));
+    }
+    const s = stats(samples);
+    const still = m.status().includes('working') ? 'still fetching at the last key' : 'done before the last key';
+    await m.until(() => !m.status().includes('working'), 60000);
+    m.p.kill('SIGKILL');
+    console.log(
+      `keystroke echo while web_fetch parses a 4.5 MB page: median ${fmt(s.median)}, p99 ${fmt(s.p99)} ` +
+        `(n=${s.n}, ${still}; ` +
+        `budget p99 50 ms, +50%, times the machine factor ${machine.factor.toFixed(2)})`,
+    );
+    check('keystroke echo while web_fetch parses a 4.5 MB page, p99', s.p99, 50 * machine.factor, 0.5);
+  } finally {
+    await mock.close();
+    site.close();
+  }
+}
+
 /** Ten keys typed 20 ms apart, each timed until the composer shows it; then rubbed out again. */
 async function typeTen(m, composer) {
   // The composer's text, its borders and the padding after it left out.
@@ -1613,6 +1705,7 @@ const CASES = {
   slash: benchSlashMenu,
   images: benchImages,
   long: benchLongTasks,
+  reach: benchReach,
   mcp: benchMcp,
 };
 

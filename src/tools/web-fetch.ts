@@ -140,10 +140,12 @@ export function pageKind(type: string, body: Buffer): 'html' | 'text' | 'binary'
  * screen up. The worker is ended with the call (Ctrl-C).
  */
 export function htmlToMarkdown(
-  html: string,
+  page: Uint8Array,
   url: string,
   signal: AbortSignal,
 ): Promise<{ title: string; markdown: string }> {
+  // The page's bytes are handed over, not copied or decoded here: the main thread only waits.
+  const bytes = new Uint8Array(page);
   return new Promise((resolve, reject) => {
     const modules = {
       linkedom: require.resolve('linkedom'),
@@ -152,7 +154,8 @@ export function htmlToMarkdown(
     };
     const worker = new Worker(`(${convertInWorker.toString()})()`, {
       eval: true,
-      workerData: { html, url, modules },
+      workerData: { bytes, url, modules },
+      transferList: [bytes.buffer],
     });
     const stop = (): void => void worker.terminate();
     signal.addEventListener('abort', stop, { once: true });
@@ -178,8 +181,8 @@ export function htmlToMarkdown(
 function convertInWorker(): void {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
-  const { html, url, modules } = workerData as {
-    html: string;
+  const { bytes, url, modules } = workerData as {
+    bytes: Uint8Array;
     url: string;
     modules: { linkedom: string; readability: string; turndown: string };
   };
@@ -188,7 +191,7 @@ function convertInWorker(): void {
     const { Readability } = require(modules.readability) as typeof import('@mozilla/readability');
     const TurndownService = require(modules.turndown) as typeof import('turndown');
     /* eslint-enable @typescript-eslint/no-require-imports */
-    const { document } = parseHTML(html);
+    const { document } = parseHTML(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
     // Scripts, styles and what is never read go before anything looks at the page.
     for (const el of Array.from(document.querySelectorAll('script, style, noscript, template, iframe, svg')))
       el.remove();

@@ -54,9 +54,10 @@ export const webFetch = defineTool<Args>({
         ok: false,
         content: `error: ${page.url} is not text (${page.type || 'no type given'}, ${page.body.length} bytes)`,
       };
-    const text = page.body.toString('utf8');
     const read =
-      kind === 'html' ? await web.htmlToMarkdown(text, page.url, signal) : { title: page.url, markdown: text };
+      kind === 'html'
+        ? await web.htmlToMarkdown(page.body, page.url, signal)
+        : { title: page.url, markdown: page.body.toString('utf8') };
     const cut = read.markdown.length > web.MAX_PAGE_CHARS || page.cut;
     const notes = [
       page.status >= 400 ? `the server answered ${page.status}` : '',
