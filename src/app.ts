@@ -23,7 +23,7 @@ import type { SetupAnswers } from './composer/views/provider-setup';
 import { APPROVAL_MEANING } from './settings/approval';
 import { HistoryService, historyPaths } from './history/service';
 import { Sessions } from './session/sessions';
-import { PROJECT_SETTINGS, projectLines } from './config/project-settings';
+import { PROJECT_HOOKS, PROJECT_SETTINGS, projectLines } from './config/project-settings';
 import type { JudgedSettings } from './config/trust';
 import { Keymap, buildKeymap } from './tui/keymap';
 import { routeChord } from './tui/router';
@@ -249,10 +249,15 @@ function askTrust(bus: Bus, s: Services, coordinator: TurnCoordinator, options: 
   }
   if (w.state === 'refused') return note(`${PROJECT_SETTINGS} is not applied: you said never (milk trust applies it)`);
   const on = projectLines(w.read.settings);
+  // Nothing in it milk could use (not JSON, only unknown keys): nothing to trust, only what is wrong with it.
+  if (on.length === 0) {
+    for (const p of w.read.problems) s.warn(`${PROJECT_SETTINGS}: ${p}`);
+    return;
+  }
   note(
     [
       `This workspace has ${PROJECT_SETTINGS}; trusting it would turn on:`,
-      ...(on.length ? on.map((l) => `  ${l}`) : ['  nothing milk can use']),
+      ...on.map((l) => `  ${l}`),
       ...w.read.problems.map((p) => `  (left out: ${p})`),
       'Until you trust it, only your own config applies.',
     ].join('\n'),
@@ -269,6 +274,8 @@ function askTrust(bus: Bus, s: Services, coordinator: TurnCoordinator, options: 
     if (kept) s.warn(kept);
     if (pick === 2) return note(`${PROJECT_SETTINGS} will not be applied (milk trust applies it)`);
     s.applyProject(w.read.settings);
+    // Trusted after start-up: its own session_start hooks run now (the person's ran at the start).
+    s.hooks.fire('session_start', { source: 'milk' }, undefined, PROJECT_HOOKS);
     note(`trusted: ${PROJECT_SETTINGS} is in force (milk untrust takes it back)`);
   });
 }

@@ -32,6 +32,8 @@ export interface Events {
     kind?: 'compact' | 'command';
     images?: ImagePart[];
   };
+  /** The input as the model got it, where that is more than was typed (the MCP resources it names, read into it). */
+  'turn.sent': { turnId: number; text: string };
   /** The person's own command ran: `text` (the command and its output) joined the conversation as their message. */
   'command.ran': { turnId: number; text: string; segments: Segment[] };
   /**

@@ -78,10 +78,10 @@ export class Hooks {
     );
   }
 
-  /** Starts the hooks of an event no one waits for; a failure is said. */
-  fire(event: HookEvent, fields: Record<string, unknown>, tool?: string): void {
+  /** Starts the hooks of an event no one waits for (`from`: only those of that source); a failure is said. */
+  fire(event: HookEvent, fields: Record<string, unknown>, tool?: string, from?: string): void {
     if (!this.has(event, tool)) return;
-    for (const hook of hooksFor(this.all, event, tool)) {
+    for (const hook of hooksFor(this.all, event, tool).filter((h) => from === undefined || h.source === from)) {
       const ran = this.run(hook, event, fields).then((r) => {
         const v = verdictOf(r);
         if (v.kind === 'failed') this.failed(event, hook, v.why);

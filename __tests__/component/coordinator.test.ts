@@ -218,6 +218,27 @@ describe('the coordinator: turns', () => {
     expect(started).toEqual(['one', 'two', 'three']);
   });
 
+  it("milk's own questions asked while one is open wait their turn, each answer to its own asker", () => {
+    let clock = 1_000_000;
+    const { c } = setup([], { now: () => clock });
+    const answers: string[] = [];
+    c.askOwn('Trust it?', ['yes', 'no'], (a) => answers.push(`trust ${a.kind === 'option' ? a.index : a.kind}`));
+    c.askOwn('Remember where?', ['here', 'there'], (a) =>
+      answers.push(`memory ${a.kind === 'option' ? a.index : a.kind}`),
+    );
+    expect(c.mode).toBe('question');
+    expect(String(c.frame().prompt)).toContain('Trust it?');
+    clock += APPROVAL_PAUSE_MS;
+    c.dispatch({ kind: 'text', text: '2' });
+    expect(answers).toEqual(['trust 1']);
+    expect(c.mode).toBe('question');
+    expect(String(c.frame().prompt)).toContain('Remember where?');
+    clock += APPROVAL_PAUSE_MS;
+    c.dispatch({ kind: 'text', text: '1' });
+    expect(answers).toEqual(['trust 1', 'memory 0']);
+    expect(c.mode).toBe('idle');
+  });
+
   it('asks for a tool call; "always" stops asking for that tool; force answers a pending question', async () => {
     const shell = (command: string) => ({ tool: { name: 'shell', args: { command } } });
     // A write asks in the default mode (ask); a read would not.

@@ -27,7 +27,7 @@ function dataDir(): string {
   return data;
 }
 
-const open = async (data: string, approval: string, model = 'mcp'): Promise<MilkPty> => {
+const open = async (data: string, approval: string, model = 'mcp', extra: string[] = []): Promise<MilkPty> => {
   m = new MilkPty({
     args: [
       '--data-dir',
@@ -40,6 +40,7 @@ const open = async (data: string, approval: string, model = 'mcp'): Promise<Milk
       model,
       '--approval',
       approval,
+      ...extra,
     ],
     cols: 120,
   });
@@ -137,7 +138,8 @@ it("an MCP prompt is a slash command: /demo:review with its arguments sends the 
 });
 
 it('@server:resource in an input attaches the resource: the model gets its contents, the transcript a note', async () => {
-  const p = await open(dataDir(), 'ask', 'echo');
+  const data = dataDir();
+  const p = await open(data, 'ask', 'echo', ['--session', 'resources']);
   p.write('what does @demo:notes say?' + KEY.enter);
   await p.waitForText('attached @demo:notes (32 characters)');
   await p.waitForText(/echo: /);
@@ -150,4 +152,16 @@ it('@server:resource in an input attaches the resource: the model gets its conte
   expect(last).toContain('the notes say: release on friday');
   // The transcript shows what was typed, not the resource.
   expect(p.text()).toContain('› what does @demo:notes say?');
+  // The log keeps what the model got: a resumed conversation sends the resource's text again.
+  p.write(KEY.ctrlD);
+  await p.exited;
+  const again = await open(data, 'ask', 'echo', ['--session', 'resources', '-c']);
+  again.write('and now?' + KEY.enter);
+  await again.waitForText(/echo: and now\?/);
+  const resumed = server.current.requests[server.current.requests.length - 1].body as {
+    messages: Array<{ role: string; content: unknown }>;
+  };
+  const earlier = resumed.messages.filter((msg) => msg.role === 'user').map((msg) => JSON.stringify(msg.content));
+  expect(earlier[0]).toContain('what does @demo:notes say?');
+  expect(earlier[0]).toContain('the notes say: release on friday');
 });

@@ -3,16 +3,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KEY, MilkPty, tempDir } from '../helpers/pty';
-
-const { startMockServer } = require('../../scripts/mock-server');
+import { useMockServer } from '../helpers/mock';
 
 jest.setTimeout(40000);
 
-let mock: { url: string; requests: Array<{ body: unknown }>; close(): Promise<void> };
-beforeAll(async () => {
-  mock = await startMockServer();
-});
-afterAll(() => mock.close());
+const server = useMockServer();
 
 let m: MilkPty | null = null;
 afterEach(() => {
@@ -29,7 +24,7 @@ async function open(args: string[], dataDir: string, cwd: string, ready = 'histo
   return m;
 }
 const QUESTION = "Trust this workspace's .milk/settings.json?";
-const openai = (model: string) => ['--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', model];
+const openai = (model: string) => ['--provider', 'openai', '--base-url', `${server.current.url}/v1`, '--model', model];
 const idle = () => !m!.statusLine().includes('working');
 
 /** Every conversation log under the data dir, by conversation id. */
@@ -170,7 +165,7 @@ describe('more directories', () => {
     await m!.waitForText(/added dirs +\/tmp\//);
     m!.write('hello' + KEY.enter);
     await m!.waitForText(/echo: hello/);
-    const sent = mock.requests[mock.requests.length - 1].body;
+    const sent = server.current.requests[server.current.requests.length - 1].body;
     expect(JSON.stringify(sent)).toContain(`Also reachable, added by the person`);
     expect(JSON.stringify(sent)).toContain(extra);
   });
@@ -182,7 +177,7 @@ describe("a workspace's own settings", () => {
     fs.writeFileSync(
       path.join(ws, '.milk', 'settings.json'),
       JSON.stringify({
-        hooks: { before_tool: [{ match: 'shell', command: hook }] },
+        hooks: { before_tool: [{ match: 'shell', command: hook }], session_start: [{ command: 'touch started.txt' }] },
         deny: [{ path: 'secrets/**' }],
         sandbox: 'off',
       }),
@@ -203,6 +198,8 @@ describe("a workspace's own settings", () => {
     expect(shown).toContain('(left out: sandbox: a project cannot turn the sandbox off');
     m!.write('1');
     await m!.waitForText('trusted: .milk/settings.json is in force');
+    // Its session_start hook runs once it is trusted (milk had started before).
+    await m!.waitFor(() => fs.existsSync(path.join(ws, 'started.txt')), 'the project hook run');
     m!.write('/hooks' + KEY.enter);
     await m!.waitForText(/\(10 s, \.milk\/settings\.json\)/);
     m!.write('run it' + KEY.enter);
@@ -218,6 +215,16 @@ describe("a workspace's own settings", () => {
     expect(m!.text()).not.toContain('Trust this workspace');
   });
 
+  it('a settings file milk cannot use is said, not asked about', async () => {
+    const data = tempDir();
+    const ws = fs.realpathSync(tempDir());
+    fs.mkdirSync(path.join(ws, '.milk'));
+    fs.writeFileSync(path.join(ws, '.milk', 'settings.json'), '{"mcpServers": ');
+    await open(openai('short'), data, ws);
+    await m!.waitFor(() => /settings\.json: not valid JSON/.test(m!.statusLine()), 'the warning');
+    expect(m!.text()).not.toContain('Trust this workspace');
+  });
+
   it('not now keeps only your own config; never is kept and not asked again', async () => {
     const data = tempDir();
     const ws = fs.realpathSync(tempDir());
@@ -227,6 +234,7 @@ describe("a workspace's own settings", () => {
     await m!.waitForText('.milk/settings.json not applied for now; milk asks again next time');
     m!.write('/hooks' + KEY.enter);
     await m!.waitForText('no hooks');
+    expect(fs.existsSync(path.join(ws, 'started.txt'))).toBe(false);
     m!.write(KEY.ctrlD);
     await m!.exited;
     expect(fs.existsSync(path.join(data, 'trust.json'))).toBe(false);

@@ -6,11 +6,12 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { spawn } from 'node:child_process';
 import { ScriptProvider, parseScript } from '../../src/providers/script';
 import { probeSandbox } from '../../src/tools/bwrap';
 import { agent } from '../helpers/agent';
-import { CLI, tempDir } from '../helpers/pty';
+import { tempDir } from '../helpers/pty';
+import { milkCli, mockRun } from '../helpers/run';
+import { useMockServer } from '../helpers/mock';
 
 type Call = { name: string; args: Record<string, unknown> };
 
@@ -116,28 +117,17 @@ describe('a web_fetch domain rule', () => {
 });
 
 describe('milk run --deny-tool and --allow-tool', () => {
-  const { startMockServer } = require('../../scripts/mock-server');
-  let mock: { url: string; close(): Promise<void> };
-  beforeAll(async () => {
-    mock = await startMockServer();
-  });
-  afterAll(() => mock.close());
-
-  function run(extra: string[]) {
-    const a = ['--data-dir', tempDir(), 'run', '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model'];
-    return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const child = spawn(process.execPath, [CLI, ...a, 'tools', '--output-format', 'stream-json', ...extra, 'go'], {
-        env: { PATH: process.env.PATH ?? '', HOME: tempDir() },
-        cwd: tempDir(),
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (err += d));
-      child.on('close', (code) => resolve({ code, out, err }));
-      child.stdin.end();
-    });
-  }
+  const mock = useMockServer();
+  const run = (extra: string[]) =>
+    milkCli([
+      '--data-dir',
+      tempDir(),
+      ...mockRun(mock.current.url, 'tools'),
+      '--output-format',
+      'stream-json',
+      ...extra,
+      'go',
+    ]);
   const result = (out: string) =>
     out
       .split('\n')

@@ -4,11 +4,12 @@
 // the workspace; a failing or slow hook is said and ignored; milk run runs them only with --hooks.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawn } from 'node:child_process';
 import { ScriptProvider, parseScript } from '../../src/providers/script';
 import { sourced, type HooksConfig } from '../../src/hooks';
 import { agent } from '../helpers/agent';
-import { CLI, tempDir } from '../helpers/pty';
+import { tempDir } from '../helpers/pty';
+import { milkCli, mockRun } from '../helpers/run';
+import { useMockServer } from '../helpers/mock';
 
 type Call = { name: string; args: Record<string, unknown> };
 
@@ -168,38 +169,11 @@ describe('the hooks that watch, and user_prompt', () => {
 });
 
 describe('milk run and hooks', () => {
-  const { startMockServer } = require('../../scripts/mock-server');
-  let mock: { url: string; close(): Promise<void> };
-  beforeAll(async () => {
-    mock = await startMockServer();
-  });
-  afterAll(() => mock.close());
-
-  function run(extra: string[], dataDir: string, cwd: string) {
-    const a = [
-      '--data-dir',
-      dataDir,
-      'run',
-      '--provider',
-      'openai',
-      '--base-url',
-      `${mock.url}/v1`,
-      '--model',
-      'tools',
-    ];
-    return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const child = spawn(process.execPath, [CLI, ...a, '--approval', 'full-auto', ...extra, 'go'], {
-        env: { PATH: process.env.PATH ?? '', HOME: tempDir() },
-        cwd,
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (err += d));
-      child.on('close', (code) => resolve({ code, out, err }));
-      child.stdin.end();
+  const mock = useMockServer();
+  const run = (extra: string[], dataDir: string, cwd: string) =>
+    milkCli(['--data-dir', dataDir, ...mockRun(mock.current.url, 'tools'), '--approval', 'full-auto', ...extra, 'go'], {
+      cwd,
     });
-  }
 
   it('runs none without --hooks; with it, blocks as configured and runs session_start and turn_end', async () => {
     const data = tempDir();

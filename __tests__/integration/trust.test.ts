@@ -3,10 +3,11 @@
 // not start in milk run, and do after milk trust; milk untrust stops them again.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawn } from 'node:child_process';
 import { parseProjectSettings, projectLines } from '../../src/config/project-settings';
 import { TrustStore } from '../../src/config/trust';
-import { CLI, tempDir } from '../helpers/pty';
+import { tempDir } from '../helpers/pty';
+import { milkCli, mockRun } from '../helpers/run';
+import { useMockServer } from '../helpers/mock';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -58,43 +59,10 @@ describe('a workspace settings file', () => {
 });
 
 describe('milk run in a workspace with settings', () => {
-  const { startMockServer } = require('../../scripts/mock-server');
-  let mock: { url: string; close(): Promise<void> };
-  beforeAll(async () => {
-    mock = await startMockServer();
-  });
-  afterAll(() => mock.close());
-
-  function milk(args: string[], data: string, cwd: string) {
-    return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const child = spawn(process.execPath, [CLI, '--data-dir', data, ...args], {
-        env: { PATH: process.env.PATH ?? '', HOME: tempDir() },
-        cwd,
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (err += d));
-      child.on('close', (code) => resolve({ code, out, err }));
-      child.stdin.end();
-    });
-  }
+  const mock = useMockServer();
+  const milk = (args: string[], data: string, cwd: string) => milkCli(['--data-dir', data, ...args], { cwd });
   const run = (data: string, ws: string) =>
-    milk(
-      [
-        'run',
-        '--provider',
-        'openai',
-        '--base-url',
-        `${mock.url}/v1`,
-        '--model',
-        'mcp',
-        '--approval',
-        'full-auto',
-      ].concat(['--hooks', 'go']),
-      data,
-      ws,
-    );
+    milk([...mockRun(mock.current.url, 'mcp'), '--approval', 'full-auto', '--hooks', 'go'], data, ws);
 
   it("an untrusted project's hook and MCP server do not start; after milk trust they do; after untrust not", async () => {
     const data = tempDir();

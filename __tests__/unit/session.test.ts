@@ -103,6 +103,16 @@ describe('replaying a conversation', () => {
       'assistant:again',
     ]);
   });
+  it('sends an input again as the model got it (the MCP resources it named), shows it as typed', () => {
+    const sent = 'see @demo:notes\n\n<resource server="demo" uri="memo://notes">\nthe notes\n</resource>';
+    const events: LogEvent[] = [user('see @demo:notes'), { t: 'sent', conv: C, text: sent }, delta(0, 'ok')];
+    events.push({ t: 'assistant', conv: C, msg: 0 });
+    expect(events.every((e) => validEvent(e))).toBe(true);
+    const r = replay(events, C);
+    expect(r.messages[0]).toEqual({ role: 'user', content: sent });
+    expect(r.items[0]).toEqual({ kind: 'user', text: 'see @demo:notes' });
+  });
+
   it('pairs tool calls with their results and shows the call and its output', () => {
     const r = replay(
       [

@@ -56,6 +56,9 @@ export class TurnCoordinator {
   /** A `# ` input waiting for its file to be chosen, by the question's id. */
   /** milk's own question open now (where a memory goes, whether to trust a workspace): its id, what takes it. */
   private own: { id: number; then: (answer: PersonAnswer) => void } | null = null;
+  /** milk's own questions asked while one was open, each put in turn. */
+  private readonly ownLater: Array<{ question: string; options: readonly string[]; then: (a: PersonAnswer) => void }> =
+    [];
   /** Inputs sent into the running turn and not yet delivered, by the id the runner gave each. */
   readonly steering: Array<{ id: number; input: Input }> = [];
   private readonly now: () => number;
@@ -234,7 +237,10 @@ export class TurnCoordinator {
       const own = this.own;
       if (own && e.requestId === own.id) {
         this.own = null;
-        return own.then(e.answer);
+        own.then(e.answer);
+        const next = this.ownLater.shift();
+        if (next) this.askOwn(next.question, next.options, next.then);
+        return;
       }
       this.bus.emit('question.answered', { requestId: e.requestId, answer: e.answer });
     },
@@ -376,9 +382,10 @@ export class TurnCoordinator {
 
   /**
    * Puts milk's own question to the person in the question view (options only, its own id, never the model's);
-   * `then` takes the answer (Esc: dismissed).
+   * `then` takes the answer (Esc: dismissed). One asked while another is open waits for it.
    */
   askOwn(question: string, options: readonly string[], then: (answer: PersonAnswer) => void): void {
+    if (this.own) return void this.ownLater.push({ question, options, then });
     this.own = { id: -1 - this.now(), then };
     this.apply([
       {

@@ -18,6 +18,8 @@ import { sha256Hex } from '../sha256';
 
 const MAX_BYTES = 1024 * 1024;
 export const PROJECT_SETTINGS = path.join('.milk', 'settings.json');
+/** The source a trusted project's hooks are listed under (/hooks). */
+export const PROJECT_HOOKS = '.milk/settings.json';
 
 export interface ProjectSettings {
   mcpServers?: ReturnType<typeof parse>['mcpServers'];

@@ -25,6 +25,8 @@ export type LogEvent =
   | { t: 'model'; conv: string; ts: string; provider: string; model: string; baseUrl?: string }
   /** `text` is left out when it is the segments' texts joined (a paste is stored once, in its segment). */
   | { t: 'user'; conv: string; ts: string; text?: string; segments: Segment[]; images?: ImagePart[] }
+  /** The input just logged as the model got it, where that was more (the MCP resources it named, read into it). */
+  | { t: 'sent'; conv: string; text: string }
   /** A chunk of assistant message `msg` as it streamed (written at least once a second). */
   | { t: 'delta'; conv: string; msg: number; text: string }
   /** Assistant message `msg` is complete: its text is its deltas joined; it may ask for tools. */
@@ -66,6 +68,7 @@ const KNOWN = new Set([
   'start',
   'model',
   'user',
+  'sent',
   'delta',
   'assistant',
   'tool',

@@ -86,6 +86,7 @@ function take(doc: ExportDoc, e: Exclude<LogEvent, { t: 'delta' | 'assistant' }>
     case 'error':
       return note(doc, `error: ${e.message}`, e.ts);
     case 'end':
+    case 'sent':
       return;
   }
 }

@@ -62,6 +62,8 @@ export class SessionRecorder {
       }
     });
     bus.on('conversation.message', (e) => this.message(e));
+    // What a resumed conversation must send again: the input with the resources it named, secrets kept out.
+    bus.on('turn.sent', ({ text }) => this.write({ t: 'sent', conv: this.conv, text: redactSecretText(text) }));
     bus.on('command.ran', ({ text, segments }) => {
       const kept = loggableInput(text, segments);
       this.write(userEvent(this.conv, this.ts(), kept.text, kept.segments));

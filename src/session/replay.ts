@@ -118,6 +118,12 @@ class Replayer {
         this.messages.push({ role: 'user', content: userText(e), ...(e.images?.length ? { images: e.images } : {}) });
         this.items.push({ kind: 'user', text: displayText(e.segments) || userText(e) });
         return;
+      case 'sent': {
+        // The input just logged, as the model got it (the MCP resources it named, read into it).
+        const last = this.messages[this.messages.length - 1];
+        if (last?.role === 'user') this.messages[this.messages.length - 1] = { ...last, content: e.text };
+        return;
+      }
       case 'delta':
         // What a log holds of one answer past what is kept is not held either (an answer is capped as it streams; a log
         // may not be).

@@ -20,6 +20,16 @@ function imageSchema(v: typeof V) {
   });
 }
 
+/** A tool call as an assistant event keeps it. */
+function toolCallSchema(v: typeof V) {
+  return v.looseObject({
+    id: v.pipe(v.string(), v.minLength(1)),
+    name: v.pipe(v.string(), v.minLength(1)),
+    args: v.record(v.string(), v.unknown()),
+    argsError: v.optional(v.string()),
+  });
+}
+
 function buildSchema(v: typeof V) {
   const base = { conv: v.string() };
   const model = { ts: v.string(), provider: v.string(), model: v.string(), baseUrl: v.optional(v.string()) };
@@ -29,12 +39,7 @@ function buildSchema(v: typeof V) {
     size: v.optional(v.string()),
   });
   const image = imageSchema(v);
-  const toolCall = v.looseObject({
-    id: v.pipe(v.string(), v.minLength(1)),
-    name: v.pipe(v.string(), v.minLength(1)),
-    args: v.record(v.string(), v.unknown()),
-    argsError: v.optional(v.string()),
-  });
+  const toolCall = toolCallSchema(v);
   return v.variant('t', [
     v.looseObject({
       t: v.literal('start'),
@@ -51,6 +56,7 @@ function buildSchema(v: typeof V) {
       segments: v.array(segment),
       images: v.optional(v.array(image)),
     }),
+    v.looseObject({ t: v.literal('sent'), ...base, text: v.string() }),
     v.looseObject({ t: v.literal('delta'), ...base, msg: v.number(), text: v.string() }),
     v.looseObject({ t: v.literal('assistant'), ...base, msg: v.number(), toolCalls: v.optional(v.array(toolCall)) }),
     v.looseObject({

@@ -235,6 +235,7 @@ export class TurnRunner {
     if (!expand || !MENTION.test(input)) return input;
     const { text, notes } = await expand(input, turn.controller.signal);
     for (const note of notes) this.bus.emit('transcript.note', { text: sanitize(note) });
+    if (text !== input && !turn.cancelled) this.bus.emit('turn.sent', { turnId: turn.id, text });
     return text;
   }
 
