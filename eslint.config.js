@@ -79,6 +79,7 @@ const PURE = [
   'src/glob-match.ts',
   'src/deny-match.ts',
   'src/hooks.ts',
+  'src/tui/scrollback.ts',
   'src/session/export.ts',
   'src/subagents.ts',
   'src/tools/ring.ts',

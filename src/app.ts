@@ -23,6 +23,8 @@ import type { SetupAnswers } from './composer/views/provider-setup';
 import { APPROVAL_MEANING } from './settings/approval';
 import { HistoryService, historyPaths } from './history/service';
 import { Sessions } from './session/sessions';
+import { type ExitTranscript, scrollbackText } from './tui/scrollback';
+import type { TranscriptModel } from './tui/transcript-model';
 import { PROJECT_HOOKS, PROJECT_SETTINGS, projectLines } from './config/project-settings';
 import type { JudgedSettings } from './config/trust';
 import { Keymap, buildKeymap } from './tui/keymap';
@@ -101,6 +103,8 @@ export interface AppOptions {
   mcpServers?: AgentOptions['mcpServers'];
   /** Directories added to the workspace (--add-dir). */
   addDirs?: AgentOptions['addDirs'];
+  /** What is left in the terminal's scrollback at quit: the whole conversation, its last turn, or nothing. */
+  exitTranscript?: ExitTranscript;
   /**
    * The workspace's own settings (.milk/settings.json), what the person said of them, and where that is kept: applied
    * when trusted, asked about once the screen is up when not yet.
@@ -126,6 +130,8 @@ export interface App {
   readonly done: Promise<void>;
   /** What milk says once the screen is gone: how to come back to the conversation, and what the session cost. */
   farewell(): string | null;
+  /** The conversation for the terminal's scrollback once the screen is gone (exitTranscript); '' for none. */
+  scrollback(): string;
 }
 
 /** The services: the agent's parts (agent-parts.ts), and history and sessions around them. */
@@ -400,6 +406,15 @@ function cleanUpAtExit(cleanup: Cleanup, s: Services, screen: (() => void)[]): v
  * The line milk leaves in the terminal at exit, as Claude Code and Codex do: the conversation's id, the commands that
  * come back to it, and the tokens this session spent. None when nothing was written (or there is no data dir).
  */
+/** The conversation as exitTranscript says, for the terminal's scrollback once the screen is gone. */
+function leftInScrollback(transcript: TranscriptModel, s: Services, options: AppOptions): string {
+  if (options.exitTranscript === 'none') return '';
+  return scrollbackText(transcript.scrollback(options.exitTranscript ?? 'all'), {
+    color: !env(options).NO_COLOR,
+    whole: s.log.fileOf(s.recorder.conv),
+  });
+}
+
 function farewell(s: Services, logged: boolean): () => string | null {
   return () => {
     const id = s.recorder.lastWritten;
@@ -518,5 +533,6 @@ export function startApp(options: AppOptions): App {
     void s.mcp.start();
     s.hooks.fire('session_start', { source: 'milk' });
   });
-  return { bus, coordinator, screen: ui, done, farewell: farewell(s, options.dataDir !== null) };
+  const scrollback = (): string => leftInScrollback(transcript, s, options);
+  return { bus, coordinator, screen: ui, done, farewell: farewell(s, options.dataDir !== null), scrollback };
 }

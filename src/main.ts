@@ -135,12 +135,15 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     theme: config.theme,
     hyperlinks: config.hyperlinks,
     notify: config.notify,
+    exitTranscript: config.exitTranscript,
     keys: config.keys,
   });
   report = (text) => app.bus.emit('status.warning', { text: sanitize(text) });
   await app.done;
   cleanup.run();
-  // After the screen is gone, in the terminal's own scrollback.
+  // After the screen is gone, in the terminal's own scrollback: the conversation, then the way back to it.
+  const conversation = app.scrollback();
+  if (conversation) process.stdout.write(conversation);
   const goodbye = app.farewell();
   if (goodbye) process.stdout.write(`${sanitize(goodbye)}\n`);
   return 0;

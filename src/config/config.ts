@@ -57,6 +57,7 @@ function buildFields(v: typeof V) {
     theme: v.picklist(['auto', 'dark', 'light'], 'theme must be "auto", "dark" or "light"'),
     hyperlinks: v.picklist(['auto', 'on', 'off'], 'hyperlinks must be "auto", "on" or "off"'),
     notify: v.picklist(['off', 'bell', 'desktop'], 'notify must be "off", "bell" or "desktop"'),
+    exitTranscript: v.picklist(['all', 'last', 'none'], 'exitTranscript must be "all", "last" or "none"'),
     contextWindow: wholeNumber('contextWindow', 1000, 100_000_000, 'tokens'),
     thinkingBudget: wholeNumber('thinkingBudget', 1024, 1_000_000, 'tokens'),
     models: models(v),

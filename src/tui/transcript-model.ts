@@ -87,6 +87,26 @@ export class TranscriptModel {
     return index;
   }
 
+  /**
+   * The conversation as plain lines for the terminal's scrollback once milk has quit: inputs, answers, notes and
+   * errors whole, a tool call as its line (its output and result left out), thoughts left out; `last`: from the last
+   * input on. Entries are apart by an empty line.
+   */
+  scrollback(which: 'all' | 'last'): Array<{ kind: EntryKind | 'gap'; text: string }> {
+    let from = 0;
+    if (which === 'last')
+      for (let i = this.entries.length - 1; i >= 0 && from === 0; i--) if (this.entries[i].kind === 'user') from = i;
+    const out: Array<{ kind: EntryKind | 'gap'; text: string }> = [];
+    for (const e of this.entries.slice(from)) {
+      if (e.kind === 'output' || e.kind === 'result' || e.kind === 'thought') continue;
+      const text = e.md ? e.md.stream.text : e.lines.join('\n');
+      const lines = e.kind === 'tool' ? [text.split('\n')[0]] : text.replace(/\n+$/, '').split('\n');
+      if (out.length > 0) out.push({ kind: 'gap', text: '' });
+      for (const line of lines) out.push({ kind: e.kind, text: line });
+    }
+    return out;
+  }
+
   /** Appends streamed text to an entry. */
   append(index: number, text: Inert): void {
     const entry = this.entries[index];
