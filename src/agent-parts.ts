@@ -11,7 +11,7 @@ import type { Cleanup } from './cleanup';
 import { PermissionStore } from './config/permissions';
 import { Hooks } from './hook-runner';
 import { type HookEvent, type SourcedHook, sourced } from './hooks';
-import { PROJECT_HOOKS, type ProjectSettings } from './config/project-settings';
+import { PROJECT_SETTINGS, type ProjectSettings } from './config/project-settings';
 import { dataLayout } from './data-dir';
 import { sanitize } from './inert';
 import type { ChatMessage, Provider } from './providers/provider';
@@ -208,7 +208,7 @@ function projectApplier(
 ): (p: ProjectSettings) => void {
   return (p) => {
     settings.setProjectRules(p.allow, p.deny);
-    hooks.add(sourced({ hooks: p.hooks, source: PROJECT_HOOKS }));
+    hooks.add(sourced({ hooks: p.hooks, source: PROJECT_SETTINGS }));
     void mcp.add(p.mcpServers ?? {});
     if (p.approval && flagged === undefined) settings.setMode(p.approval);
   };

@@ -25,7 +25,7 @@ import { HistoryService, historyPaths } from './history/service';
 import { Sessions } from './session/sessions';
 import { type ExitTranscript, scrollbackText } from './tui/scrollback';
 import type { TranscriptModel } from './tui/transcript-model';
-import { PROJECT_HOOKS, PROJECT_SETTINGS, projectLines } from './config/project-settings';
+import { PROJECT_SETTINGS, projectLines } from './config/project-settings';
 import type { JudgedSettings } from './config/trust';
 import { Keymap, buildKeymap } from './tui/keymap';
 import { routeChord } from './tui/router';
@@ -268,12 +268,12 @@ function askTrust(bus: Bus, s: Services, coordinator: TurnCoordinator, options: 
       'Until you trust it, only your own config applies.',
     ].join('\n'),
   );
-  const options_ = [
+  const choices = [
     'Trust it (kept for this workspace)',
     'Not now (asked again next time)',
     'Never (milk trust changes it)',
   ];
-  coordinator.askOwn(`Trust this workspace's ${PROJECT_SETTINGS}?`, options_, (answer) => {
+  coordinator.askOwn(`Trust this workspace's ${PROJECT_SETTINGS}?`, choices, (answer) => {
     const pick = answer.kind === 'option' ? answer.index : 1;
     if (pick === 1) return note(`${PROJECT_SETTINGS} not applied for now; milk asks again next time`);
     const kept = w.trust.set(options.workspace, pick === 0 ? 'trusted' : 'refused', w.read.sha256);
@@ -281,7 +281,7 @@ function askTrust(bus: Bus, s: Services, coordinator: TurnCoordinator, options: 
     if (pick === 2) return note(`${PROJECT_SETTINGS} will not be applied (milk trust applies it)`);
     s.applyProject(w.read.settings);
     // Trusted after start-up: its own session_start hooks run now (the person's ran at the start).
-    s.hooks.fire('session_start', { source: 'milk' }, undefined, PROJECT_HOOKS);
+    s.hooks.fire('session_start', { source: 'milk' }, undefined, PROJECT_SETTINGS);
     note(`trusted: ${PROJECT_SETTINGS} is in force (milk untrust takes it back)`);
   });
 }

@@ -12,11 +12,13 @@ import { globMatcher } from './glob-match';
 import type { DenyRule } from './settings/deny';
 import { WRAPPERS } from './settings/rules';
 
-/** What a call is judged by: its tool, its command (shell's), the host it reaches, the workspace paths it names. */
+/**
+ * What a call is judged by: its tool, the text its rules are matched against (its `ruleText`: shell's command,
+ * web_fetch's host), the workspace paths it names.
+ */
 export interface DeniedCall {
   readonly tool: string;
-  readonly command?: string;
-  readonly host?: string;
+  readonly text?: string;
   /** Relative to the workspace, `/`-separated. */
   readonly paths?: readonly string[];
 }
@@ -33,9 +35,9 @@ export function denyingRule(deny: readonly DenyRule[], call: DeniedCall): DenyRu
 function denies(rule: DenyRule, call: DeniedCall): boolean {
   if ('path' in rule) return (call.paths ?? []).some((p) => pathDenied(rule.path, p));
   if (rule.tool !== call.tool) return false;
-  if ('domain' in rule) return call.host !== undefined && hostDenied(rule.domain, call.host);
+  if ('domain' in rule) return call.text !== undefined && hostDenied(rule.domain, call.text);
   if (rule.prefix === undefined) return true;
-  return call.command !== undefined && commandDenied(rule.prefix, call.command);
+  return call.text !== undefined && commandDenied(rule.prefix, call.text);
 }
 
 /** `host` is `domain` or one of its subdomains (case aside, a trailing dot aside). */

@@ -34,14 +34,10 @@ export class Hooks {
   /** Hooks started and not yet ended that no one waits for (milk run waits for them before it exits). */
   private readonly pending = new Set<Promise<unknown>>();
 
-  private all: Partial<Record<HookEvent, readonly SourcedHook[]>>;
-
   constructor(
-    all: Partial<Record<HookEvent, readonly SourcedHook[]>>,
+    private all: Partial<Record<HookEvent, readonly SourcedHook[]>>,
     private readonly o: HooksOptions,
-  ) {
-    this.all = all;
-  }
+  ) {}
 
   /** More hooks (a trusted project's), after those there are. */
   add(more: Partial<Record<HookEvent, readonly SourcedHook[]>>): void {

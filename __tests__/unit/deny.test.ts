@@ -78,11 +78,11 @@ describe('deny rules together', () => {
   const deny = [{ tool: 'shell', prefix: 'rm' }, { tool: 'web_fetch', domain: 'evil.test' }, { path: 'secrets/**' }];
 
   it('the first that stops a call is named; another tool is not touched by a tool rule', () => {
-    expect(denyingRule(deny, { tool: 'shell', command: 'rm -f x' })).toBe(deny[0]);
-    expect(denyingRule(deny, { tool: 'web_fetch', host: 'a.evil.test' })).toBe(deny[1]);
+    expect(denyingRule(deny, { tool: 'shell', text: 'rm -f x' })).toBe(deny[0]);
+    expect(denyingRule(deny, { tool: 'web_fetch', text: 'a.evil.test' })).toBe(deny[1]);
     expect(denyingRule(deny, { tool: 'read_file', paths: ['secrets/k'] })).toBe(deny[2]);
     expect(denyingRule(deny, { tool: 'read_file', paths: ['src/k'] })).toBeNull();
-    expect(denyingRule(deny, { tool: 'grep', command: 'rm' })).toBeNull();
+    expect(denyingRule(deny, { tool: 'grep', text: 'rm' })).toBeNull();
     expect(denyingRule([{ tool: 'demo__note' }], { tool: 'demo__note' })).toEqual({ tool: 'demo__note' });
   });
 

@@ -17,9 +17,8 @@ import { redactUrl } from '../redact';
 import { sha256Hex } from '../sha256';
 
 const MAX_BYTES = 1024 * 1024;
-export const PROJECT_SETTINGS = path.join('.milk', 'settings.json');
-/** The source a trusted project's hooks are listed under (/hooks). */
-export const PROJECT_HOOKS = '.milk/settings.json';
+/** Where it is in the workspace, as milk names it (and the source its hooks are listed under in /hooks). */
+export const PROJECT_SETTINGS = '.milk/settings.json';
 
 export interface ProjectSettings {
   mcpServers?: ReturnType<typeof parse>['mcpServers'];

@@ -275,7 +275,7 @@ export class Settings {
     this.denied = [...deny];
   }
 
-  /** The deny rules in force: the workspace's, then this run's (deny-match.ts says what each stops). */
+  /** The deny rules in force: the person's, a trusted project's, this run's (deny-match.ts says what each stops). */
   get deny(): readonly DenyRule[] {
     return [...this.denied, ...this.fromProject.deny, ...this.forRun.deny];
   }

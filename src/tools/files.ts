@@ -11,9 +11,9 @@ import { Window, binaryKind, numberedWindow } from './numbered';
 import { Edit, applyEdits } from './edit';
 import { writeAtomicAsync } from '../io/files';
 import type { Bounds, Preview, WriteHooks } from './tool';
+import { gitControlReason } from './git-control';
 
 export type { Bounds };
-import { gitControlReason } from './git-control';
 
 /** What read_file returns of a file, at most. */
 export const MAX_READ_BYTES = 256 * 1024;

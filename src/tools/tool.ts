@@ -59,7 +59,7 @@ export interface ToolContext {
   readonly also?: readonly string[];
   readonly writes?: WriteHooks;
   /** Why the deny rules stop what a call reaches as it runs (a redirect's host), or null when they do not. */
-  readonly denied?: (what: { host?: string }) => string | null;
+  readonly denied?: (host: string) => string | null;
   /** Output as it arrives, for the transcript (a command's; other tools' results are shown when they end). */
   readonly onOutput: (text: string) => void;
   readonly killGraceMs?: number;

@@ -38,6 +38,15 @@ export interface CallAnswer {
 
 const told = (content: string): CallAnswer => ({ content, declined: false });
 
+/** Why a call was not run, as its block's status says; and what the model is told to do next. */
+type Refusal = 'invalid arguments' | 'not allowed' | 'denied' | 'blocked by a hook';
+const WHAT_NEXT: Record<Refusal, string> = {
+  'invalid arguments': 'Send the call again with its complete arguments as one JSON object.',
+  'not allowed': 'Do without it, or ask the person to change the mode.',
+  denied: 'Do not try to reach the same end another way; if the task needs it, tell the person.',
+  'blocked by a hook': "Do without it, or do it otherwise as the hook's reason says.",
+};
+
 /** What an after_tool hook is shown of a call's answer, at most. */
 const MAX_HOOK_RESULT = 100_000;
 
@@ -210,7 +219,7 @@ export class ToolCalls {
     const paths = [...(tool.paths?.(args) ?? []), ...named.filter(Boolean)].map((p) =>
       path.relative(ws, path.resolve(ws, p)).split(path.sep).join('/'),
     );
-    return this.denialOf(denyingRule(s.deny, { tool: tool.name, command: text, host: text, paths }));
+    return this.denialOf(denyingRule(s.deny, { tool: tool.name, text, paths }));
   }
 
   private denialOf(rule: DenyRule | null): string | null {
@@ -258,7 +267,7 @@ export class ToolCalls {
       hidden: this.o.hide,
       deniedPlaces: how.denied,
       also: this.o.settings.dirs,
-      denied: ({ host }) => this.denialOf(denyingRule(this.o.settings.deny, { tool: tool.name, host, command: host })),
+      denied: (host) => this.denialOf(denyingRule(this.o.settings.deny, { tool: tool.name, text: host })),
       writes: this.writeHooks(turn),
       killGraceMs: this.o.killGraceMs,
       checklist: (items) => bus.emit('checklist.changed', { items }),
@@ -372,12 +381,7 @@ export class ToolCalls {
   }
 
   /** A call that cannot be run as sent: shown as a failed block, and the model told why; nobody is asked about it. */
-  private refuse(
-    show: Show,
-    name: string,
-    why: string,
-    status: 'invalid arguments' | 'not allowed' | 'denied' | 'blocked by a hook',
-  ): string {
+  private refuse(show: Show, name: string, why: string, status: Refusal): string {
     const summary = sanitize(`${name}: not run`);
     show('tool.started', {
       summary,
@@ -386,15 +390,9 @@ export class ToolCalls {
     });
     show('tool.finished', { ok: false, status: sanitize(status) });
     const next =
-      status === 'invalid arguments'
-        ? 'Send the call again with its complete arguments as one JSON object.'
-        : status === 'denied'
-          ? 'Do not try to reach the same end another way; if the task needs it, tell the person.'
-          : status === 'blocked by a hook'
-            ? "Do without it, or do it otherwise as the hook's reason says."
-            : this.o.settings.mode === 'plan'
-              ? 'Go on reading and searching; when the plan is ready, put it to the person with propose_plan.'
-              : 'Do without it, or ask the person to change the mode.';
+      status === 'not allowed' && this.o.settings.mode === 'plan'
+        ? 'Go on reading and searching; when the plan is ready, put it to the person with propose_plan.'
+        : WHAT_NEXT[status];
     return `error: this ${name} call was not run: ${why}. ${next}`;
   }
 

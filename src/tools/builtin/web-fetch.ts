@@ -46,7 +46,7 @@ export const webFetch = defineTool<Args>({
   run: async (args, ctx, signal) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const web = require('../web-fetch') as typeof import('../web-fetch');
-    const page = await web.fetchPage(args.url, signal, undefined, (host) => ctx.denied?.({ host }) ?? null);
+    const page = await web.fetchPage(args.url, signal, undefined, (host) => ctx.denied?.(host) ?? null);
     const kind = web.pageKind(page.type, page.body);
     const via = page.redirects.length ? `redirected: ${page.redirects.join('; ')}\n` : '';
     if (kind === 'binary')
