@@ -68,6 +68,7 @@ const PURE = [
   'src/tui/views.ts',
   'src/tui/transcript-model.ts',
   'src/tui/transcript-entry.ts',
+  'src/tui/selection.ts',
   'src/inert.ts',
   'src/data-dir.ts',
   'src/rows.ts',

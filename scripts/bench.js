@@ -1689,6 +1689,186 @@ async function typeTen(m, composer) {
   return samples;
 }
 
+/**
+ * Issue 38: the transcript search and the mouse. In-process first, as the keystroke path pays for it: a transcript of
+ * 100,000 lines (tool outputs folded and answers in Markdown, half each) searched a character at a time: the view's
+ * matching, the view moved to the match (an output unfolded), and the frame's transcript rows with every match in
+ * view lit. The corpus (every line joined once) is made when the search opens: reported. Then a drag's motion event
+ * (the selection moved, the frame's rows lit) against that keystroke budget. Then in a pty: keys to the count on
+ * the status bar over a 100,000-line answer, and drag motions against typed keys, interleaved.
+ */
+async function benchFind() {
+  await measureMachine();
+  const { TranscriptModel } = require('../dist/tui/transcript-model');
+  const { transcriptRows } = require('../dist/tui/views');
+  const { TranscriptSelect } = require('../dist/tui/transcript-select');
+  const { TranscriptFindView } = require('../dist/composer/views/transcript-find');
+  const { buildCorpus } = require('../dist/search/transcript-search');
+  const { sanitize } = require('../dist/inert');
+  const { CLUSTERING } = require('../dist/editor/width');
+  const n = scaled(100000, 4000);
+  const height = 38;
+  const model = new TranscriptModel(120);
+  model.setHeight(height);
+  const words = ['module', 'check', 'render', 'flaky', 'test', 'parser', 'cache', 'error', 'value', 'screen'];
+  for (let e = 0, lines = 0; lines < n; e++) {
+    const size = Math.min(1000, n - lines);
+    const text = Array.from({ length: size }, (_, i) => {
+      const k = lines + i;
+      return `${words[k % 10]} ${k} of the ${words[(k * 7) % 10]} step, ${words[(k * 3) % 10]} at ${k % 977}`;
+    });
+    if (e % 2 === 0) model.add('output', sanitize(text.join('\n')));
+    else {
+      const i = model.add('assistant', sanitize(''));
+      // Paragraphs of a line, apart: a Markdown answer that renders to about as many rows as it has lines.
+      model.append(i, sanitize(text.join('\n\n')));
+      model.settle(i);
+    }
+    lines += size;
+  }
+  model.visible(height);
+  let t = process.hrtime.bigint();
+  const { lines, refs } = model.searchLines();
+  const corpus = buildCorpus(lines, refs);
+  const opened = Number(process.hrtime.bigint() - t) / 1e6;
+  console.log(
+    `transcript search over ${n} lines: opening it (every line laid out and joined once; then kept until the ` +
+      `transcript changes) ${fmt(opened)}`,
+  );
+  const select = new TranscriptSelect({
+    model,
+    emoji: () => CLUSTERING,
+    area: () => ({ top: 0, left: 0, height }),
+    copy: () => '',
+    hint: () => {},
+    render: () => {},
+  });
+  const frame = () => transcriptRows(model, height, select.marks(), CLUSTERING);
+  const apply = (effects) => {
+    for (const e of effects ?? []) {
+      if (e.type !== 'showMatch') continue;
+      const serial = e.match ? model.showLine(e.match.entry, e.match.line, height) : null;
+      select.setFound(e.query ? { query: e.query, serial, nth: e.match?.nth ?? 0 } : null);
+    }
+  };
+  const saved = model.saveView();
+  const samples = [];
+  const queries = SMOKE
+    ? ['flaky 3']
+    : ['flaky 9', 'error 42', 'zzz none', 'e', 'render 99 of', 'Module', 'cache at 97', 'step, value'];
+  // Round 0 warms the code up and is not counted.
+  for (let round = 0; round < (SMOKE ? 2 : 3); round++)
+    for (const q of queries) {
+      let view = TranscriptFindView.open(corpus, corpus.text.length);
+      const step = (input) => {
+        const t0 = process.hrtime.bigint();
+        const h = view.handle(input, null, null);
+        apply(h.effects);
+        if (h.view) view = h.view;
+        frame();
+        if (round > 0) samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      };
+      for (const ch of q) step({ kind: 'text', text: ch });
+      step({ kind: 'command', name: 'find.done' });
+      for (let i = 0; i < 6; i++) step({ kind: 'command', name: i % 3 === 2 ? 'found.prev' : 'found.next' });
+      if (process.env.BENCH_DEBUG) console.log(q, view.count);
+      model.restoreView(saved);
+      select.setFound(null);
+    }
+  const k = stats(samples);
+  console.log(
+    `  a search keystroke (match, the view moved, the frame's rows lit): median ${fmt(k.median)}, p99 ` +
+      `${fmt(k.p99)}, max ${fmt(k.max)} (n=${k.n}; budget p99 16 ms, +50%, times the machine factor ` +
+      `${machine.factor.toFixed(2)})`,
+  );
+  check('transcript search keystroke p99', k.p99, 16 * machine.factor, 0.5);
+
+  // A drag across the view: press, then a motion event a cell at a time over rows, each with its frame.
+  const drags = [];
+  for (let round = 0; round < (SMOKE ? 1 : 4); round++) {
+    select.mouse('press', 10, 5, round * 1000);
+    for (let i = 0; i < 200; i++) {
+      const t0 = process.hrtime.bigint();
+      select.mouse('drag', 10 + (i % 80), 5 + (Math.floor(i / 8) % 30), round * 1000);
+      frame();
+      drags.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    select.mouse('release', 10, 30, round * 1000);
+  }
+  const d = stats(drags);
+  console.log(
+    `  a drag's motion event (the selection moved, the frame's rows lit): median ${fmt(d.median)}, p99 ` +
+      `${fmt(d.p99)} (n=${d.n}; budget: a keystroke's, p99 16 ms, +50%, times the machine factor)`,
+  );
+  check("drag motion p99 (a keystroke's budget)", d.p99, 16 * machine.factor, 0.5);
+  await findInPty(n);
+}
+
+/** In a pty: a 100,000-line answer; search keys to the count on screen; drag motions against typed keys. */
+async function findInPty(n) {
+  const dir = tmp('milk-bench-find-');
+  const file = path.join(dir, 'script.json');
+  const text = Array.from({ length: n }, (_, i) => `line ${i} of a very long answer`).join('\n');
+  fs.writeFileSync(file, JSON.stringify({ turns: [[{ text }]] }));
+  const data = tmp('milk-bench-find-data-');
+  fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ maxAnswerChars: 10000000 }));
+  const m = startMilk(['--data-dir', data, '--script', file]);
+  await m.until(() => m.status().includes('history: session'), 30000);
+  m.p.write('fill\r');
+  const row = (y) => m.term.buffer.active.getLine(y).translateToString(true);
+  await m.until(() => row(5).length > 0 && !m.status().includes('working') && m.status().includes('history'), 60000);
+  await new Promise((r) => setTimeout(r, 500));
+  const searchKeys = [];
+  for (const q of SMOKE ? ['line 77'] : ['line 12345', 'line 99 ', 'answer', 'line 5000 of']) {
+    m.p.write('\x18\x06');
+    await m.until(() => m.status().includes('find: '));
+    for (let i = 1; i <= q.length; i++) {
+      const want = `find: ${q.slice(0, i)} [`;
+      const t0 = process.hrtime.bigint();
+      const done = m.until(() => m.status().includes(want));
+      m.p.write(q[i - 1]);
+      searchKeys.push(Number((await done) - t0) / 1e6);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    m.p.write('\x1b');
+    await m.until(() => m.status().includes('history'));
+  }
+  const s = stats(searchKeys);
+  console.log(
+    `  in a pty over a ${n}-line answer: a search key to its count on screen: median ${fmt(s.median)}, p99 ` +
+      `${fmt(s.p99)} (n=${s.n}; the first opened the search: every line laid out and joined)`,
+  );
+  // Drag motions (until the head's cell is drawn selected) interleaved with typed keys (until echoed).
+  const inverse = (x, y) => Boolean(m.term.buffer.active.getLine(y)?.getCell(x)?.isInverse());
+  const composerRow = () => m.term.buffer.active.getLine(m.term.rows - 3).translateToString(true);
+  const motions = [];
+  const typed = [];
+  m.p.write('\x1b[<0;3;6M');
+  for (let i = 0; i < scaled(40, 5); i++) {
+    // Along a row and on to the next, within their text (the selection lights text, not the blank after it).
+    const x = 4 + (i % 20);
+    const y = 6 + Math.floor(i / 20);
+    let t0 = process.hrtime.bigint();
+    let done = m.until(() => inverse(x, y));
+    m.p.write(`\x1b[<32;${x + 1};${y + 1}M`);
+    motions.push(Number((await done) - t0) / 1e6);
+    await new Promise((r) => setTimeout(r, 20));
+    const want = 'x'.repeat(i + 1);
+    t0 = process.hrtime.bigint();
+    done = m.until(() => composerRow().includes('│' + want + ' '));
+    m.p.write('x');
+    typed.push(Number((await done) - t0) / 1e6);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  m.p.kill('SIGKILL');
+  const mo = stats(motions);
+  const ty = stats(typed);
+  console.log(
+    `  in a pty: a drag motion to its cell drawn selected: median ${fmt(mo.median)}, p99 ${fmt(mo.p99)}; a typed ` +
+      `key to its echo: median ${fmt(ty.median)}, p99 ${fmt(ty.p99)} (n=${mo.n} each, interleaved)`,
+  );
+}
+
 const CASES = {
   budgets: benchBudgets,
   nodes: benchNodes,
@@ -1707,6 +1887,7 @@ const CASES = {
   images: benchImages,
   long: benchLongTasks,
   reach: benchReach,
+  find: benchFind,
   mcp: benchMcp,
 };
 

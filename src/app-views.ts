@@ -18,7 +18,10 @@ import type { ProviderKind } from './composer/views/provider-setup';
 import type { CoordinatorOptions } from './composer/coordinator-types';
 import { COMPACT_AT } from './turn/compact';
 import { TurnCoordinator } from './composer/coordinator';
-import { copyAnswer } from './tui/copy';
+import { copyAnswer, copySelection } from './tui/copy';
+import { TranscriptSelect } from './tui/transcript-select';
+import { buildCorpus, positionOf, type TranscriptCorpus } from './search/transcript-search';
+import { sanitize } from './inert';
 import type { Keymap } from './tui/keymap';
 import { Painter } from './tui/painter';
 import type { Screen } from './tui/screen';
@@ -43,6 +46,17 @@ let editorModule: typeof import('./tui/external-editor') | null = null;
 /** Ends the external editor if one runs (milk is exiting); loads nothing when none ever did. */
 export function stopEditor(): void {
   editorModule?.stopEditor();
+}
+
+/** /status's and /cost's lines. */
+function spendInfo(s: Services) {
+  return {
+    statusInfo: s.statusInfo,
+    costInfo: () => {
+      s.spending.settle();
+      return costLines(s.spending);
+    },
+  };
 }
 
 /** /context's, /agents' and /hooks' lines. */
@@ -72,17 +86,15 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     copyLastAnswer: (): string => copyAnswer(feed.lastAnswer, options.dataDir, (data) => options.output.write(data)),
     toggleChecklist: (): string => checklist.toggle(),
   };
+  const select = selection(bus, ui, s, options, transcript, () => coordinator);
   const coordinator = new TurnCoordinator(bus, s.runner, s.history, {
     keys,
+    transcript: transcriptKeys(transcript, select, ui),
     sessions: s.sessions,
     workspace: options.workspace,
     sessionInfo: s.sessionInfo,
     ...agentInfo(s),
-    statusInfo: s.statusInfo,
-    costInfo: () => {
-      s.spending.settle();
-      return costLines(s.spending);
-    },
+    ...spendInfo(s),
     providerSetup: providerSetup(s, options),
     images: pastedImages(options),
     models: () => {
@@ -115,6 +127,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     historyMode: () => s.settings.historyMode,
     frame: () => coordinator.frame(),
     panel: () => checklist.paint(),
+    marks: () => select.marks(),
   });
   return { transcript, coordinator, status, painter };
 }
@@ -317,4 +330,84 @@ function addDirFor(s: Services, workspace: string): (dir: string) => string {
     if (!s.settings.addDir(real)) return `${real} is added already`;
     return `added ${real}: the file tools and @ read and edit there, and commands may write there (this session)`;
   };
+}
+
+/** Where the transcript's rows are on the screen (0-based cells). */
+function transcriptArea(ui: Screen): { top: number; left: number; height: number } {
+  const box = ui.transcript.box;
+  return { top: box.atop as number, left: box.aleft as number, height: ui.transcript.size().height };
+}
+
+/** Copy mode and the transcript search, on the transcript model and the selection. */
+function transcriptKeys(
+  transcript: TranscriptModel,
+  select: TranscriptSelect,
+  ui: Screen,
+): CoordinatorOptions['transcript'] {
+  let made: { lines: readonly string[]; corpus: TranscriptCorpus } | null = null;
+  let saved: { view: ReturnType<TranscriptModel['saveView']>; cursor: TranscriptSelect['cursorAt'] } | null = null;
+  const height = (): number => ui.transcript.size().height;
+  /** The entry of the row `fromBottom` rows above the bottom one. */
+  const entryAt = (fromBottom: number): number => {
+    const entries: number[] = [];
+    transcript.rowsAbove(fromBottom, 1, entries);
+    return entries[0] ?? 0;
+  };
+  return {
+    copyMode: () => {
+      if (transcript.rowCount === 0) return false;
+      select.enterCopyMode();
+      return true;
+    },
+    copyKey: (name) => void select.copyKey(name),
+    find: () => {
+      const { lines, refs } = transcript.searchLines();
+      if (made?.lines !== lines) made = { lines, corpus: buildCorpus(lines, refs) };
+      saved = { view: transcript.saveView(), cursor: select.cursorAt };
+      const cursor = select.cursorAt;
+      const at = entryAt(cursor === null ? transcript.below : transcript.fromBottom(cursor.serial));
+      // The search runs up from the end of the entry the view ends on (or copy mode's cursor is in).
+      return { corpus: made.corpus, origin: Math.max(0, positionOf(made.corpus, at + 1, 0) - 1) };
+    },
+    show: (query, match) => {
+      if (!match) {
+        if (saved) transcript.restoreView(saved.view);
+        return select.setFound(query ? { query, serial: null, nth: 0 } : null);
+      }
+      const serial = transcript.showLine(match.entry, match.line, height());
+      select.setFound({ query, serial, nth: match.nth });
+      if (serial !== null) select.cursorTo(serial, query, match.nth);
+    },
+    endFind: (restore) => {
+      if (restore && saved) {
+        transcript.restoreView(saved.view);
+        select.cursorAt = saved.cursor;
+      }
+      saved = null;
+      select.setFound(null);
+    },
+  };
+}
+
+/** The transcript's selection (the mouse, copy mode) and a search's marks; mouse events go to it. */
+function selection(
+  bus: Bus,
+  ui: Screen,
+  s: Services,
+  options: AppOptions,
+  transcript: TranscriptModel,
+  coordinator: () => TurnCoordinator,
+): TranscriptSelect {
+  const to = { dataDir: options.dataDir, write: (d: string) => options.output.write(d), env: env(options) };
+  const select = new TranscriptSelect({
+    model: transcript,
+    emoji: () => s.settings.emoji,
+    // Nothing to select while a view (a picker) is painted in the transcript's place.
+    area: () => (coordinator().frame().paints.transcript ? null : transcriptArea(ui)),
+    copy: (text) => copySelection(text, to),
+    hint: (text) => bus.emit('status.hint', { text: sanitize(text) }),
+    render: () => bus.requestRender(),
+  });
+  bus.on('input.mouse', ({ event, x, y }) => select.mouse(event, x, y, Date.now()));
+  return select;
 }

@@ -317,6 +317,7 @@ function inputHandler(
   let prefix: string | null = null;
   const take = (r: Routed): void => {
     if (r.kind === 'wheel') return bus.emit('input.wheel', { dir: r.dir });
+    if (r.kind === 'mouse') return bus.emit('input.mouse', { event: r.event, x: r.x, y: r.y });
     if (r.kind === 'text') typed();
     coordinator.dispatch(r);
   };

@@ -17,6 +17,8 @@ export type TurnEnd = 'done' | 'interrupted' | 'error';
 export interface Events {
   /** A wheel notch over the transcript (keys, text and pastes go straight to the coordinator). */
   'input.wheel': { dir: 'up' | 'down' };
+  /** The mouse's left button over the screen (0-based cells): pressed, dragged, let go. */
+  'input.mouse': { event: 'press' | 'drag' | 'release'; x: number; y: number };
 
   /**
    * `input` is what the model gets (and the log keeps), as it was typed;

@@ -14,7 +14,10 @@ export type Mode =
   | 'mention'
   | 'slash'
   | 'setup'
-  | 'models';
+  | 'models'
+  | 'copy'
+  | 'find'
+  | 'found';
 
 export const MODES: readonly Mode[] = [
   'idle',
@@ -28,6 +31,9 @@ export const MODES: readonly Mode[] = [
   'slash',
   'setup',
   'models',
+  'copy',
+  'find',
+  'found',
 ];
 
 /** One row of a key table: the keys (blessed-style names) that run a command in a mode. */
@@ -194,6 +200,44 @@ export const COMMANDS = {
   'models.backspace': { description: 'Delete the last character of the filter', modes: ['models'] },
   'models.clear': { description: 'Clear the filter', modes: ['models'] },
   'models.cancel': { description: 'Close the list; the model stays as it was', modes: ['models'] },
+  'transcript.copyMode': {
+    description: 'Copy mode: move over the transcript by keys, select and copy (the mouse selects too)',
+    modes: COMPOSING,
+  },
+  'transcript.find': {
+    description: 'Search the transcript: answers, tool output (folded too), reasoning',
+    modes: COMPOSING,
+  },
+  'copy.left': { description: 'One character left', modes: ['copy'] },
+  'copy.right': { description: 'One character right', modes: ['copy'] },
+  'copy.up': { description: 'One row up', modes: ['copy'] },
+  'copy.down': { description: 'One row down', modes: ['copy'] },
+  'copy.wordNext': { description: 'To the next word', modes: ['copy'] },
+  'copy.wordPrev': { description: 'To the previous word', modes: ['copy'] },
+  'copy.lineStart': { description: 'To the start of the row', modes: ['copy'] },
+  'copy.lineEnd': { description: 'To the end of the row', modes: ['copy'] },
+  'copy.pageUp': { description: 'A page up', modes: ['copy'] },
+  'copy.pageDown': { description: 'A page down', modes: ['copy'] },
+  'copy.top': { description: "To the transcript's first row", modes: ['copy'] },
+  'copy.bottom': { description: "To the transcript's last row", modes: ['copy'] },
+  'copy.mark': { description: 'Start a selection at the cursor (again: drop it)', modes: ['copy'] },
+  'copy.yank': {
+    description: 'Copy the selection (none: the line under the cursor) to the clipboard, and leave copy mode',
+    modes: ['copy'],
+  },
+  'copy.search': { description: 'Search the transcript; the cursor goes to the match', modes: ['copy'] },
+  'copy.exit': { description: 'Leave copy mode without copying', modes: ['copy'] },
+  'find.backspace': { description: 'Shorten the query', modes: ['find'] },
+  'find.clear': { description: 'Clear the query', modes: ['find'] },
+  'find.done': {
+    description: 'The query is complete: {found.next} and {found.prev} step through the matches',
+    modes: ['find'],
+  },
+  'find.cancel': { description: 'Leave the search; the view goes back to where it was', modes: ['find', 'found'] },
+  'found.next': { description: 'The next match up (older)', modes: ['found'] },
+  'found.prev': { description: 'The next match down (newer)', modes: ['found'] },
+  'found.stay': { description: 'Leave the search with the view at the match', modes: ['found'] },
+  'found.again': { description: 'Type a new query', modes: ['found'] },
   'question.up': { description: 'The option above', modes: ['question'] },
   'question.down': {
     description: 'The option below (past the last: the line for your own answer)',

@@ -17,6 +17,8 @@ export type Style =
   | 'warning'
   | 'force'
   | 'match'
+  /** The match a search is at, and copy mode's cursor. */
+  | 'current'
   | 'heading'
   | 'heading2'
   | 'heading3'
@@ -60,4 +62,40 @@ export function fit(text: string, width: number, emoji: EmojiWidths): string {
     used += w;
   }
   return cut ? out + '…' : out;
+}
+
+/**
+ * The row with cells [from, to) in `style` (a selection, a search's match): spans split where the range starts and
+ * ends, a wide character or cluster partly inside taken whole; links kept.
+ */
+export function markCells(row: GridRow, from: number, to: number, style: Style, emoji: EmojiWidths): GridRow {
+  if (to <= from) return row;
+  const out: Span[] = [];
+  let col = 0;
+  for (const span of row) {
+    const w = stringWidth(span.text, emoji);
+    if (col + w <= from || col >= to) {
+      out.push(span);
+      col += w;
+      continue;
+    }
+    let piece = '';
+    let lit: boolean | null = null;
+    const flush = (): void => {
+      if (!piece) return;
+      const s = lit ? style : span.style;
+      out.push(span.link === undefined ? { text: piece, style: s } : { text: piece, style: s, link: span.link });
+      piece = '';
+    };
+    for (const g of graphemes(span.text)) {
+      const gw = graphemeWidth(g, emoji);
+      const inside = col + Math.max(1, gw) > from && col < to;
+      if (inside !== lit) flush();
+      lit = inside;
+      piece += g;
+      col += gw;
+    }
+    flush();
+  }
+  return out;
 }

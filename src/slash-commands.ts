@@ -510,6 +510,9 @@ export function essentialsHelp(keys: KeyNames): string[] {
     [`${k('session.rewind')} ${k('session.rewind')}`, 'go back to an earlier input (rewind), files included'],
     [k('composer.externalEditor'), 'edit the input in your $EDITOR'],
     [k('transcript.toggleFold'), 'show the newest folded output or thought whole'],
+    ['mouse', "drag to select and copy; double-click a word, triple-click a line; Shift+drag: the terminal's own"],
+    [k('transcript.copyMode'), 'copy mode: select and copy from the keyboard'],
+    [k('transcript.find'), 'search the transcript (n and N step, Esc goes back)'],
     [k('app.cycleMode'), 'the next approval mode: ask, auto-edit, plan, full-auto'],
   ];
   const width = maxOf(

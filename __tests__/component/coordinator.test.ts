@@ -303,7 +303,7 @@ describe('the coordinator: turns', () => {
       const c = new TurnCoordinator(bus, runner, history, { keys: DEFAULT_KEYMAP, now: () => clock });
       const press = (text: string) => {
         for (const r of route({ kind: 'text', text }, c.keyModes(clock), DEFAULT_KEYMAP))
-          if (r.kind !== 'wheel') c.dispatch(r);
+          if (r.kind !== 'wheel' && r.kind !== 'mouse') c.dispatch(r);
       };
       const asked = new Promise<void>((resolve) => bus.on('approval.asked', () => resolve()));
       const ended = new Promise<Events['turn.ended']>((resolve) => bus.on('turn.ended', resolve));

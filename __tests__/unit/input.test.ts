@@ -145,10 +145,12 @@ describe('input decoder', () => {
       { kind: 'text', text: 'ok' },
     ]);
   });
-  it('decodes SGR wheel events and ignores clicks', () => {
-    expect(decode('\x1b[<64;10;5M\x1b[<65;10;5M\x1b[<0;1;1M\x1b[<0;1;1m')).toEqual([
+  it('decodes SGR wheel events and the left button; the others are dropped', () => {
+    expect(decode('\x1b[<64;10;5M\x1b[<65;10;5M\x1b[<0;1;1M\x1b[<0;1;1m\x1b[<1;1;1M\x1b[<2;3;3m')).toEqual([
       { kind: 'wheel', dir: 'up' },
       { kind: 'wheel', dir: 'down' },
+      { kind: 'mouse', event: 'press', x: 0, y: 0 },
+      { kind: 'mouse', event: 'release', x: 0, y: 0 },
     ]);
   });
   it('decodes a megabyte of typed text as one text action', () => {

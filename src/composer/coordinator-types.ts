@@ -3,7 +3,8 @@
 // table of its effect handlers. Types only.
 
 import type { ImagePart } from '../images';
-import type { KeyNames } from '../commands';
+import type { CommandName, KeyNames } from '../commands';
+import type { MatchRef, TranscriptCorpus } from '../search/transcript-search';
 import type { EditorState, ImageSegment, PasteOptions, Segment } from '../editor/model';
 import type { Inert } from '../inert';
 import type { FileHit } from '../search/files';
@@ -105,6 +106,17 @@ export interface CoordinatorOptions {
   shells?: {
     lines(): string[];
     kill(id: number): string;
+  };
+  /** The transcript from the keyboard: copy mode's cursor and keys, a search's corpus and where the view goes. */
+  transcript?: {
+    /** Copy mode begins; false: nothing to select yet. */
+    copyMode(): boolean;
+    copyKey(name: CommandName): void;
+    /** The transcript's text for a search, and where in it the view (or copy mode's cursor) is. */
+    find(): { corpus: TranscriptCorpus; origin: number };
+    show(query: string, match: MatchRef | null): void;
+    /** The search is over: the view back where it was (restore), or left at the match. */
+    endFind(restore: boolean): void;
   };
   /** What /clear and /copy do on the screen. */
   view?: {

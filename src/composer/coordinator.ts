@@ -28,6 +28,8 @@ import { APPROVAL_MEANING, type ApprovalMode } from '../settings/approval';
 import { MENTION_LIMIT } from './views/mention';
 import { PickerView } from './views/picker';
 import { ModelPickerView } from './views/model-picker';
+import { CopyModeView } from './views/copy-mode';
+import { TranscriptFindView } from './views/transcript-find';
 import { ConfirmView } from './views/confirm';
 import { ProviderSetupView } from './views/provider-setup';
 import { RewindFlow } from './rewind-flow';
@@ -253,6 +255,18 @@ export class TurnCoordinator {
     },
     mentionClosed: () => this.options.files?.close(),
     scroll: (e) => this.bus.emit('transcript.scroll', { pages: e.pages }),
+    openCopyMode: () => {
+      if (!this.options.transcript?.copyMode()) return this.note('nothing in the transcript to copy yet');
+      this.apply([{ type: 'openView', view: new CopyModeView() }]);
+    },
+    copyKey: (e) => this.options.transcript?.copyKey(e.name),
+    findTranscript: () => {
+      const found = this.options.transcript?.find();
+      if (!found) return this.note('no transcript to search here');
+      this.apply([{ type: 'openView', view: TranscriptFindView.open(found.corpus, found.origin) }]);
+    },
+    showMatch: (e) => this.options.transcript?.show(e.query, e.match),
+    endFind: (e) => this.options.transcript?.endFind(e.restore),
     toggleFold: () => this.bus.emit('transcript.toggleFold', {}),
     suspend: () => this.bus.emit('app.suspend', {}),
     redraw: () => this.bus.emit('app.redraw', {}),

@@ -196,6 +196,10 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
       return { state: s, effects: [{ type: 'scroll', pages: -1 }] };
     case 'transcript.pageDown':
       return { state: s, effects: [{ type: 'scroll', pages: 1 }] };
+    case 'transcript.copyMode':
+      return { state: s, effects: [{ type: 'openCopyMode' }] };
+    case 'transcript.find':
+      return { state: s, effects: [{ type: 'findTranscript' }] };
     default:
       return none(s);
   }

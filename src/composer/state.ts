@@ -9,6 +9,7 @@ import type { PersonAnswer } from '../questions';
 import type { CommandName } from '../commands';
 import type { FileHit } from '../search/files';
 import type { CommandEntry } from '../search/commands';
+import type { MatchRef } from '../search/transcript-search';
 import type { SetupAnswers } from './views/provider-setup';
 import * as ed from '../editor/model';
 import type { EmojiWidths } from '../editor/width';
@@ -168,7 +169,14 @@ export type Effect =
   /** The person's answer to whether a turn past maxSteps goes on. */
   | { readonly type: 'goOn'; readonly turnId: number; readonly goOn: boolean }
   /** Ctrl+V: the clipboard's image, as a chip. */
-  | { readonly type: 'clipboardImage' };
+  | { readonly type: 'clipboardImage' }
+  /** Copy mode begins (Ctrl+X [), and its keys move the cursor, select and copy (tui/transcript-select.ts). */
+  | { readonly type: 'openCopyMode' }
+  | { readonly type: 'copyKey'; readonly name: CommandName }
+  /** A transcript search opens (Ctrl+X Ctrl+F); the view goes to a match, or back where it was when it ends. */
+  | { readonly type: 'findTranscript' }
+  | { readonly type: 'showMatch'; readonly query: string; readonly match: MatchRef | null }
+  | { readonly type: 'endFind'; readonly restore: boolean };
 
 /** The effects the view stack carries out itself: opening a view on top. */
 export type StackEffect = Extract<Effect, { type: 'openSearch' | 'openMentions' | 'openSlash' | 'openView' }>;

@@ -60,7 +60,15 @@ export function safeLink(href: string | null): string | undefined {
   }
 }
 
-export type MdRow = MdSpan[];
+/** `soft`: the row goes on with the line of the row above (a soft wrap), and what stood between them. */
+export type MdRow = MdSpan[] & { soft?: string };
+
+/** `spans` as a row made from `from` (a prefix put before it): a soft wrap stays one. */
+export function sameLine(spans: MdSpan[], from: MdRow): MdRow {
+  const row: MdRow = spans;
+  if (from.soft !== undefined) row.soft = from.soft;
+  return row;
+}
 
 function styleOf(stack: MdStyle[]): MdStyle {
   return stack[stack.length - 1] ?? 'normal';

@@ -13,7 +13,7 @@ import { wrapSpans } from './wrap';
 import { LazyCode } from './highlight';
 import { markdown } from './parsers';
 import { maxOf, pushAll } from '../arrays';
-import { MdOptions, MdRow, MdSpan, MdStyle, TAB, inlineSpans } from './inline';
+import { MdOptions, MdRow, MdSpan, MdStyle, TAB, inlineSpans, sameLine } from './inline';
 import { plain, tableRows } from './table';
 
 /** A token of milk's own, standing for a table still streaming: its content is the line that counts its rows. */
@@ -33,7 +33,7 @@ export function blockStarts(tokens: readonly Token[]): number[] {
 // ---------------------------------------------------------------- blocks
 
 function prefixed(rows: MdRow[], first: MdSpan, rest: MdSpan): MdRow[] {
-  return rows.map((r, i) => [i === 0 ? first : rest, ...r]);
+  return rows.map((r, i) => sameLine([i === 0 ? first : rest, ...r], r));
 }
 
 function codeRows(content: string, lang: string, width: number, emoji: EmojiWidths): MdRow[] {
@@ -171,10 +171,15 @@ function renderBlock(
       const end = closeAt(i);
       const inner = renderBlocks(tokens.slice(i + 1, end), width - 2, emoji, false, options);
       return {
-        rows: inner.map((r) => [
-          { text: '│ ', style: 'quote' },
-          ...r.map((s) => ({ ...s, style: s.style === 'normal' ? ('quote' as const) : s.style })),
-        ]),
+        rows: inner.map((r) =>
+          sameLine(
+            [
+              { text: '│ ', style: 'quote' },
+              ...r.map((s) => ({ ...s, style: s.style === 'normal' ? ('quote' as const) : s.style })),
+            ],
+            r,
+          ),
+        ),
         next: end + 1,
       };
     }

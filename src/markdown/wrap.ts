@@ -43,7 +43,8 @@ class Wrapper {
     else row.push(link === undefined ? { text, style } : { text, style, link });
   }
 
-  newRow(): void {
+  /** Ends the row; `soft`: the next goes on with the same line (a wrap), after what stood between them. */
+  newRow(soft?: string): void {
     const row = this.row;
     // Trailing blanks are dropped where a row breaks.
     while (row.length > 0 && row[row.length - 1].text.endsWith(' ')) {
@@ -56,6 +57,7 @@ class Wrapper {
     }
     this.rows.push(row);
     this.row = [];
+    if (soft !== undefined) this.row.soft = soft;
     this.used = 0;
   }
 
@@ -75,11 +77,11 @@ class Wrapper {
           this.push(piece, style, link);
           this.used += pw;
         } else if (this.used > 0) {
-          this.newRow();
+          this.newRow(' ');
         }
         continue;
       }
-      if (this.used + pw > w && this.used > 0) this.newRow();
+      if (this.used + pw > w && this.used > 0) this.newRow(' ');
       if (pw <= w) {
         this.push(piece, style, link);
         this.used += pw;
@@ -87,7 +89,7 @@ class Wrapper {
       }
       for (const g of graphemes(piece)) {
         const gw = graphemeWidth(g, this.emoji);
-        if (this.used + gw > w && this.used > 0) this.newRow();
+        if (this.used + gw > w && this.used > 0) this.newRow('');
         this.push(g, style, link);
         this.used += gw;
       }
@@ -116,6 +118,7 @@ class Wrapper {
       // Searched within the row only: a word of a million characters must not be scanned back over on every row.
       const blank = text.charCodeAt(i + room) === 32 ? room : text.slice(i, i + room).lastIndexOf(' ');
       const cut = blank === -1 ? -1 : i + blank;
+      let soft = ' ';
       if (cut > i) {
         this.push(text.slice(i, cut), style, link);
         i = cut;
@@ -123,9 +126,10 @@ class Wrapper {
         // No blank in reach and the row is empty: the word is longer than a row and is cut.
         this.push(text.slice(i, i + room), style, link);
         i += room;
+        soft = '';
       }
       // Otherwise blanks first and a word that does not fit after them, or a word for a new row: break here.
-      this.newRow();
+      this.newRow(soft);
     }
   }
 }

@@ -51,6 +51,7 @@ const DARK: Readonly<Record<Style, number>> = {
   warning: attr(3, 236, BOLD),
   force: attr(15, 1, BOLD),
   match: attr(0, 3, UNDERLINE),
+  current: attr(0, 6, BOLD),
   heading: attr(6, DEF, BOLD),
   heading2: attr(6, DEF, BOLD),
   heading3: attr(6, DEF, BOLD | ITALIC),
@@ -146,7 +147,8 @@ export function themeAttrs(options: ThemeOptions): Record<Style, number> {
     for (const style of ['status', 'statusStrong', 'warning'] as const) attrs[style] = reverse(attrs[style] | DEF);
   }
   // Without colour these would look like plain text.
-  if (noColor) for (const style of ['force', 'match', 'highlight'] as const) attrs[style] = reverse(attrs[style]);
+  if (noColor)
+    for (const style of ['force', 'match', 'highlight', 'current'] as const) attrs[style] = reverse(attrs[style]);
   if (!noColor && colors < 16) {
     for (const style of Object.keys(attrs) as Style[]) if (fg(attrs[style]) === 8) attrs[style] = plainFg(attrs[style]);
   }

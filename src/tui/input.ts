@@ -10,6 +10,8 @@ export type InputAction =
   /** `cut`: the paste passed MAX_PASTE_CHARS and the rest was dropped; `unclosed`: its end marker never came. */
   | { kind: 'paste'; text: string; cut?: boolean; unclosed?: boolean }
   | { kind: 'wheel'; dir: 'up' | 'down' }
+  /** The left button pressed, moved while down, or let go, at a cell (0-based). */
+  | { kind: 'mouse'; event: MouseEvent; x: number; y: number }
   /** The terminal's answer to a cursor position request (1-based). */
   | { kind: 'cpr'; row: number; col: number }
   /** The terminal's answer to the kitty keyboard query (it speaks the protocol) or to the device attributes query. */
@@ -22,6 +24,8 @@ export type InputAction =
   | { kind: 'theme'; background: 'dark' | 'light' }
   /** The terminal gained or lost focus (its report under mode 1004: CSI I, CSI O). */
   | { kind: 'focus'; focused: boolean };
+
+export type MouseEvent = 'press' | 'drag' | 'release';
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -132,9 +136,12 @@ function parseCsi(s: string): Parsed | null {
     return { action: { kind: 'syncReport', known: params !== '?2026;0' }, length };
   if (intermediates) return { action: null, length };
   if (params.startsWith('<') && (final === 'M' || final === 'm')) {
-    const [b] = params.slice(1).split(';').map(Number);
+    const [b, x, y] = params.slice(1).split(';').map(Number);
     if (final === 'M' && (b & 64) !== 0) return { action: { kind: 'wheel', dir: b & 1 ? 'down' : 'up' }, length };
-    return { action: null, length };
+    // SGR reports (mode 1006): the button in the low bits (0: the left one), 32 for motion, `m` for a release.
+    if ((b & 3) !== 0 || !(x >= 1 && y >= 1)) return { action: null, length };
+    const event: MouseEvent = final === 'm' ? 'release' : b & 32 ? 'drag' : 'press';
+    return { action: { kind: 'mouse', event, x: x - 1, y: y - 1 }, length };
   }
   // Answers to milk's keyboard queries: kitty's flags, the device attributes.
   if (params.startsWith('?') && final === 'u') return { action: { kind: 'report', what: 'kitty' }, length };

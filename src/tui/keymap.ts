@@ -43,6 +43,8 @@ const EDITING: Binding[] = [
   { keys: ['pageup'], command: 'transcript.pageUp' },
   { keys: ['pagedown'], command: 'transcript.pageDown' },
   { keys: ['C-o'], command: 'transcript.toggleFold' },
+  { keys: ['C-x ['], command: 'transcript.copyMode' },
+  { keys: ['C-x C-f'], command: 'transcript.find' },
   { keys: ['C-v'], command: 'composer.pasteImage' },
   { keys: ['tab'], command: 'composer.complete' },
   { keys: ['S-tab'], command: 'app.cycleMode' },

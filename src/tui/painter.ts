@@ -10,7 +10,7 @@ import type { EmojiWidths } from '../editor/width';
 import type { Screen } from './screen';
 import type { StatusModel } from './status-model';
 import type { TranscriptModel } from './transcript-model';
-import { composerView, statusRow, transcriptRows } from './views';
+import { TranscriptMarks, composerView, statusRow, transcriptRows } from './views';
 import { coloured, renderMarkdown } from '../markdown/render';
 import type { GridRow } from '../rows';
 import type { PaintContext, ViewPaint } from '../composer/views/view';
@@ -31,6 +31,8 @@ export interface PaintSources {
   historyMode: () => HistoryMode;
   /** What stands above the composer when no view paints there (the model's checklist), if anything. */
   panel?: () => ViewPaint | null;
+  /** What the transcript lights up: a selection, copy mode's cursor, a search's matches. */
+  marks?: () => TranscriptMarks | null;
 }
 
 /** The overlay's rows at most: a title and eight matches. */
@@ -158,7 +160,11 @@ export class Painter {
       markdown: (src, w) => this.markdown(src, w, emoji),
     });
     this.scrollRegion(inPlace === null, t);
-    ui.transcript.setRows(inPlace ? inPlace.rows(at(t.width, t.height)) : transcriptRows(sources.transcript, t.height));
+    ui.transcript.setRows(
+      inPlace
+        ? inPlace.rows(at(t.width, t.height))
+        : transcriptRows(sources.transcript, t.height, sources.marks?.(), emoji),
+    );
     // Rows laid out for this view (an answer's part reached: its guessed rows became real ones) moved nothing on
     // screen.
     this.shown.rows = sources.transcript.rowCount;

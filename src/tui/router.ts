@@ -10,9 +10,11 @@ import type { ComposerInput } from '../composer/state';
 import type { Keymap } from './keymap';
 import { takesLetters } from '../composer/views/registry';
 
-/** What goes to the view stack, or a wheel notch for the transcript. */
+/** What goes to the view stack, or a wheel notch or the mouse's left button for the transcript. */
 export type Routed =
-  Extract<ComposerInput, { kind: 'command' | 'text' | 'paste' }> | { kind: 'wheel'; dir: 'up' | 'down' };
+  | Extract<ComposerInput, { kind: 'command' | 'text' | 'paste' }>
+  | { kind: 'wheel'; dir: 'up' | 'down' }
+  | Extract<InputAction, { kind: 'mouse' }>;
 
 /**
  * `modes` is where a key is looked up, the top view's first and the
@@ -42,6 +44,8 @@ export function route(action: InputAction, modes: readonly Mode[], keymap: Keyma
       return [{ kind: 'paste', text: action.text }];
     case 'wheel':
       return [{ kind: 'wheel', dir: action.dir }];
+    case 'mouse':
+      return [action];
     case 'cpr':
     case 'report':
     case 'focus':
@@ -56,7 +60,8 @@ export function route(action: InputAction, modes: readonly Mode[], keymap: Keyma
 /**
  * Routing with chords: a key that begins one (Ctrl+X) is held as `prefix`
  * and the next key completes it. As in readline, a chord nothing binds does
- * nothing, and a character typed after the prefix is taken by it.
+ * nothing, and a character typed after the prefix is taken by it (or
+ * completes it: Ctrl+X [).
  */
 export function routeChord(
   action: InputAction,
@@ -73,7 +78,12 @@ export function routeChord(
     return { routed: [], prefix: null };
   }
   if (prefix !== null && action.kind === 'text') {
-    const rest = [...action.text].slice(1).join('');
+    const [first, ...others] = [...action.text];
+    const rest = others.join('');
+    for (const mode of modes) {
+      const name = keymap.commandFor(mode, `${prefix} ${first}`);
+      if (name) return { routed: [{ kind: 'command', name }], prefix: null };
+    }
     return { routed: rest ? route({ kind: 'text', text: rest }, modes, keymap) : [], prefix: null };
   }
   if (action.kind === 'key' && modes.some((m) => keymap.startsChord(m, action.key)))

@@ -8,10 +8,12 @@ import { InputAction, InputDecoder } from './input';
 import { PasteBurst } from './paste-burst';
 import { BACKGROUND_QUERY } from '../settings/theme';
 
-// Bracketed paste, the wheel (SGR reports) and focus reports (mode 1004: a notification only when it is away); the
-// title is pushed (xterm's CSI 22 t) so that milk's own is popped off at the end.
-const ENABLE = '\x1b[?2004h\x1b[?1000h\x1b[?1006h\x1b[?1004h\x1b[22;0t';
-const DISABLE = '\x1b[23;0t\x1b[?1004l\x1b[?1006l\x1b[?1000l\x1b[?2004l';
+// Bracketed paste, the mouse (mode 1002: presses, releases and motion while a button is down, for the wheel and
+// selecting; SGR reports) and focus reports (mode 1004: a notification only when it is away); the title is pushed
+// (xterm's CSI 22 t) so that milk's own is popped off at the end. Shift with the mouse is still the terminal's own
+// selection.
+const ENABLE = '\x1b[?2004h\x1b[?1002h\x1b[?1006h\x1b[?1004h\x1b[22;0t';
+const DISABLE = '\x1b[23;0t\x1b[?1004l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[?2004l';
 /** Mode 2031: the terminal reports when its palette turns dark or light (contour, ghostty, kitty); others ignore it. */
 export const THEME_REPORTS_ON = '\x1b[?2031h';
 export const THEME_REPORTS_OFF = '\x1b[?2031l';

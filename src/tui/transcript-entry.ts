@@ -23,6 +23,10 @@ export interface TranscriptRow {
   readonly head: boolean;
   /** Styled pieces of a rendered Markdown row; absent for plain rows. */
   readonly spans?: readonly MdSpan[];
+  /** Which of its entry's lines a plain row shows (a line wrapped takes several rows). */
+  readonly line?: number;
+  /** The row continues the line of the row above (a soft wrap): what stood between them (a blank, or nothing). */
+  readonly cont?: string;
 }
 
 export interface Entry {
@@ -127,7 +131,10 @@ export function syncAnswer(entry: Entry, room: number | null): number {
 }
 
 export function mdRow(r: MdRow, head: boolean): TranscriptRow {
-  return { text: r.map((s) => s.text).join(''), kind: 'assistant', head, spans: r };
+  const text = r.map((s) => s.text).join('');
+  return r.soft === undefined
+    ? { text, kind: 'assistant', head, spans: r }
+    : { text, kind: 'assistant', head, spans: r, cont: r.soft };
 }
 
 /** Cells before each row's text (the entry's marker). */
@@ -151,8 +158,11 @@ export function foldable(e: Entry): boolean {
 
 export const folds = (e: Entry): boolean => !e.expanded && foldable(e);
 
-/** Wraps one line to `width` cells: at spaces when it can, inside a word when it must. */
-export function wrapLine(line: string, width: number, emoji: EmojiWidths): string[] {
+/**
+ * Wraps one line to `width` cells: at spaces when it can, inside a word when it must. `joins`, when given, gets for
+ * each row after the first what stood between it and the row before (the blank dropped, or nothing).
+ */
+export function wrapLine(line: string, width: number, emoji: EmojiWidths, joins?: string[]): string[] {
   const w = Math.max(1, width);
   if (line.length <= w && stringWidth(line, emoji) <= w) return [line];
   const out: string[] = [];
@@ -166,10 +176,12 @@ export function wrapLine(line: string, width: number, emoji: EmojiWidths): strin
         out.push(row.slice(0, lastSpace));
         row = row.slice(lastSpace + 1);
         rowWidth = stringWidth(row, emoji);
+        joins?.push(' ');
       } else {
         out.push(row);
         row = '';
         rowWidth = 0;
+        joins?.push(g === ' ' ? ' ' : '');
       }
       lastSpace = -1;
       if (g === ' ' && row === '') continue;
@@ -251,9 +263,17 @@ export function wrapLines(
   let tail = 0;
   const inner = width - PREFIX_WIDTH;
   for (let i = from; i < to; i++) {
-    const wrapped = wrapLine(entry.lines[i], inner, emoji);
-    wrapped.forEach((text, k) => rows.push({ text, kind: entry.kind, head: headFirst && i === from && k === 0 }));
+    const joins: string[] = [];
+    const wrapped = wrapLine(entry.lines[i], inner, emoji, joins);
+    wrapped.forEach((text, k) =>
+      rows.push(plainRow(text, entry.kind, headFirst && i === from && k === 0, i, k > 0 ? joins[k - 1] : undefined)),
+    );
     tail = wrapped.length;
   }
   return { rows, tail };
+}
+
+/** A plain row: line `line` of its entry, or of it the part after a soft wrap (`cont`: what stood between). */
+export function plainRow(text: string, kind: EntryKind, head: boolean, line: number, cont?: string): TranscriptRow {
+  return cont === undefined ? { text, kind, head, line } : { text, kind, head, line, cont };
 }

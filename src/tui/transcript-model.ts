@@ -20,12 +20,14 @@ import {
   foldable,
   folds,
   layoutEntry,
+  plainRow,
   syncAnswer,
   wrapLine,
   wrapLines,
 } from './transcript-entry';
 import { pushAll } from '../arrays';
 import type { Inert } from '../inert';
+import type { LineRef } from '../search/transcript-search';
 
 export type { EntryKind, TranscriptRow };
 
@@ -44,6 +46,19 @@ export class TranscriptModel {
   private paced = false;
   /** Rows hidden below the view; 0 follows the bottom. */
   private scrollBack = 0;
+  /**
+   * Rows added at the bottom, ever (less any taken away there): a row's serial, this less the rows below it, stays
+   * the same while the transcript grows, so a selection keeps to its text.
+   */
+  private grown = 0;
+  /** Changes when rows move other than at the bottom (a new width, an entry above laid out again): serials lapse. */
+  private epochCount = 0;
+  /** Changes with every change of text or layout: the search's corpus is made again after one. */
+  private changes = 0;
+  /** The corpus as last made, and the changes count it was made at. */
+  private corpus: { at: number; lines: string[]; refs: LineRef[] } | null = null;
+  /** Entries a search unfolded to show a match (folded again when it is left with Esc). */
+  private unfolded = new Set<number>();
 
   /** `markdown`: how answers are drawn beyond their width (strike-through's marks kept without colour). */
   /** `foldKey`: the key that unfolds a long tool output, as bound (the fold's marker names it). */
@@ -82,8 +97,9 @@ export class TranscriptModel {
     const index = this.entries.length - 1;
     layoutEntry(entry, index, this.width, this.emoji, this.foldKey);
     this.count += entry.rows.length;
-    this.laidOut(index);
+    const filled = this.laidOut(index);
     this.keepViewStill(entry.rows.length);
+    this.moved(index, entry.rows.length + filled);
     return index;
   }
 
@@ -111,6 +127,7 @@ export class TranscriptModel {
   append(index: number, text: Inert): void {
     const entry = this.entries[index];
     if (!entry || !text) return;
+    this.changes++;
     if (entry.md) {
       // Rendered when rows are next asked for: one parse per paint, however many chunks came.
       entry.md.stream.push(text);
@@ -132,11 +149,11 @@ export class TranscriptModel {
       // megabyte onto one line stays linear.
       const inner = this.width - PREFIX_WIDTH;
       const last = entry.rows[entry.rows.length - 1];
-      const continued = wrapLine(last.text + parts[0], inner, this.emoji).map((t, k): TranscriptRow => ({
-        text: t,
-        kind: entry.kind,
-        head: k === 0 && last.head,
-      }));
+      const joins: string[] = [];
+      const line = entry.lines.length - parts.length;
+      const continued = wrapLine(last.text + parts[0], inner, this.emoji, joins).map((t, k): TranscriptRow =>
+        plainRow(t, entry.kind, k === 0 && last.head, line, k === 0 ? last.cont : joins[k - 1]),
+      );
       const fresh = wrapLines(entry, entry.lines.length - parts.length + 1, false, this.width, this.emoji);
       entry.rows.pop();
       pushAll(entry.rows, continued);
@@ -147,6 +164,7 @@ export class TranscriptModel {
     }
     this.count += entry.rows.length - before;
     this.keepViewStill(entry.rows.length - before);
+    this.moved(index, entry.rows.length - before);
   }
 
   /**
@@ -221,6 +239,38 @@ export class TranscriptModel {
     this.count += entry.rows.length - before;
     const filled = this.laidOut(index);
     this.keepViewStill(entry.rows.length - before + filled);
+    this.moved(index, entry.rows.length - before + filled);
+  }
+
+  /**
+   * Rows of entry `index` changed by `delta`: at the bottom (the last entry) the transcript grew there; anywhere else
+   * the rows above it moved, and serials lapse.
+   */
+  private moved(index: number, delta: number): void {
+    this.changes++;
+    if (index === this.entries.length - 1) this.grown += delta;
+    else this.epochCount++;
+  }
+
+  /** Serials are good while this stays the same (see `grown`). */
+  get epoch(): number {
+    return this.epochCount;
+  }
+
+  /** The serial of the row `fromBottom` rows above the bottom one. */
+  serialOf(fromBottom: number): number {
+    return this.grown - fromBottom;
+  }
+
+  /** How many rows are below the row with this serial. */
+  fromBottom(serial: number): number {
+    return this.grown - serial;
+  }
+
+  /** Rows hidden below the view. */
+  get below(): number {
+    this.sync();
+    return this.scrollBack;
   }
 
   setWidth(width: number): void {
@@ -242,6 +292,9 @@ export class TranscriptModel {
     this.entries = [];
     this.count = 0;
     this.scrollBack = 0;
+    this.unfolded.clear();
+    this.epochCount++;
+    this.changes++;
   }
 
   /** Lays everything out again for a terminal that draws emoji sequences this way (the width probe's answer). */
@@ -254,6 +307,8 @@ export class TranscriptModel {
 
   /** Wraps every entry again (the width changed, or how wide some characters are). */
   private relayout(): void {
+    this.epochCount++;
+    this.changes++;
     this.count = 0;
     this.entries.forEach((e, i) => {
       layoutEntry(e, i, this.width, this.emoji, this.foldKey);
@@ -263,13 +318,18 @@ export class TranscriptModel {
     this.scrollBack = Math.min(this.scrollBack, Math.max(0, this.count - 1));
   }
 
-  /** The rows a box of `height` shows now, oldest first. */
-  visible(height: number): TranscriptRow[] {
+  /** The rows a box of `height` shows now, oldest first; `entries` gets the entry of each. */
+  visible(height: number, entries?: number[]): TranscriptRow[] {
     this.sync();
-    this.reveal(this.scrollBack + height);
+    return this.rowsAbove(this.scrollBack, height, entries);
+  }
+
+  /** The `count` rows (or fewer, at the top) whose last is `skip` rows above the bottom one, oldest first. */
+  rowsAbove(skip: number, count: number, entries?: number[]): TranscriptRow[] {
+    this.reveal(skip + count);
     const out: TranscriptRow[][] = [];
-    let skip = this.scrollBack;
-    let need = height;
+    const owners: number[] = [];
+    let need = count;
     for (let e = this.entries.length - 1; e >= 0 && need > 0; e--) {
       const rows = this.entries[e].rows;
       if (skip >= rows.length) {
@@ -279,10 +339,91 @@ export class TranscriptModel {
       const end = rows.length - skip;
       const start = Math.max(0, end - need);
       out.push(rows.slice(start, end));
+      for (let k = start; k < end; k++) owners.push(e);
       need -= end - start;
       skip = 0;
     }
+    if (entries) pushAll(entries, owners.reverse());
     return out.reverse().flat();
+  }
+
+  /**
+   * Every line of the transcript for a search, each with its entry and line: an entry's lines whole (folded or not),
+   * an answer's as its rendered rows (all of them laid out now). Made again only after the transcript changed.
+   */
+  searchLines(): { lines: readonly string[]; refs: readonly LineRef[] } {
+    this.sync();
+    if (this.corpus && this.corpus.at === this.changes) return this.corpus;
+    const lines: string[] = [];
+    const refs: LineRef[] = [];
+    this.entries.forEach((e, entry) => {
+      if (e.md) {
+        this.count += fillHole(e, Infinity);
+        const gap = e.rows[0]?.kind === 'gap' ? 1 : 0;
+        for (let k = gap; k < e.rows.length; k++) {
+          lines.push(e.rows[k].text);
+          refs.push({ entry, line: k - gap });
+        }
+        return;
+      }
+      e.lines.forEach((text, line) => {
+        lines.push(text);
+        refs.push({ entry, line });
+      });
+    });
+    this.corpus = { at: this.changes, lines, refs };
+    return this.corpus;
+  }
+
+  /** Where the view is, for a search to go back to (restoreView). */
+  saveView(): { below: number; grown: number } {
+    this.sync();
+    return { below: this.scrollBack, grown: this.grown };
+  }
+
+  /** The view as it was saved, and the entries the search unfolded folded again. */
+  restoreView(saved: { below: number; grown: number }): void {
+    for (const i of this.unfolded) {
+      const e = this.entries[i];
+      if (!e?.expanded) continue;
+      e.expanded = false;
+      this.relayoutEntry(i);
+    }
+    this.unfolded.clear();
+    const max = Math.max(0, this.count - Math.max(1, this.height));
+    this.scrollBack = saved.below === 0 ? 0 : Math.min(max, saved.below + this.grown - saved.grown);
+  }
+
+  /**
+   * Brings line `line` of entry `entry` (as searchLines numbers it) into a view `height` rows tall: the entry unfolded
+   * if the line is folded away, the view moved only when the line is out of it (then to its middle). Returns the row's
+   * serial, or null when there is no such line.
+   */
+  showLine(entry: number, line: number, height: number): number | null {
+    this.sync();
+    const e = this.entries[entry];
+    if (!e) return null;
+    if (folds(e)) {
+      e.expanded = true;
+      this.unfolded.add(entry);
+      this.relayoutEntry(entry);
+    }
+    const row = e.md ? this.answerRow(e, line) : rowOfLine(e.rows, line);
+    if (row < 0) return null;
+    let fromBottom = e.rows.length - 1 - row;
+    for (let j = entry + 1; j < this.entries.length; j++) fromBottom += this.entries[j].rows.length;
+    if (fromBottom < this.scrollBack || fromBottom >= this.scrollBack + height) {
+      const max = Math.max(0, this.count - height);
+      this.scrollBack = Math.min(max, Math.max(0, fromBottom - Math.floor(height / 2)));
+    }
+    return this.serialOf(fromBottom);
+  }
+
+  /** The row of an answer's `line`th rendered row (its hole laid out first). */
+  private answerRow(e: Entry, line: number): number {
+    this.count += fillHole(e, Infinity);
+    const gap = e.rows[0]?.kind === 'gap' ? 1 : 0;
+    return gap + line < e.rows.length ? gap + line : -1;
   }
 
   /** Scrolls by `delta` rows (negative: back in time). */
@@ -341,6 +482,7 @@ export class TranscriptModel {
       // laidOut).
       const added = syncAnswer(entry, this.height > 0 && this.scrollBack === 0 ? this.height : null);
       this.count += added;
+      this.moved(i, added);
       this.keepViewStill(added);
       // A burst is rendered over several frames: the next one takes up where this one stopped.
       if (md.stream.pending) {
@@ -367,4 +509,17 @@ export class TranscriptModel {
   get pending(): boolean {
     return this.dirty.size > 0;
   }
+}
+
+/** The first row showing line `line` of a plain entry (rows carry their line, in order), or -1. */
+function rowOfLine(rows: readonly TranscriptRow[], line: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const at = rows[mid].line ?? -1;
+    if (at < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < rows.length && rows[lo].line === line ? lo : -1;
 }

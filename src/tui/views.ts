@@ -5,9 +5,12 @@
 
 import type { EditorState } from '../editor/model';
 import { layout, scrollTop } from '../editor/layout';
-import { EmojiWidths, stringWidth } from '../editor/width';
-import { GridRow, Span, Style, fit } from '../rows';
+import { CLUSTERING, EmojiWidths, stringWidth } from '../editor/width';
+import { GridRow, Span, Style, fit, markCells } from '../rows';
 import type { TranscriptModel, TranscriptRow } from './transcript-model';
+import { PREFIX_WIDTH } from './transcript-entry';
+import { Point, Selected, rowCells, textCells } from './selection';
+import { occurrences } from '../search/transcript-search';
 import { coloured } from '../markdown/render';
 import type { HistoryMode } from '../settings/store';
 
@@ -26,29 +29,95 @@ const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
 /** A numbered diff line: `  12 +text`, `  12 -text`, `  12  text`. */
 const DIFF_LINE = /^ *\d+ ([+ -])/;
 
-export function transcriptRows(model: TranscriptModel, height: number): GridRow[] {
-  return model.visible(height).map((row): GridRow => {
-    if (row.kind === 'gap') return [];
-    const marker: Span =
-      row.head && row.kind === 'user'
-        ? { text: '› ', style: 'user' }
-        : row.head && row.kind === 'error'
-          ? { text: '! ', style: 'error' }
-          : row.head && row.kind === 'tool'
-            ? { text: '$ ', style: 'paste' }
-            : { text: '  ', style: 'normal' };
-    if (row.spans) return [marker, ...coloured(row.spans)];
-    // A change's diff in its tool block (tools/files.ts numbers its lines): additions and removals in their colours,
-    // the lines around them plain.
-    if (row.kind === 'tool' && !row.head) {
-      const sign = DIFF_LINE.exec(row.text)?.[1];
-      const style: Style =
-        sign === '+' ? 'diffAdd' : sign === '-' ? 'diffDel' : row.text.startsWith('@@') ? 'dim' : 'normal';
-      return [marker, { text: row.text, style }];
+/** What the transcript lights up over its text: a search's matches (the one it is at apart), a selection, a cursor. */
+export interface TranscriptMarks {
+  readonly query: string;
+  /** The match the search is at: the row its line starts on (a serial) and which of the line's matches it is. */
+  readonly current: { readonly serial: number; readonly nth: number } | null;
+  readonly selection: Selected | null;
+  /** Copy mode's cursor. */
+  readonly cursor: Point | null;
+}
+
+export function transcriptRows(
+  model: TranscriptModel,
+  height: number,
+  marks?: TranscriptMarks | null,
+  emoji: EmojiWidths = CLUSTERING,
+): GridRow[] {
+  const rows = model.visible(height);
+  const painted = rows.map(paintRow);
+  if (!marks) return painted;
+  const top = model.serialOf(model.below + rows.length - 1);
+  return markRows(rows, painted, top, marks, emoji);
+}
+
+function paintRow(row: TranscriptRow): GridRow {
+  if (row.kind === 'gap') return [];
+  const marker: Span =
+    row.head && row.kind === 'user'
+      ? { text: '› ', style: 'user' }
+      : row.head && row.kind === 'error'
+        ? { text: '! ', style: 'error' }
+        : row.head && row.kind === 'tool'
+          ? { text: '$ ', style: 'paste' }
+          : { text: '  ', style: 'normal' };
+  if (row.spans) return [marker, ...coloured(row.spans)];
+  // A change's diff in its tool block (tools/files.ts numbers its lines): additions and removals in their colours,
+  // the lines around them plain.
+  if (row.kind === 'tool' && !row.head) {
+    const sign = DIFF_LINE.exec(row.text)?.[1];
+    const style: Style =
+      sign === '+' ? 'diffAdd' : sign === '-' ? 'diffDel' : row.text.startsWith('@@') ? 'dim' : 'normal';
+    return [marker, { text: row.text, style }];
+  }
+  return [marker, { text: row.text, style: ROW_STYLE[row.kind] }];
+}
+
+/** The rows with the marks lit: every match in view, the current one, the selection, the cursor (in that order). */
+function markRows(
+  rows: readonly TranscriptRow[],
+  painted: GridRow[],
+  top: number,
+  marks: TranscriptMarks,
+  emoji: EmojiWidths,
+): GridRow[] {
+  const cellsOf = (text: string, [a, b]: [number, number]): [number, number] => {
+    const from = stringWidth(text.slice(0, a), emoji);
+    return [PREFIX_WIDTH + from, PREFIX_WIDTH + from + stringWidth(text.slice(a, b), emoji)];
+  };
+  // Matches counted along the current match's line, which may wrap over several rows.
+  let nth = -1;
+  return painted.map((row, k) => {
+    const serial = top + k;
+    const text = rows[k].text;
+    let out = row;
+    if (marks.query) {
+      if (marks.current && serial === marks.current.serial) nth = 0;
+      else if (nth >= 0 && rows[k].cont === undefined) nth = -1;
+      for (const hit of occurrences(text, marks.query)) {
+        const [a, b] = cellsOf(text, hit);
+        out = markCells(out, a, b, nth === marks.current?.nth ? 'current' : 'match', emoji);
+        if (nth >= 0) nth++;
+      }
     }
-    return [marker, { text: row.text, style: ROW_STYLE[row.kind] }];
+    const sel = marks.selection && rowCells(marks.selection, serial);
+    if (sel) {
+      const end = sel.to === Infinity ? Math.max(textCells(text, emoji), 1) : sel.to;
+      out = markCells(out, PREFIX_WIDTH + sel.from, PREFIX_WIDTH + end, 'highlight', emoji);
+    }
+    if (marks.cursor && marks.cursor.serial === serial) {
+      const col = PREFIX_WIDTH + marks.cursor.col;
+      // Past the text's end the cursor is a blank cell.
+      const used = stringWidth(plainText(out), emoji);
+      if (col >= used) out = [...out, { text: ' '.repeat(col - used + 1), style: 'normal' }];
+      out = markCells(out, col, col + 1, 'current', emoji);
+    }
+    return out;
   });
 }
+
+const plainText = (row: GridRow): string => row.map((s) => s.text).join('');
 
 export interface ComposerView {
   rows: GridRow[];
@@ -222,7 +291,7 @@ export function statusRow(st: StatusState, width: number, emoji: EmojiWidths): G
   // stay.
   const minLeft =
     st.prompt !== null
-      ? Math.floor(width / 2)
+      ? Math.min(Math.floor(width / 2), stringWidth(` ${st.prompt} `, emoji))
       : Math.max(MIN_LEFT, stringWidth(` milk │ history: ${st.historyMode} `, emoji));
   const leftRoom = Math.max(Math.min(minLeft, width), width - essential);
   const leftOut = leftSpans(st, leftRoom, emoji).filter((sp) => sp.text);

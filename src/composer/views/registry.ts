@@ -14,6 +14,8 @@ import { SLASH_SPEC } from './slash-menu';
 import { PROVIDER_SPEC } from './provider-setup';
 import { MODELS_SPEC } from './model-picker';
 import { QUESTION_SPEC } from './question';
+import { COPY_SPEC } from './copy-mode';
+import { FIND_SPEC, FOUND_SPEC } from './transcript-find';
 import type { ViewSpec } from './view';
 
 export type ModalMode = Exclude<Mode, 'idle' | 'busy'>;
@@ -28,6 +30,9 @@ export const VIEW_SPECS: Readonly<Record<ModalMode, ViewSpec>> = {
   slash: SLASH_SPEC,
   setup: PROVIDER_SPEC,
   models: MODELS_SPEC,
+  copy: COPY_SPEC,
+  find: FIND_SPEC,
+  found: FOUND_SPEC,
 };
 
 export const MODAL_KEYS = Object.fromEntries(

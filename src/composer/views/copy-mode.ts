@@ -1,0 +1,66 @@
+// Copy mode (Ctrl+X [, tmux's key): the transcript from the keyboard. A cursor
+// over the transcript's rows moves by character, word, row and page; v starts
+// a selection at it, y copies the selection (or the row's whole line) and
+// leaves; / searches the transcript, the cursor going to the match; Esc
+// leaves. The cursor and the selection are the screen's (tui/transcript-
+// select.ts): this view is the key table and the legend, each key an effect.
+
+import type { CommandName, KeyNames } from '../../commands';
+import type { ComposerInput } from '../state';
+import { Handled, View, ViewSpec, consume, pass } from './view';
+import { Inert, sanitize } from '../../inert';
+
+export const COPY_SPEC: ViewSpec = {
+  letters: true,
+  keys: [
+    { keys: ['h', 'left'], command: 'copy.left' },
+    { keys: ['l', 'right'], command: 'copy.right' },
+    { keys: ['k', 'up'], command: 'copy.up' },
+    { keys: ['j', 'down'], command: 'copy.down' },
+    { keys: ['w', 'M-f'], command: 'copy.wordNext' },
+    { keys: ['b', 'M-b'], command: 'copy.wordPrev' },
+    { keys: ['0', 'home', 'C-a'], command: 'copy.lineStart' },
+    { keys: ['$', 'end', 'C-e'], command: 'copy.lineEnd' },
+    { keys: ['pageup', 'C-b'], command: 'copy.pageUp' },
+    { keys: ['pagedown', 'C-f'], command: 'copy.pageDown' },
+    { keys: ['g', 'M-<'], command: 'copy.top' },
+    { keys: ['G', 'M->'], command: 'copy.bottom' },
+    { keys: ['v', 'space', 'C-space'], command: 'copy.mark' },
+    { keys: ['y', 'enter', 'M-w'], command: 'copy.yank' },
+    { keys: ['/', '?', 'C-s', 'C-r'], command: 'copy.search' },
+    { keys: ['escape', 'q', 'C-c', 'C-g'], command: 'copy.exit' },
+  ],
+};
+
+export class CopyModeView implements View {
+  readonly mode = 'copy' as const;
+
+  /** `selecting`: a selection runs from where v was pressed (the prompt says so). */
+  constructor(readonly selecting = false) {}
+
+  keyMode(): 'copy' {
+    return 'copy';
+  }
+
+  handle(input: ComposerInput): Handled {
+    if (input.kind === 'command' && input.name.startsWith('copy.')) {
+      const name = input.name;
+      if (name === 'copy.search') return consume(this, { effects: [{ type: 'findTranscript' }] });
+      const ends = name === 'copy.yank' || name === 'copy.exit';
+      const next = ends ? null : name === 'copy.mark' ? new CopyModeView(!this.selecting) : this;
+      return consume(next, { effects: [{ type: 'copyKey', name }] });
+    }
+    // Typing and other keys do nothing here: copy mode is left only by its own keys.
+    if (input.kind === 'command' || input.kind === 'text' || input.kind === 'paste') return consume(this);
+    return pass(this);
+  }
+
+  status(_time: unknown, keys: KeyNames): { prompt: Inert; legend: Inert } {
+    const k = (command: CommandName): string => keys.key('copy', command);
+    const moves = [k('copy.left'), k('copy.down'), k('copy.up'), k('copy.right')].join('');
+    const legend =
+      `${moves} ${k('copy.wordNext')} ${k('copy.wordPrev')}: move · ${k('copy.mark')}: select · ` +
+      `${k('copy.yank')}: copy · ${k('copy.search')}: search · ${k('copy.exit')}: leave`;
+    return { prompt: sanitize(this.selecting ? 'copy mode: selecting' : 'copy mode'), legend: sanitize(legend) };
+  }
+}
