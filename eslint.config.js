@@ -65,6 +65,7 @@ const PURE = [
   'src/tools/sandbox.ts',
   'src/turn/compact.ts',
   'src/session/restore.ts',
+  'src/session/snapshot-plan.ts',
   'src/tui/views.ts',
   'src/tui/transcript-model.ts',
   'src/tui/transcript-entry.ts',

@@ -1869,6 +1869,60 @@ async function findInPty(n) {
   );
 }
 
+/**
+ * Issue 39: the workspace's snapshots (session/snapshots.ts, real git). A tree of 50,000 files is snapshotted
+ * the first time (reported: every file read and stored), then again unchanged (the budget: a stat walk of the tree,
+ * under 300 ms on this machine, off the keystroke path: a turn's request is on its way meanwhile), then with one file
+ * changed.
+ */
+async function benchSnapshots() {
+  await measureMachine();
+  const { Snapshots } = require('../dist/session/snapshots');
+  const n = scaled(50000, 2000);
+  const ws = tmp('milk-bench-snap-ws-');
+  for (let d = 0; d < n / 100; d++) {
+    const dir = path.join(ws, `pkg${d}`, 'src');
+    fs.mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < 100; f++)
+      fs.writeFileSync(
+        path.join(dir, `file${f}.ts`),
+        `export const v${d}_${f} = ${d * 100 + f}; // ${'x'.repeat(120)}\n`,
+      );
+  }
+  fs.writeFileSync(path.join(ws, '.gitignore'), 'node_modules/\n');
+  const store = path.join(tmp('milk-bench-snap-data-'), 'store.git');
+  const warned = [];
+  const s = new Snapshots({
+    workspace: ws,
+    store,
+    leaveOut: [],
+    maxFileBytes: 10 * 1048576,
+    maxStoreBytes: 2048 * 1048576,
+    maxAgeDays: 30,
+    warn: (t) => warned.push(t),
+  });
+  const timed = async (seq) => {
+    const t0 = process.hrtime.bigint();
+    s.turnStarted(seq);
+    await s.settled();
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  const first = await timed(0);
+  const unchanged = [];
+  for (let i = 1; i <= (SMOKE ? 3 : 10); i++) unchanged.push(await timed(i));
+  fs.appendFileSync(path.join(ws, 'pkg7', 'src', 'file3.ts'), '// changed\n');
+  const changed = await timed(100);
+  if (warned.length) console.log(`  (said: ${warned.join('; ')})`);
+  const u = stats(unchanged);
+  console.log(
+    `snapshot of a ${n}-file workspace: the first ${fmt(first)} (every file read and stored); unchanged: median ` +
+      `${fmt(u.median)}, max ${fmt(u.max)} (n=${u.n}; budget median 300 ms, +20%, times the machine factor ` +
+      `${machine.factor.toFixed(2)}); one file changed ${fmt(changed)}`,
+  );
+  check(`snapshot of an unchanged ${n}-file workspace`, u.median, 300 * machine.factor, 0.2);
+  fs.rmSync(ws, { recursive: true, force: true });
+}
+
 const CASES = {
   budgets: benchBudgets,
   nodes: benchNodes,
@@ -1888,6 +1942,7 @@ const CASES = {
   long: benchLongTasks,
   reach: benchReach,
   find: benchFind,
+  snapshots: benchSnapshots,
   mcp: benchMcp,
 };
 

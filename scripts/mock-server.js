@@ -316,6 +316,17 @@ function plan(scenario, body) {
       if (scenario.name === 'tools-cut') tool.raw = '{"command": "echo hello-fr';
       return { chunks: ['let me look. '], tool, delay: 5 };
     }
+    // run: the person's input is the command the model runs (shell), once per input; then it says so.
+    case 'run': {
+      const asked = messages.map((m) => m.role).lastIndexOf('user');
+      const answered = messages
+        .slice(asked + 1)
+        .some(
+          (m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')),
+        );
+      if (answered) return { chunks: [`ran: ${lastText}`], delay: 1 };
+      return { chunks: ['running it. '], tool: { name: 'shell', args: { command: lastText } }, delay: 1 };
+    }
     case 'mcp': {
       // A call of the test MCP server's note tool (scripts/mock-mcp-server.js, configured as "demo"); then what it
       // answered.

@@ -19,6 +19,7 @@ import { rereadImages } from './tools/attach';
 import type { ProviderSwitch, RecordedModel } from './providers/resume';
 import { ProviderSlot } from './providers/slot';
 import { Checkpoints, sweepCopies } from './session/checkpoints';
+import { sha256Hex } from './sha256';
 import { SessionLog } from './session/log';
 import { SessionRecorder } from './session/recorder';
 import type { ApprovalMode } from './settings/approval';
@@ -72,6 +73,8 @@ export interface AgentOptions {
   switchProvider?: ProviderSwitch;
   /** Copies of the files tools change, for a rewind, removed at exit (the full screen: it can rewind). */
   rewind?: { cleanup: Cleanup };
+  /** The workspace's snapshots' caps (config `snapshots`). */
+  snapshots?: { maxFileMb?: number; maxStoreMb?: number; maxAgeDays?: number };
   /** Directories added to the workspace (--add-dir): real, absolute paths. */
   addDirs?: readonly string[];
   /** The hooks configured, each with its source (hook-runner.ts: sourced). */
@@ -127,15 +130,32 @@ function keepRules(
   });
 }
 
-export function agentParts(bus: Bus, options: AgentOptions) {
+/** The conversation's log in the data dir (none without one). */
+function sessionLog(options: AgentOptions): SessionLog {
+  const data = options.dataDir === null ? null : dataLayout(options.dataDir);
+  return new SessionLog(
+    data?.sessionLogs(options.sessionId) ?? null,
+    options.warn,
+    data?.legacyLog(options.sessionId) ?? null,
+  );
+}
+
+/** The runtime facts as the options set them at start. */
+function startingSettings(options: AgentOptions): Settings {
   const settings = new Settings({ provider: options.provider.name, model: options.provider.model ?? null });
   settings.setMode(options.approval ?? options.defaultApproval ?? 'ask');
   if (options.effort) settings.setEffort(options.effort);
   settings.setSandbox(options.sandbox ?? 'on');
   for (const dir of options.addDirs ?? []) settings.addDir(dir);
+  return settings;
+}
+
+export function agentParts(bus: Bus, options: AgentOptions) {
+  const settings = startingSettings(options);
   const agent = new AgentContext(options.workspace, options.dataDir, settings, options.appendSystemPrompt);
   const permissions = new PermissionStore(options.dataDir, options.workspace);
   const checkpoints = new Checkpoints(rewindCopies(options));
+  const snapshots = workspaceSnapshots(options);
   const rulesRead = permissions.load();
   const rulesReady = keepRules(settings, permissions, rulesRead, options.warn);
   const mcp = mcpHolder(bus, options);
@@ -155,6 +175,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     rulesReady,
     hide: options.dataDir === null ? [] : [options.dataDir],
     checkpoints,
+    snapshots: snapshots ?? undefined,
     unattended: options.unattended,
     maxSteps: options.maxSteps,
     contextWindow: () => options.contextWindow?.(settings.model) ?? windowOf(settings.model),
@@ -163,12 +184,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     tools: new ToolRegistry(mcp.tools),
     ...options.answer,
   });
-  const data = options.dataDir === null ? null : dataLayout(options.dataDir);
-  const log = new SessionLog(
-    data?.sessionLogs(options.sessionId) ?? null,
-    options.warn,
-    data?.legacyLog(options.sessionId) ?? null,
-  );
+  const log = sessionLog(options);
   // A provider that names no model (offline, script) is logged under its own name, as it always was.
   const modelName = (): string => settings.model ?? settings.provider;
   const recorder = new SessionRecorder(bus, log, () => ({
@@ -181,10 +197,10 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const restoreModel = modelRestorer(provider, settings, options.switchProvider);
   const applyProject = projectApplier(settings, hooks, mcp, options.approval);
   if (options.project) applyProject(options.project);
-  const kept = { settings, agent, permissions, rulesRead, checkpoints, mcp, background, hooks, applyProject };
+  const kept = { settings, agent, permissions, rulesRead, checkpoints, snapshots, mcp, background, hooks };
   // A resumed conversation's images, read again from the workspace.
   const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace);
-  return { ...kept, runner, log, recorder, modelName, restoreModel, provider, spending, reread };
+  return { ...kept, applyProject, runner, log, recorder, modelName, restoreModel, provider, spending, reread };
 }
 
 /** The person's hooks, those that watch the bus listening. */
@@ -225,6 +241,50 @@ function modelRestorer(slot: ProviderSlot, settings: Settings, switchProvider: P
     }
     return to.note;
   };
+}
+
+/** The snapshots' caps unless config.json sets them: a file, the store, and how long one is kept. */
+const SNAPSHOT_FILE_MB = 10;
+const SNAPSHOT_STORE_MB = 2048;
+const SNAPSHOT_DAYS = 30;
+
+/**
+ * The workspace's snapshots, where a rewind can use them (the full screen, with a data dir). The module (and git)
+ * loads at the first turn, never at start-up; at exit the store is pruned.
+ */
+function workspaceSnapshots(options: AgentOptions): WorkspaceSnapshots | null {
+  if (options.dataDir === null || !options.rewind) return null;
+  const caps = options.snapshots ?? {};
+  const dataDir = options.dataDir;
+  let made: import('./session/snapshots').Snapshots | null = null;
+  const get = (): import('./session/snapshots').Snapshots => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Snapshots } = require('./session/snapshots') as typeof import('./session/snapshots');
+    return (made ??= new Snapshots({
+      workspace: options.workspace,
+      store: dataLayout(dataDir).snapshots(sha256Hex(options.workspace).slice(0, 16)),
+      leaveOut: [dataDir],
+      maxFileBytes: (caps.maxFileMb ?? SNAPSHOT_FILE_MB) * 1048576,
+      maxStoreBytes: (caps.maxStoreMb ?? SNAPSHOT_STORE_MB) * 1048576,
+      maxAgeDays: caps.maxAgeDays ?? SNAPSHOT_DAYS,
+      warn: options.warn,
+    }));
+  };
+  options.rewind.cleanup.add('snapshots', () => made?.pruneAtExit());
+  return {
+    turnStarted: (seq) => get().turnStarted(seq),
+    turnEnded: (seq) => made?.turnEnded(seq),
+    beforeChange: (seq, kind) => made?.beforeChange(seq, kind) ?? Promise.resolve(),
+    taken: () => made,
+  };
+}
+
+/** The workspace's snapshots as the runner and a rewind use them; `taken`: the store, once a turn made it. */
+export interface WorkspaceSnapshots {
+  turnStarted(seq: number): void;
+  turnEnded(seq: number): void;
+  beforeChange(seq: number, kind: 'command' | 'edit'): Promise<void>;
+  taken(): import('./session/snapshots').Snapshots | null;
 }
 
 /** When the copies of milks no longer running are removed, after start-up. */

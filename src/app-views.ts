@@ -103,7 +103,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     },
     doctor: doctorLinesFor(s, options),
     permissionsFile: s.permissions.file,
-    checkpoints: s.checkpoints,
+    ...rewindFiles(s),
     view,
     // Loaded at the first Ctrl+G: start-up never pays for child_process.
     editExternally: (text) => {
@@ -410,4 +410,39 @@ function selection(
   });
   bus.on('input.mouse', ({ event, x, y }) => select.mouse(event, x, y, Date.now()));
   return select;
+}
+
+/**
+ * What a rewind and /undo put back, and /diff: the workspace's snapshots where they cover the turn (commands' changes
+ * too), else the copies the file tools kept.
+ */
+function rewindFiles(s: Services): Pick<CoordinatorOptions, 'checkpoints' | 'changes'> {
+  const cp = s.checkpoints;
+  const store = async (turn: number) => {
+    const taken = s.snapshots?.taken() ?? null;
+    return taken && (await taken.covers(turn)) ? taken : null;
+  };
+  return {
+    checkpoints: {
+      files: async (turn) => {
+        const snap = await store(turn);
+        if (!snap) return cp.files(turn);
+        // Those changed since by something else too: the report after says they were left alone.
+        return (await snap.plan(turn)).map((st) => path.join(snap.workspace, st.file));
+      },
+      restore: async (turn) => {
+        const snap = await store(turn);
+        return snap ? snap.restore(turn, await snap.plan(turn)) : cp.restore(turn);
+      },
+    },
+    changes: {
+      lastTurn: async () => (await s.snapshots?.taken()?.lastTurn()) ?? cp.lastTurn(),
+      diff: async (turn) => {
+        const taken = s.snapshots?.taken();
+        if (!taken) return { error: 'no turn has run yet (or git was not found)' };
+        const from = turn ?? taken.firstTurn;
+        return from === null ? { error: 'no turn has run yet' } : taken.diff(from);
+      },
+    },
+  };
 }

@@ -105,6 +105,8 @@ export interface AppOptions {
   addDirs?: AgentOptions['addDirs'];
   /** What is left in the terminal's scrollback at quit: the whole conversation, its last turn, or nothing. */
   exitTranscript?: ExitTranscript;
+  /** The workspace's snapshots' caps (config `snapshots`). */
+  snapshots?: { maxFileMb?: number; maxStoreMb?: number; maxAgeDays?: number };
   /**
    * The workspace's own settings (.milk/settings.json), what the person said of them, and where that is kept: applied
    * when trusted, asked about once the screen is up when not yet.

@@ -17,7 +17,8 @@ export type Mode =
   | 'models'
   | 'copy'
   | 'find'
-  | 'found';
+  | 'found'
+  | 'diff';
 
 export const MODES: readonly Mode[] = [
   'idle',
@@ -34,6 +35,7 @@ export const MODES: readonly Mode[] = [
   'copy',
   'find',
   'found',
+  'diff',
 ];
 
 /** One row of a key table: the keys (blessed-style names) that run a command in a mode. */
@@ -238,6 +240,13 @@ export const COMMANDS = {
   'found.prev': { description: 'The next match down (newer)', modes: ['found'] },
   'found.stay': { description: 'Leave the search with the view at the match', modes: ['found'] },
   'found.again': { description: 'Type a new query', modes: ['found'] },
+  'diff.down': { description: 'Scroll down a row', modes: ['diff'] },
+  'diff.up': { description: 'Scroll up a row', modes: ['diff'] },
+  'diff.pageDown': { description: 'Scroll down a page', modes: ['diff'] },
+  'diff.pageUp': { description: 'Scroll up a page', modes: ['diff'] },
+  'diff.top': { description: 'To the first row', modes: ['diff'] },
+  'diff.bottom': { description: 'To the last row', modes: ['diff'] },
+  'diff.close': { description: 'Close the diff', modes: ['diff'] },
   'question.up': { description: 'The option above', modes: ['question'] },
   'question.down': {
     description: 'The option below (past the last: the line for your own answer)',

@@ -35,6 +35,8 @@ export function dataLayout(dataDir: string) {
     globalHistory: path.join(dataDir, 'input_history'),
     /** Every running milk's copies of the files tools change: a folder per session, in it one per process. */
     checkpointsRoot: path.join(dataDir, 'checkpoints'),
+    /** A workspace's snapshots (session/snapshots.ts): a private git store, by a hash of the workspace's path. */
+    snapshots: (workspaceKey: string): string => path.join(dataDir, 'snapshots', `${workspaceKey}.git`),
     /** A running milk's copies of the files tools change, for a rewind (`run`: the process's own folder, pid-time). */
     checkpoints: (sessionId: string, run: string): string => path.join(dataDir, 'checkpoints', sessionId, run),
     /** Answers copied where the terminal's clipboard could not take them. */

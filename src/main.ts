@@ -136,6 +136,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     hyperlinks: config.hyperlinks,
     notify: config.notify,
     exitTranscript: config.exitTranscript,
+    snapshots: config.snapshots,
     keys: config.keys,
   });
   report = (text) => app.bus.emit('status.warning', { text: sanitize(text) });

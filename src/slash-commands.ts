@@ -401,6 +401,26 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'undo',
+    args: '',
+    description:
+      "Undo the last turn's changes to the workspace's files (what commands changed too), after showing which; the " +
+      'conversation stays',
+    run(ctx, args) {
+      if (args.length > 0) return usage('undo');
+      ctx.session.undo();
+    },
+  },
+  {
+    name: 'diff',
+    args: '[N]',
+    description: 'Everything changed in the workspace since the conversation began (or since input N), as a diff',
+    run(ctx, args) {
+      if (args.length > 1 || (args.length === 1 && !/^[1-9]\d*$/.test(args[0]))) return usage('diff');
+      ctx.session.diff(args.length ? Number(args[0]) : null);
+    },
+  },
+  {
     name: 'compact',
     args: '[FOCUS]',
     description:

@@ -65,8 +65,17 @@ export interface CoordinatorOptions {
   doctor?: () => Promise<string[]>;
   /** Opens the draft in the person's editor (tui/external-editor.ts): the edited text, or why the draft stays. */
   editExternally?: (text: string) => Promise<{ ok: true; text: string } | { ok: false; why: string }>;
-  /** The copies of changed files, for a rewind to put back (session/checkpoints.ts). */
-  checkpoints?: { files(turn: number): string[]; restore(turn: number): Promise<RestoreReport> };
+  /**
+   * What a rewind puts back: the files changed from turn `turn` on (the workspace's snapshots, session/snapshots.ts,
+   * else the copies the file tools kept, session/checkpoints.ts), and putting them back.
+   */
+  checkpoints?: { files(turn: number): Promise<string[]>; restore(turn: number): Promise<RestoreReport> };
+  /** /undo's and /diff's: the last turn that changed files, and a diff of the workspace since a turn began. */
+  changes?: {
+    lastTurn(): Promise<number | null>;
+    /** Since turn `turn` began, or since the conversation did (null). */
+    diff(turn: number | null): Promise<{ text: string; cut: boolean } | { error: string }>;
+  };
   /** Where the approval rules are kept (/permissions); null or absent: nowhere. */
   permissionsFile?: string | null;
   /** @-mentions: the workspace's paths (tools/file-index.ts) and what mentions attach when sent (tools/attach.ts). */

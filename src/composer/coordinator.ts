@@ -29,6 +29,7 @@ import { MENTION_LIMIT } from './views/mention';
 import { PickerView } from './views/picker';
 import { ModelPickerView } from './views/model-picker';
 import { CopyModeView } from './views/copy-mode';
+import { DiffView } from './views/diff';
 import { TranscriptFindView } from './views/transcript-find';
 import { ConfirmView } from './views/confirm';
 import { ProviderSetupView } from './views/provider-setup';
@@ -81,6 +82,8 @@ export class TurnCoordinator {
       bus,
       keys: options.keys,
       checkpoints: options.checkpoints,
+      changes: options.changes,
+      workspace: options.workspace ?? '',
       now: this.now,
       note: (text) => this.note(text),
       apply: (effects) => this.apply(effects),
@@ -97,6 +100,8 @@ export class TurnCoordinator {
       newConversation: () => this.newConversation(),
       openPicker: () => this.openPicker(),
       openRewind: () => this.rewinds.open(),
+      undo: () => this.rewinds.undo(),
+      showDiff: (input) => this.showDiff(input),
       openProviderSetup: () => this.openProviderSetup(),
       openModelPicker: () => this.openModelPicker(),
       steer: (input) => this.steer(input),
@@ -207,6 +212,25 @@ export class TurnCoordinator {
     this.ui = ui;
     for (const effect of effects) this.carryOut(effect);
     if (changed || effects.length > 0) this.bus.requestRender();
+  }
+
+  /** /diff: the workspace's changes since input `input` (1-based), or since the conversation began, in a view. */
+  private showDiff(input: number | null): void {
+    const changes = this.options.changes;
+    if (!changes) return this.note('no record of the workspace here to diff against');
+    let turn: number | null = null;
+    if (input !== null) {
+      const at = this.runner.rewindable[input - 1];
+      if (!at) return this.note(`no input #${input} in this conversation (it has ${this.runner.rewindable.length})`);
+      turn = at.turn;
+    }
+    void changes.diff(turn).then((d) => {
+      if ('error' in d) return this.note(`no diff: ${d.error}`);
+      if (!d.text) return this.note('nothing has changed in the workspace since then');
+      const since = input === null ? 'the conversation began' : `input #${input}`;
+      const cut = d.cut ? ' (cut: too long to show whole)' : '';
+      this.apply([{ type: 'openView', view: DiffView.open(`changes in the workspace since ${since}${cut}`, d.text) }]);
+    });
   }
 
   /** Every slash command for the slash menu: milk's own (their keys named as bound), then the prompt commands. */

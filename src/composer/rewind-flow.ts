@@ -24,6 +24,9 @@ export interface RewindParts {
   readonly bus: Bus;
   readonly keys: CoordinatorOptions['keys'];
   readonly checkpoints: CoordinatorOptions['checkpoints'];
+  readonly changes: CoordinatorOptions['changes'];
+  /** Where paths are shown from. */
+  readonly workspace: string;
   readonly now: () => number;
   note(text: string): void;
   /** Effects from outside a key (views they open go on the stack). */
@@ -76,10 +79,32 @@ export class RewindFlow {
       `── rewound to before input #${index + 1}: it is back in the input box, and the turns from it on are out of ` +
         `what the model gets (the log keeps them) ──`,
     );
-    const files = input.turn >= 0 ? (this.p.checkpoints?.files(input.turn) ?? []) : [];
+    if (input.turn < 0 || !this.p.checkpoints) return;
+    void this.p.checkpoints
+      .files(input.turn)
+      .then((files) => this.offer(files, input.turn, (n) => `also put back ${n} changed since`));
+  }
+
+  /** /undo: the files the last turn changed (commands' changes too, where snapshots are), offered back. */
+  undo(): void {
+    if (this.p.runner.busy) return this.p.note(turnRunning(this.p.keys));
+    const { checkpoints, changes } = this.p;
+    if (!checkpoints || !changes) return this.p.note('nothing to undo here: no record of what turns changed');
+    void changes.lastTurn().then(async (turn) => {
+      if (turn === null) return this.p.note('nothing to undo: no turn has changed files in this session');
+      const files = await checkpoints.files(turn);
+      if (files.length === 0) return this.p.note("nothing to undo: the last turn's changes are undone already");
+      this.offer(files, turn, (n) => `undo the last turn's changes to ${n}`);
+    });
+  }
+
+  /** Asks whether to put `files` back as they were when turn `turn` began; `ask` words it around "N files". */
+  private offer(files: readonly string[], turn: number, ask: (files: string) => string): void {
     if (files.length === 0) return;
-    const names = files.map((f) => path.basename(f)).join(', ');
-    const question = `also put back ${files.length} file${files.length === 1 ? '' : 's'} changed since (${names})? y/n`;
-    this.p.apply([{ type: 'openView', view: new ConfirmView(question, [{ type: 'restoreFiles', turn: input.turn }]) }]);
+    const shown = files.slice(0, 12).map((f) => path.relative(this.p.workspace, f) || f);
+    const more = files.length > shown.length ? `, and ${files.length - shown.length} more` : '';
+    const n = `${files.length} file${files.length === 1 ? '' : 's'}`;
+    const question = `${ask(n)} (${shown.join(', ')}${more})? y/n`;
+    this.p.apply([{ type: 'openView', view: new ConfirmView(question, [{ type: 'restoreFiles', turn }]) }]);
   }
 }

@@ -60,6 +60,10 @@ export interface SlashContext {
     steer(text: string): void;
     /** Opens the rewind picker; what is wrong, or null once it is open. */
     rewind(): string | null;
+    /** /undo: offers the files the last turn changed back as they were. */
+    undo(): void;
+    /** /diff: the workspace's changes since input `input` (1-based) or since the conversation began (null). */
+    diff(input: number | null): void;
     /** Replaces the conversation, for the model, by its summary; what went wrong, or null once it started. */
     compact(focus?: string): string | null;
     /** /export: writes the conversation to a file (by default milk-ID.md in the workspace); what to tell the person. */
@@ -119,6 +123,8 @@ export interface SlashHost {
   openPicker(): boolean;
   /** Opens the rewind picker; what is wrong, or null once it is open. */
   openRewind(): string | null;
+  undo(): void;
+  showDiff(input: number | null): void;
   openProviderSetup(): boolean;
   openModelPicker(): string | null;
   steer(input: Input): void;
@@ -147,13 +153,9 @@ export function slashContext(host: SlashHost): SlashContext {
       startNew: () => host.newConversation(),
       openPicker: () => host.openPicker(),
       ...infoLines(host.options, (text) => host.note(text)),
-      rewind: () => host.openRewind(),
+      ...goingBack(host),
       setupProvider: () => host.openProviderSetup(),
       pickModel: () => host.openModelPicker(),
-      compact: (focus) => {
-        if (host.runner.busy) return turnRunning(host.options.keys);
-        return host.runner.compact(focus) === null ? 'nothing to compact: the conversation is empty' : null;
-      },
       ...conversationOf(host.options),
       steer: (text) => host.steer({ segments: [{ type: 'text', text }], text, display: text }),
       ask: (text, display) => {
@@ -182,6 +184,19 @@ export function slashContext(host: SlashHost): SlashContext {
         return [...k.helpLines(host.composerMode()), '', `in a search (${search}):`, ...k.helpLines('search')];
       },
       promptHelp: () => host.options.prompts?.help() ?? [],
+    },
+  };
+}
+
+/** /rewind, /undo, /diff and /compact: the conversation or the workspace taken back, or looked back on. */
+function goingBack(host: SlashHost): Pick<SlashContext['session'], 'rewind' | 'undo' | 'diff' | 'compact'> {
+  return {
+    rewind: () => host.openRewind(),
+    undo: () => host.undo(),
+    diff: (input) => host.showDiff(input),
+    compact: (focus) => {
+      if (host.runner.busy) return turnRunning(host.options.keys);
+      return host.runner.compact(focus) === null ? 'nothing to compact: the conversation is empty' : null;
     },
   };
 }

@@ -32,6 +32,18 @@ function whole(v: typeof V, key: string, min: number, max: number, unit = '') {
   return v.pipe(v.number(why), v.integer(why), v.minValue(min, why), v.maxValue(max, why));
 }
 
+/** `snapshots`: the workspace snapshots' caps (session/snapshots.ts). */
+function snapshotCaps(v: typeof V) {
+  return v.object(
+    {
+      maxFileMb: v.optional(whole(v, 'snapshots.maxFileMb', 1, 10_000)),
+      maxStoreMb: v.optional(whole(v, 'snapshots.maxStoreMb', 10, 10_000_000)),
+      maxAgeDays: v.optional(whole(v, 'snapshots.maxAgeDays', 1, 10_000)),
+    },
+    'snapshots must be an object such as {"maxFileMb": 10, "maxStoreMb": 2048, "maxAgeDays": 30}',
+  );
+}
+
 /** Each key's rule, with the one line that explains it when broken. */
 function buildFields(v: typeof V) {
   const nonEmpty = (key: string) =>
@@ -62,6 +74,7 @@ function buildFields(v: typeof V) {
     thinkingBudget: wholeNumber('thinkingBudget', 1024, 1_000_000, 'tokens'),
     models: models(v),
     maxKeptAnswerChars: wholeNumber('maxKeptAnswerChars', 1000, 10_000_000),
+    snapshots: snapshotCaps(v),
     context: v.object(
       {
         maxChars: v.optional(wholeNumber('context.maxChars', 10_000, 100_000_000)),

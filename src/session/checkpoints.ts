@@ -7,6 +7,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { maxOf } from '../arrays';
 import { FileNow, RestoreStep, Snapshot, filesSince, planRestore } from './restore';
 
 export interface RestoreReport {
@@ -115,6 +116,11 @@ export class Checkpoints {
   /** After milk wrote `file`: what it left there. */
   async after(file: string): Promise<void> {
     this.written.set(file, await hashOf(file));
+  }
+
+  /** The latest turn that changed a file, or null. */
+  lastTurn(): number | null {
+    return this.snapshots.length === 0 ? null : maxOf(this.snapshots.map((s) => s.turn));
   }
 
   /** The files changed in turn `turn` or later, which a rewind to it would put back. */

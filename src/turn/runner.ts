@@ -333,6 +333,8 @@ export class TurnRunner {
       unanswered: [],
     };
     this.active = turn;
+    // The workspace's snapshot is taken while the request is on its way: only a change waits for it.
+    if (seq >= 0) this.options.snapshots?.turnStarted(seq);
     this.bus.emit('turn.started', { turnId: id, ...started });
     turn.promise = new PCancelable<void>((resolve, reject, onCancel) => {
       onCancel(() => controller.abort());
@@ -514,6 +516,7 @@ export class TurnRunner {
   private finish(turn: ActiveTurn, status: 'done' | 'interrupted' | 'error', message?: string): void {
     if (this.active !== turn) return;
     this.active = null;
+    if (turn.seq >= 0) this.options.snapshots?.turnEnded(turn.seq);
     // Leave the conversation well-formed for the next turn: partial text kept, every tool call answered.
     if (turn.step.text) this.record(turn.id, partialMessage(turn));
     for (const call of turn.unanswered) {

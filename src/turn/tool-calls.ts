@@ -72,6 +72,12 @@ export interface ToolCallsOptions {
   readonly unattended?: boolean;
   /** Settles once the workspace's approval rules are read: no call is decided before. */
   readonly rulesReady?: Promise<unknown>;
+  /** Snapshots of the workspace (session/snapshots.ts): at each turn's start and end, and before each command. */
+  readonly snapshots?: {
+    turnStarted(seq: number): void;
+    turnEnded(seq: number): void;
+    beforeChange(seq: number, kind: 'command' | 'edit'): Promise<void>;
+  };
   /** Keeps copies of the files a turn's tools change, for a rewind to put back. */
   readonly checkpoints?: { before(file: string, turn: number): Promise<void>; after(file: string): Promise<void> };
   /** Whether the sandbox can run commands here (tools/bwrap.ts, probed once). */
@@ -149,6 +155,10 @@ export class ToolCalls {
       if (answer === 'no') return { content: DECLINED, declined: true };
       network = answer === 'network';
     }
+    // The workspace as it was before anything changes it: a command's own snapshot, or the turn's, finished.
+    if (turn.seq >= 0 && (tool.kind === 'command' || tool.kind === 'edit'))
+      await this.o.snapshots?.beforeChange(turn.seq, tool.name === 'shell' ? 'command' : 'edit');
+    if (turn.cancelled) return null;
     const answer = await this.run(
       turn,
       tool,

@@ -15,6 +15,7 @@ import { PROVIDER_SPEC } from './provider-setup';
 import { MODELS_SPEC } from './model-picker';
 import { QUESTION_SPEC } from './question';
 import { COPY_SPEC } from './copy-mode';
+import { DIFF_SPEC } from './diff';
 import { FIND_SPEC, FOUND_SPEC } from './transcript-find';
 import type { ViewSpec } from './view';
 
@@ -33,6 +34,7 @@ export const VIEW_SPECS: Readonly<Record<ModalMode, ViewSpec>> = {
   copy: COPY_SPEC,
   find: FIND_SPEC,
   found: FOUND_SPEC,
+  diff: DIFF_SPEC,
 };
 
 export const MODAL_KEYS = Object.fromEntries(

@@ -1,0 +1,96 @@
+// What a shell command did, undone from the full screen (real git, the mock server's model running the command the
+// person types): /undo puts the last turn's files back after asking with their names; Esc Esc's rewind does for an
+// earlier turn; /diff shows what changed since the conversation began; the person's .git is untouched.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { KEY, MilkPty, tempDir } from '../helpers/pty';
+import { useMockServer } from '../helpers/mock';
+
+jest.setTimeout(40000);
+
+const server = useMockServer();
+let m: MilkPty | null = null;
+afterEach(() => {
+  m?.kill('SIGKILL');
+  m = null;
+});
+
+function repository(): string {
+  const ws = fs.realpathSync(tempDir('milk-undo-'));
+  fs.writeFileSync(path.join(ws, 'a.txt'), 'one\n');
+  fs.writeFileSync(path.join(ws, 'b.txt'), 'bee\n');
+  execFileSync('git', ['init', '-q'], { cwd: ws });
+  return ws;
+}
+
+const read = (ws: string, f: string): string | null =>
+  fs.existsSync(path.join(ws, f)) ? fs.readFileSync(path.join(ws, f), 'utf8') : null;
+
+async function started(ws: string): Promise<MilkPty> {
+  const args = ['--data-dir', tempDir(), '--provider', 'openai', '--base-url', `${server.current.url}/v1`];
+  m = new MilkPty({
+    args: [...args, '--model', 'run', '--approval', 'full-auto', '--sandbox', 'off'],
+    cwd: ws,
+    cols: 120,
+  });
+  await m.waitForText('history: session');
+  return m;
+}
+
+async function ran(p: MilkPty, command: string): Promise<void> {
+  p.write(command + KEY.enter);
+  await p.waitForText(`ran: ${command}`);
+  await p.waitFor(() => !p.statusLine().includes('working'), 'idle');
+}
+
+it('/undo puts back what the last command edited, made and deleted, after naming the files', async () => {
+  const ws = repository();
+  const gitHead = read(ws, '.git/HEAD');
+  const p = await started(ws);
+  await ran(p, 'sed -i s/one/ONE/ a.txt && echo new > c.txt && rm b.txt');
+  expect(read(ws, 'a.txt')).toBe('ONE\n');
+  expect(read(ws, 'b.txt')).toBeNull();
+  p.write('/undo' + KEY.enter);
+  await p.waitFor(
+    () => p.statusLine().includes("undo the last turn's changes to 3 files (a.txt, b.txt, c.txt)?"),
+    'the question naming the files',
+  );
+  p.write('y');
+  await p.waitForText(/put back: .*a\.txt/);
+  expect(read(ws, 'a.txt')).toBe('one\n');
+  expect(read(ws, 'b.txt')).toBe('bee\n');
+  expect(read(ws, 'c.txt')).toBeNull();
+  expect(read(ws, '.git/HEAD')).toBe(gitHead);
+  // The conversation stays: the answer is still on screen.
+  expect(p.text()).toContain('ran: sed -i');
+});
+
+it('Esc Esc rewinds to an earlier input and puts back the files commands changed since; /diff shows them first', async () => {
+  const ws = repository();
+  const p = await started(ws);
+  await ran(p, 'echo made > new.txt');
+  await ran(p, 'rm a.txt');
+  p.write('/diff' + KEY.enter);
+  await p.waitForText('changes in the workspace since the conversation began');
+  await p.waitForText('+++ b/new.txt');
+  await p.waitForText('--- a/a.txt');
+  p.write('q');
+  await p.waitFor(() => p.statusLine().includes('history: session'), 'the diff closed');
+  p.write(KEY.esc);
+  await p.waitFor(() => p.statusLine().includes('again to rewind'), 'the hint');
+  p.write(KEY.esc);
+  await p.waitForText('Rewind to before an input');
+  // Newest first: up once to the first input.
+  p.write(KEY.down);
+  await p.waitFor(() => p.lines().some((l) => l.includes('› #1')), 'the first input selected');
+  p.write(KEY.enter);
+  await p.waitFor(
+    () => p.statusLine().includes('also put back 2 files changed since (a.txt, new.txt)?'),
+    'asked about both files',
+  );
+  p.write('y');
+  await p.waitForText(/put back: .*a\.txt/);
+  expect(read(ws, 'a.txt')).toBe('one\n');
+  expect(read(ws, 'new.txt')).toBeNull();
+});

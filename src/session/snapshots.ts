@@ -1,0 +1,429 @@
+// Snapshots of the workspace's files in a private object store: git's, with
+// its own GIT_DIR under the data dir and the workspace as the work tree, so
+// that what shell commands change (sed -i, a code generator, rm) is undone by
+// a rewind as the edit tools' changes are. A snapshot is `git add -A` into a
+// private index (the .gitignore files honoured, untracked files included,
+// files over the cap and the data dir left out; the person's .git is never
+// read or written: git leaves any .git alone) and `git write-tree`: an
+// unchanged tree is a stat walk. One at each turn's start (not waited for,
+// but by the turn's first change), one before each approved command and one
+// at each turn's end. Where git is not found, milk says so once and the
+// per-file checkpoints (checkpoints.ts) are what a rewind has.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  Tree,
+  TurnTrees,
+  SnapshotStep,
+  changedBetween,
+  excludeLine,
+  parseLsTree,
+  planSnapshotRestore,
+} from './snapshot-plan';
+import type { RestoreReport } from './checkpoints';
+
+export interface SnapshotOptions {
+  workspace: string;
+  /** The private git dir (data dir's snapshots/<workspace key>.git). */
+  store: string;
+  /** Places never stored (the data dir, when it lies in the workspace): real paths. */
+  leaveOut: readonly string[];
+  /** Files bigger than this are not stored. */
+  maxFileBytes: number;
+  /** Snapshots older than this many days are pruned at exit, and the oldest past `maxStoreBytes`. */
+  maxAgeDays: number;
+  maxStoreBytes: number;
+  warn: (text: string) => void;
+  /** The git to run (tests); `git` on PATH by default. */
+  git?: string;
+}
+
+/** Past this many changed paths, a snapshot stores them by walking the tree rather than naming each. */
+const MAX_NAMED = 2000;
+
+/** What git prints is read up to this much (a diff for /diff); past it, cut. */
+const MAX_OUTPUT = 16 * 1024 * 1024;
+
+interface Ran {
+  code: number;
+  out: Buffer;
+  err: string;
+}
+
+export class Snapshots {
+  /** Whether git runs here: probed at the first snapshot. */
+  private usable: Promise<boolean> | null = null;
+  /** The store is set up (known without waiting, for exit). */
+  private ready = false;
+  /** A snapshot failed and the person was told (once). */
+  private failed = false;
+  /** Snapshots run one after another: they share the private index. */
+  private chain: Promise<unknown> = Promise.resolve();
+  private readonly starts = new Map<number, Promise<string | null>>();
+  private readonly ends = new Map<number, Promise<string | null>>();
+  private readonly trees = new Map<string, Tree>();
+  private readonly index: string;
+  private readonly ref: string;
+  private lastCommit: string | null = null;
+  private lastTree: string | null = null;
+  /** Files left out for their size, as paths from the workspace: said once each. */
+  private readonly tooBig = new Set<string>();
+  /** How long the first snapshot of this process took (the bench reports it). */
+  firstMs: number | null = null;
+
+  constructor(private readonly o: SnapshotOptions) {
+    this.index = path.join(o.store, `index-${process.pid}`);
+    this.ref = `refs/milk/${process.pid}-${Date.now().toString(36)}`;
+  }
+
+  /** A turn began: its snapshot is taken meanwhile (its request is on its way). */
+  turnStarted(seq: number): void {
+    this.starts.set(seq, this.take(`start ${seq}`));
+  }
+
+  turnEnded(seq: number): void {
+    if (this.starts.has(seq)) this.ends.set(seq, this.take(`end ${seq}`));
+  }
+
+  /** Before a call that may change files: a command gets a snapshot of its own; any change waits for the turn's. */
+  async beforeChange(seq: number, kind: 'command' | 'edit'): Promise<void> {
+    await this.starts.get(seq);
+    if (kind === 'command') await this.take(`before a command in ${seq}`);
+  }
+
+  /** Once every snapshot asked for so far is taken (a turn's end's is taken after the turn is over). */
+  async settled(): Promise<void> {
+    await this.chain;
+  }
+
+  /** Whether a rewind to turn `seq` can use snapshots (git ran, and the turn's was taken). */
+  async covers(seq: number): Promise<boolean> {
+    return (await this.starts.get(seq)) != null;
+  }
+
+  /** What going back to turn `seq`'s start would do, file by file (the workspace snapshotted now to compare). */
+  async plan(seq: number): Promise<SnapshotStep[]> {
+    const now = await this.take('now');
+    if (now === null) return [];
+    const turns: TurnTrees[] = [];
+    for (const [s, start] of this.starts) {
+      if (s < seq) continue;
+      const a = await start;
+      if (a === null) continue;
+      const b = await this.ends.get(s);
+      turns.push({ seq: s, start: await this.tree(a), end: b ? await this.tree(b) : null });
+    }
+    return planSnapshotRestore(turns, seq, await this.tree(now));
+  }
+
+  get workspace(): string {
+    return this.o.workspace;
+  }
+
+  /**
+   * Carries out a plan back to turn `seq`: files written from the store, or removed; those changed since reported.
+   * Then the turns from it on count as having changed nothing: what they did is undone.
+   */
+  async restore(seq: number, steps: readonly SnapshotStep[]): Promise<RestoreReport> {
+    const report = await this.carryOut(steps);
+    const after = this.take(`after going back to ${seq}`);
+    for (const s of [...this.starts.keys()].filter((s) => s >= seq)) {
+      this.starts.set(s, after);
+      this.ends.set(s, after);
+    }
+    await after;
+    return report;
+  }
+
+  private async carryOut(steps: readonly SnapshotStep[]): Promise<RestoreReport> {
+    const report: RestoreReport = { restored: [], removed: [], changed: [], failed: [] };
+    for (const step of steps) {
+      const file = path.join(this.o.workspace, step.file);
+      try {
+        if (step.kind === 'changed') report.changed.push(file);
+        else if (step.kind === 'remove') {
+          await safeFolder(file, this.o.workspace);
+          await fs.promises.rm(file, { force: true });
+          report.removed.push(file);
+        } else {
+          await this.write(file, step.entry);
+          report.restored.push(file);
+        }
+      } catch (err) {
+        report.failed.push(`${file} (${(err as Error).message})`);
+      }
+    }
+    return report;
+  }
+
+  /** Everything changed in the workspace since turn `seq` began (the first turn: the conversation), as a diff. */
+  async diff(seq: number): Promise<{ text: string; cut: boolean } | { error: string }> {
+    const from = await this.starts.get(seq);
+    if (from == null) return { error: `no snapshot from the start of turn ${seq + 1}` };
+    const now = await this.take('now');
+    if (now === null) return { error: 'the workspace could not be snapshotted now' };
+    const r = await this.git(['diff', '--no-color', '--no-ext-diff', '--no-renames', from, now]);
+    if (r.code !== 0) return { error: r.err.trim() || `git diff exited with ${r.code}` };
+    return { text: r.out.toString('utf8'), cut: r.out.length >= MAX_OUTPUT };
+  }
+
+  /** The first turn this process snapshotted, or null. */
+  get firstTurn(): number | null {
+    let first: number | null = null;
+    for (const seq of this.starts.keys()) if (first === null || seq < first) first = seq;
+    return first;
+  }
+
+  /** The latest turn with snapshots at both ends. */
+  async lastTurn(): Promise<number | null> {
+    let last: number | null = null;
+    for (const [seq, start] of this.starts) if ((await start) !== null && (last === null || seq > last)) last = seq;
+    return last;
+  }
+
+  /**
+   * At exit (synchronous, as exit's cleanup is): this process's index kept for the next (its stat cache makes the next
+   * first snapshot quick); then, in a process of its own that outlives milk, snapshots older than the age dropped, the
+   * older half too while the store is past its size, and the store compacted.
+   */
+  pruneAtExit(now = Date.now()): void {
+    if (!this.ready) return;
+    try {
+      fs.renameSync(this.index, path.join(this.o.store, 'index'));
+    } catch {
+      // Another milk's index stays; the next start copies whichever is there.
+    }
+    const cutoff = Math.floor(now / 1000) - this.o.maxAgeDays * 86_400;
+    const maxKb = Math.floor(this.o.maxStoreBytes / 1024);
+    // Refs oldest first; the newest (this run's, or a running milk's) is never dropped for size.
+    const script = [
+      'refs=$(git for-each-ref --sort=committerdate --format="%(committerdate:unix) %(refname)" refs/milk/)',
+      'n=$(printf "%s\\n" "$refs" | grep -c .)',
+      'size=$(du -sk "$GIT_DIR/objects" | cut -f1)',
+      'i=0',
+      'printf "%s\\n" "$refs" | while read -r t r; do',
+      '  [ -n "$r" ] || continue; i=$((i+1))',
+      `  if [ "$t" -lt ${cutoff} ] || { [ "$size" -gt ${maxKb} ] && [ $((i*2)) -le "$n" ]; }; then`,
+      `    [ "$r" = "${this.ref}" ] || git update-ref -d "$r"`,
+      '  fi',
+      'done',
+      'git gc --prune=now --quiet',
+    ].join('\n');
+    try {
+      const child = spawn('/bin/sh', ['-c', script], { env: this.env(), detached: true, stdio: 'ignore' });
+      child.on('error', () => undefined);
+      child.unref();
+    } catch {
+      // No shell to prune with: the next exit tries again.
+    }
+  }
+
+  /** Takes a snapshot after those before it; its tree's hash, or null (no git, or it failed: said once). */
+  private take(label: string): Promise<string | null> {
+    const run = this.chain.then(() => this.snapshot(label));
+    this.chain = run.catch(() => undefined);
+    return run.catch((err: unknown) => {
+      if (!this.failed)
+        this.o.warn(`snapshot of the workspace failed (${(err as Error).message}); a rewind puts back what it can`);
+      this.failed = true;
+      return null;
+    });
+  }
+
+  private async snapshot(label: string): Promise<string | null> {
+    this.usable ??= this.setUp();
+    if (!(await this.usable)) return null;
+    const t0 = Date.now();
+    // What changed since the last snapshot (the index's stat cache: an unchanged tree is a walk of stats), and what is
+    // new; only those are read and stored.
+    const changed = (await this.must(['diff-files', '--name-only', '-z'])).split('\0').filter(Boolean);
+    const fresh = (await this.must(['ls-files', '-z', '-o', '--exclude-standard'])).split('\0').filter(Boolean);
+    if (changed.length === 0 && fresh.length === 0 && this.lastTree !== null) return this.lastTree;
+    const paths = await this.leaveOutBig([...new Set([...changed, ...fresh])]);
+    if (paths.length > 0) {
+      // --ignore-errors: a file that cannot be read (a socket, no permission) is left out, the rest stored. Many paths
+      // are stored by a walk of the tree (git matches each path named against every file: quadratic), the big ones
+      // excluded by now.
+      const many = paths.length > MAX_NAMED;
+      const named = many ? [] : ['--pathspec-from-file=-', '--pathspec-file-nul'];
+      const add = await this.git(['add', '-A', '--ignore-errors', ...named], many ? {} : { stdin: paths.join('\0') });
+      if (add.code !== 0 && !/error: (open|unable)/.test(add.err)) throw new Error(add.err.trim().split('\n')[0]);
+    }
+    const tree = (await this.must(['write-tree'])).trim();
+    if (tree !== this.lastTree) {
+      const parent = this.lastCommit ? ['-p', this.lastCommit] : [];
+      this.lastCommit = (await this.must(['commit-tree', tree, ...parent, '-m', `milk: ${label}`])).trim();
+      await this.must(['update-ref', this.ref, this.lastCommit]);
+      this.lastTree = tree;
+    }
+    this.firstMs ??= Date.now() - t0;
+    return tree;
+  }
+
+  /**
+   * Files over the cap are kept out of the store before `git add` would read them whole: an exclude line for each
+   * (and one already stored is dropped from the index). Returns the paths to store.
+   */
+  private async leaveOutBig(paths: readonly string[]): Promise<string[]> {
+    const keep: string[] = [];
+    const big: string[] = [];
+    for (const rel of paths) {
+      const st = await fs.promises.lstat(path.join(this.o.workspace, rel)).catch(() => null);
+      if (st?.isFile() && st.size > this.o.maxFileBytes) big.push(rel);
+      else keep.push(rel);
+    }
+    const news = big.filter((rel) => !this.tooBig.has(rel));
+    if (big.length > 0) {
+      await this.git(['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+        stdin: big.join('\0'),
+      });
+    }
+    if (news.length === 0) return keep;
+    for (const rel of news) this.tooBig.add(rel);
+    await fs.promises.appendFile(this.exclude, news.map(excludeLine).join('\n') + '\n');
+    const mb = Math.round(this.o.maxFileBytes / 1048576);
+    this.o.warn(
+      `${news.length === 1 ? news[0] : `${news.length} files`} over ${mb} MB left out of the workspace's snapshots ` +
+        `(a rewind cannot put ${news.length === 1 ? 'it' : 'them'} back)`,
+    );
+    return keep;
+  }
+
+  private get exclude(): string {
+    return path.join(this.o.store, 'info', 'exclude');
+  }
+
+  /** The store made (once), this process's index started from the last one's; false where git cannot run. */
+  private async setUp(): Promise<boolean> {
+    const version = await this.git(['--version']).catch(() => null);
+    if (!version || version.code !== 0) {
+      this.o.warn(
+        'git was not found: a rewind puts back only the files milk’s own tools changed, not what commands did',
+      );
+      return false;
+    }
+    const fresh = !fs.existsSync(path.join(this.o.store, 'HEAD'));
+    await fs.promises.mkdir(path.dirname(this.o.store), { recursive: true, mode: 0o700 });
+    if (fresh) {
+      // Made without a work tree (git refuses one for init); GIT_DIR names it.
+      await this.must(['init', '-q', '--bare'], false);
+      await fs.promises.chmod(this.o.store, 0o700);
+    }
+    for (const [key, value] of [
+      ['core.bare', 'false'],
+      ['core.autocrlf', 'false'],
+      ['core.symlinks', 'true'],
+      ['gc.auto', '0'],
+      ['core.fsmonitor', 'false'],
+      ['core.untrackedCache', 'true'],
+    ])
+      await this.must(['config', key, value]);
+    await fs.promises.mkdir(path.dirname(this.exclude), { recursive: true });
+    const leaveOut = this.o.leaveOut
+      .map((p) => path.relative(this.o.workspace, p))
+      .filter((rel) => rel && !rel.startsWith('..') && !path.isAbsolute(rel))
+      .map((rel) => excludeLine(rel.split(path.sep).join('/')));
+    await fs.promises.writeFile(this.exclude, leaveOut.join('\n') + (leaveOut.length ? '\n' : ''));
+    await fs.promises.copyFile(path.join(this.o.store, 'index'), this.index).catch(() => undefined);
+    this.ready = true;
+    return true;
+  }
+
+  private async tree(hash: string): Promise<Tree> {
+    const known = this.trees.get(hash);
+    if (known) return known;
+    const tree = parseLsTree(await this.must(['ls-tree', '-r', '-z', '--full-tree', hash]));
+    this.trees.set(hash, tree);
+    return tree;
+  }
+
+  /** A file put back from the store: into a new file renamed over it (never half a file, a link not followed). */
+  private async write(file: string, entry: { mode: string; blob: string }): Promise<void> {
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    await safeFolder(file, this.o.workspace);
+    const r = await this.git(['cat-file', 'blob', entry.blob]);
+    if (r.code !== 0) throw new Error(r.err.trim() || 'not in the store');
+    const tmp = `${file}.milk-restore-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    if (entry.mode === '120000') await fs.promises.symlink(r.out.toString('utf8'), tmp);
+    else await fs.promises.writeFile(tmp, r.out, { flag: 'wx', mode: entry.mode === '100755' ? 0o755 : 0o644 });
+    await fs.promises.rename(tmp, file);
+  }
+
+  private env(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = {};
+    // Nothing of the person's git setting applies: not their GIT_DIR, not their config's hooks or filters.
+    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
+    return {
+      ...env,
+      GIT_DIR: this.o.store,
+      GIT_WORK_TREE: this.o.workspace,
+      GIT_INDEX_FILE: this.index,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: 'milk',
+      GIT_AUTHOR_EMAIL: 'milk@localhost',
+      GIT_COMMITTER_NAME: 'milk',
+      GIT_COMMITTER_EMAIL: 'milk@localhost',
+      GIT_TERMINAL_PROMPT: '0',
+      // A path is a path: never a pattern (a file named `*.ts` or `:x` is that file).
+      GIT_LITERAL_PATHSPECS: '1',
+      LC_ALL: 'C',
+    };
+  }
+
+  private async must(args: string[], workTree = true): Promise<string> {
+    const r = await this.git(args, { workTree });
+    if (r.code !== 0) throw new Error(`git ${args[0]}: ${r.err.trim().split('\n')[0] || `exit ${r.code}`}`);
+    return r.out.toString('utf8');
+  }
+
+  private git(args: string[], how: { workTree?: boolean; stdin?: string } = {}): Promise<Ran> {
+    const env = this.env();
+    if (how.workTree === false) {
+      delete env.GIT_WORK_TREE;
+      delete env.GIT_INDEX_FILE;
+    }
+    return new Promise((resolve, reject) => {
+      let child: ChildProcess;
+      try {
+        child = spawn(this.o.git ?? 'git', args, {
+          cwd: this.o.workspace,
+          env,
+          stdio: [how.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        });
+      } catch (err) {
+        return reject(err as Error);
+      }
+      const out: Buffer[] = [];
+      let size = 0;
+      let err = '';
+      child.stdout?.on('data', (d: Buffer) => {
+        if (size < MAX_OUTPUT) out.push(d);
+        size += d.length;
+      });
+      child.stderr?.on('data', (d: Buffer) => {
+        if (err.length < 8192) err += d.toString('utf8');
+      });
+      child.on('error', reject);
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(how.stdin);
+      child.on('close', (code) => resolve({ code: code ?? 1, out: Buffer.concat(out).subarray(0, MAX_OUTPUT), err }));
+    });
+  }
+}
+
+/** Refuses a path whose folder is not where it should be: a link planted on the way would lead out of the workspace. */
+async function safeFolder(file: string, workspace: string): Promise<void> {
+  const dir = path.dirname(file);
+  const real = await fs.promises.realpath(dir).catch(() => null);
+  if (real === null) throw new Error('its folder is gone');
+  if (real !== dir) throw new Error('a folder on its path is a symbolic link; not followed');
+  if (real !== workspace && !real.startsWith(workspace + path.sep)) throw new Error('outside the workspace');
+}
+
+/** The files a turn changed, start to end, for the tests and /undo's question. */
+export function filesOf(start: Tree, end: Tree): string[] {
+  return changedBetween(start, end);
+}
