@@ -1923,6 +1923,67 @@ async function benchSnapshots() {
   fs.rmSync(ws, { recursive: true, force: true });
 }
 
+/**
+ * Issue 39: every conversation searched (session/search.ts): 256 MB of conversation logs in 40 sessions (1 GB scaled
+ * from it: the search is a linear scan), a word said in a few answers, a word said nowhere, and a common one (its
+ * matches capped). Budget: 1 GB in under 2 s on this machine.
+ */
+async function benchSessionsSearch() {
+  await measureMachine();
+  const { searchSessions } = require('../dist/session/search');
+  const data = tmp('milk-bench-logs-');
+  const target = scaled(256, 16) * 1024 * 1024;
+  const words = ['render', 'module', 'cache', 'timer', 'parser', 'retry', 'socket', 'buffer', 'schema', 'token'];
+  let written = 0;
+  for (let s = 0; written < target; s++) {
+    const dir = path.join(data, 'sessions', `ws-${s % 40}-abcdef12`);
+    fs.mkdirSync(dir, { recursive: true });
+    const lines = [
+      JSON.stringify({
+        t: 'start',
+        conv: `c${s}`,
+        ts: '2026-11-01T10:00:00Z',
+        provider: 'x',
+        model: 'm',
+        workspace: `/w/${s}`,
+      }),
+    ];
+    for (let i = 0; i < 200; i++) {
+      const text = Array.from({ length: 60 }, (_, k) => words[(s * 7 + i * 3 + k) % 10]).join(' ');
+      const said = i === 100 && s % 97 === 0 ? ' the kingfisher test is flaky ' : '';
+      lines.push(
+        JSON.stringify({ t: 'user', conv: `c${s}`, ts: '2026-11-01T10:00:01Z', segments: [{ type: 'text', text }] }),
+      );
+      lines.push(JSON.stringify({ t: 'delta', conv: `c${s}`, msg: i, text: text + said + text }));
+      lines.push(
+        JSON.stringify({ t: 'tool', conv: `c${s}`, callId: `x${i}`, name: 'shell', content: `${text}\n${text}` }),
+      );
+    }
+    const body = lines.join('\n') + '\n';
+    fs.writeFileSync(path.join(dir, `c${s}.jsonl`), body);
+    written += body.length;
+  }
+  const scale = (1024 * 1024 * 1024) / written;
+  const rows = [];
+  for (const q of ['kingfisher', 'nowhere-said-word', 'schema token']) {
+    const times = [];
+    let found = null;
+    for (let i = 0; i < (SMOKE ? 1 : 3); i++) {
+      const t0 = process.hrtime.bigint();
+      found = await searchSessions(data, q);
+      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    const t = stats(times).median;
+    rows.push(`"${q}" ${fmt(t)} (${found.hits.length}${found.more ? `+${found.more}` : ''} matches, by ${found.by})`);
+    check(`sessions search "${q}" over 1 GB (scaled)`, t * scale, 2000 * machine.factor, 0.2);
+  }
+  console.log(
+    `sessions search over ${(written / 1048576).toFixed(0)} MB of logs: ${rows.join('; ')}; scaled to 1 GB ` +
+      `(x${scale.toFixed(1)}; budget 2 s, +20%, times the machine factor ${machine.factor.toFixed(2)})`,
+  );
+  fs.rmSync(data, { recursive: true, force: true });
+}
+
 const CASES = {
   budgets: benchBudgets,
   nodes: benchNodes,
@@ -1943,6 +2004,7 @@ const CASES = {
   reach: benchReach,
   find: benchFind,
   snapshots: benchSnapshots,
+  sessions: benchSessionsSearch,
   mcp: benchMcp,
 };
 

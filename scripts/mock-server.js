@@ -316,6 +316,29 @@ function plan(scenario, body) {
       if (scenario.name === 'tools-cut') tool.raw = '{"command": "echo hello-fr';
       return { chunks: ['let me look. '], tool, delay: 5 };
     }
+    // hunks: three edits far apart in three.txt (lines 2, 12 and 22 of its 24: "line N" becomes "LINE N"), one call;
+    // then it says what the tool told it.
+    case 'hunks': {
+      const asked = messages.map((m) => m.role).lastIndexOf('user');
+      const result = messages.slice(asked + 1).find((m) => m.role === 'tool');
+      if (result) return { chunks: [`the tool said: ${textOf(result)}`], delay: 1 };
+      const edits = [2, 12, 22].map((n) => ({ old_string: `line ${n}\n`, new_string: `LINE ${n}\n` }));
+      return { chunks: ['editing. '], tool: { name: 'edit_file', args: { path: 'three.txt', edits } }, delay: 1 };
+    }
+    // secrets: reads .env (read_file); "use" has it write a masked token to token.txt with a shell command that names
+    // the placeholder; then it says so.
+    case 'secrets': {
+      const asked = messages.map((m) => m.role).lastIndexOf('user');
+      const answered = messages.slice(asked + 1).some((m) => m.role === 'tool');
+      if (answered) return { chunks: [lastText.startsWith('use') ? 'used.' : 'read.'], delay: 1 };
+      if (lastText.startsWith('use'))
+        return {
+          chunks: ['writing it. '],
+          tool: { name: 'shell', args: { command: "printf %s '[secret:github-token-1]' > token.txt" } },
+          delay: 1,
+        };
+      return { chunks: ['reading. '], tool: { name: 'read_file', args: { path: '.env' } }, delay: 1 };
+    }
     // run: the person's input is the command the model runs (shell), once per input; then it says so.
     case 'run': {
       const asked = messages.map((m) => m.role).lastIndexOf('user');

@@ -20,6 +20,7 @@ import type { ProviderSwitch, RecordedModel } from './providers/resume';
 import { ProviderSlot } from './providers/slot';
 import { Checkpoints, sweepCopies } from './session/checkpoints';
 import { sha256Hex } from './sha256';
+import { SecretMask, maskRequest } from './secrets';
 import { SessionLog } from './session/log';
 import { SessionRecorder } from './session/recorder';
 import type { ApprovalMode } from './settings/approval';
@@ -75,6 +76,8 @@ export interface AgentOptions {
   rewind?: { cleanup: Cleanup };
   /** The workspace's snapshots' caps (config `snapshots`). */
   snapshots?: { maxFileMb?: number; maxStoreMb?: number; maxAgeDays?: number };
+  /** Secrets sent to the model's server as placeholders (secrets.ts; config `maskSecrets`): on unless false. */
+  maskSecrets?: boolean;
   /** Directories added to the workspace (--add-dir): real, absolute paths. */
   addDirs?: readonly string[];
   /** The hooks configured, each with its source (hook-runner.ts: sourced). */
@@ -160,6 +163,8 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const rulesReady = keepRules(settings, permissions, rulesRead, options.warn);
   const mcp = mcpHolder(bus, options);
   const provider = new ProviderSlot(options.provider);
+  const secrets = options.maskSecrets === false ? null : new SecretMask();
+  if (secrets) provider.outgoing = (messages, system) => maskRequest(secrets, messages, system);
   const { spending, windowOf } = prices(bus, settings, provider, options);
   const background = new BackgroundShells();
   const hooks = watchingHooks(bus, options, () => recorder.conv);
@@ -176,6 +181,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     hide: options.dataDir === null ? [] : [options.dataDir],
     checkpoints,
     snapshots: snapshots ?? undefined,
+    secrets: secrets ?? undefined,
     unattended: options.unattended,
     maxSteps: options.maxSteps,
     contextWindow: () => options.contextWindow?.(settings.model) ?? windowOf(settings.model),
@@ -193,11 +199,13 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
     workspace: options.workspace,
   }));
+  // The log keeps a secret as the placeholder the model was sent, a value let through included.
+  if (secrets) recorder.redact = (text) => secrets.mask(text, true);
   settings.onChange(() => recorder.modelChanged(), ['model']);
   const restoreModel = modelRestorer(provider, settings, options.switchProvider);
   const applyProject = projectApplier(settings, hooks, mcp, options.approval);
   if (options.project) applyProject(options.project);
-  const kept = { settings, agent, permissions, rulesRead, checkpoints, snapshots, mcp, background, hooks };
+  const kept = { settings, agent, permissions, rulesRead, checkpoints, snapshots, secrets, mcp, background, hooks };
   // A resumed conversation's images, read again from the workspace.
   const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace);
   return { ...kept, applyProject, runner, log, recorder, modelName, restoreModel, provider, spending, reread };

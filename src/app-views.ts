@@ -114,7 +114,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     files: mentionFiles(options.workspace, () => s.settings.dirs),
     addDir: addDirFor(s, options.workspace),
     mcp: s.mcp.forSlash,
-    shells: shellsFor(s.background),
+    ...lookingAround(s, options),
     memory: memoryFor(s, options, handOver),
     prompts: promptCommands(s),
   });
@@ -445,4 +445,54 @@ function rewindFiles(s: Services): Pick<CoordinatorOptions, 'checkpoints' | 'cha
       },
     },
   };
+}
+
+/** /secrets: what was masked this session, numbered, never the values; a value let through by its number. */
+function secretsFor(s: Services): CoordinatorOptions['secrets'] {
+  const mask = s.secrets;
+  if (!mask) return undefined;
+  return {
+    lines: () => {
+      const list = mask.list();
+      if (list.length === 0) return ['no secret has been masked in this session'];
+      return [
+        'masked before sending (the model gets the placeholder; a call that uses one asks you first):',
+        ...list.map((e, i) => `  ${i + 1}. ${e.placeholder}  ${e.name}${e.allowed ? '  (let through)' : ''}`),
+        '/secrets allow N lets one through from the next request',
+      ];
+    },
+    allow: (which) => {
+      const placeholder = mask.list()[Number(which) - 1]?.placeholder ?? which;
+      return mask.allow(which)
+        ? `${placeholder} is sent as it is from the next request on (this session)`
+        : `no masked secret ${which} (/secrets lists them)`;
+    },
+  };
+}
+
+/** /search: every conversation's logs searched (session/search.ts, loaded when first asked). */
+function searchLogsFor(options: AppOptions): CoordinatorOptions['searchLogs'] {
+  const dataDir = options.dataDir;
+  if (dataDir === null) return undefined;
+  return async (query) => {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { searchSessions, workspaceOf } = require('./session/search') as typeof import('./session/search');
+    const { hitLine } = require('./session/search-hits') as typeof import('./session/search-hits');
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    const found = await searchSessions(dataDir, query);
+    const hits = found.hits.map((h) => {
+      const here = h.session === options.sessionId;
+      const where = here ? 'here' : (workspaceOf(dataDir, h.session, h.conv) ?? h.session);
+      return { conv: h.conv, session: h.session, here, line: hitLine(h, where) };
+    });
+    return { hits, more: found.more };
+  };
+}
+
+/** /shells, /secrets and /search. */
+function lookingAround(
+  s: Services,
+  options: AppOptions,
+): Pick<CoordinatorOptions, 'shells' | 'secrets' | 'searchLogs'> {
+  return { shells: shellsFor(s.background), secrets: secretsFor(s), searchLogs: searchLogsFor(options) };
 }

@@ -107,6 +107,8 @@ export interface AppOptions {
   exitTranscript?: ExitTranscript;
   /** The workspace's snapshots' caps (config `snapshots`). */
   snapshots?: { maxFileMb?: number; maxStoreMb?: number; maxAgeDays?: number };
+  /** Secrets sent as placeholders (config `maskSecrets`): on unless false. */
+  maskSecrets?: boolean;
   /**
    * The workspace's own settings (.milk/settings.json), what the person said of them, and where that is kept: applied
    * when trusted, asked about once the screen is up when not yet.

@@ -88,8 +88,11 @@ export interface Events {
     unsandboxed: Inert | null;
     /** Full-auto was on when it was asked (then its key would turn it off, not answer). */
     fullAuto?: boolean;
+    /** A change to an existing file, as hunks the person may take one by one (each as shown). */
+    hunks?: readonly Inert[];
   };
-  'approval.answered': { requestId: number; approval: Approval };
+  /** `hunks`: which of the change's hunks were taken, when it was taken hunk by hunk. */
+  'approval.answered': { requestId: number; approval: Approval; hunks?: readonly boolean[] };
   /**
    * The model asks the person (ask_user: `options` and a free answer) or puts a plan to them (propose_plan: `plan`,
    * Markdown; the options are the modes to carry on in); the answer comes back as `question.answered`.

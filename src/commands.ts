@@ -18,7 +18,8 @@ export type Mode =
   | 'copy'
   | 'find'
   | 'found'
-  | 'diff';
+  | 'diff'
+  | 'hunks';
 
 export const MODES: readonly Mode[] = [
   'idle',
@@ -36,6 +37,7 @@ export const MODES: readonly Mode[] = [
   'find',
   'found',
   'diff',
+  'hunks',
 ];
 
 /** One row of a key table: the keys (blessed-style names) that run a command in a mode. */
@@ -132,7 +134,7 @@ export const COMMANDS = {
   },
   'app.interrupt': {
     description: 'Interrupt the turn; else clear the input; else go back to ask from any other mode; else quit',
-    modes: ['idle', 'busy', 'approval', 'question'],
+    modes: ['idle', 'busy', 'approval', 'question', 'hunks'],
   },
   'app.toggleForce': {
     description: 'Full-auto on or off: tool calls run without asking (full-auto in the status bar)',
@@ -267,6 +269,13 @@ export const COMMANDS = {
     modes: ['question'],
   },
   'approval.yes': { description: 'Run this tool call', modes: ['approval'] },
+  'approval.hunks': {
+    description: 'Take the change hunk by hunk, as git add -p: {hunks.take} or {hunks.skip} for each',
+    modes: ['approval'],
+  },
+  'hunks.take': { description: 'Take this hunk into the file', modes: ['hunks'] },
+  'hunks.skip': { description: 'Leave this hunk out (the model is told)', modes: ['hunks'] },
+  'hunks.back': { description: 'Back to the question, every hunk undecided', modes: ['hunks'] },
   'approval.no': { description: 'Do not run it (the model is told)', modes: ['approval'] },
   'approval.always': {
     description: 'Run it, and every call of this tool for the rest of the session',

@@ -137,6 +137,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
     notify: config.notify,
     exitTranscript: config.exitTranscript,
     snapshots: config.snapshots,
+    maskSecrets: config.maskSecrets,
     keys: config.keys,
   });
   report = (text) => app.bus.emit('status.warning', { text: sanitize(text) });

@@ -121,6 +121,7 @@ function agentFor(bus: Bus, c: RunCommand, say: (text: string) => void, project?
     mcpServers: c.config.mcpServers,
     hooks: sourced({ hooks: c.config.hooks, source: 'config.json' }),
     addDirs: resolveDirs(c.opts.addDir, c.workspace),
+    maskSecrets: c.config.maskSecrets,
     hooksOff: c.hooks ? undefined : 'milk run runs hooks only with --hooks',
     switchProvider: c.switchProvider,
     unattended: true,

@@ -389,6 +389,18 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'secrets',
+    args: '[allow N]',
+    description:
+      'List the secrets masked before anything was sent to the model (their kinds and placeholders, never the ' +
+      'values); allow N lets that one through from the next request',
+    run(ctx, args) {
+      if (args.length === 0) return ctx.note(ctx.secrets.lines().join('\n'));
+      if (args.length !== 2 || args[0] !== 'allow') return usage('secrets');
+      ctx.note(ctx.secrets.allow(args[1]));
+    },
+  },
+  {
     name: 'rewind',
     args: '',
     description:
@@ -409,6 +421,17 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run(ctx, args) {
       if (args.length > 0) return usage('undo');
       ctx.session.undo();
+    },
+  },
+  {
+    name: 'search',
+    args: 'QUERY',
+    description:
+      "Find QUERY in every conversation's inputs, answers and tool output (all workspaces, newest first); " +
+      "{picker.choose} opens one of this workspace's at the match ({history.searchReverse} searches what you typed)",
+    run(ctx, args) {
+      if (args.length === 0) return usage('search');
+      ctx.session.search(args.join(' '));
     },
   },
   {

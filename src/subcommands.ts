@@ -172,6 +172,23 @@ function addSessionCommands(program: Command): void {
       sessionGuard(() => sessionCommands().sessionsShow(dataDirOf(cmd), id, o, process.stdout)),
     );
   sessions
+    .command('search')
+    .description(
+      "find QUERY in every conversation's inputs, answers and tool output (smart case), newest first: date, " +
+        'workspace, conversation, a line of context',
+    )
+    .argument('<query...>', 'the text to find')
+    .option('--here', "only this workspace's conversations")
+    .option('--json', 'one JSON object per line')
+    .action((words: string[], o: { here?: boolean; json?: boolean }, cmd: Command) =>
+      sessionGuard(async () => {
+        const here = o.here ? locate(cmd.optsWithGlobals() as MainOptions).sessionId : null;
+        const q = words.join(' ');
+        if (!(await sessionCommands().sessionsSearch(dataDirOf(cmd), q, { here, json: !!o.json }, process.stdout)))
+          process.exitCode = 1;
+      }),
+    );
+  sessions
     .command('rm')
     .description("remove a session's conversation log and input history (asks first)")
     .argument('<id>', 'the session id')

@@ -23,6 +23,8 @@ async function conversation(data: string): Promise<MilkPty> {
   await m.waitFor(() => !m!.statusLine().includes('working'), 'idle');
   m.write(KEY.ctrlD);
   await m.exited;
+  // The emulator parses what came last after the process is gone: the way back is the last of it.
+  await m.waitForText('milk: to come back to this conversation');
   return m;
 }
 

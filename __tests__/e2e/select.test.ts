@@ -3,15 +3,11 @@
 // word; copy mode (Ctrl+X [) selects a line from the keyboard; Ctrl+X Ctrl+F finds a word far up.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { KEY, MilkPty, tempDir } from '../helpers/pty';
+import { KEY, MilkPty, tempDir, usePty } from '../helpers/pty';
 
 jest.setTimeout(30000);
 
-let m: MilkPty | null = null;
-afterEach(() => {
-  m?.kill('SIGKILL');
-  m = null;
-});
+const pty = usePty();
 
 /** The mouse's left button as xterm reports it (mode 1006), at a 0-based cell. */
 const press = (x: number, y: number): string => `\x1b[<0;${x + 1};${y + 1}M`;
@@ -25,7 +21,7 @@ function copies(p: MilkPty): string[] {
 
 async function started(args: string[] = [], env: Record<string, string> = {}): Promise<MilkPty> {
   const data = tempDir();
-  m = new MilkPty({ args: ['--data-dir', data, ...args], env });
+  const m = pty.start({ args: ['--data-dir', data, ...args], env });
   await m.waitForText('history: session');
   return m;
 }
@@ -76,7 +72,7 @@ it('a plain click copies nothing; a double click copies the word under it', asyn
 it('a drag held on the top row scrolls the transcript up under it, the selection growing with it', async () => {
   const cwd = tempDir();
   fs.writeFileSync(path.join(cwd, 'lines.sh'), 'for i in $(seq 1 60); do echo "item $i"; done\n');
-  m = new MilkPty({ args: ['--data-dir', tempDir()], cwd });
+  const m = pty.start({ args: ['--data-dir', tempDir()], cwd });
   const p = m;
   await p.waitForText('history: session');
   p.write('!sh lines.sh' + KEY.enter);
@@ -151,7 +147,7 @@ it('Ctrl+X Ctrl+F finds a word 400 lines up in a folded output, lit with its cou
     'for i in $(seq 1 500); do if [ $i = 100 ]; then echo "zebra crossing"; fi; echo "row $i"; done\n',
   );
   const data = tempDir();
-  m = new MilkPty({ args: ['--data-dir', data], cwd });
+  const m = pty.start({ args: ['--data-dir', data], cwd });
   const p = m;
   await p.waitForText('history: session');
   p.write('!sh lines.sh' + KEY.enter);
@@ -190,7 +186,7 @@ it('Ctrl+X Ctrl+F finds a word 400 lines up in a folded output, lit with its cou
 it('/ in copy mode searches, the cursor goes to the match, and y copies its line', async () => {
   const cwd = tempDir();
   fs.writeFileSync(path.join(cwd, 'lines.sh'), 'for i in $(seq 1 60); do echo "item $i"; done; echo "find-me here"\n');
-  m = new MilkPty({ args: ['--data-dir', tempDir()], cwd });
+  const m = pty.start({ args: ['--data-dir', tempDir()], cwd });
   const p = m;
   await p.waitForText('history: session');
   p.write('!sh lines.sh' + KEY.enter);

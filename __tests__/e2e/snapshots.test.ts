@@ -4,17 +4,13 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { KEY, MilkPty, tempDir } from '../helpers/pty';
+import { KEY, MilkPty, tempDir, usePty } from '../helpers/pty';
 import { useMockServer } from '../helpers/mock';
 
 jest.setTimeout(40000);
 
 const server = useMockServer();
-let m: MilkPty | null = null;
-afterEach(() => {
-  m?.kill('SIGKILL');
-  m = null;
-});
+const pty = usePty();
 
 function repository(): string {
   const ws = fs.realpathSync(tempDir('milk-undo-'));
@@ -29,7 +25,7 @@ const read = (ws: string, f: string): string | null =>
 
 async function started(ws: string): Promise<MilkPty> {
   const args = ['--data-dir', tempDir(), '--provider', 'openai', '--base-url', `${server.current.url}/v1`];
-  m = new MilkPty({
+  const m = pty.start({
     args: [...args, '--model', 'run', '--approval', 'full-auto', '--sandbox', 'off'],
     cwd: ws,
     cols: 120,

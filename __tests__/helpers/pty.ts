@@ -203,3 +203,22 @@ export const KEY = {
   backspace: '\x7f',
   paste: (text: string) => `\x1b[200~${text}\x1b[201~`,
 };
+
+/**
+ * The test's milk in a pseudo-terminal, started by `start` and killed after each test (a failed test leaves no milk
+ * running into the next).
+ */
+export function usePty(): { start(options?: StartOptions): MilkPty } {
+  let current: MilkPty | null = null;
+  afterEach(() => {
+    current?.kill('SIGKILL');
+    current = null;
+  });
+  return {
+    start: (options) => {
+      current?.kill('SIGKILL');
+      current = new MilkPty(options);
+      return current;
+    },
+  };
+}

@@ -162,7 +162,7 @@ describe('the conversation log on disk', () => {
 });
 
 describe('what the log keeps of an input', () => {
-  it('redacts secrets and leaves out a leading-space input, while the model gets what was typed', async () => {
+  it('keeps secrets out as their placeholders and leaves out a leading-space input; the model gets the rest', async () => {
     const data = tempDir();
     const m = milk(data, KINDS.openai('echo'));
     const token = 'ghp_' + 'a'.repeat(36);
@@ -171,8 +171,9 @@ describe('what the log keeps of an input', () => {
     expect((await m.turn(' my password is hunter2')).status).toBe('done');
     m.recorder.close();
     const file = conversationFile(sessionLogDir(data, 's'), m.recorder.conv);
-    // The model was sent both as typed.
-    expect(JSON.stringify(server.current.requests[before].body.messages)).toContain(token);
+    // The model was sent the token as its placeholder (secrets.ts), the space-led input as typed.
+    expect(JSON.stringify(server.current.requests[before].body.messages)).not.toContain(token);
+    expect(JSON.stringify(server.current.requests[before].body.messages)).toContain('[secret:github-token-1]');
     expect(JSON.stringify(server.current.requests[before + 1].body.messages)).toContain('hunter2');
     const log = fs.readFileSync(file, 'utf8');
     // Not even where the model's answer repeats it.
@@ -181,8 +182,8 @@ describe('what the log keeps of an input', () => {
       e.t === 'user' ? [userText(e), ...e.segments.map((g) => g.text)] : [],
     );
     expect(inputs).toEqual([
-      'deploy with [secret: GitHub token] now',
-      'deploy with [secret: GitHub token] now',
+      'deploy with [secret:github-token-1] now',
+      'deploy with [secret:github-token-1] now',
       '[not kept: entered with a leading space]',
       '[not kept: entered with a leading space]',
     ]);

@@ -405,7 +405,7 @@ describe('the approvals channel', () => {
     const second = approvals.ask(q, new AbortController().signal);
     bus.emit('approval.answered', { requestId: ids[0], approval: 'yes' });
     bus.emit('approval.answered', { requestId: ids[1], approval: 'always' });
-    expect(await second).toBe('always');
+    expect(await second).toEqual({ approval: 'always' });
     expect(ids).toEqual([1, 2]);
   });
 });

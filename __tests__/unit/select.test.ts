@@ -100,7 +100,8 @@ describe('the config file', () => {
     expect(parseConfig({ idleTimeOutMs: 5000 }).problems).toEqual([
       'unknown key "idleTimeOutMs" (known: provider, model, baseUrl, script, apiKey, idleTimeoutMs, maxAnswerChars, ' +
         'maxSteps, appendSystemPrompt, sandbox, theme, hyperlinks, notify, exitTranscript, contextWindow, ' +
-        'thinkingBudget, models, maxKeptAnswerChars, snapshots, context, history, mcpServers, hooks, keys)',
+        'thinkingBudget, models, maxKeptAnswerChars, snapshots, maskSecrets, context, history, mcpServers, ' +
+        'hooks, keys)',
     ]);
   });
   it('caps an idle timeout from the environment at what a timer can hold', () => {

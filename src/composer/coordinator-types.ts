@@ -111,6 +111,15 @@ export interface CoordinatorOptions {
     add(index: number, text: string): Promise<string>;
     edit(): Promise<string>;
   };
+  /** /search: every conversation's matches of a query, each as a line, and whether it is this workspace's. */
+  searchLogs?: (
+    query: string,
+  ) => Promise<{ hits: Array<{ conv: string; session: string; here: boolean; line: string }>; more: number }>;
+  /** /secrets: what was masked before it was sent (never the values), and a value let through. */
+  secrets?: {
+    lines(): string[];
+    allow(which: string): string;
+  };
   /** The model's background commands, for /shells. */
   shells?: {
     lines(): string[];

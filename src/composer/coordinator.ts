@@ -17,7 +17,7 @@ import { forgotten, ownCommand, restoreNote } from './said';
 import type { CoordinatorOptions, EffectHandlers, Frame } from './coordinator-types';
 import { type EditorState, expandedText } from '../editor/model';
 import type { HistoryService } from '../history/service';
-import { openPicker } from '../session/picker';
+import { openFound, openPicker } from '../session/picker';
 import type { TurnRunner } from '../turn/runner';
 import { UiState, dispatch, initialUi, keyModes, open, shownComposer, shownPaint, shownStatus, top } from './stack';
 import type { CarriedEffect, ComposerInput, Effect, Input } from './state';
@@ -102,6 +102,7 @@ export class TurnCoordinator {
       openRewind: () => this.rewinds.open(),
       undo: () => this.rewinds.undo(),
       showDiff: (input) => this.showDiff(input),
+      searchLogs: (query) => this.searchLogs(query),
       openProviderSetup: () => this.openProviderSetup(),
       openModelPicker: () => this.openModelPicker(),
       steer: (input) => this.steer(input),
@@ -214,6 +215,27 @@ export class TurnCoordinator {
     if (changed || effects.length > 0) this.bus.requestRender();
   }
 
+  /** The transcript search opened on `query`, at its newest match. */
+  private findInTranscript(query: string): void {
+    const found = this.options.transcript?.find();
+    if (!found) return;
+    const opened = TranscriptFindView.searching(found.corpus, found.origin, query);
+    if (opened.view) this.apply([{ type: 'openView', view: opened.view }, ...(opened.effects ?? [])]);
+  }
+
+  /** /search: every conversation searched for `query` (off the keystroke), its matches in a picker. */
+  private searchLogs(query: string): void {
+    const search = this.options.searchLogs;
+    if (!search) return this.note('no conversation logs here to search');
+    this.note(`searching every conversation for "${query}"…`);
+    void search(query).then(({ hits, more }) => {
+      const picker = openFound(query, hits);
+      if (!picker) return this.note(`no conversation holds "${query}"`);
+      if (more > 0) this.note(`${hits.length} matches listed, ${more} more not (milk sessions search lists them too)`);
+      this.apply([{ type: 'openView', view: new PickerView(picker) }]);
+    });
+  }
+
   /** /diff: the workspace's changes since input `input` (1-based), or since the conversation began, in a view. */
   private showDiff(input: number | null): void {
     const changes = this.options.changes;
@@ -258,7 +280,12 @@ export class TurnCoordinator {
     setForce: (e) => this.setForce(e.on),
     setMode: (e) => this.setMode(e.mode),
     setupProvider: (e) => this.note(this.options.providerSetup?.connect(e.answers) ?? 'no provider set-up here'),
-    answer: (e) => this.bus.emit('approval.answered', { requestId: e.requestId, approval: e.approval }),
+    answer: (e) =>
+      this.bus.emit('approval.answered', {
+        requestId: e.requestId,
+        approval: e.approval,
+        ...(e.hunks ? { hunks: e.hunks } : {}),
+      }),
     answerQuestion: (e) => {
       const own = this.own;
       if (own && e.requestId === own.id) {
@@ -290,6 +317,14 @@ export class TurnCoordinator {
       this.apply([{ type: 'openView', view: TranscriptFindView.open(found.corpus, found.origin) }]);
     },
     showMatch: (e) => this.options.transcript?.show(e.query, e.match),
+    openFound: (e) => {
+      if (!e.here)
+        return this.note(
+          `that conversation is another workspace's (session ${e.session}): there, milk --resume ${e.id} opens it`,
+        );
+      if (!this.options.sessions?.resumeId(e.id)) return this.note(`conversation ${e.id} could not be opened`);
+      this.findInTranscript(e.query);
+    },
     endFind: (e) => this.options.transcript?.endFind(e.restore),
     toggleFold: () => this.bus.emit('transcript.toggleFold', {}),
     suspend: () => this.bus.emit('app.suspend', {}),

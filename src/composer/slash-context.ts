@@ -62,6 +62,8 @@ export interface SlashContext {
     rewind(): string | null;
     /** /undo: offers the files the last turn changed back as they were. */
     undo(): void;
+    /** /search: every conversation searched; the matches in a picker that opens one at its match. */
+    search(query: string): void;
     /** /diff: the workspace's changes since input `input` (1-based) or since the conversation began (null). */
     diff(input: number | null): void;
     /** Replaces the conversation, for the model, by its summary; what went wrong, or null once it started. */
@@ -83,6 +85,11 @@ export interface SlashContext {
   readonly memory: {
     /** Opens the instruction files in the person's editor; says how it went. */
     edit(): void;
+  };
+  /** /secrets: what was masked before it was sent, and a value let through. */
+  readonly secrets: {
+    lines(): string[];
+    allow(which: string): string;
   };
   readonly shells: {
     /** One line per background command (id, running time or how it ended, the command, its last line). */
@@ -125,6 +132,7 @@ export interface SlashHost {
   openRewind(): string | null;
   undo(): void;
   showDiff(input: number | null): void;
+  searchLogs(query: string): void;
   openProviderSetup(): boolean;
   openModelPicker(): string | null;
   steer(input: Input): void;
@@ -166,6 +174,10 @@ export function slashContext(host: SlashHost): SlashContext {
     },
     mcp: mcpOf(host.options),
     shells: shellsOf(host.options),
+    secrets: {
+      lines: () => host.options.secrets?.lines() ?? ['secrets are sent as they are here (maskSecrets is false)'],
+      allow: (which) => host.options.secrets?.allow(which) ?? 'secrets are not masked here',
+    },
     memory: memoryOf(host),
     permissions: { file: host.options.permissionsFile ?? null },
     screen: {
@@ -189,10 +201,11 @@ export function slashContext(host: SlashHost): SlashContext {
 }
 
 /** /rewind, /undo, /diff and /compact: the conversation or the workspace taken back, or looked back on. */
-function goingBack(host: SlashHost): Pick<SlashContext['session'], 'rewind' | 'undo' | 'diff' | 'compact'> {
+function goingBack(host: SlashHost): Pick<SlashContext['session'], 'rewind' | 'undo' | 'diff' | 'compact' | 'search'> {
   return {
     rewind: () => host.openRewind(),
     undo: () => host.undo(),
+    search: (query) => host.searchLogs(query),
     diff: (input) => host.showDiff(input),
     compact: (focus) => {
       if (host.runner.busy) return turnRunning(host.options.keys);

@@ -121,7 +121,13 @@ export type Effect =
   /** An approval mode put in force (Shift+Tab's next one; Ctrl-C's way back to ask). */
   | { readonly type: 'setMode'; readonly mode: ApprovalMode }
   /** The person's answer to the tool question `requestId` (turn/approvals.ts). */
-  | { readonly type: 'answer'; readonly requestId: number; readonly approval: Approval }
+  | {
+      readonly type: 'answer';
+      readonly requestId: number;
+      readonly approval: Approval;
+      /** Which hunks were taken, when the change was taken hunk by hunk. */
+      readonly hunks?: readonly boolean[];
+    }
   /** The person's answer to the model's question or plan `requestId` (composer/views/question.ts). */
   | { readonly type: 'answerQuestion'; readonly requestId: number; readonly answer: PersonAnswer }
   | { readonly type: 'scroll'; readonly pages: number }
@@ -176,7 +182,15 @@ export type Effect =
   /** A transcript search opens (Ctrl+X Ctrl+F); the view goes to a match, or back where it was when it ends. */
   | { readonly type: 'findTranscript' }
   | { readonly type: 'showMatch'; readonly query: string; readonly match: MatchRef | null }
-  | { readonly type: 'endFind'; readonly restore: boolean };
+  | { readonly type: 'endFind'; readonly restore: boolean }
+  /** /search's match chosen: its conversation opened (this workspace's: resumed) at the match. */
+  | {
+      readonly type: 'openFound';
+      readonly id: string;
+      readonly session: string;
+      readonly here: boolean;
+      readonly query: string;
+    };
 
 /** The effects the view stack carries out itself: opening a view on top. */
 export type StackEffect = Extract<Effect, { type: 'openSearch' | 'openMentions' | 'openSlash' | 'openView' }>;

@@ -75,6 +75,7 @@ function buildFields(v: typeof V) {
     models: models(v),
     maxKeptAnswerChars: wholeNumber('maxKeptAnswerChars', 1000, 10_000_000),
     snapshots: snapshotCaps(v),
+    maskSecrets: v.boolean('maskSecrets must be true or false'),
     context: v.object(
       {
         maxChars: v.optional(wholeNumber('context.maxChars', 10_000, 100_000_000)),

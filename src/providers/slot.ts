@@ -4,7 +4,16 @@
 
 import type { ChatMessage, Provider, StreamItem, StreamOptions } from './provider';
 
+/** What a request is as it leaves (secrets masked: secrets.ts); the identity when nothing is done to it. */
+export type Outgoing = (
+  messages: readonly ChatMessage[],
+  system: string | undefined,
+) => { messages: readonly ChatMessage[]; system: string | undefined };
+
 export class ProviderSlot implements Provider {
+  /** Applied to every request, the turns', compaction's and subagents' alike. */
+  outgoing: Outgoing | null = null;
+
   constructor(private current: Provider) {}
 
   /** From the next request on; a request under way finishes with the provider it began with. */
@@ -38,6 +47,8 @@ export class ProviderSlot implements Provider {
   }
 
   stream(messages: readonly ChatMessage[], signal: AbortSignal, options?: StreamOptions): AsyncIterable<StreamItem> {
-    return this.current.stream(messages, signal, options);
+    if (!this.outgoing) return this.current.stream(messages, signal, options);
+    const sent = this.outgoing(messages, options?.system);
+    return this.current.stream(sent.messages, signal, { ...options, system: sent.system });
   }
 }

@@ -4,6 +4,9 @@
 // after asking. Session ids are checked before they name a file.
 
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { searchSessions, workspaceOf } from './search';
+import { hitLine } from './search-hits';
 import { confirm } from '../confirm';
 import * as path from 'node:path';
 import { checkSessionName } from '../config/paths';
@@ -243,4 +246,41 @@ export async function sessionsRm(
   for (const f of files) fs.rmSync(f, { force: true, recursive: f === folder });
   out.write(`removed session ${id}\n`);
   return true;
+}
+
+/**
+ * `milk sessions search QUERY`: every conversation's inputs, answers and tool output that hold QUERY (smart case),
+ * newest first, each with its date, workspace, conversation and a line of context; `here`: this workspace's only.
+ * False when nothing matched.
+ */
+export async function sessionsSearch(
+  dataDir: string,
+  query: string,
+  options: { here: string | null; json: boolean },
+  out: NodeJS.WritableStream,
+): Promise<boolean> {
+  if (!query.trim()) throw new SessionCommandError('search for what? milk sessions search QUERY');
+  const found = await searchSessions(dataDir, query, options.here);
+  const places = new Map<string, string>();
+  const where = (session: string, conv: string): string => {
+    const key = `${session}/${conv}`;
+    if (!places.has(key)) places.set(key, workspaceOf(dataDir, session, conv) ?? session);
+    return places.get(key) as string;
+  };
+  const home = os.homedir();
+  const shown = (p: string): string => (p === home || p.startsWith(home + path.sep) ? '~' + p.slice(home.length) : p);
+  for (const h of found.hits) {
+    if (options.json) out.write(JSON.stringify({ ...h, workspace: where(h.session, h.conv) }) + '\n');
+    else out.write(visibleControls(hitLine(h, shown(where(h.session, h.conv)))) + '\n');
+  }
+  if (!options.json) {
+    const more = found.more > 0 ? `, and ${found.more} more not listed` : '';
+    out.write(
+      found.hits.length === 0
+        ? `no conversation holds "${query}"\n`
+        : `${found.hits.length} match${found.hits.length === 1 ? '' : 'es'}${more}; in its workspace, ` +
+            `milk --resume CONVERSATION opens one (/search does it from milk)\n`,
+    );
+  }
+  return found.hits.length > 0;
 }

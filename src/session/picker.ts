@@ -4,10 +4,25 @@
 import type { ConversationSummary } from './replay';
 
 export interface PickerState {
-  /** resume: conversations; rewind: this conversation's inputs (`turns` their number, `first` their first line). */
-  readonly kind?: 'resume' | 'rewind';
+  /**
+   * resume: conversations; rewind: this conversation's inputs (`turns` their number, `first` their first line);
+   * search: the matches of a search of every conversation (`first` the match's line, `found` where each is).
+   */
+  readonly kind?: 'resume' | 'rewind' | 'search';
   readonly items: readonly ConversationSummary[];
   readonly index: number;
+  readonly found?: readonly { readonly session: string; readonly here: boolean }[];
+  readonly query?: string;
+}
+
+/** A picker over a search's matches (newest first, each a line), or null when there are none. */
+export function openFound(
+  query: string,
+  hits: readonly { conv: string; session: string; here: boolean; line: string }[],
+): PickerState | null {
+  if (hits.length === 0) return null;
+  const items = hits.map((h) => ({ id: h.conv, started: '', lastTs: '', turns: 0, first: h.line }));
+  return { kind: 'search', items, index: 0, query, found: hits.map((h) => ({ session: h.session, here: h.here })) };
 }
 
 /** A picker over the log's conversations, newest first; null when there are none. */
@@ -44,6 +59,7 @@ export function selected(p: PickerState): ConversationSummary {
  */
 export function pickerLine(c: ConversationSummary, kind: PickerState['kind'] = 'resume'): string {
   if (kind === 'rewind') return `#${String(c.turns).padEnd(3)} ${c.first}`;
+  if (kind === 'search') return c.first;
   const when = c.lastTs ? c.lastTs.slice(0, 16).replace('T', ' ') : '?';
   return `${when}  ${c.id}  ${String(c.turns).padStart(3)} turn${c.turns === 1 ? ' ' : 's'}  ${c.first}`;
 }

@@ -10,6 +10,7 @@ import { LogEvent, newConversationId, userEvent } from './events';
 import { loggableInput, redactSecretText } from '../history/rules';
 import type { SessionLog } from './log';
 import type { RecordedModel } from '../providers/resume';
+import type { Segment } from '../editor/model';
 
 const FLUSH_MS = 1000;
 const MAX_CHUNK_CHARS = 256 * 1024;
@@ -33,6 +34,11 @@ export class SessionRecorder {
   private recorded: RecordedModel | null = null;
   private text = '';
   private timer: NodeJS.Timeout | null = null;
+  /**
+   * How a secret is kept out of the log: as the placeholder the model was sent (secrets.ts) where milk masks what it
+   * sends, else as its kind.
+   */
+  redact: (text: string) => string = redactSecretText;
 
   /** `meta` is read as each conversation starts and as its model changes (modelChanged). */
   constructor(
@@ -48,7 +54,7 @@ export class SessionRecorder {
       // ran, with its output.
       if (kind === 'compact' || kind === 'command') return;
       // What history would not keep, the log does not either: secrets redacted, a leading-space input left out.
-      const kept = loggableInput(input, segments ?? [{ type: 'text', text: input }]);
+      const kept = this.loggable(input, segments ?? [{ type: 'text', text: input }]);
       this.write(userEvent(this.conv, this.ts(), kept.text, kept.segments, images));
     });
     bus.on('turn.delta', ({ text }) => {
@@ -63,15 +69,15 @@ export class SessionRecorder {
     });
     bus.on('conversation.message', (e) => this.message(e));
     // What a resumed conversation must send again: the input with the resources it named, secrets kept out.
-    bus.on('turn.sent', ({ text }) => this.write({ t: 'sent', conv: this.conv, text: redactSecretText(text) }));
+    bus.on('turn.sent', ({ text }) => this.write({ t: 'sent', conv: this.conv, text: this.redact(text) }));
     bus.on('command.ran', ({ text, segments }) => {
-      const kept = loggableInput(text, segments);
+      const kept = this.loggable(text, segments);
       this.write(userEvent(this.conv, this.ts(), kept.text, kept.segments));
     });
     // A message sent into the running turn is the person's input where it joined the conversation.
     bus.on('turn.steered', ({ text, segments }) => {
       this.flushText();
-      const kept = loggableInput(text, segments ?? [{ type: 'text', text }]);
+      const kept = this.loggable(text, segments ?? [{ type: 'text', text }]);
       this.write(userEvent(this.conv, this.ts(), kept.text, kept.segments));
     });
     bus.on('conversation.rewound', ({ kept }) => {
@@ -80,7 +86,7 @@ export class SessionRecorder {
     });
     bus.on('conversation.compacted', ({ summary, kept }) => {
       this.flushText();
-      this.write({ t: 'compact', conv: this.conv, ts: this.ts(), summary: redactSecretText(summary), kept });
+      this.write({ t: 'compact', conv: this.conv, ts: this.ts(), summary: this.redact(summary), kept });
     });
     bus.on('turn.ended', ({ status, message }) => {
       this.flushText();
@@ -88,6 +94,13 @@ export class SessionRecorder {
       if (status === 'error')
         this.write({ t: 'error', conv: this.conv, ts: this.ts(), message: message ?? 'the turn failed' });
     });
+  }
+  /** An input as the log keeps it: its secrets as `redact` keeps them, and history's rules (a leading space: none). */
+  private loggable(text: string, segments: readonly Segment[]): { text: string; segments: Segment[] } {
+    return loggableInput(
+      this.redact(text),
+      segments.map((seg) => ({ ...seg, text: this.redact(seg.text) })),
+    );
   }
 
   /** An answer complete (its text is its deltas), or a tool's: what the model got, images without their bytes. */
@@ -106,7 +119,7 @@ export class SessionRecorder {
         conv: this.conv,
         callId: message.toolCallId,
         name: message.name,
-        content: redactSecretText(message.content),
+        content: this.redact(message.content),
         ...(declined ? { declined } : {}),
         ...(message.images?.length ? { images: message.images.map(withoutBytes) } : {}),
       });
@@ -191,7 +204,7 @@ export class SessionRecorder {
     this.timer = null;
     if (!this.text) return;
     // A secret the model or a tool repeats is kept out of the log too (per chunk written: at least a second's worth).
-    this.write({ t: 'delta', conv: this.conv, msg: this.msg, text: redactSecretText(this.text) });
+    this.write({ t: 'delta', conv: this.conv, msg: this.msg, text: this.redact(this.text) });
     this.text = '';
   }
 

@@ -10,7 +10,8 @@ import * as path from 'node:path';
 import { Window, binaryKind, numberedWindow } from './numbered';
 import { Edit, applyEdits } from './edit';
 import { writeAtomicAsync } from '../io/files';
-import type { Bounds, Preview, WriteHooks } from './tool';
+import type { Bounds, FileChange, Preview, WriteHooks } from './tool';
+import { Hunk, hunksOf } from './hunks';
 import { gitControlReason } from './git-control';
 
 export type { Bounds };
@@ -269,6 +270,46 @@ export async function editFileTool(
   await replaceFile(file, result.text);
   await hooks?.after(file);
   return `edited ${file}: ${result.replaced} replacement${result.replaced === 1 ? '' : 's'}`;
+}
+
+/** Line diffs past this many edits are not offered hunk by hunk (the diff runs before the question). */
+const MAX_HUNK_EDITS = 5000;
+
+/** A change from `before` to `after` as hunks; none when the diff is too large to make before the question. */
+export function changeHunks(before: string, after: string): Hunk[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { diffArrays } = require('diff') as typeof import('diff');
+  const a = before.split('\n');
+  const b = after.split('\n');
+  const runs = diffArrays(a, b, { maxEditLength: MAX_HUNK_EDITS, timeout: MAX_DIFF_MS });
+  return runs ? hunksOf(a, b, runs) : [];
+}
+
+/**
+ * What a call would make of an existing UTF-8 file (edit_file's edits applied, or write_file's content), whole and as
+ * hunks; null for a new file, one that cannot be edited, or edits that would fail.
+ */
+export async function changeOf(
+  workspace: string,
+  p: string,
+  make: (text: string) => string | null,
+  bounds: Bounds = {},
+): Promise<FileChange | null> {
+  let text: string;
+  try {
+    ({ text } = await editable(workspace, p, bounds));
+  } catch {
+    return null;
+  }
+  const after = make(text);
+  if (after === null || after === text) return null;
+  return { path: p, before: text, after, hunks: changeHunks(text, after) };
+}
+
+/** edit_file's edits applied to `text`, or null when they would fail. */
+export function edited(text: string, edits: readonly Edit[]): string | null {
+  const r = applyEdits(text, edits);
+  return r.ok ? r.text : null;
 }
 
 /** What an edit_file call would change, as a diff, shown before the person approves it; or why it will be refused. */

@@ -107,11 +107,24 @@ export interface Tool<A = Record<string, unknown>> {
   /** The change it would make, shown before it is approved (or why it fails as sent); absent: nothing to show. */
   preview?(args: A, workspace: string, bounds?: Bounds): Promise<Preview>;
   /**
+   * The change it would make to an existing text file, whole, and as hunks the person may take one by one (edit_file,
+   * write_file); null: none to take apart.
+   */
+  change?(args: A, workspace: string, bounds?: Bounds): Promise<FileChange | null>;
+  /**
    * Why this call is put to the person whatever the mode, an "always" answer or a rule say (it changes a file git
    * runs code from); null when nothing in it needs that.
    */
   guard?(args: A, workspace: string): Promise<string | null>;
   run(args: A, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult>;
+}
+
+/** A change to an existing file: the path as the call names it, its text before and after, and the hunks. */
+export interface FileChange {
+  readonly path: string;
+  readonly before: string;
+  readonly after: string;
+  readonly hunks: readonly import('./hunks').Hunk[];
 }
 
 /** Everything a search leaves out: milk's data dir and what deny rules name. */

@@ -37,15 +37,23 @@ class Requests<A> {
   }
 }
 
+/** An approval as it comes back: the answer, and which hunks were taken when the change was taken hunk by hunk. */
+export interface Answered {
+  readonly approval: Approval;
+  readonly hunks?: readonly boolean[];
+}
+
 export class Approvals {
-  private readonly requests = new Requests<Approval>();
+  private readonly requests = new Requests<Answered>();
 
   constructor(private readonly bus: Bus) {
-    bus.on('approval.answered', ({ requestId, approval }) => this.requests.answer(requestId, approval));
+    bus.on('approval.answered', ({ requestId, approval, hunks }) =>
+      this.requests.answer(requestId, hunks ? { approval, hunks } : { approval }),
+    );
   }
 
   /** Asks the person; their answer, or 'interrupted' once `signal` fires (the turn was stopped). */
-  ask(question: Question, signal: AbortSignal): Promise<Approval | 'interrupted'> {
+  ask(question: Question, signal: AbortSignal): Promise<Answered | 'interrupted'> {
     return this.requests.ask(signal, (requestId) => this.bus.emit('approval.asked', { requestId, ...question }));
   }
 }

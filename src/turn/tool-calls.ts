@@ -8,7 +8,7 @@
 import type { Bus, Events } from '../bus';
 import type { Settings } from '../settings/store';
 import type { ToolCall } from '../tool-call';
-import type { AnyTool, ToolContext, WriteHooks } from '../tools/tool';
+import type { AnyTool, FileChange, ToolContext, WriteHooks } from '../tools/tool';
 import { ToolRegistry, prepare, runTool } from '../tools/registry';
 import { callDetail, describeCall, showControls } from '../tools/visible';
 import { describeRule, suggestRule } from '../settings/rules';
@@ -16,8 +16,8 @@ import { DenyRule, describeDeny } from '../settings/deny';
 import { denyingRule } from '../deny-match';
 import { deniedPlaces } from '../tools/deny-paths';
 import * as path from 'node:path';
-import type { Approvals, Questions } from './approvals';
-import type { Approval, ApprovalMode, Decision } from '../settings/approval';
+import type { Answered, Approvals, Questions } from './approvals';
+import type { ApprovalMode, Decision } from '../settings/approval';
 import { Inert, StreamSanitizer, sanitize } from '../inert';
 import type { ActiveTurn } from './turn';
 import type { ImagePart } from '../images';
@@ -25,6 +25,8 @@ import type { PersonAnswer } from '../questions';
 import type { BackgroundShells } from '../tools/background';
 import type { Subagents } from './subagent';
 import type { Hooks } from '../hook-runner';
+import { mapStrings } from '../secrets';
+import { applyHunks, hunkReport } from '../tools/hunks';
 
 export const DECLINED = 'The user declined to run this tool call.';
 
@@ -78,6 +80,12 @@ export interface ToolCallsOptions {
     turnEnded(seq: number): void;
     beforeChange(seq: number, kind: 'command' | 'edit'): Promise<void>;
   };
+  /** This session's masked secrets (secrets.ts): the placeholders in a call's arguments, put back once approved. */
+  readonly secrets?: {
+    placeholdersIn(text: string): string[];
+    unmask(text: string): string;
+    hint(placeholder: string): string;
+  };
   /** Keeps copies of the files a turn's tools change, for a rewind to put back. */
   readonly checkpoints?: { before(file: string, turn: number): Promise<void>; after(file: string): Promise<void> };
   /** Whether the sandbox can run commands here (tools/bwrap.ts, probed once). */
@@ -121,8 +129,10 @@ export class ToolCalls {
     if (turn.cancelled) return null;
     const gate = await this.gate(turn, tool, prepared.args, show);
     if (gate === null || 'answer' in gate) return gate && gate.answer;
-    const { args } = gate;
-    let decision = gate.decision;
+    // Masked secrets (secrets.ts) in the arguments are put back only for a call the person approves, seeing them.
+    const masked = this.o.secrets?.placeholdersIn(JSON.stringify(gate.args)) ?? [];
+    const args = masked.length > 0 ? this.unmasked(gate.args) : gate.args;
+    let decision = masked.length > 0 ? 'ask' : gate.decision;
     const denied = await this.deniedPlaces();
     if (turn.cancelled) return null;
     const confined = tool.sandboxed ? await this.confinement() : { sandbox: false, agree: false };
@@ -131,8 +141,10 @@ export class ToolCalls {
     // A command that would run without the sandbox it should have runs only once the person agrees; a change to what
     // git runs code from, likewise.
     if (confined.agree || guarded) decision = 'ask';
-    if (decision === 'ask' && this.o.unattended)
-      return told(this.refuse(show, tool.name, guarded ?? this.unattendedWhy(confined), 'not allowed'));
+    if (decision === 'ask' && this.o.unattended) {
+      const why = masked.length > 0 ? maskedWhy(masked) : (guarded ?? this.unattendedWhy(confined));
+      return told(this.refuse(show, tool.name, why, 'not allowed'));
+    }
     const subject = tool.subject(args);
     const summary = sanitize(describeCall(tool.name, subject));
     // A change shows what it would do before anyone is asked about it.
@@ -143,18 +155,19 @@ export class ToolCalls {
     // Known to fail as sent (a file that is not there, an old_string it does not hold): no one is asked, nothing runs.
     if (typeof preview === 'object' && preview !== null)
       return told(this.failKnown(show, summary, sanitize(callDetail(tool.name, subject)), preview.fails));
-    const detail = sanitize(
-      (preview === null
-        ? callDetail(tool.name, subject)
-        : `${callDetail(tool.name, subject)}\n${showControls(preview)}`) + (guarded ? `\n(${guarded})` : ''),
-    );
+    const detail = this.detailOf(tool.name, subject, preview, guarded, masked);
     let network = false;
+    // A change to an existing file may be taken hunk by hunk at its question.
+    const change = decision === 'ask' && tool.change ? await tool.change(args, this.o.workspace, bounds) : null;
+    let taken: readonly boolean[] | null = null;
     if (decision === 'ask') {
-      const answer = await this.ask(turn, tool, args, { summary, detail, confined }, show);
+      const answer = await this.ask(turn, tool, args, { summary, detail, confined, change }, show);
       if (answer === null) return null;
-      if (answer === 'no') return { content: DECLINED, declined: true };
-      network = answer === 'network';
+      if (answer.approval === 'no') return { content: DECLINED, declined: true };
+      network = answer.approval === 'network';
+      if (change && answer.hunks && answer.hunks.some((t) => !t)) taken = answer.hunks;
     }
+    if (change && taken) return this.someHunks(turn, { summary, detail, denied }, change, taken, show);
     // The workspace as it was before anything changes it: a command's own snapshot, or the turn's, finished.
     if (turn.seq >= 0 && (tool.kind === 'command' || tool.kind === 'edit'))
       await this.o.snapshots?.beforeChange(turn.seq, tool.name === 'shell' ? 'command' : 'edit');
@@ -354,12 +367,12 @@ export class ToolCalls {
     turn: ActiveTurn,
     tool: AnyTool,
     args: Record<string, unknown>,
-    q: { summary: Inert; detail: Inert; confined: Confinement },
+    q: { summary: Inert; detail: Inert; confined: Confinement; change: FileChange | null },
     show: Show,
-  ): Promise<Approval | null> {
+  ): Promise<Answered | null> {
     const s = this.o.settings;
     const rule = suggestRule(tool.name, tool.ruleText?.(args));
-    const answer = await this.o.approvals.ask(
+    const answered = await this.o.approvals.ask(
       {
         turnId: turn.id,
         summary: q.summary,
@@ -369,13 +382,15 @@ export class ToolCalls {
         sandboxed: q.confined.sandbox,
         unsandboxed: q.confined.agree ? sanitize(s.sandboxBroken ?? 'the sandbox cannot run here') : null,
         fullAuto: s.force,
+        ...(q.change && q.change.hunks.length > 1 ? { hunks: q.change.hunks.map((h) => sanitize(h.text)) } : {}),
       },
       turn.controller.signal,
     );
-    if (answer === 'interrupted' || turn.cancelled) return null;
+    if (answered === 'interrupted' || turn.cancelled) return null;
+    const answer = answered.approval;
     if (answer === 'no') {
       show('tool.started', { summary: q.summary, detail: q.detail, declined: true });
-      return 'no';
+      return answered;
     }
     if (q.confined.agree) s.agreeUnsandboxed();
     if (answer === 'always') s.allowAlways(tool.name);
@@ -387,7 +402,7 @@ export class ToolCalls {
         ),
       });
     }
-    return answer;
+    return answered;
   }
 
   /** A call that cannot be run as sent: shown as a failed block, and the model told why; nobody is asked about it. */
@@ -406,12 +421,73 @@ export class ToolCalls {
     return `error: this ${name} call was not run: ${why}. ${next}`;
   }
 
+  /**
+   * Some of a change's hunks taken: the file gets the old text with those applied (written as write_file writes,
+   * checkpoints and snapshots included), unless it changed since the question; the model is told which.
+   */
+  private async someHunks(
+    turn: ActiveTurn,
+    how: { summary: Inert; detail: Inert; denied: readonly string[] },
+    change: FileChange,
+    taken: readonly boolean[],
+    show: Show,
+  ): Promise<CallAnswer | null> {
+    const write = this.o.registry.find('write_file');
+    if (!write) return told(this.refuse(show, 'write_file', 'there is no write_file tool here', 'not allowed'));
+    const now = await write.change?.({ path: change.path, content: change.after }, this.o.workspace);
+    if (now && now.before !== change.before) {
+      const why = `${change.path} changed while the question was open; nothing was written (ask again)`;
+      return told(this.refuse(show, 'edit', why, 'invalid arguments'));
+    }
+    const content = applyHunks(change.before.split('\n'), change.hunks, taken).join('\n');
+    if (turn.seq >= 0) await this.o.snapshots?.beforeChange(turn.seq, 'edit');
+    const args = { path: change.path, content };
+    const answer = await this.run(turn, write, args, { ...how, sandbox: false, network: false }, show);
+    return { ...answer, content: `${answer.content}\n${hunkReport(change.path, change.hunks, taken)}` };
+  }
+
+  /** What the call's block and question show: the call, the change it makes, and why it is asked about. */
+  private detailOf(
+    name: string,
+    subject: string,
+    preview: string | null,
+    guarded: string | null,
+    masked: readonly string[],
+  ): Inert {
+    return sanitize(
+      (preview === null ? callDetail(name, subject) : `${callDetail(name, subject)}\n${showControls(preview)}`) +
+        (guarded ? `\n(${guarded})` : '') +
+        (masked.length > 0 ? `\n(${this.puttingBack(masked)})` : ''),
+    );
+  }
+
+  /** The arguments with this session's masked secrets back as their values. */
+  private unmasked(args: Record<string, unknown>): Record<string, unknown> {
+    const secrets = this.o.secrets;
+    return secrets ? (mapStrings(args, (t) => secrets.unmask(t)) as Record<string, unknown>) : args;
+  }
+
+  /** What the question says of the secrets a call puts back: each placeholder and enough of its value to know it. */
+  private puttingBack(masked: readonly string[]): string {
+    const secrets = this.o.secrets;
+    const each = masked.map((p) => `${p} = ${secrets?.hint(p) ?? '?'}`).join(', ');
+    return `puts back masked secret${masked.length === 1 ? '' : 's'}: ${each}`;
+  }
+
   /** Copies of the files this turn changes, for a rewind. */
   private writeHooks(turn: ActiveTurn): WriteHooks | undefined {
     const cp = this.o.checkpoints;
     if (!cp || turn.seq < 0) return undefined;
     return { before: (file) => cp.before(file, turn.seq), after: (file) => cp.after(file) };
   }
+}
+
+/** Why a call with masked secrets is refused where no one can approve it (milk run). */
+function maskedWhy(masked: readonly string[]): string {
+  return (
+    `it holds masked secrets (${masked.join(', ')}), whose values are put back only for a call the person approves, ` +
+    'and no one is there to approve it'
+  );
 }
 
 /** Why a call is refused by the mode in force: plan mode says what it waits for. */

@@ -9,7 +9,8 @@
 import type { Approval } from '../../settings/approval';
 import type { CommandName, KeyNames } from '../../commands';
 import type { ComposerInput, ComposerState } from '../state';
-import { Handled, View, ViewContext, ViewSpec, consume, pass } from './view';
+import { Handled, PaintContext, View, ViewContext, ViewPaint, ViewSpec, consume, pass } from './view';
+import { GridRow, Style, fit } from '../../rows';
 import { reduce } from '../reducer';
 import { Inert, sanitize } from '../../inert';
 
@@ -21,10 +22,22 @@ export const APPROVAL_SPEC: ViewSpec = {
     { keys: ['a'], command: 'approval.always' },
     { keys: ['r'], command: 'approval.rule' },
     { keys: ['w'], command: 'approval.network' },
+    { keys: ['h'], command: 'approval.hunks' },
     { keys: ['C-c'], command: 'app.interrupt' },
     { keys: ['S-tab'], command: 'app.toggleForce' },
     { keys: ['C-z'], command: 'app.suspend' },
     { keys: ['C-l'], command: 'app.redraw' },
+  ],
+};
+
+/** The keys while a change is taken hunk by hunk (h at its question). */
+export const HUNKS_SPEC: ViewSpec = {
+  letters: true,
+  keys: [
+    { keys: ['y'], command: 'hunks.take' },
+    { keys: ['n'], command: 'hunks.skip' },
+    { keys: ['escape', 'q'], command: 'hunks.back' },
+    { keys: ['C-c'], command: 'app.interrupt' },
   ],
 };
 
@@ -46,6 +59,14 @@ export interface ApprovalQuestion {
   readonly tool: string;
   readonly rule: string | null;
   readonly sandboxed: boolean;
+  /** A change to an existing file, as hunks (each as shown) to take one by one with h. */
+  readonly hunks?: readonly string[];
+}
+
+/** Taking a change hunk by hunk: the hunk shown, and what was said of those before it. */
+interface Picking {
+  readonly at: number;
+  readonly taken: readonly boolean[];
 }
 
 /**
@@ -82,11 +103,16 @@ export class ApprovalView implements View {
   /** `w` runs the command with the network (it runs in the sandbox). */
   readonly network: boolean;
 
+  /** `h` takes the change hunk by hunk. */
+  readonly hunks: readonly string[];
+
   /** `q`: the question as the engine asked it (turn/approvals.ts); `shownAt`: when it appeared. */
   constructor(
-    q: ApprovalQuestion,
+    private readonly q: ApprovalQuestion,
     readonly shownAt: number,
+    private readonly picking: Picking | null = null,
   ) {
+    this.hunks = q.hunks ?? [];
     this.requestId = q.requestId;
     this.turnId = q.turnId;
     this.summary = q.summary;
@@ -99,7 +125,8 @@ export class ApprovalView implements View {
     return approvalAnswerable({ shownAt: this.shownAt, ...time });
   }
 
-  keyMode(time: { now: number; lastKeyAt: number }): 'approval' | null {
+  keyMode(time: { now: number; lastKeyAt: number }): 'approval' | 'hunks' | null {
+    if (this.picking) return 'hunks';
     return this.ready(time) ? 'approval' : null;
   }
 
@@ -107,11 +134,13 @@ export class ApprovalView implements View {
     if (input.kind === 'turnEnded') return { view: input.turnId === this.turnId ? null : this, consumed: false };
     // Text is typing, for the composer: y, n and a reach this view as commands (the router maps a
     // lone letter), so a letter here is none of them, and text in one chunk (`okay`) is never an answer.
+    if (this.picking) return this.pick(input);
     if (!this.ready(ctx) || input.kind !== 'command') return pass(this);
-    // r and w where the question offers no rule or network are letters like any other: typing.
+    // r, w and h where the question offers no rule, network or hunks are letters like any other: typing.
     const letter =
       (input.name === 'approval.rule' && !this.rule && 'r') ||
-      (input.name === 'approval.network' && !this.network && 'w');
+      (input.name === 'approval.network' && !this.network && 'w') ||
+      (input.name === 'approval.hunks' && this.hunks.length === 0 && 'h');
     if (letter) {
       const typed = reduce(composer, { kind: 'text', text: letter }, ctx);
       return consume(this, { composer: typed.state, effects: typed.effects });
@@ -131,6 +160,8 @@ export class ApprovalView implements View {
         return this.answer('rule');
       case 'approval.network':
         return this.answer('network');
+      case 'approval.hunks':
+        return consume(new ApprovalView(this.q, this.shownAt, { at: 0, taken: [] }));
       case 'app.toggleForce':
         // Force on, after the pause, answers this call too; off changes only later calls.
         if (ctx.force) return pass(this);
@@ -145,11 +176,33 @@ export class ApprovalView implements View {
     }
   }
 
+  /** A key while the change is taken hunk by hunk: y takes the hunk shown, n leaves it out; the last one answers. */
+  private pick(input: ComposerInput): Handled {
+    const p = this.picking as Picking;
+    if (input.kind !== 'command') return input.kind === 'text' || input.kind === 'paste' ? consume(this) : pass(this);
+    if (input.name === 'app.interrupt') return pass(this);
+    if (input.name === 'hunks.back') return consume(new ApprovalView(this.q, this.shownAt));
+    if (input.name !== 'hunks.take' && input.name !== 'hunks.skip') return consume(this);
+    const taken = [...p.taken, input.name === 'hunks.take'];
+    if (taken.length < this.hunks.length)
+      return consume(new ApprovalView(this.q, this.shownAt, { at: p.at + 1, taken }));
+    // None taken is a no; all of them, a yes.
+    const approval: Approval = taken.some(Boolean) ? 'yes' : 'no';
+    return consume(null, { effects: [{ type: 'answer', requestId: this.requestId, approval, hunks: taken }] });
+  }
+
   private answer(approval: Approval): Handled {
     return consume(null, { effects: [{ type: 'answer', requestId: this.requestId, approval }] });
   }
 
   status(time: { now: number; lastKeyAt: number }, keys: KeyNames): { prompt: Inert; legend: Inert } {
+    if (this.picking) {
+      const h = (command: CommandName): string => keys.key('hunks', command);
+      return {
+        prompt: sanitize(`hunk ${this.picking.at + 1} of ${this.hunks.length}: take it?`),
+        legend: sanitize(`${h('hunks.take')} take · ${h('hunks.skip')} leave out · ${h('hunks.back')} back`),
+      };
+    }
     const k = (command: CommandName): string => keys.key('approval', command);
     const legend = [
       `${k('approval.yes')} yes`,
@@ -157,10 +210,40 @@ export class ApprovalView implements View {
       `${k('approval.always')} always`,
       ...(this.rule ? [`${k('approval.rule')} rule`] : []),
       ...(this.network ? [`${k('approval.network')} network`] : []),
+      ...(this.hunks.length > 0 ? [`${k('approval.hunks')} hunks`] : []),
     ].join(' · ');
     return {
       prompt: sanitize(`run ${this.summary}?`),
       legend: sanitize(this.ready(time) ? legend : 'typing goes to the input; pause to answer'),
     };
   }
+
+  /** While taking hunks: the one shown, in the transcript's place, its lines in the diff's colours. */
+  paint(): ViewPaint | null {
+    const p = this.picking;
+    if (!p) return null;
+    const text = this.hunks[p.at] ?? '';
+    return {
+      area: 'transcript',
+      wanted: Infinity,
+      rows: (at) => hunkRows(this.summary, p, this.hunks.length, text, at),
+    };
+  }
+}
+
+function hunkRows(summary: string, p: Picking, count: number, text: string, at: PaintContext): GridRow[] {
+  const said = p.taken.map((t, k) => `${k + 1} ${t ? 'taken' : 'left out'}`).join(', ');
+  const title = `${summary}: hunk ${p.at + 1} of ${count}${said ? ` (${said})` : ''}`;
+  const rows: GridRow[] = [[{ text: fit(title, at.width, at.emoji), style: 'bold' }], []];
+  for (const line of text.split('\n').slice(0, Math.max(1, at.height - 2))) {
+    const style: Style = line.startsWith('+')
+      ? 'diffAdd'
+      : line.startsWith('-')
+        ? 'diffDel'
+        : line.startsWith('@@')
+          ? 'dim'
+          : 'normal';
+    rows.push([{ text: fit(line, at.width, at.emoji), style }]);
+  }
+  return rows;
 }

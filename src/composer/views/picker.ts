@@ -39,12 +39,21 @@ export class PickerView implements View {
       case 'picker.down':
         return consume(new PickerView(movePicker(this.picker, 1)));
       case 'picker.choose':
+        if (this.picker.kind === 'search') {
+          const at = this.picker.found?.[this.picker.index];
+          const found = { id: selected(this.picker).id, query: this.picker.query ?? '' };
+          return consume(null, {
+            effects: [{ type: 'openFound', ...found, session: at?.session ?? '', here: !!at?.here }],
+          });
+        }
         if (this.picker.kind === 'rewind')
           return consume(null, { effects: [{ type: 'rewind', index: Number(selected(this.picker).id) }] });
         return consume(null, { effects: [{ type: 'resume', id: selected(this.picker).id }] });
       case 'picker.cancel':
         // A rewind left is no rewind; a resume left is a new conversation.
-        return consume(null, { effects: this.picker.kind === 'rewind' ? [] : [{ type: 'newConversation' }] });
+        return consume(null, {
+          effects: this.picker.kind === 'resume' || !this.picker.kind ? [{ type: 'newConversation' }] : [],
+        });
       default:
         return consume(this);
     }
@@ -55,6 +64,11 @@ export class PickerView implements View {
     const cancel = keys.key('picker', 'picker.cancel');
     if (this.picker.kind === 'rewind')
       return { prompt: sanitize('rewind to before an input'), legend: sanitize(`${choose} go back · ${cancel} stay`) };
+    if (this.picker.kind === 'search')
+      return {
+        prompt: sanitize(`found: ${this.picker.query ?? ''}`),
+        legend: sanitize(`${choose} open · ${cancel} stay`),
+      };
     return { prompt: sanitize('resume a conversation'), legend: sanitize(`${choose} resume · ${cancel} new`) };
   }
 
@@ -71,11 +85,14 @@ export function pickerRows(p: PickerState, { width, height, emoji, keys }: Paint
   const k = (command: CommandName): string => keys.key('picker', command);
   const move = `${k('picker.up')}/${k('picker.down')}`;
   const title =
-    p.kind === 'rewind'
-      ? `Rewind to before an input: ${move} to choose, ${k('picker.choose')} to go back (it returns to the input ` +
-        `box), ${k('picker.cancel')} to stay`
-      : `Resume a conversation: ${move} to choose, ${k('picker.choose')} to resume, ${k('picker.cancel')} for a new ` +
-        `one`;
+    p.kind === 'search'
+      ? `"${p.query ?? ''}" in every conversation, newest first: ${move} to choose, ${k('picker.choose')} to open it ` +
+        `at the match, ${k('picker.cancel')} to stay`
+      : p.kind === 'rewind'
+        ? `Rewind to before an input: ${move} to choose, ${k('picker.choose')} to go back (it returns to the input ` +
+          `box), ${k('picker.cancel')} to stay`
+        : `Resume a conversation: ${move} to choose, ${k('picker.choose')} to resume, ${k('picker.cancel')} for ` +
+          `a new one`;
   const rows: GridRow[] = [[{ text: fit(title, width, emoji), style: 'bold' }], []];
   const room = Math.max(1, height - rows.length);
   const top = Math.max(0, Math.min(p.index - Math.floor(room / 2), p.items.length - room));

@@ -5,7 +5,7 @@
 // its mode's name and commands in commands.ts).
 
 import type { Mode } from '../../commands';
-import { APPROVAL_SPEC } from './approval';
+import { APPROVAL_SPEC, HUNKS_SPEC } from './approval';
 import { CONFIRM_SPEC } from './confirm';
 import { MENTION_SPEC } from './mention';
 import { PICKER_SPEC } from './picker';
@@ -35,6 +35,7 @@ export const VIEW_SPECS: Readonly<Record<ModalMode, ViewSpec>> = {
   find: FIND_SPEC,
   found: FOUND_SPEC,
   diff: DIFF_SPEC,
+  hunks: HUNKS_SPEC,
 };
 
 export const MODAL_KEYS = Object.fromEntries(

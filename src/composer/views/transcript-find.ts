@@ -68,6 +68,14 @@ export class TranscriptFindView implements View {
     return new TranscriptFindView(corpus, origin, '', NONE, -1, true);
   }
 
+  /** Opened on a query already typed and ended (a conversation opened at a match): at its newest match. */
+  static searching(corpus: TranscriptCorpus, origin: number, query: string): Handled {
+    const typed = TranscriptFindView.open(corpus, origin).searched(query);
+    const view = typed.view as TranscriptFindView;
+    const done = new TranscriptFindView(corpus, origin, query, view.found, view.at, false);
+    return consume(done, { effects: typed.effects });
+  }
+
   keyMode(): 'find' | 'found' {
     return this.mode;
   }

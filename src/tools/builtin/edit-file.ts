@@ -72,6 +72,8 @@ export const editFile = defineTool({
   },
   guard: (args, workspace) => files().writeGuard(workspace, args.path),
   preview: (args, workspace, bounds) => files().previewEdit(workspace, args.path, editsOf(args), bounds),
+  change: (args, workspace, bounds) =>
+    files().changeOf(workspace, args.path, (text) => files().edited(text, editsOf(args)), bounds),
   run: async (args, ctx) => ({
     ok: true,
     content: await files().editFileTool(ctx.workspace, args.path, editsOf(args), ctx.writes, boundsOf(ctx)),

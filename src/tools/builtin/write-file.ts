@@ -20,6 +20,7 @@ export const writeFile = defineTool({
   subject: (args) => `${args.path} (${args.content.length} chars)`,
   guard: (args, workspace) => files().writeGuard(workspace, args.path),
   preview: (args, workspace, bounds) => files().previewWrite(workspace, args.path, args.content, bounds),
+  change: (args, workspace, bounds) => files().changeOf(workspace, args.path, () => args.content, bounds),
   run: async (args, ctx) => {
     const file = await files().writeFileTool(ctx.workspace, args.path, args.content, ctx.writes, boundsOf(ctx));
     return { ok: true, content: `wrote ${file}` };
