@@ -21,6 +21,7 @@ it('three hunks with the middle one refused leave exactly the other two applied,
   await p.waitForText('history: session');
   p.write('make them loud' + KEY.enter);
   await p.waitFor(() => p.statusLine().includes('h hunks'), 'the question offering hunks');
+  await p.waitForText(/h: take the change hunk by hunk \(3 hunks\)/);
   p.write('h');
   await p.waitFor(() => p.statusLine().includes('hunk 1 of 3'), 'the first hunk');
   await p.waitForText('+LINE 2');

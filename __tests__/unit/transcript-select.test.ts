@@ -335,6 +335,17 @@ describe('selecting with the mouse over a scrolled view', () => {
     expect(select.marks()).toBeNull();
   });
 
+  it("copy mode's cursor starts again on the last row when rows move above the bottom (a new width)", () => {
+    const { model, select } = setup(4, 10);
+    select.enterCopyMode();
+    select.copyKey('copy.up');
+    select.copyKey('copy.mark');
+    model.setWidth(20);
+    const marks = select.marks();
+    expect(marks?.cursor).toEqual({ serial: model.serialOf(model.below), col: 0 });
+    expect(marks?.selection).toBeNull();
+  });
+
   it('copy mode moves its cursor by rows, words and ends of rows, and copies from its mark', () => {
     const { select, copied } = setup(4, 10);
     select.enterCopyMode();

@@ -62,7 +62,12 @@ export class TranscriptSelect {
   marks(): TranscriptMarks | null {
     const { model } = this.deps;
     if (this.sel && this.sel.epoch !== model.epoch) this.sel = null;
-    if (this.cursor && this.cursorEpoch !== model.epoch) this.cursor = this.mark = null;
+    // Rows moved above the bottom (a new width, an entry laid out again): the cursor starts again on the last row.
+    if (this.cursor && this.cursorEpoch !== model.epoch) {
+      this.cursorEpoch = model.epoch;
+      this.mark = null;
+      this.cursor = model.rowCount === 0 ? null : { serial: model.serialOf(model.below), col: 0 };
+    }
     const selection = this.selected();
     if (!selection && !this.cursor && !this.found) return null;
     const current = this.found?.serial != null ? { serial: this.found.serial, nth: this.found.nth } : null;

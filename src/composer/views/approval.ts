@@ -74,7 +74,13 @@ interface Picking {
  * open (the status bar has no room); `key` names a command's key as bound.
  */
 export function approvalHints(
-  q: { rule: string | null; sandboxed: boolean; unsandboxed: string | null; fullAuto?: boolean },
+  q: {
+    rule: string | null;
+    sandboxed: boolean;
+    unsandboxed: string | null;
+    fullAuto?: boolean;
+    hunks?: readonly string[];
+  },
   key: (command: CommandName) => string,
 ): string[] {
   const hints = [`${key('approval.no')}: no, and the model is told · ${key('app.interrupt')}: stop the whole turn`];
@@ -83,6 +89,8 @@ export function approvalHints(
   if (q.rule) hints.push(`${key('approval.rule')}: ${q.rule} run without asking from now on, in this workspace`);
   if (q.sandboxed)
     hints.push(`runs in the sandbox, without the network; ${key('approval.network')}: yes, with the network`);
+  if (q.hunks && q.hunks.length > 1)
+    hints.push(`${key('approval.hunks')}: take the change hunk by hunk (${q.hunks.length} hunks), as git add -p`);
   if (q.unsandboxed)
     hints.push(`no sandbox (${q.unsandboxed}): yes runs it, and later commands this session, with your full rights`);
   return hints;
