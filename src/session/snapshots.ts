@@ -13,15 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type ChildProcess, spawn } from 'node:child_process';
-import {
-  Tree,
-  TurnTrees,
-  SnapshotStep,
-  changedBetween,
-  excludeLine,
-  parseLsTree,
-  planSnapshotRestore,
-} from './snapshot-plan';
+import { Tree, TurnTrees, SnapshotStep, excludeLine, parseLsTree, planSnapshotRestore } from './snapshot-plan';
 import type { RestoreReport } from './checkpoints';
 
 export interface SnapshotOptions {
@@ -70,8 +62,6 @@ export class Snapshots {
   private lastTree: string | null = null;
   /** Files left out for their size, as paths from the workspace: said once each. */
   private readonly tooBig = new Set<string>();
-  /** How long the first snapshot of this process took (the bench reports it). */
-  firstMs: number | null = null;
 
   constructor(private readonly o: SnapshotOptions) {
     this.index = path.join(o.store, `index-${process.pid}`);
@@ -235,7 +225,6 @@ export class Snapshots {
   private async snapshot(label: string): Promise<string | null> {
     this.usable ??= this.setUp();
     if (!(await this.usable)) return null;
-    const t0 = Date.now();
     // What changed since the last snapshot (the index's stat cache: an unchanged tree is a walk of stats), and what is
     // new; only those are read and stored.
     const changed = (await this.must(['diff-files', '--name-only', '-z'])).split('\0').filter(Boolean);
@@ -258,7 +247,6 @@ export class Snapshots {
       await this.must(['update-ref', this.ref, this.lastCommit]);
       this.lastTree = tree;
     }
-    this.firstMs ??= Date.now() - t0;
     return tree;
   }
 
@@ -421,9 +409,4 @@ async function safeFolder(file: string, workspace: string): Promise<void> {
   if (real === null) throw new Error('its folder is gone');
   if (real !== dir) throw new Error('a folder on its path is a symbolic link; not followed');
   if (real !== workspace && !real.startsWith(workspace + path.sep)) throw new Error('outside the workspace');
-}
-
-/** The files a turn changed, start to end, for the tests and /undo's question. */
-export function filesOf(start: Tree, end: Tree): string[] {
-  return changedBetween(start, end);
 }

@@ -50,7 +50,7 @@ export class TranscriptSelect {
   /** Whether the drag moved off the cell it began on (a click alone selects nothing). */
   private moved = false;
   private last: Click | null = null;
-  private edge: { timer: NodeJS.Timeout; dir: -1 | 1; x: number } | null = null;
+  private edge: { timer: NodeJS.Timeout; dir: -1 | 1 } | null = null;
   /** Copy mode's cursor, while it is on; and where its selection began (v), if it did. */
   private cursor: Point | null = null;
   private mark: Point | null = null;
@@ -155,7 +155,7 @@ export class TranscriptSelect {
     step();
     const timer = setInterval(step, EDGE_SCROLL_MS);
     timer.unref();
-    this.edge = { timer, dir, x };
+    this.edge = { timer, dir };
   }
 
   private stopEdge(): void {
