@@ -31,6 +31,7 @@
 //   long        keys typed while four subagents stream at once; idle CPU with a background command running
 //   reach       start-up with a trusted project's settings and three hooks against none; keys typed while
 //               web_fetch turns a 4.5 MB page into Markdown
+//   unused      a chat turn that runs no command, with git on PATH and without: CPU of the process tree, Ctrl-C
 const path = require('node:path');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -455,12 +456,6 @@ async function benchSubmit() {
   }
 }
 
-function cpuSeconds(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 async function benchTurns() {
   const { startMockServer } = require('./mock-server');
   const mock = await startMockServer();
@@ -507,13 +502,13 @@ async function benchTurns() {
       'long',
     ]);
     await m.until(() => m.status().includes('history: session'), 30000);
-    const cpu0 = cpuSeconds(m.p.pid);
+    const cpu0 = cpuNs(m.p.pid);
     const t0 = process.hrtime.bigint();
     m.p.write('a long one\r');
     await m.until(() => m.status().includes('working'));
     await m.until(() => !m.status().includes('working'), 60000);
     const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-    const cpu = cpuSeconds(m.p.pid) - cpu0;
+    const cpu = cpuNs(m.p.pid) - cpu0;
     m.p.kill('SIGKILL');
     console.log(`streaming a 1 MB answer: ${cpu.toFixed(2)} CPU s over ${wall.toFixed(2)} s wall`);
   } finally {
@@ -747,13 +742,44 @@ async function benchResume() {
 
 // ---------------------------------------------------------------- budgets
 
-/** CPU time of a process in seconds, to the nanosecond (/proc/PID/schedstat: time on CPU, all threads). */
-function cpuNs(pid) {
-  let total = 0;
-  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-    total += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+/** Every running process's children, from /proc (no process's `children` file exists on every kernel). */
+function childrenByParent() {
+  const kids = new Map();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const ppid = Number(fs.readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      if (!kids.has(ppid)) kids.set(ppid, []);
+      kids.get(ppid).push(Number(name));
+    } catch {
+      // Gone meanwhile.
+    }
   }
-  return total / 1e9;
+  return kids;
+}
+
+/**
+ * CPU seconds of a process and everything it started (milk and its children: git, hooks, commands): its threads' time
+ * on CPU to the nanosecond (/proc/PID/task/TID/schedstat), the children it has waited for (cutime and cstime of
+ * /proc/PID/stat, in clock ticks of 100 a second), and those still running, counted the same way.
+ */
+function cpuNs(pid) {
+  const kids = childrenByParent();
+  const one = (p) => {
+    try {
+      let total = 0;
+      for (const tid of fs.readdirSync(`/proc/${p}/task`))
+        total += Number(fs.readFileSync(`/proc/${p}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
+      const fields = fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      // cutime and cstime are fields 16 and 17 of stat.
+      total += (Number(fields[13]) + Number(fields[14])) / 100;
+      for (const child of kids.get(p) ?? []) total += one(child);
+      return total;
+    } catch {
+      return 0;
+    }
+  };
+  return one(pid);
 }
 
 function rssMb(pid) {
@@ -1869,6 +1895,85 @@ async function findInPty(n) {
   );
 }
 
+/** A PATH with every program of this one but git: each of its folders' entries linked into one folder, git left out. */
+function pathWithoutGit() {
+  const farm = tmp('milk-bench-nogit-');
+  for (const dir of (process.env.PATH ?? '').split(':').filter(Boolean)) {
+    let names;
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (name === 'git' || name.startsWith('git-') || fs.existsSync(path.join(farm, name))) continue;
+      fs.symlinkSync(path.join(dir, name), path.join(farm, name));
+    }
+  }
+  return farm;
+}
+
+/**
+ * Issue 49: a turn that runs no command costs the same whether git is on PATH or not (the snapshots are taken only in
+ * turns that run a command). The same 4,000-token chat answer and Ctrl-C to idle, alternating between a milk whose
+ * PATH has git and one whose PATH has everything else; CPU of the process tree (milk and its children).
+ */
+async function benchChatWithoutCommands() {
+  const { startMockServer } = require('./mock-server');
+  const mock = await startMockServer();
+  const tokens = SMOKE ? 400 : 4000;
+  const noGit = pathWithoutGit();
+  const m = { git: { cpu: [], ctrlc: [] }, none: { cpu: [], ctrlc: [] } };
+  const one = async (which) => {
+    const env = which === 'none' ? { PATH: noGit } : {};
+    const argv = [CLI, '--data-dir', tmp('milk-bench-git-'), '--provider', 'openai', '--base-url', `${mock.url}/v1`];
+    const run = await spawnUntil([...argv, '--model', `rate:${tokens}`], 'history: session', env);
+    run.p.write('go');
+    await run.until(() => run.screen().includes('│go '));
+    await sleep(300);
+    const cpu0 = cpuNs(run.p.pid);
+    run.p.write('\r');
+    await run.until(() => run.screen().includes('working'), 20000).catch(() => undefined);
+    await run.until(() => !run.screen().split('\n').pop().includes('working'), 60000);
+    m[which].cpu.push(cpuNs(run.p.pid) - cpu0);
+    run.p.write('/model slow:20\r');
+    await run.until(() => run.screen().includes('model: slow:20') && !run.screen().includes('│/model'), 5000);
+    for (let i = 0; i < 3; i++) {
+      run.p.write(`turn ${i}\r`);
+      await run.until(() => run.screen().split('\n').pop().includes('working'));
+      await sleep(60);
+      const c0 = process.hrtime.bigint();
+      const idle = run.until(() => !run.screen().split('\n').pop().includes('working'));
+      run.p.write('\x03');
+      m[which].ctrlc.push(Number((await idle) - c0) / 1e6);
+      await sleep(300);
+    }
+    run.p.kill('SIGKILL');
+  };
+  try {
+    for (let round = 0; round < (SMOKE ? 1 : 9); round++) {
+      const order = round % 2 === 0 ? ['git', 'none'] : ['none', 'git'];
+      for (const which of order) await one(which);
+    }
+  } finally {
+    await mock.close();
+    fs.rmSync(noGit, { recursive: true, force: true });
+  }
+  const med = (xs) => stats(xs).median;
+  const cpuRatio = med(m.git.cpu) / med(m.none.cpu);
+  console.log(
+    `a ${tokens}-token chat turn (no command), CPU of milk and its children: git on PATH ` +
+      `${med(m.git.cpu).toFixed(3)} s, git not on PATH ${med(m.none.cpu).toFixed(3)} s; ratio ${cpuRatio.toFixed(3)} ` +
+      `(budget 1.05, +10%; n=${m.git.cpu.length} each, alternated)`,
+  );
+  console.log(
+    `  Ctrl-C to idle: git on PATH median ${fmt(med(m.git.ctrlc))}, git not on PATH ${fmt(med(m.none.ctrlc))} ` +
+      `(n=${m.git.ctrlc.length} each; budget: within 2 ms, +100%)`,
+  );
+  check('chat turn CPU, git on PATH against not', cpuRatio, 1.05, 0.1);
+  check('Ctrl-C to idle, git on PATH minus not (ms)', Math.max(0, med(m.git.ctrlc) - med(m.none.ctrlc)), 2, 1);
+}
+
 /**
  * Issue 39: the workspace's snapshots (session/snapshots.ts, real git). A tree of 50,000 files is snapshotted
  * the first time (reported: every file read and stored), then again unchanged (the budget: a stat walk of the tree,
@@ -1897,14 +2002,12 @@ async function benchSnapshots() {
     store,
     leaveOut: [],
     maxFileBytes: 10 * 1048576,
-    maxStoreBytes: 2048 * 1048576,
-    maxAgeDays: 30,
     warn: (t) => warned.push(t),
+    order: () => 0,
   });
   const timed = async (seq) => {
     const t0 = process.hrtime.bigint();
-    s.turnStarted(seq);
-    await s.settled();
+    await s.turnSnapshot(seq);
     return Number(process.hrtime.bigint() - t0) / 1e6;
   };
   const first = await timed(0);
@@ -2004,6 +2107,7 @@ const CASES = {
   reach: benchReach,
   find: benchFind,
   snapshots: benchSnapshots,
+  unused: benchChatWithoutCommands,
   sessions: benchSessionsSearch,
   mcp: benchMcp,
 };

@@ -4,7 +4,6 @@
 // run` (run-command.ts) uses them as they are, and the tests make them the
 // same way: none of the three wires a part the others do not.
 
-import * as fs from 'node:fs';
 import { AgentContext } from './agent/context';
 import type { Bus } from './bus';
 import type { Cleanup } from './cleanup';
@@ -18,8 +17,7 @@ import type { ChatMessage, Provider } from './providers/provider';
 import { rereadImages } from './tools/attach';
 import type { ProviderSwitch, RecordedModel } from './providers/resume';
 import { ProviderSlot } from './providers/slot';
-import { Checkpoints, sweepCopies } from './session/checkpoints';
-import { sha256Hex } from './sha256';
+import { type TurnChanges, turnChanges } from './session/turn-changes';
 import { SecretMask, maskRequest } from './secrets';
 import { SessionLog } from './session/log';
 import { SessionRecorder } from './session/recorder';
@@ -157,8 +155,11 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const settings = startingSettings(options);
   const agent = new AgentContext(options.workspace, options.dataDir, settings, options.appendSystemPrompt);
   const permissions = new PermissionStore(options.dataDir, options.workspace);
-  const checkpoints = new Checkpoints(rewindCopies(options));
-  const snapshots = workspaceSnapshots(options);
+  const changes = turnChanges({
+    ...options,
+    cleanup: options.rewind?.cleanup,
+    maxFileMb: options.snapshots?.maxFileMb,
+  });
   const rulesRead = permissions.load();
   const rulesReady = keepRules(settings, permissions, rulesRead, options.warn);
   const mcp = mcpHolder(bus, options);
@@ -167,7 +168,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   if (secrets) provider.outgoing = (messages, system) => maskRequest(secrets, messages, system);
   const { spending, windowOf } = prices(bus, settings, provider, options);
   const background = new BackgroundShells();
-  const hooks = watchingHooks(bus, options, () => recorder.conv);
+  const hooks = watchingHooks(bus, options, () => recorder.conv, changes);
   const runner = new TurnRunner(bus, provider, {
     hooks,
     expandInput: (text, signal) => mcp.expand(text, signal),
@@ -179,8 +180,8 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     where: () => agent.where(),
     rulesReady,
     hide: options.dataDir === null ? [] : [options.dataDir],
-    checkpoints,
-    snapshots: snapshots ?? undefined,
+    checkpoints: changes.copies,
+    snapshots: changes.snapshots ?? undefined,
     secrets: secrets ?? undefined,
     unattended: options.unattended,
     maxSteps: options.maxSteps,
@@ -205,17 +206,18 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const restoreModel = modelRestorer(provider, settings, options.switchProvider);
   const applyProject = projectApplier(settings, hooks, mcp, options.approval);
   if (options.project) applyProject(options.project);
-  const kept = { settings, agent, permissions, rulesRead, checkpoints, snapshots, secrets, mcp, background, hooks };
+  const kept = { settings, agent, permissions, rulesRead, changes, secrets, mcp, background, hooks };
   // A resumed conversation's images, read again from the workspace.
   const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace);
   return { ...kept, applyProject, runner, log, recorder, modelName, restoreModel, provider, spending, reread };
 }
 
 /** The person's hooks, those that watch the bus listening. */
-function watchingHooks(bus: Bus, options: AgentOptions, conversation: () => string): Hooks {
+function watchingHooks(bus: Bus, options: AgentOptions, conversation: () => string, changes: TurnChanges): Hooks {
   const hooks = new Hooks(options.hooks ?? {}, {
     workspace: options.workspace,
     conversation,
+    beforeRun: () => changes.beforeHook(),
     warn: options.warn,
     off: options.hooksOff ?? null,
   });
@@ -249,67 +251,6 @@ function modelRestorer(slot: ProviderSlot, settings: Settings, switchProvider: P
     }
     return to.note;
   };
-}
-
-/** The snapshots' caps unless config.json sets them: a file, the store, and how long one is kept. */
-const SNAPSHOT_FILE_MB = 10;
-const SNAPSHOT_STORE_MB = 2048;
-const SNAPSHOT_DAYS = 30;
-
-/**
- * The workspace's snapshots, where a rewind can use them (the full screen, with a data dir). The module (and git)
- * loads at the first turn, never at start-up; at exit the store is pruned.
- */
-function workspaceSnapshots(options: AgentOptions): WorkspaceSnapshots | null {
-  if (options.dataDir === null || !options.rewind) return null;
-  const caps = options.snapshots ?? {};
-  const dataDir = options.dataDir;
-  let made: import('./session/snapshots').Snapshots | null = null;
-  const get = (): import('./session/snapshots').Snapshots => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { Snapshots } = require('./session/snapshots') as typeof import('./session/snapshots');
-    return (made ??= new Snapshots({
-      workspace: options.workspace,
-      store: dataLayout(dataDir).snapshots(sha256Hex(options.workspace).slice(0, 16)),
-      leaveOut: [dataDir],
-      maxFileBytes: (caps.maxFileMb ?? SNAPSHOT_FILE_MB) * 1048576,
-      maxStoreBytes: (caps.maxStoreMb ?? SNAPSHOT_STORE_MB) * 1048576,
-      maxAgeDays: caps.maxAgeDays ?? SNAPSHOT_DAYS,
-      warn: options.warn,
-    }));
-  };
-  options.rewind.cleanup.add('snapshots', () => made?.pruneAtExit());
-  return {
-    turnStarted: (seq) => get().turnStarted(seq),
-    turnEnded: (seq) => made?.turnEnded(seq),
-    beforeChange: (seq, kind) => made?.beforeChange(seq, kind) ?? Promise.resolve(),
-    taken: () => made,
-  };
-}
-
-/** The workspace's snapshots as the runner and a rewind use them; `taken`: the store, once a turn made it. */
-export interface WorkspaceSnapshots {
-  turnStarted(seq: number): void;
-  turnEnded(seq: number): void;
-  beforeChange(seq: number, kind: 'command' | 'edit'): Promise<void>;
-  taken(): import('./session/snapshots').Snapshots | null;
-}
-
-/** When the copies of milks no longer running are removed, after start-up. */
-const SWEEP_AFTER_MS = 3000;
-
-/** This process's folder of file copies for a rewind, removed when milk exits; none without a data dir or a rewind. */
-function rewindCopies(options: AgentOptions): string | null {
-  if (options.dataDir === null || !options.rewind) return null;
-  const copies = dataLayout(options.dataDir).checkpoints(
-    options.sessionId,
-    `${process.pid}-${Date.now().toString(36)}`,
-  );
-  options.rewind.cleanup.add('rewind copies', () => fs.rmSync(copies, { recursive: true, force: true }));
-  // What milks killed before they could clean up left behind: a few seconds after start-up (its file system module
-  // loads with it), never on the way to the first paint.
-  setTimeout(() => void sweepCopies(dataLayout(options.dataDir as string).checkpointsRoot), SWEEP_AFTER_MS).unref();
-  return copies;
 }
 
 /**

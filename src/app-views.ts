@@ -412,38 +412,12 @@ function selection(
   return select;
 }
 
-/**
- * What a rewind and /undo put back, and /diff: the workspace's snapshots where they cover the turn (commands' changes
- * too), else the copies the file tools kept.
- */
+/** What a rewind and /undo put back, and /diff: what the file tools' copies and the commands' snapshots recorded. */
 function rewindFiles(s: Services): Pick<CoordinatorOptions, 'checkpoints' | 'changes'> {
-  const cp = s.checkpoints;
-  const store = async (turn: number) => {
-    const taken = s.snapshots?.taken() ?? null;
-    return taken && (await taken.covers(turn)) ? taken : null;
-  };
+  const files = () => s.changes.rewind();
   return {
-    checkpoints: {
-      files: async (turn) => {
-        const snap = await store(turn);
-        if (!snap) return cp.files(turn);
-        // Those changed since by something else too: the report after says they were left alone.
-        return (await snap.plan(turn)).map((st) => path.join(snap.workspace, st.file));
-      },
-      restore: async (turn) => {
-        const snap = await store(turn);
-        return snap ? snap.restore(turn, await snap.plan(turn)) : cp.restore(turn);
-      },
-    },
-    changes: {
-      lastTurn: async () => (await s.snapshots?.taken()?.lastTurn()) ?? cp.lastTurn(),
-      diff: async (turn) => {
-        const taken = s.snapshots?.taken();
-        if (!taken) return { error: 'no turn has run yet (or git was not found)' };
-        const from = turn ?? taken.firstTurn;
-        return from === null ? { error: 'no turn has run yet' } : taken.diff(from);
-      },
-    },
+    checkpoints: { files: (turn) => files().files(turn), restore: (turn) => files().restore(turn) },
+    changes: { lastTurn: () => files().lastTurn(), diff: (turn) => files().diff(turn) },
   };
 }
 

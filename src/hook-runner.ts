@@ -28,6 +28,8 @@ export interface HooksOptions {
   readonly warn: (text: string) => void;
   /** Why the hooks configured do not run here (milk run without --hooks), or null. */
   readonly off?: string | null;
+  /** Done before a hook runs: it changes files behind the file tools' back, so the running turn's snapshot first. */
+  readonly beforeRun?: () => Promise<void>;
 }
 
 export class Hooks {
@@ -115,12 +117,13 @@ export class Hooks {
     this.o.warn(`the ${event} hook \`${hook.command}\` failed (${why}); milk went on as if it had not run`);
   }
 
-  private run(
+  private async run(
     hook: SourcedHook,
     event: HookEvent,
     fields: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<HookRun> {
+    await this.o.beforeRun?.();
     const payload = { event, ...fields, workspace: this.o.workspace, conversation: this.o.conversation() };
     return runHook(hook.command, JSON.stringify(payload), {
       cwd: this.o.workspace,

@@ -1,6 +1,7 @@
 // What a shell command did, undone from the full screen (real git, the mock server's model running the command the
 // person types): /undo puts the last turn's files back after asking with their names; Esc Esc's rewind does for an
-// earlier turn; /diff shows what changed since the conversation began; the person's .git is untouched.
+// earlier turn; /diff shows what changed since the conversation began; the person's .git is untouched; nothing of
+// milk's outlives it.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -23,8 +24,8 @@ function repository(): string {
 const read = (ws: string, f: string): string | null =>
   fs.existsSync(path.join(ws, f)) ? fs.readFileSync(path.join(ws, f), 'utf8') : null;
 
-async function started(ws: string): Promise<MilkPty> {
-  const args = ['--data-dir', tempDir(), '--provider', 'openai', '--base-url', `${server.current.url}/v1`];
+async function started(ws: string, dataDir = tempDir()): Promise<MilkPty> {
+  const args = ['--data-dir', dataDir, '--provider', 'openai', '--base-url', `${server.current.url}/v1`];
   const m = pty.start({
     args: [...args, '--model', 'run', '--approval', 'full-auto', '--sandbox', 'off'],
     cwd: ws,
@@ -89,4 +90,66 @@ it('Esc Esc rewinds to an earlier input and puts back the files commands changed
   await p.waitForText(/put back: .*a\.txt/);
   expect(read(ws, 'a.txt')).toBe('one\n');
   expect(read(ws, 'new.txt')).toBeNull();
+});
+
+/** Processes but this one whose command line or environment names `place` (/proc; those not readable skipped). */
+function processesNaming(place: string): string[] {
+  const found: string[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid)) {
+    for (const what of ['cmdline', 'environ']) {
+      try {
+        const text = fs.readFileSync(`/proc/${pid}/${what}`, 'latin1');
+        if (text.includes(place)) found.push(`${pid}: ${fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1')}`);
+      } catch {
+        // Gone meanwhile, or not ours to read.
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * A git on PATH that runs the real one, then notes in `log` if the milk it was started under (its nearest ancestor
+ * running dist/cli.js) was gone by then: a git run milk left behind.
+ */
+function outlivingGit(log: string): string {
+  const dir = tempDir('milk-git-shim-');
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const script = [
+    '#!/bin/sh',
+    'milk=; p=$PPID',
+    'while [ -n "$p" ] && [ "$p" -gt 1 ]; do',
+    `  if tr '\\0' ' ' < /proc/$p/cmdline 2>/dev/null | grep -q 'dist/cli.js'; then milk=$p; break; fi`,
+    "  p=$(awk '{print $4}' /proc/$p/stat 2>/dev/null)",
+    'done',
+    `'${real}' "$@"; rc=$?`,
+    `if [ -z "$milk" ] || ! kill -0 "$milk" 2>/dev/null; then echo "outlived milk: git $1" >> '${log}'; fi`,
+    'exit $rc',
+  ].join('\n');
+  fs.writeFileSync(path.join(dir, 'git'), script + '\n', { mode: 0o755 });
+  return `${dir}:${process.env.PATH}`;
+}
+
+it('leaves no process behind when it quits after turns that took snapshots', async () => {
+  const ws = repository();
+  const dataDir = tempDir();
+  const log = path.join(tempDir(), 'outlived');
+  const args = ['--data-dir', dataDir, '--provider', 'openai', '--base-url', `${server.current.url}/v1`];
+  const p = pty.start({
+    args: [...args, '--model', 'run', '--approval', 'full-auto', '--sandbox', 'off'],
+    cwd: ws,
+    cols: 120,
+    env: { PATH: outlivingGit(log) },
+  });
+  await p.waitForText('history: session');
+  await ran(p, 'echo made > new.txt');
+  expect(fs.existsSync(path.join(dataDir, 'snapshots'))).toBe(true);
+  p.write(KEY.ctrlD);
+  expect((await p.exited).exitCode).toBe(0);
+  // Whatever still runs naming its data dir ends first (a git it left would note itself then).
+  for (const deadline = Date.now() + 15_000; processesNaming(dataDir).length > 0;) {
+    if (Date.now() > deadline) throw new Error(`still running: ${processesNaming(dataDir).join('; ')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '').toBe('');
 });

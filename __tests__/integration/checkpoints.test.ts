@@ -4,8 +4,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Checkpoints, sweepCopies } from '../../src/session/checkpoints';
+import { RewindFiles } from '../../src/session/rewind-files';
 import { editFileTool, writeFileTool } from '../../src/tools/files';
 import { tempDir } from '../helpers/pty';
+
+/** A rewind from the copies alone: no turn ran a command, so none took a snapshot. */
+const rewind = (ws: string, cp: Checkpoints) =>
+  new RewindFiles({ workspace: fs.realpathSync(ws), copies: cp, snapshots: () => null });
 
 describe('rewind copies', () => {
   it('puts back what the turns since changed, and leaves what someone else changed since', async () => {
@@ -21,15 +26,15 @@ describe('rewind copies', () => {
     await writeFileTool(ws, 'b.txt', 'b1\n', hooks(1));
     // Someone else changes b.txt after milk's write.
     fs.writeFileSync(path.join(ws, 'b.txt'), 'edited by hand\n');
-    expect(cp.files(1)).toEqual([at('a.txt'), at('b.txt'), at('new.txt')]);
+    expect(await rewind(ws, cp).files(1)).toEqual([at('a.txt'), at('b.txt'), at('new.txt')]);
 
-    const report = await cp.restore(1);
+    const report = await rewind(ws, cp).restore(1);
     expect(report).toEqual({ restored: [at('a.txt')], removed: [at('new.txt')], changed: [at('b.txt')], failed: [] });
     expect(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('a1\n');
     expect(fs.existsSync(path.join(ws, 'new.txt'))).toBe(false);
     expect(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8')).toBe('edited by hand\n');
     // Turn 0's copy is still there for a rewind further back.
-    expect((await cp.restore(0)).restored).toEqual([at('a.txt')]);
+    expect((await rewind(ws, cp).restore(0)).restored).toEqual([at('a.txt')]);
     expect(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('a0\n');
   });
 
@@ -47,7 +52,7 @@ describe('rewind copies', () => {
     fs.symlinkSync(outside, path.join(ws, 'sub'));
     fs.writeFileSync(path.join(outside, 'kept.txt'), 'milk wrote\n');
     fs.writeFileSync(path.join(outside, 'made.txt'), 'milk made\n');
-    const report = await cp.restore(1);
+    const report = await rewind(ws, cp).restore(1);
     expect(report.restored).toEqual([]);
     expect(report.removed).toEqual([]);
     expect(report.failed).toEqual([
@@ -69,7 +74,7 @@ describe('rewind copies', () => {
     const file = path.join(fs.realpathSync(ws), 'a.txt');
     // The name earlier versions used, and a few guesses at its like.
     for (const name of [`${file}.milk-restore-${process.pid}`, `${file}.milk-restore`]) fs.symlinkSync(outside, name);
-    expect((await cp.restore(1)).restored).toEqual([file]);
+    expect((await rewind(ws, cp).restore(1)).restored).toEqual([file]);
     expect(fs.readFileSync(file, 'utf8')).toBe('before\n');
     expect(fs.readFileSync(outside, 'utf8')).toBe('victim\n');
   });
@@ -95,6 +100,6 @@ describe('rewind copies', () => {
     const ws = tempDir();
     const cp = new Checkpoints(null);
     await writeFileTool(ws, 'x.txt', 'x\n', { before: (f) => cp.before(f, 0), after: (f) => cp.after(f) });
-    expect(cp.files(0)).toEqual([]);
+    expect(await rewind(ws, cp).files(0)).toEqual([]);
   });
 });

@@ -1,49 +1,16 @@
-// Which files a rewind puts back from the workspace's snapshots: every file a turn from the one chosen on changed,
-// back to that turn's start; one changed since by someone else left alone; paths as git's exclude lines.
-import {
-  TreeEntry,
-  changedBetween,
-  excludeLine,
-  parseLsTree,
-  planSnapshotRestore,
-} from '../../src/session/snapshot-plan';
+// The workspace's snapshots as data: what differs between two trees, ls-tree's output read, paths as git's exclude
+// lines. (What a rewind does with them: restore.test.ts.)
+import { TreeEntry, changedBetween, excludeLine, parseLsTree } from '../../src/session/snapshot-plan';
 
 const e = (blob: string, mode = '100644'): TreeEntry => ({ mode, blob });
 const tree = (o: Record<string, string>) => new Map(Object.entries(o).map(([k, v]) => [k, e(v)]));
 
 describe('snapshot plan', () => {
-  it('puts back what turns from the one chosen changed, created or deleted', () => {
-    const s0 = tree({ 'a.txt': '1', 'b.txt': '2' });
-    const e0 = tree({ 'a.txt': '1x', 'c.txt': '3' });
-    const s1 = e0;
-    const e1 = tree({ 'a.txt': '1y', 'c.txt': '3' });
-    const turns = [
-      { seq: 0, start: s0, end: e0 },
-      { seq: 1, start: s1, end: e1 },
-    ];
-    expect(planSnapshotRestore(turns, 0, e1)).toEqual([
-      { kind: 'write', file: 'a.txt', entry: e('1') },
-      { kind: 'write', file: 'b.txt', entry: e('2') },
-      { kind: 'remove', file: 'c.txt' },
-    ]);
-    // Only the last turn: a.txt back to what turn 1 began with.
-    expect(planSnapshotRestore(turns, 1, e1)).toEqual([{ kind: 'write', file: 'a.txt', entry: e('1x') }]);
-  });
-
-  it('leaves a file changed since the turns by someone else, and skips one already as it was', () => {
-    const s0 = tree({ 'a.txt': '1', 'b.txt': '2' });
-    const e0 = tree({ 'a.txt': '1x', 'b.txt': '2x' });
-    const now = tree({ 'a.txt': 'person', 'b.txt': '2' });
-    expect(planSnapshotRestore([{ seq: 0, start: s0, end: e0 }], 0, now)).toEqual([{ kind: 'changed', file: 'a.txt' }]);
-  });
-
-  it('counts a mode change as a change, and takes a running turn as ending now', () => {
+  it('counts a mode change as a change, and a file made or removed', () => {
     const s0 = new Map([['run.sh', e('x', '100644')]]);
     const now = new Map([['run.sh', e('x', '100755')]]);
     expect(changedBetween(s0, now)).toEqual(['run.sh']);
-    expect(planSnapshotRestore([{ seq: 3, start: s0, end: null }], 3, now)).toEqual([
-      { kind: 'write', file: 'run.sh', entry: e('x', '100644') },
-    ]);
+    expect(changedBetween(tree({ a: '1', b: '2' }), tree({ b: '2', c: '3' }))).toEqual(['a', 'c']);
   });
 
   it('reads ls-tree output and writes exclude lines that match one path exactly', () => {

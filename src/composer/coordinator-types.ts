@@ -66,15 +66,15 @@ export interface CoordinatorOptions {
   /** Opens the draft in the person's editor (tui/external-editor.ts): the edited text, or why the draft stays. */
   editExternally?: (text: string) => Promise<{ ok: true; text: string } | { ok: false; why: string }>;
   /**
-   * What a rewind puts back: the files changed from turn `turn` on (the workspace's snapshots, session/snapshots.ts,
-   * else the copies the file tools kept, session/checkpoints.ts), and putting them back.
+   * What a rewind puts back: the files changed from turn `turn` on (the file tools' copies, and the workspace's
+   * snapshots of the turns that ran a command: session/rewind-files.ts), and putting them back.
    */
   checkpoints?: { files(turn: number): Promise<string[]>; restore(turn: number): Promise<RestoreReport> };
   /** /undo's and /diff's: the last turn that changed files, and a diff of the workspace since a turn began. */
   changes?: {
     lastTurn(): Promise<number | null>;
-    /** Since turn `turn` began, or since the conversation did (null). */
-    diff(turn: number | null): Promise<{ text: string; cut: boolean } | { error: string }>;
+    /** Since turn `turn` began. */
+    diff(turn: number): Promise<{ text: string; cut: boolean } | { error: string }>;
   };
   /** Where the approval rules are kept (/permissions); null or absent: nowhere. */
   permissionsFile?: string | null;

@@ -240,12 +240,13 @@ export class TurnCoordinator {
   private showDiff(input: number | null): void {
     const changes = this.options.changes;
     if (!changes) return this.note('no record of the workspace here to diff against');
-    let turn: number | null = null;
+    let turn = this.runner.firstTurn;
     if (input !== null) {
       const at = this.runner.rewindable[input - 1];
       if (!at) return this.note(`no input #${input} in this conversation (it has ${this.runner.rewindable.length})`);
       turn = at.turn;
     }
+    if (turn === null || turn < 0) return this.note('nothing has changed: no turn of this conversation ran here yet');
     void changes.diff(turn).then((d) => {
       if ('error' in d) return this.note(`no diff: ${d.error}`);
       if (!d.text) return this.note('nothing has changed in the workspace since then');

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { maxOf } from '../arrays';
-import { FileNow, RestoreStep, Snapshot, filesSince, planRestore } from './restore';
+import type { CopyRecord } from './restore';
 
 export interface RestoreReport {
   restored: string[];
@@ -84,20 +84,27 @@ export async function sweepCopies(root: string, alive: (pid: number) => boolean 
 }
 
 export class Checkpoints {
-  private readonly snapshots: Snapshot[] = [];
+  private readonly records: CopyRecord[] = [];
   /** Per file, the hash of what milk last left there (null: it removed it, or left it absent). */
   private readonly written = new Map<string, string | null>();
   private readonly taken = new Set<string>();
   private count = 0;
 
-  /** `dir`: where copies go (created when first needed, 0700); null keeps none, and a rewind restores no file. */
-  constructor(private readonly dir: string | null) {}
+  /**
+   * `dir`: where copies go (created when first needed, 0700); null keeps none, and a rewind restores no file.
+   * `order`: the clock a copy is stamped with, shared with the turns' snapshots (snapshots.ts).
+   */
+  constructor(
+    private readonly dir: string | null,
+    private readonly order: () => number = counter(),
+  ) {}
 
   /** Before milk changes `file` (its real path) in turn `turn`: a copy of it as it is, the first time this turn. */
   async before(file: string, turn: number): Promise<void> {
     const key = `${turn}\0${file}`;
     if (!this.dir || this.taken.has(key)) return;
     this.taken.add(key);
+    const at = this.order();
     let copy: string | null = null;
     try {
       const st = await fs.promises.lstat(file);
@@ -109,7 +116,7 @@ export class Checkpoints {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    this.snapshots.push({ turn, file, copy });
+    this.records.push({ turn, at, file, copy });
     if (!this.written.has(file)) this.written.set(file, copy === null ? null : await hashOf(copy));
   }
 
@@ -120,46 +127,46 @@ export class Checkpoints {
 
   /** The latest turn that changed a file, or null. */
   lastTurn(): number | null {
-    return this.snapshots.length === 0 ? null : maxOf(this.snapshots.map((s) => s.turn));
+    return this.records.length === 0 ? null : maxOf(this.records.map((s) => s.turn));
   }
 
-  /** The files changed in turn `turn` or later, which a rewind to it would put back. */
-  files(turn: number): string[] {
-    return filesSince(this.snapshots, turn);
+  /** The copies taken in turn `turn` or later. */
+  since(turn: number): CopyRecord[] {
+    return this.records.filter((r) => r.turn >= turn);
   }
 
-  /** Puts back the files changed in turn `turn` or later, as restore.ts plans; the copies taken since are spent. */
-  async restore(turn: number): Promise<RestoreReport> {
-    const now = new Map<string, FileNow>();
-    for (const file of this.files(turn))
-      now.set(file, { hash: await hashOf(file), lastWritten: this.written.get(file) ?? null });
-    const steps = planRestore(this.snapshots, turn, (f) => now.get(f) as FileNow);
-    const report: RestoreReport = { restored: [], removed: [], changed: [], failed: [] };
-    for (const step of steps) await this.apply(step, report);
-    for (let i = this.snapshots.length - 1; i >= 0; i--)
-      if (this.snapshots[i].turn >= turn) this.snapshots.splice(i, 1);
-    return report;
+  /** Of `files`, those that still hold what milk last wrote there. */
+  async untouched(files: Iterable<string>): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const file of files) if ((await hashOf(file)) === (this.written.get(file) ?? null)) out.add(file);
+    return out;
   }
 
-  private async apply(step: RestoreStep, report: RestoreReport): Promise<void> {
-    try {
-      if (step.kind === 'changed') return void report.changed.push(step.file);
-      if (step.kind === 'remove') {
-        await unlinked(step.file);
-        await fs.promises.rm(step.file, { force: true });
-        report.removed.push(step.file);
-      } else {
-        await unlinked(step.file);
-        // A new file renamed over the old: never half a file, and a link planted meanwhile is replaced, not followed.
-        // Its name is not guessable and it is made only if nothing is there (a link planted at it is not followed).
-        const tmp = `${step.file}.milk-restore-${process.pid}-${Math.random().toString(36).slice(2)}`;
-        await fs.promises.copyFile(step.copy, tmp, fs.constants.COPYFILE_EXCL);
-        await fs.promises.rename(tmp, step.file);
-        report.restored.push(step.file);
-      }
-      this.written.set(step.file, await hashOf(step.file));
-    } catch (err) {
-      report.failed.push(`${step.file} (${(err as Error).message})`);
-    }
+  /** Puts `copy` back as `file`. */
+  async putBack(file: string, copy: string): Promise<void> {
+    await unlinked(file);
+    // A new file renamed over the old: never half a file, and a link planted meanwhile is replaced, not followed.
+    // Its name is not guessable and it is made only if nothing is there (a link planted at it is not followed).
+    const tmp = `${file}.milk-restore-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    await fs.promises.copyFile(copy, tmp, fs.constants.COPYFILE_EXCL);
+    await fs.promises.rename(tmp, file);
   }
+
+  /** Removes `file`, which milk made. */
+  async remove(file: string): Promise<void> {
+    await unlinked(file);
+    await fs.promises.rm(file, { force: true });
+  }
+
+  /** After a rewind to `turn`: what milk left in `files`, and the copies from it on spent. */
+  async rewound(turn: number, files: readonly string[]): Promise<void> {
+    for (const file of files) this.written.set(file, await hashOf(file));
+    for (let i = this.records.length - 1; i >= 0; i--) if (this.records[i].turn >= turn) this.records.splice(i, 1);
+  }
+}
+
+/** A clock of its own, where no shared one is given. */
+function counter(): () => number {
+  let n = 0;
+  return () => ++n;
 }

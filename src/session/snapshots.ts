@@ -1,20 +1,21 @@
 // Snapshots of the workspace's files in a private object store: git's, with
 // its own GIT_DIR under the data dir and the workspace as the work tree, so
-// that what shell commands change (sed -i, a code generator, rm) is undone by
-// a rewind as the edit tools' changes are. A snapshot is `git add -A` into a
-// private index (the .gitignore files honoured, untracked files included,
-// files over the cap and the data dir left out; the person's .git is never
-// read or written: git leaves any .git alone) and `git write-tree`: an
-// unchanged tree is a stat walk. One at each turn's start (not waited for,
-// but by the turn's first change), one before each approved command and one
-// at each turn's end. Where git is not found, milk says so once and the
-// per-file checkpoints (checkpoints.ts) are what a rewind has.
+// that what commands change (sed -i, a code generator, rm) is undone by a
+// rewind as the file tools' changes are (their own copies: checkpoints.ts).
+// A snapshot is `git add -A` into a private index (the .gitignore files
+// honoured, untracked files included, files over the cap and the data dir
+// left out; the person's .git is never read or written: git leaves any .git
+// alone) and `git write-tree`: an unchanged tree is a stat walk. Only a turn
+// that runs a command (turn-changes.ts says which) takes them: one before its
+// first command and one at its end; a turn that runs none costs nothing here.
+// Where git is not found, milk says so once and the copies are what a rewind
+// has.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { Tree, TurnTrees, SnapshotStep, excludeLine, parseLsTree, planSnapshotRestore } from './snapshot-plan';
-import type { RestoreReport } from './checkpoints';
+import { Tree, TreeEntry, excludeLine, parseLsTree } from './snapshot-plan';
+import type { TreeTurn } from './restore';
 
 export interface SnapshotOptions {
   workspace: string;
@@ -24,10 +25,9 @@ export interface SnapshotOptions {
   leaveOut: readonly string[];
   /** Files bigger than this are not stored. */
   maxFileBytes: number;
-  /** Snapshots older than this many days are pruned at exit, and the oldest past `maxStoreBytes`. */
-  maxAgeDays: number;
-  maxStoreBytes: number;
   warn: (text: string) => void;
+  /** What orders a turn's snapshot among the file tools' copies (checkpoints.ts): the same clock. */
+  order: () => number;
   /** The git to run (tests); `git` on PATH by default. */
   git?: string;
 }
@@ -38,11 +38,23 @@ const MAX_NAMED = 2000;
 /** What git prints is read up to this much (a diff for /diff); past it, cut. */
 const MAX_OUTPUT = 16 * 1024 * 1024;
 
+const NO_BLOB = '0'.repeat(40);
+
+/** How git is run: without the work tree (and its index), with another index, with this on its stdin. */
+interface GitRun {
+  workTree?: boolean;
+  index?: string;
+  stdin?: string;
+}
+
 interface Ran {
   code: number;
   out: Buffer;
   err: string;
 }
+
+/** A file as /diff compares it: what it was (a file tool's copy, a stored entry, or none), by its path in the tree. */
+export type DiffBase = { rel: string } & ({ copy: string } | { entry: TreeEntry } | { absent: true });
 
 export class Snapshots {
   /** Whether git runs here: probed at the first snapshot. */
@@ -53,7 +65,7 @@ export class Snapshots {
   private failed = false;
   /** Snapshots run one after another: they share the private index. */
   private chain: Promise<unknown> = Promise.resolve();
-  private readonly starts = new Map<number, Promise<string | null>>();
+  private readonly starts = new Map<number, { at: number; tree: Promise<string | null> }>();
   private readonly ends = new Map<number, Promise<string | null>>();
   private readonly trees = new Map<string, Tree>();
   private readonly index: string;
@@ -68,19 +80,24 @@ export class Snapshots {
     this.ref = `refs/milk/${process.pid}-${Date.now().toString(36)}`;
   }
 
-  /** A turn began: its snapshot is taken meanwhile (its request is on its way). */
-  turnStarted(seq: number): void {
-    this.starts.set(seq, this.take(`start ${seq}`));
+  /**
+   * Turn `seq` is about to run a command (or runs beside one): the workspace as it is, its snapshot taken the first
+   * time and the same one after. Resolves once it is taken.
+   */
+  turnSnapshot(seq: number): Promise<string | null> {
+    let start = this.starts.get(seq);
+    if (!start) this.starts.set(seq, (start = { at: this.o.order(), tree: this.take(`start ${seq}`) }));
+    return start.tree;
   }
 
+  /** Turn `seq` ended: its end's snapshot, if it took one at its start. */
   turnEnded(seq: number): void {
     if (this.starts.has(seq)) this.ends.set(seq, this.take(`end ${seq}`));
   }
 
-  /** Before a call that may change files: a command gets a snapshot of its own; any change waits for the turn's. */
-  async beforeChange(seq: number, kind: 'command' | 'edit'): Promise<void> {
-    await this.starts.get(seq);
-    if (kind === 'command') await this.take(`before a command in ${seq}`);
+  /** Before a file tool changes a file in turn `seq`: the turn's snapshot, if one is under way, finished first. */
+  async beforeEdit(seq: number): Promise<void> {
+    await this.starts.get(seq)?.tree;
   }
 
   /** Once every snapshot asked for so far is taken (a turn's end's is taken after the turn is over). */
@@ -88,125 +105,93 @@ export class Snapshots {
     await this.chain;
   }
 
-  /** Whether a rewind to turn `seq` can use snapshots (git ran, and the turn's was taken). */
-  async covers(seq: number): Promise<boolean> {
-    return (await this.starts.get(seq)) != null;
-  }
-
-  /** What going back to turn `seq`'s start would do, file by file (the workspace snapshotted now to compare). */
-  async plan(seq: number): Promise<SnapshotStep[]> {
+  /** The turns from `seq` on that took snapshots, as trees, and the workspace's tree now (none: nothing taken). */
+  async turnsFrom(seq: number): Promise<{ turns: TreeTurn[]; now: Tree | null }> {
+    const from = [...this.starts].filter(([s]) => s >= seq);
+    if (from.length === 0) return { turns: [], now: null };
     const now = await this.take('now');
-    if (now === null) return [];
-    const turns: TurnTrees[] = [];
-    for (const [s, start] of this.starts) {
-      if (s < seq) continue;
-      const a = await start;
+    if (now === null) return { turns: [], now: null };
+    const turns: TreeTurn[] = [];
+    for (const [s, start] of from) {
+      const a = await start.tree;
       if (a === null) continue;
       const b = await this.ends.get(s);
-      turns.push({ seq: s, start: await this.tree(a), end: b ? await this.tree(b) : null });
+      turns.push({ seq: s, at: start.at, start: await this.tree(a), end: b ? await this.tree(b) : null });
     }
-    return planSnapshotRestore(turns, seq, await this.tree(now));
+    return { turns, now: await this.tree(now) };
+  }
+
+  /** The latest turn that took snapshots. */
+  async lastTurn(): Promise<number | null> {
+    let last: number | null = null;
+    for (const [seq, start] of this.starts)
+      if ((await start.tree) !== null && (last === null || seq > last)) last = seq;
+    return last;
   }
 
   get workspace(): string {
     return this.o.workspace;
   }
 
-  /**
-   * Carries out a plan back to turn `seq`: files written from the store, or removed; those changed since reported.
-   * Then the turns from it on count as having changed nothing: what they did is undone.
-   */
-  async restore(seq: number, steps: readonly SnapshotStep[]): Promise<RestoreReport> {
-    const report = await this.carryOut(steps);
+  /** After a rewind to `seq`: the turns from it on count as having changed nothing (what they did is undone). */
+  async rewound(seq: number): Promise<void> {
+    const from = [...this.starts.keys()].filter((s) => s >= seq);
+    if (from.length === 0) return;
     const after = this.take(`after going back to ${seq}`);
-    for (const s of [...this.starts.keys()].filter((s) => s >= seq)) {
-      this.starts.set(s, after);
+    for (const s of from) {
+      this.starts.set(s, { at: this.o.order(), tree: after });
       this.ends.set(s, after);
     }
     await after;
-    return report;
   }
 
-  private async carryOut(steps: readonly SnapshotStep[]): Promise<RestoreReport> {
-    const report: RestoreReport = { restored: [], removed: [], changed: [], failed: [] };
-    for (const step of steps) {
-      const file = path.join(this.o.workspace, step.file);
-      try {
-        if (step.kind === 'changed') report.changed.push(file);
-        else if (step.kind === 'remove') {
-          await safeFolder(file, this.o.workspace);
-          await fs.promises.rm(file, { force: true });
-          report.removed.push(file);
-        } else {
-          await this.write(file, step.entry);
-          report.restored.push(file);
-        }
-      } catch (err) {
-        report.failed.push(`${file} (${(err as Error).message})`);
-      }
-    }
-    return report;
-  }
-
-  /** Everything changed in the workspace since turn `seq` began (the first turn: the conversation), as a diff. */
-  async diff(seq: number): Promise<{ text: string; cut: boolean } | { error: string }> {
-    const from = await this.starts.get(seq);
-    if (from == null) return { error: `no snapshot from the start of turn ${seq + 1}` };
+  /**
+   * The workspace now against what `base` says its files were (every other file as it is now): git's unified diff, or
+   * why there is none. The base is a tree made in a scratch index, never the snapshots' own.
+   */
+  async diffFrom(base: readonly DiffBase[]): Promise<{ text: string; cut: boolean } | { error: string }> {
     const now = await this.take('now');
-    if (now === null) return { error: 'the workspace could not be snapshotted now' };
-    const r = await this.git(['diff', '--no-color', '--no-ext-diff', '--no-renames', from, now]);
-    if (r.code !== 0) return { error: r.err.trim() || `git diff exited with ${r.code}` };
-    return { text: r.out.toString('utf8'), cut: r.out.length >= MAX_OUTPUT };
-  }
-
-  /** The first turn this process snapshotted, or null. */
-  get firstTurn(): number | null {
-    let first: number | null = null;
-    for (const seq of this.starts.keys()) if (first === null || seq < first) first = seq;
-    return first;
-  }
-
-  /** The latest turn with snapshots at both ends. */
-  async lastTurn(): Promise<number | null> {
-    let last: number | null = null;
-    for (const [seq, start] of this.starts) if ((await start) !== null && (last === null || seq > last)) last = seq;
-    return last;
+    if (now === null) return { error: 'the workspace could not be snapshotted now (is git installed?)' };
+    const scratch = path.join(this.o.store, `index-diff-${process.pid}`);
+    try {
+      await this.must(['read-tree', now], { index: scratch });
+      const copies = base.flatMap((b) => ('copy' in b ? [b.copy] : []));
+      const blobs = copies.length
+        ? (await this.must(['hash-object', '-w', '--no-filters', '--', ...copies])).split('\n')
+        : [];
+      const records: string[] = [];
+      let i = 0;
+      for (const b of base) {
+        if ('absent' in b) records.push(`0 ${NO_BLOB}\t${b.rel}`);
+        else if ('entry' in b) records.push(`${b.entry.mode} ${b.entry.blob}\t${b.rel}`);
+        else {
+          const exec = ((await fs.promises.stat(b.copy)).mode & 0o111) !== 0;
+          records.push(`${exec ? '100755' : '100644'} ${blobs[i++]}\t${b.rel}`);
+        }
+      }
+      await this.must(['update-index', '-z', '--index-info'], { index: scratch, stdin: records.join('\0') });
+      const from = (await this.must(['write-tree'], { index: scratch })).trim();
+      const args = ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', from, now];
+      const r = await this.git(args);
+      if (r.code !== 0) return { error: r.err.trim() || `git diff exited with ${r.code}` };
+      return { text: r.out.toString('utf8'), cut: r.out.length >= MAX_OUTPUT };
+    } catch (err) {
+      return { error: (err as Error).message };
+    } finally {
+      await fs.promises.rm(scratch, { force: true });
+    }
   }
 
   /**
    * At exit (synchronous, as exit's cleanup is): this process's index kept for the next (its stat cache makes the next
-   * first snapshot quick); then, in a process of its own that outlives milk, snapshots older than the age dropped, the
-   * older half too while the store is past its size, and the store compacted.
+   * first snapshot quick). Nothing is started that would outlive milk.
    */
-  pruneAtExit(now = Date.now()): void {
+  keepIndexAtExit(): void {
     if (!this.ready) return;
     try {
       fs.renameSync(this.index, path.join(this.o.store, 'index'));
     } catch {
       // Another milk's index stays; the next start copies whichever is there.
-    }
-    const cutoff = Math.floor(now / 1000) - this.o.maxAgeDays * 86_400;
-    const maxKb = Math.floor(this.o.maxStoreBytes / 1024);
-    // Refs oldest first; the newest (this run's, or a running milk's) is never dropped for size.
-    const script = [
-      'refs=$(git for-each-ref --sort=committerdate --format="%(committerdate:unix) %(refname)" refs/milk/)',
-      'n=$(printf "%s\\n" "$refs" | grep -c .)',
-      'size=$(du -sk "$GIT_DIR/objects" | cut -f1)',
-      'i=0',
-      'printf "%s\\n" "$refs" | while read -r t r; do',
-      '  [ -n "$r" ] || continue; i=$((i+1))',
-      `  if [ "$t" -lt ${cutoff} ] || { [ "$size" -gt ${maxKb} ] && [ $((i*2)) -le "$n" ]; }; then`,
-      `    [ "$r" = "${this.ref}" ] || git update-ref -d "$r"`,
-      '  fi',
-      'done',
-      'git gc --prune=now --quiet',
-    ].join('\n');
-    try {
-      const child = spawn('/bin/sh', ['-c', script], { env: this.env(), detached: true, stdio: 'ignore' });
-      child.on('error', () => undefined);
-      child.unref();
-    } catch {
-      // No shell to prune with: the next exit tries again.
     }
   }
 
@@ -296,7 +281,7 @@ export class Snapshots {
     await fs.promises.mkdir(path.dirname(this.o.store), { recursive: true, mode: 0o700 });
     if (fresh) {
       // Made without a work tree (git refuses one for init); GIT_DIR names it.
-      await this.must(['init', '-q', '--bare'], false);
+      await this.must(['init', '-q', '--bare'], { workTree: false });
       await fs.promises.chmod(this.o.store, 0o700);
     }
     for (const [key, value] of [
@@ -328,7 +313,7 @@ export class Snapshots {
   }
 
   /** A file put back from the store: into a new file renamed over it (never half a file, a link not followed). */
-  private async write(file: string, entry: { mode: string; blob: string }): Promise<void> {
+  async write(file: string, entry: { mode: string; blob: string }): Promise<void> {
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
     await safeFolder(file, this.o.workspace);
     const r = await this.git(['cat-file', 'blob', entry.blob]);
@@ -361,14 +346,15 @@ export class Snapshots {
     };
   }
 
-  private async must(args: string[], workTree = true): Promise<string> {
-    const r = await this.git(args, { workTree });
+  private async must(args: string[], how: GitRun = {}): Promise<string> {
+    const r = await this.git(args, how);
     if (r.code !== 0) throw new Error(`git ${args[0]}: ${r.err.trim().split('\n')[0] || `exit ${r.code}`}`);
     return r.out.toString('utf8');
   }
 
-  private git(args: string[], how: { workTree?: boolean; stdin?: string } = {}): Promise<Ran> {
+  private git(args: string[], how: GitRun = {}): Promise<Ran> {
     const env = this.env();
+    if (how.index) env.GIT_INDEX_FILE = how.index;
     if (how.workTree === false) {
       delete env.GIT_WORK_TREE;
       delete env.GIT_INDEX_FILE;

@@ -27,6 +27,8 @@ export class Conversation {
   private points: Input[] = [];
   /** Turns left out of the last request for the context budget. */
   private dropped = 0;
+  /** The first turn this process ran in this conversation (what /diff counts from), or null. */
+  private first: number | null = null;
 
   get messages(): readonly ChatMessage[] {
     return this.list;
@@ -36,10 +38,15 @@ export class Conversation {
     return this.points;
   }
 
+  get firstTurn(): number | null {
+    return this.first;
+  }
+
   /** Replaces it (a resumed one, or none for a new one); its inputs can be rewound to, with no files to put back. */
   load(messages: readonly ChatMessage[]): void {
     this.list = [...messages];
     this.dropped = 0;
+    this.first = null;
     this.points = [];
     messages.forEach((m, at) => {
       if (m.role === 'user' && !isSummary(m.content))
@@ -68,6 +75,7 @@ export class Conversation {
 
   /** An input about to join, which a rewind can go back to. */
   markInput(segments: Segment[], turn: number): void {
+    this.first ??= turn;
     this.points.push({ segments, at: this.list.length, turn });
   }
 

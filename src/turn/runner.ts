@@ -165,6 +165,11 @@ export class TurnRunner {
     this.bus.emit('checklist.changed', { items: checklist ?? checklistOf(messages) ?? [] });
   }
 
+  /** The first turn of this conversation that this process ran (rewinds and compactions aside), or null. */
+  get firstTurn(): number | null {
+    return this.conversation.firstTurn;
+  }
+
   /** The inputs a rewind can go back to, oldest first. */
   get rewindable(): readonly Input[] {
     return this.conversation.inputs;
@@ -250,6 +255,8 @@ export class TurnRunner {
       { input, display: sanitize(options.display ?? input), segments, kind: 'command' },
       segments,
       async (turn) => {
+        await this.options.snapshots?.beforeCommand(turn.seq);
+        if (turn.cancelled) return;
         const content = await runOwnCommand(this.bus, turn, command, {
           workspace: this.options.workspace ?? process.cwd(),
           killGraceMs: this.options.killGraceMs,
@@ -333,8 +340,10 @@ export class TurnRunner {
       unanswered: [],
     };
     this.active = turn;
-    // The workspace's snapshot is taken while the request is on its way: only a change waits for it.
-    if (seq >= 0) this.options.snapshots?.turnStarted(seq);
+    // A background command may change files during the turn: then its snapshot is taken at once (while the request
+    // is on its way); otherwise only before its first command, if it runs one.
+    const commandsAlive = (this.options.background?.running.length ?? 0) > 0;
+    if (seq >= 0) this.options.snapshots?.turnStarted(seq, { commandsAlive });
     this.bus.emit('turn.started', { turnId: id, ...started });
     turn.promise = new PCancelable<void>((resolve, reject, onCancel) => {
       onCancel(() => controller.abort());

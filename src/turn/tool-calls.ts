@@ -74,12 +74,9 @@ export interface ToolCallsOptions {
   readonly unattended?: boolean;
   /** Settles once the workspace's approval rules are read: no call is decided before. */
   readonly rulesReady?: Promise<unknown>;
-  /** Snapshots of the workspace (session/snapshots.ts): at each turn's start and end, and before each command. */
-  readonly snapshots?: {
-    turnStarted(seq: number): void;
-    turnEnded(seq: number): void;
-    beforeChange(seq: number, kind: 'command' | 'edit'): Promise<void>;
-  };
+  /** Snapshots of the workspace (session/turn-changes.ts): only in a turn that runs a command, before the first. */
+  readonly snapshots?: TurnSnapshots;
+
   /** This session's masked secrets (secrets.ts): the placeholders in a call's arguments, put back once approved. */
   readonly secrets?: {
     placeholdersIn(text: string): string[];
@@ -90,6 +87,17 @@ export interface ToolCallsOptions {
   readonly checkpoints?: { before(file: string, turn: number): Promise<void>; after(file: string): Promise<void> };
   /** Whether the sandbox can run commands here (tools/bwrap.ts, probed once). */
   readonly probeSandbox: () => Promise<{ ok: true } | { ok: false; why: string }>;
+}
+
+/** What the runner tells of a turn's life, so that the workspace's snapshots are taken when a turn needs them. */
+export interface TurnSnapshots {
+  /** A turn began; `commandsAlive`: a background command of the session runs, and may change files at any time. */
+  turnStarted(seq: number, o: { commandsAlive: boolean }): void;
+  turnEnded(seq: number): void;
+  /** Before a command of turn `seq` runs: the turn's snapshot, taken the first time. */
+  beforeCommand(seq: number): Promise<void>;
+  /** Before a file tool changes a file: the turn's snapshot, if one is under way, finished first. */
+  beforeEdit(seq: number): Promise<void>;
 }
 
 interface Confinement {
@@ -168,9 +176,11 @@ export class ToolCalls {
       if (change && answer.hunks && answer.hunks.some((t) => !t)) taken = answer.hunks;
     }
     if (change && taken) return this.someHunks(turn, { summary, detail, denied }, change, taken, show);
-    // The workspace as it was before anything changes it: a command's own snapshot, or the turn's, finished.
-    if (turn.seq >= 0 && (tool.kind === 'command' || tool.kind === 'edit'))
-      await this.o.snapshots?.beforeChange(turn.seq, tool.name === 'shell' ? 'command' : 'edit');
+    // The workspace as it was before a command changes it: the turn's snapshot (taken at its first command). An MCP
+    // server's tool counts as one: its process changes files behind the file tools' back.
+    const command = tool.kind === 'command' || tool.kind === 'other';
+    if (turn.seq >= 0 && command) await this.o.snapshots?.beforeCommand(turn.seq);
+    else if (turn.seq >= 0 && tool.kind === 'edit') await this.o.snapshots?.beforeEdit(turn.seq);
     if (turn.cancelled) return null;
     const answer = await this.run(
       turn,
@@ -440,7 +450,7 @@ export class ToolCalls {
       return told(this.refuse(show, 'edit', why, 'invalid arguments'));
     }
     const content = applyHunks(change.before.split('\n'), change.hunks, taken).join('\n');
-    if (turn.seq >= 0) await this.o.snapshots?.beforeChange(turn.seq, 'edit');
+    if (turn.seq >= 0) await this.o.snapshots?.beforeEdit(turn.seq);
     const args = { path: change.path, content };
     const answer = await this.run(turn, write, args, { ...how, sandbox: false, network: false }, show);
     return { ...answer, content: `${answer.content}\n${hunkReport(change.path, change.hunks, taken)}` };
