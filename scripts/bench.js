@@ -32,10 +32,14 @@
 //   reach       start-up with a trusted project's settings and three hooks against none; keys typed while
 //               web_fetch turns a 4.5 MB page into Markdown
 //   unused      a chat turn that runs no command, with git on PATH and without: CPU of the process tree, Ctrl-C
+//   against     with --against REF (alone, or named with other cases): this build against REF's, built in a git
+//               worktree; start-up, streaming CPU of the process tree, Ctrl-C, keystroke p99 while streaming,
+//               15 interleaved samples each; worse than REF's median by more than max(10 %, a floor) fails
 const path = require('node:path');
 const fs = require('node:fs');
 const os = require('node:os');
 const pty = require('@lydell/node-pty');
+const { stats, fmt, tmp, sleep, cpuNs, spawnUntil } = require('./bench-lib');
 
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 
@@ -43,6 +47,11 @@ const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 const SMOKE = process.argv.includes('--smoke');
 /** --repeat N: the selected cases N times over, with a tally per check (see repeatedRuns). */
 const REPEAT = Number(process.argv.find((a) => a.startsWith('--repeat='))?.slice(9) ?? 1);
+/** --against REF (or --against=REF): this build measured against REF's, interleaved (scripts/bench-against.js). */
+const AGAINST = (() => {
+  const i = process.argv.indexOf('--against');
+  return i > 0 ? process.argv[i + 1] : process.argv.find((a) => a.startsWith('--against='))?.slice(10);
+})();
 /** The budget rows, for --json. */
 const RESULTS = [];
 /** Every budget checked in this run: { case, value, budget, headroom } (and a ratio against its own budget). */
@@ -96,20 +105,6 @@ async function measureMachine() {
 }
 /** A size for the full run, and a small one for --smoke. */
 const scaled = (full, small) => (SMOKE ? small : full);
-
-function stats(samples) {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
-  return { median: at(0.5), p90: at(0.9), p99: at(0.99), min: s[0], max: s[s.length - 1], n: s.length };
-}
-
-function fmt(ms) {
-  return `${ms.toFixed(1)} ms`;
-}
-
-function tmp(prefix) {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
 
 function startupOnce(
   args = ['--data-dir', tmp('milk-bench-')],
@@ -742,111 +737,9 @@ async function benchResume() {
 
 // ---------------------------------------------------------------- budgets
 
-/** Every running process's children, from /proc (no process's `children` file exists on every kernel). */
-function childrenByParent() {
-  const kids = new Map();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const ppid = Number(fs.readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-      if (!kids.has(ppid)) kids.set(ppid, []);
-      kids.get(ppid).push(Number(name));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return kids;
-}
-
-/**
- * CPU seconds of a process and everything it started (milk and its children: git, hooks, commands): its threads' time
- * on CPU to the nanosecond (/proc/PID/task/TID/schedstat), the children it has waited for (cutime and cstime of
- * /proc/PID/stat, in clock ticks of 100 a second), and those still running, counted the same way.
- */
-function cpuNs(pid) {
-  const kids = childrenByParent();
-  const one = (p) => {
-    try {
-      let total = 0;
-      for (const tid of fs.readdirSync(`/proc/${p}/task`))
-        total += Number(fs.readFileSync(`/proc/${p}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
-      const fields = fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
-      // cutime and cstime are fields 16 and 17 of stat.
-      total += (Number(fields[13]) + Number(fields[14])) / 100;
-      for (const child of kids.get(p) ?? []) total += one(child);
-      return total;
-    } catch {
-      return 0;
-    }
-  };
-  return one(pid);
-}
-
 function rssMb(pid) {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   return kb / 1024;
-}
-
-/**
- * Spawns a program in a 120x40 pty (as the comparison ran it, in tmux); resolves when `ready` is on screen, with how
- * long that took.
- */
-function spawnUntil(argv, ready, env = {}, node = process.execPath, retried = false) {
-  const { Terminal } = require('@xterm/headless');
-  const term = new Terminal({ cols: 120, rows: 40, allowProposedApi: true });
-  const t0 = process.hrtime.bigint();
-  const p = pty.spawn(node, argv, {
-    cols: 120,
-    rows: 40,
-    cwd: tmp('milk-bench-cwd-'),
-    env: { ...process.env, TERM: 'xterm-256color', ...env },
-  });
-  const run = {
-    p,
-    term,
-    bytes: 0,
-    screen: () =>
-      Array.from({ length: term.rows }, (_, y) => term.buffer.active.getLine(y).translateToString(true)).join('\n'),
-  };
-  const waiters = [];
-  run.until = (check, ms = 20000) =>
-    new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`bench wait timed out; screen:\n${run.screen()}`)), ms);
-      waiters.push({
-        check,
-        resolve: (v) => {
-          clearTimeout(t);
-          resolve(v);
-        },
-      });
-    });
-  p.onData((d) => {
-    run.bytes += Buffer.byteLength(d);
-    term.write(d, () => {
-      for (let i = waiters.length - 1; i >= 0; i--) {
-        if (waiters[i].check()) {
-          waiters[i].resolve(process.hrtime.bigint());
-          waiters.splice(i, 1);
-        }
-      }
-    });
-  });
-  return run
-    .until(() => run.screen().includes(ready))
-    .then(
-      (at) => {
-        run.ms = Number(at - t0) / 1e6;
-        return run;
-      },
-      (err) => {
-        // A start that shows nothing for 20 s is the shared machine stalling (seen once, with an empty
-        // screen): tried once more before the bench gives up; a figure is never taken from the stalled one.
-        p.kill('SIGKILL');
-        if (retried) throw err;
-        process.stderr.write(`bench: ${path.basename(argv[0])} showed nothing for 20 s; starting it again\n`);
-        return spawnUntil(argv, ready, env, node, true);
-      },
-    );
 }
 
 /**
@@ -887,8 +780,6 @@ function firstByteMs(url, model) {
     req.end(JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'go' }] }));
   });
 }
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The budgets of issue 13, each against a baseline measured in the same run,
@@ -2108,6 +1999,8 @@ const CASES = {
   find: benchFind,
   snapshots: benchSnapshots,
   unused: benchChatWithoutCommands,
+  // Not among the cases run by default: only with --against REF.
+  against: () => require('./bench-against').benchAgainst(AGAINST, { check, smoke: SMOKE }),
   sessions: benchSessionsSearch,
   mcp: benchMcp,
 };
@@ -2186,7 +2079,9 @@ const NOTES = `Notes on reading these figures:
 async function oneRun(only) {
   CHECKS.length = 0;
   for (const [name, run] of Object.entries(CASES)) {
-    if (only.length && !only.includes(name)) continue;
+    if ((only.length && !only.includes(name)) || (name === 'against' && !only.includes(name))) continue;
+    if (name === 'against' && !AGAINST)
+      throw new Error('the against case needs --against REF (a commit to compare with)');
     currentCase = name;
     await run();
   }
@@ -2251,7 +2146,9 @@ async function main() {
   const write = args.includes('--write');
   const json = args.includes('--json');
   if (write && SMOKE) throw new Error('--smoke figures are not worth writing down: run without --smoke to --write');
-  const only = args.filter((a) => !a.startsWith('--'));
+  const only = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--against');
+  // --against REF alone is the comparison alone; with cases named, it runs with them.
+  if (AGAINST && only.length === 0) only.push('against');
   const lines = [];
   const log = console.log;
   // With --json, standard output is the JSON alone; the running commentary goes to standard error.
