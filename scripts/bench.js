@@ -1842,7 +1842,7 @@ async function benchChatWithoutCommands() {
     run.p.kill('SIGKILL');
   };
   try {
-    for (let round = 0; round < (SMOKE ? 1 : 9); round++) {
+    for (let round = 0; round < (SMOKE ? 1 : 15); round++) {
       const order = round % 2 === 0 ? ['git', 'none'] : ['none', 'git'];
       for (const which of order) await one(which);
     }
