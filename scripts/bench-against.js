@@ -6,7 +6,7 @@
 const path = require('node:path');
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
-const { stats, fmt, tmp, sleep, cpuNs, spawnUntil } = require('./bench-lib');
+const { stats, fmt, tmp, sleep, spawnUntil, statusOf, turnCpu } = require('./bench-lib');
 
 const ROOT = path.join(__dirname, '..');
 
@@ -60,16 +60,12 @@ async function sample(cli, data, url, into) {
   into.startup.push(start.ms);
 
   const run = await spawnUntil(argv, 'history: session');
-  const status = () => run.screen().split('\n').pop();
+  const status = () => statusOf(run);
   try {
     run.p.write('go');
     await run.until(() => run.screen().includes('│go '));
     await sleep(300);
-    const cpu0 = cpuNs(run.p.pid);
-    run.p.write('\r');
-    await run.until(() => status().includes('working'), 20000).catch(() => undefined);
-    await run.until(() => !status().includes('working'), 60000);
-    into.cpu.push(cpuNs(run.p.pid) - cpu0);
+    into.cpu.push(await turnCpu(run));
 
     run.p.write('/model slow:20\r');
     await run.until(() => run.screen().includes('model: slow:20') && !run.screen().includes('│/model'), 5000);

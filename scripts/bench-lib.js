@@ -124,4 +124,27 @@ function spawnUntil(argv, ready, env = {}, node = process.execPath, retried = fa
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-module.exports = { stats, fmt, tmp, sleep, cpuNs, spawnUntil };
+/** The status bar: the last line of a run spawnUntil started. */
+const statusOf = (run) => run.screen().split('\n').pop();
+
+/** Enter pressed on what is typed: CPU seconds of milk and its children until its turn has ended. */
+async function turnCpu(run) {
+  const cpu0 = cpuNs(run.p.pid);
+  run.p.write('\r');
+  await run.until(() => statusOf(run).includes('working'), 20000).catch(() => undefined);
+  await run.until(() => !statusOf(run).includes('working'), 60000);
+  return cpuNs(run.p.pid) - cpu0;
+}
+
+/** `input` sent and, once its turn is working, Ctrl-C: milliseconds from the key to the idle status bar. */
+async function ctrlcToIdle(run, input) {
+  run.p.write(`${input}\r`);
+  await run.until(() => statusOf(run).includes('working'));
+  await sleep(60);
+  const c0 = process.hrtime.bigint();
+  const idle = run.until(() => !statusOf(run).includes('working'));
+  run.p.write('\x03');
+  return Number((await idle) - c0) / 1e6;
+}
+
+module.exports = { stats, fmt, tmp, sleep, cpuNs, spawnUntil, statusOf, turnCpu, ctrlcToIdle };

@@ -39,7 +39,7 @@ const path = require('node:path');
 const fs = require('node:fs');
 const os = require('node:os');
 const pty = require('@lydell/node-pty');
-const { stats, fmt, tmp, sleep, cpuNs, spawnUntil } = require('./bench-lib');
+const { stats, fmt, tmp, sleep, cpuNs, spawnUntil, turnCpu, ctrlcToIdle } = require('./bench-lib');
 
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 
@@ -897,13 +897,7 @@ async function benchBudgets() {
         await run
           .until(() => run.screen().includes('model: slow:20') && !run.screen().includes('│/model'), 5000)
           .catch(() => undefined);
-        run.p.write(`turn ${i}\r`);
-        await run.until(() => run.screen().split('\n').pop().includes('working'));
-        await sleep(60);
-        const c0 = process.hrtime.bigint();
-        const idle = run.until(() => !run.screen().split('\n').pop().includes('working'));
-        run.p.write('\x03');
-        m.ctrlc.push(Number((await idle) - c0) / 1e6);
+        m.ctrlc.push(await ctrlcToIdle(run, `turn ${i}`));
         await sleep(550);
       }
       run.p.kill('SIGKILL');
@@ -1822,21 +1816,11 @@ async function benchChatWithoutCommands() {
     run.p.write('go');
     await run.until(() => run.screen().includes('│go '));
     await sleep(300);
-    const cpu0 = cpuNs(run.p.pid);
-    run.p.write('\r');
-    await run.until(() => run.screen().includes('working'), 20000).catch(() => undefined);
-    await run.until(() => !run.screen().split('\n').pop().includes('working'), 60000);
-    m[which].cpu.push(cpuNs(run.p.pid) - cpu0);
+    m[which].cpu.push(await turnCpu(run));
     run.p.write('/model slow:20\r');
     await run.until(() => run.screen().includes('model: slow:20') && !run.screen().includes('│/model'), 5000);
     for (let i = 0; i < 3; i++) {
-      run.p.write(`turn ${i}\r`);
-      await run.until(() => run.screen().split('\n').pop().includes('working'));
-      await sleep(60);
-      const c0 = process.hrtime.bigint();
-      const idle = run.until(() => !run.screen().split('\n').pop().includes('working'));
-      run.p.write('\x03');
-      m[which].ctrlc.push(Number((await idle) - c0) / 1e6);
+      m[which].ctrlc.push(await ctrlcToIdle(run, `turn ${i}`));
       await sleep(300);
     }
     run.p.kill('SIGKILL');

@@ -13,7 +13,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { MAX_OUTPUT, StoreGit } from './snapshot-git';
 import { Tree, TreeEntry, excludeLine, parseLsTree } from './snapshot-plan';
 import type { TreeTurn } from './restore';
 
@@ -35,23 +35,7 @@ export interface SnapshotOptions {
 /** Past this many changed paths, a snapshot stores them by walking the tree rather than naming each. */
 const MAX_NAMED = 2000;
 
-/** What git prints is read up to this much (a diff for /diff); past it, cut. */
-const MAX_OUTPUT = 16 * 1024 * 1024;
-
 const NO_BLOB = '0'.repeat(40);
-
-/** How git is run: without the work tree (and its index), with another index, with this on its stdin. */
-interface GitRun {
-  workTree?: boolean;
-  index?: string;
-  stdin?: string;
-}
-
-interface Ran {
-  code: number;
-  out: Buffer;
-  err: string;
-}
 
 /** A file as /diff compares it: what it was (a file tool's copy, a stored entry, or none), by its path in the tree. */
 export type DiffBase = { rel: string } & ({ copy: string } | { entry: TreeEntry } | { absent: true });
@@ -75,8 +59,12 @@ export class Snapshots {
   /** Files left out for their size, as paths from the workspace: said once each. */
   private readonly tooBig = new Set<string>();
 
+  /** git, run on the private store only. */
+  private readonly repo: StoreGit;
+
   constructor(private readonly o: SnapshotOptions) {
     this.index = path.join(o.store, `index-${process.pid}`);
+    this.repo = new StoreGit({ store: o.store, workspace: o.workspace, index: this.index, git: o.git });
     this.ref = `refs/milk/${process.pid}-${Date.now().toString(36)}`;
   }
 
@@ -98,11 +86,6 @@ export class Snapshots {
   /** Before a file tool changes a file in turn `seq`: the turn's snapshot, if one is under way, finished first. */
   async beforeEdit(seq: number): Promise<void> {
     await this.starts.get(seq)?.tree;
-  }
-
-  /** Once every snapshot asked for so far is taken (a turn's end's is taken after the turn is over). */
-  async settled(): Promise<void> {
-    await this.chain;
   }
 
   /** The turns from `seq` on that took snapshots, as trees, and the workspace's tree now (none: nothing taken). */
@@ -129,10 +112,6 @@ export class Snapshots {
     return last;
   }
 
-  get workspace(): string {
-    return this.o.workspace;
-  }
-
   /** After a rewind to `seq`: the turns from it on count as having changed nothing (what they did is undone). */
   async rewound(seq: number): Promise<void> {
     const from = [...this.starts.keys()].filter((s) => s >= seq);
@@ -154,10 +133,10 @@ export class Snapshots {
     if (now === null) return { error: 'the workspace could not be snapshotted now (is git installed?)' };
     const scratch = path.join(this.o.store, `index-diff-${process.pid}`);
     try {
-      await this.must(['read-tree', now], { index: scratch });
+      await this.repo.must(['read-tree', now], { index: scratch });
       const copies = base.flatMap((b) => ('copy' in b ? [b.copy] : []));
       const blobs = copies.length
-        ? (await this.must(['hash-object', '-w', '--no-filters', '--', ...copies])).split('\n')
+        ? (await this.repo.must(['hash-object', '-w', '--no-filters', '--', ...copies])).split('\n')
         : [];
       const records: string[] = [];
       let i = 0;
@@ -169,10 +148,10 @@ export class Snapshots {
           records.push(`${exec ? '100755' : '100644'} ${blobs[i++]}\t${b.rel}`);
         }
       }
-      await this.must(['update-index', '-z', '--index-info'], { index: scratch, stdin: records.join('\0') });
-      const from = (await this.must(['write-tree'], { index: scratch })).trim();
+      await this.repo.must(['update-index', '-z', '--index-info'], { index: scratch, stdin: records.join('\0') });
+      const from = (await this.repo.must(['write-tree'], { index: scratch })).trim();
       const args = ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', from, now];
-      const r = await this.git(args);
+      const r = await this.repo.git(args);
       if (r.code !== 0) return { error: r.err.trim() || `git diff exited with ${r.code}` };
       return { text: r.out.toString('utf8'), cut: r.out.length >= MAX_OUTPUT };
     } catch (err) {
@@ -212,8 +191,8 @@ export class Snapshots {
     if (!(await this.usable)) return null;
     // What changed since the last snapshot (the index's stat cache: an unchanged tree is a walk of stats), and what is
     // new; only those are read and stored.
-    const changed = (await this.must(['diff-files', '--name-only', '-z'])).split('\0').filter(Boolean);
-    const fresh = (await this.must(['ls-files', '-z', '-o', '--exclude-standard'])).split('\0').filter(Boolean);
+    const changed = (await this.repo.must(['diff-files', '--name-only', '-z'])).split('\0').filter(Boolean);
+    const fresh = (await this.repo.must(['ls-files', '-z', '-o', '--exclude-standard'])).split('\0').filter(Boolean);
     if (changed.length === 0 && fresh.length === 0 && this.lastTree !== null) return this.lastTree;
     const paths = await this.leaveOutBig([...new Set([...changed, ...fresh])]);
     if (paths.length > 0) {
@@ -222,14 +201,17 @@ export class Snapshots {
       // excluded by now.
       const many = paths.length > MAX_NAMED;
       const named = many ? [] : ['--pathspec-from-file=-', '--pathspec-file-nul'];
-      const add = await this.git(['add', '-A', '--ignore-errors', ...named], many ? {} : { stdin: paths.join('\0') });
+      const add = await this.repo.git(
+        ['add', '-A', '--ignore-errors', ...named],
+        many ? {} : { stdin: paths.join('\0') },
+      );
       if (add.code !== 0 && !/error: (open|unable)/.test(add.err)) throw new Error(add.err.trim().split('\n')[0]);
     }
-    const tree = (await this.must(['write-tree'])).trim();
+    const tree = (await this.repo.must(['write-tree'])).trim();
     if (tree !== this.lastTree) {
       const parent = this.lastCommit ? ['-p', this.lastCommit] : [];
-      this.lastCommit = (await this.must(['commit-tree', tree, ...parent, '-m', `milk: ${label}`])).trim();
-      await this.must(['update-ref', this.ref, this.lastCommit]);
+      this.lastCommit = (await this.repo.must(['commit-tree', tree, ...parent, '-m', `milk: ${label}`])).trim();
+      await this.repo.must(['update-ref', this.ref, this.lastCommit]);
       this.lastTree = tree;
     }
     return tree;
@@ -249,9 +231,12 @@ export class Snapshots {
     }
     const news = big.filter((rel) => !this.tooBig.has(rel));
     if (big.length > 0) {
-      await this.git(['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-        stdin: big.join('\0'),
-      });
+      await this.repo.git(
+        ['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'],
+        {
+          stdin: big.join('\0'),
+        },
+      );
     }
     if (news.length === 0) return keep;
     for (const rel of news) this.tooBig.add(rel);
@@ -270,7 +255,7 @@ export class Snapshots {
 
   /** The store made (once), this process's index started from the last one's; false where git cannot run. */
   private async setUp(): Promise<boolean> {
-    const version = await this.git(['--version']).catch(() => null);
+    const version = await this.repo.git(['--version']).catch(() => null);
     if (!version || version.code !== 0) {
       this.o.warn(
         'git was not found: a rewind puts back only the files milk’s own tools changed, not what commands did',
@@ -281,7 +266,7 @@ export class Snapshots {
     await fs.promises.mkdir(path.dirname(this.o.store), { recursive: true, mode: 0o700 });
     if (fresh) {
       // Made without a work tree (git refuses one for init); GIT_DIR names it.
-      await this.must(['init', '-q', '--bare'], { workTree: false });
+      await this.repo.must(['init', '-q', '--bare'], { workTree: false });
       await fs.promises.chmod(this.o.store, 0o700);
     }
     for (const [key, value] of [
@@ -292,7 +277,7 @@ export class Snapshots {
       ['core.fsmonitor', 'false'],
       ['core.untrackedCache', 'true'],
     ])
-      await this.must(['config', key, value]);
+      await this.repo.must(['config', key, value]);
     await fs.promises.mkdir(path.dirname(this.exclude), { recursive: true });
     const leaveOut = this.o.leaveOut
       .map((p) => path.relative(this.o.workspace, p))
@@ -307,7 +292,7 @@ export class Snapshots {
   private async tree(hash: string): Promise<Tree> {
     const known = this.trees.get(hash);
     if (known) return known;
-    const tree = parseLsTree(await this.must(['ls-tree', '-r', '-z', '--full-tree', hash]));
+    const tree = parseLsTree(await this.repo.must(['ls-tree', '-r', '-z', '--full-tree', hash]));
     this.trees.set(hash, tree);
     return tree;
   }
@@ -316,75 +301,12 @@ export class Snapshots {
   async write(file: string, entry: { mode: string; blob: string }): Promise<void> {
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
     await safeFolder(file, this.o.workspace);
-    const r = await this.git(['cat-file', 'blob', entry.blob]);
+    const r = await this.repo.git(['cat-file', 'blob', entry.blob]);
     if (r.code !== 0) throw new Error(r.err.trim() || 'not in the store');
     const tmp = `${file}.milk-restore-${process.pid}-${Math.random().toString(36).slice(2)}`;
     if (entry.mode === '120000') await fs.promises.symlink(r.out.toString('utf8'), tmp);
     else await fs.promises.writeFile(tmp, r.out, { flag: 'wx', mode: entry.mode === '100755' ? 0o755 : 0o644 });
     await fs.promises.rename(tmp, file);
-  }
-
-  private env(): NodeJS.ProcessEnv {
-    const env: NodeJS.ProcessEnv = {};
-    // Nothing of the person's git setting applies: not their GIT_DIR, not their config's hooks or filters.
-    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
-    return {
-      ...env,
-      GIT_DIR: this.o.store,
-      GIT_WORK_TREE: this.o.workspace,
-      GIT_INDEX_FILE: this.index,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_AUTHOR_NAME: 'milk',
-      GIT_AUTHOR_EMAIL: 'milk@localhost',
-      GIT_COMMITTER_NAME: 'milk',
-      GIT_COMMITTER_EMAIL: 'milk@localhost',
-      GIT_TERMINAL_PROMPT: '0',
-      // A path is a path: never a pattern (a file named `*.ts` or `:x` is that file).
-      GIT_LITERAL_PATHSPECS: '1',
-      LC_ALL: 'C',
-    };
-  }
-
-  private async must(args: string[], how: GitRun = {}): Promise<string> {
-    const r = await this.git(args, how);
-    if (r.code !== 0) throw new Error(`git ${args[0]}: ${r.err.trim().split('\n')[0] || `exit ${r.code}`}`);
-    return r.out.toString('utf8');
-  }
-
-  private git(args: string[], how: GitRun = {}): Promise<Ran> {
-    const env = this.env();
-    if (how.index) env.GIT_INDEX_FILE = how.index;
-    if (how.workTree === false) {
-      delete env.GIT_WORK_TREE;
-      delete env.GIT_INDEX_FILE;
-    }
-    return new Promise((resolve, reject) => {
-      let child: ChildProcess;
-      try {
-        child = spawn(this.o.git ?? 'git', args, {
-          cwd: this.o.workspace,
-          env,
-          stdio: [how.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-        });
-      } catch (err) {
-        return reject(err as Error);
-      }
-      const out: Buffer[] = [];
-      let size = 0;
-      let err = '';
-      child.stdout?.on('data', (d: Buffer) => {
-        if (size < MAX_OUTPUT) out.push(d);
-        size += d.length;
-      });
-      child.stderr?.on('data', (d: Buffer) => {
-        if (err.length < 8192) err += d.toString('utf8');
-      });
-      child.on('error', reject);
-      child.stdin?.on('error', () => undefined);
-      child.stdin?.end(how.stdin);
-      child.on('close', (code) => resolve({ code: code ?? 1, out: Buffer.concat(out).subarray(0, MAX_OUTPUT), err }));
-    });
   }
 }
 
