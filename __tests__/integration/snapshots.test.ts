@@ -66,7 +66,7 @@ function repository(): string {
 const gitLog = path.join(tempDir('milk-git-log-'), 'runs');
 const shim = tempDir('milk-git-shim-');
 const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-fs.writeFileSync(path.join(shim, 'git'), `#!/bin/sh\necho "$1" >> '${gitLog}'\nexec '${realGit}' "$@"\n`, {
+fs.writeFileSync(path.join(shim, 'git'), `#!/bin/sh\necho "$GIT_DIR $1" >> '${gitLog}'\nexec '${realGit}' "$@"\n`, {
   mode: 0o755,
 });
 const pathBefore = process.env.PATH;
@@ -76,8 +76,11 @@ beforeAll(() => {
 afterAll(() => {
   process.env.PATH = pathBefore;
 });
-const gitRuns = (): string[] =>
-  fs.existsSync(gitLog) ? fs.readFileSync(gitLog, 'utf8').split('\n').filter(Boolean) : [];
+/** The git commands run on the store in `dataDir` (another test's late runs are not this one's). */
+const gitRuns = (dataDir: string): string[] =>
+  (fs.existsSync(gitLog) ? fs.readFileSync(gitLog, 'utf8').split('\n') : [])
+    .filter((line) => line.startsWith(path.join(dataDir, 'snapshots') + path.sep))
+    .map((line) => line.slice(line.lastIndexOf(' ') + 1));
 
 type Step = { text: string } | { delay: number } | { tool: { name: string; args: Record<string, unknown> } };
 
@@ -212,11 +215,11 @@ it('a turn that runs no command runs no git and stores nothing; the first comman
   expect((await a.turn('hello')).status).toBe('done');
   expect((await a.turn('write')).status).toBe('done');
   expect(read(ws, 'w.txt')).toBe('written\n');
-  expect(gitRuns()).toEqual([]);
+  expect(gitRuns(a.dataDir)).toEqual([]);
   expect(fs.existsSync(path.join(a.dataDir, 'snapshots'))).toBe(false);
   expect((await a.turn('run')).status).toBe('done');
   expect(read(ws, 'r.txt')).toBe('ran\n');
-  expect(gitRuns()).toContain('write-tree');
+  expect(gitRuns(a.dataDir)).toContain('write-tree');
   // (A snapshot whose tree is the one before adds no commit; this one's differs.)
   expect(await a.files().files(2)).toEqual([path.join(ws, 'r.txt')]);
   expect(labels(a.dataDir)).toEqual(['start 2', 'end 2']);
@@ -282,7 +285,7 @@ it('a turn that starts while a background command runs is snapshotted at its sta
     fs.rmSync(gitLog, { force: true });
     const second = a.turn('a chat turn');
     // Its start's snapshot is taken without any command of its own; then the background command writes.
-    for (const deadline = Date.now() + 10_000; !gitRuns().includes('diff-files');) {
+    for (const deadline = Date.now() + 10_000; !gitRuns(a.dataDir).includes('diff-files');) {
       if (Date.now() > deadline) throw new Error('no snapshot at the start of the second turn');
       await new Promise((r) => setTimeout(r, 20));
     }
