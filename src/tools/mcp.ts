@@ -11,12 +11,25 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type * as ClientModule from '@modelcontextprotocol/sdk/client/index.js';
 import type * as HttpModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type * as TypesModule from '@modelcontextprotocol/sdk/types.js';
-import { redactSecrets, redactUrl } from '../redact';
 import type { ToolResult } from './tool';
-import type { McpToolInfo } from './mcp-tools';
+import {
+  MCP_CALL_MS,
+  MCP_START_MS,
+  MAX_MCP_RESULT,
+  McpPrompt,
+  McpResource,
+  McpTool,
+  checkTools,
+  listPrompts,
+  listResources,
+  listTools,
+  mentionsIn,
+  resourceReader,
+} from './mcp-listing';
+import { contentText, isUnauthorized, reason, resultText, toolAnswer } from './mcp-results';
+import { oauthFor, transportFor } from './mcp-connect';
 import { GroupStdioTransport, KILL_GRACE_MS, killMcpServers, live } from './mcp-stdio';
-import type { McpOAuth, OAuthOptions } from './mcp-oauth';
+import type { OAuthOptions } from './mcp-oauth';
 
 // The exit path stops the servers through the module it loaded (agent-parts.ts).
 export { killMcpServers };
@@ -32,35 +45,6 @@ export type McpServerConfig =
 
 export type McpState = 'starting' | 'ready' | 'failed' | 'stopped';
 
-export interface McpTool extends McpToolInfo {
-  /** The server's own name for it. */
-  readonly name: string;
-  /** milk's own: the server's resources read by uri (read_resource), for a server that has them. */
-  readonly resources?: true;
-}
-
-/** A resource a server lists: `@server:name` in an input attaches it; read_resource reads it for the model. */
-export interface McpResource {
-  readonly server: string;
-  readonly name: string;
-  readonly uri: string;
-  readonly description: string;
-  readonly mimeType?: string;
-}
-
-/** Resources of one server listed, at most. */
-const MAX_RESOURCES = 200;
-
-export interface McpPrompt {
-  readonly server: string;
-  readonly name: string;
-  /** How a person types it: `/server:name`. */
-  readonly command: string;
-  readonly description: string;
-  /** Its arguments' names, in order: the words typed after the command fill them. */
-  readonly args: readonly string[];
-}
-
 export interface McpServerInfo {
   readonly name: string;
   readonly state: McpState;
@@ -72,11 +56,6 @@ export interface McpServerInfo {
   readonly dropped: readonly string[];
 }
 
-/** How long a server has to start and list its tools, and a call to answer, by default. */
-export const MCP_START_MS = 30_000;
-export const MCP_CALL_MS = 120_000;
-/** Characters of one result the model gets, at most. */
-export const MAX_MCP_RESULT = 64 * 1024;
 interface Running {
   state: McpState;
   why: string | null;
@@ -90,79 +69,9 @@ interface Running {
   generation: number;
 }
 
-/** A tool name as a model accepts it (letters, digits, _ and -, at most 64). */
-function qualify(server: string, tool: string): string {
-  return `${server}__${tool}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
-}
-
-/** Why a provider would refuse this input schema (every request offering it would fail with a 400); null if none. */
-function schemaProblem(schema: unknown): string | null {
-  const o = schema as Record<string, unknown> | null;
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) return 'its input schema is not an object';
-  if (o.type !== 'object') return 'its input schema is not of type object';
-  if (
-    o.properties !== undefined &&
-    (typeof o.properties !== 'object' || o.properties === null || Array.isArray(o.properties))
-  )
-    return "its input schema's properties are not an object";
-  if (o.required !== undefined && (!Array.isArray(o.required) || o.required.some((r) => typeof r !== 'string')))
-    return "its input schema's required is not a list of names";
-  return null;
-}
-
-/**
- * A server's listed tools as milk offers them: one that a provider would refuse (a schema it cannot take, a name that
- * is another tool's once made a model's name) is left out, with why, and the rest are kept.
- */
-export function checkTools(
-  server: string,
-  listed: readonly unknown[],
-  taken: ReadonlySet<string>,
-): { tools: McpTool[]; dropped: string[] } {
-  const tools: McpTool[] = [];
-  const dropped: string[] = [];
-  const names = new Set(taken);
-  for (const raw of listed) {
-    const t = raw as {
-      name?: unknown;
-      description?: unknown;
-      inputSchema?: unknown;
-      annotations?: Record<string, unknown>;
-    };
-    if (typeof t?.name !== 'string' || t.name === '') {
-      dropped.push('a tool without a name');
-      continue;
-    }
-    const qualified = qualify(server, t.name);
-    const why =
-      schemaProblem(t.inputSchema) ??
-      (names.has(qualified) ? `its name as the model sees it, ${qualified}, is another tool's` : null);
-    if (why) {
-      dropped.push(`${t.name}: ${why}`);
-      continue;
-    }
-    names.add(qualified);
-    tools.push({
-      server,
-      name: t.name,
-      qualified,
-      description: (typeof t.description === 'string' ? t.description : '').slice(0, 2000),
-      inputSchema: t.inputSchema as Record<string, unknown>,
-      hints: hintsOf(t.annotations),
-    });
-  }
-  return { tools, dropped };
-}
-
-/** What a tool's annotations claim, in words. */
-function hintsOf(a: Record<string, unknown> | undefined): string[] {
-  if (!a || typeof a !== 'object') return [];
-  return [
-    a.readOnlyHint === true ? 'read-only' : '',
-    a.destructiveHint === true ? 'destructive' : a.destructiveHint === false ? 'not destructive' : '',
-    a.idempotentHint === true ? 'idempotent' : '',
-    a.openWorldHint === true ? 'reaching outside' : '',
-  ].filter(Boolean);
+/** A server's lists while it is not ready: empty. */
+function nothingListed(): Pick<Running, 'tools' | 'prompts' | 'resources' | 'dropped'> {
+  return { tools: [], prompts: [], resources: [], dropped: [] };
 }
 
 export class McpServers {
@@ -177,14 +86,15 @@ export class McpServers {
       this.running.set(name, {
         state: 'stopped',
         why: null,
-        tools: [],
-        prompts: [],
-        resources: [],
-        dropped: [],
+        ...nothingListed(),
         client: null,
         transport: null,
         generation: 0,
       });
+  }
+
+  private get startMs(): number {
+    return this.limits.startMs ?? MCP_START_MS;
   }
 
   /** Starts every server, in the background; resolves when each is ready or has failed (it never rejects). */
@@ -203,18 +113,18 @@ export class McpServers {
     const r = this.running.get(name) as Running;
     this.stopOne(r);
     const generation = ++r.generation;
-    Object.assign(r, { state: 'starting', why: null, tools: [], prompts: [], resources: [], dropped: [] });
+    Object.assign(r, { state: 'starting', why: null, ...nothingListed() });
     this.changed();
     try {
       const { client, transport } = await this.connect(name);
       if (generation !== r.generation) return void transport.close();
       Object.assign(r, { client, transport });
-      const listed = await this.listTools(client);
+      const listed = await listTools(client, this.startMs);
       if (generation !== r.generation) return;
       const taken = new Set(this.tools().map((t) => t.qualified));
       Object.assign(r, checkTools(name, listed, taken));
-      r.prompts = await this.listPrompts(name, client);
-      r.resources = await this.listResources(name, client);
+      r.prompts = await listPrompts(name, client, this.startMs);
+      r.resources = await listResources(name, client, this.startMs);
       if (generation !== r.generation) return;
       const reader = resourceReader(name, r.resources, taken);
       if (reader && !r.tools.some((t) => t.name === 'read_resource')) r.tools.push(reader);
@@ -223,7 +133,7 @@ export class McpServers {
       if (generation !== r.generation) return;
       this.stopOne(r);
       const why = reason(err, this.configs[name]);
-      Object.assign(r, { state: 'failed', why, tools: [], prompts: [], resources: [], dropped: [] });
+      Object.assign(r, { state: 'failed', why, ...nothingListed() });
     }
     this.changed();
   }
@@ -231,9 +141,9 @@ export class McpServers {
   /** Connects to a server; a remote one that asks for OAuth is authorized first (the person, in a browser). */
   private async connect(name: string, authorized = false): Promise<{ client: Client; transport: Transport }> {
     const config = this.configs[name];
-    const oauth = 'url' in config ? this.oauthFor(name, config) : null;
+    const oauth = 'url' in config ? oauthFor(name, config, this.limits.oauth) : null;
     if (oauth && !oauth.tokens()) await oauth.prepare();
-    const transport = this.transport(config, oauth);
+    const transport = transportFor(config, oauth);
     const client = this.client(name);
     try {
       await client.connect(transport, { timeout: this.limits.startMs ?? MCP_START_MS });
@@ -247,38 +157,10 @@ export class McpServers {
     return { client, transport };
   }
 
-  /** OAuth for a remote server with no Authorization header of its own, where there is a data dir to keep tokens. */
-  private oauthFor(name: string, config: { headers?: Readonly<Record<string, string>> }): McpOAuth | null {
-    const opts = this.limits.oauth;
-    if (!opts || Object.keys(config.headers ?? {}).some((h) => h.toLowerCase() === 'authorization')) return null;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { McpOAuth: OAuth } = require('./mcp-oauth') as typeof import('./mcp-oauth');
-    return new OAuth(name, opts);
-  }
-
   private waiting(name: string, why: string): void {
     const r = this.running.get(name);
     if (r) r.why = why;
     this.changed();
-  }
-
-  private transport(config: McpServerConfig, oauth: McpOAuth | null): Transport {
-    /* eslint-disable @typescript-eslint/no-require-imports */
-    if ('command' in config) {
-      const stdio = new GroupStdioTransport(config);
-      const started = stdio.start().then(() => {
-        if (stdio.child?.pid) live.add(stdio.child.pid);
-      });
-      stdio.start = () => started;
-      return stdio;
-    }
-    const { StreamableHTTPClientTransport } =
-      require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof HttpModule;
-    /* eslint-enable @typescript-eslint/no-require-imports */
-    return new StreamableHTTPClientTransport(new URL(config.url), {
-      requestInit: { headers: { ...config.headers } },
-      ...(oauth ? { authProvider: oauth } : {}),
-    });
   }
 
   private client(name: string): Client {
@@ -290,34 +172,12 @@ export class McpServers {
     client.onclose = () => {
       const r = this.running.get(name);
       if (r && r.client === client && r.state === 'ready') {
-        Object.assign(r, {
-          state: 'failed',
-          why: 'the server closed the connection',
-          tools: [],
-          prompts: [],
-          resources: [],
-          dropped: [],
-          client: null,
-          transport: null,
-        });
+        const why = 'the server closed the connection';
+        Object.assign(r, { state: 'failed', why, ...nothingListed(), client: null, transport: null });
         this.changed();
       }
     };
     return client;
-  }
-
-  /**
-   * The tools as listed, each unchecked: the SDK's own listTools takes the whole list as invalid when one tool's schema
-   * is, and the server with it; here each tool is checked on its own (checkTools).
-   */
-  private async listTools(client: Client): Promise<unknown[]> {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { ResultSchema } = require('@modelcontextprotocol/sdk/types.js') as typeof TypesModule;
-    const result = await client.request({ method: 'tools/list', params: {} }, ResultSchema, {
-      timeout: this.limits.startMs ?? MCP_START_MS,
-    });
-    const tools = (result as { tools?: unknown }).tools;
-    return Array.isArray(tools) ? tools : [];
   }
 
   private stopOne(r: Running): void {
@@ -327,34 +187,6 @@ export class McpServers {
     r.transport = null;
     if (t) void t.close().catch(() => undefined);
     if (pid) setTimeout(() => live.delete(pid), KILL_GRACE_MS * 2).unref();
-  }
-
-  /** A server's prompts, when it offers any (a server without the capability has none). */
-  private async listPrompts(server: string, client: Client): Promise<McpPrompt[]> {
-    if (!client.getServerCapabilities()?.prompts) return [];
-    const listed = await client.listPrompts(undefined, { timeout: this.limits.startMs ?? MCP_START_MS });
-    return listed.prompts
-      .filter((p) => /^[A-Za-z][\w-]*$/.test(p.name))
-      .map((p) => ({
-        server,
-        name: p.name,
-        command: `${server}:${p.name}`,
-        description: (p.description ?? '').split('\n')[0].slice(0, 200),
-        args: (p.arguments ?? []).map((a) => a.name),
-      }));
-  }
-
-  /** A server's resources, when it offers any. */
-  private async listResources(server: string, client: Client): Promise<McpResource[]> {
-    if (!client.getServerCapabilities()?.resources) return [];
-    const listed = await client.listResources(undefined, { timeout: this.limits.startMs ?? MCP_START_MS });
-    return listed.resources.slice(0, MAX_RESOURCES).map((x) => ({
-      server,
-      name: x.name,
-      uri: x.uri,
-      description: (x.description ?? '').split('\n')[0].slice(0, 200),
-      ...(x.mimeType ? { mimeType: x.mimeType } : {}),
-    }));
   }
 
   /** The ready servers' resources. */
@@ -382,20 +214,10 @@ export class McpServers {
    * a block each, and a note for each.
    */
   async mentioned(text: string, signal?: AbortSignal): Promise<{ blocks: string[]; notes: string[] }> {
-    const all = this.resources();
-    if (all.length === 0) return { blocks: [], notes: [] };
-    const named = [...text.matchAll(/(?<=^|\s)@([A-Za-z0-9_-]+):(\S+)/g)].map((m) => ({
-      mention: `@${m[1]}:${m[2].replace(/[.,;:!?)]+$/, '')}`,
-      server: m[1],
-      key: m[2].replace(/[.,;:!?)]+$/, ''),
-    }));
-    const found = named.flatMap((n) => {
-      const res = all.find((x) => x.server === n.server && (x.name === n.key || x.uri === n.key));
-      return res ? [{ ...n, res }] : [];
-    });
+    const found = mentionsIn(text, this.resources());
     const blocks: string[] = [];
     const notes: string[] = [];
-    for (const f of found.filter((f, i) => found.findIndex((o) => o.res === f.res) === i)) {
+    for (const f of found) {
       try {
         const body = await this.readResource(f.res.server, f.res.uri, signal);
         blocks.push(`<resource server="${f.res.server}" uri="${f.res.uri}">\n${body}\n</resource>`);
@@ -478,17 +300,7 @@ export class McpServers {
         signal,
         timeout: this.limits.callMs ?? MCP_CALL_MS,
       });
-      const text = resultText(result.content);
-      const cut =
-        text.length > MAX_MCP_RESULT
-          ? `${text.slice(0, MAX_MCP_RESULT)}\n[cut at ${MAX_MCP_RESULT} characters of ${text.length}]`
-          : text;
-      const failed = result.isError === true;
-      return {
-        ok: !failed,
-        content: failed ? `error: ${cut}` : cut,
-        status: failed ? 'the tool reported an error' : undefined,
-      };
+      return toolAnswer(result);
     } catch (err) {
       const why = signal.aborted ? 'interrupted' : reason(err, this.configs[tool.server]);
       return { ok: false, content: `error: ${tool.server}: ${why}`, status: why.slice(0, 120) };
@@ -515,81 +327,4 @@ export class McpServers {
       if (r.state !== 'failed') r.state = 'stopped';
     }
   }
-}
-
-/** The SDK's UnauthorizedError (its class loaded only with the HTTP transport). */
-function isUnauthorized(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'UnauthorizedError' || err.constructor.name === 'UnauthorizedError');
-}
-
-/**
- * A result's content as text: text parts as they are, an embedded resource's text in a block naming it, a link to one
- * by its uri, anything else named.
- */
-function resultText(content: unknown): string {
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((c: { type?: string; text?: unknown; mimeType?: unknown; resource?: unknown; uri?: unknown }) => {
-      if (c.type === 'text') return String(c.text ?? '');
-      if (c.type === 'resource' && c.resource && typeof c.resource === 'object') {
-        const res = c.resource as { uri?: unknown; text?: unknown; blob?: unknown; mimeType?: unknown };
-        return `<resource uri="${String(res.uri ?? '')}">\n${contentText(res)}\n</resource>`;
-      }
-      if (c.type === 'resource_link') return `[resource link: ${String(c.uri ?? '')}]`;
-      const mime = typeof c.mimeType === 'string' ? ` (${c.mimeType})` : '';
-      return `[${c.type ?? 'unknown'} content${mime}: not shown as text]`;
-    })
-    .join('\n');
-}
-
-/** A resource's contents: its text, or its binary named. */
-function contentText(c: { text?: unknown; blob?: unknown; mimeType?: unknown }): string {
-  if (typeof c.text === 'string') return c.text;
-  const mime = typeof c.mimeType === 'string' ? c.mimeType : 'binary';
-  const bytes = typeof c.blob === 'string' ? Math.floor((c.blob.length * 3) / 4) : 0;
-  return `[${mime} content of ${bytes} bytes: not shown as text]`;
-}
-
-/** milk's read_resource for a server that lists resources (named among the tools, never a name taken). */
-function resourceReader(server: string, resources: readonly McpResource[], taken: ReadonlySet<string>): McpTool | null {
-  const qualified = qualify(server, 'read_resource');
-  if (resources.length === 0 || taken.has(qualified)) return null;
-  const listed = resources
-    .slice(0, 20)
-    .map((x) => `${x.uri}${x.name !== x.uri ? ` (${x.name})` : ''}${x.description ? `: ${x.description}` : ''}`);
-  const more = resources.length > 20 ? `; and ${resources.length - 20} more` : '';
-  return {
-    server,
-    name: 'read_resource',
-    qualified,
-    description: `Read one of the ${server} MCP server's resources by its uri: ${listed.join('; ')}${more}`.slice(
-      0,
-      2000,
-    ),
-    inputSchema: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] },
-    hints: [],
-    resources: true,
-  };
-}
-
-/**
- * An error in a line, without anything the server could have echoed at length, nor a secret of its config (a header's
- * or an env value, a URL's password or query) that it echoed back.
- */
-function reason(err: unknown, config?: McpServerConfig): string {
-  const message = err instanceof Error ? err.message : String(err);
-  if (/timed out|timeout/i.test(message)) return 'it did not answer in time';
-  let line = message.split('\n')[0];
-  const values: string[] = config ? Object.values(('url' in config ? config.headers : config.env) ?? {}) : [];
-  if (config && 'url' in config) {
-    const url = redactUrl(config.url);
-    if (url !== config.url) line = line.split(config.url).join(url);
-  }
-  for (const v of values) if (v.length >= 4) line = line.split(v).join('[redacted]');
-  // A bearer token's last word, where only that was echoed.
-  for (const v of values) {
-    const token = v.split(/\s+/).pop() ?? '';
-    if (token.length >= 8) line = line.split(token).join('[redacted]');
-  }
-  return redactSecrets(line, undefined).slice(0, 200);
 }
