@@ -10,7 +10,7 @@ import type { ImageSegment, Segment } from '../editor/model';
 import { segmentsText } from '../editor/model';
 import { DEFAULT_READ_LINES, binaryKind, numberedWindow } from './numbered';
 import { describeIoError } from '../io/errors';
-import { inside } from './files';
+import { inside } from './confine';
 import { type ImagePart, byteSize, imageChip, imageMime } from '../images';
 import { readImage, readImageAt } from './image-file';
 

@@ -6,7 +6,8 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Bounds, confineRead, inside, realPlaces, ToolPathError } from './files';
+import { confineRead, inside, realPlaces, ToolPathError } from './confine';
+import type { Bounds } from './tool';
 import { FileHits, GrepCollector, GrepOutput, MAX_CONTEXT, listing } from './search-results';
 import { NoRipgrep, rgFiles, rgGrep } from './ripgrep';
 import { walkFiles } from './walk';
