@@ -62,13 +62,18 @@ function repository(): string {
   return ws;
 }
 
-/** A git on PATH that notes each run in a log, then runs the real one: which turns spawn git at all. */
+/**
+ * A git on PATH that runs the real one, then notes the run in a log: which turns spawn git at all. A run is logged
+ * once it has finished, so a test that sees it knows what that run read.
+ */
 const gitLog = path.join(tempDir('milk-git-log-'), 'runs');
 const shim = tempDir('milk-git-shim-');
 const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-fs.writeFileSync(path.join(shim, 'git'), `#!/bin/sh\necho "$GIT_DIR $1" >> '${gitLog}'\nexec '${realGit}' "$@"\n`, {
-  mode: 0o755,
-});
+fs.writeFileSync(
+  path.join(shim, 'git'),
+  `#!/bin/sh\n'${realGit}' "$@"\ncode=$?\necho "$GIT_DIR $1" >> '${gitLog}'\nexit $code\n`,
+  { mode: 0o755 },
+);
 const pathBefore = process.env.PATH;
 beforeAll(() => {
   process.env.PATH = `${shim}:${pathBefore}`;
@@ -284,8 +289,9 @@ it('a turn that starts while a background command runs is snapshotted at its sta
     await a.files().files(0);
     fs.rmSync(gitLog, { force: true });
     const second = a.turn('a chat turn');
-    // Its start's snapshot is taken without any command of its own; then the background command writes.
-    for (const deadline = Date.now() + 10_000; !gitRuns(a.dataDir).includes('diff-files');) {
+    // Its start's snapshot is taken without any command of its own (it has listed the new files once ls-files has
+    // finished); then the background command writes.
+    for (const deadline = Date.now() + 10_000; !gitRuns(a.dataDir).includes('ls-files');) {
       if (Date.now() > deadline) throw new Error('no snapshot at the start of the second turn');
       await new Promise((r) => setTimeout(r, 20));
     }
