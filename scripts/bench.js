@@ -1513,7 +1513,7 @@ async function benchReach() {
   });
   fs.writeFileSync(path.join(ws, '.milk', 'settings.json'), settings);
   const { TrustStore } = require('../dist/config/trust');
-  const { sha256Hex } = require('../dist/sha256');
+  const { sha256Hex } = require('../dist/kernel/sha256');
   new TrustStore(hooked).set(ws, 'trusted', sha256Hex(settings));
   await startupOnce(['--data-dir', none], plainWs);
   await startupOnce(['--data-dir', hooked], ws);
@@ -1615,7 +1615,7 @@ async function benchFind() {
   const { TranscriptSelect } = require('../dist/tui/transcript-select');
   const { TranscriptFindView } = require('../dist/composer/views/transcript-find');
   const { buildCorpus } = require('../dist/search/transcript-search');
-  const { sanitize } = require('../dist/inert');
+  const { sanitize } = require('../dist/protocol/inert');
   const { CLUSTERING } = require('../dist/editor/width');
   const n = scaled(100000, 4000);
   const height = 38;

@@ -5,15 +5,16 @@
 // same way: none of the three wires a part the others do not.
 
 import { AgentContext } from './agent/context';
-import type { Bus } from './bus';
+import type { Bus } from './kernel/bus';
 import type { Cleanup } from './cleanup';
 import { PermissionStore } from './config/permissions';
 import { Hooks } from './hook-runner';
 import { type HookEvent, type SourcedHook, sourced } from './hooks';
 import { PROJECT_SETTINGS, type ProjectSettings } from './config/project-settings';
-import { dataLayout } from './data-dir';
-import { sanitize } from './inert';
-import type { ChatMessage, Provider } from './providers/provider';
+import { dataLayout } from './kernel/data-dir';
+import { sanitize } from './protocol/inert';
+import type { Provider } from './providers/provider';
+import type { ChatMessage } from './protocol/messages';
 import { rereadImages } from './tools/attach';
 import type { ProviderSwitch, RecordedModel } from './providers/resume';
 import { ProviderSlot } from './providers/slot';
@@ -21,7 +22,7 @@ import { type TurnChanges, turnChanges } from './session/turn-changes';
 import { SecretMask, maskRequest } from './secrets';
 import { SessionLog } from './session/log';
 import { SessionRecorder } from './session/recorder';
-import type { ApprovalMode } from './settings/approval';
+import type { ApprovalMode } from './protocol/approvals';
 import { Settings } from './settings/store';
 import type { ModelSettings } from './config/config';
 import type { Effort } from './settings/effort';

@@ -3,13 +3,13 @@
 // views on the composer) → coordinator → view stack and reducer → effects →
 // render request → painter. See ARCHITECTURE.md.
 
-import { Bus } from './bus';
+import { Bus } from './kernel/bus';
 import { env, stopEditor, views } from './app-views';
 import { AgentOptions, agentParts } from './agent-parts';
-import { sanitize } from './inert';
+import { sanitize } from './protocol/inert';
 import { Cleanup } from './cleanup';
 import { installMemoryGuard } from './memory-guard';
-import type { ApprovalMode } from './settings/approval';
+import type { ApprovalMode } from './protocol/approvals';
 import { TurnCoordinator } from './composer/coordinator';
 import { killLiveTools } from './turn/runner';
 import type { Provider } from './providers/provider';

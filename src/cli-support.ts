@@ -2,7 +2,8 @@
 // where a run's data lives (data dir, workspace, session). No commands here.
 
 import { EFFORTS, type Effort } from './settings/effort';
-import { APPROVAL_MODES, ApprovalMode } from './settings/approval';
+import { APPROVAL_MODES } from './settings/approval';
+import { ApprovalMode } from './protocol/approvals';
 import { PROVIDER_NAMES } from './config/config';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

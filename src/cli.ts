@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as nodeModule from 'node:module';
 import * as os from 'node:os';
 import { pickHome, resolveDataDir } from './config/paths';
-import { dataLayout } from './data-dir';
+import { dataLayout } from './kernel/data-dir';
 
 /**
  * When the cache is first written: after start-up has settled, so it holds what start-up ran (exit writes the rest).

@@ -8,7 +8,7 @@
 // a command rule denies it. Paths match the glob or lie in a folder that does.
 // Pure.
 
-import { globMatcher } from './glob-match';
+import { globMatcher } from './kernel/glob-match';
 import type { DenyRule } from './settings/deny';
 import { WRAPPERS } from './settings/rules';
 

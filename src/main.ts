@@ -28,7 +28,7 @@ import { ProviderSetupError, buildProvider } from './providers/build';
 import { PROVIDER_NAMES, ProviderChoice, ProviderName, chooseProvider, keyVariable } from './providers/select';
 import { ProviderSwitch, choiceForResume } from './providers/resume';
 import type { Provider } from './providers/provider';
-import { sanitize } from './inert';
+import { sanitize } from './protocol/inert';
 import { OUTPUT_FORMATS, type OutputFormat } from './turn/run-once';
 
 export const EXIT_USAGE = 2;

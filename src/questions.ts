@@ -4,28 +4,8 @@
 // The tools put them, the views answer them (composer/views/question.ts), the
 // bus carries both (turn/approvals.ts' channel). Pure.
 
-import type { ApprovalMode } from './settings/approval';
-import type { Inert } from './inert';
-
-/** What the person answered: an option (its number from 0), their own words, or nothing (they closed it). */
-export type PersonAnswer =
-  | { readonly kind: 'option'; readonly index: number }
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'dismissed' };
-
-/**
- * A question as the views get it (the bus's question.asked): ask_user's question, options and a free answer; or
- * propose_plan's `plan` (Markdown), the options being the modes to accept it in. Every word made inert.
- */
-export interface AskedQuestion {
-  readonly requestId: number;
-  readonly turnId: number;
-  readonly question: Inert;
-  readonly options: readonly Inert[];
-  readonly plan?: Inert;
-  /** False: no line for an answer of one's own (a choice between the options only). */
-  readonly free?: boolean;
-}
+import type { ApprovalMode } from './protocol/approvals';
+import type { PersonAnswer } from './protocol/questions';
 
 /** Options an ask_user question may offer (more would not fit the view): the first are shown. */
 export const MAX_OPTIONS = 9;

@@ -6,7 +6,7 @@
 // it, `milk --continue` and `milk run --continue` go on with it.
 
 import { agentParts } from './agent-parts';
-import { Bus } from './bus';
+import { Bus } from './kernel/bus';
 import type { MainOptions } from './cli-support';
 import { UsageError, appended, checkFork, resolveDirs } from './cli-support';
 import type { Rule } from './settings/rules';
@@ -15,7 +15,7 @@ import { judgedSettings } from './config/trust';
 import { PROJECT_SETTINGS, type ProjectSettings } from './config/project-settings';
 import type { DenyRule } from './settings/deny';
 import { Config, contextWindowFor } from './config/config';
-import { sanitize } from './inert';
+import { sanitize } from './protocol/inert';
 import type { Provider } from './providers/provider';
 import type { ProviderSwitch } from './providers/resume';
 import { Sessions } from './session/sessions';

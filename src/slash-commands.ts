@@ -6,10 +6,10 @@
 import { EFFORTS, isEffort } from './settings/effort';
 import { APPROVAL_MEANING, isApprovalMode } from './settings/approval';
 import { PERMISSIONS_ARGS, permissionsCommand } from './slash-permissions';
-import { maxOf } from './arrays';
+import { maxOf } from './kernel/arrays';
 import { COMPACT_AT } from './turn/compact';
 import { isThemeChoice } from './settings/theme';
-import { KeyNames, withKeys } from './commands';
+import { KeyNames, withKeys } from './kernel/commands';
 import type { SlashContext } from './composer/slash-context';
 
 export type { SlashContext };

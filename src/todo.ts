@@ -3,17 +3,12 @@
 // composer (whole, or folded to a count), and the list a conversation holds —
 // the last todo call's — which a resume and a rewind take back. Pure.
 
-import type { ChatMessage } from './providers/provider';
-import { type GridRow, fit } from './rows';
+import type { ChatMessage } from './protocol/messages';
+import { type GridRow, fit } from './kernel/rows';
 import type { EmojiWidths } from './editor/width';
+import type { TodoItem, TodoStatus } from './protocol/checklist';
 
-export const TODO_STATUSES = ['pending', 'in_progress', 'done'] as const;
-export type TodoStatus = (typeof TODO_STATUSES)[number];
-
-export interface TodoItem {
-  readonly text: string;
-  readonly status: TodoStatus;
-}
+export const TODO_STATUSES = ['pending', 'in_progress', 'done'] as const satisfies readonly TodoStatus[];
 
 /** Items one list may hold: a checklist, not a backlog. */
 export const MAX_TODO_ITEMS = 50;

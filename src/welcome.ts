@@ -3,7 +3,7 @@
 // the provider, which one. Pure: the keys as bound and what was found in, lines
 // out (app.ts shows them; an Ollama server found later adds its own line).
 
-import type { KeyNames } from './commands';
+import type { KeyNames } from './kernel/commands';
 
 /** Where the provider milk started with came from. */
 export type ProviderOrigin = 'flag' | 'config' | 'env' | 'default';

@@ -1,8 +1,8 @@
 // The turn coordinator with real parts: a bus, a runner on the offline or a
 // scripted provider, and a history service on a temp data dir.
 import * as fs from 'node:fs';
-import { Bus, Events } from '../../src/bus';
-import type { CommandName } from '../../src/commands';
+import { Bus, Events } from '../../src/kernel/bus';
+import type { CommandName } from '../../src/kernel/commands';
 import { DEFAULT_KEYMAP, Keymap, buildKeymap } from '../../src/tui/keymap';
 import { TurnCoordinator } from '../../src/composer/coordinator';
 import { APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';

@@ -6,7 +6,7 @@ import { createScreen, Screen, BEGIN_SYNC, END_SYNC } from '../../src/tui/screen
 import { GridRow } from '../../src/tui/grid';
 import { CLUSTERING } from '../../src/editor/width';
 import { renderMarkdown } from '../../src/markdown/render';
-import { sanitize } from '../../src/inert';
+import { sanitize } from '../../src/protocol/inert';
 
 function fakeScreen(options: { color?: boolean; background?: 'dark' | 'light'; hyperlinks?: boolean } = {}): {
   ui: Screen;

@@ -1,7 +1,7 @@
 // The transcript's view of reasoning: its newest lines, dim, while it streams,
 // then one line once the answer (or a tool call) comes; the answer below it.
-import { sanitize as t } from '../../src/inert';
-import { Bus } from '../../src/bus';
+import { sanitize as t } from '../../src/protocol/inert';
+import { Bus } from '../../src/kernel/bus';
 import { TranscriptModel } from '../../src/tui/transcript-model';
 import { TranscriptFeed } from '../../src/tui/transcript-feed';
 import { DEFAULT_KEYMAP } from '../../src/tui/keymap';

@@ -2,7 +2,7 @@
 // run to its end as a promise.
 import * as fs from 'node:fs';
 import { agentParts } from '../../src/agent-parts';
-import { Bus, Events } from '../../src/bus';
+import { Bus, Events } from '../../src/kernel/bus';
 import type { Provider } from '../../src/providers/provider';
 import { tempDir } from './pty';
 

@@ -1,6 +1,6 @@
 // A tool call run as the engine runs it, without the engine: its tool found
 // in the registry, its arguments checked against the schema, then run.
-import type { ToolCall } from '../../src/tool-call';
+import type { ToolCall } from '../../src/protocol/tools';
 import type { ToolContext, ToolResult } from '../../src/tools/tool';
 import { ToolRegistry, prepare, runTool } from '../../src/tools/registry';
 

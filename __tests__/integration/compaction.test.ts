@@ -3,7 +3,7 @@
 // the model's summary (a request of its own), the next request is smaller,
 // the log keeps every message and the summary, a resumed conversation starts
 // from the summary, and /compact does it on demand with a focus.
-import { Bus, Events } from '../../src/bus';
+import { Bus, Events } from '../../src/kernel/bus';
 import { agentParts } from '../../src/agent-parts';
 import type { Provider } from '../../src/providers/provider';
 import { Sessions } from '../../src/session/sessions';

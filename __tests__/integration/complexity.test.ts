@@ -1,11 +1,11 @@
-import { sanitize } from '../../src/inert';
+import { sanitize } from '../../src/protocol/inert';
 import { CLUSTERING } from '../../src/editor/width';
 // Work that grows with the data stays linear. Each case runs at a size where
 // the linear code takes tens of milliseconds and a quadratic slip would take
 // minutes, so the bounds are generous and cannot flake; the figures
 // themselves are the bench's (npm run bench).
 import { InputDecoder } from '../../src/tui/input';
-import { fit } from '../../src/rows';
+import { fit } from '../../src/kernel/rows';
 import { HistoryEntry, compactEntries } from '../../src/history/rules';
 import { HistoryService } from '../../src/history/service';
 import { tempDir } from '../helpers/pty';

@@ -5,7 +5,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentParts } from '../../src/agent-parts';
-import { Bus, Events } from '../../src/bus';
+import { Bus, Events } from '../../src/kernel/bus';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { OpenAIProvider } from '../../src/providers/openai';
 import type { Provider } from '../../src/providers/provider';
@@ -13,7 +13,7 @@ import { ResponsesProvider } from '../../src/providers/responses';
 import { Sessions } from '../../src/session/sessions';
 import { attachMentions } from '../../src/tools/attach';
 import { probeImage } from '../../src/tools/image-file';
-import type { ImageSegment } from '../../src/editor/model';
+import type { ImageSegment } from '../../src/protocol/segments';
 import { png } from '../helpers/png';
 import { tempDir } from '../helpers/pty';
 

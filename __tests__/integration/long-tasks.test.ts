@@ -1,7 +1,7 @@
 // Long tasks through the agent's parts against the real mock server over HTTP: with no one there (milk run), the
 // model's questions and plans are answered so; the checklist's calls reach the bus and the log.
 import * as fs from 'node:fs';
-import type { Events } from '../../src/bus';
+import type { Events } from '../../src/kernel/bus';
 import { OpenAIProvider } from '../../src/providers/openai';
 import type { Provider } from '../../src/providers/provider';
 import { agent } from '../helpers/agent';

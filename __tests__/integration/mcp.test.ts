@@ -334,7 +334,7 @@ describe('what a server says is not taken on trust', () => {
 
 describe("a server's tool through the engine", () => {
   const { agentParts } = require('../../src/agent-parts') as typeof import('../../src/agent-parts');
-  const { Bus } = require('../../src/bus') as typeof import('../../src/bus');
+  const { Bus } = require('../../src/kernel/bus') as typeof import('../../src/kernel/bus');
   const { ScriptProvider, parseScript } =
     require('../../src/providers/script') as typeof import('../../src/providers/script');
 

@@ -6,7 +6,7 @@ import { ROOT } from '../helpers/pty';
 describe('the turn runner in a plain Node process', () => {
   it('never lets a cancelled turn reach the process as an unhandled rejection', () => {
     const script = `
-      const { Bus } = require('./dist/bus');
+      const { Bus } = require('./dist/kernel/bus');
       const { TurnRunner } = require('./dist/turn/runner');
       const { OfflineProvider } = require('./dist/providers/offline');
       process.on('unhandledRejection', () => { console.log('UNHANDLED'); process.exit(3); });

@@ -1,6 +1,6 @@
 // Providers against the real mock server over HTTP on 127.0.0.1: streaming,
 // every failure, and cancel closing the connection. No mocked fetch.
-import { Bus, Events } from '../../src/bus';
+import { Bus, Events } from '../../src/kernel/bus';
 import { TurnRunner } from '../../src/turn/runner';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { AnthropicProvider, alternate } from '../../src/providers/anthropic';

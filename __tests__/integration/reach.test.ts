@@ -6,11 +6,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { Approval, Bus, Events } from '../../src/bus';
+import { Bus, Events } from '../../src/kernel/bus';
+import { Approval } from '../../src/protocol/approvals';
 import { agentParts } from '../../src/agent-parts';
 import { ScriptProvider, parseScript } from '../../src/providers/script';
-import type { ApprovalMode } from '../../src/settings/approval';
-import type { ChatMessage } from '../../src/providers/provider';
+import type { ApprovalMode } from '../../src/protocol/approvals';
+import type { ChatMessage } from '../../src/protocol/messages';
 import { tempDir } from '../helpers/pty';
 
 type Call = { name: string; args: Record<string, unknown> };

@@ -3,7 +3,7 @@
 // protocol asks (OpenAI-compatible: reasoning_content on the turn's assistant
 // messages; Anthropic: the thinking block with its signature, first in its
 // message), and not sent with later turns.
-import { Bus, Events } from '../../src/bus';
+import { Bus, Events } from '../../src/kernel/bus';
 import { TurnRunner } from '../../src/turn/runner';
 import { tempDir } from '../helpers/pty';
 import { protocols, useMockServer } from '../helpers/mock';

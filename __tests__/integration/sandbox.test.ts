@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { Bus } from '../../src/bus';
+import { Bus } from '../../src/kernel/bus';
 import { TurnRunner } from '../../src/turn/runner';
 import { ScriptProvider, parseScript } from '../../src/providers/script';
 import { callTool as runTool } from '../helpers/tools';

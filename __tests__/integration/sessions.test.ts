@@ -2,7 +2,7 @@
 // runner and providers against the mock model server over HTTP.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Bus, Events } from '../../src/bus';
+import { Bus, Events } from '../../src/kernel/bus';
 import { agentParts } from '../../src/agent-parts';
 import type { Provider } from '../../src/providers/provider';
 import { SessionLog } from '../../src/session/log';

@@ -4,10 +4,12 @@
 import { png } from '../helpers/png';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Approval, Bus, Events } from '../../src/bus';
+import { Bus, Events } from '../../src/kernel/bus';
+import { Approval } from '../../src/protocol/approvals';
 import { TurnRunner } from '../../src/turn/runner';
 import { ScriptProvider, parseScript } from '../../src/providers/script';
-import { ChatMessage, Provider, StreamItem } from '../../src/providers/provider';
+import { Provider, StreamItem } from '../../src/providers/provider';
+import { ChatMessage } from '../../src/protocol/messages';
 import { callTool as runTool } from '../helpers/tools';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { AnthropicProvider } from '../../src/providers/anthropic';

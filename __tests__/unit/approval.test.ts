@@ -1,7 +1,7 @@
 import { APPROVAL_MODES, decide, nextMode } from '../../src/settings/approval';
 import { Settings } from '../../src/settings/store';
 import { BUILTIN_TOOLS } from '../../src/tools/registry';
-import type { ToolKind } from '../../src/settings/approval';
+import type { ToolKind } from '../../src/protocol/approvals';
 
 const kindOf = (name: string): ToolKind => BUILTIN_TOOLS.find((t) => t.name === name)!.kind;
 

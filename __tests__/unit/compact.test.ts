@@ -9,7 +9,7 @@ import {
   summaryMessages,
   summaryRequest,
 } from '../../src/turn/compact';
-import type { ChatMessage } from '../../src/providers/provider';
+import type { ChatMessage } from '../../src/protocol/messages';
 import { replay } from '../../src/session/replay';
 import type { LogEvent } from '../../src/session/events';
 

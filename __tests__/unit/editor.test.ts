@@ -1,6 +1,7 @@
 import { CLUSTERING } from '../../src/editor/width';
 import * as fc from 'fast-check';
 import * as ed from '../../src/editor/model';
+import type { Segment } from '../../src/protocol/segments';
 import { layout, scrollTop } from '../../src/editor/layout';
 
 /** Builds a state from a template where `|` marks the cursor. */
@@ -209,7 +210,7 @@ describe('editor: segments and pastes', () => {
   });
 
   it('round-trips segments', () => {
-    const segs: ed.Segment[] = [
+    const segs: Segment[] = [
       { type: 'text', text: 'a\nb' },
       { type: 'paste', text: big },
       { type: 'text', text: 'c' },

@@ -3,15 +3,16 @@
 // refused, failed, a question cancelled, a tool cancelled mid-run — every call
 // the model asked for has its answer in the conversation before the next
 // request, or when the turn ends.
-import { Bus, Events } from '../../src/bus';
+import { Bus, Events } from '../../src/kernel/bus';
 import { TurnRunner } from '../../src/turn/runner';
-import type { ChatMessage, Provider, StreamItem } from '../../src/providers/provider';
+import type { Provider, StreamItem } from '../../src/providers/provider';
+import type { ChatMessage } from '../../src/protocol/messages';
 import { ToolRegistry } from '../../src/tools/registry';
 import { defineTool, type AnyTool } from '../../src/tools/tool';
 import * as s from '../../src/tools/schema';
 import { Conversation } from '../../src/turn/conversation';
 import { Approvals } from '../../src/turn/approvals';
-import { sanitize } from '../../src/inert';
+import { sanitize } from '../../src/protocol/inert';
 import { Settings } from '../../src/settings/store';
 
 /** Answers each request with the next step: tool calls (by name and arguments) or text. */

@@ -2,7 +2,7 @@
 // matcher the tools used before, kept as the oracle) on the patterns models
 // write, and a pattern that made picomatch's regex run for hours answered at once.
 import picomatch from 'picomatch';
-import { GlobError, MAX_ALTERNATIVES, expandBraces, globMatcher } from '../../src/glob-match';
+import { GlobError, MAX_ALTERNATIVES, expandBraces, globMatcher } from '../../src/kernel/glob-match';
 
 const PATHS = [
   'a.ts',

@@ -7,7 +7,7 @@ import {
   capEntries,
   storeVerdict,
 } from '../../src/history/rules';
-import type { Segment } from '../../src/editor/model';
+import type { Segment } from '../../src/protocol/segments';
 
 const text = (t: string): Segment[] => [{ type: 'text', text: t }];
 const entry = (t: string, ts = '2026-01-01T00:00:00.000Z'): HistoryEntry => ({ ts, segments: text(t) });

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMANDS, CommandName, MODES } from '../../src/commands';
+import { COMMANDS, CommandName, MODES } from '../../src/kernel/commands';
 import { SLASH_COMMANDS, slashTableMarkdown } from '../../src/slash-commands';
 import { DEFAULT_KEYMAP, buildKeymap, describeKey, normalizeKey } from '../../src/tui/keymap';
 

@@ -8,7 +8,7 @@ import { columnWidths } from '../../src/markdown/table';
 import { wrapSpans } from '../../src/markdown/wrap';
 import { BURST_PER_FRAME, MarkdownStream } from '../../src/markdown/stream';
 import { highlightLines } from '../../src/markdown/highlight';
-import { sanitize } from '../../src/inert';
+import { sanitize } from '../../src/protocol/inert';
 import { stringWidth } from '../../src/editor/width';
 
 const text = (rows: MdRow[]) => rows.map((r) => r.map((s) => s.text).join(''));

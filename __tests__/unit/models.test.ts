@@ -9,7 +9,7 @@ function tallyAdd(t: Tally, s: Spend, usd: number | null): void {
 }
 import { tablePrice, tableWindow, warmPriceTable } from '../../src/price-table';
 import { alternate, anthropicRequest, withCacheBreakpoints } from '../../src/providers/anthropic';
-import type { ChatMessage } from '../../src/providers/provider';
+import type { ChatMessage } from '../../src/protocol/messages';
 import { parseConfig } from '../../src/config/config';
 import { THINKING_BUDGETS } from '../../src/settings/effort';
 import { ModelPickerView } from '../../src/composer/views/model-picker';
@@ -299,7 +299,7 @@ describe('the Responses API, read and written', () => {
 
 describe('images', () => {
   const { imageMime, imageChip, byteSize, looksLikeImage, withoutBytes, dataUrl } =
-    require('../../src/images') as typeof import('../../src/images');
+    require('../../src/kernel/images') as typeof import('../../src/kernel/images');
   const { Conversation } = require('../../src/turn/conversation') as typeof import('../../src/turn/conversation');
   const bytes = (...b: number[]) => Uint8Array.from(b);
 
@@ -348,7 +348,7 @@ describe('images', () => {
 });
 
 describe('a pasted image', () => {
-  const { pastedImagePath } = require('../../src/images') as typeof import('../../src/images');
+  const { pastedImagePath } = require('../../src/kernel/images') as typeof import('../../src/kernel/images');
   const ed = require('../../src/editor/model') as typeof import('../../src/editor/model');
 
   it('a dropped file’s path in the shapes terminals paste it; anything else is text', () => {

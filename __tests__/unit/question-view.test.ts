@@ -3,7 +3,7 @@ import { UiState, open } from '../../src/composer/stack';
 import { QuestionView, planRows, questionRows } from '../../src/composer/views/question';
 import { APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';
 import { DEFAULT_KEYMAP } from '../../src/tui/keymap';
-import { sanitize } from '../../src/inert';
+import { sanitize } from '../../src/protocol/inert';
 import { PLAN_OPTIONS, askAnswer, planAnswer } from '../../src/questions';
 import { composer } from '../helpers/composer';
 import { memoryText } from '../../src/composer/reducer';

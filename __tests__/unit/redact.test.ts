@@ -1,4 +1,4 @@
-import { redactUrl } from '../../src/redact';
+import { redactUrl } from '../../src/kernel/redact';
 
 describe('URLs as milk prints them', () => {
   it('hides userinfo, the query and the fragment, and keeps the rest', () => {
@@ -13,7 +13,7 @@ describe('URLs as milk prints them', () => {
 });
 
 describe('redactSecrets', () => {
-  const { redactSecrets } = require('../../src/redact') as typeof import('../../src/redact');
+  const { redactSecrets } = require('../../src/kernel/redact') as typeof import('../../src/kernel/redact');
   it('hides the configured key anywhere, and key-shaped tokens', () => {
     expect(redactSecrets('bad key xyz-CONFIGURED-KEY-123 given', 'xyz-CONFIGURED-KEY-123')).toBe(
       'bad key [redacted key] given',

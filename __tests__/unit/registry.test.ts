@@ -1,7 +1,7 @@
 import { BUILTIN_TOOLS, ToolRegistry, loggedSubject, prepare, specOf } from '../../src/tools/registry';
 import { mcpTool } from '../../src/tools/mcp-tools';
 import { checkArgs } from '../../src/tools/validate';
-import type { ToolCall } from '../../src/tool-call';
+import type { ToolCall } from '../../src/protocol/tools';
 
 const call = (name: string, args: Record<string, unknown>, argsError?: string): ToolCall => ({
   id: 'c1',

@@ -1,8 +1,9 @@
-import { Bus, Events } from '../../src/bus';
+import { Bus, Events } from '../../src/kernel/bus';
 import { TurnRunner } from '../../src/turn/runner';
-import { ChatMessage, Provider, sleep } from '../../src/providers/provider';
+import { Provider, sleep } from '../../src/providers/provider';
+import { ChatMessage } from '../../src/protocol/messages';
 import { OfflineProvider } from '../../src/providers/offline';
-import { sanitize } from '../../src/inert';
+import { sanitize } from '../../src/protocol/inert';
 
 /** A provider that yields scripted deltas, and can ignore the abort signal like a stuck server. */
 class ScriptedProvider implements Provider {

@@ -1,4 +1,5 @@
-import { StreamSanitizer, sanitize } from '../../src/inert';
+import { sanitize } from '../../src/protocol/inert';
+import { StreamSanitizer } from '../../src/kernel/stream-sanitizer';
 
 describe('sanitize', () => {
   it.each([
@@ -29,7 +30,7 @@ describe('sanitize', () => {
 });
 
 describe('bidirectional controls', () => {
-  const { sanitize } = require('../../src/inert') as typeof import('../../src/inert');
+  const { sanitize } = require('../../src/protocol/inert') as typeof import('../../src/protocol/inert');
   it('names overrides and isolates, so text cannot read otherwise than it is, and keeps right-to-left text', () => {
     expect(sanitize('rm -rf \u202e/ tsil\u202c')).toBe('rm -rf <U+202E>/ tsil<U+202C>');
     expect(sanitize('a\u2066b\u2069')).toBe('a<U+2066>b<U+2069>');

@@ -1,6 +1,6 @@
 import { scrollbackText } from '../../src/tui/scrollback';
 import { TranscriptModel } from '../../src/tui/transcript-model';
-import { sanitize } from '../../src/inert';
+import { sanitize } from '../../src/protocol/inert';
 
 describe('what milk leaves in the scrollback', () => {
   const model = () => {

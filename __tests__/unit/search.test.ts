@@ -1,6 +1,6 @@
 import * as s from '../../src/search/search';
 import type { HistoryEntry } from '../../src/history/rules';
-import type { Segment } from '../../src/editor/model';
+import type { Segment } from '../../src/protocol/segments';
 
 const E = (...texts: string[]): HistoryEntry[] =>
   texts.map((t) => ({ ts: 't', segments: [{ type: 'text', text: t }] }));

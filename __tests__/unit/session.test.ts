@@ -5,7 +5,7 @@ import { validEvent } from '../../src/session/schema';
 import { Summarizer, replay } from '../../src/session/replay';
 import { trimContext } from '../../src/turn/context';
 import { movePicker, openPicker, pickerLine, selected } from '../../src/session/picker';
-import type { ChatMessage } from '../../src/providers/provider';
+import type { ChatMessage } from '../../src/protocol/messages';
 
 const C = 'c1';
 const ts = '2026-11-30T10:00:00.000Z';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { sha256Hex } from '../../src/sha256';
+import { sha256Hex } from '../../src/kernel/sha256';
 import { sessionIdForWorkspace } from '../../src/config/paths';
 
 const node = (s: string): string => createHash('sha256').update(s).digest('hex');

@@ -1,9 +1,9 @@
-import { sanitize as t } from '../../src/inert';
+import { sanitize as t } from '../../src/protocol/inert';
 import { CLUSTERING } from '../../src/editor/width';
 import { statusRow, StatusState } from '../../src/tui/views';
-import { fit } from '../../src/rows';
+import { fit } from '../../src/kernel/rows';
 import { stringWidth } from '../../src/editor/width';
-import { Bus } from '../../src/bus';
+import { Bus } from '../../src/kernel/bus';
 import { StatusModel } from '../../src/tui/status-model';
 
 const base: StatusState = {

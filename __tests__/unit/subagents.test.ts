@@ -2,7 +2,7 @@ import { EXPLORE, READ_TOOLS, agentsFrom, parseAgentFile, readsOnly, subagentSys
 import { BUILTIN_TOOLS, ToolRegistry } from '../../src/tools/registry';
 import { inOrder } from '../../src/turn/runner';
 import type { Show } from '../../src/turn/tool-calls';
-import { sanitize } from '../../src/inert';
+import { sanitize } from '../../src/protocol/inert';
 
 const file = (name: string, text: string, source: 'personal' | 'project' = 'project') => ({
   file: name,

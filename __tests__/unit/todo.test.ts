@@ -1,7 +1,8 @@
 import { CLUSTERING } from '../../src/editor/width';
-import type { ChatMessage } from '../../src/providers/provider';
+import type { ChatMessage } from '../../src/protocol/messages';
 import { replay } from '../../src/session/replay';
-import { type TodoItem, checklistOf, checklistRows, itemsOf, todoProblem, todoSubject, todoText } from '../../src/todo';
+import { checklistOf, checklistRows, itemsOf, todoProblem, todoSubject, todoText } from '../../src/todo';
+import { type TodoItem } from '../../src/protocol/checklist';
 
 const item = (text: string, status: TodoItem['status'] = 'pending'): TodoItem => ({ text, status });
 const rows = (items: TodoItem[], height: number, folded = false, width = 40) =>

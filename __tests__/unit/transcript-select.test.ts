@@ -1,9 +1,9 @@
 // Selection geometry (wide characters, clusters, soft wraps, a scrolled view) and the transcript search's matching,
 // counts and stepping: the pure cores behind the mouse, copy mode and Ctrl+X Ctrl+F.
 import * as fc from 'fast-check';
-import { sanitize as t } from '../../src/inert';
+import { sanitize as t } from '../../src/protocol/inert';
 import { CLUSTERING } from '../../src/editor/width';
-import { markCells } from '../../src/rows';
+import { markCells } from '../../src/kernel/rows';
 import { TranscriptModel } from '../../src/tui/transcript-model';
 import { TranscriptSelect } from '../../src/tui/transcript-select';
 import { between, cellText, click, lineRows, nextWord, rowCells, selectedText, wordAt } from '../../src/tui/selection';

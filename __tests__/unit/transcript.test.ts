@@ -1,4 +1,4 @@
-import { sanitize as t } from '../../src/inert';
+import { sanitize as t } from '../../src/protocol/inert';
 import { CLUSTERING, EmojiWidths } from '../../src/editor/width';
 import * as fc from 'fast-check';
 import { TranscriptModel } from '../../src/tui/transcript-model';

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { insideReal, openRegular, readRegularCapped } from '../io/files';
 import { describeIoError } from '../io/errors';
 import type { Environment, Instruction } from './prompt';
-import { dataLayout } from '../data-dir';
+import { dataLayout } from '../kernel/data-dir';
 
 export const MAX_INSTRUCTION_BYTES = 32 * 1024;
 /** `.git` (a worktree's pointer) and HEAD are a line each. */

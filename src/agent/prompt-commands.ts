@@ -5,7 +5,7 @@
 // names that clash with a built-in, are worked out here from what the loader
 // read. Pure.
 
-import { maxOf } from '../arrays';
+import { maxOf } from '../kernel/arrays';
 
 export type PromptSource = 'personal' | 'project' | 'mcp';
 

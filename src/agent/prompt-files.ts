@@ -9,7 +9,7 @@ import { TooLargeFileError, insideReal, readRegularCapped } from '../io/files';
 import { gitRoot } from './instructions';
 import { describeIoError } from '../io/errors';
 import type { PromptFile } from './prompt-commands';
-import { dataLayout } from '../data-dir';
+import { dataLayout } from '../kernel/data-dir';
 
 /** A prompt file larger than this is not a prompt: it is skipped, and said so. */
 export const MAX_PROMPT_BYTES = 64 * 1024;

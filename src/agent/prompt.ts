@@ -4,8 +4,8 @@
 // files, general first, nearest last). Each part is named, so `/context` can
 // show what is sent and how big each part is. Pure.
 
-import type { ToolSpec } from '../tool-call';
-import { maxOf } from '../arrays';
+import type { ToolSpec } from '../protocol/tools';
+import { maxOf } from '../kernel/arrays';
 
 export interface Environment {
   cwd: string;

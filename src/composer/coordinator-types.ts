@@ -2,11 +2,12 @@
 // services and views it drives), a frame of what the screen shows, and the
 // table of its effect handlers. Types only.
 
-import type { ImagePart } from '../images';
-import type { CommandName, KeyNames } from '../commands';
+import type { ImagePart } from '../protocol/images';
+import type { CommandName, KeyNames } from '../kernel/commands';
 import type { MatchRef, TranscriptCorpus } from '../search/transcript-search';
-import type { EditorState, ImageSegment, PasteOptions, Segment } from '../editor/model';
-import type { Inert } from '../inert';
+import type { EditorState, PasteOptions } from '../editor/model';
+import type { ImageSegment, Segment } from '../protocol/segments';
+import type { Inert } from '../protocol/inert';
 import type { FileHit } from '../search/files';
 import type { CommandEntry } from '../search/commands';
 import type { ProviderKind, SetupAnswers } from './views/provider-setup';

@@ -7,9 +7,9 @@
 // itself: the stack's selectors say what a frame shows, the history service
 // does the I/O.
 
-import type { Bus, TurnEnd } from '../bus';
-import { sanitize } from '../inert';
-import { CommandName, Mode, withKeys } from '../commands';
+import type { Bus, TurnEnd } from '../kernel/bus';
+import { sanitize } from '../protocol/inert';
+import { CommandName, Mode, withKeys } from '../kernel/commands';
 import { SLASH_COMMANDS, SlashContext, findSlash, turnRunning } from '../slash-commands';
 import type { CommandEntry } from '../search/commands';
 import { slashContext } from './slash-context';
@@ -23,8 +23,9 @@ import { UiState, dispatch, initialUi, keyModes, open, shownComposer, shownPaint
 import type { CarriedEffect, ComposerInput, Effect, Input } from './state';
 import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
 import { QuestionView } from './views/question';
-import type { PersonAnswer } from '../questions';
-import { APPROVAL_MEANING, type ApprovalMode } from '../settings/approval';
+import type { PersonAnswer } from '../protocol/questions';
+import { APPROVAL_MEANING } from '../settings/approval';
+import { type ApprovalMode } from '../protocol/approvals';
 import { MENTION_LIMIT } from './views/mention';
 import { PickerView } from './views/picker';
 import { ModelPickerView } from './views/model-picker';

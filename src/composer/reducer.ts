@@ -5,15 +5,16 @@
 // mean for turns, files and the screen is carried out by the coordinator.
 // No blessed, no fs, no timers, no bus.
 
-import type { CommandName } from '../commands';
+import type { CommandName } from '../kernel/commands';
 import { SLASH_COMMANDS, completeSlash, findSlash, parseSlash } from '../slash-commands';
 import { nearestCommand } from '../search/commands';
 import { BURST_GAP_MS, interruptAction } from './ladder';
 import { nextMode } from '../settings/approval';
+import type { Segment } from '../protocol/segments';
 import * as ed from '../editor/model';
 import * as nav from '../history/navigator';
 import type { ComposerContext, ComposerInput, ComposerState, Effect, Input, Reduced } from './state';
-import { pastedImagePath } from '../images';
+import { pastedImagePath } from '../kernel/images';
 import { clean } from '../editor/text';
 
 type Edit = (s: ed.EditorState) => ed.EditorState;
@@ -301,9 +302,9 @@ function interrupt(s: ComposerState, ctx: ComposerContext): Reduced {
 }
 
 /** Cancelled or failed: queued inputs come back above what is being typed, none is sent unasked. */
-function restore(s: ComposerState, inputs: ReadonlyArray<readonly ed.Segment[]>): ComposerState {
+function restore(s: ComposerState, inputs: ReadonlyArray<readonly Segment[]>): ComposerState {
   if (inputs.length === 0) return s;
   const parts = [...inputs, ed.toSegments(s.editor)].filter((p) => p.length > 0);
-  const joined = parts.flatMap((p, i): ed.Segment[] => (i === 0 ? [...p] : [{ type: 'text', text: '\n\n' }, ...p]));
+  const joined = parts.flatMap((p, i): Segment[] => (i === 0 ? [...p] : [{ type: 'text', text: '\n\n' }, ...p]));
   return { ...s, editor: ed.replaceWith(s.editor, joined), nav: nav.idleNav };
 }

@@ -3,8 +3,8 @@
 // back to before it, the input back into the composer, and offers back the
 // files changed since. A part of the coordinator, carrying out its effects.
 
-import type { Bus } from '../bus';
-import { sanitize } from '../inert';
+import type { Bus } from '../kernel/bus';
+import { sanitize } from '../protocol/inert';
 import { turnRunning } from '../slash-commands';
 import type { CoordinatorOptions } from './coordinator-types';
 import { displayText } from '../editor/text';

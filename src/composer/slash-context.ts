@@ -3,9 +3,9 @@
 // history, the MCP servers and the screen only through this.
 
 import type { Input } from './state';
-import type { Bus } from '../bus';
+import type { Bus } from '../kernel/bus';
 import type { Effort } from '../settings/effort';
-import type { CommandName, KeyNames, Mode } from '../commands';
+import type { CommandName, KeyNames, Mode } from '../kernel/commands';
 import type { HistoryMode, Settings } from '../settings/store';
 import type { HistoryService } from '../history/service';
 import { turnRunning } from '../slash-commands';

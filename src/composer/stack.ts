@@ -4,7 +4,7 @@
 // other effect goes back to the coordinator. What a frame shows is read from
 // here once per paint (selectors below). Pure.
 
-import type { KeyNames, Mode } from '../commands';
+import type { KeyNames, Mode } from '../kernel/commands';
 import type { EditorState } from '../editor/model';
 import { reduce } from './reducer';
 import type { CarriedEffect, ComposerInput, ComposerState, Effect, StackEffect } from './state';
@@ -13,8 +13,8 @@ import { MentionView } from './views/mention';
 import { SearchView } from './views/search';
 import { SlashMenuView } from './views/slash-menu';
 import type { View, ViewContext, ViewPaint, ViewPaints } from './views/view';
-import { pushAll } from '../arrays';
-import type { Inert } from '../inert';
+import { pushAll } from '../kernel/arrays';
+import type { Inert } from '../protocol/inert';
 
 export interface UiState {
   readonly composer: ComposerState;

@@ -4,13 +4,14 @@
 // comes out (effects as data, carried out by the turn coordinator).
 // Types and constants only.
 
-import type { Approval, ApprovalMode } from '../settings/approval';
-import type { PersonAnswer } from '../questions';
-import type { CommandName } from '../commands';
+import type { Approval, ApprovalMode } from '../protocol/approvals';
+import type { PersonAnswer } from '../protocol/questions';
+import type { CommandName } from '../kernel/commands';
 import type { FileHit } from '../search/files';
 import type { CommandEntry } from '../search/commands';
 import type { MatchRef } from '../search/transcript-search';
 import type { SetupAnswers } from './views/provider-setup';
+import type { ImageSegment, Segment } from '../protocol/segments';
 import * as ed from '../editor/model';
 import type { EmojiWidths } from '../editor/width';
 import * as nav from '../history/navigator';
@@ -65,7 +66,7 @@ export type ComposerInput =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'paste'; readonly text: string }
   /** A cancelled turn's queued inputs come back, joined above what is being typed. */
-  | { readonly kind: 'restore'; readonly inputs: ReadonlyArray<readonly ed.Segment[]> }
+  | { readonly kind: 'restore'; readonly inputs: ReadonlyArray<readonly Segment[]> }
   /** The draft replaced (by what the external editor left). */
   | { readonly kind: 'setDraft'; readonly text: string }
   /** The active history list changed (e.g. /history global): leave any browse. */
@@ -83,7 +84,7 @@ export type ComposerInput =
   /** A pasted image's path proved an image (read, off the keystroke): its chip takes the place of the text pasted. */
   | {
       readonly kind: 'imageFound';
-      readonly image: ed.ImageSegment;
+      readonly image: ImageSegment;
       readonly replacing?: string;
       /** The @-mention chip (its workspace path) the image's chip replaces. */
       readonly mention?: string;
@@ -96,7 +97,7 @@ export type ComposerInput =
 
 /** An input on its way to the model. */
 export interface Input {
-  readonly segments: ed.Segment[];
+  readonly segments: Segment[];
   /** Pastes expanded: what the model gets. */
   readonly text: string;
   /** Pastes collapsed: how the transcript shows it. */
@@ -105,9 +106,9 @@ export interface Input {
 
 export type Effect =
   /** Write to history before anything else happens with it. */
-  | { readonly type: 'record'; readonly segments: ed.Segment[] }
+  | { readonly type: 'record'; readonly segments: Segment[] }
   /** Keep one Up away, in memory only (text cleared with Ctrl-C). */
-  | { readonly type: 'remember'; readonly segments: ed.Segment[] }
+  | { readonly type: 'remember'; readonly segments: Segment[] }
   | { readonly type: 'submit'; readonly input: Input }
   | { readonly type: 'queue'; readonly input: Input }
   /** A typed `# text`: which instructions file keeps it is asked, then it is written there. */

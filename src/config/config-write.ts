@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { ensureDir, readRegular, writeAtomic } from '../io/files';
 import { describeIoError } from '../io/errors';
-import { dataLayout } from '../data-dir';
+import { dataLayout } from '../kernel/data-dir';
 
 export class ConfigWriteError extends Error {}
 

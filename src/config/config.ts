@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import type * as V from 'valibot';
 import { DEFAULT_MAX_ENTRIES } from '../history/rules';
-import { dataLayout } from '../data-dir';
+import { dataLayout } from '../kernel/data-dir';
 import { EFFORTS } from '../settings/effort';
 import { HOOK_EVENTS, type HookEvent } from '../hooks';
 

@@ -5,8 +5,8 @@
 
 import { ConfigWriteError, readConfigJson, writeConfigJson } from './config-write';
 import { parseConfig } from './config';
-import { dataLayout } from '../data-dir';
-import { redactUrl } from '../redact';
+import { dataLayout } from '../kernel/data-dir';
+import { redactUrl } from '../kernel/redact';
 
 export { ConfigWriteError as McpCommandError };
 

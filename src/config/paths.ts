@@ -2,7 +2,7 @@
 // --data-dir, else $MILK_HOME, else ~/.milk: never anywhere in the workspace.
 // Pure: the environment and the passwd home are passed in.
 
-import { sha256Hex } from '../sha256';
+import { sha256Hex } from '../kernel/sha256';
 import * as path from 'node:path';
 
 /**

@@ -11,7 +11,7 @@ import { Rule, validRules } from '../settings/rules';
 import { DenyRule, validDeny } from '../settings/deny';
 import { asideName, readRegularText, writeAtomicAsync } from '../io/files';
 import { describeIoError } from '../io/errors';
-import { dataLayout } from '../data-dir';
+import { dataLayout } from '../kernel/data-dir';
 
 /** A rules file larger than this is not one milk wrote: it is not read. */
 const MAX_RULES_BYTES = 4 * 1024 * 1024;

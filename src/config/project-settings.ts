@@ -11,10 +11,11 @@ import type * as V from 'valibot';
 import { hooks, mcpServers } from './config';
 import { type Rule, describeRule, validRules } from '../settings/rules';
 import { type DenyRule, describeDeny, validDeny } from '../settings/deny';
-import { APPROVAL_MODES, type ApprovalMode } from '../settings/approval';
+import { APPROVAL_MODES } from '../settings/approval';
+import { type ApprovalMode } from '../protocol/approvals';
 import { HOOK_EVENTS, type HooksConfig } from '../hooks';
-import { redactUrl } from '../redact';
-import { sha256Hex } from '../sha256';
+import { redactUrl } from '../kernel/redact';
+import { sha256Hex } from '../kernel/sha256';
 
 const MAX_BYTES = 1024 * 1024;
 /** Where it is in the workspace, as milk names it (and the source its hooks are listed under in /hooks). */

@@ -4,7 +4,7 @@
 // file changes, milk asks again. `milk trust` and `milk untrust` change it.
 
 import * as fs from 'node:fs';
-import { dataLayout } from '../data-dir';
+import { dataLayout } from '../kernel/data-dir';
 import { ensureDir, writeAtomic } from '../io/files';
 import * as path from 'node:path';
 import { type ProjectRead, readProjectSettings } from './project-settings';

@@ -6,9 +6,7 @@ import { EmojiWidths, graphemeEnd, graphemeStart, graphemes, graphemeWidth } fro
 import { insertClip, removeRange } from './clips';
 import {
   FILE_CHIP,
-  type ImageSegment,
   PASTE_MARK,
-  Segment,
   chipLabel,
   clean,
   countMarks,
@@ -23,6 +21,7 @@ import {
   scanForward,
   segmentsText,
 } from './text';
+import type { ImageSegment, Segment } from '../protocol/segments';
 
 export {
   FILE_CHIP,
@@ -36,7 +35,6 @@ export {
   pasteLabel,
   segmentsText,
 } from './text';
-export type { ImageSegment, Segment } from './text';
 export {
   MAX_RING,
   killAlnumWordBack,

@@ -2,7 +2,8 @@
 // secret-looking inputs stay out, a consecutive duplicate is skipped, the
 // newest N are kept. Pure functions over plain data.
 
-import { Segment, segmentsText } from '../editor/model';
+import { segmentsText } from '../editor/model';
+import { Segment } from '../protocol/segments';
 
 export interface HistoryEntry {
   /** When it was entered, ISO 8601. */

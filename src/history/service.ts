@@ -7,7 +7,8 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Segment, segmentsText } from '../editor/model';
+import { segmentsText } from '../editor/model';
+import { Segment } from '../protocol/segments';
 import { historyHeader } from './format';
 import { DEFAULT_LOCK, LockOptions } from '../io/lock';
 import { HistoryEntry, StoreVerdict, storeVerdict } from './rules';
@@ -16,7 +17,7 @@ import { HistoryFile } from './store';
 import { describeIoError } from '../io/errors';
 import { ensureDir } from '../io/files';
 import { HistoryMode, otherMode } from '../settings/store';
-import { dataLayout } from '../data-dir';
+import { dataLayout } from '../kernel/data-dir';
 
 export interface HistoryPaths {
   session: string;

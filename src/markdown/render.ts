@@ -12,7 +12,7 @@ import { EmojiWidths, graphemes, graphemeWidth, stringWidth } from '../editor/wi
 import { wrapSpans } from './wrap';
 import { LazyCode } from './highlight';
 import { markdown } from './parsers';
-import { maxOf, pushAll } from '../arrays';
+import { maxOf, pushAll } from '../kernel/arrays';
 import { MdOptions, MdRow, MdSpan, MdStyle, TAB, inlineSpans, sameLine } from './inline';
 import { plain, tableRows } from './table';
 

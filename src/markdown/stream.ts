@@ -15,7 +15,7 @@ import { blockCuts } from './cuts';
 import { Backlog } from './backlog';
 import type { EmojiWidths } from '../editor/width';
 import { wrapSpans } from './wrap';
-import { pushAll } from '../arrays';
+import { pushAll } from '../kernel/arrays';
 
 const LARGE_BLOCK = 64 * 1024;
 const WINDOW = 16 * 1024;

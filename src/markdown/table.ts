@@ -6,7 +6,7 @@ import type Token from 'markdown-it/lib/token.mjs';
 import { EmojiWidths, stringWidth } from '../editor/width';
 import { MdOptions, MdRow, MdSpan, inlineSpans } from './inline';
 import { wrapSpans } from './wrap';
-import { maxOf, pushAll } from '../arrays';
+import { maxOf, pushAll } from '../kernel/arrays';
 
 type Align = 'left' | 'right' | 'center';
 interface Cell {

@@ -1,13 +1,14 @@
 // The Anthropic Messages API, streamed as server-sent events, with the same
 // retry, idle-timeout and error rules as the OpenAI provider.
 
-import { ChatMessage, StreamItem, StreamOptions, ThinkingBlock, Usage, parseArgs } from './provider';
+import { StreamItem, StreamOptions, parseArgs } from './provider';
+import { ChatMessage, ThinkingBlock, Usage } from '../protocol/messages';
 import { HttpProvider, HttpProviderOptions } from './http-provider';
 import type { ChunkRead } from './errors';
 import type { SseEvent } from './event-stream';
 import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
 import { THINKING_BUDGETS } from '../settings/effort';
-import type { ImagePart } from '../images';
+import type { ImagePart } from '../protocol/images';
 
 export interface AnthropicOptions extends HttpProviderOptions {
   maxTokens?: number;

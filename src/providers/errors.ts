@@ -2,9 +2,10 @@
 // message names the cause (refused, timed out, key rejected, rate limited,
 // server error, cut off) and never includes an API key or the conversation.
 
-import type { StreamItem, ThinkingBlock, Usage } from './provider';
-import type { ToolCall } from '../tool-call';
-import { redactSecrets, redactUrl } from '../redact';
+import type { StreamItem } from './provider';
+import type { ThinkingBlock, Usage } from '../protocol/messages';
+import type { ToolCall } from '../protocol/tools';
+import { redactSecrets, redactUrl } from '../kernel/redact';
 import {
   CredentialsInUrlError,
   EncodedResponseError,

@@ -11,7 +11,7 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { PeerCertificate } from 'node:tls';
 import { sleep } from './provider';
-import { redactUrl } from '../redact';
+import { redactUrl } from '../kernel/redact';
 import { proxyAgent, proxyFor, proxyLabel } from '../io/proxy';
 import {
   CredentialsInUrlError,

@@ -3,7 +3,8 @@
 // models, and warming the HTTP client while the person types, so start-up
 // loads none of it. OpenAI's two APIs share their key and models list too.
 
-import type { ChatMessage, Provider, StreamItem, StreamOptions } from './provider';
+import type { Provider, StreamItem, StreamOptions } from './provider';
+import type { ChatMessage } from '../protocol/messages';
 import { type SseEvent, getJson, openEventStream, warmEventStream } from './event-stream';
 import { type ChunkRead, describeProviderError, guardedStream } from './errors';
 

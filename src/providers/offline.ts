@@ -2,7 +2,8 @@
 // streams a short reply word by word with small delays, so streaming, Ctrl-C
 // and history can all be tried without a server.
 
-import { ChatMessage, Provider, sleep } from './provider';
+import { Provider, sleep } from './provider';
+import { ChatMessage } from '../protocol/messages';
 
 export interface OfflineOptions {
   /** Delay between words in ms. */

@@ -6,9 +6,9 @@
 // (Azure's content filter), a last one holding only usage. A field of a type
 // no server sends is left out, never passed on as if it were text. Pure.
 
-import type { ToolCall } from '../tool-call';
+import type { ToolCall } from '../protocol/tools';
 import type { ChunkRead } from './errors';
-import type { Usage } from './provider';
+import type { Usage } from '../protocol/messages';
 import { parseArgs } from './provider';
 import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
 

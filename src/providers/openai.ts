@@ -3,11 +3,13 @@
 // SDK). A 429 or 5xx is retried once; an idle watchdog gives up on a server
 // that stops sending.
 
-import type { ChatMessage, StreamItem, StreamOptions } from './provider';
+import type { StreamItem, StreamOptions } from './provider';
+import type { ChatMessage } from '../protocol/messages';
 import { HttpProviderOptions, OpenAIKind } from './http-provider';
 import { ToolCallPieces, readChunk } from './openai-chunk';
 import { ResponsesProvider } from './responses';
-import { type ImagePart, dataUrl } from '../images';
+import { dataUrl } from '../kernel/images';
+import { type ImagePart } from '../protocol/images';
 
 export interface OpenAIOptions extends HttpProviderOptions {
   /** Models served by the Responses API instead (config.json's `"api": "responses"`): their requests go there. */

@@ -5,13 +5,15 @@
 // same retries, idle watchdog, caps, proxies and errors as the others
 // (errors.ts, event-stream.ts).
 
-import type { ChatMessage, StreamItem, StreamOptions, ThinkingBlock } from './provider';
+import type { StreamItem, StreamOptions } from './provider';
+import type { ChatMessage, ThinkingBlock } from '../protocol/messages';
 import { parseArgs } from './provider';
 import { HttpProviderOptions, OpenAIKind } from './http-provider';
 import type { ChunkRead } from './errors';
 import type { SseEvent } from './event-stream';
 import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
-import { type ImagePart, dataUrl } from '../images';
+import { dataUrl } from '../kernel/images';
+import { type ImagePart } from '../protocol/images';
 
 export type ResponsesOptions = HttpProviderOptions;
 

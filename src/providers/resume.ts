@@ -4,7 +4,7 @@
 // a choice and a note out (the caller builds the provider).
 
 import type { Config } from '../config/config';
-import { redactUrl } from '../redact';
+import { redactUrl } from '../kernel/redact';
 import type { Provider } from './provider';
 import { ProviderChoice, ProviderFlags, chooseProvider, isHttpProvider } from './select';
 

@@ -4,7 +4,8 @@
 // Each request to the model plays the next entry (k mod n); a tool call's
 // result goes back in the following request. A bare array is played every time.
 
-import { ChatMessage, Provider, StreamItem, sleep } from './provider';
+import { Provider, StreamItem, sleep } from './provider';
+import { ChatMessage } from '../protocol/messages';
 import { ProviderError } from './errors';
 
 export type ScriptStep =

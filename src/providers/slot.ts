@@ -2,7 +2,8 @@
 // on with the provider, server and model it began with (providers/resume.ts).
 // Every request and compaction asks whichever provider is in the slot now.
 
-import type { ChatMessage, Provider, StreamItem, StreamOptions } from './provider';
+import type { Provider, StreamItem, StreamOptions } from './provider';
+import type { ChatMessage } from '../protocol/messages';
 
 /** What a request is as it leaves (secrets masked: secrets.ts); the identity when nothing is done to it. */
 export type Outgoing = (

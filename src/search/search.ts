@@ -3,7 +3,7 @@
 // texts already shown. It never touches the composer itself; the composer
 // shows `match` and restores the saved draft on cancel.
 
-import type { Segment } from '../editor/model';
+import type { Segment } from '../protocol/segments';
 import type { HistoryEntry } from '../history/rules';
 import { entryText, indexFor } from './index';
 

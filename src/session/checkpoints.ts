@@ -7,7 +7,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { maxOf } from '../arrays';
+import { maxOf } from '../kernel/arrays';
 import type { CopyRecord } from './restore';
 
 export interface RestoreReport {

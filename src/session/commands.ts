@@ -24,7 +24,7 @@ import {
   summarizeFile,
 } from './log-files';
 import { ConversationSummary, Summarizer, replay } from './replay';
-import { maxOf } from '../arrays';
+import { maxOf } from '../kernel/arrays';
 import { readRegular } from '../io/files';
 import { visibleControls } from '../editor/text';
 

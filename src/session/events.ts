@@ -5,10 +5,11 @@
 // the file keeps it. No message ever quotes a line's content. Pure (the shape
 // check is handed in: session/schema.ts).
 
-import type { Segment } from '../editor/model';
+import type { Segment } from '../protocol/segments';
 import type { RecordedModel } from '../providers/resume';
-import type { ToolCall } from '../tool-call';
-import { type ImagePart, withoutBytes } from '../images';
+import type { ToolCall } from '../protocol/tools';
+import { withoutBytes } from '../kernel/images';
+import { type ImagePart } from '../protocol/images';
 
 export type LogEvent =
   /** `baseUrl`: the HTTP providers' server (logs before it was recorded lack it). */

@@ -4,10 +4,10 @@
 // masked, and the calls' arguments, which the log keeps as sent, are masked
 // here by the same rules. Pure.
 
-import { imageChip } from '../images';
+import { imageChip } from '../kernel/images';
 import { redactSecretText } from '../history/rules';
 import { LogEvent, userText } from './events';
-import { maxOf, pushAll } from '../arrays';
+import { maxOf, pushAll } from '../kernel/arrays';
 
 export type ExportEntry =
   | { role: 'user'; ts: string; text: string; images?: string[] }

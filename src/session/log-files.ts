@@ -11,7 +11,7 @@ import { withLock } from '../io/lock';
 import { LogEvent, LogReader, ParsedLog, serializeEvent } from './events';
 import { ConversationSummary, Summarizer } from './replay';
 import { validEvent } from './schema';
-import { dataLayout } from '../data-dir';
+import { dataLayout } from '../kernel/data-dir';
 
 /** The longest line read from a log: an input of eight maximal pastes, escaped; a longer line is a bad line. */
 export const MAX_LOG_LINE_BYTES = 256 * 1024 * 1024;

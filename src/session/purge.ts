@@ -13,7 +13,7 @@ import { writeAtomic } from '../io/files';
 import { eachLine } from '../io/lines';
 import { conversationIds, conversationFile, MAX_LOG_LINE_BYTES, sessionsEntries } from './log-files';
 import { LogEvent, serializeEvent, userEvent, userText } from './events';
-import { dataLayout } from '../data-dir';
+import { dataLayout } from '../kernel/data-dir';
 
 export const PURGED_TEXT = '[deleted from history]';
 

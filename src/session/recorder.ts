@@ -4,13 +4,13 @@
 // message and tool result, and how a turn ended. It never reads the log and
 // never touches the composer: recalling or searching history writes nothing.
 
-import { withoutBytes } from '../images';
-import type { Bus, Events } from '../bus';
+import { withoutBytes } from '../kernel/images';
+import type { Bus, Events } from '../kernel/bus';
 import { LogEvent, newConversationId, userEvent } from './events';
 import { loggableInput, redactSecretText } from '../history/rules';
 import type { SessionLog } from './log';
 import type { RecordedModel } from '../providers/resume';
-import type { Segment } from '../editor/model';
+import type { Segment } from '../protocol/segments';
 
 const FLUSH_MS = 1000;
 const MAX_CHUNK_CHARS = 256 * 1024;

@@ -4,21 +4,18 @@
 // person sees. Also summarises a log's conversations (for listing them) and trims a context to a
 // budget by whole turns. Pure.
 
-import type { ChatMessage } from '../providers/provider';
-import type { ToolCall } from '../tool-call';
+import type { ChatMessage } from '../protocol/messages';
+import type { ToolCall } from '../protocol/tools';
 import { DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS } from '../turn/limits';
 import { callDetail } from '../tools/visible';
 import { loggedSubject } from '../tools/registry';
 import { displayText } from '../editor/text';
 import { LogEvent, userText } from './events';
 import { summaryMessages } from '../turn/compact';
-import { pushAll } from '../arrays';
-import { type TodoItem, checklistOf } from '../todo';
-
-export type ReplayItem = {
-  kind: 'user' | 'assistant' | 'tool' | 'output' | 'result' | 'note' | 'error';
-  text: string;
-};
+import { pushAll } from '../kernel/arrays';
+import { checklistOf } from '../todo';
+import { type TodoItem } from '../protocol/checklist';
+import type { ReplayItem } from '../protocol/replay';
 
 export interface Replay {
   messages: ChatMessage[];

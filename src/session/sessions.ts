@@ -6,17 +6,17 @@
 // goes on in a copy of it (a branch), and says so. The log is never
 // rewritten here, only read.
 
-import type { Bus } from '../bus';
+import type { Bus } from '../kernel/bus';
 import type { TurnRunner } from '../turn/runner';
 import { LogEvent, recordedModel } from './events';
 import type { RecordedModel } from '../providers/resume';
-import type { ChatMessage } from '../providers/provider';
+import type { ChatMessage } from '../protocol/messages';
 import type { SessionLog } from './log';
 import { logFiles, purgeFile } from './purge';
 import { describeIoError } from '../io/errors';
 import { ConversationSummary, replay } from './replay';
 import type { SessionRecorder } from './recorder';
-import { sanitize } from '../inert';
+import { sanitize } from '../protocol/inert';
 import { exportDoc, exportJson, exportMarkdown } from './export';
 import { writeAtomic } from '../io/files';
 import * as os from 'node:os';

@@ -10,8 +10,8 @@
 
 import * as fs from 'node:fs';
 import type { Cleanup } from '../cleanup';
-import { dataLayout } from '../data-dir';
-import { sha256Hex } from '../sha256';
+import { dataLayout } from '../kernel/data-dir';
+import { sha256Hex } from '../kernel/sha256';
 import { Checkpoints, sweepCopies } from './checkpoints';
 import type { RewindFiles } from './rewind-files';
 import type { Snapshots } from './snapshots';

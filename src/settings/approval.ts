@@ -1,23 +1,15 @@
 // Approval modes: which tool calls run unasked, which are asked about, and
 // which are refused, by what a tool does (its kind, tools/tool.ts). Pure.
 
-/**
- * What a tool does, for approval (each tool says, tools/tool.ts): reads (and
- * searches), edits files in the workspace, runs a command, reaches the
- * network, or something milk cannot judge (an MCP server's tool, whatever the
- * server says of it: read-only mode refuses it unless a rule allows it), or keeps milk's own state (the checklist,
- * a question to the person, a plan put to them, a background command's output): that runs in every mode.
- */
-export type ToolKind = 'read' | 'edit' | 'command' | 'network' | 'other' | 'state';
+import type { ApprovalMode, ToolKind } from '../protocol/approvals';
 
-/**
- * An answer to a tool's question: run it, don't, run this tool unasked from now on, add a rule, run it with the
- * network.
- */
-export type Approval = 'yes' | 'no' | 'always' | 'rule' | 'network';
-
-export const APPROVAL_MODES = ['read-only', 'ask', 'plan', 'auto-edit', 'full-auto'] as const;
-export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+export const APPROVAL_MODES = [
+  'read-only',
+  'ask',
+  'plan',
+  'auto-edit',
+  'full-auto',
+] as const satisfies readonly ApprovalMode[];
 
 export type Decision = 'run' | 'ask' | 'refuse';
 

@@ -11,7 +11,8 @@
 
 import { CLUSTERING, EmojiWidths } from '../editor/width';
 import type { Effort } from './effort';
-import { ApprovalMode, Decision, ToolKind, decide } from './approval';
+import { Decision, decide } from './approval';
+import { ApprovalMode, ToolKind } from '../protocol/approvals';
 import { Rule, ruleAllows, sameRule } from './rules';
 import { DenyRule, sameDeny } from './deny';
 import { Background, ThemeChoice, paletteFor } from './theme';

@@ -6,12 +6,13 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ImageSegment, Segment } from '../editor/model';
+import type { ImageSegment, Segment } from '../protocol/segments';
 import { segmentsText } from '../editor/model';
 import { DEFAULT_READ_LINES, binaryKind, numberedWindow } from './numbered';
 import { describeIoError } from '../io/errors';
 import { inside } from './confine';
-import { type ImagePart, byteSize, imageChip, imageMime } from '../images';
+import { byteSize, imageChip, imageMime } from '../kernel/images';
+import { type ImagePart } from '../protocol/images';
 import { readImage, readImageAt } from './image-file';
 
 /** Bytes of one attached file read at most; the lines shown are cut as read_file cuts them. */

@@ -3,7 +3,8 @@
 // links to files elsewhere, FIFOs and devices are all refused, and every read
 // or write is asynchronous and bounded, so no file can freeze the screen.
 
-import { type ImagePart, byteSize, imageChip, imageMime } from '../images';
+import { byteSize, imageChip, imageMime } from '../kernel/images';
+import { type ImagePart } from '../protocol/images';
 import { imageOf, tooLarge } from './image-file';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

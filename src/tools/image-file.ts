@@ -5,9 +5,10 @@
 // past 5 MB, or not an image a model takes, a reason instead.
 
 import * as fs from 'node:fs';
-import { type ImagePart, MAX_IMAGE_BYTES, byteSize, imageMime } from '../images';
+import { MAX_IMAGE_BYTES, byteSize, imageMime } from '../kernel/images';
+import { type ImagePart } from '../protocol/images';
 import { describeIoError } from '../io/errors';
-import type { ImageSegment } from '../editor/model';
+import type { ImageSegment } from '../protocol/segments';
 
 /** Why a file of `size` bytes is not sent as an image (past the cap); null when it may be. */
 export function tooLarge(size: number): string | null {

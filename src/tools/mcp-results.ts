@@ -2,7 +2,7 @@
 // content named), a resource's contents, and an error in one line with none of
 // the server's config secrets it may have echoed.
 
-import { redactSecrets, redactUrl } from '../redact';
+import { redactSecrets, redactUrl } from '../kernel/redact';
 import type { McpServerConfig } from './mcp';
 import { MAX_MCP_RESULT } from './mcp-listing';
 import type { ToolResult } from './tool';

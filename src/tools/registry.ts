@@ -4,7 +4,7 @@
 // model was told (validate.ts, loaded at the first call) before anyone is
 // asked about it or it runs. Adding a tool is its file and one line below.
 
-import type { ToolCall, ToolSpec } from '../tool-call';
+import type { ToolCall, ToolSpec } from '../protocol/tools';
 import type { AnyTool, ToolContext, ToolResult } from './tool';
 import { shell } from './builtin/shell';
 import { readFile } from './builtin/read-file';

@@ -11,7 +11,7 @@ import type { Bounds } from './tool';
 import { FileHits, GrepCollector, GrepOutput, MAX_CONTEXT, listing } from './search-results';
 import { NoRipgrep, rgFiles, rgGrep } from './ripgrep';
 import { walkFiles } from './walk';
-import { GlobError, globMatcher } from '../glob-match';
+import { GlobError, globMatcher } from '../kernel/glob-match';
 
 /** ripgrep was looked for and is not there: milk's own search from then on. */
 let noRipgrep = false;

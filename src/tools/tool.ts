@@ -5,11 +5,11 @@
 // an MCP server's tools are adapted into the same shape (tools/mcp-tools.ts);
 // tools/registry.ts lists them.
 
-import type { ToolKind } from '../settings/approval';
+import type { ToolKind } from '../protocol/approvals';
 import type { Schema } from './schema';
-import type { ImagePart } from '../images';
-import type { TodoItem } from '../todo';
-import type { PersonAnswer } from '../questions';
+import type { ImagePart } from '../protocol/images';
+import type { TodoItem } from '../protocol/checklist';
+import type { PersonAnswer } from '../protocol/questions';
 import type { BackgroundShells } from './background';
 
 export interface ToolResult {

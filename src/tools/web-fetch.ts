@@ -10,7 +10,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { Worker } from 'node:worker_threads';
 import { proxyAgent, proxyFor } from '../io/proxy';
-import { redactUrl } from '../redact';
+import { redactUrl } from '../kernel/redact';
 
 /** Bytes of a page read at most; past it the page is cut, and said so. */
 export const MAX_PAGE_BYTES = 5 * 1024 * 1024;

@@ -7,8 +7,8 @@
 // config.json: off, bell (the default) or desktop. The sequences are made by
 // pure functions; Attention only follows the bus and writes them.
 
-import type { Bus } from '../bus';
-import { sanitize } from '../inert';
+import type { Bus } from '../kernel/bus';
+import { sanitize } from '../protocol/inert';
 
 export type NotifyChoice = 'off' | 'bell' | 'desktop';
 export type MilkState = 'idle' | 'working' | 'waiting for you';

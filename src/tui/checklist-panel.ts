@@ -3,9 +3,10 @@
 // to its count and back. It holds the list the bus last announced and the
 // fold; todo.ts makes the rows.
 
-import type { Bus } from '../bus';
+import type { Bus } from '../kernel/bus';
 import type { ViewPaint } from '../composer/views/view';
-import { PANEL_ROWS, type TodoItem, checklistRows, todoCount, unfinished } from '../todo';
+import { PANEL_ROWS, checklistRows, todoCount, unfinished } from '../todo';
+import { type TodoItem } from '../protocol/checklist';
 
 export class ChecklistPanel {
   private items: readonly TodoItem[] = [];

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import { describeIoError } from '../io/errors';
 import { ensureDir, writeNew } from '../io/files';
-import { dataLayout } from '../data-dir';
+import { dataLayout } from '../kernel/data-dir';
 
 /** OSC 52 payloads past this are refused by many terminals; the file still has everything. */
 const OSC52_MAX = 100_000;

@@ -17,7 +17,7 @@ import {
   standaloneCharWidth,
   standaloneWidth,
 } from '../editor/width';
-import type { GridRow, Span, Style } from '../rows';
+import type { GridRow, Span, Style } from '../kernel/rows';
 
 export type { GridRow, Span, Style };
 

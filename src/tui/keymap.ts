@@ -1,14 +1,14 @@
 // The key-binding tables: for each mode, which key runs which named command
-// (the commands themselves are declared in src/commands.ts; each modal's
+// (the commands themselves are declared in src/kernel/commands.ts; each modal's
 // table is in its view's file). Bindings are data: a Keymap is the defaults
 // with the person's own (config.json's `keys`, checked here: an unknown
 // command, a key milk cannot read, a clash), and the router, every legend and
 // hint, /help and the README's key table all read key names from one. Nothing
 // here runs a command. Pure.
 
-import { Binding, COMMANDS, CommandName, KeyNames, MODES, Mode, describeCommand } from '../commands';
+import { Binding, COMMANDS, CommandName, KeyNames, MODES, Mode, describeCommand } from '../kernel/commands';
 import { MODAL_KEYS } from '../composer/views/registry';
-import { maxOf } from '../arrays';
+import { maxOf } from '../kernel/arrays';
 
 export type { Binding, KeyNames };
 

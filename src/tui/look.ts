@@ -2,7 +2,7 @@
 // asks and the terminal allows, the terminal's emoji widths once the probe
 // answers, and a repaint (or a relayout) whenever a setting changes.
 
-import type { Bus } from '../bus';
+import type { Bus } from '../kernel/bus';
 import { Background, HyperlinkChoice, ThemeChoice, backgroundOfColorFgBg, hyperlinksFor } from '../settings/theme';
 import type { Settings } from '../settings/store';
 import type { installJobControl } from './job-control';

@@ -5,18 +5,18 @@
 // (the composer's scroll top, the transcript's height and scroll requests)
 // and blessed's internals; reads everything else from its sources.
 
-import type { Bus } from '../bus';
+import type { Bus } from '../kernel/bus';
 import type { EmojiWidths } from '../editor/width';
 import type { Screen } from './screen';
 import type { StatusModel } from './status-model';
 import type { TranscriptModel } from './transcript-model';
 import { TranscriptMarks, composerView, statusRow, transcriptRows } from './views';
 import { coloured, renderMarkdown } from '../markdown/render';
-import type { GridRow } from '../rows';
+import type { GridRow } from '../kernel/rows';
 import type { PaintContext, ViewPaint } from '../composer/views/view';
 import type { Frame } from '../composer/coordinator-types';
 import type { HistoryMode } from '../settings/store';
-import type { KeyNames } from '../commands';
+import type { KeyNames } from '../kernel/commands';
 
 export interface PaintSources {
   transcript: TranscriptModel;

@@ -3,8 +3,8 @@
 // hint, and the spinner's tick while a turn runs. Owns those timers and
 // nothing else; statusRow in views.ts draws what snapshot() returns.
 
-import type { Bus } from '../bus';
-import { Inert, sanitize } from '../inert';
+import type { Bus } from '../kernel/bus';
+import { Inert, sanitize } from '../protocol/inert';
 import type { StatusState } from './views';
 import type { HistoryMode } from '../settings/store';
 

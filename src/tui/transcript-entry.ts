@@ -8,7 +8,7 @@
 import { EmojiWidths, graphemes, graphemeWidth, stringWidth } from '../editor/width';
 import type { MdRow, MdSpan } from '../markdown/inline';
 import type { MarkdownStream } from '../markdown/stream';
-import { pushAll } from '../arrays';
+import { pushAll } from '../kernel/arrays';
 
 /**
  * `output`: a command's output as it streams; `result`: what another tool answered (a read's lines, grep's matches);

@@ -3,11 +3,11 @@
 // post. Events from any turn but the current one are dropped. Holds no
 // composer or history state.
 
-import type { Bus } from '../bus';
-import { EMPTY, Inert, sanitize } from '../inert';
+import type { Bus } from '../kernel/bus';
+import { EMPTY, Inert, sanitize } from '../protocol/inert';
 import { TranscriptModel } from './transcript-model';
 import { approvalHints } from '../composer/views/approval';
-import type { KeyNames } from '../commands';
+import type { KeyNames } from '../kernel/commands';
 
 interface Reply {
   readonly turnId: number;

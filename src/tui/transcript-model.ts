@@ -25,8 +25,8 @@ import {
   wrapLine,
   wrapLines,
 } from './transcript-entry';
-import { pushAll } from '../arrays';
-import type { Inert } from '../inert';
+import { pushAll } from '../kernel/arrays';
+import type { Inert } from '../protocol/inert';
 import type { LineRef } from '../search/transcript-search';
 
 export type { EntryKind, TranscriptRow };

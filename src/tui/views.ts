@@ -6,7 +6,7 @@
 import type { EditorState } from '../editor/model';
 import { layout, scrollTop } from '../editor/layout';
 import { CLUSTERING, EmojiWidths, stringWidth } from '../editor/width';
-import { GridRow, Span, Style, fit, markCells } from '../rows';
+import { GridRow, Span, Style, fit, markCells } from '../kernel/rows';
 import type { TranscriptModel, TranscriptRow } from './transcript-model';
 import { PREFIX_WIDTH } from './transcript-entry';
 import { Point, Selected, rowCells, textCells } from './selection';

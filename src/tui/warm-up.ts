@@ -7,7 +7,7 @@ import type { EmojiWidths } from '../editor/width';
 import { WARM_SAMPLE } from '../markdown/render';
 import { TranscriptModel } from './transcript-model';
 import { transcriptRows } from './views';
-import { EMPTY, sanitize } from '../inert';
+import { EMPTY, sanitize } from '../protocol/inert';
 
 /** Between steps: past the frame that shows the key. */
 const STEP_MS = 40;

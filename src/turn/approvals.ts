@@ -4,8 +4,9 @@
 // longer open (its turn was cancelled, or another was asked since) is dropped.
 // The views answer on the bus; the engine awaits here.
 
-import type { Approval, Bus, Events } from '../bus';
-import type { PersonAnswer } from '../questions';
+import type { Bus, Events } from '../kernel/bus';
+import type { Approval } from '../protocol/approvals';
+import type { PersonAnswer } from '../protocol/questions';
 
 export type Question = Omit<Events['approval.asked'], 'requestId'>;
 export type PersonQuestion = Omit<Events['question.asked'], 'requestId'>;

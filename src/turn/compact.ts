@@ -4,7 +4,7 @@
 // model wrote of the older turns in their place, the current turn as it is.
 // Tool outputs are cut to their head and tail in what is sent. Pure.
 
-import type { ChatMessage } from '../providers/provider';
+import type { ChatMessage } from '../protocol/messages';
 
 /** Compaction starts past this share of the context window. */
 export const COMPACT_AT = 0.8;

@@ -4,12 +4,14 @@
 // starts from it); /compact does it on demand. The decisions are compact.ts's
 // (pure); this part asks the model and puts the summary in place.
 
-import type { Bus } from '../bus';
-import type { ChatMessage, Provider } from '../providers/provider';
-import type { ToolSpec } from '../tool-call';
+import type { Bus } from '../kernel/bus';
+import type { Provider } from '../providers/provider';
+import type { ChatMessage } from '../protocol/messages';
+import type { ToolSpec } from '../protocol/tools';
 import type { Conversation } from './conversation';
 import type { ActiveTurn } from './turn';
-import { StreamSanitizer, sanitize } from '../inert';
+import { sanitize } from '../protocol/inert';
+import { StreamSanitizer } from '../kernel/stream-sanitizer';
 import {
   Calibration,
   DEFAULT_CONTEXT_WINDOW,

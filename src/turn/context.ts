@@ -1,7 +1,7 @@
 // What of a conversation is sent with a request: the newest whole turns
 // within a character budget. Pure.
 
-import type { ChatMessage } from '../providers/provider';
+import type { ChatMessage } from '../protocol/messages';
 
 function size(m: ChatMessage): number {
   const calls = m.role === 'assistant' ? (m.toolCalls ?? []).reduce((n, c) => n + JSON.stringify(c.args).length, 0) : 0;

@@ -3,9 +3,9 @@
 // the older ones by a summary, the newest whole turns within the character
 // budget. Holds data only: the runner announces what changes. Pure.
 
-import { imageChip } from '../images';
-import type { ChatMessage } from '../providers/provider';
-import type { Segment } from '../editor/model';
+import { imageChip } from '../kernel/images';
+import type { ChatMessage } from '../protocol/messages';
+import type { Segment } from '../protocol/segments';
 import { trimContext } from './context';
 import { cutToolOutputs, isSummary } from './compact';
 

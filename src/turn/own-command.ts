@@ -4,8 +4,9 @@
 // their message, for the model to see with the next input.
 
 import { commandModule } from '../tools/lazy-command';
-import type { Bus } from '../bus';
-import { StreamSanitizer, sanitize } from '../inert';
+import type { Bus } from '../kernel/bus';
+import { sanitize } from '../protocol/inert';
+import { StreamSanitizer } from '../kernel/stream-sanitizer';
 import { visible } from '../tools/visible';
 import type { ActiveTurn } from './turn';
 

@@ -7,10 +7,10 @@
 // and the model told why (read-only is the default; --approval auto-edit or
 // full-auto lets edits, or everything, run).
 
-import type { Bus, Events } from '../bus';
+import type { Bus, Events } from '../kernel/bus';
 import type { Spending } from '../spending';
-import type { Segment } from '../editor/model';
-import type { ImagePart } from '../images';
+import type { Segment } from '../protocol/segments';
+import type { ImagePart } from '../protocol/images';
 import type { TurnRunner } from './runner';
 import { killLiveTools } from './runner';
 

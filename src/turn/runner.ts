@@ -8,18 +8,21 @@
 // id so nothing from a cancelled turn is shown. It speaks only through the bus.
 
 import PCancelable from 'p-cancelable';
-import type { Bus, Events } from '../bus';
+import type { Bus, Events } from '../kernel/bus';
 import { DEFAULT_CONTEXT_CHARS, DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS } from './limits';
 import { Settings } from '../settings/store';
-import type { Segment } from '../editor/model';
-import type { ChatMessage, Provider } from '../providers/provider';
+import type { Segment } from '../protocol/segments';
+import type { Provider } from '../providers/provider';
+import type { ChatMessage } from '../protocol/messages';
 import { ProviderError } from '../providers/errors';
-import type { ToolCall, ToolSpec } from '../tool-call';
+import type { ToolCall, ToolSpec } from '../protocol/tools';
 import type { Effort } from '../settings/effort';
-import { type ImagePart, withoutBytes } from '../images';
-import { type TodoItem, checklistOf } from '../todo';
+import { withoutBytes } from '../kernel/images';
+import { type ImagePart } from '../protocol/images';
+import { checklistOf } from '../todo';
+import { type TodoItem } from '../protocol/checklist';
 import { ToolRegistry } from '../tools/registry';
-import { type Inert, sanitize } from '../inert';
+import { type Inert, sanitize } from '../protocol/inert';
 import { Conversation, type Input } from './conversation';
 import { Approvals, Questions } from './approvals';
 import { Compaction } from './compaction';

@@ -5,11 +5,13 @@
 // that never stops must not eat the memory, nor ride along in every later
 // request.
 
-import type { Bus } from '../bus';
-import type { ChatMessage, Provider, Usage } from '../providers/provider';
-import type { ToolCall, ToolSpec } from '../tool-call';
+import type { Bus } from '../kernel/bus';
+import type { Provider } from '../providers/provider';
+import type { ChatMessage, Usage } from '../protocol/messages';
+import type { ToolCall, ToolSpec } from '../protocol/tools';
 import type { Effort } from '../settings/effort';
-import { Inert, StreamSanitizer, sanitize } from '../inert';
+import { Inert, sanitize } from '../protocol/inert';
+import { StreamSanitizer } from '../kernel/stream-sanitizer';
 import type { ActiveTurn } from './turn';
 import { emptyStep } from './turn';
 

@@ -6,10 +6,11 @@
 // the task's call, and its final answer is the call's result. What its
 // requests cost is counted as the turn's.
 
-import { Bus } from '../bus';
-import type { ChatMessage, Provider } from '../providers/provider';
+import { Bus } from '../kernel/bus';
+import type { Provider } from '../providers/provider';
+import type { ChatMessage } from '../protocol/messages';
 import type { Settings } from '../settings/store';
-import type { ToolCall } from '../tool-call';
+import type { ToolCall } from '../protocol/tools';
 import type { ToolResult } from '../tools/tool';
 import type { ToolRegistry } from '../tools/registry';
 import { type AgentSpec, EXPLORE, readsOnly, subagentSystem } from '../subagents';

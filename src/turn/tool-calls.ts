@@ -5,9 +5,9 @@
 // run (a command in the sandbox where one can run), and answered: every call
 // gets a result for the model, a refused, declined or failed one too.
 
-import type { Bus, Events } from '../bus';
+import type { Bus, Events } from '../kernel/bus';
 import type { Settings } from '../settings/store';
-import type { ToolCall } from '../tool-call';
+import type { ToolCall } from '../protocol/tools';
 import type { AnyTool, FileChange, ToolContext, WriteHooks } from '../tools/tool';
 import { ToolRegistry, prepare, runTool } from '../tools/registry';
 import { callDetail, describeCall, showControls } from '../tools/visible';
@@ -17,11 +17,13 @@ import { denyingRule } from '../deny-match';
 import { deniedPlaces } from '../tools/deny-paths';
 import * as path from 'node:path';
 import type { Answered, Approvals, Questions } from './approvals';
-import type { ApprovalMode, Decision } from '../settings/approval';
-import { Inert, StreamSanitizer, sanitize } from '../inert';
+import type { Decision } from '../settings/approval';
+import type { ApprovalMode } from '../protocol/approvals';
+import { Inert, sanitize } from '../protocol/inert';
+import { StreamSanitizer } from '../kernel/stream-sanitizer';
 import type { ActiveTurn } from './turn';
-import type { ImagePart } from '../images';
-import type { PersonAnswer } from '../questions';
+import type { ImagePart } from '../protocol/images';
+import type { PersonAnswer } from '../protocol/questions';
 import type { BackgroundShells } from '../tools/background';
 import type { Subagents } from './subagent';
 import type { Hooks } from '../hook-runner';

@@ -3,10 +3,10 @@
 // calls not yet answered (what a cancel must still answer). Types only.
 
 import type PCancelable from 'p-cancelable';
-import type { ThinkingBlock } from '../providers/provider';
-import type { ToolCall } from '../tool-call';
-import type { Inert } from '../inert';
-import type { Segment } from '../editor/model';
+import type { ThinkingBlock } from '../protocol/messages';
+import type { ToolCall } from '../protocol/tools';
+import type { Inert } from '../protocol/inert';
+import type { Segment } from '../protocol/segments';
 
 /** The model step streaming now: what the conversation keeps of it so far. */
 export interface StepState {

@@ -6,13 +6,13 @@
 // text expander) still goes to the composer; Ctrl-C, Ctrl-Z and Ctrl+L keep
 // their meaning, and other keys do nothing until it is answered.
 
-import type { Approval } from '../../settings/approval';
-import type { CommandName, KeyNames } from '../../commands';
+import type { Approval } from '../../protocol/approvals';
+import type { CommandName, KeyNames } from '../../kernel/commands';
 import type { ComposerInput, ComposerState } from '../state';
 import { Handled, PaintContext, View, ViewContext, ViewPaint, ViewSpec, consume, pass } from './view';
-import { GridRow, Style, fit } from '../../rows';
+import { GridRow, Style, fit } from '../../kernel/rows';
 import { reduce } from '../reducer';
-import { Inert, sanitize } from '../../inert';
+import { Inert, sanitize } from '../../protocol/inert';
 
 export const APPROVAL_SPEC: ViewSpec = {
   letters: true,

@@ -4,10 +4,10 @@
 // them). Either way it leaves the stack. It takes nothing else: typing and
 // pastes are dropped, never answered.
 
-import type { KeyNames } from '../../commands';
+import type { KeyNames } from '../../kernel/commands';
 import type { ComposerInput, Effect } from '../state';
 import { Handled, View, ViewSpec, consume, pass } from './view';
-import { Inert, sanitize } from '../../inert';
+import { Inert, sanitize } from '../../protocol/inert';
 
 export const CONFIRM_SPEC: ViewSpec = {
   letters: true,

@@ -5,10 +5,10 @@
 // leaves. The cursor and the selection are the screen's (tui/transcript-
 // select.ts): this view is the key table and the legend, each key an effect.
 
-import type { CommandName, KeyNames } from '../../commands';
+import type { CommandName, KeyNames } from '../../kernel/commands';
 import type { ComposerInput } from '../state';
 import { Handled, View, ViewSpec, consume, pass } from './view';
-import { Inert, sanitize } from '../../inert';
+import { Inert, sanitize } from '../../protocol/inert';
 
 export const COPY_SPEC: ViewSpec = {
   letters: true,

@@ -3,9 +3,9 @@
 // the transcript's place: additions and removals in their colours, scrolled
 // by keys, closed with Esc. The text is made inert when the view is made.
 
-import type { CommandName, KeyNames } from '../../commands';
-import { Inert, sanitize } from '../../inert';
-import { GridRow, Style, fit } from '../../rows';
+import type { CommandName, KeyNames } from '../../kernel/commands';
+import { Inert, sanitize } from '../../protocol/inert';
+import { GridRow, Style, fit } from '../../kernel/rows';
 import type { ComposerInput } from '../state';
 import { Handled, PaintContext, View, ViewPaint, ViewSpec, consume, pass } from './view';
 

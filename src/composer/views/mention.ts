@@ -6,16 +6,16 @@
 // @query as a file chip; Esc leaves the @query as typed; a space, a move out
 // of the word or deleting the @ closes it the same way.
 
-import type { CommandName, KeyNames } from '../../commands';
+import type { CommandName, KeyNames } from '../../kernel/commands';
 import * as ed from '../../editor/model';
 import type { FileHit } from '../../search/files';
 import { MAX_UNDO, reduce } from '../reducer';
 import type { ComposerInput, ComposerState, Effect } from '../state';
-import { looksLikeImage } from '../../images';
+import { looksLikeImage } from '../../kernel/images';
 import { Handled, PaintContext, View, ViewContext, ViewPaint, ViewSpec, consume } from './view';
-import { GridRow, Span, Style, fit } from '../../rows';
+import { GridRow, Span, Style, fit } from '../../kernel/rows';
 import { stringWidth } from '../../editor/width';
-import { Inert, sanitize } from '../../inert';
+import { Inert, sanitize } from '../../protocol/inert';
 
 export const MENTION_SPEC: ViewSpec = {
   // Letters are the query.

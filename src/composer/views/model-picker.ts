@@ -7,9 +7,9 @@
 // the model as it was. Until the list comes, or when the server could not
 // give one, a name can still be typed and taken.
 
-import type { CommandName, KeyNames } from '../../commands';
-import { Inert, sanitize } from '../../inert';
-import { GridRow, fit } from '../../rows';
+import type { CommandName, KeyNames } from '../../kernel/commands';
+import { Inert, sanitize } from '../../protocol/inert';
+import { GridRow, fit } from '../../kernel/rows';
 import { PreparedCommands, RankedCommand, prepareCommands, rankCommands } from '../../search/commands';
 import type { ComposerInput } from '../state';
 import { Handled, PaintContext, View, ViewPaint, ViewSpec, consume } from './view';

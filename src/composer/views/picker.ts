@@ -5,12 +5,12 @@
 // over this conversation's inputs: Enter goes back to before the one
 // selected, Esc leaves everything as it was.
 
-import type { CommandName, KeyNames } from '../../commands';
+import type { CommandName, KeyNames } from '../../kernel/commands';
 import { PickerState, movePicker, pickerLine, selected } from '../../session/picker';
-import { GridRow, fit } from '../../rows';
+import { GridRow, fit } from '../../kernel/rows';
 import type { ComposerInput } from '../state';
 import { Handled, PaintContext, View, ViewPaint, ViewSpec, consume, pass } from './view';
-import { Inert, sanitize } from '../../inert';
+import { Inert, sanitize } from '../../protocol/inert';
 
 export const PICKER_SPEC: ViewSpec = {
   letters: true,

@@ -5,9 +5,9 @@
 // last step hands the answers on (the coordinator writes config.json and
 // switches to the provider); Esc leaves everything as it was.
 
-import type { CommandName, KeyNames } from '../../commands';
-import { Inert, sanitize } from '../../inert';
-import { GridRow, fit } from '../../rows';
+import type { CommandName, KeyNames } from '../../kernel/commands';
+import { Inert, sanitize } from '../../protocol/inert';
+import { GridRow, fit } from '../../kernel/rows';
 import type { ComposerInput, ComposerState } from '../state';
 import { Handled, PaintContext, View, ViewPaint, ViewSpec, consume } from './view';
 

@@ -8,10 +8,11 @@
 // only after a pause in typing: until then they go on into the composer. The
 // answer is the call's result; it never enters input history.
 
-import type { CommandName, KeyNames } from '../../commands';
-import { Inert, sanitize } from '../../inert';
-import { GridRow, fit } from '../../rows';
-import { type AskedQuestion, PLAN_MODES, type PersonAnswer } from '../../questions';
+import type { CommandName, KeyNames } from '../../kernel/commands';
+import { Inert, sanitize } from '../../protocol/inert';
+import { GridRow, fit } from '../../kernel/rows';
+import { PLAN_MODES } from '../../questions';
+import { type AskedQuestion, type PersonAnswer } from '../../protocol/questions';
 import type { ComposerInput, ComposerState, Effect } from '../state';
 import { Handled, PaintContext, View, ViewContext, ViewPaint, ViewSpec, consume, pass } from './view';
 import { approvalAnswerable } from './approval';

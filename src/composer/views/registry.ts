@@ -2,9 +2,9 @@
 // tables in force from these and the person's own; /help and the README's key
 // table read them), and whether it takes a lone letter as a key (y, n, j, k)
 // rather than as typing. A new modal is its own file plus one line here (and
-// its mode's name and commands in commands.ts).
+// its mode's name and commands in kernel/commands.ts).
 
-import type { Mode } from '../../commands';
+import type { Mode } from '../../kernel/commands';
 import { APPROVAL_SPEC, HUNKS_SPEC } from './approval';
 import { CONFIRM_SPEC } from './confirm';
 import { MENTION_SPEC } from './mention';

@@ -5,7 +5,8 @@
 // accepts first and then does its own job, as in readline. The matching
 // itself is src/search.
 
-import type { CommandName } from '../../commands';
+import type { CommandName } from '../../kernel/commands';
+import type { Segment } from '../../protocol/segments';
 import * as ed from '../../editor/model';
 import * as nav from '../../history/navigator';
 import type { HistoryEntry } from '../../history/rules';
@@ -16,10 +17,10 @@ import { lineAt } from '../../search/search';
 import type { ComposerInput, ComposerState } from '../state';
 import { ConfirmView } from './confirm';
 import { Handled, PaintContext, View, ViewContext, ViewPaint, ViewSpec, consume, pass } from './view';
-import { GridRow, Span, Style, fit } from '../../rows';
+import { GridRow, Span, Style, fit } from '../../kernel/rows';
 import { EmojiWidths, padToWidth, stringWidth } from '../../editor/width';
 import { HistoryMode, otherMode } from '../../settings/store';
-import { Inert, sanitize } from '../../inert';
+import { Inert, sanitize } from '../../protocol/inert';
 
 export const SEARCH_SPEC: ViewSpec = {
   // Letters are the query.
@@ -150,7 +151,7 @@ export class SearchView implements View {
     const segments = this.list[match.index].segments;
     const offset = search.bufferRange(segments, match.start, match.end).start;
     if (composer.editor !== this.draftAtStart && !ed.isEmpty(composer.editor)) {
-      const above: ed.Segment[] = [...ed.toSegments(composer.editor), { type: 'text', text: '\n\n' }];
+      const above: Segment[] = [...ed.toSegments(composer.editor), { type: 'text', text: '\n\n' }];
       const editor = ed.replaceWith(composer.editor, [...above, ...segments]);
       return {
         ...composer,

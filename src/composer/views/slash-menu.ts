@@ -8,11 +8,11 @@
 // same way. An unknown command typed whole still reaches the composer, which
 // names the nearest one.
 
-import type { CommandName, KeyNames } from '../../commands';
+import type { CommandName, KeyNames } from '../../kernel/commands';
 import * as ed from '../../editor/model';
 import { stringWidth } from '../../editor/width';
-import { Inert, sanitize } from '../../inert';
-import { GridRow, Span, Style, fit } from '../../rows';
+import { Inert, sanitize } from '../../protocol/inert';
+import { GridRow, Span, Style, fit } from '../../kernel/rows';
 import { CommandEntry, PreparedCommands, RankedCommand, prepareCommands, rankCommands } from '../../search/commands';
 import { MAX_UNDO, reduce } from '../reducer';
 import type { ComposerInput, ComposerState } from '../state';

@@ -7,10 +7,10 @@
 // when the search opened (search/transcript-search.ts); moving the view and
 // lighting the matches are effects the screen carries out.
 
-import type { CommandName, KeyNames } from '../../commands';
+import type { CommandName, KeyNames } from '../../kernel/commands';
 import type { ComposerInput, Effect } from '../state';
 import { Handled, View, ViewSpec, consume, pass } from './view';
-import { Inert, sanitize } from '../../inert';
+import { Inert, sanitize } from '../../protocol/inert';
 import {
   Found,
   MatchRef,

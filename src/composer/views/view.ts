@@ -5,13 +5,13 @@
 // done. The composer underneath is never replaced: a view may hand it a new
 // state (a search accepted), nothing else. Pure: views are values.
 
-import type { Binding, KeyNames, Mode } from '../../commands';
+import type { Binding, KeyNames, Mode } from '../../kernel/commands';
 import type { EditorState } from '../../editor/model';
 import type { EmojiWidths } from '../../editor/width';
-import type { GridRow } from '../../rows';
+import type { GridRow } from '../../kernel/rows';
 import type { HistoryMode } from '../../settings/store';
 import type { ComposerContext, ComposerInput, ComposerState, Effect } from '../state';
-import type { Inert } from '../../inert';
+import type { Inert } from '../../protocol/inert';
 
 /** What a view declares of its keys (composer/views/registry.ts lists them). */
 export interface ViewSpec {

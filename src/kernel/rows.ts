@@ -2,7 +2,7 @@
 // hands to blessed (tui/grid.ts) and which views make (the transcript, the
 // status bar, the composer, and each modal's own: composer/views). Pure.
 
-import { EmojiWidths, graphemeWidth, graphemes, stringWidth } from './editor/width';
+import { EmojiWidths, graphemeWidth, graphemes, stringWidth } from '../editor/width';
 
 export type Style =
   | 'normal'

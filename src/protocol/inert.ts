@@ -21,7 +21,7 @@ export const TRANSCRIPT_TAB = '    ';
 
 declare const inert: unique symbol;
 
-/** Text that can do nothing to a terminal but be shown: only sanitize() and StreamSanitizer make it. */
+/** Text that can do nothing to a terminal but be shown: only sanitize() makes it (kernel/stream-sanitizer.ts by it). */
 export type Inert = string & { readonly [inert]: true };
 
 /** Nothing to show. */
@@ -35,34 +35,4 @@ export function sanitize(text: string): Inert {
     .replace(CONTROL, '')
     .replace(LONE_SURROGATE, '\ufffd')
     .replace(BIDI_CONTROL, (ch) => `<U+${ch.charCodeAt(0).toString(16).toUpperCase()}>`) as Inert;
-}
-
-// An escape sequence may be cut between two stream chunks; the unfinished tail
-// (at most this long) waits for the next chunk instead of leaking as text.
-const MAX_HELD = 256;
-const UNFINISHED =
-  // eslint-disable-next-line no-control-regex
-  /(?:\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*\x1b?|[PX^_][^\x1b]*\x1b?|[ -/]*)?|\x9b[0-?]*[ -/]*|\x9d[^\x07\x1b\x9c]*|[\ud800-\udbff])$/;
-
-/** Sanitizes a stream chunk by chunk, holding back an unfinished escape sequence. */
-export class StreamSanitizer {
-  private held = '';
-
-  push(chunk: string): Inert {
-    const text = this.held + chunk;
-    const m = UNFINISHED.exec(text);
-    if (m && m[0].length > 0 && m[0].length <= MAX_HELD) {
-      this.held = m[0];
-      return sanitize(text.slice(0, text.length - m[0].length));
-    }
-    this.held = '';
-    return sanitize(text);
-  }
-
-  /** The stream ended: what was held back is dropped if it is still a fragment. */
-  end(): Inert {
-    const rest = this.held;
-    this.held = '';
-    return sanitize(rest.replace(UNFINISHED, ''));
-  }
 }

@@ -1,15 +1,15 @@
 // The typed event bus between keys, services and views. Every event name and
 // its payload type is declared here, in one place; nothing else defines events.
 
-import type { ImagePart } from './images';
+import type { ImagePart } from '../protocol/images';
 import { EventEmitter } from 'node:events';
-import type { ChatMessage } from './providers/provider';
-import type { Segment } from './editor/model';
-import type { ReplayItem } from './session/replay';
-import type { Approval } from './settings/approval';
-import type { Inert } from './inert';
-import type { TodoItem } from './todo';
-import type { AskedQuestion, PersonAnswer } from './questions';
+import type { ChatMessage } from '../protocol/messages';
+import type { Segment } from '../protocol/segments';
+import type { ReplayItem } from '../protocol/replay';
+import type { Approval } from '../protocol/approvals';
+import type { Inert } from '../protocol/inert';
+import type { TodoItem } from '../protocol/checklist';
+import type { AskedQuestion, PersonAnswer } from '../protocol/questions';
 
 export type { Approval };
 export type TurnEnd = 'done' | 'interrupted' | 'error';

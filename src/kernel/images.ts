@@ -3,25 +3,11 @@
 // (`[image shot.png 1280×720]`), the kinds models take, and the cap. The log
 // and history keep everything here but the bytes. Pure.
 
-import { imageLabel } from './editor/text';
+import { imageLabel } from '../editor/text';
+import type { ImageMime, ImagePart } from '../protocol/images';
 
 /** Bytes of one image sent at most: the APIs' own limit for one image (Anthropic's is 5 MB). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-
-export type ImageMime = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
-
-export interface ImagePart {
-  /** Its path as the person named it (relative to the workspace, or absolute for one from outside). */
-  readonly path: string;
-  readonly mime: ImageMime;
-  readonly width: number;
-  readonly height: number;
-  /** Bytes on disk. */
-  readonly size: number;
-  readonly sha256: string;
-  /** Its bytes in base64, while the session holds them; absent in the log, and for one that could not be read again. */
-  readonly data?: string;
-}
 
 /** The kind of image by its first bytes (what the file is, whatever its name says); null for none milk sends. */
 export function imageMime(head: Uint8Array): ImageMime | null {
