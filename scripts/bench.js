@@ -1236,6 +1236,7 @@ async function benchAgent() {
     path.join(repo, 'pkg'),
     tmp('milk-bench-prompt-data-'),
     new Settings({ provider: 'openai', model: null }),
+    new Set(),
   );
   const loads = [];
   const builds = [];
@@ -1360,7 +1361,7 @@ async function benchMentions() {
 function benchSlashMenu() {
   const { dispatch, initialUi } = require('../dist/composer/stack');
   const { CLUSTERING } = require('../dist/editor/width');
-  const { SLASH_COMMANDS } = require('../dist/slash-commands');
+  const { SLASH_COMMANDS } = require('../dist/composer/slash-commands');
   const own = SLASH_COMMANDS.map((c) => ({ name: c.name, args: c.args, description: c.description }));
   const prompts = Array.from({ length: 200 - own.length }, (_, i) => ({
     name: `team:prompt-${i}-${['review', 'deploy', 'triage', 'release'][i % 4]}`,

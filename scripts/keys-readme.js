@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Regenerates the key table and the slash-command table in README.md from
-// the registries (src/tui/keymap.ts, src/slash-commands.ts). Run after `npm run
+// the registries (src/tui/keymap.ts, src/composer/slash-commands.ts). Run after `npm run
 // build`; a unit test fails when the README is out of date.
 const fs = require('node:fs');
 const path = require('node:path');
 const { DEFAULT_KEYMAP } = require('../dist/tui/keymap');
-const { slashTableMarkdown } = require('../dist/slash-commands');
+const { slashTableMarkdown } = require('../dist/composer/slash-commands');
 
 const file = path.join(__dirname, '..', 'README.md');
 let readme = fs.readFileSync(file, 'utf8');

@@ -101,8 +101,10 @@ async function record(what, act, settle) {
 
 async function main() {
   const files = loadAll();
-  const { startApp } = require(path.join(DIST, 'app.js'));
-  const { Cleanup } = require(path.join(DIST, 'cleanup.js'));
+  // (An older build, before Shape 4, has them at dist/'s root.)
+  const built = (now, before) => path.join(DIST, fs.existsSync(path.join(DIST, now)) ? now : before);
+  const { startApp } = require(built('app/screen.js', 'app.js'));
+  const { Cleanup } = require(built('kernel/cleanup.js', 'cleanup.js'));
   const { OfflineProvider } = require(
     path.join(
       DIST,

@@ -1,13 +1,13 @@
 // The command line: flags, validation, exit codes. A bad flag or value is one
 // line on stderr and exit code 2, before the terminal is touched. An argv of
-// plain interactive flags is read without commander (cli-support.ts's
+// plain interactive flags is read without commander (app/cli-support.ts's
 // quickParse); everything else goes through it.
 
 import type { Command } from 'commander';
 import * as path from 'node:path';
-import { Cleanup, installExitHandlers } from './cleanup';
+import { Cleanup, installExitHandlers } from './kernel/cleanup';
 import { parseRule, type Rule } from './settings/rules';
-import { sourced } from './hooks';
+import { sourced } from './config/hooks';
 import { PROJECT_SETTINGS, projectLines } from './config/project-settings';
 import { judgedSettings } from './config/trust';
 import { parseDeny, splitToolSpec, type DenyRule } from './settings/deny';
@@ -22,7 +22,7 @@ import {
   quickParse,
   resolveDirs,
   version,
-} from './cli-support';
+} from './app/cli-support';
 import { Config, contextWindowFor, loadConfig } from './config/config';
 import { ProviderSetupError, buildProvider } from './providers/build';
 import { PROVIDER_NAMES, ProviderChoice, ProviderName, chooseProvider, keyVariable } from './providers/select';
@@ -70,7 +70,7 @@ function agentChoices(opts: MainOptions, config: Config, workspace: string, data
 }
 
 /** Which conversation the flags bring back: the last, a picker, one by id, or none. */
-function resumeOf(opts: MainOptions): import('./app').AppOptions['resume'] {
+function resumeOf(opts: MainOptions): import('./app/screen').AppOptions['resume'] {
   const fork = opts.fork === true;
   if (opts.continue) return { kind: 'continue', fork };
   if (opts.resume === true) return { kind: 'pick', fork };
@@ -106,7 +106,7 @@ async function runInteractive(opts: MainOptions): Promise<number> {
   process.on('warning', (w) => report(`${w.name}: ${w.message}`));
   // The screen and its dependencies load only for the interactive path; --help, run and history stay quick.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { startApp } = require('./app') as typeof import('./app');
+  const { startApp } = require('./app/screen') as typeof import('./app/screen');
   const app = startApp({
     input: process.stdin,
     output: process.stdout,
@@ -164,7 +164,7 @@ function readStdin(): Promise<string> {
 export function buildProgram(): Command {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { Command, Option } = require('commander') as typeof import('commander');
-  const { addShellCommands } = require('./subcommands') as typeof import('./subcommands');
+  const { addShellCommands } = require('./app/subcommands') as typeof import('./app/subcommands');
   /* eslint-enable @typescript-eslint/no-require-imports */
   const program = new Command();
   program
@@ -213,11 +213,11 @@ export function buildProgram(): Command {
  */
 function doctorFor(dataDir: string | null, warnings: readonly string[]) {
   return async (
-    terminal: import('./doctor').TerminalFacts | null,
+    terminal: import('./app/doctor').TerminalFacts | null,
     provider: { name: string; model: string; baseUrl: string },
   ): Promise<{ lines: string[]; failed: boolean }> => {
     /* eslint-disable @typescript-eslint/no-require-imports */
-    const { doctorChecks, doctorLines } = require('./doctor') as typeof import('./doctor');
+    const { doctorChecks, doctorLines } = require('./app/doctor') as typeof import('./app/doctor');
     const { probeSandbox } = require('./tools/bwrap') as typeof import('./tools/bwrap');
     /* eslint-enable @typescript-eslint/no-require-imports */
     const keyVar = (PROVIDER_NAMES as readonly string[]).includes(provider.name)
@@ -359,7 +359,7 @@ function addRunCommand(program: Command, Option: typeof import('commander').Opti
       for (const w of warnings) process.stderr.write(`milk: ${w}\n`);
       const { provider, switchProvider } = providerFor(all, config);
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { runCommand } = require('./run-command') as typeof import('./run-command');
+      const { runCommand } = require('./app/run') as typeof import('./app/run');
       process.exitCode = await runCommand(prompt, {
         provider,
         switchProvider,

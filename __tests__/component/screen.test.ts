@@ -1,8 +1,8 @@
 // The whole app on fake streams: no TTY, no pty. Keys go in as bytes, the
 // screen is read back from blessed's cell buffer.
 import { PassThrough, Writable } from 'node:stream';
-import { startApp, App } from '../../src/app';
-import { Cleanup } from '../../src/cleanup';
+import { startApp, App } from '../../src/app/screen';
+import { Cleanup } from '../../src/kernel/cleanup';
 import { OfflineProvider } from '../../src/providers/offline';
 import { tempDir } from '../helpers/pty';
 

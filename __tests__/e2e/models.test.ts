@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { png } from '../helpers/png';
-import { money } from '../../src/cost';
+import { money } from '../../src/providers/pricing/cost';
 import { KEY, MilkPty, tempDir } from '../helpers/pty';
 
 const { startMockServer } = require('../../scripts/mock-server');

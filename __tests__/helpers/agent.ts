@@ -1,7 +1,7 @@
-// The agent as the full screen and milk run have it (agent-parts.ts), in a temp workspace and data dir, with a turn
+// The agent as the full screen and milk run have it (app/agent.ts), in a temp workspace and data dir, with a turn
 // run to its end as a promise.
 import * as fs from 'node:fs';
-import { agentParts } from '../../src/agent-parts';
+import { agentParts } from '../../src/app/agent';
 import { Bus, Events } from '../../src/kernel/bus';
 import type { Provider } from '../../src/providers/provider';
 import { tempDir } from './pty';

@@ -4,7 +4,7 @@
 // the log keeps every message and the summary, a resumed conversation starts
 // from the summary, and /compact does it on demand with a focus.
 import { Bus, Events } from '../../src/kernel/bus';
-import { agentParts } from '../../src/agent-parts';
+import { agentParts } from '../../src/app/agent';
 import type { Provider } from '../../src/providers/provider';
 import { Sessions } from '../../src/session/sessions';
 import { LogEvent, userText } from '../../src/session/events';
@@ -27,7 +27,7 @@ const size = (r: MockRequest): number => turns(r).reduce((n, m) => n + text(m).l
 
 function milk(dataDir: string, provider: Provider, window = 1000) {
   const bus = new Bus();
-  // As the full screen and milk run make them (agent-parts.ts).
+  // As the full screen and milk run make them (app/agent.ts).
   const { runner, log, recorder } = agentParts(bus, {
     provider,
     dataDir,

@@ -1,4 +1,4 @@
-// Deny rules as the agent meets them (agent-parts.ts, real tools, real files, real bwrap): a rule in the data dir's
+// Deny rules as the agent meets them (app/agent.ts, real tools, real files, real bwrap): a rule in the data dir's
 // permissions.json stops a command in full-auto, whatever an allow rule says; a path rule keeps read_file, grep and a
 // command's reads away from a folder (by its name, and by the sandbox hiding it); a web_fetch domain rule holds at a
 // redirect too; milk run's --deny-tool and --allow-tool hold for one run.

@@ -1,11 +1,11 @@
-// Hooks as the agent runs them (agent-parts.ts, real tools, real /bin/sh hooks): a before_tool hook that exits 2
+// Hooks as the agent runs them (app/agent.ts, real tools, real /bin/sh hooks): a before_tool hook that exits 2
 // blocks a shell call and the model gets its reason; JSON approves a call that would ask, or gives it other
 // arguments, never past a deny rule; after_tool, turn_end and user_prompt are shown the event as JSON on stdin in
 // the workspace; a failing or slow hook is said and ignored; milk run runs them only with --hooks.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ScriptProvider, parseScript } from '../../src/providers/script';
-import { sourced, type HooksConfig } from '../../src/hooks';
+import { sourced, type HooksConfig } from '../../src/config/hooks';
 import { agent } from '../helpers/agent';
 import { tempDir } from '../helpers/pty';
 import { milkCli, mockRun } from '../helpers/run';

@@ -4,7 +4,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { agentParts } from '../../src/agent-parts';
+import { agentParts } from '../../src/app/agent';
 import { Bus, Events } from '../../src/kernel/bus';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { OpenAIProvider } from '../../src/providers/openai';

@@ -15,7 +15,7 @@ it('loads markdown-it with the first answer and highlight.js only when code is p
     `
     const loaded = (name) => Object.keys(require.cache).some((k) => k.includes('/node_modules/' + name + '/'));
     const state = () => [loaded('markdown-it'), loaded('highlight.js')];
-    require(${JSON.stringify(path.join(DIST, 'app.js'))});
+    require(${JSON.stringify(path.join(DIST, 'app', 'screen.js'))});
     const { TranscriptModel } = require(${JSON.stringify(path.join(DIST, 'tui', 'transcript-model.js'))});
     const { transcriptRows } = require(${JSON.stringify(path.join(DIST, 'tui', 'views.js'))});
     const out = { atStart: state() };
@@ -45,7 +45,7 @@ it('loads the HTTP client and its SSE parser when typing warms the provider, not
       Object.keys(require.cache).some((k) => k.includes('/node_modules/eventsource-parser/')),
       process.moduleLoadList.includes('NativeModule http'),
     ];
-    require(${JSON.stringify(path.join(DIST, 'app.js'))});
+    require(${JSON.stringify(path.join(DIST, 'app', 'screen.js'))});
     const { buildProvider } = require(${JSON.stringify(path.join(DIST, 'providers', 'build.js'))});
     const provider = buildProvider({ name: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:9/v1', idleTimeoutMs: 1000 }, {});
     const out = { atStart: loaded() };
@@ -60,7 +60,7 @@ it('loads the HTTP client and its SSE parser when typing warms the provider, not
 it('loads markdown-it for the transcript warm-up only when its first step runs, not when the steps are made at start', () => {
   const script = `
     const loaded = () => Object.keys(require.cache).some((k) => k.includes('/node_modules/markdown-it/'));
-    require(${JSON.stringify(path.join(DIST, 'app.js'))});
+    require(${JSON.stringify(path.join(DIST, 'app', 'screen.js'))});
     const { warmTranscript } = require(${JSON.stringify(path.join(DIST, 'tui', 'warm-up.js'))});
     const { CLUSTERING } = require(${JSON.stringify(path.join(DIST, 'editor', 'width.js'))});
     const steps = warmTranscript(() => CLUSTERING);

@@ -333,7 +333,7 @@ describe('what a server says is not taken on trust', () => {
 });
 
 describe("a server's tool through the engine", () => {
-  const { agentParts } = require('../../src/agent-parts') as typeof import('../../src/agent-parts');
+  const { agentParts } = require('../../src/app/agent') as typeof import('../../src/app/agent');
   const { Bus } = require('../../src/kernel/bus') as typeof import('../../src/kernel/bus');
   const { ScriptProvider, parseScript } =
     require('../../src/providers/script') as typeof import('../../src/providers/script');

@@ -2,13 +2,13 @@
 // lies inside the workspace (milk started in $HOME, --data-dir in a repo), and
 // an unasked change to the files git runs code from. Scripted tool calls
 // through the real engine, tools and files, as the full screen and milk run
-// wire them (agent-parts.ts).
+// wire them (app/agent.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { Bus, Events } from '../../src/kernel/bus';
 import { Approval } from '../../src/protocol/approvals';
-import { agentParts } from '../../src/agent-parts';
+import { agentParts } from '../../src/app/agent';
 import { ScriptProvider, parseScript } from '../../src/providers/script';
 import type { ApprovalMode } from '../../src/protocol/approvals';
 import type { ChatMessage } from '../../src/protocol/messages';

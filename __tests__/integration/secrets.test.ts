@@ -4,7 +4,7 @@
 // placeholder asks the person (whatever the mode) and runs with the real value once approved.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MASKED_NOTE } from '../../src/secrets';
+import { MASKED_NOTE } from '../../src/turn/secrets';
 import { agent } from '../helpers/agent';
 import { protocols, useMockServer } from '../helpers/mock';
 import { tempDir } from '../helpers/pty';

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Bus, Events } from '../../src/kernel/bus';
-import { agentParts } from '../../src/agent-parts';
+import { agentParts } from '../../src/app/agent';
 import type { Provider } from '../../src/providers/provider';
 import { SessionLog } from '../../src/session/log';
 import { conversationFile, legacyLogPath, sessionLogDir } from '../../src/session/log-files';
@@ -24,7 +24,7 @@ const conversationOf = (r: MockRequest) => r.body.messages.filter((m) => m.role 
 function milk(dataDir: string, provider: Provider) {
   const bus = new Bus();
   const warnings: string[] = [];
-  // As the full screen and milk run make them (agent-parts.ts).
+  // As the full screen and milk run make them (app/agent.ts).
   const { runner, log, recorder } = agentParts(bus, {
     provider,
     dataDir,

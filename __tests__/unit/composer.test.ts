@@ -2,7 +2,7 @@ import { CLUSTERING } from '../../src/editor/width';
 // The composer reducer alone: no bus, no runner, no temp dir. History lists
 // are plain arrays; time is a number passed in.
 import { markdown } from '../helpers/paint';
-import { SLASH_COMMANDS } from '../../src/slash-commands';
+import { SLASH_COMMANDS } from '../../src/composer/slash-commands';
 import { UiState, open } from '../../src/composer/stack';
 import type { View } from '../../src/composer/views/view';
 

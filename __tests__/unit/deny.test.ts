@@ -1,4 +1,4 @@
-import { commandDenied, denyingRule, hostDenied, pathDenied } from '../../src/deny-match';
+import { commandDenied, denyingRule, hostDenied, pathDenied } from '../../src/settings/deny-match';
 import { describeDeny, parseDeny, splitToolSpec, validDeny } from '../../src/settings/deny';
 
 describe('a command deny rule', () => {

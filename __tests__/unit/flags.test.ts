@@ -1,6 +1,6 @@
 // The interactive flags read without commander (quickParse) must read as
 // commander reads them, and hand commander everything else.
-import { quickParse } from '../../src/cli-support';
+import { quickParse } from '../../src/app/cli-support';
 import { buildProgram } from '../../src/main';
 
 /** What commander makes of an argv's options (the action is not run). */

@@ -1,4 +1,4 @@
-import { combine, hookLines, hooksFor, matchesTool, sourced, verdictOf } from '../../src/hooks';
+import { combine, hookLines, hooksFor, matchesTool, sourced, verdictOf } from '../../src/config/hooks';
 import { parseConfig } from '../../src/config/config';
 
 describe("a hook's match", () => {

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { COMMANDS, CommandName, MODES } from '../../src/kernel/commands';
-import { SLASH_COMMANDS, slashTableMarkdown } from '../../src/slash-commands';
+import { SLASH_COMMANDS, slashTableMarkdown } from '../../src/composer/slash-commands';
 import { DEFAULT_KEYMAP, buildKeymap, describeKey, normalizeKey } from '../../src/tui/keymap';
 
 const KEYMAP = DEFAULT_KEYMAP.tables;

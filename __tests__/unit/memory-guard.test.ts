@@ -1,4 +1,4 @@
-import { HEAP_EXIT, HEAP_STOP_TURN, heapAction, installMemoryGuard, oldSpaceLimit } from '../../src/memory-guard';
+import { HEAP_EXIT, HEAP_STOP_TURN, heapAction, installMemoryGuard, oldSpaceLimit } from '../../src/app/memory-guard';
 
 const MiB = 1024 * 1024;
 const at = (share: number) => ({ used: Math.round(share * 1000 * MiB), limit: 1000 * MiB });

@@ -1,13 +1,22 @@
 // The pure parts of "models": what a request costs (config prices, the price table, tallies and how they read),
 // where Anthropic's cache breakpoints go, and config.json's `models` entries.
-import { type Spend, type Tally, emptyTally, money, priceOf, tallyMoney, tallyText, tallyTokens } from '../../src/cost';
+import {
+  type Spend,
+  type Tally,
+  emptyTally,
+  money,
+  priceOf,
+  tallyMoney,
+  tallyText,
+  tallyTokens,
+} from '../../src/providers/pricing/cost';
 
 /** A request counted: its tokens, and its price (null: none known). */
 function tallyAdd(t: Tally, s: Spend, usd: number | null): void {
   tallyTokens(t, s);
   tallyMoney(t, usd);
 }
-import { tablePrice, tableWindow, warmPriceTable } from '../../src/price-table';
+import { tablePrice, tableWindow, warmPriceTable } from '../../src/providers/pricing/price-table';
 import { alternate, anthropicRequest, withCacheBreakpoints } from '../../src/providers/anthropic';
 import type { ChatMessage } from '../../src/protocol/messages';
 import { parseConfig } from '../../src/config/config';

@@ -1,6 +1,6 @@
 // Prompt commands from Markdown files: front matter, arguments, names and clashes.
 import { expandPrompt, parsePromptFile, promptCommands, promptHelpLines } from '../../src/agent/prompt-commands';
-import { completeSlash, parseSlash } from '../../src/slash-commands';
+import { completeSlash, parseSlash } from '../../src/composer/slash-commands';
 
 describe('prompt files', () => {
   it('reads the description from front matter, and the body after it', () => {

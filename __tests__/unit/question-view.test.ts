@@ -4,7 +4,7 @@ import { QuestionView, planRows, questionRows } from '../../src/composer/views/q
 import { APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';
 import { DEFAULT_KEYMAP } from '../../src/tui/keymap';
 import { sanitize } from '../../src/protocol/inert';
-import { PLAN_OPTIONS, askAnswer, planAnswer } from '../../src/questions';
+import { PLAN_OPTIONS, askAnswer, planAnswer } from '../../src/kernel/questions';
 import { composer } from '../helpers/composer';
 import { memoryText } from '../../src/composer/reducer';
 import { markdown } from '../helpers/paint';

@@ -1,6 +1,6 @@
 // The secret mask (secrets.ts): one placeholder per value, stable; only the secret part of a labelled one; a private
 // key's block whole; put back in a call's arguments; one value let through; a request as it leaves.
-import { MASKED_NOTE, SecretMask, mapStrings, maskRequest } from '../../src/secrets';
+import { MASKED_NOTE, SecretMask, mapStrings, maskRequest } from '../../src/turn/secrets';
 
 const AWS = 'AKIAIOSFODNN7EXAMPLE';
 const AWS2 = 'AKIAI44QH8DHBEXAMPLE';

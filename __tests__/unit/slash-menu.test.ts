@@ -1,6 +1,6 @@
 import { nearestCommand, prepareCommands, rankCommands } from '../../src/search/commands';
 import { markdown } from '../helpers/paint';
-import { SLASH_COMMANDS } from '../../src/slash-commands';
+import { SLASH_COMMANDS } from '../../src/composer/slash-commands';
 import { dispatch, initialUi, shownPaint } from '../../src/composer/stack';
 import { CLUSTERING } from '../../src/editor/width';
 import type { ComposerInput } from '../../src/composer/state';

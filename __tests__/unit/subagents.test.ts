@@ -1,4 +1,4 @@
-import { EXPLORE, READ_TOOLS, agentsFrom, parseAgentFile, readsOnly, subagentSystem } from '../../src/subagents';
+import { EXPLORE, READ_TOOLS, agentsFrom, parseAgentFile, readsOnly, subagentSystem } from '../../src/agent/subagents';
 import { BUILTIN_TOOLS, ToolRegistry } from '../../src/tools/registry';
 import { inOrder } from '../../src/turn/runner';
 import type { Show } from '../../src/turn/tool-calls';

@@ -1,7 +1,7 @@
 import { CLUSTERING } from '../../src/editor/width';
 import type { ChatMessage } from '../../src/protocol/messages';
 import { replay } from '../../src/session/replay';
-import { checklistOf, checklistRows, itemsOf, todoProblem, todoSubject, todoText } from '../../src/todo';
+import { checklistOf, checklistRows, itemsOf, todoProblem, todoSubject, todoText } from '../../src/kernel/checklist';
 import { type TodoItem } from '../../src/protocol/checklist';
 
 const item = (text: string, status: TodoItem['status'] = 'pending'): TodoItem => ({ text, status });

@@ -11,8 +11,7 @@ import { Instructions, MAX_INSTRUCTION_BYTES, findInstructions, localDate, readE
 import { Environment, PromptPart, describeParts, joinParts, systemPromptParts } from './prompt';
 import { PromptCommand, promptCommands } from './prompt-commands';
 import { readPromptFiles } from './prompt-files';
-import { type AgentSpec, EXPLORE, agentsFrom } from '../subagents';
-import { SLASH_COMMANDS } from '../slash-commands';
+import { type AgentSpec, EXPLORE, agentsFrom } from './subagents';
 
 export class AgentContext {
   private env: Environment | null = null;
@@ -27,6 +26,8 @@ export class AgentContext {
     private readonly workspace: string | null,
     private readonly dataDir: string | null,
     private readonly settings: Settings,
+    /** Names a prompt command may not take: the built-in slash commands'. */
+    private readonly reserved: ReadonlySet<string>,
     /** The person's own text, added at the end (--append-system-prompt, config `appendSystemPrompt`). */
     private readonly appended: string = '',
   ) {}
@@ -37,7 +38,7 @@ export class AgentContext {
     this.env = readEnvironment(cwd);
     this.instructions = findInstructions(cwd, this.dataDir);
     const read = readPromptFiles(this.dataDir, this.workspace);
-    const made = promptCommands(read.files, new Set(SLASH_COMMANDS.map((c) => c.name)));
+    const made = promptCommands(read.files, this.reserved);
     this.commands = made.commands;
     const agentFiles = readPromptFiles(this.dataDir, this.workspace, 'subagents');
     const agents = agentsFrom(agentFiles.files);

@@ -10,7 +10,7 @@
 import type { Bus, TurnEnd } from '../kernel/bus';
 import { sanitize } from '../protocol/inert';
 import { CommandName, Mode, withKeys } from '../kernel/commands';
-import { SLASH_COMMANDS, SlashContext, findSlash, turnRunning } from '../slash-commands';
+import { SLASH_COMMANDS, SlashContext, findSlash, turnRunning } from './slash-commands';
 import type { CommandEntry } from '../search/commands';
 import { slashContext } from './slash-context';
 import { forgotten, ownCommand, restoreNote } from './said';

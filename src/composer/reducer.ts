@@ -6,7 +6,7 @@
 // No blessed, no fs, no timers, no bus.
 
 import type { CommandName } from '../kernel/commands';
-import { SLASH_COMMANDS, completeSlash, findSlash, parseSlash } from '../slash-commands';
+import { SLASH_COMMANDS, completeSlash, findSlash, parseSlash } from './slash-commands';
 import { nearestCommand } from '../search/commands';
 import { BURST_GAP_MS, interruptAction } from './ladder';
 import { nextMode } from '../settings/approval';

@@ -5,7 +5,7 @@
 
 import type { Bus } from '../kernel/bus';
 import { sanitize } from '../protocol/inert';
-import { turnRunning } from '../slash-commands';
+import { turnRunning } from './slash-commands';
 import type { CoordinatorOptions } from './coordinator-types';
 import { displayText } from '../editor/text';
 import * as path from 'node:path';

@@ -8,7 +8,7 @@ import type { Effort } from '../settings/effort';
 import type { CommandName, KeyNames, Mode } from '../kernel/commands';
 import type { HistoryMode, Settings } from '../settings/store';
 import type { HistoryService } from '../history/service';
-import { turnRunning } from '../slash-commands';
+import { turnRunning } from './slash-commands';
 import type { TurnRunner } from '../turn/runner';
 import type { CoordinatorOptions } from './coordinator-types';
 import type { ComposerInput } from './state';

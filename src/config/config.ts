@@ -10,7 +10,7 @@ import type * as V from 'valibot';
 import { DEFAULT_MAX_ENTRIES } from '../history/rules';
 import { dataLayout } from '../kernel/data-dir';
 import { EFFORTS } from '../settings/effort';
-import { HOOK_EVENTS, type HookEvent } from '../hooks';
+import { HOOK_EVENTS, type HookEvent } from './hooks';
 
 /** The longest delay a Node timer takes; longer ones fire at once (and warn). */
 export const MAX_TIMER_MS = 2_147_483_647;

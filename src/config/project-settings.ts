@@ -13,7 +13,7 @@ import { type Rule, describeRule, validRules } from '../settings/rules';
 import { type DenyRule, describeDeny, validDeny } from '../settings/deny';
 import { APPROVAL_MODES } from '../settings/approval';
 import { type ApprovalMode } from '../protocol/approvals';
-import { HOOK_EVENTS, type HooksConfig } from '../hooks';
+import { HOOK_EVENTS, type HooksConfig } from './hooks';
 import { redactUrl } from '../kernel/redact';
 import { sha256Hex } from '../kernel/sha256';
 

@@ -2,7 +2,7 @@
 // the person asked to see (that is their purpose), but errors and prompts
 // never include entry text.
 
-import { confirm } from '../confirm';
+import { confirm } from '../io/confirm';
 import { segmentsText } from '../editor/model';
 import { historyHeader, parseHistory, recallable } from './format';
 import { historyPaths } from './service';

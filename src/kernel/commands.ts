@@ -1,6 +1,6 @@
 // The named commands keys are bound to, as data: name, description and the
 // modes it applies in, and the modes themselves (the slash commands typed into
-// the composer are slash-commands.ts). Key tables, /help and the README's key
+// the composer are composer/slash-commands.ts). Key tables, /help and the README's key
 // table read them from here. Nothing here draws, reads a file or holds state.
 
 export type Mode =

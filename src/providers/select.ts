@@ -2,9 +2,11 @@
 // environment, else the offline demo agent. Pure: settings in, choice out.
 
 import { Config, MAX_TIMER_MS, PROVIDER_NAMES } from '../config/config';
-import type { ProviderOrigin } from '../welcome';
 import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MODEL } from './anthropic';
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from './openai';
+
+/** Where the provider milk started with came from. */
+export type ProviderOrigin = 'flag' | 'config' | 'env' | 'default';
 
 export { PROVIDER_NAMES };
 export type ProviderName = (typeof PROVIDER_NAMES)[number];

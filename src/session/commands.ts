@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { searchSessions, workspaceOf } from './search';
 import { hitLine } from './search-hits';
-import { confirm } from '../confirm';
+import { confirm } from '../io/confirm';
 import * as path from 'node:path';
 import { checkSessionName } from '../config/paths';
 import { parseHistory } from '../history/format';

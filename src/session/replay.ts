@@ -13,7 +13,7 @@ import { displayText } from '../editor/text';
 import { LogEvent, userText } from './events';
 import { summaryMessages } from '../turn/compact';
 import { pushAll } from '../kernel/arrays';
-import { checklistOf } from '../todo';
+import { checklistOf } from '../kernel/checklist';
 import { type TodoItem } from '../protocol/checklist';
 import type { ReplayItem } from '../protocol/replay';
 

@@ -29,7 +29,7 @@ export class Sessions {
     private readonly log: SessionLog,
     private readonly recorder: SessionRecorder,
     private readonly maxKept?: number,
-    /** Puts back the provider and model the conversation was with; what to say about it (agent-parts.ts). */
+    /** Puts back the provider and model the conversation was with; what to say about it (app/agent.ts). */
     private readonly restoreModel?: (recorded: RecordedModel) => string | null,
     /** Reads a resumed conversation's images again (the log keeps what they were); notes what could not be. */
     private readonly reread?: (messages: ChatMessage[]) => { messages: ChatMessage[]; notes: string[] },

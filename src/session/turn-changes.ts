@@ -9,7 +9,7 @@
 // waits for nothing here.
 
 import * as fs from 'node:fs';
-import type { Cleanup } from '../cleanup';
+import type { Cleanup } from '../kernel/cleanup';
 import { dataLayout } from '../kernel/data-dir';
 import { sha256Hex } from '../kernel/sha256';
 import { Checkpoints, sweepCopies } from './checkpoints';

@@ -7,7 +7,7 @@
 // status bar, /session, the conversation log and the views all read them
 // here; nothing keeps a copy. Its state is private: each setter announces
 // what changed, and the services that save or repaint subscribe once
-// (agent-parts.ts, app.ts). Pure state: no I/O, no timers.
+// (app/agent.ts, app/screen.ts). Pure state: no I/O, no timers.
 
 import { CLUSTERING, EmojiWidths } from '../editor/width';
 import type { Effort } from './effort';

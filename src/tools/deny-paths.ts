@@ -7,7 +7,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { pathDenied } from '../deny-match';
+import { pathDenied } from '../settings/deny-match';
 
 const WALK_LIMIT = 100_000;
 

@@ -31,7 +31,7 @@ import { oauthFor, transportFor } from './mcp-connect';
 import { GroupStdioTransport, KILL_GRACE_MS, killMcpServers, live } from './mcp-stdio';
 import type { OAuthOptions } from './mcp-oauth';
 
-// The exit path stops the servers through the module it loaded (agent-parts.ts).
+// The exit path stops the servers through the module it loaded (app/agent.ts).
 export { killMcpServers };
 
 export type McpServerConfig =

@@ -5,7 +5,7 @@
 
 import type { Bus } from '../kernel/bus';
 import type { ViewPaint } from '../composer/views/view';
-import { PANEL_ROWS, checklistRows, todoCount, unfinished } from '../todo';
+import { PANEL_ROWS, checklistRows, todoCount, unfinished } from '../kernel/checklist';
 import { type TodoItem } from '../protocol/checklist';
 
 export class ChecklistPanel {

@@ -8,7 +8,7 @@
 // full-auto lets edits, or everything, run).
 
 import type { Bus, Events } from '../kernel/bus';
-import type { Spending } from '../spending';
+import type { Spending } from '../providers/pricing/spending';
 import type { Segment } from '../protocol/segments';
 import type { ImagePart } from '../protocol/images';
 import type { TurnRunner } from './runner';
@@ -94,7 +94,7 @@ function jsonResult(bus: Bus, write: (event: object) => void, o: RunOnceOptions)
 }
 
 /**
- * One turn of `runner` (made unattended: agent-parts.ts) on `prompt`, its answer or events written to
+ * One turn of `runner` (made unattended: app/agent.ts) on `prompt`, its answer or events written to
  * `io.out` as they come; the exit code: 0, 1 when the turn failed, 130 when SIGINT cancelled it.
  */
 export async function runOnce(

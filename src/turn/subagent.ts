@@ -13,7 +13,7 @@ import type { Settings } from '../settings/store';
 import type { ToolCall } from '../protocol/tools';
 import type { ToolResult } from '../tools/tool';
 import type { ToolRegistry } from '../tools/registry';
-import { type AgentSpec, EXPLORE, readsOnly, subagentSystem } from '../subagents';
+import { type AgentSpec, EXPLORE, readsOnly, subagentSystem } from '../agent/subagents';
 import { StepOptions, partialMessage, stepMessage, streamStep } from './step';
 import { Show, ToolCalls, ToolCallsOptions } from './tool-calls';
 import { type ActiveTurn, emptyStep } from './turn';

@@ -13,7 +13,7 @@ import { ToolRegistry, prepare, runTool } from '../tools/registry';
 import { callDetail, describeCall, showControls } from '../tools/visible';
 import { describeRule, suggestRule } from '../settings/rules';
 import { DenyRule, describeDeny } from '../settings/deny';
-import { denyingRule } from '../deny-match';
+import { denyingRule } from '../settings/deny-match';
 import { deniedPlaces } from '../tools/deny-paths';
 import * as path from 'node:path';
 import type { Answered, Approvals, Questions } from './approvals';
@@ -26,8 +26,8 @@ import type { ImagePart } from '../protocol/images';
 import type { PersonAnswer } from '../protocol/questions';
 import type { BackgroundShells } from '../tools/background';
 import type { Subagents } from './subagent';
-import type { Hooks } from '../hook-runner';
-import { mapStrings } from '../secrets';
+import type { Hooks } from './hook-runner';
+import { mapStrings } from './secrets';
 import { applyHunks, hunkReport } from '../tools/hunks';
 
 export const DECLINED = 'The user declined to run this tool call.';
@@ -243,7 +243,7 @@ export class ToolCalls {
     return { decision };
   }
 
-  /** Why the deny rules stop this call (tools/deny-match.ts), or null. */
+  /** Why the deny rules stop this call (settings/deny-match.ts), or null. */
   private deniedBy(tool: AnyTool, args: Record<string, unknown>): string | null {
     const s = this.o.settings;
     if (s.deny.length === 0) return null;

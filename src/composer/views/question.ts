@@ -11,7 +11,7 @@
 import type { CommandName, KeyNames } from '../../kernel/commands';
 import { Inert, sanitize } from '../../protocol/inert';
 import { GridRow, fit } from '../../kernel/rows';
-import { PLAN_MODES } from '../../questions';
+import { PLAN_MODES } from '../../kernel/questions';
 import { type AskedQuestion, type PersonAnswer } from '../../protocol/questions';
 import type { ComposerInput, ComposerState, Effect } from '../state';
 import { Handled, PaintContext, View, ViewContext, ViewPaint, ViewSpec, consume, pass } from './view';

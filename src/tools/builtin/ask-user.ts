@@ -5,7 +5,7 @@
 
 import { defineTool } from '../tool';
 import * as s from '../schema';
-import { MAX_OPTION, MAX_OPTIONS, MAX_QUESTION, askAnswer } from '../../questions';
+import { MAX_OPTION, MAX_OPTIONS, MAX_QUESTION, askAnswer } from '../../kernel/questions';
 
 const parameters = s.object(
   {

@@ -5,7 +5,7 @@
 
 import { defineTool } from '../tool';
 import * as s from '../schema';
-import { PLAN_OPTIONS, planAnswer } from '../../questions';
+import { PLAN_OPTIONS, planAnswer } from '../../kernel/questions';
 
 /** A plan longer than this is not a plan to read before work starts. */
 const MAX_PLAN = 20_000;

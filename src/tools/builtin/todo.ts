@@ -4,7 +4,7 @@
 
 import { defineTool } from '../tool';
 import * as s from '../schema';
-import { TODO_STATUSES, todoCount, todoProblem, todoSubject, todoText } from '../../todo';
+import { TODO_STATUSES, todoCount, todoProblem, todoSubject, todoText } from '../../kernel/checklist';
 
 const parameters = s.object(
   {

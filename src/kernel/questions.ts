@@ -4,8 +4,8 @@
 // The tools put them, the views answer them (composer/views/question.ts), the
 // bus carries both (turn/approvals.ts' channel). Pure.
 
-import type { ApprovalMode } from './protocol/approvals';
-import type { PersonAnswer } from './protocol/questions';
+import type { ApprovalMode } from '../protocol/approvals';
+import type { PersonAnswer } from '../protocol/questions';
 
 /** Options an ask_user question may offer (more would not fit the view): the first are shown. */
 export const MAX_OPTIONS = 9;

@@ -5,7 +5,7 @@
 // and the body as its prompt. Each runs with a fresh context, its own system
 // prompt and only its tools. Pure.
 
-import type { PromptFile } from './agent/prompt-commands';
+import type { PromptFile } from './prompt-commands';
 
 export interface AgentSpec {
   readonly name: string;

@@ -8,7 +8,7 @@
 // let one value through. The conversation itself keeps the values (the
 // person's screen shows them); only what leaves is masked. Pure.
 
-import type { ChatMessage } from './protocol/messages';
+import type { ChatMessage } from '../protocol/messages';
 
 interface Shape {
   /** The placeholder's kind: `[secret:<slug>-N]`. */

@@ -3,44 +3,45 @@
 // views on the composer) → coordinator → view stack and reducer → effects →
 // render request → painter. See ARCHITECTURE.md.
 
-import { Bus } from './kernel/bus';
-import { env, stopEditor, views } from './app-views';
-import { AgentOptions, agentParts } from './agent-parts';
-import { sanitize } from './protocol/inert';
-import { Cleanup } from './cleanup';
+import { Bus } from '../kernel/bus';
+import { env, stopEditor, views } from './views';
+import { AgentOptions, agentParts } from './agent';
+import { sanitize } from '../protocol/inert';
+import { Cleanup } from '../kernel/cleanup';
 import { installMemoryGuard } from './memory-guard';
-import type { ApprovalMode } from './protocol/approvals';
-import { TurnCoordinator } from './composer/coordinator';
-import { killLiveTools } from './turn/runner';
-import type { Provider } from './providers/provider';
-import { ProviderSwitch, describeModel } from './providers/resume';
+import type { ApprovalMode } from '../protocol/approvals';
+import { TurnCoordinator } from '../composer/coordinator';
+import { killLiveTools } from '../turn/runner';
+import type { Provider } from '../providers/provider';
+import { ProviderSwitch, describeModel } from '../providers/resume';
 import { statusLines } from './status-lines';
-import { tallyText } from './cost';
-import { ProviderOrigin, keyNotice, ollamaNotice, welcomeLines } from './welcome';
-import { Attention, NotifyChoice } from './tui/attention';
+import { tallyText } from '../providers/pricing/cost';
+import { keyNotice, ollamaNotice, welcomeLines } from './welcome';
+import { ProviderOrigin } from '../providers/select';
+import { Attention, NotifyChoice } from '../tui/attention';
 import type { TerminalFacts } from './doctor';
-import type { SetupAnswers } from './composer/views/provider-setup';
-import { APPROVAL_MEANING } from './settings/approval';
-import { HistoryService, historyPaths } from './history/service';
-import { Sessions } from './session/sessions';
-import { type ExitTranscript, scrollbackText } from './tui/scrollback';
-import type { TranscriptModel } from './tui/transcript-model';
-import { PROJECT_SETTINGS, projectLines } from './config/project-settings';
-import type { JudgedSettings } from './config/trust';
-import { Keymap, buildKeymap } from './tui/keymap';
-import { routeChord } from './tui/router';
-import { InputAction, MAX_PASTE_CHARS } from './tui/input';
-import type { Routed } from './tui/router';
-import { JobControl, installJobControl } from './tui/job-control';
-import { followSettings, lookAndFeel, widthProbe } from './tui/look';
-import { createScreen, Screen } from './tui/screen';
-import { RenderScheduler } from './tui/scheduler';
-import { TerminalInput } from './tui/terminal';
-import { warmSearch } from './tui/warm-search';
-import { warmTranscript, warmWhenTyping } from './tui/warm-up';
-import { markdown, warmHighlighter } from './markdown/parsers';
-import { warmRender } from './markdown/render';
-import { WidthProbe } from './tui/width-probe';
+import type { SetupAnswers } from '../composer/views/provider-setup';
+import { APPROVAL_MEANING } from '../settings/approval';
+import { HistoryService, historyPaths } from '../history/service';
+import { Sessions } from '../session/sessions';
+import { type ExitTranscript, scrollbackText } from '../tui/scrollback';
+import type { TranscriptModel } from '../tui/transcript-model';
+import { PROJECT_SETTINGS, projectLines } from '../config/project-settings';
+import type { JudgedSettings } from '../config/trust';
+import { Keymap, buildKeymap } from '../tui/keymap';
+import { routeChord } from '../tui/router';
+import { InputAction, MAX_PASTE_CHARS } from '../tui/input';
+import type { Routed } from '../tui/router';
+import { JobControl, installJobControl } from '../tui/job-control';
+import { followSettings, lookAndFeel, widthProbe } from '../tui/look';
+import { createScreen, Screen } from '../tui/screen';
+import { RenderScheduler } from '../tui/scheduler';
+import { TerminalInput } from '../tui/terminal';
+import { warmSearch } from '../tui/warm-search';
+import { warmTranscript, warmWhenTyping } from '../tui/warm-up';
+import { markdown, warmHighlighter } from '../markdown/parsers';
+import { warmRender } from '../markdown/render';
+import { WidthProbe } from '../tui/width-probe';
 import {
   Background,
   HyperlinkChoice,
@@ -49,7 +50,7 @@ import {
   italicFor,
   mayAskBackground,
   parseColor,
-} from './settings/theme';
+} from '../settings/theme';
 
 export interface AppOptions {
   input: NodeJS.ReadStream;
@@ -138,7 +139,7 @@ export interface App {
   scrollback(): string;
 }
 
-/** The services: the agent's parts (agent-parts.ts), and history and sessions around them. */
+/** The services: the agent's parts (app/agent.ts), and history and sessions around them. */
 function services(bus: Bus, options: AppOptions) {
   const warn = (text: string): void => bus.emit('status.warning', { text: sanitize(text) });
   const trusted = options.workspaceSettings?.state === 'trusted' ? options.workspaceSettings.read.settings : undefined;
@@ -218,7 +219,7 @@ function settleWhenIdle(bus: Bus, parts: ReturnType<typeof agentParts>): void {
   });
 }
 
-/** The approval rules: what was wrong with their file said once the screen is up (agent-parts.ts keeps them). */
+/** The approval rules: what was wrong with their file said once the screen is up (app/agent.ts keeps them). */
 function rulesProblems(s: Services): void {
   void s.rulesRead.then(({ problems }) => {
     for (const p of problems) s.warn(p);
@@ -380,7 +381,7 @@ function welcome(bus: Bus, options: AppOptions, keymap: Keymap): void {
   note(welcomeLines(keymap).join('\n'));
   const timer = setTimeout(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { probeOllama } = require('./providers/ollama') as typeof import('./providers/ollama');
+    const { probeOllama } = require('../providers/ollama') as typeof import('../providers/ollama');
     void probeOllama(env(options)).then((found) => {
       if (found) note(ollamaNotice(found.url, found.models));
     });

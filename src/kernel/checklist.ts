@@ -3,10 +3,10 @@
 // composer (whole, or folded to a count), and the list a conversation holds —
 // the last todo call's — which a resume and a rewind take back. Pure.
 
-import type { ChatMessage } from './protocol/messages';
-import { type GridRow, fit } from './kernel/rows';
-import type { EmojiWidths } from './editor/width';
-import type { TodoItem, TodoStatus } from './protocol/checklist';
+import type { ChatMessage } from '../protocol/messages';
+import { type GridRow, fit } from './rows';
+import type { EmojiWidths } from '../editor/width';
+import type { TodoItem, TodoStatus } from '../protocol/checklist';
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'done'] as const satisfies readonly TodoStatus[];
 

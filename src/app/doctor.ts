@@ -7,8 +7,8 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { redactUrl } from './kernel/redact';
-import { maxOf } from './kernel/arrays';
+import { redactUrl } from '../kernel/redact';
+import { maxOf } from '../kernel/arrays';
 
 export interface Check {
   readonly name: string;

@@ -3,10 +3,7 @@
 // the provider, which one. Pure: the keys as bound and what was found in, lines
 // out (app.ts shows them; an Ollama server found later adds its own line).
 
-import type { KeyNames } from './kernel/commands';
-
-/** Where the provider milk started with came from. */
-export type ProviderOrigin = 'flag' | 'config' | 'env' | 'default';
+import type { KeyNames } from '../kernel/commands';
 
 export function welcomeLines(keys: KeyNames): string[] {
   const k = (mode: Parameters<KeyNames['key']>[0], command: Parameters<KeyNames['key']>[1]): string =>

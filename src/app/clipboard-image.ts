@@ -8,12 +8,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { dataLayout } from './kernel/data-dir';
-import { MAX_IMAGE_BYTES, imageMime } from './kernel/images';
-import { describeIoError } from './io/errors';
-import { ensureDir } from './io/files';
-import { probeImage } from './tools/image-file';
-import type { ImageSegment } from './protocol/segments';
+import { dataLayout } from '../kernel/data-dir';
+import { MAX_IMAGE_BYTES, imageMime } from '../kernel/images';
+import { describeIoError } from '../io/errors';
+import { ensureDir } from '../io/files';
+import { probeImage } from '../tools/image-file';
+import type { ImageSegment } from '../protocol/segments';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

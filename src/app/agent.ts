@@ -1,40 +1,41 @@
 // The agent without a screen, wired once: its settings, instructions and
 // approval rules, the MCP servers and the tools they add, the turn runner,
-// and the conversation log. The full screen (app.ts) builds on these, `milk
-// run` (run-command.ts) uses them as they are, and the tests make them the
+// and the conversation log. The full screen (app/screen.ts) builds on these, `milk
+// run` (app/run.ts) uses them as they are, and the tests make them the
 // same way: none of the three wires a part the others do not.
 
-import { AgentContext } from './agent/context';
-import type { Bus } from './kernel/bus';
-import type { Cleanup } from './cleanup';
-import { PermissionStore } from './config/permissions';
-import { Hooks } from './hook-runner';
-import { type HookEvent, type SourcedHook, sourced } from './hooks';
-import { PROJECT_SETTINGS, type ProjectSettings } from './config/project-settings';
-import { dataLayout } from './kernel/data-dir';
-import { sanitize } from './protocol/inert';
-import type { Provider } from './providers/provider';
-import type { ChatMessage } from './protocol/messages';
-import { rereadImages } from './tools/attach';
-import type { ProviderSwitch, RecordedModel } from './providers/resume';
-import { ProviderSlot } from './providers/slot';
-import { type TurnChanges, turnChanges } from './session/turn-changes';
-import { SecretMask, maskRequest } from './secrets';
-import { SessionLog } from './session/log';
-import { SessionRecorder } from './session/recorder';
-import type { ApprovalMode } from './protocol/approvals';
-import { Settings } from './settings/store';
-import type { ModelSettings } from './config/config';
-import type { Effort } from './settings/effort';
-import { priceOf } from './cost';
-import { type ModelPlace, tablePrice, tableWindow, warmPriceTable } from './price-table';
-import { Spending } from './spending';
-import type { McpServerConfig, McpServers } from './tools/mcp';
-import { mcpTool } from './tools/mcp-tools';
-import { ToolRegistry } from './tools/registry';
-import { BackgroundShells } from './tools/background';
-import type { AnyTool } from './tools/tool';
-import { TurnRunner } from './turn/runner';
+import { SLASH_COMMANDS } from '../composer/slash-commands';
+import { AgentContext } from '../agent/context';
+import type { Bus } from '../kernel/bus';
+import type { Cleanup } from '../kernel/cleanup';
+import { PermissionStore } from '../config/permissions';
+import { Hooks } from '../turn/hook-runner';
+import { type HookEvent, type SourcedHook, sourced } from '../config/hooks';
+import { PROJECT_SETTINGS, type ProjectSettings } from '../config/project-settings';
+import { dataLayout } from '../kernel/data-dir';
+import { sanitize } from '../protocol/inert';
+import type { Provider } from '../providers/provider';
+import type { ChatMessage } from '../protocol/messages';
+import { rereadImages } from '../tools/attach';
+import type { ProviderSwitch, RecordedModel } from '../providers/resume';
+import { ProviderSlot } from '../providers/slot';
+import { type TurnChanges, turnChanges } from '../session/turn-changes';
+import { SecretMask, maskRequest } from '../turn/secrets';
+import { SessionLog } from '../session/log';
+import { SessionRecorder } from '../session/recorder';
+import type { ApprovalMode } from '../protocol/approvals';
+import { Settings } from '../settings/store';
+import type { ModelSettings } from '../config/config';
+import type { Effort } from '../settings/effort';
+import { priceOf } from '../providers/pricing/cost';
+import { type ModelPlace, tablePrice, tableWindow, warmPriceTable } from '../providers/pricing/price-table';
+import { Spending } from '../providers/pricing/spending';
+import type { McpServerConfig, McpServers } from '../tools/mcp';
+import { mcpTool } from '../tools/mcp-tools';
+import { ToolRegistry } from '../tools/registry';
+import { BackgroundShells } from '../tools/background';
+import type { AnyTool } from '../tools/tool';
+import { TurnRunner } from '../turn/runner';
 
 export interface AgentOptions {
   provider: Provider;
@@ -79,7 +80,7 @@ export interface AgentOptions {
   maskSecrets?: boolean;
   /** Directories added to the workspace (--add-dir): real, absolute paths. */
   addDirs?: readonly string[];
-  /** The hooks configured, each with its source (hook-runner.ts: sourced). */
+  /** The hooks configured, each with its source (config/hooks.ts: sourced). */
   hooks?: Partial<Record<HookEvent, SourcedHook[]>>;
   /** Why the hooks do not run here (milk run without --hooks), or none: they do. */
   hooksOff?: string;
@@ -154,7 +155,8 @@ function startingSettings(options: AgentOptions): Settings {
 
 export function agentParts(bus: Bus, options: AgentOptions) {
   const settings = startingSettings(options);
-  const agent = new AgentContext(options.workspace, options.dataDir, settings, options.appendSystemPrompt);
+  const slashNames = new Set(SLASH_COMMANDS.map((c) => c.name));
+  const agent = new AgentContext(options.workspace, options.dataDir, settings, slashNames, options.appendSystemPrompt);
   const permissions = new PermissionStore(options.dataDir, options.workspace);
   const changes = turnChanges({
     ...options,
@@ -267,7 +269,7 @@ function mcpHolder(bus: Bus, options: AgentOptions) {
   const startGroup = (configs: Readonly<Record<string, McpServerConfig>>): Promise<void> => {
     if (Object.keys(configs).length === 0) return Promise.resolve();
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { McpServers: Servers } = require('./tools/mcp') as typeof import('./tools/mcp');
+    const { McpServers: Servers } = require('../tools/mcp') as typeof import('../tools/mcp');
     const servers = new Servers(configs, () => bus.requestRender(), { oauth: oauthFor(bus, options.dataDir) });
     groups.push(servers);
     return servers.startAll();
@@ -282,7 +284,7 @@ function mcpHolder(bus: Bus, options: AgentOptions) {
     if (groups.length === 0) return;
     for (const g of groups) g.stopAll();
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    (require('./tools/mcp') as typeof import('./tools/mcp')).killMcpServers();
+    (require('../tools/mcp') as typeof import('../tools/mcp')).killMcpServers();
   };
   /** More servers (a project's, once trusted): started at once if the others have been, else with them. */
   const add = (configs: Readonly<Record<string, McpServerConfig>>): Promise<void> => {
@@ -298,7 +300,7 @@ function mcpHolder(bus: Bus, options: AgentOptions) {
 }
 
 /** Where remote MCP servers' OAuth tokens are kept, and how the person is sent to authorize; none without data. */
-function oauthFor(bus: Bus, dataDir: string | null): import('./tools/mcp-oauth').OAuthOptions | undefined {
+function oauthFor(bus: Bus, dataDir: string | null): import('../tools/mcp-oauth').OAuthOptions | undefined {
   if (dataDir === null) return undefined;
   return {
     dir: dataLayout(dataDir).mcpAuth,
@@ -307,7 +309,7 @@ function oauthFor(bus: Bus, dataDir: string | null): import('./tools/mcp-oauth')
         text: sanitize(`MCP server ${server} asks you to authorize milk: open ${url.href}`),
       });
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require('./tools/mcp-oauth') as typeof import('./tools/mcp-oauth')).openBrowser(url);
+      (require('../tools/mcp-oauth') as typeof import('../tools/mcp-oauth')).openBrowser(url);
     },
   };
 }

@@ -4,17 +4,17 @@
 
 import type { Command } from 'commander';
 import { MainOptions, locate, parsePositive, parseSession, requireDataDir } from './cli-support';
-import type { Target } from './history/commands';
+import type { Target } from '../history/commands';
 
 // Loaded only when a shell command runs: starting milk itself never pays for them.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const historyCommands = (): typeof import('./history/commands') => require('./history/commands');
+const historyCommands = (): typeof import('../history/commands') => require('../history/commands');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const sessionCommands = (): typeof import('./session/commands') => require('./session/commands');
+const sessionCommands = (): typeof import('../session/commands') => require('../session/commands');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const mcpCommands = (): typeof import('./config/mcp-commands') => require('./config/mcp-commands');
+const mcpCommands = (): typeof import('../config/mcp-commands') => require('../config/mcp-commands');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const logPurge = (): typeof import('./session/purge') => require('./session/purge');
+const logPurge = (): typeof import('../session/purge') => require('../session/purge');
 
 /** Runs a command, turning the errors it expects into one line on stderr and exit code 1. */
 function expected(kind: () => new (...args: never[]) => Error) {

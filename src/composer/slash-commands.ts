@@ -3,14 +3,14 @@
 // read them from here. Nothing here draws, reads a file or holds state: a
 // handler acts only through the context it is handed.
 
-import { EFFORTS, isEffort } from './settings/effort';
-import { APPROVAL_MEANING, isApprovalMode } from './settings/approval';
+import { EFFORTS, isEffort } from '../settings/effort';
+import { APPROVAL_MEANING, isApprovalMode } from '../settings/approval';
 import { PERMISSIONS_ARGS, permissionsCommand } from './slash-permissions';
-import { maxOf } from './kernel/arrays';
-import { COMPACT_AT } from './turn/compact';
-import { isThemeChoice } from './settings/theme';
-import { KeyNames, withKeys } from './kernel/commands';
-import type { SlashContext } from './composer/slash-context';
+import { maxOf } from '../kernel/arrays';
+import { COMPACT_AT } from '../turn/compact';
+import { isThemeChoice } from '../settings/theme';
+import { KeyNames, withKeys } from '../kernel/commands';
+import type { SlashContext } from './slash-context';
 
 export type { SlashContext };
 

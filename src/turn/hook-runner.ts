@@ -6,7 +6,7 @@
 // before_tool and user_prompt are waited for; the others go on beside milk.
 // node:child_process is loaded at the first hook, never at start-up.
 
-import type { Bus } from './kernel/bus';
+import type { Bus } from '../kernel/bus';
 import {
   DEFAULT_HOOK_TIMEOUT_S,
   HookEvent,
@@ -18,7 +18,7 @@ import {
   hookLines,
   hooksFor,
   verdictOf,
-} from './hooks';
+} from '../config/hooks';
 
 export interface HooksOptions {
   readonly workspace: string;

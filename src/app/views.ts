@@ -6,32 +6,32 @@ import { resolveDirs } from './cli-support';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { clipboardImage } from './clipboard-image';
-import { probeImage } from './tools/image-file';
-import { money } from './cost';
-import { redactUrl } from './kernel/redact';
-import type { AppOptions, Services } from './app';
-import type { Bus } from './kernel/bus';
-import { expandPrompt, promptHelpLines } from './agent/prompt-commands';
+import { probeImage } from '../tools/image-file';
+import { money } from '../providers/pricing/cost';
+import { redactUrl } from '../kernel/redact';
+import type { AppOptions, Services } from './screen';
+import type { Bus } from '../kernel/bus';
+import { expandPrompt, promptHelpLines } from '../agent/prompt-commands';
 import { costLines } from './status-lines';
-import { describeModel } from './providers/resume';
-import type { ProviderKind } from './composer/views/provider-setup';
-import type { CoordinatorOptions } from './composer/coordinator-types';
-import { COMPACT_AT } from './turn/compact';
-import { TurnCoordinator } from './composer/coordinator';
-import { copyAnswer, copySelection } from './tui/copy';
-import { TranscriptSelect } from './tui/transcript-select';
-import { buildCorpus, positionOf, type TranscriptCorpus } from './search/transcript-search';
-import { sanitize } from './protocol/inert';
-import type { Keymap } from './tui/keymap';
-import { Painter } from './tui/painter';
-import type { Screen } from './tui/screen';
-import { StatusModel, type StatusSources } from './tui/status-model';
-import { ChecklistPanel } from './tui/checklist-panel';
-import { type MemoryFile, memoryFiles, remember } from './memory';
-import { agentLines } from './subagents';
-import { type BackgroundShells, shellLines } from './tools/background';
-import { TranscriptFeed } from './tui/transcript-feed';
-import { TranscriptModel } from './tui/transcript-model';
+import { describeModel } from '../providers/resume';
+import type { ProviderKind } from '../composer/views/provider-setup';
+import type { CoordinatorOptions } from '../composer/coordinator-types';
+import { COMPACT_AT } from '../turn/compact';
+import { TurnCoordinator } from '../composer/coordinator';
+import { copyAnswer, copySelection } from '../tui/copy';
+import { TranscriptSelect } from '../tui/transcript-select';
+import { buildCorpus, positionOf, type TranscriptCorpus } from '../search/transcript-search';
+import { sanitize } from '../protocol/inert';
+import type { Keymap } from '../tui/keymap';
+import { Painter } from '../tui/painter';
+import type { Screen } from '../tui/screen';
+import { StatusModel, type StatusSources } from '../tui/status-model';
+import { ChecklistPanel } from '../tui/checklist-panel';
+import { type MemoryFile, memoryFiles, remember } from '../agent/memory';
+import { agentLines } from '../agent/subagents';
+import { type BackgroundShells, shellLines } from '../tools/background';
+import { TranscriptFeed } from '../tui/transcript-feed';
+import { TranscriptModel } from '../tui/transcript-model';
 
 /** The environment the terminal is judged by (TERM, COLORFGBG, NO_COLOR…): the options', else the process's. */
 export function env(options: AppOptions): Readonly<Record<string, string | undefined>> {
@@ -41,7 +41,7 @@ export function env(options: AppOptions): Readonly<Record<string, string | undef
 /** Runs `run` with the terminal handed over (the external editor), the screen given back after. */
 type HandOver = (run: () => Promise<void>) => Promise<void>;
 
-let editorModule: typeof import('./tui/external-editor') | null = null;
+let editorModule: typeof import('../tui/external-editor') | null = null;
 
 /** Ends the external editor if one runs (milk is exiting); loads nothing when none ever did. */
 export function stopEditor(): void {
@@ -108,7 +108,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     // Loaded at the first Ctrl+G: start-up never pays for child_process.
     editExternally: (text) => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      editorModule ??= require('./tui/external-editor') as typeof import('./tui/external-editor');
+      editorModule ??= require('../tui/external-editor') as typeof import('../tui/external-editor');
       return editorModule.editExternally(text, options.dataDir, handOver);
     },
     files: mentionFiles(options.workspace, () => s.settings.dirs),
@@ -146,7 +146,7 @@ function memoryFor(s: Services, options: AppOptions, handOver: HandOver): Coordi
     },
     edit: async () => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      editorModule ??= require('./tui/external-editor') as typeof import('./tui/external-editor');
+      editorModule ??= require('../tui/external-editor') as typeof import('../tui/external-editor');
       const said = await editorModule.editFiles(files.map(where), handOver);
       for (const problem of s.agent.load()) s.warn(problem);
       return said;
@@ -228,8 +228,8 @@ function providerSetup(s: Services, options: AppOptions): CoordinatorOptions['pr
   return {
     kinds: () => {
       /* eslint-disable @typescript-eslint/no-require-imports */
-      const openai = require('./providers/openai') as typeof import('./providers/openai');
-      const anthropic = require('./providers/anthropic') as typeof import('./providers/anthropic');
+      const openai = require('../providers/openai') as typeof import('../providers/openai');
+      const anthropic = require('../providers/anthropic') as typeof import('../providers/anthropic');
       /* eslint-enable @typescript-eslint/no-require-imports */
       const kinds: ProviderKind[] = [
         {
@@ -252,7 +252,7 @@ function providerSetup(s: Services, options: AppOptions): CoordinatorOptions['pr
     connect: (answers) => {
       try {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const { saveProvider } = require('./config/config-write') as typeof import('./config/config-write');
+        const { saveProvider } = require('../config/config-write') as typeof import('../config/config-write');
         const file = options.dataDir === null ? null : saveProvider(options.dataDir, answers);
         const provider = connectTo(answers);
         s.provider.use(provider);
@@ -300,11 +300,11 @@ function mentionFiles(
   workspace: string,
   also: () => readonly string[],
 ): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['files']> {
-  let index: import('./tools/file-index').FileIndex | null = null;
+  let index: import('../tools/file-index').FileIndex | null = null;
   const files = () => {
     if (index) return index;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { FileIndex } = require('./tools/file-index') as typeof import('./tools/file-index');
+    const { FileIndex } = require('../tools/file-index') as typeof import('../tools/file-index');
     return (index = new FileIndex(workspace, undefined, also));
   };
   return {
@@ -313,7 +313,7 @@ function mentionFiles(
     close: () => index?.close(),
     attach: (segments) =>
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require('./tools/attach') as typeof import('./tools/attach')).attachMentions(workspace, segments, also()),
+      (require('../tools/attach') as typeof import('../tools/attach')).attachMentions(workspace, segments, also()),
   };
 }
 
@@ -450,8 +450,8 @@ function searchLogsFor(options: AppOptions): CoordinatorOptions['searchLogs'] {
   if (dataDir === null) return undefined;
   return async (query) => {
     /* eslint-disable @typescript-eslint/no-require-imports */
-    const { searchSessions, workspaceOf } = require('./session/search') as typeof import('./session/search');
-    const { hitLine } = require('./session/search-hits') as typeof import('./session/search-hits');
+    const { searchSessions, workspaceOf } = require('../session/search') as typeof import('../session/search');
+    const { hitLine } = require('../session/search-hits') as typeof import('../session/search-hits');
     /* eslint-enable @typescript-eslint/no-require-imports */
     const found = await searchSessions(dataDir, query);
     const hits = found.hits.map((h) => {

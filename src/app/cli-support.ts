@@ -1,14 +1,14 @@
 // What the command line's parts share: usage errors, the flag parsers, and
 // where a run's data lives (data dir, workspace, session). No commands here.
 
-import { EFFORTS, type Effort } from './settings/effort';
-import { APPROVAL_MODES } from './settings/approval';
-import { ApprovalMode } from './protocol/approvals';
-import { PROVIDER_NAMES } from './config/config';
+import { EFFORTS, type Effort } from '../settings/effort';
+import { APPROVAL_MODES } from '../settings/approval';
+import { ApprovalMode } from '../protocol/approvals';
+import { PROVIDER_NAMES } from '../config/config';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkSessionName, pickHome, resolveDataDir, sessionIdForWorkspace } from './config/paths';
+import { checkSessionName, pickHome, resolveDataDir, sessionIdForWorkspace } from '../config/paths';
 
 export class UsageError extends Error {}
 

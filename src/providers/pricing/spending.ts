@@ -6,7 +6,7 @@
 // thread): `settle()` loads it and prices what waited, when milk is idle or a
 // command asks for the cost.
 
-import type { Bus } from './kernel/bus';
+import type { Bus } from '../../kernel/bus';
 import { type Spend, type Tally, emptyTally, tallyMoney, tallyTokens } from './cost';
 
 /**

@@ -6,7 +6,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileTool } from './tools/files';
+import { writeFileTool } from '../tools/files';
 
 export interface MemoryFile {
   /** How the person knows it. */

@@ -8,9 +8,9 @@
 // a command rule denies it. Paths match the glob or lie in a folder that does.
 // Pure.
 
-import { globMatcher } from './kernel/glob-match';
-import type { DenyRule } from './settings/deny';
-import { WRAPPERS } from './settings/rules';
+import { globMatcher } from '../kernel/glob-match';
+import type { DenyRule } from './deny';
+import { WRAPPERS } from './rules';
 
 /**
  * What a call is judged by: its tool, the text its rules are matched against (its `ruleText`: shell's command,

@@ -1,8 +1,8 @@
 // What /status and /cost say, from the facts the app gathers: one view of
 // where things stand, as Claude Code's and Codex's /status give it. Pure.
 
-import { COMPACT_AT } from './turn/compact';
-import { type Tally, tallyText } from './cost';
+import { COMPACT_AT } from '../turn/compact';
+import { type Tally, tallyText } from '../providers/pricing/cost';
 
 /** What was spent: the last turn, this conversation (in this session) and the session. */
 export interface Spent {

@@ -1,26 +1,26 @@
-// `milk run`: the agent's parts as the full screen has them (agent-parts.ts),
+// `milk run`: the agent's parts as the full screen has them (app/agent.ts),
 // one turn, no screen. The workspace's approval rules apply, the configured
 // MCP servers' tools are offered (each started and ready, or failed, before
 // the turn: a one-turn run cannot wait for one later), and the conversation
 // is logged in the session as the full screen logs it: `milk sessions` lists
 // it, `milk --continue` and `milk run --continue` go on with it.
 
-import { agentParts } from './agent-parts';
-import { Bus } from './kernel/bus';
+import { agentParts } from './agent';
+import { Bus } from '../kernel/bus';
 import type { MainOptions } from './cli-support';
 import { UsageError, appended, checkFork, resolveDirs } from './cli-support';
-import type { Rule } from './settings/rules';
-import { sourced } from './hooks';
-import { judgedSettings } from './config/trust';
-import { PROJECT_SETTINGS, type ProjectSettings } from './config/project-settings';
-import type { DenyRule } from './settings/deny';
-import { Config, contextWindowFor } from './config/config';
-import { sanitize } from './protocol/inert';
-import type { Provider } from './providers/provider';
-import type { ProviderSwitch } from './providers/resume';
-import { Sessions } from './session/sessions';
-import { type OutputFormat, runOnce } from './turn/run-once';
-import { attachMentions, mentionsIn } from './tools/attach';
+import type { Rule } from '../settings/rules';
+import { sourced } from '../config/hooks';
+import { judgedSettings } from '../config/trust';
+import { PROJECT_SETTINGS, type ProjectSettings } from '../config/project-settings';
+import type { DenyRule } from '../settings/deny';
+import { Config, contextWindowFor } from '../config/config';
+import { sanitize } from '../protocol/inert';
+import type { Provider } from '../providers/provider';
+import type { ProviderSwitch } from '../providers/resume';
+import { Sessions } from '../session/sessions';
+import { type OutputFormat, runOnce } from '../turn/run-once';
+import { attachMentions, mentionsIn } from '../tools/attach';
 
 export interface RunCommand {
   provider: Provider;
