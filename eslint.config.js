@@ -11,6 +11,7 @@ const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 const boundaries = require('eslint-plugin-boundaries');
 const stylistic = require('@stylistic/eslint-plugin');
+const importX = require('eslint-plugin-import-x');
 
 const IO_MODULES = [
   'neo-blessed',
@@ -239,6 +240,17 @@ module.exports = tseslint.config(
         },
       ],
     },
+  },
+  {
+    // No import cycle: a module's value imports never lead back to it (types may: they are gone at run time).
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX.importX },
+    settings: {
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js'] })],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/extensions': ['.ts', '.js'],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['src/*/**/*.ts'],

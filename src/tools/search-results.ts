@@ -27,8 +27,8 @@ export const MAX_GREP_LINES = 400;
 export const MAX_LISTED = 1000;
 /** A shown line longer than this keeps its head and says how long it was (minified files). */
 export const MAX_LINE_CHARS = 300;
-/** Context lines around a match, at most: what grep's schema allows. */
-export { MAX_CONTEXT } from './builtin/grep';
+/** Context lines around a match, at most: what grep's schema allows a call to ask for. */
+export const MAX_CONTEXT = 20;
 
 function hasSurrogates(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0xd800) return true;

@@ -4,9 +4,7 @@
 
 import { defineTool, unreachable } from '../tool';
 import * as s from '../schema';
-
-/** Lines of context a call may ask for, at most (search-results.ts holds the search to it too). */
-export const MAX_CONTEXT = 20;
+import { MAX_CONTEXT } from '../search-results';
 
 const parameters = s.object(
   {
