@@ -1,7 +1,7 @@
 import { EXPLORE, READ_TOOLS, agentsFrom, parseAgentFile, readsOnly, subagentSystem } from '../../src/agent/subagents';
 import { BUILTIN_TOOLS, ToolRegistry } from '../../src/tools/registry';
 import { inOrder } from '../../src/turn/runner';
-import type { Show } from '../../src/turn/tool-calls';
+import type { Show } from '../../src/turn/calls/tool-calls';
 import { sanitize } from '../../src/protocol/inert';
 
 const file = (name: string, text: string, source: 'personal' | 'project' = 'project') => ({

@@ -15,7 +15,7 @@ import { sha256Hex } from '../kernel/sha256';
 import { Checkpoints, sweepCopies } from './checkpoints';
 import type { RewindFiles } from './rewind-files';
 import type { Snapshots } from './snapshots';
-import type { TurnSnapshots } from '../turn/tool-calls';
+import type { TurnSnapshots } from '../turn/calls/tool-calls';
 
 export interface TurnChangesOptions {
   readonly workspace: string;

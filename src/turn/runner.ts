@@ -1,6 +1,6 @@
 // The turn engine's lifecycle: one turn at a time under a PCancelable that
 // owns an AbortController; a model turn is steps (turn/step.ts) whose tool
-// calls are answered (turn/tool-calls.ts) until the model stops asking, with
+// calls are answered (turn/calls/) until the model stops asking, with
 // compaction (turn/compaction.ts) before a step that would fill the window.
 // Cancelling is idempotent and ordered: mark cancelled, abort the stream and
 // any tool (its process group gets TERM, then KILL), report once, and leave
@@ -27,7 +27,7 @@ import { Conversation, type Input } from './conversation';
 import { Approvals, Questions } from './approvals';
 import { Compaction } from './compaction';
 import { StepOptions, partialMessage, stepMessage, streamStep } from './step';
-import { type CallAnswer, type Show, ToolCalls, ToolCallsOptions } from './tool-calls';
+import { type CallAnswer, type Show, ToolCalls, ToolCallsOptions } from './calls/tool-calls';
 import { Subagents } from './subagent';
 import { type AgentSpec, EXPLORE } from '../agent/subagents';
 import { runOwnCommand } from './own-command';

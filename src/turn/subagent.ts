@@ -15,7 +15,7 @@ import type { ToolResult } from '../tools/tool';
 import type { ToolRegistry } from '../tools/registry';
 import { type AgentSpec, EXPLORE, readsOnly, subagentSystem } from '../agent/subagents';
 import { StepOptions, partialMessage, stepMessage, streamStep } from './step';
-import { Show, ToolCalls, ToolCallsOptions } from './tool-calls';
+import { Show, ToolCalls, ToolCallsOptions } from './calls/tool-calls';
 import { type ActiveTurn, emptyStep } from './turn';
 
 /** What a task call asks. */

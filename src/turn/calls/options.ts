@@ -1,0 +1,66 @@
+// What the tool calls of a turn are given: the bus, the settings, the registry, the person's answers, the workspace
+// and what guards it. Types only.
+
+import type { Bus } from '../../kernel/bus';
+import type { Settings } from '../../settings/store';
+import type { ToolRegistry } from '../../tools/registry';
+import type { BackgroundShells } from '../../tools/background';
+import type { Approvals, Questions } from '../approvals';
+import type { Subagents } from '../subagent';
+import type { Hooks } from '../hook-runner';
+
+export interface ToolCallsOptions {
+  readonly bus: Bus;
+  readonly settings: Settings;
+  readonly registry: ToolRegistry;
+  readonly approvals: Approvals;
+  /** Commands the model started in the background (shell, shell_output, shell_kill, /shells). */
+  readonly background?: BackgroundShells;
+  /** Subagents for the task tool; absent within a subagent (no task within a task). */
+  readonly subagents?: Subagents;
+  /** What the model asks the person; absent where no one is there (milk run). */
+  readonly questions?: Questions;
+  /** Where tools run and what they may touch. */
+  readonly workspace: string;
+  /** The person's hooks: before_tool may block, refuse, approve or change a call; after_tool hears how it went. */
+  readonly hooks?: Hooks;
+  /** Folders a sandboxed command must not see (milk's data dir: its history may hold secrets). */
+  readonly hide?: readonly string[];
+  readonly killGraceMs?: number;
+  /** No one is there to answer a question (milk run): a call that would ask is refused, saying so. */
+  readonly unattended?: boolean;
+  /** Settles once the workspace's approval rules are read: no call is decided before. */
+  readonly rulesReady?: Promise<unknown>;
+  /** Snapshots of the workspace (session/turn-changes.ts): only in a turn that runs a command, before the first. */
+  readonly snapshots?: TurnSnapshots;
+
+  /** This session's masked secrets (turn/secrets.ts): the placeholders in its arguments, put back once approved. */
+  readonly secrets?: {
+    placeholdersIn(text: string): string[];
+    unmask(text: string): string;
+    hint(placeholder: string): string;
+  };
+  /** Keeps copies of the files a turn's tools change, for a rewind to put back. */
+  readonly checkpoints?: { before(file: string, turn: number): Promise<void>; after(file: string): Promise<void> };
+  /** Whether the sandbox can run commands here (tools/bwrap.ts, probed once). */
+  readonly probeSandbox: () => Promise<{ ok: true } | { ok: false; why: string }>;
+}
+
+/** What the runner tells of a turn's life, so that the workspace's snapshots are taken when a turn needs them. */
+export interface TurnSnapshots {
+  /** A turn began; `commandsAlive`: a background command of the session runs, and may change files at any time. */
+  turnStarted(seq: number, o: { commandsAlive: boolean }): void;
+  turnEnded(seq: number): void;
+  /** Before a command of turn `seq` runs: the turn's snapshot, taken the first time. */
+  beforeCommand(seq: number): Promise<void>;
+  /** Before a file tool changes a file: the turn's snapshot, if one is under way, finished first. */
+  beforeEdit(seq: number): Promise<void>;
+}
+
+/** Where a command runs. */
+export interface Confinement {
+  /** The command runs in the sandbox. */
+  readonly sandbox: boolean;
+  /** No sandbox can run it: it runs only once the person agrees. */
+  readonly agree: boolean;
+}
