@@ -1,6 +1,6 @@
 import { EXPLORE, READ_TOOLS, agentsFrom, parseAgentFile, readsOnly, subagentSystem } from '../../src/agent/subagents';
 import { BUILTIN_TOOLS, ToolRegistry } from '../../src/tools/registry';
-import { inOrder } from '../../src/turn/runner';
+import { inOrder } from '../../src/turn/calls/in-order';
 import type { Show } from '../../src/turn/calls/tool-calls';
 import { sanitize } from '../../src/protocol/inert';
 
