@@ -1,0 +1,87 @@
+// Questions put to the person: a tool call's approval and the model's questions (opened as views when the bus asks,
+// answered back on it), the step limit's "go on?", and milk's own (which file keeps a `# ` memory, whether to trust a
+// workspace), each with an id of its own, never the model's, one at a time.
+
+import { sanitize } from '../../protocol/inert';
+import type { PersonAnswer } from '../../protocol/questions';
+import { ApprovalView } from '../views/approval';
+import { QuestionView } from '../views/question';
+import { ConfirmView } from '../views/confirm';
+import type { EffectContext, Handlers } from './context';
+
+export function questionEffects(c: EffectContext): Handlers<'answer' | 'answerQuestion' | 'memory'> {
+  return {
+    answer: (e) =>
+      c.bus.emit('approval.answered', {
+        requestId: e.requestId,
+        approval: e.approval,
+        ...(e.hunks ? { hunks: e.hunks } : {}),
+      }),
+    answerQuestion: (e) => {
+      const own = c.state.own;
+      if (own && e.requestId === own.id) {
+        c.state.own = null;
+        own.then(e.answer);
+        const next = c.state.ownLater.shift();
+        if (next) askOwn(c, next.question, next.options, next.then);
+        return;
+      }
+      c.bus.emit('question.answered', { requestId: e.requestId, answer: e.answer });
+    },
+    memory: (e) => askWhereToRemember(c, e.text),
+  };
+}
+
+/** The questions the bus asks (a call's approval, the model's question, the step limit) opened as views. */
+export function listenForQuestions(c: EffectContext): void {
+  c.bus.on('turn.limit', ({ turnId, steps }) => {
+    const question = `this turn has made ${steps} model requests (maxSteps in config.json); go on?`;
+    const answer = (goOn: boolean) => [{ type: 'goOn' as const, turnId, goOn }];
+    c.apply([{ type: 'openView', view: new ConfirmView(question, answer(true), answer(false)) }]);
+  });
+  c.bus.on('approval.asked', (e) => {
+    c.apply([{ type: 'openView', view: new ApprovalView(e, c.now()) }]);
+    c.rearm();
+  });
+  c.bus.on('question.asked', (e) => {
+    c.apply([{ type: 'openView', view: new QuestionView(e, c.now()) }]);
+    c.rearm();
+  });
+}
+
+/**
+ * Puts milk's own question to the person in the question view (options only, its own id, never the model's);
+ * `then` takes the answer (Esc: dismissed). One asked while another is open waits for it.
+ */
+export function askOwn(
+  c: EffectContext,
+  question: string,
+  options: readonly string[],
+  then: (answer: PersonAnswer) => void,
+): void {
+  if (c.state.own) return void c.state.ownLater.push({ question, options, then });
+  const own = (c.state.own = { id: -1 - c.now(), then });
+  const asked = {
+    requestId: own.id,
+    turnId: -1,
+    question: sanitize(question),
+    options: options.map((o) => sanitize(o)),
+    free: false,
+  };
+  c.apply([{ type: 'openView', view: new QuestionView(asked, c.now()) }]);
+  c.rearm();
+}
+
+/** A `# ` input: which file keeps it, asked in the question view (its own id, never the model's). */
+function askWhereToRemember(c: EffectContext, text: string): void {
+  const memory = c.options.memory;
+  const files = memory?.files() ?? [];
+  if (files.length === 0) return c.note('no instructions file to remember in here');
+  askOwn(c, `Remember in which instructions file? "${text}"`, files, (answer) => {
+    if (answer.kind !== 'option') return c.note('nothing remembered');
+    memory?.add(answer.index, text).then(
+      (said) => c.note(said),
+      (err: Error) => c.note(`not remembered: ${err.message}`),
+    );
+  });
+}
