@@ -190,3 +190,23 @@ describe('the /provider set-up', () => {
     });
   });
 });
+
+describe('the slash commands', () => {
+  it('are each listed once, every group in the order /help shows, with /help first', () => {
+    const { SETTINGS_COMMANDS } = require('../../src/composer/slash/settings');
+    const { SESSION_COMMANDS } = require('../../src/composer/slash/session');
+    const { AGENT_COMMANDS } = require('../../src/composer/slash/agent');
+    const grouped = [...SETTINGS_COMMANDS, ...SESSION_COMMANDS, ...AGENT_COMMANDS].map((c) => c.name);
+    const listed = SLASH_COMMANDS.map((c) => c?.name);
+    expect(listed[0]).toBe('help');
+    expect(new Set(listed).size).toBe(listed.length);
+    expect([...listed].sort()).toEqual(['help', ...grouped].sort());
+  });
+
+  it('hand a handler its own usage line when the arguments are wrong', () => {
+    const force = SLASH_COMMANDS.find((c) => c.name === 'force')!;
+    expect(force.run({} as never, ['now'])).toBe('usage: /force');
+    const history = SLASH_COMMANDS.find((c) => c.name === 'history')!;
+    expect(history.run({} as never, ['a', 'b', 'c'])).toBe(`usage: /history ${history.args}`);
+  });
+});

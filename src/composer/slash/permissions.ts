@@ -1,9 +1,9 @@
 // /permissions: the workspace's approval rules listed, one added or one removed (settings/rules.ts says what a rule
 // is; the settings keep them and announce the change, which saves them).
 
-import type { SlashContext } from './slash-context';
-import { describeRule, parseRule } from '../settings/rules';
-import { describeDeny, parseDeny } from '../settings/deny';
+import type { SlashContext } from '../slash-context';
+import { describeRule, parseRule } from '../../settings/rules';
+import { describeDeny, parseDeny } from '../../settings/deny';
 
 export const PERMISSIONS_ARGS =
   '[add shell PREFIX | add TOOL | deny shell PREFIX | deny TOOL | deny web_fetch DOMAIN | deny path GLOB | remove N]';

@@ -1,0 +1,175 @@
+// The slash commands about the agent and what it holds: its context, subagents, hooks, MCP servers, memory,
+// background commands and masked secrets; /init, /status, /cost, /doctor, /copy, /todo; quitting.
+
+import { type SlashCommand, slash } from './command';
+
+/** What /init asks of the model. */
+export const INIT_PROMPT = [
+  'Write an AGENTS.md at the root of this workspace for agents (and people) who will work in it.',
+  'First look around: the README, the build and package files, the folder layout, the tests and how they are run, ' +
+    'any style or lint configuration.',
+  'Then write, briefly and only what is true of this project: what it is; how to build, run and test it (the exact ' +
+    'commands);',
+  'how the code is laid out; the conventions to follow; and what to be careful with.',
+  'If an AGENTS.md is there already, improve it rather than starting over. Write it with write_file (or edit_file ' +
+    'for an existing one).',
+].join(' ');
+
+export const AGENT_COMMANDS: readonly SlashCommand[] = [
+  slash({
+    name: 'context',
+    args: '',
+    description: 'Show what the model is sent: the system prompt by part, and the AGENTS.md files loaded',
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      ctx.note(ctx.session.context().join('\n'));
+    },
+  }),
+  slash({
+    name: 'agents',
+    args: '',
+    description:
+      "List the subagents the model can hand a task to: milk's explore, and those in the data dir's agents/ and the " +
+      "workspace's .milk/agents/ (front matter: name, description, tools, model; the body is the prompt)",
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      ctx.note(ctx.session.agents().join('\n'));
+    },
+  }),
+  slash({
+    name: 'hooks',
+    args: '',
+    description:
+      'List the hooks config.json sets ("hooks": before_tool, after_tool, user_prompt, turn_end, notification, ' +
+      'session_start): the command, what it matches, its timeout',
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      ctx.note(ctx.session.hooks().join('\n'));
+    },
+  }),
+  slash({
+    name: 'init',
+    args: '',
+    description: 'Ask the model to write an AGENTS.md for this workspace (the write asks as any does)',
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      if (!ctx.session.ask(INIT_PROMPT, '/init')) ctx.note('a turn is running: /init once it ends');
+    },
+  }),
+  slash({
+    name: 'status',
+    args: '',
+    description:
+      "Show where things stand: the conversation, the model, the approval mode, the context's use, what it cost",
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      ctx.note(ctx.session.status().join('\n'));
+    },
+  }),
+  slash({
+    name: 'doctor',
+    args: '',
+    description: 'What milk found here (sandbox, ripgrep, git, clipboard, the terminal, config, provider) and each fix',
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      ctx.session.doctor();
+    },
+  }),
+  slash({
+    name: 'cost',
+    args: '',
+    description: 'Show what the last turn, the conversation and the session cost: tokens (cached ones too) and money',
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      ctx.note(ctx.session.cost().join('\n'));
+    },
+  }),
+  slash({
+    name: 'copy',
+    args: '',
+    description: 'Copy the last answer as Markdown: to the clipboard (OSC 52) and to a file under the data dir',
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      ctx.note(ctx.screen.copyLastAnswer());
+    },
+  }),
+  slash({
+    name: 'todo',
+    args: '',
+    description: "Fold the model's checklist (above the input) to its count, or show it whole again",
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      ctx.note(ctx.screen.toggleChecklist());
+    },
+  }),
+  slash({
+    name: 'quit',
+    args: '',
+    description: 'Quit milk (history and the conversation log are saved)',
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      ctx.quit();
+    },
+  }),
+  slash({
+    name: 'exit',
+    args: '',
+    description: 'Quit milk, as /quit',
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      ctx.quit();
+    },
+  }),
+  slash({
+    name: 'mcp',
+    args: '[restart NAME]',
+    description:
+      "List the MCP servers: each one's state (starting, ready, failed and why, stopped) and tools; restart NAME " +
+      'starts one again',
+    run(ctx, args, usage) {
+      if (args.length === 0) return ctx.note(ctx.mcp.lines().join('\n'));
+      if (args.length !== 2 || args[0] !== 'restart') return usage;
+      ctx.note(
+        ctx.mcp.restart(args[1])
+          ? `restarting the MCP server ${args[1]}`
+          : `no MCP server named ${args[1]} (/mcp lists them)`,
+      );
+    },
+  }),
+  slash({
+    name: 'memory',
+    args: '',
+    description:
+      "Open the instructions the model reads every turn (this workspace's AGENTS.md and your own) in your editor; " +
+      'an input starting with "# " adds a line to one of them',
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      ctx.memory.edit();
+    },
+  }),
+  slash({
+    name: 'shells',
+    args: '[kill ID]',
+    description:
+      'List the commands the model started in the background (id, how long each has run, the command, its last ' +
+      'line); kill ID ends one',
+    run(ctx, args, usage) {
+      if (args.length === 0) return ctx.note(ctx.shells.lines().join('\n'));
+      const id = Number(args[1]);
+      if (args.length !== 2 || args[0] !== 'kill' || !Number.isInteger(id) || id < 1) return usage;
+      ctx.note(ctx.shells.kill(id));
+    },
+  }),
+  slash({
+    name: 'secrets',
+    args: '[allow N]',
+    description:
+      'List the secrets masked before anything was sent to the model (their kinds and placeholders, never the ' +
+      'values); allow N lets that one through from the next request',
+    run(ctx, args, usage) {
+      if (args.length === 0) return ctx.note(ctx.secrets.lines().join('\n'));
+      if (args.length !== 2 || args[0] !== 'allow') return usage;
+      ctx.note(ctx.secrets.allow(args[1]));
+    },
+  }),
+];

@@ -1,0 +1,131 @@
+// The slash commands that change how milk works: full-auto and the approval mode, the theme, the provider, the
+// model and its effort, the tools on "always", and the workspace's approval rules (/permissions).
+
+import { EFFORTS, isEffort } from '../../settings/effort';
+import { APPROVAL_MEANING, isApprovalMode } from '../../settings/approval';
+import { isThemeChoice } from '../../settings/theme';
+import { PERMISSIONS_ARGS, permissionsCommand } from './permissions';
+import { type SlashCommand, slash, turnRunning } from './command';
+
+export const SETTINGS_COMMANDS: readonly SlashCommand[] = [
+  slash({
+    name: 'force',
+    args: '',
+    description: 'Turn full-auto on or off (tool calls run without asking), as {app.toggleForce}',
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      ctx.run('app.toggleForce');
+    },
+  }),
+  slash({
+    name: 'approval',
+    args: '[MODE]',
+    description:
+      'Show the approval mode, or set it: read-only, ask, plan, auto-edit, full-auto ({app.cycleMode} steps through)',
+    run(ctx, args, usage) {
+      if (args.length > 1) return usage;
+      const s = ctx.settings;
+      if (args.length === 0) return ctx.note(`approval: ${s.mode} · ${APPROVAL_MEANING[s.mode]}`);
+      const mode = args[0];
+      if (!isApprovalMode(mode))
+        return ctx.note(`no approval mode ${JSON.stringify(mode)}: read-only, ask, plan, auto-edit or full-auto`);
+      s.setMode(mode);
+      ctx.note(`approval: ${s.mode} · ${APPROVAL_MEANING[s.mode]}`);
+    },
+  }),
+  slash({
+    name: 'theme',
+    args: '[auto|dark|light]',
+    description:
+      'Show the palette, or draw for a dark or light background (auto: as the terminal says); for this session',
+    run(ctx, args, usage) {
+      if (args.length > 1) return usage;
+      const s = ctx.settings;
+      const say = (): void =>
+        ctx.note(
+          `theme: ${s.theme} · drawing for a ${s.palette} background · the terminal's: ${s.background ?? 'not known'}`,
+        );
+      if (args.length === 0) return say();
+      if (!isThemeChoice(args[0])) return ctx.note(`no theme ${JSON.stringify(args[0])}: auto, dark or light`);
+      s.setTheme(args[0]);
+      say();
+    },
+  }),
+  slash({
+    name: 'provider',
+    args: '',
+    description: 'Connect a model step by step: the server, its URL, the model, its key (kept in config.json)',
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      if (!ctx.session.setupProvider()) return turnRunning(ctx.keys);
+    },
+  }),
+  slash({
+    name: 'model',
+    args: '[NAME]',
+    description:
+      "Pick the model from the server's list (typing filters it), or switch to NAME; for the next turns, and kept " +
+      'with the conversation',
+    run(ctx, args, usage) {
+      if (args.length > 1) return usage;
+      const now = ctx.settings.model;
+      if (args.length === 0) {
+        const wrong = ctx.session.pickModel();
+        if (wrong) ctx.note(wrong);
+        return;
+      }
+      if (!ctx.settings.setModel(args[0])) return 'this provider has no models to switch';
+      ctx.note(`model: ${args[0]} (was ${now}); the next turn asks it`);
+    },
+  }),
+  slash({
+    name: 'effort',
+    args: '[minimal|low|medium|high|default]',
+    description:
+      "Show the reasoning effort asked, or set it for the next turns (default: the model's own, or config.json's)",
+    run(ctx, args, usage) {
+      if (args.length > 1) return usage;
+      const say = (): void => {
+        const e = ctx.session.effort();
+        const whose = ctx.settings.effort ? '' : e ? ' (config.json, for this model)' : '';
+        ctx.note(e ? `effort: ${e}${whose}` : "effort: the model's own (none asked)");
+      };
+      if (args.length === 0) return say();
+      const word = args[0];
+      if (word === 'default') ctx.settings.setEffort(null);
+      else if (isEffort(word)) ctx.settings.setEffort(word);
+      else return ctx.note(`no effort ${JSON.stringify(word).slice(0, 40)}: ${EFFORTS.join(', ')} or default`);
+      say();
+    },
+  }),
+  slash({
+    name: 'always',
+    args: '[clear]',
+    description:
+      'List the tools that run without asking this session ({approval.always} at a question); clear asks again for all',
+    run(ctx, args, usage) {
+      if (args.length > 1 || (args[0] !== undefined && args[0] !== 'clear')) return usage;
+      const tools = ctx.settings.alwaysTools();
+      if (args[0] === 'clear') {
+        ctx.settings.clearAlways();
+        ctx.note(
+          tools.length ? `every tool call asks again (was always: ${tools.join(', ')})` : 'no tool was on always',
+        );
+        return;
+      }
+      ctx.note(
+        tools.length
+          ? `always, without asking: ${tools.join(', ')} (/always clear to ask again)`
+          : 'every tool call asks first',
+      );
+    },
+  }),
+  slash({
+    name: 'permissions',
+    args: PERMISSIONS_ARGS,
+    description:
+      'List the approval rules of this workspace ({approval.rule} at a question) and its deny rules (which win over ' +
+      'every mode), add one, or remove one; kept in the data dir',
+    run: permissionsCommand,
+  }),
+];
