@@ -1,7 +1,7 @@
 // What the full screen's exit undoes, in order, and what it leaves in the terminal: the conversation in the
 // scrollback, and the line that says how to come back to it.
 
-import { env, stopEditor } from './views';
+import { env, stopEditor } from './env';
 import { Cleanup } from '../kernel/cleanup';
 import { killLiveTools } from '../turn/runner';
 import { tallyText } from '../providers/pricing/cost';

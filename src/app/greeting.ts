@@ -2,7 +2,7 @@
 // connect one (an Ollama server named if one answers); with a key from the environment, which provider it chose.
 
 import { Bus } from '../kernel/bus';
-import { env } from './views';
+import { env } from './env';
 import { sanitize } from '../protocol/inert';
 import { keyNotice, ollamaNotice, welcomeLines } from './welcome';
 import { Keymap } from '../tui/keymap';

@@ -4,7 +4,8 @@
 // render request → painter. See ARCHITECTURE.md.
 
 import { Bus } from '../kernel/bus';
-import { env, views } from './views';
+import { env } from './env';
+import { views } from './views';
 import { AgentOptions } from './agent';
 import { sanitize } from '../protocol/inert';
 import { Cleanup } from '../kernel/cleanup';

@@ -2,7 +2,7 @@
 // focus) and where that goes, its input side, and frames painted as the screen asks.
 
 import { Bus } from '../kernel/bus';
-import { env } from './views';
+import { env } from './env';
 import { Attention } from '../tui/attention';
 import { InputAction } from '../tui/input';
 import { RenderScheduler } from '../tui/scheduler';
