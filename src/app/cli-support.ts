@@ -245,11 +245,3 @@ export function checkFork(opts: Pick<MainOptions, 'fork' | 'continue' | 'resume'
   if (opts.fork && !opts.continue && opts.resume === undefined)
     throw new UsageError('--fork goes with --continue or --resume ID: it copies the conversation they bring back');
 }
-
-/** The system prompt's added text: config.json's, then the flag's. */
-export function appended(...texts: ReadonlyArray<string | undefined>): string {
-  return texts
-    .map((t) => t?.trim() ?? '')
-    .filter(Boolean)
-    .join('\n\n');
-}

@@ -8,13 +8,13 @@
 import { agentParts } from './agent';
 import { Bus } from '../kernel/bus';
 import type { MainOptions } from './cli-support';
-import { UsageError, appended, checkFork, resolveDirs } from './cli-support';
+import { UsageError, checkFork, resolveDirs } from './cli-support';
+import { agentConfig } from '../config/agent-config';
 import type { Rule } from '../settings/rules';
-import { sourced } from '../config/hooks';
 import { judgedSettings } from '../config/trust';
 import { PROJECT_SETTINGS, type ProjectSettings } from '../config/project-settings';
 import type { DenyRule } from '../settings/deny';
-import { Config, contextWindowFor } from '../config/config';
+import { Config } from '../config/config';
 import { sanitize } from '../protocol/inert';
 import type { Provider } from '../providers/provider';
 import type { ProviderSwitch } from '../providers/resume';
@@ -105,23 +105,8 @@ function agentFor(bus: Bus, c: RunCommand, say: (text: string) => void, project?
     sessionId: c.sessionId,
     warn: say,
     // Tools run as --approval allows: read-only unless it says otherwise (there is no one to ask).
-    approval: c.opts.approval,
     defaultApproval: 'read-only',
-    sandbox: c.opts.sandbox ?? c.config.sandbox ?? 'on',
-    answer: {
-      maxAnswerChars: c.config.maxAnswerChars,
-      maxKeptChars: c.config.maxKeptAnswerChars,
-      maxContextChars: c.config.context?.maxChars,
-    },
-    contextWindow: (model) => contextWindowFor(c.config, model),
-    modelSettings: (model) => c.config.models?.[model],
-    maxSteps: c.config.maxSteps,
-    appendSystemPrompt: appended(c.config.appendSystemPrompt, c.opts.appendSystemPrompt),
-    effort: c.opts.effort,
-    mcpServers: c.config.mcpServers,
-    hooks: sourced({ hooks: c.config.hooks, source: 'config.json' }),
-    addDirs: resolveDirs(c.opts.addDir, c.workspace),
-    maskSecrets: c.config.maskSecrets,
+    ...agentConfig(c.opts, c.config, resolveDirs(c.opts.addDir, c.workspace)),
     hooksOff: c.hooks ? undefined : 'milk run runs hooks only with --hooks',
     switchProvider: c.switchProvider,
     unattended: true,

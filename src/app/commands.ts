@@ -1,0 +1,163 @@
+// milk's commands beside the full screen and the shell's history and sessions (app/subcommands.ts): `milk run` (one
+// turn without the screen, its flags, rules for this run), `milk doctor`, and `milk trust` / `milk untrust`.
+
+import type { Command } from 'commander';
+import { doctorFor, providerFor } from './launch';
+import { parseRule, type Rule } from '../settings/rules';
+import { PROJECT_SETTINGS, projectLines } from '../config/project-settings';
+import { judgedSettings } from '../config/trust';
+import { parseDeny, splitToolSpec, type DenyRule } from '../settings/deny';
+import { MainOptions, UsageError, locate } from './cli-support';
+import { loadConfig } from '../config/config';
+import { chooseProvider } from '../providers/select';
+import { sanitize } from '../protocol/inert';
+import { OUTPUT_FORMATS, type OutputFormat } from '../turn/run-once';
+
+export function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (d) => (text += d));
+    process.stdin.on('end', () => resolve(text));
+    process.stdin.on('error', reject);
+  });
+}
+
+/** `milk trust` and `milk untrust`: whether this workspace's .milk/settings.json applies. */
+export function addTrustCommands(program: Command): void {
+  const judge = (state: 'trusted' | 'refused') => (_o: unknown, cmd: Command) => {
+    const { dataDir, workspace } = locate(cmd.optsWithGlobals() as MainOptions);
+    const w = judgedSettings(workspace, dataDir);
+    if (!w) {
+      process.stdout.write(
+        `no ${PROJECT_SETTINGS} in ${workspace}: nothing to ${state === 'trusted' ? 'trust' : 'untrust'}\n`,
+      );
+      return;
+    }
+    const failed = w.trust.set(workspace, state, w.read.sha256);
+    if (failed) throw new UsageError(failed);
+    const lines =
+      state === 'trusted'
+        ? [
+            `trusted ${w.read.file}; milk applies it from its next start:`,
+            ...projectLines(w.read.settings).map((l) => `  ${l}`),
+          ]
+        : [`${w.read.file} is not applied from now on (milk trust applies it again)`];
+    for (const p of w.read.problems) lines.push(`  left out: ${p}`);
+    process.stdout.write(lines.map((l) => sanitize(l)).join('\n') + '\n');
+  };
+  program
+    .command('trust')
+    .description(
+      `apply this workspace's ${PROJECT_SETTINGS} (its MCP servers, hooks, rules, approval mode) from now on`,
+    )
+    .action(judge('trusted'));
+  program.command('untrust').description(`stop applying this workspace's ${PROJECT_SETTINGS}`).action(judge('refused'));
+}
+
+/** `milk doctor`: what milk found here and what it does without each part; exit 1 when something needs fixing. */
+export function addDoctorCommand(program: Command): void {
+  program
+    .command('doctor')
+    .description('what milk found here (sandbox, ripgrep, git, clipboard, config, provider) and the fix for each')
+    .action(async (_o: unknown, cmd: Command) => {
+      const all = cmd.optsWithGlobals() as MainOptions;
+      const { dataDir } = locate(all);
+      const { config, warnings } = loadConfig(dataDir);
+      const choice = chooseProvider(all, config, process.env);
+      const { lines, failed } = await doctorFor(dataDir, warnings)(null, choice);
+      process.stdout.write(lines.map((l) => sanitize(l)).join('\n') + '\n');
+      process.exitCode = failed ? 1 : 0;
+    });
+}
+
+export interface RunFlags {
+  json?: boolean;
+  hooks?: boolean;
+  outputFormat?: OutputFormat;
+  allowTool: string[];
+  denyTool: string[];
+}
+
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** --allow-tool and --deny-tool as rules; a usage error names one that is none. */
+export function runRules(o: RunFlags): { allow: Rule[]; deny: DenyRule[] } {
+  const allow = o.allowTool.map((spec) => {
+    const rule = parseRule(splitToolSpec(spec));
+    if (!rule) throw new UsageError(`--allow-tool ${spec}: give TOOL, or shell:PREFIX (no ; | & < > $ or backquotes)`);
+    return rule;
+  });
+  const deny = o.denyTool.map((spec) => {
+    const rule = parseDeny(splitToolSpec(spec));
+    if (!rule) throw new UsageError(`--deny-tool ${spec}: give TOOL, shell:PREFIX, web_fetch:DOMAIN or path:GLOB`);
+    return rule;
+  });
+  return { allow, deny };
+}
+
+/** `milk run`: one turn without the screen. */
+export function addRunCommand(program: Command, Option: typeof import('commander').Option): void {
+  program
+    .command('run')
+    .description(
+      'one turn without the screen: the answer streams to stdout (the prompt from the arguments or stdin); ' +
+        'tools are read-only unless --approval says otherwise',
+    )
+    // milk's own flags (--provider, --continue, --approval…) work here too: its help lists them.
+    .configureHelp({ showGlobalOptions: true })
+    .argument('[prompt...]', 'the prompt; read from stdin when omitted')
+    .addOption(
+      new Option(
+        '--output-format <format>',
+        'text: the answer as it streams; stream-json: one JSON object per line for each event (text, tool_call, ' +
+          'tool_result, usage, end); json: one JSON object at the end (type "result")',
+      ).choices(OUTPUT_FORMATS),
+    )
+    .option('--json', 'the same as --output-format stream-json')
+    .option('--hooks', "run config.json's hooks (milk run runs none unless asked)")
+    .option(
+      '--allow-tool <TOOL[:PREFIX]>',
+      "for this run, calls that run without asking: a tool, or shell with a command's first words ('shell:npm test')",
+      collect,
+      [],
+    )
+    .option(
+      '--deny-tool <TOOL[:ARG]>',
+      'for this run, calls that never run, whatever --approval says: a tool, shell:PREFIX (wherever it runs in a ' +
+        'command), web_fetch:DOMAIN or path:GLOB',
+      collect,
+      [],
+    )
+    .action(async (words: string[], o: RunFlags, cmd: Command) => {
+      const all = cmd.optsWithGlobals() as MainOptions;
+      let prompt = words.join(' ');
+      if (!prompt) {
+        if (process.stdin.isTTY) throw new UsageError('milk run needs a prompt: milk run "PROMPT", or pipe one in');
+        // A pipe ends its text with a newline (echo, a heredoc) that is no part of the prompt.
+        prompt = (await readStdin()).replace(/\r?\n$/, '');
+      }
+      if (!prompt.trim()) throw new UsageError('milk run: the prompt is empty');
+      const { dataDir, workspace, sessionId } = locate(all);
+      const { config, warnings } = loadConfig(dataDir);
+      for (const w of warnings) process.stderr.write(`milk: ${w}\n`);
+      const { provider, switchProvider } = providerFor(all, config);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { runCommand } = require('./run') as typeof import('./run');
+      process.exitCode = await runCommand(prompt, {
+        provider,
+        switchProvider,
+        config,
+        dataDir,
+        workspace,
+        sessionId,
+        opts: all,
+        format: o.outputFormat ?? (o.json ? 'stream-json' : 'text'),
+        runRules: runRules(o),
+        hooks: o.hooks === true,
+        io: { out: process.stdout, err: process.stderr },
+      });
+    });
+}

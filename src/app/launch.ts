@@ -1,0 +1,141 @@
+// The full screen from the flags: the provider they choose (and the one a resumed conversation goes on with), the
+// conversation they bring back, config.json's settings, and what /provider and /doctor are handed; then milk runs
+// until the person quits, and leaves its conversation and the way back to it in the terminal.
+
+import * as path from 'node:path';
+import { Cleanup, installExitHandlers } from '../kernel/cleanup';
+import { judgedSettings } from '../config/trust';
+import { MainOptions, NO_HOME, UsageError, checkFork, locate, resolveDirs } from './cli-support';
+import { Config, loadConfig } from '../config/config';
+import { agentConfig } from '../config/agent-config';
+import { ProviderSetupError, buildProvider } from '../providers/build';
+import { PROVIDER_NAMES, ProviderChoice, ProviderName, chooseProvider, keyVariable } from '../providers/select';
+import { ProviderSwitch, choiceForResume } from '../providers/resume';
+import type { Provider } from '../providers/provider';
+import { sanitize } from '../protocol/inert';
+
+export function providerFor(
+  opts: MainOptions,
+  config: Config,
+): { provider: Provider; switchProvider: ProviderSwitch; choice: ProviderChoice } {
+  let choice: ProviderChoice;
+  let provider: Provider;
+  try {
+    choice = chooseProvider(opts, config, process.env);
+    provider = buildProvider(choice, process.env);
+  } catch (err) {
+    if (err instanceof ProviderSetupError) throw new UsageError(err.message);
+    throw err;
+  }
+  // A resumed conversation goes on with the provider, server and model its log names, unless the flags name one.
+  const switchProvider: ProviderSwitch = (recorded) => {
+    const to = choiceForResume(recorded, choice, opts, config, process.env);
+    return { provider: to.choice ? buildProvider(to.choice, process.env) : null, note: to.note };
+  };
+  return { provider, switchProvider, choice };
+}
+
+/** Which conversation the flags bring back: the last, a picker, one by id, or none. */
+export function resumeOf(opts: MainOptions): import('./screen').AppOptions['resume'] {
+  const fork = opts.fork === true;
+  if (opts.continue) return { kind: 'continue', fork };
+  if (opts.resume === true) return { kind: 'pick', fork };
+  return typeof opts.resume === 'string' ? { kind: 'id', id: opts.resume, fork } : null;
+}
+
+/** /provider's last step: the provider its answers describe (a key typed there wins over the environment's). */
+export function connectorFor(config: Config) {
+  return (answers: import('../composer/views/provider-setup').SetupAnswers): Provider => {
+    const own = { ...config, provider: answers.provider, apiKey: answers.apiKey || undefined };
+    const flags = { provider: answers.provider, model: answers.model, baseUrl: answers.baseUrl };
+    const chosen = chooseProvider(flags, own, process.env);
+    return buildProvider({ ...chosen, apiKey: answers.apiKey || chosen.apiKey }, process.env);
+  };
+}
+
+export async function runInteractive(opts: MainOptions): Promise<number> {
+  checkFork(opts);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new UsageError('milk needs an interactive terminal (stdin and stdout must be a TTY)');
+  }
+  const { dataDir, workspace, sessionId } = locate(opts);
+  const { config, warnings } = loadConfig(dataDir);
+  if (dataDir === null) warnings.push(`${NO_HOME}; history kept in memory only`);
+  const { provider, switchProvider, choice } = providerFor(opts, config);
+  const cleanup = new Cleanup();
+  installExitHandlers(cleanup);
+  // Node prints its warnings (e.g. TimeoutOverflowWarning) to stderr, over the
+  // screen; while the screen is up they go to the status bar instead.
+  process.removeAllListeners('warning');
+  const early: string[] = [];
+  let report = (text: string): void => void early.push(text);
+  process.on('warning', (w) => report(`${w.name}: ${w.message}`));
+  // The screen and its dependencies load only for the interactive path; --help, run and history stay quick.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startApp } = require('./screen') as typeof import('./screen');
+  const app = startApp({
+    input: process.stdin,
+    output: process.stdout,
+    sessionId,
+    provider,
+    switchProvider,
+    providerOrigin: choice.from,
+    doctor: doctorFor(dataDir, warnings),
+    connectProvider: connectorFor(config),
+    keyVariable: keyVariable(choice.name),
+    cleanup,
+    dataDir,
+    workspace,
+    displayName: opts.session ?? (path.basename(workspace) || workspace),
+    maxEntries: config.history.maxEntries,
+    ...agentConfig(opts, config, resolveDirs(opts.addDir, workspace)),
+    workspaceSettings: judgedSettings(workspace, dataDir),
+    resume: resumeOf(opts),
+    warnings: [...warnings, ...early],
+    theme: config.theme,
+    hyperlinks: config.hyperlinks,
+    notify: config.notify,
+    exitTranscript: config.exitTranscript,
+    snapshots: config.snapshots,
+    keys: config.keys,
+  });
+  report = (text) => app.bus.emit('status.warning', { text: sanitize(text) });
+  await app.done;
+  cleanup.run();
+  // After the screen is gone, in the terminal's own scrollback: the conversation, then the way back to it.
+  const conversation = app.scrollback();
+  if (conversation) process.stdout.write(conversation);
+  const goodbye = app.farewell();
+  if (goodbye) process.stdout.write(`${sanitize(goodbye)}\n`);
+  return 0;
+}
+
+/**
+ * What `milk doctor` and /doctor are given: the config's problems, the provider's settings and key (for its check
+ * only), and the sandbox's probe; the terminal's answers and the provider in use come from the caller.
+ */
+export function doctorFor(dataDir: string | null, warnings: readonly string[]) {
+  return async (
+    terminal: import('./doctor').TerminalFacts | null,
+    provider: { name: string; model: string; baseUrl: string },
+  ): Promise<{ lines: string[]; failed: boolean }> => {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { doctorChecks, doctorLines } = require('./doctor') as typeof import('./doctor');
+    const { probeSandbox } = require('../tools/bwrap') as typeof import('../tools/bwrap');
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    const keyVar = (PROVIDER_NAMES as readonly string[]).includes(provider.name)
+      ? keyVariable(provider.name as ProviderName)
+      : null;
+    const checks = await doctorChecks({
+      env: process.env,
+      configFile: dataDir === null ? null : `${dataDir}/config.json`,
+      configProblems: warnings
+        .filter((w) => w.startsWith('config.json'))
+        .map((w) => w.replace(/^config\.json:?\s*/, '')),
+      provider: { ...provider, key: keyVar ? process.env[keyVar] : undefined },
+      terminal,
+      sandbox: probeSandbox,
+    });
+    return { lines: doctorLines(checks), failed: checks.some((c) => c.state === 'fail') };
+  };
+}
