@@ -20,14 +20,12 @@ import {
   foldable,
   folds,
   layoutEntry,
-  plainRow,
   syncAnswer,
-  wrapLine,
-  wrapLines,
 } from './transcript-entry';
 import { pushAll } from '../kernel/arrays';
 import type { Inert } from '../protocol/inert';
 import type { LineRef } from '../search/transcript-search';
+import { revealHoles, rowOf, rowsAbove, scrollbackOf, searchCorpus, wrapAppended } from './transcript-rows';
 
 export type { EntryKind, TranscriptRow };
 
@@ -109,18 +107,7 @@ export class TranscriptModel {
    * input on. Entries are apart by an empty line.
    */
   scrollback(which: 'all' | 'last'): Array<{ kind: EntryKind | 'gap'; text: string }> {
-    let from = 0;
-    if (which === 'last')
-      for (let i = this.entries.length - 1; i >= 0 && from === 0; i--) if (this.entries[i].kind === 'user') from = i;
-    const out: Array<{ kind: EntryKind | 'gap'; text: string }> = [];
-    for (const e of this.entries.slice(from)) {
-      if (e.kind === 'output' || e.kind === 'result' || e.kind === 'thought') continue;
-      const text = e.md ? e.md.stream.text : e.lines.join('\n');
-      const lines = e.kind === 'tool' ? [text.split('\n')[0]] : text.replace(/\n+$/, '').split('\n');
-      if (out.length > 0) out.push({ kind: 'gap', text: '' });
-      for (const line of lines) out.push({ kind: e.kind, text: line });
-    }
-    return out;
+    return scrollbackOf(this.entries, which);
   }
 
   /** Appends streamed text to an entry. */
@@ -143,25 +130,8 @@ export class TranscriptModel {
       // Folded: only the head, the count and the tail are laid out, however long the output grows.
       return this.relayoutEntry(index);
     }
-    if (index === this.entries.length - 1) {
-      // Greedy wrapping never revisits a finished row, so only the last row of
-      // the growing line is wrapped again, with the new text: streaming a
-      // megabyte onto one line stays linear.
-      const inner = this.width - PREFIX_WIDTH;
-      const last = entry.rows[entry.rows.length - 1];
-      const joins: string[] = [];
-      const line = entry.lines.length - parts.length;
-      const continued = wrapLine(last.text + parts[0], inner, this.emoji, joins).map((t, k): TranscriptRow =>
-        plainRow(t, entry.kind, k === 0 && last.head, line, k === 0 ? last.cont : joins[k - 1]),
-      );
-      const fresh = wrapLines(entry, entry.lines.length - parts.length + 1, false, this.width, this.emoji);
-      entry.rows.pop();
-      pushAll(entry.rows, continued);
-      pushAll(entry.rows, fresh.rows);
-      entry.tailRows = parts.length === 1 ? entry.tailRows - 1 + continued.length : fresh.tail;
-    } else {
-      layoutEntry(entry, index, this.width, this.emoji, this.foldKey);
-    }
+    if (index === this.entries.length - 1) wrapAppended(entry, parts, this.width, this.emoji);
+    else layoutEntry(entry, index, this.width, this.emoji, this.foldKey);
     this.count += entry.rows.length - before;
     this.keepViewStill(entry.rows.length - before);
     this.moved(index, entry.rows.length - before);
@@ -327,24 +297,7 @@ export class TranscriptModel {
   /** The `count` rows (or fewer, at the top) whose last is `skip` rows above the bottom one, oldest first. */
   rowsAbove(skip: number, count: number, entries?: number[]): TranscriptRow[] {
     this.reveal(skip + count);
-    const out: TranscriptRow[][] = [];
-    const owners: number[] = [];
-    let need = count;
-    for (let e = this.entries.length - 1; e >= 0 && need > 0; e--) {
-      const rows = this.entries[e].rows;
-      if (skip >= rows.length) {
-        skip -= rows.length;
-        continue;
-      }
-      const end = rows.length - skip;
-      const start = Math.max(0, end - need);
-      out.push(rows.slice(start, end));
-      for (let k = start; k < end; k++) owners.push(e);
-      need -= end - start;
-      skip = 0;
-    }
-    if (entries) pushAll(entries, owners.reverse());
-    return out.reverse().flat();
+    return rowsAbove(this.entries, skip, count, entries);
   }
 
   /**
@@ -354,23 +307,8 @@ export class TranscriptModel {
   searchLines(): { lines: readonly string[]; refs: readonly LineRef[] } {
     this.sync();
     if (this.corpus && this.corpus.at === this.changes) return this.corpus;
-    const lines: string[] = [];
-    const refs: LineRef[] = [];
-    this.entries.forEach((e, entry) => {
-      if (e.md) {
-        this.count += fillHole(e, Infinity);
-        const gap = e.rows[0]?.kind === 'gap' ? 1 : 0;
-        for (let k = gap; k < e.rows.length; k++) {
-          lines.push(e.rows[k].text);
-          refs.push({ entry, line: k - gap });
-        }
-        return;
-      }
-      e.lines.forEach((text, line) => {
-        lines.push(text);
-        refs.push({ entry, line });
-      });
-    });
+    const { lines, refs, filled } = searchCorpus(this.entries);
+    this.count += filled;
     this.corpus = { at: this.changes, lines, refs };
     return this.corpus;
   }
@@ -408,7 +346,9 @@ export class TranscriptModel {
       this.unfolded.add(entry);
       this.relayoutEntry(entry);
     }
-    const row = e.md ? this.answerRow(e, line) : rowOfLine(e.rows, line);
+    const found = rowOf(e, line);
+    this.count += found.filled;
+    const row = found.row;
     if (row < 0) return null;
     let fromBottom = e.rows.length - 1 - row;
     for (let j = entry + 1; j < this.entries.length; j++) fromBottom += this.entries[j].rows.length;
@@ -417,13 +357,6 @@ export class TranscriptModel {
       this.scrollBack = Math.min(max, Math.max(0, fromBottom - Math.floor(height / 2)));
     }
     return this.serialOf(fromBottom);
-  }
-
-  /** The row of an answer's `line`th rendered row (its hole laid out first). */
-  private answerRow(e: Entry, line: number): number {
-    this.count += fillHole(e, Infinity);
-    const gap = e.rows[0]?.kind === 'gap' ? 1 : 0;
-    return gap + line < e.rows.length ? gap + line : -1;
   }
 
   /** Scrolls by `delta` rows (negative: back in time). */
@@ -443,23 +376,9 @@ export class TranscriptModel {
     if (this.scrollBack > 0) this.scrollBack += added;
   }
 
-  /**
-   * Lays out the answers' holes within the bottom `want` rows, from the
-   * bottom up (all of them before the view's height is known). Holes are
-   * only ever above the rows shown (see laidOut), so this never moves the view.
-   */
+  /** Lays out the answers' holes within the bottom `want` rows (all of them before the view's height is known). */
   private reveal(want: number): void {
-    if (this.height === 0) want = Infinity;
-    let below = 0;
-    for (let e = this.entries.length - 1; e >= 0 && below < want; e--) {
-      const entry = this.entries[e];
-      const md = entry.md;
-      if (md && md.hi > md.lo) {
-        const under = entry.rows.length - md.holeAt;
-        if (below + under < want) this.count += fillHole(entry, want - below - under);
-      }
-      below += entry.rows.length;
-    }
+    this.count += revealHoles(this.entries, this.height === 0 ? Infinity : want);
   }
 
   /** Brings Markdown entries that received text up to date; for the last entry only its changing rows move. */
@@ -509,17 +428,4 @@ export class TranscriptModel {
   get pending(): boolean {
     return this.dirty.size > 0;
   }
-}
-
-/** The first row showing line `line` of a plain entry (rows carry their line, in order), or -1. */
-function rowOfLine(rows: readonly TranscriptRow[], line: number): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const at = rows[mid].line ?? -1;
-    if (at < line) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < rows.length && rows[lo].line === line ? lo : -1;
 }
