@@ -79,6 +79,8 @@ const PURE = [
   'src/session/search-hits.ts',
   'src/tui/views.ts',
   'src/tui/transcript-model.ts',
+  'src/tui/transcript-rows.ts',
+  'src/tui/view-position.ts',
   'src/tui/transcript-entry.ts',
   'src/tui/selection.ts',
   'src/tools/hunks.ts',

@@ -1,12 +1,9 @@
-// The transcript as data: entries, their rows wrapped to the screen width,
-// and the scroll position. The model's answers are Markdown, rendered as they
-// stream: only the block still growing is rendered again, when rows are next
-// asked for. Other appends re-wrap only the growing line, and the view asks
-// for just the visible rows, so a long transcript never slows a keystroke.
-// Once the view's height is known (setHeight), an answer's complete blocks
-// are rendered only when the view reaches them: a burst that scrolls past
-// while the view follows the bottom costs a scan, not a render, and so does
-// laying a long transcript out again at a new width. Pure: no blessed, no I/O.
+// The transcript as data: entries, their rows wrapped to the screen width, and the scroll position. The model's answers
+// are Markdown, rendered as they stream: only the block still growing is rendered again, when rows are next asked for.
+// Other appends re-wrap only the growing line, and the view asks for just the visible rows, so a long transcript never
+// slows a keystroke. Once the view's height is known (setHeight), an answer's complete blocks are rendered only when
+// the view reaches them: a burst that scrolls past while the view follows the bottom costs a scan, not a render, and so
+// does laying a long transcript out again at a new width. Pure: no blessed, no I/O.
 
 import { MarkdownStream } from '../markdown/stream';
 import type { MdOptions } from '../markdown/inline';
@@ -25,6 +22,7 @@ import {
 import { pushAll } from '../kernel/arrays';
 import type { Inert } from '../protocol/inert';
 import type { LineRef } from '../search/transcript-search';
+import { type SavedView, ViewPosition } from './view-position';
 import { revealHoles, rowOf, rowsAbove, scrollbackOf, searchCorpus, wrapAppended } from './transcript-rows';
 
 export type { EntryKind, TranscriptRow };
@@ -42,15 +40,8 @@ export class TranscriptModel {
   private emoji: EmojiWidths = CLUSTERING;
   /** See beginFrame(). */
   private paced = false;
-  /** Rows hidden below the view; 0 follows the bottom. */
-  private scrollBack = 0;
-  /**
-   * Rows added at the bottom, ever (less any taken away there): a row's serial, this less the rows below it, stays
-   * the same while the transcript grows, so a selection keeps to its text.
-   */
-  private grown = 0;
-  /** Changes when rows move other than at the bottom (a new width, an entry above laid out again): serials lapse. */
-  private epochCount = 0;
+  /** Where the view is, and the serials of its rows. */
+  private readonly view = new ViewPosition();
   /** Changes with every change of text or layout: the search's corpus is made again after one. */
   private changes = 0;
   /** The corpus as last made, and the changes count it was made at. */
@@ -78,7 +69,7 @@ export class TranscriptModel {
 
   get following(): boolean {
     this.sync();
-    return this.scrollBack === 0;
+    return this.view.following;
   }
 
   /** Adds an entry; returns its index for later appends. */
@@ -86,26 +77,20 @@ export class TranscriptModel {
     this.sync();
     const entry: Entry = { kind, lines: text.split('\n'), rows: [], tailRows: 0 };
     if (kind === 'assistant' && options.markdown !== false) {
-      entry.md = this.answerRows();
-      entry.md.stream.push(text);
       // An answer added whole (a resumed one) is complete; one that streams starts empty.
-      if (text) entry.md.stream.settleAll();
+      entry.md = this.answerRows(text, text !== '');
     }
     this.entries.push(entry);
     const index = this.entries.length - 1;
     layoutEntry(entry, index, this.width, this.emoji, this.foldKey);
     this.count += entry.rows.length;
     const filled = this.laidOut(index);
-    this.keepViewStill(entry.rows.length);
+    this.view.keepStill(entry.rows.length);
     this.moved(index, entry.rows.length + filled);
     return index;
   }
 
-  /**
-   * The conversation as plain lines for the terminal's scrollback once milk has quit: inputs, answers, notes and
-   * errors whole, a tool call as its line (its output and result left out), thoughts left out; `last`: from the last
-   * input on. Entries are apart by an empty line.
-   */
+  /** The conversation as plain lines for the terminal's scrollback once milk has quit (transcript-rows.ts). */
   scrollback(which: 'all' | 'last'): Array<{ kind: EntryKind | 'gap'; text: string }> {
     return scrollbackOf(this.entries, which);
   }
@@ -133,39 +118,39 @@ export class TranscriptModel {
     if (index === this.entries.length - 1) wrapAppended(entry, parts, this.width, this.emoji);
     else layoutEntry(entry, index, this.width, this.emoji, this.foldKey);
     this.count += entry.rows.length - before;
-    this.keepViewStill(entry.rows.length - before);
+    this.view.keepStill(entry.rows.length - before);
     this.moved(index, entry.rows.length - before);
   }
 
   /**
-   * Renders answers added as plain text (older parts of a resumed conversation)
-   * as Markdown, all at once: rows above the view change, the view does not.
+   * Renders answers added as plain text (older parts of a resumed conversation) as Markdown, all at once: rows above
+   * the view change, the view does not.
    */
   renderMarkdown(indices: readonly number[]): void {
     this.sync();
     for (const i of indices) {
       const entry = this.entries[i];
       if (!entry || entry.kind !== 'assistant' || entry.md) continue;
-      entry.md = this.answerRows();
-      entry.md.stream.push(entry.lines.join('\n'));
-      entry.md.stream.settleAll();
+      entry.md = this.answerRows(entry.lines.join('\n'), true);
       this.relayoutEntry(i);
     }
   }
 
-  private answerRows(): NonNullable<Entry['md']> {
+  /** An answer's Markdown, `text` pushed into it; `whole`: it is complete. */
+  private answerRows(text: string, whole: boolean): NonNullable<Entry['md']> {
     const stream = new MarkdownStream(this.width - PREFIX_WIDTH, this.emoji, this.markdown);
+    stream.push(text);
+    if (whole) stream.settleAll();
     return { stream, lo: 0, hi: 0, seen: 0, holeAt: 0, guess: 0, tail: 0, dirty: false };
   }
 
   /**
-   * An answer's hole may wait for the view only while the view follows the
-   * bottom: scrolled back, rows laid out later below the view would move
-   * it, so the entry at `index` is laid out whole now. Returns the rows added.
+   * An answer's hole may wait for the view only while the view follows the bottom: scrolled back, rows laid out later
+   * below the view would move it, so the entry at `index` is laid out whole now. Returns the rows added.
    */
   private laidOut(index: number): number {
     const entry = this.entries[index];
-    if (!entry?.md || (this.height > 0 && this.scrollBack === 0)) return 0;
+    if (!entry?.md || (this.height > 0 && this.view.following)) return 0;
     const added = fillHole(entry, Infinity);
     this.count += added;
     return added;
@@ -192,14 +177,12 @@ export class TranscriptModel {
   /** Expands the newest foldable entry (a long output or result, a thought), or folds it again; false: none. */
   toggleLastFold(): boolean {
     this.sync();
-    for (let i = this.entries.length - 1; i >= 0; i--) {
-      const e = this.entries[i];
-      if (!foldable(e)) continue;
-      e.expanded = !e.expanded;
-      this.relayoutEntry(i);
-      return true;
-    }
-    return false;
+    let i = this.entries.length - 1;
+    while (i >= 0 && !foldable(this.entries[i])) i--;
+    if (i < 0) return false;
+    this.entries[i].expanded = !this.entries[i].expanded;
+    this.relayoutEntry(i);
+    return true;
   }
 
   private relayoutEntry(index: number): void {
@@ -208,7 +191,7 @@ export class TranscriptModel {
     layoutEntry(entry, index, this.width, this.emoji, this.foldKey);
     this.count += entry.rows.length - before;
     const filled = this.laidOut(index);
-    this.keepViewStill(entry.rows.length - before + filled);
+    this.view.keepStill(entry.rows.length - before + filled);
     this.moved(index, entry.rows.length - before + filled);
   }
 
@@ -218,29 +201,28 @@ export class TranscriptModel {
    */
   private moved(index: number, delta: number): void {
     this.changes++;
-    if (index === this.entries.length - 1) this.grown += delta;
-    else this.epochCount++;
+    this.view.moved(index === this.entries.length - 1, delta);
   }
 
-  /** Serials are good while this stays the same (see `grown`). */
+  /** Serials are good while this stays the same (tui/view-position.ts). */
   get epoch(): number {
-    return this.epochCount;
+    return this.view.epoch;
   }
 
   /** The serial of the row `fromBottom` rows above the bottom one. */
   serialOf(fromBottom: number): number {
-    return this.grown - fromBottom;
+    return this.view.serialOf(fromBottom);
   }
 
   /** How many rows are below the row with this serial. */
   fromBottom(serial: number): number {
-    return this.grown - serial;
+    return this.view.fromBottom(serial);
   }
 
   /** Rows hidden below the view. */
   get below(): number {
     this.sync();
-    return this.scrollBack;
+    return this.view.below;
   }
 
   setWidth(width: number): void {
@@ -261,9 +243,8 @@ export class TranscriptModel {
     this.dirty.clear();
     this.entries = [];
     this.count = 0;
-    this.scrollBack = 0;
+    this.view.cleared();
     this.unfolded.clear();
-    this.epochCount++;
     this.changes++;
   }
 
@@ -277,7 +258,6 @@ export class TranscriptModel {
 
   /** Wraps every entry again (the width changed, or how wide some characters are). */
   private relayout(): void {
-    this.epochCount++;
     this.changes++;
     this.count = 0;
     this.entries.forEach((e, i) => {
@@ -285,13 +265,13 @@ export class TranscriptModel {
       this.count += e.rows.length;
       this.laidOut(i);
     });
-    this.scrollBack = Math.min(this.scrollBack, Math.max(0, this.count - 1));
+    this.view.relaidOut(this.count);
   }
 
   /** The rows a box of `height` shows now, oldest first; `entries` gets the entry of each. */
   visible(height: number, entries?: number[]): TranscriptRow[] {
     this.sync();
-    return this.rowsAbove(this.scrollBack, height, entries);
+    return this.rowsAbove(this.view.below, height, entries);
   }
 
   /** The `count` rows (or fewer, at the top) whose last is `skip` rows above the bottom one, oldest first. */
@@ -314,13 +294,13 @@ export class TranscriptModel {
   }
 
   /** Where the view is, for a search to go back to (restoreView). */
-  saveView(): { below: number; grown: number } {
+  saveView(): SavedView {
     this.sync();
-    return { below: this.scrollBack, grown: this.grown };
+    return this.view.save();
   }
 
   /** The view as it was saved, and the entries the search unfolded folded again. */
-  restoreView(saved: { below: number; grown: number }): void {
+  restoreView(saved: SavedView): void {
     for (const i of this.unfolded) {
       const e = this.entries[i];
       if (!e?.expanded) continue;
@@ -328,8 +308,7 @@ export class TranscriptModel {
       this.relayoutEntry(i);
     }
     this.unfolded.clear();
-    const max = Math.max(0, this.count - Math.max(1, this.height));
-    this.scrollBack = saved.below === 0 ? 0 : Math.min(max, saved.below + this.grown - saved.grown);
+    this.view.restore(saved, this.count, this.height);
   }
 
   /**
@@ -352,28 +331,19 @@ export class TranscriptModel {
     if (row < 0) return null;
     let fromBottom = e.rows.length - 1 - row;
     for (let j = entry + 1; j < this.entries.length; j++) fromBottom += this.entries[j].rows.length;
-    if (fromBottom < this.scrollBack || fromBottom >= this.scrollBack + height) {
-      const max = Math.max(0, this.count - height);
-      this.scrollBack = Math.min(max, Math.max(0, fromBottom - Math.floor(height / 2)));
-    }
+    this.view.show(fromBottom, this.count, height);
     return this.serialOf(fromBottom);
   }
 
   /** Scrolls by `delta` rows (negative: back in time). */
   scroll(delta: number, height: number): void {
     this.sync();
-    if (delta < 0) this.reveal(this.scrollBack - delta + height);
-    const max = Math.max(0, this.count - height);
-    this.scrollBack = Math.min(max, Math.max(0, this.scrollBack - delta));
+    if (delta < 0) this.reveal(this.view.below - delta + height);
+    this.view.scroll(delta, this.count, height);
   }
 
   scrollToBottom(): void {
-    this.scrollBack = 0;
-  }
-
-  private keepViewStill(added: number): void {
-    // Someone reading back keeps their place while new rows arrive below.
-    if (this.scrollBack > 0) this.scrollBack += added;
+    this.view.toBottom();
   }
 
   /** Lays out the answers' holes within the bottom `want` rows (all of them before the view's height is known). */
@@ -399,10 +369,10 @@ export class TranscriptModel {
       }
       // Following the bottom, only the newest rows that fill the view are rendered; scrolled back, all of them (see
       // laidOut).
-      const added = syncAnswer(entry, this.height > 0 && this.scrollBack === 0 ? this.height : null);
+      const added = syncAnswer(entry, this.height > 0 && this.view.following ? this.height : null);
       this.count += added;
       this.moved(i, added);
-      this.keepViewStill(added);
+      this.view.keepStill(added);
       // A burst is rendered over several frames: the next one takes up where this one stopped.
       if (md.stream.pending) {
         md.dirty = true;
@@ -412,11 +382,10 @@ export class TranscriptModel {
   }
 
   /**
-   * A frame begins: with `render`, each answer may render its next window
-   * of a burst, once, however often the frame asks for rows; without it
-   * (a key's frame right after one that did), the rows stay as they are and
-   * the frame costs only its paint. The painter decides, by the clock.
-   * Until this is first called, every request for rows may take a window.
+   * A frame begins: with `render`, each answer may render its next window of a burst, once, however often the frame
+   * asks for rows; without it (a key's frame right after one that did), the rows stay as they are and the frame costs
+   * only its paint. The painter decides, by the clock. Until this is first called, every request for rows may take a
+   * window.
    */
   beginFrame(render: boolean): void {
     this.paced = true;
