@@ -22,20 +22,15 @@ import type { TodoItem } from '../protocol/checklist';
 import { ToolRegistry } from '../tools/registry';
 import { type Inert, sanitize } from '../protocol/inert';
 import { Conversation, type Input } from './conversation';
-import { Approvals, Questions } from './approvals';
 import { Compaction } from './compaction';
 import { type StepOptions, partialMessage } from './step';
-import { ToolCalls } from './calls/tool-calls';
-import { Subagents } from './subagent';
-import { EXPLORE } from '../agent/subagents';
 import { runOwnCommand } from './own-command';
-import { commandModule } from '../tools/lazy-command';
 import { type ActiveTurn, emptyStep } from './turn';
 import type { RunnerOptions } from './runner-options';
 import { ModelTurn } from './model-turn';
 import { Steering } from './steering';
-import { DEFAULT_MAX_STEPS } from './step-limit';
 import { beforeSending, waitsBeforeSending } from './before-sending';
+import { withTools } from './with-tools';
 
 export type { Input } from './conversation';
 
@@ -304,34 +299,4 @@ export class TurnRunner {
       message: message === undefined ? undefined : sanitize(message),
     });
   }
-}
-
-/** The tool calls and the subagents of a runner with a workspace, where tools run. */
-function withTools(
-  bus: Bus,
-  provider: Provider,
-  o: RunnerOptions & { settings: Settings; registry: ToolRegistry; step: StepOptions },
-): { calls: ToolCalls; subagents: Subagents } {
-  const workspace = o.workspace as string;
-  const { settings, registry } = o;
-  const calls = {
-    ...o,
-    workspace,
-    bus,
-    settings,
-    approvals: new Approvals(bus),
-    probeSandbox: () => commandModule().probeSandbox(),
-  };
-  const subagents = new Subagents({
-    bus,
-    provider,
-    settings,
-    registry,
-    calls,
-    agents: o.agents ?? (() => [EXPLORE]),
-    where: o.where ?? (() => `Working directory (the workspace): ${workspace}`),
-    maxSteps: o.maxSteps ?? DEFAULT_MAX_STEPS,
-    step: o.step,
-  });
-  return { calls: new ToolCalls({ ...calls, questions: new Questions(bus), subagents }), subagents };
 }
