@@ -84,6 +84,7 @@ const PURE = [
   'src/tui/transcript-model.ts',
   'src/tui/transcript-rows.ts',
   'src/tui/view-position.ts',
+  'src/tui/copy-cursor.ts',
   'src/tui/transcript-entry.ts',
   'src/tui/selection.ts',
   'src/tools/hunks.ts',

@@ -9,20 +9,9 @@
 import type { CommandName } from '../kernel/commands';
 import type { EmojiWidths } from '../editor/width';
 import type { MouseEvent } from './input';
-import {
-  Click,
-  Point,
-  Selected,
-  SelRow,
-  between,
-  click,
-  lineRows,
-  nextWord,
-  selectedText,
-  textCells,
-  wordAt,
-} from './selection';
+import { Click, Point, Selected, SelRow, between, click, lineRows, selectedText, textCells, wordAt } from './selection';
 import { PREFIX_WIDTH } from './transcript-entry';
+import { cursorAfter } from './copy-cursor';
 import { occurrences } from '../search/transcript-search';
 import type { TranscriptModel, TranscriptRow } from './transcript-model';
 import type { TranscriptMarks } from './views';
@@ -262,63 +251,16 @@ export class TranscriptSelect {
     return false;
   }
 
-  /** The cursor after a move key. */
+  /** The cursor after a move key (tui/copy-cursor.ts). */
   private moveCursor(name: CommandName, at: Point): Point {
     const { model } = this.deps;
-    const emoji = this.deps.emoji();
-    const first = model.serialOf(model.rowCount - 1);
-    const lastSerial = model.serialOf(0);
-    const page = Math.max(1, (this.deps.area()?.height ?? 2) - 1);
-    const clampRow = (serial: number, col: number): Point => {
-      const s = Math.max(first, Math.min(lastSerial, serial));
-      const width = textCells(this.row(s)?.text ?? '', emoji);
-      return { serial: s, col: Math.max(0, Math.min(col, Math.max(0, width - 1))) };
+    const rows = {
+      first: model.serialOf(model.rowCount - 1),
+      last: model.serialOf(0),
+      text: (serial: number) => this.row(serial)?.text ?? '',
     };
-    const text = this.row(at.serial)?.text ?? '';
-    switch (name) {
-      case 'copy.left':
-        return { serial: at.serial, col: Math.max(0, at.col - 1) };
-      case 'copy.right':
-        return clampRow(at.serial, at.col + 1);
-      case 'copy.up':
-        return clampRow(at.serial - 1, at.col);
-      case 'copy.down':
-        return clampRow(at.serial + 1, at.col);
-      case 'copy.pageUp':
-        return clampRow(at.serial - page, at.col);
-      case 'copy.pageDown':
-        return clampRow(at.serial + page, at.col);
-      case 'copy.lineStart':
-        return { serial: at.serial, col: 0 };
-      case 'copy.lineEnd':
-        return clampRow(at.serial, Infinity);
-      case 'copy.top':
-        return clampRow(first, 0);
-      case 'copy.bottom':
-        return clampRow(lastSerial, 0);
-      case 'copy.wordNext':
-        return this.wordMove(at, text, 1);
-      case 'copy.wordPrev':
-        return this.wordMove(at, text, -1);
-      default:
-        return at;
-    }
-  }
-
-  /** The next (or previous) word's start, on this row or the nearest row with a word. */
-  private wordMove(at: Point, text: string, dir: 1 | -1): Point {
-    const emoji = this.deps.emoji();
-    const here = nextWord(text, at.col, emoji, dir);
-    if (here !== null) return { serial: at.serial, col: here };
-    const { model } = this.deps;
-    const first = model.serialOf(model.rowCount - 1);
-    const lastSerial = model.serialOf(0);
-    for (let s = at.serial + dir, n = 0; s >= first && s <= lastSerial && n < LINE_REACH; s += dir, n++) {
-      const row = this.row(s)?.text ?? '';
-      const col = nextWord(row, dir > 0 ? -1 : Infinity, emoji, dir);
-      if (col !== null) return { serial: s, col };
-    }
-    return at;
+    const page = Math.max(1, (this.deps.area()?.height ?? 2) - 1);
+    return cursorAfter(name, at, rows, { page, emoji: this.deps.emoji() });
   }
 
   /** The view scrolled so the cursor is in it. */
