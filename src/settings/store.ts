@@ -13,8 +13,9 @@ import { CLUSTERING, EmojiWidths } from '../editor/width';
 import type { Effort } from './effort';
 import { Decision, decide } from './approval';
 import { ApprovalMode, ToolKind } from '../protocol/approvals';
-import { Rule, ruleAllows, sameRule } from './rules';
-import { DenyRule, sameDeny } from './deny';
+import type { Rule } from './rules';
+import type { DenyRule } from './deny';
+import { RuleBook } from './rule-book';
 import { Background, ThemeChoice, paletteFor } from './theme';
 
 export type HistoryMode = 'session' | 'global';
@@ -50,14 +51,8 @@ export class Settings {
   private forceOn = false;
   private chosen: ApprovalMode = 'ask';
   private readonly always = new Set<string>();
-  /** This workspace's approval rules (kept in the data dir by config/permissions.ts). */
-  private kept: Rule[] = [];
-  /** This workspace's deny rules (kept beside the rules). */
-  private denied: DenyRule[] = [];
-  /** Rules given for this run only (milk run --allow-tool / --deny-tool): never saved. */
-  private forRun: { allow: readonly Rule[]; deny: readonly DenyRule[] } = { allow: [], deny: [] };
-  /** A trusted workspace's own rules (.milk/settings.json): never saved in permissions.json. */
-  private fromProject: { allow: readonly Rule[]; deny: readonly DenyRule[] } = { allow: [], deny: [] };
+  /** The approval and deny rules: the person's, a trusted workspace's, this run's (rule-book.ts). */
+  private readonly book = new RuleBook(() => this.changed('rules'));
   private sandboxChoice: 'on' | 'off' = 'on';
   /** Directories added to the workspace (--add-dir, /add-dir): real, absolute paths. */
   private added: string[] = [];
@@ -257,51 +252,48 @@ export class Settings {
    */
   decide(call: { readonly tool: string; readonly kind: ToolKind; readonly command?: string }): Decision {
     const d = decide(this.mode, call.kind, this.always.has(call.tool));
-    const ruled = (): boolean =>
-      [this.kept, this.forRun.allow, this.fromProject.allow].some((list) =>
-        list.some((r) => ruleAllows(r, call.tool, call.command)),
-      );
+    const ruled = (): boolean => this.book.allows(call.tool, call.command);
     if (d === 'ask') return ruled() ? 'run' : d;
     // Read-only mode refuses what milk cannot judge (an MCP server's tool), unless the person allowed it by a rule.
     return d === 'refuse' && this.mode === 'read-only' && call.kind === 'other' && ruled() ? 'run' : d;
   }
 
+  // The rules, as the rule book holds them.
   get rules(): readonly Rule[] {
-    return this.kept;
+    return this.book.rules;
   }
-
-  /** Takes the rules as the data dir keeps them (read at start): nothing to save, so no change is announced. */
   setRules(rules: readonly Rule[], deny: readonly DenyRule[] = []): void {
-    this.kept = [...rules];
-    this.denied = [...deny];
+    this.book.setRules(rules, deny);
   }
-
-  /** The deny rules in force: the person's, a trusted project's, this run's (deny-match.ts says what each stops). */
   get deny(): readonly DenyRule[] {
-    return [...this.denied, ...this.fromProject.deny, ...this.forRun.deny];
+    return this.book.deny;
   }
-
-  /** A trusted workspace's rules, in force beside the person's own. */
   setProjectRules(allow: readonly Rule[], deny: readonly DenyRule[]): void {
-    this.fromProject = { allow: [...allow], deny: [...deny] };
+    this.book.setProjectRules(allow, deny);
   }
-
   get projectRules(): { allow: readonly Rule[]; deny: readonly DenyRule[] } {
-    return this.fromProject;
+    return this.book.projectRules;
   }
-
-  /** The workspace's deny rules alone, as kept. */
   get keptDeny(): readonly DenyRule[] {
-    return this.denied;
+    return this.book.keptDeny;
   }
-
-  /** Rules for this run only, never saved (milk run --allow-tool, --deny-tool). */
   setRunRules(allow: readonly Rule[], deny: readonly DenyRule[]): void {
-    this.forRun = { allow: [...allow], deny: [...deny] };
+    this.book.setRunRules(allow, deny);
   }
-
   get runRules(): { allow: readonly Rule[]; deny: readonly DenyRule[] } {
-    return this.forRun;
+    return this.book.runRules;
+  }
+  addDeny(rule: DenyRule): boolean {
+    return this.book.addDeny(rule);
+  }
+  removeDeny(n: number): DenyRule | null {
+    return this.book.removeDeny(n);
+  }
+  addRule(rule: Rule): boolean {
+    return this.book.addRule(rule);
+  }
+  removeRule(n: number): Rule | null {
+    return this.book.removeRule(n);
   }
 
   /** The directories added to the workspace, in the order added. */
@@ -315,40 +307,6 @@ export class Settings {
     this.added = [...this.added, dir];
     this.changed('dirs');
     return true;
-  }
-
-  /** Adds a deny rule unless the same one is there; false when it was. */
-  addDeny(rule: DenyRule): boolean {
-    if (this.denied.some((r) => sameDeny(r, rule))) return false;
-    this.denied = [...this.denied, rule];
-    this.changed('rules');
-    return true;
-  }
-
-  /** Removes the n-th deny rule (1-based); the rule removed, or null. */
-  removeDeny(n: number): DenyRule | null {
-    const rule = this.denied[n - 1];
-    if (!rule) return null;
-    this.denied = this.denied.filter((_, i) => i !== n - 1);
-    this.changed('rules');
-    return rule;
-  }
-
-  /** Adds a rule unless the same one is there; false when it was. */
-  addRule(rule: Rule): boolean {
-    if (this.kept.some((r) => sameRule(r, rule))) return false;
-    this.kept = [...this.kept, rule];
-    this.changed('rules');
-    return true;
-  }
-
-  /** Removes the n-th rule (1-based); the rule removed, or null. */
-  removeRule(n: number): Rule | null {
-    const rule = this.kept[n - 1];
-    if (!rule) return null;
-    this.kept = this.kept.filter((_, i) => i !== n - 1);
-    this.changed('rules');
-    return rule;
   }
 
   allowAlways(tool: string): void {
