@@ -2,7 +2,7 @@
 // TLS errors take; and the server's own wait before a retry.
 import { describeProviderError } from '../../src/providers/errors';
 import { getEventListeners } from 'node:events';
-import { IdleWatchdog } from '../../src/providers/errors';
+import { IdleWatchdog } from '../../src/providers/guarded-stream';
 import { CredentialsInUrlError, HttpStatusError, StreamClosedError } from '../../src/providers/failures';
 import { parseArgs } from '../../src/providers/provider';
 import { retryAfterMs } from '../../src/providers/event-stream';
@@ -124,7 +124,8 @@ describe('retryAfterMs', () => {
 });
 
 describe('a stream of a shape no reader expects', () => {
-  const { guardedStream } = require('../../src/providers/errors') as typeof import('../../src/providers/errors');
+  const { guardedStream } =
+    require('../../src/providers/guarded-stream') as typeof import('../../src/providers/guarded-stream');
   const { readChunk, ToolCallPieces } =
     require('../../src/providers/openai-chunk') as typeof import('../../src/providers/openai-chunk');
 

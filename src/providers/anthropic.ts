@@ -4,7 +4,7 @@
 import { StreamItem, StreamOptions, parseArgs } from './provider';
 import { ChatMessage, ThinkingBlock, Usage } from '../protocol/messages';
 import { HttpProvider, HttpProviderOptions } from './http-provider';
-import type { ChunkRead } from './errors';
+import type { ChunkRead } from './guarded-stream';
 import type { SseEvent } from './event-stream';
 import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
 import { THINKING_BUDGETS } from '../settings/effort';

@@ -2,9 +2,6 @@
 // message names the cause (refused, timed out, key rejected, rate limited,
 // server error, cut off) and never includes an API key or the conversation.
 
-import type { StreamItem } from './provider';
-import type { ThinkingBlock, Usage } from '../protocol/messages';
-import type { ToolCall } from '../protocol/tools';
 import { redactSecrets, redactUrl } from '../kernel/redact';
 import {
   CredentialsInUrlError,
@@ -17,7 +14,7 @@ import {
 } from './failures';
 
 /** A server's own words, on one line and short enough for a note. */
-function serverText(text: string, key: string | undefined): string {
+export function serverText(text: string, key: string | undefined): string {
   const line = redactSecrets(text, key).replace(/\s+/g, ' ').trim();
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
@@ -191,164 +188,4 @@ export function describeProviderError(err: unknown, ctx: DescribeContext): Provi
   }
   const name = err instanceof Error ? err.name : 'error';
   return fail(`${ctx.provider}: request failed (${code ?? name})${suffix}`, ctx.partial);
-}
-
-/**
- * Aborts a request when nothing arrives for `ms`: before the response starts
- * or between two chunks. `touch()` on every chunk.
- */
-export class IdleWatchdog {
-  readonly controller = new AbortController();
-  private timer: NodeJS.Timeout | null = null;
-  fired = false;
-
-  private readonly onOuter = (): void => this.controller.abort();
-
-  constructor(
-    private readonly ms: number,
-    private readonly outer: AbortSignal,
-  ) {
-    if (outer.aborted) this.controller.abort();
-    else outer.addEventListener('abort', this.onOuter, { once: true });
-    this.touch();
-  }
-
-  touch(): void {
-    // Once per chunk: moving the one timer is far cheaper than a new one each time.
-    if (this.timer) {
-      this.timer.refresh();
-      return;
-    }
-    this.timer = setTimeout(() => {
-      this.fired = true;
-      this.controller.abort();
-    }, this.ms);
-  }
-
-  stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    // A turn's signal outlives its requests: a listener left on it per request would pile up over a long turn (and
-    // Node warns past ten, on the screen).
-    this.outer.removeEventListener('abort', this.onOuter);
-  }
-}
-
-/**
- * What one chunk or event carries: text to show, reasoning, a finished thinking block or tool calls, whether the
- * answer is complete, what it cost, a line about why it stopped, or the error the server reports in the stream (its
- * own words, for the message).
- */
-export interface ChunkRead {
-  text?: string;
-  reasoning?: string;
-  thinking?: ThinkingBlock;
-  toolCalls?: ToolCall[];
-  finished?: boolean;
-  ended?: boolean;
-  usage?: Usage;
-  notice?: string;
-  serverError?: string;
-}
-
-export interface GuardedStreamOptions<T> {
-  provider: string;
-  baseUrl: string;
-  keyVariable: string;
-  /** The key, if one is set: to say whether one was, and to hide it where a server echoes it. */
-  key?: string;
-  idleTimeoutMs: number;
-  /** Starts the request with the given signal; `onBytes` is called as any bytes of the response arrive. */
-  open: (signal: AbortSignal, onBytes: () => void) => Promise<AsyncIterable<T>>;
-  /**
-   * What one chunk or event carries: text to show, finished tool calls,
-   * whether the answer is complete, or the error the server reports in the
-   * stream (its own words, for the message).
-   */
-  read: (chunk: T) => ChunkRead;
-}
-
-/**
- * One chunk read; a reader that fails on a shape it did not expect (a server's surprise) ends the answer with a
- * message, never the program.
- */
-function readOne<T>(o: GuardedStreamOptions<T>, chunk: T, partial: boolean): ChunkRead {
-  try {
-    return o.read(chunk);
-  } catch (err) {
-    if (err instanceof TooLargeError || err instanceof SyntaxError) throw err;
-    throw new ProviderError(
-      `${o.provider}: the server sent an event milk could not read (${err instanceof Error ? err.name : 'error'})` +
-        (partial ? ' (the answer above is incomplete)' : ''),
-      partial,
-    );
-  }
-}
-
-/** What one read chunk yields, in order; a field of another type than the protocol's is not passed on as text. */
-function* items(read: ChunkRead): Generator<StreamItem> {
-  const { text, reasoning, thinking, toolCalls, usage, notice } = read;
-  if (reasoning && typeof reasoning === 'string') yield { reasoning };
-  if (thinking) yield { thinking };
-  if (text && typeof text === 'string') yield text;
-  for (const toolCall of toolCalls ?? []) yield { toolCall };
-  if (usage) yield { usage };
-  if (notice) yield { notice };
-}
-
-/**
- * The part every HTTP provider shares: the idle watchdog, noticing an answer
- * that ended without its final event, and turning failures into messages.
- */
-export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: AbortSignal): AsyncIterable<StreamItem> {
-  const watchdog = new IdleWatchdog(o.idleTimeoutMs, signal);
-  let partial = false;
-  const incomplete = ' (the answer above is incomplete)';
-  try {
-    // The watchdog counts bytes, not whole events: a long event arriving slowly is a live server.
-    const stream = await o.open(watchdog.controller.signal, () => watchdog.touch());
-    let finished = false;
-    for await (const chunk of stream) {
-      const read = readOne(o, chunk, partial);
-      if (read.serverError !== undefined) {
-        throw new ProviderError(
-          `${o.provider}: the server reported an error: ${serverText(read.serverError, o.key)}` +
-            (partial ? incomplete : ''),
-          partial,
-        );
-      }
-      for (const item of items(read)) {
-        if (typeof item === 'string') partial = true;
-        yield item;
-      }
-      const { finished: done, ended } = read;
-      if (done) finished = true;
-      // The protocol's own end ([DONE], message_stop): whatever a server sends after it is not the answer,
-      // and a connection it keeps open is hung up (leaving the loop closes the response).
-      if (ended) {
-        finished = true;
-        break;
-      }
-    }
-    if (!finished && !signal.aborted)
-      throw new ProviderError(`${o.provider}: the connection closed mid-answer${partial ? incomplete : ''}`, partial);
-  } catch (err) {
-    if (signal.aborted) throw err;
-    if (watchdog.fired && !(err instanceof ProxyError)) {
-      throw new ProviderError(
-        `${o.provider}: no data from the server for ${Math.round(o.idleTimeoutMs / 1000)}s; gave ` +
-          `up${partial ? incomplete : ''}`,
-        partial,
-      );
-    }
-    throw describeProviderError(err, {
-      provider: o.provider,
-      baseUrl: o.baseUrl,
-      keyVariable: o.keyVariable,
-      key: o.key,
-      partial,
-    });
-  } finally {
-    watchdog.stop();
-  }
 }

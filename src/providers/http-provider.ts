@@ -6,7 +6,8 @@
 import type { Provider, StreamItem, StreamOptions } from './provider';
 import type { ChatMessage } from '../protocol/messages';
 import { type SseEvent, getJson, openEventStream, warmEventStream } from './event-stream';
-import { type ChunkRead, describeProviderError, guardedStream } from './errors';
+import { describeProviderError } from './errors';
+import { type ChunkRead, guardedStream } from './guarded-stream';
 
 export interface HttpProviderOptions {
   baseUrl: string;

@@ -7,7 +7,7 @@
 // no server sends is left out, never passed on as if it were text. Pure.
 
 import type { ToolCall } from '../protocol/tools';
-import type { ChunkRead } from './errors';
+import type { ChunkRead } from './guarded-stream';
 import type { Usage } from '../protocol/messages';
 import { parseArgs } from './provider';
 import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';

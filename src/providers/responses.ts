@@ -9,7 +9,7 @@ import type { StreamItem, StreamOptions } from './provider';
 import type { ChatMessage, ThinkingBlock } from '../protocol/messages';
 import { parseArgs } from './provider';
 import { HttpProviderOptions, OpenAIKind } from './http-provider';
-import type { ChunkRead } from './errors';
+import type { ChunkRead } from './guarded-stream';
 import type { SseEvent } from './event-stream';
 import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
 import { dataUrl } from '../kernel/images';
