@@ -5,7 +5,7 @@ import { getEventListeners } from 'node:events';
 import { IdleWatchdog } from '../../src/providers/guarded-stream';
 import { CredentialsInUrlError, HttpStatusError, StreamClosedError } from '../../src/providers/failures';
 import { parseArgs } from '../../src/providers/provider';
-import { retryAfterMs } from '../../src/providers/event-stream';
+import { retryAfterMs } from '../../src/providers/retry';
 
 const ctx = {
   provider: 'openai',

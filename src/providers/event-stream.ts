@@ -12,16 +12,17 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { PeerCertificate } from 'node:tls';
 import { sleep } from './provider';
 import { redactUrl } from '../kernel/redact';
-import { proxyAgent, proxyFor, proxyLabel } from '../io/proxy';
+import { proxyAgent, proxyFor } from '../io/proxy';
 import {
   CredentialsInUrlError,
   EncodedResponseError,
   HttpStatusError,
   MAX_EVENT_CHARS,
-  ProxyError,
   StreamClosedError,
   TooLargeError,
 } from './failures';
+import { MAX_RETRY_WAIT_MS, retryable, backoffMs, retryAfterMs } from './retry';
+import { watchProxy } from './proxy-watch';
 
 export interface SseEvent {
   /** The `event:` field, where the server names one. */
@@ -37,12 +38,7 @@ export interface EventStreamRequest {
   /** How many times a failed attempt is tried again (the SDKs' default here was 1). */
   retries?: number;
 }
-
-const RETRY_STATUS = (status: number): boolean => status === 408 || status === 409 || status === 429 || status >= 500;
-const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN']);
 const USER_AGENT = `milk (Node.js ${process.version})`;
-/** A retry-after longer than this is not waited for: the person gets the message instead. */
-const MAX_RETRY_WAIT_MS = 60_000;
 
 /** A URL whose credentials fetch would have refused: milk says so rather than sending them. */
 function checkUrl(url: URL): void {
@@ -75,85 +71,10 @@ export async function openEventStream(
   }
 }
 
-function retryable(err: unknown): boolean {
-  if (err instanceof HttpStatusError) return RETRY_STATUS(err.status);
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && RETRY_ERROR_CODES.has(code);
-}
-
-/** Half a second, doubling, with a quarter of jitter downwards, as the SDKs wait. */
-function backoffMs(attempt: number): number {
-  return Math.min(8000, 500 * 2 ** attempt) * (1 - Math.random() * 0.25);
-}
-
-/** The server's own wait: retry-after-ms (OpenAI's), else retry-after in seconds or as a date. */
-export function retryAfterMs(headers: IncomingMessage['headers'], now = Date.now()): number | undefined {
-  const ms = Number(headers['retry-after-ms']);
-  if (headers['retry-after-ms'] !== undefined && Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers['retry-after'];
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
-  const at = Date.parse(value);
-  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
-}
-
 /** Loaded at the first request (or the warm-up while typing), never at start-up. */
 function load<T>(name: 'node:http' | 'node:https' | 'node:tls' | 'eventsource-parser'): T {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(name) as T;
-}
-
-/** Errors of reaching the proxy itself, before any tunnel: the proxy is named, not the model's server. */
-const PROXY_CONNECT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
-
-/**
- * Listens for what a proxy answers itself: a refused tunnel, a request for
- * credentials, a proxy that cannot be reached. Returns whether a response is
- * the proxy's (then it has been rejected with a ProxyError).
- */
-function watchProxy(
-  req: ClientRequest,
-  url: URL,
-  proxy: URL,
-  signal: AbortSignal,
-  reject: (err: unknown) => void,
-): (res: IncomingMessage) => boolean {
-  const label = proxyLabel(proxy);
-  /** The proxy's answer to CONNECT (https through a proxy), once it has come. */
-  let tunnel: number | null = null;
-  // A request given to a proxy agent has no socket until the tunnel is open, and Node reports an abort only through
-  // the socket: a proxy that never answers CONNECT would hold the request past every timeout. The abort (the idle
-  // watchdog's, or a cancel) settles it here, naming the proxy while no tunnel was opened.
-  const tunnelling = url.protocol === 'https:';
-  const onAbort = (): void => {
-    reject(tunnelling && tunnel === null ? new ProxyError(label, null, 'ETIMEDOUT') : signal.reason);
-    req.destroy();
-  };
-  if (signal.aborted) queueMicrotask(onAbort);
-  else signal.addEventListener('abort', onAbort, { once: true });
-  req.once('close', () => signal.removeEventListener('abort', onAbort));
-  const refused = (res: IncomingMessage): number | null =>
-    tunnel !== null && tunnel !== 200 ? tunnel : res.statusCode === 407 ? 407 : null;
-  req.once('proxyConnect', (c: { statusCode?: number }) => (tunnel = c.statusCode ?? 0));
-  req.once('error', (err) => {
-    const code = (err as NodeJS.ErrnoException).code;
-    reject(tunnel === null && code && PROXY_CONNECT_CODES.has(code) ? new ProxyError(label, null, code) : err);
-  });
-  req.once('response', (res) => {
-    const status = refused(res);
-    if (status === null) return;
-    res.resume();
-    reject(new ProxyError(label, status, undefined));
-  });
-  return (res) => refused(res) !== null;
 }
 
 function post(request: EventStreamRequest, signal: AbortSignal): Promise<IncomingMessage> {
