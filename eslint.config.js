@@ -72,6 +72,7 @@ const PURE = [
   'src/turn/context.ts',
   'src/agent/prompt.ts',
   'src/tui/input.ts',
+  'src/tui/input-sequences.ts',
   'src/tui/router.ts',
   'src/tui/paste-burst.ts',
   'src/search/files.ts',
