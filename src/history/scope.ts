@@ -4,14 +4,12 @@
 // from a timer and, held for long, warned about once. The list is changed
 // only in place (the search index sees it grow or shrink by identity).
 
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { parseHistory, recallable, serializeEntry } from './format';
-import { readRegular, writeAtomic } from '../io/files';
+import { recallable, serializeEntry } from './format';
 import { HistoryEntry, compactEntries, sameInput } from './rules';
 import type { HistoryFile } from './store';
 import type { FileMark } from './tail';
 import { describeIoError } from '../io/errors';
+import { stashEntries, takeStashed } from './stash';
 
 /** A lock busy this long is worth a warning (other milks hold it for milliseconds). */
 const LOCK_WARN_MS = 1000;
@@ -193,50 +191,15 @@ export class HistoryScope {
     }
   }
 
-  /** Writes what is still pending to `<file>.pending-<pid>-<time>` (atomically, 0600). */
+  /** Writes what is still pending beside the file, for the next milk to take in (history/stash.ts). */
   private stash(): void {
     if (!this.options.writes || this.pending.length === 0) return;
-    const name = `${this.file.file}.pending-${process.pid}-${this.options.clock().toString(36)}`;
-    try {
-      writeAtomic(name, this.pending.map((e) => serializeEntry(e) + '\n').join(''));
-      this.pending = [];
-    } catch {
-      // Not even that could be written: the disk refuses everything.
-    }
+    if (stashEntries(this.file.file, this.pending, this.options.clock())) this.pending = [];
   }
 
-  /** The entries earlier milks stashed at exit, oldest first; their files are removed once read. */
+  /** The entries earlier milks stashed at exit, oldest first. */
   private takeStashed(): HistoryEntry[] {
-    if (!this.options.writes) return [];
-    const dir = path.dirname(this.file.file);
-    const prefix = `${path.basename(this.file.file)}.pending-`;
-    let names: string[];
-    try {
-      names = fs
-        .readdirSync(dir)
-        .filter((n) => n.startsWith(prefix) && !n.includes('.tmp-') && !n.includes('.taken-'))
-        .sort();
-    } catch {
-      return [];
-    }
-    const out: HistoryEntry[] = [];
-    for (const name of names) {
-      // Claimed by renaming first: of two milks starting at once, only one takes a stash in.
-      const taken = path.join(dir, `${name}.taken-${process.pid}`);
-      try {
-        fs.renameSync(path.join(dir, name), taken);
-      } catch {
-        continue;
-      }
-      try {
-        for (const e of parseHistory(readRegular(taken)).entries) out.push(e);
-        fs.rmSync(taken, { force: true });
-      } catch {
-        // Unreadable: put back where the next milk looks, if it can be.
-        fs.rename(taken, path.join(dir, name), () => undefined);
-      }
-    }
-    return out;
+    return this.options.writes ? takeStashed(this.file.file) : [];
   }
 
   /** The pending entries are on disk: counted, and remembered as ours for when the file is read again. */
