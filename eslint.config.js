@@ -53,6 +53,7 @@ const PURE = [
   'src/markdown/render.ts',
   'src/markdown/wrap.ts',
   'src/markdown/stream.ts',
+  'src/markdown/held-table.ts',
   'src/markdown/cuts.ts',
   'src/markdown/highlight.ts',
   'src/session/events.ts',

@@ -8,7 +8,8 @@
 // a burst of chunks costs one parse per paint, not one per chunk. Pure.
 
 import type Token from 'markdown-it/lib/token.mjs';
-import { HELD_TABLE, renderBlocks, renderMarkdown } from './render';
+import { renderBlocks, renderMarkdown } from './render';
+import { holdGrowingTable } from './held-table';
 import type { MdOptions, MdRow } from './inline';
 import { markdown } from './parsers';
 import { blockCuts } from './cuts';
@@ -305,31 +306,9 @@ export class MarkdownStream {
     this.segments.push({ text, rows: null, lines: linesOf(text) });
   }
 
-  /**
-   * The blocks still growing. A table is held while it grows: its columns'
-   * widths depend on every row, so a grid drawn from the rows so far would
-   * change width under the reader as later rows came (or, with its widths
-   * fixed early, squeeze every later long cell into them). In its place a
-   * line counts its rows; the grid is drawn once, when the table is complete
-   * (a block after it began, or the answer ended). The growing table is the
-   * last one, when nothing but the ends of what holds it (a list item, a
-   * quote) comes after it.
-   */
+  /** The blocks still growing; a table among them held until it is complete (held-table.ts). */
   private renderTail(tokens: readonly Token[]): MdRow[] {
-    const render = (part: readonly Token[]): MdRow[] => renderBlocks(part, this.width, this.emoji, false, this.options);
-    let close = tokens.length - 1;
-    while (close >= 0 && tokens[close].nesting === -1 && tokens[close].type !== 'table_close') close--;
-    if (this.complete || tokens[close]?.type !== 'table_close') return render(tokens);
-    let open = close;
-    while (open > 0 && tokens[open].type !== 'table_open') open--;
-    const table = tokens.slice(open, close + 1);
-    // The header row is not counted.
-    const rows = Math.max(0, table.filter((t) => t.type === 'tr_open').length - 1);
-    const cols = table.filter((t) => t.type === 'th_open').length;
-    const held = new (tokens[open].constructor as typeof Token)(HELD_TABLE, '', 0);
-    held.level = tokens[open].level;
-    held.block = true;
-    held.content = `▎ a table, ${cols} column${cols === 1 ? '' : 's'}, ${rows} row${rows === 1 ? '' : 's'} so far…`;
-    return render([...tokens.slice(0, open), held, ...tokens.slice(close + 1)]);
+    const shown = this.complete ? tokens : holdGrowingTable(tokens);
+    return renderBlocks(shown, this.width, this.emoji, false, this.options);
   }
 }
