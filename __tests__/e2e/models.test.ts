@@ -115,6 +115,18 @@ describe('cost', () => {
     expect(m!.raw).toMatch(/milk --resume \S+ · this session: [\d,]+ tokens in \([\d,]+ cached\), \d+ out · \$0\.\d+/);
   });
 
+  it('the price table is not loaded while keys come after a turn, and is once they stop', async () => {
+    await open(anthropic('claude-sonnet-4-5'));
+    await ask('first', 'the quick brown fox');
+    // A person typing the next message: a key every quarter second for three seconds, past the two idle ones.
+    for (let i = 0; i < 12; i++) {
+      m!.write('x');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(m!.statusLine()).not.toMatch(/\$0\.\d+/);
+    await m!.waitFor(() => /\$0\.\d+/.test(m!.statusLine()), 'money in the status bar once the keys stop');
+  });
+
   it('an unknown model shows tokens only, and /cost says how to give it a price', async () => {
     await open(openai('short'));
     await ask('hi', 'the quick brown fox');

@@ -16,7 +16,8 @@ export function inputHandler(
   keymap: Keymap,
   bus: Bus,
   warn: (text: string) => void,
-  typed: () => void,
+  /** Every key and click routed, and whether it typed text. */
+  typed: (text: boolean) => void,
   answers: {
     probe: () => WidthProbe;
     background: (background: Background) => void;
@@ -28,9 +29,9 @@ export function inputHandler(
   // The first key of a chord (Ctrl+X), waiting for the second.
   let prefix: string | null = null;
   const take = (r: Routed): void => {
+    typed(r.kind === 'text');
     if (r.kind === 'wheel') return bus.emit('input.wheel', { dir: r.dir });
     if (r.kind === 'mouse') return bus.emit('input.mouse', { event: r.event, x: r.x, y: r.y });
-    if (r.kind === 'text') typed();
     coordinator.dispatch(r);
   };
   return (action: InputAction): void => {

@@ -157,6 +157,14 @@ function loadAgentLater(bus: Bus, s: Services): void {
   bus.on('session.new', loadAgent);
 }
 
+/** Each key puts the price table off (services.ts); the first text typed starts the warm-ups. */
+function typing(s: Services, warm: { typed: () => void }): (text: boolean) => void {
+  return (text) => {
+    s.keyed();
+    if (text) warm.typed();
+  };
+}
+
 export function startApp(options: AppOptions): App {
   const bus = new Bus();
   // no-color.org: set and not empty means no colour.
@@ -188,7 +196,7 @@ export function startApp(options: AppOptions): App {
   askTrust(bus, s, coordinator, options);
 
   const { attention, answers } = terminalAnswers(bus, s, options, () => probe);
-  const terminal = terminalInput(s, options, inputHandler(coordinator, keymap, bus, s.warn, warm.typed, answers));
+  const terminal = terminalInput(s, options, inputHandler(coordinator, keymap, bus, s.warn, typing(s, warm), answers));
   const repaint = (): void => {
     // The terminal was handed back (or is first taken): its title is milk's again, over the one pushed.
     attention.retitle();

@@ -46,7 +46,7 @@ export function services(bus: Bus, options: AppOptions) {
       ? `files: ${log.fileOf(recorder.conv)}, ${paths.session}, ${paths.global}`
       : 'files: none (no data dir; history in memory only)',
   ];
-  settleWhenIdle(bus, parts);
+  const { keyed } = settleWhenIdle(bus, parts);
   const statusInfo = (): string[] => {
     parts.spending.settle();
     return statusLines({
@@ -67,31 +67,48 @@ export function services(bus: Bus, options: AppOptions) {
     keyboard: () => 'unknown',
     sync: () => 'not answered',
   };
-  return { ...parts, warn, history, sessions, sessionInfo, statusInfo, terminalFacts };
+  return { ...parts, warn, history, sessions, sessionInfo, statusInfo, terminalFacts, keyed };
 }
 
 export type Services = ReturnType<typeof services>;
 
-/** How long milk waits, idle after a turn, before it loads the price table (never during a turn or start-up). */
+/**
+ * How long milk waits, idle after a turn and with no key pressed, before it loads the price table (never during a
+ * turn, start-up or typing: loading it holds the main thread for 50-90 ms).
+ */
 const PRICES_AFTER_IDLE_MS = 2000;
 
-/** Prices that wait for the table are settled once milk is idle a while after a turn; the status bar shows them. */
-function settleWhenIdle(bus: Bus, parts: ReturnType<typeof agentParts>): void {
+/**
+ * Prices that wait for the table are settled once milk is idle a while after a turn; the status bar shows them.
+ * `keyed` is told of each key, which puts the load off until the keys have been quiet as long.
+ */
+function settleWhenIdle(bus: Bus, parts: ReturnType<typeof agentParts>): { keyed: () => void } {
   let timer: NodeJS.Timeout | null = null;
+  let lastKeyAt = -Infinity;
+  const later = (ms: number): void => {
+    timer = setTimeout(settle, ms);
+    timer.unref();
+  };
+  const settle = (): void => {
+    timer = null;
+    if (parts.runner.busy) return;
+    const quiet = performance.now() - lastKeyAt;
+    if (quiet < PRICES_AFTER_IDLE_MS) return later(PRICES_AFTER_IDLE_MS - quiet);
+    parts.spending.settle();
+    bus.requestRender();
+  };
   bus.on('turn.started', () => {
     if (timer) clearTimeout(timer);
     timer = null;
   });
   bus.on('turn.ended', () => {
-    if (!parts.spending.unsettled) return;
-    timer = setTimeout(() => {
-      timer = null;
-      if (parts.runner.busy) return;
-      parts.spending.settle();
-      bus.requestRender();
-    }, PRICES_AFTER_IDLE_MS);
-    timer.unref();
+    if (parts.spending.unsettled) later(PRICES_AFTER_IDLE_MS);
   });
+  return {
+    keyed: () => {
+      lastKeyAt = performance.now();
+    },
+  };
 }
 
 /** The approval rules: what was wrong with their file said once the screen is up (app/agent.ts keeps them). */

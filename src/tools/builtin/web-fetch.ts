@@ -47,27 +47,22 @@ export const webFetch = defineTool<Args>({
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const web = require('../web-fetch') as typeof import('../web-fetch');
     const page = await web.fetchPage(args.url, signal, undefined, (host) => ctx.denied?.(host) ?? null);
-    const kind = web.pageKind(page.type, page.body);
     const via = page.redirects.length ? `redirected: ${page.redirects.join('; ')}\n` : '';
-    if (kind === 'binary')
+    if (page.kind === 'binary')
       return {
         ok: false,
-        content: `error: ${page.url} is not text (${page.type || 'no type given'}, ${page.body.length} bytes)`,
+        content: `error: ${page.url} is not text (${page.type || 'no type given'}, ${page.bytes} bytes)`,
       };
-    const read =
-      kind === 'html'
-        ? await web.htmlToMarkdown(page.body, page.url, signal)
-        : { title: page.url, markdown: page.body.toString('utf8') };
-    const cut = read.markdown.length > web.MAX_PAGE_CHARS || page.cut;
+    const cut = page.length > web.MAX_PAGE_CHARS || page.cut;
     const notes = [
       page.status >= 400 ? `the server answered ${page.status}` : '',
       page.cut ? `the page was cut at ${web.MAX_PAGE_BYTES / 1024 / 1024} MB` : '',
-      read.markdown.length > web.MAX_PAGE_CHARS ? `only the first ${web.MAX_PAGE_CHARS} characters are here` : '',
+      page.length > web.MAX_PAGE_CHARS ? `only the first ${web.MAX_PAGE_CHARS} characters are here` : '',
     ].filter(Boolean);
-    const body = read.markdown.slice(0, web.MAX_PAGE_CHARS);
+    const body = page.text;
     return {
       ok: page.status < 400,
-      content: `# ${read.title}\n${page.url}\n${via}${notes.length ? `[${notes.join('; ')}]\n` : ''}\n${body}`,
+      content: `# ${page.title}\n${page.url}\n${via}${notes.length ? `[${notes.join('; ')}]\n` : ''}\n${body}`,
       status: `${page.status} · ${body.length.toLocaleString('en-US')} characters${cut ? ' (cut)' : ''}`,
     };
   },
