@@ -84,6 +84,7 @@ const PURE = [
   'src/session/search-hits.ts',
   'src/tui/views.ts',
   'src/tui/transcript-model.ts',
+  'src/tui/transcript-core.ts',
   'src/tui/transcript-rows.ts',
   'src/tui/view-position.ts',
   'src/tui/copy-cursor.ts',

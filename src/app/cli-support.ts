@@ -241,7 +241,3 @@ export function resolveDirs(dirs: readonly string[] | undefined, cwd: string): s
 }
 
 /** --fork makes sense only with a conversation to copy. */
-export function checkFork(opts: Pick<MainOptions, 'fork' | 'continue' | 'resume'>): void {
-  if (opts.fork && !opts.continue && opts.resume === undefined)
-    throw new UsageError('--fork goes with --continue or --resume ID: it copies the conversation they bring back');
-}

@@ -5,7 +5,8 @@
 import * as path from 'node:path';
 import { Cleanup, installExitHandlers } from '../kernel/cleanup';
 import { judgedSettings } from '../config/trust';
-import { MainOptions, NO_HOME, UsageError, checkFork, locate, resolveDirs } from './cli-support';
+import { MainOptions, NO_HOME, UsageError, locate, resolveDirs } from './cli-support';
+import { resumeOf } from './resume';
 import { Config, loadConfig } from '../config/config';
 import { agentConfig } from '../config/agent-config';
 import { ProviderSetupError, buildProvider } from '../providers/build';
@@ -35,14 +36,6 @@ export function providerFor(
   return { provider, switchProvider, choice };
 }
 
-/** Which conversation the flags bring back: the last, a picker, one by id, or none. */
-export function resumeOf(opts: MainOptions): import('./screen').AppOptions['resume'] {
-  const fork = opts.fork === true;
-  if (opts.continue) return { kind: 'continue', fork };
-  if (opts.resume === true) return { kind: 'pick', fork };
-  return typeof opts.resume === 'string' ? { kind: 'id', id: opts.resume, fork } : null;
-}
-
 /** /provider's last step: the provider its answers describe (a key typed there wins over the environment's). */
 export function connectorFor(config: Config) {
   return (answers: import('../composer/views/provider-setup').SetupAnswers): Provider => {
@@ -54,7 +47,7 @@ export function connectorFor(config: Config) {
 }
 
 export async function runInteractive(opts: MainOptions): Promise<number> {
-  checkFork(opts);
+  const resume = resumeOf(opts);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UsageError('milk needs an interactive terminal (stdin and stdout must be a TTY)');
   }
@@ -90,7 +83,7 @@ export async function runInteractive(opts: MainOptions): Promise<number> {
     maxEntries: config.history.maxEntries,
     ...agentConfig(opts, config, resolveDirs(opts.addDir, workspace)),
     workspaceSettings: judgedSettings(workspace, dataDir),
-    resume: resumeOf(opts),
+    resume,
     warnings: [...warnings, ...early],
     theme: config.theme,
     hyperlinks: config.hyperlinks,

@@ -8,11 +8,13 @@
 import { agentParts } from './agent';
 import { Bus } from '../kernel/bus';
 import type { MainOptions } from './cli-support';
-import { UsageError, checkFork, resolveDirs } from './cli-support';
+import { UsageError, resolveDirs } from './cli-support';
+import { resume, resumeOf } from './resume';
 import { agentConfig } from '../config/agent-config';
 import type { Rule } from '../settings/rules';
 import { judgedSettings } from '../config/trust';
-import { PROJECT_SETTINGS, type ProjectSettings } from '../config/project-settings';
+import type { ProjectSettings } from '../config/project-settings';
+import { trustPlan, unattendedTrust } from './trust';
 import type { DenyRule } from '../settings/deny';
 import { Config } from '../config/config';
 import { sanitize } from '../protocol/inert';
@@ -40,19 +42,15 @@ export interface RunCommand {
 }
 
 export async function runCommand(prompt: string, c: RunCommand): Promise<number> {
-  checkFork(c.opts);
-  if (c.opts.resume === true)
-    throw new UsageError(
-      'milk run --resume needs a conversation id (milk sessions show lists them), or use --continue',
-    );
+  const asked = resumeOf(c.opts, false);
   const bus = new Bus();
   // Through the sanitizer, as the screen's text is: a warning may name a file a repository committed (a prompt
   // command's name can carry a clipboard write or a title).
   const say = (text: string): void => void c.io.err.write(`milk: ${sanitize(text)}\n`);
   // A workspace's own settings apply only once trusted: there is no one here to ask.
-  const w = judgedSettings(c.workspace, c.dataDir);
-  if (w && w.state !== 'trusted') say(`${PROJECT_SETTINGS} is not applied: this workspace is not trusted (milk trust)`);
-  const parts = agentFor(bus, c, say, w?.state === 'trusted' ? w.read.settings : undefined);
+  const trust = unattendedTrust(trustPlan(judgedSettings(c.workspace, c.dataDir)));
+  trust.said.forEach(say);
+  const parts = agentFor(bus, c, say, trust.settings);
   if (c.runRules) parts.settings.setRunRules(c.runRules.allow, c.runRules.deny);
   // What milk would say in the status bar or the transcript goes to stderr.
   bus.on('status.warning', ({ text }) => say(text));
@@ -69,12 +67,10 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
       parts.restoreModel,
       parts.reread,
     );
-    const fork = c.opts.fork === true;
-    if (c.opts.continue && !sessions.continueLast(fork))
-      say('no earlier conversation in this session: a new one starts');
-    const id = typeof c.opts.resume === 'string' ? c.opts.resume : null;
-    if (id !== null && !sessions.resumeId(id, fork))
-      throw new UsageError(`no conversation ${id} in this session (milk sessions show lists them)`);
+    const resumed = resume(sessions, asked, () => false);
+    if (resumed.kind === 'note') say(resumed.text);
+    if (resumed.kind === 'unknown')
+      throw new UsageError(`no conversation ${resumed.id} in this session (milk sessions show lists them)`);
     // @path mentions attach their files and images, as the composer's do.
     const segments = mentionsIn(c.workspace, prompt, parts.settings.dirs);
     const attached = attachMentions(c.workspace, segments, parts.settings.dirs);

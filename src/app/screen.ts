@@ -13,6 +13,7 @@ import type { ApprovalMode } from '../protocol/approvals';
 import { TurnCoordinator } from '../composer/coordinator';
 import type { Provider } from '../providers/provider';
 import { ProviderSwitch } from '../providers/resume';
+import { type ResumeRequest, resume } from './resume';
 import { ProviderOrigin } from '../providers/select';
 import { NotifyChoice } from '../tui/attention';
 import type { TerminalFacts } from './doctor';
@@ -82,7 +83,7 @@ export interface AppOptions {
   sandbox?: 'on' | 'off';
   /** Which conversation to bring back: the last, one by id, or a picker; none starts a new one. */
   /** `fork`: the conversation goes on in a copy, left as it was (--fork). */
-  resume?: (({ kind: 'continue' } | { kind: 'pick' } | { kind: 'id'; id: string }) & { fork?: boolean }) | null;
+  resume?: ResumeRequest;
   /** Warnings found before the screen existed (e.g. a bad config file). */
   warnings?: string[];
   /** MCP servers (config mcpServers), started once the screen is up. */
@@ -124,16 +125,12 @@ export interface App {
   scrollback(): string;
 }
 
-/** Brings back the conversation the flags asked for, if any. */
-function resume(bus: Bus, s: Services, coordinator: TurnCoordinator, how: AppOptions['resume']): void {
-  const note = (text: string): void => bus.emit('transcript.note', { text: sanitize(text) });
-  const fork = how?.fork === true;
-  if (how?.kind === 'continue' && !s.sessions.continueLast(fork))
-    note('no earlier conversation in this session: a new one starts');
-  if (how?.kind === 'id' && !s.sessions.resumeId(how.id, fork))
-    s.warn(`no conversation ${how.id} in this session (/resume lists them); a new one starts`);
-  if (how?.kind === 'pick' && !coordinator.openPicker(fork))
-    note('no earlier conversations in this session: a new one starts');
+/** Brings back the conversation the flags asked for, if any, saying what came of it. */
+function resumeAsked(bus: Bus, s: Services, coordinator: TurnCoordinator, how: ResumeRequest): void {
+  const resumed = resume(s.sessions, how, (fork) => coordinator.openPicker(fork));
+  if (resumed.kind === 'note') bus.emit('transcript.note', { text: sanitize(resumed.text) });
+  if (resumed.kind === 'unknown')
+    s.warn(`no conversation ${resumed.id} in this session (/resume lists them); a new one starts`);
 }
 
 /** What is readied in idle slices once the person starts typing, before the first answer needs it. */
@@ -192,7 +189,7 @@ export function startApp(options: AppOptions): App {
   for (const w of [...(options.warnings ?? []), ...keyProblems]) s.warn(w);
   s.history.load();
   warmSearch(s.history.lists());
-  resume(bus, s, coordinator, options.resume ?? null);
+  resumeAsked(bus, s, coordinator, options.resume ?? null);
   askTrust(bus, s, coordinator, options);
 
   const { attention, answers } = terminalAnswers(bus, s, options, () => probe);

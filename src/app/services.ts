@@ -6,6 +6,7 @@ import { agentParts } from './agent';
 import { sanitize } from '../protocol/inert';
 import { Cleanup } from '../kernel/cleanup';
 import { installMemoryGuard } from './memory-guard';
+import { trustPlan } from './trust';
 import { describeModel } from '../providers/resume';
 import { statusLines } from './status-lines';
 import type { TerminalFacts } from './doctor';
@@ -17,7 +18,8 @@ import type { AppOptions } from './screen';
 /** The services: the agent's parts (app/agent.ts), and history and sessions around them. */
 export function services(bus: Bus, options: AppOptions) {
   const warn = (text: string): void => bus.emit('status.warning', { text: sanitize(text) });
-  const trusted = options.workspaceSettings?.state === 'trusted' ? options.workspaceSettings.read.settings : undefined;
+  const plan = trustPlan(options.workspaceSettings);
+  const trusted = plan?.kind === 'apply' ? plan.settings : undefined;
   const parts = agentParts(bus, { ...options, warn, rewind: { cleanup: options.cleanup }, project: trusted });
   const { settings, runner, log, recorder } = parts;
   const history = new HistoryService({

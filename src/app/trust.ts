@@ -1,53 +1,86 @@
-// A workspace's own settings (.milk/settings.json) put to the person on the full screen: what trusting them would
-// turn on, then the question; until it is answered only the person's own config applies.
+// A workspace's own settings (.milk/settings.json), judged once for every front end: trusted ones apply, refused
+// or unjudged ones do not, and what trusting them would turn on is put as one question. The full screen asks it (and
+// applies the settings on a yes); milk run, with no one to ask, says they are not applied. A front end chooses how
+// the question is asked, never whether the settings apply.
 
 import { Bus } from '../kernel/bus';
 import { sanitize } from '../protocol/inert';
 import { TurnCoordinator } from '../composer/coordinator';
-import { PROJECT_SETTINGS, projectLines } from '../config/project-settings';
+import { PROJECT_SETTINGS, type ProjectSettings, projectLines } from '../config/project-settings';
+import type { JudgedSettings } from '../config/trust';
 import type { AppOptions } from './screen';
 import type { Services } from './services';
 
+/** What becomes of a workspace's own settings at start. */
+export type TrustPlan =
+  /** In force; what was wrong in them is said. */
+  | { kind: 'apply'; settings: ProjectSettings; problems: string[] }
+  /** Not applied, and why (refused, or nothing in them milk could use). */
+  | { kind: 'leave'; notes: string[]; problems: string[] }
+  /** Not judged yet (or changed since): the question, and until it is answered they do not apply. */
+  | { kind: 'ask'; intro: string; question: string; choices: string[] };
+
+/** Trust, not now, never: the question's choices in that order. */
+const CHOICES = [
+  'Trust it (kept for this workspace)',
+  'Not now (asked again next time)',
+  'Never (milk trust changes it)',
+];
+
+/** The plan for a workspace's settings; null when it has none. */
+export function trustPlan(w: JudgedSettings | null | undefined): TrustPlan | null {
+  if (!w) return null;
+  const problems = w.read.problems.map((p) => `${PROJECT_SETTINGS}: ${p}`);
+  if (w.state === 'trusted') return { kind: 'apply', settings: w.read.settings, problems };
+  if (w.state === 'refused')
+    return {
+      kind: 'leave',
+      notes: [`${PROJECT_SETTINGS} is not applied: you said never (milk trust applies it)`],
+      problems: [],
+    };
+  const on = projectLines(w.read.settings);
+  // Nothing in it milk could use (not JSON, only unknown keys): nothing to trust, only what is wrong with it.
+  if (on.length === 0) return { kind: 'leave', notes: [], problems };
+  const intro = [
+    `This workspace has ${PROJECT_SETTINGS}; trusting it would turn on:`,
+    ...on.map((l) => `  ${l}`),
+    ...w.read.problems.map((p) => `  (left out: ${p})`),
+    'Until you trust it, only your own config applies.',
+  ].join('\n');
+  return { kind: 'ask', intro, question: `Trust this workspace's ${PROJECT_SETTINGS}?`, choices: CHOICES };
+}
+
+/** The plan where no one can be asked (milk run): a question unanswered leaves the settings out, and says so. */
+export function unattendedTrust(plan: TrustPlan | null): { settings?: ProjectSettings; said: string[] } {
+  if (plan === null) return { said: [] };
+  if (plan.kind === 'apply') return { settings: plan.settings, said: plan.problems };
+  if (plan.kind === 'leave') return { said: [...plan.notes, ...plan.problems] };
+  return { said: [`${PROJECT_SETTINGS} is not applied: this workspace is not trusted (milk trust)`] };
+}
+
 /**
- * A workspace whose own settings the person has not judged (or that changed since): what they would turn on, then the
- * question; until it is answered only the person's own config applies.
+ * The full screen's side: the plan carried out, the question asked in the transcript, and a yes applied at once (its
+ * own session_start hooks run then: the person's ran at the start).
  */
 export function askTrust(bus: Bus, s: Services, coordinator: TurnCoordinator, options: AppOptions): void {
   const w = options.workspaceSettings;
-  if (!w) return;
+  const plan = trustPlan(w);
+  if (!w || plan === null) return;
   const note = (text: string): void => bus.emit('transcript.note', { text: sanitize(text) });
-  if (w.state === 'trusted') {
-    for (const p of w.read.problems) s.warn(`${PROJECT_SETTINGS}: ${p}`);
+  if (plan.kind !== 'ask') {
+    // Trusted settings are applied with the agent (app/services.ts): only what was wrong in them is said here.
+    for (const p of plan.problems) s.warn(p);
+    if (plan.kind === 'leave') plan.notes.forEach(note);
     return;
   }
-  if (w.state === 'refused') return note(`${PROJECT_SETTINGS} is not applied: you said never (milk trust applies it)`);
-  const on = projectLines(w.read.settings);
-  // Nothing in it milk could use (not JSON, only unknown keys): nothing to trust, only what is wrong with it.
-  if (on.length === 0) {
-    for (const p of w.read.problems) s.warn(`${PROJECT_SETTINGS}: ${p}`);
-    return;
-  }
-  note(
-    [
-      `This workspace has ${PROJECT_SETTINGS}; trusting it would turn on:`,
-      ...on.map((l) => `  ${l}`),
-      ...w.read.problems.map((p) => `  (left out: ${p})`),
-      'Until you trust it, only your own config applies.',
-    ].join('\n'),
-  );
-  const choices = [
-    'Trust it (kept for this workspace)',
-    'Not now (asked again next time)',
-    'Never (milk trust changes it)',
-  ];
-  coordinator.askOwn(`Trust this workspace's ${PROJECT_SETTINGS}?`, choices, (answer) => {
+  note(plan.intro);
+  coordinator.askOwn(plan.question, plan.choices, (answer) => {
     const pick = answer.kind === 'option' ? answer.index : 1;
     if (pick === 1) return note(`${PROJECT_SETTINGS} not applied for now; milk asks again next time`);
     const kept = w.trust.set(options.workspace, pick === 0 ? 'trusted' : 'refused', w.read.sha256);
     if (kept) s.warn(kept);
     if (pick === 2) return note(`${PROJECT_SETTINGS} will not be applied (milk trust applies it)`);
     s.applyProject(w.read.settings);
-    // Trusted after start-up: its own session_start hooks run now (the person's ran at the start).
     s.hooks.fire('session_start', { source: 'milk' }, undefined, PROJECT_SETTINGS);
     note(`trusted: ${PROJECT_SETTINGS} is in force (milk untrust takes it back)`);
   });
