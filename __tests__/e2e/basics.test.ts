@@ -188,11 +188,11 @@ describe('milk in a real terminal', () => {
     const data = tempDir();
     fs.writeFileSync(
       `${data}/config.json`,
-      JSON.stringify({ idleTimeoutMs: 3_000_000_000, provider: 'nope', history: { maxEntries: 3 } }),
+      JSON.stringify({ idleTimeoutMs: 3_000_000_000, theme: 'blue', history: { maxEntries: 3 } }),
     );
     milk = new MilkPty({ args: ['--data-dir', data], rows: 30, cols: 120 });
     await milk.waitForText('config.json: idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647');
-    await milk.waitForText('config.json: provider must be one of offline, openai, openai-responses, anthropic, script');
+    await milk.waitForText('config.json: theme must be "auto", "dark" or "light"');
     milk.write('a turn' + KEY.enter);
     await milk.waitForText('› a turn');
     await milk.waitForText('You wrote');
@@ -617,6 +617,17 @@ describe('milk in a real terminal', () => {
     await milk.waitForText("drawing for a dark background · the terminal's: not known");
     // Nothing of a question the terminal did not answer reaches the composer.
     expect(milk.composerLines().join('')).toBe('');
+  });
+
+  it('stops with one line, before the screen, on a provider config.json names that milk does not know', async () => {
+    const data = tempDir();
+    fs.writeFileSync(`${data}/config.json`, JSON.stringify({ provider: 'opneai', history: { maxEntries: 3 } }));
+    milk = new MilkPty({ args: ['--data-dir', data], cols: 160 });
+    expect((await milk.exited).exitCode).toBe(2);
+    const known = '(offline, openai, openai-responses, anthropic, script)';
+    expect(milk.text()).toContain(`milk: config.json: provider: "opneai" is not a provider milk knows ${known}`);
+    // Never the offline demo in its place.
+    expect(milk.text()).not.toContain('history: session');
   });
 
   it('quits with Ctrl-D on an empty composer', async () => {

@@ -1,9 +1,14 @@
 // The built command line: flags, exit codes, and refusing to run without a terminal.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { CLI, tempDir } from '../helpers/pty';
 
-function run(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: tempDir() } });
+function run(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: tempDir(), ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -24,6 +29,19 @@ describe('command line', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^milk: /);
     expect(r.stdout).not.toContain('\x1b');
+  });
+
+  it('milk run stops before anything starts on a provider it does not know, from the config or the environment', () => {
+    const data = tempDir();
+    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ provider: 'opneai' }));
+    const known = '(offline, openai, openai-responses, anthropic, script)';
+    const bad = run(['run', '--data-dir', data, 'hi']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe(`milk: config.json: provider: "opneai" is not a provider milk knows ${known}`);
+    expect(bad.stdout).toBe('');
+    const r = run(['run', '--data-dir', tempDir(), 'hi'], { MILK_PROVIDER: 'claude' });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`milk: MILK_PROVIDER: "claude" is not a provider milk knows ${known}`);
   });
 
   it('refuses to start without a terminal', () => {

@@ -1,4 +1,5 @@
-import { chooseProvider } from '../../src/providers/select';
+import { PROVIDER_NAMES, chooseProvider, isHttpProvider, keyVariable } from '../../src/providers/select';
+import { ProviderSetupError, buildProvider } from '../../src/providers/build';
 import { defaultConfig, parseConfig } from '../../src/config/config';
 
 const cfg = (extra: object = {}) => ({ ...defaultConfig, ...extra });
@@ -15,6 +16,29 @@ describe('choosing a provider', () => {
     expect(chooseProvider({}, cfg(), { ANTHROPIC_API_KEY: 'k' }).name).toBe('anthropic');
     expect(chooseProvider({}, cfg(), { MILK_PROVIDER: 'anthropic', OPENAI_API_KEY: 'k' }).name).toBe('anthropic');
     expect(chooseProvider({ script: 'x.json' }, cfg(), env)).toMatchObject({ name: 'script', script: 'x.json' });
+  });
+  it('refuses a provider it does not know, wherever it is named, naming the ones it knows (never the offline demo)', () => {
+    const known = '(offline, openai, openai-responses, anthropic, script)';
+    expect(() => chooseProvider({ provider: 'nope' }, cfg(), {})).toThrow(
+      new ProviderSetupError(`--provider: "nope" is not a provider milk knows ${known}`),
+    );
+    expect(() => chooseProvider({}, cfg({ provider: 'opneai' }), {})).toThrow(
+      `config.json: provider: "opneai" is not a provider milk knows ${known}`,
+    );
+    expect(() => chooseProvider({}, cfg(), { MILK_PROVIDER: 'claude', ANTHROPIC_API_KEY: 'k' })).toThrow(
+      `MILK_PROVIDER: "claude" is not a provider milk knows ${known}`,
+    );
+    // A name that is a property of every object is still no provider.
+    expect(() => chooseProvider({ provider: 'constructor' }, cfg(), {})).toThrow(ProviderSetupError);
+    expect(() => buildProvider({ ...chooseProvider({}, cfg(), {}), name: 'toString' }, {})).toThrow(ProviderSetupError);
+  });
+  it('derives every name a provider is known by from the registry', () => {
+    expect(PROVIDER_NAMES).toEqual(['offline', 'openai', 'openai-responses', 'anthropic', 'script']);
+    expect(isHttpProvider('anthropic')).toBe(true);
+    expect(isHttpProvider('offline')).toBe(false);
+    expect(isHttpProvider('hasOwnProperty')).toBe(false);
+    expect(keyVariable('openai-responses')).toBe('OPENAI_API_KEY');
+    expect(keyVariable('script')).toBeNull();
   });
   it('fills model, endpoint and key from flags, config, environment, then defaults', () => {
     expect(chooseProvider({ provider: 'openai' }, cfg(), {})).toMatchObject({
@@ -78,12 +102,12 @@ describe('the config file', () => {
     ]);
     expect(parseConfig([]).problems).toEqual(['not a JSON object']);
   });
-  it("refuses what used to slip through: a timer past Node's limit, an unknown provider, a base URL that is no URL", () => {
-    const { config, problems } = parseConfig({ idleTimeoutMs: 3_000_000_000, provider: 'nope', baseUrl: 'not a url' });
+  it("refuses what used to slip through: a timer past Node's limit, a base URL that is no URL", () => {
+    const { config, problems } = parseConfig({ idleTimeoutMs: 3_000_000_000, provider: '', baseUrl: 'not a url' });
     expect(config).toEqual(defaultConfig);
     expect(problems).toEqual([
       'idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647',
-      'provider must be one of offline, openai, openai-responses, anthropic, script',
+      'provider must be a non-empty string',
       'baseUrl must be an http:// or https:// URL',
     ]);
     expect(parseConfig({ baseUrl: 'ftp://host' }).problems).toEqual(['baseUrl must be an http:// or https:// URL']);

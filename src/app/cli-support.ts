@@ -4,7 +4,7 @@
 import { EFFORTS, type Effort } from '../settings/effort';
 import { APPROVAL_MODES } from '../settings/approval';
 import { ApprovalMode } from '../protocol/approvals';
-import { PROVIDER_NAMES } from '../config/config';
+import { PROVIDER_NAMES } from '../providers/kinds';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -10,6 +10,7 @@ import { parseDeny, splitToolSpec, type DenyRule } from '../settings/deny';
 import { MainOptions, UsageError, locate } from './cli-support';
 import { loadConfig } from '../config/config';
 import { chooseProvider } from '../providers/select';
+import { isProviderName } from '../providers/kinds';
 import { sanitize } from '../protocol/inert';
 import { OUTPUT_FORMATS, type OutputFormat } from '../turn/run-once';
 
@@ -64,7 +65,12 @@ export function addDoctorCommand(program: Command): void {
       const all = cmd.optsWithGlobals() as MainOptions;
       const { dataDir } = locate(all);
       const { config, warnings } = loadConfig(dataDir);
-      const choice = chooseProvider(all, config, process.env);
+      // A provider milk does not know is the doctor's finding here, not an error that stops it.
+      const named = all.provider ?? config.provider ?? process.env.MILK_PROVIDER ?? '';
+      const choice =
+        isProviderName(named) || named === ''
+          ? chooseProvider(all, config, process.env)
+          : { name: named, model: '', baseUrl: '' };
       const { lines, failed } = await doctorFor(dataDir, warnings)(null, choice);
       process.stdout.write(lines.map((l) => sanitize(l)).join('\n') + '\n');
       process.exitCode = failed ? 1 : 0;

@@ -11,7 +11,8 @@ import type { AppOptions, Services } from './screen';
 import { expandPrompt, promptHelpLines } from '../agent/prompt-commands';
 import { costLines } from './status-lines';
 import { describeModel } from '../providers/resume';
-import type { ProviderKind } from '../composer/views/provider-setup';
+import type { SetupKind } from '../composer/views/provider-setup';
+import { PROVIDERS, PROVIDER_NAMES } from '../providers/kinds';
 import type { CoordinatorOptions } from '../composer/coordinator-types';
 import { TurnCoordinator } from '../composer/coordinator';
 import { type MemoryFile, memoryFiles, remember } from '../agent/memory';
@@ -101,26 +102,12 @@ export function providerSetup(s: Services, options: AppOptions): CoordinatorOpti
   if (!connectTo) return undefined;
   return {
     kinds: () => {
-      /* eslint-disable @typescript-eslint/no-require-imports */
-      const openai = require('../providers/openai') as typeof import('../providers/openai');
-      const anthropic = require('../providers/anthropic') as typeof import('../providers/anthropic');
-      /* eslint-enable @typescript-eslint/no-require-imports */
-      const kinds: ProviderKind[] = [
-        {
-          name: 'openai',
-          label: 'an OpenAI-compatible server (OpenAI, vLLM, llama.cpp, Ollama, LM Studio…)',
-          baseUrl: openai.OPENAI_DEFAULT_BASE_URL,
-          model: openai.OPENAI_DEFAULT_MODEL,
-          keyVar: 'OPENAI_API_KEY',
-        },
-        {
-          name: 'anthropic',
-          label: 'Anthropic',
-          baseUrl: anthropic.ANTHROPIC_DEFAULT_BASE_URL,
-          model: anthropic.ANTHROPIC_DEFAULT_MODEL,
-          keyVar: 'ANTHROPIC_API_KEY',
-        },
-      ];
+      const kinds: SetupKind[] = PROVIDER_NAMES.flatMap((name) => {
+        const { setup, http } = PROVIDERS[name];
+        return setup && http
+          ? [{ name, label: setup, baseUrl: http.baseUrl, model: http.model, keyVar: http.keyVar }]
+          : [];
+      });
       return { kinds, keysSet: new Set(kinds.map((k) => k.keyVar).filter((v) => env(options)[v])) };
     },
     connect: (answers) => {

@@ -4,6 +4,7 @@
 // line each with the fix. Finding out is I/O (doctorChecks); the lines are
 // made by a pure function (doctorLines).
 
+import { PROVIDERS, PROVIDER_NAMES, isProviderName } from '../providers/kinds';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -153,21 +154,19 @@ function configCheck(d: DoctorInput): Check {
 
 /** Whether the provider's server answers: its model list asked for, three seconds at most. */
 async function providerCheck(p: DoctorInput['provider']): Promise<Check> {
-  if (p.name === 'offline' || p.name === 'script')
+  const kind = isProviderName(p.name) ? PROVIDERS[p.name] : undefined;
+  if (!kind?.http) {
+    const keys = PROVIDER_NAMES.map((n) => PROVIDERS[n].http?.keyVar).filter((v) => v !== undefined);
     return {
       name: 'provider',
-      state: 'warn',
-      says: p.name === 'offline' ? 'the offline demo: no model is set up' : 'a script replays its answers',
-      fix: '--provider openai --base-url URL --model NAME, or OPENAI_API_KEY / ANTHROPIC_API_KEY',
+      state: kind ? 'warn' : 'fail',
+      says: kind?.unchecked ?? `"${p.name}" is not a provider milk knows (${PROVIDER_NAMES.join(', ')})`,
+      fix: `--provider openai --base-url URL --model NAME, or ${[...new Set(keys)].join(' / ')}`,
     };
+  }
   const where = `${p.name} at ${redactUrl(p.baseUrl)}`;
-  const url = `${p.baseUrl.replace(/\/+$/, '')}${p.name === 'anthropic' ? '/v1/models' : '/models'}`;
-  const headers: Record<string, string> =
-    p.name === 'anthropic'
-      ? { 'x-api-key': p.key ?? '', 'anthropic-version': '2023-06-01' }
-      : p.key
-        ? { authorization: `Bearer ${p.key}` }
-        : {};
+  const url = `${p.baseUrl.replace(/\/+$/, '')}${kind.http.modelsPath}`;
+  const headers = kind.http.headers(p.key);
   const answer = await statusOf(url, headers);
   if (typeof answer === 'string')
     return {

@@ -10,7 +10,7 @@ import { resumeOf } from './resume';
 import { Config, loadConfig } from '../config/config';
 import { agentConfig } from '../config/agent-config';
 import { ProviderSetupError, buildProvider } from '../providers/build';
-import { PROVIDER_NAMES, ProviderChoice, ProviderName, chooseProvider, keyVariable } from '../providers/select';
+import { ProviderChoice, chooseProvider, keyVariable } from '../providers/select';
 import { ProviderSwitch, choiceForResume } from '../providers/resume';
 import type { Provider } from '../providers/provider';
 import { sanitize } from '../protocol/inert';
@@ -116,9 +116,7 @@ export function doctorFor(dataDir: string | null, warnings: readonly string[]) {
     const { doctorChecks, doctorLines } = require('./doctor') as typeof import('./doctor');
     const { probeSandbox } = require('../tools/bwrap') as typeof import('../tools/bwrap');
     /* eslint-enable @typescript-eslint/no-require-imports */
-    const keyVar = (PROVIDER_NAMES as readonly string[]).includes(provider.name)
-      ? keyVariable(provider.name as ProviderName)
-      : null;
+    const keyVar = keyVariable(provider.name);
     const checks = await doctorChecks({
       env: process.env,
       configFile: dataDir === null ? null : `${dataDir}/config.json`,

@@ -10,7 +10,7 @@ import type { ImageSegment, Segment } from '../protocol/segments';
 import type { Inert } from '../protocol/inert';
 import type { FileHit } from '../search/files';
 import type { CommandEntry } from '../search/commands';
-import type { ProviderKind, SetupAnswers } from './views/provider-setup';
+import type { SetupKind, SetupAnswers } from './views/provider-setup';
 import type { RestoreReport } from '../session/checkpoints';
 import type { Sessions } from '../session/sessions';
 import type { CarriedEffect } from './state';
@@ -59,7 +59,7 @@ export interface CoordinatorOptions {
   /** What /model lists: the server as the person knows it, and its models (GET /v1/models); null: none to list. */
   models?: () => { server: string; list: (signal: AbortSignal) => Promise<string[]> } | null;
   providerSetup?: {
-    kinds(): { kinds: readonly ProviderKind[]; keysSet: ReadonlySet<string> };
+    kinds(): { kinds: readonly SetupKind[]; keysSet: ReadonlySet<string> };
     connect(answers: SetupAnswers): string;
   };
   /** /doctor's lines, once it has looked. */

@@ -9,6 +9,7 @@ import type { SseEvent } from './event-stream';
 import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
 import { THINKING_BUDGETS } from '../settings/effort';
 import type { ImagePart } from '../protocol/images';
+import type { ProviderKind } from './kind';
 
 export interface AnthropicOptions extends HttpProviderOptions {
   maxTokens?: number;
@@ -289,8 +290,7 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
   }
 
   protected headers(): Record<string, string> {
-    const key = this.options.apiKey;
-    return { 'anthropic-version': API_VERSION, ...(key ? { 'x-api-key': key } : {}) };
+    return anthropicHeaders(this.options.apiKey);
   }
 
   stream(
@@ -303,3 +303,25 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
     return this.streamEvents('/v1/messages', body, (raw) => readEvent(raw, state), signal);
   }
 }
+
+function anthropicHeaders(key: string | undefined): Record<string, string> {
+  return { 'anthropic-version': API_VERSION, ...(key ? { 'x-api-key': key } : {}) };
+}
+
+export const anthropicKind: ProviderKind = {
+  http: {
+    modelVar: 'ANTHROPIC_MODEL',
+    baseUrlVar: 'ANTHROPIC_BASE_URL',
+    keyVar: 'ANTHROPIC_API_KEY',
+    model: ANTHROPIC_DEFAULT_MODEL,
+    baseUrl: ANTHROPIC_DEFAULT_BASE_URL,
+    modelsPath: '/v1/models',
+    headers: anthropicHeaders,
+  },
+  detectedBy: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'],
+  prices: 'anthropic',
+  setup: 'Anthropic',
+  options: (config) => (config.thinkingBudget ? { thinkingBudget: config.thinkingBudget } : {}),
+  build: ({ baseUrl, apiKey, model, idleTimeoutMs, thinkingBudget }) =>
+    new AnthropicProvider({ baseUrl, apiKey, model, idleTimeoutMs, thinkingBudget }),
+};

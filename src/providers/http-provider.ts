@@ -14,6 +14,8 @@ export interface HttpProviderOptions {
   apiKey?: string;
   model: string;
   idleTimeoutMs: number;
+  /** The variable its key is read from, as errors name it (the provider's own unless given). */
+  keyVariable?: string;
 }
 
 export abstract class HttpProvider<Options extends HttpProviderOptions> implements Provider {
@@ -104,7 +106,9 @@ export abstract class HttpProvider<Options extends HttpProviderOptions> implemen
 
 /** OpenAI's APIs (Chat Completions, Responses): its key as a bearer token, its models at /models. */
 export abstract class OpenAIKind<Options extends HttpProviderOptions> extends HttpProvider<Options> {
-  protected readonly keyVariable = 'OPENAI_API_KEY';
+  protected get keyVariable(): string {
+    return this.options.keyVariable ?? 'OPENAI_API_KEY';
+  }
 
   protected modelsUrl(): URL {
     return this.endpoint('/models');

@@ -4,6 +4,7 @@
 
 import { Provider, sleep } from './provider';
 import { ChatMessage } from '../protocol/messages';
+import type { ProviderKind } from './kind';
 
 export interface OfflineOptions {
   /** Delay between words in ms. */
@@ -43,3 +44,14 @@ export class OfflineProvider implements Provider {
     }
   }
 }
+
+export const offlineKind: ProviderKind = {
+  title: 'the offline demo',
+  unchecked: 'the offline demo: no model is set up',
+  build: (_choice, env) => {
+    // MILK_OFFLINE_DELAY_MS: the words' pace, for tests and the bench.
+    const delay = Number(env.MILK_OFFLINE_DELAY_MS);
+    const set = Number.isFinite(delay) && delay >= 0 && env.MILK_OFFLINE_DELAY_MS !== '';
+    return new OfflineProvider({ wordDelayMs: set ? delay : undefined });
+  },
+};

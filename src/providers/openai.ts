@@ -10,10 +10,14 @@ import { ToolCallPieces, readChunk } from './openai-chunk';
 import { ResponsesProvider } from './responses';
 import { dataUrl } from '../kernel/images';
 import { type ImagePart } from '../protocol/images';
+import type { Config } from '../config/config';
+import { type HttpSettings, type ProviderKind, bearer } from './kind';
 
 export interface OpenAIOptions extends HttpProviderOptions {
   /** Models served by the Responses API instead (config.json's `"api": "responses"`): their requests go there. */
   responsesModels?: readonly string[];
+  /** Another OpenAI-compatible provider's own name (OpenRouter's, say): 'openai' unless given. */
+  name?: string;
 }
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -32,7 +36,7 @@ type MessageParam =
 
 export class OpenAIProvider extends OpenAIKind<OpenAIOptions> {
   constructor(options: OpenAIOptions) {
-    super('openai', options);
+    super(options.name ?? 'openai', options);
   }
 
   stream(
@@ -136,3 +140,46 @@ function toOpenAIMessage(m: ChatMessage, current: boolean): MessageParam {
   }
   return { role: 'assistant', content: m.content, ...reasoning };
 }
+
+/** Where an OpenAI-compatible server's settings come from: OpenAI's own variables and defaults. */
+export const OPENAI_HTTP: HttpSettings = {
+  modelVar: 'OPENAI_MODEL',
+  baseUrlVar: 'OPENAI_BASE_URL',
+  keyVar: 'OPENAI_API_KEY',
+  model: OPENAI_DEFAULT_MODEL,
+  baseUrl: OPENAI_DEFAULT_BASE_URL,
+  modelsPath: '/models',
+  headers: bearer,
+};
+
+export const openaiKind: ProviderKind = {
+  http: OPENAI_HTTP,
+  detectedBy: ['OPENAI_BASE_URL', 'OPENAI_API_KEY'],
+  prices: 'openai',
+  setup: 'an OpenAI-compatible server (OpenAI, vLLM, llama.cpp, Ollama, LM Studio…)',
+  options: responsesModels,
+  build: (c) =>
+    new OpenAIProvider({
+      baseUrl: c.baseUrl,
+      apiKey: c.apiKey,
+      model: c.model,
+      idleTimeoutMs: c.idleTimeoutMs,
+      responsesModels: c.responsesModels,
+    }),
+};
+
+/** The models config.json has the Responses API serve, where it names any. */
+function responsesModels(config: Config): { responsesModels?: string[] } {
+  const names = Object.entries(config.models ?? {})
+    .filter(([, m]) => m.api === 'responses')
+    .map(([name]) => name);
+  return names.length ? { responsesModels: names } : {};
+}
+
+// The Responses API: OpenAI's server, key and models, another endpoint.
+export const responsesKind: ProviderKind = {
+  http: OPENAI_HTTP,
+  prices: 'openai',
+  build: (c) =>
+    new ResponsesProvider({ baseUrl: c.baseUrl, apiKey: c.apiKey, model: c.model, idleTimeoutMs: c.idleTimeoutMs }),
+};

@@ -7,6 +7,7 @@ import type { Config } from '../config/config';
 import { redactUrl } from '../kernel/redact';
 import type { Provider } from './provider';
 import { ProviderChoice, ProviderFlags, chooseProvider, isHttpProvider } from './select';
+import { PROVIDERS, isProviderName } from './kinds';
 
 /** What a conversation's log says it was talking to (its start event, or its last switch). */
 export interface RecordedModel {
@@ -29,8 +30,8 @@ export type ProviderSwitch = (recorded: RecordedModel) => { provider: Provider |
 /** How a provider is named to the person: `openai · gpt-4o at http://…` (the URL without secrets). */
 export function describeModel(m: { provider?: string; name?: string; model: string; baseUrl?: string }): string {
   const name = m.provider ?? m.name ?? '';
-  if (name === 'offline') return 'the offline demo';
-  if (name === 'script') return 'the script provider';
+  const title = isProviderName(name) ? PROVIDERS[name].title : undefined;
+  if (title) return title;
   return `${name} · ${m.model}${m.baseUrl ? ` at ${redactUrl(m.baseUrl)}` : ''}`;
 }
 

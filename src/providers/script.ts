@@ -7,6 +7,8 @@
 import { Provider, StreamItem, sleep } from './provider';
 import { ChatMessage } from '../protocol/messages';
 import { ProviderError } from './errors';
+import { type ProviderKind, ProviderSetupError } from './kind';
+import { readRegular } from '../io/files';
 
 export type ScriptStep =
   { text: string } | { delay: number } | { error: string } | { tool: { name: string; args: Record<string, unknown> } };
@@ -74,3 +76,24 @@ export class ScriptProvider implements Provider {
     }
   }
 }
+
+export const scriptKind: ProviderKind = {
+  title: 'the script provider',
+  unchecked: 'a script replays its answers',
+  build: (choice) => {
+    if (!choice.script) throw new ProviderSetupError('the script provider needs --script FILE');
+    let value: unknown;
+    try {
+      value = JSON.parse(readRegular(choice.script).toString('utf8'));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code === 'ENOTREG' ? 'not a regular file' : code;
+      throw new ProviderSetupError(`--script ${choice.script}: ${code ? `cannot read (${why})` : 'not valid JSON'}`);
+    }
+    try {
+      return new ScriptProvider(parseScript(value));
+    } catch (err) {
+      throw new ProviderSetupError(`--script ${choice.script}: ${(err as Error).message}`);
+    }
+  },
+};

@@ -24,8 +24,10 @@ export const PROVIDER_SPEC: ViewSpec = {
   ],
 };
 
-export interface ProviderKind {
-  readonly name: 'openai' | 'anthropic';
+/** A kind of server /provider offers (app/ derives the list from providers/kinds.ts). */
+export interface SetupKind {
+  /** The provider's name, as --provider takes it. */
+  readonly name: string;
   readonly label: string;
   readonly baseUrl: string;
   readonly model: string;
@@ -34,7 +36,7 @@ export interface ProviderKind {
 }
 
 export interface SetupAnswers {
-  readonly provider: 'openai' | 'anthropic';
+  readonly provider: string;
   readonly baseUrl: string;
   readonly model: string;
   /** Empty: none typed (the environment's, or none for a local server). */
@@ -48,7 +50,7 @@ export class ProviderSetupView implements View {
   readonly mode = 'setup' as const;
 
   private constructor(
-    private readonly kinds: readonly ProviderKind[],
+    private readonly kinds: readonly SetupKind[],
     private readonly step: Step,
     private readonly chosen: number,
     private readonly answers: { baseUrl: string; model: string; apiKey: string },
@@ -56,7 +58,7 @@ export class ProviderSetupView implements View {
     private readonly keysSet: ReadonlySet<string>,
   ) {}
 
-  static open(kinds: readonly ProviderKind[], keysSet: ReadonlySet<string>): ProviderSetupView {
+  static open(kinds: readonly SetupKind[], keysSet: ReadonlySet<string>): ProviderSetupView {
     return new ProviderSetupView(kinds, 'kind', 0, { baseUrl: '', model: '', apiKey: '' }, keysSet);
   }
 
@@ -74,7 +76,7 @@ export class ProviderSetupView implements View {
     );
   }
 
-  private get kind(): ProviderKind {
+  private get kind(): SetupKind {
     return this.kinds[this.chosen];
   }
 

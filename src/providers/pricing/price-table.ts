@@ -7,6 +7,7 @@
 // not know costs tokens only.
 
 import type { Spend } from './cost';
+import { PROVIDERS, isProviderName } from '../kinds';
 
 type Table = typeof import('@pydantic/genai-prices');
 
@@ -16,16 +17,15 @@ let failed = false;
 /** Which model is asked, at which server: the table knows a model by its provider or by its API's URL. */
 export interface ModelPlace {
   readonly model: string;
-  /** milk's provider name: openai, openai-responses or anthropic (others are never priced). */
+  /** milk's provider name (only a kind that names its table provider is priced: providers/kinds.ts). */
   readonly provider: string;
   readonly baseUrl?: string;
 }
 
-const TABLE_PROVIDERS: Record<string, string> = {
-  openai: 'openai',
-  'openai-responses': 'openai',
-  anthropic: 'anthropic',
-};
+/** The table's provider for one of milk's, if the table prices it. */
+function pricedAs(provider: string): string | undefined {
+  return isProviderName(provider) ? PROVIDERS[provider].prices : undefined;
+}
 
 /** Loads the table, once; a table that cannot load (a broken install) leaves every model unpriced. */
 export function warmPriceTable(): void {
@@ -39,7 +39,7 @@ export function warmPriceTable(): void {
 }
 
 function lookUp(s: Spend, place: ModelPlace): ReturnType<Table['calcPrice']> {
-  const providerId = TABLE_PROVIDERS[place.provider];
+  const providerId = pricedAs(place.provider);
   if (!table || !providerId) return null;
   const usage = {
     input_tokens: s.input,
@@ -59,7 +59,7 @@ function lookUp(s: Spend, place: ModelPlace): ReturnType<Table['calcPrice']> {
 
 /** Dollars for one request by the table; null when it does not know the model; undefined while it is not loaded. */
 export function tablePrice(s: Spend, place: ModelPlace): number | null | undefined {
-  if (!TABLE_PROVIDERS[place.provider]) return null;
+  if (!pricedAs(place.provider)) return null;
   if (!table && !failed) return undefined;
   const found = lookUp(s, place);
   return found ? found.total_price : null;
