@@ -624,7 +624,7 @@ describe('milk in a real terminal', () => {
     fs.writeFileSync(`${data}/config.json`, JSON.stringify({ provider: 'opneai', history: { maxEntries: 3 } }));
     milk = new MilkPty({ args: ['--data-dir', data], cols: 160 });
     expect((await milk.exited).exitCode).toBe(2);
-    const known = '(offline, openai, openai-responses, anthropic, script)';
+    const known = '(offline, openai, openai-responses, anthropic, openrouter, script)';
     expect(milk.text()).toContain(`milk: config.json: provider: "opneai" is not a provider milk knows ${known}`);
     // Never the offline demo in its place.
     expect(milk.text()).not.toContain('history: session');

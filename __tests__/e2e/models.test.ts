@@ -153,6 +153,49 @@ describe('cost', () => {
   });
 });
 
+describe('OpenRouter', () => {
+  it('is chosen by OPENROUTER_API_KEY alone: its default model streams, /model lists its models, /cost prices at its rates', async () => {
+    const env = { OPENROUTER_API_KEY: 'sk-or-v1-test', OPENROUTER_BASE_URL: `${mock.url}/v1`, MILK_PROVIDER: '' };
+    m = new MilkPty({ args: ['--data-dir', tempDir()], env, rows: 30, cols: 120 });
+    await m.waitForText('history: session');
+    await ask('hi', 'the quick brown fox');
+    expect(mock.requests.at(-1)).toMatchObject({
+      path: '/v1/chat/completions',
+      body: { model: 'openai/gpt-4o-mini' },
+      authorization: 'present',
+    });
+    m.write('/model' + KEY.enter);
+    await m.waitForText(/Models at http:\/\/127\.0\.0\.1:\d+\/v1: 6/);
+    expect(mock.requests.at(-1)).toMatchObject({ path: '/v1/models', method: 'GET' });
+    m.write(KEY.ctrlG);
+    await m.waitFor(() => !m!.text().includes('Models at'), 'the picker closed');
+    m.write('/cost' + KEY.enter);
+    const text = await m.waitForText(/session +([\d,]+) tokens in, (\d+) out · (\$[\d.]+) \(1 request\)/);
+    const [, input, output, shown] = /session +([\d,]+) tokens in, (\d+) out · (\$[\d.]+)/.exec(text)!;
+    // OpenRouter's price for openai/gpt-4o-mini in the table: $0.15 in and $0.60 out per million tokens.
+    expect(shown).toBe(money((Number(input.replace(/,/g, '')) * 0.15 + Number(output) * 0.6) / 1e6));
+  });
+
+  it('a rejected key names OPENROUTER_API_KEY; /provider offers OpenRouter with its own server and model', async () => {
+    const env = {
+      OPENROUTER_API_KEY: 'sk-or-v1-' + 'q'.repeat(30),
+      OPENROUTER_BASE_URL: `${mock.url}/v1`,
+      OPENROUTER_MODEL: 'status-403',
+      MILK_PROVIDER: '',
+    };
+    m = new MilkPty({ args: ['--data-dir', tempDir()], env, rows: 30, cols: 120 });
+    await m.waitForText('history: session');
+    await ask('hi', 'the API key in OPENROUTER_API_KEY was rejected');
+    expect(m.raw).not.toContain('q'.repeat(30));
+    m.write('/provider' + KEY.enter);
+    await m.waitForText("OpenRouter (many vendors' models with one key)");
+    m.write(KEY.down + KEY.down + KEY.enter);
+    await m.waitForText('https://openrouter.ai/api/v1');
+    m.write(KEY.enter);
+    await m.waitForText('openai/gpt-4o-mini');
+  });
+});
+
 describe('reasoning effort', () => {
   it('/effort high is shown in the status bar and sent; /effort default sends none again', async () => {
     await open(openai('short'));

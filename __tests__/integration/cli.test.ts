@@ -34,7 +34,7 @@ describe('command line', () => {
   it('milk run stops before anything starts on a provider it does not know, from the config or the environment', () => {
     const data = tempDir();
     fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ provider: 'opneai' }));
-    const known = '(offline, openai, openai-responses, anthropic, script)';
+    const known = '(offline, openai, openai-responses, anthropic, openrouter, script)';
     const bad = run(['run', '--data-dir', data, 'hi']);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim()).toBe(`milk: config.json: provider: "opneai" is not a provider milk knows ${known}`);

@@ -18,7 +18,7 @@ describe('choosing a provider', () => {
     expect(chooseProvider({ script: 'x.json' }, cfg(), env)).toMatchObject({ name: 'script', script: 'x.json' });
   });
   it('refuses a provider it does not know, wherever it is named, naming the ones it knows (never the offline demo)', () => {
-    const known = '(offline, openai, openai-responses, anthropic, script)';
+    const known = '(offline, openai, openai-responses, anthropic, openrouter, script)';
     expect(() => chooseProvider({ provider: 'nope' }, cfg(), {})).toThrow(
       new ProviderSetupError(`--provider: "nope" is not a provider milk knows ${known}`),
     );
@@ -33,12 +33,21 @@ describe('choosing a provider', () => {
     expect(() => buildProvider({ ...chooseProvider({}, cfg(), {}), name: 'toString' }, {})).toThrow(ProviderSetupError);
   });
   it('derives every name a provider is known by from the registry', () => {
-    expect(PROVIDER_NAMES).toEqual(['offline', 'openai', 'openai-responses', 'anthropic', 'script']);
+    expect(PROVIDER_NAMES).toEqual(['offline', 'openai', 'openai-responses', 'anthropic', 'openrouter', 'script']);
     expect(isHttpProvider('anthropic')).toBe(true);
     expect(isHttpProvider('offline')).toBe(false);
     expect(isHttpProvider('hasOwnProperty')).toBe(false);
     expect(keyVariable('openai-responses')).toBe('OPENAI_API_KEY');
     expect(keyVariable('script')).toBeNull();
+    expect(chooseProvider({}, cfg(), { OPENROUTER_API_KEY: 'k' })).toMatchObject({
+      name: 'openrouter',
+      from: 'env',
+      model: 'openai/gpt-4o-mini',
+      baseUrl: 'https://openrouter.ai/api/v1',
+      apiKey: 'k',
+    });
+    // Found in the registry's order: an OpenAI key set too is OpenAI's.
+    expect(chooseProvider({}, cfg(), { OPENROUTER_API_KEY: 'k', OPENAI_API_KEY: 'o' }).name).toBe('openai');
   });
   it('fills model, endpoint and key from flags, config, environment, then defaults', () => {
     expect(chooseProvider({ provider: 'openai' }, cfg(), {})).toMatchObject({

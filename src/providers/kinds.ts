@@ -6,6 +6,7 @@ import { anthropicKind } from './anthropic';
 import { type ProviderKind, ProviderSetupError } from './kind';
 import { offlineKind } from './offline';
 import { openaiKind, responsesKind } from './openai';
+import { openrouterKind } from './openrouter';
 import { scriptKind } from './script';
 
 export const PROVIDERS = {
@@ -13,6 +14,7 @@ export const PROVIDERS = {
   openai: openaiKind,
   'openai-responses': responsesKind,
   anthropic: anthropicKind,
+  openrouter: openrouterKind,
   script: scriptKind,
 } as const satisfies Record<string, ProviderKind>;
 
