@@ -256,8 +256,9 @@ describe('milk in a real terminal', () => {
         env: { OLLAMA_HOST: `127.0.0.1:${port}`, MILK_PROVIDER: '' },
       });
       await milk.waitForText('Welcome to milk, a coding agent for your terminal. No model is set up');
+      // The welcome may reach the terminal in more than one write.
+      await milk.waitForText('Keys: Enter to send, / for commands, @ for files, Ctrl+R to search history,');
       expect(milk.text()).toContain('--provider openai --base-url http://HOST:PORT/v1 --model NAME');
-      expect(milk.text()).toContain('Keys: Enter to send, / for commands, @ for files, Ctrl+R to search history,');
       await milk.waitFor(
         () =>
           milk!

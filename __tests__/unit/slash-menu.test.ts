@@ -196,7 +196,13 @@ describe('the slash commands', () => {
     const { SETTINGS_COMMANDS } = require('../../src/composer/slash/settings');
     const { SESSION_COMMANDS } = require('../../src/composer/slash/session');
     const { AGENT_COMMANDS } = require('../../src/composer/slash/agent');
-    const grouped = [...SETTINGS_COMMANDS, ...SESSION_COMMANDS, ...AGENT_COMMANDS].map((c) => c.name);
+    const grouped = [SETTINGS_COMMANDS, SESSION_COMMANDS, AGENT_COMMANDS].flatMap((group) =>
+      Object.entries(group).map(([key, c]) => {
+        // Each is named by its key in its group.
+        expect((c as { name: string }).name).toBe(key);
+        return key;
+      }),
+    );
     const listed = SLASH_COMMANDS.map((c) => c?.name);
     expect(listed[0]).toBe('help');
     expect(new Set(listed).size).toBe(listed.length);

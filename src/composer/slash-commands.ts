@@ -5,7 +5,7 @@
 
 import { maxOf } from '../kernel/arrays';
 import { COMPACT_AT } from '../turn/compact';
-import { KeyNames, withKeys } from '../kernel/commands';
+import { KeyNames, type Mode, withKeys } from '../kernel/commands';
 import type { SlashContext } from './slash-context';
 import { type SlashCommand, slash } from './slash/command';
 import { SETTINGS_COMMANDS } from './slash/settings';
@@ -16,19 +16,18 @@ export type { SlashContext };
 export type { SlashCommand } from './slash/command';
 export { turnRunning } from './slash/command';
 
-const HELP: SlashCommand = slash({
-  name: 'help',
+const HELP: SlashCommand = slash('help', {
   args: '',
   description: 'What to know first, then every key of the current mode and every command',
   run(ctx, args, usage) {
     if (args.length > 0) return usage;
-    const prompts = ctx.screen.promptHelp();
+    const prompts = ctx.services.prompts?.help() ?? [];
     ctx.note(
       [
         ...essentialsHelp(ctx.keys),
         '',
         'every key:',
-        ...ctx.screen.keyHelp(),
+        ...keyHelp(ctx.keys, ctx.screen.composerMode()),
         '',
         'commands:',
         ...slashHelpLines(ctx.keys),
@@ -38,7 +37,19 @@ const HELP: SlashCommand = slash({
   },
 });
 
-/** The order /help, the menu and the README list them in. */
+/** The keys of the mode the person is in, then those a search adds (scope switch, delete). */
+function keyHelp(keys: KeyNames, mode: Mode): string[] {
+  const search = [keys.key(mode, 'history.searchReverse'), keys.key(mode, 'history.searchForward')]
+    .filter(Boolean)
+    .join(', ');
+  return [...keys.helpLines(mode), '', `in a search (${search}):`, ...keys.helpLines('search')];
+}
+
+/** Every slash command, by name, in the order /help, the menu and the README list them. */
+const BY_NAME = { help: HELP, ...SETTINGS_COMMANDS, ...SESSION_COMMANDS, ...AGENT_COMMANDS };
+
+export type SlashName = keyof typeof BY_NAME;
+
 const ORDER = [
   'help',
   'force',
@@ -78,13 +89,13 @@ const ORDER = [
   'compact',
   'permissions',
   'history',
-];
+] as const satisfies readonly SlashName[];
 
-const BY_NAME = new Map(
-  [HELP, ...SETTINGS_COMMANDS, ...SESSION_COMMANDS, ...AGENT_COMMANDS].map((c) => [c.name, c] as const),
-);
+// A command left out of the order does not compile (and one listed twice fails the registry's test).
+const EVERY_COMMAND_LISTED: Exclude<SlashName, (typeof ORDER)[number]> extends never ? true : never = true;
+void EVERY_COMMAND_LISTED;
 
-export const SLASH_COMMANDS: readonly SlashCommand[] = ORDER.map((name) => BY_NAME.get(name) as SlashCommand);
+export const SLASH_COMMANDS: readonly SlashCommand[] = ORDER.map((name) => BY_NAME[name]);
 
 export function findSlash(name: string): SlashCommand | undefined {
   return SLASH_COMMANDS.find((c) => c.name === name);

@@ -1,7 +1,7 @@
 // The slash commands about the agent and what it holds: its context, subagents, hooks, MCP servers, memory,
 // background commands and masked secrets; /init, /status, /cost, /doctor, /copy, /todo; quitting.
 
-import { type SlashCommand, slash } from './command';
+import { commands } from './command';
 
 /** What /init asks of the model. */
 export const INIT_PROMPT = [
@@ -15,161 +15,162 @@ export const INIT_PROMPT = [
     'for an existing one).',
 ].join(' ');
 
-export const AGENT_COMMANDS: readonly SlashCommand[] = [
-  slash({
-    name: 'context',
+export const AGENT_COMMANDS = commands({
+  context: {
     args: '',
     description: 'Show what the model is sent: the system prompt by part, and the AGENTS.md files loaded',
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
-      ctx.note(ctx.session.context().join('\n'));
+      ctx.note((ctx.services.contextInfo?.() ?? []).join('\n'));
     },
-  }),
-  slash({
-    name: 'agents',
+  },
+  agents: {
     args: '',
     description:
       "List the subagents the model can hand a task to: milk's explore, and those in the data dir's agents/ and the " +
       "workspace's .milk/agents/ (front matter: name, description, tools, model; the body is the prompt)",
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
-      ctx.note(ctx.session.agents().join('\n'));
+      ctx.note((ctx.services.agentsInfo?.() ?? ['no subagents here']).join('\n'));
     },
-  }),
-  slash({
-    name: 'hooks',
+  },
+  hooks: {
     args: '',
     description:
       'List the hooks config.json sets ("hooks": before_tool, after_tool, user_prompt, turn_end, notification, ' +
       'session_start): the command, what it matches, its timeout',
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
-      ctx.note(ctx.session.hooks().join('\n'));
+      ctx.note((ctx.services.hooksInfo?.() ?? ['no hooks here']).join('\n'));
     },
-  }),
-  slash({
-    name: 'init',
+  },
+  init: {
     args: '',
     description: 'Ask the model to write an AGENTS.md for this workspace (the write asks as any does)',
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
-      if (!ctx.session.ask(INIT_PROMPT, '/init')) ctx.note('a turn is running: /init once it ends');
+      if (ctx.runner.busy) return ctx.note('a turn is running: /init once it ends');
+      ctx.runner.start(INIT_PROMPT, { display: '/init', segments: [{ type: 'text', text: '/init' }] });
     },
-  }),
-  slash({
-    name: 'status',
+  },
+  status: {
     args: '',
     description:
       "Show where things stand: the conversation, the model, the approval mode, the context's use, what it cost",
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
-      ctx.note(ctx.session.status().join('\n'));
+      ctx.note((ctx.services.statusInfo?.() ?? []).join('\n'));
     },
-  }),
-  slash({
-    name: 'doctor',
+  },
+  doctor: {
     args: '',
     description: 'What milk found here (sandbox, ripgrep, git, clipboard, the terminal, config, provider) and each fix',
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
-      ctx.session.doctor();
+      const { doctor } = ctx.services;
+      if (!doctor) return ctx.note('no checks here');
+      ctx.note('looking around…');
+      void doctor().then((lines) => ctx.note(lines.join('\n')));
     },
-  }),
-  slash({
-    name: 'cost',
+  },
+  cost: {
     args: '',
     description: 'Show what the last turn, the conversation and the session cost: tokens (cached ones too) and money',
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
-      ctx.note(ctx.session.cost().join('\n'));
+      ctx.note((ctx.services.costInfo?.() ?? []).join('\n'));
     },
-  }),
-  slash({
-    name: 'copy',
+  },
+  copy: {
     args: '',
     description: 'Copy the last answer as Markdown: to the clipboard (OSC 52) and to a file under the data dir',
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
-      ctx.note(ctx.screen.copyLastAnswer());
+      ctx.note(ctx.services.view?.copyLastAnswer() ?? 'nothing to copy');
     },
-  }),
-  slash({
-    name: 'todo',
+  },
+  todo: {
     args: '',
     description: "Fold the model's checklist (above the input) to its count, or show it whole again",
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
-      ctx.note(ctx.screen.toggleChecklist());
+      ctx.note(ctx.services.view?.toggleChecklist() ?? 'no checklist here');
     },
-  }),
-  slash({
-    name: 'quit',
+  },
+  quit: {
     args: '',
     description: 'Quit milk (history and the conversation log are saved)',
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
       ctx.quit();
     },
-  }),
-  slash({
-    name: 'exit',
+  },
+  exit: {
     args: '',
     description: 'Quit milk, as /quit',
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
       ctx.quit();
     },
-  }),
-  slash({
-    name: 'mcp',
+  },
+  mcp: {
     args: '[restart NAME]',
     description:
       "List the MCP servers: each one's state (starting, ready, failed and why, stopped) and tools; restart NAME " +
       'starts one again',
     run(ctx, args, usage) {
-      if (args.length === 0) return ctx.note(ctx.mcp.lines().join('\n'));
+      const { mcp } = ctx.services;
+      if (args.length === 0)
+        return ctx.note(
+          (mcp?.lines() ?? ["no MCP servers: add them as mcpServers in the data dir's config.json"]).join('\n'),
+        );
       if (args.length !== 2 || args[0] !== 'restart') return usage;
       ctx.note(
-        ctx.mcp.restart(args[1])
+        mcp?.restart(args[1])
           ? `restarting the MCP server ${args[1]}`
           : `no MCP server named ${args[1]} (/mcp lists them)`,
       );
     },
-  }),
-  slash({
-    name: 'memory',
+  },
+  memory: {
     args: '',
     description:
       "Open the instructions the model reads every turn (this workspace's AGENTS.md and your own) in your editor; " +
       'an input starting with "# " adds a line to one of them',
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
-      ctx.memory.edit();
+      const { memory } = ctx.services;
+      if (!memory) return ctx.note('no instructions files here');
+      memory.edit().then(
+        (said) => ctx.note(said),
+        (err: Error) => ctx.note(`/memory: ${err.message}`),
+      );
     },
-  }),
-  slash({
-    name: 'shells',
+  },
+  shells: {
     args: '[kill ID]',
     description:
       'List the commands the model started in the background (id, how long each has run, the command, its last ' +
       'line); kill ID ends one',
     run(ctx, args, usage) {
-      if (args.length === 0) return ctx.note(ctx.shells.lines().join('\n'));
+      const { shells } = ctx.services;
+      if (args.length === 0) return ctx.note((shells?.lines() ?? ['no background commands here']).join('\n'));
       const id = Number(args[1]);
       if (args.length !== 2 || args[0] !== 'kill' || !Number.isInteger(id) || id < 1) return usage;
-      ctx.note(ctx.shells.kill(id));
+      ctx.note(shells?.kill(id) ?? 'no background commands here');
     },
-  }),
-  slash({
-    name: 'secrets',
+  },
+  secrets: {
     args: '[allow N]',
     description:
       'List the secrets masked before anything was sent to the model (their kinds and placeholders, never the ' +
       'values); allow N lets that one through from the next request',
     run(ctx, args, usage) {
-      if (args.length === 0) return ctx.note(ctx.secrets.lines().join('\n'));
+      const { secrets } = ctx.services;
+      if (args.length === 0)
+        return ctx.note((secrets?.lines() ?? ['secrets are sent as they are here (maskSecrets is false)']).join('\n'));
       if (args.length !== 2 || args[0] !== 'allow') return usage;
-      ctx.note(ctx.secrets.allow(args[1]));
+      ctx.note(secrets?.allow(args[1]) ?? 'secrets are not masked here');
     },
-  }),
-];
+  },
+});

@@ -14,20 +14,24 @@ export interface SlashCommand {
   readonly run: (ctx: SlashContext, args: readonly string[]) => string | void;
 }
 
-/** A command whose handler is handed its own usage line, to return when the arguments are wrong. */
-export function slash(spec: {
-  readonly name: string;
+/** A command as written in its group's file: its name is its key there. */
+export interface SlashSpec {
   readonly args: string;
   readonly description: string;
+  /** Runs it, handed its own usage line to return when the arguments are wrong. */
   run(ctx: SlashContext, args: readonly string[], usage: string): string | void;
-}): SlashCommand {
-  const usage = `usage: /${spec.name}${spec.args ? ' ' + spec.args : ''}`;
-  return {
-    name: spec.name,
-    args: spec.args,
-    description: spec.description,
-    run: (ctx, args) => spec.run(ctx, args, usage),
-  };
+}
+
+/** A group's commands, each named by its key, so that the registry's names are the compiler's to count. */
+export function commands<Name extends string>(specs: Record<Name, SlashSpec>): Record<Name, SlashCommand> {
+  const named = Object.entries<SlashSpec>(specs).map(([name, spec]) => [name, slash(name, spec)] as const);
+  return Object.fromEntries(named) as Record<Name, SlashCommand>;
+}
+
+/** One command, named. */
+export function slash(name: string, spec: SlashSpec): SlashCommand {
+  const usage = `usage: /${name}${spec.args ? ' ' + spec.args : ''}`;
+  return { name, args: spec.args, description: spec.description, run: (ctx, args) => spec.run(ctx, args, usage) };
 }
 
 /** What a command that needs an idle conversation says while a turn runs. */

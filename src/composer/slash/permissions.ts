@@ -51,7 +51,8 @@ export function permissionsCommand(ctx: SlashContext, args: readonly string[]): 
 
 function permissionLines(ctx: SlashContext): string[] {
   const s = ctx.settings;
-  const where = ctx.permissions.file ? `kept in ${ctx.permissions.file}` : 'not kept: no data dir';
+  const file = ctx.services.permissionsFile;
+  const where = file ? `kept in ${file}` : 'not kept: no data dir';
   const run = s.runRules;
   const lines =
     s.rules.length === 0

@@ -5,20 +5,18 @@ import { EFFORTS, isEffort } from '../../settings/effort';
 import { APPROVAL_MEANING, isApprovalMode } from '../../settings/approval';
 import { isThemeChoice } from '../../settings/theme';
 import { PERMISSIONS_ARGS, permissionsCommand } from './permissions';
-import { type SlashCommand, slash, turnRunning } from './command';
+import { commands, turnRunning } from './command';
 
-export const SETTINGS_COMMANDS: readonly SlashCommand[] = [
-  slash({
-    name: 'force',
+export const SETTINGS_COMMANDS = commands({
+  force: {
     args: '',
     description: 'Turn full-auto on or off (tool calls run without asking), as {app.toggleForce}',
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
       ctx.run('app.toggleForce');
     },
-  }),
-  slash({
-    name: 'approval',
+  },
+  approval: {
     args: '[MODE]',
     description:
       'Show the approval mode, or set it: read-only, ask, plan, auto-edit, full-auto ({app.cycleMode} steps through)',
@@ -32,9 +30,8 @@ export const SETTINGS_COMMANDS: readonly SlashCommand[] = [
       s.setMode(mode);
       ctx.note(`approval: ${s.mode} · ${APPROVAL_MEANING[s.mode]}`);
     },
-  }),
-  slash({
-    name: 'theme',
+  },
+  theme: {
     args: '[auto|dark|light]',
     description:
       'Show the palette, or draw for a dark or light background (auto: as the terminal says); for this session',
@@ -50,18 +47,16 @@ export const SETTINGS_COMMANDS: readonly SlashCommand[] = [
       s.setTheme(args[0]);
       say();
     },
-  }),
-  slash({
-    name: 'provider',
+  },
+  provider: {
     args: '',
     description: 'Connect a model step by step: the server, its URL, the model, its key (kept in config.json)',
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
-      if (!ctx.session.setupProvider()) return turnRunning(ctx.keys);
+      if (!ctx.screen.openProviderSetup()) return turnRunning(ctx.keys);
     },
-  }),
-  slash({
-    name: 'model',
+  },
+  model: {
     args: '[NAME]',
     description:
       "Pick the model from the server's list (typing filters it), or switch to NAME; for the next turns, and kept " +
@@ -70,23 +65,22 @@ export const SETTINGS_COMMANDS: readonly SlashCommand[] = [
       if (args.length > 1) return usage;
       const now = ctx.settings.model;
       if (args.length === 0) {
-        const wrong = ctx.session.pickModel();
+        const wrong = ctx.screen.openModelPicker();
         if (wrong) ctx.note(wrong);
         return;
       }
       if (!ctx.settings.setModel(args[0])) return 'this provider has no models to switch';
       ctx.note(`model: ${args[0]} (was ${now}); the next turn asks it`);
     },
-  }),
-  slash({
-    name: 'effort',
+  },
+  effort: {
     args: '[minimal|low|medium|high|default]',
     description:
       "Show the reasoning effort asked, or set it for the next turns (default: the model's own, or config.json's)",
     run(ctx, args, usage) {
       if (args.length > 1) return usage;
       const say = (): void => {
-        const e = ctx.session.effort();
+        const e = ctx.runner.effort();
         const whose = ctx.settings.effort ? '' : e ? ' (config.json, for this model)' : '';
         ctx.note(e ? `effort: ${e}${whose}` : "effort: the model's own (none asked)");
       };
@@ -97,9 +91,8 @@ export const SETTINGS_COMMANDS: readonly SlashCommand[] = [
       else return ctx.note(`no effort ${JSON.stringify(word).slice(0, 40)}: ${EFFORTS.join(', ')} or default`);
       say();
     },
-  }),
-  slash({
-    name: 'always',
+  },
+  always: {
     args: '[clear]',
     description:
       'List the tools that run without asking this session ({approval.always} at a question); clear asks again for all',
@@ -119,13 +112,12 @@ export const SETTINGS_COMMANDS: readonly SlashCommand[] = [
           : 'every tool call asks first',
       );
     },
-  }),
-  slash({
-    name: 'permissions',
+  },
+  permissions: {
     args: PERMISSIONS_ARGS,
     description:
       'List the approval rules of this workspace ({approval.rule} at a question) and its deny rules (which win over ' +
       'every mode), add one, or remove one; kept in the data dir',
     run: permissionsCommand,
-  }),
-];
+  },
+});
