@@ -332,6 +332,19 @@ describe('milk in a real terminal', () => {
     expect(milk.raw).toContain('\x1b[23;0t');
   });
 
+  it('/version names the version, the commit the build was made from, and the Node.js it runs on', async () => {
+    const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
+    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' }).trim();
+    const { version } = require('../../package.json') as { version: string };
+    milk = new MilkPty({ args: ['--data-dir', tempDir()], cols: 160 });
+    await milk.waitForText('history: session');
+    milk.write('/version now' + KEY.enter);
+    await milk.waitForText('usage: /version');
+    milk.write('/version' + KEY.enter);
+    await milk.waitForText(`milk ${version} · built from ${head}`);
+    expect(milk.text()).toContain(`Node.js ${process.version} on ${process.platform} ${process.arch}`);
+  });
+
   it('/doctor says what milk found, the terminal as it answered included', async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()], cols: 160, rows: 30 });
     await milk.waitForText('history: session');

@@ -52,6 +52,28 @@ export function version(): string {
   }
 }
 
+/** What milk is, for /version: its version, the commit it was built from, what it runs on. */
+export function aboutMilk() {
+  return {
+    version: version(),
+    commit: buildCommit(),
+    runtime: `Node.js ${process.version} on ${process.platform} ${process.arch}`,
+  };
+}
+
+/** The commit this build was made from (scripts/build-info.js wrote it beside the bundle); null when not known. */
+function buildCommit(): { commit: string; changed: boolean } | null {
+  try {
+    const info = JSON.parse(fs.readFileSync(path.join(__dirname, 'build.json'), 'utf8')) as {
+      commit: unknown;
+      changed: unknown;
+    };
+    return typeof info.commit === 'string' ? { commit: info.commit, changed: info.changed === true } : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * A flag's value that cannot be taken. Commander's own error, loaded only when
  * one is thrown: the start of an interactive milk never loads commander.

@@ -29,6 +29,7 @@ import {
 } from './coordinator-options';
 import { statusSources, transcriptKeys, selection } from './transcript-parts';
 import { env, HandOver, editorModule } from './env';
+import { aboutMilk } from './cli-support';
 
 /** The screen's parts: the transcript and its feed, the coordinator, the status bar and the painter. */
 export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, keys: Keymap, handOver: HandOver) {
@@ -64,6 +65,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
       return list ? { server: redactUrl(s.provider.baseUrl ?? s.provider.name), list } : null;
     },
     doctor: doctorLinesFor(s, options),
+    about: aboutMilk,
     permissionsFile: s.permissions.file,
     ...rewindFiles(s),
     view,

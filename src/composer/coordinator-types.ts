@@ -62,6 +62,8 @@ export interface CoordinatorOptions {
     kinds(): { kinds: readonly SetupKind[]; keysSet: ReadonlySet<string> };
     connect(answers: SetupAnswers): string;
   };
+  /** What milk is: its version, the commit it was built from, the Node.js and system it runs on (/version). */
+  about?: () => { version: string; commit: { commit: string; changed: boolean } | null; runtime: string };
   /** /doctor's lines, once it has looked. */
   doctor?: () => Promise<string[]>;
   /** Opens the draft in the person's editor (tui/external-editor.ts): the edited text, or why the draft stays. */

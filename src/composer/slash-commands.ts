@@ -69,6 +69,7 @@ const ORDER = [
   'status',
   'provider',
   'doctor',
+  'version',
   'cost',
   'model',
   'effort',

@@ -73,6 +73,20 @@ export const AGENT_COMMANDS = commands({
       void doctor().then((lines) => ctx.note(lines.join('\n')));
     },
   },
+  version: {
+    args: '',
+    description: 'Show the version of milk, the commit it was built from, and the Node.js and system it runs on',
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      const about = ctx.services.about?.();
+      if (!about) return ctx.note('milk (no version known here)');
+      const { commit } = about;
+      const built = commit
+        ? `built from ${commit.commit}${commit.changed ? ' with local changes' : ''}`
+        : 'commit not recorded';
+      ctx.note(`milk ${about.version} · ${built} · ${about.runtime}`);
+    },
+  },
   cost: {
     args: '',
     description: 'Show what the last turn, the conversation and the session cost: tokens (cached ones too) and money',
