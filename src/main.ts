@@ -25,7 +25,7 @@ export function buildProgram(): Command {
     const option = new Option(f.flags, f.description);
     if (f.choices) option.choices(f.choices);
     const parse = f.parse;
-    if (f.repeats) option.argParser((v: string, had: string[] | undefined) => [...(had ?? []), parse ? parse(v) : v]);
+    if (f.repeats) option.argParser((v: string, had: unknown[] | undefined) => [...(had ?? []), parse ? parse(v) : v]);
     else if (parse) option.argParser(parse);
     program.addOption(option);
   }

@@ -132,9 +132,8 @@ describe('the config file', () => {
   it('names an unknown key (a typo) instead of ignoring it', () => {
     expect(parseConfig({ idleTimeOutMs: 5000 }).problems).toEqual([
       'unknown key "idleTimeOutMs" (known: provider, model, baseUrl, script, apiKey, idleTimeoutMs, maxAnswerChars, ' +
-        'maxSteps, appendSystemPrompt, sandbox, theme, hyperlinks, notify, exitTranscript, contextWindow, ' +
-        'thinkingBudget, models, maxKeptAnswerChars, snapshots, maskSecrets, context, history, mcpServers, ' +
-        'hooks, keys)',
+        'maxSteps, appendSystemPrompt, maxKeptAnswerChars, contextWindow, models, thinkingBudget, sandbox, theme, ' +
+        'hyperlinks, notify, context, history, maskSecrets, snapshots, exitTranscript, mcpServers, hooks, keys)',
     ]);
   });
   it('caps an idle timeout from the environment at what a timer can hold', () => {

@@ -9,6 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkSessionName, pickHome, resolveDataDir, sessionIdForWorkspace } from '../config/paths';
+import { checkFlagValue } from '../config/config';
+import { type FieldFlags, fieldFlags } from '../config/fields';
 
 export class UsageError extends Error {}
 
@@ -120,13 +122,13 @@ export interface FlagSpec {
   readonly flags: string;
   readonly key: keyof MainOptions;
   readonly description: string;
-  readonly parse?: (value: string) => string;
+  readonly parse?: (value: string) => unknown;
   readonly choices?: readonly string[];
   /** It may be given more than once: its values in a list. */
   readonly repeats?: boolean;
 }
 
-export const MAIN_FLAGS: readonly FlagSpec[] = [
+const OWN_FLAGS: readonly FlagSpec[] = [
   {
     flags: '--data-dir <dir>',
     key: 'dataDir',
@@ -196,13 +198,30 @@ export const MAIN_FLAGS: readonly FlagSpec[] = [
   },
 ];
 
+/** milk's own flags, then those that set a config key for one run (config/fields.ts), checked by its rule. */
+export const MAIN_FLAGS: readonly FlagSpec[] = [
+  ...OWN_FLAGS,
+  ...fieldFlags().map(({ key, flags, description, number }) => ({
+    flags,
+    key,
+    description,
+    parse: (value: string) => {
+      try {
+        return checkFlagValue(key, value, number);
+      } catch (err) {
+        throw invalid(`${(err as Error).message}.`);
+      }
+    },
+  })),
+];
+
 /**
  * The options of an argv made only of MAIN_FLAGS in their plainest form (`--model m`, `-c`), every value
  * valid; null for anything else (a subcommand, --help, `--x=y`, `-r`, a bad value), which commander reads
  * and reports as it always has. Commander costs about a tenth of an interactive start to load.
  */
 export function quickParse(args: readonly string[]): MainOptions | null {
-  const out: Record<string, string | boolean | string[]> = {};
+  const out: Record<string, unknown> = {};
   for (let i = 0; i < args.length; i++) {
     const spec = MAIN_FLAGS.find((f) =>
       f.flags.split(/[ ,]+/).some((name) => name.startsWith('-') && name === args[i]),
@@ -215,7 +234,7 @@ export function quickParse(args: readonly string[]): MainOptions | null {
     const value = args[++i];
     if (value === undefined || value.startsWith('-')) return null;
     if (spec.choices && !spec.choices.includes(value)) return null;
-    let parsed: string;
+    let parsed: unknown;
     try {
       parsed = spec.parse ? spec.parse(value) : value;
     } catch {
@@ -227,7 +246,7 @@ export function quickParse(args: readonly string[]): MainOptions | null {
   return out as MainOptions;
 }
 
-export interface MainOptions {
+export interface MainOptions extends FieldFlags {
   dataDir?: string;
   session?: string;
   provider?: string;

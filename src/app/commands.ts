@@ -64,7 +64,7 @@ export function addDoctorCommand(program: Command): void {
     .action(async (_o: unknown, cmd: Command) => {
       const all = cmd.optsWithGlobals() as MainOptions;
       const { dataDir } = locate(all);
-      const { config, warnings } = loadConfig(dataDir);
+      const { config, warnings } = loadConfig(dataDir, all);
       // A provider milk does not know is the doctor's finding here, not an error that stops it.
       const named = all.provider ?? config.provider ?? process.env.MILK_PROVIDER ?? '';
       const choice =
@@ -147,7 +147,7 @@ export function addRunCommand(program: Command, Option: typeof import('commander
       }
       if (!prompt.trim()) throw new UsageError('milk run: the prompt is empty');
       const { dataDir, workspace, sessionId } = locate(all);
-      const { config, warnings } = loadConfig(dataDir);
+      const { config, warnings } = loadConfig(dataDir, all);
       for (const w of warnings) process.stderr.write(`milk: ${w}\n`);
       const { provider, switchProvider } = providerFor(all, config);
       // eslint-disable-next-line @typescript-eslint/no-require-imports

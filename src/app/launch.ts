@@ -52,7 +52,7 @@ export async function runInteractive(opts: MainOptions): Promise<number> {
     throw new UsageError('milk needs an interactive terminal (stdin and stdout must be a TTY)');
   }
   const { dataDir, workspace, sessionId } = locate(opts);
-  const { config, warnings } = loadConfig(dataDir);
+  const { config, warnings } = loadConfig(dataDir, opts);
   if (dataDir === null) warnings.push(`${NO_HOME}; history kept in memory only`);
   const { provider, switchProvider, choice } = providerFor(opts, config);
   const cleanup = new Cleanup();

@@ -322,6 +322,6 @@ export const anthropicKind: ProviderKind = {
   prices: 'anthropic',
   setup: 'Anthropic',
   options: (config) => (config.thinkingBudget ? { thinkingBudget: config.thinkingBudget } : {}),
-  build: ({ baseUrl, apiKey, model, idleTimeoutMs, thinkingBudget }) =>
-    new AnthropicProvider({ baseUrl, apiKey, model, idleTimeoutMs, thinkingBudget }),
+  build: ({ baseUrl, apiKey, model, idleTimeoutMs, config, thinkingBudget }) =>
+    new AnthropicProvider({ baseUrl, apiKey, model, idleTimeoutMs, config, thinkingBudget }),
 };

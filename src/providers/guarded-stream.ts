@@ -5,6 +5,7 @@
 import type { StreamItem } from './provider';
 import type { ThinkingBlock, Usage } from '../protocol/messages';
 import type { ToolCall } from '../protocol/tools';
+import type { Config } from '../config/config';
 import { ProxyError, TooLargeError } from './failures';
 import { ProviderError, describeProviderError, serverText } from './errors';
 
@@ -73,6 +74,8 @@ export interface GuardedStreamOptions<T> {
   /** The key, if one is set: to say whether one was, and to hide it where a server echoes it. */
   key?: string;
   idleTimeoutMs: number;
+  /** config.json's settings in force (a request's deadlines); none: every key's default. */
+  config?: Config;
   /** Starts the request with the given signal; `onBytes` is called as any bytes of the response arrive. */
   open: (signal: AbortSignal, onBytes: () => void) => Promise<AsyncIterable<T>>;
   /**

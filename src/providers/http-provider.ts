@@ -5,6 +5,7 @@
 
 import type { Provider, StreamItem, StreamOptions } from './provider';
 import type { ChatMessage } from '../protocol/messages';
+import type { Config } from '../config/config';
 import { type SseEvent, getJson, openEventStream, warmEventStream } from './event-stream';
 import { describeProviderError } from './errors';
 import { type ChunkRead, guardedStream } from './guarded-stream';
@@ -14,6 +15,8 @@ export interface HttpProviderOptions {
   apiKey?: string;
   model: string;
   idleTimeoutMs: number;
+  /** config.json's settings in force, which the request reads (providers/kind.ts's ProviderChoice). */
+  config?: Config;
   /** The variable its key is read from, as errors name it (the provider's own unless given). */
   keyVariable?: string;
 }
@@ -83,6 +86,7 @@ export abstract class HttpProvider<Options extends HttpProviderOptions> implemen
         keyVariable: this.keyVariable,
         key: o.apiKey,
         idleTimeoutMs: o.idleTimeoutMs,
+        config: o.config,
         open: (sig, onBytes) =>
           openEventStream({ url: this.endpoint(path), headers: this.headers(), body }, sig, onBytes),
         read,

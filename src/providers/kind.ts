@@ -19,6 +19,8 @@ export interface ProviderChoice {
   apiKey?: string;
   script?: string;
   idleTimeoutMs: number;
+  /** config.json's settings as in force for this run (flags over the file): what a request reads of them. */
+  config?: Config;
   /** Anthropic: tokens of extended thinking to ask for (config `thinkingBudget`). */
   thinkingBudget?: number;
   /** OpenAI: the models config.json says are served by the Responses API (`"api": "responses"`). */

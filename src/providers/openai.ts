@@ -164,6 +164,7 @@ export const openaiKind: ProviderKind = {
       apiKey: c.apiKey,
       model: c.model,
       idleTimeoutMs: c.idleTimeoutMs,
+      config: c.config,
       responsesModels: c.responsesModels,
     }),
 };
@@ -181,5 +182,11 @@ export const responsesKind: ProviderKind = {
   http: OPENAI_HTTP,
   prices: 'openai',
   build: (c) =>
-    new ResponsesProvider({ baseUrl: c.baseUrl, apiKey: c.apiKey, model: c.model, idleTimeoutMs: c.idleTimeoutMs }),
+    new ResponsesProvider({
+      baseUrl: c.baseUrl,
+      apiKey: c.apiKey,
+      model: c.model,
+      idleTimeoutMs: c.idleTimeoutMs,
+      config: c.config,
+    }),
 };

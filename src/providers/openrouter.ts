@@ -17,12 +17,13 @@ export const openrouterKind: ProviderKind = {
   detectedBy: ['OPENROUTER_API_KEY'],
   prices: 'openrouter',
   setup: "OpenRouter (many vendors' models with one key)",
-  build: ({ baseUrl, apiKey, model, idleTimeoutMs }) =>
+  build: ({ baseUrl, apiKey, model, idleTimeoutMs, config }) =>
     new OpenAIProvider({
       baseUrl,
       apiKey,
       model,
       idleTimeoutMs,
+      config,
       name: 'openrouter',
       keyVariable: 'OPENROUTER_API_KEY',
     }),

@@ -2,14 +2,12 @@
 // found by (OPENAI_API_KEY, ANTHROPIC_API_KEY…), else the offline demo agent. A name milk does not know is an error
 // naming the ones it does, never the offline demo. Pure: settings in, choice out.
 
-import { Config, MAX_TIMER_MS } from '../config/config';
+import { Config, MAX_TIMER_MS, setting } from '../config/config';
 import type { ProviderChoice, ProviderOrigin } from './kind';
 import { PROVIDERS, PROVIDER_NAMES, type ProviderName, detectedProvider, isProviderName, providerKind } from './kinds';
 
 export type { ProviderChoice, ProviderOrigin } from './kind';
 export { PROVIDER_NAMES, type ProviderName };
-
-export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 export interface ProviderFlags {
   provider?: string;
@@ -24,9 +22,7 @@ export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS
   const idleEnv = Number(env.MILK_IDLE_TIMEOUT_MS);
   // A timer longer than Node's limit fires at once: every turn would time out.
   const idleTimeoutMs =
-    Number.isFinite(idleEnv) && idleEnv > 0
-      ? Math.min(idleEnv, MAX_TIMER_MS)
-      : (config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+    Number.isFinite(idleEnv) && idleEnv > 0 ? Math.min(idleEnv, MAX_TIMER_MS) : setting(config, 'idleTimeoutMs');
   const pick = (...values: Array<string | undefined>): string | undefined =>
     values.find((v) => v !== undefined && v !== '');
   const e = kind.http;
@@ -39,11 +35,20 @@ export function chooseProvider(flags: ProviderFlags, config: Config, env: NodeJS
       // The environment's key first; the config's (/provider keeps one there) only for the config's own provider.
       apiKey: pick(env[e.keyVar], config.provider === name ? config.apiKey : undefined),
       idleTimeoutMs,
+      config,
       ...kind.options?.(config),
     };
   if (name === 'script')
-    return { name, from, model: 'script', baseUrl: '', script: pick(flags.script, config.script), idleTimeoutMs };
-  return { name, from, model: name, baseUrl: '', idleTimeoutMs };
+    return {
+      name,
+      from,
+      model: 'script',
+      baseUrl: '',
+      script: pick(flags.script, config.script),
+      idleTimeoutMs,
+      config,
+    };
+  return { name, from, model: name, baseUrl: '', idleTimeoutMs, config };
 }
 
 /** The provider named by the flags, else the config, else the environment, else none (the offline demo). */
