@@ -85,7 +85,12 @@ describe('config.json keys (config/fields.ts)', () => {
     expect(MAIN_FLAGS.slice(MAIN_FLAGS.length - derived.length).map((f) => f.flags)).toEqual(
       derived.map((f) => f.flags),
     );
-    for (const f of derived) expect(FIELDS[f.key]).toHaveProperty('flag');
+    for (const f of derived) {
+      expect(FIELDS[f.key]).toHaveProperty('flag');
+      // The name commander gives the value: the long flag in camelCase, which loadConfig reads.
+      const long = f.flags.split(/[ ,]+/).find((x) => x.startsWith('--')) ?? '';
+      expect(f.option).toBe(long.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()));
+    }
   });
 
   it("puts a flag's value over the file's, and leaves the file's where no flag is given", () => {

@@ -130,11 +130,12 @@ describe('the config file', () => {
     expect(parseConfig({ hyperlinks: true }).problems).toEqual(['hyperlinks must be "auto", "on" or "off"']);
   });
   it('names an unknown key (a typo) instead of ignoring it', () => {
-    expect(parseConfig({ idleTimeOutMs: 5000 }).problems).toEqual([
-      'unknown key "idleTimeOutMs" (known: provider, model, baseUrl, script, apiKey, idleTimeoutMs, maxAnswerChars, ' +
-        'maxSteps, appendSystemPrompt, maxKeptAnswerChars, contextWindow, models, thinkingBudget, sandbox, theme, ' +
-        'hyperlinks, notify, context, history, maskSecrets, snapshots, exitTranscript, mcpServers, hooks, keys)',
-    ]);
+    const { problems } = parseConfig({ idleTimeOutMs: 5000 });
+    expect(problems).toHaveLength(1);
+    // The known keys are the registry's (config/fields.ts), in its order.
+    expect(problems[0]).toMatch(
+      /^unknown key "idleTimeOutMs" \(known: provider, model, .*\bidleTimeoutMs, .*, keys\)$/,
+    );
   });
   it('caps an idle timeout from the environment at what a timer can hold', () => {
     expect(chooseProvider({}, defaultConfig, { MILK_IDLE_TIMEOUT_MS: '9999999999' }).idleTimeoutMs).toBe(2_147_483_647);

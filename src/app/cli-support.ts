@@ -201,9 +201,9 @@ const OWN_FLAGS: readonly FlagSpec[] = [
 /** milk's own flags, then those that set a config key for one run (config/fields.ts), checked by its rule. */
 export const MAIN_FLAGS: readonly FlagSpec[] = [
   ...OWN_FLAGS,
-  ...fieldFlags().map(({ key, flags, description, number }) => ({
+  ...fieldFlags().map(({ key, option, flags, description, number }) => ({
     flags,
-    key,
+    key: option as keyof MainOptions,
     description,
     parse: (value: string) => {
       try {

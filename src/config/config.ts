@@ -89,10 +89,11 @@ export function parseConfig(value: unknown): { config: Config; problems: string[
  */
 export function loadConfig(dataDir: string | null, flags: FieldFlags = {}): { config: Config; warnings: string[] } {
   const loaded = readConfig(dataDir);
-  const given = fieldFlags().filter((f) => flags[f.key] !== undefined);
+  const values = flags as Readonly<Record<string, unknown>>;
+  const given = fieldFlags().filter((f) => values[f.option] !== undefined);
   if (given.length === 0) return loaded;
   const config: Config = { ...loaded.config };
-  for (const { key } of given) (config as Record<string, unknown>)[key] = flags[key];
+  for (const { key, option } of given) (config as Record<string, unknown>)[key] = values[option];
   return { config, warnings: loaded.warnings };
 }
 
