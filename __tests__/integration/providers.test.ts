@@ -5,6 +5,7 @@ import { TurnRunner } from '../../src/turn/runner';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { AnthropicProvider, alternate } from '../../src/providers/anthropic';
 import type { Provider } from '../../src/providers/provider';
+import { type Config, defaultConfig } from '../../src/config/config';
 import * as net from 'node:net';
 import { tempDir } from '../helpers/pty';
 
@@ -31,20 +32,29 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
+interface Extra {
+  apiKey?: string;
+  idleTimeoutMs?: number;
+  baseUrl?: string;
+  config?: Config;
+}
+
 const KINDS = {
-  openai: (model: string, extra: { apiKey?: string; idleTimeoutMs?: number; baseUrl?: string } = {}) =>
+  openai: (model: string, extra: Extra = {}) =>
     new OpenAIProvider({
       baseUrl: extra.baseUrl ?? `${mock.url}/v1`,
       model,
       apiKey: extra.apiKey,
       idleTimeoutMs: extra.idleTimeoutMs ?? 5000,
+      config: extra.config,
     }),
-  anthropic: (model: string, extra: { apiKey?: string; idleTimeoutMs?: number; baseUrl?: string } = {}) =>
+  anthropic: (model: string, extra: Extra = {}) =>
     new AnthropicProvider({
       baseUrl: extra.baseUrl ?? mock.url,
       model,
       apiKey: extra.apiKey,
       idleTimeoutMs: extra.idleTimeoutMs ?? 5000,
+      config: extra.config,
     }),
 };
 
@@ -156,6 +166,19 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     const { text, end } = await turn(make('slow-event', { idleTimeoutMs: 500 }));
     expect(end.status).toBe('done');
     expect(text).toBe('x'.repeat(30));
+  });
+
+  it('gives up on a request not ended by requestTimeoutMs, however steadily the server sends, keeping its words', async () => {
+    const config = { ...defaultConfig, requestTimeoutMs: 1000 };
+    const started = Date.now();
+    // 200 words, one every 100 ms: never idle, done only after 20 s.
+    const { text, end } = await turn(make('slow', { config }));
+    expect(end.status).toBe('error');
+    expect(end.message).toMatch(
+      /the request had not ended 1s after it was sent \(requestTimeoutMs\); gave up \(the answer above is incomplete\)/,
+    );
+    expect(text.split(' ').length).toBeGreaterThan(3);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('sends the conversation as context on each turn', async () => {

@@ -146,6 +146,29 @@ describe('milk run', () => {
     expect(r.err).toMatch(/^milk: .*sandbox/m);
   });
 
+  it('gives up on a model request past requestTimeoutMs (config.json, or --request-timeout over it), keeping its words', async () => {
+    const data = tempDir();
+    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ requestTimeoutMs: 1000 }));
+    // `slow` sends a word every 100 ms for 20 s: never idle.
+    const fromFile = await run([...args('slow', data), 'hi']);
+    expect(fromFile.code).toBe(1);
+    expect(fromFile.out.split(' ').length).toBeGreaterThan(3);
+    expect(fromFile.err).toMatch(/^milk: openai: the request had not ended 1s after it was sent \(requestTimeoutMs\)/);
+    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ requestTimeoutMs: 60_000 }));
+    const fromFlag = await run([...args('slow', data), '--request-timeout', '2000', 'hi']);
+    expect(fromFlag.err).toMatch(/not ended 2s after it was sent/);
+  });
+
+  it('refuses a --request-timeout its rule does not take, naming the rule, before any request', async () => {
+    const before = mock.requests.length;
+    const r = await run([...args('short'), '--request-timeout', '5', 'hi']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--request-timeout.*requestTimeoutMs must be a whole number of milliseconds from 1000/);
+    expect(mock.requests.length).toBe(before);
+    const help = await run(['--help']);
+    expect(help.out).toMatch(/--request-timeout <ms>/);
+  });
+
   it("adds config.json's appendSystemPrompt and then --append-system-prompt's text at the end of the system prompt", async () => {
     const data = tempDir();
     fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ appendSystemPrompt: 'Answer in French.' }));

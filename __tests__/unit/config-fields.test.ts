@@ -18,6 +18,7 @@ const SHIPPED: Record<FieldName, unknown[]> = {
   script: ['replay.json'],
   apiKey: ['sk-test'],
   idleTimeoutMs: [100, 60_000, 2_147_483_647],
+  requestTimeoutMs: [1000, 1_800_000, 2_147_483_647],
   maxAnswerChars: [1000, 100_000_000],
   maxSteps: [1, 100_000],
   appendSystemPrompt: ['', 'Answer in French.'],
@@ -95,8 +96,9 @@ describe('config.json keys (config/fields.ts)', () => {
 
   it("puts a flag's value over the file's, and leaves the file's where no flag is given", () => {
     const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'milk-fields-'));
-    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ maxSteps: 5, theme: 'light' }));
-    expect(loadConfig(dir).config).toMatchObject({ maxSteps: 5, theme: 'light' });
+    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ maxSteps: 5, requestTimeoutMs: 60_000 }));
+    expect(loadConfig(dir).config).toMatchObject({ maxSteps: 5, requestTimeoutMs: 60_000 });
+    expect(loadConfig(dir, { requestTimeout: 2000 }).config).toMatchObject({ maxSteps: 5, requestTimeoutMs: 2000 });
     // The flags' object carries other options too; only the keys' own flags are taken.
     expect(loadConfig(dir, { model: 'x' } as never).config).not.toHaveProperty('model');
     fs.rmSync(dir, { recursive: true, force: true });

@@ -18,6 +18,7 @@ describe('the interactive flags, read without commander', () => {
     [['--provider', 'openai', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'gpt-x']],
     [['-c', '--approval', 'auto-edit', '--sandbox', 'off']],
     [['--continue', '--script', 's.json', '--model', 'a', '--model', 'b']],
+    [['--request-timeout', '120000', '-c']],
   ])('reads %j as commander does', (args) => {
     expect(quickParse(args)).toEqual(viaCommander(args));
   });
@@ -38,6 +39,8 @@ describe('the interactive flags, read without commander', () => {
     [['-cr']],
     [['--unknown']],
     [['<dir>', 'x']],
+    [['--request-timeout', '5']],
+    [['--request-timeout', 'soon']],
   ])('leaves %j to commander', (args) => {
     expect(quickParse(args)).toBeNull();
   });

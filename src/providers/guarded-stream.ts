@@ -6,27 +6,37 @@ import type { StreamItem } from './provider';
 import type { ThinkingBlock, Usage } from '../protocol/messages';
 import type { ToolCall } from '../protocol/tools';
 import type { Config } from '../config/config';
+import { setting } from '../config/fields';
 import { ProxyError, TooLargeError } from './failures';
 import { ProviderError, describeProviderError, serverText } from './errors';
 
 /**
  * Aborts a request when nothing arrives for `ms`: before the response starts
- * or between two chunks. `touch()` on every chunk.
+ * or between two chunks. `touch()` on every chunk. With a `deadline`, it aborts it too that long after it
+ * started, however steadily the server sends (config `requestTimeoutMs`).
  */
 export class IdleWatchdog {
   readonly controller = new AbortController();
   private timer: NodeJS.Timeout | null = null;
+  private readonly deadlineTimer: NodeJS.Timeout | null = null;
   fired = false;
+  overdue = false;
 
   private readonly onOuter = (): void => this.controller.abort();
 
   constructor(
     private readonly ms: number,
     private readonly outer: AbortSignal,
+    deadline?: number,
   ) {
     if (outer.aborted) this.controller.abort();
     else outer.addEventListener('abort', this.onOuter, { once: true });
     this.touch();
+    if (deadline !== undefined)
+      this.deadlineTimer = setTimeout(() => {
+        this.overdue = true;
+        this.controller.abort();
+      }, deadline);
   }
 
   touch(): void {
@@ -43,6 +53,7 @@ export class IdleWatchdog {
 
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
     this.timer = null;
     // A turn's signal outlives its requests: a listener left on it per request would pile up over a long turn (and
     // Node warns past ten, on the screen).
@@ -119,7 +130,7 @@ export function* items(read: ChunkRead): Generator<StreamItem> {
  * that ended without its final event, and turning failures into messages.
  */
 export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: AbortSignal): AsyncIterable<StreamItem> {
-  const watchdog = new IdleWatchdog(o.idleTimeoutMs, signal);
+  const watchdog = new IdleWatchdog(o.idleTimeoutMs, signal, setting(o.config, 'requestTimeoutMs'));
   let partial = false;
   const incomplete = ' (the answer above is incomplete)';
   try {
@@ -152,21 +163,34 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
       throw new ProviderError(`${o.provider}: the connection closed mid-answer${partial ? incomplete : ''}`, partial);
   } catch (err) {
     if (signal.aborted) throw err;
-    if (watchdog.fired && !(err instanceof ProxyError)) {
-      throw new ProviderError(
-        `${o.provider}: no data from the server for ${Math.round(o.idleTimeoutMs / 1000)}s; gave ` +
-          `up${partial ? incomplete : ''}`,
-        partial,
-      );
-    }
-    throw describeProviderError(err, {
-      provider: o.provider,
-      baseUrl: o.baseUrl,
-      keyVariable: o.keyVariable,
-      key: o.key,
-      partial,
-    });
+    throw failure(o, err, watchdog, partial);
   } finally {
     watchdog.stop();
   }
+}
+
+/** Why a request failed, in one message: a deadline the watchdog enforced, else what the error says. */
+function failure<T>(o: GuardedStreamOptions<T>, err: unknown, watchdog: IdleWatchdog, partial: boolean): Error {
+  const incomplete = partial ? ' (the answer above is incomplete)' : '';
+  if (watchdog.overdue) {
+    const ms = setting(o.config, 'requestTimeoutMs');
+    const took = ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)}s`;
+    return new ProviderError(
+      `${o.provider}: the request had not ended ${took} after it was sent (requestTimeoutMs); gave up${incomplete}`,
+      partial,
+    );
+  }
+  if (watchdog.fired && !(err instanceof ProxyError)) {
+    return new ProviderError(
+      `${o.provider}: no data from the server for ${Math.round(o.idleTimeoutMs / 1000)}s; gave up${incomplete}`,
+      partial,
+    );
+  }
+  return describeProviderError(err, {
+    provider: o.provider,
+    baseUrl: o.baseUrl,
+    keyVariable: o.keyVariable,
+    key: o.key,
+    partial,
+  });
 }

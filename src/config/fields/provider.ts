@@ -48,7 +48,20 @@ export const PROVIDER_FIELDS = {
     default: 60_000,
     applies: 'provider',
   },
-
+  requestTimeoutMs: {
+    schema: (v: typeof V) => whole(v, 'requestTimeoutMs', 1000, MAX_TIMER_MS, 'milliseconds'),
+    what:
+      'give up on one model request not ended this long after it was sent, however steadily the server sends ' +
+      `(1000 – ${MAX_TIMER_MS})`,
+    default: 1_800_000,
+    applies: 'provider',
+    flag: {
+      flags: '--request-timeout <ms>',
+      option: 'requestTimeout',
+      description: 'give up on a model request not ended this many milliseconds after it was sent',
+      number: true,
+    },
+  },
   models: {
     schema: models,
     what:
