@@ -3,25 +3,8 @@
 // the composer are composer/slash-commands.ts). Key tables, /help and the README's key
 // table read them from here. Nothing here draws, reads a file or holds state.
 
-export type Mode =
-  | 'idle'
-  | 'busy'
-  | 'search'
-  | 'confirm'
-  | 'approval'
-  | 'question'
-  | 'picker'
-  | 'mention'
-  | 'slash'
-  | 'setup'
-  | 'models'
-  | 'copy'
-  | 'find'
-  | 'found'
-  | 'diff'
-  | 'hunks';
-
-export const MODES: readonly Mode[] = [
+/** The modes keys are looked up in: the composer's two, then one per modal view (composer/views/registry.ts). */
+export const MODES = [
   'idle',
   'busy',
   'search',
@@ -38,7 +21,9 @@ export const MODES: readonly Mode[] = [
   'found',
   'diff',
   'hunks',
-];
+] as const;
+
+export type Mode = (typeof MODES)[number];
 
 /** One row of a key table: the keys (blessed-style names) that run a command in a mode. */
 export interface Binding {
