@@ -8,7 +8,7 @@ export const PROVIDER_FIELDS = {
   provider: {
     // Which names are providers is the providers' own list (providers/kinds.ts): an unknown one stops milk there.
     schema: (v: typeof V) => nonEmpty(v, 'provider'),
-    what: '`offline`, `openai`, `openai-responses`, `openrouter`, `anthropic` or `script`',
+    what: 'the provider, by name: one of the choices `milk --help` lists for `--provider`',
     shown: 'see Models',
     applies: 'provider',
   },
