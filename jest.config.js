@@ -1,6 +1,6 @@
-// Two projects: `unit` (pure cores, no build, seconds) and `e2e` (components,
-// integration and end-to-end suites; these run dist/, which the global setup
-// rebuilds when it is older than src/).
+// Two projects: `unit` (pure cores, no build, seconds) and `e2e` (the views'
+// pictures, components, integration and end-to-end suites; these run dist/,
+// which the global setup rebuilds when it is older than src/).
 const transform = {
   '^.+\\.ts$': [
     'ts-jest',
@@ -26,7 +26,12 @@ module.exports = {
     {
       displayName: 'e2e',
       testEnvironment: 'node',
-      roots: ['<rootDir>/__tests__/component', '<rootDir>/__tests__/integration', '<rootDir>/__tests__/e2e'],
+      roots: [
+        '<rootDir>/__tests__/views',
+        '<rootDir>/__tests__/component',
+        '<rootDir>/__tests__/integration',
+        '<rootDir>/__tests__/e2e',
+      ],
       testMatch: ['**/*.test.ts'],
       transform,
       globalSetup: '<rootDir>/__tests__/helpers/global-setup.js',
