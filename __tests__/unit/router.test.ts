@@ -34,6 +34,10 @@ describe('the key router', () => {
     expect(route({ kind: 'text', text: 'yes' }, ['confirm', 'search', 'idle'])).toEqual([text('yes')]);
     expect(route({ kind: 'key', key: 'C-c' }, ['approval', 'busy'])).toEqual([cmd('app.interrupt')]);
   });
+  it("takes the space bar as the key its table names `space` where a view takes letters (a pager's page down)", () => {
+    expect(route({ kind: 'text', text: ' ' }, ['diff', 'idle'])).toEqual([cmd('diff.pageDown')]);
+    expect(route({ kind: 'text', text: ' ' }, ['idle'])).toEqual([text(' ')]);
+  });
   it('passes pastes and the wheel on', () => {
     expect(route({ kind: 'paste', text: 'a\nb' }, ['idle'])).toEqual([{ kind: 'paste', text: 'a\nb' }]);
     expect(route({ kind: 'wheel', dir: 'up' }, ['busy'])).toEqual([{ kind: 'wheel', dir: 'up' }]);

@@ -35,7 +35,9 @@ export function route(action: InputAction, modes: readonly Mode[], keymap: Keyma
       // Only a lone keypress answers: text that came as one chunk (an IME, a text expander) is typing.
       const chars = [...action.text];
       if (chars.length === 1 && takesLetters(modes[0])) {
-        const name = keymap.commandFor(modes[0], chars[0]) ?? keymap.commandFor(modes[0], chars[0].toLowerCase());
+        // The space bar comes as a space; a table names it `space` (the pager's page down).
+        const key = chars[0] === ' ' ? 'space' : chars[0];
+        const name = keymap.commandFor(modes[0], key) ?? keymap.commandFor(modes[0], key.toLowerCase());
         return name ? [{ kind: 'command', name }] : [{ kind: 'text', text: action.text }];
       }
       return [{ kind: 'text', text: action.text }];
