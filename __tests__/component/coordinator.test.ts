@@ -2,7 +2,7 @@
 // scripted provider, and a history service on a temp data dir.
 import * as fs from 'node:fs';
 import { Bus, Events } from '../../src/kernel/bus';
-import type { CommandName } from '../../src/kernel/commands';
+import type { CommandName } from '../../src/composer/views/registry';
 import { DEFAULT_KEYMAP, Keymap, buildKeymap } from '../../src/tui/keymap';
 import { TurnCoordinator } from '../../src/composer/coordinator';
 import { APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';

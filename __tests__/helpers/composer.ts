@@ -2,7 +2,7 @@
 // drives it: keys by command name, typing, pastes. No bus, no runner, no
 // temp dir; history lists are plain arrays and time a number passed in.
 import { CLUSTERING } from '../../src/editor/width';
-import type { CommandName } from '../../src/kernel/commands';
+import type { CommandName } from '../../src/composer/views/registry';
 import { DEFAULT_KEYMAP } from '../../src/tui/keymap';
 import { UiState, dispatch, initialUi, shownComposer, shownStatus, top } from '../../src/composer/stack';
 import { MentionView } from '../../src/composer/views/mention';

@@ -1,7 +1,7 @@
 // Every key command bound where the composer takes keys does something there: it changes the draft, the history
 // walk or the views over it, or asks the coordinator for an effect. A command bound in the composer's modes that
 // nothing handles (the reducer's `default:`) fails here.
-import type { CommandName, Mode } from '../../src/kernel/commands';
+import type { CommandName, Mode } from '../../src/composer/views/registry';
 import { DEFAULT_KEYMAP } from '../../src/tui/keymap';
 import { composer } from '../helpers/composer';
 

@@ -1,7 +1,7 @@
 // @-mentions: the ranking on a fixed tree, the picker as a view over the composer, and the file segment.
 import { browsePaths, mergeHits, preparePaths, rankSlice, withFolders } from '../../src/search/files';
 import { top } from '../../src/composer/stack';
-import type { CommandName } from '../../src/kernel/commands';
+import type { CommandName } from '../../src/composer/views/registry';
 import * as ed from '../../src/editor/model';
 import { composer } from '../helpers/composer';
 

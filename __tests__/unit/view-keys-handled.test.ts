@@ -3,7 +3,7 @@
 // it has no answer for silently, so a command bound in its table that its `handle` forgot would compile, show in its
 // legend and do nothing; it fails here. The fixtures are keyed by the registry's modes: a new modal without one does
 // not compile.
-import type { CommandName } from '../../src/kernel/commands';
+import type { CommandName } from '../../src/composer/views/registry';
 import { VIEW_SPECS, type ModalMode } from '../../src/composer/views/registry';
 import { ApprovalView, type ApprovalQuestion } from '../../src/composer/views/approval';
 import { ConfirmView } from '../../src/composer/views/confirm';

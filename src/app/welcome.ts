@@ -3,7 +3,7 @@
 // the provider, which one. Pure: the keys as bound and what was found in, lines
 // out (app.ts shows them; an Ollama server found later adds its own line).
 
-import type { KeyNames } from '../kernel/commands';
+import type { KeyNames } from '../composer/views/registry';
 
 export function welcomeLines(keys: KeyNames): string[] {
   const k = (mode: Parameters<KeyNames['key']>[0], command: Parameters<KeyNames['key']>[1]): string =>

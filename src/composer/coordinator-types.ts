@@ -3,7 +3,7 @@
 // table of its effect handlers. Types only.
 
 import type { ImagePart } from '../protocol/images';
-import type { CommandName, KeyNames } from '../kernel/commands';
+import type { CommandName, KeyNames } from './views/registry';
 import type { MatchRef, TranscriptCorpus } from '../search/transcript-search';
 import type { EditorState, PasteOptions } from '../editor/model';
 import type { ImageSegment, Segment } from '../protocol/segments';

@@ -9,7 +9,8 @@
 
 import type { Bus } from '../kernel/bus';
 import { sanitize } from '../protocol/inert';
-import { CommandName, Mode, withKeys } from '../kernel/commands';
+import type { CommandName, Mode } from './views/registry';
+import { withKeys } from '../kernel/commands';
 import { SLASH_COMMANDS, SlashContext, findSlash } from './slash-commands';
 import type { CommandEntry } from '../search/commands';
 import { slashContext } from './slash-context';

@@ -5,7 +5,7 @@
 // mean for turns, files and the screen is carried out by the coordinator.
 // No blessed, no fs, no timers, no bus.
 
-import type { CommandName } from '../kernel/commands';
+import type { CommandName } from './views/registry';
 import { SLASH_COMMANDS, completeSlash, findSlash, parseSlash } from './slash-commands';
 import { nearestCommand } from '../search/commands';
 import { BURST_GAP_MS, interruptAction } from './ladder';

@@ -5,7 +5,8 @@
 
 import { maxOf } from '../kernel/arrays';
 import { COMPACT_AT } from '../turn/compact';
-import { KeyNames, type Mode, withKeys } from '../kernel/commands';
+import type { KeyNames, Mode } from './views/registry';
+import { withKeys } from '../kernel/commands';
 import type { SlashContext } from './slash-context';
 import { type SlashCommand, slash } from './slash/command';
 import { SETTINGS_COMMANDS } from './slash/settings';

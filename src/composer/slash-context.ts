@@ -4,7 +4,7 @@
 // listed touches no file but its own; what it says when the service is absent is its own words.
 
 import type { Bus } from '../kernel/bus';
-import type { CommandName, KeyNames, Mode } from '../kernel/commands';
+import type { CommandName, KeyNames, Mode } from './views/registry';
 import type { Settings } from '../settings/store';
 import type { HistoryService } from '../history/service';
 import type { TurnRunner } from '../turn/runner';

@@ -4,7 +4,7 @@
 // other effect goes back to the coordinator. What a frame shows is read from
 // here once per paint (selectors below). Pure.
 
-import type { KeyNames, Mode } from '../kernel/commands';
+import type { KeyNames, Mode } from './views/registry';
 import type { EditorState } from '../editor/model';
 import { reduce } from './reducer';
 import type { CarriedEffect, ComposerInput, ComposerState, Effect, StackEffect } from './state';

@@ -6,7 +6,7 @@
 
 import type { Approval, ApprovalMode } from '../protocol/approvals';
 import type { PersonAnswer } from '../protocol/questions';
-import type { CommandName } from '../kernel/commands';
+import type { CommandName } from './views/registry';
 import type { FileHit } from '../search/files';
 import type { CommandEntry } from '../search/commands';
 import type { MatchRef } from '../search/transcript-search';

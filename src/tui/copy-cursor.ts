@@ -2,7 +2,7 @@
 // transcript's ends, the next or previous word (on the nearest row that has one). Pure: the rows are read through
 // `text`, by serial.
 
-import type { CommandName } from '../kernel/commands';
+import type { CommandName } from '../composer/views/registry';
 import type { EmojiWidths } from '../editor/width';
 import { type Point, nextWord, textCells } from './selection';
 

@@ -1,13 +1,22 @@
 // The key-binding tables: for each mode, which key runs which named command
-// (the commands themselves are declared in src/kernel/commands.ts; each modal's
-// table is in its view's file). Bindings are data: a Keymap is the defaults
+// (the composer's commands are declared in src/kernel/commands.ts, each modal's
+// with its table in its view's file, all assembled in
+// composer/views/registry.ts). Bindings are data: a Keymap is the defaults
 // with the person's own (config.json's `keys`, checked here: an unknown
 // command, a key milk cannot read, a clash), and the router, every legend and
 // hint, /help and the README's key table all read key names from one. Nothing
 // here runs a command. Pure.
 
-import { Binding, COMMANDS, CommandName, KeyNames, MODES, Mode, describeCommand } from '../kernel/commands';
-import { MODAL_KEYS } from '../composer/views/registry';
+import {
+  Binding,
+  COMMANDS,
+  CommandName,
+  KeyNames,
+  MODAL_KEYS,
+  MODES,
+  Mode,
+  describeCommand,
+} from '../composer/views/registry';
 import { maxOf } from '../kernel/arrays';
 
 export type { Binding, KeyNames };
@@ -172,6 +181,14 @@ export class Keymap implements KeyNames {
   key(mode: Mode, command: CommandName): string {
     const key = this.tables[mode].find((b) => b.command === command)?.keys[0];
     return key ? describeKey(key) : '';
+  }
+
+  anyKey(command: CommandName): string {
+    for (const mode of MODES) {
+      const key = this.key(mode, command);
+      if (key) return key;
+    }
+    return '';
   }
 
   keys(mode: Mode, command: CommandName, sep = ' or '): string {

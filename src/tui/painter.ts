@@ -16,7 +16,7 @@ import type { GridRow } from '../kernel/rows';
 import type { PaintContext, ViewPaint } from '../composer/views/view';
 import type { Frame } from '../composer/coordinator-types';
 import type { HistoryMode } from '../settings/store';
-import type { KeyNames } from '../kernel/commands';
+import type { KeyNames } from '../composer/views/registry';
 
 export interface PaintSources {
   transcript: TranscriptModel;

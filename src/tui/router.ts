@@ -5,7 +5,7 @@
 // What each does is up to the view stack (composer/stack.ts). Pure.
 
 import type { InputAction } from './input';
-import type { Mode } from '../kernel/commands';
+import type { Mode } from '../composer/views/registry';
 import type { ComposerInput } from '../composer/state';
 import type { Keymap } from './keymap';
 import { takesLetters } from '../composer/views/registry';

@@ -7,7 +7,7 @@ import type { Bus } from '../kernel/bus';
 import { EMPTY, Inert, sanitize } from '../protocol/inert';
 import { TranscriptModel } from './transcript-model';
 import { approvalHints } from '../composer/views/approval';
-import type { KeyNames } from '../kernel/commands';
+import type { KeyNames } from '../composer/views/registry';
 
 interface Reply {
   readonly turnId: number;

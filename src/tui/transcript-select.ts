@@ -6,7 +6,7 @@
 // (selection.ts, the transcript model); this is the shell that keeps the
 // state between events, owns the edge-scroll timer and asks for frames.
 
-import type { CommandName } from '../kernel/commands';
+import type { CommandName } from '../composer/views/registry';
 import type { EmojiWidths } from '../editor/width';
 import type { MouseEvent } from './input';
 import { Click, Point, Selected, SelRow, between, click, lineRows, selectedText, textCells, wordAt } from './selection';

@@ -1,7 +1,7 @@
 // A slash command as data: its name, how its arguments are written, what it does, and its handler, which acts only
 // through the context it is handed (composer/slash-context.ts). Pure.
 
-import type { KeyNames } from '../../kernel/commands';
+import type { KeyNames } from '../views/registry';
 import type { SlashContext } from '../slash-context';
 
 export interface SlashCommand {

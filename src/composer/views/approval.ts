@@ -7,15 +7,33 @@
 // their meaning, and other keys do nothing until it is answered.
 
 import type { Approval } from '../../protocol/approvals';
-import type { CommandName, KeyNames } from '../../kernel/commands';
+import type { CommandName, KeyNames } from './registry';
 import type { ComposerInput, ComposerState } from '../state';
-import { Handled, PaintContext, View, ViewContext, ViewPaint, ViewSpec, consume, pass } from './view';
+import { Handled, PaintContext, View, ViewContext, ViewPaint, viewSpec, consume, pass } from './view';
 import { GridRow, Style, fit } from '../../kernel/rows';
 import { reduce } from '../reducer';
 import { Inert, sanitize } from '../../protocol/inert';
 
-export const APPROVAL_SPEC: ViewSpec = {
+export const APPROVAL_SPEC = viewSpec({
+  mode: 'approval',
   letters: true,
+  commands: {
+    'approval.yes': { description: 'Run this tool call' },
+    'approval.hunks': {
+      description: 'Take the change hunk by hunk, as git add -p: {hunks.take} or {hunks.skip} for each',
+    },
+    'approval.no': { description: 'Do not run it (the model is told)' },
+    'approval.always': {
+      description: 'Run it, and every call of this tool for the rest of the session',
+    },
+    'approval.network': {
+      description: 'Run the command in the sandbox with the network (this call only)',
+    },
+    'approval.rule': {
+      description:
+        'Run it, and from now on in this workspace every call the rule covers (for a command: the same first words)',
+    },
+  },
   keys: [
     { keys: ['y'], command: 'approval.yes' },
     { keys: ['n', 'escape'], command: 'approval.no' },
@@ -28,18 +46,24 @@ export const APPROVAL_SPEC: ViewSpec = {
     { keys: ['C-z'], command: 'app.suspend' },
     { keys: ['C-l'], command: 'app.redraw' },
   ],
-};
+});
 
 /** The keys while a change is taken hunk by hunk (h at its question). */
-export const HUNKS_SPEC: ViewSpec = {
+export const HUNKS_SPEC = viewSpec({
+  mode: 'hunks',
   letters: true,
+  commands: {
+    'hunks.take': { description: 'Take this hunk into the file' },
+    'hunks.skip': { description: 'Leave this hunk out (the model is told)' },
+    'hunks.back': { description: 'Back to the question, every hunk undecided' },
+  },
   keys: [
     { keys: ['y'], command: 'hunks.take' },
     { keys: ['n'], command: 'hunks.skip' },
     { keys: ['escape', 'q'], command: 'hunks.back' },
     { keys: ['C-c'], command: 'app.interrupt' },
   ],
-};
+});
 
 /**
  * A key answers only after a pause: none pressed for this long, counted from

@@ -4,18 +4,23 @@
 // them). Either way it leaves the stack. It takes nothing else: typing and
 // pastes are dropped, never answered.
 
-import type { KeyNames } from '../../kernel/commands';
+import type { KeyNames } from './registry';
 import type { ComposerInput, Effect } from '../state';
-import { Handled, View, ViewSpec, consume, pass } from './view';
+import { Handled, View, viewSpec, consume, pass } from './view';
 import { Inert, sanitize } from '../../protocol/inert';
 
-export const CONFIRM_SPEC: ViewSpec = {
+export const CONFIRM_SPEC = viewSpec({
+  mode: 'confirm',
   letters: true,
+  commands: {
+    'confirm.yes': { description: 'Yes: delete it' },
+    'confirm.no': { description: 'No: keep it and go on searching' },
+  },
   keys: [
     { keys: ['y'], command: 'confirm.yes' },
     { keys: ['n', 'escape', 'C-c', 'C-g'], command: 'confirm.no' },
   ],
-};
+});
 
 export class ConfirmView implements View {
   readonly mode = 'confirm' as const;

@@ -5,13 +5,34 @@
 // leaves. The cursor and the selection are the screen's (tui/transcript-
 // select.ts): this view is the key table and the legend, each key an effect.
 
-import type { CommandName, KeyNames } from '../../kernel/commands';
+import type { CommandName, KeyNames } from './registry';
 import type { ComposerInput } from '../state';
-import { Handled, View, ViewSpec, consume, pass } from './view';
+import { Handled, View, viewSpec, consume, pass } from './view';
 import { Inert, sanitize } from '../../protocol/inert';
 
-export const COPY_SPEC: ViewSpec = {
+export const COPY_SPEC = viewSpec({
+  mode: 'copy',
   letters: true,
+  commands: {
+    'copy.left': { description: 'One character left' },
+    'copy.right': { description: 'One character right' },
+    'copy.up': { description: 'One row up' },
+    'copy.down': { description: 'One row down' },
+    'copy.wordNext': { description: 'To the next word' },
+    'copy.wordPrev': { description: 'To the previous word' },
+    'copy.lineStart': { description: 'To the start of the row' },
+    'copy.lineEnd': { description: 'To the end of the row' },
+    'copy.pageUp': { description: 'A page up' },
+    'copy.pageDown': { description: 'A page down' },
+    'copy.top': { description: "To the transcript's first row" },
+    'copy.bottom': { description: "To the transcript's last row" },
+    'copy.mark': { description: 'Start a selection at the cursor (again: drop it)' },
+    'copy.yank': {
+      description: 'Copy the selection (none: the line under the cursor) to the clipboard, and leave copy mode',
+    },
+    'copy.search': { description: 'Search the transcript; the cursor goes to the match' },
+    'copy.exit': { description: 'Leave copy mode without copying' },
+  },
   keys: [
     { keys: ['h', 'left'], command: 'copy.left' },
     { keys: ['l', 'right'], command: 'copy.right' },
@@ -30,7 +51,7 @@ export const COPY_SPEC: ViewSpec = {
     { keys: ['/', '?', 'C-s', 'C-r'], command: 'copy.search' },
     { keys: ['escape', 'q', 'C-c', 'C-g'], command: 'copy.exit' },
   ],
-};
+});
 
 export class CopyModeView implements View {
   readonly mode = 'copy' as const;

@@ -3,14 +3,24 @@
 // the transcript's place: additions and removals in their colours, scrolled
 // by keys, closed with Esc. The text is made inert when the view is made.
 
-import type { CommandName, KeyNames } from '../../kernel/commands';
+import type { CommandName, KeyNames } from './registry';
 import { Inert, sanitize } from '../../protocol/inert';
 import { GridRow, Style, fit } from '../../kernel/rows';
 import type { ComposerInput } from '../state';
-import { Handled, PaintContext, View, ViewPaint, ViewSpec, consume, pass } from './view';
+import { Handled, PaintContext, View, ViewPaint, viewSpec, consume, pass } from './view';
 
-export const DIFF_SPEC: ViewSpec = {
+export const DIFF_SPEC = viewSpec({
+  mode: 'diff',
   letters: true,
+  commands: {
+    'diff.down': { description: 'Scroll down a row' },
+    'diff.up': { description: 'Scroll up a row' },
+    'diff.pageDown': { description: 'Scroll down a page' },
+    'diff.pageUp': { description: 'Scroll up a page' },
+    'diff.top': { description: 'To the first row' },
+    'diff.bottom': { description: 'To the last row' },
+    'diff.close': { description: 'Close the diff' },
+  },
   keys: [
     { keys: ['j', 'down'], command: 'diff.down' },
     { keys: ['k', 'up'], command: 'diff.up' },
@@ -20,7 +30,7 @@ export const DIFF_SPEC: ViewSpec = {
     { keys: ['G', 'end'], command: 'diff.bottom' },
     { keys: ['escape', 'q', 'C-c', 'C-g'], command: 'diff.close' },
   ],
-};
+});
 
 /** Rows a page key moves (the view's height is known only when it paints). */
 const PAGE = 20;

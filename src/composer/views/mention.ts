@@ -6,27 +6,36 @@
 // @query as a file chip; Esc leaves the @query as typed; a space, a move out
 // of the word or deleting the @ closes it the same way.
 
-import type { CommandName, KeyNames } from '../../kernel/commands';
+import type { CommandName, KeyNames } from './registry';
 import * as ed from '../../editor/model';
 import type { FileHit } from '../../search/files';
 import { MAX_UNDO, reduce } from '../reducer';
 import type { ComposerInput, ComposerState, Effect } from '../state';
 import { looksLikeImage } from '../../kernel/images';
-import { Handled, PaintContext, View, ViewContext, ViewPaint, ViewSpec, consume } from './view';
+import { Handled, PaintContext, View, ViewContext, ViewPaint, viewSpec, consume } from './view';
 import { GridRow, Span, Style, fit } from '../../kernel/rows';
 import { stringWidth } from '../../editor/width';
 import { Inert, sanitize } from '../../protocol/inert';
 
-export const MENTION_SPEC: ViewSpec = {
+export const MENTION_SPEC = viewSpec({
+  mode: 'mention',
   // Letters are the query.
   letters: false,
+  commands: {
+    'mention.accept': {
+      description: 'Put the selected path in place of the @query, as a file the input attaches',
+    },
+    'mention.next': { description: 'The next path in the list' },
+    'mention.prev': { description: 'The previous path in the list' },
+    'mention.cancel': { description: 'Close the list, leaving the @query as typed' },
+  },
   keys: [
     { keys: ['tab', 'enter'], command: 'mention.accept' },
     { keys: ['down', 'C-n'], command: 'mention.next' },
     { keys: ['up', 'C-p'], command: 'mention.prev' },
     { keys: ['escape', 'C-g'], command: 'mention.cancel' },
   ],
-};
+});
 
 /** Paths asked of the index (the rows scroll within them). */
 export const MENTION_LIMIT = 50;

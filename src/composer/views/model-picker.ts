@@ -7,16 +7,27 @@
 // the model as it was. Until the list comes, or when the server could not
 // give one, a name can still be typed and taken.
 
-import type { CommandName, KeyNames } from '../../kernel/commands';
+import type { CommandName, KeyNames } from './registry';
 import { Inert, sanitize } from '../../protocol/inert';
 import { GridRow, fit } from '../../kernel/rows';
 import { PreparedCommands, RankedCommand, prepareCommands, rankCommands } from '../../search/commands';
 import type { ComposerInput } from '../state';
-import { Handled, PaintContext, View, ViewPaint, ViewSpec, consume } from './view';
+import { Handled, PaintContext, View, ViewPaint, viewSpec, consume } from './view';
 
-export const MODELS_SPEC: ViewSpec = {
+export const MODELS_SPEC = viewSpec({
+  mode: 'models',
   // Letters are the filter.
   letters: false,
+  commands: {
+    'models.choose': {
+      description: 'Switch to the selected model (or to the name typed, when none matches) for the next turns',
+    },
+    'models.next': { description: 'The next model in the list' },
+    'models.prev': { description: 'The previous model in the list' },
+    'models.backspace': { description: 'Delete the last character of the filter' },
+    'models.clear': { description: 'Clear the filter' },
+    'models.cancel': { description: 'Close the list; the model stays as it was' },
+  },
   keys: [
     { keys: ['enter'], command: 'models.choose' },
     { keys: ['down', 'C-n'], command: 'models.next' },
@@ -25,7 +36,7 @@ export const MODELS_SPEC: ViewSpec = {
     { keys: ['C-u', 'C-w'], command: 'models.clear' },
     { keys: ['escape', 'C-g', 'C-c'], command: 'models.cancel' },
   ],
-};
+});
 
 /** Names longer than this are not model names (a filter typed past it is cut). */
 const MAX_QUERY = 200;

@@ -5,22 +5,29 @@
 // over this conversation's inputs: Enter goes back to before the one
 // selected, Esc leaves everything as it was.
 
-import type { CommandName, KeyNames } from '../../kernel/commands';
+import type { CommandName, KeyNames } from './registry';
 import { PickerState, movePicker, pickerLine, selected } from '../../session/picker';
 import { GridRow, fit } from '../../kernel/rows';
 import type { ComposerInput } from '../state';
-import { Handled, PaintContext, View, ViewPaint, ViewSpec, consume, pass } from './view';
+import { Handled, PaintContext, View, ViewPaint, viewSpec, consume, pass } from './view';
 import { Inert, sanitize } from '../../protocol/inert';
 
-export const PICKER_SPEC: ViewSpec = {
+export const PICKER_SPEC = viewSpec({
+  mode: 'picker',
   letters: true,
+  commands: {
+    'picker.up': { description: 'The newer conversation' },
+    'picker.down': { description: 'The older conversation' },
+    'picker.choose': { description: 'Resume the selected conversation' },
+    'picker.cancel': { description: 'Start a new conversation instead' },
+  },
   keys: [
     { keys: ['up', 'C-p', 'k'], command: 'picker.up' },
     { keys: ['down', 'C-n', 'j'], command: 'picker.down' },
     { keys: ['enter'], command: 'picker.choose' },
     { keys: ['escape', 'C-c'], command: 'picker.cancel' },
   ],
-};
+});
 
 export class PickerView implements View {
   readonly mode = 'picker' as const;

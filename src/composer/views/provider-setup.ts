@@ -5,15 +5,24 @@
 // last step hands the answers on (the coordinator writes config.json and
 // switches to the provider); Esc leaves everything as it was.
 
-import type { CommandName, KeyNames } from '../../kernel/commands';
+import type { CommandName, KeyNames } from './registry';
 import { Inert, sanitize } from '../../protocol/inert';
 import { GridRow, fit } from '../../kernel/rows';
 import type { ComposerInput, ComposerState } from '../state';
-import { Handled, PaintContext, View, ViewPaint, ViewSpec, consume } from './view';
+import { Handled, PaintContext, View, ViewPaint, viewSpec, consume } from './view';
 
-export const PROVIDER_SPEC: ViewSpec = {
+export const PROVIDER_SPEC = viewSpec({
+  mode: 'setup',
   // Letters are answers being typed.
   letters: false,
+  commands: {
+    'setup.next': { description: 'Take the answer and go to the next step (the last: connect)' },
+    'setup.up': { description: 'The kind of server above' },
+    'setup.down': { description: 'The kind of server below' },
+    'setup.backspace': { description: 'Delete the last character of the answer' },
+    'setup.clear': { description: 'Clear the answer' },
+    'setup.cancel': { description: 'Leave the set-up; nothing changes' },
+  },
   keys: [
     { keys: ['enter'], command: 'setup.next' },
     { keys: ['down', 'C-n'], command: 'setup.down' },
@@ -22,7 +31,7 @@ export const PROVIDER_SPEC: ViewSpec = {
     { keys: ['C-u'], command: 'setup.clear' },
     { keys: ['escape', 'C-g', 'C-c'], command: 'setup.cancel' },
   ],
-};
+});
 
 /** A kind of server /provider offers (app/ derives the list from providers/kinds.ts). */
 export interface SetupKind {

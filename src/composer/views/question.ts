@@ -8,18 +8,37 @@
 // only after a pause in typing: until then they go on into the composer. The
 // answer is the call's result; it never enters input history.
 
-import type { CommandName, KeyNames } from '../../kernel/commands';
+import type { CommandName, KeyNames } from './registry';
 import { Inert, sanitize } from '../../protocol/inert';
 import { GridRow, fit } from '../../kernel/rows';
 import { PLAN_MODES } from '../../kernel/questions';
 import { type AskedQuestion, type PersonAnswer } from '../../protocol/questions';
 import type { ComposerInput, ComposerState, Effect } from '../state';
-import { Handled, PaintContext, View, ViewContext, ViewPaint, ViewSpec, consume, pass } from './view';
+import { Handled, PaintContext, View, ViewContext, ViewPaint, viewSpec, consume, pass } from './view';
 import { approvalAnswerable } from './approval';
 
-export const QUESTION_SPEC: ViewSpec = {
+export const QUESTION_SPEC = viewSpec({
+  mode: 'question',
   // Letters are the answer being typed.
   letters: false,
+  commands: {
+    'question.up': { description: 'The option above' },
+    'question.down': {
+      description: 'The option below (past the last: the line for your own answer)',
+    },
+    'question.take': {
+      description:
+        'Answer with the highlighted option, or with what is typed on the answer line (a plan: accept it in that ' +
+        'mode, or keep planning with the note)',
+    },
+    'question.backspace': { description: 'Delete the last character of the answer' },
+    'question.clear': { description: 'Clear the answer' },
+    'question.pageUp': { description: 'Scroll the plan up' },
+    'question.pageDown': { description: 'Scroll the plan down' },
+    'question.dismiss': {
+      description: 'Close it unanswered (the model is told; a plan: keep planning)',
+    },
+  },
   keys: [
     { keys: ['up', 'C-p'], command: 'question.up' },
     { keys: ['down', 'C-n', 'tab'], command: 'question.down' },
@@ -33,7 +52,7 @@ export const QUESTION_SPEC: ViewSpec = {
     { keys: ['C-z'], command: 'app.suspend' },
     { keys: ['C-l'], command: 'app.redraw' },
   ],
-};
+});
 
 /** Characters of an answer typed in the view. */
 const MAX_ANSWER = 4_000;

@@ -1,10 +1,19 @@
-// Every modal view's keys, by mode: its key table (tui/keymap.ts builds the
-// tables in force from these and the person's own; /help and the README's key
-// table read them), and whether it takes a lone letter as a key (y, n, j, k)
-// rather than as typing. A new modal is its own file plus one line here (and
-// its mode's name and commands in kernel/commands.ts).
+// The one registry of modes and key commands: the composer's own (kernel/commands.ts) and every modal view's, each
+// declared in its view's file (its mode, its commands with what they do, its key table, whether it takes a lone
+// letter as a key). The mode names, the command names and the whole command table are derived from the list below:
+// tui/keymap.ts builds the tables in force from it and the person's own, /help and the README's key table read it. A
+// new modal is its own file plus one line in SPECS.
 
-import type { Mode } from '../../kernel/commands';
+import {
+  type Binding as AnyBinding,
+  COMPOSER_COMMANDS,
+  COMPOSER_MODES,
+  type CommandSpec,
+  type ComposerCommand,
+  type ComposerMode,
+  type KeyNames as AnyKeyNames,
+  withKeys,
+} from '../../kernel/commands';
 import { APPROVAL_SPEC, HUNKS_SPEC } from './approval';
 import { CONFIRM_SPEC } from './confirm';
 import { MENTION_SPEC } from './mention';
@@ -19,30 +28,65 @@ import { DIFF_SPEC } from './diff';
 import { FIND_SPEC, FOUND_SPEC } from './transcript-find';
 import type { ViewSpec } from './view';
 
-export type ModalMode = Exclude<Mode, 'idle' | 'busy'>;
+const SPECS = [
+  SEARCH_SPEC,
+  CONFIRM_SPEC,
+  APPROVAL_SPEC,
+  QUESTION_SPEC,
+  PICKER_SPEC,
+  MENTION_SPEC,
+  SLASH_SPEC,
+  PROVIDER_SPEC,
+  MODELS_SPEC,
+  COPY_SPEC,
+  FIND_SPEC,
+  FOUND_SPEC,
+  DIFF_SPEC,
+  HUNKS_SPEC,
+] as const;
 
-export const VIEW_SPECS: Readonly<Record<ModalMode, ViewSpec>> = {
-  search: SEARCH_SPEC,
-  confirm: CONFIRM_SPEC,
-  approval: APPROVAL_SPEC,
-  question: QUESTION_SPEC,
-  picker: PICKER_SPEC,
-  mention: MENTION_SPEC,
-  slash: SLASH_SPEC,
-  setup: PROVIDER_SPEC,
-  models: MODELS_SPEC,
-  copy: COPY_SPEC,
-  find: FIND_SPEC,
-  found: FOUND_SPEC,
-  diff: DIFF_SPEC,
-  hunks: HUNKS_SPEC,
-};
+type Specs = typeof SPECS;
 
-export const MODAL_KEYS = Object.fromEntries(
-  Object.entries(VIEW_SPECS).map(([mode, spec]) => [mode, spec.keys]),
-) as Readonly<Record<ModalMode, ViewSpec['keys']>>;
+/** A modal view's mode, as its spec names it. */
+export type ModalMode = Specs[number]['mode'];
+
+/** The modes keys are looked up in: the composer's two, then one per modal view. */
+export type Mode = ComposerMode | ModalMode;
+
+/** A command a modal view adds. */
+type ViewCommand = Specs[number] extends infer S ? (S extends ViewSpec<string, infer C> ? C : never) : never;
+
+export type CommandName = ComposerCommand | ViewCommand;
+
+export type Binding = AnyBinding<CommandName>;
+
+export type KeyNames = AnyKeyNames<Mode, CommandName>;
+
+export const VIEW_SPECS = Object.fromEntries(SPECS.map((spec) => [spec.mode, spec])) as unknown as Readonly<
+  Record<ModalMode, ViewSpec<ModalMode, CommandName>>
+>;
+
+export const MODES: readonly Mode[] = [...COMPOSER_MODES, ...SPECS.map((spec) => spec.mode)];
+
+/** Every command: the composer's, then each view's (a command two views bind, as find's Esc, is one entry). */
+export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = SPECS.reduce<Record<string, CommandSpec>>(
+  (all, spec) => ({ ...all, ...spec.commands }),
+  { ...COMPOSER_COMMANDS },
+) as Record<CommandName, CommandSpec>;
+
+export const MODAL_KEYS = Object.fromEntries(SPECS.map((spec) => [spec.mode, spec.keys])) as unknown as Readonly<
+  Record<ModalMode, readonly Binding[]>
+>;
 
 /** Whether a lone letter typed in this mode is a key (an answer, a move), not typing. */
 export function takesLetters(mode: Mode): boolean {
   return mode !== 'idle' && mode !== 'busy' && VIEW_SPECS[mode].letters;
+}
+
+/**
+ * A command's description with the keys it names as they are bound: a description names another
+ * command's key as `{command.name}` (never a key typed out), filled in from `keys` in `mode`.
+ */
+export function describeCommand(name: CommandName, keys: KeyNames, mode: Mode): string {
+  return withKeys(COMMANDS[name].description, keys, mode);
 }

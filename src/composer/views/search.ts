@@ -5,7 +5,7 @@
 // accepts first and then does its own job, as in readline. The matching
 // itself is src/search.
 
-import type { CommandName } from '../../kernel/commands';
+import type { CommandName } from './registry';
 import type { Segment } from '../../protocol/segments';
 import * as ed from '../../editor/model';
 import * as nav from '../../history/navigator';
@@ -16,15 +16,27 @@ import * as search from '../../search/search';
 import { lineAt } from '../../search/search';
 import type { ComposerInput, ComposerState } from '../state';
 import { ConfirmView } from './confirm';
-import { Handled, PaintContext, View, ViewContext, ViewPaint, ViewSpec, consume, pass } from './view';
+import { Handled, PaintContext, View, ViewContext, ViewPaint, viewSpec, consume, pass } from './view';
 import { GridRow, Span, Style, fit } from '../../kernel/rows';
 import { EmojiWidths, padToWidth, stringWidth } from '../../editor/width';
 import { HistoryMode, otherMode } from '../../settings/store';
 import { Inert, sanitize } from '../../protocol/inert';
 
-export const SEARCH_SPEC: ViewSpec = {
+export const SEARCH_SPEC = viewSpec({
+  mode: 'search',
   // Letters are the query.
   letters: false,
+  commands: {
+    'search.backspace': { description: 'Shorten the query and go back to where it matched' },
+    'search.accept': { description: 'Put the match in the composer, ready to edit or send' },
+    'search.cancel': { description: 'Leave the search; the composer gets back what it held' },
+    'search.toggleScope': {
+      description: 'Search the global history instead of the session one, or back (the query stays)',
+    },
+    'search.delete': {
+      description: 'Delete the selected entry from both history files (asks {confirm.yes}/{confirm.no} first)',
+    },
+  },
   keys: [
     { keys: ['C-r'], command: 'history.searchReverse' },
     { keys: ['C-s'], command: 'history.searchForward' },
@@ -34,7 +46,7 @@ export const SEARCH_SPEC: ViewSpec = {
     { keys: ['C-t'], command: 'search.toggleScope' },
     { keys: ['S-delete', 'C-delete'], command: 'search.delete' },
   ],
-};
+});
 
 const OWN: ReadonlySet<CommandName> = new Set(SEARCH_SPEC.keys.map((b) => b.command));
 

@@ -8,7 +8,7 @@
 // same way. An unknown command typed whole still reaches the composer, which
 // names the nearest one.
 
-import type { CommandName, KeyNames } from '../../kernel/commands';
+import type { CommandName, KeyNames } from './registry';
 import * as ed from '../../editor/model';
 import { stringWidth } from '../../editor/width';
 import { Inert, sanitize } from '../../protocol/inert';
@@ -16,11 +16,19 @@ import { GridRow, Span, Style, fit } from '../../kernel/rows';
 import { CommandEntry, PreparedCommands, RankedCommand, prepareCommands, rankCommands } from '../../search/commands';
 import { MAX_UNDO, reduce } from '../reducer';
 import type { ComposerInput, ComposerState } from '../state';
-import { Handled, PaintContext, View, ViewContext, ViewPaint, ViewSpec, consume } from './view';
+import { Handled, PaintContext, View, ViewContext, ViewPaint, viewSpec, consume } from './view';
 
-export const SLASH_SPEC: ViewSpec = {
+export const SLASH_SPEC = viewSpec({
+  mode: 'slash',
   // Letters are the query.
   letters: false,
+  commands: {
+    'slash.run': { description: 'Run the selected command' },
+    'slash.complete': { description: 'Put the selected command in the input, to add its arguments' },
+    'slash.next': { description: 'The next command in the list' },
+    'slash.prev': { description: 'The previous command in the list' },
+    'slash.cancel': { description: 'Close the list, leaving what was typed' },
+  },
   keys: [
     { keys: ['tab'], command: 'slash.complete' },
     { keys: ['enter'], command: 'slash.run' },
@@ -28,7 +36,7 @@ export const SLASH_SPEC: ViewSpec = {
     { keys: ['up', 'C-p'], command: 'slash.prev' },
     { keys: ['escape', 'C-g'], command: 'slash.cancel' },
   ],
-};
+});
 
 /** The query a composer holds while the menu is open: the name after the slash, the cursor at its end; else null. */
 function queryOf(editor: ed.EditorState): string | null {

@@ -7,9 +7,9 @@
 // when the search opened (search/transcript-search.ts); moving the view and
 // lighting the matches are effects the screen carries out.
 
-import type { CommandName, KeyNames } from '../../kernel/commands';
+import type { CommandName, KeyNames } from './registry';
 import type { ComposerInput, Effect } from '../state';
-import { Handled, View, ViewSpec, consume, pass } from './view';
+import { Handled, View, viewSpec, consume, pass } from './view';
 import { Inert, sanitize } from '../../protocol/inert';
 import {
   Found,
@@ -21,19 +21,36 @@ import {
   matchRef,
 } from '../../search/transcript-search';
 
-export const FIND_SPEC: ViewSpec = {
+export const FIND_SPEC = viewSpec({
+  mode: 'find',
   // Letters are the query.
   letters: false,
+  commands: {
+    'find.backspace': { description: 'Shorten the query' },
+    'find.clear': { description: 'Clear the query' },
+    'find.done': {
+      description: 'The query is complete: {found.next} and {found.prev} step through the matches',
+    },
+    'find.cancel': { description: 'Leave the search; the view goes back to where it was' },
+  },
   keys: [
     { keys: ['backspace', 'C-h'], command: 'find.backspace' },
     { keys: ['C-u', 'C-w'], command: 'find.clear' },
     { keys: ['enter'], command: 'find.done' },
     { keys: ['escape', 'C-g', 'C-c'], command: 'find.cancel' },
   ],
-};
+});
 
-export const FOUND_SPEC: ViewSpec = {
+export const FOUND_SPEC = viewSpec({
+  mode: 'found',
   letters: true,
+  commands: {
+    'found.next': { description: 'The next match up (older)' },
+    'found.prev': { description: 'The next match down (newer)' },
+    'found.stay': { description: 'Leave the search with the view at the match' },
+    'found.again': { description: 'Type a new query' },
+    'find.cancel': FIND_SPEC.commands['find.cancel'],
+  },
   keys: [
     { keys: ['n', 'C-x C-f', 'C-r'], command: 'found.next' },
     { keys: ['N', 'C-s'], command: 'found.prev' },
@@ -41,7 +58,7 @@ export const FOUND_SPEC: ViewSpec = {
     { keys: ['/'], command: 'found.again' },
     { keys: ['escape', 'C-g', 'C-c'], command: 'find.cancel' },
   ],
-};
+});
 
 /** A query longer than this is cut: nobody types one, and a paste of a page is not a search. */
 const MAX_QUERY = 500;

@@ -5,7 +5,8 @@
 // done. The composer underneath is never replaced: a view may hand it a new
 // state (a search accepted), nothing else. Pure: views are values.
 
-import type { Binding, KeyNames, Mode } from '../../kernel/commands';
+import type { Binding, CommandSpec, ComposerCommand } from '../../kernel/commands';
+import type { KeyNames, Mode } from './registry';
 import type { EditorState } from '../../editor/model';
 import type { EmojiWidths } from '../../editor/width';
 import type { GridRow } from '../../kernel/rows';
@@ -13,12 +14,29 @@ import type { HistoryMode } from '../../settings/store';
 import type { ComposerContext, ComposerInput, ComposerState, Effect } from '../state';
 import type { Inert } from '../../protocol/inert';
 
-/** What a view declares of its keys (composer/views/registry.ts lists them). */
-export interface ViewSpec {
-  /** Its key table, the defaults: the person may bind others (tui/keymap.ts). */
-  readonly keys: readonly Binding[];
+/**
+ * What a view declares of its keys (composer/views/registry.ts lists them): its mode, the commands it adds, each
+ * described once, and its key table. The registry derives the modes, the command names and the whole table from these.
+ */
+export interface ViewSpec<M extends string = string, C extends string = string> {
+  /** The mode its keys are looked up in while it is on top. */
+  readonly mode: M;
   /** A lone letter typed while it is on top is a key (y, n, j), never typing. */
   readonly letters: boolean;
+  /** The commands it adds: their names, and what each does (the README's key table and /help read them). */
+  readonly commands: Readonly<Record<C, CommandSpec>>;
+  /** Its key table, the defaults: the person may bind others (tui/keymap.ts). Its own commands, or the composer's. */
+  readonly keys: readonly Binding<C | ComposerCommand>[];
+}
+
+/** A view's spec, its names kept as literals (so the registry can count them); a key run by no command fails here. */
+export function viewSpec<const M extends string, const C extends string>(spec: {
+  readonly mode: M;
+  readonly letters: boolean;
+  readonly commands: Readonly<Record<C, CommandSpec>>;
+  readonly keys: readonly Binding<NoInfer<C> | ComposerCommand>[];
+}): ViewSpec<M, C> {
+  return spec;
 }
 
 /** What a view knows of the world when an input reaches it. */
