@@ -117,6 +117,7 @@ export class TurnCoordinator {
       openProviderSetup: () => this.openProviderSetup(),
       openModelPicker: () => this.openModelPicker(),
       steer: (input) => this.steer(input),
+      open: (view) => this.apply([{ type: 'openView', view }]),
     });
     bus.on('turn.ended', ({ turnId, status }) => turnEnded(c, turnId, status));
     bus.on('turn.steered', ({ steerId }) => steered(c, steerId));

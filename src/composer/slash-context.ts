@@ -10,6 +10,7 @@ import type { HistoryService } from '../history/service';
 import type { TurnRunner } from '../turn/runner';
 import type { CoordinatorOptions } from './coordinator-types';
 import type { ComposerInput, Input } from './state';
+import type { View } from './views/view';
 
 export interface SlashContext {
   /** A dim line in the transcript, never sent to the model. */
@@ -50,6 +51,8 @@ export interface SlashScreen {
   openProviderSetup(): boolean;
   /** /model: opens the model picker (the server asked for its models); what is wrong, or null once it is open. */
   openModelPicker(): string | null;
+  /** Opens a view over the composer (its file's opener made it: /help's). */
+  open(view: View): void;
   /** Sends an input into the running turn, before its next model request (idle: as a turn of its own). */
   steer(input: Input): void;
   /** The composer hears that the history walked is another one now. */
