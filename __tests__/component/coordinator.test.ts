@@ -14,6 +14,7 @@ import { ScriptProvider } from '../../src/providers/script';
 import type { Provider } from '../../src/providers/provider';
 import { HistoryService } from '../../src/history/service';
 import * as ed from '../../src/editor/model';
+import { CLUSTERING } from '../../src/editor/width';
 import { tempDir } from '../helpers/pty';
 
 function service(dataDir: string, sessionId: string, settings?: Settings): HistoryService {
@@ -28,6 +29,28 @@ function service(dataDir: string, sessionId: string, settings?: Settings): Histo
   });
   h.load();
   return h;
+}
+
+/** What the view in the transcript's place (/help) shows, every row of it, trailing space trimmed. */
+function helpText(c: TurnCoordinator): string {
+  const paint = c.frame().paints.transcript;
+  const at = {
+    width: 200,
+    height: 1000,
+    emoji: CLUSTERING,
+    keys: DEFAULT_KEYMAP,
+    now: 0,
+    historyMode: 'session' as const,
+  };
+  const rows = paint?.rows({ ...at, markdown: () => [] }) ?? [];
+  return rows
+    .map((row) =>
+      row
+        .map((s) => s.text)
+        .join('')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 function setup(
@@ -131,10 +154,15 @@ describe('the coordinator: slash commands', () => {
     ]);
   });
   it('/help names the keys a search adds: the scope switch and the delete', () => {
-    const { send, notes } = setup();
+    const { c, send, notes } = setup();
     send('/help');
-    expect(notes()[0]).toMatch(/Ctrl\+T +Search the global history instead of the session one/);
-    expect(notes()[0]).toMatch(/Shift\+Delete, Ctrl\+Delete +Delete the selected entry from both history files/);
+    expect(c.mode).toBe('help');
+    expect(helpText(c)).toMatch(/Ctrl\+T +Search the global history instead of the session one/);
+    expect(helpText(c)).toMatch(/Shift\+Delete, Ctrl\+Delete +Delete the selected entry from both history files/);
+    // In a view over the transcript, which it leaves as it was.
+    expect(notes()).toEqual([]);
+    c.dispatch({ kind: 'command', name: 'help.close' });
+    expect(c.mode).toBe('idle');
   });
   it('/help and what milk says name the keys as the person bound them', () => {
     const { keymap } = buildKeymap({
@@ -142,21 +170,22 @@ describe('the coordinator: slash commands', () => {
       'search.toggleScope': ['C-o'],
       'app.cycleMode': ['f6'],
     });
-    const { send, notes } = setup([], { keys: keymap });
+    const { c, send, notes } = setup([], { keys: keymap });
     send('/help');
-    expect(notes()[0]).toMatch(/in a search \(F5, Ctrl\+S\):/);
-    expect(notes()[0]).toMatch(/Ctrl\+O +Search the global history instead/);
-    expect(notes()[0]).not.toMatch(/Ctrl\+R\b/);
+    expect(helpText(c)).toMatch(/in a search \(F5, Ctrl\+S\):/);
+    expect(helpText(c)).toMatch(/Ctrl\+O +Search the global history instead/);
+    expect(helpText(c)).not.toMatch(/Ctrl\+R\b/);
+    c.dispatch({ kind: 'command', name: 'help.close' });
     send('/force');
     expect(notes().at(-1)).toContain('(/force goes back to ask; F6: the next mode)');
   });
   it('/help puts what to know first, then every key and command; /force toggles full-auto; nothing reaches the model', () => {
-    const { c, send, notes, seen } = setup();
+    const { c, send, seen } = setup();
     send('/help');
-    expect(notes()[0]).toMatch(
-      /^first:\n(.+\n)+\nevery key:\n(.+\n)+\nin a search \(Ctrl\+R, Ctrl\+S\):\n(.+\n)+\ncommands:\n\/help /,
+    expect(helpText(c)).toMatch(
+      /^first steps\n(.+\n)+\nthe keys \(idle\)\n(.+\n)+\nin a search \(Ctrl\+R, Ctrl\+S\):\n(.+\n)+\ncommands\n\/help /,
     );
-    const first = notes()[0].split('\n\n')[0];
+    const first = helpText(c).split('\n\n')[0];
     // The essentials, with the keys as bound: sending, @, !, the menu, history search, stopping, the question's keys.
     for (const line of [
       /^ {2}Enter +send; .*Ctrl\+J.*: a new line$/m,
@@ -173,6 +202,7 @@ describe('the coordinator: slash commands', () => {
       /the status bar: ↑ tokens the last turn sent, ↓ it received, Σ the conversation so far; ctx N%/,
     ])
       expect(first).toMatch(line);
+    c.dispatch({ kind: 'command', name: 'help.close' });
     send('/force');
     expect(c.force).toBe(true);
     send('/force');

@@ -118,9 +118,13 @@ describe('milk in a real terminal', () => {
     milk.write('still typing');
     await milk.waitFor(() => milk!.composerLines()[0] === 'still typing', 'typing after resize');
     milk.write(KEY.ctrlC + '/help' + KEY.enter);
-    // The end of /help: the last slash command.
-    await milk.waitForText(/\/history \[global\|session\]\s+Show the history mode/);
+    // /help opens at its top, in the resized screen; G goes to its end.
+    await milk.waitFor(() => milk!.lines()[0].startsWith('first steps'), 'the help at its top');
+    milk.write('G');
+    await milk.waitForText(/help: line (\d+) of \1 /);
     expect(milk.text()).not.toContain('You wrote');
+    milk.write(KEY.esc);
+    await milk.waitFor(() => !milk!.text().includes('first steps'), 'the help closed');
   });
 
   it('never submits on the newlines of a bracketed paste, and collapses a large one', async () => {
@@ -202,19 +206,21 @@ describe('milk in a real terminal', () => {
   it('scrolls the transcript with PageUp/PageDown and the wheel, and holds its place while reading back', async () => {
     milk = new MilkPty({ args: ['--data-dir', tempDir()], env: { MILK_OFFLINE_DELAY_MS: '40' } });
     await milk.waitForText('history: session');
-    milk.write('/help' + KEY.enter);
-    await milk.waitForText('/history [global|session]');
-    // The top two rows: the welcome line, then what /help printed.
-    const transcriptTop = () => milk!.lines().slice(0, 3).join('\n');
-    expect(transcriptTop()).not.toContain('first:');
+    // A command's 60 lines, shown whole (Ctrl+O): more than a screen of transcript.
+    milk.write("!seq -f 'row %g' 0 59" + KEY.enter);
+    await milk.waitForText('(Ctrl+O shows them)');
+    milk.write('\x0f');
+    await milk.waitFor(() => !milk!.text().includes('lines hidden'), 'the output whole');
+    // The top rows: the welcome line, then the command's first lines.
+    const transcriptTop = () => milk!.lines().slice(0, 8).join('\n');
+    await milk.waitFor(() => !transcriptTop().includes('row 0'), 'the input scrolled up');
     milk.write('more' + KEY.enter);
     await milk.waitFor(() => milk!.statusLine().includes('working'), 'busy');
-    // More pages than /help has (it grows with every command).
     milk.write('\x1b[5~'.repeat(30));
-    await milk.waitFor(() => transcriptTop().includes('first:'), 'scrolled to the top');
+    await milk.waitFor(() => transcriptTop().includes('row 0'), 'scrolled to the top');
     // The reply keeps streaming below without moving what is being read.
     await milk.waitFor(() => !milk!.statusLine().includes('working'), 'idle', 15000);
-    expect(transcriptTop()).toContain('first:');
+    expect(transcriptTop()).toContain('row 0');
     milk.write('\x1b[<65;10;5M'.repeat(80));
     await milk.waitFor(() => milk!.text().includes('--model NAME.'), 'wheel down to the bottom');
     milk.write('\x1b[<64;10;5M');

@@ -45,12 +45,17 @@ it(
     m.write('/help');
     await m.waitFor(() => m!.composerLines().join('') === '/help', 'typed');
     m.write(KEY.enter);
+    await m.waitForText('first steps');
+    // The project's and the person's own commands are the help's last section.
+    m.write('G');
     await m.waitFor(
       () =>
         /\/explain +Explain code simply \(personal\)/.test(m!.text()) &&
         /\/ship +Prepare the release notes \(project\)/.test(m!.text()),
       'listed in /help',
     );
+    m.write(KEY.esc);
+    await m.waitFor(() => !m!.text().includes('Explain code simply'), 'the help closed');
     m.write('/expl');
     await m.waitFor(() => m!.composerLines().join('') === '/expl', 'typed');
     m.write('\t');

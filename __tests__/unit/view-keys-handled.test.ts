@@ -9,6 +9,7 @@ import { ApprovalView, type ApprovalQuestion } from '../../src/composer/views/ap
 import { ConfirmView } from '../../src/composer/views/confirm';
 import { CopyModeView } from '../../src/composer/views/copy-mode';
 import { DiffView } from '../../src/composer/views/diff';
+import { HelpView } from '../../src/composer/views/help';
 import { ModelPickerView } from '../../src/composer/views/model-picker';
 import { PickerView } from '../../src/composer/views/picker';
 import { ProviderSetupView } from '../../src/composer/views/provider-setup';
@@ -127,6 +128,21 @@ const TYPICAL: Readonly<Record<ModalMode, () => Composer>> = {
     const c = over(TranscriptFindView.open(corpus(), 3));
     c.type('model');
     c.run('find.done');
+    return c;
+  },
+  // Scrolled into its middle, a search made: n and N have lines to go to.
+  help: () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `key ${i}  does thing ${i % 3}`);
+    const c = over(HelpView.open([{ title: 'keys', lines }]));
+    c.run('help.pageDown', 'help.search');
+    c.type('thing 1');
+    c.run('helpQuery.done');
+    return c;
+  },
+  helpQuery: () => {
+    const c = over(HelpView.open([{ title: 'keys', lines: ['a  one', 'b  two'] }]));
+    c.run('help.search');
+    c.type('tw');
     return c;
   },
   diff: () => {

@@ -36,6 +36,8 @@ const REBOUND: Readonly<Record<string, readonly string[]>> = {
   'find.done': ['C-o'],
   'found.next': ['M-n'],
   'diff.close': ['x'],
+  'help.search': ['?'],
+  'helpQuery.done': ['C-o'],
 };
 
 const MINUTE = 60_000;
@@ -204,6 +206,21 @@ const SCENES: Readonly<Record<ModalMode, Scene>> = {
       p.write(keys['find.done'] ? '\x0f' : KEY.enter);
     },
     shown: /model/,
+  },
+  help: {
+    open: async (p) => {
+      p.write('/help' + KEY.enter);
+    },
+    shown: /first steps/,
+  },
+  helpQuery: {
+    open: async (p, keys) => {
+      p.write('/help' + KEY.enter);
+      await p.settle((t) => t.includes('first steps'), 'the help');
+      p.write(keys['help.search'] ? '?' : '/');
+      p.write('history');
+    },
+    shown: /help: \/history/,
   },
   diff: {
     // A command the person runs (!): the workspace's snapshots keep what it changed.

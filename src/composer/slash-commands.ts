@@ -12,6 +12,7 @@ import { type SlashCommand, slash } from './slash/command';
 import { SETTINGS_COMMANDS } from './slash/settings';
 import { SESSION_COMMANDS } from './slash/session';
 import { AGENT_COMMANDS } from './slash/agent';
+import { HelpView } from './views/help';
 
 export type { SlashContext };
 export type { SlashCommand } from './slash/command';
@@ -22,18 +23,13 @@ const HELP: SlashCommand = slash('help', {
   description: 'What to know first, then every key of the current mode and every command',
   run(ctx, args, usage) {
     if (args.length > 0) return usage;
-    const prompts = ctx.services.prompts?.help() ?? [];
-    ctx.note(
-      [
-        ...essentialsHelp(ctx.keys),
-        '',
-        'every key:',
-        ...keyHelp(ctx.keys, ctx.screen.composerMode()),
-        '',
-        'commands:',
-        ...slashHelpLines(ctx.keys),
-        ...(prompts.length ? ['', 'prompt commands:', ...prompts] : []),
-      ].join('\n'),
+    ctx.screen.open(
+      HelpView.open([
+        { title: 'first steps', lines: essentialsHelp(ctx.keys).slice(1) },
+        { title: `the keys (${ctx.screen.composerMode()})`, lines: keyHelp(ctx.keys, ctx.screen.composerMode()) },
+        { title: 'commands', lines: slashHelpLines(ctx.keys) },
+        { title: "this project's and your own commands", lines: ctx.services.prompts?.help() ?? [] },
+      ]),
     );
   },
 });

@@ -26,6 +26,7 @@ import { QUESTION_SPEC } from './question';
 import { COPY_SPEC } from './copy-mode';
 import { DIFF_SPEC } from './diff';
 import { FIND_SPEC, FOUND_SPEC } from './transcript-find';
+import { HELP_QUERY_SPEC, HELP_SPEC } from './help';
 import type { ViewSpec } from './view';
 
 const SPECS = [
@@ -43,6 +44,8 @@ const SPECS = [
   FOUND_SPEC,
   DIFF_SPEC,
   HUNKS_SPEC,
+  HELP_SPEC,
+  HELP_QUERY_SPEC,
 ] as const;
 
 type Specs = typeof SPECS;
