@@ -293,7 +293,7 @@ module.exports = tseslint.config(
       'src/composer/rewind-flow.ts',
     ],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           paths: [...IO_MODULES.map((name) => ({ name, message: 'pure modules do no I/O: move this to a service' }))],
@@ -311,6 +311,8 @@ module.exports = tseslint.config(
                 '**/io/**',
               ],
               message: 'pure modules take data and return data; services are wired in app/',
+              // A type is data: a view may name the payload of the bus event that opens it.
+              allowTypeImports: true,
             },
           ],
         },
@@ -354,6 +356,23 @@ module.exports = tseslint.config(
         {
           selector: "Program > ExportNamedDeclaration > VariableDeclaration[kind='let']",
           message: 'pure modules keep no module state: pass it in',
+        },
+      ],
+    },
+  },
+  {
+    // The coordinator knows views by their interface and the registry: a view a bus event opens is its file's opener.
+    files: ['src/composer/coordinator.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\./views/(?!registry$|view$)',
+              message: 'the coordinator imports no concrete view: its spec opens it (composer/views/registry.ts)',
+            },
+          ],
         },
       ],
     },

@@ -9,7 +9,9 @@
 
 import type { Bus } from '../kernel/bus';
 import { sanitize } from '../protocol/inert';
-import type { CommandName, Mode } from './views/registry';
+import { type CommandName, type Mode, OPENERS } from './views/registry';
+import type { View } from './views/view';
+import { maxOf } from '../kernel/arrays';
 import { withKeys } from '../kernel/commands';
 import { SLASH_COMMANDS, SlashContext, findSlash } from './slash-commands';
 import type { CommandEntry } from '../search/commands';
@@ -20,12 +22,11 @@ import type { HistoryService } from '../history/service';
 import type { TurnRunner } from '../turn/runner';
 import { UiState, dispatch, initialUi, keyModes, open, shownComposer, shownPaint, shownStatus, top } from './stack';
 import type { CarriedEffect, ComposerInput, Effect, Input } from './state';
-import { APPROVAL_PAUSE_MS, ApprovalView } from './views/approval';
 import type { PersonAnswer } from '../protocol/questions';
 import { RewindFlow } from './rewind-flow';
 import type { CoordinatorState, EffectContext } from './effects/context';
 import { steer, steered, turnEffects, turnEnded } from './effects/turn';
-import { askOwn, listenForQuestions, questionEffects } from './effects/questions';
+import { askOwn, questionEffects } from './effects/questions';
 import { historyEffects } from './effects/history';
 import { openModelPicker, openProviderSetup, settingsEffects } from './effects/settings';
 import { screenEffects } from './effects/screen';
@@ -87,7 +88,6 @@ export class TurnCoordinator {
       note: (text: string) => this.note(text),
       dispatch: (input: ComposerInput) => this.dispatch(input),
       apply: (effects: readonly Effect[]) => this.apply(effects),
-      rearm: () => this.rearm(),
       draftText: () => expandedText(this.ui.composer.editor),
       slash: (name: string, args: string[]) => this.slash(name, args),
     });
@@ -121,7 +121,9 @@ export class TurnCoordinator {
     });
     bus.on('turn.ended', ({ turnId, status }) => turnEnded(c, turnId, status));
     bus.on('turn.steered', ({ steerId }) => steered(c, steerId));
-    listenForQuestions(c);
+    // The views the bus's events open (a tool's approval, the model's question, the step limit's), as they come.
+    for (const opener of OPENERS)
+      bus.on(opener.event, (payload) => this.apply([{ type: 'openView', view: opener.open(payload, this.now()) }]));
   }
 
   /** Inputs entered while a turn ran, sent in order when it ends. */
@@ -153,9 +155,9 @@ export class TurnCoordinator {
     return this.runner.busy ? 'busy' : 'idle';
   }
 
-  /** The pending tool question, if one is open. */
-  get approval(): ApprovalView | null {
-    return (this.ui.views.find((v) => v instanceof ApprovalView) as ApprovalView | undefined) ?? null;
+  /** The views over the composer, bottom first (for tests and help). */
+  get views(): readonly View[] {
+    return this.ui.views;
   }
 
   private get time(): { now: number; lastKeyAt: number } {
@@ -164,12 +166,12 @@ export class TurnCoordinator {
 
   /**
    * Notes a key arriving now and returns the modes it is looked up in, top
-   * view first: an approval question takes keys only after a pause in typing.
+   * view first: a question takes keys only after a pause in typing.
    */
   keyModes(now = this.now()): Mode[] {
     this.prevKeyAt = this.lastKeyAt;
     this.lastKeyAt = now;
-    if (this.approval) this.rearm();
+    this.rearm();
     return keyModes(this.ui, this.composerMode, { now, lastKeyAt: this.prevKeyAt });
   }
 
@@ -180,9 +182,15 @@ export class TurnCoordinator {
     return { editor, highlight, prompt, legend, paints: shownPaint(this.ui) };
   }
 
+  /** A view that takes keys only after a pause: the legend is painted again once the pause is over. */
   private rearm(): void {
+    const pause = maxOf(
+      this.ui.views.map((v) => v.pauseMs ?? 0),
+      0,
+    );
+    if (pause === 0) return;
     if (this.armTimer) clearTimeout(this.armTimer);
-    this.armTimer = setTimeout(() => this.bus.requestRender(), APPROVAL_PAUSE_MS + 5);
+    this.armTimer = setTimeout(() => this.bus.requestRender(), pause + 5);
     this.armTimer.unref();
   }
 
@@ -239,6 +247,7 @@ export class TurnCoordinator {
     const opened = open(this.ui, effects, { history: this.history.list(), commands: this.commands });
     this.ui = opened.ui;
     for (const effect of opened.effects) this.carryOut(effect);
+    this.rearm();
     this.bus.requestRender();
   }
 

@@ -47,8 +47,6 @@ export interface EffectContext {
   dispatch(input: ComposerInput): void;
   /** Effects from outside a key: views they open go on the stack, the rest are carried out. */
   apply(effects: readonly Effect[]): void;
-  /** Repaints the legend once a pause makes a question answerable. */
-  rearm(): void;
   /** The draft as typed, pastes expanded. */
   draftText(): string;
   /** Runs a slash command by name. */

@@ -1,12 +1,11 @@
-// Questions put to the person: a tool call's approval and the model's questions (opened as views when the bus asks,
-// answered back on it), the step limit's "go on?", and milk's own (which file keeps a `# ` memory, whether to trust a
-// workspace), each with an id of its own, never the model's, one at a time.
+// The answers to the questions put to the person, back on the bus: a tool call's approval, the model's questions and
+// the step limit's "go on?" (their views open on the bus's events: composer/views/registry.ts's openers); and milk's
+// own questions (which file keeps a `# ` memory, whether to trust a workspace), each with an id of its own, never the
+// model's, one at a time.
 
 import { sanitize } from '../../protocol/inert';
 import type { PersonAnswer } from '../../protocol/questions';
-import { ApprovalView } from '../views/approval';
 import { QuestionView } from '../views/question';
-import { ConfirmView } from '../views/confirm';
 import type { EffectContext, Handlers } from './context';
 
 export function questionEffects(c: EffectContext): Handlers<'answer' | 'answerQuestion' | 'memory'> {
@@ -32,23 +31,6 @@ export function questionEffects(c: EffectContext): Handlers<'answer' | 'answerQu
   };
 }
 
-/** The questions the bus asks (a call's approval, the model's question, the step limit) opened as views. */
-export function listenForQuestions(c: EffectContext): void {
-  c.bus.on('turn.limit', ({ turnId, steps }) => {
-    const question = `this turn has made ${steps} model requests (maxSteps in config.json); go on?`;
-    const answer = (goOn: boolean) => [{ type: 'goOn' as const, turnId, goOn }];
-    c.apply([{ type: 'openView', view: new ConfirmView(question, answer(true), answer(false)) }]);
-  });
-  c.bus.on('approval.asked', (e) => {
-    c.apply([{ type: 'openView', view: new ApprovalView(e, c.now()) }]);
-    c.rearm();
-  });
-  c.bus.on('question.asked', (e) => {
-    c.apply([{ type: 'openView', view: new QuestionView(e, c.now()) }]);
-    c.rearm();
-  });
-}
-
 /**
  * Puts milk's own question to the person in the question view (options only, its own id, never the model's);
  * `then` takes the answer (Esc: dismissed). One asked while another is open waits for it.
@@ -69,7 +51,6 @@ export function askOwn(
     free: false,
   };
   c.apply([{ type: 'openView', view: new QuestionView(asked, c.now()) }]);
-  c.rearm();
 }
 
 /** A `# ` input: which file keeps it, asked in the question view (its own id, never the model's). */

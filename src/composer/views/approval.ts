@@ -9,7 +9,7 @@
 import type { Approval } from '../../protocol/approvals';
 import type { CommandName, KeyNames } from './registry';
 import type { ComposerInput, ComposerState } from '../state';
-import { Handled, PaintContext, View, ViewContext, ViewPaint, viewSpec, consume, pass } from './view';
+import { Handled, PaintContext, View, ViewContext, ViewPaint, consume, opensOn, pass, viewSpec } from './view';
 import { GridRow, Style, fit } from '../../kernel/rows';
 import { reduce } from '../reducer';
 import { Inert, sanitize } from '../../protocol/inert';
@@ -34,6 +34,7 @@ export const APPROVAL_SPEC = viewSpec({
         'Run it, and from now on in this workspace every call the rule covers (for a command: the same first words)',
     },
   },
+  opens: opensOn('approval.asked', askApproval),
   keys: [
     { keys: ['y'], command: 'approval.yes' },
     { keys: ['n', 'escape'], command: 'approval.no' },
@@ -125,6 +126,7 @@ const PASSES: ReadonlySet<CommandName> = new Set<CommandName>(['app.interrupt', 
 
 export class ApprovalView implements View {
   readonly mode = 'approval' as const;
+  readonly pauseMs = APPROVAL_PAUSE_MS;
 
   readonly requestId: number;
   readonly turnId: number;
@@ -278,4 +280,9 @@ function hunkRows(summary: string, p: Picking, count: number, text: string, at: 
     rows.push([{ text: fit(line, at.width, at.emoji), style }]);
   }
   return rows;
+}
+
+/** A tool call's question, as the bus asks it. */
+function askApproval(asked: ApprovalQuestion, now: number): View {
+  return new ApprovalView(asked, now);
 }

@@ -1,12 +1,13 @@
 // A yes/no question over whatever is beneath it (a search asking before it
-// deletes an entry): y carries out the effects it was given, n / Esc / Ctrl-C
+// deletes an entry, the step limit's "go on?"): y carries out the effects it was given, n / Esc / Ctrl-C
 // / Ctrl+G leave everything as it was (the keys as bound: its legend says
 // them). Either way it leaves the stack. It takes nothing else: typing and
 // pastes are dropped, never answered.
 
+import type { Events } from '../../kernel/bus';
 import type { KeyNames } from './registry';
 import type { ComposerInput, Effect } from '../state';
-import { Handled, View, viewSpec, consume, pass } from './view';
+import { Handled, View, consume, opensOn, pass, viewSpec } from './view';
 import { Inert, sanitize } from '../../protocol/inert';
 
 export const CONFIRM_SPEC = viewSpec({
@@ -16,6 +17,7 @@ export const CONFIRM_SPEC = viewSpec({
     'confirm.yes': { description: 'Yes: delete it' },
     'confirm.no': { description: 'No: keep it and go on searching' },
   },
+  opens: opensOn('turn.limit', askGoOn),
   keys: [
     { keys: ['y'], command: 'confirm.yes' },
     { keys: ['n', 'escape', 'C-c', 'C-g'], command: 'confirm.no' },
@@ -49,4 +51,11 @@ export class ConfirmView implements View {
       legend: sanitize(`${keys.key('confirm', 'confirm.yes')} yes · ${keys.key('confirm', 'confirm.no')} no`),
     };
   }
+}
+
+/** The step limit's question: whether the turn goes on for maxSteps more model requests. */
+function askGoOn({ turnId, steps }: Events['turn.limit']): View {
+  const question = `this turn has made ${steps} model requests (maxSteps in config.json); go on?`;
+  const answer = (goOn: boolean): Effect[] => [{ type: 'goOn', turnId, goOn }];
+  return new ConfirmView(question, answer(true), answer(false));
 }

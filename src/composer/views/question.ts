@@ -14,8 +14,8 @@ import { GridRow, fit } from '../../kernel/rows';
 import { PLAN_MODES } from '../../kernel/questions';
 import { type AskedQuestion, type PersonAnswer } from '../../protocol/questions';
 import type { ComposerInput, ComposerState, Effect } from '../state';
-import { Handled, PaintContext, View, ViewContext, ViewPaint, viewSpec, consume, pass } from './view';
-import { approvalAnswerable } from './approval';
+import { Handled, PaintContext, View, ViewContext, ViewPaint, consume, opensOn, pass, viewSpec } from './view';
+import { APPROVAL_PAUSE_MS, approvalAnswerable } from './approval';
 
 export const QUESTION_SPEC = viewSpec({
   mode: 'question',
@@ -39,6 +39,7 @@ export const QUESTION_SPEC = viewSpec({
       description: 'Close it unanswered (the model is told; a plan: keep planning)',
     },
   },
+  opens: opensOn('question.asked', ask),
   keys: [
     { keys: ['up', 'C-p'], command: 'question.up' },
     { keys: ['down', 'C-n', 'tab'], command: 'question.down' },
@@ -59,6 +60,7 @@ const MAX_ANSWER = 4_000;
 
 export class QuestionView implements View {
   readonly mode = 'question' as const;
+  readonly pauseMs = APPROVAL_PAUSE_MS;
 
   constructor(
     readonly q: AskedQuestion,
@@ -243,4 +245,9 @@ export function planRows(v: QuestionView, at: PaintContext): GridRow[] {
   const filler: GridRow[] = Array.from({ length: room - shown.length }, () => []);
   const after: GridRow = more > 0 ? [{ text: `  … ${more} more rows`, style: 'dim' }] : [];
   return [title, [], ...shown, ...filler, after, ...choices].slice(0, at.height);
+}
+
+/** The model's question or plan, as the bus asks it. */
+function ask(asked: AskedQuestion, now: number): View {
+  return new QuestionView(asked, now);
 }

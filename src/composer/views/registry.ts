@@ -27,7 +27,7 @@ import { COPY_SPEC } from './copy-mode';
 import { DIFF_SPEC } from './diff';
 import { FIND_SPEC, FOUND_SPEC } from './transcript-find';
 import { HELP_QUERY_SPEC, HELP_SPEC } from './help';
-import type { ViewSpec } from './view';
+import type { Opener, ViewSpec } from './view';
 
 const SPECS = [
   SEARCH_SPEC,
@@ -76,6 +76,9 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = SPECS.reduce
   (all, spec) => ({ ...all, ...spec.commands }),
   { ...COMPOSER_COMMANDS },
 ) as Record<CommandName, CommandSpec>;
+
+/** The views bus events open (a tool's approval, the model's question, the step limit's): the coordinator listens. */
+export const OPENERS: readonly Opener[] = SPECS.flatMap((spec: ViewSpec) => (spec.opens ? [spec.opens] : []));
 
 export const MODAL_KEYS = Object.fromEntries(SPECS.map((spec) => [spec.mode, spec.keys])) as unknown as Readonly<
   Record<ModalMode, readonly Binding[]>

@@ -13,6 +13,7 @@ import type { GridRow } from '../../kernel/rows';
 import type { HistoryMode } from '../../settings/store';
 import type { ComposerContext, ComposerInput, ComposerState, Effect } from '../state';
 import type { Inert } from '../../protocol/inert';
+import type { Events } from '../../kernel/bus';
 
 /**
  * What a view declares of its keys (composer/views/registry.ts lists them): its mode, the commands it adds, each
@@ -27,6 +28,19 @@ export interface ViewSpec<M extends string = string, C extends string = string> 
   readonly commands: Readonly<Record<C, CommandSpec>>;
   /** Its key table, the defaults: the person may bind others (tui/keymap.ts). Its own commands, or the composer's. */
   readonly keys: readonly Binding<C | ComposerCommand>[];
+  /** The bus event that opens it, if one does (a tool's approval, the model's question): the coordinator listens. */
+  readonly opens?: Opener;
+}
+
+/** A view a bus event opens, made from the event as it comes and the time it is shown. */
+export interface Opener {
+  readonly event: keyof Events;
+  open(payload: unknown, now: number): View;
+}
+
+/** The opener of a view on `event`, its payload typed as the bus types it. */
+export function opensOn<E extends keyof Events>(event: E, open: (payload: Events[E], now: number) => View): Opener {
+  return { event, open: open as (payload: unknown, now: number) => View };
 }
 
 /** A view's spec, its names kept as literals (so the registry can count them); a key run by no command fails here. */
@@ -35,6 +49,7 @@ export function viewSpec<const M extends string, const C extends string>(spec: {
   readonly letters: boolean;
   readonly commands: Readonly<Record<C, CommandSpec>>;
   readonly keys: readonly Binding<NoInfer<C> | ComposerCommand>[];
+  readonly opens?: Opener;
 }): ViewSpec<M, C> {
   return spec;
 }
@@ -94,6 +109,11 @@ export interface ViewPaints {
 export interface View {
   /** Its key table's mode (the keymap's tables, composer/views/registry.ts) and its name in help. */
   readonly mode: Mode;
+  /**
+   * It takes keys only after this long without one (a question appearing as someone types): the screen is painted
+   * again when it arms.
+   */
+  readonly pauseMs?: number;
   /** The mode a key is looked up in now, or null to let keys fall to the view below (an approval during its pause). */
   keyMode(time: { now: number; lastKeyAt: number }): Mode | null;
   handle(input: ComposerInput, composer: ComposerState, ctx: ViewContext): Handled;
