@@ -15,6 +15,7 @@ import type { Provider } from '../../src/providers/provider';
 import { HistoryService } from '../../src/history/service';
 import * as ed from '../../src/editor/model';
 import { CLUSTERING } from '../../src/editor/width';
+import { markdown } from '../helpers/paint';
 import { tempDir } from '../helpers/pty';
 
 function service(dataDir: string, sessionId: string, settings?: Settings): HistoryService {
@@ -31,9 +32,9 @@ function service(dataDir: string, sessionId: string, settings?: Settings): Histo
   return h;
 }
 
-/** What the view in the transcript's place (/help) shows, every row of it, trailing space trimmed. */
-function helpText(c: TurnCoordinator): string {
-  const paint = c.frame().paints.transcript;
+/** What the views paint in an area (/help: the transcript's place; a question: over the composer), every row. */
+function shown(c: TurnCoordinator, area: 'transcript' | 'overlay' = 'transcript'): string {
+  const paint = c.frame().paints[area];
   const at = {
     width: 200,
     height: 1000,
@@ -42,7 +43,7 @@ function helpText(c: TurnCoordinator): string {
     now: 0,
     historyMode: 'session' as const,
   };
-  const rows = paint?.rows({ ...at, markdown: () => [] }) ?? [];
+  const rows = paint?.rows({ ...at, markdown }) ?? [];
   return rows
     .map((row) =>
       row
@@ -52,6 +53,7 @@ function helpText(c: TurnCoordinator): string {
     )
     .join('\n');
 }
+const helpText = (c: TurnCoordinator): string => shown(c);
 
 /** The tool call's question the coordinator has open, if any. */
 const approvalOn = (c: TurnCoordinator): ApprovalView | null =>
@@ -261,12 +263,13 @@ describe('the coordinator: turns', () => {
       answers.push(`memory ${a.kind === 'option' ? a.index : a.kind}`),
     );
     expect(c.mode).toBe('question');
-    expect(String(c.frame().prompt)).toContain('Trust it?');
+    expect(String(c.frame().prompt)).toBe('milk asks');
+    expect(shown(c, 'overlay')).toContain('Trust it?');
     clock += APPROVAL_PAUSE_MS;
     c.dispatch({ kind: 'text', text: '2' });
     expect(answers).toEqual(['trust 1']);
     expect(c.mode).toBe('question');
-    expect(String(c.frame().prompt)).toContain('Remember where?');
+    expect(shown(c, 'overlay')).toContain('Remember where?');
     clock += APPROVAL_PAUSE_MS;
     c.dispatch({ kind: 'text', text: '1' });
     expect(answers).toEqual(['trust 1', 'memory 0']);

@@ -171,14 +171,9 @@ export class QuestionView implements View {
         ? 'pause to answer'
         : `${choose} · ${k('question.dismiss')} ${plan ? 'keep planning' : 'no answer'}`;
     return {
-      // A question of milk's own (where a memory goes) has no turn.
-      prompt: sanitize(
-        plan
-          ? 'the model proposes a plan'
-          : this.q.turnId < 0
-            ? oneLine(this.q.question)
-            : `the model asks: ${oneLine(this.q.question)}`,
-      ),
+      // The question is shown whole above (its Markdown rendered): the status bar says who asks, so at 80 columns the
+      // keys still fit. A question of milk's own (where a memory goes) has no turn.
+      prompt: sanitize(plan ? 'the model proposes a plan' : this.q.turnId < 0 ? 'milk asks' : 'the model asks'),
       legend: sanitize(legend),
     };
   }
