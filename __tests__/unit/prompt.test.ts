@@ -67,6 +67,16 @@ describe('the system prompt', () => {
     expect(systemPromptParts(inputs({ tools: [] })).map((p) => p.name)).not.toContain('tools');
   });
 
+  it("says when to reach for a tool by the tool's own guidance, there while it is offered", () => {
+    const withGuidance = BUILTIN_TOOLS.map((t) => ({ ...specOf(t), guidance: t.guidance }));
+    const todo = BUILTIN_TOOLS.find((t) => t.name === 'todo')!;
+    expect(todo.guidance).toMatch(/three or more steps/);
+    const tools = (offered: typeof withGuidance) =>
+      systemPromptParts(inputs({ tools: offered })).find((p) => p.name === 'tools')!.text;
+    expect(tools(withGuidance)).toContain(todo.guidance);
+    expect(tools(withGuidance.filter((t) => t.name !== 'todo'))).not.toContain('three or more steps');
+  });
+
   it('states the approval mode in force', () => {
     const approval = systemPromptParts(inputs({ approval: { mode: 'full-auto', meaning: 'Nothing asks.' } })).find(
       (p) => p.name === 'approval',

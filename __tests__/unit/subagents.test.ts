@@ -1,5 +1,5 @@
 import { EXPLORE, READ_TOOLS, agentsFrom, parseAgentFile, readsOnly, subagentSystem } from '../../src/agent/subagents';
-import { BUILTIN_TOOLS, ToolRegistry } from '../../src/tools/registry';
+import { BUILTIN_TOOLS, ToolRegistry, mainOnlyTools } from '../../src/tools/registry';
 import { inOrder } from '../../src/turn/calls/in-order';
 import type { Show } from '../../src/turn/calls/tool-calls';
 import { sanitize } from '../../src/protocol/inert';
@@ -9,6 +9,7 @@ const file = (name: string, text: string, source: 'personal' | 'project' = 'proj
   text,
   source,
 });
+const MAIN_ONLY = mainOnlyTools();
 const kindOf = (t: string) => BUILTIN_TOOLS.find((x) => x.name === t)?.kind;
 
 describe('subagent files', () => {
@@ -17,6 +18,7 @@ describe('subagent files', () => {
     for (const tools of spellings) {
       const made = parseAgentFile(
         file('rev.md', `---\nname: reviewer\ndescription: "Reviews"\ntools: ${tools}\nmodel: m1\n---\nReview it.\n`),
+        MAIN_ONLY,
       );
       expect(made).toEqual({
         name: 'reviewer',
@@ -30,26 +32,32 @@ describe('subagent files', () => {
   });
 
   it('takes the name from the file and read-and-search tools when they are not said', () => {
-    expect(parseAgentFile(file('scout.md', '---\ndescription: Looks\n---\nLook.'))).toMatchObject({
+    expect(parseAgentFile(file('scout.md', '---\ndescription: Looks\n---\nLook.'), MAIN_ONLY)).toMatchObject({
       name: 'scout',
       tools: READ_TOOLS,
     });
   });
 
   it("says why a file is no subagent: no front matter, no prompt, a bad name, the main agent's own tools", () => {
-    const problem = (text: string, name = 'a.md') => (parseAgentFile(file(name, text)) as { problem: string }).problem;
+    const problem = (text: string, name = 'a.md') =>
+      (parseAgentFile(file(name, text), MAIN_ONLY) as { problem: string }).problem;
     expect(problem('Just text.')).toMatch(/no front matter/);
     expect(problem('---\nname: a\n---\n')).toMatch(/no prompt/);
     expect(problem('---\nname: Bad Name\n---\nx')).toMatch(/is not a name/);
     expect(problem('---\ntools: read_file, task, todo\n---\nx')).toMatch(/task, todo: a subagent cannot have these/);
+    // Each of them says so itself (its `mainOnly`): the checklist, the questions, tasks and the background shells.
+    expect([...MAIN_ONLY].sort()).toEqual(['ask_user', 'propose_plan', 'shell_kill', 'shell_output', 'task', 'todo']);
   });
 
   it("milk's explore comes first; a project's file replaces a personal one of the same name; problems are kept", () => {
-    const { agents, problems } = agentsFrom([
-      file('r.md', '---\nname: r\ndescription: mine\n---\nx', 'personal'),
-      file('r2.md', '---\nname: r\ndescription: theirs\n---\nx', 'project'),
-      file('bad.md', 'nothing'),
-    ]);
+    const { agents, problems } = agentsFrom(
+      [
+        file('r.md', '---\nname: r\ndescription: mine\n---\nx', 'personal'),
+        file('r2.md', '---\nname: r\ndescription: theirs\n---\nx', 'project'),
+        file('bad.md', 'nothing'),
+      ],
+      MAIN_ONLY,
+    );
     expect(agents.map((a) => `${a.name}:${a.description}`)).toEqual([`explore:${EXPLORE.description}`, 'r:theirs']);
     expect(problems).toEqual([expect.stringMatching(/^agent bad\.md: no front matter/)]);
   });

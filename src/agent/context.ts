@@ -3,7 +3,7 @@
 // again for a new conversation), and the prompt is put together at the start
 // of each turn from them, the tools offered and the approval mode in force.
 
-import { BUILTIN_TOOLS, specOf } from '../tools/registry';
+import { BUILTIN_TOOLS, mainOnlyTools, specOf } from '../tools/registry';
 import { sandboxSentence } from '../tools/sandbox';
 import type { Settings } from '../settings/store';
 import { APPROVAL_MEANING } from '../settings/approval';
@@ -41,7 +41,7 @@ export class AgentContext {
     const made = promptCommands(read.files, this.reserved);
     this.commands = made.commands;
     const agentFiles = readPromptFiles(this.dataDir, this.workspace, 'subagents');
-    const agents = agentsFrom(agentFiles.files);
+    const agents = agentsFrom(agentFiles.files, mainOnlyTools());
     this.agents = agents.agents;
     return [
       ...this.instructions.problems,
@@ -58,7 +58,7 @@ export class AgentContext {
     const env = { ...(this.env as Environment), date: localDate(now), added: this.settings.dirs };
     return systemPromptParts({
       env,
-      tools: this.workspace ? BUILTIN_TOOLS.map(specOf) : [],
+      tools: this.workspace ? BUILTIN_TOOLS.map((t) => ({ ...specOf(t), guidance: t.guidance })) : [],
       approval: {
         mode,
         meaning: this.workspace

@@ -29,9 +29,12 @@ export interface Instruction {
   bytes: number;
 }
 
+/** A tool as the prompt tells of it: what the model is told, and the line on when to reach for it, if any. */
+export type PromptTool = ToolSpec & { readonly guidance?: string };
+
 export interface PromptInputs {
   env: Environment;
-  tools: readonly ToolSpec[];
+  tools: readonly PromptTool[];
   /** The person's own text for the end of the prompt (--append-system-prompt, config `appendSystemPrompt`). */
   appended?: string;
   /** The approval mode in force, and what it means for the model. */
@@ -73,7 +76,7 @@ function environment(env: Environment): string {
 }
 
 /** When to use which tool: the tools' own descriptions, and the order to reach for them. */
-function tools(specs: readonly ToolSpec[]): string {
+function tools(specs: readonly PromptTool[]): string {
   const lines = specs.map((t) => `- ${t.name}: ${t.description}`);
   return [
     'Tools (paths are relative to the workspace; nothing outside it, or the directories added to it, can be read or ' +
@@ -83,12 +86,7 @@ function tools(specs: readonly ToolSpec[]): string {
       'Call several tools in one answer',
     'when they do not depend on each other. A call the person declines comes back saying so: do not retry it ' +
       'unchanged.',
-    ...(specs.some((t) => t.name === 'todo')
-      ? [
-          'For a task of three or more steps, write the steps with todo before you start and keep it true as you ' +
-            'go (one item in_progress, each marked done when it is): the person follows your work by it.',
-        ]
-      : []),
+    ...specs.flatMap((t) => (t.guidance ? [t.guidance] : [])),
   ].join('\n');
 }
 

@@ -19,9 +19,6 @@ export interface AgentSpec {
   readonly source: 'milk' | 'personal' | 'project';
 }
 
-/** Tools that belong to the main conversation: a subagent never has them (no task within a task). */
-export const MAIN_ONLY = new Set(['task', 'todo', 'ask_user', 'propose_plan', 'shell_output', 'shell_kill']);
-
 /** What a subagent has when its file names no tools, and what `explore` has: reading and searching. */
 export const READ_TOOLS: readonly string[] = ['read_file', 'glob', 'grep'];
 
@@ -90,7 +87,8 @@ function listOf(v: string | string[] | undefined): string[] {
 }
 
 /** One agent file as a subagent, or why it is not one. */
-export function parseAgentFile(file: PromptFile): AgentSpec | { problem: string } {
+/** `mainOnly`: the tools that belong to the main conversation (tools/registry.ts): a subagent never has them. */
+export function parseAgentFile(file: PromptFile, mainOnly: ReadonlySet<string>): AgentSpec | { problem: string } {
   const parsed = frontMatter(file.text);
   if (!parsed) return { problem: `${file.file}: no front matter (--- name, description, tools, model ---)` };
   const { fields, body } = parsed;
@@ -102,7 +100,7 @@ export function parseAgentFile(file: PromptFile): AgentSpec | { problem: string 
   if (!NAME.test(name)) return { problem: `${file.file}: "${name.slice(0, 40)}" is not a name (a-z, 0-9, - and _)` };
   if (!body) return { problem: `${file.file}: no prompt after the front matter` };
   const listed = listOf(fields.get('tools'));
-  const refused = listed.filter((t) => MAIN_ONLY.has(t));
+  const refused = listed.filter((t) => mainOnly.has(t));
   if (refused.length) return { problem: `${file.file}: ${refused.join(', ')}: a subagent cannot have these` };
   const model = field('model');
   return {
@@ -116,11 +114,14 @@ export function parseAgentFile(file: PromptFile): AgentSpec | { problem: string 
 }
 
 /** The subagents the files make, milk's first; a project's replaces a personal one (and milk's) of the same name. */
-export function agentsFrom(files: readonly PromptFile[]): { agents: AgentSpec[]; problems: string[] } {
+export function agentsFrom(
+  files: readonly PromptFile[],
+  mainOnly: ReadonlySet<string>,
+): { agents: AgentSpec[]; problems: string[] } {
   const byName = new Map<string, AgentSpec>([[EXPLORE.name, EXPLORE]]);
   const problems: string[] = [];
   for (const file of files) {
-    const made = parseAgentFile(file);
+    const made = parseAgentFile(file, mainOnly);
     if ('problem' in made) problems.push(`agent ${made.problem}`);
     else byName.set(made.name, made);
   }

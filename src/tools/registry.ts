@@ -36,6 +36,11 @@ export const BUILTIN_TOOLS: readonly AnyTool[] = [
   proposePlan,
 ];
 
+/** The tools only the main conversation has (their own `mainOnly`): a subagent's file may not name them. */
+export function mainOnlyTools(): ReadonlySet<string> {
+  return new Set(BUILTIN_TOOLS.filter((t) => t.mainOnly).map((t) => t.name));
+}
+
 export function specOf(tool: AnyTool): ToolSpec {
   return { name: tool.name, description: tool.description, parameters: tool.parameters };
 }

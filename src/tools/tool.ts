@@ -86,6 +86,13 @@ export interface Tool<A = Record<string, unknown>> {
   /** The JSON Schema the model sees, from which the arguments' validator is made. */
   readonly parameters: Schema<A>;
   readonly kind: ToolKind;
+  /**
+   * Only the main conversation has it (the checklist, a question to the person, a task, the background shells): a
+   * subagent's file that names it is refused.
+   */
+  readonly mainOnly?: boolean;
+  /** A line of the system prompt's tools part, there while it is offered: when to reach for it. */
+  readonly guidance?: string;
   /** It runs in the sandbox (when there is one): its question may let it reach the network. */
   readonly sandboxed?: boolean;
   /** Calls the schema must accept (a test checks each), and a reader may learn from. */

@@ -29,6 +29,7 @@ export const askUser = defineTool<Args>({
     'what you can find out with the tools, or to confirm what you were told to do.',
   parameters,
   kind: 'state',
+  mainOnly: true,
   examples: [
     { question: 'Which package manager does this project use?', options: ['npm', 'pnpm', 'yarn'] },
     { question: 'What should the new command be called?' },

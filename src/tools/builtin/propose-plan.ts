@@ -29,6 +29,7 @@ export const proposePlan = defineTool<Args>({
     'call this once the plan is concrete; after it is accepted, carry it out in the same turn.',
   parameters,
   kind: 'state',
+  mainOnly: true,
   examples: [{ plan: '1. Rename `parseArgs` to `parseFlags` in src/cli.ts and its 3 callers.\n2. Run `npm test`.' }],
   check: (args) =>
     !args.plan.trim()

@@ -34,6 +34,7 @@ export const shellOutput = defineTool({
     'still running. Give wait to let a server start or a build go on before reading.',
   parameters: outputParameters,
   kind: 'state',
+  mainOnly: true,
   examples: [{ id: 1 }, { id: 2, wait: 10 }],
   subject: (args) => `${args.id}${args.wait ? ` (waiting up to ${args.wait} s)` : ''}`,
   run: async (args, ctx, signal) => {
@@ -48,6 +49,7 @@ export const shellKill = defineTool({
   description: 'End a background command (its whole process group) by the id shell gave it.',
   parameters: s.object({ id }, ['id']),
   kind: 'state',
+  mainOnly: true,
   examples: [{ id: 1 }],
   subject: (args) => String(args.id),
   run: async (args, ctx) => {

@@ -29,6 +29,7 @@ export const task = defineTool<Args>({
     'subagents only read; give each everything it needs to know.',
   parameters,
   kind: 'state',
+  mainOnly: true,
   examples: [
     {
       description: 'Find the config loader',

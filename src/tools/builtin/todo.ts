@@ -33,6 +33,10 @@ export const todo = defineTool<Args>({
     'a batch at the end. Skip it for a single quick step or a question.',
   parameters,
   kind: 'state',
+  mainOnly: true,
+  guidance:
+    'For a task of three or more steps, write the steps with todo before you start and keep it true as you go (one ' +
+    'item in_progress, each marked done when it is): the person follows your work by it.',
   examples: [
     {
       items: [
