@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import { clipboardImage } from './clipboard-image';
 import { probeImage } from '../tools/image-file';
 import type { AppOptions, Services } from './screen';
-import { expandPrompt, promptHelpLines } from '../agent/prompt-commands';
 import { costLines } from './status-lines';
 import { describeModel } from '../providers/resume';
 import type { SetupKind } from '../composer/views/provider-setup';
@@ -125,28 +124,6 @@ export function providerSetup(s: Services, options: AppOptions): CoordinatorOpti
       } catch (err) {
         return `not connected: ${(err as Error).message}`;
       }
-    },
-  };
-}
-
-/** The prompt commands: the agent's files' and the MCP servers' prompts, as slash commands. */
-export function promptCommands(s: Services): NonNullable<ConstructorParameters<typeof TurnCoordinator>[3]['prompts']> {
-  const all = () => [
-    ...s.agent.commands,
-    ...s.mcp.prompts().map((p) => ({
-      name: p.command,
-      description: p.description || `a prompt of the MCP server ${p.server}`,
-      source: 'mcp' as const,
-      body: '',
-    })),
-  ];
-  return {
-    names: () => [...s.agent.commands.map((c) => c.name), ...s.mcp.prompts().map((p) => p.command)],
-    entries: () => all().map((c) => ({ name: c.name, args: '', description: `${c.description} (${c.source})` })),
-    help: () => promptHelpLines(all()),
-    expand: (name, args) => {
-      const command = s.agent.commands.find((c) => c.name === name);
-      return command ? expandPrompt(command.body, args) : s.mcp.getPrompt(name, args);
     },
   };
 }

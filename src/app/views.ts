@@ -21,13 +21,13 @@ import {
   pastedImages,
   doctorLinesFor,
   providerSetup,
-  promptCommands,
   mentionFiles,
   addDirFor,
   rewindFiles,
   lookingAround,
 } from './coordinator-options';
 import { statusSources, transcriptKeys, selection } from './transcript-parts';
+import { promptCommands } from './command-loaders';
 import { env, HandOver, editorModule } from './env';
 import { aboutMilk } from './cli-support';
 
