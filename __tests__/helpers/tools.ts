@@ -2,13 +2,20 @@
 // in the registry, its arguments checked against the schema, then run.
 import type { ToolCall } from '../../src/protocol/tools';
 import type { ToolContext, ToolResult } from '../../src/tools/tool';
-import { ToolRegistry, prepare, runTool } from '../../src/tools/registry';
+import { ToolRegistry, builtinTools, prepare, runTool } from '../../src/tools/registry';
+import type { TodoItem } from '../../src/protocol/checklist';
+
+/** The checklists the todo tool was given to show, newest last. */
+export const shownChecklists: TodoItem[][] = [];
+
+/** milk's own tools as app/ makes them, the checklist kept in `shownChecklists`. */
+export const TOOLS = builtinTools({ checklist: { show: (items) => void shownChecklists.push([...items]) } });
 
 export type CallContext = Partial<Omit<ToolContext, 'workspace'>> & { workspace: string; signal: AbortSignal };
 
 /** The result of `call` (an argument error as the model would be told it). */
 export async function callTool(call: Omit<ToolCall, 'id'> & { id?: string }, ctx: CallContext): Promise<ToolResult> {
-  const prepared = prepare(new ToolRegistry().find(call.name), { id: call.id ?? 'c', ...call });
+  const prepared = prepare(new ToolRegistry(TOOLS).find(call.name), { id: call.id ?? 'c', ...call });
   if (!prepared.ok) return { ok: false, content: `error: ${prepared.why}`, status: 'invalid arguments' };
   const { signal, ...rest } = ctx;
   return runTool(prepared.tool, prepared.args, { sandbox: null, onOutput: () => undefined, ...rest }, signal);

@@ -11,6 +11,7 @@ import { McpServers, killMcpServers } from '../../src/tools/mcp';
 import { mcpTool } from '../../src/tools/mcp-tools';
 import { BUILTIN_TOOLS, ToolRegistry } from '../../src/tools/registry';
 import { ROOT, tempDir } from '../helpers/pty';
+import { TOOLS } from '../helpers/tools';
 
 jest.setTimeout(30000);
 
@@ -76,7 +77,7 @@ it("lists each server's tools namespaced, with their schemas and what they say o
   expect(nowhere).toMatchObject({ state: 'failed' });
   expect(nowhere.why).toMatch(/cannot start \/nonexistent\/mcp-server/);
   expect(
-    new ToolRegistry(() => s.tools().map((t) => mcpTool(t, (n, a, sig) => s.call(n, a, sig))))
+    new ToolRegistry(TOOLS, () => s.tools().map((t) => mcpTool(t, (n, a, sig) => s.call(n, a, sig))))
       .specs()
       .map((t) => t.name)
       .slice(BUILTIN_TOOLS.length),

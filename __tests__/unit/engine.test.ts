@@ -14,6 +14,7 @@ import { Conversation } from '../../src/turn/conversation';
 import { Approvals } from '../../src/turn/approvals';
 import { sanitize } from '../../src/protocol/inert';
 import { Settings } from '../../src/settings/store';
+import { TOOLS } from '../helpers/tools';
 
 /** Answers each request with the next step: tool calls (by name and arguments) or text. */
 class Steps implements Provider {
@@ -76,7 +77,7 @@ function engine(
   const provider = new Steps(steps);
   const runner = new TurnRunner(bus, provider, {
     workspace: '/nowhere',
-    tools: new ToolRegistry(() => tools),
+    tools: new ToolRegistry(TOOLS, () => tools),
     unattended,
   });
   const messages: ChatMessage[] = [];
@@ -147,7 +148,7 @@ describe('the engine: every tool call gets an answer', () => {
     settings.setMode('read-only');
     const runner = new TurnRunner(bus, new Steps([[{ name: 'made_up', args: {} }], 'done']), {
       workspace: '/nowhere',
-      tools: new ToolRegistry(() => [echo]),
+      tools: new ToolRegistry(TOOLS, () => [echo]),
       settings,
     });
     const answers: string[] = [];
@@ -322,7 +323,7 @@ function compacting(provider: Summarising) {
   const bus = new Bus();
   const runner = new TurnRunner(bus, provider, {
     workspace: '/nowhere',
-    tools: new ToolRegistry(() => [big]),
+    tools: new ToolRegistry(TOOLS, () => [big]),
     contextWindow: () => 1000,
   });
   const notes: string[] = [];

@@ -2,6 +2,7 @@ import { BUILTIN_TOOLS, ToolRegistry, loggedSubject, prepare, specOf } from '../
 import { mcpTool } from '../../src/tools/mcp-tools';
 import { checkArgs } from '../../src/tools/validate';
 import type { ToolCall } from '../../src/protocol/tools';
+import { TOOLS } from '../helpers/tools';
 
 const call = (name: string, args: Record<string, unknown>, argsError?: string): ToolCall => ({
   id: 'c1',
@@ -9,7 +10,7 @@ const call = (name: string, args: Record<string, unknown>, argsError?: string): 
   args,
   ...(argsError ? { argsError } : {}),
 });
-const registry = new ToolRegistry();
+const registry = new ToolRegistry(TOOLS);
 const refused = (name: string, args: Record<string, unknown>) => {
   const p = prepare(registry.find(name), call(name, args));
   return p.ok ? null : p.why;
@@ -122,7 +123,7 @@ describe('the tool registry', () => {
       calls.push([name, args]);
       return { ok: true, content: 'noted' };
     });
-    const withMcp = new ToolRegistry(() => [tool]);
+    const withMcp = new ToolRegistry(TOOLS, () => [tool]);
     expect(withMcp.specs().at(-1)).toEqual({
       name: 'demo__note',
       description: 'Keep a note (from the MCP server demo)',

@@ -3,6 +3,7 @@ import { BUILTIN_TOOLS, ToolRegistry, mainOnlyTools } from '../../src/tools/regi
 import { inOrder } from '../../src/turn/calls/in-order';
 import type { Show } from '../../src/turn/calls/tool-calls';
 import { sanitize } from '../../src/protocol/inert';
+import { TOOLS } from '../helpers/tools';
 
 const file = (name: string, text: string, source: 'personal' | 'project' = 'project') => ({
   file: name,
@@ -78,7 +79,7 @@ describe('subagent files', () => {
 
 describe("a subagent's tools", () => {
   it('are only those its spec names, offered and found', () => {
-    const sub = new ToolRegistry(() => [], null).subset(['read_file', 'grep']);
+    const sub = new ToolRegistry(TOOLS, () => [], null).subset(['read_file', 'grep']);
     expect(sub.specs().map((s) => s.name)).toEqual(['read_file', 'grep']);
     expect(sub.find('shell')).toBeUndefined();
     expect(sub.find('task')).toBeUndefined();

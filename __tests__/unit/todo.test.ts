@@ -3,6 +3,7 @@ import type { ChatMessage } from '../../src/protocol/messages';
 import { replay } from '../../src/session/replay';
 import { checklistOf, checklistRows, itemsOf, todoProblem, todoSubject, todoText } from '../../src/kernel/checklist';
 import { type TodoItem } from '../../src/protocol/checklist';
+import { todo } from '../../src/tools/builtin/todo';
 
 const item = (text: string, status: TodoItem['status'] = 'pending'): TodoItem => ({ text, status });
 const rows = (items: TodoItem[], height: number, folded = false, width = 40) =>
@@ -16,6 +17,18 @@ const call = (items: unknown): ChatMessage => ({
 });
 
 describe('the checklist', () => {
+  it('is shown through the checklist the tool was made with (its capability), not through the call', async () => {
+    const shown: TodoItem[][] = [];
+    const tool = todo({ show: (items) => void shown.push([...items]) });
+    const ctx = { workspace: '/w', sandbox: null, onOutput: () => undefined };
+    const list = [item('Read it', 'done'), item('Change it', 'in_progress')];
+    const result = await tool.run({ items: list }, ctx, new AbortController().signal);
+    expect(shown).toEqual([list]);
+    expect(result).toEqual({ ok: true, content: 'The checklist is saved (1/2 done):\n[x] Read it\n[>] Change it' });
+    await tool.run({ items: [] }, ctx, new AbortController().signal);
+    expect(shown.at(-1)).toEqual([]);
+  });
+
   it('takes a list with at most one item in progress, each with text, within the bounds', () => {
     expect(todoProblem([item('a', 'done'), item('b', 'in_progress'), item('c')])).toBeNull();
     expect(todoProblem([])).toBeNull();

@@ -30,7 +30,7 @@ import { priceOf } from '../providers/pricing/cost';
 import { type ModelPlace, tablePrice, tableWindow, warmPriceTable } from '../providers/pricing/price-table';
 import { Spending } from '../providers/pricing/spending';
 import type { McpServerConfig } from '../tools/mcp';
-import { ToolRegistry } from '../tools/registry';
+import { type Capabilities, ToolRegistry, builtinTools } from '../tools/registry';
 import { BackgroundShells } from '../tools/background';
 import { TurnRunner } from '../turn/runner';
 import { mcpHolder } from './agent-mcp';
@@ -189,7 +189,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     contextWindow: () => options.contextWindow?.(settings.model) ?? windowOf(settings.model),
     cacheKey: () => recorder.conv,
     effort: () => settings.effort ?? (settings.model ? options.modelSettings?.(settings.model)?.effort : undefined),
-    tools: new ToolRegistry(mcp.tools),
+    tools: new ToolRegistry(builtinTools(capabilities(bus)), mcp.tools),
     ...options.answer,
   });
   const log = sessionLog(options);
@@ -214,6 +214,11 @@ export function agentParts(bus: Bus, options: AgentOptions) {
 }
 
 /** The person's hooks, those that watch the bus listening. */
+/** What milk's tools that need more than the file system are given: the checklist goes on the bus, to the screen. */
+function capabilities(bus: Bus): Capabilities {
+  return { checklist: { show: (items) => bus.emit('checklist.changed', { items }) } };
+}
+
 function watchingHooks(bus: Bus, options: AgentOptions, conversation: () => string, changes: TurnChanges): Hooks {
   const hooks = new Hooks(options.hooks ?? {}, {
     workspace: options.workspace,

@@ -5,43 +5,54 @@
 // asked about it or it runs. Adding a tool is its file and one line below.
 
 import type { ToolCall, ToolSpec } from '../protocol/tools';
-import type { AnyTool, ToolContext, ToolResult } from './tool';
+import type { AnyTool, ToolContext, ToolInfo, ToolResult } from './tool';
 import { shell } from './builtin/shell';
 import { readFile } from './builtin/read-file';
 import { glob } from './builtin/glob';
 import { grep } from './builtin/grep';
 import { editFile } from './builtin/edit-file';
 import { writeFile } from './builtin/write-file';
-import { todo } from './builtin/todo';
+import { type Checklist, todo } from './builtin/todo';
 import { askUser } from './builtin/ask-user';
 import { proposePlan } from './builtin/propose-plan';
 import { shellKill, shellOutput } from './builtin/shell-output';
 import { task } from './builtin/task';
 import { webFetch } from './builtin/web-fetch';
 
-/** milk's own tools, in the order the model is told of them. */
-export const BUILTIN_TOOLS: readonly AnyTool[] = [
-  shell,
-  shellOutput,
-  shellKill,
-  readFile,
-  glob,
-  grep,
-  editFile,
-  writeFile,
-  webFetch,
-  todo,
-  task,
-  askUser,
-  proposePlan,
-];
+/** What the tools that need more than the file system are given when they are made (app/agent.ts). */
+export interface Capabilities {
+  /** Where the checklist the model keeps goes (todo). */
+  readonly checklist: Checklist;
+}
+
+/** milk's own tools, their capabilities given, in the order the model is told of them. */
+export function builtinTools(capabilities: Capabilities): readonly AnyTool[] {
+  return [
+    shell,
+    shellOutput,
+    shellKill,
+    readFile,
+    glob,
+    grep,
+    editFile,
+    writeFile,
+    webFetch,
+    todo(capabilities.checklist),
+    task,
+    askUser,
+    proposePlan,
+  ];
+}
+
+/** milk's own tools as what only reads them sees them (names, schemas, subjects, the prompt): none of them runs. */
+export const BUILTIN_TOOLS: readonly ToolInfo[] = builtinTools({ checklist: { show: () => undefined } });
 
 /** The tools only the main conversation has (their own `mainOnly`): a subagent's file may not name them. */
 export function mainOnlyTools(): ReadonlySet<string> {
   return new Set(BUILTIN_TOOLS.filter((t) => t.mainOnly).map((t) => t.name));
 }
 
-export function specOf(tool: AnyTool): ToolSpec {
+export function specOf(tool: ToolInfo): ToolSpec {
   return { name: tool.name, description: tool.description, parameters: tool.parameters };
 }
 
@@ -51,24 +62,26 @@ export class ToolRegistry {
    * when not all (a subagent's tools).
    */
   constructor(
+    /** milk's own, made with their capabilities (builtinTools). */
+    private readonly builtin: readonly AnyTool[],
     private readonly extra: () => readonly AnyTool[] = () => [],
     private readonly only: ReadonlySet<string> | null = null,
   ) {}
 
   all(): AnyTool[] {
     const extra = this.extra();
-    const all = extra.length ? [...BUILTIN_TOOLS, ...extra] : [...BUILTIN_TOOLS];
+    const all = extra.length ? [...this.builtin, ...extra] : [...this.builtin];
     return this.only ? all.filter((t) => this.only?.has(t.name)) : all;
   }
 
   find(name: string): AnyTool | undefined {
     if (this.only && !this.only.has(name)) return undefined;
-    return BUILTIN_TOOLS.find((t) => t.name === name) ?? this.extra().find((t) => t.name === name);
+    return this.builtin.find((t) => t.name === name) ?? this.extra().find((t) => t.name === name);
   }
 
   /** The same tools, only those named. */
   subset(names: readonly string[]): ToolRegistry {
-    return new ToolRegistry(this.extra, new Set(names));
+    return new ToolRegistry(this.builtin, this.extra, new Set(names));
   }
 
   /** What the model is told it may call. */
@@ -77,12 +90,12 @@ export class ToolRegistry {
   }
 }
 
-export type Prepared =
-  | { readonly ok: true; readonly tool: AnyTool; readonly args: Record<string, unknown> }
+export type Prepared<T extends ToolInfo = AnyTool> =
+  | { readonly ok: true; readonly tool: T; readonly args: Record<string, unknown> }
   | { readonly ok: false; readonly why: string };
 
 /** The call's tool and its arguments checked, or why it cannot run as sent. */
-export function prepare(tool: AnyTool | undefined, call: ToolCall): Prepared {
+export function prepare<T extends ToolInfo>(tool: T | undefined, call: ToolCall): Prepared<T> {
   if (!tool) return { ok: false, why: `there is no tool named ${call.name}` };
   if (call.argsError) return { ok: false, why: call.argsError };
   // eslint-disable-next-line @typescript-eslint/no-require-imports

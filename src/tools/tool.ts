@@ -8,7 +8,6 @@
 import type { ToolKind } from '../protocol/approvals';
 import type { Schema } from './schema';
 import type { ImagePart } from '../protocol/images';
-import type { TodoItem } from '../protocol/checklist';
 import type { PersonAnswer } from '../protocol/questions';
 import type { BackgroundShells } from './background';
 
@@ -63,8 +62,6 @@ export interface ToolContext {
   /** Output as it arrives, for the transcript (a command's; other tools' results are shown when they end). */
   readonly onOutput: (text: string) => void;
   readonly killGraceMs?: number;
-  /** Takes the checklist the model sent (the todo tool): shown above the composer. */
-  readonly checklist?: (items: readonly TodoItem[]) => void;
   /** Runs a task in a subagent (the task tool); `line` gets a line per call it makes. Absent within a subagent. */
   readonly subagent?: (
     req: { description: string; prompt: string; agent?: string },
@@ -143,6 +140,10 @@ export function unreachable(ctx: ToolContext): string[] {
 export function boundsOf(ctx: ToolContext): Bounds {
   return { hidden: ctx.hidden, denied: ctx.deniedPlaces, also: ctx.also };
 }
+
+/** What a tool is to what only reads it (its name, schema, subject, what the prompt says of it): never run. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ToolInfo = Omit<Tool<any>, 'run'>;
 
 /** Any tool, whatever its arguments. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -19,7 +19,7 @@ import { withoutBytes } from '../kernel/images';
 import type { ImagePart } from '../protocol/images';
 import { checklistOf } from '../kernel/checklist';
 import type { TodoItem } from '../protocol/checklist';
-import { ToolRegistry } from '../tools/registry';
+import { ToolRegistry, builtinTools } from '../tools/registry';
 import { type Inert, sanitize } from '../protocol/inert';
 import { Conversation, type Input } from './conversation';
 import { Compaction } from './compaction';
@@ -67,7 +67,10 @@ export class TurnRunner {
       maxShown: options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS,
       maxKept: options.maxKeptChars ?? DEFAULT_MAX_KEPT_CHARS,
     };
-    const registry = options.tools ?? new ToolRegistry();
+    // A runner on its own (milk's tests, the bench) shows the checklist as app/ does: on the bus.
+    const registry =
+      options.tools ??
+      new ToolRegistry(builtinTools({ checklist: { show: (items) => bus.emit('checklist.changed', { items }) } }));
     const tools = options.workspace ? withTools(bus, provider, { ...options, settings, registry, step }) : null;
     this.steering = new Steering(bus);
     this.model = new ModelTurn({

@@ -1,10 +1,18 @@
 // `todo`: the checklist the model keeps while it works, sent whole each time
-// (todo.ts holds what a list may be and how it reads); milk shows it above the
-// composer and in the transcript where it changes, and the log keeps the call.
+// (kernel/checklist.ts holds what a list may be and how it reads); milk shows
+// it above the composer and in the transcript where it changes, and the log
+// keeps the call. Its one capability, where a list goes, is given when the
+// tool is made (app/agent.ts), not handed to every call.
 
-import { defineTool } from '../tool';
+import { type Tool, defineTool } from '../tool';
 import * as s from '../schema';
 import { TODO_STATUSES, todoCount, todoProblem, todoSubject, todoText } from '../../kernel/checklist';
+import type { TodoItem } from '../../protocol/checklist';
+
+/** Where the list the model sends goes: shown above the composer. */
+export interface Checklist {
+  show(items: readonly TodoItem[]): void;
+}
 
 const parameters = s.object(
   {
@@ -24,38 +32,41 @@ const parameters = s.object(
 
 type Args = s.Infer<typeof parameters>;
 
-export const todo = defineTool<Args>({
-  name: 'todo',
-  description:
-    'Keep a checklist of the steps of a task with several parts, which the person sees above their input while you ' +
-    'work. Send the whole list each time. Make it when a task has three or more steps or the person gives you a ' +
-    'list; mark an item in_progress before starting it (one at a time) and done as soon as it is finished, not in ' +
-    'a batch at the end. Skip it for a single quick step or a question.',
-  parameters,
-  kind: 'state',
-  mainOnly: true,
-  guidance:
-    'For a task of three or more steps, write the steps with todo before you start and keep it true as you go (one ' +
-    'item in_progress, each marked done when it is): the person follows your work by it.',
-  examples: [
-    {
-      items: [
-        { text: 'Find the call sites of parseArgs', status: 'done' },
-        { text: 'Move them to the new signature', status: 'in_progress' },
-        { text: 'Run the tests', status: 'pending' },
-      ],
+/** The checklist tool, its lists shown through `checklist`. */
+export function todo(checklist: Checklist): Tool<Args> {
+  return defineTool<Args>({
+    name: 'todo',
+    description:
+      'Keep a checklist of the steps of a task with several parts, which the person sees above their input while you ' +
+      'work. Send the whole list each time. Make it when a task has three or more steps or the person gives you a ' +
+      'list; mark an item in_progress before starting it (one at a time) and done as soon as it is finished, not in ' +
+      'a batch at the end. Skip it for a single quick step or a question.',
+    parameters,
+    kind: 'state',
+    mainOnly: true,
+    guidance:
+      'For a task of three or more steps, write the steps with todo before you start and keep it true as you go (one ' +
+      'item in_progress, each marked done when it is): the person follows your work by it.',
+    examples: [
+      {
+        items: [
+          { text: 'Find the call sites of parseArgs', status: 'done' },
+          { text: 'Move them to the new signature', status: 'in_progress' },
+          { text: 'Run the tests', status: 'pending' },
+        ],
+      },
+      { items: [] },
+    ],
+    check: (args) => todoProblem(args.items),
+    subject: (args) => todoSubject(args.items),
+    run: async (args) => {
+      checklist.show(args.items);
+      const content =
+        args.items.length === 0
+          ? 'The checklist is cleared.'
+          : `The checklist is saved (${todoCount(args.items)}):\n${todoText(args.items)}`;
+      // No status: the call's line says the count already.
+      return { ok: true, content };
     },
-    { items: [] },
-  ],
-  check: (args) => todoProblem(args.items),
-  subject: (args) => todoSubject(args.items),
-  run: async (args, ctx) => {
-    ctx.checklist?.(args.items);
-    const content =
-      args.items.length === 0
-        ? 'The checklist is cleared.'
-        : `The checklist is saved (${todoCount(args.items)}):\n${todoText(args.items)}`;
-    // No status: the call's line says the count already.
-    return { ok: true, content };
-  },
-});
+  });
+}
