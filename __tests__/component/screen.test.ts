@@ -1,29 +1,13 @@
 // The whole app on fake streams: no TTY, no pty. Keys go in as bytes, the
 // screen is read back from blessed's cell buffer.
-import { PassThrough, Writable } from 'node:stream';
 import { startApp, App } from '../../src/app/screen';
 import { Cleanup } from '../../src/kernel/cleanup';
 import { OfflineProvider } from '../../src/providers/offline';
 import { tempDir } from '../helpers/pty';
+import { fakeInput, fakeOutput } from '../helpers/fake-tty';
 
 function fakeTerminal(cols = 60, rows = 16) {
-  const input = Object.assign(new PassThrough(), {
-    isTTY: true,
-    isRaw: false,
-    setRawMode(v: boolean) {
-      input.isRaw = v;
-      return input;
-    },
-  });
-  const output = Object.assign(
-    new Writable({
-      write(_c, _e, cb) {
-        cb();
-      },
-    }),
-    { isTTY: true, columns: cols, rows, getWindowSize: () => [cols, rows] },
-  );
-  return { input, output };
+  return { input: fakeInput(), output: fakeOutput(cols, rows) };
 }
 
 function screenLines(app: App): string[] {

@@ -4,11 +4,11 @@
 // could vary by (the session, the workspace's name, the palette, the terminal
 // type, the clock's minute) is fixed by the caller; the tests wait for what
 // they picture, then for the screen to hold still.
-import { PassThrough, Writable } from 'node:stream';
 import { Terminal, type IBufferCell } from '@xterm/headless';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { startApp, type App, type AppOptions } from '../../src/app/screen';
 import { Cleanup } from '../../src/kernel/cleanup';
+import { type FakeInput, fakeInput, fakeOutput } from './fake-tty';
 
 export interface PictureOptions extends Partial<AppOptions> {
   cols: number;
@@ -41,7 +41,7 @@ export class PictureApp {
   readonly workspace: string;
   private readonly cleanup = new Cleanup();
   private pending: Promise<void> = Promise.resolve();
-  private readonly input: PassThrough & { isTTY: boolean; isRaw: boolean; setRawMode(v: boolean): unknown };
+  private readonly input: FakeInput;
 
   constructor(options: PictureOptions) {
     const { cols, rows } = options;
@@ -49,26 +49,13 @@ export class PictureApp {
     this.term = new Terminal({ cols, rows, allowProposedApi: true });
     this.term.loadAddon(new Unicode11Addon());
     this.term.unicode.activeVersion = '11';
-    const input = Object.assign(new PassThrough(), {
-      isTTY: true,
-      isRaw: false,
-      setRawMode(v: boolean) {
-        input.isRaw = v;
-        return input;
-      },
-    });
+    const input = fakeInput();
     this.input = input;
     const write = (chunk: Buffer | string): Promise<void> =>
       new Promise<void>((r) => this.term.write(typeof chunk === 'string' ? chunk : new Uint8Array(chunk), r));
-    const output = Object.assign(
-      new Writable({
-        write: (chunk: Buffer | string, _e, cb) => {
-          this.pending = this.pending.then(() => write(chunk));
-          cb();
-        },
-      }),
-      { isTTY: true, columns: cols, rows, getWindowSize: () => [cols, rows] },
-    );
+    const output = fakeOutput(cols, rows, (chunk) => {
+      this.pending = this.pending.then(() => write(chunk));
+    });
     // The emulator's answers to milk's questions (the cursor's place, its attributes) go back as a terminal's would.
     this.term.onData((d) => input.write(d));
     this.app = startApp({
