@@ -9,7 +9,10 @@ import type { TodoItem } from '../../src/protocol/checklist';
 export const shownChecklists: TodoItem[][] = [];
 
 /** milk's own tools as app/ makes them, the checklist kept in `shownChecklists`. */
-export const TOOLS = builtinTools({ checklist: { show: (items) => void shownChecklists.push([...items]) } });
+export const TOOLS = builtinTools({
+  checklist: { show: (items) => void shownChecklists.push([...items]) },
+  background: null,
+});
 
 export type CallContext = Partial<Omit<ToolContext, 'workspace'>> & { workspace: string; signal: AbortSignal };
 

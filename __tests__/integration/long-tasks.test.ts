@@ -7,6 +7,7 @@ import type { Provider } from '../../src/providers/provider';
 import { agent } from '../helpers/agent';
 import { tempDir } from '../helpers/pty';
 import { BackgroundShells, READ_CHARS } from '../../src/tools/background';
+import { builtinTools } from '../../src/tools/registry';
 
 const { startMockServer } = require('../../scripts/mock-server');
 
@@ -119,6 +120,27 @@ describe('background commands (real processes)', () => {
       missed: 0,
       ended: 'exit 0',
     });
+  });
+
+  it('the tools reach the shells they were made with (their capability); made with none, they say so', async () => {
+    const shells = new BackgroundShells();
+    const ws = fs.realpathSync(tempDir());
+    const never = new AbortController().signal;
+    const tools = builtinTools({ checklist: { show: () => undefined }, background: shells });
+    const named = (name: string) => tools.find((t) => t.name === name)!;
+    const started = await named('shell').run({ command: 'echo up; sleep 30', background: true }, ctx(ws), never);
+    expect(started).toMatchObject({ ok: true, status: 'background 1' });
+    expect(shells.running.map((r) => r.id)).toEqual([1]);
+    for (const deadline = Date.now() + 10_000; ;) {
+      const read = await named('shell_output').run({ id: 1, wait: 1 }, ctx(ws), never);
+      if (read.content.startsWith('up')) break;
+      if (Date.now() > deadline) throw new Error(`nothing read: ${read.content}`);
+    }
+    expect(await named('shell_kill').run({ id: 1 }, ctx(ws), never)).toMatchObject({ ok: true });
+    const none = builtinTools({ checklist: { show: () => undefined }, background: null });
+    const refused = await none[0].run({ command: 'sleep 30', background: true }, ctx(ws), never);
+    expect(refused).toEqual({ ok: false, content: 'error: no background commands here: run it without background' });
+    expect(await none[1].run({ id: 1 }, ctx(ws), never)).toMatchObject({ ok: false });
   });
 });
 

@@ -189,7 +189,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     contextWindow: () => options.contextWindow?.(settings.model) ?? windowOf(settings.model),
     cacheKey: () => recorder.conv,
     effort: () => settings.effort ?? (settings.model ? options.modelSettings?.(settings.model)?.effort : undefined),
-    tools: new ToolRegistry(builtinTools(capabilities(bus)), mcp.tools),
+    tools: new ToolRegistry(builtinTools(capabilities(bus, background)), mcp.tools),
     ...options.answer,
   });
   const log = sessionLog(options);
@@ -214,9 +214,12 @@ export function agentParts(bus: Bus, options: AgentOptions) {
 }
 
 /** The person's hooks, those that watch the bus listening. */
-/** What milk's tools that need more than the file system are given: the checklist goes on the bus, to the screen. */
-function capabilities(bus: Bus): Capabilities {
-  return { checklist: { show: (items) => bus.emit('checklist.changed', { items }) } };
+/**
+ * What milk's tools that need more than the file system are given: the checklist goes on the bus, to the screen; the
+ * background commands are the session's (/shells lists them, exit ends them).
+ */
+function capabilities(bus: Bus, background: BackgroundShells): Capabilities {
+  return { checklist: { show: (items) => bus.emit('checklist.changed', { items }) }, background };
 }
 
 function watchingHooks(bus: Bus, options: AgentOptions, conversation: () => string, changes: TurnChanges): Hooks {

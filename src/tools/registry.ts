@@ -13,6 +13,7 @@ import { grep } from './builtin/grep';
 import { editFile } from './builtin/edit-file';
 import { writeFile } from './builtin/write-file';
 import { type Checklist, todo } from './builtin/todo';
+import type { BackgroundShells } from './background';
 import { askUser } from './builtin/ask-user';
 import { proposePlan } from './builtin/propose-plan';
 import { shellKill, shellOutput } from './builtin/shell-output';
@@ -23,14 +24,16 @@ import { webFetch } from './builtin/web-fetch';
 export interface Capabilities {
   /** Where the checklist the model keeps goes (todo). */
   readonly checklist: Checklist;
+  /** The session's background commands (shell's background, shell_output, shell_kill); null: none can start. */
+  readonly background: BackgroundShells | null;
 }
 
 /** milk's own tools, their capabilities given, in the order the model is told of them. */
 export function builtinTools(capabilities: Capabilities): readonly AnyTool[] {
   return [
-    shell,
-    shellOutput,
-    shellKill,
+    shell(capabilities.background),
+    shellOutput(capabilities.background),
+    shellKill(capabilities.background),
     readFile,
     glob,
     grep,
@@ -45,7 +48,10 @@ export function builtinTools(capabilities: Capabilities): readonly AnyTool[] {
 }
 
 /** milk's own tools as what only reads them sees them (names, schemas, subjects, the prompt): none of them runs. */
-export const BUILTIN_TOOLS: readonly ToolInfo[] = builtinTools({ checklist: { show: () => undefined } });
+export const BUILTIN_TOOLS: readonly ToolInfo[] = builtinTools({
+  checklist: { show: () => undefined },
+  background: null,
+});
 
 /** The tools only the main conversation has (their own `mainOnly`): a subagent's file may not name them. */
 export function mainOnlyTools(): ReadonlySet<string> {

@@ -9,7 +9,6 @@ import type { ToolKind } from '../protocol/approvals';
 import type { Schema } from './schema';
 import type { ImagePart } from '../protocol/images';
 import type { PersonAnswer } from '../protocol/questions';
-import type { BackgroundShells } from './background';
 
 export interface ToolResult {
   /** What the model gets back. */
@@ -67,8 +66,6 @@ export interface ToolContext {
     req: { description: string; prompt: string; agent?: string },
     line: (text: string) => void,
   ) => Promise<ToolResult>;
-  /** Commands started with `background: true` (shell), which shell_output reads and shell_kill ends. */
-  readonly background?: BackgroundShells;
   /**
    * Asks the person (ask_user, propose_plan): their answer, or null when the turn was stopped meanwhile. Absent where
    * no one is there to answer (milk run).

@@ -67,10 +67,11 @@ export class TurnRunner {
       maxShown: options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS,
       maxKept: options.maxKeptChars ?? DEFAULT_MAX_KEPT_CHARS,
     };
-    // A runner on its own (milk's tests, the bench) shows the checklist as app/ does: on the bus.
+    // A runner on its own (milk's tests, the bench) gives the tools what app/ does: the checklist on the bus, the
+    // background commands it was given, if any.
+    const checklist = { show: (items: readonly TodoItem[]) => bus.emit('checklist.changed', { items }) };
     const registry =
-      options.tools ??
-      new ToolRegistry(builtinTools({ checklist: { show: (items) => bus.emit('checklist.changed', { items }) } }));
+      options.tools ?? new ToolRegistry(builtinTools({ checklist, background: options.background ?? null }));
     const tools = options.workspace ? withTools(bus, provider, { ...options, settings, registry, step }) : null;
     this.steering = new Steering(bus);
     this.model = new ModelTurn({

@@ -1,8 +1,11 @@
 // `shell`: a command in the workspace (/bin/sh), in the sandbox where it can
 // run, its output streamed and bounded, stopped with its whole process group
-// on a cancel or its timeout (tools/command.ts, loaded at the first call).
+// on a cancel or its timeout (tools/command.ts, loaded at the first call); or
+// started in the background, in the session's shells (its capability, given
+// when the tool is made: none where nothing outlives a turn).
 
 import { type ToolContext, type ToolResult, defineTool } from '../tool';
+import type { BackgroundShells } from '../background';
 import * as s from '../schema';
 import { commandModule } from '../lazy-command';
 
@@ -24,28 +27,35 @@ const parameters = s.object(
   ['command'],
 );
 
-export const shell = defineTool({
-  name: 'shell',
-  description:
-    'Run a shell command in the workspace (/bin/sh) and return its output and exit code. Give a timeout for a ' +
-    'command that may not end by itself, or run it in the background when it should keep running (a server).',
-  parameters,
-  kind: 'command',
-  sandboxed: true,
-  examples: [{ command: 'npm test' }, { command: 'make', timeout: 600 }, { command: 'npm run dev', background: true }],
-  check: (args) => (args.command.trim() ? null : '`command` is empty'),
-  subject: (args) => args.command,
-  ruleText: (args) => args.command,
-  run: async (args, ctx, signal) => {
-    if (args.background) return startInBackground(args.command, ctx);
-    const { runCommand } = commandModule();
-    return runCommand(args.command, ctx, signal, args.timeout === undefined ? undefined : args.timeout * 1000);
-  },
-});
+/** The shell tool; `background`: where a command started in the background runs on (null: it cannot). */
+export function shell(background: BackgroundShells | null) {
+  return defineTool({
+    name: 'shell',
+    description:
+      'Run a shell command in the workspace (/bin/sh) and return its output and exit code. Give a timeout for a ' +
+      'command that may not end by itself, or run it in the background when it should keep running (a server).',
+    parameters,
+    kind: 'command',
+    sandboxed: true,
+    examples: [
+      { command: 'npm test' },
+      { command: 'make', timeout: 600 },
+      { command: 'npm run dev', background: true },
+    ],
+    check: (args) => (args.command.trim() ? null : '`command` is empty'),
+    subject: (args) => args.command,
+    ruleText: (args) => args.command,
+    run: async (args, ctx, signal) => {
+      if (args.background) return startInBackground(args.command, ctx, background);
+      const { runCommand } = commandModule();
+      return runCommand(args.command, ctx, signal, args.timeout === undefined ? undefined : args.timeout * 1000);
+    },
+  });
+}
 
-function startInBackground(command: string, ctx: ToolContext): ToolResult {
-  if (!ctx.background) return { ok: false, content: 'error: no background commands here: run it without background' };
-  const started = ctx.background.start(command, ctx);
+function startInBackground(command: string, ctx: ToolContext, background: BackgroundShells | null): ToolResult {
+  if (!background) return { ok: false, content: 'error: no background commands here: run it without background' };
+  const started = background.start(command, ctx);
   if ('error' in started) return { ok: false, content: `error: ${started.error}` };
   return {
     ok: true,

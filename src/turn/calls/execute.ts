@@ -62,7 +62,6 @@ function contextOf(o: ToolCallsOptions, turn: ActiveTurn, tool: AnyTool, how: Ho
     denied: (host) => denialOf(o, denyingRule(o.settings.deny, { tool: tool.name, text: host })),
     writes: writeHooks(o, turn),
     killGraceMs: o.killGraceMs,
-    background: o.background,
     subagent: subagents ? (req, line) => subagents.run(turn, req, line) : undefined,
     ask: o.unattended ? undefined : (q) => askPerson(o, turn, q),
   };
