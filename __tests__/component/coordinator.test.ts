@@ -159,6 +159,12 @@ describe('the coordinator: slash commands', () => {
       'usage: /history [global|session]',
     ]);
   });
+  it('/provider where no set-up is wired says so, not that a turn runs', () => {
+    const { c, send, notes } = setup();
+    send('/provider');
+    expect(notes()).toEqual(['no set-up here: connect a model with milk --provider, or in config.json']);
+    expect(c.mode).toBe('idle');
+  });
   it('/help names the keys a search adds: the scope switch and the delete', () => {
     const { c, send, notes } = setup();
     send('/help');

@@ -28,7 +28,7 @@ import type { CoordinatorState, EffectContext } from './effects/context';
 import { steer, steered, turnEffects, turnEnded } from './effects/turn';
 import { askOwn, questionEffects } from './effects/questions';
 import { historyEffects } from './effects/history';
-import { openModelPicker, openProviderSetup, settingsEffects } from './effects/settings';
+import { openModelPicker, settingsEffects } from './effects/settings';
 import { screenEffects } from './effects/screen';
 import { newConversation, openPicker, searchLogs, sessionEffects, showDiff } from './effects/session';
 import { attachmentEffects } from './effects/attachments';
@@ -114,7 +114,6 @@ export class TurnCoordinator {
       undo: () => rewinds.undo(),
       showDiff: (input) => showDiff(c, input),
       searchLogs: (query) => searchLogs(c, query),
-      openProviderSetup: () => this.openProviderSetup(),
       openModelPicker: () => this.openModelPicker(),
       steer: (input) => this.steer(input),
       open: (view) => this.apply([{ type: 'openView', view }]),
@@ -270,11 +269,6 @@ export class TurnCoordinator {
   /** The person started typing: the workspace's paths for @ are listed now, in the background. */
   warmFiles(): void {
     this.options.files?.refresh();
-  }
-
-  /** /provider: the set-up opens over the composer; false while a turn runs or where there is none. */
-  openProviderSetup(): boolean {
-    return openProviderSetup(this.c);
   }
 
   /** /model: the picker opens, the server asked for its models meanwhile; what is wrong, or null once it is open. */

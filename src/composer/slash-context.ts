@@ -47,8 +47,6 @@ export interface SlashScreen {
   showDiff(input: number | null): void;
   /** /search: every conversation searched; the matches in a picker that opens one at its match. */
   searchLogs(query: string): void;
-  /** /provider: opens the set-up; false while a turn runs. */
-  openProviderSetup(): boolean;
   /** /model: opens the model picker (the server asked for its models); what is wrong, or null once it is open. */
   openModelPicker(): string | null;
   /** Opens a view over the composer (its file's opener made it: /help's). */

@@ -1,10 +1,9 @@
 // The settings from the composer: force mode and the approval mode (said with what they mean), the provider set
-// up (/provider) and the model switched (/model: its picker fed by the server's list).
+// up (/provider's answers) and the model switched (/model: its picker fed by the server's list).
 
 import { APPROVAL_MEANING } from '../../settings/approval';
 import type { ApprovalMode } from '../../protocol/approvals';
 import { ModelPickerView } from '../views/model-picker';
-import { ProviderSetupView } from '../views/provider-setup';
 import type { EffectContext, Handlers } from './context';
 
 export function settingsEffects(
@@ -42,15 +41,6 @@ function setMode(c: EffectContext, mode: ApprovalMode): void {
   c.runner.settings.setMode(mode);
   const next = c.options.keys.key('idle', 'app.cycleMode');
   c.note(`approval: ${mode} · ${APPROVAL_MEANING[mode]} (${next}: the next mode)`);
-}
-
-/** /provider: the set-up opens over the composer; false while a turn runs or where there is none. */
-export function openProviderSetup(c: EffectContext): boolean {
-  const setup = c.options.providerSetup;
-  if (!setup || c.runner.busy) return false;
-  const { kinds, keysSet } = setup.kinds();
-  c.apply([{ type: 'openView', view: ProviderSetupView.open(kinds, keysSet) }]);
-  return true;
 }
 
 /**

@@ -6,6 +6,7 @@ import { APPROVAL_MEANING, isApprovalMode } from '../../settings/approval';
 import { isThemeChoice } from '../../settings/theme';
 import { PERMISSIONS_ARGS, permissionsCommand } from './permissions';
 import { commands, turnRunning } from './command';
+import { ProviderSetupView } from '../views/provider-setup';
 
 export const SETTINGS_COMMANDS = commands({
   force: {
@@ -53,7 +54,11 @@ export const SETTINGS_COMMANDS = commands({
     description: 'Connect a model step by step: the server, its URL, the model, its key (kept in config.json)',
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
-      if (!ctx.screen.openProviderSetup()) return turnRunning(ctx.keys);
+      const setup = ctx.services.providerSetup;
+      if (!setup) return ctx.note('no set-up here: connect a model with milk --provider, or in config.json');
+      if (ctx.runner.busy) return turnRunning(ctx.keys);
+      const { kinds, keysSet } = setup.kinds();
+      ctx.screen.open(ProviderSetupView.open(kinds, keysSet));
     },
   },
   model: {
