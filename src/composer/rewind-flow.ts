@@ -4,7 +4,7 @@
 // files changed since. A part of the coordinator, carrying out its effects.
 
 import type { Bus } from '../kernel/bus';
-import { sanitize } from '../protocol/inert';
+import { EMPTY, sanitize } from '../protocol/inert';
 import { turnRunning } from './slash-commands';
 import type { CoordinatorOptions } from './coordinator-types';
 import { displayText } from '../editor/text';
@@ -45,6 +45,8 @@ export class RewindFlow {
     const now = this.p.now();
     if (now - this.lastEscAt <= ESC_ESC_MS) {
       this.lastEscAt = -Infinity;
+      // The pair is made: its hint ("Esc again…") would only repeat what the picker's title says.
+      this.p.bus.emit('status.hint', { text: EMPTY });
       const problem = this.open();
       if (problem) this.p.note(problem);
     } else {
