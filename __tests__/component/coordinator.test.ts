@@ -397,6 +397,8 @@ describe('the coordinator: rewind', () => {
       t += 300;
       run('session.rewind');
       expect(c.mode).toBe('picker');
+      // The first press's hint goes once the pair has opened the picker.
+      expect(seen.filter(([n]) => n === 'status.hint').at(-1)).toEqual(['status.hint', { text: '' }]);
       run('picker.choose');
       expect(c.mode).toBe('idle');
       expect(ed.expandedText(c.draft)).toBe('second thing');
