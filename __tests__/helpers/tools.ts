@@ -12,6 +12,8 @@ export const shownChecklists: TodoItem[][] = [];
 export const TOOLS = builtinTools({
   checklist: { show: (items) => void shownChecklists.push([...items]) },
   background: null,
+  subagents: null,
+  person: null,
 });
 
 export type CallContext = Partial<Omit<ToolContext, 'workspace'>> & { workspace: string; signal: AbortSignal };

@@ -7,7 +7,11 @@ import type { Provider } from '../../src/providers/provider';
 import { agent } from '../helpers/agent';
 import { tempDir } from '../helpers/pty';
 import { BackgroundShells, READ_CHARS } from '../../src/tools/background';
-import { builtinTools } from '../../src/tools/registry';
+import { type Capabilities, builtinTools } from '../../src/tools/registry';
+import type { Person } from '../../src/tools/builtin/ask-user';
+import type { TaskRunner } from '../../src/tools/builtin/task';
+
+const NONE: Capabilities = { checklist: { show: () => undefined }, background: null, subagents: null, person: null };
 
 const { startMockServer } = require('../../scripts/mock-server');
 
@@ -126,7 +130,7 @@ describe('background commands (real processes)', () => {
     const shells = new BackgroundShells();
     const ws = fs.realpathSync(tempDir());
     const never = new AbortController().signal;
-    const tools = builtinTools({ checklist: { show: () => undefined }, background: shells });
+    const tools = builtinTools({ ...NONE, background: shells });
     const named = (name: string) => tools.find((t) => t.name === name)!;
     const started = await named('shell').run({ command: 'echo up; sleep 30', background: true }, ctx(ws), never);
     expect(started).toMatchObject({ ok: true, status: 'background 1' });
@@ -137,10 +141,71 @@ describe('background commands (real processes)', () => {
       if (Date.now() > deadline) throw new Error(`nothing read: ${read.content}`);
     }
     expect(await named('shell_kill').run({ id: 1 }, ctx(ws), never)).toMatchObject({ ok: true });
-    const none = builtinTools({ checklist: { show: () => undefined }, background: null });
+    const none = builtinTools(NONE);
     const refused = await none[0].run({ command: 'sleep 30', background: true }, ctx(ws), never);
     expect(refused).toEqual({ ok: false, content: 'error: no background commands here: run it without background' });
     expect(await none[1].run({ id: 1 }, ctx(ws), never)).toMatchObject({ ok: false });
+  });
+});
+
+describe('the capabilities the turn runner gives', () => {
+  const ws = () => fs.realpathSync(tempDir());
+  const never = new AbortController().signal;
+  const turn = { id: 7, seq: 3, controller: new AbortController(), cancelled: false };
+
+  it("ask_user and propose_plan put their question to the person they were made with, in the call's turn", async () => {
+    const asked: Array<[number, string, readonly string[], boolean]> = [];
+    const person: Person = {
+      ask: async (t, q) => {
+        asked.push([t.id, q.question, q.options, q.plan !== undefined]);
+        return { kind: 'option', index: 1 };
+      },
+    };
+    const tools = builtinTools({ ...NONE, person });
+    const named = (name: string) => tools.find((t) => t.name === name)!;
+    const c = { workspace: ws(), sandbox: null, onOutput: () => {}, turn };
+    const asks = await named('ask_user').run({ question: 'Which one?', options: ['npm', 'pnpm'] }, c, never);
+    expect(asks).toEqual({ ok: true, content: 'The person chose: pnpm' });
+    const plan = await named('propose_plan').run({ plan: '1. do it' }, c, never);
+    expect(plan.status).toMatch(/^accepted: /);
+    expect(asked).toEqual([
+      [7, 'Which one?', ['npm', 'pnpm'], false],
+      [7, 'Carry out this plan?', expect.any(Array), true],
+    ]);
+    // Made with no one there (milk run), or run outside a turn, they say so and ask no one.
+    for (const made of [builtinTools(NONE), tools]) {
+      const context = made === tools ? { workspace: ws(), sandbox: null, onOutput: () => {} } : c;
+      const alone = await made.find((t) => t.name === 'ask_user')!.run({ question: 'Which?' }, context, never);
+      expect(alone.content).toMatch(/^error: no one is there to answer/);
+    }
+    expect(asked).toHaveLength(2);
+  });
+
+  it('task hands its work to the subagents it was made with, and runs alongside others when theirs only reads', async () => {
+    const ran: Array<[number, string, string | undefined]> = [];
+    const subagents: TaskRunner = {
+      readsOnly: (agent) => agent !== 'writer',
+      run: async (t, req, line) => {
+        ran.push([t.id, req.prompt, req.agent]);
+        line('  read_file: a.txt · done\n');
+        return { ok: true, content: `answer to ${req.prompt}` };
+      },
+    };
+    const lines: string[] = [];
+    const made = builtinTools({ ...NONE, subagents }).find((t) => t.name === 'task')!;
+    const c = { workspace: ws(), sandbox: null, onOutput: (t: string) => lines.push(t), turn };
+    const answer = await made.run({ description: 'Look', prompt: 'what is here?' }, c, never);
+    expect(answer).toEqual({ ok: true, content: 'answer to what is here?' });
+    expect(ran).toEqual([[7, 'what is here?', undefined]]);
+    expect(lines).toEqual(['  read_file: a.txt · done\n']);
+    expect(made.alongside?.({ description: 'a', prompt: 'b' })).toBe(true);
+    expect(made.alongside?.({ description: 'a', prompt: 'b', agent: 'writer' })).toBe(false);
+    const none = builtinTools(NONE).find((t) => t.name === 'task')!;
+    expect(await none.run({ description: 'Look', prompt: 'x' }, c, never)).toEqual({
+      ok: false,
+      content: 'error: no subagents here',
+    });
+    expect(none.alongside?.({ description: 'a', prompt: 'b' })).toBe(false);
   });
 });
 

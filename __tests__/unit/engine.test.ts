@@ -77,7 +77,7 @@ function engine(
   const provider = new Steps(steps);
   const runner = new TurnRunner(bus, provider, {
     workspace: '/nowhere',
-    tools: new ToolRegistry(TOOLS, () => tools),
+    tools: () => new ToolRegistry(TOOLS, () => tools),
     unattended,
   });
   const messages: ChatMessage[] = [];
@@ -148,7 +148,7 @@ describe('the engine: every tool call gets an answer', () => {
     settings.setMode('read-only');
     const runner = new TurnRunner(bus, new Steps([[{ name: 'made_up', args: {} }], 'done']), {
       workspace: '/nowhere',
-      tools: new ToolRegistry(TOOLS, () => [echo]),
+      tools: () => new ToolRegistry(TOOLS, () => [echo]),
       settings,
     });
     const answers: string[] = [];
@@ -323,7 +323,7 @@ function compacting(provider: Summarising) {
   const bus = new Bus();
   const runner = new TurnRunner(bus, provider, {
     workspace: '/nowhere',
-    tools: new ToolRegistry(TOOLS, () => [big]),
+    tools: () => new ToolRegistry(TOOLS, () => [big]),
     contextWindow: () => 1000,
   });
   const notes: string[] = [];

@@ -1,9 +1,9 @@
 import { CLUSTERING } from '../../src/editor/width';
 import type { ChatMessage } from '../../src/protocol/messages';
 import { replay } from '../../src/session/replay';
-import { checklistOf, checklistRows, itemsOf, todoProblem, todoSubject, todoText } from '../../src/kernel/checklist';
+import { checklistRows, itemsOf, todoProblem, todoSubject, todoText } from '../../src/kernel/checklist';
 import { type TodoItem } from '../../src/protocol/checklist';
-import { todo } from '../../src/tools/builtin/todo';
+import { checklistOf, todo } from '../../src/tools/builtin/todo';
 
 const item = (text: string, status: TodoItem['status'] = 'pending'): TodoItem => ({ text, status });
 const rows = (items: TodoItem[], height: number, folded = false, width = 40) =>

@@ -30,7 +30,7 @@ import { priceOf } from '../providers/pricing/cost';
 import { type ModelPlace, tablePrice, tableWindow, warmPriceTable } from '../providers/pricing/price-table';
 import { Spending } from '../providers/pricing/spending';
 import type { McpServerConfig } from '../tools/mcp';
-import { type Capabilities, ToolRegistry, builtinTools } from '../tools/registry';
+import { type Capabilities, type RunnerCapabilities, ToolRegistry, builtinTools } from '../tools/registry';
 import { BackgroundShells } from '../tools/background';
 import { TurnRunner } from '../turn/runner';
 import { mcpHolder } from './agent-mcp';
@@ -189,7 +189,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     contextWindow: () => options.contextWindow?.(settings.model) ?? windowOf(settings.model),
     cacheKey: () => recorder.conv,
     effort: () => settings.effort ?? (settings.model ? options.modelSettings?.(settings.model)?.effort : undefined),
-    tools: new ToolRegistry(builtinTools(capabilities(bus, background)), mcp.tools),
+    tools: (own) => new ToolRegistry(builtinTools({ ...capabilities(bus, background), ...own }), mcp.tools),
     ...options.answer,
   });
   const log = sessionLog(options);
@@ -215,10 +215,10 @@ export function agentParts(bus: Bus, options: AgentOptions) {
 
 /** The person's hooks, those that watch the bus listening. */
 /**
- * What milk's tools that need more than the file system are given: the checklist goes on the bus, to the screen; the
- * background commands are the session's (/shells lists them, exit ends them).
+ * What milk's tools that need more than the file system are given here (the runner gives the rest): the checklist goes
+ * on the bus, to the screen; the background commands are the session's (/shells lists them, exit ends them).
  */
-function capabilities(bus: Bus, background: BackgroundShells): Capabilities {
+function capabilities(bus: Bus, background: BackgroundShells): Omit<Capabilities, keyof RunnerCapabilities> {
   return { checklist: { show: (items) => bus.emit('checklist.changed', { items }) }, background };
 }
 

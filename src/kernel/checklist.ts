@@ -1,9 +1,9 @@
 // The checklist the model keeps while it works (the `todo` tool sends the
-// whole list each time): its items, what the tool answers, the panel above the
-// composer (whole, or folded to a count), and the list a conversation holds —
-// the last todo call's — which a resume and a rewind take back. Pure.
+// whole list each time): its items, what the tool answers, and the panel above
+// the composer (whole, or folded to a count). Pure. The list a conversation
+// holds, which a resume and a rewind take back, is the tool's to find
+// (tools/builtin/todo.ts): it knows its calls.
 
-import type { ChatMessage } from '../protocol/messages';
 import { type GridRow, fit } from './rows';
 import type { EmojiWidths } from '../editor/width';
 import type { TodoItem, TodoStatus } from '../protocol/checklist';
@@ -53,21 +53,6 @@ export function todoText(items: readonly TodoItem[]): string {
 export function todoSubject(items: readonly TodoItem[]): string {
   const now = items.find((i) => i.status === 'in_progress');
   return items.length === 0 ? 'cleared' : `${todoCount(items)}${now ? ` · now: ${oneLine(now.text)}` : ''}`;
-}
-
-/** The list the conversation holds: the newest todo call's, as the model sent it; null when it never kept one. */
-export function checklistOf(messages: readonly ChatMessage[]): TodoItem[] | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m.role !== 'assistant' || !m.toolCalls) continue;
-    for (let j = m.toolCalls.length - 1; j >= 0; j--) {
-      const call = m.toolCalls[j];
-      if (call.name !== 'todo') continue;
-      const items = itemsOf(call.args);
-      if (items) return items;
-    }
-  }
-  return null;
 }
 
 /** A todo call's items, when they are well-formed (a logged call may be anything). */

@@ -8,12 +8,12 @@ import type { ChatMessage } from '../protocol/messages';
 import type { ToolCall } from '../protocol/tools';
 import { DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS } from '../turn/limits';
 import { callDetail } from '../tools/visible';
-import { loggedSubject } from '../tools/registry';
+import { builtinTool, loggedSubject } from '../tools/registry';
 import { displayText } from '../editor/text';
 import { LogEvent, userText } from './events';
 import { summaryMessages } from '../turn/compact';
 import { pushAll } from '../kernel/arrays';
-import { checklistOf } from '../kernel/checklist';
+import { checklistOf } from '../tools/builtin/todo';
 import { type TodoItem } from '../protocol/checklist';
 import type { ReplayItem } from '../protocol/replay';
 
@@ -207,6 +207,6 @@ class Replayer {
     });
     // As it was shown live: a command's output, or another tool's result (tools/tool.ts: `streams`).
     if (!e.declined && e.content)
-      this.items.push({ kind: call.name === 'shell' ? 'output' : 'result', text: e.content });
+      this.items.push({ kind: builtinTool(call.name)?.streams ? 'output' : 'result', text: e.content });
   }
 }

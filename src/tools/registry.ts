@@ -14,19 +14,29 @@ import { editFile } from './builtin/edit-file';
 import { writeFile } from './builtin/write-file';
 import { type Checklist, todo } from './builtin/todo';
 import type { BackgroundShells } from './background';
-import { askUser } from './builtin/ask-user';
+import { type Person, askUser } from './builtin/ask-user';
 import { proposePlan } from './builtin/propose-plan';
 import { shellKill, shellOutput } from './builtin/shell-output';
-import { task } from './builtin/task';
+import { type TaskRunner, task } from './builtin/task';
 import { webFetch } from './builtin/web-fetch';
 
-/** What the tools that need more than the file system are given when they are made (app/agent.ts). */
+/**
+ * What the tools that need more than the file system are given when they are made: the checklist's sink and the
+ * background commands by app/agent.ts, the subagents and the person by the turn runner that runs the calls.
+ */
 export interface Capabilities {
   /** Where the checklist the model keeps goes (todo). */
   readonly checklist: Checklist;
   /** The session's background commands (shell's background, shell_output, shell_kill); null: none can start. */
   readonly background: BackgroundShells | null;
+  /** Where a task is handed (task); null: no subagents. */
+  readonly subagents: TaskRunner | null;
+  /** Whom the model's questions and plans are put to (ask_user, propose_plan); null: no one is there (milk run). */
+  readonly person: Person | null;
 }
+
+/** The capabilities the turn runner gives, as it runs the calls: the rest are the app's. */
+export type RunnerCapabilities = Pick<Capabilities, 'subagents' | 'person'>;
 
 /** milk's own tools, their capabilities given, in the order the model is told of them. */
 export function builtinTools(capabilities: Capabilities): readonly AnyTool[] {
@@ -41,9 +51,9 @@ export function builtinTools(capabilities: Capabilities): readonly AnyTool[] {
     writeFile,
     webFetch,
     todo(capabilities.checklist),
-    task,
-    askUser,
-    proposePlan,
+    task(capabilities.subagents),
+    askUser(capabilities.person),
+    proposePlan(capabilities.person),
   ];
 }
 
@@ -51,7 +61,14 @@ export function builtinTools(capabilities: Capabilities): readonly AnyTool[] {
 export const BUILTIN_TOOLS: readonly ToolInfo[] = builtinTools({
   checklist: { show: () => undefined },
   background: null,
+  subagents: null,
+  person: null,
 });
+
+/** milk's own tool of that name, as what only reads it sees it; undefined: none (an MCP server's, a log's). */
+export function builtinTool(name: string): ToolInfo | undefined {
+  return BUILTIN_TOOLS.find((t) => t.name === name);
+}
 
 /** The tools only the main conversation has (their own `mainOnly`): a subagent's file may not name them. */
 export function mainOnlyTools(): ReadonlySet<string> {
@@ -135,10 +152,7 @@ export async function runTool(
  * tool milk does not have, a call that was refused, a log of another shape).
  */
 export function loggedSubject(call: ToolCall): string {
-  const prepared = prepare(
-    BUILTIN_TOOLS.find((t) => t.name === call.name),
-    call,
-  );
+  const prepared = prepare(builtinTool(call.name), call);
   if (prepared.ok) return prepared.tool.subject(prepared.args);
   return Object.keys(call.args).length ? JSON.stringify(call.args) : '';
 }

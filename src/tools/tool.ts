@@ -8,7 +8,6 @@
 import type { ToolKind } from '../protocol/approvals';
 import type { Schema } from './schema';
 import type { ImagePart } from '../protocol/images';
-import type { PersonAnswer } from '../protocol/questions';
 
 export interface ToolResult {
   /** What the model gets back. */
@@ -45,6 +44,17 @@ export interface Bounds {
   readonly also?: readonly string[];
 }
 
+/**
+ * A turn as a capability acting within it sees it: its id (what a question is asked under), its number for the file
+ * copies, and its cancel (which stops what the capability started for it).
+ */
+export interface CallTurn {
+  readonly id: number;
+  readonly seq: number;
+  readonly controller: AbortController;
+  readonly cancelled: boolean;
+}
+
 export interface ToolContext {
   readonly workspace: string;
   /** How a command is confined: in bubblewrap (tools/sandbox.ts), or null for none. */
@@ -61,16 +71,8 @@ export interface ToolContext {
   /** Output as it arrives, for the transcript (a command's; other tools' results are shown when they end). */
   readonly onOutput: (text: string) => void;
   readonly killGraceMs?: number;
-  /** Runs a task in a subagent (the task tool); `line` gets a line per call it makes. Absent within a subagent. */
-  readonly subagent?: (
-    req: { description: string; prompt: string; agent?: string },
-    line: (text: string) => void,
-  ) => Promise<ToolResult>;
-  /**
-   * Asks the person (ask_user, propose_plan): their answer, or null when the turn was stopped meanwhile. Absent where
-   * no one is there to answer (milk run).
-   */
-  readonly ask?: (q: { question: string; options: readonly string[]; plan?: string }) => Promise<PersonAnswer | null>;
+  /** The turn the call is part of, for a capability that acts within it (a question, a task); absent outside one. */
+  readonly turn?: CallTurn;
 }
 
 export interface Tool<A = Record<string, unknown>> {
@@ -87,6 +89,13 @@ export interface Tool<A = Record<string, unknown>> {
   readonly mainOnly?: boolean;
   /** A line of the system prompt's tools part, there while it is offered: when to reach for it. */
   readonly guidance?: string;
+  /**
+   * Whether this call may run at the same time as the calls beside it in one answer for which this is true too (a
+   * task for a subagent that only reads); absent: one at a time.
+   */
+  alongside?(args: A): boolean;
+  /** Its output is shown as it comes (a command's), as a replay shows it too; absent: its result once it ends. */
+  readonly streams?: boolean;
   /** It runs in the sandbox (when there is one): its question may let it reach the network. */
   readonly sandboxed?: boolean;
   /** Calls the schema must accept (a test checks each), and a reader may learn from. */

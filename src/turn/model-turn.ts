@@ -9,14 +9,13 @@ import type { ChatMessage } from '../protocol/messages';
 import type { ToolCall, ToolSpec } from '../protocol/tools';
 import { sanitize } from '../protocol/inert';
 import { ProviderError } from '../providers/errors';
-import type { ToolRegistry } from '../tools/registry';
+import { type ToolRegistry, prepare } from '../tools/registry';
 import { DEFAULT_CONTEXT_CHARS } from './limits';
 import type { Conversation } from './conversation';
 import type { Compaction } from './compaction';
 import { type StepOptions, stepMessage, streamStep } from './step';
 import type { CallAnswer, ToolCalls } from './calls/tool-calls';
 import { inOrder } from './calls/in-order';
-import type { Subagents } from './subagent';
 import type { Steering } from './steering';
 import { DEFAULT_MAX_STEPS, goOn, stoppedAt } from './step-limit';
 import type { RunnerOptions } from './runner-options';
@@ -31,7 +30,6 @@ export interface ModelTurnParts {
   readonly registry: ToolRegistry;
   /** Null without a workspace: no tools are offered, and a call is answered that none ran. */
   readonly calls: ToolCalls | null;
-  readonly subagents: Subagents | null;
   readonly step: StepOptions;
   readonly steering: Steering;
 }
@@ -101,11 +99,17 @@ export class ModelTurn {
     return true;
   }
 
-  /** The calls from `at` answered together: a run of read-only tasks (subagents that only read), else the one call. */
+  /**
+   * The calls from `at` answered together: a run of calls their tools let run alongside each other (tasks for
+   * subagents that only read), else the one call.
+   */
   private together(calls: readonly ToolCall[], at: number): ToolCall[] {
-    const readOnly = (call: ToolCall): boolean => this.p.subagents?.readOnly(call) ?? false;
+    const alongside = (call: ToolCall): boolean => {
+      const prepared = prepare(this.p.registry.find(call.name), call);
+      return prepared.ok && prepared.tool.alongside?.(prepared.args) === true;
+    };
     let end = at + 1;
-    if (readOnly(calls[at])) while (end < calls.length && readOnly(calls[end])) end++;
+    if (alongside(calls[at])) while (end < calls.length && alongside(calls[end])) end++;
     return calls.slice(at, end);
   }
 

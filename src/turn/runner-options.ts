@@ -3,19 +3,22 @@
 
 import type { Settings } from '../settings/store';
 import type { Effort } from '../settings/effort';
-import type { ToolRegistry } from '../tools/registry';
+import type { RunnerCapabilities, ToolRegistry } from '../tools/registry';
 import type { AgentSpec } from '../agent/subagents';
 import type { ToolCallsOptions } from './calls/tool-calls';
 
 export interface RunnerOptions extends Partial<
-  Omit<ToolCallsOptions, 'bus' | 'settings' | 'registry' | 'approvals' | 'questions' | 'probeSandbox'>
+  Omit<ToolCallsOptions, 'bus' | 'settings' | 'registry' | 'approvals' | 'probeSandbox'>
 > {
   /** Model requests in one turn before asking whether it goes on (none to ask: it stops). */
   maxSteps?: number;
   /** The model to ask and which calls run without asking (force mode, "always" answers). */
   settings?: Settings;
-  /** The tools offered (milk's own and the MCP servers'); only with a workspace, where they run. */
-  tools?: ToolRegistry;
+  /**
+   * The tools offered (milk's own and the MCP servers'; only with a workspace, where they run), made with the
+   * capabilities the runner gives (the subagents, the person); absent: milk's own.
+   */
+  tools?: (own: RunnerCapabilities) => ToolRegistry;
   /** Characters of one turn's answer shown, at most; past it the turn ends with a message. */
   maxAnswerChars?: number;
   /** Characters of one answer kept in the conversation sent back to the model. */

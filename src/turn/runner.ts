@@ -17,9 +17,8 @@ import type { ChatMessage } from '../protocol/messages';
 import type { Effort } from '../settings/effort';
 import { withoutBytes } from '../kernel/images';
 import type { ImagePart } from '../protocol/images';
-import { checklistOf } from '../kernel/checklist';
 import type { TodoItem } from '../protocol/checklist';
-import { ToolRegistry, builtinTools } from '../tools/registry';
+import { checklistOf } from '../tools/builtin/todo';
 import { type Inert, sanitize } from '../protocol/inert';
 import { Conversation, type Input } from './conversation';
 import { Compaction } from './compaction';
@@ -67,12 +66,7 @@ export class TurnRunner {
       maxShown: options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS,
       maxKept: options.maxKeptChars ?? DEFAULT_MAX_KEPT_CHARS,
     };
-    // A runner on its own (milk's tests, the bench) gives the tools what app/ does: the checklist on the bus, the
-    // background commands it was given, if any.
-    const checklist = { show: (items: readonly TodoItem[]) => bus.emit('checklist.changed', { items }) };
-    const registry =
-      options.tools ?? new ToolRegistry(builtinTools({ checklist, background: options.background ?? null }));
-    const tools = options.workspace ? withTools(bus, provider, { ...options, settings, registry, step }) : null;
+    const { registry, calls } = withTools(bus, provider, { ...options, settings, step });
     this.steering = new Steering(bus);
     this.model = new ModelTurn({
       bus,
@@ -81,8 +75,7 @@ export class TurnRunner {
       conversation: this.conversation,
       compaction: this.compaction,
       registry,
-      calls: tools?.calls ?? null,
-      subagents: tools?.subagents ?? null,
+      calls,
       step,
       steering: this.steering,
     });

@@ -10,29 +10,22 @@ import { Bus } from '../kernel/bus';
 import type { Provider } from '../providers/provider';
 import type { ChatMessage } from '../protocol/messages';
 import type { Settings } from '../settings/store';
-import type { ToolCall } from '../protocol/tools';
-import type { ToolResult } from '../tools/tool';
+import type { CallTurn, ToolResult } from '../tools/tool';
+import type { TaskRequest, TaskRunner } from '../tools/builtin/task';
 import type { ToolRegistry } from '../tools/registry';
 import { type AgentSpec, EXPLORE, readsOnly, subagentSystem } from '../agent/subagents';
 import { StepOptions, partialMessage, stepMessage, streamStep } from './step';
 import { Show, ToolCalls, ToolCallsOptions } from './calls/tool-calls';
 import { type ActiveTurn, emptyStep } from './turn';
 
-/** What a task call asks. */
-export interface TaskRequest {
-  readonly description: string;
-  readonly prompt: string;
-  readonly agent?: string;
-}
-
 export interface SubagentOptions {
   readonly bus: Bus;
   readonly provider: Provider;
   readonly settings: Settings;
-  /** Every tool there is; each subagent gets the ones its spec names. */
-  readonly registry: ToolRegistry;
+  /** Every tool there is; each subagent gets the ones its spec names. (Asked for: the tools are made with these.) */
+  readonly registry: () => ToolRegistry;
   /** How calls are checked, asked about and run (the turn's own, without the subagents). */
-  readonly calls: Omit<ToolCallsOptions, 'registry' | 'questions' | 'subagents'>;
+  readonly calls: Omit<ToolCallsOptions, 'registry'>;
   /** The subagents there are (milk's and the files'). */
   readonly agents: () => readonly AgentSpec[];
   /** Where it works and when, for its system prompt. */
@@ -41,7 +34,7 @@ export interface SubagentOptions {
   readonly step: Pick<StepOptions, 'maxShown' | 'maxKept'>;
 }
 
-export class Subagents {
+export class Subagents implements TaskRunner {
   constructor(private readonly o: SubagentOptions) {}
 
   /** The subagent a call names (`explore` when none), or null for a name there is none of. */
@@ -50,15 +43,12 @@ export class Subagents {
     return this.o.agents().find((a) => a.name === wanted) ?? null;
   }
 
-  /** Whether a call is a task for a subagent that only reads: several such calls run at once. */
-  readOnly(call: ToolCall): boolean {
-    if (call.name !== 'task' || call.argsError) return false;
-    const agent = this.find(typeof call.args.agent === 'string' ? call.args.agent : undefined);
-    return agent !== null && readsOnly(agent, (t) => this.o.registry.find(t)?.kind);
+  readsOnly(name: string | undefined): boolean {
+    const agent = this.find(name);
+    return agent !== null && readsOnly(agent, (t) => this.o.registry().find(t)?.kind);
   }
 
-  /** Runs the task to its answer; `line` gets a line for each of its tool calls as it ends. */
-  async run(parent: ActiveTurn, req: TaskRequest, line: (text: string) => void): Promise<ToolResult> {
+  async run(parent: CallTurn, req: TaskRequest, line: (text: string) => void): Promise<ToolResult> {
     const agent = this.find(req.agent);
     if (!agent) {
       const names = this.o.agents().map((a) => a.name);
@@ -66,7 +56,7 @@ export class Subagents {
     }
     const turn = childTurn(parent);
     turn.system = subagentSystem(agent, this.o.where());
-    const registry = this.o.registry.subset(agent.tools);
+    const registry = this.o.registry().subset(agent.tools);
     const calls = new ToolCalls({ ...this.o.calls, registry });
     // Its words go nowhere but into its own conversation; what its requests cost is the turn's.
     const quiet = new Bus();
@@ -106,7 +96,7 @@ export class Subagents {
 }
 
 /** A turn of its own inside `parent`: the same id (its approvals and file copies are the turn's), stopped with it. */
-function childTurn(parent: ActiveTurn): ActiveTurn {
+function childTurn(parent: CallTurn): ActiveTurn {
   const turn: ActiveTurn = {
     id: parent.id,
     seq: parent.seq,

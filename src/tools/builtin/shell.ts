@@ -36,6 +36,7 @@ export function shell(background: BackgroundShells | null) {
       'command that may not end by itself, or run it in the background when it should keep running (a server).',
     parameters,
     kind: 'command',
+    streams: true,
     sandboxed: true,
     examples: [
       { command: 'npm test' },

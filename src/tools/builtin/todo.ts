@@ -1,12 +1,14 @@
 // `todo`: the checklist the model keeps while it works, sent whole each time
 // (kernel/checklist.ts holds what a list may be and how it reads); milk shows
 // it above the composer and in the transcript where it changes, and the log
-// keeps the call. Its one capability, where a list goes, is given when the
+// keeps the call, from which a resume and a rewind take the list back
+// (checklistOf). Its one capability, where a list goes, is given when the
 // tool is made (app/agent.ts), not handed to every call.
 
 import { type Tool, defineTool } from '../tool';
 import * as s from '../schema';
-import { TODO_STATUSES, todoCount, todoProblem, todoSubject, todoText } from '../../kernel/checklist';
+import { TODO_STATUSES, itemsOf, todoCount, todoProblem, todoSubject, todoText } from '../../kernel/checklist';
+import type { ChatMessage } from '../../protocol/messages';
 import type { TodoItem } from '../../protocol/checklist';
 
 /** Where the list the model sends goes: shown above the composer. */
@@ -32,10 +34,12 @@ const parameters = s.object(
 
 type Args = s.Infer<typeof parameters>;
 
+const NAME = 'todo';
+
 /** The checklist tool, its lists shown through `checklist`. */
 export function todo(checklist: Checklist): Tool<Args> {
   return defineTool<Args>({
-    name: 'todo',
+    name: NAME,
     description:
       'Keep a checklist of the steps of a task with several parts, which the person sees above their input while you ' +
       'work. Send the whole list each time. Make it when a task has three or more steps or the person gives you a ' +
@@ -69,4 +73,19 @@ export function todo(checklist: Checklist): Tool<Args> {
       return { ok: true, content };
     },
   });
+}
+
+/** The list the conversation holds: the newest todo call's, as the model sent it; null when it never kept one. */
+export function checklistOf(messages: readonly ChatMessage[]): TodoItem[] | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'assistant' || !m.toolCalls) continue;
+    for (let j = m.toolCalls.length - 1; j >= 0; j--) {
+      const call = m.toolCalls[j];
+      if (call.name !== NAME) continue;
+      const items = itemsOf(call.args);
+      if (items) return items;
+    }
+  }
+  return null;
 }

@@ -1,11 +1,11 @@
 // Putting things to the person: a call to approve (its answer's side effects done: "always", a rule, running without
 // the sandbox), and the model's own question or plan.
 
-import type { AnyTool, FileChange } from '../../tools/tool';
+import type { AnyTool, CallTurn, FileChange } from '../../tools/tool';
 import { describeRule, suggestRule } from '../../settings/rules';
 import { type Inert, sanitize } from '../../protocol/inert';
 import type { PersonAnswer } from '../../protocol/questions';
-import type { Answered } from '../approvals';
+import type { Answered, Questions } from '../approvals';
 import type { ActiveTurn } from '../turn';
 import type { Confinement, ToolCallsOptions } from './options';
 import type { Show } from './show';
@@ -66,12 +66,10 @@ export async function askApproval(
 
 /** Puts the model's question (or plan) to the person: their answer, or null when the turn was stopped. */
 export async function askPerson(
-  o: ToolCallsOptions,
-  turn: ActiveTurn,
+  questions: Questions,
+  turn: CallTurn,
   q: { question: string; options: readonly string[]; plan?: string },
 ): Promise<PersonAnswer | null> {
-  const questions = o.questions;
-  if (!questions) return { kind: 'dismissed' };
   const answer = await questions.ask(
     {
       turnId: turn.id,

@@ -3,6 +3,7 @@
 
 import type { AnyTool, FileChange, ToolContext, WriteHooks } from '../../tools/tool';
 import { runTool } from '../../tools/registry';
+import { writeFile } from '../../tools/builtin/write-file';
 import { applyHunks, hunkReport } from '../../tools/hunks';
 import { denyingRule } from '../../settings/deny-match';
 import { type Inert, sanitize } from '../../protocol/inert';
@@ -10,7 +11,6 @@ import { StreamSanitizer } from '../../kernel/stream-sanitizer';
 import type { ActiveTurn } from '../turn';
 import type { ToolCallsOptions } from './options';
 import { denialOf } from './policy';
-import { askPerson } from './confirm';
 import { type CallAnswer, type Show, refuse, told } from './show';
 
 /** How a call runs: what its block shows, whether in the sandbox and with the network, what stays hidden. */
@@ -52,7 +52,6 @@ export async function execute(
 
 /** What a tool is handed to run with, but its output's sink. */
 function contextOf(o: ToolCallsOptions, turn: ActiveTurn, tool: AnyTool, how: How): Omit<ToolContext, 'onOutput'> {
-  const { subagents } = o;
   return {
     workspace: o.workspace,
     sandbox: how.sandbox ? { network: how.network, hide: [...(o.hide ?? []), ...how.denied] } : null,
@@ -62,8 +61,7 @@ function contextOf(o: ToolCallsOptions, turn: ActiveTurn, tool: AnyTool, how: Ho
     denied: (host) => denialOf(o, denyingRule(o.settings.deny, { tool: tool.name, text: host })),
     writes: writeHooks(o, turn),
     killGraceMs: o.killGraceMs,
-    subagent: subagents ? (req, line) => subagents.run(turn, req, line) : undefined,
-    ask: o.unattended ? undefined : (q) => askPerson(o, turn, q),
+    turn,
   };
 }
 
@@ -80,8 +78,9 @@ export async function someHunks(
 ): Promise<CallAnswer | null> {
   const { change } = taken;
   const mode = o.settings.mode;
-  const write = o.registry.find('write_file');
-  if (!write) return refuse(show, mode, 'write_file', 'there is no write_file tool here', 'not allowed');
+  // Written as write_file writes, whichever tool's change it was (edit_file's too) and whether or not the turn's
+  // tools include write_file (a subagent's may not): the person took these hunks, not a call of that tool.
+  const write: AnyTool = writeFile;
   const now = await write.change?.({ path: change.path, content: change.after }, o.workspace);
   if (now && now.before !== change.before) {
     const why = `${change.path} changed while the question was open; nothing was written (ask again)`;

@@ -5,8 +5,7 @@ import type { Bus } from '../../kernel/bus';
 import type { Settings } from '../../settings/store';
 import type { ToolRegistry } from '../../tools/registry';
 import type { BackgroundShells } from '../../tools/background';
-import type { Approvals, Questions } from '../approvals';
-import type { Subagents } from '../subagent';
+import type { Approvals } from '../approvals';
 import type { Hooks } from '../hook-runner';
 
 export interface ToolCallsOptions {
@@ -16,10 +15,6 @@ export interface ToolCallsOptions {
   readonly approvals: Approvals;
   /** Commands the model started in the background (shell, shell_output, shell_kill, /shells). */
   readonly background?: BackgroundShells;
-  /** Subagents for the task tool; absent within a subagent (no task within a task). */
-  readonly subagents?: Subagents;
-  /** What the model asks the person; absent where no one is there (milk run). */
-  readonly questions?: Questions;
   /** Where tools run and what they may touch. */
   readonly workspace: string;
   /** The person's hooks: before_tool may block, refuse, approve or change a call; after_tool hears how it went. */
