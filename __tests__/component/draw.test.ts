@@ -62,7 +62,7 @@ describe("milk's draw", () => {
 
   it('writes a frame as one write inside DEC 2026 brackets', async () => {
     s = fakeScreen();
-    const out = await frame(s, [[{ text: 'hello', style: 'normal' }]]);
+    const out = await frame(s, [[{ text: sanitize('hello'), style: 'normal' }]]);
     expect(out.startsWith(BEGIN_SYNC)).toBe(true);
     expect(out.endsWith(END_SYNC)).toBe(true);
     expect(out).toContain('hello');
@@ -72,9 +72,9 @@ describe("milk's draw", () => {
     s = fakeScreen();
     const out = await frame(s, [
       [
-        { text: 'it', style: 'italic' },
-        { text: ' ', style: 'normal' },
-        { text: 'gone', style: 'strike' },
+        { text: sanitize('it'), style: 'italic' },
+        { text: sanitize(' '), style: 'normal' },
+        { text: sanitize('gone'), style: 'strike' },
       ],
     ]);
     expect(out).toMatch(/\x1b\[(0;)?3mit/);
@@ -86,9 +86,9 @@ describe("milk's draw", () => {
     s = fakeScreen({ color: false });
     const out = await frame(s, [
       [
-        { text: 'it', style: 'italic' },
-        { text: 'gone', style: 'strike' },
-        { text: 'H', style: 'heading' },
+        { text: sanitize('it'), style: 'italic' },
+        { text: sanitize('gone'), style: 'strike' },
+        { text: sanitize('H'), style: 'heading' },
       ],
     ]);
     expect(out).toMatch(/\x1b\[(0;)?3mit/);
@@ -103,26 +103,26 @@ describe("milk's draw", () => {
 
   it('writes a blank between two changes again rather than moving over it, when it looks the same in the style written', async () => {
     s = fakeScreen();
-    await frame(s, [[{ text: 'x', style: 'normal' }]]);
+    await frame(s, [[{ text: sanitize('x'), style: 'normal' }]]);
     // The blank between the words was already blank: written in the keyword's colour or the next one's, it looks the
     // same.
     const out = await frame(s, [
       [
-        { text: 'export', style: 'codeKeyword' },
-        { text: ' ', style: 'normal' },
-        { text: 'function', style: 'codeTitle' },
+        { text: sanitize('export'), style: 'codeKeyword' },
+        { text: sanitize(' '), style: 'normal' },
+        { text: sanitize('function'), style: 'codeTitle' },
       ],
     ]);
     expect(out).toContain('export ');
     expect(out).not.toMatch(/\x1b\[\d*C/);
-    await frame(s, [[{ text: 'x', style: 'normal' }]]);
+    await frame(s, [[{ text: sanitize('x'), style: 'normal' }]]);
     // A struck-through blank would show a line: the style the next word needs is set before the gap, and the gap
     // written in it.
     const struck = await frame(s, [
       [
-        { text: 'two', style: 'strike' },
-        { text: ' ', style: 'normal' },
-        { text: 'one', style: 'normal' },
+        { text: sanitize('two'), style: 'strike' },
+        { text: sanitize(' '), style: 'normal' },
+        { text: sanitize('one'), style: 'normal' },
       ],
     ]);
     expect(struck).toMatch(/\x1b\[(0;)?9mtwo\x1b\[m one/);
@@ -132,9 +132,9 @@ describe("milk's draw", () => {
     s = fakeScreen();
     const out = await frame(s, [
       [
-        { text: 'see ', style: 'normal' },
-        { text: 'docs', style: 'link', link: 'https://d.example/a' },
-        { text: ' now', style: 'normal' },
+        { text: sanitize('see '), style: 'normal' },
+        { text: sanitize('docs'), style: 'link', link: 'https://d.example/a' },
+        { text: sanitize(' now'), style: 'normal' },
       ],
     ]);
     // Opened before the link's first cell, closed before the next cell written without it.
@@ -142,9 +142,9 @@ describe("milk's draw", () => {
     expect(out.split('\x1b]8;').length - 1).toBe(2);
     const again = await frame(s, [
       [
-        { text: 'see ', style: 'normal' },
-        { text: 'docs', style: 'link', link: 'https://d.example/b' },
-        { text: ' now', style: 'normal' },
+        { text: sanitize('see '), style: 'normal' },
+        { text: sanitize('docs'), style: 'link', link: 'https://d.example/b' },
+        { text: sanitize(' now'), style: 'normal' },
       ],
     ]);
     expect(again).toMatch(new RegExp(`${esc(OSC8('https://d.example/b'))}docs`));
@@ -153,9 +153,9 @@ describe("milk's draw", () => {
     expect(
       await frame(s, [
         [
-          { text: 'see ', style: 'normal' },
-          { text: 'docs', style: 'link', link: 'https://d.example/b' },
-          { text: ' now', style: 'normal' },
+          { text: sanitize('see '), style: 'normal' },
+          { text: sanitize('docs'), style: 'link', link: 'https://d.example/b' },
+          { text: sanitize(' now'), style: 'normal' },
         ],
       ]),
     ).toBe('');
@@ -163,7 +163,7 @@ describe("milk's draw", () => {
 
   it('sends no OSC 8 when hyperlinks are off, the text as it was', async () => {
     s = fakeScreen({ hyperlinks: false });
-    const out = await frame(s, [[{ text: 'docs', style: 'link', link: 'https://d.example/a' }]]);
+    const out = await frame(s, [[{ text: sanitize('docs'), style: 'link', link: 'https://d.example/a' }]]);
     expect(out).toContain('docs');
     expect(out).not.toContain('\x1b]8;');
   });

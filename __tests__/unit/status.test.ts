@@ -1,12 +1,22 @@
 import { sanitize as t } from '../../src/protocol/inert';
 import { CLUSTERING } from '../../src/editor/width';
-import { statusRow, StatusState } from '../../src/tui/views';
+import { statusRow, StatusState } from '../../src/tui/status-row';
 import { fit } from '../../src/kernel/rows';
 import { stringWidth } from '../../src/editor/width';
 import { Bus } from '../../src/kernel/bus';
 import { StatusModel } from '../../src/tui/status-model';
 
-const base: StatusState = {
+/** A state given in plain words, as StatusModel hands it over: every word made inert. */
+type Plain = { [K in keyof StatusState]?: unknown };
+const inert = (st: Plain): Partial<StatusState> =>
+  Object.fromEntries(
+    Object.entries(st).map(([k, v]) => [
+      k,
+      typeof v === 'string' ? t(v) : Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? t(x) : x)) : v,
+    ]),
+  ) as Partial<StatusState>;
+
+const base = inert({
   sessionId: 'home-ana-src-shop-3f9a2c1b',
   historyMode: 'session',
   busySince: null,
@@ -16,9 +26,9 @@ const base: StatusState = {
   hint: 'offline demo agent: milk --provider openai',
   prompt: null,
   force: false,
-};
-const text = (st: Partial<StatusState>, width = 80) =>
-  statusRow({ ...base, ...st }, width, CLUSTERING)
+}) as StatusState;
+const text = (st: Plain, width = 80) =>
+  statusRow({ ...base, ...inert(st) }, width, CLUSTERING)
     .map((s) => s.text)
     .join('');
 

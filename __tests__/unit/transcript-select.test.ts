@@ -78,9 +78,9 @@ describe('selection geometry', () => {
 
   it('marks cells across spans, a wide character whole, links kept', () => {
     const row = [
-      { text: '› ', style: 'user' as const },
-      { text: 'ab日', style: 'normal' as const, link: 'https://x' },
-      { text: 'cd', style: 'bold' as const },
+      { text: t('› '), style: 'user' as const },
+      { text: t('ab日'), style: 'normal' as const, link: 'https://x' },
+      { text: t('cd'), style: 'bold' as const },
     ];
     expect(markCells(row, 3, 5, 'highlight', E)).toEqual([
       { text: '› ', style: 'user' },

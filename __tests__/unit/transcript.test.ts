@@ -6,13 +6,13 @@ import { wrapLine } from '../../src/tui/transcript-entry';
 
 describe('wrapLine', () => {
   it('wraps at spaces', () => {
-    expect(wrapLine('the quick brown fox', 10, CLUSTERING)).toEqual(['the quick', 'brown fox']);
+    expect(wrapLine(t('the quick brown fox'), 10, CLUSTERING)).toEqual(['the quick', 'brown fox']);
   });
   it('breaks a word longer than the row', () => {
-    expect(wrapLine('abcdefghij', 4, CLUSTERING)).toEqual(['abcd', 'efgh', 'ij']);
+    expect(wrapLine(t('abcdefghij'), 4, CLUSTERING)).toEqual(['abcd', 'efgh', 'ij']);
   });
   it('counts wide characters as two cells', () => {
-    expect(wrapLine('日本語日本語', 5, CLUSTERING)).toEqual(['日本', '語日', '本語']);
+    expect(wrapLine(t('日本語日本語'), 5, CLUSTERING)).toEqual(['日本', '語日', '本語']);
   });
 });
 

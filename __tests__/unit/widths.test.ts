@@ -1,3 +1,4 @@
+import { sanitize } from '../../src/protocol/inert';
 import * as fc from 'fast-check';
 import {
   CLUSTERING,
@@ -124,11 +125,11 @@ describe('painting a disputed grapheme', () => {
       attrs: themeAttrs({ colors: 256, noColor: false, background: 'dark', italic: true }),
       hyperlinks: true,
     };
-    const ambiguous = paintRow(line, 1, 9, [{ text: '👍🏽z', style: 'normal' }], CLUSTERING, look, 4);
+    const ambiguous = paintRow(line, 1, 9, [{ text: sanitize('👍🏽z'), style: 'normal' }], CLUSTERING, look, 4);
     expect(ambiguous).toBe(true);
     expect(line[1][1]).toBe('  \x1b[2D👍🏽\x1b[5;4H');
     expect(line[3][1]).toBe('z');
-    expect(paintRow(line, 1, 9, [{ text: '日z', style: 'normal' }], CLUSTERING, look, 4)).toBe(false);
+    expect(paintRow(line, 1, 9, [{ text: sanitize('日z'), style: 'normal' }], CLUSTERING, look, 4)).toBe(false);
   });
 });
 

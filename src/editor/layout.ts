@@ -4,11 +4,14 @@
 
 import { EditorState, PASTE_MARK, TAB_WIDTH, atomWidth, chipLabel } from './model';
 import type { EmojiWidths } from './width';
-import { graphemes } from './width';
+import { graphemes, stringWidth } from './width';
+import { EMPTY, type Inert, isInert, sanitize, spaces } from '../protocol/inert';
+
+const TAB = spaces(TAB_WIDTH);
 
 export interface Atom {
-  /** What is drawn: the grapheme, spaces for a tab, or a paste label. */
-  readonly display: string;
+  /** What is drawn: the grapheme, spaces for a tab, or a paste label; inert (a control character pasted, a path's). */
+  readonly display: Inert;
   readonly width: number;
   /** Buffer offsets this atom covers. */
   readonly start: number;
@@ -25,6 +28,22 @@ export interface Layout {
   readonly rows: Row[];
   readonly cursorRow: number;
   readonly cursorCol: number;
+}
+
+/**
+ * What a grapheme is drawn as, and its width: a paste's label (cut to the row), spaces for a tab; a character that is
+ * not inert (a bidi override pasted) as sanitize names it, as wide as that is.
+ */
+function drawn(g: string, paste: string | null, w: number, emoji: EmojiWidths): { display: Inert; width: number } {
+  if (paste !== null) {
+    const label = sanitize(chipLabel(paste));
+    const shown = label.length > w ? sanitize(truncateLabel(label, w)) : label;
+    return { display: shown, width: shown.length };
+  }
+  if (g === '\t') return { display: TAB, width: TAB_WIDTH };
+  if (isInert(g)) return { display: g, width: atomWidth(g, emoji) };
+  const display = sanitize(g);
+  return { display, width: stringWidth(display, emoji) };
 }
 
 function truncateLabel(label: string, width: number): string {
@@ -51,12 +70,7 @@ export function layout(s: EditorState, width: number, emoji: EmojiWidths): Layou
   lines.forEach((line, li) => {
     for (const g of graphemes(line)) {
       const isPaste = g === PASTE_MARK;
-      let display = isPaste ? chipLabel(s.pastes[paste++] ?? '') : g === '\t' ? ' '.repeat(TAB_WIDTH) : g;
-      let aw = isPaste ? display.length : atomWidth(g, emoji);
-      if (isPaste && aw > w) {
-        display = truncateLabel(display, w);
-        aw = display.length;
-      }
+      const { display, width: aw } = drawn(g, isPaste ? (s.pastes[paste++] ?? '') : null, w, emoji);
       if (col + aw > w && col > 0) {
         if (g === ' ') {
           // The blank a soft wrap falls on hangs at the end of its row, drawn nowhere: the next row starts with the
@@ -65,7 +79,7 @@ export function layout(s: EditorState, width: number, emoji: EmojiWidths): Layou
             cursorRow = rows.length + 1;
             cursorCol = 0;
           }
-          atoms.push({ display: '', width: 0, start: offset, end: offset + 1, paste: false });
+          atoms.push({ display: EMPTY, width: 0, start: offset, end: offset + 1, paste: false });
           offset += 1;
           breakRow();
           continue;

@@ -7,6 +7,7 @@
 import { type GridRow, fit } from './rows';
 import type { EmojiWidths } from '../editor/width';
 import type { TodoItem, TodoStatus } from '../protocol/checklist';
+import { type Inert, own, sanitize } from '../protocol/inert';
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'done'] as const satisfies readonly TodoStatus[];
 
@@ -15,7 +16,7 @@ export const MAX_TODO_ITEMS = 50;
 /** Characters of one item's text. */
 export const MAX_TODO_TEXT = 300;
 
-const MARK: Record<TodoStatus, string> = { done: '[x]', in_progress: '[>]', pending: '[ ]' };
+const MARK: Record<TodoStatus, Inert> = { done: own`[x]`, in_progress: own`[>]`, pending: own`[ ]` };
 
 /** Why a list cannot be taken as sent, or null. */
 export function todoProblem(items: readonly TodoItem[]): string | null {
@@ -79,9 +80,13 @@ export function checklistRows(
   items: readonly TodoItem[],
   how: { folded: boolean; height: number; width: number; emoji: EmojiWidths; toggle: string },
 ): GridRow[] {
-  const cut = (text: string): string => fit(text, how.width, how.emoji);
+  const cut = (text: Inert): Inert => fit(text, how.width, how.emoji);
+  const count = sanitize(todoCount(items));
   const title: GridRow = [
-    { text: cut(` checklist ${todoCount(items)} · ${how.toggle} ${how.folded ? 'shows' : 'folds'} it`), style: 'dim' },
+    {
+      text: cut(own` checklist ${count} · ${sanitize(how.toggle)} ${how.folded ? own`shows` : own`folds`} it`),
+      style: 'dim',
+    },
   ];
   if (how.folded || how.height < 3) return [title];
   const room = how.height - 1;
@@ -94,15 +99,16 @@ export function checklistRows(
   if (above) start++;
   if (below) end--;
   const rows: GridRow[] = [title];
-  if (above) rows.push([{ text: cut(`   … ${start} above`), style: 'dim' }]);
+  if (above) rows.push([{ text: cut(own`   … ${start} above`), style: 'dim' }]);
   for (const item of items.slice(start, end)) rows.push(itemRow(item, cut));
-  if (below) rows.push([{ text: cut(`   … ${items.length - end} more`), style: 'dim' }]);
+  if (below) rows.push([{ text: cut(own`   … ${items.length - end} more`), style: 'dim' }]);
   return rows;
 }
 
-function itemRow(item: TodoItem, cut: (text: string) => string): GridRow {
+function itemRow(item: TodoItem, cut: (text: Inert) => Inert): GridRow {
   const style = item.status === 'done' ? 'dim' : item.status === 'in_progress' ? 'bold' : 'normal';
-  return [{ text: cut(` ${MARK[item.status]} ${oneLine(item.text)}`), style }];
+  // The model's words.
+  return [{ text: cut(own` ${MARK[item.status]} ${sanitize(oneLine(item.text))}`), style }];
 }
 
 function oneLine(text: string): string {

@@ -3,6 +3,7 @@
 // status bar, the composer, and each modal's own: composer/views). Pure.
 
 import { EmojiWidths, graphemeWidth, graphemes, stringWidth } from '../editor/width';
+import type { Inert } from '../protocol/inert';
 
 export type Style =
   | 'normal'
@@ -38,7 +39,7 @@ export type Style =
   | 'codeType';
 
 export interface Span {
-  readonly text: string;
+  readonly text: Inert;
   readonly style: Style;
   /** The URL the text links to (a hyperlink where the terminal has them), already checked as safe. */
   readonly link?: string;
@@ -47,7 +48,12 @@ export interface Span {
 /** One row: its spans, left to right. */
 export type GridRow = readonly Span[];
 
-/** Cuts text to `width` cells, ending in … when cut. Linear: the search prompt can hold a huge entry's line. */
+/**
+ * Cuts text to `width` cells, ending in … when cut (whole graphemes: inert text stays inert). Linear: the search
+ * prompt can hold a huge entry's line.
+ */
+export function fit(text: Inert, width: number, emoji: EmojiWidths): Inert;
+export function fit(text: string, width: number, emoji: EmojiWidths): string;
 export function fit(text: string, width: number, emoji: EmojiWidths): string {
   if (width <= 0) return '';
   if (text.length <= width && stringWidth(text, emoji) <= width) return text;
@@ -84,7 +90,9 @@ export function markCells(row: GridRow, from: number, to: number, style: Style, 
     const flush = (): void => {
       if (!piece) return;
       const s = lit ? style : span.style;
-      out.push(span.link === undefined ? { text: piece, style: s } : { text: piece, style: s, link: span.link });
+      // Whole graphemes of inert text.
+      const text = piece as Inert;
+      out.push(span.link === undefined ? { text, style: s } : { text, style: s, link: span.link });
       piece = '';
     };
     for (const g of graphemes(span.text)) {

@@ -7,6 +7,7 @@
 // the code that went in. Pure.
 
 import { highlighter } from './parsers';
+import { type Inert, isInert, linesOf, sanitize, sliceInert } from '../protocol/inert';
 
 export type CodeStyle =
   | 'codeBlock'
@@ -20,7 +21,7 @@ export type CodeStyle =
   | 'diffDel';
 
 export interface CodeSpan {
-  readonly text: string;
+  readonly text: Inert;
   readonly style: CodeStyle;
 }
 
@@ -87,7 +88,7 @@ function tooLargeToHighlight(code: string): boolean {
  * know or a block too large to highlight on the keystroke thread. Joined, each line's pieces are exactly that line of
  * `code`.
  */
-export function highlightLines(code: string, lang: string): CodeSpan[][] | null {
+export function highlightLines(code: Inert, lang: string): CodeSpan[][] | null {
   if (!lang || tooLargeToHighlight(code) || !knownLanguage(lang)) return null;
   const html = highlighter().highlight(code, { language: lang, ignoreIllegals: true }).value;
   const lines: CodeSpan[][] = [[]];
@@ -97,7 +98,8 @@ export function highlightLines(code: string, lang: string): CodeSpan[][] | null 
     const parts = text.split('\n');
     parts.forEach((part, k) => {
       if (k > 0) lines.push([]);
-      if (part) lines[lines.length - 1].push({ text: part, style });
+      // Pieces of inert code are inert, unless a grammar cut a pair in two.
+      if (part) lines[lines.length - 1].push({ text: isInert(part) ? part : sanitize(part), style });
     });
   };
   const tag = /<span class="([^"]*)">|<\/span>/g;
@@ -122,7 +124,7 @@ export class LazyCode {
   private lines: CodeSpan[][] | undefined;
 
   constructor(
-    private readonly code: string,
+    private readonly code: Inert,
     private readonly lang: string,
   ) {}
 
@@ -130,14 +132,14 @@ export class LazyCode {
   slice(line: number, from: number, to: number): CodeSpan[] {
     // A language milk does not colour: its lines as they are.
     this.lines ??=
-      highlightLines(this.code, this.lang) ?? this.code.split('\n').map((text) => [{ text, style: 'codeBlock' }]);
+      highlightLines(this.code, this.lang) ?? linesOf(this.code).map((text) => [{ text, style: 'codeBlock' as const }]);
     const spans = this.lines[line] ?? [];
     const out: CodeSpan[] = [];
     let at = 0;
     for (const span of spans) {
       const end = at + span.text.length;
       if (end > from && at < to)
-        out.push({ text: span.text.slice(Math.max(0, from - at), to - at), style: span.style });
+        out.push({ text: sliceInert(span.text, Math.max(0, from - at), to - at), style: span.style });
       at = end;
     }
     return out;

@@ -5,6 +5,7 @@
 
 import type Token from 'markdown-it/lib/token.mjs';
 import type { CodeRef, CodeStyle } from './highlight';
+import { type Inert, own, sanitize } from '../protocol/inert';
 
 /** A tab, as Markdown's text and code show it. */
 export const TAB = '    ';
@@ -24,7 +25,7 @@ export type MdStyle =
   | CodeStyle;
 
 export interface MdSpan {
-  readonly text: string;
+  readonly text: Inert;
   readonly style: MdStyle;
   /** A piece of fenced code in a language: coloured when painted (see `coloured`). */
   readonly code?: CodeRef;
@@ -107,7 +108,7 @@ class InlineSpans {
       // breaks: true — a single newline in an answer stays a line break.
       case 'softbreak':
       case 'hardbreak':
-        this.out.push({ text: '\n', style: 'normal' });
+        this.out.push({ text: own`\n`, style: 'normal' });
         break;
       case 'strong_open':
         this.stack.push(this.base.startsWith('heading') ? this.base : 'bold');
@@ -135,8 +136,8 @@ class InlineSpans {
         break;
       case 'image':
         this.out.push(
-          { text: `[image: ${t.content}]`, style: 'dim' },
-          { text: ` (${t.attrGet('src') ?? ''})`, style: 'dim' },
+          { text: sanitize(`[image: ${t.content}]`), style: 'dim' },
+          { text: sanitize(` (${t.attrGet('src') ?? ''})`), style: 'dim' },
         );
         break;
       default:
@@ -146,7 +147,9 @@ class InlineSpans {
 
   private text(content: string, style: MdStyle): void {
     if (this.href !== null) this.linkText += content;
-    this.out.push(this.link === undefined ? { text: content, style } : { text: content, style, link: this.link });
+    // Again: markdown-it decodes entities, and &#x202E; is a bidi override however inert its source was.
+    const text = sanitize(content);
+    this.out.push(this.link === undefined ? { text, style } : { text, style, link: this.link });
   }
 
   private openLink(href: string | null): void {

@@ -15,6 +15,7 @@ import { markdown } from './parsers';
 import { maxOf, pushAll } from '../kernel/arrays';
 import { MdOptions, MdRow, MdSpan, MdStyle, TAB, inlineSpans, sameLine } from './inline';
 import { plain, tableRows } from './table';
+import { type Inert, linesOf, own, repeatInert, sanitize, sliceInert, spaces } from '../protocol/inert';
 
 /** A token of milk's own, standing for a table still streaming: its content is the line that counts its rows. */
 export const HELD_TABLE = 'milk_held_table';
@@ -37,16 +38,16 @@ function prefixed(rows: MdRow[], first: MdSpan, rest: MdSpan): MdRow[] {
 }
 
 function codeRows(content: string, lang: string, width: number, emoji: EmojiWidths): MdRow[] {
-  const bar: MdSpan = { text: '▎ ', style: 'dim' };
+  const bar: MdSpan = { text: own`▎ `, style: 'dim' };
   const inner = Math.max(1, width - 2);
-  const rows: MdRow[] = [[{ text: lang ? `▎ ${lang}` : '▎', style: 'dim' }]];
-  const code = content.replace(/\n$/, '').replace(/\t/g, TAB);
+  const rows: MdRow[] = [[{ text: lang ? sanitize(`▎ ${lang}`) : own`▎`, style: 'dim' }]];
+  const code = sanitize(content.replace(/\n$/, '').replace(/\t/g, TAB));
   const block = lang ? new LazyCode(code, lang) : null;
-  const piece = (text: string, line: number, from: number): MdSpan =>
+  const piece = (text: Inert, line: number, from: number): MdSpan =>
     block
       ? { text, style: 'codeBlock', code: { block, line, from, to: from + text.length } }
       : { text, style: 'codeBlock' };
-  code.split('\n').forEach((text, line) => {
+  linesOf(code).forEach((text, line) => {
     if (stringWidth(text, emoji) <= inner) {
       rows.push([bar, piece(text, line, 0)]);
       return;
@@ -59,15 +60,15 @@ function codeRows(content: string, lang: string, width: number, emoji: EmojiWidt
     for (const g of graphemes(text)) {
       const gw = graphemeWidth(g, emoji);
       if (used + gw > inner) {
-        rows.push([lead, piece(text.slice(from, at), line, from)]);
-        lead = { text: '↳ ', style: 'dim' };
+        rows.push([lead, piece(sliceInert(text, from, at), line, from)]);
+        lead = { text: own`↳ `, style: 'dim' };
         from = at;
         used = 0;
       }
       at += g.length;
       used += gw;
     }
-    rows.push([lead, piece(text.slice(from), line, from)]);
+    rows.push([lead, piece(sliceInert(text, from), line, from)]);
   });
   return rows;
 }
@@ -95,7 +96,8 @@ function headingRows(
     ...rows,
     [
       {
-        text: '═'.repeat(
+        text: repeatInert(
+          own`═`,
           Math.min(
             width,
             maxOf(
@@ -136,11 +138,11 @@ function listRows(
   for (let k = i; k < end && !tight; k++) tight = tokens[k].type === 'paragraph_open' && tokens[k].hidden;
   for (let k = i + 1; k < end;) {
     const itemEnd = closerOf(tokens, k);
-    const marker = bullet ? '• ' : `${n++}. `;
+    const marker = bullet ? own`• ` : own`${n++}. `;
     const mw = stringWidth(marker, emoji);
     const inner = renderBlocks(tokens.slice(k + 1, itemEnd), width - mw, emoji, tight, options);
     if (!tight && rows.length) rows.push([]);
-    const indent = { text: ' '.repeat(mw), style: 'normal' as const };
+    const indent = { text: spaces(mw), style: 'normal' as const };
     pushAll(rows, prefixed(inner.length ? inner : [[]], { text: marker, style: 'dim' }, indent));
     k = itemEnd + 1;
   }
@@ -166,7 +168,7 @@ function renderBlock(
     case 'code_block':
       return { rows: codeRows(t.content, t.info.trim().split(/\s+/)[0] ?? '', width, emoji), next: i + 1 };
     case 'hr':
-      return { rows: [[{ text: '─'.repeat(Math.max(1, width)), style: 'dim' }]], next: i + 1 };
+      return { rows: [[{ text: repeatInert(own`─`, Math.max(1, width)), style: 'dim' }]], next: i + 1 };
     case 'blockquote_open': {
       const end = closeAt(i);
       const inner = renderBlocks(tokens.slice(i + 1, end), width - 2, emoji, false, options);
@@ -174,7 +176,7 @@ function renderBlock(
         rows: inner.map((r) =>
           sameLine(
             [
-              { text: '│ ', style: 'quote' },
+              { text: own`│ `, style: 'quote' },
               ...r.map((s) => ({ ...s, style: s.style === 'normal' ? ('quote' as const) : s.style })),
             ],
             r,
@@ -193,10 +195,10 @@ function renderBlock(
       return { rows: tableRows(tokens.slice(i, end + 1), width, emoji, options), next: end + 1 };
     }
     case HELD_TABLE:
-      return { rows: wrapSpans([{ text: t.content, style: 'dim' }], width, emoji), next: i + 1 };
+      return { rows: wrapSpans([{ text: sanitize(t.content), style: 'dim' }], width, emoji), next: i + 1 };
     default:
       return {
-        rows: t.content ? wrapSpans([{ text: t.content, style: 'normal' }], width, emoji) : [],
+        rows: t.content ? wrapSpans([{ text: sanitize(t.content), style: 'normal' }], width, emoji) : [],
         next: t.nesting === 1 ? closeAt(i) + 1 : i + 1,
       };
   }

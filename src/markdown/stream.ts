@@ -17,6 +17,7 @@ import { Backlog } from './backlog';
 import type { EmojiWidths } from '../editor/width';
 import { wrapSpans } from './wrap';
 import { pushAll } from '../kernel/arrays';
+import { sanitize } from '../protocol/inert';
 
 const LARGE_BLOCK = 64 * 1024;
 const WINDOW = 16 * 1024;
@@ -246,7 +247,7 @@ export class MarkdownStream {
     const block = end === -1 ? rest : rest.slice(0, end + 1);
     const rows: MdRow[] = [];
     for (const line of block.split('\n'))
-      pushAll(rows, wrapSpans([{ text: line, style: 'normal' }], this.width, this.emoji));
+      pushAll(rows, wrapSpans([{ text: sanitize(line), style: 'normal' }], this.width, this.emoji));
     if (!this.plain) this.plainOpen = false;
     this.plain = true;
     if (end !== -1) {

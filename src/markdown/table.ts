@@ -7,6 +7,7 @@ import { EmojiWidths, stringWidth } from '../editor/width';
 import { MdOptions, MdRow, MdSpan, inlineSpans } from './inline';
 import { wrapSpans } from './wrap';
 import { maxOf, pushAll } from '../kernel/arrays';
+import { EMPTY, type Inert, joinInert, own, repeatInert, sanitize, spaces } from '../protocol/inert';
 
 type Align = 'left' | 'right' | 'center';
 interface Cell {
@@ -14,11 +15,11 @@ interface Cell {
   align: Align;
 }
 
-export function plain(spans: readonly MdSpan[]): string {
-  return spans
-    .map((s) => s.text)
-    .join('')
-    .replace(/\n/g, ' ');
+export function plain(spans: readonly MdSpan[]): Inert {
+  return joinInert(
+    spans.map((s) => (s.text.includes('\n') ? sanitize(s.text.replace(/\n/g, ' ')) : s.text)),
+    EMPTY,
+  );
 }
 
 /** The narrowest a column is drawn before the table gives up on a grid: a long word is cut inside it past this. */
@@ -67,7 +68,7 @@ function tableGrid(tokens: readonly Token[], options: MdOptions): { grid: Cell[]
       const align: Align = style.includes('right') ? 'right' : style.includes('center') ? 'center' : 'left';
       row.push({
         spans: inlineSpans(tokens[i + 1], 'normal', options).map((sp) =>
-          sp.text === '\n' ? { ...sp, text: ' ' } : sp,
+          sp.text === '\n' ? { ...sp, text: own` ` } : sp,
         ),
         align,
       });
@@ -84,7 +85,7 @@ function cellRows(cell: Cell | undefined, w: number, bold: boolean, emoji: Emoji
   return wrapSpans(spans, w, emoji).map((r) => {
     const gap = w - stringWidth(plain(r), emoji);
     if (gap <= 0) return r;
-    const pad = (n: number): MdSpan[] => (n > 0 ? [{ text: ' '.repeat(n), style: 'normal' }] : []);
+    const pad = (n: number): MdSpan[] => (n > 0 ? [{ text: spaces(n), style: 'normal' }] : []);
     if (cell?.align === 'right') return [...pad(gap), ...r];
     if (cell?.align === 'center') return [...pad(Math.floor(gap / 2)), ...r, ...pad(gap - Math.floor(gap / 2))];
     return [...r, ...pad(gap)];
@@ -98,7 +99,7 @@ function stackedRows(grid: TableGrid['grid'], header: number, width: number, emo
   grid.slice(header || 1).forEach((r, k) => {
     if (k > 0) out.push([]);
     r.forEach((cell, c) => {
-      const head = `${heads[c] ? plain(heads[c].spans) : c + 1}: `;
+      const head = own`${heads[c] ? plain(heads[c].spans) : c + 1}: `;
       pushAll(out, wrapSpans([{ text: head, style: 'bold' }, ...cell.spans], width, emoji));
     });
   });
@@ -138,7 +139,15 @@ export function tableRows(tokens: readonly Token[], width: number, emoji: EmojiW
   const laid = grid.map((r, k) => widths.map((w, c) => cellRows(r[c], w, k < header, emoji)));
   // Where a cell takes more than one line, a rule between rows shows where each ends.
   const ruled = laid.some((cells) => cells.some((rows) => rows.length > 1));
-  const rule: MdRow = [{ text: widths.map((w) => '─'.repeat(w)).join('─┼─'), style: 'dim' }];
+  const rule: MdRow = [
+    {
+      text: joinInert(
+        widths.map((w) => repeatInert(own`─`, w)),
+        own`─┼─`,
+      ),
+      style: 'dim',
+    },
+  ];
   const out: MdRow[] = [];
   laid.forEach((cells, k) => {
     if (ruled && k > header && k > 0) out.push(rule);
@@ -149,8 +158,8 @@ export function tableRows(tokens: readonly Token[], width: number, emoji: EmojiW
     for (let line = 0; line < height; line++) {
       const spans: MdRow = [];
       widths.forEach((w, c) => {
-        if (c > 0) spans.push({ text: ' │ ', style: 'dim' });
-        pushAll(spans, cells[c][line] ?? [{ text: ' '.repeat(w), style: 'normal' }]);
+        if (c > 0) spans.push({ text: own` │ `, style: 'dim' });
+        pushAll(spans, cells[c][line] ?? [{ text: spaces(w), style: 'normal' }]);
       });
       out.push(spans);
     }

@@ -5,6 +5,7 @@
 
 import { EmojiWidths, graphemes, graphemeWidth, stringWidth } from '../editor/width';
 import type { MdRow, MdSpan, MdStyle } from './inline';
+import { type Inert, own } from '../protocol/inert';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
@@ -23,7 +24,10 @@ export function wrapSpans(spans: readonly MdSpan[], width: number, emoji: EmojiW
   return wrap.finish();
 }
 
-/** One wrap in progress: the rows so far, the row being filled and its cells used. */
+/**
+ * One wrap in progress: the rows so far, the row being filled and its cells used. Every piece it puts in a row is cut
+ * from a span's inert text at a blank or between graphemes (or is printable ASCII), which keeps it inert.
+ */
 class Wrapper {
   private readonly rows: MdRow[] = [];
   private row: MdRow = [];
@@ -34,12 +38,15 @@ class Wrapper {
     private readonly emoji: EmojiWidths,
   ) {}
 
-  private push(text: string, style: MdStyle, link: string | undefined): void {
+  private push(piece: string, style: MdStyle, link: string | undefined): void {
+    const text = piece as Inert;
     const row = this.row;
     const last = row[row.length - 1];
     if (last && last.style === style && last.link === link)
       row[row.length - 1] =
-        link === undefined ? { text: last.text + text, style } : { text: last.text + text, style, link };
+        link === undefined
+          ? { text: own`${last.text}${text}`, style }
+          : { text: own`${last.text}${text}`, style, link };
     else row.push(link === undefined ? { text, style } : { text, style, link });
   }
 
@@ -49,7 +56,7 @@ class Wrapper {
     // Trailing blanks are dropped where a row breaks.
     while (row.length > 0 && row[row.length - 1].text.endsWith(' ')) {
       const last = row.pop() as MdSpan;
-      const text = last.text.trimEnd();
+      const text = last.text.trimEnd() as Inert;
       if (text) {
         row.push({ ...last, text });
         break;

@@ -27,7 +27,17 @@ export type Inert = string & { readonly [inert]: true };
 /** Nothing to show. */
 export const EMPTY = '' as Inert;
 
+/** Whatever sanitize would change starts with one of these: text without any (nearly all) is inert as it is. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+
+/** Whether text is inert as it is (sanitize would leave it unchanged). */
+export function isInert(text: string): text is Inert {
+  return !UNSAFE.test(text);
+}
+
 export function sanitize(text: string): Inert {
+  if (!UNSAFE.test(text)) return text as Inert;
   return text
     .replace(/\r\n/g, '\n')
     .replace(SEQUENCE, '')
@@ -35,4 +45,50 @@ export function sanitize(text: string): Inert {
     .replace(CONTROL, '')
     .replace(LONE_SURROGATE, '\ufffd')
     .replace(BIDI_CONTROL, (ch) => `<U+${ch.charCodeAt(0).toString(16).toUpperCase()}>`) as Inert;
+}
+
+// What keeps text inert, so that a view's words need no second pass: milk's own literals (made safe once, where they
+// are written), and inert text cut, joined and padded.
+
+const ownParts = new WeakMap<TemplateStringsArray, readonly Inert[]>();
+
+/**
+ * milk's own words, with inert text or numbers in them: own`${count} of ${total} · ${name}`. The literal parts are
+ * sanitized the first time their place in the code runs and kept; the holes are inert already.
+ */
+export function own(strings: TemplateStringsArray, ...holes: ReadonlyArray<Inert | number>): Inert {
+  let parts = ownParts.get(strings);
+  if (!parts) ownParts.set(strings, (parts = strings.map(sanitize)));
+  let out: string = parts[0];
+  for (let i = 0; i < holes.length; i++) out += holes[i] + parts[i + 1];
+  return out as Inert;
+}
+
+/** The lines of inert text. */
+export function linesOf(text: Inert): Inert[] {
+  return text.split('\n') as Inert[];
+}
+
+/** Inert text `n` times over (none for n ≤ 0). */
+export function repeatInert(text: Inert, n: number): Inert {
+  return (n > 0 ? text.repeat(n) : '') as Inert;
+}
+
+/** `n` spaces (none for n ≤ 0). */
+export function spaces(n: number): Inert {
+  return (n > 0 ? ' '.repeat(n) : '') as Inert;
+}
+
+/** Inert parts joined by an inert separator. */
+export function joinInert(parts: readonly Inert[], separator: Inert): Inert {
+  return parts.join(separator) as Inert;
+}
+
+/** Part of inert text: only its ends can be half of a surrogate pair, made whole again by sanitize when they are. */
+export function sliceInert(text: Inert, from: number, to?: number): Inert {
+  const part = text.slice(from, to);
+  const first = part.charCodeAt(0);
+  const last = part.charCodeAt(part.length - 1);
+  const halved = (first >= 0xdc00 && first <= 0xdfff) || (last >= 0xd800 && last <= 0xdbff);
+  return halved ? sanitize(part) : (part as Inert);
 }

@@ -4,8 +4,8 @@
 // nothing else; statusRow in views.ts draws what snapshot() returns.
 
 import type { Bus } from '../kernel/bus';
-import { Inert, sanitize } from '../protocol/inert';
-import type { StatusState } from './views';
+import { type Inert, own, sanitize } from '../protocol/inert';
+import type { StatusState } from './status-row';
 import type { HistoryMode } from '../settings/store';
 
 const WARNING_MS = 15_000;
@@ -44,10 +44,10 @@ export interface StatusSources {
 }
 
 export class StatusModel {
-  private warning: string | null = null;
+  private warning: Inert | null = null;
   /** Warnings shown since the status bar last had none: the bar shows the newest and counts the rest. */
   private warnings = 0;
-  private hint: string | null = null;
+  private hint: Inert | null = null;
   private warningTimer: NodeJS.Timeout | null = null;
   private hintTimer: NodeJS.Timeout | null = null;
   private spinner: NodeJS.Timeout | null = null;
@@ -61,9 +61,9 @@ export class StatusModel {
     bus.on('status.warning', ({ text }) => {
       // Several at once (two damaged files at start): the newest, and how many more the transcript holds.
       this.warnings = this.warning === null ? 1 : this.warnings + 1;
-      this.warning = this.warnings > 1 ? `${text} (and ${this.warnings - 1} more in the transcript)` : text;
+      this.warning = this.warnings > 1 ? own`${text} (and ${this.warnings - 1} more in the transcript)` : text;
       this.warningTimer = this.restart(this.warningTimer, WARNING_MS, () => (this.warning = null));
-      bus.emit('transcript.note', { text: sanitize(`warning: ${text}`) });
+      bus.emit('transcript.note', { text: own`warning: ${text}` });
       bus.requestRender();
     });
     bus.on('status.hint', ({ text }) => {
@@ -95,30 +95,34 @@ export class StatusModel {
 
   private spent(): Pick<StatusState, 'usage' | 'money'> {
     const spent = this.sources.spent?.();
-    return spent ? { usage: spent.usage, money: spent.money } : { usage: null, money: null };
+    return spent
+      ? { usage: spent.usage, money: spent.money === null ? null : sanitize(spent.money) }
+      : { usage: null, money: null };
   }
 
   /** `modal`: the top view's prompt (replacing the left side) and the keys that answer it (never cut off). */
   snapshot(now: number, modal: { prompt: Inert | null; legend: Inert | null }): StatusState {
     const s = this.sources;
+    // What comes from elsewhere made inert here, each paint (a few short strings: a test each, nearly always).
+    const inert = (text: string | null | undefined): Inert | null => (text == null ? null : sanitize(text));
     return {
-      sessionId: s.sessionId,
+      sessionId: sanitize(s.sessionId),
       historyMode: s.historyMode(),
       busySince: s.busySince(),
       now,
       queued: s.queued(),
       warning: this.warning,
-      hint: s.providerHint(),
+      hint: inert(s.providerHint()),
       notice: this.hint,
       prompt: modal.prompt,
       legend: modal.legend,
       force: s.force(),
-      approval: s.approval?.(),
+      approval: inert(s.approval?.()) ?? undefined,
       ...this.spent(),
-      effort: s.effort?.() ?? null,
-      always: s.always(),
-      mcp: s.mcp?.() ?? null,
-      interruptKey: s.interruptKey,
+      effort: inert(s.effort?.()),
+      always: s.always().map(sanitize),
+      mcp: inert(s.mcp?.()),
+      interruptKey: inert(s.interruptKey) ?? undefined,
       context: this.context,
     };
   }

@@ -21,7 +21,7 @@ import {
   syncAnswer,
 } from './transcript-entry';
 import { pushAll } from '../kernel/arrays';
-import type { Inert } from '../protocol/inert';
+import { type Inert, linesOf, own } from '../protocol/inert';
 import { ViewPosition } from './view-position';
 import { scrollbackOf, wrapAppended } from './transcript-rows';
 
@@ -66,7 +66,7 @@ export class TranscriptCore {
   /** Adds an entry; returns its index for later appends. */
   add(kind: EntryKind, text: Inert, options: { markdown?: boolean } = {}): number {
     this.sync();
-    const entry: Entry = { kind, lines: text.split('\n'), rows: [], tailRows: 0 };
+    const entry: Entry = { kind, lines: linesOf(text), rows: [], tailRows: 0 };
     if (kind === 'assistant' && options.markdown !== false) {
       // An answer added whole (a resumed one) is complete; one that streams starts empty.
       entry.md = this.answerRows(text, text !== '');
@@ -99,8 +99,8 @@ export class TranscriptCore {
       return;
     }
     const before = entry.rows.length;
-    const parts = text.split('\n');
-    entry.lines[entry.lines.length - 1] += parts[0];
+    const parts = linesOf(text);
+    entry.lines[entry.lines.length - 1] = own`${entry.lines[entry.lines.length - 1]}${parts[0]}`;
     pushAll(entry.lines, parts.slice(1));
     if (folds(entry)) {
       // Folded: only the head, the count and the tail are laid out, however long the output grows.
@@ -161,7 +161,7 @@ export class TranscriptCore {
     const entry = this.entries[index];
     if (!entry || entry.md) return;
     if (kind) entry.kind = kind;
-    entry.lines = text.split('\n');
+    entry.lines = linesOf(text);
     this.relayoutEntry(index);
   }
 

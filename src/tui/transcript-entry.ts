@@ -9,6 +9,7 @@ import { EmojiWidths, graphemes, graphemeWidth, stringWidth } from '../editor/wi
 import type { MdRow, MdSpan } from '../markdown/inline';
 import type { MarkdownStream } from '../markdown/stream';
 import { pushAll } from '../kernel/arrays';
+import { EMPTY, type Inert, joinInert, own, sanitize } from '../protocol/inert';
 
 /**
  * `output`: a command's output as it streams; `result`: what another tool answered (a read's lines, grep's matches);
@@ -17,7 +18,7 @@ import { pushAll } from '../kernel/arrays';
 export type EntryKind = 'user' | 'assistant' | 'note' | 'error' | 'tool' | 'output' | 'result' | 'thought';
 
 export interface TranscriptRow {
-  readonly text: string;
+  readonly text: Inert;
   readonly kind: EntryKind | 'gap';
   /** First row of an entry (it carries the entry's marker). */
   readonly head: boolean;
@@ -33,7 +34,7 @@ export interface Entry {
   /** Changes only when a thinking note becomes the thought it folds to. */
   kind: EntryKind;
   /** Logical lines of the entry. */
-  lines: string[];
+  lines: Inert[];
   /** Rows of all lines but the last, then of the last one. */
   rows: TranscriptRow[];
   tailRows: number;
@@ -131,7 +132,10 @@ export function syncAnswer(entry: Entry, room: number | null): number {
 }
 
 export function mdRow(r: MdRow, head: boolean): TranscriptRow {
-  const text = r.map((s) => s.text).join('');
+  const text = joinInert(
+    r.map((s) => s.text),
+    EMPTY,
+  );
   return r.soft === undefined
     ? { text, kind: 'assistant', head, spans: r }
     : { text, kind: 'assistant', head, spans: r, cont: r.soft };
@@ -162,7 +166,7 @@ export const folds = (e: Entry): boolean => !e.expanded && foldable(e);
  * Wraps one line to `width` cells: at spaces when it can, inside a word when it must. `joins`, when given, gets for
  * each row after the first what stood between it and the row before (the blank dropped, or nothing).
  */
-export function wrapLine(line: string, width: number, emoji: EmojiWidths, joins?: string[]): string[] {
+export function wrapLine(line: Inert, width: number, emoji: EmojiWidths, joins?: string[]): Inert[] {
   const w = Math.max(1, width);
   if (line.length <= w && stringWidth(line, emoji) <= w) return [line];
   const out: string[] = [];
@@ -191,7 +195,8 @@ export function wrapLine(line: string, width: number, emoji: EmojiWidths, joins?
     rowWidth += gw;
   }
   out.push(row);
-  return out;
+  // Rows cut from inert text between graphemes or at a blank are inert.
+  return out as Inert[];
 }
 
 /**
@@ -200,7 +205,7 @@ export function wrapLine(line: string, width: number, emoji: EmojiWidths, joins?
  */
 /** `foldKey`: the key that shows a folded output whole, as bound (its marker says it). */
 export function layoutEntry(entry: Entry, index: number, width: number, emoji: EmojiWidths, foldKey: string): void {
-  const gap: TranscriptRow[] = index > 0 ? [{ text: '', kind: 'gap', head: false }] : [];
+  const gap: TranscriptRow[] = index > 0 ? [{ text: EMPTY, kind: 'gap', head: false }] : [];
   const md = entry.md;
   if (md) {
     md.stream.setLayout(width - PREFIX_WIDTH, emoji);
@@ -231,9 +236,10 @@ function foldedRows(
   emoji: EmojiWidths,
   foldKey: string,
 ): { rows: TranscriptRow[]; tail: number } {
-  const shows = (what: string): string => (foldKey ? ` (${foldKey} shows ${what})` : '');
+  const key = sanitize(foldKey);
+  const shows = (what: Inert): Inert => (foldKey ? own` (${key} shows ${what})` : EMPTY);
   if (entry.kind === 'thought') {
-    const line = wrapLines({ ...entry, lines: [entry.lines[0] + shows('it')] }, 0, true, width, emoji);
+    const line = wrapLines({ ...entry, lines: [own`${entry.lines[0]}${shows(own`it`)}`] }, 0, true, width, emoji);
     return { rows: line.rows, tail: line.rows.length };
   }
   const n = outputLines(entry);
@@ -241,7 +247,7 @@ function foldedRows(
   const head = wrapLines(entry, 0, true, width, emoji, keep).rows;
   const hidden = entry.kind === 'result' ? n - keep : n - 2 * keep;
   const marker: TranscriptRow = {
-    text: `… ${hidden} ${entry.kind === 'result' ? 'more lines' : 'lines hidden'}${shows('them')}`,
+    text: own`… ${hidden} ${entry.kind === 'result' ? own`more lines` : own`lines hidden`}${shows(own`them`)}`,
     kind: 'note',
     head: false,
   };
@@ -274,6 +280,6 @@ export function wrapLines(
 }
 
 /** A plain row: line `line` of its entry, or of it the part after a soft wrap (`cont`: what stood between). */
-export function plainRow(text: string, kind: EntryKind, head: boolean, line: number, cont?: string): TranscriptRow {
+export function plainRow(text: Inert, kind: EntryKind, head: boolean, line: number, cont?: string): TranscriptRow {
   return cont === undefined ? { text, kind, head, line } : { text, kind, head, line, cont };
 }

@@ -6,6 +6,7 @@
 import type { EmojiWidths } from '../editor/width';
 import { pushAll } from '../kernel/arrays';
 import type { LineRef } from '../search/transcript-search';
+import { type Inert, own } from '../protocol/inert';
 import {
   type Entry,
   type EntryKind,
@@ -45,12 +46,12 @@ export function scrollbackOf(
  * never revisits a finished row, so only the last row of the growing line is wrapped again, with the new text:
  * streaming a megabyte onto one line stays linear.
  */
-export function wrapAppended(entry: Entry, parts: readonly string[], width: number, emoji: EmojiWidths): void {
+export function wrapAppended(entry: Entry, parts: readonly Inert[], width: number, emoji: EmojiWidths): void {
   const inner = width - PREFIX_WIDTH;
   const last = entry.rows[entry.rows.length - 1];
   const joins: string[] = [];
   const line = entry.lines.length - parts.length;
-  const continued = wrapLine(last.text + parts[0], inner, emoji, joins).map((t, k): TranscriptRow =>
+  const continued = wrapLine(own`${last.text}${parts[0]}`, inner, emoji, joins).map((t, k): TranscriptRow =>
     plainRow(t, entry.kind, k === 0 && last.head, line, k === 0 ? last.cont : joins[k - 1]),
   );
   const fresh = wrapLines(entry, entry.lines.length - parts.length + 1, false, width, emoji);

@@ -12,7 +12,7 @@ import type { ComposerInput, ComposerState } from '../state';
 import { Handled, PaintContext, View, ViewContext, ViewPaint, consume, opensOn, pass, viewSpec } from './view';
 import { GridRow, Style, fit } from '../../kernel/rows';
 import { reduce } from '../reducer';
-import { Inert, sanitize } from '../../protocol/inert';
+import { type Inert, linesOf, sanitize } from '../../protocol/inert';
 
 export const APPROVAL_SPEC = viewSpec({
   mode: 'approval',
@@ -268,8 +268,8 @@ export class ApprovalView implements View {
 function hunkRows(summary: string, p: Picking, count: number, text: string, at: PaintContext): GridRow[] {
   const said = p.taken.map((t, k) => `${k + 1} ${t ? 'taken' : 'left out'}`).join(', ');
   const title = `${summary}: hunk ${p.at + 1} of ${count}${said ? ` (${said})` : ''}`;
-  const rows: GridRow[] = [[{ text: fit(title, at.width, at.emoji), style: 'bold' }], []];
-  for (const line of text.split('\n').slice(0, Math.max(1, at.height - 2))) {
+  const rows: GridRow[] = [[{ text: fit(sanitize(title), at.width, at.emoji), style: 'bold' }], []];
+  for (const line of linesOf(sanitize(text)).slice(0, Math.max(1, at.height - 2))) {
     const style: Style = line.startsWith('+')
       ? 'diffAdd'
       : line.startsWith('-')

@@ -8,7 +8,7 @@ import type { Events } from '../../kernel/bus';
 import type { KeyNames } from './registry';
 import type { ComposerInput, Effect } from '../state';
 import { Handled, View, consume, opensOn, pass, viewSpec } from './view';
-import { Inert, sanitize } from '../../protocol/inert';
+import { type Inert, sanitize } from '../../protocol/inert';
 
 export const CONFIRM_SPEC = viewSpec({
   mode: 'confirm',

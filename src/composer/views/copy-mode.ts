@@ -8,7 +8,7 @@
 import type { CommandName, KeyNames } from './registry';
 import type { ComposerInput } from '../state';
 import { Handled, View, viewSpec, consume, pass } from './view';
-import { Inert, sanitize } from '../../protocol/inert';
+import { type Inert, sanitize } from '../../protocol/inert';
 
 export const COPY_SPEC = viewSpec({
   mode: 'copy',

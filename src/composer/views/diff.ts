@@ -4,7 +4,7 @@
 // by keys, closed with Esc. The text is made inert when the view is made.
 
 import type { CommandName, KeyNames } from './registry';
-import { Inert, sanitize } from '../../protocol/inert';
+import { type Inert, sanitize } from '../../protocol/inert';
 import { GridRow, Style, fit } from '../../kernel/rows';
 import type { ComposerInput } from '../state';
 import { Handled, PaintContext, View, ViewPaint, viewSpec, consume, pass } from './view';

@@ -199,7 +199,7 @@ export class HelpView implements View {
 
   /** A row with the search's query marked wherever it appears. */
   private marked(text: string, style: 'bold' | 'normal', emoji: EmojiWidths): GridRow {
-    let row: GridRow = [{ text, style }];
+    let row: GridRow = [{ text: sanitize(text), style }];
     const query = this.query.toLowerCase();
     if (!query) return row;
     const lower = text.toLowerCase();

@@ -15,7 +15,7 @@ import { looksLikeImage } from '../../kernel/images';
 import { Handled, PaintContext, View, ViewContext, ViewPaint, viewSpec, consume } from './view';
 import { GridRow, Span, Style, fit } from '../../kernel/rows';
 import { stringWidth } from '../../editor/width';
-import { Inert, sanitize } from '../../protocol/inert';
+import { type Inert, own, sanitize } from '../../protocol/inert';
 
 export const MENTION_SPEC = viewSpec({
   mode: 'mention',
@@ -200,24 +200,25 @@ export function mentionRows(list: MentionList, { width, height, emoji }: PaintCo
         ? 'no matching files'
         : `${list.hits.length}${list.hits.length >= MENTION_LIMIT ? '+' : ''} paths`;
   const heading = ` @${list.query} · ${state}${list.cut ? ' (the workspace is larger than the index)' : ''} `;
-  const title: GridRow = [{ text: fit(heading, width, emoji), style: 'statusStrong' }];
+  const title: GridRow = [{ text: fit(sanitize(heading), width, emoji), style: 'statusStrong' }];
   const room = Math.max(0, height - 1);
   const top = Math.max(0, Math.min(list.selected - room + 1, list.hits.length - room));
   const rows = list.hits.slice(Math.max(0, top), Math.max(0, top) + room).map((hit, k): GridRow => {
     const current = Math.max(0, top) + k === list.selected;
     const base: Style = current ? 'highlight' : 'normal';
     const lit = new Set(hit.indexes);
-    const spans: Span[] = [{ text: current ? '› ' : '  ', style: base }];
+    const spans: Span[] = [{ text: current ? own`› ` : own`  `, style: base }];
     let run = '';
     let runLit = false;
     const flush = (): void => {
-      if (run) spans.push({ text: run, style: runLit ? 'match' : base });
+      // A path's name is anyone's: a control character in one is named, not sent to the terminal.
+      if (run) spans.push({ text: sanitize(run), style: runLit ? 'match' : base });
       run = '';
     };
     // Paths are cut to the row from the left, where a long one's name is.
     const shown = stringWidth(hit.path, emoji) > width - 2 ? hit.path.slice(hit.path.length - (width - 3)) : hit.path;
     const offset = hit.path.length - shown.length;
-    if (offset > 0) spans.push({ text: '…', style: base });
+    if (offset > 0) spans.push({ text: own`…`, style: base });
     for (let i = 0; i < shown.length; i++) {
       const isLit = lit.has(i + offset);
       if (isLit !== runLit) flush();

@@ -8,7 +8,7 @@
 // give one, a name can still be typed and taken.
 
 import type { CommandName, KeyNames } from './registry';
-import { Inert, sanitize } from '../../protocol/inert';
+import { type Inert, sanitize } from '../../protocol/inert';
 import { GridRow, fit } from '../../kernel/rows';
 import { PreparedCommands, RankedCommand, prepareCommands, rankCommands } from '../../search/commands';
 import type { ComposerInput } from '../state';
@@ -154,14 +154,15 @@ function heading(p: ModelPickerView): string {
  * lit — scrolled to keep the selection in view.
  */
 export function modelPickerRows(p: ModelPickerView, { width, height, emoji }: PaintContext): GridRow[] {
-  const rows: GridRow[] = [[{ text: fit(heading(p), width, emoji), style: 'bold' }], []];
+  const rows: GridRow[] = [[{ text: fit(sanitize(heading(p)), width, emoji), style: 'bold' }], []];
   const room = Math.max(1, height - rows.length);
   const top = Math.max(0, Math.min(p.selected - Math.floor(room / 2), p.ranked.length - room));
   p.ranked.slice(top, top + room).forEach((r, k) => {
     const on = top + k === p.selected;
     const name = r.entry.name;
     const line = `${on ? '›' : ' '}${name === p.current ? '●' : ' '} ${name}`;
-    rows.push([{ text: fit(line, width, emoji), style: on ? 'highlight' : 'normal' }]);
+    // The server's names for its models: anyone's words.
+    rows.push([{ text: fit(sanitize(line), width, emoji), style: on ? 'highlight' : 'normal' }]);
   });
   return rows;
 }

@@ -10,7 +10,7 @@ import { PickerState, movePicker, pickerLine, selected } from '../../session/pic
 import { GridRow, fit } from '../../kernel/rows';
 import type { ComposerInput } from '../state';
 import { Handled, PaintContext, View, ViewPaint, viewSpec, consume, pass } from './view';
-import { Inert, sanitize } from '../../protocol/inert';
+import { type Inert, sanitize } from '../../protocol/inert';
 
 export const PICKER_SPEC = viewSpec({
   mode: 'picker',
@@ -100,13 +100,16 @@ export function pickerRows(p: PickerState, { width, height, emoji, keys }: Paint
           `box), ${k('picker.cancel')} to stay`
         : `Resume a conversation: ${move} to choose, ${k('picker.choose')} to resume, ${k('picker.cancel')} for ` +
           `a new one`;
-  const rows: GridRow[] = [[{ text: fit(title, width, emoji), style: 'bold' }], []];
+  const rows: GridRow[] = [[{ text: fit(sanitize(title), width, emoji), style: 'bold' }], []];
   const room = Math.max(1, height - rows.length);
   const top = Math.max(0, Math.min(p.index - Math.floor(room / 2), p.items.length - room));
   p.items.slice(top, top + room).forEach((item, k) => {
     const on = top + k === p.index;
     rows.push([
-      { text: fit(`${on ? '› ' : '  '}${pickerLine(item, p.kind)}`, width, emoji), style: on ? 'highlight' : 'normal' },
+      {
+        text: fit(sanitize(`${on ? '› ' : '  '}${pickerLine(item, p.kind)}`), width, emoji),
+        style: on ? 'highlight' : 'normal',
+      },
     ]);
   });
   return rows;

@@ -6,7 +6,7 @@
 // switches to the provider); Esc leaves everything as it was.
 
 import type { CommandName, KeyNames } from './registry';
-import { Inert, sanitize } from '../../protocol/inert';
+import { type Inert, sanitize } from '../../protocol/inert';
 import { GridRow, fit } from '../../kernel/rows';
 import type { ComposerInput, ComposerState } from '../state';
 import { Handled, PaintContext, View, ViewPaint, viewSpec, consume } from './view';

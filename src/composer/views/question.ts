@@ -9,7 +9,7 @@
 // answer is the call's result; it never enters input history.
 
 import type { CommandName, KeyNames } from './registry';
-import { Inert, sanitize } from '../../protocol/inert';
+import { type Inert, own, sanitize } from '../../protocol/inert';
 import { GridRow, fit } from '../../kernel/rows';
 import { PLAN_MODES } from '../../kernel/questions';
 import { type AskedQuestion, type PersonAnswer } from '../../protocol/questions';
@@ -191,7 +191,7 @@ function oneLine(text: string): string {
 
 /** The options and the answer line, the highlighted one lit; `note`: what the answer line is for. */
 function choiceRows(v: QuestionView, width: number, at: PaintContext, note: string): GridRow[] {
-  const cut = (text: string): string => fit(text, width, at.emoji);
+  const cut = (text: string): Inert => fit(sanitize(text), width, at.emoji);
   const rows: GridRow[] = v.q.options.map((option, i) => {
     const on = v.selected === i;
     return [{ text: cut(`${on ? '›' : ' '} ${i + 1}. ${oneLine(option)}`), style: on ? 'highlight' : 'normal' }];
@@ -217,7 +217,7 @@ export function questionRows(v: QuestionView, at: PaintContext): GridRow[] {
   const question = at.markdown(v.q.question, Math.max(1, at.width - 1));
   const head = question.slice(0, room).map((row, i): GridRow => {
     const cut = i === room - 1 && question.length > room;
-    return [{ text: ' ', style: 'normal' }, ...row, ...(cut ? [{ text: '…', style: 'dim' as const }] : [])];
+    return [{ text: own` `, style: 'normal' }, ...row, ...(cut ? [{ text: own`…`, style: 'dim' as const }] : [])];
   });
   return [...head, ...choices].slice(0, at.height);
 }
@@ -228,17 +228,21 @@ export function planRows(v: QuestionView, at: PaintContext): GridRow[] {
   const k = (command: CommandName): string => at.keys.key('question', command);
   const title: GridRow = [
     {
-      text: fit(`The model's plan (${k('question.pageUp')}/${k('question.pageDown')} scroll):`, at.width, at.emoji),
+      text: fit(
+        sanitize(`The model's plan (${k('question.pageUp')}/${k('question.pageDown')} scroll):`),
+        at.width,
+        at.emoji,
+      ),
       style: 'bold',
     },
   ];
   const room = Math.max(0, at.height - choices.length - 3);
   const plan = at.markdown(v.q.plan ?? '', Math.max(1, at.width - 2));
   const top = Math.min(v.scroll, Math.max(0, plan.length - room));
-  const shown = plan.slice(top, top + room).map((row): GridRow => [{ text: '  ', style: 'normal' }, ...row]);
+  const shown = plan.slice(top, top + room).map((row): GridRow => [{ text: own`  `, style: 'normal' }, ...row]);
   const more = plan.length - top - shown.length;
   const filler: GridRow[] = Array.from({ length: room - shown.length }, () => []);
-  const after: GridRow = more > 0 ? [{ text: `  … ${more} more rows`, style: 'dim' }] : [];
+  const after: GridRow = more > 0 ? [{ text: own`  … ${more} more rows`, style: 'dim' }] : [];
   return [title, [], ...shown, ...filler, after, ...choices].slice(0, at.height);
 }
 

@@ -20,7 +20,7 @@ import { Handled, PaintContext, View, ViewContext, ViewPaint, viewSpec, consume,
 import { GridRow, Span, Style, fit } from '../../kernel/rows';
 import { EmojiWidths, padToWidth, stringWidth } from '../../editor/width';
 import { HistoryMode, otherMode } from '../../settings/store';
-import { Inert, sanitize } from '../../protocol/inert';
+import { type Inert, sanitize } from '../../protocol/inert';
 
 export const SEARCH_SPEC = viewSpec({
   mode: 'search',
@@ -247,9 +247,9 @@ function matchSpans(text: string, start: number, end: number, room: number, base
   const lead = a > room / 2 ? a - Math.floor(room / 4) : 0;
   const head = (lead > 0 ? '…' : '') + line.slice(lead, a);
   const spans: Span[] = [
-    { text: head, style: base },
-    { text: line.slice(a, b), style: 'match' },
-    { text: line.slice(b), style: base },
+    { text: sanitize(head), style: base },
+    { text: sanitize(line.slice(a, b)), style: 'match' },
+    { text: sanitize(line.slice(b)), style: base },
   ];
   const out: Span[] = [];
   let left = room;
@@ -273,10 +273,12 @@ export function overlayRows(v: OverlayView, { width, height, now, emoji, keys }:
   const other = otherMode(v.scope);
   const heading = ` ${v.scope} history · ${count} `;
   const title: GridRow = [
-    { text: heading, style: 'statusStrong' },
+    { text: sanitize(heading), style: 'statusStrong' },
     {
       text: fit(
-        ` ${keys.key('search', 'search.toggleScope')} ${other} · ${keys.key('search', 'search.delete')} delete`,
+        sanitize(
+          ` ${keys.key('search', 'search.toggleScope')} ${other} · ${keys.key('search', 'search.delete')} delete`,
+        ),
         Math.max(0, width - stringWidth(heading, emoji)),
         emoji,
       ),
@@ -297,8 +299,8 @@ export function overlayRows(v: OverlayView, { width, height, now, emoji, keys }:
     const lead = `${r.current ? '›' : ' '} ${when} `;
     const text = entryText(entries, r.index);
     return [
-      { text: lead, style: base },
-      ...(origin ? [{ text: origin, style: r.current ? base : 'dim' } as Span] : []),
+      { text: sanitize(lead), style: base },
+      ...(origin ? [{ text: sanitize(origin), style: r.current ? base : 'dim' } as Span] : []),
       ...matchSpans(text, r.start, r.end, Math.max(1, width - stringWidth(lead + origin, emoji)), base, emoji),
     ];
   });

@@ -11,7 +11,7 @@
 import type { CommandName, KeyNames } from './registry';
 import * as ed from '../../editor/model';
 import { stringWidth } from '../../editor/width';
-import { Inert, sanitize } from '../../protocol/inert';
+import { type Inert, own, sanitize, spaces } from '../../protocol/inert';
 import { GridRow, Span, Style, fit } from '../../kernel/rows';
 import { CommandEntry, PreparedCommands, RankedCommand, prepareCommands, rankCommands } from '../../search/commands';
 import { MAX_UNDO, reduce } from '../reducer';
@@ -166,19 +166,27 @@ export function slashMenuRows(menu: SlashMenuView, { width, height, emoji }: Pai
   );
   const rows = shown.map((r, k): GridRow => {
     const base: Style = top + k === menu.selected ? 'highlight' : 'normal';
-    const spans: Span[] = [{ text: top + k === menu.selected ? '› /' : '  /', style: base }];
+    const spans: Span[] = [{ text: top + k === menu.selected ? own`› /` : own`  /`, style: base }];
     const lit = new Set(r.indexes);
+    // Runs of the name, lit where the query matched; a prompt file's or an MCP server's name is anyone's words.
+    let run = '';
+    let runStyle: Style = base;
+    const flush = (): void => {
+      if (run) spans.push({ text: sanitize(run), style: runStyle });
+      run = '';
+    };
     for (let i = 0; i < r.entry.name.length; i++) {
       const style: Style = lit.has(i) ? 'match' : base;
-      const last = spans[spans.length - 1];
-      const ch = r.entry.name[i];
-      if (last.style === style) spans[spans.length - 1] = { text: last.text + ch, style };
-      else spans.push({ text: ch, style });
+      if (style !== runStyle) flush();
+      runStyle = style;
+      run += r.entry.name[i];
     }
+    flush();
     const used = stringWidth(`/${r.entry.name}`, emoji);
     const args = r.entry.args ? ` ${r.entry.args}` : '';
-    spans.push({ text: args + ' '.repeat(Math.max(1, nameWidth - used - stringWidth(args, emoji) + 2)), style: base });
-    spans.push({ text: r.entry.description, style: 'dim' });
+    const gap = spaces(Math.max(1, nameWidth - used - stringWidth(args, emoji) + 2));
+    spans.push({ text: own`${sanitize(args)}${gap}`, style: base });
+    spans.push({ text: sanitize(r.entry.description), style: 'dim' });
     return fitRow(spans, width, emoji);
   });
   return [title, ...rows];

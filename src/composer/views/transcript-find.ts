@@ -10,7 +10,7 @@
 import type { CommandName, KeyNames } from './registry';
 import type { ComposerInput, Effect } from '../state';
 import { Handled, View, viewSpec, consume, pass } from './view';
-import { Inert, sanitize } from '../../protocol/inert';
+import { type Inert, sanitize } from '../../protocol/inert';
 import {
   Found,
   MatchRef,
