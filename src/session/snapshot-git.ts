@@ -13,7 +13,7 @@ export const MAX_OUTPUT = 16 * 1024 * 1024;
 export interface GitRun {
   workTree?: boolean;
   index?: string;
-  stdin?: string;
+  stdin?: string | Buffer;
 }
 
 export interface Ran {
@@ -40,6 +40,13 @@ export class StoreGit {
     const r = await this.git(args, how);
     if (r.code !== 0) throw new Error(`git ${args[0]}: ${r.err.trim().split('\n')[0] || `exit ${r.code}`}`);
     return r.out.toString('utf8');
+  }
+
+  /** Runs git; what it printed, as bytes (paths are bytes: a name need not be UTF-8), or an error as must's. */
+  async bytes(args: string[], how: GitRun = {}): Promise<Buffer> {
+    const r = await this.git(args, how);
+    if (r.code !== 0) throw new Error(`git ${args[0]}: ${r.err.trim().split('\n')[0] || `exit ${r.code}`}`);
+    return r.out;
   }
 
   /** Runs git: how it ended, what it printed (up to the cap) and the start of what it complained. */

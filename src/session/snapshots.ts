@@ -37,6 +37,9 @@ const MAX_NAMED = 2000;
 
 const NO_BLOB = '0'.repeat(40);
 
+/** Every attribute that would change a file's bytes, unset for every path. */
+const EXACT = '* -text -eol -filter -ident -working-tree-encoding -crlf\n';
+
 /** A file as /diff compares it: what it was (a file tool's copy, a stored entry, or none), by its path in the tree. */
 export type DiffBase = { rel: string } & ({ copy: string } | { entry: TreeEntry } | { absent: true });
 
@@ -191,10 +194,12 @@ export class Snapshots {
     if (!(await this.usable)) return null;
     // What changed since the last snapshot (the index's stat cache: an unchanged tree is a walk of stats), and what is
     // new; only those are read and stored.
-    const changed = (await this.repo.must(['diff-files', '--name-only', '-z'])).split('\0').filter(Boolean);
-    const fresh = (await this.repo.must(['ls-files', '-z', '-o', '--exclude-standard'])).split('\0').filter(Boolean);
+    // Paths as bytes end to end: a name that is not UTF-8 (planted or not) is stored like any other.
+    const changed = splitNul(await this.repo.bytes(['diff-files', '--name-only', '-z']));
+    const fresh = splitNul(await this.repo.bytes(['ls-files', '-z', '-o', '--exclude-standard']));
     if (changed.length === 0 && fresh.length === 0 && this.lastTree !== null) return this.lastTree;
-    const paths = await this.leaveOutBig([...new Set([...changed, ...fresh])]);
+    const unique = new Map([...changed, ...fresh].map((p) => [p.toString('latin1'), p]));
+    const paths = await this.leaveOutBig([...unique.values()]);
     if (paths.length > 0) {
       // --ignore-errors: a file that cannot be read (a socket, no permission) is left out, the rest stored. Many paths
       // are stored by a walk of the tree (git matches each path named against every file: quadratic), the big ones
@@ -203,7 +208,7 @@ export class Snapshots {
       const named = many ? [] : ['--pathspec-from-file=-', '--pathspec-file-nul'];
       const add = await this.repo.git(
         ['add', '-A', '--ignore-errors', ...named],
-        many ? {} : { stdin: paths.join('\0') },
+        many ? {} : { stdin: joinNul(paths) },
       );
       if (add.code !== 0 && !/error: (open|unable)/.test(add.err)) throw new Error(add.err.trim().split('\n')[0]);
     }
@@ -221,21 +226,20 @@ export class Snapshots {
    * Files over the cap are kept out of the store before `git add` would read them whole: an exclude line for each
    * (and one already stored is dropped from the index). Returns the paths to store.
    */
-  private async leaveOutBig(paths: readonly string[]): Promise<string[]> {
-    const keep: string[] = [];
-    const big: string[] = [];
+  private async leaveOutBig(paths: readonly Buffer[]): Promise<Buffer[]> {
+    const keep: Buffer[] = [];
+    const big: Buffer[] = [];
+    const root = Buffer.from(this.o.workspace + path.sep);
     for (const rel of paths) {
-      const st = await fs.promises.lstat(path.join(this.o.workspace, rel)).catch(() => null);
+      const st = await fs.promises.lstat(Buffer.concat([root, rel])).catch(() => null);
       if (st?.isFile() && st.size > this.o.maxFileBytes) big.push(rel);
       else keep.push(rel);
     }
-    const news = big.filter((rel) => !this.tooBig.has(rel));
+    const news = big.map((rel) => rel.toString('utf8')).filter((rel) => !this.tooBig.has(rel));
     if (big.length > 0) {
       await this.repo.git(
         ['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'],
-        {
-          stdin: big.join('\0'),
-        },
+        { stdin: joinNul(big) },
       );
     }
     if (news.length === 0) return keep;
@@ -276,9 +280,14 @@ export class Snapshots {
       ['gc.auto', '0'],
       ['core.fsmonitor', 'false'],
       ['core.untrackedCache', 'true'],
+      ['core.safecrlf', 'false'],
+      ['core.attributesFile', '/dev/null'],
     ])
       await this.repo.must(['config', key, value]);
     await fs.promises.mkdir(path.dirname(this.exclude), { recursive: true });
+    // The store's own attributes come before the workspace's .gitattributes: no end-of-line conversion, filter,
+    // encoding or ident touches a file's bytes on their way in (nor out: a restore writes the blob as it is).
+    await fs.promises.writeFile(path.join(this.o.store, 'info', 'attributes'), EXACT);
     const leaveOut = this.o.leaveOut
       .map((p) => path.relative(this.o.workspace, p))
       .filter((rel) => rel && !rel.startsWith('..') && !path.isAbsolute(rel))
@@ -309,6 +318,22 @@ export class Snapshots {
     await fs.promises.rename(tmp, file);
   }
 }
+
+/** git's `-z` list as paths, each its bytes. */
+function splitNul(out: Buffer): Buffer[] {
+  const paths: Buffer[] = [];
+  for (let from = 0; from < out.length;) {
+    let end = out.indexOf(0, from);
+    if (end < 0) end = out.length;
+    if (end > from) paths.push(out.subarray(from, end));
+    from = end + 1;
+  }
+  return paths;
+}
+
+const joinNul = (paths: readonly Buffer[]): Buffer =>
+  Buffer.concat(paths.flatMap((p, i) => (i === 0 ? [p] : [NUL, p])));
+const NUL = Buffer.from([0]);
 
 /** Refuses a path whose folder is not where it should be: a link planted on the way would lead out of the workspace. */
 async function safeFolder(file: string, workspace: string): Promise<void> {

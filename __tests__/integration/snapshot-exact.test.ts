@@ -1,0 +1,71 @@
+// Snapshots keep files exactly (issue "Snapshots you can trust"), with real git and real commands: the workspace's
+// .gitattributes (text=auto, working-tree-encoding) never change the bytes a rewind puts back, and a file name that is
+// not UTF-8 does not stop the workspace being snapshotted.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Cleanup } from '../../src/kernel/cleanup';
+import { ScriptProvider, parseScript } from '../../src/providers/script';
+import { agent } from '../helpers/agent';
+import { tempDir } from '../helpers/pty';
+
+jest.setTimeout(30000);
+
+/** An agent (full-auto, no sandbox, snapshots on) that runs each command as one turn's shell call. */
+function commands(workspace: string, cmds: string[]) {
+  const warnings: string[] = [];
+  const turns = cmds.map((command) => [[{ tool: { name: 'shell', args: { command } } }], [{ text: 'done' }]]);
+  const a = agent(new ScriptProvider(parseScript({ turns: turns.flat() })), {
+    approval: 'full-auto',
+    sandbox: 'off',
+    workspace,
+    dataDir: tempDir(),
+    warn: (t) => warnings.push(t),
+    rewind: { cleanup: new Cleanup() },
+    snapshots: { maxFileMb: 1 },
+  });
+  return { ...a, warnings, files: () => a.parts.changes.rewind() };
+}
+
+function repository(): string {
+  const ws = fs.realpathSync(tempDir('milk-exact-'));
+  execFileSync('git', ['init', '-q'], { cwd: ws });
+  return ws;
+}
+
+it('CRLF and UTF-16 files come back byte for byte under text=auto and working-tree-encoding', async () => {
+  const ws = repository();
+  fs.writeFileSync(path.join(ws, '.gitattributes'), '* text=auto\nwide.txt text working-tree-encoding=UTF-16LE\n');
+  const crlf = Buffer.from('one\r\ntwo\r\n');
+  const wide = Buffer.from('hello\nwörld\n', 'utf16le');
+  fs.writeFileSync(path.join(ws, 'crlf.txt'), crlf);
+  fs.writeFileSync(path.join(ws, 'wide.txt'), wide);
+  const a = commands(ws, ['rm crlf.txt wide.txt']);
+  expect((await a.turn('delete them')).status).toBe('done');
+  expect(fs.existsSync(path.join(ws, 'crlf.txt'))).toBe(false);
+  const report = await a.files().restore(0);
+  expect(report.failed).toEqual([]);
+  expect(fs.readFileSync(path.join(ws, 'crlf.txt')).equals(crlf)).toBe(true);
+  expect(fs.readFileSync(path.join(ws, 'wide.txt')).equals(wide)).toBe(true);
+  expect(a.warnings).toEqual([]);
+});
+
+it('a file name that is not UTF-8 is stored like any other: rm -rf src after it is undone', async () => {
+  const ws = repository();
+  fs.mkdirSync(path.join(ws, 'src'));
+  fs.writeFileSync(path.join(ws, 'src', 'main.ts'), 'export const x = 1;\n');
+  // A name with the byte 0xFF, planted by the first turn's command; the second deletes src/.
+  const a = commands(ws, ['printf planted > "$(printf \'bad\\377.txt\')"', 'rm -rf src']);
+  expect((await a.turn('plant')).status).toBe('done');
+  expect(fs.readdirSync(Buffer.from(ws), { encoding: 'buffer' }).some((n) => n.includes(0xff))).toBe(true);
+  expect((await a.turn('delete')).status).toBe('done');
+  expect(fs.existsSync(path.join(ws, 'src'))).toBe(false);
+  expect(a.warnings.filter((w) => /snapshot/.test(w))).toEqual([]);
+  const last = await a.files().lastTurn();
+  expect(last).toBe(1);
+  const report = await a.files().restore(1);
+  expect(report.restored).toEqual([path.join(ws, 'src', 'main.ts')]);
+  expect(fs.readFileSync(path.join(ws, 'src', 'main.ts'), 'utf8')).toBe('export const x = 1;\n');
+  // The planted file is the first turn's, and stays.
+  expect(fs.readdirSync(Buffer.from(ws), { encoding: 'buffer' }).some((n) => n.includes(0xff))).toBe(true);
+});
