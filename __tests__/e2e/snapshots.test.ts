@@ -61,6 +61,16 @@ it('/undo puts back what the last command edited, made and deleted, after naming
   expect(read(ws, '.git/HEAD')).toBe(gitHead);
   // The conversation stays: the answer is still on screen.
   expect(p.text()).toContain('ran: sed -i');
+  p.write('/undo' + KEY.enter);
+  await p.waitForText("nothing to undo: the last turn's changes are undone already");
+});
+
+it('/undo after a command that changed nothing says that, not that it was undone', async () => {
+  const ws = repository();
+  const p = await started(ws);
+  await ran(p, 'cat a.txt');
+  p.write('/undo' + KEY.enter);
+  await p.waitForText('nothing to undo: nothing changed in the last turn');
 });
 
 it('Esc Esc rewinds to an earlier input and puts back the files commands changed since; /diff shows them first', async () => {

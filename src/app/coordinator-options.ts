@@ -175,7 +175,11 @@ export function rewindFiles(s: Services): Pick<CoordinatorOptions, 'checkpoints'
   const files = () => s.changes.rewind();
   return {
     checkpoints: { files: (turn) => files().files(turn), restore: (turn) => files().restore(turn) },
-    changes: { lastTurn: () => files().lastTurn(), diff: (turn) => files().diff(turn) },
+    changes: {
+      lastTurn: () => files().lastTurn(),
+      wasUndone: (turn) => files().wasUndone(turn),
+      diff: (turn) => files().diff(turn),
+    },
   };
 }
 

@@ -76,6 +76,8 @@ export interface CoordinatorOptions {
   /** /undo's and /diff's: the last turn that changed files, and a diff of the workspace since a turn began. */
   changes?: {
     lastTurn(): Promise<number | null>;
+    /** Its changes were put back already (a turn with none left to undo otherwise changed nothing). */
+    wasUndone(turn: number): boolean;
     /** Since turn `turn` began. */
     diff(turn: number): Promise<{ text: string; cut: boolean } | { error: string }>;
   };

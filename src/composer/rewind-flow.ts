@@ -95,7 +95,12 @@ export class RewindFlow {
     void changes.lastTurn().then(async (turn) => {
       if (turn === null) return this.p.note('nothing to undo: no turn has changed files in this session');
       const files = await checkpoints.files(turn);
-      if (files.length === 0) return this.p.note("nothing to undo: the last turn's changes are undone already");
+      if (files.length === 0)
+        return this.p.note(
+          changes.wasUndone(turn)
+            ? "nothing to undo: the last turn's changes are undone already"
+            : 'nothing to undo: nothing changed in the last turn',
+        );
       this.offer(files, turn, (n) => `undo the last turn's changes to ${n}`);
     });
   }

@@ -18,7 +18,15 @@ export interface RewindFilesOptions {
 }
 
 export class RewindFiles {
+  /** The turns a rewind or /undo went back from (their changes are undone: none is left to show). */
+  private readonly undone = new Set<number>();
+
   constructor(private readonly o: RewindFilesOptions) {}
+
+  /** Whether turn `turn`'s changes were put back already (else a turn with none to undo changed nothing). */
+  wasUndone(turn: number): boolean {
+    return this.undone.has(turn);
+  }
 
   /** The files a rewind to turn `turn` would put back (those changed since by something else too: reported after). */
   async files(turn: number): Promise<string[]> {
@@ -49,6 +57,7 @@ export class RewindFiles {
     }
     await copies.rewound(turn, [...report.restored, ...report.removed]);
     await snapshots?.rewound(turn);
+    this.undone.add(turn);
     return report;
   }
 
