@@ -69,3 +69,28 @@ it('a file name that is not UTF-8 is stored like any other: rm -rf src after it 
   // The planted file is the first turn's, and stays.
   expect(fs.readdirSync(Buffer.from(ws), { encoding: 'buffer' }).some((n) => n.includes(0xff))).toBe(true);
 });
+
+it("never removes what was there before the turn though ignored then: the person's .env and build/ stay", async () => {
+  const ws = repository();
+  fs.writeFileSync(path.join(ws, '.gitignore'), '.env\nbuild/\n');
+  fs.writeFileSync(path.join(ws, '.env'), 'TOKEN=only-copy\n');
+  fs.mkdirSync(path.join(ws, 'build'));
+  fs.writeFileSync(path.join(ws, 'build', 'out.js'), 'built\n');
+  // The command makes them stop being ignored: the turn's end stores them, as if the turn had made them.
+  const a = commands(ws, ["printf '' > .gitignore"]);
+  expect((await a.turn('unignore')).status).toBe('done');
+  const at = (f: string) => path.join(ws, f);
+  // The question names what will happen: .gitignore put back, nothing removed.
+  expect(await a.files().files(0)).toEqual([at('.gitignore')]);
+  const report = await a.files().restore(0);
+  expect(report).toEqual({
+    restored: [at('.gitignore')],
+    removed: [],
+    changed: [],
+    failed: [],
+    kept: [at('.env'), at('build/out.js')],
+  });
+  expect(fs.readFileSync(at('.env'), 'utf8')).toBe('TOKEN=only-copy\n');
+  expect(fs.readFileSync(at('build/out.js'), 'utf8')).toBe('built\n');
+  expect(fs.readFileSync(at('.gitignore'), 'utf8')).toBe('.env\nbuild/\n');
+});

@@ -144,3 +144,18 @@ describe('a rewind over turns of both kinds', () => {
     ]);
   });
 });
+
+describe('what was there but not stored (ignored at the turn start)', () => {
+  it('is kept, never removed: a file listed, and every file under a folder listed; the rest as before', () => {
+    const s0 = tree({ '.gitignore': 'g' });
+    const e0 = tree({ '.gitignore': 'g2', '.env': 'secret', 'build/out.js': 'o', 'made.txt': 'm', 'buildx/y': 'y' });
+    const turns: TreeTurn[] = [{ seq: 0, at: 1, start: s0, end: e0, ignored: ['.env', 'build/'] }];
+    expect(planRewind(records({ seq: 0, turns, now: e0 }))).toEqual([
+      { kind: 'kept', file: '/w/.env' },
+      { kind: 'write', file: '/w/.gitignore', entry: e('g') },
+      { kind: 'kept', file: '/w/build/out.js' },
+      { kind: 'remove', file: '/w/buildx/y' },
+      { kind: 'remove', file: '/w/made.txt' },
+    ]);
+  });
+});

@@ -16,6 +16,7 @@ export function restoreNote(r: RestoreReport): string {
   if (r.removed.length) parts.push(`removed (milk had made them): ${r.removed.join(', ')}`);
   if (r.changed.length) parts.push(`left as they are, changed since milk wrote them: ${r.changed.join(', ')}`);
   if (r.failed.length) parts.push(`could not be put back: ${r.failed.join(', ')}`);
+  if (r.kept?.length) parts.push(`kept: ${r.kept.join(', ')} (there before the turn, not stored)`);
   return parts.length ? parts.join('\n') : 'no file to put back';
 }
 

@@ -17,6 +17,8 @@ export interface RestoreReport {
   changed: string[];
   /** Could not be put back, and why. */
   failed: string[];
+  /** There before the turn though not stored (ignored then): never removed. */
+  kept?: string[];
 }
 
 async function hashOf(file: string): Promise<string | null> {

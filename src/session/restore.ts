@@ -28,13 +28,20 @@ export interface TreeTurn {
   readonly start: Tree;
   /** Null while it runs, or when its end's snapshot could not be taken: the workspace now stands in. */
   readonly end: Tree | null;
+  /**
+   * What was there at its start but not stored, being ignored then (a folder ends in /): a rewind never removes it.
+   * Absent: nothing known.
+   */
+  readonly ignored?: readonly string[];
 }
 
 /** What a file was when the turn rewound to began. */
 export type Before =
   | { readonly kind: 'copy'; readonly copy: string }
   | { readonly kind: 'entry'; readonly entry: TreeEntry }
-  | { readonly kind: 'absent' };
+  | { readonly kind: 'absent' }
+  /** There, but not stored (ignored at the turn's start): nothing to put back, and not to be removed. */
+  | { readonly kind: 'unstored' };
 
 export interface FileBefore {
   /** Its path as the copies name files (absolute). */
@@ -66,7 +73,8 @@ export type RewindStep =
   | { readonly kind: 'copy'; readonly file: string; readonly copy: string }
   | { readonly kind: 'write'; readonly file: string; readonly entry: TreeEntry }
   | { readonly kind: 'remove'; readonly file: string }
-  | { readonly kind: 'changed'; readonly file: string };
+  | { readonly kind: 'changed'; readonly file: string }
+  | { readonly kind: 'kept'; readonly file: string };
 
 interface Seen {
   rel: string | null;
@@ -95,9 +103,14 @@ export function filesBefore(r: RewindRecords): FileBefore[] {
   for (const t of r.turns) {
     if (t.seq < r.seq) continue;
     const end = t.end ?? r.now ?? new Map();
+    const unstored = ignoredAt(t.ignored ?? []);
     for (const rel of changedBetween(t.start, end)) {
       const entry = t.start.get(rel);
-      const before: Before = entry ? { kind: 'entry', entry } : { kind: 'absent' };
+      const before: Before = entry
+        ? { kind: 'entry', entry }
+        : unstored(rel)
+          ? { kind: 'unstored' }
+          : { kind: 'absent' };
       // A turn's end comes after every change within it.
       note(r.abs(rel), rel, t.at, before, { turn: t.seq, at: Infinity, by: 'tree', left: end.get(rel) });
     }
@@ -115,12 +128,21 @@ export function filesBefore(r: RewindRecords): FileBefore[] {
   return out;
 }
 
+/** Whether a path was listed as ignored (git's --directory list: a folder once, ending in /) or lies under one. */
+function ignoredAt(listed: readonly string[]): (rel: string) => boolean {
+  if (listed.length === 0) return () => false;
+  const files = new Set(listed.filter((l) => !l.endsWith('/')));
+  const folders = listed.filter((l) => l.endsWith('/'));
+  return (rel) => files.has(rel) || folders.some((f) => rel.startsWith(f));
+}
+
 /** What going back to the start of turn `seq` does, file by file. */
 export function planRewind(r: RewindRecords): RewindStep[] {
   const steps: RewindStep[] = [];
   for (const f of filesBefore(r)) {
     if (f.unchanged) continue;
-    if (!f.untouched) steps.push({ kind: 'changed', file: f.file });
+    if (f.before.kind === 'unstored') steps.push({ kind: 'kept', file: f.file });
+    else if (!f.untouched) steps.push({ kind: 'changed', file: f.file });
     else if (f.before.kind === 'absent') steps.push({ kind: 'remove', file: f.file });
     else if (f.before.kind === 'copy') steps.push({ kind: 'copy', file: f.file, copy: f.before.copy });
     else steps.push({ kind: 'write', file: f.file, entry: f.before.entry });

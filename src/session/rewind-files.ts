@@ -28,9 +28,12 @@ export class RewindFiles {
     return this.undone.has(turn);
   }
 
-  /** The files a rewind to turn `turn` would put back (those changed since by something else too: reported after). */
+  /**
+   * The files a rewind to turn `turn` would put back or remove (those changed since by something else too: reported
+   * after); not those it keeps.
+   */
   async files(turn: number): Promise<string[]> {
-    return planRewind(await this.records(turn)).map((s) => s.file);
+    return planRewind(await this.records(turn)).flatMap((s) => (s.kind === 'kept' ? [] : [s.file]));
   }
 
   /** Puts back the files changed from turn `turn` on; those changed since by something else are left and reported. */
@@ -42,6 +45,7 @@ export class RewindFiles {
     for (const step of steps) {
       try {
         if (step.kind === 'changed') report.changed.push(step.file);
+        else if (step.kind === 'kept') (report.kept ??= []).push(step.file);
         else if (step.kind === 'remove') {
           await copies.remove(step.file);
           report.removed.push(step.file);
@@ -74,7 +78,8 @@ export class RewindFiles {
     if (!snapshots) return { error: 'no record of the workspace here' };
     const base: DiffBase[] = [];
     for (const f of filesBefore(await this.records(turn))) {
-      if (f.rel === null) continue;
+      // What was not stored has no before to show: it is left out of the diff, as it is of the rewind.
+      if (f.rel === null || f.before.kind === 'unstored') continue;
       const b = f.before;
       base.push(
         b.kind === 'copy'

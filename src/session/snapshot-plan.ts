@@ -39,3 +39,19 @@ export function parseLsTree(out: string): Map<string, TreeEntry> {
 export function excludeLine(relative: string): string {
   return '/' + relative.replace(/[\\*?[\]!#]/g, (c) => `\\${c}`).replace(/ $/, '\\ ');
 }
+
+/** git's `-z` list as paths, each its bytes. */
+export function splitNul(out: Buffer): Buffer[] {
+  const paths: Buffer[] = [];
+  for (let from = 0; from < out.length;) {
+    let end = out.indexOf(0, from);
+    if (end < 0) end = out.length;
+    if (end > from) paths.push(out.subarray(from, end));
+    from = end + 1;
+  }
+  return paths;
+}
+
+export const joinNul = (paths: readonly Buffer[]): Buffer =>
+  Buffer.concat(paths.flatMap((p, i) => (i === 0 ? [p] : [NUL, p])));
+const NUL = Buffer.from([0]);

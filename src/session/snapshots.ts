@@ -1,20 +1,16 @@
-// Snapshots of the workspace's files in a private object store: git's, with
-// its own GIT_DIR under the data dir and the workspace as the work tree, so
-// that what commands change (sed -i, a code generator, rm) is undone by a
-// rewind as the file tools' changes are (their own copies: checkpoints.ts).
-// A snapshot is `git add -A` into a private index (the .gitignore files
-// honoured, untracked files included, files over the cap and the data dir
-// left out; the person's .git is never read or written: git leaves any .git
-// alone) and `git write-tree`: an unchanged tree is a stat walk. Only a turn
-// that runs a command (turn-changes.ts says which) takes them: one before its
-// first command and one at its end; a turn that runs none costs nothing here.
-// Where git is not found, milk says so once and the copies are what a rewind
-// has.
+// Snapshots of the workspace's files in a private git store (its own GIT_DIR under the data dir, the workspace as the
+// work tree), so that what commands change (sed -i, a generator, rm) is undone by a rewind as the file tools' changes
+// are (checkpoints.ts). A snapshot is `git add -A` into a private index (.gitignore honoured, untracked files in, big
+// files and the data dir out, the bytes exact whatever .gitattributes say; the person's .git never read or written)
+// and `git write-tree`: an unchanged tree is a stat walk. Only a turn that runs a command takes them (turn-changes.ts):
+// before its first command, naming what is there but ignored, and at its end. Without git, milk says so once and the
+// copies are what a rewind has. A file goes back through snapshot-write.ts.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MAX_OUTPUT, StoreGit } from './snapshot-git';
-import { Tree, TreeEntry, excludeLine, parseLsTree } from './snapshot-plan';
+import { writeEntry } from './snapshot-write';
+import { Tree, TreeEntry, excludeLine, joinNul, parseLsTree, splitNul } from './snapshot-plan';
 import type { TreeTurn } from './restore';
 
 export interface SnapshotOptions {
@@ -52,7 +48,10 @@ export class Snapshots {
   private failed = false;
   /** Snapshots run one after another: they share the private index. */
   private chain: Promise<unknown> = Promise.resolve();
-  private readonly starts = new Map<number, { at: number; tree: Promise<string | null> }>();
+  private readonly starts = new Map<
+    number,
+    { at: number; tree: Promise<string | null>; ignored?: Promise<readonly string[]> }
+  >();
   private readonly ends = new Map<number, Promise<string | null>>();
   private readonly trees = new Map<string, Tree>();
   private readonly index: string;
@@ -77,7 +76,12 @@ export class Snapshots {
    */
   turnSnapshot(seq: number): Promise<string | null> {
     let start = this.starts.get(seq);
-    if (!start) this.starts.set(seq, (start = { at: this.o.order(), tree: this.take(`start ${seq}`) }));
+    if (!start) {
+      const tree = this.take(`start ${seq}`);
+      // What is there but ignored, so not stored, named at the same moment: a rewind must never remove it.
+      start = { at: this.o.order(), tree, ignored: this.queue(() => this.ignoredNow()).catch(() => []) };
+      this.starts.set(seq, start);
+    }
     return start.tree;
   }
 
@@ -102,7 +106,8 @@ export class Snapshots {
       const a = await start.tree;
       if (a === null) continue;
       const b = await this.ends.get(s);
-      turns.push({ seq: s, at: start.at, start: await this.tree(a), end: b ? await this.tree(b) : null });
+      const ignored = (await start.ignored) ?? [];
+      turns.push({ seq: s, at: start.at, start: await this.tree(a), end: b ? await this.tree(b) : null, ignored });
     }
     return { turns, now: await this.tree(now) };
   }
@@ -177,11 +182,23 @@ export class Snapshots {
     }
   }
 
+  /** Runs `work` on the store after what was asked of it before (the snapshots share the private index). */
+  private queue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(work);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The paths there but ignored (an ignored folder once, ending in /), as git lists them; none without git. */
+  private async ignoredNow(): Promise<string[]> {
+    if (!(await this.usable)) return [];
+    const args = ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'];
+    return (await this.repo.must(args)).split('\0').filter(Boolean);
+  }
+
   /** Takes a snapshot after those before it; its tree's hash, or null (no git, or it failed: said once). */
   private take(label: string): Promise<string | null> {
-    const run = this.chain.then(() => this.snapshot(label));
-    this.chain = run.catch(() => undefined);
-    return run.catch((err: unknown) => {
+    return this.queue(() => this.snapshot(label)).catch((err: unknown) => {
       if (!this.failed)
         this.o.warn(`snapshot of the workspace failed (${(err as Error).message}); a rewind puts back what it can`);
       this.failed = true;
@@ -306,40 +323,8 @@ export class Snapshots {
     return tree;
   }
 
-  /** A file put back from the store: into a new file renamed over it (never half a file, a link not followed). */
+  /** A file put back from the store (snapshot-write.ts). */
   async write(file: string, entry: { mode: string; blob: string }): Promise<void> {
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    await safeFolder(file, this.o.workspace);
-    const r = await this.repo.git(['cat-file', 'blob', entry.blob]);
-    if (r.code !== 0) throw new Error(r.err.trim() || 'not in the store');
-    const tmp = `${file}.milk-restore-${process.pid}-${Math.random().toString(36).slice(2)}`;
-    if (entry.mode === '120000') await fs.promises.symlink(r.out.toString('utf8'), tmp);
-    else await fs.promises.writeFile(tmp, r.out, { flag: 'wx', mode: entry.mode === '100755' ? 0o755 : 0o644 });
-    await fs.promises.rename(tmp, file);
+    await writeEntry(this.repo, this.o.workspace, file, entry);
   }
-}
-
-/** git's `-z` list as paths, each its bytes. */
-function splitNul(out: Buffer): Buffer[] {
-  const paths: Buffer[] = [];
-  for (let from = 0; from < out.length;) {
-    let end = out.indexOf(0, from);
-    if (end < 0) end = out.length;
-    if (end > from) paths.push(out.subarray(from, end));
-    from = end + 1;
-  }
-  return paths;
-}
-
-const joinNul = (paths: readonly Buffer[]): Buffer =>
-  Buffer.concat(paths.flatMap((p, i) => (i === 0 ? [p] : [NUL, p])));
-const NUL = Buffer.from([0]);
-
-/** Refuses a path whose folder is not where it should be: a link planted on the way would lead out of the workspace. */
-async function safeFolder(file: string, workspace: string): Promise<void> {
-  const dir = path.dirname(file);
-  const real = await fs.promises.realpath(dir).catch(() => null);
-  if (real === null) throw new Error('its folder is gone');
-  if (real !== dir) throw new Error('a folder on its path is a symbolic link; not followed');
-  if (real !== workspace && !real.startsWith(workspace + path.sep)) throw new Error('outside the workspace');
 }
