@@ -1,11 +1,13 @@
 // Snapshots keep files exactly (issue "Snapshots you can trust"), with real git and real commands: the workspace's
-// .gitattributes (text=auto, working-tree-encoding) never change the bytes a rewind puts back, and a file name that is
-// not UTF-8 does not stop the workspace being snapshotted.
+// .gitattributes (text=auto, working-tree-encoding) never change the bytes a rewind puts back; a file name that is
+// not UTF-8 does not stop the workspace being snapshotted; what was there but ignored is never removed; a snapshot
+// gone from the store is said to be, never a crash.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Cleanup } from '../../src/kernel/cleanup';
 import { ScriptProvider, parseScript } from '../../src/providers/script';
+import { Snapshots } from '../../src/session/snapshots';
 import { agent } from '../helpers/agent';
 import { tempDir } from '../helpers/pty';
 
@@ -93,4 +95,26 @@ it("never removes what was there before the turn though ignored then: the person
   expect(fs.readFileSync(at('.env'), 'utf8')).toBe('TOKEN=only-copy\n');
   expect(fs.readFileSync(at('build/out.js'), 'utf8')).toBe('built\n');
   expect(fs.readFileSync(at('.gitignore'), 'utf8')).toBe('.env\nbuild/\n');
+});
+
+it('a snapshot whose objects are gone from the store is said to be gone, never a crash', async () => {
+  const ws = repository();
+  fs.writeFileSync(path.join(ws, 'a.txt'), 'one\n');
+  const store = path.join(tempDir(), 'store.git');
+  let clock = 0;
+  const snaps = new Snapshots({
+    workspace: ws,
+    store,
+    leaveOut: [],
+    maxFileBytes: 1024 * 1024,
+    warn: () => undefined,
+    order: () => clock++,
+  });
+  const start = await snaps.turnSnapshot(0);
+  fs.writeFileSync(path.join(ws, 'a.txt'), 'two\n');
+  snaps.turnEnded(0);
+  expect(start).toMatch(/^[0-9a-f]{40}$/);
+  // Removed from under this milk, as another's clean-up (or a person) could.
+  fs.rmSync(path.join(store, 'objects', start!.slice(0, 2), start!.slice(2)));
+  await expect(snaps.turnsFrom(0)).rejects.toThrow('that snapshot is gone from the store');
 });

@@ -84,7 +84,8 @@ export class RewindFlow {
     if (input.turn < 0 || !this.p.checkpoints) return;
     void this.p.checkpoints
       .files(input.turn)
-      .then((files) => this.offer(files, input.turn, (n) => `also put back ${n} changed since`));
+      .then((files) => this.offer(files, input.turn, (n) => `also put back ${n} changed since`))
+      .catch((err: Error) => this.p.note(`the files cannot be put back: ${err.message}`));
   }
 
   /** /undo: the files the last turn changed (commands' changes too, where snapshots are), offered back. */
@@ -92,17 +93,20 @@ export class RewindFlow {
     if (this.p.runner.busy) return this.p.note(turnRunning(this.p.keys));
     const { checkpoints, changes } = this.p;
     if (!checkpoints || !changes) return this.p.note('nothing to undo here: no record of what turns changed');
-    void changes.lastTurn().then(async (turn) => {
-      if (turn === null) return this.p.note('nothing to undo: no turn has changed files in this session');
-      const files = await checkpoints.files(turn);
-      if (files.length === 0)
-        return this.p.note(
-          changes.wasUndone(turn)
-            ? "nothing to undo: the last turn's changes are undone already"
-            : 'nothing to undo: nothing changed in the last turn',
-        );
-      this.offer(files, turn, (n) => `undo the last turn's changes to ${n}`);
-    });
+    void changes
+      .lastTurn()
+      .then(async (turn) => {
+        if (turn === null) return this.p.note('nothing to undo: no turn has changed files in this session');
+        const files = await checkpoints.files(turn);
+        if (files.length === 0)
+          return this.p.note(
+            changes.wasUndone(turn)
+              ? "nothing to undo: the last turn's changes are undone already"
+              : 'nothing to undo: nothing changed in the last turn',
+          );
+        this.offer(files, turn, (n) => `undo the last turn's changes to ${n}`);
+      })
+      .catch((err: Error) => this.p.note(`nothing can be undone: ${err.message}`));
   }
 
   /** Asks whether to put `files` back as they were when turn `turn` began; `ask` words it around "N files". */

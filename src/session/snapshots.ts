@@ -318,7 +318,10 @@ export class Snapshots {
   private async tree(hash: string): Promise<Tree> {
     const known = this.trees.get(hash);
     if (known) return known;
-    const tree = parseLsTree(await this.repo.must(['ls-tree', '-r', '-z', '--full-tree', hash]));
+    const listed = await this.repo.git(['ls-tree', '-r', '-z', '--full-tree', hash]);
+    // Its objects were removed from under this milk (the store deleted, or cleared by hand): said, never a crash.
+    if (listed.code !== 0) throw new Error('that snapshot is gone from the store');
+    const tree = parseLsTree(listed.out.toString('utf8'));
     this.trees.set(hash, tree);
     return tree;
   }
