@@ -78,8 +78,9 @@ export class Snapshots {
     let start = this.starts.get(seq);
     if (!start) {
       const tree = this.take(`start ${seq}`);
-      // What is there but ignored, so not stored, named at the same moment: a rewind must never remove it.
-      start = { at: this.o.order(), tree, ignored: this.queue(() => this.ignoredNow()).catch(() => []) };
+      // What is there but ignored, so not stored, named at the same moment (beside the snapshot, on the other core:
+      // it only reads the index, which git replaces whole): a rewind must never remove it.
+      start = { at: this.o.order(), tree, ignored: this.ignoredNow().catch(() => []) };
       this.starts.set(seq, start);
     }
     return start.tree;
@@ -191,7 +192,7 @@ export class Snapshots {
 
   /** The paths there but ignored (an ignored folder once, ending in /), as git lists them; none without git. */
   private async ignoredNow(): Promise<string[]> {
-    if (!(await this.usable)) return [];
+    if (!(await (this.usable ??= this.setUp()))) return [];
     const args = ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'];
     return (await this.repo.must(args)).split('\0').filter(Boolean);
   }
