@@ -289,9 +289,11 @@ it('a turn that starts while a background command runs is snapshotted at its sta
     await a.files().files(0);
     fs.rmSync(gitLog, { force: true });
     const second = a.turn('a chat turn');
-    // Its start's snapshot is taken without any command of its own (it has listed the new files once ls-files has
-    // finished); then the background command writes.
-    for (const deadline = Date.now() + 10_000; !gitRuns(a.dataDir).includes('ls-files');) {
+    // Its start's snapshot is taken without any command of its own (it has listed the new files once its ls-files,
+    // after diff-files, has finished: one of two, the other naming the ignored paths beside it); then the background
+    // command writes.
+    const listed = (): boolean => gitRuns(a.dataDir).filter((run) => run === 'ls-files').length >= 2;
+    for (const deadline = Date.now() + 10_000; !listed();) {
       if (Date.now() > deadline) throw new Error('no snapshot at the start of the second turn');
       await new Promise((r) => setTimeout(r, 20));
     }
