@@ -8,9 +8,10 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MAX_OUTPUT, StoreGit } from './snapshot-git';
+import { StoreGit } from './snapshot-git';
 import { writeEntry } from './snapshot-write';
-import { Tree, TreeEntry, excludeLine, joinNul, parseLsTree, splitNul } from './snapshot-plan';
+import { type DiffBase, diffAgainst } from './snapshot-diff';
+import { Tree, excludeLine, joinNul, parseLsTree, splitNul } from './snapshot-plan';
 import type { TreeTurn } from './restore';
 
 export interface SnapshotOptions {
@@ -31,13 +32,10 @@ export interface SnapshotOptions {
 /** Past this many changed paths, a snapshot stores them by walking the tree rather than naming each. */
 const MAX_NAMED = 2000;
 
-const NO_BLOB = '0'.repeat(40);
-
 /** Every attribute that would change a file's bytes, unset for every path. */
 const EXACT = '* -text -eol -filter -ident -working-tree-encoding -crlf\n';
 
-/** A file as /diff compares it: what it was (a file tool's copy, a stored entry, or none), by its path in the tree. */
-export type DiffBase = { rel: string } & ({ copy: string } | { entry: TreeEntry } | { absent: true });
+export type { DiffBase } from './snapshot-diff';
 
 export class Snapshots {
   /** Whether git runs here: probed at the first snapshot. */
@@ -140,34 +138,7 @@ export class Snapshots {
   async diffFrom(base: readonly DiffBase[]): Promise<{ text: string; cut: boolean } | { error: string }> {
     const now = await this.take('now');
     if (now === null) return { error: 'the workspace could not be snapshotted now (is git installed?)' };
-    const scratch = path.join(this.o.store, `index-diff-${process.pid}`);
-    try {
-      await this.repo.must(['read-tree', now], { index: scratch });
-      const copies = base.flatMap((b) => ('copy' in b ? [b.copy] : []));
-      const blobs = copies.length
-        ? (await this.repo.must(['hash-object', '-w', '--no-filters', '--', ...copies])).split('\n')
-        : [];
-      const records: string[] = [];
-      let i = 0;
-      for (const b of base) {
-        if ('absent' in b) records.push(`0 ${NO_BLOB}\t${b.rel}`);
-        else if ('entry' in b) records.push(`${b.entry.mode} ${b.entry.blob}\t${b.rel}`);
-        else {
-          const exec = ((await fs.promises.stat(b.copy)).mode & 0o111) !== 0;
-          records.push(`${exec ? '100755' : '100644'} ${blobs[i++]}\t${b.rel}`);
-        }
-      }
-      await this.repo.must(['update-index', '-z', '--index-info'], { index: scratch, stdin: records.join('\0') });
-      const from = (await this.repo.must(['write-tree'], { index: scratch })).trim();
-      const args = ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', from, now];
-      const r = await this.repo.git(args);
-      if (r.code !== 0) return { error: r.err.trim() || `git diff exited with ${r.code}` };
-      return { text: r.out.toString('utf8'), cut: r.out.length >= MAX_OUTPUT };
-    } catch (err) {
-      return { error: (err as Error).message };
-    } finally {
-      await fs.promises.rm(scratch, { force: true });
-    }
+    return diffAgainst(this.repo, this.o.store, now, base);
   }
 
   /**
