@@ -35,22 +35,6 @@ async function hashOf(file: string): Promise<string | null> {
   }
 }
 
-/**
- * Refuses a file whose folder is no longer where milk wrote it: a later command may have swapped a folder on its path
- * for a symbolic link, and a restore through it would write or delete outside the workspace. `file` is the real path
- * milk wrote, so its folder resolves to itself while no part of it is a link.
- */
-async function unlinked(file: string): Promise<void> {
-  const dir = path.dirname(file);
-  let real: string;
-  try {
-    real = await fs.promises.realpath(dir);
-  } catch {
-    throw new Error('its folder is gone');
-  }
-  if (real !== dir) throw new Error('a folder on its path is now a symbolic link; not followed');
-}
-
 function running(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -142,22 +126,6 @@ export class Checkpoints {
     const out = new Set<string>();
     for (const file of files) if ((await hashOf(file)) === (this.written.get(file) ?? null)) out.add(file);
     return out;
-  }
-
-  /** Puts `copy` back as `file`. */
-  async putBack(file: string, copy: string): Promise<void> {
-    await unlinked(file);
-    // A new file renamed over the old: never half a file, and a link planted meanwhile is replaced, not followed.
-    // Its name is not guessable and it is made only if nothing is there (a link planted at it is not followed).
-    const tmp = `${file}.milk-restore-${process.pid}-${Math.random().toString(36).slice(2)}`;
-    await fs.promises.copyFile(copy, tmp, fs.constants.COPYFILE_EXCL);
-    await fs.promises.rename(tmp, file);
-  }
-
-  /** Removes `file`, which milk made. */
-  async remove(file: string): Promise<void> {
-    await unlinked(file);
-    await fs.promises.rm(file, { force: true });
   }
 
   /** After a rewind to `turn`: what milk left in `files`, and the copies from it on spent. */

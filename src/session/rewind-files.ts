@@ -4,9 +4,13 @@
 // restore.ts decides, file by file, from the earliest record since the turn.
 // Loaded at the first rewind, /undo or /diff, never at start-up.
 
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Checkpoints, RestoreReport } from './checkpoints';
-import { RewindRecords, filesBefore, planRewind } from './restore';
+import { umaskNow } from './contained';
+import { RewindRecords, type RewindStep, filesBefore, planRewind } from './restore';
+import { restoreContained } from './restore-contained';
+import type { PlannedOp } from './restore-ops';
 import type { DiffBase, Snapshots } from './snapshots';
 
 export interface RewindFilesOptions {
@@ -41,25 +45,33 @@ export class RewindFiles {
     const snapshots = this.o.snapshots({ make: false });
     const steps = planRewind(await this.records(turn));
     const report: RestoreReport = { restored: [], removed: [], changed: [], failed: [] };
-    const { copies } = this.o;
+    const inside: Array<{ step: RewindStep; op: PlannedOp }> = [];
+    const outside: Array<{ step: RewindStep; op: PlannedOp }> = [];
     for (const step of steps) {
-      try {
-        if (step.kind === 'changed') report.changed.push(step.file);
-        else if (step.kind === 'kept') (report.kept ??= []).push(step.file);
-        else if (step.kind === 'remove') {
-          await copies.remove(step.file);
-          report.removed.push(step.file);
-        } else {
-          // A stored entry comes from a turn's snapshot: there is a store.
-          if (step.kind === 'copy') await copies.putBack(step.file, step.copy);
-          else await (snapshots as Snapshots).write(step.file, step.entry);
-          report.restored.push(step.file);
-        }
-      } catch (err) {
-        report.failed.push(`${step.file} (${(err as Error).message})`);
+      if (step.kind === 'changed') report.changed.push(step.file);
+      else if (step.kind === 'kept') (report.kept ??= []).push(step.file);
+      else {
+        const rel = this.rel(step.file);
+        const op = await opOf(step, rel ?? step.file.slice(1));
+        if (op) (rel === null ? outside : inside).push({ step, op });
+        else report.failed.push(`${step.file} (its copy is gone)`);
       }
     }
-    await copies.rewound(turn, [...report.restored, ...report.removed]);
+    const repo = snapshots?.git ?? null;
+    for (const [root, list] of [
+      [this.o.workspace, inside],
+      ['/', outside],
+    ] as const) {
+      if (list.length === 0) continue;
+      const { errors } = await restoreContained({ root, repo, ops: list.map((s) => s.op) });
+      list.forEach(({ step }, i) => {
+        const error = errors[i];
+        if (error) report.failed.push(`${step.file} (${error})`);
+        else (step.kind === 'remove' ? report.removed : report.restored).push(step.file);
+      });
+    }
+    for (const list of [report.restored, report.removed, report.failed]) list.sort();
+    await this.o.copies.rewound(turn, [...report.restored, ...report.removed]);
     await snapshots?.rewound(turn);
     this.undone.add(turn);
     return report;
@@ -104,11 +116,27 @@ export class RewindFiles {
       turns,
       now,
       abs: (rel) => path.join(ws, rel),
-      rel: (file) => {
-        const rel = path.relative(ws, file);
-        return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : null;
-      },
+      rel: (file) => this.rel(file),
       untouchedSinceCopy: (file) => untouched.has(file),
     };
   }
+
+  /** A file's path from the workspace, with / (null: not in it). */
+  private rel(file: string): string | null {
+    const rel = path.relative(this.o.workspace, file);
+    return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : null;
+  }
+}
+
+/** What a step does to `rel`: a copy's bytes and mode, a stored entry's, or a removal; null: its copy is gone. */
+async function opOf(step: RewindStep, rel: string): Promise<PlannedOp | null> {
+  if (step.kind === 'remove') return { kind: 'remove', rel };
+  if (step.kind === 'copy') {
+    const st = await fs.promises.stat(step.copy).catch(() => null);
+    return st && { kind: 'write', rel, mode: st.mode & 0o777, from: { copy: step.copy } };
+  }
+  if (step.kind !== 'write') return null;
+  const { mode, blob } = step.entry;
+  const plain = (mode === '100755' ? 0o777 : 0o666) & ~umaskNow();
+  return { kind: 'write', rel, mode: plain, link: mode === '120000', from: { blob } };
 }

@@ -4,12 +4,11 @@
 // files and the data dir out, the bytes exact whatever .gitattributes say; the person's .git never read or written)
 // and `git write-tree`: an unchanged tree is a stat walk. Only a turn that runs a command takes them (turn-changes.ts):
 // before its first command, naming what is there but ignored, and at its end. Without git, milk says so once and the
-// copies are what a rewind has. A file goes back through snapshot-write.ts.
+// copies are what a rewind has. A file goes back through restore-contained.ts.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StoreGit } from './snapshot-git';
-import { writeEntry } from './snapshot-write';
 import { type DiffBase, diffAgainst } from './snapshot-diff';
 import { Tree, excludeLine, joinNul, parseLsTree, splitNul } from './snapshot-plan';
 import type { TreeTurn } from './restore';
@@ -298,8 +297,8 @@ export class Snapshots {
     return tree;
   }
 
-  /** A file put back from the store (snapshot-write.ts). */
-  async write(file: string, entry: { mode: string; blob: string }): Promise<void> {
-    await writeEntry(this.repo, this.o.workspace, file, entry);
+  /** git on the store (a restore reads the bytes it puts back from it). */
+  get git(): StoreGit {
+    return this.repo;
   }
 }
