@@ -122,7 +122,7 @@ function processesNaming(place: string): string[] {
  * A git on PATH that runs the real one, then notes in `log` if the milk it was started under (its nearest ancestor
  * running dist/cli.js) was gone by then: a git run milk left behind.
  */
-function outlivingGit(log: string): string {
+function outlivingGit(log: string, slow = ''): string {
   const dir = tempDir('milk-git-shim-');
   const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
   const script = [
@@ -132,6 +132,8 @@ function outlivingGit(log: string): string {
     `  if tr '\\0' ' ' < /proc/$p/cmdline 2>/dev/null | grep -q 'dist/cli.js'; then milk=$p; break; fi`,
     "  p=$(awk '{print $4}' /proc/$p/stat 2>/dev/null)",
     'done',
+    // A git command made slow (the prune's repack), as on a big store: milk's exit must end it.
+    `if [ "$1" = '${slow}' ]; then sleep 60; fi`,
     `'${real}' "$@"; rc=$?`,
     `if [ -z "$milk" ] || ! kill -0 "$milk" 2>/dev/null; then echo "outlived milk: git $1" >> '${log}'; fi`,
     'exit $rc',
@@ -161,5 +163,27 @@ it('leaves no process behind when it quits after turns that took snapshots', asy
     if (Date.now() > deadline) throw new Error(`still running: ${processesNaming(dataDir).join('; ')}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+  expect(fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '').toBe('');
+});
+
+it('ends a prune still running when it quits: no process of its own alive 1 s after it exits', async () => {
+  const ws = repository();
+  const dataDir = tempDir();
+  const log = path.join(tempDir(), 'outlived');
+  const args = ['--data-dir', dataDir, '--provider', 'openai', '--base-url', `${server.current.url}/v1`];
+  const p = pty.start({
+    args: [...args, '--model', 'run', '--approval', 'full-auto', '--sandbox', 'off'],
+    cwd: ws,
+    cols: 120,
+    env: { PATH: outlivingGit(log, 'repack') },
+  });
+  await p.waitForText('history: session');
+  await ran(p, 'echo made > new.txt');
+  // A few idle seconds after the turn, the day's prune starts; its repack hangs here.
+  await p.waitFor(() => processesNaming(dataDir).some((l) => l.includes('repack')), 'the prune running', 15_000);
+  p.write(KEY.ctrlD);
+  expect((await p.exited).exitCode).toBe(0);
+  await new Promise((r) => setTimeout(r, 1000));
+  expect(processesNaming(dataDir)).toEqual([]);
   expect(fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '').toBe('');
 });

@@ -159,7 +159,6 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const changes = turnChanges({
     ...options,
     cleanup: options.rewind?.cleanup,
-    maxFileMb: options.snapshots?.maxFileMb,
   });
   const rulesRead = permissions.load();
   const rulesReady = keepRules(settings, permissions, rulesRead, options.warn);

@@ -17,6 +17,7 @@ export function restoreNote(r: RestoreReport): string {
   if (r.changed.length) parts.push(`left as they are, changed since milk wrote them: ${r.changed.join(', ')}`);
   if (r.failed.length) parts.push(`could not be put back: ${r.failed.join(', ')}`);
   if (r.kept?.length) parts.push(`kept: ${r.kept.join(', ')} (there before the turn, not stored)`);
+  for (const note of r.notes ?? []) parts.push(note);
   return parts.length ? parts.join('\n') : 'no file to put back';
 }
 

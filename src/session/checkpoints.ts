@@ -19,6 +19,8 @@ export interface RestoreReport {
   failed: string[];
   /** There before the turn though not stored (ignored then): never removed. */
   kept?: string[];
+  /** What was put back otherwise than it was (a setuid bit dropped), per file. */
+  notes?: string[];
 }
 
 async function hashOf(file: string): Promise<string | null> {

@@ -11,6 +11,7 @@ import { umaskNow } from './contained';
 import { RewindRecords, type RewindStep, filesBefore, planRewind } from './restore';
 import { restoreContained } from './restore-contained';
 import type { PlannedOp } from './restore-ops';
+import { type Giver, settle } from './snapshot-modes';
 import type { DiffBase, Snapshots } from './snapshots';
 
 export interface RewindFilesOptions {
@@ -47,13 +48,15 @@ export class RewindFiles {
     const report: RestoreReport = { restored: [], removed: [], changed: [], failed: [] };
     const inside: Array<{ step: RewindStep; op: PlannedOp }> = [];
     const outside: Array<{ step: RewindStep; op: PlannedOp }> = [];
+    let giver: Giver | undefined;
     for (const step of steps) {
       if (step.kind === 'changed') report.changed.push(step.file);
       else if (step.kind === 'kept') (report.kept ??= []).push(step.file);
       else {
         const rel = this.rel(step.file);
-        const op = await opOf(step, rel ?? step.file.slice(1));
-        if (op) (rel === null ? outside : inside).push({ step, op });
+        const op = await opOf(step, rel ?? step.file.slice(1), (giver ??= giverNow()));
+        if (op.note) (report.notes ??= []).push(`${step.file}: ${op.note}`);
+        if (op.op) (rel === null ? outside : inside).push({ step, op: op.op });
         else report.failed.push(`${step.file} (its copy is gone)`);
       }
     }
@@ -129,14 +132,33 @@ export class RewindFiles {
 }
 
 /** What a step does to `rel`: a copy's bytes and mode, a stored entry's, or a removal; null: its copy is gone. */
-async function opOf(step: RewindStep, rel: string): Promise<PlannedOp | null> {
-  if (step.kind === 'remove') return { kind: 'remove', rel };
+async function opOf(step: RewindStep, rel: string, giver: Giver): Promise<{ op: PlannedOp | null; note?: string }> {
+  if (step.kind === 'remove') return { op: { kind: 'remove', rel } };
   if (step.kind === 'copy') {
     const st = await fs.promises.stat(step.copy).catch(() => null);
-    return st && { kind: 'write', rel, mode: st.mode & 0o777, from: { copy: step.copy } };
+    return { op: st && { kind: 'write', rel, mode: st.mode & 0o777, from: { copy: step.copy } } };
   }
-  if (step.kind !== 'write') return null;
-  const { mode, blob } = step.entry;
-  const plain = (mode === '100755' ? 0o777 : 0o666) & ~umaskNow();
-  return { kind: 'write', rel, mode: plain, link: mode === '120000', from: { blob } };
+  if (step.kind !== 'write') return { op: null };
+  const { mode, owner, note } = settle(step.entry, giver);
+  const link = step.entry.mode === '120000';
+  return { op: { kind: 'write', rel, mode, owner, link, from: { blob: step.entry.blob } }, note };
+}
+
+/** Who milk is here, and (as root) which user and group ids exist to give files back to. */
+function giverNow(): Giver {
+  const uid = process.getuid?.() ?? 0;
+  const ids = (file: string): Set<number> => {
+    if (uid !== 0) return new Set();
+    try {
+      return new Set(
+        fs
+          .readFileSync(file, 'utf8')
+          .split('\n')
+          .map((l) => Number(l.split(':')[2])),
+      );
+    } catch {
+      return new Set();
+    }
+  };
+  return { uid, gid: process.getgid?.() ?? 0, umask: umaskNow(), users: ids('/etc/passwd'), groups: ids('/etc/group') };
 }

@@ -7,13 +7,18 @@
 export interface TreeEntry {
   readonly mode: string;
   readonly blob: string;
+  /** Its whole mode and owner, where a plain restore would get them wrong (snapshot-modes.ts). */
+  readonly meta?: { readonly perm: number; readonly uid: number; readonly gid: number };
 }
 
 export type Tree = ReadonlyMap<string, TreeEntry>;
 
-/** Two entries are the same file: same bytes, same mode. */
+/** Two entries are the same file: same bytes, same mode, same owner. */
 export const same = (a: TreeEntry | undefined, b: TreeEntry | undefined): boolean =>
-  a === b || (a !== undefined && b !== undefined && a.blob === b.blob && a.mode === b.mode);
+  a === b || (a !== undefined && b !== undefined && a.blob === b.blob && a.mode === b.mode && sameMeta(a, b));
+
+const sameMeta = ({ meta: a }: TreeEntry, { meta: b }: TreeEntry): boolean =>
+  a === b || (a !== undefined && b !== undefined && a.perm === b.perm && a.uid === b.uid && a.gid === b.gid);
 
 /** The files that differ between two trees, sorted. */
 export function changedBetween(a: Tree, b: Tree): string[] {

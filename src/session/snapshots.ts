@@ -8,9 +8,13 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { umaskNow } from './contained';
 import { StoreGit } from './snapshot-git';
 import { type DiffBase, diffAgainst } from './snapshot-diff';
+import { ModeBook, type Modes, withMeta } from './snapshot-modes';
 import { Tree, excludeLine, joinNul, parseLsTree, splitNul } from './snapshot-plan';
+import { type StorePlaces, excludeFile, keepIndex, openStore } from './snapshot-store';
+import { Pruner, holdRef, releaseRef } from './snapshot-prune';
 import type { TreeTurn } from './restore';
 
 export interface SnapshotOptions {
@@ -26,13 +30,22 @@ export interface SnapshotOptions {
   order: () => number;
   /** The git to run (tests); `git` on PATH by default. */
   git?: string;
+  /** The store's caps: past the size, or the age, the snapshots of milks no longer running go (snapshot-prune.ts). */
+  maxStoreBytes?: number;
+  maxAgeDays?: number;
 }
 
 /** Past this many changed paths, a snapshot stores them by walking the tree rather than naming each. */
 const MAX_NAMED = 2000;
 
-/** Every attribute that would change a file's bytes, unset for every path. */
-const EXACT = '* -text -eol -filter -ident -working-tree-encoding -crlf\n';
+/** Files stat'ed at once (their stats read in parallel: a first snapshot of 50,000 files takes half as long). */
+const STAT_CHUNK = 64;
+
+/** A snapshot: git's tree, and the modes and owners git cannot hold (snapshot-modes.ts). */
+interface Shot {
+  readonly hash: string;
+  readonly modes: Modes;
+}
 
 export type { DiffBase } from './snapshot-diff';
 
@@ -47,14 +60,18 @@ export class Snapshots {
   private chain: Promise<unknown> = Promise.resolve();
   private readonly starts = new Map<
     number,
-    { at: number; tree: Promise<string | null>; ignored?: Promise<readonly string[]> }
+    { at: number; tree: Promise<Shot | null>; ignored?: Promise<readonly string[]> }
   >();
-  private readonly ends = new Map<number, Promise<string | null>>();
+  private readonly ends = new Map<number, Promise<Shot | null>>();
   private readonly trees = new Map<string, Tree>();
-  private readonly index: string;
+  private readonly places: StorePlaces;
   private readonly ref: string;
+  /** This milk's ref's last part: its pid first (snapshot-prune.ts holds it while it runs). */
+  private readonly name: string;
+  private readonly pruner: Pruner;
   private lastCommit: string | null = null;
-  private lastTree: string | null = null;
+  private last: Shot | null = null;
+  private readonly book = new ModeBook({ uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 }, umaskNow());
   /** Files left out for their size, as paths from the workspace: said once each. */
   private readonly tooBig = new Set<string>();
 
@@ -62,17 +79,27 @@ export class Snapshots {
   private readonly repo: StoreGit;
 
   constructor(private readonly o: SnapshotOptions) {
-    this.index = path.join(o.store, `index-${process.pid}`);
-    this.repo = new StoreGit({ store: o.store, workspace: o.workspace, index: this.index, git: o.git });
-    this.ref = `refs/milk/${process.pid}-${Date.now().toString(36)}`;
+    const index = path.join(o.store, `index-${process.pid}`);
+    this.places = { store: o.store, workspace: o.workspace, index, leaveOut: o.leaveOut };
+    this.repo = new StoreGit({ store: o.store, workspace: o.workspace, index, git: o.git });
+    this.name = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    this.ref = `refs/milk/${this.name}`;
+    this.pruner = new Pruner({
+      store: o.store,
+      repo: this.repo,
+      maxStoreBytes: o.maxStoreBytes,
+      maxAgeDays: o.maxAgeDays,
+      git: o.git,
+    });
   }
 
   /**
    * Turn `seq` is about to run a command (or runs beside one): the workspace as it is, its snapshot taken the first
    * time and the same one after. Resolves once it is taken.
    */
-  turnSnapshot(seq: number): Promise<string | null> {
+  async turnSnapshot(seq: number): Promise<string | null> {
     let start = this.starts.get(seq);
+    this.pruner.busy();
     if (!start) {
       const tree = this.take(`start ${seq}`);
       // What is there but ignored, so not stored, named at the same moment (beside the snapshot, on the other core:
@@ -80,12 +107,15 @@ export class Snapshots {
       start = { at: this.o.order(), tree, ignored: this.ignoredNow().catch(() => []) };
       this.starts.set(seq, start);
     }
-    return start.tree;
+    return (await start.tree)?.hash ?? null;
   }
 
   /** Turn `seq` ended: its end's snapshot, if it took one at its start. */
   turnEnded(seq: number): void {
-    if (this.starts.has(seq)) this.ends.set(seq, this.take(`end ${seq}`));
+    if (!this.starts.has(seq)) return;
+    const end = this.take(`end ${seq}`);
+    this.ends.set(seq, end);
+    void end.then(() => this.pruner.idle());
   }
 
   /** Before a file tool changes a file in turn `seq`: the turn's snapshot, if one is under way, finished first. */
@@ -137,20 +167,15 @@ export class Snapshots {
   async diffFrom(base: readonly DiffBase[]): Promise<{ text: string; cut: boolean } | { error: string }> {
     const now = await this.take('now');
     if (now === null) return { error: 'the workspace could not be snapshotted now (is git installed?)' };
-    return diffAgainst(this.repo, this.o.store, now, base);
+    return diffAgainst(this.repo, this.o.store, now.hash, base);
   }
 
-  /**
-   * At exit (synchronous, as exit's cleanup is): this process's index kept for the next (its stat cache makes the next
-   * first snapshot quick). Nothing is started that would outlive milk.
-   */
+  /** At exit (synchronous, as exit's cleanup is): the index and its book kept for the next milk; nothing started. */
   keepIndexAtExit(): void {
+    this.pruner.exit();
     if (!this.ready) return;
-    try {
-      fs.renameSync(this.index, path.join(this.o.store, 'index'));
-    } catch {
-      // Another milk's index stays; the next start copies whichever is there.
-    }
+    releaseRef(this.o.store, this.name);
+    keepIndex(this.places, this.book);
   }
 
   /** Runs `work` on the store after what was asked of it before (the snapshots share the private index). */
@@ -168,7 +193,7 @@ export class Snapshots {
   }
 
   /** Takes a snapshot after those before it; its tree's hash, or null (no git, or it failed: said once). */
-  private take(label: string): Promise<string | null> {
+  private take(label: string): Promise<Shot | null> {
     return this.queue(() => this.snapshot(label)).catch((err: unknown) => {
       if (!this.failed)
         this.o.warn(`snapshot of the workspace failed (${(err as Error).message}); a rewind puts back what it can`);
@@ -177,17 +202,18 @@ export class Snapshots {
     });
   }
 
-  private async snapshot(label: string): Promise<string | null> {
+  private async snapshot(label: string): Promise<Shot | null> {
     this.usable ??= this.setUp();
     if (!(await this.usable)) return null;
     // What changed since the last snapshot (the index's stat cache: an unchanged tree is a walk of stats), and what is
-    // new; only those are read and stored.
-    // Paths as bytes end to end: a name that is not UTF-8 (planted or not) is stored like any other.
+    // new; only those are read and stored. Paths as bytes end to end: a name that is not UTF-8 (planted or not) is
+    // stored like any other.
     const changed = splitNul(await this.repo.bytes(['diff-files', '--name-only', '-z']));
     const fresh = splitNul(await this.repo.bytes(['ls-files', '-z', '-o', '--exclude-standard']));
-    if (changed.length === 0 && fresh.length === 0 && this.lastTree !== null) return this.lastTree;
     const unique = new Map([...changed, ...fresh].map((p) => [p.toString('latin1'), p]));
-    const paths = await this.leaveOutBig([...unique.values()]);
+    const stats = await this.statAll([...unique.values()], this.book.recent());
+    if (unique.size === 0 && this.last !== null && this.book.freeze() === this.last.modes) return this.last;
+    const paths = await this.leaveOutBig([...unique.values()], stats);
     if (paths.length > 0) {
       // --ignore-errors: a file that cannot be read (a socket, no permission) is left out, the rest stored. Many paths
       // are stored by a walk of the tree (git matches each path named against every file: quadratic), the big ones
@@ -201,28 +227,46 @@ export class Snapshots {
       if (add.code !== 0 && !/error: (open|unable)/.test(add.err)) throw new Error(add.err.trim().split('\n')[0]);
     }
     const tree = (await this.repo.must(['write-tree'])).trim();
-    if (tree !== this.lastTree) {
+    if (tree !== this.last?.hash) {
       const parent = this.lastCommit ? ['-p', this.lastCommit] : [];
       this.lastCommit = (await this.repo.must(['commit-tree', tree, ...parent, '-m', `milk: ${label}`])).trim();
       await this.repo.must(['update-ref', this.ref, this.lastCommit]);
-      this.lastTree = tree;
     }
-    return tree;
+    this.last = { hash: tree, modes: this.book.freeze() };
+    return this.last;
+  }
+
+  /**
+   * Each path's stat (null: gone), read in parallel chunks, each noted in the book of modes; and those `again` names
+   * (read in the second before the last snapshot: a chmod since is invisible to git).
+   */
+  private async statAll(paths: readonly Buffer[], again: readonly Buffer[]): Promise<Array<fs.Stats | null>> {
+    const root = Buffer.from(this.o.workspace + path.sep);
+    const now = Date.now();
+    const stat = (rel: Buffer) => fs.promises.lstat(Buffer.concat([root, rel])).catch(() => null);
+    const out: Array<fs.Stats | null> = [];
+    const all = again.length === 0 ? paths : [...paths, ...again];
+    for (let at = 0; at < all.length; at += STAT_CHUNK) {
+      const chunk = all.slice(at, at + STAT_CHUNK);
+      const stats = await Promise.all(chunk.map(stat));
+      stats.forEach((st, i) => this.book.note(chunk[i], st, now));
+      for (const st of stats) if (out.length < paths.length) out.push(st);
+    }
+    return out;
   }
 
   /**
    * Files over the cap are kept out of the store before `git add` would read them whole: an exclude line for each
    * (and one already stored is dropped from the index). Returns the paths to store.
    */
-  private async leaveOutBig(paths: readonly Buffer[]): Promise<Buffer[]> {
+  private async leaveOutBig(paths: readonly Buffer[], stats: ReadonlyArray<fs.Stats | null>): Promise<Buffer[]> {
     const keep: Buffer[] = [];
     const big: Buffer[] = [];
-    const root = Buffer.from(this.o.workspace + path.sep);
-    for (const rel of paths) {
-      const st = await fs.promises.lstat(Buffer.concat([root, rel])).catch(() => null);
+    paths.forEach((rel, i) => {
+      const st = stats[i];
       if (st?.isFile() && st.size > this.o.maxFileBytes) big.push(rel);
       else keep.push(rel);
-    }
+    });
     const news = big.map((rel) => rel.toString('utf8')).filter((rel) => !this.tooBig.has(rel));
     if (big.length > 0) {
       await this.repo.git(
@@ -232,17 +276,13 @@ export class Snapshots {
     }
     if (news.length === 0) return keep;
     for (const rel of news) this.tooBig.add(rel);
-    await fs.promises.appendFile(this.exclude, news.map(excludeLine).join('\n') + '\n');
+    await fs.promises.appendFile(excludeFile(this.o.store), news.map(excludeLine).join('\n') + '\n');
     const mb = Math.round(this.o.maxFileBytes / 1048576);
     this.o.warn(
       `${news.length === 1 ? news[0] : `${news.length} files`} over ${mb} MB left out of the workspace's snapshots ` +
         `(a rewind cannot put ${news.length === 1 ? 'it' : 'them'} back)`,
     );
     return keep;
-  }
-
-  private get exclude(): string {
-    return path.join(this.o.store, 'info', 'exclude');
   }
 
   /** The store made (once), this process's index started from the last one's; false where git cannot run. */
@@ -254,39 +294,18 @@ export class Snapshots {
       );
       return false;
     }
-    const fresh = !fs.existsSync(path.join(this.o.store, 'HEAD'));
-    await fs.promises.mkdir(path.dirname(this.o.store), { recursive: true, mode: 0o700 });
-    if (fresh) {
-      // Made without a work tree (git refuses one for init); GIT_DIR names it.
-      await this.repo.must(['init', '-q', '--bare'], { workTree: false });
-      await fs.promises.chmod(this.o.store, 0o700);
-    }
-    for (const [key, value] of [
-      ['core.bare', 'false'],
-      ['core.autocrlf', 'false'],
-      ['core.symlinks', 'true'],
-      ['gc.auto', '0'],
-      ['core.fsmonitor', 'false'],
-      ['core.untrackedCache', 'true'],
-      ['core.safecrlf', 'false'],
-      ['core.attributesFile', '/dev/null'],
-    ])
-      await this.repo.must(['config', key, value]);
-    await fs.promises.mkdir(path.dirname(this.exclude), { recursive: true });
-    // The store's own attributes come before the workspace's .gitattributes: no end-of-line conversion, filter,
-    // encoding or ident touches a file's bytes on their way in (nor out: a restore writes the blob as it is).
-    await fs.promises.writeFile(path.join(this.o.store, 'info', 'attributes'), EXACT);
-    const leaveOut = this.o.leaveOut
-      .map((p) => path.relative(this.o.workspace, p))
-      .filter((rel) => rel && !rel.startsWith('..') && !path.isAbsolute(rel))
-      .map((rel) => excludeLine(rel.split(path.sep).join('/')));
-    await fs.promises.writeFile(this.exclude, leaveOut.join('\n') + (leaveOut.length ? '\n' : ''));
-    await fs.promises.copyFile(path.join(this.o.store, 'index'), this.index).catch(() => undefined);
+    await openStore(this.repo, this.places, this.book);
+    holdRef(this.o.store, this.name);
     this.ready = true;
     return true;
   }
 
-  private async tree(hash: string): Promise<Tree> {
+  /** A snapshot as data: git's tree, with the modes and owners git does not hold. */
+  private async tree(shot: Shot): Promise<Tree> {
+    return withMeta(await this.gitTree(shot.hash), shot.modes);
+  }
+
+  private async gitTree(hash: string): Promise<Tree> {
     const known = this.trees.get(hash);
     if (known) return known;
     const listed = await this.repo.git(['ls-tree', '-r', '-z', '--full-tree', hash]);

@@ -24,8 +24,8 @@ export interface TurnChangesOptions {
   readonly sessionId: string;
   /** Where a rewind can be asked for (the full screen): exit's cleanup removes the copies. Absent: none are kept. */
   readonly cleanup?: Cleanup;
-  /** config `snapshots`: the biggest file stored. */
-  readonly maxFileMb?: number;
+  /** config `snapshots`: the biggest file stored; the store's caps (past them, finished milks' snapshots go). */
+  readonly snapshots?: { readonly maxFileMb?: number; readonly maxStoreMb?: number; readonly maxAgeDays?: number };
   readonly warn: (text: string) => void;
 }
 
@@ -60,7 +60,9 @@ export function turnChanges(o: TurnChangesOptions): TurnChanges {
       workspace: o.workspace,
       store: dataLayout(dataDir).snapshots(sha256Hex(o.workspace).slice(0, 16)),
       leaveOut: [dataDir],
-      maxFileBytes: (o.maxFileMb ?? SNAPSHOT_FILE_MB) * 1048576,
+      maxFileBytes: (o.snapshots?.maxFileMb ?? SNAPSHOT_FILE_MB) * 1048576,
+      maxStoreBytes: o.snapshots?.maxStoreMb && o.snapshots.maxStoreMb * 1048576,
+      maxAgeDays: o.snapshots?.maxAgeDays,
       warn: o.warn,
       order,
     });

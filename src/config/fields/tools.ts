@@ -14,8 +14,8 @@ export const TOOL_FIELDS = {
   snapshots: {
     schema: snapshotCaps,
     what:
-      'the workspace snapshots\' caps: `{"maxFileMb": 10}` (a bigger file is left out; `maxStoreMb` and ' +
-      '`maxAgeDays` are read, for the pruning to come)',
+      'the workspace snapshots\' caps: `{"maxFileMb": 10, "maxStoreMb": 2048, "maxAgeDays": 30}` (a bigger file ' +
+      "is left out; past the store's size or age, the snapshots of milks no longer running are pruned, daily)",
     shown: 'those',
     applies: 'tools',
   },
