@@ -24,12 +24,12 @@ function repository(): string {
 const read = (ws: string, f: string): string | null =>
   fs.existsSync(path.join(ws, f)) ? fs.readFileSync(path.join(ws, f), 'utf8') : null;
 
-async function started(ws: string, dataDir = tempDir()): Promise<MilkPty> {
+async function started(ws: string, dataDir = tempDir(), cols = 120): Promise<MilkPty> {
   const args = ['--data-dir', dataDir, '--provider', 'openai', '--base-url', `${server.current.url}/v1`];
   const m = pty.start({
     args: [...args, '--model', 'run', '--approval', 'full-auto', '--sandbox', 'off'],
     cwd: ws,
-    cols: 120,
+    cols,
   });
   await m.waitForText('history: session');
   return m;
@@ -186,4 +186,26 @@ it('ends a prune still running when it quits: no process of its own alive 1 s af
   await new Promise((r) => setTimeout(r, 1000));
   expect(processesNaming(dataDir)).toEqual([]);
   expect(fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '').toBe('');
+});
+
+it("/undo names a nested repository's .git as not covered, and puts back its files", async () => {
+  const ws = repository();
+  const lib = path.join(ws, 'lib');
+  fs.mkdirSync(lib);
+  execFileSync('git', ['init', '-q'], { cwd: lib });
+  fs.writeFileSync(path.join(lib, 'wip.txt'), 'uncommitted\n');
+  // Wide enough for the whole question beside the status bar's other parts.
+  const p = await started(ws, tempDir(), 200);
+  await ran(p, 'rm lib/wip.txt');
+  p.write('/undo' + KEY.enter);
+  await p.waitFor(
+    () =>
+      p
+        .statusLine()
+        .includes("changes to 1 file (lib/wip.txt) — not covered: lib/.git (a repository's own history)? y/n"),
+    'the question naming what it does not cover',
+  );
+  p.write('y');
+  await p.waitForText(/put back: .*wip\.txt/);
+  expect(read(ws, 'lib/wip.txt')).toBe('uncommitted\n');
 });

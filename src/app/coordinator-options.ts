@@ -174,7 +174,11 @@ export function addDirFor(s: Services, workspace: string): (dir: string) => stri
 export function rewindFiles(s: Services): Pick<CoordinatorOptions, 'checkpoints' | 'changes'> {
   const files = () => s.changes.rewind();
   return {
-    checkpoints: { files: (turn) => files().files(turn), restore: (turn) => files().restore(turn) },
+    checkpoints: {
+      files: (turn) => files().files(turn),
+      restore: (turn) => files().restore(turn),
+      uncovered: (list) => files().uncovered(list),
+    },
     changes: {
       lastTurn: () => files().lastTurn(),
       wasUndone: (turn) => files().wasUndone(turn),

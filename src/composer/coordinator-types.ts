@@ -72,7 +72,12 @@ export interface CoordinatorOptions {
    * What a rewind puts back: the files changed from turn `turn` on (the file tools' copies, and the workspace's
    * snapshots of the turns that ran a command: session/rewind-files.ts), and putting them back.
    */
-  checkpoints?: { files(turn: number): Promise<string[]>; restore(turn: number): Promise<RestoreReport> };
+  checkpoints?: {
+    files(turn: number): Promise<string[]>;
+    restore(turn: number): Promise<RestoreReport>;
+    /** Of those files, what a rewind cannot put back around them: a nested repository's own .git (`lib/.git`). */
+    uncovered?(files: readonly string[]): string[];
+  };
   /** /undo's and /diff's: the last turn that changed files, and a diff of the workspace since a turn began. */
   changes?: {
     lastTurn(): Promise<number | null>;

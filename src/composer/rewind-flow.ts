@@ -115,7 +115,9 @@ export class RewindFlow {
     const shown = files.slice(0, 12).map((f) => path.relative(this.p.workspace, f) || f);
     const more = files.length > shown.length ? `, and ${files.length - shown.length} more` : '';
     const n = `${files.length} file${files.length === 1 ? '' : 's'}`;
-    const question = `${ask(n)} (${shown.join(', ')}${more})? y/n`;
+    const repos = this.p.checkpoints?.uncovered?.(files) ?? [];
+    const not = repos.length ? ` — not covered: ${repos.join(', ')} (a repository's own history)` : '';
+    const question = `${ask(n)} (${shown.join(', ')}${more})${not}? y/n`;
     this.p.apply([{ type: 'openView', view: new ConfirmView(question, [{ type: 'restoreFiles', turn }]) }]);
   }
 }

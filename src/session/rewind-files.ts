@@ -12,6 +12,7 @@ import { RewindRecords, type RewindStep, filesBefore, planRewind } from './resto
 import { restoreContained } from './restore-contained';
 import type { PlannedOp } from './restore-ops';
 import { type Giver, settle } from './snapshot-modes';
+import { reposAround } from './snapshot-nested';
 import type { DiffBase, Snapshots } from './snapshots';
 
 export interface RewindFilesOptions {
@@ -39,6 +40,11 @@ export class RewindFiles {
    */
   async files(turn: number): Promise<string[]> {
     return planRewind(await this.records(turn)).flatMap((s) => (s.kind === 'kept' ? [] : [s.file]));
+  }
+
+  /** Of `files`, the nested repositories' own histories around them, which no snapshot holds (`lib/.git`). */
+  uncovered(files: readonly string[]): string[] {
+    return reposAround(this.o.workspace, files);
   }
 
   /** Puts back the files changed from turn `turn` on; those changed since by something else are left and reported. */

@@ -14,6 +14,8 @@ export interface GitRun {
   workTree?: boolean;
   index?: string;
   stdin?: string | Buffer;
+  /** Another work tree (a repository nested in the workspace, listed as a tree of its own). */
+  root?: string;
 }
 
 export interface Ran {
@@ -53,6 +55,7 @@ export class StoreGit {
   git(args: string[], how: GitRun = {}): Promise<Ran> {
     const env = this.env();
     if (how.index) env.GIT_INDEX_FILE = how.index;
+    if (how.root) env.GIT_WORK_TREE = how.root;
     if (how.workTree === false) {
       delete env.GIT_WORK_TREE;
       delete env.GIT_INDEX_FILE;
@@ -61,7 +64,7 @@ export class StoreGit {
       let child: ChildProcess;
       try {
         child = spawn(this.o.git ?? 'git', args, {
-          cwd: this.o.workspace,
+          cwd: how.root ?? this.o.workspace,
           env,
           stdio: [how.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
         });

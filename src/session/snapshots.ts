@@ -13,8 +13,9 @@ import { StoreGit } from './snapshot-git';
 import { type DiffBase, diffAgainst } from './snapshot-diff';
 import { ModeBook, type Modes, withMeta } from './snapshot-modes';
 import { Tree, excludeLine, joinNul, parseLsTree, splitNul } from './snapshot-plan';
-import { type StorePlaces, excludeFile, keepIndex, openStore } from './snapshot-store';
+import { type StorePlaces, excludeFile, keepIndex, openStore, statAll } from './snapshot-store';
 import { Pruner, holdRef, releaseRef } from './snapshot-prune';
+import { expandRepos, ignoredInRepos, storeByName } from './snapshot-nested';
 import type { TreeTurn } from './restore';
 
 export interface SnapshotOptions {
@@ -37,9 +38,6 @@ export interface SnapshotOptions {
 
 /** Past this many changed paths, a snapshot stores them by walking the tree rather than naming each. */
 const MAX_NAMED = 2000;
-
-/** Files stat'ed at once (their stats read in parallel: a first snapshot of 50,000 files takes half as long). */
-const STAT_CHUNK = 64;
 
 /** A snapshot: git's tree, and the modes and owners git cannot hold (snapshot-modes.ts). */
 interface Shot {
@@ -71,6 +69,8 @@ export class Snapshots {
   private readonly pruner: Pruner;
   private lastCommit: string | null = null;
   private last: Shot | null = null;
+  /** The repositories nested in the workspace met so far (snapshot-nested.ts). */
+  private readonly repos = new Map<string, Buffer>();
   private readonly book = new ModeBook({ uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 }, umaskNow());
   /** Files left out for their size, as paths from the workspace: said once each. */
   private readonly tooBig = new Set<string>();
@@ -84,13 +84,8 @@ export class Snapshots {
     this.repo = new StoreGit({ store: o.store, workspace: o.workspace, index, git: o.git });
     this.name = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     this.ref = `refs/milk/${this.name}`;
-    this.pruner = new Pruner({
-      store: o.store,
-      repo: this.repo,
-      maxStoreBytes: o.maxStoreBytes,
-      maxAgeDays: o.maxAgeDays,
-      git: o.git,
-    });
+    const { store, maxStoreBytes, maxAgeDays, git } = o;
+    this.pruner = new Pruner({ store, repo: this.repo, maxStoreBytes, maxAgeDays, git });
   }
 
   /**
@@ -104,9 +99,13 @@ export class Snapshots {
       const tree = this.take(`start ${seq}`);
       // What is there but ignored, so not stored, named at the same moment (beside the snapshot, on the other core:
       // it only reads the index, which git replaces whole): a rewind must never remove it.
-      start = { at: this.o.order(), tree, ignored: this.ignoredNow().catch(() => []) };
+      // Those in nested repositories once the snapshot has met them, before the command runs.
+      const nested = tree.then(() => ignoredInRepos(this.repo, this.o.workspace, [...this.repos.values()]));
+      const ignored = Promise.all([this.ignoredNow(), nested]).then(([a, b]) => a.concat(b));
+      start = { at: this.o.order(), tree, ignored: ignored.catch(() => []) };
       this.starts.set(seq, start);
     }
+    await start.ignored;
     return (await start.tree)?.hash ?? null;
   }
 
@@ -209,11 +208,20 @@ export class Snapshots {
     // new; only those are read and stored. Paths as bytes end to end: a name that is not UTF-8 (planted or not) is
     // stored like any other.
     const changed = splitNul(await this.repo.bytes(['diff-files', '--name-only', '-z']));
-    const fresh = splitNul(await this.repo.bytes(['ls-files', '-z', '-o', '--exclude-standard']));
+    const listed = splitNul(await this.repo.bytes(['ls-files', '-z', '-o', '--exclude-standard']));
+    // A repository nested in the workspace is listed as its folder: its files are stored by name, as files.
+    const { files: fresh, repos } = await expandRepos(this.repo, this.o.workspace, listed);
+    for (const r of repos) this.repos.set(r.toString('latin1'), r);
+    const nested = new Set(repos.length ? fresh.map((f) => f.toString('latin1')) : []);
     const unique = new Map([...changed, ...fresh].map((p) => [p.toString('latin1'), p]));
-    const stats = await this.statAll([...unique.values()], this.book.recent());
+    const stats = await statAll(this.o.workspace, [...unique.values()], this.book);
     if (unique.size === 0 && this.last !== null && this.book.freeze() === this.last.modes) return this.last;
-    const paths = await this.leaveOutBig([...unique.values()], stats);
+    let paths = await this.leaveOutBig([...unique.values()], stats);
+    await storeByName(
+      this.repo,
+      paths.filter((p) => nested.has(p.toString('latin1'))),
+    );
+    if (nested.size > 0) paths = paths.filter((p) => !nested.has(p.toString('latin1')));
     if (paths.length > 0) {
       // --ignore-errors: a file that cannot be read (a socket, no permission) is left out, the rest stored. Many paths
       // are stored by a walk of the tree (git matches each path named against every file: quadratic), the big ones
@@ -234,25 +242,6 @@ export class Snapshots {
     }
     this.last = { hash: tree, modes: this.book.freeze() };
     return this.last;
-  }
-
-  /**
-   * Each path's stat (null: gone), read in parallel chunks, each noted in the book of modes; and those `again` names
-   * (read in the second before the last snapshot: a chmod since is invisible to git).
-   */
-  private async statAll(paths: readonly Buffer[], again: readonly Buffer[]): Promise<Array<fs.Stats | null>> {
-    const root = Buffer.from(this.o.workspace + path.sep);
-    const now = Date.now();
-    const stat = (rel: Buffer) => fs.promises.lstat(Buffer.concat([root, rel])).catch(() => null);
-    const out: Array<fs.Stats | null> = [];
-    const all = again.length === 0 ? paths : [...paths, ...again];
-    for (let at = 0; at < all.length; at += STAT_CHUNK) {
-      const chunk = all.slice(at, at + STAT_CHUNK);
-      const stats = await Promise.all(chunk.map(stat));
-      stats.forEach((st, i) => this.book.note(chunk[i], st, now));
-      for (const st of stats) if (out.length < paths.length) out.push(st);
-    }
-    return out;
   }
 
   /**
