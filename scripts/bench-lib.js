@@ -64,14 +64,14 @@ function cpuNs(pid) {
  * Spawns a program in a 120x40 pty (as the comparison ran it, in tmux); resolves when `ready` is on screen, with how
  * long that took.
  */
-function spawnUntil(argv, ready, env = {}, node = process.execPath, retried = false) {
+function spawnUntil(argv, ready, env = {}, node = process.execPath, retried = false, cwd = tmp('milk-bench-cwd-')) {
   const { Terminal } = require('@xterm/headless');
   const term = new Terminal({ cols: 120, rows: 40, allowProposedApi: true });
   const t0 = process.hrtime.bigint();
   const p = pty.spawn(node, argv, {
     cols: 120,
     rows: 40,
-    cwd: tmp('milk-bench-cwd-'),
+    cwd,
     env: { ...process.env, TERM: 'xterm-256color', ...env },
   });
   const run = {
@@ -117,7 +117,7 @@ function spawnUntil(argv, ready, env = {}, node = process.execPath, retried = fa
         p.kill('SIGKILL');
         if (retried) throw err;
         process.stderr.write(`bench: ${path.basename(argv[0])} showed nothing for 20 s; starting it again\n`);
-        return spawnUntil(argv, ready, env, node, true);
+        return spawnUntil(argv, ready, env, node, true, cwd);
       },
     );
 }

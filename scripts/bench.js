@@ -32,6 +32,8 @@
 //   reach       start-up with a trusted project's settings and three hooks against none; keys typed while
 //               web_fetch turns a 4.5 MB page into Markdown
 //   unused      a chat turn that runs no command, with git on PATH and without: CPU of the process tree, Ctrl-C
+//   snapturn    a turn's end snapshot in a 1,000 x 50-file tree with one file changed; keys typed while it runs
+//   race        the symlink flip race against restores, 30 s each way (bwrap, fds): nothing written outside
 //   against     with --against REF (alone, or named with other cases): this build against REF's, built in a git
 //               worktree; start-up, streaming CPU of the process tree, Ctrl-C, keystroke p99 while streaming,
 //               15 interleaved samples each; worse than REF's median by more than max(10 %, a floor) fails
@@ -1998,6 +2000,11 @@ const CASES = {
   find: benchFind,
   snapshots: benchSnapshots,
   unused: benchChatWithoutCommands,
+  snapturn: async () => {
+    await measureMachine();
+    await require('./bench-snapshot-turn').benchSnapshotTurn({ check, machine, smoke: SMOKE, keystrokes });
+  },
+  race: () => require('./bench-snapshot-turn').benchRace({ check, smoke: SMOKE }),
   // Not among the cases run by default: only with --against REF.
   against: () => require('./bench-against').benchAgainst(AGAINST, { check, smoke: SMOKE }),
   sessions: benchSessionsSearch,

@@ -207,8 +207,13 @@ export class Snapshots {
     // What changed since the last snapshot (the index's stat cache: an unchanged tree is a walk of stats), and what is
     // new; only those are read and stored. Paths as bytes end to end: a name that is not UTF-8 (planted or not) is
     // stored like any other.
-    const changed = splitNul(await this.repo.bytes(['diff-files', '--name-only', '-z']));
-    const listed = splitNul(await this.repo.bytes(['ls-files', '-z', '-o', '--exclude-standard']));
+    // Both only read the index: run side by side, one per core.
+    const [changed, listed] = (
+      await Promise.all([
+        this.repo.bytes(['diff-files', '--name-only', '-z']),
+        this.repo.bytes(['ls-files', '-z', '-o', '--exclude-standard']),
+      ])
+    ).map(splitNul);
     // A repository nested in the workspace is listed as its folder: its files are stored by name, as files.
     const { files: fresh, repos } = await expandRepos(this.repo, this.o.workspace, listed);
     for (const r of repos) this.repos.set(r.toString('latin1'), r);
