@@ -37,7 +37,8 @@ async function hashOf(file: string): Promise<string | null> {
   }
 }
 
-function running(pid: number): boolean {
+/** Whether process `pid` runs (one of another user's counts). */
+export function running(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

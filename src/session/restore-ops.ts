@@ -10,28 +10,21 @@ import type { StoreGit } from './snapshot-git';
 /** Where a file's bytes come from: a blob in the snapshot store, or a copy the file tools took. */
 export type Source = { readonly blob: string } | { readonly copy: string };
 
-export type PlannedOp =
-  | {
-      readonly kind: 'write';
-      readonly rel: string;
-      readonly mode: number;
-      readonly owner?: Owner;
-      readonly link?: boolean;
-      readonly from: Source;
-    }
-  | { readonly kind: 'remove'; readonly rel: string };
+/** A file to write (a link to make, if `link`): where it goes, and the mode and owner it gets. */
+interface WriteOp {
+  readonly kind: 'write';
+  readonly rel: string;
+  readonly mode: number;
+  readonly owner?: Owner;
+  readonly link?: boolean;
+}
+
+type RemoveOp = { readonly kind: 'remove'; readonly rel: string };
+
+export type PlannedOp = (WriteOp & { readonly from: Source }) | RemoveOp;
 
 /** An operation with its bytes (a link's target, for a link). */
-export type RestoreOp =
-  | {
-      readonly kind: 'write';
-      readonly rel: string;
-      readonly mode: number;
-      readonly owner?: Owner;
-      readonly link?: boolean;
-      readonly data: Buffer;
-    }
-  | { readonly kind: 'remove'; readonly rel: string };
+export type RestoreOp = (WriteOp & { readonly data: Buffer }) | RemoveOp;
 
 /** Bytes read from the store per batch: what git prints is read up to this much (snapshot-git.ts). */
 const BATCH_BYTES = 8 * 1024 * 1024;

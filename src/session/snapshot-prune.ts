@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { running } from './checkpoints';
 import type { StoreGit } from './snapshot-git';
 
 /** What unreferenced objects get before they go: git's own default. */
@@ -48,15 +49,6 @@ export function duePrune(store: string, now = Date.now()): boolean {
   if (now - last < PRUNE_EVERY_MS) return false;
   fs.writeFileSync(stamp, '');
   return true;
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Deletes the finished milks' refs the caps ask for, then packs and prunes with git's grace. Returns those deleted. */
