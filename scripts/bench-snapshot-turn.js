@@ -77,7 +77,7 @@ async function benchSnapshotTurn({ check, machine, smoke, keystrokes }) {
   const ws = tree(dirs);
   try {
     const ends = stats(await endSnapshots(ws, smoke ? 3 : 10));
-    const keys = stats(await keysDuringEnds(ws, smoke ? 2 : 8, keystrokes));
+    const keys = stats(await keysDuringEnds(ws, smoke ? 2 : 20, keystrokes));
     console.log(
       `a turn's end snapshot in an unchanged ${dirs}x50-file tree, one file changed: median ${fmt(ends.median)}, ` +
         `max ${fmt(ends.max)} (n=${ends.n}; budget median 300 ms, +20%, times the machine factor ` +

@@ -179,6 +179,13 @@ it('ends a prune still running when it quits: no process of its own alive 1 s af
   });
   await p.waitForText('history: session');
   await ran(p, 'echo made > new.txt');
+  // The new store's first idle time marks the day; a day on, the next turn's idle time prunes.
+  const root = path.join(dataDir, 'snapshots');
+  const stamp = () => path.join(root, fs.readdirSync(root).find((d) => d.endsWith('.git')) ?? '', 'pruned-at');
+  await p.waitFor(() => fs.existsSync(stamp()), 'the day marked', 15_000);
+  const dayAgo = new Date(Date.now() - 25 * 3600 * 1000);
+  fs.utimesSync(stamp(), dayAgo, dayAgo);
+  await ran(p, 'echo again > new.txt');
   // A few idle seconds after the turn, the day's prune starts; its repack hangs here.
   await p.waitFor(() => processesNaming(dataDir).some((l) => l.includes('repack')), 'the prune running', 15_000);
   p.write(KEY.ctrlD);

@@ -14,9 +14,9 @@ import { tempDir } from '../helpers/pty';
 
 jest.setTimeout(60000);
 
-function milk(workspace: string, dataDir: string, command: string) {
+function milk(workspace: string, dataDir: string, ...commands: string[]) {
   const cleanup = new Cleanup();
-  const turns = [[{ tool: { name: 'shell', args: { command } } }], [{ text: 'done' }]];
+  const turns = commands.flatMap((command) => [[{ tool: { name: 'shell', args: { command } } }], [{ text: 'done' }]]);
   const a = agent(new ScriptProvider(parseScript({ turns })), {
     approval: 'full-auto',
     sandbox: 'off',
@@ -78,19 +78,33 @@ it('two milks with a 10 MB cap each undo their own turn after a prune; a finishe
 
 it('prunes in idle time after a turn, at most once a day, under the age cap only what is older', async () => {
   const { ws, data, store } = setUp();
-  const a = milk(ws, data, 'printf changed > one.bin');
+  const a = milk(ws, data, 'printf changed > one.bin', 'printf again > one.bin');
   expect((await a.turn('change one')).status).toBe('done');
   const stamp = path.join(store(), 'pruned-at');
-  for (const deadline = Date.now() + 15000; !fs.existsSync(stamp);) {
-    if (Date.now() > deadline) throw new Error('no prune in idle time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const until = async (what: string, done: () => boolean) => {
+    for (const deadline = Date.now() + 15000; !done();) {
+      if (Date.now() > deadline) throw new Error(what);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  // A new store counts from now: its first idle time marks the day, and prunes nothing.
+  const finished = 'refs/milk/999999999-gone-x';
+  execFileSync('git', ['--git-dir', store(), 'update-ref', finished, refs(store())[0]]);
+  await until('no stamp in idle time', () => fs.existsSync(stamp));
+  await new Promise((r) => setTimeout(r, 500));
+  expect(refs(store())).toContain(finished);
+  // A day on, the next turn's idle time prunes: the finished milk's ref goes (the store is over its 10 MB).
+  const dayAgo = new Date(Date.now() - 25 * 3600 * 1000);
+  fs.utimesSync(stamp, dayAgo, dayAgo);
+  expect((await a.turn('change it again')).status).toBe('done');
+  await until('no prune in idle time', () => !refs(store()).includes(finished));
+  expect(fs.statSync(stamp).mtimeMs).toBeGreaterThan(Date.now() - 60000);
   expect(duePrune(store())).toBe(false);
   expect(duePrune(store(), Date.now() + 25 * 3600 * 1000)).toBe(true);
   // Under the size cap, a finished milk's ref younger than the age cap stays.
   const repo = new StoreGit({ store: store(), workspace: ws, index: path.join(store(), 'index-prune') });
   execFileSync('git', ['--git-dir', store(), 'update-ref', 'refs/milk/999999999-young-x', refs(store())[0]]);
   expect(await prune({ store: store(), repo, maxStoreBytes: 1 << 30, maxAgeDays: 30 })).toEqual([]);
-  expect((await a.files().restore(0)).failed).toEqual([]);
+  expect((await a.files().restore(1)).failed).toEqual([]);
   a.cleanup.run();
 });

@@ -42,13 +42,16 @@ export function releaseRef(store: string, name: string): void {
   fs.rmSync(path.join(liveDir(store), name), { force: true });
 }
 
-/** Whether the store is due a prune (none in the last day); marks it as pruned now if so. */
+/**
+ * Whether the store is due a prune (none in the last day); marks it as pruned now if so. A store never pruned counts
+ * from now: a new one has nothing to prune, and its milk's first idle seconds stay idle.
+ */
 export function duePrune(store: string, now = Date.now()): boolean {
   const stamp = path.join(store, 'pruned-at');
-  const last = fs.statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  if (now - last < PRUNE_EVERY_MS) return false;
+  const last = fs.statSync(stamp, { throwIfNoEntry: false })?.mtimeMs;
+  if (last !== undefined && now - last < PRUNE_EVERY_MS) return false;
   fs.writeFileSync(stamp, '');
-  return true;
+  return last !== undefined;
 }
 
 /** Deletes the finished milks' refs the caps ask for, then packs and prunes with git's grace. Returns those deleted. */
