@@ -5,29 +5,11 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Cleanup } from '../../src/kernel/cleanup';
-import { ScriptProvider, parseScript } from '../../src/providers/script';
 import { Snapshots } from '../../src/session/snapshots';
-import { agent } from '../helpers/agent';
+import { commands } from '../helpers/snapshot-agent';
 import { tempDir } from '../helpers/pty';
 
 jest.setTimeout(30000);
-
-/** An agent (full-auto, no sandbox, snapshots on) that runs each command as one turn's shell call. */
-function commands(workspace: string, cmds: string[]) {
-  const warnings: string[] = [];
-  const turns = cmds.map((command) => [[{ tool: { name: 'shell', args: { command } } }], [{ text: 'done' }]]);
-  const a = agent(new ScriptProvider(parseScript({ turns: turns.flat() })), {
-    approval: 'full-auto',
-    sandbox: 'off',
-    workspace,
-    dataDir: tempDir(),
-    warn: (t) => warnings.push(t),
-    rewind: { cleanup: new Cleanup() },
-    snapshots: { maxFileMb: 1 },
-  });
-  return { ...a, warnings, files: () => a.parts.changes.rewind() };
-}
 
 function repository(): string {
   const ws = fs.realpathSync(tempDir('milk-exact-'));

@@ -4,30 +4,13 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Cleanup } from '../../src/kernel/cleanup';
-import { ScriptProvider, parseScript } from '../../src/providers/script';
-import { agent } from '../helpers/agent';
+import { commands } from '../helpers/snapshot-agent';
 import { tempDir } from '../helpers/pty';
 
 jest.setTimeout(30000);
 
 const root = process.getuid?.() === 0;
 const asRoot = root ? it : it.skip;
-
-function commands(workspace: string, cmds: string[], dataDir = tempDir()) {
-  const cleanup = new Cleanup();
-  const turns = cmds.map((command) => [[{ tool: { name: 'shell', args: { command } } }], [{ text: 'done' }]]);
-  const a = agent(new ScriptProvider(parseScript({ turns: turns.flat() })), {
-    approval: 'full-auto',
-    sandbox: 'off',
-    workspace,
-    dataDir,
-    warn: () => undefined,
-    rewind: { cleanup },
-    snapshots: { maxFileMb: 1 },
-  });
-  return { ...a, cleanup, files: () => a.parts.changes.rewind() };
-}
 
 function repository(): string {
   const ws = fs.realpathSync(tempDir('milk-modes-'));
@@ -99,7 +82,7 @@ it("the modes are kept with the store's index: the next milk undoes a deletion w
   const key = path.join(ws, 'key.pem');
   fs.writeFileSync(key, 'secret\n');
   fs.chmodSync(key, 0o600);
-  const first = commands(ws, ['true'], data);
+  const first = commands(ws, ['true'], { dataDir: data });
   expect((await first.turn('look')).status).toBe('done');
   first.cleanup.run();
   // The book beside the index kept names the key (by path and mode, never its bytes).
@@ -109,7 +92,7 @@ it("the modes are kept with the store's index: the next milk undoes a deletion w
   expect(book).toContain('"key.pem",384');
   expect(book).not.toContain('secret');
   // The next milk's first snapshot reads only what changed since the index kept: key.pem is not read again.
-  const second = commands(ws, ['rm key.pem'], data);
+  const second = commands(ws, ['rm key.pem'], { dataDir: data });
   expect((await second.turn('delete')).status).toBe('done');
   expect((await second.files().restore(0)).restored).toEqual([key]);
   expect(modeOf(key)).toBe(0o600);

@@ -4,25 +4,10 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Cleanup } from '../../src/kernel/cleanup';
-import { ScriptProvider, parseScript } from '../../src/providers/script';
-import { agent } from '../helpers/agent';
+import { commands } from '../helpers/snapshot-agent';
 import { tempDir } from '../helpers/pty';
 
 jest.setTimeout(30000);
-
-function commands(workspace: string, cmds: string[]) {
-  const turns = cmds.map((command) => [[{ tool: { name: 'shell', args: { command } } }], [{ text: 'done' }]]);
-  const a = agent(new ScriptProvider(parseScript({ turns: turns.flat() })), {
-    approval: 'full-auto',
-    sandbox: 'off',
-    workspace,
-    dataDir: tempDir(),
-    warn: () => undefined,
-    rewind: { cleanup: new Cleanup() },
-  });
-  return { ...a, files: () => a.parts.changes.rewind() };
-}
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });

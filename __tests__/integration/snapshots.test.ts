@@ -7,11 +7,9 @@ import { execFileSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Cleanup } from '../../src/kernel/cleanup';
 import { sourced } from '../../src/config/hooks';
-import { ScriptProvider, parseScript } from '../../src/providers/script';
 import { Snapshots } from '../../src/session/snapshots';
-import { agent } from '../helpers/agent';
+import { commands, scripted } from '../helpers/snapshot-agent';
 import { tempDir } from '../helpers/pty';
 
 jest.setTimeout(30000);
@@ -86,32 +84,6 @@ const gitRuns = (dataDir: string): string[] =>
   (fs.existsSync(gitLog) ? fs.readFileSync(gitLog, 'utf8').split('\n') : [])
     .filter((line) => line.startsWith(path.join(dataDir, 'snapshots') + path.sep))
     .map((line) => line.slice(line.lastIndexOf(' ') + 1));
-
-type Step = { text: string } | { delay: number } | { tool: { name: string; args: Record<string, unknown> } };
-
-/** An agent (full-auto, no sandbox, snapshots on) whose turns play `turns`: each a list of model requests' steps. */
-function scripted(workspace: string, turns: Step[][][], extra: Parameters<typeof agent>[1] = {}) {
-  const dataDir = tempDir();
-  const warnings: string[] = [];
-  const a = agent(new ScriptProvider(parseScript({ turns: turns.flat() })), {
-    approval: 'full-auto',
-    sandbox: 'off',
-    workspace,
-    dataDir,
-    warn: (t) => warnings.push(t),
-    rewind: { cleanup: new Cleanup() },
-    snapshots: { maxFileMb: 1 },
-    ...extra,
-  });
-  return { ...a, dataDir, warnings, files: () => a.parts.changes.rewind() };
-}
-
-/** An agent that runs each command as one turn's shell call. */
-const commands = (workspace: string, cmds: string[]) =>
-  scripted(
-    workspace,
-    cmds.map((command) => [[{ tool: { name: 'shell', args: { command } } }], [{ text: 'done' }]]),
-  );
 
 const read = (ws: string, f: string): string | null => {
   try {
