@@ -4,10 +4,12 @@ import * as fs from 'node:fs';
 import type { Events } from '../../src/kernel/bus';
 import { OpenAIProvider } from '../../src/providers/openai';
 import type { Provider } from '../../src/providers/provider';
+import type { ChatMessage } from '../../src/protocol/messages';
 import { agent } from '../helpers/agent';
+import { ScriptProvider, parseScript } from '../../src/providers/script';
 import { tempDir } from '../helpers/pty';
 import { BackgroundShells, READ_CHARS } from '../../src/tools/background';
-import { type Capabilities, builtinTools } from '../../src/tools/registry';
+import { type Capabilities, builtinTools, prepare } from '../../src/tools/registry';
 import type { Person } from '../../src/tools/builtin/ask-user';
 import type { TaskRunner } from '../../src/tools/builtin/task';
 
@@ -80,7 +82,7 @@ describe('background commands (real processes)', () => {
   it('shell_output waits for what comes, says whether it runs; shell_kill ends its whole group', async () => {
     const shells = new BackgroundShells();
     const ws = fs.realpathSync(tempDir());
-    const started = shells.start('sleep 0.3; echo late; sleep 30 & sleep 30', ctx(ws));
+    const started = await shells.start('sleep 0.3; echo late; sleep 30 & sleep 30', ctx(ws));
     if (!('id' in started)) throw new Error(started.error);
     const never = new AbortController().signal;
     // Nothing yet, without waiting.
@@ -99,7 +101,7 @@ describe('background commands (real processes)', () => {
   it('a wait ends when the turn is stopped; a read past what is kept says what it missed', async () => {
     const shells = new BackgroundShells();
     const ws = fs.realpathSync(tempDir());
-    const quiet = shells.start('sleep 30', ctx(ws));
+    const quiet = await shells.start('sleep 30', ctx(ws));
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 100);
     const t0 = Date.now();
@@ -107,7 +109,7 @@ describe('background commands (real processes)', () => {
     expect(await shells.read(quiet.id, 20_000, stop.signal)).toEqual({ text: '', missed: 0, ended: null });
     expect(Date.now() - t0).toBeLessThan(5_000);
     shells.kill(quiet.id);
-    const loud = shells.start('head -c 400000 /dev/zero | tr "\\0" x; echo; echo end', ctx(ws));
+    const loud = await shells.start('head -c 400000 /dev/zero | tr "\\0" x; echo; echo end', ctx(ws));
     if (!('id' in loud)) throw new Error(loud.error);
     // Read once, after it has ended: only the newest READ_CHARS come back, and what came before them is counted.
     for (const deadline = Date.now() + 10_000; shells.find(loud.id)?.ended === null && Date.now() < deadline;)
@@ -142,8 +144,8 @@ describe('background commands (real processes)', () => {
     }
     expect(await named('shell_kill').run({ id: 1 }, ctx(ws), never)).toMatchObject({ ok: true });
     const none = builtinTools(NONE);
-    const refused = await none[0].run({ command: 'sleep 30', background: true }, ctx(ws), never);
-    expect(refused).toEqual({ ok: false, content: 'error: no background commands here: run it without background' });
+    const refused = prepare(none[0], { id: 'c1', name: 'shell', args: { command: 'sleep 30', background: true } });
+    expect(refused).toEqual({ ok: false, why: 'no background commands here: run it without background' });
     expect(await none[1].run({ id: 1 }, ctx(ws), never)).toMatchObject({ ok: false });
   });
 });
@@ -240,6 +242,39 @@ describe('subagents', () => {
     expect(y.startedAt).toBeLessThan(x.completedAt!);
     // A subagent is told its task alone: nothing of the main conversation.
     expect(JSON.stringify(subs[0].body.messages)).not.toContain('look around');
+  });
+
+  it('a subagent starts nothing in the background: its shell call that asks to is refused', async () => {
+    const dataDir = tempDir();
+    fs.mkdirSync(`${dataDir}/agents`);
+    fs.writeFileSync(
+      `${dataDir}/agents/runner.md`,
+      '---\nname: runner\ndescription: runs things\ntools: shell, read_file\n---\nRun what you are told.\n',
+    );
+    const sleeper = { command: 'sleep 300', background: true };
+    const script = parseScript({
+      turns: [
+        [{ tool: { name: 'task', args: { agent: 'runner', description: 'server', prompt: 'start the server' } } }],
+        [{ tool: { name: 'shell', args: sleeper } }],
+        [{ text: 'could not' }],
+        [{ text: 'the helper could not start it' }],
+      ],
+    });
+    // The requests as sent: the subagent's second holds its shell call's answer.
+    const sent: ChatMessage[][] = [];
+    const played = new ScriptProvider(script);
+    const recording: Provider = {
+      name: 'script',
+      stream: (messages, signal) => {
+        sent.push([...messages]);
+        return played.stream(messages, signal);
+      },
+    };
+    const a = agent(recording, { approval: 'full-auto', dataDir });
+    expect((await a.turn('start it')).status).toBe('done');
+    const answer = sent[2].find((m) => m.role === 'tool');
+    expect(answer?.content).toMatch(/background commands are not available to subagents/);
+    expect(a.parts.background.running).toEqual([]);
   });
 
   it('cancelling the turn stops every subagent', async () => {

@@ -1,4 +1,5 @@
-import { BUILTIN_TOOLS, ToolRegistry, loggedSubject, prepare, specOf } from '../../src/tools/registry';
+import { BUILTIN_TOOLS, ToolRegistry, builtinTools, loggedSubject, prepare, specOf } from '../../src/tools/registry';
+import { BackgroundShells } from '../../src/tools/background';
 import { mcpTool } from '../../src/tools/mcp-tools';
 import { checkArgs } from '../../src/tools/validate';
 import type { ToolCall } from '../../src/protocol/tools';
@@ -17,6 +18,13 @@ const refused = (name: string, args: Record<string, unknown>) => {
 };
 
 describe('the tool registry', () => {
+  it('made with nowhere for a background command, the shell refuses one before anyone is asked', () => {
+    expect(refused('shell', { command: 'npm run dev', background: true })).toBe(
+      'no background commands here: run it without background',
+    );
+    expect(refused('shell', { command: 'npm run dev', background: false })).toBeNull();
+  });
+
   it('holds each tool once, by a unique name, and tells the model of them in order', () => {
     const names = BUILTIN_TOOLS.map((t) => t.name);
     expect(names).toEqual([
@@ -39,7 +47,14 @@ describe('the tool registry', () => {
       expect(specOf(t)).toEqual({ name: t.name, description: t.description, parameters: t.parameters });
   });
 
-  it.each(BUILTIN_TOOLS.map((t) => [t.name, t] as const))(
+  // Made where a command can run on in the background, as the full screen makes them: the examples include one.
+  const running = builtinTools({
+    checklist: { show: () => undefined },
+    background: new BackgroundShells(),
+    subagents: null,
+    person: null,
+  });
+  it.each(running.map((t) => [t.name, t] as const))(
     '%s: its schema accepts every one of its own examples',
     (_name, tool) => {
       expect(tool.examples.length).toBeGreaterThan(0);

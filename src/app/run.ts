@@ -22,6 +22,7 @@ import type { Provider } from '../providers/provider';
 import type { ProviderSwitch } from '../providers/resume';
 import { Sessions } from '../session/sessions';
 import { type OutputFormat, runOnce } from '../turn/run-once';
+import { killLiveTools } from '../tools/lazy-command';
 import { attachMentions, mentionsIn } from '../tools/attach';
 
 export interface RunCommand {
@@ -86,6 +87,8 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
     await parts.hooks.settled();
     return code;
   } finally {
+    // milk exits right after: a command that ignored TERM, or what a hook left running, must not outlive it.
+    killLiveTools();
     parts.recorder.close();
     parts.mcp.stop();
   }

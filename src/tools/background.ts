@@ -59,7 +59,7 @@ export class BackgroundShells {
   }
 
   /** Starts `command` (sandboxed as `ctx` says); its id, or why it cannot start. */
-  start(command: string, ctx: ToolContext): { id: number } | { error: string } {
+  async start(command: string, ctx: ToolContext): Promise<{ id: number } | { error: string }> {
     if (this.running.length >= MAX_RUNNING)
       return { error: `${MAX_RUNNING} background commands are running already: end one with shell_kill first` };
     const { startCommand } = commandModule();
@@ -68,7 +68,7 @@ export class BackgroundShells {
     const wake = (): void => {
       for (const w of [...this.waiting]) w();
     };
-    const started = startCommand(command, ctx, {
+    const started = await startCommand(command, ctx, {
       output: (text) => {
         output.append(text);
         wake();

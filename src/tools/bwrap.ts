@@ -1,10 +1,11 @@
 // Whether bubblewrap can run here, found out once, at the first command:
 // `bwrap` may be missing, or present but refused the namespaces it needs (a
 // kernel without unprivileged user namespaces, a container that forbids
-// them). A probe runs a trivial command in the same sandbox a real one gets.
+// them). A probe runs a trivial command in the same sandbox a real one gets;
+// with the sandbox off, in the process namespace a command then gets.
 
 import { spawn } from 'node:child_process';
-import { bwrapArgs } from './sandbox';
+import { bwrapArgs, pidBoxArgs } from './sandbox';
 import { toolEnv } from './env';
 
 export type SandboxProbe = { ok: true } | { ok: false; why: string };
@@ -13,12 +14,13 @@ export type SandboxProbe = { ok: true } | { ok: false; why: string };
 const PROBE_MS = 5000;
 
 let probed: Promise<SandboxProbe> | null = null;
+let probedBox: Promise<SandboxProbe> | null = null;
 
-function probe(bin: string): Promise<SandboxProbe> {
+function probe(bin: string, args: string[]): Promise<SandboxProbe> {
   return new Promise((resolve) => {
     let stderr = '';
     // The environment a command gets, so that bwrap is looked for where a command's would be.
-    const child = spawn(bin, bwrapArgs({ workspace: process.cwd(), network: false, hide: [] }, 'true'), {
+    const child = spawn(bin, args, {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: toolEnv(process.env),
     });
@@ -51,6 +53,12 @@ function probe(bin: string): Promise<SandboxProbe> {
 
 /** bwrap's answer, asked once per process. */
 export function probeSandbox(): Promise<SandboxProbe> {
-  probed ??= probe('bwrap');
+  probed ??= probe('bwrap', bwrapArgs({ workspace: process.cwd(), network: false, hide: [] }, 'true'));
   return probed;
+}
+
+/** Whether a command with no sandbox can still have its own process namespace; asked once per process. */
+export function probePidBox(): Promise<SandboxProbe> {
+  probedBox ??= probe('bwrap', pidBoxArgs(process.cwd(), 'true'));
+  return probedBox;
 }

@@ -1,7 +1,7 @@
 // A command in the workspace, for the shell tool and the person's own `!`
 // commands: output streamed and bounded, in its own process group so that a
 // cancel or its timeout stops it and everything in that group (TERM, then
-// KILL after a grace period); at exit every group still alive gets KILL.
+// KILL after a grace period); at exit every group still alive gets KILL (kernel/groups.ts).
 
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -9,8 +9,11 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import type { ToolContext, ToolResult } from './tool';
 import { toolEnv } from './env';
-import { bwrapArgs } from './sandbox';
+import { bwrapArgs, pidBoxArgs } from './sandbox';
 import { gitPlaces, socketPlaces } from './sandbox-places';
+import { holdGroup, releaseGroup, signalGroup } from '../kernel/groups';
+
+import { probePidBox } from './bwrap';
 
 export { probeSandbox } from './bwrap';
 
@@ -19,26 +22,6 @@ export const MAX_RESULT_CHARS = 64 * 1024;
 /** What the transcript shows of one command, at most. */
 export const MAX_SHOWN_CHARS = 256 * 1024;
 export const KILL_GRACE_MS = 2000;
-
-/** Process groups of commands still running (their leaders' pids). */
-const liveGroups = new Set<number>();
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
-/**
- * Kills every tool process group still alive, at once: milk is exiting and a
- * command that ignores TERM must not outlive it. Synchronous, for cleanup.
- */
-export function killAllTools(): void {
-  for (const pid of liveGroups) signalGroup(pid, 'SIGKILL');
-  liveGroups.clear();
-}
 
 /** What the model gets of a finished command: its output (capped) and how it ended. */
 function shellResult(
@@ -77,8 +60,23 @@ function hiddenPlaces(places: readonly string[]): { hide: string[]; hideFiles: s
   return { hide, hideFiles };
 }
 
-/** Starts `command` (in bwrap when sandboxed), the leader of its own process group, which a cancel kills whole. */
-function spawnCommand(command: string, ctx: ToolContext): ChildProcessByStdio<null, Readable, Readable> {
+/**
+ * Whether a command with no sandbox runs in a process namespace of its own: the model's do where bubblewrap can start
+ * (else a `setsid` child of theirs can outlive its kill and milk, as the README says).
+ */
+async function pidBoxed(ctx: ToolContext): Promise<boolean> {
+  return ctx.sandbox === null && !ctx.person && (await probePidBox()).ok;
+}
+
+/**
+ * Starts `command` (in bwrap when sandboxed, or in a process namespace of its own when `boxed`), the leader of its own
+ * process group, which a cancel kills whole.
+ */
+function spawnCommand(
+  command: string,
+  ctx: ToolContext,
+  boxed: boolean,
+): ChildProcessByStdio<null, Readable, Readable> {
   const [bin, args] = ctx.sandbox
     ? [
         'bwrap',
@@ -94,7 +92,9 @@ function spawnCommand(command: string, ctx: ToolContext): ChildProcessByStdio<nu
           command,
         ),
       ]
-    : ['/bin/sh', ['-c', command]];
+    : boxed
+      ? ['bwrap', pidBoxArgs(ctx.workspace, command)]
+      : ['/bin/sh', ['-c', command]];
   return spawn(bin, args, {
     cwd: ctx.workspace,
     detached: true,
@@ -140,15 +140,16 @@ interface Launched {
 function launch(
   command: string,
   ctx: ToolContext,
+  boxed: boolean,
   on: {
     output(text: string): void;
     closed(code: number | null, signal: NodeJS.Signals | null): void;
     failed(why: string): void;
   },
 ): Launched {
-  const child = spawnCommand(command, ctx);
+  const child = spawnCommand(command, ctx, boxed);
   const group = child.pid;
-  if (group) liveGroups.add(group);
+  if (group) holdGroup(group);
   const out = new StringDecoder('utf8');
   const err = new StringDecoder('utf8');
   child.stdout.on('data', (d: Buffer) => on.output(out.write(d)));
@@ -163,7 +164,7 @@ function launch(
     signal('SIGTERM');
     const killTimer = setTimeout(() => {
       signal('SIGKILL');
-      if (group) liveGroups.delete(group);
+      if (group) releaseGroup(group);
     }, ctx.killGraceMs ?? KILL_GRACE_MS);
     killTimer.unref();
   };
@@ -173,7 +174,7 @@ function launch(
     // Whatever the command left running in its group goes with it.
     if (!stopping) {
       signal('SIGKILL');
-      if (group) liveGroups.delete(group);
+      if (group) releaseGroup(group);
     }
     on.closed(code, sig);
   });
@@ -181,19 +182,20 @@ function launch(
 }
 
 /** Runs `command` (sandboxed as `ctx` says), stopping it after `timeout` ms if given. */
-export function runCommand(
+export async function runCommand(
   command: string,
   ctx: ToolContext,
   abort: AbortSignal,
   timeout?: number,
 ): Promise<ToolResult> {
+  if (!command.trim()) return { ok: false, content: 'error: empty command' };
+  const boxed = await pidBoxed(ctx);
   return new Promise((resolve) => {
-    if (!command.trim()) return resolve({ ok: false, content: 'error: empty command' });
     const { take, text } = collector(ctx);
     let timedOut = false;
     let timer: NodeJS.Timeout | null = null;
     const onAbort = (): void => launched.stop();
-    const launched = launch(command, ctx, {
+    const launched = launch(command, ctx, boxed, {
       output: take,
       failed: (why) => resolve({ ok: false, content: `error: ${why}` }),
       closed: (code, signal) => {
@@ -218,13 +220,13 @@ export function runCommand(
  * Starts `command` in the background (tools/background.ts): it outlives the turn, its output goes to `on.output`, and
  * `on.ended` hears how it ended; `kill` stops its group.
  */
-export function startCommand(
+export async function startCommand(
   command: string,
   ctx: ToolContext,
   on: { output(text: string): void; ended(how: string): void },
-): { kill(): void } | { error: string } {
+): Promise<{ kill(): void } | { error: string }> {
   if (!command.trim()) return { error: 'empty command' };
-  const launched = launch(command, ctx, {
+  const launched = launch(command, ctx, await pidBoxed(ctx), {
     output: on.output,
     failed: (why) => on.ended(`failed: ${why}`),
     closed: (code, signal) => on.ended(signal ? `killed by ${signal}` : `exit ${code}`),

@@ -1,7 +1,8 @@
 // The command runner (child_process, bubblewrap's probe), loaded at the first
 // command of any kind — a tool's, a background one, the person's own — so that
-// start-up never pays for it, and whatever loaded it, milk's exit finds every
-// process group still alive.
+// start-up never pays for it.
+
+import { killGroups } from '../kernel/groups';
 
 let loaded: typeof import('./command') | null = null;
 
@@ -11,7 +12,7 @@ export function commandModule(): typeof import('./command') {
   return loaded;
 }
 
-/** Kills what commands left running, if any ever ran (at exit). */
+/** Kills what commands and hooks left running (at exit). */
 export function killLiveTools(): void {
-  loaded?.killAllTools();
+  killGroups();
 }

@@ -107,6 +107,12 @@ export class ToolRegistry {
     return new ToolRegistry(this.builtin, this.extra, new Set(names));
   }
 
+  /** These tools with `tool` in place of milk's own of its name (a subagent's shell: nothing it starts lasts). */
+  replacing(tool: AnyTool): ToolRegistry {
+    const builtin = this.builtin.map((t) => (t.name === tool.name ? tool : t));
+    return new ToolRegistry(builtin, this.extra, this.only);
+  }
+
   /** What the model is told it may call. */
   specs(): ToolSpec[] {
     return this.all().map(specOf);

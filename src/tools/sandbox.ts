@@ -48,6 +48,18 @@ export function bwrapArgs(plan: SandboxPlan, command: string): string[] {
   return args;
 }
 
+/**
+ * bwrap's arguments to run `command` with no sandbox but in a process namespace of its own (`--sandbox off`): the
+ * whole file system as it is, devices and all, and everything the command starts — `setsid` children too — dies with
+ * it, at shell_kill or milk's exit.
+ */
+export function pidBoxArgs(workspace: string, command: string): string[] {
+  return [
+    ...['--dev-bind', '/', '/', '--proc', '/proc', '--unshare-pid', '--die-with-parent'],
+    ...['--chdir', workspace, '--', '/bin/sh', '-c', command],
+  ];
+}
+
 /** What the model is told about where its commands run. */
 export function sandboxSentence(state: 'on' | 'off' | 'unavailable'): string {
   if (state === 'on') {

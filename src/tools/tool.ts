@@ -59,6 +59,11 @@ export interface ToolContext {
   readonly workspace: string;
   /** How a command is confined: in bubblewrap (tools/sandbox.ts), or null for none. */
   readonly sandbox: { readonly network: boolean; readonly hide: readonly string[] } | null;
+  /**
+   * The person's own command (`!`), run as typed: with no sandbox it gets no process namespace either (sudo works);
+   * the model's get one where bubblewrap can start, so that nothing they start outlives their kill.
+   */
+  readonly person?: boolean;
   /** Places no tool may read, list, search or write, wherever they lie (milk's data dir): real paths. */
   readonly hidden?: readonly string[];
   /** Likewise, what the person's path deny rules name (found as the call is about to run). */

@@ -4,9 +4,12 @@
 // waits for it is stopped. A hook is the person's own command, so it runs as
 // an MCP server does: outside the sandbox, with milk's environment. Only
 // before_tool and user_prompt are waited for; the others go on beside milk.
+// A hook's group, and whatever it left running in it, ends at milk's exit at
+// the latest (kernel/groups.ts).
 // node:child_process is loaded at the first hook, never at start-up.
 
 import type { Bus } from '../kernel/bus';
+import { groupAlive, holdGroup, releaseGroup, signalGroup } from '../kernel/groups';
 import {
   DEFAULT_HOOK_TIMEOUT_S,
   HookEvent,
@@ -152,13 +155,11 @@ export function runHook(
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, MILK_HOOK_EVENT: o.event },
     });
+    const group = child.pid;
+    if (group !== undefined) holdGroup(group);
     const kill = (why: string): void => {
       failed ??= why;
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // Gone already.
-      }
+      if (group !== undefined) signalGroup(group, 'SIGKILL');
     };
     const timer = setTimeout(() => kill(`timed out after ${o.timeoutMs / 1000} s`), o.timeoutMs);
     const onAbort = (): void => kill('stopped with the turn');
@@ -177,6 +178,8 @@ export function runHook(
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      // A child it left in the background keeps the group: held until it ends, or milk does.
+      if (group !== undefined && !groupAlive(group)) releaseGroup(group);
       o.signal?.removeEventListener('abort', onAbort);
       resolve({
         code: failed === undefined ? code : null,

@@ -29,6 +29,7 @@ export async function runOwnCommand(
   const ctx = {
     workspace: o.workspace,
     sandbox: null,
+    person: true,
     killGraceMs: o.killGraceMs,
     onOutput: (text: string) => {
       const shown = output.push(text);

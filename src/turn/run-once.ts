@@ -12,7 +12,6 @@ import type { Spending } from '../providers/pricing/spending';
 import type { Segment } from '../protocol/segments';
 import type { ImagePart } from '../protocol/images';
 import type { TurnRunner } from './runner';
-import { killLiveTools } from './runner';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
@@ -135,7 +134,5 @@ export async function runOnce(
     return 0;
   } finally {
     process.off('SIGINT', onSigint);
-    // milk run exits right after: a command that ignored TERM must not outlive it.
-    killLiveTools();
   }
 }

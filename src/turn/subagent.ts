@@ -13,6 +13,7 @@ import type { Settings } from '../settings/store';
 import type { CallTurn, ToolResult } from '../tools/tool';
 import type { TaskRequest, TaskRunner } from '../tools/builtin/task';
 import type { ToolRegistry } from '../tools/registry';
+import { shell } from '../tools/builtin/shell';
 import { type AgentSpec, EXPLORE, readsOnly, subagentSystem } from '../agent/subagents';
 import { StepOptions, partialMessage, stepMessage, streamStep } from './step';
 import { Show, ToolCalls, ToolCallsOptions } from './calls/tool-calls';
@@ -33,6 +34,8 @@ export interface SubagentOptions {
   readonly maxSteps: number;
   readonly step: Pick<StepOptions, 'maxShown' | 'maxKept'>;
 }
+
+const SUBAGENT_SHELL = shell(null, 'background commands are not available to subagents');
 
 export class Subagents implements TaskRunner {
   constructor(private readonly o: SubagentOptions) {}
@@ -56,7 +59,8 @@ export class Subagents implements TaskRunner {
     }
     const turn = childTurn(parent);
     turn.system = subagentSystem(agent, this.o.where());
-    const registry = this.o.registry().subset(agent.tools);
+    // Nothing a subagent starts outlives its task: its shell runs no command in the background.
+    const registry = this.o.registry().subset(agent.tools).replacing(SUBAGENT_SHELL);
     const calls = new ToolCalls({ ...this.o.calls, registry });
     // Its words go nowhere but into its own conversation; what its requests cost is the turn's.
     const quiet = new Bus();

@@ -27,8 +27,14 @@ const parameters = s.object(
   ['command'],
 );
 
-/** The shell tool; `background`: where a command started in the background runs on (null: it cannot). */
-export function shell(background: BackgroundShells | null) {
+/** What the model is told of `background: true` where no command can run on (milk run's one turn). */
+const NO_BACKGROUND = 'no background commands here: run it without background';
+
+/**
+ * The shell tool; `background`: where a command started in the background runs on (null: it cannot, and a call that
+ * asks is refused before anyone is asked, with `refused`).
+ */
+export function shell(background: BackgroundShells | null, refused = NO_BACKGROUND) {
   return defineTool({
     name: 'shell',
     description:
@@ -43,20 +49,22 @@ export function shell(background: BackgroundShells | null) {
       { command: 'make', timeout: 600 },
       { command: 'npm run dev', background: true },
     ],
-    check: (args) => (args.command.trim() ? null : '`command` is empty'),
+    check: (args) => {
+      if (!args.command.trim()) return '`command` is empty';
+      return args.background && !background ? refused : null;
+    },
     subject: (args) => args.command,
     ruleText: (args) => args.command,
     run: async (args, ctx, signal) => {
-      if (args.background) return startInBackground(args.command, ctx, background);
+      if (args.background && background) return startInBackground(args.command, ctx, background);
       const { runCommand } = commandModule();
       return runCommand(args.command, ctx, signal, args.timeout === undefined ? undefined : args.timeout * 1000);
     },
   });
 }
 
-function startInBackground(command: string, ctx: ToolContext, background: BackgroundShells | null): ToolResult {
-  if (!background) return { ok: false, content: 'error: no background commands here: run it without background' };
-  const started = background.start(command, ctx);
+async function startInBackground(command: string, ctx: ToolContext, background: BackgroundShells): Promise<ToolResult> {
+  const started = await background.start(command, ctx);
   if ('error' in started) return { ok: false, content: `error: ${started.error}` };
   return {
     ok: true,
