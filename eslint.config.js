@@ -78,6 +78,7 @@ const PURE = [
   'src/tui/paste-burst.ts',
   'src/search/files.ts',
   'src/tools/sandbox.ts',
+  'src/tools/seccomp.ts',
   'src/turn/compact.ts',
   'src/session/restore.ts',
   'src/session/snapshot-plan.ts',

@@ -14,6 +14,7 @@ import { callTool as runTool } from '../helpers/tools';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { tempDir } from '../helpers/pty';
+import { mark, running, until } from '../helpers/procs';
 
 const { startMockServer } = require('../../scripts/mock-server');
 
@@ -130,34 +131,40 @@ describe('tool calls', () => {
 
   it('kills the whole process group on cancel, TERM first', async () => {
     const ws = tempDir();
-    const p = script([[shell('sleep 30 & echo $! > child.pid; echo started; wait')]]);
+    const n = mark();
+    const p = script([[shell(`sleep 30.${n} & echo started; wait`)]]);
     const h = harness(p, ws);
     h.runner.settings.setForce(true);
-    // Unconfined, so that the pids a command writes are this system's (the sandbox's own test is in sandbox.test.ts).
+    // Unconfined: its own process namespace only (the sandbox's own test is in sandbox.test.ts).
     h.runner.settings.setSandbox('off');
     const end = h.ended();
     h.runner.start('go');
     const deadline = Date.now() + 5000;
     while (!h.output().includes('started') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    const pid = Number(fs.readFileSync(path.join(ws, 'child.pid'), 'utf8'));
-    expect(() => process.kill(pid, 0)).not.toThrow();
+    expect(running(`30.${n}`)).toBe(true);
     h.runner.cancel();
     expect((await end).status).toBe('interrupted');
-    expect(await goneWithin(pid, 3000)).toBe(true);
+    await until('the child is gone', () => !running(`30.${n}`), 3000);
   });
 
-  it('follows TERM with KILL for a command that ignores it', async () => {
+  it("follows TERM with KILL for a command that ignores it (a group of this system's: the person's own command)", async () => {
     const ws = tempDir();
-    const p = script([[shell("trap '' TERM; echo $$ > sh.pid; echo ready; while true; do sleep 0.05; done")]]);
-    const h = harness(p, ws);
-    h.runner.settings.setForce(true);
-    h.runner.settings.setSandbox('off');
-    h.runner.start('go');
+    const stop = new AbortController();
+    const ran = runTool(
+      {
+        name: 'shell',
+        args: { command: "trap '' TERM; echo $$ > sh.pid; echo ready; while true; do sleep 0.05; done" },
+      },
+      { workspace: ws, signal: stop.signal, person: true, killGraceMs: 300 },
+    );
     const deadline = Date.now() + 5000;
-    while (!h.output().includes('ready') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (!fs.existsSync(path.join(ws, 'sh.pid')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
     const pid = Number(fs.readFileSync(path.join(ws, 'sh.pid'), 'utf8'));
     const t = Date.now();
-    h.runner.cancel();
+    stop.abort();
+    await ran;
     expect(await goneWithin(pid, 3000)).toBe(true);
     // Not at once (TERM is ignored), but soon after the grace period.
     expect(Date.now() - t).toBeGreaterThanOrEqual(250);
@@ -617,9 +624,10 @@ describe('shell with a timeout', () => {
   it('stops a command that runs past it, its whole group, and says so; a quick one is untouched', async () => {
     const ws = tempDir();
     const ctx = { workspace: ws, signal: new AbortController().signal, onOutput: () => undefined, killGraceMs: 300 };
+    const n = mark();
     const t0 = Date.now();
     const r = await runTool(
-      { id: 't', name: 'shell', args: { command: 'sleep 30 & echo $! > child.pid; echo started; wait', timeout: 1 } },
+      { id: 't', name: 'shell', args: { command: `sleep 30.${n} & echo started; wait`, timeout: 1 } },
       ctx,
     );
     expect(r).toEqual({
@@ -628,8 +636,7 @@ describe('shell with a timeout', () => {
       status: 'timed out after 1 s',
     });
     expect(Date.now() - t0).toBeLessThan(10_000);
-    const child = Number(fs.readFileSync(path.join(ws, 'child.pid'), 'utf8'));
-    expect(await goneWithin(child, 5000)).toBe(true);
+    await until('the child is gone', () => !running(`30.${n}`), 5000);
     expect(await runTool({ id: 'q', name: 'shell', args: { command: 'echo quick', timeout: 5 } }, ctx)).toMatchObject({
       ok: true,
       status: 'exit 0',

@@ -9,6 +9,7 @@ import type { McpServerConfig, McpServers } from '../tools/mcp';
 import { mcpTool } from '../tools/mcp-tools';
 import type { AnyTool } from '../tools/tool';
 import type { AgentOptions } from './agent';
+import type { RunCommand } from './control-files';
 
 /**
  * The MCP servers, made (and the SDK loaded) only when some are configured,
@@ -20,6 +21,7 @@ export function mcpHolder(bus: Bus, options: AgentOptions) {
   const groups: McpServers[] = [];
   let started = false;
   let count = Object.keys(options.mcpServers ?? {}).length;
+  const added: Array<Readonly<Record<string, McpServerConfig>>> = [];
   const startGroup = (configs: Readonly<Record<string, McpServerConfig>>): Promise<void> => {
     if (Object.keys(configs).length === 0) return Promise.resolve();
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -43,6 +45,7 @@ export function mcpHolder(bus: Bus, options: AgentOptions) {
   /** More servers (a project's, once trusted): started at once if the others have been, else with them. */
   const add = (configs: Readonly<Record<string, McpServerConfig>>): Promise<void> => {
     const fresh = Object.fromEntries(Object.entries(configs).filter(([name]) => !(name in (options.mcpServers ?? {}))));
+    added.push(fresh);
     count += Object.keys(fresh).length;
     if (!started) {
       waiting.push(fresh);
@@ -50,7 +53,14 @@ export function mcpHolder(bus: Bus, options: AgentOptions) {
     }
     return startGroup(fresh);
   };
-  return { start, stop, add, ...mcpReaders(groups, () => count) };
+  /** The local servers' commands, the person's and an added project's, as they are started. */
+  const commands = (): RunCommand[] =>
+    [options.mcpServers ?? {}, ...added].flatMap((configs) =>
+      Object.values(configs).flatMap((c) =>
+        'command' in c ? [{ argv: [c.command, ...(c.args ?? [])], cwd: c.cwd }] : [],
+      ),
+    );
+  return { start, stop, add, commands, ...mcpReaders(groups, () => count) };
 }
 
 /** Where remote MCP servers' OAuth tokens are kept, and how the person is sent to authorize; none without data. */

@@ -34,6 +34,7 @@ import { type Capabilities, type RunnerCapabilities, ToolRegistry, builtinTools 
 import { BackgroundShells } from '../tools/background';
 import { TurnRunner } from '../turn/runner';
 import { mcpHolder } from './agent-mcp';
+import { type ControlFiles, controlFiles } from './control-files';
 
 export interface AgentOptions {
   provider: Provider;
@@ -169,6 +170,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const { spending, windowOf } = prices(bus, settings, provider, options);
   const background = new BackgroundShells();
   const hooks = watchingHooks(bus, options, () => recorder.conv, changes);
+  const controls = controlsOf(options.workspace, hooks, mcp);
   const runner = new TurnRunner(bus, provider, {
     hooks,
     expandInput: (text, signal) => mcp.expand(text, signal),
@@ -180,6 +182,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     where: () => agent.where(),
     rulesReady,
     hide: options.dataDir === null ? [] : [options.dataDir],
+    controls: () => controls.get(),
     checkpoints: changes.copies,
     snapshots: changes.snapshots ?? undefined,
     secrets: secrets ?? undefined,
@@ -204,12 +207,20 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   if (secrets) recorder.redact = (text) => secrets.mask(text, true);
   settings.onChange(() => recorder.modelChanged(), ['model']);
   const restoreModel = modelRestorer(provider, settings, options.switchProvider);
-  const applyProject = projectApplier(settings, hooks, mcp, options.approval);
+  const applyProject = projectApplier(settings, hooks, mcp, options.approval, controls);
   if (options.project) applyProject(options.project);
   const kept = { settings, agent, permissions, rulesRead, changes, secrets, mcp, background, hooks };
   // A resumed conversation's images, read again from the workspace.
   const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace);
   return { ...kept, applyProject, runner, log, recorder, modelName, restoreModel, provider, spending, reread };
+}
+
+/** The workspace files the hooks and the local MCP servers run (app/control-files.ts). */
+function controlsOf(workspace: string, hooks: Hooks, mcp: ReturnType<typeof mcpHolder>): ControlFiles {
+  return controlFiles(workspace, () => [
+    ...hooks.commands().map((shell) => ({ shell, cwd: workspace })),
+    ...mcp.commands(),
+  ]);
 }
 
 /** The person's hooks, those that watch the bus listening. */
@@ -239,8 +250,10 @@ function projectApplier(
   hooks: Hooks,
   mcp: ReturnType<typeof mcpHolder>,
   flagged: ApprovalMode | undefined,
+  controls: ControlFiles,
 ): (p: ProjectSettings) => void {
   return (p) => {
+    controls.changed();
     settings.setProjectRules(p.allow, p.deny);
     hooks.add(sourced({ hooks: p.hooks, source: PROJECT_SETTINGS }));
     void mcp.add(p.mcpServers ?? {});

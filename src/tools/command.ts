@@ -6,11 +6,13 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import * as fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { ToolContext, ToolResult } from './tool';
 import { toolEnv } from './env';
 import { bwrapArgs, pidBoxArgs } from './sandbox';
-import { gitPlaces, socketPlaces } from './sandbox-places';
+import { unixSocketFilter } from './seccomp';
+import { gitPlaces, milkPlaces, socketPlaces } from './sandbox-places';
+import { pushAll } from '../kernel/arrays';
 import { holdGroup, releaseGroup, signalGroup } from '../kernel/groups';
 
 import { probePidBox } from './bwrap';
@@ -43,9 +45,11 @@ function shellResult(
 }
 
 /** What makes a later git run code, in the workspace and each added directory: bound read-only. */
-function protectedPlaces(roots: readonly string[]): { bind: string[]; empty: string[] } {
+function protectedPlaces(roots: readonly string[], named: readonly string[]): { bind: string[]; empty: string[] } {
   const all = roots.filter((r) => fs.existsSync(r)).map((r) => gitPlaces(r));
-  return { bind: all.flatMap((p) => p.bind), empty: all.flatMap((p) => p.empty) };
+  const bind = all.flatMap((p) => p.bind);
+  if (roots[0] && fs.existsSync(roots[0])) pushAll(bind, milkPlaces(roots[0], named));
+  return { bind, empty: all.flatMap((p) => p.empty) };
 }
 
 /** What the sandbox hides, as it is now: folders behind an empty one, files behind an empty file. */
@@ -70,13 +74,14 @@ async function pidBoxed(ctx: ToolContext): Promise<boolean> {
 
 /**
  * Starts `command` (in bwrap when sandboxed, or in a process namespace of its own when `boxed`), the leader of its own
- * process group, which a cancel kills whole.
+ * process group, which a cancel kills whole. Without network, its seccomp filter goes to bwrap on descriptor 3.
  */
 function spawnCommand(
   command: string,
   ctx: ToolContext,
   boxed: boolean,
 ): ChildProcessByStdio<null, Readable, Readable> {
+  const filter = ctx.sandbox && !ctx.sandbox.network ? unixSocketFilter(process.arch) : null;
   const [bin, args] = ctx.sandbox
     ? [
         'bwrap',
@@ -86,8 +91,9 @@ function spawnCommand(
             network: ctx.sandbox.network,
             ...hiddenPlaces(ctx.sandbox.hide),
             also: (ctx.also ?? []).filter((d) => fs.existsSync(d)),
-            protect: protectedPlaces([ctx.workspace, ...(ctx.also ?? [])]),
+            protect: protectedPlaces([ctx.workspace, ...(ctx.also ?? [])], ctx.sandbox.controls ?? []),
             sockets: ctx.sandbox.network ? [] : socketPlaces(ctx.workspace, process.env),
+            ...(filter ? { seccompFd: 3 } : {}),
           },
           command,
         ),
@@ -95,12 +101,19 @@ function spawnCommand(
     : boxed
       ? ['bwrap', pidBoxArgs(ctx.workspace, command)]
       : ['/bin/sh', ['-c', command]];
-  return spawn(bin, args, {
+  const child = spawn(bin, args, {
     cwd: ctx.workspace,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: filter ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     env: toolEnv(process.env, { sockets: !ctx.sandbox || ctx.sandbox.network }),
   });
+  if (filter) {
+    const fd3 = child.stdio[3] as Writable;
+    // bwrap that fails before reading it closes the other end: its exit says why.
+    fd3.on('error', () => undefined);
+    fd3.end(filter);
+  }
+  return child as ChildProcessByStdio<null, Readable, Readable>;
 }
 
 /** A command's output: kept for the model up to its cap, shown as it comes up to another, with a note past it. */

@@ -2,12 +2,13 @@
 // must lie in the workspace (or a directory the person added), never in milk's
 // data dir or a place the deny rules name; a write never goes through a
 // symbolic link, to a file that is not regular, or to one with other hard
-// links; a write that changes what a later git run executes is always asked.
+// links; a write to a control file (what git or milk runs or reads as
+// configuration: control-files.ts) is always asked.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Bounds } from './tool';
-import { gitControlReason } from './git-control';
+import { controlReason } from './control-files';
 
 export class ToolPathError extends Error {}
 
@@ -88,8 +89,11 @@ export async function confineWrite(workspace: string, p: string, bounds: Bounds 
   return file;
 }
 
-/** Why a write to `p` is always put to the person (it changes what a later git run executes); null if not. */
-export async function writeGuard(workspace: string, p: string): Promise<string | null> {
+/**
+ * Why a write to `p` is always put to the person (it changes a control file: tools/control-files.ts); null if not.
+ * `named`: the workspace files hooks and MCP servers name, as real paths.
+ */
+export async function writeGuard(workspace: string, p: string, named: readonly string[] = []): Promise<string | null> {
   let file: string;
   try {
     file = await confineWrite(workspace, p);
@@ -98,5 +102,6 @@ export async function writeGuard(workspace: string, p: string): Promise<string |
     return null;
   }
   const root = await fs.promises.realpath(workspace);
-  return gitControlReason(path.relative(root, file).split(path.sep).join('/'));
+  const rel = (f: string): string => path.relative(root, f).split(path.sep).join('/');
+  return controlReason(rel(file), new Set(named.map(rel)));
 }

@@ -1,6 +1,7 @@
 // Where the sandbox's special places are on this machine (sandbox.ts says
 // what it does with them): the files of the workspace's git repository that
-// make a later git run code, and the folders outside it that hold Unix
+// make a later git run code, milk's own control files (.milk/, the scripts
+// hooks and MCP servers name), and the folders outside it that hold Unix
 // sockets a command could reach by path (a docker daemon, the session bus, an
 // ssh or gpg agent). Looked up at each command: a repository may be made, or
 // a folder appear, between two.
@@ -45,6 +46,25 @@ export function gitPlaces(workspace: string): { bind: string[]; empty: string[] 
   const modules = path.join(workspace, '.gitmodules');
   if (kind(modules) !== null) bind.push(modules);
   return { bind, empty };
+}
+
+/**
+ * The rest of the workspace's control files (control-files.ts), read-only: `.milk/` where it exists (a missing one is
+ * not made: what appears there waits for the person's trust), and each file a hook or MCP server names (`named`, real
+ * paths inside the workspace) with its folder, unless that is the workspace itself: a bind is a mount point, which a
+ * `mv` cannot replace, so the folder cannot be swapped for one holding another script.
+ */
+export function milkPlaces(workspace: string, named: readonly string[]): string[] {
+  const bind: string[] = [];
+  const milk = path.join(workspace, '.milk');
+  if (kind(milk) !== null) bind.push(milk);
+  for (const file of named) {
+    if (!within(file, workspace) || file === workspace || kind(file) === null) continue;
+    const folder = path.dirname(file);
+    if (folder !== workspace && !bind.includes(folder)) bind.push(folder);
+    if (!bind.includes(file)) bind.push(file);
+  }
+  return bind;
 }
 
 /**

@@ -6,9 +6,9 @@
 // powerless inside: it can neither remount nor unmount what hides things),
 // its own process namespace (the command and all it starts die with it, and
 // it sees no other process), and no network unless the person allowed it for
-// that call: then neither the network nor the Unix sockets reachable by path
-// (the places that hold them are hidden). Pure: the arguments, and what the
-// model is told.
+// that call: then neither the network nor a Unix socket (the places that
+// hold them are hidden, and a seccomp filter refuses to make one at all:
+// seccomp.ts). Pure: the arguments, and what the model is told.
 
 export interface SandboxPlan {
   /** The workspace's real path: the one place a command may write. */
@@ -28,6 +28,8 @@ export interface SandboxPlan {
   protect?: { readonly bind: readonly string[]; readonly empty: readonly string[] };
   /** Folders that hold Unix sockets (/run, the runtime dir, ~/.ssh…), hidden when there is no network; each exists. */
   sockets?: readonly string[];
+  /** The descriptor bwrap reads the seccomp filter from (tools/seccomp.ts), when there is no network. */
+  seccompFd?: number;
 }
 
 /** bwrap's arguments to run `command` with /bin/sh inside the sandbox. */
@@ -44,6 +46,7 @@ export function bwrapArgs(plan: SandboxPlan, command: string): string[] {
   args.push('--unshare-user', '--cap-drop', 'ALL');
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent');
   if (!plan.network) args.push('--unshare-net');
+  if (!plan.network && plan.seccompFd !== undefined) args.push('--seccomp', String(plan.seccompFd));
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', plan.workspace, '--', '/bin/sh', '-c', command);
   return args;
 }

@@ -58,7 +58,12 @@ export interface CallTurn {
 export interface ToolContext {
   readonly workspace: string;
   /** How a command is confined: in bubblewrap (tools/sandbox.ts), or null for none. */
-  readonly sandbox: { readonly network: boolean; readonly hide: readonly string[] } | null;
+  readonly sandbox: {
+    readonly network: boolean;
+    readonly hide: readonly string[];
+    /** The workspace files hooks and MCP servers name (real paths): bound read-only, with their folders. */
+    readonly controls?: readonly string[];
+  } | null;
   /**
    * The person's own command (`!`), run as typed: with no sandbox it gets no process namespace either (sudo works);
    * the model's get one where bubblewrap can start, so that nothing they start outlives their kill.
@@ -127,10 +132,11 @@ export interface Tool<A = Record<string, unknown>> {
    */
   change?(args: A, workspace: string, bounds?: Bounds): Promise<FileChange | null>;
   /**
-   * Why this call is put to the person whatever the mode, an "always" answer or a rule say (it changes a file git
-   * runs code from); null when nothing in it needs that.
+   * Why this call is put to the person whatever the mode, an "always" answer or a rule say (it changes a control
+   * file: one git runs code from, one in .milk/, or one of `named`, the workspace files hooks and MCP servers name, as
+   * real paths); null when nothing in it needs that.
    */
-  guard?(args: A, workspace: string): Promise<string | null>;
+  guard?(args: A, workspace: string, named: readonly string[]): Promise<string | null>;
   run(args: A, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult>;
 }
 

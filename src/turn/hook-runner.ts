@@ -52,6 +52,11 @@ export class Hooks {
     this.all = all;
   }
 
+  /** Every hook's command, whatever its event. */
+  commands(): string[] {
+    return Object.values(this.all).flatMap((list) => (list ?? []).map((h) => h.command));
+  }
+
   /** Resolves once every hook started so far has ended. */
   async settled(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);

@@ -70,7 +70,7 @@ export const editFile = defineTool({
     const n = args.edits?.length ?? 1;
     return `${args.path} (${n} edit${n === 1 ? '' : 's'})`;
   },
-  guard: (args, workspace) => files().writeGuard(workspace, args.path),
+  guard: (args, workspace, named) => files().writeGuard(workspace, args.path, named),
   preview: (args, workspace, bounds) => files().previewEdit(workspace, args.path, editsOf(args), bounds),
   change: (args, workspace, bounds) =>
     files().changeOf(workspace, args.path, (text) => files().edited(text, editsOf(args)), bounds),

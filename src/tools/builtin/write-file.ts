@@ -18,7 +18,7 @@ export const writeFile = defineTool({
   ],
   paths: (args) => [args.path],
   subject: (args) => `${args.path} (${args.content.length} chars)`,
-  guard: (args, workspace) => files().writeGuard(workspace, args.path),
+  guard: (args, workspace, named) => files().writeGuard(workspace, args.path, named),
   preview: (args, workspace, bounds) => files().previewWrite(workspace, args.path, args.content, bounds),
   change: (args, workspace, bounds) => files().changeOf(workspace, args.path, () => args.content, bounds),
   run: async (args, ctx) => {

@@ -33,8 +33,10 @@ export async function execute(
   show('tool.started', { summary: how.summary, detail: how.detail, declined: false });
   const output = new StreamSanitizer();
   let streamed = false;
+  // What milk runs from the workspace, bound read-only for a sandboxed command.
+  const controls = how.sandbox && tool.sandboxed ? ((await o.controls?.()) ?? []) : [];
   const ctx: ToolContext = {
-    ...contextOf(o, turn, tool, how),
+    ...contextOf(o, turn, tool, how, controls),
     onOutput: (text) => {
       streamed = true;
       const shown = output.push(text);
@@ -51,10 +53,16 @@ export async function execute(
 }
 
 /** What a tool is handed to run with, but its output's sink. */
-function contextOf(o: ToolCallsOptions, turn: ActiveTurn, tool: AnyTool, how: How): Omit<ToolContext, 'onOutput'> {
+function contextOf(
+  o: ToolCallsOptions,
+  turn: ActiveTurn,
+  tool: AnyTool,
+  how: How,
+  controls: readonly string[],
+): Omit<ToolContext, 'onOutput'> {
   return {
     workspace: o.workspace,
-    sandbox: how.sandbox ? { network: how.network, hide: [...(o.hide ?? []), ...how.denied] } : null,
+    sandbox: how.sandbox ? { network: how.network, hide: [...(o.hide ?? []), ...how.denied], controls } : null,
     hidden: o.hide,
     deniedPlaces: how.denied,
     also: o.settings.dirs,

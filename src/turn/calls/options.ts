@@ -21,6 +21,11 @@ export interface ToolCallsOptions {
   readonly hooks?: Hooks;
   /** Folders a sandboxed command must not see (milk's data dir: its history may hold secrets). */
   readonly hide?: readonly string[];
+  /**
+   * The workspace files hooks and MCP servers name, as real paths (app/control-files.ts): a file tool's change to one
+   * is asked about in every mode, and the sandbox binds them read-only.
+   */
+  readonly controls?: () => Promise<readonly string[]>;
   readonly killGraceMs?: number;
   /** No one is there to answer a question (milk run): a call that would ask is refused, saying so. */
   readonly unattended?: boolean;

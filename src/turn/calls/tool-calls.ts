@@ -52,10 +52,10 @@ export class ToolCalls {
     const denied = await deniedPlaces(o);
     if (turn.cancelled) return null;
     const confined = tool.sandboxed ? await confinement(o) : { sandbox: false, agree: false };
-    const guarded = tool.guard ? await tool.guard(args, o.workspace) : null;
+    const guarded = tool.guard ? await tool.guard(args, o.workspace, (await o.controls?.()) ?? []) : null;
     if (turn.cancelled) return null;
-    // A command that would run without the sandbox it should have runs only once the person agrees; a change to what
-    // git runs code from, likewise.
+    // A command that would run without the sandbox it should have runs only once the person agrees; a change to a
+    // control file (what git or milk runs or reads as configuration), likewise.
     if (confined.agree || guarded) decision = 'ask';
     if (decision === 'ask' && o.unattended) {
       const why = masked.length > 0 ? maskedWhy(masked) : (guarded ?? unattendedWhy(o, confined));
