@@ -98,6 +98,24 @@ describe('milk run in a workspace with settings', () => {
     expect(fs.readFileSync(path.join(ws, 'hooked.txt'), 'utf8')).toBe('session_start\n');
   });
 
+  it("milk trust trusts the scripts a project's hook runs as they are; milk run then runs it, not once it changes", async () => {
+    const data = tempDir();
+    const ws = fs.realpathSync(tempDir());
+    fs.mkdirSync(path.join(ws, '.milk'));
+    fs.mkdirSync(path.join(ws, 'scripts'));
+    fs.writeFileSync(path.join(ws, 'scripts', 'start.sh'), '#!/bin/sh\necho started >> hooked.txt\n', { mode: 0o755 });
+    const settings = { hooks: { session_start: [{ command: './scripts/start.sh' }] } };
+    fs.writeFileSync(path.join(ws, '.milk', 'settings.json'), JSON.stringify(settings));
+    const trusted = await milk(['trust'], data, ws);
+    expect(trusted.out).toContain('trusted as they are now: scripts/start.sh');
+    await run(data, ws);
+    expect(fs.readFileSync(path.join(ws, 'hooked.txt'), 'utf8')).toBe('started\n');
+    fs.appendFileSync(path.join(ws, 'scripts', 'start.sh'), 'echo changed >> hooked.txt\n');
+    const changed = await run(data, ws);
+    expect(changed.err).toMatch(/scripts\/start\.sh changed since you trusted it, or was never trusted; not run/);
+    expect(fs.readFileSync(path.join(ws, 'hooked.txt'), 'utf8')).toBe('started\n');
+  });
+
   it('milk trust where there is no settings file says so', async () => {
     const r = await milk(['trust'], tempDir(), fs.realpathSync(tempDir()));
     expect(r.code).toBe(0);

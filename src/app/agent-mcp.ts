@@ -15,20 +15,39 @@ import type { RunCommand } from './control-files';
  * The MCP servers, made (and the SDK loaded) only when some are configured,
  * and started by start(); until then, and with none, they offer no tools.
  */
-export function mcpHolder(bus: Bus, options: AgentOptions) {
+export function mcpHolder(
+  bus: Bus,
+  options: AgentOptions,
+  vouch: (command: RunCommand, what: string) => Promise<string | null> = async () => null,
+) {
   // The person's servers, and a trusted project's (added when it is trusted, maybe after the first have started).
   const waiting: Array<Readonly<Record<string, McpServerConfig>>> = [options.mcpServers ?? {}];
   const groups: McpServers[] = [];
   let started = false;
   let count = Object.keys(options.mcpServers ?? {}).length;
   const added: Array<Readonly<Record<string, McpServerConfig>>> = [];
-  const startGroup = (configs: Readonly<Record<string, McpServerConfig>>): Promise<void> => {
-    if (Object.keys(configs).length === 0) return Promise.resolve();
+  const startGroup = async (all: Readonly<Record<string, McpServerConfig>>): Promise<void> => {
+    const configs = await vouched(all);
+    if (Object.keys(configs).length === 0) return;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { McpServers: Servers } = require('../tools/mcp') as typeof import('../tools/mcp');
     const servers = new Servers(configs, () => bus.requestRender(), { oauth: oauthFor(bus, options.dataDir) });
     groups.push(servers);
     return servers.startAll();
+  };
+  /** The servers that may start: one that runs a workspace file changed since it was trusted, only after a yes. */
+  const vouched = async (configs: Readonly<Record<string, McpServerConfig>>) => {
+    const judged = await Promise.all(
+      Object.entries(configs).map(async ([name, c]) => {
+        const why =
+          'command' in c
+            ? await vouch({ argv: [c.command, ...(c.args ?? [])], cwd: c.cwd }, `MCP server ${name}`)
+            : null;
+        if (why) options.warn(`MCP server ${name} not started: ${why}`);
+        return why ? [] : [[name, c] as const];
+      }),
+    );
+    return Object.fromEntries(judged.flat());
   };
   /** Starts every server; resolves when each is ready or has failed. */
   const start = (): Promise<void> => {

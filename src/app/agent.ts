@@ -35,6 +35,7 @@ import { BackgroundShells } from '../tools/background';
 import { TurnRunner } from '../turn/runner';
 import { mcpHolder } from './agent-mcp';
 import { type ControlFiles, controlFiles } from './control-files';
+import { type Vouching, vouching } from './vouch';
 
 export interface AgentOptions {
   provider: Provider;
@@ -163,13 +164,14 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   });
   const rulesRead = permissions.load();
   const rulesReady = keepRules(settings, permissions, rulesRead, options.warn);
-  const mcp = mcpHolder(bus, options);
+  const mcp = mcpHolder(bus, options, (command, what) => vouch.check(command, what));
   const provider = new ProviderSlot(options.provider);
   const secrets = options.maskSecrets === false ? null : new SecretMask();
   if (secrets) provider.outgoing = (messages, system) => maskRequest(secrets, messages, system);
   const { spending, windowOf } = prices(bus, settings, provider, options);
   const background = new BackgroundShells();
-  const hooks = watchingHooks(bus, options, () => recorder.conv, changes);
+  const vouch = vouching(options.workspace, options.dataDir, options.warn);
+  const hooks = watchingHooks(bus, options, () => recorder.conv, changes, vouch);
   const controls = controlsOf(options.workspace, hooks, mcp);
   const runner = new TurnRunner(bus, provider, {
     hooks,
@@ -209,7 +211,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const restoreModel = modelRestorer(provider, settings, options.switchProvider);
   const applyProject = projectApplier(settings, hooks, mcp, options.approval, controls);
   if (options.project) applyProject(options.project);
-  const kept = { settings, agent, permissions, rulesRead, changes, secrets, mcp, background, hooks };
+  const kept = { settings, agent, permissions, rulesRead, changes, secrets, mcp, background, hooks, vouch };
   // A resumed conversation's images, read again from the workspace.
   const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace);
   return { ...kept, applyProject, runner, log, recorder, modelName, restoreModel, provider, spending, reread };
@@ -232,11 +234,18 @@ function capabilities(bus: Bus, background: BackgroundShells): Omit<Capabilities
   return { checklist: { show: (items) => bus.emit('checklist.changed', { items }) }, background };
 }
 
-function watchingHooks(bus: Bus, options: AgentOptions, conversation: () => string, changes: TurnChanges): Hooks {
+function watchingHooks(
+  bus: Bus,
+  options: AgentOptions,
+  conversation: () => string,
+  changes: TurnChanges,
+  vouch: Vouching,
+): Hooks {
   const hooks = new Hooks(options.hooks ?? {}, {
     workspace: options.workspace,
     conversation,
     beforeRun: () => changes.beforeHook(),
+    vouch: (command) => vouch.check({ shell: command, cwd: options.workspace }, `the hook \`${command}\``),
     warn: options.warn,
     off: options.hooksOff ?? null,
   });

@@ -4,7 +4,11 @@
 import type { Command } from 'commander';
 import { doctorFor, providerFor } from './launch';
 import { parseRule, type Rule } from '../settings/rules';
-import { PROJECT_SETTINGS, projectLines } from '../config/project-settings';
+import { PROJECT_SETTINGS, type ProjectSettings, projectLines } from '../config/project-settings';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { namedFiles, projectCommands } from './control-files';
+import { vouching } from './vouch';
 import { judgedSettings } from '../config/trust';
 import { parseDeny, splitToolSpec, type DenyRule } from '../settings/deny';
 import { MainOptions, UsageError, locate } from './cli-support';
@@ -26,13 +30,15 @@ export function readStdin(): Promise<string> {
 
 /** `milk trust` and `milk untrust`: whether this workspace's .milk/settings.json applies. */
 export function addTrustCommands(program: Command): void {
-  const judge = (state: 'trusted' | 'refused') => (_o: unknown, cmd: Command) => {
-    const { dataDir, workspace } = locate(cmd.optsWithGlobals() as MainOptions);
+  const judge = (state: 'trusted' | 'refused') => async (_o: unknown, cmd: Command) => {
+    const all = cmd.optsWithGlobals() as MainOptions;
+    const { dataDir, workspace } = locate(all);
     const w = judgedSettings(workspace, dataDir);
+    // The workspace files hooks and MCP servers run, the person's and the project's, trusted as they are now.
+    const files = state === 'trusted' ? await trustFiles(dataDir, workspace, all, w?.read.settings) : [];
     if (!w) {
-      process.stdout.write(
-        `no ${PROJECT_SETTINGS} in ${workspace}: nothing to ${state === 'trusted' ? 'trust' : 'untrust'}\n`,
-      );
+      const none = `no ${PROJECT_SETTINGS} in ${workspace}: nothing to ${state === 'trusted' ? 'trust' : 'untrust'}`;
+      process.stdout.write(`${[none, ...files].map((l) => sanitize(l)).join('\n')}\n`);
       return;
     }
     const failed = w.trust.set(workspace, state, w.read.sha256);
@@ -45,7 +51,7 @@ export function addTrustCommands(program: Command): void {
           ]
         : [`${w.read.file} is not applied from now on (milk trust applies it again)`];
     for (const p of w.read.problems) lines.push(`  left out: ${p}`);
-    process.stdout.write(lines.map((l) => sanitize(l)).join('\n') + '\n');
+    process.stdout.write([...lines, ...files].map((l) => sanitize(l)).join('\n') + '\n');
   };
   program
     .command('trust')
@@ -54,6 +60,24 @@ export function addTrustCommands(program: Command): void {
     )
     .action(judge('trusted'));
   program.command('untrust').description(`stop applying this workspace's ${PROJECT_SETTINGS}`).action(judge('refused'));
+}
+
+/** Trusts the workspace files the person's and the project's hooks and MCP servers run; a line naming them. */
+async function trustFiles(
+  dataDir: string | null,
+  workspace: string,
+  opts: MainOptions,
+  project: ProjectSettings | undefined,
+): Promise<string[]> {
+  const { config } = loadConfig(dataDir, opts);
+  const own = projectCommands({ hooks: config.hooks, mcpServers: config.mcpServers, allow: [], deny: [] }, workspace);
+  const commands = [...own, ...(project ? projectCommands(project, workspace) : [])];
+  const named = await namedFiles(workspace, commands);
+  if (named.length === 0) return [];
+  const problems: string[] = [];
+  await vouching(workspace, dataDir, (t) => problems.push(t)).trustAll(commands);
+  const root = fs.realpathSync(workspace);
+  return [`trusted as they are now: ${named.map((f) => path.relative(root, f)).join(', ')}`, ...problems];
 }
 
 /** `milk doctor`: what milk found here and what it does without each part; exit 1 when something needs fixing. */

@@ -8,9 +8,21 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { commandWords, fileWords } from '../tools/control-files';
 import { inside } from '../tools/confine';
+import type { ProjectSettings } from '../config/project-settings';
 
 /** A command milk runs, as the words of a shell command or a program's argv, and where it runs. */
 export type RunCommand = { shell: string; cwd: string } | { argv: readonly string[]; cwd?: string };
+
+/** The commands a workspace's settings would run: its hooks' and its local MCP servers'. */
+export function projectCommands(p: ProjectSettings, workspace: string): RunCommand[] {
+  const hooks = Object.values(p.hooks ?? {}).flatMap((list) =>
+    (list ?? []).map((h) => ({ shell: h.command, cwd: workspace })),
+  );
+  const servers = Object.values(p.mcpServers ?? {}).flatMap((c) =>
+    'command' in c ? [{ argv: [c.command, ...(c.args ?? [])], cwd: c.cwd }] : [],
+  );
+  return [...hooks, ...servers];
+}
 
 export interface ControlFiles {
   /** The named files, real paths, each a regular file inside the workspace. */
@@ -22,14 +34,15 @@ export interface ControlFiles {
 export function controlFiles(workspace: string, commands: () => readonly RunCommand[]): ControlFiles {
   let found: Promise<string[]> | null = null;
   return {
-    get: () => (found ??= named(workspace, commands()).catch(() => [])),
+    get: () => (found ??= namedFiles(workspace, commands()).catch(() => [])),
     changed: () => {
       found = null;
     },
   };
 }
 
-async function named(workspace: string, commands: readonly RunCommand[]): Promise<string[]> {
+/** The workspace files the commands name: real paths of regular files inside it. */
+export async function namedFiles(workspace: string, commands: readonly RunCommand[]): Promise<string[]> {
   const root = await fs.promises.realpath(workspace);
   const candidates = new Set<string>();
   for (const c of commands) {

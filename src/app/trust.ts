@@ -10,6 +10,7 @@ import { PROJECT_SETTINGS, type ProjectSettings, projectLines } from '../config/
 import type { JudgedSettings } from '../config/trust';
 import type { AppOptions } from './screen';
 import type { Services } from './services';
+import { projectCommands } from './control-files';
 
 /** What becomes of a workspace's own settings at start. */
 export type TrustPlan =
@@ -26,6 +27,9 @@ const CHOICES = [
   'Not now (asked again next time)',
   'Never (milk trust changes it)',
 ];
+
+/** Run a workspace file that changed since it was trusted: yes, no. */
+const RUN_CHOICES = ['Yes, run it (trusted as it is now)', 'No (not run this session)'];
 
 /** The plan for a workspace's settings; null when it has none. */
 export function trustPlan(w: JudgedSettings | null | undefined): TrustPlan | null {
@@ -63,10 +67,15 @@ export function unattendedTrust(plan: TrustPlan | null): { settings?: ProjectSet
  * own session_start hooks run then: the person's ran at the start).
  */
 export function askTrust(bus: Bus, s: Services, coordinator: TurnCoordinator, options: AppOptions): void {
+  const note = (text: string): void => bus.emit('transcript.note', { text: sanitize(text) });
+  s.vouch.ask = (intro, question) =>
+    new Promise((resolve) => {
+      note(intro);
+      coordinator.askOwn(question, RUN_CHOICES, (a) => resolve(a.kind === 'option' && a.index === 0));
+    });
   const w = options.workspaceSettings;
   const plan = trustPlan(w);
   if (!w || plan === null) return;
-  const note = (text: string): void => bus.emit('transcript.note', { text: sanitize(text) });
   if (plan.kind !== 'ask') {
     // Trusted settings are applied with the agent (app/services.ts): only what was wrong in them is said here.
     for (const p of plan.problems) s.warn(p);
@@ -80,8 +89,11 @@ export function askTrust(bus: Bus, s: Services, coordinator: TurnCoordinator, op
     const kept = w.trust.set(options.workspace, pick === 0 ? 'trusted' : 'refused', w.read.sha256);
     if (kept) s.warn(kept);
     if (pick === 2) return note(`${PROJECT_SETTINGS} will not be applied (milk trust applies it)`);
-    s.applyProject(w.read.settings);
-    s.hooks.fire('session_start', { source: 'milk' }, undefined, PROJECT_SETTINGS);
-    note(`trusted: ${PROJECT_SETTINGS} is in force (milk untrust takes it back)`);
+    // The workspace files its hooks and servers run are trusted as they are now: a later change asks again.
+    void s.vouch.trustAll(projectCommands(w.read.settings, options.workspace)).then(() => {
+      s.applyProject(w.read.settings);
+      s.hooks.fire('session_start', { source: 'milk' }, undefined, PROJECT_SETTINGS);
+      note(`trusted: ${PROJECT_SETTINGS} is in force (milk untrust takes it back)`);
+    });
   });
 }

@@ -21,6 +21,8 @@ interface Entry {
 interface FileShape {
   version: 1;
   workspaces: Record<string, Entry>;
+  /** The workspace files hooks and MCP servers run, by workspace, each relative path to the SHA-256 trusted. */
+  files?: Record<string, Record<string, string>>;
 }
 
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -41,9 +43,9 @@ export class TrustStore {
         const st = fs.fstatSync(fd);
         if (!st.isFile() || st.size > MAX_BYTES) return empty;
         const v = JSON.parse(fs.readFileSync(fd, 'utf8')) as Partial<FileShape>;
-        return v && typeof v.workspaces === 'object' && v.workspaces !== null
-          ? { version: 1, workspaces: v.workspaces }
-          : empty;
+        if (!v || typeof v.workspaces !== 'object' || v.workspaces === null) return empty;
+        const files = typeof v.files === 'object' && v.files !== null ? v.files : {};
+        return { version: 1, workspaces: v.workspaces, files };
       } finally {
         fs.closeSync(fd);
       }
@@ -62,13 +64,34 @@ export class TrustStore {
     return e.sha256 === sha256 ? 'trusted' : null;
   }
 
-  /** Keeps the answer; what went wrong, or null. */
+  /** Keeps the answer; what went wrong, or null. `null` also forgets the files trusted there (milk untrust). */
   set(workspace: string, state: TrustState | null, sha256: string, now = new Date()): string | null {
+    return this.change((data) => {
+      if (state === null) {
+        delete data.workspaces[workspace];
+        delete data.files?.[workspace];
+      } else data.workspaces[workspace] = { state, sha256, at: now.toISOString() };
+    });
+  }
+
+  /** The workspace files trusted there: each relative path's SHA-256. */
+  files(workspace: string): Readonly<Record<string, string>> {
+    return this.read().files?.[workspace] ?? {};
+  }
+
+  /** Trusts these files as they are now (relative path to SHA-256); what went wrong, or null. */
+  trustFiles(workspace: string, files: Readonly<Record<string, string>>): string | null {
+    return this.change((data) => {
+      const all = (data.files ??= {});
+      all[workspace] = { ...(all[workspace] ?? {}), ...files };
+    });
+  }
+
+  private change(edit: (data: FileShape) => void): string | null {
     if (!this.file) return 'no data dir: the answer lasts until milk exits';
     try {
       const data = this.read();
-      if (state === null) delete data.workspaces[workspace];
-      else data.workspaces[workspace] = { state, sha256, at: now.toISOString() };
+      edit(data);
       ensureDir(path.dirname(this.file));
       writeAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`);
       return null;

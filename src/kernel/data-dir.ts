@@ -15,6 +15,8 @@ export function dataLayout(dataDir: string) {
     permissions: path.join(dataDir, 'permissions.json'),
     /** Which workspaces' own settings (.milk/settings.json) the person trusts (config/trust.ts). */
     trust: path.join(dataDir, 'trust.json'),
+    /** Copies of the workspace files hooks and MCP servers run, as trusted, by SHA-256: a change is shown as a diff. */
+    trusted: path.join(dataDir, 'trusted'),
     /** Remote MCP servers' OAuth registrations and tokens, a file each, 0600 (tools/mcp-oauth.ts). */
     mcpAuth: path.join(dataDir, 'mcp-auth'),
     /** The person's own instructions for every workspace. */

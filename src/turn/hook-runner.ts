@@ -33,6 +33,11 @@ export interface HooksOptions {
   readonly off?: string | null;
   /** Done before a hook runs: it changes files behind the file tools' back, so the running turn's snapshot first. */
   readonly beforeRun?: () => Promise<void>;
+  /**
+   * Whether a hook's command may run: null, or why not (a workspace file it runs changed since the person trusted it:
+   * app/vouch.ts). A hook that may not is said to have failed, and milk goes on as if it had not run.
+   */
+  readonly vouch?: (command: string) => Promise<string | null>;
 }
 
 export class Hooks {
@@ -131,6 +136,8 @@ export class Hooks {
     fields: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<HookRun> {
+    const refused = (await this.o.vouch?.(hook.command)) ?? null;
+    if (refused) return { code: null, stdout: '', stderr: '', failed: refused };
     await this.o.beforeRun?.();
     const payload = { event, ...fields, workspace: this.o.workspace, conversation: this.o.conversation() };
     return runHook(hook.command, JSON.stringify(payload), {
