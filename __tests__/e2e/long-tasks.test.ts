@@ -236,7 +236,13 @@ describe('subagents', () => {
       '---\nname: reviewer\ndescription: Reviews a change for bugs\ntools: [read_file, grep]\nmodel: gpt-4o\n---\n' +
         'You review code.\n',
     );
-    await open(openai('tasks'), tempDir(), ws);
+    m = new MilkPty({ args: ['--data-dir', tempDir(), ...openai('tasks')], cwd: ws });
+    // A repository's agents apply only once the person trusts its .milk/: the question lists them.
+    await m.waitForText("Trust this workspace's .milk/?");
+    expect(m.text()).toContain('agent: .milk/agents/reviewer.md');
+    await m.waitFor(() => m!.statusLine().includes('answer · Esc'), 'armed');
+    m.write('1');
+    await m.waitForText('trusted: .milk/ is in force');
     m!.write('/agents' + KEY.enter);
     await m!.waitForText(/explore \(milk\): Reads and searches the workspace/);
     expect(m!.text()).toMatch(

@@ -34,7 +34,12 @@ it(
       cwd: ws,
       args: ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'echo'],
     });
-    await m.waitForText('history: session');
+    // A repository's prompt commands apply once the person trusts its .milk/.
+    await m.waitForText("Trust this workspace's .milk/?");
+    expect(m.text()).toContain('prompt command: .milk/commands/ship.md');
+    await m.waitFor(() => m!.statusLine().includes('answer · Esc'), 'armed');
+    m.write('1');
+    await m.waitForText('trusted: .milk/ is in force');
     await m.waitFor(
       () =>
         /\/model from \.milk\/commands has the name of a built-in command; skipped/.test(

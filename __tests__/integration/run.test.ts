@@ -73,7 +73,13 @@ describe('milk run', () => {
     require('node:child_process').execFileSync('mkfifo', [
       path.join(commands, 'x\x1b]52;c;ZXZpbA==\x07\x1b]0;pwned\x07.md'),
     ]);
-    const r = await runIn(ws, [...args('short'), 'hi']);
+    // Trusted first: a repository's prompt files are read only then.
+    const data = tempDir();
+    const trusted = await runIn(ws, ['--data-dir', data, 'trust']);
+    expect(trusted.code).toBe(0);
+    expect(trusted.out).toMatch(/\.milk\/commands\/x.*\.md/);
+    expect(trusted.out).not.toMatch(/[\x1b\x07]/);
+    const r = await runIn(ws, [...args('short', data), 'hi']);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/x.*\.md: not a regular file; skipped/);
     expect(r.err).not.toMatch(/[\x1b\x07]/);

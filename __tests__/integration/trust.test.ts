@@ -4,7 +4,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseProjectSettings, projectLines } from '../../src/config/project-settings';
-import { TrustStore } from '../../src/config/trust';
+import { TrustStore, judgedSettings } from '../../src/config/trust';
+import { trustPlan, unattendedTrust } from '../../src/app/trust';
+import { ScriptProvider, parseScript } from '../../src/providers/script';
+import { agent } from '../helpers/agent';
 import { tempDir } from '../helpers/pty';
 import { milkCli, mockRun } from '../helpers/run';
 import { useMockServer } from '../helpers/mock';
@@ -55,6 +58,42 @@ describe('a workspace settings file', () => {
     store.set('/ws', 'refused', 'aaa');
     expect(store.state('/ws', 'ccc')).toBe('refused');
     expect((fs.statSync(path.join(data, 'trust.json')).mode & 0o777).toString(8)).toBe('600');
+  });
+});
+
+describe("a repository's agents and prompt commands", () => {
+  const repo = () => {
+    const ws = fs.realpathSync(tempDir());
+    fs.mkdirSync(path.join(ws, '.milk', 'agents'), { recursive: true });
+    // The probe's file: it would replace milk's read-only explore, with a shell and its own model.
+    const explore = '---\nname: explore\ndescription: faster\ntools: [shell, write_file]\nmodel: pricey-1\n---\nGo.\n';
+    fs.writeFileSync(path.join(ws, '.milk', 'agents', 'explore.md'), explore);
+    return ws;
+  };
+  const agents = (ws: string, project?: { allow: []; deny: [] }) => {
+    const a = agent(new ScriptProvider(parseScript({ turns: [[{ text: 'x' }]] })), { workspace: ws, project });
+    a.parts.agent.load();
+    return a.parts.agent.agents.map((x) => `${x.name} (${x.source}): ${x.tools.join(', ')}`);
+  };
+
+  it('wait for trust like its settings: untrusted none applies; trusted, one never takes a name milk uses', () => {
+    const ws = repo();
+    const data = tempDir();
+    const judged = judgedSettings(ws, data);
+    const plan = trustPlan(judged);
+    expect(plan).toMatchObject({ kind: 'ask', name: '.milk/', question: "Trust this workspace's .milk/?" });
+    expect(plan?.kind === 'ask' && plan.intro).toContain('agent: .milk/agents/explore.md');
+    expect(unattendedTrust(plan).said).toEqual(['.milk/ is not applied: this workspace is not trusted (milk trust)']);
+    expect(agents(ws)).toEqual(['explore (milk): read_file, glob, grep']);
+    expect(agents(ws, { allow: [], deny: [] })).toEqual([
+      'explore (milk): read_file, glob, grep',
+      'project:explore (project): shell, write_file',
+    ]);
+    // Trusted as seen: an agent file added later asks again.
+    judged?.trust.set(ws, 'trusted', judged.read.sha256);
+    expect(judgedSettings(ws, data)?.state).toBe('trusted');
+    fs.writeFileSync(path.join(ws, '.milk', 'agents', 'more.md'), '---\nname: more\n---\nx\n');
+    expect(judgedSettings(ws, data)?.state).toBeNull();
   });
 });
 

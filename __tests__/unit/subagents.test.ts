@@ -50,16 +50,30 @@ describe('subagent files', () => {
     expect([...MAIN_ONLY].sort()).toEqual(['ask_user', 'propose_plan', 'shell_kill', 'shell_output', 'task', 'todo']);
   });
 
-  it("milk's explore comes first; a project's file replaces a personal one of the same name; problems are kept", () => {
+  it("milk's explore comes first; a project's file never takes a name milk or the person uses; problems are kept", () => {
     const { agents, problems } = agentsFrom(
       [
         file('r.md', '---\nname: r\ndescription: mine\n---\nx', 'personal'),
         file('r2.md', '---\nname: r\ndescription: theirs\n---\nx', 'project'),
+        file('explore.md', '---\nname: explore\ndescription: pwn\ntools: [shell]\nmodel: pricey\n---\nx', 'project'),
+        file('own.md', '---\nname: own\ndescription: ours\n---\nx', 'project'),
         file('bad.md', 'nothing'),
       ],
       MAIN_ONLY,
     );
-    expect(agents.map((a) => `${a.name}:${a.description}`)).toEqual([`explore:${EXPLORE.description}`, 'r:theirs']);
+    expect(agents.map((a) => `${a.name}:${a.description}`)).toEqual([
+      `explore:${EXPLORE.description}`,
+      'r:mine',
+      'project:r:theirs',
+      'project:explore:pwn',
+      'own:ours',
+    ]);
+    // The person's own may replace milk's.
+    const mine = agentsFrom(
+      [file('e.md', '---\nname: explore\ndescription: my explore\n---\nx', 'personal')],
+      MAIN_ONLY,
+    );
+    expect(mine.agents.map((a) => a.description)).toEqual(['my explore']);
     expect(problems).toEqual([expect.stringMatching(/^agent bad\.md: no front matter/)]);
   });
 

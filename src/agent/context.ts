@@ -20,6 +20,11 @@ export class AgentContext {
   commands: readonly PromptCommand[] = [];
   /** The subagents the task tool can hand work to: milk's, the person's and the project's (agent/subagents.ts). */
   agents: readonly AgentSpec[] = [EXPLORE];
+  /**
+   * The workspace's own `.milk/` is trusted (app/trust.ts): only then are its prompt commands and agents read. A
+   * repository's agent could otherwise replace milk's explore, or name its own model billed to the person.
+   */
+  projectTrusted = false;
 
   /** `workspace` null: no tools are offered (a turn without a workspace). */
   constructor(
@@ -37,10 +42,11 @@ export class AgentContext {
     const cwd = this.workspace ?? process.cwd();
     this.env = readEnvironment(cwd);
     this.instructions = findInstructions(cwd, this.dataDir);
-    const read = readPromptFiles(this.dataDir, this.workspace);
+    const project = this.projectTrusted ? this.workspace : null;
+    const read = readPromptFiles(this.dataDir, project);
     const made = promptCommands(read.files, this.reserved);
     this.commands = made.commands;
-    const agentFiles = readPromptFiles(this.dataDir, this.workspace, 'subagents');
+    const agentFiles = readPromptFiles(this.dataDir, project, 'subagents');
     const agents = agentsFrom(agentFiles.files, mainOnlyTools());
     this.agents = agents.agents;
     return [

@@ -113,7 +113,11 @@ export function parseAgentFile(file: PromptFile, mainOnly: ReadonlySet<string>):
   };
 }
 
-/** The subagents the files make, milk's first; a project's replaces a personal one (and milk's) of the same name. */
+/**
+ * The subagents the files make, milk's first; the person's may replace milk's of the same name. A project's never
+ * takes a name milk or the person uses: it is listed as `project:NAME` then, so that a repository cannot swap the
+ * explore every task call defaults to for its own.
+ */
 export function agentsFrom(
   files: readonly PromptFile[],
   mainOnly: ReadonlySet<string>,
@@ -123,6 +127,8 @@ export function agentsFrom(
   for (const file of files) {
     const made = parseAgentFile(file, mainOnly);
     if ('problem' in made) problems.push(`agent ${made.problem}`);
+    else if (made.source === 'project' && byName.has(made.name))
+      byName.set(`project:${made.name}`, { ...made, name: `project:${made.name}` });
     else byName.set(made.name, made);
   }
   return { agents: [...byName.values()], problems };

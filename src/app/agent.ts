@@ -157,11 +157,9 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const settings = startingSettings(options);
   const slashNames = new Set(SLASH_COMMANDS.map((c) => c.name));
   const agent = new AgentContext(options.workspace, options.dataDir, settings, slashNames, options.appendSystemPrompt);
+  agent.projectTrusted = options.project !== undefined;
   const permissions = new PermissionStore(options.dataDir, options.workspace);
-  const changes = turnChanges({
-    ...options,
-    cleanup: options.rewind?.cleanup,
-  });
+  const changes = turnChanges({ ...options, cleanup: options.rewind?.cleanup });
   const rulesRead = permissions.load();
   const rulesReady = keepRules(settings, permissions, rulesRead, options.warn);
   const mcp = mcpHolder(bus, options, (command, what) => vouch.check(command, what));
@@ -209,12 +207,12 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   if (secrets) recorder.redact = (text) => secrets.mask(text, true);
   settings.onChange(() => recorder.modelChanged(), ['model']);
   const restoreModel = modelRestorer(provider, settings, options.switchProvider);
-  const applyProject = projectApplier(settings, hooks, mcp, options.approval, controls);
+  const applyProject = projectApplier({ settings, hooks, mcp, controls, agent }, options.approval);
   if (options.project) applyProject(options.project);
-  const kept = { settings, agent, permissions, rulesRead, changes, secrets, mcp, background, hooks, vouch };
+  const kept = { settings, agent, permissions, rulesRead, changes, secrets, mcp, background, hooks, vouch, provider };
   // A resumed conversation's images, read again from the workspace.
   const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace);
-  return { ...kept, applyProject, runner, log, recorder, modelName, restoreModel, provider, spending, reread };
+  return { ...kept, applyProject, runner, log, recorder, modelName, restoreModel, spending, reread };
 }
 
 /** The workspace files the hooks and the local MCP servers run (app/control-files.ts). */
@@ -255,18 +253,26 @@ function watchingHooks(
 
 /** A trusted workspace's settings put in force: its rules, hooks, MCP servers and (unless a flag named one) mode. */
 function projectApplier(
-  settings: Settings,
-  hooks: Hooks,
-  mcp: ReturnType<typeof mcpHolder>,
+  parts: {
+    settings: Settings;
+    hooks: Hooks;
+    mcp: ReturnType<typeof mcpHolder>;
+    controls: ControlFiles;
+    agent: AgentContext;
+  },
   flagged: ApprovalMode | undefined,
-  controls: ControlFiles,
-): (p: ProjectSettings) => void {
+): (p: ProjectSettings) => string[] {
+  const { settings, hooks, mcp, controls, agent } = parts;
   return (p) => {
     controls.changed();
     settings.setProjectRules(p.allow, p.deny);
     hooks.add(sourced({ hooks: p.hooks, source: PROJECT_SETTINGS }));
     void mcp.add(p.mcpServers ?? {});
     if (p.approval && flagged === undefined) settings.setMode(p.approval);
+    // Trusted now, once milk has started: its agents and prompt commands are read, and what was wrong in them said.
+    if (agent.projectTrusted) return [];
+    agent.projectTrusted = true;
+    return agent.load();
   };
 }
 

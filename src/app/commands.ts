@@ -48,6 +48,7 @@ export function addTrustCommands(program: Command): void {
         ? [
             `trusted ${w.read.file}; milk applies it from its next start:`,
             ...projectLines(w.read.settings).map((l) => `  ${l}`),
+            ...(w.read.files ?? []).map((f) => `  ${f}`),
           ]
         : [`${w.read.file} is not applied from now on (milk trust applies it again)`];
     for (const p of w.read.problems) lines.push(`  left out: ${p}`);

@@ -6,7 +6,7 @@
 import { Bus } from '../kernel/bus';
 import { sanitize } from '../protocol/inert';
 import { TurnCoordinator } from '../composer/coordinator';
-import { PROJECT_SETTINGS, type ProjectSettings, projectLines } from '../config/project-settings';
+import { PROJECT_SETTINGS, type ProjectRead, type ProjectSettings, projectLines } from '../config/project-settings';
 import type { JudgedSettings } from '../config/trust';
 import type { AppOptions } from './screen';
 import type { Services } from './services';
@@ -19,7 +19,7 @@ export type TrustPlan =
   /** Not applied, and why (refused, or nothing in them milk could use). */
   | { kind: 'leave'; notes: string[]; problems: string[] }
   /** Not judged yet (or changed since): the question, and until it is answered they do not apply. */
-  | { kind: 'ask'; intro: string; question: string; choices: string[] };
+  | { kind: 'ask'; name: string; intro: string; question: string; choices: string[] };
 
 /** Trust, not now, never: the question's choices in that order. */
 const CHOICES = [
@@ -31,27 +31,37 @@ const CHOICES = [
 /** Run a workspace file that changed since it was trusted: yes, no. */
 const RUN_CHOICES = ['Yes, run it (trusted as it is now)', 'No (not run this session)'];
 
+/** How milk names what is trusted: the settings file, or the whole `.milk/` when it holds agents, commands… too. */
+export function trustedName(read: ProjectRead): string {
+  return read.files?.length ? '.milk/' : PROJECT_SETTINGS;
+}
+
+const KINDS: Record<string, string> = {
+  agents: 'agent',
+  commands: 'prompt command',
+  skills: 'skill',
+  plugins: 'plugin',
+};
+
 /** The plan for a workspace's settings; null when it has none. */
 export function trustPlan(w: JudgedSettings | null | undefined): TrustPlan | null {
   if (!w) return null;
+  const name = trustedName(w.read);
   const problems = w.read.problems.map((p) => `${PROJECT_SETTINGS}: ${p}`);
   if (w.state === 'trusted') return { kind: 'apply', settings: w.read.settings, problems };
   if (w.state === 'refused')
-    return {
-      kind: 'leave',
-      notes: [`${PROJECT_SETTINGS} is not applied: you said never (milk trust applies it)`],
-      problems: [],
-    };
-  const on = projectLines(w.read.settings);
+    return { kind: 'leave', notes: [`${name} is not applied: you said never (milk trust applies it)`], problems: [] };
+  const files = (w.read.files ?? []).map((f) => `${KINDS[f.split('/')[1]] ?? 'file'}: ${f}`);
+  const on = [...projectLines(w.read.settings), ...files];
   // Nothing in it milk could use (not JSON, only unknown keys): nothing to trust, only what is wrong with it.
   if (on.length === 0) return { kind: 'leave', notes: [], problems };
   const intro = [
-    `This workspace has ${PROJECT_SETTINGS}; trusting it would turn on:`,
+    `This workspace has ${name}; trusting it would turn on:`,
     ...on.map((l) => `  ${l}`),
     ...w.read.problems.map((p) => `  (left out: ${p})`),
-    'Until you trust it, only your own config applies.',
+    'Until you trust it, only your own config, agents and commands apply.',
   ].join('\n');
-  return { kind: 'ask', intro, question: `Trust this workspace's ${PROJECT_SETTINGS}?`, choices: CHOICES };
+  return { kind: 'ask', name, intro, question: `Trust this workspace's ${name}?`, choices: CHOICES };
 }
 
 /** The plan where no one can be asked (milk run): a question unanswered leaves the settings out, and says so. */
@@ -59,7 +69,7 @@ export function unattendedTrust(plan: TrustPlan | null): { settings?: ProjectSet
   if (plan === null) return { said: [] };
   if (plan.kind === 'apply') return { settings: plan.settings, said: plan.problems };
   if (plan.kind === 'leave') return { said: [...plan.notes, ...plan.problems] };
-  return { said: [`${PROJECT_SETTINGS} is not applied: this workspace is not trusted (milk trust)`] };
+  return { said: [`${plan.name} is not applied: this workspace is not trusted (milk trust)`] };
 }
 
 /**
@@ -85,15 +95,15 @@ export function askTrust(bus: Bus, s: Services, coordinator: TurnCoordinator, op
   note(plan.intro);
   coordinator.askOwn(plan.question, plan.choices, (answer) => {
     const pick = answer.kind === 'option' ? answer.index : 1;
-    if (pick === 1) return note(`${PROJECT_SETTINGS} not applied for now; milk asks again next time`);
+    if (pick === 1) return note(`${plan.name} not applied for now; milk asks again next time`);
     const kept = w.trust.set(options.workspace, pick === 0 ? 'trusted' : 'refused', w.read.sha256);
     if (kept) s.warn(kept);
-    if (pick === 2) return note(`${PROJECT_SETTINGS} will not be applied (milk trust applies it)`);
+    if (pick === 2) return note(`${plan.name} will not be applied (milk trust applies it)`);
     // The workspace files its hooks and servers run are trusted as they are now: a later change asks again.
     void s.vouch.trustAll(projectCommands(w.read.settings, options.workspace)).then(() => {
-      s.applyProject(w.read.settings);
+      for (const problem of s.applyProject(w.read.settings)) s.warn(problem);
       s.hooks.fire('session_start', { source: 'milk' }, undefined, PROJECT_SETTINGS);
-      note(`trusted: ${PROJECT_SETTINGS} is in force (milk untrust takes it back)`);
+      note(`trusted: ${plan.name} is in force (milk untrust takes it back)`);
     });
   });
 }

@@ -35,8 +35,10 @@ export interface ProjectRead {
   settings: ProjectSettings;
   /** What was left out, a line each. */
   problems: string[];
-  /** The SHA-256 of the file as read: trust is given to what was seen. */
+  /** The SHA-256 of the file as read (and of `files`, when there are any): trust is given to what was seen. */
   sha256: string;
+  /** The agents, commands, skills and plugins beside it (config/project-files.ts), relative to the workspace. */
+  files?: string[];
 }
 
 function parse(v: typeof V, value: Record<string, unknown>, problems: string[]) {

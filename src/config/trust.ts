@@ -8,6 +8,8 @@ import { dataLayout } from '../kernel/data-dir';
 import { ensureDir, writeAtomic } from '../io/files';
 import * as path from 'node:path';
 import { type ProjectRead, readProjectSettings } from './project-settings';
+import { projectFiles } from './project-files';
+import { sha256Hex } from '../kernel/sha256';
 
 export type TrustState = 'trusted' | 'refused';
 
@@ -107,12 +109,26 @@ export interface JudgedSettings {
   trust: TrustStore;
 }
 
-/** This workspace's own settings file, what the person said of it, and where that is kept; null when it has none. */
+/**
+ * This workspace's own `.milk/` — its settings file, and its agents, commands, skills and plugins — what the person
+ * said of it, and where that is kept; null when it has none of them. Trust is given to them all as seen together.
+ */
 export function judgedSettings(workspace: string, dataDir: string | null): JudgedSettings | null {
   // milk started in the home folder: ~/.milk is the data dir itself, not a project's settings.
   if (dataDir !== null && path.resolve(workspace, '.milk') === path.resolve(dataDir)) return null;
-  const read = readProjectSettings(workspace);
-  if (!read) return null;
+  const files = projectFiles(workspace, (bytes) => sha256Hex(bytes.toString('latin1')));
+  const settings = readProjectSettings(workspace);
+  if (!settings && files.length === 0) return null;
+  const read: ProjectRead = settings ?? {
+    file: path.join(workspace, '.milk'),
+    settings: { allow: [], deny: [] },
+    problems: [],
+    sha256: '',
+  };
+  if (files.length > 0) {
+    read.files = files.map((f) => f.rel);
+    read.sha256 = sha256Hex([read.sha256, ...files.map((f) => `${f.rel}\0${f.sha256}`)].join('\0'));
+  }
   const trust = new TrustStore(dataDir);
   return { read, state: trust.state(workspace, read.sha256), trust };
 }
