@@ -1,7 +1,7 @@
 // The workspace's control files (tools/control-files.ts): the words of a hook's command that may name a file, and why
 // a change to a path is always put to the person — .git's control files, anything in .milk/, a file a hook or an MCP
 // server names — while other files are not.
-import { commandWords, controlReason, fileWords } from '../../src/tools/control-files';
+import { commandWords, controlReason, fileWords, runsWorkspaceCode } from '../../src/tools/control-files';
 
 describe('the words of a command', () => {
   it('are its literal words, quotes taken off, operators and redirection targets left out', () => {
@@ -51,5 +51,40 @@ describe('why a change is always asked', () => {
     expect(controlReason('src/.milk/settings.json', named)).toBeNull();
     expect(controlReason('.milkshake', named)).toBeNull();
     expect(controlReason('README.md', named)).toBeNull();
+  });
+});
+
+describe('a command that runs workspace code indirectly', () => {
+  const runs = (command: string) => runsWorkspaceCode(commandWords(command));
+
+  it.each([
+    'npm run lint',
+    'npm test',
+    'pnpm run check',
+    'npx eslint .',
+    'make check',
+    'just verify',
+    './gradlew test',
+    'cargo run --bin hook',
+    'python -m tools.guard',
+    'python3 scripts/check.py --strict',
+    'node server.js',
+    'bash tools/guard.sh',
+    'FOO=1 env nice make',
+    "sh -c 'npm run guard'",
+  ])('%s: marked', (command) => {
+    expect(runs(command)).toBe(true);
+  });
+
+  it.each(['./scripts/guard.sh', 'notify-send done', 'echo hi', 'node /opt/tools/x.js', 'git status', 'npm --version'])(
+    '%s: not marked (a script named is guarded itself; the rest run no workspace code)',
+    (command) => {
+      expect(runs(command)).toBe(false);
+    },
+  );
+
+  it("reads a server's argv as it is", () => {
+    expect(runsWorkspaceCode(['npx', '-y', '@acme/docs-mcp'])).toBe(true);
+    expect(runsWorkspaceCode(['/usr/local/bin/docs-mcp', '--port', '3'])).toBe(false);
   });
 });

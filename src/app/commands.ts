@@ -4,7 +4,8 @@
 import type { Command } from 'commander';
 import { doctorFor, providerFor } from './launch';
 import { parseRule, type Rule } from '../settings/rules';
-import { PROJECT_SETTINGS, type ProjectSettings, projectLines } from '../config/project-settings';
+import { PROJECT_SETTINGS, type ProjectSettings } from '../config/project-settings';
+import { trustLines } from './trust';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { namedFiles, projectCommands } from './control-files';
@@ -47,8 +48,7 @@ export function addTrustCommands(program: Command): void {
       state === 'trusted'
         ? [
             `trusted ${w.read.file}; milk applies it from its next start:`,
-            ...projectLines(w.read.settings).map((l) => `  ${l}`),
-            ...(w.read.files ?? []).map((f) => `  ${f}`),
+            ...trustLines(w.read.settings, w.read.files).map((l) => `  ${l}`),
           ]
         : [`${w.read.file} is not applied from now on (milk trust applies it again)`];
     for (const p of w.read.problems) lines.push(`  left out: ${p}`);

@@ -11,6 +11,8 @@ import type { JudgedSettings } from '../config/trust';
 import type { AppOptions } from './screen';
 import type { Services } from './services';
 import { projectCommands } from './control-files';
+import { commandWords, runsWorkspaceCode } from '../tools/control-files';
+import { oneLine } from '../tools/visible';
 
 /** What becomes of a workspace's own settings at start. */
 export type TrustPlan =
@@ -43,6 +45,28 @@ const KINDS: Record<string, string> = {
   plugins: 'plugin',
 };
 
+/** An entry of the question longer than this is cut, its length said: nothing can push another off the screen. */
+const MAX_ENTRY = 160;
+
+/**
+ * One entry as the question shows it: on one line, controls and invisible code points named and long blank runs
+ * counted (tools/visible.ts, as everywhere else), cut past MAX_ENTRY with its length said.
+ */
+function entry(text: string): string {
+  const shown = oneLine(text);
+  return shown.length <= MAX_ENTRY ? shown : `${shown.slice(0, MAX_ENTRY)}… (cut: ${text.length} characters in all)`;
+}
+
+/**
+ * What trusting would turn on, an entry a line: a command that runs the workspace's own code indirectly (npm run, make,
+ * an interpreter given a script) says "runs code the agent can edit" (milk trust prints the same).
+ */
+export function trustLines(settings: ProjectSettings, files: readonly string[] = []): string[] {
+  const indirect = (command: string | readonly string[]): boolean =>
+    runsWorkspaceCode(typeof command === 'string' ? commandWords(command) : command);
+  return [...projectLines(settings, indirect), ...files].map(entry);
+}
+
 /** The plan for a workspace's settings; null when it has none. */
 export function trustPlan(w: JudgedSettings | null | undefined): TrustPlan | null {
   if (!w) return null;
@@ -52,13 +76,13 @@ export function trustPlan(w: JudgedSettings | null | undefined): TrustPlan | nul
   if (w.state === 'refused')
     return { kind: 'leave', notes: [`${name} is not applied: you said never (milk trust applies it)`], problems: [] };
   const files = (w.read.files ?? []).map((f) => `${KINDS[f.split('/')[1]] ?? 'file'}: ${f}`);
-  const on = [...projectLines(w.read.settings), ...files];
+  const on = trustLines(w.read.settings, files);
   // Nothing in it milk could use (not JSON, only unknown keys): nothing to trust, only what is wrong with it.
   if (on.length === 0) return { kind: 'leave', notes: [], problems };
   const intro = [
     `This workspace has ${name}; trusting it would turn on:`,
     ...on.map((l) => `  ${l}`),
-    ...w.read.problems.map((p) => `  (left out: ${p})`),
+    ...w.read.problems.map((p) => `  (left out: ${entry(p)})`),
     'Until you trust it, only your own config, agents and commands apply.',
   ].join('\n');
   return { kind: 'ask', name, intro, question: `Trust this workspace's ${name}?`, choices: CHOICES };

@@ -118,14 +118,31 @@ export function parseProjectSettings(file: string, text: string): ProjectRead {
   return { file, settings, problems, sha256 };
 }
 
-/** What trusting the workspace would turn on, a line each (for the question and milk trust). */
-export function projectLines(s: ProjectSettings): string[] {
+/** What a line says of a command that runs the workspace's own code (app/trust.ts marks them). */
+export const RUNS_EDITABLE = ' — runs code the agent can edit';
+
+/**
+ * What trusting the workspace would turn on, a line each (for the question and milk trust). `indirect`: whether a
+ * command (a shell command's text, or a program's argv) runs workspace code indirectly; such a line says so before
+ * the command, which a long line's cut could hide.
+ */
+export function projectLines(
+  s: ProjectSettings,
+  indirect: (command: string | readonly string[]) => boolean = () => false,
+): string[] {
   const lines: string[] = [];
-  for (const [name, c] of Object.entries(s.mcpServers ?? {}))
-    lines.push(`MCP server ${name}: ${'url' in c ? redactUrl(c.url) : [c.command, ...(c.args ?? [])].join(' ')}`);
+  const mark = (command: string | readonly string[]): string => (indirect(command) ? RUNS_EDITABLE : '');
+  for (const [name, c] of Object.entries(s.mcpServers ?? {})) {
+    const argv = 'url' in c ? null : [c.command, ...(c.args ?? [])];
+    lines.push(
+      `MCP server ${name}${argv ? `${mark(argv)}: ${argv.join(' ')}` : `: ${redactUrl((c as { url: string }).url)}`}`,
+    );
+  }
   for (const event of HOOK_EVENTS)
-    for (const h of s.hooks?.[event] ?? []) lines.push(`hook ${event}${h.match ? ` [${h.match}]` : ''}: ${h.command}`);
-  for (const r of s.allow) lines.push(`allow: ${describeRule(r)} run without asking`);
+    for (const h of s.hooks?.[event] ?? [])
+      lines.push(`hook ${event}${h.match ? ` [${h.match}]` : ''}${mark(h.command)}: ${h.command}`);
+  for (const r of s.allow)
+    lines.push(`allow: ${describeRule(r)} run without asking${r.prefix && r.tool === 'shell' ? mark(r.prefix) : ''}`);
   for (const r of s.deny) lines.push(`deny: ${describeDeny(r)}`);
   if (s.approval) lines.push(`approval mode: ${s.approval}`);
   return lines;

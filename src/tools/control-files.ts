@@ -79,3 +79,42 @@ export function controlReason(rel: string, named: ReadonlySet<string>): string |
     );
   return null;
 }
+
+/** Package managers whose subcommands run the project's own scripts (package.json's, a build script). */
+const RUNS_SCRIPTS: Readonly<Record<string, ReadonlySet<string>>> = {
+  npm: new Set(['run', 'run-script', 'test', 't', 'start', 'restart', 'stop', 'exec', 'install', 'i', 'ci', 'rebuild']),
+  pnpm: new Set(['run', 'test', 'start', 'exec', 'install', 'i', 'dlx']),
+  yarn: new Set(['run', 'test', 'start', 'exec', 'install', 'dlx']),
+  bun: new Set(['run', 'test', 'x', 'install']),
+  cargo: new Set(['run', 'test', 'build', 'bench', 'check']),
+  go: new Set(['run', 'test', 'generate']),
+  uv: new Set(['run']),
+  poetry: new Set(['run']),
+};
+/** Programs that run the project's code whatever their arguments (its Makefile, its build files, a package). */
+const ALWAYS = new Set(['npx', 'pnpx', 'bunx', 'make', 'gmake', 'just', 'rake', 'gradlew', 'mvnw', 'gradle', 'mvn']);
+/** Interpreters: a script among their words is the workspace's code (`python -m pkg` too). */
+const INTERPRETERS = /^(node|deno|bun|tsx|ts-node|python[0-9.]*|ruby|perl|php|bash|sh|dash|zsh)$/;
+
+/**
+ * Whether a command runs code from the workspace indirectly — code the agent can edit, where milk's guard of the files
+ * a command names does not reach: `npm run`, `npx`, `make`, `just`, `./gradlew`, `cargo run`, `python -m`, an
+ * interpreter given a script. `words`: the command's (commandWords), or a program's argv.
+ */
+export function runsWorkspaceCode(words: readonly string[]): boolean {
+  // After assignments (`FOO=1 make`) and the wrappers that run what follows.
+  const rest = words.filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  while (rest.length > 1 && ['env', 'exec', 'command', 'nice', 'nohup', 'time'].includes(rest[0])) rest.shift();
+  const [first, ...args] = rest;
+  if (!first) return false;
+  const name = first.slice(first.lastIndexOf('/') + 1);
+  if (ALWAYS.has(name)) return true;
+  const sub = args.find((a) => !a.startsWith('-'));
+  if (sub !== undefined && RUNS_SCRIPTS[name]?.has(sub)) return true;
+  if (!INTERPRETERS.test(name)) return false;
+  if (args.includes('-m')) return true;
+  // `bash -c '…'`: its script's own words were read into `words` after the -c.
+  const c = args.indexOf('-c');
+  if (c >= 0) return runsWorkspaceCode(args.slice(c + 1));
+  return args.some((a) => !a.startsWith('-') && !a.startsWith('/'));
+}

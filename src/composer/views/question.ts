@@ -126,6 +126,9 @@ export class QuestionView implements View {
         return consume(this.with({ typed: '' }));
       case 'question.pageUp':
       case 'question.pageDown': {
+        // A question with no plan scrolls nothing of its own: the transcript above it scrolls, so that what a question
+        // of milk's (trust) lists can be read whole before the answer.
+        if (this.q.plan === undefined) return pass(this);
         // Never past the plan's lines (its rows are at least as many: paint clamps to those), so PageUp moves at once.
         const most = (this.q.plan ?? '').split('\n').length;
         const scroll = this.scroll + (name === 'question.pageUp' ? -10 : 10);
