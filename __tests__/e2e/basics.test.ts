@@ -4,6 +4,15 @@ import { KEY, MilkPty, tempDir } from '../helpers/pty';
 
 jest.setTimeout(30000);
 
+/** Answers the question a workspace with its own .milk/ asks at start: trusted, its commands apply. */
+async function trustWorkspace(m: MilkPty): Promise<void> {
+  await m.waitForText("Trust this workspace's .milk/?");
+  await m.waitFor(() => m.statusLine().includes('answer · Esc'), 'armed');
+  m.write('1');
+  await m.waitForText('trusted: .milk/ is in force');
+  await m.waitForText('history: session');
+}
+
 describe('milk in a real terminal', () => {
   let milk: MilkPty | null = null;
   /** The status bar's background, a 256-colour index: 236 in the dark palette, 253 in the light one. */
@@ -376,7 +385,7 @@ describe('milk in a real terminal', () => {
       '---\ndescription: Review the diff\n---\nReview it.',
     );
     milk = new MilkPty({ args: ['--data-dir', tempDir()], cwd, rows: 30 });
-    await milk.waitForText('history: session');
+    await trustWorkspace(milk);
     milk.write('/');
     await milk.waitForText(/ \/ · \d+ commands/);
     expect(milk.text()).toMatch(/› \/help +What to know first/);
@@ -665,7 +674,8 @@ describe('milk in a real terminal', () => {
     fs.mkdirSync(`${ws}/.milk/commands`, { recursive: true });
     execFileSync('mkfifo', [`${ws}/.milk/commands/fifo.md`]);
     milk = new MilkPty({ args: ['--data-dir', tempDir()], cwd: ws });
-    await milk.waitForText('history: session');
+    // Trusted, its commands are read: the FIFO among them is skipped, never waited on.
+    await trustWorkspace(milk);
     milk.write('still here');
     await milk.waitFor(() => milk!.composerLines().join('') === 'still here', 'keys answered');
     milk.write(KEY.ctrlA + KEY.ctrlK);

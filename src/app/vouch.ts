@@ -125,8 +125,13 @@ function change(dataDir: string | null, f: Seen, before: string | undefined): st
   const { createTwoFilesPatch } = require('diff') as typeof import('diff');
   const body =
     old === null
-      ? now.split('\n').map((l) => `+${l}`)
-      : createTwoFilesPatch(`${f.rel} (trusted)`, `${f.rel} (now)`, old, now).split('\n').slice(2);
+      ? now
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((l) => `+${l}`)
+      : createTwoFilesPatch(f.rel, f.rel, old, now)
+          .split('\n')
+          .filter((l) => !/^(Index: |={5,}|--- |\+\+\+ |\\ No newline)/.test(l) && l !== '');
   const shown = body.slice(0, MAX_DIFF_LINES).map((l) => `    ${showControls(l)}`);
   if (body.length > MAX_DIFF_LINES) shown.push(`    … ${body.length - MAX_DIFF_LINES} more lines`);
   const head = before

@@ -117,6 +117,15 @@ export class Painter {
     return rows;
   }
 
+  /** The overlay's paint and rows: the topmost view's, else the panel's. Before the transcript is measured: a panel, or
+   * a question, takes its rows from it. */
+  private overlaid(viewed: ViewPaint | null): { overlay: ViewPaint | null; shown: number } {
+    const panel = viewed ? null : (this.sources.panel?.() ?? null);
+    const overlay = viewed ?? panel;
+    const pushes = panel !== null || viewed?.pushes === true;
+    return { overlay, shown: this.ui.setOverlayRows(Math.min(OVERLAY_ROWS, overlay ? overlay.wanted : 0), pushes) };
+  }
+
   paint(): void {
     const { ui, sources } = this;
     // A burst of an answer is rendered a window a frame, in frames at least BURST_FRAME_MS apart:
@@ -143,10 +152,7 @@ export class Painter {
     this.cursor = { row: view.cursorRow, col: view.cursorCol };
 
     const { transcript: inPlace } = frame.paints;
-    const panel = frame.paints.overlay ? null : (sources.panel?.() ?? null);
-    const overlay = frame.paints.overlay ?? panel;
-    // Before the transcript is measured: a panel takes its rows from it.
-    const shown = ui.setOverlayRows(Math.min(OVERLAY_ROWS, overlay ? overlay.wanted : 0), panel !== null);
+    const { overlay, shown } = this.overlaid(frame.paints.overlay);
     const t = ui.transcript.size();
     sources.transcript.setWidth(t.width);
     sources.transcript.setHeight(t.height);

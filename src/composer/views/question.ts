@@ -184,7 +184,7 @@ export class QuestionView implements View {
   paint(): ViewPaint {
     if (this.q.plan !== undefined) return { area: 'transcript', wanted: Infinity, rows: (at) => planRows(this, at) };
     const wanted = Math.min(3, this.q.question.split('\n').length) + this.rowCount;
-    return { area: 'overlay', wanted, rows: (at) => questionRows(this, at) };
+    return { area: 'overlay', wanted, pushes: true, rows: (at) => questionRows(this, at) };
   }
 }
 

@@ -95,6 +95,11 @@ export interface ViewPaint {
   readonly area: keyof ViewPaints;
   /** The rows it has to show (the overlay's height follows it; the transcript's place is the view's whole). */
   readonly wanted: number;
+  /**
+   * In the overlay: its rows are taken from the transcript's rather than drawn over its bottom rows (a question: what
+   * was just said above it, a trust question's list or a diff, stays in view).
+   */
+  readonly pushes?: boolean;
   rows(at: PaintContext): GridRow[];
 }
 
