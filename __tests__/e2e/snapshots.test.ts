@@ -142,7 +142,8 @@ function outlivingGit(log: string, slow = ''): string {
   return `${dir}:${process.env.PATH}`;
 }
 
-it('leaves no process behind when it quits after turns that took snapshots', async () => {
+/** milk in a repository, running the model's commands unasked, with a git that notes any of its runs left behind. */
+function outliving(slow = '') {
   const ws = repository();
   const dataDir = tempDir();
   const log = path.join(tempDir(), 'outlived');
@@ -151,8 +152,13 @@ it('leaves no process behind when it quits after turns that took snapshots', asy
     args: [...args, '--model', 'run', '--approval', 'full-auto', '--sandbox', 'off'],
     cwd: ws,
     cols: 120,
-    env: { PATH: outlivingGit(log) },
+    env: { PATH: outlivingGit(log, slow) },
   });
+  return { dataDir, log, p };
+}
+
+it('leaves no process behind when it quits after turns that took snapshots', async () => {
+  const { dataDir, log, p } = outliving();
   await p.waitForText('history: session');
   await ran(p, 'echo made > new.txt');
   expect(fs.existsSync(path.join(dataDir, 'snapshots'))).toBe(true);
@@ -167,16 +173,7 @@ it('leaves no process behind when it quits after turns that took snapshots', asy
 });
 
 it('ends a prune still running when it quits: no process of its own alive 1 s after it exits', async () => {
-  const ws = repository();
-  const dataDir = tempDir();
-  const log = path.join(tempDir(), 'outlived');
-  const args = ['--data-dir', dataDir, '--provider', 'openai', '--base-url', `${server.current.url}/v1`];
-  const p = pty.start({
-    args: [...args, '--model', 'run', '--approval', 'full-auto', '--sandbox', 'off'],
-    cwd: ws,
-    cols: 120,
-    env: { PATH: outlivingGit(log, 'repack') },
-  });
+  const { dataDir, log, p } = outliving('repack');
   await p.waitForText('history: session');
   await ran(p, 'echo made > new.txt');
   // The new store's first idle time marks the day; a day on, the next turn's idle time prunes.
