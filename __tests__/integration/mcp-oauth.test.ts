@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { McpServers, killMcpServers } from '../../src/tools/mcp';
+import { openBrowser } from '../../src/tools/mcp-oauth';
 import { tempDir } from '../helpers/pty';
 
 const { startOAuthMcp } = require('../../scripts/mock-oauth-mcp');
@@ -81,4 +82,22 @@ it('a server with its own Authorization header is not put through the flow: its 
   expect(shown).toEqual([]);
   expect(s.list()[0].why).not.toContain('wrong-token-1234');
   s.stopAll();
+});
+
+it("opens only https pages, or http on this machine, with $BROWSER: a server's file: or custom scheme is refused", async () => {
+  const dir = tempDir();
+  const seen = path.join(dir, 'opened');
+  const browser = path.join(dir, 'browser.sh');
+  fs.writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> ${seen}\n`, { mode: 0o755 });
+  const env = { BROWSER: browser };
+  const urls = ['file:///etc/passwd', 'vscode://x/y', 'http://evil.example/a', 'javascript:alert(1)'];
+  for (const u of urls) expect(openBrowser(new URL(u), env)).toMatch(/^not opened: milk opens only https pages/);
+  for (const u of ['https://auth.example/a', 'http://127.0.0.1:8080/cb', 'http://localhost/x', 'http://[::1]/x'])
+    expect(openBrowser(new URL(u), env)).toBeNull();
+  const opened = () => (fs.existsSync(seen) ? fs.readFileSync(seen, 'utf8').split('\n').filter(Boolean) : []);
+  for (const deadline = Date.now() + 5000; opened().length < 4 && Date.now() < deadline;)
+    await new Promise((r) => setTimeout(r, 20));
+  expect(opened().sort()).toEqual(
+    ['http://127.0.0.1:8080/cb', 'http://[::1]/x', 'http://localhost/x', 'https://auth.example/a'].sort(),
+  );
 });

@@ -36,6 +36,10 @@ beforeAll(async () => {
     if (req.url === '/blob')
       return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2]));
     if (req.url === '/notes.txt') return res.writeHead(200, { 'content-type': 'text/plain' }).end('plain notes\n');
+    if (req.url === '/fragment')
+      return res
+        .writeHead(404, { 'content-type': 'text/html' })
+        .end('<h2>Not found</h2><p>The page <b>/fragment</b> is gone; try the index.</p>');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -86,6 +90,12 @@ describe('web_fetch', () => {
       /error: .*\/blob is not text \(application\/octet-stream, 3 bytes\)/,
     );
     expect(await fetched(`${site.url}/notes.txt`)).toMatch(/\n\nplain notes\n$/);
+  });
+
+  it('converts a page without <html> or <body>, a bare error page, rather than coming back empty', async () => {
+    const content = await fetched(`${site.url}/fragment`);
+    expect(content).toContain('Not found');
+    expect(content).toContain('The page **/fragment** is gone; try the index.');
   });
 
   it('goes through the proxy the environment names', async () => {

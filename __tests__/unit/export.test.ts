@@ -68,3 +68,18 @@ describe('an exported conversation', () => {
     expect(fenced('a ````` b\n', '')[0]).toBe('``````');
   });
 });
+
+it('as Markdown runs no escape sequence on `cat`: a clipboard write, a title or a clear in a result is taken out', () => {
+  const hostile = 'ok\x1b]52;c;ZXZpbA==\x07\x1b]0;pwned\x07\x1b[2J\x1b[H\tcol\x9b31m done';
+  const evs: LogEvent[] = [
+    { t: 'start', conv, ts, provider: 'openai', model: 'gpt-x', workspace: '/ws' },
+    { t: 'user', conv, ts, segments: [{ type: 'text', text: 'go' }] },
+    { t: 'assistant', conv, msg: 0, toolCalls: [{ id: 'k1', name: 'shell', args: { command: 'cat x' } }] },
+    { t: 'tool', conv, callId: 'k1', name: 'shell', content: hostile },
+  ];
+  const md = exportMarkdown(exportDoc(evs, conv, ts));
+  expect(md).not.toMatch(/[\x1b\x07\x9b]/);
+  expect(md).toContain('ok');
+  // A tab is a tab in a file.
+  expect(md).toContain('\tcol');
+});

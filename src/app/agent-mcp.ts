@@ -92,7 +92,8 @@ export function oauthFor(bus: Bus, dataDir: string | null): import('../tools/mcp
         text: sanitize(`MCP server ${server} asks you to authorize milk: open ${url.href}`),
       });
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require('../tools/mcp-oauth') as typeof import('../tools/mcp-oauth')).openBrowser(url);
+      const refused = (require('../tools/mcp-oauth') as typeof import('../tools/mcp-oauth')).openBrowser(url);
+      if (refused) bus.emit('transcript.note', { text: sanitize(`MCP server ${server}: ${refused}`) });
     },
   };
 }

@@ -8,6 +8,7 @@ import { imageChip } from '../kernel/images';
 import { redactSecretText } from '../history/rules';
 import { LogEvent, userText } from './events';
 import { maxOf, pushAll } from '../kernel/arrays';
+import { sanitize } from '../protocol/inert';
 
 export type ExportEntry =
   | { role: 'user'; ts: string; text: string; images?: string[] }
@@ -123,7 +124,14 @@ export function exportMarkdown(doc: ExportDoc): string {
     pushAll(out, entryMarkdown(e));
     out.push('');
   }
-  return out.join('\n').replace(/\n+$/, '\n');
+  // What the tools returned is the model's and the workspace's: a file `cat` shows must run no escape sequence in it
+  // (a clipboard write, a title, a clear), as the screen never does. Tabs are kept, unlike on the screen.
+  return out
+    .join('\n')
+    .replace(/\n+$/, '\n')
+    .split('\t')
+    .map((part) => sanitize(part))
+    .join('\t');
 }
 
 function entryMarkdown(e: ExportEntry): string[] {

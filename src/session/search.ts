@@ -118,26 +118,59 @@ function ripgrep(
     const child = spawn('rg', [...args, '-e', query, '--', ...roots], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
-    let rest = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      const lines = (rest + chunk).split('\n');
-      rest = lines.pop() ?? '';
-      for (const l of lines) {
-        const nul = l.indexOf('\0');
-        if (nul > 0) take(l.slice(0, nul), l.slice(nul + 1));
-      }
+    const lines = lineSplitter(MAX_LOG_LINE_BYTES, (l) => {
+      const nul = l.indexOf('\0');
+      if (nul > 0) take(l.slice(0, nul), l.slice(nul + 1));
     });
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => lines.push(chunk));
     child.on('error', () => resolve(false));
     child.on('close', (code) => {
-      if (rest) {
-        const nul = rest.indexOf('\0');
-        if (nul > 0) take(rest.slice(0, nul), rest.slice(nul + 1));
-      }
+      lines.end();
       // 0: matches, 1: none; anything else: rg could not search.
       resolve(code === 0 || code === 1);
     });
   });
+}
+
+/**
+ * Text that comes in chunks, as lines to `fn`, in time linear in its length however long a line is (a chunk is never
+ * joined to what came before until its line ends); a line longer than `max` characters is skipped whole.
+ */
+export function lineSplitter(max: number, fn: (line: string) => void): { push(chunk: string): void; end(): void } {
+  let parts: string[] = [];
+  let held = 0;
+  let skipping = false;
+  const hold = (part: string): void => {
+    if (skipping || part === '') return;
+    if (held + part.length > max) {
+      skipping = true;
+      parts = [];
+      return;
+    }
+    parts.push(part);
+    held += part.length;
+  };
+  const endLine = (): void => {
+    if (!skipping) fn(parts.join(''));
+    parts = [];
+    held = 0;
+    skipping = false;
+  };
+  return {
+    push: (chunk) => {
+      let start = 0;
+      for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
+        hold(chunk.slice(start, nl));
+        endLine();
+        start = nl + 1;
+      }
+      hold(chunk.slice(start));
+    },
+    end: () => {
+      if (held > 0 || skipping) endLine();
+    },
+  };
 }
 
 /** The workspace a conversation log began in (its first start event), or null. */

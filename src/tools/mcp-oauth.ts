@@ -194,10 +194,26 @@ function listen(server: http.Server, port: number): Promise<number> {
   });
 }
 
-/** Opens the authorization page with $BROWSER where one is set (the URL is always said too). */
-export function openBrowser(url: URL, env: NodeJS.ProcessEnv = process.env): void {
+/**
+ * Whether milk may hand `url` to a browser: https, or http to this machine only. A server's metadata names the URL,
+ * and `xdg-open` starts whatever handles a scheme (`file:`, a custom one); anything else is shown, never opened.
+ */
+export function openable(url: URL): boolean {
+  if (url.protocol === 'https:') return true;
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * Opens the authorization page with $BROWSER where one is set and the URL is one milk opens (the URL is always said
+ * too); why it was not opened, or null.
+ */
+export function openBrowser(url: URL, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (!openable(url))
+    return `not opened: milk opens only https pages (or http on this machine), and this is ${url.protocol}`;
   const browser = env.BROWSER;
-  if (!browser) return;
+  if (!browser) return null;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { spawn } = require('node:child_process') as typeof import('node:child_process');
   try {
@@ -207,4 +223,5 @@ export function openBrowser(url: URL, env: NodeJS.ProcessEnv = process.env): voi
   } catch {
     // No browser: the URL is on screen.
   }
+  return null;
 }

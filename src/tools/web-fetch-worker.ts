@@ -196,7 +196,10 @@ function markdownInWorker(body: Buffer, url: string, modules: FetchJob['modules'
   const { parseHTML } = require(modules.linkedom) as typeof import('linkedom');
   const { Readability } = require(modules.readability) as typeof import('@mozilla/readability');
   const TurndownService = require(modules.turndown) as typeof import('turndown');
-  const { document } = parseHTML(body.toString('utf8'));
+  const html = body.toString('utf8');
+  // A fragment (a bare error page, a snippet) has no body of its own for linkedom to put it in: it is given one.
+  const whole = /<(html|body)[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`;
+  const { document } = parseHTML(whole);
   // Scripts, styles and what is never read go before anything looks at the page.
   for (const el of Array.from(document.querySelectorAll('script, style, noscript, template, iframe, svg'))) el.remove();
   const title = (document.querySelector('title')?.textContent ?? '').trim();
