@@ -212,6 +212,18 @@ describe('milk mcp list|add|remove', () => {
         milk(data, 'add', 'keyed', '--url', 'https://user:pw-secret@mcp.example.com/mcp?api_key=key-secret'),
       ).toMatchObject({ code: 0 });
       expect(milk(data, 'list').out).toContain('keyed  https://[redacted]@mcp.example.com/mcp?[redacted]\n');
+      // Credentials in a stdio server's arguments: after a credential's option, in --opt=VALUE, an Authorization
+      // header, and a key-shaped argument.
+      const token = 'ghp_' + 'A1b2'.repeat(9);
+      const argv = ['--', 'srv', '--token', 'tok-secret-1', '--api-key=key-secret-2', '-H', 'Authorization: Bearer s3'];
+      expect(milk(data, 'add', 'flags', ...argv, token)).toMatchObject({ code: 0 });
+      const flags = milk(data, 'list')
+        .out.split('\n')
+        .find((l) => l.startsWith('flags'));
+      expect(flags).toBe(
+        'flags  srv --token [hidden] --api-key=[hidden] -H Authorization: [hidden] [secret: GitHub token]',
+      );
+      expect(milk(data, 'remove', 'flags')).toMatchObject({ code: 0 });
       expect(milk(data, 'remove', 'keyed')).toMatchObject({ code: 0 });
       const list = milk(data, 'list');
       expect(list.out).toBe(

@@ -7,6 +7,7 @@ import { ConfigWriteError, readConfigJson, writeConfigJson } from './config-writ
 import { parseConfig } from './config';
 import { dataLayout } from '../kernel/data-dir';
 import { redactUrl } from '../kernel/redact';
+import { redactSecretText } from '../history/rules';
 
 export { ConfigWriteError as McpCommandError };
 
@@ -32,7 +33,7 @@ export function mcpList(dataDir: string, out: NodeJS.WritableStream): void {
     const how =
       typeof s.url === 'string'
         ? redactUrl(s.url)
-        : [s.command, ...(Array.isArray(s.args) ? s.args : [])].map(String).join(' ');
+        : maskedArgv([s.command, ...(Array.isArray(s.args) ? s.args : [])].map(String)).join(' ');
     const keys = (o: unknown): string[] => (typeof o === 'object' && o !== null ? Object.keys(o) : []);
     const env = keys(s.env);
     const headers = keys(s.headers);
@@ -41,6 +42,27 @@ export function mcpList(dataDir: string, out: NodeJS.WritableStream): void {
       .join('; ');
     out.write(`${name}  ${how}${extra ? `  (${extra})` : ''}\n`);
   }
+}
+
+/** Options whose value is a credential, whatever it looks like. */
+const SECRET_OPTION =
+  /^--?(token|api[-_]?key|apikey|password|passwd|secret|client[-_]?secret|auth|access[-_]?token|key)$/i;
+
+/**
+ * A server's command as `milk mcp list` prints it: a credential in its arguments hidden — the value after `--token`,
+ * `--api-key`, `--password` and the like (or in `--token=VALUE`), an `Authorization` header's after `-H`, and any
+ * argument shaped like a key.
+ */
+export function maskedArgv(argv: readonly string[]): string[] {
+  return argv.map((arg, i) => {
+    const before = argv[i - 1] ?? '';
+    if (i > 0 && SECRET_OPTION.test(before)) return '[hidden]';
+    const eq = /^(--?[\w-]+)=/.exec(arg);
+    if (eq && SECRET_OPTION.test(eq[1])) return `${eq[1]}=[hidden]`;
+    if ((before === '-H' || before === '--header') && /^\s*(proxy-)?authorization\s*:/i.test(arg))
+      return `${arg.slice(0, arg.indexOf(':') + 1)} [hidden]`;
+    return redactSecretText(arg);
+  });
 }
 
 /** KEY=VALUE pairs (or `Name: value` headers) as an object. */
