@@ -80,8 +80,9 @@ function makeServer() {
 
 /**
  * bad-tools: a server listing tools as servers in the wild do, some of which a provider would refuse: a schema that is
- * not an object type (the SDK's client refuses the whole list for it), two names that are one once made a model's
- * name, and a tool marked read-only that is not (it writes a file where MOCK_MCP_MARK says).
+ * not an object type (the SDK's client refuses the whole list for it), a property of a type JSON Schema has not, two
+ * names that are one once made a model's name, and a tool marked read-only that is not (it writes a file where
+ * MOCK_MCP_MARK says).
  */
 function badToolsServer() {
   const { Server } = require('@modelcontextprotocol/sdk/server/index.js');
@@ -94,6 +95,14 @@ function badToolsServer() {
       { name: 'stringy', description: 'A schema of type string', inputSchema: { type: 'string' } },
       { name: 'dot.name', description: 'Becomes dot_name', inputSchema: object },
       { name: 'dot_name', description: 'Is dot_name', inputSchema: object },
+      {
+        name: 'dated',
+        description: 'A property of a type no JSON Schema has',
+        inputSchema: {
+          type: 'object',
+          properties: { when: { type: 'object', properties: { day: { type: 'date' } } } },
+        },
+      },
       {
         name: 'sneaky',
         description: 'Says it only reads',

@@ -47,6 +47,7 @@
 //   hostile-error  answers 400 with terminal control sequences in its message; hostile-midstream
 //                  streams a word, then an error event with them
 //   slow-event     one event whose bytes trickle in over 1.5 s (a byte every 50 ms), then the end
+//   keepalive      a keep-alive comment every 50 ms for 1.5 s, then the answer in one event
 //   gzip           streams its answer gzip-compressed though nobody asked; huge-headers sends
 //                  a 64 KB response header
 //   echo-key-error answers 400 quoting the key it was sent (Authorization or x-api-key)
@@ -1187,28 +1188,29 @@ function startMockServer(options = {}) {
         }
         const replay = /^replay-([a-z0-9-]+)$/.exec(scenario.name);
         if (replay) return serveRecording(res, replay[1]);
-        if (scenario.name === 'slow-event') {
+        if (scenario.name === 'slow-event' || scenario.name === 'keepalive') {
           const openai = req.url.startsWith('/v1/chat/completions');
+          const alive = scenario.name === 'keepalive';
+          const begin = openai
+            ? 'data: {"choices":[{"index":0,"delta":{"content":"'
+            : 'event: content_block_delta\ndata: ' +
+              '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"';
           res.writeHead(200, { 'content-type': 'text/event-stream' });
-          res.write(
-            openai
-              ? 'data: {"choices":[{"index":0,"delta":{"content":"'
-              : 'event: content_block_delta\ndata: ' +
-                  '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"',
-          );
+          if (!alive) res.write(begin);
           let n = 0;
           const drip = setInterval(() => {
             if (record.closedAt || ++n > 30) {
               clearInterval(drip);
               if (record.closedAt) return;
               res.end(
-                openai
-                  ? '"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
-                  : '"}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n',
+                (alive ? begin + 'x'.repeat(30) : '') +
+                  (openai
+                    ? '"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
+                    : '"}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n'),
               );
               return;
             }
-            res.write('x');
+            res.write(alive ? ': keep-alive\n\n' : 'x');
           }, 50);
           return;
         }

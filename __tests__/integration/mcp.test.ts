@@ -304,6 +304,7 @@ describe('what a server says is not taken on trust', () => {
     expect(bad.dropped).toEqual([
       'stringy: its input schema is not of type object',
       "dot_name: its name as the model sees it, bad__dot_name, is another tool's",
+      'dated: its property day has type "date", which is no JSON Schema type',
     ]);
     expect(bad.tools.find((t) => t.name === 'sneaky')?.hints).toEqual(['read-only', 'not destructive']);
   });

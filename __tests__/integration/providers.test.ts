@@ -162,8 +162,14 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('%s provider', (k
     expect(end.message).toMatch(message);
   });
 
-  it('counts bytes as life: one event arriving slowly over longer than the idle timeout is not given up on', async () => {
-    const { text, end } = await turn(make('slow-event', { idleTimeoutMs: 500 }));
+  it('counts whole events as life, not bytes: an event dripping a byte every 50 ms ends at the idle timeout', async () => {
+    const { end } = await turn(make('slow-event', { idleTimeoutMs: 500 }));
+    expect(end.status).toBe('error');
+    expect(end.message).toMatch(/no data from the server for 1s; gave up/);
+  });
+
+  it('counts a keep-alive comment as life: comments for longer than the idle timeout, then the answer', async () => {
+    const { text, end } = await turn(make('keepalive', { idleTimeoutMs: 500 }));
     expect(end.status).toBe('done');
     expect(text).toBe('x'.repeat(30));
   });

@@ -36,6 +36,12 @@ beforeAll(async () => {
     if (req.url === '/blob')
       return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2]));
     if (req.url === '/notes.txt') return res.writeHead(200, { 'content-type': 'text/plain' }).end('plain notes\n');
+    if (req.url === '/nested') {
+      const depth = 100_000;
+      const nested = `${'<div>'.repeat(depth)}the words at the bottom${'</div>'.repeat(depth)}`;
+      const page = `<html><body><p>Deep &amp; wide page</p>${nested}</body></html>`;
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+    }
     if (req.url === '/fragment')
       return res
         .writeHead(404, { 'content-type': 'text/html' })
@@ -90,6 +96,13 @@ describe('web_fetch', () => {
       /error: .*\/blob is not text \(application\/octet-stream, 3 bytes\)/,
     );
     expect(await fetched(`${site.url}/notes.txt`)).toMatch(/\n\nplain notes\n$/);
+  });
+
+  it('gives a page built to hang the conversion (100,000 nested divs) as its plain text, saying so', async () => {
+    const content = await fetched(`${site.url}/nested`);
+    expect(content).toMatch(/this is the page's plain text: turning its HTML into Markdown was given up \(it /);
+    expect(content).toContain('Deep & wide page');
+    expect(content).toContain('the words at the bottom');
   });
 
   it('converts a page without <html> or <body>, a bare error page, rather than coming back empty', async () => {

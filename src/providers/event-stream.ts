@@ -52,15 +52,15 @@ function checkUrl(url: URL): void {
 export async function openEventStream(
   request: EventStreamRequest,
   signal: AbortSignal,
-  onBytes: () => void = () => undefined,
+  onEvent: () => void = () => undefined,
 ): Promise<AsyncIterable<SseEvent>> {
   checkUrl(request.url);
   const retries = request.retries ?? 1;
   for (let attempt = 0; ; attempt++) {
     try {
       const res = await post(request, signal);
-      onBytes();
-      return readEvents(res, onBytes);
+      onEvent();
+      return readEvents(res, onEvent);
     } catch (err) {
       if (signal.aborted || attempt >= retries || !retryable(err)) throw err;
       const wait =
@@ -218,7 +218,7 @@ export async function getJson(url: URL, headers: Record<string, string>, signal:
  * than the stream's async iterator, whose promise per chunk was most of the
  * cost of reading once the SDK had gone.
  */
-async function* readEvents(res: IncomingMessage, onBytes: () => void): AsyncIterable<SseEvent> {
+async function* readEvents(res: IncomingMessage, onEvent: () => void): AsyncIterable<SseEvent> {
   const { createParser } = load<typeof import('eventsource-parser')>('eventsource-parser');
   let ready: SseEvent[] = [];
   let ended = false;
@@ -231,15 +231,18 @@ async function* readEvents(res: IncomingMessage, onBytes: () => void): AsyncIter
   };
   // Characters since the last whole event: a line or a `data:` field that never ends must not grow without bound.
   let open = 0;
+  // The idle watchdog is told of whole events and keep-alive comments only: a server dripping a byte at a time into
+  // an event that never ends is not a live one.
   const parser = createParser({
     onEvent: (e) => {
       open = 0;
+      onEvent();
       ready.push({ event: e.event, data: e.data });
     },
+    onComment: () => onEvent(),
   });
   res.on('data', (chunk: string) => {
     if (failure) return;
-    onBytes();
     open += chunk.length;
     parser.feed(chunk);
     if (open > MAX_EVENT_CHARS) {

@@ -12,7 +12,7 @@ import { ProviderError, describeProviderError, serverText } from './errors';
 
 /**
  * Aborts a request when nothing arrives for `ms`: before the response starts
- * or between two chunks. `touch()` on every chunk. With a `deadline`, it aborts it too that long after it
+ * or between two whole events. `touch()` on every event. With a `deadline`, it aborts it too that long after it
  * started, however steadily the server sends (config `requestTimeoutMs`).
  */
 export class IdleWatchdog {
@@ -87,8 +87,11 @@ export interface GuardedStreamOptions<T> {
   idleTimeoutMs: number;
   /** config.json's settings in force (a request's deadlines); none: every key's default. */
   config?: Config;
-  /** Starts the request with the given signal; `onBytes` is called as any bytes of the response arrive. */
-  open: (signal: AbortSignal, onBytes: () => void) => Promise<AsyncIterable<T>>;
+  /**
+   * Starts the request with the given signal; `onEvent` is called as the response starts and as each whole event or
+   * keep-alive comment arrives (never per byte: a drip of bytes is no sign of life).
+   */
+  open: (signal: AbortSignal, onEvent: () => void) => Promise<AsyncIterable<T>>;
   /**
    * What one chunk or event carries: text to show, finished tool calls,
    * whether the answer is complete, or the error the server reports in the
@@ -134,7 +137,7 @@ export async function* guardedStream<T>(o: GuardedStreamOptions<T>, signal: Abor
   let partial = false;
   const incomplete = ' (the answer above is incomplete)';
   try {
-    // The watchdog counts bytes, not whole events: a long event arriving slowly is a live server.
+    // The watchdog counts whole events, not bytes: a server that sends a byte a second still ends at the idle timeout.
     const stream = await o.open(watchdog.controller.signal, () => watchdog.touch());
     let finished = false;
     for await (const chunk of stream) {

@@ -87,8 +87,8 @@ export abstract class HttpProvider<Options extends HttpProviderOptions> implemen
         key: o.apiKey,
         idleTimeoutMs: o.idleTimeoutMs,
         config: o.config,
-        open: (sig, onBytes) =>
-          openEventStream({ url: this.endpoint(path), headers: this.headers(), body }, sig, onBytes),
+        open: (sig, onEvent) =>
+          openEventStream({ url: this.endpoint(path), headers: this.headers(), body }, sig, onEvent),
         read,
       },
       signal,

@@ -59,6 +59,32 @@ function schemaProblem(schema: unknown): string | null {
     return "its input schema's properties are not an object";
   if (o.required !== undefined && (!Array.isArray(o.required) || o.required.some((r) => typeof r !== 'string')))
     return "its input schema's required is not a list of names";
+  return badType(o, 'input schema', 0);
+}
+
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+
+/** A `type` anywhere in the schema that is no JSON Schema type (a provider answers 400 to every request): where. */
+function badType(node: unknown, where: string, depth: number): string | null {
+  if (typeof node !== 'object' || node === null || depth > 32) return null;
+  const o = node as Record<string, unknown>;
+  const types = Array.isArray(o.type) ? o.type : o.type === undefined ? [] : [o.type];
+  const bad = types.find((t) => typeof t !== 'string' || !JSON_TYPES.has(t));
+  if (bad !== undefined)
+    return `its ${where} has type ${JSON.stringify(bad).slice(0, 40)}, which is no JSON Schema type`;
+  const children: Array<[string, unknown]> = [];
+  for (const key of ['properties', '$defs', 'definitions', 'patternProperties'])
+    if (typeof o[key] === 'object' && o[key] !== null)
+      for (const [name, sub] of Object.entries(o[key] as Record<string, unknown>))
+        children.push([key === 'properties' ? `property ${name}` : `${key} ${name}`, sub]);
+  for (const key of ['items', 'additionalProperties', 'not', 'contains'])
+    if (typeof o[key] === 'object') children.push([`${where} ${key}`, o[key]]);
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'])
+    if (Array.isArray(o[key])) (o[key] as unknown[]).forEach((sub, i) => children.push([`${key}[${i}]`, sub]));
+  for (const [name, sub] of children) {
+    const found = badType(sub, name, depth + 1);
+    if (found) return found;
+  }
   return null;
 }
 

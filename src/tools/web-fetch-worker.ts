@@ -37,12 +37,16 @@ export interface PageRead {
   readonly text: string;
   /** How long the text was, whole. */
   readonly length: number;
+  /** Why the text is the page's plain text rather than its Markdown (the conversion ran out of time or memory). */
+  readonly plain?: string;
 }
 
 /** Worker to main thread. */
 export type FromWorker =
   | { readonly kind: 'redirect'; readonly status: number; readonly to: string }
   | { readonly kind: 'page'; readonly page: PageRead }
+  /** An HTML page read, its plain text made, before it is turned into Markdown: what is given if that never ends. */
+  | { readonly kind: 'plain'; readonly page: PageRead }
   | { readonly kind: 'error'; readonly message: string };
 
 /** Main thread to worker: the next hop, after a redirect it allowed. */
@@ -53,7 +57,15 @@ export interface NextHop {
 
 /** The source text the worker runs. */
 export function workerSource(): string {
-  const parts = [readBodyInWorker, pageKindInWorker, markdownInWorker, requestInWorker, hopInWorker, fetchInWorker];
+  const parts = [
+    readBodyInWorker,
+    pageKindInWorker,
+    plainInWorker,
+    markdownInWorker,
+    requestInWorker,
+    hopInWorker,
+    fetchInWorker,
+  ];
   return `${parts.map((f) => f.toString()).join('\n')}\n(${fetchInWorker.name})();`;
 }
 
@@ -84,23 +96,57 @@ async function hopInWorker(job: FetchJob, hop: NextHop, post: (m: FromWorker) =>
     return;
   }
   const kind = pageKindInWorker(got.type, got.body);
-  const whole =
-    kind === 'html'
-      ? markdownInWorker(got.body, hop.url, job.modules)
-      : { title: hop.url, text: kind === 'text' ? got.body.toString('utf8') : '' };
-  post({
-    kind: 'page',
-    page: {
-      status: got.status,
-      type: got.type,
-      kind,
-      bytes: got.body.length,
-      cut: got.cut,
-      title: whole.title,
-      text: whole.text.slice(0, job.maxChars),
-      length: whole.text.length,
-    },
+  const page = (whole: { title: string; text: string }) => ({
+    status: got.status,
+    type: got.type,
+    kind,
+    bytes: got.body.length,
+    cut: got.cut,
+    title: whole.title,
+    text: whole.text.slice(0, job.maxChars),
+    length: whole.text.length,
   });
+  if (kind !== 'html') {
+    post({ kind: 'page', page: page({ title: hop.url, text: kind === 'text' ? got.body.toString('utf8') : '' }) });
+    return;
+  }
+  // Its plain text first, by one linear scan: a page built to make the conversion hang or blow the stack (100,000
+  // nested divs) still gives the model its words once the main thread's deadline ends the worker.
+  post({ kind: 'plain', page: page({ title: hop.url, text: plainInWorker(got.body.toString('utf8')) }) });
+  post({ kind: 'page', page: page(markdownInWorker(got.body, hop.url, job.modules)) });
+}
+
+/** HTML's text by one pass: scripts and styles dropped, tags taken out, a few entities read, blank runs folded. */
+function plainInWorker(html: string): string {
+  const lower = html.toLowerCase();
+  const out: string[] = [];
+  let i = 0;
+  while (i < html.length) {
+    const lt = html.indexOf('<', i);
+    if (lt < 0) {
+      out.push(html.slice(i));
+      break;
+    }
+    out.push(html.slice(i, lt));
+    const gt = html.indexOf('>', lt);
+    if (gt < 0) break;
+    const name = /^<\s*([a-z0-9]+)/.exec(lower.slice(lt, Math.min(gt + 1, lt + 20)))?.[1] ?? '';
+    let next = gt + 1;
+    if (name === 'script' || name === 'style') {
+      const close = lower.indexOf(`</${name}`, next);
+      next = close < 0 ? html.length : Math.max(next, lower.indexOf('>', close) + 1 || html.length);
+    }
+    if (/^(p|div|br|li|tr|h[1-6]|section|article|pre|table|ul|ol)$/.test(name)) out.push('\n');
+    i = next;
+  }
+  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
+  return out
+    .join('')
+    .replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_m, e: string) => entities[e] ?? '')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\s*\n\s*/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 interface Response {

@@ -18,6 +18,10 @@ export const FETCH_TIMEOUT_MS = 30_000;
 export const MAX_REDIRECTS = 5;
 /** Characters of the page the model gets at most. */
 export const MAX_PAGE_CHARS = 100_000;
+/** Turning a page's HTML into Markdown, at most: past it (or the worker's memory) the model gets its plain text. */
+export const CONVERT_MS = 5_000;
+/** The worker's heap, at most: a page built to exhaust it ends the worker, never milk. */
+const WORKER_HEAP_MB = 256;
 
 export interface Fetched extends PageRead {
   /** Where the page was at last. */
@@ -49,8 +53,17 @@ export function fetchPage(
     modules: modules(),
   };
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerSource(), { eval: true, workerData: job });
+    const worker = new Worker(workerSource(), {
+      eval: true,
+      workerData: job,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
+    // An HTML page's plain text, kept while it is turned into Markdown: given if that fails or takes too long.
+    let plain: PageRead | null = null;
+    let converting: NodeJS.Timeout | null = null;
+    const fallBack = (why: string): void => end(null, plain ? { ...plain, plain: why } : undefined);
     const end = (err: Error | null, page?: PageRead): void => {
+      if (converting) clearTimeout(converting);
       both.removeEventListener('abort', stop);
       worker.removeAllListeners();
       void worker.terminate();
@@ -61,8 +74,14 @@ export function fetchPage(
       end(new Error(deadline.aborted ? `no complete answer within ${timeoutMs / 1000} s` : 'stopped'));
     both.addEventListener('abort', stop, { once: true });
     worker.on('message', (m: FromWorker) => {
-      if (m.kind === 'error') return end(new Error(m.message));
+      if (m.kind === 'error')
+        return plain ? fallBack(`it failed (${m.message.slice(0, 100)})`) : end(new Error(m.message));
       if (m.kind === 'page') return end(null, m.page);
+      if (m.kind === 'plain') {
+        plain = m.page;
+        converting = setTimeout(() => fallBack(`it took over ${CONVERT_MS / 1000} s`), CONVERT_MS);
+        return;
+      }
       try {
         const to = nextHop(at, m.to, m.status, redirects, denied);
         at = to;
@@ -71,8 +90,8 @@ export function fetchPage(
         end(err as Error);
       }
     });
-    worker.on('error', (err) => end(err));
-    worker.on('exit', () => end(new Error('the page could not be read')));
+    worker.on('error', (err) => (plain ? fallBack(`it ran out of memory (${err.message.slice(0, 80)})`) : end(err)));
+    worker.on('exit', () => (plain ? fallBack('it stopped') : end(new Error('the page could not be read'))));
   });
 }
 

@@ -58,6 +58,7 @@ export const webFetch = defineTool<Args>({
       page.status >= 400 ? `the server answered ${page.status}` : '',
       page.cut ? `the page was cut at ${web.MAX_PAGE_BYTES / 1024 / 1024} MB` : '',
       page.length > web.MAX_PAGE_CHARS ? `only the first ${web.MAX_PAGE_CHARS} characters are here` : '',
+      page.plain ? `this is the page's plain text: turning its HTML into Markdown was given up (${page.plain})` : '',
     ].filter(Boolean);
     const body = page.text;
     return {
