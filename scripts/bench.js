@@ -32,6 +32,7 @@
 //   reach       start-up with a trusted project's settings and three hooks against none; keys typed while
 //               web_fetch turns a 4.5 MB page into Markdown
 //   unused      a chat turn that runs no command, with git on PATH and without: CPU of the process tree, Ctrl-C
+//   unboxed     a turn running one command with --sandbox off, bwrap on PATH (its own pid namespace) and not: CPU
 //   snapturn    a turn's end snapshot in a 1,000 x 50-file tree with one file changed; keys typed while it runs
 //   race        the symlink flip race against restores, 30 s each way (bwrap, fds): nothing written outside
 //   against     with --against REF (alone, or named with other cases): this build against REF's, built in a git
@@ -1799,7 +1800,12 @@ async function findInPty(n) {
 
 /** A PATH with every program of this one but git: each of its folders' entries linked into one folder, git left out. */
 function pathWithoutGit() {
-  const farm = tmp('milk-bench-nogit-');
+  return pathWithout((name) => name === 'git' || name.startsWith('git-'));
+}
+
+/** A PATH with every program of this one but those `left` names: each folder's entries linked into one folder. */
+function pathWithout(left) {
+  const farm = tmp('milk-bench-without-');
   for (const dir of (process.env.PATH ?? '').split(':').filter(Boolean)) {
     let names;
     try {
@@ -1808,11 +1814,52 @@ function pathWithoutGit() {
       continue;
     }
     for (const name of names) {
-      if (name === 'git' || name.startsWith('git-') || fs.existsSync(path.join(farm, name))) continue;
+      if (left(name) || fs.existsSync(path.join(farm, name))) continue;
       fs.symlinkSync(path.join(dir, name), path.join(farm, name));
     }
   }
   return farm;
+}
+
+/**
+ * Issue 53: with --sandbox off the model's commands run in a process namespace of their own (bwrap --unshare-pid),
+ * probed once per milk. A turn that runs one command, CPU of the process tree (milk, bwrap, the command, git for the
+ * snapshot), with bwrap on PATH against a PATH without it (the plain process group); three turns per milk, the first
+ * paying for the probe, alternating which goes first.
+ */
+async function benchUnsandboxedCommand() {
+  const { startMockServer } = require('./mock-server');
+  const mock = await startMockServer();
+  const noBwrap = pathWithout((name) => name === 'bwrap');
+  const m = { bwrap: [], none: [] };
+  const one = async (which) => {
+    const env = which === 'none' ? { PATH: noBwrap } : {};
+    const argv = [CLI, '--data-dir', tmp('milk-bench-box-'), '--provider', 'openai', '--base-url', `${mock.url}/v1`];
+    const flags = ['--model', 'run', '--sandbox', 'off', '--approval', 'full-auto'];
+    const run = await spawnUntil([...argv, ...flags], 'history: session', env, process.execPath, false, tmp('ws-'));
+    for (let turn = 0; turn < 3; turn++) {
+      run.p.write(`echo ${turn}`);
+      await run.until(() => run.screen().includes(`│echo ${turn} `));
+      await sleep(200);
+      m[which].push(await turnCpu(run));
+    }
+    run.p.kill('SIGKILL');
+  };
+  try {
+    for (let round = 0; round < (SMOKE ? 1 : 10); round++)
+      for (const which of round % 2 === 0 ? ['bwrap', 'none'] : ['none', 'bwrap']) await one(which);
+  } finally {
+    await mock.close();
+    fs.rmSync(noBwrap, { recursive: true, force: true });
+  }
+  const med = (xs) => stats(xs).median;
+  const ratio = med(m.bwrap) / med(m.none);
+  console.log(
+    `a turn running one command with --sandbox off, CPU of milk and its children: in its own process namespace ` +
+      `(bwrap) ${med(m.bwrap).toFixed(3)} s, a plain process group (no bwrap on PATH) ${med(m.none).toFixed(3)} s; ` +
+      `ratio ${ratio.toFixed(3)} (budget 1.25, +10%; n=${m.bwrap.length} each, the first turn of each milk probing)`,
+  );
+  check('command turn CPU with --sandbox off, pid namespace against none', ratio, 1.25, 0.1);
 }
 
 /**
@@ -2000,6 +2047,7 @@ const CASES = {
   find: benchFind,
   snapshots: benchSnapshots,
   unused: benchChatWithoutCommands,
+  unboxed: benchUnsandboxedCommand,
   snapturn: async () => {
     await measureMachine();
     await require('./bench-snapshot-turn').benchSnapshotTurn({ check, machine, smoke: SMOKE, keystrokes });

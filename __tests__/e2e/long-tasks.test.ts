@@ -3,6 +3,7 @@
 // questions to the person, background commands, steering a running turn, and subagents.
 import * as fs from 'node:fs';
 import { KEY, MilkPty, tempDir } from '../helpers/pty';
+import { mark, running } from '../helpers/procs';
 
 const { startMockServer } = require('../../scripts/mock-server');
 
@@ -134,20 +135,6 @@ describe('plan mode', () => {
     expect(fs.readFileSync(`${ws}/notes.txt`, 'utf8')).toBe('line 1\nline 2\n');
   });
 });
-
-/** Whether a process whose command line holds `text` (its arguments joined by blanks) runs. */
-function running(text: string): boolean {
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').includes(text)) return true;
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return false;
-}
-const mark = (): string => String(100000 + Math.floor(Math.random() * 899999));
 
 describe('background commands', () => {
   it('one started in the background is read with shell_output, ended with shell_kill; none is left after exit', async () => {

@@ -9,7 +9,7 @@ import type { McpServerConfig, McpServers } from '../tools/mcp';
 import { mcpTool } from '../tools/mcp-tools';
 import type { AnyTool } from '../tools/tool';
 import type { AgentOptions } from './agent';
-import type { RunCommand } from './control-files';
+import { type RunCommand, serverCommand, serverCommands } from './control-files';
 
 /**
  * The MCP servers, made (and the SDK loaded) only when some are configured,
@@ -39,10 +39,8 @@ export function mcpHolder(
   const vouched = async (configs: Readonly<Record<string, McpServerConfig>>) => {
     const judged = await Promise.all(
       Object.entries(configs).map(async ([name, c]) => {
-        const why =
-          'command' in c
-            ? await vouch({ argv: [c.command, ...(c.args ?? [])], cwd: c.cwd }, `MCP server ${name}`)
-            : null;
+        const command = serverCommand(c);
+        const why = command ? await vouch(command, `MCP server ${name}`) : null;
         if (why) options.warn(`MCP server ${name} not started: ${why}`);
         return why ? [] : [[name, c] as const];
       }),
@@ -73,12 +71,7 @@ export function mcpHolder(
     return startGroup(fresh);
   };
   /** The local servers' commands, the person's and an added project's, as they are started. */
-  const commands = (): RunCommand[] =>
-    [options.mcpServers ?? {}, ...added].flatMap((configs) =>
-      Object.values(configs).flatMap((c) =>
-        'command' in c ? [{ argv: [c.command, ...(c.args ?? [])], cwd: c.cwd }] : [],
-      ),
-    );
+  const commands = (): RunCommand[] => [options.mcpServers ?? {}, ...added].flatMap(serverCommands);
   return { start, stop, add, commands, ...mcpReaders(groups, () => count) };
 }
 

@@ -9,19 +9,27 @@ import * as path from 'node:path';
 import { commandWords, fileWords } from '../tools/control-files';
 import { inside } from '../tools/confine';
 import type { ProjectSettings } from '../config/project-settings';
+import type { McpServerConfig } from '../tools/mcp';
 
 /** A command milk runs, as the words of a shell command or a program's argv, and where it runs. */
 export type RunCommand = { shell: string; cwd: string } | { argv: readonly string[]; cwd?: string };
+
+/** A local MCP server's command as it is started (a remote one runs nothing here: null). */
+export function serverCommand(c: McpServerConfig): RunCommand | null {
+  return 'command' in c ? { argv: [c.command, ...(c.args ?? [])], cwd: c.cwd } : null;
+}
+
+/** The local servers' commands among `configs`. */
+export function serverCommands(configs: Readonly<Record<string, McpServerConfig>>): RunCommand[] {
+  return Object.values(configs).flatMap((c) => serverCommand(c) ?? []);
+}
 
 /** The commands a workspace's settings would run: its hooks' and its local MCP servers'. */
 export function projectCommands(p: ProjectSettings, workspace: string): RunCommand[] {
   const hooks = Object.values(p.hooks ?? {}).flatMap((list) =>
     (list ?? []).map((h) => ({ shell: h.command, cwd: workspace })),
   );
-  const servers = Object.values(p.mcpServers ?? {}).flatMap((c) =>
-    'command' in c ? [{ argv: [c.command, ...(c.args ?? [])], cwd: c.cwd }] : [],
-  );
-  return [...hooks, ...servers];
+  return [...hooks, ...serverCommands(p.mcpServers ?? {})];
 }
 
 export interface ControlFiles {

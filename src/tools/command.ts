@@ -64,6 +64,13 @@ function hiddenPlaces(places: readonly string[]): { hide: string[]; hideFiles: s
   return { hide, hideFiles };
 }
 
+let filterBytes: Buffer | null | undefined;
+/** The seccomp filter for this machine's architecture, built once (null where none is built). */
+function socketFilter(): Buffer | null {
+  if (filterBytes === undefined) filterBytes = unixSocketFilter(process.arch);
+  return filterBytes;
+}
+
 /**
  * Whether a command with no sandbox runs in a process namespace of its own: the model's do where bubblewrap can start
  * (else a `setsid` child of theirs can outlive its kill and milk, as the README says).
@@ -81,7 +88,7 @@ function spawnCommand(
   ctx: ToolContext,
   boxed: boolean,
 ): ChildProcessByStdio<null, Readable, Readable> {
-  const filter = ctx.sandbox && !ctx.sandbox.network ? unixSocketFilter(process.arch) : null;
+  const filter = ctx.sandbox && !ctx.sandbox.network ? socketFilter() : null;
   const [bin, args] = ctx.sandbox
     ? [
         'bwrap',
