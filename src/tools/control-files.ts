@@ -4,7 +4,6 @@
 // names. The file tools ask for a change to one in every mode; the sandbox binds them read-only
 // (sandbox-places.ts). Pure: the words of a command, which of them name files, and why a path is one.
 
-import { parse } from 'shell-quote';
 import { gitControlReason } from './git-control';
 
 const EXPANDED = '\0';
@@ -18,9 +17,12 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh']);
  * a shell's `-c` script is read for its own words.
  */
 export function commandWords(command: string, depth = 0): string[] {
-  let tokens: ReturnType<typeof parse>;
+  let tokens: ReturnType<typeof import('shell-quote').parse>;
   try {
     // An expansion becomes a NUL, which no real word holds: its word is left out whole.
+    // Loaded at the first command read (a tool call, a trust question), never at start-up.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { parse } = require('shell-quote') as typeof import('shell-quote');
     tokens = parse(command, () => EXPANDED);
   } catch {
     return [];
