@@ -44,6 +44,7 @@ const PURE = [
   'src/kernel/images.ts',
   'src/kernel/redact.ts',
   'src/kernel/rows.ts',
+  'src/kernel/secret-shapes.ts',
   'src/kernel/sha256.ts',
   'src/kernel/stream-sanitizer.ts',
   'src/turn/secrets.ts',

@@ -46,6 +46,16 @@ describe('milk run', () => {
     expect(r).toMatchObject({ code: 0, out: 'the quick brown fox jumps.\n', err: '' });
   });
 
+  it("masks, from the built bundle, a secret only secretlint's preset knows (its ESM loaded by the worker)", async () => {
+    // A SendGrid key: milk's own shapes have no rule for it (__tests__/integration/secret-corpus).
+    const key = 'SG.' + 'aBcDeFgHiJkLmNoPqRsTuV' + '.' + 'wXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVwXyZ012';
+    const r = await run([...args('short'), 'my key is', key]);
+    expect(r).toMatchObject({ code: 0, err: '' });
+    const sent = JSON.stringify((mock.requests as Array<{ body: { messages: unknown[] } }>).slice(-1)[0].body.messages);
+    expect(sent.includes(key.slice(3, 20))).toBe(false);
+    expect(sent).toContain('[secret:sendgrid-1]');
+  });
+
   it.each(['hostile-error', 'hostile-midstream'])(
     'writes a server error (%s) to stderr without its control sequences',
     async (model) => {

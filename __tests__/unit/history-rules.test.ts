@@ -42,6 +42,12 @@ describe('what is stored', () => {
     'npm token': 'npm_' + 'b'.repeat(36),
     'API key': 'sk-' + 'proj-' + 'Abc123'.repeat(5),
     'Google API key': 'AIza' + 'S'.repeat(35),
+    'Slack webhook': 'https://hooks.slack.com/services/' + 'T00000000/B00000000/' + 'X'.repeat(24),
+    'PyPI token': 'pypi-AgE' + 'Ic'.repeat(30),
+    'JSON web token': 'eyJ' + 'hbGciOiJIUzI1NiJ9.eyJ' + 'zdWIiOiIxMjM0In0.' + 'c2lnbmF0dXJlMTIz',
+    '.npmrc credential': '//registry.npmjs.org/:_authToken=' + 'f0e1d2c3-b4a5-9687-7869-5a4b3c2d1e0f',
+    '.netrc password': 'machine example.com login alice password ' + 'hunter2hunter2',
+    'credential in a kubeconfig or docker config': '"auth": "' + 'YWxpY2U6aHVudGVyMg==' + '"',
     'private key':
       '-----BEGIN ' + 'OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n-----END OPENSSH PRIVATE KEY-----',
   };

@@ -46,9 +46,9 @@ describe('the secret mask', () => {
     expect(m.list()[1]).toMatchObject({ allowed: true });
   });
 
-  it('masks a request as it leaves: messages, tool calls, the system prompt, and tells the model', () => {
+  it('masks a request as it leaves: messages, tool calls, the system prompt, and tells the model', async () => {
     const m = new SecretMask();
-    const out = maskRequest(
+    const out = await maskRequest(
       m,
       [
         { role: 'user', content: `my key ${AWS}` },
@@ -59,6 +59,6 @@ describe('the secret mask', () => {
     );
     expect(JSON.stringify(out.messages)).not.toContain(AWS);
     expect(out.system).toBe(`system\n\n${MASKED_NOTE}`);
-    expect(maskRequest(new SecretMask(), [{ role: 'user', content: 'hi' }], 'sys').system).toBe('sys');
+    expect((await maskRequest(new SecretMask(), [{ role: 'user', content: 'hi' }], 'sys')).system).toBe('sys');
   });
 });

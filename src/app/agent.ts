@@ -20,6 +20,7 @@ import type { ProviderSwitch, RecordedModel } from '../providers/resume';
 import { ProviderSlot } from '../providers/slot';
 import { type TurnChanges, turnChanges } from '../session/turn-changes';
 import { SecretMask, maskRequest } from '../turn/secrets';
+import { SecretDetector } from './secret-detector';
 import { SessionLog } from '../session/log';
 import { SessionRecorder } from '../session/recorder';
 import type { ApprovalMode } from '../protocol/approvals';
@@ -165,7 +166,8 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const mcp = mcpHolder(bus, options, (command, what) => vouch.check(command, what));
   const provider = new ProviderSlot(options.provider);
   const secrets = options.maskSecrets === false ? null : new SecretMask();
-  if (secrets) provider.outgoing = (messages, system) => maskRequest(secrets, messages, system);
+  const detector = secrets ? new SecretDetector(options.warn) : null;
+  if (secrets) provider.outgoing = (messages, system) => maskRequest(secrets, messages, system, detector?.detect);
   const { spending, windowOf } = prices(bus, settings, provider, options);
   const background = new BackgroundShells();
   const vouch = vouching(options.workspace, options.dataDir, options.warn);
@@ -209,10 +211,10 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const restoreModel = modelRestorer(provider, settings, options.switchProvider);
   const applyProject = projectApplier({ settings, hooks, mcp, controls, agent }, options.approval);
   if (options.project) applyProject(options.project);
-  const kept = { settings, agent, permissions, rulesRead, changes, secrets, mcp, background, hooks, vouch, provider };
+  const kept = { settings, agent, permissions, rulesRead, changes, secrets, detector, mcp, background, hooks, vouch };
   // A resumed conversation's images, read again from the workspace.
   const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace);
-  return { ...kept, applyProject, runner, log, recorder, modelName, restoreModel, spending, reread };
+  return { ...kept, provider, applyProject, runner, log, recorder, modelName, restoreModel, spending, reread };
 }
 
 /** The workspace files the hooks and the local MCP servers run (app/control-files.ts). */

@@ -57,6 +57,7 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
   bus.on('status.warning', ({ text }) => say(text));
   bus.on('transcript.note', ({ text }) => say(text));
   try {
+    parts.detector?.start();
     const [kept] = await Promise.all([parts.rulesRead, parts.mcp.start()]);
     for (const problem of [...kept.problems, ...parts.agent.load(), ...parts.mcp.failures()]) say(problem);
     const sessions = new Sessions(
@@ -91,6 +92,7 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
     killLiveTools();
     parts.recorder.close();
     parts.mcp.stop();
+    parts.detector?.close();
   }
 }
 

@@ -139,6 +139,7 @@ function warmUps(s: Services, provider: AppOptions['provider'], coordinator: Tur
     () => markdown(),
     ...Array.from({ length: 4 }, () => () => warmRender(s.settings.emoji)),
     () => provider.warm?.(),
+    () => s.detector?.start(),
     () => coordinator.warmFiles(),
     ...warmHighlighter(),
     ...warmTranscript(() => s.settings.emoji),

@@ -4,6 +4,7 @@
 
 import { segmentsText } from '../editor/model';
 import { Segment } from '../protocol/segments';
+import { SECRET_SHAPES } from '../kernel/secret-shapes';
 
 export interface HistoryEntry {
   /** When it was entered, ISO 8601. */
@@ -25,18 +26,10 @@ export const MAX_ENTRY_CHARS = 1_000_000;
  * Shapes of credentials people paste by accident. Each has a name (shown in
  * the status bar instead of the text) and a test in __tests__/unit/history-rules.
  */
-export const SECRET_PATTERNS: ReadonlyArray<{ name: string; pattern: RegExp }> = [
-  { name: 'AWS access key', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b/ },
-  { name: 'AWS secret key', pattern: /aws_secret_access_key\s*[=:]\s*["']?[A-Za-z0-9/+=]{40}/i },
-  { name: 'GitHub token', pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{22,}/ },
-  { name: 'GitLab token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/ },
-  { name: 'Slack token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
-  { name: 'Stripe key', pattern: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/ },
-  { name: 'npm token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/ },
-  { name: 'API key', pattern: /\bsk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_-]{20,}/ },
-  { name: 'Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/ },
-  { name: 'private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----/ },
-];
+export const SECRET_PATTERNS: ReadonlyArray<{ name: string; pattern: RegExp }> = SECRET_SHAPES.map((s) => ({
+  name: s.name,
+  pattern: new RegExp(s.pattern.source, s.pattern.flags.replace('g', '')),
+}));
 
 export type StoreVerdict =
   { store: true } | { store: false; reason: 'blank' | 'space' | 'secret' | 'too-large'; secret?: string };

@@ -5,11 +5,14 @@
 import type { Provider, StreamItem, StreamOptions } from './provider';
 import type { ChatMessage } from '../protocol/messages';
 
-/** What a request is as it leaves (secrets masked: secrets.ts); the identity when nothing is done to it. */
+/**
+ * What a request is as it leaves (secrets masked: secrets.ts), once it is known: the detector it waits on may still
+ * be loading.
+ */
 export type Outgoing = (
   messages: readonly ChatMessage[],
   system: string | undefined,
-) => { messages: readonly ChatMessage[]; system: string | undefined };
+) => Promise<{ messages: readonly ChatMessage[]; system: string | undefined }>;
 
 export class ProviderSlot implements Provider {
   /** Applied to every request, the turns', compaction's and subagents' alike. */
@@ -49,7 +52,22 @@ export class ProviderSlot implements Provider {
 
   stream(messages: readonly ChatMessage[], signal: AbortSignal, options?: StreamOptions): AsyncIterable<StreamItem> {
     if (!this.outgoing) return this.current.stream(messages, signal, options);
-    const sent = this.outgoing(messages, options?.system);
-    return this.current.stream(sent.messages, signal, { ...options, system: sent.system });
+    return leaving(this.current, this.outgoing(messages, options?.system), signal, options);
   }
+}
+
+/** The stream of a request sent once it is ready; an interrupt while it is made ends the stream at once. */
+async function* leaving(
+  provider: Provider,
+  ready: ReturnType<Outgoing>,
+  signal: AbortSignal,
+  options: StreamOptions | undefined,
+): AsyncIterable<StreamItem> {
+  const aborted = new Promise<null>((resolve) => {
+    if (signal.aborted) resolve(null);
+    signal.addEventListener('abort', () => resolve(null), { once: true });
+  });
+  const sent = await Promise.race([ready, aborted]);
+  if (!sent) return;
+  yield* provider.stream(sent.messages, signal, { ...options, system: sent.system });
 }

@@ -63,8 +63,12 @@ function searchFiles(): void {
       parentPort!.postMessage({ path: rel, lines: [], matches });
       continue;
     }
-    const out: { n: number; text: string; match: boolean }[] = [];
-    for (let i = 0; i < lines.length; i++) if (shown[i]) out.push({ n: i + 1, text: lines[i], match: shown[i] === 2 });
+    const out: { n: number; text: string; match: boolean; at: number }[] = [];
+    let at = 0;
+    for (let i = 0; i < lines.length; i++) {
+      if (shown[i]) out.push({ n: i + 1, text: lines[i], match: shown[i] === 2, at });
+      at += Buffer.byteLength(lines[i]) + 1;
+    }
     parentPort!.postMessage({ path: rel, lines: out });
   }
   parentPort!.postMessage(null);

@@ -1,7 +1,10 @@
 // What read_file shows the model: a window of lines with their numbers (as
 // `cat -n` prints them, so an edit can name the lines it means), a note on
 // what was left out and how to read on, and binary files named instead of
-// dumped. Pure.
+// dumped; a secret is never cut in two (mask, then cut), and a window that
+// begins inside a private key has that key's lines masked. Pure.
+
+import { KEY_LOOKBACK, MASKED_KEY_LINE, clearCut, endsInsideKey, keyBodyLines } from '../kernel/secret-shapes';
 
 /** Lines shown when the model names no limit. */
 export const DEFAULT_READ_LINES = 2000;
@@ -54,17 +57,34 @@ export function numberedWindow(text: string, w: Window, partial = false): string
   const to = Math.min(total, from + limit - 1);
   const width = String(to).length;
   const out: string[] = [];
+  const masked = keyMasked(lines, from, to);
   for (let n = from; n <= to; n++) {
-    const line = lines[n - 1];
-    const shown =
-      line.length > MAX_LINE_CHARS
-        ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} of ${line.length} characters]`
-        : line;
-    out.push(`${String(n).padStart(width)}\t${shown}`);
+    const line = masked[n - from] ? MASKED_KEY_LINE : lines[n - 1];
+    out.push(`${String(n).padStart(width)}\t${cutLine(line, MAX_LINE_CHARS)}`);
   }
   if (from > 1 || to < total || partial) {
     const more = to < total ? `; read on with offset ${to + 1}` : '';
     out.push(`[lines ${from}-${to} of ${total}${partial ? ' in the part read (the file is larger)' : ''}${more}]`);
   }
   return out.join('\n');
+}
+
+/** A line as a tool shows it: whole, or its head up to `max` (never half a secret) and how long it was. */
+export function cutLine(line: string, max: number): string {
+  if (line.length <= max) return line;
+  return `${line.slice(0, clearCut(line, max))}… [line cut at ${max} of ${line.length} characters]`;
+}
+
+/**
+ * Which lines of `from`…`to` belong to a private key whose BEGIN line is above `from` (looked for up to KEY_LOOKBACK
+ * back): the window holds no line that says they are a key, so the request's own mask could not know. A key that
+ * begins inside the window is masked whole as the request leaves (turn/secrets.ts).
+ */
+function keyMasked(lines: readonly string[], from: number, to: number): boolean[] {
+  let before = '';
+  for (let n = from - 1; n >= 1 && before.length < KEY_LOOKBACK; n--) before = `${lines[n - 1]}\n${before}`;
+  if (!endsInsideKey(before)) return [];
+  const body = keyBodyLines(lines.slice(from - 1, to), true);
+  const end = body.indexOf(false);
+  return end === -1 ? body : body.map((b, i) => b && i < end);
 }

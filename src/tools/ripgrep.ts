@@ -143,6 +143,7 @@ export async function rgGrep(
         path?: RgText;
         lines?: RgText;
         line_number?: number;
+        absolute_offset?: number;
         binary_offset?: number | null;
         stats?: { matched_lines: number };
       };
@@ -150,7 +151,8 @@ export async function rgGrep(
     const d = event.data;
     if (event.type === 'begin') lines = [];
     else if (event.type === 'match' || event.type === 'context') {
-      lines.push({ n: d.line_number ?? 0, text: textOf(d.lines).replace(/\n$/, ''), match: event.type === 'match' });
+      const text = textOf(d.lines).replace(/\n$/, '');
+      lines.push({ n: d.line_number ?? 0, text, match: event.type === 'match', at: d.absolute_offset });
     } else if (event.type === 'end') {
       if (d.binary_offset !== null && d.binary_offset !== undefined) return true;
       const file = textOf(d.path).replace(/^\.\//, '');

@@ -1,6 +1,9 @@
 // What glob and grep give the model: paths in one order whatever found them
 // (ripgrep or milk's own walker), and grep's hits as grep prints them, cut
-// at a bound with a note that says how to narrow the search. Pure.
+// at a bound with a note that says how to narrow the search; a line is cut
+// only where no secret is cut in two. Pure.
+
+import { clearCut } from '../kernel/secret-shapes';
 
 /** One line of a file that grep shows: a match, or a line of context around one. */
 export interface HitLine {
@@ -8,6 +11,8 @@ export interface HitLine {
   n: number;
   text: string;
   match: boolean;
+  /** Where the line begins in its file, in bytes (to look back for a private key's BEGIN line). */
+  at?: number;
 }
 
 /** A file's hits: its matching lines and their context, in line order. */
@@ -52,12 +57,16 @@ export function compareNames(a: string, b: string, bytes: (s: string) => Uint8Ar
 
 function shown(text: string): string {
   const line = text.endsWith('\r') ? text.slice(0, -1) : text;
-  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line of ${line.length} characters]` : line;
+  return line.length > MAX_LINE_CHARS
+    ? `${line.slice(0, clearCut(line, MAX_LINE_CHARS))}… [line of ${line.length} characters]`
+    : line;
 }
 
 /** Takes files' hits in path order until the output is full; then says what it holds. */
 export class GrepCollector {
-  private readonly out: string[] = [];
+  /** A line of output: written, or a hit line written when the text is asked for (a key's line may be masked first). */
+  private readonly out: Array<string | { path: string; line: HitLine }> = [];
+  private readonly taken: Array<{ source: string; lines: HitLine[] }> = [];
   private files = 0;
   private matches = 0;
   private full = false;
@@ -67,8 +76,11 @@ export class GrepCollector {
     private readonly context: number,
   ) {}
 
-  /** True while there is room for more; a file that does not fit whole is cut and ends the collection. */
-  add(hits: FileHits): boolean {
+  /**
+   * True while there is room for more; a file that does not fit whole is cut and ends the collection. `source`: where
+   * the file is read, when its shown path is another.
+   */
+  add(hits: FileHits, source = hits.path): boolean {
     const matches = hits.matches ?? hits.lines.filter((l) => l.match).length;
     if (this.full || matches === 0) return !this.full;
     if (this.mode !== 'content') {
@@ -76,6 +88,7 @@ export class GrepCollector {
       this.out.push(this.mode === 'files' ? hits.path : `${hits.path}:${matches}`);
     } else {
       this.addLines(hits);
+      this.taken.push({ source, lines: hits.lines });
     }
     this.files++;
     this.matches += matches;
@@ -91,9 +104,14 @@ export class GrepCollector {
         return;
       }
       if (gap) this.out.push('--');
-      this.out.push(`${hits.path}${line.match ? ':' : '-'}${line.n}${line.match ? ':' : '-'}${shown(line.text)}`);
+      this.out.push({ path: hits.path, line });
       last = line.n;
     }
+  }
+
+  /** The files whose lines are in the output, each with where it is read; their lines' text may still be changed. */
+  shownFiles(): ReadonlyArray<{ source: string; lines: HitLine[] }> {
+    return this.taken;
   }
 
   /** A few words for the call's block in the transcript. */
@@ -120,7 +138,12 @@ export class GrepCollector {
     // In files mode a search stops reading a file at its first match, so only files are counted.
     const sum =
       this.mode === 'count' || this.full ? '' : `\n[${this.mode === 'files' ? files : `${lines} in ${files}`}]`;
-    return `${this.out.join('\n')}${sum}${note}`;
+    const out = this.out.map((o) =>
+      typeof o === 'string'
+        ? o
+        : `${o.path}${o.line.match ? ':' : '-'}${o.line.n}${o.line.match ? ':' : '-'}${shown(o.line.text)}`,
+    );
+    return `${out.join('\n')}${sum}${note}`;
   }
 }
 

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { confineRead, inside, realPlaces, ToolPathError } from './confine';
 import type { Bounds } from './tool';
+import { maskKeyHits } from './key-hits';
 import { FileHits, GrepCollector, GrepOutput, MAX_CONTEXT, listing } from './search-results';
 import { NoRipgrep, rgFiles, rgGrep } from './ripgrep';
 import { walkFiles } from './walk';
@@ -140,7 +141,7 @@ export async function grepTool(workspace: string, args: GrepArgs, signal?: Abort
   const collector = new GrepCollector(output, context);
   const match = args.glob && !pl.isFile ? relativeMatcher(args.glob, pl.rel) : () => true;
   const take = (hits: FileHits): boolean =>
-    pl.hidden(hits.path) || !match(hits.path) || collector.add({ ...hits, path: pl.shown(hits.path) });
+    pl.hidden(hits.path) || !match(hits.path) || collector.add({ ...hits, path: pl.shown(hits.path) }, hits.path);
   const nameGlob = args.glob && !args.glob.includes('/') && !pl.isFile ? args.glob : undefined;
   const want = output === 'content' ? 'lines' : output === 'files' ? 'first' : 'count';
   const query = { pattern: args.pattern, ignoreCase: args.ignoreCase === true, context, nameGlob, want } as const;
@@ -154,6 +155,7 @@ export async function grepTool(workspace: string, args: GrepArgs, signal?: Abort
       timedOut = await jsGrep(pl.root, list, query, take, signal);
     },
   );
+  await maskKeyHits(pl.root, collector.shownFiles());
   const text =
     collector.text() +
     (timedOut

@@ -1,6 +1,7 @@
 // Secrets that never leave: what is sent to the model's server (tool
 // results, attached files, pasted text, the system prompt's files) is scanned
-// with the shapes history keeps out (history/rules.ts), and each secret found
+// with milk's shapes (kernel/secret-shapes.ts, the ones history keeps out) and
+// a maintained detector's (app/secret-detector.ts), and each secret found
 // is sent as a placeholder, the same one every time for the same value
 // (`[secret:aws-key-1]`); the model is told values were masked. A placeholder
 // in a tool call's arguments is put back to its value only once the person
@@ -9,45 +10,19 @@
 // person's screen shows them); only what leaves is masked. Pure.
 
 import type { ChatMessage } from '../protocol/messages';
+import { SecretSpan, secretSpans } from '../kernel/secret-shapes';
 
-interface Shape {
-  /** The placeholder's kind: `[secret:<slug>-N]`. */
+/** A secret a detector beside milk's own shapes found (app/secret-detector.ts), where it is in the text. */
+export interface Detected {
+  readonly start: number;
+  readonly end: number;
+  /** Its kind, as a placeholder names it: lower-case letters and dashes. */
   readonly slug: string;
   readonly name: string;
-  readonly pattern: RegExp;
-  /** The capture group that is the secret itself (the rest is its label, kept), or 0 for the whole match. */
-  readonly group: number;
 }
 
-// The shapes of history's rules (history/rules.ts), each matching every occurrence; a private key's whole block.
-const SHAPES: readonly Shape[] = [
-  { slug: 'aws-key', name: 'AWS access key', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b/g, group: 0 },
-  {
-    slug: 'aws-secret',
-    name: 'AWS secret key',
-    pattern: /aws_secret_access_key\s*[=:]\s*["']?([A-Za-z0-9/+=]{40})/gi,
-    group: 1,
-  },
-  {
-    slug: 'github-token',
-    name: 'GitHub token',
-    pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{22,}/g,
-    group: 0,
-  },
-  { slug: 'gitlab-token', name: 'GitLab token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g, group: 0 },
-  { slug: 'slack-token', name: 'Slack token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, group: 0 },
-  { slug: 'stripe-key', name: 'Stripe key', pattern: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/g, group: 0 },
-  { slug: 'npm-token', name: 'npm token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, group: 0 },
-  { slug: 'api-key', name: 'API key', pattern: /\bsk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_-]{20,}/g, group: 0 },
-  { slug: 'google-key', name: 'Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, group: 0 },
-  {
-    slug: 'private-key',
-    name: 'private key',
-    pattern:
-      /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g,
-    group: 0,
-  },
-];
+/** What finds secrets in a text beside milk's shapes; it may be loading still, so the answer is awaited. */
+export type Detect = (text: string) => Promise<readonly Detected[]>;
 
 const PLACEHOLDER = /\[secret:([a-z-]+)-(\d+)\]/g;
 
@@ -69,32 +44,39 @@ export class SecretMask {
   private readonly counts = new Map<string, number>();
   private readonly allowed = new Set<string>();
 
-  /** `text` with every secret as its placeholder; `all`: the values let through masked too (for the log). */
-  mask(text: string, all = false): string {
+  /**
+   * `text` with every secret as its placeholder: those milk's shapes find and those `found` (a detector's, in the same
+   * text); `all`: the values let through masked too (for the log).
+   */
+  mask(text: string, all = false, found: readonly Detected[] = []): string {
     if (!text) return text;
-    let out = text;
-    for (const shape of SHAPES) {
-      shape.pattern.lastIndex = 0;
-      if (!shape.pattern.test(out)) continue;
-      shape.pattern.lastIndex = 0;
-      out = out.replace(shape.pattern, (whole: string, ...groups: unknown[]) => {
-        const value = shape.group === 0 ? whole : (groups[shape.group - 1] as string | undefined);
-        if (!value || (!all && this.allowed.has(value))) return whole;
-        const placeholder = this.placeholderOf(value, shape);
-        return shape.group === 0 ? placeholder : whole.replace(value, placeholder);
-      });
+    const spans: Detected[] = secretSpans(text).map(asDetected);
+    const taken: Detected[] = [];
+    // The earliest first, the longer of two that begin together; one that overlaps a secret already taken is in it.
+    for (const s of [...spans, ...found].sort((a, b) => a.start - b.start || b.end - a.end)) {
+      const last = taken[taken.length - 1];
+      if (last && s.start < last.end) continue;
+      taken.push(s);
     }
-    return out;
+    let out = '';
+    let at = 0;
+    for (const s of taken) {
+      const value = text.slice(s.start, s.end);
+      if (!all && this.allowed.has(value)) continue;
+      out += text.slice(at, s.start) + this.placeholderOf(value, s);
+      at = s.end;
+    }
+    return at === 0 ? text : out + text.slice(at);
   }
 
-  private placeholderOf(value: string, shape: Shape): string {
+  private placeholderOf(value: string, kind: { slug: string; name: string }): string {
     const known = this.byValue.get(value);
     if (known) return known;
-    const n = (this.counts.get(shape.slug) ?? 0) + 1;
-    this.counts.set(shape.slug, n);
-    const placeholder = `[secret:${shape.slug}-${n}]`;
+    const n = (this.counts.get(kind.slug) ?? 0) + 1;
+    this.counts.set(kind.slug, n);
+    const placeholder = `[secret:${kind.slug}-${n}]`;
     this.byValue.set(value, placeholder);
-    this.byPlaceholder.set(placeholder, { value, name: shape.name });
+    this.byPlaceholder.set(placeholder, { value, name: kind.name });
     return placeholder;
   }
 
@@ -146,18 +128,42 @@ export function mapStrings(value: unknown, f: (s: string) => string): unknown {
   return value;
 }
 
-/** A request as it leaves: every message and the system prompt masked, and the model told when anything was. */
-export function maskRequest(
+/** mapStrings with an `f` that answers later. */
+async function mapStringsAsync(value: unknown, f: (s: string) => Promise<string>): Promise<unknown> {
+  const found: string[] = [];
+  mapStrings(value, (s) => (found.push(s), s));
+  const done = new Map<string, string>();
+  for (const s of found) if (!done.has(s)) done.set(s, await f(s));
+  return mapStrings(value, (s) => done.get(s) ?? s);
+}
+
+function asDetected(s: SecretSpan): Detected {
+  return { start: s.start, end: s.end, slug: s.shape.slug, name: s.shape.name };
+}
+
+/**
+ * A request as it leaves: every message and the system prompt masked (by milk's shapes, and by `detect`'s when
+ * given), and the model told when anything was.
+ */
+export async function maskRequest(
   mask: SecretMask,
   messages: readonly ChatMessage[],
   system: string | undefined,
-): { messages: ChatMessage[]; system: string | undefined } {
-  const out = messages.map((m): ChatMessage => {
-    if (m.role !== 'assistant') return { ...m, content: mask.mask(m.content) };
-    const calls = m.toolCalls?.map((c) => ({ ...c, args: mapStrings(c.args, (s) => mask.mask(s)) as typeof c.args }));
-    return { ...m, content: mask.mask(m.content), ...(calls ? { toolCalls: calls } : {}) };
-  });
-  const sys = system === undefined ? undefined : mask.mask(system);
+  detect?: Detect,
+): Promise<{ messages: ChatMessage[]; system: string | undefined }> {
+  const masked = async (s: string): Promise<string> => mask.mask(s, false, s && detect ? await detect(s) : []);
+  const out: ChatMessage[] = [];
+  for (const m of messages) {
+    const content = await masked(m.content);
+    if (m.role !== 'assistant' || !m.toolCalls) {
+      out.push({ ...m, content });
+      continue;
+    }
+    const calls = [];
+    for (const c of m.toolCalls) calls.push({ ...c, args: (await mapStringsAsync(c.args, masked)) as typeof c.args });
+    out.push({ ...m, content, toolCalls: calls });
+  }
+  const sys = system === undefined ? undefined : await masked(system);
   const any = mask.list().some((e) => !e.allowed);
   return { messages: out, system: any ? `${sys ?? ''}${sys ? '\n\n' : ''}${MASKED_NOTE}` : sys };
 }
