@@ -1561,8 +1561,16 @@ async function keysWhileFetching() {
   const { startMockServer } = require('./mock-server');
   const mock = await startMockServer();
   try {
-    const args = ['--data-dir', tmp('milk-bench-fetch-'), '--provider', 'openai', '--base-url', `${mock.url}/v1`];
-    const m = startMilk([...args, '--model', 'fetch', '--approval', 'full-auto']);
+    const data = tmp('milk-bench-fetch-');
+    const cwd = fs.realpathSync(tmp('milk-bench-fetch-ws-'));
+    // A loopback address is fetched only from a host allowed by name (issue 54).
+    const rules = [{ tool: 'web_fetch', prefix: '127.0.0.1' }];
+    fs.writeFileSync(
+      path.join(data, 'permissions.json'),
+      JSON.stringify({ version: 1, workspaces: { [cwd]: { rules, deny: [] } } }),
+    );
+    const args = ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`];
+    const m = startMilk([...args, '--model', 'fetch', '--approval', 'full-auto'], cwd);
     await m.until(() => m.status().includes('history: session'), 30000);
     const screen = () =>
       Array.from({ length: m.term.rows }, (_, y) => m.term.buffer.active.getLine(y).translateToString(true)).join('\n');
@@ -2053,6 +2061,10 @@ const CASES = {
     await require('./bench-snapshot-turn').benchSnapshotTurn({ check, machine, smoke: SMOKE, keystrokes });
   },
   race: () => require('./bench-snapshot-turn').benchRace({ check, smoke: SMOKE }),
+  detector: async () => {
+    await measureMachine();
+    await require('./bench-detector').benchDetector({ check, smoke: SMOKE, machine });
+  },
   // Not among the cases run by default: only with --against REF.
   against: () => require('./bench-against').benchAgainst(AGAINST, { check, smoke: SMOKE }),
   sessions: benchSessionsSearch,

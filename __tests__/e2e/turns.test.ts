@@ -292,8 +292,11 @@ describe('type-ahead', () => {
 
   it("hands a failed turn's queue back to the composer even while a search is open", async () => {
     await open('hang');
+    const first = mock.requests.length;
     m!.write('the question' + KEY.enter);
     await m!.waitFor(() => busy(), 'busy');
+    // The request leaves once the secret detector has looked at it (app/secret-detector.ts): it is at the server now.
+    await m!.waitFor(() => mock.requests.length > first, 'the request at the server');
     m!.write('queued follow-up' + KEY.enter);
     await m!.waitFor(() => m!.statusLine().includes('1 queued'), 'queued');
     m!.write(KEY.ctrlR + 'quest');

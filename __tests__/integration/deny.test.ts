@@ -89,6 +89,8 @@ describe('a web_fetch domain rule', () => {
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       if (req.url === '/away') return res.writeHead(302, { location: `http://localhost:${port}/page` }).end();
+      if (req.url === '/to-denied') return res.writeHead(302, { location: 'http://denied.example/page' }).end();
+      if (req.url === '/to-v6') return res.writeHead(302, { location: `http://[::1]:${port}/page` }).end();
       res.writeHead(200, { 'content-type': 'text/plain' }).end('the page text');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -99,17 +101,87 @@ describe('a web_fetch domain rule', () => {
   it('stops a fetch of the domain, and a redirect to it', async () => {
     const { answers } = await turn(
       [
-        { name: 'web_fetch', args: { url: `http://localhost:${port}/page` } },
-        { name: 'web_fetch', args: { url: `http://127.0.0.1:${port}/away` } },
+        { name: 'web_fetch', args: { url: 'http://www.denied.example/page' } },
+        { name: 'web_fetch', args: { url: `http://127.0.0.1:${port}/to-denied` } },
         { name: 'web_fetch', args: { url: `http://127.0.0.1:${port}/page` } },
       ],
-      [{ tool: 'web_fetch', domain: 'localhost' }],
+      [{ tool: 'web_fetch', domain: 'denied.example' }],
+      [{ tool: 'web_fetch', prefix: '127.0.0.1' }],
     );
     expect(answers[0]).toMatch(STOPPED);
-    expect(answers[0]).toContain('web_fetch of localhost and its subdomains');
-    expect(answers[1]).toMatch(/redirected to http:\/\/localhost:\d+\/page, which it is stopped by the person's deny/);
+    expect(answers[0]).toContain('web_fetch of denied.example and its subdomains');
+    expect(answers[1]).toMatch(
+      /redirected to http:\/\/denied\.example\/page, which it is stopped by the person's deny/,
+    );
     expect(answers[1]).not.toContain('the page text');
     expect(answers[2]).toContain('the page text');
+  });
+
+  it('stops every spelling of its addresses: a rule for localhost holds for 127.0.0.1 however it is written', async () => {
+    const spellings = ['0x7f000001', '2130706433', '127.1', '127.0.0.1', '[::1]', 'LOCALHOST.'];
+    const { answers } = await turn(
+      spellings.map((host) => ({ name: 'web_fetch', args: { url: `http://${host}:${port}/page` } })),
+      [{ tool: 'web_fetch', domain: 'localhost' }],
+      // Allowed by name, as they would be fetched but for the deny rule.
+      [
+        { tool: 'web_fetch', prefix: '127.0.0.1' },
+        { tool: 'web_fetch', prefix: '::1' },
+      ],
+    );
+    for (const a of answers.slice(0, spellings.length)) {
+      expect(a).toMatch(/stopped by the person's deny rule/);
+      expect(a).not.toContain('the page text');
+    }
+  });
+
+  it('refuses loopback, link-local and private addresses unless the host is allowed by name', async () => {
+    const { answers } = await turn(
+      ['127.0.0.1', 'localhost', '169.254.169.254', '10.1.2.3', '[fe80::1]'].map((host) => ({
+        name: 'web_fetch',
+        args: { url: `http://${host}:${port}/page` },
+      })),
+      [],
+    );
+    expect(answers[0]).toMatch(/is a loopback address \(127\.0\.0\.1\)/);
+    expect(answers[1]).toMatch(/is a loopback address/);
+    expect(answers[2]).toMatch(/is a link-local address \(169\.254\.169\.254\)/);
+    expect(answers[3]).toMatch(/is a private address/);
+    expect(answers[4]).toMatch(/is a link-local address/);
+    for (const a of answers.slice(0, 5)) expect(a).toContain('allows by name');
+  });
+
+  it('an allow rule for one host does not cover its redirects to another: each hop is judged anew', async () => {
+    const { answers } = await turn(
+      [
+        { name: 'web_fetch', args: { url: `http://127.0.0.1:${port}/away` } },
+        { name: 'web_fetch', args: { url: `http://127.0.0.1:${port}/to-v6` } },
+      ],
+      [],
+      [{ tool: 'web_fetch', prefix: '127.0.0.1' }],
+    );
+    expect(answers[0]).toMatch(/redirected to http:\/\/localhost:\d+\/page, which is a loopback address/);
+    expect(answers[1]).toMatch(/redirected to http:\/\/\[::1\]:\d+\/page, which is a loopback address/);
+    for (const a of answers.slice(0, 2)) expect(a).not.toContain('the page text');
+  });
+
+  it('asks the person about a redirect to another host in ask mode, and fetches it once they say yes', async () => {
+    const script = parseScript({
+      turns: [[{ tool: { name: 'web_fetch', args: { url: `http://127.0.0.1:${port}/away` } } }], [{ text: 'done' }]],
+    });
+    const a = agent(new ScriptProvider(script), { approval: 'ask' });
+    a.parts.settings.setRules([{ tool: 'web_fetch', prefix: '127.0.0.1' }]);
+    const asked: string[] = [];
+    a.bus.on('approval.asked', (e) => {
+      asked.push(e.detail);
+      a.bus.emit('approval.answered', { requestId: e.requestId, approval: 'yes' });
+    });
+    let answer = '';
+    a.bus.on('conversation.message', ({ message }) => {
+      if (message.role === 'tool') answer = message.content;
+    });
+    await a.turn('go');
+    expect(asked).toEqual([expect.stringContaining('redirected to another host, localhost')]);
+    expect(answer).toContain('the page text');
   });
 });
 

@@ -62,9 +62,10 @@ afterAll(async () => {
 
 const openai = () => new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model: 'fetch', idleTimeoutMs: 5000 });
 
-/** One turn asking for `url`; what web_fetch answered the model. */
+/** One turn asking for `url`; what web_fetch answered the model. The site is allowed by name (loopback needs it). */
 async function fetched(url: string, approval: 'full-auto' | 'read-only' | 'plan' = 'full-auto', unattended = false) {
   const a = agent(openai(), { approval, unattended });
+  a.parts.settings.setRules([{ tool: 'web_fetch', prefix: '127.0.0.1' }]);
   let content = '';
   a.bus.on('conversation.message', ({ message }) => {
     if (message.role === 'tool') content = message.content;

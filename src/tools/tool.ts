@@ -55,6 +55,21 @@ export interface CallTurn {
   readonly cancelled: boolean;
 }
 
+/** What the turn's rules and the person say of a host web_fetch reaches (tools/web-fetch.ts asks at every hop). */
+export interface WebJudge {
+  /** Why a deny rule stops `host` (canonical), whose addresses are `addresses`; null when none does. */
+  denied(host: string, addresses: readonly string[]): Promise<string | null>;
+  /** Whether an allow rule names `host` itself: only then, or after the person's yes, is a private address fetched. */
+  named(host: string): boolean;
+  /** Whether the person said yes to this call (they saw its URL). */
+  readonly asked: boolean;
+  /**
+   * A redirect to a host the call's approval did not cover, judged as a new call (rules, mode, then the person):
+   * 'asked' after the person's yes, 'ruled' when the rules or mode let it go, else why not.
+   */
+  another(url: string, host: string): Promise<'asked' | 'ruled' | { why: string }>;
+}
+
 export interface ToolContext {
   readonly workspace: string;
   /** How a command is confined: in bubblewrap (tools/sandbox.ts), or null for none. */
@@ -76,8 +91,8 @@ export interface ToolContext {
   /** Directories the person added to the workspace (--add-dir, /add-dir): the file tools reach them too. */
   readonly also?: readonly string[];
   readonly writes?: WriteHooks;
-  /** Why the deny rules stop what a call reaches as it runs (a redirect's host), or null when they do not. */
-  readonly denied?: (host: string) => string | null;
+  /** How web_fetch's hosts are judged as it runs: the first one again by address, and each redirect's. */
+  readonly web?: WebJudge;
   /** Output as it arrives, for the transcript (a command's; other tools' results are shown when they end). */
   readonly onOutput: (text: string) => void;
   readonly killGraceMs?: number;

@@ -17,6 +17,8 @@ export interface FetchJob {
   readonly url: string;
   /** The proxy for the first request, or null to go direct. */
   readonly proxy: string | null;
+  /** The addresses judged for the first request's host, connected to instead of resolving it again; null: resolve. */
+  readonly addresses: readonly string[] | null;
   readonly maxBytes: number;
   readonly maxChars: number;
   /** Where the packages it loads are (a worker's source text cannot resolve them itself). */
@@ -53,6 +55,8 @@ export type FromWorker =
 export interface NextHop {
   readonly url: string;
   readonly proxy: string | null;
+  /** The addresses judged for its host (FetchJob's `addresses`). */
+  readonly addresses: readonly string[] | null;
 }
 
 /** The source text the worker runs. */
@@ -85,7 +89,7 @@ function fetchInWorker(): void {
   const post = (m: FromWorker): void => parentPort?.postMessage(m);
   const fail = (err: unknown): void => post({ kind: 'error', message: (err as Error).message ?? String(err) });
   parentPort?.on('message', (next: NextHop) => hopInWorker(job, next, post).catch(fail));
-  hopInWorker(job, { url: job.url, proxy: job.proxy }, post).catch(fail);
+  hopInWorker(job, { url: job.url, proxy: job.proxy, addresses: job.addresses }, post).catch(fail);
 }
 
 /** One request: a redirect is posted as one, anything else read and posted as the page. */
@@ -172,9 +176,18 @@ function requestInWorker(job: FetchJob, hop: NextHop): Promise<Response> {
         : new (require(job.modules.httpProxy) as typeof import('http-proxy-agent')).HttpProxyAgent(hop.proxy);
   }
   const get = url.protocol === 'https:' ? require('node:https').get : require('node:http').get;
+  // Straight to the address the main thread judged: a second answer from DNS (rebinding) cannot move the request.
+  // The URL keeps its name, so Host and the TLS server name are the name's.
+  const judged = (hop.proxy === null ? hop.addresses : null)?.map((a) => ({
+    address: a,
+    family: a.includes(':') ? 6 : 4,
+  }));
+  const lookup = (_host: string, o: { all?: boolean }, done: (...a: unknown[]) => void): void =>
+    o?.all ? done(null, judged) : done(null, judged![0].address, judged![0].family);
   return new Promise((resolve, reject) => {
     const headers = { 'user-agent': 'milk (a coding agent; web_fetch)', accept: 'text/html, text/*;q=0.9, */*;q=0.5' };
-    const req = (get as typeof import('node:http').get)(url, { headers, ...(agent ? { agent } : {}) }, (res) => {
+    const options = { headers, ...(agent ? { agent } : {}), ...(judged?.length ? { lookup } : {}) };
+    const req = (get as typeof import('node:http').get)(url, options as object, (res) => {
       const status = res.statusCode ?? 0;
       const location = status >= 300 && status < 400 ? (res.headers.location ?? null) : null;
       if (location !== null) {

@@ -9,6 +9,8 @@
 import { Worker } from 'node:worker_threads';
 import { proxyFor } from '../io/proxy';
 import { redactUrl } from '../kernel/redact';
+import type { WebJudge } from './tool';
+import { addressesOf, canonicalHost, reachOf } from './web-hosts';
 import { type FetchJob, type FromWorker, type NextHop, type PageRead, workerSource } from './web-fetch-worker';
 
 /** Bytes of a page read at most; past it the page is cut, and said so. */
@@ -32,26 +34,35 @@ export interface Fetched extends PageRead {
 
 /**
  * GETs `url`, following redirects, and reads the page as text in a worker thread (so a large page never holds the
- * screen up; the worker is ended with the call, Ctrl-C); throws with a message for the model when it cannot.
- * `denied`: why a host may not be fetched (a deny rule), checked at each redirect; null when it may.
+ * screen up; the worker is ended with the call, Ctrl-C); throws with a message for the model when it cannot. Every
+ * hop, the first included, is judged by `web` (deny rules by name and address, another host asked again, private
+ * addresses only when allowed by name) and connected to the address judged.
  */
-export function fetchPage(
+export async function fetchPage(
   url: string,
   signal: AbortSignal,
   timeoutMs = FETCH_TIMEOUT_MS,
-  denied: (host: string) => string | null = () => null,
+  web?: WebJudge,
 ): Promise<Fetched> {
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const both = AbortSignal.any([signal, deadline]);
-  const redirects: string[] = [];
-  let at = new URL(url);
+  const start = new URL(url);
+  const hops = new Hops(web, canonicalHost(start.hostname));
   const job: FetchJob = {
-    url: at.href,
-    proxy: proxyHref(at),
+    url: start.href,
+    proxy: proxyHref(start),
+    addresses: await hops.judge(start, null),
     maxBytes: MAX_PAGE_BYTES,
     maxChars: MAX_PAGE_CHARS,
     modules: modules(),
   };
+  return inWorker(job, hops, signal, timeoutMs);
+}
+
+/** The fetch's worker, from its first hop (judged) to the page, each redirect judged on the way. */
+function inWorker(job: FetchJob, hops: Hops, signal: AbortSignal, timeoutMs: number): Promise<Fetched> {
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const both = AbortSignal.any([signal, deadline]);
+  const redirects: string[] = [];
+  let at = new URL(job.url);
   return new Promise((resolve, reject) => {
     const worker = new Worker(workerSource(), {
       eval: true,
@@ -61,8 +72,10 @@ export function fetchPage(
     // An HTML page's plain text, kept while it is turned into Markdown: given if that fails or takes too long.
     let plain: PageRead | null = null;
     let converting: NodeJS.Timeout | null = null;
+    let ended = false;
     const fallBack = (why: string): void => end(null, plain ? { ...plain, plain: why } : undefined);
     const end = (err: Error | null, page?: PageRead): void => {
+      ended = true;
       if (converting) clearTimeout(converting);
       both.removeEventListener('abort', stop);
       worker.removeAllListeners();
@@ -73,6 +86,15 @@ export function fetchPage(
     const stop = (): void =>
       end(new Error(deadline.aborted ? `no complete answer within ${timeoutMs / 1000} s` : 'stopped'));
     both.addEventListener('abort', stop, { once: true });
+    if (both.aborted) stop();
+    const redirect = async (to: string, status: number): Promise<void> => {
+      const next = nextHop(at, to, status, redirects);
+      const addresses = await hops.judge(next, at);
+      if (ended) return;
+      redirects.push(`${redactUrl(at.href)} → ${redactUrl(next.href)} (${status})`);
+      at = next;
+      worker.postMessage({ url: next.href, proxy: proxyHref(next), addresses } satisfies NextHop);
+    };
     worker.on('message', (m: FromWorker) => {
       if (m.kind === 'error')
         return plain ? fallBack(`it failed (${m.message.slice(0, 100)})`) : end(new Error(m.message));
@@ -82,17 +104,67 @@ export function fetchPage(
         converting = setTimeout(() => fallBack(`it took over ${CONVERT_MS / 1000} s`), CONVERT_MS);
         return;
       }
-      try {
-        const to = nextHop(at, m.to, m.status, redirects, denied);
-        at = to;
-        worker.postMessage({ url: to.href, proxy: proxyHref(to) } satisfies NextHop);
-      } catch (err) {
-        end(err as Error);
-      }
+      redirect(m.to, m.status).catch((err: Error) => end(err));
     });
     worker.on('error', (err) => (plain ? fallBack(`it ran out of memory (${err.message.slice(0, 80)})`) : end(err)));
     worker.on('exit', () => (plain ? fallBack('it stopped') : end(new Error('the page could not be read'))));
   });
+}
+
+/** The hosts of one fetch, judged hop by hop: those its approval covers, and those the person allowed by name. */
+class Hops {
+  private readonly covered = new Set<string>();
+  private readonly byPerson = new Set<string>();
+
+  constructor(
+    private readonly web: WebJudge | undefined,
+    host: string,
+  ) {
+    this.covered.add(host);
+    if (web?.asked) this.byPerson.add(host);
+  }
+
+  /** The addresses to connect to (null through a proxy, which resolves it); throws why the hop may not be made. */
+  async judge(url: URL, from: URL | null): Promise<readonly string[] | null> {
+    const host = canonicalHost(url.hostname);
+    const shown = redactUrl(url.href);
+    const refuse = (why: string): Error =>
+      new Error(from === null ? `${shown} ${why}` : `it redirected to ${shown}, which ${why}`);
+    const proxy = proxyHref(url);
+    // By name first: a denied name is refused without asking DNS about it.
+    const byName = (await this.web?.denied(host, [])) ?? null;
+    if (byName !== null) throw refuse(byName);
+    const addresses = await addressesOf(host, proxy !== null);
+    const denied = (await this.web?.denied(host, addresses)) ?? null;
+    if (denied !== null) throw refuse(denied);
+    if (!this.covered.has(host)) {
+      const verdict = this.web ? await this.web.another(url.href, host) : 'ruled';
+      if (typeof verdict === 'object') throw refuse(`was not fetched: ${verdict.why}`);
+      if (verdict === 'asked') this.byPerson.add(host);
+      this.covered.add(host);
+    }
+    const inner = addresses.find((a) => reachOf(a) !== null);
+    if (inner !== undefined && !this.byPerson.has(host) && !(this.web?.named(host) ?? false))
+      throw refuse(
+        `is a ${reachOf(inner)} address (${inner}): web_fetch reaches loopback, link-local and private addresses ` +
+          `only for a host the person allows by name (their yes to a call that names it, or an allow rule for ` +
+          `web_fetch naming ${host})`,
+      );
+    return proxy === null && addresses.length > 0 ? addresses : null;
+  }
+}
+
+function proxyHref(url: URL): string | null {
+  return proxyFor(url)?.href ?? null;
+}
+
+/** A redirect's target, or why it is not followed (thrown): the count and the scheme; its host is judged after. */
+function nextHop(from: URL, location: string, status: number, redirects: string[]): URL {
+  if (redirects.length >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+  const to = new URL(location, from);
+  if (to.protocol !== 'http:' && to.protocol !== 'https:')
+    throw new Error(`a redirect to ${to.protocol} (only http and https are fetched); status ${status}`);
+  return to;
 }
 
 /** The packages the worker loads, found from here (its source text cannot resolve them). */
@@ -104,26 +176,4 @@ function modules(): FetchJob['modules'] {
     httpProxy: require.resolve('http-proxy-agent'),
     httpsProxy: require.resolve('https-proxy-agent'),
   };
-}
-
-function proxyHref(url: URL): string | null {
-  return proxyFor(url)?.href ?? null;
-}
-
-/** A redirect judged: where it leads, or why it is not followed (thrown). It is kept in `redirects` to be shown. */
-function nextHop(
-  from: URL,
-  location: string,
-  status: number,
-  redirects: string[],
-  denied: (host: string) => string | null,
-): URL {
-  if (redirects.length >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
-  const to = new URL(location);
-  if (to.protocol !== 'http:' && to.protocol !== 'https:')
-    throw new Error(`a redirect to ${to.protocol} (only http and https are fetched)`);
-  const why = denied(to.hostname);
-  if (why !== null) throw new Error(`it redirected to ${redactUrl(to.href)}, which ${why}`);
-  redirects.push(`${redactUrl(from.href)} → ${redactUrl(to.href)} (${status})`);
-  return to;
 }

@@ -41,12 +41,18 @@ export const webFetch = defineTool<Args>({
   ],
   check: (args) => (httpUrl(args.url) ? null : '`url` must be an http or https URL'),
   subject: (args) => `${args.url}${args.prompt ? ` (${args.prompt})` : ''}`,
-  // Rules are per host: `r` at the question allows this host's pages from then on.
-  ruleText: (args) => httpUrl(args.url)?.hostname ?? args.url,
+  // Rules are per host, as a URL writes it (0x7f000001 is 127.0.0.1) without brackets or a trailing dot: `r` at the
+  // question allows this host's pages from then on.
+  ruleText: (args) => {
+    const host = httpUrl(args.url)?.hostname;
+    if (host === undefined) return args.url;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('../web-hosts') as typeof import('../web-hosts')).canonicalHost(host);
+  },
   run: async (args, ctx, signal) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const web = require('../web-fetch') as typeof import('../web-fetch');
-    const page = await web.fetchPage(args.url, signal, undefined, (host) => ctx.denied?.(host) ?? null);
+    const page = await web.fetchPage(args.url, signal, undefined, ctx.web);
     const via = page.redirects.length ? `redirected: ${page.redirects.join('; ')}\n` : '';
     if (page.kind === 'binary')
       return {

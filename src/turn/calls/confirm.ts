@@ -26,7 +26,7 @@ export async function askApproval(
   turn: ActiveTurn,
   call: { tool: AnyTool; args: Record<string, unknown> },
   q: Question,
-  show: Show,
+  show: Show | null,
 ): Promise<Answered | null> {
   const s = o.settings;
   const { tool } = call;
@@ -48,7 +48,8 @@ export async function askApproval(
   if (answered === 'interrupted' || turn.cancelled) return null;
   const answer = answered.approval;
   if (answer === 'no') {
-    show('tool.started', { summary: q.summary, detail: q.detail, declined: true });
+    // A call's own block shows it declined; a question within a running call (a redirect's) is answered by the call.
+    show?.('tool.started', { summary: q.summary, detail: q.detail, declined: true });
     return answered;
   }
   if (q.confined.agree) s.agreeUnsandboxed();

@@ -5,12 +5,11 @@ import type { AnyTool, FileChange, ToolContext, WriteHooks } from '../../tools/t
 import { runTool } from '../../tools/registry';
 import { writeFile } from '../../tools/builtin/write-file';
 import { applyHunks, hunkReport } from '../../tools/hunks';
-import { denyingRule } from '../../settings/deny-match';
 import { type Inert, sanitize } from '../../protocol/inert';
 import { StreamSanitizer } from '../../kernel/stream-sanitizer';
 import type { ActiveTurn } from '../turn';
 import type { ToolCallsOptions } from './options';
-import { denialOf } from './policy';
+import { webJudge } from './web-judge';
 import { type CallAnswer, type Show, refuse, told } from './show';
 
 /** How a call runs: what its block shows, whether in the sandbox and with the network, what stays hidden. */
@@ -20,6 +19,8 @@ export interface How {
   readonly sandbox: boolean;
   readonly network: boolean;
   readonly denied: readonly string[];
+  /** The person said yes to this call at its question. */
+  readonly asked: boolean;
 }
 
 export async function execute(
@@ -66,7 +67,7 @@ function contextOf(
     hidden: o.hide,
     deniedPlaces: how.denied,
     also: o.settings.dirs,
-    denied: (host) => denialOf(o, denyingRule(o.settings.deny, { tool: tool.name, text: host })),
+    ...(tool.name === 'web_fetch' ? { web: webJudge(o, turn, tool, how.asked) } : {}),
     writes: writeHooks(o, turn),
     killGraceMs: o.killGraceMs,
     turn,
@@ -97,7 +98,7 @@ export async function someHunks(
   const content = applyHunks(change.before.split('\n'), change.hunks, taken.hunks).join('\n');
   if (turn.seq >= 0) await o.snapshots?.beforeEdit(turn.seq);
   const call = { tool: write, args: { path: change.path, content } };
-  const answer = await execute(o, turn, call, { ...how, sandbox: false, network: false }, show);
+  const answer = await execute(o, turn, call, { ...how, sandbox: false, network: false, asked: true }, show);
   return { ...answer, content: `${answer.content}\n${hunkReport(change.path, change.hunks, taken.hunks)}` };
 }
 

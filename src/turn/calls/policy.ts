@@ -136,7 +136,7 @@ export function unattendedWhy(o: ToolCallsOptions, confined: Confinement): strin
 }
 
 /** Why a call is refused by the mode in force: plan mode says what it waits for. */
-function notAllowed(mode: ApprovalMode, tool: string): string {
+export function notAllowed(mode: ApprovalMode, tool: string): string {
   return mode === 'plan'
     ? `milk is in plan mode, where ${tool} is not allowed: no file changes and no commands until the person ` +
         `accepts a plan`

@@ -88,7 +88,7 @@ export class ToolCalls {
     if (turn.seq >= 0 && command) await o.snapshots?.beforeCommand(turn.seq);
     else if (turn.seq >= 0 && tool.kind === 'edit') await o.snapshots?.beforeEdit(turn.seq);
     if (turn.cancelled) return null;
-    const how = { summary, detail, sandbox: confined.sandbox, network, denied };
+    const how = { summary, detail, sandbox: confined.sandbox, network, denied, asked: decision === 'ask' };
     const answer = await execute(o, turn, { tool, args }, how, show);
     const result = answer.content.slice(0, MAX_HOOK_RESULT);
     o.hooks?.fire('after_tool', { tool: tool.name, args, result }, tool.name);
