@@ -80,7 +80,9 @@ export class SecretDetector {
   start(): void {
     if (this.ready || this.failed) return;
     const job: Job = { core: require.resolve('@secretlint/core'), preset: require.resolve(PRESET) };
-    const worker = new Worker(`(${detectorMain.toString()})()`, { eval: true, workerData: job });
+    // An environment of its own, empty: secretlint logs through `debug`, and a DEBUG set for something else would
+    // write over the screen.
+    const worker = new Worker(`(${detectorMain.toString()})()`, { eval: true, workerData: job, env: {} });
     this.worker = worker;
     this.ready = new Promise((resolve) => {
       worker.on('message', (m: FromWorker) => {
