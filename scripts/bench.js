@@ -2061,6 +2061,7 @@ const CASES = {
     await require('./bench-snapshot-turn').benchSnapshotTurn({ check, machine, smoke: SMOKE, keystrokes });
   },
   race: () => require('./bench-snapshot-turn').benchRace({ check, smoke: SMOKE }),
+  denyparse: () => require('./bench-deny').benchDenyParse({ check, smoke: SMOKE }),
   detector: async () => {
     await measureMachine();
     await require('./bench-detector').benchDetector({ check, smoke: SMOKE, machine });

@@ -21,7 +21,15 @@ export interface DeniedCall {
   readonly text?: string;
   /** Relative to the workspace, `/`-separated. */
   readonly paths?: readonly string[];
+  /** A command as a shell parser read it (tools/shell-parse.ts): given when a command deny rule is in force. */
+  readonly shell?: ShellReading;
 }
+
+/** A word of a command: its text once the shell has taken quotes and escapes away, or null when computed as it runs. */
+export type ShellWord = string | null;
+
+/** Every simple command a command runs (nested ones too), or why it cannot be read as shell. */
+export type ShellReading = { readonly commands: ReadonlyArray<readonly ShellWord[]> } | { readonly unreadable: string };
 
 /** Options after which find and its kin run a command. */
 const EXEC_OPTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir', '-x', '-X', '--exec', '--exec-batch']);
@@ -37,7 +45,64 @@ function denies(rule: DenyRule, call: DeniedCall): boolean {
   if (rule.tool !== call.tool) return false;
   if ('domain' in rule) return call.text !== undefined && hostDenied(rule.domain, call.text);
   if (rule.prefix === undefined) return true;
+  // Read by the parser where it was (a command rule is in force): the textual match below is its fallback.
+  if (call.shell !== undefined) return readDenied(rule.prefix, call.shell) !== null;
   return call.text !== undefined && commandDenied(rule.prefix, call.text);
+}
+
+/** Why `rule` stops `call` where its words alone do not say: a name that cannot be known, a command not read. */
+export function denialDetail(rule: DenyRule, call: DeniedCall): string | null {
+  if (!('prefix' in rule) || rule.prefix === undefined || call.shell === undefined) return null;
+  const v = readDenied(rule.prefix, call.shell);
+  if (v === 'unknowable') return "the command's name cannot be known before it runs";
+  if (v !== null && v !== 'match') return `it cannot be read as shell (${v.unreadable}), so no rule can be checked`;
+  return null;
+}
+
+/**
+ * How a parsed command meets a command rule: 'match', 'unknowable' (a command whose name is computed, globbed, or
+ * run from a script that is not literal: a deny rule stops it), the reason it could not be read, or null.
+ */
+function readDenied(prefix: string, reading: ShellReading): 'match' | 'unknowable' | { unreadable: string } | null {
+  if ('unreadable' in reading) return reading;
+  const want = words(prefix);
+  if (want.length === 0) return null;
+  let unknowable = false;
+  for (const command of reading.commands) {
+    const { starts: at, unknown } = shellStarts(command);
+    if (at.some((s) => s[0] !== null && matchAt(s as string[], want))) return 'match';
+    unknowable ||= unknown;
+  }
+  return unknowable ? 'unknowable' : null;
+}
+
+/**
+ * Where a command may start in a parsed simple command: its name (after assignments), and every word after a
+ * wrapper (`sudo`, `env`, `xargs`, `sh -c`, `find -exec`); `unknown` when the name, or the first word a wrapper could
+ * run, is computed.
+ */
+function shellStarts(command: readonly ShellWord[]): { starts: Array<readonly ShellWord[]>; unknown: boolean } {
+  const starts: Array<readonly ShellWord[]> = [];
+  let i = 0;
+  while (i < command.length && command[i] !== null && /^[A-Za-z_][A-Za-z0-9_]*=/.test(command[i] as string)) i++;
+  if (i >= command.length) return { starts, unknown: false };
+  let unknown = command[i] === null;
+  starts.push(command.slice(i));
+  let wrapped = false;
+  let first = false;
+  for (let j = i; j < command.length; j++) {
+    const w = command[j];
+    if (wrapped) {
+      starts.push(command.slice(j));
+      // The first word a wrapper may run: its options and their numbers, and env's assignments, come before it.
+      if (first && (w === null || !/^(-|\d+$|[A-Za-z_][A-Za-z0-9_]*=)/.test(w))) {
+        unknown ||= w === null;
+        first = false;
+      }
+    }
+    if (w !== null && (WRAPPERS.has(commandName(w)) || EXEC_OPTIONS.has(w))) wrapped = first = true;
+  }
+  return { starts, unknown };
 }
 
 /** `host` is `domain` or one of its subdomains (case aside, a trailing dot aside). */

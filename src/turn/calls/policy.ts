@@ -7,7 +7,8 @@ import type { AnyTool } from '../../tools/tool';
 import { prepare } from '../../tools/registry';
 import { deniedPlaces as placesDenied } from '../../tools/deny-paths';
 import { type DenyRule, describeDeny } from '../../settings/deny';
-import { denyingRule } from '../../settings/deny-match';
+import { denialDetail, denyingRule } from '../../settings/deny-match';
+import { readShell } from '../../tools/shell-parse';
 import type { Decision } from '../../settings/approval';
 import type { ApprovalMode } from '../../protocol/approvals';
 import { sanitize } from '../../protocol/inert';
@@ -82,7 +83,13 @@ function deniedBy(o: ToolCallsOptions, tool: AnyTool, args: Args): string | null
   const paths = [...(tool.paths?.(args) ?? []), ...named.filter(Boolean)].map((p) =>
     path.relative(ws, path.resolve(ws, p)).split(path.sep).join('/'),
   );
-  return denialOf(o, denyingRule(s.deny, { tool: tool.name, text, paths }));
+  // A command deny rule reads the command as the shell will (tools/shell-parse.ts): loaded only when one is in force.
+  const ruled = tool.kind === 'command' && text && s.deny.some((r) => 'prefix' in r && r.tool === tool.name);
+  const call = { tool: tool.name, text, paths, ...(ruled ? { shell: readShell(text) } : {}) };
+  const rule = denyingRule(s.deny, call);
+  const detail = rule && denialDetail(rule, call);
+  const why = denialOf(o, rule);
+  return why !== null && detail ? `${why} (${detail})` : why;
 }
 
 /** Why `rule` stops a call, naming whose rule it is; null for none. */
