@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import { SecretDetector } from '../../src/app/secret-detector';
 import { secretSpans } from '../../src/kernel/secret-shapes';
 import { readFileTool } from '../../src/tools/files';
+import { MAX_READ_BYTES } from '../../src/tools/file-read';
+import { numberedWindow } from '../../src/tools/numbered';
 import { grepTool } from '../../src/tools/search';
 import { SecretMask } from '../../src/turn/secrets';
 import { tempDir } from '../helpers/pty';
@@ -190,6 +192,21 @@ describe('through the read tools', () => {
       for (const line of [...RSA.split('\n'), ...OPENSSH.split('\n')].filter((l) => !l.startsWith('-----')))
         expect(sent).not.toContain(line);
     }
+  });
+
+  it("read_file's cut at MAX_READ_BYTES never leaves a token's head", async () => {
+    const token = CORPUS['GitHub token'].text;
+    const lines = Array.from({ length: 300 }, () => 'a'.repeat(990));
+    // Where the cut falls in the numbered output: a token put across it, each line's length kept.
+    const shown = numberedWindow(lines.join('\n') + '\n', {});
+    const row = shown.slice(0, MAX_READ_BYTES).split('\n').length - 1;
+    const col = MAX_READ_BYTES - shown.split('\n').slice(0, row).join('\n').length - 1 - `${row + 1}\t`.length;
+    lines[row] = `${'a'.repeat(col - 10)} ${token} ${'a'.repeat(990 - col - token.length + 8)}`;
+    expect(lines[row]).toHaveLength(990);
+    fs.writeFileSync(path.join(workspace, 'wide.txt'), lines.join('\n') + '\n');
+    const { content } = await readFileTool(workspace, 'wide.txt');
+    expect(content).toContain(`[cut at ${MAX_READ_BYTES} characters`);
+    expect(content).not.toContain(token.slice(0, 8));
   });
 
   it.each(['rg', 'js'])('grep for base64 lines finds the key bodies masked (%s)', async (search) => {

@@ -29,6 +29,13 @@ describe('a domain deny rule', () => {
     expect(hostDenied('example.com', 'notexample.com')).toBe(false);
     expect(hostDenied('example.com', 'example.com.evil.test')).toBe(false);
   });
+
+  it('compares addresses however either side spells them', () => {
+    expect(hostDenied('0x7f000001', '127.0.0.1')).toBe(true);
+    expect(hostDenied('127.0.0.1', '2130706433')).toBe(true);
+    expect(hostDenied('[::1]', '0:0:0:0:0:0:0:1')).toBe(true);
+    expect(hostDenied('127.0.0.1', '127.0.0.2')).toBe(false);
+  });
 });
 
 describe('a path deny rule', () => {

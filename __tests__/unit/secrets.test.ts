@@ -24,6 +24,16 @@ describe('the secret mask', () => {
     expect(m.mask('nothing here, sk-short')).toBe('nothing here, sk-short');
   });
 
+  it("masks a value a detector found wherever it comes again, the log's text too (which no detector reads)", () => {
+    const m = new SecretMask();
+    const key = 'SG.' + 'x'.repeat(22) + '.' + 'y'.repeat(43);
+    const text = `key ${key}`;
+    expect(m.mask(text, false, [{ start: 4, end: text.length, slug: 'sendgrid', name: 'sendgrid (secretlint)' }])).toBe(
+      'key [secret:sendgrid-1]',
+    );
+    expect(m.mask(`logged: ${key} and ${key}`, true)).toBe('logged: [secret:sendgrid-1] and [secret:sendgrid-1]');
+  });
+
   it('puts placeholders back, knows only its own, and hints a value without showing it whole', () => {
     const m = new SecretMask();
     m.mask(AWS);

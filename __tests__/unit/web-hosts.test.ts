@@ -1,5 +1,6 @@
 // web_fetch's hosts (tools/web-hosts.ts): one canonical form whatever the spelling, and each address's reach.
-import { canonicalHost, etcHosts, reachOf } from '../../src/tools/web-hosts';
+import { canonicalHost } from '../../src/settings/deny-match';
+import { etcHosts, reachOf } from '../../src/tools/web-hosts';
 
 const hostOf = (url: string): string => canonicalHost(new URL(url).hostname);
 

@@ -54,15 +54,9 @@ export function storeVerdict(segments: readonly Segment[]): StoreVerdict {
 /** `text` with every secret-shaped part replaced by `[secret: its kind]`. */
 export function redactSecretText(text: string): string {
   let out = text;
-  for (const { name, everywhere } of SECRETS_EVERYWHERE) out = out.replace(everywhere, `[secret: ${name}]`);
+  for (const { name, pattern } of SECRET_SHAPES) out = out.replace(pattern, `[secret: ${name}]`);
   return out;
 }
-
-/** The same shapes, matching every occurrence (for redacting rather than testing). */
-const SECRETS_EVERYWHERE = SECRET_PATTERNS.map(({ name, pattern }) => ({
-  name,
-  everywhere: new RegExp(pattern.source, pattern.flags + 'g'),
-}));
 
 /**
  * An input as the conversation log may keep it, by the history's rule: an

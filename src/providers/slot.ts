@@ -63,11 +63,14 @@ async function* leaving(
   signal: AbortSignal,
   options: StreamOptions | undefined,
 ): AsyncIterable<StreamItem> {
+  let onAbort = (): void => {};
   const aborted = new Promise<null>((resolve) => {
-    if (signal.aborted) resolve(null);
-    signal.addEventListener('abort', () => resolve(null), { once: true });
+    onAbort = () => resolve(null);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
   });
   const sent = await Promise.race([ready, aborted]);
+  signal.removeEventListener('abort', onAbort);
   if (!sent) return;
   yield* provider.stream(sent.messages, signal, { ...options, system: sent.system });
 }

@@ -105,11 +105,29 @@ function shellStarts(command: readonly ShellWord[]): { starts: Array<readonly Sh
   return { starts, unknown };
 }
 
-/** `host` is `domain` or one of its subdomains (case aside, a trailing dot aside). */
+/** `host` is `domain` or one of its subdomains, both in canonical form (canonicalHost: 0x7f000001 is 127.0.0.1). */
 export function hostDenied(domain: string, host: string): boolean {
-  const d = domain.toLowerCase().replace(/\.$/, '');
-  const h = host.toLowerCase().replace(/\.$/, '');
+  const d = canonicalHost(domain);
+  const h = canonicalHost(host);
   return h === d || h.endsWith(`.${d}`);
+}
+
+/**
+ * A host as rules and answers compare it: as a URL writes it (an IPv4 address however spelled as 127.0.0.1, IPv6
+ * compressed), lower case, without IPv6's brackets or a trailing dot; as it is, so cleaned, when it is no host.
+ */
+export function canonicalHost(host: string): string {
+  const bare = host.trim().replace(/^\[|\]$/g, '');
+  let written = bare;
+  try {
+    written = new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}/`).hostname;
+  } catch {
+    // not a host a URL can hold: compared as it is
+  }
+  return written
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 }
 
 /** A workspace path (relative) matches `glob`, or lies in a folder that does. */

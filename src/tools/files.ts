@@ -14,6 +14,7 @@ import { writeAtomicAsync } from '../io/files';
 import type { Bounds, WriteHooks } from './tool';
 import { ToolPathError, confineWrite } from './confine';
 import { MAX_READ_BYTES, editable, notChanged, readHead } from './file-read';
+import { clearCut } from '../kernel/secret-shapes';
 
 export type { Bounds };
 // The edit tools ask these through this module, which they load at their first call.
@@ -55,9 +56,10 @@ function textWindow(p: string, bytes: Buffer, size: number, w: Window): string {
   // A character the scan cut in two is left out, and so is a line it cut.
   const text = partial ? bytes.toString('utf8').replace(/\uFFFD+$/, '') : bytes.toString('utf8');
   const shown = numberedWindow(partial ? text.slice(0, text.lastIndexOf('\n') + 1) : text, w, partial);
-  return shown.length > MAX_READ_BYTES
-    ? `${shown.slice(0, MAX_READ_BYTES)}\n[cut at ${MAX_READ_BYTES} characters: read fewer lines with offset and limit]`
-    : shown;
+  if (shown.length <= MAX_READ_BYTES) return shown;
+  // Masked, then cut: never in the middle of a secret.
+  const head = shown.slice(0, clearCut(shown, MAX_READ_BYTES));
+  return `${head}\n[cut at ${MAX_READ_BYTES} characters: read fewer lines with offset and limit]`;
 }
 
 /**

@@ -6,11 +6,13 @@
 // and the reading are a worker thread's (tools/web-fetch-worker.ts); this side
 // judges each redirect and waits. Loaded at the first call.
 
+import { isIP } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { proxyFor } from '../io/proxy';
 import { redactUrl } from '../kernel/redact';
 import type { WebJudge } from './tool';
-import { addressesOf, canonicalHost, reachOf } from './web-hosts';
+import { canonicalHost } from '../settings/deny-match';
+import { addressesOf, reachOf } from './web-hosts';
 import { type FetchJob, type FromWorker, type NextHop, type PageRead, workerSource } from './web-fetch-worker';
 
 /** Bytes of a page read at most; past it the page is cut, and said so. */
@@ -131,8 +133,8 @@ class Hops {
     const refuse = (why: string): Error =>
       new Error(from === null ? `${shown} ${why}` : `it redirected to ${shown}, which ${why}`);
     const proxy = proxyHref(url);
-    // By name first: a denied name is refused without asking DNS about it.
-    const byName = (await this.web?.denied(host, [])) ?? null;
+    // A name is judged by name first: a denied one is refused without asking DNS about it.
+    const byName = isIP(host) ? null : ((await this.web?.denied(host, [])) ?? null);
     if (byName !== null) throw refuse(byName);
     const addresses = await addressesOf(host, proxy !== null);
     const denied = (await this.web?.denied(host, addresses)) ?? null;

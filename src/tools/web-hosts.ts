@@ -1,20 +1,12 @@
-// Hosts as web_fetch judges them: in one canonical form (the URL parser already writes 0x7f000001, 2130706433 and
-// 127.1 as 127.0.0.1; a trailing dot and IPv6's brackets are dropped here), with the addresses a name resolves to
-// found once (the connection is then made to the address judged, so a second answer from DNS cannot move it), and
-// each address's reach: loopback, link-local (169.254.0.0/16, the cloud metadata address), private, or public.
-// Through a proxy the proxy resolves names: only IP literals and /etc/hosts names can be judged by address.
+// Hosts as web_fetch judges them (in the canonical form of settings/deny-match.ts's canonicalHost): the addresses a
+// name resolves to, found once (the connection is then made to the address judged, so a second answer from DNS cannot
+// move it), and each address's reach: loopback, link-local (169.254.0.0/16, the cloud metadata address), private,
+// or public. Through a proxy the proxy resolves names: only IP literals and /etc/hosts names can be judged by address.
 
 import * as dns from 'node:dns';
 import * as fs from 'node:fs';
 import { isIP } from 'node:net';
-
-/** A URL's host as rules and answers compare it. */
-export function canonicalHost(hostname: string): string {
-  return hostname
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '');
-}
+import { canonicalHost } from '../settings/deny-match';
 
 export type Reach = 'loopback' | 'link-local' | 'private' | 'unspecified';
 

@@ -50,7 +50,9 @@ export class SecretMask {
    */
   mask(text: string, all = false, found: readonly Detected[] = []): string {
     if (!text) return text;
-    const spans: Detected[] = secretSpans(text).map(asDetected);
+    // Values masked before are masked wherever they come again: the log (sync, no detector) keeps a detector's finds
+    // as their placeholders too.
+    const spans: Detected[] = [...secretSpans(text).map(asDetected), ...this.knownIn(text)];
     const taken: Detected[] = [];
     // The earliest first, the longer of two that begin together; one that overlaps a secret already taken is in it.
     for (const s of [...spans, ...found].sort((a, b) => a.start - b.start || b.end - a.end)) {
@@ -67,6 +69,14 @@ export class SecretMask {
       at = s.end;
     }
     return at === 0 ? text : out + text.slice(at);
+  }
+
+  private knownIn(text: string): Detected[] {
+    const out: Detected[] = [];
+    for (const value of this.byValue.keys())
+      for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length))
+        out.push({ start: i, end: i + value.length, slug: '', name: '' });
+    return out;
   }
 
   private placeholderOf(value: string, kind: { slug: string; name: string }): string {

@@ -4,6 +4,7 @@
 // refused. A network tool: asked about in ask and auto-edit mode, allowed per
 // domain by a rule, refused in read-only and plan mode.
 
+import { canonicalHost } from '../../settings/deny-match';
 import { defineTool } from '../tool';
 import * as s from '../schema';
 
@@ -45,9 +46,7 @@ export const webFetch = defineTool<Args>({
   // question allows this host's pages from then on.
   ruleText: (args) => {
     const host = httpUrl(args.url)?.hostname;
-    if (host === undefined) return args.url;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require('../web-hosts') as typeof import('../web-hosts')).canonicalHost(host);
+    return host === undefined ? args.url : canonicalHost(host);
   },
   run: async (args, ctx, signal) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -5,6 +5,8 @@
 
 import type { AnyTool, WebJudge } from '../../tools/tool';
 import { sanitize } from '../../protocol/inert';
+import { canonicalHost, hostDenied } from '../../settings/deny-match';
+import { ruleAllows } from '../../settings/rules';
 import { describeCall } from '../../tools/visible';
 import { isIP } from 'node:net';
 import type { ActiveTurn } from '../turn';
@@ -16,15 +18,6 @@ type Hosts = typeof import('../../tools/web-hosts');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const hosts = (): Hosts => require('../../tools/web-hosts') as Hosts;
 
-/** A rule's domain as a URL would write it (0x7f000001 is 127.0.0.1), canonical; as it is when it is no host. */
-function ruleHost(domain: string): string {
-  try {
-    return hosts().canonicalHost(new URL(`http://${domain.includes(':') ? `[${domain}]` : domain}/`).hostname);
-  } catch {
-    return hosts().canonicalHost(domain);
-  }
-}
-
 export function webJudge(o: ToolCallsOptions, turn: ActiveTurn, tool: AnyTool, asked: boolean): WebJudge {
   const s = o.settings;
   return {
@@ -32,8 +25,8 @@ export function webJudge(o: ToolCallsOptions, turn: ActiveTurn, tool: AnyTool, a
     denied: async (host, addresses) => {
       for (const rule of s.deny) {
         if (!('domain' in rule) || rule.tool !== tool.name) continue;
-        const d = ruleHost(rule.domain);
-        if (host === d || host.endsWith(`.${d}`)) return denialOf(o, rule);
+        if (hostDenied(rule.domain, host)) return denialOf(o, rule);
+        const d = canonicalHost(rule.domain);
         // Addresses are compared where one side is a literal: a name against a name stays by name (two sites may
         // share a CDN's address).
         if (isIP(d) && addresses.includes(d)) return denialOf(o, rule);
@@ -51,7 +44,7 @@ export function webJudge(o: ToolCallsOptions, turn: ActiveTurn, tool: AnyTool, a
     },
     named: (host) =>
       [...s.rules, ...s.projectRules.allow, ...s.runRules.allow].some(
-        (r) => r.tool === tool.name && r.prefix !== undefined && ruleHost(r.prefix) === host,
+        (r) => r.prefix !== undefined && ruleAllows(r, tool.name, canonicalHost(host)),
       ),
     another: async (url, host) => {
       const decision = s.decide({ tool: tool.name, kind: tool.kind, command: host });
