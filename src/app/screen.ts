@@ -139,7 +139,8 @@ function warmUps(s: Services, provider: AppOptions['provider'], coordinator: Tur
     () => markdown(),
     ...Array.from({ length: 4 }, () => () => warmRender(s.settings.emoji)),
     () => provider.warm?.(),
-    () => s.detector?.start(),
+    // The secret detector started, and the system prompt (sent with every request) looked at now, not at Enter.
+    () => void s.detector?.detect(s.agent.text()),
     () => coordinator.warmFiles(),
     ...warmHighlighter(),
     ...warmTranscript(() => s.settings.emoji),

@@ -81,10 +81,15 @@ export function cutLine(line: string, max: number): string {
  * begins inside the window is masked whole as the request leaves (turn/secrets.ts).
  */
 function keyMasked(lines: readonly string[], from: number, to: number): boolean[] {
-  let before = '';
-  for (let n = from - 1; n >= 1 && before.length < KEY_LOOKBACK; n--) before = `${lines[n - 1]}\n${before}`;
-  if (!endsInsideKey(before)) return [];
+  const before: string[] = [];
+  let size = 0;
+  for (let n = from - 1; n >= 1 && size < KEY_LOOKBACK; n--) {
+    before.push(lines[n - 1]);
+    size += lines[n - 1].length + 1;
+  }
+  if (!endsInsideKey(before.reverse().join('\n'))) return [];
+  // The lines of that key only, up to its END line: a key that begins later is the request's to mask.
   const body = keyBodyLines(lines.slice(from - 1, to), true);
   const end = body.indexOf(false);
-  return end === -1 ? body : body.map((b, i) => b && i < end);
+  return end === -1 ? body : body.slice(0, end);
 }
