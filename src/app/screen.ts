@@ -136,11 +136,12 @@ function resumeAsked(bus: Bus, s: Services, coordinator: TurnCoordinator, how: R
 /** What is readied in idle slices once the person starts typing, before the first answer needs it. */
 function warmUps(s: Services, provider: AppOptions['provider'], coordinator: TurnCoordinator): (() => void)[] {
   return [
+    // First: the secret detector loads in its own thread (~100 ms), which a request waits for; and the system prompt,
+    // sent with every request, is looked at now rather than at Enter.
+    () => void s.detector?.detect(s.agent.text()),
     () => markdown(),
     ...Array.from({ length: 4 }, () => () => warmRender(s.settings.emoji)),
     () => provider.warm?.(),
-    // The secret detector started, and the system prompt (sent with every request) looked at now, not at Enter.
-    () => void s.detector?.detect(s.agent.text()),
     () => coordinator.warmFiles(),
     ...warmHighlighter(),
     ...warmTranscript(() => s.settings.emoji),
