@@ -6,7 +6,7 @@
 // (Node 20.19 and later load ESM through require); where it cannot load, milk's own shapes still mask, and it is
 // said.
 
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Detect, Detected } from '../turn/secrets';
 
 /** How long one text may take the detector; past it the worker is ended and started again for the next. */
@@ -82,6 +82,9 @@ export class SecretDetector {
     const job: Job = { core: require.resolve('@secretlint/core'), preset: require.resolve(PRESET) };
     // An environment of its own, empty: secretlint logs through `debug`, and a DEBUG set for something else would
     // write over the screen.
+    // Loaded here, not at start-up: the detector starts with the first keystroke.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
     const worker = new Worker(`(${detectorMain.toString()})()`, { eval: true, workerData: job, env: {} });
     this.worker = worker;
     this.ready = new Promise((resolve) => {

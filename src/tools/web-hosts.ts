@@ -8,6 +8,9 @@ import * as fs from 'node:fs';
 import { isIP } from 'node:net';
 import { canonicalHost } from '../settings/deny-match';
 
+/** Whether `host` is an IP literal (for those that load this module lazily). */
+export const isAddress = (host: string): boolean => isIP(host) !== 0;
+
 export type Reach = 'loopback' | 'link-local' | 'private' | 'unspecified';
 
 /** Where an address leads when it is not the public internet; null when it is. */

@@ -8,7 +8,6 @@ import { sanitize } from '../../protocol/inert';
 import { canonicalHost, hostDenied } from '../../settings/deny-match';
 import { ruleAllows } from '../../settings/rules';
 import { describeCall } from '../../tools/visible';
-import { isIP } from 'node:net';
 import type { ActiveTurn } from '../turn';
 import type { ToolCallsOptions } from './options';
 import { askApproval } from './confirm';
@@ -29,11 +28,11 @@ export function webJudge(o: ToolCallsOptions, turn: ActiveTurn, tool: AnyTool, a
         const d = canonicalHost(rule.domain);
         // Addresses are compared where one side is a literal: a name against a name stays by name (two sites may
         // share a CDN's address).
-        if (isIP(d) && addresses.includes(d)) return denialOf(o, rule);
+        if (hosts().isAddress(d) && addresses.includes(d)) return denialOf(o, rule);
         // localhost is every loopback address, whatever /etc/hosts lists (RFC 6761).
         if ((d === 'localhost' || d.endsWith('.localhost')) && hosts().reachOf(host) === 'loopback')
           return denialOf(o, rule);
-        if (isIP(host)) {
+        if (hosts().isAddress(host)) {
           const theirs = await hosts()
             .addressesOf(d, false)
             .catch(() => [] as string[]);
