@@ -35,6 +35,8 @@
 //   unboxed     a turn running one command with --sandbox off, bwrap on PATH (its own pid namespace) and not: CPU
 //   snapturn    a turn's end snapshot in a 1,000 x 50-file tree with one file changed; keys typed while it runs
 //   race        the symlink flip race against restores, 30 s each way (bwrap, fds): nothing written outside
+//   soak        1,000 turns of reads, edits, commands, background shells and subagents, compaction crossing many
+//               times: RSS, fds, listeners, timers and processes flat after the warm-up, log and history whole
 //   against     with --against REF (alone, or named with other cases): this build against REF's, built in a git
 //               worktree; start-up, streaming CPU of the process tree, Ctrl-C, keystroke p99 while streaming,
 //               15 interleaved samples each; worse than REF's median by more than max(10 %, a floor) fails
@@ -2071,6 +2073,10 @@ const CASES = {
   detector: async () => {
     await measureMachine();
     await require('./bench-detector').benchDetector({ check, smoke: SMOKE, machine });
+  },
+  soak: async () => {
+    await measureMachine();
+    await require('./bench-soak').benchSoak({ check, smoke: SMOKE, machine, keystrokes });
   },
   // Not among the cases run by default: only with --against REF.
   against: () => require('./bench-against').benchAgainst(AGAINST, { check, smoke: SMOKE }),

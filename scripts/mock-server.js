@@ -32,6 +32,7 @@
 //                  "no steer arrived."
 //   tasks          two task calls in one answer; a subagent's request (its system prompt says so) globs *.txt,
 //                  then answers 'sub answer for "<its task>"' over 300 ms; then "both answered: " and the results
+//   soak           a day's work in miniature, for the soak in npm run bench: scripts/mock-soak.js
 //   tasks4[:N]     four task calls in one answer, each subagent streaming N words (default 300) 10 ms apart
 //   fetch          a web_fetch call of the URL the last message is, then "fetched: " and what it returned
 //   look           a read_file call of shot.png, then "looked: N image(s)" (the images its answer brought)
@@ -471,6 +472,19 @@ function plan(scenario, body) {
       if (last.role === 'tool' || parts.some((c) => c.type === 'tool_result'))
         return { chunks: ['no steer arrived.'], delay };
       return { chunks: ['working. '], tool: { name: 'shell', args: { command: 'sleep 1; echo slept' } }, delay };
+    }
+    case 'soak': {
+      const turn = thisTurn(messages);
+      const results = turn.filter(
+        (m) => m.role === 'tool' || (Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')),
+      );
+      return require('./mock-soak').soakPlan({
+        lastText: textOf(messages[messages.length - turn.length - 1] || {}),
+        toolResults: results.length,
+        lastToolText: lastToolText(turn),
+        firstToolText: results.length ? lastToolText([results[0]]) : '',
+        subagent: systemText(body).includes('You are a subagent of milk'),
+      });
     }
     case 'tasks': {
       // Two read-only tasks in one answer; each subagent (its system prompt says it is one) globs, then answers

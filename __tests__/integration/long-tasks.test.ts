@@ -8,7 +8,7 @@ import type { ChatMessage } from '../../src/protocol/messages';
 import { agent } from '../helpers/agent';
 import { ScriptProvider, parseScript } from '../../src/providers/script';
 import { tempDir } from '../helpers/pty';
-import { BackgroundShells, READ_CHARS } from '../../src/tools/background';
+import { BackgroundShells, ENDED_KEPT, READ_CHARS } from '../../src/tools/background';
 import { type Capabilities, builtinTools, prepare } from '../../src/tools/registry';
 import type { Person } from '../../src/tools/builtin/ask-user';
 import type { TaskRunner } from '../../src/tools/builtin/task';
@@ -126,6 +126,29 @@ describe('background commands (real processes)', () => {
       missed: 0,
       ended: 'exit 0',
     });
+  });
+
+  it('ended commands are remembered up to ENDED_KEPT, the oldest forgotten; running ones always', async () => {
+    const shells = new BackgroundShells();
+    const ws = fs.realpathSync(tempDir());
+    const never = new AbortController().signal;
+    const running = await shells.start('sleep 30', ctx(ws));
+    if (!('id' in running)) throw new Error(running.error);
+    const ids: number[] = [];
+    for (let i = 0; i < ENDED_KEPT + 3; i++) {
+      const quick = await shells.start(`echo quick-${i}`, ctx(ws));
+      if (!('id' in quick)) throw new Error(quick.error);
+      ids.push(quick.id);
+      // Each ends before the next starts, so which are the oldest is certain.
+      await shells.read(quick.id, 10_000, never);
+      for (const deadline = Date.now() + 10_000; shells.find(quick.id)?.ended === null && Date.now() < deadline;)
+        await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(shells.all().filter((s) => s.ended !== null)).toHaveLength(ENDED_KEPT);
+    for (const id of ids.slice(0, 3)) expect(await shells.read(id, 0, never)).toBeNull();
+    expect((await shells.read(ids[3], 0, never))?.ended).toBe('exit 0');
+    expect(shells.find(running.id)?.ended).toBeNull();
+    expect(shells.kill(running.id)).toBe(true);
   });
 
   it('the tools reach the shells they were made with (their capability); made with none, they say so', async () => {

@@ -228,3 +228,21 @@ describe('through the read tools', () => {
       for (const s of secretsOf(item)) expect(sent).not.toContain(s.slice(0, 12));
   });
 });
+
+it("goes on with milk's own shapes, said once, when no worker thread can be started", async () => {
+  const threads = require('node:worker_threads') as { Worker: unknown };
+  const real = threads.Worker;
+  threads.Worker = function NoThread() {
+    throw new Error('ERR_WORKER_INIT_FAILED');
+  };
+  const warned: string[] = [];
+  const lone = new SecretDetector((text) => warned.push(text));
+  try {
+    expect(await lone.detect(`SENDGRID=${'SG.' + 'a'.repeat(22) + '.' + 'b'.repeat(43)}`)).toEqual([]);
+    expect(await lone.detect('another text')).toEqual([]);
+    expect(warned).toEqual([expect.stringMatching(/could not start \(ERR_WORKER_INIT_FAILED\).*own rules/)]);
+  } finally {
+    threads.Worker = real;
+    lone.close();
+  }
+});

@@ -17,6 +17,11 @@ export const READ_CHARS = 32 * 1024;
 export const MAX_WAIT_S = 120;
 /** Background commands running at once, at most: a runaway loop of starts is refused. */
 export const MAX_RUNNING = 16;
+/**
+ * Ended commands remembered (their output, how they ended), the newest: a day of starts must not keep every ring of
+ * output, and each the turn that started it, for as long as milk runs.
+ */
+export const ENDED_KEPT = 32;
 
 export interface Shell {
   readonly id: number;
@@ -75,6 +80,9 @@ export class BackgroundShells {
       },
       ended: (how) => {
         shell.ended = how;
+        // Its kill held the launch, and through it the call's context and the whole turn: nothing is left to end.
+        shell.kill = () => undefined;
+        this.forgetOldEnded();
         wake();
       },
     });
@@ -82,6 +90,12 @@ export class BackgroundShells {
     const shell: Shell = { id, command, started: this.now(), ended: null, output, read: 0, kill: started.kill };
     this.shells.set(id, shell);
     return { id };
+  }
+
+  /** The oldest ended commands past ENDED_KEPT are forgotten (ids count on; shell_output says there is no such one). */
+  private forgetOldEnded(): void {
+    const ended = [...this.shells.values()].filter((s) => s.ended !== null);
+    for (const old of ended.slice(0, Math.max(0, ended.length - ENDED_KEPT))) this.shells.delete(old.id);
   }
 
   /**

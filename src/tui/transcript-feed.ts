@@ -17,8 +17,8 @@ interface Reply {
   output: number | null;
   /** The tool block shown while its call waits for approval. */
   asking: number | null;
-  /** The running tool's block: its entry, its call, when it started. */
-  tool: { entry: number; detail: string; since: number } | null;
+  /** The running tool's block: its entry, its call, when it started, the second count it shows. */
+  tool: { entry: number; detail: string; since: number; ticking: NodeJS.Timeout | null } | null;
   /** The first words are on screen: the rest may wait for the slower streaming frame. */
   spoke?: boolean;
   /** The model's reasoning as it streams: a dim entry showing its last lines, collapsed to one when it is done. */
@@ -69,7 +69,7 @@ export class TranscriptFeed {
       transcript.scrollToBottom();
       transcript.add('user', display);
       // The answer's entry comes with its first words: reasoning may come before them, and go above them.
-      this.reply = { turnId, words: null, output: null, asking: null, tool: null };
+      this.setReply({ turnId, words: null, output: null, asking: null, tool: null });
       this.lastAnswer = '';
       this.busySince = Date.now();
       changed();
@@ -115,7 +115,7 @@ export class TranscriptFeed {
       this.doneThinking(r);
       if (r.words !== null) transcript.settle(r.words);
       if (r.tool) transcript.replace(r.tool.entry, headed(r.tool.detail, `interrupted · ${took(r.tool.since)}`));
-      this.reply = null;
+      this.setReply(null);
       this.busySince = null;
       if (status === 'interrupted') transcript.add('note', sanitize('[interrupted]'));
       else if (status === 'error') transcript.add('error', message ?? sanitize('the turn failed'));
@@ -161,8 +161,8 @@ export class TranscriptFeed {
       const shown = headed(detail, declined ? 'declined' : 'running');
       const entry = r.asking ?? transcript.add('tool', shown);
       if (r.asking !== null) transcript.replace(entry, shown);
-      r.tool = declined ? null : { entry, detail, since: Date.now() };
-      if (r.tool) this.tick(r, changed);
+      this.setTool(r, declined ? null : { entry, detail, since: Date.now(), ticking: null });
+      if (r.tool) r.tool.ticking = this.tick(r, changed);
       r.asking = null;
       r.words = null;
       r.output = null;
@@ -188,7 +188,7 @@ export class TranscriptFeed {
         r.tool.entry,
         headed(r.tool.detail, `${ok ? 'done' : 'failed'}${status ? ` · ${status}` : ''} · ${took(r.tool.since)}`),
       );
-      r.tool = null;
+      this.setTool(r, null);
       changed();
     });
   }
@@ -198,7 +198,7 @@ export class TranscriptFeed {
     const transcript = this.transcript;
     const changed = (): void => bus.requestRender();
     bus.on('session.resumed', ({ items, at }) => {
-      this.reply = null;
+      this.setReply(null);
       transcript.clear();
       // The newest answers are rendered now; older ones (off screen) as plain text, rendered in idle slices after the
       // first paint.
@@ -216,7 +216,7 @@ export class TranscriptFeed {
       // Older answers of a resumed conversation still waiting to be rendered are gone with it.
       if (this.idle) clearTimeout(this.idle);
       this.idle = null;
-      this.reply = null;
+      this.setReply(null);
       transcript.clear();
       transcript.add('note', sanitize('new conversation'));
       changed();
@@ -238,10 +238,22 @@ export class TranscriptFeed {
     });
   }
 
+  /** The reply now being followed; the one before it stops counting its tool's seconds. */
+  private setReply(r: Reply | null): void {
+    if (this.reply) this.setTool(this.reply, null);
+    this.reply = r;
+  }
+
+  /** A reply's running tool, the one before it no longer counting its seconds (a turn runs hundreds of calls). */
+  private setTool(r: Reply, tool: Reply['tool']): void {
+    if (r.tool?.ticking) clearInterval(r.tool.ticking);
+    r.tool = tool;
+  }
+
   /** A running tool's block counts its seconds, once a second, until the call ends. */
-  private tick(r: Reply, changed: () => void): void {
+  private tick(r: Reply, changed: () => void): NodeJS.Timeout | null {
     const tool = r.tool;
-    if (!tool) return;
+    if (!tool) return null;
     const timer = setInterval(() => {
       if (r.tool !== tool || this.reply !== r) return clearInterval(timer);
       this.transcript.replace(
@@ -251,6 +263,7 @@ export class TranscriptFeed {
       changed();
     }, 1000);
     timer.unref();
+    return timer;
   }
 
   private renderLater(indices: number[], changed: () => void): void {
