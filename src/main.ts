@@ -6,7 +6,6 @@
 import type { Command } from 'commander';
 import { MAIN_FLAGS, MainOptions, UsageError, quickParse, version } from './app/cli-support';
 import { runInteractive } from './app/launch';
-import { addTrustCommands, addDoctorCommand, addRunCommand } from './app/commands';
 
 export const EXIT_USAGE = 2;
 
@@ -14,6 +13,8 @@ export function buildProgram(): Command {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { Command, Option } = require('commander') as typeof import('commander');
   const { addShellCommands } = require('./app/subcommands') as typeof import('./app/subcommands');
+  const { addTrustCommands, addDoctorCommand, addRunCommand } =
+    require('./app/commands') as typeof import('./app/commands');
   /* eslint-enable @typescript-eslint/no-require-imports */
   const program = new Command();
   program

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as nodeModule from 'node:module';
 import * as path from 'node:path';
-import { CLI, tempDir } from '../helpers/pty';
+import { CLI, KEY, MilkPty, tempDir } from '../helpers/pty';
 
 const HAS_CACHE = typeof (nodeModule as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
@@ -86,5 +86,40 @@ describe('compile cache', () => {
     const data = tempDir();
     expect(run(['--data-dir', data, 'history', 'list']).code).toBe(0);
     expect(cacheFiles(data)).toEqual([]);
+  });
+});
+
+// milk.js's own V8 cache (src/cli.ts), on every Node: made once start-up has run, so it holds the functions start-up
+// compiled, which Node's compile cache (made as a file is compiled) does not.
+describe("milk.js's cache, made after start-up", () => {
+  const milkCache = (data: string): string[] => cacheFiles(data).filter((f) => /^milk-.*\.v8$/.test(f));
+
+  it('is written once the first start has settled, used by the next, and a corrupt one costs only the speed-up', async () => {
+    const data = tempDir();
+    const start = async (): Promise<MilkPty> => {
+      const m = new MilkPty({ args: ['--data-dir', data] });
+      await m.waitForText('history: session');
+      return m;
+    };
+    let m = await start();
+    await m.waitFor(() => milkCache(data).length === 1, 'the cache written', 10000);
+    const [name] = milkCache(data);
+    expect(name).toContain(process.version);
+    expect(fs.statSync(path.join(data, 'cache', name)).mode & 0o777).toBe(0o600);
+    m.kill('SIGKILL');
+    const made = fs.statSync(path.join(data, 'cache', name)).mtimeMs;
+    // Used as it is by the next start (not written again).
+    m = await start();
+    m.write('hello' + KEY.enter);
+    await m.waitForText('You wrote one line');
+    expect(fs.statSync(path.join(data, 'cache', name)).mtimeMs).toBe(made);
+    m.kill('SIGKILL');
+    // A corrupt one is rejected by V8, and written again.
+    fs.writeFileSync(path.join(data, 'cache', name), Buffer.alloc(4096, 0xff));
+    m = await start();
+    m.write('hello' + KEY.enter);
+    await m.waitForText('You wrote one line');
+    await m.waitFor(() => fs.statSync(path.join(data, 'cache', name)).size > 4096, 'the cache written again', 10000);
+    m.kill('SIGKILL');
   });
 });

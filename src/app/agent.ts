@@ -24,7 +24,8 @@ import { SecretDetector } from './secret-detector';
 import { SessionLog } from '../session/log';
 import { SessionRecorder } from '../session/recorder';
 import type { ApprovalMode } from '../protocol/approvals';
-import { Settings } from '../settings/store';
+import type { Settings } from '../settings/store';
+import { startingSettings } from '../settings/starting';
 import type { ModelSettings } from '../config/config';
 import type { Effort } from '../settings/effort';
 import { priceOf } from '../providers/pricing/cost';
@@ -85,6 +86,8 @@ export interface AgentOptions {
   hooks?: Partial<Record<HookEvent, SourcedHook[]>>;
   /** Why the hooks do not run here (milk run without --hooks), or none: they do. */
   hooksOff?: string;
+  /** The runtime facts, made already (the full screen makes them before its first paint); else made from these. */
+  settings?: Settings;
 }
 
 export type AgentParts = ReturnType<typeof agentParts>;
@@ -144,18 +147,8 @@ function sessionLog(options: AgentOptions): SessionLog {
   );
 }
 
-/** The runtime facts as the options set them at start. */
-function startingSettings(options: AgentOptions): Settings {
-  const settings = new Settings({ provider: options.provider.name, model: options.provider.model ?? null });
-  settings.setMode(options.approval ?? options.defaultApproval ?? 'ask');
-  if (options.effort) settings.setEffort(options.effort);
-  settings.setSandbox(options.sandbox ?? 'on');
-  for (const dir of options.addDirs ?? []) settings.addDir(dir);
-  return settings;
-}
-
 export function agentParts(bus: Bus, options: AgentOptions) {
-  const settings = startingSettings(options);
+  const settings = options.settings ?? startingSettings(options);
   const slashNames = new Set(SLASH_COMMANDS.map((c) => c.name));
   const agent = new AgentContext(options.workspace, options.dataDir, settings, slashNames, options.appendSystemPrompt);
   agent.projectTrusted = options.project !== undefined;

@@ -61,5 +61,14 @@ export function loadedCommands(loaders: readonly CommandLoader[]): NonNullable<C
 
 /** The prompt commands: the prompt files', then the MCP servers' prompts. */
 export function promptCommands(s: Services): NonNullable<CoordinatorOptions['prompts']> {
-  return loadedCommands([fileCommandLoader(s.agent), mcpPromptLoader(s.mcp)]);
+  // Made when first asked (the slash menu, a command typed): the agent is not made before the first paint.
+  let made: NonNullable<CoordinatorOptions['prompts']> | null = null;
+  const port = () => (made ??= loadedCommands([fileCommandLoader(s.agent), mcpPromptLoader(s.mcp)]));
+  return {
+    // Read at every key: none until the agent is made (its prompt files are read after that anyway).
+    names: () => (s.late.made() ? port().names() : []),
+    entries: () => port().entries(),
+    help: () => port().help(),
+    expand: (name, args) => port().expand(name, args),
+  };
 }

@@ -14,9 +14,8 @@ import type { SetupKind } from '../composer/views/provider-setup';
 import { PROVIDERS, PROVIDER_NAMES } from '../providers/kinds';
 import type { CoordinatorOptions } from '../composer/coordinator-types';
 import { TurnCoordinator } from '../composer/coordinator';
-import { type MemoryFile, memoryFiles, remember } from '../agent/memory';
-import { agentLines } from '../agent/subagents';
-import { type BackgroundShells, shellLines } from '../tools/background';
+import type { MemoryFile } from '../agent/memory';
+import type { BackgroundShells } from '../tools/background';
 import { type HandOver, editorModule, env } from './env';
 
 /** /status's and /cost's lines. */
@@ -34,25 +33,30 @@ export function spendInfo(s: Services) {
 export function agentInfo(s: Services) {
   return {
     contextInfo: () => s.agent.info(),
-    agentsInfo: () => agentLines(s.agent.agents),
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    agentsInfo: () => (require('../agent/subagents') as typeof import('../agent/subagents')).agentLines(s.agent.agents),
     hooksInfo: () => s.hooks.lines(),
   };
 }
 
 /** Memory: a `# ` input kept in an AGENTS.md (then read again for the next turn); /memory opens them in the editor. */
 export function memoryFor(s: Services, options: AppOptions, handOver: HandOver): CoordinatorOptions['memory'] {
-  const files = memoryFiles(options.workspace, options.dataDir);
+  // The memory's module (and the file tools it writes with) loads when memory is first used.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const memory = () => require('../agent/memory') as typeof import('../agent/memory');
+  let found: MemoryFile[] | null = null;
+  const files = (): MemoryFile[] => (found ??= memory().memoryFiles(options.workspace, options.dataDir));
   const where = (f: MemoryFile): string => path.join(f.root, f.name);
   return {
-    files: () => files.map((f) => `${f.label} (${where(f)})`),
+    files: () => files().map((f) => `${f.label} (${where(f)})`),
     add: async (index, text) => {
-      const file = files[index] ?? files[0];
-      const written = await remember(file, text);
+      const file = files()[index] ?? files()[0];
+      const written = await memory().remember(file, text);
       for (const problem of s.agent.load()) s.warn(problem);
       return `remembered in ${written}: "${text}" (the model reads it from the next turn)`;
     },
     edit: async () => {
-      const said = await editorModule().editFiles(files.map(where), handOver);
+      const said = await editorModule().editFiles(files().map(where), handOver);
       for (const problem of s.agent.load()) s.warn(problem);
       return said;
     },
@@ -60,10 +64,13 @@ export function memoryFor(s: Services, options: AppOptions, handOver: HandOver):
 }
 
 /** /shells: the model's background commands listed, and one ended. */
-export function shellsFor(background: BackgroundShells): CoordinatorOptions['shells'] {
+export function shellsFor(shells: () => BackgroundShells): CoordinatorOptions['shells'] {
   return {
-    lines: () => shellLines(background.all(), Date.now()),
+    lines: () =>
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('../tools/background') as typeof import('../tools/background')).shellLines(shells().all(), Date.now()),
     kill: (id) => {
+      const background = shells();
       const shell = background.find(id);
       if (!shell) return `no background command ${id} (/shells lists them)`;
       return background.kill(id) ? `stopping shell ${id}: ${shell.command}` : `shell ${id} has ended (${shell.ended})`;
@@ -188,12 +195,12 @@ export function rewindFiles(s: Services): Pick<CoordinatorOptions, 'checkpoints'
 }
 
 /** /secrets: what was masked this session, numbered, never the values; a value let through by its number. */
-export function secretsFor(s: Services): CoordinatorOptions['secrets'] {
-  const mask = s.secrets;
-  if (!mask) return undefined;
+export function secretsFor(s: Services, options: AppOptions): CoordinatorOptions['secrets'] {
+  if (options.maskSecrets === false) return undefined;
+  const mask = (): NonNullable<Services['secrets']> => s.secrets as NonNullable<Services['secrets']>;
   return {
     lines: () => {
-      const list = mask.list();
+      const list = mask().list();
       if (list.length === 0) return ['no secret has been masked in this session'];
       return [
         'masked before sending (the model gets the placeholder; a call that uses one asks you first):',
@@ -202,8 +209,8 @@ export function secretsFor(s: Services): CoordinatorOptions['secrets'] {
       ];
     },
     allow: (which) => {
-      const placeholder = mask.list()[Number(which) - 1]?.placeholder ?? which;
-      return mask.allow(which)
+      const placeholder = mask().list()[Number(which) - 1]?.placeholder ?? which;
+      return mask().allow(which)
         ? `${placeholder} is sent as it is from the next request on (this session)`
         : `no masked secret ${which} (/secrets lists them)`;
     },
@@ -234,5 +241,9 @@ export function lookingAround(
   s: Services,
   options: AppOptions,
 ): Pick<CoordinatorOptions, 'shells' | 'secrets' | 'searchLogs'> {
-  return { shells: shellsFor(s.background), secrets: secretsFor(s), searchLogs: searchLogsFor(options) };
+  return {
+    shells: shellsFor(() => s.background),
+    secrets: secretsFor(s, options),
+    searchLogs: searchLogsFor(options),
+  };
 }

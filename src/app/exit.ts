@@ -3,7 +3,6 @@
 
 import { env, stopEditor } from './env';
 import { Cleanup } from '../kernel/cleanup';
-import { killLiveTools } from '../turn/runner';
 import { tallyText } from '../providers/pricing/cost';
 import { scrollbackText } from '../tui/scrollback';
 import type { TranscriptModel } from '../tui/transcript-model';
@@ -16,12 +15,16 @@ export function cleanUpAtExit(cleanup: Cleanup, s: Services, screen: (() => void
     for (const stop of screen) stop();
   });
   // After the cancel (TERM), anything still alive in a tool's process group is killed: nothing outlives milk.
-  cleanup.add('tools', killLiveTools);
+  cleanup.add('tools', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    if (s.late.made()) (require('../tools/lazy-command') as typeof import('../tools/lazy-command')).killLiveTools();
+  });
   cleanup.add('editor', stopEditor);
-  cleanup.add('mcp', () => s.mcp.stop());
+  // An agent not made yet (milk quit before it was) has nothing to stop.
+  cleanup.add('mcp', () => s.late.made()?.mcp.stop());
   // Run in reverse: history first, then the turn is cancelled (its end is logged), then the log is flushed.
-  cleanup.add('conversation', () => s.recorder.close());
-  cleanup.add('turn', () => s.runner.cancel());
+  cleanup.add('conversation', () => s.late.made()?.recorder.close());
+  cleanup.add('turn', () => s.late.made()?.runner.cancel());
   // Registered last, so it runs first: entries reach the disk before anything else is torn down.
   cleanup.add('history', () => s.history.flush({ reason: 'exit' }));
 }
@@ -29,9 +32,10 @@ export function cleanUpAtExit(cleanup: Cleanup, s: Services, screen: (() => void
 /** The conversation as exitTranscript says, for the terminal's scrollback once the screen is gone. */
 export function leftInScrollback(transcript: TranscriptModel, s: Services, options: AppOptions): string {
   if (options.exitTranscript === 'none') return '';
+  const made = s.late.made();
   return scrollbackText(transcript.scrollback(options.exitTranscript ?? 'all'), {
     color: !env(options).NO_COLOR,
-    whole: s.log.fileOf(s.recorder.conv),
+    whole: made ? made.log.fileOf(made.recorder.conv) : null,
   });
 }
 
@@ -41,10 +45,11 @@ export function leftInScrollback(transcript: TranscriptModel, s: Services, optio
  */
 export function farewell(s: Services, logged: boolean): () => string | null {
   return () => {
-    const id = s.recorder.lastWritten;
-    if (!logged || id === null) return null;
-    s.spending.settle();
-    const session = s.spending.session;
+    const made = s.late.made();
+    const id = made?.recorder.lastWritten ?? null;
+    if (!made || !logged || id === null) return null;
+    made.spending.settle();
+    const session = made.spending.session;
     const cost = session.requests > 0 ? ` · this session: ${tallyText(session)}` : '';
     return `milk: to come back to this conversation: milk -c, or milk --resume ${id}${cost}`;
   };

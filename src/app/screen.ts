@@ -31,6 +31,7 @@ import { warmRender } from '../markdown/render';
 import { HyperlinkChoice, ThemeChoice, italicFor } from '../settings/theme';
 import { type Services, memoryGuard, rulesProblems, services } from './services';
 import { askTrust } from './trust';
+import { loadParts } from './parts';
 import { inputHandler } from './keys-in';
 import { greet } from './greeting';
 import { cleanUpAtExit, farewell, leftInScrollback } from './exit';
@@ -127,6 +128,8 @@ export interface App {
 
 /** Brings back the conversation the flags asked for, if any, saying what came of it. */
 function resumeAsked(bus: Bus, s: Services, coordinator: TurnCoordinator, how: ResumeRequest): void {
+  // Nothing to bring back: the agent (whose conversations these are) is made after the first paint.
+  if (how === null) return;
   const resumed = resume(s.sessions, how, (fork) => coordinator.openPicker(fork));
   if (resumed.kind === 'note') bus.emit('transcript.note', { text: sanitize(resumed.text) });
   if (resumed.kind === 'unknown')
@@ -138,7 +141,8 @@ function warmUps(s: Services, provider: AppOptions['provider'], coordinator: Tur
   return [
     // First: the secret detector loads in its own thread (~100 ms), which a request waits for; and the system prompt,
     // sent with every request, is looked at now rather than at Enter.
-    () => void s.detector?.detect(s.agent.text()),
+    // Once the agent is made (after the first paint, in its own tick), never by a key: making it is the larger cost.
+    () => s.late.whenMade((late) => void late.detector?.detect(late.agent.text())),
     () => markdown(),
     ...Array.from({ length: 4 }, () => () => warmRender(s.settings.emoji)),
     () => provider.warm?.(),
@@ -148,13 +152,35 @@ function warmUps(s: Services, provider: AppOptions['provider'], coordinator: Tur
   ];
 }
 
-/** The instruction files and the environment are read once the screen is up, and again for each new conversation. */
-function loadAgentLater(bus: Bus, s: Services): void {
+/**
+ * The agent after the first paint: its parts loaded a tick each (app/parts.ts), then the agent made, then the
+ * instruction files and the environment read (again for each new conversation), then the MCP servers started and
+ * the session_start hooks run: start-up never waits on any of them.
+ */
+function agentAfterPaint(bus: Bus, s: Services): () => void {
   const loadAgent = (): void => {
     for (const problem of s.agent.load()) s.warn(problem);
   };
-  setImmediate(loadAgent);
   bus.on('session.new', loadAgent);
+  const steps = [
+    () => s.late.make(),
+    loadAgent,
+    () => {
+      void s.mcp.start();
+      s.hooks.fire('session_start', { source: 'milk' });
+      bus.requestRender();
+    },
+  ];
+  let tick: NodeJS.Immediate | null = null;
+  const next = (): void => {
+    steps.shift()?.();
+    tick = steps.length ? setImmediate(next) : null;
+  };
+  const parts = loadParts(() => (tick = setImmediate(next)));
+  return () => {
+    parts.stop();
+    if (tick) clearImmediate(tick);
+  };
 }
 
 /** Each key puts the price table off (services.ts); the first text typed starts the warm-ups. */
@@ -209,7 +235,9 @@ export function startApp(options: AppOptions): App {
   bus.on('app.suspend', () => jobs.suspend());
   bus.on('app.redraw', () => jobs.redraw());
 
+  let stopAgentLoad = (): void => undefined;
   const screenStops = [
+    () => stopAgentLoad(),
     () => probe.stop(),
     () => warm.stop(),
     () => jobs.uninstall(),
@@ -218,17 +246,12 @@ export function startApp(options: AppOptions): App {
   ];
   cleanUpAtExit(options.cleanup, s, [...screenStops, () => terminal.restore(), () => ui.destroy()]);
   options.cleanup.add('memory guard', memoryGuard(bus, s, options.cleanup));
-  loadAgentLater(bus, s);
   rulesProblems(s);
   const done = new Promise<void>((resolve) => bus.on('app.quit', () => resolve()));
   terminal.start();
   repaint();
   probe.start((data) => options.output.write(data), probeRow);
-  // The MCP servers start after the first paint: start-up never waits on them; nor on the session_start hooks.
-  setImmediate(() => {
-    void s.mcp.start();
-    s.hooks.fire('session_start', { source: 'milk' });
-  });
+  stopAgentLoad = agentAfterPaint(bus, s);
   const scrollback = (): string => leftInScrollback(transcript, s, options);
   return { bus, coordinator, screen: ui, done, farewell: farewell(s, options.dataDir !== null), scrollback };
 }

@@ -2,7 +2,7 @@
 // prices settled once milk is idle after a turn, the approval rules' problems said, the heap watched.
 
 import { Bus } from '../kernel/bus';
-import { agentParts } from './agent';
+import type { AgentParts } from './agent';
 import { sanitize } from '../protocol/inert';
 import { Cleanup } from '../kernel/cleanup';
 import { installMemoryGuard } from './memory-guard';
@@ -11,17 +11,82 @@ import { describeModel } from '../providers/resume';
 import { statusLines } from './status-lines';
 import type { TerminalFacts } from './doctor';
 import { APPROVAL_MEANING } from '../settings/approval';
+import { startingSettings } from '../settings/starting';
 import { HistoryService, historyPaths } from '../history/service';
-import { Sessions } from '../session/sessions';
+import type { Sessions } from '../session/sessions';
 import type { AppOptions } from './screen';
 
-/** The services: the agent's parts (app/agent.ts), and history and sessions around them. */
+/** The agent's parts and the conversations around them: made after the first paint, or when first needed. */
+type Late = AgentParts & { sessions: Sessions };
+
+/** The keys given, which must be every member of the late parts (a member added and not listed fails to compile). */
+function everyMember<K extends keyof Late>(
+  keys: readonly K[] & ([Exclude<keyof Late, K>] extends [never] ? unknown : { unlisted: Exclude<keyof Late, K> }),
+): readonly K[] {
+  return keys;
+}
+
+/** Every member of the agent's parts, each a getter on the services that makes the agent when first read. */
+const LATE_KEYS = everyMember([
+  'settings',
+  'agent',
+  'permissions',
+  'rulesRead',
+  'changes',
+  'secrets',
+  'detector',
+  'mcp',
+  'background',
+  'hooks',
+  'vouch',
+  'provider',
+  'applyProject',
+  'runner',
+  'log',
+  'recorder',
+  'modelName',
+  'restoreModel',
+  'spending',
+  'reread',
+  'sessions',
+] as const);
+
+/** The agent, made at its first use: the modules it needs are loaded then (app/parts.ts loads them sooner). */
+function lateAgent(bus: Bus, options: AppOptions, settings: AgentParts['settings'], warn: (text: string) => void) {
+  let made: Late | null = null;
+  const waiting: ((late: Late) => void)[] = [];
+  const make = (): Late => {
+    if (made) return made;
+    const plan = trustPlan(options.workspaceSettings);
+    const project = plan?.kind === 'apply' ? plan.settings : undefined;
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { agentParts } = require('./agent') as typeof import('./agent');
+    const { Sessions } = require('../session/sessions') as typeof import('../session/sessions');
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    const parts = agentParts(bus, { ...options, settings, warn, rewind: { cleanup: options.cleanup }, project });
+    const { runner, log, recorder, restoreModel, reread } = parts;
+    const maxKept = options.answer?.maxKeptChars;
+    made = { ...parts, sessions: new Sessions(bus, runner, log, recorder, maxKept, restoreModel, reread) };
+    for (const then of waiting.splice(0)) then(made);
+    return made;
+  };
+  return {
+    make,
+    /** The agent if it is made; null before (what the first paint shows reads this, and never makes it). */
+    made: (): Late | null => made,
+    /** `then` once the agent is made (at once if it is). */
+    whenMade: (then: (late: Late) => void): void => {
+      if (made) then(made);
+      else waiting.push(then);
+    },
+  };
+}
+
+/** The services: the agent's parts (app/agent.ts, made after the first paint), and history and sessions around them. */
 export function services(bus: Bus, options: AppOptions) {
   const warn = (text: string): void => bus.emit('status.warning', { text: sanitize(text) });
-  const plan = trustPlan(options.workspaceSettings);
-  const trusted = plan?.kind === 'apply' ? plan.settings : undefined;
-  const parts = agentParts(bus, { ...options, warn, rewind: { cleanup: options.cleanup }, project: trusted });
-  const { settings, runner, log, recorder } = parts;
+  const settings = startingSettings(options);
+  const late = lateAgent(bus, options, settings, warn);
   const history = new HistoryService({
     settings,
     dataDir: options.dataDir,
@@ -31,45 +96,41 @@ export function services(bus: Bus, options: AppOptions) {
     maxEntries: options.maxEntries,
     warn,
   });
-  const sessions = new Sessions(
-    bus,
-    runner,
-    log,
-    recorder,
-    options.answer?.maxKeptChars,
-    parts.restoreModel,
-    parts.reread,
-  );
   const paths = options.dataDir === null ? null : historyPaths(options.dataDir, options.sessionId);
+  const base = { warn, history, terminalFacts: terminalFacts(), late };
+  const s = Object.defineProperties(
+    base,
+    Object.fromEntries(LATE_KEYS.map((k) => [k, { get: () => (k === 'settings' ? settings : late.make()[k]) }])),
+  ) as typeof base & Late;
   const sessionInfo = (): string[] => [
     `session ${options.sessionId} · workspace ${options.workspace}`,
-    `conversation ${recorder.conv} · provider ${settings.provider} · model ${parts.modelName()}`,
+    `conversation ${s.recorder.conv} · provider ${settings.provider} · model ${s.modelName()}`,
     paths
-      ? `files: ${log.fileOf(recorder.conv)}, ${paths.session}, ${paths.global}`
+      ? `files: ${s.log.fileOf(s.recorder.conv)}, ${paths.session}, ${paths.global}`
       : 'files: none (no data dir; history in memory only)',
   ];
-  const { keyed } = settleWhenIdle(bus, parts);
+  const { keyed } = settleWhenIdle(bus, s);
   const statusInfo = (): string[] => {
-    parts.spending.settle();
+    s.spending.settle();
     return statusLines({
       session: options.sessionId,
       workspace: options.workspace,
       added: settings.dirs,
-      conversation: recorder.conv,
-      model: describeModel({ provider: settings.provider, model: parts.modelName(), baseUrl: parts.provider.baseUrl }),
+      conversation: s.recorder.conv,
+      model: describeModel({ provider: settings.provider, model: s.modelName(), baseUrl: s.provider.baseUrl }),
       mode: settings.mode,
       modeMeaning: APPROVAL_MEANING[settings.mode],
       sandbox: settings.sandboxState,
-      context: runner.contextUse(),
-      spent: parts.spending,
+      context: s.runner.contextUse(),
+      spent: s.spending,
     });
   };
-  // What the terminal answered, for /doctor: filled in once the terminal's input is set up.
-  const terminalFacts: { keyboard: () => string; sync: () => TerminalFacts['sync'] } = {
-    keyboard: () => 'unknown',
-    sync: () => 'not answered',
-  };
-  return { ...parts, warn, history, sessions, sessionInfo, statusInfo, terminalFacts, keyed };
+  return Object.assign(s, { sessionInfo, statusInfo, keyed });
+}
+
+/** What the terminal answered, for /doctor: filled in once the terminal's input is set up. */
+function terminalFacts(): { keyboard: () => string; sync: () => TerminalFacts['sync'] } {
+  return { keyboard: () => 'unknown', sync: () => 'not answered' };
 }
 
 export type Services = ReturnType<typeof services>;
@@ -84,7 +145,7 @@ const PRICES_AFTER_IDLE_MS = 2000;
  * Prices that wait for the table are settled once milk is idle a while after a turn; the status bar shows them.
  * `keyed` is told of each key, which puts the load off until the keys have been quiet as long.
  */
-function settleWhenIdle(bus: Bus, parts: ReturnType<typeof agentParts>): { keyed: () => void } {
+function settleWhenIdle(bus: Bus, parts: Pick<AgentParts, 'runner' | 'spending'>): { keyed: () => void } {
   let timer: NodeJS.Timeout | null = null;
   let lastKeyAt = -Infinity;
   const later = (ms: number): void => {
@@ -115,8 +176,10 @@ function settleWhenIdle(bus: Bus, parts: ReturnType<typeof agentParts>): { keyed
 
 /** The approval rules: what was wrong with their file said once the screen is up (app/agent.ts keeps them). */
 export function rulesProblems(s: Services): void {
-  void s.rulesRead.then(({ problems }) => {
-    for (const p of problems) s.warn(p);
+  s.late.whenMade(({ rulesRead }) => {
+    void rulesRead.then(({ problems }) => {
+      for (const p of problems) s.warn(p);
+    });
   });
 }
 

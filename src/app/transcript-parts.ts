@@ -34,14 +34,24 @@ export function statusSources(
     force: () => s.settings.force,
     approval: () => s.settings.approval,
     always: () => s.settings.alwaysTools(),
-    providerHint: () => s.provider.hint ?? `${s.settings.provider} · ${s.settings.model}`,
-    mcp: s.mcp.status,
+    // What the first paint shows is read without making the agent (app/services.ts makes it after the first paint).
+    providerHint: () =>
+      (s.late.made()?.provider ?? options.provider).hint ?? `${s.settings.provider} · ${s.settings.model}`,
+    mcp: () => s.late.made()?.mcp.status() ?? null,
     interruptKey: keys.key('busy', 'turn.cancel'),
     // A provider that names no model (the offline demo, a script) has no window to fill.
-    contextUse: () => (s.settings.model === null ? null : { ...s.runner.contextUse(), compactAt: COMPACT_AT }),
-    effort: () => s.runner.effort(),
+    contextUse: () => {
+      const runner = s.late.made()?.runner;
+      return s.settings.model === null || !runner ? null : { ...runner.contextUse(), compactAt: COMPACT_AT };
+    },
+    effort: () => {
+      const model = s.settings.model;
+      return s.settings.effort ?? (model ? options.modelSettings?.(model)?.effort : undefined);
+    },
     spent: () => {
-      const { turn, conversation: c } = s.spending;
+      const spending = s.late.made()?.spending;
+      if (!spending) return null;
+      const { turn, conversation: c } = spending;
       if (c.requests === 0) return null;
       const usage = { input: turn.input, output: turn.output, cached: turn.cacheRead, total: c.input + c.output };
       return { usage, money: c.priced > 0 ? money(c.usd) : null };

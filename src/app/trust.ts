@@ -102,11 +102,13 @@ export function unattendedTrust(plan: TrustPlan | null): { settings?: ProjectSet
  */
 export function askTrust(bus: Bus, s: Services, coordinator: TurnCoordinator, options: AppOptions): void {
   const note = (text: string): void => bus.emit('transcript.note', { text: sanitize(text) });
-  s.vouch.ask = (intro, question) =>
-    new Promise((resolve) => {
-      note(intro);
-      coordinator.askOwn(question, RUN_CHOICES, (a) => resolve(a.kind === 'option' && a.index === 0));
-    });
+  s.late.whenMade(({ vouch }) => {
+    vouch.ask = (intro, question) =>
+      new Promise((resolve) => {
+        note(intro);
+        coordinator.askOwn(question, RUN_CHOICES, (a) => resolve(a.kind === 'option' && a.index === 0));
+      });
+  });
   const w = options.workspaceSettings;
   const plan = trustPlan(w);
   if (!w || plan === null) return;

@@ -6,6 +6,7 @@ import { redactUrl } from '../kernel/redact';
 import type { AppOptions, Services } from './screen';
 import type { Bus } from '../kernel/bus';
 import { TurnCoordinator } from '../composer/coordinator';
+import type { TurnPort } from '../composer/coordinator-types';
 import { copyAnswer } from '../tui/copy';
 import type { Keymap } from '../tui/keymap';
 import { Painter } from '../tui/painter';
@@ -31,6 +32,41 @@ import { promptCommands } from './command-loaders';
 import { env, HandOver, editorModule } from './env';
 import { aboutMilk } from './cli-support';
 
+/**
+ * The runner as the coordinator drives it: idle until the agent is made (after the first paint), and a turn asked
+ * for sooner makes it then.
+ */
+function lateRunner(s: Services): TurnPort {
+  const made = () => s.late.made()?.runner;
+  return {
+    get busy() {
+      return made()?.busy === true;
+    },
+    get settings() {
+      return s.settings;
+    },
+    get firstTurn() {
+      return made()?.firstTurn ?? null;
+    },
+    get rewindable() {
+      return made()?.rewindable ?? [];
+    },
+    effort: () => s.runner.effort(),
+    cancel: () => made()?.cancel() ?? false,
+    start: (input, options) => s.runner.start(input, options),
+    runOwn: (command, options) => s.runner.runOwn(command, options),
+    compact: (focus) => s.runner.compact(focus),
+    steer: (text, display, segments) => s.runner.steer(text, display, segments),
+    rewind: (index) => s.runner.rewind(index),
+  };
+}
+
+/** /model's list: the provider's server and how its models are listed, where it lists them. */
+function modelsOf(s: Services) {
+  const list = s.provider.listModels;
+  return list ? { server: redactUrl(s.provider.baseUrl ?? s.provider.name), list } : null;
+}
+
 /** The screen's parts: the transcript and its feed, the coordinator, the status bar and the painter. */
 export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, keys: Keymap, handOver: HandOver) {
   // Without colour, strike-through keeps its ~~: SGR 9 alone may not show.
@@ -40,7 +76,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     keys.key('idle', 'transcript.toggleFold'),
   );
   const feed = new TranscriptFeed(bus, transcript, keys);
-  const checklist = new ChecklistPanel(bus, () => s.runner.busy);
+  const checklist = new ChecklistPanel(bus, () => s.late.made()?.runner.busy === true);
   const view = {
     clear: (): void => {
       transcript.clear();
@@ -50,29 +86,33 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     toggleChecklist: (): string => checklist.toggle(),
   };
   const select = selection(bus, ui, s, options, transcript, () => coordinator);
-  const coordinator = new TurnCoordinator(bus, s.runner, s.history, {
+  const coordinator = new TurnCoordinator(bus, lateRunner(s), s.history, {
     keys,
     transcript: transcriptKeys(transcript, select, ui),
-    sessions: s.sessions,
+    // Read when used: the agent and its conversations are made after the first paint (app/services.ts).
+    get sessions() {
+      return s.sessions;
+    },
     workspace: options.workspace,
     sessionInfo: s.sessionInfo,
     ...agentInfo(s),
     ...spendInfo(s),
     providerSetup: providerSetup(s, options),
     images: pastedImages(options),
-    models: () => {
-      const list = s.provider.listModels;
-      return list ? { server: redactUrl(s.provider.baseUrl ?? s.provider.name), list } : null;
-    },
+    models: () => modelsOf(s),
     doctor: doctorLinesFor(s, options),
     about: aboutMilk,
-    permissionsFile: s.permissions.file,
+    get permissionsFile() {
+      return s.permissions.file;
+    },
     ...rewindFiles(s),
     view,
     editExternally: (text) => editorModule().editExternally(text, options.dataDir, handOver),
     files: mentionFiles(options.workspace, () => s.settings.dirs),
     addDir: addDirFor(s, options.workspace),
-    mcp: s.mcp.forSlash,
+    get mcp() {
+      return s.mcp.forSlash;
+    },
     ...lookingAround(s, options),
     memory: memoryFor(s, options, handOver),
     prompts: promptCommands(s),

@@ -14,6 +14,26 @@ import type { SetupKind, SetupAnswers } from './views/provider-setup';
 import type { RestoreReport } from '../session/checkpoints';
 import type { Sessions } from '../session/sessions';
 import type { CarriedEffect } from './state';
+import type { TurnRunner } from '../turn/runner';
+
+/**
+ * The turn runner as the composer drives it. The full screen hands over one that answers "idle" until the agent is
+ * made after the first paint (app/views.ts), and makes it when a turn is asked for sooner.
+ */
+export type TurnPort = Pick<
+  TurnRunner,
+  | 'busy'
+  | 'settings'
+  | 'cancel'
+  | 'compact'
+  | 'effort'
+  | 'firstTurn'
+  | 'rewind'
+  | 'rewindable'
+  | 'runOwn'
+  | 'start'
+  | 'steer'
+>;
 import type { ViewPaints } from './views/view';
 
 export interface Frame {

@@ -7,6 +7,7 @@
 // draws nothing and reads no file itself: the stack's selectors say what a
 // frame shows, the history service does the I/O.
 
+import type { TurnPort } from './coordinator-types';
 import type { Bus } from '../kernel/bus';
 import { sanitize } from '../protocol/inert';
 import { type CommandName, type Mode, OPENERS } from './views/registry';
@@ -19,7 +20,6 @@ import { slashContext } from './slash-context';
 import type { CoordinatorOptions, EffectHandlers, Frame } from './coordinator-types';
 import { type EditorState, expandedText } from '../editor/model';
 import type { HistoryService } from '../history/service';
-import type { TurnRunner } from '../turn/runner';
 import { UiState, dispatch, initialUi, keyModes, open, shownComposer, shownPaint, shownStatus, top } from './stack';
 import type { CarriedEffect, ComposerInput, Effect, Input } from './state';
 import type { PersonAnswer } from '../protocol/questions';
@@ -66,7 +66,7 @@ export class TurnCoordinator {
 
   constructor(
     private readonly bus: Bus,
-    private readonly runner: TurnRunner,
+    private readonly runner: TurnPort,
     private readonly history: HistoryService,
     private readonly options: CoordinatorOptions,
   ) {

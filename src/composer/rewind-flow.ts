@@ -3,6 +3,7 @@
 // back to before it, the input back into the composer, and offers back the
 // files changed since. A part of the coordinator, carrying out its effects.
 
+import type { TurnPort } from './coordinator-types';
 import type { Bus } from '../kernel/bus';
 import { EMPTY, sanitize } from '../protocol/inert';
 import { turnRunning } from './slash-commands';
@@ -10,7 +11,6 @@ import type { CoordinatorOptions } from './coordinator-types';
 import { displayText } from '../editor/text';
 import * as path from 'node:path';
 import { openRewind } from '../session/picker';
-import type { TurnRunner } from '../turn/runner';
 import type { ComposerInput, Effect } from './state';
 import { ConfirmView } from './views/confirm';
 import { PickerView } from './views/picker';
@@ -20,7 +20,7 @@ const ESC_ESC_MS = 800;
 
 /** What rewinding takes from the coordinator. */
 export interface RewindParts {
-  readonly runner: TurnRunner;
+  readonly runner: TurnPort;
   readonly bus: Bus;
   readonly keys: CoordinatorOptions['keys'];
   readonly checkpoints: CoordinatorOptions['checkpoints'];

@@ -3,11 +3,11 @@
 // the settings, and what only the coordinator can do (its pickers and views). A command that uses a service already
 // listed touches no file but its own; what it says when the service is absent is its own words.
 
+import type { TurnPort } from './coordinator-types';
 import type { Bus } from '../kernel/bus';
 import type { CommandName, KeyNames, Mode } from './views/registry';
 import type { Settings } from '../settings/store';
 import type { HistoryService } from '../history/service';
-import type { TurnRunner } from '../turn/runner';
 import type { CoordinatorOptions } from './coordinator-types';
 import type { ComposerInput, Input } from './state';
 import type { View } from './views/view';
@@ -23,7 +23,7 @@ export interface SlashContext {
   /** The runtime facts: the model, force mode, the tools on "always", the history mode. */
   readonly settings: Settings;
   /** The turns: whether one runs, the effort asked, compacting, a turn started. */
-  readonly runner: TurnRunner;
+  readonly runner: TurnPort;
   /** The input history: its counts, and which list Up/Down and search walk. */
   readonly history: HistoryService;
   /** The services app/ gives the composer: sessions, MCP servers, shells, secrets, memory, the screen's parts… */
@@ -60,7 +60,7 @@ export interface SlashScreen {
 /** The coordinator's parts a slash command reaches. */
 export interface SlashHost extends SlashScreen {
   readonly bus: Bus;
-  readonly runner: TurnRunner;
+  readonly runner: TurnPort;
   readonly history: HistoryService;
   readonly options: CoordinatorOptions;
   note(text: string): void;

@@ -7,6 +7,9 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 import unicode = require('neo-blessed/lib/unicode');
 import { PassThrough } from 'node:stream';
+// The module object itself: blessed calls execFileSync through it (withoutTmuxProbe).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+import childProcess = require('node:child_process');
 import type { Widgets } from 'blessed';
 import { EmojiWidths, codePointWidth } from '../editor/width';
 import { createGrid, Grid, Look, themeAttrs } from './grid';
@@ -118,22 +121,60 @@ export function blessedTerm(term: string | undefined): string {
   return term;
 }
 
+/**
+ * Inside tmux, blessed's program runs `tmux -V` as it is made (about 10 ms of start-up, a process), for its version,
+ * which only its all-motion mouse mode reads and milk never asks for. While the screen is made that one call is
+ * answered without a process; the version is asked of tmux if it is ever read.
+ */
+function withoutTmuxProbe(make: () => Widgets.Screen): Widgets.Screen {
+  if (!process.env.TMUX) return make();
+  const real = childProcess.execFileSync;
+  const isProbe = (file: unknown, args: unknown): boolean =>
+    file === 'tmux' && Array.isArray(args) && args.length === 1 && args[0] === '-V';
+  const skip = ((file: string, args: readonly string[], opts: unknown) =>
+    isProbe(file, args) ? '' : real(file, args, opts as object)) as typeof real;
+  childProcess.execFileSync = skip;
+  let screen: Widgets.Screen;
+  try {
+    screen = make();
+  } finally {
+    childProcess.execFileSync = real;
+  }
+  let version: number | null = null;
+  Object.defineProperty(screen.program, 'tmuxVersion', {
+    configurable: true,
+    get: () => {
+      if (version !== null) return version;
+      try {
+        const said = /^tmux ([\d.]+)/i.exec(real('tmux', ['-V'], { encoding: 'utf8' }).trim());
+        version = said ? Number(said[1]) : 2;
+      } catch {
+        version = 2;
+      }
+      return version;
+    },
+  });
+  return screen;
+}
+
 /** Blessed's screen on milk's own input (a PassThrough: milk reads the terminal itself). */
 function blessedScreen(options: ScreenOptions): Widgets.Screen {
   const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => input });
-  return blessed.screen({
-    input: input as unknown as NodeJS.ReadStream,
-    output: options.output,
-    terminal: blessedTerm(options.term ?? process.env.TERM),
-    fullUnicode: true,
-    // Every terminal milk targets speaks UTF-8; ACS line drawing breaks under tmux and screen.
-    forceUnicode: true,
-    smartCSR: true,
-    autoPadding: false,
-    warnings: false,
-    title: 'milk',
-    dockBorders: false,
-  });
+  return withoutTmuxProbe(() =>
+    blessed.screen({
+      input: input as unknown as NodeJS.ReadStream,
+      output: options.output,
+      terminal: blessedTerm(options.term ?? process.env.TERM),
+      fullUnicode: true,
+      // Every terminal milk targets speaks UTF-8; ACS line drawing breaks under tmux and screen.
+      forceUnicode: true,
+      smartCSR: true,
+      autoPadding: false,
+      warnings: false,
+      title: 'milk',
+      dockBorders: false,
+    }),
+  );
 }
 
 /** DEC private mode 2026, synchronized output: the begin and end of a frame. */

@@ -1,10 +1,10 @@
 // What the coordinator's effect handlers (composer/effects/*) act through: the services it was given, the state it
 // keeps between inputs, and its own few moves (a note, an input dispatched, effects applied). Types only.
 
+import type { TurnPort } from '../coordinator-types';
 import type { Bus } from '../../kernel/bus';
 import type { HistoryService } from '../../history/service';
 import type { PersonAnswer } from '../../protocol/questions';
-import type { TurnRunner } from '../../turn/runner';
 import type { CoordinatorOptions, EffectHandlers } from '../coordinator-types';
 import type { ComposerInput, Effect, Input } from '../state';
 import type { RewindFlow } from '../rewind-flow';
@@ -34,7 +34,7 @@ export interface CoordinatorState {
 
 export interface EffectContext {
   readonly bus: Bus;
-  readonly runner: TurnRunner;
+  readonly runner: TurnPort;
   readonly history: HistoryService;
   readonly options: CoordinatorOptions;
   readonly state: CoordinatorState;

@@ -1,0 +1,86 @@
+// Only the screen before the first paint (issue 55): the built program's parts (dist/parts/, the loader's list in
+// dist/parts/index.json) are loaded after the first frame, each in its own tick, and a prompt sent the moment the
+// screen shows is answered. Checked on the built program in a pty, as a person starts it.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { KEY, MilkPty, tempDir } from '../helpers/pty';
+
+const PARTS = path.join(__dirname, '..', '..', 'dist', 'parts');
+
+/** A preload that notes when each part is loaded and when the status bar is first written, in `out`. */
+function recorder(dir: string, out: string): string {
+  const preload = path.join(dir, 'preload.js');
+  fs.writeFileSync(
+    preload,
+    `const fs = require('node:fs');
+    const Module = require('node:module');
+    const events = [];
+    const note = (what) => {
+      events.push(what);
+      fs.writeFileSync(${JSON.stringify(out)}, JSON.stringify(events));
+    };
+    const load = Module._load;
+    Module._load = function (request, parent, isMain) {
+      const file = Module._resolveFilename(request, parent, isMain);
+      const known = Boolean(require.cache[file]);
+      const got = load.apply(this, arguments);
+      if (!known && file.startsWith(${JSON.stringify(PARTS + path.sep)})) note('part ' + path.basename(file, '.js'));
+      return got;
+    };
+    const path = require('node:path');
+    const write = process.stdout.write;
+    let painted = false;
+    process.stdout.write = function (chunk, ...rest) {
+      if (!painted && String(chunk).includes('history: session')) {
+        painted = true;
+        note('paint');
+      }
+      return write.call(this, chunk, ...rest);
+    };`,
+  );
+  return preload;
+}
+
+let milk: MilkPty | null = null;
+afterEach(() => {
+  milk?.kill('SIGKILL');
+  milk = null;
+});
+
+it('loads no part of the agent before the first paint, then every part after it, and answers the first Enter', async () => {
+  const { parts } = JSON.parse(fs.readFileSync(path.join(PARTS, 'index.json'), 'utf8')) as { parts: string[] };
+  expect(parts).toEqual(expect.arrayContaining(['agent', 'tools', 'providers', 'session', 'mcp', 'web', 'snapshots']));
+  const dir = tempDir('milk-first-paint-');
+  const seen = path.join(dir, 'seen.json');
+  milk = new MilkPty({
+    args: ['--data-dir', path.join(dir, 'data')],
+    cwd: dir,
+    env: { NODE_OPTIONS: `--require ${recorder(dir, seen)}` },
+  });
+  await milk.waitForText('history: session');
+  // Sent the moment the screen shows: the parts it needs load then if they have not yet.
+  milk.write('first words' + KEY.enter);
+  await milk.waitForText('You wrote one line');
+  const events = () => JSON.parse(fs.readFileSync(seen, 'utf8')) as string[];
+  await milk.waitFor(() => parts.every((p) => events().includes(`part ${p}`)), 'every part loaded');
+  const list = events();
+  expect(list[0]).toBe('paint');
+  expect(list.filter((e) => e.startsWith('part ')).sort()).toEqual(parts.map((p) => `part ${p}`).sort());
+});
+
+it('brings a conversation back with --continue (the agent made before the first paint, as it must be)', async () => {
+  const dir = tempDir('milk-first-paint-');
+  const data = path.join(dir, 'data');
+  milk = new MilkPty({ args: ['--data-dir', data], cwd: dir });
+  await milk.waitForText('history: session');
+  milk.write('remember the kingfisher' + KEY.enter);
+  await milk.waitForText('You wrote one line');
+  await milk.waitFor(() => !milk!.statusLine().includes('working'), 'idle');
+  milk.write('/quit' + KEY.enter);
+  await milk.waitForText('to come back to this conversation: milk -c');
+  milk.kill('SIGKILL');
+  milk = new MilkPty({ args: ['--data-dir', data, '--continue'], cwd: dir });
+  await milk.waitForText('› remember the kingfisher');
+  await milk.waitForText('history: session');
+});
