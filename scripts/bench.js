@@ -91,11 +91,11 @@ const REFERENCE_BASELINE_MS = 133;
  */
 const STREAM_CPU_RATIO = 1.25;
 /**
- * Start-up over a bare blessed screen, the median of per-start ratios: 1.16-1.25 in seven runs of one build on one
- * day here (and the same build as the last issue's within 1 % in 25 interleaved starts), so 1.25 was not a gate that
- * holds; the goal of 1.05 is reported by Node.
+ * Start-up over a bare blessed screen, the median of per-start ratios. 1.37x before issue 55 moved the agent after the
+ * first paint and gave milk.js a cache made after start-up; 1.18x after it (the first start in a new data dir, with no
+ * cache yet, 1.25x, inside the headroom). Issue 55's goal of 1.15x is reported beside it.
  */
-const STARTUP_RATIO = 1.3;
+const STARTUP_RATIO = 1.2;
 const machine = { factor: 1, measured: false };
 
 function setMachineFactor(baselineMs) {
@@ -823,6 +823,7 @@ async function benchBudgets() {
     // read 1.25x and 1.38x for one build on one afternoon).
     cpuRatio: [],
     firstStartRatio: [],
+    afterPaint: [],
   };
   const bare = async () => {
     const b = await spawnUntil([path.join(__dirname, 'bench-baseline.js')], 'baseline ready');
@@ -879,8 +880,12 @@ async function benchBudgets() {
       const run = await spawnUntil(argv(data), 'history: session');
       m.startup.push(run.ms);
       m.startupRatio.push(run.ms / runBase);
-      // Idle: the two seconds after the first paint, and the memory held then.
+      // What start-up still does after the first paint (the agent's parts, the agent made: app/parts.ts), then idle:
+      // two seconds once that has settled, and the memory held then.
+      const rest0 = cpuNs(run.p.pid);
+      await sleep(1000);
       const idle0 = cpuNs(run.p.pid);
+      m.afterPaint.push((idle0 - rest0) * 1000);
       await sleep(2000);
       m.idle.push(((cpuNs(run.p.pid) - idle0) / 2) * 100);
       m.rss.push(rssMb(run.p.pid));
@@ -995,7 +1000,7 @@ async function benchBudgets() {
       baselineName: "the answer's own size",
     },
     {
-      case: 'idle CPU in the 2 s after start-up',
+      case: 'idle CPU, 2 s once start-up settled',
       value: med(m.idle),
       unit: '%',
       spread: spread(m.idle, (x) => `${x.toFixed(2)} %`),
@@ -1008,7 +1013,7 @@ async function benchBudgets() {
       value: med(m.ctrlc),
       unit: 'ms',
       spread: `p99 ${stats(m.ctrlc).p99.toFixed(1)} ms`,
-      budget: 15,
+      budget: 12,
       headroom: 0.5,
       time: true,
     },
@@ -1070,6 +1075,10 @@ async function benchBudgets() {
           .join('  ')
           .trimEnd(),
     );
+  console.log(
+    `  start-up's rest after the first paint (the agent's parts loaded, its modules evaluated, the agent made, a ` +
+      `tick each): median ${med(m.afterPaint).toFixed(0)} ms of CPU in the first second (reported)`,
+  );
   RESULTS.push(...rows);
 }
 
@@ -1081,6 +1090,7 @@ async function benchNodes() {
   const rows = [];
   for (const node of nodes) {
     const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+    // Node's own compile cache (Node >= 22.1) beside milk.js's, which every Node has.
     const hasCache =
       execFileSync(node, ['-p', "typeof require('node:module').enableCompileCache === 'function'"], {
         encoding: 'utf8',
@@ -1102,14 +1112,13 @@ async function benchNodes() {
       m.p.kill('SIGKILL');
     }
     const cached =
-      hasCache &&
       fs.existsSync(path.join(data, 'cache')) &&
       fs.readdirSync(path.join(data, 'cache'), { recursive: true }).length > 0;
     rows.push({
       version,
       milk: stats(milk).median,
       base: stats(base).median,
-      cache: cached ? 'compile cache' : 'no cache',
+      cache: !cached ? 'no cache' : hasCache ? 'both caches' : 'milk.js cache',
     });
   }
   console.log(

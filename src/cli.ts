@@ -118,9 +118,14 @@ function bundleWithCache(dir: string): { main: Main } | null {
   }
 }
 
-/** The cache written once start-up has settled (a temp file renamed over it), older ones of milk.js removed. */
+/**
+ * The cache written once start-up has settled, or at exit if that comes first (a temp file renamed over it), older
+ * ones of milk.js removed.
+ */
 function keepCache(dir: string, cacheFile: string, script: import('node:vm').Script): void {
-  setTimeout(() => {
+  const write = (): void => {
+    clearTimeout(timer);
+    process.removeListener('exit', write);
     try {
       const temp = `${cacheFile}.${process.pid}.tmp`;
       fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
@@ -131,5 +136,7 @@ function keepCache(dir: string, cacheFile: string, script: import('node:vm').Scr
     } catch {
       // Only the speed-up is lost.
     }
-  }, FLUSH_MS).unref();
+  };
+  const timer = setTimeout(write, FLUSH_MS).unref();
+  process.once('exit', write);
 }
