@@ -159,7 +159,12 @@ async function compareBuilds(nowCli, refCli, samples) {
     { cli: refCli, data: tmp('milk-bench-ref-'), m: empty() },
   ];
   try {
-    for (const b of builds) (await spawnUntil([b.cli, '--data-dir', b.data], 'history: session')).p.kill('SIGKILL');
+    // Each data dir used once before, long enough for milk.js's cache (written 2 s after start-up) to be there.
+    for (const b of builds) {
+      const once = await spawnUntil([b.cli, '--data-dir', b.data], 'history: session');
+      await sleep(2500);
+      once.p.kill('SIGKILL');
+    }
     for (let i = 0; i < samples; i++)
       for (const b of i % 2 === 0 ? builds : [...builds].reverse()) await sample(b.cli, b.data, mock.url, b.m);
   } finally {

@@ -119,13 +119,12 @@ function bundleWithCache(dir: string): { main: Main } | null {
 }
 
 /**
- * The cache written once start-up has settled, or at exit if that comes first (a temp file renamed over it), older
- * ones of milk.js removed.
+ * The cache written once start-up has settled (a temp file renamed over it), older ones of milk.js removed. Never at
+ * the exit of a short command (milk history, --help): its cache would hold none of the full screen's start-up, and
+ * a cache V8 accepts is not made again.
  */
 function keepCache(dir: string, cacheFile: string, script: import('node:vm').Script): void {
   const write = (): void => {
-    clearTimeout(timer);
-    process.removeListener('exit', write);
     try {
       const temp = `${cacheFile}.${process.pid}.tmp`;
       fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
@@ -137,6 +136,5 @@ function keepCache(dir: string, cacheFile: string, script: import('node:vm').Scr
       // Only the speed-up is lost.
     }
   };
-  const timer = setTimeout(write, FLUSH_MS).unref();
-  process.once('exit', write);
+  setTimeout(write, FLUSH_MS).unref();
 }
