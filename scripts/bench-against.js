@@ -98,7 +98,8 @@ async function sample(cli, data, url, into) {
     into.rss.push(rssMb(run.p.pid));
     run.p.write('go');
     await run.until(() => run.screen().includes('│go '));
-    await sleep(300);
+    // Long enough for what typing warms (the @-mention index lists the workspace once, with rg) to have started.
+    await sleep(800);
     const before = spawned();
     const cpu0 = cpuNs(run.p.pid);
     const t0 = process.hrtime.bigint();
