@@ -2143,6 +2143,10 @@ const NOTES = `Notes on reading these figures:
     Module.prototype._compile and broke require() of ES-module-only packages. Blessed also compiled all ~170 string
     capabilities of the terminal with new Function (no cache helps) on every start, about 10 ms; each now
     compiles when first used (src/tui/screen.ts), to the same output (__tests__/component/tput.test.ts).
+    Since issue 55 the bundle is split (scripts/bundle.js): dist/milk.js holds only what the first paint runs and
+    the agent's parts (dist/parts/) load a tick each after it; milk.js is compiled with V8's cache of it, made in
+    the data dir once start-up has run (Node's compile cache, made as a file is compiled, never held the functions
+    start-up ran); the "firstpaint" case shows what is still compiled before the first paint.
   - idle: after the width probe the whole screen was repainted; now only the probe's row is.
   - streaming CPU: split by thread, a first answer cost 0.27 s on the main thread and 0.24 s on V8's
     compiler and GC threads. The OpenAI SDK's path (undici's fetch, web streams, its SSE decoder) cost
