@@ -6,7 +6,7 @@
 const path = require('node:path');
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
-const { stats, fmt, tmp, sleep, spawnUntil, statusOf, cpuNs } = require('./bench-lib');
+const { stats, fmt, tmp, sleep, spawnUntil, statusOf, cpuNs, rssMb } = require('./bench-lib');
 
 const ROOT = path.join(__dirname, '..');
 
@@ -138,12 +138,6 @@ async function keysAndCtrlC(run, into) {
   const idle = run.until(() => !status().includes('working'));
   run.p.write('\x03');
   into.ctrlc.push(Number((await idle) - c0) / 1e6);
-}
-
-/** RSS of a process in MB. */
-function rssMb(pid) {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  return kb / 1024;
 }
 
 /**

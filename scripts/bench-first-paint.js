@@ -5,7 +5,7 @@ const path = require('node:path');
 const fs = require('node:fs');
 const { stats, fmt, tmp, sleep, spawnUntil } = require('./bench-lib');
 
-const CLI = process.env.BENCH_CLI ?? path.join(__dirname, '..', 'dist', 'cli.js');
+const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 const BARE = path.join(__dirname, 'bench-baseline.js');
 
 /**
@@ -98,4 +98,4 @@ async function benchFirstPaint({ check, machine, smoke }) {
   check('keystroke p99 in the 2 s after the first paint', s.p99, 16 * machine.factor, 0.5);
 }
 
-module.exports = { benchFirstPaint, keysAfterPaint };
+module.exports = { benchFirstPaint };

@@ -124,6 +124,12 @@ function spawnUntil(argv, ready, env = {}, node = process.execPath, retried = fa
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** A process's resident memory in MB (/proc/PID/status). */
+function rssMb(pid) {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return kb / 1024;
+}
+
 /** The status bar: the last line of a run spawnUntil started. */
 const statusOf = (run) => run.screen().split('\n').pop();
 
@@ -147,4 +153,4 @@ async function ctrlcToIdle(run, input) {
   return Number((await idle) - c0) / 1e6;
 }
 
-module.exports = { stats, fmt, tmp, sleep, cpuNs, spawnUntil, statusOf, turnCpu, ctrlcToIdle };
+module.exports = { stats, fmt, tmp, sleep, cpuNs, rssMb, spawnUntil, statusOf, turnCpu, ctrlcToIdle };
