@@ -211,6 +211,8 @@ export function startApp(options: AppOptions): App {
   const { transcript, coordinator, status, painter } = views(bus, ui, s, options, keymap, handOver);
   const scheduler = frames(painter, () => jobs?.isHandedOver() === true);
   const warm = warmWhenTyping(warmUps(s, options.provider, coordinator));
+  // A turn loads what it needs itself: readying a sample answer while the first real one streams is work done twice.
+  bus.on('turn.started', () => warm.stop());
   bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
   ui.screen.on('resize', () => scheduler.request());
 

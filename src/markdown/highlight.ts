@@ -6,7 +6,7 @@
 // and five escapes), read back here into styled pieces whose text is exactly
 // the code that went in. Pure.
 
-import { highlighter } from './parsers';
+import { highlighterFor } from './parsers';
 import { type Inert, isInert, linesOf, sanitize, sliceInert } from '../protocol/inert';
 
 export type CodeStyle =
@@ -59,11 +59,6 @@ function unescape(html: string): string {
   return html.includes('&') ? html.replace(/&(?:amp|lt|gt|quot|#x27);/g, (e) => ENTITIES[e]) : html;
 }
 
-/** Whether a fence's language is one milk colours. */
-export function knownLanguage(lang: string): boolean {
-  return lang !== '' && highlighter().getLanguage(lang) !== undefined;
-}
-
 /**
  * Blocks past these sizes are shown plain: highlight.js has no time limit,
  * and some grammars grow worse than linearly on hostile input (a Markdown
@@ -89,8 +84,9 @@ function tooLargeToHighlight(code: string): boolean {
  * `code`.
  */
 export function highlightLines(code: Inert, lang: string): CodeSpan[][] | null {
-  if (!lang || tooLargeToHighlight(code) || !knownLanguage(lang)) return null;
-  const html = highlighter().highlight(code, { language: lang, ignoreIllegals: true }).value;
+  const hljs = lang && !tooLargeToHighlight(code) ? highlighterFor(lang) : null;
+  if (!hljs) return null;
+  const html = hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
   const lines: CodeSpan[][] = [[]];
   const stack: CodeStyle[] = ['codeBlock'];
   const put = (text: string): void => {

@@ -1,7 +1,7 @@
 // The two parsers the transcript renders with, each loaded on first use so
 // start-up does not pay for them: markdown-it when an answer (or typing, to
-// warm it) arrives, highlight.js when a code block is first painted (or in
-// steps while the person types). The
+// warm it) arrives, highlight.js and a grammar when a code block in that
+// language is first painted (or in steps while the person types). The
 // rendering itself (render.ts, highlight.ts) is pure and calls these.
 
 import type MarkdownIt from 'markdown-it';
@@ -47,35 +47,50 @@ export function markdown(): MarkdownIt {
   return parser;
 }
 
-// The languages people paste and models answer in most; each grammar adds its aliases (ts, py, sh, …).
-const LANGUAGES = [
-  'bash',
-  'c',
-  'cpp',
-  'csharp',
-  'css',
-  'diff',
-  'go',
-  'java',
-  'javascript',
-  'json',
-  'kotlin',
-  'markdown',
-  'php',
-  'python',
-  'ruby',
-  'rust',
-  'shell',
-  'sql',
-  'swift',
-  'typescript',
-  'xml',
-  'yaml',
-];
+// The languages people paste and models answer in most, each with the other names a fence may give it: highlight.js's
+// own aliases, kept here so that a fence's language is known without loading every grammar (a unit test holds this
+// table to highlight.js's).
+export const LANGUAGES: Readonly<Record<string, readonly string[]>> = {
+  bash: ['sh', 'zsh'],
+  c: ['h'],
+  cpp: ['cc', 'c++', 'h++', 'hpp', 'hh', 'hxx', 'cxx'],
+  csharp: ['cs', 'c#'],
+  css: [],
+  diff: ['patch'],
+  go: ['golang'],
+  java: ['jsp'],
+  javascript: ['js', 'jsx', 'mjs', 'cjs'],
+  json: ['jsonc', 'json5'],
+  kotlin: ['kt', 'kts', 'ktm', 'ktx'],
+  markdown: ['md', 'mkdown', 'mkd'],
+  php: [],
+  python: ['py', 'gyp', 'ipython'],
+  ruby: ['rb', 'gemspec', 'podspec', 'thor', 'irb'],
+  rust: ['rs'],
+  shell: ['console', 'shellsession'],
+  sql: [],
+  swift: [],
+  typescript: ['ts', 'tsx', 'mts', 'cts'],
+  xml: ['html', 'xhtml', 'rss', 'atom', 'xjb', 'xsd', 'xsl', 'plist', 'wsf', 'svg'],
+  yaml: ['yml'],
+};
+
+/** The languages a grammar colours inside itself (a <script> in HTML, CSS in a JS template): registered with it. */
+export const EMBEDDED: Readonly<Record<string, readonly string[]>> = {
+  javascript: ['css', 'xml'],
+  markdown: ['xml'],
+  shell: ['bash'],
+  typescript: ['css', 'xml'],
+  xml: ['css', 'javascript'],
+  yaml: ['ruby'],
+};
+
+const BY_NAME = new Map(
+  Object.entries(LANGUAGES).flatMap(([name, aliases]) => [name, ...aliases].map((alias) => [alias, name] as const)),
+);
 
 let hljs: HLJSApi | null = null;
-/** Languages not registered yet (warmHighlighter registers them a few at a time). */
-const unregistered = [...LANGUAGES];
+const registered = new Set<string>();
 
 function core(): HLJSApi {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -83,32 +98,39 @@ function core(): HLJSApi {
   return hljs;
 }
 
-function register(count: number): void {
-  const h = core();
-  for (const name of unregistered.splice(0, count)) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    h.registerLanguage(name, require(`highlight.js/lib/languages/${name}`) as LanguageFn);
-  }
+// One grammar at a time, when a fence first names it: registering all of them cost about 25 ms of a first answer.
+function register(name: string): void {
+  if (registered.has(name)) return;
+  registered.add(name);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  core().registerLanguage(name, require(`highlight.js/lib/languages/${name}`) as LanguageFn);
+  for (const inner of EMBEDDED[name] ?? []) register(inner);
 }
 
-/** highlight.js with the languages above, loaded when a code block is first painted (unless warmed before). */
-export function highlighter(): HLJSApi {
-  register(unregistered.length);
+/** The name milk colours a fence's language under (as highlight.js matches it: any case), or null. */
+function languageName(lang: string): string | null {
+  return BY_NAME.get(lang.toLowerCase()) ?? null;
+}
+
+/** highlight.js with `lang`'s grammar (and those it embeds) registered, or null for a language milk does not colour. */
+export function highlighterFor(lang: string): HLJSApi | null {
+  const name = languageName(lang);
+  if (name === null) return null;
+  register(name);
   return core();
 }
 
 /**
- * Steps that load highlight.js and its grammars a few at a time, then
- * compile the likeliest grammars, for the warm-up between keys: about 60 ms
- * to load and up to 40 ms a grammar, which a first answer with code would
- * otherwise pay on the frames that first show each language.
+ * Steps that load highlight.js, then register and compile the likeliest grammars, for the warm-up between keys: a
+ * grammar is compiled at its first use (TypeScript's 10-25 ms here; registering it, with the CSS and HTML it embeds,
+ * about 8 ms), which a first answer with code would otherwise pay on the frames that first show each language.
  */
 export function warmHighlighter(): Array<() => void> {
   const steps: Array<() => void> = [() => void core()];
-  for (let k = 0; k < LANGUAGES.length; k += 4) steps.push(() => register(4));
-  // A grammar is compiled at its first use (TypeScript's 27 ms here): the likeliest, one a step; the rest when first
-  // met.
   for (const name of ['typescript', 'javascript', 'python', 'bash', 'json'])
-    steps.push(() => void core().highlight('x', { language: name, ignoreIllegals: true }));
+    steps.push(
+      () => void highlighterFor(name),
+      () => void core().highlight('x', { language: name, ignoreIllegals: true }),
+    );
   return steps;
 }

@@ -39,16 +39,24 @@ export class IdleWatchdog {
       }, deadline);
   }
 
+  /** When the last sign of life came (performance.now()). */
+  private last = 0;
+
   touch(): void {
-    // Once per chunk: moving the one timer is far cheaper than a new one each time.
-    if (this.timer) {
-      this.timer.refresh();
+    // Once per chunk, so only a time noted: the timer, when it fires, moves itself to the last sign of life's
+    // deadline (re-arming a timer per chunk cost more than the rest of the watchdog).
+    this.last = performance.now();
+    this.timer ??= setTimeout(() => this.expire(), this.ms);
+  }
+
+  private expire(): void {
+    const left = this.last + this.ms - performance.now();
+    if (left > 0) {
+      this.timer = setTimeout(() => this.expire(), left);
       return;
     }
-    this.timer = setTimeout(() => {
-      this.fired = true;
-      this.controller.abort();
-    }, this.ms);
+    this.fired = true;
+    this.controller.abort();
   }
 
   stop(): void {

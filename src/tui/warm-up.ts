@@ -15,7 +15,7 @@ const STEP_MS = 40;
 export interface WarmUp {
   /** Called on each typed text: the first call starts the steps, later ones do nothing. */
   typed(): void;
-  /** No step runs after this (milk is exiting). */
+  /** No step runs after this (a turn started, or milk is exiting). */
   stop(): void;
 }
 
