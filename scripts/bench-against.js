@@ -154,7 +154,8 @@ async function compareBuilds(nowCli, refCli, samples) {
     { cli: refCli, data: tmp('milk-bench-ref-'), m: empty() },
   ];
   try {
-    // Each data dir used once before, long enough for milk.js's cache (written 2 s after start-up) to be there.
+    // Each data dir used once before, long enough for the bundles' caches (written 2 s after start-up) to be there;
+    // the first sample's turn makes them again (src/code-cache.ts).
     for (const b of builds) {
       const once = await spawnUntil([b.cli, '--data-dir', b.data], 'history: session');
       await sleep(2500);

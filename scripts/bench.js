@@ -886,8 +886,9 @@ async function benchBudgets() {
       // wait begins, and nothing is written after it (a wait sees only new output): looked at first, then waited for.
       const ended = () => before.screen().split('\n').pop().includes('Σ');
       if (!ended()) await before.until(ended, 20000);
-      // milk.js's cache is written once start-up has settled (2 s after it).
-      await sleep(Math.max(0, 2500 - (Date.now() - beganAt)));
+      // The bundles' caches are written once start-up has settled (2 s after it), and again a second after the first
+      // turn (src/code-cache.ts).
+      await sleep(Math.max(1500, 2500 - (Date.now() - beganAt)));
       const exited = new Promise((resolve) => before.p.onExit(resolve));
       before.p.write('/quit\r');
       await exited;
@@ -1122,7 +1123,7 @@ async function benchNodes() {
     const data = tmp('milk-bench-node-');
     // The data dir used once before, so a cache (where this Node has one) is there.
     const once = await spawnUntil([CLI, '--data-dir', data], 'history: session', {}, node);
-    // milk.js's cache is written once start-up has settled (2 s).
+    // The bundles' caches are written once start-up has settled (2 s).
     await sleep(2500);
     const gone = new Promise((resolve) => once.p.onExit(resolve));
     once.p.write('/quit\r');

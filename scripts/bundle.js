@@ -220,13 +220,15 @@ async function main() {
     sizes.push({ name, bytes: out.bytes, modules: [...place.values()].filter((p) => p === name).length, inputs });
   }
   fs.writeFileSync(path.join(DIST, 'parts', 'index.json'), JSON.stringify({ parts, place: Object.fromEntries(place) }));
-  // What names milk.js's V8 cache in the data dir (src/cli.ts): V8 itself checks only the source's length.
-  const sha = crypto
-    .createHash('sha256')
-    .update(fs.readFileSync(bundleFile('milk')))
-    .digest('hex')
-    .slice(0, 16);
-  fs.writeFileSync(path.join(DIST, 'milk.sha'), `${sha}\n`);
+  // What names each bundle's V8 cache in the data dir (src/code-cache.ts): V8 itself checks only the source's length.
+  const hash = (name) =>
+    crypto
+      .createHash('sha256')
+      .update(fs.readFileSync(bundleFile(name)))
+      .digest('hex')
+      .slice(0, 16);
+  const hashes = Object.fromEntries(names.map((n) => [n, hash(n)]));
+  fs.writeFileSync(path.join(DIST, 'bundles.json'), JSON.stringify(hashes));
   if (process.argv.includes('--report')) report(sizes, place, why);
 }
 

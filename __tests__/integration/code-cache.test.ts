@@ -8,6 +8,8 @@ import * as nodeModule from 'node:module';
 import * as path from 'node:path';
 import { CLI, KEY, MilkPty, tempDir } from '../helpers/pty';
 
+const DIST = path.join(__dirname, '..', '..', 'dist');
+
 const HAS_CACHE = typeof (nodeModule as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}, cwd = tempDir()) {
@@ -89,37 +91,53 @@ describe('compile cache', () => {
   });
 });
 
-// milk.js's own V8 cache (src/cli.ts), on every Node: made once start-up has run, so it holds the functions start-up
-// compiled, which Node's compile cache (made as a file is compiled) does not.
-describe("milk.js's cache, made after start-up", () => {
-  const milkCache = (data: string): string[] => cacheFiles(data).filter((f) => /^milk-.*\.v8$/.test(f));
+// The bundles' own V8 caches (src/code-cache.ts), on every Node: made once start-up has run and again after the first
+// turn, so they hold the functions start-up and a turn compiled, which Node's compile cache (made as a file is
+// compiled) does not.
+describe("the bundles' caches, made after start-up and after a first turn", () => {
+  const bundles = Object.keys(JSON.parse(fs.readFileSync(path.join(DIST, 'bundles.json'), 'utf8')) as object);
+  /** Each bundle's cache file, by what it was made after ('start' or 'turn'). */
+  const caches = (data: string, made: string): string[] =>
+    cacheFiles(data).filter((f) => f.endsWith(`-${made}.v8`) && bundles.some((b) => f.startsWith(`${b}-`)));
+  const mtimes = (data: string, files: string[]): number[] =>
+    files.map((f) => fs.statSync(path.join(data, 'cache', f)).mtimeMs);
 
-  it('is written once the first start has settled, used by the next, and a corrupt one costs only the speed-up', async () => {
+  it('are written for milk.js and every part, made again after a turn, used by the next start, and a corrupt one costs only the speed-up', async () => {
+    expect(bundles).toEqual(expect.arrayContaining(['milk', 'agent', 'providers', 'tools']));
     const data = tempDir();
     const start = async (): Promise<MilkPty> => {
       const m = new MilkPty({ args: ['--data-dir', data] });
       await m.waitForText('history: session');
       return m;
     };
+    const turn = async (m: MilkPty): Promise<void> => {
+      m.write('hello' + KEY.enter);
+      await m.waitForText('You wrote one line');
+    };
     let m = await start();
-    await m.waitFor(() => milkCache(data).length === 1, 'the cache written', 10000);
-    const [name] = milkCache(data);
-    expect(name).toContain(process.version);
-    expect(fs.statSync(path.join(data, 'cache', name)).mode & 0o777).toBe(0o600);
+    await m.waitFor(() => caches(data, 'start').length === bundles.length, 'every cache written', 10000);
+    for (const f of caches(data, 'start')) {
+      expect(f).toContain(process.version);
+      expect(fs.statSync(path.join(data, 'cache', f)).mode & 0o777).toBe(0o600);
+    }
+    await turn(m);
+    // After the first turn each is made again, holding what the turn compiled, and the one before it removed.
+    await m.waitFor(() => caches(data, 'turn').length === bundles.length, 'every cache made after the turn', 10000);
+    await m.waitFor(() => caches(data, 'start').length === 0, 'the caches made before it removed', 5000);
     m.kill('SIGKILL');
-    const made = fs.statSync(path.join(data, 'cache', name)).mtimeMs;
-    // Used as it is by the next start (not written again).
+    const made = caches(data, 'turn');
+    const before = mtimes(data, made);
+    // Used as they are by the next start and its turn (not written again).
     m = await start();
-    m.write('hello' + KEY.enter);
-    await m.waitForText('You wrote one line');
-    expect(fs.statSync(path.join(data, 'cache', name)).mtimeMs).toBe(made);
+    await turn(m);
+    expect(mtimes(data, made)).toEqual(before);
     m.kill('SIGKILL');
     // A corrupt one is rejected by V8, and written again.
-    fs.writeFileSync(path.join(data, 'cache', name), Buffer.alloc(4096, 0xff));
+    const milk = made.find((f) => f.startsWith('milk-'))!;
+    fs.writeFileSync(path.join(data, 'cache', milk), Buffer.alloc(4096, 0xff));
     m = await start();
-    m.write('hello' + KEY.enter);
-    await m.waitForText('You wrote one line');
-    await m.waitFor(() => fs.statSync(path.join(data, 'cache', name)).size > 4096, 'the cache written again', 10000);
+    await turn(m);
+    await m.waitFor(() => fs.statSync(path.join(data, 'cache', milk)).size > 4096, 'the cache written again', 10000);
     m.kill('SIGKILL');
   });
 });

@@ -27,6 +27,7 @@ import { createScreen, Screen } from '../tui/screen';
 import { warmSearch } from '../tui/warm-search';
 import { warmTranscript, warmWhenTyping } from '../tui/warm-up';
 import { markdown, warmHighlighter } from '../markdown/parsers';
+import { codeRan } from '../kernel/code-ran';
 import { warmRender } from '../markdown/render';
 import { HyperlinkChoice, ThemeChoice, italicFor } from '../settings/theme';
 import { type Services, memoryGuard, rulesProblems, services } from './services';
@@ -213,6 +214,8 @@ export function startApp(options: AppOptions): App {
   const warm = warmWhenTyping(warmUps(s, options.provider, coordinator));
   // A turn loads what it needs itself: readying a sample answer while the first real one streams is work done twice.
   bus.on('turn.started', () => warm.stop());
+  // What the first turn compiled is kept for the next process's (src/code-cache.ts).
+  bus.on('turn.ended', ({ status }) => status === 'done' && codeRan());
   bus.on('render.request', ({ streaming }) => scheduler.request(streaming === true));
   ui.screen.on('resize', () => scheduler.request());
 
