@@ -4,8 +4,9 @@
 // needs. Every other module (reached only through a require() that runs later) goes into a part, dist/parts/NAME.js,
 // by the PARTS rules below. A module's import of a module in another bundle becomes a small reference,
 // `require(that bundle).__m(ID)`, so each module still exists once; each bundle's table (`__m`) hands its modules
-// out by ID, each evaluated at its first use as before. milk.js loads each part in its own idle tick after the first
-// paint (app/parts.ts, from the list this build puts in MILK_PARTS); a part needed sooner loads at once.
+// out by ID, each evaluated at its first use as before. milk.js loads each part making the agent needs in its own idle
+// tick after the first paint (app/parts.ts, from the list this build puts in MILK_PARTS); a part needed sooner, or
+// not for the agent (the shell commands, snapshots), loads where it is first used.
 // `--report` prints what each bundle holds and the static imports that pulled modules into milk.js.
 'use strict';
 
@@ -78,7 +79,7 @@ const AGENT_MADE = ['app/agent', 'session/sessions'];
 
 /**
  * The parts in the order they load after the first paint: as making the agent would first evaluate them (their
- * modules' static imports, depth first, leaves before what imports them), then the rest.
+ * modules' static imports, depth first, leaves before what imports them); and the rest, which nothing loads ahead.
  */
 function loadOrder(modules, place) {
   const order = [];
@@ -94,8 +95,10 @@ function loadOrder(modules, place) {
     warm.push([part, m]);
   };
   for (const root of AGENT_MADE) visit(root);
+  // The rest (the shell commands, snapshots) load where they are first used: a start that never uses them never
+  // compiles them.
   const rest = PARTS.map(([n]) => n).filter((n) => !order.includes(n) && [...place.values()].includes(n));
-  return { order: [...order, ...rest], warm };
+  return { order, rest, warm };
 }
 
 /** milk.js: what the first paint's modules reach by static imports. */
@@ -198,9 +201,9 @@ function entry(name, table) {
 async function main() {
   const modules = await graph();
   const { place, why } = placeModules(modules);
-  const { order, warm } = loadOrder(modules, place);
-  const names = ['milk', ...order];
-  const parts = names.slice(1);
+  const { order, rest, warm } = loadOrder(modules, place);
+  const names = ['milk', ...order, ...rest];
+  const parts = order;
   fs.rmSync(path.join(DIST, 'parts'), { recursive: true, force: true });
   const sizes = [];
   for (const name of names) {
@@ -219,7 +222,8 @@ async function main() {
     const inputs = Object.entries(out.inputs).map(([file, i]) => [file, i.bytesInOutput]);
     sizes.push({ name, bytes: out.bytes, modules: [...place.values()].filter((p) => p === name).length, inputs });
   }
-  fs.writeFileSync(path.join(DIST, 'parts', 'index.json'), JSON.stringify({ parts, place: Object.fromEntries(place) }));
+  const index = { parts: names.slice(1), afterPaint: parts, place: Object.fromEntries(place) };
+  fs.writeFileSync(path.join(DIST, 'parts', 'index.json'), JSON.stringify(index));
   // What names each bundle's V8 cache in the data dir (src/code-cache.ts): V8 itself checks only the source's length.
   const hash = (name) =>
     crypto

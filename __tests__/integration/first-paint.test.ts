@@ -1,6 +1,7 @@
-// Only the screen before the first paint (issue 55): the built program's parts (dist/parts/, the loader's list in
-// dist/parts/index.json) are loaded after the first frame, each in its own tick, and a prompt sent the moment the
-// screen shows is answered. Checked on the built program in a pty, as a person starts it.
+// Only the screen before the first paint (issue 55): the built program's parts that make the agent (dist/parts/, the
+// loader's list in dist/parts/index.json) are loaded after the first frame, each in its own tick, the others only
+// where they are used, and a prompt sent the moment the screen shows is answered. Checked on the built program in a
+// pty, as a person starts it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -48,9 +49,15 @@ afterEach(() => {
   milk = null;
 });
 
-it('loads no part of the agent before the first paint, then every part after it, and answers the first Enter', async () => {
-  const { parts } = JSON.parse(fs.readFileSync(path.join(PARTS, 'index.json'), 'utf8')) as { parts: string[] };
-  expect(parts).toEqual(expect.arrayContaining(['agent', 'tools', 'providers', 'session', 'mcp', 'web', 'snapshots']));
+it("loads no part before the first paint, the agent's parts after it, a part no one uses never, and answers the first Enter", async () => {
+  const index = JSON.parse(fs.readFileSync(path.join(PARTS, 'index.json'), 'utf8')) as {
+    parts: string[];
+    afterPaint: string[];
+  };
+  const { afterPaint } = index;
+  expect(afterPaint).toEqual(expect.arrayContaining(['agent', 'tools', 'providers', 'session', 'mcp', 'web']));
+  const unused = index.parts.filter((p) => !afterPaint.includes(p));
+  expect(unused).toEqual(expect.arrayContaining(['snapshots', 'commands']));
   const dir = tempDir('milk-first-paint-');
   const seen = path.join(dir, 'seen.json');
   milk = new MilkPty({
@@ -63,10 +70,15 @@ it('loads no part of the agent before the first paint, then every part after it,
   milk.write('first words' + KEY.enter);
   await milk.waitForText('You wrote one line');
   const events = () => JSON.parse(fs.readFileSync(seen, 'utf8')) as string[];
-  await milk.waitFor(() => parts.every((p) => events().includes(`part ${p}`)), 'every part loaded');
+  await milk.waitFor(() => afterPaint.every((p) => events().includes(`part ${p}`)), "the agent's parts loaded");
+  await milk.waitFor(() => !milk!.statusLine().includes('working'), 'idle');
   const list = events();
   expect(list[0]).toBe('paint');
-  expect(list.filter((e) => e.startsWith('part ')).sort()).toEqual(parts.map((p) => `part ${p}`).sort());
+  // The shell commands and snapshots cost nothing to a session that does not use them.
+  expect(list.filter((e) => e.startsWith('part ')).sort()).toEqual(afterPaint.map((p) => `part ${p}`).sort());
+  // Used, a part loads then: /doctor's checks are in the commands part.
+  milk.write('/doctor' + KEY.enter);
+  await milk.waitFor(() => events().includes('part commands'), '/doctor loading its part');
 });
 
 it('brings a conversation back with --continue (the agent made before the first paint, as it must be)', async () => {

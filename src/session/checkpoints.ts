@@ -47,28 +47,28 @@ export function running(pid: number): boolean {
   }
 }
 
+/** A folder's names, none when it cannot be read. */
+function names(dir: string): Promise<string[]> {
+  return new Promise((resolve) => fs.readdir(dir, (err, list) => resolve(err ? [] : list)));
+}
+
 /**
  * Removes the copies of every milk that is no longer running (one killed with -9 could not remove its own, and they
- * may hold a `.env`): each process's folder is named pid-time, and one whose pid is alive is left alone.
+ * may hold a `.env`): each process's folder is named pid-time, and one whose pid is alive is left alone. Through
+ * fs's callbacks: fs.promises costs a module load (~4 ms) that an idle screen would pay for this alone.
  */
 export async function sweepCopies(root: string, alive: (pid: number) => boolean = running): Promise<void> {
-  let sessions: string[];
-  try {
-    sessions = await fs.promises.readdir(root);
-  } catch {
-    return;
-  }
-  for (const session of sessions) {
+  for (const session of await names(root)) {
     const dir = path.join(root, session);
-    const runs = await fs.promises.readdir(dir).catch(() => [] as string[]);
+    const runs = await names(dir);
     let left = runs.length;
     for (const run of runs) {
       const pid = Number(/^(\d+)-/.exec(run)?.[1]);
       if (!pid || pid === process.pid || alive(pid)) continue;
-      await fs.promises.rm(path.join(dir, run), { recursive: true, force: true }).catch(() => undefined);
+      await new Promise<void>((done) => fs.rm(path.join(dir, run), { recursive: true, force: true }, () => done()));
       left--;
     }
-    if (left === 0) await fs.promises.rmdir(dir).catch(() => undefined);
+    if (left === 0) await new Promise<void>((done) => fs.rmdir(dir, () => done()));
   }
 }
 
