@@ -12,22 +12,45 @@ const BARE = path.join(__dirname, 'bench-baseline.js');
  * A preload that writes, at the first write that holds `ready`, the JavaScript files loaded by then (each one read
  * and compiled) to `out`.
  */
-function loadedAtPaint(dir, ready, out) {
+function loadedAtPaint(dir, ready, out, afterMs = 0) {
   const preload = path.join(dir, 'paint-preload.js');
   fs.writeFileSync(
     preload,
     `const fs = require('node:fs');
     const write = process.stdout.write;
     let done = false;
+    const list = () => fs.writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache)));
     process.stdout.write = function (chunk, ...rest) {
       if (!done && String(chunk).includes(${JSON.stringify(ready)})) {
         done = true;
-        fs.writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache)));
+        if (${afterMs} === 0) list();
+        else setTimeout(list, ${afterMs});
       }
       return write.call(this, chunk, ...rest);
     };`,
   );
   return preload;
+}
+
+/** The parts a session loaded by 3 s after its first paint (start-up settled) when nothing was typed. */
+async function partsOfIdle(data) {
+  const dir = tmp('milk-bench-idle-parts-');
+  const out = path.join(dir, 'loaded.json');
+  const run = await spawnUntil(
+    ['-r', loadedAtPaint(dir, 'history: session', out, 3000), CLI, '--data-dir', data],
+    'history: session',
+  );
+  try {
+    // Nothing is drawn meanwhile, so the file is looked for rather than waited on with the screen.
+    for (const end = Date.now() + 10000; !fs.existsSync(out); await sleep(100))
+      if (Date.now() > end) throw new Error('no list of the loaded files 10 s after the first paint');
+  } finally {
+    run.p.kill('SIGKILL');
+  }
+  const parts = path.join(__dirname, '..', 'dist', 'parts');
+  return JSON.parse(fs.readFileSync(out, 'utf8'))
+    .filter((f) => path.dirname(f) === parts)
+    .map((f) => path.basename(f, '.js'));
 }
 
 /** What a start loaded before its first paint: files and bytes, milk's own (dist/) and its packages'. */
@@ -81,12 +104,23 @@ async function benchFirstPaint({ check, machine, smoke }) {
       `${kb(milk.ownBytes)} in ${milk.own}, packages ${kb(milk.packageBytes)}); bare blessed screen ` +
       `${kb(bare.bytes)} in ${bare.files} files (blessed's index loads every widget; milk loads the screen and box)`,
   );
-  const { parts } = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'dist', 'parts', 'index.json'), 'utf8'));
-  const partBytes = parts.reduce(
-    (sum, p) => sum + fs.statSync(path.join(__dirname, '..', 'dist', 'parts', `${p}.js`)).size,
-    0,
+  const index = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'dist', 'parts', 'index.json'), 'utf8'));
+  const partBytes = (list) =>
+    list.reduce((sum, p) => sum + fs.statSync(path.join(__dirname, '..', 'dist', 'parts', `${p}.js`)).size, 0);
+  const { afterPaint } = index;
+  console.log(
+    `  after it, a tick each: ${afterPaint.length} parts of the agent, ${kb(partBytes(afterPaint))} ` +
+      `(${afterPaint.join(', ')})`,
   );
-  console.log(`  after it, a tick each: ${parts.length} parts of the agent, ${kb(partBytes)} (${parts.join(', ')})`);
+  // Unused costs nothing: the features outside the agent's parts are not compiled by a session that does not use them.
+  const unused = index.parts.filter((p) => !afterPaint.includes(p));
+  const loaded = (await partsOfIdle(data)).filter((p) => unused.includes(p));
+  console.log(
+    `  not used, not loaded: ${unused.map((p) => `${p} ${kb(partBytes([p]))}`).join(', ')}; an idle session ` +
+      `loaded ${loaded.length ? loaded.join(', ') : 'none of them'} in 3 s after its first paint (each loads where ` +
+      'first used)',
+  );
+  check('parts an idle session loaded that it did not use', loaded.length, 0, 0);
   const keys = [];
   for (let i = 0; i < (smoke ? 1 : 5); i++) keys.push(...(await keysAfterPaint(data)));
   const s = stats(keys);
