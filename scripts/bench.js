@@ -2142,7 +2142,8 @@ const NOTES = `Notes on reading these figures:
   budget times the machine factor. First token is Enter to the answer's first words
   on screen, the prompt typed and paused over first as a person does, against the mock server's own first
   byte. Streaming is a 4,000-token answer at 2,000 tokens/s; bytes are everything written to the terminal
-  meanwhile, against the answer's size. CPU is /proc/PID/schedstat (all threads, the compiler's included); its
+  meanwhile, against the answer's size. CPU is that of milk's process tree (milk and the processes it starts, each
+  with all its threads, the compiler's included, from /proc); its
   gate is the ratio to a bare blessed client streaming the same answer in the same round, painting at most once a
   frame (scripts/bench-stream-baseline.js), as CPU seconds drift with the machine's load more than a start-up's
   time does; the seconds are reported beside their budget.
@@ -2168,7 +2169,10 @@ const NOTES = `Notes on reading these figures:
     Since issue 55 the bundle is split (scripts/bundle.js): dist/milk.js holds only what the first paint runs and
     the agent's parts (dist/parts/) load a tick each after it; milk.js is compiled with V8's cache of it, made in
     the data dir once start-up has run (Node's compile cache, made as a file is compiled, never held the functions
-    start-up ran); the "firstpaint" case shows what is still compiled before the first paint.
+    start-up ran); the "firstpaint" case shows what is still compiled before the first paint. Every bundle has such
+    a cache now (src/code-cache.ts), made again after the first turn, so a later first turn does not compile the
+    request, the stream and the answer's first frames again; and the parts no session needs (the shell commands,
+    snapshots) load only where they are used.
   - idle: after the width probe the whole screen was repainted; now only the probe's row is.
   - streaming CPU: split by thread, a first answer cost 0.27 s on the main thread and 0.24 s on V8's
     compiler and GC threads. The OpenAI SDK's path (undici's fetch, web streams, its SSE decoder) cost
@@ -2177,7 +2181,11 @@ const NOTES = `Notes on reading these figures:
     against the mock server). The rest is per frame: the growing paragraph parsed and wrapped again, the
     rows painted, blessed's diff. Wrapping now scans a row at a time, blessed no longer fills the cells milk
     paints anyway, and streamed text paints at 20 frames a second (first words and keys at 60). Functions a
-    first answer runs are in the code cache too, which trims what the first answer compiles.
+    first answer runs are in the code cache too, which trims what the first answer compiles. Issue 55's profile of
+    a first answer sent 0.5 s after the prompt was typed found the typing warm-ups (Markdown, the highlighter's
+    grammars, a sample answer streamed into a throwaway transcript) still running beside the real answer: work
+    done twice, 1.25x-1.3x the bare client. They stop when a turn starts, a grammar is registered when a fence
+    first names it, and the idle watchdog notes a time per chunk instead of re-arming a timer.
 - Markdown against plain text (the markdown case): a long answer's complete blocks are rendered only when
   the view reaches them. While the view follows the bottom, the part of a burst that scrolls past costs a
   line scan for where its blocks start (src/markdown/cuts.ts), not markdown-it's parse and milk's layout;
