@@ -4,6 +4,7 @@
 const path = require('node:path');
 const fs = require('node:fs');
 const { stats, fmt, tmp, sleep, spawnUntil } = require('./bench-lib');
+const { unusedLine } = require('./bench-unused');
 
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 const BARE = path.join(__dirname, 'bench-baseline.js');
@@ -121,6 +122,7 @@ async function benchFirstPaint({ check, machine, smoke }) {
       'first used)',
   );
   check('parts an idle session loaded that it did not use', loaded.length, 0, 0);
+  await unusedLine('commands', check);
   const keys = [];
   for (let i = 0; i < (smoke ? 1 : 5); i++) keys.push(...(await keysAfterPaint(data)));
   const s = stats(keys);

@@ -12,6 +12,9 @@
 //               against a bare blessed screen on the same Node; Node >= 22.1 with its compile cache
 // Each budget has a headroom: a figure past budget x (1 + headroom) is a failure, and the bench exits 1
 // (the machine drifts by up to a third over a day; the headroom is what that drift cannot explain).
+// A feature's case (mcp, images, reach, unused, unboxed, mentions, firstpaint) also prints what the feature costs a
+// session that does not use it, checked at zero: its packages and part not loaded, none of its processes started
+// (scripts/bench-unused.js, one such session per run).
 //   startup     spawn to the first painted status bar, in a real pty (10 runs)
 //   resume      start-up with --continue on a 10,000-event conversation log, and keys typed after it
 //   history     load, append and compaction of history files at 500 and 100,000 entries
@@ -50,6 +53,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const pty = require('@lydell/node-pty');
 const { stats, fmt, tmp, sleep, cpuNs, rssMb, spawnUntil, turnCpu, ctrlcToIdle } = require('./bench-lib');
+const { unusedLine } = require('./bench-unused');
 
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 
@@ -194,6 +198,7 @@ async function benchMcp() {
       `${fmt(a.median)} (n=${a.n} each; budget: the same +15 % or 10 ms, +10%)`,
   );
   check('startup with three MCP servers', b.median, Math.max(a.median * 1.15, a.median + 10), 0.1);
+  await unusedLine('mcp', check);
 }
 
 function benchHistory() {
@@ -1407,6 +1412,7 @@ async function benchMentions() {
       `ms, +100%, times the machine factor)`,
   );
   check('mention first results', f.median, 50 * machine.factor, 1);
+  await unusedLine('mentions', check);
 }
 
 /** The slash menu with 200 commands: a keystroke as the app pays for it (the view filters, its rows are made). */
@@ -1482,6 +1488,7 @@ async function benchImages() {
       `the plain one's, +50%, times the machine factor)`,
   );
   check('keystroke with an image chip, median over one without', c.median - p.median, 2 * machine.factor, 0.5);
+  await unusedLine('images', check);
 }
 
 /**
@@ -1651,6 +1658,8 @@ async function keysWhileFetching() {
     await mock.close();
     site.close();
   }
+  await unusedLine('hooks', check);
+  await unusedLine('web', check);
 }
 
 /** Ten keys typed 20 ms apart, each timed until the composer shows it; then rubbed out again. */
@@ -1917,6 +1926,7 @@ async function benchUnsandboxedCommand() {
       `ratio ${ratio.toFixed(3)} (budget 1.25, +10%; n=${m.bwrap.length} each, the first turn of each milk probing)`,
   );
   check('command turn CPU with --sandbox off, pid namespace against none', ratio, 1.25, 0.1);
+  await unusedLine('sandbox', check);
 }
 
 /**
@@ -1968,6 +1978,8 @@ async function benchChatWithoutCommands() {
   );
   check('chat turn CPU, git on PATH against not', cpuRatio, 1.05, 0.1);
   check('Ctrl-C to idle, git on PATH minus not (ms)', Math.max(0, med(m.git.ctrlc) - med(m.none.ctrlc)), 2, 1);
+  await unusedLine('snapshots', check);
+  await unusedLine('proxy', check);
 }
 
 /**
