@@ -1,9 +1,10 @@
-// V8's caches of milk's own bundles (dist/milk.js and dist/parts/*.js), kept in the data dir, on every Node (20 has
-// no compile cache of its own). Node's compile cache is made as a file is compiled, when V8 has compiled only its
-// outermost code: every function a start or a turn runs was compiled again in each process. These are made after
-// the code has run (script.createCachedData), so they hold what it compiled: once start-up has settled, and again
-// after the first turn (the request, the stream, the answer's first frames), which the app announces with
-// codeRan() (kernel/code-ran.ts). Loaded only by cli.ts; any failure loads a bundle as a plain require.
+// V8's caches of milk's own bundles (dist/milk.js and dist/parts/*.js) and of the package the first paint loads
+// (neo-blessed), kept in the data dir, on every Node (20 has no compile cache of its own). Node's compile cache is
+// made as a file is compiled, when V8 has compiled only its outermost code: every function a start or a turn runs
+// was compiled again in each process. These are made after the code has run (script.createCachedData), so they hold
+// what it compiled: once start-up has settled, and again after the first turn (the request, the stream, the
+// answer's first frames), which the app announces with codeRan() (kernel/code-ran.ts). Loaded only by cli.ts; any
+// failure loads a file as a plain require.
 
 import * as fs from 'node:fs';
 import * as nodeModule from 'node:module';
@@ -47,12 +48,12 @@ export function loadBundles(dist: string, dir: string): { main: Main } | null {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const vm = require('node:vm') as typeof vmType;
   const loaded: Loaded[] = [];
-  const compile = (name: string, file: string): vmType.Script | null => {
-    const sha = hashes[name];
-    if (!sha) return null;
+  /** `file` compiled with the cache named `name` and `version` (what tells one content of it from another). */
+  const compile = (name: string, version: string | undefined, file: string): vmType.Script | null => {
+    if (!version) return null;
     try {
       const source = fs.readFileSync(file, 'utf8');
-      const stem = path.join(dir, `${name}-${sha}-${source.length}-${process.version}-${process.arch}`);
+      const stem = path.join(dir, `${name}-${version}-${source.length}-${process.version}-${process.arch}`);
       const [made, cachedData] = readCache(stem);
       const script = new vm.Script(nodeModule.wrap(source), { filename: file, cachedData });
       loaded.push({ name, script, stem, made: cachedData && !script.cachedDataRejected ? made : null });
@@ -61,11 +62,54 @@ export function loadBundles(dist: string, dir: string): { main: Main } | null {
       return null;
     }
   };
-  hookParts(path.join(dist, 'parts'), compile);
-  const main = runMain(path.join(dist, 'milk.js'), compile);
+  const parts = path.join(dist, 'parts');
+  const packages = cachedPackages();
+  hookLoads((file) => {
+    if (path.dirname(file) === parts) {
+      const name = path.basename(file, '.js');
+      return compile(name, hashes[name], file);
+    }
+    const pkg = packages.find((p) => file.startsWith(p.root));
+    return pkg ? compile(pkg.name(file), pkg.version(file), file) : null;
+  });
+  const main = runMain(path.join(dist, 'milk.js'), (file) => compile('milk', hashes.milk, file));
   if (!main) return null;
   keepCaches(dir, loaded);
   return main;
+}
+
+/**
+ * The packages the first paint loads, all CommonJS: their files are compiled with caches too (Node 20 has none of
+ * its own, and Node 22's holds none of the functions they ran). A file's cache is named by its path in the package,
+ * the package's version and the file's modification time: hashing each file at every start would cost more than
+ * the cache saves.
+ */
+const PAINT_PACKAGES = ['neo-blessed'];
+
+interface CachedPackage {
+  readonly root: string;
+  name(file: string): string;
+  version(file: string): string | undefined;
+}
+
+function cachedPackages(): CachedPackage[] {
+  const found: CachedPackage[] = [];
+  for (const pkg of PAINT_PACKAGES) {
+    try {
+      const manifest = require.resolve(`${pkg}/package.json`);
+      const root = path.dirname(manifest) + path.sep;
+      const { version } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version?: string };
+      if (typeof version !== 'string') continue;
+      found.push({
+        root,
+        name: (file) => `${pkg}~${path.relative(root, file).replace(/\.js$/, '').split(path.sep).join('~')}`,
+        version: (file) => `${version}-${Math.round(fs.statSync(file).mtimeMs)}`,
+      });
+    } catch {
+      // Not installed where this milk runs: its files load as they are.
+    }
+  }
+  return found;
 }
 
 /** The best cache there is for a bundle: one made after a turn, else after start-up. */
@@ -87,8 +131,8 @@ function run(script: vmType.Script, mod: NodeModule, file: string): void {
 }
 
 /** milk.js, compiled with its cache and run as the module the parts require by its path. */
-function runMain(file: string, compile: (name: string, file: string) => vmType.Script | null): { main: Main } | null {
-  const script = compile('milk', file);
+function runMain(file: string, compile: (file: string) => vmType.Script | null): { main: Main } | null {
+  const script = compile(file);
   if (!script) return null;
   const mod = new nodeModule.Module(file, module);
   mod.filename = file;
@@ -101,14 +145,14 @@ function runMain(file: string, compile: (name: string, file: string) => vmType.S
 }
 
 /**
- * The parts are required by path (app/parts.ts, and milk.js's references into them): Node's loader for `.js` files
- * hands those in dist/parts/ to `compile`, every other file to itself.
+ * The parts are required by path (app/parts.ts, and milk.js's references into them), and the packages by name: Node's
+ * loader for `.js` files hands those `compile` takes (it answers null for the rest) to it, every other file to itself.
  */
-function hookParts(parts: string, compile: (name: string, file: string) => vmType.Script | null): void {
+function hookLoads(compile: (file: string) => vmType.Script | null): void {
   const loaders = (nodeModule as unknown as { _extensions: Record<string, JsLoader> })._extensions;
   const plain = loaders['.js'];
   loaders['.js'] = function (this: unknown, mod, file) {
-    const script = path.dirname(file) === parts ? compile(path.basename(file, '.js'), file) : null;
+    const script = compile(file);
     if (script) run(script, mod, file);
     else plain.call(this, mod, file);
   };

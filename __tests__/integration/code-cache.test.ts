@@ -121,6 +121,8 @@ describe("the bundles' caches, made after start-up and after a first turn", () =
     };
     let m = await start();
     await m.waitFor(() => caches(data, 'start').length === bundles.length, 'every cache written', 10000);
+    // The package the first paint loads has its caches too, a file each.
+    await m.waitFor(() => cacheFiles(data).some((f) => /^neo-blessed~lib~program-.*-start\.v8$/.test(f)), 'blessed');
     for (const f of caches(data, 'start')) {
       expect(f).toContain(process.version);
       expect(fs.statSync(path.join(data, 'cache', f)).mode & 0o777).toBe(0o600);
