@@ -1,10 +1,10 @@
 // V8's caches of milk's own bundles (dist/milk.js and dist/parts/*.js) and of the package the first paint loads
-// (neo-blessed), kept in the data dir, on every Node (20 has no compile cache of its own). Node's compile cache is
-// made as a file is compiled, when V8 has compiled only its outermost code: every function a start or a turn runs
-// was compiled again in each process. These are made after the code has run (script.createCachedData), so they hold
-// what it compiled: once start-up has settled, and again after the first turn (the request, the stream, the
-// answer's first frames), which the app announces with codeRan() (kernel/code-ran.ts). Loaded only by cli.ts; any
-// failure loads a file as a plain require.
+// (CACHED_PACKAGES), kept in the data dir, on every Node (20 has no compile cache of its own). Node's
+// compile cache is made as a file is compiled, when V8 has compiled only its outermost code: every function a start
+// or a turn runs was compiled again in each process. These are made after the code has run
+// (script.createCachedData), so they hold what it compiled: once start-up has settled, and again after the first
+// turn (the request, the stream, the answer's first frames), which the app announces with codeRan()
+// (kernel/code-ran.ts). Loaded only by cli.ts; any failure loads a file as a plain require.
 
 import * as fs from 'node:fs';
 import * as nodeModule from 'node:module';
@@ -63,14 +63,14 @@ export function loadBundles(dist: string, dir: string): { main: Main } | null {
     }
   };
   const parts = path.join(dist, 'parts');
-  const packages = cachedPackages();
+  const ofPackage = packageFile();
   hookLoads((file) => {
     if (path.dirname(file) === parts) {
       const name = path.basename(file, '.js');
       return compile(name, hashes[name], file);
     }
-    const pkg = packages.find((p) => file.startsWith(p.root));
-    return pkg ? compile(pkg.name(file), pkg.version(file), file) : null;
+    const pkg = ofPackage(file);
+    return pkg ? compile(pkg.name, pkg.version, file) : null;
   });
   const main = runMain(path.join(dist, 'milk.js'), (file) => compile('milk', hashes.milk, file));
   if (!main) return null;
@@ -79,37 +79,50 @@ export function loadBundles(dist: string, dir: string): { main: Main } | null {
 }
 
 /**
- * The packages the first paint loads, all CommonJS: their files are compiled with caches too (Node 20 has none of
- * its own, and Node 22's holds none of the functions they ran). A file's cache is named by its path in the package,
- * the package's version and the file's modification time: hashing each file at every start would cost more than
- * the cache saves.
+ * The packages whose files are compiled with caches too, loaded as CommonJS: the screen's, the one package the first
+ * paint loads (Node 20 compiled its 459 KB at every start, and Node 22's cache holds none of the functions it ran;
+ * with its caches a start is ~20 ms sooner). The Markdown parser and the highlighter, loaded while the person types,
+ * were measured with caches too and gained nothing visible: their load is spent evaluating, not compiling. Others load
+ * as they are (an ES module among them must not go through a CommonJS wrapper).
  */
-const PAINT_PACKAGES = ['neo-blessed'];
+const CACHED_PACKAGES = new Set(['neo-blessed']);
 
-interface CachedPackage {
-  readonly root: string;
-  name(file: string): string;
-  version(file: string): string | undefined;
-}
+const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 
-function cachedPackages(): CachedPackage[] {
-  const found: CachedPackage[] = [];
-  for (const pkg of PAINT_PACKAGES) {
-    try {
-      const manifest = require.resolve(`${pkg}/package.json`);
-      const root = path.dirname(manifest) + path.sep;
-      const { version } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version?: string };
-      if (typeof version !== 'string') continue;
-      found.push({
-        root,
-        name: (file) => `${pkg}~${path.relative(root, file).replace(/\.js$/, '').split(path.sep).join('~')}`,
-        version: (file) => `${version}-${Math.round(fs.statSync(file).mtimeMs)}`,
-      });
-    } catch {
-      // Not installed where this milk runs: its files load as they are.
+/**
+ * The cache name and version of a file of one of those packages, or null. A file's cache is named by its path in the
+ * package and versioned by the package's version and the file's modification time: hashing each file at every start
+ * would cost more than its cache saves, and the package is found from the path, not resolved, so that a start pays
+ * nothing for the packages it does not load.
+ */
+function packageFile(): (file: string) => { name: string; version: string } | null {
+  const versions = new Map<string, string | null>();
+  const versionOf = (root: string): string | null => {
+    if (!versions.has(root)) {
+      let version: string | null = null;
+      try {
+        const v = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version?: unknown })
+          .version;
+        version = typeof v === 'string' ? v : null;
+      } catch {
+        // No version to name its caches by: its files load as they are.
+      }
+      versions.set(root, version);
     }
-  }
-  return found;
+    return versions.get(root) ?? null;
+  };
+  return (file) => {
+    const at = file.lastIndexOf(NODE_MODULES);
+    if (at < 0) return null;
+    const [first, second] = file.slice(at + NODE_MODULES.length).split(path.sep);
+    const pkg = first.startsWith('@') ? `${first}/${second}` : first;
+    if (!CACHED_PACKAGES.has(pkg)) return null;
+    const root = file.slice(0, at + NODE_MODULES.length) + pkg;
+    const version = versionOf(root);
+    if (version === null) return null;
+    const name = `${pkg}~${path.relative(root, file).replace(/\.js$/, '').split(path.sep).join('~')}`;
+    return { name, version: `${version}-${Math.round(fs.statSync(file).mtimeMs)}` };
+  };
 }
 
 /** The best cache there is for a bundle: one made after a turn, else after start-up. */
