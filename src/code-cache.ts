@@ -192,12 +192,13 @@ function keepCaches(dir: string, loaded: Loaded[]): void {
       // Only the speed-up is lost.
     }
   };
-  const written = new Map<string, Made>();
+  /** The bundles written by this process: the start-up write never goes over one written after a turn. */
+  const written = new Set<string>();
   setTimeout(() => {
     for (const b of loaded) {
       if (b.made !== null || written.has(b.name)) continue;
       write(b, 'start');
-      written.set(b.name, 'start');
+      written.add(b.name);
     }
   }, START_MS).unref();
   let turned = false;
@@ -209,7 +210,7 @@ function keepCaches(dir: string, loaded: Loaded[]): void {
       const b = due.shift();
       if (!b) return;
       write(b, 'turn');
-      written.set(b.name, 'turn');
+      written.add(b.name);
       setTimeout(next, 0).unref();
     };
     setTimeout(next, TURN_MS).unref();
