@@ -4,7 +4,8 @@
 // BENCHMARKS.md. `node scripts/bench.js CASE…` runs some. Flags: --json (the
 // figures as JSON on stdout), --smoke (every case once at small sizes, to
 // prove the bench still runs: part of npm test), --write, --repeat=N (the
-// cases N times over, with a tally per check of how many runs passed). Cases:
+// cases N times over, with a tally per check of how many runs passed; with --write, BENCHMARKS.md's stability
+// section, which a plain --write keeps). Cases:
 //   budgets     the budgets of issue 13 against baselines from the same run: start-up, first token,
 //               CPU and bytes while streaming (CPU against a bare blessed client), idle CPU, Ctrl-C, RSS
 //               (a table with ratios and pass/MISS)
@@ -2299,6 +2300,55 @@ async function repeatedRuns(only) {
   return runs;
 }
 
+/** BENCHMARKS.md's section for a --repeat run, kept by the plain runs that rewrite the rest. */
+const STABILITY_START = '<!-- stability:start -->';
+const STABILITY_END = '<!-- stability:end -->';
+
+/** The stability section of BENCHMARKS.md's text, or '' where it has none. */
+function stabilitySection(text) {
+  const a = text.indexOf(STABILITY_START);
+  const b = text.indexOf(STABILITY_END);
+  return a === -1 || b < a ? '' : text.slice(a, b + STABILITY_END.length);
+}
+
+/** BENCHMARKS.md for a run: its figures and the notes, with the stability section the file had kept after them. */
+function withRun(before, stamp, lines) {
+  const kept = stabilitySection(before);
+  return [
+    '# Benchmarks',
+    '',
+    'Written by `npm run bench -- --write` (scripts/bench.js); do not edit by hand.',
+    stamp,
+    '',
+    '```',
+    ...lines,
+    '```',
+    '',
+    NOTES,
+    ...(kept ? ['', kept, ''] : []),
+  ].join('\n');
+}
+
+/** BENCHMARKS.md with a --repeat run as its stability section (the rest as it was). */
+function withStability(before, stamp, lines) {
+  const section = [
+    STABILITY_START,
+    '## Stability',
+    '',
+    `Written by \`npm run bench -- --write --repeat=${REPEAT} CASE…\`: the same cases run ${REPEAT} times in a row ` +
+      'on one commit, with how many runs each check passed. Not run in CI.',
+    stamp,
+    '',
+    '```',
+    ...lines,
+    '```',
+    STABILITY_END,
+  ].join('\n');
+  const old = stabilitySection(before);
+  if (old) return before.replace(old, () => section);
+  return `${before.trimEnd()}\n\n${section}\n`;
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const write = args.includes('--write');
@@ -2351,21 +2401,13 @@ async function main() {
     } catch {
       // not a git checkout
     }
-    const body = [
-      '# Benchmarks',
-      '',
-      'Written by `npm run bench -- --write` (scripts/bench.js); do not edit by hand.',
+    const stamp =
       `Commit ${commit}, ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} × ` +
-        `${os.cpus()[0]?.model ?? 'cpu'}${only.length ? `; cases: ${only.join(', ')}` : ''}.`,
-      '',
-      '```',
-      ...lines,
-      '```',
-      '',
-      NOTES,
-    ].join('\n');
-    fs.writeFileSync(path.join(__dirname, '..', 'BENCHMARKS.md'), body);
-    log('BENCHMARKS.md written');
+      `${os.cpus()[0]?.model ?? 'cpu'}${only.length ? `; cases: ${only.join(', ')}` : ''}.`;
+    const file = path.join(__dirname, '..', 'BENCHMARKS.md');
+    const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    fs.writeFileSync(file, REPEAT > 1 ? withStability(before, stamp, lines) : withRun(before, stamp, lines));
+    log(`BENCHMARKS.md written${REPEAT > 1 ? ' (its stability section)' : ''}`);
   }
 }
 
