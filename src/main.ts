@@ -4,7 +4,7 @@
 // quickParse); everything else goes through it.
 
 import type { Command } from 'commander';
-import { MAIN_FLAGS, MainOptions, UsageError, quickParse, version } from './app/cli-support';
+import { HELP_FLAG, MAIN_FLAGS, MainOptions, UsageError, VERSION_FLAG, quickParse, version } from './app/cli-support';
 import { runInteractive } from './app/launch';
 
 export const EXIT_USAGE = 2;
@@ -20,8 +20,8 @@ export function buildProgram(): Command {
   program
     .name('milk')
     .description('A full-screen terminal client for a coding agent.')
-    .version(version(), '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show this help');
+    .version(version(), VERSION_FLAG.flags, VERSION_FLAG.description)
+    .helpOption(HELP_FLAG.flags, HELP_FLAG.description);
   for (const f of MAIN_FLAGS) {
     const option = new Option(f.flags, f.description);
     if (f.choices) option.choices(f.choices);

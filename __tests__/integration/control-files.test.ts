@@ -1,5 +1,6 @@
 // What milk runs from the workspace is never the agent's to change (issue "Hardening, round 5, part 1", finding 1),
-// with real tools, real bwrap and a real hook script: the README's own example, a turn_end hook `./scripts/guard.sh`.
+// with real tools, real bwrap and a real hook script: docs/sandbox-and-permissions.md's own example, a turn_end hook
+// `./scripts/guard.sh`.
 // write_file to it is put to the person in every mode, full-auto included, and refused where no one can answer; a
 // sandboxed command can neither write it, replace its folder, nor touch .milk/; a file an MCP server's command names
 // is guarded the same way.

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseConfig, loadConfig } from '../../src/config/config';
 import { FIELDS, configTableMarkdown, fieldFlags, setting, type FieldName } from '../../src/config/fields';
-import { MAIN_FLAGS } from '../../src/app/cli-support';
+import { MAIN_FLAGS, flagTableMarkdown } from '../../src/app/cli-support';
 import { DEFAULT_MAX_STEPS } from '../../src/turn/step-limit';
 import { DEFAULT_CONTEXT_CHARS, DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS } from '../../src/turn/limits';
 import { DEFAULT_MAX_ENTRIES } from '../../src/history/rules';
@@ -76,9 +76,11 @@ describe('config.json keys (config/fields.ts)', () => {
     }
   });
 
-  it('is the README configuration table', () => {
-    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
-    expect(readme).toContain(`<!-- config:start -->\n${configTableMarkdown()}\n<!-- config:end -->`);
+  it('is the configuration table of docs/configuration.md, beside the flags', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'configuration.md'), 'utf8');
+    expect(doc).toContain(`<!-- config:start -->\n${configTableMarkdown()}\n<!-- config:end -->`);
+    expect(doc).toContain(`<!-- flags:start -->\n${flagTableMarkdown()}\n<!-- flags:end -->`);
+    for (const f of MAIN_FLAGS) expect(flagTableMarkdown()).toContain(f.flags.replace(/\|/g, '\\|'));
   });
 
   it("gives milk's flags a flag for each key that names one, after milk's own", () => {

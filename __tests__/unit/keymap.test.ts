@@ -4,13 +4,16 @@ import { COMMANDS, CommandName, MODES, VIEW_SPECS } from '../../src/composer/vie
 import { COMPOSER_COMMANDS } from '../../src/kernel/commands';
 import { SLASH_COMMANDS, slashTableMarkdown } from '../../src/composer/slash-commands';
 import { DEFAULT_KEYMAP, buildKeymap, describeKey, normalizeKey } from '../../src/tui/keymap';
+import { firstKeysMarkdown } from '../../src/tui/first-keys';
 
 const KEYMAP = DEFAULT_KEYMAP.tables;
 const commandFor = DEFAULT_KEYMAP.commandFor.bind(DEFAULT_KEYMAP);
 const helpLines = DEFAULT_KEYMAP.helpLines.bind(DEFAULT_KEYMAP);
 const keyTableMarkdown = DEFAULT_KEYMAP.tableMarkdown.bind(DEFAULT_KEYMAP);
 
-const README = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+const DOCS = path.join(__dirname, '..', '..', 'docs');
+const KEYS_DOC = fs.readFileSync(path.join(DOCS, 'keys.md'), 'utf8');
+const COMMANDS_DOC = fs.readFileSync(path.join(DOCS, 'commands.md'), 'utf8');
 
 describe('key tables', () => {
   it("binds every command somewhere, and a view's own only where a view declares it", () => {
@@ -58,8 +61,22 @@ describe('key tables', () => {
     expect(describeKey('S-enter')).toBe('Shift+Enter');
     expect(describeKey('C-r')).toBe('Ctrl+R');
   });
-  it('matches the key table in the README', () => {
-    expect(README).toContain(keyTableMarkdown());
+  it("gives the README's first keys from the same tables", () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const table = firstKeysMarkdown(DEFAULT_KEYMAP);
+    expect(readme).toContain(`<!-- first-keys:start -->\n${table}\n<!-- first-keys:end -->`);
+    expect(table).toContain('| `Ctrl+R` | search what you sent before');
+    const moved = buildKeymap({ 'history.searchReverse': ['C-t'] }).keymap;
+    expect(firstKeysMarkdown(moved)).toContain('| `Ctrl+T` | search what you sent before');
+    expect(
+      table
+        .split('\n')
+        .slice(2)
+        .every((row) => row.startsWith('| `')),
+    ).toBe(true);
+  });
+  it('matches the key table in docs/keys.md', () => {
+    expect(KEYS_DOC).toContain(`<!-- keys:start -->\n${keyTableMarkdown()}\n<!-- keys:end -->`);
   });
 });
 
@@ -95,7 +112,7 @@ describe('keys the person binds (config.json keys)', () => {
   it('says what it cannot take, and keeps the defaults for it', () => {
     const { keymap, problems } = buildKeymap({ 'history.searchBackwards': ['C-r'], 'editor.undo': ['Ctrl+Z', 'C-_'] });
     expect(problems).toEqual([
-      'keys: no command "history.searchBackwards" (the README\'s key table names them)',
+      'keys: no command "history.searchBackwards" (docs/keys.md names them)',
       'keys: editor.undo: "Ctrl+Z" is not a key milk reads (such as "C-r", "M-enter", "C-x C-e", "f2")',
     ]);
     expect(keymap.keys('idle', 'editor.undo')).toBe('Ctrl+_');
@@ -130,7 +147,9 @@ describe('slash commands', () => {
     expect(new Set(names).size).toBe(names.length);
     for (const c of SLASH_COMMANDS) expect(c.description).toMatch(/\S/);
   });
-  it('match the command table in the README', () => {
-    expect(README).toContain(slashTableMarkdown(DEFAULT_KEYMAP));
+  it('match the command table in docs/commands.md', () => {
+    expect(COMMANDS_DOC).toContain(
+      `<!-- commands:start -->\n${slashTableMarkdown(DEFAULT_KEYMAP)}\n<!-- commands:end -->`,
+    );
   });
 });

@@ -215,6 +215,27 @@ export const MAIN_FLAGS: readonly FlagSpec[] = [
   })),
 ];
 
+/** Commander's own two flags, as main.ts declares them. */
+export const VERSION_FLAG = { flags: '-V, --version', description: 'print the version' } as const;
+export const HELP_FLAG = { flags: '-h, --help', description: 'show this help' } as const;
+
+/** The flags as a Markdown table, for docs/configuration.md (scripts/docs-tables.js; a unit test keeps it current). */
+export function flagTableMarkdown(): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const rows = ['| flag | meaning |', '| --- | --- |'];
+  for (const f of [...MAIN_FLAGS, VERSION_FLAG, HELP_FLAG]) {
+    const spec = f as FlagSpec;
+    // Choices the description or the flag already names are not said twice.
+    const named = (c: string) => new RegExp(`(^|[\\s,:<|(])${c}([\\s,;>|)]|$)`).test(`${f.flags} ${f.description}`);
+    const choices =
+      spec.choices && spec.choices.some((c) => !named(c))
+        ? `; one of ${spec.choices.map((c) => `\`${c}\``).join(', ')}`
+        : '';
+    rows.push(`| \`${cell(f.flags)}\` | ${cell(f.description + choices)} |`);
+  }
+  return rows.join('\n');
+}
+
 /**
  * The options of an argv made only of MAIN_FLAGS in their plainest form (`--model m`, `-c`), every value
  * valid; null for anything else (a subcommand, --help, `--x=y`, `-r`, a bad value), which commander reads

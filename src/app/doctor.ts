@@ -148,7 +148,7 @@ function configCheck(d: DoctorInput): Check {
     name: 'config',
     state: 'fail',
     says: `${d.configFile}: ${d.configProblems.join('; ')}`,
-    fix: 'the rest of it is used; correct these keys (README: Configuration)',
+    fix: 'the rest of it is used; correct these keys (docs/configuration.md)',
   };
 }
 

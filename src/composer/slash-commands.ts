@@ -1,5 +1,5 @@
 // The slash commands typed into the composer, as data: name, arguments,
-// description and handler; /help, Tab completion and the README's command table
+// description and handler; /help, Tab completion and docs/commands.md's table
 // read them from here. Nothing here draws, reads a file or holds state: a
 // handler acts only through the context it is handed.
 
@@ -42,7 +42,7 @@ function keyHelp(keys: KeyNames, mode: Mode): string[] {
   return [...keys.helpLines(mode), '', `in a search (${search}):`, ...keys.helpLines('search')];
 }
 
-/** Every slash command, by name, in the order /help, the menu and the README list them. */
+/** Every slash command, by name, in the order /help, the menu and docs/commands.md list them. */
 const BY_NAME = { help: HELP, ...SETTINGS_COMMANDS, ...SESSION_COMMANDS, ...AGENT_COMMANDS };
 
 export type SlashName = keyof typeof BY_NAME;
@@ -180,7 +180,7 @@ export function slashHelpLines(keys: KeyNames): string[] {
   return rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
 }
 
-/** The slash commands as a Markdown table, for the README. */
+/** The slash commands as a Markdown table, for docs/commands.md. */
 export function slashTableMarkdown(keys: KeyNames): string {
   const lines = ['| command | what it does |', '| --- | --- |'];
   const cell = (text: string): string => text.replace(/\|/g, '\\|');

@@ -1,8 +1,8 @@
 // Every config.json key, one entry each: its rule (a valibot schema, built only when there is a file to check), its
 // default, the line the configuration reference gives it, what it applies to, and the flag that sets it for one run.
 // The entries live in fields/ by what they apply to (provider, agent, tools, screen). The Config type, the check, the
-// flags' table and the README's table are derived from this list: a new key is an entry there and the code that
-// reads it (`setting`). A shipped key never changes type; one that grows becomes a
+// flags' table and docs/configuration.md's table are derived from this list: a new key is an entry there and the code
+// that reads it (`setting`). A shipped key never changes type; one that grows becomes a
 // union that still takes its old form (__tests__/unit/config-fields.test.ts holds every shipped form).
 
 import type * as V from 'valibot';
@@ -71,7 +71,7 @@ export function fieldFlags(): DerivedFlag[] {
   return out;
 }
 
-/** The README's configuration table. */
+/** docs/configuration.md's configuration table. */
 export function configTableMarkdown(): string {
   const rows = ['| key | what | default | applies to |', '| --- | --- | --- | --- |'];
   for (const [key, spec] of Object.entries(FIELDS) as Array<[FieldName, FieldSpec]>) {

@@ -17,7 +17,7 @@ export const HOOK_EVENTS = [
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
-/** What each event is for, for /hooks and the README. */
+/** What each event is for, for /hooks and docs/hooks.md. */
 export const HOOK_MEANING: Record<HookEvent, string> = {
   before_tool: 'before a tool call runs (exit 2 blocks it; JSON on stdout may approve, refuse or change it)',
   after_tool: 'after a tool call ran, with what it answered',

@@ -2,7 +2,7 @@
 // app), as data: each name and what it does. Each modal view declares its own
 // beside its key table (composer/views/*.ts); composer/views/registry.ts
 // assembles the whole table, the modes and their types, which the key tables,
-// /help and the README's key table read. Nothing here draws, reads a file or
+// /help and docs/keys.md's table read. Nothing here draws, reads a file or
 // holds state.
 
 /** The modes in which the composer takes keys: no view over it, or one whose keys fall through to it. */

@@ -1,5 +1,5 @@
 // The `script` provider: replays a JSON file of text deltas, delays, errors
-// and tool calls, for tests, demos and benchmarks. Format (see README):
+// and tool calls, for tests, demos and benchmarks. Format (see docs/development.md):
 //   { "turns": [ [ {"text": "Hi "}, {"delay": 50}, {"tool": {"name": "shell", "args": {"command": "ls"}}} ], … ] }
 // Each request to the model plays the next entry (k mod n); a tool call's
 // result goes back in the following request. A bare array is played every time.

@@ -73,7 +73,7 @@ function socketFilter(): Buffer | null {
 
 /**
  * Whether a command with no sandbox runs in a process namespace of its own: the model's do where bubblewrap can start
- * (else a `setsid` child of theirs can outlive its kill and milk, as the README says).
+ * (else a `setsid` child of theirs can outlive its kill and milk, as docs/tools-and-approvals.md says).
  */
 async function pidBoxed(ctx: ToolContext): Promise<boolean> {
   return ctx.sandbox === null && !ctx.person && (await probePidBox()).ok;

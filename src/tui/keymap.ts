@@ -4,7 +4,7 @@
 // composer/views/registry.ts). Bindings are data: a Keymap is the defaults
 // with the person's own (config.json's `keys`, checked here: an unknown
 // command, a key milk cannot read, a clash), and the router, every legend and
-// hint, /help and the README's key table all read key names from one. Nothing
+// hint, /help and docs/keys.md's table all read key names from one. Nothing
 // here runs a command. Pure.
 
 import {
@@ -252,7 +252,7 @@ export function buildKeymap(overrides: Readonly<Record<string, readonly string[]
   const given = new Map<CommandName, string[]>();
   for (const [name, keys] of Object.entries(overrides)) {
     if (!(name in COMMANDS)) {
-      problems.push(`keys: no command ${JSON.stringify(name).slice(0, 60)} (the README's key table names them)`);
+      problems.push(`keys: no command ${JSON.stringify(name).slice(0, 60)} (docs/keys.md names them)`);
       continue;
     }
     const good: string[] = [];

@@ -1,7 +1,7 @@
 // The one registry of modes and key commands: the composer's own (kernel/commands.ts) and every modal view's, each
 // declared in its view's file (its mode, its commands with what they do, its key table, whether it takes a lone
 // letter as a key). The mode names, the command names and the whole command table are derived from the list below:
-// tui/keymap.ts builds the tables in force from it and the person's own, /help and the README's key table read it. A
+// tui/keymap.ts builds the tables in force from it and the person's own, /help and docs/keys.md's table read it. A
 // new modal is its own file plus one line in SPECS.
 
 import {

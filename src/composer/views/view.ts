@@ -24,7 +24,7 @@ export interface ViewSpec<M extends string = string, C extends string = string> 
   readonly mode: M;
   /** A lone letter typed while it is on top is a key (y, n, j), never typing. */
   readonly letters: boolean;
-  /** The commands it adds: their names, and what each does (the README's key table and /help read them). */
+  /** The commands it adds: their names, and what each does (docs/keys.md's table and /help read them). */
   readonly commands: Readonly<Record<C, CommandSpec>>;
   /** Its key table, the defaults: the person may bind others (tui/keymap.ts). Its own commands, or the composer's. */
   readonly keys: readonly Binding<C | ComposerCommand>[];

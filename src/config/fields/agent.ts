@@ -66,7 +66,7 @@ export const AGENT_FIELDS = {
   hooks: {
     schema: hooks,
     what:
-      'commands run on milk\'s events (see Hooks): `{"before_tool": [{"match": "shell", "command": ' +
+      'commands run on milk\'s events (see [hooks](hooks.md)): `{"before_tool": [{"match": "shell", "command": ' +
       '"./check.sh", "timeout": 10}]}`',
     shown: 'none',
     applies: 'agent',

@@ -9,7 +9,7 @@ export const PROVIDER_FIELDS = {
     // Which names are providers is the providers' own list (providers/kinds.ts): an unknown one stops milk there.
     schema: (v: typeof V) => nonEmpty(v, 'provider'),
     what: 'the provider, by name: one of the choices `milk --help` lists for `--provider`',
-    shown: 'see Models',
+    shown: 'see [models](models.md)',
     applies: 'provider',
   },
   model: {

@@ -68,7 +68,7 @@ export const SCREEN_FIELDS = {
     what:
       "your own key bindings: a command's name (the key table's `command` column) and the keys that run it, in " +
       'place of its own, in every mode it is bound in: `{"history.searchReverse": ["C-t"], "approval.yes": ' +
-      '["o"]}`; `[]` unbinds a command. See Keys',
+      '["o"]}`; `[]` unbinds a command. See [keys](keys.md)',
     shown: 'none',
     applies: 'screen',
   },

@@ -22,8 +22,8 @@ export const TOOL_FIELDS = {
   mcpServers: {
     schema: mcpServers,
     what:
-      'MCP servers, in the shape other clients use (see MCP servers): `{"files": {"command": "npx", "args": ' +
-      '["-y", "@modelcontextprotocol/server-filesystem", "."]}}`',
+      'MCP servers, in the shape other clients use (see [MCP servers](mcp.md)): `{"files": {"command": "npx", ' +
+      '"args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}`',
     shown: 'none',
     applies: 'tools',
   },
