@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import { pickHome, resolveDataDir } from './config/paths';
 import { dataLayout } from './kernel/data-dir';
 import { loadBundles } from './code-cache';
+import { byNpmStart } from './app/relaunch';
 
 /** When Node's compile cache is first written: after start-up has settled (exit writes the rest). */
 const FLUSH_MS = 2000;
@@ -61,6 +62,15 @@ function enableNodeCache(dir: string): void {
 }
 
 type Main = (argv: string[]) => Promise<number>;
+
+// `npm start` runs in milk's own folder; milk opens where npm was started (INIT_CWD), as `milk` would there.
+if (byNpmStart(process.env) && process.env.INIT_CWD) {
+  try {
+    process.chdir(process.env.INIT_CWD);
+  } catch {
+    // A folder gone or closed to us: milk opens in its own, as before.
+  }
+}
 
 const dir = cacheDir();
 if (dir) enableNodeCache(dir);

@@ -200,7 +200,7 @@ describe('quitting', () => {
     m!.write(KEY.ctrlD);
     await m!.exited;
     expect(m!.raw).toMatch(
-      /milk: to come back to this conversation: milk -c, or milk --resume \S+ · this session: \d[\d,]* tokens in, \d+ out/,
+      /milk: to come back to this conversation: .+ -c, or .+ --resume \S+ · this session: \d[\d,]* tokens in, \d+ out/,
     );
   });
 });

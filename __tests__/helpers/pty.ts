@@ -18,6 +18,8 @@ export interface StartOptions {
   rows?: number;
   cwd?: string;
   env?: Record<string, string>;
+  /** A shell command line run by `sh -c` in place of milk's own (args are then not used): as a person types it. */
+  shell?: string;
   /** Run through `sh -c` and print the tty state after milk exits. */
   reportTty?: boolean;
   /** Send the emulator's answers to queries (cursor position reports) back, as a real terminal does. Default true. */
@@ -58,11 +60,13 @@ export class MilkPty {
     };
     const args = options.args ?? [];
     const quoted = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    const [file, argv] = options.reportTty
-      ? // The shell then waits on input until the test kills it: a pty whose last process exits at once
-        // can drop its final output, which under load lost the DONE the tests wait for.
-        ['/bin/sh', ['-c', `${quoted}; echo "EXIT=$?"; stty -a | tr '\\n' ' '; echo; echo DONE; read _`]]
-      : [process.execPath, [CLI, ...args]];
+    const [file, argv] = options.shell
+      ? ['/bin/sh', ['-c', options.shell]]
+      : options.reportTty
+        ? // The shell then waits on input until the test kills it: a pty whose last process exits at once
+          // can drop its final output, which under load lost the DONE the tests wait for.
+          ['/bin/sh', ['-c', `${quoted}; echo "EXIT=$?"; stty -a | tr '\\n' ' '; echo; echo DONE; read _`]]
+        : [process.execPath, [CLI, ...args]];
     this.proc = pty.spawn(file, argv, { name: env.TERM, cols, rows, cwd: options.cwd ?? tempDir('milk-cwd-'), env });
     let kittyAsked = false;
     let backgroundAsked = false;

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { KEY, MilkPty, tempDir } from '../helpers/pty';
+import { CLI, KEY, MilkPty, tempDir } from '../helpers/pty';
 
 const PARTS = path.join(__dirname, '..', '..', 'dist', 'parts');
 
@@ -90,7 +90,8 @@ it('brings a conversation back with --continue (the agent made before the first 
   await milk.waitForText('You wrote one line');
   await milk.waitFor(() => !milk!.statusLine().includes('working'), 'idle');
   milk.write('/quit' + KEY.enter);
-  await milk.waitForText('to come back to this conversation: milk -c');
+  const again = `to come back to this conversation: node ${fs.realpathSync(CLI)} --data-dir ${data} -c`;
+  await milk.waitFor(() => milk!.raw.includes(again), 'the way back');
   milk.kill('SIGKILL');
   milk = new MilkPty({ args: ['--data-dir', data, '--continue'], cwd: dir });
   await milk.waitForText('› remember the kingfisher');

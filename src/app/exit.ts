@@ -41,16 +41,16 @@ export function leftInScrollback(transcript: TranscriptModel, s: Services, optio
 
 /**
  * The line milk leaves in the terminal at exit, as Claude Code and Codex do: the conversation's id, the commands that
- * come back to it, and the tokens this session spent. None when nothing was written (or there is no data dir).
+ * come back to it (`again`: how this milk is started from where it was, relaunch.ts), and the tokens this session spent. None when nothing was written (or there is no data dir).
  */
-export function farewell(s: Services, logged: boolean): () => string | null {
-  return () => {
+export function farewell(s: Services, logged: boolean): (again: string) => string | null {
+  return (again) => {
     const made = s.late.made();
     const id = made?.recorder.lastWritten ?? null;
     if (!made || !logged || id === null) return null;
     made.spending.settle();
     const session = made.spending.session;
     const cost = session.requests > 0 ? ` · this session: ${tallyText(session)}` : '';
-    return `milk: to come back to this conversation: milk -c, or milk --resume ${id}${cost}`;
+    return `milk: to come back to this conversation: ${again} -c, or ${again} --resume ${id}${cost}`;
   };
 }

@@ -5,6 +5,7 @@ import { Bus } from '../kernel/bus';
 import { env } from './env';
 import { sanitize } from '../protocol/inert';
 import { keyNotice, ollamaNotice, welcomeLines } from './welcome';
+import { againCommand, startedHere } from './relaunch';
 import { Keymap } from '../tui/keymap';
 import type { AppOptions } from './screen';
 
@@ -29,7 +30,7 @@ function welcome(bus: Bus, options: AppOptions, keymap: Keymap): void {
   if (options.providerOrigin === 'env' && options.keyVariable && env(options)[options.keyVariable])
     note(keyNotice(p.name, p.model ?? '', options.keyVariable));
   if (options.providerOrigin !== 'default' || p.name !== 'offline') return;
-  note(welcomeLines(keymap).join('\n'));
+  note(welcomeLines(keymap, againCommand(startedHere())).join('\n'));
   const timer = setTimeout(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { probeOllama } = require('../providers/ollama') as typeof import('../providers/ollama');

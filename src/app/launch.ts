@@ -14,6 +14,7 @@ import { ProviderChoice, chooseProvider, keyVariable } from '../providers/select
 import { ProviderSwitch, choiceForResume } from '../providers/resume';
 import type { Provider } from '../providers/provider';
 import { sanitize } from '../protocol/inert';
+import { againCommand, keptFlags, startedHere } from './relaunch';
 
 export function providerFor(
   opts: MainOptions,
@@ -98,7 +99,7 @@ export async function runInteractive(opts: MainOptions): Promise<number> {
   // After the screen is gone, in the terminal's own scrollback: the conversation, then the way back to it.
   const conversation = app.scrollback();
   if (conversation) process.stdout.write(conversation);
-  const goodbye = app.farewell();
+  const goodbye = app.farewell(againCommand(startedHere(), keptFlags(opts, process.cwd())));
   if (goodbye) process.stdout.write(`${sanitize(goodbye)}\n`);
   return 0;
 }

@@ -122,7 +122,7 @@ export interface App {
   /** Resolves when the person quits. */
   readonly done: Promise<void>;
   /** What milk says once the screen is gone: how to come back to the conversation, and what the session cost. */
-  farewell(): string | null;
+  farewell(again: string): string | null;
   /** The conversation for the terminal's scrollback once the screen is gone (exitTranscript); '' for none. */
   scrollback(): string;
 }

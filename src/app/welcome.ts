@@ -5,7 +5,8 @@
 
 import type { KeyNames } from '../composer/views/registry';
 
-export function welcomeLines(keys: KeyNames): string[] {
+/** `again`: the command that starts this milk from where it was started (relaunch.ts). */
+export function welcomeLines(keys: KeyNames, again: string): string[] {
   const k = (mode: Parameters<KeyNames['key']>[0], command: Parameters<KeyNames['key']>[1]): string =>
     keys.key(mode, command);
   // Lines short enough for 80 columns: a first screen should not wrap mid-flag.
@@ -15,8 +16,7 @@ export function welcomeLines(keys: KeyNames): string[] {
     'step, kept for next time), or start milk with',
     '    --provider openai --base-url http://HOST:PORT/v1 --model NAME',
     'for any OpenAI-compatible server (vLLM, llama.cpp, Ollama), or with',
-    'OPENAI_API_KEY or ANTHROPIC_API_KEY set (npm start -- FLAGS here; after',
-    '`npm link`, milk FLAGS).',
+    `OPENAI_API_KEY or ANTHROPIC_API_KEY set (${again} FLAGS).`,
     `Keys: ${k('idle', 'composer.submit')} to send, / for commands, @ for files, ` +
       `${k('idle', 'history.searchReverse')} to search history,`,
     `${k('busy', 'turn.cancel')} to stop a turn, /help for the rest.`,
