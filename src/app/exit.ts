@@ -41,7 +41,8 @@ export function leftInScrollback(transcript: TranscriptModel, s: Services, optio
 
 /**
  * The line milk leaves in the terminal at exit, as Claude Code and Codex do: the conversation's id, the commands that
- * come back to it (`again`: how this milk is started from where it was, relaunch.ts), and the tokens this session spent. None when nothing was written (or there is no data dir).
+ * come back to it (`again`: how this milk is started from where it was, relaunch.ts), and the tokens this session
+ * spent. None when nothing was written (or there is no data dir).
  */
 export function farewell(s: Services, logged: boolean): (again: string) => string | null {
   return (again) => {
