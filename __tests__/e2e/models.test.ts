@@ -112,7 +112,7 @@ describe('cost', () => {
     await m!.waitForText(/spent +[\d,]+ tokens in \([\d,]+ cached\), \d+ out · \$0\.\d+ this session/);
     m!.write(KEY.ctrlD);
     await m!.exited;
-    expect(m!.raw).toMatch(/milk --resume \S+ · this session: [\d,]+ tokens in \([\d,]+ cached\), \d+ out · \$0\.\d+/);
+    expect(m!.raw).toMatch(/ --resume \S+ · this session: [\d,]+ tokens in \([\d,]+ cached\), \d+ out · \$0\.\d+/);
   });
 
   it('the price table is not loaded while keys come after a turn, and is once they stop', async () => {

@@ -22,6 +22,7 @@ import type { ChatMessage } from '../../src/protocol/messages';
 import { parseConfig } from '../../src/config/config';
 import { THINKING_BUDGETS } from '../../src/settings/effort';
 import { ModelPickerView } from '../../src/composer/views/model-picker';
+import { costLines } from '../../src/app/status-lines';
 
 type Picker = ModelPickerView;
 
@@ -64,24 +65,44 @@ describe('prices', () => {
     expect(tableWindow({ model: 'my-local-model', provider: 'openai' })).toBeUndefined();
   });
 
-  it('money reads in cents, or tenths of a cent while small', () => {
+  it('money reads to the cent from a cent up, in two significant digits below, and never as $0.0000', () => {
     expect(money(0)).toBe('$0');
-    expect(money(0.00042)).toBe('$0.0004');
-    expect(money(0.0421)).toBe('$0.042');
+    expect(money(12.345)).toBe('$12.35');
     expect(money(12.3)).toBe('$12.30');
+    expect(money(0.42)).toBe('$0.42');
+    expect(money(0.01)).toBe('$0.01');
+    expect(money(0.0421)).toBe('$0.04');
+    expect(money(0.0023)).toBe('$0.0023');
+    expect(money(0.00042)).toBe('$0.00042');
+    expect(money(0.0001)).toBe('$0.0001');
+    expect(money(0.00001)).toBe('<$0.0001');
+    expect(money(1e-9)).toBe('<$0.0001');
   });
 
   it('a tally says its tokens, the cached share, and money only for priced requests', () => {
     const t = emptyTally();
     tallyAdd(t, { input: 12_000, output: 300, cacheRead: 9_000 }, 0.012);
-    expect(tallyText(t)).toBe('12,000 tokens in (9,000 cached), 300 out · $0.012');
+    expect(tallyText(t)).toBe('12,000 tokens in (9,000 cached), 300 out · $0.01');
     tallyAdd(t, { input: 100, output: 10 }, null);
     expect(tallyText(t)).toBe(
-      '12,100 tokens in (9,000 cached), 310 out · $0.012 for 1 of 2 requests (no price for the rest)',
+      '12,100 tokens in (9,000 cached), 310 out · $0.01 for 1 of 2 requests (no price for the rest)',
     );
     const none = emptyTally();
     tallyAdd(none, { input: 5, output: 1 }, null);
     expect(tallyText(none)).toBe('5 tokens in, 1 out');
+  });
+
+  it('/cost says how many requests each figure covers once', () => {
+    const some = emptyTally();
+    tallyAdd(some, { input: 100, output: 10 }, 0.00001);
+    for (let i = 0; i < 5; i++) tallyAdd(some, { input: 100, output: 10 }, null);
+    const all = emptyTally();
+    tallyAdd(all, { input: 100, output: 10 }, 0.0023);
+    const lines = costLines({ turn: all, conversation: some, session: some });
+    expect(lines[0]).toBe('last turn      100 tokens in, 10 out · $0.0023 (1 request)');
+    expect(lines[1]).toBe(
+      'conversation   600 tokens in, 60 out · <$0.0001 for 1 of 6 requests (no price for the rest)',
+    );
   });
 });
 

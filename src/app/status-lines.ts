@@ -34,16 +34,18 @@ export function contextShare(c: { tokens: number; window: number }): string {
   return `${share}% (${n(c.tokens)} of ${n(c.window)} tokens)`;
 }
 
-const requests = (t: Tally): string => `${t.requests} request${t.requests === 1 ? '' : 's'}`;
+/** ` (6 requests)`; nothing where the money already said how many requests it covers (`for 1 of 6 requests`). */
+const requests = (t: Tally): string =>
+  t.priced > 0 && t.priced < t.requests ? '' : ` (${t.requests} request${t.requests === 1 ? '' : 's'})`;
 
 /** /cost: the last turn, the conversation and the session, each in tokens and (where a price is known) money. */
 export function costLines(spent: Spent): string[] {
   const s = spent.session;
   if (s.requests === 0) return ['no request to a model yet this session'];
   const lines = [
-    `last turn      ${tallyText(spent.turn)} (${requests(spent.turn)})`,
-    `conversation   ${tallyText(spent.conversation)} (${requests(spent.conversation)})`,
-    `session        ${tallyText(s)} (${requests(s)})`,
+    `last turn      ${tallyText(spent.turn)}${requests(spent.turn)}`,
+    `conversation   ${tallyText(spent.conversation)}${requests(spent.conversation)}`,
+    `session        ${tallyText(s)}${requests(s)}`,
     'as the servers counted them; ↑ in, ↓ out and Σ both in the status bar',
   ];
   if (s.unpriced > 0)

@@ -65,12 +65,15 @@ export function priceOf(s: Spend, p: Price): number {
   );
 }
 
-/** `$0.0042`, `$0.42`, `$12.30`: cents and tenths of a cent while small. */
+/**
+ * `$12.34` and `$0.42` to the cent from a cent up; `$0.0023` (two significant digits) below; `<$0.0001` below that,
+ * so a small cost never reads `$0.0000`.
+ */
 export function money(usd: number): string {
   if (usd === 0) return '$0';
-  if (usd < 0.01) return `$${usd.toFixed(4)}`;
-  if (usd < 1) return `$${usd.toFixed(3)}`;
-  return `$${usd.toFixed(2)}`;
+  if (usd >= 0.01) return `$${usd.toFixed(2)}`;
+  if (usd < 0.0001) return '<$0.0001';
+  return `$${Number(usd.toPrecision(2))}`;
 }
 
 const n = (x: number): string => x.toLocaleString('en-US');
