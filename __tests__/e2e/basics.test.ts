@@ -248,12 +248,21 @@ describe('milk in a real terminal', () => {
     milk.write('global' + KEY.enter);
     await milk.waitForText('history: global (Up/Down walk the global history)');
     await milk.waitFor(() => milk!.statusLine().includes('history: global'), 'status shows the mode');
-    milk.write('/nope' + KEY.enter);
-    await milk.waitForText('unknown command /nope: / alone lists every command');
-    expect(milk.text()).not.toContain('› /nope');
+    // A word that names no command is refused, not sent, and stays in the composer to mend.
+    milk.write('/definitely-not-a-command with words' + KEY.enter);
+    await milk.waitForText('unknown command /definitely-not-a-command: / alone lists every command');
+    expect(milk.text()).not.toContain('› /definitely-not-a-command');
+    expect(milk.composerLines().join('')).toBe('/definitely-not-a-command with words');
+    milk.write('\x15');
+    await milk.waitFor(() => milk!.composerLines().join('') === '', 'the composer cleared');
     // A typo: the nearest command is named.
     milk.write('/stauts' + KEY.enter);
     await milk.waitForText('unknown command /stauts: did you mean /status?');
+    milk.write('\x15');
+    await milk.waitFor(() => milk!.composerLines().join('') === '', 'the composer cleared');
+    // Escaped with //, it goes to the model as text.
+    milk.write('//definitely-not-a-command' + KEY.enter);
+    await milk.waitForText('› /definitely-not-a-command');
   });
 
   it('opens on a welcome that says how to connect a model, naming an Ollama server that answers', async () => {

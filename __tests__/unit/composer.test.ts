@@ -111,20 +111,50 @@ describe('composer: slash commands', () => {
       { type: 'slash', name: 'history', args: ['global'] },
     ]);
   });
-  it('says so for a lone unknown command instead of sending it', () => {
+  it('refuses a command word that names no command, naming the nearest, and keeps the input to mend', () => {
     const c = composer();
     c.type('/histroy');
-    expect(c.run('composer.submit')[1]).toEqual({
+    expect(c.run('composer.submit')).toEqual([
+      {
+        type: 'note',
+        text:
+          'unknown command /histroy: did you mean /history? (/ alone lists every command); ' +
+          'a leading space or // sends it as text',
+      },
+    ]);
+    expect(c.text).toBe('/histroy');
+    const d = composer();
+    d.type('/reveiw this diff');
+    expect(d.run('composer.submit')).toEqual([
+      { type: 'note', text: expect.stringMatching(/^unknown command \/reveiw: /) },
+    ]);
+    expect(d.text).toBe('/reveiw this diff');
+    const e = composer();
+    e.type('/definitely-not-a-command v1.2');
+    expect(e.run('composer.submit')[0]).toMatchObject({ type: 'note' });
+    expect(e.text).toBe('/definitely-not-a-command v1.2');
+  });
+  it("says which MCP server is still starting when the word is a server's prompt", () => {
+    const c = composer([], { startingServers: ['docs', 'github'] });
+    c.type('/github:review-pr 42');
+    expect(c.run('composer.submit')[0]).toEqual({
       type: 'note',
-      text: 'unknown command /histroy: did you mean /history? (/ alone lists every command)',
+      text:
+        'unknown command /github:review-pr: the MCP server github is still starting (its prompts come when it is ' +
+        'ready); a leading space or // sends it as text',
     });
   });
-  it('sends text that only starts with a slash', () => {
+  it('sends a path, an input with a leading space and one escaped with // as text', () => {
     const c = composer();
-    c.type('/tmp is full, why?');
-    expect(c.run('composer.submit')[1]).toMatchObject({ type: 'submit' });
-    c.type('/usr/bin/env');
-    expect(c.run('composer.submit')[1]).toMatchObject({ type: 'submit' });
+    c.type('/usr/bin/env is missing');
+    expect(c.run('composer.submit')[1]).toMatchObject({ type: 'submit', input: { text: '/usr/bin/env is missing' } });
+    c.type(' /tmp is full, why?');
+    expect(c.run('composer.submit')[1]).toMatchObject({ type: 'submit', input: { text: ' /tmp is full, why?' } });
+    c.type('//review this diff');
+    expect(c.run('composer.submit')).toEqual([
+      { type: 'record', segments: [{ type: 'text', text: '/review this diff' }] },
+      expect.objectContaining({ type: 'submit', input: expect.objectContaining({ text: '/review this diff' }) }),
+    ]);
   });
   it('completes a unique prefix with Tab, and lists several', () => {
     const c = composer();

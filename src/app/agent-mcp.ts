@@ -102,6 +102,8 @@ export function mcpReaders(groups: readonly McpServers[], count: () => number) {
     failures: (): string[] =>
       list().flatMap((x) => (x.state === 'failed' ? [`MCP server ${x.name}: ${x.why ?? 'failed'}`] : [])),
     prompts: () => groups.flatMap((g) => g.prompts()),
+    /** The servers still starting, by name. */
+    starting: (): string[] => list().flatMap((x) => (x.state === 'starting' ? [x.name] : [])),
     /** An input with the resources its `@server:resource` mentions name after it; notes for the person. */
     expand: async (text: string, signal: AbortSignal): Promise<{ text: string; notes: string[] }> => {
       const found = await Promise.all(groups.map((g) => g.mentioned(text, signal)));

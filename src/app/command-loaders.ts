@@ -70,5 +70,6 @@ export function promptCommands(s: Services): NonNullable<CoordinatorOptions['pro
     entries: () => port().entries(),
     help: () => port().help(),
     expand: (name, args) => port().expand(name, args),
+    starting: () => (s.late.made() ? s.mcp.starting() : []),
   };
 }

@@ -129,6 +129,8 @@ export interface CoordinatorOptions {
     help(): string[];
     /** The prompt with its arguments; a promise for an MCP server's, which it must be asked for. */
     expand(name: string, args: string): string | null | Promise<string | null>;
+    /** The MCP servers still starting: their prompts are not known yet. */
+    starting?(): readonly string[];
   };
   /** The MCP servers, for /mcp. */
   mcp?: {

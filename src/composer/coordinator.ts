@@ -216,6 +216,7 @@ export class TurnCoordinator {
       pasteLimits: this.options.pasteLimits,
       emoji: this.runner.settings.emoji,
       prompts: this.options.prompts?.names(),
+      startingServers: this.options.prompts?.starting?.(),
       commands: this.commands,
     });
     const changed = ui !== this.ui;

@@ -212,21 +212,22 @@ function browse(s: ComposerState, dir: -1 | 1, ctx: ComposerContext): ComposerSt
 }
 
 /**
- * Enter: a trailing backslash continues the line; a blank input does nothing;
- * otherwise the input is recorded, then run as a slash command or sent (or
- * queued while a turn runs). A lone `/word` that is no command is not sent
- * (a typo of one); `/tmp is full` with more words goes to the model.
+ * Enter: a trailing backslash continues the line; a blank input does nothing; otherwise the input is recorded, then
+ * run as a slash command or sent (queued while a turn runs; `steer`: sent into the running turn instead). A first
+ * word that looks like a command and names none (`/reveiw this diff`) is refused, the input left in the composer, so
+ * a typo never costs a turn; a leading space or `//` sends it as text (`//` as one `/`), and a path is text.
  */
-/** Enter: the input sent (queued while a turn runs); `steer`: sent into the running turn instead. */
 function take(s: ComposerState, ctx: ComposerContext, steer = false): Reduced {
   const continued = ed.continueLine(s.editor);
   if (continued) return none({ ...s, editor: continued });
   if (ed.isBlank(s.editor)) return none(s);
-  const segments = ed.toSegments(s.editor);
-  const text = ed.expandedText(s.editor);
+  const escaped = s.editor.text.startsWith('//') && s.editor.pastes.length === 0;
+  const segments = escaped ? unescapeSlash(ed.toSegments(s.editor)) : ed.toSegments(s.editor);
+  const text = escaped ? ed.expandedText(s.editor).slice(1) : ed.expandedText(s.editor);
   const state: ComposerState = { ...s, editor: ed.clear(s.editor), nav: nav.idleNav };
   const effects: Effect[] = [{ type: 'record', segments }];
-  const slash = s.editor.pastes.length === 0 ? parseSlash(text) : null;
+  const literal = escaped || /^\s/.test(text) || s.editor.pastes.length > 0;
+  const slash = literal ? null : parseSlash(text);
   const memory = s.editor.pastes.length === 0 ? memoryText(text) : null;
   if (memory !== null) {
     effects.push({ type: 'memory', text: memory });
@@ -239,15 +240,34 @@ function take(s: ComposerState, ctx: ComposerContext, steer = false): Reduced {
       args: slash.rest,
       input: { segments, text, display: ed.displayText(segments) },
     });
-  } else if (slash && slash.args.length === 0) {
-    const near = nearestCommand([...SLASH_COMMANDS.map((c) => c.name), ...(ctx.prompts ?? [])], slash.name);
-    const hint = near ? `did you mean /${near}? (/ alone lists every command)` : '/ alone lists every command';
-    effects.push({ type: 'note', text: `unknown command /${slash.name}: ${hint}` });
+  } else if (slash) {
+    return { state: s, effects: [{ type: 'note', text: unknownCommand(slash.name, ctx) }] };
   } else {
     const input: Input = { segments, text, display: ed.displayText(segments) };
     effects.push(ctx.busy ? { type: steer ? 'steer' : 'queue', input } : { type: 'submit', input });
   }
   return { state, effects };
+}
+
+/** The refusal of a command word that names no command: the nearest one, or the MCP server still starting. */
+function unknownCommand(name: string, ctx: ComposerContext): string {
+  const server = name.includes(':') ? name.slice(0, name.indexOf(':')) : null;
+  const starting = ctx.startingServers ?? [];
+  const escape = 'a leading space or // sends it as text';
+  if (server !== null && starting.length > 0) {
+    const which = starting.includes(server) ? server : starting.join(', ');
+    const wait = `the MCP server ${which} is still starting (its prompts come when it is ready)`;
+    return `unknown command /${name}: ${wait}; ${escape}`;
+  }
+  const near = nearestCommand([...SLASH_COMMANDS.map((c) => c.name), ...(ctx.prompts ?? [])], name);
+  const hint = near ? `did you mean /${near}? (/ alone lists every command)` : '/ alone lists every command';
+  return `unknown command /${name}: ${hint}; ${escape}`;
+}
+
+/** `//text` sent as `/text`: the first segment's first slash dropped. */
+function unescapeSlash(segments: readonly Segment[]): Segment[] {
+  const [first, ...rest] = segments;
+  return first && first.type === 'text' ? [{ ...first, text: first.text.slice(1) }, ...rest] : [...segments];
 }
 
 /** The text a typed `# ` input remembers (memory.ts), or null when it is not one (`#` alone, a heading's `##`). */

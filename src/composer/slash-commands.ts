@@ -104,7 +104,8 @@ export function findSlash(name: string): SlashCommand | undefined {
  * (`/github:review-pr`, an MCP prompt).
  */
 export function parseSlash(text: string): { name: string; args: string[]; rest: string } | null {
-  const m = /^\/([A-Za-z][\w:-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  // A command's word: letters, digits, `_`, `.` and `-`, and one `:server` part (an MCP prompt); `/usr/bin/x` is none.
+  const m = /^\/([A-Za-z][\w.-]*(?::[\w.-]+)?)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!m) return null;
   return { name: m[1], args: m[2] ? m[2].trim().split(/\s+/) : [], rest: m[2]?.trim() ?? '' };
 }

@@ -57,6 +57,8 @@ export interface ComposerContext {
   readonly emoji: EmojiWidths;
   /** The prompt commands' names (agent/prompt-commands.ts), for Enter and Tab. */
   readonly prompts?: readonly string[];
+  /** The MCP servers still starting, whose prompts (`/server:name`) are not known yet. */
+  readonly startingServers?: readonly string[];
   /** Every slash command, milk's and the prompt commands, with what each does: the slash menu's list. */
   readonly commands?: () => readonly CommandEntry[];
 }
