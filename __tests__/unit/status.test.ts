@@ -109,6 +109,15 @@ describe('the status bar', () => {
     expect(narrow).toContain('gpt-4o  gpt-4o-mini');
     expect(narrow).not.toContain('openai ·');
   });
+  it('says how to stop a running turn beside a warning or a notice, which are cut to the room left', () => {
+    const warning = 'session history damaged (3 unreadable lines); kept 40 entries, original saved as x.corrupt';
+    for (const st of [{ warning }, { notice: 'Esc again to rewind to an earlier input' }]) {
+      const t = text({ ...st, busySince: 5_000 }, 80);
+      expect(t.trimEnd().endsWith('Esc to interrupt')).toBe(true);
+      expect(t).toMatch(/⚠ session history|Esc again/);
+      expect(stringWidth(t, CLUSTERING)).toBe(80);
+    }
+  });
   it('cuts a long warning to fit rather than dropping it', () => {
     const t = text({
       warning: 'session history damaged (3 unreadable lines); kept 40 entries, original saved as x.corrupt-2026',
@@ -146,6 +155,36 @@ describe('the status model', () => {
     bus.emit('turn.started', { turnId: 1, input: 'next', display: t('next') });
     expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBeNull();
     model.stop();
+  });
+
+  it("ends a key's hint with its own time or when a turn starts: a turn's place says how to stop it", () => {
+    jest.useFakeTimers();
+    try {
+      const bus = new Bus();
+      const model = new StatusModel(bus, {
+        sessionId: 's',
+        historyMode: () => 'session',
+        busySince: () => null,
+        queued: () => 0,
+        force: () => false,
+        always: () => [],
+        providerHint: () => null,
+      });
+      const notice = () => model.snapshot(0, { prompt: null, legend: null }).notice;
+      bus.emit('status.hint', { text: t('Esc again to rewind to an earlier input'), ms: 800 });
+      jest.advanceTimersByTime(700);
+      expect(notice()).toBe('Esc again to rewind to an earlier input');
+      jest.advanceTimersByTime(200);
+      expect(notice()).toBeNull();
+      bus.emit('status.hint', { text: t('gpt-4o  gpt-4o-mini') });
+      jest.advanceTimersByTime(1_000);
+      expect(notice()).toBe('gpt-4o  gpt-4o-mini');
+      bus.emit('turn.started', { turnId: 1, input: 'next', display: t('next') });
+      expect(notice()).toBeNull();
+      model.stop();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('shows the newest of several warnings and counts the others, which the transcript keeps', () => {

@@ -54,6 +54,8 @@ export class RewindFlow {
       if (this.p.runner.rewindable.length > 0 && !this.p.runner.busy)
         this.p.bus.emit('status.hint', {
           text: sanitize(`${this.p.keys.key('idle', 'session.rewind')} again to rewind to an earlier input`),
+          // The hint is the pair's: it goes when a second press would no longer make one.
+          ms: ESC_ESC_MS,
         });
     }
   }

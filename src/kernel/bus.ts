@@ -124,13 +124,27 @@ export interface Events {
   /** A one-line warning in the status bar (and kept in the transcript). */
   'status.warning': { text: Inert };
   /** A short-lived line in the status bar, e.g. completion candidates. */
-  'status.hint': { text: Inert };
+  'status.hint': { text: Inert; ms?: number };
 
   /**
    * A conversation came back: the transcript shows what it held, each item through the sanitizer (a log holds what a
    * model or a tool sent).
    */
-  'session.resumed': { items: Array<{ kind: ReplayItem['kind']; text: Inert }>; at: string | null };
+  'session.resumed': {
+    items: Array<{ kind: ReplayItem['kind']; text: Inert }>;
+    at: string | null;
+    /** Its requests as its log counted them, and where its last turn's begin (logs before they were kept: none). */
+    spent?: {
+      requests: ReadonlyArray<{
+        input: number;
+        output: number;
+        cacheRead?: number;
+        cacheWrite?: number;
+        model?: string;
+      }>;
+      lastTurnFrom: number;
+    };
+  };
   /** A new conversation began (/new, or Esc in the picker). */
   'session.new': Record<string, never>;
 

@@ -66,9 +66,11 @@ export class StatusModel {
       bus.emit('transcript.note', { text: own`warning: ${text}` });
       bus.requestRender();
     });
-    bus.on('status.hint', ({ text }) => {
+    // A hint lasts its own time (a key's, e.g. Esc Esc's pair) or HINT_MS, and a turn ends it: what it offered was
+    // for the idle composer, and a turn's place in the bar says how to stop the turn.
+    bus.on('status.hint', ({ text, ms }) => {
       this.hint = text;
-      this.hintTimer = this.restart(this.hintTimer, HINT_MS, () => (this.hint = null));
+      this.hintTimer = this.restart(this.hintTimer, ms ?? HINT_MS, () => (this.hint = null));
       bus.requestRender();
     });
     // The spinner ticks only while a turn runs: an idle milk wakes for nothing.
@@ -78,6 +80,9 @@ export class StatusModel {
     bus.on('turn.ended', () => this.stopSpinner());
     // A warning is about what happened before: the next input ends it (the transcript keeps it).
     bus.on('turn.started', () => {
+      this.hint = null;
+      if (this.hintTimer) clearTimeout(this.hintTimer);
+      this.hintTimer = null;
       this.warning = null;
       if (this.warningTimer) clearTimeout(this.warningTimer);
       this.warningTimer = null;

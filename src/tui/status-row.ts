@@ -110,14 +110,10 @@ function rightParts(st: StatusState): Part[] {
   if (st.warning) parts.push({ text: own` ⚠ ${st.warning} `, style: 'warning', cut: true });
   else if (st.notice) parts.push({ text: own` ${st.notice} `, style: 'status', cut: true });
   // Under a question, Esc answers it: the question's legend says what each key does.
+  // While a turn runs the bar always says how to stop it: whole, fitted before a warning or notice is cut to the rest.
   if (st.busySince !== null && st.prompt === null) {
-    if (!st.warning && !st.notice && st.interruptKey !== '')
-      parts.push({
-        text: own` ${st.interruptKey ?? own`Esc`} to interrupt `,
-        style: 'status',
-        cut: true,
-        yields: true,
-      });
+    if (st.interruptKey !== '')
+      parts.push({ text: own` ${st.interruptKey ?? own`Esc`} to interrupt `, style: 'status' });
   } else if (st.hint && st.prompt === null) {
     // The provider and model stay beside a notice (the Tab-completion list after /model) when both fit.
     parts.push(
