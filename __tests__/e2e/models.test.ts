@@ -66,7 +66,8 @@ describe('the model picker', () => {
     // The choice is in the log; --continue goes on with it.
     await open(['--provider', 'openai', '--base-url', `${mock.url}/v1`, '-c'], data, ws);
     await m!.waitForText(/echo: which model\?/);
-    await m!.waitFor(() => m!.statusLine().includes('echo'), 'the model named in the status bar');
+    // Said where the conversation comes back (the status bar's right side has its totals now, at 80 columns).
+    await m!.waitForText(/resumed with openai · echo at http:\/\/127\.0\.0\.1:\d+\/v1, this conversation's/);
     await ask('still?', 'echo: still?');
     expect(mock.requests[mock.requests.length - 1].body?.model).toBe('echo');
   });
@@ -113,6 +114,24 @@ describe('cost', () => {
     m!.write(KEY.ctrlD);
     await m!.exited;
     expect(m!.raw).toMatch(/ --resume \S+ · this session: [\d,]+ tokens in \([\d,]+ cached\), \d+ out · \$0\.\d+/);
+  });
+
+  it("-c brings the conversation's totals back: Σ and its money as they were, /cost's conversation line too", async () => {
+    const data = tempDir();
+    const ws = fs.realpathSync(tempDir());
+    await open(anthropic('claude-sonnet-4-5'), data, ws);
+    await ask('first', 'the quick brown fox');
+    await ask('second', /the quick brown fox[\s\S]*the quick brown fox/);
+    const total = /Σ\S+ \$\S+/;
+    await m!.waitFor(() => total.test(m!.statusLine()), 'the total and its money');
+    const before = total.exec(m!.statusLine())![0];
+    m!.write(KEY.ctrlD);
+    await m!.exited;
+    await open(['-c', ...anthropic('claude-sonnet-4-5')], data, ws);
+    await m!.waitFor(() => m!.statusLine().includes(before), `${before} after -c`);
+    m!.write('/cost' + KEY.enter);
+    await m!.waitForText(/conversation +[\d,]+ tokens in \([\d,]+ cached\), \d+ out · \$\S+ \(2 requests\)/);
+    expect(m!.text()).toMatch(/session +nothing yet/);
   });
 
   it('the price table is not loaded while keys come after a turn, and is once they stop', async () => {

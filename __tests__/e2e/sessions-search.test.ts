@@ -34,6 +34,26 @@ it('milk sessions search finds a word in an answer of another workspace, and --h
   expect((await milkCli(['--data-dir', data, 'sessions', 'search', 'Heron'], { cwd: here })).code).toBe(1);
 });
 
+it('dates each match by when it was said: a conversation gone on with later keeps its old answers in their place', async () => {
+  const data = tempDir();
+  const older = fs.realpathSync(tempDir('milk-older-'));
+  const newer = fs.realpathSync(tempDir('milk-newer-'));
+  const run = (cwd: string, ...args: string[]) =>
+    milkCli(['--data-dir', data, ...mockRun(server.current.url, 'echo'), ...args], { cwd });
+  expect((await run(older, 'the heron came first')).code).toBe(0);
+  expect((await run(newer, 'the heron came second')).code).toBe(0);
+  // The first conversation goes on: its log changes last, but its heron was said first.
+  expect((await run(older, '--continue', 'something unrelated')).code).toBe(0);
+  const found = await milkCli(['--data-dir', data, 'sessions', 'search', 'heron'], { cwd: newer });
+  expect(found.code).toBe(0);
+  const said = found.out
+    .trim()
+    .split('\n')
+    .filter((l) => l.includes('heron came'))
+    .map((l) => /(input|answer): (?:echo: )?the heron came (\w+)/.exec(l)?.slice(1).join(' '));
+  expect(said).toEqual(['answer second', 'input second', 'answer first', 'input first']);
+});
+
 it("/search lists the matches; Enter opens this workspace's conversation at the match, the search lit on it", async () => {
   const data = tempDir();
   const ws = fs.realpathSync(tempDir('milk-search-'));

@@ -104,6 +104,20 @@ describe('prices', () => {
       'conversation   600 tokens in, 60 out · <$0.0001 for 1 of 6 requests (no price for the rest)',
     );
   });
+
+  it("/cost after -c: the conversation's totals from its log, nothing yet this session", () => {
+    const resumed = emptyTally();
+    tallyAdd(resumed, { input: 100, output: 10 }, 0.5);
+    const lines = costLines({ turn: resumed, conversation: resumed, session: emptyTally() });
+    expect(lines.slice(0, 3)).toEqual([
+      'last turn      100 tokens in, 10 out · $0.50 (1 request)',
+      'conversation   100 tokens in, 10 out · $0.50 (1 request)',
+      'session        nothing yet',
+    ]);
+    expect(costLines({ turn: emptyTally(), conversation: emptyTally(), session: emptyTally() })).toEqual([
+      'no request to a model yet this session',
+    ]);
+  });
 });
 
 describe("Anthropic's cache breakpoints", () => {

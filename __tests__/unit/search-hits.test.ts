@@ -29,6 +29,15 @@ describe('search hits', () => {
     expect(hitOf(tool, 'flaky', 's', LOG_TIME)).toMatchObject({ kind: 'tool output' });
   });
 
+  it("dates an answer's chunk and a tool's output by their own time; an older log's, without one, by the log's", () => {
+    const delta = JSON.stringify({ t: 'delta', conv: 'c1', ts: '2026-11-02T10:00:05Z', msg: 0, text: 'a flaky one' });
+    expect(hitOf(delta, 'flaky', 's', LOG_TIME)).toMatchObject({ kind: 'answer', when: '2026-11-02T10:00:05Z' });
+    const tool = { t: 'tool', conv: 'c1', callId: 'x', name: 'shell', content: 'FAIL flaky.test.ts' };
+    const dated = JSON.stringify({ ...tool, ts: '2026-11-02T10:00:03Z' });
+    expect(hitOf(dated, 'flaky', 's', LOG_TIME)).toMatchObject({ when: '2026-11-02T10:00:03Z' });
+    expect(hitOf(JSON.stringify(tool), 'flaky', 's', LOG_TIME)).toMatchObject({ when: LOG_TIME });
+  });
+
   it('is no hit when the match is only in the JSON, or the line is no event it reads', () => {
     expect(hitOf(JSON.stringify({ t: 'delta', conv: 'c', msg: 0, text: 'nothing' }), 'text', 's', LOG_TIME)).toBeNull();
     expect(hitOf(JSON.stringify({ t: 'start', conv: 'c', workspace: '/flaky' }), 'flaky', 's', LOG_TIME)).toBeNull();

@@ -73,10 +73,44 @@ describe('the conversation log format', () => {
   });
   it('rejects events missing what they need', () => {
     expect(parseLog(JSON.stringify({ t: 'delta', conv: C, text: 'no msg' }) + '\n', validEvent).bad).toBe(1);
+    const usage = (u: object) => JSON.stringify({ t: 'usage', conv: C, ts, ...u }) + '\n';
+    expect(parseLog(usage({ input: 10, output: -1 }), validEvent).bad).toBe(1);
+    expect(parseLog(usage({ input: 10, output: 2, model: 'gpt-4o', cacheRead: 4 }), validEvent).bad).toBe(0);
   });
 });
 
 describe('replaying a conversation', () => {
+  it("sums what its requests cost, a rewind's and a compaction's too, and knows its last turn's", () => {
+    const usage = (input: number, output: number, model?: string): LogEvent => ({
+      t: 'usage',
+      conv: C,
+      ts,
+      input,
+      output,
+      ...(model ? { model } : {}),
+    });
+    const r = replay(
+      [
+        user('one'),
+        usage(100, 10, 'gpt-4o'),
+        { t: 'rewind', conv: C, ts, kept: 0 },
+        user('two'),
+        usage(200, 20),
+        usage(300, 30, 'gpt-4o'),
+        { t: 'usage', conv: 'other', ts, input: 9, output: 9 },
+      ],
+      C,
+    );
+    expect(r.spent).toEqual({
+      requests: [
+        { input: 100, output: 10, model: 'gpt-4o' },
+        { input: 200, output: 20 },
+        { input: 300, output: 30, model: 'gpt-4o' },
+      ],
+      lastTurnFrom: 1,
+    });
+    expect(replay([user('old log')], C).spent).toEqual({ requests: [], lastTurnFrom: 0 });
+  });
   it('joins the chunks of one message and keeps the turns in order', () => {
     const r = replay(
       [

@@ -167,6 +167,11 @@ function settleWhenIdle(bus: Bus, parts: Pick<AgentParts, 'runner' | 'spending'>
   bus.on('turn.ended', () => {
     if (parts.spending.unsettled) later(PRICES_AFTER_IDLE_MS);
   });
+  // A conversation taken up again brings its requests, whose prices may wait for the table as a turn's do (whether
+  // they do is known once the spending has heard of it too: settle() does nothing when none waits).
+  bus.on('session.resumed', () => {
+    if (!timer) later(PRICES_AFTER_IDLE_MS);
+  });
   return {
     keyed: () => {
       lastKeyAt = performance.now();

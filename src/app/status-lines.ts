@@ -4,7 +4,7 @@
 import { COMPACT_AT } from '../turn/compact';
 import { type Tally, tallyText } from '../providers/pricing/cost';
 
-/** What was spent: the last turn, this conversation (in this session) and the session. */
+/** What was spent: the last turn, this conversation (a resumed one's from its log) and this session. */
 export interface Spent {
   readonly turn: Tally;
   readonly conversation: Tally;
@@ -41,14 +41,17 @@ const requests = (t: Tally): string =>
 /** /cost: the last turn, the conversation and the session, each in tokens and (where a price is known) money. */
 export function costLines(spent: Spent): string[] {
   const s = spent.session;
-  if (s.requests === 0) return ['no request to a model yet this session'];
+  const c = spent.conversation;
+  // A conversation taken up again has a cost before this session's first request.
+  if (c.requests === 0 && s.requests === 0) return ['no request to a model yet this session'];
+  const tally = (t: Tally): string => (t.requests === 0 ? 'nothing yet' : `${tallyText(t)}${requests(t)}`);
   const lines = [
-    `last turn      ${tallyText(spent.turn)}${requests(spent.turn)}`,
-    `conversation   ${tallyText(spent.conversation)}${requests(spent.conversation)}`,
-    `session        ${tallyText(s)}${requests(s)}`,
+    `last turn      ${tally(spent.turn)}`,
+    `conversation   ${tally(c)}`,
+    `session        ${tally(s)}`,
     'as the servers counted them; ↑ in, ↓ out and Σ both in the status bar',
   ];
-  if (s.unpriced > 0)
+  if (s.unpriced > 0 || c.unpriced > 0)
     lines.push(
       'no price is known for some models: tokens only for them (set one in config.json: ' +
         '"models": {"NAME": {"price": {"input": 3, "output": 15}}}, US dollars per million tokens)',

@@ -8,6 +8,7 @@
 import type { Segment } from '../protocol/segments';
 import type { RecordedModel } from '../providers/resume';
 import type { ToolCall } from '../protocol/tools';
+import type { Spend } from '../providers/pricing/cost';
 import { withoutBytes } from '../kernel/images';
 import { type ImagePart } from '../protocol/images';
 
@@ -28,13 +29,20 @@ export type LogEvent =
   | { t: 'user'; conv: string; ts: string; text?: string; segments: Segment[]; images?: ImagePart[] }
   /** The input just logged as the model got it, where that was more (the MCP resources it named, read into it). */
   | { t: 'sent'; conv: string; text: string }
-  /** A chunk of assistant message `msg` as it streamed (written at least once a second). */
-  | { t: 'delta'; conv: string; msg: number; text: string }
+  /**
+   * A chunk of assistant message `msg` as it streamed (written at least once a second); `ts`, when it was written
+   * (a search's match is dated by it; logs before it had none).
+   */
+  | { t: 'delta'; conv: string; ts?: string; msg: number; text: string }
   /** Assistant message `msg` is complete: its text is its deltas joined; it may ask for tools. */
   | { t: 'assistant'; conv: string; msg: number; toolCalls?: ToolCall[] }
+  /** What one request cost as its server counted it, and the model asked: a resumed conversation's totals. */
+  | ({ t: 'usage'; conv: string; ts: string; model?: string } & Spend)
   | {
       t: 'tool';
       conv: string;
+      /** When the tool's result came (absent in older logs). */
+      ts?: string;
       callId: string;
       name: string;
       content: string;
@@ -73,6 +81,7 @@ const KNOWN = new Set([
   'delta',
   'assistant',
   'tool',
+  'usage',
   'compact',
   'rewind',
   'interrupted',

@@ -68,6 +68,11 @@ export class SessionRecorder {
       }
     });
     bus.on('conversation.message', (e) => this.message(e));
+    // Each request's tokens: a conversation taken up again (-c) starts from its totals, not from nothing.
+    bus.on('turn.usage', ({ input, output, cacheRead, cacheWrite, model }) => {
+      const cache = { ...(cacheRead ? { cacheRead } : {}), ...(cacheWrite ? { cacheWrite } : {}) };
+      this.write({ t: 'usage', conv: this.conv, ts: this.ts(), ...(model ? { model } : {}), input, output, ...cache });
+    });
     // What a resumed conversation must send again: the input with the resources it named, secrets kept out.
     bus.on('turn.sent', ({ text }) => this.write({ t: 'sent', conv: this.conv, text: this.redact(text) }));
     bus.on('command.ran', ({ text, segments }) => {
@@ -117,6 +122,7 @@ export class SessionRecorder {
       this.write({
         t: 'tool',
         conv: this.conv,
+        ts: this.ts(),
         callId: message.toolCallId,
         name: message.name,
         content: this.redact(message.content),
@@ -204,7 +210,7 @@ export class SessionRecorder {
     this.timer = null;
     if (!this.text) return;
     // A secret the model or a tool repeats is kept out of the log too (per chunk written: at least a second's worth).
-    this.write({ t: 'delta', conv: this.conv, msg: this.msg, text: this.redact(this.text) });
+    this.write({ t: 'delta', conv: this.conv, ts: this.ts(), msg: this.msg, text: this.redact(this.text) });
     this.text = '';
   }
 

@@ -16,6 +16,7 @@ import { pushAll } from '../kernel/arrays';
 import { checklistOf } from '../tools/builtin/todo';
 import { type TodoItem } from '../protocol/checklist';
 import type { ReplayItem } from '../protocol/replay';
+import type { ModelSpend } from '../providers/pricing/cost';
 
 export interface Replay {
   messages: ChatMessage[];
@@ -24,6 +25,8 @@ export interface Replay {
   lastTs: string | null;
   /** The model's checklist as it last sent it (a compaction keeps it; a rewind takes it back), or null: none. */
   checklist: TodoItem[] | null;
+  /** Every request of the conversation (a rewind or a compaction spent them all the same); its last turn's first. */
+  spent: { requests: ModelSpend[]; lastTurnFrom: number };
 }
 
 export interface ConversationSummary {
@@ -68,7 +71,8 @@ export function replay(events: readonly LogEvent[], conv: string, maxKept = DEFA
   for (const e of events) if (e.conv === conv) r.take(e);
   // The log stops mid-turn (milk was killed): what was there is kept, marked interrupted.
   if (r.close()) r.items.push({ kind: 'note', text: '[interrupted]' });
-  return { messages: r.messages, items: r.items, lastTs: r.lastTs, checklist: r.checklist };
+  const { messages, items, lastTs, checklist, requests, lastTurnFrom } = r;
+  return { messages, items, lastTs, checklist, spent: { requests, lastTurnFrom } };
 }
 
 /** One conversation being replayed: the model's messages and the transcript's items so far. */
@@ -77,6 +81,8 @@ class Replayer {
   readonly items: ReplayItem[] = [];
   lastTs: string | null = null;
   checklist: TodoItem[] | null = null;
+  readonly requests: ModelSpend[] = [];
+  lastTurnFrom = 0;
   private text = '';
   private streaming = false;
   private unanswered: ToolCall[] = [];
@@ -108,9 +114,10 @@ class Replayer {
   }
 
   take(e: LogEvent): void {
-    if ('ts' in e) this.lastTs = e.ts;
+    if ('ts' in e && e.ts !== undefined) this.lastTs = e.ts;
     switch (e.t) {
       case 'user':
+        this.lastTurnFrom = this.requests.length;
         if (this.close()) this.items.push({ kind: 'note', text: '[interrupted]' });
         this.messages.push({ role: 'user', content: userText(e), ...(e.images?.length ? { images: e.images } : {}) });
         this.items.push({ kind: 'user', text: displayText(e.segments) || userText(e) });
@@ -146,14 +153,7 @@ class Replayer {
       case 'compact':
         return this.compacted(e);
       case 'rewind':
-        this.close();
-        this.messages.length = Math.min(this.messages.length, e.kept);
-        this.checklist = checklistOf(this.messages);
-        this.items.push({
-          kind: 'note',
-          text: '── rewound: the turns above from the input it went back to are no longer in what the model gets ──',
-        });
-        return;
+        return this.rewound(e.kept);
       case 'interrupted':
         this.close();
         this.items.push({ kind: 'note', text: '[interrupted]' });
@@ -168,7 +168,23 @@ class Replayer {
         return;
       case 'model':
         return;
+      case 'usage': {
+        const { t: _t, conv: _c, ts: _ts, ...spend } = e;
+        this.requests.push(spend);
+        return;
+      }
     }
+  }
+
+  /** The model's context is its first `kept` messages from here on; the transcript keeps the rest, marked. */
+  private rewound(kept: number): void {
+    this.close();
+    this.messages.length = Math.min(this.messages.length, kept);
+    this.checklist = checklistOf(this.messages);
+    this.items.push({
+      kind: 'note',
+      text: '── rewound: the turns above from the input it went back to are no longer in what the model gets ──',
+    });
   }
 
   /**

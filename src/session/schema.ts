@@ -20,6 +20,21 @@ function imageSchema(v: typeof V) {
   });
 }
 
+/** What one request cost, as the server counted it. */
+function usageSchema(v: typeof V) {
+  const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+  return v.looseObject({
+    t: v.literal('usage'),
+    conv: v.string(),
+    ts: v.string(),
+    model: v.optional(v.string()),
+    input: count,
+    output: count,
+    cacheRead: v.optional(count),
+    cacheWrite: v.optional(count),
+  });
+}
+
 /** A tool call as an assistant event keeps it. */
 function toolCallSchema(v: typeof V) {
   return v.looseObject({
@@ -57,17 +72,19 @@ function buildSchema(v: typeof V) {
       images: v.optional(v.array(image)),
     }),
     v.looseObject({ t: v.literal('sent'), ...base, text: v.string() }),
-    v.looseObject({ t: v.literal('delta'), ...base, msg: v.number(), text: v.string() }),
+    v.looseObject({ t: v.literal('delta'), ...base, ts: v.optional(v.string()), msg: v.number(), text: v.string() }),
     v.looseObject({ t: v.literal('assistant'), ...base, msg: v.number(), toolCalls: v.optional(v.array(toolCall)) }),
     v.looseObject({
       t: v.literal('tool'),
       ...base,
+      ts: v.optional(v.string()),
       callId: v.string(),
       name: v.string(),
       content: v.string(),
       declined: v.optional(v.boolean()),
       images: v.optional(v.array(image)),
     }),
+    usageSchema(v),
     v.looseObject({
       t: v.literal('rewind'),
       ...base,

@@ -1,9 +1,9 @@
 // What a line of a conversation log that matched a search is, for `milk
 // sessions search` and /search: an input, an answer's chunk or a tool's output,
-// its conversation, when (an input's own time; else its log's), and a line of
-// context around the match — or nothing, when the match was only in the
-// line's JSON (a field's name) and not in what was said. Smart case as in
-// history search. Pure.
+// its conversation, when (its event's own time; the log's in logs older than
+// that), and a line of context around the match — or nothing, when the match
+// was only in the line's JSON (a field's name) and not in what was said. Smart
+// case as in history search. Pure.
 
 export type HitKind = 'input' | 'answer' | 'tool output';
 
@@ -11,7 +11,7 @@ export interface Hit {
   readonly session: string;
   readonly conv: string;
   readonly kind: HitKind;
-  /** ISO 8601: the input's time, or the log's last change. */
+  /** ISO 8601: when its event was written, or the log's last change where the event has no time (older logs). */
   readonly when: string;
   /** A line of what was said, around the match (control characters shown as spaces). */
   readonly context: string;
@@ -43,7 +43,7 @@ export function hitOf(line: string, query: string, session: string, logTime: str
   if (typeof text !== 'string') return null;
   const context = around(text, query);
   if (context === null) return null;
-  const when = kind === 'input' && typeof e.ts === 'string' ? e.ts : logTime;
+  const when = typeof e.ts === 'string' ? e.ts : logTime;
   return { session, conv: e.conv, kind, when, context };
 }
 

@@ -183,6 +183,7 @@ export class Sessions {
     this.bus.emit('session.resumed', {
       items: r.items.map((i) => ({ kind: i.kind, text: sanitize(i.text) })),
       at: r.lastTs,
+      spent: r.spent,
     });
     if (branched) this.bus.emit('transcript.note', { text: sanitize(branched) });
     if (switched) this.bus.emit('transcript.note', { text: sanitize(switched) });

@@ -21,6 +21,11 @@ export interface Spend {
   readonly cacheWrite?: number;
 }
 
+/** A request's tokens and the model it asked, as a conversation's log keeps them. */
+export interface ModelSpend extends Spend {
+  readonly model?: string;
+}
+
 export interface Tally {
   input: number;
   output: number;

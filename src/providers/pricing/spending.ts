@@ -7,7 +7,7 @@
 // command asks for the cost.
 
 import type { Bus } from '../../kernel/bus';
-import { type Spend, type Tally, emptyTally, tallyMoney, tallyTokens } from './cost';
+import { type ModelSpend, type Spend, type Tally, emptyTally, tallyMoney, tallyTokens } from './cost';
 
 /**
  * A request's price in dollars for `model`: a number, null when none is known, or undefined when only the price table
@@ -33,15 +33,22 @@ export class Spending {
   ) {
     bus.on('turn.started', () => (this.last = emptyTally()));
     bus.on('session.new', () => (this.conv = emptyTally()));
-    bus.on('session.resumed', () => (this.conv = emptyTally()));
-    bus.on('turn.usage', (u) => {
-      const tallies = [this.session, this.conv, this.last];
-      for (const t of tallies) tallyTokens(t, u);
-      const usd = pricer.price(u.model, u);
-      this.lastUsd = usd ?? null;
-      if (usd === undefined) this.waiting.push({ model: u.model, spend: u, tallies });
-      else for (const t of tallies) tallyMoney(t, usd);
+    // A conversation taken up again comes with what its log says it cost: the session's own tally stays this session's.
+    bus.on('session.resumed', ({ spent }) => {
+      this.conv = emptyTally();
+      this.last = emptyTally();
+      spent?.requests.forEach((r, i) => this.count(r, i >= spent.lastTurnFrom ? [this.conv, this.last] : [this.conv]));
     });
+    bus.on('turn.usage', (u) => (this.lastUsd = this.count(u, [this.session, this.conv, this.last])));
+  }
+
+  /** Counts a request in `tallies`: its tokens now, its money now or once the table is loaded; its price, or null. */
+  private count(u: ModelSpend, tallies: Tally[]): number | null {
+    for (const t of tallies) tallyTokens(t, u);
+    const usd = this.pricer.price(u.model, u);
+    if (usd === undefined) this.waiting.push({ model: u.model, spend: u, tallies });
+    else for (const t of tallies) tallyMoney(t, usd);
+    return usd ?? null;
   }
 
   /** Whether some requests' price waits for the table. */
