@@ -663,7 +663,8 @@ describe('milk in a real terminal', () => {
     milk = new MilkPty({ args: ['--data-dir', data], cols: 160 });
     expect((await milk.exited).exitCode).toBe(2);
     const known = '(offline, openai, openai-responses, anthropic, openrouter, script)';
-    expect(milk.text()).toContain(`milk: config.json: provider: "opneai" is not a provider milk knows ${known}`);
+    // The terminal may take the last bytes in after the exit is seen.
+    await milk.waitForText(`milk: config.json: provider: "opneai" is not a provider milk knows ${known}`);
     // Never the offline demo in its place.
     expect(milk.text()).not.toContain('history: session');
   });

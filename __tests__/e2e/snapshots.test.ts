@@ -102,6 +102,20 @@ it('Esc Esc rewinds to an earlier input and puts back the files commands changed
   expect(read(ws, 'new.txt')).toBeNull();
 });
 
+it("/diff after /new is the new conversation's: nothing before its first turn, then only what that turn changed", async () => {
+  const ws = repository();
+  const p = await started(ws);
+  await ran(p, 'echo old > before-new.txt');
+  p.write('/new' + KEY.enter);
+  await p.waitFor(() => !p.text().includes('ran: echo old'), 'the new conversation');
+  p.write('/diff' + KEY.enter);
+  await p.waitForText('nothing has changed: no turn of this conversation ran here yet');
+  await ran(p, 'echo fresh > after-new.txt');
+  p.write('/diff' + KEY.enter);
+  await p.waitForText('+++ b/after-new.txt');
+  expect(p.text().split('changes in the workspace since the conversation began')[1]).not.toContain('before-new');
+});
+
 /** Processes but this one whose command line or environment names `place` (/proc; those not readable skipped). */
 function processesNaming(place: string): string[] {
   const found: string[] = [];

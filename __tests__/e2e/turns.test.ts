@@ -162,6 +162,28 @@ describe('the external editor and signals', () => {
   });
 });
 
+describe("the status bar's hints", () => {
+  it('one Esc\'s "Esc again to rewind" ends when a turn starts: the turn\'s place says how to stop it', async () => {
+    m = new MilkPty({
+      args: ['--data-dir', tempDir(), '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'slow:15'],
+      cols: 120,
+    });
+    await m.waitForText('history: session');
+    m.write('first' + KEY.enter);
+    await m.waitForText('the quick brown');
+    m.write(KEY.ctrlC);
+    await m.waitFor(() => !busy(), 'idle');
+    m.write(KEY.esc);
+    await m.waitFor(() => m!.statusLine().includes('Esc again to rewind'), 'the hint after one Esc');
+    m.write('second' + KEY.enter);
+    await m.waitFor(() => busy(), 'the second turn running');
+    await m.waitFor(() => m!.statusLine().includes('Esc to interrupt'), 'how to stop the turn');
+    expect(m.statusLine()).not.toContain('again to rewind');
+    m.write(KEY.ctrlC);
+    await m.waitFor(() => !busy(), 'idle again');
+  });
+});
+
 describe('reasoning', () => {
   it('shows reasoning dim while it streams, folds it to one line when the answer comes, and keeps it out of the answer', async () => {
     await open('reasoning', ['--approval', 'full-auto']);
@@ -266,7 +288,14 @@ describe('type-ahead', () => {
     await m!.waitFor(() => m!.statusLine().includes('1 queued'), 'the first queued');
     m!.write('three' + KEY.enter);
     await m!.waitFor(() => m!.statusLine().includes('2 queued'), 'queue count');
+    // Each queued input is shown where it will be sent: below the turn's output, right above the composer.
+    await m!.waitFor(() => {
+      const lines = m!.lines();
+      const two = lines.findIndex((l) => l.includes('↳ queued: two'));
+      return two > 0 && lines[two + 1].includes('↳ queued: three');
+    }, 'the queue shown in order');
     await m!.waitForText('echo: three (5 messages)', 15000);
+    await m!.waitFor(() => !m!.text().includes('↳ queued:'), 'the queue gone once sent');
     expect(mock.requests.slice(first).map((_, i) => lastUserMessage(first + i))).toEqual(['one', 'two', 'three']);
     const t = m!.text();
     expect(t.indexOf('› two')).toBeLessThan(t.indexOf('› three'));
@@ -518,7 +547,8 @@ describe('resuming a conversation with a real model', () => {
     m.write(KEY.ctrlD);
     await m.exited;
     // No flags: milk alone would start on the offline demo.
-    m = new MilkPty({ args: ['--data-dir', data, '--continue'], cwd });
+    // Wide enough for the model beside the conversation's totals, which come back with it.
+    m = new MilkPty({ args: ['--data-dir', data, '--continue'], cwd, cols: 120 });
     await m.waitForText(`resumed with openai · echo at ${mock.url}/v1, as this conversation`);
     await m.waitForText('(milk started with the offline demo)');
     await m.waitFor(() => m!.statusLine().includes('openai · echo'), 'the model in the status bar');

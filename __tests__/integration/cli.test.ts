@@ -85,9 +85,10 @@ describe('milk doctor', () => {
     expect(r.lines[0]).toMatch(/^✓ sandbox +bubblewrap [\d.]+ confines commands/);
     expect(r.lines[1]).toMatch(/^✓ ripgrep +ripgrep \d/);
     expect(r.lines[2]).toMatch(/^✓ git +git version \d/);
-    expect(r.lines[5]).toMatch(/^✓ config +.*config\.json: valid$/);
+    // A data dir with no config.json yet runs on the defaults: there is nothing to call valid.
+    expect(r.lines[5]).toMatch(/^✓ config +.*config\.json: none yet: the defaults$/);
     // The offline demo is no fault: exit 0.
-    expect(r.lines[6]).toMatch(/^! provider +the offline demo: no model is set up — --provider openai/);
+    expect(r.lines[6]).toMatch(/^! provider +the offline demo: no model is set up — \/provider in milk connects one/);
     expect(r.code).toBe(0);
   });
 
@@ -112,6 +113,12 @@ describe('milk doctor', () => {
     );
     const lines = r.stdout.trim().split('\n');
     expect(lines.find((l) => /config/.test(l))).toMatch(/^✗ config +.*config\.json: theme must be/);
+    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ theme: 'dark' }));
+    const good = spawnSync(process.execPath, [CLI, '--data-dir', data, 'doctor'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: tempDir() },
+    });
+    expect(good.stdout).toMatch(/✓ config +.*config\.json: valid$/m);
     expect(lines.at(-1)).toMatch(
       /^✗ provider +openai at http:\/\/.*127\.0\.0\.1:9\/v1 cannot be reached \(ECONNREFUSED\)/,
     );

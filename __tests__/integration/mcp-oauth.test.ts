@@ -44,7 +44,8 @@ it('authorizes once in the browser, uses and keeps the token (0600), reuses it, 
   const dir = path.join(tempDir(), 'mcp-auth');
   const shown: string[] = [];
   const first = await started(dir, shown);
-  expect(first.list()[0]).toMatchObject({ name: 'remote', state: 'ready' });
+  // Authorized and ready: /mcp no longer says it waits for the person.
+  expect(first.list()[0]).toMatchObject({ name: 'remote', state: 'ready', why: null });
   expect(shown).toHaveLength(1);
   expect(shown[0]).toMatch(/\/authorize\?.*code_challenge=.*redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback/);
   const never = new AbortController().signal;

@@ -30,6 +30,8 @@ export interface TerminalFacts {
 export interface DoctorInput {
   readonly env: NodeJS.ProcessEnv;
   readonly configFile: string | null;
+  /** Whether the config file is there (none yet: milk runs on its defaults). */
+  readonly configExists: boolean;
   readonly configProblems: readonly string[];
   readonly provider: { readonly name: string; readonly model: string; readonly baseUrl: string; readonly key?: string };
   readonly terminal: TerminalFacts | null;
@@ -143,6 +145,7 @@ function terminalCheck(t: TerminalFacts | null): Check {
 
 function configCheck(d: DoctorInput): Check {
   if (d.configFile === null) return { name: 'config', state: 'warn', says: 'no data dir: nothing is kept' };
+  if (!d.configExists) return { name: 'config', state: 'ok', says: `${d.configFile}: none yet: the defaults` };
   if (d.configProblems.length === 0) return { name: 'config', state: 'ok', says: `${d.configFile}: valid` };
   return {
     name: 'config',
@@ -157,11 +160,12 @@ async function providerCheck(p: DoctorInput['provider']): Promise<Check> {
   const kind = isProviderName(p.name) ? PROVIDERS[p.name] : undefined;
   if (!kind?.http) {
     const keys = PROVIDER_NAMES.map((n) => PROVIDERS[n].http?.keyVar).filter((v) => v !== undefined);
+    const vars = [...new Set(keys)].join(' / ');
     return {
       name: 'provider',
       state: kind ? 'warn' : 'fail',
       says: kind?.unchecked ?? `"${p.name}" is not a provider milk knows (${PROVIDER_NAMES.join(', ')})`,
-      fix: `--provider openai --base-url URL --model NAME, or ${[...new Set(keys)].join(' / ')}`,
+      fix: `/provider in milk connects one step by step; or --provider openai --base-url URL --model NAME, or ${vars}`,
     };
   }
   const where = `${p.name} at ${redactUrl(p.baseUrl)}`;

@@ -2,6 +2,7 @@
 // conversation they bring back, config.json's settings, and what /provider and /doctor are handed; then milk runs
 // until the person quits, and leaves its conversation and the way back to it in the terminal.
 
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Cleanup, installExitHandlers } from '../kernel/cleanup';
 import { judgedSettings } from '../config/trust';
@@ -121,6 +122,7 @@ export function doctorFor(dataDir: string | null, warnings: readonly string[]) {
     const checks = await doctorChecks({
       env: process.env,
       configFile: dataDir === null ? null : `${dataDir}/config.json`,
+      configExists: dataDir !== null && fs.existsSync(path.join(dataDir, 'config.json')),
       configProblems: warnings
         .filter((w) => w.startsWith('config.json'))
         .map((w) => w.replace(/^config\.json:?\s*/, '')),

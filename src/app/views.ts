@@ -13,6 +13,7 @@ import { Painter } from '../tui/painter';
 import type { Screen } from '../tui/screen';
 import { StatusModel } from '../tui/status-model';
 import { ChecklistPanel } from '../tui/checklist-panel';
+import { queuedPaint, stacked } from '../tui/queued-panel';
 import { TranscriptFeed } from '../tui/transcript-feed';
 import { TranscriptModel } from '../tui/transcript-model';
 import {
@@ -125,7 +126,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     emoji: () => s.settings.emoji,
     historyMode: () => s.settings.historyMode,
     frame: () => coordinator.frame(),
-    panel: () => checklist.paint(),
+    panel: () => stacked(checklist.paint(), queuedPaint(coordinator.queue)),
     marks: () => select.marks(),
   });
   return { transcript, coordinator, status, painter };

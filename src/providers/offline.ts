@@ -22,13 +22,14 @@ export function offlineReply(input: string, turn: number): string {
     `(offline demo, turn ${turn}) You wrote ${lines === 1 ? 'one line' : `${lines} lines`}: "${quote(input)}".`,
     'I am the built-in offline agent, so I cannot read your code, but every part of milk works around me:',
     'this reply streams word by word, Ctrl-C stops it at once, and your input is kept in history.',
-    'To talk to a real model, start milk with --provider openai --base-url URL --model NAME.',
+    'To talk to a real model, type /provider (it asks step by step),',
+    'or start milk with --provider openai --base-url URL --model NAME.',
   ].join(' ');
 }
 
 export class OfflineProvider implements Provider {
   readonly name = 'offline';
-  readonly hint = 'offline demo agent: milk --provider openai --base-url URL --model NAME for a real model';
+  readonly hint = 'offline demo agent: /provider connects a real model';
   private readonly delay: number;
 
   constructor(options: OfflineOptions = {}) {

@@ -128,7 +128,7 @@ export class McpServers {
       if (generation !== r.generation) return;
       const reader = resourceReader(name, r.resources, taken);
       if (reader && !r.tools.some((t) => t.name === 'read_resource')) r.tools.push(reader);
-      r.state = 'ready';
+      Object.assign(r, { state: 'ready', why: null }); // what it waited for (an authorization) is over
     } catch (err) {
       if (generation !== r.generation) return;
       this.stopOne(r);
@@ -151,6 +151,7 @@ export class McpServers {
       if (!oauth || authorized || !isUnauthorized(err)) throw err;
       this.waiting(name, 'waiting for you to authorize milk in the browser (the address is in the transcript)');
       const code = await oauth.code();
+      this.waiting(name, 'authorized: connecting');
       await (transport as InstanceType<typeof HttpModule.StreamableHTTPClientTransport>).finishAuth(code);
       return this.connect(name, true);
     }
@@ -158,8 +159,7 @@ export class McpServers {
   }
 
   private waiting(name: string, why: string): void {
-    const r = this.running.get(name);
-    if (r) r.why = why;
+    Object.assign(this.running.get(name) ?? {}, { why });
     this.changed();
   }
 
