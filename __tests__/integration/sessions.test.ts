@@ -109,13 +109,12 @@ describe('the conversation log on disk', () => {
     const file = conversationFile(sessionLogDir(data, 's'), m.recorder.conv);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
-    expect(parseLog(fs.readFileSync(file, 'utf8'), validEvent).events.map((e) => e.t)).toEqual([
-      'start',
-      'user',
-      'delta',
-      'assistant',
-      'end',
-    ]);
+    const types = parseLog(fs.readFileSync(file, 'utf8'), validEvent).events.map((e) => e.t);
+    expect(types.filter((t) => t !== 'usage')).toEqual(['start', 'user', 'delta', 'assistant', 'end']);
+    // The request's cost, as the server counted it, between the input and the end (its place among the answer's
+    // chunks is when the server said it).
+    expect(types.filter((t) => t === 'usage')).toHaveLength(1);
+    expect(types.indexOf('usage')).toBeGreaterThan(types.indexOf('user'));
   });
 
   it('resumes a log with garbage and a torn line, copying the original aside and saying so without its content', () => {
