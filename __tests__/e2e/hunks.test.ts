@@ -40,3 +40,28 @@ it('three hunks with the middle one refused leave exactly the other two applied,
   const sent = JSON.stringify(server.current.requests[server.current.requests.length - 1].body);
   expect(sent).toContain('hunk 2 (old lines 9-15) was refused and is not in the file');
 });
+
+it('at a one-hunk edit the question owns its keys: h and other letters are refused, never typed; y applies it', async () => {
+  const ws = fs.realpathSync(tempDir('milk-one-hunk-'));
+  fs.writeFileSync(path.join(ws, 'app.js'), 'const port = 80;\n');
+  const script = path.join(tempDir(), 'script.json');
+  const edit = { path: 'app.js', old_string: 'port = 80', new_string: 'port = 8080' };
+  fs.writeFileSync(
+    script,
+    JSON.stringify({ turns: [[{ tool: { name: 'edit_file', args: edit } }], [{ text: 'done.' }]] }),
+  );
+  const p = pty.start({ args: ['--data-dir', tempDir(), '--script', script, '--approval', 'ask'], cwd: ws, cols: 120 });
+  await p.waitForText('history: session');
+  p.write('use 8080' + KEY.enter);
+  await p.waitFor(() => p.statusLine().includes('y yes · n no · a always'), 'the question, answerable');
+  expect(p.statusLine()).not.toContain('h hunks');
+  p.write('h');
+  await p.waitFor(() => p.statusLine().includes('one hunk: y takes it, n refuses it'), 'h refused');
+  p.write('q');
+  await p.waitFor(() => p.statusLine().includes('not typed: answer first'), 'q refused');
+  expect(p.composerLines().join('').trim()).toBe('');
+  p.write('y');
+  await p.waitForText('done.');
+  expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toBe('const port = 8080;\n');
+  expect(p.composerLines().join('').trim()).toBe('');
+});

@@ -897,7 +897,7 @@ describe('tool calls in the terminal', () => {
     expect(fs.readFileSync(path.join(ws, 'proof'), 'utf8')).toBe('ran-it\n');
   });
 
-  it('takes text that arrives in one chunk at an answerable question as typing, never as an answer', async () => {
+  it('refuses text that arrives in one chunk at an answerable question: never an answer, never typed', async () => {
     const { ws, args } = scripted([
       [{ tool: { name: 'shell', args: { command: 'touch ran' } } }],
       [{ text: 'declined, fine.' }],
@@ -909,16 +909,17 @@ describe('tool calls in the terminal', () => {
     await m.waitFor(() => m!.statusLine().includes('y yes · n no · a always'), 'answerable question');
     // An IME commit, dictation or a text expander writes a word at once: its "a" granted "always" before.
     m.write('okay');
-    await m.waitFor(() => m!.composerLines().join('') === 'okay', 'the word in the composer');
-    expect(m.statusLine()).toContain('run shell: touch ran?');
+    await m.waitFor(() => m!.statusLine().includes('not typed: answer first · run sh'), 'the word refused');
+    // However long the prompt, the keys that answer stay whole beside it.
+    expect(m.statusLine()).toContain('y yes · n no · a always · r rule');
     expect(m.statusLine()).not.toContain('always:');
+    expect(m.composerLines().join('').trim()).toBe('');
     expect(fs.existsSync(path.join(ws, 'ran'))).toBe(false);
-    // The word was typing: the question waits for another pause before it takes an answer.
-    await m.waitFor(() => m!.statusLine().includes('pause to answer'), 'the pause starts again');
-    await m.waitFor(() => m!.statusLine().includes('y yes · n no · a always'), 'answerable again');
+    // The question still owns the keyboard: the answer comes at once, however soon after.
     m.write('n');
     await m.waitForText('declined, fine.');
     expect(fs.existsSync(path.join(ws, 'ran'))).toBe(false);
+    expect(m.composerLines().join('').trim()).toBe('');
   });
 
   /**

@@ -605,7 +605,7 @@ describe('views over the composer', () => {
       expect(c.mode).toBe('busy');
       expect(c.text).toBe('half typed');
     });
-    it('r adds a rule and w allows the network where the question offers them; elsewhere they are typing', () => {
+    it('r adds a rule and w allows the network where the question offers them; elsewhere they are refused', () => {
       const c = composer([], { busy: true });
       c.ui = push(
         c.ui,
@@ -616,26 +616,65 @@ describe('views over the composer', () => {
       const d = asked();
       later(d);
       expect(d.run('approval.rule')).toEqual([]);
+      expect(d.search?.prompt).toBe('no rule fits this call: y, n or a · run shell: ls?');
       expect(d.run('approval.network')).toEqual([]);
-      expect(d.text).toBe('half typedrw');
+      expect(d.search?.prompt).toBe('this call does not run in the sandbox: y, n or a · run shell: ls?');
+      expect(d.text).toBe('half typed');
       expect(d.mode).toBe('approval');
-      expect(d.search?.prompt).toBe('run shell: ls?');
     });
-    it('sends text that came in one chunk to the composer, even after the pause', () => {
+    it('after the pause, typing is refused and never typed, a lone letter or text in one chunk', () => {
       const c = asked();
       later(c);
       c.type(' okay');
-      expect(c.text).toBe('half typed okay');
+      expect(c.text).toBe('half typed');
+      expect(c.search?.prompt).toBe('not typed: answer first · run shell: ls?');
       expect(c.mode).toBe('approval');
     });
-    it('after the pause, a letter that is no answer is typing too: "hello" typed one key at a time arrives whole', () => {
+    it('once a key came after the pause, the question keeps the keyboard: "hello" fast after it is refused too', () => {
       const c = asked();
       later(c);
-      // The router sends y, n and a as commands; any other letter arrives as text.
-      c.type('h');
+      // h on a question with no hunks; the rest comes fast, inside what would be a pause.
+      c.run('approval.hunks');
+      expect(c.search?.prompt).toMatch(/^no hunks to take one by one/);
       c.ctx.lastKeyAt = c.ctx.now;
       c.type('ello');
-      expect(c.text).toBe('half typedhello');
+      expect(c.text).toBe('half typed');
+      // What was said goes with the next key; the answer then leaves the composer as it was.
+      c.run('editor.left');
+      expect(c.search?.prompt).toBe('run shell: ls?');
+      expect(c.run('approval.no')).toEqual([{ type: 'answer', requestId: 3, approval: 'no' }]);
+      expect(c.text).toBe('half typed');
+    });
+    it('h on a one-hunk edit says y and n take or refuse it; two hunks or more, it takes them one by one', () => {
+      const one = composer([], { busy: true });
+      one.type('draft');
+      one.ui = push(one.ui, new ApprovalView(question({ tool: 'edit_file', hunks: ['@@ -1 +1 @@'] }), 10_000));
+      one.ctx.now = 10_000 + APPROVAL_PAUSE_MS;
+      expect(one.run('approval.hunks')).toEqual([]);
+      expect(one.search?.prompt).toBe('one hunk: y takes it, n refuses it · run shell: ls?');
+      expect(one.text).toBe('draft');
+      const two = composer([], { busy: true });
+      two.ui = push(two.ui, new ApprovalView(question({ tool: 'edit_file', hunks: ['@@ a', '@@ b'] }), 10_000));
+      two.ctx.now = 10_000 + APPROVAL_PAUSE_MS;
+      two.run('approval.hunks');
+      expect(two.search?.prompt).toBe('hunk 1 of 2: take it?');
+    });
+    it('Backspace, Ctrl-W, Ctrl-U and the cursor keys still edit the composer; PageUp scrolls', () => {
+      const c = asked();
+      later(c);
+      c.run('editor.backspace');
+      expect(c.text).toBe('half type');
+      c.run('editor.killWordBack');
+      expect(c.text).toBe('half ');
+      c.run('editor.lineStart');
+      c.run('editor.right');
+      c.run('editor.delete');
+      expect(c.text).toBe('hlf ');
+      c.run('editor.lineEnd');
+      c.run('editor.killLineStart');
+      expect(c.text).toBe('');
+      expect(c.mode).toBe('approval');
+      expect(c.run('transcript.pageUp').length).toBeGreaterThan(0);
       expect(c.mode).toBe('approval');
     });
     it('inside the pause, Shift+Tab turns force on for later calls and answers nothing', () => {

@@ -71,6 +71,14 @@ describe('the status bar', () => {
     expect(t).toContain('full-auto');
     expect(stringWidth(t, CLUSTERING)).toBe(60);
   });
+  it('keeps a legend with a rule whole beside a long prompt while a turn runs: the time gives way', () => {
+    const prompt = 'not typed: answer first · run shell: touch ran-a-long-way-around?';
+    const legend = 'y yes · n no · a always · r rule · w network';
+    const t = text({ prompt, legend, busySince: 0, now: 3_000 }, 80);
+    expect(t).toContain(legend);
+    expect(t).toMatch(/^ not typed: answer first · run sh/);
+    expect(stringWidth(t, CLUSTERING)).toBe(80);
+  });
   it('keeps the y/n/a legend whole however long the command, at 80 and 60 columns', () => {
     const prompt = 'run shell: echo hello [150 spaces] ; touch x' + ' and more'.repeat(20) + '?';
     for (const width of [80, 60]) {

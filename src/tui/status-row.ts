@@ -82,7 +82,8 @@ function rightParts(st: StatusState): Part[] {
   if (st.busySince !== null) {
     const secs = Math.floor((st.now - st.busySince) / 1000);
     const frame = SPINNER[Math.floor(st.now / 100) % SPINNER.length];
-    parts.push({ text: own` ${frame} working ${secs}s `, style: 'statusStrong' });
+    // Under a question its legend matters more: the time gives way to it.
+    parts.push({ text: own` ${frame} working ${secs}s `, style: 'statusStrong', yields: st.prompt !== null });
   }
   // What the last turn cost: tokens in (and how many of them the server's cache had) and out, and the conversation's
   // total so far, in tokens and money.
@@ -151,11 +152,15 @@ export function statusRow(st: StatusState, width: number, emoji: EmojiWidths): G
   const parts = rightParts(st);
   // The left side shrinks to make room for the right-hand parts that matter more than the session id.
   const essential = parts.filter((p) => !p.yields).reduce((n, p) => n + stringWidth(p.text, emoji), 0);
-  // A prompt (search, approval) is what the person is reading: it keeps at least half; else milk and the history mode
-  // stay.
+  // A prompt (search, approval) is what the person is reading: it keeps at least half, less what the keys that answer
+  // it need (they are never left out; the prompt keeps a third); else milk and the history mode stay.
+  const legend = st.legend ? stringWidth(` ${st.legend} `, emoji) : 0;
   const minLeft =
     st.prompt !== null
-      ? Math.min(Math.floor(width / 2), stringWidth(` ${st.prompt} `, emoji))
+      ? Math.min(
+          Math.max(Math.floor(width / 3), Math.min(Math.floor(width / 2), width - legend)),
+          stringWidth(` ${st.prompt} `, emoji),
+        )
       : Math.max(MIN_LEFT, stringWidth(` milk │ history: ${st.historyMode} `, emoji));
   const leftRoom = Math.max(Math.min(minLeft, width), width - essential);
   const leftOut = leftSpans(st, leftRoom, emoji).filter((sp) => sp.text);

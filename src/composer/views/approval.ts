@@ -1,17 +1,19 @@
 // A tool call waiting for y / n / a. The question answers only after a pause
 // in typing: until then every key, text and paste falls through to whatever
 // is beneath (someone typing as it appears types on into the composer), and
-// Shift+Tab only changes the mode for later calls. Once it is answerable a
-// lone y, n or a answers; any other text (another letter, an IME commit, a
-// text expander) still goes to the composer; Ctrl-C, Ctrl-Z and Ctrl+L keep
-// their meaning, and other keys do nothing until it is answered.
+// Shift+Tab only changes the mode for later calls. Once it is answerable it
+// owns the keyboard: a lone y, n or a (r, w, h where offered) answers; any
+// other typing is refused with a hint and never typed, so no stray letter is
+// left after the answer; Backspace, Ctrl-U, Ctrl-W and the cursor keys still
+// edit the composer (to take out what was typed before), PageUp/PageDown
+// scroll the transcript, a paste goes to the composer; Ctrl-C, Ctrl-Z and
+// Ctrl+L keep their meaning, and other keys do nothing until it is answered.
 
 import type { Approval } from '../../protocol/approvals';
 import type { CommandName, KeyNames } from './registry';
 import type { ComposerInput, ComposerState } from '../state';
 import { Handled, PaintContext, View, ViewContext, ViewPaint, consume, opensOn, pass, viewSpec } from './view';
 import { GridRow, Style, fit } from '../../kernel/rows';
-import { reduce } from '../reducer';
 import { type Inert, linesOf, sanitize } from '../../protocol/inert';
 
 export const APPROVAL_SPEC = viewSpec({
@@ -114,15 +116,39 @@ export function approvalHints(
   if (q.rule) hints.push(`${key('approval.rule')}: ${q.rule} run without asking from now on, in this workspace`);
   if (q.sandboxed)
     hints.push(`runs in the sandbox, without the network; ${key('approval.network')}: yes, with the network`);
-  if (q.hunks && q.hunks.length > 1)
+  if (q.hunks && q.hunks.length >= MIN_HUNKS)
     hints.push(`${key('approval.hunks')}: take the change hunk by hunk (${q.hunks.length} hunks), as git add -p`);
   if (q.unsandboxed)
     hints.push(`no sandbox (${q.unsandboxed}): yes runs it, and later commands this session, with your full rights`);
   return hints;
 }
 
-/** What the composer beneath still does while the question is answerable. */
-const PASSES: ReadonlySet<CommandName> = new Set<CommandName>(['app.interrupt', 'app.suspend', 'app.redraw']);
+/** What the composer beneath still does while the question is answerable: stop, suspend, redraw, edit and scroll. */
+const PASSES: ReadonlySet<CommandName> = new Set<CommandName>([
+  'app.interrupt',
+  'app.suspend',
+  'app.redraw',
+  'editor.backspace',
+  'editor.delete',
+  'editor.killLineStart',
+  'editor.killLineEnd',
+  'editor.killWordBack',
+  'editor.killAlnumWordBack',
+  'editor.killWordForward',
+  'editor.left',
+  'editor.right',
+  'editor.lineStart',
+  'editor.lineEnd',
+  'editor.wordLeft',
+  'editor.wordRight',
+  'editor.undo',
+  'editor.redo',
+  'transcript.pageUp',
+  'transcript.pageDown',
+]);
+
+/** Hunk by hunk is offered from this many hunks: with one, y and n already take or refuse it. */
+const MIN_HUNKS = 2;
 
 export class ApprovalView implements View {
   readonly mode = 'approval' as const;
@@ -145,6 +171,10 @@ export class ApprovalView implements View {
     private readonly q: ApprovalQuestion,
     readonly shownAt: number,
     private readonly picking: Picking | null = null,
+    /** Why the last key was refused, said before the question until the next key. */
+    private readonly said: string | null = null,
+    /** A key came after the pause: the question owns the keyboard until it is answered, however fast the next. */
+    private readonly armed = false,
   ) {
     this.hunks = q.hunks ?? [];
     this.requestId = q.requestId;
@@ -156,7 +186,7 @@ export class ApprovalView implements View {
   }
 
   ready(time: { now: number; lastKeyAt: number }): boolean {
-    return approvalAnswerable({ shownAt: this.shownAt, ...time });
+    return this.armed || approvalAnswerable({ shownAt: this.shownAt, ...time });
   }
 
   keyMode(time: { now: number; lastKeyAt: number }): 'approval' | 'hunks' | null {
@@ -164,22 +194,24 @@ export class ApprovalView implements View {
     return this.ready(time) ? 'approval' : null;
   }
 
-  handle(input: ComposerInput, composer: ComposerState, ctx: ViewContext): Handled {
+  handle(input: ComposerInput, _composer: ComposerState, ctx: ViewContext): Handled {
     if (input.kind === 'turnEnded') return { view: input.turnId === this.turnId ? null : this, consumed: false };
-    // Text is typing, for the composer: y, n and a reach this view as commands (the router maps a
-    // lone letter), so a letter here is none of them, and text in one chunk (`okay`) is never an answer.
     if (this.picking) return this.pick(input);
-    if (!this.ready(ctx) || input.kind !== 'command') return pass(this);
-    // r, w and h where the question offers no rule, network or hunks are letters like any other: typing.
-    const letter =
-      (input.name === 'approval.rule' && !this.rule && 'r') ||
-      (input.name === 'approval.network' && !this.network && 'w') ||
-      (input.name === 'approval.hunks' && this.hunks.length === 0 && 'h');
-    if (letter) {
-      const typed = reduce(composer, { kind: 'text', text: letter }, ctx);
-      return consume(this, { composer: typed.state, effects: typed.effects });
-    }
-    return this.command(input.name, ctx);
+    if (!this.ready(ctx)) return pass(this);
+    // y, n and a reach this view as commands (the router maps a lone letter): text is any other letter, or text in
+    // one chunk (`okay`, an IME's), which is never an answer, and never typed while the question waits.
+    if (input.kind === 'text') return this.refuse('not typed: answer first');
+    // What was said of the key before goes with the next one.
+    const self = this.said === null && this.armed ? this : new ApprovalView(this.q, this.shownAt, null, null, true);
+    if (input.kind !== 'command') return pass(self);
+    const unoffered =
+      input.name === 'approval.hunks' && this.hunks.length === 1
+        ? 'one hunk: y takes it, n refuses it'
+        : (input.name === 'approval.rule' && !this.rule && 'no rule fits this call: y, n or a') ||
+          (input.name === 'approval.network' && !this.network && 'this call does not run in the sandbox: y, n or a') ||
+          (input.name === 'approval.hunks' && this.hunks.length === 0 && 'no hunks to take one by one: y, n or a');
+    if (unoffered) return this.refuse(unoffered);
+    return self.command(input.name, ctx);
   }
 
   private command(name: CommandName, ctx: ViewContext): Handled {
@@ -225,6 +257,11 @@ export class ApprovalView implements View {
     return consume(null, { effects: [{ type: 'answer', requestId: this.requestId, approval, hunks: taken }] });
   }
 
+  /** A key the question does not take, refused: said in the status bar, the question and the composer as they were. */
+  private refuse(hint: string): Handled {
+    return consume(new ApprovalView(this.q, this.shownAt, null, hint, true));
+  }
+
   private answer(approval: Approval): Handled {
     return consume(null, { effects: [{ type: 'answer', requestId: this.requestId, approval }] });
   }
@@ -244,10 +281,10 @@ export class ApprovalView implements View {
       `${k('approval.always')} always`,
       ...(this.rule ? [`${k('approval.rule')} rule`] : []),
       ...(this.network ? [`${k('approval.network')} network`] : []),
-      ...(this.hunks.length > 0 ? [`${k('approval.hunks')} hunks`] : []),
+      ...(this.hunks.length >= MIN_HUNKS ? [`${k('approval.hunks')} hunks`] : []),
     ].join(' · ');
     return {
-      prompt: sanitize(`run ${this.summary}?`),
+      prompt: sanitize(`${this.said ? `${this.said} · ` : ''}run ${this.summary}?`),
       legend: sanitize(this.ready(time) ? legend : 'typing goes to the input; pause to answer'),
     };
   }

@@ -41,7 +41,8 @@ export async function askApproval(
       sandboxed: q.confined.sandbox,
       unsandboxed: q.confined.agree ? sanitize(s.sandboxBroken ?? 'the sandbox cannot run here') : null,
       fullAuto: s.force,
-      ...(q.change && q.change.hunks.length > 1 ? { hunks: q.change.hunks.map((h) => sanitize(h.text)) } : {}),
+      // Every change's hunks: the question offers them one by one from two, and says so of one.
+      ...(q.change?.hunks.length ? { hunks: q.change.hunks.map((h) => sanitize(h.text)) } : {}),
     },
     turn.controller.signal,
   );
