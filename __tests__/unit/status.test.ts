@@ -146,18 +146,22 @@ describe('fit', () => {
   });
 });
 
+/** A status model over an idle milk with nothing else to say. */
+const idleModel = (bus: Bus) =>
+  new StatusModel(bus, {
+    sessionId: 's',
+    historyMode: () => 'session',
+    busySince: () => null,
+    queued: () => 0,
+    force: () => false,
+    always: () => [],
+    providerHint: () => null,
+  });
+
 describe('the status model', () => {
   it('ends a warning at the next input: it was about what came before', () => {
     const bus = new Bus();
-    const model = new StatusModel(bus, {
-      sessionId: 's',
-      historyMode: () => 'session',
-      busySince: () => null,
-      queued: () => 0,
-      force: () => false,
-      always: () => [],
-      providerHint: () => null,
-    });
+    const model = idleModel(bus);
     bus.emit('status.warning', { text: t('history file damaged') });
     expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe('history file damaged');
     bus.emit('turn.started', { turnId: 1, input: 'next', display: t('next') });
@@ -169,15 +173,7 @@ describe('the status model', () => {
     jest.useFakeTimers();
     try {
       const bus = new Bus();
-      const model = new StatusModel(bus, {
-        sessionId: 's',
-        historyMode: () => 'session',
-        busySince: () => null,
-        queued: () => 0,
-        force: () => false,
-        always: () => [],
-        providerHint: () => null,
-      });
+      const model = idleModel(bus);
       const notice = () => model.snapshot(0, { prompt: null, legend: null }).notice;
       bus.emit('status.hint', { text: t('Esc again to rewind to an earlier input'), ms: 800 });
       jest.advanceTimersByTime(700);
@@ -199,15 +195,7 @@ describe('the status model', () => {
     const bus = new Bus();
     const notes: string[] = [];
     bus.on('transcript.note', ({ text }) => notes.push(text));
-    const model = new StatusModel(bus, {
-      sessionId: 's',
-      historyMode: () => 'session',
-      busySince: () => null,
-      queued: () => 0,
-      force: () => false,
-      always: () => [],
-      providerHint: () => null,
-    });
+    const model = idleModel(bus);
     bus.emit('status.warning', { text: t('session history damaged') });
     bus.emit('status.warning', { text: t('global history damaged') });
     expect(model.snapshot(0, { prompt: null, legend: null }).warning).toBe(
