@@ -204,14 +204,17 @@ export class ApprovalView implements View {
     // What was said of the key before goes with the next one.
     const self = this.said === null && this.armed ? this : new ApprovalView(this.q, this.shownAt, null, null, true);
     if (input.kind !== 'command') return pass(self);
-    const unoffered =
-      input.name === 'approval.hunks' && this.hunks.length === 1
-        ? 'one hunk: y takes it, n refuses it'
-        : (input.name === 'approval.rule' && !this.rule && 'no rule fits this call: y, n or a') ||
-          (input.name === 'approval.network' && !this.network && 'this call does not run in the sandbox: y, n or a') ||
-          (input.name === 'approval.hunks' && this.hunks.length === 0 && 'no hunks to take one by one: y, n or a');
+    const unoffered = this.unoffered(input.name);
     if (unoffered) return this.refuse(unoffered);
     return self.command(input.name, ctx);
+  }
+
+  /** Why an answer this question does not offer is none here (r with no rule, w outside the sandbox, h), or null. */
+  private unoffered(name: CommandName): string | null {
+    if (name === 'approval.rule' && !this.rule) return 'no rule fits this call: y, n or a';
+    if (name === 'approval.network' && !this.network) return 'this call does not run in the sandbox: y, n or a';
+    if (name !== 'approval.hunks' || this.hunks.length >= MIN_HUNKS) return null;
+    return this.hunks.length === 1 ? 'one hunk: y takes it, n refuses it' : 'no hunks to take one by one: y, n or a';
   }
 
   private command(name: CommandName, ctx: ViewContext): Handled {
