@@ -28,7 +28,7 @@ describe('reasoning in the transcript', () => {
     bus.emit('turn.delta', { turnId: 1, text: t('the answer') });
     const shown = rows();
     expect(shown[1][0]).toBe('thought');
-    expect(shown[1][1]).toMatch(/^thought for \d+\.\ds · 5 lines \(Ctrl\+O shows it\)$/);
+    expect(shown[1][1]).toMatch(/^thought for \d+\.\d s · 5 lines \(Ctrl\+O shows it\)$/);
     expect(shown[2]).toEqual(['assistant', expect.stringContaining('the answer')]);
     expect(shown).toHaveLength(3);
     // The fold key shows the thought whole.
@@ -37,6 +37,6 @@ describe('reasoning in the transcript', () => {
       rows()
         .slice(1, 7)
         .map(([, text]) => text),
-    ).toEqual([expect.stringMatching(/^thought for \d+\.\ds · 5 lines$/), 'one', 'two', 'three', 'four', 'five']);
+    ).toEqual([expect.stringMatching(/^thought for \d+\.\d s · 5 lines$/), 'one', 'two', 'three', 'four', 'five']);
   });
 });

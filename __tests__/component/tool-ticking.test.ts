@@ -17,7 +17,7 @@ function feed() {
       .filter((r) => r.kind !== 'gap')
       .map((r) => r.text.trim());
   const start = (detail: string) =>
-    bus.emit('tool.started', { turnId: 1, summary: t(detail), detail: t(detail), declined: false });
+    bus.emit('tool.started', { turnId: 1, summary: t(detail), detail: t(detail), declined: false, command: true });
   bus.emit('turn.started', { turnId: 1, input: 'q', display: t('q') });
   return { bus, texts, start };
 }
@@ -30,10 +30,10 @@ describe("a tool block's second count", () => {
     const f = feed();
     f.start('shell: sleep 5');
     jest.advanceTimersByTime(2000);
-    expect(f.texts().join('\n')).toContain('running 2s');
+    expect(f.texts().join('\n')).toContain('running 2 s');
     f.bus.emit('tool.finished', { turnId: 1, ok: true });
     expect(jest.getTimerCount()).toBe(0);
-    expect(f.texts().join('\n')).toMatch(/done · \d+\.\ds/);
+    expect(f.texts().join('\n')).toMatch(/done · \d+\.\d s/);
   });
 
   it('stops counting a call when the next one starts, and when the turn ends', () => {
@@ -43,7 +43,7 @@ describe("a tool block's second count", () => {
     expect(jest.getTimerCount()).toBe(1);
     f.bus.emit('turn.ended', { turnId: 1, status: 'interrupted' });
     expect(jest.getTimerCount()).toBe(0);
-    expect(f.texts().join('\n')).toMatch(/interrupted · \d+\.\ds/);
+    expect(f.texts().join('\n')).toMatch(/interrupted · \d+\.\d s/);
   });
 
   it('leaves no timer after a hundred quick calls', () => {

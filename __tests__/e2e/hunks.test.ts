@@ -21,6 +21,8 @@ it('three hunks with the middle one refused leave exactly the other two applied,
   await p.waitForText('history: session');
   p.write('make them loud' + KEY.enter);
   await p.waitFor(() => p.statusLine().includes('h hunks'), 'the question offering hunks');
+  await p.waitForText(/\[y yes · n no · a always · r rule · h hunks · Shift\+Tab full-auto · \? more\]/);
+  p.write('?');
   await p.waitForText(/h: take the change hunk by hunk \(3 hunks\)/);
   p.write('h');
   await p.waitFor(() => p.statusLine().includes('hunk 1 of 3'), 'the first hunk');

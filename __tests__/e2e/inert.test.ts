@@ -66,7 +66,7 @@ it("a resumed log's tool output and error show their words and nothing of their 
   expect(screen).toContain('tool-before tool-after');
   expect(screen).toContain('error-before error-after');
   // The call's command shows every character that could hide something, named, as it does before approval.
-  expect(screen).toContain('$ shell: echo ^[]0;pwned-title^Ghi');
+  expect(screen).toContain('$ Ran echo ^[]0;pwned-title^Ghi');
   for (const remains of ['52;c', 'ZXZpbA']) expect(screen).not.toContain(remains);
   // None of them reached the terminal as a sequence.
   for (const sequence of [TITLE, CLIPBOARD, 'ZXZpbA']) expect(p.raw).not.toContain(sequence);

@@ -47,8 +47,8 @@ it('a key bound in config.json runs its command, the default no longer does, and
       m!.statusLine().includes('run shell: echo ran > ran.txt?') && m!.statusLine().includes('o yes · x no · a always'),
     'the question, its legend as bound',
   );
-  // The hints under the question name the keys as bound too.
-  expect(m.text()).toContain('[x or Esc: no, and the model is told');
+  // The choices under the question name the keys as bound too.
+  expect(m.text()).toContain('[o yes · x no · a always');
   // y is no answer now: as any other letter, it is refused, never typed.
   m.write('y');
   await m.waitFor(() => m!.statusLine().includes('not typed: answer first'), 'y refused');

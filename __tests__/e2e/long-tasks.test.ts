@@ -54,7 +54,7 @@ describe("the model's checklist", () => {
     await m!.waitForText('two of three done.');
     await m!.waitFor(() => !busy(), 'idle');
     // Where it changed, in the transcript: the call's line and the list.
-    expect(m!.text()).toMatch(/todo: 2\/3 done · now: Run the tests/);
+    expect(m!.text()).toMatch(/Checklist: 2\/3 done · now: Run the tests/);
     // One item left: it stays shown after the turn; /todo folds it to its count and back.
     expect(panel()[0]).toMatch(/checklist 2\/3 done · \/todo folds it/);
     m!.write('/todo' + KEY.enter);
@@ -144,7 +144,7 @@ describe('background commands', () => {
     await m!.waitForText(/background: .*\n?.*\[shell 1: ended, killed by SIGTERM\]/);
     expect(m!.text()).toMatch(/it said: ready\s+\[shell 1: still running\]/);
     m!.write('\x1b[5~');
-    await m!.waitForText(/shell: printf 'ready\\n'; sleep 100\.\d+ {2}· done · background 1/);
+    await m!.waitForText(/\$ Ran printf 'ready\\n'; sleep 100\.\d+ · background 1/);
     await m!.waitFor(() => !running(`sleep 100.${n}`), 'the command gone');
     m!.write(KEY.ctrlD);
     await m!.exited;
@@ -180,7 +180,7 @@ describe('steering a running turn', () => {
     await open(['--approval', 'full-auto', ...openai('steer')], data);
     const before = mock.requests.length;
     m!.write('do the slow thing' + KEY.enter);
-    await m!.waitForText('shell: sleep 1; echo slept');
+    await m!.waitForText(/\$ R[ua]n sleep 1; echo slept/);
     m!.write('/steer also say hello' + KEY.enter);
     await m!.waitForText('steered: also say hello');
     await m!.waitFor(() => !busy(), 'idle');
@@ -201,7 +201,7 @@ describe('steering a running turn', () => {
   it('Ctrl+Enter steers too; one not yet delivered when the turn is cancelled comes back to the composer', async () => {
     await open(['--approval', 'full-auto', ...openai('steer')]);
     m!.write('do the slow thing' + KEY.enter);
-    await m!.waitForText('shell: sleep 1; echo slept');
+    await m!.waitForText(/\$ R[ua]n sleep 1; echo slept/);
     // Ctrl+Enter as the kitty keyboard protocol sends it (the test terminal answers that it speaks it).
     m!.write('never mind');
     await m!.waitFor(() => m!.composerLines().join('') === 'never mind', 'typed');
@@ -240,7 +240,7 @@ describe('subagents', () => {
     await m!.waitFor(() => !busy(), 'idle');
     const text = m!.text();
     expect(text).toMatch(
-      /task: Look at alpha {2}· done · 2 requests[\s\S]*glob: \*\.txt · done[\s\S]*answered after 2 requests:\s+sub answer for "alpha: what is here\?"[\s\S]*task: Look at beta/,
+      /• Task: Look at alpha · 2 requests[\s\S]*Found \*\.txt · [\s\S]*answered after 2 requests:\s+sub answer for "alpha: what is here\?"[\s\S]*Task: Look at beta/,
     );
   });
 });

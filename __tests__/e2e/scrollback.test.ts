@@ -32,7 +32,7 @@ it('after Ctrl-D the normal screen holds the conversation: the input, the call a
   const p = await conversation(tempDir());
   const text = p.text();
   expect(text).toContain('› run the tool');
-  expect(text).toMatch(/^shell: echo hello-from-tool +· done/m);
+  expect(text).toMatch(/^Ran echo hello-from-tool · exit 0/m);
   expect(text).toContain('let me look.');
   expect(text).toContain('the command ran.');
   // The tool's output stays in the log, not in the scrollback; nothing of the full screen's frame.

@@ -46,7 +46,7 @@ describe("the person's own commands", () => {
   it('!echo runs in the workspace, shows its output, and the next request carries command and output', async () => {
     await open('echo');
     m!.write('!echo hi-from-me' + KEY.enter);
-    await m!.waitForText(/you ran: echo hi-from-me {2}· done · exit 0/);
+    await m!.waitForText(/you ran: echo hi-from-me · exit 0 · \d+\.\d s/);
     await m!.waitForText(/^\s*hi-from-me\s*$/m);
     await m!.waitFor(() => !busy(), 'idle');
     const before = mock.requests.length;
@@ -192,7 +192,7 @@ describe('reasoning', () => {
     await m!.waitFor(() => !busy(), 'idle');
     const text = m!.text();
     // Each step's thought folded to a line saying how long it took; none of its words left on screen.
-    expect(text.match(/thought for \d+\.\ds · \d+ lines?/g)).toHaveLength(2);
+    expect(text.match(/thought for \d+\.\d s · \d+ lines?/g)).toHaveLength(2);
     expect(text).not.toContain('Let me think');
     expect(text).not.toContain('thinking…');
     // In order: the thought, the command, the second thought, the answer.
@@ -204,7 +204,7 @@ describe('reasoning', () => {
       at = next;
     }
     // The fold key shows the newest thought whole, and folds it again.
-    expect(text).toMatch(/thought for \d+\.\ds · \d+ lines? \(Ctrl\+O shows it\)/);
+    expect(text).toMatch(/thought for \d+\.\d s · \d+ lines? \(Ctrl\+O shows it\)/);
     m!.write('\x0f');
     await m!.waitFor(() => m!.text().includes('The command ran. Now I can answer.'), 'the thought unfolded');
     expect(m!.text().match(/\(Ctrl\+O shows it\)/g)).toHaveLength(1);
@@ -233,7 +233,7 @@ describe('a model that streams content as typed parts', () => {
     m!.write('greet me' + KEY.enter);
     await m!.waitForText('Hello there!');
     await m!.waitFor(() => !busy(), 'idle');
-    expect(m!.text()).toMatch(/thought for \d+\.\ds · 1 line/);
+    expect(m!.text()).toMatch(/thought for \d+\.\d s · 1 line/);
     expect(m!.text()).not.toContain('internal error');
     // Still alive and taking input.
     m!.write('again');
@@ -601,8 +601,8 @@ describe('tool calls in the terminal', () => {
     );
     // The block: its status on the call's line, then the numbered diff, nothing glued to its last line.
     const lines = m.lines();
-    const head = lines.findIndex((l) => l.includes('$ edit_file: app.js (1 edit)'));
-    expect(lines[head]).toMatch(/\$ edit_file: app\.js \(1 edit\) {2}· done · \d+\.\ds$/);
+    const head = lines.findIndex((l) => l.includes('• Edited app.js (1 edit)'));
+    expect(lines[head]).toMatch(/^• Edited app\.js \(1 edit\) · \+1 \u22121 *$/);
     expect(lines.slice(head + 1, head + 6).map((l) => l.trim())).toEqual([
       '@@ -1,3 +1,3 @@',
       '1  const host = "x";',
@@ -630,9 +630,7 @@ describe('tool calls in the terminal', () => {
     m.write('use 81' + KEY.enter);
     await m.waitForText('it was not there.');
     const screen = m.text();
-    expect(screen).toMatch(
-      /\$ edit_file: app\.js \(1 edit\) {2}· failed · \d+\.\ds\n\s+error: app\.js was not changed:/,
-    );
+    expect(screen).toMatch(/• Edit app\.js \(1 edit\) {2}· failed\n\s+error: app\.js was not changed:/);
     expect(screen.match(/was not changed/g)).toHaveLength(1);
     expect(screen).not.toContain('will be refused');
     expect(fs.readFileSync(path.join(ws, 'app.js'), 'utf8')).toBe('const port = 80;\n');
@@ -682,8 +680,15 @@ describe('tool calls in the terminal', () => {
           m!.statusLine().includes('y yes · n no · a always · r rule'),
         'a question that offers a rule',
       );
-      expect(m.text().replace(/\s+/g, ' ')).toContain(
-        '[r: shell commands starting with `touch` run without asking from now on, in this workspace]',
+      // What r would allow is said under the call once ? asks.
+      m.write('?');
+      await m.waitFor(
+        () =>
+          m!
+            .text()
+            .replace(/\s+/g, ' ')
+            .includes('[r: shell commands starting with `touch` run without asking from now on, in this workspace]'),
+        'what the rule covers',
       );
       m.write('r');
       await m.waitForText('first done.');
@@ -711,7 +716,7 @@ describe('tool calls in the terminal', () => {
         'asked about the command the rule does not cover',
       );
       expect(fs.existsSync(path.join(ws, 'proof2'))).toBe(true);
-      expect(m.text()).toMatch(/\$ shell: touch proof2 {2}· done · exit 0/);
+      expect(m.text()).toMatch(/\$ Ran touch proof2 · exit 0/);
       m.write('n');
       await m.waitForText('second done.');
       expect(fs.existsSync(path.join(ws, 'proof1'))).toBe(true);
@@ -763,8 +768,17 @@ describe('tool calls in the terminal', () => {
           () => m!.statusLine().includes('y yes · n no · a always') && m!.statusLine().includes('w network'),
           'a question that offers the network',
         );
-        expect(m.text().replace(/\s+/g, ' ')).toContain(
-          '[runs in the sandbox, without the network; w: yes, with the network]',
+        expect(m.text().replace(/\s+/g, ' ')).toContain('[y yes · n no · a always · w network ·');
+        // What each answer does is behind ?: the network's says the command runs without it otherwise.
+        await m.waitFor(() => m!.statusLine().includes('y yes'), 'the question answerable');
+        m.write('?');
+        await m.waitFor(
+          () =>
+            m!
+              .text()
+              .replace(/\s+/g, ' ')
+              .includes('[runs in the sandbox, without the network; w: yes, with the network]'),
+          'what each answer does',
         );
         m.write('y');
         await m.waitForText('tried.');
@@ -875,15 +889,23 @@ describe('tool calls in the terminal', () => {
       'approval prompt',
     );
     // What Esc and Ctrl-C do under the question is said under the call; the status bar does not promise Esc interrupts.
+    // Its choices on one line, Shift+Tab's among them (it would answer this call too); what each does behind ?.
     expect(m.text().replace(/\s+/g, ' ')).toContain(
-      '[n or Esc: no, and the model is told · Ctrl+C: stop the whole turn]',
+      '[y yes · n no · a always · r rule · w network · Shift+Tab full-auto · ? more]',
     );
+    expect(m.text()).not.toContain('no, and the model is told');
     expect(m.statusLine()).not.toContain('Esc to interrupt');
-    // Shift+Tab would answer this call too, and the question says so.
+    m.write('?');
+    await m.waitFor(
+      () =>
+        m!.text().replace(/\s+/g, ' ').includes('[n or Esc: no, and the model is told · Ctrl+C: stop the whole turn]'),
+      'what each answer does, under the call',
+    );
     expect(m.text().replace(/\s+/g, ' ')).toContain('[Shift+Tab: full-auto, yes to this call and every later one]');
+    expect(m.text()).not.toContain('? more');
     m.write('n');
     await m.waitForText('ok, not running it.');
-    expect(m.text()).toContain('$ shell: touch nope  · declined');
+    expect(m.text()).toContain('$ Run touch nope  · declined');
     expect(fs.existsSync(path.join(ws, 'nope'))).toBe(false);
     await m.waitFor(() => !busy(), 'idle');
     m.write('second' + KEY.enter);
@@ -893,7 +915,7 @@ describe('tool calls in the terminal', () => {
     );
     m.write('y');
     await m.waitForText('all done.');
-    expect(m.text()).toMatch(/\$ shell: echo ran-it > proof; cat proof {2}· done · exit 0 · \d+\.\ds\s+ran-it/);
+    expect(m.text()).toMatch(/\$ Ran echo ran-it > proof; cat proof · exit 0 · \d+\.\d s\s+ran-it/);
     expect(fs.readFileSync(path.join(ws, 'proof'), 'utf8')).toBe('ran-it\n');
   });
 
@@ -959,11 +981,11 @@ describe('tool calls in the terminal', () => {
   it('Ctrl-C during a running command interrupts the turn and kills the command', async () => {
     const marker = await runForced('echo working; sleep 30');
     // The block counts the seconds the command has run.
-    await m!.waitFor(() => /· running [1-9]\d*s/.test(m!.text()), 'the block counts seconds', 5000);
+    await m!.waitFor(() => /· running [1-9]\d* s/.test(m!.text()), 'the block counts seconds', 5000);
     m!.write(KEY.ctrlC);
     await m!.waitForText('[interrupted]');
     await m!.waitFor(() => !alive(marker), 'the command is gone');
-    expect(m!.text()).toMatch(/· interrupted · \d+\.\ds/);
+    expect(m!.text()).toMatch(/· interrupted · \d+\.\d s/);
     expect(m!.statusLine()).toContain('full-auto');
   });
 
@@ -994,7 +1016,7 @@ describe('tool calls in the terminal', () => {
     m = new MilkPty({ args, cwd: ws });
     await m.waitForText('history: session');
     m.write('go' + KEY.enter);
-    await m.waitForText('$ shell: echo hello [150 spaces] ; touch x');
+    await m.waitForText('$ Run echo hello [150 spaces] ; touch x');
     await m.waitFor(() => m!.statusLine().includes('y yes · n no · a always'), 'legend');
     expect(m.statusLine()).toContain('run shell: echo hello');
     m.write('a');
@@ -1018,7 +1040,7 @@ describe('tool calls in the terminal', () => {
     m.write('count' + KEY.enter);
     await m.waitForText('counted.');
     await m.waitForText('… 180 lines hidden (Ctrl+O shows them)');
-    expect(m.text()).toMatch(/\$ shell: seq 1 200 {2}· done · exit 0/);
+    expect(m.text()).toMatch(/\$ Ran seq 1 200 · exit 0/);
     expect(m.text()).toMatch(/\b10\n.*… 180 lines hidden/);
     expect(m.text()).not.toMatch(/^\s+100$/m);
     m.write('\x0f');
@@ -1071,6 +1093,51 @@ describe('tool calls in the terminal', () => {
     expect(shown(m.text())).toEqual(live);
   });
 
+  it('heads each kind of tool call in its own words, a command with $ and its time, and the same after -c', async () => {
+    const data = tempDir();
+    const ws = tempDir();
+    const file = path.join(tempDir(), 'script.json');
+    const edit = { path: 'app.js', old_string: 'port = 80', new_string: 'port = 8080' };
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        turns: [
+          [
+            { tool: { name: 'read_file', args: { path: 'notes.txt' } } },
+            { tool: { name: 'grep', args: { pattern: 'needle' } } },
+            { tool: { name: 'edit_file', args: edit } },
+            { tool: { name: 'shell', args: { command: 'echo hi' } } },
+          ],
+          [{ tool: { name: 'task', args: { description: 'Look at alpha', prompt: 'look at alpha' } } }],
+          [{ text: 'alpha is fine' }],
+          [{ text: 'all looked at.' }],
+        ],
+      }),
+    );
+    fs.writeFileSync(path.join(ws, 'notes.txt'), 'a needle\nline two\n');
+    fs.writeFileSync(path.join(ws, 'app.js'), 'const port = 80;\nlisten(port);\n');
+    const args = ['--data-dir', data, '--script', file, '--approval', 'full-auto', '--sandbox', 'off'];
+    m = new MilkPty({ args, cwd: ws, rows: 60, cols: 100 });
+    await m.waitForText('history: session');
+    m.write('look' + KEY.enter);
+    await m.waitForText('all looked at.');
+    const screen = m.text();
+    expect(screen).toMatch(/^• Read notes\.txt · 2 lines *$/m);
+    expect(screen).toMatch(/^• Searched "needle" · 1 matching line in 1 file *$/m);
+    expect(screen).toMatch(/^• Edited app\.js \(1 edit\) · \+1 \u22121 *$/m);
+    expect(screen).toMatch(/^\$ Ran echo hi · exit 0 · \d+\.\d s *$/m);
+    expect(screen).toMatch(/^• Task: Look at alpha · 1 request *$/m);
+    // No block reads as a shell command but the command's.
+    expect(screen).not.toMatch(/^\$ (read_file|grep|edit_file|task)/m);
+    m.write(KEY.ctrlD);
+    await m.exited;
+    m = new MilkPty({ args: ['--data-dir', data, '--script', file, '--continue'], cwd: ws, rows: 60, cols: 100 });
+    await m.waitForText(/resumed · /);
+    const again = m.text();
+    for (const head of [/^• Read notes\.txt *$/m, /^• Edited app\.js \(1 edit\) *$/m, /^\$ Ran echo hi *$/m])
+      expect(again).toMatch(head);
+  });
+
   it('shows the diff a write_file call would make before asking, and writes it on y', async () => {
     const { ws, args } = scripted([
       [{ tool: { name: 'write_file', args: { path: 'notes.txt', content: 'one\nTWO\nthree\nfour\n' } } }],
@@ -1082,7 +1149,7 @@ describe('tool calls in the terminal', () => {
     m.write('edit' + KEY.enter);
     await m.waitFor(() => m!.statusLine().includes('y yes · n no · a always'), 'the question');
     const screen = m.text();
-    expect(screen).toContain('$ write_file: notes.txt (19 chars)');
+    expect(screen).toContain('• Write notes.txt (19 chars)');
     expect(screen).toMatch(/@@ -1,3 \+1,4 @@\s+1 {2}one\s+2 -two\s+2 \+TWO\s+3 {2}three\s+4 \+four/);
     expect(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
     m.write('y');

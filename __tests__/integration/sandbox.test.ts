@@ -12,7 +12,7 @@ import { TurnRunner } from '../../src/turn/runner';
 import { ScriptProvider, parseScript } from '../../src/providers/script';
 import { callTool as runTool } from '../helpers/tools';
 import { tempDir } from '../helpers/pty';
-import { approvalHints } from '../../src/composer/views/approval';
+import { approvalHints } from '../../src/composer/views/approval-hints';
 import { DEFAULT_KEYMAP } from '../../src/tui/keymap';
 
 function call(command: string) {

@@ -238,7 +238,11 @@ describe('read_file', () => {
     const ws = tempDir();
     fs.writeFileSync(path.join(ws, 'big.txt'), Array.from({ length: 5000 }, (_, i) => `row ${i + 1}`).join('\n'));
     const r = await runTool({ id: '1', name: 'read_file', args: { path: 'big.txt', offset: 4999, limit: 5 } }, ctx(ws));
-    expect(r).toEqual({ ok: true, content: '4999\trow 4999\n5000\trow 5000\n[lines 4999-5000 of 5000]' });
+    expect(r).toEqual({
+      ok: true,
+      content: '4999\trow 4999\n5000\trow 5000\n[lines 4999-5000 of 5000]',
+      status: '2 lines',
+    });
     const first = await runTool({ id: '2', name: 'read_file', args: { path: 'big.txt' } }, ctx(ws));
     expect(first.content.split('\n').pop()).toBe('[lines 1-2000 of 5000; read on with offset 2001]');
   });
@@ -282,6 +286,7 @@ describe('file tools stay in the workspace', () => {
     expect(await runTool({ id: '2', name: 'read_file', args: { path: 'a.txt' } }, ctx)).toEqual({
       ok: true,
       content: '1\thello',
+      status: '1 line',
     });
     for (const p of ['../x', `${outside}/secret`, 'link/secret']) {
       expect((await runTool({ id: '3', name: 'read_file', args: { path: p } }, ctx)).content).toMatch(
@@ -459,6 +464,8 @@ describe('edit_file', () => {
     expect(await edit(ws, { old_string: 'gamma', new_string: 'GAMMA' })).toEqual({
       ok: true,
       content: `edited ${path.join(ws, 'f.txt')}: 1 replacement`,
+      // What its block's header says of it: one line removed, one added.
+      status: '+1 \u22121',
     });
     expect(file(ws)).toBe('alpha\nbeta\nGAMMA\nbeta\n');
     expect(fs.statSync(path.join(ws, 'f.txt')).mode & 0o777).toBe(0o600);

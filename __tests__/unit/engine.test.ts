@@ -397,6 +397,7 @@ describe('the approvals channel', () => {
       summary: sanitize('s'),
       detail: sanitize('d'),
       tool: 't',
+      command: false,
       rule: null,
       sandboxed: false,
       unsandboxed: null,

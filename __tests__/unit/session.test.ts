@@ -215,7 +215,7 @@ describe('replaying a conversation', () => {
       ],
       C,
     );
-    expect(r.items.find((i) => i.kind === 'tool')?.text).toBe('shell: ls  [declined]');
+    expect(r.items.find((i) => i.kind === 'tool')?.text).toBe('Run ls  · declined');
   });
   it('replays one conversation of several, and lists them with turns and first lines', () => {
     const events = [

@@ -106,7 +106,7 @@ describe('calls run at once, shown one after the other', () => {
     const seen: string[] = [];
     const show: Show = (name, payload) => seen.push(`${name} ${JSON.stringify(payload)}`);
     const [a, b, c] = inOrder(show, 3);
-    const started = { summary: sanitize('s'), detail: sanitize('d'), declined: false };
+    const started = { summary: sanitize('s'), detail: sanitize('d'), declined: false, command: false };
     b('tool.started', started);
     c('tool.started', started);
     b('tool.output', { text: sanitize('b out') });

@@ -1,4 +1,7 @@
-import { callDetail, oneLine, visible } from '../../src/tools/visible';
+import { callDetail, callHeading, doneHeading, oneLine, visible } from '../../src/tools/visible';
+import { approvalChoices, approvalHints } from '../../src/composer/views/approval-hints';
+import { changeTally } from '../../src/tools/file-previews';
+import { builtinTool } from '../../src/tools/registry';
 import { approvalAnswerable, APPROVAL_PAUSE_MS } from '../../src/composer/views/approval';
 
 describe('what an approval shows', () => {
@@ -40,5 +43,49 @@ describe('blanks that are not ASCII spaces', () => {
   it('names a lone one, which the shell takes as part of a word', () => {
     expect(visible('rm\u00a0-rf x')).toBe('rm<U+00A0>-rf x');
     expect(visible('a\u3164b\u115fc')).toBe('a<U+3164>b<U+115F>c');
+  });
+});
+
+describe("a call's block header", () => {
+  const shell = builtinTool('shell')!;
+  it('is its verb and whole subject while asked and running, nothing hidden', () => {
+    expect(callHeading(builtinTool('read_file')!, 'notes.txt')).toBe('Read notes.txt');
+    expect(callHeading(shell, 'npm test\u202e')).toBe('Run npm test<U+202E>');
+    expect(callHeading(builtinTool('task')!, 'Look at alpha')).toBe('Task: Look at alpha');
+    expect(callHeading(shell, 'make\nmake install')).toBe('Run make\nmake install');
+  });
+  it("is its past tense and first line once done; a tool without verbs (an MCP server's) has none", () => {
+    expect(doneHeading(shell, 'make\nmake install')).toBe('Ran make');
+    expect(doneHeading(builtinTool('edit_file')!, 'app.js (1 edit)')).toBe('Edited app.js (1 edit)');
+    expect(doneHeading({ name: 'fs:read' }, 'x')).toBeNull();
+    expect(callHeading({ name: 'fs:read' }, 'x')).toBe('fs:read: x');
+  });
+  it('every built-in tool has its words', () => {
+    for (const name of ['shell', 'read_file', 'grep', 'glob', 'edit_file', 'write_file', 'web_fetch', 'task', 'todo'])
+      expect(builtinTool(name)?.verbs).toHaveLength(2);
+  });
+  it("counts an edit's lines added and removed", () => {
+    expect(changeTally('a\nb\nc\n', 'a\nB\nc\nd\n')).toBe('+2 \u22121');
+    expect(changeTally('a\n', 'a\n')).toBe('+0 \u22120');
+  });
+});
+
+describe("a question's choices", () => {
+  const key = (c: string): string =>
+    ({ 'approval.explain': '?', 'app.toggleForce': 'Shift+Tab' })[c] ?? c.replace('approval.', '')[0];
+  const q = { rule: 'shell commands starting "npm test"', sandboxed: true, unsandboxed: null, hunks: ['a', 'b'] };
+  it('are one line, with what each does behind ?, full-auto named where its key would answer too', () => {
+    expect(approvalChoices(q, key)).toEqual(['y yes · n no · a always · r rule · n network · h hunks · ? more']);
+    expect(approvalHints(q, key).length).toBeGreaterThan(2);
+    expect(approvalChoices({ ...q, hunks: [], fullAuto: false }, key)).toEqual([
+      'y yes · n no · a always · r rule · n network · Shift+Tab full-auto · ? more',
+    ]);
+  });
+  it('say always that a call would run without the sandbox, with full rights', () => {
+    const lines = approvalChoices({ rule: null, sandboxed: false, unsandboxed: 'bwrap is missing' }, key);
+    expect(lines).toEqual([
+      'y yes · n no · a always · ? more',
+      expect.stringMatching(/^no sandbox \(bwrap is missing\): .*full rights/),
+    ]);
   });
 });

@@ -131,6 +131,8 @@ export type Effect =
       /** Which hunks were taken, when the change was taken hunk by hunk. */
       readonly hunks?: readonly boolean[];
     }
+  /** `?` at a tool call's question: what each answer does, said under the call. */
+  | { readonly type: 'explainApproval'; readonly requestId: number }
   /** The person's answer to the model's question or plan `requestId` (composer/views/question.ts). */
   | { readonly type: 'answerQuestion'; readonly requestId: number; readonly answer: PersonAnswer }
   | { readonly type: 'scroll'; readonly pages: number }

@@ -83,6 +83,8 @@ export interface Events {
     summary: Inert;
     detail: Inert;
     tool: string;
+    /** It runs a command: its block is marked `$` (other calls' with a dot). */
+    command: boolean;
     rule: Inert | null;
     sandboxed: boolean;
     unsandboxed: Inert | null;
@@ -91,6 +93,8 @@ export interface Events {
     /** A change to an existing file, as hunks the person may take one by one (each as shown). */
     hunks?: readonly Inert[];
   };
+  /** `?` at the question: what each answer does, said under the call. */
+  'approval.explain': { requestId: number };
   /** `hunks`: which of the change's hunks were taken, when it was taken hunk by hunk. */
   'approval.answered': { requestId: number; approval: Approval; hunks?: readonly boolean[] };
   /**
@@ -102,12 +106,16 @@ export interface Events {
   /** A turn made `steps` model requests (a multiple of maxSteps): whether it goes on is asked (turn/runner.ts). */
   'turn.limit': { turnId: number; steps: number };
   'turn.limitAnswered': { turnId: number; goOn: boolean };
-  'tool.started': { turnId: number; summary: Inert; detail: Inert; declined: boolean };
+  /** `detail`'s first line heads the call's block (`Edit app.js`); `command`: it runs one, and is marked `$`. */
+  'tool.started': { turnId: number; summary: Inert; detail: Inert; declined: boolean; command: boolean };
   'tool.output': { turnId: number; text: Inert };
   /** What a tool that streams no output (a read, a search) answered the model, shown once it is done. */
   'tool.result': { turnId: number; text: Inert };
-  /** `status` is how the call ended, e.g. "exit 0" or "killed by SIGTERM". */
-  'tool.finished': { turnId: number; ok: boolean; status?: Inert };
+  /**
+   * `status` is how the call ended, e.g. "exit 0" or "killed by SIGTERM"; `head`, the header's first line now that it
+   * has (`Edited app.js`), absent for a call whose header says "done" or "failed" instead.
+   */
+  'tool.finished': { turnId: number; ok: boolean; status?: Inert; head?: Inert };
 
   /**
    * The model's checklist as it stands (the todo tool; a resumed or rewound conversation's, empty for a new one): the

@@ -7,7 +7,7 @@
 import type { ChatMessage } from '../protocol/messages';
 import type { ToolCall } from '../protocol/tools';
 import { DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_KEPT_CHARS } from '../turn/limits';
-import { callDetail } from '../tools/visible';
+import { callHeading, doneHeading } from '../tools/visible';
 import { builtinTool, loggedSubject } from '../tools/registry';
 import { displayText } from '../editor/text';
 import { LogEvent, userText } from './events';
@@ -215,11 +215,14 @@ class Replayer {
       content: e.content,
       ...(e.images?.length ? { images: e.images } : {}),
     });
+    // Headed as it was once it had ended (its status was not logged): `Ran npm test`, `Edit app.js · declined`.
+    const tool = builtinTool(call.name) ?? { name: call.name };
+    const subject = loggedSubject(call);
     this.items.push({
-      kind: 'tool',
+      kind: builtinTool(call.name)?.kind === 'command' ? 'tool' : 'call',
       text: e.declined
-        ? `${callDetail(call.name, loggedSubject(call))}  [declined]`
-        : callDetail(call.name, loggedSubject(call)),
+        ? `${callHeading(tool, subject)}  · declined`
+        : (doneHeading(tool, subject) ?? callHeading(tool, subject)),
     });
     // As it was shown live: a command's output, or another tool's result (tools/tool.ts: `streams`).
     if (!e.declined && e.content)

@@ -24,6 +24,26 @@ export function changeHunks(before: string, after: string): Hunk[] {
 }
 
 /**
+ * A change in lines, for its block's header: `+3 −1`; past the diff's bounds, the line counts before and after.
+ */
+export function changeTally(before: string, after: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { diffArrays } = require('diff') as typeof import('diff');
+  const runs = diffArrays(before.split('\n'), after.split('\n'), {
+    maxEditLength: MAX_DIFF_EDITS,
+    timeout: MAX_DIFF_MS,
+  });
+  if (!runs) return `${lineCount(before)} lines, now ${lineCount(after)}`;
+  let added = 0;
+  let removed = 0;
+  for (const r of runs) {
+    if (r.added) added += r.count ?? r.value.length;
+    else if (r.removed) removed += r.count ?? r.value.length;
+  }
+  return `+${added} \u2212${removed}`;
+}
+
+/**
  * What a call would make of an existing UTF-8 file (edit_file's edits applied, or write_file's content), whole and as
  * hunks; null for a new file, one that cannot be edited, or edits that would fail.
  */

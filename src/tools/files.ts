@@ -15,6 +15,7 @@ import type { Bounds, WriteHooks } from './tool';
 import { ToolPathError, confineWrite } from './confine';
 import { MAX_READ_BYTES, editable, notChanged, readHead } from './file-read';
 import { clearCut } from '../kernel/secret-shapes';
+import { changeTally } from './file-previews';
 
 export type { Bounds };
 // The edit tools ask these through this module, which they load at their first call.
@@ -109,12 +110,13 @@ export async function editFileTool(
   edits: readonly Edit[],
   hooks?: WriteHooks,
   bounds: Bounds = {},
-): Promise<string> {
+): Promise<{ said: string; tally: string }> {
   const { file, text } = await editable(workspace, p, bounds);
   const result = applyEdits(text, edits);
   if (!result.ok) throw new ToolPathError(notChanged(p, result.error));
   await hooks?.before(file);
   await replaceFile(file, result.text);
   await hooks?.after(file);
-  return `edited ${file}: ${result.replaced} replacement${result.replaced === 1 ? '' : 's'}`;
+  const said = `edited ${file}: ${result.replaced} replacement${result.replaced === 1 ? '' : 's'}`;
+  return { said, tally: changeTally(text, result.text) };
 }

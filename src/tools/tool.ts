@@ -135,6 +135,12 @@ export interface Tool<A = Record<string, unknown>> {
    * lines…), as it is: visible.ts shows what could hide something in it.
    */
   subject(args: A): string;
+  /**
+   * Its block in the transcript is headed in words of its kind: this verb before the call ends and once it has
+   * (`Edit`, `Edited`), then its subject, then what came of it (the result's `status`). Absent (an MCP server's
+   * tool): its name and subject, then "done" or "failed".
+   */
+  readonly verbs?: readonly [asked: string, done: string];
   /** The text an approval rule's prefix is matched against (a command); absent: rules cover the whole tool. */
   ruleText?(args: A): string;
   /** The workspace paths the call names, as given (a path deny rule stops it): read_file's file, grep's folder. */

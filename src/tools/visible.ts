@@ -66,3 +66,28 @@ export function describeCall(tool: string, subject: string): string {
 export function callDetail(tool: string, subject: string): string {
   return subject ? `${tool}: ${visible(subject)}` : tool;
 }
+
+/** A tool as its block's header names it. */
+interface Headed {
+  readonly name: string;
+  readonly verbs?: readonly [string, string];
+}
+
+/**
+ * A call's block header while it is asked about and runs: its verb and the whole subject (`Run npm test`), or its
+ * name and subject; the first line of its detail (turn/calls/prepare.ts).
+ */
+export function callHeading(tool: Headed, subject: string): string {
+  if (!tool.verbs) return callDetail(tool.name, subject);
+  return subject ? `${tool.verbs[0]} ${visible(subject)}` : tool.verbs[0];
+}
+
+/**
+ * The header's first line once the call has ended (`Ran npm test`), to which its status is added; null for a tool
+ * with no verbs, whose header says "done" or "failed" instead.
+ */
+export function doneHeading(tool: Headed, subject: string): string | null {
+  if (!tool.verbs) return null;
+  const first = visible(subject).split('\n')[0];
+  return first ? `${tool.verbs[1]} ${first}` : tool.verbs[1];
+}

@@ -16,6 +16,7 @@ export const MAX_EXIT_LINES = 3000;
 const SGR: Partial<Record<EntryKind | 'gap', [string, string]>> = {
   user: ['\x1b[1m', '\x1b[22m'],
   tool: ['\x1b[2m', '\x1b[22m'],
+  call: ['\x1b[2m', '\x1b[22m'],
   note: ['\x1b[2m', '\x1b[22m'],
   error: ['\x1b[31m', '\x1b[39m'],
 };

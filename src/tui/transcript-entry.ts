@@ -15,7 +15,8 @@ import { EMPTY, type Inert, joinInert, own, sanitize } from '../protocol/inert';
  * `output`: a command's output as it streams; `result`: what another tool answered (a read's lines, grep's matches);
  * `thought`: the model's reasoning, its first line what it folds to.
  */
-export type EntryKind = 'user' | 'assistant' | 'note' | 'error' | 'tool' | 'output' | 'result' | 'thought';
+/** `tool`: a call that runs a command (marked `$`); `call`: any other tool's call (marked `•`). */
+export type EntryKind = 'user' | 'assistant' | 'note' | 'error' | 'tool' | 'call' | 'output' | 'result' | 'thought';
 
 export interface TranscriptRow {
   readonly text: Inert;

@@ -6,8 +6,9 @@
 import type { Bus } from '../kernel/bus';
 import { EMPTY, Inert, sanitize } from '../protocol/inert';
 import { TranscriptModel } from './transcript-model';
-import { approvalHints } from '../composer/views/approval';
-import type { KeyNames } from '../composer/views/registry';
+import { headed, retitled, took, tookIfSlow } from './tool-block';
+import { approvalChoices, approvalHints } from '../composer/views/approval-hints';
+import type { CommandName, KeyNames } from '../composer/views/registry';
 
 interface Reply {
   readonly turnId: number;
@@ -17,8 +18,10 @@ interface Reply {
   output: number | null;
   /** The tool block shown while its call waits for approval. */
   asking: number | null;
+  /** That question's id, and its block with what each answer does (`?` shows it). */
+  question?: { requestId: number; explained: Inert } | null;
   /** The running tool's block: its entry, its call, when it started, the second count it shows. */
-  tool: { entry: number; detail: string; since: number; ticking: NodeJS.Timeout | null } | null;
+  tool: { entry: number; detail: string; command: boolean; since: number; ticking: NodeJS.Timeout | null } | null;
   /** The first words are on screen: the rest may wait for the slower streaming frame. */
   spoke?: boolean;
   /** The model's reasoning as it streams: a dim entry showing its last lines, collapsed to one when it is done. */
@@ -37,10 +40,6 @@ function lastLines(text: string, n: number): string {
 const RENDER_AT_ONCE = 20;
 const RENDER_SLICE = 100;
 
-function took(since: number): string {
-  return `${((Date.now() - since) / 1000).toFixed(1)}s`;
-}
-
 export class TranscriptFeed {
   /** When the current turn started, for the status bar; null when idle. */
   busySince: number | null = null;
@@ -56,6 +55,7 @@ export class TranscriptFeed {
     private readonly keys: KeyNames,
   ) {
     this.followTurns(bus);
+    this.followQuestions(bus);
     this.followTools(bus);
     this.followSessions(bus);
     this.followNotes(bus);
@@ -114,7 +114,7 @@ export class TranscriptFeed {
       if (!r) return;
       this.doneThinking(r);
       if (r.words !== null) transcript.settle(r.words);
-      if (r.tool) transcript.replace(r.tool.entry, headed(r.tool.detail, `interrupted · ${took(r.tool.since)}`));
+      if (r.tool) transcript.replace(r.tool.entry, headed(r.tool.detail, `interrupted${tookIfSlow(r.tool)}`));
       this.setReply(null);
       this.busySince = null;
       if (status === 'interrupted') transcript.add('note', sanitize('[interrupted]'));
@@ -134,11 +134,10 @@ export class TranscriptFeed {
     r.thinking = null;
   }
 
-  /** Tool calls: one block each, whose status changes in place, and its output. */
-  private followTools(bus: Bus): void {
+  /** A call's question: the whole call in the transcript before the person is asked about it, its choices under it. */
+  private followQuestions(bus: Bus): void {
     const transcript = this.transcript;
     const changed = (): void => bus.requestRender();
-    // The whole call is in the transcript before the person is asked about it.
     bus.on('approval.asked', (q) => {
       const { turnId, detail } = q;
       const r = this.current(turnId);
@@ -146,22 +145,41 @@ export class TranscriptFeed {
       this.doneThinking(r);
       if (r.words !== null) transcript.settle(r.words);
       transcript.scrollToBottom();
-      // What the answers would do, said while the question is open (the block shows the call alone once answered).
-      const hints = approvalHints(q, (c) => this.keys.keys('approval', c)).map((h) => `[${h}]`);
-      r.asking = transcript.add('tool', sanitize([detail, ...hints].join('\n')));
+      // The choices while the question is open (the block shows the call alone once answered), by their first keys
+      // as the status bar's legend names them; what each does, behind `?`, by all of them.
+      const key = (c: CommandName): string => this.keys.keys('approval', c);
+      const choices = approvalChoices(q, (c) => this.keys.key('approval', c)).map((h) => `[${h}]`);
+      r.asking = transcript.add(q.command ? 'tool' : 'call', sanitize([detail, ...choices].join('\n')));
+      r.question = {
+        requestId: q.requestId,
+        explained: sanitize([detail, ...approvalHints(q, key).map((h) => `[${h}]`)].join('\n')),
+      };
       r.words = null;
       changed();
     });
-    bus.on('tool.started', ({ turnId, detail, declined }) => {
+    bus.on('approval.explain', ({ requestId }) => {
+      const r = this.reply;
+      if (r?.asking == null || r.question?.requestId !== requestId) return;
+      transcript.replace(r.asking, r.question.explained);
+      transcript.scrollToBottom();
+      changed();
+    });
+  }
+
+  /** Tool calls: one block each, whose status changes in place, and its output. */
+  private followTools(bus: Bus): void {
+    const transcript = this.transcript;
+    const changed = (): void => bus.requestRender();
+    bus.on('tool.started', ({ turnId, detail, declined, command }) => {
       const r = this.current(turnId);
       if (!r) return;
       this.doneThinking(r);
       if (r.words !== null) transcript.settle(r.words);
       // One block per call: its status changes in place (running, then done, failed, interrupted).
       const shown = headed(detail, declined ? 'declined' : 'running');
-      const entry = r.asking ?? transcript.add('tool', shown);
+      const entry = r.asking ?? transcript.add(command ? 'tool' : 'call', shown);
       if (r.asking !== null) transcript.replace(entry, shown);
-      this.setTool(r, declined ? null : { entry, detail, since: Date.now(), ticking: null });
+      this.setTool(r, declined ? null : { entry, detail, command, since: Date.now(), ticking: null });
       if (r.tool) r.tool.ticking = this.tick(r, changed);
       r.asking = null;
       r.words = null;
@@ -181,12 +199,16 @@ export class TranscriptFeed {
       transcript.add('result', text);
       changed();
     });
-    bus.on('tool.finished', ({ turnId, ok, status }) => {
+    bus.on('tool.finished', ({ turnId, ok, status, head }) => {
       const r = this.current(turnId);
       if (!r?.tool) return;
+      const said = status ? ` · ${status}` : '';
+      // Done, it says what it did in words of its kind (`Edited app.js · +3 −1`); failed, what it was asked to do.
       transcript.replace(
         r.tool.entry,
-        headed(r.tool.detail, `${ok ? 'done' : 'failed'}${status ? ` · ${status}` : ''} · ${took(r.tool.since)}`),
+        ok && head
+          ? retitled(r.tool.detail, `${head}${said}${tookIfSlow(r.tool)}`)
+          : headed(r.tool.detail, `${ok ? 'done' : 'failed'}${said}${tookIfSlow(r.tool)}`),
       );
       this.setTool(r, null);
       changed();
@@ -258,7 +280,7 @@ export class TranscriptFeed {
       if (r.tool !== tool || this.reply !== r) return clearInterval(timer);
       this.transcript.replace(
         tool.entry,
-        headed(tool.detail, `running ${Math.floor((Date.now() - tool.since) / 1000)}s`),
+        headed(tool.detail, `running ${Math.floor((Date.now() - tool.since) / 1000)} s`),
       );
       changed();
     }, 1000);
@@ -286,11 +308,4 @@ export class TranscriptFeed {
   private current(turnId: number): Reply | null {
     return this.reply?.turnId === turnId ? this.reply : null;
   }
-}
-
-/** A tool block with its status on its first line (the call), above what it shows (a diff). */
-function headed(detail: string, status: string): Inert {
-  const nl = detail.indexOf('\n');
-  const line = `  · ${status}`;
-  return sanitize(nl < 0 ? detail + line : detail.slice(0, nl) + line + detail.slice(nl));
 }

@@ -34,7 +34,7 @@ export function scrollbackOf(
   for (const e of entries.slice(from)) {
     if (e.kind === 'output' || e.kind === 'result' || e.kind === 'thought') continue;
     const text = e.md ? e.md.stream.text : e.lines.join('\n');
-    const lines = e.kind === 'tool' ? [text.split('\n')[0]] : text.replace(/\n+$/, '').split('\n');
+    const lines = e.kind === 'tool' || e.kind === 'call' ? [text.split('\n')[0]] : text.replace(/\n+$/, '').split('\n');
     if (out.length > 0) out.push({ kind: 'gap', text: '' });
     for (const line of lines) out.push({ kind: e.kind, text: line });
   }

@@ -21,6 +21,7 @@ const ROW_STYLE: Record<TranscriptRow['kind'], Style> = {
   error: 'error',
   gap: 'normal',
   tool: 'paste',
+  call: 'paste',
   output: 'dim',
   result: 'dim',
   thought: 'dim',
@@ -61,11 +62,13 @@ function paintRow(row: TranscriptRow): GridRow {
         ? { text: own`! `, style: 'error' }
         : row.head && row.kind === 'tool'
           ? { text: own`$ `, style: 'paste' }
-          : { text: own`  `, style: 'normal' };
+          : row.head && row.kind === 'call'
+            ? { text: own`• `, style: 'paste' }
+            : { text: own`  `, style: 'normal' };
   if (row.spans) return [marker, ...coloured(row.spans)];
   // A change's diff in its tool block (tools/files.ts numbers its lines): additions and removals in their colours,
   // the lines around them plain.
-  if (row.kind === 'tool' && !row.head) {
+  if ((row.kind === 'tool' || row.kind === 'call') && !row.head) {
     const sign = DIFF_LINE.exec(row.text)?.[1];
     const style: Style =
       sign === '+' ? 'diffAdd' : sign === '-' ? 'diffDel' : row.text.startsWith('@@') ? 'dim' : 'normal';

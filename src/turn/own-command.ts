@@ -23,7 +23,7 @@ export async function runOwnCommand(
   o: { workspace: string; killGraceMs?: number },
 ): Promise<string | null> {
   const detail = sanitize(`you ran: ${visible(command)}`);
-  bus.emit('tool.started', { turnId: turn.id, summary: detail, detail, declined: false });
+  bus.emit('tool.started', { turnId: turn.id, summary: detail, detail, declined: false, command: true });
   const output = new StreamSanitizer();
   const { runCommand } = commandModule();
   const ctx = {
@@ -42,6 +42,7 @@ export async function runOwnCommand(
     turnId: turn.id,
     ok: result.ok,
     status: result.status === undefined ? undefined : sanitize(result.status),
+    head: sanitize(`you ran: ${visible(command).split('\n')[0]}`),
   });
   return ownCommandMessage(command, result.content);
 }

@@ -132,8 +132,9 @@ function lineFor(line: (text: string) => void): Show {
       summary = p.summary;
       if (p.declined) line(`  ${summary} · declined\n`);
     } else if (name === 'tool.finished') {
-      const p = payload as { ok: boolean; status?: string };
-      line(`  ${summary} · ${p.ok ? 'done' : 'failed'}${p.status ? ` · ${p.status}` : ''}\n`);
+      const p = payload as { ok: boolean; status?: string; head?: string };
+      const said = p.status ? ` · ${p.status}` : '';
+      line(p.ok && p.head ? `  ${p.head}${said}\n` : `  ${summary} · ${p.ok ? 'done' : 'failed'}${said}\n`);
     }
   };
 }

@@ -8,7 +8,9 @@ import type { PersonAnswer } from '../../protocol/questions';
 import { QuestionView } from '../views/question';
 import type { EffectContext, Handlers } from './context';
 
-export function questionEffects(c: EffectContext): Handlers<'answer' | 'answerQuestion' | 'memory'> {
+export function questionEffects(
+  c: EffectContext,
+): Handlers<'answer' | 'explainApproval' | 'answerQuestion' | 'memory'> {
   return {
     answer: (e) =>
       c.bus.emit('approval.answered', {
@@ -16,6 +18,7 @@ export function questionEffects(c: EffectContext): Handlers<'answer' | 'answerQu
         approval: e.approval,
         ...(e.hunks ? { hunks: e.hunks } : {}),
       }),
+    explainApproval: (e) => c.bus.emit('approval.explain', { requestId: e.requestId }),
     answerQuestion: (e) => {
       const own = c.state.own;
       if (own && e.requestId === own.id) {

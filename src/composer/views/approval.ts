@@ -15,6 +15,7 @@ import type { ComposerInput, ComposerState } from '../state';
 import { Handled, PaintContext, View, ViewContext, ViewPaint, consume, opensOn, pass, viewSpec } from './view';
 import { GridRow, Style, fit } from '../../kernel/rows';
 import { type Inert, linesOf, sanitize } from '../../protocol/inert';
+import { MIN_HUNKS } from './approval-hints';
 
 export const APPROVAL_SPEC = viewSpec({
   mode: 'approval',
@@ -35,6 +36,7 @@ export const APPROVAL_SPEC = viewSpec({
       description:
         'Run it, and from now on in this workspace every call the rule covers (for a command: the same first words)',
     },
+    'approval.explain': { description: 'Say under the call what each answer does' },
   },
   opens: opensOn('approval.asked', askApproval),
   keys: [
@@ -44,6 +46,7 @@ export const APPROVAL_SPEC = viewSpec({
     { keys: ['r'], command: 'approval.rule' },
     { keys: ['w'], command: 'approval.network' },
     { keys: ['h'], command: 'approval.hunks' },
+    { keys: ['?'], command: 'approval.explain' },
     { keys: ['C-c'], command: 'app.interrupt' },
     { keys: ['S-tab'], command: 'app.toggleForce' },
     { keys: ['C-z'], command: 'app.suspend' },
@@ -96,33 +99,6 @@ interface Picking {
   readonly taken: readonly boolean[];
 }
 
-/**
- * What the answers would do, said in the transcript while the question is
- * open (the status bar has no room); `key` names a command's key as bound.
- */
-export function approvalHints(
-  q: {
-    rule: string | null;
-    sandboxed: boolean;
-    unsandboxed: string | null;
-    fullAuto?: boolean;
-    hunks?: readonly string[];
-  },
-  key: (command: CommandName) => string,
-): string[] {
-  const hints = [`${key('approval.no')}: no, and the model is told · ${key('app.interrupt')}: stop the whole turn`];
-  // Full-auto's key answers this question too: said before anyone presses it.
-  if (q.fullAuto === false) hints.push(`${key('app.toggleForce')}: full-auto, yes to this call and every later one`);
-  if (q.rule) hints.push(`${key('approval.rule')}: ${q.rule} run without asking from now on, in this workspace`);
-  if (q.sandboxed)
-    hints.push(`runs in the sandbox, without the network; ${key('approval.network')}: yes, with the network`);
-  if (q.hunks && q.hunks.length >= MIN_HUNKS)
-    hints.push(`${key('approval.hunks')}: take the change hunk by hunk (${q.hunks.length} hunks), as git add -p`);
-  if (q.unsandboxed)
-    hints.push(`no sandbox (${q.unsandboxed}): yes runs it, and later commands this session, with your full rights`);
-  return hints;
-}
-
 /** What the composer beneath still does while the question is answerable: stop, suspend, redraw, edit and scroll. */
 const PASSES: ReadonlySet<CommandName> = new Set<CommandName>([
   'app.interrupt',
@@ -146,9 +122,6 @@ const PASSES: ReadonlySet<CommandName> = new Set<CommandName>([
   'transcript.pageUp',
   'transcript.pageDown',
 ]);
-
-/** Hunk by hunk is offered from this many hunks: with one, y and n already take or refuse it. */
-const MIN_HUNKS = 2;
 
 export class ApprovalView implements View {
   readonly mode = 'approval' as const;
@@ -231,6 +204,8 @@ export class ApprovalView implements View {
         return this.answer('network');
       case 'approval.hunks':
         return consume(new ApprovalView(this.q, this.shownAt, { at: 0, taken: [] }));
+      case 'approval.explain':
+        return consume(this, { effects: [{ type: 'explainApproval', requestId: this.requestId }] });
       case 'app.toggleForce':
         // Force on, after the pause, answers this call too; off changes only later calls.
         if (ctx.force) return pass(this);

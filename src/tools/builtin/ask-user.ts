@@ -39,6 +39,7 @@ export function askUser(person: Person | null): Tool<Args> {
       'what you can find out with the tools, or to confirm what you were told to do.',
     parameters,
     kind: 'state',
+    verbs: ['Ask', 'Asked'],
     mainOnly: true,
     examples: [
       { question: 'Which package manager does this project use?', options: ['npm', 'pnpm', 'yarn'] },

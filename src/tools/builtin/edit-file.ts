@@ -45,6 +45,7 @@ export const editFile = defineTool({
     'Several edits apply in order, all or none. Prefer it to write_file for changing an existing file.',
   parameters,
   kind: 'edit',
+  verbs: ['Edit', 'Edited'],
   examples: [
     { path: 'src/a.ts', old_string: 'let x = 1;', new_string: 'const x = 1;' },
     { path: 'src/a.ts', old_string: 'foo', new_string: 'bar', replace_all: true },
@@ -74,10 +75,10 @@ export const editFile = defineTool({
   preview: (args, workspace, bounds) => files().previewEdit(workspace, args.path, editsOf(args), bounds),
   change: (args, workspace, bounds) =>
     files().changeOf(workspace, args.path, (text) => files().edited(text, editsOf(args)), bounds),
-  run: async (args, ctx) => ({
-    ok: true,
-    content: await files().editFileTool(ctx.workspace, args.path, editsOf(args), ctx.writes, boundsOf(ctx)),
-  }),
+  run: async (args, ctx) => {
+    const edit = await files().editFileTool(ctx.workspace, args.path, editsOf(args), ctx.writes, boundsOf(ctx));
+    return { ok: true, content: edit.said, status: edit.tally };
+  },
 });
 
 function files(): typeof import('../files') {

@@ -20,6 +20,7 @@ export const glob = defineTool({
     'depth: `*.ts` finds every .ts file.',
   parameters,
   kind: 'read',
+  verbs: ['Find', 'Found'],
   examples: [{ pattern: '**/*.ts' }, { pattern: '*.json', path: 'config' }],
   check: (args) => (args.pattern ? null : '`pattern` is empty: give one, such as **/*.ts'),
   paths: (args) => (args.path ? [args.path] : []),

@@ -33,13 +33,14 @@ export const grep = defineTool({
     'path order; use it to find where something is defined or used before reading files.',
   parameters,
   kind: 'read',
+  verbs: ['Search', 'Searched'],
   examples: [
     { pattern: 'TODO' },
     { pattern: 'function \\w+', path: 'src', glob: '*.ts', context: 2, ignore_case: true, output: 'files' },
   ],
   check: (args) => (args.pattern ? null : '`pattern` is empty'),
   paths: (args) => (args.path ? [args.path] : []),
-  subject: (args) => `${args.pattern}${args.path ? ` in ${args.path}` : ''}${args.glob ? ` (${args.glob})` : ''}`,
+  subject: (args) => `"${args.pattern}"${args.path ? ` in ${args.path}` : ''}${args.glob ? ` (${args.glob})` : ''}`,
   run: async (args, ctx, signal) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { grepTool } = require('../search') as typeof import('../search');

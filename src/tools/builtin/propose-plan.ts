@@ -32,6 +32,7 @@ export function proposePlan(person: Person | null): Tool<Args> {
       'call this once the plan is concrete; after it is accepted, carry it out in the same turn.',
     parameters,
     kind: 'state',
+    verbs: ['Plan:', 'Plan:'],
     mainOnly: true,
     examples: [{ plan: '1. Rename `parseArgs` to `parseFlags` in src/cli.ts and its 3 callers.\n2. Run `npm test`.' }],
     check: (args) =>

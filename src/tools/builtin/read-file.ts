@@ -21,6 +21,7 @@ export const readFile = defineTool({
     'itself. Other binary files are refused with their kind and size.',
   parameters,
   kind: 'read',
+  verbs: ['Read', 'Read'],
   examples: [{ path: 'src/main.ts' }, { path: 'README.md', offset: 40, limit: 20 }],
   paths: (args) => [args.path],
   subject: (args) => {
@@ -39,6 +40,13 @@ export const readFile = defineTool({
     );
     return read.image
       ? { ok: true, content: read.content, images: [read.image], status: 'an image' }
-      : { ok: true, content: read.content };
+      : { ok: true, content: read.content, status: linesRead(read.content) };
   },
 });
+
+/** How many of the file's lines a read gave, for its block's header: its numbered lines (numbered.ts) counted. */
+function linesRead(content: string): string {
+  let n = 0;
+  for (const line of content.split('\n')) if (/^ *\d+\t/.test(line)) n++;
+  return n === 0 ? 'no lines' : `${n} line${n === 1 ? '' : 's'}`;
+}

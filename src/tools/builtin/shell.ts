@@ -42,6 +42,7 @@ export function shell(background: BackgroundShells | null, refused = NO_BACKGROU
       'command that may not end by itself, or run it in the background when it should keep running (a server).',
     parameters,
     kind: 'command',
+    verbs: ['Run', 'Ran'],
     streams: true,
     sandboxed: true,
     examples: [

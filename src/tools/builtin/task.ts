@@ -47,6 +47,7 @@ export function task(subagents: TaskRunner | null): Tool<Args> {
       'subagents only read; give each everything it needs to know.',
     parameters,
     kind: 'state',
+    verbs: ['Task:', 'Task:'],
     mainOnly: true,
     examples: [
       {

@@ -47,6 +47,7 @@ export function todo(checklist: Checklist): Tool<Args> {
       'a batch at the end. Skip it for a single quick step or a question.',
     parameters,
     kind: 'state',
+    verbs: ['Checklist:', 'Checklist:'],
     mainOnly: true,
     guidance:
       'For a task of three or more steps, write the steps with todo before you start and keep it true as you go (one ' +

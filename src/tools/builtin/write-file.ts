@@ -12,6 +12,7 @@ export const writeFile = defineTool({
   description: 'Write a text file inside the workspace, replacing it if it exists.',
   parameters,
   kind: 'edit',
+  verbs: ['Write', 'Wrote'],
   examples: [
     { path: 'notes.txt', content: 'first line\n' },
     { path: 'empty.txt', content: '' },

@@ -14,6 +14,8 @@ import type { Show } from './show';
 export interface Question {
   readonly summary: Inert;
   readonly detail: Inert;
+  /** It runs a command (its block is marked `$`). */
+  readonly command: boolean;
   readonly confined: Confinement;
   readonly change: FileChange | null;
 }
@@ -37,6 +39,7 @@ export async function askApproval(
       summary: q.summary,
       detail: q.detail,
       tool: tool.name,
+      command: q.command,
       rule: rule && sanitize(describeRule(rule)),
       sandboxed: q.confined.sandbox,
       unsandboxed: q.confined.agree ? sanitize(s.sandboxBroken ?? 'the sandbox cannot run here') : null,
@@ -50,7 +53,7 @@ export async function askApproval(
   const answer = answered.approval;
   if (answer === 'no') {
     // A call's own block shows it declined; a question within a running call (a redirect's) is answered by the call.
-    show?.('tool.started', { summary: q.summary, detail: q.detail, declined: true });
+    show?.('tool.started', { summary: q.summary, detail: q.detail, declined: true, command: q.command });
     return answered;
   }
   if (q.confined.agree) s.agreeUnsandboxed();

@@ -16,6 +16,10 @@ import { type CallAnswer, type Show, refuse, told } from './show';
 export interface How {
   readonly summary: Inert;
   readonly detail: Inert;
+  /** It runs a command (its block is marked `$`). */
+  readonly command: boolean;
+  /** Its header's first line once it has ended (tools/visible.ts doneHeading), or null. */
+  readonly done: Inert | null;
   readonly sandbox: boolean;
   readonly network: boolean;
   readonly denied: readonly string[];
@@ -31,7 +35,7 @@ export async function execute(
   show: Show,
 ): Promise<CallAnswer> {
   const { tool, args } = call;
-  show('tool.started', { summary: how.summary, detail: how.detail, declined: false });
+  show('tool.started', { summary: how.summary, detail: how.detail, declined: false, command: how.command });
   const output = new StreamSanitizer();
   let streamed = false;
   // What milk runs from the workspace, bound read-only for a sandboxed command.
@@ -49,7 +53,7 @@ export async function execute(
   if (!turn.cancelled && !streamed && result.content) show('tool.result', { text: sanitize(result.content) });
   // A failure shown as its result says why there; the block's header says only that it failed.
   const status = result.status === undefined || (!streamed && !result.ok) ? undefined : sanitize(result.status);
-  if (!turn.cancelled) show('tool.finished', { ok: result.ok, status });
+  if (!turn.cancelled) show('tool.finished', { ok: result.ok, status, ...(how.done ? { head: how.done } : {}) });
   return result.images?.length ? { ...told(result.content), images: result.images } : told(result.content);
 }
 
@@ -81,7 +85,7 @@ function contextOf(
 export async function someHunks(
   o: ToolCallsOptions,
   turn: ActiveTurn,
-  how: { summary: Inert; detail: Inert; denied: readonly string[] },
+  how: Pick<How, 'summary' | 'detail' | 'done' | 'denied'>,
   taken: { change: FileChange; hunks: readonly boolean[] },
   show: Show,
 ): Promise<CallAnswer | null> {
@@ -98,7 +102,13 @@ export async function someHunks(
   const content = applyHunks(change.before.split('\n'), change.hunks, taken.hunks).join('\n');
   if (turn.seq >= 0) await o.snapshots?.beforeEdit(turn.seq);
   const call = { tool: write, args: { path: change.path, content } };
-  const answer = await execute(o, turn, call, { ...how, sandbox: false, network: false, asked: true }, show);
+  const answer = await execute(
+    o,
+    turn,
+    call,
+    { ...how, command: false, sandbox: false, network: false, asked: true },
+    show,
+  );
   return { ...answer, content: `${answer.content}\n${hunkReport(change.path, change.hunks, taken.hunks)}` };
 }
 

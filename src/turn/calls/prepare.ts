@@ -1,7 +1,8 @@
 // A call as it is shown and run: its masked secrets (turn/secrets.ts) put back only for a call the person approves,
 // seeing them; and the detail its block and question show (the call, the change it makes, why it is asked about).
 
-import { callDetail, showControls } from '../../tools/visible';
+import { callHeading, showControls } from '../../tools/visible';
+import type { ToolInfo } from '../../tools/tool';
 import { type Inert, sanitize } from '../../protocol/inert';
 import { mapStrings } from '../secrets';
 import type { ToolCallsOptions } from './options';
@@ -17,14 +18,14 @@ export function unmasked(o: ToolCallsOptions, args: Args): Args {
 /** What the call's block and question show: the call, the change it makes, and why it is asked about. */
 export function detailOf(
   o: ToolCallsOptions,
-  call: { name: string; subject: string },
+  call: { tool: Pick<ToolInfo, 'name' | 'verbs'>; subject: string },
   preview: string | null,
   guarded: string | null,
   masked: readonly string[],
 ): Inert {
-  const { name, subject } = call;
+  const head = callHeading(call.tool, call.subject);
   return sanitize(
-    (preview === null ? callDetail(name, subject) : `${callDetail(name, subject)}\n${showControls(preview)}`) +
+    (preview === null ? head : `${head}\n${showControls(preview)}`) +
       (guarded ? `\n(${guarded})` : '') +
       (masked.length > 0 ? `\n(${puttingBack(o, masked)})` : ''),
   );

@@ -48,6 +48,7 @@ export function refuse(show: Show, mode: ApprovalMode, name: string, why: string
     summary,
     detail: sanitize(`${name} call not run: ${why}`),
     declined: false,
+    command: false,
   });
   show('tool.finished', { ok: false, status: sanitize(status) });
   const next =
@@ -58,9 +59,13 @@ export function refuse(show: Show, mode: ApprovalMode, name: string, why: string
 }
 
 /** A call that would fail as sent: shown as a failed block with why, once; the model told what a run would say. */
-export function failKnown(show: Show, summary: Inert, detail: Inert, why: string): CallAnswer {
+export function failKnown(
+  show: Show,
+  block: { summary: Inert; detail: Inert; command: boolean },
+  why: string,
+): CallAnswer {
   const content = `error: ${why}`;
-  show('tool.started', { summary, detail, declined: false });
+  show('tool.started', { ...block, declined: false });
   show('tool.result', { text: sanitize(content) });
   show('tool.finished', { ok: false });
   return told(content);

@@ -9,7 +9,7 @@
 import type { Events } from '../../kernel/bus';
 import type { ToolCall } from '../../protocol/tools';
 import { prepare } from '../../tools/registry';
-import { callDetail, describeCall } from '../../tools/visible';
+import { callHeading, describeCall, doneHeading } from '../../tools/visible';
 import { sanitize } from '../../protocol/inert';
 import type { ActiveTurn } from '../turn';
 import type { ToolCallsOptions } from './options';
@@ -68,27 +68,29 @@ export class ToolCalls {
     const preview = tool.preview ? await tool.preview(args, o.workspace, bounds) : null;
     if (turn.cancelled) return null;
     // Known to fail as sent (a file that is not there, an old_string it does not hold): no one is asked, nothing runs.
+    const command = tool.kind === 'command';
     if (typeof preview === 'object' && preview !== null)
-      return failKnown(show, summary, sanitize(callDetail(tool.name, subject)), preview.fails);
-    const detail = detailOf(o, { name: tool.name, subject }, preview, guarded, masked);
+      return failKnown(show, { summary, detail: sanitize(callHeading(tool, subject)), command }, preview.fails);
+    const detail = detailOf(o, { tool, subject }, preview, guarded, masked);
+    const done = doneHeading(tool, subject);
+    const block = { summary, detail, command, done: done === null ? null : sanitize(done) };
     let network = false;
     // A change to an existing file may be taken hunk by hunk at its question.
     const change = decision === 'ask' && tool.change ? await tool.change(args, o.workspace, bounds) : null;
     if (decision === 'ask') {
-      const answer = await askApproval(o, turn, { tool, args }, { summary, detail, confined, change }, show);
+      const answer = await askApproval(o, turn, { tool, args }, { ...block, confined, change }, show);
       if (answer === null) return null;
       if (answer.approval === 'no') return { content: DECLINED, declined: true };
       network = answer.approval === 'network';
       if (change && answer.hunks && answer.hunks.some((t) => !t))
-        return someHunks(o, turn, { summary, detail, denied }, { change, hunks: answer.hunks }, show);
+        return someHunks(o, turn, { ...block, denied }, { change, hunks: answer.hunks }, show);
     }
     // The workspace as it was before a command changes it: the turn's snapshot (taken at its first command). An MCP
     // server's tool counts as one: its process changes files behind the file tools' back.
-    const command = tool.kind === 'command' || tool.kind === 'other';
-    if (turn.seq >= 0 && command) await o.snapshots?.beforeCommand(turn.seq);
+    if (turn.seq >= 0 && (command || tool.kind === 'other')) await o.snapshots?.beforeCommand(turn.seq);
     else if (turn.seq >= 0 && tool.kind === 'edit') await o.snapshots?.beforeEdit(turn.seq);
     if (turn.cancelled) return null;
-    const how = { summary, detail, sandbox: confined.sandbox, network, denied, asked: decision === 'ask' };
+    const how = { ...block, sandbox: confined.sandbox, network, denied, asked: decision === 'ask' };
     const answer = await execute(o, turn, { tool, args }, how, show);
     const result = answer.content.slice(0, MAX_HOOK_RESULT);
     o.hooks?.fire('after_tool', { tool: tool.name, args, result }, tool.name);

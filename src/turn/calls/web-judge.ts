@@ -55,7 +55,7 @@ export function webJudge(o: ToolCallsOptions, turn: ActiveTurn, tool: AnyTool, a
         };
       const summary = sanitize(describeCall(tool.name, `${url} (a redirect)`));
       const detail = sanitize(`web_fetch was redirected to another host, ${host}: fetch ${url}?`);
-      const q = { summary, detail, confined: { sandbox: false, agree: false }, change: null };
+      const q = { summary, detail, command: false, confined: { sandbox: false, agree: false }, change: null };
       const answer = await askApproval(o, turn, { tool, args: { url } }, q, null);
       if (answer === null) return { why: 'the turn was stopped' };
       return answer.approval === 'no' ? { why: 'the person declined it' } : 'asked';
