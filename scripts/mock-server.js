@@ -1118,7 +1118,15 @@ const DEFAULT_MODELS = ['short', 'echo', 'tools', 'reasoning', 'gpt-4o', 'claude
 
 /** GET /v1/models, in OpenAI's shape, or Anthropic's when the request carries anthropic-version. */
 function listModels(req, res, models, requests) {
-  requests.push({ id: requests.length + 1, path: req.url, method: 'GET', body: null, startedAt: Date.now() });
+  const authorization = req.headers.authorization || req.headers['x-api-key'] ? 'present' : 'absent';
+  requests.push({
+    id: requests.length + 1,
+    path: req.url,
+    method: 'GET',
+    body: null,
+    authorization,
+    startedAt: Date.now(),
+  });
   res.writeHead(200, { 'content-type': 'application/json' });
   if (req.headers['anthropic-version'])
     return res.end(

@@ -210,8 +210,11 @@ describe('OpenRouter', () => {
     await m.waitForText("OpenRouter (many vendors' models with one key)");
     m.write(KEY.down + KEY.down + KEY.enter);
     await m.waitForText('https://openrouter.ai/api/v1');
+    // A server that does not answer (nothing leaves this machine): the model step still offers OpenRouter's own.
+    m.write('\x15' + 'http://127.0.0.1:9/v1' + KEY.enter);
+    await m.waitForText('OPENROUTER_API_KEY is set: Enter with none typed uses it');
     m.write(KEY.enter);
-    await m.waitForText('openai/gpt-4o-mini');
+    await m.waitForText(/Enter takes openai\/gpt-4o-mini · no list of models from the server: /);
   });
 });
 

@@ -457,7 +457,7 @@ describe('/model', () => {
 });
 
 describe('/provider', () => {
-  it('connects a model step by step, the key typed hidden, kept in config.json (0600) and never in history', async () => {
+  it('connects a model step by step, the key typed hidden, the model from the list the server gives for that key, kept in config.json (0600) and never in history', async () => {
     const fs = require('node:fs') as typeof import('node:fs');
     const data = tempDir();
     m = new MilkPty({ args: ['--data-dir', data], cols: 100 });
@@ -471,11 +471,28 @@ describe('/provider', () => {
     m.write('\x15' + `${mock.url}/v1`);
     await m.waitForText(`${mock.url}/v1▏`);
     m.write(KEY.enter);
-    await m.waitForText('The model to ask');
-    m.write('\x15' + 'echo' + KEY.enter);
+    // The key before the model: the server is asked for its models with it.
     await m.waitForText('Its API key (typed hidden');
     m.write('sk-secret-123');
     await m.waitForText('13 characters typed');
+    const listed = mock.requests.length;
+    m.write(KEY.enter);
+    await m.waitForText('The model to ask');
+    // The server's list (its six, sorted; the kind's own, gpt-4o-mini, is not among them: the first is lit); typing
+    // filters it.
+    await m.waitForText('6 of 6 models the server lists');
+    expect(m.text()).toMatch(/^\W*› claude-sonnet-4-5\W*$/m);
+    expect(m.text()).toMatch(/^\W*short\W*$/m);
+    const sent = mock.requests.slice(listed) as unknown as Array<{ path: string; authorization: string }>;
+    expect(sent.find((r) => r.path === '/v1/models')?.authorization).toBe('present');
+    m.write('ec');
+    await m.waitForText('1 of 6 models the server lists');
+    expect(m.text()).toMatch(/^\W*› echo\W*$/m);
+    // A name it does not list can still be typed, and Enter takes it; back to one it lists, Enter takes that.
+    m.write('zz');
+    await m.waitForText('Enter takes eczz · the server lists no model by that name');
+    m.write('\x7f\x7f');
+    await m.waitForText('1 of 6 models the server lists');
     m.write(KEY.enter);
     await m.waitForText(/connected: openai · echo at http:\/\/127\.0\.0\.1:\d+\/v1; the next turn asks it/);
     await m.waitFor(() => m!.statusLine().includes('openai · echo'), 'the model in the status bar');

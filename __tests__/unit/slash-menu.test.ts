@@ -153,29 +153,65 @@ describe('the /provider set-up', () => {
     v = step(v, cmd('setup.next')).view!;
     expect(rows(v)[1]).toBe('  https://api.anthropic.com▏');
     v = step(v, cmd('setup.next')).view!;
-    v = step(v, { kind: 'text', text: '-3' }).view!;
-    v = step(v, cmd('setup.next')).view!;
+    // The key before the model.
     expect(rows(v)[2]).toBe('  ANTHROPIC_API_KEY is set: Enter with none typed uses it');
     const pasted = step(v, { kind: 'paste', text: 'sk-ant-123\n' });
     expect(pasted.effects).toBeUndefined();
     v = pasted.view!;
     expect(rows(v).join('\n')).not.toContain('sk-ant');
     expect(rows(v)[1]).toBe('  10 characters typed▏');
+    // Its models are asked for with the server and key known (never with the key in anything shown).
+    const asking = step(v, cmd('setup.next'));
+    const server = { provider: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant-123' };
+    expect(asking.effects).toEqual([{ type: 'listSetupModels', server }]);
+    v = asking.view!;
+    expect(rows(v)).toEqual([
+      ' The model to ask (/model changes it later) ',
+      '  ▏',
+      '  Enter takes claude · asking the server for its models…',
+    ]);
+    v = step(v, { kind: 'text', text: 'claude-3' }).view!;
     expect(step(v, cmd('setup.next'))).toEqual({
       view: null,
       consumed: true,
-      effects: [
-        {
-          type: 'setupProvider',
-          answers: {
-            provider: 'anthropic',
-            baseUrl: 'https://api.anthropic.com',
-            model: 'claude-3',
-            apiKey: 'sk-ant-123',
-          },
-        },
-      ],
+      effects: [{ type: 'setupProvider', answers: { ...server, model: 'claude-3' } }],
     });
+  });
+
+  it("offers the server's models: the kind's own lit, filtered as typed, a name it does not list taken as typed", () => {
+    let v = ProviderSetupView.open(kinds, new Set());
+    for (let i = 0; i < 3; i++) v = step(v, cmd('setup.next')).view!;
+    v = step(v, { kind: 'modelList', models: ['alpha', 'gpt', 'gpt-mini\x1b[31m'] }).view!;
+    expect(rows(v)).toEqual([
+      ' The model to ask (/model changes it later) ',
+      '  ▏',
+      '  alpha',
+      '› gpt',
+      // The server's words, inert (an escape sequence dropped).
+      '  gpt-mini',
+      '  3 of 3 models the server lists; type to filter',
+    ]);
+    v = step(v, cmd('setup.down')).view!;
+    expect(rows(v)[4]).toBe('› gpt-mini');
+    v = step(v, { kind: 'text', text: 'alp' }).view!;
+    expect(rows(v).slice(2)).toEqual(['› alpha', '  1 of 3 models the server lists; type to filter']);
+    const answers = (view: ProviderSetupView) =>
+      (step(view, cmd('setup.next')).effects as Array<{ answers: { model: string } }>)[0].answers.model;
+    expect(answers(v)).toBe('alpha');
+    v = step(v, { kind: 'text', text: 'x' }).view!;
+    expect(rows(v)[2]).toBe('  Enter takes alpx · the server lists no model by that name');
+    expect(answers(v)).toBe('alpx');
+    // No list (the server said why): what is typed, or the kind's own.
+    let failed = ProviderSetupView.open(kinds, new Set());
+    for (let i = 0; i < 3; i++) failed = step(failed, cmd('setup.next')).view!;
+    failed = step(failed, { kind: 'modelList', error: 'the server answered 401' }).view!;
+    expect(rows(failed)[2]).toBe('  Enter takes gpt · no list of models from the server: the server answered 401');
+    expect(answers(failed)).toBe('gpt');
+    // Esc drops the request for the list too.
+    expect(step(failed, cmd('setup.cancel')).effects).toEqual([
+      { type: 'modelsClosed' },
+      { type: 'note', text: 'no change: the provider is as it was' },
+    ]);
   });
 
   it('holds at a base URL that is no URL, and Esc leaves everything as it was', () => {
@@ -186,7 +222,7 @@ describe('the /provider set-up', () => {
     expect(rows(step(v, cmd('setup.next')).view!)[0]).toContain('Its base URL');
     expect(step(v, cmd('setup.cancel'))).toMatchObject({
       view: null,
-      effects: [{ type: 'note', text: expect.stringMatching(/no change/) }],
+      effects: [{ type: 'modelsClosed' }, { type: 'note', text: expect.stringMatching(/no change/) }],
     });
   });
 });

@@ -116,6 +116,12 @@ export function providerSetup(s: Services, options: AppOptions): CoordinatorOpti
       });
       return { kinds, keysSet: new Set(kinds.map((k) => k.keyVar).filter((v) => env(options)[v])) };
     },
+    models: async (server, signal) => {
+      // A provider made for the answers so far (not switched to; the kind's own model): only its list is asked for.
+      const probe = connectTo({ ...server, model: '' });
+      if (!probe.listModels) throw new Error('this kind of server does not list its models');
+      return probe.listModels(signal);
+    },
     connect: (answers) => {
       try {
         // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -81,6 +81,8 @@ export interface CoordinatorOptions {
   providerSetup?: {
     kinds(): { kinds: readonly SetupKind[]; keysSet: ReadonlySet<string> };
     connect(answers: SetupAnswers): string;
+    /** The models the server being set up lists, asked with its key (GET /v1/models). */
+    models?(server: Omit<SetupAnswers, 'model'>, signal: AbortSignal): Promise<string[]>;
   };
   /** What milk is: its version, the commit it was built from, the Node.js and system it runs on (/version). */
   about?: () => { version: string; commit: { commit: string; changed: boolean } | null; runtime: string };

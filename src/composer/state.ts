@@ -153,6 +153,11 @@ export type Effect =
   | { readonly type: 'openView'; readonly view: View }
   /** An @ typed at a word's start (at its offset): the mention picker opens over the composer. */
   | { readonly type: 'openMentions'; readonly at: number }
+  /** /provider's server and key, known: its models are asked for, for its model step. */
+  | {
+      readonly type: 'listSetupModels';
+      readonly server: { readonly provider: string; readonly baseUrl: string; readonly apiKey: string };
+    }
   /** /provider's answers: kept in config.json, and the provider switched to. */
   | { readonly type: 'setupProvider'; readonly answers: SetupAnswers }
   /** A slash typed into an empty composer: the slash menu opens. */

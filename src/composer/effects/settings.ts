@@ -8,11 +8,18 @@ import type { EffectContext, Handlers } from './context';
 
 export function settingsEffects(
   c: EffectContext,
-): Handlers<'setForce' | 'setMode' | 'setupProvider' | 'setModel' | 'modelsClosed'> {
+): Handlers<'setForce' | 'setMode' | 'listSetupModels' | 'setupProvider' | 'setModel' | 'modelsClosed'> {
   return {
     setForce: (e) => setForce(c, e.on),
     setMode: (e) => setMode(c, e.mode),
-    setupProvider: (e) => c.note(c.options.providerSetup?.connect(e.answers) ?? 'no provider set-up here'),
+    listSetupModels: (e) => {
+      const setup = c.options.providerSetup;
+      listInto(c, (signal) => setup?.models?.(e.server, signal) ?? Promise.reject(new Error('none here')));
+    },
+    setupProvider: (e) => {
+      c.state.modelList?.abort();
+      c.note(c.options.providerSetup?.connect(e.answers) ?? 'no provider set-up here');
+    },
     setModel: (e) => {
       c.state.modelList?.abort();
       const settings = c.runner.settings;
@@ -52,12 +59,17 @@ export function openModelPicker(c: EffectContext): string | null {
   if (now === null) return 'this provider has no models to switch';
   const lister = c.options.models?.();
   if (!lister) return `model: ${now} (this provider lists no models; /model NAME switches to NAME)`;
+  c.apply([{ type: 'openView', view: ModelPickerView.open(now, lister.server) }]);
+  listInto(c, lister.list);
+  return null;
+}
+
+/** A server asked for its models, the one asking before it dropped; the list, or why none, comes as an input. */
+function listInto(c: EffectContext, list: (signal: AbortSignal) => Promise<string[]>): void {
   c.state.modelList?.abort();
   const asking = (c.state.modelList = new AbortController());
-  c.apply([{ type: 'openView', view: ModelPickerView.open(now, lister.server) }]);
-  lister.list(asking.signal).then(
+  list(asking.signal).then(
     (models) => asking.signal.aborted || c.dispatch({ kind: 'modelList', models }),
     (err: Error) => asking.signal.aborted || c.dispatch({ kind: 'modelList', error: err.message }),
   );
-  return null;
 }

@@ -51,7 +51,8 @@ export const SETTINGS_COMMANDS = commands({
   },
   provider: {
     args: '',
-    description: 'Connect a model step by step: the server, its URL, the model, its key (kept in config.json)',
+    description:
+      'Connect a model step by step: the server, its URL, its key, the model from its list (kept in config.json)',
     run(ctx, args, usage) {
       if (args.length > 0) return usage;
       const setup = ctx.services.providerSetup;
