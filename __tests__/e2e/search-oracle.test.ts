@@ -113,6 +113,14 @@ describe('incremental search agrees with bash', () => {
     const COMMITS = ['git commit -m first', 'npm test', 'git commit -m second', 'npm run lint', 'git push'];
     await milkAgrees(COMMITS, R + 'commit' + R + R + B.repeat(5) + 'ommit -m s');
   });
+  it('Backspace to an empty query keeps the last match; out of a failing search it keeps the failure and its place', async () => {
+    const GIT = ['git push origin main', 'ls', 'git diff HEAD', 'git status'];
+    const B = KEY.backspace;
+    await milkAgrees(GIT, R + 'git' + B + B + B);
+    await milkAgrees(GIT, R + 'git' + R + B + B + B);
+    await milkAgrees(MAKE, R + 'make' + R + R + B + S);
+    await milkAgrees(MAKE, R + 'make' + R + R + R + B + S);
+  });
   it('walks the occurrences inside one line before leaving it', async () => {
     await milkAgrees(['echo ab', 'x', 'ab cd ab'], R + 'ab' + R + R);
   });

@@ -261,9 +261,9 @@ describe('search state machine', () => {
     st = s.backspaceQuery(st, git);
     expect([st.query, at(st), st.failing]).toEqual(['gi', 0, false]);
     expect(st.match).toMatchObject({ start: 0, end: 2 });
-    // Emptied, it goes back to where the search began.
+    // Emptied, the entry last matched stays shown (bash's), its match empty, the search not failing.
     st = s.backspaceQuery(s.backspaceQuery(st, git), git);
-    expect([st.query, st.match]).toEqual(['', null]);
+    expect([st.query, st.match, st.failing]).toEqual(['', { index: 0, start: 0, end: 0 }, false]);
   });
 
   it('7. applies smart case to the whole search', () => {

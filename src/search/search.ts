@@ -275,7 +275,10 @@ export function backspaceQuery(s: SearchState, entries: readonly HistoryEntry[])
   if (!frame || s.query === '') return s;
   const popped = { ...s, ...frame, stack: s.stack.slice(0, -1) };
   const m = s.match;
-  if (!m || frame.query === '' || m.index >= entries.length) return popped;
+  if (!m || m.index >= entries.length) return popped;
+  // Down to no query, the entry last matched stays shown (bash's), its match empty: a key typed next searches on
+  // from it.
+  if (frame.query === '') return { ...popped, failing: false, match: { ...m, end: m.start } };
   const { lower, q } = needleOf(frame.query);
   const at = entryText(entries, m.index).slice(m.start, m.start + frame.query.length);
   if ((lower ? at.toLowerCase() : at) !== q) return popped;
