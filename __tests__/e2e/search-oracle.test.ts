@@ -5,6 +5,8 @@
 import { KEY, MilkPty, tempDir } from '../helpers/pty';
 import { bashSearch } from '../helpers/bash-oracle';
 import { seedHistory } from '../helpers/seed';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 jest.setTimeout(30000);
 
@@ -123,5 +125,42 @@ describe('incremental search agrees with bash', () => {
   });
   it('walks the occurrences inside one line before leaving it', async () => {
     await milkAgrees(['echo ab', 'x', 'ab cd ab'], R + 'ab' + R + R);
+  });
+});
+
+describe("prefix search agrees with bash's history-search-backward and -forward (bound to Alt+P and Alt+N)", () => {
+  const P = '\x1bp';
+  const N = '\x1bn';
+  const LIST = ['make build', 'ls', 'make test', 'make test', 'git status', 'make lint'];
+
+  /** `keys`, then an X where the cursor is, in bash and in milk (its keys bound in config.json): the same line. */
+  async function prefixAsBash(keys: string): Promise<void> {
+    const binds = ['"\\ep": history-search-backward', '"\\en": history-search-forward'];
+    const answer = await bashSearch(LIST, keys + 'X', { ended: true, binds });
+    const data = tempDir();
+    seedHistory(data, 'oracle', LIST);
+    const bound = { 'history.searchPrefixBackward': ['M-p'], 'history.searchPrefixForward': ['M-n'] };
+    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ keys: bound }));
+    m?.kill('SIGKILL');
+    m = new MilkPty({ args: ['--data-dir', data, '--session', 'oracle'], cols: 120 });
+    await m.waitForText('history: session');
+    m.write(keys + 'X');
+    await m.waitFor(
+      () => m!.composerLines().join('\n') === answer.line,
+      `milk's composer to read bash's "${answer.line}"`,
+    );
+  }
+
+  it('steps through the entries starting with the text before the cursor, a repeat passed over, the cursor after it', async () => {
+    await prefixAsBash('make' + P);
+    await prefixAsBash('make' + P + P);
+    await prefixAsBash('make' + P + P + P);
+    await prefixAsBash('make' + P + P + P + N);
+  });
+  it('stays on the last one found past the oldest; takes only what is before the cursor; empty, steps as Up does', async () => {
+    await prefixAsBash('make' + P + P + P + P);
+    await prefixAsBash('mak' + KEY.left + P);
+    await prefixAsBash(P);
+    await prefixAsBash('zz' + P);
   });
 });

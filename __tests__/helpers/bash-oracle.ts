@@ -22,7 +22,7 @@ export interface BashAnswer {
 export async function bashSearch(
   entries: readonly string[],
   keys: string,
-  options: { ended?: boolean; timeoutMs?: number } = {},
+  options: { ended?: boolean; timeoutMs?: number; binds?: readonly string[] } = {},
 ): Promise<BashAnswer> {
   const timeoutMs = options.timeoutMs ?? 8000;
   const dir = tempDir('milk-bash-');
@@ -42,6 +42,8 @@ export async function bashSearch(
       // keymap).
       `bind 'set isearch-terminators "\\C-o"'`,
       `bind -x '"\\C-t": printf "%s\\0%s" "$READLINE_POINT" "$READLINE_LINE" > '"'${out}'"`,
+      // Readline commands bound for a case (history-search-backward has no key of its own).
+      ...(options.binds ?? []).map((b) => `bind '${b}'`),
     ].join('\n') + '\n',
   );
   const bash = pty.spawn('/bin/bash', ['--noprofile', '--rcfile', path.join(dir, 'rc'), '-i'], {

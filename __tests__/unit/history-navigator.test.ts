@@ -72,3 +72,43 @@ describe('history navigation', () => {
     expect(nav.older(nav.idleNav, at('x|'), [])).toBeNull();
   });
 });
+
+describe("prefix search (readline's history-search-backward and -forward)", () => {
+  const list: HistoryEntry[] = ['make build', 'ls', 'make test', 'make test', 'git status', 'make lint'].map((t) => ({
+    ts: 't',
+    segments: [{ type: 'text', text: t }],
+  }));
+  const shown = (s: nav.Step | null): string | null =>
+    s && `${s.editor.text.slice(0, s.editor.cursor)}|${s.editor.text.slice(s.editor.cursor)}`;
+
+  it('walks older entries that start with the text before the cursor, the cursor left after it, a repeat passed over', () => {
+    let step = nav.prefixStep(nav.idleNav, at('make|'), list, -1)!;
+    expect(shown(step)).toBe('make| lint');
+    step = nav.prefixStep(step.nav, step.editor, list, -1)!;
+    expect(shown(step)).toBe('make| test');
+    // The same text just found, once more in a row: passed over.
+    step = nav.prefixStep(step.nav, step.editor, list, -1)!;
+    expect(shown(step)).toBe('make| build');
+    // None older: nothing changes.
+    expect(nav.prefixStep(step.nav, step.editor, list, -1)).toBeNull();
+    step = nav.prefixStep(step.nav, step.editor, list, 1)!;
+    expect(shown(step)).toBe('make| test');
+  });
+
+  it('takes the text before the cursor, not the whole line, and begins again once the line is edited', () => {
+    let step = nav.prefixStep(nav.idleNav, at('g|it'), list, -1)!;
+    expect(shown(step)).toBe('g|it status');
+    // Edited: a new search with what is now before the cursor.
+    const typed = { ...step.editor, text: 'm', cursor: 1 };
+    step = nav.prefixStep(step.nav, typed, list, -1)!;
+    expect(shown(step)).toBe('m|ake test');
+  });
+
+  it('with nothing before the cursor, steps as Up and Down do; the draft comes back past the newest', () => {
+    let step = nav.prefixStep(nav.idleNav, at('|'), list, -1)!;
+    expect(step.editor.text).toBe('make lint');
+    step = nav.prefixStep(step.nav, { ...step.editor, cursor: 0 }, list, 1)!;
+    expect(step.editor.text).toBe('');
+    expect(nav.prefixStep(nav.idleNav, at('zz|'), list, -1)).toBeNull();
+  });
+});

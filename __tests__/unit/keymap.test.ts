@@ -53,7 +53,8 @@ describe('key tables', () => {
   });
   it('builds help from the same table', () => {
     const help = helpLines('idle');
-    expect(help).toHaveLength(KEYMAP.idle.length);
+    // A command bound to no key (readline's prefix search, until the person binds it) has no line.
+    expect(help).toHaveLength(KEYMAP.idle.filter((b) => b.keys.length > 0).length);
     expect(help.find((l) => l.startsWith('Ctrl+R'))).toMatch(/Ctrl\+R\s+Search history backwards/);
   });
   it('names keys as people write them', () => {

@@ -8,6 +8,9 @@ import { composer } from '../helpers/composer';
 /** What some commands need first to have anything to act on: a walk begun, an edit undone, text cut, a prefix. */
 const BEFORE: Partial<Record<CommandName, readonly CommandName[]>> = {
   'history.newer': ['history.older'],
+  // Nothing before the cursor: the prefix search steps as Up and Down do.
+  'history.searchPrefixBackward': ['editor.lineStart'],
+  'history.searchPrefixForward': ['editor.lineStart', 'history.searchPrefixBackward', 'editor.lineStart'],
   'editor.redo': ['editor.killWordBack', 'editor.undo'],
   'editor.yank': ['editor.killWordBack'],
   'editor.yankPop': ['editor.killWordBack', 'editor.killWordBack', 'editor.yank'],

@@ -37,6 +37,7 @@ import { attachmentEffects } from './effects/attachments';
 const STARTS_BROWSING: ReadonlySet<CommandName> = new Set<CommandName>([
   'editor.up',
   'history.older',
+  'history.searchPrefixBackward',
   'history.searchReverse',
   'history.searchForward',
 ]);

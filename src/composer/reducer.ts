@@ -13,6 +13,7 @@ import { nextMode } from '../settings/approval';
 import type { Segment } from '../protocol/segments';
 import * as ed from '../editor/model';
 import * as nav from '../history/navigator';
+import { walk } from './walk';
 import type { ComposerContext, ComposerInput, ComposerState, Effect, Input, Reduced } from './state';
 import { pastedImagePath } from '../kernel/images';
 import { clean } from '../editor/text';
@@ -150,15 +151,12 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
   if (edit) return none({ ...s, editor: edit(s.editor) });
   switch (name) {
     case 'editor.up':
-    case 'editor.down': {
-      const dir = name === 'editor.up' ? -1 : 1;
-      if (nav.shouldBrowse(s.nav, s.editor, dir)) return none(browse(s, dir, ctx));
-      return none({ ...s, editor: ed.moveVertical(s.editor, dir, ctx.emoji) ?? s.editor });
-    }
+    case 'editor.down':
     case 'history.older':
-      return none(browse(s, -1, ctx));
     case 'history.newer':
-      return none(browse(s, 1, ctx));
+    case 'history.searchPrefixBackward':
+    case 'history.searchPrefixForward':
+      return none(walk(s, name, ctx));
     case 'history.searchReverse':
       return { state: s, effects: [{ type: 'openSearch', direction: 'reverse' }] };
     case 'history.searchForward':
@@ -204,11 +202,6 @@ function command(s: ComposerState, name: CommandName, ctx: ComposerContext): Red
     default:
       return none(s);
   }
-}
-
-function browse(s: ComposerState, dir: -1 | 1, ctx: ComposerContext): ComposerState {
-  const step = dir < 0 ? nav.older(s.nav, s.editor, ctx.history) : nav.newer(s.nav, s.editor, ctx.history);
-  return step ? { ...s, nav: step.nav, editor: step.editor } : s;
 }
 
 /**

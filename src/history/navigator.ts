@@ -12,6 +12,8 @@ export interface NavState {
   readonly draft: ed.EditorState | null;
   /** The composer as recalled, to tell whether it has been edited since. */
   readonly recalled: ed.EditorState | null;
+  /** A prefix search going on (readline's history-search-backward): what it looks for, the text it last found. */
+  readonly prefix?: { readonly text: string; readonly found: string | null } | null;
 }
 
 export const idleNav: NavState = { index: null, draft: null, recalled: null };
@@ -60,4 +62,30 @@ export function newer(nav: NavState, editor: ed.EditorState, entries: readonly H
 export function jumpTo(nav: NavState, editor: ed.EditorState, entries: readonly HistoryEntry[], index: number): Step {
   const draft = nav.index === null ? editor : nav.draft;
   return recall({ ...nav, draft }, editor, entries, index);
+}
+
+/**
+ * readline's history-search-backward (dir -1) and -forward (1): the next entry older or newer than the one shown that
+ * starts with the text before the cursor, the cursor left at the end of that text; a text found just before is
+ * passed over. The text is taken when a search begins (a recall since left as it was goes on with the same one); with
+ * none before the cursor it is Up/Down's step. Null: no entry further on starts with it (the line stays as it is).
+ */
+export function prefixStep(
+  nav: NavState,
+  editor: ed.EditorState,
+  entries: readonly HistoryEntry[],
+  dir: -1 | 1,
+): Step | null {
+  const going = nav.prefix && isUnedited(nav, editor) && editor.cursor === nav.prefix.text.length ? nav.prefix : null;
+  const run = going ?? { text: editor.text.slice(0, editor.cursor), found: null };
+  if (run.text === '') return dir < 0 ? older(nav, editor, entries) : newer(nav, editor, entries);
+  for (let i = (nav.index ?? entries.length) + dir; i >= 0 && i < entries.length; i += dir) {
+    const text = ed.expandedText(ed.replaceWith(ed.emptyEditor, entries[i].segments));
+    if (!text.startsWith(run.text) || text === run.found) continue;
+    const draft = nav.index === null ? editor : nav.draft;
+    const step = recall({ ...nav, draft, prefix: { text: run.text, found: text } }, editor, entries, i);
+    const at = { ...step.editor, cursor: run.text.length, goalCol: null };
+    return { nav: { ...step.nav, recalled: at }, editor: at };
+  }
+  return null;
 }

@@ -44,6 +44,14 @@ export const COMPOSER_COMMANDS = {
   },
   'history.older': { description: 'The previous history entry, wherever the cursor is' },
   'history.newer': { description: 'The next history entry, wherever the cursor is' },
+  'history.searchPrefixBackward': {
+    description:
+      "The previous history entry that starts with the text before the cursor (readline's history-search-backward)",
+  },
+  'history.searchPrefixForward': {
+    description:
+      "The next history entry that starts with the text before the cursor (readline's history-search-forward)",
+  },
   'editor.lineStart': { description: 'Move to the start of the line' },
   'editor.lineEnd': { description: 'Move to the end of the line' },
   'editor.bufferStart': { description: 'Move to the start of the input' },

@@ -29,6 +29,9 @@ const EDITING: Binding[] = [
   { keys: ['down'], command: 'editor.down' },
   { keys: ['C-up'], command: 'history.older' },
   { keys: ['C-down'], command: 'history.newer' },
+  // Unbound, as in readline (config.json's `keys` binds them: "M-p", "M-n"); PageUp/PageDown scroll the transcript.
+  { keys: [], command: 'history.searchPrefixBackward' },
+  { keys: [], command: 'history.searchPrefixForward' },
   { keys: ['home', 'C-a'], command: 'editor.lineStart' },
   { keys: ['end', 'C-e'], command: 'editor.lineEnd' },
   { keys: ['C-home', 'M-<'], command: 'editor.bufferStart' },
@@ -223,7 +226,7 @@ export class Keymap implements KeyNames {
     }
     const lines = ['| keys | what it does | command | when |', '| --- | --- | --- | --- |'];
     for (const r of rows.values()) {
-      const keys = r.keys.map((k) => '`' + describeKey(k) + '`').join(', ');
+      const keys = r.keys.map((k) => '`' + describeKey(k) + '`').join(', ') || 'none (bind it in `keys`)';
       lines.push(
         `| ${keys} | ${describeCommand(r.command, this, r.modes[0]).replace(/\|/g, '\\|')} | \`${r.command}\` | ` +
           `${r.modes.join(', ')} |`,
