@@ -17,6 +17,7 @@ const PARTS = path.join(__dirname, '..', 'dist', 'parts');
  */
 const FEATURES = {
   mcp: { name: 'MCP servers', packages: ['@modelcontextprotocol/sdk'], programs: [] },
+  skills: { name: 'Agent Skills', packages: ['yaml'], programs: [] },
   web: { name: 'web_fetch', packages: ['@mozilla/readability', 'linkedom', 'turndown'], programs: [] },
   proxy: { name: 'proxies', packages: ['http-proxy-agent', 'https-proxy-agent'], programs: [] },
   images: { name: 'images', packages: ['image-size'], programs: [] },

@@ -13,9 +13,9 @@
 //               against a bare blessed screen on the same Node; Node >= 22.1 with its compile cache
 // Each budget has a headroom: a figure past budget x (1 + headroom) is a failure, and the bench exits 1
 // (the machine drifts by up to a third over a day; the headroom is what that drift cannot explain).
-// A feature's case (mcp, images, reach, unused, unboxed, mentions, firstpaint) also prints what the feature costs a
-// session that does not use it, checked at zero: its packages and part not loaded, none of its processes started
-// (scripts/bench-unused.js, one such session per run).
+// A feature's case (mcp, skills, images, reach, unused, unboxed, mentions, firstpaint) also prints what the feature
+// costs a session that does not use it, checked at zero: its packages and part not loaded, none of its processes
+// started (scripts/bench-unused.js, one such session per run).
 //   startup     spawn to the first painted status bar, in a real pty (10 runs)
 //   resume      start-up with --continue on a 10,000-event conversation log, and keys typed after it
 //   history     load, append and compaction of history files at 500 and 100,000 entries
@@ -31,6 +31,7 @@
 //               answers, checked); the system prompt's build at the start of a turn
 //   mentions    the @ picker over 50,000 files: a keystroke, a query's longest stall, @ to paths on screen
 //   mcp         start-up with three MCP servers configured against none
+//   skills      start-up with 50 Agent Skills installed against none (they are read after the first paint)
 //   images      a 4.9 MB screenshot's path pasted: to its chip, and keystrokes after it
 //   long        keys typed while four subagents stream at once; idle CPU with a background command running
 //   reach       start-up with a trusted project's settings and three hooks against none; keys typed while
@@ -205,6 +206,37 @@ async function benchMcp() {
   );
   check('startup with three MCP servers', b.median, Math.max(a.median * 1.15, a.median + 10), 0.1);
   await unusedLine('mcp', check);
+}
+
+/** Start-up with 50 Agent Skills in the data dir (read after the first paint) against none, interleaved. */
+async function benchSkills() {
+  const none = tmp('milk-bench-skills-none-');
+  const fifty = tmp('milk-bench-skills-fifty-');
+  for (let i = 0; i < 50; i++) {
+    const name = `skill-${String(i).padStart(2, '0')}`;
+    fs.mkdirSync(path.join(fifty, 'skills', name), { recursive: true });
+    fs.writeFileSync(
+      path.join(fifty, 'skills', name, 'SKILL.md'),
+      `---\nname: ${name}\ndescription: ${'Does one thing well for the bench. '.repeat(6)}\n---\n` +
+        `${'Step by step, what to do.\n'.repeat(200)}`,
+    );
+  }
+  await startupOnce(['--data-dir', none]);
+  await startupOnce(['--data-dir', fifty]);
+  const without = [];
+  const withFifty = [];
+  for (let i = 0; i < scaled(10, 2); i++) {
+    without.push(await startupOnce(['--data-dir', none]));
+    withFifty.push(await startupOnce(['--data-dir', fifty]));
+  }
+  const a = stats(without);
+  const b = stats(withFifty);
+  console.log(
+    `startup to first paint with 50 skills installed: median ${fmt(b.median)}; with none: median ` +
+      `${fmt(a.median)} (n=${a.n} each; budget: the same +15 % or 10 ms, +10%)`,
+  );
+  check('startup with 50 skills', b.median, Math.max(a.median * 1.15, a.median + 10), 0.1);
+  await unusedLine('skills', check);
 }
 
 function benchHistory() {
@@ -2146,6 +2178,7 @@ const CASES = {
   gate: () => require('./bench-against').benchGateSelfTest({ check, smoke: SMOKE }),
   sessions: benchSessionsSearch,
   mcp: benchMcp,
+  skills: benchSkills,
 };
 
 const NOTES = `Notes on reading these figures:

@@ -341,6 +341,20 @@ function plan(scenario, body) {
         };
       return { chunks: ['reading. '], tool: { name: 'read_file', args: { path: '.env' } }, delay: 1 };
     }
+    // skills: "use NAME" loads that skill (the skill tool), reads its references/guide.md from the folder the skill's
+    // result names, runs its scripts/hello.sh with shell, then says what the script printed.
+    case 'skills': {
+      const asked = messages.map((m) => m.role).lastIndexOf('user');
+      const results = messages.slice(asked + 1).filter((m) => m.role === 'tool');
+      const folder = results.length ? (/its folder is (\S+?);/.exec(textOf(results[0])) ?? [])[1] : undefined;
+      if (results.length === 0)
+        return { chunks: ['loading it. '], tool: { name: 'skill', args: { name: lastText.replace(/^use /, '') } } };
+      if (results.length === 1 && folder)
+        return { chunks: ['reading. '], tool: { name: 'read_file', args: { path: `${folder}/references/guide.md` } } };
+      if (results.length === 2 && folder)
+        return { chunks: ['running. '], tool: { name: 'shell', args: { command: `sh ${folder}/scripts/hello.sh` } } };
+      return { chunks: [`skill used: ${textOf(results[results.length - 1])}`], delay: 1 };
+    }
     // run: the person's input is the command the model runs (shell), once per input; then it says so.
     case 'run': {
       const asked = messages.map((m) => m.role).lastIndexOf('user');

@@ -14,6 +14,8 @@ export function agent(provider: Provider, extra: Partial<Parameters<typeof agent
     dataDir: tempDir(),
     workspace,
     sessionId: 'agent-test',
+    // Never the machine's own ~/.agents/skills.
+    home: tempDir(),
     warn: () => {},
     ...extra,
   });

@@ -48,6 +48,7 @@ const SHIPPED: Record<FieldName, unknown[]> = {
     { turn_end: [{ command: 'notify-send done' }], session_start: [] },
   ],
   keys: [{ 'history.searchReverse': ['C-t'] }, { 'approval.yes': [] }],
+  skills: [{}, { extraDirs: ['~/.claude/skills', '/opt/skills'] }],
 };
 
 describe('config.json keys (config/fields.ts)', () => {

@@ -32,6 +32,14 @@ describe('the sandbox arguments', () => {
     expect(args).toEqual(expect.arrayContaining(['--chdir', '/tmp/ws', '--unshare-pid', '--die-with-parent']));
   });
 
+  it("binds a used skill's folder read-only after the hidden data dir, so its scripts run and nothing else shows", () => {
+    const skill = '/home/me/.milk/skills/pdf-forms';
+    const args = bwrapArgs({ workspace: '/tmp/ws', network: false, hide: ['/home/me/.milk'], show: [skill] }, 'sh x');
+    expect(mounts(args).slice(-2)).toEqual([
+      ['--tmpfs', '/home/me/.milk'],
+      ['--ro-bind', skill],
+    ]);
+  });
   it('has no network unless the call was allowed it', () => {
     expect(bwrapArgs({ workspace: '/w', network: false, hide: [] }, 'x')).toContain('--unshare-net');
     expect(bwrapArgs({ workspace: '/w', network: true, hide: [] }, 'x')).not.toContain('--unshare-net');

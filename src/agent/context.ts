@@ -12,6 +12,20 @@ import { Environment, PromptPart, describeParts, joinParts, systemPromptParts } 
 import { PromptCommand, promptCommands } from './prompt-commands';
 import { readPromptFiles } from './prompt-files';
 import { type AgentSpec, EXPLORE, agentsFrom } from './subagents';
+import { type Skill, type Skills, catalogBudget, resolveSkills, skillCatalog, skillLines } from './skills';
+import { readSkillFiles, skillPlaces } from './skill-files';
+import type { AnyTool } from '../tools/tool';
+import { skill } from '../tools/builtin/skill';
+
+/** Where skills are looked for beyond milk's own places, and the context window their catalog is a share of. */
+export interface SkillOptions {
+  readonly extraDirs: readonly string[];
+  readonly window: () => number | null;
+  /** The person's home (~/.agents/skills, `~/` in extraDirs); the process's unless said. */
+  readonly home?: string;
+}
+
+const NO_SKILLS: Skills = { skills: [], shadowed: [], problems: [] };
 
 export class AgentContext {
   private env: Environment | null = null;
@@ -25,6 +39,10 @@ export class AgentContext {
    * repository's agent could otherwise replace milk's explore, or name its own model billed to the person.
    */
   projectTrusted = false;
+  /** The Agent Skills found (agent/skills.ts), and the folders of those used in this session (readable, read-only). */
+  skills: Skills = NO_SKILLS;
+  private readonly opened = new Set<string>();
+  private skillTool: AnyTool | null = null;
 
   /** `workspace` null: no tools are offered (a turn without a workspace). */
   constructor(
@@ -35,6 +53,7 @@ export class AgentContext {
     private readonly reserved: ReadonlySet<string>,
     /** The person's own text, added at the end (--append-system-prompt, config `appendSystemPrompt`). */
     private readonly appended: string = '',
+    private readonly skillOptions: SkillOptions = { extraDirs: [], window: () => null },
   ) {}
 
   /** Reads the environment and the instruction files; returns what could not be read. */
@@ -49,13 +68,83 @@ export class AgentContext {
     const agentFiles = readPromptFiles(this.dataDir, project, 'subagents');
     const agents = agentsFrom(agentFiles.files, mainOnlyTools());
     this.agents = agents.agents;
+    const skillProblems = this.loadSkills();
     return [
+      ...skillProblems,
       ...this.instructions.problems,
       ...read.problems,
       ...made.problems,
       ...agentFiles.problems,
       ...agents.problems,
     ];
+  }
+
+  /** The skills of every place, read again (a conversation begun anew sees the skills as they are now). */
+  private loadSkills(): string[] {
+    const places = skillPlaces({
+      workspace: this.workspace,
+      dataDir: this.dataDir,
+      extraDirs: this.skillOptions.extraDirs,
+      trusted: this.projectTrusted,
+      home: this.skillOptions.home,
+    });
+    const read = readSkillFiles(places);
+    // YAML is parsed only where there are skills: a start without any loads no parser.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const parse = read.files.length ? (require('yaml') as typeof import('yaml')).parse : null;
+    this.skills = parse ? resolveSkills(read.files, parse) : NO_SKILLS;
+    this.skillTool = this.skills.skills.some((s) => s.modelInvocable) ? skill(this.shelf()) : null;
+    return [...read.problems, ...this.skills.problems];
+  }
+
+  /** The skill tool, while there is a skill the model may load; offered beside milk's own tools (app/agent.ts). */
+  skillTools(): readonly AnyTool[] {
+    return this.skillTool ? [this.skillTool] : [];
+  }
+
+  /** The folders of the skills used so far: the file tools read them, never write them. */
+  readableSkills(): readonly string[] {
+    return [...this.opened];
+  }
+
+  /** The skills the person may run by name: `/NAME`, or `/skill:NAME` where a built-in command has the name. */
+  skillCommands(): PromptCommand[] {
+    return this.skills.skills
+      .filter((s) => s.userInvocable)
+      .map((s) => ({ name: this.commandOf(s), description: s.description, source: 'skill' as const, body: s.body }));
+  }
+
+  /** The input `/NAME args` sends: what to do, the skill's instructions, its folder (readable from now on). */
+  runSkill(command: string, args: string): string | null {
+    const s = this.skills.skills.find((k) => k.userInvocable && this.commandOf(k) === command);
+    if (!s) return null;
+    this.opened.add(s.dir);
+    return (
+      `Use the skill "${s.name}" for this: ${args.trim() || '(nothing more was said)'}\n\n` +
+      `Its instructions follow. Its folder is ${s.dir}: read its files with read_file, grep and glob (read-only), ` +
+      `and run its scripts with shell.\n\n${s.body}`
+    );
+  }
+
+  private commandOf(s: Skill): string {
+    return this.reserved.has(s.name) ? `skill:${s.name}` : s.name;
+  }
+
+  /** /skills' lines. */
+  skillsInfo(): string[] {
+    return skillLines(this.skills, this.catalog().left);
+  }
+
+  /** The catalog's lines as the budget allows, and the skills it had to leave out (for /skills' warning). */
+  catalog(): { lines: string[]; left: string[] } {
+    return skillCatalog(this.skills.skills, catalogBudget(this.skillOptions.window()));
+  }
+
+  private shelf() {
+    return {
+      find: (name: string): Skill | null => this.skills.skills.find((s) => s.name === name && s.modelInvocable) ?? null,
+      open: (dir: string): void => void this.opened.add(dir),
+    };
   }
 
   parts(now: Date = new Date()): PromptPart[] {
@@ -74,6 +163,7 @@ export class AgentContext {
       instructions: this.instructions.files,
       instructionCap: MAX_INSTRUCTION_BYTES,
       appended: this.appended,
+      skills: this.skills.skills.length ? this.catalog().lines : [],
     });
   }
 

@@ -7,7 +7,7 @@
 
 import { maxOf } from '../kernel/arrays';
 
-export type PromptSource = 'personal' | 'project' | 'mcp';
+export type PromptSource = 'personal' | 'project' | 'mcp' | 'skill';
 
 export interface PromptCommand {
   /** Without the slash: the file's name, or `server:prompt` for an MCP prompt. */
@@ -44,7 +44,7 @@ export interface PromptFile {
   /** The file's name, `.md` included. */
   readonly file: string;
   readonly text: string;
-  readonly source: Exclude<PromptSource, 'mcp'>;
+  readonly source: Exclude<PromptSource, 'mcp' | 'skill'>;
 }
 
 /**

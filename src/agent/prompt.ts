@@ -42,6 +42,8 @@ export interface PromptInputs {
   instructions: readonly Instruction[];
   /** Bytes of one instruction file kept, for the note on a cut one. */
   instructionCap: number;
+  /** The skills the model may load, a catalog line each (agent/skills.ts); none: no part. */
+  skills?: readonly string[];
 }
 
 export interface PromptPart {
@@ -96,6 +98,11 @@ function instruction(i: Instruction, cap: number): string {
 }
 
 /** The prompt's parts, in the order they are sent; parts with nothing to say are left out. */
+/** What the skills part says before its list. */
+const SKILLS =
+  'Skills: instructions for particular tasks, each in a folder of its own. When a task matches a skill below, load ' +
+  "its instructions with the skill tool before you begin, and follow them; its folder's files can then be read.";
+
 export function systemPromptParts(inputs: PromptInputs): PromptPart[] {
   const parts: PromptPart[] = [
     { name: 'identity', text: IDENTITY },
@@ -104,6 +111,7 @@ export function systemPromptParts(inputs: PromptInputs): PromptPart[] {
   if (inputs.tools.length) parts.push({ name: 'tools', text: tools(inputs.tools) });
   parts.push({ name: 'approval', text: `Approval mode: ${inputs.approval.mode}. ${inputs.approval.meaning}` });
   for (const i of inputs.instructions) parts.push({ name: i.path, text: instruction(i, inputs.instructionCap) });
+  if (inputs.skills?.length) parts.push({ name: 'skills', text: [SKILLS, ...inputs.skills].join('\n') });
   if (inputs.appended?.trim()) parts.push({ name: 'appended', text: inputs.appended.trim() });
   return parts;
 }

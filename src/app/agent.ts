@@ -25,6 +25,7 @@ import { SessionLog } from '../session/log';
 import { SessionRecorder } from '../session/recorder';
 import type { ApprovalMode } from '../protocol/approvals';
 import type { Settings } from '../settings/store';
+import type { AnyTool } from '../tools/tool';
 import { startingSettings } from '../settings/starting';
 import type { ModelSettings } from '../config/config';
 import type { Effort } from '../settings/effort';
@@ -58,6 +59,10 @@ export interface AgentOptions {
   maxSteps?: number;
   /** Text added to the end of the system prompt (config `appendSystemPrompt`, then --append-system-prompt). */
   appendSystemPrompt?: string;
+  /** More folders of Agent Skills (config `skills.extraDirs`), after the workspace's, the data dir's and ~/.agents'. */
+  skillDirs?: readonly string[];
+  /** The person's home, where ~/.agents/skills is (tests give their own); the process's unless said. */
+  home?: string;
   /** The reasoning effort to start with (--effort); none chosen unless said. */
   effort?: Effort;
   /** Whether commands run in bubblewrap (--sandbox, config); on unless said. */
@@ -147,11 +152,38 @@ function sessionLog(options: AgentOptions): SessionLog {
   );
 }
 
+/**
+ * What the agent is told and may use: its prompt, prompt commands, subagents and skills (agent/context.ts); `window`:
+ * the model's context window, of which the skills' catalog is a share (the same window the runner compacts by).
+ */
+function agentContext(options: AgentOptions, settings: Settings, window: () => number | null): AgentContext {
+  const slashNames = new Set(SLASH_COMMANDS.map((c) => c.name));
+  const skills = { extraDirs: options.skillDirs ?? [], home: options.home, window };
+  const agent = new AgentContext(
+    options.workspace,
+    options.dataDir,
+    settings,
+    slashNames,
+    options.appendSystemPrompt,
+    skills,
+  );
+  agent.projectTrusted = options.project !== undefined;
+  return agent;
+}
+
+/** The tools offered beside milk's own: the MCP servers', and the skill tool while there are skills. */
+function besideOwn(mcp: ReturnType<typeof mcpHolder>, agent: AgentContext): () => readonly AnyTool[] {
+  return () => {
+    const served = mcp.tools();
+    const skills = agent.skillTools();
+    return skills.length ? [...served, ...skills] : served;
+  };
+}
+
 export function agentParts(bus: Bus, options: AgentOptions) {
   const settings = options.settings ?? startingSettings(options);
-  const slashNames = new Set(SLASH_COMMANDS.map((c) => c.name));
-  const agent = new AgentContext(options.workspace, options.dataDir, settings, slashNames, options.appendSystemPrompt);
-  agent.projectTrusted = options.project !== undefined;
+  const windowNow = (): number | null => options.contextWindow?.(settings.model) ?? windowOf(settings.model) ?? null;
+  const agent = agentContext(options, settings, windowNow);
   const permissions = new PermissionStore(options.dataDir, options.workspace);
   const changes = turnChanges({ ...options, cleanup: options.rewind?.cleanup });
   const rulesRead = permissions.load();
@@ -177,6 +209,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     where: () => agent.where(),
     rulesReady,
     hide: options.dataDir === null ? [] : [options.dataDir],
+    readable: () => agent.readableSkills(),
     controls: () => controls.get(),
     checkpoints: changes.copies,
     snapshots: changes.snapshots ?? undefined,
@@ -186,7 +219,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     contextWindow: () => options.contextWindow?.(settings.model) ?? windowOf(settings.model),
     cacheKey: () => recorder.conv,
     effort: () => settings.effort ?? (settings.model ? options.modelSettings?.(settings.model)?.effort : undefined),
-    tools: (own) => new ToolRegistry(builtinTools({ ...capabilities(bus, background), ...own }), mcp.tools),
+    tools: (own) => new ToolRegistry(builtinTools({ ...capabilities(bus, background), ...own }), besideOwn(mcp, agent)),
     ...options.answer,
   });
   const log = sessionLog(options);

@@ -27,6 +27,14 @@ export function fileCommandLoader(agent: { readonly commands: readonly PromptCom
   };
 }
 
+/** The Agent Skills the person may run, as `/NAME` (`/skill:NAME` where a built-in has the name): agent/context.ts. */
+export function skillCommandLoader(agent: {
+  skillCommands(): readonly PromptCommand[];
+  runSkill(command: string, args: string): string | null;
+}): CommandLoader {
+  return { commands: () => agent.skillCommands(), expand: (name, args) => agent.runSkill(name, args) };
+}
+
 /** The prompts the MCP servers offer, as `/server:prompt`; running one asks its server for the text. */
 export function mcpPromptLoader(mcp: Services['mcp']): CommandLoader {
   return {
@@ -59,11 +67,12 @@ export function loadedCommands(loaders: readonly CommandLoader[]): NonNullable<C
   };
 }
 
-/** The prompt commands: the prompt files', then the MCP servers' prompts. */
+/** The prompt commands: the prompt files', the skills', then the MCP servers' prompts. */
 export function promptCommands(s: Services): NonNullable<CoordinatorOptions['prompts']> {
   // Made when first asked (the slash menu, a command typed): the agent is not made before the first paint.
   let made: NonNullable<CoordinatorOptions['prompts']> | null = null;
-  const port = () => (made ??= loadedCommands([fileCommandLoader(s.agent), mcpPromptLoader(s.mcp)]));
+  const port = () =>
+    (made ??= loadedCommands([fileCommandLoader(s.agent), skillCommandLoader(s.agent), mcpPromptLoader(s.mcp)]));
   return {
     // Read at every key: none until the agent is made (its prompt files are read after that anyway).
     names: () => (s.late.made() ? port().names() : []),

@@ -36,6 +36,7 @@ export function agentInfo(s: Services) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     agentsInfo: () => (require('../agent/subagents') as typeof import('../agent/subagents')).agentLines(s.agent.agents),
     hooksInfo: () => s.hooks.lines(),
+    skillsInfo: () => s.agent.skillsInfo(),
   };
 }
 

@@ -66,6 +66,8 @@ export interface CoordinatorOptions {
   hooksInfo?: () => string[];
   /** /agents' lines: the subagents, each with its source, tools and model. */
   agentsInfo?: () => string[];
+  /** /skills' lines: the Agent Skills, where each is from, who may run it; those shadowed or left out. */
+  skillsInfo?: () => string[];
   /** /status's lines, and /cost's. */
   statusInfo?: () => string[];
   costInfo?: () => string[];

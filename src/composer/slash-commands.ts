@@ -60,6 +60,7 @@ const ORDER = [
   'session',
   'context',
   'agents',
+  'skills',
   'hooks',
   'init',
   'clear',

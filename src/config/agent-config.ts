@@ -20,6 +20,7 @@ export function agentConfig(flags: AgentFlags, config: Config, addDirs: string[]
   return {
     maxSteps: config.maxSteps,
     appendSystemPrompt: appended(config.appendSystemPrompt, flags.appendSystemPrompt),
+    skillDirs: config.skills?.extraDirs ?? [],
     effort: flags.effort,
     approval: flags.approval,
     sandbox: flags.sandbox ?? config.sandbox ?? 'on',

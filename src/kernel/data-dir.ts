@@ -25,6 +25,8 @@ export function dataLayout(dataDir: string) {
     commands: path.join(dataDir, 'commands'),
     /** The person's subagents (the task tool), one Markdown file each. */
     subagents: path.join(dataDir, 'agents'),
+    /** The person's Agent Skills, a folder each with its SKILL.md (agent/skills.ts). */
+    skills: path.join(dataDir, 'skills'),
     /** Session folders, their history files and older one-file logs. */
     sessions,
     /** One session's conversation logs, a file each. */

@@ -98,6 +98,8 @@ function spawnCommand(
             network: ctx.sandbox.network,
             ...hiddenPlaces(ctx.sandbox.hide),
             also: (ctx.also ?? []).filter((d) => fs.existsSync(d)),
+            // A used skill's folder, readable as the file tools read it (its scripts run), even in the data dir.
+            show: (ctx.readOnly ?? []).filter((d) => fs.existsSync(d)),
             protect: protectedPlaces([ctx.workspace, ...(ctx.also ?? [])], ctx.sandbox.controls ?? []),
             sockets: ctx.sandbox.network ? [] : socketPlaces(ctx.workspace, process.env),
             ...(filter ? { seccompFd: 3 } : {}),

@@ -48,12 +48,16 @@ async function notHidden(p: string, real: string, bounds: Bounds): Promise<void>
  * (real paths).
  */
 export async function confineRead(workspace: string, p: string, bounds: Bounds = {}): Promise<string> {
-  const all = await roots(workspace, bounds.also);
+  const also = [...(bounds.also ?? []), ...(bounds.readOnly ?? [])];
+  const all = await roots(workspace, also);
   const target = path.resolve(all[0], p);
-  if (!all.some((r) => inside(r, target))) throw outside(p, bounds.also, 'is');
+  if (!all.some((r) => inside(r, target))) throw outside(p, also, 'is');
   const real = await fs.promises.realpath(target);
-  if (!all.some((r) => inside(r, real))) throw outside(p, bounds.also, 'leads');
-  await notHidden(p, real, bounds);
+  if (!all.some((r) => inside(r, real))) throw outside(p, also, 'leads');
+  // A used skill's own folder may lie in the data dir (its skills/): it is readable, nothing else of the data dir is
+  // (a link out of the folder is judged where it leads).
+  const skill = bounds.readOnly?.length && (await realPlaces(bounds.readOnly)).some((r) => inside(r, real));
+  await notHidden(p, real, skill ? { ...bounds, hidden: [] } : bounds);
   return real;
 }
 

@@ -22,6 +22,11 @@ export interface SandboxPlan {
   /** Files to hide behind an empty one (what deny rules name); each must exist. */
   hideFiles?: readonly string[];
   /**
+   * Folders bound read-only after the hidden ones, so that one inside a hidden folder shows (a used skill's, in milk's
+   * data dir: its scripts run); each must exist.
+   */
+  show?: readonly string[];
+  /**
    * Places in the workspace that make a later git run code (`.git/config`, its hooks): `bind`, read-only as they
    * are; `empty`, a folder that is missing and is made an empty read-only one (so none can be planted there).
    */
@@ -43,6 +48,7 @@ export function bwrapArgs(plan: SandboxPlan, command: string): string[] {
   for (const dir of plan.protect?.empty ?? []) args.push('--tmpfs', dir, '--remount-ro', dir);
   for (const dir of plan.hide) args.push('--tmpfs', dir);
   for (const file of plan.hideFiles ?? []) args.push('--ro-bind', '/dev/null', file);
+  for (const dir of plan.show ?? []) args.push('--ro-bind', dir, dir);
   args.push('--unshare-user', '--cap-drop', 'ALL');
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent');
   if (!plan.network) args.push('--unshare-net');

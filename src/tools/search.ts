@@ -50,7 +50,8 @@ async function place(workspace: string, p: string, bounds: Bounds = {}): Promise
   const real = await confineRead(workspace, p || '.', bounds);
   const st = await fs.promises.stat(real);
   if (!st.isDirectory() && !st.isFile()) throw new ToolPathError(`${p} is not a folder or a regular file`);
-  const added = await Promise.all((bounds.also ?? []).map((d) => fs.promises.realpath(d).catch(() => ws)));
+  const addedDirs = [...(bounds.also ?? []), ...(bounds.readOnly ?? [])];
+  const added = await Promise.all(addedDirs.map((d) => fs.promises.realpath(d).catch(() => ws)));
   const root = inside(ws, real) ? ws : (added.find((d) => inside(d, real)) ?? ws);
   const within = (await realPlaces(bounds.hidden ?? []))
     .filter((h) => inside(root, h))
@@ -98,6 +99,8 @@ export interface GlobArgs {
   hidden?: readonly string[];
   /** Directories added to the workspace (--add-dir). */
   also?: readonly string[];
+  /** Folders it may search but no tool may write (a used skill's). */
+  readOnly?: readonly string[];
 }
 
 /** What glob or grep tells the model, and in a few words what the transcript shows of it. */
@@ -130,6 +133,8 @@ export interface GrepArgs {
   hidden?: readonly string[];
   /** Directories added to the workspace (--add-dir). */
   also?: readonly string[];
+  /** Folders it may search but no tool may write (a used skill's). */
+  readOnly?: readonly string[];
 }
 
 /** grep: the lines of the workspace's files that match a regular expression, with context, in path order. */

@@ -42,6 +42,8 @@ export interface Bounds {
   /** What the person's path deny rules name, found as the call is about to run. */
   readonly denied?: readonly string[];
   readonly also?: readonly string[];
+  /** Folders the file tools may read and search but never write: a skill's, once it is used (agent/skills.ts). */
+  readonly readOnly?: readonly string[];
 }
 
 /**
@@ -90,6 +92,8 @@ export interface ToolContext {
   readonly deniedPlaces?: readonly string[];
   /** Directories the person added to the workspace (--add-dir, /add-dir): the file tools reach them too. */
   readonly also?: readonly string[];
+  /** Folders the file tools may read but not write: the skills used so far (even inside milk's data dir). */
+  readonly readOnly?: readonly string[];
   readonly writes?: WriteHooks;
   /** How web_fetch's hosts are judged as it runs: the first one again by address, and each redirect's. */
   readonly web?: WebJudge;
@@ -176,7 +180,7 @@ export function unreachable(ctx: ToolContext): string[] {
 
 /** A call's bounds, from its context. */
 export function boundsOf(ctx: ToolContext): Bounds {
-  return { hidden: ctx.hidden, denied: ctx.deniedPlaces, also: ctx.also };
+  return { hidden: ctx.hidden, denied: ctx.deniedPlaces, also: ctx.also, readOnly: ctx.readOnly };
 }
 
 /** What a tool is to what only reads it (its name, schema, subject, what the prompt says of it): never run. */

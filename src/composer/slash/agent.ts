@@ -34,6 +34,16 @@ export const AGENT_COMMANDS = commands({
       ctx.note((ctx.services.agentsInfo?.() ?? ['no subagents here']).join('\n'));
     },
   },
+  skills: {
+    args: '',
+    description:
+      'List the Agent Skills (folders with a SKILL.md): where each is from, its size, whether the model may load it; ' +
+      'those shadowed or left out, and why',
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      ctx.note((ctx.services.skillsInfo?.() ?? ['no skills here']).join('\n'));
+    },
+  },
   hooks: {
     args: '',
     description:

@@ -3,7 +3,7 @@
 
 import type * as V from 'valibot';
 import { hooks, whole } from '../shapes';
-import { type FieldSpec } from './field';
+import { type FieldSpec, nonEmpty } from './field';
 
 export const AGENT_FIELDS = {
   maxAnswerChars: {
@@ -61,6 +61,26 @@ export const AGENT_FIELDS = {
       "send secrets found in what goes to the model's server as placeholders (`[secret:aws-key-1]`), put back " +
       'only in a tool call you approve',
     default: true,
+    applies: 'agent',
+  },
+  skills: {
+    schema: (v: typeof V) =>
+      v.object(
+        {
+          extraDirs: v.optional(
+            v.pipe(
+              v.array(nonEmpty(v, 'skills.extraDirs[]'), 'skills.extraDirs must be a list of folders'),
+              v.maxLength(50, 'skills.extraDirs takes at most 50 folders'),
+            ),
+          ),
+        },
+        'skills must be an object such as {"extraDirs": ["~/.claude/skills"]}',
+      ),
+    label: 'skills.extraDirs',
+    what:
+      "more folders of Agent Skills, looked in after the workspace's, the data dir's `skills/` and " +
+      '`~/.agents/skills` (`~/` is your home): `{"extraDirs": ["~/.claude/skills"]}`',
+    shown: 'none',
     applies: 'agent',
   },
   hooks: {

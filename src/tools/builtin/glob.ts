@@ -30,7 +30,13 @@ export const glob = defineTool({
     const { globTool } = require('../search') as typeof import('../search');
     const found = await globTool(
       ctx.workspace,
-      { pattern: args.pattern, path: args.path || undefined, hidden: unreachable(ctx), also: ctx.also },
+      {
+        pattern: args.pattern,
+        path: args.path || undefined,
+        hidden: unreachable(ctx),
+        also: ctx.also,
+        readOnly: ctx.readOnly,
+      },
       signal,
     );
     return { ok: true, content: found.text, status: found.summary };

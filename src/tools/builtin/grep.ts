@@ -55,6 +55,7 @@ export const grep = defineTool({
         output: args.output ?? 'content',
         hidden: unreachable(ctx),
         also: ctx.also,
+        readOnly: ctx.readOnly,
       },
       signal,
     );

@@ -71,6 +71,7 @@ function contextOf(
     hidden: o.hide,
     deniedPlaces: how.denied,
     also: o.settings.dirs,
+    readOnly: o.readable?.() ?? [],
     ...(tool.name === 'web_fetch' ? { web: webJudge(o, turn, tool, how.asked) } : {}),
     writes: writeHooks(o, turn),
     killGraceMs: o.killGraceMs,

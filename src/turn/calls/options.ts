@@ -21,6 +21,8 @@ export interface ToolCallsOptions {
   readonly hooks?: Hooks;
   /** Folders a sandboxed command must not see (milk's data dir: its history may hold secrets). */
   readonly hide?: readonly string[];
+  /** Folders the file tools may read but not write, as they stand now: the skills used (agent/skills.ts). */
+  readonly readable?: () => readonly string[];
   /**
    * The workspace files hooks and MCP servers name, as real paths (app/control-files.ts): a file tool's change to one
    * is asked about in every mode, and the sandbox binds them read-only.
