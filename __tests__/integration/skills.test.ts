@@ -77,6 +77,30 @@ describe('skills in a turn', () => {
     expect(JSON.stringify(sent[3].body.messages)).toContain('HISTORY-HIDDEN');
   });
 
+  it("narrows the calls to a person's own skill's allowed-tools while it is in use, never a project's", async () => {
+    const run = async (where: 'personal' | 'project'): Promise<string> => {
+      const dataDir = tempDir();
+      const a = agent(new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model: 'skills', idleTimeoutMs: 5000 }), {
+        dataDir,
+        approval: 'full-auto',
+        sandbox: 'off',
+        ...(where === 'project' ? { project: { allow: [], deny: [] } } : {}),
+      });
+      const root = where === 'project' ? path.join(a.workspace, '.milk', 'skills') : path.join(dataDir, 'skills');
+      // Claude Code's names, as a skill written for it gives them.
+      writeSkill(root, 'pdf-forms', 'Fill in PDF forms.', 'allowed-tools: Read, Grep\n');
+      a.parts.agent.load();
+      const said: string[] = [];
+      a.bus.on('turn.delta', ({ text }) => said.push(text));
+      await a.turn('use pdf-forms');
+      return said.join('');
+    };
+    expect(await run('personal')).toMatch(
+      /skill used: error: this shell call was not run: the skill pdf-forms in use allows only read_file, grep, skill/,
+    );
+    expect(await run('project')).toContain('skill used: hello from pdf-forms');
+  });
+
   it("makes a used skill's folder readable, read-only, in the data dir too; nothing else of the data dir", async () => {
     const ws = tempDir();
     const data = tempDir();

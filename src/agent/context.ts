@@ -42,6 +42,8 @@ export class AgentContext {
   /** The Agent Skills found (agent/skills.ts), and the folders of those used in this session (readable, read-only). */
   skills: Skills = NO_SKILLS;
   private readonly opened = new Set<string>();
+  /** A skill of the person's own in use, with the tools it allows; `turn` null: the next turn's, once it starts. */
+  private narrowing: { turn: number | null; name: string; tools: ReadonlySet<string> } | null = null;
   private skillTool: AnyTool | null = null;
 
   /** `workspace` null: no tools are offered (a turn without a workspace). */
@@ -118,7 +120,7 @@ export class AgentContext {
   runSkill(command: string, args: string): string | null {
     const s = this.skills.skills.find((k) => k.userInvocable && this.commandOf(k) === command);
     if (!s) return null;
-    this.opened.add(s.dir);
+    this.use(s, null);
     return (
       `Use the skill "${s.name}" for this: ${args.trim() || '(nothing more was said)'}\n\n` +
       `Its instructions follow. Its folder is ${s.dir}: read its files with read_file, grep and glob (read-only), ` +
@@ -143,8 +145,27 @@ export class AgentContext {
   private shelf() {
     return {
       find: (name: string): Skill | null => this.skills.skills.find((s) => s.name === name && s.modelInvocable) ?? null,
-      open: (dir: string): void => void this.opened.add(dir),
+      open: (name: string, turn: number | null): void => {
+        const s = this.skills.skills.find((k) => k.name === name);
+        if (s) this.use(s, turn);
+      },
     };
+  }
+
+  /** A skill in use: its folder readable from now on; a person's own with allowed-tools narrows `turn`'s calls. */
+  private use(s: Skill, turn: number | null): void {
+    this.opened.add(s.dir);
+    // A project's allowed-tools is ignored: a repository's file does not decide what the model may call.
+    if (s.source === 'project' || !s.allowedTools) return;
+    this.narrowing = { turn, name: s.name, tools: new Set([...s.allowedTools.map(milkTool), 'skill']) };
+  }
+
+  /** The tools the skill in use in `turn` allows, or null; one run by /NAME applies to the turn that follows it. */
+  narrowed(turn: number): { name: string; tools: ReadonlySet<string> } | null {
+    const n = this.narrowing;
+    if (!n) return null;
+    if (n.turn === null) n.turn = turn;
+    return n.turn === turn ? n : null;
   }
 
   parts(now: Date = new Date()): PromptPart[] {
@@ -189,4 +210,23 @@ export class AgentContext {
     for (const p of this.instructions.problems) lines.push(`  ${p}`);
     return lines;
   }
+}
+
+/** Claude Code's tool names, as a skill written for it names them in allowed-tools (`Bash(git:*)`: the tool). */
+const CLAUDE_TOOLS: Readonly<Record<string, string>> = {
+  bash: 'shell',
+  read: 'read_file',
+  edit: 'edit_file',
+  multiedit: 'edit_file',
+  write: 'write_file',
+  grep: 'grep',
+  glob: 'glob',
+  webfetch: 'web_fetch',
+  task: 'task',
+  todowrite: 'todo',
+};
+
+function milkTool(name: string): string {
+  const bare = name.replace(/\(.*$/, '').trim();
+  return CLAUDE_TOOLS[bare.toLowerCase()] ?? bare;
 }

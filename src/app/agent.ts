@@ -210,6 +210,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     rulesReady,
     hide: options.dataDir === null ? [] : [options.dataDir],
     readable: () => agent.readableSkills(),
+    narrowed: (turn) => agent.narrowed(turn),
     controls: () => controls.get(),
     checkpoints: changes.copies,
     snapshots: changes.snapshots ?? undefined,

@@ -14,8 +14,8 @@ type Args = s.Infer<typeof parameters>;
 export interface SkillShelf {
   /** The skill of that name the model may load, or null (none, or only the person may run it). */
   find(name: string): { readonly name: string; readonly dir: string; readonly body: string } | null;
-  /** Its folder readable from now on (read-only). */
-  open(dir: string): void;
+  /** In use from now on in `turn` (null: the next one): its folder readable (read-only), its allowed-tools applied. */
+  open(name: string, turn: number | null): void;
 }
 
 export function skill(shelf: SkillShelf): Tool<Args> {
@@ -30,10 +30,10 @@ export function skill(shelf: SkillShelf): Tool<Args> {
     verbs: ['Load skill', 'Loaded skill'],
     examples: [{ name: 'pdf-forms' }],
     subject: (args) => args.name,
-    run: async (args) => {
+    run: async (args, ctx) => {
       const found = shelf.find(args.name.trim());
       if (!found) return { ok: false, content: `error: there is no skill "${args.name}" to load (see the list)` };
-      shelf.open(found.dir);
+      shelf.open(found.name, ctx.turn?.id ?? null);
       const lines = found.body.split('\n').length;
       return {
         ok: true,

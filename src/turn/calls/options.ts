@@ -23,6 +23,8 @@ export interface ToolCallsOptions {
   readonly hide?: readonly string[];
   /** Folders the file tools may read but not write, as they stand now: the skills used (agent/skills.ts). */
   readonly readable?: () => readonly string[];
+  /** The tools a skill in use in turn `turn` allows (its allowed-tools, the person's own skills only), or null. */
+  readonly narrowed?: (turn: number) => { readonly name: string; readonly tools: ReadonlySet<string> } | null;
   /**
    * The workspace files hooks and MCP servers name, as real paths (app/control-files.ts): a file tool's change to one
    * is asked about in every mode, and the sandbox binds them read-only.

@@ -40,6 +40,12 @@ export async function gate(
   args: Args,
   show: Show,
 ): Promise<null | { answer: CallAnswer } | { args: Args; decision: Decision }> {
+  // A skill of the person's own in use this turn narrows what may be called (its allowed-tools); it never widens.
+  const skill = o.narrowed?.(turn.id);
+  if (skill && !skill.tools.has(tool.name)) {
+    const why = `the skill ${skill.name} in use allows only ${[...skill.tools].join(', ')} (its allowed-tools)`;
+    return refused(o, show, tool.name, why, 'not allowed');
+  }
   const judged = judge(o, tool, args, show);
   if ('answer' in judged) return judged;
   const hooks = o.hooks;
