@@ -95,6 +95,27 @@ describe("a repository's agents and prompt commands", () => {
     fs.writeFileSync(path.join(ws, '.milk', 'agents', 'more.md'), '---\nname: more\n---\nx\n');
     expect(judgedSettings(ws, data)?.state).toBeNull();
   });
+
+  it("a repository's .agents/skills waits for trust too, and a skill added there later asks again", () => {
+    const ws = tempDir();
+    const data = tempDir();
+    const skill = (name: string) => {
+      fs.mkdirSync(path.join(ws, '.agents', 'skills', name), { recursive: true });
+      fs.writeFileSync(
+        path.join(ws, '.agents', 'skills', name, 'SKILL.md'),
+        `---\nname: ${name}\ndescription: x\n---\n`,
+      );
+    };
+    skill('deploy');
+    const judged = judgedSettings(ws, data);
+    const plan = trustPlan(judged);
+    expect(plan).toMatchObject({ kind: 'ask', question: "Trust this workspace's .agents/skills/?" });
+    expect(plan?.kind === 'ask' && plan.intro).toContain('skill: .agents/skills/deploy/SKILL.md');
+    judged?.trust.set(ws, 'trusted', judged.read.sha256);
+    expect(judgedSettings(ws, data)?.state).toBe('trusted');
+    skill('another');
+    expect(judgedSettings(ws, data)?.state).toBeNull();
+  });
 });
 
 describe('milk run in a workspace with settings', () => {

@@ -49,6 +49,9 @@ describe('why a change is always asked', () => {
   it('leaves other files alone, a nested .milk and a look-alike too', () => {
     expect(controlReason('scripts/other.sh', named)).toBeNull();
     expect(controlReason('src/.milk/settings.json', named)).toBeNull();
+    // The workspace's Agent Skills: their instructions and scripts are offered to the model.
+    expect(controlReason('.agents/skills/deploy/SKILL.md', named)).toMatch(/is in \.agents\/skills\/.*every mode/);
+    expect(controlReason('.agents/other.md', named)).toBeNull();
     expect(controlReason('.milkshake', named)).toBeNull();
     expect(controlReason('README.md', named)).toBeNull();
   });

@@ -39,6 +39,7 @@ export function skillPlaces(o: {
 }): Place[] {
   const home = o.home ?? os.homedir();
   const places: Place[] = [];
+  const personal = path.join(home, '.agents', 'skills');
   if (o.workspace && o.trusted) {
     const root = gitRoot(o.workspace) ?? o.workspace;
     places.push({
@@ -49,12 +50,14 @@ export function skillPlaces(o: {
     });
     for (let d = path.resolve(o.workspace); ; d = path.dirname(d)) {
       const rel = path.relative(root, d);
-      places.push({
-        dir: path.join(d, '.agents', 'skills'),
-        place: rel ? `${rel}/.agents/skills` : '.agents/skills',
-        source: 'project',
-        within: root,
-      });
+      // The home folder's is the person's own, looked in below as theirs.
+      if (path.join(d, '.agents', 'skills') !== personal)
+        places.push({
+          dir: path.join(d, '.agents', 'skills'),
+          place: rel ? `${rel}/.agents/skills` : '.agents/skills',
+          source: 'project',
+          within: root,
+        });
       if (d === root || path.dirname(d) === d) break;
     }
   }

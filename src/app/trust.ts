@@ -33,9 +33,17 @@ const CHOICES = [
 /** Run a workspace file that changed since it was trusted: yes, no. */
 const RUN_CHOICES = ['Yes, run it (trusted as it is now)', 'No (not run this session)'];
 
-/** How milk names what is trusted: the settings file, or the whole `.milk/` when it holds agents, commands… too. */
+/**
+ * How milk names what is trusted: the settings file, or the whole `.milk/` when it holds agents, commands… too, and
+ * `.agents/skills/` when the repository has skills there.
+ */
 export function trustedName(read: ProjectRead): string {
-  return read.files?.length ? '.milk/' : PROJECT_SETTINGS;
+  const files = read.files ?? [];
+  if (!files.length) return PROJECT_SETTINGS;
+  // Without a settings file, `file` is the `.milk` folder itself.
+  const milk = !/[/\\]\.milk$/.test(read.file) || files.some((f) => f.startsWith('.milk/'));
+  if (!files.some((f) => f.startsWith('.agents/'))) return '.milk/';
+  return milk ? '.milk/ and .agents/skills/' : '.agents/skills/';
 }
 
 const KINDS: Record<string, string> = {

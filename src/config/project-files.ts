@@ -4,6 +4,7 @@
 // or changed later asks again. Listed without following a link, at most a few hundred files, read only to hash.
 
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 /** The folders of `.milk/` whose files milk takes as prompts, agents or code. */
@@ -20,10 +21,16 @@ export interface ProjectFile {
   readonly sha256: string;
 }
 
-/** Every regular file under `.milk/{agents,commands,skills,plugins}`, in name order; [] when there are none. */
+/**
+ * Every regular file under `.milk/{agents,commands,skills,plugins}` and `.agents/skills/` (the open format's place for
+ * a repository's skills), in name order; [] when there are none. In the home folder `.agents/skills` is the person's
+ * own, not a project's.
+ */
 export function projectFiles(workspace: string, hash: (bytes: Buffer) => string): ProjectFile[] {
   const root = path.join(workspace, '.milk');
-  if (!fs.existsSync(root)) return [];
+  const skills = path.join(workspace, '.agents', 'skills');
+  const ownSkills = path.resolve(workspace) !== path.resolve(os.homedir()) && fs.existsSync(skills);
+  if (!fs.existsSync(root) && !ownSkills) return [];
   const out: ProjectFile[] = [];
   const walk = (dir: string, rel: string, depth: number): void => {
     let entries: fs.Dirent[];
@@ -45,6 +52,7 @@ export function projectFiles(workspace: string, hash: (bytes: Buffer) => string)
     }
   };
   for (const folder of PROJECT_FOLDERS) walk(path.join(root, folder), `.milk/${folder}`, 1);
+  if (ownSkills) walk(skills, '.agents/skills', 1);
   return out;
 }
 

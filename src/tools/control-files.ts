@@ -1,7 +1,7 @@
 // The workspace's control files: what milk runs or reads as configuration from the workspace, which the agent never
 // changes without the person's yes, in any mode. They are `.git`'s (git-control.ts), everything under `.milk/` (the
-// project's settings, agents, commands, skills, plugins), and each workspace file a hook or an MCP server's command
-// names. The file tools ask for a change to one in every mode; the sandbox binds them read-only
+// project's settings, agents, commands, skills, plugins) and `.agents/skills/`, and each workspace file a hook or an
+// MCP server's command names. The file tools ask for a change to one in every mode; the sandbox binds them read-only
 // (sandbox-places.ts). Pure: the words of a command, which of them name files, and why a path is one.
 
 import { gitControlReason } from './git-control';
@@ -61,6 +61,8 @@ export function fileWords(words: readonly string[]): string[] {
 
 /** `.milk/` at the workspace's root and everything in it. */
 const MILK = /^\.milk(\/|$)/;
+/** The workspace's Agent Skills folder (`.agents/skills/`, read as a project's skills: agent/skill-files.ts). */
+const SKILLS = /^\.agents\/skills(\/|$)/;
 
 /**
  * Why a change to `rel` (a real path relative to the workspace, `/`-separated) is always put to the person; null if
@@ -73,6 +75,11 @@ export function controlReason(rel: string, named: ReadonlySet<string>): string |
     return (
       `${rel} is in .milk/, this workspace's settings, agents and commands for milk: a change to it is asked about ` +
       'in every mode'
+    );
+  if (SKILLS.test(rel))
+    return (
+      `${rel} is in .agents/skills/, this workspace's Agent Skills, whose instructions and scripts milk offers the ` +
+      'model: a change to it is asked about in every mode'
     );
   if (named.has(rel))
     return (

@@ -49,15 +49,15 @@ export function gitPlaces(workspace: string): { bind: string[]; empty: string[] 
 }
 
 /**
- * The rest of the workspace's control files (control-files.ts), read-only: `.milk/` where it exists (a missing one is
- * not made: what appears there waits for the person's trust), and each file a hook or MCP server names (`named`, real
- * paths inside the workspace) with its folder, unless that is the workspace itself: a bind is a mount point, which a
- * `mv` cannot replace, so the folder cannot be swapped for one holding another script.
+ * The rest of the workspace's control files (control-files.ts), read-only: `.milk/` and `.agents/skills/` where they
+ * exist (a missing one is not made: what appears there waits for the person's trust), and each file a hook or MCP
+ * server names (`named`, real paths inside the workspace) with its folder, unless that is the workspace itself: a bind
+ * is a mount point, which a `mv` cannot replace, so the folder cannot be swapped for one holding another script.
  */
 export function milkPlaces(workspace: string, named: readonly string[]): string[] {
   const bind: string[] = [];
-  const milk = path.join(workspace, '.milk');
-  if (kind(milk) !== null) bind.push(milk);
+  for (const own of [path.join(workspace, '.milk'), path.join(workspace, '.agents', 'skills')])
+    if (kind(own) !== null) bind.push(own);
   for (const file of named) {
     if (!within(file, workspace) || file === workspace || kind(file) === null) continue;
     const folder = path.dirname(file);
