@@ -116,6 +116,17 @@ describe("a repository's agents and prompt commands", () => {
     skill('another');
     expect(judgedSettings(ws, data)?.state).toBeNull();
   });
+
+  it("covers the repository's .agents/skills above a workspace in a subfolder too", () => {
+    const repo = tempDir();
+    fs.mkdirSync(path.join(repo, '.git'));
+    const ws = path.join(repo, 'packages', 'app');
+    fs.mkdirSync(path.join(repo, '.agents', 'skills', 'release'), { recursive: true });
+    fs.mkdirSync(ws, { recursive: true });
+    fs.writeFileSync(path.join(repo, '.agents', 'skills', 'release', 'SKILL.md'), '---\nname: release\n---\n');
+    const judged = judgedSettings(ws, tempDir());
+    expect(judged?.read.files).toEqual(['../../.agents/skills/release/SKILL.md']);
+  });
 });
 
 describe('milk run in a workspace with settings', () => {

@@ -12,19 +12,12 @@ import { insideReal, openRegular, readRegularCapped } from '../io/files';
 import { describeIoError } from '../io/errors';
 import type { Environment, Instruction } from './prompt';
 import { dataLayout } from '../kernel/data-dir';
+import { gitRoot } from '../io/files';
 
 export const MAX_INSTRUCTION_BYTES = 32 * 1024;
 /** `.git` (a worktree's pointer) and HEAD are a line each. */
 const MAX_GIT_FILE_BYTES = 4096;
 const NAMES = ['AGENTS.md', 'CLAUDE.md'];
-
-/** The folder holding `.git` at or above `dir`, or null. */
-export function gitRoot(dir: string): string | null {
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    if (fs.existsSync(path.join(d, '.git'))) return d;
-    if (path.dirname(d) === d) return null;
-  }
-}
 
 /** The branch checked out (or the commit, detached), from .git/HEAD; a worktree's `.git` file is followed. */
 export function gitBranch(root: string): string {

@@ -5,8 +5,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TooLargeFileError, insideReal, readRegularCapped } from '../io/files';
-import { gitRoot } from './instructions';
+import { TooLargeFileError, gitRoot, insideReal, readRegularCapped } from '../io/files';
 import { describeIoError } from '../io/errors';
 import type { PromptFile } from './prompt-commands';
 import { dataLayout } from '../kernel/data-dir';

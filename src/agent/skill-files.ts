@@ -7,11 +7,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { TooLargeFileError, insideReal, readRegularCapped } from '../io/files';
+import { TooLargeFileError, gitRoot, insideReal, readRegularCapped } from '../io/files';
 import { describeIoError } from '../io/errors';
 import { dataLayout } from '../kernel/data-dir';
 import { pushAll } from '../kernel/arrays';
-import { gitRoot } from './instructions';
 import { MAX_PROMPT_BYTES } from './prompt-files';
 import type { SkillFile, SkillSource } from './skills';
 

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { gitRoot } from '../io/files';
 
 /** The folders of `.milk/` whose files milk takes as prompts, agents or code. */
 export const PROJECT_FOLDERS = ['agents', 'commands', 'skills', 'plugins'] as const;
@@ -28,9 +29,8 @@ export interface ProjectFile {
  */
 export function projectFiles(workspace: string, hash: (bytes: Buffer) => string): ProjectFile[] {
   const root = path.join(workspace, '.milk');
-  const skills = path.join(workspace, '.agents', 'skills');
-  const ownSkills = path.resolve(workspace) !== path.resolve(os.homedir()) && fs.existsSync(skills);
-  if (!fs.existsSync(root) && !ownSkills) return [];
+  const skills = skillFolders(workspace);
+  if (!fs.existsSync(root) && skills.length === 0) return [];
   const out: ProjectFile[] = [];
   const walk = (dir: string, rel: string, depth: number): void => {
     let entries: fs.Dirent[];
@@ -52,8 +52,24 @@ export function projectFiles(workspace: string, hash: (bytes: Buffer) => string)
     }
   };
   for (const folder of PROJECT_FOLDERS) walk(path.join(root, folder), `.milk/${folder}`, 1);
-  if (ownSkills) walk(skills, '.agents/skills', 1);
+  for (const s of skills) walk(s.dir, s.rel, 1);
   return out;
+}
+
+/**
+ * The repository's `.agents/skills/` folders that exist, from the workspace up to the repository's root (as skills
+ * are looked for: agent/skill-files.ts), named relative to the workspace; the home folder's is the person's own.
+ */
+function skillFolders(workspace: string): Array<{ dir: string; rel: string }> {
+  const top = gitRoot(workspace) ?? workspace;
+  const home = path.resolve(os.homedir());
+  const out: Array<{ dir: string; rel: string }> = [];
+  for (let d = path.resolve(workspace); ; d = path.dirname(d)) {
+    const dir = path.join(d, '.agents', 'skills');
+    const rel = path.relative(workspace, dir).split(path.sep).join('/');
+    if (d !== home && fs.existsSync(dir)) out.push({ dir, rel });
+    if (d === top || path.dirname(d) === d) return out;
+  }
 }
 
 function hashOf(file: string, hash: (bytes: Buffer) => string): string {

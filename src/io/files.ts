@@ -305,3 +305,11 @@ export function writeNew(file: string, data: string): void {
     fs.closeSync(fd);
   }
 }
+
+/** The folder holding `.git` at or above `dir` (the repository's root), or null. */
+export function gitRoot(dir: string): string | null {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, '.git'))) return d;
+    if (path.dirname(d) === d) return null;
+  }
+}
