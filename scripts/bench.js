@@ -177,9 +177,31 @@ async function benchStartup() {
   );
 }
 
-// Start-up with three MCP servers configured against start-up with none,
-// alternating: the servers start after the first paint, so the two are the
-// same within noise (budget: +15 %, and at least 10 ms, over none).
+/**
+ * Start-up with a feature set up (`dir`, a data dir) against one without (`none`), alternating: what the feature reads
+ * or starts comes after the first paint, so the two are the same within noise (budget: +15 %, and at least 10 ms, over
+ * none); then what it costs a session that does not use it.
+ */
+async function startupBeside(feature, what, none, dir) {
+  await startupOnce(['--data-dir', none]);
+  await startupOnce(['--data-dir', dir]);
+  const without = [];
+  const withIt = [];
+  for (let i = 0; i < scaled(10, 2); i++) {
+    without.push(await startupOnce(['--data-dir', none]));
+    withIt.push(await startupOnce(['--data-dir', dir]));
+  }
+  const a = stats(without);
+  const b = stats(withIt);
+  console.log(
+    `startup to first paint with ${what}: median ${fmt(b.median)}; with none: median ` +
+      `${fmt(a.median)} (n=${a.n} each; budget: the same +15 % or 10 ms, +10%)`,
+  );
+  check(`startup with ${what}`, b.median, Math.max(a.median * 1.15, a.median + 10), 0.1);
+  await unusedLine(feature, check);
+}
+
+// Three MCP servers configured: they start after the first paint.
 async function benchMcp() {
   const none = tmp('milk-bench-mcp-none-');
   const three = tmp('milk-bench-mcp-three-');
@@ -190,27 +212,11 @@ async function benchMcp() {
   );
   // Both read a config file: the difference is the servers alone.
   fs.writeFileSync(path.join(none, 'config.json'), JSON.stringify({ mcpServers: {} }));
-  await startupOnce(['--data-dir', none]);
-  await startupOnce(['--data-dir', three]);
-  const without = [];
-  const withThree = [];
-  for (let i = 0; i < scaled(10, 2); i++) {
-    without.push(await startupOnce(['--data-dir', none]));
-    withThree.push(await startupOnce(['--data-dir', three]));
-  }
-  const a = stats(without);
-  const b = stats(withThree);
-  console.log(
-    `startup to first paint with three MCP servers configured: median ${fmt(b.median)}; with none: median ` +
-      `${fmt(a.median)} (n=${a.n} each; budget: the same +15 % or 10 ms, +10%)`,
-  );
-  check('startup with three MCP servers', b.median, Math.max(a.median * 1.15, a.median + 10), 0.1);
-  await unusedLine('mcp', check);
+  await startupBeside('mcp', 'three MCP servers configured', none, three);
 }
 
-/** Start-up with 50 Agent Skills in the data dir (read after the first paint) against none, interleaved. */
+// 50 Agent Skills in the data dir: read after the first paint.
 async function benchSkills() {
-  const none = tmp('milk-bench-skills-none-');
   const fifty = tmp('milk-bench-skills-fifty-');
   for (let i = 0; i < 50; i++) {
     const name = `skill-${String(i).padStart(2, '0')}`;
@@ -221,22 +227,7 @@ async function benchSkills() {
         `${'Step by step, what to do.\n'.repeat(200)}`,
     );
   }
-  await startupOnce(['--data-dir', none]);
-  await startupOnce(['--data-dir', fifty]);
-  const without = [];
-  const withFifty = [];
-  for (let i = 0; i < scaled(10, 2); i++) {
-    without.push(await startupOnce(['--data-dir', none]));
-    withFifty.push(await startupOnce(['--data-dir', fifty]));
-  }
-  const a = stats(without);
-  const b = stats(withFifty);
-  console.log(
-    `startup to first paint with 50 skills installed: median ${fmt(b.median)}; with none: median ` +
-      `${fmt(a.median)} (n=${a.n} each; budget: the same +15 % or 10 ms, +10%)`,
-  );
-  check('startup with 50 skills', b.median, Math.max(a.median * 1.15, a.median + 10), 0.1);
-  await unusedLine('skills', check);
+  await startupBeside('skills', '50 skills installed', tmp('milk-bench-skills-none-'), fifty);
 }
 
 function benchHistory() {
