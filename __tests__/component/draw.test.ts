@@ -128,6 +128,18 @@ describe("milk's draw", () => {
     expect(struck).toMatch(/\x1b\[(0;)?9mtwo\x1b\[m one/);
   });
 
+  it('carries a style from one row to the next (the cursor moves between them), and ends the frame in none', async () => {
+    s = fakeScreen();
+    await frame(s, [[{ text: sanitize('x'), style: 'normal' }]]);
+    const out = await frame(s, [
+      [{ text: sanitize('first dim'), style: 'dim' }],
+      [{ text: sanitize('second dim'), style: 'dim' }],
+    ]);
+    const dim = out.match(/\x1b\[[\d;]*90m/g) ?? [];
+    expect(dim).toHaveLength(1);
+    expect(out).toMatch(/first dim.*\x1b\[\d+;\d+Hsecond dim\x1b\[m/s);
+  });
+
   it("links a link's cells with OSC 8, closed after them, and rewrites them when only the URL changes", async () => {
     s = fakeScreen();
     const out = await frame(s, [

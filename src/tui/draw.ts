@@ -111,13 +111,21 @@ function restyle(from: number, to: number, plain: number, code: (data: number) =
 
 /**
  * One row's changed cells as terminal output, blessed's record of the screen brought up to date; '' when none changed.
+ * `pen.attr`: the attribute the terminal has set as the row begins, and as it ends (a frame's rows carry it from one to
+ * the next, which only moves the cursor between them: a row that goes on in the same style sets none).
  */
-function drawLine(s: DrawScreen, y: number, code: (data: number) => string, wide: (ch: string) => number): string {
+function drawLine(
+  s: DrawScreen,
+  y: number,
+  code: (data: number) => string,
+  wide: (ch: string) => number,
+  pen: { attr: number },
+): string {
   const { tput } = s;
   const line = s.lines[y];
   const o = s.olines[y];
   let out = '';
-  let attr = s.dattr;
+  let attr = pen.attr;
   let link: string | undefined;
   /** Where a run of unchanged cells began, or -1. */
   let skipped = -1;
@@ -168,7 +176,7 @@ function drawLine(s: DrawScreen, y: number, code: (data: number) => string, wide
     }
     out += ch;
   }
-  if (attr !== s.dattr) out += '\x1b[m';
+  pen.attr = attr;
   if (link !== undefined) out += hyperlink('');
   return out;
 }
@@ -188,12 +196,15 @@ export function installDraw(screen: Widgets.Screen, wide: (ch: string) => number
   s.draw = function draw(start: number, end: number): void {
     let main = s._buf;
     s._buf = '';
+    const pen = { attr: s.dattr };
     for (let y = start; y <= end; y++) {
       const line = s.lines[y];
       if (!line.dirty) continue;
       line.dirty = false;
-      main += drawLine(s, y, code, wide);
+      main += drawLine(s, y, code, wide, pen);
     }
+    // The frame leaves the terminal's attribute as it found it, for whatever writes after it.
+    if (pen.attr !== s.dattr) main += '\x1b[m';
     if (!main) return;
     // No cursor save, hide, show and restore around the cells, as blessed wraps them: milk's painter
     // puts the cursor where the next character lands after every frame, and a frame is one write
