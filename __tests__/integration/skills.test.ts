@@ -7,6 +7,7 @@ import { OpenAIProvider } from '../../src/providers/openai';
 import { agent } from '../helpers/agent';
 import { confineRead, confineWrite } from '../../src/tools/confine';
 import { grepTool } from '../../src/tools/search';
+import { shownSkills } from '../../src/tools/command';
 import { tempDir } from '../helpers/pty';
 
 const { startMockServer } = require('../../scripts/mock-server');
@@ -99,6 +100,30 @@ describe('skills in a turn', () => {
       /skill used: error: this shell call was not run: the skill pdf-forms in use allows only read_file, grep, skill/,
     );
     expect(await run('project')).toContain('skill used: hello from pdf-forms');
+  });
+
+  it('narrows the turn a /NAME run starts, and no turn after it', () => {
+    const dataDir = tempDir();
+    writeSkill(path.join(dataDir, 'skills'), 'pdf-forms', 'Fill in PDF forms.', 'allowed-tools: Read\n');
+    const a = agent(new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model: 'echo', idleTimeoutMs: 5000 }), { dataDir });
+    const ctx = a.parts.agent;
+    ctx.load();
+    expect(ctx.runSkill('pdf-forms', 'fill it')).toMatch(/^Use the skill "pdf-forms" for this: fill it/);
+    // Not yet in use: its turn has not started.
+    expect(ctx.narrowed(7)).toBeNull();
+    ctx.turnStarted(7);
+    expect([...(ctx.narrowed(7)?.tools ?? [])]).toEqual(['read_file', 'skill']);
+    ctx.turnStarted(8);
+    expect(ctx.narrowed(8)).toBeNull();
+    expect(ctx.narrowed(7)).toBeNull();
+  });
+
+  it("binds a used skill's folder into the sandbox unless a deny rule names a place in or around it", () => {
+    const data = tempDir();
+    const open = writeSkill(path.join(data, 'skills'), 'open', 'x');
+    const guarded = writeSkill(path.join(data, 'skills'), 'guarded', 'x');
+    const deniedPlaces = [path.join(guarded, 'references')];
+    expect(shownSkills({ readOnly: [open, guarded, path.join(data, 'gone')], deniedPlaces })).toEqual([open]);
   });
 
   it("makes a used skill's folder readable, read-only, in the data dir too; nothing else of the data dir", async () => {

@@ -160,12 +160,17 @@ export class AgentContext {
     this.narrowing = { turn, name: s.name, tools: new Set([...s.allowedTools.map(milkTool), 'skill']) };
   }
 
-  /** The tools the skill in use in `turn` allows, or null; one run by /NAME applies to the turn that follows it. */
+  /** The tools the skill in use in `turn` allows, or null. */
   narrowed(turn: number): { name: string; tools: ReadonlySet<string> } | null {
     const n = this.narrowing;
-    if (!n) return null;
-    if (n.turn === null) n.turn = turn;
-    return n.turn === turn ? n : null;
+    return n && n.turn === turn ? n : null;
+  }
+
+  /** A turn began: a skill run by /NAME is in use in it; one in use in an earlier turn is no longer. */
+  turnStarted(turn: number): void {
+    const n = this.narrowing;
+    if (n?.turn === null) n.turn = turn;
+    else if (n && n.turn !== turn) this.narrowing = null;
   }
 
   parts(now: Date = new Date()): PromptPart[] {

@@ -156,7 +156,7 @@ function sessionLog(options: AgentOptions): SessionLog {
  * What the agent is told and may use: its prompt, prompt commands, subagents and skills (agent/context.ts); `window`:
  * the model's context window, of which the skills' catalog is a share (the same window the runner compacts by).
  */
-function agentContext(options: AgentOptions, settings: Settings, window: () => number | null): AgentContext {
+function agentContext(bus: Bus, options: AgentOptions, settings: Settings, window: () => number | null): AgentContext {
   const slashNames = new Set(SLASH_COMMANDS.map((c) => c.name));
   const skills = { extraDirs: options.skillDirs ?? [], home: options.home, window };
   const agent = new AgentContext(
@@ -168,6 +168,8 @@ function agentContext(options: AgentOptions, settings: Settings, window: () => n
     skills,
   );
   agent.projectTrusted = options.project !== undefined;
+  // A skill run by /NAME is in use in the turn it starts, and no longer after it.
+  bus.on('turn.started', ({ turnId }) => agent.turnStarted(turnId));
   return agent;
 }
 
@@ -183,7 +185,7 @@ function besideOwn(mcp: ReturnType<typeof mcpHolder>, agent: AgentContext): () =
 export function agentParts(bus: Bus, options: AgentOptions) {
   const settings = options.settings ?? startingSettings(options);
   const windowNow = (): number | null => options.contextWindow?.(settings.model) ?? windowOf(settings.model) ?? null;
-  const agent = agentContext(options, settings, windowNow);
+  const agent = agentContext(bus, options, settings, windowNow);
   const permissions = new PermissionStore(options.dataDir, options.workspace);
   const changes = turnChanges({ ...options, cleanup: options.rewind?.cleanup });
   const rulesRead = permissions.load();

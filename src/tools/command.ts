@@ -5,6 +5,7 @@
 
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import type { ToolContext, ToolResult } from './tool';
@@ -98,8 +99,7 @@ function spawnCommand(
             network: ctx.sandbox.network,
             ...hiddenPlaces(ctx.sandbox.hide),
             also: (ctx.also ?? []).filter((d) => fs.existsSync(d)),
-            // A used skill's folder, readable as the file tools read it (its scripts run), even in the data dir.
-            show: (ctx.readOnly ?? []).filter((d) => fs.existsSync(d)),
+            show: shownSkills(ctx),
             protect: protectedPlaces([ctx.workspace, ...(ctx.also ?? [])], ctx.sandbox.controls ?? []),
             sockets: ctx.sandbox.network ? [] : socketPlaces(ctx.workspace, process.env),
             ...(filter ? { seccompFd: 3 } : {}),
@@ -254,4 +254,14 @@ export async function startCommand(
     closed: (code, signal) => on.ended(signal ? `killed by ${signal}` : `exit ${code}`),
   });
   return { kill: () => launched.stop() };
+}
+
+/**
+ * The used skills' folders, bound read-only into the sandbox (their scripts run, even in the data dir it hides); one
+ * holding or inside a place the deny rules name is left hidden.
+ */
+export function shownSkills(ctx: Pick<ToolContext, 'readOnly' | 'deniedPlaces'>): string[] {
+  const denied = ctx.deniedPlaces ?? [];
+  const near = (a: string, b: string): boolean => a === b || a.startsWith(b + path.sep) || b.startsWith(a + path.sep);
+  return (ctx.readOnly ?? []).filter((d) => fs.existsSync(d) && !denied.some((p) => near(p, d)));
 }
