@@ -3,16 +3,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KEY, MilkPty, tempDir } from '../helpers/pty';
-
-const { startMockServer } = require('../../scripts/mock-server');
+import { useMockServer } from '../helpers/mock';
 
 jest.setTimeout(40000);
 
-let mock: { url: string; close(): Promise<void> };
-beforeAll(async () => {
-  mock = await startMockServer();
-});
-afterAll(() => mock.close());
+const mock = useMockServer();
 
 let m: MilkPty | null = null;
 afterEach(() => {
@@ -32,7 +27,7 @@ it('/skills lists them and what was left out; /NAME runs one with its input; /co
   skill(path.join(home, '.agents', 'skills'), 'bad', 'name: Bad\ndescription: x');
   // One named as a built-in command: run by /skill:NAME, never in the built-in's place.
   skill(path.join(home, '.agents', 'skills'), 'status', 'name: status\ndescription: The team status report.');
-  const args = ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'echo'];
+  const args = ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.current.url}/v1`, '--model', 'echo'];
   m = new MilkPty({ args, cols: 140, rows: 40, env: { HOME: home } });
   await m.waitForText('history: session');
   m.write('/skills' + KEY.enter);

@@ -10,17 +10,22 @@ import { grepTool } from '../../src/tools/search';
 import { shownSkills } from '../../src/tools/command';
 import { tempDir } from '../helpers/pty';
 
-const { startMockServer } = require('../../scripts/mock-server');
+import { useMockServer } from '../helpers/mock';
 
 interface Recorded {
   path: string;
   body: { messages?: Array<{ role: string; content: unknown }>; tools?: Array<{ function: { name: string } }> };
 }
-let mock: { url: string; requests: Recorded[]; close(): Promise<void> };
-beforeAll(async () => {
-  mock = await startMockServer();
-});
-afterAll(() => mock.close());
+const server = useMockServer();
+/** The server, its requests as this file reads them. */
+const mock = {
+  get url(): string {
+    return server.current.url;
+  },
+  get requests(): Recorded[] {
+    return server.current.requests as unknown as Recorded[];
+  },
+};
 
 function writeSkill(root: string, name: string, description: string, front = '', script = ''): string {
   const dir = path.join(root, name);
