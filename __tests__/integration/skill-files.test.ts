@@ -78,6 +78,16 @@ describe('skills on disk', () => {
     ]);
   });
 
+  it('reads at most 200 skill folders of one place, saying so', () => {
+    const many = tempDir();
+    for (let i = 0; i < 205; i++) skill(many, `s-${String(i).padStart(3, '0')}`, 'x');
+    const read = readSkillFiles(
+      skillPlaces({ workspace: null, dataDir: null, extraDirs: [many], trusted: true, home: tempDir() }),
+    );
+    expect(read.files).toHaveLength(200);
+    expect(read.problems).toEqual([`${many}: 205 folders; the first 200 by name are read`]);
+  });
+
   it('takes ~/ in skills.extraDirs as the home folder, and reads a folder named twice once', () => {
     skill(path.join(home, '.claude', 'skills'), 'claude-one', 'From Claude Code.');
     const places = skillPlaces({

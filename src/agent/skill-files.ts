@@ -14,6 +14,9 @@ import { pushAll } from '../kernel/arrays';
 import { MAX_PROMPT_BYTES } from './prompt-files';
 import type { SkillFile, SkillSource } from './skills';
 
+/** Skill folders read from one place, at most: they are read on the main thread after the first paint. */
+export const MAX_SKILLS_PER_PLACE = 200;
+
 /** One place skills are looked for: its folder, how /skills names it, whose it is. */
 interface Place {
   readonly dir: string;
@@ -94,6 +97,10 @@ function readPlace(p: Place, problems: string[]): SkillFile[] {
     return [];
   }
   const files: SkillFile[] = [];
+  if (names.length > MAX_SKILLS_PER_PLACE) {
+    problems.push(`${p.dir}: ${names.length} folders; the first ${MAX_SKILLS_PER_PLACE} by name are read`);
+    names = names.slice(0, MAX_SKILLS_PER_PLACE);
+  }
   for (const name of names) {
     const dir = path.join(p.dir, name);
     const file = path.join(dir, 'SKILL.md');
