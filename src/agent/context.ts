@@ -45,6 +45,8 @@ export class AgentContext {
   /** A skill of the person's own in use, with the tools it allows; `turn` null: the next turn's, once it starts. */
   private narrowing: { turn: number | null; name: string; tools: ReadonlySet<string> } | null = null;
   private skillTool: AnyTool | null = null;
+  /** The skills' slash commands, made once per load: the composer reads the command names at every key. */
+  private skillCommandList: PromptCommand[] = [];
 
   /** `workspace` null: no tools are offered (a turn without a workspace). */
   constructor(
@@ -96,6 +98,9 @@ export class AgentContext {
     const parse = read.files.length ? (require('yaml') as typeof import('yaml')).parse : null;
     this.skills = parse ? resolveSkills(read.files, parse) : NO_SKILLS;
     this.skillTool = this.skills.skills.some((s) => s.modelInvocable) ? skill(this.shelf()) : null;
+    this.skillCommandList = this.skills.skills
+      .filter((s) => s.userInvocable)
+      .map((s) => ({ name: this.commandOf(s), description: s.description, source: 'skill' as const, body: s.body }));
     return [...read.problems, ...this.skills.problems];
   }
 
@@ -110,10 +115,8 @@ export class AgentContext {
   }
 
   /** The skills the person may run by name: `/NAME`, or `/skill:NAME` where a built-in command has the name. */
-  skillCommands(): PromptCommand[] {
-    return this.skills.skills
-      .filter((s) => s.userInvocable)
-      .map((s) => ({ name: this.commandOf(s), description: s.description, source: 'skill' as const, body: s.body }));
+  skillCommands(): readonly PromptCommand[] {
+    return this.skillCommandList;
   }
 
   /** The input `/NAME args` sends: what to do, the skill's instructions, its folder (readable from now on). */
