@@ -107,6 +107,7 @@ const PURE = [
   'src/tools/schema.ts',
   'src/tools/validate.ts',
   'src/turn/conversation.ts',
+  'src/acp/**/*.ts',
 ];
 
 /**
@@ -132,6 +133,7 @@ const FOLDERS = [
   'session',
   'composer',
   'tui',
+  'acp',
   'app',
   'types',
 ];
@@ -160,6 +162,7 @@ const ALLOWED = {
   session: [...BASE, 'config', 'history', 'io', 'providers', 'tools', 'turn'],
   composer: [...BASE, 'history', 'search', 'session', 'turn'],
   tui: [...BASE, 'composer', 'history', 'io', 'markdown', 'search', 'session'],
+  acp: [...BASE],
 };
 const COMPOSITION_ROOT = ['**/app/**', '**/main', '**/cli'];
 

@@ -20,6 +20,7 @@ const DIST = path.join(ROOT, 'dist');
 
 /** Where a module that start-up does not reach goes: the first rule that matches its path under src/. */
 const PARTS = [
+  ['acp', /^(app\/acp|acp\/)/],
   ['mcp', /^(tools\/mcp|app\/agent-mcp)/],
   ['web', /^(tools\/builtin\/web-|tools\/web|io\/proxy)/],
   ['snapshots', /^session\/snapshot/],
@@ -154,6 +155,19 @@ const builtinsPlugin = {
   },
 };
 
+/**
+ * The Agent Client Protocol's SDK is ESM-only: `milk acp`'s part carries it built into CommonJS (zod, which it
+ * imports, stays a package), so that no other bundle loads it and no Node needs require(esm).
+ */
+const sdkPlugin = {
+  name: 'milk-acp-sdk',
+  setup(build) {
+    build.onResolve({ filter: /^@agentclientprotocol\/sdk$/ }, () => ({
+      path: require.resolve('@agentclientprotocol/sdk', { paths: [ROOT] }),
+    }));
+  },
+};
+
 /** Imports of a module in another bundle become `require(that bundle).__m(ID)`. */
 function referencePlugin(place, name) {
   const here = path.dirname(bundleFile(name));
@@ -214,7 +228,7 @@ async function main() {
       ...COMMON,
       stdin: { contents: entry(name, table), resolveDir: ROOT, loader: 'js' },
       outfile: bundleFile(name),
-      plugins: [referencePlugin(place, name), builtinsPlugin],
+      plugins: [referencePlugin(place, name), builtinsPlugin, ...(name === 'acp' ? [sdkPlugin] : [])],
       define: { MILK_PARTS: JSON.stringify({ parts, warm }) },
       metafile: true,
     });

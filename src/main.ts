@@ -13,7 +13,7 @@ export function buildProgram(): Command {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { Command, Option } = require('commander') as typeof import('commander');
   const { addShellCommands } = require('./app/subcommands') as typeof import('./app/subcommands');
-  const { addTrustCommands, addDoctorCommand, addRunCommand } =
+  const { addTrustCommands, addDoctorCommand, addRunCommand, addAcpCommand } =
     require('./app/commands') as typeof import('./app/commands');
   /* eslint-enable @typescript-eslint/no-require-imports */
   const program = new Command();
@@ -48,6 +48,7 @@ export function buildProgram(): Command {
     });
 
   addRunCommand(program, Option);
+  addAcpCommand(program);
   addDoctorCommand(program);
   addTrustCommands(program);
   addShellCommands(program);

@@ -53,9 +53,11 @@ export function mcpHolder(
     started = true;
     return Promise.all(waiting.splice(0).map(startGroup)).then(() => undefined);
   };
-  const stop = (): void => {
+  /** Stops the servers; `everyone`: every stdio server's group killed too (at exit; a session's end stops its own). */
+  const stop = (everyone = true): void => {
     if (groups.length === 0) return;
     for (const g of groups) g.stopAll();
+    if (!everyone) return;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     (require('../tools/mcp') as typeof import('../tools/mcp')).killMcpServers();
   };

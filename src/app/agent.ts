@@ -25,7 +25,7 @@ import { SessionLog } from '../session/log';
 import { SessionRecorder } from '../session/recorder';
 import type { ApprovalMode } from '../protocol/approvals';
 import type { Settings } from '../settings/store';
-import type { AnyTool } from '../tools/tool';
+import type { AnyTool, EditorFiles } from '../tools/tool';
 import { startingSettings } from '../settings/starting';
 import type { ModelSettings } from '../config/config';
 import type { Effort } from '../settings/effort';
@@ -91,6 +91,8 @@ export interface AgentOptions {
   hooks?: Partial<Record<HookEvent, SourcedHook[]>>;
   /** Why the hooks do not run here (milk run without --hooks), or none: they do. */
   hooksOff?: string;
+  /** The editor's files (milk acp, where the editor offers them): the file tools read and write through them. */
+  editor?: EditorFiles;
   /** The runtime facts, made already (the full screen makes them before its first paint); else made from these. */
   settings?: Settings;
 }
@@ -212,6 +214,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     rulesReady,
     hide: options.dataDir === null ? [] : [options.dataDir],
     readable: () => agent.readableSkills(),
+    editor: options.editor,
     narrowed: (turn) => agent.narrowed(turn),
     controls: () => controls.get(),
     checkpoints: changes.copies,
@@ -228,12 +231,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const log = sessionLog(options);
   // A provider that names no model (offline, script) is logged under its own name, as it always was.
   const modelName = (): string => settings.model ?? settings.provider;
-  const recorder = new SessionRecorder(bus, log, () => ({
-    provider: settings.provider,
-    model: modelName(),
-    ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
-    workspace: options.workspace,
-  }));
+  const recorder = recorderOf(bus, log, settings, provider, options.workspace);
   // The log keeps a secret as the placeholder the model was sent, a value let through included.
   if (secrets) recorder.redact = (text) => secrets.mask(text, true);
   settings.onChange(() => recorder.modelChanged(), ['model']);
@@ -244,6 +242,17 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   // A resumed conversation's images, read again from the workspace.
   const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace);
   return { ...kept, provider, applyProject, runner, log, recorder, modelName, restoreModel, spending, reread };
+}
+
+/** What the log records of each conversation: its messages, and the provider, model and workspace it was with. */
+function recorderOf(bus: Bus, log: SessionLog, settings: Settings, provider: ProviderSlot, workspace: string) {
+  return new SessionRecorder(bus, log, () => ({
+    provider: settings.provider,
+    // A provider that names no model (offline, script) is logged under its own name, as it always was.
+    model: settings.model ?? settings.provider,
+    ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
+    workspace,
+  }));
 }
 
 /** The workspace files the hooks and the local MCP servers run (app/control-files.ts). */

@@ -12,7 +12,7 @@ import { namedFiles, projectCommands } from './control-files';
 import { vouching } from './vouch';
 import { judgedSettings } from '../config/trust';
 import { parseDeny, splitToolSpec, type DenyRule } from '../settings/deny';
-import { MainOptions, UsageError, locate } from './cli-support';
+import { MainOptions, UsageError, locate, version } from './cli-support';
 import { loadConfig } from '../config/config';
 import { chooseProvider } from '../providers/select';
 import { isProviderName } from '../providers/kinds';
@@ -189,6 +189,33 @@ export function addRunCommand(program: Command, Option: typeof import('commander
         runRules: runRules(o),
         hooks: o.hooks === true,
         io: { out: process.stdout, err: process.stderr },
+      });
+    });
+}
+
+/** `milk acp`: the agent behind the Agent Client Protocol on stdin and stdout, for an editor to start. */
+export function addAcpCommand(program: Command): void {
+  program
+    .command('acp')
+    .description(
+      'serve the Agent Client Protocol on stdin/stdout for an editor (Zed, JetBrains, Neovim, Emacs): ' +
+        "milk's agent, one session per editor thread; see docs/acp.md",
+    )
+    .action(async (_o: unknown, cmd: Command) => {
+      const all = cmd.optsWithGlobals() as MainOptions;
+      const { dataDir } = locate(all);
+      const { config, warnings } = loadConfig(dataDir, all);
+      for (const w of warnings)
+        process.stderr.write(`milk: ${sanitize(w)}
+`);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { acpCommand } = require('./acp') as typeof import('./acp');
+      process.exitCode = await acpCommand({
+        opts: all,
+        config,
+        dataDir,
+        version: version(),
+        io: { in: process.stdin, out: process.stdout, err: process.stderr },
       });
     });
 }

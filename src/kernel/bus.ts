@@ -83,6 +83,8 @@ export interface Events {
     summary: Inert;
     detail: Inert;
     tool: string;
+    /** The model's id of the call asked about (a front end without a screen names the call by it: app/acp). */
+    callId?: string;
     /** It runs a command: its block is marked `$` (other calls' with a dot). */
     command: boolean;
     rule: Inert | null;
@@ -107,15 +109,23 @@ export interface Events {
   'turn.limit': { turnId: number; steps: number };
   'turn.limitAnswered': { turnId: number; goOn: boolean };
   /** `detail`'s first line heads the call's block (`Edit app.js`); `command`: it runs one, and is marked `$`. */
-  'tool.started': { turnId: number; summary: Inert; detail: Inert; declined: boolean; command: boolean };
-  'tool.output': { turnId: number; text: Inert };
+  'tool.started': {
+    turnId: number;
+    summary: Inert;
+    detail: Inert;
+    declined: boolean;
+    command: boolean;
+    /** The model's id of the call (absent for the person's own `!` command); on each of a call's events. */
+    callId?: string;
+  };
+  'tool.output': { turnId: number; text: Inert; callId?: string };
   /** What a tool that streams no output (a read, a search) answered the model, shown once it is done. */
-  'tool.result': { turnId: number; text: Inert };
+  'tool.result': { turnId: number; text: Inert; callId?: string };
   /**
    * `status` is how the call ended, e.g. "exit 0" or "killed by SIGTERM"; `head`, the header's first line now that it
    * has (`Edited app.js`), absent for a call whose header says "done" or "failed" instead.
    */
-  'tool.finished': { turnId: number; ok: boolean; status?: Inert; head?: Inert };
+  'tool.finished': { turnId: number; ok: boolean; status?: Inert; head?: Inert; callId?: string };
 
   /**
    * The model's checklist as it stands (the todo tool; a resumed or rewound conversation's, empty for a new one): the

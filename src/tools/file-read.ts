@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { binaryKind } from './numbered';
-import type { Bounds } from './tool';
+import type { Bounds, EditorFiles } from './tool';
 import { ToolPathError, confineRead, confineWrite } from './confine';
 
 /** The first `max` bytes of a regular file in the workspace, and its size, without ever blocking on it. */
@@ -13,7 +13,7 @@ export async function readHead(
   p: string,
   max: number,
   bounds: Bounds,
-): Promise<{ bytes: Buffer; size: number }> {
+): Promise<{ bytes: Buffer; size: number; file: string }> {
   const file = await confineRead(workspace, p, bounds);
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
   const handle = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
@@ -22,7 +22,7 @@ export async function readHead(
     if (!st.isFile()) throw new ToolPathError(`${p} is not a regular file`);
     const buf = Buffer.alloc(Math.min(max, st.size));
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    return { bytes: buf.subarray(0, bytesRead), size: st.size };
+    return { bytes: buf.subarray(0, bytesRead), size: st.size, file };
   } finally {
     await handle.close();
   }
@@ -31,8 +31,16 @@ export async function readHead(
 /** The largest file edit_file changes: it is read whole, and every edit searches all of it. */
 export const MAX_EDIT_BYTES = 4 * 1024 * 1024;
 
-/** A file edit_file may change, whole, as text: confined as a write, existing, not binary, not too large. */
-export async function editable(workspace: string, p: string, bounds: Bounds): Promise<{ file: string; text: string }> {
+/**
+ * A file edit_file may change, whole, as text: confined as a write, existing, not binary, not too large; its text the
+ * editor's (an unsaved buffer) where milk runs behind one that offers it.
+ */
+export async function editable(
+  workspace: string,
+  p: string,
+  bounds: Bounds,
+  editor?: EditorFiles,
+): Promise<{ file: string; text: string }> {
   const file = await confineWrite(workspace, p, bounds);
   const rel = path.relative(await fs.promises.realpath(workspace), file);
   let head: { bytes: Buffer; size: number };
@@ -49,7 +57,8 @@ export async function editable(workspace: string, p: string, bounds: Bounds): Pr
     );
   const kind = binaryKind(head.bytes);
   if (kind) throw new ToolPathError(`${p} is a binary file (${kind}, ${head.size} bytes)`);
-  return { file, text: utf8Text(p, head.bytes) };
+  const text = utf8Text(p, head.bytes);
+  return { file, text: editor?.read ? await editor.read(file) : text };
 }
 
 /**

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import { Window, binaryKind, numberedWindow } from './numbered';
 import { Edit, applyEdits } from './edit';
 import { writeAtomicAsync } from '../io/files';
-import type { Bounds, WriteHooks } from './tool';
+import type { Bounds, EditorFiles, WriteHooks } from './tool';
 import { ToolPathError, confineWrite } from './confine';
 import { MAX_READ_BYTES, editable, notChanged, readHead } from './file-read';
 import { clearCut } from '../kernel/secret-shapes';
@@ -37,8 +37,9 @@ export async function readFileTool(
   p: string,
   w: Window = {},
   bounds: Bounds = {},
+  editor?: EditorFiles,
 ): Promise<{ content: string; image?: ImagePart }> {
-  const { bytes, size } = await readHead(workspace, p, MAX_SCAN_BYTES, bounds);
+  const { bytes, size, file } = await readHead(workspace, p, MAX_SCAN_BYTES, bounds);
   if (imageMime(bytes)) {
     const large = tooLarge(size);
     const read = large === null ? imageOf(bytes, p) : { error: large };
@@ -46,7 +47,10 @@ export async function readFileTool(
     const content = `${p}: ${imageChip(read.image)}, ${byteSize(read.image.size)} (the image follows)`;
     return { content, image: read.image };
   }
-  return { content: textWindow(p, bytes, size, w) };
+  if (!editor?.read || binaryKind(bytes)) return { content: textWindow(p, bytes, size, w) };
+  // The editor's buffer, unsaved changes and all, once milk has judged the file on disk.
+  const held = Buffer.from(await editor.read(file), 'utf8');
+  return { content: textWindow(p, held.subarray(0, MAX_SCAN_BYTES), held.length, w) };
 }
 
 /** A text file's lines as read_file gives them; a binary file refused with its kind and size. */
@@ -74,10 +78,11 @@ export async function writeFileTool(
   content: string,
   hooks?: WriteHooks,
   bounds: Bounds = {},
+  editor?: EditorFiles,
 ): Promise<string> {
   const file = await confineWrite(workspace, p, bounds);
   await hooks?.before(file);
-  await replaceFile(file, content);
+  await (editor?.write ? editor.write(file, content) : replaceFile(file, content));
   await hooks?.after(file);
   return file;
 }
@@ -110,12 +115,13 @@ export async function editFileTool(
   edits: readonly Edit[],
   hooks?: WriteHooks,
   bounds: Bounds = {},
+  editor?: EditorFiles,
 ): Promise<{ said: string; tally: string }> {
-  const { file, text } = await editable(workspace, p, bounds);
+  const { file, text } = await editable(workspace, p, bounds, editor);
   const result = applyEdits(text, edits);
   if (!result.ok) throw new ToolPathError(notChanged(p, result.error));
   await hooks?.before(file);
-  await replaceFile(file, result.text);
+  await (editor?.write ? editor.write(file, result.text) : replaceFile(file, result.text));
   await hooks?.after(file);
   const said = `edited ${file}: ${result.replaced} replacement${result.replaced === 1 ? '' : 's'}`;
   return { said, tally: changeTally(text, result.text) };

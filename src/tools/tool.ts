@@ -34,6 +34,15 @@ export interface WriteHooks {
 }
 
 /**
+ * The editor's copy of the files (`milk acp`, where the editor offers it): a read sees its unsaved buffer, a write
+ * lands in it. Asked only after milk's own confinement: the paths are real and checked.
+ */
+export interface EditorFiles {
+  read?(file: string): Promise<string>;
+  write?(file: string, text: string): Promise<void>;
+}
+
+/**
  * Where a call's paths may lead besides the workspace (`also`: the directories added with --add-dir or /add-dir), and
  * the places no tool may reach wherever they lie (`hidden`: milk's data dir, what deny rules name).
  */
@@ -95,6 +104,8 @@ export interface ToolContext {
   /** Folders the file tools may read but not write: the skills used so far (even inside milk's data dir). */
   readonly readOnly?: readonly string[];
   readonly writes?: WriteHooks;
+  /** The editor's files, where milk runs behind one that offers them (app/acp-session.ts). */
+  readonly editor?: EditorFiles;
   /** How web_fetch's hosts are judged as it runs: the first one again by address, and each redirect's. */
   readonly web?: WebJudge;
   /** Output as it arrives, for the transcript (a command's; other tools' results are shown when they end). */

@@ -76,7 +76,14 @@ export const editFile = defineTool({
   change: (args, workspace, bounds) =>
     files().changeOf(workspace, args.path, (text) => files().edited(text, editsOf(args)), bounds),
   run: async (args, ctx) => {
-    const edit = await files().editFileTool(ctx.workspace, args.path, editsOf(args), ctx.writes, boundsOf(ctx));
+    const edit = await files().editFileTool(
+      ctx.workspace,
+      args.path,
+      editsOf(args),
+      ctx.writes,
+      boundsOf(ctx),
+      ctx.editor,
+    );
     return { ok: true, content: edit.said, status: edit.tally };
   },
 });

@@ -37,6 +37,7 @@ export const readFile = defineTool({
       args.path,
       { offset: args.offset, limit: args.limit },
       boundsOf(ctx),
+      ctx.editor,
     );
     return read.image
       ? { ok: true, content: read.content, images: [read.image], status: 'an image' }

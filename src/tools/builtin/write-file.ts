@@ -23,7 +23,14 @@ export const writeFile = defineTool({
   preview: (args, workspace, bounds) => files().previewWrite(workspace, args.path, args.content, bounds),
   change: (args, workspace, bounds) => files().changeOf(workspace, args.path, () => args.content, bounds),
   run: async (args, ctx) => {
-    const file = await files().writeFileTool(ctx.workspace, args.path, args.content, ctx.writes, boundsOf(ctx));
+    const file = await files().writeFileTool(
+      ctx.workspace,
+      args.path,
+      args.content,
+      ctx.writes,
+      boundsOf(ctx),
+      ctx.editor,
+    );
     return { ok: true, content: `wrote ${file}` };
   },
 });

@@ -26,7 +26,7 @@ export interface Question {
 export async function askApproval(
   o: ToolCallsOptions,
   turn: ActiveTurn,
-  call: { tool: AnyTool; args: Record<string, unknown> },
+  call: { tool: AnyTool; args: Record<string, unknown>; id?: string },
   q: Question,
   show: Show | null,
 ): Promise<Answered | null> {
@@ -39,6 +39,7 @@ export async function askApproval(
       summary: q.summary,
       detail: q.detail,
       tool: tool.name,
+      ...(call.id ? { callId: call.id } : {}),
       command: q.command,
       rule: rule && sanitize(describeRule(rule)),
       sandboxed: q.confined.sandbox,

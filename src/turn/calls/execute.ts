@@ -72,6 +72,7 @@ function contextOf(
     deniedPlaces: how.denied,
     also: o.settings.dirs,
     readOnly: o.readable?.() ?? [],
+    ...(o.editor ? { editor: o.editor } : {}),
     ...(tool.name === 'web_fetch' ? { web: webJudge(o, turn, tool, how.asked) } : {}),
     writes: writeHooks(o, turn),
     killGraceMs: o.killGraceMs,

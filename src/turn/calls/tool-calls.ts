@@ -36,8 +36,10 @@ export class ToolCalls {
   /**
    * Answers one call: what the model is told, or null when the turn was stopped meanwhile (the runner answers it then).
    */
-  async answer(turn: ActiveTurn, call: ToolCall, show: Show = this.onBus(turn)): Promise<CallAnswer | null> {
+  async answer(turn: ActiveTurn, call: ToolCall, shown: Show = this.onBus(turn)): Promise<CallAnswer | null> {
     const o = this.o;
+    // Each of the call's events names it: a front end without a screen (app/acp) follows a call by its id.
+    const show: Show = (name, payload) => shown(name, { ...payload, callId: call.id });
     const prepared = prepare(o.registry.find(call.name), call);
     if (!prepared.ok) return refuse(show, o.settings.mode, call.name, prepared.why, 'invalid arguments');
     const { tool } = prepared;
@@ -78,7 +80,7 @@ export class ToolCalls {
     // A change to an existing file may be taken hunk by hunk at its question.
     const change = decision === 'ask' && tool.change ? await tool.change(args, o.workspace, bounds) : null;
     if (decision === 'ask') {
-      const answer = await askApproval(o, turn, { tool, args }, { ...block, confined, change }, show);
+      const answer = await askApproval(o, turn, { tool, args, id: call.id }, { ...block, confined, change }, show);
       if (answer === null) return null;
       if (answer.approval === 'no') return { content: DECLINED, declined: true };
       network = answer.approval === 'network';

@@ -1,0 +1,291 @@
+// One ACP session: milk's agent for one workspace (app/agent.ts, as the full screen and `milk run` make it), its
+// conversation logged where the full screen keeps that workspace's (so either can resume it), its turn bridged to
+// the editor (app/acp-bridge.ts). A workspace's own settings apply only once trusted: the editor cannot ask.
+
+import type * as acp from '@agentclientprotocol/sdk' with { 'resolution-mode': 'import' };
+import * as fs from 'node:fs';
+import { agentParts, type AgentParts } from './agent';
+import { Bus } from '../kernel/bus';
+import { type MainOptions, resolveDirs } from './cli-support';
+import { agentConfig } from '../config/agent-config';
+import type { Config } from '../config/config';
+import { judgedSettings } from '../config/trust';
+import { sessionIdForWorkspace } from '../config/paths';
+import { trustPlan, unattendedTrust } from './trust';
+import { providerFor } from './launch';
+import { Sessions } from '../session/sessions';
+import type { McpServerConfig } from '../tools/mcp';
+import { attachMentions, mentionsIn } from '../tools/attach';
+import { imageOf, tooLarge } from '../tools/image-file';
+import type { ImagePart } from '../protocol/images';
+import type { ApprovalMode } from '../protocol/approvals';
+import { APPROVAL_MEANING, APPROVAL_MODES } from '../settings/approval';
+import { loadedCommands, fileCommandLoader, mcpPromptLoader, skillCommandLoader } from './command-loaders';
+import { sanitize } from '../protocol/inert';
+import { AcpBridge, type EditorPort, type HeldTexts } from './acp-bridge';
+import type { EditorFiles } from '../tools/tool';
+import { promptInput } from '../acp/prompt';
+import { replayUpdates, stopReason } from '../acp/updates';
+
+/** What every session of one `milk acp` shares: the flags, the person's config, where data lives. */
+export interface AcpShared {
+  opts: MainOptions;
+  config: Config;
+  dataDir: string | null;
+  /** Said on stderr (stdout carries only the protocol). */
+  warn: (text: string) => void;
+  /** What the editor offers (initialize): its files, a terminal. */
+  client?: acp.ClientCapabilities;
+}
+
+/** The modes an editor may pick, in milk's order (the least trusting first). */
+const MODES = APPROVAL_MODES.map((id) => ({ id, name: id, description: APPROVAL_MEANING[id] }));
+
+/** The editor's MCP servers as milk's: stdio and HTTP (SSE is not offered: initialize says so). */
+export function editorServers(servers: readonly acp.McpServer[]): Record<string, McpServerConfig> {
+  const out: Record<string, McpServerConfig> = {};
+  for (const s of servers) {
+    if ('command' in s && !('type' in s && s.type !== 'stdio'))
+      out[s.name] = { command: s.command, args: s.args, env: Object.fromEntries(s.env.map((e) => [e.name, e.value])) };
+    else if ('url' in s && s.type === 'http')
+      out[s.name] = { url: s.url, headers: Object.fromEntries(s.headers.map((h) => [h.name, h.value])) };
+  }
+  return out;
+}
+
+export class AcpSession {
+  readonly bus = new Bus();
+  readonly parts: AgentParts;
+  readonly sessions: Sessions;
+  private readonly bridge: AcpBridge;
+  private readonly commands: ReturnType<typeof loadedCommands>;
+  /** What milk said of the workspace's settings as the session opened (not applied, and why). */
+  readonly said: string[];
+  private readonly held: HeldTexts = { read: new Map(), written: new Map() };
+
+  constructor(
+    readonly cwd: string,
+    servers: readonly acp.McpServer[],
+    private readonly shared: AcpShared,
+    private readonly editor: EditorPort,
+  ) {
+    const { opts, config, dataDir } = shared;
+    const trust = unattendedTrust(trustPlan(judgedSettings(cwd, dataDir)));
+    this.said = trust.said;
+    const { provider, switchProvider } = providerFor(opts, config);
+    const own = agentConfig(opts, config, resolveDirs(opts.addDir, cwd));
+    // The person's servers win a name both have: the editor's of that name is said and left out.
+    const fromEditor = editorServers(servers);
+    for (const name of Object.keys(fromEditor))
+      if (own.mcpServers?.[name]) shared.warn(`the editor's MCP server ${name} not started: config.json has one`);
+    this.parts = agentParts(this.bus, {
+      project: trust.settings,
+      provider,
+      dataDir,
+      workspace: cwd,
+      sessionId: sessionIdForWorkspace(cwd),
+      warn: shared.warn,
+      defaultApproval: 'ask',
+      ...own,
+      mcpServers: { ...fromEditor, ...own.mcpServers },
+      switchProvider,
+      editor: this.files(shared.client, editor),
+    });
+    const p = this.parts;
+    this.sessions = new Sessions(
+      this.bus,
+      p.runner,
+      p.log,
+      p.recorder,
+      config.maxKeptAnswerChars,
+      p.restoreModel,
+      p.reread,
+    );
+    this.bus.on('status.warning', ({ text }) => shared.warn(text));
+    this.bus.on('transcript.note', ({ text }) => shared.warn(text));
+    this.bridge = new AcpBridge(this.bus, editor, cwd, this.held);
+    this.commands = loadedCommands([fileCommandLoader(p.agent), skillCommandLoader(p.agent), mcpPromptLoader(p.mcp)]);
+  }
+
+  /** The editor's files, as far as it offers them: what went through them kept for the diffs it is shown. */
+  private files(client: acp.ClientCapabilities | undefined, editor: EditorPort): EditorFiles | undefined {
+    const fs = client?.fs;
+    if (!fs?.readTextFile && !fs?.writeTextFile) return undefined;
+    const held = this.held;
+    return {
+      ...(fs.readTextFile
+        ? {
+            read: async (file: string) => {
+              const text = await editor.readText(file);
+              held.read.set(file, text);
+              return text;
+            },
+          }
+        : {}),
+      ...(fs.writeTextFile
+        ? {
+            write: async (file: string, text: string) => {
+              await editor.writeText(file, text);
+              held.written.set(file, text);
+            },
+          }
+        : {}),
+    };
+  }
+
+  /** Rules read, instructions and skills loaded, the MCP servers started; what was wrong is said. */
+  async ready(): Promise<void> {
+    const p = this.parts;
+    p.detector?.start();
+    const [kept] = await Promise.all([p.rulesRead, p.mcp.start()]);
+    for (const problem of [...kept.problems, ...p.agent.load(), ...p.mcp.failures()]) this.shared.warn(problem);
+    p.hooks.fire('session_start', { source: 'milk acp' });
+  }
+
+  /** The conversation the editor names this session by. */
+  get conversation(): string {
+    return this.parts.recorder.conv;
+  }
+
+  /** Resumes conversation `id` of this workspace (replayed to the editor when `replay`); false: there is none. */
+  resume(id: string, replay: boolean): boolean {
+    const off = this.bus.on('session.resumed', ({ items }) => {
+      if (replay) for (const u of replayUpdates(items)) this.editor.update(u);
+    });
+    try {
+      return this.sessions.resumeId(id);
+    } finally {
+      off();
+    }
+  }
+
+  /** The modes and the models, as `session/new` and `session/load` answer them. */
+  state(): { modes: acp.SessionModeState; configOptions: acp.SessionConfigOption[] } {
+    const s = this.parts.settings;
+    const models = [...new Set([s.model, ...Object.keys(this.shared.config.models ?? {})])].filter(
+      (m): m is string => typeof m === 'string' && m !== '',
+    );
+    const options: acp.SessionConfigOption[] = [
+      {
+        id: 'mode',
+        name: 'Approval mode',
+        category: 'mode',
+        type: 'select',
+        currentValue: s.mode,
+        options: MODES.map((m) => ({ value: m.id, name: m.name, description: m.description })),
+      },
+    ];
+    if (s.model)
+      options.push({
+        id: 'model',
+        name: 'Model',
+        category: 'model',
+        type: 'select',
+        currentValue: s.model,
+        options: models.map((m) => ({ value: m, name: m })),
+      });
+    return { modes: { currentModeId: s.mode, availableModes: MODES }, configOptions: options };
+  }
+
+  setMode(mode: string): boolean {
+    if (!(APPROVAL_MODES as readonly string[]).includes(mode)) return false;
+    this.parts.settings.setMode(mode as ApprovalMode);
+    return true;
+  }
+
+  /** A config option set: the mode, or the model (any name: the server judges it at the next request). */
+  setOption(id: string, value: string): boolean {
+    if (id === 'mode') return this.setMode(value);
+    if (id === 'model') return value !== '' && this.parts.settings.setModel(value);
+    return false;
+  }
+
+  /** The prompt files', skills' and MCP servers' commands, as the editor offers them after `/`. */
+  available(): acp.AvailableCommand[] {
+    return this.commands.entries().map((c) => ({
+      name: c.name,
+      description: c.description,
+      input: { hint: 'arguments' },
+    }));
+  }
+
+  /** One turn for the editor's prompt; how it ended. */
+  async prompt(blocks: readonly acp.ContentBlock[]): Promise<acp.StopReason> {
+    const runner = this.parts.runner;
+    if (runner.busy) throw new Error('a turn is running in this session: cancel it first');
+    const asked = promptInput(blocks, this.cwd);
+    for (const n of asked.notes) this.shared.warn(n);
+    const text = await this.expanded(asked.text);
+    if (text === null) {
+      const name = asked.text.trim().split(/\s/, 1)[0];
+      this.editor.update({
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: sanitize(`no command ${name} here (the editor lists those there are)`) },
+      });
+      return 'end_turn';
+    }
+    const segments = mentionsIn(this.cwd, text, this.parts.settings.dirs);
+    const attached = attachMentions(this.cwd, segments, this.parts.settings.dirs);
+    for (const note of attached.notes) this.shared.warn(note);
+    const images = [...attached.images, ...this.images(asked.images)];
+    this.bridge.limited = false;
+    const ended = new Promise<{ status: 'done' | 'interrupted' | 'error'; message?: string }>((resolve) => {
+      const off = this.bus.on('turn.ended', (e) => {
+        off();
+        resolve(e);
+      });
+    });
+    runner.start(attached.text, { segments, images });
+    const end = await ended;
+    const reason = stopReason(end.status, this.bridge.limited);
+    if (reason === null) throw new Error(end.message ?? 'the turn failed');
+    return reason;
+  }
+
+  /** `/name args` filled in from its command; the text as it is when it names none; null: no such command. */
+  private async expanded(text: string): Promise<string | null> {
+    const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+    if (!m) return text;
+    if (!this.commands.names().includes(m[1])) return null;
+    return (await this.commands.expand(m[1], m[2] ?? '')) ?? null;
+  }
+
+  /** The editor's images as parts the model is sent, each checked as a pasted one is. */
+  private images(given: PromptInputImages): ImagePart[] {
+    const out: ImagePart[] = [];
+    given.forEach((g, i) => {
+      const data = Buffer.from(g.data, 'base64');
+      const big = tooLarge(data.length);
+      const made = big ? { error: big } : imageOf(data, `image ${i + 1} from the editor`);
+      if ('error' in made) this.shared.warn(`image ${i + 1} from the editor not sent: ${made.error}`);
+      else out.push(made.image);
+    });
+    return out;
+  }
+
+  cancel(): void {
+    this.parts.runner.cancel();
+  }
+
+  /** Ends the session: its turn stopped, its servers stopped, its log closed. */
+  close(): void {
+    this.parts.runner.cancel();
+    this.bridge.close();
+    this.parts.recorder.close();
+    this.parts.mcp.stop(false);
+    this.parts.detector?.close();
+  }
+}
+
+type PromptInputImages = ReturnType<typeof promptInput>['images'];
+
+/** Whether `cwd` is an absolute path to a folder; its real path. */
+export function workspaceOf(cwd: string): string | null {
+  if (!cwd.startsWith('/')) return null;
+  try {
+    const real = fs.realpathSync(cwd);
+    return fs.statSync(real).isDirectory() ? real : null;
+  } catch {
+    return null;
+  }
+}
