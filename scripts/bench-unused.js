@@ -22,6 +22,12 @@ const FEATURES = {
   proxy: { name: 'proxies', packages: ['http-proxy-agent', 'https-proxy-agent'], programs: [] },
   images: { name: 'images', packages: ['image-size'], programs: [] },
   hooks: { name: 'hooks', packages: [], programs: ['sh', 'bash'] },
+  acp: {
+    name: 'milk acp (the Agent Client Protocol)',
+    packages: ['@agentclientprotocol/sdk'],
+    parts: ['acp'],
+    programs: [],
+  },
   snapshots: { name: 'snapshots', packages: [], parts: ['snapshots'], programs: ['git'] },
   sandbox: { name: 'the sandbox', packages: [], programs: ['bwrap'] },
   commands: {

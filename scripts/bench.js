@@ -32,6 +32,8 @@
 //   mentions    the @ picker over 50,000 files: a keystroke, a query's longest stall, @ to paths on screen
 //   mcp         start-up with three MCP servers configured against none
 //   skills      start-up with 50 Agent Skills installed against none (they are read after the first paint)
+//   acp         `milk acp` as an editor drives it: spawn to initialize answered, a prompt to its first session/update
+//               against the full screen's Enter to its first words (scripts/bench-acp.js)
 //   images      a 4.9 MB screenshot's path pasted: to its chip, and keystrokes after it
 //   long        keys typed while four subagents stream at once; idle CPU with a background command running
 //   reach       start-up with a trusted project's settings and three hooks against none; keys typed while
@@ -2162,6 +2164,19 @@ const CASES = {
   detector: async () => {
     await measureMachine();
     await require('./bench-detector').benchDetector({ check, smoke: SMOKE, machine });
+  },
+  acp: async () => {
+    await measureMachine();
+    const screenFirstWords = async (args) => {
+      const run = await spawnUntil([CLI, '--data-dir', tmp('milk-bench-acp-screen-'), ...args], 'history: session');
+      try {
+        await sleep(1000);
+        return (await firstAnswer(run)).firstToken;
+      } finally {
+        run.p.kill('SIGKILL');
+      }
+    };
+    await require('./bench-acp').benchAcp({ check, smoke: SMOKE, machine, screenFirstWords });
   },
   soak: async () => {
     await measureMachine();

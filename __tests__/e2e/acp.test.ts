@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLI, tempDir } from '../helpers/pty';
 import { useMockServer } from '../helpers/mock';
+import { png } from '../helpers/png';
 
 const mock = useMockServer();
 const CLIENT = path.join(__dirname, '..', 'helpers', 'acp-client.mjs');
@@ -27,6 +28,7 @@ interface Seen {
   asked: Array<{ toolCall: { toolCallId: string; title: string }; options: Array<{ optionId: string; kind: string }> }>;
   writes: Array<{ path: string; content: string }>;
   reads: string[];
+  terminals: Array<{ command: string; args: string[]; cwd: string; output: string }>;
   stderr: string;
 }
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -35,7 +37,15 @@ type Result = Record<string, any> & { seen: Seen; exit: number };
 /** Plays a scenario of the editor script; what it saw. */
 function editor(
   scenario: string,
-  o: { model?: string; answers?: string[]; prompts?: string[]; home?: string; ws1?: string; ws2?: string } = {},
+  o: {
+    model?: string;
+    answers?: string[];
+    prompts?: string[];
+    home?: string;
+    ws1?: string;
+    ws2?: string;
+    blocks?: unknown[];
+  } = {},
 ): Promise<Result> {
   const env = {
     PATH: process.env.PATH ?? '',
@@ -48,6 +58,7 @@ function editor(
     WS2: o.ws2 ?? tempDir(),
     ANSWERS: JSON.stringify(o.answers ?? []),
     PROMPTS: JSON.stringify(o.prompts ?? []),
+    BLOCKS: JSON.stringify(o.blocks ?? []),
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLIENT, scenario], { env });
@@ -182,6 +193,85 @@ describe('milk acp', () => {
         newText: 'line 1\nbuffer LINE TWO\nline 3\n',
       },
     ]);
+  });
+
+  it("runs a sandboxed command in the editor's terminal: the same bubblewrap argv, milk's environment only", async () => {
+    const ws1 = tempDir();
+    const command = 'printenv GITHUB_TOKEN || echo no-token; touch /etc/milk-acp-x || echo cannot-write; echo inside';
+    const r = await editor('terminal', { model: 'run', answers: ['yes'], prompts: [command], ws1 });
+    const [t] = r.turns as Turn[];
+    const terminal = r.seen.terminals;
+    expect(terminal).toHaveLength(1);
+    // env -i: only the environment milk gives commands, then bwrap with its seccomp filter (no network asked for).
+    expect(terminal[0].command).toBe('/usr/bin/env');
+    expect(terminal[0].args[0]).toBe('-i');
+    expect(terminal[0].args).toContain('bwrap');
+    expect(terminal[0].args).toContain('--seccomp');
+    expect(terminal[0].cwd).toBe(ws1);
+    expect(terminal[0].output).toContain('no-token');
+    expect(terminal[0].output).toContain('cannot-write');
+    // The call shows the terminal, and the model got what it printed.
+    const shown = t.updates.filter((u) => JSON.stringify(u.content ?? '').includes('"terminal"'));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(kinds(t)).toContain('tool_call_update:completed');
+    const sent = JSON.stringify(mock.current.requests[mock.current.requests.length - 1].body.messages);
+    expect(sent).toContain('no-token');
+    expect(sent).toContain('inside');
+    expect(sent).not.toContain('ghp_editor_only');
+  });
+
+  it("an untrusted workspace's .milk/ is not applied and its first session says so; commands are offered", async () => {
+    const home = tempDir();
+    const ws1 = tempDir();
+    fs.mkdirSync(path.join(ws1, '.milk', 'commands'), { recursive: true });
+    fs.writeFileSync(path.join(ws1, '.milk', 'settings.json'), JSON.stringify({ approval: 'full-auto' }));
+    fs.writeFileSync(path.join(ws1, '.milk', 'commands', 'project-cmd.md'), 'the project says $ARGUMENTS\n');
+    fs.mkdirSync(path.join(home, '.milk', 'commands'), { recursive: true });
+    fs.writeFileSync(
+      path.join(home, '.milk', 'commands', 'greet.md'),
+      '---\ndescription: say hello\n---\nhello to $ARGUMENTS\n',
+    );
+    const r = await editor('trust', { model: 'echo', prompts: ['/greet the editor', '/project-cmd x'], home, ws1 });
+    const notes = (updates: Update[]) =>
+      updates
+        .filter((u) => u.sessionUpdate === 'agent_message_chunk')
+        .map((u) => (u.content as { text: string }).text)
+        .filter((t) => t.includes('milk trust'));
+    expect(notes(r.first)[0]).toContain('project settings ignored: trust this folder with `milk trust`');
+    expect(notes(r.second)).toEqual([]);
+    const offered = (updates: Update[]) =>
+      (updates.find((u) => u.sessionUpdate === 'available_commands_update')?.availableCommands as Array<{
+        name: string;
+        description: string;
+      }>) ?? [];
+    expect(offered(r.first).map((c) => c.name)).toEqual(['greet']);
+    expect(offered(r.first)[0].description).toContain('say hello');
+    // /greet is filled in as the full screen fills it; the project's command is not there until trusted.
+    expect(said(r.t)).toContain('echo: hello to the editor');
+    expect(said(r.t2)).toContain('no command /project-cmd here');
+    // The project's mode was not applied: sessions start in ask.
+    expect(r.first.some((u: Update) => u.sessionUpdate === 'current_mode_update')).toBe(false);
+  });
+
+  it("a prompt's file links are attached as @-mentions are, embedded files follow it, images go with it", async () => {
+    const ws1 = tempDir();
+    fs.writeFileSync(path.join(ws1, 'linked.txt'), 'the linked file says hi\n');
+    const image = png(4, 3).toString('base64');
+    const r = await editor('blocks', {
+      model: 'echo',
+      ws1,
+      blocks: [
+        { type: 'text', text: 'look at' },
+        { type: 'resource_link', uri: `file://${ws1}/linked.txt`, name: 'linked.txt' },
+        { type: 'resource', resource: { uri: `file://${ws1}/unsaved.ts`, text: 'let unsaved = 1;' } },
+        { type: 'image', data: image, mimeType: 'image/png' },
+      ],
+    });
+    const sent = JSON.stringify(mock.current.requests[mock.current.requests.length - 1].body.messages);
+    expect(sent).toContain('look at @linked.txt');
+    expect(sent).toContain('the linked file says hi');
+    expect(sent).toContain('let unsaved = 1;');
+    expect(said(r.t)).toContain('[1 image: image/png]');
   });
 
   it('sessions in two workspaces: listed by workspace, loaded with a replay, unknown ones refused', async () => {

@@ -16,7 +16,7 @@ const env = process.env;
 const scenario = process.argv[2];
 const answers = JSON.parse(env.ANSWERS ?? '[]');
 const prompts = JSON.parse(env.PROMPTS ?? '[]');
-const seen = { updates: [], asked: [], writes: [], reads: [], stderr: '' };
+const seen = { updates: [], asked: [], writes: [], reads: [], terminals: [], stderr: '' };
 
 function startMilk() {
   const child = spawn(process.execPath, [env.MILK_CLI, 'acp', ...JSON.parse(env.MILK_ARGS ?? '[]')], {
@@ -53,14 +53,62 @@ function editor(withFs) {
   return app;
 }
 
+/** The editor's terminals: each command run as an editor runs one, with the editor's own environment. */
+function withTerminal(app) {
+  const terminals = new Map();
+  let n = 0;
+  return app
+    .onRequest(acp.methods.client.terminal.create, ({ params }) => {
+      const id = `term-${++n}`;
+      const shown = { command: params.command, args: params.args, cwd: params.cwd, output: '' };
+      seen.terminals.push(shown);
+      const child = spawn(params.command, params.args ?? [], {
+        cwd: params.cwd,
+        // What an editor's terminal has that milk keeps from commands: a token in the environment.
+        env: { ...process.env, GITHUB_TOKEN: 'ghp_editor_only' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const t = { output: '', exit: null };
+      child.stdout.on('data', (d) => (t.output += d));
+      child.stderr.on('data', (d) => (t.output += d));
+      t.exited = new Promise((resolve) =>
+        child.on('close', (code, signal) => {
+          shown.output = t.output;
+          resolve((t.exit = { exitCode: code, signal }));
+        }),
+      );
+      t.child = child;
+      terminals.set(id, t);
+      return { terminalId: id };
+    })
+    .onRequest(acp.methods.client.terminal.output, ({ params }) => {
+      const t = terminals.get(params.terminalId);
+      return { output: t.output, truncated: false, ...(t.exit ? { exitStatus: t.exit } : {}) };
+    })
+    .onRequest(acp.methods.client.terminal.waitForExit, async ({ params }) => terminals.get(params.terminalId).exited)
+    .onRequest(acp.methods.client.terminal.kill, ({ params }) => {
+      terminals.get(params.terminalId).child.kill('SIGTERM');
+      return {};
+    })
+    .onRequest(acp.methods.client.terminal.release, ({ params }) => {
+      terminals.delete(params.terminalId);
+      return {};
+    });
+}
+
 async function connect(withFs, op) {
   const child = startMilk();
   const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
   const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  const result = await editor(withFs).connectWith(stream, async (ctx) => {
+  const terminal = scenario === 'terminal';
+  const app = terminal ? withTerminal(editor(withFs)) : editor(withFs);
+  const result = await app.connectWith(stream, async (ctx) => {
     const init = await ctx.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: withFs ? { fs: { readTextFile: true, writeTextFile: true } } : {},
+      clientCapabilities: {
+        ...(withFs ? { fs: { readTextFile: true, writeTextFile: true } } : {}),
+        ...(terminal ? { terminal: true } : {}),
+      },
     });
     return op(ctx, init);
   });
@@ -159,6 +207,32 @@ const scenarios = {
       bad = { code: err.code };
     }
     return { new: session.newSessionResponse, setMode, option, t, t2, bad, all: seen.updates.map((u) => u.update) };
+  },
+  // An untrusted workspace: said once, as the first session there opens; the commands the editor may offer.
+  async trust(ctx) {
+    const first = await ctx.buildSession(env.WS1).start();
+    const deadline = Date.now() + 10_000;
+    const commandsOf = (id) =>
+      seen.updates.find((u) => u.sessionId === id && u.update.sessionUpdate === 'available_commands_update');
+    while (!commandsOf(first.sessionId) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const second = await ctx.buildSession(env.WS1).start();
+    while (!commandsOf(second.sessionId) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const t = await turn(first, prompts[0]);
+    const t2 = await turn(first, prompts[1]);
+    const of = (id) => seen.updates.filter((u) => u.sessionId === id).map((u) => u.update);
+    return { first: of(first.sessionId), second: of(second.sessionId), t, t2 };
+  },
+  // One prompt of the content blocks BLOCKS holds (text, links, embedded files, images).
+  async blocks(ctx) {
+    const session = await ctx.buildSession(env.WS1).start();
+    return { t: await turn(session, JSON.parse(env.BLOCKS)) };
+  },
+  // Commands in the editor's terminal.
+  async terminal(ctx) {
+    const session = await ctx.buildSession(env.WS1).start();
+    const turns = [];
+    for (const text of prompts) turns.push(await turn(session, text));
+    return { turns };
   },
   // The editor's files: reads see its buffer, writes land in it (the first prompt's model reads and writes, the
   // second's edits).

@@ -143,3 +143,22 @@ describe('acp prompt', () => {
     );
   });
 });
+
+describe("a command in the editor's terminal", () => {
+  it("runs the argv milk built with milk's environment only, the filter on descriptor 3 when there is one", () => {
+    const { terminalArgv } =
+      require('../../src/tools/editor-terminal') as typeof import('../../src/tools/editor-terminal');
+    const line = { bin: 'bwrap', args: ['--ro-bind', '/', '/', '--seccomp', '3', '/bin/sh', '-c', 'echo hi'] };
+    expect(terminalArgv(line, { PATH: '/bin', HOME: '/h', EMPTY: undefined }, null)).toEqual([
+      '/usr/bin/env',
+      '-i',
+      'PATH=/bin',
+      'HOME=/h',
+      'bwrap',
+      ...line.args,
+    ]);
+    const filtered = terminalArgv(line, { PATH: '/bin' }, '/tmp/x/filter.bpf');
+    expect(filtered.slice(0, 4)).toEqual(['/usr/bin/env', '-i', 'PATH=/bin', '/bin/sh']);
+    expect(filtered.slice(6)).toEqual(['sh', '/tmp/x/filter.bpf', 'bwrap', ...line.args]);
+  });
+});

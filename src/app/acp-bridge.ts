@@ -28,6 +28,17 @@ export interface EditorPort {
   permission(toolCall: acp.ToolCallUpdate, options: acp.PermissionOption[]): Promise<acp.RequestPermissionOutcome>;
   readText(file: string): Promise<string>;
   writeText(file: string, text: string): Promise<void>;
+  /** A command started in the editor's terminal (`terminal/create`); its handle. */
+  terminal(argv: readonly string[], cwd: string, maxBytes: number): Promise<TerminalHandle>;
+}
+
+/** A command in the editor's terminal, as the SDK's handle has it. */
+export interface TerminalHandle {
+  readonly id: string;
+  waitForExit(): Promise<{ exitCode?: number | null; signal?: string | null }>;
+  currentOutput(): Promise<{ output: string }>;
+  kill(): Promise<unknown>;
+  release(): Promise<unknown>;
 }
 
 /** The texts the file tools last read from and wrote to the editor's buffers, by real path (a diff's two sides). */
@@ -47,6 +58,8 @@ const EDITS = new Set(['edit_file', 'write_file']);
 
 interface CallState {
   name: string;
+  /** The editor's terminal it runs in: its output is shown there, not sent. */
+  terminal?: string;
   args: Readonly<Record<string, unknown>>;
   output: string;
   timer: NodeJS.Timeout | null;
@@ -90,6 +103,8 @@ export class AcpBridge {
   private readonly offs: Array<() => void> = [];
   /** The turn was stopped at its request limit by the editor's answer. */
   limited = false;
+  /** The command running now (commands run one at a time), by the id the editor knows it by. */
+  private command: string | null = null;
 
   constructor(
     private readonly bus: Bus,
@@ -106,8 +121,9 @@ export class AcpBridge {
     });
     on('tool.started', (e) => this.started(e));
     on('tool.output', (e) => this.output(e));
-    on('tool.result', ({ turnId, callId, text }) => {
-      if (callId) this.send(acpId(turnId, callId), { content: [contentOf(text)] });
+    on('tool.result', (e) => {
+      const found = this.callOf(e);
+      if (found && !found[1].terminal) this.send(found[0], { content: [contentOf(e.text)] });
     });
     on('tool.finished', (e) => this.finished(e));
     on('checklist.changed', ({ items }) => {
@@ -160,7 +176,16 @@ export class AcpBridge {
       this.held.written.delete(file);
       call.before = textIn(this.cwd, file);
     }
+    if (e.command && !e.declined) this.command = id;
     this.send(id, { status: e.declined ? 'failed' : 'in_progress', title: titleOf(e.detail) });
+  }
+
+  /** The running command was started in the editor's terminal `terminalId`: its call shows that terminal. */
+  inTerminal(terminalId: string): void {
+    const call = this.command ? this.calls.get(this.command) : undefined;
+    if (!this.command || !call) return;
+    call.terminal = terminalId;
+    this.send(this.command, { content: [{ type: 'terminal', terminalId }] });
   }
 
   private output(e: Events['tool.output']): void {
@@ -179,7 +204,8 @@ export class AcpBridge {
     if (!found) return;
     const [id, call] = found;
     if (call.timer) clearTimeout(call.timer);
-    const content: acp.ToolCallContent[] = [];
+    if (this.command === id) this.command = null;
+    const content: acp.ToolCallContent[] = call.terminal ? [{ type: 'terminal', terminalId: call.terminal }] : [];
     if (call.output) content.push(contentOf(call.output));
     const diff = e.ok ? this.diffOf(call) : null;
     if (diff) content.push(diff);

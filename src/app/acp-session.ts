@@ -3,7 +3,6 @@
 // the editor (app/acp-bridge.ts). A workspace's own settings apply only once trusted: the editor cannot ask.
 
 import type * as acp from '@agentclientprotocol/sdk' with { 'resolution-mode': 'import' };
-import * as fs from 'node:fs';
 import { agentParts, type AgentParts } from './agent';
 import { Bus } from '../kernel/bus';
 import { type MainOptions, resolveDirs } from './cli-support';
@@ -23,7 +22,7 @@ import { APPROVAL_MEANING, APPROVAL_MODES } from '../settings/approval';
 import { loadedCommands, fileCommandLoader, mcpPromptLoader, skillCommandLoader } from './command-loaders';
 import { sanitize } from '../protocol/inert';
 import { AcpBridge, type EditorPort, type HeldTexts } from './acp-bridge';
-import type { EditorFiles } from '../tools/tool';
+import type { EditorFiles, EditorTerminal, TerminalRun } from '../tools/tool';
 import { promptInput } from '../acp/prompt';
 import { replayUpdates, stopReason } from '../acp/updates';
 
@@ -89,7 +88,7 @@ export class AcpSession {
       ...own,
       mcpServers: { ...fromEditor, ...own.mcpServers },
       switchProvider,
-      editor: this.files(shared.client, editor),
+      editor: { files: this.files(shared.client, editor), terminal: this.terminal(shared.client, editor) },
     });
     const p = this.parts;
     this.sessions = new Sessions(
@@ -104,6 +103,11 @@ export class AcpSession {
     this.bus.on('status.warning', ({ text }) => shared.warn(text));
     this.bus.on('transcript.note', ({ text }) => shared.warn(text));
     this.bridge = new AcpBridge(this.bus, editor, cwd, this.held);
+    // The mode or model changed other than by the editor (a plan accepted in a mode, a resumed conversation's model).
+    p.settings.onChange(() => {
+      editor.update({ sessionUpdate: 'current_mode_update', currentModeId: p.settings.mode });
+      editor.update({ sessionUpdate: 'config_option_update', configOptions: this.state().configOptions });
+    }, ['mode', 'model']);
     this.commands = loadedCommands([fileCommandLoader(p.agent), skillCommandLoader(p.agent), mcpPromptLoader(p.mcp)]);
   }
 
@@ -133,6 +137,31 @@ export class AcpSession {
     };
   }
 
+  /** The editor's terminal, where it offers one: a sandboxed command runs there, its call showing it. */
+  private terminal(client: acp.ClientCapabilities | undefined, editor: EditorPort): EditorTerminal | undefined {
+    if (!client?.terminal) return undefined;
+    return {
+      run: async (argv, o): Promise<TerminalRun> => {
+        const t = await editor.terminal(argv, o.cwd, o.maxChars);
+        this.bridge.inTerminal(t.id);
+        let timedOut = false;
+        const kill = (): void => void t.kill().catch(() => undefined);
+        o.abort.addEventListener('abort', kill, { once: true });
+        const timer = o.timeout === undefined ? null : setTimeout(() => ((timedOut = true), kill()), o.timeout);
+        try {
+          const exit = await t.waitForExit();
+          const { output } = await t.currentOutput();
+          const signal = (exit.signal ?? null) as NodeJS.Signals | null;
+          return { output, code: exit.exitCode ?? null, signal, timedOut };
+        } finally {
+          if (timer) clearTimeout(timer);
+          o.abort.removeEventListener('abort', kill);
+          void t.release().catch(() => undefined);
+        }
+      },
+    };
+  }
+
   /** Rules read, instructions and skills loaded, the MCP servers started; what was wrong is said. */
   async ready(): Promise<void> {
     const p = this.parts;
@@ -140,6 +169,10 @@ export class AcpSession {
     const [kept] = await Promise.all([p.rulesRead, p.mcp.start()]);
     for (const problem of [...kept.problems, ...p.agent.load(), ...p.mcp.failures()]) this.shared.warn(problem);
     p.hooks.fire('session_start', { source: 'milk acp' });
+    // What the full screen readies while the person types, readied while the editor's person does: the secret
+    // detector (a request waits for it) looking at the system prompt once, and the HTTP client.
+    void p.detector?.detect(p.agent.text());
+    p.provider.warm();
   }
 
   /** The conversation the editor names this session by. */
@@ -278,14 +311,3 @@ export class AcpSession {
 }
 
 type PromptInputImages = ReturnType<typeof promptInput>['images'];
-
-/** Whether `cwd` is an absolute path to a folder; its real path. */
-export function workspaceOf(cwd: string): string | null {
-  if (!cwd.startsWith('/')) return null;
-  try {
-    const real = fs.realpathSync(cwd);
-    return fs.statSync(real).isDirectory() ? real : null;
-  } catch {
-    return null;
-  }
-}

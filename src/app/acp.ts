@@ -4,6 +4,8 @@
 // own workspace (app/acp-session.ts). stdout carries only the protocol: everything milk would say goes to stderr.
 
 import type * as Sdk from '@agentclientprotocol/sdk' with { 'resolution-mode': 'import' };
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { MainOptions } from './cli-support';
 import type { Config } from '../config/config';
@@ -12,7 +14,8 @@ import { dataLayout } from '../kernel/data-dir';
 import { sessionIdForWorkspace } from '../config/paths';
 import { SessionLog } from '../session/log';
 import { killLiveTools } from '../tools/lazy-command';
-import { AcpSession, type AcpShared, workspaceOf } from './acp-session';
+import { loadParts } from './parts';
+import type { AcpSession, AcpShared } from './acp-session';
 import type { EditorPort } from './acp-bridge';
 
 export interface AcpCommand {
@@ -24,6 +27,17 @@ export interface AcpCommand {
 }
 
 type Sessions = Map<string, { session: AcpSession; ready: Promise<void> }>;
+
+/** Whether `cwd` is an absolute path to a folder; its real path. */
+export function realFolder(cwd: string): string | null {
+  if (!path.isAbsolute(cwd)) return null;
+  try {
+    const real = fs.realpathSync(cwd);
+    return fs.statSync(real).isDirectory() ? real : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The conversations of a workspace, newest first, as `session/list` answers. */
 function listed(dataDir: string | null, cwd: string, warn: (t: string) => void): Sdk.SessionInfo[] {
@@ -49,10 +63,14 @@ export async function acpCommand(c: AcpCommand): Promise<number> {
   const inp = Readable.toWeb(c.io.in as Readable) as ReadableStream<Uint8Array>;
   const conn = app.connect(sdk.ndJsonStream(out, inp));
   editorOf.conn = conn;
+  // The agent's parts loaded in idle ticks while the editor sets up, as the full screen loads them after its first
+  // paint: the first session and the first prompt find them ready.
+  const parts = loadParts(() => undefined);
   const stop = (): void => conn.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await conn.closed;
+  parts.stop();
   for (const { session } of sessions.all.values()) session.close();
   killLiveTools();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -83,6 +101,8 @@ function editorFor(sdk: typeof Sdk, sessionId: () => string): EditorPort {
       ).outcome,
     readText: async (path) =>
       (await client().request(sdk.methods.client.fs.readTextFile, { sessionId: sessionId(), path })).content,
+    terminal: (argv, cwd, outputByteLimit) =>
+      client().createTerminal({ sessionId: sessionId(), command: argv[0], args: argv.slice(1), cwd, outputByteLimit }),
     writeText: async (path, content) =>
       void (await client().request(sdk.methods.client.fs.writeTextFile, { sessionId: sessionId(), path, content })),
   };
@@ -127,7 +147,10 @@ class AcpSessions {
   }
 
   private open(cwd: string, servers: readonly Sdk.McpServer[], id?: string) {
-    const real = workspaceOf(cwd);
+    // The agent's parts load at the first session, not before initialize is answered.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { AcpSession } = require('./acp-session') as typeof import('./acp-session');
+    const real = realFolder(cwd);
     if (!real) throw this.sdk.RequestError.invalidParams({ cwd }, 'cwd must be the absolute path of a folder');
     let key = id ?? '';
     const session = new AcpSession(
@@ -190,7 +213,7 @@ function acpApp(sdk: typeof Sdk, shared: AcpShared, sessions: AcpSessions, versi
     .onRequest(m.session.load, ({ params }) => sessions.resumed(params, true))
     .onRequest(m.session.resume, ({ params }) => sessions.resumed(params, false))
     .onRequest(m.session.list, ({ params }) => {
-      const cwd = workspaceOf(params.cwd ?? process.cwd());
+      const cwd = realFolder(params.cwd ?? process.cwd());
       return { sessions: cwd ? listed(shared.dataDir, cwd, shared.warn) : [] };
     })
     .onRequest(m.session.close, ({ params }) => (sessions.close(params.sessionId), {}))

@@ -25,7 +25,7 @@ import { SessionLog } from '../session/log';
 import { SessionRecorder } from '../session/recorder';
 import type { ApprovalMode } from '../protocol/approvals';
 import type { Settings } from '../settings/store';
-import type { AnyTool, EditorFiles } from '../tools/tool';
+import type { AnyTool, EditorParts } from '../tools/tool';
 import { startingSettings } from '../settings/starting';
 import type { ModelSettings } from '../config/config';
 import type { Effort } from '../settings/effort';
@@ -91,8 +91,8 @@ export interface AgentOptions {
   hooks?: Partial<Record<HookEvent, SourcedHook[]>>;
   /** Why the hooks do not run here (milk run without --hooks), or none: they do. */
   hooksOff?: string;
-  /** The editor's files (milk acp, where the editor offers them): the file tools read and write through them. */
-  editor?: EditorFiles;
+  /** The editor's files and terminal (milk acp, as far as the editor offers them): the tools use them. */
+  editor?: EditorParts;
   /** The runtime facts, made already (the full screen makes them before its first paint); else made from these. */
   settings?: Settings;
 }

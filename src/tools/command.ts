@@ -17,6 +17,7 @@ import { pushAll } from '../kernel/arrays';
 import { holdGroup, releaseGroup, signalGroup } from '../kernel/groups';
 
 import { probePidBox } from './bwrap';
+import { inEditorTerminal } from './editor-terminal';
 
 export { probeSandbox } from './bwrap';
 
@@ -81,6 +82,40 @@ async function pidBoxed(ctx: ToolContext): Promise<boolean> {
 }
 
 /**
+ * The program and arguments that run `command` as `ctx` says: bubblewrap's argv when sandboxed (with, without network,
+ * the seccomp filter it reads from descriptor 3), a process namespace of its own when `boxed`, else /bin/sh.
+ */
+export function commandLine(
+  command: string,
+  ctx: ToolContext,
+  boxed: boolean,
+): { bin: string; args: string[]; filter: Buffer | null } {
+  const filter = ctx.sandbox && !ctx.sandbox.network ? socketFilter() : null;
+  if (!ctx.sandbox)
+    return boxed
+      ? { bin: 'bwrap', args: pidBoxArgs(ctx.workspace, command), filter }
+      : { bin: '/bin/sh', args: ['-c', command], filter };
+  const args = bwrapArgs(
+    {
+      workspace: ctx.workspace,
+      network: ctx.sandbox.network,
+      ...hiddenPlaces(ctx.sandbox.hide),
+      also: (ctx.also ?? []).filter((d) => fs.existsSync(d)),
+      show: shownSkills(ctx),
+      protect: protectedPlaces([ctx.workspace, ...(ctx.also ?? [])], ctx.sandbox.controls ?? []),
+      sockets: ctx.sandbox.network ? [] : socketPlaces(ctx.workspace, process.env),
+      ...(filter ? { seccompFd: 3 } : {}),
+    },
+    command,
+  );
+  return { bin: 'bwrap', args, filter };
+}
+
+/** The environment a command gets: no credentials, and no agent sockets where it has no network. */
+const commandEnv = (ctx: ToolContext): NodeJS.ProcessEnv =>
+  toolEnv(process.env, { sockets: !ctx.sandbox || ctx.sandbox.network });
+
+/**
  * Starts `command` (in bwrap when sandboxed, or in a process namespace of its own when `boxed`), the leader of its own
  * process group, which a cancel kills whole. Without network, its seccomp filter goes to bwrap on descriptor 3.
  */
@@ -89,32 +124,12 @@ function spawnCommand(
   ctx: ToolContext,
   boxed: boolean,
 ): ChildProcessByStdio<null, Readable, Readable> {
-  const filter = ctx.sandbox && !ctx.sandbox.network ? socketFilter() : null;
-  const [bin, args] = ctx.sandbox
-    ? [
-        'bwrap',
-        bwrapArgs(
-          {
-            workspace: ctx.workspace,
-            network: ctx.sandbox.network,
-            ...hiddenPlaces(ctx.sandbox.hide),
-            also: (ctx.also ?? []).filter((d) => fs.existsSync(d)),
-            show: shownSkills(ctx),
-            protect: protectedPlaces([ctx.workspace, ...(ctx.also ?? [])], ctx.sandbox.controls ?? []),
-            sockets: ctx.sandbox.network ? [] : socketPlaces(ctx.workspace, process.env),
-            ...(filter ? { seccompFd: 3 } : {}),
-          },
-          command,
-        ),
-      ]
-    : boxed
-      ? ['bwrap', pidBoxArgs(ctx.workspace, command)]
-      : ['/bin/sh', ['-c', command]];
+  const { bin, args, filter } = commandLine(command, ctx, boxed);
   const child = spawn(bin, args, {
     cwd: ctx.workspace,
     detached: true,
     stdio: filter ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
-    env: toolEnv(process.env, { sockets: !ctx.sandbox || ctx.sandbox.network }),
+    env: commandEnv(ctx),
   });
   if (filter) {
     const fd3 = child.stdio[3] as Writable;
@@ -211,6 +226,16 @@ export async function runCommand(
   timeout?: number,
 ): Promise<ToolResult> {
   if (!command.trim()) return { ok: false, content: 'error: empty command' };
+  // The editor's terminal (milk acp) shows a sandboxed command running: the same bubblewrap argv, run there.
+  if (ctx.terminal && ctx.sandbox) {
+    const ran = await inEditorTerminal(ctx.terminal, commandLine(command, ctx, false), commandEnv(ctx), {
+      cwd: ctx.workspace,
+      abort,
+      timeout,
+      maxChars: MAX_RESULT_CHARS,
+    });
+    return shellResult(ran.output, ran.timedOut ? (timeout ?? null) : null, ran.code, ran.signal);
+  }
   const boxed = await pidBoxed(ctx);
   return new Promise((resolve) => {
     const { take, text } = collector(ctx);

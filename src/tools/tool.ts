@@ -42,6 +42,31 @@ export interface EditorFiles {
   write?(file: string, text: string): Promise<void>;
 }
 
+/** How a command ended in the editor's terminal, with what it printed (as the editor kept it). */
+export interface TerminalRun {
+  readonly output: string;
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly timedOut: boolean;
+}
+
+/**
+ * The editor's terminal (`milk acp`, where the editor offers one): a command's argv, built by milk as it would run it,
+ * run there; killed when `abort` fires or after `timeout` ms.
+ */
+export interface EditorTerminal {
+  run(
+    argv: readonly string[],
+    o: { cwd: string; abort: AbortSignal; timeout?: number; maxChars: number },
+  ): Promise<TerminalRun>;
+}
+
+/** What an editor milk runs behind lends the tools (`milk acp`): its files, its terminal, as far as it offers them. */
+export interface EditorParts {
+  readonly files?: EditorFiles;
+  readonly terminal?: EditorTerminal;
+}
+
 /**
  * Where a call's paths may lead besides the workspace (`also`: the directories added with --add-dir or /add-dir), and
  * the places no tool may reach wherever they lie (`hidden`: milk's data dir, what deny rules name).
@@ -106,6 +131,8 @@ export interface ToolContext {
   readonly writes?: WriteHooks;
   /** The editor's files, where milk runs behind one that offers them (app/acp-session.ts). */
   readonly editor?: EditorFiles;
+  /** The editor's terminal, where a sandboxed command is shown running (app/acp-session.ts). */
+  readonly terminal?: EditorTerminal;
   /** How web_fetch's hosts are judged as it runs: the first one again by address, and each redirect's. */
   readonly web?: WebJudge;
   /** Output as it arrives, for the transcript (a command's; other tools' results are shown when they end). */

@@ -4,7 +4,7 @@
 import type { Bus } from '../../kernel/bus';
 import type { Settings } from '../../settings/store';
 import type { ToolRegistry } from '../../tools/registry';
-import type { EditorFiles } from '../../tools/tool';
+import type { EditorParts } from '../../tools/tool';
 import type { BackgroundShells } from '../../tools/background';
 import type { Approvals } from '../approvals';
 import type { Hooks } from '../hook-runner';
@@ -24,8 +24,11 @@ export interface ToolCallsOptions {
   readonly hide?: readonly string[];
   /** Folders the file tools may read but not write, as they stand now: the skills used (agent/skills.ts). */
   readonly readable?: () => readonly string[];
-  /** The editor's files (milk acp): the file tools read and write through it, after every check of milk's own. */
-  readonly editor?: EditorFiles;
+  /**
+   * The editor's files and terminal (milk acp): the file tools read and write through it, after every check of milk's
+   * own; a sandboxed command runs in its terminal, as milk would run it.
+   */
+  readonly editor?: EditorParts;
   /** The tools a skill in use in turn `turn` allows (its allowed-tools, the person's own skills only), or null. */
   readonly narrowed?: (turn: number) => { readonly name: string; readonly tools: ReadonlySet<string> } | null;
   /**
