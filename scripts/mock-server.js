@@ -16,6 +16,7 @@
 // 'wrote.'
 //   search         a glob call (*.txt) and a grep call (needle, one line of context) in one answer, then 'found.'
 //   edit, edit-miss an edit_file call on notes.txt (one line changed; an old_string not in it), then 'edited.'
+//   write          a write_file call of the path the input is ("written by the model"), then "wrote: " and its result
 //   short          a few words, quickly              echo      quotes the last user message and the message count (a
 // system message not counted), and the images the request carries
 //   loop:N         a glob call in each answer until N were answered (N model requests and one more), then
@@ -576,6 +577,13 @@ function plan(scenario, body) {
         tool: { name: 'shell', args: { command: 'echo thought-through' } },
         delay: 5,
       };
+    }
+    case 'write': {
+      const asked = messages.map((m) => m.role).lastIndexOf('user');
+      const result = messages.slice(asked + 1).find((m) => m.role === 'tool');
+      if (result) return { chunks: [`wrote: ${textOf(result)}`], delay: 1 };
+      const args = { path: lastText, content: 'written by the model\n' };
+      return { chunks: ['writing. '], tool: { name: 'write_file', args }, delay: 1 };
     }
     case 'files': {
       const hasResult = messages.some(

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { CLI, tempDir } from '../helpers/pty';
 import { useMockServer } from '../helpers/mock';
 import { png } from '../helpers/png';
+import { milkCli } from '../helpers/run';
 
 const mock = useMockServer();
 const CLIENT = path.join(__dirname, '..', 'helpers', 'acp-client.mjs');
@@ -45,6 +46,7 @@ function editor(
     ws1?: string;
     ws2?: string;
     blocks?: unknown[];
+    load?: string;
   } = {},
 ): Promise<Result> {
   const env = {
@@ -59,6 +61,7 @@ function editor(
     ANSWERS: JSON.stringify(o.answers ?? []),
     PROMPTS: JSON.stringify(o.prompts ?? []),
     BLOCKS: JSON.stringify(o.blocks ?? []),
+    LOAD: o.load ?? '',
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLIENT, scenario], { env });
@@ -195,6 +198,29 @@ describe('milk acp', () => {
     ]);
   });
 
+  it("the editor's files get no write milk's own checks would stop: control files asked in full-auto, bounds kept", async () => {
+    const ws1 = tempDir();
+    fs.mkdirSync(path.join(ws1, '.milk'));
+    fs.writeFileSync(path.join(ws1, '.milk', 'settings.json'), '{}\n');
+    const outside = path.join(tempDir(), 'outside.txt');
+    const r = await editor('files-mode', {
+      model: 'write',
+      answers: ['no'],
+      prompts: ['.milk/settings.json', outside, 'plain.txt'],
+      ws1,
+    });
+    const [control, out, plain] = r.turns as Turn[];
+    // full-auto, and still asked: a control file; declined, so the editor was never written to.
+    expect(r.seen.asked.map((a) => a.toolCall.title)).toEqual(['Write .milk/settings.json (21 chars)']);
+    expect(kinds(control)).toContain('tool_call_update:failed');
+    // Outside the workspace: refused by milk's confinement before the editor hears of a write.
+    expect(kinds(out)).toContain('tool_call_update:failed');
+    expect(said(out)).toMatch(/outside|not allowed|workspace/);
+    // An ordinary file in full-auto: written through the editor, unasked.
+    expect(kinds(plain)).toContain('tool_call_update:completed');
+    expect(r.seen.writes.map((w) => w.path)).toEqual([path.join(ws1, 'plain.txt')]);
+  });
+
   it("runs a sandboxed command in the editor's terminal: the same bubblewrap argv, milk's environment only", async () => {
     const ws1 = tempDir();
     const command = 'printenv GITHUB_TOKEN || echo no-token; touch /etc/milk-acp-x || echo cannot-write; echo inside';
@@ -295,6 +321,34 @@ describe('milk acp', () => {
     // The full screen's sessions: the same log, so `milk --resume` finds it.
     const logs = fs.readdirSync(path.join(home, '.milk', 'sessions'));
     expect(logs).toHaveLength(2);
+  });
+
+  it('goes on with a conversation milk run had, and milk run goes on with the one the editor had', async () => {
+    const home = tempDir();
+    const ws1 = tempDir();
+    const flags = (model: string) => ['--provider', 'openai', '--base-url', `${mock.current.url}/v1`, '--model', model];
+    const ran = await milkCli(['run', ...flags('echo'), '--output-format', 'json', 'from the terminal'], {
+      cwd: ws1,
+      env: { HOME: home },
+    });
+    const conv = (JSON.parse(ran.out) as { conversation: string }).conversation;
+    const r = await editor('resume', { model: 'echo', prompts: ['from the editor'], home, ws1, load: conv });
+    expect(r.listed.sessions.map((s: { sessionId: string }) => s.sessionId)).toEqual([conv]);
+    expect(r.replayed.map((u: Update) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_message_chunk']);
+    expect(JSON.stringify(r.replayed)).toContain('from the terminal');
+    // The model got both turns: the conversation went on (echo counts the messages it was sent).
+    expect(r.stopReason).toBe('end_turn');
+    const answer = (r.after as Update[])
+      .filter((u) => u.sessionUpdate === 'agent_message_chunk')
+      .map((u) => (u.content as { text: string }).text)
+      .join('');
+    expect(answer).toBe('echo: from the editor (3 messages)');
+    // And back: milk run --resume takes up what the editor left.
+    const back = await milkCli(['run', ...flags('echo'), '--resume', conv, 'from the terminal again'], {
+      cwd: ws1,
+      env: { HOME: home },
+    });
+    expect(back.out).toContain('echo: from the terminal again (5 messages)');
   });
 
   it('modes and models are config options; set_mode and set_config_option change what runs unasked', async () => {

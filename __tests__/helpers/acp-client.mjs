@@ -227,6 +227,29 @@ const scenarios = {
     const session = await ctx.buildSession(env.WS1).start();
     return { t: await turn(session, JSON.parse(env.BLOCKS)) };
   },
+  // The editor's files in full-auto: one prompt after another.
+  async 'files-mode'(ctx) {
+    const session = await ctx.buildSession(env.WS1).start();
+    await ctx.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: 'full-auto' });
+    const turns = [];
+    for (const text of prompts) turns.push(await turn(session, text));
+    return { turns };
+  },
+  // A conversation another front end had (LOAD: its id) loaded and replayed, then gone on with.
+  async resume(ctx) {
+    const listed = await ctx.request(acp.methods.agent.session.list, { cwd: env.WS1 });
+    const from = seen.updates.length;
+    await ctx.request(acp.methods.agent.session.load, { sessionId: env.LOAD, cwd: env.WS1, mcpServers: [] });
+    const replayed = seen.updates.slice(from).map((u) => u.update);
+    const sessionId = env.LOAD;
+    const response = await ctx.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'text', text: prompts[0] }],
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const after = seen.updates.slice(from + replayed.length).map((u) => u.update);
+    return { listed, replayed, stopReason: response.stopReason, after };
+  },
   // Commands in the editor's terminal.
   async terminal(ctx) {
     const session = await ctx.buildSession(env.WS1).start();
@@ -276,7 +299,7 @@ async function malformed() {
 
 async function main() {
   if (scenario === 'malformed') return malformed();
-  const withFs = scenario === 'files';
+  const withFs = scenario === 'files' || scenario === 'files-mode';
   return connect(withFs, scenarios[scenario]);
 }
 

@@ -277,7 +277,8 @@ export class AcpSession {
 
   /** `/name args` filled in from its command; the text as it is when it names none; null: no such command. */
   private async expanded(text: string): Promise<string | null> {
-    const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+    // A name, then blanks or nothing: `/tmp/x is broken` is a path in a prompt, not a command.
+    const m = /^\/([A-Za-z][\w.:-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
     if (!m) return text;
     if (!this.commands.names().includes(m[1])) return null;
     return (await this.commands.expand(m[1], m[2] ?? '')) ?? null;
