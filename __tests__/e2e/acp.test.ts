@@ -47,6 +47,7 @@ function editor(
     ws2?: string;
     blocks?: unknown[];
     load?: string;
+    mcp?: unknown[];
   } = {},
 ): Promise<Result> {
   const env = {
@@ -62,6 +63,7 @@ function editor(
     PROMPTS: JSON.stringify(o.prompts ?? []),
     BLOCKS: JSON.stringify(o.blocks ?? []),
     LOAD: o.load ?? '',
+    EDITOR_MCP: JSON.stringify(o.mcp ?? []),
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLIENT, scenario], { env });
@@ -349,6 +351,34 @@ describe('milk acp', () => {
       env: { HOME: home },
     });
     expect(back.out).toContain('echo: from the terminal again (5 messages)');
+  });
+
+  it("streams reasoning as thought chunks, the checklist as a plan, and the editor's MCP server's tools", async () => {
+    const server = path.join(__dirname, '..', '..', 'scripts', 'mock-mcp-server.js');
+    const r = await editor('each', {
+      model: 'short',
+      answers: ['yes', 'yes'],
+      prompts: [
+        ['reasoning', 'think'],
+        ['todo', 'plan it'],
+        ['mcp', 'ask the server'],
+      ] as unknown as string[],
+      mcp: [{ name: 'demo', command: process.execPath, args: [server], env: [] }],
+    });
+    const [reasoning, todo, mcpTurn] = r.turns as Turn[];
+    expect(reasoning.updates.some((u) => u.sessionUpdate === 'agent_thought_chunk')).toBe(true);
+    expect(said(reasoning)).toContain('done thinking.');
+    const plans = todo.updates.filter((u) => u.sessionUpdate === 'plan');
+    expect(plans).toHaveLength(2);
+    expect(plans[1].entries).toEqual([
+      { content: 'Read the notes', priority: 'medium', status: 'completed' },
+      { content: 'Change the code', priority: 'medium', status: 'completed' },
+      { content: 'Run the tests', priority: 'medium', status: 'in_progress' },
+    ]);
+    // The editor's own server's tool, asked about (milk cannot judge what it does) and run.
+    expect(mcpTurn.updates.find((u) => u.sessionUpdate === 'tool_call')).toMatchObject({ kind: 'other' });
+    expect(kinds(mcpTurn)).toContain('tool_call_update:completed');
+    expect(said(mcpTurn)).toContain('the server said:');
   });
 
   it('modes and models are config options; set_mode and set_config_option change what runs unasked', async () => {

@@ -250,6 +250,20 @@ const scenarios = {
     const after = seen.updates.slice(from + replayed.length).map((u) => u.update);
     return { listed, replayed, stopReason: response.stopReason, after };
   },
+  // A new session for each [model, prompt] of PROMPTS, the editor's MCP servers (EDITOR_MCP) passed to each.
+  async each(ctx) {
+    const turns = [];
+    for (const [model, text] of prompts) {
+      const session = await ctx.buildSession({ cwd: env.WS1, mcpServers: JSON.parse(env.EDITOR_MCP ?? '[]') }).start();
+      await ctx.request(acp.methods.agent.session.setConfigOption, {
+        sessionId: session.sessionId,
+        configId: 'model',
+        value: model,
+      });
+      turns.push(await turn(session, text));
+    }
+    return { turns };
+  },
   // Commands in the editor's terminal.
   async terminal(ctx) {
     const session = await ctx.buildSession(env.WS1).start();
