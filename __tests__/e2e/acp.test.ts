@@ -381,6 +381,12 @@ describe('milk acp', () => {
     expect(said(mcpTurn)).toContain('the server said:');
   });
 
+  it("a failed turn is the prompt's error, with milk's reason", async () => {
+    const r = await editor('failing', { model: 'status-500', prompts: ['hello'] });
+    expect(r.failed.code).toBe(-32603);
+    expect(r.failed.message).toContain('server error 500');
+  });
+
   it('modes and models are config options; set_mode and set_config_option change what runs unasked', async () => {
     const r = await editor('modes', { model: 'run', prompts: ['echo free', 'echo refused'] });
     const options = r.new.configOptions.map((o: { id: string; category: string }) => `${o.id}:${o.category}`);

@@ -264,6 +264,16 @@ const scenarios = {
     }
     return { turns };
   },
+  // A prompt whose turn fails: the error the editor gets.
+  async failing(ctx) {
+    const session = await ctx.buildSession(env.WS1).start();
+    try {
+      await session.prompt(prompts[0]);
+      return { failed: null };
+    } catch (err) {
+      return { failed: { code: err.code, message: err.message } };
+    }
+  },
   // Commands in the editor's terminal.
   async terminal(ctx) {
     const session = await ctx.buildSession(env.WS1).start();

@@ -230,7 +230,12 @@ function acpApp(sdk: typeof Sdk, shared: AcpShared, sessions: AcpSessions, versi
     .onRequest(m.session.prompt, async ({ params }) => {
       const s = sessions.find(params.sessionId);
       await s.ready;
-      return { stopReason: await s.session.prompt(params.prompt) };
+      try {
+        return { stopReason: await s.session.prompt(params.prompt) };
+      } catch (err) {
+        // The turn failed (the server's error, a busy session): milk's reason as the error's message.
+        throw new sdk.RequestError(-32603, sanitize(err instanceof Error ? err.message : String(err)));
+      }
     })
     .onNotification(m.session.cancel, ({ params }) => sessions.all.get(params.sessionId)?.session.cancel());
 }
