@@ -272,8 +272,8 @@ describe('milk acp', () => {
         name: string;
         description: string;
       }>) ?? [];
-    expect(offered(r.first).map((c) => c.name)).toEqual(['greet']);
-    expect(offered(r.first)[0].description).toContain('say hello');
+    expect(offered(r.first).map((c) => c.name)).toEqual(['compact', 'greet']);
+    expect(offered(r.first)[1].description).toContain('say hello');
     // /greet is filled in as the full screen fills it; the project's command is not there until trusted.
     expect(said(r.t)).toContain('echo: hello to the editor');
     expect(said(r.t2)).toContain('no command /project-cmd here');
@@ -379,6 +379,17 @@ describe('milk acp', () => {
     expect(mcpTurn.updates.find((u) => u.sessionUpdate === 'tool_call')).toMatchObject({ kind: 'other' });
     expect(kinds(mcpTurn)).toContain('tool_call_update:completed');
     expect(said(mcpTurn)).toContain('the server said:');
+  });
+
+  it('/compact replaces the conversation by its summary, as on the full screen', async () => {
+    const r = await editor('permissions', { model: 'echo', prompts: ['first words', '/compact', 'after it'] });
+    const [, compacted, after] = r.turns as Turn[];
+    expect(compacted.stopReason).toBe('end_turn');
+    expect(said(compacted)).toContain('context compacted');
+    // What the model got next: the summary and the new input, not the first exchange.
+    const sent = JSON.stringify(mock.current.requests[mock.current.requests.length - 1].body.messages);
+    expect(sent).toContain('SUMMARY of');
+    expect(said(after)).toContain('echo: after it');
   });
 
   it("a failed turn is the prompt's error, with milk's reason", async () => {

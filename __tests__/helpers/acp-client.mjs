@@ -116,13 +116,17 @@ async function connect(withFs, op) {
   return { ...result, exit: await exited };
 }
 
+/** The session's own news (the commands it offers, its mode) comes when it comes: no part of a turn or a replay. */
+const NEWS = new Set(['available_commands_update', 'current_mode_update', 'config_option_update']);
+const news = (u) => NEWS.has(u.update.sessionUpdate);
+
 /** Runs a prompt to its end; the stop reason and the updates it brought. */
 async function turn(session, text) {
   const from = seen.updates.length;
   const response = await session.prompt(text);
   // Updates sent before the answer arrive before it; a moment for the last to be read.
   await new Promise((r) => setTimeout(r, 50));
-  const updates = seen.updates.slice(from).filter((u) => u.sessionId === session.sessionId);
+  const updates = seen.updates.slice(from).filter((u) => u.sessionId === session.sessionId && !news(u));
   return { stopReason: response.stopReason, updates: updates.map((u) => u.update) };
 }
 
@@ -171,7 +175,10 @@ const scenarios = {
       cwd: env.WS1,
       mcpServers: [],
     });
-    const replayed = seen.updates.slice(from).map((u) => ({ sessionId: u.sessionId, update: u.update }));
+    const replayed = seen.updates
+      .slice(from)
+      .filter((u) => !news(u))
+      .map((u) => ({ sessionId: u.sessionId, update: u.update }));
     let missing = null;
     try {
       await ctx.request(acp.methods.agent.session.load, { sessionId: 'no-such', cwd: env.WS1, mcpServers: [] });
@@ -240,14 +247,21 @@ const scenarios = {
     const listed = await ctx.request(acp.methods.agent.session.list, { cwd: env.WS1 });
     const from = seen.updates.length;
     await ctx.request(acp.methods.agent.session.load, { sessionId: env.LOAD, cwd: env.WS1, mcpServers: [] });
-    const replayed = seen.updates.slice(from).map((u) => u.update);
+    const replayed = seen.updates
+      .slice(from)
+      .filter((u) => !news(u))
+      .map((u) => u.update);
     const sessionId = env.LOAD;
     const response = await ctx.request(acp.methods.agent.session.prompt, {
       sessionId,
       prompt: [{ type: 'text', text: prompts[0] }],
     });
     await new Promise((r) => setTimeout(r, 50));
-    const after = seen.updates.slice(from + replayed.length).map((u) => u.update);
+    const after = seen.updates
+      .slice(from)
+      .filter((u) => !news(u))
+      .slice(replayed.length)
+      .map((u) => u.update);
     return { listed, replayed, stopReason: response.stopReason, after };
   },
   // A new session for each [model, prompt] of PROMPTS, the editor's MCP servers (EDITOR_MCP) passed to each.

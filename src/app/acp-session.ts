@@ -22,7 +22,7 @@ import { APPROVAL_MEANING, APPROVAL_MODES } from '../settings/approval';
 import { loadedCommands, fileCommandLoader, mcpPromptLoader, skillCommandLoader } from './command-loaders';
 import { sanitize } from '../protocol/inert';
 import { AcpBridge, type EditorPort, type HeldTexts } from './acp-bridge';
-import type { EditorFiles, EditorTerminal, TerminalRun } from '../tools/tool';
+import { editorParts } from './acp-editor';
 import { promptInput } from '../acp/prompt';
 import { replayUpdates, stopReason } from '../acp/updates';
 
@@ -36,6 +36,13 @@ export interface AcpShared {
   /** What the editor offers (initialize): its files, a terminal. */
   client?: acp.ClientCapabilities;
 }
+
+/** /compact, offered as the full screen offers it (a prompt file of that name takes its place). */
+const COMPACT: acp.AvailableCommand = {
+  name: 'compact',
+  description: 'Replace the conversation, in what the model gets, by its summary of it (what to keep above all)',
+  input: { hint: 'what to keep above all (optional)' },
+};
 
 /** The modes an editor may pick, in milk's order (the least trusting first). */
 const MODES = APPROVAL_MODES.map((id) => ({ id, name: id, description: APPROVAL_MEANING[id] }));
@@ -88,7 +95,7 @@ export class AcpSession {
       ...own,
       mcpServers: { ...fromEditor, ...own.mcpServers },
       switchProvider,
-      editor: { files: this.files(shared.client, editor), terminal: this.terminal(shared.client, editor) },
+      editor: editorParts(shared.client, editor, this.held, (id) => this.bridge.inTerminal(id)),
     });
     const p = this.parts;
     this.sessions = new Sessions(
@@ -109,57 +116,6 @@ export class AcpSession {
       editor.update({ sessionUpdate: 'config_option_update', configOptions: this.state().configOptions });
     }, ['mode', 'model']);
     this.commands = loadedCommands([fileCommandLoader(p.agent), skillCommandLoader(p.agent), mcpPromptLoader(p.mcp)]);
-  }
-
-  /** The editor's files, as far as it offers them: what went through them kept for the diffs it is shown. */
-  private files(client: acp.ClientCapabilities | undefined, editor: EditorPort): EditorFiles | undefined {
-    const fs = client?.fs;
-    if (!fs?.readTextFile && !fs?.writeTextFile) return undefined;
-    const held = this.held;
-    return {
-      ...(fs.readTextFile
-        ? {
-            read: async (file: string) => {
-              const text = await editor.readText(file);
-              held.read.set(file, text);
-              return text;
-            },
-          }
-        : {}),
-      ...(fs.writeTextFile
-        ? {
-            write: async (file: string, text: string) => {
-              await editor.writeText(file, text);
-              held.written.set(file, text);
-            },
-          }
-        : {}),
-    };
-  }
-
-  /** The editor's terminal, where it offers one: a sandboxed command runs there, its call showing it. */
-  private terminal(client: acp.ClientCapabilities | undefined, editor: EditorPort): EditorTerminal | undefined {
-    if (!client?.terminal) return undefined;
-    return {
-      run: async (argv, o): Promise<TerminalRun> => {
-        const t = await editor.terminal(argv, o.cwd, o.maxChars);
-        this.bridge.inTerminal(t.id);
-        let timedOut = false;
-        const kill = (): void => void t.kill().catch(() => undefined);
-        o.abort.addEventListener('abort', kill, { once: true });
-        const timer = o.timeout === undefined ? null : setTimeout(() => ((timedOut = true), kill()), o.timeout);
-        try {
-          const exit = await t.waitForExit();
-          const { output } = await t.currentOutput();
-          const signal = (exit.signal ?? null) as NodeJS.Signals | null;
-          return { output, code: exit.exitCode ?? null, signal, timedOut };
-        } finally {
-          if (timer) clearTimeout(timer);
-          o.abort.removeEventListener('abort', kill);
-          void t.release().catch(() => undefined);
-        }
-      },
-    };
   }
 
   /** Rules read, instructions and skills loaded, the MCP servers started; what was wrong is said. */
@@ -233,13 +189,14 @@ export class AcpSession {
     return false;
   }
 
-  /** The prompt files', skills' and MCP servers' commands, as the editor offers them after `/`. */
+  /** /compact, then the prompt files', skills' and MCP servers' commands, as the editor offers them after `/`. */
   available(): acp.AvailableCommand[] {
-    return this.commands.entries().map((c) => ({
+    const own = this.commands.entries().map((c) => ({
       name: c.name,
       description: c.description,
       input: { hint: 'arguments' },
     }));
+    return own.some((c) => c.name === 'compact') ? own : [COMPACT, ...own];
   }
 
   /** One turn for the editor's prompt; how it ended. */
@@ -248,27 +205,49 @@ export class AcpSession {
     if (runner.busy) throw new Error('a turn is running in this session: cancel it first');
     const asked = promptInput(blocks, this.cwd);
     for (const n of asked.notes) this.shared.warn(n);
+    const compact = /^\/compact(?:\s+([\s\S]*))?$/.exec(asked.text.trim());
+    if (compact && !this.commands.names().includes('compact')) return this.compact(compact[1]?.trim() || undefined);
     const text = await this.expanded(asked.text);
     if (text === null) {
       const name = asked.text.trim().split(/\s/, 1)[0];
-      this.editor.update({
-        sessionUpdate: 'agent_message_chunk',
-        content: { type: 'text', text: sanitize(`no command ${name} here (the editor lists those there are)`) },
-      });
-      return 'end_turn';
+      return this.say(`no command ${name} here (the editor lists those there are)`);
     }
     const segments = mentionsIn(this.cwd, text, this.parts.settings.dirs);
     const attached = attachMentions(this.cwd, segments, this.parts.settings.dirs);
     for (const note of attached.notes) this.shared.warn(note);
     const images = [...attached.images, ...this.images(asked.images)];
+    return this.ran(() => runner.start(attached.text, { segments, images }));
+  }
+
+  /** The conversation replaced by the model's summary of it, as /compact does on the full screen. */
+  private async compact(focus: string | undefined): Promise<acp.StopReason> {
+    let started = false;
+    const reason = await this.ran(() => ((started = this.parts.runner.compact(focus) !== null), started));
+    if (!started) return this.say('nothing to compact: the conversation is empty');
+    if (reason === 'end_turn') this.say('context compacted: the model goes on from its summary of what came before');
+    return reason;
+  }
+
+  /** Words of milk's own to the editor, as the agent's. */
+  private say(text: string): acp.StopReason {
+    this.editor.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: sanitize(text) } });
+    return 'end_turn';
+  }
+
+  /** A turn `start` starts (false: none), run to its end; how it ended, or its failure thrown. */
+  private async ran(start: () => unknown): Promise<acp.StopReason> {
     this.bridge.limited = false;
+    let off: () => void = () => undefined;
     const ended = new Promise<{ status: 'done' | 'interrupted' | 'error'; message?: string }>((resolve) => {
-      const off = this.bus.on('turn.ended', (e) => {
+      off = this.bus.on('turn.ended', (e) => {
         off();
         resolve(e);
       });
     });
-    runner.start(attached.text, { segments, images });
+    if (start() === false) {
+      off();
+      return 'end_turn';
+    }
     const end = await ended;
     const reason = stopReason(end.status, this.bridge.limited);
     if (reason === null) throw new Error(end.message ?? 'the turn failed');
