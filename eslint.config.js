@@ -98,6 +98,7 @@ const PURE = [
   'src/kernel/checklist.ts',
   'src/kernel/questions.ts',
   'src/config/hooks.ts',
+  'src/config/plugins.ts',
   'src/tui/scrollback.ts',
   'src/session/export.ts',
   'src/agent/subagents.ts',
