@@ -51,6 +51,8 @@ export function buildProgram(): Command {
   addAcpCommand(program);
   addDoctorCommand(program);
   addTrustCommands(program);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('./app/plugin-cli') as typeof import('./app/plugin-cli')).addPluginCommands(program);
   addShellCommands(program);
   for (const cmd of [...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
     cmd.exitOverride().configureOutput(program.configureOutput());

@@ -27,6 +27,9 @@ export function dataLayout(dataDir: string) {
     subagents: path.join(dataDir, 'agents'),
     /** The person's Agent Skills, a folder each with its SKILL.md (agent/skills.ts). */
     skills: path.join(dataDir, 'skills'),
+    /** The plugins installed (config/plugin-store.ts): a folder each, and what milk keeps of them. */
+    plugins: path.join(dataDir, 'plugins'),
+    pluginsFile: path.join(dataDir, 'plugins.json'),
     /** Session folders, their history files and older one-file logs. */
     sessions,
     /** One session's conversation logs, a file each. */
