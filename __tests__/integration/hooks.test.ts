@@ -75,14 +75,20 @@ describe('before_tool', () => {
     );
     expect(fs.existsSync(path.join(r.workspace, 'made.txt'))).toBe(false);
     expect(r.answers[1]).toContain('fine');
-    // Shown the event on stdin, in the workspace.
+    // Shown the event on stdin, in the workspace: milk's fields, and Claude Code's for hooks written for it.
     const first = r.events()[0];
+    const command = 'curl -o got.txt http://127.0.0.1:9/ ; touch made.txt';
     expect(first).toEqual({
       event: 'before_tool',
       tool: 'shell',
-      args: { command: 'curl -o got.txt http://127.0.0.1:9/ ; touch made.txt' },
+      args: { command },
       workspace: r.workspace,
       conversation: r.conv,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command },
+      cwd: r.workspace,
+      session_id: r.conv,
     });
   });
 

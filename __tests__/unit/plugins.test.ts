@@ -155,3 +155,52 @@ describe("a marketplace's plugin", () => {
     });
   });
 });
+
+describe("a Claude Code hook's stdin and answer", () => {
+  it("gets Claude Code's field names beside milk's", () => {
+    const { claudeFields } = require('../../src/config/plugins') as typeof import('../../src/config/plugins');
+    expect(
+      claudeFields('before_tool', { tool: 'shell', args: { command: 'ls' } }, { workspace: '/w', conversation: 'c1' }),
+    ).toEqual({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      cwd: '/w',
+      session_id: 'c1',
+    });
+    expect(
+      claudeFields(
+        'after_tool',
+        { tool: 'demo__note', args: {}, result: 'ok' },
+        { workspace: '/w', conversation: 'c' },
+      ),
+    ).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'demo__note', tool_response: 'ok' });
+    expect(claudeFields('user_prompt', { prompt: 'hi' }, { workspace: '/w', conversation: 'c' })).toEqual({
+      hook_event_name: 'UserPromptSubmit',
+      cwd: '/w',
+      session_id: 'c',
+    });
+  });
+
+  it('honours permissionDecision and decision: block', () => {
+    const { verdictOf } = require('../../src/config/hooks') as typeof import('../../src/config/hooks');
+    const out = (o: object) => verdictOf({ code: 0, stdout: JSON.stringify(o), stderr: '' });
+    const specific = (decision: string, reason?: string) => ({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: decision,
+        permissionDecisionReason: reason,
+      },
+    });
+    expect(out(specific('allow', 'safe'))).toEqual({ kind: 'approve', reason: 'safe' });
+    expect(out(specific('deny', 'not here'))).toEqual({ kind: 'refuse', reason: 'not here' });
+    expect(out(specific('ask'))).toEqual({ kind: 'none' });
+    expect(out({ decision: 'block', reason: 'stop' })).toEqual({ kind: 'block', reason: 'stop' });
+    // milk's own answers read as before; exit 2 blocks whoever wrote the hook.
+    expect(out({ decision: 'approve' })).toEqual({ kind: 'approve' });
+    expect(verdictOf({ code: 2, stdout: '', stderr: 'blocked by the kit' })).toEqual({
+      kind: 'block',
+      reason: 'blocked by the kit',
+    });
+  });
+});

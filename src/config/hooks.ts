@@ -103,6 +103,8 @@ export function verdictOf(run: HookRun): HookVerdict {
   } catch {
     return { kind: 'failed', why: 'its stdout began with { but was not JSON' };
   }
+  const claude = claudeVerdict(o);
+  if (claude) return claude;
   const reason = typeof o.reason === 'string' && o.reason.trim() ? o.reason.trim() : undefined;
   const args = o.args !== undefined && isObject(o.args) ? o.args : undefined;
   if (o.args !== undefined && args === undefined) return { kind: 'failed', why: '"args" must be an object' };
@@ -110,6 +112,22 @@ export function verdictOf(run: HookRun): HookVerdict {
   if (o.decision === 'approve') return { kind: 'approve', ...(reason ? { reason } : {}), ...(args ? { args } : {}) };
   if (o.decision !== undefined) return { kind: 'failed', why: '"decision" must be "approve" or "refuse"' };
   return args ? { kind: 'args', args } : { kind: 'none' };
+}
+
+/**
+ * A Claude Code hook's answer (a plugin's): `hookSpecificOutput.permissionDecision` allow (approve), deny (refuse) or
+ * ask (milk's mode decides), with its reason; `decision: "block"` blocks. Null: not one of those.
+ */
+function claudeVerdict(o: Record<string, unknown>): HookVerdict | null {
+  const specific = isObject(o.hookSpecificOutput) ? o.hookSpecificOutput : null;
+  const decision = specific?.permissionDecision;
+  const why = specific?.permissionDecisionReason ?? o.reason;
+  const reason = typeof why === 'string' && why.trim() ? why.trim() : undefined;
+  if (decision === 'allow') return { kind: 'approve', ...(reason ? { reason } : {}) };
+  if (decision === 'deny') return { kind: 'refuse', reason: reason ?? 'no reason given' };
+  if (decision === 'ask') return { kind: 'none' };
+  if (o.decision === 'block') return { kind: 'block', reason: reason ?? 'no reason given' };
+  return null;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

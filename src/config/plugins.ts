@@ -30,6 +30,28 @@ export const TOOL_NAME_MAP: Readonly<Record<string, string>> = {
   Task: 'task',
 };
 
+/**
+ * The fields a Claude Code hook reads on its stdin, beside milk's own (`event`, `tool`, `args`…): its event's and
+ * tool's names as Claude Code calls them, the tool's input, the folder and the conversation.
+ */
+export function claudeFields(
+  event: HookEvent,
+  fields: Readonly<Record<string, unknown>>,
+  where: { workspace: string; conversation: string },
+): Record<string, unknown> {
+  const name = Object.entries(HOOK_EVENT_MAP).find(([, ours]) => ours === event)?.[0];
+  const tool = typeof fields.tool === 'string' ? fields.tool : undefined;
+  const claudeTool = tool && Object.entries(TOOL_NAME_MAP).find(([, ours]) => ours === tool)?.[0];
+  return {
+    ...(name ? { hook_event_name: name } : {}),
+    ...(tool ? { tool_name: claudeTool ?? tool } : {}),
+    ...(fields.args !== undefined ? { tool_input: fields.args } : {}),
+    ...(fields.result !== undefined ? { tool_response: fields.result } : {}),
+    cwd: where.workspace,
+    session_id: where.conversation,
+  };
+}
+
 /** What a plugin's manifest says of it. */
 export interface PluginManifest {
   readonly name: string;

@@ -9,6 +9,7 @@
 // node:child_process is loaded at the first hook, never at start-up.
 
 import type { Bus } from '../kernel/bus';
+import { claudeFields } from '../config/plugins';
 import { groupAlive, holdGroup, releaseGroup, signalGroup } from '../kernel/groups';
 import {
   DEFAULT_HOOK_TIMEOUT_S,
@@ -139,7 +140,9 @@ export class Hooks {
     const refused = (await this.o.vouch?.(hook.command)) ?? null;
     if (refused) return { code: null, stdout: '', stderr: '', failed: refused };
     await this.o.beforeRun?.();
-    const payload = { event, ...fields, workspace: this.o.workspace, conversation: this.o.conversation() };
+    const where = { workspace: this.o.workspace, conversation: this.o.conversation() };
+    // Claude Code's fields too, so that a plugin's hooks (and any written for Claude Code) read what they expect.
+    const payload = { event, ...fields, ...where, ...claudeFields(event, fields, where) };
     return runHook(hook.command, JSON.stringify(payload), {
       cwd: this.o.workspace,
       timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000,
