@@ -38,12 +38,9 @@ export function writePlugin(
       },
     }),
   );
-  put(
-    '.mcp.json',
-    JSON.stringify({
-      mcpServers: { notes: { command: process.execPath, args: [MCP_SERVER, '--root', '${CLAUDE_PLUGIN_ROOT}'] } },
-    }),
-  );
+  // The server starts only where ${CLAUDE_PLUGIN_ROOT} was put in: its script is inside the plugin.
+  put('bin/server.sh', `#!/bin/sh\nexec '${process.execPath}' '${MCP_SERVER}' "$@"\n`, 0o755);
+  put('.mcp.json', JSON.stringify({ mcpServers: { demo: { command: '${CLAUDE_PLUGIN_ROOT}/bin/server.sh' } } }));
   return dir;
 }
 

@@ -3,7 +3,11 @@
 // off per workspace, removed.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { milkCli } from '../helpers/run';
+import { milkCli, mockRun } from '../helpers/run';
+import { useMockServer } from '../helpers/mock';
+import { agent } from '../helpers/agent';
+import { OfflineProvider } from '../../src/providers/offline';
+import { expandPrompt } from '../../src/agent/prompt-commands';
 import { tempDir } from '../helpers/pty';
 import { bareRepo, writePlugin } from '../helpers/plugin';
 
@@ -20,6 +24,8 @@ function setup() {
   return { home, ws, plugin, asked, store, installed: path.join(home, '.milk', 'plugins') };
 }
 
+const mock = useMockServer();
+
 describe('milk plugin', () => {
   it('installs a plugin from a folder once its hooks and servers are trusted, and lists what it has', async () => {
     const s = setup();
@@ -27,7 +33,7 @@ describe('milk plugin', () => {
     const no = await s.asked('n\n', 'add', src);
     expect(no.out).toContain('trusting it turns on:');
     expect(no.out).toContain(`hook before_tool (shell): ${path.join(s.installed, 'kit')}/hooks/block.sh`);
-    expect(no.out).toMatch(/MCP server notes: .*mock-mcp-server\.js --root .*\/plugins\/kit/);
+    expect(no.out).toContain(`MCP server demo: ${path.join(s.installed, 'kit')}/bin/server.sh`);
     expect(no.out).toContain('not installed');
     expect(fs.existsSync(path.join(s.installed, 'kit'))).toBe(false);
     const yes = await s.asked('y\n', 'add', src);
@@ -115,5 +121,48 @@ describe('milk plugin', () => {
     expect(fs.existsSync(path.join(s.installed, 'kit'))).toBe(false);
     expect((await s.plugin('list')).out).toContain('no plugins installed');
     expect((await s.plugin('remove', 'kit')).err).toContain('no plugin kit');
+  });
+
+  it("puts a trusted plugin to use: its hook blocks a shell call, its server's tools, agent, skill and command", async () => {
+    const s = setup();
+    await s.plugin('add', '--yes', writePlugin(tempDir()));
+    const run = (model: string, prompt: string, ...flags: string[]) =>
+      milkCli([...mockRun(mock.current.url, model), '--approval', 'full-auto', ...flags, prompt], {
+        cwd: s.ws,
+        env: { HOME: s.home },
+      });
+    // Its PreToolUse hook on Bash: exit 2 blocks the shell call, its stderr the reason the model is told.
+    const blocked = await run('run', 'touch made.txt', '--hooks');
+    expect(blocked.code).toBe(0);
+    const told = JSON.stringify(mock.current.requests[mock.current.requests.length - 1].body.messages);
+    expect(told).toContain('blocked by the kit');
+    expect(fs.existsSync(path.join(s.ws, 'made.txt'))).toBe(false);
+    // Its MCP server (started from ${CLAUDE_PLUGIN_ROOT}/bin/server.sh), its agent and its skill.
+    const served = await run('mcp', 'ask the server');
+    expect(served.out).toContain('the server said: noted: from the model');
+    const body = JSON.stringify(mock.current.requests[mock.current.requests.length - 1].body);
+    expect(body).toContain('tidies the notes');
+    // Its agent and its command, as the agent has them (the full screen's and milk run's, app/agent.ts).
+    const { parts } = agent(new OfflineProvider(), { dataDir: path.join(s.home, '.milk'), workspace: s.ws });
+    expect(parts.agent.load()).toEqual([]);
+    expect(parts.agent.agents.map((a) => a.name)).toContain('reviewer');
+    const hello = parts.agent.commands.find((c) => c.name === 'kit:hello');
+    expect(hello?.description).toBe('say hello');
+    expect(hello && expandPrompt(hello.body, 'the team')).toBe('say hello to the team');
+  });
+
+  it('does not use a plugin changed since it was trusted, and says so', async () => {
+    const s = setup();
+    await s.plugin('add', '--yes', writePlugin(tempDir()));
+    // Its hook now runs something else: blocked until it is trusted again (milk plugin update asks).
+    const hooks = path.join(s.installed, 'kit', 'hooks', 'hooks.json');
+    fs.writeFileSync(hooks, fs.readFileSync(hooks, 'utf8').replace('block.sh', 'block.sh --other'));
+    const r = await milkCli(
+      [...mockRun(mock.current.url, 'run'), '--approval', 'full-auto', '--hooks', 'touch made.txt'],
+      { cwd: s.ws, env: { HOME: s.home } },
+    );
+    expect(r.err).toContain('plugin kit changed since you trusted it: not loaded (milk plugin update kit asks again)');
+    expect(fs.existsSync(path.join(s.ws, 'made.txt'))).toBe(true);
+    expect((await s.plugin('list')).out).toContain('changed since trusted: not loaded');
   });
 });

@@ -9,7 +9,7 @@ import type { Settings } from '../settings/store';
 import { APPROVAL_MEANING } from '../settings/approval';
 import { Instructions, MAX_INSTRUCTION_BYTES, findInstructions, localDate, readEnvironment } from './instructions';
 import { Environment, PromptPart, describeParts, joinParts, systemPromptParts } from './prompt';
-import { PromptCommand, promptCommands } from './prompt-commands';
+import { NO_PLUGINS, type PluginAdds, PromptCommand, promptCommands } from './prompt-commands';
 import { readPromptFiles } from './prompt-files';
 import { type AgentSpec, EXPLORE, agentsFrom } from './subagents';
 import { type Skill, type Skills, catalogBudget, resolveSkills, skillCatalog, skillLines } from './skills';
@@ -60,6 +60,9 @@ export class AgentContext {
     private readonly skillOptions: SkillOptions = { extraDirs: [], window: () => null },
   ) {}
 
+  /** What the plugins on here add (app/agent-plugins.ts), read again at each load. */
+  plugins: () => PluginAdds = () => NO_PLUGINS;
+
   /** Reads the environment and the instruction files; returns what could not be read. */
   load(): string[] {
     const cwd = this.workspace ?? process.cwd();
@@ -68,12 +71,15 @@ export class AgentContext {
     const project = this.projectTrusted ? this.workspace : null;
     const read = readPromptFiles(this.dataDir, project);
     const made = promptCommands(read.files, this.reserved);
-    this.commands = made.commands;
+    const plugged = this.plugins();
+    this.commands = [...made.commands, ...plugged.commands];
     const agentFiles = readPromptFiles(this.dataDir, project, 'subagents');
-    const agents = agentsFrom(agentFiles.files, mainOnlyTools());
+    // A plugin's agents first: the person's own of a name replace them.
+    const agents = agentsFrom([...plugged.agentFiles, ...agentFiles.files], mainOnlyTools());
     this.agents = agents.agents;
-    const skillProblems = this.loadSkills();
+    const skillProblems = this.loadSkills(plugged.skillDirs);
     return [
+      ...plugged.problems,
       ...skillProblems,
       ...this.instructions.problems,
       ...read.problems,
@@ -84,11 +90,11 @@ export class AgentContext {
   }
 
   /** The skills of every place, read again (a conversation begun anew sees the skills as they are now). */
-  private loadSkills(): string[] {
+  private loadSkills(pluginDirs: readonly string[] = []): string[] {
     const places = skillPlaces({
       workspace: this.workspace,
       dataDir: this.dataDir,
-      extraDirs: this.skillOptions.extraDirs,
+      extraDirs: [...this.skillOptions.extraDirs, ...pluginDirs],
       trusted: this.projectTrusted,
       home: this.skillOptions.home,
     });

@@ -7,7 +7,7 @@
 
 import { maxOf } from '../kernel/arrays';
 
-export type PromptSource = 'personal' | 'project' | 'mcp' | 'skill';
+export type PromptSource = 'personal' | 'project' | 'mcp' | 'skill' | 'plugin';
 
 export interface PromptCommand {
   /** Without the slash: the file's name, or `server:prompt` for an MCP prompt. */
@@ -44,8 +44,21 @@ export interface PromptFile {
   /** The file's name, `.md` included. */
   readonly file: string;
   readonly text: string;
-  readonly source: Exclude<PromptSource, 'mcp' | 'skill'>;
+  readonly source: Exclude<PromptSource, 'mcp' | 'skill' | 'plugin'>;
 }
+
+/** What the plugins on in a workspace add to what the agent has (app/agent-plugins.ts makes it). */
+export interface PluginAdds {
+  /** Their commands, named `plugin:command`. */
+  readonly commands: readonly PromptCommand[];
+  /** Their agents' files, read as the person's own are. */
+  readonly agentFiles: readonly PromptFile[];
+  /** Their `skills/` folders: more places skills are read from. */
+  readonly skillDirs: readonly string[];
+  readonly problems: readonly string[];
+}
+
+export const NO_PLUGINS: PluginAdds = { commands: [], agentFiles: [], skillDirs: [], problems: [] };
 
 /**
  * The commands the files make, and what is wrong with the rest: a name

@@ -39,6 +39,7 @@ import { TurnRunner } from '../turn/runner';
 import { mcpHolder } from './agent-mcp';
 import { type ControlFiles, controlFiles } from './control-files';
 import { type Vouching, vouching } from './vouch';
+import { usePlugins } from './agent-plugins';
 
 export interface AgentOptions {
   provider: Provider;
@@ -229,7 +230,6 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     ...options.answer,
   });
   const log = sessionLog(options);
-  // A provider that names no model (offline, script) is logged under its own name, as it always was.
   const modelName = (): string => settings.model ?? settings.provider;
   const recorder = recorderOf(bus, log, settings, provider, options.workspace);
   // The log keeps a secret as the placeholder the model was sent, a value let through included.
@@ -238,6 +238,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const restoreModel = modelRestorer(provider, settings, options.switchProvider);
   const applyProject = projectApplier({ settings, hooks, mcp, controls, agent }, options.approval);
   if (options.project) applyProject(options.project);
+  usePlugins(options, { agent, hooks, mcp });
   const kept = { settings, agent, permissions, rulesRead, changes, secrets, detector, mcp, background, hooks, vouch };
   // A resumed conversation's images, read again from the workspace.
   const reread = (messages: ChatMessage[]) => rereadImages(messages, options.workspace);
@@ -263,7 +264,6 @@ function controlsOf(workspace: string, hooks: Hooks, mcp: ReturnType<typeof mcpH
   ]);
 }
 
-/** The person's hooks, those that watch the bus listening. */
 /**
  * What milk's tools that need more than the file system are given here (the runner gives the rest): the checklist goes
  * on the bus, to the screen; the background commands are the session's (/shells lists them, exit ends them).

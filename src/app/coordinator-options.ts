@@ -29,9 +29,11 @@ export function spendInfo(s: Services) {
   };
 }
 
-/** /context's, /agents' and /hooks' lines. */
-export function agentInfo(s: Services) {
+/** /context's, /agents', /hooks', /skills' and /plugins' lines. */
+export function agentInfo(s: Services, options: Pick<AppOptions, 'dataDir' | 'workspace'>) {
   return {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    pluginsInfo: () => (require('./agent-plugins') as typeof import('./agent-plugins')).pluginLines(options),
     contextInfo: () => s.agent.info(),
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     agentsInfo: () => (require('../agent/subagents') as typeof import('../agent/subagents')).agentLines(s.agent.agents),

@@ -68,6 +68,8 @@ export interface CoordinatorOptions {
   agentsInfo?: () => string[];
   /** /skills' lines: the Agent Skills, where each is from, who may run it; those shadowed or left out. */
   skillsInfo?: () => string[];
+  /** /plugins' lines: each plugin installed, whether it is on here, what it has and what milk cannot run of it. */
+  pluginsInfo?: () => string[];
   /** /status's lines, and /cost's. */
   statusInfo?: () => string[];
   costInfo?: () => string[];

@@ -61,6 +61,7 @@ const ORDER = [
   'context',
   'agents',
   'skills',
+  'plugins',
   'hooks',
   'init',
   'clear',

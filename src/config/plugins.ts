@@ -52,6 +52,17 @@ export function claudeFields(
   };
 }
 
+/**
+ * A command's inline ``!`cmd` `` (Claude Code runs it before the prompt is sent) as words asking the model to run it
+ * with the shell tool: it is asked about as any command is, never run in silence.
+ */
+export function inlineCommands(body: string): string {
+  return body.replace(
+    /!`([^`\n]+)`/g,
+    (_m, cmd: string) => `(run \`${cmd}\` with the shell tool and use what it prints)`,
+  );
+}
+
 /** What a plugin's manifest says of it. */
 export interface PluginManifest {
   readonly name: string;

@@ -44,6 +44,16 @@ export const AGENT_COMMANDS = commands({
       ctx.note((ctx.services.skillsInfo?.() ?? ['no skills here']).join('\n'));
     },
   },
+  plugins: {
+    args: '',
+    description:
+      'List the plugins installed (milk plugin add): whether each is on here and trusted as it is, its commands, ' +
+      'agents, skills, hooks and MCP servers, and what milk cannot run of it',
+    run(ctx, args, usage) {
+      if (args.length > 0) return usage;
+      ctx.note((ctx.services.pluginsInfo?.() ?? ['no plugins here']).join('\n'));
+    },
+  },
   hooks: {
     args: '',
     description:
