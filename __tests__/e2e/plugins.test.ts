@@ -30,6 +30,9 @@ it('/plugins lists an installed plugin; /plugin:command runs its command with th
   expect(m.text()).toContain('agents: reviewer');
   expect(m.text()).toContain('skills: tidy');
   expect(m.text()).toContain(`hook before_tool (shell): ${path.join(home, '.milk', 'plugins', 'kit')}/hooks/block.sh`);
-  m.write('/kit:hello the team' + KEY.enter);
+  // The slash menu offers it with its argument-hint.
+  m.write('/kit:');
+  await m.waitForText(/\/kit:hello \[who\]/);
+  m.write('hello the team' + KEY.enter);
   await m.waitForText('echo: say hello to the team');
 });

@@ -13,6 +13,12 @@ describe('prompt files', () => {
       body: 'Just a prompt\nwith lines',
     });
     expect(parsePromptFile('---\ntitle: t\n---\nbody')).toEqual({ description: null, body: 'body' });
+    // Claude Code's argument-hint: what the menu shows after the name.
+    expect(parsePromptFile("---\ndescription: Fix it\nargument-hint: '[issue] [file]'\n---\nFix $1 in $2")).toEqual({
+      description: 'Fix it',
+      body: 'Fix $1 in $2',
+      hint: '[issue] [file]',
+    });
   });
   it('fills in $ARGUMENTS as typed and $1…$9 word by word, missing ones empty', () => {
     expect(expandPrompt('Fix issue $1 in $2; context: $ARGUMENTS', '  42 src/app.ts  ')).toBe(

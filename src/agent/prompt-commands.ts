@@ -16,20 +16,29 @@ export interface PromptCommand {
   readonly source: PromptSource;
   /** The prompt, before its arguments are filled in. */
   readonly body: string;
+  /** What it takes, as the menu shows it after the name (`argument-hint`): `[file] [focus]`. */
+  readonly hint?: string;
 }
 
 /** A command name as a file may give it: letters, digits, - and _, starting with a letter. */
 const NAME = /^[A-Za-z][\w-]*$/;
 
-/** The front matter's description (`description: …`) and the body after it. */
-export function parsePromptFile(text: string): { description: string | null; body: string } {
+/**
+ * The front matter's description (`description: …`), its `argument-hint` (what the menu shows after the name, as
+ * Claude Code's commands give it), and the body after it.
+ */
+export function parsePromptFile(text: string): { description: string | null; body: string; hint?: string } {
   const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const m = /^---\n([\s\S]*?)\n---\n?/.exec(normalized);
   if (!m) return { description: null, body: normalized.trim() };
-  const line = m[1].split('\n').find((l) => /^description\s*:/.test(l));
-  const raw = line ? line.replace(/^description\s*:\s*/, '').trim() : '';
-  const description = raw.replace(/^(["'])(.*)\1$/, '$2').trim();
-  return { description: description || null, body: normalized.slice(m[0].length).trim() };
+  const field = (key: string): string => {
+    const line = m[1].split('\n').find((l) => new RegExp(`^${key}\\s*:`).test(l));
+    const raw = line ? line.replace(new RegExp(`^${key}\\s*:\\s*`), '').trim() : '';
+    return raw.replace(/^(["'])(.*)\1$/, '$2').trim();
+  };
+  const description = field('description');
+  const hint = field('argument-hint');
+  return { description: description || null, body: normalized.slice(m[0].length).trim(), ...(hint ? { hint } : {}) };
 }
 
 /** The prompt with its arguments: $ARGUMENTS is all of them as typed, $1…$9 one word each (empty when not given). */
@@ -85,8 +94,14 @@ export function promptCommands(
       problems.push(`/${name} from ${where} has the name of a built-in command; skipped`);
       continue;
     }
-    const { description, body } = parsePromptFile(f.text);
-    byName.set(name, { name, description: description ?? firstLine(body), source: f.source, body });
+    const { description, body, hint } = parsePromptFile(f.text);
+    byName.set(name, {
+      name,
+      description: description ?? firstLine(body),
+      source: f.source,
+      body,
+      ...(hint ? { hint } : {}),
+    });
   }
   return { commands: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems };
 }

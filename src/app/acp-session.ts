@@ -194,7 +194,7 @@ export class AcpSession {
     const own = this.commands.entries().map((c) => ({
       name: c.name,
       description: c.description,
-      input: { hint: 'arguments' },
+      input: { hint: c.args || 'arguments' },
     }));
     return own.some((c) => c.name === 'compact') ? own : [COMPACT, ...own];
   }

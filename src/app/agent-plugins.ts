@@ -62,13 +62,14 @@ export function pluginAdds(on: PluginsOn): PluginAdds {
     for (const file of p.commands) {
       const text = small(file, problems);
       if (text === null) continue;
-      const { description, body } = parsePromptFile(text);
+      const { description, body, hint } = parsePromptFile(text);
       const name = `${p.manifest.name}:${path.basename(file, '.md')}`;
       commands.push({
         name,
         description: description ?? `a command of ${p.manifest.name}`,
         source: 'plugin',
         body: inlineCommands(body),
+        ...(hint ? { hint } : {}),
       });
     }
     for (const file of p.agents) {

@@ -57,7 +57,8 @@ export function loadedCommands(loaders: readonly CommandLoader[]): NonNullable<C
   };
   return {
     names: () => all().map((c) => c.name),
-    entries: () => all().map((c) => ({ name: c.name, args: '', description: `${c.description} (${c.source})` })),
+    entries: () =>
+      all().map((c) => ({ name: c.name, args: c.hint ?? '', description: `${c.description} (${c.source})` })),
     help: () => promptHelpLines(all()),
     expand: (name, args) => {
       for (const loader of loaders)
