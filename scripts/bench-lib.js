@@ -153,4 +153,30 @@ async function ctrlcToIdle(run, input) {
   return Number((await idle) - c0) / 1e6;
 }
 
-module.exports = { stats, fmt, tmp, sleep, cpuNs, rssMb, spawnUntil, statusOf, turnCpu, ctrlcToIdle };
+/** A plugin in Claude Code's layout for the bench: a manifest, ten commands, two agents, two skills; nothing runs. */
+function writePluginFolder(dir, name) {
+  const put = (rel, text) => {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  };
+  put('.claude-plugin/plugin.json', JSON.stringify({ name, version: '1.0.0', description: 'A plugin for the bench' }));
+  for (let i = 0; i < 10; i++) put(`commands/c${i}.md`, `---\ndescription: command ${i}\n---\nDo $ARGUMENTS.\n`);
+  for (let i = 0; i < 2; i++) put(`agents/a${i}.md`, `---\nname: ${name}-a${i}\ndescription: agent ${i}\n---\nWork.\n`);
+  for (let i = 0; i < 2; i++)
+    put(`skills/s${i}/SKILL.md`, `---\nname: ${name}-s${i}\ndescription: skill ${i}\n---\nSteps.\n`);
+  return dir;
+}
+
+module.exports = {
+  writePluginFolder,
+  stats,
+  fmt,
+  tmp,
+  sleep,
+  cpuNs,
+  rssMb,
+  spawnUntil,
+  statusOf,
+  turnCpu,
+  ctrlcToIdle,
+};

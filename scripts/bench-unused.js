@@ -22,6 +22,7 @@ const FEATURES = {
   proxy: { name: 'proxies', packages: ['http-proxy-agent', 'https-proxy-agent'], programs: [] },
   images: { name: 'images', packages: ['image-size'], programs: [] },
   hooks: { name: 'hooks', packages: [], programs: ['sh', 'bash'] },
+  plugins: { name: 'plugins (none installed)', packages: [], programs: ['git'] },
   acp: {
     name: 'milk acp (the Agent Client Protocol)',
     packages: ['@agentclientprotocol/sdk'],

@@ -32,6 +32,7 @@
 //   mentions    the @ picker over 50,000 files: a keystroke, a query's longest stall, @ to paths on screen
 //   mcp         start-up with three MCP servers configured against none
 //   skills      start-up with 50 Agent Skills installed against none (they are read after the first paint)
+//   plugins     start-up with five plugins installed against none (read after the first paint)
 //   acp         `milk acp` as an editor drives it: spawn to initialize answered, a prompt to its first session/update
 //               against the full screen's Enter to its first words (scripts/bench-acp.js)
 //   images      a 4.9 MB screenshot's path pasted: to its chip, and keystrokes after it
@@ -215,6 +216,24 @@ async function benchMcp() {
   // Both read a config file: the difference is the servers alone.
   fs.writeFileSync(path.join(none, 'config.json'), JSON.stringify({ mcpServers: {} }));
   await startupBeside('mcp', 'three MCP servers configured', none, three);
+}
+
+// Five plugins installed (commands, agents, skills each): their files are read after the first paint.
+async function benchPlugins() {
+  const { writePluginFolder } = require('./bench-lib');
+  const none = tmp('milk-bench-plugins-none-');
+  const five = tmp('milk-bench-plugins-five-');
+  for (let i = 0; i < 5; i++) {
+    const src = writePluginFolder(tmp('milk-bench-plugin-src-'), `kit-${i}`);
+    require('node:child_process').execFileSync(
+      process.execPath,
+      [CLI, '--data-dir', five, 'plugin', 'add', '--yes', src],
+      {
+        stdio: 'ignore',
+      },
+    );
+  }
+  await startupBeside('plugins', 'five plugins installed', none, five);
 }
 
 // 50 Agent Skills in the data dir: read after the first paint.
@@ -2188,6 +2207,7 @@ const CASES = {
   sessions: benchSessionsSearch,
   mcp: benchMcp,
   skills: benchSkills,
+  plugins: benchPlugins,
 };
 
 const NOTES = `Notes on reading these figures:
