@@ -27,7 +27,11 @@ export function writePlugin(
     '---\nname: reviewer\ndescription: reviews a change\ntools: read_file, grep\n---\nReview.\n',
   );
   put('skills/tidy/SKILL.md', '---\nname: tidy\ndescription: tidies the notes\n---\nTidy them.\n');
-  put('hooks/block.sh', `#!/bin/sh\n${o.hook ?? 'echo "blocked by the kit" >&2; exit 2'}\n`, 0o755);
+  put(
+    'hooks/block.sh',
+    `#!/bin/sh\n${o.hook ?? 'echo "blocked by the kit in $CLAUDE_PLUGIN_ROOT" >&2; exit 2'}\n`,
+    0o755,
+  );
   put(
     'hooks/hooks.json',
     JSON.stringify({

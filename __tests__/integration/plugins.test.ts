@@ -135,7 +135,7 @@ describe('milk plugin', () => {
     const blocked = await run('run', 'touch made.txt', '--hooks');
     expect(blocked.code).toBe(0);
     const told = JSON.stringify(mock.current.requests[mock.current.requests.length - 1].body.messages);
-    expect(told).toContain('blocked by the kit');
+    expect(told).toContain(`blocked by the kit in ${path.join(s.installed, 'kit')}`);
     expect(fs.existsSync(path.join(s.ws, 'made.txt'))).toBe(false);
     // Its MCP server (started from ${CLAUDE_PLUGIN_ROOT}/bin/server.sh), its agent and its skill.
     const served = await run('mcp', 'ask the server');

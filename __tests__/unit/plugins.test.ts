@@ -50,15 +50,17 @@ describe("a plugin's hooks", () => {
       },
     });
     const r = readHooks(text, '/plugins/kit');
+    // Set for the hook as Claude Code sets it, beside being put in its command.
+    const root = { CLAUDE_PLUGIN_ROOT: '/plugins/kit' };
     expect(r.hooks).toEqual({
       before_tool: [
-        { command: '/plugins/kit/block.sh', match: 'shell', timeout: 30 },
-        { command: 'fmt', match: 'edit_file|write_file' },
+        { command: '/plugins/kit/block.sh', match: 'shell', timeout: 30, env: root },
+        { command: 'fmt', match: 'edit_file|write_file', env: root },
       ],
-      after_tool: [{ command: 'log', match: 'mcp__*' }],
-      user_prompt: [{ command: 'check /plugins/kit' }],
-      turn_end: [{ command: 'done' }],
-      session_start: [{ command: 'hello' }],
+      after_tool: [{ command: 'log', match: 'mcp__*', env: root }],
+      user_prompt: [{ command: 'check /plugins/kit', env: root }],
+      turn_end: [{ command: 'done', env: root }],
+      session_start: [{ command: 'hello', env: root }],
     });
     expect(r.unsupported).toEqual(['hook event PreCompact (milk has no such event)']);
     expect(r.problems).toEqual([]);
@@ -114,7 +116,7 @@ describe("a plugin's MCP servers", () => {
     });
     expect(readMcp(text, '/p')).toEqual({
       servers: {
-        notes: { command: '/p/server', args: ['--root', '/p'], env: { A: 'b' } },
+        notes: { command: '/p/server', args: ['--root', '/p'], env: { A: 'b', CLAUDE_PLUGIN_ROOT: '/p' } },
         remote: { url: 'https://mcp.example.com/x', headers: { Authorization: 'Bearer t' } },
       },
       problems: [

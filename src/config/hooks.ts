@@ -34,6 +34,8 @@ export interface HookSpec {
   readonly command: string;
   /** Seconds before it is stopped (default 10). */
   readonly timeout?: number;
+  /** More of its environment (a plugin's hooks: CLAUDE_PLUGIN_ROOT). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export type HooksConfig = Partial<Record<HookEvent, readonly HookSpec[]>>;

@@ -191,6 +191,7 @@ function hookSpec(h: unknown, root: string, match: string | undefined): HookSpec
     command: withRoot(h.command, root),
     ...(match !== undefined ? { match } : {}),
     ...(timeout !== undefined ? { timeout } : {}),
+    env: { CLAUDE_PLUGIN_ROOT: root },
   };
 }
 
@@ -220,7 +221,10 @@ export function readMcp(text: string, root: string): { servers: Record<string, P
       servers[name] = {
         command: withRoot(s.command, root),
         args: args.map((a) => withRoot(a, root)),
-        env: Object.fromEntries(Object.entries(env).map(([k, x]) => [k, withRoot(x, root)])),
+        env: {
+          ...Object.fromEntries(Object.entries(env).map(([k, x]) => [k, withRoot(x, root)])),
+          CLAUDE_PLUGIN_ROOT: root,
+        },
       };
     } else if (isObject(s) && typeof s.url === 'string' && /^https?:\/\//.test(s.url))
       servers[name] = { url: s.url, ...(strings(s.headers) ? { headers: s.headers } : {}) };

@@ -144,6 +144,7 @@ export class Hooks {
     // Claude Code's fields too, so that a plugin's hooks (and any written for Claude Code) read what they expect.
     const payload = { event, ...fields, ...where, ...claudeFields(event, fields, where) };
     return runHook(hook.command, JSON.stringify(payload), {
+      ...(hook.env ? { env: hook.env } : {}),
       cwd: this.o.workspace,
       timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000,
       event,
@@ -156,7 +157,7 @@ export class Hooks {
 export function runHook(
   command: string,
   input: string,
-  o: { cwd: string; timeoutMs: number; event: HookEvent; signal?: AbortSignal },
+  o: { cwd: string; timeoutMs: number; event: HookEvent; signal?: AbortSignal; env?: Readonly<Record<string, string>> },
 ): Promise<HookRun> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { spawn } = require('node:child_process') as typeof import('node:child_process');
@@ -168,7 +169,7 @@ export function runHook(
       cwd: o.cwd,
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, MILK_HOOK_EVENT: o.event },
+      env: { ...process.env, ...o.env, MILK_HOOK_EVENT: o.event },
     });
     const group = child.pid;
     if (group !== undefined) holdGroup(group);
