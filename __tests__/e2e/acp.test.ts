@@ -93,12 +93,17 @@ const said = (t: Turn): string =>
 describe('milk acp', () => {
   it('initializes, and asks each command with milk answers as options: yes runs it, no declines it', async () => {
     const ws1 = tempDir();
+    const home = tempDir();
     const r = await editor('permissions', {
       model: 'run',
       answers: ['yes', 'no', 'always'],
       prompts: ['echo one', 'echo two', 'echo three', 'echo four'],
       ws1,
+      home,
     });
+    // A turn that runs a command is snapshotted as on the full screen (the workspace's store in the data dir).
+    const stores = fs.readdirSync(path.join(home, '.milk', 'snapshots'));
+    expect(stores.filter((f) => f.endsWith('.git'))).toHaveLength(1);
     expect(r.init.agentCapabilities).toMatchObject({ loadSession: true, sessionCapabilities: { list: {}, close: {} } });
     expect(r.init.agentInfo.name).toBe('milk');
     expect(r.new.modes.currentModeId).toBe('ask');

@@ -5,6 +5,7 @@
 import type * as acp from '@agentclientprotocol/sdk' with { 'resolution-mode': 'import' };
 import { agentParts, type AgentParts } from './agent';
 import { Bus } from '../kernel/bus';
+import type { Cleanup } from '../kernel/cleanup';
 import { type MainOptions, resolveDirs } from './cli-support';
 import { agentConfig } from '../config/agent-config';
 import type { Config } from '../config/config';
@@ -35,6 +36,11 @@ export interface AcpShared {
   warn: (text: string) => void;
   /** What the editor offers (initialize): its files, a terminal. */
   client?: acp.ClientCapabilities;
+  /**
+   * The process's exit work: the copies of the files each session's tools change and the workspaces' snapshots are
+   * kept as the full screen keeps them (and tidied at exit).
+   */
+  cleanup?: Cleanup;
 }
 
 /** /compact, offered as the full screen offers it (a prompt file of that name takes its place). */
@@ -95,6 +101,7 @@ export class AcpSession {
       ...own,
       mcpServers: { ...fromEditor, ...own.mcpServers },
       switchProvider,
+      ...(shared.cleanup ? { rewind: { cleanup: shared.cleanup } } : {}),
       editor: editorParts(shared.client, editor, this.held, (id) => this.bridge.inTerminal(id)),
     });
     const p = this.parts;

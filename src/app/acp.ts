@@ -15,6 +15,7 @@ import { sessionIdForWorkspace } from '../config/paths';
 import { SessionLog } from '../session/log';
 import { killLiveTools } from '../tools/lazy-command';
 import { loadParts } from './parts';
+import { Cleanup } from '../kernel/cleanup';
 import type { AcpSession, AcpShared } from './acp-session';
 import type { EditorPort } from './acp-bridge';
 
@@ -56,7 +57,8 @@ export async function acpCommand(c: AcpCommand): Promise<number> {
   // Nothing but the protocol on stdout: a library's stray console.log goes where milk's own words go.
   console.log = console.info = console.warn = console.error;
   const warn = (text: string): void => void c.io.err.write(`milk: ${sanitize(text)}\n`);
-  const shared: AcpShared = { opts: c.opts, config: c.config, dataDir: c.dataDir, warn };
+  const cleanup = new Cleanup();
+  const shared: AcpShared = { opts: c.opts, config: c.config, dataDir: c.dataDir, warn, cleanup };
   const sessions = new AcpSessions(sdk, shared);
   const app = acpApp(sdk, shared, sessions, c.version);
   const out = Writable.toWeb(c.io.out as Writable) as WritableStream<Uint8Array>;
@@ -72,6 +74,7 @@ export async function acpCommand(c: AcpCommand): Promise<number> {
   await conn.closed;
   parts.stop();
   for (const { session } of sessions.all.values()) session.close();
+  cleanup.run();
   killLiveTools();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   (require('../tools/mcp-stdio') as typeof import('../tools/mcp-stdio')).killMcpServers();
