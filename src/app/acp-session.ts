@@ -41,6 +41,8 @@ export interface AcpShared {
    * kept as the full screen keeps them (and tidied at exit).
    */
   cleanup?: Cleanup;
+  /** The agent's parts loading after initialize (app/parts.ts), stopped at exit. */
+  parts?: { stop: () => void };
 }
 
 /** /compact, offered as the full screen offers it (a prompt file of that name takes its place). */

@@ -65,14 +65,11 @@ export async function acpCommand(c: AcpCommand): Promise<number> {
   const inp = Readable.toWeb(c.io.in as Readable) as ReadableStream<Uint8Array>;
   const conn = app.connect(sdk.ndJsonStream(out, inp));
   editorOf.conn = conn;
-  // The agent's parts loaded in idle ticks while the editor sets up, as the full screen loads them after its first
-  // paint: the first session and the first prompt find them ready.
-  const parts = loadParts(() => undefined);
   const stop = (): void => conn.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await conn.closed;
-  parts.stop();
+  shared.parts?.stop();
   for (const { session } of sessions.all.values()) session.close();
   cleanup.run();
   killLiveTools();
@@ -210,6 +207,9 @@ function acpApp(sdk: typeof Sdk, shared: AcpShared, sessions: AcpSessions, versi
     .agent({ name: 'milk' })
     .onRequest(m.initialize, ({ params }) => {
       shared.client = params.clientCapabilities ?? {};
+      // The agent's parts loaded in idle ticks once initialize is answered (as the full screen loads them after its
+      // first paint), not before: the first session and the first prompt find them ready.
+      setImmediate(() => (shared.parts ??= loadParts(() => undefined)));
       return initialized(sdk, version);
     })
     .onRequest(m.session.new, ({ params }) => sessions.fresh(params.cwd, params.mcpServers))
