@@ -70,6 +70,7 @@ const PURE = [
   'src/tools/env.ts',
   'src/tools/numbered.ts',
   'src/tools/search-results.ts',
+  'src/tools/web-search-results.ts',
   'src/tools/edit.ts',
   'src/turn/context.ts',
   'src/agent/prompt.ts',
