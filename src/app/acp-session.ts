@@ -81,7 +81,8 @@ export class AcpSession {
     readonly cwd: string,
     servers: readonly acp.McpServer[],
     private readonly shared: AcpShared,
-    private readonly editor: EditorPort,
+    /** The editor this session talks to (app/acp.ts: by the id the editor knows it by). */
+    readonly editor: EditorPort,
   ) {
     const { opts, config, dataDir } = shared;
     const trust = unattendedTrust(trustPlan(judgedSettings(cwd, dataDir)));

@@ -166,7 +166,7 @@ class AcpSessions {
   private opened(key: string, session: AcpSession, fresh: boolean) {
     const ready = session.ready();
     this.all.set(key, { session, ready });
-    const port = editorFor(this.sdk, () => key);
+    const port = session.editor;
     // After the answer: the editor knows the session's id before it hears of it.
     setImmediate(() => {
       if (fresh && session.said.length && !this.trustSaid.has(session.cwd)) {
