@@ -161,8 +161,10 @@ describe('milk acp', () => {
       'Run printf net',
       'Run printf cancelled',
     ]);
-    expect(JSON.stringify(network.updates)).toContain('net');
-    expect(kinds(network)).toContain('tool_call_update:completed');
+    // "network" offered for the sandboxed command, taken, and the command ran: what it printed is its result.
+    expect(r.seen.asked[1].options.map((o) => o.optionId)).toContain('network');
+    const ran = network.updates.find((u) => u.status === 'completed');
+    expect(ran?.content).toEqual([{ type: 'content', content: { type: 'text', text: 'net' } }]);
     expect(kinds(cancelled)).toContain('tool_call_update:failed');
     const saved = fs.readFileSync(path.join(home, '.milk', 'permissions.json'), 'utf8');
     expect(saved).toContain('echo');

@@ -162,3 +162,24 @@ describe("a command in the editor's terminal", () => {
     expect(filtered.slice(6)).toEqual(['sh', '/tmp/x/filter.bpf', 'bwrap', ...line.args]);
   });
 });
+
+describe("the editor's MCP servers", () => {
+  it('takes stdio and HTTP servers in milk shape, and leaves SSE ones out (initialize offers none)', () => {
+    const { editorServers } = require('../../src/app/acp-session') as typeof import('../../src/app/acp-session');
+    expect(
+      editorServers([
+        { name: 'files', command: '/bin/fs-server', args: ['--root', '/w'], env: [{ name: 'TOKEN', value: 't' }] },
+        {
+          type: 'http',
+          name: 'remote',
+          url: 'https://mcp.example/x',
+          headers: [{ name: 'Authorization', value: 'B' }],
+        },
+        { type: 'sse', name: 'old', url: 'https://mcp.example/sse', headers: [] },
+      ]),
+    ).toEqual({
+      files: { command: '/bin/fs-server', args: ['--root', '/w'], env: { TOKEN: 't' } },
+      remote: { url: 'https://mcp.example/x', headers: { Authorization: 'B' } },
+    });
+  });
+});
