@@ -36,6 +36,7 @@
 //   soak           a day's work in miniature, for the soak in npm run bench: scripts/mock-soak.js
 //   tasks4[:N]     four task calls in one answer, each subagent streaming N words (default 300) 10 ms apart
 //   fetch          a web_fetch call of the URL the last message is, then "fetched: " and what it returned
+//   websearch      a web_search call for the last message's words, then "searched: " and what it returned
 //   look           a read_file call of shot.png, then "looked: N image(s)" (the images its answer brought)
 //   blind          answers 400 "does not support image input" to a request with images (else as short)
 //   slow           200 words, one every 100 ms       long      about 1 MB of text in 4 KB chunks
@@ -541,6 +542,12 @@ function plan(scenario, body) {
       if (toolResults(thisTurn(messages)) > 0)
         return { chunks: [`fetched: ${lastToolText(messages).slice(0, 300)}`], delay: scenario.delay ?? 5 };
       return { chunks: ['fetching. '], tool: { name: 'web_fetch', args: { url: lastText.trim() } }, delay: 5 };
+    }
+    case 'websearch': {
+      // A web_search for what the person's message says, then what it returned (its first 600 characters).
+      if (toolResults(thisTurn(messages)) > 0)
+        return { chunks: [`searched: ${lastToolText(messages).slice(0, 600)}`], delay: scenario.delay ?? 5 };
+      return { chunks: ['searching. '], tool: { name: 'web_search', args: { query: lastText.trim() } }, delay: 5 };
     }
     case 'look': {
       // read_file on an image, then how many images came back with its answer.

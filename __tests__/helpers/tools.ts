@@ -8,12 +8,13 @@ import type { TodoItem } from '../../src/protocol/checklist';
 /** The checklists the todo tool was given to show, newest last. */
 export const shownChecklists: TodoItem[][] = [];
 
-/** milk's own tools as app/ makes them, the checklist kept in `shownChecklists`. */
+/** milk's own tools as app/ makes them (a search service configured), the checklist kept in `shownChecklists`. */
 export const TOOLS = builtinTools({
   checklist: { show: (items) => void shownChecklists.push([...items]) },
   background: null,
   subagents: null,
   person: null,
+  search: { service: 'searxng', url: 'http://127.0.0.1:9/' },
 });
 
 export type CallContext = Partial<Omit<ToolContext, 'workspace'>> & { workspace: string; signal: AbortSignal };

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { AnthropicProvider } from '../../src/providers/anthropic';
+import { ResponsesProvider } from '../../src/providers/responses';
 import type { Provider, StreamItem } from '../../src/providers/provider';
 
 const { startMockServer } = require('../../scripts/mock-server');
@@ -14,13 +15,15 @@ const { startMockServer } = require('../../scripts/mock-server');
 const DIR = path.join(__dirname, '..', 'fixtures', 'streams');
 
 interface Expected {
-  provider: 'openai' | 'anthropic';
+  provider: 'openai' | 'anthropic' | 'responses';
   text: string;
   reasoning: string;
   thinking?: Array<{ text: string; signature: string }>;
   toolCalls: Array<{ id: string; name: string; args: Record<string, unknown> }>;
   usage: Array<{ input: number; output: number }>;
   notices: string[];
+  /** The provider's own web searches, and the sources its answer cites (query null). */
+  searches?: unknown[];
 }
 
 const expected = JSON.parse(fs.readFileSync(path.join(DIR, 'expected.json'), 'utf8')) as Record<string, Expected>;
@@ -33,6 +36,7 @@ afterAll(() => mock.close());
 
 function provider(kind: Expected['provider'], name: string): Provider {
   const model = `replay-${name}`;
+  if (kind === 'responses') return new ResponsesProvider({ baseUrl: `${mock.url}/v1`, model, idleTimeoutMs: 5000 });
   return kind === 'openai'
     ? new OpenAIProvider({ baseUrl: `${mock.url}/v1`, model, idleTimeoutMs: 5000 })
     : new AnthropicProvider({ baseUrl: mock.url, model, idleTimeoutMs: 5000 });
@@ -45,11 +49,14 @@ async function replay(kind: Expected['provider'], name: string) {
     thinking: [] as unknown[],
     toolCalls: [] as unknown[],
     usage: [] as unknown[],
+    searches: [] as unknown[],
   };
   const notices: string[] = [];
   const items: StreamItem[] = [];
-  for await (const item of provider(kind, name).stream([{ role: 'user', content: 'hi' }], new AbortController().signal))
-    items.push(item);
+  // The provider's own search asked for, as the person allowing it would: a stream without one reads the same.
+  const options = { webSearch: true };
+  const stream = provider(kind, name).stream([{ role: 'user', content: 'hi' }], new AbortController().signal, options);
+  for await (const item of stream) items.push(item);
   for (const item of items) {
     if (typeof item === 'string') got.text += item;
     else if ('reasoning' in item) got.reasoning += item.reasoning;
@@ -57,6 +64,7 @@ async function replay(kind: Expected['provider'], name: string) {
     else if ('toolCall' in item) got.toolCalls.push(item.toolCall);
     else if ('usage' in item) got.usage.push(item.usage);
     else if ('notice' in item) notices.push(item.notice);
+    else if ('search' in item) got.searches.push(item.search);
     else throw new Error(`an item of no known kind: ${JSON.stringify(item)}`);
   }
   return { ...got, notices };
@@ -80,4 +88,5 @@ test.each(Object.entries(expected))('%s is reconstructed exactly', async (name, 
   expect(got.toolCalls).toEqual(want.toolCalls);
   expect(got.usage).toEqual(want.usage);
   expect(got.notices).toEqual(want.notices);
+  expect(got.searches).toEqual(want.searches ?? []);
 });

@@ -49,6 +49,13 @@ const SHIPPED: Record<FieldName, unknown[]> = {
   ],
   keys: [{ 'history.searchReverse': ['C-t'] }, { 'approval.yes': [] }],
   skills: [{}, { extraDirs: ['~/.claude/skills', '/opt/skills'] }],
+  webSearch: [
+    { service: 'searxng', url: 'https://searx.example.org' },
+    { service: 'searxng', url: 'http://127.0.0.1:8888/', maxResults: 20 },
+    { service: 'brave' },
+    { service: 'brave', apiKeyEnv: 'MY_BRAVE_KEY', url: 'https://proxy.example/brave', maxResults: 1 },
+    { service: 'provider' },
+  ],
 };
 
 describe('config.json keys (config/fields.ts)', () => {

@@ -37,6 +37,7 @@ describe('the tool registry', () => {
       'edit_file',
       'write_file',
       'web_fetch',
+      'web_search',
       'todo',
       'task',
       'ask_user',
@@ -53,6 +54,7 @@ describe('the tool registry', () => {
     background: new BackgroundShells(),
     subagents: null,
     person: null,
+    search: { service: 'brave' },
   });
   it.each(running.map((t) => [t.name, t] as const))(
     '%s: its schema accepts every one of its own examples',

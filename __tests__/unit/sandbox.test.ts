@@ -114,6 +114,7 @@ describe("a tool's environment", () => {
   const env = {
     PATH: '/bin',
     OPENAI_API_KEY: 'sk-secret',
+    BRAVE_API_KEY: 'BSA-brave-secret',
     HTTPS_PROXY: 'http://alice:s3cret@proxy.example:3128',
     http_proxy: 'alice:s3cret@proxy.example:3128',
     ALL_PROXY: 'http://proxy.example:3128',
@@ -127,12 +128,13 @@ describe("a tool's environment", () => {
   it("carries no model key and no proxy password; a proxy without one stays, as do an MCP server's", () => {
     const out = toolEnv(env);
     expect(out.OPENAI_API_KEY).toBeUndefined();
+    expect(out.BRAVE_API_KEY).toBeUndefined();
     expect(out.HTTPS_PROXY).toBeUndefined();
     expect(out.http_proxy).toBeUndefined();
     expect(out.npm_config_https_proxy).toBeUndefined();
     expect(out.ALL_PROXY).toBe('http://proxy.example:3128');
     expect(out.NO_PROXY).toBe('localhost');
-    expect(JSON.stringify(out)).not.toMatch(/s3cret|sk-secret|bob:pw/);
+    expect(JSON.stringify(out)).not.toMatch(/s3cret|sk-secret|brave-secret|bob:pw/);
     expect(toolEnv(env, { proxyPasswords: true }).HTTPS_PROXY).toBe(env.HTTPS_PROXY);
   });
 

@@ -1,3 +1,6 @@
+import { BRAVE_URL, searchRequest } from '../../src/tools/web-search';
+import { parseConfig } from '../../src/config/config';
+import * as rules from '../../src/settings/rules';
 // A search service's answer as web_search gives it (src/tools/web-search-results.ts): SearXNG's and Brave's shapes,
 // checked field by field, capped, and the text the model reads.
 import { braveResults, oneLineOf, resultsText, searxngResults } from '../../src/tools/web-search-results';
@@ -66,5 +69,48 @@ describe('web search results', () => {
         { title: 'Two', url: 'https://two.example/', snippet: '' },
       ]),
     ).toBe('2 results for "milk":\n1. One\n   https://one.example/\n   first\n2. Two\n   https://two.example/');
+  });
+});
+
+describe('the request web_search makes (tools/web-search.ts)', () => {
+  it("asks SearXNG's JSON API under the instance's path, the query encoded", () => {
+    const r = searchRequest({ service: 'searxng', url: 'https://searx.example/sub' }, 'a&b c', 5, {});
+    expect('url' in r && r.url.href).toBe('https://searx.example/sub/search?q=a%26b+c&format=json');
+  });
+
+  it('asks Brave with its key in X-Subscription-Token, or says which variable is unset', () => {
+    const r = searchRequest({ service: 'brave' }, 'q', 3, { BRAVE_API_KEY: 'k1' });
+    expect('url' in r && r.url.href).toBe(`${BRAVE_URL}?q=q&count=3`);
+    expect('headers' in r && r.headers['x-subscription-token']).toBe('k1');
+    expect(searchRequest({ service: 'brave', apiKeyEnv: 'MINE' }, 'q', 3, { BRAVE_API_KEY: 'k1' })).toEqual({
+      problem: 'MINE is not set: Brave Search needs its API key there (config webSearch)',
+    });
+  });
+});
+
+describe("config webSearch's check", () => {
+  it.each([
+    [
+      { service: 'bing' },
+      /webSearch must be an object whose "service" is "searxng" \(with "url"\), "brave" or "provider"/,
+    ],
+    [{ service: 'searxng' }, /webSearch \{"service": "searxng"\} takes "url" \(its http\(s\) address\)/],
+    [{ service: 'provider', url: 'https://x' }, /webSearch \{"service": "provider"\} takes nothing more/],
+    [{ service: 'searxng', url: 'ftp://x' }, /webSearch\.url must be an http\(s\) URL/],
+    [{ service: 'brave', apiKeyEnv: 'a b' }, /webSearch\.apiKeyEnv must name an environment variable/],
+    [{ service: 'brave', maxResults: 50 }, /webSearch\.maxResults must be a whole number from 1 to 20/],
+  ])('refuses %j, saying why', (value, why) => {
+    expect(parseConfig({ webSearch: value }).problems.join('\n')).toMatch(why);
+  });
+});
+
+describe('web_search rules (settings/rules.ts)', () => {
+  it('name a service, and say so', () => {
+    expect(rules.parseRule(['web_search', 'searxng'])).toEqual({ tool: 'web_search', prefix: 'searxng' });
+    expect(rules.parseRule(['web_search', 'google'])).toBeNull();
+    expect(rules.describeRule({ tool: 'web_search', prefix: 'provider' })).toBe("the provider's own web search");
+    expect(rules.describeRule({ tool: 'web_search', prefix: 'brave' })).toBe('web_search through brave');
+    expect(rules.ruleAllows({ tool: 'web_search', prefix: 'brave' }, 'web_search', 'searxng')).toBe(false);
+    expect(rules.ruleAllows({ tool: 'web_search' }, 'web_search', 'provider')).toBe(true);
   });
 });

@@ -236,6 +236,7 @@ const CLAUDE_TOOLS: Readonly<Record<string, string>> = {
   grep: 'grep',
   glob: 'glob',
   webfetch: 'web_fetch',
+  websearch: 'web_search',
   task: 'task',
   todowrite: 'todo',
 };

@@ -25,7 +25,8 @@ import { SessionLog } from '../session/log';
 import { SessionRecorder } from '../session/recorder';
 import type { ApprovalMode } from '../protocol/approvals';
 import type { Settings } from '../settings/store';
-import type { AnyTool, EditorParts } from '../tools/tool';
+import type { EditorParts } from '../tools/tool';
+import type { WebSearchConfig } from '../protocol/tools';
 import { startingSettings } from '../settings/starting';
 import type { ModelSettings } from '../config/config';
 import type { Effort } from '../settings/effort';
@@ -33,13 +34,13 @@ import { priceOf } from '../providers/pricing/cost';
 import { type ModelPlace, tablePrice, tableWindow, warmPriceTable } from '../providers/pricing/price-table';
 import { Spending } from '../providers/pricing/spending';
 import type { McpServerConfig } from '../tools/mcp';
-import { type Capabilities, type RunnerCapabilities, ToolRegistry, builtinTools } from '../tools/registry';
 import { BackgroundShells } from '../tools/background';
 import { TurnRunner } from '../turn/runner';
 import { mcpHolder } from './agent-mcp';
 import { type ControlFiles, controlFiles } from './control-files';
 import { type Vouching, vouching } from './vouch';
 import { usePlugins } from './agent-plugins';
+import { providerSearchAllowed, toolsOf } from './agent-tools';
 
 export interface AgentOptions {
   provider: Provider;
@@ -94,6 +95,8 @@ export interface AgentOptions {
   hooksOff?: string;
   /** The editor's files and terminal (milk acp, as far as the editor offers them): the tools use them. */
   editor?: EditorParts;
+  /** Where web_search looks (config `webSearch`); none: no web_search, and no provider's own search. */
+  webSearch?: WebSearchConfig;
   /** The runtime facts, made already (the full screen makes them before its first paint); else made from these. */
   settings?: Settings;
 }
@@ -176,15 +179,6 @@ function agentContext(bus: Bus, options: AgentOptions, settings: Settings, windo
   return agent;
 }
 
-/** The tools offered beside milk's own: the MCP servers', and the skill tool while there are skills. */
-function besideOwn(mcp: ReturnType<typeof mcpHolder>, agent: AgentContext): () => readonly AnyTool[] {
-  return () => {
-    const served = mcp.tools();
-    const skills = agent.skillTools();
-    return skills.length ? [...served, ...skills] : served;
-  };
-}
-
 export function agentParts(bus: Bus, options: AgentOptions) {
   const settings = options.settings ?? startingSettings(options);
   const windowNow = (): number | null => options.contextWindow?.(settings.model) ?? windowOf(settings.model) ?? null;
@@ -226,7 +220,8 @@ export function agentParts(bus: Bus, options: AgentOptions) {
     contextWindow: () => options.contextWindow?.(settings.model) ?? windowOf(settings.model),
     cacheKey: () => recorder.conv,
     effort: () => settings.effort ?? (settings.model ? options.modelSettings?.(settings.model)?.effort : undefined),
-    tools: (own) => new ToolRegistry(builtinTools({ ...capabilities(bus, background), ...own }), besideOwn(mcp, agent)),
+    providerSearch: () => providerSearchAllowed(settings, options.webSearch),
+    tools: toolsOf(bus, { background, search: options.webSearch, mcp, agent }),
     ...options.answer,
   });
   const log = sessionLog(options);
@@ -262,14 +257,6 @@ function controlsOf(workspace: string, hooks: Hooks, mcp: ReturnType<typeof mcpH
     ...hooks.commands().map((shell) => ({ shell, cwd: workspace })),
     ...mcp.commands(),
   ]);
-}
-
-/**
- * What milk's tools that need more than the file system are given here (the runner gives the rest): the checklist goes
- * on the bus, to the screen; the background commands are the session's (/shells lists them, exit ends them).
- */
-function capabilities(bus: Bus, background: BackgroundShells): Omit<Capabilities, keyof RunnerCapabilities> {
-  return { checklist: { show: (items) => bus.emit('checklist.changed', { items }) }, background };
 }
 
 function watchingHooks(

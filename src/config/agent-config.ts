@@ -35,6 +35,7 @@ export function agentConfig(flags: AgentFlags, config: Config, addDirs: string[]
     contextWindow: (model: string | null) => contextWindowFor(config, model),
     modelSettings: (model: string) => config.models?.[model],
     maskSecrets: config.maskSecrets,
+    webSearch: config.webSearch,
   };
 }
 

@@ -27,6 +27,7 @@ export const TOOL_NAME_MAP: Readonly<Record<string, string>> = {
   Grep: 'grep',
   Glob: 'glob',
   WebFetch: 'web_fetch',
+  WebSearch: 'web_search',
   Task: 'task',
 };
 

@@ -17,3 +17,12 @@ export interface ToolSpec {
   /** JSON Schema of the arguments. */
   readonly parameters: Record<string, unknown>;
 }
+
+/**
+ * Where web_search looks (config `webSearch`): a SearXNG instance's JSON API, Brave Search's API with its key in the
+ * named variable, or the provider's own search, run inside the model's request (the Responses API's, Anthropic's).
+ */
+export type WebSearchConfig =
+  | { readonly service: 'searxng'; readonly url: string; readonly maxResults?: number }
+  | { readonly service: 'brave'; readonly apiKeyEnv?: string; readonly url?: string; readonly maxResults?: number }
+  | { readonly service: 'provider' };

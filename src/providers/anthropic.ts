@@ -1,15 +1,14 @@
-// The Anthropic Messages API, streamed as server-sent events, with the same
+// The Anthropic Messages API, streamed as server-sent events (read by anthropic-events.ts), with the same
 // retry, idle-timeout and error rules as the OpenAI provider.
 
-import { StreamItem, StreamOptions, parseArgs } from './provider';
-import { ChatMessage, ThinkingBlock, Usage } from '../protocol/messages';
+import { StreamItem, StreamOptions } from './provider';
+import { ChatMessage, ThinkingBlock } from '../protocol/messages';
 import { HttpProvider, HttpProviderOptions } from './http-provider';
-import type { ChunkRead } from './guarded-stream';
-import type { SseEvent } from './event-stream';
-import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
 import { THINKING_BUDGETS } from '../settings/effort';
 import type { ImagePart } from '../protocol/images';
 import type { ProviderKind } from './kind';
+import { ANTHROPIC_SEARCH_TOOL, anthropicSearchState } from './server-search';
+import { type ReadState, readEvent } from './anthropic-events';
 
 export interface AnthropicOptions extends HttpProviderOptions {
   maxTokens?: number;
@@ -44,31 +43,6 @@ interface Param {
   content: Block[];
 }
 type ToolParam = { name: string; description: string; input_schema: unknown } & CacheControl;
-
-/** Input tokens as Anthropic counts them: the uncached ones, and the cache's reads and writes apart. */
-interface UsageFields {
-  input_tokens?: number;
-  cache_read_input_tokens?: number;
-  cache_creation_input_tokens?: number;
-}
-
-/** The parts of a stream event milk reads. */
-interface StreamEvent {
-  type: string;
-  index?: number;
-  message?: { usage?: UsageFields };
-  usage?: UsageFields & { output_tokens?: number };
-  content_block?: { type: string; id?: string; name?: string; data?: string };
-  delta?: {
-    type?: string;
-    text?: string;
-    partial_json?: string;
-    thinking?: string;
-    signature?: string;
-    stop_reason?: string | null;
-  };
-  error?: { type?: string; message?: string };
-}
 
 /** Anthropic's own blocks back as they came; another API's reasoning (a provider switched mid-turn) is not sent. */
 function thinkingBlocks(t: ThinkingBlock): Block[] {
@@ -126,107 +100,6 @@ export function alternate(messages: readonly ChatMessage[]): Param[] {
   return out;
 }
 
-/** What one answer's events build up: tool calls and thinking blocks in pieces, by index; the input tokens. */
-interface ReadState {
-  tools: Map<number, { id: string; name: string; json: string }>;
-  thinking: Map<number, { text: string; signature: string }>;
-  /** The input tokens, from the start of the message (message_delta may count them again). */
-  input: UsageFields;
-}
-
-const tokens = (v: number | undefined): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
-
-/** Every input token, cached or not, and the cache's share: milk's Usage from Anthropic's counts. */
-function usageOf(input: UsageFields, output: number): Usage {
-  const read = tokens(input.cache_read_input_tokens);
-  const write = tokens(input.cache_creation_input_tokens);
-  return {
-    input: tokens(input.input_tokens) + read + write,
-    output,
-    ...(read > 0 ? { cacheRead: read } : {}),
-    ...(write > 0 ? { cacheWrite: write } : {}),
-  };
-}
-
-type Read = ChunkRead;
-
-/** A content block's delta: text, reasoning, a thinking block's signature, a tool call's arguments. */
-function readDelta(event: StreamEvent, state: ReadState): Read {
-  const index = event.index ?? 0;
-  if (event.delta?.type === 'text_delta') return { text: event.delta.text };
-  const th = state.thinking.get(index);
-  if (th && event.delta?.type === 'thinking_delta') {
-    th.text += event.delta.thinking ?? '';
-    return { reasoning: event.delta.thinking };
-  }
-  if (th && event.delta?.type === 'signature_delta') th.signature += event.delta.signature ?? '';
-  if (event.delta?.type === 'input_json_delta') {
-    const t = state.tools.get(index);
-    if (t) t.json += event.delta.partial_json ?? '';
-    if (t && t.json.length > MAX_TOOL_ARGS_CHARS) throw new TooLargeError('tool-arguments', MAX_TOOL_ARGS_CHARS);
-  }
-  return {};
-}
-
-/** A finished content block: a complete thinking block or tool call. */
-function readStop(index: number, state: ReadState): Read {
-  const th = state.thinking.get(index);
-  if (th) {
-    state.thinking.delete(index);
-    return { thinking: th };
-  }
-  const t = state.tools.get(index);
-  if (!t) return {};
-  state.tools.delete(index);
-  return { toolCalls: [{ id: t.id, name: t.name, ...parseArgs(t.json) }] };
-}
-
-/** Why an answer ended, where it is worth a line: the answer above is not what the model meant to finish. */
-const STOP_NOTICES = new Map([
-  ['max_tokens', 'the answer reached max_tokens and was cut off there'],
-  ['refusal', 'the model declined to answer (stop reason: refusal)'],
-]);
-
-/** message_delta's input counts, where it gives them (it may, cumulatively); else message_start's stand. */
-function definedInputs(u: UsageFields): UsageFields {
-  const keys = ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const;
-  return Object.fromEntries(keys.filter((k) => u[k] != null).map((k) => [k, u[k]]));
-}
-
-function readEvent(raw: SseEvent, state: ReadState): Read {
-  if (raw.event === 'ping') return {};
-  const event = JSON.parse(raw.data) as StreamEvent;
-  const index = event.index ?? 0;
-  const block = event.content_block;
-  switch (event.type) {
-    case 'error':
-      return { serverError: event.error?.message ?? event.error?.type ?? 'unknown' };
-    // Input tokens come with the start of the message, output tokens with its end.
-    case 'message_start':
-      state.input = event.message?.usage ?? {};
-      return {};
-    case 'message_delta':
-      return {
-        usage: event.usage
-          ? usageOf({ ...state.input, ...definedInputs(event.usage) }, tokens(event.usage.output_tokens))
-          : undefined,
-        notice: STOP_NOTICES.get(event.delta?.stop_reason ?? ''),
-      };
-    case 'content_block_start':
-      if (block?.type === 'tool_use') state.tools.set(index, { id: block.id ?? '', name: block.name ?? '', json: '' });
-      if (block?.type === 'thinking') state.thinking.set(index, { text: '', signature: '' });
-      return block?.type === 'redacted_thinking' ? { thinking: { redacted: block.data ?? '' } } : {};
-    case 'content_block_delta':
-      return readDelta(event, state);
-    case 'content_block_stop':
-      return readStop(index, state);
-    case 'message_stop':
-      return { finished: true, ended: true };
-    default:
-      return {};
-  }
-}
-
 /**
  * The request's body. Prompt caching: breakpoints on the system prompt, the last tool, and the last block of the last
  * two user messages (four, the API's limit). Each request's newest breakpoint is the next one's second newest, so
@@ -245,6 +118,8 @@ export function anthropicRequest(
     input_schema: t.parameters,
   }));
   if (tools.length > 0) tools[tools.length - 1] = { ...tools[tools.length - 1], ...EPHEMERAL };
+  // The server's own search, first: the breakpoint stays on the last of milk's tools.
+  const all: unknown[] = options.webSearch ? [ANTHROPIC_SEARCH_TOOL, ...tools] : tools;
   return {
     model: options.model ?? o.model,
     // Thinking counts against max_tokens, which must leave room for the answer.
@@ -253,7 +128,7 @@ export function anthropicRequest(
     ...(options.system ? { system: [{ type: 'text', text: options.system, ...EPHEMERAL }] } : {}),
     messages: withCacheBreakpoints(alternate(messages), 2),
     stream: true,
-    ...(tools.length > 0 ? { tools } : {}),
+    ...(all.length > 0 ? { tools: all } : {}),
   };
 }
 
@@ -300,7 +175,8 @@ export class AnthropicProvider extends HttpProvider<AnthropicOptions> {
   ): AsyncIterable<StreamItem> {
     const state: ReadState = { tools: new Map(), thinking: new Map(), input: {} };
     const body = JSON.stringify(anthropicRequest(messages, options, this.options));
-    return this.streamEvents('/v1/messages', body, (raw) => readEvent(raw, state), signal);
+    const search = options.webSearch ? anthropicSearchState() : null;
+    return this.streamEvents('/v1/messages', body, (raw) => readEvent(raw, state, search), signal);
   }
 }
 

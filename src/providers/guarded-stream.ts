@@ -2,7 +2,7 @@
 // protocol says named and the stream ended; a server that goes quiet past the idle timeout stopped (the watchdog),
 // and an abort honoured between chunks.
 
-import type { StreamItem } from './provider';
+import type { StreamItem, WebSearchSeen } from './provider';
 import type { ThinkingBlock, Usage } from '../protocol/messages';
 import type { ToolCall } from '../protocol/tools';
 import type { Config } from '../config/config';
@@ -83,6 +83,8 @@ export interface ChunkRead {
   ended?: boolean;
   usage?: Usage;
   notice?: string;
+  /** The provider's own web search, seen in the stream. */
+  searches?: WebSearchSeen[];
   serverError?: string;
 }
 
@@ -127,7 +129,8 @@ export function readOne<T>(o: GuardedStreamOptions<T>, chunk: T, partial: boolea
 
 /** What one read chunk yields, in order; a field of another type than the protocol's is not passed on as text. */
 export function* items(read: ChunkRead): Generator<StreamItem> {
-  const { text, reasoning, thinking, toolCalls, usage, notice } = read;
+  const { text, reasoning, thinking, toolCalls, usage, notice, searches } = read;
+  for (const search of searches ?? []) yield { search };
   if (reasoning && typeof reasoning === 'string') yield { reasoning };
   if (thinking) yield { thinking };
   if (text && typeof text === 'string') yield text;

@@ -19,7 +19,19 @@ export type StreamItem =
   | { usage: Usage }
   | { reasoning: string }
   | { thinking: ThinkingBlock }
-  | { notice: string };
+  | { notice: string }
+  | { search: WebSearchSeen };
+
+/**
+ * The provider's own web search, as it ran inside the request: a search (`query`) and the sources it gave, or (query
+ * null) the sources the answer cites.
+ */
+export interface WebSearchSeen {
+  readonly query: string | null;
+  readonly sources: ReadonlyArray<{ readonly title: string; readonly url: string }>;
+  /** Why the search failed, in the server's words (its error code). */
+  readonly error?: string;
+}
 
 export interface StreamOptions {
   /** Tools the model may call. */
@@ -35,6 +47,8 @@ export interface StreamOptions {
   cacheKey?: string;
   /** The reasoning effort asked (/effort), as each protocol takes it; none sent when absent. */
   effort?: Effort;
+  /** The provider's own web search goes with the request (where its API has one); the person allowed it. */
+  webSearch?: boolean;
 }
 
 export interface Provider {

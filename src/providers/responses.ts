@@ -14,6 +14,7 @@ import type { SseEvent } from './event-stream';
 import { MAX_TOOL_ARGS_CHARS, TooLargeError } from './failures';
 import { dataUrl } from '../kernel/images';
 import { type ImagePart } from '../protocol/images';
+import { RESPONSES_SEARCH_TOOL, responsesCitations, responsesSearch } from './server-search';
 
 export type ResponsesOptions = HttpProviderOptions;
 
@@ -94,21 +95,26 @@ export function responsesRequest(
     stream: true,
     // Nothing kept on OpenAI's side: each request carries the conversation, reasoning encrypted in it.
     store: false,
-    include: ['reasoning.encrypted_content'],
+    include: options.webSearch
+      ? ['reasoning.encrypted_content', 'web_search_call.action.sources']
+      : ['reasoning.encrypted_content'],
     ...(options.effort ? { reasoning: { effort: options.effort, summary: 'auto' } } : {}),
     ...(options.cacheKey ? { prompt_cache_key: options.cacheKey } : {}),
-    ...(options.tools?.length
-      ? {
-          tools: options.tools.map((t) => ({
-            type: 'function',
-            name: t.name,
-            description: t.description,
-            parameters: t.parameters,
-            strict: false,
-          })),
-        }
-      : {}),
+    ...(options.tools?.length || options.webSearch ? { tools: responsesTools(options) } : {}),
   };
+}
+
+/** milk's tools as functions, and the API's own web search where the person allowed it. */
+function responsesTools(options: StreamOptions): unknown[] {
+  const tools: unknown[] = (options.tools ?? []).map((t) => ({
+    type: 'function',
+    name: t.name,
+    description: t.description,
+    parameters: t.parameters,
+    strict: false,
+  }));
+  if (options.webSearch) tools.push(RESPONSES_SEARCH_TOOL);
+  return tools;
 }
 
 /** The parts of an event milk reads. */
@@ -155,6 +161,10 @@ function readItemDone(event: ResponsesEvent, args: Map<string, string>): ChunkRe
     const json = item.arguments ?? args.get(str(item.id)) ?? '';
     args.delete(str(item.id));
     return { toolCalls: [{ id: str(item.call_id) || str(item.id), name: str(item.name), ...parseArgs(json) }] };
+  }
+  if (item.type === 'web_search_call' || item.type === 'message') {
+    const seen = responsesSearch(item) ?? responsesCitations(item);
+    return seen ? { searches: [seen] } : {};
   }
   if (item.type === 'reasoning' && item.encrypted_content) {
     const summary = (item.summary ?? []).map((s) => str(s.text)).filter(Boolean);

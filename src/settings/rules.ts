@@ -159,13 +159,20 @@ export function describeRule(rule: Rule): string {
   if (rule.prefix === undefined) return `every ${rule.tool} call`;
   // web_fetch's rules name a host (its rule text), matched whole.
   if (rule.tool === 'web_fetch') return `web_fetch of pages on ${rule.prefix}`;
+  // web_search's name a service (its rule text): `provider` lets the model's server search inside its requests.
+  if (rule.tool === 'web_search')
+    return rule.prefix === 'provider' ? "the provider's own web search" : `web_search through ${rule.prefix}`;
   return `${rule.tool} commands starting with \`${rule.prefix}\``;
 }
+
+/** What a web_search rule may name: config `webSearch`'s services. */
+const SEARCH_SERVICES = new Set(['searxng', 'brave', 'provider']);
 
 /** A rule from /permissions add: `shell npm test` (a command prefix) or a tool's name. */
 export function parseRule(args: readonly string[]): Rule | null {
   const [tool, ...rest] = args;
   if (!tool) return null;
+  if (tool === 'web_search' && rest.length === 1 && SEARCH_SERVICES.has(rest[0])) return { tool, prefix: rest[0] };
   if (tool !== 'shell') return rest.length === 0 ? { tool } : null;
   const prefix = rest.join(' ').trim();
   if (!prefix || COMPOUND.test(prefix)) return null;

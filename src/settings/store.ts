@@ -258,6 +258,10 @@ export class Settings {
     return d === 'refuse' && this.mode === 'read-only' && call.kind === 'other' && ruled() ? 'run' : d;
   }
 
+  /** Whether an allow rule (of any source) names this call: not the mode, nor an "always" answer. */
+  ruled(tool: string, command: string | undefined): boolean {
+    return this.book.allows(tool, command);
+  }
   // The rules, as the rule book holds them.
   get rules(): readonly Rule[] {
     return this.book.rules;

@@ -5,8 +5,8 @@
 // command without network, less the addresses of the agents and daemons it
 // could otherwise reach through a socket. Pure.
 
-/** Variables that hold milk's model credentials. */
-const CREDENTIALS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
+/** Variables that hold milk's credentials: its model's, web_search's Brave key. */
+const CREDENTIALS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'BRAVE_API_KEY'];
 /** Base URLs milk reads: dropped only when they carry credentials themselves (a user, a password, a query). */
 const BASE_URLS = ['OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL'];
 /** Proxy settings, as curl, git, npm and pip read them: dropped when they carry a user or password. */

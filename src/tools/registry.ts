@@ -19,6 +19,7 @@ import { proposePlan } from './builtin/propose-plan';
 import { shellKill, shellOutput } from './builtin/shell-output';
 import { type TaskRunner, task } from './builtin/task';
 import { webFetch } from './builtin/web-fetch';
+import { type SearchService, webSearch } from './builtin/web-search';
 
 /**
  * What the tools that need more than the file system are given when they are made: the checklist's sink and the
@@ -33,6 +34,8 @@ export interface Capabilities {
   readonly subagents: TaskRunner | null;
   /** Whom the model's questions and plans are put to (ask_user, propose_plan); null: no one is there (milk run). */
   readonly person: Person | null;
+  /** The search service web_search asks (config `webSearch`); null: none configured, and no web_search offered. */
+  readonly search?: SearchService | null;
 }
 
 /** The capabilities the turn runner gives, as it runs the calls: the rest are the app's. */
@@ -50,6 +53,7 @@ export function builtinTools(capabilities: Capabilities): readonly AnyTool[] {
     editFile,
     writeFile,
     webFetch,
+    ...(capabilities.search ? [webSearch(capabilities.search)] : []),
     todo(capabilities.checklist),
     task(capabilities.subagents),
     askUser(capabilities.person),
@@ -63,6 +67,7 @@ export const BUILTIN_TOOLS: readonly ToolInfo[] = builtinTools({
   background: null,
   subagents: null,
   person: null,
+  search: { service: 'searxng', url: 'http://127.0.0.1/' },
 });
 
 /** milk's own tool of that name, as what only reads it sees it; undefined: none (an MCP server's, a log's). */

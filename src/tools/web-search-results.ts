@@ -1,7 +1,9 @@
-// What a search service answers, as the web_search tool will give it to the model (issue 60, item 1): each result's
+// What a search service answers, as web_search gives it to the model: each result's
 // title, URL and snippet, from a SearXNG instance's JSON API or Brave's, checked field by field (a service's answer
 // is not trusted: no field is assumed), at most `max` results, each part on one line and cut to a length. Pure: the
 // request and what is masked and sanitized are the tool's.
+
+import { sanitize } from '../protocol/inert';
 
 export interface SearchResult {
   readonly title: string;
@@ -15,9 +17,12 @@ const MAX_SNIPPET = 500;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** On one line, blanks run together, cut at `max` with an ellipsis; HTML tags (Brave's <strong>) left out. */
+/**
+ * On one line, blanks run together, cut at `max` with an ellipsis; HTML tags (Brave's <strong>) and terminal control
+ * sequences (sanitize: the model reads what the screen would show) left out.
+ */
 export function oneLineOf(text: string, max: number): string {
-  const flat = text
+  const flat = sanitize(text)
     .replace(/<\/?[a-z][^>]*>/gi, '')
     .replace(/\s+/g, ' ')
     .trim();

@@ -163,6 +163,7 @@ export class ModelTurn {
       model: this.p.settings.model ?? undefined,
       cacheKey: options.cacheKey?.(),
       effort: options.effort?.(),
+      webSearch: options.providerSearch?.() ?? false,
       onUsage,
     });
   }

@@ -39,6 +39,8 @@ export interface RunnerOptions extends Partial<
   cacheKey?: () => string | undefined;
   /** The reasoning effort to ask (/effort, else the model's in config.json); none sent when undefined. */
   effort?: () => Effort | undefined;
+  /** Whether the next request may carry the provider's own web search (app/agent-search.ts); absent: never. */
+  providerSearch?: () => boolean;
   /** The subagents the task tool can hand work to (milk's explore without it). */
   agents?: () => readonly AgentSpec[];
   /** What an input's `@server:resource` mentions name, read and put after it (MCP resources), with notes. */

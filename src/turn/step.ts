@@ -14,6 +14,7 @@ import { Inert, sanitize } from '../protocol/inert';
 import { StreamSanitizer } from '../kernel/stream-sanitizer';
 import type { ActiveTurn } from './turn';
 import { emptyStep } from './turn';
+import { showServerSearch } from './server-search';
 
 export class AnswerTooLong extends Error {}
 
@@ -33,6 +34,8 @@ export interface StepRequest {
   readonly cacheKey?: string;
   /** The reasoning effort to ask. */
   readonly effort?: Effort;
+  /** The provider's own web search may go with it (the person allowed it: app/agent-search.ts). */
+  readonly webSearch?: boolean;
   /** What the server said the request cost (compaction calibrates its estimate by it). */
   readonly onUsage: (usage: Usage) => void;
 }
@@ -50,6 +53,7 @@ export async function streamStep(o: StepOptions, turn: ActiveTurn, req: StepRequ
       system: turn.system,
       cacheKey: req.cacheKey,
       effort: req.effort,
+      ...(req.webSearch ? { webSearch: true } : {}),
     })) {
       if (signal.aborted) return calls;
       if (typeof item === 'string') deliver(o, turn, clean.push(item));
@@ -60,6 +64,8 @@ export async function streamStep(o: StepOptions, turn: ActiveTurn, req: StepRequ
       else if ('thinking' in item) turn.step.thinking.push(item.thinking);
       else if ('notice' in item)
         o.bus.emit('transcript.note', { text: sanitize(`${o.provider.name}: ${item.notice}`) });
+      else if ('search' in item)
+        showServerSearch(o.bus, turn.id, item.search, (turn.searches = (turn.searches ?? 0) + 1));
       else calls.push(item.toolCall);
     }
   } catch (err) {

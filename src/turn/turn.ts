@@ -38,6 +38,8 @@ export interface ActiveTurn {
   compactionFailed?: boolean;
   /** Messages the person sent into this turn (a model turn's only), delivered before its next request. */
   steering?: Steer[];
+  /** The provider's own web searches shown in this turn so far (each block named by its number). */
+  searches?: number;
 }
 
 /** A message sent into a running turn (/steer, Ctrl+Enter). */
