@@ -10,6 +10,7 @@ import { agent } from '../helpers/agent';
 
 const { startMockServer } = require('../../scripts/mock-server');
 const { startMockSearch } = require('../../scripts/mock-search');
+const { startMockProxy } = require('../../scripts/mock-proxy');
 
 type Served = { url: string; requests: Array<Record<string, unknown>>; close(): Promise<void> };
 let mock: Served;
@@ -123,6 +124,28 @@ describe('web_search through a configured service', () => {
     a.parts.settings.setRules([{ tool: 'web_search', prefix: 'searxng' }]);
     await a.turn('ruled for searxng');
     expect(content).toMatch(/^3 results for "ruled for searxng"/);
+  });
+
+  it('goes through the proxy the environment names', async () => {
+    const proxy = await startMockProxy();
+    const saved = { http: process.env.HTTP_PROXY, no: process.env.NO_PROXY, noLower: process.env.no_proxy };
+    process.env.HTTP_PROXY = proxy.url;
+    delete process.env.NO_PROXY;
+    delete process.env.no_proxy;
+    try {
+      const { content } = await searched('proxied', searxng());
+      expect(content).toMatch(/^3 results for "proxied"/);
+      expect(proxy.forwarded).toContain(`GET ${new URL(search.url).host}/search`);
+    } finally {
+      for (const [k, v] of [
+        ['HTTP_PROXY', saved.http],
+        ['NO_PROXY', saved.no],
+        ['no_proxy', saved.noLower],
+      ] as const)
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      await proxy.close();
+    }
   });
 
   it('is not offered when no service is configured', async () => {
