@@ -36,6 +36,9 @@
 //   soak           a day's work in miniature, for the soak in npm run bench: scripts/mock-soak.js
 //   tasks4[:N]     four task calls in one answer, each subagent streaming N words (default 300) 10 ms apart
 //   fetch          a web_fetch call of the URL the last message is, then "fetched: " and what it returned
+//   review         (for /review's prompt) a read_file of the diff's first file and a write_file (refused), then a
+//                  summary and a ```json finding per file (high for a name with "bug", medium "smell", else low)
+//                  quoting its first added line
 //   websearch      a web_search call for the last message's words, then "searched: " and what it returned
 //   look           a read_file call of shot.png, then "looked: N image(s)" (the images its answer brought)
 //   blind          answers 400 "does not support image input" to a request with images (else as short)
@@ -202,6 +205,24 @@ function lastToolText(messages) {
         : (result.content || []).map((c) => c.text || '').join('');
   }
   return '';
+}
+
+/** The files a review prompt's diff changes: each path, its first hunk's new line, and that hunk's first added line. */
+function reviewedFiles(prompt) {
+  const out = [];
+  let current = null;
+  for (const line of prompt.split('\n')) {
+    const file = /^\+\+\+ b\/(.+)$/.exec(line);
+    if (file) {
+      current = { file: file[1], line: 0, added: '' };
+      out.push(current);
+      continue;
+    }
+    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line);
+    if (hunk && current && current.line === 0) current.line = Number(hunk[1]);
+    if (current && !current.added && line.startsWith('+') && !line.startsWith('+++')) current.added = line.slice(1);
+  }
+  return out;
 }
 
 function plan(scenario, body) {
@@ -542,6 +563,30 @@ function plan(scenario, body) {
       if (toolResults(thisTurn(messages)) > 0)
         return { chunks: [`fetched: ${lastToolText(messages).slice(0, 300)}`], delay: scenario.delay ?? 5 };
       return { chunks: ['fetching. '], tool: { name: 'web_fetch', args: { url: lastText.trim() } }, delay: 5 };
+    }
+    case 'review': {
+      // A review: the first file of the diff read and a write tried (a review may only read), then a summary and
+      // a finding per file of the diff at its first hunk's new line, quoting the line added.
+      const diffFiles = reviewedFiles(lastText);
+      if (toolResults(thisTurn(messages)) === 0)
+        return {
+          chunks: ['reading. '],
+          tools: [
+            { name: 'read_file', args: { path: diffFiles[0]?.file ?? 'README.md' } },
+            { name: 'write_file', args: { path: 'pwned.txt', content: 'written by a review' } },
+          ],
+          delay: 5,
+        };
+      const findings = diffFiles.map((f) => ({
+        file: f.file,
+        line: f.line,
+        severity: f.file.includes('bug') ? 'high' : f.file.includes('smell') ? 'medium' : 'low',
+        title: `problem in ${f.file}`,
+        body: `the change reads: ${f.added}`,
+      }));
+      const read = lastToolText(messages).includes('allows only') ? 'the write was refused. ' : '';
+      const block = '```json\n' + JSON.stringify(findings, null, 2) + '\n```';
+      return { chunks: [`Reviewed ${diffFiles.length} files. ${read}\n\n`, block], delay: 5 };
     }
     case 'websearch': {
       // A web_search for what the person's message says, then what it returned (its first 600 characters).

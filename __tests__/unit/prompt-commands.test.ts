@@ -56,7 +56,7 @@ describe('prompt files', () => {
     ]);
   });
   it('completes their names with Tab beside the built-ins, and parses their arguments as typed', () => {
-    expect(completeSlash('/rev', ['review'])).toEqual({ text: '/review ', candidates: ['review'] });
+    expect(completeSlash('/expl', ['explain-this'])).toEqual({ text: '/explain-this ', candidates: ['explain-this'] });
     expect(completeSlash('/gith', ['github:review-pr'])).toEqual({
       text: '/github:review-pr ',
       candidates: ['github:review-pr'],

@@ -43,7 +43,8 @@ export class AgentContext {
   skills: Skills = NO_SKILLS;
   private readonly opened = new Set<string>();
   /** A skill of the person's own in use, with the tools it allows; `turn` null: the next turn's, once it starts. */
-  private narrowing: { turn: number | null; name: string; tools: ReadonlySet<string> } | null = null;
+  /** A skill's allowed-tools, or a review's (`who` names the latter), for one turn (null: the next one started). */
+  private narrowing: { turn: number | null; name: string; tools: ReadonlySet<string>; who?: string } | null = null;
   private skillTool: AnyTool | null = null;
   /** The skills' slash commands, made once per load: the composer reads the command names at every key. */
   private skillCommandList: PromptCommand[] = [];
@@ -169,8 +170,13 @@ export class AgentContext {
     this.narrowing = { turn, name: s.name, tools: new Set([...s.allowedTools.map(milkTool), 'skill']) };
   }
 
+  /** The next turn's calls narrowed to `tools` (a review: only what reads); `who` names it in a refusal. */
+  narrowNext(who: string, tools: readonly string[]): void {
+    this.narrowing = { turn: null, name: who, tools: new Set(tools), who };
+  }
+
   /** The tools the skill in use in `turn` allows, or null. */
-  narrowed(turn: number): { name: string; tools: ReadonlySet<string> } | null {
+  narrowed(turn: number): { name: string; tools: ReadonlySet<string>; who?: string } | null {
     const n = this.narrowing;
     return n && n.turn === turn ? n : null;
   }

@@ -104,6 +104,9 @@ export function addDoctorCommand(program: Command): void {
 
 export interface RunFlags {
   json?: boolean;
+  /** --review: true (the uncommitted changes) or the range. */
+  review?: boolean | string;
+  failOn?: 'low' | 'medium' | 'high';
   hooks?: boolean;
   outputFormat?: OutputFormat;
   allowTool: string[];
@@ -129,6 +132,22 @@ export function runRules(o: RunFlags): { allow: Rule[]; deny: DenyRule[] } {
   return { allow, deny };
 }
 
+/** --review and --fail-on read: the review's flags, or null for a run of a prompt. */
+function reviewFlags(o: RunFlags, words: readonly string[]) {
+  if (o.review === undefined) {
+    if (o.failOn) throw new UsageError('--fail-on goes with --review');
+    return null;
+  }
+  if (words.length > 0)
+    throw new UsageError('milk run --review takes no prompt: the range goes with it (--review BASE.. or a commit)');
+  if (o.outputFormat) throw new UsageError('--output-format does not go with --review (--json: the findings as JSON)');
+  if (o.failOn !== undefined && !['low', 'medium', 'high'].includes(o.failOn))
+    throw new UsageError(`--fail-on ${o.failOn}: give low, medium or high`);
+  const arg = typeof o.review === 'string' ? o.review : '';
+  const flags = { arg, json: o.json === true, failOn: o.failOn ?? null };
+  return { flags, display: `/review${arg ? ` ${arg}` : ''}` };
+}
+
 /** `milk run`: one turn without the screen. */
 export function addRunCommand(program: Command, Option: typeof import('commander').Option): void {
   program
@@ -150,6 +169,13 @@ export function addRunCommand(program: Command, Option: typeof import('commander
     .option('--json', 'the same as --output-format stream-json')
     .option('--hooks', "run config.json's hooks (milk run runs none unless asked)")
     .option(
+      '--review [range]',
+      'review the uncommitted changes, BASE.. (the branch against BASE; .. for its upstream, else main or master) or ' +
+        'a COMMIT, with tools that only read; the findings to stdout (--json: a JSON list of {file, line, severity, ' +
+        'title, body})',
+    )
+    .option('--fail-on <severity>', 'with --review: exit 1 when a finding is this severe or more (low, medium, high)')
+    .option(
       '--allow-tool <TOOL[:PREFIX]>',
       "for this run, calls that run without asking: a tool, or shell with a command's first words ('shell:npm test')",
       collect,
@@ -162,35 +188,40 @@ export function addRunCommand(program: Command, Option: typeof import('commander
       collect,
       [],
     )
-    .action(async (words: string[], o: RunFlags, cmd: Command) => {
-      const all = cmd.optsWithGlobals() as MainOptions;
-      let prompt = words.join(' ');
-      if (!prompt) {
-        if (process.stdin.isTTY) throw new UsageError('milk run needs a prompt: milk run "PROMPT", or pipe one in');
-        // A pipe ends its text with a newline (echo, a heredoc) that is no part of the prompt.
-        prompt = (await readStdin()).replace(/\r?\n$/, '');
-      }
-      if (!prompt.trim()) throw new UsageError('milk run: the prompt is empty');
-      const { dataDir, workspace, sessionId } = locate(all);
-      const { config, warnings } = loadConfig(dataDir, all);
-      for (const w of warnings) process.stderr.write(`milk: ${w}\n`);
-      const { provider, switchProvider } = providerFor(all, config);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { runCommand } = require('./run') as typeof import('./run');
-      process.exitCode = await runCommand(prompt, {
-        provider,
-        switchProvider,
-        config,
-        dataDir,
-        workspace,
-        sessionId,
-        opts: all,
-        format: o.outputFormat ?? (o.json ? 'stream-json' : 'text'),
-        runRules: runRules(o),
-        hooks: o.hooks === true,
-        io: { out: process.stdout, err: process.stderr },
-      });
-    });
+    .action(runAction);
+}
+
+/** What `milk run` does with its words and flags. */
+async function runAction(words: string[], o: RunFlags, cmd: Command): Promise<void> {
+  const all = cmd.optsWithGlobals() as MainOptions;
+  const review = reviewFlags(o, words);
+  let prompt = review ? review.display : words.join(' ');
+  if (!prompt) {
+    if (process.stdin.isTTY) throw new UsageError('milk run needs a prompt: milk run "PROMPT", or pipe one in');
+    // A pipe ends its text with a newline (echo, a heredoc) that is no part of the prompt.
+    prompt = (await readStdin()).replace(/\r?\n$/, '');
+  }
+  if (!prompt.trim()) throw new UsageError('milk run: the prompt is empty');
+  const { dataDir, workspace, sessionId } = locate(all);
+  const { config, warnings } = loadConfig(dataDir, all);
+  for (const w of warnings) process.stderr.write(`milk: ${w}\n`);
+  const { provider, switchProvider } = providerFor(all, config);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { runCommand } = require('./run') as typeof import('./run');
+  process.exitCode = await runCommand(prompt, {
+    provider,
+    switchProvider,
+    config,
+    dataDir,
+    workspace,
+    sessionId,
+    opts: all,
+    format: o.outputFormat ?? (o.json ? 'stream-json' : 'text'),
+    review: review?.flags,
+    runRules: runRules(o),
+    hooks: o.hooks === true,
+    io: { out: process.stdout, err: process.stderr },
+  });
 }
 
 /** `milk acp`: the agent behind the Agent Client Protocol on stdin and stdout, for an editor to start. */

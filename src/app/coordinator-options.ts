@@ -3,6 +3,7 @@
 // puts back, masked secrets, the logs /search reads, and what /context, /agents, /hooks, /status and /cost say.
 
 import { resolveDirs } from './cli-support';
+import type { Bus } from '../kernel/bus';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { clipboardImage } from './clipboard-image';
@@ -29,9 +30,12 @@ export function spendInfo(s: Services) {
   };
 }
 
-/** /context's, /agents', /hooks', /skills' and /plugins' lines. */
-export function agentInfo(s: Services, options: Pick<AppOptions, 'dataDir' | 'workspace'>) {
+/** /context's, /agents', /hooks', /skills' and /plugins' lines; /review. */
+export function agentInfo(s: Services, options: Pick<AppOptions, 'dataDir' | 'workspace'>, bus: Bus) {
   return {
+    review: (arg: string, start: (prompt: string, display: string) => number) =>
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('./review') as typeof import('./review')).reviewFor(bus, options.workspace, () => s.agent)(arg, start),
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     pluginsInfo: () => (require('./agent-plugins') as typeof import('./agent-plugins')).pluginLines(options),
     contextInfo: () => s.agent.info(),

@@ -24,6 +24,7 @@ import { Sessions } from '../session/sessions';
 import { type OutputFormat, runOnce } from '../turn/run-once';
 import { killLiveTools } from '../tools/lazy-command';
 import { attachMentions, mentionsIn } from '../tools/attach';
+import type { ReviewFlags } from './review';
 
 export interface RunCommand {
   provider: Provider;
@@ -37,6 +38,8 @@ export interface RunCommand {
   format: OutputFormat;
   /** --hooks: config.json's hooks run (else none does). */
   hooks?: boolean;
+  /** --review: a review of the change it names, its findings printed for CI (app/review.ts). */
+  review?: ReviewFlags;
   /** --allow-tool and --deny-tool: rules for this run only. */
   runRules?: { allow: Rule[]; deny: DenyRule[] };
   io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream };
@@ -73,6 +76,17 @@ export async function runCommand(prompt: string, c: RunCommand): Promise<number>
     if (resumed.kind === 'note') say(resumed.text);
     if (resumed.kind === 'unknown')
       throw new UsageError(`no conversation ${resumed.id} in this session (milk sessions show lists them)`);
+    if (c.review) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { reviewOnce } = require('./review') as typeof import('./review');
+      const code = await reviewOnce(
+        { bus, runner: parts.runner, agent: parts.agent, workspace: c.workspace },
+        c.review,
+        c.io,
+      );
+      await parts.hooks.settled();
+      return code;
+    }
     // @path mentions attach their files and images, as the composer's do.
     const segments = mentionsIn(c.workspace, prompt, parts.settings.dirs);
     const attached = attachMentions(c.workspace, segments, parts.settings.dirs);

@@ -96,7 +96,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     },
     workspace: options.workspace,
     sessionInfo: s.sessionInfo,
-    ...agentInfo(s, options),
+    ...agentInfo(s, options, bus),
     ...spendInfo(s),
     providerSetup: providerSetup(s, options),
     images: pastedImages(options),

@@ -70,6 +70,11 @@ export interface CoordinatorOptions {
   skillsInfo?: () => string[];
   /** /plugins' lines: each plugin installed, whether it is on here, what it has and what milk cannot run of it. */
   pluginsInfo?: () => string[];
+  /**
+   * /review: the change `arg` names read from git, then `start` called with the review's prompt and how the input is
+   * shown (its id back), its findings said once it ends; what is wrong (not a repository, nothing to review), or null.
+   */
+  review?: (arg: string, start: (prompt: string, display: string) => number) => Promise<string | null>;
   /** /status's lines, and /cost's. */
   statusInfo?: () => string[];
   costInfo?: () => string[];

@@ -64,6 +64,7 @@ const ORDER = [
   'plugins',
   'hooks',
   'init',
+  'review',
   'clear',
   'status',
   'provider',

@@ -73,6 +73,21 @@ export const AGENT_COMMANDS = commands({
       ctx.runner.start(INIT_PROMPT, { display: '/init', segments: [{ type: 'text', text: '/init' }] });
     },
   },
+  review: {
+    args: '[BASE.. | COMMIT]',
+    description:
+      'Ask the model to review the uncommitted changes, this branch against BASE (`..`: its upstream, else main or ' +
+      'master), or a commit, with tools that only read; its findings listed by file and line with their severity',
+    run(ctx, args, usage) {
+      if (args.length > 1) return usage;
+      if (ctx.runner.busy) return ctx.note('a turn is running: /review once it ends');
+      const { review } = ctx.services;
+      if (!review) return ctx.note('no reviews here');
+      const start = (prompt: string, display: string): number =>
+        ctx.runner.start(prompt, { display, segments: [{ type: 'text', text: display }] });
+      void review(args[0] ?? '', start).then((problem) => problem && ctx.note(problem));
+    },
+  },
   status: {
     args: '',
     description:

@@ -30,7 +30,9 @@ export interface ToolCallsOptions {
    */
   readonly editor?: EditorParts;
   /** The tools a skill in use in turn `turn` allows (its allowed-tools, the person's own skills only), or null. */
-  readonly narrowed?: (turn: number) => { readonly name: string; readonly tools: ReadonlySet<string> } | null;
+  readonly narrowed?: (
+    turn: number,
+  ) => { readonly name: string; readonly tools: ReadonlySet<string>; readonly who?: string } | null;
   /**
    * The workspace files hooks and MCP servers name, as real paths (app/control-files.ts): a file tool's change to one
    * is asked about in every mode, and the sandbox binds them read-only.

@@ -43,7 +43,10 @@ export async function gate(
   // A skill of the person's own in use this turn narrows what may be called (its allowed-tools); it never widens.
   const skill = o.narrowed?.(turn.id);
   if (skill && !skill.tools.has(tool.name)) {
-    const why = `the skill ${skill.name} in use allows only ${[...skill.tools].join(', ')} (its allowed-tools)`;
+    const only = [...skill.tools].join(', ');
+    const why = skill.who
+      ? `${skill.who} allows only ${only}`
+      : `the skill ${skill.name} in use allows only ${only} (its allowed-tools)`;
     return refused(o, show, tool.name, why, 'not allowed');
   }
   const judged = judge(o, tool, args, show);
