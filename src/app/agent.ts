@@ -41,6 +41,7 @@ import { type ControlFiles, controlFiles } from './control-files';
 import { type Vouching, vouching } from './vouch';
 import { usePlugins } from './agent-plugins';
 import { providerSearchAllowed, toolsOf } from './agent-tools';
+import type { StatusLinePort } from './status-line';
 
 export interface AgentOptions {
   provider: Provider;
@@ -95,6 +96,8 @@ export interface AgentOptions {
   hooksOff?: string;
   /** The editor's files and terminal (milk acp, as far as the editor offers them): the tools use them. */
   editor?: EditorParts;
+  /** The full screen's status line: a trusted project's is put in force there, and its command is a control file. */
+  statusPort?: StatusLinePort;
   /** Where web_search looks (config `webSearch`); none: no web_search, and no provider's own search. */
   webSearch?: WebSearchConfig;
   /** The runtime facts, made already (the full screen makes them before its first paint); else made from these. */
@@ -196,7 +199,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   const background = new BackgroundShells();
   const vouch = vouching(options.workspace, options.dataDir, options.warn);
   const hooks = watchingHooks(bus, options, () => recorder.conv, changes, vouch);
-  const controls = controlsOf(options.workspace, hooks, mcp);
+  const controls = controlsOf(options.workspace, hooks, mcp, options.statusPort);
   const runner = new TurnRunner(bus, provider, {
     hooks,
     expandInput: (text, signal) => mcp.expand(text, signal),
@@ -231,7 +234,7 @@ export function agentParts(bus: Bus, options: AgentOptions) {
   if (secrets) recorder.redact = (text) => secrets.mask(text, true);
   settings.onChange(() => recorder.modelChanged(), ['model']);
   const restoreModel = modelRestorer(provider, settings, options.switchProvider);
-  const applyProject = projectApplier({ settings, hooks, mcp, controls, agent }, options.approval);
+  const applyProject = projectApplier({ settings, hooks, mcp, controls, agent }, options);
   if (options.project) applyProject(options.project);
   usePlugins(options, { agent, hooks, mcp });
   const kept = { settings, agent, permissions, rulesRead, changes, secrets, detector, mcp, background, hooks, vouch };
@@ -252,10 +255,11 @@ function recorderOf(bus: Bus, log: SessionLog, settings: Settings, provider: Pro
 }
 
 /** The workspace files the hooks and the local MCP servers run (app/control-files.ts). */
-function controlsOf(workspace: string, hooks: Hooks, mcp: ReturnType<typeof mcpHolder>): ControlFiles {
+function controlsOf(workspace: string, hooks: Hooks, mcp: ReturnType<typeof mcpHolder>, line?: StatusLinePort) {
   return controlFiles(workspace, () => [
     ...hooks.commands().map((shell) => ({ shell, cwd: workspace })),
     ...mcp.commands(),
+    ...(line?.commands() ?? []),
   ]);
 }
 
@@ -287,11 +291,13 @@ function projectApplier(
     controls: ControlFiles;
     agent: AgentContext;
   },
-  flagged: ApprovalMode | undefined,
+  options: Pick<AgentOptions, 'approval' | 'statusPort'>,
 ): (p: ProjectSettings) => string[] {
   const { settings, hooks, mcp, controls, agent } = parts;
+  const flagged = options.approval;
   return (p) => {
     controls.changed();
+    options.statusPort?.use(p.statusLine, 'project');
     settings.setProjectRules(p.allow, p.deny);
     hooks.add(sourced({ hooks: p.hooks, source: PROJECT_SETTINGS }));
     void mcp.add(p.mcpServers ?? {});

@@ -24,12 +24,13 @@ export function serverCommands(configs: Readonly<Record<string, McpServerConfig>
   return Object.values(configs).flatMap((c) => serverCommand(c) ?? []);
 }
 
-/** The commands a workspace's settings would run: its hooks' and its local MCP servers'. */
+/** The commands a workspace's settings would run: its hooks', its local MCP servers' and its status line's. */
 export function projectCommands(p: ProjectSettings, workspace: string): RunCommand[] {
   const hooks = Object.values(p.hooks ?? {}).flatMap((list) =>
     (list ?? []).map((h) => ({ shell: h.command, cwd: workspace })),
   );
-  return [...hooks, ...serverCommands(p.mcpServers ?? {})];
+  const line = p.statusLine && 'command' in p.statusLine ? [{ shell: p.statusLine.command, cwd: workspace }] : [];
+  return [...hooks, ...serverCommands(p.mcpServers ?? {}), ...line];
 }
 
 export interface ControlFiles {

@@ -91,6 +91,7 @@ export async function runInteractive(opts: MainOptions): Promise<number> {
     hyperlinks: config.hyperlinks,
     notify: config.notify,
     exitTranscript: config.exitTranscript,
+    statusLine: config.statusLine,
     snapshots: config.snapshots,
     keys: config.keys,
   });

@@ -30,6 +30,7 @@ import { markdown, warmHighlighter } from '../markdown/parsers';
 import { codeRan } from '../kernel/code-ran';
 import { warmRender } from '../markdown/render';
 import { HyperlinkChoice, ThemeChoice, italicFor } from '../settings/theme';
+import type { StatusLineConfig } from '../protocol/status-line';
 import { type Services, memoryGuard, rulesProblems, services } from './services';
 import { askTrust } from './trust';
 import { loadParts } from './parts';
@@ -94,6 +95,8 @@ export interface AppOptions {
   addDirs?: AgentOptions['addDirs'];
   /** What is left in the terminal's scrollback at quit: the whole conversation, its last turn, or nothing. */
   exitTranscript?: ExitTranscript;
+  /** The person's own status line (config `statusLine`; a trusted project's wins): app/status-line.ts. */
+  statusLine?: StatusLineConfig;
   /** The workspace's snapshots' caps (config `snapshots`). */
   snapshots?: { maxFileMb?: number; maxStoreMb?: number; maxAgeDays?: number };
   /** Secrets sent as placeholders (config `maskSecrets`): on unless false. */

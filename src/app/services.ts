@@ -15,6 +15,7 @@ import { startingSettings } from '../settings/starting';
 import { HistoryService, historyPaths } from '../history/service';
 import type { Sessions } from '../session/sessions';
 import type { AppOptions } from './screen';
+import { type StatusLine, statusLineOf } from './status-line';
 
 /** The agent's parts and the conversations around them: made after the first paint, or when first needed. */
 type Late = AgentParts & { sessions: Sessions };
@@ -52,7 +53,13 @@ const LATE_KEYS = everyMember([
 ] as const);
 
 /** The agent, made at its first use: the modules it needs are loaded then (app/parts.ts loads them sooner). */
-function lateAgent(bus: Bus, options: AppOptions, settings: AgentParts['settings'], warn: (text: string) => void) {
+function lateAgent(
+  bus: Bus,
+  options: AppOptions,
+  settings: AgentParts['settings'],
+  warn: (text: string) => void,
+  status: { line: StatusLine | null },
+) {
   let made: Late | null = null;
   const waiting: ((late: Late) => void)[] = [];
   const make = (): Late => {
@@ -63,7 +70,15 @@ function lateAgent(bus: Bus, options: AppOptions, settings: AgentParts['settings
     const { agentParts } = require('./agent') as typeof import('./agent');
     const { Sessions } = require('../session/sessions') as typeof import('../session/sessions');
     /* eslint-enable @typescript-eslint/no-require-imports */
-    const parts = agentParts(bus, { ...options, settings, warn, rewind: { cleanup: options.cleanup }, project });
+    const statusPort = status.line ?? undefined;
+    const parts = agentParts(bus, {
+      ...options,
+      settings,
+      warn,
+      rewind: { cleanup: options.cleanup },
+      project,
+      statusPort,
+    });
     const { runner, log, recorder, restoreModel, reread } = parts;
     const maxKept = options.answer?.maxKeptChars;
     made = { ...parts, sessions: new Sessions(bus, runner, log, recorder, maxKept, restoreModel, reread) };
@@ -86,7 +101,8 @@ function lateAgent(bus: Bus, options: AppOptions, settings: AgentParts['settings
 export function services(bus: Bus, options: AppOptions) {
   const warn = (text: string): void => bus.emit('status.warning', { text: sanitize(text) });
   const settings = startingSettings(options);
-  const late = lateAgent(bus, options, settings, warn);
+  const status: { line: StatusLine | null } = { line: null };
+  const late = lateAgent(bus, options, settings, warn, status);
   const history = new HistoryService({
     settings,
     dataDir: options.dataDir,
@@ -125,7 +141,8 @@ export function services(bus: Bus, options: AppOptions) {
       spent: s.spending,
     });
   };
-  return Object.assign(s, { sessionInfo, statusInfo, keyed });
+  const statusLine: StatusLine = (status.line = statusLineOf(s, options, bus));
+  return Object.assign(s, { sessionInfo, statusInfo, keyed, statusLine });
 }
 
 /** What the terminal answered, for /doctor: filled in once the terminal's input is set up. */

@@ -38,6 +38,7 @@ export function statusSources(
     providerHint: () =>
       (s.late.made()?.provider ?? options.provider).hint ?? `${s.settings.provider} · ${s.settings.model}`,
     mcp: () => s.late.made()?.mcp.status() ?? null,
+    custom: () => s.statusLine.line(),
     interruptKey: keys.key('busy', 'turn.cancel'),
     // A provider that names no model (the offline demo, a script) has no window to fill.
     contextUse: () => {

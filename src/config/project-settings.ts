@@ -9,6 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as V from 'valibot';
 import { hooks, mcpServers } from './config';
+import { statusLine } from './shapes';
+import type { StatusLineConfig } from '../protocol/status-line';
 import { type Rule, describeRule, validRules } from '../settings/rules';
 import { type DenyRule, describeDeny, validDeny } from '../settings/deny';
 import { APPROVAL_MODES } from '../settings/approval';
@@ -27,6 +29,8 @@ export interface ProjectSettings {
   allow: Rule[];
   deny: DenyRule[];
   approval?: ApprovalMode;
+  /** The project's status line (a command it runs: a control file, vouched for as a hook's). */
+  statusLine?: StatusLineConfig;
 }
 
 export interface ProjectRead {
@@ -52,11 +56,12 @@ function parse(v: typeof V, value: Record<string, unknown>, problems: string[]) 
   return {
     mcpServers: take('mcpServers', mcpServers(v)),
     hooks: take('hooks', hooks(v)),
+    statusLine: take('statusLine', statusLine(v)),
     approval: take('approval', v.picklist(APPROVAL_MODES, `approval must be one of ${APPROVAL_MODES.join(', ')}`)),
   };
 }
 
-const KNOWN = new Set(['mcpServers', 'hooks', 'allow', 'deny', 'approval']);
+const KNOWN = new Set(['mcpServers', 'hooks', 'allow', 'deny', 'approval', 'statusLine']);
 
 /** Reads the workspace's settings file; null when there is none. */
 export function readProjectSettings(workspace: string): ProjectRead | null {
@@ -114,6 +119,7 @@ export function parseProjectSettings(file: string, text: string): ProjectRead {
     ...(parsed.mcpServers ? { mcpServers: parsed.mcpServers } : {}),
     ...(parsed.hooks ? { hooks: parsed.hooks } : {}),
     ...(parsed.approval ? { approval: parsed.approval } : {}),
+    ...(parsed.statusLine ? { statusLine: parsed.statusLine } : {}),
   };
   return { file, settings, problems, sha256 };
 }
@@ -145,5 +151,7 @@ export function projectLines(
     lines.push(`allow: ${describeRule(r)} run without asking${r.prefix && r.tool === 'shell' ? mark(r.prefix) : ''}`);
   for (const r of s.deny) lines.push(`deny: ${describeDeny(r)}`);
   if (s.approval) lines.push(`approval mode: ${s.approval}`);
+  const line = s.statusLine;
+  if (line && 'command' in line) lines.push(`status line${mark(line.command)}: ${line.command}`);
   return lines;
 }

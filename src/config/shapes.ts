@@ -5,6 +5,7 @@
 import type * as V from 'valibot';
 import { EFFORTS } from '../settings/effort';
 import { HOOK_EVENTS, type HookEvent } from './hooks';
+import { STATUS_ITEMS } from '../protocol/status-line';
 
 /** The longest delay a Node timer takes; longer ones fire at once (and warn). */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -142,5 +143,25 @@ export function mcpServers(v: typeof V) {
     name,
     v.union([stdio, http], 'each of mcpServers is {"command": …} (stdio) or {"url": …} (streamable HTTP)'),
     'mcpServers must be an object of server names',
+  );
+}
+
+/** `statusLine`: a command whose first line the status bar shows, or milk's own items (protocol/status-line.ts). */
+export function statusLine(v: typeof V) {
+  const why = `statusLine must be {"command": "…"} or {"items": [${STATUS_ITEMS.map((i) => `"${i}"`).join(', ')}]}`;
+  return v.union(
+    [
+      v.strictObject({
+        command: v.pipe(
+          v.string('statusLine.command must be text'),
+          v.nonEmpty('statusLine.command must not be empty'),
+          v.maxLength(4096, 'statusLine.command must be at most 4096 characters'),
+        ),
+      }),
+      v.strictObject({
+        items: v.pipe(v.array(v.picklist(STATUS_ITEMS)), v.minLength(1), v.maxLength(STATUS_ITEMS.length)),
+      }),
+    ],
+    why,
   );
 }

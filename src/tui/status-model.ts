@@ -33,6 +33,8 @@ export interface StatusSources {
   contextUse?: () => { tokens: number; window: number; compactAt: number } | null;
   /** The reasoning effort asked (/effort), where one is. */
   effort?: () => string | undefined;
+  /** The person's own status line's text (app/status-line.ts), or null. */
+  custom?: () => string | null;
   /**
    * What was spent, as the servers counted it (spending.ts keeps the count): the last turn's tokens in (of which
    * cached) and out, the conversation's total, and its cost in money where a price is known; null before any request.
@@ -129,6 +131,7 @@ export class StatusModel {
       mcp: inert(s.mcp?.()),
       interruptKey: inert(s.interruptKey) ?? undefined,
       context: this.context,
+      custom: inert(s.custom?.()),
     };
   }
 

@@ -44,6 +44,8 @@ export interface StatusState {
    * which it is compacted.
    */
   context?: { share: number; compactAt: number } | null;
+  /** The person's own status line (config `statusLine`): a command's first line, or milk's items. */
+  custom?: Inert | null;
 }
 
 /** 1234 → 1.2k, for the status bar. */
@@ -110,6 +112,9 @@ function rightParts(st: StatusState): Part[] {
   if (st.mcp) parts.push({ text: own` ${st.mcp} `, style: 'status', yields: true });
   if (st.warning) parts.push({ text: own` ⚠ ${st.warning} `, style: 'warning', cut: true });
   else if (st.notice) parts.push({ text: own` ${st.notice} `, style: 'status', cut: true });
+  // The person's own line, after what milk must say and before the provider's hint, which it outranks.
+  if (st.custom && st.prompt === null)
+    parts.push({ text: own` ${st.custom} `, style: 'status', cut: true, yields: true });
   // Under a question, Esc answers it: the question's legend says what each key does.
   // While a turn runs the bar always says how to stop it: whole, fitted before a warning or notice is cut to the rest.
   if (st.busySince !== null && st.prompt === null) {

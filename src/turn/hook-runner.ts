@@ -157,8 +157,18 @@ export class Hooks {
 export function runHook(
   command: string,
   input: string,
-  o: { cwd: string; timeoutMs: number; event: HookEvent; signal?: AbortSignal; env?: Readonly<Record<string, string>> },
+  o: {
+    cwd: string;
+    timeoutMs: number;
+    /** The event (or `status_line`), in MILK_HOOK_EVENT. */
+    event: string;
+    signal?: AbortSignal;
+    env?: Readonly<Record<string, string>>;
+    /** Characters of stdout and of stderr kept, at most (MAX_HOOK_OUTPUT unless said). */
+    maxOutput?: number;
+  },
 ): Promise<HookRun> {
+  const max = o.maxOutput ?? MAX_HOOK_OUTPUT;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { spawn } = require('node:child_process') as typeof import('node:child_process');
   return new Promise((resolve) => {
@@ -181,8 +191,8 @@ export function runHook(
     const onAbort = (): void => kill('stopped with the turn');
     o.signal?.addEventListener('abort', onAbort, { once: true });
     const take = (into: 'out' | 'err') => (d: Buffer) => {
-      if (into === 'out' && stdout.length < MAX_HOOK_OUTPUT) stdout += d.toString('utf8');
-      if (into === 'err' && stderr.length < MAX_HOOK_OUTPUT) stderr += d.toString('utf8');
+      if (into === 'out' && stdout.length < max) stdout += d.toString('utf8');
+      if (into === 'err' && stderr.length < max) stderr += d.toString('utf8');
     };
     child.stdout.on('data', take('out'));
     child.stderr.on('data', take('err'));
@@ -199,8 +209,8 @@ export function runHook(
       o.signal?.removeEventListener('abort', onAbort);
       resolve({
         code: failed === undefined ? code : null,
-        stdout: stdout.slice(0, MAX_HOOK_OUTPUT),
-        stderr: stderr.slice(0, MAX_HOOK_OUTPUT),
+        stdout: stdout.slice(0, max),
+        stderr: stderr.slice(0, max),
         ...(failed !== undefined ? { failed } : {}),
       });
     });

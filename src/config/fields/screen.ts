@@ -3,10 +3,19 @@
 
 import type * as V from 'valibot';
 import { DEFAULT_MAX_ENTRIES } from '../../history/rules';
-import { whole } from '../shapes';
+import { statusLine, whole } from '../shapes';
 import { type FieldSpec, oneOf } from './field';
 
 export const SCREEN_FIELDS = {
+  statusLine: {
+    schema: statusLine,
+    what:
+      'your own status line: `{"command": "~/bin/status.sh"}` runs it (the session as JSON on its stdin) after ' +
+      'each turn and mode change and shows its first line, or `{"items": ["model", "branch", "context"]}` from ' +
+      "milk's own (model, mode, branch, workspace, tokens, cost, context); see [status line](status-line.md)",
+    shown: 'none',
+    applies: 'screen',
+  },
   theme: {
     schema: (v: typeof V) => oneOf(v, 'theme', ['auto', 'dark', 'light']),
     what:
