@@ -23,6 +23,7 @@ const FEATURES = {
   images: { name: 'images', packages: ['image-size'], programs: [] },
   hooks: { name: 'hooks', packages: [], programs: ['sh', 'bash'] },
   plugins: { name: 'plugins (none installed)', packages: [], programs: ['git'] },
+  statusline: { name: 'the status line (none configured)', packages: [], programs: ['sh', 'bash'] },
   acp: {
     name: 'milk acp (the Agent Client Protocol)',
     packages: ['@agentclientprotocol/sdk'],

@@ -33,6 +33,7 @@
 //   mcp         start-up with three MCP servers configured against none
 //   skills      start-up with 50 Agent Skills installed against none (they are read after the first paint)
 //   plugins     start-up with five plugins installed against none (read after the first paint)
+//   statusline  start-up with a 1 s status line command against none; keys typed while it runs at each mode change
 //   acp         `milk acp` as an editor drives it: spawn to initialize answered, a prompt to its first session/update
 //               against the full screen's Enter to its first words (scripts/bench-acp.js)
 //   images      a 4.9 MB screenshot's path pasted: to its chip, and keystrokes after it
@@ -234,6 +235,49 @@ async function benchPlugins() {
     );
   }
   await startupBeside('plugins', 'five plugins installed', none, five);
+}
+
+// A status line command that takes 1 s: start-up beside none (it runs after the first paint, in a process of its
+// own), then keys typed beside none just after each of a few short turns (the offline agent's), whose end runs it
+// again: the keys are typed while it runs.
+async function benchStatusLine() {
+  const none = tmp('milk-bench-status-none-');
+  const slow = tmp('milk-bench-status-slow-');
+  fs.writeFileSync(path.join(none, 'config.json'), JSON.stringify({ theme: 'dark' }));
+  fs.writeFileSync(
+    path.join(slow, 'config.json'),
+    JSON.stringify({ theme: 'dark', statusLine: { command: 'cat >/dev/null; sleep 1; echo slow status' } }),
+  );
+  await startupBeside('statusline', 'a status line command', none, slow);
+  const p99 = {};
+  for (const [name, dir] of [
+    ['none', none],
+    ['slow', slow],
+  ]) {
+    const m = startMilk(['--data-dir', dir]);
+    await m.until(() => m.status().includes('history: session'), 30000);
+    const samples = [];
+    for (let round = 0; round < scaled(6, 2); round++) {
+      m.p.write('\x15hi\r');
+      await m.until(() => m.status().includes('working'), 10000);
+      await m.until(() => !m.status().includes('working'), 20000);
+      samples.push(...(await keystrokes(m, 10)));
+    }
+    if (name === 'slow') await m.until(() => m.status().includes('slow status'), 10000);
+    m.p.kill('SIGKILL');
+    p99[name] = stats(samples);
+  }
+  console.log(
+    `keystroke to screen with a 1 s status line command running again after each turn: median ` +
+      `${fmt(p99.slow.median)}, p99 ${fmt(p99.slow.p99)}; without one: median ${fmt(p99.none.median)}, p99 ` +
+      `${fmt(p99.none.p99)} (n=${p99.slow.n} each; budget: the same +25 % or 4 ms, +10%)`,
+  );
+  check(
+    'keystroke p99 with a 1 s status line command',
+    p99.slow.p99,
+    Math.max(p99.none.p99 * 1.25, p99.none.p99 + 4),
+    0.1,
+  );
 }
 
 // 50 Agent Skills in the data dir: read after the first paint.
@@ -2209,6 +2253,7 @@ const CASES = {
   mcp: benchMcp,
   skills: benchSkills,
   plugins: benchPlugins,
+  statusline: benchStatusLine,
 };
 
 const NOTES = `Notes on reading these figures:
