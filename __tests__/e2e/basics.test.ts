@@ -390,8 +390,8 @@ describe('milk in a real terminal', () => {
     const path = require('node:path') as typeof import('node:path');
     fs.mkdirSync(path.join(cwd, '.milk', 'commands'), { recursive: true });
     fs.writeFileSync(
-      path.join(cwd, '.milk', 'commands', 'review.md'),
-      '---\ndescription: Review the diff\n---\nReview it.',
+      path.join(cwd, '.milk', 'commands', 'audit.md'),
+      '---\ndescription: Audit the diff\n---\nAudit it.',
     );
     milk = new MilkPty({ args: ['--data-dir', tempDir()], cwd, rows: 30 });
     await trustWorkspace(milk);
@@ -400,10 +400,10 @@ describe('milk in a real terminal', () => {
     expect(milk.text()).toMatch(/› \/help +What to know first/);
     expect(milk.statusLine()).toContain('Enter: run · Tab: complete');
     // Fuzzy: the letters in order; a prompt file's command is in the list with its description.
-    milk.write('rvw');
-    await milk.waitForText(/\/rvw · 1 command/);
-    expect(milk.text()).toMatch(/› \/review +Review the diff \(project\)/);
-    for (let i = 0; i < 3; i++) milk.write(KEY.backspace);
+    milk.write('audt');
+    await milk.waitForText(/\/audt · 1 command/);
+    expect(milk.text()).toMatch(/› \/audit +Audit the diff \(project\)/);
+    for (let i = 0; i < 4; i++) milk.write(KEY.backspace);
     milk.write('st');
     await milk.waitForText(/› \/status +Show where things stand/);
     milk.write(KEY.enter);

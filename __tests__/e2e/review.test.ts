@@ -1,11 +1,11 @@
 // /review as a person meets it in a real terminal, against the mock server's review scenario: a two-file change in a
 // real git repository reviewed with tools that only read (the write the model tries is refused, even in full-auto),
 // its findings listed by file and line with their severity once the turn ends.
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KEY, MilkPty, tempDir } from '../helpers/pty';
 import { useMockServer } from '../helpers/mock';
+import { git, repoWith } from '../helpers/git';
 
 jest.setTimeout(40000);
 
@@ -17,15 +17,8 @@ afterEach(() => {
   m = null;
 });
 
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
-
 it('/review lists the findings of a two-file change by file and line, and writes nothing', async () => {
-  const ws = tempDir();
-  git(ws, 'init', '-q', '-b', 'main');
-  fs.writeFileSync(path.join(ws, 'bug.js'), 'const a = 1;\n');
-  git(ws, 'add', '.');
-  git(ws, 'commit', '-q', '-m', 'first');
+  const ws = repoWith({ 'bug.js': 'const a = 1;\n' });
   fs.writeFileSync(path.join(ws, 'bug.js'), 'const a = 1;\nconst b = eval(input);\n');
   fs.writeFileSync(path.join(ws, 'smell.js'), 'var c = 3;\n');
   git(ws, 'add', 'smell.js');

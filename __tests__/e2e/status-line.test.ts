@@ -51,6 +51,28 @@ it('a failing command is said once, however often it runs', async () => {
   expect(m.text().match(/failed \(exit 7\)/g)).toHaveLength(1);
 });
 
+it('a slow command is stopped after 2 s and said once; the bar goes on', async () => {
+  const data = tempDir();
+  const ws = tempDir();
+  const command = 'echo ran >> runs.txt; sleep 10; echo late';
+  fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ statusLine: { command } }));
+  m = new MilkPty({ args: ['--data-dir', data], cwd: ws, cols: 140 });
+  await m.waitForText('history: session');
+  await m.waitForText('failed (timed out after 2 s); its last line is kept', 8000);
+  m.write('hello' + KEY.enter);
+  await m.waitForText('(offline demo, turn 1)');
+  const runs = (): number =>
+    fs.existsSync(path.join(ws, 'runs.txt'))
+      ? fs.readFileSync(path.join(ws, 'runs.txt'), 'utf8').split('\n').length - 1
+      : 0;
+  await m.waitFor(() => runs() >= 2, 'a second run after the turn');
+  // Nothing to wait for but its 2 s: past them the second run was stopped, and not said again.
+  const seen = Date.now();
+  await m.waitFor(() => Date.now() - seen > 2600, 'the second run stopped');
+  expect(m.text().match(/timed out after 2 s/g)).toHaveLength(1);
+  expect(m.statusLine()).not.toMatch(/ late /);
+});
+
 it("a project's status line waits until the workspace is trusted", async () => {
   const data = tempDir();
   const ws = fs.realpathSync(tempDir());

@@ -66,3 +66,19 @@ it("the provider's own search is shown as a search with its sources, and the sou
   expect(text).toContain('https://github.com/nodejs/node/releases/tag/v24.0.0');
   expect(text).toContain('Node.js — Node v24.0.0 (Current)');
 });
+
+it("Anthropic's server search, allowed by a rule, is shown with its sources and the answer's citation", async () => {
+  const home = homeWith({});
+  const args = ['--provider', 'anthropic', '--base-url', mock.current.url, '--model', 'replay-anthropic-web-search'];
+  m = new MilkPty({ args, cols: 120, rows: 40, env: { HOME: home, ANTHROPIC_API_KEY: 'test-key' } });
+  await m.waitForText('history: session');
+  m.write('/permissions add web_search provider' + KEY.enter);
+  await m.waitForText("the provider's own web search");
+  m.write('what does --unshare-net do?' + KEY.enter);
+  await m.waitForText('only a loopback device');
+  await m.waitForText('sources cited:');
+  const text = m.text();
+  expect(text).toMatch(/Searched the web for bubblewrap --unshare-net\s.*2 sources · the provider's search/);
+  expect(text).toContain('containers/bubblewrap: Low-level unprivileged sandboxing tool');
+  expect(text).toContain('https://man.archlinux.org/man/bwrap.1');
+});

@@ -2,11 +2,11 @@
 // review scenario (it reads the diff's first file, tries a write, then answers findings per file of the diff). The
 // exit codes (0 clean, 1 a finding at or above --fail-on, 2 an error), the JSON list, the text list, the ranges
 // (uncommitted, BASE.., a commit), and that nothing is written.
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tempDir } from '../helpers/pty';
 import { milkCli, mockRun } from '../helpers/run';
+import { git, repoWith } from '../helpers/git';
 
 const { startMockServer } = require('../../scripts/mock-server');
 
@@ -20,19 +20,8 @@ let mock: {
 beforeAll(async () => (mock = await startMockServer()));
 afterAll(() => mock.close());
 
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
-
 /** A repository on main with one commit: app.js, notes.md. */
-function repo(): string {
-  const ws = tempDir();
-  git(ws, 'init', '-q', '-b', 'main');
-  fs.writeFileSync(path.join(ws, 'app.js'), 'const a = 1;\n');
-  fs.writeFileSync(path.join(ws, 'notes.md'), '# notes\n');
-  git(ws, 'add', '.');
-  git(ws, 'commit', '-q', '-m', 'first');
-  return ws;
-}
+const repo = (): string => repoWith({ 'app.js': 'const a = 1;\n', 'notes.md': '# notes\n' });
 
 const review = (ws: string, ...flags: string[]) =>
   milkCli([...mockRun(mock.url, 'review'), '--review', ...flags], { cwd: ws });
@@ -96,6 +85,28 @@ describe('milk run --review', () => {
     const commit = await review(ws, 'HEAD~0', '--json');
     expect(commit.code).toBe(0);
     expect((JSON.parse(commit.out) as Finding[])[0].file).toBe('smell.js');
+  });
+
+  it("runs none of the repository's own code: fsmonitor, an external diff, textconv, gpg", async () => {
+    const ws = repo();
+    const marker = path.join(ws, 'evil-ran');
+    fs.writeFileSync(path.join(ws, 'evil.sh'), `#!/bin/sh\ntouch ${marker}\ncat\n`, { mode: 0o755 });
+    for (const [key, value] of [
+      ['core.fsmonitor', './evil.sh'],
+      ['diff.external', './evil.sh'],
+      ['diff.evil.textconv', './evil.sh'],
+      ['log.showSignature', 'true'],
+      ['gpg.program', './evil.sh'],
+    ])
+      git(ws, 'config', key, value);
+    fs.writeFileSync(path.join(ws, '.gitattributes'), '* diff=evil\n');
+    fs.writeFileSync(path.join(ws, 'app.js'), 'const a = 2;\n');
+    const ran = await review(ws, '--json');
+    expect(ran.code).toBe(0);
+    expect(JSON.parse(ran.out).map((f: Finding) => f.file)).toContain('app.js');
+    const commit = await review(ws, 'HEAD', '--json');
+    expect(commit.code).toBe(0);
+    expect(fs.existsSync(marker)).toBe(false);
   });
 
   it('exits 2, saying why, outside a repository, with nothing to review, or a bad range or threshold', async () => {

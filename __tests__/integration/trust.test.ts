@@ -40,7 +40,7 @@ describe('a workspace settings file', () => {
     ]);
     expect(read.problems).toEqual([
       'sandbox: a project cannot turn the sandbox off (only your config.json can)',
-      'unknown key "colour" (known: mcpServers, hooks, allow, deny, approval)',
+      'unknown key "colour" (known: mcpServers, hooks, allow, deny, approval, statusLine)',
       'allow: 1 rule not understood, left out',
     ]);
     expect(parseProjectSettings('/f', '{nope').problems[0]).toMatch(/not valid JSON/);

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { suggestRule, ruleAllows, describeRule } from '../../src/settings/rules';
 import { agent } from '../helpers/agent';
+import { withHttpProxy } from '../helpers/proxy-env';
 
 const { startMockServer } = require('../../scripts/mock-server');
 const { startMockProxy } = require('../../scripts/mock-proxy');
@@ -114,23 +115,14 @@ describe('web_fetch', () => {
 
   it('goes through the proxy the environment names', async () => {
     const proxy = await startMockProxy();
-    const saved = { http: process.env.HTTP_PROXY, no: process.env.NO_PROXY, noLower: process.env.no_proxy };
-    process.env.HTTP_PROXY = proxy.url;
-    delete process.env.NO_PROXY;
-    delete process.env.no_proxy;
     try {
-      // The model's own requests go through it too: both are counted.
-      const content = await fetched(`${site.url}/article`);
-      expect(content).toContain('A widget turns **left**');
-      expect(proxy.forwarded).toContain(`GET ${new URL(site.url).host}/article`);
+      await withHttpProxy(proxy.url, async () => {
+        // The model's own requests go through it too: both are counted.
+        const content = await fetched(`${site.url}/article`);
+        expect(content).toContain('A widget turns **left**');
+        expect(proxy.forwarded).toContain(`GET ${new URL(site.url).host}/article`);
+      });
     } finally {
-      for (const [k, v] of [
-        ['HTTP_PROXY', saved.http],
-        ['NO_PROXY', saved.no],
-        ['no_proxy', saved.noLower],
-      ] as const)
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
       await proxy.close();
     }
   });

@@ -7,6 +7,7 @@ import { AnthropicProvider } from '../../src/providers/anthropic';
 import type { WebSearchConfig } from '../../src/protocol/tools';
 import type { Events } from '../../src/kernel/bus';
 import { agent } from '../helpers/agent';
+import { withHttpProxy } from '../helpers/proxy-env';
 
 const { startMockServer } = require('../../scripts/mock-server');
 const { startMockSearch } = require('../../scripts/mock-search');
@@ -128,22 +129,13 @@ describe('web_search through a configured service', () => {
 
   it('goes through the proxy the environment names', async () => {
     const proxy = await startMockProxy();
-    const saved = { http: process.env.HTTP_PROXY, no: process.env.NO_PROXY, noLower: process.env.no_proxy };
-    process.env.HTTP_PROXY = proxy.url;
-    delete process.env.NO_PROXY;
-    delete process.env.no_proxy;
     try {
-      const { content } = await searched('proxied', searxng());
-      expect(content).toMatch(/^3 results for "proxied"/);
-      expect(proxy.forwarded).toContain(`GET ${new URL(search.url).host}/search`);
+      await withHttpProxy(proxy.url, async () => {
+        const { content } = await searched('proxied', searxng());
+        expect(content).toMatch(/^3 results for "proxied"/);
+        expect(proxy.forwarded).toContain(`GET ${new URL(search.url).host}/search`);
+      });
     } finally {
-      for (const [k, v] of [
-        ['HTTP_PROXY', saved.http],
-        ['NO_PROXY', saved.no],
-        ['no_proxy', saved.noLower],
-      ] as const)
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
       await proxy.close();
     }
   });

@@ -1,8 +1,8 @@
 // A review's change, from git (agent/review.ts says what it is and makes the prompt): the uncommitted changes against
 // HEAD and the files git does not track yet, a branch against its merge base with BASE (the upstream's, else main's
 // or master's), or one commit. git runs without a shell, in the workspace, bounded in time and output, and with the
-// repository's own code-running settings off (an external diff, a textconv, an fsmonitor: a cloned repository's
-// .git/config must not run anything by being reviewed).
+// repository's own code-running settings off (an external diff, a textconv, an fsmonitor, a signature check's gpg: a
+// cloned repository's .git/config must not run anything by being reviewed).
 
 import { execFile } from 'node:child_process';
 import { type ReviewTarget, targetWords } from './review';
@@ -15,7 +15,17 @@ const MAX_OUTPUT = 32 * 1024 * 1024;
 /** Untracked files named in the prompt at most. */
 const MAX_UNTRACKED = 200;
 
-const SAFE = ['-c', 'core.fsmonitor=false', '-c', 'diff.external=', '-c', 'core.hooksPath=/dev/null'];
+// log.showSignature would run gpg.program, which the repository's config may name.
+const SAFE = [
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'diff.external=',
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'log.showSignature=false',
+];
 const DIFF = ['--no-ext-diff', '--no-textconv', '--no-color'];
 
 export interface ReviewChange {

@@ -74,7 +74,7 @@ export const AGENT_COMMANDS = commands({
     },
   },
   review: {
-    args: '[BASE.. | COMMIT]',
+    args: '[BASE..|COMMIT]',
     description:
       'Ask the model to review the uncommitted changes, this branch against BASE (`..`: its upstream, else main or ' +
       'master), or a commit, with tools that only read; its findings listed by file and line with their severity',
