@@ -14,7 +14,6 @@ import type { AppOptions } from './screen';
 import type { AgentParts } from './agent';
 import type { Settings } from '../settings/store';
 import type { Vouching } from './vouch';
-import { gitBranch } from '../agent/instructions';
 import { gitRoot } from '../io/files';
 import { money } from '../providers/pricing/cost';
 import { version } from './cli-support';
@@ -153,6 +152,12 @@ export class StatusLine implements StatusLinePort {
   }
 }
 
+/** The branch checked out; agent/instructions.ts is the agent's part's, loaded after the first paint: required here. */
+function branchOf(root: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('../agent/instructions') as typeof import('../agent/instructions')).gitBranch(root);
+}
+
 /** What the full screen's status line reads of the services (app/services.ts). */
 export interface StatusServices {
   readonly warn: (text: string) => void;
@@ -185,7 +190,7 @@ export function statusLineOf(s: StatusServices, options: AppOptions, bus: Bus): 
         provider: s.settings.provider,
         model: s.settings.model,
         workspace: options.workspace,
-        branch: root ? gitBranch(root) : null,
+        branch: root ? branchOf(root) : null,
         mode: s.settings.mode,
         tokens:
           c && t && c.requests > 0
