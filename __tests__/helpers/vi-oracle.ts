@@ -3,12 +3,12 @@
 // keymaps, writes the line and the cursor to a file), and milk's own engine (editor/vi.ts) run on the same keys the
 // way the composer runs it. A case is the starting line and the keys after the first Esc.
 import * as pty from '@lydell/node-pty';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tempDir } from './pty';
 import * as ed from '../../src/editor/model';
-import { type ViMemory, type ViState, emptyViMemory, viEscape, viKey } from '../../src/editor/vi';
-import { overwrite } from '../../src/editor/vi';
+import { type ViMemory, type ViState, emptyViMemory, overwrite, viEscape, viKey } from '../../src/editor/vi';
 
 export interface LineAnswer {
   readonly line: string;
@@ -102,4 +102,31 @@ export function milkVi(line: string, keys: string): LineAnswer & { state: ViStat
     ({ editor, memory, state, pending } = step);
   }
   return { line: editor.text, point: editor.cursor, state };
+}
+
+/**
+ * vim as the oracle for what readline lacks (visual state, text objects): `vim -Nu NONE` in silent Ex mode on a
+ * one-line buffer, the cursor on its last character (where Esc leaves it after typing the line), then `keys` by
+ * `:normal!`; the line and the cursor (a byte offset: the cases are ASCII) read from a file it writes.
+ */
+export function vimVi(line: string, keys: string): LineAnswer {
+  const dir = tempDir('milk-vim-vi-');
+  fs.writeFileSync(path.join(dir, 'buffer'), `${line}\n`);
+  fs.writeFileSync(path.join(dir, 'keys'), keys);
+  fs.writeFileSync(
+    path.join(dir, 'run.vim'),
+    [
+      'let k = join(readfile("keys", "b"), "\\n")',
+      'exe "normal! $" . k',
+      'call writefile([getline(1), string(col(".") - 1)], "out")',
+      'qa!',
+    ].join('\n') + '\n',
+  );
+  execFileSync('vim', ['-Nu', 'NONE', '-i', 'NONE', '-n', '-es', '-S', 'run.vim', 'buffer'], {
+    cwd: dir,
+    stdio: 'ignore',
+    timeout: 10_000,
+  });
+  const [text, point] = fs.readFileSync(path.join(dir, 'out'), 'utf8').split('\n');
+  return { line: text, point: Number(point) };
 }

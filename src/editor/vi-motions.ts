@@ -200,11 +200,24 @@ export function pairObject(text: string, i: number, which: string, around: boole
 }
 
 /** The text object `kind` (`i` or `a`) `obj` names around `i`, or null. */
-export function textObject(text: string, i: number, kind: string, obj: string): Range | null {
+export function textObject(text: string, i: number, kind: string, obj: string, count = 1): Range | null {
   const around = kind === 'a';
-  if (obj === 'w' || obj === 'W') return wordObject(text, i, around, obj === 'W');
+  if (obj === 'w' || obj === 'W') {
+    let r = wordObject(text, i, around, obj === 'W');
+    // `2iw`: the next run too (blanks count as one), as vim counts; `2aw`: the next word with its blanks.
+    for (let n = 1; r && n < count && r.end < lineEnd(text, i); n++) {
+      const more = wordObject(text, r.end, around, obj === 'W');
+      r = more ? { start: r.start, end: more.end } : r;
+    }
+    return r;
+  }
   if (obj === '"' || obj === "'" || obj === '`') return quoteObject(text, i, obj, around);
-  return pairObject(text, i, obj, around);
+  // Not inside a pair: the next one on the line, as vim 9 takes it.
+  const inside = pairObject(text, i, obj, around);
+  if (inside) return inside;
+  const open = (PAIRS[obj] ?? [''])[0];
+  const at = open ? text.indexOf(open, i) : -1;
+  return at >= 0 && at < lineEnd(text, i) ? pairObject(text, at, obj, around) : null;
 }
 
 /** Where a motion lands, whether an operator over it takes the landing character too, and what it leaves in memory. */

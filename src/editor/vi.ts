@@ -155,7 +155,7 @@ function operatorRange(
   if (k === p.op) return { lines: count, memory: mem };
   if (k === 'j') return lineEnd(t, e.cursor) < t.length ? { lines: count + 1, memory: mem } : null;
   if (k.length === 2 && (k[0] === 'i' || k[0] === 'a') && !FINDS.includes(k[0])) {
-    const r = textObject(t, e.cursor, k[0], k[1]);
+    const r = textObject(t, e.cursor, k[0], k[1], count);
     return r ? { ...r, memory: mem } : null;
   }
   // `cw` on a word is `ce`: the blanks after it stay (vim and readline alike).
@@ -241,9 +241,11 @@ function visualCommand(e: EditorState, mem: ViMemory, state: ViState, p: Parsed)
   const sel = selection(e, mem, state);
   if (sel === null) return null;
   if (k.length === 2 && (k[0] === 'i' || k[0] === 'a')) {
-    const r = textObject(e.text, e.cursor, k[0], k[1]);
+    const r = textObject(e.text, e.cursor, k[0], k[1], p.count ?? 1);
     if (!r) return null;
-    const start = Math.min(r.start, mem.anchor ?? r.start);
+    // A selection of one character becomes the object; a wider one grows to take it in.
+    const anchor = mem.anchor ?? e.cursor;
+    const start = anchor === e.cursor ? r.start : Math.min(r.start, anchor);
     return {
       editor: { ...e, cursor: Math.max(start, prev(e.text, r.end)) },
       memory: { ...mem, anchor: start },
