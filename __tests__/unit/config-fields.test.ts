@@ -50,6 +50,7 @@ const SHIPPED: Record<FieldName, unknown[]> = {
   keys: [{ 'history.searchReverse': ['C-t'] }, { 'approval.yes': [] }],
   skills: [{}, { extraDirs: ['~/.claude/skills', '/opt/skills'] }],
   statusLine: [{ command: '~/bin/status.sh' }, { items: ['model', 'branch', 'context'] }],
+  editingMode: ['emacs', 'vi'],
   webSearch: [
     { service: 'searxng', url: 'https://searx.example.org' },
     { service: 'searxng', url: 'http://127.0.0.1:8888/', maxResults: 20 },

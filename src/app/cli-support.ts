@@ -196,6 +196,7 @@ const OWN_FLAGS: readonly FlagSpec[] = [
     key: 'fork',
     description: 'with --continue or --resume: go on in a copy of the conversation, leaving it as it was',
   },
+  { flags: '--vi', key: 'vi', description: "the composer in vi mode (readline's set -o vi; config editingMode)" },
 ];
 
 /** milk's own flags, then those that set a config key for one run (config/fields.ts), checked by its rule. */
@@ -278,6 +279,8 @@ export interface MainOptions extends FieldFlags {
   continue?: boolean;
   resume?: string | boolean;
   fork?: boolean;
+  /** --vi: the composer in vi mode (config `editingMode`'s "vi" for one run). */
+  vi?: boolean;
   addDir?: string[];
   approval?: ApprovalMode;
   sandbox?: 'on' | 'off';

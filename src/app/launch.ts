@@ -92,6 +92,7 @@ export async function runInteractive(opts: MainOptions): Promise<number> {
     notify: config.notify,
     exitTranscript: config.exitTranscript,
     statusLine: config.statusLine,
+    editingMode: opts.vi ? 'vi' : config.editingMode,
     snapshots: config.snapshots,
     keys: config.keys,
   });

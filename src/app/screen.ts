@@ -95,6 +95,8 @@ export interface AppOptions {
   addDirs?: AgentOptions['addDirs'];
   /** What is left in the terminal's scrollback at quit: the whole conversation, its last turn, or nothing. */
   exitTranscript?: ExitTranscript;
+  /** The composer's keys (config `editingMode`, --vi): emacs, or vi's states. */
+  editingMode?: 'emacs' | 'vi';
   /** The person's own status line (config `statusLine`; a trusted project's wins): app/status-line.ts. */
   statusLine?: StatusLineConfig;
   /** The workspace's snapshots' caps (config `snapshots`). */

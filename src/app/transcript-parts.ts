@@ -39,6 +39,7 @@ export function statusSources(
       (s.late.made()?.provider ?? options.provider).hint ?? `${s.settings.provider} · ${s.settings.model}`,
     mcp: () => s.late.made()?.mcp.status() ?? null,
     custom: () => s.statusLine.line(),
+    vi: () => coordinator.viState(),
     interruptKey: keys.key('busy', 'turn.cancel'),
     // A provider that names no model (the offline demo, a script) has no window to fill.
     contextUse: () => {

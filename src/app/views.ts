@@ -69,6 +69,11 @@ function modelsOf(s: Services) {
 }
 
 /** The screen's parts: the transcript and its feed, the coordinator, the status bar and the painter. */
+/** What the coordinator takes of the options as they are. */
+function pick<K extends keyof AppOptions>(options: AppOptions, ...keys: K[]): Pick<AppOptions, K> {
+  return Object.fromEntries(keys.map((k) => [k, options[k]])) as Pick<AppOptions, K>;
+}
+
 export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, keys: Keymap, handOver: HandOver) {
   // Without colour, strike-through keeps its ~~: SGR 9 alone may not show.
   const transcript = new TranscriptModel(
@@ -94,7 +99,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     get sessions() {
       return s.sessions;
     },
-    workspace: options.workspace,
+    ...pick(options, 'workspace', 'editingMode'),
     sessionInfo: s.sessionInfo,
     ...agentInfo(s, options, bus),
     ...spendInfo(s),

@@ -50,6 +50,8 @@ export interface Frame {
 export interface CoordinatorOptions {
   /** The keys as bound (tui/keymap.ts): /help's lines and every key named in a legend, hint or note. */
   keys: KeyNames;
+  /** readline's editing mode (config `editingMode`, --vi). */
+  editingMode?: 'emacs' | 'vi';
   pasteLimits?: PasteOptions;
   now?: () => number;
   /** Conversations to resume and start; without it /new and /resume say they are unavailable. */

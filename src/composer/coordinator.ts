@@ -12,6 +12,7 @@ import type { Bus } from '../kernel/bus';
 import { sanitize } from '../protocol/inert';
 import { type CommandName, type Mode, OPENERS } from './views/registry';
 import type { View } from './views/view';
+import { viStateName } from './vi-input';
 import { maxOf } from '../kernel/arrays';
 import { withKeys } from '../kernel/commands';
 import { SLASH_COMMANDS, SlashContext, findSlash } from './slash-commands';
@@ -175,6 +176,11 @@ export class TurnCoordinator {
     return keyModes(this.ui, this.composerMode, { now, lastKeyAt: this.prevKeyAt });
   }
 
+  /** vi mode's state for the status bar (INSERT, NORMAL, VISUAL…); null in emacs mode. */
+  viState(): string | null {
+    return this.options.editingMode === 'vi' ? viStateName(this.ui.composer.vi) : null;
+  }
+
   /** What one frame shows of the composer and the views over it, worked out once per paint. */
   frame(): Frame {
     const { editor, highlight } = shownComposer(this.ui);
@@ -219,6 +225,7 @@ export class TurnCoordinator {
       prompts: this.options.prompts?.names(),
       startingServers: this.options.prompts?.starting?.(),
       commands: this.commands,
+      editingMode: this.options.editingMode,
     });
     const changed = ui !== this.ui;
     this.ui = ui;

@@ -17,6 +17,8 @@ import { walk } from './walk';
 import type { ComposerContext, ComposerInput, ComposerState, Effect, Input, Reduced } from './state';
 import { pastedImagePath } from '../kernel/images';
 import { clean } from '../editor/text';
+import { viInput } from './vi-input';
+import { undoStep } from './undo';
 
 type Edit = (s: ed.EditorState) => ed.EditorState;
 
@@ -59,6 +61,8 @@ export function reduce(s: ComposerState, input: ComposerInput, ctx: ComposerCont
   if (input.kind === 'command' && input.name === 'editor.undo') return none(undoStep(s, 'undo'));
   if (input.kind === 'command' && input.name === 'editor.redo') return none(undoStep(s, 'redo'));
   const r = reduceInput(s, input, ctx);
+  // vi's `u` took an undo step itself: no step is kept for it.
+  if (r.state.undo !== s.undo) return r;
   // No change to the text: no step; anything but typing (a cursor move) ends the typed run.
   if (r.state.editor === s.editor || sameText(r.state.editor, s.editor))
     return s.typing && input.kind !== 'text' ? { ...r, state: { ...r.state, typing: false } } : r;
@@ -67,24 +71,12 @@ export function reduce(s: ComposerState, input: ComposerInput, ctx: ComposerCont
     (input.name === 'composer.submit' || input.name === 'composer.queue' || input.name === 'composer.steer') &&
     ed.isEmpty(r.state.editor);
   if (sent) return { ...r, state: { ...r.state, undo: [], redo: [], typing: false } };
-  // Text is typing however the terminal chunked it (fast keys arrive together); a paste is a step of its own.
-  const typed = input.kind === 'text';
+  // Text is typing however the terminal chunked it (fast keys arrive together); a paste is a step of its own; so is
+  // each vi command (keys in the normal state are commands, not text).
+  const typed = input.kind === 'text' && (s.vi === undefined || s.vi.state === 'insert');
   const joins = typed && s.typing === true && (s.undo?.length ?? 0) > 0;
   const undo = joins ? (s.undo ?? []) : [...(s.undo ?? []), s.editor].slice(-MAX_UNDO);
   return { ...r, state: { ...r.state, undo, redo: [], typing: typed } };
-}
-
-/** Ctrl+_ (back a step) or Alt+_ (forward again); the cursor goes where that draft had it. */
-function undoStep(s: ComposerState, way: 'undo' | 'redo'): ComposerState {
-  const from = (way === 'undo' ? s.undo : s.redo) ?? [];
-  if (from.length === 0) return s;
-  const to = (way === 'undo' ? s.redo : s.undo) ?? [];
-  const editor = from[from.length - 1];
-  const rest = from.slice(0, -1);
-  const moved = [...to, s.editor];
-  return way === 'undo'
-    ? { ...s, editor, undo: rest, redo: moved, typing: false }
-    : { ...s, editor, redo: rest, undo: moved, typing: false };
 }
 
 /** What opens the slash menu when typed into an empty composer: a slash, maybe with a name (keys come in chunks). */
@@ -106,6 +98,18 @@ function mentionStart(editor: ed.EditorState, typed: string): number | null {
 }
 
 function reduceInput(s: ComposerState, input: ComposerInput, ctx: ComposerContext): Reduced {
+  if (ctx.editingMode === 'vi') {
+    const base = {
+      reduce: (at: ComposerState, i: ComposerInput) => emacsInput(at, i, ctx),
+      undo: (at: ComposerState) => undoStep(at, 'undo'),
+    };
+    const r = viInput(s, input, base);
+    if (r) return r;
+  }
+  return emacsInput(s, input, ctx);
+}
+
+function emacsInput(s: ComposerState, input: ComposerInput, ctx: ComposerContext): Reduced {
   switch (input.kind) {
     case 'text': {
       const editor = ed.insertText(s.editor, input.text);

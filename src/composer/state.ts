@@ -17,6 +17,7 @@ import type { EmojiWidths } from '../editor/width';
 import * as nav from '../history/navigator';
 import type { HistoryEntry } from '../history/rules';
 import type { View } from './views/view';
+import type { ViComposer } from './vi-input';
 
 export interface ComposerState {
   readonly editor: ed.EditorState;
@@ -30,6 +31,8 @@ export interface ComposerState {
   readonly redo?: readonly ed.EditorState[];
   /** The last change was a typed character: the next one joins its undo step, as readline groups a typed run. */
   readonly typing?: boolean;
+  /** vi mode's state, registers and pending keys (composer/vi-input.ts); absent in emacs mode. */
+  readonly vi?: ViComposer;
 }
 
 export const initialComposer: ComposerState = {
@@ -55,6 +58,8 @@ export interface ComposerContext {
   readonly pasteLimits?: ed.PasteOptions;
   /** How the terminal draws emoji sequences (moving up and down keeps the column). */
   readonly emoji: EmojiWidths;
+  /** readline's editing mode (config `editingMode`, --vi): vi's states over the draft, or emacs' keys alone. */
+  readonly editingMode?: 'emacs' | 'vi';
   /** The prompt commands' names (agent/prompt-commands.ts), for Enter and Tab. */
   readonly prompts?: readonly string[];
   /** The MCP servers still starting, whose prompts (`/server:name`) are not known yet. */

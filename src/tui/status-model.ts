@@ -33,6 +33,8 @@ export interface StatusSources {
   contextUse?: () => { tokens: number; window: number; compactAt: number } | null;
   /** The reasoning effort asked (/effort), where one is. */
   effort?: () => string | undefined;
+  /** vi mode's state, or null in emacs mode. */
+  vi?: () => string | null;
   /** The person's own status line's text (app/status-line.ts), or null. */
   custom?: () => string | null;
   /**
@@ -132,6 +134,7 @@ export class StatusModel {
       interruptKey: inert(s.interruptKey) ?? undefined,
       context: this.context,
       custom: inert(s.custom?.()),
+      vi: inert(s.vi?.()),
     };
   }
 

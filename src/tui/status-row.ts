@@ -44,6 +44,8 @@ export interface StatusState {
    * which it is compacted.
    */
   context?: { share: number; compactAt: number } | null;
+  /** vi mode's state (INSERT, NORMAL, VISUAL…); absent in emacs mode. */
+  vi?: Inert | null;
   /** The person's own status line (config `statusLine`): a command's first line, or milk's items. */
   custom?: Inert | null;
 }
@@ -74,6 +76,8 @@ type Part = Span & { cut?: boolean; late?: boolean; yields?: boolean };
 function rightParts(st: StatusState): Part[] {
   const parts: Part[] = [];
   if (st.legend) parts.push({ text: own` ${st.legend} `, style: 'statusStrong' });
+  // vi's state, as vim's `-- INSERT --`: what a letter typed will do.
+  if (st.vi && st.prompt === null) parts.push({ text: own` ${st.vi} `, style: 'statusStrong' });
   // Each mode by its one name, as --approval and /approval spell it.
   if (st.force) parts.push({ text: own` full-auto `, style: 'force' });
   else if (st.approval && st.approval !== 'ask') parts.push({ text: own` ${st.approval} `, style: 'force' });

@@ -7,6 +7,19 @@ import { statusLine, whole } from '../shapes';
 import { type FieldSpec, oneOf } from './field';
 
 export const SCREEN_FIELDS = {
+  editingMode: {
+    schema: (v: typeof V) => oneOf(v, 'editingMode', ['emacs', 'vi']),
+    what:
+      "the composer's keys, as readline's `editing-mode`: `emacs`, or `vi` (insert and normal states, visual ones " +
+      'and text objects as vim has them; see [keys](keys.md#vi-mode))',
+    default: 'emacs',
+    applies: 'screen',
+    flag: {
+      flags: '--editing-mode <mode>',
+      option: 'editingMode',
+      description: "the composer's keys: emacs or vi (--vi is the same as --editing-mode vi)",
+    },
+  },
   statusLine: {
     schema: statusLine,
     what:
