@@ -116,4 +116,21 @@ describe('the composer in vi mode', () => {
     c.run('editor.yank');
     expect(c.text).toBe('beta alpha ');
   });
+
+  it('searches history with / (older) and ? (newer), and n N repeat the search', () => {
+    const c = vi(['make test', 'git status', 'make build', 'ls']);
+    c.run('session.rewind');
+    c.type('/');
+    expect(c.mode).toBe('search');
+    c.type('make');
+    c.run('search.accept');
+    expect(c.text).toBe('make build');
+    expect(viStateName(c.ui.composer.vi)).toBe('NORMAL');
+    c.type('n');
+    expect(c.text).toBe('make test');
+    c.type('n');
+    expect(c.text).toBe('make test');
+    c.type('N');
+    expect(c.text).toBe('make build');
+  });
 });

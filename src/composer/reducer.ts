@@ -102,6 +102,7 @@ function reduceInput(s: ComposerState, input: ComposerInput, ctx: ComposerContex
     const base = {
       reduce: (at: ComposerState, i: ComposerInput) => emacsInput(at, i, ctx),
       undo: (at: ComposerState) => undoStep(at, 'undo'),
+      history: () => ctx.history,
     };
     const r = viInput(s, input, base);
     if (r) return r;

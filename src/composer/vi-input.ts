@@ -5,6 +5,9 @@
 // one in the insert state, as readline does. Pure.
 
 import type { ComposerInput, ComposerState, Reduced } from './state';
+import * as ed from '../editor/model';
+import * as nav from '../history/navigator';
+import type { HistoryEntry } from '../history/rules';
 import { emptyViMemory, normalCursor, overwrite, viEscape, viKey } from '../editor/vi';
 import type { ViMemory, ViState } from '../editor/vi';
 
@@ -15,6 +18,8 @@ export interface ViComposer {
   readonly pending: string;
   /** What was typed since the insert state began: the last change's text, for `.`. */
   readonly inserted: string;
+  /** The way the last `/` (older) or `?` (newer) searched, which `n` repeats and `N` reverses. */
+  readonly searched?: -1 | 1;
 }
 
 export const viStart: ViComposer = { state: 'insert', memory: emptyViMemory, pending: '', inserted: '' };
@@ -25,6 +30,20 @@ export interface ViBase {
   reduce(s: ComposerState, input: ComposerInput): Reduced;
   /** The composer's undo (`u`). */
   undo(s: ComposerState): ComposerState;
+  /** The history Up and Down walk, oldest first. */
+  history(): readonly HistoryEntry[];
+}
+
+/** `n` and `N`: the last search's query again, a step older (-1) or newer from the entry shown; none: as it was. */
+function searchAgain(s: ComposerState, entries: readonly HistoryEntry[], dir: -1 | 1): ComposerState {
+  const q = s.lastQuery;
+  if (!q) return s;
+  for (let i = (s.nav.index ?? entries.length) + dir; i >= 0 && i < entries.length; i += dir) {
+    if (!ed.segmentsText(entries[i].segments).includes(q)) continue;
+    const step = nav.jumpTo(s.nav, s.editor, entries, i);
+    return { ...s, nav: step.nav, editor: step.editor };
+  }
+  return s;
 }
 
 /** The state's name for the status bar. */
@@ -89,12 +108,19 @@ function normalKeys(s: ComposerState, vi: ViComposer, keys: string, base: ViBase
     state = { ...state, editor: step.editor };
     v = { ...v, state: step.state, memory: step.memory, pending: step.pending, inserted: '' };
     if (step.effect === 'undo') state = base.undo(state);
-    else if (step.effect === 'older' || step.effect === 'newer') {
+    else if (step.effect === 'searchOlder' || step.effect === 'searchNewer') {
+      // readline's `/` and `?`: the history search (incremental here: Enter takes the match, as readline's does).
+      v = { ...v, searched: step.effect === 'searchOlder' ? -1 : 1 };
+      effects.push({ type: 'openSearch', direction: step.effect === 'searchOlder' ? 'reverse' : 'forward' });
+    } else if (step.effect === 'searchAgain' || step.effect === 'searchBack') {
+      const dir = (v.searched ?? -1) * (step.effect === 'searchAgain' ? 1 : -1);
+      state = searchAgain(state, base.history(), dir as -1 | 1);
+    } else if (step.effect === 'older' || step.effect === 'newer') {
       const r = base.reduce(state, { kind: 'command', name: step.effect === 'older' ? 'editor.up' : 'editor.down' });
       state = r.state;
       for (const e of r.effects) effects.push(e);
     }
-    if (step.effect === 'undo' || step.effect === 'older' || step.effect === 'newer')
+    if (step.effect && step.effect !== 'bell')
       state = { ...state, editor: { ...state.editor, cursor: normalCursor(state.editor.text, state.editor.cursor) } };
   }
   return { state: { ...state, vi: v }, effects };
