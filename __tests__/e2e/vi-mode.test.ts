@@ -68,3 +68,23 @@ it('lights a visual selection, and config.json can turn vi mode on', async () =>
   await m.waitFor(() => m!.composerLines()[0] === 'keep  this', 'the selection deleted');
   await state('NORMAL');
 });
+
+it("searches history with / as readline's vi mode does: the query in the status bar, Enter takes the entry", async () => {
+  m = new MilkPty({ args: ['--data-dir', tempDir(), '--vi'], cols: 120 });
+  await m.waitForText('history: session');
+  for (const [n, input] of ['make test', 'git status'].entries()) {
+    m.write(input + KEY.enter);
+    await m.waitForText(`(offline demo, turn ${n + 1})`);
+    await m.waitFor(() => !m!.statusLine().includes('working'), 'the turn ended');
+  }
+  m.write(KEY.esc);
+  await state('NORMAL');
+  m.write('/make');
+  await m.waitFor(() => m!.statusLine().includes('/make'), 'the query');
+  expect(m.composerLines()[0]).toBe('');
+  m.write(KEY.enter);
+  await m.waitFor(() => m!.composerLines()[0] === 'make test', 'the entry');
+  m.write('n');
+  await m.waitFor(() => m!.statusLine().includes(' NORMAL '), 'still normal');
+  expect(m.composerLines()[0]).toBe('make test');
+});

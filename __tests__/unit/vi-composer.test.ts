@@ -123,6 +123,9 @@ describe('the composer in vi mode', () => {
     c.type('/');
     expect(c.mode).toBe('search');
     c.type('make');
+    // Non-incremental, as readline's: the query in the status bar, the draft as it was until Enter.
+    expect(c.search?.prompt).toBe('/make');
+    expect(c.text).toBe('');
     c.run('search.accept');
     expect(c.text).toBe('make build');
     expect(viStateName(c.ui.composer.vi)).toBe('NORMAL');

@@ -65,7 +65,11 @@ export function open(
       continue;
     }
     if (e.type === 'openView') views = [...views, e.view];
-    else if (e.type === 'openSearch') views = [...views, SearchView.start(e.direction, ui.composer, ctx.history)];
+    else if (e.type === 'openSearch')
+      views = [
+        ...views,
+        SearchView.start(e.direction, ui.composer, ctx.history, e.vi ?? null).typeAhead(e.typed ?? ''),
+      ];
     else if (e.type === 'openSlash') views = [...views, SlashMenuView.open(ctx.commands?.() ?? [], ui.composer.editor)];
     else {
       const opened = MentionView.open(e.at, ui.composer.editor);

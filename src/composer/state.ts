@@ -153,7 +153,14 @@ export type Effect =
   /** Delete every entry with this text from both history files. */
   | { readonly type: 'forget'; readonly text: string }
   /** Open an incremental search (the view stack takes this one itself). */
-  | { readonly type: 'openSearch'; readonly direction: 'reverse' | 'forward' }
+  /** `vi`: vi mode's `/` or `?`, readline's non-incremental search. */
+  | {
+      readonly type: 'openSearch';
+      readonly direction: 'reverse' | 'forward';
+      readonly vi?: '/' | '?';
+      /** What was typed after the key that opened it, in the same input: the query's start. */
+      readonly typed?: string;
+    }
   /** Put a view on top of the stack (a tool's question, a picker, a yes/no question): the stack takes it. */
   | { readonly type: 'openView'; readonly view: View }
   /** An @ typed at a word's start (at its offset): the mention picker opens over the composer. */

@@ -109,9 +109,13 @@ function normalKeys(s: ComposerState, vi: ViComposer, keys: string, base: ViBase
     v = { ...v, state: step.state, memory: step.memory, pending: step.pending, inserted: '' };
     if (step.effect === 'undo') state = base.undo(state);
     else if (step.effect === 'searchOlder' || step.effect === 'searchNewer') {
-      // readline's `/` and `?`: the history search (incremental here: Enter takes the match, as readline's does).
-      v = { ...v, searched: step.effect === 'searchOlder' ? -1 : 1 };
-      effects.push({ type: 'openSearch', direction: step.effect === 'searchOlder' ? 'reverse' : 'forward' });
+      // readline's `/` and `?`: the history searched for what is typed after them, taken on Enter.
+      const older = step.effect === 'searchOlder';
+      v = { ...v, searched: older ? -1 : 1 };
+      // Keys that came with it in one input are the query's start.
+      const typed = chars.slice(n + 1).join('');
+      effects.push({ type: 'openSearch', direction: older ? 'reverse' : 'forward', vi: older ? '/' : '?', typed });
+      return { state: { ...state, vi: v }, effects };
     } else if (step.effect === 'searchAgain' || step.effect === 'searchBack') {
       const dir = (v.searched ?? -1) * (step.effect === 'searchAgain' ? 1 : -1);
       state = searchAgain(state, base.history(), dir as -1 | 1);

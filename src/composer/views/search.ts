@@ -63,11 +63,27 @@ export class SearchView implements View {
     private readonly draftAtStart: ed.EditorState,
     /** Ctrl+T: this search runs over the other history; Up/Down and the status bar's mode stay as they were. */
     readonly switched = false,
+    /**
+     * vi mode's `/` or `?`: readline's non-incremental search, the query typed after the key in the status bar and
+     * the draft left as it is until Enter takes the match.
+     */
+    readonly vi: '/' | '?' | null = null,
   ) {}
 
   /** Ctrl+R / Ctrl+S in the composer. Browsing when it began: the search starts at the entry shown, as bash's does. */
-  static start(direction: search.Direction, composer: ComposerState, list: readonly HistoryEntry[]): SearchView {
-    return new SearchView(search.startSearch(direction, composer.nav.index ?? undefined), list, composer.editor);
+  static start(
+    direction: search.Direction,
+    composer: ComposerState,
+    list: readonly HistoryEntry[],
+    vi: '/' | '?' | null = null,
+  ): SearchView {
+    const state = search.startSearch(direction, composer.nav.index ?? undefined);
+    return new SearchView(state, list, composer.editor, false, vi);
+  }
+
+  /** The query typed on (keys that came in one chunk with the key that opened it: vi's `/make`). */
+  typeAhead(text: string): SearchView {
+    return text ? this.typed(text) : this;
   }
 
   keyMode(): 'search' {
@@ -75,7 +91,7 @@ export class SearchView implements View {
   }
 
   private with(state: search.SearchState, list = this.list, switched = this.switched): SearchView {
-    return new SearchView(state, list, this.draftAtStart, switched);
+    return new SearchView(state, list, this.draftAtStart, switched, this.vi);
   }
 
   handle(input: ComposerInput, composer: ComposerState, ctx: ViewContext): Handled {
@@ -189,7 +205,7 @@ export class SearchView implements View {
   /** The match in the composer's place, cursor on it so a long entry scrolls to it; no match: the draft. */
   shown(composer: ComposerState): { editor: ed.EditorState; highlight: { start: number; end: number } | null } | null {
     const match = this.state.match;
-    if (!match) return null;
+    if (!match || this.vi) return null;
     const entry = this.list[match.index];
     const at = search.bufferRange(entry.segments, match.start, match.end);
     return { editor: { ...ed.replaceWith(composer.editor, entry.segments), cursor: at.start }, highlight: at };
@@ -197,6 +213,7 @@ export class SearchView implements View {
 
   status(): { prompt: Inert; legend: null } {
     const { state } = this;
+    if (this.vi) return { prompt: sanitize(`${this.vi}${state.query}`), legend: null };
     const prefix = `(${state.failing ? 'failing ' : ''}${state.direction}-i-search)\`${state.query}': `;
     if (!state.match) return { prompt: sanitize(prefix), legend: null };
     // The line the match is on, as bash puts its cursor there; no split of a huge entry on every paint.
@@ -206,7 +223,8 @@ export class SearchView implements View {
     };
   }
 
-  paint(): ViewPaint {
+  paint(): ViewPaint | null {
+    if (this.vi) return null;
     const overlay = searchOverlay(this.state, this.list);
     return {
       area: 'overlay',
