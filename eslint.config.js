@@ -72,6 +72,7 @@ const PURE = [
   'src/tools/search-results.ts',
   'src/tools/web-search-results.ts',
   'src/agent/review.ts',
+  'src/agent/instruction-imports.ts',
   'src/editor/vi.ts',
   'src/editor/vi-state.ts',
   'src/editor/vi-ops.ts',

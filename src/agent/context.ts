@@ -68,7 +68,7 @@ export class AgentContext {
   load(): string[] {
     const cwd = this.workspace ?? process.cwd();
     this.env = readEnvironment(cwd);
-    this.instructions = findInstructions(cwd, this.dataDir);
+    this.instructions = findInstructions(cwd, this.dataDir, undefined, this.skillOptions.home);
     const project = this.projectTrusted ? this.workspace : null;
     const read = readPromptFiles(this.dataDir, project);
     const made = promptCommands(read.files, this.reserved);

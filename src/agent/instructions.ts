@@ -12,6 +12,7 @@ import { insideReal, openRegular, readRegularCapped } from '../io/files';
 import { describeIoError } from '../io/errors';
 import type { Environment, Instruction } from './prompt';
 import { dataLayout } from '../kernel/data-dir';
+import { MAX_IMPORT_DEPTH, importLines } from './instruction-imports';
 import { gitRoot } from '../io/files';
 
 export const MAX_INSTRUCTION_BYTES = 32 * 1024;
@@ -85,8 +86,16 @@ function foldersDown(cwd: string): string[] {
   return out;
 }
 
-/** The instruction files that apply to the workspace: the person's own first, then the root's, the nearest last. */
-export function findInstructions(cwd: string, dataDir: string | null, max = MAX_INSTRUCTION_BYTES): Instructions {
+/**
+ * The instruction files that apply to the workspace: the person's own first, then the root's, the nearest last; each
+ * followed by the files it imports (`@path` lines: agent/instruction-imports.ts).
+ */
+export function findInstructions(
+  cwd: string,
+  dataDir: string | null,
+  max = MAX_INSTRUCTION_BYTES,
+  home = os.homedir(),
+): Instructions {
   const found: Instructions = { files: [], problems: [] };
   const candidates: string[][] = [];
   if (dataDir) candidates.push([dataLayout(dataDir).agents]);
@@ -103,9 +112,60 @@ export function findInstructions(cwd: string, dataDir: string | null, max = MAX_
     try {
       const { text, bytes } = readCapped(file, max);
       found.files.push({ path: file, text, bytes, cut: bytes > max });
+      // The person's own file may import from home and the data dir; a repository's, only from the repository.
+      const own = i === 0 && dataDir !== null;
+      const roots = own ? [repo, dataDir, home] : [repo];
+      readImports(file, text, { roots, max, home, seen: [realOf(file)], depth: 1 }, found);
     } catch (err) {
       found.problems.push(`${file}: not read (${describeIoError(err)})`);
     }
   }
   return found;
+}
+
+const realOf = (file: string): string => {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
+};
+
+/** Each file `text` (read from `file`) imports, read and added after it, and theirs, within the rules. */
+function readImports(
+  file: string,
+  text: string,
+  o: { roots: readonly string[]; max: number; home: string; seen: readonly string[]; depth: number },
+  found: Instructions,
+): void {
+  for (const { line, path: written } of importLines(text)) {
+    const at = `${file}:${line}`;
+    const target = written.startsWith('~/')
+      ? path.join(o.home, written.slice(2))
+      : path.resolve(path.dirname(file), written);
+    if (o.depth > MAX_IMPORT_DEPTH) {
+      found.problems.push(`${at}: imports nested more than ${MAX_IMPORT_DEPTH} deep; ${written} not read`);
+      continue;
+    }
+    if (!fs.existsSync(target)) {
+      found.problems.push(`${at}: imports ${written}, which is not there`);
+      continue;
+    }
+    if (!o.roots.some((root) => insideReal(target, root))) {
+      found.problems.push(`${at}: imports ${written}, outside the places an import may reach; not read`);
+      continue;
+    }
+    const real = realOf(target);
+    if (o.seen.includes(real)) {
+      found.problems.push(`${at}: imports ${written}, which imports it back (a cycle); not read again`);
+      continue;
+    }
+    try {
+      const got = readCapped(target, o.max);
+      found.files.push({ path: target, text: got.text, bytes: got.bytes, cut: got.bytes > o.max, importedBy: at });
+      readImports(target, got.text, { ...o, seen: [...o.seen, real], depth: o.depth + 1 }, found);
+    } catch (err) {
+      found.problems.push(`${at}: imports ${written}, not read (${describeIoError(err)})`);
+    }
+  }
 }

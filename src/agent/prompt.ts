@@ -27,6 +27,8 @@ export interface Instruction {
   cut: boolean;
   /** Its size on disk, in bytes. */
   bytes: number;
+  /** Brought in by an `@path` line of another instruction file: that file and line. */
+  importedBy?: string;
 }
 
 /** A tool as the prompt tells of it: what the model is told, and the line on when to reach for it, if any. */
@@ -94,7 +96,8 @@ function tools(specs: readonly PromptTool[]): string {
 
 function instruction(i: Instruction, cap: number): string {
   const note = i.cut ? `\n[cut: the file is ${i.bytes} bytes; the first ${cap} are above]` : '';
-  return `Instructions from ${i.path}:\n\n${i.text.trimEnd()}${note}`;
+  const by = i.importedBy ? ` (imported by ${i.importedBy})` : '';
+  return `Instructions from ${i.path}${by}:\n\n${i.text.trimEnd()}${note}`;
 }
 
 /** The prompt's parts, in the order they are sent; parts with nothing to say are left out. */
