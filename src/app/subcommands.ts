@@ -167,7 +167,10 @@ function addSessionCommands(program: Command): void {
     .description('print a conversation as plain text (default: the newest)')
     .argument('<id>', 'the session id (milk sessions lists them)')
     .option('--conversation <n>', 'which conversation, 1 being the oldest', parsePositive)
-    .option('--list', "list the session's conversations instead: number, id (for --resume), start, inputs, first line")
+    .option(
+      '--list',
+      "list the session's conversations instead: number, id (for --resume), start, inputs, name, first line",
+    )
     .action((id: string, o: { conversation?: number; list?: boolean }, cmd: Command) =>
       sessionGuard(() => sessionCommands().sessionsShow(dataDirOf(cmd), id, o, process.stdout)),
     );

@@ -54,6 +54,7 @@ const ORDER = [
   'theme',
   'new',
   'resume',
+  'rename',
   'add-dir',
   'export',
   'fork',

@@ -165,6 +165,8 @@ export interface Events {
   };
   /** A new conversation began (/new, or Esc in the picker). */
   'session.new': Record<string, never>;
+  /** The conversation is named (/rename, or a named one came back); '' for none. The title says it. */
+  'conversation.named': { name: string };
 
   /** Some state changed; the scheduler paints once per frame (a slower one for streamed text). */
   'render.request': { streaming?: boolean };

@@ -151,12 +151,13 @@ export function sessionsList(dataDir: string, options: { json: boolean }, out: N
 
 /**
  * `--list`: one row per conversation, oldest first: its number, its id (for --resume), when it began, its inputs, its
- * first line.
+ * name (/rename) and first line.
  */
 function listConversations(all: ReadonlyArray<{ summary: ConversationSummary }>, out: NodeJS.WritableStream): void {
   const tty = (out as { isTTY?: boolean }).isTTY === true;
   all.forEach(({ summary: c }, i) => {
-    const first = tty ? visibleControls(c.first) : c.first;
+    const what = c.name ? `${c.name} · ${c.first}` : c.first;
+    const first = tty ? visibleControls(what) : what;
     out.write(
       `${String(i + 1).padStart(3)}  ${c.id}  ${c.started.slice(0, 16).replace('T', ' ')}  ` +
         `${String(c.turns).padStart(3)} input${c.turns === 1 ? ' ' : 's'}  ${first}\n`,

@@ -61,7 +61,9 @@ export type LogEvent =
   | { t: 'rewind'; conv: string; ts: string; kept: number }
   | { t: 'interrupted'; conv: string; ts: string }
   | { t: 'error'; conv: string; ts: string; message: string }
-  | { t: 'end'; conv: string; ts: string };
+  | { t: 'end'; conv: string; ts: string }
+  /** The person named the conversation (/rename): the newest name is its name. */
+  | { t: 'name'; conv: string; ts: string; name: string };
 
 export interface ParsedLog {
   events: LogEvent[];
@@ -74,6 +76,7 @@ export interface ParsedLog {
 }
 
 const KNOWN = new Set([
+  'name',
   'start',
   'model',
   'user',

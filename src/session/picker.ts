@@ -54,12 +54,15 @@ export function selected(p: PickerState): ConversationSummary {
 }
 
 /**
- * One line per conversation (when, its id for --resume, how many turns, the first input's first line), or per input
+ * One line per conversation (when, its id for --resume, how many turns, its name, the first input's first line), or
+ * per input
  * (its number, its first line).
  */
 export function pickerLine(c: ConversationSummary, kind: PickerState['kind'] = 'resume'): string {
   if (kind === 'rewind') return `#${String(c.turns).padEnd(3)} ${c.first}`;
   if (kind === 'search') return c.first;
   const when = c.lastTs ? c.lastTs.slice(0, 16).replace('T', ' ') : '?';
-  return `${when}  ${c.id}  ${String(c.turns).padStart(3)} turn${c.turns === 1 ? ' ' : 's'}  ${c.first}`;
+  // A named conversation shows its name first, then how it began.
+  const what = c.name ? `${c.name} · ${c.first}` : c.first;
+  return `${when}  ${c.id}  ${String(c.turns).padStart(3)} turn${c.turns === 1 ? ' ' : 's'}  ${what}`;
 }

@@ -34,6 +34,8 @@ export class SessionRecorder {
   private recorded: RecordedModel | null = null;
   private text = '';
   private timer: NodeJS.Timeout | null = null;
+  /** A name given before the conversation's first input: written once it starts. */
+  private pendingName: string | null = null;
   /**
    * How a secret is kept out of the log: as the placeholder the model was sent (secrets.ts) where milk masks what it
    * sends, else as its kind.
@@ -138,6 +140,7 @@ export class SessionRecorder {
    */
   resume(conv: string, nextMsg: number, recorded: RecordedModel | null = null): void {
     this.recorded = recorded;
+    this.pendingName = null;
     this.conv = conv;
     this.started = true;
     this.lastWritten = conv;
@@ -169,6 +172,7 @@ export class SessionRecorder {
     this.conv = this.freshId();
     this.started = false;
     this.msg = 0;
+    this.pendingName = null;
   }
 
   /** The conversation being written, once it has begun (its first input); null before. */
@@ -203,6 +207,18 @@ export class SessionRecorder {
     // A new id: no other milk has it, and from now on none takes it over.
     this.log.hold(this.conv);
     this.write({ t: 'start', conv: this.conv, ts: this.ts(), ...this.meta() });
+    if (this.pendingName !== null) this.write({ t: 'name', conv: this.conv, ts: this.ts(), name: this.pendingName });
+    this.pendingName = null;
+  }
+
+  /** The conversation named (/rename): in its log now, or with its start when it has none yet. */
+  rename(name: string): void {
+    if (!this.started) {
+      this.pendingName = name;
+      return;
+    }
+    this.flushText();
+    this.write({ t: 'name', conv: this.conv, ts: this.ts(), name });
   }
 
   private flushText(): void {

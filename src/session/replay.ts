@@ -37,6 +37,8 @@ export interface ConversationSummary {
   turns: number;
   /** The first input's first line. */
   first: string;
+  /** The name the person gave it (/rename), if any. */
+  name?: string;
 }
 
 /** One conversation's summary, built event by event (a log is read line by line, never held whole to list it). */
@@ -51,6 +53,7 @@ export class Summarizer {
       this.byId.set(e.conv, c);
     }
     if (ts) c.lastTs = ts;
+    if (e.t === 'name') c.name = e.name;
     if (e.t === 'user') {
       c.turns++;
       if (!c.first) c.first = userText(e).split('\n')[0];

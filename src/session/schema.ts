@@ -101,6 +101,7 @@ function buildSchema(v: typeof V) {
     v.looseObject({ t: v.literal('interrupted'), ...base, ts: v.string() }),
     v.looseObject({ t: v.literal('error'), ...base, ts: v.string(), message: v.string() }),
     v.looseObject({ t: v.literal('end'), ...base, ts: v.string() }),
+    v.looseObject({ t: v.literal('name'), ...base, ts: v.string(), name: v.pipe(v.string(), v.maxLength(200)) }),
   ]);
 }
 

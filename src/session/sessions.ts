@@ -55,12 +55,25 @@ export class Sessions {
    * Resumes one conversation by id; false when the session has no such conversation. `fork`: it goes on in a copy,
    * the conversation itself left as it was.
    */
-  resumeId(id: string, fork = false): boolean {
-    const events = this.log.byRecency().includes(id) ? this.log.read(id) : [];
-    const found = events.some((e) => e.t === 'user');
+  resumeId(idOrName: string, fork = false): boolean {
+    const id = this.log.byRecency().includes(idOrName) ? idOrName : this.named(idOrName);
+    const events = id !== null ? this.log.read(id) : [];
+    const found = id !== null && events.some((e) => e.t === 'user');
     if (found) this.resume(id, events, fork);
     this.warnAfter();
     return found;
+  }
+
+  /** The conversation `name` names (the most recently active of those that bear it), or null. */
+  private named(name: string): string | null {
+    const all = this.log.list().filter((c) => c.name === name);
+    return all.length ? all[all.length - 1].id : null;
+  }
+
+  /** Names the current conversation (/rename), as its log keeps it. */
+  rename(name: string): void {
+    this.recorder.rename(name);
+    this.bus.emit('conversation.named', { name });
   }
 
   /** The session's conversations, most recently active last, for the resume picker. */
@@ -185,6 +198,9 @@ export class Sessions {
       at: r.lastTs,
       spent: r.spent,
     });
+    let name = '';
+    for (const e of events) if (e.t === 'name') name = e.name;
+    this.bus.emit('conversation.named', { name });
     if (branched) this.bus.emit('transcript.note', { text: sanitize(branched) });
     if (switched) this.bus.emit('transcript.note', { text: sanitize(switched) });
     for (const note of images.notes) this.bus.emit('transcript.note', { text: sanitize(note) });

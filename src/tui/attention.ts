@@ -13,11 +13,14 @@ import { sanitize } from '../protocol/inert';
 export type NotifyChoice = 'off' | 'bell' | 'desktop';
 export type MilkState = 'idle' | 'working' | 'waiting for you';
 
-/** The title: `milk: working · shop` (control characters and long names kept out of it). */
-export function titleFor(state: MilkState, place: string): string {
-  const where = sanitize(place).replace(/[\n\t]/g, ' ');
-  const short = where.length > 40 ? `${where.slice(0, 39)}…` : where;
-  return `milk${state === 'idle' ? '' : `: ${state}`}${short ? ` · ${short}` : ''}`;
+/** The title: `milk: working · shop · the name` (control characters and long names kept out of it). */
+export function titleFor(state: MilkState, place: string, name = ''): string {
+  const cut = (text: string): string => {
+    const flat = sanitize(text).replace(/[\n\t]/g, ' ');
+    return flat.length > 40 ? `${flat.slice(0, 39)}…` : flat;
+  };
+  const parts = [cut(place), cut(name)].filter(Boolean);
+  return `milk${state === 'idle' ? '' : `: ${state}`}${parts.map((p) => ` · ${p}`).join('')}`;
 }
 
 /** OSC 2, ended by ST rather than BEL: a BEL in milk's output is only ever the bell it means to ring. */
@@ -48,6 +51,8 @@ export function notification(
 export class Attention {
   private focused = true;
   private state: MilkState = 'idle';
+  /** The conversation's name (/rename), in the title. */
+  private name = '';
 
   constructor(
     bus: Bus,
@@ -73,6 +78,14 @@ export class Attention {
       this.become('idle');
       this.call(status === 'error' ? 'milk: the turn failed' : 'milk: the turn is done');
     });
+    bus.on('conversation.named', ({ name }) => this.named(name));
+    bus.on('session.new', () => this.named(''));
+  }
+
+  private named(name: string): void {
+    if (name === this.name) return;
+    this.name = name;
+    this.retitle();
   }
 
   /** The terminal reported focus (mode 1004): only an unfocused terminal is called to. */
@@ -82,7 +95,7 @@ export class Attention {
 
   /** The title, when the terminal is taken (its own was pushed) and again whenever it is handed back. */
   retitle(): void {
-    this.o.write(setTitle(titleFor(this.state, this.o.place)));
+    this.o.write(setTitle(titleFor(this.state, this.o.place, this.name)));
   }
 
   private become(state: MilkState): void {

@@ -23,6 +23,21 @@ export const SESSION_COMMANDS = commands({
       if (!ctx.screen.openPicker()) ctx.note('no earlier conversations in this session');
     },
   },
+  rename: {
+    args: 'NAME',
+    description:
+      'Name this conversation: the resume picker, milk sessions show --list and the title show it, and ' +
+      '--resume NAME brings it back',
+    run(ctx, args, usage) {
+      const name = args.join(' ').trim();
+      if (!name) return usage;
+      if (name.length > 200) return 'a name is at most 200 characters';
+      const { sessions } = ctx.services;
+      if (!sessions) return ctx.note('no conversation log here');
+      sessions.rename(name);
+      ctx.note(`this conversation is "${name}" now (milk --resume "${name}" brings it back)`);
+    },
+  },
   'add-dir': {
     args: 'DIR',
     description:
