@@ -44,6 +44,22 @@ const COMMON = {
 
 const id = (file) => path.relative(path.join(ROOT, 'src'), file).replace(/\.ts$/, '');
 
+/** The commit this build is made from, written into the bundles (`unknown` outside a git checkout). */
+function buildInfo() {
+  const git = (...args) =>
+    require('node:child_process')
+      .execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .trim();
+  try {
+    return {
+      commit: git('rev-parse', '--short=12', 'HEAD'),
+      changed: git('status', '--porcelain', '--untracked-files=no') !== '',
+    };
+  } catch {
+    return { commit: 'unknown', changed: false };
+  }
+}
+
 /** The module graph: every module of src/ with its imports, by kind. */
 async function graph() {
   const { metafile } = await esbuild.build({
@@ -220,6 +236,7 @@ async function main() {
   const names = ['milk', ...order, ...rest];
   const parts = order;
   fs.rmSync(path.join(DIST, 'parts'), { recursive: true, force: true });
+  const build = buildInfo();
   const sizes = [];
   for (const name of names) {
     // What other bundles import, and what is evaluated ahead after the first paint (app/parts.ts).
@@ -230,7 +247,7 @@ async function main() {
       stdin: { contents: entry(name, table), resolveDir: ROOT, loader: 'js' },
       outfile: bundleFile(name),
       plugins: [referencePlugin(place, name), builtinsPlugin, ...(name === 'acp' ? [sdkPlugin] : [])],
-      define: { MILK_PARTS: JSON.stringify({ parts, warm }) },
+      define: { MILK_PARTS: JSON.stringify({ parts, warm }), MILK_BUILD: JSON.stringify(build) },
       metafile: true,
     });
     const out = Object.values(result.metafile.outputs)[0];

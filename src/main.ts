@@ -4,7 +4,15 @@
 // quickParse); everything else goes through it.
 
 import type { Command } from 'commander';
-import { HELP_FLAG, MAIN_FLAGS, MainOptions, UsageError, VERSION_FLAG, quickParse, version } from './app/cli-support';
+import {
+  HELP_FLAG,
+  MAIN_FLAGS,
+  MainOptions,
+  UsageError,
+  VERSION_FLAG,
+  quickParse,
+  versionLine,
+} from './app/cli-support';
 import { runInteractive } from './app/launch';
 
 export const EXIT_USAGE = 2;
@@ -20,7 +28,7 @@ export function buildProgram(): Command {
   program
     .name('milk')
     .description('A full-screen terminal client for a coding agent.')
-    .version(version(), VERSION_FLAG.flags, VERSION_FLAG.description)
+    .version(versionLine(), VERSION_FLAG.flags, VERSION_FLAG.description)
     .helpOption(HELP_FLAG.flags, HELP_FLAG.description);
   for (const f of MAIN_FLAGS) {
     const option = new Option(f.flags, f.description);

@@ -30,6 +30,18 @@ function loaded(): string[] {
   return [...seen].filter((f) => f.endsWith('.js')).map((f) => path.relative(ROOT, f));
 }
 
+describe('the build', () => {
+  it('names the commit it was built from in milk --version (written into the bundle)', () => {
+    const head = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [path.join(DIST, 'cli.js'), '--version'], { encoding: 'utf8' });
+    if (head.status !== 0) return expect(out).toContain('(commit unknown)');
+    // The build may predate the last commit (built, then committed): its commit is HEAD or one before it.
+    const built = /\(commit ([0-9a-f]{12})/.exec(out)?.[1] ?? '';
+    const ancestor = spawnSync('git', ['merge-base', '--is-ancestor', built, 'HEAD'], { cwd: ROOT });
+    expect(ancestor.status).toBe(0);
+  });
+});
+
 describe('the package', () => {
   it('holds every file milk loads, and no tests, sources or scripts', () => {
     const files = packed();
@@ -57,7 +69,10 @@ describe('the package', () => {
     };
     const run = (args: string[]) => spawnSync(milk, args, { cwd: tempDir(), encoding: 'utf8', env, timeout: 60_000 });
     const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
-    expect(run(['--version']).stdout.trim()).toBe(version);
+    // The commit is written into the bundle at build time: the packed build names it too.
+    expect(run(['--version']).stdout.trim()).toMatch(
+      new RegExp(`^${version.replace(/\./g, '\\.')} \\(commit ([0-9a-f]{12}|unknown)`),
+    );
     const doctor = run(['doctor']);
     expect([0, 1]).toContain(doctor.status);
     expect(doctor.stdout).toMatch(/sandbox[\s\S]*ripgrep[\s\S]*git[\s\S]*config[\s\S]*provider/);

@@ -63,8 +63,22 @@ export function aboutMilk() {
   };
 }
 
-/** The commit this build was made from (scripts/build-info.js wrote it beside the bundle); null when not known. */
+/** What scripts/bundle.js wrote into the bundle: the commit it was built from (`unknown` outside git). */
+declare const MILK_BUILD: { commit: string; changed: boolean } | undefined;
+
+/** `milk --version`: the version and the commit the build was made from. */
+export function versionLine(): string {
+  const c = buildCommit();
+  return `${version()} (commit ${c ? `${c.commit}${c.changed ? ', with local changes' : ''}` : 'unknown'})`;
+}
+
+/**
+ * The commit this build was made from: the bundle's own, else what scripts/build-info.js wrote beside the compiled
+ * files (an unbundled run); null when not known.
+ */
 function buildCommit(): { commit: string; changed: boolean } | null {
+  if (typeof MILK_BUILD !== 'undefined')
+    return MILK_BUILD.commit === 'unknown' ? null : { commit: MILK_BUILD.commit, changed: MILK_BUILD.changed };
   try {
     const info = JSON.parse(fs.readFileSync(path.join(__dirname, 'build.json'), 'utf8')) as {
       commit: unknown;
