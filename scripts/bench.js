@@ -257,10 +257,14 @@ async function benchStatusLine() {
     const m = startMilk(['--data-dir', dir]);
     await m.until(() => m.status().includes('history: session'), 30000);
     const samples = [];
+    const screenHas = (t) =>
+      Array.from({ length: m.term.rows }, (_, y) => m.term.buffer.active.getLine(y).translateToString(true)).some((l) =>
+        l.includes(t),
+      );
     for (let round = 0; round < scaled(6, 2); round++) {
       m.p.write('\x15hi\r');
-      await m.until(() => m.status().includes('working'), 10000);
-      await m.until(() => !m.status().includes('working'), 20000);
+      // The turn's answer on screen and the bar idle again: its end has asked for the status line once more.
+      await m.until(() => screenHas(`(offline demo, turn ${round + 1})`) && !m.status().includes('working'), 20000);
       samples.push(...(await keystrokes(m, 10)));
     }
     if (name === 'slow') await m.until(() => m.status().includes('slow status'), 10000);

@@ -46,6 +46,27 @@ export async function bashSearch(
       ...(options.binds ?? []).map((b) => `bind '${b}'`),
     ].join('\n') + '\n',
   );
+  const { bash, until } = interactiveBash(dir, timeoutMs, 'bash oracle');
+  try {
+    await until((screen) => screen.includes('READY$ '), 'the prompt');
+    bash.write(keys + (options.ended ? '' : '\x0f') + '\x14');
+    await until(() => fs.existsSync(out) && fs.readFileSync(out, 'utf8').includes('\0'), 'the answer');
+    const [point, line] = fs.readFileSync(out, 'utf8').split('\0');
+    const at = Number(point);
+    const from = line.lastIndexOf('\n', at - 1) + 1;
+    const to = line.indexOf('\n', at);
+    return { line, matchedLine: line.slice(from, to === -1 ? line.length : to) };
+  } finally {
+    // An interactive bash shrugs off SIGHUP and SIGTERM here; a pty left open would keep jest from exiting.
+    bash.kill('SIGKILL');
+  }
+}
+
+/**
+ * An interactive bash in a pseudo-terminal, started with `dir/rc` and no inputrc: it, and `until`, which waits (10 ms
+ * a look, to the deadline) for what it has written or anything else to be so.
+ */
+export function interactiveBash(dir: string, timeoutMs: number, who: string) {
   const bash = pty.spawn('/bin/bash', ['--noprofile', '--rcfile', path.join(dir, 'rc'), '-i'], {
     name: 'xterm',
     cols: 200,
@@ -58,23 +79,11 @@ export async function bashSearch(
     screen += d;
   });
   const deadline = Date.now() + timeoutMs;
-  const until = async (check: () => boolean, what: string): Promise<void> => {
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`bash oracle: timed out waiting for ${what}`);
+  const until = async (check: (screen: string) => boolean, what: string): Promise<void> => {
+    while (!check(screen)) {
+      if (Date.now() > deadline) throw new Error(`${who}: timed out waiting for ${what}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   };
-  try {
-    await until(() => screen.includes('READY$ '), 'the prompt');
-    bash.write(keys + (options.ended ? '' : '\x0f') + '\x14');
-    await until(() => fs.existsSync(out) && fs.readFileSync(out, 'utf8').includes('\0'), 'the answer');
-    const [point, line] = fs.readFileSync(out, 'utf8').split('\0');
-    const at = Number(point);
-    const from = line.lastIndexOf('\n', at - 1) + 1;
-    const to = line.indexOf('\n', at);
-    return { line, matchedLine: line.slice(from, to === -1 ? line.length : to) };
-  } finally {
-    // An interactive bash shrugs off SIGHUP and SIGTERM here; a pty left open would keep jest from exiting.
-    bash.kill('SIGKILL');
-  }
+  return { bash, until };
 }

@@ -2,11 +2,11 @@
 // in a pseudo-terminal: the line typed in the insert state, Esc, the keys, then Ctrl+T, bound with bind -x in both
 // keymaps, writes the line and the cursor to a file), and milk's own engine (editor/vi.ts) run on the same keys the
 // way the composer runs it. A case is the starting line and the keys after the first Esc.
-import * as pty from '@lydell/node-pty';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tempDir } from './pty';
+import { interactiveBash } from './bash-oracle';
 import * as ed from '../../src/editor/model';
 import { type ViMemory, type ViState, emptyViMemory, overwrite, viEscape, viKey } from '../../src/editor/vi';
 
@@ -31,24 +31,9 @@ export async function bashVi(line: string, keys: string, timeoutMs = 8000): Prom
       `bind -m vi-command -x '"\\C-t": ${report.replace(/'/g, "'\\''")}'`,
     ].join('\n') + '\n',
   );
-  const bash = pty.spawn('/bin/bash', ['--noprofile', '--rcfile', path.join(dir, 'rc'), '-i'], {
-    name: 'xterm',
-    cols: 200,
-    rows: 20,
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TERM: 'xterm', INPUTRC: '/dev/null' },
-  });
-  let screen = '';
-  bash.onData((d) => (screen += d));
-  const deadline = Date.now() + timeoutMs;
-  const until = async (check: () => boolean, what: string): Promise<void> => {
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`bash vi oracle: timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
+  const { bash, until } = interactiveBash(dir, timeoutMs, 'bash vi oracle');
   try {
-    await until(() => screen.includes('READY$ '), 'the prompt');
+    await until((screen) => screen.includes('READY$ '), 'the prompt');
     // Each Esc alone, then a pause past keyseq-timeout: readline must not read it as the start of a sequence.
     const parts = `${line}\x1b${keys}\x14`.split('\x1b');
     for (const [n, part] of parts.entries()) {
