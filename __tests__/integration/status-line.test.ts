@@ -44,6 +44,8 @@ function made(command: string, source: 'config' | 'project' = 'config', vouch = 
     warn: (t) => warned.push(t),
   });
   line.use({ command }, source);
+  // As the screen does once the agent is made (a project's line runs as it is put in force).
+  if (source === 'config') line.request();
   return { line, warned, ws };
 }
 
@@ -83,6 +85,7 @@ describe('the status line', () => {
     });
     const command = 'echo run >> runs.txt; if [ "$(cat mode)" = ok ]; then echo good; else exit 3; fi';
     line.use({ command }, 'config');
+    line.request();
     await until(() => line.line() === 'good', 'the good line');
     fs.writeFileSync(path.join(ws, 'mode'), 'bad');
     const runs = (): number => fs.readFileSync(path.join(ws, 'runs.txt'), 'utf8').split('\n').length - 1;
@@ -131,6 +134,8 @@ describe('the status line', () => {
       warn: () => {},
     });
     line.use({ items: ['model', 'branch', 'tokens', 'cost', 'context', 'workspace', 'mode'] }, 'config');
+    expect(line.line()).toBeNull();
+    line.request();
     expect(line.line()).toBe('gpt-5 · main · 15.4k tokens · $0.0123 · 42% context · proj · auto-edit');
     expect(line.commands()).toEqual([]);
   });

@@ -1,9 +1,9 @@
 // The composer in vi mode (composer/vi-input.ts), driven as a person drives it: typing in the insert state, Esc to the
 // normal state, vi's commands as letters, the composer's undo, Up/Down as j/k, Enter back to the insert state.
 import { composer } from '../helpers/composer';
-import { viStateName } from '../../src/composer/vi-input';
+import { viHighlight, viInput, viStateName } from '../../src/composer/vi-input';
 
-const vi = (history: string[] = []) => composer(history, { editingMode: 'vi' });
+const vi = (history: string[] = []) => composer(history, { vi: viInput });
 
 describe('the composer in vi mode', () => {
   it('types in the insert state; Esc goes to the normal state, a character back', () => {
@@ -86,6 +86,7 @@ describe('the composer in vi mode', () => {
     c.type('0wve');
     expect(viStateName(c.ui.composer.vi)).toBe('VISUAL');
     expect(c.search).toBeNull();
+    expect(viHighlight(c.ui.composer)).toEqual({ start: 5, end: 8 });
     c.type('d');
     expect(c.text).toBe('keep  this');
     expect(viStateName(c.ui.composer.vi)).toBe('NORMAL');

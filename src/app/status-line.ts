@@ -54,12 +54,13 @@ export class StatusLine implements StatusLinePort {
 
   constructor(private readonly o: StatusLineOptions) {}
 
-  /** Puts a line in force; a project's wins over config.json's. */
+  /** Puts a line in force; a project's wins over config.json's (and runs at once: trusted after start-up). */
   use(line: StatusLineConfig | undefined, source: 'config' | 'project'): void {
     if (!line || (this.config?.source === 'project' && source === 'config')) return;
     this.config = { line, source };
     this.said = null;
-    this.request();
+    // config.json's is put in force before the first paint: it first runs once the agent is made, never before.
+    if (source === 'project') this.request();
   }
 
   get configured(): boolean {

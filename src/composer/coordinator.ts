@@ -12,7 +12,6 @@ import type { Bus } from '../kernel/bus';
 import { sanitize } from '../protocol/inert';
 import { type CommandName, type Mode, OPENERS } from './views/registry';
 import type { View } from './views/view';
-import { viStateName } from './vi-input';
 import { maxOf } from '../kernel/arrays';
 import { withKeys } from '../kernel/commands';
 import { SLASH_COMMANDS, SlashContext, findSlash } from './slash-commands';
@@ -178,12 +177,25 @@ export class TurnCoordinator {
 
   /** vi mode's state for the status bar (INSERT, NORMAL, VISUAL…); null in emacs mode. */
   viState(): string | null {
-    return this.options.editingMode === 'vi' ? viStateName(this.ui.composer.vi) : null;
+    return this.viLayer()?.viStateName(this.ui.composer.vi) ?? null;
+  }
+
+  /** vi mode's layer, loaded at its first use where the editing mode is vi (an emacs-mode milk never loads it). */
+  private viLoaded: typeof import('./vi-input') | null = null;
+  private viLayer(): typeof import('./vi-input') | null {
+    if (this.options.editingMode !== 'vi') return null;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    this.viLoaded ??= require('./vi-input') as typeof import('./vi-input');
+    return this.viLoaded;
   }
 
   /** What one frame shows of the composer and the views over it, worked out once per paint. */
   frame(): Frame {
-    const { editor, highlight } = shownComposer(this.ui);
+    const shown = shownComposer(this.ui);
+    const { editor } = shown;
+    // vi's visual state lights its selection in the draft (a view's own highlight, a search's, comes first).
+    const highlight =
+      shown.highlight ?? (this.ui.views.length === 0 ? (this.viLayer()?.viHighlight(this.ui.composer) ?? null) : null);
     const { prompt, legend } = shownStatus(this.ui, this.time, this.options.keys);
     return { editor, highlight, prompt, legend, paints: shownPaint(this.ui) };
   }
@@ -225,7 +237,7 @@ export class TurnCoordinator {
       prompts: this.options.prompts?.names(),
       startingServers: this.options.prompts?.starting?.(),
       commands: this.commands,
-      editingMode: this.options.editingMode,
+      vi: this.viLayer()?.viInput,
     });
     const changed = ui !== this.ui;
     this.ui = ui;

@@ -17,7 +17,6 @@ import { walk } from './walk';
 import type { ComposerContext, ComposerInput, ComposerState, Effect, Input, Reduced } from './state';
 import { pastedImagePath } from '../kernel/images';
 import { clean } from '../editor/text';
-import { viInput } from './vi-input';
 import { undoStep } from './undo';
 
 type Edit = (s: ed.EditorState) => ed.EditorState;
@@ -98,13 +97,13 @@ function mentionStart(editor: ed.EditorState, typed: string): number | null {
 }
 
 function reduceInput(s: ComposerState, input: ComposerInput, ctx: ComposerContext): Reduced {
-  if (ctx.editingMode === 'vi') {
+  if (ctx.vi) {
     const base = {
       reduce: (at: ComposerState, i: ComposerInput) => emacsInput(at, i, ctx),
       undo: (at: ComposerState) => undoStep(at, 'undo'),
       history: () => ctx.history,
     };
-    const r = viInput(s, input, base);
+    const r = ctx.vi(s, input, base);
     if (r) return r;
   }
   return emacsInput(s, input, ctx);

@@ -14,7 +14,6 @@ import { SearchView } from './views/search';
 import { SlashMenuView } from './views/slash-menu';
 import type { View, ViewContext, ViewPaint, ViewPaints } from './views/view';
 import { pushAll } from '../kernel/arrays';
-import { selection } from '../editor/vi';
 import type { Inert } from '../protocol/inert';
 
 export interface UiState {
@@ -101,9 +100,7 @@ export function shownComposer(ui: UiState): { editor: EditorState; highlight: { 
     const shown = ui.views[i].shown?.(ui.composer);
     if (shown) return shown;
   }
-  // vi's visual state lights its selection.
-  const vi = ui.composer.vi;
-  return { editor: ui.composer.editor, highlight: vi ? selection(ui.composer.editor, vi.memory, vi.state) : null };
+  return { editor: ui.composer.editor, highlight: null };
 }
 
 /** The status bar's prompt and legend: the top view's, if any. */

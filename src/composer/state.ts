@@ -17,7 +17,7 @@ import type { EmojiWidths } from '../editor/width';
 import * as nav from '../history/navigator';
 import type { HistoryEntry } from '../history/rules';
 import type { View } from './views/view';
-import type { ViComposer } from './vi-input';
+import type { ViComposer, viInput } from './vi-input';
 
 export interface ComposerState {
   readonly editor: ed.EditorState;
@@ -58,8 +58,11 @@ export interface ComposerContext {
   readonly pasteLimits?: ed.PasteOptions;
   /** How the terminal draws emoji sequences (moving up and down keeps the column). */
   readonly emoji: EmojiWidths;
-  /** readline's editing mode (config `editingMode`, --vi): vi's states over the draft, or emacs' keys alone. */
-  readonly editingMode?: 'emacs' | 'vi';
+  /**
+   * vi mode's layer over the composer (composer/vi-input.ts), where `editingMode` is "vi": the coordinator loads it
+   * then, so an emacs-mode start never does; absent: emacs' keys alone.
+   */
+  readonly vi?: typeof viInput;
   /** The prompt commands' names (agent/prompt-commands.ts), for Enter and Tab. */
   readonly prompts?: readonly string[];
   /** The MCP servers still starting, whose prompts (`/server:name`) are not known yet. */

@@ -8,7 +8,7 @@ import type { ComposerInput, ComposerState, Reduced } from './state';
 import * as ed from '../editor/model';
 import * as nav from '../history/navigator';
 import type { HistoryEntry } from '../history/rules';
-import { emptyViMemory, normalCursor, overwrite, viEscape, viKey } from '../editor/vi';
+import { emptyViMemory, normalCursor, overwrite, selection, viEscape, viKey } from '../editor/vi';
 import type { ViMemory, ViState } from '../editor/vi';
 
 /** vi's part of the composer: the state, the session's registers and last change, a command's pending keys. */
@@ -56,6 +56,11 @@ export function viStateName(vi: ViComposer | undefined): string {
     visualLine: 'V-LINE',
   };
   return names[(vi ?? viStart).state];
+}
+
+/** What a visual state lights in the draft: its selection; null in the other states. */
+export function viHighlight(s: ComposerState): { start: number; end: number } | null {
+  return s.vi ? selection(s.editor, s.vi.memory, s.vi.state) : null;
 }
 
 const ESCAPES = new Set(['session.rewind', 'turn.cancel']);
