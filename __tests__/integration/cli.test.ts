@@ -52,7 +52,9 @@ describe('command line', () => {
   });
 
   it('prints its version and help', () => {
-    expect(run(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(run(['--version']).stdout.trim()).toMatch(
+      /^\d+\.\d+\.\d+ \(commit ([0-9a-f]{12}|unknown)(, with local changes)?\)$/,
+    );
     const help = run(['--help']);
     expect(help.code).toBe(0);
     for (const flag of ['--data-dir', '--session', '--provider', '--model', '--base-url', '--version'])
