@@ -59,6 +59,7 @@ const PURE = [
   'src/markdown/highlight.ts',
   'src/session/events.ts',
   'src/session/replay.ts',
+  'src/session/bug-report.ts',
   'src/session/picker.ts',
   'src/history/rules.ts',
   'src/history/navigator.ts',

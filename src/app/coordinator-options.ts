@@ -98,12 +98,33 @@ export function pastedImages(options: AppOptions): CoordinatorOptions['images'] 
 }
 
 /** /doctor: the checks main.ts set up, with what the terminal answered and the provider in use now. */
-export function doctorLinesFor(s: Services, options: AppOptions): () => Promise<string[]> {
+function doctorLinesFor(s: Services, options: AppOptions): () => Promise<string[]> {
   return async () => {
     const provider = { name: s.provider.name, model: s.modelName(), baseUrl: s.provider.baseUrl ?? '' };
     const terminal = { keyboard: s.terminalFacts.keyboard(), sync: s.terminalFacts.sync() };
     return (await options.doctor?.(terminal, provider))?.lines ?? [];
   };
+}
+
+/** /doctor's lines, and /bug, whose report holds them. */
+export function checksFor(s: Services, options: AppOptions) {
+  const doctor = doctorLinesFor(s, options);
+  return { doctor, bug: bugFor(s, options, doctor) };
+}
+
+/** /bug: the report's sources, the module loaded when it first runs. */
+function bugFor(s: Services, options: AppOptions, doctor: () => Promise<string[]>): CoordinatorOptions['bug'] {
+  let made: NonNullable<CoordinatorOptions['bug']> | null = null;
+  const reporter = (): NonNullable<CoordinatorOptions['bug']> =>
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (made ??= (require('./bug-report') as typeof import('./bug-report')).bugReporter({
+      dataDir: options.dataDir,
+      env: env(options),
+      lastTurn: () => s.sessions?.lastTurn() ?? [],
+      doctor,
+      terminal: () => [`keyboard: ${s.terminalFacts.keyboard()}`, `synchronized output: ${s.terminalFacts.sync()}`],
+    }));
+  return { draft: () => reporter().draft(), write: (withText) => reporter().write(withText) };
 }
 
 /**

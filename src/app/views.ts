@@ -21,7 +21,7 @@ import {
   agentInfo,
   memoryFor,
   pastedImages,
-  doctorLinesFor,
+  checksFor,
   providerSetup,
   mentionFiles,
   addDirFor,
@@ -106,7 +106,7 @@ export function views(bus: Bus, ui: Screen, s: Services, options: AppOptions, ke
     providerSetup: providerSetup(s, options),
     images: pastedImages(options),
     models: () => modelsOf(s),
-    doctor: doctorLinesFor(s, options),
+    ...checksFor(s, options),
     about: aboutMilk,
     get permissionsFile() {
       return s.permissions.file;

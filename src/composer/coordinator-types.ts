@@ -97,6 +97,11 @@ export interface CoordinatorOptions {
   };
   /** What milk is: its version, the commit it was built from, the Node.js and system it runs on (/version). */
   about?: () => { version: string; commit: { commit: string; changed: boolean } | null; runtime: string };
+  /**
+   * /bug: `draft` gathers the report's facts and returns what the person typed and the model wrote in the last turn
+   * (null when nothing), to be shown before asking; `write` writes the draft just made, with them only when told so.
+   */
+  bug?: { draft(): Promise<string | null>; write(withText: boolean): string };
   /** /doctor's lines, once it has looked. */
   doctor?: () => Promise<string[]>;
   /** Opens the draft in the person's editor (tui/external-editor.ts): the edited text, or why the draft stays. */

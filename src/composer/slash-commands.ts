@@ -70,6 +70,7 @@ const ORDER = [
   'status',
   'provider',
   'doctor',
+  'bug',
   'version',
   'cost',
   'model',

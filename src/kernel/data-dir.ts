@@ -52,6 +52,12 @@ export function dataLayout(dataDir: string) {
     images: path.join(dataDir, 'images'),
     /** Files handed to an external editor. */
     tmp: path.join(dataDir, 'tmp'),
+    /** Bug reports /bug wrote (app/bug-report.ts), a file each. */
+    reports: path.join(dataDir, 'reports'),
+    /** /stats' summary of each conversation log, by its size and modification time (app/stats.ts). */
+    statsCache: path.join(dataDir, 'stats-cache.json'),
+    /** Worktrees milk --worktree made of a repository (app/worktrees.ts), a folder per workspace id. */
+    worktrees: (workspaceKey: string): string => path.join(dataDir, 'worktrees', workspaceKey),
     /** V8's compiled code of milk (cli.ts). */
     cache: path.join(dataDir, 'cache'),
   };

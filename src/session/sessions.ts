@@ -19,6 +19,7 @@ import type { SessionRecorder } from './recorder';
 import { sanitize } from '../protocol/inert';
 import { exportDoc, exportJson, exportMarkdown } from './export';
 import { writeAtomic } from '../io/files';
+import { lastTurn } from './bug-report';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -74,6 +75,14 @@ export class Sessions {
   rename(name: string): void {
     this.recorder.rename(name);
     this.bus.emit('conversation.named', { name });
+  }
+
+  /** The current conversation's last turn as its log keeps it (/bug); empty before its first input. */
+  lastTurn(): LogEvent[] {
+    const conv = this.recorder.writing();
+    if (conv === null || !this.log.dataDir()) return [];
+    this.log.flushSync();
+    return lastTurn(this.log.read(conv), conv);
   }
 
   /** The session's conversations, most recently active last, for the resume picker. */

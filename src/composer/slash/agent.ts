@@ -2,6 +2,7 @@
 // background commands and masked secrets; /init, /status, /cost, /doctor, /copy, /todo; quitting.
 
 import { commands } from './command';
+import { ConfirmView } from '../views/confirm';
 
 /** What /init asks of the model. */
 export const INIT_PROMPT = [
@@ -106,6 +107,27 @@ export const AGENT_COMMANDS = commands({
       if (!doctor) return ctx.note('no checks here');
       ctx.note('looking around…');
       void doctor().then((lines) => ctx.note(lines.join('\n')));
+    },
+  },
+  bug: {
+    args: '',
+    description:
+      "Write a bug report file (version, commit, platform, terminal, /doctor's lines, the last turn's events, " +
+      "timings, errors and tools); your input and the model's text go in only if you say yes after seeing them",
+    run(ctx, args, usage) {
+      const { bug } = ctx.services;
+      if (!bug) return ctx.note('no bug reports here');
+      // The answer to the question below (its effects run /bug yes or /bug no): about the draft just shown only.
+      if (args.length === 1 && (args[0] === 'yes' || args[0] === 'no')) return ctx.note(bug.write(args[0] === 'yes'));
+      if (args.length > 0) return usage;
+      ctx.note('looking around…');
+      void bug.draft().then((shown) => {
+        if (shown === null) return ctx.note(bug.write(false));
+        ctx.note(`the last turn, as the report would hold it:\n\n${shown}`);
+        const answer = (yes: boolean) => [{ type: 'slash' as const, name: 'bug', args: [yes ? 'yes' : 'no'] }];
+        const question = "put your input and the model's text shown above into the bug report?";
+        ctx.screen.open(new ConfirmView(question, answer(true), answer(false)));
+      });
     },
   },
   version: {
