@@ -60,6 +60,7 @@ const PURE = [
   'src/session/events.ts',
   'src/session/replay.ts',
   'src/session/bug-report.ts',
+  'src/session/stats.ts',
   'src/session/picker.ts',
   'src/history/rules.ts',
   'src/history/navigator.ts',

@@ -34,6 +34,7 @@
 //   skills      start-up with 50 Agent Skills installed against none (they are read after the first paint)
 //   plugins     start-up with five plugins installed against none (read after the first paint)
 //   statusline  start-up with a 1 s status line command against none; keys typed while it runs at each mode change
+//   stats       milk stats over a gigabyte of conversation logs: the first look and the cached one
 //   acp         `milk acp` as an editor drives it: spawn to initialize answered, a prompt to its first session/update
 //               against the full screen's Enter to its first words (scripts/bench-acp.js)
 //   images      a 4.9 MB screenshot's path pasted: to its chip, and keystrokes after it
@@ -2263,6 +2264,10 @@ const CASES = {
   skills: benchSkills,
   plugins: benchPlugins,
   statusline: benchStatusLine,
+  stats: async () => {
+    await measureMachine();
+    require('./bench-stats').benchStats({ check, smoke: SMOKE, machine });
+  },
 };
 
 const NOTES = `Notes on reading these figures:

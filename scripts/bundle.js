@@ -27,7 +27,7 @@ const PARTS = [
   ['providers', /^providers\//],
   ['tools', /^tools\//],
   ['session', /^session\//],
-  ['commands', /^(app\/(run|doctor|commands|subcommands|plugin-cli|plugin-commands)|turn\/run-once|io\/confirm)/],
+  ['commands', /^(app\/(run|doctor|commands|subcommands|plugin-cli|plugin-commands|stats)|turn\/run-once|io\/confirm)/],
   ['agent', /./],
 ];
 

@@ -106,10 +106,13 @@ function doctorLinesFor(s: Services, options: AppOptions): () => Promise<string[
   };
 }
 
-/** /doctor's lines, and /bug, whose report holds them. */
+/** /doctor's lines, /bug, whose report holds them, and /stats. */
 export function checksFor(s: Services, options: AppOptions) {
   const doctor = doctorLinesFor(s, options);
-  return { doctor, bug: bugFor(s, options, doctor) };
+  const stats = (word: string | undefined): Promise<string[]> =>
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require('./stats') as typeof import('./stats')).statsInChild(options.dataDir, env(options))(word);
+  return { doctor, bug: bugFor(s, options, doctor), stats };
 }
 
 /** /bug: the report's sources, the module loaded when it first runs. */

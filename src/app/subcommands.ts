@@ -3,7 +3,11 @@
 // flag or id is a usage error (exit 2) like any other.
 
 import type { Command } from 'commander';
-import { MainOptions, locate, parsePositive, parseSession, requireDataDir } from './cli-support';
+import { MainOptions, UsageError, locate, parsePositive, parseSession, requireDataDir } from './cli-support';
+import { homedir } from 'node:os';
+
+/** The periods milk stats and /stats take (session/stats.ts' PERIOD_WORDS, which loads with them). */
+const PERIOD_HELP = 'today, week, month, year, all, Nd, YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD';
 import type { Target } from '../history/commands';
 
 // Loaded only when a shell command runs: starting milk itself never pays for them.
@@ -33,6 +37,31 @@ export function addShellCommands(program: Command): void {
   addHistoryCommands(program);
   addSessionCommands(program);
   addMcpCommands(program);
+  addStatsCommand(program);
+}
+
+/** milk stats [PERIOD] [--json]. */
+function addStatsCommand(program: Command): void {
+  program
+    .command('stats')
+    .description("tokens, cost and turns by day, model and workspace, from every workspace's conversation logs")
+    .argument('[period]', `${PERIOD_HELP} (default: month)`)
+    .option('--json', 'the table as one JSON object')
+    .action((word: string | undefined, o: { json?: boolean }, cmd: Command) => {
+      const { dataDir } = locate(cmd.optsWithGlobals() as MainOptions);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { config } = (require('../config/config') as typeof import('../config/config')).loadConfig(dataDir);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const stats = require('./stats') as typeof import('./stats');
+      const got = stats.statsFor(requireDataDir(dataDir), config, word);
+      if ('error' in got) throw new UsageError(got.error);
+      const { table } = got;
+      process.stdout.write(
+        o.json
+          ? JSON.stringify({ ...table, logs: got.read.logs }) + '\n'
+          : stats.statsText(got, homedir()).join('\n') + '\n',
+      );
+    });
 }
 
 /** milk mcp list | add | remove. */

@@ -102,6 +102,8 @@ export interface CoordinatorOptions {
    * (null when nothing), to be shown before asking; `write` writes the draft just made, with them only when told so.
    */
   bug?: { draft(): Promise<string | null>; write(withText: boolean): string };
+  /** /stats: usage over PERIOD (session/stats.ts' words; undefined: the last 30 days), as lines, or what is wrong. */
+  stats?: (period: string | undefined) => Promise<string[]>;
   /** /doctor's lines, once it has looked. */
   doctor?: () => Promise<string[]>;
   /** Opens the draft in the person's editor (tui/external-editor.ts): the edited text, or why the draft stays. */

@@ -73,6 +73,7 @@ const ORDER = [
   'bug',
   'version',
   'cost',
+  'stats',
   'model',
   'effort',
   'copy',

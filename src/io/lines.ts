@@ -70,3 +70,48 @@ export function eachLine(file: string, maxLineBytes: number, fn: (line: string) 
   }
   return scan;
 }
+
+/**
+ * Calls `fn` with the first `headBytes` of each line as bytes (a view valid during the call only) and whether that was
+ * the whole line: for a reader that needs the start of a few lines only (usage over a log of megabytes of answers),
+ * never copying or decoding the rest.
+ */
+export function eachLineHead(file: string, headBytes: number, fn: (head: Buffer, whole: boolean) => void): LineScan {
+  const fd = openRegular(file);
+  const scan: LineScan = { torn: false, oversized: 0, bytes: 0 };
+  const buf = Buffer.allocUnsafe(CHUNK);
+  const head = Buffer.allocUnsafe(headBytes);
+  let held = 0;
+  let cut = false;
+  const hold = (from: number, to: number): void => {
+    if (to - from > headBytes - held) cut = true;
+    const take = Math.min(to - from, headBytes - held);
+    if (take > 0) held += buf.copy(head, held, from, from + take);
+  };
+  try {
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, CHUNK, null);
+      if (n <= 0) break;
+      scan.bytes += n;
+      let start = 0;
+      for (let nl = buf.indexOf(0x0a, start); nl !== -1 && nl < n; nl = buf.indexOf(0x0a, start)) {
+        if (held === 0 && !cut && nl - start <= headBytes) fn(buf.subarray(start, nl), true);
+        else {
+          hold(start, nl);
+          fn(head.subarray(0, held), !cut);
+        }
+        held = 0;
+        cut = false;
+        start = nl + 1;
+      }
+      if (start < n) hold(start, n);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (held > 0 || cut) {
+    scan.torn = true;
+    fn(head.subarray(0, held), !cut);
+  }
+  return scan;
+}

@@ -109,6 +109,19 @@ export const AGENT_COMMANDS = commands({
       void doctor().then((lines) => ctx.note(lines.join('\n')));
     },
   },
+  stats: {
+    args: '[PERIOD]',
+    description:
+      'Tokens, cost and turns by day, model and workspace over PERIOD (today, week, month: the default, year, all, ' +
+      'Nd, YYYY-MM-DD, YYYY-MM-DD..YYYY-MM-DD), from every conversation log (as milk stats)',
+    run(ctx, args, usage) {
+      if (args.length > 1) return usage;
+      const { stats } = ctx.services;
+      if (!stats) return ctx.note('no usage to count here');
+      ctx.note('counting…');
+      void stats(args[0]).then((lines) => ctx.note(lines.join('\n')));
+    },
+  },
   bug: {
     args: '',
     description:

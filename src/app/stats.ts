@@ -1,0 +1,195 @@
+// Usage over time for /stats and `milk stats`: every conversation log in the data dir (every workspace's) summed
+// into cells by session/stats.ts, each log's cells cached in the data dir by its size and modification time (and by
+// the prices they were worked out with), so that a second look reads only what changed. A log that cannot be read
+// is counted and said, never fatal. Loaded when asked.
+
+import * as fs from 'node:fs';
+import { execFile } from 'node:child_process';
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+import type { Config } from '../config/config';
+import { dataLayout } from '../kernel/data-dir';
+import { conversationFile, conversationIds, sessionsEntries } from '../session/log-files';
+import { eachLineHead } from '../io/lines';
+import { readRegularCapped, writeAtomic } from '../io/files';
+import {
+  type StatsCell,
+  type StatsReading,
+  type StatsTable,
+  StatsSummarizer,
+  neededType,
+  parsePeriod,
+  statsLines,
+  statsTable,
+} from '../session/stats';
+import { priceOf } from '../providers/pricing/cost';
+import { tablePrice, warmPriceTable } from '../providers/pricing/price-table';
+import { version } from './cli-support';
+
+/** The longest start, model or usage line read whole; an input's line is read for its first bytes only. */
+const HEAD_BYTES = 64 * 1024;
+const CACHE_MAX = 256 * 1024 * 1024;
+
+interface CacheFile {
+  v: 1;
+  key: string;
+  logs: Record<string, { size: number; mtimeMs: number; cells: StatsCell[] }>;
+}
+
+export interface StatsRead {
+  readonly cells: StatsCell[];
+  readonly logs: number;
+  /** Logs read anew (the rest came from the cache). */
+  readonly read: number;
+  readonly unreadable: number;
+}
+
+/** Every log's cells, from the cache where a log is as it was. */
+export function readStats(dataDir: string, config: Pick<Config, 'models'>): StatsRead {
+  const layout = dataLayout(dataDir);
+  const key = `${version()} ${JSON.stringify(Object.entries(config.models ?? {}).map(([m, s]) => [m, s.price]))}`;
+  const old = loadCache(layout.statsCache, key);
+  const fresh: CacheFile = { v: 1, key, logs: {} };
+  let read = 0;
+  let unreadable = 0;
+  const reading = statsReading(config);
+  for (const file of logFiles(dataDir)) {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(file);
+    } catch {
+      continue;
+    }
+    const was = old?.logs[file];
+    if (was && was.size === st.size && was.mtimeMs === st.mtimeMs) {
+      fresh.logs[file] = was;
+      continue;
+    }
+    const cells = summarize(file, reading);
+    if (cells === null) unreadable++;
+    else {
+      read++;
+      fresh.logs[file] = { size: st.size, mtimeMs: st.mtimeMs, cells };
+    }
+  }
+  if (read > 0 || !old || Object.keys(old.logs).length !== Object.keys(fresh.logs).length)
+    try {
+      writeAtomic(layout.statsCache, JSON.stringify(fresh));
+    } catch {
+      // A cache that cannot be written costs the next look its time, nothing else.
+    }
+  const cells = Object.values(fresh.logs).flatMap((l) => l.cells);
+  return { cells, logs: Object.keys(fresh.logs).length + unreadable, read, unreadable };
+}
+
+/** Prices as the agent works them out: config.json's for a model, else the price table's. */
+function statsReading(config: Pick<Config, 'models'>): StatsReading {
+  let warmed = false;
+  return {
+    dayOf: (ts) => {
+      const d = new Date(ts);
+      if (!Number.isFinite(d.getTime())) return 'unknown';
+      const pad = (x: number): string => String(x).padStart(2, '0');
+      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+    },
+    price: (place, spend) => {
+      const own = config.models?.[place.model]?.price;
+      if (own) return priceOf(spend, own);
+      if (!warmed) {
+        warmed = true;
+        warmPriceTable();
+      }
+      return tablePrice(spend, place) ?? null;
+    },
+  };
+}
+
+/** Every conversation log: a folder per session with a file per conversation, and older one-file logs. */
+function logFiles(dataDir: string): string[] {
+  const sessions = dataLayout(dataDir).sessions;
+  return sessionsEntries(dataDir).flatMap((entry) => {
+    if (entry.isDirectory()) {
+      const dir = path.join(sessions, entry.name);
+      return conversationIds(dir).map((conv) => conversationFile(dir, conv));
+    }
+    return entry.isFile() && entry.name.endsWith('.jsonl') ? [path.join(sessions, entry.name)] : [];
+  });
+}
+
+const [S, M, U] = ['s', 'm', 'u'].map((c) => c.charCodeAt(0));
+const PREFIX = Buffer.from('{"t":"');
+
+/** One log's cells; null when it cannot be read. Only lines whose type could matter are decoded. */
+function summarize(file: string, reading: StatsReading): StatsCell[] | null {
+  const s = new StatsSummarizer(reading);
+  try {
+    eachLineHead(file, HEAD_BYTES, (head, whole) => {
+      const c = head[6];
+      if ((c !== S && c !== M && c !== U) || head.compare(PREFIX, 0, 6, 0, 6) !== 0) return;
+      const text = head.toString('utf8', 0, whole ? head.length : Math.min(head.length, 512));
+      const type = neededType(text);
+      if (type && (whole || type === 'user')) s.take(type, text);
+    });
+  } catch {
+    return null;
+  }
+  return s.done();
+}
+
+function loadCache(file: string, key: string): CacheFile | null {
+  try {
+    const parsed = JSON.parse(readRegularCapped(file, CACHE_MAX).toString('utf8')) as Partial<CacheFile>;
+    if (parsed.v !== 1 || parsed.key !== key || typeof parsed.logs !== 'object' || parsed.logs === null) return null;
+    return parsed as CacheFile;
+  } catch {
+    return null;
+  }
+}
+
+/** The local date today, YYYY-MM-DD. */
+export function localToday(now = new Date()): string {
+  const pad = (x: number): string => String(x).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** /stats' and `milk stats`' table over `word`'s period, or what is wrong with the word. */
+export function statsFor(
+  dataDir: string,
+  config: Pick<Config, 'models'>,
+  word: string | undefined,
+): { table: StatsTable; read: StatsRead } | { error: string } {
+  const period = parsePeriod(word, localToday());
+  if (typeof period === 'string') return { error: period };
+  const read = readStats(dataDir, config);
+  return { table: statsTable(read.cells, period), read };
+}
+
+/** The lines a person reads, with a word on logs that could not be read. */
+export function statsText(got: { table: StatsTable; read: StatsRead }, home: string): string[] {
+  const { unreadable } = got.read;
+  const note = unreadable ? [`(${unreadable} log${unreadable === 1 ? '' : 's'} could not be read)`] : [];
+  return [...statsLines(got.table, home), ...note];
+}
+
+/**
+ * /stats: `milk stats PERIOD --json` in a child process, so that reading logs the cache does not cover (a gigabyte
+ * takes seconds) never holds the screen; its table as lines.
+ */
+export function statsInChild(dataDir: string | null, env: NodeJS.ProcessEnv) {
+  return (word: string | undefined): Promise<string[]> =>
+    new Promise((resolve) => {
+      if (!dataDir) return resolve(['no data dir here: no conversation logs to count']);
+      const cli = process.argv[1] ?? path.join(__dirname, 'cli.js');
+      const args = [cli, '--data-dir', dataDir, 'stats', ...(word ? [word] : []), '--json'];
+      const options = { env, timeout: 120_000, maxBuffer: 64 * 1024 * 1024, windowsHide: true };
+      execFile(process.execPath, args, options, (err, stdout, stderr) => {
+        if (err) return resolve([stderr.trim().replace(/^milk: /, '') || `could not count: ${err.message}`]);
+        try {
+          const got = JSON.parse(stdout) as StatsTable & { logs: number };
+          resolve(statsLines(got, homedir()));
+        } catch {
+          resolve(['could not count: milk stats gave no table']);
+        }
+      });
+    });
+}
