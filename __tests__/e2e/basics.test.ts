@@ -2,6 +2,14 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { KEY, MilkPty, tempDir } from '../helpers/pty';
 
+/** Esc out of /theme's picker, waiting until it has said so (a key right after Esc would read as Alt+key). */
+async function closeThemes(m: MilkPty): Promise<void> {
+  const said = () => m.text().split('(unchanged)').length;
+  const before = said();
+  m.write(KEY.esc);
+  await m.waitFor(() => said() > before, 'the theme picker closed');
+}
+
 jest.setTimeout(30000);
 
 /** Answers the question a workspace with its own .milk/ asks at start: trusted, its commands apply. */
@@ -205,7 +213,7 @@ describe('milk in a real terminal', () => {
     );
     milk = new MilkPty({ args: ['--data-dir', data], rows: 30, cols: 120 });
     await milk.waitForText('config.json: idleTimeoutMs must be a whole number of milliseconds from 100 to 2147483647');
-    await milk.waitForText('config.json: theme must be "auto", "dark" or "light"');
+    await milk.waitForText('config.json: theme must be auto, dark, light, solarized-dark');
     milk.write('a turn' + KEY.enter);
     await milk.waitForText('› a turn');
     await milk.waitForText('You wrote');
@@ -608,6 +616,7 @@ describe('milk in a real terminal', () => {
     await milk.waitFor(() => statusBg() === 253, 'the light status bar');
     milk.write('/theme' + KEY.enter);
     await milk.waitForText("theme: auto · drawing for a light background · the terminal's: light");
+    await closeThemes(milk);
     milk.write('/theme dark' + KEY.enter);
     await milk.waitFor(() => statusBg() === 236, 'the dark status bar');
   });
@@ -630,6 +639,7 @@ describe('milk in a real terminal', () => {
     milk.write('/theme' + KEY.enter);
     await milk.waitForText("theme: dark · drawing for a dark background · the terminal's: light");
     expect(statusBg()).toBe(236);
+    await closeThemes(milk);
     // Handed back at exit: the reports are turned off again.
     milk.write(KEY.ctrlD);
     await milk.exited;
@@ -641,11 +651,13 @@ describe('milk in a real terminal', () => {
     await milk.waitForText('history: session');
     milk.write('/theme' + KEY.enter);
     await milk.waitForText("drawing for a dark background · the terminal's: dark");
+    await closeThemes(milk);
     // An answer after the device attributes' (the question is over) is stray: it changes nothing, and types nothing.
     milk.write('\x1b]11;rgb:ffff/ffff/ffff\x1b\\');
     milk.write('/theme' + KEY.enter);
-    await milk.waitFor(() => milk!.text().split("the terminal's: dark").length === 3, 'the second /theme');
+    await milk.waitForText("theme: auto · drawing for a dark background · the terminal's: dark");
     expect(milk.text()).not.toContain("the terminal's: light");
+    await closeThemes(milk);
     expect(milk.composerLines().join('')).toBe('');
     milk.kill('SIGKILL');
     milk = new MilkPty({ args: ['--data-dir', tempDir()] });

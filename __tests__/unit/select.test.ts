@@ -126,7 +126,10 @@ describe('the config file', () => {
       config: expect.objectContaining({ theme: 'light', hyperlinks: 'off' }),
       problems: [],
     });
-    expect(parseConfig({ theme: 'blue' }).problems).toEqual(['theme must be "auto", "dark" or "light"']);
+    expect(parseConfig({ theme: 'blue' }).problems).toEqual([
+      'theme must be auto, dark, light, solarized-dark, solarized-light, gruvbox-dark, high-contrast or ' +
+        '{"base", "colors"}',
+    ]);
     expect(parseConfig({ hyperlinks: true }).problems).toEqual(['hyperlinks must be "auto", "on" or "off"']);
   });
   it('names an unknown key (a typo) instead of ignoring it', () => {

@@ -94,12 +94,12 @@ describe('the settings announce their changes', () => {
     s.setBackground('light');
     expect([s.palette, seen]).toEqual(['light', ['palette']]);
     // A chosen theme stands over the terminal's background: its answer changes nothing drawn.
-    s.setTheme('dark');
+    s.setTheme({ name: 'dark', base: 'dark', colors: {} });
     s.setBackground('light');
     s.setBackground('dark');
     expect(seen).toEqual(['palette', 'palette']);
     off();
-    s.setTheme('light');
+    s.setTheme({ name: 'light', base: 'light', colors: {} });
     expect(seen).toHaveLength(2);
   });
 });

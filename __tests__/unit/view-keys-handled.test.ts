@@ -21,6 +21,8 @@ import { buildCorpus } from '../../src/search/transcript-search';
 import { openRewind } from '../../src/session/picker';
 import { keyModes } from '../../src/composer/stack';
 import { composer, entry } from '../helpers/composer';
+import { ThemePickerView } from '../../src/composer/views/theme-picker';
+import { themeList } from '../../src/settings/palette';
 
 type Composer = ReturnType<typeof composer>;
 
@@ -116,6 +118,11 @@ const TYPICAL: Readonly<Record<ModalMode, () => Composer>> = {
     c.feed({ kind: 'modelList', models: ['gpt-4o', 'gpt-4o-mini', 'o3', 'gpt-5'] });
     c.type('g');
     c.run('models.next');
+    return c;
+  },
+  themes: () => {
+    const c = over(ThemePickerView.open(themeList(null), themeList(null)[0], 'theme: auto'));
+    c.run('themes.next');
     return c;
   },
   copy: () => over(new CopyModeView()),

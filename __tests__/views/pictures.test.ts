@@ -184,6 +184,14 @@ const SCENES: Readonly<Record<ModalMode, Scene>> = {
     },
     shown: /claude-sonnet/,
   },
+  themes: {
+    open: async (p) => {
+      p.write('/theme');
+      p.write(KEY.enter);
+      p.write(KEY.down);
+    },
+    shown: /solarized-dark/,
+  },
   copy: {
     open: async (p) => {
       await turn(p, 'what does this project do?');

@@ -29,7 +29,7 @@ import { warmTranscript, warmWhenTyping } from '../tui/warm-up';
 import { markdown, warmHighlighter } from '../markdown/parsers';
 import { codeRan } from '../kernel/code-ran';
 import { warmRender } from '../markdown/render';
-import { HyperlinkChoice, ThemeChoice, italicFor } from '../settings/theme';
+import { HyperlinkChoice, italicFor } from '../settings/theme';
 import type { StatusLineConfig } from '../protocol/status-line';
 import { type Services, memoryGuard, rulesProblems, services } from './services';
 import { askTrust } from './trust';
@@ -110,8 +110,8 @@ export interface AppOptions {
   workspaceSettings?: JudgedSettings | null;
   /** The hooks configured (config hooks), each with its source; session_start's run once the screen is up. */
   hooks?: AgentOptions['hooks'];
-  /** The palette (config `theme`): auto follows the terminal's background. */
-  theme?: ThemeChoice;
+  /** The palette (config `theme`, checked: settings/palette.ts' readTheme): auto follows the terminal's background. */
+  theme?: unknown;
   /** The person's key bindings (config `keys`): a command's name and the keys that run it (tui/keymap.ts). */
   keys?: Readonly<Record<string, readonly string[]>>;
   /** Links as OSC 8 hyperlinks (config `hyperlinks`): auto where the terminal is not known to lack them. */
@@ -205,7 +205,7 @@ export function startApp(options: AppOptions): App {
     output: options.output,
     color: !env(options).NO_COLOR,
     emoji: () => s.settings.emoji,
-    background: lookAndFeel(s.settings, options, env(options)),
+    ...lookAndFeel(s.settings, options, env(options)),
     italic: italicFor(env(options)),
     hyperlinks: () => s.settings.hyperlinks,
   });

@@ -17,6 +17,7 @@ import type { EmojiWidths } from '../editor/width';
 import * as nav from '../history/navigator';
 import type { HistoryEntry } from '../history/rules';
 import type { View } from './views/view';
+import type { Theme } from '../settings/palette';
 import type { ViComposer, viInput } from './vi-input';
 
 export interface ComposerState {
@@ -195,6 +196,8 @@ export type Effect =
   /** The model picker chose a model for the next turns; or was left (its request to the server is dropped). */
   | { readonly type: 'setModel'; readonly name: string }
   | { readonly type: 'modelsClosed' }
+  /** /theme: the palette drawn with (its picker shows each as it moves), and what to say once one is kept. */
+  | { readonly type: 'setTheme'; readonly theme: Theme; readonly note?: string }
   /** A paste that is an image file's path: read it (off the keystroke), and make it a chip if it is one. */
   | { readonly type: 'probeImage'; readonly path: string; readonly text: string; readonly mention?: boolean }
   /** The person's answer to whether a turn past maxSteps goes on. */

@@ -1,14 +1,10 @@
-// The one owner of the facts milk changes while it runs: the provider and
-// the model it asks (/model), the tool policy (the approval mode, force mode,
-// the tools answered "always", the workspace's rules, the sandbox), which
-// history Up/Down and search walk, how the terminal draws emoji sequences
-// (what the width probe found), and the look (the palette asked for, the
-// terminal's background, hyperlinks). The provider (through the runner), the
-// status bar, /session, the conversation log and the views all read them
-// here; nothing keeps a copy. Its state is private: each setter announces
-// what changed, and the services that save or repaint subscribe once
-// (app/agent.ts, app/screen.ts). Pure state: no I/O, no timers.
-
+// The one owner of the facts milk changes while it runs: the provider and the model it asks (/model), the tool
+// policy (the approval mode, force mode, the tools answered "always", the workspace's rules, the sandbox), which
+// history Up/Down and search walk, how the terminal draws emoji sequences (what the width probe found), and the look
+// (the palette asked for, the terminal's background, hyperlinks). The provider (through the runner), the status bar,
+// /session, the conversation log and the views all read them here; nothing keeps a copy. Its state is private: each
+// setter announces what changed, and the services that save or repaint subscribe once (app/agent.ts, app/screen.ts).
+// Pure state: no I/O, no timers.
 import { CLUSTERING, EmojiWidths } from '../editor/width';
 import type { Effort } from './effort';
 import { Decision, decide } from './approval';
@@ -16,7 +12,8 @@ import { ApprovalMode, ToolKind } from '../protocol/approvals';
 import type { Rule } from './rules';
 import type { DenyRule } from './deny';
 import { RuleBook } from './rule-book';
-import { Background, ThemeChoice, paletteFor } from './theme';
+import { Background, paletteFor } from './theme';
+import type { Theme } from './palette';
 
 export type HistoryMode = 'session' | 'global';
 
@@ -60,7 +57,9 @@ export class Settings {
   private agreed = false;
   private history: HistoryMode = 'session';
   private widths: EmojiWidths = CLUSTERING;
-  private themeChoice: ThemeChoice = 'auto';
+  private themeNow: Theme = { name: 'auto', base: 'auto', colors: {} };
+  /** config.json's palette when it is the person's own, which /theme offers beside milk's. */
+  configTheme: Theme | null = null;
   private terminalBackground: Background | null = null;
   private links = true;
   private readonly listeners = new Set<(change: SettingsChange) => void>();
@@ -204,13 +203,14 @@ export class Settings {
     this.changed('emoji');
   }
 
-  /** The palette asked for (config `theme`, /theme); auto follows the terminal's background. */
-  get theme(): ThemeChoice {
-    return this.themeChoice;
+  /** The palette asked for (config `theme`, /theme): its base (auto follows the terminal's background), its colours. */
+  get theme(): Theme {
+    return this.themeNow;
   }
 
-  setTheme(choice: ThemeChoice): void {
-    this.look(() => (this.themeChoice = choice));
+  setTheme(theme: Theme): void {
+    const colours = JSON.stringify(this.themeNow.colors) !== JSON.stringify(theme.colors);
+    this.look(() => (this.themeNow = theme), colours);
   }
 
   /** The terminal's background as it answered OSC 11 (else as COLORFGBG says); null when unknown. */
@@ -224,14 +224,14 @@ export class Settings {
 
   /** The palette to draw with now. */
   get palette(): Background {
-    return paletteFor(this.themeChoice, this.terminalBackground);
+    return paletteFor(this.themeNow.base, this.terminalBackground);
   }
 
-  /** A change to what the palette is made of, announced only when the palette drawn changes. */
-  private look(change: () => void): void {
+  /** A change to what the palette is made of, announced only when what is drawn changes. */
+  private look(change: () => void, colours = false): void {
     const before = this.palette;
     change();
-    if (this.palette !== before) this.changed('palette');
+    if (colours || this.palette !== before) this.changed('palette');
   }
 
   /** Links painted as OSC 8 hyperlinks (config `hyperlinks`, as the terminal allows: settings/theme.ts). */

@@ -9,6 +9,7 @@
 import type { Widgets } from 'blessed';
 import { ITALIC, LINK, STRIKE } from './draw';
 import type { Background } from '../settings/theme';
+import type { RoleColour, RoleColours } from '../settings/palette';
 import {
   EmojiWidths,
   graphemes,
@@ -113,6 +114,8 @@ export interface ThemeOptions {
   background: Background;
   /** The terminal draws italic (settings/theme.ts's italicFor); without it, underline stands in. */
   italic: boolean;
+  /** The person's own colours (config `theme`), over the palette's; NO_COLOR still takes every colour away. */
+  own?: RoleColours;
 }
 
 /**
@@ -134,6 +137,10 @@ export function themeAttrs(options: ThemeOptions): Record<Style, number> {
   const attrs: Record<Style, number> = {
     ...(options.background === 'light' && colors >= 256 && !noColor ? LIGHT : DARK),
   };
+  for (const [style, c] of Object.entries(options.own ?? {}) as Array<[Style, RoleColour]>) {
+    const bg = c.bg ?? attrs[style] & 0x1ff;
+    attrs[style] = (attrs[style] & ~0x3ffff) | (c.fg << 9) | bg;
+  }
   if (!options.italic) {
     for (const style of Object.keys(attrs) as Style[]) {
       if ((attrs[style] >> 18) & ITALIC) attrs[style] = (attrs[style] & ~(ITALIC << 18)) | (UNDERLINE << 18);

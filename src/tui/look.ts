@@ -3,7 +3,8 @@
 // answers, and a repaint (or a relayout) whenever a setting changes.
 
 import type { Bus } from '../kernel/bus';
-import { Background, HyperlinkChoice, ThemeChoice, backgroundOfColorFgBg, hyperlinksFor } from '../settings/theme';
+import { Background, HyperlinkChoice, backgroundOfColorFgBg, hyperlinksFor } from '../settings/theme';
+import { type RoleColours, readTheme } from '../settings/palette';
 import type { Settings } from '../settings/store';
 import type { installJobControl } from './job-control';
 import type { Screen } from './screen';
@@ -15,14 +16,18 @@ type JobControl = ReturnType<typeof installJobControl>;
 /** The palette and links as the config asks and the environment allows; returns the background to draw for first. */
 export function lookAndFeel(
   settings: Settings,
-  options: { theme?: ThemeChoice; hyperlinks?: HyperlinkChoice },
+  options: { theme?: unknown; hyperlinks?: HyperlinkChoice },
   env: Readonly<Record<string, string | undefined>>,
-): Background {
-  settings.setTheme(options.theme ?? 'auto');
+): { background: Background; colors: RoleColours } {
+  // config.json's theme was checked as it was read: one that is not a palette here is auto.
+  const read = readTheme(options.theme ?? 'auto');
+  const theme = 'error' in read ? readTheme('auto') : read;
+  if (!('error' in theme)) settings.setTheme(theme);
+  if (!('error' in theme) && typeof options.theme === 'object') settings.configTheme = theme;
   // Until the terminal answers OSC 11 (or if it never does), COLORFGBG is the best word on it.
   settings.setBackground(backgroundOfColorFgBg(env.COLORFGBG));
   settings.setHyperlinks(hyperlinksFor(options.hyperlinks ?? 'auto', env));
-  return settings.palette;
+  return { background: settings.palette, colors: settings.theme.colors };
 }
 
 /**
@@ -38,7 +43,7 @@ export function followSettings(
   jobs: JobControl,
 ): void {
   settings.onChange((change) => {
-    if (change === 'palette') ui.setBackground(settings.palette);
+    if (change === 'palette') ui.setPalette(settings.palette, settings.theme.colors);
     if (change === 'emoji') {
       transcript.setEmoji(settings.emoji);
       return jobs.redraw();

@@ -14,6 +14,7 @@ import type { Widgets } from 'blessed';
 import { EmojiWidths, codePointWidth } from '../editor/width';
 import { createGrid, Grid, Look, themeAttrs } from './grid';
 import type { Background } from '../settings/theme';
+import type { RoleColours } from '../settings/palette';
 import { installDraw } from './draw';
 
 // Only the two widgets milk draws with: blessed's index loads all forty (an image decoder among them).
@@ -85,8 +86,10 @@ export interface ScreenOptions {
   color?: boolean;
   /** How the terminal draws emoji sequences (the settings' answer from the width probe). */
   emoji: () => EmojiWidths;
-  /** The background the palette is first made for (the terminal's answer may change it: setBackground). */
+  /** The background the palette is first made for (the terminal's answer may change it: setPalette). */
   background?: Background;
+  /** The person's own colours over it (config `theme`). */
+  colors?: RoleColours;
   /** False for a terminal that does not draw italic (underline stands in). */
   italic?: boolean;
   /** Whether links are painted as OSC 8 hyperlinks (the settings' answer), read at each paint. */
@@ -105,8 +108,8 @@ export interface Screen {
   maxComposerRows(): number;
   /** Text on the composer's top border (how many lines are above or below the rows shown), or null for none. */
   setComposerMarker(text: string | null): void;
-  /** Takes the palette made for this background; the next paint draws every row in it. */
-  setBackground(background: Background): void;
+  /** Takes the palette made for this background, with these colours; the next paint draws every row in it. */
+  setPalette(background: Background, colors: RoleColours): void;
   /**
    * Shows the overlay `rows` high (0 hides it); it never takes more than the transcript has. Returns the height given.
    * `pushes`: the transcript ends above it (a panel kept up), rather than going on under it (a search's matches).
@@ -205,17 +208,23 @@ function syncFrames(screen: Widgets.Screen): void {
 function palette(
   screen: Widgets.Screen,
   options: ScreenOptions,
-): { border: object; look: () => Look; theme: (background: Background) => void } {
+): { border: object; look: () => Look; theme: (background: Background, colors: RoleColours) => void } {
   // Draw box characters as UTF-8, not through the DEC line-drawing set: the
   // same on every terminal, and copy-paste and tmux capture show real lines.
   const tput = (screen as unknown as { tput: { brokenACS: boolean; colors: number } }).tput;
   tput.brokenACS = true;
-  const attrsFor = (background: Background) =>
-    themeAttrs({ colors: tput.colors, noColor: options.color === false, background, italic: options.italic !== false });
-  let attrs = attrsFor(options.background ?? 'dark');
+  const attrsFor = (background: Background, own: RoleColours) =>
+    themeAttrs({
+      colors: tput.colors,
+      noColor: options.color === false,
+      background,
+      italic: options.italic !== false,
+      own,
+    });
+  let attrs = attrsFor(options.background ?? 'dark', options.colors ?? {});
   const hyperlinks = options.hyperlinks ?? (() => true);
   const look = (): Look => ({ attrs, hyperlinks: hyperlinks() });
-  const theme = (background: Background): void => void (attrs = attrsFor(background));
+  const theme = (background: Background, own: RoleColours): void => void (attrs = attrsFor(background, own));
   // Bright black (8) exists from 16 colours up; below, the border takes the terminal's own colour.
   return { border: options.color === false || tput.colors < 16 ? {} : { border: { fg: 8 } }, look, theme };
 }
@@ -303,7 +312,7 @@ export function createScreen(options: ScreenOptions): Screen {
     },
     maxComposerRows,
     setComposerMarker: borderMarker(composer.box),
-    setBackground: theme,
+    setPalette: theme,
     destroy() {
       screen.destroy();
     },

@@ -8,7 +8,7 @@ import type { EffectContext, Handlers } from './context';
 
 export function settingsEffects(
   c: EffectContext,
-): Handlers<'setForce' | 'setMode' | 'listSetupModels' | 'setupProvider' | 'setModel' | 'modelsClosed'> {
+): Handlers<'setForce' | 'setMode' | 'listSetupModels' | 'setupProvider' | 'setModel' | 'modelsClosed' | 'setTheme'> {
   return {
     setForce: (e) => setForce(c, e.on),
     setMode: (e) => setMode(c, e.mode),
@@ -29,6 +29,10 @@ export function settingsEffects(
       c.note(`model: ${e.name} (was ${was}); the next turn asks it`);
     },
     modelsClosed: () => c.state.modelList?.abort(),
+    setTheme: (e) => {
+      c.runner.settings.setTheme(e.theme);
+      if (e.note) c.note(e.note);
+    },
   };
 }
 

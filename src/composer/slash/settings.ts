@@ -3,7 +3,8 @@
 
 import { EFFORTS, isEffort } from '../../settings/effort';
 import { APPROVAL_MEANING, isApprovalMode } from '../../settings/approval';
-import { isThemeChoice } from '../../settings/theme';
+import { themeList } from '../../settings/palette';
+import { ThemePickerView } from '../views/theme-picker';
 import { PERMISSIONS_ARGS, permissionsCommand } from './permissions';
 import { commands, turnRunning } from './command';
 import { ProviderSetupView } from '../views/provider-setup';
@@ -33,20 +34,22 @@ export const SETTINGS_COMMANDS = commands({
     },
   },
   theme: {
-    args: '[auto|dark|light]',
+    args: '[NAME]',
     description:
-      'Show the palette, or draw for a dark or light background (auto: as the terminal says); for this session',
+      'Pick a palette, each shown as you move onto it (auto, dark, light, the built-in ones, your own), or take ' +
+      'the one NAME names; for this session',
     run(ctx, args, usage) {
       if (args.length > 1) return usage;
       const s = ctx.settings;
-      const say = (): void =>
-        ctx.note(
-          `theme: ${s.theme} · drawing for a ${s.palette} background · the terminal's: ${s.background ?? 'not known'}`,
-        );
-      if (args.length === 0) return say();
-      if (!isThemeChoice(args[0])) return ctx.note(`no theme ${JSON.stringify(args[0])}: auto, dark or light`);
-      s.setTheme(args[0]);
-      say();
+      const themes = themeList(s.configTheme);
+      const about = (): string =>
+        `theme: ${s.theme.name} · drawing for a ${s.palette} background · ` +
+        `the terminal's: ${s.background ?? 'not known'}`;
+      if (args.length === 0) return ctx.screen.open(ThemePickerView.open(themes, s.theme, about()));
+      const theme = themes.find((t) => t.name === args[0]);
+      if (!theme) return ctx.note(`no theme ${JSON.stringify(args[0])}: ${themes.map((t) => t.name).join(', ')}`);
+      s.setTheme(theme);
+      ctx.note(about());
     },
   },
   provider: {

@@ -22,6 +22,7 @@ import { SEARCH_SPEC } from './search';
 import { SLASH_SPEC } from './slash-menu';
 import { PROVIDER_SPEC } from './provider-setup';
 import { MODELS_SPEC } from './model-picker';
+import { THEMES_SPEC } from './theme-picker';
 import { QUESTION_SPEC } from './question';
 import { COPY_SPEC } from './copy-mode';
 import { DIFF_SPEC } from './diff';
@@ -39,6 +40,7 @@ const SPECS = [
   SLASH_SPEC,
   PROVIDER_SPEC,
   MODELS_SPEC,
+  THEMES_SPEC,
   COPY_SPEC,
   FIND_SPEC,
   FOUND_SPEC,

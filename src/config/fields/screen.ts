@@ -5,6 +5,7 @@ import type * as V from 'valibot';
 import { DEFAULT_MAX_ENTRIES } from '../../history/rules';
 import { statusLine, whole } from '../shapes';
 import { type FieldSpec, oneOf } from './field';
+import { BUILT_IN_NAMES, readTheme } from '../../settings/palette';
 
 export const SCREEN_FIELDS = {
   editingMode: {
@@ -30,11 +31,20 @@ export const SCREEN_FIELDS = {
     applies: 'screen',
   },
   theme: {
-    schema: (v: typeof V) => oneOf(v, 'theme', ['auto', 'dark', 'light']),
+    schema: (v: typeof V) =>
+      v.pipe(
+        v.union([v.string(), v.record(v.string(), v.unknown())], 'theme must be a name or {"base", "colors"}'),
+        v.rawCheck(({ dataset, addIssue }) => {
+          const read = dataset.typed ? readTheme(dataset.value) : null;
+          if (read && 'error' in read) addIssue({ message: read.error });
+        }),
+      ),
     what:
       '`dark` or `light`: the palette made for that background; `auto`: as the terminal answers OSC 11 (else ' +
       "`COLORFGBG`, else dark), and again whenever a terminal that reports its theme's changes (mode 2031: kitty, " +
-      'ghostty, contour) turns dark or light. `/theme` changes it for a session',
+      `ghostty, contour) turns dark or light; a built-in palette (${BUILT_IN_NAMES.join(', ')}); or your own, ` +
+      '`{"base": "auto|dark|light", "colors": {ROLE: COLOR}}` (roles and colours: ' +
+      '[colours](transcript.md#colours)). `/theme` previews each and changes it for a session; NO_COLOR still wins',
     default: 'auto',
     applies: 'screen',
   },
