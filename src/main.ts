@@ -4,15 +4,8 @@
 // quickParse); everything else goes through it.
 
 import type { Command } from 'commander';
-import {
-  HELP_FLAG,
-  MAIN_FLAGS,
-  MainOptions,
-  UsageError,
-  VERSION_FLAG,
-  quickParse,
-  versionLine,
-} from './app/cli-support';
+import { HELP_FLAG, MAIN_FLAGS, MainOptions, UsageError, VERSION_FLAG, quickParse } from './app/cli-support';
+import { versionLine } from './app/about';
 import { runInteractive } from './app/launch';
 
 export const EXIT_USAGE = 2;

@@ -102,6 +102,27 @@ describe("milk's data dir inside the workspace", () => {
   });
 });
 
+describe('a workspace inside the data dir (a worktree milk made there)', () => {
+  it('is in reach of the file tools, and nothing else of the data dir is', async () => {
+    const data = tempDir();
+    fs.writeFileSync(path.join(data, 'input_history'), 'my secret token\n');
+    const ws = path.join(data, 'worktrees', 'repo-1234', 'feat');
+    fs.mkdirSync(ws, { recursive: true });
+    fs.writeFileSync(path.join(ws, 'notes.txt'), 'a note\n');
+    const { answers } = await turn(ws, data, 'full-auto', [
+      { name: 'read_file', args: { path: 'notes.txt' } },
+      { name: 'write_file', args: { path: 'new.txt', content: 'made\n' } },
+      { name: 'glob', args: { pattern: '**/*' } },
+      { name: 'read_file', args: { path: `${data}/input_history` } },
+      { name: 'read_file', args: { path: '../../../input_history' } },
+    ]);
+    expect(answers[0]).toContain('a note');
+    expect(fs.readFileSync(path.join(ws, 'new.txt'), 'utf8')).toBe('made\n');
+    expect(answers[2]).toContain('notes.txt');
+    for (const a of answers.slice(3)) expect(a).not.toContain('secret');
+  });
+});
+
 describe('the files git runs code from', () => {
   it('a change to them is asked about in auto-edit and full-auto, and refused where no one can answer', async () => {
     const ws = tempDir();

@@ -52,6 +52,24 @@ beforeAll(() => {
 });
 
 describe('a sandboxed command', () => {
+  it('in a worktree milk made in its data dir, sees and writes the worktree, and nothing else of the data dir', async () => {
+    const data = tempDir();
+    fs.writeFileSync(path.join(data, 'input_history'), 'secret history\n');
+    const ws = path.join(data, 'worktrees', 'repo-1234', 'feat');
+    fs.mkdirSync(ws, { recursive: true });
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'in the worktree\n');
+    const r = await sandboxed(
+      ws,
+      `cat a.txt && echo made > b.txt && ls ${data}; cat ${data}/input_history || echo hidden`,
+      false,
+      [data],
+    );
+    expect(r.output).toContain('in the worktree');
+    expect(r.output).toContain('hidden');
+    expect(r.output).not.toContain('secret history');
+    expect(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8')).toBe('made\n');
+  });
+
   it('writes inside the workspace and nowhere else; /tmp is its own', async () => {
     const ws = tempDir();
     const outside = tempDir();

@@ -10,7 +10,7 @@ import { type BugFacts, bugReport, shownText } from '../session/bug-report';
 import { dataLayout } from '../kernel/data-dir';
 import { describeIoError } from '../io/errors';
 import { ensureDir, writeAtomic } from '../io/files';
-import { versionLine } from './cli-support';
+import { versionLine } from './about';
 
 export interface BugSources {
   readonly dataDir: string | null;

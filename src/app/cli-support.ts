@@ -8,7 +8,7 @@ import { PROVIDER_NAMES } from '../providers/kinds';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkSessionName, pickHome, resolveDataDir, sessionIdForWorkspace } from '../config/paths';
+import { checkSessionName, checkWorktreeName, pickHome, resolveDataDir, sessionIdForWorkspace } from '../config/paths';
 import { checkFlagValue } from '../config/config';
 import { type FieldFlags, fieldFlags } from '../config/fields';
 
@@ -45,51 +45,6 @@ export function requireDataDir(dataDir: string | null): string {
   return dataDir;
 }
 
-export function version(): string {
-  try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
-    return pkg.version;
-  } catch {
-    return 'unknown';
-  }
-}
-
-/** What milk is, for /version: its version, the commit it was built from, what it runs on. */
-export function aboutMilk() {
-  return {
-    version: version(),
-    commit: buildCommit(),
-    runtime: `Node.js ${process.version} on ${process.platform} ${process.arch}`,
-  };
-}
-
-/** What scripts/bundle.js wrote into the bundle: the commit it was built from (`unknown` outside git). */
-declare const MILK_BUILD: { commit: string; changed: boolean } | undefined;
-
-/** `milk --version`: the version and the commit the build was made from. */
-export function versionLine(): string {
-  const c = buildCommit();
-  return `${version()} (commit ${c ? `${c.commit}${c.changed ? ', with local changes' : ''}` : 'unknown'})`;
-}
-
-/**
- * The commit this build was made from: the bundle's own, else what scripts/build-info.js wrote beside the compiled
- * files (an unbundled run); null when not known.
- */
-function buildCommit(): { commit: string; changed: boolean } | null {
-  if (typeof MILK_BUILD !== 'undefined')
-    return MILK_BUILD.commit === 'unknown' ? null : { commit: MILK_BUILD.commit, changed: MILK_BUILD.changed };
-  try {
-    const info = JSON.parse(fs.readFileSync(path.join(__dirname, 'build.json'), 'utf8')) as {
-      commit: unknown;
-      changed: unknown;
-    };
-    return typeof info.commit === 'string' ? { commit: info.commit, changed: info.changed === true } : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * A flag's value that cannot be taken. Commander's own error, loaded only when
  * one is thrown: the start of an interactive milk never loads commander.
@@ -103,6 +58,12 @@ function invalid(message: string): Error {
 export function parseSession(value: string): string {
   const problem = checkSessionName(value);
   if (problem) throw invalid(problem + '.');
+  return value;
+}
+
+export function parseWorktree(value: string): string {
+  const problem = checkWorktreeName(value);
+  if (problem) throw invalid(`${problem}.`);
   return value;
 }
 
@@ -211,6 +172,14 @@ const OWN_FLAGS: readonly FlagSpec[] = [
     description: 'with --continue or --resume: go on in a copy of the conversation, leaving it as it was',
   },
   { flags: '--vi', key: 'vi', description: "the composer in vi mode (readline's set -o vi; config editingMode)" },
+  {
+    flags: '--worktree <name>',
+    key: 'worktree',
+    description:
+      'start in a git worktree of this repository (made under the data dir on branch milk/NAME, or taken again); ' +
+      "its history and trust are the repository's",
+    parse: parseWorktree,
+  },
 ];
 
 /** milk's own flags, then those that set a config key for one run (config/fields.ts), checked by its rule. */
@@ -295,6 +264,8 @@ export interface MainOptions extends FieldFlags {
   fork?: boolean;
   /** --vi: the composer in vi mode (config `editingMode`'s "vi" for one run). */
   vi?: boolean;
+  /** --worktree NAME: milk starts in that worktree of the repository (app/worktrees.ts). */
+  worktree?: string;
   addDir?: string[];
   approval?: ApprovalMode;
   sandbox?: 'on' | 'off';

@@ -277,10 +277,32 @@ export function searchLogsFor(options: AppOptions): CoordinatorOptions['searchLo
 export function lookingAround(
   s: Services,
   options: AppOptions,
-): Pick<CoordinatorOptions, 'shells' | 'secrets' | 'searchLogs'> {
+): Pick<CoordinatorOptions, 'shells' | 'secrets' | 'searchLogs' | 'worktrees'> {
   return {
     shells: shellsFor(() => s.background),
     secrets: secretsFor(s, options),
     searchLogs: searchLogsFor(options),
+    worktrees: worktreesFor(options),
+  };
+}
+
+/** /worktree: the repository's worktrees milk made, listed and removed (app/worktrees.ts, loaded when it runs). */
+function worktreesFor(options: AppOptions): CoordinatorOptions['worktrees'] {
+  const { dataDir, workspace } = options;
+  if (!dataDir) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const wt = (): typeof import('./worktrees') => require('./worktrees');
+  const said = (err: unknown): string[] => [`/worktree: ${(err as Error).message}`];
+  return {
+    list: () =>
+      wt()
+        .repositoryOf(dataDir, workspace)
+        .then((repo) => wt().worktreeLines(repo, workspace))
+        .catch(said),
+    remove: (name, force) =>
+      wt()
+        .repositoryOf(dataDir, workspace)
+        .then((repo) => wt().removeWorktree(repo, name, force, workspace))
+        .catch((err: unknown) => said(err)[0]),
   };
 }

@@ -5,8 +5,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Cleanup, installExitHandlers } from '../kernel/cleanup';
-import { judgedSettings } from '../config/trust';
-import { MainOptions, NO_HOME, UsageError, locate, resolveDirs } from './cli-support';
+import { judgedSettings, trustAs } from '../config/trust';
+import { sessionIdForWorkspace } from '../config/paths';
+import { MainOptions, NO_HOME, UsageError, locate, requireDataDir, resolveDirs } from './cli-support';
 import { resumeOf } from './resume';
 import { Config, loadConfig } from '../config/config';
 import { agentConfig } from '../config/agent-config';
@@ -53,7 +54,7 @@ export async function runInteractive(opts: MainOptions): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UsageError('milk needs an interactive terminal (stdin and stdout must be a TTY)');
   }
-  const { dataDir, workspace, sessionId } = locate(opts);
+  const { dataDir, workspace, sessionId, worktree } = await located(opts);
   const { config, warnings } = loadConfig(dataDir, opts);
   if (dataDir === null) warnings.push(`${NO_HOME}; history kept in memory only`);
   const { provider, switchProvider, choice } = providerFor(opts, config);
@@ -104,7 +105,36 @@ export async function runInteractive(opts: MainOptions): Promise<number> {
   if (conversation) process.stdout.write(conversation);
   const goodbye = app.farewell(againCommand(startedHere(), keptFlags(opts, process.cwd())));
   if (goodbye) process.stdout.write(`${sanitize(goodbye)}\n`);
+  if (worktree) process.stdout.write(`${sanitize(worktree.farewell)}\n`);
   return 0;
+}
+
+/**
+ * Where this run is: as the flags and the directory say, or, with --worktree, in that worktree (made or taken again;
+ * milk moves there), its input history and trust the main repository's.
+ */
+async function located(opts: MainOptions) {
+  const where = locate(opts);
+  if (!opts.worktree) return { ...where, worktree: null };
+  const dataDir = requireDataDir(where.dataDir);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const wt = require('./worktrees') as typeof import('./worktrees');
+  let entered: Awaited<ReturnType<typeof wt.enterWorktree>>;
+  try {
+    entered = await wt.enterWorktree(dataDir, where.workspace, opts.worktree);
+  } catch (err) {
+    if (err instanceof wt.WorktreeError) throw new UsageError(`--worktree: ${err.message}`);
+    throw err;
+  }
+  const { repo, worktree } = entered;
+  process.chdir(worktree.path);
+  trustAs(worktree.path, repo.root);
+  return {
+    dataDir,
+    workspace: worktree.path,
+    sessionId: opts.session ?? sessionIdForWorkspace(repo.root),
+    worktree: { farewell: wt.worktreeFarewell(worktree, repo) },
+  };
 }
 
 /**

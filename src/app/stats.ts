@@ -24,7 +24,7 @@ import {
 } from '../session/stats';
 import { priceOf } from '../providers/pricing/cost';
 import { tablePrice, warmPriceTable } from '../providers/pricing/price-table';
-import { version } from './cli-support';
+import { version } from './about';
 
 /** The longest start, model or usage line read whole; an input's line is read for its first bytes only. */
 const HEAD_BYTES = 64 * 1024;

@@ -16,7 +16,7 @@ import type { Settings } from '../settings/store';
 import type { Vouching } from './vouch';
 import { gitRoot } from '../io/files';
 import { money } from '../providers/pricing/cost';
-import { version } from './cli-support';
+import { version } from './about';
 
 /** A command's run, at most. */
 export const STATUS_TIMEOUT_MS = 2_000;

@@ -31,7 +31,7 @@ import {
 import { statusSources, transcriptKeys, selection } from './transcript-parts';
 import { promptCommands } from './command-loaders';
 import { env, HandOver, editorModule } from './env';
-import { aboutMilk } from './cli-support';
+import { aboutMilk } from './about';
 
 /**
  * The runner as the coordinator drives it: idle until the agent is made (after the first paint), and a turn asked

@@ -102,6 +102,8 @@ export interface CoordinatorOptions {
    * (null when nothing), to be shown before asking; `write` writes the draft just made, with them only when told so.
    */
   bug?: { draft(): Promise<string | null>; write(withText: boolean): string };
+  /** /worktree: the repository's worktrees milk made, as lines; removing one (what was done, or why not). */
+  worktrees?: { list(): Promise<string[]>; remove(name: string, force: boolean): Promise<string> };
   /** /stats: usage over PERIOD (session/stats.ts' words; undefined: the last 30 days), as lines, or what is wrong. */
   stats?: (period: string | undefined) => Promise<string[]>;
   /** /doctor's lines, once it has looked. */

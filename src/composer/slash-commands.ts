@@ -55,6 +55,7 @@ const ORDER = [
   'new',
   'resume',
   'rename',
+  'worktree',
   'add-dir',
   'export',
   'fork',

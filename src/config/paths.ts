@@ -34,6 +34,15 @@ export function checkSessionName(name: string): string | null {
   return null;
 }
 
+const WORKTREE_RULE = 'a worktree name is 1-64 characters of A-Z a-z 0-9 . _ -, not starting with . or -';
+
+/** Null when `name` can name a worktree and its branch (milk/NAME), else why not. */
+export function checkWorktreeName(name: string): string | null {
+  if (!/^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/.test(name) || name.includes('..') || name.endsWith('.lock'))
+    return WORKTREE_RULE;
+  return null;
+}
+
 /**
  * A stable, readable id for a workspace: a slug of its canonical path plus a
  * short hash of the full path, so two directories never share a session.

@@ -29,6 +29,19 @@ interface FileShape {
 
 const MAX_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Workspaces whose trust is another's: a worktree milk made (milk --worktree) is trusted as its main repository is,
+ * set once at start (app/worktrees.ts).
+ */
+const TRUSTED_AS = new Map<string, string>();
+
+/** From now on `workspace`'s trust is `as`'s (read and kept under `as`). */
+export function trustAs(workspace: string, as: string): void {
+  TRUSTED_AS.set(workspace, as);
+}
+
+const key = (workspace: string): string => TRUSTED_AS.get(workspace) ?? workspace;
+
 export class TrustStore {
   private readonly file: string | null;
 
@@ -59,7 +72,7 @@ export class TrustStore {
 
   /** What the person said of the workspace's settings as they are now (`sha256`); null: not asked, or changed since. */
   state(workspace: string, sha256: string): TrustState | null {
-    const e = this.read().workspaces[workspace];
+    const e = this.read().workspaces[key(workspace)];
     if (!e) return null;
     // "Never" holds whatever the file becomes; trust holds for the file as it was trusted.
     if (e.state === 'refused') return 'refused';
@@ -70,22 +83,22 @@ export class TrustStore {
   set(workspace: string, state: TrustState | null, sha256: string, now = new Date()): string | null {
     return this.change((data) => {
       if (state === null) {
-        delete data.workspaces[workspace];
-        delete data.files?.[workspace];
-      } else data.workspaces[workspace] = { state, sha256, at: now.toISOString() };
+        delete data.workspaces[key(workspace)];
+        delete data.files?.[key(workspace)];
+      } else data.workspaces[key(workspace)] = { state, sha256, at: now.toISOString() };
     });
   }
 
   /** The workspace files trusted there: each relative path's SHA-256. */
   files(workspace: string): Readonly<Record<string, string>> {
-    return this.read().files?.[workspace] ?? {};
+    return this.read().files?.[key(workspace)] ?? {};
   }
 
   /** Trusts these files as they are now (relative path to SHA-256); what went wrong, or null. */
   trustFiles(workspace: string, files: Readonly<Record<string, string>>): string | null {
     return this.change((data) => {
       const all = (data.files ??= {});
-      all[workspace] = { ...(all[workspace] ?? {}), ...files };
+      all[key(workspace)] = { ...(all[key(workspace)] ?? {}), ...files };
     });
   }
 

@@ -33,11 +33,15 @@ function outside(p: string, also: readonly string[] | undefined, how: 'is' | 'le
   return new ToolPathError(`${p} ${how} outside ${where}`);
 }
 
-/** Refuses a path in a place no tool may reach (milk's data dir), wherever it lies, the workspace included. */
-async function notHidden(p: string, real: string, bounds: Bounds): Promise<void> {
+/**
+ * Refuses a path in a place no tool may reach (milk's data dir), wherever it lies, the workspace included; but a
+ * workspace that lies inside such a place (a worktree milk made in its data dir) is reachable, and only it.
+ */
+async function notHidden(p: string, real: string, bounds: Bounds, root: string): Promise<void> {
   const within = async (places: readonly string[] = []): Promise<boolean> =>
     places.length > 0 && (await realPlaces(places)).some((h) => inside(h, real));
-  if (await within(bounds.hidden))
+  const hides = (h: string): boolean => inside(h, real) && !(inside(h, root) && inside(root, real));
+  if ((await realPlaces(bounds.hidden ?? [])).some(hides))
     throw new ToolPathError(`${p} is in milk's own data folder, which no tool may reach`);
   if (await within(bounds.denied))
     throw new ToolPathError(`${p} is named by the person's deny rules, which no tool may pass`);
@@ -57,7 +61,7 @@ export async function confineRead(workspace: string, p: string, bounds: Bounds =
   // A used skill's own folder may lie in the data dir (its skills/): it is readable, nothing else of the data dir is
   // (a link out of the folder is judged where it leads).
   const skill = bounds.readOnly?.length && (await realPlaces(bounds.readOnly)).some((r) => inside(r, real));
-  await notHidden(p, real, skill ? { ...bounds, hidden: [] } : bounds);
+  await notHidden(p, real, skill ? { ...bounds, hidden: [] } : bounds, all[0]);
   return real;
 }
 
@@ -79,7 +83,7 @@ export async function confineWrite(workspace: string, p: string, bounds: Bounds 
   }
   if (!all.some((r) => inside(r, folder))) throw outside(p, bounds.also, 'leads');
   const file = path.join(folder, path.basename(target));
-  await notHidden(p, file, bounds);
+  await notHidden(p, file, bounds, all[0]);
   let st: fs.Stats | null = null;
   try {
     st = await fs.promises.lstat(file);

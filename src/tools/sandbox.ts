@@ -41,12 +41,15 @@ export interface SandboxPlan {
 export function bwrapArgs(plan: SandboxPlan, command: string): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   if (!plan.network) for (const dir of plan.sockets ?? []) args.push('--tmpfs', dir);
+  // A workspace inside a hidden folder (a worktree milk made in its data dir) is bound over the empty one, and only it.
+  const around = plan.hide.filter((dir) => plan.workspace.startsWith(dir + '/'));
+  for (const dir of around) args.push('--tmpfs', dir);
   // After /tmp and the socket places, so that a workspace under one of them is bound over the empty one.
   args.push('--bind', plan.workspace, plan.workspace);
   for (const dir of plan.also ?? []) args.push('--bind', dir, dir);
   for (const p of plan.protect?.bind ?? []) args.push('--ro-bind', p, p);
   for (const dir of plan.protect?.empty ?? []) args.push('--tmpfs', dir, '--remount-ro', dir);
-  for (const dir of plan.hide) args.push('--tmpfs', dir);
+  for (const dir of plan.hide) if (!around.includes(dir)) args.push('--tmpfs', dir);
   for (const file of plan.hideFiles ?? []) args.push('--ro-bind', '/dev/null', file);
   for (const dir of plan.show ?? []) args.push('--ro-bind', dir, dir);
   args.push('--unshare-user', '--cap-drop', 'ALL');

@@ -38,6 +38,21 @@ export const SESSION_COMMANDS = commands({
       ctx.note(`this conversation is "${name}" now (milk --resume "${name}" brings it back)`);
     },
   },
+  worktree: {
+    args: '[remove NAME [--force]]',
+    description:
+      "List this repository's worktrees milk made (milk --worktree NAME), or remove one; one with uncommitted " +
+      'changes only with --force, its branch kept',
+    run(ctx, args, usage) {
+      const { worktrees } = ctx.services;
+      if (!worktrees) return ctx.note('no worktrees here (no data dir)');
+      if (args.length === 0) return void worktrees.list().then((lines) => ctx.note(lines.join('\n')));
+      const [verb, name, ...rest] = args;
+      const force = rest.length === 1 && rest[0] === '--force';
+      if (verb !== 'remove' || !name || (rest.length > 0 && !force)) return usage;
+      void worktrees.remove(name, force).then((said) => ctx.note(said));
+    },
+  },
   'add-dir': {
     args: 'DIR',
     description:
