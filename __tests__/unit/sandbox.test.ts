@@ -1,5 +1,7 @@
 import { bwrapArgs, sandboxSentence } from '../../src/tools/sandbox';
 import { toolEnv } from '../../src/tools/env';
+import { withheldVariables } from '../../src/kernel/credentials';
+import { searchService } from '../../src/app/agent-tools';
 
 /** The mounts in order, as [kind, path] pairs; the writable ones are the --bind pairs. */
 function mounts(args: string[]): Array<[string, string]> {
@@ -114,7 +116,9 @@ describe("a tool's environment", () => {
   const env = {
     PATH: '/bin',
     OPENAI_API_KEY: 'sk-secret',
+    OPENROUTER_API_KEY: 'sk-or-secret',
     BRAVE_API_KEY: 'BSA-brave-secret',
+    MY_SEARCH_KEY: 'my-search-secret',
     HTTPS_PROXY: 'http://alice:s3cret@proxy.example:3128',
     http_proxy: 'alice:s3cret@proxy.example:3128',
     ALL_PROXY: 'http://proxy.example:3128',
@@ -136,6 +140,13 @@ describe("a tool's environment", () => {
     expect(out.NO_PROXY).toBe('localhost');
     expect(JSON.stringify(out)).not.toMatch(/s3cret|sk-secret|brave-secret|bob:pw/);
     expect(toolEnv(env, { proxyPasswords: true }).HTTPS_PROXY).toBe(env.HTTPS_PROXY);
+    expect(out.OPENROUTER_API_KEY).toBeUndefined();
+  });
+
+  it("keeps back Brave's key under the name config.json gives it, once web_search is made with it", () => {
+    expect(toolEnv(env, { withhold: withheldVariables() }).MY_SEARCH_KEY).toBe('my-search-secret');
+    searchService({ service: 'brave', apiKeyEnv: 'MY_SEARCH_KEY' });
+    expect(toolEnv(env, { withhold: withheldVariables() }).MY_SEARCH_KEY).toBeUndefined();
   });
 
   it('carries no agent or daemon address when its sockets are hidden', () => {

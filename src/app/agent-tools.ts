@@ -6,6 +6,7 @@
 // config's `"service": "provider"` or an allow rule `web_search provider`; never in a mode that refuses the network
 // (read-only, plan), past a deny rule for web_search, or beside a configured service's web_search.
 
+import { withholdVariable } from '../kernel/credentials';
 import type { Bus } from '../kernel/bus';
 import type { WebSearchConfig } from '../protocol/tools';
 import type { Settings } from '../settings/store';
@@ -49,6 +50,8 @@ function besideOwn(mcp: ReturnType<typeof mcpHolder>, agent: AgentContext): () =
 
 /** The service web_search is made with; null: none configured (or only the provider's), and no web_search. */
 export function searchService(config: WebSearchConfig | undefined): SearchService | null {
+  // Brave's key under a name of the person's choosing is a credential like milk's own.
+  if (config?.service === 'brave' && config.apiKeyEnv) withholdVariable(config.apiKeyEnv);
   return config && config.service !== 'provider' ? config : null;
 }
 

@@ -4,6 +4,7 @@
 // them). A probe runs a trivial command in the same sandbox a real one gets;
 // with the sandbox off, in the process namespace a command then gets.
 
+import { withheldVariables } from '../kernel/credentials';
 import { spawn } from 'node:child_process';
 import { bwrapArgs, pidBoxArgs } from './sandbox';
 import { toolEnv } from './env';
@@ -22,7 +23,7 @@ function probe(bin: string, args: string[]): Promise<SandboxProbe> {
     // The environment a command gets, so that bwrap is looked for where a command's would be.
     const child = spawn(bin, args, {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: toolEnv(process.env),
+      env: toolEnv(process.env, { withhold: withheldVariables() }),
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -3,6 +3,7 @@
 // cancel or its timeout stops it and everything in that group (TERM, then
 // KILL after a grace period); at exit every group still alive gets KILL (kernel/groups.ts).
 
+import { withheldVariables } from '../kernel/credentials';
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -113,7 +114,7 @@ export function commandLine(
 
 /** The environment a command gets: no credentials, and no agent sockets where it has no network. */
 const commandEnv = (ctx: ToolContext): NodeJS.ProcessEnv =>
-  toolEnv(process.env, { sockets: !ctx.sandbox || ctx.sandbox.network });
+  toolEnv(process.env, { sockets: !ctx.sandbox || ctx.sandbox.network, withhold: withheldVariables() });
 
 /**
  * Starts `command` (in bwrap when sandboxed, or in a process namespace of its own when `boxed`), the leader of its own

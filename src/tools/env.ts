@@ -5,8 +5,14 @@
 // command without network, less the addresses of the agents and daemons it
 // could otherwise reach through a socket. Pure.
 
-/** Variables that hold milk's credentials: its model's, web_search's Brave key. */
-const CREDENTIALS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'BRAVE_API_KEY'];
+/** Variables that hold milk's credentials: its models' (every provider's), web_search's Brave key. */
+const CREDENTIALS = [
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'OPENROUTER_API_KEY',
+  'BRAVE_API_KEY',
+];
 /** Base URLs milk reads: dropped only when they carry credentials themselves (a user, a password, a query). */
 const BASE_URLS = ['OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL'];
 /** Proxy settings, as curl, git, npm and pip read them: dropped when they carry a user or password. */
@@ -41,10 +47,10 @@ function carriesCredentials(value: string, query = true): boolean {
  */
 export function toolEnv(
   env: NodeJS.ProcessEnv,
-  options: { sockets?: boolean; proxyPasswords?: boolean } = {},
+  options: { sockets?: boolean; proxyPasswords?: boolean; withhold?: readonly string[] } = {},
 ): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...env };
-  for (const name of CREDENTIALS) delete out[name];
+  for (const name of [...CREDENTIALS, ...(options.withhold ?? [])]) delete out[name];
   for (const name of BASE_URLS)
     if (out[name] !== undefined && carriesCredentials(out[name] as string)) delete out[name];
   if (!options.proxyPasswords)

@@ -3,6 +3,7 @@
 // that ignores SIGTERM), its stderr kept out of the terminal, a bound on one
 // message. The SDK's client speaks through it (tools/mcp.ts).
 
+import { withheldVariables } from '../kernel/credentials';
 import { spawn, ChildProcess } from 'node:child_process';
 import * as os from 'node:os';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -36,7 +37,7 @@ export class GroupStdioTransport implements Transport {
       const child = spawn(this.config.command, [...(this.config.args ?? [])], {
         // Not in the workspace unless the config says so: `npx -y pkg` there would run a committed node_modules/.bin.
         cwd: this.config.cwd ?? os.homedir(),
-        env: { ...toolEnv(process.env, { proxyPasswords: true }), ...this.config.env },
+        env: { ...toolEnv(process.env, { proxyPasswords: true, withhold: withheldVariables() }), ...this.config.env },
         stdio: ['pipe', 'pipe', 'ignore'],
         detached: true,
       });

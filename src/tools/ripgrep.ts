@@ -4,6 +4,7 @@
 // needing a repository, hidden files in, `.git` out, no .ignore files, no
 // global git excludes, paths in name order), so either gives the same answer.
 
+import { withheldVariables } from '../kernel/credentials';
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { FileHits, HitLine } from './search-results';
@@ -48,7 +49,11 @@ function run(
   onLine: (line: string) => boolean,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('rg', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: toolEnv(process.env) });
+    const child = spawn('rg', args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: toolEnv(process.env, { withhold: withheldVariables() }),
+    });
     const decoder = new StringDecoder('utf8');
     let rest = '';
     let stderr = '';
