@@ -27,6 +27,9 @@ it('names a conversation, which --resume NAME brings back', async () => {
   await m.exited;
   const sessions = await milkCli(['--data-dir', data, 'sessions', 'list', '--json'], { cwd: ws });
   const id = (JSON.parse(sessions.out.split('\n')[0]) as { id: string }).id;
+  expect(JSON.parse(sessions.out.split('\n')[0])).toMatchObject({ names: ['release notes'] });
+  const table = await milkCli(['--data-dir', data, 'sessions', 'list'], { cwd: ws });
+  expect(table.out).toMatch(/inputs {2}\S+ {2}"release notes"\n/);
   const listed = await milkCli(['--data-dir', data, 'sessions', 'show', id, '--list'], { cwd: ws });
   expect(listed.out).toMatch(/1 input +release notes · the first words/);
   m = new MilkPty({ args: ['--data-dir', data, '--resume', 'release notes'], cwd: ws, cols: 120 });

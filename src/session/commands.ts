@@ -26,6 +26,7 @@ import {
 import { ConversationSummary, Summarizer, replay } from './replay';
 import { maxOf } from '../kernel/arrays';
 import { readRegular } from '../io/files';
+import { eachLineHead } from '../io/lines';
 import { visibleControls } from '../editor/text';
 
 export class SessionCommandError extends Error {}
@@ -37,6 +38,29 @@ export interface SessionRow {
   lastUsed: string;
   conversations: number;
   historyEntries: number;
+  /** The names its conversations were given (/rename), oldest first. */
+  names: string[];
+}
+
+const NAME_LINE = Buffer.from('{"t":"name"');
+
+/** A conversation's name (its newest name event), read from the lines that start as one; null when it has none. */
+function conversationName(file: string): string | null {
+  let name: string | null = null;
+  try {
+    eachLineHead(file, 4096, (head, whole) => {
+      if (!whole || head.compare(NAME_LINE, 0, NAME_LINE.length, 0, NAME_LINE.length) !== 0) return;
+      try {
+        const e = JSON.parse(head.toString('utf8')) as { name?: unknown };
+        if (typeof e.name === 'string') name = e.name;
+      } catch {
+        // A torn line names nothing; the name before it stands.
+      }
+    });
+  } catch {
+    return null;
+  }
+  return name;
 }
 
 function readText(file: string): string | null {
@@ -121,6 +145,7 @@ export function listSessions(dataDir: string): SessionRow[] {
       lastUsed: new Date(last).toISOString(),
       conversations: convs.length,
       historyEntries: parsed?.entries.length ?? 0,
+      names: convs.flatMap((c) => conversationName(c.file) ?? []),
     });
   }
   return rows.sort((a, b) => b.lastUsed.localeCompare(a.lastUsed));
@@ -144,7 +169,8 @@ export function sessionsList(dataDir: string, options: { json: boolean }, out: N
     const when = r.lastUsed.slice(0, 16).replace('T', ' ');
     out.write(
       `${r.id.padEnd(width)}  ${when}  ${String(r.conversations).padStart(3)} conv  ` +
-        `${String(r.historyEntries).padStart(5)} inputs  ${r.workspace ?? '(named)'}\n`,
+        `${String(r.historyEntries).padStart(5)} inputs  ${r.workspace ?? '(named)'}` +
+        `${r.names.length ? `  ${r.names.map((n) => JSON.stringify(n)).join(', ')}` : ''}\n`,
     );
   }
 }

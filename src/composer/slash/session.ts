@@ -26,7 +26,7 @@ export const SESSION_COMMANDS = commands({
   rename: {
     args: 'NAME',
     description:
-      'Name this conversation: the resume picker, milk sessions show --list and the title show it, and ' +
+      'Name this conversation: the resume picker, milk sessions (and show --list) and the title show it, and ' +
       '--resume NAME brings it back',
     run(ctx, args, usage) {
       const name = args.join(' ').trim();
