@@ -4,15 +4,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KEY, MilkPty, tempDir } from '../helpers/pty';
 
-const { startMockServer } = require('../../scripts/mock-server');
+import { useMockServer } from '../helpers/mock';
 
 jest.setTimeout(40000);
 
-let mock: { url: string; close(): Promise<void> };
-beforeAll(async () => {
-  mock = await startMockServer();
-});
-afterAll(() => mock.close());
+const mock = useMockServer();
 
 let m: MilkPty | null = null;
 afterEach(() => {
@@ -33,7 +29,7 @@ function reports(data: string): string[] {
 it('writes a report without the conversation unless the person says yes after seeing it', async () => {
   const data = tempDir();
   m = new MilkPty({
-    args: ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'echo'],
+    args: ['--data-dir', data, '--provider', 'openai', '--base-url', `${mock.current.url}/v1`, '--model', 'echo'],
     cols: 120,
   });
   await m.waitForText('history: session');

@@ -17,15 +17,38 @@ export interface LineScan {
   bytes: number;
 }
 
+/** Reads `file` in chunks, handing on each line's pieces in order: `ends` when the line ends with that piece. */
+function eachPiece(
+  file: string,
+  scan: LineScan,
+  piece: (buf: Buffer, from: number, to: number, ends: boolean) => void,
+): void {
+  const fd = openRegular(file);
+  const buf = Buffer.allocUnsafe(CHUNK);
+  try {
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, CHUNK, null);
+      if (n <= 0) break;
+      scan.bytes += n;
+      let start = 0;
+      for (let nl = buf.indexOf(0x0a, start); nl !== -1 && nl < n; nl = buf.indexOf(0x0a, start)) {
+        piece(buf, start, nl, true);
+        start = nl + 1;
+      }
+      if (start < n) piece(buf, start, n, false);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /**
  * Calls `fn` with each line of a regular file (see openRegular), without its
  * newline, decoded as UTF-8. A line of more than `maxLineBytes` is not
  * passed on; it is counted. Throws like openRegular and readSync.
  */
 export function eachLine(file: string, maxLineBytes: number, fn: (line: string) => void): LineScan {
-  const fd = openRegular(file);
   const scan: LineScan = { torn: false, oversized: 0, bytes: 0 };
-  const buf = Buffer.allocUnsafe(CHUNK);
   let parts: Buffer[] = [];
   let held = 0;
   let skipping = false;
@@ -48,22 +71,10 @@ export function eachLine(file: string, maxLineBytes: number, fn: (line: string) 
     held = 0;
     skipping = false;
   };
-  try {
-    for (;;) {
-      const n = fs.readSync(fd, buf, 0, CHUNK, null);
-      if (n <= 0) break;
-      scan.bytes += n;
-      let start = 0;
-      for (let nl = buf.indexOf(0x0a, start); nl !== -1 && nl < n; nl = buf.indexOf(0x0a, start)) {
-        hold(buf.subarray(start, nl));
-        endLine();
-        start = nl + 1;
-      }
-      if (start < n) hold(buf.subarray(start, n));
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
+  eachPiece(file, scan, (buf, from, to, ends) => {
+    hold(buf.subarray(from, to));
+    if (ends) endLine();
+  });
   if (held > 0 || skipping) {
     scan.torn = true;
     endLine();
@@ -77,38 +88,21 @@ export function eachLine(file: string, maxLineBytes: number, fn: (line: string) 
  * never copying or decoding the rest.
  */
 export function eachLineHead(file: string, headBytes: number, fn: (head: Buffer, whole: boolean) => void): LineScan {
-  const fd = openRegular(file);
   const scan: LineScan = { torn: false, oversized: 0, bytes: 0 };
-  const buf = Buffer.allocUnsafe(CHUNK);
   const head = Buffer.allocUnsafe(headBytes);
   let held = 0;
   let cut = false;
-  const hold = (from: number, to: number): void => {
+  eachPiece(file, scan, (buf, from, to, ends) => {
+    // A short line read whole in one chunk: handed on as it lies there, copied nowhere.
+    if (ends && held === 0 && !cut && to - from <= headBytes) return fn(buf.subarray(from, to), true);
     if (to - from > headBytes - held) cut = true;
     const take = Math.min(to - from, headBytes - held);
     if (take > 0) held += buf.copy(head, held, from, from + take);
-  };
-  try {
-    for (;;) {
-      const n = fs.readSync(fd, buf, 0, CHUNK, null);
-      if (n <= 0) break;
-      scan.bytes += n;
-      let start = 0;
-      for (let nl = buf.indexOf(0x0a, start); nl !== -1 && nl < n; nl = buf.indexOf(0x0a, start)) {
-        if (held === 0 && !cut && nl - start <= headBytes) fn(buf.subarray(start, nl), true);
-        else {
-          hold(start, nl);
-          fn(head.subarray(0, held), !cut);
-        }
-        held = 0;
-        cut = false;
-        start = nl + 1;
-      }
-      if (start < n) hold(start, n);
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
+    if (!ends) return;
+    fn(head.subarray(0, held), !cut);
+    held = 0;
+    cut = false;
+  });
   if (held > 0 || cut) {
     scan.torn = true;
     fn(head.subarray(0, held), !cut);
