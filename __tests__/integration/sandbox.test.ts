@@ -70,6 +70,23 @@ describe('a sandboxed command', () => {
     expect(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8')).toBe('made\n');
   });
 
+  it('finds the worktree inside a data dir reached through a symbolic link', async () => {
+    const data = tempDir();
+    // Outside /tmp, which the sandbox makes its own: the link must be followed where it is.
+    const linkDir = fs.mkdtempSync('/var/tmp/milk-test-');
+    const link = path.join(linkDir, 'milk-link');
+    fs.symlinkSync(data, link);
+    const ws = path.join(data, 'worktrees', 'repo-1234', 'feat');
+    fs.mkdirSync(ws, { recursive: true });
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'in the worktree\n');
+    try {
+      const r = await sandboxed(ws, 'cat a.txt', false, [link]);
+      expect(r.output).toContain('in the worktree');
+    } finally {
+      fs.rmSync(linkDir, { recursive: true, force: true });
+    }
+  });
+
   it('writes inside the workspace and nowhere else; /tmp is its own', async () => {
     const ws = tempDir();
     const outside = tempDir();

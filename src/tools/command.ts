@@ -61,8 +61,9 @@ function hiddenPlaces(places: readonly string[]): { hide: string[]; hideFiles: s
   const hideFiles: string[] = [];
   for (const p of places) {
     const stat = fs.statSync(p, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) hide.push(p);
-    else if (stat) hideFiles.push(p);
+    // As real paths: a workspace inside one (a worktree in the data dir) is found there by its real path.
+    if (stat?.isDirectory()) hide.push(fs.realpathSync(p));
+    else if (stat) hideFiles.push(fs.realpathSync(p));
   }
   return { hide, hideFiles };
 }
