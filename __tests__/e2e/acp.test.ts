@@ -341,8 +341,21 @@ describe('milk acp', () => {
       env: { HOME: home },
     });
     const conv = (JSON.parse(ran.out) as { conversation: string }).conversation;
+    // Named as /rename names it: a name event in its log, which the editor's list shows as its title.
+    const sessions = path.join(home, '.milk', 'sessions');
+    const log = path.join(
+      sessions,
+      fs.readdirSync(sessions).find((d) => !d.includes('.'))!,
+      `${conv}.jsonl`,
+    );
+    fs.appendFileSync(
+      log,
+      JSON.stringify({ t: 'name', conv, ts: new Date().toISOString(), name: 'nightly fix' }) + '\n',
+    );
     const r = await editor('resume', { model: 'echo', prompts: ['from the editor'], home, ws1, load: conv });
-    expect(r.listed.sessions.map((s: { sessionId: string }) => s.sessionId)).toEqual([conv]);
+    expect(r.listed.sessions.map((s: { sessionId: string; title: string }) => [s.sessionId, s.title])).toEqual([
+      [conv, 'nightly fix'],
+    ]);
     expect(r.replayed.map((u: Update) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_message_chunk']);
     expect(JSON.stringify(r.replayed)).toContain('from the terminal');
     // The model got both turns: the conversation went on (echo counts the messages it was sent).

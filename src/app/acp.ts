@@ -44,10 +44,18 @@ export function realFolder(cwd: string): string | null {
 function listed(dataDir: string | null, cwd: string, warn: (t: string) => void): Sdk.SessionInfo[] {
   if (dataDir === null) return [];
   const log = new SessionLog(dataLayout(dataDir).sessionLogs(sessionIdForWorkspace(cwd)), warn);
-  return log
-    .list()
-    .reverse()
-    .map((c) => ({ sessionId: c.id, cwd, title: sanitize(c.first), updatedAt: c.lastTs || c.started || null }));
+  return (
+    log
+      .list()
+      .reverse()
+      // A conversation's name (/rename) is its title, else its first input.
+      .map((c) => ({
+        sessionId: c.id,
+        cwd,
+        title: sanitize(c.name ?? c.first),
+        updatedAt: c.lastTs || c.started || null,
+      }))
+  );
 }
 
 /** Runs the server until the editor closes its end; the exit code. */
