@@ -32,6 +32,9 @@ const FEATURES = {
   },
   snapshots: { name: 'snapshots', packages: [], parts: ['snapshots'], programs: ['git'] },
   sandbox: { name: 'the sandbox', packages: [], programs: ['bwrap'] },
+  // /stats counts in a child milk (node); --worktree and /worktree run git.
+  stats: { name: '/stats (usage over time)', packages: [], programs: ['node'] },
+  worktrees: { name: 'worktrees', packages: [], programs: ['git'] },
   commands: {
     name: 'the shell commands (milk run, doctor, sessions)',
     packages: [],

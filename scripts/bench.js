@@ -2266,7 +2266,7 @@ const CASES = {
   statusline: benchStatusLine,
   stats: async () => {
     await measureMachine();
-    require('./bench-stats').benchStats({ check, smoke: SMOKE, machine });
+    await require('./bench-stats').benchStats({ check, smoke: SMOKE, machine });
   },
 };
 
