@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { eachLine, eachLineHead } from '../../src/io/lines';
+import { eachEventHead } from '../../src/session/log-files';
 import { tempDir } from '../helpers/pty';
 
 const MB = 1 << 20;
@@ -37,4 +38,23 @@ it("hands on each line's first bytes only, and whether that was all of it", () =
   ]);
   expect(scan.torn).toBe(true);
   expect(scan.bytes).toBe(fs.statSync(file()).size);
+});
+
+it("reads a log's lines of the asked types only, by their first bytes", () => {
+  const log = fileOf(
+    [
+      '{"t":"usage","conv":"c","input":1}',
+      '{"t":"delta","conv":"c","text":"{\\"t\\":\\"usage\\"}"}',
+      `{"t":"user","conv":"c","ts":"x","segments":[{"type":"text","text":"${'q'.repeat(100)}"}]}`,
+      '{"t":"sent","conv":"c","text":"s"}',
+      '{"t":"usage"',
+    ].join('\n') + '\n',
+  );
+  const got: Array<[string, string, boolean]> = [];
+  eachEventHead(log, ['usage', 'user'], 32, (type, head, whole) => got.push([type, head.toString('utf8'), whole]));
+  expect(got).toEqual([
+    ['usage', '{"t":"usage","conv":"c","input":', false],
+    ['user', '{"t":"user","conv":"c","ts":"x",', false],
+    ['usage', '{"t":"usage"', true],
+  ]);
 });

@@ -9,15 +9,15 @@ import { homedir } from 'node:os';
 import * as path from 'node:path';
 import type { Config } from '../config/config';
 import { dataLayout } from '../kernel/data-dir';
-import { conversationFile, conversationIds, sessionsEntries } from '../session/log-files';
-import { eachLineHead } from '../io/lines';
+import { eachEventHead } from '../session/log-files';
+import { logFiles } from '../session/purge';
 import { readRegularCapped, writeAtomic } from '../io/files';
 import {
   type StatsCell,
   type StatsReading,
   type StatsTable,
   StatsSummarizer,
-  neededType,
+  STATS_TYPES,
   parsePeriod,
   statsLines,
   statsTable,
@@ -88,9 +88,7 @@ function statsReading(config: Pick<Config, 'models'>): StatsReading {
   return {
     dayOf: (ts) => {
       const d = new Date(ts);
-      if (!Number.isFinite(d.getTime())) return 'unknown';
-      const pad = (x: number): string => String(x).padStart(2, '0');
-      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+      return Number.isFinite(d.getTime()) ? localDay(d) : 'unknown';
     },
     price: (place, spend) => {
       const own = config.models?.[place.model]?.price;
@@ -104,31 +102,12 @@ function statsReading(config: Pick<Config, 'models'>): StatsReading {
   };
 }
 
-/** Every conversation log: a folder per session with a file per conversation, and older one-file logs. */
-function logFiles(dataDir: string): string[] {
-  const sessions = dataLayout(dataDir).sessions;
-  return sessionsEntries(dataDir).flatMap((entry) => {
-    if (entry.isDirectory()) {
-      const dir = path.join(sessions, entry.name);
-      return conversationIds(dir).map((conv) => conversationFile(dir, conv));
-    }
-    return entry.isFile() && entry.name.endsWith('.jsonl') ? [path.join(sessions, entry.name)] : [];
-  });
-}
-
-const [S, M, U] = ['s', 'm', 'u'].map((c) => c.charCodeAt(0));
-const PREFIX = Buffer.from('{"t":"');
-
-/** One log's cells; null when it cannot be read. Only lines whose type could matter are decoded. */
+/** One log's cells; null when it cannot be read. A user line is read by its first bytes (its date), never whole. */
 function summarize(file: string, reading: StatsReading): StatsCell[] | null {
   const s = new StatsSummarizer(reading);
   try {
-    eachLineHead(file, HEAD_BYTES, (head, whole) => {
-      const c = head[6];
-      if ((c !== S && c !== M && c !== U) || head.compare(PREFIX, 0, 6, 0, 6) !== 0) return;
-      const text = head.toString('utf8', 0, whole ? head.length : Math.min(head.length, 512));
-      const type = neededType(text);
-      if (type && (whole || type === 'user')) s.take(type, text);
+    eachEventHead(file, STATS_TYPES, HEAD_BYTES, (type, head, whole) => {
+      if (whole || type === 'user') s.take(type, head.toString('utf8', 0, whole ? head.length : 512));
     });
   } catch {
     return null;
@@ -146,10 +125,10 @@ function loadCache(file: string, key: string): CacheFile | null {
   }
 }
 
-/** The local date today, YYYY-MM-DD. */
-export function localToday(now = new Date()): string {
+/** The person's local date of `when`, YYYY-MM-DD. */
+function localDay(when: Date): string {
   const pad = (x: number): string => String(x).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  return `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())}`;
 }
 
 /** /stats' and `milk stats`' table over `word`'s period, or what is wrong with the word. */
@@ -158,7 +137,7 @@ export function statsFor(
   config: Pick<Config, 'models'>,
   word: string | undefined,
 ): { table: StatsTable; read: StatsRead } | { error: string } {
-  const period = parsePeriod(word, localToday());
+  const period = parsePeriod(word, localDay(new Date()));
   if (typeof period === 'string') return { error: period };
   const read = readStats(dataDir, config);
   return { table: statsTable(read.cells, period), read };

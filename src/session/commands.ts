@@ -15,6 +15,7 @@ import { historyPaths } from '../history/service';
 import type { LogEvent } from './events';
 import {
   byActivity,
+  eachEventHead,
   conversationFile,
   conversationIds,
   legacyLogPath,
@@ -26,7 +27,6 @@ import {
 import { ConversationSummary, Summarizer, replay } from './replay';
 import { maxOf } from '../kernel/arrays';
 import { readRegular } from '../io/files';
-import { eachLineHead } from '../io/lines';
 import { visibleControls } from '../editor/text';
 
 export class SessionCommandError extends Error {}
@@ -42,17 +42,14 @@ export interface SessionRow {
   names: string[];
 }
 
-const NAME_LINE = Buffer.from('{"t":"name"');
-
-/** A conversation's name (its newest name event), read from the lines that start as one; null when it has none. */
+/** A conversation's name (its newest name event), read from its name lines only; null when it has none. */
 function conversationName(file: string): string | null {
   let name: string | null = null;
   try {
-    eachLineHead(file, 4096, (head, whole) => {
-      if (!whole || head.compare(NAME_LINE, 0, NAME_LINE.length, 0, NAME_LINE.length) !== 0) return;
+    eachEventHead(file, ['name'], 4096, (_type, head, whole) => {
       try {
         const e = JSON.parse(head.toString('utf8')) as { name?: unknown };
-        if (typeof e.name === 'string') name = e.name;
+        if (whole && typeof e.name === 'string') name = e.name;
       } catch {
         // A torn line names nothing; the name before it stands.
       }

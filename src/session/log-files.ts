@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { asideName, ensureDir, writeAtomic } from '../io/files';
-import { eachLine } from '../io/lines';
+import { eachLine, eachLineHead } from '../io/lines';
 import { describeIoError } from '../io/errors';
 import { withLock } from '../io/lock';
 import { LogEvent, LogReader, ParsedLog, serializeEvent } from './events';
@@ -66,6 +66,24 @@ export function readLogFile(
   reader.parsed.torn = scan.torn;
   reader.parsed.bad += scan.oversized;
   return reader.parsed;
+}
+
+/**
+ * The lines of a log whose event is one of `types`, read by their first `headBytes` (the log writes `t` first): every
+ * other line, and the rest of a long one, is never decoded. `head` is valid during the call only; `whole`: it is the
+ * whole line. Throws as eachLineHead.
+ */
+export function eachEventHead<T extends string>(
+  file: string,
+  types: readonly T[],
+  headBytes: number,
+  fn: (type: T, head: Buffer, whole: boolean) => void,
+): void {
+  const prefixes = types.map((t) => Buffer.from(`{"t":"${t}"`));
+  eachLineHead(file, headBytes, (head, whole) => {
+    const at = prefixes.findIndex((p) => head.length >= p.length && head.compare(p, 0, p.length, 0, p.length) === 0);
+    if (at >= 0) fn(types[at], head, whole);
+  });
 }
 
 /** A conversation file's summary; null when it cannot be read or has no input. */

@@ -35,11 +35,10 @@ export interface StatsReading {
   price(place: StatsPlace, spend: Spend): number | null;
 }
 
-/** A line's type, read from its first bytes (the log writes `t` first); null for a line stats never needs. */
-export function neededType(head: string): 'start' | 'model' | 'usage' | 'user' | null {
-  const m = /^\{"t":"(start|model|usage|user)"/.exec(head);
-  return m ? (m[1] as 'start' | 'model' | 'usage' | 'user') : null;
-}
+/** The events usage is summed from; every other line of a log is skipped unread. */
+export const STATS_TYPES = ['start', 'model', 'usage', 'user'] as const;
+
+type StatsType = (typeof STATS_TYPES)[number];
 
 interface ConvState {
   workspace: string;
@@ -53,7 +52,7 @@ export class StatsSummarizer {
 
   constructor(private readonly reading: StatsReading) {}
 
-  take(type: 'start' | 'model' | 'usage' | 'user', text: string): void {
+  take(type: StatsType, text: string): void {
     if (type === 'user') return this.turn(text);
     let e: Record<string, unknown>;
     try {
