@@ -24,4 +24,7 @@ it('shows usage over a period from every log, and what a period can be', async (
   expect(screen).toMatch(/\/src\/alpha +4 turns/);
   m.write('/stats fortnight' + KEY.enter);
   await m.waitForText('not a period: fortnight');
+  // A period that starts with a dash is a bad period, not a flag of the milk that counts.
+  m.write('/stats -3d' + KEY.enter);
+  await m.waitForText('not a period: -3d');
 });

@@ -106,13 +106,10 @@ function doctorLinesFor(s: Services, options: AppOptions): () => Promise<string[
   };
 }
 
-/** /doctor's lines, /bug, whose report holds them, and /stats. */
+/** /doctor's lines, and /bug, whose report holds them. */
 export function checksFor(s: Services, options: AppOptions) {
   const doctor = doctorLinesFor(s, options);
-  const stats = (word: string | undefined): Promise<string[]> =>
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    (require('./stats') as typeof import('./stats')).statsInChild(options.dataDir, env(options))(word);
-  return { doctor, bug: bugFor(s, options, doctor), stats };
+  return { doctor, bug: bugFor(s, options, doctor) };
 }
 
 /** /bug: the report's sources, the module loaded when it first runs. */
@@ -277,11 +274,14 @@ export function searchLogsFor(options: AppOptions): CoordinatorOptions['searchLo
 export function lookingAround(
   s: Services,
   options: AppOptions,
-): Pick<CoordinatorOptions, 'shells' | 'secrets' | 'searchLogs' | 'worktrees'> {
+): Pick<CoordinatorOptions, 'shells' | 'secrets' | 'searchLogs' | 'stats' | 'worktrees'> {
   return {
     shells: shellsFor(() => s.background),
     secrets: secretsFor(s, options),
     searchLogs: searchLogsFor(options),
+    stats: (word) =>
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('./stats') as typeof import('./stats')).statsInChild(options.dataDir, env(options))(word),
     worktrees: worktreesFor(options),
   };
 }

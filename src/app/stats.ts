@@ -144,10 +144,9 @@ export function statsFor(
 }
 
 /** The lines a person reads, with a word on logs that could not be read. */
-export function statsText(got: { table: StatsTable; read: StatsRead }, home: string): string[] {
-  const { unreadable } = got.read;
+export function statsText(table: StatsTable, unreadable: number, home: string): string[] {
   const note = unreadable ? [`(${unreadable} log${unreadable === 1 ? '' : 's'} could not be read)`] : [];
-  return [...statsLines(got.table, home), ...note];
+  return [...statsLines(table, home), ...note];
 }
 
 /**
@@ -159,13 +158,14 @@ export function statsInChild(dataDir: string | null, env: NodeJS.ProcessEnv) {
     new Promise((resolve) => {
       if (!dataDir) return resolve(['no data dir here: no conversation logs to count']);
       const cli = process.argv[1] ?? path.join(__dirname, 'cli.js');
-      const args = [cli, '--data-dir', dataDir, 'stats', ...(word ? [word] : []), '--json'];
+      // After `--`: a period that starts with a dash is a bad period, never a flag.
+      const args = [cli, '--data-dir', dataDir, 'stats', '--json', ...(word ? ['--', word] : [])];
       const options = { env, timeout: 120_000, maxBuffer: 64 * 1024 * 1024, windowsHide: true };
       execFile(process.execPath, args, options, (err, stdout, stderr) => {
         if (err) return resolve([stderr.trim().replace(/^milk: /, '') || `could not count: ${err.message}`]);
         try {
-          const got = JSON.parse(stdout) as StatsTable & { logs: number };
-          resolve(statsLines(got, homedir()));
+          const got = JSON.parse(stdout) as StatsTable & { unreadable: number };
+          resolve(statsText(got, got.unreadable, homedir()));
         } catch {
           resolve(['could not count: milk stats gave no table']);
         }

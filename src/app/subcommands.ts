@@ -55,11 +55,11 @@ function addStatsCommand(program: Command): void {
       const stats = require('./stats') as typeof import('./stats');
       const got = stats.statsFor(requireDataDir(dataDir), config, word);
       if ('error' in got) throw new UsageError(got.error);
-      const { table } = got;
+      const { table, read } = got;
       process.stdout.write(
         o.json
-          ? JSON.stringify({ ...table, logs: got.read.logs }) + '\n'
-          : stats.statsText(got, homedir()).join('\n') + '\n',
+          ? JSON.stringify({ ...table, logs: read.logs, unreadable: read.unreadable }) + '\n'
+          : stats.statsText(table, read.unreadable, homedir()).join('\n') + '\n',
       );
     });
 }
