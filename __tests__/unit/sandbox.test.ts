@@ -1,7 +1,7 @@
 import { bwrapArgs, sandboxSentence } from '../../src/tools/sandbox';
 import { toolEnv } from '../../src/tools/env';
 import { withheldVariables } from '../../src/kernel/credentials';
-import { searchService } from '../../src/app/agent-tools';
+import { withholdSearchKey } from '../../src/app/agent-tools';
 
 /** The mounts in order, as [kind, path] pairs; the writable ones are the --bind pairs. */
 function mounts(args: string[]): Array<[string, string]> {
@@ -143,9 +143,9 @@ describe("a tool's environment", () => {
     expect(out.OPENROUTER_API_KEY).toBeUndefined();
   });
 
-  it("keeps back Brave's key under the name config.json gives it, once web_search is made with it", () => {
+  it("keeps back Brave's key under the name config.json gives it, once the agent's tools are made", () => {
     expect(toolEnv(env, { withhold: withheldVariables() }).MY_SEARCH_KEY).toBe('my-search-secret');
-    searchService({ service: 'brave', apiKeyEnv: 'MY_SEARCH_KEY' });
+    withholdSearchKey({ service: 'brave', apiKeyEnv: 'MY_SEARCH_KEY' });
     expect(toolEnv(env, { withhold: withheldVariables() }).MY_SEARCH_KEY).toBeUndefined();
   });
 

@@ -27,6 +27,7 @@ interface Sources {
 
 /** The tools the runner offers, made with the capabilities it gives (the subagents, the person). */
 export function toolsOf(bus: Bus, o: Sources): (own: RunnerCapabilities) => ToolRegistry {
+  withholdSearchKey(o.search);
   return (own) =>
     new ToolRegistry(
       builtinTools({
@@ -50,9 +51,12 @@ function besideOwn(mcp: ReturnType<typeof mcpHolder>, agent: AgentContext): () =
 
 /** The service web_search is made with; null: none configured (or only the provider's), and no web_search. */
 export function searchService(config: WebSearchConfig | undefined): SearchService | null {
-  // Brave's key under a name of the person's choosing is a credential like milk's own.
-  if (config?.service === 'brave' && config.apiKeyEnv) withholdVariable(config.apiKeyEnv);
   return config && config.service !== 'provider' ? config : null;
+}
+
+/** Brave's key under a name of the person's choosing is a credential like milk's own: kept from what milk starts. */
+export function withholdSearchKey(config: WebSearchConfig | undefined): void {
+  if (config?.service === 'brave' && config.apiKeyEnv) withholdVariable(config.apiKeyEnv);
 }
 
 /** Whether the next request may carry the provider's own search. */

@@ -90,14 +90,15 @@ export class StatsSummarizer {
     const output = count(e.output);
     if (ts === null || input === null || output === null) return;
     const spend: Spend = { input, output, cacheRead: count(e.cacheRead) ?? 0, cacheWrite: count(e.cacheWrite) ?? 0 };
-    const c = this.cell(conv, ts, str(e.model) ?? undefined);
+    // The model the server says answered, else the one the conversation was asking.
+    const model = str(e.model) ?? undefined;
+    const c = this.cell(conv, ts, model);
     c.input += input;
     c.output += output;
     c.cacheRead += spend.cacheRead ?? 0;
     c.requests++;
-    const state = this.convs.get(conv);
-    const place = { ...(state?.place ?? { provider: 'unknown', model: 'unknown' }) };
-    const usd = this.reading.price(str(e.model) ? { ...place, model: str(e.model)! } : place, spend);
+    const place = this.convs.get(conv)?.place ?? { provider: 'unknown', model: 'unknown' };
+    const usd = this.reading.price(model ? { ...place, model } : place, spend);
     if (usd === null) c.unpriced++;
     else c.usd += usd;
   }

@@ -13,7 +13,7 @@ import { WidthProbe } from './width-probe';
 
 type JobControl = ReturnType<typeof installJobControl>;
 
-/** The palette and links as the config asks and the environment allows; returns the background to draw for first. */
+/** The palette and links as the config asks and the environment allows; returns what the first paint draws with. */
 export function lookAndFeel(
   settings: Settings,
   options: { theme?: unknown; hyperlinks?: HyperlinkChoice },
@@ -21,9 +21,9 @@ export function lookAndFeel(
 ): { background: Background; colors: RoleColours } {
   // config.json's theme was checked as it was read: one that is not a palette here is auto.
   const read = readTheme(options.theme ?? 'auto');
-  const theme = 'error' in read ? readTheme('auto') : read;
-  if (!('error' in theme)) settings.setTheme(theme);
-  if (!('error' in theme) && typeof options.theme === 'object') settings.configTheme = theme;
+  if (!('error' in read)) settings.setTheme(read);
+  // The person's own palette (an object), which /theme offers beside milk's.
+  if (!('error' in read) && typeof options.theme === 'object') settings.configTheme = read;
   // Until the terminal answers OSC 11 (or if it never does), COLORFGBG is the best word on it.
   settings.setBackground(backgroundOfColorFgBg(env.COLORFGBG));
   settings.setHyperlinks(hyperlinksFor(options.hyperlinks ?? 'auto', env));
